@@ -1,0 +1,100 @@
+/* The streaming reader API: a registry of format readers with probes, auto-detection, and a pull
+ * interface that yields one evt_event at a time in constant memory. */
+#ifndef EVTRACE_READER_H
+#define EVTRACE_READER_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "evtrace/model.h"
+#include "evtrace/source.h"
+#include "evtrace/status.h"
+
+struct evt_json;
+typedef struct evt_reader evt_reader;
+
+/* Problems found in the data are reported here as they are met (offset + message); the reader
+ * goes on where the format allows it (a stream resyncs) and counts them. */
+typedef void (*evt_diag_fn)(void *user, uint64_t offset, const char *msg);
+
+/* Reader-specific option (e.g. "rkh-config" → --rkh-config FILE on the command line). */
+typedef struct evt_reader_option {
+    const char *name;  /* option name without dashes */
+    const char *arg;   /* argument placeholder for --help, e.g. "FILE" */
+    const char *help;  /* one line */
+} evt_reader_option;
+
+/* Options given to open(): key/value pairs of the reader's declared options. */
+#define EVT_MAX_OPTS 8
+typedef struct evt_open_opts {
+    unsigned n;
+    const char *key[EVT_MAX_OPTS];
+    const char *val[EVT_MAX_OPTS];
+} evt_open_opts;
+/* Value of option key, or NULL. */
+const char *evt_opts_get(const evt_open_opts *o, const char *key);
+
+/* One format reader. `state` is the reader's own per-open state, allocated in open(). */
+typedef struct evt_reader_desc {
+    const char *name;         /* "threadx", also the JSON "fmt" and "format" value */
+    const char *description;  /* one line for --help */
+    /* Confidence 0..100 that `head` (the first len bytes of a file of file_size bytes) is this format. */
+    int (*probe)(const uint8_t *head, size_t len, uint64_t file_size);
+    /* Parse what must be parsed before the first event. Report fatal problems through
+     * evt_reader_fail() and return an error status. */
+    evt_status (*open)(evt_reader *r, void **state);
+    /* Fill *ev with the next event: EVT_OK, EVT_END, or an error status (fatal, after evt_reader_fail). */
+    evt_status (*next)(void *state, evt_event *ev);
+    /* Write the format-specific keys of `info --json` into the open JSON object (may be NULL). Called
+     * after every event has been read. */
+    void (*info)(void *state, struct evt_json *j);
+    /* Print a human-readable summary of the same (may be NULL). */
+    void (*info_text)(void *state, FILE *out);
+    void (*close)(void *state);
+    const evt_reader_option *options; /* NULL-terminated by name == NULL; may be NULL */
+} evt_reader_desc;
+
+/* An open reader: descriptor, source, state and the counters every reader shares. */
+struct evt_reader {
+    const evt_reader_desc *desc;
+    evt_source src;
+    void *state;
+    const evt_open_opts *opts;
+    evt_diag_fn diag;         /* may be NULL */
+    void *diag_user;
+    uint64_t errors;          /* problems reported through evt_reader_error() */
+    uint64_t events;          /* events returned so far */
+    uint64_t lost;            /* sum of counts of lost events returned so far */
+    uint64_t clock_hz;        /* tick frequency if known, else 0 (set by the reader) */
+    char fail_msg[256];       /* message of the fatal error, with offset */
+    uint64_t fail_offset;
+};
+
+/* Registry. */
+size_t evt_reader_count(void);
+const evt_reader_desc *evt_reader_at(size_t i);
+const evt_reader_desc *evt_reader_find(const char *name);
+/* Best reader for this head, or NULL when no probe claims it (confidence > 0). */
+const evt_reader_desc *evt_reader_detect(const uint8_t *head, size_t len, uint64_t file_size);
+
+/* Open path with the named reader (NULL = auto-detect). On failure returns an error status, and
+ * *out is NULL; errbuf (if given) receives a message naming the file and offset. */
+evt_status evt_reader_open_file(const char *path, const char *format, const evt_open_opts *opts,
+                                evt_diag_fn diag, void *diag_user, evt_reader **out, char *errbuf,
+                                size_t errlen);
+/* Same over a memory block (must outlive the reader). */
+evt_status evt_reader_open_mem(const void *data, size_t len, const char *format,
+                               const evt_open_opts *opts, evt_diag_fn diag, void *diag_user,
+                               evt_reader **out, char *errbuf, size_t errlen);
+/* Pull the next event; EVT_OK, EVT_END, or a fatal error (message in r->fail_msg). */
+evt_status evt_reader_next(evt_reader *r, evt_event *ev);
+void evt_reader_close(evt_reader *r);
+
+/* For readers: report a recoverable problem at an offset (counted in r->errors). */
+void evt_reader_error(evt_reader *r, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* For readers: record a fatal problem (message kept in r->fail_msg); returns st for chaining. */
+evt_status evt_reader_fail(evt_reader *r, evt_status st, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+#endif

@@ -1,0 +1,52 @@
+/* Shared pieces of the evtrace command: parsed options, exit codes, opening the input. */
+#ifndef EVT_CLI_H
+#define EVT_CLI_H
+
+#include <stdio.h>
+#include "evtrace/reader.h"
+
+/* Exit codes of DESIGN.md §5. */
+enum { EXIT_OK_ = 0, EXIT_DATA = 1, EXIT_USAGE = 2, EXIT_INPUT = 3 };
+
+/* Which common options a subcommand accepts. */
+enum {
+    OPT_JSON   = 1u << 0, /* --json */
+    OPT_OUTPUT = 1u << 1, /* -o OUT */
+    OPT_TO     = 1u << 2, /* --to KIND */
+    OPT_QUIET  = 1u << 3  /* -q / --quiet */
+};
+
+typedef struct cli_args {
+    const char *cmd;        /* subcommand name */
+    const char *file;       /* the input trace */
+    const char *format;     /* --format NAME or NULL */
+    const char *out;        /* -o OUT */
+    const char *to;         /* --to KIND */
+    int json;               /* --json */
+    int quiet;              /* -q */
+    const char *extra[8];   /* further positional arguments after FILE */
+    int nextra;
+    evt_open_opts ropts;    /* reader options (--rkh-config FILE, --instr-map FILE, ...) */
+} cli_args;
+
+/* One subcommand. */
+typedef struct cli_command {
+    const char *name;
+    const char *usage;     /* argument synopsis */
+    const char *summary;   /* one line */
+    const char *help;      /* longer text for `evtrace CMD --help` */
+    unsigned opts;         /* OPT_* accepted */
+    int min_extra, max_extra; /* positional arguments after FILE */
+    int (*run)(const cli_args *a);
+} cli_command;
+
+/* Open a.file with the reader chosen by --format or auto-detection; diagnostics go to stderr as
+ * "evtrace: FILE: offset N (0xN): message". On failure prints the error and returns NULL; *code
+ * receives the exit code to use. */
+evt_reader *cli_open(const cli_args *a, int *code);
+/* Exit code after reading: EXIT_DATA if the data had errors or the read failed part-way. */
+int cli_finish(evt_reader *r, evt_status last);
+/* Print an error for the command: "evtrace CMD: message". */
+void cli_err(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

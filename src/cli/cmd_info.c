@@ -1,0 +1,53 @@
+/* evtrace info: what the file is (format, layout, counts, objects), as text or one JSON object. */
+#include <stdio.h>
+#include "cli.h"
+#include "evtrace/json.h"
+
+static int run(const cli_args *a)
+{
+    int code;
+    evt_reader *r = cli_open(a, &code);
+    if (!r) return code;
+    evt_event ev;
+    evt_status st;
+    while ((st = evt_reader_next(r, &ev)) == EVT_OK) {
+    }
+    int failed = (st != EVT_END);
+    if (a->json) {
+        evt_json j;
+        evt_json_init(&j, stdout, 1);
+        evt_json_obj_begin(&j);
+        evt_json_kstr(&j, "format", r->desc->name);
+        evt_json_kstr(&j, "file", a->file);
+        evt_json_ku64(&j, "size", r->src.size);
+        evt_json_ku64(&j, "events", r->events);
+        evt_json_ku64(&j, "lost", r->lost);
+        evt_json_ku64(&j, "errors", r->errors + (uint64_t)failed);
+        evt_json_key(&j, "fatal");
+        if (failed) evt_json_str(&j, r->fail_msg); else evt_json_null(&j);
+        evt_json_key(&j, "clock_hz");
+        if (r->clock_hz) evt_json_u64(&j, r->clock_hz); else evt_json_null(&j);
+        if (r->desc->info) r->desc->info(r->state, &j);
+        evt_json_obj_end(&j);
+        fputc('\n', stdout);
+    } else {
+        printf("file:     %s (%llu bytes)\n", a->file, (unsigned long long)r->src.size);
+        printf("format:   %s (%s)\n", r->desc->name, r->desc->description);
+        printf("events:   %llu\n", (unsigned long long)r->events);
+        printf("lost:     %llu\n", (unsigned long long)r->lost);
+        printf("errors:   %llu\n", (unsigned long long)(r->errors + (uint64_t)failed));
+        if (r->clock_hz) printf("clock:    %llu Hz\n", (unsigned long long)r->clock_hz);
+        if (r->desc->info_text) r->desc->info_text(r->state, stdout);
+    }
+    code = cli_finish(r, st);
+    evt_reader_close(r);
+    return code;
+}
+
+const cli_command cli_cmd_info = {
+    "info", "[--json] FILE", "what the file is: format, byte order, layout, counts, objects",
+    "Reads the whole trace and prints its format, layout, event/lost/error counts and the\n"
+    "format's own facts (registry objects, configuration). --json prints one JSON object\n"
+    "with at least: format, events, lost, errors.",
+    OPT_JSON, 0, 0, run,
+};

@@ -1,0 +1,52 @@
+/* Bounded byte cursor for readers: field-by-field reads with explicit endianness and a sticky
+ * error. A read past the end sets the error (with the absolute offset of the failed read), returns
+ * 0, and makes every later read a no-op; check evt_cur_ok() once per record. */
+#ifndef EVT_CURSOR_H
+#define EVT_CURSOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "formats/common/bytes.h"
+
+typedef struct evt_cur {
+    const uint8_t *p;   /* bytes */
+    size_t len;         /* number of bytes at p */
+    size_t pos;         /* next byte to read, relative to p */
+    uint64_t base;      /* absolute source offset of p[0] (for messages) */
+    int big;            /* default byte order for evt_cur_u16/u32/u64 */
+    int err;            /* sticky: set once a read went past the end */
+    uint64_t err_off;   /* absolute offset of the first failed read */
+} evt_cur;
+
+static inline void evt_cur_init(evt_cur *c, const void *p, size_t len, uint64_t base, int big)
+{
+    c->p = (const uint8_t *)p; c->len = len; c->pos = 0; c->base = base; c->big = big;
+    c->err = 0; c->err_off = 0;
+}
+static inline int evt_cur_ok(const evt_cur *c) { return !c->err; }
+static inline size_t evt_cur_left(const evt_cur *c) { return c->err ? 0 : c->len - c->pos; }
+static inline uint64_t evt_cur_offset(const evt_cur *c) { return c->base + c->pos; }
+
+/* Returns a pointer to n readable bytes and advances, or NULL (and sets the error). */
+static inline const uint8_t *evt_cur_take(evt_cur *c, size_t n)
+{
+    if (c->err) return NULL;
+    if (n > c->len - c->pos) { c->err = 1; c->err_off = c->base + c->pos; return NULL; }
+    const uint8_t *q = c->p + c->pos;
+    c->pos += n;
+    return q;
+}
+static inline int evt_cur_skip(evt_cur *c, size_t n) { return evt_cur_take(c, n) != NULL; }
+static inline uint8_t evt_cur_u8(evt_cur *c) { const uint8_t *q = evt_cur_take(c, 1); return q ? q[0] : 0; }
+static inline uint16_t evt_cur_u16le(evt_cur *c) { const uint8_t *q = evt_cur_take(c, 2); return q ? evt_ld_u16le(q) : 0; }
+static inline uint16_t evt_cur_u16be(evt_cur *c) { const uint8_t *q = evt_cur_take(c, 2); return q ? evt_ld_u16be(q) : 0; }
+static inline uint32_t evt_cur_u32le(evt_cur *c) { const uint8_t *q = evt_cur_take(c, 4); return q ? evt_ld_u32le(q) : 0; }
+static inline uint32_t evt_cur_u32be(evt_cur *c) { const uint8_t *q = evt_cur_take(c, 4); return q ? evt_ld_u32be(q) : 0; }
+static inline uint64_t evt_cur_u64le(evt_cur *c) { const uint8_t *q = evt_cur_take(c, 8); return q ? evt_ld_u64le(q) : 0; }
+static inline uint64_t evt_cur_u64be(evt_cur *c) { const uint8_t *q = evt_cur_take(c, 8); return q ? evt_ld_u64be(q) : 0; }
+/* In the cursor's own byte order. */
+static inline uint16_t evt_cur_u16(evt_cur *c) { return c->big ? evt_cur_u16be(c) : evt_cur_u16le(c); }
+static inline uint32_t evt_cur_u32(evt_cur *c) { return c->big ? evt_cur_u32be(c) : evt_cur_u32le(c); }
+static inline uint64_t evt_cur_u64(evt_cur *c) { return c->big ? evt_cur_u64be(c) : evt_cur_u64le(c); }
+
+#endif

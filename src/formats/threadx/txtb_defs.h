@@ -1,0 +1,266 @@
+/* ThreadX event trace (TXTB, TraceX .trx): the one source of truth for layouts, event ids, filter
+ * bits and object types, shared by the recorder (txtb_enc.c) and the reader (txtb_dec.c).
+ * Facts: shared/formats/threadx.md. Freestanding: no libc.
+ *
+ * Buffer: [control header 48][registry entry 0..R-1, 16+NAME each][event slot 0..N-1, 32 each][slack]
+ * Every field is a 32-bit word (two 16-bit) in the target's byte order; "TXTB" id tells which.
+ *
+ * Control header (48 bytes)                     Registry entry (16 + name size bytes)
+ *  0 trace id 0x54585442                          0 u8 available (1 = free/deleted)
+ *  4 timer valid mask                             1 u8 object type (0 = never used)
+ *  8 trace base address (= header address)       2 u8 reserved1: threads 0x80 | prio >> 8
+ * 12 registry start address                      3 u8 reserved2: threads prio & 0xFF
+ * 16 u16 reserved1 (0)  18 u16 object name size  4 object pointer
+ * 20 registry end address                        8 param 1
+ * 24 event buffer start address                 12 param 2
+ * 28 event buffer end address                   16 name[name size], NUL-terminated
+ * 32 current pointer (next slot; oldest after a wrap)
+ * 36 0xAAAAAAAA  40 0xBBBBBBBB  44 0xCCCCCCCC
+ *
+ * Event slot (32 bytes)
+ *  0 context: thread address | 0xFFFFFFFF ISR | 0xF0F0F0F0 init | 0 never written
+ *  4 priority word: thread 0x80000000 | threshold << 16 | priority; ISR: interrupted thread; init 0
+ *  8 event id       12 timestamp (raw, unmasked)      16..28 info 1..4
+ */
+#ifndef EVT_TXTB_DEFS_H
+#define EVT_TXTB_DEFS_H
+
+#include <stdint.h>
+
+#define TXTB_ID                 0x54585442u
+#define TXTB_HEADER_SIZE        48u
+#define TXTB_REG_FIXED_SIZE     16u        /* registry entry size without the name */
+#define TXTB_DEFAULT_NAME_SIZE  32u
+#define TXTB_EVENT_SIZE         32u
+#define TXTB_RESERVED2          0xAAAAAAAAu
+#define TXTB_RESERVED3          0xBBBBBBBBu
+#define TXTB_RESERVED4          0xCCCCCCCCu
+
+/* Control header field offsets. */
+#define TXTB_HDR_ID             0u
+#define TXTB_HDR_TIMER_MASK     4u
+#define TXTB_HDR_BASE           8u
+#define TXTB_HDR_REG_START      12u
+#define TXTB_HDR_RESERVED1      16u
+#define TXTB_HDR_NAME_SIZE      18u
+#define TXTB_HDR_REG_END        20u
+#define TXTB_HDR_BUF_START      24u
+#define TXTB_HDR_BUF_END        28u
+#define TXTB_HDR_CURRENT        32u
+#define TXTB_HDR_RESERVED2      36u
+#define TXTB_HDR_RESERVED3      40u
+#define TXTB_HDR_RESERVED4      44u
+
+/* Registry entry field offsets. */
+#define TXTB_REG_AVAILABLE      0u
+#define TXTB_REG_TYPE           1u
+#define TXTB_REG_RESERVED1      2u
+#define TXTB_REG_RESERVED2      3u
+#define TXTB_REG_POINTER        4u
+#define TXTB_REG_PARAM1         8u
+#define TXTB_REG_PARAM2         12u
+#define TXTB_REG_NAME           16u
+#define TXTB_REG_PRIO_PRESENT   0x80u      /* reserved1 bit 7: priority bytes present */
+
+/* Event slot field offsets. */
+#define TXTB_EV_CONTEXT         0u
+#define TXTB_EV_PRIORITY        4u
+#define TXTB_EV_ID              8u
+#define TXTB_EV_TIMESTAMP       12u
+#define TXTB_EV_INFO1           16u
+#define TXTB_EV_INFO2           20u
+#define TXTB_EV_INFO3           24u
+#define TXTB_EV_INFO4           28u
+
+/* Context words. */
+#define TXTB_CTX_NONE           0x00000000u /* slot never written */
+#define TXTB_CTX_ISR            0xFFFFFFFFu
+#define TXTB_CTX_INIT           0xF0F0F0F0u
+#define TXTB_PRIO_CURRENT_BIT   0x80000000u /* priority word of current ThreadX (thread context) */
+
+/* Filter bits (tx_trace_event_filter / unfilter masks). X(name, value) */
+#define TXTB_FILTER_TABLE(X)                          \
+    X(INTERNAL_EVENTS,          0x00000001u)          \
+    X(BLOCK_POOL_EVENTS,        0x00000002u)          \
+    X(BYTE_POOL_EVENTS,         0x00000004u)          \
+    X(EVENT_FLAGS_EVENTS,       0x00000008u)          \
+    X(INTERRUPT_CONTROL_EVENT,  0x00000010u)          \
+    X(MUTEX_EVENTS,             0x00000020u)          \
+    X(QUEUE_EVENTS,             0x00000040u)          \
+    X(SEMAPHORE_EVENTS,         0x00000080u)          \
+    X(THREAD_EVENTS,            0x00000100u)          \
+    X(TIME_EVENTS,              0x00000200u)          \
+    X(TIMER_EVENTS,             0x00000400u)          \
+    X(USER_EVENTS,              0x80000000u)
+#define TXTB_FILTER_ALL_EVENTS  0x000007FFu  /* TX_TRACE_ALL_EVENTS: excludes USER_EVENTS */
+#define TXTB_FX_ALL_EVENTS      0x00007800u
+#define TXTB_NX_ALL_EVENTS      0x00FF8000u
+#define TXTB_UX_ALL_EVENTS      0x7F000000u
+
+/* Short filter-bit names used in the event table below. */
+#define TXTB_F_INTERNAL   0x00000001u
+#define TXTB_F_BLOCK      0x00000002u
+#define TXTB_F_BYTE       0x00000004u
+#define TXTB_F_FLAGS      0x00000008u
+#define TXTB_F_INTCTL     0x00000010u
+#define TXTB_F_MUTEX      0x00000020u
+#define TXTB_F_QUEUE      0x00000040u
+#define TXTB_F_SEM        0x00000080u
+#define TXTB_F_THREAD     0x00000100u
+#define TXTB_F_TIME       0x00000200u
+#define TXTB_F_TIMER      0x00000400u
+#define TXTB_F_USER       0x80000000u
+
+/* Event kinds for the canonical model (host side maps these to evt_kind). */
+#define TXTB_K_OTHER  0
+#define TXTB_K_RUN    1  /* thread made ready/resumed: info1 = thread */
+#define TXTB_K_STOP   2  /* thread suspended: info1 = thread */
+#define TXTB_K_ISR_IN 3
+#define TXTB_K_ISR_OUT 4
+#define TXTB_K_SVC    5  /* a service call, recorded once */
+#define TXTB_K_CREATE 6  /* object created: info1 = object */
+#define TXTB_K_DELETE 7  /* object deleted: info1 = object */
+#define TXTB_K_MARKER 8
+#define TXTB_K_LOST   9
+
+/* ThreadX event ids. X(id, NAME without TX_TRACE_, filter bit, kind) */
+#define TXTB_EVENT_TABLE(X)                                                        \
+    X(1,   THREAD_RESUME,                          TXTB_F_INTERNAL, TXTB_K_RUN)     \
+    X(2,   THREAD_SUSPEND,                         TXTB_F_INTERNAL, TXTB_K_STOP)    \
+    X(3,   ISR_ENTER,                              TXTB_F_INTERNAL, TXTB_K_ISR_IN)  \
+    X(4,   ISR_EXIT,                               TXTB_F_INTERNAL, TXTB_K_ISR_OUT) \
+    X(5,   TIME_SLICE,                             TXTB_F_INTERNAL, TXTB_K_OTHER)   \
+    X(6,   RUNNING,                                TXTB_F_INTERNAL, TXTB_K_MARKER)  \
+    X(10,  BLOCK_ALLOCATE,                         TXTB_F_BLOCK,    TXTB_K_SVC)     \
+    X(11,  BLOCK_POOL_CREATE,                      TXTB_F_BLOCK,    TXTB_K_CREATE)  \
+    X(12,  BLOCK_POOL_DELETE,                      TXTB_F_BLOCK,    TXTB_K_DELETE)  \
+    X(13,  BLOCK_POOL_INFO_GET,                    TXTB_F_BLOCK,    TXTB_K_SVC)     \
+    X(14,  BLOCK_POOL_PERFORMANCE_INFO_GET,        TXTB_F_BLOCK,    TXTB_K_SVC)     \
+    X(15,  BLOCK_POOL__PERFORMANCE_SYSTEM_INFO_GET, TXTB_F_BLOCK,   TXTB_K_SVC)     \
+    X(16,  BLOCK_POOL_PRIORITIZE,                  TXTB_F_BLOCK,    TXTB_K_SVC)     \
+    X(17,  BLOCK_RELEASE,                          TXTB_F_BLOCK,    TXTB_K_SVC)     \
+    X(20,  BYTE_ALLOCATE,                          TXTB_F_BYTE,     TXTB_K_SVC)     \
+    X(21,  BYTE_POOL_CREATE,                       TXTB_F_BYTE,     TXTB_K_CREATE)  \
+    X(22,  BYTE_POOL_DELETE,                       TXTB_F_BYTE,     TXTB_K_DELETE)  \
+    X(23,  BYTE_POOL_INFO_GET,                     TXTB_F_BYTE,     TXTB_K_SVC)     \
+    X(24,  BYTE_POOL_PERFORMANCE_INFO_GET,         TXTB_F_BYTE,     TXTB_K_SVC)     \
+    X(25,  BYTE_POOL__PERFORMANCE_SYSTEM_INFO_GET, TXTB_F_BYTE,     TXTB_K_SVC)     \
+    X(26,  BYTE_POOL_PRIORITIZE,                   TXTB_F_BYTE,     TXTB_K_SVC)     \
+    X(27,  BYTE_RELEASE,                           TXTB_F_BYTE,     TXTB_K_SVC)     \
+    X(30,  EVENT_FLAGS_CREATE,                     TXTB_F_FLAGS,    TXTB_K_CREATE)  \
+    X(31,  EVENT_FLAGS_DELETE,                     TXTB_F_FLAGS,    TXTB_K_DELETE)  \
+    X(32,  EVENT_FLAGS_GET,                        TXTB_F_FLAGS,    TXTB_K_SVC)     \
+    X(33,  EVENT_FLAGS_INFO_GET,                   TXTB_F_FLAGS,    TXTB_K_SVC)     \
+    X(34,  EVENT_FLAGS_PERFORMANCE_INFO_GET,       TXTB_F_FLAGS,    TXTB_K_SVC)     \
+    X(35,  EVENT_FLAGS__PERFORMANCE_SYSTEM_INFO_GET, TXTB_F_FLAGS,  TXTB_K_SVC)     \
+    X(36,  EVENT_FLAGS_SET,                        TXTB_F_FLAGS,    TXTB_K_SVC)     \
+    X(37,  EVENT_FLAGS_SET_NOTIFY,                 TXTB_F_FLAGS,    TXTB_K_SVC)     \
+    X(40,  INTERRUPT_CONTROL,                      TXTB_F_INTCTL,   TXTB_K_SVC)     \
+    X(50,  MUTEX_CREATE,                           TXTB_F_MUTEX,    TXTB_K_CREATE)  \
+    X(51,  MUTEX_DELETE,                           TXTB_F_MUTEX,    TXTB_K_DELETE)  \
+    X(52,  MUTEX_GET,                              TXTB_F_MUTEX,    TXTB_K_SVC)     \
+    X(53,  MUTEX_INFO_GET,                         TXTB_F_MUTEX,    TXTB_K_SVC)     \
+    X(54,  MUTEX_PERFORMANCE_INFO_GET,             TXTB_F_MUTEX,    TXTB_K_SVC)     \
+    X(55,  MUTEX_PERFORMANCE_SYSTEM_INFO_GET,      TXTB_F_MUTEX,    TXTB_K_SVC)     \
+    X(56,  MUTEX_PRIORITIZE,                       TXTB_F_MUTEX,    TXTB_K_SVC)     \
+    X(57,  MUTEX_PUT,                              TXTB_F_MUTEX,    TXTB_K_SVC)     \
+    X(60,  QUEUE_CREATE,                           TXTB_F_QUEUE,    TXTB_K_CREATE)  \
+    X(61,  QUEUE_DELETE,                           TXTB_F_QUEUE,    TXTB_K_DELETE)  \
+    X(62,  QUEUE_FLUSH,                            TXTB_F_QUEUE,    TXTB_K_SVC)     \
+    X(63,  QUEUE_FRONT_SEND,                       TXTB_F_QUEUE,    TXTB_K_SVC)     \
+    X(64,  QUEUE_INFO_GET,                         TXTB_F_QUEUE,    TXTB_K_SVC)     \
+    X(65,  QUEUE_PERFORMANCE_INFO_GET,             TXTB_F_QUEUE,    TXTB_K_SVC)     \
+    X(66,  QUEUE_PERFORMANCE_SYSTEM_INFO_GET,      TXTB_F_QUEUE,    TXTB_K_SVC)     \
+    X(67,  QUEUE_PRIORITIZE,                       TXTB_F_QUEUE,    TXTB_K_SVC)     \
+    X(68,  QUEUE_RECEIVE,                          TXTB_F_QUEUE,    TXTB_K_SVC)     \
+    X(69,  QUEUE_SEND,                             TXTB_F_QUEUE,    TXTB_K_SVC)     \
+    X(70,  QUEUE_SEND_NOTIFY,                      TXTB_F_QUEUE,    TXTB_K_SVC)     \
+    X(80,  SEMAPHORE_CEILING_PUT,                  TXTB_F_SEM,      TXTB_K_SVC)     \
+    X(81,  SEMAPHORE_CREATE,                       TXTB_F_SEM,      TXTB_K_CREATE)  \
+    X(82,  SEMAPHORE_DELETE,                       TXTB_F_SEM,      TXTB_K_DELETE)  \
+    X(83,  SEMAPHORE_GET,                          TXTB_F_SEM,      TXTB_K_SVC)     \
+    X(84,  SEMAPHORE_INFO_GET,                     TXTB_F_SEM,      TXTB_K_SVC)     \
+    X(85,  SEMAPHORE_PERFORMANCE_INFO_GET,         TXTB_F_SEM,      TXTB_K_SVC)     \
+    X(86,  SEMAPHORE__PERFORMANCE_SYSTEM_INFO_GET, TXTB_F_SEM,      TXTB_K_SVC)     \
+    X(87,  SEMAPHORE_PRIORITIZE,                   TXTB_F_SEM,      TXTB_K_SVC)     \
+    X(88,  SEMAPHORE_PUT,                          TXTB_F_SEM,      TXTB_K_SVC)     \
+    X(89,  SEMAPHORE_PUT_NOTIFY,                   TXTB_F_SEM,      TXTB_K_SVC)     \
+    X(100, THREAD_CREATE,                          TXTB_F_THREAD,   TXTB_K_CREATE)  \
+    X(101, THREAD_DELETE,                          TXTB_F_THREAD,   TXTB_K_DELETE)  \
+    X(102, THREAD_ENTRY_EXIT_NOTIFY,               TXTB_F_THREAD,   TXTB_K_SVC)     \
+    X(103, THREAD_IDENTIFY,                        TXTB_F_THREAD,   TXTB_K_SVC)     \
+    X(104, THREAD_INFO_GET,                        TXTB_F_THREAD,   TXTB_K_SVC)     \
+    X(105, THREAD_PERFORMANCE_INFO_GET,            TXTB_F_THREAD,   TXTB_K_SVC)     \
+    X(106, THREAD_PERFORMANCE_SYSTEM_INFO_GET,     TXTB_F_THREAD,   TXTB_K_SVC)     \
+    X(107, THREAD_PREEMPTION_CHANGE,               TXTB_F_THREAD,   TXTB_K_SVC)     \
+    X(108, THREAD_PRIORITY_CHANGE,                 TXTB_F_THREAD,   TXTB_K_SVC)     \
+    X(109, THREAD_RELINQUISH,                      TXTB_F_THREAD,   TXTB_K_SVC)     \
+    X(110, THREAD_RESET,                           TXTB_F_THREAD,   TXTB_K_SVC)     \
+    X(111, THREAD_RESUME_API,                      TXTB_F_THREAD,   TXTB_K_SVC)     \
+    X(112, THREAD_SLEEP,                           TXTB_F_THREAD,   TXTB_K_SVC)     \
+    X(113, THREAD_STACK_ERROR_NOTIFY,              TXTB_F_THREAD,   TXTB_K_SVC)     \
+    X(114, THREAD_SUSPEND_API,                     TXTB_F_THREAD,   TXTB_K_SVC)     \
+    X(115, THREAD_TERMINATE,                       TXTB_F_THREAD,   TXTB_K_SVC)     \
+    X(116, THREAD_TIME_SLICE_CHANGE,               TXTB_F_THREAD,   TXTB_K_SVC)     \
+    X(117, THREAD_WAIT_ABORT,                      TXTB_F_THREAD,   TXTB_K_SVC)     \
+    X(120, TIME_GET,                               TXTB_F_TIME,     TXTB_K_SVC)     \
+    X(121, TIME_SET,                               TXTB_F_TIME,     TXTB_K_SVC)     \
+    X(122, TIMER_ACTIVATE,                         TXTB_F_TIMER,    TXTB_K_SVC)     \
+    X(123, TIMER_CHANGE,                           TXTB_F_TIMER,    TXTB_K_SVC)     \
+    X(124, TIMER_CREATE,                           TXTB_F_TIMER,    TXTB_K_CREATE)  \
+    X(125, TIMER_DEACTIVATE,                       TXTB_F_TIMER,    TXTB_K_SVC)     \
+    X(126, TIMER_DELETE,                           TXTB_F_TIMER,    TXTB_K_DELETE)  \
+    X(127, TIMER_INFO_GET,                         TXTB_F_TIMER,    TXTB_K_SVC)     \
+    X(128, TIMER_PERFORMANCE_INFO_GET,             TXTB_F_TIMER,    TXTB_K_SVC)     \
+    X(129, TIMER_PERFORMANCE_SYSTEM_INFO_GET,      TXTB_F_TIMER,    TXTB_K_SVC)     \
+    X(190, EVTRACE_LOST,                           0,               TXTB_K_LOST)
+
+/* evtrace's own record (not ThreadX's): id 190 lies in ThreadX's reserved range 1-199 but is
+ * unused by ThreadX. It is written only after records were dropped (never in a loss-free run):
+ * info1 = records dropped since the previous EVTRACE_LOST, info2 = total dropped since enable,
+ * info3 = 0x65767472 ("evtr" marker), info4 = 0. TraceX shows it as an unknown event. */
+#define TXTB_EVTRACE_LOST_ID     190u
+#define TXTB_EVTRACE_LOST_MAGIC  0x65767472u
+
+enum txtb_event_id {
+#define TXTB_EV_ENUM_(id, name, filt, kind) TXTB_EVENT_##name = id,
+    TXTB_EVENT_TABLE(TXTB_EV_ENUM_)
+#undef TXTB_EV_ENUM_
+};
+
+#define TXTB_USER_EVENT_START   4096u
+#define TXTB_USER_EVENT_END     65535u
+
+/* Object types of the registry. X(value, NAME, json type_name) */
+#define TXTB_OBJTYPE_TABLE(X)                              \
+    X(0,  NONE,                   "not_valid")                  \
+    X(1,  THREAD,                 "thread")                \
+    X(2,  TIMER,                  "timer")                 \
+    X(3,  QUEUE,                  "queue")                 \
+    X(4,  SEMAPHORE,              "semaphore")             \
+    X(5,  MUTEX,                  "mutex")                 \
+    X(6,  EVENT_FLAGS,            "event_flags")           \
+    X(7,  BLOCK_POOL,             "block_pool")            \
+    X(8,  BYTE_POOL,              "byte_pool")             \
+    X(9,  FX_MEDIA,               "fx_media")                 \
+    X(10, FX_FILE,                "fx_file")                  \
+    X(11, NX_IP,                  "nx_ip")                    \
+    X(12, NX_PACKET_POOL,         "nx_packet_pool")           \
+    X(13, NX_TCP_SOCKET,          "nx_tcp_socket")            \
+    X(14, NX_UDP_SOCKET,          "nx_udp_socket")            \
+    X(21, UX_HOST_DEVICE,         "ux_host_device")           \
+    X(22, UX_HOST_INTERFACE,      "ux_host_interface")        \
+    X(23, UX_HOST_ENDPOINT,       "ux_host_endpoint")         \
+    X(24, UX_HOST_CLASS_INSTANCE, "ux_host_class_instance")   \
+    X(25, UX_DEVICE_DEVICE,       "ux_device_device")                \
+    X(26, UX_DEVICE_INTERFACE,    "ux_device_interface")      \
+    X(27, UX_DEVICE_ENDPOINT,     "ux_device_endpoint")       \
+    X(28, UX_DEVICE_CLASS_INSTANCE, "ux_device_class_instance")
+
+enum txtb_object_type {
+#define TXTB_OT_ENUM_(v, name, s) TXTB_OBJ_##name = v,
+    TXTB_OBJTYPE_TABLE(TXTB_OT_ENUM_)
+#undef TXTB_OT_ENUM_
+};
+
+#endif

@@ -1,0 +1,63 @@
+/* Name tables for the TXTB reader, generated from the X-macro tables of txtb_defs.h and
+ * txtb_ids_ext.def (FileX, NetX Duo, USBX). */
+#include "formats/threadx/txtb_names.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include "formats/threadx/txtb_defs.h"
+
+static const txtb_event_info k_events[] = {
+#define TXTB_EV_ROW_(id, name, filt, kind) {id, #name, filt, kind},
+    TXTB_EVENT_TABLE(TXTB_EV_ROW_)
+#undef TXTB_EV_ROW_
+#define TXTB_EXT_EVENT(id, name, filt) {id, #name, filt, TXTB_K_SVC},
+#include "formats/threadx/txtb_ids_ext.def"
+#undef TXTB_EXT_EVENT
+};
+#define NEVENTS (sizeof k_events / sizeof k_events[0])
+
+static int cmp_id(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = ((const txtb_event_info *)b)->id;
+    return (x > y) - (x < y);
+}
+
+const txtb_event_info *txtb_event_lookup(uint32_t id)
+{
+    /* The tables are in id order (checked by a unit test), so a binary search works. */
+    return bsearch(&id, k_events, NEVENTS, sizeof k_events[0], cmp_id);
+}
+
+const char *txtb_event_name(uint32_t id, char *buf, unsigned buflen)
+{
+    const txtb_event_info *e = txtb_event_lookup(id);
+    if (e) return e->name;
+    const char *pfx = "UNKNOWN";
+    if (id >= TXTB_USER_EVENT_START && id <= TXTB_USER_EVENT_END) pfx = "USER";
+    else if (id >= 200 && id <= 299) pfx = "FILEX";
+    else if (id >= 300 && id <= 599) pfx = "NETX";
+    else if (id >= 600 && id <= 1033) pfx = "USBX";
+    snprintf(buf, buflen, "%s_%lu", pfx, (unsigned long)id);
+    return buf;
+}
+
+const char *txtb_objtype_name(unsigned type, char *buf, unsigned buflen)
+{
+    switch (type) {
+#define TXTB_OT_CASE_(v, name, s) case v: return s;
+        TXTB_OBJTYPE_TABLE(TXTB_OT_CASE_)
+#undef TXTB_OT_CASE_
+    }
+    snprintf(buf, buflen, "type_%u", type);
+    return buf;
+}
+
+const char *txtb_thread_state_name(uint32_t state)
+{
+    static const char *const names[] = {
+        "READY", "COMPLETED", "TERMINATED", "SUSPENDED", "SLEEP", "QUEUE_SUSP", "SEMAPHORE_SUSP",
+        "EVENT_FLAG", "BLOCK_MEMORY", "BYTE_MEMORY", "IO_DRIVER", "FILE", "TCP_IP", "MUTEX_SUSP",
+        "PRIORITY_CHANGE",
+    };
+    return state < sizeof names / sizeof names[0] ? names[state] : NULL;
+}

@@ -1,0 +1,64 @@
+/* Canonical event model helpers: reset, argument/field appenders, kind names. */
+#include "evtrace/model.h"
+
+#include <string.h>
+
+static const char *const k_kind_names[] = {
+#define EVT_KIND_STR_(e, s) s,
+    EVT_KIND_TABLE(EVT_KIND_STR_)
+#undef EVT_KIND_STR_
+};
+
+void evt_event_reset(evt_event *ev)
+{
+    /* Clear only the header part; args/fields arrays are guarded by their counts. */
+    memset(ev, 0, offsetof(evt_event, args));
+    ev->nfields = 0;
+    ev->data = NULL;
+    ev->data_len = 0;
+    ev->data_is_text = 0;
+}
+
+void evt_event_add_arg(evt_event *ev, uint64_t v)
+{
+    if (ev->nargs < EVT_MAX_ARGS) ev->args[ev->nargs++] = v;
+}
+
+static evt_field *next_field(evt_event *ev, const char *key)
+{
+    if (ev->nfields >= EVT_MAX_FIELDS) return NULL;
+    evt_field *f = &ev->fields[ev->nfields++];
+    memset(f, 0, sizeof *f);
+    f->key = key;
+    return f;
+}
+
+void evt_event_add_field_u(evt_event *ev, const char *key, uint64_t v)
+{
+    evt_field *f = next_field(ev, key);
+    if (f) f->num = v;
+}
+
+void evt_event_add_field_i(evt_event *ev, const char *key, int64_t v)
+{
+    evt_field *f = next_field(ev, key);
+    if (f) { f->num = (uint64_t)v; f->is_signed = 1; }
+}
+
+void evt_event_add_field_s(evt_event *ev, const char *key, const char *s)
+{
+    evt_field *f = next_field(ev, key);
+    if (f) { f->is_str = 1; f->str = s; }
+}
+
+const char *evt_kind_name(evt_kind k)
+{
+    return ((unsigned)k < EVT_KIND_COUNT_) ? k_kind_names[k] : "other";
+}
+
+evt_kind evt_kind_parse(const char *s)
+{
+    for (unsigned i = 0; i < EVT_KIND_COUNT_; i++)
+        if (strcmp(s, k_kind_names[i]) == 0) return (evt_kind)i;
+    return EVT_KIND_COUNT_;
+}

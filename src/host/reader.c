@@ -1,0 +1,169 @@
+/* Reader registry, auto-detection and the pull API shared by every format reader. */
+#include "evtrace/reader.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "evtrace/alloc.h"
+
+#define EVT_READER(n) extern const evt_reader_desc evt_reader_##n;
+#include "readers.def"
+#undef EVT_READER
+
+static const evt_reader_desc *const k_readers[] = {
+#define EVT_READER(n) &evt_reader_##n,
+#include "readers.def"
+#undef EVT_READER
+};
+
+#define PROBE_HEAD 4096
+
+size_t evt_reader_count(void) { return sizeof k_readers / sizeof k_readers[0]; }
+const evt_reader_desc *evt_reader_at(size_t i) { return i < evt_reader_count() ? k_readers[i] : NULL; }
+
+const evt_reader_desc *evt_reader_find(const char *name)
+{
+    for (size_t i = 0; i < evt_reader_count(); i++)
+        if (strcmp(k_readers[i]->name, name) == 0) return k_readers[i];
+    return NULL;
+}
+
+const evt_reader_desc *evt_reader_detect(const uint8_t *head, size_t len, uint64_t file_size)
+{
+    const evt_reader_desc *best = NULL;
+    int best_conf = 0;
+    for (size_t i = 0; i < evt_reader_count(); i++) {
+        int c = k_readers[i]->probe ? k_readers[i]->probe(head, len, file_size) : 0;
+        if (c > best_conf) { best_conf = c; best = k_readers[i]; }
+    }
+    return best;
+}
+
+const char *evt_opts_get(const evt_open_opts *o, const char *key)
+{
+    if (!o) return NULL;
+    for (unsigned i = 0; i < o->n; i++)
+        if (strcmp(o->key[i], key) == 0) return o->val[i];
+    return NULL;
+}
+
+static evt_status open_src(evt_source *src, const char *format, const evt_open_opts *opts,
+                           evt_diag_fn diag, void *diag_user, evt_reader **out, char *errbuf,
+                           size_t errlen)
+{
+    *out = NULL;
+    const evt_reader_desc *d = NULL;
+    if (format) {
+        d = evt_reader_find(format);
+        if (!d) {
+            snprintf(errbuf, errlen, "%s: unknown format '%s'", src->path, format);
+            return EVT_ERR_USAGE;
+        }
+    } else {
+        uint8_t head[PROBE_HEAD];
+        size_t n = evt_source_read_at(src, 0, head, sizeof head);
+        if (src->size == 0) {
+            snprintf(errbuf, errlen, "%s: empty file (offset 0): no trace data", src->path);
+            return EVT_ERR_FORMAT;
+        }
+        d = evt_reader_detect(head, n, src->size);
+        if (!d) {
+            snprintf(errbuf, errlen,
+                     "%s: unrecognised format at offset 0 (no reader's probe matched; use --format NAME)",
+                     src->path);
+            return EVT_ERR_FORMAT;
+        }
+    }
+    evt_reader *r = evt_calloc(1, sizeof *r);
+    if (!r) {
+        snprintf(errbuf, errlen, "%s: out of memory", src->path);
+        return EVT_ERR_NOMEM;
+    }
+    r->desc = d;
+    r->src = *src;
+    r->opts = opts;
+    r->diag = diag;
+    r->diag_user = diag_user;
+    evt_status st = d->open(r, &r->state);
+    if (st != EVT_OK) {
+        if (!r->fail_msg[0]) snprintf(r->fail_msg, sizeof r->fail_msg, "%s", evt_status_message(st));
+        snprintf(errbuf, errlen, "%s: %s: %s", src->path, d->name, r->fail_msg);
+        if (r->state && d->close) d->close(r->state);
+        evt_free(r);
+        return st;
+    }
+    *out = r;
+    return EVT_OK;
+}
+
+evt_status evt_reader_open_file(const char *path, const char *format, const evt_open_opts *opts,
+                                evt_diag_fn diag, void *diag_user, evt_reader **out, char *errbuf,
+                                size_t errlen)
+{
+    evt_source src;
+    if (evt_source_open_file(&src, path) != EVT_OK) {
+        *out = NULL;
+        snprintf(errbuf, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return EVT_ERR_IO;
+    }
+    evt_status st = open_src(&src, format, opts, diag, diag_user, out, errbuf, errlen);
+    if (st != EVT_OK) evt_source_close(&src);
+    return st;
+}
+
+evt_status evt_reader_open_mem(const void *data, size_t len, const char *format,
+                               const evt_open_opts *opts, evt_diag_fn diag, void *diag_user,
+                               evt_reader **out, char *errbuf, size_t errlen)
+{
+    evt_source src;
+    evt_source_from_mem(&src, data, len);
+    return open_src(&src, format, opts, diag, diag_user, out, errbuf, errlen);
+}
+
+evt_status evt_reader_next(evt_reader *r, evt_event *ev)
+{
+    evt_event_reset(ev);
+    ev->fmt = r->desc->name;
+    ev->nargs = 0;
+    evt_status st = r->desc->next(r->state, ev);
+    if (st == EVT_OK) {
+        r->events++;
+        if (ev->kind == EVT_KIND_LOST && (ev->flags & EVT_HAS_COUNT)) r->lost += ev->count;
+    } else if (st != EVT_END && !r->fail_msg[0]) {
+        snprintf(r->fail_msg, sizeof r->fail_msg, "%s", evt_status_message(st));
+    }
+    return st;
+}
+
+void evt_reader_close(evt_reader *r)
+{
+    if (!r) return;
+    if (r->desc->close) r->desc->close(r->state);
+    evt_source_close(&r->src);
+    evt_free(r);
+}
+
+void evt_reader_error(evt_reader *r, uint64_t offset, const char *fmt, ...)
+{
+    r->errors++;
+    if (!r->diag) return;
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    r->diag(r->diag_user, offset, msg);
+}
+
+evt_status evt_reader_fail(evt_reader *r, evt_status st, uint64_t offset, const char *fmt, ...)
+{
+    char msg[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    r->fail_offset = offset;
+    snprintf(r->fail_msg, sizeof r->fail_msg, "offset %llu (0x%llx): %s", (unsigned long long)offset,
+             (unsigned long long)offset, msg);
+    return st;
+}

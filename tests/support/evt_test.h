@@ -1,0 +1,24 @@
+/* Shared test helpers: sample paths, whole-file reads, running the evtrace command. cmocka tests
+ * include this after <setjmp.h>/<cmocka.h>. */
+#ifndef EVT_TEST_H
+#define EVT_TEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* EVT_SAMPLES_DIR ("<shared>/samples"), EVT_TEST_DATA_DIR ("<repo>/tests/data"), EVT_SOURCE_DIR and
+ * EVT_BINARY_DIR are compile-time definitions set by CMake. */
+
+/* Read a whole file (test data only); aborts the test process with a message if it cannot. */
+uint8_t *evt_test_read_file(const char *path, size_t *len);
+/* Write bytes to a file; returns 0 on success. */
+int evt_test_write_file(const char *path, const void *data, size_t len);
+/* Path of the evtrace command under test. */
+const char *evt_test_bin(void);
+/* Run a shell command line; capture its stdout into *out (NUL-terminated, caller frees; may be
+ * NULL to discard). Returns the exit status (0..255), or -1 if it could not run. */
+int evt_test_run(const char *cmdline, char **out, size_t *outlen);
+/* A fresh temporary directory for this test process (created once, under $TMPDIR or /tmp). */
+const char *evt_test_tmpdir(void);
+
+#endif
