@@ -1,0 +1,72 @@
+/* Implementation of the benchmark helpers. */
+#include "bench_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
+
+uint64_t bench_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t bench_iters(uint64_t dflt)
+{
+    const char *e = getenv("EVT_BENCH_ITERS");
+    return e ? strtoull(e, NULL, 10) : dflt;
+}
+
+double bench_ns_per_call(void (*fn)(void *arg, uint64_t i), void *arg, uint64_t iters, int reps)
+{
+    double best = 1e30;
+    for (int r = 0; r < reps; r++) {
+        uint64_t t0 = bench_now_ns();
+        for (uint64_t i = 0; i < iters; i++) fn(arg, i);
+        uint64_t t1 = bench_now_ns();
+        double ns = (double)(t1 - t0) / (double)iters;
+        if (ns < best) best = ns;
+    }
+    return best;
+}
+
+static inline uint64_t read_tsc(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    uint32_t lo, hi;
+    __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+    return ((uint64_t)hi << 32) | lo;
+#else
+    return bench_now_ns();
+#endif
+}
+
+/* 1024 slots of 32 bytes, as a small TXTB-like ring. */
+static volatile uint32_t g_ring[1024][8];
+
+static void baseline_one(void *arg, uint64_t i)
+{
+    (void)arg;
+    uint32_t t = (uint32_t)read_tsc();
+    volatile uint32_t *s = g_ring[i & 1023];
+    s[0] = 1; s[1] = 2; s[2] = (uint32_t)i; s[3] = t; s[4] = 5; s[5] = 6; s[6] = 7; s[7] = 8;
+}
+
+double bench_baseline_ns(uint64_t iters)
+{
+    return bench_ns_per_call(baseline_one, NULL, iters, 5);
+}
+
+void bench_report(const char *subject, const char *what, double value, const char *unit)
+{
+    printf("bench: %s: %s: %.2f %s\n", subject, what, value, unit);
+    fflush(stdout);
+}
+
+long bench_peak_rss_kb(void)
+{
+    struct rusage ru;
+    return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : -1;
+}

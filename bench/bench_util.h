@@ -1,0 +1,22 @@
+/* Shared helpers of the benchmark programs: a cycle/ns clock, a timing loop, the common
+ * "read the timestamp counter + store 32 bytes" baseline, and one output line format. */
+#ifndef EVT_BENCH_UTIL_H
+#define EVT_BENCH_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Monotonic nanoseconds. */
+uint64_t bench_now_ns(void);
+/* Iterations from $EVT_BENCH_ITERS or the default. */
+uint64_t bench_iters(uint64_t dflt);
+/* Time fn(arg, i) for i in [0, iters): best ns per call over `reps` repetitions. */
+double bench_ns_per_call(void (*fn)(void *arg, uint64_t i), void *arg, uint64_t iters, int reps);
+/* The baseline: read the CPU timestamp counter and store 32 bytes into a ring slot. */
+double bench_baseline_ns(uint64_t iters);
+/* Print "bench: <subject>: <what>: <value> <unit>" (one parseable line). */
+void bench_report(const char *subject, const char *what, double value, const char *unit);
+/* Peak resident set size of this process in kB (from getrusage). */
+long bench_peak_rss_kb(void);
+
+#endif
