@@ -1,0 +1,68 @@
+/* Unit tests of the bounded byte cursor and the freestanding byte stores/loads. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include "formats/common/cursor.h"
+
+static void test_reads_both_orders(void **st)
+{
+    (void)st;
+    const uint8_t b[] = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08};
+    evt_cur c;
+    evt_cur_init(&c, b, sizeof b, 100, 0);
+    assert_int_equal(evt_cur_u16le(&c), 0x0201);
+    assert_int_equal(evt_cur_u16be(&c), 0x0304);
+    assert_int_equal(evt_cur_u32(&c), 0x08070605u);
+    assert_true(evt_cur_ok(&c));
+    assert_int_equal(evt_cur_left(&c), 0);
+    evt_cur_init(&c, b, sizeof b, 0, 1);
+    assert_true(evt_cur_u64(&c) == 0x0102030405060708ull);
+    evt_cur_init(&c, b, sizeof b, 0, 0);
+    assert_true(evt_cur_u64(&c) == 0x0807060504030201ull);
+}
+
+static void test_sticky_error_with_offset(void **st)
+{
+    (void)st;
+    const uint8_t b[] = {0xAA, 0xBB, 0xCC};
+    evt_cur c;
+    evt_cur_init(&c, b, sizeof b, 1000, 0);
+    assert_int_equal(evt_cur_u8(&c), 0xAA);
+    assert_int_equal(evt_cur_u32le(&c), 0);      /* past the end: 0 and an error */
+    assert_false(evt_cur_ok(&c));
+    assert_int_equal(c.err_off, 1001);           /* absolute offset of the failed read */
+    assert_int_equal(evt_cur_u8(&c), 0);         /* sticky: later reads are no-ops */
+    assert_int_equal(c.err_off, 1001);
+    assert_null(evt_cur_take(&c, 1));
+    assert_int_equal(evt_cur_left(&c), 0);
+}
+
+static void test_put_load_roundtrip(void **st)
+{
+    (void)st;
+    uint8_t b[8];
+    evt_put_u32be(b, 0x54585442u);
+    assert_memory_equal(b, "TXTB", 4);
+    evt_put_u32le(b, 0x54585442u);
+    assert_memory_equal(b, "BTXT", 4);
+    evt_put_u64be(b, 0x1122334455667788ull);
+    assert_true(evt_ld_u64be(b) == 0x1122334455667788ull);
+    assert_int_equal(b[0], 0x11);
+    evt_put_u64le(b, 0x1122334455667788ull);
+    assert_true(evt_ld_u64(b, 0) == 0x1122334455667788ull);
+    assert_int_equal(b[0], 0x88);
+    evt_put_u16(b, 0xBEEF, 1);
+    assert_int_equal(evt_ld_u16(b, 1), 0xBEEF);
+    assert_int_equal(b[0], 0xBE);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reads_both_orders),
+        cmocka_unit_test(test_sticky_error_with_offset),
+        cmocka_unit_test(test_put_load_roundtrip),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
