@@ -1,11 +1,15 @@
 /* TXTB recorder: a ThreadX-compatible event-trace API (names evt_tx_*) that writes the byte-exact
- * ThreadX trace buffer (TraceX .trx) into memory the caller owns. Freestanding: no malloc, no libc.
- * Facts: shared/formats/threadx.md; layouts and ids: src/formats/threadx/txtb_defs.h.
+ * ThreadX trace buffer (TraceX .trx) into memory the caller owns. Freestanding C99: no malloc, no
+ * libc. Facts: shared/formats/threadx.md; layouts and ids: src/formats/threadx/txtb_defs.h; the
+ * full description (LOST record, deliberate differences from ThreadX): docs/threadx-recorder.md.
+ *
+ * One recorder per program (like ThreadX). Every function may be called from any thread or
+ * interrupt handler; a record is written whole inside the port's critical section.
  *
  * Addresses in the buffer are 32-bit target addresses. On a 64-bit host every pointer (buffer,
  * objects, contexts) is written as its low 32 bits, exactly as ThreadX's own Linux port does;
  * offsets stay consistent modulo 2^32, and two objects whose addresses differ only above bit 31
- * would share a registry pointer (documented in docs/threadx.md). */
+ * would share a registry pointer. */
 #ifndef EVTRACE_TXTB_H
 #define EVTRACE_TXTB_H
 
@@ -17,7 +21,7 @@
 #define EVT_TX_NOT_DONE       0x20u
 
 /* Filter masks (ThreadX values). */
-#define EVT_TX_TRACE_ALL_EVENTS              0x000007FFu
+#define EVT_TX_TRACE_ALL_EVENTS              0x000007FFu /* does NOT contain USER_EVENTS */
 #define EVT_TX_TRACE_INTERNAL_EVENTS         0x00000001u
 #define EVT_TX_TRACE_BLOCK_POOL_EVENTS       0x00000002u
 #define EVT_TX_TRACE_BYTE_POOL_EVENTS        0x00000004u
@@ -31,67 +35,101 @@
 #define EVT_TX_TRACE_TIMER_EVENTS            0x00000400u
 #define EVT_TX_TRACE_USER_EVENTS             0x80000000u
 
-/* What the recorder needs to know about "who is running", supplied by the kernel (or the port's
- * default: ISR if evt_port_in_isr(), else the port's context id with priority word 0x80000000). */
+/* What the recorder needs to know about "who is running", supplied by the kernel through
+ * evt_tx_options.context, or the port's default: ISR if evt_port_in_isr() (priority word 0,
+ * system state 1), else thread = low 32 bits of evt_port_context_id(), priority word 0x80000000.
+ * Before the callback runs, the recorder sets every member to 0 except `stack` (the address of a
+ * local of the recording function). After it, a system_state left at 0 becomes 1 for an ISR
+ * context and 0xF0F0F0F0 for the initialisation context. */
 typedef struct evt_tx_context {
     uint32_t context;        /* thread address, 0xFFFFFFFF (ISR) or 0xF0F0F0F0 (initialisation) */
     uint32_t priority_word;  /* thread: 0x80000000 | threshold << 16 | priority; ISR: interrupted
                                 thread's address (0 if idle); init: 0 */
+    uint32_t system_state;   /* ThreadX _tx_thread_system_state (ISR nesting): ISR_ENTER/EXIT info3,
+                                TIME_SLICE info2 */
+    uint32_t preempt_disable;/* ThreadX _tx_thread_preempt_disable: ISR_ENTER/EXIT info4 */
+    uint32_t stack;          /* stack-pointer sample ("stk" info fields) */
 } evt_tx_context;
 typedef void (*evt_tx_context_fn)(evt_tx_context *out);
 
 /* Options of evt_tx_trace_enable_ex(); zero-initialised = ThreadX defaults on this host. */
 typedef struct evt_tx_options {
     int big_endian;               /* 1: write big-endian, 0: little-endian, -1: host order */
-    uint16_t name_size;           /* registry name field size; 0 = 32 */
-    uint32_t (*time_source)(void);/* timestamp source; NULL = the port's counter (low 32 bits) */
+    uint16_t name_size;           /* registry name field size (TX_TRACE_OBJECT_REGISTRY_NAME);
+                                     0 = 32. Names keep at most name_size - 1 characters. */
+    uint32_t (*time_source)(void);/* timestamp source (TX_TRACE_TIME_SOURCE), read once per record
+                                     inside the critical section; NULL = the port's counter (low
+                                     32 bits) */
     uint32_t time_mask;           /* timer valid mask written to the header; 0 = 0xFFFFFFFF */
-    evt_tx_context_fn context;    /* NULL = the port default */
-    uint32_t base_address;        /* address written as "trace base"; 0 = the buffer's own address */
+    evt_tx_context_fn context;    /* NULL = the port default (see evt_tx_context) */
+    uint32_t base_address;        /* address written as "trace base"; 0 = the buffer's own address.
+                                     Every header address is base + offset in the buffer. */
 } evt_tx_options;
 
-/* tx_trace_enable: size < 48 + 48*R + 32 -> EVT_TX_SIZE_ERROR; already enabled -> EVT_TX_NOT_DONE.
- * Resets the filter to all-on, clears the registry and slot context words, writes the header,
- * then records two RUNNING events. Thread-safe with respect to concurrent inserts. */
+/* tx_trace_enable. size < 48 + (16+name_size)*R + 32 -> EVT_TX_SIZE_ERROR (checked first);
+ * already enabled (or being enabled) -> EVT_TX_NOT_DONE. Otherwise: filter reset to all-on;
+ * registry slots get available=1, type=0, reserved=0, pointer=0 (names and params are left);
+ * word 0 of every event slot zeroed; header written; two RUNNING events recorded; EVT_TX_SUCCESS.
+ * The buffer must stay valid until evt_tx_trace_disable(). No alignment requirement. */
 unsigned evt_tx_trace_enable(void *buffer, uint32_t size, uint32_t registry_entries);
 unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_entries,
                                 const evt_tx_options *opt);
-/* tx_trace_disable: EVT_TX_NOT_DONE if already off; leaves the buffer decodable. */
+/* tx_trace_disable: EVT_TX_NOT_DONE if already off; leaves the buffer decodable. Allowed from the
+ * buffer-full callback ("stop when full"). */
 unsigned evt_tx_trace_disable(void);
-/* tx_trace_event_filter / unfilter: enable_bits &= ~bits / |= bits. Always EVT_TX_SUCCESS. */
+/* tx_trace_event_filter / unfilter: enable_bits &= ~bits / |= bits. Always EVT_TX_SUCCESS, on or
+ * off; the next enable resets the filter to all-on. */
 unsigned evt_tx_trace_event_filter(uint32_t bits);
 unsigned evt_tx_trace_event_unfilter(uint32_t bits);
-/* tx_trace_buffer_full_notify: called with the buffer address on every wrap, inside the insert,
- * in the recording context (critical section held). NULL removes it. */
+/* tx_trace_buffer_full_notify: fn(header address) is called on every wrap, inside the insert that
+ * wrapped, in the recording context with the critical section held (records it attempts are
+ * dropped and counted). NULL removes it. Survives disable/enable. Always EVT_TX_SUCCESS. */
 unsigned evt_tx_trace_buffer_full_notify(void (*fn)(void *buffer));
-/* tx_trace_user_event_insert: EVT_TX_NOT_DONE when off; id unchecked (32 bits), USER filter bit. */
+/* tx_trace_user_event_insert: EVT_TX_NOT_DONE when off (or when the record had to be dropped, see
+ * evt_tx_stats), else EVT_TX_SUCCESS (also when filtered). id unchecked (32 bits), USER bit. */
 unsigned evt_tx_trace_user_event_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4);
-/* tx_trace_isr_enter_insert / exit: events 3/4 (INTERNAL bit). */
+/* tx_trace_isr_enter_insert / exit: ISR_ENTER (3) / ISR_EXIT (4), INTERNAL bit:
+ * info1 = stk, info2 = isr_id, info3 = system state, info4 = preempt-disable (from the context). */
 void evt_tx_trace_isr_enter_insert(uint32_t isr_id);
 void evt_tx_trace_isr_exit_insert(uint32_t isr_id);
-/* tx_interrupt_control with trace: records INTERRUPT_CONTROL (40) with the new posture. The caller
- * applies the posture itself (the recorder does not own interrupts). */
+/* tx_interrupt_control with trace: records INTERRUPT_CONTROL (40) with info1 = new posture,
+ * info2 = stk. The caller applies the posture afterwards (the recorder does not own interrupts). */
 void evt_tx_trace_interrupt_control(uint32_t new_posture);
-/* Object registry (ThreadX's algorithm, formats/threadx.md §7). Silently dropped when full/off. */
+/* Object registry (ThreadX's algorithm, formats/threadx.md §7): a never-used slot or the slot with
+ * the same pointer is taken at once, else the last available slot met scanning circularly from
+ * the search start. Name: at most name_size-1 chars + NUL, the rest of the old name is left; NULL
+ * name = "". Silently dropped when the registry is full or tracing is off. Reserved bytes are 0
+ * (use evt_tx_trace_thread_register for a thread's priority). */
 void evt_tx_trace_object_register(uint8_t type, const void *object, const char *name,
                                   uint32_t param1, uint32_t param2);
-/* Register a thread with its priority (registry reserved bytes 0x80 | prio >> 8, prio & 0xFF). */
+/* Register a thread (type 1) with its priority (reserved bytes 0x80 | prio >> 8, prio & 0xFF). */
 void evt_tx_trace_thread_register(const void *thread, const char *name, uint32_t stack_start,
                                   uint32_t stack_size, uint32_t priority);
+/* First slot with this pointer becomes available (type, pointer, params, name kept); the search
+ * restarts there. NULL is ignored. */
 void evt_tx_trace_object_unregister(const void *object);
-/* Record a kernel event (ThreadX id 1..199 from the table, or FileX/NetX/USBX ids): the filter bit
- * comes from the id's table entry. No clock read when off or filtered. */
+/* Record a kernel event with ThreadX's info fields (the caller supplies them, including "stk"
+ * samples and the next-thread info4 of resume/suspend: nothing is patched later). Filter bit:
+ * ids in TXTB_EVENT_TABLE -> the table's bit; other ids < 200 -> INTERNAL; 200-299 -> any FileX
+ * bit; 300-599 -> any NetX bit; 600-1099 -> any USBX bit; 1100-4095 -> INTERNAL; >= 4096 -> USER.
+ * No clock read when off or filtered. */
 void evt_tx_trace_kernel_event(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4);
-/* Low-level insert with an explicit filter bit (TX_TRACE_IN_LINE_INSERT). */
+/* Low-level insert with an explicit filter mask (TX_TRACE_IN_LINE_INSERT): recorded when tracing
+ * is on and (enable_bits & filter_bit) != 0. */
 void evt_tx_trace_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint32_t filter_bit);
 
-/* Accounting for tests and the lost-record marker: records accepted (written, including ones later
- * overwritten by a wrap), records dropped (could not be written), records filtered. */
+/* Accounting since program start (never reset: take differences). Every insert that passes the
+ * filter ends up in exactly one of `written` or `dropped`. Filtered inserts are not counted (that
+ * would put a shared write on the filtered hot path). */
 typedef struct evt_tx_stats {
-    uint64_t written;
-    uint64_t dropped;
-    uint64_t filtered;
-    uint64_t wraps;
+    uint64_t written;      /* records written (including ones later overwritten by a wrap),
+                              not counting LOST records */
+    uint64_t dropped;      /* records that could not be written: a nested insert from the same
+                              context (buffer-full callback, signal/interrupt inside the critical
+                              section, context callback or time source recursing), or an insert
+                              that passed the filter while tracing was being switched off */
+    uint64_t wraps;        /* buffer wraps (= buffer-full callback calls, when one is set) */
+    uint64_t lost_records; /* EVTRACE_LOST (190) records written */
 } evt_tx_stats;
 void evt_tx_trace_get_stats(evt_tx_stats *out);
 

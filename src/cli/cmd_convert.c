@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "cli_progress.h"
 #include "evtrace/exporter.h"
 
 static void remove_tree(const char *path, int is_dir)
@@ -43,9 +44,13 @@ static int run(const cli_args *a)
     evt_event ev;
     evt_status st;
     evt_status wst = EVT_OK;
+    cli_progress prog; /* progress line on a terminal (cli_progress.h) */
+    cli_progress_init(&prog, "convert", r, a->quiet);
     while ((st = evt_reader_next(r, &ev)) == EVT_OK) {
         if ((wst = x->event(xs, &ev)) != EVT_OK) break;
+        cli_progress_tick(&prog, &ev);
     }
+    cli_progress_done(&prog);
     if (wst != EVT_OK) {
         x->abort(xs);
         remove_tree(tmp, x->is_dir);

@@ -122,6 +122,8 @@
 #define TXTB_K_DELETE 7  /* object deleted: info1 = object */
 #define TXTB_K_MARKER 8
 #define TXTB_K_LOST   9
+#define TXTB_K_SVC_ENTER 10 /* generic-hooks service call entry (EVTRACE_SVC_ENTER) */
+#define TXTB_K_SVC_EXIT  11 /* generic-hooks service call return (EVTRACE_SVC_EXIT) */
 
 /* ThreadX event ids. X(id, NAME without TX_TRACE_, filter bit, kind) */
 #define TXTB_EVENT_TABLE(X)                                                        \
@@ -213,7 +215,9 @@
     X(127, TIMER_INFO_GET,                         TXTB_F_TIMER,    TXTB_K_SVC)     \
     X(128, TIMER_PERFORMANCE_INFO_GET,             TXTB_F_TIMER,    TXTB_K_SVC)     \
     X(129, TIMER_PERFORMANCE_SYSTEM_INFO_GET,      TXTB_F_TIMER,    TXTB_K_SVC)     \
-    X(190, EVTRACE_LOST,                           0,               TXTB_K_LOST)
+    X(190, EVTRACE_LOST,                           0,               TXTB_K_LOST)     \
+    X(191, EVTRACE_SVC_ENTER,                      TXTB_F_INTERNAL, TXTB_K_SVC_ENTER) \
+    X(192, EVTRACE_SVC_EXIT,                       TXTB_F_INTERNAL, TXTB_K_SVC_EXIT)
 
 /* evtrace's own record (not ThreadX's): id 190 lies in ThreadX's reserved range 1-199 but is
  * unused by ThreadX. It is written only after records were dropped (never in a loss-free run):
@@ -221,6 +225,20 @@
  * info3 = 0x65767472 ("evtr" marker), info4 = 0. TraceX shows it as an unknown event. */
 #define TXTB_EVTRACE_LOST_ID     190u
 #define TXTB_EVTRACE_LOST_MAGIC  0x65767472u
+
+/* evtrace generic kernel hooks (include/evtrace/hooks.h, backend txtb_hooks_enc.c, docs/hooks.md):
+ * 191 EVTRACE_SVC_ENTER info1 = service code (e.g. a μT-Kernel fncd), info2..4 = its first three args
+ * 192 EVTRACE_SVC_EXIT  info1 = service code, info2 = return value, info3 = 1 if the matching enter
+ *                       was seen (0: leave without enter), info4 = 0
+ * A registry entry of type EVTRACE_HOOKS (object pointer TXTB_HOOKS_MAGIC, param1 = kernel profile,
+ * param2 = hooks layout version, name = profile name) marks a buffer written by the hooks backend:
+ * then THREAD_RESUME/SUSPEND info3 = generic state << 16 | the kernel's native state, and an entry of
+ * type EVTRACE_HOOKS with pointer TXTB_HOOKS_IRQ_BASE | n names interrupt n. */
+#define TXTB_EVTRACE_SVC_ENTER_ID 191u
+#define TXTB_EVTRACE_SVC_EXIT_ID  192u
+#define TXTB_HOOKS_MAGIC          0x65766B68u  /* "evkh" */
+#define TXTB_HOOKS_VERSION        1u
+#define TXTB_HOOKS_IRQ_BASE       0x69720000u  /* registry pointer of interrupt n: base | n ("ir") */
 
 enum txtb_event_id {
 #define TXTB_EV_ENUM_(id, name, filt, kind) TXTB_EVENT_##name = id,
@@ -255,7 +273,8 @@ enum txtb_event_id {
     X(25, UX_DEVICE_DEVICE,       "ux_device_device")                \
     X(26, UX_DEVICE_INTERFACE,    "ux_device_interface")      \
     X(27, UX_DEVICE_ENDPOINT,     "ux_device_endpoint")       \
-    X(28, UX_DEVICE_CLASS_INSTANCE, "ux_device_class_instance")
+    X(28, UX_DEVICE_CLASS_INSTANCE, "ux_device_class_instance") \
+    X(127, EVTRACE_HOOKS,         "evtrace_hooks")   /* evtrace: hooks profile marker */
 
 enum txtb_object_type {
 #define TXTB_OT_ENUM_(v, name, s) TXTB_OBJ_##name = v,

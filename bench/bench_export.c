@@ -1,0 +1,108 @@
+/* Exporter throughput and memory: converts a synthetic trace (the "synthetic" reader, default
+ * 2,000,000 events; EVT_BENCH_EXPORT_EVENTS=N for more, e.g. 50000000) with `evtrace` into each
+ * exporter, plus `stats` and `report`, each in its own child process, and prints events/s, peak
+ * RSS of that child (wait4 rusage) and output size. EVT_BENCH_EXPORTERS="perfetto sqlite" picks
+ * a subset. Outputs go to $TMPDIR and are removed. */
+#define _DEFAULT_SOURCE
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "bench_util.h"
+
+static uint64_t du_bytes(const char *path)
+{
+    char cmd[4400];
+    snprintf(cmd, sizeof cmd, "du -sb '%s' 2>/dev/null", path);
+    FILE *p = popen(cmd, "r");
+    unsigned long long v = 0;
+    if (p) {
+        if (fscanf(p, "%llu", &v) != 1) v = 0;
+        pclose(p);
+    }
+    return v;
+}
+
+/* Run argv in a child; returns its peak RSS in kB (or -1), wall ns in *ns. */
+static long run_child(char *const argv[], uint64_t *ns)
+{
+    uint64_t t0 = bench_now_ns();
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int status;
+    struct rusage ru;
+    if (wait4(pid, &status, 0, &ru) < 0) return -1;
+    *ns = bench_now_ns() - t0;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
+    return ru.ru_maxrss;
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    char bin[4096];
+    ssize_t n = readlink("/proc/self/exe", bin, sizeof bin - 32);
+    if (n <= 0) return 1;
+    bin[n] = '\0';
+    char *slash = strrchr(bin, '/');
+    strcpy(slash + 1, "evtrace");
+    if (access(bin, X_OK) != 0) { fprintf(stderr, "%s: no evtrace beside it (%s)\n", argv[0], bin); return 1; }
+    const char *ev = getenv("EVT_BENCH_EXPORT_EVENTS");
+    unsigned long long events = ev ? strtoull(ev, NULL, 10) : 2000000ull;
+    const char *tmpd = getenv("TMPDIR");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/evtrace-bench-XXXXXX", tmpd && *tmpd ? tmpd : "/tmp");
+    if (!mkdtemp(dir)) return 1;
+    char spec[4200];
+    snprintf(spec, sizeof spec, "%s/trace.syn", dir);
+    FILE *f = fopen(spec, "w");
+    if (!f) return 1;
+    fprintf(f, "evtrace-synthetic 1\nevents %llu\nthreads 8\nhz 100000000\nlost_every 1000000\n", events);
+    fclose(f);
+    const char *sel = getenv("EVT_BENCH_EXPORTERS");
+    static const char *const kinds[] = {"chrome", "perfetto", "ctf", "sqlite", "stats", "report"};
+    printf("bench_export: %llu synthetic events per run\n", events);
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        if (sel && !strstr(sel, kinds[i])) continue;
+        char out[4300], subject[64];
+        snprintf(out, sizeof out, "%s/out.%s", dir, kinds[i]);
+        char *args[10];
+        int k = 0;
+        args[k++] = bin;
+        if (strcmp(kinds[i], "stats") == 0) { args[k++] = "stats"; args[k++] = "--json"; args[k++] = spec; }
+        else if (strcmp(kinds[i], "report") == 0) {
+            args[k++] = "report"; args[k++] = "-q"; args[k++] = spec; args[k++] = "-o"; args[k++] = out;
+        } else {
+            args[k++] = "convert"; args[k++] = "-q"; args[k++] = spec; args[k++] = "-o"; args[k++] = out;
+            args[k++] = "--to"; args[k++] = (char *)kinds[i];
+        }
+        args[k] = NULL;
+        uint64_t ns = 0;
+        int saved = dup(1);
+        if (strcmp(kinds[i], "stats") == 0) { FILE *nul = freopen("/dev/null", "w", stdout); (void)nul; }
+        long rss = run_child(args, &ns);
+        if (strcmp(kinds[i], "stats") == 0) { fflush(stdout); dup2(saved, 1); }
+        close(saved);
+        snprintf(subject, sizeof subject, "export_%s", kinds[i]);
+        if (rss < 0) { printf("bench: %s: FAILED\n", subject); continue; }
+        bench_report(subject, "events/s", (double)events * 1e9 / (double)ns, "ev/s");
+        bench_report(subject, "peak RSS", (double)rss / 1024.0, "MB");
+        bench_report(subject, "output", (double)du_bytes(out) / 1e6, "MB");
+        char rm[4500];
+        snprintf(rm, sizeof rm, "rm -rf '%s'", out);
+        if (system(rm) != 0) fprintf(stderr, "cannot remove %s\n", out);
+    }
+    fflush(stdout);
+    char rm[4200];
+    snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
+    return system(rm) == 0 ? 0 : 1;
+}

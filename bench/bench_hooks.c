@@ -1,0 +1,56 @@
+/* Cost of the generic kernel hooks on the TXTB backend: ns per service-call enter+leave pair
+ * recorded, through the μT-Kernel DS adapter's hook routines (what a kernel calls) and through the
+ * EVT_HOOK_* macros directly; also filtered (INTERNAL bit off), disabled (trace off), and a
+ * thread switch out+in pair; beside bench_baseline_ns ("read TSC + store 32 bytes"). One thread. */
+#include <stdint.h>
+#include <stdio.h>
+#include "bench_util.h"
+#include "evtrace/hooks.h"
+#include "formats/threadx/txtb_hooks.h"
+#include "kernel/utk/utk_adapter.h"
+
+static uint8_t g_buf[1u << 20];   /* wraps many times: the steady state of a flight recorder */
+
+static void pair_adapter(void *arg, uint64_t i)
+{
+    (void)arg;
+    TD_CALINF ci = {0, 0};
+    void *x = evt_utk_svc_enter(UTK_TFN_tk_wai_sem, &ci, (uintptr_t)1, (uintptr_t)1, (uintptr_t)i);
+    evt_utk_svc_leave(UTK_TFN_tk_wai_sem, E_OK, x);
+}
+
+static void pair_generic(void *arg, uint64_t i)
+{
+    (void)arg;
+    uintptr_t a[3] = {1, 1, (uintptr_t)i};
+    EVT_HOOK_SVC_ENTER(UTK_TFN_tk_wai_sem, 3, a);
+    EVT_HOOK_SVC_LEAVE(UTK_TFN_tk_wai_sem, 0, 1);
+}
+
+static void switch_pair(void *arg, uint64_t i)
+{
+    (void)arg;
+    EVT_HOOK_THREAD_OUT(2 + (i & 1), EVT_HOOK_STATE_WAITING, 4);
+    EVT_HOOK_THREAD_IN(3 - (i & 1), 5);
+}
+
+int main(void)
+{
+    uint64_t iters = bench_iters(2000000);
+    double base = bench_baseline_ns(iters);
+    bench_report("hooks", "baseline (TSC + 32-byte store)", base, "ns");
+    if (evt_txtb_hooks_enable(g_buf, sizeof g_buf, 16, NULL, EVT_HOOK_KERNEL_UTKERNEL) != EVT_TX_SUCCESS) {
+        fprintf(stderr, "bench_hooks: cannot enable TXTB\n");
+        return 1;
+    }
+    EVT_HOOK_THREAD_IN(1, 5);
+    bench_report("hooks", "utk svc enter+leave pair, recorded (2 records)", bench_ns_per_call(pair_adapter, NULL, iters, 5), "ns");
+    bench_report("hooks", "generic svc enter+leave pair, recorded (2 records)", bench_ns_per_call(pair_generic, NULL, iters, 5), "ns");
+    bench_report("hooks", "thread switch out+in, recorded (2 records)", bench_ns_per_call(switch_pair, NULL, iters, 5), "ns");
+    evt_tx_trace_event_filter(EVT_TX_TRACE_INTERNAL_EVENTS);
+    bench_report("hooks", "utk svc enter+leave pair, filtered", bench_ns_per_call(pair_adapter, NULL, iters, 5), "ns");
+    evt_tx_trace_event_unfilter(EVT_TX_TRACE_INTERNAL_EVENTS);
+    evt_tx_trace_disable();
+    bench_report("hooks", "utk svc enter+leave pair, trace off", bench_ns_per_call(pair_adapter, NULL, iters, 5), "ns");
+    return 0;
+}

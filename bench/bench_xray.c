@@ -1,0 +1,124 @@
+/* XRay benchmarks: (1) the recorder core alone (rdtsc + one 8-byte record per event, no XRay
+ * trampoline), (2) ns per instrumented call (entry + exit) in one helper process built with clang
+ * -fxray-instrument (examples/xray/xray_bench_prog): sleds unpatched, patched with an empty
+ * handler, evtrace's handler, compiler-rt's FDR mode (threshold 0), and (3) the reader's decode
+ * speed on the file the helper's evtrace run wrote. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bench_util.h"
+#include "evtrace/reader.h"
+#include "evtrace/xray.h"
+
+static evt_xray_pool g_pool;
+static evt_xray_writer g_w;
+
+static inline uint64_t tsc(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    return __builtin_ia32_rdtsc();
+#else
+    return bench_now_ns();
+#endif
+}
+
+/* One instrumented call's worth: an entry and an exit event. */
+static void core_pair(void *arg, uint64_t i)
+{
+    (void)arg;
+    (void)evt_xray_fn_fast(&g_w, &g_pool, 0, (uint32_t)(i & 1023) + 1, tsc(), 0);
+    (void)evt_xray_fn_fast(&g_w, &g_pool, 1, (uint32_t)(i & 1023) + 1, tsc(), 0);
+}
+
+static void run_helper(const char *trace)
+{
+    char exe[4096], cmd[8400];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 64);
+    if (n <= 0) { printf("bench: xray: cannot locate the helper (readlink)\n"); return; }
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (slash) *slash = 0;
+    /* compiler-rt's FDR mode opens its log file (header only: never flushed) at init: keep it in
+     * a scratch directory. */
+    char dir[] = "/tmp/evt-bench-xray-XXXXXX";
+    if (!mkdtemp(dir)) { printf("bench: xray: mkdtemp failed\n"); return; }
+    snprintf(cmd, sizeof cmd,
+             "cd %s && EVT_XRAY_BENCH_FILE=%s XRAY_OPTIONS='xray_mode=xray-fdr xray_logfile_base=%s/fdr-' %s/examples/xray/xray_bench_prog %llu 2>/dev/null; "
+             "rc=$?; rm -f %s/fdr-*; rmdir %s; exit $rc",
+             dir, trace, dir, exe, (unsigned long long)bench_iters(2000000), dir, dir);
+    FILE *p = popen(cmd, "r");
+    if (!p) { printf("bench: xray: cannot run %s\n", cmd); return; }
+    char line[256];
+    int got = 0;
+    double empty = 0, evt = 0, fdr = 0;
+    while (fgets(line, sizeof line, p)) {
+        char name[64];
+        double best, med;
+        if (sscanf(line, "%63s %lf %lf", name, &best, &med) != 3) continue;
+        got++;
+        if (strcmp(name, "evtrace_lost_buffers") == 0) {
+            bench_report("xray", "evtrace handler: buffers overwritten during the runs (flight recorder)", best, "buffers");
+            continue;
+        }
+        char what[160];
+        snprintf(what, sizeof what, "instrumented call (entry+exit), %s, best of 7", name);
+        bench_report("xray", what, best, "ns/call");
+        snprintf(what, sizeof what, "instrumented call (entry+exit), %s, median of 7", name);
+        bench_report("xray", what, med, "ns/call");
+        if (strcmp(name, "empty_handler") == 0) empty = best;
+        if (strcmp(name, "evtrace") == 0) evt = best;
+        if (strcmp(name, "compiler_rt_fdr") == 0) fdr = best;
+    }
+    int st = pclose(p);
+    if (!got || st != 0) printf("bench: xray: helper %s/examples/xray/xray_bench_prog failed or missing (built only with clang)\n", exe);
+    if (empty > 0 && evt > 0) bench_report("xray", "evtrace handler / empty handler", evt / empty, "x");
+    if (evt > 0 && fdr > 0) bench_report("xray", "compiler-rt FDR / evtrace handler", fdr / evt, "x");
+}
+
+static void decode(const char *trace)
+{
+    double best = 0;
+    uint64_t events = 0, size = 0;
+    for (int r = 0; r < 3; r++) {
+        evt_reader *rd = NULL;
+        char err[256];
+        if (evt_reader_open_file(trace, "xray", NULL, NULL, NULL, &rd, err, sizeof err) != EVT_OK) {
+            printf("bench: xray: decode: %s\n", err);
+            return;
+        }
+        uint64_t t0 = bench_now_ns();
+        evt_event ev;
+        events = 0;
+        while (evt_reader_next(rd, &ev) == EVT_OK) events++;
+        uint64_t t1 = bench_now_ns();
+        size = rd->src.size;
+        evt_reader_close(rd);
+        double mbs = (double)size / 1e6 / ((double)(t1 - t0) / 1e9);
+        if (mbs > best) best = mbs;
+    }
+    bench_report("xray", "reader decode (FDR v5, events pulled after open)", best, "MB/s");
+    bench_report("xray", "reader decode: events in the file", (double)events, "events");
+}
+
+int main(void)
+{
+    uint64_t iters = bench_iters(2000000);
+    static uint8_t mem[100 * 16384];
+    static evt_xray_buf bufs[100];
+    if (evt_xray_pool_init(&g_pool, mem, sizeof mem, bufs, 100, (uint32_t)getpid(), NULL) != 0) return 1;
+    memset(mem, 0, sizeof mem);
+    g_w.tid = (uint32_t)getpid();
+    bench_report("xray", "baseline: read TSC + store 32 bytes", bench_baseline_ns(iters), "ns");
+    bench_report("xray", "recorder core: entry+exit records incl. 2 rdtsc, no trampoline", bench_ns_per_call(core_pair, NULL, iters, 5), "ns/call");
+    char trace[256];
+    snprintf(trace, sizeof trace, "/tmp/evt-bench-xray-%d.xray", (int)getpid());
+    run_helper(trace);
+    if (access(trace, R_OK) == 0) {
+        decode(trace);
+        unlink(trace);
+    }
+    bench_report("xray", "peak RSS", (double)bench_peak_rss_kb(), "kB");
+    return 0;
+}

@@ -1,0 +1,170 @@
+/* ETW-classic recorder: providers registered by GUID, sessions that enable them with a level and
+ * keyword masks (formats/etw.md §1.1), a TraceEvent equivalent that writes the 48-byte
+ * EVENT_TRACE_HEADER exactly as Windows stores it (FULL_HEADER32/64 records), per-CPU or
+ * per-thread buffers with the 72-byte WMI_BUFFER_HEADER, and an .etl file (sequential or
+ * circular) laid out as Windows writes it: buffer 0 = logfile-header record, then data buffers.
+ * Freestanding (no malloc, no libc): the caller owns the buffer memory and supplies the file
+ * writes through a callback; src/formats/etw/etw_file_host.c has the POSIX file/clock glue.
+ * Layouts and constants: src/formats/etw/etw_defs.h (ETW_WNODE_FLAG_*, ETW_TYPE_*, ETW_LEVEL_*). */
+#ifndef EVTRACE_ETW_H
+#define EVTRACE_ETW_H
+
+#include <stdint.h>
+#include "formats/etw/etw_defs.h"
+
+/* Win32 status codes TraceEvent returns (same values). */
+#define EVT_ETW_SUCCESS                0u
+#define EVT_ETW_ERROR_INVALID_HANDLE   6u    /* provider not enabled by a session */
+#define EVT_ETW_ERROR_NOT_ENOUGH_MEMORY 8u   /* no buffer: per-thread slots exhausted or file full */
+#define EVT_ETW_ERROR_INVALID_PARAMETER 87u  /* bad Size / MOF field count / NULL data */
+#define EVT_ETW_ERROR_MORE_DATA        234u  /* event of BufferSize - 72 bytes or more, or > 65535 */
+#define EVT_ETW_ERROR_INVALID_FLAGS    1004u /* WNODE_FLAG_TRACED_GUID missing */
+
+#define EVT_ETW_MAX_SLOTS   64u   /* in-memory buffers (per-CPU or per-thread) of one session */
+#define EVT_ETW_MAX_NAME    63u   /* UTF-16 units kept of the logger / log-file names */
+
+/* A GUID by its members; stored on disk as Data1 u32le, Data2 u16le, Data3 u16le, Data4[8]. */
+typedef struct evt_etw_guid {
+    uint32_t data1;
+    uint16_t data2;
+    uint16_t data3;
+    uint8_t data4[8];
+} evt_etw_guid;
+
+/* MOF_FIELD: one piece of payload gathered into the record with ETW_WNODE_FLAG_USE_MOF_PTR. */
+typedef struct evt_etw_mof_field {
+    const void *data;   /* DataPtr */
+    uint32_t length;    /* Length in bytes */
+    uint32_t type;      /* DataType (not stored on disk) */
+} evt_etw_mof_field;
+
+/* The EVENT_TRACE_HEADER members a TraceEvent caller fills (the rest ETW fills in). */
+typedef struct evt_etw_trace_header {
+    uint16_t size;          /* 48 + payload bytes, or 48 + n * 16 with USE_MOF_PTR (n <= 16) */
+    uint8_t type;           /* Class.Type: ETW_TYPE_* or a class-specific type >= 10 */
+    uint8_t level;          /* Class.Level: ETW_LEVEL_* */
+    uint16_t version;       /* Class.Version */
+    uint64_t timestamp;     /* used only with ETW_WNODE_FLAG_USE_TIMESTAMP (raw session clock) */
+    evt_etw_guid guid;      /* event-class GUID (unless USE_GUID_PTR) */
+    uint64_t guid_ptr;      /* with ETW_WNODE_FLAG_USE_GUID_PTR: (uintptr_t) of an evt_etw_guid */
+    uint32_t flags;         /* ETW_WNODE_FLAG_*: TRACED_GUID mandatory */
+} evt_etw_trace_header;
+
+/* File writes of a session: write len bytes at offset; return 0 on success. */
+typedef int (*evt_etw_write_fn)(void *user, uint64_t offset, const void *data, uint32_t len);
+
+/* Session properties (EVENT_TRACE_PROPERTIES + platform hooks). Zero = default where stated. */
+typedef struct evt_etw_session_config {
+    uint32_t buffer_size;      /* bytes per buffer; 4096 .. 16 MiB, multiple of 8 */
+    uint32_t buffers;          /* in-memory buffers = slots (1 .. EVT_ETW_MAX_SLOTS) */
+    int per_thread;            /* 0: slot = CPU (evt_port_cpu() % buffers); 1: one slot per thread */
+    uint32_t log_file_mode;    /* ETW_FILE_MODE_SEQUENTIAL or ETW_FILE_MODE_CIRCULAR (+ other bits) */
+    uint32_t max_file_buffers; /* file limit in buffers incl. the header buffer; 0 = none
+                                  (sequential only; circular needs >= 2) */
+    uint32_t clock_type;       /* ETW_CLOCK_QPC (default), ETW_CLOCK_SYSTEM_TIME, ETW_CLOCK_CPU_CYCLES */
+    uint64_t clock_hz;         /* QPC: PerfFreq (0 = evt_port_timestamp_hz()) */
+    uint32_t cpu_mhz;          /* CpuSpeedInMHz (CPU_CYCLES clock: ticks per us) */
+    uint32_t timer_resolution; /* 100 ns units (0 = 156250, 15.625 ms); unit of Kernel/UserTime */
+    uint32_t pointer_size;     /* 4 or 8 (FULL_HEADER32/64, SYSTEM32/64); 0 = sizeof(void *) */
+    uint32_t ncpus;            /* NumberOfProcessors recorded (0 = buffers) */
+    uint16_t logger_id;        /* LoggerId in every buffer's ETW_BUFFER_CONTEXT */
+    const char *logger_name;   /* ASCII/UTF-8, NULL = "evtrace" */
+    const char *log_file_name; /* ASCII/UTF-8, NULL = "" */
+    evt_etw_write_fn write;    /* mandatory */
+    void *write_user;
+    uint64_t (*clock)(void);     /* raw timestamp; NULL = filetime() for ETW_CLOCK_SYSTEM_TIME,
+                                    else evt_port_timestamp() */
+    uint64_t (*filetime)(void);  /* wall clock as FILETIME (StartTime/EndTime); NULL = 0 */
+    void (*cpu_times)(uint64_t *kernel_100ns, uint64_t *user_100ns); /* calling thread; NULL = 0 */
+    uint32_t (*thread_id)(void); /* NULL = (uint32_t)evt_port_context_id() */
+    uint32_t (*process_id)(void);/* NULL = 0 */
+} evt_etw_session_config;
+
+/* One in-memory buffer of a session. */
+typedef struct evt_etw_slot {
+    uint8_t *buf;           /* buffer_size bytes of caller memory */
+    uint32_t used;          /* bytes filled incl. the 72-byte header */
+    uint64_t owner;         /* per-thread: owning thread id + 1 (0 = free) */
+    uint32_t events;        /* records in the buffer */
+    int lost_since_flush;   /* events were lost while this buffer was current */
+} evt_etw_slot;
+
+/* A logging session (controller side). All members are private to the recorder. */
+typedef struct evt_etw_session {
+    evt_etw_session_config cfg;
+    evt_etw_slot slots[EVT_ETW_MAX_SLOTS];
+    uint32_t nslots;
+    int running;            /* started and not stopped */
+    int file_full;          /* sequential file reached max_file_buffers: logging stopped */
+    uint64_t seq;           /* SequenceNumber of the last flushed buffer */
+    uint64_t data_written;  /* data buffers flushed (incl. overwritten ones) */
+    uint64_t events_lost;   /* EventsLost */
+    uint64_t buffers_lost;  /* BuffersLost (could not be written) */
+    uint64_t overwritten;   /* circular: oldest buffers overwritten */
+    uint64_t start_ts;      /* raw timestamp of the logfile-header record */
+    uint64_t start_time;    /* FILETIME at start */
+    uint64_t events;        /* events written */
+} evt_etw_session;
+
+/* A classic provider (RegisterTraceGuids). */
+typedef struct evt_etw_provider {
+    evt_etw_guid guid;              /* control GUID */
+    evt_etw_session *session;       /* enabling session (logger handle); NULL = disabled */
+    uint8_t level;                  /* enable level (GetTraceEnableLevel) */
+    uint64_t match_any, match_all;  /* keyword masks; low 32 bits of match_any = enable flags */
+    void (*control)(struct evt_etw_provider *p, uint32_t code, void *ctx); /* enable callback */
+    void *control_ctx;
+} evt_etw_provider;
+
+/* Counters of a session (what its log header records). */
+typedef struct evt_etw_stats {
+    uint64_t events, events_lost, buffers_written, buffers_lost, buffers_overwritten;
+} evt_etw_stats;
+
+/* StartTrace: validate cfg, take `buffers` buffers from mem (needs buffers * buffer_size bytes),
+ * write the logfile-header buffer (buffer 0). Returns EVT_ETW_SUCCESS or ..._INVALID_PARAMETER
+ * (bad config, too little memory) or ..._NOT_ENOUGH_MEMORY (the header could not be written). */
+uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config *cfg, void *mem, uint32_t mem_size);
+/* ControlTrace(STOP): flush every non-empty buffer, rewrite buffer 0 with the final counts
+ * (BuffersWritten, EventsLost, BuffersLost, EndTime); providers enabled by it are disabled. */
+uint32_t evt_etw_session_stop(evt_etw_session *s);
+/* ControlTrace(FLUSH): write out every non-empty buffer now. */
+uint32_t evt_etw_session_flush(evt_etw_session *s);
+/* ControlTrace(QUERY): the counters. */
+void evt_etw_session_stats(const evt_etw_session *s, evt_etw_stats *out);
+
+/* RegisterTraceGuids: a provider with its control GUID and optional enable callback. */
+void evt_etw_register(evt_etw_provider *p, const evt_etw_guid *guid,
+                      void (*control)(evt_etw_provider *, uint32_t, void *), void *ctx);
+/* EnableTraceEx2: code ETW_CONTROL_ENABLE_PROVIDER / DISABLE_PROVIDER / CAPTURE_STATE, the level
+ * and keyword masks; calls the provider's callback with the code. */
+uint32_t evt_etw_enable(evt_etw_session *s, evt_etw_provider *p, uint32_t code, uint8_t level,
+                        uint64_t match_any, uint64_t match_all);
+/* GetTraceEnableLevel / GetTraceEnableFlags (low 32 bits of MatchAnyKeyword). */
+uint8_t evt_etw_enable_level(const evt_etw_provider *p);
+uint32_t evt_etw_enable_flags(const evt_etw_provider *p);
+/* ETW's rule (§1.1): enabled, and level passes (level <= session level, or session level 0), and
+ * keyword passes (keyword 0, or (keyword & any) != 0 and (keyword & all) == all). */
+int evt_etw_event_enabled(const evt_etw_provider *p, uint8_t level, uint64_t keyword);
+/* TraceEvent: write hdr (+ payload bytes, or payload = const evt_etw_mof_field[n] with
+ * USE_MOF_PTR) as one record. Not filtered: the provider checks its level/flags itself. */
+uint32_t evt_etw_trace_event(evt_etw_provider *p, const evt_etw_trace_header *hdr, const void *payload);
+/* evt_etw_event_enabled(p, hdr->level, keyword) then TraceEvent; a filtered call returns
+ * EVT_ETW_SUCCESS without reading the clock. */
+uint32_t evt_etw_write(evt_etw_provider *p, uint64_t keyword, const evt_etw_trace_header *hdr, const void *payload);
+
+/* ---- POSIX glue (host library, src/formats/etw/etw_file_host.c) ------------------------------ */
+struct evt_etw_file;
+/* Open path for writing (truncated); fills cfg->write/write_user and, if NULL, the POSIX clock,
+ * FILETIME, CPU-time, thread and process hooks. Returns NULL on failure (errno set). */
+struct evt_etw_file *evt_etw_file_open(const char *path, evt_etw_session_config *cfg);
+/* Close the file (after evt_etw_session_stop); returns 0, or -1 if a write or close failed. */
+int evt_etw_file_close(struct evt_etw_file *f);
+/* POSIX hooks: the calling thread's kernel/user CPU time (getrusage RUSAGE_THREAD, else
+ * CLOCK_THREAD_CPUTIME_ID as user time), wall clock as FILETIME, kernel thread id, process id. */
+void evt_etw_posix_cpu_times(uint64_t *kernel_100ns, uint64_t *user_100ns);
+uint64_t evt_etw_posix_filetime(void);
+uint32_t evt_etw_posix_thread_id(void);
+uint32_t evt_etw_posix_process_id(void);
+
+#endif

@@ -1,0 +1,157 @@
+/* Generic kernel hooks: the one front end every evtrace backend implements (DESIGN.md §1).
+ * An RTOS (or the μT-Kernel DS adapter in src/kernel/utk/) calls the EVT_HOOK_* macros at its
+ * thread switches, interrupt entry/exit, service calls and object creation/deletion; the backend
+ * chosen by EVT_CFG_HOOKS_BACKEND writes them in its format (id/field mapping: docs/hooks.md).
+ * Each category has its own compile-time switch (evtrace/hooks_config.h); a switched-off macro
+ * compiles to nothing and does not evaluate its arguments. Freestanding C99.
+ *
+ * Call rules (what the backends rely on):
+ * - thread in/out and ISR enter/exit are serialised per CPU by the kernel (dispatcher and interrupt
+ *   entry); the backend keeps "current thread" and "ISR depth" per CPU from them, and tags every
+ *   record with that context.
+ * - svc enter/leave, object and user hooks may be called from any context, including an ISR that
+ *   interrupted another hook's record: every backend record is written atomically.
+ * - A hook never blocks and never calls back into the kernel. */
+#ifndef EVTRACE_HOOKS_H
+#define EVTRACE_HOOKS_H
+
+#include <stdint.h>
+#include "evtrace/hooks_config.h"
+
+/* Why a thread stopped running. X(NAME, value, text) */
+#define EVT_HOOK_STATE_TABLE(X)                                              \
+    X(READY,          0, "ready")          /* preempted, still ready to run */ \
+    X(WAITING,        1, "waiting")        /* blocked: object, sleep, delay */ \
+    X(SUSPENDED,      2, "suspended")      /* forcibly suspended */           \
+    X(WAIT_SUSPENDED, 3, "wait_suspended") /* both */                         \
+    X(DORMANT,        4, "dormant")        /* exited, may be restarted */     \
+    X(DELETED,        5, "deleted")        /* no longer exists */
+
+typedef enum evt_hook_state {
+#define EVT_HOOK_STATE_ENUM_(n, v, s) EVT_HOOK_STATE_##n = v,
+    EVT_HOOK_STATE_TABLE(EVT_HOOK_STATE_ENUM_)
+#undef EVT_HOOK_STATE_ENUM_
+    EVT_HOOK_STATE_COUNT_
+} evt_hook_state;
+
+/* Kernel object types for create/delete. X(NAME, value, text) */
+#define EVT_HOOK_OBJ_TABLE(X)                          \
+    X(THREAD,        1,  "thread")                     \
+    X(SEMAPHORE,     2,  "semaphore")                  \
+    X(MUTEX,         3,  "mutex")                      \
+    X(EVENT_FLAGS,   4,  "event_flags")                \
+    X(MAILBOX,       5,  "mailbox")                    \
+    X(MSGBUF,        6,  "message_buffer")             \
+    X(TIMER,         7,  "timer")   /* cyclic/alarm handler, software timer */ \
+    X(MEMPOOL_FIXED, 8,  "mempool_fixed")              \
+    X(MEMPOOL_VAR,   9,  "mempool_var")                \
+    X(OTHER,         10, "other")                      \
+    X(INTERRUPT,     11, "interrupt") /* handle = the irq number; names an interrupt */
+
+typedef enum evt_hook_obj {
+#define EVT_HOOK_OBJ_ENUM_(n, v, s) EVT_HOOK_OBJ_##n = v,
+    EVT_HOOK_OBJ_TABLE(EVT_HOOK_OBJ_ENUM_)
+#undef EVT_HOOK_OBJ_ENUM_
+    EVT_HOOK_OBJ_COUNT_
+} evt_hook_obj;
+
+/* Kernel profiles: tell a reader how to name native service codes and thread states.
+ * X(NAME, value, text) */
+#define EVT_HOOK_KERNEL_TABLE(X)                 \
+    X(GENERIC,  0, "generic")                    \
+    X(UTKERNEL, 1, "utkernel") /* codes = μT-Kernel fncd, native state = TTS_* */
+
+typedef enum evt_hook_kernel {
+#define EVT_HOOK_KERNEL_ENUM_(n, v, s) EVT_HOOK_KERNEL_##n = v,
+    EVT_HOOK_KERNEL_TABLE(EVT_HOOK_KERNEL_ENUM_)
+#undef EVT_HOOK_KERNEL_ENUM_
+    EVT_HOOK_KERNEL_COUNT_
+} evt_hook_kernel;
+
+#define EVT_HOOK_PRIO_UNKNOWN 0xFFFFFFFFu /* thread_in without a known priority */
+#define EVT_HOOK_SVC_MAX_ARGS 5          /* arguments a backend may see per service call */
+
+/* The backend functions. Every backend <b> defines all of these as evt_<b>_hook_<what>; the macros
+ * below call the configured one. Contracts:
+ *   kernel_info(kernel, version): once after the trace is enabled (before other hooks); records the
+ *       kernel profile where the format keeps it outside the ring when it can.
+ *   thread_in(thread, prio): `thread` (non-zero handle, unique among threads) starts or resumes
+ *       running on this CPU; prio is its priority or EVT_HOOK_PRIO_UNKNOWN.
+ *   thread_out(thread, state, native): `thread` stops running; `state` says why, `native` is the
+ *       kernel's own state value (μT-Kernel: TTS_*; 0 when none).
+ *   isr_enter(irq)/isr_exit(irq): an interrupt handler for `irq` starts/ends (nests).
+ *   svc_enter(code, nargs, args): service `code` is called with args[0..nargs-1] (nargs clipped to
+ *       EVT_HOOK_SVC_MAX_ARGS); svc_leave(code, ret, paired): it returns `ret`; paired is 0 when the
+ *       matching enter was not recorded (hook installed mid-call).
+ *   obj_create(type, obj, name, param): object handle `obj` (unique among all objects) named
+ *       `name` (NUL-terminated, may be NULL) was created; param = priority for threads, else 0.
+ *   obj_delete(type, obj): it was deleted.
+ *   user(id, a1..a4): an application event. */
+#define EVT_HOOK_FN_(b, what) EVT_HOOK_FN2_(b, what)
+#define EVT_HOOK_FN2_(b, what) evt_##b##_hook_##what
+#define EVT_HOOK_DECLARE_BACKEND(b)                                                                 \
+    void EVT_HOOK_FN_(b, kernel_info)(uint32_t kernel, uint32_t version);                           \
+    void EVT_HOOK_FN_(b, thread_in)(uintptr_t thread, uint32_t prio);                               \
+    void EVT_HOOK_FN_(b, thread_out)(uintptr_t thread, evt_hook_state state, uint32_t native);      \
+    void EVT_HOOK_FN_(b, isr_enter)(uint32_t irq);                                                  \
+    void EVT_HOOK_FN_(b, isr_exit)(uint32_t irq);                                                   \
+    void EVT_HOOK_FN_(b, svc_enter)(int32_t code, uint32_t nargs, const uintptr_t *args);          \
+    void EVT_HOOK_FN_(b, svc_leave)(int32_t code, int32_t ret, int paired);                         \
+    void EVT_HOOK_FN_(b, obj_create)(evt_hook_obj type, uintptr_t obj, const char *name, uint32_t param); \
+    void EVT_HOOK_FN_(b, obj_delete)(evt_hook_obj type, uintptr_t obj);                             \
+    void EVT_HOOK_FN_(b, user)(uint32_t id, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4);
+
+EVT_HOOK_DECLARE_BACKEND(EVT_CFG_HOOKS_BACKEND)
+
+#define EVT_HOOK_CALL_(what) EVT_HOOK_FN_(EVT_CFG_HOOKS_BACKEND, what)
+
+#if EVT_CFG_HOOKS_INFO
+#define EVT_HOOK_KERNEL_INFO(kernel, version) EVT_HOOK_CALL_(kernel_info)((uint32_t)(kernel), (uint32_t)(version))
+#else
+#define EVT_HOOK_KERNEL_INFO(kernel, version) ((void)0)
+#endif
+
+#if EVT_CFG_HOOKS_THREAD
+#define EVT_HOOK_THREAD_IN(thread, prio) EVT_HOOK_CALL_(thread_in)((uintptr_t)(thread), (uint32_t)(prio))
+#define EVT_HOOK_THREAD_OUT(thread, state, native) \
+    EVT_HOOK_CALL_(thread_out)((uintptr_t)(thread), (state), (uint32_t)(native))
+#else
+#define EVT_HOOK_THREAD_IN(thread, prio) ((void)0)
+#define EVT_HOOK_THREAD_OUT(thread, state, native) ((void)0)
+#endif
+
+#if EVT_CFG_HOOKS_ISR
+#define EVT_HOOK_ISR_ENTER(irq) EVT_HOOK_CALL_(isr_enter)((uint32_t)(irq))
+#define EVT_HOOK_ISR_EXIT(irq) EVT_HOOK_CALL_(isr_exit)((uint32_t)(irq))
+#else
+#define EVT_HOOK_ISR_ENTER(irq) ((void)0)
+#define EVT_HOOK_ISR_EXIT(irq) ((void)0)
+#endif
+
+#if EVT_CFG_HOOKS_SVC
+#define EVT_HOOK_SVC_ENTER(code, nargs, args) \
+    EVT_HOOK_CALL_(svc_enter)((int32_t)(code), (uint32_t)(nargs), (args))
+#define EVT_HOOK_SVC_LEAVE(code, ret, paired) \
+    EVT_HOOK_CALL_(svc_leave)((int32_t)(code), (int32_t)(ret), (paired))
+#else
+#define EVT_HOOK_SVC_ENTER(code, nargs, args) ((void)0)
+#define EVT_HOOK_SVC_LEAVE(code, ret, paired) ((void)0)
+#endif
+
+#if EVT_CFG_HOOKS_OBJECT
+#define EVT_HOOK_OBJ_CREATE(type, obj, name, param) \
+    EVT_HOOK_CALL_(obj_create)((type), (uintptr_t)(obj), (name), (uint32_t)(param))
+#define EVT_HOOK_OBJ_DELETE(type, obj) EVT_HOOK_CALL_(obj_delete)((type), (uintptr_t)(obj))
+#else
+#define EVT_HOOK_OBJ_CREATE(type, obj, name, param) ((void)0)
+#define EVT_HOOK_OBJ_DELETE(type, obj) ((void)0)
+#endif
+
+#if EVT_CFG_HOOKS_USER
+#define EVT_HOOK_USER(id, a1, a2, a3, a4) \
+    EVT_HOOK_CALL_(user)((uint32_t)(id), (uint32_t)(a1), (uint32_t)(a2), (uint32_t)(a3), (uint32_t)(a4))
+#else
+#define EVT_HOOK_USER(id, a1, a2, a3, a4) ((void)0)
+#endif
+
+#endif

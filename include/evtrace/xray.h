@@ -1,0 +1,152 @@
+/* evtrace's XRay flight data recorder: per-thread buffers of LLVM XRay FDR version 5 records that
+ * `llvm-xray` reads, written as a file of 32-byte header + BufferExtents-framed blocks.
+ *
+ * Two layers:
+ *  - the freestanding core (src/formats/xray/xray_enc.c, in evtrace_rec): a pool of fixed-size
+ *    buffers handed to threads lock-free (one CAS per buffer, never per record), whole-buffer
+ *    rotation when the pool is exhausted (the oldest full buffer is overwritten and counted), and
+ *    the record writers. The caller supplies timestamps, CPU numbers and thread ids.
+ *  - the POSIX front ends (src/formats/xray/xray_posix_host.c + xray_cyg_host.c, in evtrace_host):
+ *    evt_xray_start()/stop()/write_file(), the XRay handlers for clang -fxray-instrument programs
+ *    (entry/exit/tail, arg1, custom and typed events), the -finstrument-functions hooks with an
+ *    address -> id map, and the explicit enter/exit API below.
+ * Facts: shared/formats/xray.md; layouts: src/formats/xray/xray_defs.h. */
+#ifndef EVTRACE_XRAY_H
+#define EVTRACE_XRAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- freestanding core ------------------------------------------------------------------------ */
+
+/* Buffer states (evt_xray_buf.state). */
+enum { EVT_XRAY_BUF_FREE = 0, EVT_XRAY_BUF_INUSE = 1, EVT_XRAY_BUF_FULL = 2 };
+
+/* Bookkeeping of one pool buffer. */
+typedef struct evt_xray_buf {
+    uint32_t state;    /* EVT_XRAY_BUF_* (atomic) */
+    uint32_t extents;  /* bytes of records written (atomic, release-stored after each record) */
+    uint32_t seq;      /* acquisition number: file order */
+    uint32_t tid;      /* owning thread */
+} evt_xray_buf;
+
+/* Wall-clock source for the WalltimeMarker at the start of each buffer (may be NULL: zeros). */
+typedef void (*evt_xray_walltime_fn)(int64_t *sec, int32_t *usec);
+
+/* The shared pool. */
+typedef struct evt_xray_pool {
+    uint8_t *mem;              /* nbufs * buf_size bytes */
+    evt_xray_buf *bufs;        /* nbufs entries */
+    uint32_t buf_size;         /* bytes per buffer (multiple of 8, >= EVT_XRAY_MIN_BUF) */
+    uint32_t nbufs;
+    uint32_t next;             /* atomic: buffers handed out so far */
+    uint32_t lost;             /* atomic: full buffers overwritten (flight-recorder rotation) */
+    uint32_t dropped;          /* atomic: records dropped because no buffer was free */
+    uint32_t pid;              /* written in every buffer's Pid record */
+    uint32_t generation;       /* bumped by evt_xray_pool_init: writers of an older pool restart */
+    evt_xray_walltime_fn walltime;
+} evt_xray_pool;
+
+/* Per-thread writer state (lives in thread-local storage; zero-initialised). */
+typedef struct evt_xray_writer {
+    evt_xray_pool *pool;       /* pool of the current buffer */
+    uint32_t generation;       /* pool->generation when the buffer was taken */
+    evt_xray_buf *buf;         /* current buffer, NULL if none */
+    uint8_t *base, *pos, *end; /* its bytes: start, next record, end */
+    uint64_t last_tsc;         /* TSC of the last TSC-carrying record */
+    uint32_t cpu;              /* CPU of the last NewCPUId */
+    uint32_t tid;              /* thread id written in NewBuffer */
+} evt_xray_writer;
+
+#define EVT_XRAY_MIN_BUF 256u  /* a buffer must hold the 64-byte preamble and some records */
+
+/* Initialise pool over caller memory: mem (mem_size bytes) is cut into nbufs buffers; bufs has
+ * nbufs entries. Returns 0, or -1 when a buffer would be smaller than EVT_XRAY_MIN_BUF. */
+int evt_xray_pool_init(evt_xray_pool *p, void *mem, uint32_t mem_size, evt_xray_buf *bufs,
+                       uint32_t nbufs, uint32_t pid, evt_xray_walltime_fn walltime);
+
+/* Append a function record (kind 0 enter, 1 exit, 2 tail exit, 3 enter with args) for function
+ * id fid at tsc on cpu, followed by nargs CallArgument records. Writes NewCPUId when the CPU
+ * changed and TSCWrap when the delta exceeds INT32_MAX (or the TSC went back). Takes a new buffer
+ * when this one is full. Returns 0, or -1 when the record was dropped (counted in the pool). */
+int evt_xray_rec_fn(evt_xray_writer *w, evt_xray_pool *p, unsigned kind, uint32_t fid,
+                    uint64_t tsc, uint32_t cpu, unsigned nargs, const uint64_t *args);
+
+/* Append a custom event (type < 0) or a typed event (type 0..65535) with size payload bytes.
+ * Returns 0, or -1 when dropped (payload larger than a buffer can hold, or no buffer free). */
+int evt_xray_rec_event(evt_xray_writer *w, evt_xray_pool *p, int32_t type, const void *data,
+                       uint32_t size, uint64_t tsc, uint32_t cpu);
+
+/* Fast path for the common case (same buffer, CPU and a small delta): writes the 8-byte function
+ * record inline; otherwise calls evt_xray_rec_fn. Same result contract. */
+static inline int evt_xray_fn_fast(evt_xray_writer *w, evt_xray_pool *p, unsigned kind,
+                                   uint32_t fid, uint64_t tsc, uint32_t cpu)
+{
+    uint64_t delta = tsc - w->last_tsc;
+    uint8_t *q = w->pos;
+    if (__builtin_expect(q != 0 && w->end - q >= 8 && cpu == w->cpu && delta <= 0x7FFFFFFFu &&
+                         w->generation == p->generation, 1)) {
+        uint32_t word = ((fid & 0x0FFFFFFFu) << 4) | ((uint32_t)kind << 1);
+        q[0] = (uint8_t)word; q[1] = (uint8_t)(word >> 8); q[2] = (uint8_t)(word >> 16); q[3] = (uint8_t)(word >> 24);
+        q[4] = (uint8_t)delta; q[5] = (uint8_t)(delta >> 8); q[6] = (uint8_t)(delta >> 16); q[7] = (uint8_t)(delta >> 24);
+        w->pos = q + 8;
+        w->last_tsc = tsc;
+        __atomic_store_n(&w->buf->extents, (uint32_t)(w->pos - w->base), __ATOMIC_RELEASE);
+        return 0;
+    }
+    return evt_xray_rec_fn(w, p, kind, fid, tsc, cpu, 0, (const uint64_t *)0);
+}
+
+/* The 32-byte FDR v5 file header: cycle frequency, constant/nonstop TSC bits, buffer size and
+ * evtrace's loss counters in the free-form bytes. */
+void evt_xray_file_header(uint8_t out[32], uint64_t cycle_hz, int constant_tsc, int nonstop_tsc,
+                          uint32_t buf_size, uint32_t lost_buffers, uint32_t dropped_records);
+/* The BufferExtents record that precedes a block of n bytes. */
+void evt_xray_extents_record(uint8_t out[16], uint64_t n);
+
+/* ---- POSIX front ends (evtrace_host) ---------------------------------------------------------- */
+
+/* Recorder configuration (zeros = defaults). */
+typedef struct evt_xray_config {
+    uint32_t buffer_size;   /* bytes per buffer (default 16384, like compiler-rt) */
+    uint32_t buffer_count;  /* buffers in the pool (default 100) */
+    int no_xray_handlers;   /* 1: do not install XRay handlers (explicit API / -finstrument-functions only) */
+} evt_xray_config;
+
+/* Allocate the pool and start recording; installs the XRay handlers (entry/exit/tail, arg1,
+ * custom, typed) and patches the sleds when the program has the XRay runtime. Returns 0, or -1
+ * (bad configuration, no memory, already started). Environment: EVT_XRAY_BUFFER_SIZE and
+ * EVT_XRAY_BUFFER_COUNT override zeros in cfg. */
+int evt_xray_start(const evt_xray_config *cfg);
+/* Stop recording (removes the XRay handlers; later calls record nothing). Returns 0 or -1. */
+int evt_xray_stop(void);
+/* Write the recorded buffers as an FDR v5 file (header + blocks in acquisition order); for
+ * -finstrument-functions traces also write the id map to "<path>.map.yaml". Returns 0 or -1. */
+int evt_xray_write_file(const char *path);
+/* Whole buffers overwritten and records dropped so far. */
+uint64_t evt_xray_buffers_lost(void);
+uint64_t evt_xray_records_dropped(void);
+/* The cycle frequency written in the header (TSC Hz, calibrated at start). */
+uint64_t evt_xray_cycle_hz(void);
+
+/* Explicit markers (function ids are the caller's, 1..2^28-1). No-ops when not recording. */
+void evt_xray_enter(uint32_t fid);
+void evt_xray_exit(uint32_t fid);
+void evt_xray_tail_exit(uint32_t fid);
+void evt_xray_enter_arg(uint32_t fid, uint64_t arg);
+void evt_xray_custom_event(const void *data, size_t size);
+void evt_xray_typed_event(uint16_t type, const void *data, size_t size);
+
+/* -finstrument-functions: write the address -> id map (llvm-xray YAML form) to path. Returns 0 or
+ * -1. evt_xray_write_file() calls it for "<path>.map.yaml" when the hooks recorded anything. */
+int evt_xray_write_map(const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,167 @@
+/* evtrace query: run SQL on a trace. FILE is either a database written by `convert --to sqlite`
+ * or any trace, which is first converted into a temporary database (removed afterwards). Rows
+ * are printed tab-separated with a header line, or with --json as JSON Lines (one object per
+ * row, keys = column names). Schema: docs/exports.md. */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "cli_progress.h"
+#include "evtrace/exporter.h"
+#include "evtrace/json.h"
+
+static int is_sqlite_file(const char *path)
+{
+    char head[16];
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    size_t n = fread(head, 1, sizeof head, f);
+    fclose(f);
+    return n == 16 && memcmp(head, "SQLite format 3", 16) == 0;
+}
+
+/* Convert the trace into db_path; returns an exit code (0 = ok). */
+static int convert_into(const cli_args *a, const char *db_path)
+{
+    const evt_exporter_desc *x = evt_exporter_find("sqlite");
+    int code;
+    evt_reader *r = cli_open(a, &code);
+    if (!r) return code;
+    char err[512] = "";
+    void *xs = NULL;
+    if (!x || x->begin(db_path, r, &xs, err, sizeof err) != EVT_OK) {
+        cli_err("query", "cannot create the temporary database: %s", err);
+        evt_reader_close(r);
+        return EXIT_INPUT;
+    }
+    evt_event ev;
+    evt_status st, wst = EVT_OK;
+    cli_progress prog;
+    cli_progress_init(&prog, "query", r, a->quiet);
+    while ((st = evt_reader_next(r, &ev)) == EVT_OK) {
+        if ((wst = x->event(xs, &ev)) != EVT_OK) break;
+        cli_progress_tick(&prog, &ev);
+    }
+    cli_progress_done(&prog);
+    if (wst != EVT_OK) {
+        x->abort(xs);
+        cli_err("query", "temporary database: %s", evt_status_message(wst));
+        evt_reader_close(r);
+        return EXIT_INPUT;
+    }
+    if (x->end(xs, r, err, sizeof err) != EVT_OK) {
+        cli_err("query", "temporary database: %s", err);
+        evt_reader_close(r);
+        return EXIT_INPUT;
+    }
+    code = cli_finish(r, st); /* EXIT_DATA: errors were reported; the events read are queried */
+    evt_reader_close(r);
+    return code;
+}
+
+static void print_row_text(sqlite3_stmt *q, int ncol)
+{
+    for (int i = 0; i < ncol; i++) {
+        if (i) putchar('\t');
+        if (sqlite3_column_type(q, i) == SQLITE_BLOB) {
+            const unsigned char *b = sqlite3_column_blob(q, i);
+            for (int k = 0; k < sqlite3_column_bytes(q, i); k++) printf("%02x", b[k]);
+        } else if (sqlite3_column_type(q, i) != SQLITE_NULL) {
+            fputs((const char *)sqlite3_column_text(q, i), stdout);
+        }
+    }
+    putchar('\n');
+}
+
+static void print_row_json(sqlite3_stmt *q, int ncol)
+{
+    evt_json j;
+    evt_json_init(&j, stdout, 0);
+    evt_json_obj_begin(&j);
+    for (int i = 0; i < ncol; i++) {
+        evt_json_key(&j, sqlite3_column_name(q, i));
+        switch (sqlite3_column_type(q, i)) {
+        case SQLITE_INTEGER: evt_json_i64(&j, sqlite3_column_int64(q, i)); break;
+        case SQLITE_FLOAT: evt_json_f64(&j, sqlite3_column_double(q, i)); break;
+        case SQLITE_TEXT:
+            evt_json_strn(&j, (const char *)sqlite3_column_text(q, i), (size_t)sqlite3_column_bytes(q, i));
+            break;
+        case SQLITE_BLOB:
+            evt_json_hex(&j, sqlite3_column_blob(q, i), (size_t)sqlite3_column_bytes(q, i));
+            break;
+        default: evt_json_null(&j);
+        }
+    }
+    evt_json_obj_end(&j);
+    putchar('\n');
+}
+
+static int run_sql(const cli_args *a, const char *db_path)
+{
+    sqlite3 *db = NULL;
+    if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        cli_err("query", "%s: %s", a->file, db ? sqlite3_errmsg(db) : "cannot open");
+        sqlite3_close(db);
+        return EXIT_INPUT;
+    }
+    const char *sql = a->extra[0];
+    int code = EXIT_OK_;
+    while (sql && *sql) {
+        sqlite3_stmt *q = NULL;
+        const char *tail = NULL;
+        if (sqlite3_prepare_v2(db, sql, -1, &q, &tail) != SQLITE_OK) {
+            cli_err("query", "SQL error: %s", sqlite3_errmsg(db));
+            code = EXIT_USAGE;
+            break;
+        }
+        sql = tail;
+        if (!q) continue; /* whitespace or comment */
+        int ncol = sqlite3_column_count(q);
+        if (!a->json && ncol > 0) {
+            for (int i = 0; i < ncol; i++) printf("%s%s", i ? "\t" : "", sqlite3_column_name(q, i));
+            putchar('\n');
+        }
+        int rc;
+        while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+            if (a->json) print_row_json(q, ncol);
+            else print_row_text(q, ncol);
+        }
+        if (rc != SQLITE_DONE) {
+            cli_err("query", "SQL error: %s", sqlite3_errmsg(db));
+            code = EXIT_USAGE;
+        }
+        sqlite3_finalize(q);
+        if (code) break;
+    }
+    sqlite3_close(db);
+    return code;
+}
+
+static int run(const cli_args *a)
+{
+    if (is_sqlite_file(a->file)) return run_sql(a, a->file);
+    const char *tmpdir = getenv("TMPDIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/evtrace-query-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    int fd = mkstemp(path);
+    if (fd < 0) { cli_err("query", "cannot create a temporary file in %s", tmpdir ? tmpdir : "/tmp"); return EXIT_INPUT; }
+    close(fd);
+    int code = convert_into(a, path);
+    if (code == EXIT_OK_ || code == EXIT_DATA) {
+        int qcode = run_sql(a, path);
+        if (qcode != EXIT_OK_) code = qcode;
+    }
+    unlink(path);
+    return code;
+}
+
+const cli_command cli_cmd_query = {
+    "query", "[--json] FILE \"SQL\"", "run SQL on a trace (tables events, contexts, objects, lost, spans)",
+    "Runs SQL (one or more statements) on FILE: a database from `convert --to sqlite`, or any trace,\n"
+    "which is converted into a temporary database first. Prints a header line and tab-separated\n"
+    "rows, or JSON Lines with --json. Tables: meta, events, contexts, objects, lost, spans (see\n"
+    "docs/exports.md). Example: evtrace query t.trx \"SELECT name, count(*) FROM events GROUP BY 1\"",
+    OPT_JSON | OPT_QUIET, 1, 1, run,
+};

@@ -1,0 +1,629 @@
+/* .etl reader (Windows ETW trace files, formats/etw.md §3-5): buffer index, per-CPU streams and
+ * their k-way merge by timestamp, compressed buffers, lost-data accounting and `info`.
+ *
+ * open(): walks the 72-byte buffer headers only (BufferSize is the stride: compressed buffers are
+ * packed back to back, unaligned), keeps a small index per buffer, parses the logfile header record
+ * of buffer 0, and groups the other buffers into one stream per ProcessorIndex ordered by
+ * SequenceNumber. next(): buffer 0 first (file header records), then the stream whose next record
+ * has the smallest raw timestamp (ties: lower stream). Memory: the index (32 bytes per buffer) and
+ * one decoded buffer per stream (<= the session BufferSize), never a function of the event count. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "evtrace/alloc.h"
+#include "evtrace/json.h"
+#include "formats/common/bytes.h"
+#include "formats/etw/etw_dec.h"
+#include "formats/etw/xpress.h"
+
+#define ETW_MAX_SESSION_BUFFER (ETW_MAX_BUFFER_KB * 1024u)  /* Windows' maximum BufferSize, 16 MiB */
+#define ETW_MAX_HELD (512ull * 1024u * 1024u)               /* decoded buffers held by all streams */
+
+static const evt_reader_option k_opts[] = {{NULL, NULL, NULL}};
+
+static int probe(const uint8_t *h, size_t len, uint64_t file_size)
+{
+    if (len < ETW_BUFFER_HEADER_SIZE + ETW_SYSTEM_HEADER_SIZE) return 0;
+    uint32_t stride = evt_ld_u32le(h + ETW_BH_BUFFER_SIZE), filled = evt_ld_u32le(h + ETW_BH_OFFSET);
+    const uint8_t *m = h + ETW_BUFFER_HEADER_SIZE;
+    if (stride < ETW_BUFFER_HEADER_SIZE + ETW_SYSTEM_HEADER_SIZE || filled < ETW_BUFFER_HEADER_SIZE + ETW_SYSTEM_HEADER_SIZE) return 0;
+    if (m[3] != ETW_MARKER_FLAGS || (m[2] != ETW_HT_SYSTEM32 && m[2] != ETW_HT_SYSTEM64)) return 0;
+    if (evt_ld_u16le(m + ETW_SH_VERSION) != ETW_LOGFILE_HDR_VERSION || evt_ld_u16le(m + ETW_SH_HOOK_ID) != ETW_HOOK_LOGFILE_HEADER) return 0;
+    (void)file_size;
+    return 90;
+}
+
+/* ---- buffer index ------------------------------------------------------------------------- */
+
+static int add_buf(etw_state *s, const etw_buf *b)
+{
+    if (s->nbufs == s->capbufs) {
+        uint32_t nc = s->capbufs ? s->capbufs * 2 : 64;
+        etw_buf *n = evt_realloc(s->bufs, (size_t)nc * sizeof *n);
+        if (!n) return 0;
+        s->bufs = n;
+        s->capbufs = nc;
+    }
+    s->bufs[s->nbufs++] = *b;
+    return 1;
+}
+
+static void push_pending(etw_state *s, const char *name, uint64_t count, uint64_t bytes, uint64_t off)
+{
+    if (s->npending >= ETW_MAX_PENDING) return;
+    etw_item *it = &s->pending[s->npending++];
+    memset(it, 0, sizeof *it);
+    it->kind = ETW_ITEM_LOST;
+    it->lost_name = name;
+    it->lost_count = count;
+    it->lost_bytes = bytes;
+    it->offset = off;
+}
+
+/* Walk the buffer headers of the whole file. */
+static evt_status scan_buffers(etw_state *s)
+{
+    evt_reader *r = s->r;
+    uint64_t off = 0, size = r->src.size;
+    while (off < size) {
+        uint8_t h[ETW_BUFFER_HEADER_SIZE];
+        size_t got = evt_source_read_at(&r->src, off, h, sizeof h);
+        if (got < sizeof h) {
+            evt_reader_error(r, off, "%zu trailing bytes after the last buffer are too short for a 72-byte buffer header", got);
+            push_pending(s, "TruncatedBuffer", 1, got, off);
+            break;
+        }
+        etw_buf b;
+        memset(&b, 0, sizeof b);
+        b.off = off;
+        uint32_t stride = evt_ld_u32le(h + ETW_BH_BUFFER_SIZE);
+        b.filled = evt_ld_u32le(h + ETW_BH_OFFSET);
+        b.seq = evt_ld_u64le(h + ETW_BH_SEQUENCE);
+        b.flags = evt_ld_u16le(h + ETW_BH_BUFFER_FLAG);
+        b.type = evt_ld_u16le(h + ETW_BH_BUFFER_TYPE);
+        b.proc = (b.flags & ETW_BUFFER_FLAG_PROC_INDEX) ? evt_ld_u16le(h + ETW_BH_PROCESSOR) : h[ETW_BH_PROCESSOR];
+        if (stride < ETW_BUFFER_HEADER_SIZE || stride > ETW_MAX_SESSION_BUFFER) {
+            if (s->nbufs == 0)
+                return evt_reader_fail(r, EVT_ERR_CORRUPT, off, "buffer 0 has BufferSize %" PRIu32 " (must be 72 .. 16 MiB)", stride);
+            evt_reader_error(r, off, "buffer %" PRIu32 " has BufferSize %" PRIu32 " (must be 72 .. 16 MiB): the %" PRIu64 " bytes from here cannot be walked", s->nbufs, stride, size - off);
+            push_pending(s, "CorruptBuffer", 1, size - off, off);
+            break;
+        }
+        if (stride > size - off) {
+            evt_reader_error(r, off, "buffer %" PRIu32 " is truncated: BufferSize %" PRIu32 " but only %" PRIu64 " bytes left in the file", s->nbufs, stride, size - off);
+            b.truncated = 1;
+            stride = (uint32_t)(size - off);
+        }
+        b.stride = stride;
+        if (b.flags & ETW_BUFFER_FLAG_COMPRESSED) s->ncompressed++;
+        if (!add_buf(s, &b)) return evt_reader_fail(r, EVT_ERR_NOMEM, off, "out of memory for the buffer index");
+        off += stride;
+    }
+    if (s->nbufs == 0) return evt_reader_fail(r, EVT_ERR_TRUNCATED, 0, "no complete buffer in the file");
+    return EVT_OK;
+}
+
+/* ---- loading a buffer's record area -------------------------------------------------------- */
+
+static int ensure(uint8_t **p, size_t *cap, size_t n)
+{
+    if (n <= *cap) return 1;
+    uint8_t *q = evt_realloc(*p, n ? n : 1);
+    if (!q) return 0;
+    *p = q;
+    *cap = n;
+    return 1;
+}
+
+/* Load buffer st->order[next_buf] into the stream; 0 when the stream has no more buffers. A buffer
+ * that cannot be decoded sets st->lost_after and loads as empty. */
+static int load_next_buffer(etw_state *s, etw_stream *st)
+{
+    evt_reader *r = s->r;
+    if (st->next_buf >= st->count) { st->loaded = 0; return 0; }
+    uint32_t bi = s->order[st->first + st->next_buf++];
+    const etw_buf *b = &s->bufs[bi];
+    st->cur_buf = bi;
+    st->loaded = 1;
+    st->pos = 0;
+    st->len = 0;
+    st->compressed = 0;
+    uint64_t area = b->off + ETW_BUFFER_HEADER_SIZE;
+    if (b->filled < ETW_BUFFER_HEADER_SIZE || b->filled > s->buffer_size) {
+        evt_reader_error(r, b->off + ETW_BH_OFFSET, "buffer %" PRIu32 ": filled size (Offset) %" PRIu32 " is outside [72, BufferSize %" PRIu32 "]", bi, b->filled, s->buffer_size);
+        st->lost_after = (etw_item){.kind = ETW_ITEM_LOST, .lost_name = "CorruptBuffer", .lost_count = 1,
+                                    .lost_bytes = b->stride, .offset = b->off};
+        return 1;
+    }
+    size_t want = b->filled - ETW_BUFFER_HEADER_SIZE;
+    if (!(b->flags & ETW_BUFFER_FLAG_COMPRESSED) && b->filled > b->stride) want = b->stride - ETW_BUFFER_HEADER_SIZE;
+    size_t old_cap = st->cap;
+    if (want > st->cap && s->held - old_cap + want > ETW_MAX_HELD) {
+        evt_reader_error(r, b->off, "buffer %" PRIu32 ": holding %zu more bytes would exceed the reader's limit of %llu bytes of decoded buffers", bi, want, (unsigned long long)ETW_MAX_HELD);
+        st->lost_after = (etw_item){.kind = ETW_ITEM_LOST, .lost_name = "CorruptBuffer", .lost_count = 1, .lost_bytes = want, .offset = b->off};
+        return 1;
+    }
+    if (!ensure(&st->data, &st->cap, want)) {
+        evt_reader_error(r, b->off, "out of memory for a %zu-byte buffer", want);
+        st->lost_after = (etw_item){.kind = ETW_ITEM_LOST, .lost_name = "CorruptBuffer", .lost_count = 1, .lost_bytes = want, .offset = b->off};
+        return 1;
+    }
+    s->held = s->held - old_cap + st->cap;
+    if (b->flags & ETW_BUFFER_FLAG_COMPRESSED) {
+        size_t zlen = b->stride - ETW_BUFFER_HEADER_SIZE;
+        st->compressed = 1;
+        if (!ensure(&s->zbuf, &s->zcap, zlen)) {
+            evt_reader_error(r, b->off, "out of memory for %zu compressed bytes", zlen);
+            st->lost_after = (etw_item){.kind = ETW_ITEM_LOST, .lost_name = "CorruptBuffer", .lost_count = 1, .lost_bytes = zlen, .offset = b->off};
+            return 1;
+        }
+        size_t got = evt_source_read_at(&r->src, area, s->zbuf, zlen);
+        size_t outn = 0, epos = 0;
+        etw_xpress_status zs = etw_xpress_decompress(s->zbuf, got, st->data, want, &outn, &epos);
+        if (zs != ETW_XPRESS_OK || outn != want) {
+            if (zs != ETW_XPRESS_OK)
+                evt_reader_error(r, area + epos, "buffer %" PRIu32 " (compressed, %zu bytes): %s; %zu of %zu bytes recovered", bi, got, etw_xpress_message(zs), outn, want);
+            else
+                evt_reader_error(r, area + got, "buffer %" PRIu32 " (compressed, %zu bytes) inflates to %zu bytes, expected Offset-72 = %zu", bi, got, outn, want);
+            st->lost_after = (etw_item){.kind = ETW_ITEM_LOST, .lost_name = "CorruptBuffer", .lost_count = 1,
+                                        .lost_bytes = want - (outn < want ? outn : want), .offset = b->off};
+        }
+        st->len = outn;
+    } else {
+        if (b->filled > b->stride) {
+            if (!b->truncated)
+                evt_reader_error(r, b->off + ETW_BH_OFFSET, "buffer %" PRIu32 ": filled size %" PRIu32 " exceeds its BufferSize %" PRIu32, bi, b->filled, b->stride);
+            st->lost_after = (etw_item){.kind = ETW_ITEM_LOST, .lost_name = "TruncatedBuffer", .lost_count = 1,
+                                        .lost_bytes = b->filled - b->stride, .offset = b->off + b->stride};
+            want = b->stride - ETW_BUFFER_HEADER_SIZE;
+        }
+        st->len = evt_source_read_at(&r->src, area, st->data, want);
+    }
+    if (b->flags & (ETW_BUFFER_FLAG_EVENTS_LOST | ETW_BUFFER_FLAG_BUFFER_LOST)) {
+        /* The buffer says data was lost before it; the logfile header holds the totals. */
+        if (st->lost_after.kind == ETW_ITEM_NONE)
+            st->lost_after = (etw_item){.kind = ETW_ITEM_LOST,
+                                        .lost_name = (b->flags & ETW_BUFFER_FLAG_BUFFER_LOST) ? "BufferLostFlag" : "EventsLostFlag",
+                                        .lost_count = 0, .offset = b->off + ETW_BH_BUFFER_FLAG};
+    }
+    return 1;
+}
+
+/* ---- the record walk (one item ahead per stream) ------------------------------------------- */
+
+static void count_header_type(etw_state *s, unsigned ht)
+{
+    s->ht_count[ht & 0xFFu]++;
+    s->records++;
+}
+
+/* Find the stream's next item. Sets st->item.kind = NONE when the stream is exhausted. */
+static void advance(etw_state *s, etw_stream *st)
+{
+    evt_reader *r = s->r;
+    st->item.kind = ETW_ITEM_NONE;
+    for (;;) {
+        if (st->lost_after.kind != ETW_ITEM_NONE) {
+            st->item = st->lost_after;
+            st->item.ts = st->last_ts;
+            st->lost_after.kind = ETW_ITEM_NONE;
+            return;
+        }
+        if (!st->loaded || st->pos >= st->len) {
+            if (!load_next_buffer(s, st)) return;
+            continue;
+        }
+        const etw_buf *b = &s->bufs[st->cur_buf];
+        uint64_t base = st->compressed ? b->off : b->off + ETW_BUFFER_HEADER_SIZE;
+        uint64_t roff = base + (st->compressed ? 0 : st->pos);
+        size_t left = st->len - st->pos;
+        const uint8_t *p = st->data + st->pos;
+        if (left < 4) { st->pos = st->len; continue; }
+        uint32_t marker = evt_ld_u32le(p);
+        if (marker == ETW_MARKER_END) { st->pos = st->len; continue; }
+        unsigned ht, fixed = 0, size_at = 0, ts_at = 0xFF;
+        int family = 0;
+        uint8_t b3 = p[3];
+        if ((b3 & ETW_MARKER_FLAGS) == ETW_MARKER_FLAGS) {
+            ht = p[2];
+            if (!etw_header_type_info(ht, &fixed, &size_at, &ts_at, &family)) family = 0;
+        } else if ((b3 & ETW_MARKER_HEADER_FLAG) && (b3 & ETW_MARKER_MESSAGE)) {
+            ht = ETW_HT_MESSAGE;
+            etw_header_type_info(ht, &fixed, &size_at, &ts_at, &family);
+        } else if (marker == 0) {
+            size_t k = 0;
+            while (k < left && (p[k] == 0 || p[k] == 0xFF)) k++;
+            if (k < left) {
+                evt_reader_error(r, roff, "zero marker inside buffer %" PRIu32 " with %zu non-empty bytes after it", st->cur_buf, left);
+                st->lost_after = (etw_item){.kind = ETW_ITEM_LOST, .lost_name = "CorruptRecords", .lost_count = 1, .lost_bytes = left, .offset = roff};
+            }
+            st->pos = st->len;
+            continue;
+        } else {
+            evt_reader_error(r, roff, "no trace-header marker (0x%08" PRIx32 ") at +0x%zx of buffer %" PRIu32 "; %zu bytes of the buffer skipped", marker, st->pos, st->cur_buf, left);
+            st->lost_after = (etw_item){.kind = ETW_ITEM_LOST, .lost_name = "CorruptRecords", .lost_count = 1, .lost_bytes = left, .offset = roff};
+            st->pos = st->len;
+            continue;
+        }
+        if (family == 0 || family == ETW_HT_FAM_UNKNOWN) {
+            count_header_type(s, ht);
+            evt_reader_error(r, roff, "record header type 0x%02x has no known layout; %zu bytes of buffer %" PRIu32 " skipped", ht, left, st->cur_buf);
+            st->lost_after = (etw_item){.kind = ETW_ITEM_LOST, .lost_name = "UnknownRecords", .lost_count = 1, .lost_bytes = left, .offset = roff};
+            st->pos = st->len;
+            continue;
+        }
+        if (left < size_at + 2u) {
+            evt_reader_error(r, roff, "%s record marker at +0x%zx of buffer %" PRIu32 " with only %zu bytes left", etw_header_type_name(ht), st->pos, st->cur_buf, left);
+            st->lost_after = (etw_item){.kind = ETW_ITEM_LOST, .lost_name = "CorruptRecords", .lost_count = 1, .lost_bytes = left, .offset = roff};
+            st->pos = st->len;
+            continue;
+        }
+        uint32_t size = evt_ld_u16le(p + size_at);
+        uint32_t need = fixed;
+        if (family == ETW_HT_FAM_INSTANCE || family == ETW_HT_FAM_MESSAGE)
+            need = 8; /* skipped, layout unverified: only the walk must make progress */
+        if (family == ETW_HT_FAM_PERFINFO) {
+            unsigned ver = evt_ld_u16le(p);
+            need += ((ver & ETW_PERFINFO_PEBS_BIT) ? 8u : 0u) + 8u * ((ver >> 8) & 7u);
+        }
+        if (size < need || size > left) {
+            evt_reader_error(r, roff, "%s record at +0x%zx of buffer %" PRIu32 " has size %" PRIu32 " (header %u, %zu bytes left); rest of the buffer skipped",
+                             etw_header_type_name(ht), st->pos, st->cur_buf, size, need, left);
+            st->lost_after = (etw_item){.kind = ETW_ITEM_LOST, .lost_name = "CorruptRecords", .lost_count = 1, .lost_bytes = left, .offset = roff};
+            st->pos = st->len;
+            continue;
+        }
+        count_header_type(s, ht);
+        st->item.kind = ETW_ITEM_RECORD;
+        st->item.pos = st->pos;
+        st->item.size = size;
+        st->item.htype = (uint8_t)ht;
+        st->item.offset = roff;
+        if (ts_at != 0xFF) st->last_ts = evt_ld_u64le(p + ts_at);
+        st->item.ts = st->last_ts;
+        size_t next = (st->pos + size + (ETW_RECORD_ALIGN - 1)) & ~(size_t)(ETW_RECORD_ALIGN - 1);
+        st->pos = next > st->len ? st->len : next;
+        return;
+    }
+}
+
+/* ---- merge heap ---------------------------------------------------------------------------- */
+
+static int less(const etw_state *s, uint32_t a, uint32_t b)
+{
+    const etw_stream *x = &s->streams[a], *y = &s->streams[b];
+    if (x->item.ts != y->item.ts) return x->item.ts < y->item.ts;
+    return a < b;
+}
+
+static void sift_down(etw_state *s, uint32_t i)
+{
+    for (;;) {
+        uint32_t l = 2 * i + 1, m = i;
+        if (l < s->nheap && less(s, s->heap[l], s->heap[m])) m = l;
+        if (l + 1 < s->nheap && less(s, s->heap[l + 1], s->heap[m])) m = l + 1;
+        if (m == i) return;
+        uint32_t t = s->heap[i]; s->heap[i] = s->heap[m]; s->heap[m] = t;
+        i = m;
+    }
+}
+
+static void heap_build(etw_state *s)
+{
+    s->nheap = 0;
+    for (uint32_t i = 1; i < s->nstreams; i++)
+        if (s->streams[i].item.kind != ETW_ITEM_NONE) s->heap[s->nheap++] = i;
+    for (uint32_t i = s->nheap / 2; i-- > 0;) sift_down(s, i);
+}
+
+/* ---- open ---------------------------------------------------------------------------------- */
+
+/* Sort key of a data buffer: streams by processor, buffers in SequenceNumber then file order. */
+typedef struct order_key { uint64_t seq, off; uint32_t idx; uint16_t proc; } order_key;
+
+static int cmp_order(const void *a, const void *b)
+{
+    const order_key *x = a, *y = b;
+    if (x->proc != y->proc) return x->proc < y->proc ? -1 : 1;
+    if (x->seq != y->seq) return x->seq < y->seq ? -1 : 1;
+    return x->off < y->off ? -1 : (x->off > y->off);
+}
+
+static evt_status build_streams(etw_state *s)
+{
+    evt_reader *r = s->r;
+    s->order = evt_malloc((size_t)s->nbufs * sizeof *s->order);
+    if (!s->order) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
+    s->order[0] = 0;
+    if (s->nbufs > 1) {
+        order_key *k = evt_malloc((size_t)(s->nbufs - 1) * sizeof *k);
+        if (!k) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
+        for (uint32_t i = 1; i < s->nbufs; i++)
+            k[i - 1] = (order_key){s->bufs[i].seq, s->bufs[i].off, i, s->bufs[i].proc};
+        qsort(k, s->nbufs - 1, sizeof *k, cmp_order);
+        for (uint32_t i = 1; i < s->nbufs; i++) s->order[i] = k[i - 1].idx;
+        evt_free(k);
+    }
+    uint32_t n = 1;
+    for (uint32_t i = 2; i < s->nbufs; i++)
+        if (s->bufs[s->order[i]].proc != s->bufs[s->order[i - 1]].proc) n++;
+    s->nstreams = 1 + (s->nbufs > 1 ? n : 0);
+    s->streams = evt_calloc(s->nstreams, sizeof *s->streams);
+    s->heap = evt_calloc(s->nstreams, sizeof *s->heap);
+    if (!s->streams || !s->heap) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory for %" PRIu32 " streams", s->nstreams);
+    s->streams[0].first = 0;
+    s->streams[0].count = 1;
+    uint32_t k = 0;
+    for (uint32_t i = 1; i < s->nbufs; i++) {
+        if (i == 1 || s->bufs[s->order[i]].proc != s->bufs[s->order[i - 1]].proc) {
+            k++;
+            s->streams[k].first = i;
+        }
+        s->streams[k].count++;
+    }
+    return EVT_OK;
+}
+
+/* Parse TRACE_LOGFILE_HEADER from the first record of buffer 0 (already walked into stream 0). */
+static evt_status parse_logfile_header(etw_state *s)
+{
+    evt_reader *r = s->r;
+    etw_stream *st = &s->streams[0];
+    const etw_item *it = &st->item;
+    uint64_t roff = ETW_BUFFER_HEADER_SIZE;
+    if (it->kind != ETW_ITEM_RECORD || (it->htype != ETW_HT_SYSTEM32 && it->htype != ETW_HT_SYSTEM64))
+        return evt_reader_fail(r, EVT_ERR_FORMAT, roff, "the first record of buffer 0 is not a SYSTEM32/64 logfile-header record");
+    const uint8_t *p = st->data + it->pos;
+    if (evt_ld_u16le(p + ETW_SH_HOOK_ID) != ETW_HOOK_LOGFILE_HEADER || evt_ld_u16le(p + ETW_SH_VERSION) != ETW_LOGFILE_HDR_VERSION)
+        return evt_reader_fail(r, EVT_ERR_FORMAT, roff, "the first record of buffer 0 has HookId 0x%04x version %u, not the logfile header (HookId 0, version 2)",
+                               evt_ld_u16le(p + ETW_SH_HOOK_ID), evt_ld_u16le(p + ETW_SH_VERSION));
+    s->ptr64 = it->htype == ETW_HT_SYSTEM64;
+    size_t fixed = s->ptr64 ? ETW_LOGFILE_HEADER_SIZE64 : ETW_LOGFILE_HEADER_SIZE32;
+    if (it->size < ETW_SYSTEM_HEADER_SIZE + fixed)
+        return evt_reader_fail(r, EVT_ERR_CORRUPT, roff, "logfile-header record has %" PRIu32 " bytes, needs %zu for TRACE_LOGFILE_HEADER", it->size, ETW_SYSTEM_HEADER_SIZE + fixed);
+    const uint8_t *h = p + ETW_SYSTEM_HEADER_SIZE;
+#define LF(n) (s->ptr64 ? (size_t)ETW_LF64_##n : (size_t)ETW_LF32_##n)
+    s->buffer_size = evt_ld_u32le(h + LF(BUFFER_SIZE));
+    s->version = evt_ld_u32le(h + LF(VERSION));
+    s->provider_version = evt_ld_u32le(h + LF(PROVIDER_VERSION));
+    s->ncpus = evt_ld_u32le(h + LF(NUMBER_OF_CPUS));
+    s->end_time = evt_ld_u64le(h + LF(END_TIME));
+    s->timer_res = evt_ld_u32le(h + LF(TIMER_RESOLUTION));
+    s->max_file_size = evt_ld_u32le(h + LF(MAXIMUM_FILE_SIZE));
+    s->log_file_mode = evt_ld_u32le(h + LF(LOG_FILE_MODE));
+    s->buffers_written = evt_ld_u32le(h + LF(BUFFERS_WRITTEN));
+    s->pointer_size = evt_ld_u32le(h + LF(POINTER_SIZE));
+    s->events_lost = evt_ld_u32le(h + LF(EVENTS_LOST));
+    s->cpu_mhz = evt_ld_u32le(h + LF(CPU_SPEED_MHZ));
+    s->boot_time = evt_ld_u64le(h + LF(BOOT_TIME));
+    s->perf_freq = evt_ld_u64le(h + LF(PERF_FREQ));
+    s->start_time = evt_ld_u64le(h + LF(START_TIME));
+    s->clock_type = evt_ld_u32le(h + LF(RESERVED_FLAGS));
+    s->buffers_lost = evt_ld_u32le(h + LF(BUFFERS_LOST));
+#undef LF
+    s->t0 = evt_ld_u64le(p + ETW_SH_SYSTEM_TIME);
+    size_t npos = ETW_SYSTEM_HEADER_SIZE + fixed, rest = it->size - npos;
+    size_t used = etw_utf16_to_utf8(p + npos, rest, s->logger_name, sizeof s->logger_name);
+    etw_utf16_to_utf8(p + npos + used, rest - used, s->log_file_name, sizeof s->log_file_name);
+    if (s->buffer_size < ETW_BUFFER_HEADER_SIZE || s->buffer_size > ETW_MAX_SESSION_BUFFER)
+        return evt_reader_fail(r, EVT_ERR_CORRUPT, roff + ETW_SYSTEM_HEADER_SIZE, "TRACE_LOGFILE_HEADER.BufferSize %" PRIu32 " outside 72 .. 16 MiB", s->buffer_size);
+    if (s->pointer_size != 4 && s->pointer_size != 8)
+        evt_reader_error(r, roff + ETW_SYSTEM_HEADER_SIZE, "PointerSize %" PRIu32 " is neither 4 nor 8", s->pointer_size);
+    switch (s->clock_type) {
+    case ETW_CLOCK_SYSTEM_TIME: s->hz = 10000000u; break;
+    case ETW_CLOCK_CPU_CYCLES: s->hz = (uint64_t)s->cpu_mhz * 1000000u; break;
+    default: s->hz = s->perf_freq; break; /* QPC, and "raw" (0) which real tools treat as QPC */
+    }
+    r->clock_hz = s->hz;
+    return EVT_OK;
+}
+
+static void close_(void *state);
+
+static evt_status open_(evt_reader *r, void **state)
+{
+    uint8_t h[ETW_BUFFER_HEADER_SIZE + ETW_SYSTEM_HEADER_SIZE];
+    size_t got = evt_source_read_at(&r->src, 0, h, sizeof h);
+    if (got < sizeof h)
+        return evt_reader_fail(r, EVT_ERR_TRUNCATED, got, "file too short for a buffer header and the logfile-header record (%zu bytes)", got);
+    if (!probe(h, got, r->src.size))
+        return evt_reader_fail(r, EVT_ERR_FORMAT, ETW_BUFFER_HEADER_SIZE, "not an .etl file: buffer 0 does not start with a SYSTEM32/64 logfile-header record (HookId 0, version 2)");
+    etw_state *s = evt_calloc(1, sizeof *s);
+    if (!s) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
+    *state = s;
+    s->r = r;
+    s->dirty = -1;
+    s->buffer_size = ETW_MAX_SESSION_BUFFER; /* until the logfile header is read */
+    evt_status st = scan_buffers(s);
+    if (st != EVT_OK) return st;
+    st = build_streams(s);
+    if (st != EVT_OK) return st;
+    advance(s, &s->streams[0]);
+    st = parse_logfile_header(s);
+    if (st != EVT_OK) return st;
+    uint32_t data_bufs = s->nbufs;
+    if (!(s->log_file_mode & ETW_FILE_MODE_CIRCULAR) && s->buffers_written > data_bufs) {
+        evt_reader_error(r, r->src.size, "the logfile header says %" PRIu32 " buffers were written but the file holds %" PRIu32, s->buffers_written, data_bufs);
+        push_pending(s, "BuffersMissing", s->buffers_written - data_bufs, 0, r->src.size);
+    }
+    if ((s->log_file_mode & ETW_FILE_MODE_CIRCULAR) && s->buffers_written > data_bufs) {
+        /* A circular file keeps the newest buffers: the older ones were overwritten. */
+        push_pending(s, "BuffersOverwritten", s->buffers_written - data_bufs, 0, 0);
+    }
+    for (uint32_t i = 1; i < s->nstreams; i++) advance(s, &s->streams[i]);
+    heap_build(s);
+    return EVT_OK;
+}
+
+/* ---- next ---------------------------------------------------------------------------------- */
+
+static void emit_lost(etw_state *s, const etw_item *it, evt_event *ev)
+{
+    ev->id = 0;
+    ev->name = it->lost_name;
+    ev->kind = EVT_KIND_LOST;
+    etw_set_time(s, ev, it->ts);
+    ev->offset = it->offset;
+    if (it->lost_count) { ev->flags |= EVT_HAS_COUNT; ev->count = it->lost_count; }
+    if (it->lost_bytes) evt_event_add_field_u(ev, "bytes", it->lost_bytes);
+}
+
+static evt_status next(void *state, evt_event *ev)
+{
+    etw_state *s = state;
+    for (;;) {
+        if (s->dirty >= 0) {
+            etw_stream *d = &s->streams[s->dirty];
+            advance(s, d);
+            if (s->dirty > 0) {
+                if (d->item.kind == ETW_ITEM_NONE) {
+                    s->heap[0] = s->heap[--s->nheap];
+                    evt_free(d->data);
+                    s->held -= d->cap;
+                    d->data = NULL;
+                    d->cap = 0;
+                }
+                if (s->nheap) sift_down(s, 0);
+            }
+            s->dirty = -1;
+        }
+        if (s->header_emitted && s->pending_pos < s->npending) {
+            etw_item it = s->pending[s->pending_pos++];
+            it.ts = s->t0;
+            emit_lost(s, &it, ev);
+            return EVT_OK;
+        }
+        etw_stream *st;
+        int si;
+        if (s->streams[0].item.kind != ETW_ITEM_NONE) si = 0;
+        else if (s->nheap) si = (int)s->heap[0];
+        else return EVT_END;
+        st = &s->streams[si];
+        s->dirty = si;
+        if (st->item.kind == ETW_ITEM_LOST) {
+            emit_lost(s, &st->item, ev);
+            return EVT_OK;
+        }
+        int first = !s->header_emitted;
+        s->header_emitted = 1;
+        if (etw_decode_record(s, st, &st->item, ev)) {
+            if (first) {
+                /* The logfile header: its totals of lost events/buffers follow as lost events. */
+                if (s->events_lost) push_pending(s, "EventsLost", s->events_lost, 0, ETW_BUFFER_HEADER_SIZE);
+                if (s->buffers_lost) push_pending(s, "BuffersLost", s->buffers_lost, 0, ETW_BUFFER_HEADER_SIZE);
+            }
+            return EVT_OK;
+        }
+    }
+}
+
+/* ---- info ---------------------------------------------------------------------------------- */
+
+static void filetime_iso(uint64_t ft, char *out, size_t cap)
+{
+    if (ft < ETW_FILETIME_UNIX_EPOCH) { snprintf(out, cap, "%s", ""); return; }
+    uint64_t u = ft - ETW_FILETIME_UNIX_EPOCH;
+    time_t secs = (time_t)(u / 10000000u);
+    struct tm tm;
+    if (!gmtime_r(&secs, &tm)) { out[0] = 0; return; }
+    snprintf(out, cap, "%04d-%02d-%02dT%02d:%02d:%02d.%07uZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+             tm.tm_min, tm.tm_sec, (unsigned)(u % 10000000u));
+}
+
+static void info_json(void *state, evt_json *j)
+{
+    etw_state *s = state;
+    char tb[64], g[37];
+    evt_json_ku64(j, "buffers", s->nbufs);
+    evt_json_ku64(j, "pointer_size", s->pointer_size);
+    evt_json_ku64(j, "clock_type", s->clock_type);
+    evt_json_kstr(j, "clock_name", etw_clock_name(s->clock_type));
+    evt_json_ku64(j, "perf_freq", s->perf_freq);
+    evt_json_ku64(j, "events_lost", s->events_lost);
+    evt_json_ku64(j, "buffers_lost", s->buffers_lost);
+    evt_json_key(j, "providers");
+    evt_json_obj_begin(j);
+    for (uint32_t i = 0; i < s->nprov; i++) {
+        etw_guid_str(s->prov[i].guid, g);
+        evt_json_ku64(j, g, s->prov[i].count);
+    }
+    evt_json_obj_end(j);
+    evt_json_key(j, "header_types");
+    evt_json_obj_begin(j);
+    for (unsigned t = 0; t < 256; t++) {
+        if (!s->ht_count[t]) continue;
+        const char *n = etw_header_type_name(t);
+        if (!n) { snprintf(tb, sizeof tb, "UNKNOWN_0x%02X", t); n = tb; }
+        evt_json_ku64(j, n, s->ht_count[t]);
+    }
+    evt_json_obj_end(j);
+    evt_json_ku64(j, "records", s->records);
+    evt_json_ku64(j, "skipped_records", s->skipped);
+    evt_json_ku64(j, "compressed_buffers", s->ncompressed);
+    evt_json_ku64(j, "streams", s->nstreams ? s->nstreams - 1 : 0);
+    evt_json_ku64(j, "buffer_size", s->buffer_size);
+    evt_json_ku64(j, "buffers_written", s->buffers_written);
+    evt_json_ku64(j, "log_file_mode", s->log_file_mode);
+    evt_json_ku64(j, "number_of_processors", s->ncpus);
+    evt_json_ku64(j, "os_build", s->provider_version);
+    snprintf(tb, sizeof tb, "%u.%u", s->version & 0xFFu, (s->version >> 8) & 0xFFu);
+    evt_json_kstr(j, "os_version", tb);
+    evt_json_ku64(j, "timer_resolution", s->timer_res);
+    evt_json_ku64(j, "cpu_speed_mhz", s->cpu_mhz);
+    evt_json_ku64(j, "start_time", s->start_time);
+    filetime_iso(s->start_time, tb, sizeof tb);
+    evt_json_kstr(j, "start_time_utc", tb);
+    evt_json_ku64(j, "end_time", s->end_time);
+    evt_json_ku64(j, "boot_time", s->boot_time);
+    evt_json_ku64(j, "header_timestamp", s->t0);
+    evt_json_kstr(j, "logger_name", s->logger_name);
+    evt_json_kstr(j, "log_file_name", s->log_file_name);
+}
+
+static void info_text(void *state, FILE *out)
+{
+    etw_state *s = state;
+    char tb[64];
+    fprintf(out, "logger:   %s -> %s\n", s->logger_name, s->log_file_name);
+    fprintf(out, "windows:  %u.%u build %" PRIu32 ", %" PRIu32 " CPUs, %" PRIu32 "-bit logger (pointer size %" PRIu32 ")\n",
+            s->version & 0xFFu, (s->version >> 8) & 0xFFu, s->provider_version, s->ncpus, s->ptr64 ? 64u : 32u, s->pointer_size);
+    fprintf(out, "buffers:  %" PRIu32 " in the file (%" PRIu32 " compressed, %" PRIu32 " written per header), BufferSize %" PRIu32 ", %" PRIu32 " CPU streams\n",
+            s->nbufs, s->ncompressed, s->buffers_written, s->buffer_size, s->nstreams ? s->nstreams - 1 : 0);
+    fprintf(out, "mode:     LogFileMode 0x%08" PRIx32 "\n", s->log_file_mode);
+    filetime_iso(s->start_time, tb, sizeof tb);
+    fprintf(out, "clock:    type %" PRIu32 " (%s), PerfFreq %" PRIu64 ", start %s\n", s->clock_type, etw_clock_name(s->clock_type), s->perf_freq, tb);
+    fprintf(out, "lost:     %" PRIu32 " events, %" PRIu32 " buffers (logfile header)\n", s->events_lost, s->buffers_lost);
+    fprintf(out, "records:  %" PRIu64 " (%" PRIu64 " skipped)\n", s->records, s->skipped);
+    for (unsigned t = 0; t < 256; t++) {
+        if (!s->ht_count[t]) continue;
+        const char *n = etw_header_type_name(t);
+        fprintf(out, "  %-16s %" PRIu64 "\n", n ? n : "UNKNOWN", s->ht_count[t]);
+    }
+    fprintf(out, "providers:\n");
+    for (uint32_t i = 0; i < s->nprov; i++) {
+        char g[37];
+        etw_guid_str(s->prov[i].guid, g);
+        fprintf(out, "  %s %" PRIu64 "\n", g, s->prov[i].count);
+    }
+}
+
+static void close_(void *state)
+{
+    etw_state *s = state;
+    if (!s) return;
+    for (uint32_t i = 0; s->streams && i < s->nstreams; i++) evt_free(s->streams[i].data);
+    evt_free(s->streams);
+    evt_free(s->heap);
+    evt_free(s->order);
+    evt_free(s->bufs);
+    evt_free(s->zbuf);
+    evt_free(s->prov);
+    evt_free(s);
+}
+
+const evt_reader_desc evt_reader_etw = {
+    "etw", "Windows ETW trace log (.etl): classic, kernel and manifest/TraceLogging records",
+    probe, open_, next, info_json, info_text, close_, k_opts,
+};

@@ -1,0 +1,241 @@
+/* .etl reader: one record (already bounded by the buffer walk) to a canonical event, by header
+ * type: SYSTEM/COMPACT/PERFINFO (kernel HookId), FULL_HEADER (classic EVENT_TRACE_HEADER) and
+ * EVENT_HEADER (manifest / TraceLogging, with extended items). INSTANCE, ERROR and WPP MESSAGE
+ * records are counted and skipped.
+ *
+ * id:   classic FULL_HEADER: Class.Type; SYSTEM family: HookId = Group << 8 | Type;
+ *       EVENT_HEADER: EVENT_DESCRIPTOR.Id. The text form is in name and fields. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "formats/common/bytes.h"
+#include "formats/etw/etw_dec.h"
+
+static const char *group_name(unsigned g)
+{
+    switch (g) {
+#define ETW_GRP_CASE_(v, str) case v: return str;
+        ETW_GROUP_TABLE(ETW_GRP_CASE_)
+#undef ETW_GRP_CASE_
+    default: return NULL;
+    }
+}
+
+static const char *group0_opcode_name(unsigned op)
+{
+    switch (op) {
+#define ETW_G0_CASE_(v, str) case v: return str;
+        ETW_GROUP0_OPCODE_TABLE(ETW_G0_CASE_)
+#undef ETW_G0_CASE_
+    default: return NULL;
+    }
+}
+
+static const char *trace_type_name(unsigned t)
+{
+    switch (t) {
+#define ETW_TT_CASE_(v, n, str) case v: return str;
+        ETW_TRACE_TYPE_TABLE(ETW_TT_CASE_)
+#undef ETW_TT_CASE_
+    default: return NULL;
+    }
+}
+
+static void type_text(char *out, size_t cap, unsigned t)
+{
+    const char *n = trace_type_name(t);
+    if (n) snprintf(out, cap, "%s", n); else snprintf(out, cap, "Type%u", t);
+}
+
+static void common_fields(etw_state *s, evt_event *ev, const uint8_t guid[16], unsigned level, unsigned version,
+                          uint32_t pid, uint32_t tid, uint32_t ktime, uint32_t utime, unsigned ht)
+{
+    etw_guid_str(guid, s->guid);
+    evt_event_add_field_s(ev, "guid", s->guid);
+    evt_event_add_field_u(ev, "level", level);
+    evt_event_add_field_u(ev, "version", version);
+    evt_event_add_field_u(ev, "pid", pid);
+    evt_event_add_field_u(ev, "tid", tid);
+    evt_event_add_field_u(ev, "kernel_time", ktime);
+    evt_event_add_field_u(ev, "user_time", utime);
+    const char *hn = etw_header_type_name(ht);
+    evt_event_add_field_s(ev, "header_type", hn ? hn : "UNKNOWN");
+    ev->flags |= EVT_HAS_CTX;
+    ev->ctx = tid;
+    ev->ctx_class = EVT_CTX_THREAD;
+}
+
+static void decode_system(etw_state *s, const uint8_t *p, uint32_t n, unsigned ht, int family, evt_event *ev)
+{
+    unsigned version = evt_ld_u16le(p + ETW_SH_VERSION);
+    unsigned hook = evt_ld_u16le(p + ETW_SH_HOOK_ID);
+    unsigned group = hook >> 8, type = hook & 0xFFu;
+    uint32_t tid = 0, pid = 0, kt = 0, ut = 0;
+    size_t hdr;
+    uint8_t guid[16];
+    if (family == ETW_HT_FAM_PERFINFO) {
+        etw_set_time(s, ev, evt_ld_u64le(p + ETW_PERFINFO_TIME));
+        hdr = ETW_PERFINFO_HEADER_SIZE;
+        if (version & ETW_PERFINFO_PEBS_BIT) hdr += 8;
+        hdr += 8u * ((version >> 8) & 7u);
+        if (hdr > n) hdr = n; /* checked by the walk; keep the payload empty if inconsistent */
+    } else {
+        tid = evt_ld_u32le(p + ETW_SH_THREAD_ID);
+        pid = evt_ld_u32le(p + ETW_SH_PROCESS_ID);
+        etw_set_time(s, ev, evt_ld_u64le(p + ETW_SH_SYSTEM_TIME));
+        if (ht == ETW_HT_SYSTEM32 || ht == ETW_HT_SYSTEM64) {
+            kt = evt_ld_u32le(p + ETW_SH_KERNEL_TIME);
+            ut = evt_ld_u32le(p + ETW_SH_USER_TIME);
+            hdr = ETW_SYSTEM_HEADER_SIZE;
+        } else {
+            hdr = ETW_COMPACT_HEADER_SIZE;
+        }
+    }
+    etw_known_guid(group == 0 ? ETW_GUID_IDX_EVENT_TRACE : ETW_GUID_IDX_SYSTEM_TRACE, guid);
+    etw_count_provider(s, guid);
+    ev->id = hook;
+    const char *gn = group_name(group);
+    const char *on = group == 0 ? group0_opcode_name(type) : trace_type_name(type);
+    char gb[16], ob[16];
+    if (!gn) { snprintf(gb, sizeof gb, "Group0x%02X", group); gn = gb; }
+    if (!on) { snprintf(ob, sizeof ob, "Type%u", type); on = ob; }
+    snprintf(s->name, sizeof s->name, "%s/%s", gn, on);
+    ev->name = s->name;
+    ev->kind = group == 0 ? EVT_KIND_MARKER : EVT_KIND_OTHER;
+    common_fields(s, ev, guid, 0, version, pid, tid, kt, ut, ht);
+    if (family == ETW_HT_FAM_PERFINFO) { ev->flags &= ~(unsigned)EVT_HAS_CTX; ev->ctx_class = EVT_CTX_NONE; }
+    evt_event_add_field_u(ev, "group", group);
+    evt_event_add_field_u(ev, "type", type);
+    ev->data = p + hdr;
+    ev->data_len = n - hdr;
+}
+
+static void decode_full(etw_state *s, const uint8_t *p, uint32_t n, unsigned ht, evt_event *ev)
+{
+    const uint8_t *guid = p + ETW_TH_GUID;
+    unsigned type = p[ETW_TH_CLASS_TYPE];
+    etw_count_provider(s, guid);
+    etw_set_time(s, ev, evt_ld_u64le(p + ETW_TH_TIMESTAMP));
+    ev->id = type;
+    uint8_t et[16];
+    etw_known_guid(ETW_GUID_IDX_EVENT_TRACE, et);
+    char tb[16];
+    type_text(tb, sizeof tb, type);
+    int is_et = memcmp(guid, et, 16) == 0;
+    snprintf(s->name, sizeof s->name, "%s/%s", is_et ? "EventTrace" : "Classic", tb);
+    ev->name = s->name;
+    ev->kind = is_et ? EVT_KIND_MARKER : EVT_KIND_USER;
+    common_fields(s, ev, guid, p[ETW_TH_CLASS_LEVEL], evt_ld_u16le(p + ETW_TH_CLASS_VERSION),
+                  evt_ld_u32le(p + ETW_TH_PROCESS_ID), evt_ld_u32le(p + ETW_TH_THREAD_ID),
+                  evt_ld_u32le(p + ETW_TH_KERNEL_TIME), evt_ld_u32le(p + ETW_TH_USER_TIME), ht);
+    evt_event_add_field_u(ev, "type", type);
+    ev->data = p + ETW_TRACE_HEADER_SIZE;
+    ev->data_len = n - ETW_TRACE_HEADER_SIZE;
+}
+
+/* TraceLogging metadata (EVENT_SCHEMA_TL): u16 size, tag bytes (bit 7 = another follows), name. */
+static void tl_event_name(const uint8_t *d, size_t n, char *out, size_t cap)
+{
+    size_t i = 2;
+    while (i < n && (d[i] & 0x80)) i++;
+    i++;
+    size_t k = 0;
+    while (i < n && d[i] && k + 1 < cap) out[k++] = (char)d[i++];
+    out[k] = 0;
+}
+
+/* Provider traits (PROV_TRAITS): u16 size, NUL-terminated UTF-8 provider name, traits. */
+static void traits_name(const uint8_t *d, size_t n, char *out, size_t cap)
+{
+    size_t i = 2, k = 0;
+    while (i < n && d[i] && k + 1 < cap) out[k++] = (char)d[i++];
+    out[k] = 0;
+}
+
+static void decode_event(etw_state *s, const uint8_t *p, uint32_t n, unsigned ht, uint64_t off, evt_event *ev)
+{
+    const uint8_t *guid = p + ETW_EH_PROVIDER_ID;
+    unsigned flags = evt_ld_u16le(p + ETW_EH_FLAGS);
+    unsigned id = evt_ld_u16le(p + ETW_EH_ID);
+    etw_count_provider(s, guid);
+    etw_set_time(s, ev, evt_ld_u64le(p + ETW_EH_TIMESTAMP));
+    ev->id = id;
+    ev->kind = EVT_KIND_USER;
+    common_fields(s, ev, guid, p[ETW_EH_LEVEL], p[ETW_EH_VERSION], evt_ld_u32le(p + ETW_EH_PROCESS_ID),
+                  evt_ld_u32le(p + ETW_EH_THREAD_ID), evt_ld_u32le(p + ETW_EH_KERNEL_TIME),
+                  evt_ld_u32le(p + ETW_EH_USER_TIME), ht);
+    evt_event_add_field_u(ev, "opcode", p[ETW_EH_OPCODE]);
+    evt_event_add_field_u(ev, "task", evt_ld_u16le(p + ETW_EH_TASK));
+    evt_event_add_field_u(ev, "channel", p[ETW_EH_CHANNEL]);
+    evt_event_add_field_u(ev, "keyword", evt_ld_u64le(p + ETW_EH_KEYWORD));
+    evt_event_add_field_u(ev, "flags", flags);
+    evt_event_add_field_u(ev, "event_property", evt_ld_u16le(p + ETW_EH_EVENT_PROPERTY));
+    static const uint8_t zero[16];
+    if (memcmp(p + ETW_EH_ACTIVITY_ID, zero, 16) != 0) {
+        etw_guid_str(p + ETW_EH_ACTIVITY_ID, s->actid);
+        evt_event_add_field_s(ev, "activity_id", s->actid);
+    }
+    size_t pos = ETW_EVENT_HEADER_SIZE;
+    s->evname[0] = s->provname[0] = 0;
+    unsigned nitems = 0;
+    if (flags & ETW_EH_FLAG_EXTENDED_INFO) {
+        for (;;) {
+            if (n - pos < ETW_EXT_ITEM_HEAD_SIZE) {
+                evt_reader_error(s->r, off + pos, "EVENT_HEADER extended item head truncated (%zu bytes left of the %u-byte record)", (size_t)(n - pos), n);
+                pos = n;
+                break;
+            }
+            unsigned isize = evt_ld_u16le(p + pos), itype = evt_ld_u16le(p + pos + 2);
+            unsigned link = evt_ld_u16le(p + pos + 4), dsize = evt_ld_u16le(p + pos + 6);
+            if (isize < ETW_EXT_ITEM_HEAD_SIZE + dsize || isize > n - pos) {
+                evt_reader_error(s->r, off + pos, "EVENT_HEADER extended item (type %u) has size %u for %u data bytes; %zu bytes left in the record", itype, isize, dsize, (size_t)(n - pos));
+                pos = n;
+                break;
+            }
+            const uint8_t *d = p + pos + ETW_EXT_ITEM_HEAD_SIZE;
+            if (itype == ETW_EXT_EVENT_SCHEMA_TL) tl_event_name(d, dsize, s->evname, sizeof s->evname);
+            else if (itype == ETW_EXT_PROV_TRAITS) traits_name(d, dsize, s->provname, sizeof s->provname);
+            nitems++;
+            pos += isize;
+            if (!(link & ETW_EXT_LINKAGE_MORE)) break;
+        }
+        evt_event_add_field_u(ev, "ext_items", nitems);
+    }
+    if (s->provname[0]) evt_event_add_field_s(ev, "provider_name", s->provname);
+    if (s->evname[0]) {
+        evt_event_add_field_s(ev, "event_name", s->evname);
+        snprintf(s->name, sizeof s->name, "%s", s->evname);
+    } else {
+        snprintf(s->name, sizeof s->name, "Event%u", id);
+    }
+    ev->name = s->name;
+    ev->data = p + pos;
+    ev->data_len = n - pos;
+}
+
+int etw_decode_record(etw_state *s, const etw_stream *st, const etw_item *it, evt_event *ev)
+{
+    const etw_buf *b = &s->bufs[st->cur_buf];
+    const uint8_t *p = st->data + it->pos;
+    uint32_t n = it->size;
+    unsigned fixed, size_at, ts_at;
+    int family;
+    uint64_t off = st->compressed ? b->off : b->off + ETW_BUFFER_HEADER_SIZE + it->pos;
+    if (!etw_header_type_info(it->htype, &fixed, &size_at, &ts_at, &family)) return 0;
+    if (family == ETW_HT_FAM_INSTANCE || family == ETW_HT_FAM_MESSAGE || family == ETW_HT_FAM_UNKNOWN) {
+        s->skipped++;
+        return 0;
+    }
+    ev->offset = off;
+    ev->flags |= EVT_HAS_CPU;
+    ev->cpu = b->proc;
+    switch (family) {
+    case ETW_HT_FAM_SYSTEM:
+    case ETW_HT_FAM_PERFINFO: decode_system(s, p, n, it->htype, family, ev); break;
+    case ETW_HT_FAM_FULL: decode_full(s, p, n, it->htype, ev); break;
+    default: decode_event(s, p, n, it->htype, off, ev); break;
+    }
+    evt_event_add_field_u(ev, "size", n);
+    if (st->compressed) evt_event_add_field_u(ev, "buffer_pos", ETW_BUFFER_HEADER_SIZE + it->pos);
+    return 1;
+}

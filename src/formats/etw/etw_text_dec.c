@@ -1,0 +1,155 @@
+/* .etl reader helpers: header-type facts and names from etw_defs.h, GUID text, UTF-16 names,
+ * provider counting and the raw-clock to nanoseconds conversion. */
+#include <stdio.h>
+#include <string.h>
+#include "evtrace/alloc.h"
+#include "formats/common/bytes.h"
+#include "formats/etw/etw_dec.h"
+
+int etw_header_type_info(unsigned ht, unsigned *fixed, unsigned *size_at, unsigned *ts_at, int *family)
+{
+    switch (ht) {
+#define ETW_HT_CASE_(v, n, fx, szo, tso, fam) \
+    case v: *fixed = fx; *size_at = szo; *ts_at = tso; *family = fam; return 1;
+        ETW_HEADER_TYPE_TABLE(ETW_HT_CASE_)
+#undef ETW_HT_CASE_
+    default: return 0;
+    }
+}
+
+const char *etw_header_type_name(unsigned ht)
+{
+    switch (ht) {
+#define ETW_HT_NAME_(v, n, fx, szo, tso, fam) case v: return #n;
+        ETW_HEADER_TYPE_TABLE(ETW_HT_NAME_)
+#undef ETW_HT_NAME_
+    default: return NULL;
+    }
+}
+
+const char *etw_clock_name(uint32_t c)
+{
+    switch (c) {
+#define ETW_CLK_NAME_(v, n, str) case v: return str;
+        ETW_CLOCK_TABLE(ETW_CLK_NAME_)
+#undef ETW_CLK_NAME_
+    default: return "unknown";
+    }
+}
+
+void etw_guid_str(const uint8_t g[16], char out[37])
+{
+    static const char hex[] = "0123456789abcdef";
+    /* Data1..Data3 are little-endian numbers, Data4 is bytes in order. */
+    static const uint8_t order[16] = {3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15};
+    size_t o = 0;
+    for (int i = 0; i < 16; i++) {
+        if (i == 4 || i == 6 || i == 8 || i == 10) out[o++] = '-';
+        uint8_t b = g[order[i]];
+        out[o++] = hex[b >> 4];
+        out[o++] = hex[b & 15];
+    }
+    out[o] = 0;
+}
+
+void etw_known_guid(int which, uint8_t out[16])
+{
+    static const struct { uint32_t d1; uint16_t d2, d3; uint8_t d4[8]; } k[] = {
+#define ETW_GUID_ROW_(n, str, a, b, c, e0, e1, e2, e3, e4, e5, e6, e7) {a, b, c, {e0, e1, e2, e3, e4, e5, e6, e7}},
+        ETW_GUID_TABLE(ETW_GUID_ROW_)
+#undef ETW_GUID_ROW_
+    };
+    evt_put_u32le(out, k[which].d1);
+    evt_put_u16le(out + 4, k[which].d2);
+    evt_put_u16le(out + 6, k[which].d3);
+    memcpy(out + 8, k[which].d4, 8);
+}
+
+static void put_utf8(char *out, size_t cap, size_t *o, uint32_t cp)
+{
+    uint8_t b[4];
+    size_t n;
+    if (cp < 0x80) { b[0] = (uint8_t)cp; n = 1; }
+    else if (cp < 0x800) { b[0] = (uint8_t)(0xC0 | (cp >> 6)); b[1] = (uint8_t)(0x80 | (cp & 0x3F)); n = 2; }
+    else if (cp < 0x10000) {
+        b[0] = (uint8_t)(0xE0 | (cp >> 12)); b[1] = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
+        b[2] = (uint8_t)(0x80 | (cp & 0x3F)); n = 3;
+    } else {
+        b[0] = (uint8_t)(0xF0 | (cp >> 18)); b[1] = (uint8_t)(0x80 | ((cp >> 12) & 0x3F));
+        b[2] = (uint8_t)(0x80 | ((cp >> 6) & 0x3F)); b[3] = (uint8_t)(0x80 | (cp & 0x3F)); n = 4;
+    }
+    if (*o + n >= cap) return;
+    memcpy(out + *o, b, n);
+    *o += n;
+}
+
+size_t etw_utf16_to_utf8(const uint8_t *p, size_t n, char *out, size_t cap)
+{
+    size_t i = 0, o = 0;
+    while (i + 2 <= n) {
+        uint32_t u = evt_ld_u16le(p + i);
+        i += 2;
+        if (u == 0) { out[o] = 0; return i; }
+        if (u >= 0xD800 && u < 0xDC00 && i + 2 <= n) {
+            uint32_t lo = evt_ld_u16le(p + i);
+            if (lo >= 0xDC00 && lo < 0xE000) { i += 2; u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00); }
+            else u = 0xFFFD;
+        } else if (u >= 0xD800 && u < 0xE000) {
+            u = 0xFFFD;
+        }
+        put_utf8(out, cap, &o, u);
+    }
+    out[o] = 0;
+    return n;
+}
+
+void etw_count_provider(etw_state *s, const uint8_t g[16])
+{
+    if (s->prov_hint < s->nprov && memcmp(s->prov[s->prov_hint].guid, g, 16) == 0) {
+        s->prov[s->prov_hint].count++;
+        return;
+    }
+    for (uint32_t i = 0; i < s->nprov; i++)
+        if (memcmp(s->prov[i].guid, g, 16) == 0) { s->prov[i].count++; s->prov_hint = i; return; }
+    if (s->nprov == s->capprov) {
+        uint32_t nc = s->capprov ? s->capprov * 2 : 16;
+        etw_provider *n = evt_realloc(s->prov, nc * sizeof *n);
+        if (!n) { evt_reader_error(s->r, 0, "out of memory counting providers"); return; }
+        s->prov = n;
+        s->capprov = nc;
+    }
+    memcpy(s->prov[s->nprov].guid, g, 16);
+    s->prov[s->nprov].count = 1;
+    s->prov_hint = s->nprov++;
+}
+
+/* (delta * 1e9) / hz without overflow for any 64-bit delta. */
+static uint64_t ticks_to_ns(uint64_t delta, uint64_t hz)
+{
+#ifdef __SIZEOF_INT128__
+    unsigned __int128 v = (unsigned __int128)delta * 1000000000u / hz;
+    return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+#else
+    uint64_t q = delta / hz, rem = delta % hz;
+    return q * 1000000000u + (uint64_t)((long double)rem * 1e9L / (long double)hz);
+#endif
+}
+
+void etw_set_time(const etw_state *s, evt_event *ev, uint64_t ts)
+{
+    ev->ts = ts;
+    if (!s->hz || s->start_time < ETW_FILETIME_UNIX_EPOCH) return;
+    uint64_t start_ns = (s->start_time - ETW_FILETIME_UNIX_EPOCH) * 100u;
+    uint64_t ns;
+    if (ts >= s->t0) {
+        uint64_t d = ticks_to_ns(ts - s->t0, s->hz);
+        if (d > UINT64_MAX - start_ns) return;
+        ns = start_ns + d;
+    } else {
+        uint64_t d = ticks_to_ns(s->t0 - ts, s->hz);
+        if (d > start_ns) return;
+        ns = start_ns - d;
+    }
+    ev->t_ns = ns;
+    ev->flags |= EVT_HAS_TNS;
+}

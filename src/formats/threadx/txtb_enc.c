@@ -1,0 +1,527 @@
+/* TXTB recorder (target side): ThreadX's trace API (evt_tx_*) writing the byte-exact ThreadX trace
+ * buffer. Freestanding C99: no libc, no malloc; one static recorder, like ThreadX.
+ * Facts: shared/formats/threadx.md. Layouts, ids, filter bits: txtb_defs.h. API: evtrace/txtb.h.
+ *
+ * Invariants
+ *  I1 `gate` == enable_bits while state is ON, else 0; `on` == (state == ON). Both are written only
+ *     inside the critical section and read without it (relaxed atomics): they are the whole hot-path
+ *     test. A filtered or disabled insert reads `gate`, tests one bit and returns: no clock read,
+ *     no context read, no lock, no shared write.
+ *  I1b enable/disable publish gate and on together inside a sequence count (gen odd meanwhile),
+ *     so user_event_insert's return code comes from a consistent (gate, on) snapshot: SUCCESS means
+ *     written or filtered while ON, never "missed an enable".
+ *  I2 Every other member of g_rec, and every byte of the trace buffer while state is ON, is read
+ *     and written only inside evt_port_crit_enter/exit (the buffer init of enable runs outside it
+ *     while state is ENABLING, when nothing else touches the buffer, see I4).
+ *  I3 A record is reserved, filled and committed (current pointer + header word) in one critical
+ *     section, so no reader of the buffer and no other recorder ever sees half a slot. The clock is
+ *     read inside that section, so timestamps follow slot order.
+ *  I4 Inserts write only while state is ON; registrations only while reg_on. enable goes
+ *     OFF -> ENABLING (buffer init, lock released) -> ON; disable goes ON -> OFF.
+ *  I5 `busy` is set while one insert runs its context callback, time source, slot writes and
+ *     buffer-full callback. An insert that enters the section while busy is set (same context
+ *     recursing: callbacks, a signal or interrupt inside the section) is not written: it is counted
+ *     in stats.dropped and lost_pending. So is an insert that passed the gate but finds the state
+ *     no longer ON (it raced disable/enable). written + dropped == inserts that passed the gate.
+ *  I6 When lost_pending != 0, the next written insert first writes one EVTRACE_LOST (190) record
+ *     (info1 = lost_pending, info2 = lost_total since enable, info3 = magic), same context and
+ *     timestamp as the record that follows it. enable clears lost_pending and lost_total.
+ *  I7 A filtered event never changes another entry (ThreadX's back-patching is not reproduced:
+ *     callers supply final info values).
+ *  I8 Registry changes follow ThreadX's algorithm (threadx.md §7) exactly; reg_busy keeps a nested
+ *     registration (signal inside one) out, silently, like a full registry. */
+#include "evtrace/txtb.h"
+
+#include "evtrace/port.h"
+#include "formats/common/bytes.h"
+#include "formats/threadx/txtb_defs.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TX_LOAD(p)      __atomic_load_n((p), __ATOMIC_RELAXED)
+#define TX_STORE(p, v)  __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define TX_LOAD_ACQ(p)  __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define TX_STORE_REL(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define TX_LIKELY(x)    __builtin_expect(!!(x), 1)
+#define TX_UNLIKELY(x)  __builtin_expect(!!(x), 0)
+#else /* single-core targets where aligned 32-bit accesses are atomic */
+#define TX_LOAD(p)      (*(volatile const uint32_t *)(p))
+#define TX_STORE(p, v)  (*(volatile uint32_t *)(p) = (v))
+#define TX_LOAD_ACQ(p)  TX_LOAD(p)
+#define TX_STORE_REL(p, v) TX_STORE(p, v)
+#define TX_LIKELY(x)    (x)
+#define TX_UNLIKELY(x)  (x)
+#endif
+
+enum { TX_OFF = 0, TX_ENABLING = 1, TX_ON = 2 };
+/* How info fields come from the context (ISR enter/exit, interrupt control carry "stk" etc.). */
+enum { TX_MODE_PLAIN = 0, TX_MODE_ISR = 1, TX_MODE_INTCTL = 2 };
+
+/* The recorder. */
+typedef struct tx_rec {
+    uint32_t gate;              /* hot: enable_bits while ON, 0 otherwise (I1) */
+    uint32_t on;                /* hot: 1 while ON (I1) */
+    uint32_t gen;               /* odd while enable/disable publish gate+on (I1b) */
+    uint32_t enable_bits;       /* ThreadX _tx_trace_event_enable_bits (kept while off) */
+    uint8_t state;              /* TX_OFF / TX_ENABLING / TX_ON */
+    uint8_t busy;               /* an insert is in progress in this section (I5) */
+    uint8_t reg_busy;           /* a registry change is in progress (I8) */
+    uint8_t reg_on;             /* registry usable (ThreadX: registry start != NULL) */
+    uint8_t big;                /* buffer byte order: 1 big-endian */
+    uint8_t swap;               /* buffer order differs from the host's */
+    uint8_t *hdr;               /* control header = buffer start */
+    uint8_t *reg;               /* registry entry 0 */
+    uint8_t *ev_start, *ev_end; /* event slots [start, end) */
+    uint8_t *cur;               /* next slot to write (oldest after a wrap) */
+    uint32_t base;              /* target address of hdr */
+    uint32_t reg_total;         /* registry entries R */
+    uint32_t reg_avail;         /* ThreadX _tx_trace_available_registry_entries */
+    uint32_t reg_search;        /* ThreadX _tx_trace_registry_search_start */
+    uint32_t reg_size;          /* 16 + name_size */
+    uint32_t name_size;         /* registry name field size */
+    uint32_t (*time_source)(void); /* NULL: the port counter */
+    evt_tx_context_fn ctxfn;    /* NULL: the port default */
+    void (*full_cb)(void *);    /* buffer-full callback (survives disable/enable) */
+    uint32_t lost_pending;      /* dropped since the last LOST record (I6) */
+    uint32_t lost_total;        /* dropped since enable (I6) */
+    evt_tx_stats st;            /* counters since program start */
+} tx_rec;
+
+static tx_rec g_rec;
+
+/* ---- kernel-event filter bits, generated from TXTB_EVENT_TABLE ---------------------------------- */
+
+#define TX_KERNEL_IDS 200u  /* ThreadX's own id range 1..199 */
+/* Filter bit -> 1 + its bit number; 33 = "never recorded" (filter 0: the LOST record). */
+#define TX_FIDX_(f) ((f) == 0u ? 33 : (f) == 0x1u ? 1 : (f) == 0x2u ? 2 : (f) == 0x4u ? 3 :        \
+                     (f) == 0x8u ? 4 : (f) == 0x10u ? 5 : (f) == 0x20u ? 6 : (f) == 0x40u ? 7 :    \
+                     (f) == 0x80u ? 8 : (f) == 0x100u ? 9 : (f) == 0x200u ? 10 : (f) == 0x400u ? 11 : \
+                     (f) == 0x80000000u ? 32 : 0)
+/* Compile-time checks: every table id lies in 1..199 and its filter is 0 or one known bit. */
+#define TX_CHECK_(id, name, filt, kind) \
+    char chk_##name[((id) >= 1 && (id) < TX_KERNEL_IDS && TX_FIDX_(filt) != 0) ? 1 : -1];
+struct tx_table_check { TXTB_EVENT_TABLE(TX_CHECK_) };
+#undef TX_CHECK_
+/* id -> TX_FIDX_ of its filter, 0 = not in the table (duplicate ids fail: -Woverride-init). */
+#define TX_FENTRY_(id, name, filt, kind) [id] = (uint8_t)TX_FIDX_(filt),
+static const uint8_t k_filter_idx[TX_KERNEL_IDS] = { TXTB_EVENT_TABLE(TX_FENTRY_) };
+#undef TX_FENTRY_
+
+static uint32_t kernel_filter(uint32_t id)
+{
+    if (id < TX_KERNEL_IDS) {
+        unsigned n = k_filter_idx[id];
+        if (n == 0u) return TXTB_F_INTERNAL;
+        return n == 33u ? 0u : (uint32_t)1u << (n - 1u);
+    }
+    if (id < 300u) return TXTB_FX_ALL_EVENTS;
+    if (id < 600u) return TXTB_NX_ALL_EVENTS;
+    if (id < 1100u) return TXTB_UX_ALL_EVENTS;
+    if (id < TXTB_USER_EVENT_START) return TXTB_F_INTERNAL;
+    return TXTB_F_USER;
+}
+
+/* Publish gate and on for enable/disable (critical section held), see I1b. */
+static void publish(tx_rec *r, uint32_t gate, uint32_t on)
+{
+    uint32_t g = r->gen;
+    TX_STORE(&r->gen, g + 1u);
+    TX_STORE_REL(&r->on, on);
+    TX_STORE_REL(&r->gate, gate);
+    TX_STORE_REL(&r->gen, g + 2u);
+}
+
+/* ---- byte helpers ------------------------------------------------------------------------------- */
+
+static void put32(const tx_rec *r, uint8_t *p, uint32_t v) { evt_put_u32(p, v, r->big); }
+static uint32_t addr_of(const tx_rec *r, const uint8_t *p) { return r->base + (uint32_t)(p - r->hdr); }
+
+/* Store a 32-bit word in host order at any alignment (compiles to one store). */
+static inline void store_host32(uint8_t *p, uint32_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_memcpy(p, &v, 4);
+#else
+    const uint8_t *q = (const uint8_t *)&v;
+    p[0] = q[0]; p[1] = q[1]; p[2] = q[2]; p[3] = q[3];
+#endif
+}
+static inline uint32_t bswap32(uint32_t v)
+{
+    return (v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24);
+}
+
+/* Write one 32-byte slot at the current pointer and advance it; returns 1 if that wrapped.
+ * The words are stored in host order, byte-swapped first when the buffer's order differs. */
+static inline unsigned put_event(tx_rec *r, const evt_tx_context *c, uint32_t id, uint32_t ts,
+                                 uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
+{
+    uint8_t *s = r->cur;
+    uint32_t w[8];
+    unsigned k, wrapped = 0;
+    w[0] = c->context; w[1] = c->priority_word; w[2] = id; w[3] = ts;
+    w[4] = i1; w[5] = i2; w[6] = i3; w[7] = i4;
+    if (TX_UNLIKELY(r->swap))
+        for (k = 0; k < 8; k++) w[k] = bswap32(w[k]);
+    for (k = 0; k < 8; k++) store_host32(s + 4 * k, w[k]);
+    s += TXTB_EVENT_SIZE;
+    if (TX_UNLIKELY(s >= r->ev_end)) {
+        s = r->ev_start;
+        wrapped = 1;
+    }
+    r->cur = s;
+    uint32_t a = addr_of(r, s);
+    store_host32(r->hdr + TXTB_HDR_CURRENT, r->swap ? bswap32(a) : a);
+    return wrapped;
+}
+
+/* ---- context ------------------------------------------------------------------------------------ */
+
+static void get_context(const tx_rec *r, evt_tx_context *c)
+{
+    c->context = 0;
+    c->priority_word = 0;
+    c->system_state = 0;
+    c->preempt_disable = 0;
+    c->stack = evt_tx_addr(c);
+    if (r->ctxfn) {
+        r->ctxfn(c);
+    } else if (evt_port_in_isr()) {
+        c->context = TXTB_CTX_ISR;
+    } else {
+        c->context = (uint32_t)evt_port_context_id();
+        c->priority_word = TXTB_PRIO_CURRENT_BIT;
+    }
+    /* Context 0 would mark the slot as never written: report it as initialisation. */
+    if (c->context == TXTB_CTX_NONE) {
+        c->context = TXTB_CTX_INIT;
+        c->priority_word = 0;
+    }
+    if (c->system_state == 0u) {
+        if (c->context == TXTB_CTX_ISR) c->system_state = 1u;
+        else if (c->context == TXTB_CTX_INIT) c->system_state = TXTB_CTX_INIT;
+    }
+}
+
+/* ---- the insert --------------------------------------------------------------------------------- */
+
+/* Write one record (plus a LOST record first if records were dropped). Critical section held,
+ * state ON, not busy. */
+static void commit_locked(tx_rec *r, uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4,
+                          unsigned mode)
+{
+    evt_tx_context c;
+    unsigned wraps = 0;
+    r->busy = 1;
+    get_context(r, &c);
+    if (mode == TX_MODE_ISR) {
+        i1 = c.stack;
+        i3 = c.system_state;
+        i4 = c.preempt_disable;
+    } else if (mode == TX_MODE_INTCTL) {
+        i2 = c.stack;
+    }
+    uint32_t ts = r->time_source ? r->time_source() : (uint32_t)evt_port_timestamp();
+    if (TX_UNLIKELY(r->lost_pending != 0u)) {
+        uint32_t n = r->lost_pending;
+        wraps += put_event(r, &c, TXTB_EVTRACE_LOST_ID, ts, n, r->lost_total, TXTB_EVTRACE_LOST_MAGIC, 0u);
+        r->lost_pending -= n; /* not = 0: a nested drop in between stays pending */
+        r->st.lost_records++;
+    }
+    wraps += put_event(r, &c, id, ts, i1, i2, i3, i4);
+    r->st.written++;
+    if (TX_UNLIKELY(wraps != 0u)) {
+        r->st.wraps += wraps;
+        for (; wraps != 0u; wraps--)
+            if (r->full_cb) r->full_cb(r->hdr);
+    }
+    r->busy = 0;
+}
+
+/* The insert after the gate passed. Returns 1 if written, 0 if dropped. */
+static unsigned record(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, unsigned mode)
+{
+    tx_rec *r = &g_rec;
+    evt_port_crit_t cs = evt_port_crit_enter();
+    if (TX_UNLIKELY(r->busy | (r->state != TX_ON))) {
+        r->st.dropped++;
+        r->lost_pending++;
+        r->lost_total++;
+        evt_port_crit_exit(cs);
+        return 0;
+    }
+    commit_locked(r, id, i1, i2, i3, i4, mode);
+    evt_port_crit_exit(cs);
+    return 1;
+}
+
+unsigned evt_tx_trace_user_event_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
+{
+    if (TX_LIKELY(TX_LOAD(&g_rec.gate) & TXTB_F_USER))
+        return record(id, i1, i2, i3, i4, TX_MODE_PLAIN) ? EVT_TX_SUCCESS : EVT_TX_NOT_DONE;
+    /* Filtered or off: which one, from a consistent snapshot (I1b). A call overlapping an
+     * enable/disable returns NOT_DONE: tracing was off at some instant of it. */
+    uint32_t s1 = TX_LOAD_ACQ(&g_rec.gen);
+    uint32_t gate = TX_LOAD_ACQ(&g_rec.gate);
+    uint32_t on = TX_LOAD_ACQ(&g_rec.on);
+    uint32_t s2 = TX_LOAD_ACQ(&g_rec.gen);
+    if (s1 != s2 || (s1 & 1u) || !on) return EVT_TX_NOT_DONE;
+    if (gate & TXTB_F_USER) /* enabled meanwhile */
+        return record(id, i1, i2, i3, i4, TX_MODE_PLAIN) ? EVT_TX_SUCCESS : EVT_TX_NOT_DONE;
+    return EVT_TX_SUCCESS;
+}
+
+void evt_tx_trace_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint32_t filter_bit)
+{
+    if (TX_LOAD(&g_rec.gate) & filter_bit) (void)record(id, i1, i2, i3, i4, TX_MODE_PLAIN);
+}
+
+void evt_tx_trace_kernel_event(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
+{
+    if (TX_LOAD(&g_rec.gate) & kernel_filter(id)) (void)record(id, i1, i2, i3, i4, TX_MODE_PLAIN);
+}
+
+void evt_tx_trace_isr_enter_insert(uint32_t isr_id)
+{
+    if (TX_LOAD(&g_rec.gate) & TXTB_F_INTERNAL)
+        (void)record(TXTB_EVENT_ISR_ENTER, 0u, isr_id, 0u, 0u, TX_MODE_ISR);
+}
+
+void evt_tx_trace_isr_exit_insert(uint32_t isr_id)
+{
+    if (TX_LOAD(&g_rec.gate) & TXTB_F_INTERNAL)
+        (void)record(TXTB_EVENT_ISR_EXIT, 0u, isr_id, 0u, 0u, TX_MODE_ISR);
+}
+
+void evt_tx_trace_interrupt_control(uint32_t new_posture)
+{
+    if (TX_LOAD(&g_rec.gate) & TXTB_F_INTCTL)
+        (void)record(TXTB_EVENT_INTERRUPT_CONTROL, new_posture, 0u, 0u, 0u, TX_MODE_INTCTL);
+}
+
+/* ---- enable / disable / filter ------------------------------------------------------------------ */
+
+static int host_is_big(void)
+{
+    const uint16_t one = 1u;
+    return *(const uint8_t *)&one == 0u;
+}
+
+unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_entries,
+                                const evt_tx_options *opt)
+{
+    tx_rec *r = &g_rec;
+    uint32_t name_size = (opt && opt->name_size) ? opt->name_size : TXTB_DEFAULT_NAME_SIZE;
+    uint32_t reg_size = TXTB_REG_FIXED_SIZE + name_size;
+    uint64_t reg_bytes = (uint64_t)reg_size * registry_entries;
+    if ((uint64_t)size < TXTB_HEADER_SIZE + reg_bytes + TXTB_EVENT_SIZE) return EVT_TX_SIZE_ERROR;
+
+    evt_port_crit_t cs = evt_port_crit_enter();
+    if (r->state != TX_OFF || r->busy) {
+        evt_port_crit_exit(cs);
+        return EVT_TX_NOT_DONE;
+    }
+    r->state = TX_ENABLING; /* I4: nothing else writes the buffer until ON */
+    evt_port_crit_exit(cs);
+
+    int big = host_is_big();
+    if (opt && opt->big_endian != -1) big = opt->big_endian != 0;
+    uint8_t *b = buffer;
+    uint8_t *reg = b + TXTB_HEADER_SIZE;
+    uint8_t *ev_start = reg + (uint32_t)reg_bytes;
+    uint32_t slots = (uint32_t)((size - TXTB_HEADER_SIZE - reg_bytes) / TXTB_EVENT_SIZE);
+    uint8_t *ev_end = ev_start + slots * TXTB_EVENT_SIZE;
+    uint32_t base = (opt && opt->base_address) ? opt->base_address : evt_tx_addr(buffer);
+    uint32_t mask = (opt && opt->time_mask) ? opt->time_mask : 0xFFFFFFFFu;
+
+    /* Registry: available=1, type=0, reserved=0, pointer=0; params and name left as they are. */
+    for (uint32_t i = 0; i < registry_entries; i++) {
+        uint8_t *e = reg + i * reg_size;
+        e[TXTB_REG_AVAILABLE] = 1u;
+        e[TXTB_REG_TYPE] = 0u;
+        e[TXTB_REG_RESERVED1] = 0u;
+        e[TXTB_REG_RESERVED2] = 0u;
+        evt_put_u32le(e + TXTB_REG_POINTER, 0u);
+    }
+    /* Events: only word 0 (context) of each slot. */
+    for (uint8_t *s = ev_start; s < ev_end; s += TXTB_EVENT_SIZE) evt_put_u32le(s, 0u);
+    /* Header. */
+    evt_put_u32(b + TXTB_HDR_ID, TXTB_ID, big);
+    evt_put_u32(b + TXTB_HDR_TIMER_MASK, mask, big);
+    evt_put_u32(b + TXTB_HDR_BASE, base, big);
+    evt_put_u32(b + TXTB_HDR_REG_START, base + (uint32_t)(reg - b), big);
+    evt_put_u16(b + TXTB_HDR_RESERVED1, 0u, big);
+    evt_put_u16(b + TXTB_HDR_NAME_SIZE, (uint16_t)name_size, big);
+    evt_put_u32(b + TXTB_HDR_REG_END, base + (uint32_t)(ev_start - b), big);
+    evt_put_u32(b + TXTB_HDR_BUF_START, base + (uint32_t)(ev_start - b), big);
+    evt_put_u32(b + TXTB_HDR_BUF_END, base + (uint32_t)(ev_end - b), big);
+    evt_put_u32(b + TXTB_HDR_CURRENT, base + (uint32_t)(ev_start - b), big);
+    evt_put_u32(b + TXTB_HDR_RESERVED2, TXTB_RESERVED2, big);
+    evt_put_u32(b + TXTB_HDR_RESERVED3, TXTB_RESERVED3, big);
+    evt_put_u32(b + TXTB_HDR_RESERVED4, TXTB_RESERVED4, big);
+
+    cs = evt_port_crit_enter();
+    r->big = (uint8_t)big;
+    r->swap = (uint8_t)(big != host_is_big());
+    r->hdr = b;
+    r->reg = reg;
+    r->ev_start = ev_start;
+    r->ev_end = ev_end;
+    r->cur = ev_start;
+    r->base = base;
+    r->reg_total = registry_entries;
+    r->reg_avail = registry_entries;
+    r->reg_search = 0;
+    r->reg_size = reg_size;
+    r->name_size = name_size;
+    r->time_source = opt ? opt->time_source : 0;
+    r->ctxfn = opt ? opt->context : 0;
+    r->lost_pending = 0;
+    r->lost_total = 0;
+    r->reg_on = 1;
+    r->enable_bits = 0xFFFFFFFFu;
+    r->state = TX_ON;
+    commit_locked(r, TXTB_EVENT_RUNNING, 0u, 0u, 0u, 0u, TX_MODE_PLAIN);
+    if (r->state == TX_ON) /* the buffer-full callback of a tiny buffer may have disabled */
+        commit_locked(r, TXTB_EVENT_RUNNING, 0u, 0u, 0u, 0u, TX_MODE_PLAIN);
+    if (r->state == TX_ON) publish(r, r->enable_bits, 1u);
+    evt_port_crit_exit(cs);
+    return EVT_TX_SUCCESS;
+}
+
+unsigned evt_tx_trace_enable(void *buffer, uint32_t size, uint32_t registry_entries)
+{
+    return evt_tx_trace_enable_ex(buffer, size, registry_entries, 0);
+}
+
+unsigned evt_tx_trace_disable(void)
+{
+    tx_rec *r = &g_rec;
+    evt_port_crit_t cs = evt_port_crit_enter();
+    if (r->state != TX_ON) {
+        evt_port_crit_exit(cs);
+        return EVT_TX_NOT_DONE;
+    }
+    r->state = TX_OFF;
+    r->reg_on = 0;
+    publish(r, 0u, 0u);
+    evt_port_crit_exit(cs);
+    return EVT_TX_SUCCESS;
+}
+
+unsigned evt_tx_trace_event_filter(uint32_t bits)
+{
+    tx_rec *r = &g_rec;
+    evt_port_crit_t cs = evt_port_crit_enter();
+    r->enable_bits &= ~bits;
+    if (r->state == TX_ON) TX_STORE(&r->gate, r->enable_bits);
+    evt_port_crit_exit(cs);
+    return EVT_TX_SUCCESS;
+}
+
+unsigned evt_tx_trace_event_unfilter(uint32_t bits)
+{
+    tx_rec *r = &g_rec;
+    evt_port_crit_t cs = evt_port_crit_enter();
+    r->enable_bits |= bits;
+    if (r->state == TX_ON) TX_STORE(&r->gate, r->enable_bits);
+    evt_port_crit_exit(cs);
+    return EVT_TX_SUCCESS;
+}
+
+unsigned evt_tx_trace_buffer_full_notify(void (*fn)(void *buffer))
+{
+    evt_port_crit_t cs = evt_port_crit_enter();
+    g_rec.full_cb = fn;
+    evt_port_crit_exit(cs);
+    return EVT_TX_SUCCESS;
+}
+
+void evt_tx_trace_get_stats(evt_tx_stats *out)
+{
+    evt_port_crit_t cs = evt_port_crit_enter();
+    *out = g_rec.st;
+    evt_port_crit_exit(cs);
+}
+
+/* ---- object registry (threadx.md §7) ------------------------------------------------------------ */
+
+static void reg_add(uint8_t type, uint32_t ptr, const char *name, uint32_t p1, uint32_t p2,
+                    int is_thread, uint32_t priority)
+{
+    tx_rec *r = &g_rec;
+    evt_port_crit_t cs = evt_port_crit_enter();
+    if (!r->reg_on || r->reg_busy || r->reg_avail == 0u) {
+        evt_port_crit_exit(cs);
+        return; /* registry off or full: silently dropped, as ThreadX */
+    }
+    r->reg_busy = 1;
+    uint32_t entries = r->reg_total, found = entries, i = r->reg_search;
+    do {
+        const uint8_t *e = r->reg + i * r->reg_size;
+        uint32_t p = evt_ld_u32(e + TXTB_REG_POINTER, r->big);
+        if (p == 0u || p == ptr) { /* never used, or this very address: taken at once */
+            found = i;
+            break;
+        }
+        if (e[TXTB_REG_AVAILABLE] == 1u) {
+            /* ThreadX keeps the first available slot only while its type is 0; a deleted slot
+             * (type != 0) is replaced by every later available one: the LAST one met wins. */
+            if (found == entries || r->reg[found * r->reg_size + TXTB_REG_TYPE] != 0u) found = i;
+        }
+        if (++i >= entries) i = 0;
+    } while (i != r->reg_search);
+    if (found < entries) {
+        uint8_t *e = r->reg + found * r->reg_size;
+        uint32_t n = r->name_size - 1u, k = 0;
+        r->reg_avail--;
+        r->reg_search = (found + 1u < entries) ? found + 1u : 0u;
+        e[TXTB_REG_AVAILABLE] = 0u;
+        e[TXTB_REG_TYPE] = type;
+        put32(r, e + TXTB_REG_POINTER, ptr);
+        put32(r, e + TXTB_REG_PARAM1, p1);
+        put32(r, e + TXTB_REG_PARAM2, p2);
+        if (name) {
+            for (; k < n; k++) {
+                e[TXTB_REG_NAME + k] = (uint8_t)name[k];
+                if (name[k] == '\0') break;
+            }
+        }
+        e[TXTB_REG_NAME + k] = 0u; /* bytes after the NUL keep the old name's tail */
+        e[TXTB_REG_RESERVED1] = is_thread ? (uint8_t)(TXTB_REG_PRIO_PRESENT | (uint8_t)(priority >> 8)) : 0u;
+        e[TXTB_REG_RESERVED2] = is_thread ? (uint8_t)(priority & 0xFFu) : 0u;
+    }
+    r->reg_busy = 0;
+    evt_port_crit_exit(cs);
+}
+
+void evt_tx_trace_object_register(uint8_t type, const void *object, const char *name,
+                                  uint32_t param1, uint32_t param2)
+{
+    reg_add(type, evt_tx_addr(object), name, param1, param2, 0, 0u);
+}
+
+void evt_tx_trace_thread_register(const void *thread, const char *name, uint32_t stack_start,
+                                  uint32_t stack_size, uint32_t priority)
+{
+    reg_add(TXTB_OBJ_THREAD, evt_tx_addr(thread), name, stack_start, stack_size, 1, priority);
+}
+
+void evt_tx_trace_object_unregister(const void *object)
+{
+    tx_rec *r = &g_rec;
+    uint32_t ptr = evt_tx_addr(object);
+    if (ptr == 0u) return;
+    evt_port_crit_t cs = evt_port_crit_enter();
+    if (r->reg_on && !r->reg_busy) {
+        for (uint32_t i = 0; i < r->reg_total; i++) {
+            uint8_t *e = r->reg + i * r->reg_size;
+            if (evt_ld_u32(e + TXTB_REG_POINTER, r->big) == ptr) {
+                e[TXTB_REG_AVAILABLE] = 1u;
+                r->reg_avail++;
+                r->reg_search = i;
+                break;
+            }
+        }
+    }
+    evt_port_crit_exit(cs);
+}

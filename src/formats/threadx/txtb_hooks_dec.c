@@ -1,0 +1,174 @@
+/* Decoding of the generic-hooks records in a TXTB buffer (see txtb_hooks_dec.h, docs/hooks.md).
+ * Names come from the shared X-macro tables: include/evtrace/hooks.h (states, profiles) and
+ * src/kernel/utk/utk_fncd.h (μT-Kernel function codes, TTS_*). */
+#include "formats/threadx/txtb_hooks_dec.h"
+
+#include <stdio.h>
+#include <string.h>
+#include "evtrace/hooks.h"
+#include "formats/threadx/txtb_defs.h"
+#include "kernel/utk/utk_fncd.h"
+
+static const char *const k_utk_fn[UTK_FN_INDEX_MAX + 1] = {
+#define TXTB_HD_FN_(ix, name, n, oc, role) [ix] = #name,
+    UTK_FN_TABLE(TXTB_HD_FN_)
+#undef TXTB_HD_FN_
+};
+static const uint8_t k_utk_oc[UTK_FN_INDEX_MAX + 1] = {
+#define TXTB_HD_OC_(ix, name, n, oc, role) [ix] = (role == UTK_ROLE_ARG || role == UTK_ROLE_DEL) ? oc : 0,
+    UTK_FN_TABLE(TXTB_HD_OC_)
+#undef TXTB_HD_OC_
+};
+static const char *const k_state[] = {
+#define TXTB_HD_ST_(n, v, s) [v] = s,
+    EVT_HOOK_STATE_TABLE(TXTB_HD_ST_)
+#undef TXTB_HD_ST_
+};
+
+const char *txtb_hooks_utk_fn_name(int32_t fncd)
+{
+    if (fncd >= 0) return NULL;
+    unsigned ix = ((uint32_t)fncd >> 16) & 0x7FFFu;
+    return ix <= UTK_FN_INDEX_MAX ? k_utk_fn[ix] : NULL;
+}
+
+const char *txtb_hooks_utk_tts_name(uint32_t tskstat)
+{
+    switch (tskstat & 0x7Fu) {
+#define TXTB_HD_TTS_(name, v) case v: return #name;
+        UTK_TTS_TABLE(TXTB_HD_TTS_)
+#undef TXTB_HD_TTS_
+    case 0: return "NONEXISTENT";
+    default: return NULL;
+    }
+}
+
+/* μT-Kernel error code names (3.0 errno.h). */
+static const char *utk_error_name(int32_t er)
+{
+    switch (er) {
+    case 0: return "E_OK";
+    case -5: return "E_SYS";
+    case -9: return "E_NOSPT";
+    case -10: return "E_RSFN";
+    case -11: return "E_RSATR";
+    case -17: return "E_PAR";
+    case -18: return "E_ID";
+    case -25: return "E_CTX";
+    case -26: return "E_MACV";
+    case -27: return "E_OACV";
+    case -28: return "E_ILUSE";
+    case -33: return "E_NOMEM";
+    case -34: return "E_LIMIT";
+    case -41: return "E_OBJ";
+    case -42: return "E_NOEXS";
+    case -43: return "E_QOVR";
+    case -49: return "E_RLWAI";
+    case -50: return "E_TMOUT";
+    case -51: return "E_DLT";
+    case -52: return "E_DISWAI";
+    default: return NULL;
+    }
+}
+
+void txtb_hooks_dec_init(txtb_hooks_dec *h) { memset(h, 0, sizeof *h); }
+
+void txtb_hooks_dec_registry(txtb_hooks_dec *h, unsigned type, uint32_t addr, uint32_t param1, uint32_t param2)
+{
+    if (type == TXTB_OBJ_EVTRACE_HOOKS && addr == TXTB_HOOKS_MAGIC) {
+        h->active = 1;
+        h->kernel = param1;
+        h->version = param2;
+    }
+}
+
+/* Replace the value of string field `key`, or add it. */
+static void set_field_s(evt_event *ev, const char *key, const char *v)
+{
+    for (uint32_t i = 0; i < ev->nfields; i++) {
+        if (strcmp(ev->fields[i].key, key) == 0) {
+            ev->fields[i].is_str = 1;
+            ev->fields[i].str = v;
+            return;
+        }
+    }
+    evt_event_add_field_s(ev, key, v);
+}
+
+/* Service name: from the kernel profile's table, else the code in hex. */
+static const char *svc_name(txtb_hooks_dec *h, uint32_t code)
+{
+    if (h->active && h->kernel == EVT_HOOK_KERNEL_UTKERNEL) {
+        const char *n = txtb_hooks_utk_fn_name((int32_t)code);
+        if (n) return n;
+        if ((int32_t)code >= 0) { /* extended SVC: subsystem id in the low 8 bits */
+            snprintf(h->namebuf, sizeof h->namebuf, "svc_ssy%u_fn%u", (unsigned)(code & 0xFFu), (unsigned)(code >> 8));
+            return h->namebuf;
+        }
+    }
+    snprintf(h->namebuf, sizeof h->namebuf, "svc_0x%08x", (unsigned)code);
+    return h->namebuf;
+}
+
+int txtb_hooks_dec_event(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], evt_event *ev,
+                         txtb_hooks_name_fn name_of, void *ctx)
+{
+    uint32_t code = w[4];
+    if (id == TXTB_EVTRACE_SVC_ENTER_ID || id == TXTB_EVTRACE_SVC_EXIT_ID) {
+        int enter = (id == TXTB_EVTRACE_SVC_ENTER_ID);
+        ev->kind = enter ? EVT_KIND_SVC_ENTER : EVT_KIND_SVC_EXIT;
+        ev->name = svc_name(h, code);
+        evt_event_add_field_u(ev, "code", code);
+        if (enter) {
+            unsigned ix = (code >> 16) & 0x7FFFu;
+            if (h->kernel == EVT_HOOK_KERNEL_UTKERNEL && (int32_t)code < 0 && ix <= UTK_FN_INDEX_MAX && k_utk_oc[ix]) {
+                unsigned oc = k_utk_oc[ix];
+                uint32_t handle = oc == UTK_OC_TSK ? w[5] : ((uint32_t)oc << 16) | (w[5] & 0xFFFFu);
+                ev->flags |= EVT_HAS_TARGET;
+                ev->target = handle;
+                ev->target_name = name_of ? name_of(ctx, handle) : NULL;
+            }
+        } else {
+            evt_event_add_field_i(ev, "ret", (int32_t)w[5]);
+            if (h->kernel == EVT_HOOK_KERNEL_UTKERNEL) {
+                const char *en = (int32_t)w[5] > 0 ? NULL : utk_error_name((int32_t)w[5]);
+                if (en) evt_event_add_field_s(ev, "error", en);
+            }
+            evt_event_add_field_u(ev, "paired", w[6] ? 1u : 0u);
+        }
+        return 1;
+    }
+    if (!h->active) return 0;
+    if (id == TXTB_EVENT_ISR_ENTER || id == TXTB_EVENT_ISR_EXIT) {
+        /* The interrupt's name (evt_utk_name_interrupt / EVT_HOOK_OBJ_INTERRUPT) or "int<n>". */
+        uint32_t irq = w[5];
+        const char *n = name_of ? name_of(ctx, TXTB_HOOKS_IRQ_BASE | (irq & 0xFFFFu)) : NULL;
+        if (!n || !n[0]) {
+            snprintf(h->namebuf, sizeof h->namebuf, "int%u", (unsigned)irq);
+            n = h->namebuf;
+        }
+        ev->name = n;
+        evt_event_add_field_s(ev, "irq_name", n);
+        return 1;
+    }
+    if (id == TXTB_EVENT_THREAD_RESUME || id == TXTB_EVENT_THREAD_SUSPEND) {
+        int run = (id == TXTB_EVENT_THREAD_RESUME);
+        uint32_t gen = w[6] >> 16, native = w[6] & 0xFFFFu;
+        const char *sn;
+        if (h->kernel == EVT_HOOK_KERNEL_UTKERNEL)
+            sn = run ? "TTS_RUN" : txtb_hooks_utk_tts_name(native);
+        else
+            sn = run ? "running" : (gen < sizeof k_state / sizeof k_state[0] ? k_state[gen] : NULL);
+        if (!sn) {
+            snprintf(h->statebuf, sizeof h->statebuf, "state_%u", (unsigned)native);
+            sn = h->statebuf;
+        }
+        set_field_s(ev, "state", sn);
+        if (!run) {
+            evt_event_add_field_s(ev, "stop_reason", gen < sizeof k_state / sizeof k_state[0] ? k_state[gen] : "unknown");
+            evt_event_add_field_u(ev, "native_state", native);
+        }
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,37 @@
+/* Host-side decoding of the TXTB records written by the generic kernel hooks backend
+ * (txtb_hooks_enc.c, docs/hooks.md): maps EVTRACE_SVC_ENTER/EXIT (191/192) back to the canonical
+ * svc_enter/svc_exit kinds named after the service ("tk_wai_sem" for a μT-Kernel profile), and
+ * names the thread states of THREAD_RESUME/SUSPEND with the kernel's own names (TTS_WAI). The TXTB
+ * reader calls it: txtb_hooks_dec_registry() for every used registry entry at open, then
+ * txtb_hooks_dec_event() for every decoded event, after its own fields are set. */
+#ifndef EVT_TXTB_HOOKS_DEC_H
+#define EVT_TXTB_HOOKS_DEC_H
+
+#include <stdint.h>
+#include "evtrace/model.h"
+
+typedef struct txtb_hooks_dec {
+    int active;          /* a hooks profile registry entry was seen */
+    uint32_t kernel;     /* its EVT_HOOK_KERNEL_* profile */
+    uint32_t version;    /* its layout version */
+    char namebuf[48];    /* formatted service name (valid until the next event) */
+    char statebuf[32];   /* formatted state name */
+} txtb_hooks_dec;
+
+/* Looks up the registry name of an object pointer; NULL if unknown. */
+typedef const char *(*txtb_hooks_name_fn)(void *ctx, uint32_t addr);
+
+/* Start state (all zero is fine too). */
+void txtb_hooks_dec_init(txtb_hooks_dec *h);
+/* One used registry entry (type, object pointer, param1, param2). */
+void txtb_hooks_dec_registry(txtb_hooks_dec *h, unsigned type, uint32_t addr, uint32_t param1, uint32_t param2);
+/* Adjust a decoded event: id = event id (CPU bits removed), w = the slot's 8 words (w[4..7] =
+ * info1..4). Returns 1 if the event is a hooks record it rewrote, else 0. name_of may be NULL. */
+int txtb_hooks_dec_event(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], evt_event *ev,
+                         txtb_hooks_name_fn name_of, void *ctx);
+/* Name of a μT-Kernel function code ("tk_wai_sem"), or NULL when not in the table. */
+const char *txtb_hooks_utk_fn_name(int32_t fncd);
+/* Name of a μT-Kernel task state ("TTS_WAI"), "NONEXISTENT" for 0, or NULL. */
+const char *txtb_hooks_utk_tts_name(uint32_t tskstat);
+
+#endif

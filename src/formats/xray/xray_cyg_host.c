@@ -1,0 +1,104 @@
+/* XRay recorder front end for -finstrument-functions (GCC or clang): __cyg_profile_func_enter/exit
+ * give function addresses; a lock-free open-addressing table assigns XRay function ids (1, 2, ...
+ * in order of first call), and evt_xray_write_map() writes the id -> address (+ name when dladdr
+ * knows it) map in llvm-xray's YAML form so `evtrace --instr-map` and `llvm-xray -m` resolve it.
+ * Linked in only when the program references these hooks. Contract: include/evtrace/xray.h. */
+#define _GNU_SOURCE
+#include "evtrace/xray.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+#include "formats/xray/xray_defs.h"
+
+#define CYG_SLOTS (1u << 16) /* power of two; at most CYG_SLOTS - 1 functions */
+
+static uintptr_t g_key[CYG_SLOTS];  /* function address, 0 = empty (atomic) */
+static uint32_t g_id[CYG_SLOTS];    /* its id, 0 until published (atomic) */
+static uint32_t g_next_id;          /* atomic */
+
+#define NOINST __attribute__((no_instrument_function))
+
+NOINST uint32_t evt_xray_cyg_count(void);
+NOINST void __cyg_profile_func_enter(void *fn, void *site);
+NOINST void __cyg_profile_func_exit(void *fn, void *site);
+
+uint32_t evt_xray_cyg_count(void) { return __atomic_load_n(&g_next_id, __ATOMIC_ACQUIRE); }
+
+/* Id of fn, assigned on first sight; XRAY_FN_ID_MAX when the table is full. */
+static NOINST uint32_t id_of(void *fn)
+{
+    uintptr_t a = (uintptr_t)fn;
+    uint32_t h = (uint32_t)((a >> 4) * 2654435761u) & (CYG_SLOTS - 1);
+    for (uint32_t n = 0; n < CYG_SLOTS; n++, h = (h + 1) & (CYG_SLOTS - 1)) {
+        uintptr_t k = __atomic_load_n(&g_key[h], __ATOMIC_ACQUIRE);
+        if (k == 0) {
+            if (!__atomic_compare_exchange_n(&g_key[h], &k, a, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+                if (k != a) continue; /* another function took the slot */
+            } else {
+                uint32_t id = __atomic_add_fetch(&g_next_id, 1, __ATOMIC_ACQ_REL);
+                if (id > XRAY_FN_ID_MAX) id = XRAY_FN_ID_MAX;
+                __atomic_store_n(&g_id[h], id, __ATOMIC_RELEASE);
+                return id;
+            }
+        }
+        if (k == a) {
+            uint32_t id;
+            while ((id = __atomic_load_n(&g_id[h], __ATOMIC_ACQUIRE)) == 0) {
+            } /* its inserter is publishing the id */
+            return id;
+        }
+    }
+    return XRAY_FN_ID_MAX;
+}
+
+void __cyg_profile_func_enter(void *fn, void *site)
+{
+    (void)site;
+    evt_xray_enter(id_of(fn));
+}
+
+void __cyg_profile_func_exit(void *fn, void *site)
+{
+    (void)site;
+    evt_xray_exit(id_of(fn));
+}
+
+/* Write s as a YAML plain or single-quoted scalar. */
+static NOINST void yaml_scalar(FILE *f, const char *s)
+{
+    if (strpbrk(s, ",:{}[]#'\"&*!|>%@` ") == NULL && *s) { fputs(s, f); return; }
+    fputc('\'', f);
+    for (; *s; s++) {
+        if (*s == '\'') fputc('\'', f);
+        fputc(*s, f);
+    }
+    fputc('\'', f);
+}
+
+NOINST int evt_xray_write_map(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    fprintf(f, "# evtrace XRay map for -finstrument-functions: ids in order of first call; addresses are\n"
+               "# run-time addresses (module and offset in the comment after each entry).\n---\n");
+    for (uint32_t h = 0; h < CYG_SLOTS; h++) { /* slot order; readers sort by id */
+        uint32_t id = __atomic_load_n(&g_id[h], __ATOMIC_ACQUIRE);
+        if (id == 0) continue;
+        uintptr_t a = __atomic_load_n(&g_key[h], __ATOMIC_ACQUIRE);
+        Dl_info di;
+        int known = dladdr((void *)a, &di) != 0;
+        fprintf(f, "- { id: %u, address: 0x%llX, function: 0x%llX, kind: function-enter, always-instrument: false",
+                id, (unsigned long long)a, (unsigned long long)a);
+        if (known && di.dli_sname && di.dli_saddr == (void *)a) {
+            fputs(", function-name: ", f);
+            yaml_scalar(f, di.dli_sname);
+        }
+        fputs(" }", f);
+        if (known && di.dli_fname)
+            fprintf(f, " # %s+0x%llx", di.dli_fname, (unsigned long long)(a - (uintptr_t)di.dli_fbase));
+        fputc('\n', f);
+    }
+    fputs("...\n", f);
+    return fclose(f) == 0 ? 0 : -1;
+}

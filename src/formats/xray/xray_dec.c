@@ -1,0 +1,1009 @@
+/* LLVM XRay reader: FDR versions 1-5 and basic ("naive") versions 1-3 into canonical events.
+ *
+ * open() makes one validating pass over the file (constant memory per record) and keeps only a
+ * small index: one entry per block (FDR buffer, or basic run of one thread's records) with its
+ * thread, wall time and the offset where decoding must stop (a broken record, reported with its
+ * offset). next() then decodes every thread's blocks in time order (by the block's WalltimeMarker)
+ * through a small per-thread read window, and merges the threads by timestamp. Per-thread state:
+ * running TSC (re-based by NewCPUId/TSCWrap), CPU, call stack (tail exits, unmatched exits and
+ * entries left open are counted). Facts: shared/formats/xray.md. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "evtrace/alloc.h"
+#include "evtrace/json.h"
+#include "evtrace/reader.h"
+#include "formats/common/bytes.h"
+#include "formats/xray/xray_defs.h"
+#include "formats/xray/xray_map.h"
+
+#define XR_WIN   1024u          /* per-thread read window */
+#define XR_NONE  UINT32_MAX
+
+/* Record counters of info --json "records": metadata kinds, then function kinds, then ArgPayload. */
+enum { XR_C_MD = 0, XR_C_FN = XRAY_MD_COUNT_, XR_C_ARG = XRAY_MD_COUNT_ + XRAY_FN_COUNT_, XR_C_COUNT };
+
+static const char *const k_md_key[] = {
+#define XR_MDK_(k, n, key, lo, hi) key,
+    XRAY_MD_TABLE(XR_MDK_)
+#undef XR_MDK_
+};
+static const char *const k_fn_key[] = {
+#define XR_FNK_(k, n, key, dn) key,
+    XRAY_FN_TABLE(XR_FNK_)
+#undef XR_FNK_
+};
+static const char *const k_fn_name[] = {
+#define XR_FNN_(k, n, key, dn) dn,
+    XRAY_FN_TABLE(XR_FNN_)
+#undef XR_FNN_
+};
+
+/* A read window over the source. */
+typedef struct xr_win {
+    uint64_t off;   /* source offset of buf[0] */
+    size_t len;     /* valid bytes in buf */
+    uint8_t *buf;   /* XR_WIN bytes */
+} xr_win;
+
+/* One block: an FDR buffer or a basic run of records of one thread. */
+typedef struct xr_block {
+    uint64_t start;      /* first record (NewBuffer / first basic record) */
+    uint64_t end;        /* end of the block's bytes (clamped to the file) */
+    uint64_t stop;       /* decoding stops here: == end, or the offset of a broken record */
+    uint64_t used;       /* end of the last valid record (v1: after EndOfBuffer) */
+    int64_t wall_sec;    /* WalltimeMarker (FDR) */
+    int32_t wall_usec;
+    uint32_t thread;     /* index in threads[] */
+} xr_block;
+
+/* One thread (pid, tid) and its decoding state. */
+typedef struct xr_thread {
+    uint32_t tid, pid;
+    uint64_t counts[XR_C_COUNT];   /* records of this thread by kind */
+    uint32_t first, nblocks;       /* its blocks: order[first .. first+nblocks) */
+    uint32_t bi;                   /* next block to start */
+    const xr_block *blk;           /* block being decoded, or NULL */
+    uint64_t pos;                  /* next record offset in blk */
+    int lost_done;                 /* the lost event of blk's broken tail was emitted */
+    uint64_t tsc;                  /* running TSC */
+    uint32_t cpu;
+    int ready, done;               /* a next event is positioned at pos (ready), no more events */
+    uint64_t next_ts;              /* timestamp of that event */
+    xr_win win;
+    uint32_t *stack;               /* open function ids */
+    uint32_t depth, cap;
+    uint32_t max_depth;
+    uint64_t unmatched_exits;      /* exits with no matching entry on the stack */
+    uint64_t abandoned;            /* entries popped by an exit of an outer function */
+    uint64_t events;               /* events emitted */
+    char name[40];                 /* ctx_name: "thread TID" */
+} xr_thread;
+
+/* A decoded record. */
+typedef struct xr_rec {
+    int md;              /* 1 metadata, 0 function (or basic record) */
+    unsigned kind;       /* XRAY_MD_* / XRAY_FN_* */
+    uint32_t size;       /* total bytes including an event payload */
+    uint32_t fid;        /* function id */
+    uint32_t delta;      /* function TSC delta */
+    int32_t sdelta;      /* v5 custom/typed delta */
+    uint64_t u64;        /* TSC, argument, extents, seconds */
+    uint32_t u32;        /* tid, pid, usec, payload size */
+    uint32_t cpu;
+    int has_cpu;
+    uint16_t etype;      /* typed event type */
+    uint64_t payload;    /* offset of the event payload */
+    uint32_t tid, pid;   /* basic records */
+} xr_rec;
+
+typedef struct xr_state {
+    evt_reader *r;
+    uint16_t version, type;
+    uint32_t bits;
+    uint64_t freq, bufsize, reserved;
+    uint64_t fsize;
+    uint64_t counts[XR_C_COUNT];
+    xr_block *blocks;
+    uint32_t nblocks, capblocks;
+    uint32_t *order;               /* block indices by (thread, time, offset) */
+    xr_thread *threads;
+    uint32_t nthreads, capthreads;
+    uint32_t last_thread;          /* lookup cache */
+    int evtrace;                   /* the header carries evtrace's recorder mark */
+    uint64_t lost_buffers;         /* from evtrace's header mark: buffers overwritten */
+    uint64_t dropped;              /* from evtrace's header mark: records dropped */
+    uint64_t unattributed_lost;    /* bytes of broken blocks whose thread is unknown */
+    int global_lost_state;         /* 0: buffers lost, 1: records dropped, 2: bytes lost, 3: done */
+    xray_map map;
+    int have_map;
+    char map_path[512];
+    uint8_t *scratch;              /* event payloads larger than a window */
+    size_t scratch_cap;
+    char fnbuf[24];
+    xr_win iwin;                   /* window of the index pass */
+    uint32_t *heap;                /* merge: ready threads, min-heap by (next_ts, index) */
+    uint32_t nheap;
+    int heap_built;
+    uint32_t refill;               /* thread whose event was returned last (refilled next call) */
+} xr_state;
+
+static const evt_reader_option k_opts[] = {
+    {"instr-map", "FILE", "XRay instrumentation map: llvm-xray extract YAML, evtrace's map, or the instrumented ELF binary"},
+    {NULL, NULL, NULL},
+};
+
+static int probe(const uint8_t *head, size_t len, uint64_t file_size)
+{
+    if (len < XRAY_HDR_SIZE || file_size < XRAY_HDR_SIZE) return 0;
+    uint16_t v = evt_ld_u16le(head + XRAY_HDR_VERSION), t = evt_ld_u16le(head + XRAY_HDR_TYPE);
+    if (t == XRAY_TYPE_FDR && v >= XRAY_FDR_VERSION_MIN && v <= XRAY_FDR_VERSION_MAX) {
+        /* v2+: a BufferExtents record follows; v1: a NewBuffer record. */
+        if (len > XRAY_HDR_SIZE) {
+            uint8_t b = head[XRAY_HDR_SIZE];
+            if (b != XRAY_MD_BYTE0(v >= 2 ? XRAY_MD_BUFFER_EXTENTS : XRAY_MD_NEW_BUFFER)) return 30;
+        }
+        return 80;
+    }
+    if (t == XRAY_TYPE_BASIC && v >= XRAY_BASIC_VERSION_MIN && v <= XRAY_BASIC_VERSION_MAX) {
+        if (len >= XRAY_HDR_SIZE + 2 && evt_ld_u16le(head + XRAY_HDR_SIZE) > 1) return 0;
+        return ((file_size - XRAY_HDR_SIZE) % XRAY_BASIC_REC_SIZE == 0) ? 60 : 20;
+    }
+    return 0;
+}
+
+/* Pointer to n bytes at off through window w, or NULL when they are not in the file. */
+static const uint8_t *win_get(xr_state *s, xr_win *w, uint64_t off, size_t n)
+{
+    if (n > XR_WIN || off > s->fsize || n > s->fsize - off) return NULL;
+    if (w->len && off >= w->off && off - w->off + n <= w->len) return w->buf + (off - w->off);
+    w->off = off;
+    w->len = evt_source_read_at(&s->r->src, off, w->buf, XR_WIN);
+    return n <= w->len ? w->buf : NULL;
+}
+
+static const char *md_key(unsigned k) { return k < XRAY_MD_COUNT_ ? k_md_key[k] : "?"; }
+
+/* Parse the FDR record at off (bytes up to `end` belong to the block). Returns 1 on success; 0 on
+ * a broken record with a message in msg. */
+static int parse_fdr(xr_state *s, xr_win *w, uint64_t off, uint64_t end, xr_rec *rec, char *msg, size_t mlen)
+{
+    memset(rec, 0, sizeof *rec);
+    const char *limit = end >= s->fsize ? "the file ends" : "its block ends";
+    const uint8_t *p = win_get(s, w, off, 1);
+    if (!p || off >= end) { snprintf(msg, mlen, "no record at offset %" PRIu64 ": %s at %" PRIu64, off, limit, end); return 0; }
+    if (!(p[0] & XRAY_MD_BIT)) {
+        if (end - off < XRAY_FN_REC_SIZE || !(p = win_get(s, w, off, XRAY_FN_REC_SIZE))) {
+            snprintf(msg, mlen, "function record truncated: needs %u bytes, %s at offset %" PRIu64, XRAY_FN_REC_SIZE, limit, end);
+            return 0;
+        }
+        uint32_t word = evt_ld_u32le(p);
+        rec->kind = (word >> 1) & 7u;
+        rec->fid = word >> 4;
+        rec->delta = evt_ld_u32le(p + 4);
+        rec->size = XRAY_FN_REC_SIZE;
+        if (rec->kind >= XRAY_FN_COUNT_) {
+            snprintf(msg, mlen, "unknown function record type %u (word 0x%08" PRIx32 "; known: 0 enter, 1 exit, 2 tail exit, 3 enter with args)", rec->kind, word);
+            return 0;
+        }
+        return 1;
+    }
+    rec->md = 1;
+    rec->kind = p[0] >> 1;
+    if (end - off < XRAY_MD_REC_SIZE || !(p = win_get(s, w, off, XRAY_MD_REC_SIZE))) {
+        snprintf(msg, mlen, "%s metadata record truncated: needs 16 bytes, %s at offset %" PRIu64,
+                 rec->kind < XRAY_MD_COUNT_ ? md_key(rec->kind) : "unknown", limit, end);
+        return 0;
+    }
+    rec->size = XRAY_MD_REC_SIZE;
+    switch (rec->kind) {
+    case XRAY_MD_NEW_BUFFER: rec->u32 = evt_ld_u32le(p + XRAY_MD_NEWBUF_TID); break;
+    case XRAY_MD_END_OF_BUFFER:
+        if (s->version >= 2) {
+            snprintf(msg, mlen, "EndOfBuffer record in a version %u file (EndOfBuffer exists only in FDR version 1)", s->version);
+            return 0;
+        }
+        break;
+    case XRAY_MD_NEW_CPU_ID:
+        rec->cpu = evt_ld_u16le(p + XRAY_MD_NEWCPU_CPU);
+        rec->u64 = evt_ld_u64le(p + XRAY_MD_NEWCPU_TSC);
+        break;
+    case XRAY_MD_TSC_WRAP: rec->u64 = evt_ld_u64le(p + XRAY_MD_TSCWRAP_TSC); break;
+    case XRAY_MD_WALLTIME:
+        rec->u64 = evt_ld_u64le(p + XRAY_MD_WALL_SEC);
+        rec->u32 = evt_ld_u32le(p + XRAY_MD_WALL_USEC);
+        break;
+    case XRAY_MD_CALL_ARGUMENT: rec->u64 = evt_ld_u64le(p + XRAY_MD_CALLARG_VALUE); break;
+    case XRAY_MD_BUFFER_EXTENTS: rec->u64 = evt_ld_u64le(p + XRAY_MD_EXTENTS_SIZE); break;
+    case XRAY_MD_PID: rec->u32 = evt_ld_u32le(p + XRAY_MD_PID_PID); break;
+    case XRAY_MD_CUSTOM_EVENT:
+    case XRAY_MD_TYPED_EVENT: {
+        int32_t sz = (int32_t)evt_ld_u32le(p + XRAY_MD_CUSTOM_SIZE);
+        if (rec->kind == XRAY_MD_CUSTOM_EVENT) {
+            if (s->version >= 5) {
+                rec->sdelta = (int32_t)evt_ld_u32le(p + XRAY_MD_CUSTOM_DELTA);
+            } else {
+                rec->u64 = evt_ld_u64le(p + XRAY_MD_CUSTOM_TSC);
+                if (s->version == 4) { rec->cpu = evt_ld_u16le(p + XRAY_MD_CUSTOM_CPU); rec->has_cpu = 1; }
+            }
+        } else {
+            rec->sdelta = (int32_t)evt_ld_u32le(p + XRAY_MD_TYPED_DELTA);
+            rec->etype = evt_ld_u16le(p + XRAY_MD_TYPED_TYPE);
+        }
+        if (sz <= 0) {
+            snprintf(msg, mlen, "%s with invalid payload size %" PRId32 " (must be > 0)", md_key(rec->kind), sz);
+            return 0;
+        }
+        if ((uint64_t)sz > end - off - XRAY_MD_REC_SIZE) {
+            snprintf(msg, mlen, "%s payload of %" PRId32 " bytes at offset %" PRIu64 " crosses the end: %s at offset %" PRIu64,
+                     md_key(rec->kind), sz, off + XRAY_MD_REC_SIZE, limit, end);
+            return 0;
+        }
+        rec->u32 = (uint32_t)sz;
+        rec->payload = off + XRAY_MD_REC_SIZE;
+        rec->size = XRAY_MD_REC_SIZE + (uint32_t)sz;
+        break;
+    }
+    default:
+        snprintf(msg, mlen, "unknown metadata record type %u (byte 0x%02x; known types 0-9)", rec->kind, p[0]);
+        return 0;
+    }
+    return 1;
+}
+
+/* ---- threads and blocks ----------------------------------------------------------------------- */
+
+static uint32_t thread_of(xr_state *s, uint32_t pid, uint32_t tid)
+{
+    if (s->last_thread < s->nthreads && s->threads[s->last_thread].tid == tid && s->threads[s->last_thread].pid == pid)
+        return s->last_thread;
+    for (uint32_t i = 0; i < s->nthreads; i++)
+        if (s->threads[i].tid == tid && s->threads[i].pid == pid) return s->last_thread = i;
+    if (s->nthreads == s->capthreads) {
+        uint32_t nc = s->capthreads ? s->capthreads * 2 : 8;
+        xr_thread *v = evt_realloc(s->threads, (size_t)nc * sizeof *v);
+        if (!v) return XR_NONE;
+        s->threads = v;
+        s->capthreads = nc;
+    }
+    xr_thread *t = &s->threads[s->nthreads];
+    memset(t, 0, sizeof *t);
+    t->tid = tid;
+    t->pid = pid;
+    snprintf(t->name, sizeof t->name, "thread %" PRIu32, tid);
+    return s->last_thread = s->nthreads++;
+}
+
+static xr_block *new_block(xr_state *s)
+{
+    if (s->nblocks == s->capblocks) {
+        uint32_t nc = s->capblocks ? s->capblocks * 2 : 16;
+        xr_block *v = evt_realloc(s->blocks, (size_t)nc * sizeof *v);
+        if (!v) return NULL;
+        s->blocks = v;
+        s->capblocks = nc;
+    }
+    xr_block *b = &s->blocks[s->nblocks++];
+    memset(b, 0, sizeof *b);
+    b->thread = XR_NONE;
+    return b;
+}
+
+/* Grammar states of one FDR block (BlockVerifier's, state = last record). */
+enum { G_START, G_NEWBUF, G_WALL, G_PID, G_BODY, G_FN, G_ARG, G_EOB };
+static const char *const k_gname[] = {"block start", "NewBuffer", "WalltimeMarker", "Pid", "NewCPUId/TSCWrap/event", "function record", "CallArgument", "EndOfBuffer"};
+
+static void count(xr_state *s, xr_block *b, unsigned c)
+{
+    s->counts[c]++;
+    if (b && b->thread != XR_NONE) s->threads[b->thread].counts[c]++;
+}
+
+/* Validate the records of block b in [b->start, b->end); sets b->stop, the thread and wall time.
+ * Returns EVT_OK, or EVT_ERR_NOMEM. */
+static evt_status index_fdr_block(xr_state *s, xr_block *b)
+{
+    int g = G_START;
+    uint64_t off = b->start;
+    uint32_t tid = 0, pid = 0;
+    uint64_t pre[3] = {0, 0, 0}; /* counts of NewBuffer, Walltime, Pid before the thread is known */
+    char msg[200];
+    xr_rec rec;
+    b->stop = b->end;
+    while (off < b->end) {
+        if (g == G_EOB) break; /* v1: the rest of the buffer is unused */
+        b->used = off;
+        if (!parse_fdr(s, &s->iwin, off, b->end, &rec, msg, sizeof msg)) goto bad;
+        unsigned k = rec.kind;
+        int ok;
+        if (!rec.md) {
+            ok = (g == G_BODY || g == G_FN || g == G_ARG);
+            if (!ok) {
+                snprintf(msg, sizeof msg, "%s function record after %s: a block needs NewBuffer, WalltimeMarker, [Pid,] NewCPUId before function records",
+                         k_fn_key[k], k_gname[g]);
+                goto bad;
+            }
+            g = G_FN;
+        } else {
+            switch (k) {
+            case XRAY_MD_NEW_BUFFER: ok = (g == G_START); if (ok) { tid = rec.u32; g = G_NEWBUF; } break;
+            case XRAY_MD_WALLTIME: ok = (g == G_NEWBUF); if (ok) { b->wall_sec = (int64_t)rec.u64; b->wall_usec = (int32_t)rec.u32; g = G_WALL; } break;
+            case XRAY_MD_PID: ok = (g == G_WALL); if (ok) { pid = rec.u32; g = G_PID; } break;
+            case XRAY_MD_CALL_ARGUMENT: ok = (g == G_FN || g == G_ARG); if (ok) g = G_ARG; break;
+            case XRAY_MD_BUFFER_EXTENTS: ok = 0; break;
+            default: /* NewCPUId, TSCWrap, events, EndOfBuffer */
+                ok = (g == G_BODY || g == G_FN || g == G_ARG) || (k == XRAY_MD_NEW_CPU_ID && (g == G_WALL || g == G_PID));
+                if (ok) g = (k == XRAY_MD_END_OF_BUFFER) ? G_EOB : G_BODY;
+                break;
+            }
+            if (!ok) {
+                if (g == G_START)
+                    snprintf(msg, sizeof msg, "block starts with a %s record, expected NewBuffer", md_key(k));
+                else
+                    snprintf(msg, sizeof msg, "%s record not allowed after %s", md_key(k), k_gname[g]);
+                goto bad;
+            }
+        }
+        /* The thread is known once the preamble is complete. */
+        if (b->thread == XR_NONE && (g == G_BODY || g == G_EOB)) {
+            if (s->version == 2) pid = tid; /* v2 has no Pid record (llvm-xray: pid := tid) */
+            b->thread = thread_of(s, pid, tid);
+            if (b->thread == XR_NONE) return evt_reader_fail(s->r, EVT_ERR_NOMEM, off, "out of memory");
+            xr_thread *t = &s->threads[b->thread];
+            t->counts[XR_C_MD + XRAY_MD_NEW_BUFFER] += pre[0];
+            t->counts[XR_C_MD + XRAY_MD_WALLTIME] += pre[1];
+            t->counts[XR_C_MD + XRAY_MD_PID] += pre[2];
+        }
+        if (rec.md) {
+            if (b->thread == XR_NONE && (k == XRAY_MD_NEW_BUFFER || k == XRAY_MD_WALLTIME || k == XRAY_MD_PID)) {
+                pre[k == XRAY_MD_NEW_BUFFER ? 0 : k == XRAY_MD_WALLTIME ? 1 : 2]++;
+                s->counts[XR_C_MD + k]++;
+            } else {
+                count(s, b, XR_C_MD + k);
+            }
+        } else {
+            count(s, b, XR_C_FN + k);
+        }
+        off += rec.size;
+        b->used = off;
+    }
+    if (g == G_START || g == G_NEWBUF || g == G_WALL || g == G_PID) {
+        snprintf(msg, sizeof msg, "block of %" PRIu64 " bytes ends after its %s record (no NewCPUId): malformed block",
+                 b->end - b->start, k_gname[g]);
+        off = b->end;
+        goto bad_end;
+    }
+    return EVT_OK;
+bad:
+    b->stop = off;
+bad_end:
+    evt_reader_error(s->r, off, "%s", msg);
+    if (b->thread == XR_NONE) s->unattributed_lost += b->end - b->start;
+    return EVT_OK;
+}
+
+/* v1 without a usable buffer size: the next block starts at the next NewBuffer+WalltimeMarker. */
+static uint64_t v1_find_block(xr_state *s, uint64_t from)
+{
+    for (uint64_t o = from; o + 2 * XRAY_MD_REC_SIZE <= s->fsize; o++) {
+        const uint8_t *p = win_get(s, &s->iwin, o, 2 * XRAY_MD_REC_SIZE);
+        if (p && p[0] == XRAY_MD_BYTE0(XRAY_MD_NEW_BUFFER) && p[XRAY_MD_REC_SIZE] == XRAY_MD_BYTE0(XRAY_MD_WALLTIME)) return o;
+    }
+    return s->fsize;
+}
+
+static evt_status index_fdr(xr_state *s)
+{
+    evt_reader *r = s->r;
+    uint64_t off = XRAY_HDR_SIZE;
+    int v1_sized = (s->version == 1 && s->bufsize >= 3 * XRAY_MD_REC_SIZE);
+    while (off < s->fsize) {
+        uint64_t bstart, bend;
+        if (s->version >= 2) {
+            const uint8_t *p = win_get(s, &s->iwin, off, 1);
+            if (!p) break;
+            if (p[0] != XRAY_MD_BYTE0(XRAY_MD_BUFFER_EXTENTS)) {
+                uint64_t o = off;
+                while (o < s->fsize && (p = win_get(s, &s->iwin, o, 1)) && p[0] != XRAY_MD_BYTE0(XRAY_MD_BUFFER_EXTENTS)) o++;
+                evt_reader_error(r, off, "%" PRIu64 " bytes that are not a BufferExtents record (0x0f) where a block must start; skipped", o - off);
+                s->unattributed_lost += o - off;
+                off = o;
+                if (off >= s->fsize) break;
+            }
+            if (s->fsize - off < XRAY_MD_REC_SIZE) {
+                evt_reader_error(r, off, "BufferExtents record truncated: %" PRIu64 " of 16 bytes before the end of the file", s->fsize - off);
+                s->unattributed_lost += s->fsize - off;
+                break;
+            }
+            p = win_get(s, &s->iwin, off, XRAY_MD_REC_SIZE);
+            uint64_t n = evt_ld_u64le(p + XRAY_MD_EXTENTS_SIZE);
+            s->counts[XR_C_MD + XRAY_MD_BUFFER_EXTENTS]++;
+            bstart = off + XRAY_MD_REC_SIZE;
+            if (n > s->fsize - bstart) {
+                evt_reader_error(r, off, "BufferExtents says %" PRIu64 " bytes follow, but the file has only %" PRIu64 " more (ends at offset %" PRIu64 ")",
+                                 n, s->fsize - bstart, s->fsize);
+                bend = s->fsize;
+            } else {
+                bend = bstart + n;
+            }
+            off = bend;
+            if (n == 0) continue;
+        } else {
+            bstart = off;
+            bend = v1_sized ? (s->bufsize <= s->fsize - off ? off + s->bufsize : s->fsize) : s->fsize;
+            if (v1_sized && s->bufsize > s->fsize - off)
+                evt_reader_error(r, off, "version 1 buffer of %" PRIu64 " bytes (header buffer size) truncated: the file ends at offset %" PRIu64,
+                                 s->bufsize, s->fsize);
+            off = bend;
+        }
+        xr_block *b = new_block(s);
+        if (!b) return evt_reader_fail(r, EVT_ERR_NOMEM, bstart, "out of memory indexing blocks");
+        b->start = bstart;
+        b->end = bend;
+        evt_status st = index_fdr_block(s, b);
+        if (st != EVT_OK) return st;
+        if (s->version == 1 && !v1_sized) {
+            /* v1 without a usable buffer size: the block ends at its EndOfBuffer (or a broken
+             * record); the next one starts at the next NewBuffer + WalltimeMarker pair. */
+            if (b->stop < b->end) { off = v1_find_block(s, b->stop + 1); b->end = off; }
+            else if (b->used < b->end) { off = v1_find_block(s, b->used); b->end = b->stop = off; }
+        }
+    }
+    if (s->nblocks == 0) evt_reader_error(r, XRAY_HDR_SIZE, "no blocks: the file holds only the header (llvm-xray rejects it)");
+    return EVT_OK;
+}
+
+/* Basic mode: validate records, group runs of one thread into blocks. */
+static evt_status index_basic(xr_state *s)
+{
+    evt_reader *r = s->r;
+    uint64_t data = s->fsize - XRAY_HDR_SIZE;
+    uint64_t nrec = data / XRAY_BASIC_REC_SIZE;
+    if (data % XRAY_BASIC_REC_SIZE)
+        evt_reader_error(r, XRAY_HDR_SIZE + nrec * XRAY_BASIC_REC_SIZE,
+                         "file size %" PRIu64 " is not 32 + a multiple of 32: the last record is truncated (%" PRIu64 " bytes)",
+                         s->fsize, data % XRAY_BASIC_REC_SIZE);
+    if (nrec == 0) evt_reader_error(r, XRAY_HDR_SIZE, "no records after the header");
+    xr_block *b = NULL;
+    uint32_t prev_fid = 0, prev_tid = 0, prev_pid = 0;
+    int prev_fn = 0;
+    for (uint64_t i = 0; i < nrec; i++) {
+        uint64_t off = XRAY_HDR_SIZE + i * XRAY_BASIC_REC_SIZE;
+        const uint8_t *p = win_get(s, &s->iwin, off, XRAY_BASIC_REC_SIZE);
+        if (!p) return evt_reader_fail(r, EVT_ERR_IO, off, "read error");
+        uint16_t rt = evt_ld_u16le(p + XRAY_BASIC_RECTYPE);
+        if (rt == XRAY_BASIC_FUNCTION) {
+            unsigned k = p[XRAY_BASIC_FN_TYPE];
+            uint32_t tid = evt_ld_u32le(p + XRAY_BASIC_FN_TID);
+            uint32_t pid = s->version >= 3 ? evt_ld_u32le(p + XRAY_BASIC_FN_PID) : 0;
+            if (k >= XRAY_FN_COUNT_) {
+                evt_reader_error(r, off, "unknown function record type %u in a basic record (known 0-3); record skipped", k);
+                prev_fn = 0;
+                continue;
+            }
+            uint32_t th = thread_of(s, pid, tid);
+            if (th == XR_NONE) return evt_reader_fail(r, EVT_ERR_NOMEM, off, "out of memory");
+            if (!b || b->thread != th) {
+                if (b) b->end = b->stop = off;
+                b = new_block(s);
+                if (!b) return evt_reader_fail(r, EVT_ERR_NOMEM, off, "out of memory");
+                b->start = off;
+                b->thread = th;
+            }
+            count(s, b, XR_C_FN + k);
+            prev_fn = 1;
+            prev_fid = evt_ld_u32le(p + XRAY_BASIC_FN_FUNC);
+            prev_tid = tid;
+            prev_pid = pid;
+        } else if (rt == XRAY_BASIC_ARG_PAYLOAD) {
+            uint32_t fid = evt_ld_u32le(p + XRAY_BASIC_ARG_FUNC), tid = evt_ld_u32le(p + XRAY_BASIC_ARG_TID);
+            uint32_t pid = s->version >= 3 ? evt_ld_u32le(p + XRAY_BASIC_ARG_PID) : 0;
+            if (!prev_fn || fid != prev_fid || tid != prev_tid || pid != prev_pid) {
+                evt_reader_error(r, off, "argument payload (function %" PRIu32 ", thread %" PRIu32 ") does not follow a function record of the same function and thread; skipped",
+                                 fid, tid);
+                continue;
+            }
+            count(s, b, XR_C_ARG);
+        } else {
+            evt_reader_error(r, off, "unknown basic record type %u (known: 0 function, 1 argument payload); record skipped", rt);
+            prev_fn = 0;
+        }
+    }
+    if (b) b->end = b->stop = XRAY_HDR_SIZE + nrec * XRAY_BASIC_REC_SIZE;
+    return EVT_OK;
+}
+
+static xr_state *g_sort_state; /* qsort has no context argument */
+
+static int cmp_block(const void *a, const void *b)
+{
+    const xr_block *x = &g_sort_state->blocks[*(const uint32_t *)a], *y = &g_sort_state->blocks[*(const uint32_t *)b];
+    if (x->thread != y->thread) return x->thread < y->thread ? -1 : 1;
+    if (g_sort_state->type == XRAY_TYPE_FDR) {
+        if (x->wall_sec != y->wall_sec) return x->wall_sec < y->wall_sec ? -1 : 1;
+        if (x->wall_usec != y->wall_usec) return x->wall_usec < y->wall_usec ? -1 : 1;
+    }
+    return (x->start > y->start) - (x->start < y->start);
+}
+
+static evt_status build_order(xr_state *s)
+{
+    uint32_t n = 0;
+    s->order = evt_calloc(s->nblocks ? s->nblocks : 1, sizeof *s->order);
+    if (!s->order) return evt_reader_fail(s->r, EVT_ERR_NOMEM, 0, "out of memory");
+    for (uint32_t i = 0; i < s->nblocks; i++)
+        if (s->blocks[i].thread != XR_NONE) s->order[n++] = i;
+    g_sort_state = s;
+    qsort(s->order, n, sizeof *s->order, cmp_block);
+    g_sort_state = NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        xr_thread *t = &s->threads[s->blocks[s->order[i]].thread];
+        if (t->nblocks == 0) t->first = i;
+        t->nblocks++;
+    }
+    for (uint32_t i = 0; i < s->nthreads; i++) {
+        xr_thread *t = &s->threads[i];
+        t->win.buf = evt_malloc(XR_WIN);
+        if (!t->win.buf) return evt_reader_fail(s->r, EVT_ERR_NOMEM, 0, "out of memory");
+    }
+    s->heap = evt_calloc(s->nthreads ? s->nthreads : 1, sizeof *s->heap);
+    if (!s->heap) return evt_reader_fail(s->r, EVT_ERR_NOMEM, 0, "out of memory");
+    s->refill = XR_NONE;
+    return EVT_OK;
+}
+
+static evt_status open_(evt_reader *r, void **state)
+{
+    uint8_t h[XRAY_HDR_SIZE];
+    size_t got = evt_source_read_at(&r->src, 0, h, sizeof h);
+    if (got < XRAY_HDR_SIZE)
+        return evt_reader_fail(r, EVT_ERR_TRUNCATED, got, "file too short for the 32-byte XRay header (%zu bytes)", got);
+    xr_state *s = evt_calloc(1, sizeof *s);
+    if (!s) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
+    *state = s;
+    s->r = r;
+    s->fsize = r->src.size;
+    s->version = evt_ld_u16le(h + XRAY_HDR_VERSION);
+    s->type = evt_ld_u16le(h + XRAY_HDR_TYPE);
+    s->bits = evt_ld_u32le(h + XRAY_HDR_BITS);
+    s->freq = evt_ld_u64le(h + XRAY_HDR_FREQ);
+    s->bufsize = evt_ld_u64le(h + XRAY_HDR_BUFSIZE);
+    s->reserved = evt_ld_u64le(h + XRAY_HDR_RESERVED);
+    s->last_thread = XR_NONE;
+    if (s->type == XRAY_TYPE_FDR) {
+        if (s->version < XRAY_FDR_VERSION_MIN || s->version > XRAY_FDR_VERSION_MAX)
+            return evt_reader_fail(r, EVT_ERR_UNSUPPORTED, XRAY_HDR_VERSION, "unsupported FDR version %u (supported 1-5)", s->version);
+    } else if (s->type == XRAY_TYPE_BASIC) {
+        if (s->version < XRAY_BASIC_VERSION_MIN || s->version > XRAY_BASIC_VERSION_MAX)
+            return evt_reader_fail(r, EVT_ERR_UNSUPPORTED, XRAY_HDR_VERSION, "unsupported basic-mode version %u (supported 1-3)", s->version);
+    } else {
+        return evt_reader_fail(r, EVT_ERR_FORMAT, XRAY_HDR_TYPE, "unknown XRay file type %u (0 basic, 1 FDR; YAML traces are not read)", s->type);
+    }
+    /* Only bits 0-1 are defined; compiler-rt 14's basic mode leaves bits 2-7 set (0xff): ignored. */
+    if (s->freq == 0) evt_reader_error(r, XRAY_HDR_FREQ, "cycle frequency is 0: timestamps cannot be converted to time");
+    r->clock_hz = s->freq;
+    if (evt_ld_u32le(h + XRAY_HDR_EVT_MAGIC_OFF) == XRAY_HDR_EVT_MAGIC) { /* written by evtrace's recorder */
+        s->evtrace = 1;
+        s->bufsize = evt_ld_u32le(h + XRAY_HDR_BUFSIZE);
+        s->lost_buffers = evt_ld_u32le(h + XRAY_HDR_EVT_LOST_OFF);
+        s->dropped = evt_ld_u32le(h + XRAY_HDR_EVT_DROP_OFF);
+    }
+
+    const char *mp = evt_opts_get(r->opts, "instr-map");
+    if (mp) {
+        char err[600];
+        if (xray_map_load(&s->map, mp, err, sizeof err) != 0)
+            return evt_reader_fail(r, EVT_ERR_USAGE, 0, "--instr-map: %s", err);
+        s->have_map = 1;
+        snprintf(s->map_path, sizeof s->map_path, "%s", mp);
+    }
+    s->iwin.buf = evt_malloc(XR_WIN);
+    if (!s->iwin.buf) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
+    evt_status st = s->type == XRAY_TYPE_FDR ? index_fdr(s) : index_basic(s);
+    if (st != EVT_OK) return st;
+    return build_order(s);
+}
+
+/* ---- decoding --------------------------------------------------------------------------------- */
+
+static void set_time(xr_state *s, evt_event *ev, uint64_t ts)
+{
+    ev->ts = ts;
+    if (s->freq) {
+        ev->t_ns = (uint64_t)(((unsigned __int128)ts * 1000000000u) / s->freq);
+        ev->flags |= EVT_HAS_TNS;
+    }
+}
+
+/* Position t at its next event (sets ready/next_ts) or mark it done. */
+static void thread_fill(xr_state *s, xr_thread *t)
+{
+    char msg[200];
+    xr_rec rec;
+    while (!t->ready && !t->done) {
+        if (!t->blk) {
+            if (t->bi >= t->nblocks) { t->done = 1; return; }
+            t->blk = &s->blocks[s->order[t->first + t->bi++]];
+            t->pos = t->blk->start;
+            t->lost_done = 0;
+            continue;
+        }
+        if (t->pos >= t->blk->stop) {
+            if (t->blk->stop < t->blk->end && !t->lost_done) { t->ready = 1; t->next_ts = t->tsc; return; }
+            t->blk = NULL;
+            continue;
+        }
+        if (s->type == XRAY_TYPE_BASIC) {
+            const uint8_t *p = win_get(s, &t->win, t->pos, XRAY_BASIC_REC_SIZE);
+            if (p && evt_ld_u16le(p) == XRAY_BASIC_FUNCTION && p[XRAY_BASIC_FN_TYPE] < XRAY_FN_COUNT_) {
+                t->ready = 1;
+                t->next_ts = evt_ld_u64le(p + XRAY_BASIC_FN_TSC);
+                return;
+            }
+            t->pos += XRAY_BASIC_REC_SIZE; /* reported by the index pass */
+            continue;
+        }
+        if (!parse_fdr(s, &t->win, t->pos, t->blk->stop, &rec, msg, sizeof msg)) { t->pos = t->blk->stop; continue; }
+        if (!rec.md) { t->ready = 1; t->next_ts = t->tsc + rec.delta; return; }
+        switch (rec.kind) {
+        case XRAY_MD_NEW_CPU_ID: t->tsc = rec.u64; t->cpu = rec.cpu; break;
+        case XRAY_MD_TSC_WRAP: t->tsc = rec.u64; break;
+        case XRAY_MD_CUSTOM_EVENT:
+            t->ready = 1;
+            t->next_ts = s->version >= 5 ? t->tsc + (uint64_t)(int64_t)rec.sdelta : rec.u64;
+            return;
+        case XRAY_MD_TYPED_EVENT:
+            t->ready = 1;
+            t->next_ts = t->tsc + (uint64_t)(int64_t)rec.sdelta;
+            return;
+        case XRAY_MD_END_OF_BUFFER: t->pos = t->blk->stop; continue;
+        default: break; /* NewBuffer, Walltime, Pid, stray CallArgument */
+        }
+        t->pos += rec.size;
+    }
+}
+
+static void push(xr_thread *t, uint32_t fid)
+{
+    if (t->depth == t->cap) {
+        uint32_t nc = t->cap ? t->cap * 2 : 64;
+        uint32_t *v = evt_realloc(t->stack, (size_t)nc * sizeof *v);
+        if (!v) { t->depth++; return; } /* depth still counted; ids beyond cap unknown */
+        t->stack = v;
+        t->cap = nc;
+    }
+    t->stack[t->depth++] = fid;
+    if (t->depth > t->max_depth) t->max_depth = t->depth;
+}
+
+/* Pop up to and including fid; returns 0 when fid is not open (unmatched exit). */
+static int pop(xr_thread *t, uint32_t fid)
+{
+    uint32_t lim = t->depth < t->cap ? t->depth : t->cap;
+    for (uint32_t i = lim; i > 0; i--) {
+        if (t->stack[i - 1] == fid) {
+            t->abandoned += t->depth - i;
+            t->depth = i - 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void fill_fn(xr_state *s, xr_thread *t, evt_event *ev, unsigned kind, uint32_t fid)
+{
+    ev->id = kind;
+    ev->name = k_fn_name[kind];
+    evt_event_add_arg(ev, fid);
+    const char *nm = s->have_map ? xray_map_name(&s->map, fid) : NULL;
+    if (!nm) { snprintf(s->fnbuf, sizeof s->fnbuf, "#%" PRIu32, fid); nm = s->fnbuf; }
+    evt_event_add_field_s(ev, "function", nm);
+    if (kind == XRAY_FN_ENTER || kind == XRAY_FN_ENTER_ARG) {
+        ev->kind = EVT_KIND_FUNC_ENTER;
+        push(t, fid);
+    } else {
+        ev->kind = EVT_KIND_FUNC_EXIT;
+        if (!pop(t, fid)) {
+            t->unmatched_exits++;
+            evt_event_add_field_u(ev, "unmatched", 1);
+        }
+    }
+    evt_event_add_field_u(ev, "pid", t->pid);
+}
+
+/* Load an event payload (may be larger than a window). */
+static const uint8_t *payload(xr_state *s, xr_thread *t, uint64_t off, uint32_t n)
+{
+    const uint8_t *p = win_get(s, &t->win, off, n);
+    if (p) return p;
+    if (n > s->scratch_cap) {
+        uint8_t *v = evt_realloc(s->scratch, n);
+        if (!v) return NULL;
+        s->scratch = v;
+        s->scratch_cap = n;
+    }
+    return evt_source_read_at(&s->r->src, off, s->scratch, n) == n ? s->scratch : NULL;
+}
+
+static int is_text(const uint8_t *p, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (p[i] < 0x20 || p[i] > 0x7E) return 0;
+    return 1;
+}
+
+/* Emit t's positioned event. */
+static evt_status thread_emit(xr_state *s, xr_thread *t, evt_event *ev)
+{
+    char msg[200];
+    xr_rec rec;
+    t->ready = 0;
+    t->events++;
+    ev->flags |= EVT_HAS_CTX;
+    ev->ctx = t->tid;
+    ev->ctx_class = EVT_CTX_THREAD;
+    ev->ctx_name = t->name;
+    if (t->pos >= t->blk->stop) { /* the broken tail of a block */
+        t->lost_done = 1;
+        ev->name = "lost";
+        ev->kind = EVT_KIND_LOST;
+        ev->offset = t->blk->stop;
+        ev->flags |= EVT_HAS_COUNT;
+        ev->count = t->blk->end - t->blk->stop;
+        evt_event_add_field_s(ev, "unit", "bytes");
+        set_time(s, ev, t->tsc);
+        return EVT_OK;
+    }
+    ev->offset = t->pos;
+    if (s->type == XRAY_TYPE_BASIC) {
+        const uint8_t *p = win_get(s, &t->win, t->pos, XRAY_BASIC_REC_SIZE);
+        if (!p) return evt_reader_fail(s->r, EVT_ERR_IO, t->pos, "read error");
+        unsigned kind = p[XRAY_BASIC_FN_TYPE];
+        uint32_t fid = evt_ld_u32le(p + XRAY_BASIC_FN_FUNC);
+        t->cpu = p[XRAY_BASIC_FN_CPU];
+        set_time(s, ev, evt_ld_u64le(p + XRAY_BASIC_FN_TSC));
+        ev->flags |= EVT_HAS_CPU;
+        ev->cpu = t->cpu;
+        fill_fn(s, t, ev, kind, fid);
+        t->pos += XRAY_BASIC_REC_SIZE;
+        while (t->pos < t->blk->stop && (p = win_get(s, &t->win, t->pos, XRAY_BASIC_REC_SIZE)) &&
+               evt_ld_u16le(p) == XRAY_BASIC_ARG_PAYLOAD && evt_ld_u32le(p + XRAY_BASIC_ARG_FUNC) == fid &&
+               evt_ld_u32le(p + XRAY_BASIC_ARG_TID) == t->tid) {
+            evt_event_add_arg(ev, evt_ld_u64le(p + XRAY_BASIC_ARG_VALUE));
+            t->pos += XRAY_BASIC_REC_SIZE;
+        }
+        if (ev->nargs > 1 && kind == XRAY_FN_ENTER) ev->name = k_fn_name[XRAY_FN_ENTER_ARG];
+        return EVT_OK;
+    }
+    if (!parse_fdr(s, &t->win, t->pos, t->blk->stop, &rec, msg, sizeof msg))
+        return evt_reader_fail(s->r, EVT_ERR_IO, t->pos, "record changed since it was indexed: %s", msg);
+    /* v1-v4 custom events carry an absolute TSC that does not re-base the thread's running TSC. */
+    if (!(rec.md && rec.kind == XRAY_MD_CUSTOM_EVENT && s->version < 5)) t->tsc = t->next_ts;
+    set_time(s, ev, t->next_ts);
+    ev->flags |= EVT_HAS_CPU;
+    ev->cpu = rec.has_cpu ? rec.cpu : t->cpu;
+    t->pos += rec.size;
+    if (!rec.md) {
+        fill_fn(s, t, ev, rec.kind, rec.fid);
+        /* Call arguments follow their function record. */
+        while (t->pos < t->blk->stop && parse_fdr(s, &t->win, t->pos, t->blk->stop, &rec, msg, sizeof msg) &&
+               rec.md && rec.kind == XRAY_MD_CALL_ARGUMENT) {
+            evt_event_add_arg(ev, rec.u64);
+            t->pos += rec.size;
+        }
+        if (ev->nargs > 1 && ev->id == XRAY_FN_ENTER) ev->name = k_fn_name[XRAY_FN_ENTER_ARG];
+        return EVT_OK;
+    }
+    const uint8_t *p = payload(s, t, rec.payload, rec.u32);
+    if (!p) return evt_reader_fail(s->r, EVT_ERR_NOMEM, rec.payload, "cannot load %" PRIu32 " bytes of event payload", rec.u32);
+    ev->id = XRAY_MD_COUNT_ + rec.kind; /* distinct from function kinds 0-3 */
+    ev->kind = EVT_KIND_USER;
+    ev->data = p;
+    ev->data_len = rec.u32;
+    ev->data_is_text = is_text(p, rec.u32);
+    if (rec.kind == XRAY_MD_CUSTOM_EVENT) {
+        ev->name = "custom_event";
+        evt_event_add_arg(ev, rec.u32);
+    } else {
+        ev->name = "typed_event";
+        evt_event_add_arg(ev, rec.etype);
+        evt_event_add_arg(ev, rec.u32);
+        evt_event_add_field_u(ev, "event_type", rec.etype);
+    }
+    evt_event_add_field_u(ev, "pid", t->pid);
+    return EVT_OK;
+}
+
+/* Merge heap of thread indices by (next_ts, index). */
+static int heap_less(const xr_state *s, uint32_t a, uint32_t b)
+{
+    const xr_thread *x = &s->threads[a], *y = &s->threads[b];
+    return x->next_ts != y->next_ts ? x->next_ts < y->next_ts : a < b;
+}
+
+static void heap_down(xr_state *s, uint32_t i)
+{
+    for (;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < s->nheap && heap_less(s, s->heap[l], s->heap[m])) m = l;
+        if (r < s->nheap && heap_less(s, s->heap[r], s->heap[m])) m = r;
+        if (m == i) return;
+        uint32_t t = s->heap[i];
+        s->heap[i] = s->heap[m];
+        s->heap[m] = t;
+        i = m;
+    }
+}
+
+static void heap_push(xr_state *s, uint32_t th)
+{
+    uint32_t i = s->nheap++;
+    s->heap[i] = th;
+    while (i > 0) {
+        uint32_t p = (i - 1) / 2;
+        if (!heap_less(s, s->heap[i], s->heap[p])) break;
+        uint32_t t = s->heap[i];
+        s->heap[i] = s->heap[p];
+        s->heap[p] = t;
+        i = p;
+    }
+}
+
+static evt_status next(void *state, evt_event *ev)
+{
+    xr_state *s = state;
+    while (s->global_lost_state < 3) {
+        static const char *const unit[] = {"buffers", "records", "bytes"};
+        int st = s->global_lost_state++;
+        uint64_t n = st == 0 ? s->lost_buffers : st == 1 ? s->dropped : s->unattributed_lost;
+        if (n) {
+            ev->name = "lost";
+            ev->kind = EVT_KIND_LOST;
+            ev->flags |= EVT_HAS_COUNT;
+            ev->count = n;
+            ev->offset = st == 0 ? XRAY_HDR_EVT_LOST_OFF : st == 1 ? XRAY_HDR_EVT_DROP_OFF : XRAY_HDR_SIZE;
+            evt_event_add_field_s(ev, "unit", unit[st]);
+            return EVT_OK;
+        }
+    }
+    if (!s->heap_built) {
+        s->heap_built = 1;
+        for (uint32_t i = 0; i < s->nthreads; i++) {
+            thread_fill(s, &s->threads[i]);
+            if (s->threads[i].ready) heap_push(s, i);
+        }
+    } else if (s->refill != XR_NONE) {
+        /* The last event's thread sits at the top: position it at its next event (its window
+         * could not be touched while the caller held that event). */
+        thread_fill(s, &s->threads[s->refill]);
+        if (s->threads[s->refill].ready) heap_down(s, 0);
+        else if (--s->nheap) { s->heap[0] = s->heap[s->nheap]; heap_down(s, 0); }
+        s->refill = XR_NONE;
+    }
+    if (s->nheap == 0) return EVT_END;
+    s->refill = s->heap[0];
+    return thread_emit(s, &s->threads[s->heap[0]], ev);
+}
+
+/* ---- info ------------------------------------------------------------------------------------- */
+
+static void counts_json(evt_json *j, const uint64_t *c)
+{
+    for (unsigned k = 0; k < XRAY_MD_COUNT_; k++) evt_json_ku64(j, k_md_key[k], c[XR_C_MD + k]);
+    for (unsigned k = 0; k < XRAY_FN_COUNT_; k++) evt_json_ku64(j, k_fn_key[k], c[XR_C_FN + k]);
+    evt_json_ku64(j, "ArgPayload", c[XR_C_ARG]);
+}
+
+static int cmp_tid(const void *a, const void *b)
+{
+    const xr_thread *x = *(xr_thread *const *)a, *y = *(xr_thread *const *)b;
+    if (x->tid != y->tid) return x->tid < y->tid ? -1 : 1;
+    return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* Threads sorted by tid (caller frees); NULL when there are none or memory is short. */
+static xr_thread **sorted_threads(xr_state *s)
+{
+    if (!s->nthreads) return NULL;
+    xr_thread **v = evt_calloc(s->nthreads, sizeof *v);
+    if (!v) return NULL;
+    for (uint32_t i = 0; i < s->nthreads; i++) v[i] = &s->threads[i];
+    qsort(v, s->nthreads, sizeof *v, cmp_tid);
+    return v;
+}
+
+static void info_json(void *state, evt_json *j)
+{
+    xr_state *s = state;
+    evt_json_ku64(j, "version", s->version);
+    evt_json_kstr(j, "type", s->type == XRAY_TYPE_FDR ? "fdr" : "basic");
+    evt_json_ku64(j, "cycle_frequency", s->freq);
+    evt_json_kbool(j, "constant_tsc", (s->bits & XRAY_BIT_CONSTANT_TSC) != 0);
+    evt_json_kbool(j, "nonstop_tsc", (s->bits & XRAY_BIT_NONSTOP_TSC) != 0);
+    evt_json_ku64(j, "header_bits", s->bits);
+    evt_json_ku64(j, "buffer_size", s->type == XRAY_TYPE_FDR ? s->bufsize : 0);
+    evt_json_ku64(j, "blocks", s->type == XRAY_TYPE_FDR ? s->nblocks : 0);
+    evt_json_kbool(j, "evtrace_recorder", s->evtrace);
+    evt_json_ku64(j, "lost_buffers", s->lost_buffers);
+    evt_json_ku64(j, "dropped_records", s->dropped);
+    evt_json_key(j, "instr_map");
+    if (s->have_map) evt_json_str(j, s->map_path); else evt_json_null(j);
+    evt_json_ku64(j, "functions_named", s->have_map ? s->map.n : 0);
+    xr_thread **v = sorted_threads(s);
+    evt_json_key(j, "threads");
+    evt_json_arr_begin(j);
+    for (uint32_t i = 0; v && i < s->nthreads; i++) evt_json_u64(j, v[i]->tid);
+    evt_json_arr_end(j);
+    evt_json_key(j, "records");
+    evt_json_obj_begin(j);
+    counts_json(j, s->counts);
+    evt_json_obj_end(j);
+    evt_json_key(j, "per_thread");
+    evt_json_obj_begin(j);
+    for (uint32_t i = 0; v && i < s->nthreads; i++) {
+        char k[16];
+        snprintf(k, sizeof k, "%" PRIu32, v[i]->tid);
+        evt_json_key(j, k);
+        evt_json_obj_begin(j);
+        evt_json_ku64(j, "pid", v[i]->pid);
+        evt_json_ku64(j, "events", v[i]->events);
+        evt_json_ku64(j, "max_depth", v[i]->max_depth);
+        evt_json_ku64(j, "open_at_end", v[i]->depth);
+        evt_json_ku64(j, "unmatched_exits", v[i]->unmatched_exits);
+        evt_json_ku64(j, "abandoned_entries", v[i]->abandoned);
+        evt_json_key(j, "records");
+        evt_json_obj_begin(j);
+        counts_json(j, v[i]->counts);
+        evt_json_obj_end(j);
+        evt_json_obj_end(j);
+    }
+    evt_json_obj_end(j);
+    evt_free(v);
+}
+
+static void info_text(void *state, FILE *out)
+{
+    xr_state *s = state;
+    fprintf(out, "xray:     %s version %u, cycle frequency %" PRIu64 " Hz, constant_tsc %u, nonstop_tsc %u\n",
+            s->type == XRAY_TYPE_FDR ? "FDR" : "basic", s->version, s->freq, s->bits & 1u, (s->bits >> 1) & 1u);
+    if (s->type == XRAY_TYPE_FDR)
+        fprintf(out, "buffers:  %u blocks, per-thread buffer size %" PRIu64 " bytes, %" PRIu64 " buffers lost\n",
+                s->nblocks, s->bufsize, s->lost_buffers);
+    fprintf(out, "records: ");
+    for (unsigned k = 0; k < XR_C_COUNT; k++) {
+        if (!s->counts[k]) continue;
+        const char *nm = k < XR_C_FN ? k_md_key[k] : k < XR_C_ARG ? k_fn_key[k - XR_C_FN] : "ArgPayload";
+        fprintf(out, " %s=%" PRIu64, nm, s->counts[k]);
+    }
+    fputc('\n', out);
+    xr_thread **v = sorted_threads(s);
+    for (uint32_t i = 0; v && i < s->nthreads; i++)
+        fprintf(out, "thread %" PRIu32 " (pid %" PRIu32 "): %" PRIu64 " events, max depth %" PRIu32 ", %" PRIu32
+                     " open at end, %" PRIu64 " unmatched exits\n",
+                v[i]->tid, v[i]->pid, v[i]->events, v[i]->max_depth, v[i]->depth, v[i]->unmatched_exits);
+    evt_free(v);
+}
+
+static void close_(void *state)
+{
+    xr_state *s = state;
+    if (!s) return;
+    for (uint32_t i = 0; i < s->nthreads; i++) {
+        evt_free(s->threads[i].win.buf);
+        evt_free(s->threads[i].stack);
+    }
+    evt_free(s->threads);
+    evt_free(s->blocks);
+    evt_free(s->order);
+    evt_free(s->heap);
+    evt_free(s->scratch);
+    evt_free(s->iwin.buf);
+    if (s->have_map) xray_map_free(&s->map);
+    evt_free(s);
+}
+
+const evt_reader_desc evt_reader_xray = {
+    "xray", "LLVM XRay trace: FDR versions 1-5, basic versions 1-3 (--instr-map names functions)",
+    probe, open_, next, info_json, info_text, close_, k_opts,
+};

@@ -1,0 +1,367 @@
+/* XRay instrumentation map loader: llvm-xray's YAML (one flow mapping per sled line) and ELF64
+ * little-endian binaries (xray_instr_map section, ids assigned as the runtime does, names from
+ * .symtab/.dynsym). Facts: shared/formats/xray.md §9. */
+#include "formats/xray/xray_map.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "evtrace/alloc.h"
+#include "formats/common/bytes.h"
+#include "formats/xray/xray_defs.h"
+
+/* Add (or complete) the entry for id. Returns 0, or -1 when out of memory. */
+static int map_put(xray_map *m, uint32_t id, uint64_t addr, const char *name, size_t nlen)
+{
+    if (m->n && m->fn[m->n - 1].id == id) { /* sleds of one function are adjacent */
+        xray_map_fn *f = &m->fn[m->n - 1];
+        if (!f->name && name && nlen) {
+            f->name = evt_malloc(nlen + 1);
+            if (!f->name) return -1;
+            memcpy(f->name, name, nlen);
+            f->name[nlen] = 0;
+        }
+        return 0;
+    }
+    if (m->n == m->cap) {
+        uint32_t nc = m->cap ? m->cap * 2 : 64;
+        xray_map_fn *v = evt_realloc(m->fn, (size_t)nc * sizeof *v);
+        if (!v) return -1;
+        m->fn = v;
+        m->cap = nc;
+    }
+    xray_map_fn *f = &m->fn[m->n];
+    f->id = id;
+    f->addr = addr;
+    f->name = NULL;
+    if (name && nlen) {
+        f->name = evt_malloc(nlen + 1);
+        if (!f->name) return -1;
+        memcpy(f->name, name, nlen);
+        f->name[nlen] = 0;
+    }
+    m->n++;
+    return 0;
+}
+
+static int cmp_fn(const void *a, const void *b)
+{
+    const xray_map_fn *x = a, *y = b;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Sort by id and merge duplicates (keeping the first name). */
+static void map_finish(xray_map *m)
+{
+    qsort(m->fn, m->n, sizeof *m->fn, cmp_fn);
+    uint32_t w = 0;
+    for (uint32_t i = 0; i < m->n; i++) {
+        if (w && m->fn[w - 1].id == m->fn[i].id) {
+            if (!m->fn[w - 1].name) { m->fn[w - 1].name = m->fn[i].name; m->fn[i].name = NULL; }
+            evt_free(m->fn[i].name);
+            continue;
+        }
+        m->fn[w++] = m->fn[i];
+    }
+    m->n = w;
+}
+
+const char *xray_map_name(const xray_map *m, uint32_t id)
+{
+    uint32_t lo = 0, hi = m->n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (m->fn[mid].id < id) lo = mid + 1; else hi = mid;
+    }
+    return (lo < m->n && m->fn[lo].id == id) ? m->fn[lo].name : NULL;
+}
+
+void xray_map_free(xray_map *m)
+{
+    for (uint32_t i = 0; i < m->n; i++) evt_free(m->fn[i].name);
+    evt_free(m->fn);
+    memset(m, 0, sizeof *m);
+}
+
+/* ---- YAML ------------------------------------------------------------------------------------- */
+
+/* Parse one "- { key: value, ... }" line. Returns 1 with id, addr and name set, 0 if the line is not
+ * an entry, -1 if it is a malformed entry. */
+static int yaml_entry(const char *line, uint32_t *id, uint64_t *addr, const char **name, size_t *nlen,
+                      char *unq, size_t unqlen)
+{
+    const char *p = line;
+    while (*p == ' ' || *p == '\t') p++;
+    if (p[0] != '-' || (p[1] != ' ' && p[1] != '\t')) return 0;
+    p++;
+    while (*p == ' ' || *p == '\t') p++;
+    if (*p != '{') return 0;
+    p++;
+    int have_id = 0;
+    *addr = 0;
+    *name = NULL;
+    *nlen = 0;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == ',') p++;
+        if (*p == '}' || *p == 0 || *p == '\n') break;
+        const char *k = p;
+        while (*p && *p != ':' && *p != '}' && *p != '\n') p++;
+        if (*p != ':') return -1;
+        size_t klen = (size_t)(p - k);
+        p++;
+        while (*p == ' ' || *p == '\t') p++;
+        const char *v = p;
+        size_t vlen;
+        int quoted = 0;
+        if (*p == '\'' || *p == '"') {
+            char q = *p++;
+            size_t o = 0;
+            v = p;
+            while (*p && *p != '\n') {
+                if (*p == q) {
+                    if (q == '\'' && p[1] == '\'') { if (o + 1 < unqlen) unq[o++] = '\''; p += 2; continue; }
+                    break;
+                }
+                if (q == '"' && *p == '\\' && p[1]) p++;
+                if (o + 1 < unqlen) unq[o++] = *p;
+                p++;
+            }
+            if (*p != q) return -1;
+            p++;
+            unq[o] = 0;
+            vlen = o;
+            quoted = 1;
+        } else {
+            while (*p && *p != ',' && *p != '}' && *p != '\n') p++;
+            vlen = (size_t)(p - v);
+            while (vlen && (v[vlen - 1] == ' ' || v[vlen - 1] == '\t')) vlen--;
+        }
+        if (klen == 2 && memcmp(k, "id", 2) == 0) {
+            char *e;
+            char tmp[32];
+            if (vlen == 0 || vlen >= sizeof tmp) return -1;
+            memcpy(tmp, quoted ? unq : v, vlen);
+            tmp[vlen] = 0;
+            errno = 0;
+            unsigned long long x = strtoull(tmp, &e, 0);
+            if (*e || errno || x > 0xFFFFFFFFull) return -1;
+            *id = (uint32_t)x;
+            have_id = 1;
+        } else if (klen == 8 && memcmp(k, "function", 8) == 0) {
+            char tmp[32];
+            if (vlen && vlen < sizeof tmp) {
+                memcpy(tmp, v, vlen);
+                tmp[vlen] = 0;
+                *addr = strtoull(tmp, NULL, 0);
+            }
+        } else if (klen == 13 && memcmp(k, "function-name", 13) == 0) {
+            *name = quoted ? unq : v;
+            *nlen = vlen;
+        }
+    }
+    return have_id ? 1 : -1;
+}
+
+static int load_yaml(xray_map *m, FILE *f, const char *path, char *err, size_t errlen)
+{
+    char *line = NULL, *unq = NULL;
+    size_t cap = 0;
+    ssize_t got;
+    unsigned long lineno = 0;
+    int rc = 0;
+    m->source = "yaml";
+    while ((got = getline(&line, &cap, f)) >= 0) {
+        lineno++;
+        uint32_t id = 0;
+        uint64_t addr;
+        const char *name;
+        size_t nlen;
+        evt_free(unq);
+        unq = evt_malloc((size_t)got + 1);
+        if (!unq) { snprintf(err, errlen, "%s: out of memory", path); rc = -1; break; }
+        int e = yaml_entry(line, &id, &addr, &name, &nlen, unq, (size_t)got + 1);
+        if (e < 0) {
+            snprintf(err, errlen, "%s: line %lu: not an instrumentation map entry ('- { id: N, ... }')", path, lineno);
+            rc = -1;
+            break;
+        }
+        if (e == 0) continue;
+        if (map_put(m, id, addr, name, nlen) < 0) { snprintf(err, errlen, "%s: out of memory", path); rc = -1; break; }
+    }
+    free(line); /* allocated by getline */
+    evt_free(unq);
+    if (rc == 0 && m->n == 0) {
+        snprintf(err, errlen, "%s: no instrumentation map entries found (expected llvm-xray extract YAML or an ELF binary)", path);
+        rc = -1;
+    }
+    return rc;
+}
+
+/* ---- ELF -------------------------------------------------------------------------------------- */
+
+typedef struct elf_sec { uint32_t name, type; uint64_t addr, off, size; uint32_t link; uint64_t entsize; } elf_sec;
+typedef struct elf_sym { uint64_t value; uint32_t name; } elf_sym;
+
+static int read_at(FILE *f, uint64_t off, void *dst, size_t n)
+{
+    if (fseeko(f, (off_t)off, SEEK_SET) != 0) return -1;
+    return fread(dst, 1, n, f) == n ? 0 : -1;
+}
+
+static int cmp_sym(const void *a, const void *b)
+{
+    const elf_sym *x = a, *y = b;
+    return (x->value > y->value) - (x->value < y->value);
+}
+
+/* Load FUNC symbols of one symbol table (plus its string table). */
+static int load_syms(FILE *f, const elf_sec *secs, uint16_t nsec, uint32_t type, elf_sym **syms,
+                     uint32_t *nsyms, char **strtab, uint64_t *strsize)
+{
+    for (uint16_t i = 0; i < nsec; i++) {
+        const elf_sec *s = &secs[i];
+        if (s->type != type || s->link >= nsec || s->size / 24 == 0) continue;
+        const elf_sec *st = &secs[s->link];
+        uint64_t n = s->size / 24;
+        if (n > 0x4000000u || st->size > 0x40000000u) return -1;
+        uint8_t *raw = evt_malloc((size_t)s->size);
+        *strtab = evt_malloc((size_t)st->size + 1);
+        *syms = evt_calloc((size_t)n, sizeof **syms);
+        if (!raw || !*strtab || !*syms || read_at(f, s->off, raw, (size_t)s->size) ||
+            read_at(f, st->off, *strtab, (size_t)st->size)) {
+            evt_free(raw);
+            return -1;
+        }
+        (*strtab)[st->size] = 0;
+        *strsize = st->size;
+        uint32_t k = 0;
+        for (uint64_t j = 0; j < n; j++) {
+            const uint8_t *e = raw + j * 24;
+            if ((e[4] & 0xF) != 2 /* STT_FUNC */) continue;
+            (*syms)[k].name = evt_ld_u32le(e);
+            (*syms)[k].value = evt_ld_u64le(e + 8);
+            k++;
+        }
+        evt_free(raw);
+        *nsyms = k;
+        qsort(*syms, k, sizeof **syms, cmp_sym);
+        return 0;
+    }
+    return 1; /* no such table */
+}
+
+static const char *sym_name(const elf_sym *syms, uint32_t n, const char *strtab, uint64_t strsize, uint64_t addr)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (syms[mid].value < addr) lo = mid + 1; else hi = mid;
+    }
+    if (lo < n && syms[lo].value == addr && syms[lo].name < strsize) return strtab + syms[lo].name;
+    return NULL;
+}
+
+static int load_elf(xray_map *m, FILE *f, const char *path, char *err, size_t errlen)
+{
+    uint8_t eh[64];
+    m->source = "elf";
+    if (read_at(f, 0, eh, sizeof eh)) { snprintf(err, errlen, "%s: ELF header truncated", path); return -1; }
+    if (eh[4] != 2 || eh[5] != 1) {
+        snprintf(err, errlen, "%s: only 64-bit little-endian ELF binaries are supported (class %u, data %u)", path, eh[4], eh[5]);
+        return -1;
+    }
+    uint64_t shoff = evt_ld_u64le(eh + 0x28);
+    uint16_t shentsize = evt_ld_u16le(eh + 0x3A), shnum = evt_ld_u16le(eh + 0x3C), shstrndx = evt_ld_u16le(eh + 0x3E);
+    if (shentsize != 64 || shnum == 0 || shstrndx >= shnum) {
+        snprintf(err, errlen, "%s: ELF section header table unusable (offset 0x3a: entsize %u, %u sections)", path, shentsize, shnum);
+        return -1;
+    }
+    elf_sec *secs = evt_calloc(shnum, sizeof *secs);
+    uint8_t *tab = evt_malloc((size_t)shnum * 64);
+    char *shstr = NULL, *strtab = NULL;
+    elf_sym *syms = NULL;
+    uint8_t *map = NULL;
+    uint32_t nsyms = 0;
+    uint64_t strsize = 0;
+    int rc = -1;
+    if (!secs || !tab) { snprintf(err, errlen, "%s: out of memory", path); goto out; }
+    if (read_at(f, shoff, tab, (size_t)shnum * 64)) {
+        snprintf(err, errlen, "%s: ELF section headers at offset %llu truncated", path, (unsigned long long)shoff);
+        goto out;
+    }
+    for (uint16_t i = 0; i < shnum; i++) {
+        const uint8_t *e = tab + (size_t)i * 64;
+        secs[i].name = evt_ld_u32le(e);
+        secs[i].type = evt_ld_u32le(e + 4);
+        secs[i].addr = evt_ld_u64le(e + 16);
+        secs[i].off = evt_ld_u64le(e + 24);
+        secs[i].size = evt_ld_u64le(e + 32);
+        secs[i].link = evt_ld_u32le(e + 40);
+        secs[i].entsize = evt_ld_u64le(e + 56);
+    }
+    const elf_sec *ss = &secs[shstrndx];
+    if (ss->size > 0x10000000u || !(shstr = evt_malloc((size_t)ss->size + 1)) || read_at(f, ss->off, shstr, (size_t)ss->size)) {
+        snprintf(err, errlen, "%s: ELF section name table unreadable", path);
+        goto out;
+    }
+    shstr[ss->size] = 0;
+    const elf_sec *ms = NULL;
+    for (uint16_t i = 0; i < shnum; i++)
+        if (secs[i].name < ss->size && strcmp(shstr + secs[i].name, XRAY_MAP_SECTION) == 0) ms = &secs[i];
+    if (!ms) { snprintf(err, errlen, "%s: no %s section (not built with -fxray-instrument?)", path, XRAY_MAP_SECTION); goto out; }
+    if (ms->size % XRAY_MAP_ENTRY_SIZE || ms->size > 0x40000000u) {
+        snprintf(err, errlen, "%s: %s section at offset %llu has size %llu, not a multiple of %u", path, XRAY_MAP_SECTION,
+                 (unsigned long long)ms->off, (unsigned long long)ms->size, XRAY_MAP_ENTRY_SIZE);
+        goto out;
+    }
+    map = evt_malloc((size_t)ms->size ? (size_t)ms->size : 1);
+    if (!map || read_at(f, ms->off, map, (size_t)ms->size)) {
+        snprintf(err, errlen, "%s: %s section at offset %llu unreadable", path, XRAY_MAP_SECTION, (unsigned long long)ms->off);
+        goto out;
+    }
+    if (load_syms(f, secs, shnum, 2 /* SHT_SYMTAB */, &syms, &nsyms, &strtab, &strsize) != 0) {
+        evt_free(syms); evt_free(strtab); syms = NULL; strtab = NULL; nsyms = 0;
+        if (load_syms(f, secs, shnum, 11 /* SHT_DYNSYM */, &syms, &nsyms, &strtab, &strsize) != 0) {
+            evt_free(syms); evt_free(strtab); syms = NULL; strtab = NULL; nsyms = 0;
+        }
+    }
+    uint32_t id = 0;
+    uint64_t prev_fn = 0;
+    for (uint64_t i = 0; i < ms->size / XRAY_MAP_ENTRY_SIZE; i++) {
+        const uint8_t *e = map + i * XRAY_MAP_ENTRY_SIZE;
+        uint64_t entry_addr = ms->addr + i * XRAY_MAP_ENTRY_SIZE;
+        uint64_t fn = evt_ld_u64le(e + XRAY_MAP_FUNCTION);
+        if (e[XRAY_MAP_VERSION] >= 2) fn = entry_addr + XRAY_MAP_FUNCTION + fn; /* PC-relative */
+        if (i == 0 || fn != prev_fn) id++;
+        prev_fn = fn;
+        const char *nm = sym_name(syms, nsyms, strtab, strsize, fn);
+        if (map_put(m, id, fn, nm, nm ? strlen(nm) : 0) < 0) { snprintf(err, errlen, "%s: out of memory", path); goto out; }
+    }
+    if (m->n == 0) { snprintf(err, errlen, "%s: %s section is empty", path, XRAY_MAP_SECTION); goto out; }
+    rc = 0;
+out:
+    evt_free(secs);
+    evt_free(tab);
+    evt_free(shstr);
+    evt_free(strtab);
+    evt_free(syms);
+    evt_free(map);
+    return rc;
+}
+
+int xray_map_load(xray_map *m, const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) { snprintf(err, errlen, "%s: cannot open instrumentation map: %s", path, strerror(errno)); return -1; }
+    uint8_t magic[4] = {0};
+    size_t n = fread(magic, 1, 4, f);
+    rewind(f);
+    int rc = (n == 4 && magic[0] == 0x7F && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F')
+                 ? load_elf(m, f, path, err, errlen)
+                 : load_yaml(m, f, path, err, errlen);
+    fclose(f);
+    if (rc == 0) map_finish(m);
+    else xray_map_free(m);
+    return rc;
+}

@@ -1,0 +1,59 @@
+/* Spans from the canonical kinds, shared by stats, Perfetto and the report so they all pair
+ * events the same way.
+ *
+ * - isr_enter/isr_exit: interrupt spans, nested per CPU; an exit closes the innermost one.
+ * - svc_enter/svc_exit and func_enter/func_exit: spans on a per-context stack. An exit closes the
+ *   innermost open span with the same category and label; spans opened above it are closed at the
+ *   same time (tail calls, lost exits: what `llvm-xray account -d` does). A svc exit whose label
+ *   matches nothing closes the innermost open service span (services are matched by position
+ *   when the exit record does not repeat the service's name). A func exit that matches nothing
+ *   is counted as unmatched and closes nothing.
+ *
+ * Labels: the string field "function", "func", "service", "svc" or "syscall" when the reader
+ * gives one; else for func kinds without such a field "fn#<args[0]>" (the function id); for ISR
+ * kinds "<name> #<n>" when a numeric field "irq", "intno", "dintno", "vector" or "isr" is given;
+ * else the event's name. */
+#ifndef EVT_ANALYSIS_SPANS_H
+#define EVT_ANALYSIS_SPANS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "evtrace/model.h"
+
+typedef enum evt_span_cat {
+    EVT_SPAN_NONE = 0, /* the event opens/closes no span */
+    EVT_SPAN_ISR,
+    EVT_SPAN_SVC,
+    EVT_SPAN_FUNC
+} evt_span_cat;
+
+#define EVT_SPAN_MAX_DEPTH 1024 /* deeper pushes are dropped and counted */
+
+/* Category of an event's span and whether it begins (1) or ends (0) one. */
+evt_span_cat evt_span_cat_of(evt_kind k, int *is_begin);
+/* Public name of a category: "isr", "svc", "func" ("" for none). */
+const char *evt_span_cat_name(evt_span_cat c);
+/* Label of an event (rules above), written into buf (NUL-terminated, truncated to len - 1);
+ * returns buf. */
+const char *evt_event_label(const evt_event *ev, char *buf, size_t len);
+
+/* One open span. */
+typedef struct evt_span {
+    uint64_t ts;     /* begin timestamp (ticks) */
+    uint32_t label;  /* caller's id of the label (e.g. an evt_strtab id) */
+    uint8_t cat;     /* evt_span_cat */
+} evt_span;
+
+/* A stack of open spans. Zero-initialised is empty. */
+typedef struct evt_span_stack {
+    evt_span *v;
+    uint32_t n, cap;
+} evt_span_stack;
+
+/* Push; returns 0 (and pushes nothing) at EVT_SPAN_MAX_DEPTH or when out of memory. */
+int evt_span_push(evt_span_stack *s, uint8_t cat, uint32_t label, uint64_t ts);
+/* How many spans (from the top) an exit of (cat, label) closes per the rules above; 0 = none. */
+uint32_t evt_span_match(const evt_span_stack *s, uint8_t cat, uint32_t label);
+void evt_span_stack_free(evt_span_stack *s);
+
+#endif

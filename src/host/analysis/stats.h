@@ -1,0 +1,141 @@
+/* Streaming trace statistics over the canonical model (what `evtrace stats` and the HTML report
+ * print). Memory grows with the number of distinct contexts and span labels, never with the
+ * number of events.
+ *
+ * CPU time model (per CPU: the event's cpu when given, else CPU 0):
+ * - The time from one event to the next on a CPU is charged to what ran on that CPU after the
+ *   first of them: the innermost open ISR when one is open (isr_enter .. isr_exit), otherwise
+ *   the "running context".
+ * - The running context is the context (ctx) of the latest thread/init/unclassified event: the
+ *   code that recorded an event was running. An ISR-class event outside isr_enter/isr_exit does
+ *   not change it. A thread_stop of the running context itself (no target, or target == ctx)
+ *   leaves the CPU idle until the next event; a lost event leaves it unknown (charged to idle)
+ *   and drops the open spans, whose pairing can no longer be trusted.
+ * - So ISR time is subtracted from the interrupted context. load % = cpu time / trace duration
+ *   (last timestamp - first timestamp, all CPUs) * 100.
+ * - Timestamps going backwards on a CPU (per-thread buffers) count as zero time.
+ * Service, function and ISR latencies: begin-to-end of the spans of spans.h (wall time,
+ * including preemption), in log-linear histograms (hist.h). */
+#ifndef EVT_ANALYSIS_STATS_H
+#define EVT_ANALYSIS_STATS_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "evtrace/model.h"
+#include "hist.h"
+#include "spans.h"
+#include "strtab.h"
+#include "u64map.h"
+
+struct evt_json;
+
+#define EVT_STATS_MAX_CPUS 64   /* CPU numbers >= this share the last slot */
+#define EVT_STATS_ISR_DEPTH 64  /* ISR nesting tracked per CPU */
+#define EVT_STATS_BINS 512      /* timeline bins per context (when enabled) */
+
+/* One context (thread, task, ISR, init, or "no context" per class). */
+typedef struct evt_stats_ctx {
+    uint64_t ctx;          /* context id (valid when has_ctx) */
+    int has_ctx;
+    evt_ctx_class cls;     /* class from its first event */
+    uint32_t name;         /* strtab id of its name, 0 if unknown */
+    uint64_t events;       /* events recorded in this context */
+    uint64_t cpu_ticks;    /* time charged to it (see the model above) */
+    uint64_t isr_count;    /* isr_enter events in this (ISR) context */
+    uint64_t switches;     /* times it became the running context */
+    uint64_t first_ts, last_ts;
+    evt_span_stack stack;  /* open service/function spans */
+    uint64_t *bins;        /* timeline: ticks charged per bin (EVT_STATS_BINS), or NULL */
+} evt_stats_ctx;
+
+/* Latency of one (category, label). */
+typedef struct evt_stats_lat {
+    uint8_t cat;           /* evt_span_cat */
+    uint32_t label;        /* strtab id */
+    evt_hist h;            /* durations in ticks */
+} evt_stats_lat;
+
+/* Count of one event name (and its kind). */
+typedef struct evt_stats_name {
+    uint32_t name;         /* strtab id */
+    evt_kind kind;
+    uint64_t count;
+} evt_stats_name;
+
+typedef struct evt_isr_open {
+    uint32_t ctx;          /* index of the ISR's context */
+    uint32_t label;        /* strtab id */
+    uint64_t ts;
+} evt_isr_open;
+
+/* Per-CPU running state. */
+typedef struct evt_stats_cpu {
+    int seen;              /* an event was seen on this CPU */
+    uint64_t prev_ts;
+    int64_t run;           /* index of the running context, -1 = idle/unknown */
+    uint32_t isr_n;        /* open ISRs */
+    evt_isr_open isr[EVT_STATS_ISR_DEPTH];
+} evt_stats_cpu;
+
+typedef struct evt_stats {
+    uint64_t clock_hz;     /* 0 if unknown: times stay in ticks */
+    evt_strtab strs;       /* names and labels */
+    evt_stats_ctx *ctxs;
+    uint32_t nctx, ctxcap;
+    evt_u64map ctxmap;     /* ctx id -> index */
+    int64_t noctx[4];      /* per class: index of the "no context id" entry, -1 none */
+    evt_stats_lat *lats;
+    uint32_t nlat, latcap;
+    evt_u64map latmap;     /* (cat << 32 | label) -> index */
+    evt_stats_name *names;
+    uint32_t nnames, namecap;
+    evt_u64map namemap;    /* (kind << 32 | name id) -> index */
+    evt_stats_cpu *cpus;   /* EVT_STATS_MAX_CPUS slots */
+    uint32_t ncpus;        /* highest CPU slot used + 1 */
+    uint64_t events;
+    int have_ts;
+    uint64_t first_ts, last_ts; /* min and max timestamp */
+    uint64_t idle_ticks;   /* time with no known running context */
+    uint64_t isr_ticks;    /* time inside ISRs */
+    uint64_t lost_events;  /* events of kind lost */
+    uint64_t lost_count;   /* sum of their counts */
+    uint64_t unmatched[4]; /* exits that closed nothing, per category */
+    uint64_t dropped[4];   /* spans still open at a loss or at the end, per category */
+    uint64_t overflow;     /* spans not tracked: nesting too deep */
+    int oom;               /* an allocation failed: results are incomplete */
+    /* timeline (enabled by evt_stats_enable_timeline) */
+    int timeline;
+    uint64_t tl_origin, tl_width; /* bin 0 starts at tl_origin; bin width in ticks */
+    int tl_started;
+} evt_stats;
+
+/* Start (clock_hz may be 0). Returns 0 when out of memory. */
+int evt_stats_init(evt_stats *s, uint64_t clock_hz);
+/* Also keep a per-context timeline of EVT_STATS_BINS bins (for the report). Call before events. */
+void evt_stats_enable_timeline(evt_stats *s);
+/* Account one event. Returns 0 when out of memory (s->oom is set; later calls go on). */
+int evt_stats_add(evt_stats *s, const evt_event *ev);
+/* After the last event: close the time of every CPU at the last timestamp. */
+void evt_stats_finish(evt_stats *s);
+void evt_stats_free(evt_stats *s);
+
+/* Ticks converted to the output unit: ns when clock_hz is known, else ticks. */
+uint64_t evt_stats_time(const evt_stats *s, uint64_t ticks);
+/* Trace duration in ticks. */
+uint64_t evt_stats_duration(const evt_stats *s);
+/* Context indices sorted by cpu time (descending); caller frees with evt_free. */
+uint32_t *evt_stats_ctx_order(const evt_stats *s);
+/* Latency indices of one category sorted by label; *n receives the count; caller frees. */
+uint32_t *evt_stats_lat_order(const evt_stats *s, evt_span_cat cat, uint32_t *n);
+/* Display name of a context ("thread 2", or "ctx 0x1234", or "(no context)"). */
+const char *evt_stats_ctx_name(const evt_stats *s, const evt_stats_ctx *c, char *buf, size_t len);
+/* Class name: "thread", "isr", "init", "none". */
+const char *evt_stats_class_name(evt_ctx_class c);
+
+/* The `stats --json` object (keys in docs/exports.md); `format`/`file` describe the input. */
+void evt_stats_json(evt_stats *s, struct evt_json *j, const char *format, const char *file,
+                    uint64_t errors);
+/* Human-readable tables. */
+void evt_stats_text(evt_stats *s, FILE *out, const char *format, const char *file, uint64_t errors);
+
+#endif

@@ -1,0 +1,29 @@
+/* String interning for exporters and analysis: each distinct string gets a small dense id
+ * (1, 2, 3, ...) and one owned copy. Memory grows with the number of DISTINCT strings only
+ * (event names, context names, labels), never with the number of events. */
+#ifndef EVT_ANALYSIS_STRTAB_H
+#define EVT_ANALYSIS_STRTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct evt_strtab {
+    char **strs;        /* strs[id - 1] = owned copy of the string with that id */
+    uint32_t n;         /* strings stored (ids 1..n) */
+    uint32_t cap;       /* capacity of strs */
+    uint32_t *slots;    /* open-addressing hash table of ids (0 = empty) */
+    uint32_t nslots;    /* power of two */
+} evt_strtab;
+
+/* Zero-initialise before use (a static or calloc'ed evt_strtab is ready). */
+void evt_strtab_init(evt_strtab *t);
+void evt_strtab_free(evt_strtab *t);
+/* Id of s (n bytes), adding it if new. *added (may be NULL) is set to 1 when it was new.
+ * Returns 0 when out of memory. */
+uint32_t evt_strtab_intern(evt_strtab *t, const char *s, size_t n, int *added);
+/* Id of s if present, else 0. */
+uint32_t evt_strtab_find(const evt_strtab *t, const char *s, size_t n);
+/* The string of an id (1..n); NULL for an invalid id. */
+const char *evt_strtab_str(const evt_strtab *t, uint32_t id);
+
+#endif

@@ -1,0 +1,58 @@
+/* Protobuf wire-format writer (varints and length-delimited fields only). */
+#include "pb.h"
+
+#include <string.h>
+#include "evtrace/alloc.h"
+
+void evt_pb_clear(evt_pb *b) { b->n = 0; }
+
+void evt_pb_free(evt_pb *b)
+{
+    evt_free(b->p);
+    memset(b, 0, sizeof *b);
+}
+
+static int reserve_(evt_pb *b, size_t more)
+{
+    if (b->oom) return 0;
+    if (b->n + more <= b->cap) return 1;
+    size_t nc = b->cap ? b->cap : 256;
+    while (nc < b->n + more) nc *= 2;
+    uint8_t *np = evt_realloc(b->p, nc);
+    if (!np) { b->oom = 1; return 0; }
+    b->p = np;
+    b->cap = nc;
+    return 1;
+}
+
+static void varint_(evt_pb *b, uint64_t v)
+{
+    if (!reserve_(b, 10)) return;
+    while (v >= 0x80) { b->p[b->n++] = (uint8_t)(v | 0x80); v >>= 7; }
+    b->p[b->n++] = (uint8_t)v;
+}
+
+void evt_pb_uint(evt_pb *b, uint32_t field, uint64_t v)
+{
+    varint_(b, (uint64_t)field << 3);
+    varint_(b, v);
+}
+
+void evt_pb_int(evt_pb *b, uint32_t field, int64_t v) { evt_pb_uint(b, field, (uint64_t)v); }
+
+void evt_pb_bytes(evt_pb *b, uint32_t field, const void *s, size_t n)
+{
+    varint_(b, ((uint64_t)field << 3) | 2);
+    varint_(b, n);
+    if (!reserve_(b, n)) return;
+    if (n) memcpy(b->p + b->n, s, n);
+    b->n += n;
+}
+
+void evt_pb_str(evt_pb *b, uint32_t field, const char *s) { evt_pb_bytes(b, field, s, strlen(s)); }
+
+void evt_pb_msg(evt_pb *b, uint32_t field, const evt_pb *child)
+{
+    if (child->oom) b->oom = 1;
+    evt_pb_bytes(b, field, child->p, child->n);
+}

@@ -1,0 +1,29 @@
+/* A minimal protobuf wire-format writer for the Perfetto exporter (hand-written on purpose: the
+ * few fields we emit need only varints and length-delimited fields, and writing them directly
+ * keeps the exporter dependency-free, streaming and allocation-stable; see docs/exports.md).
+ *
+ * Messages are built bottom-up: encode a child message into its own evt_pb, then append it to the
+ * parent with evt_pb_msg(). Buffers are reused (evt_pb_clear) so memory stays constant. */
+#ifndef EVT_EXPORTERS_PB_H
+#define EVT_EXPORTERS_PB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct evt_pb {
+    uint8_t *p;     /* bytes */
+    size_t n;       /* used */
+    size_t cap;     /* allocated */
+    int oom;        /* sticky: an allocation failed */
+} evt_pb;
+
+void evt_pb_clear(evt_pb *b);
+void evt_pb_free(evt_pb *b);
+/* Field encoders (wire types: 0 varint, 2 length-delimited). */
+void evt_pb_uint(evt_pb *b, uint32_t field, uint64_t v);   /* uint32/uint64/enum/bool */
+void evt_pb_int(evt_pb *b, uint32_t field, int64_t v);     /* int32/int64 (two's complement varint) */
+void evt_pb_bytes(evt_pb *b, uint32_t field, const void *s, size_t n); /* string/bytes */
+void evt_pb_str(evt_pb *b, uint32_t field, const char *s); /* NUL-terminated string */
+void evt_pb_msg(evt_pb *b, uint32_t field, const evt_pb *child); /* embedded message */
+
+#endif

@@ -1,0 +1,660 @@
+/* ETW recorder + .etl writer: golden bytes of EVENT_TRACE_HEADER / buffer header / logfile
+ * header with a counter clock, round trips through the independent reader (several providers,
+ * levels, MOF fields, GUID pointers, per-CPU and per-thread buffers, 32- and 64-bit loggers),
+ * ETW's level/keyword rules, the size limit, sequential file full and circular overwrite counts,
+ * and the POSIX file glue (real CPU times) read back by the evtrace command. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "evt_test.h"
+#include "evtrace/etw.h"
+#include "evtrace/port.h"
+#include "evtrace/reader.h"
+#include "formats/common/bytes.h"
+
+/* ---- deterministic platform: memory file, counter clock, settable thread ------------------- */
+
+static uint8_t g_file[1 << 20];
+static uint64_t g_file_len;
+static uint64_t g_clock;
+static uint32_t g_tid = 100;
+static int g_fail_writes;
+
+static int mem_write(void *user, uint64_t off, const void *data, uint32_t len)
+{
+    (void)user;
+    if (g_fail_writes) return -1;
+    if (off + len > sizeof g_file) return -1;
+    memcpy(g_file + off, data, len);
+    if (off + len > g_file_len) g_file_len = off + len;
+    return 0;
+}
+static uint64_t counter_clock(void) { return g_clock++; }
+static uint64_t fixed_filetime(void) { return 132223104000000000ull; } /* 2020-01-01T00:00:00Z */
+static void fixed_cpu(uint64_t *k, uint64_t *u) { *k = 3 * 156250u; *u = 5 * 156250u; }
+static uint32_t cur_tid(void) { return g_tid; }
+static uint32_t fixed_pid(void) { return 4242; }
+
+static void base_config(evt_etw_session_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->buffer_size = 4096;
+    c->buffers = 1;
+    c->log_file_mode = ETW_FILE_MODE_SEQUENTIAL;
+    c->clock_type = ETW_CLOCK_QPC;
+    c->clock_hz = 1000;
+    c->cpu_mhz = 2000;
+    c->pointer_size = 8;
+    c->logger_id = 7;
+    c->logger_name = "evtrace-test";
+    c->log_file_name = "C:\\t\\test.etl";
+    c->write = mem_write;
+    c->clock = counter_clock;
+    c->filetime = fixed_filetime;
+    c->cpu_times = fixed_cpu;
+    c->thread_id = cur_tid;
+    c->process_id = fixed_pid;
+}
+
+static void reset_platform(void)
+{
+    memset(g_file, 0xEE, sizeof g_file);
+    g_file_len = 0;
+    g_clock = 1000;
+    g_tid = 100;
+    g_fail_writes = 0;
+}
+
+static const evt_etw_guid G1 = {0x11111111u, 0x2222, 0x3333, {0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb}};
+static const evt_etw_guid G2 = {0x9b79ee91u, 0xb5fd, 0x41c0, {0xa2, 0x43, 0x42, 0x48, 0xe2, 0x66, 0xe9, 0xd0}};
+static const evt_etw_guid G3 = {0x01020304u, 0x0506, 0x0708, {0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10}};
+
+static uint8_t g_mem[16 * 4096];
+
+/* ---- reading back -------------------------------------------------------------------------- */
+
+typedef struct rd_event {
+    char name[64], guid[40], header_type[20];
+    uint32_t id, kind;
+    uint64_t ts, t_ns, level, version, pid, tid, ktime, utime, count, cpu;
+    uint8_t data[64];   /* the first bytes of the payload */
+    size_t data_len;    /* the whole payload length */
+} rd_event;
+
+static rd_event g_ev[4096];
+static size_t g_nev;
+static uint64_t g_errors;
+
+static uint64_t fnum(const evt_event *ev, const char *k)
+{
+    for (uint32_t i = 0; i < ev->nfields; i++)
+        if (strcmp(ev->fields[i].key, k) == 0) return ev->fields[i].num;
+    return UINT64_MAX;
+}
+static const char *fstr(const evt_event *ev, const char *k)
+{
+    for (uint32_t i = 0; i < ev->nfields; i++)
+        if (strcmp(ev->fields[i].key, k) == 0) return ev->fields[i].str;
+    return "";
+}
+
+static void read_back(void)
+{
+    evt_reader *r = NULL;
+    char err[256];
+    assert_int_equal(evt_reader_open_mem(g_file, g_file_len, NULL, NULL, NULL, NULL, &r, err, sizeof err), EVT_OK);
+    assert_string_equal(r->desc->name, "etw");
+    evt_event ev;
+    evt_status st;
+    g_nev = 0;
+    while ((st = evt_reader_next(r, &ev)) == EVT_OK) {
+        assert_true(g_nev < 4096);
+        rd_event *e = &g_ev[g_nev++];
+        memset(e, 0, sizeof *e);
+        snprintf(e->name, sizeof e->name, "%s", ev.name);
+        snprintf(e->guid, sizeof e->guid, "%s", fstr(&ev, "guid"));
+        snprintf(e->header_type, sizeof e->header_type, "%s", fstr(&ev, "header_type"));
+        e->id = ev.id;
+        e->kind = ev.kind;
+        e->ts = ev.ts;
+        e->t_ns = ev.t_ns;
+        e->level = fnum(&ev, "level");
+        e->version = fnum(&ev, "version");
+        e->pid = fnum(&ev, "pid");
+        e->tid = fnum(&ev, "tid");
+        e->ktime = fnum(&ev, "kernel_time");
+        e->utime = fnum(&ev, "user_time");
+        e->count = ev.count;
+        e->cpu = ev.cpu;
+        if (ev.data) memcpy(e->data, ev.data, ev.data_len < sizeof e->data ? ev.data_len : sizeof e->data);
+        e->data_len = ev.data_len;
+    }
+    assert_int_equal(st, EVT_END);
+    g_errors = r->errors;
+    evt_reader_close(r);
+}
+
+static void hdr_init(evt_etw_trace_header *h, const evt_etw_guid *g, uint8_t type, uint8_t level, uint16_t payload)
+{
+    memset(h, 0, sizeof *h);
+    h->size = (uint16_t)(ETW_TRACE_HEADER_SIZE + payload);
+    h->type = type;
+    h->level = level;
+    h->version = 2;
+    h->guid = *g;
+    h->flags = ETW_WNODE_FLAG_TRACED_GUID;
+}
+
+/* ---- tests --------------------------------------------------------------------------------- */
+
+/* Golden bytes: buffer 0, the logfile header and one FULL_HEADER64 record, counter clock. */
+static void test_golden_layout(void **st)
+{
+    (void)st;
+    reset_platform();
+    evt_etw_session_config c;
+    base_config(&c);
+    evt_etw_session s;
+    evt_etw_provider p;
+    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
+    evt_etw_register(&p, &G1, NULL, NULL);
+    assert_int_equal(evt_etw_enable(&s, &p, ETW_CONTROL_ENABLE_PROVIDER, ETW_LEVEL_VERBOSE, 0, 0), EVT_ETW_SUCCESS);
+    evt_etw_trace_header h;
+    hdr_init(&h, &G1, 11, ETW_LEVEL_WARNING, 5);
+    assert_int_equal(evt_etw_trace_event(&p, &h, "hello"), EVT_ETW_SUCCESS);
+    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+    assert_int_equal(g_file_len, 2 * 4096);
+
+    /* buffer 0: WMI_BUFFER_HEADER */
+    const uint8_t *b = g_file;
+    uint32_t rec_size = 0x20 + 280 + 2 * 13 + 2 * 14; /* "evtrace-test", "C:\t\test.etl" + NULs */
+    assert_int_equal(evt_ld_u32le(b + 0x00), 4096);
+    assert_int_equal(evt_ld_u32le(b + 0x30), 0x48 + ((rec_size + 7) & ~7u));
+    assert_int_equal(evt_ld_u64le(b + 0x18), 0);                 /* SequenceNumber */
+    assert_int_equal(evt_ld_u16le(b + 0x28), 0);                 /* ProcessorIndex */
+    assert_int_equal(evt_ld_u16le(b + 0x2A), 7);                 /* LoggerId */
+    assert_int_equal(evt_ld_u32le(b + 0x2C), 3);                 /* State flush */
+    assert_int_equal(evt_ld_u16le(b + 0x34), 0x21);              /* FLUSH_MARKER | PROC_INDEX */
+    assert_int_equal(evt_ld_u16le(b + 0x36), 4);                 /* HEADER */
+    /* SYSTEM64 logfile-header record */
+    const uint8_t *r = b + 0x48;
+    static const uint8_t sys[] = {0x02, 0x00, 0x02, 0xC0};
+    assert_memory_equal(r, sys, 4);
+    assert_int_equal(evt_ld_u16le(r + 4), rec_size);
+    assert_int_equal(evt_ld_u16le(r + 6), 0);                    /* HookId */
+    assert_int_equal(evt_ld_u32le(r + 8), 100);
+    assert_int_equal(evt_ld_u32le(r + 12), 4242);
+    assert_int_equal(evt_ld_u64le(r + 16), 1000);                /* first clock read */
+    const uint8_t *lf = r + 0x20;
+    assert_int_equal(evt_ld_u32le(lf + 0x00), 4096);
+    assert_int_equal(evt_ld_u32le(lf + 0x0C), 1);                /* NumberOfProcessors */
+    assert_int_equal(evt_ld_u32le(lf + 0x18), 156250);
+    assert_int_equal(evt_ld_u32le(lf + 0x20), ETW_FILE_MODE_SEQUENTIAL);
+    assert_int_equal(evt_ld_u32le(lf + 0x24), 2);                /* BuffersWritten */
+    assert_int_equal(evt_ld_u32le(lf + 0x2C), 8);                /* PointerSize */
+    assert_int_equal(evt_ld_u32le(lf + 0x34), 2000);             /* CpuSpeedInMHz */
+    assert_int_equal(evt_ld_u64le(lf + 0x100), 1000);            /* PerfFreq */
+    assert_int_equal(evt_ld_u64le(lf + 0x108), 132223104000000000ull);
+    assert_int_equal(evt_ld_u32le(lf + 0x110), 1);               /* clock QPC */
+    assert_int_equal(evt_ld_u16le(lf + 0x118), 'e');             /* logger name, UTF-16 */
+    assert_int_equal(b[0x48 + rec_size], 0xFF);                  /* 0xFF fill */
+    assert_int_equal(b[4095], 0xFF);
+
+    /* buffer 1: one FULL_HEADER64 record = EVENT_TRACE_HEADER exactly */
+    b = g_file + 4096;
+    assert_int_equal(evt_ld_u32le(b + 0x30), 0x48 + 56);
+    assert_int_equal(evt_ld_u64le(b + 0x18), 1);
+    assert_int_equal(evt_ld_u16le(b + 0x36), 0);
+    static const uint8_t golden[56] = {
+        0x35, 0x00, 0x14, 0xC0,                         /* Size 53, FULL_HEADER64, 0xC0 */
+        11, ETW_LEVEL_WARNING, 0x02, 0x00,              /* Class.Type, Level, Version */
+        100, 0, 0, 0, 0x92, 0x10, 0, 0,                 /* ThreadId 100, ProcessId 4242 */
+        0xE9, 0x03, 0, 0, 0, 0, 0, 0,                   /* TimeStamp 1001 */
+        0x11, 0x11, 0x11, 0x11, 0x22, 0x22, 0x33, 0x33, /* GUID */
+        0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb,
+        3, 0, 0, 0, 5, 0, 0, 0,                         /* KernelTime 3, UserTime 5 ticks */
+        'h', 'e', 'l', 'l', 'o', 0, 0, 0};              /* payload + zero padding to 8 */
+    assert_memory_equal(b + 0x48, golden, sizeof golden);
+    assert_int_equal(b[0x48 + 56], 0xFF);
+}
+
+/* Several providers, levels, MOF fields, GUID pointer; 64- and 32-bit loggers; spans buffers. */
+static void round_trip(uint32_t pointer_size)
+{
+    reset_platform();
+    evt_etw_session_config c;
+    base_config(&c);
+    c.pointer_size = pointer_size;
+    evt_etw_session s;
+    evt_etw_provider p[3];
+    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
+    const evt_etw_guid *gs[3] = {&G1, &G2, &G3};
+    for (int i = 0; i < 3; i++) {
+        evt_etw_register(&p[i], gs[i], NULL, NULL);
+        assert_int_equal(evt_etw_enable(&s, &p[i], ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0), EVT_ETW_SUCCESS);
+    }
+    enum { N = 300 };
+    for (uint32_t i = 0; i < N; i++) {
+        evt_etw_trace_header h;
+        uint32_t a = i * 7u;
+        uint64_t b = 0x1122334455667788ull + i;
+        char str[24];
+        int sl = snprintf(str, sizeof str, "event %u", (unsigned)i) + 1;
+        const evt_etw_guid *g = gs[i % 3];
+        if (i % 3 == 0) {
+            /* 2 MOF fields */
+            evt_etw_mof_field mof[2] = {{&a, 4, 0}, {&b, 8, 0}};
+            hdr_init(&h, g, (uint8_t)(10 + i % 5), (uint8_t)(1 + i % 5), 2 * ETW_MOF_FIELD_SIZE);
+            h.flags |= ETW_WNODE_FLAG_USE_MOF_PTR;
+            assert_int_equal(evt_etw_trace_event(&p[0], &h, mof), EVT_ETW_SUCCESS);
+        } else if (i % 3 == 1) {
+            /* the maximum, 16 MOF fields, and the GUID by pointer */
+            evt_etw_mof_field mof[16];
+            for (int k = 0; k < 16; k++) { mof[k].data = &str[k % 4]; mof[k].length = 1; mof[k].type = 0; }
+            hdr_init(&h, &G3, ETW_TYPE_START, ETW_LEVEL_INFORMATION, 16 * ETW_MOF_FIELD_SIZE);
+            h.guid_ptr = (uint64_t)(uintptr_t)g;
+            memset(&h.guid, 0, sizeof h.guid);
+            h.flags |= ETW_WNODE_FLAG_USE_MOF_PTR | ETW_WNODE_FLAG_USE_GUID_PTR;
+            assert_int_equal(evt_etw_trace_event(&p[1], &h, mof), EVT_ETW_SUCCESS);
+        } else {
+            /* inline payload */
+            hdr_init(&h, g, ETW_TYPE_INFO, ETW_LEVEL_VERBOSE, (uint16_t)sl);
+            assert_int_equal(evt_etw_trace_event(&p[2], &h, str), EVT_ETW_SUCCESS);
+        }
+    }
+    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+    evt_etw_stats stt;
+    evt_etw_session_stats(&s, &stt);
+    assert_true(stt.buffers_written > 3); /* the events span several 4 KiB buffers */
+    assert_int_equal(stt.events, N);
+    assert_int_equal(stt.events_lost, 0);
+
+    read_back();
+    assert_int_equal(g_errors, 0);
+    assert_int_equal(g_nev, 1 + N);
+    assert_string_equal(g_ev[0].name, "EventTrace/Header");
+    assert_string_equal(g_ev[0].header_type, pointer_size == 8 ? "SYSTEM64" : "SYSTEM32");
+    const char *gstr[3] = {"11111111-2222-3333-4455-66778899aabb", "9b79ee91-b5fd-41c0-a243-4248e266e9d0",
+                           "01020304-0506-0708-090a-0b0c0d0e0f10"};
+    for (uint32_t i = 0; i < N; i++) {
+        const rd_event *e = &g_ev[1 + i];
+        assert_string_equal(e->header_type, pointer_size == 8 ? "FULL_HEADER64" : "FULL_HEADER32");
+        assert_string_equal(e->guid, gstr[i % 3]);
+        if (i) assert_true(e->ts > g_ev[i].ts); /* counter clock (flushes read it too) */
+        assert_int_equal(e->t_ns, 1577836800000000000ull + (e->ts - 1000u) * 1000000u); /* 1 kHz clock */
+        assert_int_equal(e->tid, 100);
+        assert_int_equal(e->pid, 4242);
+        assert_int_equal(e->ktime, 3);
+        assert_int_equal(e->utime, 5);
+        assert_int_equal(e->version, 2);
+        char str[24];
+        int sl = snprintf(str, sizeof str, "event %u", (unsigned)i) + 1;
+        if (i % 3 == 0) {
+            assert_int_equal(e->id, 10 + i % 5);
+            assert_int_equal(e->level, 1 + i % 5);
+            assert_int_equal(e->data_len, 12);
+            assert_int_equal(evt_ld_u32le(e->data), i * 7u);
+            assert_int_equal(evt_ld_u64le(e->data + 4), 0x1122334455667788ull + i);
+        } else if (i % 3 == 1) {
+            assert_int_equal(e->id, ETW_TYPE_START);
+            assert_int_equal(e->level, ETW_LEVEL_INFORMATION);
+            assert_int_equal(e->data_len, 16);
+            for (int k = 0; k < 16; k++) assert_int_equal(e->data[k], (uint8_t)str[k % 4]);
+        } else {
+            assert_int_equal(e->id, ETW_TYPE_INFO);
+            assert_int_equal(e->level, ETW_LEVEL_VERBOSE);
+            assert_int_equal(e->data_len, (size_t)sl);
+            assert_memory_equal(e->data, str, (size_t)sl);
+        }
+    }
+}
+
+static void test_round_trip_64(void **st) { (void)st; round_trip(8); }
+static void test_round_trip_32(void **st) { (void)st; round_trip(4); }
+
+/* Per-thread buffers: 3 threads interleaved, one slot each; the reader merges them by time. */
+static void test_per_thread_merge(void **st)
+{
+    (void)st;
+    reset_platform();
+    evt_etw_session_config c;
+    base_config(&c);
+    c.buffers = 3;
+    c.per_thread = 1;
+    evt_etw_session s;
+    evt_etw_provider p;
+    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
+    evt_etw_register(&p, &G1, NULL, NULL);
+    evt_etw_enable(&s, &p, ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0);
+    enum { N = 400 };
+    for (uint32_t i = 0; i < N; i++) {
+        g_tid = 200 + (i * 7) % 3;
+        evt_etw_trace_header h;
+        hdr_init(&h, &G1, 12, 4, 4);
+        assert_int_equal(evt_etw_trace_event(&p, &h, &i), EVT_ETW_SUCCESS);
+    }
+    g_tid = 999; /* a 4th thread finds no free slot: counted as lost */
+    evt_etw_trace_header h;
+    hdr_init(&h, &G1, 12, 4, 0);
+    assert_int_equal(evt_etw_trace_event(&p, &h, NULL), EVT_ETW_ERROR_NOT_ENOUGH_MEMORY);
+    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+    read_back();
+    assert_int_equal(g_errors, 0);
+    /* header, "EventsLost" (1, from the logfile header), then the N events in time order */
+    assert_int_equal(g_nev, 2 + N);
+    assert_string_equal(g_ev[1].name, "EventsLost");
+    assert_int_equal(g_ev[1].kind, EVT_KIND_LOST);
+    assert_int_equal(g_ev[1].count, 1);
+    for (uint32_t i = 0; i < N; i++) {
+        const rd_event *e = &g_ev[2 + i];
+        assert_int_equal(evt_ld_u32le(e->data), i);
+        assert_int_equal(e->tid, 200 + (i * 7) % 3);
+        assert_int_equal(e->cpu, e->tid - 200); /* slots assigned in order of first use */
+        if (i) assert_true(e->ts > g_ev[1 + i].ts);
+    }
+}
+
+/* ETW's level/keyword predicate (formats/etw.md §1.1) and evt_etw_write's filtering. */
+static void test_level_keyword(void **st)
+{
+    (void)st;
+    reset_platform();
+    evt_etw_session_config c;
+    base_config(&c);
+    evt_etw_session s;
+    evt_etw_provider p;
+    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
+    evt_etw_register(&p, &G2, NULL, NULL);
+    assert_false(evt_etw_event_enabled(&p, 1, 0));            /* not enabled yet */
+    evt_etw_enable(&s, &p, ETW_CONTROL_ENABLE_PROVIDER, ETW_LEVEL_WARNING, 0x0Fu, 0x03u);
+    assert_int_equal(evt_etw_enable_level(&p), ETW_LEVEL_WARNING);
+    assert_int_equal(evt_etw_enable_flags(&p), 0x0F);
+    assert_true(evt_etw_event_enabled(&p, ETW_LEVEL_ERROR, 0));          /* level <= 3, keyword 0 */
+    assert_true(evt_etw_event_enabled(&p, ETW_LEVEL_WARNING, 0));
+    assert_false(evt_etw_event_enabled(&p, ETW_LEVEL_INFORMATION, 0));   /* 4 > 3 */
+    assert_true(evt_etw_event_enabled(&p, 0, 0));                        /* level 0 = always */
+    assert_true(evt_etw_event_enabled(&p, 1, 0x07));                     /* any hit, all 0x3 present */
+    assert_false(evt_etw_event_enabled(&p, 1, 0x05));                    /* misses bit 1 of all */
+    assert_false(evt_etw_event_enabled(&p, 1, 0x30));                    /* no bit of any */
+    evt_etw_enable(&s, &p, ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0);        /* level 0 enables all */
+    assert_true(evt_etw_event_enabled(&p, ETW_LEVEL_VERBOSE, 0));
+    assert_true(evt_etw_event_enabled(&p, 9, 0));
+    assert_false(evt_etw_event_enabled(&p, 1, 0x1));                     /* any = 0: only keyword 0 */
+    evt_etw_enable(&s, &p, ETW_CONTROL_ENABLE_PROVIDER, ETW_LEVEL_ERROR, 0xFFu, 0);
+
+    /* evt_etw_write: 5 levels x 2 keywords; only level <= 2 with a matching keyword is written */
+    uint64_t clock_before = g_clock;
+    for (uint8_t lv = 1; lv <= 5; lv++) {
+        for (int kw = 0; kw < 2; kw++) {
+            evt_etw_trace_header h;
+            hdr_init(&h, &G2, 20, lv, 1);
+            uint8_t v = (uint8_t)(lv * 10 + kw);
+            assert_int_equal(evt_etw_write(&p, kw ? 0x100u : 0x1u, &h, &v), EVT_ETW_SUCCESS);
+        }
+    }
+    assert_int_equal(g_clock - clock_before, 2); /* filtered calls do not read the clock */
+    evt_etw_enable(&s, &p, ETW_CONTROL_DISABLE_PROVIDER, 0, 0, 0);
+    evt_etw_trace_header h;
+    hdr_init(&h, &G2, 20, 1, 0);
+    assert_int_equal(evt_etw_trace_event(&p, &h, NULL), EVT_ETW_ERROR_INVALID_HANDLE);
+    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+    read_back();
+    assert_int_equal(g_nev, 3);
+    assert_int_equal(g_ev[1].data[0], 10);
+    assert_int_equal(g_ev[2].data[0], 20);
+}
+
+/* Size limit, flags and parameter checks; lost events reach the logfile header. */
+static void test_limits(void **st)
+{
+    (void)st;
+    reset_platform();
+    evt_etw_session_config c;
+    base_config(&c);
+    evt_etw_session s;
+    evt_etw_provider p;
+    static uint8_t big[4096];
+    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
+    evt_etw_register(&p, &G1, NULL, NULL);
+    evt_etw_enable(&s, &p, ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0);
+    evt_etw_trace_header h;
+    hdr_init(&h, &G1, 10, 1, (uint16_t)(4096 - 72 - 48));     /* = BufferSize - 72: too big */
+    assert_int_equal(evt_etw_trace_event(&p, &h, big), EVT_ETW_ERROR_MORE_DATA);
+    hdr_init(&h, &G1, 10, 1, (uint16_t)(4096 - 72 - 48 - 8)); /* fits alone in a buffer */
+    assert_int_equal(evt_etw_trace_event(&p, &h, big), EVT_ETW_SUCCESS);
+    hdr_init(&h, &G1, 10, 1, 0);
+    h.flags = 0;
+    assert_int_equal(evt_etw_trace_event(&p, &h, NULL), EVT_ETW_ERROR_INVALID_FLAGS);
+    hdr_init(&h, &G1, 10, 1, 17 * ETW_MOF_FIELD_SIZE);
+    h.flags |= ETW_WNODE_FLAG_USE_MOF_PTR;
+    evt_etw_mof_field mof[17];
+    memset(mof, 0, sizeof mof);
+    assert_int_equal(evt_etw_trace_event(&p, &h, mof), EVT_ETW_ERROR_INVALID_PARAMETER);
+    hdr_init(&h, &G1, 10, 1, 0);
+    h.size = 47;
+    assert_int_equal(evt_etw_trace_event(&p, &h, NULL), EVT_ETW_ERROR_INVALID_PARAMETER);
+    /* USE_TIMESTAMP: the caller's timestamp is kept */
+    hdr_init(&h, &G1, 10, 1, 0);
+    h.flags |= ETW_WNODE_FLAG_USE_TIMESTAMP;
+    h.timestamp = 5000;
+    assert_int_equal(evt_etw_trace_event(&p, &h, NULL), EVT_ETW_SUCCESS);
+    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+    read_back();
+    assert_int_equal(g_errors, 0);
+    /* header, EventsLost (count 1), the buffer's EVENTS_LOST flag (no count), 2 events */
+    assert_int_equal(g_nev, 5);
+    assert_string_equal(g_ev[1].name, "EventsLost");
+    assert_int_equal(g_ev[1].count, 1);
+    assert_string_equal(g_ev[2].name, "EventsLostFlag");
+    assert_int_equal(g_ev[2].kind, EVT_KIND_LOST);
+    assert_int_equal(g_ev[2].count, 0);
+    assert_int_equal(g_ev[3].data_len, 4096 - 72 - 48 - 8);
+    assert_int_equal(g_ev[4].ts, 5000);
+    assert_int_equal(evt_ld_u16le(g_file + 4096 + 0x34), 0x22); /* PROC_INDEX | EVENTS_LOST */
+    assert_int_equal(evt_ld_u16le(g_file + 2 * 4096 + 0x34), 0x20);
+}
+
+/* Sequential file limit: the buffer that does not fit is lost, later events are counted. */
+static void test_sequential_full(void **st)
+{
+    (void)st;
+    reset_platform();
+    evt_etw_session_config c;
+    base_config(&c);
+    c.max_file_buffers = 3; /* header + 2 data buffers */
+    evt_etw_session s;
+    evt_etw_provider p;
+    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
+    evt_etw_register(&p, &G1, NULL, NULL);
+    evt_etw_enable(&s, &p, ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0);
+    uint32_t ok = 0, lost = 0;
+    for (uint32_t i = 0; i < 400; i++) {
+        evt_etw_trace_header h;
+        hdr_init(&h, &G1, 10, 1, 40); /* 88-byte records: 45 per 4 KiB buffer */
+        uint8_t pl[40] = {0};
+        evt_put_u32le(pl, i);
+        if (evt_etw_trace_event(&p, &h, pl) == EVT_ETW_SUCCESS) ok++; else lost++;
+    }
+    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+    evt_etw_stats stt;
+    evt_etw_session_stats(&s, &stt);
+    assert_int_equal(stt.buffers_written, 3);
+    assert_int_equal(stt.buffers_lost, 1);
+    assert_int_equal(stt.events_lost, lost);
+    assert_int_equal(g_file_len, 3 * 4096);
+    read_back();
+    /* header, EventsLost, BuffersLost, then the 2 x 45 events that reached the file */
+    assert_int_equal(g_nev, 3 + 90);
+    assert_string_equal(g_ev[1].name, "EventsLost");
+    assert_int_equal(g_ev[1].count, lost);
+    assert_string_equal(g_ev[2].name, "BuffersLost");
+    assert_int_equal(g_ev[2].count, 1);
+    assert_int_equal(ok, 90 + 45); /* the third buffer's 45 were accepted, then lost with it */
+    for (uint32_t i = 0; i < 90; i++) assert_int_equal(evt_ld_u32le(g_ev[3 + i].data), i);
+}
+
+/* Circular file: the oldest buffers are overwritten and counted; the newest events remain. */
+static void test_circular(void **st)
+{
+    (void)st;
+    reset_platform();
+    evt_etw_session_config c;
+    base_config(&c);
+    c.log_file_mode = ETW_FILE_MODE_CIRCULAR;
+    c.max_file_buffers = 4; /* header + a ring of 3 */
+    evt_etw_session s;
+    evt_etw_provider p;
+    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
+    evt_etw_register(&p, &G1, NULL, NULL);
+    evt_etw_enable(&s, &p, ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0);
+    enum { N = 45 * 10 }; /* exactly 10 full buffers */
+    for (uint32_t i = 0; i < N; i++) {
+        evt_etw_trace_header h;
+        hdr_init(&h, &G1, 10, 1, 40);
+        uint8_t pl[40] = {0};
+        evt_put_u32le(pl, i);
+        assert_int_equal(evt_etw_trace_event(&p, &h, pl), EVT_ETW_SUCCESS);
+    }
+    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+    evt_etw_stats stt;
+    evt_etw_session_stats(&s, &stt);
+    assert_int_equal(stt.buffers_written, 11);
+    assert_int_equal(stt.buffers_overwritten, 7);
+    assert_int_equal(g_file_len, 4 * 4096);
+    read_back();
+    assert_int_equal(g_errors, 0);
+    assert_int_equal(g_nev, 2 + 3 * 45);
+    assert_string_equal(g_ev[1].name, "BuffersOverwritten");
+    assert_int_equal(g_ev[1].kind, EVT_KIND_LOST);
+    assert_int_equal(g_ev[1].count, 7);
+    for (uint32_t i = 0; i < 3 * 45; i++) assert_int_equal(evt_ld_u32le(g_ev[2 + i].data), 7 * 45 + i);
+}
+
+/* A file that cannot be written: buffers lost, counted; start fails if the header cannot be. */
+static void test_write_failure(void **st)
+{
+    (void)st;
+    reset_platform();
+    evt_etw_session_config c;
+    base_config(&c);
+    evt_etw_session s;
+    g_fail_writes = 1;
+    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_ERROR_NOT_ENOUGH_MEMORY);
+    g_fail_writes = 0;
+    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, 100), EVT_ETW_ERROR_INVALID_PARAMETER);
+    c.buffer_size = 1000;
+    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_ERROR_INVALID_PARAMETER);
+}
+
+/* Clock types: system time (FILETIME ticks, 10 MHz) and CPU cycles (CpuSpeedInMHz) are recorded
+ * in ReservedFlags and converted by the reader with the right rate. */
+static uint64_t g_ft = 132223104000000000ull;
+static uint64_t ft_counter(void) { return g_ft += 10; } /* 1 us per read */
+
+static void test_clock_types(void **st)
+{
+    (void)st;
+    for (int k = 0; k < 2; k++) {
+        reset_platform();
+        evt_etw_session_config c;
+        base_config(&c);
+        if (k == 0) {
+            c.clock_type = ETW_CLOCK_SYSTEM_TIME;
+            c.clock = NULL;            /* raw timestamps from the FILETIME hook */
+            c.filetime = ft_counter;
+        } else {
+            c.clock_type = ETW_CLOCK_CPU_CYCLES;
+            c.cpu_mhz = 2;             /* 2 ticks per us */
+        }
+        evt_etw_session s;
+        evt_etw_provider p;
+        assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
+        evt_etw_register(&p, &G1, NULL, NULL);
+        evt_etw_enable(&s, &p, ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0);
+        evt_etw_trace_header h;
+        hdr_init(&h, &G1, 10, 1, 0);
+        assert_int_equal(evt_etw_trace_event(&p, &h, NULL), EVT_ETW_SUCCESS);
+        assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+        assert_int_equal(evt_ld_u32le(g_file + 0x48 + 0x20 + 0x110), c.clock_type);
+        read_back();
+        assert_int_equal(g_nev, 2);
+        uint64_t start_ns = k == 0 ? (132223104000000000ull + 10 - 116444736000000000ull) * 100u
+                                   : (132223104000000000ull - 116444736000000000ull) * 100u;
+        assert_int_equal(g_ev[0].t_ns, start_ns);
+        /* one more clock read: 10 FILETIME ticks = 1000 ns, or 1 cycle at 2 MHz = 500 ns */
+        assert_int_equal(g_ev[1].ts - g_ev[0].ts, k == 0 ? 10 : 1);
+        assert_int_equal(g_ev[1].t_ns - g_ev[0].t_ns, k == 0 ? 1000 : 500);
+    }
+}
+
+/* The POSIX glue: a real file, real thread CPU time, read by the evtrace command. */
+static void test_posix_file(void **st)
+{
+    (void)st;
+    char path[512], cmd[1024], *out = NULL;
+    size_t len;
+    snprintf(path, sizeof path, "%s/posix.etl", evt_test_tmpdir());
+    evt_etw_session_config c;
+    memset(&c, 0, sizeof c);
+    c.buffer_size = 8192;
+    c.buffers = 2;
+    c.log_file_mode = ETW_FILE_MODE_SEQUENTIAL;
+    c.timer_resolution = 1; /* 100 ns CPU-time ticks, so any CPU time shows */
+    c.logger_name = "posix-test";
+    struct evt_etw_file *f = evt_etw_file_open(path, &c);
+    assert_non_null(f);
+    evt_etw_session s;
+    evt_etw_provider p;
+    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
+    evt_etw_register(&p, &G2, NULL, NULL);
+    evt_etw_enable(&s, &p, ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0);
+    volatile uint64_t spin = 0;
+    for (uint64_t i = 0; i < 20000000u; i++) spin += i;
+    assert_true(spin > 0);
+    for (int i = 0; i < 50; i++) {
+        evt_etw_trace_header h;
+        hdr_init(&h, &G2, 30, 4, 4);
+        assert_int_equal(evt_etw_trace_event(&p, &h, &i), EVT_ETW_SUCCESS);
+    }
+    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+    assert_int_equal(evt_etw_file_close(f), 0);
+    snprintf(cmd, sizeof cmd, "%s info --json %s", evt_test_bin(), path);
+    assert_int_equal(evt_test_run(cmd, &out, &len), 0);
+    assert_non_null(strstr(out, "\"format\": \"etw\""));
+    assert_non_null(strstr(out, "\"events\": 51"));
+    assert_non_null(strstr(out, "\"FULL_HEADER64\": 50"));
+    char hz[64];
+    snprintf(hz, sizeof hz, "\"clock_hz\": %llu", (unsigned long long)evt_port_timestamp_hz());
+    assert_non_null(strstr(out, hz)); /* PerfFreq = the port's counter frequency */
+    assert_non_null(strstr(out, "\"logger_name\": \"posix-test\""));
+    free(out);
+    size_t n;
+    uint8_t *d = evt_test_read_file(path, &n);
+    memcpy(g_file, d, n);
+    g_file_len = n;
+    free(d);
+    read_back();
+    assert_true(g_ev[1].ktime + g_ev[1].utime > 0);           /* the spin loop's CPU time */
+    assert_int_equal(g_ev[1].pid, (uint64_t)evt_etw_posix_process_id());
+    assert_int_equal(g_ev[1].tid, (uint64_t)evt_etw_posix_thread_id());
+    assert_true(g_ev[1].t_ns > 1577836800000000000ull);        /* after 2020: a real wall clock */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_golden_layout),   cmocka_unit_test(test_round_trip_64),
+        cmocka_unit_test(test_round_trip_32),   cmocka_unit_test(test_per_thread_merge),
+        cmocka_unit_test(test_level_keyword),   cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_sequential_full), cmocka_unit_test(test_circular),
+        cmocka_unit_test(test_write_failure),   cmocka_unit_test(test_clock_types),
+        cmocka_unit_test(test_posix_file),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,244 @@
+/* Round trip of the TXTB recorder through the TXTB reader: record a varied script (thread / ISR /
+ * init contexts, kernel events of every table id, user events, interrupt control, LOST records
+ * from nested inserts), decode with evt_reader_open_mem(..., "threadx", ...) and compare every
+ * field (id, info1..4, context, priority word, unwrapped timestamp) with a shadow log of what was
+ * recorded; before and after many wraps, in both byte orders, with a 32-bit up-counter and a
+ * 16-bit down-counter (mask 0xFFFF) whose unwrapped ts must keep growing. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include "evt_test.h"
+#include "evtrace/reader.h"
+#include "evtrace/txtb.h"
+#include "formats/threadx/txtb_defs.h"
+
+/* One recorded event, as the recorder should have written it. */
+typedef struct exp_ev {
+    uint32_t ctx, prio, id, raw_ts;
+    uint32_t info[4];
+} exp_ev;
+
+#define MAX_LOG 40000u
+static exp_ev g_log[MAX_LOG];  /* every record, in order */
+static uint32_t g_nlog;
+static evt_tx_context g_ctx;   /* the context callback's answer */
+static uint32_t g_reads;       /* clock reads so far */
+static int g_down;             /* 16-bit down-counter instead of the 32-bit up-counter */
+static uint32_t g_last_ts;     /* value of the last clock read */
+static uint32_t g_lost_total;  /* drops since enable, before the current call */
+static uint32_t g_lost_pending;/* drops not yet reported by a LOST record */
+static uint32_t g_cb_drops;    /* drops during the current call (buffer-full callback) */
+
+static uint32_t clock_fn(void)
+{
+    uint32_t k = g_reads++;
+    /* up: 1000 + 3k (32 bits, wraps never); down: 16-bit timer from 0x0100 down by 37 per read */
+    g_last_ts = g_down ? ((0x0100u - 37u * k) & 0xFFFFu) : 1000u + 3u * k;
+    return g_last_ts;
+}
+static void ctx_fn(evt_tx_context *out) { *out = g_ctx; }
+static void on_full(void *buf)
+{
+    (void)buf;
+    /* Nested insert from the callback: must be dropped and counted, then reported by LOST. */
+    assert_int_equal(evt_tx_trace_user_event_insert(0xBAD, 0, 0, 0, 0), EVT_TX_NOT_DONE);
+    g_cb_drops++;
+}
+
+static void logv(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint32_t ts)
+{
+    assert_true(g_nlog < MAX_LOG);
+    exp_ev *e = &g_log[g_nlog++];
+    e->ctx = g_ctx.context;
+    e->prio = g_ctx.priority_word;
+    e->id = id;
+    e->raw_ts = ts;
+    e->info[0] = i1; e->info[1] = i2; e->info[2] = i3; e->info[3] = i4;
+}
+/* Log one recorded API call (after the call: g_last_ts is its timestamp), LOST first if pending. */
+static void log_rec(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
+{
+    if (g_lost_pending) {
+        logv(TXTB_EVTRACE_LOST_ID, g_lost_pending, g_lost_total, TXTB_EVTRACE_LOST_MAGIC, 0, g_last_ts);
+        g_lost_pending = 0;
+    }
+    logv(id, i1, i2, i3, i4, g_last_ts);
+    g_lost_pending += g_cb_drops;
+    g_lost_total += g_cb_drops;
+    g_cb_drops = 0;
+}
+
+static const uint32_t k_table_ids[] = {
+#define RT_ID_(id, name, filt, kind) id,
+    TXTB_EVENT_TABLE(RT_ID_)
+#undef RT_ID_
+};
+
+static uint32_t g_rng = 12345u;
+static uint32_t rnd(void) { g_rng = g_rng * 1103515245u + 12345u; return g_rng >> 8; }
+
+/* Record `count` random events after enable. */
+static void record_script(uint32_t count)
+{
+    static const uint32_t threads[3] = {0x20001000u, 0x20001100u, 0x7FFF0000u};
+    for (uint32_t n = 0; n < count; n++) {
+        uint32_t r = rnd();
+        uint32_t t = threads[r % 3];
+        g_ctx.context = t;
+        g_ctx.priority_word = 0x80000000u | ((r >> 4) & 0x3FFu) << 16 | ((r >> 14) & 0x3FFu);
+        g_ctx.system_state = 0;
+        g_ctx.preempt_disable = 0;
+        g_ctx.stack = 0x2000F000u + (r & 0xFF0u);
+        uint32_t a = rnd(), b = rnd(), c = rnd(), d = rnd();
+        switch ((r >> 2) % 6) {
+        case 0: case 1: {
+            uint32_t id = 4096u + (a % (0xFFFFFFu - 4096u));
+            assert_int_equal(evt_tx_trace_user_event_insert(id, a, b, c, d), EVT_TX_SUCCESS);
+            log_rec(id, a, b, c, d);
+            break;
+        }
+        case 2: {
+            uint32_t id = k_table_ids[a % (sizeof k_table_ids / sizeof k_table_ids[0])];
+            if (id == TXTB_EVTRACE_LOST_ID) id = TXTB_EVENT_THREAD_RESUME;
+            evt_tx_trace_kernel_event(id, t, b, c, d);
+            log_rec(id, t, b, c, d);
+            break;
+        }
+        case 3: { /* an interrupt: enter + exit in ISR context, interrupted thread in the prio word */
+            g_ctx.context = TXTB_CTX_ISR;
+            g_ctx.priority_word = t;
+            g_ctx.system_state = 1u + (b & 3u);
+            g_ctx.preempt_disable = c & 1u;
+            evt_tx_trace_isr_enter_insert(a & 0xFFu);
+            log_rec(TXTB_EVENT_ISR_ENTER, g_ctx.stack, a & 0xFFu, g_ctx.system_state, g_ctx.preempt_disable);
+            evt_tx_trace_isr_exit_insert(a & 0xFFu);
+            log_rec(TXTB_EVENT_ISR_EXIT, g_ctx.stack, a & 0xFFu, g_ctx.system_state, g_ctx.preempt_disable);
+            break;
+        }
+        case 4:
+            evt_tx_trace_interrupt_control(a & 1u);
+            log_rec(TXTB_EVENT_INTERRUPT_CONTROL, a & 1u, g_ctx.stack, 0, 0);
+            break;
+        default: /* initialisation context */
+            g_ctx.context = TXTB_CTX_INIT;
+            g_ctx.priority_word = 0;
+            evt_tx_trace_kernel_event(TXTB_EVENT_QUEUE_CREATE, a, b, c, d);
+            log_rec(TXTB_EVENT_QUEUE_CREATE, a, b, c, d);
+            break;
+        }
+    }
+}
+
+/* Decode buf and compare with the last min(g_nlog, capacity) logged records. */
+static void check_decode(const uint8_t *buf, size_t size, uint32_t capacity, uint32_t mask)
+{
+    char err[256];
+    evt_reader *r = NULL;
+    assert_int_equal(evt_reader_open_mem(buf, size, "threadx", NULL, NULL, NULL, &r, err, sizeof err), EVT_OK);
+    uint32_t expect_n = g_nlog < capacity ? g_nlog : capacity;
+    uint32_t first = g_nlog - expect_n, k = 0;
+    uint64_t prev_ts = 0, lost = 0;
+    evt_event ev;
+    evt_status st;
+    while ((st = evt_reader_next(r, &ev)) == EVT_OK) {
+        assert_true(k < expect_n);
+        const exp_ev *e = &g_log[first + k];
+        assert_int_equal(ev.id, e->id);
+        assert_int_equal(ev.nargs, 4);
+        for (int i = 0; i < 4; i++) assert_int_equal(ev.args[i], e->info[i]);
+        assert_true(ev.flags & EVT_HAS_CTX);
+        assert_int_equal(ev.ctx, e->ctx);
+        assert_int_equal(ev.prio, e->prio);
+        /* ts: first = masked raw (down-counter: mask - masked raw), then the masked steps. */
+        uint32_t m = e->raw_ts & mask;
+        if (k == 0) {
+            assert_int_equal(ev.ts, g_down ? (uint64_t)(mask - m) : (uint64_t)m);
+        } else {
+            uint32_t pm = g_log[first + k - 1].raw_ts & mask;
+            uint64_t step = g_down ? ((uint64_t)pm - m) & mask : ((uint64_t)m - pm) & mask;
+            assert_int_equal(ev.ts, prev_ts + step);
+            assert_true(ev.ts >= prev_ts);
+        }
+        if (e->id == TXTB_EVTRACE_LOST_ID) {
+            assert_int_equal(ev.kind, EVT_KIND_LOST);
+            assert_int_equal(ev.count, e->info[0]);
+            lost += e->info[0];
+        }
+        prev_ts = ev.ts;
+        k++;
+    }
+    assert_int_equal(st, EVT_END);
+    assert_int_equal(k, expect_n);
+    assert_int_equal(r->errors, 0);
+    assert_int_equal(r->lost, lost);
+    evt_reader_close(r);
+}
+
+/* g_reads counts clock reads, g_nlog counts records: they differ by the LOST records. */
+static uint32_t lost_records_logged(void)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < g_nlog; i++) n += g_log[i].id == TXTB_EVTRACE_LOST_ID;
+    return n;
+}
+
+static void run(int big, int down, uint32_t count, int with_lost)
+{
+    enum { R = 4, N = 61, SIZE = 48 + 48 * R + 32 * N + 11 };
+    static uint8_t buf[SIZE];
+    memset(buf, 0xC3, sizeof buf);
+    g_nlog = 0;
+    g_reads = 0;
+    g_down = down;
+    g_lost_total = g_lost_pending = g_cb_drops = 0;
+    (void)evt_tx_trace_disable();
+    evt_tx_trace_buffer_full_notify(with_lost ? on_full : NULL);
+    evt_tx_options o;
+    memset(&o, 0, sizeof o);
+    o.big_endian = big;
+    o.time_source = clock_fn;
+    o.time_mask = down ? 0xFFFFu : 0;
+    o.context = ctx_fn;
+    g_ctx.context = TXTB_CTX_INIT;
+    g_ctx.priority_word = 0;
+    assert_int_equal(evt_tx_trace_enable_ex(buf, SIZE, R, &o), EVT_TX_SUCCESS);
+    /* The two RUNNING records of enable read the clock twice. */
+    logv(TXTB_EVENT_RUNNING, 0, 0, 0, 0, down ? 0x0100u : 1000u);
+    logv(TXTB_EVENT_RUNNING, 0, 0, 0, 0, down ? ((0x0100u - 37u) & 0xFFFFu) : 1003u);
+    evt_tx_trace_thread_register((const void *)(uintptr_t)0x20001000u, "t0", 0, 0, 3);
+    record_script(count);
+    assert_int_equal(g_reads, g_nlog - lost_records_logged()); /* LOST shares its record's read */
+    if (with_lost) assert_true(lost_records_logged() > 10);
+    check_decode(buf, SIZE, N, down ? 0xFFFFu : 0xFFFFFFFFu);
+    assert_int_equal(evt_tx_trace_disable(), EVT_TX_SUCCESS);
+    check_decode(buf, SIZE, N, down ? 0xFFFFu : 0xFFFFFFFFu); /* still decodable after disable */
+    evt_tx_trace_buffer_full_notify(NULL);
+}
+
+static void test_no_wrap_le(void **st) { (void)st; run(0, 0, 20, 0); }
+static void test_no_wrap_be(void **st) { (void)st; run(1, 0, 20, 0); }
+static void test_wraps_le(void **st) { (void)st; run(0, 0, 5000, 0); }
+static void test_wraps_be(void **st) { (void)st; run(1, 0, 5000, 0); }
+static void test_down16_le(void **st) { (void)st; run(0, 1, 7000, 0); }
+static void test_down16_be(void **st) { (void)st; run(1, 1, 7000, 0); }
+
+static void test_lost_records_le(void **st) { (void)st; run(0, 0, 5000, 1); }
+static void test_lost_records_be_down16(void **st) { (void)st; run(1, 1, 7000, 1); }
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_no_wrap_le),
+        cmocka_unit_test(test_no_wrap_be),
+        cmocka_unit_test(test_wraps_le),
+        cmocka_unit_test(test_wraps_be),
+        cmocka_unit_test(test_down16_le),
+        cmocka_unit_test(test_down16_be),
+        cmocka_unit_test(test_lost_records_le),
+        cmocka_unit_test(test_lost_records_be_down16),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

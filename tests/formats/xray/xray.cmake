@@ -1,0 +1,21 @@
+# XRay oracle tests (tests/formats/xray/xray_oracle.py): the shared sample against llvm-xray's YAML
+# and summary, clang -fxray-instrument programs under compiler-rt's FDR and basic modes against
+# `llvm-xray convert`, and evtrace's own XRay recorder against `llvm-xray fdr-dump --verify`.
+# They need python3 (+ python3-yaml), clang and llvm-xray, and FAIL when one is missing.
+set(_xr_py ${CMAKE_SOURCE_DIR}/tests/formats/xray/xray_oracle.py)
+set(_xr_work ${CMAKE_BINARY_DIR}/xray-oracle)
+add_test(NAME formats/xray/xray_oracle_sample
+         COMMAND python3 ${_xr_py} sample $<TARGET_FILE:evtrace> ${EVT_SHARED_DIR}/samples)
+add_test(NAME formats/xray/xray_oracle_fdr
+         COMMAND python3 ${_xr_py} fdr $<TARGET_FILE:evtrace> ${CMAKE_SOURCE_DIR} ${_xr_work}/fdr)
+add_test(NAME formats/xray/xray_oracle_basic
+         COMMAND python3 ${_xr_py} basic $<TARGET_FILE:evtrace> ${CMAKE_SOURCE_DIR} ${_xr_work}/basic)
+add_test(NAME formats/xray/xray_oracle_rec
+         COMMAND python3 ${_xr_py} rec $<TARGET_FILE:evtrace> ${CMAKE_SOURCE_DIR} ${_xr_work}/rec)
+add_test(NAME formats/xray/xray_oracle_cyg
+         COMMAND python3 ${_xr_py} cyg $<TARGET_FILE:evtrace> ${CMAKE_SOURCE_DIR} ${_xr_work}/cyg)
+add_test(NAME formats/xray/xray_oracle_corpus
+         COMMAND python3 ${_xr_py} corpus $<TARGET_FILE:evtrace> ${CMAKE_SOURCE_DIR}/fuzz/corpus/xray)
+set_tests_properties(formats/xray/xray_oracle_corpus formats/xray/xray_oracle_cyg formats/xray/xray_oracle_sample formats/xray/xray_oracle_fdr
+                     formats/xray/xray_oracle_basic formats/xray/xray_oracle_rec
+                     PROPERTIES LABELS unit TIMEOUT 300)

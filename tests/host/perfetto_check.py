@@ -1,0 +1,126 @@
+"""Oracle test of the Perfetto exporter: for every readable sample, convert to Perfetto,
+decode the protobuf with `protoc --decode` against tests/host/data/perfetto_subset.proto (the
+fields we use, Perfetto's field numbers), and check tracks, slices and instants against
+`evtrace dump --json` of the same trace."""
+import os
+import sys
+import tempfile
+from export_common import fail, run, readable_samples, dump, info, parse_textproto, one
+
+SPAN = {'isr_enter': ('isr', 1), 'isr_exit': ('isr', 0), 'svc_enter': ('svc', 1), 'svc_exit': ('svc', 0),
+        'func_enter': ('func', 1), 'func_exit': ('func', 0)}
+
+
+def ns(ev, hz):
+    if 't_ns' in ev:
+        return ev['t_ns']
+    return ev['ts'] * 1000000000 // hz if hz else ev['ts']
+
+
+def check(evtrace, proto_dir, path, tmp):
+    out = os.path.join(tmp, os.path.basename(path) + '.pftrace')
+    r = run([evtrace, 'convert', '-q', path, '-o', out, '--to', 'perfetto'])
+    if r.returncode not in (0, 1):
+        fail('convert failed: ' + r.stderr.decode())
+    with open(out, 'rb') as f:
+        d = run(['protoc', '--proto_path=' + proto_dir, '--decode=perfetto.protos.Trace', 'perfetto_subset.proto'],
+                stdin=f)
+    if d.returncode != 0:
+        fail('protoc cannot decode %s: %s' % (out, d.stderr.decode()))
+    trace = parse_textproto(d.stdout.decode())
+    packets = trace.get('packet', [])
+    evs = dump(evtrace, path)
+    hz = info(evtrace, path).get('clock_hz') or 0
+    if one(packets[0], 'sequence_flags') != '1':
+        fail('first packet does not clear the incremental state')
+    names, cats, dnames, tracks = {}, {}, {}, {}
+    begins = {}   # track -> open slice depth
+    slices = {}   # category -> BEGIN count
+    instants = []  # (ts, name)
+    running = []  # names of running slices in order
+    isr_slices = 0
+    for p in packets:
+        if one(p, 'trusted_packet_sequence_id') != '1':
+            fail('packet without sequence id 1')
+        for idata in p.get('interned_data', []):
+            for key, tab in (('event_names', names), ('event_categories', cats), ('debug_annotation_names', dnames)):
+                for e in idata.get(key, []):
+                    tab[one(e, 'iid')] = one(e, 'name')
+        for td in p.get('track_descriptor', []):
+            tracks[one(td, 'uuid')] = td
+        for te in p.get('track_event', []):
+            t = one(te, 'type')
+            tr = one(te, 'track_uuid')
+            if tr not in tracks:
+                fail('event on undescribed track %s' % tr)
+            nm = names.get(one(te, 'name_iid'))
+            cat = cats.get(one(te, 'category_iids'))
+            if t in ('TYPE_SLICE_BEGIN', 'TYPE_INSTANT') and nm is None:
+                fail('name iid not interned before use')
+            for da in te.get('debug_annotations', []):
+                if one(da, 'name_iid') not in dnames:
+                    fail('annotation name iid not interned')
+            if t == 'TYPE_SLICE_BEGIN':
+                begins[tr] = begins.get(tr, 0) + 1
+                slices[cat] = slices.get(cat, 0) + 1
+                if cat == 'running':
+                    running.append(nm)
+                if cat == 'isr':
+                    isr_slices += 1
+            elif t == 'TYPE_SLICE_END':
+                if begins.get(tr, 0) <= 0:
+                    fail('slice end without begin on track %s' % tr)
+                begins[tr] -= 1
+            elif t == 'TYPE_INSTANT':
+                instants.append((int(one(p, 'timestamp')), nm))
+    if any(v != 0 for v in begins.values()):
+        fail('unclosed slices at the end: %r' % begins)
+    # Thread tracks: one per context of the source, named after it.
+    want_ctx = {}
+    for e in evs:
+        if e.get('ctx') is not None:
+            want_ctx.setdefault(e['ctx'], e.get('ctx_name') or 'ctx 0x%x' % e['ctx'])
+    got_threads = sorted(one(one(td, 'thread'), 'thread_name') for td in tracks.values() if 'thread' in td)
+    if got_threads != sorted(want_ctx.values()):
+        fail('thread tracks %r != contexts %r' % (got_threads, sorted(want_ctx.values())))
+    # Slices and instants per kind (enter/exit pairing as in src/host/analysis/spans.h).
+    n_isr = sum(1 for e in evs if e['kind'] == 'isr_enter')
+    if isr_slices != n_isr:
+        fail('ISR slices %d != isr_enter events %d' % (isr_slices, n_isr))
+    for cat, kind in (('svc', 'svc_enter'), ('func', 'func_enter')):
+        n = sum(1 for e in evs if e['kind'] == kind and e.get('ctx') is not None)
+        if slices.get(cat, 0) != n:
+            fail('%s slices %d != %s events %d' % (cat, slices.get(cat, 0), kind, n))
+    want_inst = [(ns(e, hz), e['name']) for e in evs if e['kind'] not in SPAN]
+    got_inst = [i for i in instants]
+    # Unmatched exits also become instants; every non-span event must be there, in order.
+    it = iter(got_inst)
+    for w in want_inst:
+        for g in it:
+            if g == w:
+                break
+        else:
+            fail('instant %r missing or out of order' % (w,))
+    # Running slices: named after contexts, at least one when any context runs.
+    for nm in running:
+        if nm not in want_ctx.values():
+            fail('running slice %r is not a context' % nm)
+    if want_ctx and not running:
+        fail('no running slice although the trace has contexts')
+    print('%s: %d packets, %d tracks, %d slices %r, %d instants, %d running slices: ok' %
+          (os.path.basename(path), len(packets), len(tracks), sum(slices.values()), slices, len(instants),
+           len(running)))
+
+
+def main():
+    evtrace, samples, proto_dir = sys.argv[1:4]
+    r = run(['protoc', '--version'])
+    if r.returncode != 0:
+        fail('protoc missing (package protobuf-compiler)')
+    with tempfile.TemporaryDirectory() as tmp:
+        for p in readable_samples(evtrace, samples):
+            check(evtrace, proto_dir, p, tmp)
+
+
+if __name__ == '__main__':
+    main()

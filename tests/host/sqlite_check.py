@@ -1,0 +1,123 @@
+"""SQLite exporter and `evtrace query` test: for every readable sample and a synthetic trace with
+lost data and objects: the schema (tables, columns, indexes) is the documented one; every row of
+`events` equals `evtrace dump --json` of the same trace (order, id, name, kind, ts, ctx, args,
+fields, data); contexts, objects and lost ranges agree with the dump; `evtrace query` on the trace
+itself (temporary database) and on the database gives the dump's counts."""
+import json
+import os
+import sqlite3
+import sys
+import tempfile
+from export_common import fail, run, readable_samples, dump
+
+SCHEMA = {
+    'meta': ['key', 'value'],
+    'events': ['seq', 'ts', 't_ns', 'id', 'name', 'kind', 'ctx', 'cpu', 'prio', 'seq_no', 'count', 'target',
+               'target_name', 'offset', 'args', 'fields', 'data', 'text'],
+    'contexts': ['ctx', 'name', 'class', 'events', 'first_ts', 'last_ts', 'cpu_time', 'load_pct'],
+    'objects': ['target', 'name', 'created_ts', 'created_seq', 'deleted_ts', 'deleted_seq', 'ctx'],
+    'lost': ['seq', 'ts', 'ctx', 'count', 'prev_ts', 'next_ts'],
+    'spans': ['cat', 'name', 'ctx', 'begin_ts', 'end_ts', 'dur', 'depth'],
+}
+INDEXES = {'events_ts', 'events_ctx_ts', 'events_name', 'events_kind', 'spans_name', 'objects_target'}
+
+
+def s64(v):
+    return v - (1 << 64) if v is not None and v >= (1 << 63) else v
+
+
+def check(evtrace, path, tmp):
+    db = os.path.join(tmp, os.path.basename(path) + '.sqlite')
+    r = run([evtrace, 'convert', '-q', path, '-o', db])
+    if r.returncode not in (0, 1):
+        fail('convert failed: ' + r.stderr.decode())
+    con = sqlite3.connect(db)
+    for t, cols in SCHEMA.items():
+        got = [row[1] for row in con.execute('PRAGMA table_info(%s)' % t)]
+        if got != cols:
+            fail('%s: table %s has columns %r, want %r' % (path, t, got, cols))
+    idx = {row[0] for row in con.execute("SELECT name FROM sqlite_master WHERE type='index' AND name NOT LIKE 'sqlite_%'")}
+    if idx != INDEXES:
+        fail('%s: indexes %r' % (path, idx))
+    evs = dump(evtrace, path)
+    rows = con.execute('SELECT seq, ts, id, name, kind, ctx, cpu, prio, seq_no, count, target, target_name, '
+                       'offset, args, fields, data, text FROM events ORDER BY seq').fetchall()
+    if len(rows) != len(evs):
+        fail('%s: %d rows, dump has %d events' % (path, len(rows), len(evs)))
+    for i, (e, row) in enumerate(zip(evs, rows)):
+        fields = dict(e.get('fields', {}))
+        want = (i, s64(e['ts']), e['id'], e['name'], e['kind'], s64(e['ctx']), e.get('cpu'), s64(e.get('prio')),
+                s64(e.get('seq')), s64(e.get('count')), s64(fields.get('target')), fields.get('target_name'),
+                e.get('offset'), e['args'], fields or None, e.get('data'), e.get('text'))
+        got = list(row)
+        got[13] = json.loads(got[13])
+        got[14] = json.loads(got[14]) if got[14] is not None else None
+        got[15] = got[15].hex() if got[15] is not None else None
+        got[13] = [a for a in got[13]]
+        if tuple(got) != want:
+            fail('%s: event %d differs:\n db   %r\n dump %r' % (path, i, tuple(got), want))
+    # contexts: one row per context id with its event count
+    want_ctx = {}
+    for e in evs:
+        if e['ctx'] is not None:
+            want_ctx[s64(e['ctx'])] = want_ctx.get(s64(e['ctx']), 0) + 1
+    got_ctx = {c: n for c, n in con.execute('SELECT ctx, events FROM contexts WHERE ctx IS NOT NULL')}
+    if got_ctx != want_ctx:
+        fail('%s: contexts %r != %r' % (path, got_ctx, want_ctx))
+    # objects: one row per create; deletes close the latest open row of their target
+    n_create = sum(1 for e in evs if e['kind'] == 'obj_create' and 'target' in e.get('fields', {}))
+    n_obj = con.execute('SELECT count(*) FROM objects WHERE created_seq IS NOT NULL').fetchone()[0]
+    if n_obj != n_create:
+        fail('%s: %d created objects, dump has %d' % (path, n_obj, n_create))
+    n_del = sum(1 for e in evs if e['kind'] == 'obj_delete' and 'target' in e.get('fields', {}))
+    if con.execute('SELECT count(*) FROM objects WHERE deleted_seq IS NOT NULL').fetchone()[0] != n_del:
+        fail('%s: deleted objects differ' % path)
+    # lost ranges
+    lost = [(i, e['ts'], e.get('count')) for i, e in enumerate(evs) if e['kind'] == 'lost']
+    got_lost = con.execute('SELECT seq, ts, count FROM lost ORDER BY seq').fetchall()
+    if [tuple(x) for x in got_lost] != lost:
+        fail('%s: lost %r != %r' % (path, got_lost, lost))
+    for seq, prev_ts, next_ts in con.execute('SELECT seq, prev_ts, next_ts FROM lost'):
+        if seq > 0 and prev_ts != evs[seq - 1]['ts']:
+            fail('%s: lost prev_ts' % path)
+        if seq + 1 < len(evs) and next_ts != evs[seq + 1]['ts']:
+            fail('%s: lost next_ts' % path)
+    # spans: one per matched enter, at most
+    n_enter = sum(1 for e in evs if e['kind'] in ('isr_enter', 'svc_enter', 'func_enter'))
+    n_spans = con.execute('SELECT count(*) FROM spans').fetchone()[0]
+    if n_spans > n_enter or (n_enter and not n_spans and not lost):
+        fail('%s: %d spans for %d enters' % (path, n_spans, n_enter))
+    con.close()
+    # evtrace query, on the trace (temporary database) and on the database
+    kinds = {}
+    for e in evs:
+        kinds[e['kind']] = kinds.get(e['kind'], 0) + 1
+    for src in (path, db):
+        q = run([evtrace, 'query', '--json', src, 'SELECT kind, count(*) AS n FROM events GROUP BY kind'])
+        if q.returncode != 0:
+            fail('query on %s: %s' % (src, q.stderr.decode()))
+        got = {o['kind']: o['n'] for o in map(json.loads, q.stdout.decode().splitlines())}
+        if got != kinds:
+            fail('query on %s: %r != %r' % (src, got, kinds))
+    q = run([evtrace, 'query', path, 'SELECT count(*) FROM events; SELECT value FROM meta WHERE key="events"'])
+    if q.stdout.decode().split() != ['count(*)', str(len(evs)), 'value', str(len(evs))]:
+        fail('text query output %r' % q.stdout.decode())
+    q = run([evtrace, 'query', path, 'SELECT nope FROM events'])
+    if q.returncode != 2 or b'SQL error' not in q.stderr:
+        fail('bad SQL: exit %d %r' % (q.returncode, q.stderr))
+    print('%s: %d events, %d contexts, %d objects, %d lost, %d spans: ok' %
+          (os.path.basename(path), len(evs), len(got_ctx), n_obj, len(lost), n_spans))
+
+
+def main():
+    evtrace, samples, data = sys.argv[1:4]
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ['TMPDIR'] = tmp
+        for p in readable_samples(evtrace, samples) + [os.path.join(data, 'small.syn')]:
+            check(evtrace, p, tmp)
+        if os.listdir(tmp) and any(f.startswith('evtrace-query-') for f in os.listdir(tmp)):
+            fail('evtrace query left a temporary database behind')
+
+
+if __name__ == '__main__':
+    main()
