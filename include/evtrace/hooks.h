@@ -85,6 +85,7 @@ typedef enum evt_hook_kernel {
  *       matching enter was not recorded (hook installed mid-call).
  *   obj_create(type, obj, name, param): object handle `obj` (unique among all objects) named
  *       `name` (NUL-terminated, may be NULL) was created; param = priority for threads, else 0.
+ *       Type EVT_HOOK_OBJ_INTERRUPT names interrupt number `obj` (its own handle space).
  *   obj_delete(type, obj): it was deleted.
  *   user(id, a1..a4): an application event. */
 #define EVT_HOOK_FN_(b, what) EVT_HOOK_FN2_(b, what)

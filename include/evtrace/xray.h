@@ -91,8 +91,13 @@ static inline int evt_xray_fn_fast(evt_xray_writer *w, evt_xray_pool *p, unsigne
     if (__builtin_expect(q != 0 && w->end - q >= 8 && cpu == w->cpu && delta <= 0x7FFFFFFFu &&
                          w->generation == p->generation, 1)) {
         uint32_t word = ((fid & 0x0FFFFFFFu) << 4) | ((uint32_t)kind << 1);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        uint64_t rec = (uint64_t)word | (delta << 32); /* the record is two little-endian u32 */
+        __builtin_memcpy(q, &rec, 8);                  /* one unaligned 8-byte store */
+#else
         q[0] = (uint8_t)word; q[1] = (uint8_t)(word >> 8); q[2] = (uint8_t)(word >> 16); q[3] = (uint8_t)(word >> 24);
         q[4] = (uint8_t)delta; q[5] = (uint8_t)(delta >> 8); q[6] = (uint8_t)(delta >> 16); q[7] = (uint8_t)(delta >> 24);
+#endif
         w->pos = q + 8;
         w->last_tsc = tsc;
         __atomic_store_n(&w->buf->extents, (uint32_t)(w->pos - w->base), __ATOMIC_RELEASE);

@@ -3,7 +3,7 @@
  * Facts: shared/formats/threadx.md. Layouts, ids, filter bits: txtb_defs.h. API: evtrace/txtb.h.
  *
  * Invariants
- *  I1 `gate` == enable_bits while state is ON, else 0; `on` == (state == ON). Both are written only
+ *  I1 `g_hot.gate` == enable_bits while state is ON, else 0; `on` == (state == ON). Both are written only
  *     inside the critical section and read without it (relaxed atomics): they are the whole hot-path
  *     test. A filtered or disabled insert reads `gate`, tests one bit and returns: no clock read,
  *     no context read, no lock, no shared write.
@@ -23,9 +23,10 @@
  *     recursing: callbacks, a signal or interrupt inside the section) is not written: it is counted
  *     in stats.dropped and lost_pending. So is an insert that passed the gate but finds the state
  *     no longer ON (it raced disable/enable). written + dropped == inserts that passed the gate.
- *  I6 When lost_pending != 0, the next written insert first writes one EVTRACE_LOST (190) record
- *     (info1 = lost_pending, info2 = lost_total since enable, info3 = magic), same context and
- *     timestamp as the record that follows it. enable clears lost_pending and lost_total.
+ *  I6 When lost_pending != 0 just before a record's slot is written (after its context and clock
+ *     reads, which may themselves have caused the drop), one EVTRACE_LOST (190) record is written
+ *     first (info1 = lost_pending, info2 = lost_total since enable, info3 = magic), same context
+ *     and timestamp as the record that follows it. enable clears lost_pending and lost_total.
  *  I7 A filtered event never changes another entry (ThreadX's back-patching is not reproduced:
  *     callers supply final info values).
  *  I8 Registry changes follow ThreadX's algorithm (threadx.md §7) exactly; reg_busy keeps a nested
@@ -56,11 +57,23 @@ enum { TX_OFF = 0, TX_ENABLING = 1, TX_ON = 2 };
 /* How info fields come from the context (ISR enter/exit, interrupt control carry "stk" etc.). */
 enum { TX_MODE_PLAIN = 0, TX_MODE_ISR = 1, TX_MODE_INTCTL = 2 };
 
+/* What the hot-path test reads, alone in its cache line on hosts so that records written by one
+ * thread do not slow down the filtered/disabled test of another. */
+typedef struct tx_hot {
+    uint32_t gate;              /* enable_bits while ON, 0 otherwise (I1) */
+    uint32_t on;                /* 1 while ON (I1) */
+    uint32_t gen;               /* odd while enable/disable publish gate+on (I1b) */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__) || defined(__aarch64__))
+#define TX_LINE_ALIGNED __attribute__((aligned(64)))
+    uint8_t pad[64 - 3 * 4];    /* the rest of the cache line: nobody else's data */
+#else
+#define TX_LINE_ALIGNED
+#endif
+} tx_hot;
+static tx_hot g_hot TX_LINE_ALIGNED;
+
 /* The recorder. */
 typedef struct tx_rec {
-    uint32_t gate;              /* hot: enable_bits while ON, 0 otherwise (I1) */
-    uint32_t on;                /* hot: 1 while ON (I1) */
-    uint32_t gen;               /* odd while enable/disable publish gate+on (I1b) */
     uint32_t enable_bits;       /* ThreadX _tx_trace_event_enable_bits (kept while off) */
     uint8_t state;              /* TX_OFF / TX_ENABLING / TX_ON */
     uint8_t busy;               /* an insert is in progress in this section (I5) */
@@ -86,7 +99,7 @@ typedef struct tx_rec {
     evt_tx_stats st;            /* counters since program start */
 } tx_rec;
 
-static tx_rec g_rec;
+static tx_rec g_rec TX_LINE_ALIGNED;
 
 /* ---- kernel-event filter bits, generated from TXTB_EVENT_TABLE ---------------------------------- */
 
@@ -121,13 +134,14 @@ static uint32_t kernel_filter(uint32_t id)
 }
 
 /* Publish gate and on for enable/disable (critical section held), see I1b. */
-static void publish(tx_rec *r, uint32_t gate, uint32_t on)
+static void publish(uint32_t gate, uint32_t on)
 {
-    uint32_t g = r->gen;
-    TX_STORE(&r->gen, g + 1u);
-    TX_STORE_REL(&r->on, on);
-    TX_STORE_REL(&r->gate, gate);
-    TX_STORE_REL(&r->gen, g + 2u);
+    tx_hot *h = &g_hot;
+    uint32_t g = h->gen;
+    TX_STORE(&h->gen, g + 1u);
+    TX_STORE_REL(&h->on, on);
+    TX_STORE_REL(&h->gate, gate);
+    TX_STORE_REL(&h->gen, g + 2u);
 }
 
 /* ---- byte helpers ------------------------------------------------------------------------------- */
@@ -256,14 +270,16 @@ static unsigned record(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint3
 
 unsigned evt_tx_trace_user_event_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
 {
-    if (TX_LIKELY(TX_LOAD(&g_rec.gate) & TXTB_F_USER))
+    uint32_t g = TX_LOAD(&g_hot.gate);
+    if (TX_LIKELY(g & TXTB_F_USER))
         return record(id, i1, i2, i3, i4, TX_MODE_PLAIN) ? EVT_TX_SUCCESS : EVT_TX_NOT_DONE;
-    /* Filtered or off: which one, from a consistent snapshot (I1b). A call overlapping an
-     * enable/disable returns NOT_DONE: tracing was off at some instant of it. */
-    uint32_t s1 = TX_LOAD_ACQ(&g_rec.gen);
-    uint32_t gate = TX_LOAD_ACQ(&g_rec.gate);
-    uint32_t on = TX_LOAD_ACQ(&g_rec.on);
-    uint32_t s2 = TX_LOAD_ACQ(&g_rec.gen);
+    if (g != 0u) return EVT_TX_SUCCESS; /* gate != 0 only while ON: filtered */
+    /* Everything filtered, or off: which one, from a consistent snapshot (I1b). A call
+     * overlapping an enable/disable returns NOT_DONE: tracing was off at some instant of it. */
+    uint32_t s1 = TX_LOAD_ACQ(&g_hot.gen);
+    uint32_t gate = TX_LOAD_ACQ(&g_hot.gate);
+    uint32_t on = TX_LOAD_ACQ(&g_hot.on);
+    uint32_t s2 = TX_LOAD_ACQ(&g_hot.gen);
     if (s1 != s2 || (s1 & 1u) || !on) return EVT_TX_NOT_DONE;
     if (gate & TXTB_F_USER) /* enabled meanwhile */
         return record(id, i1, i2, i3, i4, TX_MODE_PLAIN) ? EVT_TX_SUCCESS : EVT_TX_NOT_DONE;
@@ -272,29 +288,31 @@ unsigned evt_tx_trace_user_event_insert(uint32_t id, uint32_t i1, uint32_t i2, u
 
 void evt_tx_trace_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint32_t filter_bit)
 {
-    if (TX_LOAD(&g_rec.gate) & filter_bit) (void)record(id, i1, i2, i3, i4, TX_MODE_PLAIN);
+    if (TX_LOAD(&g_hot.gate) & filter_bit) (void)record(id, i1, i2, i3, i4, TX_MODE_PLAIN);
 }
 
 void evt_tx_trace_kernel_event(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
 {
-    if (TX_LOAD(&g_rec.gate) & kernel_filter(id)) (void)record(id, i1, i2, i3, i4, TX_MODE_PLAIN);
+    uint32_t g = TX_LOAD(&g_hot.gate);
+    if (TX_UNLIKELY(g == 0u)) return; /* off: one branch, no table lookup */
+    if (g & kernel_filter(id)) (void)record(id, i1, i2, i3, i4, TX_MODE_PLAIN);
 }
 
 void evt_tx_trace_isr_enter_insert(uint32_t isr_id)
 {
-    if (TX_LOAD(&g_rec.gate) & TXTB_F_INTERNAL)
+    if (TX_LOAD(&g_hot.gate) & TXTB_F_INTERNAL)
         (void)record(TXTB_EVENT_ISR_ENTER, 0u, isr_id, 0u, 0u, TX_MODE_ISR);
 }
 
 void evt_tx_trace_isr_exit_insert(uint32_t isr_id)
 {
-    if (TX_LOAD(&g_rec.gate) & TXTB_F_INTERNAL)
+    if (TX_LOAD(&g_hot.gate) & TXTB_F_INTERNAL)
         (void)record(TXTB_EVENT_ISR_EXIT, 0u, isr_id, 0u, 0u, TX_MODE_ISR);
 }
 
 void evt_tx_trace_interrupt_control(uint32_t new_posture)
 {
-    if (TX_LOAD(&g_rec.gate) & TXTB_F_INTCTL)
+    if (TX_LOAD(&g_hot.gate) & TXTB_F_INTCTL)
         (void)record(TXTB_EVENT_INTERRUPT_CONTROL, new_posture, 0u, 0u, 0u, TX_MODE_INTCTL);
 }
 
@@ -383,7 +401,7 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
     commit_locked(r, TXTB_EVENT_RUNNING, 0u, 0u, 0u, 0u, TX_MODE_PLAIN);
     if (r->state == TX_ON) /* the buffer-full callback of a tiny buffer may have disabled */
         commit_locked(r, TXTB_EVENT_RUNNING, 0u, 0u, 0u, 0u, TX_MODE_PLAIN);
-    if (r->state == TX_ON) publish(r, r->enable_bits, 1u);
+    if (r->state == TX_ON) publish(r->enable_bits, 1u);
     evt_port_crit_exit(cs);
     return EVT_TX_SUCCESS;
 }
@@ -403,7 +421,7 @@ unsigned evt_tx_trace_disable(void)
     }
     r->state = TX_OFF;
     r->reg_on = 0;
-    publish(r, 0u, 0u);
+    publish(0u, 0u);
     evt_port_crit_exit(cs);
     return EVT_TX_SUCCESS;
 }
@@ -413,7 +431,7 @@ unsigned evt_tx_trace_event_filter(uint32_t bits)
     tx_rec *r = &g_rec;
     evt_port_crit_t cs = evt_port_crit_enter();
     r->enable_bits &= ~bits;
-    if (r->state == TX_ON) TX_STORE(&r->gate, r->enable_bits);
+    if (r->state == TX_ON) TX_STORE(&g_hot.gate, r->enable_bits);
     evt_port_crit_exit(cs);
     return EVT_TX_SUCCESS;
 }
@@ -423,7 +441,7 @@ unsigned evt_tx_trace_event_unfilter(uint32_t bits)
     tx_rec *r = &g_rec;
     evt_port_crit_t cs = evt_port_crit_enter();
     r->enable_bits |= bits;
-    if (r->state == TX_ON) TX_STORE(&r->gate, r->enable_bits);
+    if (r->state == TX_ON) TX_STORE(&g_hot.gate, r->enable_bits);
     evt_port_crit_exit(cs);
     return EVT_TX_SUCCESS;
 }

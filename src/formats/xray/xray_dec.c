@@ -147,7 +147,11 @@ static int probe(const uint8_t *head, size_t len, uint64_t file_size)
         return 80;
     }
     if (t == XRAY_TYPE_BASIC && v >= XRAY_BASIC_VERSION_MIN && v <= XRAY_BASIC_VERSION_MAX) {
-        if (len >= XRAY_HDR_SIZE + 2 && evt_ld_u16le(head + XRAY_HDR_SIZE) > 1) return 0;
+        /* The first record is a function record (type 0, kind 0-3). */
+        if (len >= XRAY_HDR_SIZE + 4 &&
+            (evt_ld_u16le(head + XRAY_HDR_SIZE) != XRAY_BASIC_FUNCTION || head[XRAY_HDR_SIZE + XRAY_BASIC_FN_TYPE] >= XRAY_FN_COUNT_))
+            return 0;
+        if (evt_ld_u64le(head + XRAY_HDR_FREQ) == 0) return 10;
         return ((file_size - XRAY_HDR_SIZE) % XRAY_BASIC_REC_SIZE == 0) ? 60 : 20;
     }
     return 0;
@@ -460,6 +464,7 @@ static evt_status index_basic(xr_state *s)
     evt_reader *r = s->r;
     uint64_t data = s->fsize - XRAY_HDR_SIZE;
     uint64_t nrec = data / XRAY_BASIC_REC_SIZE;
+    s->unattributed_lost += data % XRAY_BASIC_REC_SIZE;
     if (data % XRAY_BASIC_REC_SIZE)
         evt_reader_error(r, XRAY_HDR_SIZE + nrec * XRAY_BASIC_REC_SIZE,
                          "file size %" PRIu64 " is not 32 + a multiple of 32: the last record is truncated (%" PRIu64 " bytes)",
@@ -479,6 +484,7 @@ static evt_status index_basic(xr_state *s)
             uint32_t pid = s->version >= 3 ? evt_ld_u32le(p + XRAY_BASIC_FN_PID) : 0;
             if (k >= XRAY_FN_COUNT_) {
                 evt_reader_error(r, off, "unknown function record type %u in a basic record (known 0-3); record skipped", k);
+                s->unattributed_lost += XRAY_BASIC_REC_SIZE;
                 prev_fn = 0;
                 continue;
             }
@@ -502,11 +508,13 @@ static evt_status index_basic(xr_state *s)
             if (!prev_fn || fid != prev_fid || tid != prev_tid || pid != prev_pid) {
                 evt_reader_error(r, off, "argument payload (function %" PRIu32 ", thread %" PRIu32 ") does not follow a function record of the same function and thread; skipped",
                                  fid, tid);
+                s->unattributed_lost += XRAY_BASIC_REC_SIZE;
                 continue;
             }
             count(s, b, XR_C_ARG);
         } else {
             evt_reader_error(r, off, "unknown basic record type %u (known: 0 function, 1 argument payload); record skipped", rt);
+            s->unattributed_lost += XRAY_BASIC_REC_SIZE;
             prev_fn = 0;
         }
     }
@@ -610,10 +618,14 @@ static evt_status open_(evt_reader *r, void **state)
 static void set_time(xr_state *s, evt_event *ev, uint64_t ts)
 {
     ev->ts = ts;
-    if (s->freq) {
+    if (s->freq == 1000000000u) {
+        ev->t_ns = ts;
+    } else if (s->freq && s->freq < 18000000000ull) { /* (ts % freq) * 1e9 fits in 64 bits */
+        ev->t_ns = (ts / s->freq) * 1000000000u + (ts % s->freq) * 1000000000u / s->freq;
+    } else if (s->freq) {
         ev->t_ns = (uint64_t)(((unsigned __int128)ts * 1000000000u) / s->freq);
-        ev->flags |= EVT_HAS_TNS;
     }
+    if (s->freq) ev->flags |= EVT_HAS_TNS;
 }
 
 /* Position t at its next event (sets ready/next_ts) or mark it done. */
@@ -697,7 +709,14 @@ static void fill_fn(xr_state *s, xr_thread *t, evt_event *ev, unsigned kind, uin
     ev->name = k_fn_name[kind];
     evt_event_add_arg(ev, fid);
     const char *nm = s->have_map ? xray_map_name(&s->map, fid) : NULL;
-    if (!nm) { snprintf(s->fnbuf, sizeof s->fnbuf, "#%" PRIu32, fid); nm = s->fnbuf; }
+    if (!nm) { /* "#<id>" without snprintf (hot) */
+        char *q = s->fnbuf + sizeof s->fnbuf - 1;
+        uint32_t v = fid;
+        *q = 0;
+        do { *--q = (char)('0' + v % 10); v /= 10; } while (v);
+        *--q = '#';
+        nm = q;
+    }
     evt_event_add_field_s(ev, "function", nm);
     if (kind == XRAY_FN_ENTER || kind == XRAY_FN_ENTER_ARG) {
         ev->kind = EVT_KIND_FUNC_ENTER;

@@ -74,7 +74,7 @@ static const char k_js[] =
     "tip.textContent=el.getAttribute('data-tip');});el.addEventListener('mouseleave',function(){tip.style.display='none';});});\n"
     "var st=JSON.parse(document.getElementById('stats').textContent);\n"
     "var rows=document.querySelectorAll('#timeline g.row').length;\n"
-    "var want=Math.min(st.contexts.filter(function(c){return c.cpu_time>0;}).length,%d);\n"
+    "var want=Math.min(st.contexts.filter(function(c){return c.cpu_ticks>0;}).length,%d);\n"
     "var ctxRows=document.querySelectorAll('#contexts tbody tr').length;\n"
     "var ok=rows===want&&ctxRows===st.contexts.length&&errs.length===0&&st.events>=0;\n"
     "var m=document.getElementById('selfcheck');\n"

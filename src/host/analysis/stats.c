@@ -405,6 +405,7 @@ void evt_stats_json(evt_stats *s, evt_json *j, const char *format, const char *f
         evt_json_kstr(j, "class", evt_stats_class_name(c->cls));
         evt_json_ku64(j, "events", c->events);
         evt_json_ku64(j, "cpu_time", evt_stats_time(s, c->cpu_ticks));
+        evt_json_ku64(j, "cpu_ticks", c->cpu_ticks);
         evt_json_key(j, "load_pct");
         evt_json_f64(j, pct_(c->cpu_ticks, dur));
         evt_json_ku64(j, "switches", c->switches);

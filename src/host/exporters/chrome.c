@@ -2,7 +2,10 @@
  * One process per trace; one track (tid) per thread/task named from the trace, one "ISR" track.
  * Running slices come from context changes (the context of consecutive events), ISR slices from
  * isr_enter/isr_exit, service/function slices from enter/exit pairs per context, and every
- * other event is an instant on its context's track. Timestamps are microseconds when the clock
+ * other event is an instant on its context's track. Running slices are per CPU (the context of
+ * the latest event on a CPU runs there); B/E slices must nest per track, so when a context stops
+ * running its open service/function slices are closed and reopened (args.resumed) when it runs
+ * again: a blocking call shows as pieces, each inside a running slice. Timestamps are microseconds when the clock
  * frequency is known, otherwise one tick is shown as one microsecond. Streams: state is one
  * open slice per context (a small table) and a stack depth per context. */
 #include <inttypes.h>
@@ -13,24 +16,31 @@
 #include "evtrace/exporter.h"
 #include "evtrace/json.h"
 
-#define ISR_TID 1  /* track for interrupt contexts; thread tracks use tid >= 2 */
+#define ISR_TID 1     /* track for interrupt contexts; thread tracks use tid >= 2 */
+#define MAX_DEPTH 32  /* open service/function slices kept per track; deeper ones are counted */
+#define MAX_CPUS 256  /* CPUs tracked for "which context runs where" */
+#define NAME_LEN 64
 
+/* One track: a context, its open slices (a stack) and whether it is running. */
 typedef struct ctx_track {
-    uint64_t ctx;     /* context id */
-    uint32_t tid;     /* Chrome tid */
-    int named;        /* thread_name metadata written */
+    uint64_t ctx;                      /* context id */
+    uint32_t tid;                      /* Chrome tid */
+    int named;                         /* thread_name metadata written */
+    int running_cpu;                   /* CPU it runs on, or -1 */
+    int depth;                         /* open service/function slices */
+    int overflow;                      /* enters beyond MAX_DEPTH not yet exited */
+    char open[MAX_DEPTH][NAME_LEN];    /* names of the open slices, bottom first */
 } ctx_track;
 
 typedef struct chrome_state {
     FILE *out;
     evt_json j;
     uint64_t hz;
-    ctx_track *tracks;
+    ctx_track **tracks;                /* all thread tracks (pointers stay valid) */
     uint32_t ntracks, cap;
-    int running;          /* a running slice is open */
-    uint32_t running_tid;
+    ctx_track *on_cpu[MAX_CPUS];       /* the context running on each CPU, or NULL */
+    ctx_track isr;                     /* the ISR track */
     uint64_t last_ts;
-    int isr_depth;
     int isr_named;
 } chrome_state;
 
@@ -62,22 +72,29 @@ static void thread_name(chrome_state *s, uint32_t tid, const char *name)
     evt_json_obj_end(&s->j);
 }
 
+static void simple(chrome_state *s, const char *ph, const char *name, uint32_t tid, uint64_t ts)
+{
+    common(s, ph, name, tid, ts);
+    evt_json_obj_end(&s->j);
+}
+
 static ctx_track *track_for(chrome_state *s, uint64_t ctx)
 {
     for (uint32_t i = 0; i < s->ntracks; i++)
-        if (s->tracks[i].ctx == ctx) return &s->tracks[i];
+        if (s->tracks[i]->ctx == ctx) return s->tracks[i];
     if (s->ntracks == s->cap) {
         uint32_t nc = s->cap ? s->cap * 2 : 64;
-        ctx_track *n = evt_realloc(s->tracks, nc * sizeof *n);
+        ctx_track **n = evt_realloc(s->tracks, nc * sizeof *n);
         if (!n) return NULL;
         s->tracks = n;
         s->cap = nc;
     }
-    ctx_track *t = &s->tracks[s->ntracks];
+    ctx_track *t = evt_calloc(1, sizeof *t);
+    if (!t) return NULL;
     t->ctx = ctx;
     t->tid = s->ntracks + 2;
-    t->named = 0;
-    s->ntracks++;
+    t->running_cpu = -1;
+    s->tracks[s->ntracks++] = t;
     return t;
 }
 
@@ -88,6 +105,8 @@ static evt_status begin(const char *path, evt_reader *r, void **state, char *err
     s->out = fopen(path, "w");
     if (!s->out) { snprintf(err, errlen, "cannot create %s", path); evt_free(s); return EVT_ERR_IO; }
     s->hz = r->clock_hz;
+    s->isr.tid = ISR_TID;
+    s->isr.running_cpu = -1;
     fprintf(s->out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"evtrace\",\"format\":\"%s\","
                     "\"clock_hz\":%" PRIu64 "},\n\"traceEvents\":[\n", r->desc->name, s->hz);
     evt_json_init(&s->j, s->out, 0);
@@ -114,6 +133,13 @@ static void args_of(chrome_state *s, const evt_event *ev)
     for (uint32_t i = 0; i < ev->nargs; i++) evt_json_u64(&s->j, ev->args[i]);
     evt_json_arr_end(&s->j);
     if (ev->target_name) evt_json_kstr(&s->j, "object", ev->target_name);
+    for (uint32_t i = 0; i < ev->nfields; i++) {
+        const evt_field *f = &ev->fields[i];
+        evt_json_key(&s->j, f->key);
+        if (f->is_str) evt_json_str(&s->j, f->str);
+        else if (f->is_signed) evt_json_i64(&s->j, (int64_t)f->num);
+        else evt_json_u64(&s->j, f->num);
+    }
     if (ev->data && ev->data_is_text) {
         evt_json_key(&s->j, "text");
         evt_json_strn(&s->j, (const char *)ev->data, ev->data_len);
@@ -121,62 +147,95 @@ static void args_of(chrome_state *s, const evt_event *ev)
     evt_json_obj_end(&s->j);
 }
 
+/* A context stops running: close its open slices (top first), then its running slice. */
+static void switch_out(chrome_state *s, ctx_track *t, uint64_t ts)
+{
+    for (int i = t->depth - 1; i >= 0; i--) simple(s, "E", NULL, t->tid, ts);
+    simple(s, "E", NULL, t->tid, ts);
+    if (t->running_cpu >= 0 && s->on_cpu[t->running_cpu] == t) s->on_cpu[t->running_cpu] = NULL;
+    t->running_cpu = -1;
+}
+
+/* A context starts running on cpu: running slice first, then its open slices again. */
+static void switch_in(chrome_state *s, ctx_track *t, int cpu, uint64_t ts)
+{
+    if (t->running_cpu == cpu) return;
+    if (t->running_cpu >= 0) switch_out(s, t, ts);          /* migrated from another CPU */
+    if (s->on_cpu[cpu]) switch_out(s, s->on_cpu[cpu], ts);  /* the previous context on this CPU */
+    simple(s, "B", "running", t->tid, ts);
+    for (int i = 0; i < t->depth; i++) {
+        common(s, "B", t->open[i], t->tid, ts);
+        evt_json_key(&s->j, "args");
+        evt_json_obj_begin(&s->j);
+        evt_json_kbool(&s->j, "resumed", 1);
+        evt_json_obj_end(&s->j);
+        evt_json_obj_end(&s->j);
+    }
+    t->running_cpu = cpu;
+    s->on_cpu[cpu] = t;
+}
+
+/* Slice name: a function event is named after its function (fields.function) when known. */
+static const char *slice_name(const evt_event *ev)
+{
+    if (ev->kind == EVT_KIND_FUNC_ENTER)
+        for (uint32_t i = 0; i < ev->nfields; i++)
+            if (ev->fields[i].is_str && ev->fields[i].str && strcmp(ev->fields[i].key, "function") == 0)
+                return ev->fields[i].str;
+    return ev->name ? ev->name : "?";
+}
+
+static void slice_begin(chrome_state *s, ctx_track *t, const evt_event *ev)
+{
+    if (t->depth >= MAX_DEPTH) { t->overflow++; return; }
+    const char *name = slice_name(ev);
+    snprintf(t->open[t->depth++], NAME_LEN, "%s", name);
+    common(s, "B", name, t->tid, ev->ts);
+    args_of(s, ev);
+    evt_json_obj_end(&s->j);
+}
+
+static void slice_end(chrome_state *s, ctx_track *t, uint64_t ts)
+{
+    if (t->overflow) { t->overflow--; return; }
+    if (t->depth == 0) return; /* an exit whose enter was before the trace began */
+    t->depth--;
+    simple(s, "E", NULL, t->tid, ts);
+}
+
 static evt_status event(void *state, const evt_event *ev)
 {
     chrome_state *s = state;
     s->last_ts = ev->ts;
-    uint32_t tid = ISR_TID;
-    int is_isr = (ev->ctx_class == EVT_CTX_ISR);
-    if (is_isr) {
+    ctx_track *t = &s->isr;
+    if (ev->ctx_class == EVT_CTX_ISR || ev->kind == EVT_KIND_ISR_ENTER || ev->kind == EVT_KIND_ISR_EXIT) {
         if (!s->isr_named) { thread_name(s, ISR_TID, "ISR"); s->isr_named = 1; }
     } else if (ev->flags & EVT_HAS_CTX) {
-        ctx_track *t = track_for(s, ev->ctx);
+        t = track_for(s, ev->ctx);
         if (!t) return EVT_ERR_NOMEM;
-        tid = t->tid;
         if (!t->named) {
             char nb[64];
             const char *nm = ev->ctx_name;
             if (!nm) { snprintf(nb, sizeof nb, "ctx 0x%" PRIx64, ev->ctx); nm = nb; }
-            thread_name(s, tid, nm);
+            thread_name(s, t->tid, nm);
             t->named = 1;
         }
-        /* Running slice: the context of this event is the one running. */
-        if (!s->running || s->running_tid != tid) {
-            if (s->running) { common(s, "E", NULL, s->running_tid, ev->ts); evt_json_obj_end(&s->j); }
-            common(s, "B", "running", tid, ev->ts);
-            evt_json_obj_end(&s->j);
-            s->running = 1;
-            s->running_tid = tid;
-        }
+        int cpu = (ev->flags & EVT_HAS_CPU) ? (int)(ev->cpu % MAX_CPUS) : 0;
+        switch_in(s, t, cpu, ev->ts);
     }
     switch (ev->kind) {
     case EVT_KIND_ISR_ENTER:
-        if (!s->isr_named) { thread_name(s, ISR_TID, "ISR"); s->isr_named = 1; }
-        common(s, "B", ev->name, ISR_TID, ev->ts);
-        args_of(s, ev);
-        evt_json_obj_end(&s->j);
-        s->isr_depth++;
-        break;
-    case EVT_KIND_ISR_EXIT:
-        if (s->isr_depth > 0) {
-            common(s, "E", NULL, ISR_TID, ev->ts);
-            evt_json_obj_end(&s->j);
-            s->isr_depth--;
-        }
-        break;
     case EVT_KIND_SVC_ENTER:
     case EVT_KIND_FUNC_ENTER:
-        common(s, "B", ev->name, tid, ev->ts);
-        args_of(s, ev);
-        evt_json_obj_end(&s->j);
+        slice_begin(s, t, ev);
         break;
+    case EVT_KIND_ISR_EXIT:
     case EVT_KIND_SVC_EXIT:
     case EVT_KIND_FUNC_EXIT:
-        common(s, "E", NULL, tid, ev->ts);
-        evt_json_obj_end(&s->j);
+        slice_end(s, t, ev->ts);
         break;
     default:
-        common(s, "i", ev->name, tid, ev->ts);
+        common(s, "i", ev->name, t->tid, ev->ts);
         evt_json_kstr(&s->j, "s", "t");
         evt_json_kstr(&s->j, "cat", evt_kind_name(ev->kind));
         args_of(s, ev);
@@ -186,17 +245,24 @@ static evt_status event(void *state, const evt_event *ev)
     return ferror(s->out) ? EVT_ERR_IO : EVT_OK;
 }
 
+static void free_state(chrome_state *s)
+{
+    for (uint32_t i = 0; i < s->ntracks; i++) evt_free(s->tracks[i]);
+    evt_free(s->tracks);
+    evt_free(s);
+}
+
 static evt_status end(void *state, evt_reader *r, char *err, size_t errlen)
 {
     (void)r;
     chrome_state *s = state;
-    if (s->running) { common(s, "E", NULL, s->running_tid, s->last_ts); evt_json_obj_end(&s->j); }
-    while (s->isr_depth-- > 0) { common(s, "E", NULL, ISR_TID, s->last_ts); evt_json_obj_end(&s->j); }
+    for (uint32_t i = 0; i < s->ntracks; i++)
+        if (s->tracks[i]->running_cpu >= 0) switch_out(s, s->tracks[i], s->last_ts);
+    for (int i = s->isr.depth - 1; i >= 0; i--) simple(s, "E", NULL, ISR_TID, s->last_ts);
     fputs("\n]}\n", s->out);
     int bad = ferror(s->out);
     if (fclose(s->out) != 0) bad = 1;
-    evt_free(s->tracks);
-    evt_free(s);
+    free_state(s);
     if (bad) { snprintf(err, errlen, "write error"); return EVT_ERR_IO; }
     return EVT_OK;
 }
@@ -205,8 +271,7 @@ static void abort_(void *state)
 {
     chrome_state *s = state;
     fclose(s->out);
-    evt_free(s->tracks);
-    evt_free(s);
+    free_state(s);
 }
 
 const evt_exporter_desc evt_exporter_chrome = {

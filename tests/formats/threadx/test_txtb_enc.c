@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -631,6 +632,75 @@ static void test_port_default_context(void **st)
     evt_tx_trace_disable();
 }
 
+/* Every id of TXTB_EVENT_TABLE is recorded under exactly its table bit. */
+static void test_kernel_event_bits_from_table(void **st)
+{
+    (void)st;
+    static const struct { uint32_t id, filt; } tab[] = {
+#define T_(id, name, filt, kind) {id, filt},
+        TXTB_EVENT_TABLE(T_)
+#undef T_
+    };
+    static uint8_t buf[48 + 32 * 16];
+    evt_tx_options o = opts(0, 0);
+    assert_int_equal(evt_tx_trace_enable_ex(buf, sizeof buf, 0, &o), EVT_TX_SUCCESS);
+    for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {
+        uint32_t clk = g_clock;
+        evt_tx_trace_event_filter(0xFFFFFFFFu);
+        evt_tx_trace_event_unfilter(tab[i].filt);
+        evt_tx_trace_kernel_event(tab[i].id, 1, 2, 3, 4);
+        assert_int_equal(g_clock, clk + (tab[i].filt != 0)); /* recorded iff its bit is on */
+        evt_tx_trace_event_unfilter(0xFFFFFFFFu);
+        evt_tx_trace_event_filter(tab[i].filt);
+        evt_tx_trace_kernel_event(tab[i].id, 1, 2, 3, 4);
+        assert_int_equal(g_clock, clk + (tab[i].filt != 0)); /* its bit off: not recorded */
+    }
+    evt_tx_trace_disable();
+}
+
+/* A signal handler (a simulated interrupt) that records while the same thread is inside the
+ * recorder's critical section: the nested record is dropped, counted and reported by LOST. */
+static volatile sig_atomic_t g_sig_rc = -1;
+static void on_sigusr1(int sig)
+{
+    (void)sig;
+    g_sig_rc = (sig_atomic_t)evt_tx_trace_user_event_insert(6000, 0, 0, 0, 0);
+}
+static uint32_t clock_raising(void)
+{
+    if (g_clock == 3) raise(SIGUSR1); /* interrupt arrives in the middle of record #3 */
+    return g_clock++;
+}
+static void test_signal_inside_section(void **st)
+{
+    (void)st;
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigusr1;
+    sigemptyset(&sa.sa_mask);
+    assert_int_equal(sigaction(SIGUSR1, &sa, &old), 0);
+    static uint8_t buf[48 + 32 * 16];
+    evt_tx_options o = opts(0, 0);
+    o.time_source = clock_raising;
+    assert_int_equal(evt_tx_trace_enable_ex(buf, sizeof buf, 0, &o), EVT_TX_SUCCESS); /* ts 0, 1 */
+    evt_tx_stats s0, s1;
+    evt_tx_trace_get_stats(&s0);
+    evt_tx_trace_user_event_insert(5000, 0, 0, 0, 0);   /* ts 2 */
+    evt_tx_trace_user_event_insert(5001, 0, 0, 0, 0);   /* ts 3: the handler's record is dropped */
+    assert_int_equal(g_sig_rc, EVT_TX_NOT_DONE);
+    evt_tx_trace_user_event_insert(5002, 0, 0, 0, 0);   /* ts 4 */
+    evt_tx_trace_get_stats(&s1);
+    assert_int_equal(s1.dropped - s0.dropped, 1);
+    assert_int_equal(s1.written - s0.written, 3);
+    /* The drop happened during record #3's clock read, before its slot was written: the LOST
+     * record comes first, with that record's timestamp. */
+    assert_slot(slot(buf, 0, 48, 3), 0, TXTB_CTX_INIT, 0, TXTB_EVTRACE_LOST_ID, 3, 1, 1, TXTB_EVTRACE_LOST_MAGIC, 0);
+    assert_slot(slot(buf, 0, 48, 4), 0, TXTB_CTX_INIT, 0, 5001, 3, 0, 0, 0, 0);
+    assert_slot(slot(buf, 0, 48, 5), 0, TXTB_CTX_INIT, 0, 5002, 4, 0, 0, 0, 0);
+    evt_tx_trace_disable();
+    sigaction(SIGUSR1, &old, NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -649,6 +719,8 @@ int main(void)
         cmocka_unit_test_setup(test_nested_drop_and_lost_record, reset),
         cmocka_unit_test_setup(test_stop_when_full, reset),
         cmocka_unit_test_setup(test_port_default_context, reset),
+        cmocka_unit_test_setup(test_kernel_event_bits_from_table, reset),
+        cmocka_unit_test_setup(test_signal_inside_section, reset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -564,8 +564,10 @@ static void test_broken_basic(void **st)
     check_err(&f, f.n, "offset 128:", "unknown basic record type 7");
     check_err(&f, f.n - 5, "offset 160:", "not 32 + a multiple of 32");
     got *g = read_mem(f.b, f.n, NULL);
-    assert_int_equal(g->n, 2); /* the two good records */
-    assert_true(g->ev[1].ts == 12);
+    assert_int_equal(g->n, 3); /* the skipped records as lost data, then the two good records */
+    assert_int_equal(g->ev[0].kind, EVT_KIND_LOST);
+    assert_int_equal(g->ev[0].count, 3 * 32);
+    assert_true(g->ev[2].ts == 12);
     free(g);
     check_err(&f, 32, "offset 32:", "no records");
 }
@@ -578,6 +580,11 @@ static void test_instr_map_errors(void **st)
     got *g = read_mem(f.b, f.n, &o);
     assert_int_not_equal(g->open_st, EVT_OK);
     assert_non_null(strstr(g->fail, "cannot open instrumentation map"));
+    free(g);
+    o.val[0] = evt_test_bin(); /* an ELF binary without XRay instrumentation */
+    g = read_mem(f.b, f.n, &o);
+    assert_int_not_equal(g->open_st, EVT_OK);
+    assert_non_null(strstr(g->fail, "no xray_instr_map section"));
     free(g);
     char path[512];
     snprintf(path, sizeof path, "%s/bad-map.yaml", evt_test_tmpdir());

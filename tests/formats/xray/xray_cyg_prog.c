@@ -1,7 +1,9 @@
 /* Test program for the -finstrument-functions front end and the explicit API of evtrace's XRay
  * recorder (xray_oracle.py cyg): built with `cc -finstrument-functions -rdynamic`, 2 threads of
- * recursion; the explicit API adds markers with ids from 100000 up, an argument and a custom event.
+ * recursion; the explicit API adds markers with ids from 100000 up, an argument, a custom and a
+ * typed event.
  * Prints the calls it made as one JSON line {"function:tid": count}. */
+#define _GNU_SOURCE /* syscall() */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -43,6 +45,7 @@ void cyg_work(void)
         (void)r;
         evt_xray_enter_arg(100000, (uint64_t)i);   /* explicit API */
         evt_xray_custom_event("mark", 4);
+        evt_xray_typed_event(5, "\x01\x02\x03", 3);
         evt_xray_exit(100000);
     }
 }

@@ -307,6 +307,9 @@ def cmd_cyg(evtrace, src, work):
         fail("explicit enter_args markers: %s" % [e["args"] for e in marks])
     if len([e for e in evts if e["name"] == "custom_event" and e.get("text") == "mark"]) != 8:
         fail("explicit custom events")
+    typed = [e for e in evts if e["name"] == "typed_event"]
+    if len(typed) != 8 or any(e["data"] != "010203" or e["fields"]["event_type"] != 5 for e in typed):
+        fail("explicit typed events: %s" % typed[:2])
     print("cyg: %d records; fdr-dump --verify and convert accept the file; names from the map; calls match" % n)
 
 

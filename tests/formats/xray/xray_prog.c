@@ -4,6 +4,7 @@
  * selected by XRAY_OPTIONS), or "evtrace" (built with -DXRAY_PROG_EVTRACE: evtrace's handlers,
  * file $EVT_XRAY_FILE). In evtrace mode it prints the calls it made as one JSON line
  * {"function:tid": count}. */
+#define _GNU_SOURCE /* syscall() */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
