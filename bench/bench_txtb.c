@@ -23,17 +23,20 @@ static void ins_kernel(void *arg, uint64_t i)
     evt_tx_trace_kernel_event(69u /* QUEUE_SEND */, (uint32_t)i, 2u, 3u, 4u);
 }
 
-/* The floor of any multi-writer-safe recorder: the baseline plus one uncontended atomic exchange
- * (lock) and a release store (unlock). */
+/* The floor of any multi-writer-safe recorder on one shared ring: the baseline plus one
+ * uncontended atomic exchange (lock) and a release store (unlock), with the slot found through a
+ * shared "current" pointer read inside the lock, as a ring shared by several writers must. */
 static atomic_int k_floor_lock;
-static volatile uint32_t k_floor_ring[1024][8];
+static uint32_t k_floor_ring[1024][8];
+static uint32_t (*k_floor_cur)[8] = k_floor_ring;
 static void floor_one(void *arg, uint64_t i)
 {
     (void)arg;
     while (atomic_exchange_explicit(&k_floor_lock, 1, memory_order_acquire)) {}
     uint32_t t = (uint32_t)evt_port_timestamp();
-    volatile uint32_t *s = k_floor_ring[i & 1023];
+    uint32_t *s = *k_floor_cur;
     s[0] = 1; s[1] = 2; s[2] = (uint32_t)i; s[3] = t; s[4] = 5; s[5] = 6; s[6] = 7; s[7] = 8;
+    if (++k_floor_cur == k_floor_ring + 1024) k_floor_cur = k_floor_ring;
     atomic_store_explicit(&k_floor_lock, 0, memory_order_release);
 }
 

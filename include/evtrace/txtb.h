@@ -15,6 +15,14 @@
 
 #include <stdint.h>
 
+/* GCC/Clang: the three hot inserts are C99 inline functions (fast paths at the end of this file). */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(EVT_TX_NO_INLINE)
+#define EVT_TX_INLINE_FAST 1
+#define EVT_TX_FAST_ inline
+#else
+#define EVT_TX_FAST_
+#endif
+
 /* ThreadX return codes used by the trace API. */
 #define EVT_TX_SUCCESS        0x00u
 #define EVT_TX_SIZE_ERROR     0x05u
@@ -87,7 +95,7 @@ unsigned evt_tx_trace_event_unfilter(uint32_t bits);
 unsigned evt_tx_trace_buffer_full_notify(void (*fn)(void *buffer));
 /* tx_trace_user_event_insert: EVT_TX_NOT_DONE when off (or when the record had to be dropped, see
  * evt_tx_stats), else EVT_TX_SUCCESS (also when filtered). id unchecked (32 bits), USER bit. */
-unsigned evt_tx_trace_user_event_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4);
+EVT_TX_FAST_ unsigned evt_tx_trace_user_event_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4);
 /* tx_trace_isr_enter_insert / exit: ISR_ENTER (3) / ISR_EXIT (4), INTERNAL bit:
  * info1 = stk, info2 = isr_id, info3 = system state, info4 = preempt-disable (from the context). */
 void evt_tx_trace_isr_enter_insert(uint32_t isr_id);
@@ -113,10 +121,10 @@ void evt_tx_trace_object_unregister(const void *object);
  * ids in TXTB_EVENT_TABLE -> the table's bit; other ids < 200 -> INTERNAL; 200-299 -> any FileX
  * bit; 300-599 -> any NetX bit; 600-1099 -> any USBX bit; 1100-4095 -> INTERNAL; >= 4096 -> USER.
  * No clock read when off or filtered. */
-void evt_tx_trace_kernel_event(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4);
+EVT_TX_FAST_ void evt_tx_trace_kernel_event(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4);
 /* Low-level insert with an explicit filter mask (TX_TRACE_IN_LINE_INSERT): recorded when tracing
  * is on and (enable_bits & filter_bit) != 0. */
-void evt_tx_trace_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint32_t filter_bit);
+EVT_TX_FAST_ void evt_tx_trace_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint32_t filter_bit);
 
 /* Accounting since program start (never reset: take differences). Every insert that passes the
  * filter ends up in exactly one of `written` or `dropped`. Filtered inserts are not counted (that
@@ -135,5 +143,50 @@ void evt_tx_trace_get_stats(evt_tx_stats *out);
 
 /* Map a host pointer to the 32-bit address written in the buffer. */
 static inline uint32_t evt_tx_addr(const void *p) { return (uint32_t)(uintptr_t)p; }
+
+/* ---- inline fast paths ---------------------------------------------------------------------------
+ * With GCC/Clang, user_event_insert, kernel_event and insert are C99 inline functions (the external
+ * definitions are in txtb_enc.c): a filtered or disabled call is decided here, without a function
+ * call, from evt_tx_hot_ alone. Define EVT_TX_NO_INLINE to get plain calls. Internals below: not
+ * part of the API. */
+typedef struct evt_tx_hot_t {
+    uint32_t gate;  /* filter bits while tracing is on, 0 while off */
+    uint32_t on;    /* 1 while on */
+    uint32_t gen;   /* odd while enable/disable update gate and on together */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__) || defined(__aarch64__))
+    uint8_t pad[64 - 3 * 4]; /* alone in its cache line */
+#endif
+} evt_tx_hot_t;
+extern evt_tx_hot_t evt_tx_hot_;
+/* The out-of-line rest of user_event_insert / kernel_event / insert, given the gate word read. */
+unsigned evt_tx_user_event_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint32_t gate);
+void evt_tx_kernel_event_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint32_t gate);
+void evt_tx_insert_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4);
+
+#ifdef EVT_TX_INLINE_FAST
+inline unsigned evt_tx_trace_user_event_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
+{
+    uint32_t g = __atomic_load_n(&evt_tx_hot_.gate, __ATOMIC_RELAXED);
+    if (__builtin_expect(g != 0u && !(g & EVT_TX_TRACE_USER_EVENTS), 0))
+        return EVT_TX_SUCCESS; /* filtered while on (gate != 0 only while on) */
+    if (g == 0u) { /* off, or everything filtered: a consistent (gate, on) snapshot decides */
+        uint32_t s1 = __atomic_load_n(&evt_tx_hot_.gen, __ATOMIC_ACQUIRE);
+        uint32_t g2 = __atomic_load_n(&evt_tx_hot_.gate, __ATOMIC_ACQUIRE);
+        uint32_t on = __atomic_load_n(&evt_tx_hot_.on, __ATOMIC_ACQUIRE);
+        uint32_t s2 = __atomic_load_n(&evt_tx_hot_.gen, __ATOMIC_ACQUIRE);
+        if (s1 == s2 && !(s1 & 1u) && g2 == 0u) return on ? EVT_TX_SUCCESS : EVT_TX_NOT_DONE;
+    }
+    return evt_tx_user_event_slow_(id, i1, i2, i3, i4, g);
+}
+inline void evt_tx_trace_kernel_event(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
+{
+    uint32_t g = __atomic_load_n(&evt_tx_hot_.gate, __ATOMIC_RELAXED);
+    if (g != 0u) evt_tx_kernel_event_slow_(id, i1, i2, i3, i4, g);
+}
+inline void evt_tx_trace_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint32_t filter_bit)
+{
+    if (__atomic_load_n(&evt_tx_hot_.gate, __ATOMIC_RELAXED) & filter_bit) evt_tx_insert_slow_(id, i1, i2, i3, i4);
+}
+#endif
 
 #endif

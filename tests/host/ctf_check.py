@@ -13,7 +13,26 @@ LINE = re.compile(r'^\[[^\]]*\] \([^)]*\) (.*)$')
 
 
 def bt_str(s):
-    return '"' + s.replace('\\', '\\\\').replace('"', '\\"') + '"'
+    """A string as babeltrace2's pretty sink prints it. `dump --json` escapes every byte >= 0x7f
+    as \\u00XX, so latin-1 gives back the raw bytes; babeltrace2 escapes quote, backslash and
+    control bytes and prints the other bytes raw (decoded here as UTF-8 with replacement, like
+    its output)."""
+    out = bytearray(b'"')
+    for b in s.encode('latin-1'):
+        if b in (0x22, 0x5c):
+            out += b'\\' + bytes([b])
+        elif b == 10:
+            out += b'\\n'
+        elif b == 9:
+            out += b'\\t'
+        elif b == 13:
+            out += b'\\r'
+        elif b < 0x20:
+            out += b'\\x%02x' % b
+        else:
+            out.append(b)
+    out += b'"'
+    return out.decode('utf-8', 'replace')
 
 
 def ident(k):
@@ -108,7 +127,7 @@ def main():
     if run(['babeltrace2', '--version']).returncode != 0:
         fail('babeltrace2 missing (package babeltrace2)')
     with tempfile.TemporaryDirectory() as tmp:
-        for p in readable_samples(evtrace, samples) + [os.path.join(data, 'small.syn')]:
+        for p in readable_samples(evtrace, samples) + [os.path.join(data, 'small.syn'), os.path.join(data, 'weird.syn')]:
             check(evtrace, p, tmp)
 
 

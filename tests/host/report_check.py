@@ -115,7 +115,7 @@ def main():
     if not shutil.which('chromium'):
         fail('chromium missing (package chromium)')
     with tempfile.TemporaryDirectory() as tmp:
-        files = readable_samples(evtrace, samples) + [os.path.join(data, 'small.syn')]
+        files = readable_samples(evtrace, samples) + [os.path.join(data, 'small.syn'), os.path.join(data, 'weird.syn')]
         for p in files:
             check(evtrace, p, tmp, shot=('nowrap_m32le' in p or p.endswith('small.syn')))
 

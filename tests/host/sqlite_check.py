@@ -32,6 +32,9 @@ def check(evtrace, path, tmp):
     if r.returncode not in (0, 1):
         fail('convert failed: ' + r.stderr.decode())
     con = sqlite3.connect(db)
+    # names are bytes, not necessarily UTF-8; `dump --json` escapes each byte >= 0x7f as \u00XX,
+    # so latin-1 on both sides compares the same bytes
+    con.text_factory = lambda b: b.decode('latin-1')
     for t, cols in SCHEMA.items():
         got = [row[1] for row in con.execute('PRAGMA table_info(%s)' % t)]
         if got != cols:
@@ -113,7 +116,7 @@ def main():
     evtrace, samples, data = sys.argv[1:4]
     with tempfile.TemporaryDirectory() as tmp:
         os.environ['TMPDIR'] = tmp
-        for p in readable_samples(evtrace, samples) + [os.path.join(data, 'small.syn')]:
+        for p in readable_samples(evtrace, samples) + [os.path.join(data, 'small.syn'), os.path.join(data, 'weird.syn')]:
             check(evtrace, p, tmp)
         if os.listdir(tmp) and any(f.startswith('evtrace-query-') for f in os.listdir(tmp)):
             fail('evtrace query left a temporary database behind')

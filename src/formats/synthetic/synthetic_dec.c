@@ -6,6 +6,8 @@
  *     threads 8            contexts "task_0".. (default 4, at most 1024)
  *     hz 1000000           clock frequency (default 0: unknown)
  *     lost_every 0         a lost event (count 5, no context) every N events (0: never)
+ *     weird 0              1: names and texts with quotes, backslashes, "</script>", control and
+ *                          non-UTF-8 bytes (escaping tests of every exporter)
  *
  * The events repeat a 10-event slice per task: thread_run, svc_enter "sem_take", isr_enter /
  * isr_exit in the ISR context (field irq), func_enter / func_exit (field function "compute"),
@@ -33,7 +35,8 @@ typedef struct syn_state {
     uint64_t slice;          /* slice number */
     uint32_t step;           /* 0..9 within the slice */
     int pending_obj;         /* an object event is due in this slice */
-    char names[SYN_MAX_THREADS][16]; /* task names */
+    int weird;               /* hostile names and texts */
+    char names[SYN_MAX_THREADS][48]; /* task names */
     char objname[32];
 } syn_state;
 
@@ -65,12 +68,14 @@ static evt_status open_(evt_reader *r, void **state)
         else if (strcmp(key, "threads") == 0) s->threads = (uint32_t)(v < 1 ? 1 : v > SYN_MAX_THREADS ? SYN_MAX_THREADS : v);
         else if (strcmp(key, "hz") == 0) r->clock_hz = v;
         else if (strcmp(key, "lost_every") == 0) s->lost_every = v;
+        else if (strcmp(key, "weird") == 0) s->weird = v != 0;
     }
     if (!have_events) {
         evt_free(s);
         return evt_reader_fail(r, EVT_ERR_FORMAT, 0, "synthetic spec without an 'events N' line");
     }
-    for (uint32_t i = 0; i < s->threads; i++) snprintf(s->names[i], sizeof s->names[i], "task_%u", i);
+    for (uint32_t i = 0; i < s->threads; i++)
+        snprintf(s->names[i], sizeof s->names[i], s->weird ? "t%u \"q\" \\ </script> \xc3\xa9\x01\xff&<b>" : "task_%u", i);
     s->ts = 1000;
     *state = s;
     return EVT_OK;
@@ -120,7 +125,11 @@ static evt_status next(void *state, evt_event *ev)
             evt_event_add_arg(ev, 42); evt_event_add_field_s(ev, "function", "compute"); break;
     case 5: ev->kind = EVT_KIND_USER; ev->name = "USER"; ev->id = 6;
             evt_event_add_arg(ev, s->done); evt_event_add_field_i(ev, "value", -(int64_t)(s->done % 1000));
-            if (s->slice % 1000 == 0) { ev->data = (const uint8_t *)"hello"; ev->data_len = 5; ev->data_is_text = 1; }
+            if (s->slice % 1000 == 0) {
+                ev->data = (const uint8_t *)(s->weird ? "he\"l\\lo\n\xff" : "hello");
+                ev->data_len = s->weird ? 9 : 5;
+                ev->data_is_text = 1;
+            }
             break;
     case 6: ev->kind = EVT_KIND_FUNC_EXIT; ev->name = "exit"; ev->id = 7;
             evt_event_add_arg(ev, 42); evt_event_add_field_s(ev, "function", "compute"); break;

@@ -15,7 +15,8 @@
  *     while state is ENABLING, when nothing else touches the buffer, see I4).
  *  I3 A record is reserved, filled and committed (current pointer + header word) in one critical
  *     section, so no reader of the buffer and no other recorder ever sees half a slot. The clock is
- *     read inside that section, so timestamps follow slot order.
+ *     read inside that section, so timestamps follow slot order (the port counter, which a CPU may
+ *     read a few cycles early, is clamped to the last value used).
  *  I4 Inserts write only while state is ON; registrations only while reg_on. enable goes
  *     OFF -> ENABLING (buffer init, lock released) -> ON; disable goes ON -> OFF.
  *  I5 `busy` is set while one insert runs its context callback, time source, slot writes and
@@ -57,20 +58,15 @@ enum { TX_OFF = 0, TX_ENABLING = 1, TX_ON = 2 };
 /* How info fields come from the context (ISR enter/exit, interrupt control carry "stk" etc.). */
 enum { TX_MODE_PLAIN = 0, TX_MODE_ISR = 1, TX_MODE_INTCTL = 2 };
 
-/* What the hot-path test reads, alone in its cache line on hosts so that records written by one
- * thread do not slow down the filtered/disabled test of another. */
-typedef struct tx_hot {
-    uint32_t gate;              /* enable_bits while ON, 0 otherwise (I1) */
-    uint32_t on;                /* 1 while ON (I1) */
-    uint32_t gen;               /* odd while enable/disable publish gate+on (I1b) */
+/* What the hot-path test reads (evtrace/txtb.h: evt_tx_hot_t), alone in its cache line on hosts
+ * so that records written by one thread do not slow down the filtered/disabled test of another. */
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__) || defined(__aarch64__))
 #define TX_LINE_ALIGNED __attribute__((aligned(64)))
-    uint8_t pad[64 - 3 * 4];    /* the rest of the cache line: nobody else's data */
 #else
 #define TX_LINE_ALIGNED
 #endif
-} tx_hot;
-static tx_hot g_hot TX_LINE_ALIGNED;
+evt_tx_hot_t evt_tx_hot_ TX_LINE_ALIGNED;
+#define g_hot evt_tx_hot_
 
 /* The recorder. */
 typedef struct tx_rec {
@@ -94,6 +90,7 @@ typedef struct tx_rec {
     uint32_t (*time_source)(void); /* NULL: the port counter */
     evt_tx_context_fn ctxfn;    /* NULL: the port default */
     void (*full_cb)(void *);    /* buffer-full callback (survives disable/enable) */
+    uint64_t last_port_ts;      /* last port-counter value used (I3 clamp) */
     uint32_t lost_pending;      /* dropped since the last LOST record (I6) */
     uint32_t lost_total;        /* dropped since enable (I6) */
     evt_tx_stats st;            /* counters since program start */
@@ -136,7 +133,7 @@ static uint32_t kernel_filter(uint32_t id)
 /* Publish gate and on for enable/disable (critical section held), see I1b. */
 static void publish(uint32_t gate, uint32_t on)
 {
-    tx_hot *h = &g_hot;
+    evt_tx_hot_t *h = &g_hot;
     uint32_t g = h->gen;
     TX_STORE(&h->gen, g + 1u);
     TX_STORE_REL(&h->on, on);
@@ -165,18 +162,25 @@ static inline uint32_t bswap32(uint32_t v)
 }
 
 /* Write one 32-byte slot at the current pointer and advance it; returns 1 if that wrapped.
- * The words are stored in host order, byte-swapped first when the buffer's order differs. */
-static inline unsigned put_event(tx_rec *r, const evt_tx_context *c, uint32_t id, uint32_t ts,
+ * Words are stored one by one in host order (byte-swapped first when the buffer's order differs):
+ * no staging array, which would cost store-forwarding stalls. */
+static inline unsigned put_event(tx_rec *r, uint32_t ctx, uint32_t prio, uint32_t id, uint32_t ts,
                                  uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
 {
     uint8_t *s = r->cur;
-    uint32_t w[8];
-    unsigned k, wrapped = 0;
-    w[0] = c->context; w[1] = c->priority_word; w[2] = id; w[3] = ts;
-    w[4] = i1; w[5] = i2; w[6] = i3; w[7] = i4;
-    if (TX_UNLIKELY(r->swap))
-        for (k = 0; k < 8; k++) w[k] = bswap32(w[k]);
-    for (k = 0; k < 8; k++) store_host32(s + 4 * k, w[k]);
+    unsigned wrapped = 0;
+    if (TX_UNLIKELY(r->swap)) {
+        ctx = bswap32(ctx); prio = bswap32(prio); id = bswap32(id); ts = bswap32(ts);
+        i1 = bswap32(i1); i2 = bswap32(i2); i3 = bswap32(i3); i4 = bswap32(i4);
+    }
+    store_host32(s + TXTB_EV_CONTEXT, ctx);
+    store_host32(s + TXTB_EV_PRIORITY, prio);
+    store_host32(s + TXTB_EV_ID, id);
+    store_host32(s + TXTB_EV_TIMESTAMP, ts);
+    store_host32(s + TXTB_EV_INFO1, i1);
+    store_host32(s + TXTB_EV_INFO2, i2);
+    store_host32(s + TXTB_EV_INFO3, i3);
+    store_host32(s + TXTB_EV_INFO4, i4);
     s += TXTB_EVENT_SIZE;
     if (TX_UNLIKELY(s >= r->ev_end)) {
         s = r->ev_start;
@@ -234,14 +238,24 @@ static void commit_locked(tx_rec *r, uint32_t id, uint32_t i1, uint32_t i2, uint
     } else if (mode == TX_MODE_INTCTL) {
         i2 = c.stack;
     }
-    uint32_t ts = r->time_source ? r->time_source() : (uint32_t)evt_port_timestamp();
+    uint32_t ts;
+    if (r->time_source) {
+        ts = r->time_source();
+    } else {
+        /* The port counter counts up but may be read a few cycles out of turn (see the POSIX
+         * port): clamp so timestamps never go back in slot order. */
+        uint64_t t = evt_port_timestamp();
+        if ((int64_t)(t - r->last_port_ts) < 0) t = r->last_port_ts;
+        r->last_port_ts = t;
+        ts = (uint32_t)t;
+    }
     if (TX_UNLIKELY(r->lost_pending != 0u)) {
         uint32_t n = r->lost_pending;
-        wraps += put_event(r, &c, TXTB_EVTRACE_LOST_ID, ts, n, r->lost_total, TXTB_EVTRACE_LOST_MAGIC, 0u);
+        wraps += put_event(r, c.context, c.priority_word, TXTB_EVTRACE_LOST_ID, ts, n, r->lost_total, TXTB_EVTRACE_LOST_MAGIC, 0u);
         r->lost_pending -= n; /* not = 0: a nested drop in between stays pending */
         r->st.lost_records++;
     }
-    wraps += put_event(r, &c, id, ts, i1, i2, i3, i4);
+    wraps += put_event(r, c.context, c.priority_word, id, ts, i1, i2, i3, i4);
     r->st.written++;
     if (TX_UNLIKELY(wraps != 0u)) {
         r->st.wraps += wraps;
@@ -268,9 +282,10 @@ static unsigned record(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint3
     return 1;
 }
 
-unsigned evt_tx_trace_user_event_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
+/* Out-of-line part of user_event_insert, after the gate word g was read (inline fast path in
+ * evtrace/txtb.h, or the plain function below). */
+unsigned evt_tx_user_event_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint32_t g)
 {
-    uint32_t g = TX_LOAD(&g_hot.gate);
     if (TX_LIKELY(g & TXTB_F_USER))
         return record(id, i1, i2, i3, i4, TX_MODE_PLAIN) ? EVT_TX_SUCCESS : EVT_TX_NOT_DONE;
     if (g != 0u) return EVT_TX_SUCCESS; /* gate != 0 only while ON: filtered */
@@ -286,17 +301,38 @@ unsigned evt_tx_trace_user_event_insert(uint32_t id, uint32_t i1, uint32_t i2, u
     return EVT_TX_SUCCESS;
 }
 
-void evt_tx_trace_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint32_t filter_bit)
+void evt_tx_kernel_event_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint32_t g)
 {
-    if (TX_LOAD(&g_hot.gate) & filter_bit) (void)record(id, i1, i2, i3, i4, TX_MODE_PLAIN);
+    if (g & kernel_filter(id)) (void)record(id, i1, i2, i3, i4, TX_MODE_PLAIN);
+}
+
+void evt_tx_insert_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
+{
+    (void)record(id, i1, i2, i3, i4, TX_MODE_PLAIN);
+}
+
+#ifdef EVT_TX_INLINE_FAST
+/* The external definitions of the C99 inline functions of evtrace/txtb.h. */
+extern unsigned evt_tx_trace_user_event_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4);
+extern void evt_tx_trace_kernel_event(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4);
+extern void evt_tx_trace_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint32_t filter_bit);
+#else
+unsigned evt_tx_trace_user_event_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
+{
+    return evt_tx_user_event_slow_(id, i1, i2, i3, i4, TX_LOAD(&g_hot.gate));
 }
 
 void evt_tx_trace_kernel_event(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
 {
     uint32_t g = TX_LOAD(&g_hot.gate);
-    if (TX_UNLIKELY(g == 0u)) return; /* off: one branch, no table lookup */
-    if (g & kernel_filter(id)) (void)record(id, i1, i2, i3, i4, TX_MODE_PLAIN);
+    if (g != 0u) evt_tx_kernel_event_slow_(id, i1, i2, i3, i4, g);
 }
+
+void evt_tx_trace_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint32_t filter_bit)
+{
+    if (TX_LOAD(&g_hot.gate) & filter_bit) evt_tx_insert_slow_(id, i1, i2, i3, i4);
+}
+#endif
 
 void evt_tx_trace_isr_enter_insert(uint32_t isr_id)
 {

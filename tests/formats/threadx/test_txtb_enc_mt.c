@@ -85,7 +85,9 @@ static uint64_t check_buffer(const worker *ws, uint64_t *lost_sum, int allow_run
     int64_t last_seq[NTHREADS] = {-1, -1};
     *lost_sum = 0;
     while ((st = evt_reader_next(r, &ev)) == EVT_OK) {
+        /* Raw timestamps follow slot order: a backward step would unwrap as a jump of ~2^32. */
         assert_true(ev.ts >= prev_ts);
+        if (n > 0) assert_true(ev.ts - prev_ts < 0x80000000u);
         prev_ts = ev.ts;
         n++;
         if (ev.id == TXTB_EVTRACE_LOST_ID) {
