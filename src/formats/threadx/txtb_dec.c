@@ -14,6 +14,7 @@
 #include "evtrace/reader.h"
 #include "formats/common/cursor.h"
 #include "formats/threadx/txtb_defs.h"
+#include "formats/threadx/txtb_hooks_dec.h"
 #include "formats/threadx/txtb_names.h"
 
 typedef struct txtb_obj {
@@ -55,6 +56,7 @@ typedef struct txtb_state {
     char namebuf[48];
     char ctxbuf[48];
     int beyond_checked;
+    txtb_hooks_dec hooks;        /* records of the generic kernel hooks (txtb_hooks_dec.c) */
 } txtb_state;
 
 static const evt_reader_option k_opts[] = {{NULL, NULL, NULL}};
@@ -103,6 +105,13 @@ static const txtb_obj *find_obj(const txtb_state *s, uint32_t addr)
     return (lo < s->nby_addr && s->by_addr[lo]->addr == addr) ? s->by_addr[lo] : NULL;
 }
 
+/* Registry name of an object address, for txtb_hooks_dec_event(). */
+static const char *hooks_obj_name(void *ctx, uint32_t addr)
+{
+    const txtb_obj *o = find_obj(ctx, addr);
+    return o ? o->name : NULL;
+}
+
 static evt_status read_registry(txtb_state *s)
 {
     evt_reader *r = s->r;
@@ -134,7 +143,10 @@ static evt_status read_registry(txtb_state *s)
         if (!o->name) { evt_free(buf); return evt_reader_fail(r, EVT_ERR_NOMEM, s->reg_off, "out of memory"); }
         memcpy(o->name, nm, n);
         o->name[n] = 0;
-        if (o->type != TXTB_OBJ_NONE) s->by_addr[s->nby_addr++] = o;
+        if (o->type != TXTB_OBJ_NONE) {
+            s->by_addr[s->nby_addr++] = o;
+            txtb_hooks_dec_registry(&s->hooks, o->type, o->addr, o->param1, o->param2);
+        }
     }
     evt_free(buf);
     qsort(s->by_addr, s->nby_addr, sizeof *s->by_addr, cmp_obj_addr);
@@ -373,6 +385,7 @@ static evt_status next(void *state, evt_event *ev)
             ev->flags |= EVT_HAS_COUNT;
             ev->count = w[4];
         }
+        txtb_hooks_dec_event(&s->hooks, id, w, ev, hooks_obj_name, s);
         return EVT_OK;
     }
 }
