@@ -15,8 +15,10 @@
 
 #include <stdint.h>
 
-/* GCC/Clang: the three hot inserts are C99 inline functions (fast paths at the end of this file). */
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(EVT_TX_NO_INLINE)
+/* GCC/Clang with C99 inline semantics: the three hot inserts are inline functions (fast paths at
+ * the end of this file); elsewhere, or with -DEVT_TX_NO_INLINE, plain functions. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__GNUC_GNU_INLINE__) && \
+    !defined(__cplusplus) && !defined(EVT_TX_NO_INLINE)
 #define EVT_TX_INLINE_FAST 1
 #define EVT_TX_FAST_ inline
 #else
@@ -68,7 +70,8 @@ typedef struct evt_tx_options {
     uint32_t (*time_source)(void);/* timestamp source (TX_TRACE_TIME_SOURCE), read once per record
                                      inside the critical section; NULL = the port's counter (low
                                      32 bits) */
-    uint32_t time_mask;           /* timer valid mask written to the header; 0 = 0xFFFFFFFF */
+    uint32_t time_mask;           /* timer valid mask written to the header; 0 = 0xFFFFFFFF, or
+                                     the port counter's width if narrower (no time_source) */
     evt_tx_context_fn context;    /* NULL = the port default (see evt_tx_context) */
     uint32_t base_address;        /* address written as "trace base"; 0 = the buffer's own address.
                                      Every header address is base + offset in the buffer. */

@@ -90,7 +90,7 @@ typedef struct tx_rec {
     uint32_t (*time_source)(void); /* NULL: the port counter */
     evt_tx_context_fn ctxfn;    /* NULL: the port default */
     void (*full_cb)(void *);    /* buffer-full callback (survives disable/enable) */
-    uint64_t last_port_ts;      /* last port-counter value used (I3 clamp) */
+    uint32_t last_port_ts;      /* last port-counter value used (I3 clamp) */
     uint32_t lost_pending;      /* dropped since the last LOST record (I6) */
     uint32_t lost_total;        /* dropped since enable (I6) */
     evt_tx_stats st;            /* counters since program start */
@@ -243,11 +243,13 @@ static void commit_locked(tx_rec *r, uint32_t id, uint32_t i1, uint32_t i2, uint
         ts = r->time_source();
     } else {
         /* The port counter counts up but may be read a few cycles out of turn (see the POSIX
-         * port): clamp so timestamps never go back in slot order. */
-        uint64_t t = evt_port_timestamp();
-        if ((int64_t)(t - r->last_port_ts) < 0) t = r->last_port_ts;
-        r->last_port_ts = t;
-        ts = (uint32_t)t;
+         * port): a small step back (< 65536 ticks) is clamped so timestamps never go back in slot
+         * order; anything larger is the counter wrapping or a long pause, kept as it is. */
+        ts = (uint32_t)evt_port_timestamp();
+        if (evt_port_timestamp_bits() >= 32u &&
+            TX_UNLIKELY((uint32_t)(r->last_port_ts - ts) - 1u < 0xFFFFu))
+            ts = r->last_port_ts;
+        r->last_port_ts = ts;
     }
     if (TX_UNLIKELY(r->lost_pending != 0u)) {
         uint32_t n = r->lost_pending;
@@ -385,7 +387,10 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
     uint32_t slots = (uint32_t)((size - TXTB_HEADER_SIZE - reg_bytes) / TXTB_EVENT_SIZE);
     uint8_t *ev_end = ev_start + slots * TXTB_EVENT_SIZE;
     uint32_t base = (opt && opt->base_address) ? opt->base_address : evt_tx_addr(buffer);
-    uint32_t mask = (opt && opt->time_mask) ? opt->time_mask : 0xFFFFFFFFu;
+    uint32_t mask = 0xFFFFFFFFu;
+    if (opt && opt->time_mask) mask = opt->time_mask;
+    else if (!(opt && opt->time_source) && evt_port_timestamp_bits() < 32u)
+        mask = ((uint32_t)1u << evt_port_timestamp_bits()) - 1u; /* a narrow port counter */
 
     /* Registry: available=1, type=0, reserved=0, pointer=0; params and name left as they are. */
     for (uint32_t i = 0; i < registry_entries; i++) {

@@ -1,0 +1,9 @@
+# The real ThreadX buffers decode exactly as their independent answer keys (python3 driver).
+foreach(s threadx_real/nowrap_m32le threadx_tracex/demo_threadx threadx_tracex/demo_filex
+          threadx_tracex/demo_netx_tcp threadx_tracex/demo_netx_udp)
+  string(REPLACE "/" "_" tname ${s})
+  add_test(NAME formats/threadx/sample_key_${tname}
+    COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/formats/threadx/check_sample_key.py
+            $<TARGET_FILE:evtrace> ${EVT_SHARED_DIR}/samples/${s})
+  set_tests_properties(formats/threadx/sample_key_${tname} PROPERTIES LABELS unit TIMEOUT 60)
+endforeach()
