@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""The evtrace command on ThreadX input: exit codes of DESIGN.md §5, help and version, damaged
+buffers (each a clear error with its byte offset, never a crash), and a big-endian buffer made by
+byte-swapping a real little-endian one field by field (it must decode to the same events)."""
+import atexit, json, os, random, shutil, struct, subprocess, sys, tempfile
+
+evtrace, samples = sys.argv[1], sys.argv[2]
+REAL = os.path.join(samples, "threadx_real", "nowrap_m32le.trx")
+WRAPPED = os.path.join(samples, "threadx_tracex", "demo_threadx.trx")
+tmp = tempfile.mkdtemp(prefix="evtrace-cli-")
+atexit.register(shutil.rmtree, tmp, True)
+fails = []
+
+
+def run(*args):
+    r = subprocess.run([evtrace, *args], capture_output=True, text=True)
+    if r.returncode < 0 or "Sanitizer" in r.stderr or "runtime error" in r.stderr:
+        fails.append(f"evtrace {' '.join(args)} crashed: rc={r.returncode} {r.stderr[-300:]}")
+    return r
+
+
+def expect(args, code, stderr_has=(), stdout_has=()):
+    r = run(*args)
+    what = "evtrace " + " ".join(os.path.basename(a) for a in args)
+    if r.returncode != code:
+        fails.append(f"{what}: exit {r.returncode}, want {code} (stderr: {r.stderr.strip()[:200]})")
+    for s in stderr_has:
+        if s not in r.stderr:
+            fails.append(f"{what}: stderr lacks {s!r}: {r.stderr.strip()[:200]}")
+    for s in stdout_has:
+        if s not in r.stdout:
+            fails.append(f"{what}: stdout lacks {s!r}")
+    return r
+
+
+def write(name, data):
+    p = os.path.join(tmp, name)
+    open(p, "wb").write(data)
+    return p
+
+
+real = open(REAL, "rb").read()
+wrapped = open(WRAPPED, "rb").read()
+
+# usage, help, version
+expect(["--version"], 0, stdout_has=["evtrace "])
+expect(["--help"], 0, stdout_has=["info", "dump", "check", "convert"])
+for cmd in ("info", "dump", "check", "convert", "stats"):
+    expect([cmd, "--help"], 0, stdout_has=["usage: evtrace " + cmd])
+expect([], 2)
+expect(["frobnicate", REAL], 2, stderr_has=["unknown command"])
+expect(["info", "--bogus", REAL], 2, stderr_has=["unknown option"])
+expect(["info"], 2, stderr_has=["missing FILE"])
+expect(["info", "--format", "nope", REAL], 2)
+expect(["convert", REAL], 2, stderr_has=["-o"])
+expect(["convert", REAL, "-o", os.path.join(tmp, "x.unknownext")], 2)
+
+# clean inputs
+for s in (REAL, WRAPPED):
+    expect(["check", s], 0, stdout_has=["OK"])
+
+# unreadable or unsupported input: exit 3 with a message naming the offset
+expect(["info", os.path.join(tmp, "missing.trx")], 3, stderr_has=["cannot open"])
+expect(["info", write("empty.trx", b"")], 3, stderr_has=["offset 0"])
+rnd = random.Random(7)
+expect(["info", write("garbage.bin", bytes(rnd.randrange(256) for _ in range(5000)))], 3,
+       stderr_has=["unrecognised format", "offset 0"])
+expect(["info", "--format", "threadx", write("noid.trx", b"\0\0\0\0" + real[4:])], 3,
+       stderr_has=["no TXTB trace id", "offset 0"])
+expect(["info", write("hdr30.trx", real[:30])], 3, stderr_has=["header truncated", "offset 30"])
+expect(["info", write("reg.trx", real[:1000])], 3, stderr_has=["truncated", "offset 1000"])
+expect(["info", write("events.trx", real[:4000])], 3, stderr_has=["truncated", "offset 4000"])
+cur_bad = bytearray(real)
+struct.pack_into("<I", cur_bad, 32, struct.unpack_from("<I", real, 32)[0] + 4)
+expect(["info", write("curmis.trx", bytes(cur_bad))], 3, stderr_has=["current pointer", "offset 32"])
+reg_bad = bytearray(real)
+struct.pack_into("<I", reg_bad, 20, struct.unpack_from("<I", real, 12)[0] - 48)
+expect(["info", write("regend.trx", bytes(reg_bad))], 3, stderr_has=["registry end", "offset 20"])
+name_bad = bytearray(real)
+struct.pack_into("<H", name_bad, 18, 40000)
+expect(["info", write("namesize.trx", bytes(name_bad))], 3, stderr_has=["offset"])
+
+# data errors found while reading: exit 1, the other events still decode
+hole = bytearray(wrapped)
+slot = 1584 + 100 * 32
+hole[slot:slot + 4] = b"\0\0\0\0"
+p = write("hole.trx", bytes(hole))
+r = expect(["check", p], 1, stderr_has=[f"offset {slot}", "never written"])
+r = expect(["dump", "--json", p], 1)
+if len(r.stdout.splitlines()) != 973:
+    fails.append(f"hole.trx: {len(r.stdout.splitlines())} events decoded, want 973")
+r = expect(["info", "--json", p], 1)
+if json.loads(r.stdout)["errors"] != 1:
+    fails.append("hole.trx: info errors != 1")
+beyond = bytearray(real)
+slot = 1968 + 1000 * 32
+beyond[slot:slot + 32] = real[1968:2000]
+expect(["check", write("beyond.trx", bytes(beyond))], 1, stderr_has=[f"offset {slot}"])
+
+# big-endian: swap every 32-bit word of header, registry and slots (registry bytes 0-3 and names
+# are bytes, name size and reserved1 are 16-bit), then the dump must match the little-endian one.
+def to_be(le):
+    b = bytearray(le)
+    (name_size,) = struct.unpack_from("<H", le, 18)
+    base, rs, re_, bs, be_ = (struct.unpack_from("<I", le, o)[0] for o in (8, 12, 20, 24, 28))
+    def swap32(off):
+        struct.pack_into(">I", b, off, struct.unpack_from("<I", le, off)[0])
+    for off in (0, 4, 8, 12, 20, 24, 28, 32, 36, 40, 44):
+        swap32(off)
+    for off in (16, 18):
+        struct.pack_into(">H", b, off, struct.unpack_from("<H", le, off)[0])
+    for e in range(rs - base, re_ - base, 16 + name_size):
+        for off in (4, 8, 12):
+            swap32(e + off)
+    for s in range(bs - base, be_ - base, 32):
+        for off in range(0, 32, 4):
+            swap32(s + off)
+    return bytes(b)
+
+for src in (REAL, WRAPPED):
+    le = open(src, "rb").read()
+    bep = write("be_" + os.path.basename(src), to_be(le))
+    if open(bep, "rb").read(4) != b"TXTB":
+        fails.append("big-endian conversion did not produce TXTB")
+    a = run("dump", "--json", src).stdout
+    b = run("dump", "--json", bep).stdout
+    if a != b or not a:
+        fails.append(f"{os.path.basename(src)}: big-endian dump differs from little-endian")
+    ia, ib = json.loads(run("info", "--json", src).stdout), json.loads(run("info", "--json", bep).stdout)
+    if ib["byte_order"] != "big" or ia["objects"] != ib["objects"] or ia["events"] != ib["events"]:
+        fails.append(f"{os.path.basename(src)}: big-endian info differs")
+
+if fails:
+    print(f"{len(fails)} failures:", file=sys.stderr)
+    for f in fails:
+        print("  " + f, file=sys.stderr)
+    sys.exit(1)
+print("cli threadx: all checks passed")
