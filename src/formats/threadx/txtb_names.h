@@ -14,6 +14,8 @@ typedef struct txtb_event_info {
 
 /* Known event (ThreadX, FileX, NetX, USBX tables), or NULL. */
 const txtb_event_info *txtb_event_lookup(uint32_t id);
+/* The combined table (ThreadX + FileX/NetX/USBX), for tests and listings: entry i, or NULL. */
+const txtb_event_info *txtb_event_at(unsigned i);
 /* Name for any id: known name, "USER_<id>" in the user range, "FILEX_<id>"/"NETX_<id>"/"USBX_<id>"
  * in those ranges, else "UNKNOWN_<id>". Uses buf (>= 32 bytes) when it must format. */
 const char *txtb_event_name(uint32_t id, char *buf, unsigned buflen);

@@ -28,6 +28,8 @@ const txtb_event_info *txtb_event_lookup(uint32_t id)
     return bsearch(&id, k_events, NEVENTS, sizeof k_events[0], cmp_id);
 }
 
+const txtb_event_info *txtb_event_at(unsigned i) { return i < NEVENTS ? &k_events[i] : NULL; }
+
 const char *txtb_event_name(uint32_t id, char *buf, unsigned buflen)
 {
     const txtb_event_info *e = txtb_event_lookup(id);
