@@ -1,0 +1,95 @@
+/* RKH configuration: template defaults, rkhcfg.h-style files, and the TCFG record. */
+#include "formats/rkh/rkh_cfg_host.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "formats/common/bytes.h"
+#include "formats/rkh/rkh_defs.h"
+
+void rkh_cfg_default(rkh_cfg *c)
+{
+    memset(c, 0, sizeof *c);
+    c->flags = 0x3FFFFu;
+    c->sz_sig = 1; c->sz_ts = 4; c->sz_ptr = 4; c->sz_fun = 4;
+    c->sz_ntimer = 1; c->sz_nblock = 1; c->sz_nelem = 1; c->sz_esize = 1; c->sz_bsize = 1;
+}
+
+/* Pointer sizes: 16 bits -> 2 bytes, anything else -> 4 (RKH's rule). */
+static unsigned ptr_bytes(unsigned bits) { return bits == 16 ? 2 : 4; }
+static unsigned int_bytes(unsigned bits) { return bits == 16 ? 2 : bits == 32 ? 4 : 1; }
+
+static const struct { const char *name; unsigned bit; } k_flag_names[] = {
+#define RKH_FLAG_NAME_(bit, name) {"RKH_CFG_" #name, bit},
+    RKH_TCFG_FLAG_TABLE(RKH_FLAG_NAME_)
+#undef RKH_FLAG_NAME_
+};
+
+static int parse_value(const char *v, unsigned long *out)
+{
+    char buf[64];
+    size_t n = 0;
+    for (; *v && n + 1 < sizeof buf; v++)
+        if (*v != '(' && *v != ')' && !isspace((unsigned char)*v)) buf[n++] = *v;
+    buf[n] = 0;
+    if (strcmp(buf, "RKH_ENABLED") == 0) { *out = 1; return 0; }
+    if (strcmp(buf, "RKH_DISABLED") == 0) { *out = 0; return 0; }
+    char *end;
+    *out = strtoul(buf, &end, 0);
+    while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L') end++;
+    return (end == buf || *end) ? -1 : 0;
+}
+
+int rkh_cfg_load(rkh_cfg *c, const char *path, char *err, unsigned errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) { snprintf(err, errlen, "cannot open RKH config %s", path); return -1; }
+    char line[512];
+    unsigned lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        char name[128], val[128];
+        if (sscanf(line, " # define %127s %127[^\n/]", name, val) != 2) continue;
+        unsigned long v;
+        if (strncmp(name, "RKH_CFG", 7) != 0) continue;
+        if (parse_value(val, &v) != 0) continue; /* macros of other macros: not ours to evaluate */
+        int known = 0;
+        for (size_t i = 0; i < sizeof k_flag_names / sizeof k_flag_names[0]; i++)
+            if (strcmp(name, k_flag_names[i].name) == 0) {
+                if (v) c->flags |= 1u << k_flag_names[i].bit; else c->flags &= ~(1u << k_flag_names[i].bit);
+                known = 1;
+            }
+        if (known) continue;
+        if (strcmp(name, "RKH_CFG_FWK_SIZEOF_EVT") == 0) c->sz_sig = int_bytes((unsigned)v);
+        else if (strcmp(name, "RKH_CFGPORT_TRC_SIZEOF_TSTAMP") == 0) c->sz_ts = int_bytes((unsigned)v);
+        else if (strcmp(name, "RKH_CFGPORT_TRC_SIZEOF_PTR") == 0) c->sz_ptr = ptr_bytes((unsigned)v);
+        else if (strcmp(name, "RKH_CFGPORT_TRC_SIZEOF_FUN_PTR") == 0) { c->sz_fun = ptr_bytes((unsigned)v); c->fun_from_file = 1; }
+        else if (strcmp(name, "RKH_CFG_TMR_SIZEOF_NTIMER") == 0) c->sz_ntimer = int_bytes((unsigned)v);
+        else if (strcmp(name, "RKH_CFG_MP_SIZEOF_NBLOCK") == 0) c->sz_nblock = int_bytes((unsigned)v);
+        else if (strcmp(name, "RKH_CFG_QUE_SIZEOF_NELEM") == 0) c->sz_nelem = int_bytes((unsigned)v);
+        else if (strcmp(name, "RKH_CFG_FWK_SIZEOF_EVT_SIZE") == 0) c->sz_esize = int_bytes((unsigned)v);
+        else if (strcmp(name, "RKH_CFG_MP_SIZEOF_BSIZE") == 0) c->sz_bsize = int_bytes((unsigned)v);
+        else if (strcmp(name, "RKH_CFG_FWK_MAX_EVT_POOL") == 0) c->max_pool = (unsigned)v;
+    }
+    fclose(f);
+    (void)lineno;
+    return 0;
+}
+
+void rkh_cfg_from_tcfg(rkh_cfg *c, const uint8_t *b)
+{
+    c->version = evt_ld_u16le(b + 1);
+    c->flags = evt_ld_u32le(b + 3);
+    c->sz_sig = b[7] >> 4;
+    c->sz_ts = b[7] & 15u;
+    c->sz_ptr = b[8] >> 4;
+    c->sz_ntimer = b[8] & 15u;
+    c->sz_nblock = b[9] >> 4;
+    c->sz_nelem = b[9] & 15u;
+    c->sz_esize = b[10];
+    c->sz_bsize = b[11] >> 4;
+    c->max_pool = b[11] & 15u;
+    c->ts_hz = evt_ld_u16le(b + 12);
+    if (!c->fun_from_file) c->sz_fun = c->sz_ptr;
+}

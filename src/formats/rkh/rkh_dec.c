@@ -1,0 +1,744 @@
+/* RKH trace stream reader: unframes the byte stream (flag 0x7E, escape 0x7D), checks checksums
+ * and sequence numbers, decodes every record of rkh_defs.h with the TCFG configuration (or
+ * --rkh-config), resolves symbol records, and reports every problem with its byte offset:
+ * checksum errors, frames aborted by escape + flag, sequence gaps (also as "lost" events with the
+ * number of missing records, a lower bound since seq is 8 bits), bytes before the first flag,
+ * trailing bytes, frames whose length does not match their event's layout, unknown ids.
+ * Streams in bounded memory: one chunk of input, one frame, the symbol tables. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "evtrace/alloc.h"
+#include "evtrace/json.h"
+#include "evtrace/reader.h"
+#include "formats/common/bytes.h"
+#include "formats/rkh/rkh_cfg_host.h"
+#include "formats/rkh/rkh_defs.h"
+
+#define CHUNK 65536u
+#define MAX_FRAME (1u << 20)  /* longer runs without a flag are reported and skipped */
+#define MAX_ARGS 12
+
+/* One argument of a layout, parsed once from the table's layout string. */
+typedef struct rkh_arg {
+    char name[16];  /* field name */
+    char kind;      /* letter of rkh_defs.h */
+    char cond;      /* 0, 'm', 'q' or 'r' */
+} rkh_arg;
+
+typedef struct rkh_evdef {
+    const char *name;   /* NULL: unknown id */
+    char kind;          /* O, Y, C */
+    uint8_t nargs;
+    rkh_arg args[MAX_ARGS];
+} rkh_evdef;
+
+typedef struct sym { uint64_t key; char *name; } sym;
+/* Names by key. A redefined name keeps its old string alive (in `old`) until close, because the
+ * event being decoded may already point at it. */
+typedef struct symtab { sym *v; uint32_t n, cap; char **old; uint32_t nold, capold; } symtab;
+
+typedef struct rkh_state {
+    evt_reader *r;
+    rkh_cfg cfg;
+    int have_tcfg;
+    uint8_t tcfg_raw[RKH_TCFG_LEN];
+    int tcfg_chk;
+    uint64_t tcfg_off;
+    rkh_evdef defs[256];
+    /* input */
+    uint8_t *chunk;
+    uint64_t chunk_off;     /* source offset of chunk[0] */
+    size_t chunk_len, chunk_pos;
+    /* framer */
+    int seen_flag, escaping, oversize;
+    uint8_t *frame;
+    size_t flen, fcap;
+    uint64_t frame_off;     /* offset of the frame's first byte */
+    uint64_t tail_raw;      /* raw bytes since the last flag */
+    int ended;
+    /* pending frame after a lost event */
+    int redo;
+    /* sequence and time */
+    int have_seq;
+    uint8_t last_seq;
+    int have_ts;
+    uint32_t last_ts;
+    uint64_t ts64;
+    /* counters (info --json) */
+    uint64_t frames, frames_ok, checksum_errors, aborted_frames, seq_gaps, missing_records;
+    uint64_t trailing_bytes, bytes_before_first_flag, length_errors, unknown_ids, oversize_frames;
+    uint64_t by_id[256];
+    /* symbols */
+    symtab objs, sigs, usr, pools;
+    /* scratch for the current event */
+    char namebuf[48];
+    char hexbuf[8192];
+    size_t hexused;
+    char keybuf[64][24];          /* field keys of the current event: [0,32) values, [32,64) names */
+} rkh_state;
+
+static const evt_reader_option k_opts[] = {
+    {"rkh-config", "FILE", "RKH configuration (#define RKH_CFG_... lines, e.g. rkhcfg.h) for streams without TCFG"},
+    {NULL, NULL, NULL},
+};
+
+/* ---- tables ----------------------------------------------------------------------------------- */
+
+static void parse_layout(rkh_evdef *d, const char *lay)
+{
+    d->nargs = 0;
+    while (*lay && d->nargs < MAX_ARGS) {
+        rkh_arg *a = &d->args[d->nargs++];
+        memset(a, 0, sizeof *a);
+        size_t i = 0;
+        while (*lay && *lay != ':' && i + 1 < sizeof a->name) a->name[i++] = *lay++;
+        if (*lay == ':') lay++;
+        a->kind = *lay ? *lay++ : '1';
+        if (*lay == '?') { lay++; a->cond = *lay ? *lay++ : 0; }
+        if (*lay == ',') lay++;
+    }
+}
+
+static void build_defs(rkh_state *s)
+{
+#define RKH_DEF_(id_, nm_, lay_, k_) \
+    s->defs[id_].name = #nm_; s->defs[id_].kind = k_; parse_layout(&s->defs[id_], lay_);
+    RKH_EVENT_TABLE(RKH_DEF_)
+#undef RKH_DEF_
+}
+
+/* ---- symbols ----------------------------------------------------------------------------------- */
+
+static const char *sym_get(const symtab *t, uint64_t key)
+{
+    for (uint32_t i = 0; i < t->n; i++)
+        if (t->v[i].key == key) return t->v[i].name;
+    return NULL;
+}
+
+static void sym_set(rkh_state *s, symtab *t, uint64_t key, const char *name)
+{
+    for (uint32_t i = 0; i < t->n; i++)
+        if (t->v[i].key == key) {
+            if (strcmp(t->v[i].name, name) == 0) return;
+            if (t->nold == t->capold) {
+                uint32_t nc = t->capold ? t->capold * 2 : 8;
+                char **n = evt_realloc(t->old, nc * sizeof *n);
+                if (!n) return;
+                t->old = n;
+                t->capold = nc;
+            }
+            char *d = evt_strdup(name);
+            if (!d) return;
+            t->old[t->nold++] = t->v[i].name;
+            t->v[i].name = d;
+            return;
+        }
+    if (t->n == t->cap) {
+        uint32_t nc = t->cap ? t->cap * 2 : 16;
+        sym *n = evt_realloc(t->v, nc * sizeof *n);
+        if (!n) { evt_reader_error(s->r, s->frame_off, "out of memory for symbol tables"); return; }
+        t->v = n;
+        t->cap = nc;
+    }
+    char *d = evt_strdup(name);
+    if (!d) return;
+    t->v[t->n].key = key;
+    t->v[t->n++].name = d;
+}
+
+static void sym_free(symtab *t)
+{
+    for (uint32_t i = 0; i < t->n; i++) evt_free(t->v[i].name);
+    for (uint32_t i = 0; i < t->nold; i++) evt_free(t->old[i]);
+    evt_free(t->v);
+    evt_free(t->old);
+}
+
+/* ---- probe ------------------------------------------------------------------------------------- */
+
+static int probe(const uint8_t *h, size_t len, uint64_t file_size)
+{
+    (void)file_size;
+    size_t i = 0;
+    while (i < len && h[i] != RKH_FLAG) i++;
+    if (i >= len || i > 64) return 0;
+    unsigned frames = 0, good = 0, tcfg = 0;
+    unsigned sum = 0, n = 0, esc = 0;
+    uint8_t first = 0;
+    for (i++; i < len && frames < 16; i++) {
+        uint8_t b = h[i];
+        if (b == RKH_FLAG) {
+            if (n > 0 && !esc) {
+                frames++;
+                if ((sum & 0xFFu) == 0 && n >= 2) good++;
+                if (first == RKH_TE_TCFG && (n == RKH_TCFG_LEN + 1 || n == RKH_TCFG_LEN)) tcfg++;
+            }
+            sum = n = esc = 0;
+            continue;
+        }
+        if (b == RKH_ESC) { esc = 1; continue; }
+        if (esc) { b ^= RKH_ESC_XOR; esc = 0; }
+        if (n == 0) first = b;
+        sum += b;
+        n++;
+    }
+    if (tcfg && h[0] == RKH_FLAG) return 90;
+    if (frames >= 3 && good * 5 >= frames * 4) return 60;
+    if (frames >= 1 && good == frames && h[0] == RKH_FLAG) return 30;
+    return 0;
+}
+
+/* ---- input ------------------------------------------------------------------------------------- */
+
+static int next_byte(rkh_state *s, uint8_t *b, uint64_t *off)
+{
+    if (s->chunk_pos == s->chunk_len) {
+        s->chunk_off += s->chunk_len;
+        s->chunk_len = evt_source_read_at(&s->r->src, s->chunk_off, s->chunk, CHUNK);
+        s->chunk_pos = 0;
+        if (s->chunk_len == 0) return 0;
+    }
+    *off = s->chunk_off + s->chunk_pos;
+    *b = s->chunk[s->chunk_pos++];
+    return 1;
+}
+
+static int frame_push(rkh_state *s, uint8_t b)
+{
+    if (s->flen == s->fcap) {
+        if (s->fcap >= MAX_FRAME) return 0;
+        size_t nc = s->fcap ? s->fcap * 2 : 256;
+        uint8_t *n = evt_realloc(s->frame, nc + 1);
+        if (!n) return 0;
+        s->frame = n;
+        s->fcap = nc;
+    }
+    s->frame[s->flen++] = b;
+    return 1;
+}
+
+/* Collect the next complete frame (bytes between two flags, unescaped). Returns 1, or 0 at the
+ * end of the input. Reports aborted frames, oversize runs, leading and trailing bytes. */
+static int next_frame(rkh_state *s)
+{
+    uint8_t b;
+    uint64_t off;
+    while (next_byte(s, &b, &off)) {
+        if (!s->seen_flag) {
+            if (b == RKH_FLAG) {
+                s->seen_flag = 1;
+                if (s->bytes_before_first_flag)
+                    evt_reader_error(s->r, 0, "%" PRIu64 " bytes before the first flag (the stream starts mid-frame); skipped",
+                                     s->bytes_before_first_flag);
+                s->tail_raw = 0;
+            } else {
+                s->bytes_before_first_flag++;
+            }
+            continue;
+        }
+        if (b == RKH_FLAG) {
+            int had = s->flen > 0 || s->escaping || s->oversize;
+            uint64_t start = s->frame_off;
+            int aborted = s->escaping, over = s->oversize;
+            s->escaping = 0;
+            s->oversize = 0;
+            s->tail_raw = 0;
+            if (!had) continue;
+            if (aborted) {
+                s->aborted_frames++;
+                evt_reader_error(s->r, start, "frame aborted by an escape before the flag at offset %" PRIu64 " (%zu bytes dropped)",
+                                 off, s->flen);
+                s->flen = 0;
+                continue;
+            }
+            if (over) {
+                s->frames++;
+                s->oversize_frames++;
+                evt_reader_error(s->r, start, "frame longer than %u bytes; skipped", MAX_FRAME);
+                s->flen = 0;
+                continue;
+            }
+            return 1;
+        }
+        s->tail_raw++;
+        if (s->flen == 0 && !s->escaping && !s->oversize) s->frame_off = off;
+        if (s->oversize) continue;
+        if (b == RKH_ESC && !s->escaping) { s->escaping = 1; continue; }
+        if (s->escaping) { b ^= RKH_ESC_XOR; s->escaping = 0; }
+        if (!frame_push(s, b)) { s->oversize = 1; s->flen = 0; }
+    }
+    if (!s->ended) {
+        s->ended = 1;
+        if (!s->seen_flag && s->bytes_before_first_flag)
+            evt_reader_error(s->r, 0, "no flag byte (0x7E) in %" PRIu64 " bytes", s->bytes_before_first_flag);
+        if (s->seen_flag && s->tail_raw) {
+            s->trailing_bytes = s->tail_raw;
+            evt_reader_error(s->r, s->frame_off, "%" PRIu64 " trailing bytes without a closing flag", s->tail_raw);
+        }
+    }
+    return 0;
+}
+
+/* ---- decoding ---------------------------------------------------------------------------------- */
+
+static unsigned kind_size(const rkh_state *s, char k)
+{
+    switch (k) {
+    case '1': case 'I': return 1;
+    case '2': return 2;
+    case '4': return 4;
+    case 'S': return s->cfg.sz_ptr;
+    case 'F': return s->cfg.sz_fun;
+    case 'G': return s->cfg.sz_sig;
+    case 'E': return s->cfg.sz_nelem;
+    case 'N': return s->cfg.sz_nblock;
+    case 'B': return s->cfg.sz_bsize;
+    case 'Z': return s->cfg.sz_esize;
+    case 'T': return s->cfg.sz_ntimer;
+    default: return 0;
+    }
+}
+
+static uint64_t ld_le(const uint8_t *p, unsigned n)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++) v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+static const char *hex_of(rkh_state *s, const uint8_t *p, size_t n)
+{
+    static const char hx[] = "0123456789abcdef";
+    if (s->hexused + 2 * n + 1 > sizeof s->hexbuf) return "";
+    char *o = s->hexbuf + s->hexused;
+    for (size_t i = 0; i < n; i++) { o[2 * i] = hx[p[i] >> 4]; o[2 * i + 1] = hx[p[i] & 15]; }
+    o[2 * n] = 0;
+    s->hexused += 2 * n + 1;
+    return o;
+}
+
+static const char *key_for(rkh_state *s, unsigned i, const char *fmt, const char *a, const char *b)
+{
+    snprintf(s->keybuf[i], sizeof s->keybuf[i], fmt, a, b);
+    return s->keybuf[i];
+}
+
+/* Name a resolved value: objects/functions by address, signals by number, user events. */
+static const char *resolve(rkh_state *s, char kind, uint64_t v)
+{
+    switch (kind) {
+    case 'S': case 'F': return sym_get(&s->objs, v);
+    case 'G': return sym_get(&s->sigs, v);
+    default: return NULL;
+    }
+}
+
+static void set_ctx(rkh_state *s, evt_event *ev, uint64_t ao)
+{
+    ev->flags |= EVT_HAS_CTX;
+    ev->ctx = ao;
+    ev->ctx_class = EVT_CTX_THREAD;
+    ev->ctx_name = sym_get(&s->objs, ao);
+}
+
+/* Decode user-record fields from p[0..n). Returns 0 on success, -1 if the fields overrun. */
+static int decode_user(rkh_state *s, evt_event *ev, const uint8_t *p, size_t n)
+{
+    static const char *const tnames[] = {
+#define RKH_UF_NAME_(t, name, k, sg) #name,
+        RKH_USER_FIELD_TABLE(RKH_UF_NAME_)
+#undef RKH_UF_NAME_
+    };
+    static const char tkinds[] = {
+#define RKH_UF_KIND_(t, name, k, sg) k,
+        RKH_USER_FIELD_TABLE(RKH_UF_KIND_)
+#undef RKH_UF_KIND_
+    };
+    static const char tsigned[] = {
+#define RKH_UF_SG_(t, name, k, sg) sg,
+        RKH_USER_FIELD_TABLE(RKH_UF_SG_)
+#undef RKH_UF_SG_
+    };
+    size_t i = 0;
+    unsigned f = 0;
+    while (i < n) {
+        unsigned fmt = p[i++];
+        unsigned type = fmt & 15u;
+        if (type >= sizeof tkinds) return -1;
+        char k = tkinds[type];
+        char idx[8];
+        snprintf(idx, sizeof idx, "f%u", f);
+        const char *key = (f < 32) ? key_for(s, f, "%s_%s", idx, tnames[type]) : "field";
+        f++;
+        if (k == 's') {
+            size_t e = i;
+            while (e < n && p[e]) e++;
+            if (e >= n) return -1;
+            evt_event_add_field_s(ev, key, (const char *)p + i);
+            if (!ev->data) { ev->data = p + i; ev->data_len = e - i; ev->data_is_text = 1; }
+            i = e + 1;
+        } else if (k == 'M') {
+            if (i >= n) return -1;
+            size_t len = p[i++];
+            if (len > n - i) return -1;
+            evt_event_add_field_s(ev, key, hex_of(s, p + i, len));
+            if (!ev->data) { ev->data = p + i; ev->data_len = len; }
+            i += len;
+        } else {
+            unsigned sz = kind_size(s, k);
+            if (sz == 0 || sz > n - i) return -1;
+            uint64_t v = ld_le(p + i, sz);
+            i += sz;
+            evt_event_add_arg(ev, v);
+            if (tsigned[type]) {
+                int64_t sv = (int64_t)(v << (64 - 8 * sz)) >> (64 - 8 * sz);
+                evt_event_add_field_i(ev, key, sv);
+            } else {
+                evt_event_add_field_u(ev, key, v);
+            }
+            const char *nm = resolve(s, k, v);
+            if (nm && f <= 32) evt_event_add_field_s(ev, key_for(s, 31 + f, "%s%s_name", key, ""), nm);
+        }
+    }
+    return 0;
+}
+
+static void tcfg_record(rkh_state *s, const uint8_t *b, int chk)
+{
+    memcpy(s->tcfg_raw, b, RKH_TCFG_LEN);
+    s->tcfg_chk = chk;
+    s->tcfg_off = s->frame_off;
+    s->have_tcfg = 1;
+    rkh_cfg_from_tcfg(&s->cfg, b);
+}
+
+/* Decode the frame in s->frame into ev. Returns 1 with an event, 0 if the frame produced none
+ * (error reported), 2 when a lost event was produced and the frame must be decoded again. */
+static int decode_frame(rkh_state *s, evt_event *ev)
+{
+    const uint8_t *p = s->frame;
+    size_t n = s->flen;
+    uint8_t id = p[0];
+    int redo = s->redo;
+    s->redo = 0;
+    if (!redo) s->frames++;
+    ev->offset = s->frame_off;
+
+    if (id == RKH_TE_TCFG && (n == RKH_TCFG_LEN || n == RKH_TCFG_LEN + 1)) {
+        unsigned sum = 0;
+        for (size_t i = 0; i < n; i++) sum += p[i];
+        int chk = (n == RKH_TCFG_LEN + 1);
+        if (chk && (sum & 0xFFu) != 0) {
+            s->checksum_errors++;
+            evt_reader_error(s->r, s->frame_off, "checksum error in the TCFG record");
+            return 0;
+        }
+        tcfg_record(s, p, chk);
+        s->frames_ok++;
+        s->by_id[id]++;
+        ev->id = id;
+        ev->name = "FWK_TCFG";
+        ev->kind = EVT_KIND_MARKER;
+        ev->ts = s->ts64;
+        const rkh_evdef *d = &s->defs[id];
+        size_t pos = 1;
+        for (unsigned a = 0; a < d->nargs; a++) {
+            unsigned sz = kind_size(s, d->args[a].kind);
+            uint64_t v = ld_le(p + pos, sz);
+            pos += sz;
+            evt_event_add_arg(ev, v);
+            evt_event_add_field_u(ev, d->args[a].name, v);
+        }
+        return 1;
+    }
+
+    int chk = RKH_CFG_HAS(&s->cfg, RKH_BIT_CHK);
+    if (chk) {
+        unsigned sum = 0;
+        for (size_t i = 0; i < n; i++) sum += p[i];
+        if ((sum & 0xFFu) != 0) {
+            s->checksum_errors++;
+            evt_reader_error(s->r, s->frame_off, "checksum error (frame of %zu bytes, id 0x%02x)", n, id);
+            return 0;
+        }
+        n--;
+    }
+    const rkh_evdef *d = &s->defs[id];
+    int user = (id >= RKH_TE_USER && id <= RKH_TE_USER_LAST);
+    if (!d->name && !user) {
+        s->unknown_ids++;
+        evt_reader_error(s->r, s->frame_off, "unknown event id %u (0x%02x)", id, id);
+        return 0;
+    }
+    size_t pos = 1;
+    unsigned hdr_seq = RKH_CFG_HAS(&s->cfg, RKH_BIT_NSEQ);
+    unsigned tsz = RKH_CFG_HAS(&s->cfg, RKH_BIT_TSTAMP) ? s->cfg.sz_ts : 0;
+    if (n < 1 + hdr_seq + tsz) {
+        s->length_errors++;
+        evt_reader_error(s->r, s->frame_off, "frame of %zu bytes too short for its header (id 0x%02x)", n, id);
+        return 0;
+    }
+    uint8_t seq = hdr_seq ? p[pos] : 0;
+    pos += hdr_seq;
+    uint32_t rawts = tsz ? (uint32_t)ld_le(p + pos, tsz) : 0;
+    pos += tsz;
+
+    /* decode arguments (validates the length before anything is counted as ok) */
+    if (user) {
+        if (decode_user(s, ev, p + pos, n - pos) != 0) {
+            s->length_errors++;
+            evt_reader_error(s->r, s->frame_off, "user record fields do not fit the frame (id 0x%02x)", id);
+            evt_event_reset(ev);
+            return 0;
+        }
+    } else {
+        for (unsigned a = 0; a < d->nargs; a++) {
+            const rkh_arg *g = &d->args[a];
+            if ((g->cond == 'm' && !RKH_CFG_HAS(&s->cfg, RKH_BIT_MP_LWM)) ||
+                (g->cond == 'q' && !RKH_CFG_HAS(&s->cfg, RKH_BIT_QUE_LWM)) ||
+                (g->cond == 'r' && !RKH_CFG_HAS(&s->cfg, RKH_BIT_SNDR)))
+                continue;
+            if (g->kind == 's') {
+                size_t e = pos;
+                while (e < n && p[e]) e++;
+                if (e >= n) { pos = n + 1; break; }
+                evt_event_add_field_s(ev, g->name, (const char *)p + pos);
+                if (!ev->data) { ev->data = p + pos; ev->data_len = e - pos; ev->data_is_text = 1; }
+                pos = e + 1;
+                continue;
+            }
+            if (g->kind == '*') {
+                if (!ev->data) { ev->data = p + pos; ev->data_len = n - pos; }
+                pos = n;
+                continue;
+            }
+            unsigned sz = kind_size(s, g->kind);
+            if (sz > n - pos) { pos = n + 1; break; }
+            uint64_t v = ld_le(p + pos, sz);
+            pos += sz;
+            evt_event_add_arg(ev, v);
+            evt_event_add_field_u(ev, g->name, v);
+            const char *nm = resolve(s, g->kind, v);
+            if (g->kind == 'I' && strcmp(g->name, "uevt") != 0) nm = NULL;
+            if (nm) evt_event_add_field_s(ev, key_for(s, 32 + a, "%s%s_name", g->name, ""), nm);
+            if (strcmp(g->name, "ao") == 0 && g->kind == 'S') set_ctx(s, ev, v);
+        }
+        if (pos != n) {
+            s->length_errors++;
+            evt_reader_error(s->r, s->frame_off, "frame length %zu does not match the layout of %s (needs %zu)", n + (size_t)chk,
+                             d->name, pos > n ? (size_t)0 : pos + (size_t)chk);
+            evt_event_reset(ev);
+            return 0;
+        }
+    }
+
+    /* sequence: a gap produces a lost event first, then the frame is decoded again */
+    if (hdr_seq && !redo) {
+        if (s->have_seq && seq != (uint8_t)(s->last_seq + 1)) {
+            uint8_t missing = (uint8_t)(seq - s->last_seq - 1);
+            s->seq_gaps++;
+            s->missing_records += missing;
+            evt_reader_error(s->r, s->frame_off, "sequence gap: %u followed by %u, %u record%s missing",
+                             s->last_seq, seq, missing, missing == 1 ? "" : "s");
+            s->last_seq = seq;
+            s->redo = 1;
+            evt_event_reset(ev);
+            ev->fmt = s->r->desc->name;
+            ev->kind = EVT_KIND_LOST;
+            ev->name = "lost";
+            ev->id = 0;
+            ev->offset = s->frame_off;
+            ev->flags |= EVT_HAS_COUNT | EVT_HAS_SEQ;
+            ev->count = missing;
+            ev->seq = seq;
+            ev->ts = s->ts64;
+            return 2;
+        }
+        s->have_seq = 1;
+        s->last_seq = seq;
+    }
+    if (tsz) {
+        if (!s->have_ts) { s->ts64 = rawts; s->have_ts = 1; }
+        else {
+            uint64_t mod = (uint64_t)1 << (8 * tsz);
+            s->ts64 += ((uint64_t)rawts + mod - s->last_ts) % mod;
+        }
+        s->last_ts = rawts;
+    }
+    s->frames_ok++;
+    s->by_id[id]++;
+
+    ev->id = id;
+    if (user) {
+        snprintf(s->namebuf, sizeof s->namebuf, "USR#%u", id - RKH_TE_USER);
+        ev->name = s->namebuf;
+        ev->kind = EVT_KIND_USER;
+        const char *un = sym_get(&s->usr, id - RKH_TE_USER);
+        if (un) evt_event_add_field_s(ev, "user_event", un);
+    } else {
+        ev->name = d->name;
+        ev->kind = d->kind == 'Y' ? EVT_KIND_MARKER : EVT_KIND_OTHER;
+    }
+    ev->ts = s->ts64;
+    if (hdr_seq) { ev->flags |= EVT_HAS_SEQ; ev->seq = seq; }
+
+    /* symbol records define names for later records */
+    if (d->kind == 'Y' && ev->nargs >= 1 && ev->data) {
+        const char *nm = (const char *)ev->data;
+        switch (id) {
+        case 0xA7: sym_set(s, &s->sigs, ev->args[0], nm); break;
+        case 0xAB: sym_set(s, &s->usr, ev->args[0], nm); break;
+        case 0xB2: sym_set(s, &s->pools, ev->args[0], nm); break;
+        case 0xAF: case 0xB0: sym_set(s, &s->objs, ev->args[1], nm); break; /* the state */
+        default: sym_set(s, &s->objs, ev->args[0], nm); break;
+        }
+    }
+    return 1;
+}
+
+/* ---- reader API -------------------------------------------------------------------------------- */
+
+static evt_status open_(evt_reader *r, void **state)
+{
+    rkh_state *s = evt_calloc(1, sizeof *s);
+    if (!s) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
+    *state = s;
+    s->r = r;
+    s->chunk = evt_malloc(CHUNK);
+    if (!s->chunk) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
+    build_defs(s);
+    rkh_cfg_default(&s->cfg);
+    const char *cfgpath = evt_opts_get(r->opts, "rkh-config");
+    if (cfgpath) {
+        char err[300];
+        if (rkh_cfg_load(&s->cfg, cfgpath, err, sizeof err) != 0)
+            return evt_reader_fail(r, EVT_ERR_USAGE, 0, "%s", err);
+    }
+    return EVT_OK;
+}
+
+static evt_status next(void *state, evt_event *ev)
+{
+    rkh_state *s = state;
+    for (;;) {
+        if (!s->redo && !next_frame(s)) return EVT_END;
+        s->hexused = 0;
+        int rc = decode_frame(s, ev);
+        s->flen = s->redo ? s->flen : 0;
+        if (rc == 1 || rc == 2) {
+            ev->fmt = s->r->desc->name;
+            return EVT_OK;
+        }
+        evt_event_reset(ev);
+        ev->fmt = s->r->desc->name;
+    }
+}
+
+static void sym_json(evt_json *j, const char *key, const symtab *t, int hex)
+{
+    evt_json_key(j, key);
+    evt_json_obj_begin(j);
+    for (uint32_t i = 0; i < t->n; i++) {
+        char k[24];
+        if (hex) snprintf(k, sizeof k, "0x%08" PRIX64, t->v[i].key);
+        else snprintf(k, sizeof k, "%" PRIu64, t->v[i].key);
+        evt_json_kstr(j, k, t->v[i].name);
+    }
+    evt_json_obj_end(j);
+}
+
+static void info_json(void *state, evt_json *j)
+{
+    rkh_state *s = state;
+    evt_json_ku64(j, "frames", s->frames);
+    evt_json_ku64(j, "frames_ok", s->frames_ok);
+    evt_json_ku64(j, "checksum_errors", s->checksum_errors);
+    evt_json_ku64(j, "aborted_frames", s->aborted_frames);
+    evt_json_ku64(j, "seq_gaps", s->seq_gaps);
+    evt_json_ku64(j, "missing_records", s->missing_records);
+    evt_json_ku64(j, "trailing_bytes", s->trailing_bytes);
+    evt_json_ku64(j, "bytes_before_first_flag", s->bytes_before_first_flag);
+    evt_json_ku64(j, "length_errors", s->length_errors);
+    evt_json_ku64(j, "unknown_ids", s->unknown_ids);
+    evt_json_key(j, "tcfg");
+    if (!s->have_tcfg) {
+        evt_json_null(j);
+    } else {
+        const uint8_t *b = s->tcfg_raw;
+        uint16_t ver = evt_ld_u16le(b + 1);
+        uint32_t fl = evt_ld_u32le(b + 3);
+        char vs[16];
+        snprintf(vs, sizeof vs, "%x.%x.%x%x", (ver >> 12) & 15u, (ver >> 8) & 15u, (ver >> 4) & 15u, ver & 15u);
+        evt_json_obj_begin(j);
+        evt_json_ku64(j, "offset", s->tcfg_off);
+        evt_json_ku64(j, "version_code", ver);
+        evt_json_kstr(j, "version", vs);
+        evt_json_ku64(j, "flags", fl);
+        evt_json_kbool(j, "checksum_present", s->tcfg_chk);
+#define RKH_FLAG_JSON_(bit, name) evt_json_ku64(j, #name, (fl >> (bit)) & 1u);
+        RKH_TCFG_FLAG_TABLE(RKH_FLAG_JSON_)
+#undef RKH_FLAG_JSON_
+        evt_json_ku64(j, "SIZEOF_EVT_bits", 8u * (b[7] >> 4));
+        evt_json_ku64(j, "SIZEOF_TSTAMP_bits", 8u * (b[7] & 15u));
+        evt_json_ku64(j, "SIZEOF_PTR_bits", 8u * (b[8] >> 4));
+        evt_json_ku64(j, "SIZEOF_NTIMER_bits", 8u * (b[8] & 15u));
+        evt_json_ku64(j, "SIZEOF_NBLOCK_bits", 8u * (b[9] >> 4));
+        evt_json_ku64(j, "SIZEOF_NELEM_bits", 8u * (b[9] & 15u));
+        evt_json_ku64(j, "SIZEOF_EVT_SIZE_bits", 8u * b[10]);
+        evt_json_ku64(j, "SIZEOF_BSIZE_bits", 8u * (b[11] >> 4));
+        evt_json_ku64(j, "MAX_EVT_POOL", b[11] & 15u);
+        evt_json_ku64(j, "tstamp_hz_u16", evt_ld_u16le(b + 12));
+        evt_json_obj_end(j);
+    }
+    evt_json_key(j, "events_by_name");
+    evt_json_obj_begin(j);
+    for (unsigned id = 0; id < 256; id++) {
+        if (!s->by_id[id]) continue;
+        char nb[16];
+        const char *nm = s->defs[id].name;
+        if (id >= RKH_TE_USER && id <= RKH_TE_USER_LAST) { snprintf(nb, sizeof nb, "USR#%u", id - RKH_TE_USER); nm = nb; }
+        evt_json_ku64(j, nm ? nm : "?", s->by_id[id]);
+    }
+    evt_json_obj_end(j);
+    evt_json_ku64(j, "symbols", s->objs.n);
+    sym_json(j, "objects", &s->objs, 1);
+    sym_json(j, "signals", &s->sigs, 0);
+    sym_json(j, "user_events", &s->usr, 0);
+    sym_json(j, "event_pools", &s->pools, 0);
+}
+
+static void info_text(void *state, FILE *out)
+{
+    rkh_state *s = state;
+    fprintf(out, "frames:   %" PRIu64 " (%" PRIu64 " ok), %" PRIu64 " checksum errors, %" PRIu64 " aborted\n",
+            s->frames, s->frames_ok, s->checksum_errors, s->aborted_frames);
+    fprintf(out, "sequence: %" PRIu64 " gaps, %" PRIu64 " records missing (at least)\n", s->seq_gaps, s->missing_records);
+    fprintf(out, "bytes:    %" PRIu64 " before the first flag, %" PRIu64 " trailing\n", s->bytes_before_first_flag, s->trailing_bytes);
+    if (s->have_tcfg)
+        fprintf(out, "config:   TCFG, RKH %x.%x.%02x, flags 0x%08" PRIX32 "\n", s->cfg.version >> 12, (s->cfg.version >> 8) & 15u,
+                s->cfg.version & 0xFFu, s->cfg.flags);
+    else
+        fprintf(out, "config:   no TCFG record (%s)\n", evt_opts_get(s->r->opts, "rkh-config") ? "--rkh-config" : "RKH template defaults");
+    fprintf(out, "symbols:  %u objects, %u signals, %u user events\n", s->objs.n, s->sigs.n, s->usr.n);
+}
+
+static void close_(void *state)
+{
+    rkh_state *s = state;
+    if (!s) return;
+    sym_free(&s->objs);
+    sym_free(&s->sigs);
+    sym_free(&s->usr);
+    sym_free(&s->pools);
+    evt_free(s->frame);
+    evt_free(s->chunk);
+    evt_free(s);
+}
+
+const evt_reader_desc evt_reader_rkh = {
+    "rkh", "RKH trace stream (0x7E-framed, TCFG or --rkh-config)",
+    probe, open_, next, info_json, info_text, close_, k_opts,
+};

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Damage tests for the RKH reader. A long stream is written here by an independent framer (the
+RKH rules of formats/rkh.md: TCFG first, then SM_STATE records with seq, 32-bit timestamp and
+checksum, 0x7E flags, 0x7D escapes); then it is damaged in the ways the issue lists, and each case
+must be reported exactly (counts, offsets) while every other frame still decodes."""
+import json, os, subprocess, sys, tempfile
+
+evtrace = sys.argv[1]
+tmp = tempfile.mkdtemp(prefix="evtrace-rkh-")
+fails = []
+N = 2000
+
+
+def stuff(rec):
+    out = bytearray()
+    for b in rec:
+        if b in (0x7E, 0x7D):
+            out += bytes([0x7D, b ^ 0x20])
+        else:
+            out.append(b)
+    return out
+
+
+def record(body):
+    chk = (-sum(body)) & 0xFF
+    return stuff(bytes(body) + bytes([chk])) + b"\x7e"
+
+
+def u32(v):
+    return list(v.to_bytes(4, "little"))
+
+
+# TCFG: version 3.4.00, flags: all on except sender/LWM; sizes: sig 1, ts 4, ptr 4, ntimer 2, ...
+flags = 0x3FFFF & ~(1 | (1 << 11) | (1 << 12))
+tcfg = [0xAC, 0x00, 0x34] + u32(flags) + [0x14, 0x42, 0x11, 0x02, 0x10, 0x40, 0x42]
+stream = bytearray(b"\x7e") + record(tcfg)
+starts = []  # offset of each SM_STATE frame's first byte
+for i in range(N):
+    starts.append(len(stream))
+    # values chosen so that some bytes need escaping (0x7E / 0x7D appear in pointers)
+    body = [0x63, i & 0xFF] + u32(1000 + 7 * i) + u32(0x20001000 + (i % 3) * 0x7E) + u32(0x20007D00 + i)
+    stream += record(body)
+clean = bytes(stream)
+
+
+def info(data, name):
+    p = os.path.join(tmp, name)
+    open(p, "wb").write(data)
+    r = subprocess.run([evtrace, "info", "--json", p], capture_output=True, text=True)
+    if r.returncode not in (0, 1) or "Sanitizer" in r.stderr:
+        fails.append(f"{name}: exit {r.returncode}: {r.stderr[-300:]}")
+        return {}, "", r.returncode
+    d = subprocess.run([evtrace, "dump", "--json", p], capture_output=True, text=True)
+    evs = [json.loads(l) for l in d.stdout.splitlines()]
+    j = json.loads(r.stdout)
+    j["_states"] = sum(1 for e in evs if e["name"] == "SM_STATE")
+    j["_lost"] = [e["count"] for e in evs if e["kind"] == "lost"]
+    return j, r.stderr, r.returncode
+
+
+def expect(name, data, code, **want):
+    j, err, rc = info(data, name)
+    if rc != code:
+        fails.append(f"{name}: exit {rc}, want {code}")
+    for k, v in want.items():
+        if k == "stderr":
+            for s in v:
+                if s not in err:
+                    fails.append(f"{name}: stderr lacks {s!r}: {err.strip()[:300]}")
+        elif j.get(k) != v:
+            fails.append(f"{name}: {k} = {j.get(k)!r}, want {v!r}")
+
+
+expect("clean", clean, 0, frames=N + 1, frames_ok=N + 1, seq_gaps=0, missing_records=0, checksum_errors=0,
+       trailing_bytes=0, _states=N)
+
+# 1. one flipped bit inside frame 500 (a byte that does not become a flag or escape)
+k = starts[500] + 8
+b = bytearray(clean)
+bit = 0x01 if (b[k] ^ 0x01) not in (0x7E, 0x7D) else 0x02
+b[k] ^= bit
+expect("bitflip", bytes(b), 1, frames=N + 1, frames_ok=N, checksum_errors=1, seq_gaps=1, missing_records=1,
+       _states=N - 1, _lost=[1], stderr=[f"offset {starts[500]}"])
+
+# 2. 300 bytes cut out mid-frame: from inside frame a to inside frame b
+a_off = starts[1000] + 5
+cut = bytes(clean[:a_off] + clean[a_off + 300:])
+b_idx = max(i for i in range(N) if starts[i] <= a_off + 300)
+lost = b_idx - 1000 + 1
+expect("cut300", cut, 1, frames=N + 1 - (b_idx - 1000), frames_ok=N + 1 - lost, checksum_errors=1, seq_gaps=1,
+       missing_records=lost, _states=N - lost, _lost=[lost])
+
+# 3. an escape inserted before the flag that closes frame 1500
+end1500 = starts[1501] - 1
+esc = bytes(clean[:end1500] + b"\x7d" + clean[end1500:])
+expect("escflag", esc, 1, frames=N, frames_ok=N, aborted_frames=1, seq_gaps=1, missing_records=1,
+       _states=N - 1, stderr=["aborted"])
+
+# 4. a truncated tail: the last frame loses its end
+tail = clean[: starts[N - 1] + 6]
+expect("tail", tail, 1, frames=N, frames_ok=N, trailing_bytes=6, _states=N - 1, stderr=["trailing"])
+
+# 5. a start in mid-frame: the first 40 bytes (TCFG and part of frame 0) are gone
+mid = clean[40:]
+first_flag = mid.index(0x7E)
+expect("midstart", mid, 1, bytes_before_first_flag=first_flag, seq_gaps=0, tcfg=None,
+       stderr=["before the first flag"])
+
+# 6. the same mid-way stream with the configuration given out of band
+cfg = os.path.join(tmp, "rkhcfg.h")
+open(cfg, "w").write("#define RKH_CFG_SMA_TRC_SNDR_EN RKH_DISABLED\n#define RKH_CFG_QUE_GET_LWMARK_EN 0\n"
+                     "#define RKH_CFG_MP_GET_LWM_EN 0u\n#define RKH_CFGPORT_TRC_SIZEOF_PTR 32\n")
+p = os.path.join(tmp, "mid.bin")
+open(p, "wb").write(mid)
+r = subprocess.run([evtrace, "info", "--json", "--rkh-config", cfg, p], capture_output=True, text=True)
+j = json.loads(r.stdout) if r.stdout else {}
+if j.get("frames_ok", 0) < N - 2 or j.get("checksum_errors") != 0:
+    fails.append(f"rkh-config: {j.get('frames_ok')} ok frames, {j.get('checksum_errors')} checksum errors")
+
+# 7. garbage never crashes and never claims to be clean
+import random
+rnd = random.Random(3)
+g = bytes(rnd.randrange(256) for _ in range(20000))
+p = os.path.join(tmp, "garbage.bin")
+open(p, "wb").write(b"\x7e" + g)
+r = subprocess.run([evtrace, "check", "--format", "rkh", p], capture_output=True, text=True)
+if r.returncode != 1:
+    fails.append(f"garbage: check exit {r.returncode}")
+
+import shutil
+shutil.rmtree(tmp, True)
+if fails:
+    print(f"{len(fails)} failures:", file=sys.stderr)
+    for f in fails:
+        print("  " + f, file=sys.stderr)
+    sys.exit(1)
+print("rkh damage: all cases reported exactly")
