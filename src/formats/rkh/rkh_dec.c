@@ -69,6 +69,7 @@ typedef struct rkh_state {
     /* counters (info --json) */
     uint64_t frames, frames_ok, checksum_errors, aborted_frames, seq_gaps, missing_records;
     uint64_t trailing_bytes, bytes_before_first_flag, length_errors, unknown_ids, oversize_frames;
+    uint64_t recorder_lost;  /* running total of the last evtrace loss record */
     uint64_t by_id[256];
     /* symbols */
     symtab objs, sigs, usr, pools;
@@ -473,6 +474,37 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         evt_reader_error(s->r, s->frame_off, "unknown event id %u (0x%02x)", id, id);
         return 0;
     }
+    if (d->kind == 'L') {
+        /* evtrace's loss record: no seq, no timestamp. With sequence numbers the gaps already count
+         * the loss, so the record is a marker; without them it is the loss itself. */
+        if (n != 9) {
+            s->length_errors++;
+            evt_reader_error(s->r, s->frame_off, "loss record of %zu bytes (needs 9)", n);
+            return 0;
+        }
+        s->frames_ok++;
+        s->by_id[id]++;
+        ev->id = id;
+        ev->name = d->name;
+        ev->ts = s->ts64;
+        uint32_t cnt = evt_ld_u32le(p + 1), tot = evt_ld_u32le(p + 5);
+        evt_event_add_arg(ev, cnt);
+        evt_event_add_arg(ev, tot);
+        evt_event_add_field_u(ev, "lost", cnt);
+        evt_event_add_field_u(ev, "total", tot);
+        /* The running total is authoritative: a loss record that was itself overwritten is
+         * accounted for by the next one. */
+        uint64_t since = (tot >= s->recorder_lost) ? tot - s->recorder_lost : cnt;
+        s->recorder_lost = tot;
+        if (RKH_CFG_HAS(&s->cfg, RKH_BIT_NSEQ)) {
+            ev->kind = EVT_KIND_MARKER;
+        } else {
+            ev->kind = EVT_KIND_LOST;
+            ev->flags |= EVT_HAS_COUNT;
+            ev->count = since;
+        }
+        return 1;
+    }
     size_t pos = 1;
     unsigned hdr_seq = RKH_CFG_HAS(&s->cfg, RKH_BIT_NSEQ);
     unsigned tsz = RKH_CFG_HAS(&s->cfg, RKH_BIT_TSTAMP) ? s->cfg.sz_ts : 0;
@@ -663,6 +695,7 @@ static void info_json(void *state, evt_json *j)
     evt_json_ku64(j, "bytes_before_first_flag", s->bytes_before_first_flag);
     evt_json_ku64(j, "length_errors", s->length_errors);
     evt_json_ku64(j, "unknown_ids", s->unknown_ids);
+    evt_json_ku64(j, "recorder_lost", s->recorder_lost);
     evt_json_key(j, "tcfg");
     if (!s->have_tcfg) {
         evt_json_null(j);

@@ -49,7 +49,8 @@
  * A layout is "name:K,name:K,..."; a trailing "?m" / "?q" / "?r" makes the argument present only when
  * MP_GET_LWM_EN / QUE_GET_LWMARK_EN / SMA_TRC_SNDR_EN is on. */
 
-/* Event table. X(id, NAME without RKH_TE_, layout, kind) ; kind: O other, Y symbol, C config, U user */
+/* Event table. X(id, NAME without RKH_TE_, layout, kind) ; kind: O other, Y symbol, C config,
+ * L evtrace loss record (no seq, no timestamp, like TCFG) */
 #define RKH_EVENT_TABLE(X)                                                                         \
     X(0x00, MP_INIT,        "mp:S,nblk:N,bsize:B", 'O')                                            \
     X(0x01, MP_GET,         "mp:S,nfree:N,nmin:N?m", 'O')                                          \
@@ -114,6 +115,7 @@
     X(0xB2, FWK_EPOOL,      "pool:1,name:s", 'Y')                                                  \
     X(0xB3, FWK_QUEUE,      "q:S,name:s", 'Y')                                                     \
     X(0xB4, FWK_ACTOR,      "actor:S,name:s", 'Y')                                                 \
+    X(0xBF, EVTRACE_LOST,   "lost:4,total:4", 'L')  /* evtrace's loss record (include/evtrace/rkh.h) */ \
     X(0xE0, UT_INIT,        "line:4", 'O')                                                         \
     X(0xE1, UT_CLEANUP,     "line:4", 'O')                                                         \
     X(0xE2, UT_VERIFY,      "line:4", 'O')                                                         \

@@ -32,6 +32,7 @@ typedef struct txtb_state {
     uint32_t hdr[12];            /* the 12 header words (name size/reserved1 split below) */
     uint16_t name_size, reserved1;
     uint32_t mask;               /* timer valid mask */
+    uint64_t ts_mod;             /* modulus of the masked counter (ts_modulus) */
     uint64_t reg_off, ev_off;    /* file offsets of registry and event area */
     uint32_t reg_entries, reg_entry_size;
     uint32_t capacity;           /* event slots */
@@ -153,10 +154,26 @@ static evt_status read_registry(txtb_state *s)
     return EVT_OK;
 }
 
+/* Registry priority of a thread slot whose reserved1 has bit 7 set: ThreadX writes
+ * 0x80 | (priority >> 8) and priority & 0xFF; priorities are 10 bits (TraceX: (res1 & 3) << 8 | res2). */
+static uint32_t reg_priority(const txtb_obj *o)
+{
+    return ((uint32_t)(o->res1 & 0x3u) << 8) | o->res2;
+}
+
+/* Modulus of the masked counter: the power of two above the mask's highest bit (a mask is
+ * normally 2^k - 1; a mask with low bits clear, e.g. 0xFFF0, still counts modulo 2^16). */
+static uint64_t ts_modulus(uint32_t mask)
+{
+    uint64_t mod = 1;
+    while (mod <= mask) mod <<= 1;
+    return mod;
+}
+
 /* Masked timestamp difference in the counting direction. */
 static uint64_t tdelta(const txtb_state *s, uint32_t prev, uint32_t cur, int down)
 {
-    uint64_t mod = (uint64_t)s->mask + 1;
+    uint64_t mod = s->ts_mod;
     uint64_t a = down ? prev : cur, b = down ? cur : prev;
     return (a + mod - b) % mod;
 }
@@ -166,7 +183,7 @@ static void scan_direction(txtb_state *s)
 {
     uint32_t w[8], prev = 0;
     int have = 0;
-    uint64_t half = ((uint64_t)s->mask + 1) / 2;
+    uint64_t half = s->ts_mod / 2;
     for (uint32_t k = 0; k < s->span; k++) {
         if (!read_slot(s, slot_index_of(s, k), w) || w[0] == TXTB_CTX_NONE) continue;
         uint32_t m = w[3] & s->mask;
@@ -202,6 +219,7 @@ static evt_status open_(evt_reader *r, void **state)
     s->reserved1 = evt_ld_u16(h + TXTB_HDR_RESERVED1, big);
     s->name_size = evt_ld_u16(h + TXTB_HDR_NAME_SIZE, big);
     s->mask = s->hdr[TXTB_HDR_TIMER_MASK / 4];
+    s->ts_mod = ts_modulus(s->mask);
     uint32_t base = s->hdr[TXTB_HDR_BASE / 4];
     /* Addresses are 32-bit target addresses (64-bit hosts truncate): offsets modulo 2^32. */
     uint32_t reg_start = s->hdr[TXTB_HDR_REG_START / 4] - base;
@@ -308,7 +326,7 @@ static evt_status next(void *state, evt_event *ev)
         uint32_t ctx = w[0], prio = w[1], id = w[2], raw_ts = w[3];
         uint32_t m = raw_ts & s->mask;
         if (!s->have_prev) {
-            s->ts = s->timer_down ? (uint64_t)(s->mask - m) : m;
+            s->ts = s->timer_down ? (uint64_t)(s->mask - m) : m; /* m <= mask: never negative */
             s->first_masked = m;
             s->have_prev = 1;
         } else {
@@ -447,7 +465,7 @@ static void info_json(void *state, evt_json *j)
         evt_json_ku64(j, "param2", o->param2);
         evt_json_ku64(j, "available", o->available);
         if (o->type == TXTB_OBJ_THREAD && (o->res1 & TXTB_REG_PRIO_PRESENT))
-            evt_json_ku64(j, "priority", ((uint32_t)(o->res1 & 0x7Fu) << 8) | o->res2);
+            evt_json_ku64(j, "priority", reg_priority(o));
         evt_json_obj_end(j);
     }
     evt_json_arr_end(j);
@@ -472,7 +490,7 @@ static void info_text(void *state, FILE *out)
                 txtb_objtype_name(o->type, tb, sizeof tb), o->addr, o->name, o->param1, o->param2,
                 o->available ? " (deleted)" : "");
         if (o->type == TXTB_OBJ_THREAD && (o->res1 & TXTB_REG_PRIO_PRESENT))
-            fprintf(out, " prio=%u", ((unsigned)(o->res1 & 0x7Fu) << 8) | o->res2);
+            fprintf(out, " prio=%" PRIu32, reg_priority(o));
         fputc('\n', out);
     }
 }
