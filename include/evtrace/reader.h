@@ -86,6 +86,11 @@ evt_status evt_reader_open_file(const char *path, const char *format, const evt_
 evt_status evt_reader_open_mem(const void *data, size_t len, const char *format,
                                const evt_open_opts *opts, evt_diag_fn diag, void *diag_user,
                                evt_reader **out, char *errbuf, size_t errlen);
+/* Same over a stream source already opened with evt_source_open_stream() (taken over: closed with
+ * the reader, or on failure). */
+evt_status evt_reader_open_stream(evt_source *src, const char *format, const evt_open_opts *opts,
+                                  evt_diag_fn diag, void *diag_user, evt_reader **out, char *errbuf,
+                                  size_t errlen);
 /* Pull the next event; EVT_OK, EVT_END, or a fatal error (message in r->fail_msg). */
 evt_status evt_reader_next(evt_reader *r, evt_event *ev);
 void evt_reader_close(evt_reader *r);

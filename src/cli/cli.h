@@ -13,7 +13,8 @@ enum {
     OPT_JSON   = 1u << 0, /* --json */
     OPT_OUTPUT = 1u << 1, /* -o OUT */
     OPT_TO     = 1u << 2, /* --to KIND */
-    OPT_QUIET  = 1u << 3  /* -q / --quiet */
+    OPT_QUIET  = 1u << 3, /* -q / --quiet */
+    OPT_FOLLOW = 1u << 4  /* --follow, --listen PORT, --idle-exit SECONDS */
 };
 
 typedef struct cli_args {
@@ -24,6 +25,9 @@ typedef struct cli_args {
     const char *to;         /* --to KIND */
     int json;               /* --json */
     int quiet;              /* -q */
+    int follow;             /* --follow: decode as the data arrives (growing file, pipe, "-") */
+    const char *listen;     /* --listen PORT: accept one TCP connection on 127.0.0.1:PORT */
+    unsigned idle_exit_ms;  /* --idle-exit SECONDS: with --follow, stop after that long idle */
     const char *extra[8];   /* further positional arguments after FILE */
     int nextra;
     evt_open_opts ropts;    /* reader options (--rkh-config FILE, --instr-map FILE, ...) */

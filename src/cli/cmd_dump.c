@@ -42,6 +42,7 @@ static int run(const cli_args *a)
         } else {
             print_text(&ev);
         }
+        if (a->follow) fflush(stdout);
     }
     code = cli_finish(r, st);
     evt_reader_close(r);
@@ -52,6 +53,8 @@ const cli_command cli_cmd_dump = {
     "dump", "[--json] FILE", "every event, oldest first",
     "Prints every event oldest first. --json prints JSON Lines, one object per event with the\n"
     "keys fmt, id, name, kind, ts, ctx, args (and ctx_name, prio, cpu, seq, count, offset,\n"
-    "fields, data where present). Lost data appears as an event of kind \"lost\".",
-    OPT_JSON, 0, 0, run,
+    "fields, data where present). Lost data appears as an event of kind \"lost\".\n"
+    "--follow decodes a stream as it arrives (a growing file, a pipe, - for stdin, or a TCP\n"
+    "connection with --listen PORT) and flushes each line.",
+    OPT_JSON | OPT_FOLLOW, 0, 0, run,
 };

@@ -66,6 +66,11 @@ static void cmd_usage(const cli_command *c, FILE *o)
         fprintf(o, "\n");
     }
     if (c->opts & OPT_QUIET) fprintf(o, "  -q, --quiet              no progress or summary on stderr\n");
+    if (c->opts & OPT_FOLLOW)
+        fprintf(o, "  --follow                 decode as data arrives: a growing FILE, a pipe, or - (stdin);\n"
+                   "                           one line per event, flushed (stream formats such as rkh)\n"
+                   "  --listen PORT            with --follow: accept one TCP connection on 127.0.0.1:PORT\n"
+                   "  --idle-exit SECONDS      with --follow: stop after SECONDS without new data\n");
     print_reader_options(o);
     fprintf(o, "\nExit codes: 0 success, 1 the data has errors, 2 usage, 3 unreadable or unsupported input.\n");
 }
@@ -96,6 +101,15 @@ static int parse(const cli_command *c, int argc, char **argv, cli_args *a)
         else if ((c->opts & OPT_OUTPUT) && strcmp(s, "-o") == 0) { NEED_VAL(); a->out = val; }
         else if ((c->opts & OPT_TO) && strcmp(s, "--to") == 0) { NEED_VAL(); a->to = val; }
         else if ((c->opts & OPT_QUIET) && (strcmp(s, "-q") == 0 || strcmp(s, "--quiet") == 0)) a->quiet = 1;
+        else if ((c->opts & OPT_FOLLOW) && strcmp(s, "--follow") == 0) a->follow = 1;
+        else if ((c->opts & OPT_FOLLOW) && strcmp(s, "--listen") == 0) { NEED_VAL(); a->listen = val; a->follow = 1; }
+        else if ((c->opts & OPT_FOLLOW) && strcmp(s, "--idle-exit") == 0) {
+            NEED_VAL();
+            char *end;
+            double secs = strtod(val, &end);
+            if (*end || secs < 0) { cli_err(c->name, "--idle-exit needs a number of seconds"); return EXIT_USAGE; }
+            a->idle_exit_ms = (unsigned)(secs * 1000.0);
+        }
         else if (s[0] == '-' && s[1] == '-' && find_reader_option(s + 2)) {
             NEED_VAL();
             if (a->ropts.n >= EVT_MAX_OPTS) { cli_err(c->name, "too many reader options"); return EXIT_USAGE; }
@@ -109,6 +123,7 @@ static int parse(const cli_command *c, int argc, char **argv, cli_args *a)
         else { cli_err(c->name, "too many arguments"); return EXIT_USAGE; }
 #undef NEED_VAL
     }
+    if (!a->file && a->listen) a->file = a->listen;
     if (!a->file) { cli_err(c->name, "missing FILE (try: evtrace %s --help)", c->name); return EXIT_USAGE; }
     if (a->nextra < c->min_extra || a->nextra > c->max_extra) {
         cli_err(c->name, "wrong number of arguments (try: evtrace %s --help)", c->name);

@@ -62,7 +62,7 @@ static evt_status open_src(evt_source *src, const char *format, const evt_open_o
     } else {
         uint8_t head[PROBE_HEAD];
         size_t n = evt_source_read_at(src, 0, head, sizeof head);
-        if (src->size == 0) {
+        if (n == 0) {
             snprintf(errbuf, errlen, "%s: empty file (offset 0): no trace data", src->path);
             return EVT_ERR_FORMAT;
         }
@@ -118,6 +118,15 @@ evt_status evt_reader_open_mem(const void *data, size_t len, const char *format,
     evt_source src;
     evt_source_from_mem(&src, data, len);
     return open_src(&src, format, opts, diag, diag_user, out, errbuf, errlen);
+}
+
+evt_status evt_reader_open_stream(evt_source *src, const char *format, const evt_open_opts *opts,
+                                  evt_diag_fn diag, void *diag_user, evt_reader **out, char *errbuf,
+                                  size_t errlen)
+{
+    evt_status st = open_src(src, format, opts, diag, diag_user, out, errbuf, errlen);
+    if (st != EVT_OK) evt_source_close(src);
+    return st;
 }
 
 evt_status evt_reader_next(evt_reader *r, evt_event *ev)

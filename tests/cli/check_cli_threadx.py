@@ -80,6 +80,43 @@ name_bad = bytearray(real)
 struct.pack_into("<H", name_bad, 18, 40000)
 expect(["info", write("namesize.trx", bytes(name_bad))], 3, stderr_has=["offset"])
 
+# every interesting truncation point: inside the id, header, registry (entry boundary and mid-entry),
+# at the start of the event area, mid-slot, one byte short of the end
+for cut in (3, 4, 47, 48, 48 + 48 * 5, 48 + 48 * 5 + 17, 1967, 1968, 1968 + 100 * 32 + 5, len(real) - 17):
+    what = "header" if cut < 48 else "truncated"
+    expect(["info", "--format", "threadx", write(f"cut{cut}.trx", real[:cut])], 3,
+           stderr_has=[f"offset {min(cut, 30) if cut < 4 else cut}"] if cut >= 4 else ["offset"])
+for cut in (1584, 1584 + 888 * 32 + 31, len(wrapped) - 17):
+    expect(["check", write(f"wcut{cut}.trx", wrapped[:cut])], 3, stderr_has=[f"offset {cut}"])
+# header fields pointing outside the buffer
+def patched(name, off, value, fmt="<I"):
+    b = bytearray(real)
+    struct.pack_into(fmt, b, off, value)
+    return write(name, bytes(b))
+rbase = struct.unpack_from("<I", real, 8)[0]
+expect(["info", patched("regstart.trx", 12, rbase + 10_000_000)], 3, stderr_has=["registry start", "offset 12"])
+expect(["info", patched("bufstart.trx", 24, rbase + 48)], 3, stderr_has=["offset 24"])
+expect(["info", patched("bufend.trx", 28, rbase + 1968 - 32)], 3, stderr_has=["offset 28"])
+expect(["info", patched("bufend2.trx", 28, rbase + 1968 + 33)], 3, stderr_has=["offset 28"])
+expect(["info", patched("curout.trx", 32, rbase + len(real) + 64)], 3, stderr_has=["current pointer", "offset 32"])
+expect(["info", patched("curreg.trx", 32, rbase + 48)], 3, stderr_has=["current pointer", "offset 32"])
+# a timer mask of 0 is a data error at offset 4 (timestamps carry nothing); the events still decode
+r = expect(["check", patched("mask0.trx", 4, 0)], 1, stderr_has=["offset 4", "mask"])
+r = expect(["dump", "--json", patched("mask0.trx", 4, 0)], 1)
+if len(r.stdout.splitlines()) != 445:
+    fails.append(f"mask0.trx: {len(r.stdout.splitlines())} events decoded, want 445")
+# a mask with low bits clear still unwraps modulo 2^16 and ts only grows
+r = expect(["dump", "--json", patched("maskfff0.trx", 4, 0xFFF0)], 0)
+ts = [json.loads(l)["ts"] for l in r.stdout.splitlines()]
+if ts != sorted(ts) or len(ts) != 445:
+    fails.append("maskfff0.trx: ts not monotonic")
+# a registry of 0 entries (registry end = start, event area right after it) is valid
+b = bytearray(real)
+struct.pack_into("<I", b, 20, rbase + 48)
+r = expect(["info", "--json", write("noreg.trx", bytes(b))], 0)
+if json.loads(r.stdout)["registry_entries"] != 0 or json.loads(r.stdout)["events"] != 445:
+    fails.append("noreg.trx: registry_entries/events wrong")
+
 # data errors found while reading: exit 1, the other events still decode
 hole = bytearray(wrapped)
 slot = 1584 + 100 * 32
