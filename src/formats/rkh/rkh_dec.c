@@ -75,6 +75,7 @@ typedef struct rkh_state {
     symtab objs, sigs, usr, pools;
     /* scratch for the current event */
     char namebuf[48];
+    char statebuf[24];
     char hexbuf[8192];
     size_t hexused;
     char keybuf[64][24];          /* field keys of the current event: [0,32) values, [32,64) names */
@@ -616,6 +617,12 @@ static int decode_frame(rkh_state *s, evt_event *ev)
     }
     ev->ts = s->ts64;
     if (hdr_seq) { ev->flags |= EVT_HAS_SEQ; ev->seq = seq; }
+    if ((id == 0x63 || id == 0x68) && ev->nargs >= 2) {
+        /* The state machine is now in state args[1]: named from FWK_STATE records, else hex. */
+        const char *nm = sym_get(&s->objs, ev->args[1]);
+        if (!nm) { snprintf(s->statebuf, sizeof s->statebuf, "0x%08" PRIX64, ev->args[1]); nm = s->statebuf; }
+        evt_event_add_field_s(ev, "state_entered", nm);
+    }
 
     /* symbol records define names for later records */
     if (d->kind == 'Y' && ev->nargs >= 1 && ev->data) {
@@ -627,6 +634,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         case 0xAF: case 0xB0: sym_set(s, &s->objs, ev->args[1], nm); break; /* the state */
         default: sym_set(s, &s->objs, ev->args[0], nm); break;
         }
+        if ((ev->flags & EVT_HAS_CTX) && !ev->ctx_name) ev->ctx_name = sym_get(&s->objs, ev->ctx);
     }
     return 1;
 }

@@ -5,7 +5,9 @@
  * other event is an instant on its context's track. Running slices are per CPU (the context of
  * the latest event on a CPU runs there); B/E slices must nest per track, so when a context stops
  * running its open service/function slices are closed and reopened (args.resumed) when it runs
- * again: a blocking call shows as pieces, each inside a running slice. Timestamps are microseconds when the clock
+ * again: a blocking call shows as pieces, each inside a running slice. Events with a string field
+ * "state_entered" (state machines) also draw state-occupancy slices on a "<context> (state)" track.
+ * Events without a context go to a "global" track. Timestamps are microseconds when the clock
  * frequency is known, otherwise one tick is shown as one microsecond. Streams: state is one
  * open slice per context (a small table) and a stack depth per context. */
 #include <inttypes.h>
@@ -17,6 +19,8 @@
 #include "evtrace/json.h"
 
 #define ISR_TID 1     /* track for interrupt contexts; thread tracks use tid >= 2 */
+#define GLOBAL_TID 0  /* track for events without a context (configuration, symbols, markers) */
+#define STATE_TID_BASE 1000000u /* state tracks: STATE_TID_BASE + the context's tid */
 #define MAX_DEPTH 32  /* open service/function slices kept per track; deeper ones are counted */
 #define MAX_CPUS 256  /* CPUs tracked for "which context runs where" */
 #define NAME_LEN 64
@@ -25,9 +29,11 @@
 typedef struct ctx_track {
     uint64_t ctx;                      /* context id */
     uint32_t tid;                      /* Chrome tid */
-    int named;                         /* thread_name metadata written */
+    int named;                         /* 0: no thread_name yet, 1: placeholder, 2: real name */
     int running_cpu;                   /* CPU it runs on, or -1 */
     int depth;                         /* open service/function slices */
+    int state_open;                    /* a state-occupancy slice is open on its state track */
+    int state_named;                   /* the state track's thread_name was written */
     int overflow;                      /* enters beyond MAX_DEPTH not yet exited */
     char open[MAX_DEPTH][NAME_LEN];    /* names of the open slices, bottom first */
 } ctx_track;
@@ -40,6 +46,8 @@ typedef struct chrome_state {
     uint32_t ntracks, cap;
     ctx_track *on_cpu[MAX_CPUS];       /* the context running on each CPU, or NULL */
     ctx_track isr;                     /* the ISR track */
+    ctx_track global;                  /* events without a context */
+    int global_named;
     uint64_t last_ts;
     int isr_named;
 } chrome_state;
@@ -107,6 +115,8 @@ static evt_status begin(const char *path, evt_reader *r, void **state, char *err
     s->hz = r->clock_hz;
     s->isr.tid = ISR_TID;
     s->isr.running_cpu = -1;
+    s->global.tid = GLOBAL_TID;
+    s->global.running_cpu = -1;
     fprintf(s->out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"evtrace\",\"format\":\"%s\","
                     "\"clock_hz\":%" PRIu64 "},\n\"traceEvents\":[\n", r->desc->name, s->hz);
     evt_json_init(&s->j, s->out, 0);
@@ -203,6 +213,16 @@ static void slice_end(chrome_state *s, ctx_track *t, uint64_t ts)
     simple(s, "E", NULL, t->tid, ts);
 }
 
+/* The state an event says its context is now in: a string field "state_entered" (set by readers of
+ * state-machine traces), or NULL. */
+static const char *state_of(const evt_event *ev)
+{
+    for (uint32_t i = 0; i < ev->nfields; i++)
+        if (ev->fields[i].is_str && ev->fields[i].str && strcmp(ev->fields[i].key, "state_entered") == 0)
+            return ev->fields[i].str;
+    return NULL;
+}
+
 static evt_status event(void *state, const evt_event *ev)
 {
     chrome_state *s = state;
@@ -210,18 +230,38 @@ static evt_status event(void *state, const evt_event *ev)
     ctx_track *t = &s->isr;
     if (ev->ctx_class == EVT_CTX_ISR || ev->kind == EVT_KIND_ISR_ENTER || ev->kind == EVT_KIND_ISR_EXIT) {
         if (!s->isr_named) { thread_name(s, ISR_TID, "ISR"); s->isr_named = 1; }
-    } else if (ev->flags & EVT_HAS_CTX) {
+    } else if (!(ev->flags & EVT_HAS_CTX)) {
+        t = &s->global;
+        if (!s->global_named) { thread_name(s, GLOBAL_TID, "global"); s->global_named = 1; }
+    } else {
         t = track_for(s, ev->ctx);
         if (!t) return EVT_ERR_NOMEM;
-        if (!t->named) {
+        /* named: 0 not yet, 1 with a placeholder, 2 with the context's name (written again when
+         * a name shows up later: the last thread_name wins in the viewers) */
+        if (t->named == 0 || (t->named == 1 && ev->ctx_name)) {
             char nb[64];
             const char *nm = ev->ctx_name;
             if (!nm) { snprintf(nb, sizeof nb, "ctx 0x%" PRIx64, ev->ctx); nm = nb; }
             thread_name(s, t->tid, nm);
-            t->named = 1;
+            t->named = ev->ctx_name ? 2 : 1;
         }
         int cpu = (ev->flags & EVT_HAS_CPU) ? (int)(ev->cpu % MAX_CPUS) : 0;
         switch_in(s, t, cpu, ev->ts);
+    }
+    const char *st_name = state_of(ev);
+    if (st_name && t != &s->isr && t != &s->global) {
+        /* State occupancy (state machines, e.g. RKH SM_STATE): one slice per state on a state
+         * track beside the context's track. */
+        uint32_t stid = STATE_TID_BASE + t->tid;
+        if (!t->state_named) {
+            char nb[96];
+            snprintf(nb, sizeof nb, "%s (state)", ev->ctx_name ? ev->ctx_name : "context");
+            thread_name(s, stid, nb);
+            t->state_named = 1;
+        }
+        if (t->state_open) simple(s, "E", NULL, stid, ev->ts);
+        simple(s, "B", st_name, stid, ev->ts);
+        t->state_open = 1;
     }
     switch (ev->kind) {
     case EVT_KIND_ISR_ENTER:
@@ -256,8 +296,10 @@ static evt_status end(void *state, evt_reader *r, char *err, size_t errlen)
 {
     (void)r;
     chrome_state *s = state;
-    for (uint32_t i = 0; i < s->ntracks; i++)
+    for (uint32_t i = 0; i < s->ntracks; i++) {
         if (s->tracks[i]->running_cpu >= 0) switch_out(s, s->tracks[i], s->last_ts);
+        if (s->tracks[i]->state_open) simple(s, "E", NULL, STATE_TID_BASE + s->tracks[i]->tid, s->last_ts);
+    }
     for (int i = s->isr.depth - 1; i >= 0; i--) simple(s, "E", NULL, ISR_TID, s->last_ts);
     fputs("\n]}\n", s->out);
     int bad = ferror(s->out);

@@ -8,3 +8,9 @@ endforeach()
 add_test(NAME formats/rkh/damage
   COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/formats/rkh/check_rkh_damage.py $<TARGET_FILE:evtrace>)
 set_tests_properties(formats/rkh/damage PROPERTIES LABELS unit TIMEOUT 120)
+foreach(s blinky_stock usr_events)
+  add_test(NAME formats/rkh/chrome_${s}
+    COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/formats/rkh/check_rkh_chrome.py $<TARGET_FILE:evtrace>
+            ${EVT_SHARED_DIR}/samples/rkh/${s}.bin)
+  set_tests_properties(formats/rkh/chrome_${s} PROPERTIES LABELS unit TIMEOUT 60)
+endforeach()

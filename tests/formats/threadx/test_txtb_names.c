@@ -20,7 +20,7 @@ static void test_sorted_unique_and_found(void **st)
         assert_non_null(e->name);
         assert_true(strlen(e->name) > 0);
     }
-    assert_true(n > 450); /* ThreadX ~95 + FileX 72 + NetX 194 + USBX 150 */
+    assert_true(n > 600); /* ThreadX ~95 + FileX 72 + NetX 194 + USBX 150 */
 }
 
 static void test_known_names(void **st)
@@ -35,6 +35,15 @@ static void test_known_names(void **st)
     assert_string_equal(txtb_event_name(501, b, sizeof b), "NXD_IP_RAW_PACKET_FILTER_SET");
     assert_string_equal(txtb_event_name(601, b, sizeof b), "UX_HOST_STACK_CLASS_INSTANCE_CREATE");
     assert_string_equal(txtb_event_name(872, b, sizeof b), "UX_DEVICE_STACK_CLASS_UNREGISTER");
+    assert_string_equal(txtb_event_name(680, b, sizeof b), "UX_HOST_CLASS_CDC_ACM_READ");
+    assert_string_equal(txtb_event_name(835, b, sizeof b), "UX_HOST_CLASS_GSER_WRITE");
+    assert_string_equal(txtb_event_name(980, b, sizeof b), "UX_DEVICE_CLASS_STORAGE_READ_TOC");
+    assert_string_equal(txtb_event_name(998, b, sizeof b), "UX_DEVICE_CLASS_DFU_DEACTIVATE");
+    assert_string_equal(txtb_event_name(999, b, sizeof b), "UX_ERROR");
+    assert_string_equal(txtb_event_name(1033, b, sizeof b), "UX_DEVICE_CLASS_CCID_HARDWARE_ERROR");
+    assert_string_equal(txtb_event_name(1000, b, sizeof b), "UX_DEVICE_CLASS_PRINTER_ACTIVATE");
+    assert_int_equal(txtb_event_lookup(999)->filter, 0x01000000u); /* UX_TRACE_ERRORS */
+    assert_int_equal(txtb_event_lookup(835)->filter, 0x20000000u); /* host class */
     assert_int_equal(txtb_event_lookup(436)->filter, 0x00800000u); /* NX UDP events */
     assert_int_equal(txtb_event_lookup(69)->filter, TXTB_F_QUEUE);
 }
@@ -48,7 +57,7 @@ static void test_fallback_names(void **st)
     assert_string_equal(txtb_event_name(70000, b, sizeof b), "UNKNOWN_70000");
     assert_string_equal(txtb_event_name(299, b, sizeof b), "FILEX_299");
     assert_string_equal(txtb_event_name(307, b, sizeof b), "NETX_307");
-    assert_string_equal(txtb_event_name(999, b, sizeof b), "USBX_999");
+    assert_string_equal(txtb_event_name(1099, b, sizeof b), "UNKNOWN_1099");
     assert_string_equal(txtb_event_name(7, b, sizeof b), "UNKNOWN_7");
     assert_string_equal(txtb_objtype_name(14, b, sizeof b), "nx_udp_socket");
     assert_string_equal(txtb_objtype_name(99, b, sizeof b), "type_99");
