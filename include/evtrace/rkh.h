@@ -133,4 +133,17 @@ void evt_rkh_usr_int(evt_rkh_recorder *r, unsigned type, unsigned width, uint32_
 void evt_rkh_usr_str(evt_rkh_recorder *r, const char *s);
 void evt_rkh_usr_mem(evt_rkh_recorder *r, const uint8_t *p, uint8_t n);
 
+/* Symbol records (never filtered; RKH's RKH_TR_FWK_* symbol macros). Each is one whole record. */
+void evt_rkh_sym_obj(evt_rkh_recorder *r, uintptr_t obj, const char *name);            /* FWK_OBJ */
+void evt_rkh_sym_sig(evt_rkh_recorder *r, uint32_t sig, const char *name);             /* FWK_SIG */
+void evt_rkh_sym_fun(evt_rkh_recorder *r, uintptr_t fn, const char *name);             /* FWK_FUN */
+void evt_rkh_sym_tusr(evt_rkh_recorder *r, unsigned user_event, const char *name);     /* FWK_TUSR */
+void evt_rkh_sym_ao(evt_rkh_recorder *r, uintptr_t ao, const char *name);              /* FWK_AO */
+void evt_rkh_sym_state(evt_rkh_recorder *r, uintptr_t ao, uintptr_t st, const char *name);  /* FWK_STATE */
+void evt_rkh_sym_pstate(evt_rkh_recorder *r, uintptr_t ao, uintptr_t st, const char *name); /* FWK_PSTATE */
+void evt_rkh_sym_timer(evt_rkh_recorder *r, uintptr_t t, const char *name);            /* FWK_TIMER */
+void evt_rkh_sym_epool(evt_rkh_recorder *r, unsigned pool, const char *name);          /* FWK_EPOOL */
+void evt_rkh_sym_queue(evt_rkh_recorder *r, uintptr_t q, const char *name);            /* FWK_QUEUE */
+void evt_rkh_sym_actor(evt_rkh_recorder *r, uintptr_t actor, const char *name);        /* FWK_ACTOR */
+
 #endif

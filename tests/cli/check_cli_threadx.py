@@ -117,6 +117,18 @@ r = expect(["info", "--json", write("noreg.trx", bytes(b))], 0)
 if json.loads(r.stdout)["registry_entries"] != 0 or json.loads(r.stdout)["events"] != 445:
     fails.append("noreg.trx: registry_entries/events wrong")
 
+# a buffer that was enabled but never written (no registry, 4 empty slots, big-endian): 0 events
+empty = struct.pack(">12I", 0x54585442, 0xFFFF, 0x1000, 0x1030, 0x20, 0x1030, 0x1030, 0x1030 + 128,
+                    0x1030, 0xAAAAAAAA, 0xBBBBBBBB, 0xCCCCCCCC)
+struct.pack_into(">HH", bytearray(empty), 16, 0, 32)
+empty = empty + bytes(128)
+r = expect(["info", "--json", write("noevents.trx", empty)], 0)
+j = json.loads(r.stdout or "{}")
+if (j.get("events"), j.get("first_timestamp"), j.get("wrapped"), j.get("byte_order"), j.get("capacity"),
+        j.get("count_by_id"), j.get("objects")) != (0, None, False, "big", 4, {}, []):
+    fails.append(f"noevents.trx: unexpected info {r.stdout[:300]}")
+expect(["dump", "--json", write("noevents.trx", empty)], 0)
+
 # data errors found while reading: exit 1, the other events still decode
 hole = bytearray(wrapped)
 slot = 1584 + 100 * 32

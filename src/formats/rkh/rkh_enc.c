@@ -344,3 +344,55 @@ void evt_rkh_usr_mem(evt_rkh_recorder *r, const uint8_t *p, uint8_t n)
     put_u8(r, n);
     for (unsigned i = 0; i < n; i++) put_u8(r, p[i]);
 }
+
+/* ---- symbol records ------------------------------------------------------------------------------ */
+
+static void sym_ptr_name(evt_rkh_recorder *r, unsigned id, uintptr_t p, const char *name)
+{
+    if (!evt_rkh_begin_nofilt(r, id)) return;
+    evt_rkh_sym(r, p);
+    evt_rkh_str(r, name);
+    evt_rkh_end(r);
+}
+
+static void sym_two_name(evt_rkh_recorder *r, unsigned id, uintptr_t a, uintptr_t b, const char *name)
+{
+    if (!evt_rkh_begin_nofilt(r, id)) return;
+    evt_rkh_sym(r, a);
+    evt_rkh_sym(r, b);
+    evt_rkh_str(r, name);
+    evt_rkh_end(r);
+}
+
+void evt_rkh_sym_obj(evt_rkh_recorder *r, uintptr_t obj, const char *name) { sym_ptr_name(r, 0xA6u, obj, name); }
+void evt_rkh_sym_fun(evt_rkh_recorder *r, uintptr_t fn, const char *name) { sym_ptr_name(r, 0xA8u, fn, name); }
+void evt_rkh_sym_ao(evt_rkh_recorder *r, uintptr_t ao, const char *name) { sym_ptr_name(r, 0xAEu, ao, name); }
+void evt_rkh_sym_timer(evt_rkh_recorder *r, uintptr_t t, const char *name) { sym_ptr_name(r, 0xB1u, t, name); }
+void evt_rkh_sym_queue(evt_rkh_recorder *r, uintptr_t q, const char *name) { sym_ptr_name(r, 0xB3u, q, name); }
+void evt_rkh_sym_actor(evt_rkh_recorder *r, uintptr_t a, const char *name) { sym_ptr_name(r, 0xB4u, a, name); }
+void evt_rkh_sym_state(evt_rkh_recorder *r, uintptr_t ao, uintptr_t st, const char *name) { sym_two_name(r, 0xAFu, ao, st, name); }
+void evt_rkh_sym_pstate(evt_rkh_recorder *r, uintptr_t ao, uintptr_t st, const char *name) { sym_two_name(r, 0xB0u, ao, st, name); }
+
+void evt_rkh_sym_sig(evt_rkh_recorder *r, uint32_t sig, const char *name)
+{
+    if (!evt_rkh_begin_nofilt(r, 0xA7u)) return;
+    evt_rkh_sig(r, sig);
+    evt_rkh_str(r, name);
+    evt_rkh_end(r);
+}
+
+void evt_rkh_sym_tusr(evt_rkh_recorder *r, unsigned user_event, const char *name)
+{
+    if (!evt_rkh_begin_nofilt(r, 0xABu)) return;
+    evt_rkh_ui8(r, (uint8_t)user_event);
+    evt_rkh_str(r, name);
+    evt_rkh_end(r);
+}
+
+void evt_rkh_sym_epool(evt_rkh_recorder *r, unsigned pool, const char *name)
+{
+    if (!evt_rkh_begin_nofilt(r, 0xB2u)) return;
+    evt_rkh_ui8(r, (uint8_t)pool);
+    evt_rkh_str(r, name);
+    evt_rkh_end(r);
+}

@@ -441,7 +441,7 @@ static void info_json(void *state, evt_json *j)
     evt_json_ku64(j, "isr", s->ctx_isr);
     evt_json_ku64(j, "init", s->ctx_init);
     evt_json_obj_end(j);
-    qsort(s->counts, s->ncounts, sizeof *s->counts, cmp_count);
+    if (s->ncounts > 1) qsort(s->counts, s->ncounts, sizeof *s->counts, cmp_count);
     evt_json_key(j, "count_by_id");
     evt_json_obj_begin(j);
     for (uint32_t i = 0; i < s->ncounts; i++) {

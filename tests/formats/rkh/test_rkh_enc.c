@@ -71,12 +71,12 @@ static void test_blinky_equals_rkh(void **st)
     out_buf o;
     start(&r, &c, &o, ts, 1000000u);
     const uint32_t ao = 0xC8794160u, on = 0xC8793C40u, off = 0xC8793CA0u, tmr = 0xC87941B0u;
-    sym_rec(&r, 0xAE, ao, "blinky");
-    sym_rec(&r, 0xB3, 0xC8794170u, "&RKH_UPCAST(RKH_SMA_T, me)->equeue");
-    assert_true(evt_rkh_begin_nofilt(&r, 0xAF)); evt_rkh_sym(&r, ao); evt_rkh_sym(&r, on); evt_rkh_str(&r, "ledOn"); evt_rkh_end(&r);
-    assert_true(evt_rkh_begin_nofilt(&r, 0xAF)); evt_rkh_sym(&r, ao); evt_rkh_sym(&r, off); evt_rkh_str(&r, "ledOff"); evt_rkh_end(&r);
-    sym_rec(&r, 0xB1, tmr, "&me->timer");
-    assert_true(evt_rkh_begin_nofilt(&r, 0xA7)); evt_rkh_sig(&r, 0); evt_rkh_str(&r, "TIMEOUT"); evt_rkh_end(&r);
+    evt_rkh_sym_ao(&r, ao, "blinky");
+    evt_rkh_sym_queue(&r, 0xC8794170u, "&RKH_UPCAST(RKH_SMA_T, me)->equeue");
+    evt_rkh_sym_state(&r, ao, on, "ledOn");
+    evt_rkh_sym_state(&r, ao, off, "ledOff");
+    sym_rec(&r, 0xB1, tmr, "&me->timer"); /* the generic form, same bytes as evt_rkh_sym_timer */
+    evt_rkh_sym_sig(&r, 0, "TIMEOUT");
     for (int i = 0; i < 11; i++) {
         if (i % 2 == 1) {
             assert_true(evt_rkh_begin_ao_sig(&r, 0x83, 1, 0));
@@ -111,17 +111,15 @@ static void test_usr_events_equal_rkh(void **st)
     out_buf o;
     start(&r, &c, &o, ts, 1000000u);
     static const struct { unsigned n; const char *name; } tusr[] = {{0, "MY_TRC_A"}, {1, "MY_TRC_B"}, {9, "MY_TRC_NINE"}, {31, "MY_TRC_LAST"}};
-    for (int i = 0; i < 4; i++) {
-        assert_true(evt_rkh_begin_nofilt(&r, 0xAB)); evt_rkh_ui8(&r, (uint8_t)tusr[i].n); evt_rkh_str(&r, tusr[i].name); evt_rkh_end(&r);
-    }
+    for (int i = 0; i < 4; i++) evt_rkh_sym_tusr(&r, tusr[i].n, tusr[i].name);
     const uint32_t objA = 0x8A4EB42Cu, objB = 0x8A4EB430u, fn = 0x8A4E741Eu;
-    sym_rec(&r, 0xA6, objA, "&objA");
-    sym_rec(&r, 0xA6, objB, "objB_named");
-    sym_rec(&r, 0xA8, fn, "myFunc");
-    assert_true(evt_rkh_begin_nofilt(&r, 0xA7)); evt_rkh_sig(&r, 0); evt_rkh_str(&r, "SIG_PING"); evt_rkh_end(&r);
-    assert_true(evt_rkh_begin_nofilt(&r, 0xA7)); evt_rkh_sig(&r, 125); evt_rkh_str(&r, "SIG_BIG"); evt_rkh_end(&r);
-    assert_true(evt_rkh_begin_nofilt(&r, 0xB2)); evt_rkh_ui8(&r, 0); evt_rkh_str(&r, "pool0"); evt_rkh_end(&r);
-    sym_rec(&r, 0xB4, objB, "actorB");
+    evt_rkh_sym_obj(&r, objA, "&objA");
+    evt_rkh_sym_obj(&r, objB, "objB_named");
+    evt_rkh_sym_fun(&r, fn, "myFunc");
+    evt_rkh_sym_sig(&r, 0, "SIG_PING");
+    evt_rkh_sym_sig(&r, 125, "SIG_BIG");
+    evt_rkh_sym_epool(&r, 0, "pool0");
+    evt_rkh_sym_actor(&r, objB, "actorB");
     static const uint8_t mem[10] = {0x00, 0x7e, 0x7d, 0x20, 0x5e, 0x5d, 0xff, 0x01, 0x7e, 0x7e};
     for (int k = 0; k < 3; k++) {
         assert_true(evt_rkh_begin(&r, RKH_TE_USER + 0));
