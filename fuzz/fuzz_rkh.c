@@ -1,37 +1,12 @@
-/* libFuzzer target of the RKH stream reader through the public reader API over memory: open
- * with the rkh reader and with auto-detection, pull every event, write info JSON and text. */
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include "evtrace/json.h"
-#include "evtrace/reader.h"
+/* libFuzzer target of the RKH stream reader through the public reader API
+ * (fuzz_reader.h: open from memory, pull every event, info JSON and text), and with auto-detection. */
+#include "fuzz_reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void read_all(const uint8_t *data, size_t size, const char *format)
-{
-    evt_reader *r = NULL;
-    char err[256];
-    if (evt_reader_open_mem(data, size, format, NULL, NULL, NULL, &r, err, sizeof err) != EVT_OK) return;
-    evt_event ev;
-    unsigned long n = 0;
-    while (evt_reader_next(r, &ev) == EVT_OK && n < 1000000) n++;
-    FILE *devnull = fopen("/dev/null", "w");
-    if (devnull) {
-        evt_json j;
-        evt_json_init(&j, devnull, 0);
-        evt_json_obj_begin(&j);
-        if (r->desc->info) r->desc->info(r->state, &j);
-        evt_json_obj_end(&j);
-        if (r->desc->info_text) r->desc->info_text(r->state, devnull);
-        fclose(devnull);
-    }
-    evt_reader_close(r);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    read_all(data, size, "rkh");
-    read_all(data, size, NULL); /* every probe sees the bytes too */
+    fuzz_read_all(data, size, "rkh");
+    fuzz_read_all(data, size, NULL); /* every probe sees the bytes too */
     return 0;
 }

@@ -118,9 +118,9 @@ if json.loads(r.stdout)["registry_entries"] != 0 or json.loads(r.stdout)["events
     fails.append("noreg.trx: registry_entries/events wrong")
 
 # a buffer that was enabled but never written (no registry, 4 empty slots, big-endian): 0 events
-empty = struct.pack(">12I", 0x54585442, 0xFFFF, 0x1000, 0x1030, 0x20, 0x1030, 0x1030, 0x1030 + 128,
+# (word at 16 = reserved1 0 | name size 32)
+empty = struct.pack(">12I", 0x54585442, 0xFFFF, 0x1000, 0x1030, 32, 0x1030, 0x1030, 0x1030 + 128,
                     0x1030, 0xAAAAAAAA, 0xBBBBBBBB, 0xCCCCCCCC)
-struct.pack_into(">HH", bytearray(empty), 16, 0, 32)
 empty = empty + bytes(128)
 r = expect(["info", "--json", write("noevents.trx", empty)], 0)
 j = json.loads(r.stdout or "{}")
