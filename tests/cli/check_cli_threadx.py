@@ -44,8 +44,13 @@ wrapped = open(WRAPPED, "rb").read()
 
 # usage, help, version
 expect(["--version"], 0, stdout_has=["evtrace "])
-expect(["--help"], 0, stdout_has=["info", "dump", "check", "convert"])
-for cmd in ("info", "dump", "check", "convert", "stats"):
+top = expect(["--help"], 0, stdout_has=["info", "dump", "check", "convert"]).stdout
+# every subcommand listed by --help (between "Commands:" and the next blank line) has its own --help
+listed = top.split("Commands:", 1)[1].split("\n\n", 1)[0].split("\n")
+cmds = [l.split()[0] for l in listed if l.strip()]
+if not {"info", "dump", "check", "convert"} <= set(cmds):
+    fails.append(f"--help lists commands {cmds}")
+for cmd in cmds:
     expect([cmd, "--help"], 0, stdout_has=["usage: evtrace " + cmd])
 expect([], 2)
 expect(["frobnicate", REAL], 2, stderr_has=["unknown command"])
@@ -56,8 +61,10 @@ expect(["convert", REAL], 2, stderr_has=["-o"])
 expect(["convert", REAL, "-o", os.path.join(tmp, "x.unknownext")], 2)
 
 # clean inputs
-for s in (REAL, WRAPPED):
+for s in [REAL] + [os.path.join(samples, "threadx_tracex", f"demo_{n}.trx")
+                  for n in ("threadx", "filex", "netx_tcp", "netx_udp")]:
     expect(["check", s], 0, stdout_has=["OK"])
+    expect(["convert", s, "-o", os.path.join(tmp, "out.json")], 0)
 
 # unreadable or unsupported input: exit 3 with a message naming the offset
 expect(["info", os.path.join(tmp, "missing.trx")], 3, stderr_has=["cannot open"])

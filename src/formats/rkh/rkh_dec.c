@@ -307,7 +307,7 @@ static unsigned kind_size(const rkh_state *s, char k)
 static uint64_t ld_le(const uint8_t *p, unsigned n)
 {
     uint64_t v = 0;
-    for (unsigned i = 0; i < n; i++) v |= (uint64_t)p[i] << (8 * i);
+    for (unsigned i = 0; i < n && i < 8; i++) v |= (uint64_t)p[i] << (8 * i);
     return v;
 }
 
@@ -436,6 +436,16 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         if (chk && (sum & 0xFFu) != 0) {
             s->checksum_errors++;
             evt_reader_error(s->r, s->frame_off, "checksum error in the TCFG record");
+            return 0;
+        }
+        /* Field sizes must be 1, 2 or 4 bytes: a record that says otherwise is corrupt (its checksum
+         * may still add up) and does not replace the configuration. */
+        static const unsigned char ok_size[16] = {0, 1, 1, 0, 1};
+        if (!ok_size[p[7] >> 4] || !ok_size[p[7] & 15u] || !ok_size[p[8] >> 4] || !ok_size[p[8] & 15u] ||
+            !ok_size[p[9] >> 4] || !ok_size[p[9] & 15u] || p[10] > 4 || !ok_size[p[10]] || !ok_size[p[11] >> 4]) {
+            s->length_errors++;
+            evt_reader_error(s->r, s->frame_off, "TCFG record with impossible field sizes (%02x %02x %02x %02x %02x); ignored",
+                             p[7], p[8], p[9], p[10], p[11]);
             return 0;
         }
         tcfg_record(s, p, chk);
