@@ -1,0 +1,352 @@
+/* RKH reader damage tests on a long stream written by the evtrace RKH recorder (counter clock, so a
+ * record's timestamp names it): one flipped bit, 300 bytes cut out mid-frame, an escape inserted
+ * before a flag, a truncated tail, a start in mid-frame (with and without --rkh-config). Each case
+ * must be reported exactly (error kind, offset, gap and missing count) and every other record must
+ * still decode with its own timestamp and arguments. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "evt_test.h"
+#include "evtrace/json.h"
+#include "evtrace/reader.h"
+#include "evtrace/rkh.h"
+
+#define NREC 1500         /* data records after the symbol records */
+#define NSYM 4            /* symbol records written first */
+#define AO   0x20007E00u  /* pointers that need escaping */
+#define ST0  0x20007D40u
+#define TMR  0x2000117Eu
+
+/* ---- the recorded stream ------------------------------------------------------------------------ */
+static uint8_t *g_s;              /* stream bytes */
+static size_t g_n, g_cap;
+static size_t g_start[NSYM + NREC]; /* offset of each record's first byte (after its leading flag) */
+static size_t g_end[NSYM + NREC];   /* offset of each record's closing flag */
+static size_t g_tcfg_end;
+static uint32_t g_clock;
+static uint32_t counter_clock(void) { return g_clock++; }
+
+static void sink(void *user, const uint8_t *p, uint32_t n)
+{
+    (void)user;
+    if (g_n + n > g_cap) {
+        g_cap = (g_n + n) * 2 + 4096;
+        g_s = realloc(g_s, g_cap);
+        assert_non_null(g_s);
+    }
+    memcpy(g_s + g_n, p, n);
+    g_n += n;
+}
+
+/* Record k's timestamp is k (TCFG reads no clock). */
+static void record_stream(void)
+{
+    static uint8_t ring[2048];
+    evt_rkh_config c;
+    evt_rkh_config_default(&c);
+    c.sz_sig = 2;      /* non-template sizes: a mid-way start needs --rkh-config */
+    c.sz_ntimer = 2;
+    c.flags &= ~(EVT_RKH_F_SMA_TRC_SNDR_EN | EVT_RKH_F_QUE_GET_LWMARK_EN | EVT_RKH_F_MP_GET_LWM_EN);
+    evt_rkh_recorder r;
+    g_n = 0;
+    g_clock = 0;
+    evt_rkh_init(&r, &c, ring, sizeof ring, counter_clock, 1000);
+    evt_rkh_filter_all(&r, 1);
+    evt_rkh_set_sink(&r, sink, NULL);
+    g_tcfg_end = g_n - 1;
+    size_t k = 0;
+#define MARK_BEGIN() (g_start[k] = g_n)
+#define MARK_END() (g_end[k] = g_n - 1, k++)
+    MARK_BEGIN(); evt_rkh_sym_ao(&r, AO, "blinky"); MARK_END();
+    MARK_BEGIN(); evt_rkh_sym_state(&r, AO, ST0, "ledOn"); MARK_END();
+    MARK_BEGIN(); evt_rkh_sym_timer(&r, TMR, "&me->timer"); MARK_END();
+    MARK_BEGIN(); evt_rkh_sym_sig(&r, 0x7D, "TIMEOUT"); MARK_END();
+    for (uint32_t i = 0; i < NREC; i++) {
+        MARK_BEGIN();
+        if (i % 2 == 0) {
+            assert_true(evt_rkh_begin_ao(&r, 0x63, 1));        /* SM_STATE ao st */
+            evt_rkh_sym(&r, AO);
+            evt_rkh_sym(&r, ST0 + 0x10u * (i % 16));
+        } else {
+            assert_true(evt_rkh_begin_ao_sig(&r, 0x83, 1, 0x7D)); /* TMR_TOUT t sig ao */
+            evt_rkh_sym(&r, TMR);
+            evt_rkh_sig(&r, 0x7D);
+            evt_rkh_sym(&r, AO);
+        }
+        evt_rkh_end(&r);
+        MARK_END();
+    }
+#undef MARK_BEGIN
+#undef MARK_END
+    assert_int_equal(k, NSYM + NREC);
+    assert_int_equal(g_s[0], 0x7E);
+    assert_int_equal(g_s[g_n - 1], 0x7E);
+}
+
+/* ---- decoding one (damaged) copy ----------------------------------------------------------------- */
+#define MAXDIAG 16
+typedef struct result {
+    int status_ok;
+    char *info;                   /* info --json body */
+    uint8_t seen[NSYM + NREC];    /* record k decoded (by its timestamp), with the right arguments */
+    unsigned ndata;               /* decoded records with a timestamp */
+    unsigned bad_args;            /* records whose arguments differ from what was recorded */
+    uint64_t lost_sum;            /* sum of the counts of lost events */
+    unsigned nlost;
+    unsigned ndiag;
+    uint64_t diag_off[MAXDIAG];
+    char diag_msg[MAXDIAG][200];
+} result;
+
+static void diag(void *user, uint64_t off, const char *msg)
+{
+    result *res = user;
+    if (res->ndiag < MAXDIAG) {
+        res->diag_off[res->ndiag] = off;
+        snprintf(res->diag_msg[res->ndiag], sizeof res->diag_msg[0], "%s", msg);
+    }
+    res->ndiag++;
+}
+
+static void check_args(result *res, const evt_event *ev, uint64_t k)
+{
+    if (k < NSYM) return;
+    uint32_t i = (uint32_t)(k - NSYM);
+    int ok;
+    if (i % 2 == 0)
+        ok = ev->id == 0x63 && ev->nargs == 2 && ev->args[0] == AO && ev->args[1] == ST0 + 0x10u * (i % 16);
+    else
+        ok = ev->id == 0x83 && ev->nargs == 3 && ev->args[0] == TMR && ev->args[1] == 0x7D && ev->args[2] == AO;
+    if (!ok) res->bad_args++;
+}
+
+static void decode(const uint8_t *p, size_t n, const char *cfg_path, result *res)
+{
+    memset(res, 0, sizeof *res);
+    evt_open_opts o = {0};
+    if (cfg_path) { o.n = 1; o.key[0] = "rkh-config"; o.val[0] = cfg_path; }
+    char err[256];
+    evt_reader *rd;
+    assert_int_equal(evt_reader_open_mem(p, n, "rkh", &o, diag, res, &rd, err, sizeof err), EVT_OK);
+    evt_event ev;
+    evt_status st;
+    while ((st = evt_reader_next(rd, &ev)) == EVT_OK) {
+        if (ev.kind == EVT_KIND_LOST) { res->nlost++; res->lost_sum += ev.count; continue; }
+        if (ev.id == 0xAC) continue; /* TCFG: no timestamp */
+        if (ev.ts < NSYM + NREC && !res->seen[ev.ts]) {
+            res->seen[ev.ts] = 1;
+            res->ndata++;
+            check_args(res, &ev, ev.ts);
+        }
+    }
+    res->status_ok = st == EVT_END;
+    size_t jl = 0;
+    FILE *f = open_memstream(&res->info, &jl);
+    evt_json j;
+    evt_json_init(&j, f, 0);
+    evt_json_obj_begin(&j);
+    rd->desc->info(rd->state, &j);
+    evt_json_obj_end(&j);
+    fclose(f);
+    evt_reader_close(rd);
+}
+
+/* info --json key must have this exact numeric value. */
+static void want(const result *res, const char *key, uint64_t v)
+{
+    char pat[96];
+    snprintf(pat, sizeof pat, "\"%s\":%llu", key, (unsigned long long)v);
+    const char *p = strstr(res->info, pat);
+    if (!p || (p[strlen(pat)] != ',' && p[strlen(pat)] != '}'))
+        fail_msg("want %s in %s", pat, res->info);
+}
+
+/* Every record except those in [lo, hi] decoded, with its own arguments. */
+static void want_all_but(const result *res, size_t lo, size_t hi)
+{
+    unsigned missing_wrong = 0;
+    for (size_t k = 0; k < NSYM + NREC; k++) {
+        int gone = k >= lo && k <= hi;
+        if (res->seen[k] == gone) missing_wrong++;
+    }
+    if (missing_wrong) fail_msg("%u records decoded/lost wrongly (expected lost %zu..%zu)", missing_wrong, lo, hi);
+    assert_int_equal(res->bad_args, 0);
+}
+
+static int has_diag(const result *res, uint64_t off, const char *word)
+{
+    for (unsigned i = 0; i < res->ndiag && i < MAXDIAG; i++)
+        if (res->diag_off[i] == off && strstr(res->diag_msg[i], word)) return 1;
+    return 0;
+}
+
+static uint8_t *copy(size_t extra) { uint8_t *b = malloc(g_n + extra + 1); assert_non_null(b); memcpy(b, g_s, g_n); return b; }
+static const size_t NFRAMES = 1 + NSYM + NREC; /* TCFG + records */
+
+static int setup(void **st) { (void)st; record_stream(); return 0; }
+static int teardown(void **st) { (void)st; free(g_s); g_s = NULL; return 0; }
+
+static void test_clean(void **st)
+{
+    (void)st;
+    result res;
+    decode(g_s, g_n, NULL, &res);
+    assert_true(res.status_ok);
+    want(&res, "frames", NFRAMES);
+    want(&res, "frames_ok", NFRAMES);
+    want(&res, "checksum_errors", 0);
+    want(&res, "aborted_frames", 0);
+    want(&res, "seq_gaps", 0);
+    want(&res, "missing_records", 0);
+    want(&res, "trailing_bytes", 0);
+    assert_int_equal(res.ndiag, 0);
+    assert_int_equal(res.nlost, 0);
+    want_all_but(&res, 1, 0);
+    free(res.info);
+}
+
+static void test_flipped_bit(void **st)
+{
+    (void)st;
+    size_t k = NSYM + 700, p = g_start[k] + 7;
+    while (g_s[p - 1] == 0x7D || g_s[p] == 0x7D || ((g_s[p] ^ 0x04) == 0x7E) || ((g_s[p] ^ 0x04) == 0x7D)) p++;
+    assert_true(p < g_end[k]);
+    uint8_t *b = copy(0);
+    b[p] ^= 0x04;
+    result res;
+    decode(b, g_n, NULL, &res);
+    assert_true(res.status_ok);
+    want(&res, "frames", NFRAMES);
+    want(&res, "frames_ok", NFRAMES - 1);
+    want(&res, "checksum_errors", 1);
+    want(&res, "aborted_frames", 0);
+    want(&res, "seq_gaps", 1);
+    want(&res, "missing_records", 1);
+    assert_true(has_diag(&res, g_start[k], "checksum"));
+    assert_int_equal(res.nlost, 1);
+    assert_int_equal(res.lost_sum, 1);
+    want_all_but(&res, k, k);
+    free(res.info);
+    free(b);
+}
+
+static void test_cut_300(void **st)
+{
+    (void)st;
+    size_t a = NSYM + 900, from = g_start[a] + 5;
+    while (g_s[from - 1] == 0x7D) from++;
+    size_t to = from + 300, b = a;
+    while (g_end[b] < to) b++;             /* record b holds the first byte after the cut */
+    assert_true(to > g_start[b] && g_s[to - 1] != 0x7D);
+    uint8_t *d = malloc(g_n);
+    memcpy(d, g_s, from);
+    memcpy(d + from, g_s + to, g_n - to);
+    result res;
+    decode(d, g_n - 300, NULL, &res);
+    size_t lost = b - a + 1;
+    assert_true(lost > 10 && lost < 256);
+    want(&res, "frames", NFRAMES - (b - a));
+    want(&res, "frames_ok", NFRAMES - lost);
+    want(&res, "checksum_errors", 1);
+    want(&res, "seq_gaps", 1);
+    want(&res, "missing_records", lost);
+    assert_true(has_diag(&res, g_start[a], "checksum"));
+    assert_int_equal(res.lost_sum, lost);
+    want_all_but(&res, a, b);
+    free(res.info);
+    free(d);
+}
+
+static void test_escape_before_flag(void **st)
+{
+    (void)st;
+    size_t k = NSYM + 1100, f = g_end[k];
+    uint8_t *d = malloc(g_n + 1);
+    memcpy(d, g_s, f);
+    d[f] = 0x7D;
+    memcpy(d + f + 1, g_s + f, g_n - f);
+    result res;
+    decode(d, g_n + 1, NULL, &res);
+    want(&res, "frames", NFRAMES - 1);
+    want(&res, "frames_ok", NFRAMES - 1);
+    want(&res, "aborted_frames", 1);
+    want(&res, "checksum_errors", 0);
+    want(&res, "seq_gaps", 1);
+    want(&res, "missing_records", 1);
+    assert_true(has_diag(&res, g_start[k], "aborted"));
+    assert_int_equal(res.lost_sum, 1);
+    want_all_but(&res, k, k);
+    free(res.info);
+    free(d);
+}
+
+static void test_truncated_tail(void **st)
+{
+    (void)st;
+    size_t k = NSYM + NREC - 1, n = g_start[k] + 6;
+    result res;
+    decode(g_s, n, NULL, &res);
+    want(&res, "frames", NFRAMES - 1);
+    want(&res, "frames_ok", NFRAMES - 1);
+    want(&res, "trailing_bytes", 6);
+    want(&res, "checksum_errors", 0);
+    want(&res, "seq_gaps", 0);
+    assert_true(has_diag(&res, g_start[k], "trailing"));
+    want_all_but(&res, k, k);
+    free(res.info);
+}
+
+static void test_start_mid_frame(void **st)
+{
+    (void)st;
+    size_t k = NSYM + 300, cut = g_start[k] + 4;  /* TCFG, symbols and records < k: gone; k: partial */
+    const uint8_t *p = g_s + cut;
+    size_t n = g_n - cut, before = g_end[k] - cut;
+    /* without TCFG or a configuration: the template's 1-byte signals do not fit this stream */
+    result res;
+    decode(p, n, NULL, &res);
+    want(&res, "bytes_before_first_flag", before);
+    assert_non_null(strstr(res.info, "\"tcfg\":null"));
+    assert_true(has_diag(&res, 0, "before the first flag"));
+    free(res.info);
+    /* with the target's rkhcfg.h given out of band: every complete record decodes */
+    char cfg[512];
+    snprintf(cfg, sizeof cfg, "%s/rkhcfg.h", evt_test_tmpdir());
+    const char *text = "/* the target's own configuration */\n"
+                       "#define RKH_CFG_FWK_SIZEOF_EVT          16u\n"
+                       "#define RKH_CFG_TMR_SIZEOF_NTIMER       16\n"
+                       "#define RKH_CFG_SMA_TRC_SNDR_EN         RKH_DISABLED\n"
+                       "#define RKH_CFG_QUE_GET_LWMARK_EN       0\n"
+                       "#define RKH_CFG_MP_GET_LWM_EN           0\n";
+    assert_int_equal(evt_test_write_file(cfg, text, strlen(text)), 0);
+    decode(p, n, cfg, &res);
+    assert_true(res.status_ok);
+    size_t rest = NSYM + NREC - (k + 1);
+    want(&res, "bytes_before_first_flag", before);
+    want(&res, "frames", rest);
+    want(&res, "frames_ok", rest);
+    want(&res, "checksum_errors", 0);
+    want(&res, "length_errors", 0);
+    want(&res, "seq_gaps", 0);         /* the first valid frame only sets the baseline */
+    want(&res, "missing_records", 0);
+    assert_int_equal(res.ndata, rest);
+    want_all_but(&res, 0, k);
+    free(res.info);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_clean),
+        cmocka_unit_test(test_flipped_bit),
+        cmocka_unit_test(test_cut_300),
+        cmocka_unit_test(test_escape_before_flag),
+        cmocka_unit_test(test_truncated_tail),
+        cmocka_unit_test(test_start_mid_frame),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
