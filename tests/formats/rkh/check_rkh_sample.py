@@ -2,25 +2,17 @@
 """Checks `evtrace info --json` / `dump --json` of a real RKH stream against its answer key
 (<name>.expected.json) and its frame table (<name>.frames.tsv): frame counts, TCFG fields, per-event
 counts, symbol tables, and every frame's offset, id, name, seq, timestamp and decoded arguments."""
-import csv, json, re, subprocess, sys
+import csv, json, os, re, sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "support"))
+from evtcheck import Checker  # noqa: E402
 
 evtrace, base = sys.argv[1], sys.argv[2]
 binf = base + ".bin"
 key = json.load(open(base + ".expected.json"))
 rows = list(csv.DictReader(open(base + ".frames.tsv"), delimiter="\t"))
-fails = []
-
-
-def check(what, got, want):
-    if got != want:
-        fails.append(f"{what}: got {got!r}, want {want!r}")
-
-
-def run(*args):
-    r = subprocess.run([evtrace, *args], capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit(f"evtrace {' '.join(args)} exited {r.returncode}: {r.stderr}")
-    return r.stdout
+C = Checker(evtrace)
+check, run, fails = C.check, C.run, C.fails
 
 
 info = json.loads(run("info", "--json", binf))
@@ -41,8 +33,7 @@ check("signals", info["signals"], key["signals"])
 check("user_events", info["user_events"], key["user_events"])
 want_t = dict(key["tcfg"][0])
 got_t = info["tcfg"] or {}
-want_t["version_code"] = int(want_t["version_code"], 16)
-want_t["flags"] = int(want_t.pop("flags_u32"), 16)
+want_t["flags"] = int(want_t["flags_u32"], 16)  # also numeric; version_code/flags_u32 as in the key
 for k, v in want_t.items():
     check(f"tcfg.{k}", got_t.get(k), v)
 
@@ -95,9 +86,4 @@ for n, (e, row) in enumerate(zip(events, rows)):
         if m.group(2):
             check(f"{where} {k}_name", f.get(k + "_name"), m.group(2))
 
-if fails:
-    print(f"{binf}: {len(fails)} mismatches", file=sys.stderr)
-    for x in fails[:40]:
-        print("  " + x, file=sys.stderr)
-    sys.exit(1)
-print(f"{binf}: OK ({len(rows)} frames)")
+C.finish(binf, f"{len(rows)} frames")

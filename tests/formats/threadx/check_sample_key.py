@@ -3,24 +3,16 @@
 independent answer key (<name>.key.json) and entry list (<name>.entries.csv), exactly:
 layout, registry slots, per-id counts, contexts, oldest index, first/last masked timestamps, and
 every entry (slot order, context, priority word, id, info1..4, timestamp deltas)."""
-import csv, json, subprocess, sys
+import csv, json, os, sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "support"))
+from evtcheck import Checker  # noqa: E402
 
 evtrace, base = sys.argv[1], sys.argv[2]
 trx, key = base + ".trx", json.load(open(base + ".key.json"))
 rows = list(csv.DictReader(open(base + ".entries.csv")))
-fails = []
-
-
-def check(what, got, want):
-    if got != want:
-        fails.append(f"{what}: got {got!r}, want {want!r}")
-
-
-def run(*args):
-    r = subprocess.run([evtrace, *args], capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit(f"evtrace {' '.join(args)} exited {r.returncode}: {r.stderr}")
-    return r.stdout
+C = Checker(evtrace)
+check, run, fails = C.check, C.run, C.fails
 
 
 info = json.loads(run("info", "--json", trx))
@@ -80,9 +72,4 @@ for n, (e, row) in enumerate(zip(events, rows)):
         check(f"entry {n} ts step", e["ts"] - prev_ts, step)
     prev_ts, prev_raw = e["ts"], raw
 
-if fails:
-    print(f"{trx}: {len(fails)} mismatches", file=sys.stderr)
-    for f in fails[:40]:
-        print("  " + f, file=sys.stderr)
-    sys.exit(1)
-print(f"{trx}: OK ({len(rows)} entries, {len(used)} registry objects)")
+C.finish(trx, f"{len(rows)} entries, {len(used)} registry objects")
