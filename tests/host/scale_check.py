@@ -1,7 +1,7 @@
 """Constant-memory test of the exporters: synthetic traces of 500k and 1.5M events converted to each
 exporter (and stats/report) in a child process whose peak RSS (wait4) must stay under 64 MB (not
 under sanitizers, whose shadow memory dominates) and must not grow with the trace (< 8 MB from
-500k to 1.5M events;
+500k to 1.5M events; also not checked under sanitizers, whose quarantine holds freed memory;
 the figure includes the pages a forked Python carries over exec, so it is an upper bound). The 50M-event runs are in `make bench` (bench_export)."""
 import os
 import subprocess
@@ -47,7 +47,9 @@ def main():
             print('%-8s peak RSS %6d kB at 500k events, %6d kB at 1.5M events' % (k, small, big))
             if not sanitized and big > 64 * 1024:
                 fail('%s: peak RSS %d kB >= 64 MB' % (k, big))
-            if big - small > 8 * 1024:
+            # ASan keeps freed blocks in its quarantine, so a malloc-heavy exporter (SQLite) shows
+            # RSS growth there that is not ours: the growth check runs in the plain build.
+            if not sanitized and big - small > 8 * 1024:
                 fail('%s: memory grows with the trace (%d -> %d kB)' % (k, small, big))
     print('scale: ok')
 

@@ -54,9 +54,23 @@ static void ring_put(evt_rkh_recorder *r, uint8_t b)
 }
 
 /* One record byte: checksum of the unescaped value, then stuffed. */
-static void put_u8(evt_rkh_recorder *r, uint8_t b)
+static inline void put_u8(evt_rkh_recorder *r, uint8_t b)
 {
     r->chk = (uint8_t)(r->chk + b);
+    if (r->size - r->qty >= 2u) {
+        /* Fast path: room for the byte and its escape, nothing is overwritten. */
+        uint32_t in = r->in;
+        if (b == RKH_FLAG || b == RKH_ESC) {
+            r->ring[in] = RKH_ESC;
+            in = (in + 1u == r->size) ? 0u : in + 1u;
+            b = (uint8_t)(b ^ RKH_ESC_XOR);
+            r->qty++;
+        }
+        r->ring[in] = b;
+        r->in = (in + 1u == r->size) ? 0u : in + 1u;
+        r->qty++;
+        return;
+    }
     if (b == RKH_FLAG || b == RKH_ESC) {
         ring_put(r, RKH_ESC);
         ring_put(r, (uint8_t)(b ^ RKH_ESC_XOR));

@@ -100,11 +100,11 @@ expect("escflag", esc, 1, frames=N, frames_ok=N, aborted_frames=1, seq_gaps=1, m
 tail = clean[: starts[N - 1] + 6]
 expect("tail", tail, 1, frames=N, frames_ok=N, trailing_bytes=6, _states=N - 1, stderr=["trailing"])
 
-# 5. a start in mid-frame: the first 40 bytes (TCFG and part of frame 0) are gone
+# 5. a start in mid-frame: the first 40 bytes (TCFG, frame 0 and the start of frame 1) are gone
 mid = clean[40:]
 first_flag = mid.index(0x7E)
-expect("midstart", mid, 1, bytes_before_first_flag=first_flag, seq_gaps=0, tcfg=None,
-       stderr=["before the first flag"])
+expect("midstart", mid, 1, bytes_before_first_flag=first_flag, seq_gaps=0, tcfg=None, frames=N - 2,
+       frames_ok=N - 2, checksum_errors=0, missing_records=0, _states=N - 2, stderr=["before the first flag"])
 
 # 6. the same mid-way stream with the configuration given out of band
 cfg = os.path.join(tmp, "rkhcfg.h")
@@ -114,7 +114,7 @@ p = os.path.join(tmp, "mid.bin")
 open(p, "wb").write(mid)
 r = subprocess.run([evtrace, "info", "--json", "--rkh-config", cfg, p], capture_output=True, text=True)
 j = json.loads(r.stdout) if r.stdout else {}
-if j.get("frames_ok", 0) < N - 2 or j.get("checksum_errors") != 0:
+if j.get("frames_ok") != N - 2 or j.get("frames") != N - 2 or j.get("checksum_errors") != 0 or j.get("length_errors") != 0:
     fails.append(f"rkh-config: {j.get('frames_ok')} ok frames, {j.get('checksum_errors')} checksum errors")
 
 # 7. garbage never crashes and never claims to be clean
