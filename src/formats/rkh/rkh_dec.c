@@ -627,7 +627,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
     }
     ev->ts = s->ts64;
     if (hdr_seq) { ev->flags |= EVT_HAS_SEQ; ev->seq = seq; }
-    if ((id == 0x63 || id == 0x68) && ev->nargs >= 2) {
+    if ((id == RKH_TE_SM_STATE || id == RKH_TE_SM_TS_STATE) && ev->nargs >= 2) {
         /* The state machine is now in state args[1]: named from FWK_STATE records, else hex. */
         const char *nm = sym_get(&s->objs, ev->args[1]);
         if (!nm) { snprintf(s->statebuf, sizeof s->statebuf, "0x%08" PRIX64, ev->args[1]); nm = s->statebuf; }
@@ -638,10 +638,10 @@ static int decode_frame(rkh_state *s, evt_event *ev)
     if (d->kind == 'Y' && ev->nargs >= 1 && ev->data) {
         const char *nm = (const char *)ev->data;
         switch (id) {
-        case 0xA7: sym_set(s, &s->sigs, ev->args[0], nm); break;
-        case 0xAB: sym_set(s, &s->usr, ev->args[0], nm); break;
-        case 0xB2: sym_set(s, &s->pools, ev->args[0], nm); break;
-        case 0xAF: case 0xB0: sym_set(s, &s->objs, ev->args[1], nm); break; /* the state */
+        case RKH_TE_FWK_SIG: sym_set(s, &s->sigs, ev->args[0], nm); break;
+        case RKH_TE_FWK_TUSR: sym_set(s, &s->usr, ev->args[0], nm); break;
+        case RKH_TE_FWK_EPOOL: sym_set(s, &s->pools, ev->args[0], nm); break;
+        case RKH_TE_FWK_STATE: case RKH_TE_FWK_PSTATE: sym_set(s, &s->objs, ev->args[1], nm); break; /* the state */
         default: sym_set(s, &s->objs, ev->args[0], nm); break;
         }
         if ((ev->flags & EVT_HAS_CTX) && !ev->ctx_name) ev->ctx_name = sym_get(&s->objs, ev->ctx);

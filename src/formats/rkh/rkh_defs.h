@@ -127,6 +127,13 @@
     X(0xE8, UT_SUCCESS,     "line:4", 'O')                                                         \
     X(0xE9, UT_FAIL,        "line:4", 'O')
 
+/* Event ids by name: RKH_TE_SM_STATE, RKH_TE_FWK_OBJ, ... (the same table). */
+enum rkh_te_id {
+#define RKH_TE_ENUM_(id_, nm_, lay_, k_) RKH_TE_##nm_ = id_,
+    RKH_EVENT_TABLE(RKH_TE_ENUM_)
+#undef RKH_TE_ENUM_
+};
+
 /* User-record field types: format byte = (width << 4) | type. X(type, NAME, kind letter, signed) */
 #define RKH_USER_FIELD_TABLE(X)                                                                    \
     X(0, I8, '1', 1) X(1, UI8, '1', 0) X(2, I16, '2', 1) X(3, UI16, '2', 0) X(4, I32, '4', 1)       \

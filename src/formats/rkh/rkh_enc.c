@@ -327,15 +327,21 @@ void evt_rkh_str(evt_rkh_recorder *r, const char *s)
     put_u8(r, 0);
 }
 
-/* User field value sizes by type (rkh_defs.h RKH_USER_FIELD_TABLE; STR and MEM have their own). */
+/* User field value sizes by type, from the kind letters of RKH_USER_FIELD_TABLE (STR and MEM are
+ * written by their own calls). */
 static unsigned usr_size(const evt_rkh_recorder *r, unsigned type)
 {
-    switch (type) {
-    case 0: case 1: return 1;
-    case 2: case 3: return 2;
-    case 9: return r->cfg.sz_ptr;
-    case 10: return r->cfg.sz_fun;
-    case 11: return r->cfg.sz_sig;
+    static const char kinds[] = {
+#define RKH_UF_KIND_(t, name, k, sg) k,
+        RKH_USER_FIELD_TABLE(RKH_UF_KIND_)
+#undef RKH_UF_KIND_
+    };
+    switch (type < sizeof kinds ? kinds[type] : '4') {
+    case '1': return 1;
+    case '2': return 2;
+    case 'S': return r->cfg.sz_ptr;
+    case 'F': return r->cfg.sz_fun;
+    case 'G': return r->cfg.sz_sig;
     default: return 4;
     }
 }
@@ -378,18 +384,18 @@ static void sym_two_name(evt_rkh_recorder *r, unsigned id, uintptr_t a, uintptr_
     evt_rkh_end(r);
 }
 
-void evt_rkh_sym_obj(evt_rkh_recorder *r, uintptr_t obj, const char *name) { sym_ptr_name(r, 0xA6u, obj, name); }
-void evt_rkh_sym_fun(evt_rkh_recorder *r, uintptr_t fn, const char *name) { sym_ptr_name(r, 0xA8u, fn, name); }
-void evt_rkh_sym_ao(evt_rkh_recorder *r, uintptr_t ao, const char *name) { sym_ptr_name(r, 0xAEu, ao, name); }
-void evt_rkh_sym_timer(evt_rkh_recorder *r, uintptr_t t, const char *name) { sym_ptr_name(r, 0xB1u, t, name); }
-void evt_rkh_sym_queue(evt_rkh_recorder *r, uintptr_t q, const char *name) { sym_ptr_name(r, 0xB3u, q, name); }
-void evt_rkh_sym_actor(evt_rkh_recorder *r, uintptr_t a, const char *name) { sym_ptr_name(r, 0xB4u, a, name); }
-void evt_rkh_sym_state(evt_rkh_recorder *r, uintptr_t ao, uintptr_t st, const char *name) { sym_two_name(r, 0xAFu, ao, st, name); }
-void evt_rkh_sym_pstate(evt_rkh_recorder *r, uintptr_t ao, uintptr_t st, const char *name) { sym_two_name(r, 0xB0u, ao, st, name); }
+void evt_rkh_sym_obj(evt_rkh_recorder *r, uintptr_t obj, const char *name) { sym_ptr_name(r, RKH_TE_FWK_OBJ, obj, name); }
+void evt_rkh_sym_fun(evt_rkh_recorder *r, uintptr_t fn, const char *name) { sym_ptr_name(r, RKH_TE_FWK_FUN, fn, name); }
+void evt_rkh_sym_ao(evt_rkh_recorder *r, uintptr_t ao, const char *name) { sym_ptr_name(r, RKH_TE_FWK_AO, ao, name); }
+void evt_rkh_sym_timer(evt_rkh_recorder *r, uintptr_t t, const char *name) { sym_ptr_name(r, RKH_TE_FWK_TIMER, t, name); }
+void evt_rkh_sym_queue(evt_rkh_recorder *r, uintptr_t q, const char *name) { sym_ptr_name(r, RKH_TE_FWK_QUEUE, q, name); }
+void evt_rkh_sym_actor(evt_rkh_recorder *r, uintptr_t a, const char *name) { sym_ptr_name(r, RKH_TE_FWK_ACTOR, a, name); }
+void evt_rkh_sym_state(evt_rkh_recorder *r, uintptr_t ao, uintptr_t st, const char *name) { sym_two_name(r, RKH_TE_FWK_STATE, ao, st, name); }
+void evt_rkh_sym_pstate(evt_rkh_recorder *r, uintptr_t ao, uintptr_t st, const char *name) { sym_two_name(r, RKH_TE_FWK_PSTATE, ao, st, name); }
 
 void evt_rkh_sym_sig(evt_rkh_recorder *r, uint32_t sig, const char *name)
 {
-    if (!evt_rkh_begin_nofilt(r, 0xA7u)) return;
+    if (!evt_rkh_begin_nofilt(r, RKH_TE_FWK_SIG)) return;
     evt_rkh_sig(r, sig);
     evt_rkh_str(r, name);
     evt_rkh_end(r);
@@ -397,7 +403,7 @@ void evt_rkh_sym_sig(evt_rkh_recorder *r, uint32_t sig, const char *name)
 
 void evt_rkh_sym_tusr(evt_rkh_recorder *r, unsigned user_event, const char *name)
 {
-    if (!evt_rkh_begin_nofilt(r, 0xABu)) return;
+    if (!evt_rkh_begin_nofilt(r, RKH_TE_FWK_TUSR)) return;
     evt_rkh_ui8(r, (uint8_t)user_event);
     evt_rkh_str(r, name);
     evt_rkh_end(r);
@@ -405,7 +411,7 @@ void evt_rkh_sym_tusr(evt_rkh_recorder *r, unsigned user_event, const char *name
 
 void evt_rkh_sym_epool(evt_rkh_recorder *r, unsigned pool, const char *name)
 {
-    if (!evt_rkh_begin_nofilt(r, 0xB2u)) return;
+    if (!evt_rkh_begin_nofilt(r, RKH_TE_FWK_EPOOL)) return;
     evt_rkh_ui8(r, (uint8_t)pool);
     evt_rkh_str(r, name);
     evt_rkh_end(r);
