@@ -90,6 +90,7 @@ void evt_source_from_mem(evt_source *src, const void *data, size_t len)
 
 size_t evt_source_read_at(evt_source *src, uint64_t off, void *dst, size_t n)
 {
+    if (n == 0) return 0; /* dst may be NULL for an empty read (memcpy(NULL, ..., 0) is UB) */
     if (src->is_stream) {
         if (off < src->head_len) {
             size_t k = src->head_len - (size_t)off;
