@@ -3,5 +3,5 @@
 # --json`. Fails if babeltrace2 is missing.
 add_test(NAME host/export_ctf
   COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/host/ctf_check.py $<TARGET_FILE:evtrace>
-          ${EVT_SHARED_DIR}/samples ${CMAKE_SOURCE_DIR}/tests/host/data)
+          ${EVT_TEST_DATA_DIR} ${CMAKE_SOURCE_DIR}/tests/host/data)
 set_tests_properties(host/export_ctf PROPERTIES LABELS unit TIMEOUT 300)

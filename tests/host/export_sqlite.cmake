@@ -2,5 +2,5 @@
 # ranges and queries on every readable sample and on a synthetic trace.
 add_test(NAME host/export_sqlite
   COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/host/sqlite_check.py $<TARGET_FILE:evtrace>
-          ${EVT_SHARED_DIR}/samples ${CMAKE_SOURCE_DIR}/tests/host/data)
+          ${EVT_TEST_DATA_DIR} ${CMAKE_SOURCE_DIR}/tests/host/data)
 set_tests_properties(host/export_sqlite PROPERTIES LABELS unit TIMEOUT 300)

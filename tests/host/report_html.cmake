@@ -3,5 +3,5 @@
 # is missing.
 add_test(NAME host/report_html
   COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/host/report_check.py $<TARGET_FILE:evtrace>
-          ${EVT_SHARED_DIR}/samples ${CMAKE_SOURCE_DIR}/tests/host/data)
+          ${EVT_TEST_DATA_DIR} ${CMAKE_SOURCE_DIR}/tests/host/data)
 set_tests_properties(host/report_html PROPERTIES LABELS unit TIMEOUT 600)

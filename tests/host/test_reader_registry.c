@@ -9,7 +9,7 @@
 #include "evtrace/alloc.h"
 #include "evtrace/reader.h"
 
-#define SAMPLE EVT_SAMPLES_DIR "/threadx_real/nowrap_m32le.trx"
+#define SAMPLE EVT_TEST_DATA_DIR "/threadx_real/nowrap_m32le.trx"
 
 static void test_registry_lookup(void **st)
 {

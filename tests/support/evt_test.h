@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* EVT_SAMPLES_DIR ("<shared>/samples"), EVT_TEST_DATA_DIR ("<repo>/tests/data"), EVT_SOURCE_DIR and
+/* EVT_TEST_DATA_DIR ("<repo>/tests/data": golden files and the real samples), EVT_SOURCE_DIR and
  * EVT_BINARY_DIR are compile-time definitions set by CMake. */
 
 /* Read a whole file (test data only); aborts the test process with a message if it cannot. */

@@ -15,7 +15,7 @@
 #include "evtrace/json.h"
 #include "evtrace/reader.h"
 
-#define SAMPLE(n) EVT_SAMPLES_DIR "/etw/" n
+#define SAMPLE(n) EVT_TEST_DATA_DIR "/etw/" n
 
 static const evt_field *field(const evt_event *ev, const char *key)
 {

@@ -128,11 +128,11 @@ static void test_real_buffers(void **st)
 {
     (void)st;
     size_t n;
-    uint8_t *f = evt_test_read_file(EVT_SAMPLES_DIR "/etw/perfview_SelfDescribingSingleEvent.etl", &n);
+    uint8_t *f = evt_test_read_file(EVT_TEST_DATA_DIR "/etw/perfview_SelfDescribingSingleEvent.etl", &n);
     check_buffer(f, 0x400);  /* 6081 -> 7096 bytes */
     check_buffer(f, 0x1c09); /* 154 -> 168 bytes, unaligned file offset */
     free(f);
-    f = evt_test_read_file(EVT_SAMPLES_DIR "/etw/perfview_smallEtlFile.etl", &n);
+    f = evt_test_read_file(EVT_TEST_DATA_DIR "/etw/perfview_smallEtlFile.etl", &n);
     check_buffer(f, 0x200);  /* 477 -> 664 bytes */
     free(f);
 }

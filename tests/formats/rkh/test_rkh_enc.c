@@ -89,7 +89,7 @@ static void test_blinky_equals_rkh(void **st)
         }
     }
     size_t len;
-    uint8_t *want = evt_test_read_file(EVT_SAMPLES_DIR "/rkh/blinky_stock.bin", &len);
+    uint8_t *want = evt_test_read_file(EVT_TEST_DATA_DIR "/rkh/blinky_stock.bin", &len);
     assert_int_equal(o.n, len);
     assert_memory_equal(o.p, want, len);
     free(want);
@@ -144,7 +144,7 @@ static void test_usr_events_equal_rkh(void **st)
     assert_true(evt_rkh_begin_nofilt(&r, 0xA9)); evt_rkh_fun(&r, fn); evt_rkh_end(&r);
     assert_true(evt_rkh_begin_nofilt(&r, 0xAA)); evt_rkh_fun(&r, fn); evt_rkh_sym(&r, objA); evt_rkh_sym(&r, objB); evt_rkh_end(&r);
     size_t len;
-    uint8_t *want = evt_test_read_file(EVT_SAMPLES_DIR "/rkh/usr_events.bin", &len);
+    uint8_t *want = evt_test_read_file(EVT_TEST_DATA_DIR "/rkh/usr_events.bin", &len);
     assert_int_equal(o.n, len);
     assert_memory_equal(o.p, want, len);
     free(want);

@@ -4,6 +4,6 @@ foreach(s threadx_real/nowrap_m32le threadx_tracex/demo_threadx threadx_tracex/d
   string(REPLACE "/" "_" tname ${s})
   add_test(NAME formats/threadx/sample_key_${tname}
     COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/formats/threadx/check_sample_key.py
-            $<TARGET_FILE:evtrace> ${EVT_SHARED_DIR}/samples/${s})
+            $<TARGET_FILE:evtrace> ${EVT_TEST_DATA_DIR}/${s})
   set_tests_properties(formats/threadx/sample_key_${tname} PROPERTIES LABELS unit TIMEOUT 60)
 endforeach()

@@ -68,11 +68,11 @@ static void check_sample(const char *base)
 {
     char path[512];
     size_t klen, nrows;
-    snprintf(path, sizeof path, "%s/%s.key.json", EVT_SAMPLES_DIR, base);
+    snprintf(path, sizeof path, "%s/%s.key.json", EVT_TEST_DATA_DIR, base);
     char *key = (char *)evt_test_read_file(path, &klen);
-    snprintf(path, sizeof path, "%s/%s.entries.csv", EVT_SAMPLES_DIR, base);
+    snprintf(path, sizeof path, "%s/%s.entries.csv", EVT_TEST_DATA_DIR, base);
     row *rows = read_rows(path, &nrows);
-    snprintf(path, sizeof path, "%s/%s.trx", EVT_SAMPLES_DIR, base);
+    snprintf(path, sizeof path, "%s/%s.trx", EVT_TEST_DATA_DIR, base);
 
     evt_reader *r = NULL;
     char err[256] = "";

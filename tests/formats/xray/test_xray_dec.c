@@ -140,8 +140,8 @@ static void test_sample(void **st)
 {
     (void)st;
     size_t n;
-    uint8_t *p = evt_test_read_file(EVT_SAMPLES_DIR "/xray/fdr-v5-small.xray", &n);
-    evt_open_opts o = {1, {"instr-map"}, {EVT_SAMPLES_DIR "/xray/instr-map.yaml"}};
+    uint8_t *p = evt_test_read_file(EVT_TEST_DATA_DIR "/xray/fdr-v5-small.xray", &n);
+    evt_open_opts o = {1, {"instr-map"}, {EVT_TEST_DATA_DIR "/xray/instr-map.yaml"}};
     got *g = read_mem(p, n, &o);
     assert_int_equal(g->open_st, EVT_OK);
     assert_int_equal(g->last, EVT_END);

@@ -5,7 +5,7 @@
 set(_xr_py ${CMAKE_SOURCE_DIR}/tests/formats/xray/xray_oracle.py)
 set(_xr_work ${CMAKE_BINARY_DIR}/xray-oracle)
 add_test(NAME formats/xray/xray_oracle_sample
-         COMMAND python3 ${_xr_py} sample $<TARGET_FILE:evtrace> ${EVT_SHARED_DIR}/samples)
+         COMMAND python3 ${_xr_py} sample $<TARGET_FILE:evtrace> ${EVT_TEST_DATA_DIR})
 add_test(NAME formats/xray/xray_oracle_fdr
          COMMAND python3 ${_xr_py} fdr $<TARGET_FILE:evtrace> ${CMAKE_SOURCE_DIR} ${_xr_work}/fdr)
 add_test(NAME formats/xray/xray_oracle_basic

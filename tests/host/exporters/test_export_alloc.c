@@ -14,7 +14,7 @@
 #include "evtrace/exporter.h"
 #include "host/analysis/report.h"
 
-#define SAMPLE EVT_SAMPLES_DIR "/threadx_real/nowrap_m32le.trx"
+#define SAMPLE EVT_TEST_DATA_DIR "/threadx_real/nowrap_m32le.trx"
 
 /* One export with failure injection from allocation n on (0 = none). Returns 1 when it succeeded. */
 static int export_once(const evt_exporter_desc *x, unsigned long n, const char *out)
