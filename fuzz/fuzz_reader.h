@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include "evtrace/json.h"
 #include "evtrace/reader.h"
+#include "fuzz_common.h"
 
 static void fuzz_read_all(const uint8_t *data, size_t size, const char *format)
 {

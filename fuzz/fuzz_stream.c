@@ -1,0 +1,70 @@
+/* libFuzzer target of the stream source behind `-`, `--listen` and `--follow` (source.c's
+ * sequential path: head kept for the probes, then reads in order) with the readers on top.
+ * Input: byte 0 picks the format (0 = auto-detection, fuzz_common.h), bytes 1..4 are four chunk
+ * sizes (low 7 bits + 1, times 64 when the top bit is set) used in turn, the rest is the stream. A
+ * writer thread feeds the rest through a pipe in those chunks and closes it; the reader pulls
+ * every event from the read end. */
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include "fuzz_common.h"
+
+typedef struct feed {
+    int fd;
+    const uint8_t *p;
+    size_t n;
+    size_t chunk[4];
+} feed;
+
+static void *writer(void *arg)
+{
+    feed *f = arg;
+    size_t off = 0;
+    for (unsigned i = 0; off < f->n; i++) {
+        size_t want = f->chunk[i % 4];
+        if (want > f->n - off) want = f->n - off;
+        ssize_t w = write(f->fd, f->p + off, want);
+        if (w <= 0) break; /* the reader is gone (EPIPE): stop */
+        off += (size_t)w;
+        sched_yield(); /* let the reader see a partial stream */
+    }
+    close(f->fd);
+    return NULL;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc; (void)argv;
+    signal(SIGPIPE, SIG_IGN); /* a reader that stops early must not kill the writer */
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 5) return 0;
+    int fds[2];
+    if (pipe(fds) != 0) return 0;
+    feed f = {fds[1], data + 5, size - 5, {0, 0, 0, 0}};
+    for (int i = 0; i < 4; i++) f.chunk[i] = ((size_t)(data[1 + i] & 0x7f) + 1) * ((data[1 + i] & 0x80) ? 64 : 1);
+    pthread_t th;
+    if (pthread_create(&th, NULL, writer, &f) != 0) { close(fds[0]); close(fds[1]); return 0; }
+
+    evt_source src;
+    evt_reader *r = NULL;
+    char err[256] = "";
+    if (evt_source_open_stream(&src, fds[0], "<fuzz-pipe>", 0, 0) != EVT_OK) {
+        close(fds[0]);
+    } else if (evt_reader_open_stream(&src, fuzz_pick_format(data[0]), NULL, NULL, NULL, &r, err, sizeof err) ==
+               EVT_OK) {
+        evt_event ev;
+        unsigned long n = 0;
+        while (n++ < FUZZ_MAX_EVENTS && evt_reader_next(r, &ev) == EVT_OK) {}
+        evt_reader_close(r); /* closes the read end */
+    } else if (!err[0]) {
+        abort(); /* a failed open says why */
+    }
+    pthread_join(th, NULL);
+    return 0;
+}
