@@ -17,6 +17,9 @@ enum {
     OPT_FOLLOW = 1u << 4  /* --follow, --listen PORT, --idle-exit SECONDS */
 };
 
+/* cli_parse results besides 0 and EXIT_USAGE. */
+enum { CLI_PARSE_HELP = -1, CLI_PARSE_BAD_FORMAT = -2 };
+
 typedef struct cli_args {
     const char *cmd;        /* subcommand name */
     const char *file;       /* the input trace */
@@ -25,6 +28,7 @@ typedef struct cli_args {
     const char *to;         /* --to KIND */
     int json;               /* --json */
     int quiet;              /* -q */
+    int force;              /* --force: replace OUT whatever it is */
     int follow;             /* --follow: decode as the data arrives (growing file, pipe, "-") */
     const char *listen;     /* --listen PORT: accept one TCP connection on 127.0.0.1:PORT */
     unsigned idle_exit_ms;  /* --idle-exit SECONDS: with --follow, stop after that long idle */
@@ -43,6 +47,20 @@ typedef struct cli_command {
     int min_extra, max_extra; /* positional arguments after FILE */
     int (*run)(const cli_args *a);
 } cli_command;
+
+/* The subcommands (commands.def): lookup by name, or NULL; count and i-th for --help. */
+const cli_command *cli_command_find(const char *name);
+size_t cli_command_count(void);
+const cli_command *cli_command_at(size_t i);
+
+/* Parse the arguments of subcommand c: argv[0] is the command name, argv[1..argc-1] its options
+ * and arguments (getopt_long; the argv array may be reordered). Fills *out (pointers into argv)
+ * and prints errors to stderr; no other side effect. Returns 0, EXIT_USAGE, CLI_PARSE_HELP
+ * (-h/--help seen: print cli_print_options) or CLI_PARSE_BAD_FORMAT (--format names no reader;
+ * a usage error). Callable repeatedly (a fuzz target does). */
+int cli_parse(const cli_command *c, int argc, char **argv, cli_args *out);
+/* The option lines of `evtrace CMD --help` for the options c accepts. */
+void cli_print_options(const cli_command *c, FILE *o);
 
 /* Open a.file with the reader chosen by --format or auto-detection; diagnostics go to stderr as
  * "evtrace: FILE: offset N (0xN): message". On failure prints the error and returns NULL; *code

@@ -1,0 +1,199 @@
+/* Option parsing for one subcommand: getopt_long over a single option table (k_opts) plus the
+ * options the readers declare (--rkh-config FILE, ...). Accepts --opt=value, --opt value, -o OUT,
+ * -oOUT, combined short flags (-qo OUT), and `--` (everything after it is positional). No side
+ * effects beyond filling the struct and printing errors to stderr, so it can be fuzzed.
+ *
+ * To add an option: one row in k_opts (name, short letter or 0, argument placeholder or NULL,
+ * the OPT_* bit of the commands that accept it, help) and one case in apply_(). */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "evtrace/reader.h"
+
+/* Option ids (getopt_long's `val`): printable short letters, or values past 256 for long-only. */
+enum {
+    ID_HELP = 'h', ID_OUT = 'o', ID_QUIET = 'q',
+    ID_FORMAT = 256, ID_JSON, ID_TO, ID_FORCE, ID_FOLLOW, ID_LISTEN, ID_IDLE_EXIT,
+    ID_READER_OPT /* ID_READER_OPT + i: the i-th reader option found */
+};
+
+typedef struct cli_opt {
+    const char *name; /* long name, without "--" */
+    int id;           /* ID_*; a printable letter is also the short option */
+    const char *arg;  /* placeholder of its value for --help, or NULL: a flag */
+    unsigned need;    /* OPT_* bit of the commands that accept it; 0: every command */
+    const char *help;
+} cli_opt;
+
+static const cli_opt k_opts[] = {
+    {"help", ID_HELP, NULL, 0, "this help"},
+    {"format", ID_FORMAT, "NAME", 0, "force a reader instead of auto-detection"},
+    {"json", ID_JSON, NULL, OPT_JSON, "machine-readable output (see docs/json-contract.md)"},
+    {"output", ID_OUT, "OUT", OPT_OUTPUT, "output path; - writes to standard output where the kind allows"},
+    {"force", ID_FORCE, NULL, OPT_OUTPUT, "replace OUT even if it is not a file or an evtrace output directory"},
+    {"to", ID_TO, "KIND", OPT_TO, "output kind (default: from OUT's extension)"},
+    {"quiet", ID_QUIET, NULL, OPT_QUIET, "no progress or summary on stderr"},
+    {"follow", ID_FOLLOW, NULL, OPT_FOLLOW,
+     "decode as data arrives: a growing FILE, a pipe, or - (stdin);\n"
+     "one line per event, flushed (stream formats such as rkh)"},
+    {"listen", ID_LISTEN, "PORT", OPT_FOLLOW, "with --follow: accept one TCP connection on 127.0.0.1:PORT"},
+    {"idle-exit", ID_IDLE_EXIT, "SECONDS", OPT_FOLLOW, "with --follow: stop after SECONDS without new data"},
+};
+#define NOPTS (sizeof k_opts / sizeof k_opts[0])
+#define MAX_READER_OPTS 32 /* reader-declared options taken into the getopt table */
+
+static int accepts_(const cli_command *c, const cli_opt *o) { return o->need == 0 || (c->opts & o->need); }
+
+/* The i-th reader-declared option (registry order), or NULL past the end. */
+static const evt_reader_option *reader_opt_(size_t i)
+{
+    for (size_t k = 0; k < evt_reader_count(); k++)
+        for (const evt_reader_option *op = evt_reader_at(k)->options; op && op->name; op++)
+            if (i-- == 0) return op;
+    return NULL;
+}
+
+void cli_print_options(const cli_command *c, FILE *o)
+{
+    for (size_t i = 0; i < NOPTS; i++) {
+        const cli_opt *op = &k_opts[i];
+        if (!accepts_(c, op)) continue;
+        char head[64];
+        if (op->id < 256)
+            snprintf(head, sizeof head, "-%c, --%s%s%s", op->id, op->name, op->arg ? " " : "", op->arg ? op->arg : "");
+        else snprintf(head, sizeof head, "--%s%s%s", op->name, op->arg ? " " : "", op->arg ? op->arg : "");
+        fprintf(o, "  %-24s ", head);
+        for (const char *h = op->help; *h; h++) {
+            fputc(*h, o);
+            if (*h == '\n') fprintf(o, "  %-24s ", "");
+        }
+        fputc('\n', o);
+    }
+}
+
+static int value_error_(const cli_command *c, const char *opt, const char *want, const char *val)
+{
+    cli_err(c->name, "--%s needs %s, not '%s'", opt, want, val);
+    return EXIT_USAGE;
+}
+
+/* Apply one parsed option; returns 0 or an exit code. */
+static int apply_(const cli_command *c, int id, const char *val, cli_args *a)
+{
+    switch (id) {
+    case ID_FORMAT: a->format = val; break;
+    case ID_JSON: a->json = 1; break;
+    case ID_OUT: a->out = val; break;
+    case ID_FORCE: a->force = 1; break;
+    case ID_TO: a->to = val; break;
+    case ID_QUIET: a->quiet = 1; break;
+    case ID_FOLLOW: a->follow = 1; break;
+    case ID_LISTEN: a->listen = val; a->follow = 1; break;
+    case ID_IDLE_EXIT: {
+        char *end;
+        double secs = strtod(val, &end);
+        if (!*val || *end || !(secs >= 0) || secs > 4.0e6) return value_error_(c, "idle-exit", "a number of seconds", val);
+        a->idle_exit_ms = (unsigned)(secs * 1000.0);
+        break;
+    }
+    default: {
+        const evt_reader_option *op = reader_opt_((size_t)(id - ID_READER_OPT));
+        if (!op) return EXIT_USAGE;
+        for (unsigned i = 0; i < a->ropts.n; i++) /* the same option again: the last one wins */
+            if (strcmp(a->ropts.key[i], op->name) == 0) { a->ropts.val[i] = val; return 0; }
+        if (a->ropts.n >= EVT_MAX_OPTS) { cli_err(c->name, "too many reader options"); return EXIT_USAGE; }
+        a->ropts.key[a->ropts.n] = op->name;
+        a->ropts.val[a->ropts.n++] = val;
+    }
+    }
+    return 0;
+}
+
+static int positional_(const cli_command *c, const char *s, cli_args *a)
+{
+    if (!a->file) a->file = s;
+    else if (a->nextra < (int)(sizeof a->extra / sizeof a->extra[0])) a->extra[a->nextra++] = s;
+    else { cli_err(c->name, "too many arguments"); return EXIT_USAGE; }
+    return 0;
+}
+
+/* The message for getopt's '?' or ':' on argv[at]. */
+static int bad_option_(const cli_command *c, int ret, const char *arg, int shortopt)
+{
+    if (shortopt && (arg[0] != '-' || arg[1] != '-')) {
+        if (ret == ':') cli_err(c->name, "option -%c needs a value", shortopt);
+        else cli_err(c->name, "unknown option '-%c' (try: evtrace %s --help)", shortopt, c->name);
+        return EXIT_USAGE;
+    }
+    if (ret == ':') { cli_err(c->name, "option %s needs a value", arg); return EXIT_USAGE; }
+    const char *eq = strchr(arg, '=');
+    if (eq) {
+        for (size_t i = 0; i < NOPTS; i++)
+            if (!k_opts[i].arg && accepts_(c, &k_opts[i]) && strlen(k_opts[i].name) == (size_t)(eq - arg - 2) &&
+                strncmp(arg + 2, k_opts[i].name, (size_t)(eq - arg - 2)) == 0) {
+                cli_err(c->name, "option --%s takes no value", k_opts[i].name);
+                return EXIT_USAGE;
+            }
+    }
+    cli_err(c->name, "unknown option '%s' (try: evtrace %s --help)", arg, c->name);
+    return EXIT_USAGE;
+}
+
+int cli_parse(const cli_command *c, int argc, char **argv, cli_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->cmd = c->name;
+    /* getopt_long table: the accepted rows of k_opts, then the reader options. */
+    struct option lo[NOPTS + MAX_READER_OPTS + 1];
+    char shorts[3 + 3 * NOPTS] = "-:"; /* '-': positionals come back in order as id 1; ':': missing value */
+    size_t n = 0, ns = 2;
+    for (size_t i = 0; i < NOPTS; i++) {
+        const cli_opt *op = &k_opts[i];
+        if (!accepts_(c, op)) continue;
+        lo[n++] = (struct option){op->name, op->arg ? required_argument : no_argument, NULL, op->id};
+        if (op->id < 256) {
+            shorts[ns++] = (char)op->id;
+            if (op->arg) shorts[ns++] = ':';
+        }
+    }
+    shorts[ns] = '\0';
+    const evt_reader_option *rop;
+    for (size_t i = 0; n < NOPTS + MAX_READER_OPTS && (rop = reader_opt_(i)) != NULL; i++) {
+        int dup = 0; /* two readers declaring the same option: one getopt entry */
+        for (size_t k = 0; k < n; k++) dup |= strcmp(lo[k].name, rop->name) == 0;
+        if (!dup) lo[n++] = (struct option){rop->name, required_argument, NULL, ID_READER_OPT + (int)i};
+    }
+    lo[n] = (struct option){NULL, 0, NULL, 0};
+
+    opterr = 0;
+    optind = 0; /* glibc: start a fresh scan (the parser may be called more than once) */
+    int ret, code = 0;
+    while (code == 0 && (ret = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+        if (ret == 1) code = positional_(c, optarg, a);
+        else if (ret == ID_HELP) return CLI_PARSE_HELP;
+        else if (ret == '?' || ret == ':') {
+            const char *arg = (optind - 1 >= 1 && optind - 1 < argc) ? argv[optind - 1] : "?";
+            /* a short option clustered or with its value attached: getopt may not have moved on */
+            if (optopt && optind < argc && argv[optind][0] == '-' && argv[optind][1] != '-' &&
+                strchr(argv[optind], optopt))
+                arg = argv[optind];
+            return bad_option_(c, ret, arg, optopt);
+        } else code = apply_(c, ret, optarg, a);
+    }
+    if (code) return code;
+    for (int i = optind; i < argc && code == 0; i++) code = positional_(c, argv[i], a); /* after `--` */
+    if (code) return code;
+
+    if (!a->file && a->listen) a->file = a->listen;
+    if (!a->file) { cli_err(c->name, "missing FILE (try: evtrace %s --help)", c->name); return EXIT_USAGE; }
+    if (a->nextra < c->min_extra || a->nextra > c->max_extra) {
+        cli_err(c->name, "wrong number of arguments (try: evtrace %s --help)", c->name);
+        return EXIT_USAGE;
+    }
+    if (a->format && !evt_reader_find(a->format)) {
+        cli_err(c->name, "unknown format '%s'", a->format);
+        return CLI_PARSE_BAD_FORMAT;
+    }
+    return 0;
+}
