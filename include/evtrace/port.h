@@ -14,8 +14,16 @@ typedef uint32_t evt_port_crit_t;
  *   uint64_t evt_port_timestamp(void);       current timestamp counter (free-running)
  *   uint64_t evt_port_timestamp_hz(void);    its frequency in Hz (0 if unknown)
  *   unsigned evt_port_timestamp_bits(void);  its width in bits (32 or 64, ...)
- *   evt_port_crit_t evt_port_crit_enter(void); enter a short critical section (mask interrupts
- *                                            or take the port's lock); nestable via the state
+ *   evt_port_lock, EVT_PORT_LOCK_INIT         a recorder's lock object (one per recorder)
+ *   int evt_port_lock_enter(evt_port_lock *, evt_port_crit_t *st);
+ *                                            enter that recorder's critical section (mask local
+ *                                            interrupts and/or take the lock); returns 1 with *st
+ *                                            set, or 0 when a nested context could only have
+ *                                            entered by waiting (the caller drops and counts).
+ *                                            Re-entry from an interrupt on the holding context
+ *                                            returns 1 (the recorder's nesting guard decides).
+ *   void evt_port_lock_exit(evt_port_lock *, evt_port_crit_t st); leave it
+ *   evt_port_crit_t evt_port_crit_enter(void); the legacy process-wide section (always entered)
  *   void evt_port_crit_exit(evt_port_crit_t); leave it, restoring the saved state
  *   uintptr_t evt_port_context_id(void);     id of the running thread/task
  *   int evt_port_in_isr(void);               non-zero in interrupt context

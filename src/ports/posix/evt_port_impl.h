@@ -1,7 +1,28 @@
 /* POSIX port of the recorder: a cheap timestamp counter (the TSC on x86, calibrated once against
- * CLOCK_MONOTONIC; CLOCK_MONOTONIC ns elsewhere), a test-and-test-and-set spinlock as the critical
- * section shared by every thread of the process (nestable per thread), pthread ids as contexts, a
- * per-thread "simulated ISR" flag. */
+ * CLOCK_MONOTONIC; CLOCK_MONOTONIC ns elsewhere), one lock per recorder that is safe against signal
+ * handlers recording on the thread that holds or is taking it, pthread ids as contexts, and
+ * "simulated interrupts": signal handlers installed through evt_posix_isr_install() run with the
+ * ISR flag set and are held off while their thread is inside (or entering, or leaving) any
+ * recorder's critical section, as a masked interrupt would be.
+ *
+ * Lock invariants
+ *  P1 A lock's owner word is 0 (free) or the token of the thread that holds it (the address of a
+ *     thread-local variable: unique among live threads, the same in the thread's signal handlers).
+ *     It changes only by a CAS 0 -> token (take) and a release store token -> 0 (give back), each one
+ *     instruction: there is no instant at which a signal handler sees a half-taken lock.
+ *  P2 enter on a lock whose owner is the caller's own token is re-entry by a handler that
+ *     interrupted the holder: it succeeds without waiting, and st = 0 makes its exit a no-op. The
+ *     recorder's nesting guard (evtrace/recorder.h) then keeps the nested record out of the
+ *     interrupted one.
+ *  P3 A context that waits for a lock holds no other lock: a context entering a section while its
+ *     thread is already inside (or entering, or leaving) one — a handler that interrupted it, or a
+ *     recorder callback that records into another recorder — only tries, with a bounded spin, and
+ *     reports failure (the record is dropped and counted). So no cycle of waiters can form, and
+ *     nothing deadlocks.
+ *  P4 evt_posix_hold counts the sections the thread is inside, from before the take to after the
+ *     give-back; a port-installed handler that arrives while it is non-zero is deferred and runs at
+ *     the outermost exit. Raw handlers (not installed through the port) are not held off; P2 and P3
+ *     keep them safe. */
 #ifndef EVT_PORT_IMPL_POSIX_H
 #define EVT_PORT_IMPL_POSIX_H
 
@@ -12,9 +33,17 @@
 
 typedef uint32_t evt_port_crit_t;
 
-extern atomic_int evt_posix_lock;              /* the process-wide recorder lock: 0 free, 1 held */
-extern _Thread_local int evt_posix_in_isr;     /* set by a simulated interrupt handler */
-extern _Thread_local unsigned evt_posix_crit_depth; /* nesting depth of crit sections held */
+/* A recorder's lock: the owner's token, 0 when free (P1). Alone in its cache line is the caller's
+ * choice (recorders that share a line with hot data pay for it). */
+typedef struct evt_port_lock {
+    _Atomic uintptr_t owner;
+} evt_port_lock;
+#define EVT_PORT_LOCK_INIT {0}
+
+extern _Thread_local int evt_posix_in_isr;        /* set while a simulated interrupt handler runs */
+extern _Thread_local volatile unsigned evt_posix_hold; /* sections entered, incl. taking (P4) */
+extern _Thread_local volatile unsigned evt_posix_deferred; /* held-off simulated interrupts */
+extern _Thread_local char evt_posix_token_;       /* its address is the thread's lock token */
 
 /* Timestamp counter frequency in Hz (TSC: measured once, ~10 ms, on first use). */
 uint64_t evt_posix_timestamp_hz(void);
@@ -22,10 +51,8 @@ uint64_t evt_posix_timestamp_hz(void);
 #if defined(__x86_64__) || defined(__i386__)
 /* The TSC: invariant on every x86 CPU of the last decade (constant_tsc, nonstop_tsc) and 2-5x
  * cheaper than clock_gettime. Not ordered: RDTSC may execute before earlier instructions complete,
- * even before the locked exchange of evt_port_crit_enter(), so two threads taking turns in the
- * critical section can read values a few cycles out of turn. A recorder that needs timestamps in
- * slot order keeps the last value and clamps (the TXTB recorder does); ordering it with
- * LFENCE/RDTSCP doubled the cost of a record here (17 -> 34 ns). */
+ * even before the locked exchange of a lock enter, so two threads taking turns in a critical
+ * section can read values a few cycles out of turn: recorders clamp (evt_clock_read). */
 static inline uint64_t evt_port_timestamp(void)
 {
     uint32_t lo, hi;
@@ -52,25 +79,57 @@ static inline void evt_posix_cpu_relax(void)
 #endif
 }
 
-/* Slow path of evt_port_crit_enter: spin on a plain load (no cache-line ping-pong), yield the CPU
- * after a while (the holder may have been preempted). */
-void evt_posix_lock_contended(void);
+/* Slow path of evt_port_lock_enter: the lock is held by another thread. Waits (spin, then yield)
+ * when this is the thread's only section (evt_posix_hold == 1), else tries a bounded number of
+ * times (P3). Returns 1 once taken, 0 if it gave up. */
+int evt_posix_lock_contended(evt_port_lock *l, uintptr_t self);
+/* Run the simulated interrupts held off while the thread was in a section (P4). */
+void evt_posix_run_deferred(void);
 
-/* Nestable on one thread: only the outermost enter takes the lock. Uncontended cost: one atomic
- * exchange. */
-static inline evt_port_crit_t evt_port_crit_enter(void)
+static inline int evt_port_lock_enter(evt_port_lock *l, evt_port_crit_t *st)
 {
-    if (evt_posix_crit_depth++ == 0) {
-        if (atomic_exchange_explicit(&evt_posix_lock, 1, memory_order_acquire) != 0)
-            evt_posix_lock_contended();
+    uintptr_t self = (uintptr_t)&evt_posix_token_;
+    evt_posix_hold++;
+    atomic_signal_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(&l->owner, memory_order_relaxed) == self) {
+        *st = 0; /* P2: a handler on the holding thread */
+        return 1;
     }
+    uintptr_t expect = 0;
+    if (!atomic_compare_exchange_strong_explicit(&l->owner, &expect, self, memory_order_acquire,
+                                                 memory_order_relaxed) &&
+        !evt_posix_lock_contended(l, self)) {
+        atomic_signal_fence(memory_order_seq_cst);
+        if (--evt_posix_hold == 0u && evt_posix_deferred) evt_posix_run_deferred();
+        return 0;
+    }
+    *st = 1;
     return 1;
 }
-static inline void evt_port_crit_exit(evt_port_crit_t st)
+
+static inline void evt_port_lock_exit(evt_port_lock *l, evt_port_crit_t st)
 {
-    (void)st;
-    if (--evt_posix_crit_depth == 0) atomic_store_explicit(&evt_posix_lock, 0, memory_order_release);
+    if (st) atomic_store_explicit(&l->owner, 0, memory_order_release);
+    atomic_signal_fence(memory_order_seq_cst);
+    if (--evt_posix_hold == 0u && evt_posix_deferred) evt_posix_run_deferred();
 }
+
+/* The legacy process-wide critical section (evt_port_crit_enter/exit): one shared lock. Kept for
+ * code outside the recorders; recorders use their own evt_port_lock. Always entered (a nested
+ * context that cannot wait spins until the holder, on another thread, gives it back). */
+extern evt_port_lock evt_posix_global_lock;
+static inline evt_port_crit_t evt_port_crit_enter(void)
+{
+    evt_port_crit_t st;
+    while (!evt_port_lock_enter(&evt_posix_global_lock, &st)) evt_posix_cpu_relax();
+    return st;
+}
+static inline void evt_port_crit_exit(evt_port_crit_t st) { evt_port_lock_exit(&evt_posix_global_lock, st); }
+
+/* Simulated interrupts. install: run fn(signo) as the handler of signo (sigaction, SA_RESTART),
+ * with evt_posix_in_isr set, held off while the interrupted thread is inside a recorder's section
+ * (P4). signo 1..31. Returns 0, or -1 if sigaction failed. */
+int evt_posix_isr_install(int signo, void (*fn)(int signo));
 
 /* pthread_self() of the calling thread, cached per thread (0 until the first call). */
 extern _Thread_local uintptr_t evt_posix_self;

@@ -1,14 +1,18 @@
-/* POSIX port state: the recorder lock, per-thread flags, the lock's contended path and the
- * timestamp-frequency calibration. */
+/* POSIX port state: per-thread flags and lock token, the contended lock path, simulated
+ * interrupts held off during critical sections, and the timestamp-frequency calibration.
+ * Invariants P1-P4: evt_port_impl.h. */
 #include "evtrace/port.h"
 
 #include <pthread.h>
+#include <signal.h>
+#include <string.h>
 
-atomic_int evt_posix_lock = 0;
 _Thread_local int evt_posix_in_isr;
-_Thread_local unsigned evt_posix_crit_depth;
-
+_Thread_local volatile unsigned evt_posix_hold;
+_Thread_local volatile unsigned evt_posix_deferred;
+_Thread_local char evt_posix_token_;
 _Thread_local uintptr_t evt_posix_self;
+evt_port_lock evt_posix_global_lock = EVT_PORT_LOCK_INIT;
 
 uintptr_t evt_posix_context_id(void)
 {
@@ -16,17 +20,69 @@ uintptr_t evt_posix_context_id(void)
     return evt_posix_self;
 }
 
-void evt_posix_lock_contended(void)
+/* Spins before a nested context gives up (P3): long enough for a holder on another CPU to finish
+ * a record (tens of ns), short enough that a handler never stalls its thread for long. */
+#define NESTED_TRIES 4096u
+
+int evt_posix_lock_contended(evt_port_lock *l, uintptr_t self)
 {
-    unsigned spins = 0;
+    int may_wait = evt_posix_hold == 1u; /* this is the thread's only section: P3 */
+    unsigned spins = 0, tries = 0;
     for (;;) {
-        while (atomic_load_explicit(&evt_posix_lock, memory_order_relaxed) != 0) {
+        while (atomic_load_explicit(&l->owner, memory_order_relaxed) != 0) {
+            if (!may_wait && ++tries >= NESTED_TRIES) return 0;
             if (++spins < 256u) evt_posix_cpu_relax();
             else { sched_yield(); spins = 0; }
         }
-        if (atomic_exchange_explicit(&evt_posix_lock, 1, memory_order_acquire) == 0) return;
+        uintptr_t expect = 0;
+        if (atomic_compare_exchange_weak_explicit(&l->owner, &expect, self, memory_order_acquire,
+                                                  memory_order_relaxed))
+            return 1;
     }
 }
+
+/* ---- simulated interrupts (P4) ----------------------------------------------------------------- */
+
+static void (*volatile k_isr_fn[32])(int);
+
+static void run_isr(int signo)
+{
+    evt_posix_in_isr++;
+    k_isr_fn[signo](signo);
+    evt_posix_in_isr--;
+}
+
+static void isr_trampoline(int signo)
+{
+    if (evt_posix_hold != 0u) { /* inside a section: hold it off until the outermost exit */
+        __atomic_fetch_or(&evt_posix_deferred, 1u << signo, __ATOMIC_RELAXED);
+        return;
+    }
+    run_isr(signo);
+}
+
+void evt_posix_run_deferred(void)
+{
+    unsigned bits;
+    while ((bits = __atomic_exchange_n(&evt_posix_deferred, 0u, __ATOMIC_RELAXED)) != 0u) {
+        for (int s = 1; s < 32; s++)
+            if (bits & (1u << s)) run_isr(s);
+    }
+}
+
+int evt_posix_isr_install(int signo, void (*fn)(int signo))
+{
+    if (signo < 1 || signo > 31 || !fn) return -1;
+    k_isr_fn[signo] = fn;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = isr_trampoline;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    return sigaction(signo, &sa, NULL) == 0 ? 0 : -1;
+}
+
+/* ---- timestamp frequency ----------------------------------------------------------------------- */
 
 static uint64_t mono_ns(void)
 {

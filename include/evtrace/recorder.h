@@ -1,0 +1,186 @@
+/* The recorder core shared by every front end (TXTB, RKH, ETW, XRay, generic hooks): the
+ * enable/filter gate, the per-context nesting guard, the loss account, the clock with its monotonic
+ * clamp, the per-recorder lock, and the one stats structure every recorder reports.
+ * Freestanding C99 (no libc); the hot-path pieces are inline. Invariants C1-C7 and the port contract
+ * are in docs/recorder.md; the rules a front end follows are:
+ *
+ *   gate:   bits = evt_gate_bits(&g);            one relaxed load, decided inline: no clock read,
+ *           if (!(bits & mine)) return;           no lock, no shared write when off or filtered
+ *   lock:   if (!evt_rec_lock_enter(&lk, &st)) { evt_loss_drop(&loss); return; }
+ *   nest:   if (!evt_nest_enter(&nest))         { evt_loss_drop(&loss); unlock; return; }
+ *   time:   t = evt_clock_read(&clk);            inside the section: timestamps follow record order
+ *   loss:   if (evt_loss_pending(&loss)) write a loss record carrying evt_loss_take(&loss)
+ *   write the record; evt_loss_written(&loss, 1); evt_nest_exit(&nest); evt_rec_lock_exit(&lk, st);
+ *
+ * Drops may be counted from any context, including an interrupt (or signal) that arrived in the
+ * middle of another record of the same recorder; everything else in the account is written only by
+ * the context that holds the recorder's lock (or owns the per-thread buffer) and is not nested. */
+#ifndef EVTRACE_RECORDER_H
+#define EVTRACE_RECORDER_H
+
+#include <stdint.h>
+#include "evtrace/port.h"
+
+/* ---- stats: one structure, read the same way for every recorder ----------------------------- */
+
+/* Counters since the recorder was initialised or enabled (each front end says which). For every
+ * record that passed the gate: written + dropped == issued. Every loss (dropped or overwritten)
+ * is either pending or carried by a loss record in the trace: dropped + overwritten ==
+ * lost_reported + pending. A decoder of a complete trace (the recorder stopped, pending flushed)
+ * sees written - overwritten data records and loss records whose counts add up to lost_reported. */
+typedef struct evt_rec_stats {
+    uint64_t written;       /* data records stored (loss records not counted) */
+    uint64_t dropped;       /* records refused: nested in a record of the same context, no room
+                               under a drop policy, lock unavailable in a nested context, or
+                               racing a disable */
+    uint64_t overwritten;   /* stored records later overwritten by a flight-ring wrap (counted
+                               where the format can tell a record boundary) */
+    uint64_t pending;       /* losses not yet written into the trace by a loss record */
+    uint64_t loss_records;  /* loss records written */
+    uint64_t lost_reported; /* losses carried by the loss records written */
+} evt_rec_stats;
+
+/* ---- atomics for freestanding C99 (GCC/Clang builtins; plain volatile elsewhere) -------------- */
+
+#if defined(__GNUC__) || defined(__clang__)
+#define EVT_LOAD_RLX(p)      __atomic_load_n((p), __ATOMIC_RELAXED)
+#define EVT_LOAD_ACQ(p)      __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define EVT_STORE_RLX(p, v)  __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define EVT_STORE_REL(p, v)  __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define EVT_ADD_RLX(p, v)    ((void)__atomic_fetch_add((p), (v), __ATOMIC_RELAXED))
+#define EVT_SIGNAL_FENCE()   __atomic_signal_fence(__ATOMIC_SEQ_CST)
+#define EVT_LIKELY(x)        __builtin_expect(!!(x), 1)
+#define EVT_UNLIKELY(x)      __builtin_expect(!!(x), 0)
+#else /* single-core targets where aligned word accesses are atomic */
+#define EVT_LOAD_RLX(p)      (*(volatile const __typeof__(*(p)) *)(p))
+#define EVT_LOAD_ACQ(p)      EVT_LOAD_RLX(p)
+#define EVT_STORE_RLX(p, v)  (*(volatile __typeof__(*(p)) *)(p) = (v))
+#define EVT_STORE_REL(p, v)  EVT_STORE_RLX(p, v)
+#define EVT_ADD_RLX(p, v)    ((void)(*(volatile __typeof__(*(p)) *)(p) += (v)))
+#define EVT_SIGNAL_FENCE()   ((void)0)
+#define EVT_LIKELY(x)        (x)
+#define EVT_UNLIKELY(x)      (x)
+#endif
+
+/* A counter as wide as the machine word: atomic increments are native on every port (Cortex-M3+
+ * has no 64-bit exclusive access). Differences are taken modulo its width. */
+typedef uintptr_t evt_rec_count;
+
+/* ---- gate ------------------------------------------------------------------------------------ */
+
+/* The hot-path test: `bits` is the front end's filter word while enabled and 0 while disabled, so
+ * "off" and "filtered" are the same single test. `on` and the sequence count `gen` let a slow path
+ * take a consistent (bits, on) snapshot (a call that must say "off" versus "filtered"). */
+typedef struct evt_gate {
+    uint32_t bits; /* filter bits while enabled, 0 while disabled: the one relaxed load */
+    uint32_t on;   /* 1 while enabled */
+    uint32_t gen;  /* odd while evt_gate_publish updates bits and on together */
+} evt_gate;
+
+static inline uint32_t evt_gate_bits(const evt_gate *g) { return EVT_LOAD_RLX(&g->bits); }
+/* Set bits and on together (caller holds the recorder's lock: one writer at a time). */
+void evt_gate_publish(evt_gate *g, uint32_t bits, uint32_t on);
+/* Change the filter word while enabled (no effect on `on`; caller holds the lock). */
+void evt_gate_set_bits(evt_gate *g, uint32_t bits);
+/* Consistent snapshot; returns 0 if an update was in progress (treat as "off at some instant"). */
+int evt_gate_snapshot(const evt_gate *g, uint32_t *bits, uint32_t *on);
+
+/* ---- per-recorder lock ------------------------------------------------------------------------ */
+
+/* The port's lock object (POSIX: an owner word; Cortex-M: nothing, interrupts are masked). One per
+ * recorder instance, so unrelated recorders never serialise. */
+typedef evt_port_lock evt_rec_lock;
+#define EVT_REC_LOCK_INIT EVT_PORT_LOCK_INIT
+
+/* Enter the recorder's critical section. Returns 1 with *st to pass to exit, or 0 when the section
+ * cannot be entered without risking a deadlock (a nested context — an interrupt or signal that
+ * arrived while its thread held another recorder's lock — found this one held elsewhere): the
+ * caller then drops and counts the record. Re-entry by the context that holds it (a nested
+ * interrupt on the owning thread) succeeds: the nesting guard then decides. */
+static inline int evt_rec_lock_enter(evt_rec_lock *l, evt_port_crit_t *st) { return evt_port_lock_enter(l, st); }
+static inline void evt_rec_lock_exit(evt_rec_lock *l, evt_port_crit_t st) { evt_port_lock_exit(l, st); }
+
+/* ---- nesting guard ---------------------------------------------------------------------------- */
+
+/* Set while a context writes a record into the buffer the guard protects (a recorder with one lock
+ * has one guard; a per-thread or per-CPU buffer has its own). An interrupt or signal handler that
+ * records into that buffer while it is set runs to completion before the interrupted record
+ * resumes, so a plain flag is enough: it sees busy and drops, or, arriving between the test and the
+ * set, writes its whole record first (the interrupted context has touched nothing yet). */
+typedef struct evt_nest {
+    volatile uint8_t busy; /* a record is being written */
+} evt_nest;
+
+static inline int evt_nest_enter(evt_nest *n)
+{
+    if (n->busy) return 0;
+    n->busy = 1u;
+    EVT_SIGNAL_FENCE();
+    return 1;
+}
+static inline void evt_nest_exit(evt_nest *n)
+{
+    EVT_SIGNAL_FENCE();
+    n->busy = 0u;
+}
+
+/* ---- loss account ----------------------------------------------------------------------------- */
+
+/* Losses are pending until a loss record carries them: pending = dropped + overwritten - reported
+ * (modulo the counter width). `dropped` is incremented atomically from any context; every other
+ * member only by the non-nested context that holds the lock. */
+typedef struct evt_loss {
+    evt_rec_count dropped;      /* any context, atomic increments */
+    evt_rec_count overwritten;  /* lock holder */
+    evt_rec_count reported;     /* lock holder: losses carried by loss records */
+    evt_rec_count written;      /* lock holder: data records stored */
+    evt_rec_count loss_records; /* lock holder */
+} evt_loss;
+
+void evt_loss_reset(evt_loss *l);
+static inline void evt_loss_drop(evt_loss *l) { EVT_ADD_RLX(&l->dropped, 1u); }
+static inline void evt_loss_written(evt_loss *l, evt_rec_count n) { l->written += n; }
+static inline void evt_loss_overwritten(evt_loss *l, evt_rec_count n) { l->overwritten += n; }
+static inline evt_rec_count evt_loss_pending(const evt_loss *l)
+{
+    return (evt_rec_count)(EVT_LOAD_RLX(&l->dropped) + l->overwritten - l->reported);
+}
+/* The count to write in a loss record now; marks it reported (call only when the record will be
+ * written). A drop counted by a nested context after this call stays pending for the next one. */
+static inline evt_rec_count evt_loss_take(evt_loss *l)
+{
+    evt_rec_count n = evt_loss_pending(l);
+    l->reported += n;
+    l->loss_records++;
+    return n;
+}
+/* Fill the common stats structure. Safe from any context (values may be a moment old). */
+void evt_loss_stats(const evt_loss *l, evt_rec_stats *out);
+
+/* ---- clock ------------------------------------------------------------------------------------ */
+
+/* The recorder's time source: a user callback, or the port's counter. Read inside the critical
+ * section; a small step back (the port counter read a few cycles out of turn by another CPU, less
+ * than EVT_CLOCK_CLAMP_TICKS in the counter's width) is clamped to the last value, so timestamps
+ * never go back in record order; a larger step is a wrap or a long pause and is kept. */
+typedef uint64_t (*evt_clock_fn)(void *user);
+typedef struct evt_clock {
+    evt_clock_fn fn; /* NULL: evt_port_timestamp() */
+    void *user;      /* passed to fn */
+    uint64_t mask;   /* the counter's width as a mask (port counter or fn's declared width) */
+    uint64_t last;   /* last value returned */
+} evt_clock;
+#define EVT_CLOCK_CLAMP_TICKS 0x10000u
+
+/* bits = width of fn's values (0 = 64); with fn NULL the port counter's width is used. */
+void evt_clock_init(evt_clock *c, evt_clock_fn fn, void *user, unsigned bits);
+static inline uint64_t evt_clock_read(evt_clock *c)
+{
+    uint64_t t = c->fn ? c->fn(c->user) : evt_port_timestamp();
+    uint64_t back = (c->last - t) & c->mask;
+    if (EVT_UNLIKELY(back - 1u < (uint64_t)EVT_CLOCK_CLAMP_TICKS - 1u)) t = c->last;
+    c->last = t;
+    return t;
+}
+
+#endif
