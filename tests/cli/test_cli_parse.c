@@ -1,0 +1,126 @@
+/* cli_parse (src/cli/cli_parse.c): getopt_long forms (--opt=value, --opt value, -oOUT, combined
+ * short flags, --), the per-command option sets, errors as EXIT_USAGE, and repeated calls. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <string.h>
+#include "cli/cli.h"
+
+/* Parse a NULL-terminated list of words (the first is the command) into *a. */
+static int parse_words(cli_args *a, const char *const *words)
+{
+    static char store[16][128];
+    static char *argv[17];
+    int argc = 0;
+    for (; words[argc]; argc++) {
+        snprintf(store[argc], sizeof store[argc], "%s", words[argc]);
+        argv[argc] = store[argc];
+    }
+    argv[argc] = NULL;
+    const cli_command *c = cli_command_find(words[0]);
+    assert_non_null(c);
+    return cli_parse(c, argc, argv, a);
+}
+#define PARSE(a, ...) parse_words((a), (const char *const[]){__VA_ARGS__, NULL})
+
+static void long_forms(void **st)
+{
+    (void)st;
+    cli_args a;
+    assert_int_equal(PARSE(&a, "convert", "in.trx", "--output=out.json", "--to=chrome"), 0);
+    assert_string_equal(a.file, "in.trx");
+    assert_string_equal(a.out, "out.json");
+    assert_string_equal(a.to, "chrome");
+    assert_int_equal(PARSE(&a, "convert", "--to", "ctf", "-o", "d", "in.trx", "--force"), 0);
+    assert_string_equal(a.to, "ctf");
+    assert_string_equal(a.out, "d");
+    assert_int_equal(a.force, 1);
+    assert_int_equal(PARSE(&a, "dump", "--format=threadx", "--json", "t.trx"), 0);
+    assert_string_equal(a.format, "threadx");
+    assert_int_equal(a.json, 1);
+}
+
+static void short_forms(void **st)
+{
+    (void)st;
+    cli_args a;
+    assert_int_equal(PARSE(&a, "convert", "-qo", "x.json", "in.trx"), 0);
+    assert_int_equal(a.quiet, 1);
+    assert_string_equal(a.out, "x.json");
+    assert_int_equal(PARSE(&a, "convert", "-ox.json", "in.trx"), 0);
+    assert_string_equal(a.out, "x.json");
+    assert_int_equal(a.quiet, 0); /* the struct is reset on each call */
+}
+
+static void double_dash_and_stdin(void **st)
+{
+    (void)st;
+    cli_args a;
+    assert_int_equal(PARSE(&a, "query", "--json", "--", "-weird.trx", "SELECT 1"), 0);
+    assert_string_equal(a.file, "-weird.trx");
+    assert_int_equal(a.nextra, 1);
+    assert_string_equal(a.extra[0], "SELECT 1");
+    assert_int_equal(PARSE(&a, "dump", "-"), 0);
+    assert_string_equal(a.file, "-");
+    /* positional order is kept even with options between them */
+    assert_int_equal(PARSE(&a, "query", "db.sqlite", "--json", "SELECT 2"), 0);
+    assert_string_equal(a.file, "db.sqlite");
+    assert_string_equal(a.extra[0], "SELECT 2");
+}
+
+static void follow_options(void **st)
+{
+    (void)st;
+    cli_args a;
+    assert_int_equal(PARSE(&a, "dump", "--listen=4000", "--idle-exit", "1.5"), 0);
+    assert_int_equal(a.follow, 1);
+    assert_string_equal(a.listen, "4000");
+    assert_string_equal(a.file, "4000");
+    assert_int_equal(a.idle_exit_ms, 1500);
+    assert_int_equal(PARSE(&a, "dump", "--follow", "--idle-exit=x", "f"), EXIT_USAGE);
+    assert_int_equal(PARSE(&a, "dump", "--follow", "--idle-exit=-1", "f"), EXIT_USAGE);
+}
+
+static void reader_options(void **st)
+{
+    (void)st;
+    cli_args a;
+    assert_int_equal(PARSE(&a, "dump", "--rkh-config=cfg.h", "t.bin"), 0);
+    assert_int_equal(a.ropts.n, 1);
+    assert_string_equal(a.ropts.key[0], "rkh-config");
+    assert_string_equal(a.ropts.val[0], "cfg.h");
+    assert_int_equal(PARSE(&a, "dump", "--rkh-config", "a.h", "--rkh-config", "b.h", "t.bin"), 0);
+    assert_int_equal(a.ropts.n, 1);
+    assert_string_equal(a.ropts.val[0], "b.h");
+}
+
+static void usage_errors(void **st)
+{
+    (void)st;
+    cli_args a;
+    assert_int_equal(PARSE(&a, "dump", "--bogus", "t"), EXIT_USAGE);
+    assert_int_equal(PARSE(&a, "dump", "-o", "x", "t"), EXIT_USAGE);       /* dump writes no file */
+    assert_int_equal(PARSE(&a, "dump", "--json=1", "t"), EXIT_USAGE);     /* a flag takes no value */
+    assert_int_equal(PARSE(&a, "convert", "t", "-o"), EXIT_USAGE);        /* missing value */
+    assert_int_equal(PARSE(&a, "convert", "t", "--to"), EXIT_USAGE);
+    assert_int_equal(PARSE(&a, "dump"), EXIT_USAGE);                      /* missing FILE */
+    assert_int_equal(PARSE(&a, "dump", "a", "b"), EXIT_USAGE);            /* too many */
+    assert_int_equal(PARSE(&a, "query", "a"), EXIT_USAGE);                /* SQL missing */
+    assert_int_equal(PARSE(&a, "dump", "--format", "nope", "t"), CLI_PARSE_BAD_FORMAT);
+    assert_int_equal(PARSE(&a, "dump", "t", "--help"), CLI_PARSE_HELP);
+    assert_int_equal(PARSE(&a, "convert", "-h"), CLI_PARSE_HELP);
+    /* after errors, a good line parses again */
+    assert_int_equal(PARSE(&a, "info", "--json", "t"), 0);
+    assert_string_equal(a.file, "t");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(long_forms),        cmocka_unit_test(short_forms),
+        cmocka_unit_test(double_dash_and_stdin), cmocka_unit_test(follow_options),
+        cmocka_unit_test(reader_options),    cmocka_unit_test(usage_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
