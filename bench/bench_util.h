@@ -14,6 +14,12 @@ uint64_t bench_iters(uint64_t dflt);
 double bench_ns_per_call(void (*fn)(void *arg, uint64_t i), void *arg, uint64_t iters, int reps);
 /* The baseline: read the CPU timestamp counter and store 32 bytes into a ring slot. */
 double bench_baseline_ns(uint64_t iters);
+/* The two-thread baseline: two threads, each reading the timestamp counter and storing 32 bytes
+ * into its own ring (own cache lines); per-thread ns per record, best of `reps` runs. */
+double bench_baseline_2t_ns(uint64_t iters, int reps);
+/* Run fn(arg_k, i) for i in [0, iters) on two threads at once (arg_k = args[k]); per-thread ns per
+ * call (the slower thread), best of `reps` runs. */
+double bench_2t_ns_per_call(void (*fn)(void *arg, uint64_t i), void *const args[2], uint64_t iters, int reps);
 /* Print "bench: <subject>: <what>: <value> <unit>" (one parseable line). */
 void bench_report(const char *subject, const char *what, double value, const char *unit);
 /* Peak resident set size of this process in kB (from getrusage). */
