@@ -83,7 +83,14 @@ void evt_gate_publish(evt_gate *g, uint32_t bits, uint32_t on);
 /* Change the filter word while enabled (no effect on `on`; caller holds the lock). */
 void evt_gate_set_bits(evt_gate *g, uint32_t bits);
 /* Consistent snapshot; returns 0 if an update was in progress (treat as "off at some instant"). */
-int evt_gate_snapshot(const evt_gate *g, uint32_t *bits, uint32_t *on);
+static inline int evt_gate_snapshot(const evt_gate *g, uint32_t *bits, uint32_t *on)
+{
+    uint32_t s1 = EVT_LOAD_ACQ(&g->gen);
+    *bits = EVT_LOAD_ACQ(&g->bits);
+    *on = EVT_LOAD_ACQ(&g->on);
+    uint32_t s2 = EVT_LOAD_ACQ(&g->gen);
+    return s1 == s2 && !(s1 & 1u);
+}
 
 /* ---- per-recorder lock ------------------------------------------------------------------------ */
 

@@ -16,15 +16,6 @@ void evt_gate_set_bits(evt_gate *g, uint32_t bits)
     if (EVT_LOAD_RLX(&g->on)) evt_gate_publish(g, bits, 1u);
 }
 
-int evt_gate_snapshot(const evt_gate *g, uint32_t *bits, uint32_t *on)
-{
-    uint32_t s1 = EVT_LOAD_ACQ(&g->gen);
-    *bits = EVT_LOAD_ACQ(&g->bits);
-    *on = EVT_LOAD_ACQ(&g->on);
-    uint32_t s2 = EVT_LOAD_ACQ(&g->gen);
-    return s1 == s2 && !(s1 & 1u);
-}
-
 void evt_loss_reset(evt_loss *l)
 {
     EVT_STORE_RLX(&l->dropped, 0u);
