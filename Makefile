@@ -1,28 +1,53 @@
-# Thin wrapper over CMake/CTest. `make run` builds and runs the demo; `make check` installs the
-# dependencies, then builds and runs every test (normal, ASan+UBSan, TSan for concurrency tests),
-# the Cortex-M freestanding build and a fuzz smoke run.
+# Thin wrapper over CMake/CTest. `make run` installs what the command and its demos need
+# (scripts/deps.sh run), builds and runs the demos; `make install PREFIX=...` installs the command,
+# the libraries, headers, CMake package and pkg-config files; `make check` installs the test
+# dependencies (scripts/deps.sh check), then builds and runs every test (normal, ASan+UBSan, TSan for
+# concurrency tests), the Cortex-M freestanding build and a fuzz smoke run; `make clone-test` runs
+# the normal test suite in a fresh clone with nothing beside it (what a user has).
 BUILD    ?= build
 GEN      := -G Ninja
 JOBS     ?= $(shell nproc)
 FUZZ_SECONDS ?= 10
+PREFIX   ?= /usr/local
 CMAKE_COMMON := -DEVT_SHARED_DIR=$(abspath ../shared)
 
-.PHONY: all deps build run check test test-asan test-tsan cortex-m fuzz fuzz-smoke bench clean
+.PHONY: all deps deps-run build build-tests run install test clone-test test-asan test-tsan cortex-m \
+        fuzz fuzz-smoke bench clean
 
 all: build
 
-deps:
-	@bash scripts/deps.sh
+deps-run:
+	@bash scripts/deps.sh run
 
-build: deps
-	cmake -S . -B $(BUILD)/normal $(GEN) $(CMAKE_COMMON) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+deps:
+	@bash scripts/deps.sh check
+
+# The command, the libraries and the demos (no tests: cmocka is a `check` dependency).
+build: deps-run
+	cmake -S . -B $(BUILD)/normal $(GEN) $(CMAKE_COMMON) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEVT_TESTS=OFF >/dev/null
+	cmake --build $(BUILD)/normal -j $(JOBS)
+
+build-tests: deps
+	cmake -S . -B $(BUILD)/normal $(GEN) $(CMAKE_COMMON) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEVT_TESTS=ON >/dev/null
 	cmake --build $(BUILD)/normal -j $(JOBS)
 
 run: build
 	bash examples/run-demo.sh $(BUILD)/normal
 
-test: build
+install: build
+	cmake --install $(BUILD)/normal --prefix "$(PREFIX)"
+
+test: build-tests
 	cd $(BUILD)/normal && ctest --output-on-failure -j $(JOBS)
+
+# A fresh clone of the committed tree in a temporary folder with no shared/ beside it, CI unset
+# (a user's machine): `make test` there must pass. Uncommitted changes are not in the clone.
+clone-test:
+	@t="$$(mktemp -d)" && trap 'rm -rf "$$t"' EXIT && \
+	  git clone -q "$(CURDIR)" "$$t/evtrace" && \
+	  if [ -e "$$t/shared" ]; then echo "clone-test: $$t/shared exists" >&2; exit 1; fi && \
+	  echo "clone-test: make test in $$t/evtrace (nothing beside it)" && \
+	  env -u CI $(MAKE) -C "$$t/evtrace" test BUILD=build JOBS=$(JOBS)
 
 test-asan: deps
 	cmake -S . -B $(BUILD)/asan $(GEN) $(CMAKE_COMMON) -DCMAKE_BUILD_TYPE=Debug -DEVT_SANITIZE=asan >/dev/null

@@ -1,30 +1,45 @@
 #!/usr/bin/env bash
-# Installs, from Debian packages, everything evtrace's build, tests, fuzzers and oracles need.
+# Installs the Debian packages of one profile of scripts/deps.txt: `run` (what `make run` and
+# `make install` need: compiler, CMake, Ninja, pkg-config, SQLite, python3, clang for the XRay demo)
+# or `check` (run + tests, oracles, sanitizers, Cortex-M, QEMU; the default).
 # Idempotent: when every package is already installed it does nothing (no apt-get call at all).
+# Usage: scripts/deps.sh [run|check] [--list]   (--list prints the profile's packages and exits)
 set -euo pipefail
 
-PKGS=(
-  build-essential cmake ninja-build pkg-config   # the build
-  clang libclang-rt-14-dev                       # libFuzzer, ASan/UBSan/TSan runtimes, XRay runtime
-  llvm                                           # llvm-xray: the XRay oracle
-  libcmocka-dev                                  # unit-test framework
-  gcc-arm-none-eabi libnewlib-arm-none-eabi      # freestanding Cortex-M build of the recorder
-  qemu-system-arm                                # runs the Cortex-M test harness
-  python3                                        # small test drivers (JSON comparisons)
-)
-[ -n "${EVT_EXTRA_PKGS:-}" ] && read -r -a extra <<<"$EVT_EXTRA_PKGS" && PKGS+=("${extra[@]}")
-# shellcheck disable=SC1091
-[ -f "$(dirname "$0")/deps-extra.txt" ] && while read -r p _; do [ -n "$p" ] && [ "${p#\#}" = "$p" ] && PKGS+=("$p"); done <"$(dirname "$0")/deps-extra.txt"
+profile="check"
+list=0
+for a in "$@"; do
+    case "$a" in
+        run|check) profile="$a" ;;
+        --list) list=1 ;;
+        *) echo "usage: $0 [run|check] [--list]" >&2; exit 2 ;;
+    esac
+done
 
+PKGS=()
+while read -r p pkg _; do
+    case "$p" in
+        run) PKGS+=("$pkg") ;;
+        check) [ "$profile" = check ] && PKGS+=("$pkg") ;;
+        ''|'#'*) ;;
+        *) echo "deps: bad profile '$p' in scripts/deps.txt" >&2; exit 2 ;;
+    esac
+done <"$(dirname "$0")/deps.txt"
+[ -n "${EVT_EXTRA_PKGS:-}" ] && read -r -a extra <<<"$EVT_EXTRA_PKGS" && PKGS+=("${extra[@]}")
+
+if [ "$list" -eq 1 ]; then
+    printf '%s\n' "${PKGS[@]}"
+    exit 0
+fi
 missing=()
 for p in "${PKGS[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "deps: all ${#PKGS[@]} packages present"
-  exit 0
+    echo "deps ($profile): all ${#PKGS[@]} packages present"
+    exit 0
 fi
-echo "deps: installing ${missing[*]}"
+echo "deps ($profile): installing ${missing[*]}"
 SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
