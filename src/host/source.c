@@ -1,4 +1,7 @@
-/* File and memory byte sources: readers read at offsets, so a file is never loaded whole. */
+/* File, memory and stream byte sources: readers read at offsets, so a file is never loaded whole.
+ * Streams (pipes, sockets, ttys, followed files) are read in order with poll(), so an idle limit
+ * fires whether or not the descriptor would block; dump inputs: source_input.c; serial lines:
+ * source_serial.c; TCP: source_net.c. */
 #include "evtrace/source.h"
 
 #include <errno.h>
@@ -11,7 +14,7 @@
 #include "evtrace/alloc.h"
 
 #define STREAM_HEAD 4096u
-#define FOLLOW_POLL_MS 50
+#define FOLLOW_POLL_MS 50u
 
 static uint64_t now_ms(void)
 {
@@ -26,19 +29,60 @@ static void sleep_ms(unsigned ms)
     nanosleep(&ts, NULL);
 }
 
-/* One read from the stream: returns > 0 bytes, or 0 at its end. A followed file waits for more
- * (up to idle_ms without data, if set); pipes and sockets end when the writer closes. */
+/* Milliseconds left before the idle limit (-1: no limit, 0: passed). */
+static int idle_left(const evt_source *src, uint64_t idle_since)
+{
+    if (!src->idle_ms) return -1;
+    uint64_t el = now_ms() - idle_since;
+    return el >= src->idle_ms ? 0 : (int)(src->idle_ms - el);
+}
+
+/* A followed regular file has no more bytes now: has it shrunk under us? */
+static int followed_file_shrank(evt_source *src)
+{
+    struct stat st;
+    if (fstat(src->fd, &st) != 0 || (uint64_t)st.st_size >= src->pos) return 0;
+    snprintf(src->failure, sizeof src->failure,
+             "offset %llu (0x%llx): the file shrank to %llu bytes while being followed (truncated or "
+             "rewritten); %llu bytes had been read", (unsigned long long)src->pos, (unsigned long long)src->pos,
+             (unsigned long long)st.st_size, (unsigned long long)src->pos);
+    return 1;
+}
+
+/* One read from the stream: returns > 0 bytes, or 0 at its end. Non-regular descriptors are
+ * polled first (so idle_ms fires on a blocking tty or socket); a regular file being followed is
+ * re-read every FOLLOW_POLL_MS. Pipes, sockets and ttys end at EOF or hang-up. */
 static size_t stream_read(evt_source *src, uint8_t *dst, size_t n)
 {
     uint64_t idle_since = now_ms();
     for (;;) {
+        int left = idle_left(src, idle_since);
+        if (left == 0) { src->idle_expired = 1; return 0; }
+        if (!src->follow) {
+            struct pollfd p = {src->fd, POLLIN, 0};
+            int pr = poll(&p, 1, left);
+            if (pr == 0) continue; /* idle check above */
+            if (pr < 0 && errno == EINTR) continue;
+            if (pr < 0) {
+                snprintf(src->failure, sizeof src->failure, "poll: %s", strerror(errno));
+                return 0;
+            }
+        }
         ssize_t r = read(src->fd, dst, n);
         if (r > 0) { src->pos += (uint64_t)r; return (size_t)r; }
-        if (r < 0 && errno == EINTR) continue;
-        if (r < 0 && errno == EAGAIN) { struct pollfd p = {src->fd, POLLIN, 0}; poll(&p, 1, FOLLOW_POLL_MS); continue; }
-        if (r < 0 || !src->follow) return 0;
-        if (src->idle_ms && now_ms() - idle_since >= src->idle_ms) return 0;
-        sleep_ms(FOLLOW_POLL_MS);
+        if (r < 0 && (errno == EINTR || errno == EAGAIN)) {
+            if (src->follow) sleep_ms(FOLLOW_POLL_MS);
+            continue;
+        }
+        if (r < 0) {
+            if (errno == EIO) return 0; /* a tty whose other end hung up */
+            snprintf(src->failure, sizeof src->failure, "offset %llu (0x%llx): read: %s",
+                     (unsigned long long)src->pos, (unsigned long long)src->pos, strerror(errno));
+            return 0;
+        }
+        if (!src->follow) return 0; /* EOF: the writer closed */
+        if (followed_file_shrank(src)) return 0;
+        sleep_ms(left > 0 && (unsigned)left < FOLLOW_POLL_MS ? (unsigned)left : FOLLOW_POLL_MS);
     }
 }
 
@@ -48,7 +92,9 @@ evt_status evt_source_open_stream(evt_source *src, int fd, const char *name, int
     src->path = name;
     src->is_stream = 1;
     src->fd = fd;
-    src->follow = follow;
+    struct stat st;
+    /* Only a regular file grows: a FIFO, socket or tty at EOF has lost its writer. */
+    src->follow = follow && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
     src->idle_ms = idle_ms;
     src->head = evt_malloc(STREAM_HEAD);
     if (!src->head) return EVT_ERR_NOMEM;
@@ -56,7 +102,7 @@ evt_status evt_source_open_stream(evt_source *src, int fd, const char *name, int
     size_t got = stream_read(src, src->head, STREAM_HEAD);
     while (got && got < STREAM_HEAD) {
         struct pollfd p = {fd, POLLIN, 0};
-        if (poll(&p, 1, 200) <= 0) break;
+        if (poll(&p, 1, 200) <= 0 || !(p.revents & POLLIN)) break;
         ssize_t r = read(fd, src->head + got, STREAM_HEAD - got);
         if (r <= 0) break;
         got += (size_t)r;
@@ -98,7 +144,7 @@ size_t evt_source_read_at(evt_source *src, uint64_t off, void *dst, size_t n)
             memcpy(dst, src->head + off, k);
             return k;
         }
-        if (off != src->pos || n == 0) return 0;
+        if (off != src->pos) return 0;
         return stream_read(src, dst, n);
     }
     if (off >= src->size) return 0;
@@ -107,14 +153,19 @@ size_t evt_source_read_at(evt_source *src, uint64_t off, void *dst, size_t n)
         memcpy(dst, src->mem + off, n);
         return n;
     }
-    if (!src->fp || fseeko(src->fp, (off_t)off, SEEK_SET) != 0) return 0;
+    if (!src->fp || fseeko(src->fp, (off_t)(src->file_off + off), SEEK_SET) != 0) return 0;
     return fread(dst, 1, n, src->fp);
 }
+
+const char *evt_source_failure(const evt_source *src) { return src->failure[0] ? src->failure : NULL; }
 
 void evt_source_close(evt_source *src)
 {
     if (src->fp) fclose(src->fp);
     src->fp = NULL;
+    evt_free(src->owned);
+    src->owned = NULL;
+    src->mem = NULL;
     if (src->is_stream) {
         if (src->fd > 2) close(src->fd);
         evt_free(src->head);
