@@ -101,12 +101,14 @@ evt_status evt_reader_open_file(const char *path, const char *format, const evt_
                                 size_t errlen)
 {
     evt_source src;
-    if (evt_source_open_file(&src, path) != EVT_OK) {
+    char why[300];
+    evt_status st = evt_source_open_input(&src, path, NULL, why, sizeof why); /* raw, ihex or srec */
+    if (st != EVT_OK) {
         *out = NULL;
-        snprintf(errbuf, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return EVT_ERR_IO;
+        snprintf(errbuf, errlen, "%s: %s", path, why);
+        return st;
     }
-    evt_status st = open_src(&src, format, opts, diag, diag_user, out, errbuf, errlen);
+    st = open_src(&src, format, opts, diag, diag_user, out, errbuf, errlen);
     if (st != EVT_OK) evt_source_close(&src);
     return st;
 }
