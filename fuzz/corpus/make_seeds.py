@@ -111,6 +111,19 @@ def main():
 """
     put("xray_map", "yaml", b"\0" + yaml)
     put("xray_map", "elf", b"\1" + tiny_elf()[4:])
+    # CLI options: command index (src/cli/commands.def order), then NUL-separated arguments.
+    cli = {
+        "info-json": (0, [b"trace.trx", b"--json", b"--format=threadx"]),
+        "dump-follow": (1, [b"-", b"--follow", b"--idle-exit=1.5", b"--rkh-config", b"cfg.h", b"-q"]),
+        "check-listen": (2, [b"--listen", b"5000", b"--format", b"nope"]),
+        "convert-to": (3, [b"in.trx", b"-o", b"out.json", b"--to", b"chrome", b"--force"]),
+        "stats-help": (4, [b"x", b"--help"]),
+        "query-sql": (5, [b"db.sqlite", b"SELECT 1", b"--json"]),
+        "report-cluster": (6, [b"t.trx", b"-qoout.html", b"--", b"-weird"]),
+        "convert-bad": (3, [b"--output=", b"--instr-map", b"--to=", b"-x", b"--json=1"]),
+    }
+    for k, (cmd, args) in cli.items():
+        put("cli", k, bytes([cmd]) + b"\0".join(args))
     # XPRESS: u16 LE output room, then the compressed bytes (the ETW corpus's abc300 stream).
     put("xpress", "abc300", read("etw/xpress_abc300.bin"))
     put("xpress", "literals", struct.pack("<H", 8) + struct.pack("<I", 0) + b"evtrace!")
