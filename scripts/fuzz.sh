@@ -1,21 +1,40 @@
 #!/usr/bin/env bash
-# Replays each fuzz target's stored corpus (fuzz/corpus/<reader>/) and then fuzzes it for a few
-# seconds. New inputs go to a scratch directory, never into the repository.
+# Replays every fuzz target's stored corpus (fuzz/corpus/<entry>/, including the crash inputs kept
+# there), then fuzzes each target for SECONDS (default 10). New inputs go to a scratch directory,
+# never into the repository; a finding is copied to BUILD/fuzz-findings/ and fails the run.
+#   scripts/fuzz.sh BUILD [SECONDS]
 set -euo pipefail
 build=$1; secs=${2:-10}
 root=$(cd "$(dirname "$0")/.." && pwd)
+export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 shopt -s nullglob
 targets=("$build"/fuzz_*)
 [ ${#targets[@]} -gt 0 ] || { echo "fuzz: no fuzz targets built in $build" >&2; exit 1; }
+findings="$build/fuzz-findings"
+start=$SECONDS
 for t in "${targets[@]}"; do
-  [ -x "$t" ] || continue
-  name=$(basename "$t"); reader=${name#fuzz_}
-  corpus="$root/fuzz/corpus/$reader"
+  [ -x "$t" ] && [ -f "$t" ] || continue
+  name=$(basename "$t"); entry=${name#fuzz_}
+  corpus="$root/fuzz/corpus/$entry"
+  files=("$corpus"/*)
+  [ ${#files[@]} -gt 0 ] || { echo "fuzz: $name has no corpus in fuzz/corpus/$entry" >&2; exit 1; }
   scratch=$(mktemp -d)
-  echo "fuzz: $name: replaying $(ls "$corpus" 2>/dev/null | wc -l) corpus files, then ${secs}s of fuzzing"
-  "$t" -runs=0 "$corpus" >"$scratch/replay.log" 2>&1 || { cat "$scratch/replay.log"; exit 1; }
-  "$t" -max_total_time="$secs" -max_len=65536 -print_final_stats=1 "$scratch" "$corpus" >"$scratch/fuzz.log" 2>&1 \
-    || { tail -50 "$scratch/fuzz.log"; exit 1; }
+  echo "fuzz: $name: replaying ${#files[@]} corpus files, then ${secs}s of fuzzing"
+  # Replay: every stored input (seeds, finds, past crashes) must run clean.
+  "$t" -runs=0 -timeout=10 -rss_limit_mb=2048 "$corpus" >"$scratch/replay.log" 2>&1 \
+    || { tail -60 "$scratch/replay.log"; echo "fuzz: $name: a stored input fails" >&2; exit 1; }
+  if ! "$t" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+        -artifact_prefix="$scratch/" "$scratch" "$corpus" >"$scratch/fuzz.log" 2>&1; then
+    tail -60 "$scratch/fuzz.log"
+    mkdir -p "$findings"
+    for a in "$scratch"/crash-* "$scratch"/leak-* "$scratch"/timeout-* "$scratch"/oom-*; do
+      cp "$a" "$findings/$entry-$(basename "$a")"
+      echo "fuzz: $name: finding kept as $findings/$entry-$(basename "$a") (add it to fuzz/corpus/$entry/ once fixed)" >&2
+    done
+    exit 1
+  fi
   grep -E "stat::number_of_executed_units" "$scratch/fuzz.log" | sed "s/^/fuzz: $name: /"
   rm -rf "$scratch"
 done
+echo "fuzz: ${#targets[@]} targets replayed and fuzzed in $((SECONDS - start))s"
