@@ -34,10 +34,18 @@ typedef struct rkh_evdef {
     rkh_arg args[MAX_ARGS];
 } rkh_evdef;
 
+/* Symbol tables are bounded (docs/rkh.md): their bytes (names, entries, hash slots) stay under
+ * RKH_SYM_BYTES_MAX; a symbol record past it is not kept and is reported (counted). */
+#define RKH_SYM_BYTES_MAX (16u << 20)
+#define RKH_SYM_ENTRY_COST 24u  /* bytes of one entry besides its name: sym + ~2 hash slots */
+#define RKH_MAX_RETIRED 4       /* renames in one next() call (at most one per event) */
+
 typedef struct sym { uint64_t key; char *name; } sym;
-/* Names by key. A redefined name keeps its old string alive (in `old`) until close, because the
- * event being decoded may already point at it. */
-typedef struct symtab { sym *v; uint32_t n, cap; char **old; uint32_t nold, capold; } symtab;
+/* Names by key, in order of first definition (v), found through an open-addressing hash of
+ * index + 1 (0 = empty; hcap a power of two > 2 * n). A redefined name replaces the old string,
+ * which lives on in the state's `retired` list until the next event is pulled (the event being
+ * decoded may point at it). */
+typedef struct symtab { sym *v; uint32_t n, cap; uint32_t *hash; uint32_t hcap; } symtab;
 
 typedef struct rkh_state {
     evt_reader *r;
@@ -73,6 +81,11 @@ typedef struct rkh_state {
     uint64_t by_id[256];
     /* symbols */
     symtab objs, sigs, usr, pools;
+    uint64_t sym_bytes;           /* bytes held by the four tables (<= RKH_SYM_BYTES_MAX) */
+    uint64_t symbols_dropped;     /* symbol records not kept: the tables were full */
+    uint64_t symbols_renamed;     /* symbol records that replaced a name */
+    char *retired[RKH_MAX_RETIRED];
+    unsigned nretired;
     /* scratch for the current event */
     char namebuf[48];
     char statebuf[24];
@@ -113,50 +126,104 @@ static void build_defs(rkh_state *s)
 
 /* ---- symbols ----------------------------------------------------------------------------------- */
 
-static const char *sym_get(const symtab *t, uint64_t key)
+static uint32_t sym_slot(const symtab *t, uint64_t key)
 {
-    for (uint32_t i = 0; i < t->n; i++)
-        if (t->v[i].key == key) return t->v[i].name;
-    return NULL;
+    return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (t->hcap - 1);
 }
 
+/* Index of key in t->v, or UINT32_MAX. */
+static uint32_t sym_find(const symtab *t, uint64_t key)
+{
+    if (!t->hcap) return UINT32_MAX;
+    for (uint32_t k = sym_slot(t, key); t->hash[k]; k = (k + 1) & (t->hcap - 1))
+        if (t->v[t->hash[k] - 1].key == key) return t->hash[k] - 1;
+    return UINT32_MAX;
+}
+
+static const char *sym_get(const symtab *t, uint64_t key)
+{
+    uint32_t i = sym_find(t, key);
+    return i == UINT32_MAX ? NULL : t->v[i].name;
+}
+
+/* Rebuild the hash at twice the size; 0 when memory is short. */
+static int sym_rehash(rkh_state *s, symtab *t)
+{
+    uint32_t nc = t->hcap ? t->hcap * 2 : 32;
+    uint32_t *h = evt_calloc(nc, sizeof *h);
+    if (!h) return 0;
+    evt_free(t->hash);
+    s->sym_bytes += (uint64_t)(nc - t->hcap) * sizeof *h;
+    t->hash = h;
+    t->hcap = nc;
+    for (uint32_t i = 0; i < t->n; i++) {
+        uint32_t k = sym_slot(t, t->v[i].key);
+        while (t->hash[k]) k = (k + 1) & (nc - 1);
+        t->hash[k] = i + 1;
+    }
+    return 1;
+}
+
+static void sym_drop(rkh_state *s, uint64_t key, const char *name)
+{
+    s->symbols_dropped++;
+    evt_reader_error(s->r, s->frame_off, "symbol tables full (%" PRIu64 " bytes, limit %u): symbol 0x%" PRIX64 " '%.40s' not kept (%" PRIu64 " dropped so far)",
+                     s->sym_bytes, RKH_SYM_BYTES_MAX, key, name, s->symbols_dropped);
+}
+
+/* Define or rename key. Renaming frees the old name at the next pull (see symtab). */
 static void sym_set(rkh_state *s, symtab *t, uint64_t key, const char *name)
 {
-    for (uint32_t i = 0; i < t->n; i++)
-        if (t->v[i].key == key) {
-            if (strcmp(t->v[i].name, name) == 0) return;
-            if (t->nold == t->capold) {
-                uint32_t nc = t->capold ? t->capold * 2 : 8;
-                char **n = evt_realloc(t->old, nc * sizeof *n);
-                if (!n) return;
-                t->old = n;
-                t->capold = nc;
-            }
-            char *d = evt_strdup(name);
-            if (!d) return;
-            t->old[t->nold++] = t->v[i].name;
-            t->v[i].name = d;
-            return;
-        }
+    size_t len = strlen(name) + 1;
+    uint32_t i = sym_find(t, key);
+    if (i != UINT32_MAX) {
+        if (strcmp(t->v[i].name, name) == 0) return;
+        size_t old = strlen(t->v[i].name) + 1;
+        if (len > old && s->sym_bytes + (len - old) > RKH_SYM_BYTES_MAX) { sym_drop(s, key, name); return; }
+        if (s->nretired == RKH_MAX_RETIRED) return; /* cannot happen: one rename per event */
+        char *d = evt_strdup(name);
+        if (!d) { evt_reader_error(s->r, s->frame_off, "out of memory for symbol tables"); return; }
+        s->retired[s->nretired++] = t->v[i].name;
+        s->sym_bytes = s->sym_bytes - old + len;
+        t->v[i].name = d;
+        s->symbols_renamed++;
+        return;
+    }
+    if (s->sym_bytes + len + RKH_SYM_ENTRY_COST > RKH_SYM_BYTES_MAX) { sym_drop(s, key, name); return; }
+    if (t->hcap <= 2 * t->n + 2 && !sym_rehash(s, t)) {
+        evt_reader_error(s->r, s->frame_off, "out of memory for symbol tables");
+        return;
+    }
     if (t->n == t->cap) {
         uint32_t nc = t->cap ? t->cap * 2 : 16;
         sym *n = evt_realloc(t->v, nc * sizeof *n);
         if (!n) { evt_reader_error(s->r, s->frame_off, "out of memory for symbol tables"); return; }
+        s->sym_bytes += (uint64_t)(nc - t->cap) * sizeof *n;
         t->v = n;
         t->cap = nc;
     }
     char *d = evt_strdup(name);
-    if (!d) return;
+    if (!d) { evt_reader_error(s->r, s->frame_off, "out of memory for symbol tables"); return; }
+    s->sym_bytes += len;
+    uint32_t k = sym_slot(t, key);
+    while (t->hash[k]) k = (k + 1) & (t->hcap - 1);
+    t->hash[k] = t->n + 1;
     t->v[t->n].key = key;
     t->v[t->n++].name = d;
+}
+
+/* Free the names replaced while the previous event was decoded (no event points at them now). */
+static void sym_free_retired(rkh_state *s)
+{
+    for (unsigned i = 0; i < s->nretired; i++) evt_free(s->retired[i]);
+    s->nretired = 0;
 }
 
 static void sym_free(symtab *t)
 {
     for (uint32_t i = 0; i < t->n; i++) evt_free(t->v[i].name);
-    for (uint32_t i = 0; i < t->nold; i++) evt_free(t->old[i]);
     evt_free(t->v);
-    evt_free(t->old);
+    evt_free(t->hash);
 }
 
 /* ---- probe ------------------------------------------------------------------------------------- */
@@ -673,6 +740,7 @@ static evt_status open_(evt_reader *r, void **state)
 static evt_status next(void *state, evt_event *ev)
 {
     rkh_state *s = state;
+    sym_free_retired(s);
     for (;;) {
         if (!s->redo && !next_frame(s)) return EVT_END;
         s->hexused = 0;
@@ -759,6 +827,9 @@ static void info_json(void *state, evt_json *j)
     }
     evt_json_obj_end(j);
     evt_json_ku64(j, "symbols", s->objs.n);
+    evt_json_ku64(j, "symbol_bytes", s->sym_bytes);
+    evt_json_ku64(j, "symbols_renamed", s->symbols_renamed);
+    evt_json_ku64(j, "symbols_dropped", s->symbols_dropped);
     sym_json(j, "objects", &s->objs, 1);
     sym_json(j, "signals", &s->sigs, 0);
     sym_json(j, "user_events", &s->usr, 0);
@@ -788,6 +859,7 @@ static void close_(void *state)
     sym_free(&s->sigs);
     sym_free(&s->usr);
     sym_free(&s->pools);
+    sym_free_retired(s);
     evt_free(s->frame);
     evt_free(s->chunk);
     evt_free(s);

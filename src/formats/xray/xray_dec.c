@@ -18,8 +18,19 @@
 #include "formats/xray/xray_defs.h"
 #include "formats/xray/xray_map.h"
 
-#define XR_WIN   1024u          /* per-thread read window */
+#define XR_WIN   1024u          /* read window of the index pass, and per thread when threads are few */
+#define XR_WIN_MIN 64u          /* per-thread window when there are many threads (>= a basic record) */
+#define XR_WIN_BUDGET (16u << 20) /* bytes of per-thread windows in all (picks the window size) */
 #define XR_NONE  UINT32_MAX
+/* Limits on the index (docs/xray.md): past them a clear error names the limit and the rest is
+ * counted as lost bytes. A thread costs about 400 bytes, a block 52: at the limits about 160 MB. */
+#define XR_MAX_THREADS (1u << 18)
+#define XR_MAX_BLOCKS  (1u << 20)
+/* Call stack per thread: ids kept for the innermost XR_MAX_STACK open calls (deeper ones are
+ * counted, their ids unknown), and an exit looks for its entry among the XR_POP_SEARCH innermost
+ * (else it counts as unmatched): bounded work per record. */
+#define XR_MAX_STACK   (1u << 16)
+#define XR_POP_SEARCH  4096u
 
 /* Record counters of info --json "records": metadata kinds, then function kinds, then ArgPayload. */
 enum { XR_C_MD = 0, XR_C_FN = XRAY_MD_COUNT_, XR_C_ARG = XRAY_MD_COUNT_ + XRAY_FN_COUNT_, XR_C_COUNT };
@@ -44,7 +55,8 @@ static const char *const k_fn_name[] = {
 typedef struct xr_win {
     uint64_t off;   /* source offset of buf[0] */
     size_t len;     /* valid bytes in buf */
-    uint8_t *buf;   /* XR_WIN bytes */
+    uint32_t cap;   /* size of buf (XR_WIN or smaller) */
+    uint8_t *buf;
 } xr_win;
 
 /* One block: an FDR buffer or a basic run of records of one thread. */
@@ -78,7 +90,7 @@ typedef struct xr_thread {
     uint64_t unmatched_exits;      /* exits with no matching entry on the stack */
     uint64_t abandoned;            /* entries popped by an exit of an outer function */
     uint64_t events;               /* events emitted */
-    char name[40];                 /* ctx_name: "thread TID" */
+    char name[20];                 /* ctx_name: "thread TID" (at most 17 characters) */
 } xr_thread;
 
 /* A decoded record. */
@@ -111,6 +123,10 @@ typedef struct xr_state {
     xr_thread *threads;
     uint32_t nthreads, capthreads;
     uint32_t last_thread;          /* lookup cache */
+    uint32_t *thash;               /* open addressing: thread index + 1 by (pid, tid); 0 = empty */
+    uint32_t thash_cap;            /* power of two, > 2 * nthreads */
+    uint64_t over_threads;         /* blocks skipped: their thread is past XR_MAX_THREADS */
+    int over_blocks;               /* XR_MAX_BLOCKS reached: indexing stopped */
     int evtrace;                   /* the header carries evtrace's recorder mark */
     uint64_t lost_buffers;         /* from evtrace's header mark: buffers overwritten */
     uint64_t dropped;              /* from evtrace's header mark: records dropped */
@@ -160,10 +176,10 @@ static int probe(const uint8_t *head, size_t len, uint64_t file_size)
 /* Pointer to n bytes at off through window w, or NULL when they are not in the file. */
 static const uint8_t *win_get(xr_state *s, xr_win *w, uint64_t off, size_t n)
 {
-    if (n > XR_WIN || off > s->fsize || n > s->fsize - off) return NULL;
+    if (n > w->cap || off > s->fsize || n > s->fsize - off) return NULL;
     if (w->len && off >= w->off && off - w->off + n <= w->len) return w->buf + (off - w->off);
     w->off = off;
-    w->len = evt_source_read_at(&s->r->src, off, w->buf, XR_WIN);
+    w->len = evt_source_read_at(&s->r->src, off, w->buf, w->cap);
     return n <= w->len ? w->buf : NULL;
 }
 
@@ -258,12 +274,42 @@ static int parse_fdr(xr_state *s, xr_win *w, uint64_t off, uint64_t end, xr_rec 
 
 /* ---- threads and blocks ----------------------------------------------------------------------- */
 
+static uint32_t thash_slot(const xr_state *s, uint32_t pid, uint32_t tid)
+{
+    uint64_t h = (((uint64_t)pid << 32) | tid) * 0x9E3779B97F4A7C15ull;
+    return (uint32_t)(h >> 32) & (s->thash_cap - 1);
+}
+
+/* Rebuild the hash at twice the size. Invariant: thash_cap > 2 * nthreads (load < 1/2). */
+static int thash_grow(xr_state *s)
+{
+    uint32_t nc = s->thash_cap ? s->thash_cap * 2 : 64;
+    uint32_t *v = evt_calloc(nc, sizeof *v);
+    if (!v) return 0;
+    evt_free(s->thash);
+    s->thash = v;
+    s->thash_cap = nc;
+    for (uint32_t i = 0; i < s->nthreads; i++) {
+        uint32_t k = thash_slot(s, s->threads[i].pid, s->threads[i].tid);
+        while (s->thash[k]) k = (k + 1) & (nc - 1);
+        s->thash[k] = i + 1;
+    }
+    return 1;
+}
+
+/* Index of thread (pid, tid), added if new. XR_NONE when memory is short; XR_MAX_THREADS (never a
+ * valid index) when the thread is new and the thread limit is reached. */
 static uint32_t thread_of(xr_state *s, uint32_t pid, uint32_t tid)
 {
     if (s->last_thread < s->nthreads && s->threads[s->last_thread].tid == tid && s->threads[s->last_thread].pid == pid)
         return s->last_thread;
-    for (uint32_t i = 0; i < s->nthreads; i++)
-        if (s->threads[i].tid == tid && s->threads[i].pid == pid) return s->last_thread = i;
+    if (s->thash_cap <= 2 * s->nthreads + 2 && !thash_grow(s)) return XR_NONE;
+    uint32_t k = thash_slot(s, pid, tid);
+    for (; s->thash[k]; k = (k + 1) & (s->thash_cap - 1)) {
+        const xr_thread *t = &s->threads[s->thash[k] - 1];
+        if (t->tid == tid && t->pid == pid) return s->last_thread = s->thash[k] - 1;
+    }
+    if (s->nthreads >= XR_MAX_THREADS) return XR_MAX_THREADS;
     if (s->nthreads == s->capthreads) {
         uint32_t nc = s->capthreads ? s->capthreads * 2 : 8;
         xr_thread *v = evt_realloc(s->threads, (size_t)nc * sizeof *v);
@@ -276,11 +322,14 @@ static uint32_t thread_of(xr_state *s, uint32_t pid, uint32_t tid)
     t->tid = tid;
     t->pid = pid;
     snprintf(t->name, sizeof t->name, "thread %" PRIu32, tid);
+    s->thash[k] = s->nthreads + 1;
     return s->last_thread = s->nthreads++;
 }
 
+/* A new block, or NULL when memory is short or XR_MAX_BLOCKS is reached (s->over_blocks set). */
 static xr_block *new_block(xr_state *s)
 {
+    if (s->nblocks >= XR_MAX_BLOCKS) { s->over_blocks = 1; return NULL; }
     if (s->nblocks == s->capblocks) {
         uint32_t nc = s->capblocks ? s->capblocks * 2 : 16;
         xr_block *v = evt_realloc(s->blocks, (size_t)nc * sizeof *v);
@@ -354,6 +403,14 @@ static evt_status index_fdr_block(xr_state *s, xr_block *b)
             if (s->version == 2) pid = tid; /* v2 has no Pid record (llvm-xray: pid := tid) */
             b->thread = thread_of(s, pid, tid);
             if (b->thread == XR_NONE) return evt_reader_fail(s->r, EVT_ERR_NOMEM, off, "out of memory");
+            if (b->thread == XR_MAX_THREADS) { /* not decoded: counted lost */
+                b->thread = XR_NONE;
+                b->stop = b->start;
+                s->unattributed_lost += b->end - b->start;
+                if (s->over_threads++ == 0)
+                    evt_reader_error(s->r, b->start, "thread limit reached: more than %u threads (pid, tid); blocks of further threads are skipped and counted lost", XR_MAX_THREADS);
+                return EVT_OK;
+            }
             xr_thread *t = &s->threads[b->thread];
             t->counts[XR_C_MD + XRAY_MD_NEW_BUFFER] += pre[0];
             t->counts[XR_C_MD + XRAY_MD_WALLTIME] += pre[1];
@@ -442,6 +499,12 @@ static evt_status index_fdr(xr_state *s)
             off = bend;
         }
         xr_block *b = new_block(s);
+        if (!b && s->over_blocks) {
+            evt_reader_error(r, bstart, "block limit reached: more than %u blocks; the %" PRIu64 " bytes from offset %" PRIu64 " on are not decoded (counted lost)",
+                             XR_MAX_BLOCKS, s->fsize - bstart, bstart);
+            s->unattributed_lost += s->fsize - bstart;
+            break;
+        }
         if (!b) return evt_reader_fail(r, EVT_ERR_NOMEM, bstart, "out of memory indexing blocks");
         b->start = bstart;
         b->end = bend;
@@ -490,9 +553,22 @@ static evt_status index_basic(xr_state *s)
             }
             uint32_t th = thread_of(s, pid, tid);
             if (th == XR_NONE) return evt_reader_fail(r, EVT_ERR_NOMEM, off, "out of memory");
+            if (th == XR_MAX_THREADS) {
+                if (s->over_threads++ == 0)
+                    evt_reader_error(r, off, "thread limit reached: more than %u threads (pid, tid); records of further threads are skipped and counted lost", XR_MAX_THREADS);
+                s->unattributed_lost += XRAY_BASIC_REC_SIZE;
+                prev_fn = 0;
+                continue;
+            }
             if (!b || b->thread != th) {
                 if (b) b->end = b->stop = off;
                 b = new_block(s);
+                if (!b && s->over_blocks) {
+                    evt_reader_error(r, off, "block limit reached: more than %u runs of one thread's records; the %" PRIu64 " bytes from offset %" PRIu64 " on are not decoded (counted lost)",
+                                     XR_MAX_BLOCKS, s->fsize - off, off);
+                    s->unattributed_lost += XRAY_HDR_SIZE + nrec * XRAY_BASIC_REC_SIZE - off;
+                    return EVT_OK;
+                }
                 if (!b) return evt_reader_fail(r, EVT_ERR_NOMEM, off, "out of memory");
                 b->start = off;
                 b->thread = th;
@@ -550,10 +626,14 @@ static evt_status build_order(xr_state *s)
         if (t->nblocks == 0) t->first = i;
         t->nblocks++;
     }
+    /* Every thread is read at once by the merge: its window shrinks as threads grow. */
+    uint32_t wcap = XR_WIN;
+    while (wcap > XR_WIN_MIN && (uint64_t)wcap * s->nthreads > XR_WIN_BUDGET) wcap /= 2;
     for (uint32_t i = 0; i < s->nthreads; i++) {
         xr_thread *t = &s->threads[i];
-        t->win.buf = evt_malloc(XR_WIN);
+        t->win.buf = evt_malloc(wcap);
         if (!t->win.buf) return evt_reader_fail(s->r, EVT_ERR_NOMEM, 0, "out of memory");
+        t->win.cap = wcap;
     }
     s->heap = evt_calloc(s->nthreads ? s->nthreads : 1, sizeof *s->heap);
     if (!s->heap) return evt_reader_fail(s->r, EVT_ERR_NOMEM, 0, "out of memory");
@@ -608,6 +688,7 @@ static evt_status open_(evt_reader *r, void **state)
     }
     s->iwin.buf = evt_malloc(XR_WIN);
     if (!s->iwin.buf) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
+    s->iwin.cap = XR_WIN;
     evt_status st = s->type == XRAY_TYPE_FDR ? index_fdr(s) : index_basic(s);
     if (st != EVT_OK) return st;
     return build_order(s);
@@ -678,14 +759,15 @@ static void thread_fill(xr_state *s, xr_thread *t)
 
 static void push(xr_thread *t, uint32_t fid)
 {
-    if (t->depth == t->cap) {
-        uint32_t nc = t->cap ? t->cap * 2 : 64;
+    if (t->depth == t->cap && t->cap < XR_MAX_STACK) {
+        uint32_t nc = t->cap ? t->cap * 2 : 8;
         uint32_t *v = evt_realloc(t->stack, (size_t)nc * sizeof *v);
         if (!v) { t->depth++; return; } /* depth still counted; ids beyond cap unknown */
         t->stack = v;
         t->cap = nc;
     }
-    t->stack[t->depth++] = fid;
+    if (t->depth < t->cap) t->stack[t->depth] = fid;
+    t->depth++;
     if (t->depth > t->max_depth) t->max_depth = t->depth;
 }
 
@@ -693,7 +775,8 @@ static void push(xr_thread *t, uint32_t fid)
 static int pop(xr_thread *t, uint32_t fid)
 {
     uint32_t lim = t->depth < t->cap ? t->depth : t->cap;
-    for (uint32_t i = lim; i > 0; i--) {
+    uint32_t low = lim > XR_POP_SEARCH ? lim - XR_POP_SEARCH : 0;
+    for (uint32_t i = lim; i > low; i--) {
         if (t->stack[i - 1] == fid) {
             t->abandoned += t->depth - i;
             t->depth = i - 1;
@@ -1013,6 +1096,7 @@ static void close_(void *state)
         evt_free(s->threads[i].stack);
     }
     evt_free(s->threads);
+    evt_free(s->thash);
     evt_free(s->blocks);
     evt_free(s->order);
     evt_free(s->heap);
