@@ -5,12 +5,12 @@
  * circular) laid out as Windows writes it: buffer 0 = logfile-header record, then data buffers.
  * Freestanding (no malloc, no libc): the caller owns the buffer memory and supplies the file
  * writes through a callback; src/formats/etw/etw_file_host.c has the POSIX file/clock glue.
- * Layouts and constants: src/formats/etw/etw_defs.h (ETW_WNODE_FLAG_*, ETW_TYPE_*, ETW_LEVEL_*). */
+ * Layouts and constants: evtrace/etw_defs.h (ETW_WNODE_FLAG_*, ETW_TYPE_*, ETW_LEVEL_*). */
 #ifndef EVTRACE_ETW_H
 #define EVTRACE_ETW_H
 
 #include <stdint.h>
-#include "formats/etw/etw_defs.h"
+#include "evtrace/etw_defs.h"
 
 /* Win32 status codes TraceEvent returns (same values). */
 #define EVT_ETW_SUCCESS                0u
