@@ -1,49 +1,38 @@
-/* evtrace convert: stream every event into an exporter; the output is written under a temporary
- * name and renamed at the end, so an interrupted conversion never leaves a half file. */
+/* evtrace convert: stream every event into an exporter. The output goes through cli_output.h:
+ * written under a temporary name beside OUT and renamed into place only when complete (never a
+ * half file under OUT), an existing OUT replaced only when evtrace may (--force otherwise),
+ * "-" for standard output where the kind streams. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "cli.h"
+#include "cli_output.h"
 #include "cli_progress.h"
 #include "evtrace/exporter.h"
 
-static void remove_tree(const char *path, int is_dir)
+static const evt_exporter_desc *kind_of_(const cli_args *a)
 {
-    if (!is_dir) { unlink(path); return; }
-    char cmd[4200];
-    snprintf(cmd, sizeof cmd, "rm -rf -- '%s'", path);
-    if (system(cmd) != 0) fprintf(stderr, "evtrace convert: could not remove %s\n", path);
+    const evt_exporter_desc *x = a->to ? evt_exporter_find(a->to) : evt_exporter_for_path(a->out);
+    if (x) return x;
+    if (a->to) cli_err("convert", "unknown output kind '%s'", a->to);
+    else cli_err("convert", "cannot tell the output kind from '%s': give --to KIND", a->out);
+    fprintf(stderr, "kinds:");
+    for (size_t i = 0; i < evt_exporter_count(); i++) fprintf(stderr, " %s", evt_exporter_at(i)->name);
+    fputc('\n', stderr);
+    return NULL;
 }
 
-static int run(const cli_args *a)
+/* Every event of r into x at path; returns 0 or EXIT_INPUT (message printed, exporter freed). */
+static int export_(const cli_args *a, const evt_exporter_desc *x, evt_reader *r, const char *path, evt_status *last)
 {
-    if (!a->out) { cli_err("convert", "missing -o OUT"); return EXIT_USAGE; }
-    const evt_exporter_desc *x = a->to ? evt_exporter_find(a->to) : evt_exporter_for_path(a->out);
-    if (!x) {
-        if (a->to) cli_err("convert", "unknown output kind '%s'", a->to);
-        else cli_err("convert", "cannot tell the output kind from '%s': give --to KIND", a->out);
-        fprintf(stderr, "kinds:");
-        for (size_t i = 0; i < evt_exporter_count(); i++) fprintf(stderr, " %s", evt_exporter_at(i)->name);
-        fputc('\n', stderr);
-        return EXIT_USAGE;
-    }
-    int code;
-    evt_reader *r = cli_open(a, &code);
-    if (!r) return code;
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", a->out, (long)getpid());
     char err[512] = "";
     void *xs = NULL;
-    if (x->begin(tmp, r, &xs, err, sizeof err) != EVT_OK) {
-        cli_err("convert", "%s: %s", a->out, err[0] ? err : "cannot write");
-        remove_tree(tmp, x->is_dir);
-        evt_reader_close(r);
+    evt_status bst = x->begin(path, r, &xs, err, sizeof err);
+    if (bst != EVT_OK) {
+        cli_err("convert", "%s: %s", a->out, err[0] ? err : evt_status_message(bst));
         return EXIT_INPUT;
     }
     evt_event ev;
-    evt_status st;
-    evt_status wst = EVT_OK;
+    evt_status st, wst = EVT_OK;
     cli_progress prog; /* progress line on a terminal (cli_progress.h) */
     cli_progress_init(&prog, "convert", r, a->quiet);
     while ((st = evt_reader_next(r, &ev)) == EVT_OK) {
@@ -51,37 +40,55 @@ static int run(const cli_args *a)
         cli_progress_tick(&prog, &ev);
     }
     cli_progress_done(&prog);
+    *last = st;
     if (wst != EVT_OK) {
         x->abort(xs);
-        remove_tree(tmp, x->is_dir);
         cli_err("convert", "%s: write failed: %s", a->out, evt_status_message(wst));
-        evt_reader_close(r);
+        return EXIT_INPUT;
+    }
+    if (st == EVT_ERR_NOMEM) { /* the reader ran out of memory: the output would be incomplete */
+        x->abort(xs);
+        cli_err("convert", "%s: out of memory while reading (nothing written)", r->src.path);
         return EXIT_INPUT;
     }
     if (x->end(xs, r, err, sizeof err) != EVT_OK) {
-        remove_tree(tmp, x->is_dir);
         cli_err("convert", "%s: %s", a->out, err[0] ? err : "write failed");
-        evt_reader_close(r);
         return EXIT_INPUT;
     }
-    if (x->is_dir) remove_tree(a->out, 1);
-    if (rename(tmp, a->out) != 0) {
-        cli_err("convert", "cannot rename %s to %s", tmp, a->out);
-        remove_tree(tmp, x->is_dir);
-        evt_reader_close(r);
-        return EXIT_INPUT;
+    return 0;
+}
+
+static int run(const cli_args *a)
+{
+    if (!a->out) { cli_err("convert", "missing -o OUT"); return EXIT_USAGE; }
+    const evt_exporter_desc *x = kind_of_(a);
+    if (!x) return EXIT_USAGE;
+    cli_output out;
+    int code = cli_output_begin(&out, "convert", a->out, x->is_dir, x->streams, a->force);
+    if (code) return code;
+    evt_reader *r = cli_open(a, &code);
+    if (!r) { cli_output_abort(&out); return code; }
+    evt_status last = EVT_END;
+    code = export_(a, x, r, cli_output_path(&out), &last);
+    if (code == 0) code = cli_output_commit(&out);
+    else cli_output_abort(&out);
+    if (code == 0) {
+        code = cli_finish(r, last);
+        if (!a->quiet)
+            fprintf(stderr, "evtrace convert: wrote %s (%s, %llu events)\n", out.to_stdout ? "standard output" : a->out,
+                    x->name, (unsigned long long)r->events);
     }
-    code = cli_finish(r, st);
-    if (!a->quiet)
-        fprintf(stderr, "evtrace convert: wrote %s (%s, %llu events)\n", a->out, x->name,
-                (unsigned long long)r->events);
     evt_reader_close(r);
     return code;
 }
 
 const cli_command cli_cmd_convert = {
-    "convert", "FILE -o OUT [--to KIND]", "convert to a viewer format (chrome JSON, ...)",
+    "convert", "FILE -o OUT [--to KIND] [--force]", "convert to a viewer format (chrome JSON, ...)",
     "Streams every event of FILE into OUT. The kind comes from --to or from OUT's extension\n"
-    "(.json: Chrome trace-event JSON, which ui.perfetto.dev and chrome://tracing open).",
+    "(.json: Chrome trace-event JSON, which ui.perfetto.dev and chrome://tracing open).\n"
+    "OUT is written under a temporary name beside it and renamed when complete. An existing OUT\n"
+    "is replaced only if it is a regular file or a directory evtrace wrote (it holds a\n"
+    ".evtrace-output marker); --force replaces other directories and symbolic links too.\n"
+    "-o - writes to standard output (chrome, perfetto; not ctf, a directory, nor sqlite).",
     OPT_OUTPUT | OPT_TO | OPT_QUIET, 0, 0, run,
 };

@@ -10,6 +10,7 @@
  * Events without a context go to a "global" track. Timestamps are microseconds when the clock
  * frequency is known, otherwise one tick is shown as one microsecond. Streams: state is one
  * open slice per context (a small table) and a stack depth per context. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "evtrace/alloc.h"
 #include "evtrace/exporter.h"
 #include "evtrace/json.h"
+#include "evtrace/out.h"
 
 #define ISR_TID 1     /* track for interrupt contexts; thread tracks use tid >= 2 */
 #define GLOBAL_TID 0  /* track for events without a context (configuration, symbols, markers) */
@@ -110,8 +112,8 @@ static evt_status begin(const char *path, evt_reader *r, void **state, char *err
 {
     chrome_state *s = evt_calloc(1, sizeof *s);
     if (!s) { snprintf(err, errlen, "out of memory"); return EVT_ERR_NOMEM; }
-    s->out = fopen(path, "w");
-    if (!s->out) { snprintf(err, errlen, "cannot create %s", path); evt_free(s); return EVT_ERR_IO; }
+    s->out = evt_out_fopen(path, "w");
+    if (!s->out) { snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno)); evt_free(s); return EVT_ERR_IO; }
     s->hz = r->clock_hz;
     s->isr.tid = ISR_TID;
     s->isr.running_cpu = -1;
@@ -318,5 +320,5 @@ static void abort_(void *state)
 
 const evt_exporter_desc evt_exporter_chrome = {
     "chrome", ".json", "Chrome trace-event JSON (ui.perfetto.dev, chrome://tracing)", 0,
-    begin, event, end, abort_,
+    begin, event, end, abort_, 1,
 };

@@ -22,9 +22,11 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include "evtrace/alloc.h"
 #include "evtrace/exporter.h"
+#include "evtrace/out.h"
 #include "formats/common/bytes.h"
 #include "host/analysis/strtab.h"
 #include "host/analysis/u64map.h"
@@ -129,7 +131,7 @@ static int flush_(ctf_state *s, uint32_t i, int force)
     if (!fp) {
         char p[4200];
         if (!stream_path_(s, i, p, sizeof p)) return 0;
-        fp = fopen(p, c->created ? "ab" : "wb");
+        fp = evt_out_fopen(p, c->created ? "ab" : "wb");
         if (!fp) return 0;
         c->created = 1;
         if (s->nopen < MAX_OPEN) { c->fp = fp; s->nopen++; }
@@ -362,13 +364,26 @@ static void free_(ctf_state *s)
     evt_free(s);
 }
 
+/* path is an existing directory with nothing in it (a caller may reserve the name that way). */
+static int empty_dir_(const char *path)
+{
+    DIR *d = opendir(path);
+    if (!d) return 0;
+    int empty = 1;
+    struct dirent *e;
+    while (empty && (e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) empty = 0;
+    closedir(d);
+    return empty;
+}
+
 static evt_status begin(const char *path, evt_reader *r, void **state, char *err, size_t errlen)
 {
     ctf_state *s = evt_calloc(1, sizeof *s);
     if (!s) { snprintf(err, errlen, "out of memory"); return EVT_ERR_NOMEM; }
     s->dir = evt_strdup(path);
     if (!s->dir) { evt_free(s); snprintf(err, errlen, "out of memory"); return EVT_ERR_NOMEM; }
-    if (mkdir(path, 0777) != 0) {
+    if (mkdir(path, 0777) != 0 && !(errno == EEXIST && empty_dir_(path))) {
         snprintf(err, errlen, "cannot create directory %s: %s", path, strerror(errno));
         free_(s);
         return EVT_ERR_IO;
@@ -404,7 +419,7 @@ static int write_metadata_(ctf_state *s, evt_reader *r)
 {
     char p[4200];
     snprintf(p, sizeof p, "%s/metadata", s->dir);
-    FILE *f = fopen(p, "w");
+    FILE *f = evt_out_fopen(p, "w");
     if (!f) return 0;
     uint64_t freq = s->hz ? s->hz : 1000000000u;
     tbuf src = {0};

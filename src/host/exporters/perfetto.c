@@ -11,11 +11,13 @@
  * Timestamps: ns (t_ns when the reader gives it, else ticks * 1e9 / clock_hz); when the clock is
  * unknown one tick is written as one ns.
  * Memory: one packet's buffers, the interning tables and per-context state; no event is kept. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include "evtrace/alloc.h"
 #include "evtrace/exporter.h"
+#include "evtrace/out.h"
 #include "host/analysis/spans.h"
 #include "host/analysis/strtab.h"
 #include "host/analysis/u64map.h"
@@ -280,8 +282,8 @@ static evt_status begin(const char *path, evt_reader *r, void **state, char *err
 {
     pf_state *s = evt_calloc(1, sizeof *s);
     if (!s) { snprintf(err, errlen, "out of memory"); return EVT_ERR_NOMEM; }
-    s->out = fopen(path, "wb");
-    if (!s->out) { snprintf(err, errlen, "cannot create %s", path); evt_free(s); return EVT_ERR_IO; }
+    s->out = evt_out_fopen(path, "wb");
+    if (!s->out) { snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno)); evt_free(s); return EVT_ERR_IO; }
     s->hz = r->clock_hz;
     s->noctx_isr = -1;
     for (int i = 0; i < MAX_CPUS; i++) s->cpus[i].run = -1;
@@ -465,5 +467,5 @@ static void abort_(void *state)
 
 const evt_exporter_desc evt_exporter_perfetto = {
     "perfetto", ".pftrace", "Perfetto protobuf trace (TrackEvent; ui.perfetto.dev, trace_processor)", 0,
-    begin, event, end, abort_,
+    begin, event, end, abort_, 1,
 };

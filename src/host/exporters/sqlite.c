@@ -18,6 +18,7 @@
 #include <string.h>
 #include "evtrace/alloc.h"
 #include "evtrace/exporter.h"
+#include "evtrace/out.h"
 #include "host/analysis/stats.h"
 
 #define TXN_ROWS 100000
@@ -147,7 +148,7 @@ static evt_status begin(const char *path, evt_reader *r, void **state, char *err
     if (!s) { snprintf(err, errlen, "out of memory"); return EVT_ERR_NOMEM; }
     s->pending_lost = -1;
     if (!evt_stats_init(&s->stats, r->clock_hz)) { free_(s); snprintf(err, errlen, "out of memory"); return EVT_ERR_NOMEM; }
-    if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK ||
+    if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, evt_out_sqlite_vfs()) != SQLITE_OK ||
         sqlite3_exec(s->db, k_schema, NULL, NULL, NULL) != SQLITE_OK) {
         snprintf(err, errlen, "cannot create database %s: %s", path, s->db ? sqlite3_errmsg(s->db) : "?");
         free_(s);

@@ -1,0 +1,37 @@
+/* Safe outputs for -o: written under a temporary name beside OUT and renamed into place only when
+ * complete; an existing OUT is replaced only when it is a regular file or a directory carrying
+ * evtrace's marker (CLI_OUTPUT_MARKER), unless --force; "-" is standard output where the kind
+ * can stream. Nothing but OUT and its temporary name is touched. */
+#ifndef EVT_CLI_OUTPUT_H
+#define EVT_CLI_OUTPUT_H
+
+#define CLI_OUTPUT_MARKER ".evtrace-output" /* file inside every directory evtrace writes */
+
+typedef struct cli_output {
+    const char *cmd;     /* for messages */
+    const char *path;    /* OUT as given */
+    int is_dir;          /* the writer makes a directory */
+    int to_stdout;       /* OUT is "-" */
+    int force;           /* --force */
+    int reserved;        /* tmp exists (created by cli_output_begin or the writer) */
+    char tmp[4096];      /* temporary name beside OUT, or "-" */
+} cli_output;
+
+/* Check that OUT may be written and reserve a temporary name beside it (an empty file, or an
+ * empty directory when is_dir). can_stdout: the kind may write "-". Returns 0 or an exit code
+ * (message printed): EXIT_USAGE when OUT may not be replaced or "-" is not possible, EXIT_INPUT
+ * when the temporary name cannot be created. */
+int cli_output_begin(cli_output *o, const char *cmd, const char *path, int is_dir, int can_stdout, int force);
+/* The path the writer writes to: the temporary name, or "-". */
+const char *cli_output_path(const cli_output *o);
+/* The writer finished: mark a directory, flush to disk, replace the old OUT (checked again) and
+ * rename into place. Returns 0, or EXIT_USAGE/EXIT_INPUT (message printed; temporary removed). */
+int cli_output_commit(cli_output *o);
+/* The writer failed: remove the temporary output (nothing at OUT changes). */
+void cli_output_abort(cli_output *o);
+
+/* Remove a file or a directory tree at path without following symbolic links (unlinkat walk
+ * below the directory opened with O_NOFOLLOW). Returns 0 or -1 (errno). */
+int cli_remove_tree(const char *path);
+
+#endif

@@ -1,0 +1,107 @@
+/* The output seam (evtrace/out.h): fopen for writing, "-" for standard output, and the write-fault
+ * counter that tests arm. When armed, streams are wrapped with fopencookie (glibc) so each flush
+ * of the stdio buffer is one counted write; elsewhere fault injection is not available and
+ * evt_out_fopen is plain fopen. */
+#if defined(__linux__)
+#define _GNU_SOURCE /* fopencookie */
+#endif
+#include "evtrace/out.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include "evtrace/alloc.h"
+
+#define FAULT_BUF 512 /* stdio buffer of a shimmed stream: small, so writes are many */
+
+static struct {
+    unsigned long countdown; /* writes left before the fault; 0: not armed */
+    evt_out_fault how;
+    int failing;             /* the fault happened: every later write fails */
+    unsigned long writes;    /* writes seen while armed */
+} g_out;
+
+void evt_out_fail_after(unsigned long nth, evt_out_fault how)
+{
+    g_out.countdown = how == EVT_OUT_FAULT_NONE ? 0 : nth;
+    g_out.how = nth ? how : EVT_OUT_FAULT_NONE;
+    g_out.failing = 0;
+    g_out.writes = 0;
+}
+
+unsigned long evt_out_writes(void) { return g_out.writes; }
+int evt_out_armed_(void) { return g_out.how != EVT_OUT_FAULT_NONE; }
+
+size_t evt_out_write_allowed_(size_t n, int *fail)
+{
+    *fail = 0;
+    if (!evt_out_armed_()) return n;
+    g_out.writes++;
+    if (g_out.failing) { *fail = 1; return 0; }
+    if (--g_out.countdown > 0) return n;
+    g_out.failing = 1;
+    if (g_out.how == EVT_OUT_FAULT_SHORT && n > 1) return n / 2; /* reported as written; next write fails */
+    *fail = 1;
+    return 0;
+}
+
+#if defined(__GLIBC__)
+typedef struct shim { int fd; } shim;
+
+static ssize_t shim_write_(void *cookie, const char *buf, size_t n)
+{
+    shim *s = cookie;
+    int fail;
+    size_t ok = evt_out_write_allowed_(n, &fail);
+    if (fail) { errno = ENOSPC; return -1; }
+    size_t done = 0;
+    while (done < ok) {
+        ssize_t w = write(s->fd, buf + done, ok - done);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return done ? (ssize_t)done : -1;
+        done += (size_t)w;
+    }
+    return (ssize_t)done;
+}
+
+static int shim_close_(void *cookie)
+{
+    shim *s = cookie;
+    int rc = close(s->fd);
+    evt_free(s);
+    return rc;
+}
+
+/* The counting shim over fd (owned by the stream from here on). */
+static FILE *shimmed_(int fd, const char *mode)
+{
+    shim *s = evt_malloc(sizeof *s);
+    if (!s) { close(fd); errno = ENOMEM; return NULL; }
+    s->fd = fd;
+    cookie_io_functions_t io = {NULL, shim_write_, NULL, shim_close_};
+    FILE *f = fopencookie(s, mode[0] == 'a' ? "a" : "w", io);
+    if (!f) { close(fd); evt_free(s); return NULL; }
+    setvbuf(f, NULL, _IOFBF, FAULT_BUF);
+    return f;
+}
+#endif
+
+FILE *evt_out_fopen(const char *path, const char *mode)
+{
+    int to_stdout = strcmp(path, "-") == 0;
+#if defined(__GLIBC__)
+    if (evt_out_armed_()) {
+        int fd = to_stdout ? dup(STDOUT_FILENO)
+                           : open(path, O_WRONLY | O_CREAT | (mode[0] == 'a' ? O_APPEND : O_TRUNC), 0666);
+        return fd < 0 ? NULL : shimmed_(fd, mode);
+    }
+#endif
+    if (!to_stdout) return fopen(path, mode);
+    fflush(stdout);
+    int fd = dup(STDOUT_FILENO);
+    if (fd < 0) return NULL;
+    FILE *f = fdopen(fd, mode);
+    if (!f) close(fd);
+    return f;
+}
