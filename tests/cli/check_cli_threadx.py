@@ -75,8 +75,9 @@ expect(["info", write("garbage.bin", bytes(rnd.randrange(256) for _ in range(500
 expect(["info", "--format", "threadx", write("noid.trx", b"\0\0\0\0" + real[4:])], 3,
        stderr_has=["no TXTB trace id", "offset 0"])
 expect(["info", write("hdr30.trx", real[:30])], 3, stderr_has=["header truncated", "offset 30"])
-expect(["info", write("reg.trx", real[:1000])], 3, stderr_has=["truncated", "offset 1000"])
-expect(["info", write("events.trx", real[:4000])], 3, stderr_has=["truncated", "offset 4000"])
+# a file shorter than the header's buffer end: what it holds decodes, the end is reported (exit 1)
+expect(["info", write("reg.trx", real[:1000])], 1, stderr_has=["truncated", "offset 1000"])
+expect(["info", write("events.trx", real[:4000])], 1, stderr_has=["truncated", "offset 4000"])
 cur_bad = bytearray(real)
 struct.pack_into("<I", cur_bad, 32, struct.unpack_from("<I", real, 32)[0] + 4)
 expect(["info", write("curmis.trx", bytes(cur_bad))], 3, stderr_has=["current pointer", "offset 32"])
@@ -89,12 +90,38 @@ expect(["info", write("namesize.trx", bytes(name_bad))], 3, stderr_has=["offset"
 
 # every interesting truncation point: inside the id, header, registry (entry boundary and mid-entry),
 # at the start of the event area, mid-slot, one byte short of the end
+# A cut inside the header is fatal (exit 3); a cut after it decodes the registry entries and the
+# event slots wholly present and reports the end (exit 1): dump prints exactly those events.
+full = [json.loads(l) for l in run("dump", "--json", REAL).stdout.splitlines()]
+wfull = [json.loads(l) for l in run("dump", "--json", WRAPPED).stdout.splitlines()]
 for cut in (3, 4, 47, 48, 48 + 48 * 5, 48 + 48 * 5 + 17, 1967, 1968, 1968 + 100 * 32 + 5, len(real) - 17):
-    what = "header" if cut < 48 else "truncated"
-    expect(["info", "--format", "threadx", write(f"cut{cut}.trx", real[:cut])], 3,
-           stderr_has=[f"offset {min(cut, 30) if cut < 4 else cut}"] if cut >= 4 else ["offset"])
-for cut in (1584, 1584 + 888 * 32 + 31, len(wrapped) - 17):
-    expect(["check", write(f"wcut{cut}.trx", wrapped[:cut])], 3, stderr_has=[f"offset {cut}"])
+    path = write(f"cut{cut}.trx", real[:cut])
+    if cut < 48:
+        expect(["info", "--format", "threadx", path], 3,
+               stderr_has=[f"offset {min(cut, 30) if cut < 4 else cut}"] if cut >= 4 else ["offset"])
+        continue
+    expect(["info", "--format", "threadx", path], 1, stderr_has=["truncated", f"offset {cut}"])
+    expect(["check", path], 1, stderr_has=["truncated", f"offset {cut}"])
+    r = expect(["dump", "--json", path], 1, stderr_has=[f"offset {cut}"])
+    got = [json.loads(l) for l in r.stdout.splitlines()]
+    present = max(0, (cut - 1968) // 32)   # slots 0..present-1 of an unwrapped buffer (445 written)
+    want = [e for e in full if e["offset"] + 32 <= cut]
+    if got != want or len(got) != min(present, 445):
+        fails.append(f"cut{cut}.trx: dump gave {len(got)} events, want the {len(want)} whose slots are in the file")
+# the wrapped demo (974 slots at 1584, oldest = current slot 888): cuts before the current slot keep
+# slots 0..k-1 (the newest events, in order); a cut after it keeps 888..k-1 then 0..887
+for cut in (1584, 1584 + 888 * 32 + 31, 1584 + 900 * 32, len(wrapped) - 17):
+    path = write(f"wcut{cut}.trx", wrapped[:cut])
+    expect(["check", path], 1, stderr_has=["truncated", f"offset {cut}"])
+    got = [json.loads(l) for l in expect(["dump", "--json", path], 1).stdout.splitlines()]
+    k = (cut - 1584) // 32
+    want = [e for e in wfull if e["offset"] + 32 <= cut]
+    if [e["offset"] for e in got] != [e["offset"] for e in want] or len(want) != k:
+        fails.append(f"wcut{cut}.trx: dump gave {len(got)} events, want {len(want)} in time order")
+    if got and k <= 888 and got[0]["offset"] != 1584:
+        fails.append(f"wcut{cut}.trx: the first event should be slot 0 (current slot missing)")
+    if k > 888 and got and got[0]["offset"] != 1584 + 888 * 32:
+        fails.append(f"wcut{cut}.trx: the first event should be the oldest, slot 888")
 # header fields pointing outside the buffer
 def patched(name, off, value, fmt="<I"):
     b = bytearray(real)

@@ -37,6 +37,14 @@ static inline const uint8_t *evt_cur_take(evt_cur *c, size_t n)
     return q;
 }
 static inline int evt_cur_skip(evt_cur *c, size_t n) { return evt_cur_take(c, n) != NULL; }
+/* Move to position pos (relative to p); a position past the end sets the error. */
+static inline int evt_cur_at(evt_cur *c, size_t pos)
+{
+    if (c->err) return 0;
+    if (pos > c->len) { c->err = 1; c->err_off = c->base + c->len; return 0; }
+    c->pos = pos;
+    return 1;
+}
 static inline uint8_t evt_cur_u8(evt_cur *c) { const uint8_t *q = evt_cur_take(c, 1); return q ? q[0] : 0; }
 static inline uint16_t evt_cur_u16le(evt_cur *c) { const uint8_t *q = evt_cur_take(c, 2); return q ? evt_ld_u16le(q) : 0; }
 static inline uint16_t evt_cur_u16be(evt_cur *c) { const uint8_t *q = evt_cur_take(c, 2); return q ? evt_ld_u16be(q) : 0; }

@@ -1,5 +1,11 @@
 /* TXTB reader: decodes a ThreadX trace buffer dump (either byte order) into canonical events,
- * oldest first, reading one 32-byte slot at a time (constant memory apart from the registry).
+ * oldest first, reading the slots through a fixed read window.
+ *
+ * Memory is bounded whatever the file size (docs/threadx.md): the registry is read in place, one
+ * entry at a time; only a compact index of its used entries is kept (address, slot, name offset;
+ * at most TXTB_MAX_OBJS) and their names up to TXTB_NAMES_MAX bytes (names past that are read from
+ * the file when an event needs them). A file shorter than the header's event-buffer end decodes
+ * the slots it holds and reports where it ends.
  *
  * Order: if the slot at the current pointer was written, the buffer wrapped and the oldest entry
  * is there; otherwise the entries are slots 0..current-1. Timestamps are masked with the header's
@@ -17,12 +23,35 @@
 #include "formats/threadx/txtb_hooks_dec.h"
 #include "formats/threadx/txtb_names.h"
 
+#define TXTB_MAX_OBJS   (1u << 20)    /* used registry entries indexed */
+#define TXTB_NAMES_MAX  (16u << 20)   /* bytes of names kept in memory */
+#define TXTB_MAX_IDS    (1u << 16)    /* distinct event ids counted in count_by_id */
+#define TXTB_WIN        65536u        /* read window (grows to one registry entry if larger) */
+#define TXTB_NAME_NONE  UINT32_MAX
+
+/* One used registry entry in the lookup index (sorted by address, live before deleted, slot). */
 typedef struct txtb_obj {
+    uint32_t addr;
     uint32_t index;      /* registry slot */
+    uint32_t name_off;   /* offset in names[], or TXTB_NAME_NONE: read from the file */
+    uint8_t available;   /* 0 alive, 1 deleted */
+} txtb_obj;
+
+/* One registry entry as stored, parsed field by field (name: NUL-terminated copy). */
+typedef struct txtb_entry {
     uint8_t available, type, res1, res2;
     uint32_t addr, param1, param2;
-    char *name;          /* bytes up to the NUL (or the whole field), NUL-terminated */
-} txtb_obj;
+    size_t name_len;
+} txtb_entry;
+
+typedef struct txtb_win {
+    uint64_t off;        /* source offset of buf[0] */
+    size_t len, cap;     /* valid bytes, size of buf */
+    uint8_t *buf;
+} txtb_win;
+
+/* Buffers that hold a name read from the file while an event points at it: one per role. */
+enum { NAME_CTX, NAME_TARGET, NAME_INTERRUPTED, NAME_HOOKS, NAME_ROLES };
 
 typedef struct id_count { uint32_t id; uint64_t count; } id_count;
 
@@ -35,27 +64,33 @@ typedef struct txtb_state {
     uint64_t ts_mod;             /* modulus of the masked counter (ts_modulus) */
     uint64_t reg_off, ev_off;    /* file offsets of registry and event area */
     uint32_t reg_entries, reg_entry_size;
-    uint32_t capacity;           /* event slots */
+    uint32_t reg_present;        /* registry entries wholly inside the file */
+    uint32_t capacity;           /* event slots (header) */
+    uint32_t avail;              /* event slots wholly inside the file (< capacity: truncated) */
     uint32_t current;            /* index of the current-pointer slot */
     int wrapped;
-    txtb_obj *objs;              /* all registry slots, in index order */
-    txtb_obj **by_addr;          /* used slots sorted by address (lookup) */
-    uint32_t nby_addr;
+    txtb_obj *objs;              /* used entries by address (find_obj) */
+    uint32_t nobjs;
+    char *names;                 /* NUL-terminated names of objs, TXTB_NAMES_MAX at most */
+    size_t names_len, names_cap;
+    char *rolebuf[NAME_ROLES];   /* name_size + 1 bytes each */
+    txtb_win rwin, ewin;         /* registry and event-slot windows */
     int timer_down;              /* 1: timer counts down */
     uint64_t decreases, increases;
     /* iteration */
     uint32_t pos;                /* events visited in chronological order (0..span) */
     uint32_t span;               /* slots in chronological order to visit */
+    uint32_t seg1;               /* slots [current, avail) first when wrapped, then [0, current) */
     int have_prev;
     uint32_t prev_masked;
     uint64_t ts;
     uint32_t first_masked, last_masked;
     uint64_t valid;
     uint64_t ctx_thread, ctx_isr, ctx_init;
-    id_count *counts;
-    uint32_t ncounts, capcounts;
+    id_count *counts;            /* hash by id, ccap slots (power of two), count 0 = empty */
+    uint32_t ncounts, ccap;
+    uint64_t untracked_ids;      /* events whose id did not fit in count_by_id */
     char namebuf[48];
-    char ctxbuf[48];
     int beyond_checked;
     txtb_hooks_dec hooks;        /* records of the generic kernel hooks (txtb_hooks_dec.c) */
 } txtb_state;
@@ -72,24 +107,67 @@ static int probe(const uint8_t *head, size_t len, uint64_t file_size)
 
 static uint32_t slot_index_of(const txtb_state *s, uint32_t k)
 {
-    /* k-th slot in chronological order */
-    uint32_t start = s->wrapped ? s->current : 0;
-    uint32_t i = start + k;
-    return i >= s->capacity ? i - s->capacity : i;
+    /* k-th slot in chronological order: wrapped, [current, avail) then [0, current) */
+    return k < s->seg1 ? s->current + k : k - s->seg1;
+}
+
+/* Pointer to n bytes at off through window w, or NULL when they are not all in the file. */
+static const uint8_t *win_at(txtb_state *s, txtb_win *w, uint64_t off, size_t n)
+{
+    if (n > w->cap) return NULL;
+    if (w->len && off >= w->off && off - w->off + n <= w->len) return w->buf + (off - w->off);
+    w->off = off;
+    w->len = evt_source_read_at(&s->r->src, off, w->buf, w->cap);
+    return n <= w->len ? w->buf : NULL;
+}
+
+static int win_init(txtb_win *w, size_t cap)
+{
+    memset(w, 0, sizeof *w);
+    w->cap = cap;
+    w->buf = evt_malloc(cap);
+    return w->buf != NULL;
 }
 
 static int read_slot(txtb_state *s, uint32_t idx, uint32_t w[8])
 {
-    uint8_t b[TXTB_EVENT_SIZE];
     uint64_t off = s->ev_off + (uint64_t)idx * TXTB_EVENT_SIZE;
-    if (evt_source_read_at(&s->r->src, off, b, sizeof b) != sizeof b) return 0;
-    for (int i = 0; i < 8; i++) w[i] = evt_ld_u32(b + 4 * i, s->big);
+    const uint8_t *p = idx < s->avail ? win_at(s, &s->ewin, off, TXTB_EVENT_SIZE) : NULL;
+    if (!p) return 0;
+    evt_cur c;
+    evt_cur_init(&c, p, TXTB_EVENT_SIZE, off, s->big);
+    for (int i = 0; i < 8; i++) w[i] = evt_cur_u32(&c);
+    return evt_cur_ok(&c);
+}
+
+/* Parse registry entry i (from the registry window); its name, NUL-terminated, into name
+ * (name_size + 1 bytes) when name is not NULL. Returns 0 when the entry is not in the file. */
+static int read_entry(txtb_state *s, uint32_t i, txtb_entry *e, char *name)
+{
+    uint64_t off = s->reg_off + (uint64_t)i * s->reg_entry_size;
+    const uint8_t *p = i < s->reg_present ? win_at(s, &s->rwin, off, s->reg_entry_size) : NULL;
+    if (!p) return 0;
+    evt_cur c;
+    evt_cur_init(&c, p, s->reg_entry_size, off, s->big);
+    e->available = evt_cur_u8(&c);  /* TXTB_REG_AVAILABLE */
+    e->type = evt_cur_u8(&c);       /* TXTB_REG_TYPE */
+    e->res1 = evt_cur_u8(&c);       /* TXTB_REG_RESERVED1 */
+    e->res2 = evt_cur_u8(&c);       /* TXTB_REG_RESERVED2 */
+    e->addr = evt_cur_u32(&c);      /* TXTB_REG_POINTER */
+    e->param1 = evt_cur_u32(&c);    /* TXTB_REG_PARAM1 */
+    e->param2 = evt_cur_u32(&c);    /* TXTB_REG_PARAM2 */
+    const uint8_t *nm = evt_cur_take(&c, s->name_size); /* TXTB_REG_NAME */
+    if (!evt_cur_ok(&c)) return 0;
+    size_t n = 0;
+    while (n < s->name_size && nm[n]) n++;
+    e->name_len = n;
+    if (name) { memcpy(name, nm, n); name[n] = 0; }
     return 1;
 }
 
 static int cmp_obj_addr(const void *a, const void *b)
 {
-    const txtb_obj *x = *(txtb_obj *const *)a, *y = *(txtb_obj *const *)b;
+    const txtb_obj *x = a, *y = b;
     if (x->addr != y->addr) return x->addr < y->addr ? -1 : 1;
     /* Same address: a live object sorts before a deleted one, then by index. */
     if (x->available != y->available) return x->available < y->available ? -1 : 1;
@@ -98,65 +176,89 @@ static int cmp_obj_addr(const void *a, const void *b)
 
 static const txtb_obj *find_obj(const txtb_state *s, uint32_t addr)
 {
-    uint32_t lo = 0, hi = s->nby_addr;
+    uint32_t lo = 0, hi = s->nobjs;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (s->by_addr[mid]->addr < addr) lo = mid + 1; else hi = mid;
+        if (s->objs[mid].addr < addr) lo = mid + 1; else hi = mid;
     }
-    return (lo < s->nby_addr && s->by_addr[lo]->addr == addr) ? s->by_addr[lo] : NULL;
+    return (lo < s->nobjs && s->objs[lo].addr == addr) ? &s->objs[lo] : NULL;
+}
+
+/* Name of an indexed object: from memory, or read from the file into the role's buffer (valid
+ * until the next event). NULL if unreadable. */
+static const char *obj_name(txtb_state *s, const txtb_obj *o, int role)
+{
+    if (!o) return NULL;
+    if (o->name_off != TXTB_NAME_NONE) return s->names + o->name_off;
+    txtb_entry e;
+    return read_entry(s, o->index, &e, s->rolebuf[role]) ? s->rolebuf[role] : NULL;
 }
 
 /* Registry name of an object address, for txtb_hooks_dec_event(). */
 static const char *hooks_obj_name(void *ctx, uint32_t addr)
 {
-    const txtb_obj *o = find_obj(ctx, addr);
-    return o ? o->name : NULL;
+    txtb_state *s = ctx;
+    return obj_name(s, find_obj(s, addr), NAME_HOOKS);
 }
 
+/* Keep a name in memory; TXTB_NAME_NONE when the names are at their limit (or memory is short). */
+static uint32_t keep_name(txtb_state *s, const char *name, size_t n)
+{
+    if (s->names_len + n + 1 > TXTB_NAMES_MAX) return TXTB_NAME_NONE;
+    if (s->names_len + n + 1 > s->names_cap) {
+        size_t nc = s->names_cap ? s->names_cap : 4096;
+        while (nc < s->names_len + n + 1) nc *= 2;
+        if (nc > TXTB_NAMES_MAX) nc = TXTB_NAMES_MAX;
+        char *v = evt_realloc(s->names, nc);
+        if (!v) return TXTB_NAME_NONE;
+        s->names = v;
+        s->names_cap = nc;
+    }
+    uint32_t off = (uint32_t)s->names_len;
+    memcpy(s->names + off, name, n + 1);
+    s->names_len += n + 1;
+    return off;
+}
+
+/* One pass over the registry in place: index the used entries (bounded), tell the hooks decoder. */
 static evt_status read_registry(txtb_state *s)
 {
     evt_reader *r = s->r;
-    if (s->reg_entries == 0) return EVT_OK;
-    size_t bytes = (size_t)s->reg_entries * s->reg_entry_size;
-    uint8_t *buf = evt_malloc(bytes);
-    s->objs = evt_calloc(s->reg_entries, sizeof *s->objs);
-    s->by_addr = evt_calloc(s->reg_entries, sizeof *s->by_addr);
-    if (!buf || !s->objs || !s->by_addr) { evt_free(buf); return evt_reader_fail(r, EVT_ERR_NOMEM, s->reg_off, "out of memory for %u registry entries", s->reg_entries); }
-    if (evt_source_read_at(&r->src, s->reg_off, buf, bytes) != bytes) {
-        evt_free(buf);
-        return evt_reader_fail(r, EVT_ERR_TRUNCATED, s->reg_off, "registry truncated");
-    }
-    for (uint32_t i = 0; i < s->reg_entries; i++) {
-        const uint8_t *e = buf + (size_t)i * s->reg_entry_size;
-        txtb_obj *o = &s->objs[i];
-        o->index = i;
-        o->available = e[TXTB_REG_AVAILABLE];
-        o->type = e[TXTB_REG_TYPE];
-        o->res1 = e[TXTB_REG_RESERVED1];
-        o->res2 = e[TXTB_REG_RESERVED2];
-        o->addr = evt_ld_u32(e + TXTB_REG_POINTER, s->big);
-        o->param1 = evt_ld_u32(e + TXTB_REG_PARAM1, s->big);
-        o->param2 = evt_ld_u32(e + TXTB_REG_PARAM2, s->big);
-        const uint8_t *nm = e + TXTB_REG_NAME;
-        size_t n = 0;
-        while (n < s->name_size && nm[n]) n++;
-        o->name = evt_malloc(n + 1);
-        if (!o->name) { evt_free(buf); return evt_reader_fail(r, EVT_ERR_NOMEM, s->reg_off, "out of memory"); }
-        memcpy(o->name, nm, n);
-        o->name[n] = 0;
-        if (o->type != TXTB_OBJ_NONE) {
-            s->by_addr[s->nby_addr++] = o;
-            txtb_hooks_dec_registry(&s->hooks, o->type, o->addr, o->param1, o->param2);
+    uint32_t cap = 0;
+    int over = 0;
+    for (uint32_t i = 0; i < s->reg_present; i++) {
+        txtb_entry e;
+        if (!read_entry(s, i, &e, s->rolebuf[NAME_CTX]))
+            return evt_reader_fail(r, EVT_ERR_IO, s->reg_off + (uint64_t)i * s->reg_entry_size, "registry entry %" PRIu32 " unreadable", i);
+        if (e.type == TXTB_OBJ_NONE) continue;
+        txtb_hooks_dec_registry(&s->hooks, e.type, e.addr, e.param1, e.param2);
+        if (s->nobjs == TXTB_MAX_OBJS) {
+            if (!over++)
+                evt_reader_error(r, s->reg_off + (uint64_t)i * s->reg_entry_size,
+                                 "registry has more than %u used entries (limit): entries from slot %" PRIu32 " on are not indexed (their objects stay unnamed)",
+                                 TXTB_MAX_OBJS, i);
+            continue;
         }
+        if (s->nobjs == cap) {
+            uint32_t nc = cap ? cap * 2 : 64;
+            txtb_obj *v = evt_realloc(s->objs, (size_t)nc * sizeof *v);
+            if (!v) return evt_reader_fail(r, EVT_ERR_NOMEM, s->reg_off, "out of memory for %" PRIu32 " registry objects", nc);
+            s->objs = v;
+            cap = nc;
+        }
+        txtb_obj *o = &s->objs[s->nobjs++];
+        o->addr = e.addr;
+        o->index = i;
+        o->available = e.available;
+        o->name_off = keep_name(s, s->rolebuf[NAME_CTX], e.name_len);
     }
-    evt_free(buf);
-    qsort(s->by_addr, s->nby_addr, sizeof *s->by_addr, cmp_obj_addr);
+    qsort(s->objs, s->nobjs, sizeof *s->objs, cmp_obj_addr);
     return EVT_OK;
 }
 
 /* Registry priority of a thread slot whose reserved1 has bit 7 set: ThreadX writes
  * 0x80 | (priority >> 8) and priority & 0xFF; priorities are 10 bits (TraceX: (res1 & 3) << 8 | res2). */
-static uint32_t reg_priority(const txtb_obj *o)
+static uint32_t reg_priority(const txtb_entry *o)
 {
     return ((uint32_t)(o->res1 & 0x3u) << 8) | o->res2;
 }
@@ -216,8 +318,9 @@ static evt_status open_(evt_reader *r, void **state)
     evt_cur c;
     evt_cur_init(&c, h, sizeof h, 0, big);
     for (int i = 0; i < 12; i++) s->hdr[i] = evt_cur_u32(&c);
-    s->reserved1 = evt_ld_u16(h + TXTB_HDR_RESERVED1, big);
-    s->name_size = evt_ld_u16(h + TXTB_HDR_NAME_SIZE, big);
+    evt_cur_at(&c, TXTB_HDR_RESERVED1);
+    s->reserved1 = evt_cur_u16(&c);
+    s->name_size = evt_cur_u16(&c);  /* TXTB_HDR_NAME_SIZE */
     s->mask = s->hdr[TXTB_HDR_TIMER_MASK / 4];
     s->ts_mod = ts_modulus(s->mask);
     uint32_t base = s->hdr[TXTB_HDR_BASE / 4];
@@ -238,8 +341,6 @@ static evt_status open_(evt_reader *r, void **state)
         return evt_reader_fail(r, EVT_ERR_CORRUPT, TXTB_HDR_BUF_START, "event buffer start (offset %" PRIu32 ") lies inside the registry (ends at %" PRIu32 ")", buf_start, reg_end);
     if (buf_end <= buf_start || (buf_end - buf_start) % TXTB_EVENT_SIZE != 0)
         return evt_reader_fail(r, EVT_ERR_CORRUPT, TXTB_HDR_BUF_END, "event buffer end (offset %" PRIu32 ") is not start + a positive multiple of %u", buf_end, TXTB_EVENT_SIZE);
-    if (buf_end > fsize)
-        return evt_reader_fail(r, EVT_ERR_TRUNCATED, fsize, "file truncated: the event buffer ends at offset %" PRIu32 " but the file has %" PRIu64 " bytes", buf_end, fsize);
     if (cur < buf_start || cur >= buf_end || (cur - buf_start) % TXTB_EVENT_SIZE != 0)
         return evt_reader_fail(r, EVT_ERR_CORRUPT, TXTB_HDR_CURRENT, "current pointer 0x%08" PRIx32 " (offset %" PRIu32 ") is not a slot of the event buffer [%" PRIu32 ", %" PRIu32 ")", s->hdr[8], cur, buf_start, buf_end);
     s->reg_off = reg_start;
@@ -247,31 +348,59 @@ static evt_status open_(evt_reader *r, void **state)
     s->ev_off = buf_start;
     s->capacity = (buf_end - buf_start) / TXTB_EVENT_SIZE;
     s->current = (cur - buf_start) / TXTB_EVENT_SIZE;
+    /* A file shorter than the buffer end (a partial dump): decode what is there. */
+    s->reg_present = reg_end <= fsize ? s->reg_entries : (uint32_t)((fsize - reg_start) / s->reg_entry_size);
+    s->avail = buf_end <= fsize ? s->capacity : fsize <= buf_start ? 0 : (uint32_t)((fsize - buf_start) / TXTB_EVENT_SIZE);
+    if (buf_end > fsize)
+        evt_reader_error(r, fsize, "file truncated at offset %" PRIu64 ": the event buffer ends at offset %" PRIu32
+                         " (header); %" PRIu32 " of %" PRIu32 " registry entries and %" PRIu32 " of %" PRIu32 " event slots are present and decoded",
+                         fsize, buf_end, s->reg_present, s->reg_entries, s->avail, s->capacity);
     if (s->mask == 0) evt_reader_error(r, TXTB_HDR_TIMER_MASK, "timer valid mask is 0: timestamps carry no information");
 
+    if (!win_init(&s->rwin, s->reg_entry_size > TXTB_WIN ? s->reg_entry_size : TXTB_WIN) || !win_init(&s->ewin, TXTB_WIN))
+        return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
+    for (int i = 0; i < NAME_ROLES; i++)
+        if (!(s->rolebuf[i] = evt_malloc((size_t)s->name_size + 1))) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
     evt_status st = read_registry(s);
     if (st != EVT_OK) return st;
     uint32_t w[8];
-    if (!read_slot(s, s->current, w)) return evt_reader_fail(r, EVT_ERR_TRUNCATED, s->ev_off, "event slot unreadable");
-    s->wrapped = (w[0] != TXTB_CTX_NONE);
-    s->span = s->wrapped ? s->capacity : s->current;
+    if (s->current < s->avail) {
+        if (!read_slot(s, s->current, w)) return evt_reader_fail(r, EVT_ERR_IO, s->ev_off + (uint64_t)s->current * TXTB_EVENT_SIZE, "event slot unreadable");
+        s->wrapped = (w[0] != TXTB_CTX_NONE);
+    } /* else the current slot is missing: the slots present all lie before it, oldest first */
+    s->seg1 = s->wrapped ? s->avail - s->current : 0;
+    s->span = s->wrapped ? s->avail : (s->current < s->avail ? s->current : s->avail);
     scan_direction(s);
     return EVT_OK;
 }
 
+/* count_by_id: open addressing by id (load < 1/2), at most TXTB_MAX_IDS distinct ids. */
 static void count_id(txtb_state *s, uint32_t id)
 {
-    for (uint32_t i = 0; i < s->ncounts; i++)
-        if (s->counts[i].id == id) { s->counts[i].count++; return; }
-    if (s->ncounts == s->capcounts) {
-        uint32_t nc = s->capcounts ? s->capcounts * 2 : 32;
-        id_count *n = evt_realloc(s->counts, nc * sizeof *n);
-        if (!n) return; /* counts are informational; events still decode */
-        s->counts = n;
-        s->capcounts = nc;
+    if (s->ccap) {
+        for (uint32_t k = (id * 2654435761u) & (s->ccap - 1); s->counts[k].count; k = (k + 1) & (s->ccap - 1))
+            if (s->counts[k].id == id) { s->counts[k].count++; return; }
     }
-    s->counts[s->ncounts].id = id;
-    s->counts[s->ncounts++].count = 1;
+    if (s->ncounts >= TXTB_MAX_IDS) { s->untracked_ids++; return; }
+    if (2 * (s->ncounts + 1) >= s->ccap) {
+        uint32_t nc = s->ccap ? s->ccap * 2 : 64;
+        id_count *v = evt_calloc(nc, sizeof *v);
+        if (!v) { s->untracked_ids++; return; } /* counts are informational; events still decode */
+        for (uint32_t i = 0; i < s->ccap; i++) {
+            if (!s->counts[i].count) continue;
+            uint32_t k = (s->counts[i].id * 2654435761u) & (nc - 1);
+            while (v[k].count) k = (k + 1) & (nc - 1);
+            v[k] = s->counts[i];
+        }
+        evt_free(s->counts);
+        s->counts = v;
+        s->ccap = nc;
+    }
+    uint32_t k = (id * 2654435761u) & (s->ccap - 1);
+    while (s->counts[k].count) k = (k + 1) & (s->ccap - 1);
+    s->counts[k].id = id;
+    s->counts[k].count = 1;
+    s->ncounts++;
 }
 
 static evt_kind kind_of(int k)
@@ -296,7 +425,7 @@ static void check_beyond(txtb_state *s)
     uint32_t w[8];
     s->beyond_checked = 1;
     if (s->wrapped) return;
-    for (uint32_t i = s->current + 1; i < s->capacity; i++) {
+    for (uint32_t i = s->current + 1; i < s->avail; i++) {
         if (read_slot(s, i, w) && w[0] != TXTB_CTX_NONE) {
             evt_reader_error(s->r, s->ev_off + (uint64_t)i * TXTB_EVENT_SIZE,
                              "slot %" PRIu32 " is written but lies after the current pointer (slot %" PRIu32 ") of a buffer that did not wrap",
@@ -318,9 +447,16 @@ static evt_status next(void *state, evt_event *ev)
         uint32_t idx = slot_index_of(s, s->pos++);
         uint64_t off = s->ev_off + (uint64_t)idx * TXTB_EVENT_SIZE;
         if (!read_slot(s, idx, w))
-            return evt_reader_fail(s->r, EVT_ERR_TRUNCATED, off, "event slot %" PRIu32 " truncated", idx);
+            return evt_reader_fail(s->r, EVT_ERR_IO, off, "event slot %" PRIu32 " unreadable", idx);
         if (w[0] == TXTB_CTX_NONE) {
-            evt_reader_error(s->r, off, "slot %" PRIu32 " was never written but lies inside the recorded range", idx);
+            /* One error per run of unwritten slots (bounded output on a zero-filled buffer). */
+            uint32_t run = 1;
+            while (s->pos < s->span && read_slot(s, slot_index_of(s, s->pos), w) && w[0] == TXTB_CTX_NONE) { s->pos++; run++; }
+            if (run == 1)
+                evt_reader_error(s->r, off, "slot %" PRIu32 " was never written but lies inside the recorded range", idx);
+            else
+                evt_reader_error(s->r, off, "slot %" PRIu32 " and the %" PRIu32 " slots after it (in time order) were never written but lie inside the recorded range",
+                                 idx, run - 1);
             continue;
         }
         uint32_t ctx = w[0], prio = w[1], id = w[2], raw_ts = w[3];
@@ -363,9 +499,9 @@ static evt_status next(void *state, evt_event *ev)
             ev->ctx_class = EVT_CTX_ISR;
             ev->ctx_name = "ISR";
             if (prio != 0) {
-                const txtb_obj *o = find_obj(s, prio);
+                const char *nm = obj_name(s, find_obj(s, prio), NAME_INTERRUPTED);
                 evt_event_add_field_u(ev, "interrupted", prio);
-                if (o) evt_event_add_field_s(ev, "interrupted_name", o->name);
+                if (nm) evt_event_add_field_s(ev, "interrupted_name", nm);
             }
         } else if (ctx == TXTB_CTX_INIT) {
             s->ctx_init++;
@@ -374,8 +510,7 @@ static evt_status next(void *state, evt_event *ev)
         } else {
             s->ctx_thread++;
             ev->ctx_class = EVT_CTX_THREAD;
-            const txtb_obj *o = find_obj(s, ctx);
-            ev->ctx_name = o ? o->name : NULL;
+            ev->ctx_name = obj_name(s, find_obj(s, ctx), NAME_CTX);
             if (prio & TXTB_PRIO_CURRENT_BIT) {
                 evt_event_add_field_u(ev, "priority", prio & 0x3FFu);
                 evt_event_add_field_u(ev, "preemption_threshold", (prio >> 16) & 0x3FFu);
@@ -390,7 +525,7 @@ static evt_status next(void *state, evt_event *ev)
             if (o || k != TXTB_K_SVC) {
                 ev->flags |= EVT_HAS_TARGET;
                 ev->target = w[4];
-                ev->target_name = o ? o->name : NULL;
+                ev->target_name = obj_name(s, o, NAME_TARGET);
             }
         }
         if (k == TXTB_K_RUN || k == TXTB_K_STOP) {
@@ -441,31 +576,40 @@ static void info_json(void *state, evt_json *j)
     evt_json_ku64(j, "isr", s->ctx_isr);
     evt_json_ku64(j, "init", s->ctx_init);
     evt_json_obj_end(j);
-    if (s->ncounts > 1) qsort(s->counts, s->ncounts, sizeof *s->counts, cmp_count);
+    /* count_by_id in id order: the hash's entries, sorted in a copy */
+    id_count *v = s->ncounts ? evt_malloc((size_t)s->ncounts * sizeof *v) : NULL;
+    uint32_t n = 0;
+    for (uint32_t i = 0; v && i < s->ccap; i++)
+        if (s->counts[i].count) v[n++] = s->counts[i];
+    if (n > 1) qsort(v, n, sizeof *v, cmp_count);
     evt_json_key(j, "count_by_id");
     evt_json_obj_begin(j);
-    for (uint32_t i = 0; i < s->ncounts; i++) {
+    for (uint32_t i = 0; i < n; i++) {
         char k[16];
-        snprintf(k, sizeof k, "%" PRIu32, s->counts[i].id);
-        evt_json_ku64(j, k, s->counts[i].count);
+        snprintf(k, sizeof k, "%" PRIu32, v[i].id);
+        evt_json_ku64(j, k, v[i].count);
     }
     evt_json_obj_end(j);
+    evt_free(v);
+    if (s->untracked_ids) evt_json_ku64(j, "count_by_id_untracked", s->untracked_ids);
+    if (s->avail < s->capacity) evt_json_ku64(j, "slots_present", s->avail);
     evt_json_key(j, "objects");
     evt_json_arr_begin(j);
-    for (uint32_t i = 0; i < s->reg_entries; i++) {
-        const txtb_obj *o = &s->objs[i];
-        if (o->type == TXTB_OBJ_NONE) continue;
+    /* every used registry slot, read in place */
+    for (uint32_t i = 0; i < s->reg_present; i++) {
+        txtb_entry e;
+        if (!read_entry(s, i, &e, s->rolebuf[NAME_CTX]) || e.type == TXTB_OBJ_NONE) continue;
         evt_json_obj_begin(j);
-        evt_json_ku64(j, "index", o->index);
-        evt_json_ku64(j, "type", o->type);
-        evt_json_kstr(j, "type_name", txtb_objtype_name(o->type, tb, sizeof tb));
-        evt_json_kstr(j, "name", o->name);
-        evt_json_ku64(j, "addr", o->addr);
-        evt_json_ku64(j, "param1", o->param1);
-        evt_json_ku64(j, "param2", o->param2);
-        evt_json_ku64(j, "available", o->available);
-        if (o->type == TXTB_OBJ_THREAD && (o->res1 & TXTB_REG_PRIO_PRESENT))
-            evt_json_ku64(j, "priority", reg_priority(o));
+        evt_json_ku64(j, "index", i);
+        evt_json_ku64(j, "type", e.type);
+        evt_json_kstr(j, "type_name", txtb_objtype_name(e.type, tb, sizeof tb));
+        evt_json_kstr(j, "name", s->rolebuf[NAME_CTX]);
+        evt_json_ku64(j, "addr", e.addr);
+        evt_json_ku64(j, "param1", e.param1);
+        evt_json_ku64(j, "param2", e.param2);
+        evt_json_ku64(j, "available", e.available);
+        if (e.type == TXTB_OBJ_THREAD && (e.res1 & TXTB_REG_PRIO_PRESENT))
+            evt_json_ku64(j, "priority", reg_priority(&e));
         evt_json_obj_end(j);
     }
     evt_json_arr_end(j);
@@ -483,14 +627,14 @@ static void info_text(void *state, FILE *out)
             s->wrapped ? "wrapped" : "not wrapped", s->wrapped ? s->current : 0, s->valid);
     fprintf(out, "timer:    mask 0x%08" PRIx32 ", counts %s\n", s->mask, s->timer_down ? "down" : "up");
     fprintf(out, "objects:\n");
-    for (uint32_t i = 0; i < s->reg_entries; i++) {
-        const txtb_obj *o = &s->objs[i];
-        if (o->type == TXTB_OBJ_NONE) continue;
-        fprintf(out, "  [%2" PRIu32 "] %-15s 0x%08" PRIx32 " %-32s p1=%" PRIu32 " p2=%" PRIu32 "%s", o->index,
-                txtb_objtype_name(o->type, tb, sizeof tb), o->addr, o->name, o->param1, o->param2,
-                o->available ? " (deleted)" : "");
-        if (o->type == TXTB_OBJ_THREAD && (o->res1 & TXTB_REG_PRIO_PRESENT))
-            fprintf(out, " prio=%" PRIu32, reg_priority(o));
+    for (uint32_t i = 0; i < s->reg_present; i++) {
+        txtb_entry e;
+        if (!read_entry(s, i, &e, s->rolebuf[NAME_CTX]) || e.type == TXTB_OBJ_NONE) continue;
+        fprintf(out, "  [%2" PRIu32 "] %-15s 0x%08" PRIx32 " %-32s p1=%" PRIu32 " p2=%" PRIu32 "%s", i,
+                txtb_objtype_name(e.type, tb, sizeof tb), e.addr, s->rolebuf[NAME_CTX], e.param1, e.param2,
+                e.available ? " (deleted)" : "");
+        if (e.type == TXTB_OBJ_THREAD && (e.res1 & TXTB_REG_PRIO_PRESENT))
+            fprintf(out, " prio=%" PRIu32, reg_priority(&e));
         fputc('\n', out);
     }
 }
@@ -499,9 +643,11 @@ static void close_(void *state)
 {
     txtb_state *s = state;
     if (!s) return;
-    for (uint32_t i = 0; s->objs && i < s->reg_entries; i++) evt_free(s->objs[i].name);
     evt_free(s->objs);
-    evt_free(s->by_addr);
+    evt_free(s->names);
+    for (int i = 0; i < NAME_ROLES; i++) evt_free(s->rolebuf[i]);
+    evt_free(s->rwin.buf);
+    evt_free(s->ewin.buf);
     evt_free(s->counts);
     evt_free(s);
 }
