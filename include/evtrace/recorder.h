@@ -133,24 +133,38 @@ static inline void evt_nest_exit(evt_nest *n)
 
 /* ---- loss account ----------------------------------------------------------------------------- */
 
-/* Losses are pending until a loss record carries them: pending = dropped + overwritten - reported
- * (modulo the counter width). `dropped` is incremented atomically from any context; every other
- * member only by the non-nested context that holds the lock. */
+/* Losses are pending until a loss record carries them. Two kinds:
+ *  - in-stream losses (drops, and overwrites a format reports at once): pending = dropped +
+ *    overwritten + repended - reported; a loss record is written before the next record that gets
+ *    through (evt_loss_pending / evt_loss_take);
+ *  - stop-time overwrites (a flight ring's wrap, normal operation: reporting each one in-stream would
+ *    put a loss record before every record): counted by evt_loss_overwritten_at_stop and carried by
+ *    the loss record written when the recorder stops, disables or is drained
+ *    (evt_loss_pending_at_stop / evt_loss_take_at_stop).
+ * When a wrap overwrites a loss record, its whole count is re-pended (evt_loss_repend), so the loss
+ * records left in a buffer always add up to the losses, less what is pending. `dropped` is
+ * incremented atomically from any context; every other member only by the non-nested context that
+ * holds the lock. */
 typedef struct evt_loss {
     evt_rec_count dropped;      /* any context, atomic increments */
-    evt_rec_count overwritten;  /* lock holder */
-    evt_rec_count reported;     /* lock holder: losses carried by loss records */
+    evt_rec_count overwritten;  /* lock holder: overwrites reported in-stream */
+    evt_rec_count repended;     /* lock holder: counts of overwritten loss records */
+    evt_rec_count reported;     /* lock holder: in-stream losses carried by loss records */
     evt_rec_count written;      /* lock holder: data records stored */
     evt_rec_count loss_records; /* lock holder */
+    evt_rec_count ow_stop;      /* lock holder: overwrites reported at stop */
+    evt_rec_count ow_reported;  /* lock holder: stop-time overwrites carried by loss records */
 } evt_loss;
 
 void evt_loss_reset(evt_loss *l);
 static inline void evt_loss_drop(evt_loss *l) { EVT_ADD_RLX(&l->dropped, 1u); }
 static inline void evt_loss_written(evt_loss *l, evt_rec_count n) { l->written += n; }
 static inline void evt_loss_overwritten(evt_loss *l, evt_rec_count n) { l->overwritten += n; }
+static inline void evt_loss_repend(evt_loss *l, evt_rec_count n) { l->repended += n; }
+static inline void evt_loss_overwritten_at_stop(evt_loss *l, evt_rec_count n) { l->ow_stop += n; }
 static inline evt_rec_count evt_loss_pending(const evt_loss *l)
 {
-    return (evt_rec_count)(EVT_LOAD_RLX(&l->dropped) + l->overwritten - l->reported);
+    return (evt_rec_count)(EVT_LOAD_RLX(&l->dropped) + l->overwritten + l->repended - l->reported);
 }
 /* The count to write in a loss record now; marks it reported (call only when the record will be
  * written). A drop counted by a nested context after this call stays pending for the next one. */
@@ -161,7 +175,21 @@ static inline evt_rec_count evt_loss_take(evt_loss *l)
     l->loss_records++;
     return n;
 }
-/* Fill the common stats structure. Safe from any context (values may be a moment old). */
+static inline evt_rec_count evt_loss_pending_at_stop(const evt_loss *l)
+{
+    return (evt_rec_count)(l->ow_stop - l->ow_reported);
+}
+/* The stop-time overwrite count for the loss record being written (with evt_loss_take, which
+ * counts the record). */
+static inline evt_rec_count evt_loss_take_at_stop(evt_loss *l)
+{
+    evt_rec_count n = evt_loss_pending_at_stop(l);
+    l->ow_reported += n;
+    return n;
+}
+/* Fill the common stats structure. Safe from any context (values may be a moment old).
+ * overwritten = in-stream + stop-time overwrites; pending = both kinds; lost_reported = what the
+ * loss records not themselves overwritten carry. */
 void evt_loss_stats(const evt_loss *l, evt_rec_stats *out);
 
 /* ---- clock ------------------------------------------------------------------------------------ */
