@@ -14,7 +14,7 @@ enum {
     OPT_OUTPUT = 1u << 1, /* -o OUT */
     OPT_TO     = 1u << 2, /* --to KIND */
     OPT_QUIET  = 1u << 3, /* -q / --quiet */
-    OPT_FOLLOW = 1u << 4  /* --follow, --listen PORT, --idle-exit SECONDS */
+    OPT_FOLLOW = 1u << 4  /* --follow, --listen [HOST:]PORT, --serial DEV, --baud N, --idle-exit SECONDS */
 };
 
 /* cli_parse results besides 0 and EXIT_USAGE. */
@@ -30,8 +30,11 @@ typedef struct cli_args {
     int quiet;              /* -q */
     int force;              /* --force: replace OUT whatever it is */
     int follow;             /* --follow: decode as the data arrives (growing file, pipe, "-") */
-    const char *listen;     /* --listen PORT: accept one TCP connection on 127.0.0.1:PORT */
-    unsigned idle_exit_ms;  /* --idle-exit SECONDS: with --follow, stop after that long idle */
+    const char *listen;     /* --listen [HOST:]PORT: accept one TCP connection (HOST default 127.0.0.1) */
+    const char *serial;     /* --serial DEV: read a serial device (raw mode) as a stream */
+    unsigned baud;          /* --baud N: its speed (0: leave as is) */
+    unsigned idle_exit_ms;  /* --idle-exit SECONDS: on a stream, stop after that long idle */
+    evt_input_opts input;   /* --offset N, --base-address ADDR: where the trace starts in FILE */
     const char *extra[8];   /* further positional arguments after FILE */
     int nextra;
     evt_open_opts ropts;    /* reader options (--rkh-config FILE, --instr-map FILE, ...) */

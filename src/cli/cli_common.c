@@ -1,14 +1,11 @@
 /* Opening the input for a subcommand and turning reader results into exit codes. */
 #include "cli.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 void cli_err(const char *cmd, const char *fmt, ...)
@@ -41,57 +38,49 @@ static void print_diag(void *user, uint64_t offset, const char *msg)
 
 static diag_ctx g_diag;
 
-/* Accept one TCP connection on 127.0.0.1:port; returns the connected fd or -1 (message printed). */
-static int listen_once(const cli_args *a)
+static void announce_listen(void *user, const char *where)
 {
-    char *end;
-    long port = strtol(a->listen, &end, 10);
-    if (*end || port <= 0 || port > 65535) { cli_err(a->cmd, "--listen needs a port number, not '%s'", a->listen); return -1; }
-    int ls = socket(AF_INET, SOCK_STREAM, 0);
-    if (ls < 0) { cli_err(a->cmd, "socket: %s", strerror(errno)); return -1; }
-    int one = 1;
-    setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    struct sockaddr_in sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sin_family = AF_INET;
-    sa.sin_port = htons((uint16_t)port);
-    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (bind(ls, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(ls, 1) != 0) {
-        cli_err(a->cmd, "cannot listen on 127.0.0.1:%ld: %s", port, strerror(errno));
-        close(ls);
-        return -1;
-    }
-    if (!a->quiet) fprintf(stderr, "evtrace %s: listening on 127.0.0.1:%ld\n", a->cmd, port);
-    int fd = accept(ls, NULL, NULL);
-    close(ls);
-    if (fd < 0) cli_err(a->cmd, "accept: %s", strerror(errno));
-    return fd;
+    const cli_args *a = user;
+    if (!a->quiet) fprintf(stderr, "evtrace %s: listening on %s\n", a->cmd, where);
 }
 
-/* --follow / --listen / "-": a sequential stream instead of a file. */
+/* --follow / --listen / --serial / "-": a sequential stream instead of a file. */
 static evt_reader *open_stream(const cli_args *a, int *code)
 {
     char err[512];
-    int fd;
-    if (a->listen) fd = listen_once(a);
-    else if (strcmp(a->file, "-") == 0) fd = 0;
-    else {
-        fd = open(a->file, O_RDONLY);
-        if (fd < 0) cli_err(a->cmd, "%s: cannot open: %s", a->file, strerror(errno));
-    }
-    if (fd < 0) { *code = EXIT_INPUT; return NULL; }
     evt_source src;
-    /* A regular file is followed as it grows; pipes and sockets end when the writer closes. */
-    int follow_file = a->follow && !a->listen && fd != 0;
-    if (evt_source_open_stream(&src, fd, a->file, follow_file, a->idle_exit_ms) != EVT_OK) {
-        cli_err(a->cmd, "out of memory");
-        *code = EXIT_INPUT;
-        return NULL;
+    evt_status st;
+    if (a->listen || a->serial) {
+        st = a->listen ? evt_source_listen(&src, a->listen, a->idle_exit_ms, announce_listen, (void *)a, err, sizeof err)
+                       : evt_source_open_serial(&src, a->serial, a->baud, a->idle_exit_ms, err, sizeof err);
+        if (st != EVT_OK) {
+            cli_err(a->cmd, "%s: %s", a->listen ? a->listen : a->serial, err);
+            *code = st == EVT_ERR_USAGE ? EXIT_USAGE : EXIT_INPUT;
+            return NULL;
+        }
+    } else {
+        int fd = 0;
+        if (strcmp(a->file, "-") != 0 && (fd = open(a->file, O_RDONLY | O_CLOEXEC)) < 0) {
+            cli_err(a->cmd, "%s: cannot open: %s", a->file, strerror(errno));
+            *code = EXIT_INPUT;
+            return NULL;
+        }
+        /* A regular file is followed as it grows; pipes, sockets and ttys end when the writer
+         * closes (evt_source_open_stream decides by the descriptor's type). */
+        if (evt_source_open_stream(&src, fd, a->file, a->follow, a->idle_exit_ms) != EVT_OK) {
+            cli_err(a->cmd, "out of memory");
+            evt_source_close(&src);
+            *code = EXIT_INPUT;
+            return NULL;
+        }
     }
     evt_reader *r = NULL;
-    evt_status st = evt_reader_open_stream(&src, a->format, &a->ropts, print_diag, &g_diag, &r, err, sizeof err);
+    st = evt_reader_open_stream(&src, a->format, &a->ropts, print_diag, &g_diag, &r, err, sizeof err);
     if (st != EVT_OK) {
-        fprintf(stderr, "evtrace %s: %s\n", a->cmd, err);
+        if (src.idle_expired && src.head_len == 0)
+            fprintf(stderr, "evtrace %s: %s: no data within --idle-exit %.3g s\n", a->cmd, src.path,
+                    a->idle_exit_ms / 1000.0);
+        else fprintf(stderr, "evtrace %s: %s\n", a->cmd, err);
         *code = (st == EVT_ERR_USAGE) ? EXIT_USAGE : EXIT_INPUT;
         return NULL;
     }
@@ -105,9 +94,17 @@ evt_reader *cli_open(const cli_args *a, int *code)
     evt_reader *r = NULL;
     g_diag.path = a->file;
     g_diag.shown = 0;
-    if (a->follow || a->listen || strcmp(a->file, "-") == 0) return open_stream(a, code);
-    evt_status st = evt_reader_open_file(a->file, a->format, &a->ropts, print_diag, &g_diag, &r, err,
-                                         sizeof err);
+    if (a->follow || a->listen || a->serial || strcmp(a->file, "-") == 0) return open_stream(a, code);
+    /* A file: raw, or an Intel HEX / S-record dump (auto-detected), from --offset / --base-address. */
+    evt_source src;
+    char why[400];
+    evt_status st = evt_source_open_input(&src, a->file, &a->input, why, sizeof why);
+    if (st != EVT_OK) {
+        fprintf(stderr, "evtrace %s: %s: %s\n", a->cmd, a->file, why);
+        *code = st == EVT_ERR_USAGE ? EXIT_USAGE : st == EVT_ERR_CORRUPT ? EXIT_DATA : EXIT_INPUT;
+        return NULL;
+    }
+    st = evt_reader_open_stream(&src, a->format, &a->ropts, print_diag, &g_diag, &r, err, sizeof err);
     if (st != EVT_OK) {
         fprintf(stderr, "evtrace %s: %s\n", a->cmd, err);
         *code = (st == EVT_ERR_USAGE) ? EXIT_USAGE : EXIT_INPUT;
@@ -125,5 +122,10 @@ int cli_finish(evt_reader *r, evt_status last)
         code = EXIT_DATA;
     }
     if (r->errors) code = EXIT_DATA;
+    const char *why = evt_source_failure(&r->src);
+    if (why) { /* the stream broke: a followed file shrank, a read failed */
+        fprintf(stderr, "evtrace: %s: %s\n", r->src.path, why);
+        code = EXIT_INPUT;
+    }
     return code;
 }

@@ -5,6 +5,7 @@
  *
  * To add an option: one row in k_opts (name, short letter or 0, argument placeholder or NULL,
  * the OPT_* bit of the commands that accept it, help) and one case in apply_(). */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 enum {
     ID_HELP = 'h', ID_OUT = 'o', ID_QUIET = 'q',
     ID_FORMAT = 256, ID_JSON, ID_TO, ID_FORCE, ID_FOLLOW, ID_LISTEN, ID_IDLE_EXIT,
+    ID_SERIAL, ID_BAUD, ID_OFFSET, ID_BASE_ADDRESS,
     ID_READER_OPT /* ID_READER_OPT + i: the i-th reader option found */
 };
 
@@ -37,8 +39,16 @@ static const cli_opt k_opts[] = {
     {"follow", ID_FOLLOW, NULL, OPT_FOLLOW,
      "decode as data arrives: a growing FILE, a pipe, or - (stdin);\n"
      "one line per event, flushed (stream formats such as rkh)"},
-    {"listen", ID_LISTEN, "PORT", OPT_FOLLOW, "with --follow: accept one TCP connection on 127.0.0.1:PORT"},
-    {"idle-exit", ID_IDLE_EXIT, "SECONDS", OPT_FOLLOW, "with --follow: stop after SECONDS without new data"},
+    {"listen", ID_LISTEN, "[HOST:]PORT", OPT_FOLLOW,
+     "accept one TCP connection on HOST:PORT (default host 127.0.0.1;\n"
+     "0.0.0.0 or [::] for every interface) and decode it as it arrives"},
+    {"serial", ID_SERIAL, "DEV", OPT_FOLLOW, "read the serial device DEV (raw 8N1, set by evtrace) as it arrives"},
+    {"baud", ID_BAUD, "N", OPT_FOLLOW, "with --serial: line speed (default: leave the device's)"},
+    {"idle-exit", ID_IDLE_EXIT, "SECONDS", OPT_FOLLOW,
+     "on a stream (--follow, --listen, --serial, -): stop after SECONDS\nwithout new data"},
+    {"offset", ID_OFFSET, "BYTES", 0, "the trace starts BYTES into FILE (or into a HEX/S-record image)"},
+    {"base-address", ID_BASE_ADDRESS, "ADDR", 0,
+     "Intel HEX / S-record dump: the trace starts at target address ADDR\n(default: the lowest address in the dump)"},
 };
 #define NOPTS (sizeof k_opts / sizeof k_opts[0])
 #define MAX_READER_OPTS 32 /* reader-declared options taken into the getopt table */
@@ -90,6 +100,25 @@ static int apply_(const cli_command *c, int id, const char *val, cli_args *a)
     case ID_QUIET: a->quiet = 1; break;
     case ID_FOLLOW: a->follow = 1; break;
     case ID_LISTEN: a->listen = val; a->follow = 1; break;
+    case ID_SERIAL: a->serial = val; a->follow = 1; break;
+    case ID_BAUD: {
+        char *end;
+        unsigned long b = strtoul(val, &end, 10);
+        if (!*val || *end || b == 0 || b > 4000000ul) return value_error_(c, "baud", "a line speed such as 115200", val);
+        a->baud = (unsigned)b;
+        break;
+    }
+    case ID_OFFSET:
+    case ID_BASE_ADDRESS: {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(val, &end, 0); /* decimal, 0x hex or 0 octal */
+        if (!*val || *end || errno || val[0] == '-')
+            return value_error_(c, id == ID_OFFSET ? "offset" : "base-address", "a number (decimal or 0x hex)", val);
+        if (id == ID_OFFSET) a->input.offset = v;
+        else { a->input.base_address = v; a->input.has_base_address = 1; }
+        break;
+    }
     case ID_IDLE_EXIT: {
         char *end;
         double secs = strtod(val, &end);
@@ -185,7 +214,10 @@ int cli_parse(const cli_command *c, int argc, char **argv, cli_args *a)
     for (int i = optind; i < argc && code == 0; i++) code = positional_(c, argv[i], a); /* after `--` */
     if (code) return code;
 
+    if (a->serial && a->listen) { cli_err(c->name, "--serial and --listen exclude each other"); return EXIT_USAGE; }
+    if (a->baud && !a->serial) { cli_err(c->name, "--baud needs --serial DEV"); return EXIT_USAGE; }
     if (!a->file && a->listen) a->file = a->listen;
+    if (!a->file && a->serial) a->file = a->serial;
     if (!a->file) { cli_err(c->name, "missing FILE (try: evtrace %s --help)", c->name); return EXIT_USAGE; }
     if (a->nextra < c->min_extra || a->nextra > c->max_extra) {
         cli_err(c->name, "wrong number of arguments (try: evtrace %s --help)", c->name);

@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""Live inputs of `evtrace dump` (issue 14, item 6), each with a timeout so nothing hangs:
+1. a named pipe: --follow ends (exit 0, every event) when the writer closes;
+2. --idle-exit on a FIFO whose writer stays open but silent;
+3. --serial on a pty (openpty): evtrace sets raw mode itself (the slave starts cooked, with echo
+   and CR->NL mapping that would corrupt the stream), decodes every event, ends on hang-up;
+4. --idle-exit on a silent pty (a blocking tty read must not defeat it);
+5. --listen HOST:PORT on 127.0.0.1 with --idle-exit on a connected but silent socket, and on
+   a listener nobody connects to;
+6. a followed file that shrinks: a clear message and exit 3;
+7. bad --listen / --baud values: usage errors (exit 2)."""
+import json, os, pty, socket, subprocess, sys, tempfile, termios, threading, time
+
+evtrace, samples = sys.argv[1], sys.argv[2]
+SAMPLE = os.path.join(samples, "rkh", "usr_events.bin")
+data = open(SAMPLE, "rb").read()
+want = [json.loads(l) for l in subprocess.run([evtrace, "dump", "--json", SAMPLE], capture_output=True, text=True,
+                                              check=True).stdout.splitlines()]
+fails = []
+tmp = tempfile.mkdtemp(prefix="evtrace-live-")
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok:
+        fails.append(what)
+
+
+def events(out):
+    return [json.loads(l) for l in out.splitlines() if l.strip()]
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+# 1. FIFO: the writer writes everything and closes; --follow must end.
+fifo = os.path.join(tmp, "trace.fifo")
+os.mkfifo(fifo)
+p = subprocess.Popen([evtrace, "dump", "--json", "--follow", fifo], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                     text=True)
+with open(fifo, "wb") as w:
+    w.write(data[:100]); w.flush(); time.sleep(0.3); w.write(data[100:])
+try:
+    out, err = p.communicate(timeout=10)
+    check(p.returncode == 0 and events(out) == want,
+          f"fifo: --follow ends when the writer closes ({len(events(out))}/{len(want)} events, exit {p.returncode})")
+except subprocess.TimeoutExpired:
+    p.kill(); p.communicate()
+    check(False, "fifo: --follow still running 10 s after the writer closed")
+
+# 2. FIFO kept open, silent after the data: --idle-exit 1 ends it.
+p = subprocess.Popen([evtrace, "dump", "--json", "--follow", "--idle-exit", "1", fifo], stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE, text=True)
+w = open(fifo, "wb")
+w.write(data); w.flush()
+t0 = time.time()
+try:
+    out, err = p.communicate(timeout=10)
+    el = time.time() - t0
+    check(p.returncode == 0 and events(out) == want and el < 5,
+          f"fifo: --idle-exit 1 with an open silent writer ended after {el:.1f} s, exit {p.returncode}")
+except subprocess.TimeoutExpired:
+    p.kill(); p.communicate()
+    check(False, "fifo: --idle-exit 1 never fired with the writer open")
+w.close()
+
+# 3. pty as a serial line: cooked mode on purpose, evtrace must make it raw.
+master, slave = pty.openpty()
+sname = os.ttyname(slave)
+attrs = termios.tcgetattr(slave)
+attrs[0] |= termios.ICRNL | termios.IXON
+attrs[3] |= termios.ICANON | termios.ECHO
+termios.tcsetattr(slave, termios.TCSANOW, attrs)
+p = subprocess.Popen([evtrace, "dump", "--json", "--serial", sname, "--baud", "115200"], stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE, text=True)
+# wait until evtrace has switched the line to raw mode (ICANON off), then write
+raw = False
+for _ in range(100):
+    if not (termios.tcgetattr(slave)[3] & termios.ICANON):
+        raw = True
+        break
+    time.sleep(0.05)
+check(raw, "serial: evtrace put the tty in raw mode (ICANON off)")
+a = termios.tcgetattr(slave)
+check(not (a[0] & (termios.ICRNL | termios.IXON)) and not (a[3] & termios.ECHO) and a[4] == termios.B115200,
+      "serial: no CR mapping, no XON/XOFF, no echo, input speed 115200 baud")
+os.close(slave)
+os.write(master, data[:120]); time.sleep(0.2); os.write(master, data[120:])
+time.sleep(0.5)
+os.close(master)  # hang-up: the reader ends
+try:
+    out, err = p.communicate(timeout=10)
+    check(events(out) == want, f"serial: every event decoded through the pty ({len(events(out))}/{len(want)}), "
+                               f"exit {p.returncode} {err.strip()[:200]}")
+except subprocess.TimeoutExpired:
+    p.kill(); p.communicate()
+    check(False, "serial: evtrace did not end after the pty hung up")
+
+# 4. silent pty: --idle-exit must fire although read() would block.
+master, slave = pty.openpty()
+sname = os.ttyname(slave)
+p = subprocess.Popen([evtrace, "dump", "--json", "--serial", sname, "--idle-exit", "1"], stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE, text=True)
+time.sleep(0.3)
+os.write(master, data)
+t0 = time.time()
+try:
+    out, err = p.communicate(timeout=10)
+    el = time.time() - t0
+    check(events(out) == want and el < 5, f"serial: --idle-exit 1 on a silent tty ended after {el:.1f} s "
+                                          f"({len(events(out))}/{len(want)} events)")
+except subprocess.TimeoutExpired:
+    p.kill(); p.communicate()
+    check(False, "serial: --idle-exit never fired on a tty")
+os.close(master); os.close(slave)
+
+# 5a. socket: HOST:PORT form, connected client goes silent without closing.
+port = free_port()
+p = subprocess.Popen([evtrace, "dump", "--json", "--listen", f"127.0.0.1:{port}", "--idle-exit", "1"],
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+conn = None
+for _ in range(100):
+    try:
+        conn = socket.create_connection(("127.0.0.1", port), timeout=1)
+        break
+    except OSError:
+        time.sleep(0.05)
+check(conn is not None, "socket: connected to --listen 127.0.0.1:PORT")
+if conn:
+    conn.sendall(data)
+    try:
+        out, err = p.communicate(timeout=10)
+        check(events(out) == want and p.returncode == 0 and f"listening on 127.0.0.1:{port}" in err,
+              f"socket: --idle-exit 1 with a silent open connection ({len(events(out))}/{len(want)}, exit {p.returncode})")
+    except subprocess.TimeoutExpired:
+        p.kill(); p.communicate()
+        check(False, "socket: --idle-exit never fired on a connected socket")
+    conn.close()
+else:
+    p.kill(); p.communicate()
+
+# 5b. nobody connects: the wait for a connection honours --idle-exit too.
+port = free_port()
+p = subprocess.Popen([evtrace, "dump", "--listen", str(port), "--idle-exit", "0.5"], stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE, text=True)
+try:
+    out, err = p.communicate(timeout=10)
+    check(p.returncode == 3 and "no connection within 500 ms" in err,
+          f"socket: no connection within --idle-exit: exit {p.returncode}, {err.strip()[:120]}")
+except subprocess.TimeoutExpired:
+    p.kill(); p.communicate()
+    check(False, "socket: --listen waited for ever despite --idle-exit")
+
+# 6. a followed file that shrinks.
+path = os.path.join(tmp, "shrink.bin")
+open(path, "wb").write(data)
+p = subprocess.Popen([evtrace, "dump", "--json", "--follow", "--idle-exit", "5", path], stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE, text=True)
+time.sleep(0.8)
+with open(path, "r+b") as f:
+    f.truncate(10)
+try:
+    out, err = p.communicate(timeout=10)
+    check(p.returncode == 3 and "shrank to 10 bytes while being followed" in err and events(out) == want,
+          f"truncation: exit {p.returncode}, message {err.strip()[:160]!r}")
+except subprocess.TimeoutExpired:
+    p.kill(); p.communicate()
+    check(False, "truncation: --follow did not notice the file shrinking")
+
+# 7. usage errors.
+for args, what in ((["--listen", "127.0.0.1:99999"], "port out of range"), (["--listen", "::1:80"], "bare IPv6"),
+                   (["--serial", "/dev/null", "--baud", "12345"], "unsupported baud"),
+                   (["--baud", "9600", "x"], "--baud without --serial")):
+    r = subprocess.run([evtrace, "dump"] + args, capture_output=True, text=True, timeout=10)
+    check(r.returncode == 2, f"usage: {what}: exit {r.returncode} ({r.stderr.strip()[:100]})")
+r = subprocess.run([evtrace, "dump", "--serial", "/dev/null"], capture_output=True, text=True, timeout=10)
+check(r.returncode == 3 and "not a serial device" in r.stderr, f"serial: /dev/null is not a tty: exit {r.returncode}")
+
+import shutil
+shutil.rmtree(tmp, True)
+if fails:
+    print(f"{len(fails)} live-input check(s) failed", file=sys.stderr)
+    sys.exit(1)
+print("live input: fifo, pty, socket, idle limits and truncation all behave")

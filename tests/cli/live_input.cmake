@@ -1,0 +1,5 @@
+# Live inputs (issue 14 item 6): FIFO end of writer, --idle-exit on FIFO / pty / socket, --serial on
+# a pty pair, --listen HOST:PORT on 127.0.0.1, a followed file that shrinks (python3 driver).
+add_test(NAME cli/live_input
+  COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/cli/check_live_input.py $<TARGET_FILE:evtrace> ${EVT_TEST_DATA_DIR})
+set_tests_properties(cli/live_input PROPERTIES LABELS unit TIMEOUT 120)
