@@ -4,6 +4,7 @@
  * RSS of that child (wait4 rusage) and output size. EVT_BENCH_EXPORTERS="perfetto sqlite" picks
  * a subset. Outputs go to $TMPDIR and are removed. */
 #define _DEFAULT_SOURCE
+#include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,18 +15,27 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "bench_util.h"
+#include "evtrace/out.h"
 
+/* Apparent size in bytes of a file or a directory tree (sum of st_size, as `du -sb` counts),
+ * without following symbolic links. */
 static uint64_t du_bytes(const char *path)
 {
-    char cmd[4400];
-    snprintf(cmd, sizeof cmd, "du -sb '%s' 2>/dev/null", path);
-    FILE *p = popen(cmd, "r");
-    unsigned long long v = 0;
-    if (p) {
-        if (fscanf(p, "%llu", &v) != 1) v = 0;
-        pclose(p);
+    struct stat st;
+    if (lstat(path, &st) != 0) return 0;
+    if (!S_ISDIR(st.st_mode)) return (uint64_t)st.st_size;
+    uint64_t sum = 0;
+    DIR *d = opendir(path);
+    if (!d) return 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        char sub[4600];
+        snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+        sum += du_bytes(sub);
     }
-    return v;
+    closedir(d);
+    return sum;
 }
 
 /* Run argv in a child; returns its peak RSS in kB (or -1), wall ns in *ns. */
@@ -97,12 +107,8 @@ int main(int argc, char **argv)
         bench_report(subject, "events/s", (double)events * 1e9 / (double)ns, "ev/s");
         bench_report(subject, "peak RSS", (double)rss / 1024.0, "MB");
         bench_report(subject, "output", (double)du_bytes(out) / 1e6, "MB");
-        char rm[4500];
-        snprintf(rm, sizeof rm, "rm -rf '%s'", out);
-        if (system(rm) != 0) fprintf(stderr, "cannot remove %s\n", out);
+        if (evt_out_remove_tree(out) != 0) fprintf(stderr, "cannot remove %s\n", out);
     }
     fflush(stdout);
-    char rm[4200];
-    snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
-    return system(rm) == 0 ? 0 : 1;
+    return evt_out_remove_tree(dir) == 0 ? 0 : 1;
 }

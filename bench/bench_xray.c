@@ -7,8 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#include <fcntl.h>
 #include "bench_util.h"
+#include "evtrace/out.h"
 #include "evtrace/reader.h"
 #include "evtrace/xray.h"
 
@@ -32,24 +35,54 @@ static void core_pair(void *arg, uint64_t i)
     (void)evt_xray_fn_fast(&g_w, &g_pool, 1, (uint32_t)(i & 1023) + 1, tsc(), 0);
 }
 
+/* Start the helper in dir with the FDR environment; its stdout is read from *out. Returns its
+ * pid, or -1. No shell: fork + execv with argv. */
+static pid_t spawn_helper(const char *prog, const char *dir, const char *trace, FILE **out)
+{
+    int p[2];
+    if (pipe(p) != 0) return -1;
+    char opts[4200], iters[32];
+    snprintf(opts, sizeof opts, "xray_mode=xray-fdr xray_logfile_base=%s/fdr-", dir);
+    snprintf(iters, sizeof iters, "%llu", (unsigned long long)bench_iters(2000000));
+    pid_t pid = fork();
+    if (pid < 0) { close(p[0]); close(p[1]); return -1; }
+    if (pid == 0) {
+        int nul = open("/dev/null", O_WRONLY);
+        if (chdir(dir) != 0 || nul < 0 || dup2(nul, 2) < 0 || dup2(p[1], 1) < 0) _exit(127);
+        close(p[0]);
+        setenv("EVT_XRAY_BENCH_FILE", trace, 1);
+        setenv("XRAY_OPTIONS", opts, 1);
+        char *const argv[] = {(char *)prog, iters, NULL};
+        execv(prog, argv);
+        _exit(127);
+    }
+    close(p[1]);
+    *out = fdopen(p[0], "r");
+    if (!*out) close(p[0]);
+    return pid;
+}
+
 static void run_helper(const char *trace)
 {
-    char exe[4096], cmd[8400];
+    char exe[4096], prog[4200];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 64);
     if (n <= 0) { printf("bench: xray: cannot locate the helper (readlink)\n"); return; }
     exe[n] = 0;
     char *slash = strrchr(exe, '/');
     if (slash) *slash = 0;
+    snprintf(prog, sizeof prog, "%s/examples/xray/xray_bench_prog", exe);
     /* compiler-rt's FDR mode opens its log file (header only: never flushed) at init: keep it in
-     * a scratch directory. */
+     * a scratch directory, removed afterwards. */
     char dir[] = "/tmp/evt-bench-xray-XXXXXX";
     if (!mkdtemp(dir)) { printf("bench: xray: mkdtemp failed\n"); return; }
-    snprintf(cmd, sizeof cmd,
-             "cd %s && EVT_XRAY_BENCH_FILE=%s XRAY_OPTIONS='xray_mode=xray-fdr xray_logfile_base=%s/fdr-' %s/examples/xray/xray_bench_prog %llu 2>/dev/null; "
-             "rc=$?; rm -f %s/fdr-*; rmdir %s; exit $rc",
-             dir, trace, dir, exe, (unsigned long long)bench_iters(2000000), dir, dir);
-    FILE *p = popen(cmd, "r");
-    if (!p) { printf("bench: xray: cannot run %s\n", cmd); return; }
+    FILE *p = NULL;
+    pid_t pid = spawn_helper(prog, dir, trace, &p);
+    if (pid < 0 || !p) {
+        printf("bench: xray: cannot run %s\n", prog);
+        if (pid > 0) waitpid(pid, NULL, 0);
+        evt_out_remove_tree(dir);
+        return;
+    }
     char line[256];
     int got = 0;
     double empty = 0, evt = 0, fdr = 0;
@@ -71,7 +104,10 @@ static void run_helper(const char *trace)
         if (strcmp(name, "evtrace") == 0) evt = best;
         if (strcmp(name, "compiler_rt_fdr") == 0) fdr = best;
     }
-    int st = pclose(p);
+    fclose(p);
+    int st = -1;
+    if (waitpid(pid, &st, 0) < 0) st = -1;
+    evt_out_remove_tree(dir);
     if (!got || st != 0) printf("bench: xray: helper %s/examples/xray/xray_bench_prog failed or missing (built only with clang)\n", exe);
     if (empty > 0 && evt > 0) bench_report("xray", "evtrace handler / empty handler", evt / empty, "x");
     if (evt > 0 && fdr > 0) bench_report("xray", "compiler-rt FDR / evtrace handler", fdr / evt, "x");

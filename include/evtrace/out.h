@@ -16,6 +16,11 @@ FILE *evt_out_fopen(const char *path, const char *mode);
  * fault is armed, then a shim whose xWrite obeys the same counter. */
 const char *evt_out_sqlite_vfs(void);
 
+/* Remove a file, or a directory tree, at path without following symbolic links (an unlinkat walk
+ * below directories opened with O_NOFOLLOW; at most 64 levels). Only for paths the caller has
+ * verified are its own. Returns 0 or -1 (errno). */
+int evt_out_remove_tree(const char *path);
+
 typedef enum evt_out_fault {
     EVT_OUT_FAULT_NONE = 0,
     EVT_OUT_FAULT_NOSPC, /* the Nth write and every later one fail with ENOSPC */

@@ -1,7 +1,6 @@
 /* Safe outputs for -o (cli_output.h): temporary name, replace policy, atomic rename, marker. */
 #include "cli_output.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,31 +9,6 @@
 #include <unistd.h>
 #include "cli.h"
 #include "evtrace/out.h"
-
-#define MAX_TREE_DEPTH 64 /* deeper trees are not removed (evtrace writes depth 1) */
-
-static int remove_at_(int dirfd, const char *name, int depth)
-{
-    struct stat st;
-    if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) return -1;
-    if (!S_ISDIR(st.st_mode)) return unlinkat(dirfd, name, 0);
-    if (depth >= MAX_TREE_DEPTH) { errno = ELOOP; return -1; }
-    int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-    if (fd < 0) return -1;
-    DIR *d = fdopendir(fd);
-    if (!d) { close(fd); return -1; }
-    int rc = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-        if (remove_at_(fd, e->d_name, depth + 1) != 0) rc = -1;
-    }
-    closedir(d);
-    if (rc == 0) rc = unlinkat(dirfd, name, AT_REMOVEDIR);
-    return rc;
-}
-
-int cli_remove_tree(const char *path) { return remove_at_(AT_FDCWD, path, 0); }
 
 /* What sits at path now. */
 typedef enum { AT_NOTHING, AT_FILE, AT_MARKED_DIR, AT_DIR, AT_LINK, AT_SPECIAL, AT_UNKNOWN } out_kind;
@@ -129,7 +103,7 @@ const char *cli_output_path(const cli_output *o) { return o->tmp; }
 void cli_output_abort(cli_output *o)
 {
     if (o->to_stdout || !o->reserved) return;
-    if (cli_remove_tree(o->tmp) != 0 && errno != ENOENT)
+    if (evt_out_remove_tree(o->tmp) != 0 && errno != ENOENT)
         cli_err(o->cmd, "cannot remove the temporary output %s: %s", o->tmp, strerror(errno));
     o->reserved = 0;
 }
@@ -187,7 +161,7 @@ int cli_output_commit(cli_output *o)
             return fail_(o, "cannot rename the output into place");
         }
         o->reserved = 0;
-        if (cli_remove_tree(aside) != 0)
+        if (evt_out_remove_tree(aside) != 0)
             cli_err(o->cmd, "cannot remove the old output (now %s): %s", aside, strerror(errno));
         return 0;
     }

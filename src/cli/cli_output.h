@@ -30,8 +30,4 @@ int cli_output_commit(cli_output *o);
 /* The writer failed: remove the temporary output (nothing at OUT changes). */
 void cli_output_abort(cli_output *o);
 
-/* Remove a file or a directory tree at path without following symbolic links (unlinkat walk
- * below the directory opened with O_NOFOLLOW). Returns 0 or -1 (errno). */
-int cli_remove_tree(const char *path);
-
 #endif

@@ -7,9 +7,11 @@
 #endif
 #include "evtrace/out.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "evtrace/alloc.h"
 
@@ -105,3 +107,28 @@ FILE *evt_out_fopen(const char *path, const char *mode)
     if (!f) close(fd);
     return f;
 }
+
+#define MAX_TREE_DEPTH 64 /* deeper trees are not removed (evtrace writes depth 1) */
+
+static int remove_at_(int dirfd, const char *name, int depth)
+{
+    struct stat st;
+    if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) return -1;
+    if (!S_ISDIR(st.st_mode)) return unlinkat(dirfd, name, 0);
+    if (depth >= MAX_TREE_DEPTH) { errno = ELOOP; return -1; }
+    int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+    if (fd < 0) return -1;
+    DIR *d = fdopendir(fd);
+    if (!d) { close(fd); return -1; }
+    int rc = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        if (remove_at_(fd, e->d_name, depth + 1) != 0) rc = -1;
+    }
+    closedir(d);
+    if (rc == 0) rc = unlinkat(dirfd, name, AT_REMOVEDIR);
+    return rc;
+}
+
+int evt_out_remove_tree(const char *path) { return remove_at_(AT_FDCWD, path, 0); }

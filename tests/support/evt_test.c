@@ -1,6 +1,9 @@
 /* Implementation of the shared test helpers. */
 #include "evt_test.h"
 
+#include <errno.h>
+#include <poll.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,26 +39,72 @@ const char *evt_test_bin(void)
     return b ? b : EVT_BINARY_DIR "/evtrace";
 }
 
+/* Append what fd has to *buf (grown as needed); returns 0 at end of file, 1 if more may come. */
+static int drain_(int fd, char **buf, size_t *n, size_t *cap)
+{
+    if (*cap - *n < 4096) {
+        size_t nc = *cap * 2 + 4096;
+        char *nb = realloc(*buf, nc);
+        if (!nb) { fprintf(stderr, "test: out of memory\n"); exit(2); }
+        *buf = nb;
+        *cap = nc;
+    }
+    ssize_t r = read(fd, *buf + *n, *cap - *n - 1);
+    if (r < 0 && errno == EINTR) return 1;
+    if (r <= 0) return 0;
+    *n += (size_t)r;
+    return 1;
+}
+
+int evt_test_runv(const char *const argv[], char **out, size_t *outlen, char **err)
+{
+    int po[2], pe[2];
+    if (pipe(po) != 0) return -1;
+    if (pipe(pe) != 0) { close(po[0]); close(po[1]); return -1; }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, po[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, pe[1], 2);
+    posix_spawn_file_actions_addclose(&fa, po[0]);
+    posix_spawn_file_actions_addclose(&fa, pe[0]);
+    pid_t pid;
+    extern char **environ;
+    int rc = posix_spawn(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(po[1]);
+    close(pe[1]);
+    char *bo = NULL, *be = NULL;
+    size_t no = 0, co = 0, ne = 0, ce = 0;
+    int open_o = 1, open_e = 1;
+    while (rc == 0 && (open_o || open_e)) {
+        struct pollfd pf[2] = {{open_o ? po[0] : -1, POLLIN, 0}, {open_e ? pe[0] : -1, POLLIN, 0}};
+        if (poll(pf, 2, -1) < 0 && errno != EINTR) break;
+        if (open_o && pf[0].revents) open_o = drain_(po[0], &bo, &no, &co);
+        if (open_e && pf[1].revents) open_e = drain_(pe[0], &be, &ne, &ce);
+    }
+    close(po[0]);
+    close(pe[0]);
+    int st = 0;
+    if (rc == 0) while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+    if (!bo) bo = calloc(1, 1); else bo[no] = 0;
+    if (!be) be = calloc(1, 1); else be[ne] = 0;
+    if (out) *out = bo; else free(bo);
+    if (outlen) *outlen = no;
+    if (err) *err = be; else free(be);
+    if (rc != 0) return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 int evt_test_run(const char *cmdline, char **out, size_t *outlen)
 {
-    FILE *p = popen(cmdline, "r");
-    if (!p) return -1;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    size_t r;
-    while (buf && (r = fread(buf + n, 1, cap - n - 1, p)) > 0) {
-        n += r;
-        if (cap - n < 2) {
-            char *nb = realloc(buf, cap *= 2);
-            if (!nb) { free(buf); buf = NULL; break; }
-            buf = nb;
-        }
-    }
-    int st = pclose(p);
-    if (buf) buf[n] = 0;
-    if (out) *out = buf; else free(buf);
-    if (outlen) *outlen = n;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    char copy[8192];
+    const char *argv[64];
+    int argc = 0;
+    if (snprintf(copy, sizeof copy, "%s", cmdline) >= (int)sizeof copy) return -1;
+    for (char *w = strtok(copy, " \t\n"); w && argc < 63; w = strtok(NULL, " \t\n")) argv[argc++] = w;
+    argv[argc] = NULL;
+    if (argc == 0) return -1;
+    return evt_test_runv(argv, out, outlen, NULL);
 }
 
 const char *evt_test_tmpdir(void)

@@ -15,8 +15,11 @@ uint8_t *evt_test_read_file(const char *path, size_t *len);
 int evt_test_write_file(const char *path, const void *data, size_t len);
 /* Path of the evtrace command under test. */
 const char *evt_test_bin(void);
-/* Run a shell command line; capture its stdout into *out (NUL-terminated, caller frees; may be
- * NULL to discard). Returns the exit status (0..255), or -1 if it could not run. */
+/* Run argv (argv[0] a path; no shell) with posix_spawn; capture its stdout into *out and its
+ * stderr into *err (NUL-terminated, caller frees; either may be NULL to discard). Returns the
+ * exit status (0..255), or -1 if it could not run or was killed by a signal. */
+int evt_test_runv(const char *const argv[], char **out, size_t *outlen, char **err);
+/* evt_test_runv of a command line split at blanks (no shell: no quoting, no redirection). */
 int evt_test_run(const char *cmdline, char **out, size_t *outlen);
 /* A fresh temporary directory for this test process (created once, under $TMPDIR or /tmp). */
 const char *evt_test_tmpdir(void);
