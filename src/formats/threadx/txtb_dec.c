@@ -535,8 +535,13 @@ static evt_status next(void *state, evt_event *ev)
         } else if (k == TXTB_K_ISR_IN || k == TXTB_K_ISR_OUT) {
             evt_event_add_field_u(ev, "isr_id", w[5]);
         } else if (k == TXTB_K_LOST) {
+            /* evtrace's LOST record (txtb_defs.h): info1 dropped (and carried again), info4
+             * overwritten by wraps (written at disable); both are records lost. */
+            uint64_t ow = w[6] == TXTB_EVTRACE_LOST_MAGIC ? w[7] : 0u;
             ev->flags |= EVT_HAS_COUNT;
-            ev->count = w[4];
+            ev->count = (uint64_t)w[4] + ow;
+            evt_event_add_field_u(ev, "dropped", w[4]);
+            evt_event_add_field_u(ev, "overwritten", ow);
         }
         txtb_hooks_dec_event(&s->hooks, id, w, ev, hooks_obj_name, s);
         return EVT_OK;
