@@ -1,5 +1,7 @@
-# SQLite for the sqlite exporter and `evtrace query` (Debian: libsqlite3-dev).
-find_library(EVT_SQLITE3_LIB sqlite3 REQUIRED)
-find_path(EVT_SQLITE3_INC sqlite3.h REQUIRED)
-list(APPEND EVT_HOST_LIBS ${EVT_SQLITE3_LIB})
-include_directories(${EVT_SQLITE3_INC})
+# SQLite for the sqlite exporter and `evtrace query` (Debian: libsqlite3-dev). CMake's FindSQLite3
+# gives the imported target SQLite::SQLite3; the installed CMake package finds it again
+# (EVT_HOST_PACKAGES) and pkg-config users link -lsqlite3 (EVT_HOST_PC_LIBS).
+find_package(SQLite3 REQUIRED)
+list(APPEND EVT_HOST_LIBS SQLite::SQLite3)
+list(APPEND EVT_HOST_PACKAGES SQLite3)
+list(APPEND EVT_HOST_PC_LIBS -lsqlite3)
