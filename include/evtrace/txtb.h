@@ -3,8 +3,11 @@
  * libc. Facts: shared/formats/threadx.md; layouts and ids: src/formats/threadx/txtb_defs.h; the
  * full description (LOST record, deliberate differences from ThreadX): docs/threadx-recorder.md.
  *
- * One recorder per program (like ThreadX). Every function may be called from any thread or
- * interrupt handler; a record is written whole inside the port's critical section.
+ * One recorder per program (like ThreadX), on the recorder core (evtrace/recorder.h): its own lock,
+ * a nesting guard, the loss account. Every function may be called from any thread, interrupt or
+ * signal handler; a record is written whole inside the recorder's critical section, and an insert
+ * that interrupts another insert of the same context is dropped, counted and reported in the trace
+ * by an EVTRACE_LOST record.
  *
  * Addresses in the buffer are 32-bit target addresses. On a 64-bit host every pointer (buffer,
  * objects, contexts) is written as its low 32 bits, exactly as ThreadX's own Linux port does;
@@ -14,6 +17,7 @@
 #define EVTRACE_TXTB_H
 
 #include <stdint.h>
+#include "evtrace/recorder.h"
 
 /* GCC/Clang with C99 inline semantics: the three hot inserts are inline functions (fast paths at
  * the end of this file); elsewhere, or with -DEVT_TX_NO_INLINE, plain functions. */
@@ -143,6 +147,11 @@ typedef struct evt_tx_stats {
     uint64_t lost_records; /* EVTRACE_LOST (190) records written */
 } evt_tx_stats;
 void evt_tx_trace_get_stats(evt_tx_stats *out);
+/* The common recorder stats (evtrace/recorder.h), since the last enable: written + dropped = inserts
+ * that passed the gate (the two RUNNING records of enable included); dropped + overwritten =
+ * lost_reported + pending. After evt_tx_trace_disable() pending is 0, and a decoder of the buffer
+ * sees written - overwritten records plus LOST records whose counts add up to lost_reported. */
+void evt_tx_trace_get_rec_stats(evt_rec_stats *out);
 
 /* Map a host pointer to the 32-bit address written in the buffer. */
 static inline uint32_t evt_tx_addr(const void *p) { return (uint32_t)(uintptr_t)p; }
@@ -153,11 +162,9 @@ static inline uint32_t evt_tx_addr(const void *p) { return (uint32_t)(uintptr_t)
  * call, from evt_tx_hot_ alone. Define EVT_TX_NO_INLINE to get plain calls. Internals below: not
  * part of the API. */
 typedef struct evt_tx_hot_t {
-    uint32_t gate;  /* filter bits while tracing is on, 0 while off */
-    uint32_t on;    /* 1 while on */
-    uint32_t gen;   /* odd while enable/disable update gate and on together */
+    evt_gate gate;  /* bits = filter bits while tracing is on, 0 while off (core gate) */
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__) || defined(__aarch64__))
-    uint8_t pad[64 - 3 * 4]; /* alone in its cache line */
+    uint8_t pad[64 - sizeof(evt_gate)]; /* alone in its cache line */
 #endif
 } evt_tx_hot_t;
 extern evt_tx_hot_t evt_tx_hot_;
@@ -169,26 +176,27 @@ void evt_tx_insert_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uin
 #ifdef EVT_TX_INLINE_FAST
 inline unsigned evt_tx_trace_user_event_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
 {
-    uint32_t g = __atomic_load_n(&evt_tx_hot_.gate, __ATOMIC_RELAXED);
+    uint32_t g = EVT_LOAD_RLX(&evt_tx_hot_.gate.bits);
     if (__builtin_expect(g != 0u && !(g & EVT_TX_TRACE_USER_EVENTS), 0))
         return EVT_TX_SUCCESS; /* filtered while on (gate != 0 only while on) */
     if (g == 0u) { /* off, or everything filtered: a consistent (gate, on) snapshot decides */
-        uint32_t s1 = __atomic_load_n(&evt_tx_hot_.gen, __ATOMIC_ACQUIRE);
-        uint32_t g2 = __atomic_load_n(&evt_tx_hot_.gate, __ATOMIC_ACQUIRE);
-        uint32_t on = __atomic_load_n(&evt_tx_hot_.on, __ATOMIC_ACQUIRE);
-        uint32_t s2 = __atomic_load_n(&evt_tx_hot_.gen, __ATOMIC_ACQUIRE);
+        /* evt_gate_snapshot spelled out: an extern inline function may not call a static one */
+        uint32_t s1 = EVT_LOAD_ACQ(&evt_tx_hot_.gate.gen);
+        uint32_t g2 = EVT_LOAD_ACQ(&evt_tx_hot_.gate.bits);
+        uint32_t on = EVT_LOAD_ACQ(&evt_tx_hot_.gate.on);
+        uint32_t s2 = EVT_LOAD_ACQ(&evt_tx_hot_.gate.gen);
         if (s1 == s2 && !(s1 & 1u) && g2 == 0u) return on ? EVT_TX_SUCCESS : EVT_TX_NOT_DONE;
     }
     return evt_tx_user_event_slow_(id, i1, i2, i3, i4, g);
 }
 inline void evt_tx_trace_kernel_event(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
 {
-    uint32_t g = __atomic_load_n(&evt_tx_hot_.gate, __ATOMIC_RELAXED);
+    uint32_t g = EVT_LOAD_RLX(&evt_tx_hot_.gate.bits);
     if (g != 0u) evt_tx_kernel_event_slow_(id, i1, i2, i3, i4, g);
 }
 inline void evt_tx_trace_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint32_t filter_bit)
 {
-    if (__atomic_load_n(&evt_tx_hot_.gate, __ATOMIC_RELAXED) & filter_bit) evt_tx_insert_slow_(id, i1, i2, i3, i4);
+    if (EVT_LOAD_RLX(&evt_tx_hot_.gate.bits) & filter_bit) evt_tx_insert_slow_(id, i1, i2, i3, i4);
 }
 #endif
 

@@ -220,9 +220,13 @@
     X(192, EVTRACE_SVC_EXIT,                       TXTB_F_INTERNAL, TXTB_K_SVC_EXIT)
 
 /* evtrace's own record (not ThreadX's): id 190 lies in ThreadX's reserved range 1-199 but is
- * unused by ThreadX. It is written only after records were dropped (never in a loss-free run):
- * info1 = records dropped since the previous EVTRACE_LOST, info2 = total dropped since enable,
- * info3 = 0x65767472 ("evtr" marker), info4 = 0. TraceX shows it as an unknown event. */
+ * unused by ThreadX. It is written before the next record after records were dropped, and once at
+ * disable when records were dropped or overwritten by a wrap since the last one (never in a
+ * loss-free run that did not wrap): info1 = records dropped since the previous EVTRACE_LOST (plus
+ * the counts of LOST records a wrap overwrote, carried again), info2 = total of info1 since
+ * enable, info3 = 0x65767472 ("evtr" marker), info4 = records overwritten by wraps since the
+ * previous LOST record that carried them (0 except at disable). Records lost = info1 + info4.
+ * TraceX shows it as an unknown event. */
 #define TXTB_EVTRACE_LOST_ID     190u
 #define TXTB_EVTRACE_LOST_MAGIC  0x65767472u
 

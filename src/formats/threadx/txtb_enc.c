@@ -3,31 +3,40 @@
  * Facts: shared/formats/threadx.md. Layouts, ids, filter bits: txtb_defs.h. API: evtrace/txtb.h.
  *
  * Invariants
- *  I1 `g_hot.gate` == enable_bits while state is ON, else 0; `on` == (state == ON). Both are written only
- *     inside the critical section and read without it (relaxed atomics): they are the whole hot-path
- *     test. A filtered or disabled insert reads `gate`, tests one bit and returns: no clock read,
- *     no context read, no lock, no shared write.
- *  I1b enable/disable publish gate and on together inside a sequence count (gen odd meanwhile),
- *     so user_event_insert's return code comes from a consistent (gate, on) snapshot: SUCCESS means
- *     written or filtered while ON, never "missed an enable".
+ *  I1 The core gate `g_hot.gate` (evtrace/recorder.h) has bits == enable_bits while state is ON,
+ *     else 0; on == (state == ON). Both are written only inside the critical section and read
+ *     without it (relaxed atomics): they are the whole hot-path test. A filtered or disabled insert
+ *     reads `bits`, tests one bit and returns: no clock read, no context read, no lock, no shared
+ *     write.
+ *  I1b enable/disable publish bits and on together inside the gate's sequence count, so
+ *     user_event_insert's return code comes from a consistent snapshot: SUCCESS means written or
+ *     filtered while ON, never "missed an enable".
  *  I2 Every other member of g_rec, and every byte of the trace buffer while state is ON, is read
- *     and written only inside evt_port_crit_enter/exit (the buffer init of enable runs outside it
- *     while state is ENABLING, when nothing else touches the buffer, see I4).
+ *     and written only inside the recorder's own lock (g_rec.lock; no lock shared with another
+ *     recorder), except loss.dropped, which a nested context increments atomically (the buffer
+ *     init of enable runs outside the lock while state is ENABLING, when nothing else touches the
+ *     buffer, see I4).
  *  I3 A record is reserved, filled and committed (current pointer + header word) in one critical
  *     section, so no reader of the buffer and no other recorder ever sees half a slot. The clock is
  *     read inside that section, so timestamps follow slot order (the port counter, which a CPU may
  *     read a few cycles early, is clamped to the last value used).
  *  I4 Inserts write only while state is ON; registrations only while reg_on. enable goes
  *     OFF -> ENABLING (buffer init, lock released) -> ON; disable goes ON -> OFF.
- *  I5 `busy` is set while one insert runs its context callback, time source, slot writes and
- *     buffer-full callback. An insert that enters the section while busy is set (same context
- *     recursing: callbacks, a signal or interrupt inside the section) is not written: it is counted
- *     in stats.dropped and lost_pending. So is an insert that passed the gate but finds the state
- *     no longer ON (it raced disable/enable). written + dropped == inserts that passed the gate.
- *  I6 When lost_pending != 0 just before a record's slot is written (after its context and clock
- *     reads, which may themselves have caused the drop), one EVTRACE_LOST (190) record is written
- *     first (info1 = lost_pending, info2 = lost_total since enable, info3 = magic), same context
- *     and timestamp as the record that follows it. enable clears lost_pending and lost_total.
+ *  I5 The nesting guard `nest` is set while one insert runs its context callback, time source,
+ *     slot writes and buffer-full callback. An insert that enters while it is set (same context
+ *     recursing: callbacks, a signal or interrupt inside the section), or that cannot take the lock
+ *     in a nested context, is not written: it is counted in loss.dropped. An insert that passed the
+ *     gate but finds the state no longer ON (it raced disable/enable) is treated as off: not
+ *     written, not counted. written + dropped == inserts that passed the gate while ON.
+ *  I6 When losses are pending just before a record's slot is written (after its context and clock
+ *     reads, which may themselves have caused a drop), one EVTRACE_LOST (190) record is written
+ *     first (info1 = the pending count, info2 = total reported since enable, info3 = magic), same
+ *     context and timestamp as the record that follows it. Pending losses are flushed by a LOST
+ *     record at disable. enable resets the loss account.
+ *  I6b After the first wrap every slot written overwrites a record: a data record adds 1 to
+ *     loss.overwritten, a LOST record adds its own count back (re-pended), so the LOST records left
+ *     in the buffer always add up to every record dropped or overwritten since enable, less what is
+ *     still pending. After disable: records in the buffer + sum of LOST counts == inserts issued.
  *  I7 A filtered event never changes another entry (ThreadX's back-patching is not reproduced:
  *     callers supply final info values).
  *  I8 Registry changes follow ThreadX's algorithm (threadx.md §7) exactly; reg_busy keeps a nested
@@ -35,24 +44,12 @@
 #include "evtrace/txtb.h"
 
 #include "evtrace/port.h"
+#include "evtrace/recorder.h"
 #include "formats/common/bytes.h"
 #include "formats/threadx/txtb_defs.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define TX_LOAD(p)      __atomic_load_n((p), __ATOMIC_RELAXED)
-#define TX_STORE(p, v)  __atomic_store_n((p), (v), __ATOMIC_RELAXED)
-#define TX_LOAD_ACQ(p)  __atomic_load_n((p), __ATOMIC_ACQUIRE)
-#define TX_STORE_REL(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
-#define TX_LIKELY(x)    __builtin_expect(!!(x), 1)
-#define TX_UNLIKELY(x)  __builtin_expect(!!(x), 0)
-#else /* single-core targets where aligned 32-bit accesses are atomic */
-#define TX_LOAD(p)      (*(volatile const uint32_t *)(p))
-#define TX_STORE(p, v)  (*(volatile uint32_t *)(p) = (v))
-#define TX_LOAD_ACQ(p)  TX_LOAD(p)
-#define TX_STORE_REL(p, v) TX_STORE(p, v)
-#define TX_LIKELY(x)    (x)
-#define TX_UNLIKELY(x)  (x)
-#endif
+#define TX_LIKELY(x)   EVT_LIKELY(x)
+#define TX_UNLIKELY(x) EVT_UNLIKELY(x)
 
 enum { TX_OFF = 0, TX_ENABLING = 1, TX_ON = 2 };
 /* How info fields come from the context (ISR enter/exit, interrupt control carry "stk" etc.). */
@@ -70,13 +67,15 @@ evt_tx_hot_t evt_tx_hot_ TX_LINE_ALIGNED;
 
 /* The recorder. */
 typedef struct tx_rec {
-    uint32_t enable_bits;       /* ThreadX _tx_trace_event_enable_bits (kept while off) */
+    evt_rec_lock lock;          /* this recorder's critical section (I2) */
+    evt_nest nest;              /* an insert is in progress in this section (I5) */
     uint8_t state;              /* TX_OFF / TX_ENABLING / TX_ON */
-    uint8_t busy;               /* an insert is in progress in this section (I5) */
     uint8_t reg_busy;           /* a registry change is in progress (I8) */
     uint8_t reg_on;             /* registry usable (ThreadX: registry start != NULL) */
     uint8_t big;                /* buffer byte order: 1 big-endian */
     uint8_t swap;               /* buffer order differs from the host's */
+    uint8_t wrapped;            /* the event area has wrapped since enable: slots hold records (I6b) */
+    uint32_t enable_bits;       /* ThreadX _tx_trace_event_enable_bits (kept while off) */
     uint8_t *hdr;               /* control header = buffer start */
     uint8_t *reg;               /* registry entry 0 */
     uint8_t *ev_start, *ev_end; /* event slots [start, end) */
@@ -87,13 +86,13 @@ typedef struct tx_rec {
     uint32_t reg_search;        /* ThreadX _tx_trace_registry_search_start */
     uint32_t reg_size;          /* 16 + name_size */
     uint32_t name_size;         /* registry name field size */
-    uint32_t (*time_source)(void); /* NULL: the port counter */
+    uint32_t (*time_source)(void); /* NULL: the port counter through `clock` */
+    evt_clock clock;            /* the port counter with the monotonic clamp (I3) */
     evt_tx_context_fn ctxfn;    /* NULL: the port default */
     void (*full_cb)(void *);    /* buffer-full callback (survives disable/enable) */
-    uint32_t last_port_ts;      /* last port-counter value used (I3 clamp) */
-    uint32_t lost_pending;      /* dropped since the last LOST record (I6) */
-    uint32_t lost_total;        /* dropped since enable (I6) */
-    evt_tx_stats st;            /* counters since program start */
+    evt_loss loss;              /* since enable (I5, I6) */
+    uint64_t wraps;             /* since enable */
+    evt_tx_stats prior;         /* evt_tx_stats of the sessions before this enable */
 } tx_rec;
 
 static tx_rec g_rec TX_LINE_ALIGNED;
@@ -130,16 +129,8 @@ static uint32_t kernel_filter(uint32_t id)
     return TXTB_F_USER;
 }
 
-/* Publish gate and on for enable/disable (critical section held), see I1b. */
-static void publish(uint32_t gate, uint32_t on)
-{
-    evt_tx_hot_t *h = &g_hot;
-    uint32_t g = h->gen;
-    TX_STORE(&h->gen, g + 1u);
-    TX_STORE_REL(&h->on, on);
-    TX_STORE_REL(&h->gate, gate);
-    TX_STORE_REL(&h->gen, g + 2u);
-}
+/* Publish gate and on for enable/disable (lock held), see I1b. */
+static void publish(uint32_t gate, uint32_t on) { evt_gate_publish(&g_hot.gate, gate, on); }
 
 /* ---- byte helpers ------------------------------------------------------------------------------- */
 
@@ -222,14 +213,63 @@ static void get_context(const tx_rec *r, evt_tx_context *c)
 
 /* ---- the insert --------------------------------------------------------------------------------- */
 
-/* Write one record (plus a LOST record first if records were dropped). Critical section held,
- * state ON, not busy. */
+static inline uint32_t slot_word(const tx_rec *r, const uint8_t *slot, unsigned off)
+{
+    uint32_t v;
+    __builtin_memcpy(&v, slot + off, 4);
+    return r->swap ? bswap32(v) : v;
+}
+
+/* The slot at cur is about to be written: after a wrap it holds a record, which is lost (I6b). */
+static inline void reclaim_slot(tx_rec *r)
+{
+    if (TX_LIKELY(!r->wrapped)) return;
+    const uint8_t *s = r->cur;
+    if (slot_word(r, s, TXTB_EV_ID) == TXTB_EVTRACE_LOST_ID &&
+        slot_word(r, s, TXTB_EV_INFO3) == TXTB_EVTRACE_LOST_MAGIC) /* re-pend what it carried */
+        evt_loss_repend(&r->loss, (uint32_t)(slot_word(r, s, TXTB_EV_INFO1) + slot_word(r, s, TXTB_EV_INFO4)));
+    else if (slot_word(r, s, TXTB_EV_CONTEXT) != TXTB_CTX_NONE)
+        evt_loss_overwritten_at_stop(&r->loss, 1u);
+}
+
+/* Write one LOST record (I6): info1 = pending drops (and re-pended counts), info2 = their total
+ * since enable, info4 = records overwritten by wraps not yet reported (only at stop: `at_stop`).
+ * Lock held, nest set. Returns 1 if the slot write wrapped. */
+static unsigned put_lost(tx_rec *r, uint32_t ctx, uint32_t prio, uint32_t ts, int at_stop)
+{
+    reclaim_slot(r);
+    uint32_t n = (uint32_t)evt_loss_take(&r->loss);
+    uint32_t ow = at_stop ? (uint32_t)evt_loss_take_at_stop(&r->loss) : 0u;
+    return put_event(r, ctx, prio, TXTB_EVTRACE_LOST_ID, ts, n, (uint32_t)r->loss.reported,
+                     TXTB_EVTRACE_LOST_MAGIC, ow);
+}
+
+/* Losses to flush when tracing stops. */
+static inline int stop_pending(const tx_rec *r)
+{
+    return evt_loss_pending(&r->loss) != 0u || evt_loss_pending_at_stop(&r->loss) != 0u;
+}
+
+static inline uint32_t read_ts(tx_rec *r)
+{
+    return r->time_source ? r->time_source() : (uint32_t)evt_clock_read(&r->clock);
+}
+
+/* Count wraps, mark the area wrapped, call the buffer-full callback once per wrap. */
+static void after_wraps(tx_rec *r, unsigned wraps)
+{
+    r->wraps += wraps;
+    r->wrapped = 1u;
+    for (; wraps != 0u; wraps--)
+        if (r->full_cb) r->full_cb(r->hdr);
+}
+
+/* Write one record (plus a LOST record first if losses are pending). Lock held, nest set, state ON. */
 static void commit_locked(tx_rec *r, uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4,
                           unsigned mode)
 {
     evt_tx_context c;
     unsigned wraps = 0;
-    r->busy = 1;
     get_context(r, &c);
     if (mode == TX_MODE_ISR) {
         i1 = c.stack;
@@ -238,50 +278,42 @@ static void commit_locked(tx_rec *r, uint32_t id, uint32_t i1, uint32_t i2, uint
     } else if (mode == TX_MODE_INTCTL) {
         i2 = c.stack;
     }
-    uint32_t ts;
-    if (r->time_source) {
-        ts = r->time_source();
-    } else {
-        /* The port counter counts up but may be read a few cycles out of turn (see the POSIX
-         * port): a small step back (< 65536 ticks) is clamped so timestamps never go back in slot
-         * order; anything larger is the counter wrapping or a long pause, kept as it is. */
-        ts = (uint32_t)evt_port_timestamp();
-        if (evt_port_timestamp_bits() >= 32u &&
-            TX_UNLIKELY((uint32_t)(r->last_port_ts - ts) - 1u < 0xFFFFu))
-            ts = r->last_port_ts;
-        r->last_port_ts = ts;
+    uint32_t ts = read_ts(r);
+    if (TX_UNLIKELY(evt_loss_pending(&r->loss) != 0u)) {
+        wraps += put_lost(r, c.context, c.priority_word, ts, 0);
+        if (wraps) r->wrapped = 1u;
     }
-    if (TX_UNLIKELY(r->lost_pending != 0u)) {
-        uint32_t n = r->lost_pending;
-        wraps += put_event(r, c.context, c.priority_word, TXTB_EVTRACE_LOST_ID, ts, n, r->lost_total, TXTB_EVTRACE_LOST_MAGIC, 0u);
-        r->lost_pending -= n; /* not = 0: a nested drop in between stays pending */
-        r->st.lost_records++;
-    }
+    reclaim_slot(r);
     wraps += put_event(r, c.context, c.priority_word, id, ts, i1, i2, i3, i4);
-    r->st.written++;
-    if (TX_UNLIKELY(wraps != 0u)) {
-        r->st.wraps += wraps;
-        for (; wraps != 0u; wraps--)
-            if (r->full_cb) r->full_cb(r->hdr);
-    }
-    r->busy = 0;
+    evt_loss_written(&r->loss, 1u);
+    if (TX_UNLIKELY(wraps != 0u)) after_wraps(r, wraps);
+    /* Disabled meanwhile (by the buffer-full callback, "stop when full", or by a handler that
+     * interrupted this record): flush what is pending now, as disable would have. */
+    if (TX_UNLIKELY(r->state != TX_ON) && stop_pending(r))
+        r->wraps += put_lost(r, c.context, c.priority_word, ts, 1);
 }
 
-/* The insert after the gate passed. Returns 1 if written, 0 if dropped. */
+/* The insert after the gate passed. Returns 1 if written, 0 if dropped or off. */
 static unsigned record(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, unsigned mode)
 {
     tx_rec *r = &g_rec;
-    evt_port_crit_t cs = evt_port_crit_enter();
-    if (TX_UNLIKELY(r->busy | (r->state != TX_ON))) {
-        r->st.dropped++;
-        r->lost_pending++;
-        r->lost_total++;
-        evt_port_crit_exit(cs);
+    evt_port_crit_t cs;
+    if (TX_UNLIKELY(!evt_rec_lock_enter(&r->lock, &cs))) {
+        evt_loss_drop(&r->loss); /* a nested context could not take the lock without waiting */
         return 0;
     }
-    commit_locked(r, id, i1, i2, i3, i4, mode);
-    evt_port_crit_exit(cs);
-    return 1;
+    unsigned ok = 0;
+    if (TX_UNLIKELY(!evt_nest_enter(&r->nest))) {
+        evt_loss_drop(&r->loss); /* an insert of this context is in progress (I5) */
+    } else {
+        if (TX_LIKELY(r->state == TX_ON)) {
+            commit_locked(r, id, i1, i2, i3, i4, mode);
+            ok = 1;
+        }
+        evt_nest_exit(&r->nest);
+    }
+    evt_rec_lock_exit(&r->lock, cs);
+    return ok;
 }
 
 /* Out-of-line part of user_event_insert, after the gate word g was read (inline fast path in
@@ -293,11 +325,8 @@ unsigned evt_tx_user_event_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t
     if (g != 0u) return EVT_TX_SUCCESS; /* gate != 0 only while ON: filtered */
     /* Everything filtered, or off: which one, from a consistent snapshot (I1b). A call
      * overlapping an enable/disable returns NOT_DONE: tracing was off at some instant of it. */
-    uint32_t s1 = TX_LOAD_ACQ(&g_hot.gen);
-    uint32_t gate = TX_LOAD_ACQ(&g_hot.gate);
-    uint32_t on = TX_LOAD_ACQ(&g_hot.on);
-    uint32_t s2 = TX_LOAD_ACQ(&g_hot.gen);
-    if (s1 != s2 || (s1 & 1u) || !on) return EVT_TX_NOT_DONE;
+    uint32_t gate, on;
+    if (!evt_gate_snapshot(&g_hot.gate, &gate, &on) || !on) return EVT_TX_NOT_DONE;
     if (gate & TXTB_F_USER) /* enabled meanwhile */
         return record(id, i1, i2, i3, i4, TX_MODE_PLAIN) ? EVT_TX_SUCCESS : EVT_TX_NOT_DONE;
     return EVT_TX_SUCCESS;
@@ -321,36 +350,36 @@ extern void evt_tx_trace_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t 
 #else
 unsigned evt_tx_trace_user_event_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
 {
-    return evt_tx_user_event_slow_(id, i1, i2, i3, i4, TX_LOAD(&g_hot.gate));
+    return evt_tx_user_event_slow_(id, i1, i2, i3, i4, evt_gate_bits(&g_hot.gate));
 }
 
 void evt_tx_trace_kernel_event(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
 {
-    uint32_t g = TX_LOAD(&g_hot.gate);
+    uint32_t g = evt_gate_bits(&g_hot.gate);
     if (g != 0u) evt_tx_kernel_event_slow_(id, i1, i2, i3, i4, g);
 }
 
 void evt_tx_trace_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint32_t filter_bit)
 {
-    if (TX_LOAD(&g_hot.gate) & filter_bit) evt_tx_insert_slow_(id, i1, i2, i3, i4);
+    if (evt_gate_bits(&g_hot.gate) & filter_bit) evt_tx_insert_slow_(id, i1, i2, i3, i4);
 }
 #endif
 
 void evt_tx_trace_isr_enter_insert(uint32_t isr_id)
 {
-    if (TX_LOAD(&g_hot.gate) & TXTB_F_INTERNAL)
+    if (evt_gate_bits(&g_hot.gate) & TXTB_F_INTERNAL)
         (void)record(TXTB_EVENT_ISR_ENTER, 0u, isr_id, 0u, 0u, TX_MODE_ISR);
 }
 
 void evt_tx_trace_isr_exit_insert(uint32_t isr_id)
 {
-    if (TX_LOAD(&g_hot.gate) & TXTB_F_INTERNAL)
+    if (evt_gate_bits(&g_hot.gate) & TXTB_F_INTERNAL)
         (void)record(TXTB_EVENT_ISR_EXIT, 0u, isr_id, 0u, 0u, TX_MODE_ISR);
 }
 
 void evt_tx_trace_interrupt_control(uint32_t new_posture)
 {
-    if (TX_LOAD(&g_hot.gate) & TXTB_F_INTCTL)
+    if (evt_gate_bits(&g_hot.gate) & TXTB_F_INTCTL)
         (void)record(TXTB_EVENT_INTERRUPT_CONTROL, new_posture, 0u, 0u, 0u, TX_MODE_INTCTL);
 }
 
@@ -371,13 +400,14 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
     uint64_t reg_bytes = (uint64_t)reg_size * registry_entries;
     if ((uint64_t)size < TXTB_HEADER_SIZE + reg_bytes + TXTB_EVENT_SIZE) return EVT_TX_SIZE_ERROR;
 
-    evt_port_crit_t cs = evt_port_crit_enter();
-    if (r->state != TX_OFF || r->busy) {
-        evt_port_crit_exit(cs);
+    evt_port_crit_t cs;
+    if (!evt_rec_lock_enter(&r->lock, &cs)) return EVT_TX_NOT_DONE;
+    if (r->state != TX_OFF || r->nest.busy) {
+        evt_rec_lock_exit(&r->lock, cs);
         return EVT_TX_NOT_DONE;
     }
     r->state = TX_ENABLING; /* I4: nothing else writes the buffer until ON */
-    evt_port_crit_exit(cs);
+    evt_rec_lock_exit(&r->lock, cs);
 
     int big = host_is_big();
     if (opt && opt->big_endian != -1) big = opt->big_endian != 0;
@@ -418,7 +448,7 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
     evt_put_u32(b + TXTB_HDR_RESERVED3, TXTB_RESERVED3, big);
     evt_put_u32(b + TXTB_HDR_RESERVED4, TXTB_RESERVED4, big);
 
-    cs = evt_port_crit_enter();
+    while (!evt_rec_lock_enter(&r->lock, &cs)) {} /* ENABLING: only a nested context can contend */
     r->big = (uint8_t)big;
     r->swap = (uint8_t)(big != host_is_big());
     r->hdr = b;
@@ -434,16 +464,22 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
     r->name_size = name_size;
     r->time_source = opt ? opt->time_source : 0;
     r->ctxfn = opt ? opt->context : 0;
-    r->lost_pending = 0;
-    r->lost_total = 0;
+    if (r->clock.mask == 0u) evt_clock_init(&r->clock, 0, 0, 0); /* keeps its last value after */
+    r->wrapped = 0;
+    /* Fold the previous session's account into the since-program-start stats, then reset it. */
+    evt_tx_trace_get_stats(&r->prior);
+    evt_loss_reset(&r->loss);
+    r->wraps = 0;
     r->reg_on = 1;
     r->enable_bits = 0xFFFFFFFFu;
     r->state = TX_ON;
+    (void)evt_nest_enter(&r->nest); /* free: state was ENABLING */
     commit_locked(r, TXTB_EVENT_RUNNING, 0u, 0u, 0u, 0u, TX_MODE_PLAIN);
     if (r->state == TX_ON) /* the buffer-full callback of a tiny buffer may have disabled */
         commit_locked(r, TXTB_EVENT_RUNNING, 0u, 0u, 0u, 0u, TX_MODE_PLAIN);
+    evt_nest_exit(&r->nest);
     if (r->state == TX_ON) publish(r->enable_bits, 1u);
-    evt_port_crit_exit(cs);
+    evt_rec_lock_exit(&r->lock, cs);
     return EVT_TX_SUCCESS;
 }
 
@@ -455,52 +491,66 @@ unsigned evt_tx_trace_enable(void *buffer, uint32_t size, uint32_t registry_entr
 unsigned evt_tx_trace_disable(void)
 {
     tx_rec *r = &g_rec;
-    evt_port_crit_t cs = evt_port_crit_enter();
+    evt_port_crit_t cs;
+    if (!evt_rec_lock_enter(&r->lock, &cs)) return EVT_TX_NOT_DONE;
     if (r->state != TX_ON) {
-        evt_port_crit_exit(cs);
+        evt_rec_lock_exit(&r->lock, cs);
         return EVT_TX_NOT_DONE;
+    }
+    /* Flush pending losses (I6). Inside an insert of this context (its buffer-full callback, or a
+     * handler that interrupted it) the insert flushes them when it sees the state changed. */
+    if (stop_pending(r) && evt_nest_enter(&r->nest)) {
+        evt_tx_context c;
+        get_context(r, &c);
+        uint32_t ts = read_ts(r);
+        r->wraps += put_lost(r, c.context, c.priority_word, ts, 1);
+        evt_nest_exit(&r->nest);
     }
     r->state = TX_OFF;
     r->reg_on = 0;
     publish(0u, 0u);
-    evt_port_crit_exit(cs);
+    evt_rec_lock_exit(&r->lock, cs);
     return EVT_TX_SUCCESS;
 }
 
-unsigned evt_tx_trace_event_filter(uint32_t bits)
+/* Apply a new filter word (ThreadX: always SUCCESS; NOT_DONE only from a nested context that could
+ * not take the lock). */
+static unsigned set_filter(uint32_t clear, uint32_t set)
 {
     tx_rec *r = &g_rec;
-    evt_port_crit_t cs = evt_port_crit_enter();
-    r->enable_bits &= ~bits;
-    if (r->state == TX_ON) TX_STORE(&g_hot.gate, r->enable_bits);
-    evt_port_crit_exit(cs);
+    evt_port_crit_t cs;
+    if (!evt_rec_lock_enter(&r->lock, &cs)) return EVT_TX_NOT_DONE;
+    r->enable_bits = (r->enable_bits & ~clear) | set;
+    if (r->state == TX_ON) evt_gate_set_bits(&g_hot.gate, r->enable_bits);
+    evt_rec_lock_exit(&r->lock, cs);
     return EVT_TX_SUCCESS;
 }
 
-unsigned evt_tx_trace_event_unfilter(uint32_t bits)
-{
-    tx_rec *r = &g_rec;
-    evt_port_crit_t cs = evt_port_crit_enter();
-    r->enable_bits |= bits;
-    if (r->state == TX_ON) TX_STORE(&g_hot.gate, r->enable_bits);
-    evt_port_crit_exit(cs);
-    return EVT_TX_SUCCESS;
-}
+unsigned evt_tx_trace_event_filter(uint32_t bits) { return set_filter(bits, 0u); }
+unsigned evt_tx_trace_event_unfilter(uint32_t bits) { return set_filter(0u, bits); }
 
 unsigned evt_tx_trace_buffer_full_notify(void (*fn)(void *buffer))
 {
-    evt_port_crit_t cs = evt_port_crit_enter();
-    g_rec.full_cb = fn;
-    evt_port_crit_exit(cs);
+    tx_rec *r = &g_rec;
+    evt_port_crit_t cs;
+    while (!evt_rec_lock_enter(&r->lock, &cs)) {}
+    r->full_cb = fn;
+    evt_rec_lock_exit(&r->lock, cs);
     return EVT_TX_SUCCESS;
 }
 
 void evt_tx_trace_get_stats(evt_tx_stats *out)
 {
-    evt_port_crit_t cs = evt_port_crit_enter();
-    *out = g_rec.st;
-    evt_port_crit_exit(cs);
+    const tx_rec *r = &g_rec;
+    evt_rec_stats now;
+    evt_loss_stats(&r->loss, &now);
+    out->written = r->prior.written + now.written;
+    out->dropped = r->prior.dropped + now.dropped;
+    out->wraps = r->prior.wraps + r->wraps;
+    out->lost_records = r->prior.lost_records + now.loss_records;
 }
+
+void evt_tx_trace_get_rec_stats(evt_rec_stats *out) { evt_loss_stats(&g_rec.loss, out); }
 
 /* ---- object registry (threadx.md §7) ------------------------------------------------------------ */
 
@@ -508,9 +558,10 @@ static void reg_add(uint8_t type, uint32_t ptr, const char *name, uint32_t p1, u
                     int is_thread, uint32_t priority)
 {
     tx_rec *r = &g_rec;
-    evt_port_crit_t cs = evt_port_crit_enter();
+    evt_port_crit_t cs;
+    if (!evt_rec_lock_enter(&r->lock, &cs)) return; /* nested context, lock busy: like a full registry */
     if (!r->reg_on || r->reg_busy || r->reg_avail == 0u) {
-        evt_port_crit_exit(cs);
+        evt_rec_lock_exit(&r->lock, cs);
         return; /* registry off or full: silently dropped, as ThreadX */
     }
     r->reg_busy = 1;
@@ -550,7 +601,7 @@ static void reg_add(uint8_t type, uint32_t ptr, const char *name, uint32_t p1, u
         e[TXTB_REG_RESERVED2] = is_thread ? (uint8_t)(priority & 0xFFu) : 0u;
     }
     r->reg_busy = 0;
-    evt_port_crit_exit(cs);
+    evt_rec_lock_exit(&r->lock, cs);
 }
 
 void evt_tx_trace_object_register(uint8_t type, const void *object, const char *name,
@@ -570,7 +621,8 @@ void evt_tx_trace_object_unregister(const void *object)
     tx_rec *r = &g_rec;
     uint32_t ptr = evt_tx_addr(object);
     if (ptr == 0u) return;
-    evt_port_crit_t cs = evt_port_crit_enter();
+    evt_port_crit_t cs;
+    if (!evt_rec_lock_enter(&r->lock, &cs)) return;
     if (r->reg_on && !r->reg_busy) {
         for (uint32_t i = 0; i < r->reg_total; i++) {
             uint8_t *e = r->reg + i * r->reg_size;
@@ -582,5 +634,5 @@ void evt_tx_trace_object_unregister(const void *object)
             }
         }
     }
-    evt_port_crit_exit(cs);
+    evt_rec_lock_exit(&r->lock, cs);
 }

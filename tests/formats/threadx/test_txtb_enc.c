@@ -144,7 +144,7 @@ static void check_golden_fields(const uint8_t *b, int big)
     assert_int_equal(w32(b, 20, big), G_BASE + 48u + 192u); /* registry end */
     assert_int_equal(w32(b, 24, big), G_BASE + 240u);       /* event start */
     assert_int_equal(w32(b, 28, big), G_BASE + 240u + 256u);/* event end */
-    assert_int_equal(w32(b, 32, big), G_BASE + 240u + 64u); /* current = slot 2 (oldest) */
+    assert_int_equal(w32(b, 32, big), G_BASE + 240u + 96u); /* current = slot 3 (oldest) */
     assert_int_equal(w32(b, 36, big), 0xAAAAAAAAu);
     assert_int_equal(w32(b, 40, big), 0xBBBBBBBBu);
     assert_int_equal(w32(b, 44, big), 0xCCCCCCCCu);
@@ -180,7 +180,9 @@ static void check_golden_fields(const uint8_t *b, int big)
     /* Slots. */
     assert_slot(slot(b, G_R, 48, 0), big, T_MAIN, 0x80100010u, 0x12345u, 8, 0xDEADBEEFu, 0, 0, 0xFFFFFFFFu);
     assert_slot(slot(b, G_R, 48, 1), big, T_MAIN, 0x80100010u, TXTB_EVENT_THREAD_SUSPEND, 9, T_MAIN, 4, 0x2000FF00u, 0);
-    assert_slot(slot(b, G_R, 48, 2), big, TXTB_CTX_INIT, 0, TXTB_EVENT_THREAD_CREATE, 2, T_MAIN, 16, 0x20002000u, 1024);
+    /* Slot 2: disable's LOST record: no drop, 3 records overwritten by the wrap (the two RUNNING
+     * records and THREAD_CREATE, whose slot this record took). */
+    assert_slot(slot(b, G_R, 48, 2), big, T_MAIN, 0x80100010u, TXTB_EVTRACE_LOST_ID, 10, 0, 0, TXTB_EVTRACE_LOST_MAGIC, 3);
     assert_slot(slot(b, G_R, 48, 5), big, TXTB_CTX_ISR, T_MAIN, TXTB_EVENT_ISR_ENTER, 5, 0x2000EE00u, 7, 1, 0);
     assert_slot(slot(b, G_R, 48, 7), big, T_MAIN, 0x80100010u, TXTB_EVENT_INTERRUPT_CONTROL, 7, 1, 0x2000FF00u, 0, 0);
     /* Slack untouched. */
@@ -560,11 +562,13 @@ static void test_nested_drop_and_lost_record(void **st)
     assert_int_equal(g_clock, 5);
     evt_tx_trace_get_stats(&s1);
     assert_int_equal(s1.lost_records - s0.lost_records, 1);
-    /* Another wrap: one more drop; the LOST record then carries 1 and a total of 2. */
+    /* Another wrap: one more drop, and the new LOST record overwrites the first one, whose count is
+     * carried again: it carries 2 (the LOST records in the buffer add up to every drop) and its
+     * running total is 3. */
     evt_tx_trace_user_event_insert(5003, 4, 0, 0, 0);   /* slot 2 */
     evt_tx_trace_user_event_insert(5004, 5, 0, 0, 0);   /* slot 3, wrap, drop */
     evt_tx_trace_user_event_insert(5005, 6, 0, 0, 0);   /* LOST slot 0, event slot 1 */
-    assert_slot(slot(buf, 0, 48, 0), 0, 0x3000, 0x80000005u, TXTB_EVTRACE_LOST_ID, 7, 1, 2, TXTB_EVTRACE_LOST_MAGIC, 0);
+    assert_slot(slot(buf, 0, 48, 0), 0, 0x3000, 0x80000005u, TXTB_EVTRACE_LOST_ID, 7, 2, 3, TXTB_EVTRACE_LOST_MAGIC, 0);
     assert_int_equal(g_full_calls, 2);
     evt_tx_trace_get_stats(&s1);
     assert_int_equal(s1.dropped - s0.dropped, 2);

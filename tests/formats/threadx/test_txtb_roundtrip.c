@@ -3,7 +3,10 @@
  * from nested inserts), decode with evt_reader_open_mem(..., "threadx", ...) and compare every
  * field (id, info1..4, context, priority word, unwrapped timestamp) with a shadow log of what was
  * recorded; before and after many wraps, in both byte orders, with a 32-bit up-counter and a
- * 16-bit down-counter (mask 0xFFFF) whose unwrapped ts must keep growing. */
+ * 16-bit down-counter (mask 0xFFFF) whose unwrapped ts must keep growing. The shadow log models
+ * the ring's slots, so the LOST records' counts (drops, LOST records carried again after a wrap
+ * overwrote them, records overwritten by wraps reported at disable) are predicted exactly, and after
+ * disable decoded records + reported lost == records issued. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,9 +31,18 @@ static evt_tx_context g_ctx;   /* the context callback's answer */
 static uint32_t g_reads;       /* clock reads so far */
 static int g_down;             /* 16-bit down-counter instead of the 32-bit up-counter */
 static uint32_t g_last_ts;     /* value of the last clock read */
-static uint32_t g_lost_total;  /* drops since enable, before the current call */
-static uint32_t g_lost_pending;/* drops not yet reported by a LOST record */
 static uint32_t g_cb_drops;    /* drops during the current call (buffer-full callback) */
+/* The loss account as the recorder keeps it (evtrace/recorder.h), modelled independently. */
+static uint32_t g_drops;       /* drops since enable, before the current call */
+static uint32_t g_repended;    /* counts of LOST records that a wrap overwrote */
+static uint32_t g_reported;    /* drops + repended carried by LOST records (their info1) */
+static uint32_t g_ow;          /* data records overwritten by wraps */
+static uint32_t g_ow_reported; /* ...carried by LOST records (their info4) */
+static uint32_t g_issued;      /* data records issued (written or dropped) */
+/* The ring's slots: what each holds (LOST count, or ~0 for a data record, or 0 when empty). */
+#define RT_SLOTS 61u
+static uint32_t g_slot[RT_SLOTS];
+static uint32_t g_next_slot;
 
 static uint32_t clock_fn(void)
 {
@@ -51,23 +63,37 @@ static void on_full(void *buf)
 static void logv(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint32_t ts)
 {
     assert_true(g_nlog < MAX_LOG);
+    uint32_t *slot = &g_slot[g_next_slot];
+    if (*slot == ~0u) g_ow++;           /* a data record is overwritten */
+    else if (*slot != 0u) g_repended += *slot - 1u; /* a LOST record: its count is carried again */
+    if (id != TXTB_EVTRACE_LOST_ID) g_issued++;
+    g_next_slot = (g_next_slot + 1u) % RT_SLOTS;
     exp_ev *e = &g_log[g_nlog++];
     e->ctx = g_ctx.context;
     e->prio = g_ctx.priority_word;
     e->id = id;
     e->raw_ts = ts;
     e->info[0] = i1; e->info[1] = i2; e->info[2] = i3; e->info[3] = i4;
+    *slot = id == TXTB_EVTRACE_LOST_ID ? 1u + i1 + i4 : ~0u;
+}
+/* A LOST record as the recorder writes it: the slot it takes is reclaimed first. */
+static void log_lost(int at_stop)
+{
+    uint32_t *slot = &g_slot[g_next_slot];
+    if (*slot == ~0u) { g_ow++; *slot = 0; }
+    else if (*slot != 0u) { g_repended += *slot - 1u; *slot = 0; }
+    uint32_t n = g_drops + g_repended - g_reported, ow = at_stop ? g_ow - g_ow_reported : 0u;
+    g_reported += n;
+    g_ow_reported += ow;
+    logv(TXTB_EVTRACE_LOST_ID, n, g_reported, TXTB_EVTRACE_LOST_MAGIC, ow, g_last_ts);
 }
 /* Log one recorded API call (after the call: g_last_ts is its timestamp), LOST first if pending. */
 static void log_rec(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
 {
-    if (g_lost_pending) {
-        logv(TXTB_EVTRACE_LOST_ID, g_lost_pending, g_lost_total, TXTB_EVTRACE_LOST_MAGIC, 0, g_last_ts);
-        g_lost_pending = 0;
-    }
+    if (g_drops + g_repended != g_reported) log_lost(0);
     logv(id, i1, i2, i3, i4, g_last_ts);
-    g_lost_pending += g_cb_drops;
-    g_lost_total += g_cb_drops;
+    g_drops += g_cb_drops;
+    g_issued += g_cb_drops;
     g_cb_drops = 0;
 }
 
@@ -164,8 +190,8 @@ static void check_decode(const uint8_t *buf, size_t size, uint32_t capacity, uin
         }
         if (e->id == TXTB_EVTRACE_LOST_ID) {
             assert_int_equal(ev.kind, EVT_KIND_LOST);
-            assert_int_equal(ev.count, e->info[0]);
-            lost += e->info[0];
+            assert_int_equal(ev.count, (uint64_t)e->info[0] + e->info[3]);
+            lost += (uint64_t)e->info[0] + e->info[3];
         }
         prev_ts = ev.ts;
         k++;
@@ -174,6 +200,26 @@ static void check_decode(const uint8_t *buf, size_t size, uint32_t capacity, uin
     assert_int_equal(k, expect_n);
     assert_int_equal(r->errors, 0);
     assert_int_equal(r->lost, lost);
+    evt_reader_close(r);
+}
+
+/* After disable: every record issued is decoded or counted lost, exactly. */
+static void check_issued(const uint8_t *buf, size_t size)
+{
+    char err[256];
+    evt_reader *r = NULL;
+    assert_int_equal(evt_reader_open_mem(buf, size, "threadx", NULL, NULL, NULL, &r, err, sizeof err), EVT_OK);
+    evt_event ev;
+    uint64_t data = 0;
+    while (evt_reader_next(r, &ev) == EVT_OK) data += ev.kind != EVT_KIND_LOST;
+    assert_int_equal(data + r->lost, g_issued);
+    evt_tx_stats st;
+    evt_rec_stats rs;
+    evt_tx_trace_get_stats(&st);
+    evt_tx_trace_get_rec_stats(&rs);
+    assert_int_equal(rs.written + rs.dropped, g_issued);
+    assert_int_equal(rs.pending, 0);
+    assert_int_equal(rs.lost_reported, r->lost);
     evt_reader_close(r);
 }
 
@@ -187,13 +233,15 @@ static uint32_t lost_records_logged(void)
 
 static void run(int big, int down, uint32_t count, int with_lost)
 {
-    enum { R = 4, N = 61, SIZE = 48 + 48 * R + 32 * N + 11 };
+    enum { R = 4, N = RT_SLOTS, SIZE = 48 + 48 * R + 32 * N + 11 };
     static uint8_t buf[SIZE];
     memset(buf, 0xC3, sizeof buf);
     g_nlog = 0;
     g_reads = 0;
     g_down = down;
-    g_lost_total = g_lost_pending = g_cb_drops = 0;
+    g_cb_drops = g_drops = g_repended = g_reported = g_ow = g_ow_reported = g_issued = 0;
+    memset(g_slot, 0, sizeof g_slot);
+    g_next_slot = 0;
     (void)evt_tx_trace_disable();
     evt_tx_trace_buffer_full_notify(with_lost ? on_full : NULL);
     evt_tx_options o;
@@ -213,8 +261,16 @@ static void run(int big, int down, uint32_t count, int with_lost)
     assert_int_equal(g_reads, g_nlog - lost_records_logged()); /* LOST shares its record's read */
     if (with_lost) assert_true(lost_records_logged() > 10);
     check_decode(buf, SIZE, N, down ? 0xFFFFu : 0xFFFFFFFFu);
+    uint32_t reads = g_reads;
     assert_int_equal(evt_tx_trace_disable(), EVT_TX_SUCCESS);
+    if (g_drops + g_repended != g_reported || g_ow != g_ow_reported) { /* disable flushes */
+        assert_int_equal(g_reads, reads + 1u);
+        log_lost(1);
+    } else {
+        assert_int_equal(g_reads, reads);
+    }
     check_decode(buf, SIZE, N, down ? 0xFFFFu : 0xFFFFFFFFu); /* still decodable after disable */
+    check_issued(buf, SIZE);
     evt_tx_trace_buffer_full_notify(NULL);
 }
 
