@@ -89,6 +89,8 @@ const cli_command cli_cmd_convert = {
     "OUT is written under a temporary name beside it and renamed when complete. An existing OUT\n"
     "is replaced only if it is a regular file or a directory evtrace wrote (it holds a\n"
     ".evtrace-output marker); --force replaces other directories and symbolic links too.\n"
-    "-o - writes to standard output (chrome, perfetto; not ctf, a directory, nor sqlite).",
-    OPT_OUTPUT | OPT_TO | OPT_QUIET, 0, 0, run,
+    "-o - writes to standard output (chrome, perfetto; not ctf, a directory, nor sqlite).\n"
+    "--follow, --listen, --serial decode a live stream as it arrives; OUT is complete when the\n"
+    "stream ends (the writer closes, or --idle-exit passes).",
+    OPT_OUTPUT | OPT_TO | OPT_QUIET | OPT_FOLLOW, 0, 0, run,
 };
