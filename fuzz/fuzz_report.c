@@ -1,9 +1,27 @@
 /* libFuzzer target of the HTML report (evt_report_write over the stats engine with its timeline),
  * fed from a reader decoding the input (selector byte 0 picks the format; fuzz_common.h). The
- * page goes to /dev/null. */
+ * page is written to memory and checked: the inline stats JSON (<script type="application/json">)
+ * holds no "</" nor "<!--" that could end or change the script element, whatever names the input
+ * carries, and the page is complete. */
 #include <stdlib.h>
 #include "fuzz_common.h"
+#include "evtrace/alloc.h"
 #include "host/analysis/report.h"
+
+static const char k_open[] = "<script type=\"application/json\" id=\"stats\">";
+
+static void check_page(const char *page, size_t len)
+{
+    if (!page || strlen(page) != len) abort(); /* no NUL byte inside the page */
+    const char *js = strstr(page, k_open);
+    if (!js) abort();
+    js += sizeof k_open - 1;
+    const char *end = strstr(js, "</script>");
+    if (!end) abort();
+    for (const char *p = js; p < end; p++)
+        if (*p == '<' && (p[1] == '/' || p[1] == '!')) abort(); /* "</" or "<!--" inside the JSON */
+    if (!strstr(end, "</body></html>")) abort();
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -17,10 +35,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         while (n++ < FUZZ_MAX_EVENTS && evt_reader_next(r, &ev) == EVT_OK) evt_stats_add(&s, &ev);
         if (r->clock_hz) s.clock_hz = r->clock_hz;
         evt_stats_finish(&s);
-        FILE *out = fopen("/dev/null", "w");
+        char *page = NULL;
+        size_t len = 0;
+        FILE *out = open_memstream(&page, &len);
         if (out) {
-            evt_report_write(out, &s, r->desc->name, "<fuzz>", r->errors);
+            int ok = evt_report_write(out, &s, r->desc->name, "<fuzz>", r->errors);
             fclose(out);
+            if (ok) check_page(page, len);
+            free(page);
         }
         evt_stats_free(&s);
     }
