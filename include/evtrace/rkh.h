@@ -9,6 +9,17 @@
 #define EVTRACE_RKH_H
 
 #include <stdint.h>
+#include "evtrace/recorder.h"
+
+/* GCC/Clang with C99 inline semantics: begin, begin_ao and begin_ao_sig are inline functions (fast
+ * path at the end of this file); elsewhere, or with -DEVT_RKH_NO_INLINE, plain functions. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__GNUC_GNU_INLINE__) && \
+    !defined(__cplusplus) && !defined(EVT_RKH_NO_INLINE)
+#define EVT_RKH_INLINE_FAST 1
+#define EVT_RKH_FAST_ inline
+#else
+#define EVT_RKH_FAST_
+#endif
 
 /* TCFG flag bits (value 1 = option enabled), as RKH_CFG_<name>. */
 #define EVT_RKH_F_SMA_TRC_SNDR_EN     (1u << 0)
@@ -31,9 +42,12 @@
 #define EVT_RKH_F_TRC_CHK_EN          (1u << 17)
 
 /* evtrace's loss record (not RKH's): id 0xBF (FWK event 31, unused by RKH 3.4.00), written with no
- * sequence number and no timestamp (like TCFG), before the first record recorded after the ring
- * overwrote older records: u32 records lost since the previous loss record, u32 total, checksum
- * when enabled. Trazer reports it as an unknown event and goes on; evtrace reads it. */
+ * sequence number and no timestamp (like TCFG): u32 records lost since the previous loss record,
+ * u32 running total, checksum when enabled. Written before the next record that gets through after
+ * records were dropped (a nested begin, a record larger than the ring), after a drain made room
+ * following overwrites, once per ring's worth of bytes while a full ring keeps overwriting, and by
+ * evt_rkh_flush / a drain that empties the ring. Trazer reports it as an unknown event and goes
+ * on; evtrace adds the counts to the losses it reports. */
 #define EVT_RKH_TE_LOST 0xBFu
 
 /* Stream configuration (RKH_CFG_* / RKH_CFGPORT_* equivalents). Sizes in bytes (1, 2 or 4). */
@@ -55,27 +69,45 @@ typedef struct evt_rkh_config {
 typedef uint32_t (*evt_rkh_ts_fn)(void);                              /* rkh_trc_getts() */
 typedef void (*evt_rkh_sink_fn)(void *user, const uint8_t *p, uint32_t n); /* stream output */
 
-/* One recorder. Members are private to rkh_enc.c; the struct is public so callers can own it. */
+/* One recorder. Members are private to rkh_enc.c (the fields the inline begin reads are marked
+ * "hot"); the struct is public so callers can own it. Threads recording into different recorders
+ * share nothing: give each recorder its own cache lines (e.g. _Alignas(64)) when that matters. */
 typedef struct evt_rkh_recorder {
-    evt_rkh_config cfg;
-    uint8_t *ring;            /* the byte ring (caller's memory) */
-    uint32_t size, in, out, qty;
+    /* hot: the lock, the nesting guard, the filter decision and the ring cursor */
+    evt_rec_lock lock;        /* this recorder's critical section (begin..end, drains, filters) */
+    evt_nest nest;            /* set while a record is written or the ring drained: nested = drop */
     uint8_t seq;              /* next sequence number */
     uint8_t chk;              /* running checksum of the open record */
     uint8_t open;             /* a record is open (begin called, end not yet) */
+    uint8_t trunc;            /* the open record does not fit in the ring: discarded at end */
+    uint8_t seq_open;         /* seq before the open record (restored when it is discarded) */
+    uint8_t ao_test;          /* hot: the AO runtime filter applies (RTFIL and RTFIL_SMA) */
+    uint8_t sig_test;         /* hot: the signal runtime filter applies (RTFIL and RTFIL_SIGNAL) */
+    uint8_t emit[32];         /* hot: bit id set = group built in and not filtered by group/event */
+    uint8_t *ring;            /* the byte ring (caller's memory) */
+    uint32_t size, in, out, qty;
+    uint32_t open_at;         /* ring index of the open record's first byte */
+    evt_rkh_sink_fn sink;     /* drained to after every record, if set (lock held) */
+    void *sink_user;
+    evt_rkh_ts_fn ts;         /* timestamp source */
+    evt_clock clock;          /* ts behind the monotonic clamp */
+    evt_loss loss;            /* the loss account (dropped, overwritten, reported) */
+    evt_rec_count drops_seen; /* loss.dropped when the last loss record was written */
+    uint32_t evicted;         /* bytes evicted by wraps since the last loss record */
+    /* cold */
+    evt_rkh_config cfg;
     uint8_t head_is_start;    /* the oldest ring byte starts a record (the drain took its flag) */
     uint8_t head_partial;     /* the oldest ring byte continues a record whose start was drained */
+    uint8_t head_partial_data; /* ... and that record is a data record (counted when evicted) */
     uint8_t grp_filter;       /* bit g set = group g emitted */
     uint8_t ev_filter[32];    /* bit id set = event emitted */
-    uint8_t ao_filter[8];     /* bit prio set = AO emitted (priorities 0..63) */
-    uint8_t sig_filter[32];   /* bit sig set = signal emitted (signals 0..255) */
-    evt_rkh_ts_fn ts;         /* timestamp source */
-    evt_rkh_sink_fn sink;     /* drained to after every record, if set */
-    void *sink_user;
-    uint32_t lost_pending;    /* records overwritten, not yet reported by a loss record */
-    uint32_t lost_total;      /* records overwritten since init */
+    uint8_t ao_filter[8];     /* hot: bit prio set = AO emitted (priorities 0..63) */
+    uint8_t sig_filter[32];   /* hot: bit sig set = signal emitted (signals 0..255) */
+    uint32_t lost_pending;    /* losses not yet carried by a loss record (as of the last record) */
+    uint32_t lost_total;      /* losses carried by the loss records written since init (the last
+                                 loss record's running total) */
     uint32_t written;         /* records written since init (all kinds) */
-    uint32_t crit;            /* saved critical-section state */
+    uint32_t crit;            /* saved critical-section state of the open record */
 } evt_rkh_recorder;
 
 /* RKH's template configuration (doc/rkhcfg.h with the Linux port's 32-bit pointers/timestamps). */
@@ -84,12 +116,24 @@ void evt_rkh_config_default(evt_rkh_config *c);
  * initial flag and the TCFG record with ts_hz. ring_size 1..65535. */
 void evt_rkh_init(evt_rkh_recorder *r, const evt_rkh_config *cfg, uint8_t *ring, uint32_t ring_size,
                   evt_rkh_ts_fn ts, uint32_t ts_hz);
-/* Output: a sink gets every complete record as soon as it ends (streaming), or the ring is drained
- * with the RKH-like calls below. */
+/* Output: a sink gets every complete record as soon as it ends (streaming; called with the
+ * recorder's lock held, so calls are serialised; a record the sink itself begins on this recorder
+ * is dropped and counted), or the ring is drained with the RKH-like calls below (each under the
+ * lock; when the ring is empty, a drain first appends the pending loss record). In a ring that keeps
+ * overwriting while other contexts record, prefer get_whole_block (a copy made under the lock):
+ * the bytes get_block points at may be overwritten once it returns. */
 void evt_rkh_set_sink(evt_rkh_recorder *r, evt_rkh_sink_fn fn, void *user);
 int evt_rkh_get_byte(evt_rkh_recorder *r, uint8_t *b);                 /* 1 if a byte was taken */
 const uint8_t *evt_rkh_get_block(evt_rkh_recorder *r, uint32_t *n);     /* largest contiguous run <= *n */
 uint32_t evt_rkh_get_whole_block(evt_rkh_recorder *r, uint8_t *dst, uint32_t n); /* across the wrap */
+/* Write the pending loss record now (stop, before reading a flight ring, at the end of a session)
+ * and pass it to the sink if one is set. Call it from a normal context; nested in a record of the
+ * same recorder it does nothing. */
+void evt_rkh_flush(evt_rkh_recorder *r);
+/* The core's stats (evtrace/recorder.h): data records written, dropped (nested begin, lock not
+ * available to a nested context, record larger than the ring), overwritten by wraps, pending,
+ * loss records and the losses they carried. */
+void evt_rkh_get_stats(const evt_rkh_recorder *r, evt_rec_stats *out);
 
 /* Runtime filters, RKH naming ("on" = suppress, "off" = emit). Groups 0..7, ids 0..255. */
 void evt_rkh_filter_on_group(evt_rkh_recorder *r, unsigned grp);
@@ -104,15 +148,19 @@ void evt_rkh_filter_on_signal(evt_rkh_recorder *r, unsigned sig);
 void evt_rkh_filter_off_signal(evt_rkh_recorder *r, unsigned sig);
 void evt_rkh_filter_all(evt_rkh_recorder *r, int emit);              /* every group, event, AO, signal */
 
-/* Records. begin returns 1 when the record passes the filters (the critical section is then held
- * until evt_rkh_end); writers and end must only be called after a begin that returned 1.
+/* Records. begin returns 1 when the record passes the filters and the recorder's critical section
+ * is entered (it is then held until evt_rkh_end); writers and end must only be called after a
+ * begin that returned 1. begin returns 0 for a filtered record (nothing touched, no clock read)
+ * and for a dropped one (counted, reported by a loss record): a begin nested in an open record of
+ * the same recorder (an interrupt or signal handler, the sink), or a nested context that could
+ * only have entered by waiting for another thread. Any context may call begin..end.
  *   begin         event/group filter only (E)
  *   begin_ao      + AO filter by priority (E+AO); prio < 0: no AO test
  *   begin_ao_sig  + signal filter (E+AO+SIG); sig < 0: no signal test
  *   begin_nofilt  symbol records: never filtered, still seq + timestamp */
-int evt_rkh_begin(evt_rkh_recorder *r, unsigned id);
-int evt_rkh_begin_ao(evt_rkh_recorder *r, unsigned id, int prio);
-int evt_rkh_begin_ao_sig(evt_rkh_recorder *r, unsigned id, int prio, int sig);
+EVT_RKH_FAST_ int evt_rkh_begin(evt_rkh_recorder *r, unsigned id);
+EVT_RKH_FAST_ int evt_rkh_begin_ao(evt_rkh_recorder *r, unsigned id, int prio);
+EVT_RKH_FAST_ int evt_rkh_begin_ao_sig(evt_rkh_recorder *r, unsigned id, int prio, int sig);
 int evt_rkh_begin_nofilt(evt_rkh_recorder *r, unsigned id);
 void evt_rkh_end(evt_rkh_recorder *r);
 /* Argument writers (sizes from the configuration). */
@@ -145,5 +193,28 @@ void evt_rkh_sym_timer(evt_rkh_recorder *r, uintptr_t t, const char *name);     
 void evt_rkh_sym_epool(evt_rkh_recorder *r, unsigned pool, const char *name);          /* FWK_EPOOL */
 void evt_rkh_sym_queue(evt_rkh_recorder *r, uintptr_t q, const char *name);            /* FWK_QUEUE */
 void evt_rkh_sym_actor(evt_rkh_recorder *r, uintptr_t actor, const char *name);        /* FWK_ACTOR */
+
+/* ---- inline fast path ------------------------------------------------------------------------------
+ * With GCC/Clang (C99 inline semantics) begin, begin_ao and begin_ao_sig decide the filters here,
+ * without a call (external definitions in rkh_enc.c); define EVT_RKH_NO_INLINE for plain calls.
+ * Internals: not part of the API. */
+int evt_rkh_open_(evt_rkh_recorder *r, unsigned id); /* enter, nest, loss record, id/seq/ts */
+
+#ifdef EVT_RKH_INLINE_FAST
+inline int evt_rkh_begin_ao_sig(evt_rkh_recorder *r, unsigned id, int prio, int sig)
+{
+    id &= 255u;
+    if (!((EVT_LOAD_RLX(&r->emit[id >> 3]) >> (id & 7u)) & 1u)) return 0;
+    if (prio >= 0 && r->ao_test &&
+        !((EVT_LOAD_RLX(&r->ao_filter[((unsigned)prio & 63u) >> 3]) >> ((unsigned)prio & 7u)) & 1u))
+        return 0;
+    if (sig >= 0 && r->sig_test &&
+        !((EVT_LOAD_RLX(&r->sig_filter[((unsigned)sig & 255u) >> 3]) >> ((unsigned)sig & 7u)) & 1u))
+        return 0;
+    return evt_rkh_open_(r, id);
+}
+inline int evt_rkh_begin(evt_rkh_recorder *r, unsigned id) { return evt_rkh_begin_ao_sig(r, id, -1, -1); }
+inline int evt_rkh_begin_ao(evt_rkh_recorder *r, unsigned id, int prio) { return evt_rkh_begin_ao_sig(r, id, prio, -1); }
+#endif
 
 #endif

@@ -1,55 +1,84 @@
-/* RKH trace recorder (target side). Freestanding C99: no libc, no malloc.
+/* RKH trace recorder (target side), on the recorder core (evtrace/recorder.h). Freestanding C99:
+ * no libc, no malloc.
  *
  * Invariants
  *  R1 The ring holds whole stuffed records, each followed by one raw 0x7E, after one initial 0x7E;
  *     a raw 0x7E in the ring is always a record boundary (stuffing turns data 0x7E into 7D 5E).
- *  R2 When the ring is full, a new byte overwrites the oldest one; if that byte was a flag, the
- *     record after it has lost its start: lost_pending and lost_total count one record (data
- *     records only: not TCFG, not loss records). The loss record is written before the first record
- *     that begins while the ring has room for it (after the host drained it). After a drain that ends on a flag, the oldest
- *     byte starts a record whose flag is gone (head_is_start): overwriting it loses that record;
- *     after a drain that stopped inside a record (head_partial), overwriting the rest loses it too. The loss record carries the running total, so a
- *     loss record that is itself overwritten loses no information. The next
- *     record that passes the filters is preceded by one loss record (EVT_RKH_TE_LOST), so losses
- *     reach the stream; with sequence numbers on, the decoder's gap count equals lost_total.
- *  R3 begin..end run inside the port's critical section; a filtered record touches nothing (no
- *     clock read, no sequence number, no ring byte), as in RKH.
- *  R4 The checksum covers every unescaped byte from the id to the last argument; the byte written is
+ *     The oldest byte is a flag, or (after a drain) the first byte of a record whose flag was
+ *     drained (head_is_start) or a byte inside a record whose start was drained (head_partial).
+ *  R2 Room is made by evicting whole records from the oldest end: the oldest unit (a flag and the
+ *     record after it, or the rest of a record a drain started) goes at once and, when it held a
+ *     data record (not TCFG, not a loss record), loss.overwritten counts one. The open record is
+ *     never evicted: a record that does not fit in the ring is discarded at end (its bytes and
+ *     its sequence number taken back) and counted as dropped.
+ *  R3 Every record is written inside the recorder's own lock (evt_rec_lock) with the nesting guard
+ *     set, from begin to end, including the sink calls; drains and filter changes take the lock
+ *     too. A begin nested in an open record of the same recorder (an interrupt, a signal, the sink)
+ *     finds the guard set, or a nested context finds the lock held elsewhere: it returns 0 and
+ *     counts a drop, touching nothing else. A filtered record touches nothing (no clock read, no
+ *     sequence number, no ring byte), as in RKH.
+ *  R4 Every loss reaches the stream: the loss record (EVT_RKH_TE_LOST: count since the previous
+ *     one, running total) is written before the next record when drops are pending, when the ring
+ *     has room for it again after overwrites, or when a ring's worth of bytes was evicted since
+ *     the last one; evt_rkh_flush and a drain that empties the ring write it too. Its running
+ *     total equals loss.reported, so a loss record that is itself evicted loses no count: after a
+ *     flush, decoded data records + the last total == records issued.
+ *  R5 The checksum covers every unescaped byte from the id to the last argument; the byte written is
  *     (0 - sum) mod 256, stuffed like any other. */
 #include "evtrace/rkh.h"
 
-#include "evtrace/port.h"
+#include "evtrace/recorder.h"
 #include "formats/rkh/rkh_defs.h"
+
+/* The largest stuffed loss record: id, 2 x u32 and the checksum, each byte possibly escaped, and
+ * its flag. */
+#define LOSS_MAX (2u * (1u + 8u + 1u) + 1u)
 
 /* ---- ring ------------------------------------------------------------------------------------ */
 
 /* Records that carry a sequence number (what the loss count counts). */
 static int is_data_id(uint8_t id) { return id != RKH_FLAG && id != RKH_TE_TCFG && id != EVT_RKH_TE_LOST; }
 
-static void ring_put(evt_rkh_recorder *r, uint8_t b)
+static inline uint32_t next_ix(const evt_rkh_recorder *r, uint32_t i) { return i + 1u == r->size ? 0u : i + 1u; }
+
+/* Evict the oldest unit (R2). Returns 0 when the oldest bytes belong to the open record. */
+static int evict_one(evt_rkh_recorder *r)
 {
-    if (r->qty == r->size) {
-        /* The oldest byte is overwritten. A record is lost when the flag before it goes, or, if
-         * the ring was drained up to a record boundary, when its first byte goes (its flag left
-         * with the drain). TCFG and loss records carry no sequence number and are not counted:
-         * the count is of data records, as the decoder's gaps. */
-        uint8_t old = r->ring[r->in];
-        uint32_t lost = 0;
-        if (r->head_partial) lost++;                                 /* a drained head's rest */
-        else if (r->head_is_start && is_data_id(old)) lost++;        /* a record whose flag left */
-        if (old == RKH_FLAG && r->size > 1 && is_data_id(r->ring[r->in + 1u == r->size ? 0u : r->in + 1u]))
-            lost++;                                                  /* the record after the flag */
-        r->lost_pending += lost;
-        r->lost_total += lost;
-        r->head_is_start = 0;
-        r->head_partial = 0;
-        r->ring[r->in] = b;
-        r->in = (r->in + 1u == r->size) ? 0u : r->in + 1u;
-        r->out = r->in;
-        return;
+    uint32_t i = r->out, n = r->qty, k = 0;
+    int lost;
+    if (r->head_partial) lost = r->head_partial_data;
+    else if (r->head_is_start) lost = n > 0 && is_data_id(r->ring[i]);
+    else {
+        lost = n > 1 && is_data_id(r->ring[next_ix(r, i)]);
+        i = next_ix(r, i);
+        k = 1;
     }
-    r->ring[r->in] = b;
-    r->in = (r->in + 1u == r->size) ? 0u : r->in + 1u;
+    while (k < n && r->ring[i] != RKH_FLAG) { i = next_ix(r, i); k++; }
+    if (k >= n) return 0; /* no flag after it: the open record (or nothing) */
+    if (k == 0) lost = 0; /* a drain took all of the record but its flag: it is whole */
+    r->out = i;
+    r->qty -= k;
+    r->evicted += k;
+    r->head_is_start = 0;
+    r->head_partial = 0;
+    if (lost) evt_loss_overwritten(&r->loss, 1u);
+    return 1;
+}
+
+/* Make room for `need` bytes; sets trunc and returns 0 when the open record fills the ring. */
+static int make_room(evt_rkh_recorder *r, uint32_t need)
+{
+    if (r->trunc) return 0;
+    while (r->size - r->qty < need)
+        if (!evict_one(r)) { r->trunc = 1; return 0; }
+    return 1;
+}
+
+static inline void put_raw(evt_rkh_recorder *r, uint8_t b)
+{
+    uint32_t in = r->in;
+    r->ring[in] = b;
+    r->in = in + 1u == r->size ? 0u : in + 1u;
     r->qty++;
 }
 
@@ -57,26 +86,12 @@ static void ring_put(evt_rkh_recorder *r, uint8_t b)
 static inline void put_u8(evt_rkh_recorder *r, uint8_t b)
 {
     r->chk = (uint8_t)(r->chk + b);
-    if (r->size - r->qty >= 2u) {
-        /* Fast path: room for the byte and its escape, nothing is overwritten. */
-        uint32_t in = r->in;
-        if (b == RKH_FLAG || b == RKH_ESC) {
-            r->ring[in] = RKH_ESC;
-            in = (in + 1u == r->size) ? 0u : in + 1u;
-            b = (uint8_t)(b ^ RKH_ESC_XOR);
-            r->qty++;
-        }
-        r->ring[in] = b;
-        r->in = (in + 1u == r->size) ? 0u : in + 1u;
-        r->qty++;
-        return;
+    if (EVT_UNLIKELY(r->size - r->qty < 2u) && !make_room(r, 2u)) return;
+    if (EVT_UNLIKELY(b == RKH_FLAG || b == RKH_ESC)) {
+        put_raw(r, RKH_ESC);
+        b = (uint8_t)(b ^ RKH_ESC_XOR);
     }
-    if (b == RKH_FLAG || b == RKH_ESC) {
-        ring_put(r, RKH_ESC);
-        ring_put(r, (uint8_t)(b ^ RKH_ESC_XOR));
-    } else {
-        ring_put(r, b);
-    }
+    put_raw(r, b);
 }
 
 static void put_n(evt_rkh_recorder *r, uint32_t v, unsigned n)
@@ -84,24 +99,124 @@ static void put_n(evt_rkh_recorder *r, uint32_t v, unsigned n)
     for (unsigned i = 0; i < n; i++) { put_u8(r, (uint8_t)v); v >>= 8; }
 }
 
-static void close_record(evt_rkh_recorder *r)
+static void start_record(evt_rkh_recorder *r)
+{
+    r->chk = 0;
+    r->trunc = 0;
+    r->open_at = r->in;
+    r->seq_open = r->seq;
+}
+
+/* Checksum and flag; returns 1 if the record is in the ring, 0 if it was discarded (R2). */
+static int close_record(evt_rkh_recorder *r)
 {
     if (r->cfg.flags & EVT_RKH_F_TRC_CHK_EN) {
         uint8_t c = (uint8_t)(0u - r->chk);
         put_u8(r, c);
     }
-    ring_put(r, RKH_FLAG);
+    if (r->size == r->qty) make_room(r, 1u);
+    if (r->trunc) {
+        /* Everything older was evicted: the ring holds the open record, after its flag unless a
+         * drain took that flag. */
+        r->in = r->open_at;
+        if (r->head_is_start) { r->qty = 0; r->out = r->in; }
+        else { r->qty = 1; r->out = r->in == 0u ? r->size - 1u : r->in - 1u; }
+        r->seq = r->seq_open;
+        r->trunc = 0;
+        return 0;
+    }
+    put_raw(r, RKH_FLAG);
     r->written++;
+    return 1;
 }
 
+/* Write the loss record now if losses are pending (lock held, guard set). */
+static void write_loss(evt_rkh_recorder *r)
+{
+    if (!evt_loss_pending(&r->loss)) return;
+    start_record(r);
+    if (!make_room(r, LOSS_MAX)) { r->trunc = 0; return; } /* ring too small: stays pending */
+    evt_rec_count dropped = EVT_LOAD_RLX(&r->loss.dropped);
+    evt_rec_count n = (evt_rec_count)(dropped + r->loss.overwritten - r->loss.reported);
+    evt_rec_count total = r->loss.reported + n;
+    put_u8(r, EVT_RKH_TE_LOST);
+    put_n(r, (uint32_t)n, 4);
+    put_n(r, (uint32_t)total, 4);
+    close_record(r); /* fits: room was made for it */
+    r->loss.reported = total;
+    r->loss.loss_records++;
+    r->drops_seen = dropped;
+    r->evicted = 0;
+    r->lost_total = (uint32_t)total;
+    r->lost_pending = 0;
+}
+
+/* Before a record: the loss record if drops are pending, or overwrites are and either the ring has
+ * room for the report without evicting or a ring's worth was evicted since the last one (R4): a
+ * ring that keeps overflowing is not filled with reports of its own overflow. */
+static inline void loss_before_record(evt_rkh_recorder *r)
+{
+    evt_rec_count pending = evt_loss_pending(&r->loss);
+    if (EVT_LIKELY(!pending)) return;
+    r->lost_pending = (uint32_t)pending;
+    if (EVT_LOAD_RLX(&r->loss.dropped) != r->drops_seen || r->size - r->qty >= LOSS_MAX || r->evicted >= r->size)
+        write_loss(r);
+}
+
+/* Take up to *n contiguous bytes from the oldest end (lock held). */
+static const uint8_t *take_block(evt_rkh_recorder *r, uint32_t *n)
+{
+    uint32_t run = r->size - r->out;
+    if (run > r->qty) run = r->qty;
+    if (run > *n) run = *n;
+    const uint8_t *p = r->ring + r->out;
+    if (run) {
+        /* The new head: a record start whose flag left, or inside a record (whose id is the byte
+         * after the last flag taken, or, with no flag in the run, the one known before). */
+        uint8_t last = p[run - 1u];
+        int partial_data = r->head_partial ? r->head_partial_data : (r->head_is_start && is_data_id(p[0]));
+        for (uint32_t k = run; k-- > 0;) {
+            if (p[k] == RKH_FLAG) {
+                partial_data = k + 1u < run ? is_data_id(p[k + 1u]) : 0;
+                break;
+            }
+        }
+        r->head_is_start = (last == RKH_FLAG);
+        r->head_partial = !r->head_is_start;
+        r->head_partial_data = (uint8_t)(r->head_partial && partial_data);
+    }
+    r->out += run;
+    if (r->out == r->size) r->out = 0;
+    r->qty -= run;
+    *n = run;
+    return p;
+}
+
+/* Pass every ring byte to the sink, then the pending loss record if any (lock held, guard set). */
 static void drain_to_sink(evt_rkh_recorder *r)
 {
-    if (!r->sink) return;
-    while (r->qty) {
-        uint32_t n = r->qty;
-        const uint8_t *p = evt_rkh_get_block(r, &n);
-        r->sink(r->sink_user, p, n);
+    for (int round = 0; round < 2; round++) {
+        while (r->qty) {
+            uint32_t n = r->qty;
+            const uint8_t *p = take_block(r, &n);
+            r->sink(r->sink_user, p, n);
+        }
+        if (EVT_LIKELY(!evt_loss_pending(&r->loss))) return;
+        write_loss(r);
     }
+}
+
+/* Enter the recorder for a drain or a flush: lock and guard, or 0 (nested: nothing done). */
+static int enter(evt_rkh_recorder *r, evt_port_crit_t *st)
+{
+    if (!evt_rec_lock_enter(&r->lock, st)) return 0;
+    if (!evt_nest_enter(&r->nest)) { evt_rec_lock_exit(&r->lock, *st); return 0; }
+    return 1;
+}
+static void leave(evt_rkh_recorder *r, evt_port_crit_t st)
+{
+    evt_nest_exit(&r->nest);
+    evt_rec_lock_exit(&r->lock, st);
 }
 
 /* ---- configuration and init -------------------------------------------------------------------- */
@@ -114,41 +229,87 @@ void evt_rkh_config_default(evt_rkh_config *c)
     c->sz_nblock = 1; c->sz_nelem = 1; c->sz_esize = 1; c->sz_bsize = 1; c->max_pool = 0;
 }
 
-static void fill(uint8_t *p, unsigned n, uint8_t v)
+/* Compile-time group switches (TCFG flags): is group g built in? */
+static int group_built(const evt_rkh_config *c, unsigned g)
 {
-    for (unsigned i = 0; i < n; i++) p[i] = v;
+    static const uint32_t need[8] = {EVT_RKH_F_TRC_MP_EN, EVT_RKH_F_TRC_QUE_EN, EVT_RKH_F_TRC_SMA_EN,
+                                     EVT_RKH_F_TRC_SM_EN, EVT_RKH_F_TRC_TMR_EN, EVT_RKH_F_TRC_FWK_EN,
+                                     EVT_RKH_F_TRC_USER_TRACE_EN, 0u};
+    return (c->flags & EVT_RKH_F_TRC_ALL_EN) || need[g & 7u] == 0u || (c->flags & need[g & 7u]);
 }
 
-void evt_rkh_filter_all(evt_rkh_recorder *r, int emit)
+/* The hot filter table (emit) from the configuration and the group/event filters (lock held or
+ * not yet shared). Each byte is published with a relaxed store: the inline begin reads it with a
+ * relaxed load, outside the lock. */
+static void publish_emit(evt_rkh_recorder *r)
+{
+    int rtfil = (r->cfg.flags & EVT_RKH_F_TRC_RTFIL_EN) != 0;
+    for (unsigned b = 0; b < 32u; b++) {
+        unsigned g = b >> 2;
+        uint8_t v = 0;
+        if (group_built(&r->cfg, g))
+            v = !rtfil ? 0xFFu : ((r->grp_filter >> g) & 1u) ? r->ev_filter[b] : 0u;
+        EVT_STORE_RLX(&r->emit[b], v);
+    }
+}
+
+static void fill(uint8_t *p, unsigned n, uint8_t v)
+{
+    for (unsigned i = 0; i < n; i++) EVT_STORE_RLX(&p[i], v);
+}
+
+static void filter_all_locked(evt_rkh_recorder *r, int emit)
 {
     uint8_t v = emit ? 0xFFu : 0u;
     r->grp_filter = v;
     fill(r->ev_filter, sizeof r->ev_filter, v);
     fill(r->ao_filter, sizeof r->ao_filter, v);
     fill(r->sig_filter, sizeof r->sig_filter, v);
+    publish_emit(r);
+}
+
+/* rkh_trc_getts behind the core's clock (monotonic clamp in the callback's 32 bits). */
+static uint64_t ts_thunk(void *user)
+{
+    const evt_rkh_recorder *r = user;
+    return r->ts();
 }
 
 void evt_rkh_init(evt_rkh_recorder *r, const evt_rkh_config *cfg, uint8_t *ring, uint32_t ring_size,
                   evt_rkh_ts_fn ts, uint32_t ts_hz)
 {
+    evt_rec_lock fresh = EVT_REC_LOCK_INIT;
+    r->lock = fresh;
+    r->nest.busy = 0;
     r->cfg = *cfg;
     r->ring = ring;
     r->size = ring_size;
     r->in = r->out = r->qty = 0;
+    r->open_at = 0;
     r->head_is_start = 0;
     r->head_partial = 0;
-    r->seq = 0;
+    r->head_partial_data = 0;
+    r->seq = r->seq_open = 0;
     r->chk = 0;
     r->open = 0;
+    r->trunc = 0;
     r->ts = ts;
+    evt_clock_init(&r->clock, ts_thunk, r, 32);
     r->sink = 0;
     r->sink_user = 0;
+    evt_loss_reset(&r->loss);
+    r->drops_seen = 0;
+    r->evicted = 0;
     r->lost_pending = r->lost_total = r->written = 0;
-    evt_rkh_filter_all(r, 0); /* RKH: static tables, everything suppressed until turned on */
-    ring_put(r, RKH_FLAG);
+    r->crit = 0;
+    uint32_t f = cfg->flags;
+    r->ao_test = (f & EVT_RKH_F_TRC_RTFIL_EN) && (f & EVT_RKH_F_TRC_RTFIL_SMA_EN);
+    r->sig_test = (f & EVT_RKH_F_TRC_RTFIL_EN) && (f & EVT_RKH_F_TRC_RTFIL_SIGNAL_EN);
+    filter_all_locked(r, 0); /* RKH: static tables, everything suppressed until turned on */
+    put_raw(r, RKH_FLAG);
     /* TCFG: default begin (no filter, no seq, no timestamp), checksum if enabled. */
     if ((cfg->flags & (EVT_RKH_F_TRC_FWK_EN | EVT_RKH_F_TRC_ALL_EN)) == 0) return;
-    r->chk = 0;
+    start_record(r);
     put_u8(r, RKH_TE_TCFG);
     put_n(r, cfg->version, 2);
     put_n(r, cfg->flags, 4);
@@ -163,43 +324,77 @@ void evt_rkh_init(evt_rkh_recorder *r, const evt_rkh_config *cfg, uint8_t *ring,
 
 void evt_rkh_set_sink(evt_rkh_recorder *r, evt_rkh_sink_fn fn, void *user)
 {
+    evt_port_crit_t st;
+    if (!enter(r, &st)) return;
     r->sink = fn;
     r->sink_user = user;
-    drain_to_sink(r);
+    if (fn) drain_to_sink(r);
+    leave(r, st);
+}
+
+void evt_rkh_flush(evt_rkh_recorder *r)
+{
+    evt_port_crit_t st;
+    if (!enter(r, &st)) return;
+    write_loss(r);
+    if (r->sink) drain_to_sink(r);
+    leave(r, st);
+}
+
+void evt_rkh_get_stats(const evt_rkh_recorder *r, evt_rec_stats *out)
+{
+    /* Under the lock when it can be had (a consistent snapshot; TSan-clean), else a moment old. */
+    evt_rkh_recorder *w = (evt_rkh_recorder *)(uintptr_t)r; /* the lock word only */
+    evt_port_crit_t st;
+    int locked = evt_rec_lock_enter(&w->lock, &st);
+    evt_loss_stats(&r->loss, out);
+    if (locked) evt_rec_lock_exit(&w->lock, st);
+}
+
+/* A drain that finds the ring empty first appends the pending loss record (R4). */
+static void drained(evt_rkh_recorder *r)
+{
+    if (!r->qty) write_loss(r);
 }
 
 int evt_rkh_get_byte(evt_rkh_recorder *r, uint8_t *b)
 {
-    if (!r->qty) return 0;
-    *b = r->ring[r->out];
-    r->out = (r->out + 1u == r->size) ? 0u : r->out + 1u;
-    r->qty--;
-    r->head_is_start = (*b == RKH_FLAG);
-    r->head_partial = (*b != RKH_FLAG);
-    return 1;
+    evt_port_crit_t st;
+    if (!enter(r, &st)) return 0;
+    uint32_t n = 1;
+    drained(r);
+    const uint8_t *p = take_block(r, &n);
+    if (n) *b = *p;
+    leave(r, st);
+    return n != 0;
 }
 
 const uint8_t *evt_rkh_get_block(evt_rkh_recorder *r, uint32_t *n)
 {
-    uint32_t run = r->size - r->out;
-    if (run > r->qty) run = r->qty;
-    if (run > *n) run = *n;
-    const uint8_t *p = r->ring + r->out;
-    if (run) {
-        r->head_is_start = (p[run - 1u] == RKH_FLAG);
-        r->head_partial = !r->head_is_start;
-    }
-    r->out += run;
-    if (r->out == r->size) r->out = 0;
-    r->qty -= run;
-    *n = run;
+    evt_port_crit_t st;
+    if (!enter(r, &st)) { *n = 0; return r->ring; }
+    /* The pending loss record of an emptied ring is written by the next call, not this one: the
+     * block returned must stay intact until the caller asks for more. */
+    if (*n) drained(r);
+    const uint8_t *p = take_block(r, n);
+    leave(r, st);
     return p;
 }
 
 uint32_t evt_rkh_get_whole_block(evt_rkh_recorder *r, uint8_t *dst, uint32_t n)
 {
+    evt_port_crit_t st;
+    if (!enter(r, &st)) return 0;
     uint32_t k = 0;
-    while (k < n && evt_rkh_get_byte(r, dst + k)) k++;
+    while (k < n) {
+        drained(r);
+        if (!r->qty) break;
+        uint32_t m = n - k;
+        const uint8_t *p = take_block(r, &m);
+        for (uint32_t i = 0; i < m; i++) dst[k + i] = p[i];
+        k += m;
+    }
+    leave(r, st);
     return k;
 }
 
@@ -207,107 +402,105 @@ uint32_t evt_rkh_get_whole_block(evt_rkh_recorder *r, uint8_t *dst, uint32_t n)
 
 static void bit_set(uint8_t *t, unsigned i, int on)
 {
-    if (on) t[i >> 3] = (uint8_t)(t[i >> 3] | (1u << (i & 7u)));
-    else t[i >> 3] = (uint8_t)(t[i >> 3] & ~(1u << (i & 7u)));
+    uint8_t v = EVT_LOAD_RLX(&t[i >> 3]);
+    v = on ? (uint8_t)(v | (1u << (i & 7u))) : (uint8_t)(v & ~(1u << (i & 7u)));
+    EVT_STORE_RLX(&t[i >> 3], v);
 }
-static int bit_get(const uint8_t *t, unsigned i) { return (t[i >> 3] >> (i & 7u)) & 1u; }
 
-void evt_rkh_filter_on_group(evt_rkh_recorder *r, unsigned g) { bit_set(&r->grp_filter, g & 7u, 0); }
-void evt_rkh_filter_off_group(evt_rkh_recorder *r, unsigned g) { bit_set(&r->grp_filter, g & 7u, 1); }
-void evt_rkh_filter_on_group_all_events(evt_rkh_recorder *r, unsigned g)
-{
-    bit_set(&r->grp_filter, g & 7u, 0);
-    for (unsigned e = 0; e < 32; e++) bit_set(r->ev_filter, ((g & 7u) << 5) | e, 0);
-}
-void evt_rkh_filter_off_group_all_events(evt_rkh_recorder *r, unsigned g)
-{
-    bit_set(&r->grp_filter, g & 7u, 1);
-    for (unsigned e = 0; e < 32; e++) bit_set(r->ev_filter, ((g & 7u) << 5) | e, 1);
-}
-void evt_rkh_filter_on_event(evt_rkh_recorder *r, unsigned id) { bit_set(r->ev_filter, id & 255u, 0); }
-void evt_rkh_filter_off_event(evt_rkh_recorder *r, unsigned id)
-{
-    bit_set(r->ev_filter, id & 255u, 1);
-    bit_set(&r->grp_filter, (id & 255u) >> 5, 1);
-}
-void evt_rkh_filter_on_sma(evt_rkh_recorder *r, unsigned p) { bit_set(r->ao_filter, p & 63u, 0); }
-void evt_rkh_filter_off_sma(evt_rkh_recorder *r, unsigned p) { bit_set(r->ao_filter, p & 63u, 1); }
-void evt_rkh_filter_on_signal(evt_rkh_recorder *r, unsigned s) { bit_set(r->sig_filter, s & 255u, 0); }
-void evt_rkh_filter_off_signal(evt_rkh_recorder *r, unsigned s) { bit_set(r->sig_filter, s & 255u, 1); }
-
-/* Compile-time group switches (TCFG flags): is the record's group built in? */
-static int group_built(const evt_rkh_recorder *r, unsigned id)
-{
-    uint32_t f = r->cfg.flags;
-    if (f & EVT_RKH_F_TRC_ALL_EN) return 1;
-    switch (id >> 5) {
-    case 0: return (f & EVT_RKH_F_TRC_MP_EN) != 0;
-    case 1: return (f & EVT_RKH_F_TRC_QUE_EN) != 0;
-    case 2: return (f & EVT_RKH_F_TRC_SMA_EN) != 0;
-    case 3: return (f & EVT_RKH_F_TRC_SM_EN) != 0;
-    case 4: return (f & EVT_RKH_F_TRC_TMR_EN) != 0;
-    case 5: return (f & EVT_RKH_F_TRC_FWK_EN) != 0;
-    case 6: return (f & EVT_RKH_F_TRC_USER_TRACE_EN) != 0;
-    default: return 1;
+/* Each filter change runs under the recorder's lock and republishes the hot table. */
+#define FILTER_FN(name, body)                                                                       \
+    void name(evt_rkh_recorder *r, unsigned x)                                                      \
+    {                                                                                               \
+        evt_port_crit_t st;                                                                         \
+        if (!evt_rec_lock_enter(&r->lock, &st)) return;                                             \
+        body;                                                                                       \
+        publish_emit(r);                                                                            \
+        evt_rec_lock_exit(&r->lock, st);                                                            \
     }
+
+static void group_events(evt_rkh_recorder *r, unsigned g, int on)
+{
+    bit_set(&r->grp_filter, g & 7u, on);
+    for (unsigned e = 0; e < 32; e++) bit_set(r->ev_filter, ((g & 7u) << 5) | e, on);
 }
 
-static int passes(const evt_rkh_recorder *r, unsigned id, int prio, int sig)
+FILTER_FN(evt_rkh_filter_on_group, bit_set(&r->grp_filter, x & 7u, 0))
+FILTER_FN(evt_rkh_filter_off_group, bit_set(&r->grp_filter, x & 7u, 1))
+FILTER_FN(evt_rkh_filter_on_group_all_events, group_events(r, x, 0))
+FILTER_FN(evt_rkh_filter_off_group_all_events, group_events(r, x, 1))
+FILTER_FN(evt_rkh_filter_on_event, bit_set(r->ev_filter, x & 255u, 0))
+FILTER_FN(evt_rkh_filter_off_event, (bit_set(r->ev_filter, x & 255u, 1), bit_set(&r->grp_filter, (x & 255u) >> 5, 1)))
+FILTER_FN(evt_rkh_filter_on_sma, bit_set(r->ao_filter, x & 63u, 0))
+FILTER_FN(evt_rkh_filter_off_sma, bit_set(r->ao_filter, x & 63u, 1))
+FILTER_FN(evt_rkh_filter_on_signal, bit_set(r->sig_filter, x & 255u, 0))
+FILTER_FN(evt_rkh_filter_off_signal, bit_set(r->sig_filter, x & 255u, 1))
+
+void evt_rkh_filter_all(evt_rkh_recorder *r, int emit)
 {
-    uint32_t f = r->cfg.flags;
-    if (!group_built(r, id)) return 0;
-    if (!(f & EVT_RKH_F_TRC_RTFIL_EN)) return 1;
-    if (!bit_get(&r->grp_filter, id >> 5) || !bit_get(r->ev_filter, id)) return 0;
-    if (prio >= 0 && (f & EVT_RKH_F_TRC_RTFIL_SMA_EN) && !bit_get(r->ao_filter, (unsigned)prio & 63u)) return 0;
-    if (sig >= 0 && (f & EVT_RKH_F_TRC_RTFIL_SIGNAL_EN) && !bit_get(r->sig_filter, (unsigned)sig & 255u)) return 0;
-    return 1;
+    evt_port_crit_t st;
+    if (!evt_rec_lock_enter(&r->lock, &st)) return;
+    filter_all_locked(r, emit);
+    evt_rec_lock_exit(&r->lock, st);
 }
 
 /* ---- records ----------------------------------------------------------------------------------- */
 
-static void open_record(evt_rkh_recorder *r, unsigned id)
+/* The body of every begin once the filters passed (R3, R4). */
+int evt_rkh_open_(evt_rkh_recorder *r, unsigned id)
 {
-    r->crit = evt_port_crit_enter();
-    /* Report losses once the ring has room for the report (a stuffed loss record is at most 20
-     * bytes): a ring that keeps overflowing is not filled with reports of its own overflow. */
-    if (r->lost_pending && r->size - r->qty >= 20u) {
-        uint32_t n = r->lost_pending;
-        r->lost_pending = 0;
-        r->chk = 0;
-        put_u8(r, EVT_RKH_TE_LOST);
-        put_n(r, n, 4);
-        put_n(r, r->lost_total, 4);
-        close_record(r);
+    evt_port_crit_t st;
+    if (EVT_UNLIKELY(!evt_rec_lock_enter(&r->lock, &st))) { evt_loss_drop(&r->loss); return 0; }
+    if (EVT_UNLIKELY(!evt_nest_enter(&r->nest))) {
+        evt_loss_drop(&r->loss);
+        evt_rec_lock_exit(&r->lock, st);
+        return 0;
     }
-    r->chk = 0;
+    r->crit = st;
     r->open = 1;
+    loss_before_record(r);
+    start_record(r);
+    uint32_t f = r->cfg.flags;
     put_u8(r, (uint8_t)id);
-    if (r->cfg.flags & EVT_RKH_F_TRC_NSEQ_EN) put_u8(r, r->seq++);
-    if (r->cfg.flags & EVT_RKH_F_TRC_TSTAMP_EN) put_n(r, r->ts ? r->ts() : 0u, r->cfg.sz_ts);
+    if (f & EVT_RKH_F_TRC_NSEQ_EN) put_u8(r, r->seq++);
+    if (f & EVT_RKH_F_TRC_TSTAMP_EN) put_n(r, r->ts ? (uint32_t)evt_clock_read(&r->clock) : 0u, r->cfg.sz_ts);
+    return 1;
 }
 
+#ifdef EVT_RKH_INLINE_FAST
+/* The external definitions of the C99 inline functions of evtrace/rkh.h. */
+extern int evt_rkh_begin_ao_sig(evt_rkh_recorder *r, unsigned id, int prio, int sig);
+extern int evt_rkh_begin(evt_rkh_recorder *r, unsigned id);
+extern int evt_rkh_begin_ao(evt_rkh_recorder *r, unsigned id, int prio);
+#else
+static int bit_get(const uint8_t *t, unsigned i) { return (EVT_LOAD_RLX(&t[i >> 3]) >> (i & 7u)) & 1u; }
 int evt_rkh_begin_ao_sig(evt_rkh_recorder *r, unsigned id, int prio, int sig)
 {
-    if (!passes(r, id & 255u, prio, sig)) return 0;
-    open_record(r, id & 255u);
-    return 1;
+    id &= 255u;
+    if (!bit_get(r->emit, id)) return 0;
+    if (prio >= 0 && r->ao_test && !bit_get(r->ao_filter, (unsigned)prio & 63u)) return 0;
+    if (sig >= 0 && r->sig_test && !bit_get(r->sig_filter, (unsigned)sig & 255u)) return 0;
+    return evt_rkh_open_(r, id);
 }
 int evt_rkh_begin(evt_rkh_recorder *r, unsigned id) { return evt_rkh_begin_ao_sig(r, id, -1, -1); }
 int evt_rkh_begin_ao(evt_rkh_recorder *r, unsigned id, int prio) { return evt_rkh_begin_ao_sig(r, id, prio, -1); }
+#endif
+
 int evt_rkh_begin_nofilt(evt_rkh_recorder *r, unsigned id)
 {
-    if (!group_built(r, id & 255u)) return 0;
-    open_record(r, id & 255u);
-    return 1;
+    if (!group_built(&r->cfg, (id & 255u) >> 5)) return 0;
+    return evt_rkh_open_(r, id & 255u);
 }
 
 void evt_rkh_end(evt_rkh_recorder *r)
 {
     if (!r->open) return;
-    close_record(r);
+    evt_port_crit_t st = r->crit; /* read before the guard opens: a handler may record after it */
+    if (close_record(r)) evt_loss_written(&r->loss, 1u);
+    else evt_loss_drop(&r->loss); /* larger than the ring (R2) */
     r->open = 0;
-    evt_port_crit_exit(r->crit);
-    drain_to_sink(r);
+    if (r->sink) drain_to_sink(r);
+    evt_nest_exit(&r->nest);
+    evt_rec_lock_exit(&r->lock, st);
 }
 
 void evt_rkh_ui8(evt_rkh_recorder *r, uint8_t v) { put_u8(r, v); }
