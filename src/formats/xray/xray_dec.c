@@ -900,6 +900,17 @@ static evt_status thread_emit(xr_state *s, xr_thread *t, evt_event *ev)
     const uint8_t *p = payload(s, t, rec.payload, rec.u32);
     if (!p) return evt_reader_fail(s->r, EVT_ERR_NOMEM, rec.payload, "cannot load %" PRIu32 " bytes of event payload", rec.u32);
     ev->id = XRAY_MD_COUNT_ + rec.kind; /* distinct from function kinds 0-3 */
+    if (rec.kind == XRAY_MD_CUSTOM_EVENT && rec.u32 == XRAY_EVT_LOSS_SIZE &&
+        memcmp(p, XRAY_EVT_LOSS_TAG, XRAY_EVT_LOSS_TAG_SIZE) == 0) {
+        /* evtrace's loss record: records lost (dropped or overwritten) before this point. */
+        ev->name = "lost";
+        ev->kind = EVT_KIND_LOST;
+        ev->flags |= EVT_HAS_COUNT;
+        ev->count = evt_ld_u64le(p + XRAY_EVT_LOSS_COUNT);
+        evt_event_add_field_s(ev, "unit", "records");
+        evt_event_add_field_u(ev, "pid", t->pid);
+        return EVT_OK;
+    }
     ev->kind = EVT_KIND_USER;
     ev->data = p;
     ev->data_len = rec.u32;

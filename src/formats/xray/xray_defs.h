@@ -53,6 +53,12 @@
 #define XRAY_HDR_EVT_LOST_OFF   24u
 #define XRAY_HDR_EVT_DROP_OFF   28u
 #define XRAY_HDR_EVT_MAGIC      0x72747665u  /* "evtr" little-endian */
+/* evtrace's loss record: a custom event (accepted by llvm-xray) whose 16-byte payload is the tag
+ * "evtrLOSS" then a u64le count of records lost before it (dropped or overwritten). */
+#define XRAY_EVT_LOSS_TAG       "evtrLOSS"
+#define XRAY_EVT_LOSS_TAG_SIZE  8u
+#define XRAY_EVT_LOSS_COUNT     8u   /* payload offset of the u64le count */
+#define XRAY_EVT_LOSS_SIZE      16u  /* payload bytes */
 #define XRAY_BIT_CONSTANT_TSC   0x1u
 #define XRAY_BIT_NONSTOP_TSC    0x2u
 
