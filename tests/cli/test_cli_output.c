@@ -1,0 +1,251 @@
+/* Output safety of `evtrace convert` and `evtrace report` (src/cli/cli_output.c), run as a child
+ * process without a shell: a shell-injection path is only a name; an existing directory without
+ * evtrace's marker is refused and left intact, a marked one is replaced, --force overrides;
+ * regular files are replaced, symbolic links and FIFOs refused; -o - equals the file output and is
+ * refused for ctf and sqlite; failures and refusals leave no temporary files. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "evt_test.h"
+#include "evtrace/out.h"
+
+#define SAMPLE EVT_TEST_DATA_DIR "/threadx_real/nowrap_m32le.trx"
+#define MARKER ".evtrace-output"
+
+/* Run evtrace with the words given (NULL-terminated); stdout/stderr captured. */
+static int run_(char **out, size_t *outlen, char **err, const char *const *words)
+{
+    const char *argv[24];
+    int n = 0;
+    argv[n++] = evt_test_bin();
+    for (; *words && n < 23; words++) argv[n++] = *words;
+    argv[n] = NULL;
+    return evt_test_runv(argv, out, outlen, err);
+}
+#define EVT(out, outlen, err, ...) run_((out), (outlen), (err), (const char *const[]){__VA_ARGS__, NULL})
+
+static int exists_(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+static char *path_(const char *name)
+{
+    static char buf[4][4096];
+    static int k;
+    char *p = buf[k++ & 3];
+    snprintf(p, 4096, "%s/%s", evt_test_tmpdir(), name);
+    return p;
+}
+
+/* No leftover temporary outputs in the test directory. */
+static void assert_no_tmp(void)
+{
+    DIR *d = opendir(evt_test_tmpdir());
+    assert_non_null(d);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (strstr(e->d_name, ".tmp-")) fail_msg("temporary output left behind: %s", e->d_name);
+    closedir(d);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    assert_int_equal(evt_test_write_file(path, text, strlen(text)), 0);
+}
+
+static void shell_injection_is_a_name(void **st)
+{
+    (void)st;
+    char cwd[4096];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(evt_test_tmpdir()), 0); /* the child runs here: PWNED would appear here */
+    const char *evil_dir = "x'; touch PWNED; echo '";
+    const char *evil_file = "y'; touch PWNED2; echo '.json";
+    char *err = NULL;
+    assert_int_equal(EVT(NULL, NULL, &err, "convert", "-q", SAMPLE, "--to", "ctf", "-o", evil_dir), 0);
+    free(err);
+    assert_int_equal(EVT(NULL, NULL, NULL, "convert", "-q", SAMPLE, "-o", evil_file), 0);
+    assert_false(exists_("PWNED"));
+    assert_false(exists_("PWNED2"));
+    char m[4200];
+    snprintf(m, sizeof m, "%s/%s", evil_dir, MARKER);
+    assert_true(exists_(m));
+    assert_true(exists_(evil_file));
+    /* again over its own output: replaced, still no shell */
+    assert_int_equal(EVT(NULL, NULL, NULL, "convert", "-q", SAMPLE, "--to", "ctf", "-o", evil_dir), 0);
+    assert_false(exists_("PWNED"));
+    assert_int_equal(chdir(cwd), 0);
+    assert_no_tmp();
+}
+
+static void unmarked_directory_refused(void **st)
+{
+    (void)st;
+    const char *d = path_("mine");
+    assert_int_equal(mkdir(d, 0777), 0);
+    char keep[4200];
+    snprintf(keep, sizeof keep, "%s/keep.txt", d);
+    write_text(keep, "precious\n");
+    const char *kinds[] = {"ctf", "chrome", "sqlite", "perfetto"};
+    for (size_t i = 0; i < 4; i++) {
+        char *err = NULL;
+        assert_int_equal(EVT(NULL, NULL, &err, "convert", "-q", SAMPLE, "--to", kinds[i], "-o", d), 2);
+        assert_non_null(strstr(err, "not replacing"));
+        free(err);
+    }
+    char *err = NULL;
+    assert_int_equal(EVT(NULL, NULL, &err, "report", "-q", SAMPLE, "-o", d), 2);
+    free(err);
+    size_t n;
+    uint8_t *txt = evt_test_read_file(keep, &n);
+    assert_int_equal(n, 9);
+    assert_memory_equal(txt, "precious\n", 9);
+    free(txt);
+    assert_no_tmp();
+    /* --force replaces it */
+    assert_int_equal(EVT(NULL, NULL, NULL, "convert", "-q", "--force", SAMPLE, "--to", "ctf", "-o", d), 0);
+    assert_false(exists_(keep));
+    char m[4200];
+    snprintf(m, sizeof m, "%s/%s", d, MARKER);
+    assert_true(exists_(m));
+    assert_no_tmp();
+}
+
+static void marked_directory_replaced(void **st)
+{
+    (void)st;
+    const char *d = path_("out.ctf");
+    assert_int_equal(EVT(NULL, NULL, NULL, "convert", "-q", SAMPLE, "--to", "ctf", "-o", d), 0);
+    char extra[4200], meta[4200];
+    snprintf(extra, sizeof extra, "%s/stale_stream", d);
+    snprintf(meta, sizeof meta, "%s/metadata", d);
+    write_text(extra, "old\n");
+    assert_int_equal(EVT(NULL, NULL, NULL, "convert", "-q", SAMPLE, "--to", "ctf", "-o", d), 0);
+    assert_false(exists_(extra)); /* the old directory went as a whole */
+    assert_true(exists_(meta));
+    /* a file kind over an evtrace directory: replaced by the file */
+    assert_int_equal(EVT(NULL, NULL, NULL, "convert", "-q", SAMPLE, "--to", "chrome", "-o", d), 0);
+    struct stat sb;
+    assert_int_equal(lstat(d, &sb), 0);
+    assert_true(S_ISREG(sb.st_mode));
+    /* and a directory kind over that regular file */
+    assert_int_equal(EVT(NULL, NULL, NULL, "convert", "-q", SAMPLE, "--to", "ctf", "-o", d), 0);
+    assert_int_equal(lstat(d, &sb), 0);
+    assert_true(S_ISDIR(sb.st_mode));
+    assert_no_tmp();
+}
+
+static void files_replaced_links_and_fifos_refused(void **st)
+{
+    (void)st;
+    const char *f = path_("old.json");
+    write_text(f, "old contents\n");
+    assert_int_equal(EVT(NULL, NULL, NULL, "convert", "-q", SAMPLE, "-o", f), 0);
+    size_t n;
+    uint8_t *b = evt_test_read_file(f, &n);
+    assert_true(n > 1000 && b[0] == '{');
+    free(b);
+    const char *target = path_("target.txt"), *link = path_("link.json");
+    write_text(target, "target\n");
+    assert_int_equal(symlink(target, link), 0);
+    char *err = NULL;
+    assert_int_equal(EVT(NULL, NULL, &err, "convert", "-q", SAMPLE, "-o", link), 2);
+    assert_non_null(strstr(err, "symbolic link"));
+    free(err);
+    assert_int_equal(EVT(NULL, NULL, NULL, "convert", "-q", "--force", SAMPLE, "-o", link), 0);
+    struct stat sb;
+    assert_int_equal(lstat(link, &sb), 0);
+    assert_true(S_ISREG(sb.st_mode)); /* the link itself was replaced */
+    b = evt_test_read_file(target, &n);
+    assert_int_equal(n, 7); /* its target untouched */
+    free(b);
+    const char *fifo = path_("fifo.json");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_int_equal(EVT(NULL, NULL, NULL, "convert", "-q", "--force", SAMPLE, "-o", fifo), 2);
+    assert_int_equal(lstat(fifo, &sb), 0);
+    assert_true(S_ISFIFO(sb.st_mode));
+    assert_no_tmp();
+}
+
+/* `-o -` output equals the file output. */
+static void stdout_equals_file(const char *cmd, const char *kind, const char *name)
+{
+    const char *f = path_(name);
+    char *out = NULL;
+    size_t outlen = 0;
+    if (kind) {
+        assert_int_equal(EVT(NULL, NULL, NULL, cmd, "-q", SAMPLE, "--to", kind, "-o", f), 0);
+        assert_int_equal(EVT(&out, &outlen, NULL, cmd, "-q", SAMPLE, "--to", kind, "-o", "-"), 0);
+    } else {
+        assert_int_equal(EVT(NULL, NULL, NULL, cmd, "-q", SAMPLE, "-o", f), 0);
+        assert_int_equal(EVT(&out, &outlen, NULL, cmd, "-q", SAMPLE, "-o", "-"), 0);
+    }
+    size_t n;
+    uint8_t *b = evt_test_read_file(f, &n);
+    assert_true(n > 100);
+    assert_int_equal(outlen, n);
+    assert_memory_equal(out, b, n);
+    free(b);
+    free(out);
+}
+
+static void dash_is_stdout(void **st)
+{
+    (void)st;
+    stdout_equals_file("convert", "chrome", "s.json");
+    stdout_equals_file("convert", "perfetto", "s.pftrace");
+    stdout_equals_file("report", NULL, "s.html");
+    char cwd[4096];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(evt_test_tmpdir()), 0);
+    char *err = NULL;
+    assert_int_equal(EVT(NULL, NULL, &err, "convert", "-q", SAMPLE, "--to", "ctf", "-o", "-"), 2);
+    assert_non_null(strstr(err, "-o -"));
+    free(err);
+    assert_int_equal(EVT(NULL, NULL, NULL, "convert", "-q", SAMPLE, "--to", "sqlite", "-o", "-"), 2);
+    assert_false(exists_("-")); /* never a file named "-" */
+    assert_int_equal(chdir(cwd), 0);
+}
+
+static void failures_leave_nothing(void **st)
+{
+    (void)st;
+    const char *f = path_("never.json");
+    assert_int_equal(EVT(NULL, NULL, NULL, "convert", "-q", "/nonexistent/input.trx", "-o", f), 3);
+    assert_false(exists_(f));
+    const char *keep = path_("keep.json");
+    write_text(keep, "old\n");
+    assert_int_equal(EVT(NULL, NULL, NULL, "convert", "-q", "/nonexistent/input.trx", "-o", keep), 3);
+    size_t n;
+    uint8_t *b = evt_test_read_file(keep, &n);
+    assert_int_equal(n, 4); /* the old output is still there, whole */
+    free(b);
+    assert_int_equal(EVT(NULL, NULL, NULL, "report", "-q", "/nonexistent/input.trx", "-o", path_("r.html")), 3);
+    assert_false(exists_(path_("r.html")));
+    assert_int_equal(EVT(NULL, NULL, NULL, "convert", "-q", SAMPLE, "-o", "/nonexistent-dir/x.json"), 3);
+    assert_no_tmp();
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(shell_injection_is_a_name),
+        cmocka_unit_test(unmarked_directory_refused),
+        cmocka_unit_test(marked_directory_replaced),
+        cmocka_unit_test(files_replaced_links_and_fifos_refused),
+        cmocka_unit_test(dash_is_stdout),
+        cmocka_unit_test(failures_leave_nothing),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    evt_out_remove_tree(evt_test_tmpdir());
+    return rc;
+}
