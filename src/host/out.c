@@ -49,14 +49,20 @@ size_t evt_out_write_allowed_(size_t n, int *fail)
 }
 
 #if defined(__GLIBC__)
-typedef struct shim { int fd; } shim;
+/* A shimmed stream: its descriptor and its stdio buffer (glibc ignores the size of a buffer it
+ * allocates itself; it does not touch a user buffer after the close callback). */
+typedef struct shim {
+    int fd;
+    char buf[FAULT_BUF];
+} shim;
 
 static ssize_t shim_write_(void *cookie, const char *buf, size_t n)
 {
     shim *s = cookie;
     int fail;
     size_t ok = evt_out_write_allowed_(n, &fail);
-    if (fail) { errno = ENOSPC; return -1; }
+    if (fail || ok < n) errno = ENOSPC; /* a short write is a full disk, too, seen one write later */
+    if (fail) return -1;
     size_t done = 0;
     while (done < ok) {
         ssize_t w = write(s->fd, buf + done, ok - done);
@@ -84,7 +90,7 @@ static FILE *shimmed_(int fd, const char *mode)
     cookie_io_functions_t io = {NULL, shim_write_, NULL, shim_close_};
     FILE *f = fopencookie(s, mode[0] == 'a' ? "a" : "w", io);
     if (!f) { close(fd); evt_free(s); return NULL; }
-    setvbuf(f, NULL, _IOFBF, FAULT_BUF);
+    setvbuf(f, s->buf, _IOFBF, sizeof s->buf);
     return f;
 }
 #endif

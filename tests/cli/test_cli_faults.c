@@ -1,0 +1,152 @@
+/* Fault injection like SQLite's, through the whole command (cli_parse + the subcommand, in this
+ * process): for every exporter and the report, the write numbered N fails (disk full) or comes up
+ * short, and separately the allocation numbered N (and every later one) fails, for N = 1, 2, ...
+ * until the command succeeds. Each failing run must exit 3 with a message, leave nothing at the
+ * output path and no temporary file beside it; the ASan build checks that nothing leaks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "cli/cli.h"
+#include "evt_test.h"
+#include "evtrace/alloc.h"
+#include "evtrace/out.h"
+
+#define SAMPLE EVT_TEST_DATA_DIR "/threadx_real/nowrap_m32le.trx"
+#define MAX_N 20000 /* more write/allocation points than the sample needs: the loop must end */
+
+/* The command lines under test: every exporter and the report. */
+typedef struct fault_case { const char *cmd, *kind, *name; } fault_case;
+static const fault_case k_cases[] = {
+    {"convert", "chrome", "f.json"}, {"convert", "perfetto", "f.pftrace"}, {"convert", "ctf", "f.ctf"},
+    {"convert", "sqlite", "f.sqlite"}, {"report", NULL, "f.html"},
+};
+#define NCASES (sizeof k_cases / sizeof k_cases[0])
+
+/* Run the command of case c writing to out, in this process; returns its exit code. */
+static int run_case(const fault_case *c, const char *out)
+{
+    char words[8][4200];
+    char *argv[9];
+    int n = 0;
+    snprintf(words[n++], sizeof words[0], "%s", c->cmd);
+    snprintf(words[n++], sizeof words[0], "-q");
+    snprintf(words[n++], sizeof words[0], "%s", SAMPLE);
+    if (c->kind) {
+        snprintf(words[n++], sizeof words[0], "--to");
+        snprintf(words[n++], sizeof words[0], "%s", c->kind);
+    }
+    snprintf(words[n++], sizeof words[0], "-o");
+    snprintf(words[n++], sizeof words[0], "%s", out);
+    for (int i = 0; i < n; i++) argv[i] = words[i];
+    argv[n] = NULL;
+    const cli_command *cmd = cli_command_find(c->cmd);
+    assert_non_null(cmd);
+    cli_args a;
+    assert_int_equal(cli_parse(cmd, n, argv, &a), 0);
+    return cmd->run(&a);
+}
+
+static int exists_(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+static void assert_no_tmp(void)
+{
+    DIR *d = opendir(evt_test_tmpdir());
+    assert_non_null(d);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (strstr(e->d_name, ".tmp-")) fail_msg("temporary output left behind: %s", e->d_name);
+    closedir(d);
+}
+
+static void out_path(char *p, size_t len, const fault_case *c)
+{
+    snprintf(p, len, "%s/%s", evt_test_tmpdir(), c->name);
+}
+
+/* Write faults of one kind at every write point of every case. */
+static void write_faults(evt_out_fault how)
+{
+    for (size_t i = 0; i < NCASES; i++) {
+        const fault_case *c = &k_cases[i];
+        char out[4200];
+        out_path(out, sizeof out, c);
+        unsigned long n, failures = 0;
+        for (n = 1; n <= MAX_N; n++) {
+            evt_out_fail_after(n, how);
+            int rc = run_case(c, out);
+            unsigned long writes = evt_out_writes();
+            evt_out_fail_after(0, EVT_OUT_FAULT_NONE);
+            if (rc == 0) {
+                if (n <= writes) fail_msg("%s %s: write %lu failed but the command succeeded", c->cmd, c->name, n);
+                break;
+            }
+            if (rc != EXIT_INPUT) fail_msg("%s %s: write fault %lu: exit %d, want 3", c->cmd, c->name, n, rc);
+            if (exists_(out)) fail_msg("%s %s: write fault %lu left %s", c->cmd, c->name, n, out);
+            assert_no_tmp();
+            failures++;
+        }
+        assert_true(n <= MAX_N);
+        assert_true(failures >= 2); /* every case writes more than once */
+        print_message("%s %s: %lu write-fault points (mode %d), then success\n", c->cmd, c->name, failures, (int)how);
+        assert_true(exists_(out));
+        assert_int_equal(evt_out_remove_tree(out), 0);
+    }
+}
+
+static void disk_full_at_every_write(void **st)
+{
+    (void)st;
+    write_faults(EVT_OUT_FAULT_NOSPC);
+}
+
+static void short_write_at_every_write(void **st)
+{
+    (void)st;
+    write_faults(EVT_OUT_FAULT_SHORT);
+}
+
+static void out_of_memory_at_every_allocation(void **st)
+{
+    (void)st;
+    for (size_t i = 0; i < NCASES; i++) {
+        const fault_case *c = &k_cases[i];
+        char out[4200];
+        out_path(out, sizeof out, c);
+        unsigned long n, failures = 0;
+        for (n = 1; n <= MAX_N; n++) {
+            evt_alloc_fail_after(n, 1);
+            int rc = run_case(c, out);
+            evt_alloc_fail_after(0, 0);
+            if (rc == 0) break;
+            if (rc != EXIT_INPUT) fail_msg("%s %s: allocation %lu failed: exit %d, want 3", c->cmd, c->name, n, rc);
+            if (exists_(out)) fail_msg("%s %s: allocation failure %lu left %s", c->cmd, c->name, n, out);
+            assert_no_tmp();
+            failures++;
+        }
+        assert_true(n <= MAX_N);
+        assert_true(failures >= 2);
+        print_message("%s %s: %lu allocation-failure points, then success\n", c->cmd, c->name, failures);
+        assert_int_equal(evt_out_remove_tree(out), 0);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(disk_full_at_every_write),
+        cmocka_unit_test(short_write_at_every_write),
+        cmocka_unit_test(out_of_memory_at_every_allocation),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    evt_out_remove_tree(evt_test_tmpdir());
+    return rc;
+}
