@@ -2,7 +2,8 @@
  * and sequence numbers, decodes every record of rkh_defs.h with the TCFG configuration (or
  * --rkh-config), resolves symbol records, and reports every problem with its byte offset:
  * checksum errors, frames aborted by escape + flag, sequence gaps (also as "lost" events with the
- * number of missing records, a lower bound since seq is 8 bits), bytes before the first flag,
+ * number of missing records, a lower bound since seq is 8 bits), evtrace loss records (lost events
+ * with their counts; a gap and the loss record that explains it count once), bytes before the first flag,
  * trailing bytes, frames whose length does not match their event's layout, unknown ids.
  * Streams in bounded memory: one chunk of input, one frame, the symbol tables. */
 #include <inttypes.h>
@@ -78,6 +79,10 @@ typedef struct rkh_state {
     uint64_t frames, frames_ok, checksum_errors, aborted_frames, seq_gaps, missing_records;
     uint64_t trailing_bytes, bytes_before_first_flag, length_errors, unknown_ids, oversize_frames;
     uint64_t recorder_lost;  /* running total of the last evtrace loss record */
+    /* Losses reported once: a sequence gap and the loss record that explains it (the recorder
+     * writes it later) count once. gap_debt: gap losses no loss record has explained yet;
+     * loss_credit: loss-record losses no gap has shown yet (drops never take a sequence number). */
+    uint64_t gap_debt, loss_credit;
     uint64_t by_id[256];
     /* symbols */
     symtab objs, sigs, usr, pools;
@@ -553,8 +558,8 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         return 0;
     }
     if (d->kind == 'L') {
-        /* evtrace's loss record: no seq, no timestamp. With sequence numbers the gaps already count
-         * the loss, so the record is a marker; without them it is the loss itself. */
+        /* evtrace's loss record: no seq, no timestamp; its count is the loss, less what sequence
+         * gaps already reported (gap_debt), so nothing is counted twice. */
         if (n != 9) {
             s->length_errors++;
             evt_reader_error(s->r, s->frame_off, "loss record of %zu bytes (needs 9)", n);
@@ -574,13 +579,12 @@ static int decode_frame(rkh_state *s, evt_event *ev)
          * accounted for by the next one. */
         uint64_t since = (tot >= s->recorder_lost) ? tot - s->recorder_lost : cnt;
         s->recorder_lost = tot;
-        if (RKH_CFG_HAS(&s->cfg, RKH_BIT_NSEQ)) {
-            ev->kind = EVT_KIND_MARKER;
-        } else {
-            ev->kind = EVT_KIND_LOST;
-            ev->flags |= EVT_HAS_COUNT;
-            ev->count = since;
-        }
+        uint64_t explained = since < s->gap_debt ? since : s->gap_debt;
+        s->gap_debt -= explained;
+        s->loss_credit += since - explained;
+        ev->kind = EVT_KIND_LOST;
+        ev->flags |= EVT_HAS_COUNT;
+        ev->count = since - explained;
         return 1;
     }
     size_t pos = 1;
@@ -662,7 +666,11 @@ static int decode_frame(rkh_state *s, evt_event *ev)
             ev->id = 0;
             ev->offset = s->frame_off;
             ev->flags |= EVT_HAS_COUNT | EVT_HAS_SEQ;
-            ev->count = missing;
+            /* only what loss records have not already reported */
+            uint64_t explained = missing < s->loss_credit ? missing : s->loss_credit;
+            s->loss_credit -= explained;
+            s->gap_debt += missing - explained;
+            ev->count = missing - explained;
             ev->seq = seq;
             ev->ts = s->ts64;
             return 2;
