@@ -4,7 +4,7 @@
  * Memory is bounded whatever the file size (docs/threadx.md): the registry is read in place, one
  * entry at a time; only a compact index of its used entries is kept (address, slot, name offset;
  * at most TXTB_MAX_OBJS) and their names up to TXTB_NAMES_MAX bytes (names past that are read from
- * the file when an event needs them). A file shorter than the header's event-buffer end decodes
+ * the file when an event needs them). At most TXTB_REG_READ_MAX bytes of registry are read. A file shorter than the header's event-buffer end decodes
  * the slots it holds and reports where it ends.
  *
  * Order: if the slot at the current pointer was written, the buffer wrapped and the oldest entry
@@ -25,8 +25,9 @@
 
 #define TXTB_MAX_OBJS   (1u << 20)    /* used registry entries indexed */
 #define TXTB_NAMES_MAX  (16u << 20)   /* bytes of names kept in memory */
+#define TXTB_REG_READ_MAX (64u << 20) /* registry bytes read (real registries: a few KiB) */
 #define TXTB_MAX_IDS    (1u << 16)    /* distinct event ids counted in count_by_id */
-#define TXTB_WIN        65536u        /* read window (grows to one registry entry if larger) */
+#define TXTB_WIN        (1u << 20)    /* read window (grows to one registry entry if larger) */
 #define TXTB_NAME_NONE  UINT32_MAX
 
 /* One used registry entry in the lookup index (sorted by address, live before deleted, slot). */
@@ -64,13 +65,14 @@ typedef struct txtb_state {
     uint64_t ts_mod;             /* modulus of the masked counter (ts_modulus) */
     uint64_t reg_off, ev_off;    /* file offsets of registry and event area */
     uint32_t reg_entries, reg_entry_size;
-    uint32_t reg_present;        /* registry entries wholly inside the file */
+    uint32_t reg_present;        /* registry entries read: inside the file and TXTB_REG_READ_MAX */
     uint32_t capacity;           /* event slots (header) */
     uint32_t avail;              /* event slots wholly inside the file (< capacity: truncated) */
     uint32_t current;            /* index of the current-pointer slot */
     int wrapped;
     txtb_obj *objs;              /* used entries by address (find_obj) */
     uint32_t nobjs;
+    int objs_over;               /* more used entries than TXTB_MAX_OBJS: objs is not all of them */
     char *names;                 /* NUL-terminated names of objs, TXTB_NAMES_MAX at most */
     size_t names_len, names_cap;
     char *rolebuf[NAME_ROLES];   /* name_size + 1 bytes each */
@@ -158,10 +160,14 @@ static int read_entry(txtb_state *s, uint32_t i, txtb_entry *e, char *name)
     e->param2 = evt_cur_u32(&c);    /* TXTB_REG_PARAM2 */
     const uint8_t *nm = evt_cur_take(&c, s->name_size); /* TXTB_REG_NAME */
     if (!evt_cur_ok(&c)) return 0;
-    size_t n = 0;
-    while (n < s->name_size && nm[n]) n++;
-    e->name_len = n;
-    if (name) { memcpy(name, nm, n); name[n] = 0; }
+    e->name_len = 0;
+    if (name) {
+        size_t n = 0;
+        while (n < s->name_size && nm[n]) n++;
+        e->name_len = n;
+        memcpy(name, nm, n);
+        name[n] = 0;
+    }
     return 1;
 }
 
@@ -226,13 +232,27 @@ static evt_status read_registry(txtb_state *s)
     evt_reader *r = s->r;
     uint32_t cap = 0;
     int over = 0;
+    uint64_t limit = TXTB_REG_READ_MAX / s->reg_entry_size;
+    if (s->reg_present > limit) {
+        evt_reader_error(r, s->reg_off + limit * s->reg_entry_size,
+                         "registry of %" PRIu32 " entries (%" PRIu64 " bytes) is larger than the %u bytes read (limit): entries from slot %" PRIu64 " on are not read (their objects stay unnamed)",
+                         s->reg_entries, (uint64_t)s->reg_entries * s->reg_entry_size, TXTB_REG_READ_MAX, limit);
+        s->reg_present = (uint32_t)limit;
+    }
     for (uint32_t i = 0; i < s->reg_present; i++) {
+        /* fast skip of unused entries (a huge zero-filled registry) */
+        uint64_t off = s->reg_off + (uint64_t)i * s->reg_entry_size;
+        const uint8_t *p = win_at(s, &s->rwin, off, s->reg_entry_size);
+        evt_cur c;
+        evt_cur_init(&c, p, p ? s->reg_entry_size : 0, off, s->big);
+        evt_cur_skip(&c, TXTB_REG_TYPE);
+        if (evt_cur_u8(&c) == TXTB_OBJ_NONE && evt_cur_ok(&c)) continue;
         txtb_entry e;
-        if (!read_entry(s, i, &e, s->rolebuf[NAME_CTX]))
-            return evt_reader_fail(r, EVT_ERR_IO, s->reg_off + (uint64_t)i * s->reg_entry_size, "registry entry %" PRIu32 " unreadable", i);
-        if (e.type == TXTB_OBJ_NONE) continue;
+        if (!read_entry(s, i, &e, s->nobjs < TXTB_MAX_OBJS ? s->rolebuf[NAME_CTX] : NULL))
+            return evt_reader_fail(r, EVT_ERR_IO, off, "registry entry %" PRIu32 " unreadable", i);
         txtb_hooks_dec_registry(&s->hooks, e.type, e.addr, e.param1, e.param2);
         if (s->nobjs == TXTB_MAX_OBJS) {
+            s->objs_over = 1;
             if (!over++)
                 evt_reader_error(r, s->reg_off + (uint64_t)i * s->reg_entry_size,
                                  "registry has more than %u used entries (limit): entries from slot %" PRIu32 " on are not indexed (their objects stay unnamed)",
@@ -548,6 +568,39 @@ static evt_status next(void *state, evt_event *ev)
     }
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The used registry slots in slot order: from the index when it holds them all (caller frees),
+ * else NULL (the caller scans the registry). */
+static uint32_t *used_slots(const txtb_state *s)
+{
+    if (s->objs_over || !s->nobjs) return NULL;
+    uint32_t *v = evt_malloc((size_t)s->nobjs * sizeof *v);
+    if (!v) return NULL;
+    for (uint32_t i = 0; i < s->nobjs; i++) v[i] = s->objs[i].index;
+    qsort(v, s->nobjs, sizeof *v, cmp_u32);
+    return v;
+}
+
+/* The k-th used slot (k from 0), its entry in *e and name in rolebuf[NAME_CTX], or UINT32_MAX at
+ * the end. v from used_slots(); without it (index over its limit, or memory short) a scan of the
+ * registry from *scan. */
+static uint32_t next_used(txtb_state *s, const uint32_t *v, uint32_t k, uint32_t *scan, txtb_entry *e)
+{
+    if (v) {
+        if (k >= s->nobjs || !read_entry(s, v[k], e, s->rolebuf[NAME_CTX])) return UINT32_MAX;
+        return v[k];
+    }
+    if (!s->nobjs) return UINT32_MAX; /* no used entry at all */
+    for (; *scan < s->reg_present; (*scan)++)
+        if (read_entry(s, *scan, e, s->rolebuf[NAME_CTX]) && e->type != TXTB_OBJ_NONE) return (*scan)++;
+    return UINT32_MAX;
+}
+
 static int cmp_count(const void *a, const void *b)
 {
     const id_count *x = a, *y = b;
@@ -601,9 +654,9 @@ static void info_json(void *state, evt_json *j)
     evt_json_key(j, "objects");
     evt_json_arr_begin(j);
     /* every used registry slot, read in place */
-    for (uint32_t i = 0; i < s->reg_present; i++) {
-        txtb_entry e;
-        if (!read_entry(s, i, &e, s->rolebuf[NAME_CTX]) || e.type == TXTB_OBJ_NONE) continue;
+    uint32_t *used = used_slots(s), scan = 0, i;
+    txtb_entry e;
+    for (uint32_t k = 0; (i = next_used(s, used, k, &scan, &e)) != UINT32_MAX; k++) {
         evt_json_obj_begin(j);
         evt_json_ku64(j, "index", i);
         evt_json_ku64(j, "type", e.type);
@@ -617,6 +670,7 @@ static void info_json(void *state, evt_json *j)
             evt_json_ku64(j, "priority", reg_priority(&e));
         evt_json_obj_end(j);
     }
+    evt_free(used);
     evt_json_arr_end(j);
 }
 
@@ -632,9 +686,9 @@ static void info_text(void *state, FILE *out)
             s->wrapped ? "wrapped" : "not wrapped", s->wrapped ? s->current : 0, s->valid);
     fprintf(out, "timer:    mask 0x%08" PRIx32 ", counts %s\n", s->mask, s->timer_down ? "down" : "up");
     fprintf(out, "objects:\n");
-    for (uint32_t i = 0; i < s->reg_present; i++) {
-        txtb_entry e;
-        if (!read_entry(s, i, &e, s->rolebuf[NAME_CTX]) || e.type == TXTB_OBJ_NONE) continue;
+    uint32_t *used = used_slots(s), scan = 0, i;
+    txtb_entry e;
+    for (uint32_t k = 0; (i = next_used(s, used, k, &scan, &e)) != UINT32_MAX; k++) {
         fprintf(out, "  [%2" PRIu32 "] %-15s 0x%08" PRIx32 " %-32s p1=%" PRIu32 " p2=%" PRIu32 "%s", i,
                 txtb_objtype_name(e.type, tb, sizeof tb), e.addr, s->rolebuf[NAME_CTX], e.param1, e.param2,
                 e.available ? " (deleted)" : "");
@@ -642,6 +696,7 @@ static void info_text(void *state, FILE *out)
             fprintf(out, " prio=%" PRIu32, reg_priority(&e));
         fputc('\n', out);
     }
+    evt_free(used);
 }
 
 static void close_(void *state)
