@@ -203,6 +203,10 @@ static int load_yaml(xray_map *m, FILE *f, const char *path, char *err, size_t e
 typedef struct elf_sec { uint32_t name, type; uint64_t addr, off, size; uint32_t link; uint64_t entsize; } elf_sec;
 typedef struct elf_sym { uint64_t value; uint32_t name; } elf_sym;
 
+/* Whether [off, off + size) lies inside a file of fsize bytes: checked before any allocation
+ * sized from a header field, so a small file cannot ask for a large block. */
+static int in_file(uint64_t off, uint64_t size, uint64_t fsize) { return off <= fsize && size <= fsize - off; }
+
 static int read_at(FILE *f, uint64_t off, void *dst, size_t n)
 {
     if (fseeko(f, (off_t)off, SEEK_SET) != 0) return -1;
@@ -216,7 +220,7 @@ static int cmp_sym(const void *a, const void *b)
 }
 
 /* Load FUNC symbols of one symbol table (plus its string table). */
-static int load_syms(FILE *f, const elf_sec *secs, uint16_t nsec, uint32_t type, elf_sym **syms,
+static int load_syms(FILE *f, uint64_t fsize, const elf_sec *secs, uint16_t nsec, uint32_t type, elf_sym **syms,
                      uint32_t *nsyms, char **strtab, uint64_t *strsize)
 {
     for (uint16_t i = 0; i < nsec; i++) {
@@ -224,7 +228,9 @@ static int load_syms(FILE *f, const elf_sec *secs, uint16_t nsec, uint32_t type,
         if (s->type != type || s->link >= nsec || s->size / 24 == 0) continue;
         const elf_sec *st = &secs[s->link];
         uint64_t n = s->size / 24;
-        if (n > 0x4000000u || st->size > 0x40000000u) return -1;
+        if (n > 0x4000000u || st->size > 0x40000000u || !in_file(s->off, s->size, fsize) ||
+            !in_file(st->off, st->size, fsize))
+            return -1;
         uint8_t *raw = evt_malloc((size_t)s->size);
         *strtab = evt_malloc((size_t)st->size + 1);
         *syms = evt_calloc((size_t)n, sizeof **syms);
@@ -271,10 +277,17 @@ static int load_elf(xray_map *m, FILE *f, const char *path, char *err, size_t er
         snprintf(err, errlen, "%s: only 64-bit little-endian ELF binaries are supported (class %u, data %u)", path, eh[4], eh[5]);
         return -1;
     }
+    if (fseeko(f, 0, SEEK_END) != 0) { snprintf(err, errlen, "%s: cannot size the file", path); return -1; }
+    const uint64_t fsize = (uint64_t)ftello(f);
     uint64_t shoff = evt_ld_u64le(eh + 0x28);
     uint16_t shentsize = evt_ld_u16le(eh + 0x3A), shnum = evt_ld_u16le(eh + 0x3C), shstrndx = evt_ld_u16le(eh + 0x3E);
     if (shentsize != 64 || shnum == 0 || shstrndx >= shnum) {
         snprintf(err, errlen, "%s: ELF section header table unusable (offset 0x3a: entsize %u, %u sections)", path, shentsize, shnum);
+        return -1;
+    }
+    if (!in_file(shoff, (uint64_t)shnum * 64, fsize)) {
+        snprintf(err, errlen, "%s: ELF section headers at offset %llu lie past the end of the file (%llu bytes)", path,
+                 (unsigned long long)shoff, (unsigned long long)fsize);
         return -1;
     }
     elf_sec *secs = evt_calloc(shnum, sizeof *secs);
@@ -301,7 +314,7 @@ static int load_elf(xray_map *m, FILE *f, const char *path, char *err, size_t er
         secs[i].entsize = evt_ld_u64le(e + 56);
     }
     const elf_sec *ss = &secs[shstrndx];
-    if (ss->size > 0x10000000u || !(shstr = evt_malloc((size_t)ss->size + 1)) || read_at(f, ss->off, shstr, (size_t)ss->size)) {
+    if (!in_file(ss->off, ss->size, fsize) || !(shstr = evt_malloc((size_t)ss->size + 1)) || read_at(f, ss->off, shstr, (size_t)ss->size)) {
         snprintf(err, errlen, "%s: ELF section name table unreadable", path);
         goto out;
     }
@@ -310,6 +323,11 @@ static int load_elf(xray_map *m, FILE *f, const char *path, char *err, size_t er
     for (uint16_t i = 0; i < shnum; i++)
         if (secs[i].name < ss->size && strcmp(shstr + secs[i].name, XRAY_MAP_SECTION) == 0) ms = &secs[i];
     if (!ms) { snprintf(err, errlen, "%s: no %s section (not built with -fxray-instrument?)", path, XRAY_MAP_SECTION); goto out; }
+    if (!in_file(ms->off, ms->size, fsize)) {
+        snprintf(err, errlen, "%s: %s section at offset %llu (%llu bytes) lies past the end of the file", path,
+                 XRAY_MAP_SECTION, (unsigned long long)ms->off, (unsigned long long)ms->size);
+        goto out;
+    }
     if (ms->size % XRAY_MAP_ENTRY_SIZE || ms->size > 0x40000000u) {
         snprintf(err, errlen, "%s: %s section at offset %llu has size %llu, not a multiple of %u", path, XRAY_MAP_SECTION,
                  (unsigned long long)ms->off, (unsigned long long)ms->size, XRAY_MAP_ENTRY_SIZE);
@@ -320,9 +338,9 @@ static int load_elf(xray_map *m, FILE *f, const char *path, char *err, size_t er
         snprintf(err, errlen, "%s: %s section at offset %llu unreadable", path, XRAY_MAP_SECTION, (unsigned long long)ms->off);
         goto out;
     }
-    if (load_syms(f, secs, shnum, 2 /* SHT_SYMTAB */, &syms, &nsyms, &strtab, &strsize) != 0) {
+    if (load_syms(f, fsize, secs, shnum, 2 /* SHT_SYMTAB */, &syms, &nsyms, &strtab, &strsize) != 0) {
         evt_free(syms); evt_free(strtab); syms = NULL; strtab = NULL; nsyms = 0;
-        if (load_syms(f, secs, shnum, 11 /* SHT_DYNSYM */, &syms, &nsyms, &strtab, &strsize) != 0) {
+        if (load_syms(f, fsize, secs, shnum, 11 /* SHT_DYNSYM */, &syms, &nsyms, &strtab, &strsize) != 0) {
             evt_free(syms); evt_free(strtab); syms = NULL; strtab = NULL; nsyms = 0;
         }
     }
