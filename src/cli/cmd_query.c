@@ -1,7 +1,8 @@
 /* evtrace query: run SQL on a trace. FILE is either a database written by `convert --to sqlite`
  * or any trace, which is first converted into a temporary database (removed afterwards). Rows
  * are printed tab-separated with a header line, or with --json as JSON Lines (one object per
- * row, keys = column names). Schema: docs/exports.md. */
+ * row, keys = column names). Schema: docs/exports.md. The query cannot write anything: the
+ * database is opened read-only and guarded by an authorizer (query_guard.c). */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "cli_progress.h"
 #include "evtrace/exporter.h"
 #include "evtrace/json.h"
+#include "query_guard.h"
 
 static int is_sqlite_file(const char *path)
 {
@@ -106,6 +108,11 @@ static int run_sql(const cli_args *a, const char *db_path)
         sqlite3_close(db);
         return EXIT_INPUT;
     }
+    if (!query_guard(db)) { /* read-only: authorizer + limits (query_guard.c) */
+        cli_err("query", "cannot make the connection read-only");
+        sqlite3_close(db);
+        return EXIT_INPUT;
+    }
     const char *sql = a->extra[0];
     int code = EXIT_OK_;
     while (sql && *sql) {
@@ -118,6 +125,12 @@ static int run_sql(const cli_args *a, const char *db_path)
         }
         sql = tail;
         if (!q) continue; /* whitespace or comment */
+        if (!query_stmt_allowed(q)) {
+            cli_err("query", "SQL error: not authorized: query only reads (%s)", sqlite3_sql(q));
+            sqlite3_finalize(q);
+            code = EXIT_USAGE;
+            break;
+        }
         int ncol = sqlite3_column_count(q);
         if (!a->json && ncol > 0) {
             for (int i = 0; i < ncol; i++) printf("%s%s", i ? "\t" : "", sqlite3_column_name(q, i));
