@@ -1,0 +1,36 @@
+/* Test helpers for the RKH recorder tests: an output buffer a sink appends to (preallocated, so
+ * the sink is async-signal-safe: a signal handler's record may reach it), and a decode of a
+ * recorded stream with the host reader that counts data records, loss records and the lost count
+ * the reader reports. */
+#ifndef EVT_RKH_TEST_H
+#define EVT_RKH_TEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct evt_rkh_test_buf {
+    uint8_t *p;
+    size_t n, cap;
+    int overflow; /* a sink call did not fit (the test must fail) */
+} evt_rkh_test_buf;
+
+/* cap bytes, allocated now (aborts if it cannot). */
+void evt_rkh_test_buf_init(evt_rkh_test_buf *b, size_t cap);
+void evt_rkh_test_buf_free(evt_rkh_test_buf *b);
+/* An evt_rkh_sink_fn: user is an evt_rkh_test_buf. No allocation, no libc call but memcpy. */
+void evt_rkh_test_sink(void *user, const uint8_t *p, uint32_t n);
+/* Append bytes (drains by the caller). */
+void evt_rkh_test_buf_add(evt_rkh_test_buf *b, const uint8_t *p, size_t n);
+
+typedef struct evt_rkh_decoded {
+    uint64_t data;         /* events that are records of the recorder's callers (not TCFG, not loss) */
+    uint64_t loss_records; /* EVTRACE_LOST records decoded */
+    uint64_t lost;         /* the reader's `lost` (sum of the lost events' counts) */
+    uint64_t errors;       /* the reader's error count */
+    uint64_t by_id[256];   /* data events per RKH id */
+} evt_rkh_decoded;
+
+/* Decode p[0..n) as an RKH stream. Returns 0, or -1 if the reader could not open it. */
+int evt_rkh_test_decode(const uint8_t *p, size_t n, evt_rkh_decoded *out);
+
+#endif
