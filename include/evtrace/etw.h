@@ -4,7 +4,7 @@
  * per-thread buffers with the 72-byte WMI_BUFFER_HEADER, and an .etl file (sequential or
  * circular) laid out as Windows writes it: buffer 0 = logfile-header record, then data buffers.
  * Freestanding (no malloc, no libc): the caller owns the buffer memory and supplies the file
- * writes through a callback; src/formats/etw/etw_file_host.c has the POSIX file/clock glue.
+ * writes through a callback; src/ports/posix/etw_file.c has the POSIX file/clock glue.
  * Layouts and constants: evtrace/etw_defs.h (ETW_WNODE_FLAG_*, ETW_TYPE_*, ETW_LEVEL_*). */
 #ifndef EVTRACE_ETW_H
 #define EVTRACE_ETW_H
@@ -153,7 +153,7 @@ uint32_t evt_etw_trace_event(evt_etw_provider *p, const evt_etw_trace_header *hd
  * EVT_ETW_SUCCESS without reading the clock. */
 uint32_t evt_etw_write(evt_etw_provider *p, uint64_t keyword, const evt_etw_trace_header *hdr, const void *payload);
 
-/* ---- POSIX glue (host library, src/formats/etw/etw_file_host.c) ------------------------------ */
+/* ---- POSIX glue (recorder library, POSIX port: src/ports/posix/etw_file.c) ------------------- */
 struct evt_etw_file;
 /* Open path for writing (truncated); fills cfg->write/write_user and, if NULL, the POSIX clock,
  * FILETIME, CPU-time, thread and process hooks. Returns NULL on failure (errno set). */

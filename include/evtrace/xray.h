@@ -6,16 +6,27 @@
  *    buffers handed to threads lock-free (one CAS per buffer, never per record), whole-buffer
  *    rotation when the pool is exhausted (the oldest full buffer is overwritten and counted), and
  *    the record writers. The caller supplies timestamps, CPU numbers and thread ids.
- *  - the POSIX front ends (src/formats/xray/xray_posix_host.c + xray_cyg_host.c, in evtrace_host):
- *    evt_xray_start()/stop()/write_file(), the XRay handlers for clang -fxray-instrument programs
- *    (entry/exit/tail, arg1, custom and typed events), the -finstrument-functions hooks with an
- *    address -> id map, and the explicit enter/exit API below.
+ *  - the POSIX runtime (src/ports/posix/xray_runtime.c + xray_cyg.c, in the recorder library
+ *    evtrace_rec): evt_xray_start()/stop()/write_file(), the XRay handlers for clang
+ *    -fxray-instrument programs (entry/exit/tail, arg1, custom and typed events), the
+ *    -finstrument-functions hooks with an address -> id map, and the explicit enter/exit API below.
+ *
+ * On the recorder core (evtrace/recorder.h): each writer (one per thread) has a nesting guard, so a
+ * signal handler or interrupt that records while its thread is in the middle of a record is dropped
+ * and counted, never spliced; the pool's loss account (evt_loss) counts those drops, records that
+ * found no free buffer, and the records of buffers overwritten by the rotation (incl. the counts of
+ * the loss records they held). Every loss reaches the file: a loss record (a custom event tagged
+ * XRAY_EVT_LOSS_TAG carrying the count) is written before the next record that gets through, and
+ * what is still pending when the file is written goes into the header's dropped-records field.
+ * The explicit API and the -finstrument-functions hooks test the gate inline: while stopped they
+ * cost one relaxed load and read no clock.
  * Facts: shared/formats/xray.md; layouts: src/formats/xray/xray_defs.h. */
 #ifndef EVTRACE_XRAY_H
 #define EVTRACE_XRAY_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "evtrace/recorder.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,6 +43,8 @@ typedef struct evt_xray_buf {
     uint32_t extents;  /* bytes of records written (atomic, release-stored after each record) */
     uint32_t seq;      /* acquisition number: file order */
     uint32_t tid;      /* owning thread */
+    uint32_t records;  /* data records in it: set when its owner releases it (state FULL) */
+    evt_rec_count loss;/* losses carried by the loss records in it: set with `records` */
 } evt_xray_buf;
 
 /* Wall-clock source for the WalltimeMarker at the start of each buffer (may be NULL: zeros). */
@@ -49,6 +62,11 @@ typedef struct evt_xray_pool {
     uint32_t pid;              /* written in every buffer's Pid record */
     uint32_t generation;       /* bumped by evt_xray_pool_init: writers of an older pool restart */
     evt_xray_walltime_fn walltime;
+    /* Loss account shared by all writers; every member is updated atomically here (there is no
+     * lock): dropped (any context), overwritten (the writer that takes a FULL buffer adds its
+     * records + loss), reported (claimed by compare-and-swap by the writer of a loss record),
+     * written (records of released buffers), loss_records. */
+    evt_loss loss;
 } evt_xray_pool;
 
 /* Per-thread writer state (lives in thread-local storage; zero-initialised). */
@@ -60,6 +78,9 @@ typedef struct evt_xray_writer {
     uint64_t last_tsc;         /* TSC of the last TSC-carrying record */
     uint32_t cpu;              /* CPU of the last NewCPUId */
     uint32_t tid;              /* thread id written in NewBuffer */
+    evt_nest nest;             /* a record of this writer is being written (front ends hold it) */
+    uint32_t nrec;             /* data records in the current buffer */
+    evt_rec_count nloss;       /* losses carried by loss records in the current buffer */
 } evt_xray_writer;
 
 #define EVT_XRAY_MIN_BUF 256u  /* a buffer must hold the 64-byte preamble and some records */
@@ -68,6 +89,23 @@ typedef struct evt_xray_writer {
  * nbufs entries. Returns 0, or -1 when a buffer would be smaller than EVT_XRAY_MIN_BUF. */
 int evt_xray_pool_init(evt_xray_pool *p, void *mem, uint32_t mem_size, evt_xray_buf *bufs,
                        uint32_t nbufs, uint32_t pid, evt_xray_walltime_fn walltime);
+
+/* Losses not yet carried by a loss record (any thread; relaxed loads, a moment old). */
+static inline evt_rec_count evt_xray_loss_pending(const evt_xray_pool *p)
+{
+    return (evt_rec_count)(EVT_LOAD_RLX(&p->loss.dropped) + EVT_LOAD_RLX(&p->loss.overwritten) -
+                           EVT_LOAD_RLX(&p->loss.reported));
+}
+/* Count one record dropped (any context, e.g. a nested handler that found the writer busy). */
+static inline void evt_xray_drop(evt_xray_pool *p) { evt_loss_drop(&p->loss); }
+/* Hand the writer's buffer back as FULL (thread exit, restart): its records count as written. */
+void evt_xray_writer_release(evt_xray_writer *w);
+/* The common stats of the pool (evtrace/recorder.h): written counts the records of released
+ * buffers (a buffer still held by a thread is counted when it is released). */
+void evt_xray_pool_rec_stats(const evt_xray_pool *p, evt_rec_stats *out);
+
+/* The record writers below are called by the writer's own thread with w->nest held (a front end
+ * enters it before reading the clock). Each first writes a loss record when losses are pending. */
 
 /* Append a function record (kind 0 enter, 1 exit, 2 tail exit, 3 enter with args) for function
  * id fid at tsc on cpu, followed by nargs CallArgument records. Writes NewCPUId when the CPU
@@ -89,7 +127,7 @@ static inline int evt_xray_fn_fast(evt_xray_writer *w, evt_xray_pool *p, unsigne
     uint64_t delta = tsc - w->last_tsc;
     uint8_t *q = w->pos;
     if (__builtin_expect(q != 0 && w->end - q >= 8 && cpu == w->cpu && delta <= 0x7FFFFFFFu &&
-                         w->generation == p->generation, 1)) {
+                         w->generation == p->generation && evt_xray_loss_pending(p) == 0, 1)) {
         uint32_t word = ((fid & 0x0FFFFFFFu) << 4) | ((uint32_t)kind << 1);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
         uint64_t rec = (uint64_t)word | (delta << 32); /* the record is two little-endian u32 */
@@ -100,6 +138,7 @@ static inline int evt_xray_fn_fast(evt_xray_writer *w, evt_xray_pool *p, unsigne
 #endif
         w->pos = q + 8;
         w->last_tsc = tsc;
+        w->nrec++;
         __atomic_store_n(&w->buf->extents, (uint32_t)(w->pos - w->base), __ATOMIC_RELEASE);
         return 0;
     }
@@ -113,7 +152,7 @@ void evt_xray_file_header(uint8_t out[32], uint64_t cycle_hz, int constant_tsc, 
 /* The BufferExtents record that precedes a block of n bytes. */
 void evt_xray_extents_record(uint8_t out[16], uint64_t n);
 
-/* ---- POSIX front ends (evtrace_host) ---------------------------------------------------------- */
+/* ---- POSIX runtime (evtrace_rec, src/ports/posix/xray_runtime.c) ---------------------------- */
 
 /* Recorder configuration (zeros = defaults). */
 typedef struct evt_xray_config {
@@ -135,14 +174,34 @@ int evt_xray_write_file(const char *path);
 /* Whole buffers overwritten and records dropped so far. */
 uint64_t evt_xray_buffers_lost(void);
 uint64_t evt_xray_records_dropped(void);
+/* The common recorder stats (evtrace/recorder.h) of the running or last session. */
+void evt_xray_get_rec_stats(evt_rec_stats *out);
 /* The cycle frequency written in the header (TSC Hz, calibrated at start). */
 uint64_t evt_xray_cycle_hz(void);
 
-/* Explicit markers (function ids are the caller's, 1..2^28-1). No-ops when not recording. */
+/* Explicit markers (function ids are the caller's, 1..2^28-1). No-ops when not recording: the
+ * macros below test the gate inline (one relaxed load, no clock read) and call the recorder only
+ * while it runs; the functions (same names) remain for callers that take their address. */
 void evt_xray_enter(uint32_t fid);
 void evt_xray_exit(uint32_t fid);
 void evt_xray_tail_exit(uint32_t fid);
 void evt_xray_enter_arg(uint32_t fid, uint64_t arg);
+/* The runtime's gate: bits 1 while recording, 0 while stopped. */
+extern evt_gate evt_xray_gate;
+/* The recording path behind the inline gate test (kind: 0 enter, 1 exit, 2 tail exit). */
+void evt_xray_fn_on(unsigned kind, uint32_t fid);
+#if defined(__GNUC__) || defined(__clang__)
+#define EVT_XRAY_NOINST_ __attribute__((no_instrument_function)) /* no -finstrument-functions hook */
+#else
+#define EVT_XRAY_NOINST_
+#endif
+static inline EVT_XRAY_NOINST_ void evt_xray_fn_gated_(unsigned kind, uint32_t fid)
+{
+    if (EVT_LOAD_RLX(&evt_xray_gate.bits)) evt_xray_fn_on(kind, fid); /* = evt_gate_bits() */
+}
+#define evt_xray_enter(fid) evt_xray_fn_gated_(0u, (fid))
+#define evt_xray_exit(fid) evt_xray_fn_gated_(1u, (fid))
+#define evt_xray_tail_exit(fid) evt_xray_fn_gated_(2u, (fid))
 void evt_xray_custom_event(const void *data, size_t size);
 void evt_xray_typed_event(uint16_t type, const void *data, size_t size);
 

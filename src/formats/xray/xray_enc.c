@@ -2,12 +2,22 @@
  * buffers handed to threads with one CAS per buffer, whole-buffer rotation when the pool runs out
  * (the oldest full buffer is overwritten and counted as lost), and the record writers. Each buffer
  * is written only by its owning thread; `extents` is release-stored after every record so a file
- * writer sees whole records. Layouts: xray_defs.h; contract: include/evtrace/xray.h. */
+ * writer sees whole records. Layouts: xray_defs.h; contract: include/evtrace/xray.h.
+ *
+ * Loss invariants (the pool's evt_loss, all members atomic):
+ *  L1 every record a front end issued is written, or counted in loss.dropped (nested in a record
+ *     of its thread, no free buffer, too big), exactly once;
+ *  L2 taking a FULL buffer adds its data records and the counts of its loss records to
+ *     loss.overwritten (they leave the file), so the loss records that survive plus what is
+ *     pending always add up to every loss;
+ *  L3 a writer claims pending losses (reported += n by compare-and-swap) only when the loss
+ *     record carrying n fits in its buffer, and writes it before its next data record. */
 #include "evtrace/xray.h"
 #include "formats/common/bytes.h"
 #include "formats/xray/xray_defs.h"
 
 #define PREAMBLE_SIZE (4u * XRAY_MD_REC_SIZE) /* NewBuffer WalltimeMarker Pid NewCPUId */
+#define LOSS_REC_SIZE (XRAY_MD_REC_SIZE + XRAY_EVT_LOSS_SIZE) /* custom event + tag + count */
 
 int evt_xray_pool_init(evt_xray_pool *p, void *mem, uint32_t mem_size, evt_xray_buf *bufs,
                        uint32_t nbufs, uint32_t pid, evt_xray_walltime_fn walltime)
@@ -24,7 +34,10 @@ int evt_xray_pool_init(evt_xray_pool *p, void *mem, uint32_t mem_size, evt_xray_
         bufs[i].extents = 0;
         bufs[i].seq = 0;
         bufs[i].tid = 0;
+        bufs[i].records = 0;
+        bufs[i].loss = 0;
     }
+    evt_loss_reset(&p->loss);
     __atomic_store_n(&p->next, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&p->lost, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&p->dropped, 0, __ATOMIC_RELAXED);
@@ -57,14 +70,60 @@ static void publish(evt_xray_writer *w)
     __atomic_store_n(&w->buf->extents, (uint32_t)(w->pos - w->base), __ATOMIC_RELEASE);
 }
 
+/* Hand the current buffer back as FULL with its counts (L2 reads them after taking it). */
+static void release(evt_xray_writer *w)
+{
+    if (w->buf && w->pool && w->generation == w->pool->generation) {
+        w->buf->records = w->nrec;
+        w->buf->loss = w->nloss;
+        EVT_ADD_RLX(&w->pool->loss.written, (evt_rec_count)w->nrec);
+        __atomic_store_n(&w->buf->state, EVT_XRAY_BUF_FULL, __ATOMIC_RELEASE);
+    }
+    w->buf = 0;
+    w->pos = w->base = w->end = 0;
+    w->nrec = 0;
+    w->nloss = 0;
+}
+
+void evt_xray_writer_release(evt_xray_writer *w) { release(w); }
+
+void evt_xray_pool_rec_stats(const evt_xray_pool *p, evt_rec_stats *out) { evt_loss_stats(&p->loss, out); }
+
+/* Claim the pending losses (L3): returns the count now carried by the caller's loss record. */
+static evt_rec_count claim_losses(evt_xray_pool *p)
+{
+    evt_rec_count r = __atomic_load_n(&p->loss.reported, __ATOMIC_RELAXED);
+    for (;;) {
+        evt_rec_count n = (evt_rec_count)(EVT_LOAD_RLX(&p->loss.dropped) + EVT_LOAD_RLX(&p->loss.overwritten) - r);
+        if (n == 0) return 0;
+        if (__atomic_compare_exchange_n(&p->loss.reported, &r, r + n, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+            EVT_ADD_RLX(&p->loss.loss_records, 1u);
+            return n;
+        }
+    }
+}
+
+/* The loss record: a custom event with the tag and the count, at tsc (already the base). */
+static void put_loss(evt_xray_writer *w, evt_rec_count n, uint64_t tsc)
+{
+    uint8_t *q = w->pos;
+    md_begin(q, XRAY_MD_CUSTOM_EVENT);
+    evt_put_u32le(q + XRAY_MD_CUSTOM_SIZE, XRAY_EVT_LOSS_SIZE);
+    evt_put_u32le(q + XRAY_MD_CUSTOM_DELTA, (uint32_t)(tsc - w->last_tsc));
+    q += XRAY_MD_REC_SIZE;
+    const char *tag = XRAY_EVT_LOSS_TAG;
+    for (unsigned i = 0; i < XRAY_EVT_LOSS_TAG_SIZE; i++) q[i] = (uint8_t)tag[i];
+    evt_put_u64le(q + XRAY_EVT_LOSS_COUNT, (uint64_t)n);
+    w->pos = q + XRAY_EVT_LOSS_SIZE;
+    w->last_tsc = tsc;
+    w->nloss += n;
+}
+
 /* Release the current buffer and take the next one of the pool (FREE, or FULL = overwrite the
  * oldest); writes the block preamble. Returns 0, or -1 when every buffer is in use. */
 static int take_buffer(evt_xray_writer *w, evt_xray_pool *p, uint64_t tsc, uint32_t cpu)
 {
-    if (w->buf && w->generation == p->generation)
-        __atomic_store_n(&w->buf->state, EVT_XRAY_BUF_FULL, __ATOMIC_RELEASE);
-    w->buf = 0;
-    w->pos = w->base = w->end = 0;
+    release(w);
     w->pool = p;
     w->generation = __atomic_load_n(&p->generation, __ATOMIC_ACQUIRE);
     for (uint32_t tries = 0; tries < p->nbufs; tries++) {
@@ -74,7 +133,12 @@ static int take_buffer(evt_xray_writer *w, evt_xray_pool *p, uint64_t tsc, uint3
         if (st == EVT_XRAY_BUF_INUSE) continue;
         if (!__atomic_compare_exchange_n(&b->state, &st, EVT_XRAY_BUF_INUSE, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
             continue;
-        if (st == EVT_XRAY_BUF_FULL) __atomic_add_fetch(&p->lost, 1, __ATOMIC_RELAXED);
+        if (st == EVT_XRAY_BUF_FULL) { /* L2: its records and loss counts leave the file */
+            __atomic_add_fetch(&p->lost, 1, __ATOMIC_RELAXED);
+            EVT_ADD_RLX(&p->loss.overwritten, (evt_rec_count)b->records + b->loss);
+        }
+        b->records = 0;
+        b->loss = 0;
         b->seq = seq;
         b->tid = w->tid;
         __atomic_store_n(&b->extents, 0, __ATOMIC_RELEASE);
@@ -103,22 +167,29 @@ static int take_buffer(evt_xray_writer *w, evt_xray_pool *p, uint64_t tsc, uint3
     return -1;
 }
 
-/* Make room for `need` bytes of records plus a possible NewCPUId/TSCWrap, and write that
- * re-basing record when due. Returns 0, or -1 (dropped, counted). */
+static void drop(evt_xray_pool *p)
+{
+    __atomic_add_fetch(&p->dropped, 1, __ATOMIC_RELAXED);
+    evt_loss_drop(&p->loss);
+}
+
+/* Make room for `need` bytes of records plus a possible NewCPUId/TSCWrap and loss record, write
+ * the re-basing record when due, then the loss record when losses are pending (L3). Returns 0,
+ * or -1 (dropped, counted). */
 static int prepare(evt_xray_writer *w, evt_xray_pool *p, uint32_t need, uint64_t tsc, uint32_t cpu)
 {
-    if (need + PREAMBLE_SIZE > p->buf_size) {
-        __atomic_add_fetch(&p->dropped, 1, __ATOMIC_RELAXED);
+    if (need + PREAMBLE_SIZE + LOSS_REC_SIZE > p->buf_size) {
+        drop(p);
         return -1;
     }
-    if (!w->buf || w->generation != p->generation || (uint64_t)(w->end - w->pos) < (uint64_t)need + XRAY_MD_REC_SIZE) {
+    uint64_t reserve = (uint64_t)need + XRAY_MD_REC_SIZE + (evt_xray_loss_pending(p) ? LOSS_REC_SIZE : 0u);
+    if (!w->buf || w->generation != p->generation || (uint64_t)(w->end - w->pos) < reserve) {
         if (take_buffer(w, p, tsc, cpu) != 0) {
-            __atomic_add_fetch(&p->dropped, 1, __ATOMIC_RELAXED);
+            drop(p);
             return -1;
         }
-        return 0; /* the preamble's NewCPUId is the base */
-    }
-    if (cpu != w->cpu) {
+        /* the preamble's NewCPUId is the base */
+    } else if (cpu != w->cpu) {
         put_newcpu(w->pos, cpu, tsc);
         w->pos += XRAY_MD_REC_SIZE;
         w->cpu = cpu;
@@ -127,6 +198,10 @@ static int prepare(evt_xray_writer *w, evt_xray_pool *p, uint32_t need, uint64_t
         evt_put_u64le(md_begin(w->pos, XRAY_MD_TSC_WRAP) + XRAY_MD_TSCWRAP_TSC, tsc);
         w->pos += XRAY_MD_REC_SIZE;
         w->last_tsc = tsc;
+    }
+    if (evt_xray_loss_pending(p) && (uint64_t)(w->end - w->pos) >= (uint64_t)need + LOSS_REC_SIZE) {
+        evt_rec_count n = claim_losses(p);
+        if (n) put_loss(w, n, tsc);
     }
     return 0;
 }
@@ -146,6 +221,7 @@ int evt_xray_rec_fn(evt_xray_writer *w, evt_xray_pool *p, unsigned kind, uint32_
     }
     w->pos = q;
     w->last_tsc = tsc;
+    w->nrec++;
     publish(w);
     return 0;
 }
@@ -174,6 +250,7 @@ int evt_xray_rec_event(evt_xray_writer *w, evt_xray_pool *p, int32_t type, const
     for (uint32_t i = 0; i < size; i++) d[i] = s[i];
     w->pos = q + size;
     w->last_tsc = tsc;
+    w->nrec++;
     publish(w);
     return 0;
 }

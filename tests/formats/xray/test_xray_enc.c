@@ -1,8 +1,11 @@
 /* Unit tests of the XRay recorder core (xray_enc.c): golden bytes of the block preamble, function
  * records, NewCPUId/TSCWrap re-basing, call arguments, custom/typed events and the file header;
- * round trips through the reader; whole-buffer rotation (newest buffers kept, loss counted) and
- * exhaustion (records dropped, counted); the POSIX explicit API writing a file the reader reads. */
+ * round trips through the reader; whole-buffer rotation (newest buffers kept, every overwritten
+ * record carried by loss records) and exhaustion (records dropped, counted, loss record before
+ * the next record); the POSIX explicit API writing a file the reader reads; a signal handler
+ * recording in the middle of a record (dropped, counted, loss record in place: exact). */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -21,7 +24,7 @@ static void fixed_wall(int64_t *sec, int32_t *usec) { *sec = 1004; *usec = 29248
 static size_t to_file(const evt_xray_pool *p, uint8_t *out, uint64_t hz)
 {
     size_t n = 0;
-    evt_xray_file_header(out, hz, 1, 1, p->buf_size, p->lost, p->dropped);
+    evt_xray_file_header(out, hz, 1, 1, p->buf_size, 0, (uint32_t)evt_xray_loss_pending(p));
     n = 32;
     for (uint32_t s = 0; s < p->next + p->nbufs; s++) { /* acquisition order */
         for (uint32_t i = 0; i < p->nbufs; i++) {
@@ -99,6 +102,7 @@ static void test_golden_bytes(void **st)
 
 typedef struct rd {
     unsigned n, lost_events;
+    uint64_t lost_sum;
     uint64_t lost_count[4];
     char lost_unit[4][16];
     uint32_t fid[4096];
@@ -118,6 +122,7 @@ static rd *read_back(const uint8_t *file, size_t n)
     evt_status s;
     while ((s = evt_reader_next(r, &ev)) == EVT_OK) {
         if (ev.kind == EVT_KIND_LOST) {
+            g->lost_sum += ev.count;
             if (g->lost_events < 4) {
                 g->lost_count[g->lost_events] = ev.count;
                 snprintf(g->lost_unit[g->lost_events], 16, "%s", ev.fields[0].str);
@@ -164,8 +169,9 @@ static void test_roundtrip_two_threads(void **st)
     free(g);
 }
 
-/* 4 buffers of 256 bytes (64-byte preamble + 24 records each), one thread writing 200 records:
- * the newest 4 buffers survive, the others are counted as lost. */
+/* 4 buffers of 256 bytes (64-byte preamble + 24 records, or a 32-byte loss record + 20), one
+ * thread writing 200 records: the newest 4 buffers survive; the loss records in them plus the
+ * header's pending count carry every overwritten record, exactly. */
 static void test_rotation_keeps_newest(void **st)
 {
     (void)st;
@@ -178,18 +184,21 @@ static void test_rotation_keeps_newest(void **st)
     memset(&w, 0, sizeof w);
     w.tid = 1;
     for (uint32_t i = 1; i <= 200; i++) assert_int_equal(evt_xray_fn_fast(&w, &p, XRAY_FN_ENTER, i, i, 0), 0);
-    /* 24 records fill a buffer after its preamble: 9 buffers taken, the first 5 overwritten */
-    assert_int_equal(p.next, 9);
-    assert_int_equal(p.lost, 5);
+    /* 4 buffers of 24, then buffers of a loss record + 20: 10 taken, the first 6 overwritten */
+    assert_int_equal(p.next, 10);
+    assert_int_equal(p.lost, 6);
     assert_int_equal(p.dropped, 0);
+    evt_rec_stats rs;
+    evt_xray_pool_rec_stats(&p, &rs);
+    assert_int_equal(rs.dropped, 0);
+    assert_int_equal(rs.overwritten, 4 * 24 + 2 * (20 + 24)); /* records + re-pended loss counts */
     size_t n = to_file(&p, file, 1000);
     rd *g = read_back(file, n);
     assert_int_equal(g->errors, 0);
-    assert_int_equal(g->lost_events, 1);
-    assert_true(g->lost_count[0] == 5);
-    assert_string_equal(g->lost_unit[0], "buffers");
-    assert_int_equal(g->n, 200 - 5 * 24);
-    for (unsigned i = 0; i < g->n; i++) assert_int_equal(g->fid[i], 5 * 24 + 1 + i); /* newest records, in order */
+    assert_int_equal(g->n, 200 - 4 * 24 - 2 * 20);
+    assert_int_equal(g->n + g->lost_sum, 200); /* exact */
+    assert_string_equal(g->lost_unit[0], "records");
+    for (unsigned i = 0; i < g->n; i++) assert_int_equal(g->fid[i], 200 - g->n + 1 + i); /* newest records, in order */
     free(g);
 }
 
@@ -216,9 +225,10 @@ static void test_exhaustion_drops_and_counts(void **st)
     size_t n = to_file(&p, file, 1000);
     rd *g = read_back(file, n);
     assert_int_equal(g->n, 2);
-    assert_int_equal(g->lost_events, 1);
+    assert_int_equal(g->lost_events, 1); /* the loss record written before the exit */
     assert_true(g->lost_count[0] == 3);
     assert_string_equal(g->lost_unit[0], "records");
+    assert_int_equal(evt_xray_loss_pending(&p), 0);
     free(g);
     /* bad configurations */
     assert_int_equal(evt_xray_pool_init(&p, mem, sizeof mem, bufs, 0, 1, NULL), -1);

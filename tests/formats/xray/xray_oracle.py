@@ -219,8 +219,14 @@ def cmd_mode(evtrace, src, work, mode):
     print("%s: %d records agree with llvm-xray convert (%d threads)" % (mode, n, len(info["threads"])))
 
 
-RT_SRC = ["src/formats/xray/xray_enc.c", "src/formats/xray/xray_posix_host.c", "src/formats/xray/xray_cyg_host.c",
-          "src/host/alloc.c"]
+RT_SRC = ["src/formats/xray/xray_enc.c", "src/ports/posix/xray_runtime.c", "src/ports/posix/xray_cyg.c",
+          "src/core/rec_core.c", "src/ports/posix/port_posix.c"]
+
+
+def rt_includes(src):
+    """Include paths of the recorder runtime and of programs that include evtrace/xray.h."""
+    return ["-I" + os.path.join(src, "include"), "-I" + os.path.join(src, "src"),
+            "-I" + os.path.join(src, "src/ports/posix")]
 
 
 def build_rt(src, work):
@@ -229,8 +235,8 @@ def build_rt(src, work):
     objs = []
     for f in RT_SRC:
         o = os.path.join(work, os.path.basename(f) + ".o")
-        run([clang, "-O2", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-I" + os.path.join(src, "include"),
-             "-I" + os.path.join(src, "src"), "-c", os.path.join(src, f), "-o", o])
+        run([clang, "-O2", "-std=c11", "-D_POSIX_C_SOURCE=200809L"] + rt_includes(src) +
+            ["-c", os.path.join(src, f), "-o", o])
         objs.append(o)
     return objs
 
@@ -249,7 +255,7 @@ def cmd_rec(evtrace, src, work):
     xray = tool("llvm-xray")
     os.makedirs(work, exist_ok=True)
     objs = build_rt(src, work)
-    exe = build_prog(src, work, extra_src=objs, extra_flags=["-DXRAY_PROG_EVTRACE", "-I" + os.path.join(src, "include")],
+    exe = build_prog(src, work, extra_src=objs, extra_flags=["-DXRAY_PROG_EVTRACE"] + rt_includes(src),
                      name="xray_prog_evt")
     trace = os.path.join(work, "evt-trace.xray")
     if os.path.exists(trace):
@@ -284,12 +290,12 @@ def cmd_cyg(evtrace, src, work):
     objs = []
     for f in RT_SRC:
         o = os.path.join(work, os.path.basename(f) + ".o")
-        run([cc, "-O2", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-I" + os.path.join(src, "include"),
-             "-I" + os.path.join(src, "src"), "-c", os.path.join(src, f), "-o", o])
+        run([cc, "-O2", "-std=c11", "-D_POSIX_C_SOURCE=200809L"] + rt_includes(src) +
+            ["-c", os.path.join(src, f), "-o", o])
         objs.append(o)
     exe = os.path.join(work, "xray_cyg_prog")
-    run([cc, "-O2", "-finstrument-functions", "-rdynamic", "-pthread", "-I" + os.path.join(src, "include"),
-         os.path.join(src, "tests/formats/xray/xray_cyg_prog.c")] + objs + ["-o", exe])
+    run([cc, "-O2", "-finstrument-functions", "-rdynamic", "-pthread"] + rt_includes(src) +
+        [os.path.join(src, "tests/formats/xray/xray_cyg_prog.c")] + objs + ["-o", exe])
     trace = os.path.join(work, "cyg.xray")
     for f in (trace, trace + ".map.yaml"):
         if os.path.exists(f):

@@ -2,7 +2,9 @@
  * give function addresses; a lock-free open-addressing table assigns XRay function ids (1, 2, ...
  * in order of first call), and evt_xray_write_map() writes the id -> address (+ name when dladdr
  * knows it) map in llvm-xray's YAML form so `evtrace --instr-map` and `llvm-xray -m` resolve it.
- * Linked in only when the program references these hooks. Contract: include/evtrace/xray.h. */
+ * Linked in only when the program references these hooks. While the recorder is stopped a hook
+ * costs one relaxed load of the gate (no id lookup, no clock read). Part of the POSIX recorder
+ * runtime (evtrace_rec). Contract: include/evtrace/xray.h. */
 #define _GNU_SOURCE
 #include "evtrace/xray.h"
 
@@ -55,13 +57,13 @@ static NOINST uint32_t id_of(void *fn)
 void __cyg_profile_func_enter(void *fn, void *site)
 {
     (void)site;
-    evt_xray_enter(id_of(fn));
+    if (evt_gate_bits(&evt_xray_gate)) evt_xray_fn_on(XRAY_FN_ENTER, id_of(fn));
 }
 
 void __cyg_profile_func_exit(void *fn, void *site)
 {
     (void)site;
-    evt_xray_exit(id_of(fn));
+    if (evt_gate_bits(&evt_xray_gate)) evt_xray_fn_on(XRAY_FN_EXIT, id_of(fn));
 }
 
 /* Write s as a YAML plain or single-quoted scalar. */

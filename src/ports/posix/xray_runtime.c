@@ -1,9 +1,13 @@
-/* XRay recorder, POSIX side: the pool in heap memory, one writer per thread in TLS, TSC
- * timestamps (rdtsc on x86, calibrated against CLOCK_MONOTONIC; elsewhere CLOCK_MONOTONIC ns),
- * the XRay handlers that replace compiler-rt's FDR logging (entry/exit/tail, arg1, custom, typed),
- * the explicit enter/exit API, and the file writer. compiler-rt's XRay functions are weak
- * references, so this links into programs without the XRay runtime too (handlers then skipped).
- * Contract: include/evtrace/xray.h. */
+/* XRay recorder runtime for POSIX (recorder library evtrace_rec): the pool in heap memory, one
+ * writer per thread in TLS, the port's timestamp counter (the TSC on x86; the header's cycle
+ * frequency from sysfs or calibrated against CLOCK_MONOTONIC), the XRay handlers that replace
+ * compiler-rt's FDR logging (entry/exit/tail, arg1, custom, typed), the explicit enter/exit API,
+ * and the file writer. compiler-rt's XRay functions are weak references, so this links into
+ * programs without the XRay runtime too (handlers then skipped). Contract: include/evtrace/xray.h.
+ *
+ * Every entry point: gate (one relaxed load; stopped = return, no clock read), the thread's
+ * writer, its nesting guard (busy = a signal handler interrupted a record of this thread: drop
+ * and count), then the clock and the record. No lock: buffers are per thread. */
 #define _GNU_SOURCE
 #include "evtrace/xray.h"
 
@@ -21,7 +25,6 @@
 #include <sys/rseq.h>
 #define XR_HAVE_RSEQ 1
 #endif
-#include "evtrace/alloc.h"
 #include "formats/xray/xray_defs.h"
 
 /* compiler-rt XRay runtime (xray_interface.h is C++; enums are int-sized). Weak: may be absent. */
@@ -34,14 +37,14 @@ extern int __xray_remove_customevent_handler(void) __attribute__((weak));
 extern int __xray_set_typedevent_handler(void (*)(uint16_t, const void *, size_t)) __attribute__((weak));
 extern int __xray_remove_typedevent_handler(void) __attribute__((weak));
 extern int __xray_patch(void) __attribute__((weak));
-/* The -finstrument-functions front end (xray_cyg_host.c), present only when linked in. */
+/* The -finstrument-functions front end (xray_cyg.c), present only when linked in. */
 extern uint32_t evt_xray_cyg_count(void) __attribute__((weak));
 #pragma weak evt_xray_write_map
 
 static evt_xray_pool g_pool;
 static uint8_t *g_mem;
 static evt_xray_buf *g_bufs;
-static int g_on;                 /* recording (read on every event) */
+evt_gate evt_xray_gate;          /* bits 1 while recording (read on every event) */
 static int g_started;
 static int g_handlers;           /* XRay handlers installed */
 static uint64_t g_hz;
@@ -50,16 +53,10 @@ static pthread_key_t g_key;
 static pthread_once_t g_key_once = PTHREAD_ONCE_INIT;
 static __thread evt_xray_writer t_w;
 
-static inline uint64_t now_tsc(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    return __builtin_ia32_rdtsc();
-#else
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-#endif
-}
+/* The port's counter (rdtsc on x86, CLOCK_MONOTONIC ns elsewhere): what the header's cycle
+ * frequency describes. A writer's records are in its own order; a value read out of turn is
+ * re-based by a TSCWrap record (the FDR format's own rule), never clamped across threads. */
+static inline uint64_t now_tsc(void) { return evt_port_timestamp(); }
 
 /* Current CPU: the kernel-maintained rseq area that glibc registers for every thread (a TLS load,
  * ~0.3 ns here) when available, else sched_getcpu() (~4 ns, vDSO). */
@@ -132,14 +129,7 @@ static void cpu_flags(void)
 }
 
 /* Thread exit: hand the buffer back as full so the pool can reuse it. */
-static void thread_gone(void *arg)
-{
-    evt_xray_writer *w = arg;
-    if (w->buf && w->pool && w->generation == w->pool->generation)
-        __atomic_store_n(&w->buf->state, EVT_XRAY_BUF_FULL, __ATOMIC_RELEASE);
-    w->buf = NULL;
-    w->pos = NULL;
-}
+static void thread_gone(void *arg) { evt_xray_writer_release(arg); }
 
 static void make_key(void) { (void)pthread_key_create(&g_key, thread_gone); }
 
@@ -163,41 +153,66 @@ static inline evt_xray_writer *writer(void)
 
 /* ---- event entry points ----------------------------------------------------------------------- */
 
+static inline int xr_on(void) { return evt_gate_bits(&evt_xray_gate) != 0; }
+
+/* Test hook: called inside the nesting guard, before the clock read (a test raises a signal
+ * there to land a handler in the middle of a record). NULL in production. */
+void (*evt_xray_test_in_record_hook)(void);
+
+/* Enter the thread's nesting guard, or count the record dropped (a record of this thread is being
+ * written: we are a signal handler that interrupted it). */
+static inline evt_xray_writer *enter(void)
+{
+    evt_xray_writer *w = writer();
+    if (__builtin_expect(!evt_nest_enter(&w->nest), 0)) {
+        evt_xray_drop(&g_pool);
+        return NULL;
+    }
+    if (__builtin_expect(evt_xray_test_in_record_hook != NULL, 0)) evt_xray_test_in_record_hook();
+    return w;
+}
+
+void evt_xray_fn_on(unsigned kind, uint32_t fid)
+{
+    evt_xray_writer *w = enter();
+    if (!w) return;
+    (void)evt_xray_fn_fast(w, &g_pool, kind <= XRAY_FN_ENTER_ARG ? kind : XRAY_FN_ENTER, fid, now_tsc(), now_cpu());
+    evt_nest_exit(&w->nest);
+}
+
 static void h_arg0(int32_t fid, int type)
 {
-    uint64_t tsc = now_tsc();
-    if (__builtin_expect(!__atomic_load_n(&g_on, __ATOMIC_RELAXED), 0)) return;
-    unsigned kind = (unsigned)type <= XRAY_FN_ENTER_ARG ? (unsigned)type : XRAY_FN_ENTER;
-    (void)evt_xray_fn_fast(writer(), &g_pool, kind, (uint32_t)fid, tsc, now_cpu());
+    if (__builtin_expect(!xr_on(), 0)) return;
+    evt_xray_fn_on((unsigned)type, (uint32_t)fid);
 }
 
 static void h_arg1(int32_t fid, int type, uint64_t arg)
 {
-    uint64_t tsc = now_tsc();
     (void)type;
-    if (!__atomic_load_n(&g_on, __ATOMIC_RELAXED)) return;
-    (void)evt_xray_rec_fn(writer(), &g_pool, XRAY_FN_ENTER_ARG, (uint32_t)fid, tsc, now_cpu(), 1, &arg);
+    if (!xr_on()) return;
+    evt_xray_writer *w = enter();
+    if (!w) return;
+    (void)evt_xray_rec_fn(w, &g_pool, XRAY_FN_ENTER_ARG, (uint32_t)fid, now_tsc(), now_cpu(), 1, &arg);
+    evt_nest_exit(&w->nest);
 }
 
-static void h_custom(void *data, size_t size)
+static void h_event(int32_t type, const void *data, size_t size)
 {
-    uint64_t tsc = now_tsc();
-    if (!__atomic_load_n(&g_on, __ATOMIC_RELAXED) || size == 0) return;
-    if (size > 0x7FFFFFFFu) { __atomic_add_fetch(&g_pool.dropped, 1, __ATOMIC_RELAXED); return; }
-    (void)evt_xray_rec_event(writer(), &g_pool, -1, data, (uint32_t)size, tsc, now_cpu());
+    if (!xr_on() || size == 0) return;
+    if (size > 0x7FFFFFFFu) { __atomic_add_fetch(&g_pool.dropped, 1, __ATOMIC_RELAXED); evt_xray_drop(&g_pool); return; }
+    evt_xray_writer *w = enter();
+    if (!w) return;
+    (void)evt_xray_rec_event(w, &g_pool, type, data, (uint32_t)size, now_tsc(), now_cpu());
+    evt_nest_exit(&w->nest);
 }
 
-static void h_typed(uint16_t type, const void *data, size_t size)
-{
-    uint64_t tsc = now_tsc();
-    if (!__atomic_load_n(&g_on, __ATOMIC_RELAXED) || size == 0) return;
-    if (size > 0x7FFFFFFFu) { __atomic_add_fetch(&g_pool.dropped, 1, __ATOMIC_RELAXED); return; }
-    (void)evt_xray_rec_event(writer(), &g_pool, type, data, (uint32_t)size, tsc, now_cpu());
-}
+static void h_custom(void *data, size_t size) { h_event(-1, data, size); }
+static void h_typed(uint16_t type, const void *data, size_t size) { h_event(type, data, size); }
 
-void evt_xray_enter(uint32_t fid) { h_arg0((int32_t)fid, XRAY_FN_ENTER); }
-void evt_xray_exit(uint32_t fid) { h_arg0((int32_t)fid, XRAY_FN_EXIT); }
-void evt_xray_tail_exit(uint32_t fid) { h_arg0((int32_t)fid, XRAY_FN_TAIL_EXIT); }
+/* The functions behind the inline-gated macros of the same names (xray.h). */
+void (evt_xray_enter)(uint32_t fid) { evt_xray_fn_gated_(XRAY_FN_ENTER, fid); }
+void (evt_xray_exit)(uint32_t fid) { evt_xray_fn_gated_(XRAY_FN_EXIT, fid); }
+void (evt_xray_tail_exit)(uint32_t fid) { evt_xray_fn_gated_(XRAY_FN_TAIL_EXIT, fid); }
 void evt_xray_enter_arg(uint32_t fid, uint64_t arg) { h_arg1((int32_t)fid, XRAY_FN_ENTER_ARG, arg); }
 void evt_xray_custom_event(const void *data, size_t size) { h_custom((void *)(uintptr_t)data, size); }
 void evt_xray_typed_event(uint16_t type, const void *data, size_t size) { h_typed(type, data, size); }
@@ -223,10 +238,10 @@ int evt_xray_start(const evt_xray_config *cfg)
     if (!c.buffer_count) c.buffer_count = 100;
     c.buffer_size &= ~7u;
     if (c.buffer_size < EVT_XRAY_MIN_BUF || (uint64_t)c.buffer_size * c.buffer_count > 0xFFFFFFFFull) return -1;
-    evt_free(g_mem);
-    evt_free(g_bufs);
-    g_mem = evt_malloc((size_t)c.buffer_size * c.buffer_count);
-    g_bufs = evt_calloc(c.buffer_count, sizeof *g_bufs);
+    free(g_mem);
+    free(g_bufs);
+    g_mem = malloc((size_t)c.buffer_size * c.buffer_count);
+    g_bufs = calloc(c.buffer_count, sizeof *g_bufs);
     if (!g_mem || !g_bufs) return -1;
     /* Touch the memory now so the first events do not pay for page faults. */
     memset(g_mem, 0, (size_t)c.buffer_size * c.buffer_count);
@@ -235,7 +250,7 @@ int evt_xray_start(const evt_xray_config *cfg)
         return -1;
     if (!g_hz) { g_hz = calibrate_hz(); cpu_flags(); }
     g_started = 1;
-    __atomic_store_n(&g_on, 1, __ATOMIC_RELEASE);
+    evt_gate_publish(&evt_xray_gate, 1u, 1u);
     g_handlers = 0;
     if (!c.no_xray_handlers && __xray_set_handler) {
         if (__xray_set_handler(h_arg0) != 1) return -1; /* XRay not initialised */
@@ -251,7 +266,7 @@ int evt_xray_start(const evt_xray_config *cfg)
 int evt_xray_stop(void)
 {
     if (!g_started) return -1;
-    __atomic_store_n(&g_on, 0, __ATOMIC_RELEASE);
+    evt_gate_publish(&evt_xray_gate, 0u, 0u);
     if (g_handlers) {
         __xray_remove_handler();
         if (__xray_remove_handler_arg1) __xray_remove_handler_arg1();
@@ -266,6 +281,7 @@ int evt_xray_stop(void)
 uint64_t evt_xray_buffers_lost(void) { return __atomic_load_n(&g_pool.lost, __ATOMIC_RELAXED); }
 uint64_t evt_xray_records_dropped(void) { return __atomic_load_n(&g_pool.dropped, __ATOMIC_RELAXED); }
 uint64_t evt_xray_cycle_hz(void) { return g_hz; }
+void evt_xray_get_rec_stats(evt_rec_stats *out) { evt_xray_pool_rec_stats(&g_pool, out); }
 
 static int write_all(int fd, const void *p, size_t n)
 {
@@ -289,17 +305,20 @@ static int cmp_seq(const void *a, const void *b)
 int evt_xray_write_file(const char *path)
 {
     if (!g_mem || !path) return -1;
-    evt_xray_buf **order = evt_calloc(g_pool.nbufs, sizeof *order);
+    evt_xray_buf **order = calloc(g_pool.nbufs, sizeof *order);
     if (!order) return -1;
     uint32_t n = 0;
     for (uint32_t i = 0; i < g_pool.nbufs; i++)
         if (__atomic_load_n(&g_bufs[i].extents, __ATOMIC_ACQUIRE) > 0) order[n++] = &g_bufs[i];
     qsort(order, n, sizeof *order, cmp_seq);
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) { evt_free(order); return -1; }
+    if (fd < 0) { free(order); return -1; }
     uint8_t hdr[XRAY_HDR_SIZE], ext[XRAY_MD_REC_SIZE];
-    evt_xray_file_header(hdr, g_hz, g_const_tsc, g_nonstop_tsc, g_pool.buf_size,
-                         (uint32_t)evt_xray_buffers_lost(), (uint32_t)evt_xray_records_dropped());
+    /* Losses travel in loss records; the header's dropped-records field carries what is still
+     * pending (no record of any thread got through after them). Whole buffers overwritten are
+     * counted in records (L2), so the header's buffer count stays 0 (the reader adds both). */
+    evt_xray_file_header(hdr, g_hz, g_const_tsc, g_nonstop_tsc, g_pool.buf_size, 0u,
+                         (uint32_t)evt_xray_loss_pending(&g_pool));
     int rc = write_all(fd, hdr, sizeof hdr);
     for (uint32_t i = 0; rc == 0 && i < n; i++) {
         uint32_t len = __atomic_load_n(&order[i]->extents, __ATOMIC_ACQUIRE);
@@ -308,7 +327,7 @@ int evt_xray_write_file(const char *path)
         rc = write_all(fd, ext, sizeof ext);
         if (rc == 0) rc = write_all(fd, data, len);
     }
-    evt_free(order);
+    free(order);
     if (close(fd) != 0) rc = -1;
     if (rc == 0 && evt_xray_cyg_count && evt_xray_cyg_count() && evt_xray_write_map) {
         char mp[4096];

@@ -1,6 +1,6 @@
-/* POSIX glue of the ETW recorder: an .etl file as the session's write target (positioned writes),
- * and the platform hooks: wall clock as FILETIME, the calling thread's kernel/user CPU time,
- * kernel thread id and process id. Host side (C11 + POSIX/Linux). */
+/* POSIX glue of the ETW recorder (recorder library evtrace_rec, POSIX port): an .etl file as the
+ * session's write target (positioned writes), and the platform hooks: wall clock as FILETIME, the
+ * calling thread's kernel/user CPU time, kernel thread id and process id. C11 + POSIX/Linux. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -10,7 +10,7 @@
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
-#include "evtrace/alloc.h"
+#include <stdlib.h>
 #include "evtrace/etw.h"
 
 /* An open .etl file. */
@@ -90,10 +90,10 @@ uint32_t evt_etw_posix_process_id(void)
 
 struct evt_etw_file *evt_etw_file_open(const char *path, evt_etw_session_config *cfg)
 {
-    struct evt_etw_file *f = evt_calloc(1, sizeof *f);
+    struct evt_etw_file *f = calloc(1, sizeof *f);
     if (!f) { errno = ENOMEM; return NULL; }
     f->fp = fopen(path, "wb");
-    if (!f->fp) { evt_free(f); return NULL; }
+    if (!f->fp) { free(f); return NULL; }
     cfg->write = file_write;
     cfg->write_user = f;
     if (!cfg->filetime) cfg->filetime = evt_etw_posix_filetime;
@@ -109,6 +109,6 @@ int evt_etw_file_close(struct evt_etw_file *f)
     if (!f) return -1;
     int rc = f->failed ? -1 : 0;
     if (fclose(f->fp) != 0) rc = -1;
-    evt_free(f);
+    free(f);
     return rc;
 }
