@@ -5,7 +5,7 @@ the wall time (< 10 s; x3 under sanitizers) and the child's peak RSS from wait4 
 checked under sanitizers, whose shadow memory dominates), the exit code, and that the result is
 honest (the events it holds, or an error naming the limit with its offset).
 
-usage: hostile_check.py EVTRACE SANITIZER('' or name) CASE"""
+usage: hostile_check.py EVTRACE SANITIZER('' or name) TEST_DATA_DIR CASE"""
 import json
 import os
 import struct
@@ -227,15 +227,74 @@ def case_threadx_unwritten(ev, san, tmp):
            'threadx unwritten run: exit %d, %s' % (code, o[:200]))
 
 
+# ---- ETW ---------------------------------------------------------------------------------------
+
+def etl_start(f, samples):
+    """Buffer 0 (the logfile header) of the lxcore sample, and its buffer 1 header as a template."""
+    d = open(os.path.join(samples, 'etw', 'etl-parser_lxcore_kernel.etl'), 'rb').read()
+    f.write(d[:0x2000])
+    return bytearray(d[0x2000:0x2000 + 72])
+
+
+def etl_buffer(tmpl, seq, proc, payload, size=None):
+    h = bytearray(tmpl)
+    size = size or 72 + len(payload)
+    struct.pack_into('<I', h, 0x00, size)
+    struct.pack_into('<Q', h, 0x18, seq)
+    struct.pack_into('<H', h, 0x28, proc)
+    struct.pack_into('<I', h, 0x30, 72 + len(payload))
+    struct.pack_into('<H', h, 0x34, struct.unpack_from('<H', h, 0x34)[0] & ~0x0001)   # not compressed
+    return bytes(h) + payload + bytes(size - 72 - len(payload))
+
+
+def case_etw_buffers(ev, san, tmp, samples):
+    # 1.1M empty 72-byte buffers on 256 processors: past the documented 1,048,576 buffers
+    p = os.path.join(tmp, 'buffers.etl')
+    n = 1100000
+    with open(p, 'wb') as f:
+        tmpl = etl_start(f, samples)
+        for i in range(n):
+            f.write(etl_buffer(tmpl, i, i % 256, b''))
+    code, o, e, _, _ = run([ev, 'info', '--json', '--format', 'etw', p], san)
+    j = json.loads(o)
+    expect(code == 1 and 'buffer limit' in e and j['buffers'] == 1 << 20 and j['streams'] == 256,
+           'etw buffer limit: exit %d, stderr %r, %s' % (code, e[:200], o[:200]))
+
+
+def case_etw_providers(ev, san, tmp, samples):
+    # 200k EVENT_HEADER64 records, each of its own provider GUID: was a linear search per record (22 s)
+    p = os.path.join(tmp, 'providers.etl')
+    n, per = 200000, 100   # the session BufferSize is 8 KiB
+    with open(p, 'wb') as f:
+        tmpl = etl_start(f, samples)
+        for b in range(n // per):
+            recs = bytearray()
+            for k in range(per):
+                i = b * per + k
+                rec = bytearray(80)
+                struct.pack_into('<HBB', rec, 0, 80, 0x13, 0xC0)
+                struct.pack_into('<IIQ', rec, 8, 1, 2, 111046470000 + i)
+                struct.pack_into('<I12x', rec, 0x18, i)
+                recs += rec
+            f.write(etl_buffer(tmpl, b, 0, bytes(recs), 8192))
+    code, o, e, _, _ = run([ev, 'info', '--json', '--format', 'etw', p], san)
+    j = json.loads(o)
+    expect(code == 0 and len(j['providers']) == 65536 and j['providers_untracked'] == n + 1 - 65536,  # + the header's EventTrace GUID
+           'etw providers: exit %d, %d providers, stderr %r' % (code, len(j.get('providers', {})), e[:200]))
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith('case_')}
 
 
 def main():
-    ev, san, case = sys.argv[1], sys.argv[2] != '', sys.argv[3]
+    ev, san, samples, case = sys.argv[1], sys.argv[2] != '', sys.argv[3], sys.argv[4]
     if case not in CASES:
         fail('unknown case %s (known: %s)' % (case, ' '.join(sorted(CASES))))
     with tempfile.TemporaryDirectory() as tmp:
-        CASES[case](ev, san, tmp)
+        if case.startswith('etw'):
+            CASES[case](ev, san, tmp, samples)
+        else:
+            CASES[case](ev, san, tmp)
     print('hostile %s: ok' % case)
 
 

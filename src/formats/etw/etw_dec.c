@@ -19,7 +19,7 @@
 #include "formats/etw/xpress.h"
 
 #define ETW_MAX_SESSION_BUFFER (ETW_MAX_BUFFER_KB * 1024u)  /* Windows' maximum BufferSize, 16 MiB */
-#define ETW_MAX_HELD (512ull * 1024u * 1024u)               /* decoded buffers held by all streams */
+#define ETW_MAX_HELD (128ull * 1024u * 1024u)               /* decoded buffers held by all streams */
 
 static const evt_reader_option k_opts[] = {{NULL, NULL, NULL}};
 
@@ -40,6 +40,7 @@ static int probe(const uint8_t *h, size_t len, uint64_t file_size)
 static int add_buf(etw_state *s, const etw_buf *b)
 {
     if (s->nbufs == s->capbufs) {
+        /* callers stop at ETW_MAX_BUFFERS */
         uint32_t nc = s->capbufs ? s->capbufs * 2 : 64;
         etw_buf *n = evt_realloc(s->bufs, (size_t)nc * sizeof *n);
         if (!n) return 0;
@@ -73,6 +74,11 @@ static evt_status scan_buffers(etw_state *s)
         if (got < sizeof h) {
             evt_reader_error(r, off, "%zu trailing bytes after the last buffer are too short for a 72-byte buffer header", got);
             push_pending(s, "TruncatedBuffer", 1, got, off);
+            break;
+        }
+        if (s->nbufs == ETW_MAX_BUFFERS) {
+            evt_reader_error(r, off, "buffer limit reached: more than %u buffers; the %" PRIu64 " bytes from here are not decoded", ETW_MAX_BUFFERS, size - off);
+            push_pending(s, "BufferLimit", 1, size - off, off);
             break;
         }
         etw_buf b;
@@ -550,6 +556,7 @@ static void info_json(void *state, evt_json *j)
         evt_json_ku64(j, g, s->prov[i].count);
     }
     evt_json_obj_end(j);
+    if (s->prov_untracked) evt_json_ku64(j, "providers_untracked", s->prov_untracked);
     evt_json_key(j, "header_types");
     evt_json_obj_begin(j);
     for (unsigned t = 0; t < 256; t++) {
@@ -620,6 +627,7 @@ static void close_(void *state)
     evt_free(s->bufs);
     evt_free(s->zbuf);
     evt_free(s->prov);
+    evt_free(s->prov_hash);
     evt_free(s);
 }
 

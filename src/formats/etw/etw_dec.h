@@ -55,6 +55,10 @@ typedef struct etw_stream {
 typedef struct etw_provider { uint8_t guid[16]; uint64_t count; } etw_provider;
 
 #define ETW_MAX_PENDING 4
+/* Limits (docs/etw.md): buffers indexed (40 bytes each while sorting), distinct provider GUIDs
+ * counted for info (further ones in providers_untracked). */
+#define ETW_MAX_BUFFERS   (1u << 20)
+#define ETW_MAX_PROVIDERS (1u << 16)
 
 /* Reader state. */
 typedef struct etw_state {
@@ -89,8 +93,11 @@ typedef struct etw_state {
     uint64_t ht_count[256];      /* records per header type */
     uint64_t skipped;            /* records walked but not decoded (INSTANCE, ERROR, MESSAGE) */
     uint64_t records;
-    etw_provider *prov;
+    etw_provider *prov;          /* in order of first record */
     uint32_t nprov, capprov, prov_hint;
+    uint32_t *prov_hash;         /* open addressing: index + 1 into prov, 0 = empty */
+    uint32_t prov_hcap;          /* power of two > 2 * nprov */
+    uint64_t prov_untracked;     /* records of providers past ETW_MAX_PROVIDERS */
     /* per-event text owned by the reader */
     char name[96], guid[40], provname[96], evname[96], actid[40];
 } etw_state;

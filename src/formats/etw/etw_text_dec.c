@@ -103,14 +103,46 @@ size_t etw_utf16_to_utf8(const uint8_t *p, size_t n, char *out, size_t cap)
     return n;
 }
 
+static uint32_t prov_slot(const etw_state *s, const uint8_t g[16])
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (int i = 0; i < 16; i++) h = (h ^ g[i]) * 16777619u;
+    return h & (s->prov_hcap - 1);
+}
+
+/* Rebuild the provider hash at twice the size; 0 when memory is short. */
+static int prov_rehash(etw_state *s)
+{
+    uint32_t nc = s->prov_hcap ? s->prov_hcap * 2 : 64;
+    uint32_t *h = evt_calloc(nc, sizeof *h);
+    if (!h) return 0;
+    evt_free(s->prov_hash);
+    s->prov_hash = h;
+    s->prov_hcap = nc;
+    for (uint32_t i = 0; i < s->nprov; i++) {
+        uint32_t k = prov_slot(s, s->prov[i].guid);
+        while (h[k]) k = (k + 1) & (nc - 1);
+        h[k] = i + 1;
+    }
+    return 1;
+}
+
 void etw_count_provider(etw_state *s, const uint8_t g[16])
 {
     if (s->prov_hint < s->nprov && memcmp(s->prov[s->prov_hint].guid, g, 16) == 0) {
         s->prov[s->prov_hint].count++;
         return;
     }
-    for (uint32_t i = 0; i < s->nprov; i++)
+    if (s->prov_hcap <= 2 * s->nprov + 2 && !prov_rehash(s)) {
+        evt_reader_error(s->r, 0, "out of memory counting providers");
+        return;
+    }
+    uint32_t k = prov_slot(s, g);
+    for (; s->prov_hash[k]; k = (k + 1) & (s->prov_hcap - 1)) {
+        uint32_t i = s->prov_hash[k] - 1;
         if (memcmp(s->prov[i].guid, g, 16) == 0) { s->prov[i].count++; s->prov_hint = i; return; }
+    }
+    if (s->nprov >= ETW_MAX_PROVIDERS) { s->prov_untracked++; return; }
     if (s->nprov == s->capprov) {
         uint32_t nc = s->capprov ? s->capprov * 2 : 16;
         etw_provider *n = evt_realloc(s->prov, nc * sizeof *n);
@@ -120,6 +152,7 @@ void etw_count_provider(etw_state *s, const uint8_t g[16])
     }
     memcpy(s->prov[s->nprov].guid, g, 16);
     s->prov[s->nprov].count = 1;
+    s->prov_hash[k] = s->nprov + 1;
     s->prov_hint = s->nprov++;
 }
 

@@ -253,6 +253,28 @@ static void test_truncated_file(void **st)
     free(d);
 }
 
+/* An empty buffer (Offset = 72: no records) that is not the last one, read from memory: its
+ * record area has 0 bytes, which once reached memcpy(NULL, ..., 0) in the memory source (UB that
+ * the ASan+UBSan build aborts on). It decodes as no records, without an error. */
+static void test_empty_buffer_mid_file(void **st)
+{
+    (void)st;
+    size_t n;
+    uint8_t *d = load(SAMPLE("etl-parser_lxcore_kernel.etl"), &n);
+    bad_result full, b;
+    run_mem(d, n, &full);
+    assert_int_equal(full.open_st, EVT_OK);
+    assert_int_equal(full.errors, 0);
+    d[0x2000 + 0x30] = 72; d[0x2000 + 0x31] = 0; /* buffer 1 (of 3): Offset = 72 */
+    run_mem(d, n, &b);
+    assert_int_equal(b.open_st, EVT_OK);
+    assert_int_equal(b.end_st, EVT_END);
+    assert_int_equal(b.errors, 0);
+    assert_int_equal(b.lost, 0);
+    assert_int_equal(b.events, full.events - 1); /* buffer 1 held one event */
+    free(d);
+}
+
 static void test_corrupt_compression(void **st)
 {
     (void)st;
@@ -473,6 +495,7 @@ int main(void)
         cmocka_unit_test(test_small_32bit),
         cmocka_unit_test(test_time_conversion),
         cmocka_unit_test(test_truncated_file),
+        cmocka_unit_test(test_empty_buffer_mid_file),
         cmocka_unit_test(test_corrupt_compression),
         cmocka_unit_test(test_bad_records),
         cmocka_unit_test(test_record_kinds),
