@@ -52,6 +52,14 @@ static inline uint32_t evt_cur_u32le(evt_cur *c) { const uint8_t *q = evt_cur_ta
 static inline uint32_t evt_cur_u32be(evt_cur *c) { const uint8_t *q = evt_cur_take(c, 4); return q ? evt_ld_u32be(q) : 0; }
 static inline uint64_t evt_cur_u64le(evt_cur *c) { const uint8_t *q = evt_cur_take(c, 8); return q ? evt_ld_u64le(q) : 0; }
 static inline uint64_t evt_cur_u64be(evt_cur *c) { const uint8_t *q = evt_cur_take(c, 8); return q ? evt_ld_u64be(q) : 0; }
+/* A field at position pos (relative to p): seek, then read. For records parsed by a table of field
+ * offsets; the same sticky error past the end. */
+static inline uint8_t evt_cur_u8_at(evt_cur *c, size_t pos) { return evt_cur_at(c, pos) ? evt_cur_u8(c) : 0; }
+static inline uint16_t evt_cur_u16le_at(evt_cur *c, size_t pos) { return evt_cur_at(c, pos) ? evt_cur_u16le(c) : 0; }
+static inline uint32_t evt_cur_u32le_at(evt_cur *c, size_t pos) { return evt_cur_at(c, pos) ? evt_cur_u32le(c) : 0; }
+static inline uint64_t evt_cur_u64le_at(evt_cur *c, size_t pos) { return evt_cur_at(c, pos) ? evt_cur_u64le(c) : 0; }
+/* n bytes at position pos, or NULL (sets the error). */
+static inline const uint8_t *evt_cur_take_at(evt_cur *c, size_t pos, size_t n) { return evt_cur_at(c, pos) ? evt_cur_take(c, n) : NULL; }
 /* In the cursor's own byte order. */
 static inline uint16_t evt_cur_u16(evt_cur *c) { return c->big ? evt_cur_u16be(c) : evt_cur_u16le(c); }
 static inline uint32_t evt_cur_u32(evt_cur *c) { return c->big ? evt_cur_u32be(c) : evt_cur_u32le(c); }

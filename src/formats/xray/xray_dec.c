@@ -14,7 +14,7 @@
 #include "evtrace/alloc.h"
 #include "evtrace/json.h"
 #include "evtrace/reader.h"
-#include "formats/common/bytes.h"
+#include "formats/common/cursor.h"
 #include "formats/xray/xray_defs.h"
 #include "formats/xray/xray_map.h"
 
@@ -153,11 +153,13 @@ static const evt_reader_option k_opts[] = {
 static int probe(const uint8_t *head, size_t len, uint64_t file_size)
 {
     if (len < XRAY_HDR_SIZE || file_size < XRAY_HDR_SIZE) return 0;
-    uint16_t v = evt_ld_u16le(head + XRAY_HDR_VERSION), t = evt_ld_u16le(head + XRAY_HDR_TYPE);
+    evt_cur c;
+    evt_cur_init(&c, head, len, 0, 0);
+    uint16_t v = evt_cur_u16le_at(&c, XRAY_HDR_VERSION), t = evt_cur_u16le_at(&c, XRAY_HDR_TYPE);
     if (t == XRAY_TYPE_FDR && v >= XRAY_FDR_VERSION_MIN && v <= XRAY_FDR_VERSION_MAX) {
         /* v2+: a BufferExtents record follows; v1: a NewBuffer record. */
         if (len > XRAY_HDR_SIZE) {
-            uint8_t b = head[XRAY_HDR_SIZE];
+            uint8_t b = evt_cur_u8_at(&c, XRAY_HDR_SIZE);
             if (b != XRAY_MD_BYTE0(v >= 2 ? XRAY_MD_BUFFER_EXTENTS : XRAY_MD_NEW_BUFFER)) return 30;
         }
         return 80;
@@ -165,9 +167,9 @@ static int probe(const uint8_t *head, size_t len, uint64_t file_size)
     if (t == XRAY_TYPE_BASIC && v >= XRAY_BASIC_VERSION_MIN && v <= XRAY_BASIC_VERSION_MAX) {
         /* The first record is a function record (type 0, kind 0-3). */
         if (len >= XRAY_HDR_SIZE + 4 &&
-            (evt_ld_u16le(head + XRAY_HDR_SIZE) != XRAY_BASIC_FUNCTION || head[XRAY_HDR_SIZE + XRAY_BASIC_FN_TYPE] >= XRAY_FN_COUNT_))
+            (evt_cur_u16le_at(&c, XRAY_HDR_SIZE) != XRAY_BASIC_FUNCTION || evt_cur_u8_at(&c, XRAY_HDR_SIZE + XRAY_BASIC_FN_TYPE) >= XRAY_FN_COUNT_))
             return 0;
-        if (evt_ld_u64le(head + XRAY_HDR_FREQ) == 0) return 10;
+        if (evt_cur_u64le_at(&c, XRAY_HDR_FREQ) == 0) return 10;
         return ((file_size - XRAY_HDR_SIZE) % XRAY_BASIC_REC_SIZE == 0) ? 60 : 20;
     }
     return 0;
@@ -183,6 +185,14 @@ static const uint8_t *win_get(xr_state *s, xr_win *w, uint64_t off, size_t n)
     return n <= w->len ? w->buf : NULL;
 }
 
+/* A cursor over the n bytes at off through window w (base = off); 0 when they are not in the file. */
+static int win_cur(xr_state *s, xr_win *w, uint64_t off, size_t n, evt_cur *c)
+{
+    const uint8_t *p = win_get(s, w, off, n);
+    evt_cur_init(c, p, p ? n : 0, off, 0);
+    return p != NULL;
+}
+
 static const char *md_key(unsigned k) { return k < XRAY_MD_COUNT_ ? k_md_key[k] : "?"; }
 
 /* Parse the FDR record at off (bytes up to `end` belong to the block). Returns 1 on success; 0 on
@@ -191,17 +201,18 @@ static int parse_fdr(xr_state *s, xr_win *w, uint64_t off, uint64_t end, xr_rec 
 {
     memset(rec, 0, sizeof *rec);
     const char *limit = end >= s->fsize ? "the file ends" : "its block ends";
-    const uint8_t *p = win_get(s, w, off, 1);
-    if (!p || off >= end) { snprintf(msg, mlen, "no record at offset %" PRIu64 ": %s at %" PRIu64, off, limit, end); return 0; }
-    if (!(p[0] & XRAY_MD_BIT)) {
-        if (end - off < XRAY_FN_REC_SIZE || !(p = win_get(s, w, off, XRAY_FN_REC_SIZE))) {
+    evt_cur c;
+    if (!win_cur(s, w, off, 1, &c) || off >= end) { snprintf(msg, mlen, "no record at offset %" PRIu64 ": %s at %" PRIu64, off, limit, end); return 0; }
+    uint8_t b0 = evt_cur_u8(&c);
+    if (!(b0 & XRAY_MD_BIT)) {
+        if (end - off < XRAY_FN_REC_SIZE || !win_cur(s, w, off, XRAY_FN_REC_SIZE, &c)) {
             snprintf(msg, mlen, "function record truncated: needs %u bytes, %s at offset %" PRIu64, XRAY_FN_REC_SIZE, limit, end);
             return 0;
         }
-        uint32_t word = evt_ld_u32le(p);
+        uint32_t word = evt_cur_u32le(&c);
         rec->kind = (word >> 1) & 7u;
         rec->fid = word >> 4;
-        rec->delta = evt_ld_u32le(p + 4);
+        rec->delta = evt_cur_u32le(&c);
         rec->size = XRAY_FN_REC_SIZE;
         if (rec->kind >= XRAY_FN_COUNT_) {
             snprintf(msg, mlen, "unknown function record type %u (word 0x%08" PRIx32 "; known: 0 enter, 1 exit, 2 tail exit, 3 enter with args)", rec->kind, word);
@@ -210,15 +221,15 @@ static int parse_fdr(xr_state *s, xr_win *w, uint64_t off, uint64_t end, xr_rec 
         return 1;
     }
     rec->md = 1;
-    rec->kind = p[0] >> 1;
-    if (end - off < XRAY_MD_REC_SIZE || !(p = win_get(s, w, off, XRAY_MD_REC_SIZE))) {
+    rec->kind = b0 >> 1;
+    if (end - off < XRAY_MD_REC_SIZE || !win_cur(s, w, off, XRAY_MD_REC_SIZE, &c)) {
         snprintf(msg, mlen, "%s metadata record truncated: needs 16 bytes, %s at offset %" PRIu64,
                  rec->kind < XRAY_MD_COUNT_ ? md_key(rec->kind) : "unknown", limit, end);
         return 0;
     }
     rec->size = XRAY_MD_REC_SIZE;
     switch (rec->kind) {
-    case XRAY_MD_NEW_BUFFER: rec->u32 = evt_ld_u32le(p + XRAY_MD_NEWBUF_TID); break;
+    case XRAY_MD_NEW_BUFFER: rec->u32 = evt_cur_u32le_at(&c, XRAY_MD_NEWBUF_TID); break;
     case XRAY_MD_END_OF_BUFFER:
         if (s->version >= 2) {
             snprintf(msg, mlen, "EndOfBuffer record in a version %u file (EndOfBuffer exists only in FDR version 1)", s->version);
@@ -226,30 +237,30 @@ static int parse_fdr(xr_state *s, xr_win *w, uint64_t off, uint64_t end, xr_rec 
         }
         break;
     case XRAY_MD_NEW_CPU_ID:
-        rec->cpu = evt_ld_u16le(p + XRAY_MD_NEWCPU_CPU);
-        rec->u64 = evt_ld_u64le(p + XRAY_MD_NEWCPU_TSC);
+        rec->cpu = evt_cur_u16le_at(&c, XRAY_MD_NEWCPU_CPU);
+        rec->u64 = evt_cur_u64le_at(&c, XRAY_MD_NEWCPU_TSC);
         break;
-    case XRAY_MD_TSC_WRAP: rec->u64 = evt_ld_u64le(p + XRAY_MD_TSCWRAP_TSC); break;
+    case XRAY_MD_TSC_WRAP: rec->u64 = evt_cur_u64le_at(&c, XRAY_MD_TSCWRAP_TSC); break;
     case XRAY_MD_WALLTIME:
-        rec->u64 = evt_ld_u64le(p + XRAY_MD_WALL_SEC);
-        rec->u32 = evt_ld_u32le(p + XRAY_MD_WALL_USEC);
+        rec->u64 = evt_cur_u64le_at(&c, XRAY_MD_WALL_SEC);
+        rec->u32 = evt_cur_u32le_at(&c, XRAY_MD_WALL_USEC);
         break;
-    case XRAY_MD_CALL_ARGUMENT: rec->u64 = evt_ld_u64le(p + XRAY_MD_CALLARG_VALUE); break;
-    case XRAY_MD_BUFFER_EXTENTS: rec->u64 = evt_ld_u64le(p + XRAY_MD_EXTENTS_SIZE); break;
-    case XRAY_MD_PID: rec->u32 = evt_ld_u32le(p + XRAY_MD_PID_PID); break;
+    case XRAY_MD_CALL_ARGUMENT: rec->u64 = evt_cur_u64le_at(&c, XRAY_MD_CALLARG_VALUE); break;
+    case XRAY_MD_BUFFER_EXTENTS: rec->u64 = evt_cur_u64le_at(&c, XRAY_MD_EXTENTS_SIZE); break;
+    case XRAY_MD_PID: rec->u32 = evt_cur_u32le_at(&c, XRAY_MD_PID_PID); break;
     case XRAY_MD_CUSTOM_EVENT:
     case XRAY_MD_TYPED_EVENT: {
-        int32_t sz = (int32_t)evt_ld_u32le(p + XRAY_MD_CUSTOM_SIZE);
+        int32_t sz = (int32_t)evt_cur_u32le_at(&c, XRAY_MD_CUSTOM_SIZE);
         if (rec->kind == XRAY_MD_CUSTOM_EVENT) {
             if (s->version >= 5) {
-                rec->sdelta = (int32_t)evt_ld_u32le(p + XRAY_MD_CUSTOM_DELTA);
+                rec->sdelta = (int32_t)evt_cur_u32le_at(&c, XRAY_MD_CUSTOM_DELTA);
             } else {
-                rec->u64 = evt_ld_u64le(p + XRAY_MD_CUSTOM_TSC);
-                if (s->version == 4) { rec->cpu = evt_ld_u16le(p + XRAY_MD_CUSTOM_CPU); rec->has_cpu = 1; }
+                rec->u64 = evt_cur_u64le_at(&c, XRAY_MD_CUSTOM_TSC);
+                if (s->version == 4) { rec->cpu = evt_cur_u16le_at(&c, XRAY_MD_CUSTOM_CPU); rec->has_cpu = 1; }
             }
         } else {
-            rec->sdelta = (int32_t)evt_ld_u32le(p + XRAY_MD_TYPED_DELTA);
-            rec->etype = evt_ld_u16le(p + XRAY_MD_TYPED_TYPE);
+            rec->sdelta = (int32_t)evt_cur_u32le_at(&c, XRAY_MD_TYPED_DELTA);
+            rec->etype = evt_cur_u16le_at(&c, XRAY_MD_TYPED_TYPE);
         }
         if (sz <= 0) {
             snprintf(msg, mlen, "%s with invalid payload size %" PRId32 " (must be > 0)", md_key(rec->kind), sz);
@@ -266,7 +277,7 @@ static int parse_fdr(xr_state *s, xr_win *w, uint64_t off, uint64_t end, xr_rec 
         break;
     }
     default:
-        snprintf(msg, mlen, "unknown metadata record type %u (byte 0x%02x; known types 0-9)", rec->kind, p[0]);
+        snprintf(msg, mlen, "unknown metadata record type %u (byte 0x%02x; known types 0-9)", rec->kind, b0);
         return 0;
     }
     return 1;
@@ -448,8 +459,10 @@ bad_end:
 static uint64_t v1_find_block(xr_state *s, uint64_t from)
 {
     for (uint64_t o = from; o + 2 * XRAY_MD_REC_SIZE <= s->fsize; o++) {
-        const uint8_t *p = win_get(s, &s->iwin, o, 2 * XRAY_MD_REC_SIZE);
-        if (p && p[0] == XRAY_MD_BYTE0(XRAY_MD_NEW_BUFFER) && p[XRAY_MD_REC_SIZE] == XRAY_MD_BYTE0(XRAY_MD_WALLTIME)) return o;
+        evt_cur c;
+        if (win_cur(s, &s->iwin, o, 2 * XRAY_MD_REC_SIZE, &c) && evt_cur_u8_at(&c, 0) == XRAY_MD_BYTE0(XRAY_MD_NEW_BUFFER) &&
+            evt_cur_u8_at(&c, XRAY_MD_REC_SIZE) == XRAY_MD_BYTE0(XRAY_MD_WALLTIME))
+            return o;
     }
     return s->fsize;
 }
@@ -462,11 +475,11 @@ static evt_status index_fdr(xr_state *s)
     while (off < s->fsize) {
         uint64_t bstart, bend;
         if (s->version >= 2) {
-            const uint8_t *p = win_get(s, &s->iwin, off, 1);
-            if (!p) break;
-            if (p[0] != XRAY_MD_BYTE0(XRAY_MD_BUFFER_EXTENTS)) {
+            evt_cur c;
+            if (!win_cur(s, &s->iwin, off, 1, &c)) break;
+            if (evt_cur_u8(&c) != XRAY_MD_BYTE0(XRAY_MD_BUFFER_EXTENTS)) {
                 uint64_t o = off;
-                while (o < s->fsize && (p = win_get(s, &s->iwin, o, 1)) && p[0] != XRAY_MD_BYTE0(XRAY_MD_BUFFER_EXTENTS)) o++;
+                while (o < s->fsize && win_cur(s, &s->iwin, o, 1, &c) && evt_cur_u8(&c) != XRAY_MD_BYTE0(XRAY_MD_BUFFER_EXTENTS)) o++;
                 evt_reader_error(r, off, "%" PRIu64 " bytes that are not a BufferExtents record (0x0f) where a block must start; skipped", o - off);
                 s->unattributed_lost += o - off;
                 off = o;
@@ -477,8 +490,8 @@ static evt_status index_fdr(xr_state *s)
                 s->unattributed_lost += s->fsize - off;
                 break;
             }
-            p = win_get(s, &s->iwin, off, XRAY_MD_REC_SIZE);
-            uint64_t n = evt_ld_u64le(p + XRAY_MD_EXTENTS_SIZE);
+            win_cur(s, &s->iwin, off, XRAY_MD_REC_SIZE, &c); /* in the file: checked above */
+            uint64_t n = evt_cur_u64le_at(&c, XRAY_MD_EXTENTS_SIZE);
             s->counts[XR_C_MD + XRAY_MD_BUFFER_EXTENTS]++;
             bstart = off + XRAY_MD_REC_SIZE;
             if (n > s->fsize - bstart) {
@@ -538,13 +551,13 @@ static evt_status index_basic(xr_state *s)
     int prev_fn = 0;
     for (uint64_t i = 0; i < nrec; i++) {
         uint64_t off = XRAY_HDR_SIZE + i * XRAY_BASIC_REC_SIZE;
-        const uint8_t *p = win_get(s, &s->iwin, off, XRAY_BASIC_REC_SIZE);
-        if (!p) return evt_reader_fail(r, EVT_ERR_IO, off, "read error");
-        uint16_t rt = evt_ld_u16le(p + XRAY_BASIC_RECTYPE);
+        evt_cur c;
+        if (!win_cur(s, &s->iwin, off, XRAY_BASIC_REC_SIZE, &c)) return evt_reader_fail(r, EVT_ERR_IO, off, "read error");
+        uint16_t rt = evt_cur_u16le_at(&c, XRAY_BASIC_RECTYPE);
         if (rt == XRAY_BASIC_FUNCTION) {
-            unsigned k = p[XRAY_BASIC_FN_TYPE];
-            uint32_t tid = evt_ld_u32le(p + XRAY_BASIC_FN_TID);
-            uint32_t pid = s->version >= 3 ? evt_ld_u32le(p + XRAY_BASIC_FN_PID) : 0;
+            unsigned k = evt_cur_u8_at(&c, XRAY_BASIC_FN_TYPE);
+            uint32_t tid = evt_cur_u32le_at(&c, XRAY_BASIC_FN_TID);
+            uint32_t pid = s->version >= 3 ? evt_cur_u32le_at(&c, XRAY_BASIC_FN_PID) : 0;
             if (k >= XRAY_FN_COUNT_) {
                 evt_reader_error(r, off, "unknown function record type %u in a basic record (known 0-3); record skipped", k);
                 s->unattributed_lost += XRAY_BASIC_REC_SIZE;
@@ -575,12 +588,12 @@ static evt_status index_basic(xr_state *s)
             }
             count(s, b, XR_C_FN + k);
             prev_fn = 1;
-            prev_fid = evt_ld_u32le(p + XRAY_BASIC_FN_FUNC);
+            prev_fid = evt_cur_u32le_at(&c, XRAY_BASIC_FN_FUNC);
             prev_tid = tid;
             prev_pid = pid;
         } else if (rt == XRAY_BASIC_ARG_PAYLOAD) {
-            uint32_t fid = evt_ld_u32le(p + XRAY_BASIC_ARG_FUNC), tid = evt_ld_u32le(p + XRAY_BASIC_ARG_TID);
-            uint32_t pid = s->version >= 3 ? evt_ld_u32le(p + XRAY_BASIC_ARG_PID) : 0;
+            uint32_t fid = evt_cur_u32le_at(&c, XRAY_BASIC_ARG_FUNC), tid = evt_cur_u32le_at(&c, XRAY_BASIC_ARG_TID);
+            uint32_t pid = s->version >= 3 ? evt_cur_u32le_at(&c, XRAY_BASIC_ARG_PID) : 0;
             if (!prev_fn || fid != prev_fid || tid != prev_tid || pid != prev_pid) {
                 evt_reader_error(r, off, "argument payload (function %" PRIu32 ", thread %" PRIu32 ") does not follow a function record of the same function and thread; skipped",
                                  fid, tid);
@@ -652,12 +665,14 @@ static evt_status open_(evt_reader *r, void **state)
     *state = s;
     s->r = r;
     s->fsize = r->src.size;
-    s->version = evt_ld_u16le(h + XRAY_HDR_VERSION);
-    s->type = evt_ld_u16le(h + XRAY_HDR_TYPE);
-    s->bits = evt_ld_u32le(h + XRAY_HDR_BITS);
-    s->freq = evt_ld_u64le(h + XRAY_HDR_FREQ);
-    s->bufsize = evt_ld_u64le(h + XRAY_HDR_BUFSIZE);
-    s->reserved = evt_ld_u64le(h + XRAY_HDR_RESERVED);
+    evt_cur hc;
+    evt_cur_init(&hc, h, sizeof h, 0, 0);
+    s->version = evt_cur_u16le_at(&hc, XRAY_HDR_VERSION);
+    s->type = evt_cur_u16le_at(&hc, XRAY_HDR_TYPE);
+    s->bits = evt_cur_u32le_at(&hc, XRAY_HDR_BITS);
+    s->freq = evt_cur_u64le_at(&hc, XRAY_HDR_FREQ);
+    s->bufsize = evt_cur_u64le_at(&hc, XRAY_HDR_BUFSIZE);
+    s->reserved = evt_cur_u64le_at(&hc, XRAY_HDR_RESERVED);
     s->last_thread = XR_NONE;
     if (s->type == XRAY_TYPE_FDR) {
         if (s->version < XRAY_FDR_VERSION_MIN || s->version > XRAY_FDR_VERSION_MAX)
@@ -671,11 +686,11 @@ static evt_status open_(evt_reader *r, void **state)
     /* Only bits 0-1 are defined; compiler-rt 14's basic mode leaves bits 2-7 set (0xff): ignored. */
     if (s->freq == 0) evt_reader_error(r, XRAY_HDR_FREQ, "cycle frequency is 0: timestamps cannot be converted to time");
     r->clock_hz = s->freq;
-    if (evt_ld_u32le(h + XRAY_HDR_EVT_MAGIC_OFF) == XRAY_HDR_EVT_MAGIC) { /* written by evtrace's recorder */
+    if (evt_cur_u32le_at(&hc, XRAY_HDR_EVT_MAGIC_OFF) == XRAY_HDR_EVT_MAGIC) { /* written by evtrace's recorder */
         s->evtrace = 1;
-        s->bufsize = evt_ld_u32le(h + XRAY_HDR_BUFSIZE);
-        s->lost_buffers = evt_ld_u32le(h + XRAY_HDR_EVT_LOST_OFF);
-        s->dropped = evt_ld_u32le(h + XRAY_HDR_EVT_DROP_OFF);
+        s->bufsize = evt_cur_u32le_at(&hc, XRAY_HDR_BUFSIZE);
+        s->lost_buffers = evt_cur_u32le_at(&hc, XRAY_HDR_EVT_LOST_OFF);
+        s->dropped = evt_cur_u32le_at(&hc, XRAY_HDR_EVT_DROP_OFF);
     }
 
     const char *mp = evt_opts_get(r->opts, "instr-map");
@@ -728,10 +743,11 @@ static void thread_fill(xr_state *s, xr_thread *t)
             continue;
         }
         if (s->type == XRAY_TYPE_BASIC) {
-            const uint8_t *p = win_get(s, &t->win, t->pos, XRAY_BASIC_REC_SIZE);
-            if (p && evt_ld_u16le(p) == XRAY_BASIC_FUNCTION && p[XRAY_BASIC_FN_TYPE] < XRAY_FN_COUNT_) {
+            evt_cur c;
+            if (win_cur(s, &t->win, t->pos, XRAY_BASIC_REC_SIZE, &c) && evt_cur_u16le_at(&c, XRAY_BASIC_RECTYPE) == XRAY_BASIC_FUNCTION &&
+                evt_cur_u8_at(&c, XRAY_BASIC_FN_TYPE) < XRAY_FN_COUNT_) {
                 t->ready = 1;
-                t->next_ts = evt_ld_u64le(p + XRAY_BASIC_FN_TSC);
+                t->next_ts = evt_cur_u64le_at(&c, XRAY_BASIC_FN_TSC);
                 return;
             }
             t->pos += XRAY_BASIC_REC_SIZE; /* reported by the index pass */
@@ -830,8 +846,12 @@ static const uint8_t *payload(xr_state *s, xr_thread *t, uint64_t off, uint32_t 
 
 static int is_text(const uint8_t *p, uint32_t n)
 {
-    for (uint32_t i = 0; i < n; i++)
-        if (p[i] < 0x20 || p[i] > 0x7E) return 0;
+    evt_cur c;
+    evt_cur_init(&c, p, n, 0, 0);
+    while (evt_cur_left(&c)) {
+        uint8_t b = evt_cur_u8(&c);
+        if (b < 0x20 || b > 0x7E) return 0;
+    }
     return 1;
 }
 
@@ -859,20 +879,20 @@ static evt_status thread_emit(xr_state *s, xr_thread *t, evt_event *ev)
     }
     ev->offset = t->pos;
     if (s->type == XRAY_TYPE_BASIC) {
-        const uint8_t *p = win_get(s, &t->win, t->pos, XRAY_BASIC_REC_SIZE);
-        if (!p) return evt_reader_fail(s->r, EVT_ERR_IO, t->pos, "read error");
-        unsigned kind = p[XRAY_BASIC_FN_TYPE];
-        uint32_t fid = evt_ld_u32le(p + XRAY_BASIC_FN_FUNC);
-        t->cpu = p[XRAY_BASIC_FN_CPU];
-        set_time(s, ev, evt_ld_u64le(p + XRAY_BASIC_FN_TSC));
+        evt_cur c;
+        if (!win_cur(s, &t->win, t->pos, XRAY_BASIC_REC_SIZE, &c)) return evt_reader_fail(s->r, EVT_ERR_IO, t->pos, "read error");
+        unsigned kind = evt_cur_u8_at(&c, XRAY_BASIC_FN_TYPE);
+        uint32_t fid = evt_cur_u32le_at(&c, XRAY_BASIC_FN_FUNC);
+        t->cpu = evt_cur_u8_at(&c, XRAY_BASIC_FN_CPU);
+        set_time(s, ev, evt_cur_u64le_at(&c, XRAY_BASIC_FN_TSC));
         ev->flags |= EVT_HAS_CPU;
         ev->cpu = t->cpu;
         fill_fn(s, t, ev, kind, fid);
         t->pos += XRAY_BASIC_REC_SIZE;
-        while (t->pos < t->blk->stop && (p = win_get(s, &t->win, t->pos, XRAY_BASIC_REC_SIZE)) &&
-               evt_ld_u16le(p) == XRAY_BASIC_ARG_PAYLOAD && evt_ld_u32le(p + XRAY_BASIC_ARG_FUNC) == fid &&
-               evt_ld_u32le(p + XRAY_BASIC_ARG_TID) == t->tid) {
-            evt_event_add_arg(ev, evt_ld_u64le(p + XRAY_BASIC_ARG_VALUE));
+        while (t->pos < t->blk->stop && win_cur(s, &t->win, t->pos, XRAY_BASIC_REC_SIZE, &c) &&
+               evt_cur_u16le_at(&c, XRAY_BASIC_RECTYPE) == XRAY_BASIC_ARG_PAYLOAD && evt_cur_u32le_at(&c, XRAY_BASIC_ARG_FUNC) == fid &&
+               evt_cur_u32le_at(&c, XRAY_BASIC_ARG_TID) == t->tid) {
+            evt_event_add_arg(ev, evt_cur_u64le_at(&c, XRAY_BASIC_ARG_VALUE));
             t->pos += XRAY_BASIC_REC_SIZE;
         }
         if (ev->nargs > 1 && kind == XRAY_FN_ENTER) ev->name = k_fn_name[XRAY_FN_ENTER_ARG];
@@ -900,13 +920,15 @@ static evt_status thread_emit(xr_state *s, xr_thread *t, evt_event *ev)
     const uint8_t *p = payload(s, t, rec.payload, rec.u32);
     if (!p) return evt_reader_fail(s->r, EVT_ERR_NOMEM, rec.payload, "cannot load %" PRIu32 " bytes of event payload", rec.u32);
     ev->id = XRAY_MD_COUNT_ + rec.kind; /* distinct from function kinds 0-3 */
-    if (rec.kind == XRAY_MD_CUSTOM_EVENT && rec.u32 == XRAY_EVT_LOSS_SIZE &&
-        memcmp(p, XRAY_EVT_LOSS_TAG, XRAY_EVT_LOSS_TAG_SIZE) == 0) {
+    evt_cur pc;
+    evt_cur_init(&pc, p, rec.u32, rec.payload, 0);
+    const uint8_t *tag = rec.kind == XRAY_MD_CUSTOM_EVENT && rec.u32 == XRAY_EVT_LOSS_SIZE ? evt_cur_take(&pc, XRAY_EVT_LOSS_TAG_SIZE) : NULL;
+    if (tag && memcmp(tag, XRAY_EVT_LOSS_TAG, XRAY_EVT_LOSS_TAG_SIZE) == 0) {
         /* evtrace's loss record: records lost (dropped or overwritten) before this point. */
         ev->name = "lost";
         ev->kind = EVT_KIND_LOST;
         ev->flags |= EVT_HAS_COUNT;
-        ev->count = evt_ld_u64le(p + XRAY_EVT_LOSS_COUNT);
+        ev->count = evt_cur_u64le_at(&pc, XRAY_EVT_LOSS_COUNT);
         evt_event_add_field_s(ev, "unit", "records");
         evt_event_add_field_u(ev, "pid", t->pid);
         return EVT_OK;
