@@ -18,7 +18,9 @@
 /* What the firmware recorded, for the host-side checks (also readable by a debugger). */
 typedef struct app_stats {
     uint32_t runs[3];     /* sensor, control, logger */
-    uint32_t ticks;       /* SysTick interrupts recorded */
+    uint32_t ticks;       /* SysTick interrupts that scheduled tasks */
+    uint32_t isr_window;  /* ticks from just before the trace started to just after it stopped:
+                             the ISRs recorded are this many, or up to 2 fewer (edges) */
     uint32_t user_events; /* EVT_HOOK_USER calls */
     uint32_t samples;     /* app_trace_sample calls */
     uint32_t value_sum;   /* sum of the values the user events carried (low 32 bits) */
@@ -77,6 +79,7 @@ int main(void)
     __asm__ volatile("cpsid i" ::: "memory");
     board_init(); /* the UART first: the live build sends its first records from app_trace_start */
     __asm__ volatile("cpsie i" ::: "memory"); /* the tick runs: the time source counts on it */
+    uint32_t ms_start = board_ms();
     app_trace_start();
     sched_add(&g_sensor);
     sched_add(&g_control);
@@ -86,6 +89,7 @@ int main(void)
     __asm__ volatile("cpsid i" ::: "memory");
     g_tracing = 0;
     app_trace_stop();
+    g_app_stats.isr_window = board_ms() - ms_start;
     app_trace_done();
     g_app_stats.runs[0] = g_sensor.runs;
     g_app_stats.runs[1] = g_control.runs;
@@ -94,6 +98,7 @@ int main(void)
     print_stat(" control=", g_app_stats.runs[1]);
     print_stat(" logger=", g_app_stats.runs[2]);
     print_stat(" ticks=", g_app_stats.ticks);
+    print_stat(" isr_window=", g_app_stats.isr_window);
     print_stat(" user=", g_app_stats.user_events);
     print_stat(" samples=", g_app_stats.samples);
     print_stat(" value_sum=", g_app_stats.value_sum);
