@@ -12,7 +12,7 @@ PREFIX   ?= /usr/local
 CMAKE_COMMON := -DEVT_SHARED_DIR=$(abspath ../shared)
 
 .PHONY: all deps deps-run build build-tests run install test clone-test test-asan test-tsan cortex-m \
-        fuzz fuzz-smoke bench clean
+        firmware-kit fuzz fuzz-smoke bench clean
 
 all: build
 
@@ -62,6 +62,10 @@ test-tsan: deps
 
 cortex-m: deps
 	bash scripts/build-cortex-m.sh $(BUILD)/cortex-m
+
+# The recorder as a source drop for firmware projects (docs/firmware.md): $(BUILD)/firmware-kit/evtrace
+firmware-kit:
+	bash scripts/firmware-kit.sh $(BUILD)/firmware-kit
 
 fuzz-build: deps
 	CC=clang cmake -S . -B $(BUILD)/fuzz $(GEN) $(CMAKE_COMMON) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEVT_FUZZ=ON -DEVT_TESTS=OFF >/dev/null
