@@ -1,0 +1,131 @@
+/* RKH-stream backend of the generic hooks (src/formats/rkh/rkh_hooks_enc.c): every hook call comes
+ * back from the RKH reader as one user record named by its FWK_TUSR symbol, with its fields in the
+ * documented order and object names from FWK_OBJ; detached or filtered hooks write nothing. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include "evtrace/hooks.h"
+#include "evtrace/reader.h"
+#include "evtrace/rkh.h"
+#include "formats/rkh/rkh_defs.h"
+#include "formats/rkh/rkh_hooks.h"
+
+EVT_HOOK_DECLARE_BACKEND(rkh)
+
+typedef struct out_buf { uint8_t p[8192]; size_t n; } out_buf;
+static out_buf g_out;
+static uint8_t g_ring[2048];
+static uint32_t g_clock;
+static uint32_t counter_clock(void) { return g_clock++; }
+static void sink(void *user, const uint8_t *p, uint32_t n)
+{
+    out_buf *o = user;
+    assert_true(o->n + n <= sizeof o->p);
+    memcpy(o->p + o->n, p, n);
+    o->n += n;
+}
+
+static const char *str_field(const evt_event *ev, const char *key)
+{
+    for (uint32_t i = 0; i < ev->nfields; i++)
+        if (strcmp(ev->fields[i].key, key) == 0 && ev->fields[i].is_str) return ev->fields[i].str;
+    return NULL;
+}
+
+/* The next user record, skipping symbol and configuration records. */
+static evt_status next_user(evt_reader *rd, evt_event *ev)
+{
+    evt_status st;
+    while ((st = evt_reader_next(rd, ev)) == EVT_OK && ev->kind != EVT_KIND_USER) {
+    }
+    return st;
+}
+
+static void expect(evt_reader *rd, const char *name, uint32_t nargs, const uint64_t *args)
+{
+    evt_event ev;
+    assert_int_equal(next_user(rd, &ev), EVT_OK);
+    assert_string_equal(str_field(&ev, "user_event"), name);
+    assert_int_equal(ev.nargs, nargs);
+    for (uint32_t i = 0; i < nargs; i++) assert_int_equal(ev.args[i], args[i]);
+}
+
+static void test_every_hook_round_trips(void **st)
+{
+    (void)st;
+    evt_rkh_recorder r;
+    evt_rkh_config cfg;
+    evt_rkh_config_default(&cfg);
+    g_out.n = 0;
+    evt_rkh_init(&r, &cfg, g_ring, sizeof g_ring, counter_clock, 1000u);
+    evt_rkh_set_sink(&r, sink, &g_out);
+    evt_rkh_hook_user(1, 2, 3, 4, 5); /* before attach: nothing */
+    evt_rkh_hooks_attach(&r);
+    const uintptr_t sargs[3] = {0x10, 0x20, 0x30};
+    evt_rkh_hook_kernel_info(EVT_HOOK_KERNEL_GENERIC, 7);
+    evt_rkh_hook_obj_create(EVT_HOOK_OBJ_THREAD, 0x20000100u, "worker", 5);
+    evt_rkh_hook_thread_in(0x20000100u, 5);
+    evt_rkh_hook_isr_enter(11);
+    evt_rkh_hook_isr_exit(11);
+    evt_rkh_hook_svc_enter(-3, 3, sargs);
+    evt_rkh_hook_svc_leave(-3, -22, 1);
+    evt_rkh_hook_user(42, 1, 2, 3, 0xFFFFFFFFu);
+    evt_rkh_hook_thread_out(0x20000100u, EVT_HOOK_STATE_WAITING, 9);
+    evt_rkh_hook_obj_delete(EVT_HOOK_OBJ_THREAD, 0x20000100u);
+    evt_rkh_hooks_attach(NULL);
+    evt_rkh_hook_user(1, 2, 3, 4, 5); /* detached: nothing */
+
+    evt_reader *rd;
+    char err[256];
+    assert_int_equal(evt_reader_open_mem(g_out.p, g_out.n, NULL, NULL, NULL, NULL, &rd, err, sizeof err), EVT_OK);
+    assert_string_equal(rd->desc->name, "rkh");
+    expect(rd, "hook.kernel_info", 2, (const uint64_t[]){0, 7});
+    expect(rd, "hook.obj_create", 3, (const uint64_t[]){EVT_HOOK_OBJ_THREAD, 0x20000100u, 5});
+    evt_event ev;
+    assert_int_equal(next_user(rd, &ev), EVT_OK);
+    assert_string_equal(str_field(&ev, "user_event"), "hook.thread_in");
+    assert_string_equal(str_field(&ev, "f0_OBJ_name"), "worker"); /* from the FWK_OBJ record */
+    assert_int_equal(ev.args[1], 5);
+    expect(rd, "hook.isr_enter", 1, (const uint64_t[]){11});
+    expect(rd, "hook.isr_exit", 1, (const uint64_t[]){11});
+    expect(rd, "hook.svc_enter", 4, (const uint64_t[]){0xFFFFFFFDu, 0x10, 0x20, 0x30}); /* raw 32-bit I32 */
+    expect(rd, "hook.svc_leave", 3, (const uint64_t[]){0xFFFFFFFDu, 0xFFFFFFEAu, 1});
+    expect(rd, "hook.user", 5, (const uint64_t[]){42, 1, 2, 3, 0xFFFFFFFFu});
+    expect(rd, "hook.thread_out", 3, (const uint64_t[]){0x20000100u, EVT_HOOK_STATE_WAITING, 9});
+    expect(rd, "hook.obj_delete", 2, (const uint64_t[]){EVT_HOOK_OBJ_THREAD, 0x20000100u});
+    assert_int_equal(next_user(rd, &ev), EVT_END);
+    assert_int_equal(rd->errors, 0);
+    assert_int_equal(rd->lost, 0);
+    evt_reader_close(rd);
+}
+
+static void test_filtered_hooks_write_nothing(void **st)
+{
+    (void)st;
+    evt_rkh_recorder r;
+    evt_rkh_config cfg;
+    evt_rkh_config_default(&cfg);
+    g_out.n = 0;
+    evt_rkh_init(&r, &cfg, g_ring, sizeof g_ring, counter_clock, 1000u);
+    evt_rkh_set_sink(&r, sink, &g_out);
+    evt_rkh_hooks_attach(&r);
+    size_t after_attach = g_out.n;
+    evt_rkh_filter_on_event(&r, RKH_TE_USER + RKH_HOOK_ISR_ENTER);
+    evt_rkh_hook_isr_enter(3);
+    assert_int_equal(g_out.n, after_attach);
+    evt_rkh_hook_isr_exit(3);
+    assert_true(g_out.n > after_attach);
+    evt_rkh_hooks_attach(NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_hook_round_trips),
+        cmocka_unit_test(test_filtered_hooks_write_nothing),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
