@@ -34,23 +34,44 @@ static void switch_pair(void *arg, uint64_t i)
     EVT_HOOK_THREAD_IN(3 - (i & 1), 5);
 }
 
+/* Best of 20 short runs (the machine is shared). */
+static double best(void (*fn)(void *, uint64_t), uint64_t iters)
+{
+    double b = 1e30;
+    for (int k = 0; k < 20; k++) {
+        double ns = bench_ns_per_call(fn, NULL, iters / 20 ? iters / 20 : 1, 1);
+        if (ns < b) b = ns;
+    }
+    return b;
+}
+
 int main(void)
 {
-    uint64_t iters = bench_iters(2000000);
-    double base = bench_baseline_ns(iters);
+    uint64_t iters = bench_iters(4000000);
+    double base = 1e30;
+    for (int k = 0; k < 20; k++) {
+        double ns = bench_baseline_ns(iters / 20);
+        if (ns < base) base = ns;
+    }
     bench_report("hooks", "baseline (TSC + 32-byte store)", base, "ns");
     if (evt_txtb_hooks_enable(g_buf, sizeof g_buf, 16, NULL, EVT_HOOK_KERNEL_UTKERNEL) != EVT_TX_SUCCESS) {
         fprintf(stderr, "bench_hooks: cannot enable TXTB\n");
         return 1;
     }
     EVT_HOOK_THREAD_IN(1, 5);
-    bench_report("hooks", "utk svc enter+leave pair, recorded (2 records)", bench_ns_per_call(pair_adapter, NULL, iters, 5), "ns");
-    bench_report("hooks", "generic svc enter+leave pair, recorded (2 records)", bench_ns_per_call(pair_generic, NULL, iters, 5), "ns");
-    bench_report("hooks", "thread switch out+in, recorded (2 records)", bench_ns_per_call(switch_pair, NULL, iters, 5), "ns");
+    double utk = best(pair_adapter, iters), gen = best(pair_generic, iters), sw = best(switch_pair, iters);
+    bench_report("hooks", "utk svc enter+leave pair, recorded (2 records)", utk, "ns");
+    bench_report("hooks", "utk pair / two baseline records", utk / (2 * base), "x");
+    bench_report("hooks", "generic svc enter+leave pair, recorded (2 records)", gen, "ns");
+    bench_report("hooks", "generic pair / two baseline records", gen / (2 * base), "x");
+    bench_report("hooks", "thread switch out+in, recorded (2 records)", sw, "ns");
+    bench_report("hooks", "switch pair / two baseline records", sw / (2 * base), "x");
     evt_tx_trace_event_filter(EVT_TX_TRACE_INTERNAL_EVENTS);
-    bench_report("hooks", "utk svc enter+leave pair, filtered", bench_ns_per_call(pair_adapter, NULL, iters, 5), "ns");
+    bench_report("hooks", "utk svc enter+leave pair, filtered", best(pair_adapter, iters), "ns");
+    bench_report("hooks", "generic svc enter+leave pair, filtered", best(pair_generic, iters), "ns");
     evt_tx_trace_event_unfilter(EVT_TX_TRACE_INTERNAL_EVENTS);
     evt_tx_trace_disable();
-    bench_report("hooks", "utk svc enter+leave pair, trace off", bench_ns_per_call(pair_adapter, NULL, iters, 5), "ns");
+    bench_report("hooks", "utk svc enter+leave pair, trace off", best(pair_adapter, iters), "ns");
+    bench_report("hooks", "generic svc enter+leave pair, trace off", best(pair_generic, iters), "ns");
     return 0;
 }

@@ -17,59 +17,7 @@
 
 #include <stdint.h>
 #include "evtrace/hooks_config.h"
-
-/* Why a thread stopped running. X(NAME, value, text) */
-#define EVT_HOOK_STATE_TABLE(X)                                              \
-    X(READY,          0, "ready")          /* preempted, still ready to run */ \
-    X(WAITING,        1, "waiting")        /* blocked: object, sleep, delay */ \
-    X(SUSPENDED,      2, "suspended")      /* forcibly suspended */           \
-    X(WAIT_SUSPENDED, 3, "wait_suspended") /* both */                         \
-    X(DORMANT,        4, "dormant")        /* exited, may be restarted */     \
-    X(DELETED,        5, "deleted")        /* no longer exists */
-
-typedef enum evt_hook_state {
-#define EVT_HOOK_STATE_ENUM_(n, v, s) EVT_HOOK_STATE_##n = v,
-    EVT_HOOK_STATE_TABLE(EVT_HOOK_STATE_ENUM_)
-#undef EVT_HOOK_STATE_ENUM_
-    EVT_HOOK_STATE_COUNT_
-} evt_hook_state;
-
-/* Kernel object types for create/delete. X(NAME, value, text) */
-#define EVT_HOOK_OBJ_TABLE(X)                          \
-    X(THREAD,        1,  "thread")                     \
-    X(SEMAPHORE,     2,  "semaphore")                  \
-    X(MUTEX,         3,  "mutex")                      \
-    X(EVENT_FLAGS,   4,  "event_flags")                \
-    X(MAILBOX,       5,  "mailbox")                    \
-    X(MSGBUF,        6,  "message_buffer")             \
-    X(TIMER,         7,  "timer")   /* cyclic/alarm handler, software timer */ \
-    X(MEMPOOL_FIXED, 8,  "mempool_fixed")              \
-    X(MEMPOOL_VAR,   9,  "mempool_var")                \
-    X(OTHER,         10, "other")                      \
-    X(INTERRUPT,     11, "interrupt") /* handle = the irq number; names an interrupt */
-
-typedef enum evt_hook_obj {
-#define EVT_HOOK_OBJ_ENUM_(n, v, s) EVT_HOOK_OBJ_##n = v,
-    EVT_HOOK_OBJ_TABLE(EVT_HOOK_OBJ_ENUM_)
-#undef EVT_HOOK_OBJ_ENUM_
-    EVT_HOOK_OBJ_COUNT_
-} evt_hook_obj;
-
-/* Kernel profiles: tell a reader how to name native service codes and thread states.
- * X(NAME, value, text) */
-#define EVT_HOOK_KERNEL_TABLE(X)                 \
-    X(GENERIC,  0, "generic")                    \
-    X(UTKERNEL, 1, "utkernel") /* codes = μT-Kernel fncd, native state = TTS_* */
-
-typedef enum evt_hook_kernel {
-#define EVT_HOOK_KERNEL_ENUM_(n, v, s) EVT_HOOK_KERNEL_##n = v,
-    EVT_HOOK_KERNEL_TABLE(EVT_HOOK_KERNEL_ENUM_)
-#undef EVT_HOOK_KERNEL_ENUM_
-    EVT_HOOK_KERNEL_COUNT_
-} evt_hook_kernel;
-
-#define EVT_HOOK_PRIO_UNKNOWN 0xFFFFFFFFu /* thread_in without a known priority */
-#define EVT_HOOK_SVC_MAX_ARGS 5          /* arguments a backend may see per service call */
+#include "evtrace/hooks_defs.h"
 
 /* The backend functions. Every backend <b> defines all of these as evt_<b>_hook_<what>; the macros
  * below call the configured one. Contracts:
@@ -106,6 +54,20 @@ EVT_HOOK_DECLARE_BACKEND(EVT_CFG_HOOKS_BACKEND)
 
 #define EVT_HOOK_CALL_(what) EVT_HOOK_FN_(EVT_CFG_HOOKS_BACKEND, what)
 
+/* The inline gate of the service-call and user hooks: EVT_HOOK_GATE_SVC_<backend>() and
+ * EVT_HOOK_GATE_USER_<backend>() from the backend's gate header (non-zero: record). Without a gate
+ * header the hooks are always called. Thread, ISR and object hooks are always called: the backend
+ * keeps per-CPU state (running thread, ISR depth) and the object registry from them even while
+ * their records are filtered. */
+#ifdef EVT_CFG_HOOKS_GATE_HEADER
+#include EVT_CFG_HOOKS_GATE_HEADER
+#define EVT_HOOK_GATE_(cat) EVT_HOOK_GATE2_(cat, EVT_CFG_HOOKS_BACKEND)
+#define EVT_HOOK_GATE2_(cat, b) EVT_HOOK_GATE3_(cat, b)
+#define EVT_HOOK_GATE3_(cat, b) EVT_HOOK_GATE_##cat##_##b()
+#else
+#define EVT_HOOK_GATE_(cat) 1
+#endif
+
 #if EVT_CFG_HOOKS_INFO
 #define EVT_HOOK_KERNEL_INFO(kernel, version) EVT_HOOK_CALL_(kernel_info)((uint32_t)(kernel), (uint32_t)(version))
 #else
@@ -131,9 +93,9 @@ EVT_HOOK_DECLARE_BACKEND(EVT_CFG_HOOKS_BACKEND)
 
 #if EVT_CFG_HOOKS_SVC
 #define EVT_HOOK_SVC_ENTER(code, nargs, args) \
-    EVT_HOOK_CALL_(svc_enter)((int32_t)(code), (uint32_t)(nargs), (args))
+    (EVT_HOOK_GATE_(SVC) ? EVT_HOOK_CALL_(svc_enter)((int32_t)(code), (uint32_t)(nargs), (args)) : (void)0)
 #define EVT_HOOK_SVC_LEAVE(code, ret, paired) \
-    EVT_HOOK_CALL_(svc_leave)((int32_t)(code), (int32_t)(ret), (paired))
+    (EVT_HOOK_GATE_(SVC) ? EVT_HOOK_CALL_(svc_leave)((int32_t)(code), (int32_t)(ret), (paired)) : (void)0)
 #else
 #define EVT_HOOK_SVC_ENTER(code, nargs, args) ((void)0)
 #define EVT_HOOK_SVC_LEAVE(code, ret, paired) ((void)0)
@@ -150,7 +112,8 @@ EVT_HOOK_DECLARE_BACKEND(EVT_CFG_HOOKS_BACKEND)
 
 #if EVT_CFG_HOOKS_USER
 #define EVT_HOOK_USER(id, a1, a2, a3, a4) \
-    EVT_HOOK_CALL_(user)((uint32_t)(id), (uint32_t)(a1), (uint32_t)(a2), (uint32_t)(a3), (uint32_t)(a4))
+    (EVT_HOOK_GATE_(USER) ? EVT_HOOK_CALL_(user)((uint32_t)(id), (uint32_t)(a1), (uint32_t)(a2), \
+                                                 (uint32_t)(a3), (uint32_t)(a4)) : (void)0)
 #else
 #define EVT_HOOK_USER(id, a1, a2, a3, a4) ((void)0)
 #endif

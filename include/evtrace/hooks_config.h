@@ -36,6 +36,12 @@
  * Backends: txtb (src/formats/threadx/txtb_hooks_enc.c); others as documented in docs/hooks.md. */
 #ifndef EVT_CFG_HOOKS_BACKEND
 #define EVT_CFG_HOOKS_BACKEND txtb
+/* The backend's inline gate (evtrace/hooks.h: EVT_HOOK_GATE_<CAT>_<backend>()), so a filtered or
+ * disabled service-call or user hook costs one load and one branch, no call. A backend without
+ * one leaves this undefined: its hooks are then always called and decide inside. */
+#ifndef EVT_CFG_HOOKS_GATE_HEADER
+#define EVT_CFG_HOOKS_GATE_HEADER "evtrace/hooks_txtb.h"
+#endif
 #endif
 /* Number of CPUs the backends keep per-CPU hook state for (current thread, ISR depth). */
 #ifndef EVT_CFG_HOOKS_CPUS

@@ -154,17 +154,19 @@ typedef struct evt_loss {
     evt_rec_count loss_records; /* lock holder */
     evt_rec_count ow_stop;      /* lock holder: overwrites reported at stop */
     evt_rec_count ow_reported;  /* lock holder: stop-time overwrites carried by loss records */
+    evt_rec_count owed;         /* lock holder: overwritten + repended - reported, kept so that the
+                                   per-record test is two loads */
 } evt_loss;
 
 void evt_loss_reset(evt_loss *l);
 static inline void evt_loss_drop(evt_loss *l) { EVT_ADD_RLX(&l->dropped, 1u); }
 static inline void evt_loss_written(evt_loss *l, evt_rec_count n) { l->written += n; }
-static inline void evt_loss_overwritten(evt_loss *l, evt_rec_count n) { l->overwritten += n; }
-static inline void evt_loss_repend(evt_loss *l, evt_rec_count n) { l->repended += n; }
+static inline void evt_loss_overwritten(evt_loss *l, evt_rec_count n) { l->overwritten += n; l->owed += n; }
+static inline void evt_loss_repend(evt_loss *l, evt_rec_count n) { l->repended += n; l->owed += n; }
 static inline void evt_loss_overwritten_at_stop(evt_loss *l, evt_rec_count n) { l->ow_stop += n; }
 static inline evt_rec_count evt_loss_pending(const evt_loss *l)
 {
-    return (evt_rec_count)(EVT_LOAD_RLX(&l->dropped) + l->overwritten + l->repended - l->reported);
+    return (evt_rec_count)(EVT_LOAD_RLX(&l->dropped) + l->owed);
 }
 /* The count to write in a loss record now; marks it reported (call only when the record will be
  * written). A drop counted by a nested context after this call stays pending for the next one. */
@@ -172,6 +174,7 @@ static inline evt_rec_count evt_loss_take(evt_loss *l)
 {
     evt_rec_count n = evt_loss_pending(l);
     l->reported += n;
+    l->owed -= n;
     l->loss_records++;
     return n;
 }

@@ -26,6 +26,7 @@ void evt_loss_reset(evt_loss *l)
     l->loss_records = 0;
     l->ow_stop = 0;
     l->ow_reported = 0;
+    l->owed = 0;
 }
 
 void evt_loss_stats(const evt_loss *l, evt_rec_stats *out)

@@ -50,6 +50,18 @@
 
 #define TX_LIKELY(x)   EVT_LIKELY(x)
 #define TX_UNLIKELY(x) EVT_UNLIKELY(x)
+#if defined(__GNUC__) || defined(__clang__)
+#define TX_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define TX_ALWAYS_INLINE inline
+#endif
+/* The whole insert inlined into each entry point on 64-bit hosts (speed); one copy on small
+ * targets (size: the Cortex-M table in `make check` must not grow). */
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__aarch64__))
+#define TX_HOT_INLINE TX_ALWAYS_INLINE
+#else
+#define TX_HOT_INLINE
+#endif
 
 enum { TX_OFF = 0, TX_ENABLING = 1, TX_ON = 2 };
 /* How info fields come from the context (ISR enter/exit, interrupt control carry "stk" etc.). */
@@ -225,11 +237,12 @@ static inline void reclaim_slot(tx_rec *r)
 {
     if (TX_LIKELY(!r->wrapped)) return;
     const uint8_t *s = r->cur;
-    if (slot_word(r, s, TXTB_EV_ID) == TXTB_EVTRACE_LOST_ID &&
-        slot_word(r, s, TXTB_EV_INFO3) == TXTB_EVTRACE_LOST_MAGIC) /* re-pend what it carried */
-        evt_loss_repend(&r->loss, (uint32_t)(slot_word(r, s, TXTB_EV_INFO1) + slot_word(r, s, TXTB_EV_INFO4)));
-    else if (slot_word(r, s, TXTB_EV_CONTEXT) != TXTB_CTX_NONE)
+    /* After a wrap every slot holds a record (its context is never 0): the id word decides. */
+    if (TX_LIKELY(slot_word(r, s, TXTB_EV_ID) != TXTB_EVTRACE_LOST_ID) ||
+        slot_word(r, s, TXTB_EV_INFO3) != TXTB_EVTRACE_LOST_MAGIC)
         evt_loss_overwritten_at_stop(&r->loss, 1u);
+    else /* a LOST record: re-pend what it carried */
+        evt_loss_repend(&r->loss, (uint32_t)(slot_word(r, s, TXTB_EV_INFO1) + slot_word(r, s, TXTB_EV_INFO4)));
 }
 
 /* Write one LOST record (I6): info1 = pending drops (and re-pended counts), info2 = their total
@@ -265,7 +278,7 @@ static void after_wraps(tx_rec *r, unsigned wraps)
 }
 
 /* Write one record (plus a LOST record first if losses are pending). Lock held, nest set, state ON. */
-static void commit_locked(tx_rec *r, uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4,
+static TX_HOT_INLINE void commit_locked(tx_rec *r, uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4,
                           unsigned mode)
 {
     evt_tx_context c;
@@ -294,7 +307,7 @@ static void commit_locked(tx_rec *r, uint32_t id, uint32_t i1, uint32_t i2, uint
 }
 
 /* The insert after the gate passed. Returns 1 if written, 0 if dropped or off. */
-static unsigned record(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, unsigned mode)
+static TX_HOT_INLINE unsigned record(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, unsigned mode)
 {
     tx_rec *r = &g_rec;
     evt_port_crit_t cs;

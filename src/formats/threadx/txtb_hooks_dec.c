@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 #include <string.h>
-#include "evtrace/hooks.h"
+#include "evtrace/hooks_defs.h"
 #include "formats/threadx/txtb_defs.h"
 #include "kernel/utk/utk_fncd.h"
 

@@ -107,6 +107,15 @@ void *evt_utk_svc_enter(FN fncd, TD_CALINF *calinf, ...)
     unsigned n = UTK_FNCD_IS_SVC(fncd) ? UTK_FNCD_NARGS(fncd) : 1u;
     va_list ap;
     (void)calinf;
+    if (!EVT_HOOK_GATE_(SVC)) { /* filtered or off: only what the leave needs (argument 1) */
+        uintptr_t a0 = 0;
+        if (n > 0) {
+            va_start(ap, calinf);
+            a0 = va_arg(ap, uintptr_t);
+            va_end(ap);
+        }
+        return (void *)((a0 << 1) | 1u);
+    }
     if (n > EVT_HOOK_SVC_MAX_ARGS) n = EVT_HOOK_SVC_MAX_ARGS;
     va_start(ap, calinf);
     for (unsigned i = 0; i < EVT_HOOK_SVC_MAX_ARGS; i++) a[i] = i < n ? va_arg(ap, uintptr_t) : 0u;

@@ -41,7 +41,7 @@ typedef struct evt_port_lock {
 #define EVT_PORT_LOCK_INIT {0}
 
 extern _Thread_local int evt_posix_in_isr;        /* set while a simulated interrupt handler runs */
-extern _Thread_local volatile unsigned evt_posix_hold; /* sections entered, incl. taking (P4) */
+extern _Thread_local unsigned evt_posix_hold; /* sections entered, incl. taking (P4) */
 extern _Thread_local volatile unsigned evt_posix_deferred; /* held-off simulated interrupts */
 extern _Thread_local char evt_posix_token_;       /* its address is the thread's lock token */
 

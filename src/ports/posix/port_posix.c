@@ -8,7 +8,7 @@
 #include <string.h>
 
 _Thread_local int evt_posix_in_isr;
-_Thread_local volatile unsigned evt_posix_hold;
+_Thread_local unsigned evt_posix_hold;
 _Thread_local volatile unsigned evt_posix_deferred;
 _Thread_local char evt_posix_token_;
 _Thread_local uintptr_t evt_posix_self;
