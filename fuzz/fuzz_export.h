@@ -9,8 +9,12 @@
 #include "evtrace/exporter.h"
 #include "fuzz_common.h"
 
+/* Called after a successful end() with the path written (NULL: no check). */
+typedef void (*fuzz_export_check)(const char *path);
+
 /* path NULL: a scratch path named after the exporter's extension. */
-static inline void fuzz_export(const uint8_t *data, size_t size, const char *exporter, const char *path)
+static inline void fuzz_export(const uint8_t *data, size_t size, const char *exporter, const char *path,
+                               fuzz_export_check check)
 {
     const evt_exporter_desc *x = evt_exporter_find(exporter);
     if (!x) abort(); /* the target names a registered exporter */
@@ -26,8 +30,11 @@ static inline void fuzz_export(const uint8_t *data, size_t size, const char *exp
         unsigned long n = 0;
         while (s == EVT_OK && n++ < FUZZ_MAX_EVENTS && evt_reader_next(r, &ev) == EVT_OK)
             s = x->event(st, &ev);
-        if (s == EVT_OK) x->end(st, r, err, sizeof err);
-        else x->abort(st);
+        if (s == EVT_OK) {
+            if (x->end(st, r, err, sizeof err) == EVT_OK && check) check(path);
+        } else {
+            x->abort(st);
+        }
     }
     evt_reader_close(r);
     fuzz_remove(path);

@@ -3,6 +3,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    fuzz_export(data, size, "perfetto", NULL);
+    fuzz_export(data, size, "perfetto", NULL, NULL);
     return 0;
 }

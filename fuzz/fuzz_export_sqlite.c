@@ -4,6 +4,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    fuzz_export(data, size, "sqlite", ":memory:");
+    fuzz_export(data, size, "sqlite", ":memory:", NULL);
     return 0;
 }
