@@ -60,6 +60,16 @@ static inline uint32_t evt_cur_u32le_at(evt_cur *c, size_t pos) { return evt_cur
 static inline uint64_t evt_cur_u64le_at(evt_cur *c, size_t pos) { return evt_cur_at(c, pos) ? evt_cur_u64le(c) : 0; }
 /* n bytes at position pos, or NULL (sets the error). */
 static inline const uint8_t *evt_cur_take_at(evt_cur *c, size_t pos, size_t n) { return evt_cur_at(c, pos) ? evt_cur_take(c, n) : NULL; }
+/* A cursor over the next n bytes of c (its base = their offset), advancing c. On a short read c's
+ * error is set and sub is empty with its error set too. */
+static inline int evt_cur_sub(evt_cur *c, size_t n, evt_cur *sub)
+{
+    uint64_t off = evt_cur_offset(c);
+    const uint8_t *q = evt_cur_take(c, n);
+    evt_cur_init(sub, q, q ? n : 0, off, c->big);
+    if (!q) { sub->err = 1; sub->err_off = off; }
+    return q != NULL;
+}
 /* In the cursor's own byte order. */
 static inline uint16_t evt_cur_u16(evt_cur *c) { return c->big ? evt_cur_u16be(c) : evt_cur_u16le(c); }
 static inline uint32_t evt_cur_u32(evt_cur *c) { return c->big ? evt_cur_u32be(c) : evt_cur_u32le(c); }

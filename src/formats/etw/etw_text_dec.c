@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "evtrace/alloc.h"
-#include "formats/common/bytes.h"
+#include "formats/common/cursor.h"
 #include "formats/etw/etw_dec.h"
 
 int etw_header_type_info(unsigned ht, unsigned *fixed, unsigned *size_at, unsigned *ts_at, int *family)
@@ -85,15 +85,17 @@ static void put_utf8(char *out, size_t cap, size_t *o, uint32_t cp)
 
 size_t etw_utf16_to_utf8(const uint8_t *p, size_t n, char *out, size_t cap)
 {
-    size_t i = 0, o = 0;
-    while (i + 2 <= n) {
-        uint32_t u = evt_ld_u16le(p + i);
-        i += 2;
-        if (u == 0) { out[o] = 0; return i; }
-        if (u >= 0xD800 && u < 0xDC00 && i + 2 <= n) {
-            uint32_t lo = evt_ld_u16le(p + i);
-            if (lo >= 0xDC00 && lo < 0xE000) { i += 2; u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00); }
-            else u = 0xFFFD;
+    evt_cur c;
+    evt_cur_init(&c, p, n, 0, 0);
+    size_t o = 0;
+    while (evt_cur_left(&c) >= 2) {
+        uint32_t u = evt_cur_u16le(&c);
+        if (u == 0) { out[o] = 0; return c.pos; }
+        if (u >= 0xD800 && u < 0xDC00 && evt_cur_left(&c) >= 2) {
+            size_t at = c.pos;
+            uint32_t lo = evt_cur_u16le(&c);
+            if (lo >= 0xDC00 && lo < 0xE000) u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+            else { u = 0xFFFD; evt_cur_at(&c, at); } /* an unpaired high surrogate: lo is read next */
         } else if (u >= 0xD800 && u < 0xE000) {
             u = 0xFFFD;
         }

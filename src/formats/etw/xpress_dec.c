@@ -3,7 +3,7 @@
  * (offset < length repeats the last `offset` bytes). */
 #include "formats/etw/xpress.h"
 
-#include "formats/common/bytes.h"
+#include "formats/common/cursor.h"
 
 const char *etw_xpress_message(etw_xpress_status st)
 {
@@ -20,57 +20,55 @@ const char *etw_xpress_message(etw_xpress_status st)
 etw_xpress_status etw_xpress_decompress(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap,
                                         size_t *out_len, size_t *err_pos)
 {
-    size_t ip = 0, op = 0;
+    evt_cur c;               /* the input; c.pos is the input position */
+    evt_cur_init(&c, in, in_len, 0, 0);
+    size_t op = 0;
     uint32_t flags = 0;
     unsigned nflags = 0;
-    size_t half_pos = 0;     /* input position of the shared length half-byte, 0 = none pending */
+    uint8_t half_byte = 0;   /* the shared length byte whose high half is still pending */
     int have_half = 0;
     etw_xpress_status st = ETW_XPRESS_OK;
     size_t where = in_len;
 
     for (;;) {
         if (nflags == 0) {
-            if (ip == in_len) break;                       /* clean end after a full flag word */
-            if (in_len - ip < 4) { st = ETW_XPRESS_TRUNCATED; where = ip; break; }
-            flags = evt_ld_u32le(in + ip);
-            ip += 4;
+            if (evt_cur_left(&c) == 0) break;             /* clean end after a full flag word */
+            if (evt_cur_left(&c) < 4) { st = ETW_XPRESS_TRUNCATED; where = c.pos; break; }
+            flags = evt_cur_u32le(&c);
             nflags = 32;
         }
         nflags--;
         if (((flags >> nflags) & 1u) == 0) {
-            if (ip == in_len) break;                       /* end of data on a literal flag */
-            if (op == out_cap) { st = ETW_XPRESS_OVERFLOW; where = ip; break; }
-            out[op++] = in[ip++];
+            if (evt_cur_left(&c) == 0) break;             /* end of data on a literal flag */
+            if (op == out_cap) { st = ETW_XPRESS_OVERFLOW; where = c.pos; break; }
+            out[op++] = evt_cur_u8(&c);
             continue;
         }
-        if (ip == in_len) break;                           /* the end marker */
-        size_t tok_pos = ip;
-        if (in_len - ip < 2) { st = ETW_XPRESS_TRUNCATED; where = ip; break; }
-        uint32_t token = evt_ld_u16le(in + ip);
-        ip += 2;
+        if (evt_cur_left(&c) == 0) break;                 /* the end marker */
+        size_t tok_pos = c.pos;
+        if (evt_cur_left(&c) < 2) { st = ETW_XPRESS_TRUNCATED; where = c.pos; break; }
+        uint32_t token = evt_cur_u16le(&c);
         size_t offset = (size_t)(token >> 3) + 1;
         uint64_t len = token & 7u;
         if (len == 7) {
             if (!have_half) {
-                if (ip == in_len) { st = ETW_XPRESS_TRUNCATED; where = ip; break; }
-                len = in[ip] & 0x0Fu;
-                half_pos = ip++;
+                if (evt_cur_left(&c) == 0) { st = ETW_XPRESS_TRUNCATED; where = c.pos; break; }
+                half_byte = evt_cur_u8(&c);
+                len = half_byte & 0x0Fu;
                 have_half = 1;
             } else {
-                len = in[half_pos] >> 4;
+                len = half_byte >> 4;
                 have_half = 0;
             }
             if (len == 15) {
-                if (ip == in_len) { st = ETW_XPRESS_TRUNCATED; where = ip; break; }
-                len = in[ip++];
+                if (evt_cur_left(&c) == 0) { st = ETW_XPRESS_TRUNCATED; where = c.pos; break; }
+                len = evt_cur_u8(&c);
                 if (len == 255) {
-                    if (in_len - ip < 2) { st = ETW_XPRESS_TRUNCATED; where = ip; break; }
-                    len = evt_ld_u16le(in + ip);
-                    ip += 2;
+                    if (evt_cur_left(&c) < 2) { st = ETW_XPRESS_TRUNCATED; where = c.pos; break; }
+                    len = evt_cur_u16le(&c);
                     if (len == 0) {
-                        if (in_len - ip < 4) { st = ETW_XPRESS_TRUNCATED; where = ip; break; }
-                        len = evt_ld_u32le(in + ip);
-                        ip += 4;
+                        if (evt_cur_left(&c) < 4) { st = ETW_XPRESS_TRUNCATED; where = c.pos; break; }
+                        len = evt_cur_u32le(&c);
                     }
                     if (len < 15 + 7) { st = ETW_XPRESS_BAD_LENGTH; where = tok_pos; break; }
                     len -= 15 + 7;
