@@ -27,7 +27,10 @@ void app_trace_start(void)
 {
     evt_rkh_config cfg;
     evt_rkh_config_default(&cfg);
-    evt_rkh_init(&g_rec, &cfg, g_ring, sizeof g_ring, board_timestamp, EVT_CFG_TIMESTAMP_HZ);
+    /* RKH's configuration record has 16 bits for the timestamp rate: a faster clock is written
+     * as 0 (unknown) rather than truncated to a wrong rate. */
+    evt_rkh_init(&g_rec, &cfg, g_ring, sizeof g_ring, board_timestamp,
+                 EVT_CFG_TIMESTAMP_HZ <= 0xFFFFu ? EVT_CFG_TIMESTAMP_HZ : 0u);
     evt_rkh_set_sink(&g_rec, uart_sink, 0);
     evt_rkh_hooks_attach(&g_rec);
     evt_rkh_filter_off_event(&g_rec, RKH_TE_USER + APP_SAMPLE_UEVT);
