@@ -441,7 +441,19 @@ enum etw_trace_type {
     X(SYSTEM_TRACE,  "9e814aad-3204-11d2-9a82-006008a86939", 0x9e814aadu, 0x3204, 0x11d2,        \
       0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39)                                           \
     X(EVENT_TRACE_CONFIG, "01853a65-418f-4f36-aefc-dc0f1d2fd235", 0x01853a65u, 0x418f, 0x4f36,   \
-      0xae, 0xfc, 0xdc, 0x0f, 0x1d, 0x2f, 0xd2, 0x35)
+      0xae, 0xfc, 0xdc, 0x0f, 0x1d, 0x2f, 0xd2, 0x35)                                           \
+    X(EVTRACE_LOSS, "65767472-6f6c-7373-8000-657674726163", 0x65767472u, 0x6f6c, 0x7373,         \
+      0x80, 0x00, 0x65, 0x76, 0x74, 0x72, 0x61, 0x63)
+
+/* evtrace's loss record (recorder, include/evtrace/etw.h): a classic FULL_HEADER event of the
+ * EVTRACE_LOSS class above, Class.Type ETW_EVT_LOSS_TYPE, payload a u64le count of events lost
+ * (dropped, or in buffers overwritten or not written) before it. A file whose logfile header
+ * holds ETW_EVT_LOSS_MARK in the (on-disk meaningless) LoggerName pointer field carries every
+ * loss in such records plus EventsLost (losses still pending at stop): its BuffersLost and
+ * overwritten buffers are then already counted in events. */
+#define ETW_EVT_LOSS_TYPE       32u          /* as RT_LostEvent */
+#define ETW_EVT_LOSS_PAYLOAD    8u
+#define ETW_EVT_LOSS_MARK       0x4c747665u  /* "evtL" little-endian */
 
 /* Event control codes (EnableTraceEx2) and ControlTrace codes (§1). */
 #define ETW_CONTROL_DISABLE_PROVIDER 0u

@@ -408,6 +408,8 @@ static evt_status parse_logfile_header(etw_state *s)
     s->start_time = evt_ld_u64le(h + LF(START_TIME));
     s->clock_type = evt_ld_u32le(h + LF(RESERVED_FLAGS));
     s->buffers_lost = evt_ld_u32le(h + LF(BUFFERS_LOST));
+    /* evtrace's recorder: losses travel in loss records (events), not in buffer counts */
+    s->evt_loss_records = evt_ld_u32le(h + LF(LOGGER_NAME_PTR)) == ETW_EVT_LOSS_MARK;
 #undef LF
     s->t0 = evt_ld_u64le(p + ETW_SH_SYSTEM_TIME);
     size_t npos = ETW_SYSTEM_HEADER_SIZE + fixed, rest = it->size - npos;
@@ -456,7 +458,8 @@ static evt_status open_(evt_reader *r, void **state)
     }
     if ((s->log_file_mode & ETW_FILE_MODE_CIRCULAR) && s->buffers_written > data_bufs) {
         /* A circular file keeps the newest buffers: the older ones were overwritten. */
-        push_pending(s, "BuffersOverwritten", s->buffers_written - data_bufs, 0, 0);
+        /* evtrace's recorder counts their events in its loss records: a marker without count */
+        push_pending(s, "BuffersOverwritten", s->evt_loss_records ? 0 : s->buffers_written - data_bufs, 0, 0);
     }
     for (uint32_t i = 1; i < s->nstreams; i++) advance(s, &s->streams[i]);
     heap_build(s);
@@ -518,7 +521,8 @@ static evt_status next(void *state, evt_event *ev)
             if (first) {
                 /* The logfile header: its totals of lost events/buffers follow as lost events. */
                 if (s->events_lost) push_pending(s, "EventsLost", s->events_lost, 0, ETW_BUFFER_HEADER_SIZE);
-                if (s->buffers_lost) push_pending(s, "BuffersLost", s->buffers_lost, 0, ETW_BUFFER_HEADER_SIZE);
+                if (s->buffers_lost)
+                    push_pending(s, "BuffersLost", s->evt_loss_records ? 0 : s->buffers_lost, 0, ETW_BUFFER_HEADER_SIZE);
             }
             return EVT_OK;
         }

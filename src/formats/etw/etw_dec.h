@@ -68,6 +68,7 @@ typedef struct etw_state {
     uint32_t buffer_size, version, provider_version, ncpus, timer_res, max_file_size;
     uint32_t log_file_mode, buffers_written, pointer_size, events_lost, cpu_mhz;
     uint32_t clock_type, buffers_lost;
+    int evt_loss_records;       /* written by evtrace's recorder: loss records carry every loss */
     uint64_t end_time, boot_time, perf_freq, start_time;
     uint64_t t0;                 /* raw timestamp of the header record (anchor of start_time) */
     uint64_t hz;                 /* raw ticks per second (0 = unknown) */

@@ -110,6 +110,19 @@ static void decode_system(etw_state *s, const uint8_t *p, uint32_t n, unsigned h
     ev->data_len = n - hdr;
 }
 
+/* The GUID of evtrace's loss records (ETW_GUID_TABLE row EVTRACE_LOSS, on-disk bytes). */
+static int is_loss_guid(const uint8_t *g)
+{
+    enum {
+#define ETW_GIDX_(n, str, ...) ETW_GIDX_##n,
+        ETW_GUID_TABLE(ETW_GIDX_)
+#undef ETW_GIDX_
+    };
+    uint8_t want[16];
+    etw_known_guid(ETW_GIDX_EVTRACE_LOSS, want);
+    return memcmp(g, want, 16) == 0;
+}
+
 static void decode_full(etw_state *s, const uint8_t *p, uint32_t n, unsigned ht, evt_event *ev)
 {
     const uint8_t *guid = p + ETW_TH_GUID;
@@ -122,6 +135,17 @@ static void decode_full(etw_state *s, const uint8_t *p, uint32_t n, unsigned ht,
     char tb[16];
     type_text(tb, sizeof tb, type);
     int is_et = memcmp(guid, et, 16) == 0;
+    if (!is_et && type == ETW_EVT_LOSS_TYPE && n >= ETW_TRACE_HEADER_SIZE + ETW_EVT_LOSS_PAYLOAD && is_loss_guid(guid)) {
+        /* evtrace's loss record: events lost before this point (added to the reader's lost). */
+        ev->name = "EvtraceLost";
+        ev->kind = EVT_KIND_LOST;
+        ev->flags |= EVT_HAS_COUNT;
+        ev->count = evt_ld_u64le(p + ETW_TRACE_HEADER_SIZE);
+        common_fields(s, ev, guid, p[ETW_TH_CLASS_LEVEL], evt_ld_u16le(p + ETW_TH_CLASS_VERSION),
+                      evt_ld_u32le(p + ETW_TH_PROCESS_ID), evt_ld_u32le(p + ETW_TH_THREAD_ID),
+                      evt_ld_u32le(p + ETW_TH_KERNEL_TIME), evt_ld_u32le(p + ETW_TH_USER_TIME), ht);
+        return;
+    }
     snprintf(s->name, sizeof s->name, "%s/%s", is_et ? "EventTrace" : "Classic", tb);
     ev->name = s->name;
     ev->kind = is_et ? EVT_KIND_MARKER : EVT_KIND_USER;
