@@ -5,12 +5,24 @@
  * circular) laid out as Windows writes it: buffer 0 = logfile-header record, then data buffers.
  * Freestanding (no malloc, no libc): the caller owns the buffer memory and supplies the file
  * writes through a callback; src/ports/posix/etw_file.c has the POSIX file/clock glue.
- * Layouts and constants: evtrace/etw_defs.h (ETW_WNODE_FLAG_*, ETW_TYPE_*, ETW_LEVEL_*). */
+ * Layouts and constants: evtrace/etw_defs.h (ETW_WNODE_FLAG_*, ETW_TYPE_*, ETW_LEVEL_*).
+ *
+ * On the recorder core (evtrace/recorder.h): each session has its own lock and nesting guard (no
+ * lock shared with other sessions or recorders), its loss account and clock. A signal handler or
+ * interrupt that records while its thread is writing into the same session is dropped and counted
+ * (never spliced); every loss reaches the file as a loss record (an event of evtrace's own
+ * EVTRACE_LOSS class carrying the count, ETW_EVT_LOSS_TYPE) written before the next event that
+ * gets through, and at stop; what cannot be written any more (sequential file full) is the
+ * logfile header's EventsLost. Events in buffers that leave the file (circular overwrite, file
+ * full, failed write) count as lost too, so events read + lost reported == events issued.
+ * evt_etw_write tests the provider's gate inline: a disabled or filtered call costs one relaxed
+ * load and a compare, no clock read, no lock. */
 #ifndef EVTRACE_ETW_H
 #define EVTRACE_ETW_H
 
 #include <stdint.h>
 #include "evtrace/etw_defs.h"
+#include "evtrace/recorder.h"
 
 /* Win32 status codes TraceEvent returns (same values). */
 #define EVT_ETW_SUCCESS                0u
@@ -87,6 +99,7 @@ typedef struct evt_etw_slot {
     uint64_t owner;         /* per-thread: owning thread id + 1 (0 = free) */
     uint32_t events;        /* records in the buffer */
     int lost_since_flush;   /* events were lost while this buffer was current */
+    evt_rec_count loss_in;  /* losses carried by the loss records in the buffer */
 } evt_etw_slot;
 
 /* A logging session (controller side). All members are private to the recorder. */
@@ -103,7 +116,14 @@ typedef struct evt_etw_session {
     uint64_t overwritten;   /* circular: oldest buffers overwritten */
     uint64_t start_ts;      /* raw timestamp of the logfile-header record */
     uint64_t start_time;    /* FILETIME at start */
-    uint64_t events;        /* events written */
+    uint64_t events;        /* (unused: evt_etw_session_stats reads the loss account) */
+    evt_rec_lock lock;      /* the session's critical section (its own, P1-P4) */
+    evt_nest nest;          /* a record, flush or stop of this session is in progress */
+    evt_loss loss;          /* dropped / overwritten / reported (evtrace/recorder.h) */
+    evt_clock clk;          /* record timestamps, clamped monotonic */
+    struct evt_etw_provider *providers; /* enabled by this session (their gates close at stop) */
+    evt_rec_count *ring;    /* circular: per file position, events + loss counts of its buffer */
+    uint32_t pid;           /* process id, read once at start */
 } evt_etw_session;
 
 /* A classic provider (RegisterTraceGuids). */
@@ -114,15 +134,20 @@ typedef struct evt_etw_provider {
     uint64_t match_any, match_all;  /* keyword masks; low 32 bits of match_any = enable flags */
     void (*control)(struct evt_etw_provider *p, uint32_t code, void *ctx); /* enable callback */
     void *control_ctx;
+    evt_gate gate;                  /* ETW_GATE_ON | level while enabled by a running session */
+    struct evt_etw_provider *next_enabled; /* the session's list of enabled providers */
 } evt_etw_provider;
+#define ETW_GATE_ON 0x100u          /* gate bit: enabled (the low 8 bits: the enable level) */
 
 /* Counters of a session (what its log header records). */
 typedef struct evt_etw_stats {
     uint64_t events, events_lost, buffers_written, buffers_lost, buffers_overwritten;
 } evt_etw_stats;
 
-/* StartTrace: validate cfg, take `buffers` buffers from mem (needs buffers * buffer_size bytes),
- * write the logfile-header buffer (buffer 0). Returns EVT_ETW_SUCCESS or ..._INVALID_PARAMETER
+/* StartTrace: validate cfg, take `buffers` buffers from mem (needs buffers * buffer_size bytes,
+ * plus (max_file_buffers - 1) * sizeof(evt_rec_count) for a circular file: the per-position event
+ * counts that keep the loss count exact; mem aligned to sizeof(evt_rec_count)), write the
+ * logfile-header buffer (buffer 0). Returns EVT_ETW_SUCCESS or ..._INVALID_PARAMETER
  * (bad config, too little memory) or ..._NOT_ENOUGH_MEMORY (the header could not be written). */
 uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config *cfg, void *mem, uint32_t mem_size);
 /* ControlTrace(STOP): flush every non-empty buffer, rewrite buffer 0 with the final counts
@@ -130,8 +155,11 @@ uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config 
 uint32_t evt_etw_session_stop(evt_etw_session *s);
 /* ControlTrace(FLUSH): write out every non-empty buffer now. */
 uint32_t evt_etw_session_flush(evt_etw_session *s);
-/* ControlTrace(QUERY): the counters. */
+/* ControlTrace(QUERY): the counters (events = written, events_lost = dropped). */
 void evt_etw_session_stats(const evt_etw_session *s, evt_etw_stats *out);
+/* The common recorder stats (evtrace/recorder.h): written, dropped, overwritten (events of
+ * buffers that left the file, incl. loss counts they carried), pending, loss records. */
+void evt_etw_get_rec_stats(const evt_etw_session *s, evt_rec_stats *out);
 
 /* RegisterTraceGuids: a provider with its control GUID and optional enable callback. */
 void evt_etw_register(evt_etw_provider *p, const evt_etw_guid *guid,
@@ -147,11 +175,30 @@ uint32_t evt_etw_enable_flags(const evt_etw_provider *p);
  * keyword passes (keyword 0, or (keyword & any) != 0 and (keyword & all) == all). */
 int evt_etw_event_enabled(const evt_etw_provider *p, uint8_t level, uint64_t keyword);
 /* TraceEvent: write hdr (+ payload bytes, or payload = const evt_etw_mof_field[n] with
- * USE_MOF_PTR) as one record. Not filtered: the provider checks its level/flags itself. */
+ * USE_MOF_PTR) as one record. Not filtered: the provider checks its level/flags itself.
+ * Returns ..._NOT_ENOUGH_MEMORY when the event was dropped (counted: nested in a record of the
+ * same session, no buffer, file full). May be called from a signal handler or interrupt. */
 uint32_t evt_etw_trace_event(evt_etw_provider *p, const evt_etw_trace_header *hdr, const void *payload);
 /* evt_etw_event_enabled(p, hdr->level, keyword) then TraceEvent; a filtered call returns
- * EVT_ETW_SUCCESS without reading the clock. */
+ * EVT_ETW_SUCCESS without reading the clock. The macro below inlines the test; the function
+ * (same name) remains for callers that take its address. */
 uint32_t evt_etw_write(evt_etw_provider *p, uint64_t keyword, const evt_etw_trace_header *hdr, const void *payload);
+
+/* ETW's rule, inline: one relaxed load of the gate (0 = disabled or session stopped), the level
+ * from its low byte, the keyword masks only for a non-zero keyword. */
+static inline int evt_etw_event_enabled_inline(const evt_etw_provider *p, uint8_t level, uint64_t keyword)
+{
+    uint32_t b = evt_gate_bits(&p->gate), lvl = b & 0xFFu;
+    if (!b || (lvl && level > lvl)) return 0;
+    return keyword == 0 || ((keyword & p->match_any) != 0 && (keyword & p->match_all) == p->match_all);
+}
+static inline uint32_t evt_etw_write_gated_(evt_etw_provider *p, uint64_t keyword, const evt_etw_trace_header *hdr,
+                                            const void *payload)
+{
+    if (!evt_etw_event_enabled_inline(p, hdr->level, keyword)) return EVT_ETW_SUCCESS;
+    return evt_etw_trace_event(p, hdr, payload);
+}
+#define evt_etw_write(p, keyword, hdr, payload) evt_etw_write_gated_((p), (keyword), (hdr), (payload))
 
 /* ---- POSIX glue (recorder library, POSIX port: src/ports/posix/etw_file.c) ------------------- */
 struct evt_etw_file;

@@ -7,13 +7,27 @@
  *    buffer_size * (1 + k) (sequential) or buffer_size * (1 + k % R) with R = max_file_buffers - 1
  *    (circular: the oldest buffer is overwritten and counted). Buffer 0 is rewritten at stop with
  *    the final counts. SequenceNumber: 0 for buffer 0, then 1, 2, ... in flush order.
- *  - Everything that is dropped is counted: EventsLost (no slot, too big, file full) and
- *    BuffersLost (a buffer the file could not take) go into the logfile header.
- *  - A slot is only touched inside evt_port_crit_enter/exit; a full buffer is flushed (written
- *    through cfg.write) inline by the thread that filled it. */
+ *  - On the recorder core (evtrace/recorder.h): the session's own lock (no lock shared with
+ *    other sessions or recorders) and one nesting guard, taken in that order around every record,
+ *    flush and stop. Slots, the file state and the loss account are touched only inside both.
+ *    A signal handler (or interrupt) that records while its thread holds the session finds the
+ *    guard busy: its record is dropped and counted, never spliced into the interrupted one.
+ *  - Providers' gates: bits = ETW_GATE_ON | enable level while the provider is enabled by a
+ *    running session, 0 otherwise; evt_etw_write tests it inline (no clock read when filtered).
+ *  - Loss account (evt_loss): every TraceEvent that passed the gate is written or dropped
+ *    (nested, lock unavailable to a nested context, no slot, too big, file full, racing a stop).
+ *    Buffers that leave the file add their data events and the counts of their loss records to
+ *    `overwritten`: circular overwrite (the counts of the buffer at each ring position are kept
+ *    in ring[]), a full sequential file, a failed write. A loss record (EVTRACE_LOSS class event
+ *    carrying the pending count) is written before the next event that gets through and at stop;
+ *    what stays pending at stop (file full) goes into the logfile header's EventsLost, and the
+ *    header's LoggerName pointer field holds ETW_EVT_LOSS_MARK. So a reader's events plus the
+ *    counts of loss records plus EventsLost equal the events issued, exactly.
+ *  - A full buffer is flushed (written through cfg.write) inline by the context that filled it. */
 #include "evtrace/etw.h"
 
 #include "evtrace/port.h"
+#include "evtrace/recorder.h"
 #include "formats/common/bytes.h"
 
 #define HDR_BUF_MAX (ETW_BUFFER_HEADER_SIZE + ETW_SYSTEM_HEADER_SIZE + ETW_LOGFILE_HEADER_SIZE64 + 2u * 2u * (EVT_ETW_MAX_NAME + 1u) + 8u)
@@ -37,25 +51,51 @@ static void put_guid(uint8_t *p, const evt_etw_guid *g)
     for (int i = 0; i < 8; i++) p[8 + i] = g->data4[i];
 }
 
-/* Raw session clock: the configured one; for the system-time clock the FILETIME hook; else the
- * port's counter (QPC-like, or the cycle counter for ETW_CLOCK_CPU_CYCLES). */
+static const evt_etw_guid k_loss_guid = {0x65767472u, 0x6f6c, 0x7373, {0x80, 0x00, 0x65, 0x76, 0x74, 0x72, 0x61, 0x63}};
+
+/* Raw session clock outside a record (start, flush times): the configured one; for the
+ * system-time clock the FILETIME hook; else the port's counter (QPC-like, or the cycle counter
+ * for ETW_CLOCK_CPU_CYCLES). Records read it through the session's evt_clock (clamped). */
 static uint64_t now(const evt_etw_session *s)
 {
     if (s->cfg.clock) return s->cfg.clock();
     if (s->cfg.clock_type == ETW_CLOCK_SYSTEM_TIME && s->cfg.filetime) return s->cfg.filetime();
     return evt_port_timestamp();
 }
+static uint64_t clock_cb(void *user) { return now((const evt_etw_session *)user); }
 static uint32_t tid_of(const evt_etw_session *s) { return s->cfg.thread_id ? s->cfg.thread_id() : (uint32_t)evt_port_context_id(); }
 static uint32_t pid_of(const evt_etw_session *s) { return s->cfg.process_id ? s->cfg.process_id() : 0u; }
 static int ptr64(const evt_etw_session *s) { return s->cfg.pointer_size == 8; }
 
-/* Kernel/User time of the calling thread in TimerResolution units. */
+/* Kernel/User time of the calling thread in TimerResolution units (0 without the hook). */
 static void cpu_ticks(const evt_etw_session *s, uint32_t *kt, uint32_t *ut)
 {
     uint64_t k = 0, u = 0;
-    if (s->cfg.cpu_times) s->cfg.cpu_times(&k, &u);
+    *kt = *ut = 0;
+    if (!s->cfg.cpu_times) return;
+    s->cfg.cpu_times(&k, &u);
     *kt = (uint32_t)(k / s->cfg.timer_resolution);
     *ut = (uint32_t)(u / s->cfg.timer_resolution);
+}
+
+/* Enter the session (lock, then nesting guard). 0: a nested context cannot (counted dropped). */
+static int enter(evt_etw_session *s, evt_port_crit_t *st)
+{
+    if (!evt_rec_lock_enter(&s->lock, st)) {
+        evt_loss_drop(&s->loss);
+        return 0;
+    }
+    if (!evt_nest_enter(&s->nest)) {
+        evt_rec_lock_exit(&s->lock, *st);
+        evt_loss_drop(&s->loss);
+        return 0;
+    }
+    return 1;
+}
+static void leave(evt_etw_session *s, evt_port_crit_t st)
+{
+    evt_nest_exit(&s->nest);
+    evt_rec_lock_exit(&s->lock, st);
 }
 
 /* WMI_BUFFER_HEADER of a buffer about to be written. */
@@ -138,7 +178,8 @@ static int write_header_buffer(evt_etw_session *s, uint64_t end_time)
     evt_put_u32le(h + LF(BUFFERS_WRITTEN), (uint32_t)(1u + s->data_written));
     evt_put_u32le(h + LF(START_BUFFERS), 1u);
     evt_put_u32le(h + LF(POINTER_SIZE), s->cfg.pointer_size);
-    evt_put_u32le(h + LF(EVENTS_LOST), (uint32_t)s->events_lost);
+    evt_put_u32le(h + LF(EVENTS_LOST), (uint32_t)evt_loss_pending(&s->loss)); /* not in loss records */
+    evt_put_u32le(h + LF(LOGGER_NAME_PTR), ETW_EVT_LOSS_MARK);
     evt_put_u32le(h + LF(CPU_SPEED_MHZ), s->cfg.cpu_mhz);
     evt_put_u64le(h + LF(PERF_FREQ), s->cfg.clock_hz);
     evt_put_u64le(h + LF(START_TIME), s->start_time);
@@ -158,17 +199,24 @@ static int write_header_buffer(evt_etw_session *s, uint64_t end_time)
     return 1;
 }
 
-/* Write a slot's buffer to the file (crit section held) and reset it. */
+/* Write a slot's buffer to the file (session entered) and reset it. A buffer that leaves the
+ * file (overwritten, not written) re-pends its events and loss counts. */
 static void flush_slot(evt_etw_session *s, evt_etw_slot *sl, uint16_t proc)
 {
     uint32_t filled = sl->used;
     if (filled <= ETW_BUFFER_HEADER_SIZE) return;
     uint64_t off;
     int ok = 1;
+    evt_rec_count held = (evt_rec_count)sl->events + sl->loss_in; /* what this buffer carries */
     if (s->cfg.log_file_mode & ETW_FILE_MODE_CIRCULAR) {
         uint64_t ring = s->cfg.max_file_buffers - 1u;
-        off = (uint64_t)s->cfg.buffer_size * (1u + s->data_written % ring);
-        if (s->data_written >= ring) s->overwritten++;
+        uint64_t pos = s->data_written % ring;
+        off = (uint64_t)s->cfg.buffer_size * (1u + pos);
+        if (s->data_written >= ring) {
+            s->overwritten++;
+            evt_loss_overwritten(&s->loss, s->ring[pos]);
+        }
+        s->ring[pos] = held;
     } else {
         off = (uint64_t)s->cfg.buffer_size * (1u + s->data_written);
         if (s->cfg.max_file_buffers && 1u + s->data_written >= s->cfg.max_file_buffers) {
@@ -183,20 +231,29 @@ static void flush_slot(evt_etw_session *s, evt_etw_slot *sl, uint16_t proc)
         ok = write_at(s, off, sl->buf, s->cfg.buffer_size);
     }
     if (ok) { s->seq++; s->data_written++; }
-    else s->buffers_lost++;
+    else {
+        s->buffers_lost++;
+        if (s->cfg.log_file_mode & ETW_FILE_MODE_CIRCULAR) s->ring[s->data_written % (s->cfg.max_file_buffers - 1u)] = 0;
+        evt_loss_overwritten(&s->loss, held);
+    }
     sl->used = ETW_BUFFER_HEADER_SIZE;
     sl->events = 0;
+    sl->loss_in = 0;
     sl->lost_since_flush = 0;
 }
 
 uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config *cfg, void *mem, uint32_t mem_size)
 {
     if (!s || !cfg || !cfg->write || !mem) return EVT_ETW_ERROR_INVALID_PARAMETER;
+    int circular = (cfg->log_file_mode & ETW_FILE_MODE_CIRCULAR) != 0;
+    uint64_t slots_size = (uint64_t)cfg->buffers * cfg->buffer_size;
+    uint64_t ring_size = circular ? (uint64_t)(cfg->max_file_buffers - 1u) * sizeof(evt_rec_count) : 0u;
     if (cfg->buffer_size < ETW_MIN_BUFFER_KB * 1024u || cfg->buffer_size > ETW_MAX_BUFFER_KB * 1024u ||
-        (cfg->buffer_size & 7u) || cfg->buffers == 0 || cfg->buffers > EVT_ETW_MAX_SLOTS ||
-        (uint64_t)cfg->buffers * cfg->buffer_size > mem_size)
+        (cfg->buffer_size & 7u) || cfg->buffers == 0 || cfg->buffers > EVT_ETW_MAX_SLOTS)
         return EVT_ETW_ERROR_INVALID_PARAMETER;
-    if ((cfg->log_file_mode & ETW_FILE_MODE_CIRCULAR) && cfg->max_file_buffers < 2u) return EVT_ETW_ERROR_INVALID_PARAMETER;
+    if (circular && cfg->max_file_buffers < 2u) return EVT_ETW_ERROR_INVALID_PARAMETER;
+    if (slots_size + ring_size > mem_size || (((uintptr_t)mem) & (sizeof(evt_rec_count) - 1u)))
+        return EVT_ETW_ERROR_INVALID_PARAMETER;
     if (cfg->pointer_size != 0 && cfg->pointer_size != 4 && cfg->pointer_size != 8) return EVT_ETW_ERROR_INVALID_PARAMETER;
     uint8_t *z = (uint8_t *)s;
     for (uint32_t i = 0; i < sizeof *s; i++) z[i] = 0;
@@ -211,10 +268,18 @@ uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config 
         s->slots[i].buf = (uint8_t *)mem + (uint64_t)i * cfg->buffer_size;
         s->slots[i].used = ETW_BUFFER_HEADER_SIZE;
     }
+    if (circular) {
+        s->ring = (evt_rec_count *)(void *)((uint8_t *)mem + slots_size);
+        for (uint32_t i = 0; i + 1u < cfg->max_file_buffers; i++) s->ring[i] = 0;
+    }
+    s->pid = pid_of(s);
+    /* The session clock: the port counter inline, or the configured source through a callback. */
+    if (s->cfg.clock || (s->cfg.clock_type == ETW_CLOCK_SYSTEM_TIME && s->cfg.filetime)) evt_clock_init(&s->clk, clock_cb, s, 64);
+    else evt_clock_init(&s->clk, 0, 0, 0);
     s->start_time = s->cfg.filetime ? s->cfg.filetime() : 0u;
     s->start_ts = now(s);
     if (!write_header_buffer(s, s->start_time)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
-    s->running = 1;
+    EVT_STORE_REL(&s->running, 1);
     return EVT_ETW_SUCCESS;
 }
 
@@ -224,32 +289,79 @@ static uint16_t slot_proc(const evt_etw_session *s, uint32_t i)
     return (uint16_t)i;
 }
 
+/* The loss record: an EVTRACE_LOSS class event carrying the pending count, written into sl
+ * (session entered; flushes sl first when it has no room). Returns 0 if it could not be written
+ * (the file is full): the count stays pending. */
+static int write_loss_record(evt_etw_session *s, evt_etw_slot *sl, uint16_t proc, uint32_t tid, uint64_t ts)
+{
+    const uint32_t size = ETW_TRACE_HEADER_SIZE + ETW_EVT_LOSS_PAYLOAD;
+    if (s->file_full) return 0;
+    if (sl->used + size > s->cfg.buffer_size) {
+        flush_slot(s, sl, proc);
+        if (s->file_full) return 0;
+    }
+    evt_rec_count n = evt_loss_take(&s->loss);
+    uint8_t *r = sl->buf + sl->used;
+    zero(r, size);
+    evt_put_u16le(r + ETW_TH_SIZE, (uint16_t)size);
+    r[ETW_TH_HEADER_TYPE] = ptr64(s) ? ETW_HT_FULL_HEADER64 : ETW_HT_FULL_HEADER32;
+    r[ETW_TH_MARKER_FLAGS] = ETW_MARKER_FLAGS;
+    r[ETW_TH_CLASS_TYPE] = ETW_EVT_LOSS_TYPE;
+    evt_put_u32le(r + ETW_TH_THREAD_ID, tid);
+    evt_put_u32le(r + ETW_TH_PROCESS_ID, s->pid);
+    evt_put_u64le(r + ETW_TH_TIMESTAMP, ts);
+    put_guid(r + ETW_TH_GUID, &k_loss_guid);
+    evt_put_u64le(r + ETW_TRACE_HEADER_SIZE, (uint64_t)n);
+    sl->used += size; /* 56: already 8-aligned */
+    sl->loss_in += n;
+    sl->lost_since_flush = 1; /* BufferFlag EVENTS_LOST: this buffer says losses happened */
+    return 1;
+}
+
+static void flush_all(evt_etw_session *s)
+{
+    for (uint32_t i = 0; i < s->nslots; i++) flush_slot(s, &s->slots[i], slot_proc(s, i));
+}
+
 uint32_t evt_etw_session_flush(evt_etw_session *s)
 {
-    if (!s || !s->running) return EVT_ETW_ERROR_INVALID_HANDLE;
-    evt_port_crit_t c = evt_port_crit_enter();
-    for (uint32_t i = 0; i < s->nslots; i++) flush_slot(s, &s->slots[i], slot_proc(s, i));
-    evt_port_crit_exit(c);
+    if (!s || !EVT_LOAD_ACQ(&s->running)) return EVT_ETW_ERROR_INVALID_HANDLE;
+    evt_port_crit_t c;
+    if (!evt_rec_lock_enter(&s->lock, &c)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
+    if (!evt_nest_enter(&s->nest)) { evt_rec_lock_exit(&s->lock, c); return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY; }
+    if (evt_loss_pending(&s->loss)) (void)write_loss_record(s, &s->slots[0], slot_proc(s, 0), tid_of(s), evt_clock_read(&s->clk));
+    flush_all(s);
+    leave(s, c);
     return EVT_ETW_SUCCESS;
 }
 
 uint32_t evt_etw_session_stop(evt_etw_session *s)
 {
-    if (!s || !s->running) return EVT_ETW_ERROR_INVALID_HANDLE;
-    evt_etw_session_flush(s);
-    s->running = 0;
+    if (!s || !EVT_LOAD_ACQ(&s->running)) return EVT_ETW_ERROR_INVALID_HANDLE;
+    evt_port_crit_t c;
+    if (!evt_rec_lock_enter(&s->lock, &c)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
+    if (!evt_nest_enter(&s->nest)) { evt_rec_lock_exit(&s->lock, c); return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY; }
+    /* Close the gates first: from here on a TraceEvent returns INVALID_HANDLE (not issued). */
+    for (evt_etw_provider *p = s->providers; p; p = p->next_enabled) evt_gate_publish(&p->gate, 0u, 0u);
+    EVT_STORE_REL(&s->running, 0);
+    if (evt_loss_pending(&s->loss)) (void)write_loss_record(s, &s->slots[0], slot_proc(s, 0), tid_of(s), evt_clock_read(&s->clk));
+    flush_all(s);
     uint64_t end = s->cfg.filetime ? s->cfg.filetime() : 0u;
-    return write_header_buffer(s, end) ? EVT_ETW_SUCCESS : EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
+    int ok = write_header_buffer(s, end); /* EventsLost = what stays pending (file full) */
+    leave(s, c);
+    return ok ? EVT_ETW_SUCCESS : EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
 }
 
 void evt_etw_session_stats(const evt_etw_session *s, evt_etw_stats *out)
 {
-    out->events = s->events;
-    out->events_lost = s->events_lost;
+    out->events = EVT_LOAD_RLX(&s->loss.written);
+    out->events_lost = EVT_LOAD_RLX(&s->loss.dropped);
     out->buffers_written = 1u + s->data_written;
     out->buffers_lost = s->buffers_lost;
     out->buffers_overwritten = s->overwritten;
 }
+
+void evt_etw_get_rec_stats(const evt_etw_session *s, evt_rec_stats *out) { evt_loss_stats(&s->loss, out); }
 
 void evt_etw_register(evt_etw_provider *p, const evt_etw_guid *guid,
                       void (*control)(evt_etw_provider *, uint32_t, void *), void *ctx)
@@ -260,37 +372,68 @@ void evt_etw_register(evt_etw_provider *p, const evt_etw_guid *guid,
     p->match_any = p->match_all = 0;
     p->control = control;
     p->control_ctx = ctx;
+    p->gate.bits = p->gate.on = p->gate.gen = 0;
+    p->next_enabled = 0;
+}
+
+/* Unlink p from its session's list of enabled providers (session entered). */
+static void unlink_provider(evt_etw_session *s, evt_etw_provider *p)
+{
+    for (evt_etw_provider **q = &s->providers; *q; q = &(*q)->next_enabled)
+        if (*q == p) { *q = p->next_enabled; break; }
+    p->next_enabled = 0;
 }
 
 uint32_t evt_etw_enable(evt_etw_session *s, evt_etw_provider *p, uint32_t code, uint8_t level,
                         uint64_t match_any, uint64_t match_all)
 {
     if (!p || (code != ETW_CONTROL_DISABLE_PROVIDER && !s)) return EVT_ETW_ERROR_INVALID_PARAMETER;
-    if (code == ETW_CONTROL_ENABLE_PROVIDER) {
-        if (!s->running) return EVT_ETW_ERROR_INVALID_HANDLE;
-        p->session = s;
-        p->level = level;
-        p->match_any = match_any;
-        p->match_all = match_all;
+    if (code != ETW_CONTROL_ENABLE_PROVIDER && code != ETW_CONTROL_DISABLE_PROVIDER && code != ETW_CONTROL_CAPTURE_STATE)
+        return EVT_ETW_ERROR_INVALID_PARAMETER;
+    evt_etw_session *owner = code == ETW_CONTROL_DISABLE_PROVIDER ? (evt_etw_session *)EVT_LOAD_ACQ(&p->session) : s;
+    if (code != ETW_CONTROL_CAPTURE_STATE && owner) {
+        evt_port_crit_t c;
+        if (!evt_rec_lock_enter(&owner->lock, &c)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY; /* nested context */
+        if (code == ETW_CONTROL_ENABLE_PROVIDER) {
+            if (!EVT_LOAD_RLX(&owner->running)) { evt_rec_lock_exit(&owner->lock, c); return EVT_ETW_ERROR_INVALID_HANDLE; }
+            evt_etw_session *old = (evt_etw_session *)EVT_LOAD_RLX(&p->session);
+            if (old && old != owner) { /* moving between sessions: disable at the old one first */
+                evt_rec_lock_exit(&owner->lock, c);
+                evt_etw_enable(0, p, ETW_CONTROL_DISABLE_PROVIDER, 0, 0, 0);
+                if (!evt_rec_lock_enter(&owner->lock, &c)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
+            }
+            p->level = level;
+            p->match_any = match_any;
+            p->match_all = match_all;
+            if (EVT_LOAD_RLX(&p->session) != owner) {
+                p->next_enabled = owner->providers;
+                owner->providers = p;
+            }
+            EVT_STORE_REL(&p->session, owner);
+            evt_gate_publish(&p->gate, ETW_GATE_ON | level, 1u);
+        } else {
+            evt_gate_publish(&p->gate, 0u, 0u);
+            unlink_provider(owner, p);
+            EVT_STORE_REL(&p->session, (evt_etw_session *)0);
+            p->level = 0;
+            p->match_any = p->match_all = 0;
+        }
+        evt_rec_lock_exit(&owner->lock, c);
     } else if (code == ETW_CONTROL_DISABLE_PROVIDER) {
-        p->session = 0;
+        evt_gate_publish(&p->gate, 0u, 0u);
         p->level = 0;
         p->match_any = p->match_all = 0;
-    } else if (code != ETW_CONTROL_CAPTURE_STATE) {
-        return EVT_ETW_ERROR_INVALID_PARAMETER;
     }
     if (p->control) p->control(p, code, p->control_ctx);
     return EVT_ETW_SUCCESS;
 }
 
-uint8_t evt_etw_enable_level(const evt_etw_provider *p) { return p->session ? p->level : 0; }
-uint32_t evt_etw_enable_flags(const evt_etw_provider *p) { return p->session ? (uint32_t)p->match_any : 0; }
+uint8_t evt_etw_enable_level(const evt_etw_provider *p) { return evt_gate_bits(&p->gate) ? p->level : 0; }
+uint32_t evt_etw_enable_flags(const evt_etw_provider *p) { return evt_gate_bits(&p->gate) ? (uint32_t)p->match_any : 0; }
 
 int evt_etw_event_enabled(const evt_etw_provider *p, uint8_t level, uint64_t keyword)
 {
-    if (!p->session || !p->session->running) return 0;
-    if (!(level <= p->level || p->level == 0)) return 0;
-    return keyword == 0 || ((keyword & p->match_any) != 0 && (keyword & p->match_all) == p->match_all);
+    return evt_etw_event_enabled_inline(p, level, keyword);
 }
 
 /* The slot of the calling context (crit section held); NULL if none is free (per-thread). */
@@ -315,8 +458,9 @@ static evt_etw_slot *slot_for(evt_etw_session *s, uint32_t tid, uint16_t *proc)
 
 uint32_t evt_etw_trace_event(evt_etw_provider *p, const evt_etw_trace_header *hdr, const void *payload)
 {
-    evt_etw_session *s = p ? p->session : 0;
-    if (!s || !s->running) return EVT_ETW_ERROR_INVALID_HANDLE;
+    if (!p || !evt_gate_bits(&p->gate)) return EVT_ETW_ERROR_INVALID_HANDLE;
+    evt_etw_session *s = (evt_etw_session *)EVT_LOAD_ACQ(&p->session);
+    if (!s) return EVT_ETW_ERROR_INVALID_HANDLE;
     if (!hdr || hdr->size < ETW_TRACE_HEADER_SIZE) return EVT_ETW_ERROR_INVALID_PARAMETER;
     if (!(hdr->flags & ETW_WNODE_FLAG_TRACED_GUID)) return EVT_ETW_ERROR_INVALID_FLAGS;
     const evt_etw_guid *guid = &hdr->guid;
@@ -341,32 +485,30 @@ uint32_t evt_etw_trace_event(evt_etw_provider *p, const evt_etw_trace_header *hd
         payload_len = extra;
     }
     uint32_t size = ETW_TRACE_HEADER_SIZE + payload_len;
-    uint32_t tid = tid_of(s), pid = pid_of(s), kt, ut;
     if (size > ETW_MAX_EVENT_SIZE || size >= s->cfg.buffer_size - ETW_BUFFER_HEADER_SIZE) {
-        uint16_t lp;
-        evt_port_crit_t c = evt_port_crit_enter();
-        s->events_lost++;
-        evt_etw_slot *ls = s->file_full ? 0 : slot_for(s, tid, &lp);
-        if (ls) ls->lost_since_flush = 1; /* BufferFlag EVENTS_LOST on the caller's next buffer */
-        evt_port_crit_exit(c);
+        evt_loss_drop(&s->loss); /* too big: dropped, counted, carried by the next loss record */
         return EVT_ETW_ERROR_MORE_DATA;
     }
+    uint32_t tid = tid_of(s), kt, ut;
     cpu_ticks(s, &kt, &ut);
     uint32_t need = align8(size);
     uint16_t proc = 0;
-    evt_port_crit_t c = evt_port_crit_enter();
-    evt_etw_slot *sl = s->file_full ? 0 : slot_for(s, tid, &proc);
+    evt_port_crit_t c;
+    if (!enter(s, &c)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY; /* nested in a record of this session */
+    evt_etw_slot *sl = (s->file_full || !EVT_LOAD_RLX(&s->running)) ? 0 : slot_for(s, tid, &proc);
+    if (sl && EVT_UNLIKELY(evt_loss_pending(&s->loss) != 0))
+        (void)write_loss_record(s, sl, proc, tid, evt_clock_read(&s->clk));
     if (sl && sl->used + need > s->cfg.buffer_size) {
         flush_slot(s, sl, proc);
         if (s->file_full) sl = 0;
     }
     if (!sl) {
-        s->events_lost++;
-        evt_port_crit_exit(c);
+        evt_loss_drop(&s->loss);
+        leave(s, c);
         return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
     }
     uint8_t *r = sl->buf + sl->used;
-    uint64_t ts = (hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP) ? hdr->timestamp : now(s);
+    uint64_t ts = (hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP) ? hdr->timestamp : evt_clock_read(&s->clk);
     evt_put_u16le(r + ETW_TH_SIZE, (uint16_t)size);
     r[ETW_TH_HEADER_TYPE] = ptr64(s) ? ETW_HT_FULL_HEADER64 : ETW_HT_FULL_HEADER32;
     r[ETW_TH_MARKER_FLAGS] = ETW_MARKER_FLAGS;
@@ -374,7 +516,7 @@ uint32_t evt_etw_trace_event(evt_etw_provider *p, const evt_etw_trace_header *hd
     r[ETW_TH_CLASS_LEVEL] = hdr->level;
     evt_put_u16le(r + ETW_TH_CLASS_VERSION, hdr->version);
     evt_put_u32le(r + ETW_TH_THREAD_ID, tid);
-    evt_put_u32le(r + ETW_TH_PROCESS_ID, pid);
+    evt_put_u32le(r + ETW_TH_PROCESS_ID, s->pid);
     evt_put_u64le(r + ETW_TH_TIMESTAMP, ts);
     put_guid(r + ETW_TH_GUID, guid);
     evt_put_u32le(r + ETW_TH_KERNEL_TIME, kt);
@@ -392,13 +534,12 @@ uint32_t evt_etw_trace_event(evt_etw_provider *p, const evt_etw_trace_header *hd
     zero(r + size, need - size);
     sl->used += need;
     sl->events++;
-    s->events++;
-    evt_port_crit_exit(c);
+    evt_loss_written(&s->loss, 1u);
+    leave(s, c);
     return EVT_ETW_SUCCESS;
 }
 
-uint32_t evt_etw_write(evt_etw_provider *p, uint64_t keyword, const evt_etw_trace_header *hdr, const void *payload)
+uint32_t (evt_etw_write)(evt_etw_provider *p, uint64_t keyword, const evt_etw_trace_header *hdr, const void *payload)
 {
-    if (!evt_etw_event_enabled(p, hdr->level, keyword)) return EVT_ETW_SUCCESS;
-    return evt_etw_trace_event(p, hdr, payload);
+    return evt_etw_write(p, keyword, hdr, payload); /* the inline-gated macro (etw.h) */
 }

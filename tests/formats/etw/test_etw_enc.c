@@ -1,8 +1,11 @@
 /* ETW recorder + .etl writer: golden bytes of EVENT_TRACE_HEADER / buffer header / logfile
  * header with a counter clock, round trips through the independent reader (several providers,
  * levels, MOF fields, GUID pointers, per-CPU and per-thread buffers, 32- and 64-bit loggers),
- * ETW's level/keyword rules, the size limit, sequential file full and circular overwrite counts,
- * and the POSIX file glue (real CPU times) read back by the evtrace command. */
+ * ETW's level/keyword rules, the size limit, sequential file full and circular overwrite counts
+ * (events read + lost reported == events issued, exactly: loss records, EventsLost), a signal
+ * handler recording in the middle of a record (dropped, counted, loss record before the next
+ * event; a port-installed simulated ISR held off until the record is complete), and the POSIX
+ * file glue (real CPU times) read back by the evtrace command. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -138,6 +141,25 @@ static void read_back(void)
     assert_int_equal(st, EVT_END);
     g_errors = r->errors;
     evt_reader_close(r);
+}
+
+/* The data events of g_ev (kind user) in order, and the sum of the lost counts. */
+static const rd_event *g_data[4096];
+static size_t g_ndata;
+static uint64_t g_lost_sum, g_loss_records;
+
+static void split_back(void)
+{
+    g_ndata = 0;
+    g_lost_sum = g_loss_records = 0;
+    for (size_t i = 0; i < g_nev; i++) {
+        if (g_ev[i].kind == EVT_KIND_LOST) {
+            g_lost_sum += g_ev[i].count;
+            if (strcmp(g_ev[i].name, "EvtraceLost") == 0) g_loss_records++;
+        } else if (g_ev[i].kind == EVT_KIND_USER) {
+            g_data[g_ndata++] = &g_ev[i];
+        }
+    }
 }
 
 static void hdr_init(evt_etw_trace_header *h, const evt_etw_guid *g, uint8_t type, uint8_t level, uint16_t payload)
@@ -346,17 +368,17 @@ static void test_per_thread_merge(void **st)
     assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
     read_back();
     assert_int_equal(g_errors, 0);
-    /* header, "EventsLost" (1, from the logfile header), then the N events in time order */
-    assert_int_equal(g_nev, 2 + N);
-    assert_string_equal(g_ev[1].name, "EventsLost");
-    assert_int_equal(g_ev[1].kind, EVT_KIND_LOST);
-    assert_int_equal(g_ev[1].count, 1);
+    /* the N events in time order, and the loss record written at stop (count 1) */
+    split_back();
+    assert_int_equal(g_ndata, N);
+    assert_int_equal(g_lost_sum, 1);
+    assert_int_equal(g_loss_records, 1);
     for (uint32_t i = 0; i < N; i++) {
-        const rd_event *e = &g_ev[2 + i];
+        const rd_event *e = g_data[i];
         assert_int_equal(evt_ld_u32le(e->data), i);
         assert_int_equal(e->tid, 200 + (i * 7) % 3);
         assert_int_equal(e->cpu, e->tid - 200); /* slots assigned in order of first use */
-        if (i) assert_true(e->ts > g_ev[1 + i].ts);
+        if (i) assert_true(e->ts > g_data[i - 1]->ts);
     }
 }
 
@@ -447,13 +469,16 @@ static void test_limits(void **st)
     assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
     read_back();
     assert_int_equal(g_errors, 0);
-    /* header, EventsLost (count 1), the buffer's EVENTS_LOST flag (no count), 2 events */
+    /* the buffer's EVENTS_LOST flag (no count), the loss record (1, before the next event that
+     * got through), 2 events */
+    split_back();
     assert_int_equal(g_nev, 5);
-    assert_string_equal(g_ev[1].name, "EventsLost");
-    assert_int_equal(g_ev[1].count, 1);
-    assert_string_equal(g_ev[2].name, "EventsLostFlag");
-    assert_int_equal(g_ev[2].kind, EVT_KIND_LOST);
-    assert_int_equal(g_ev[2].count, 0);
+    assert_string_equal(g_ev[1].name, "EventsLostFlag");
+    assert_int_equal(g_ev[1].kind, EVT_KIND_LOST);
+    assert_int_equal(g_ev[1].count, 0);
+    assert_string_equal(g_ev[2].name, "EvtraceLost");
+    assert_int_equal(g_ev[2].count, 1);
+    assert_int_equal(g_ndata, 2);
     assert_int_equal(g_ev[3].data_len, 4096 - 72 - 48 - 8);
     assert_int_equal(g_ev[4].ts, 5000);
     assert_int_equal(evt_ld_u16le(g_file + 4096 + 0x34), 0x22); /* PROC_INDEX | EVENTS_LOST */
@@ -489,14 +514,17 @@ static void test_sequential_full(void **st)
     assert_int_equal(stt.events_lost, lost);
     assert_int_equal(g_file_len, 3 * 4096);
     read_back();
-    /* header, EventsLost, BuffersLost, then the 2 x 45 events that reached the file */
+    /* header, EventsLost (the dropped events and the lost buffer's 45: no loss record fits in a
+     * full file), BuffersLost (a marker: its events are in EventsLost), the 2 x 45 events */
     assert_int_equal(g_nev, 3 + 90);
     assert_string_equal(g_ev[1].name, "EventsLost");
-    assert_int_equal(g_ev[1].count, lost);
+    assert_int_equal(g_ev[1].count, lost + 45);
     assert_string_equal(g_ev[2].name, "BuffersLost");
-    assert_int_equal(g_ev[2].count, 1);
+    assert_int_equal(g_ev[2].count, 0);
     assert_int_equal(ok, 90 + 45); /* the third buffer's 45 were accepted, then lost with it */
     for (uint32_t i = 0; i < 90; i++) assert_int_equal(evt_ld_u32le(g_ev[3 + i].data), i);
+    split_back();
+    assert_int_equal(g_ndata + g_lost_sum, 400); /* exact */
 }
 
 /* Circular file: the oldest buffers are overwritten and counted; the newest events remain. */
@@ -529,11 +557,25 @@ static void test_circular(void **st)
     assert_int_equal(g_file_len, 4 * 4096);
     read_back();
     assert_int_equal(g_errors, 0);
-    assert_int_equal(g_nev, 2 + 3 * 45);
-    assert_string_equal(g_ev[1].name, "BuffersOverwritten");
+    assert_string_equal(g_ev[1].name, "BuffersOverwritten"); /* a marker: counted in events */
     assert_int_equal(g_ev[1].kind, EVT_KIND_LOST);
-    assert_int_equal(g_ev[1].count, 7);
-    for (uint32_t i = 0; i < 3 * 45; i++) assert_int_equal(evt_ld_u32le(g_ev[2 + i].data), 7 * 45 + i);
+    assert_int_equal(g_ev[1].count, 0);
+    split_back();
+    assert_int_equal(g_ndata, 3 * 45);
+    for (uint32_t i = 0; i < 3 * 45; i++) assert_int_equal(evt_ld_u32le(g_data[i]->data), 7 * 45 + i);
+    /* the overwritten events: loss records in the surviving buffers + EventsLost (the last
+     * flush at stop overwrote one more buffer after the final loss record) */
+    assert_int_equal(g_ndata + g_lost_sum, N);
+    evt_rec_stats rs;
+    evt_etw_get_rec_stats(&s, &rs);
+    assert_int_equal(rs.written, N);
+    assert_int_equal(rs.dropped, 0);
+    assert_int_equal(rs.overwritten + rs.dropped, rs.lost_reported + rs.pending);
+    assert_true(rs.pending > 0); /* the buffer overwritten by the last flush: in EventsLost */
+    uint64_t header_lost = 0;
+    for (size_t i = 0; i < g_nev; i++)
+        if (strcmp(g_ev[i].name, "EventsLost") == 0) header_lost = g_ev[i].count;
+    assert_int_equal(header_lost, rs.pending);
 }
 
 /* A file that cannot be written: buffers lost, counted; start fails if the header cannot be. */
