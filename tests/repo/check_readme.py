@@ -1,8 +1,7 @@
 """README commands run as printed (tests/repo/readme.cmake).
 
-Copies the repository (its git-tracked files, or the tree without build/ and out/) to
-WORK/evtrace, with nothing beside it and HOME=WORK/home, then runs every command of the README's
-```console blocks in order, from the copy's root, each in its own `bash -o pipefail -c`:
+Copies the repository (the working tree without build*/, out/, .git) to WORK/evtrace, with
+nothing beside it and HOME=WORK/home, then runs every command of the README's ```console blocks in order, from the copy's root, each in its own `bash -o pipefail -c`:
 `make run` builds there from scratch, the tour reads what it wrote (out/...) and what the
 repository holds (tests/data/...), `make install PREFIX=$HOME/.local` installs into WORK/home.
 
@@ -31,19 +30,12 @@ def fail(msg):
 
 
 def copy_repo(src, dst):
-    r = subprocess.run(['git', '-C', src, 'ls-files', '-z', '--cached'], stdout=subprocess.PIPE,
-                       stderr=subprocess.DEVNULL)
-    if r.returncode == 0 and r.stdout:
-        for rel in r.stdout.decode().split('\0'):
-            if not rel or not os.path.lexists(os.path.join(src, rel)):
-                continue  # deleted in the working tree, not yet committed
-            os.makedirs(os.path.dirname(os.path.join(dst, rel)), exist_ok=True)
-            shutil.copy2(os.path.join(src, rel), os.path.join(dst, rel), follow_symlinks=False)
-        return 'git-tracked files'
+    """The working tree without build*/, out/ and .git: what this build was made from (a CI
+    checkout is a clean clone; `make clone-test` checks the committed files alone)."""
     shutil.copytree(src, dst, symlinks=True,
-                    ignore=lambda d, names: [n for n in names if d == src and
-                                             (n in ('out', '.git') or n.startswith('build'))])
-    return 'the tree without build/, out/, .git'
+                    ignore=lambda d, names: [n for n in names if n == '__pycache__' or
+                                             (d == src and (n in ('out', '.git') or n.startswith('build')))])
+    return 'the working tree without build*/, out/, .git'
 
 
 def parse(readme):
