@@ -1,7 +1,8 @@
 """README commands run as printed (tests/repo/readme.cmake).
 
 Copies the repository (the working tree without build*/, out/, .git) to WORK/evtrace, with
-nothing beside it and HOME=WORK/home, then runs every command of the README's ```console blocks in order, from the copy's root, each in its own `bash -o pipefail -c`:
+nothing beside it and HOME=WORK/home, then runs every command of the README's ```console
+blocks in order, from the copy's root, each in its own `bash -o pipefail -c`:
 `make run` builds there from scratch, the tour reads what it wrote (out/...) and what the
 repository holds (tests/data/...), `make install PREFIX=$HOME/.local` installs into WORK/home.
 
