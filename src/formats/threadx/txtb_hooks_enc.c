@@ -18,6 +18,15 @@
 
 EVT_HOOK_DECLARE_BACKEND(txtb)
 
+/* Every id the switch and service hooks write (THREAD_RESUME 1, THREAD_SUSPEND 2,
+ * EVTRACE_SVC_ENTER 191, EVTRACE_SVC_EXIT 192) has the INTERNAL filter bit in TXTB_EVENT_TABLE, so
+ * they go through evt_tx_trace_insert with that bit (no per-id filter lookup); checked here. */
+#define TXH_FILTER TXTB_F_INTERNAL
+#define TXH_CHECK_(id, name, filt, kind) \
+    char chk_##name[((id) != 1 && (id) != 2 && (id) != 191 && (id) != 192) || (filt) == TXH_FILTER ? 1 : -1];
+struct txh_filter_check { TXTB_EVENT_TABLE(TXH_CHECK_) };
+#undef TXH_CHECK_
+
 /* What one CPU is doing, as the switch and ISR hooks reported it. */
 typedef struct txtb_hook_cpu {
     uint32_t thread;     /* running thread handle (low 32 bits), 0 when none */
@@ -92,7 +101,7 @@ void evt_txtb_hook_thread_in(uintptr_t thread, uint32_t prio)
     uint32_t t = (uint32_t)thread;
     c->thread = t;
     c->prio_word = TXTB_PRIO_CURRENT_BIT | (prio == EVT_HOOK_PRIO_UNKNOWN ? 0u : (prio & 0xFFFFu));
-    evt_tx_trace_kernel_event(TXTB_EVENT_THREAD_RESUME, t, 0u, 0u, 0u);
+    evt_tx_trace_insert(TXTB_EVENT_THREAD_RESUME, t, 0u, 0u, 0u, TXH_FILTER);
 }
 
 void evt_txtb_hook_thread_out(uintptr_t thread, evt_hook_state state, uint32_t native)
@@ -111,7 +120,7 @@ void evt_txtb_hook_thread_out(uintptr_t thread, evt_hook_state state, uint32_t n
         c->thread = t;
         c->prio_word = TXTB_PRIO_CURRENT_BIT;
     }
-    evt_tx_trace_kernel_event(TXTB_EVENT_THREAD_SUSPEND, t, tx_state[s], (s << 16) | (native & 0xFFFFu), 0u);
+    evt_tx_trace_insert(TXTB_EVENT_THREAD_SUSPEND, t, tx_state[s], (s << 16) | (native & 0xFFFFu), 0u, TXH_FILTER);
     c->thread = 0;
 }
 
@@ -133,12 +142,12 @@ void evt_txtb_hook_svc_enter(int32_t code, uint32_t nargs, const uintptr_t *args
     uint32_t a0 = nargs > 0 ? (uint32_t)args[0] : 0u;
     uint32_t a1 = nargs > 1 ? (uint32_t)args[1] : 0u;
     uint32_t a2 = nargs > 2 ? (uint32_t)args[2] : 0u;
-    evt_tx_trace_kernel_event(TXTB_EVTRACE_SVC_ENTER_ID, (uint32_t)code, a0, a1, a2);
+    evt_tx_trace_insert(TXTB_EVTRACE_SVC_ENTER_ID, (uint32_t)code, a0, a1, a2, TXH_FILTER);
 }
 
 void evt_txtb_hook_svc_leave(int32_t code, int32_t ret, int paired)
 {
-    evt_tx_trace_kernel_event(TXTB_EVTRACE_SVC_EXIT_ID, (uint32_t)code, (uint32_t)ret, paired ? 1u : 0u, 0u);
+    evt_tx_trace_insert(TXTB_EVTRACE_SVC_EXIT_ID, (uint32_t)code, (uint32_t)ret, paired ? 1u : 0u, 0u, TXH_FILTER);
 }
 
 /* Registry type and event ids of a generic object type. */

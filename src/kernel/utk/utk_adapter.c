@@ -125,13 +125,14 @@ void *evt_utk_svc_enter(FN fncd, TD_CALINF *calinf, ...)
     return (void *)((a[0] << 1) | 1u);
 }
 
-void evt_utk_svc_leave(FN fncd, INT ret, void *exinf)
-{
-    EVT_HOOK_SVC_LEAVE(fncd, ret, exinf != NULL);
 #if EVT_CFG_HOOKS_OBJECT
-    if (!UTK_FNCD_IS_SVC(fncd)) return;
-    unsigned ix = UTK_FNCD_INDEX(fncd);
-    if (ix > UTK_FN_INDEX_MAX) return;
+/* A create or delete call returned: name the new object, or record the deletion. Out of line, so
+ * the common leave (no object changed) stays a short leaf. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void object_changed(unsigned ix, INT ret, void *exinf)
+{
     unsigned oc = k_fn_oc[ix];
     if (k_fn_role[ix] == UTK_ROLE_CRE && ret > 0) {
         record_create(oc, (ID)ret);
@@ -139,6 +140,17 @@ void evt_utk_svc_leave(FN fncd, INT ret, void *exinf)
         ID id = (ID)((uintptr_t)exinf >> 1);
         EVT_HOOK_OBJ_DELETE(obj_type_of(oc), EVT_UTK_HANDLE(oc, id));
     }
+}
+#endif
+
+void evt_utk_svc_leave(FN fncd, INT ret, void *exinf)
+{
+    EVT_HOOK_SVC_LEAVE(fncd, ret, exinf != NULL);
+#if EVT_CFG_HOOKS_OBJECT
+    if (!UTK_FNCD_IS_SVC(fncd)) return;
+    unsigned ix = UTK_FNCD_INDEX(fncd);
+    if (ix > UTK_FN_INDEX_MAX) return;
+    if (k_fn_role[ix] == UTK_ROLE_CRE || k_fn_role[ix] == UTK_ROLE_DEL) object_changed(ix, ret, exinf);
 #else
     (void)ret;
 #endif
