@@ -21,7 +21,7 @@ mkdir -p "$OUT"
 
 "$DEMO" "$OUT/demo.trx"
 echo
-echo "\$ evtrace info $OUT/demo.trx"
+echo "\$ ${EVTRACE#"$PWD"/} info $OUT/demo.trx"     # build/normal/evtrace under make run
 "$EVTRACE" info "$OUT/demo.trx"
 echo
 echo "Events per context (from evtrace dump --json):"
@@ -43,7 +43,7 @@ for name, n in per_name.most_common(8):
     print(f"  {name:<22} {n:6d}")
 '
 echo
-echo "\$ evtrace convert $OUT/demo.trx -o $OUT/demo.json"
+echo "\$ ${EVTRACE#"$PWD"/} convert $OUT/demo.trx -o $OUT/demo.json"
 "$EVTRACE" convert "$OUT/demo.trx" -o "$OUT/demo.json"
 python3 - "$OUT/demo.json" <<'PY'
 import json, sys
