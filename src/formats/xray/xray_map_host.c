@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "evtrace/alloc.h"
-#include "formats/common/bytes.h"
+#include "formats/common/cursor.h"
 #include "formats/xray/xray_defs.h"
 
 /* Add (or complete) the entry for id. Returns 0, or -1 when out of memory. */
@@ -242,11 +242,17 @@ static int load_syms(FILE *f, uint64_t fsize, const elf_sec *secs, uint16_t nsec
         (*strtab)[st->size] = 0;
         *strsize = st->size;
         uint32_t k = 0;
+        evt_cur c; /* Elf64_Sym[n]: name u32, info u8, other u8, shndx u16, value u64, size u64 */
+        evt_cur_init(&c, raw, (size_t)n * 24, s->off, 0);
         for (uint64_t j = 0; j < n; j++) {
-            const uint8_t *e = raw + j * 24;
-            if ((e[4] & 0xF) != 2 /* STT_FUNC */) continue;
-            (*syms)[k].name = evt_ld_u32le(e);
-            (*syms)[k].value = evt_ld_u64le(e + 8);
+            uint32_t name = evt_cur_u32le(&c);
+            uint8_t info = evt_cur_u8(&c);
+            evt_cur_skip(&c, 3);
+            uint64_t value = evt_cur_u64le(&c);
+            evt_cur_skip(&c, 8);
+            if ((info & 0xF) != 2 /* STT_FUNC */) continue;
+            (*syms)[k].name = name;
+            (*syms)[k].value = value;
             k++;
         }
         evt_free(raw);
@@ -273,14 +279,18 @@ static int load_elf(xray_map *m, FILE *f, const char *path, char *err, size_t er
     uint8_t eh[64];
     m->source = "elf";
     if (read_at(f, 0, eh, sizeof eh)) { snprintf(err, errlen, "%s: ELF header truncated", path); return -1; }
-    if (eh[4] != 2 || eh[5] != 1) {
-        snprintf(err, errlen, "%s: only 64-bit little-endian ELF binaries are supported (class %u, data %u)", path, eh[4], eh[5]);
+    evt_cur hc; /* Elf64_Ehdr */
+    evt_cur_init(&hc, eh, sizeof eh, 0, 0);
+    uint8_t ei_class = evt_cur_u8_at(&hc, 4), ei_data = evt_cur_u8_at(&hc, 5);
+    if (ei_class != 2 || ei_data != 1) {
+        snprintf(err, errlen, "%s: only 64-bit little-endian ELF binaries are supported (class %u, data %u)", path, ei_class, ei_data);
         return -1;
     }
     if (fseeko(f, 0, SEEK_END) != 0) { snprintf(err, errlen, "%s: cannot size the file", path); return -1; }
     const uint64_t fsize = (uint64_t)ftello(f);
-    uint64_t shoff = evt_ld_u64le(eh + 0x28);
-    uint16_t shentsize = evt_ld_u16le(eh + 0x3A), shnum = evt_ld_u16le(eh + 0x3C), shstrndx = evt_ld_u16le(eh + 0x3E);
+    uint64_t shoff = evt_cur_u64le_at(&hc, 0x28);        /* e_shoff */
+    uint16_t shentsize = evt_cur_u16le_at(&hc, 0x3A);    /* e_shentsize, e_shnum, e_shstrndx */
+    uint16_t shnum = evt_cur_u16le(&hc), shstrndx = evt_cur_u16le(&hc);
     if (shentsize != 64 || shnum == 0 || shstrndx >= shnum) {
         snprintf(err, errlen, "%s: ELF section header table unusable (offset 0x3a: entsize %u, %u sections)", path, shentsize, shnum);
         return -1;
@@ -303,15 +313,18 @@ static int load_elf(xray_map *m, FILE *f, const char *path, char *err, size_t er
         snprintf(err, errlen, "%s: ELF section headers at offset %llu truncated", path, (unsigned long long)shoff);
         goto out;
     }
+    evt_cur tc; /* Elf64_Shdr[shnum] */
+    evt_cur_init(&tc, tab, (size_t)shnum * 64, shoff, 0);
     for (uint16_t i = 0; i < shnum; i++) {
-        const uint8_t *e = tab + (size_t)i * 64;
-        secs[i].name = evt_ld_u32le(e);
-        secs[i].type = evt_ld_u32le(e + 4);
-        secs[i].addr = evt_ld_u64le(e + 16);
-        secs[i].off = evt_ld_u64le(e + 24);
-        secs[i].size = evt_ld_u64le(e + 32);
-        secs[i].link = evt_ld_u32le(e + 40);
-        secs[i].entsize = evt_ld_u64le(e + 56);
+        secs[i].name = evt_cur_u32le(&tc);     /* sh_name */
+        secs[i].type = evt_cur_u32le(&tc);     /* sh_type */
+        evt_cur_skip(&tc, 8);                  /* sh_flags */
+        secs[i].addr = evt_cur_u64le(&tc);     /* sh_addr */
+        secs[i].off = evt_cur_u64le(&tc);      /* sh_offset */
+        secs[i].size = evt_cur_u64le(&tc);     /* sh_size */
+        secs[i].link = evt_cur_u32le(&tc);     /* sh_link */
+        evt_cur_skip(&tc, 4 + 8);              /* sh_info, sh_addralign */
+        secs[i].entsize = evt_cur_u64le(&tc);  /* sh_entsize */
     }
     const elf_sec *ss = &secs[shstrndx];
     if (!in_file(ss->off, ss->size, fsize) || !(shstr = evt_malloc((size_t)ss->size + 1)) || read_at(f, ss->off, shstr, (size_t)ss->size)) {
@@ -346,11 +359,14 @@ static int load_elf(xray_map *m, FILE *f, const char *path, char *err, size_t er
     }
     uint32_t id = 0;
     uint64_t prev_fn = 0;
+    evt_cur mc; /* xray_instr_map entries */
+    evt_cur_init(&mc, map, (size_t)ms->size, ms->off, 0);
     for (uint64_t i = 0; i < ms->size / XRAY_MAP_ENTRY_SIZE; i++) {
-        const uint8_t *e = map + i * XRAY_MAP_ENTRY_SIZE;
+        evt_cur e;
+        evt_cur_sub(&mc, XRAY_MAP_ENTRY_SIZE, &e);
         uint64_t entry_addr = ms->addr + i * XRAY_MAP_ENTRY_SIZE;
-        uint64_t fn = evt_ld_u64le(e + XRAY_MAP_FUNCTION);
-        if (e[XRAY_MAP_VERSION] >= 2) fn = entry_addr + XRAY_MAP_FUNCTION + fn; /* PC-relative */
+        uint64_t fn = evt_cur_u64le_at(&e, XRAY_MAP_FUNCTION);
+        if (evt_cur_u8_at(&e, XRAY_MAP_VERSION) >= 2) fn = entry_addr + XRAY_MAP_FUNCTION + fn; /* PC-relative */
         if (i == 0 || fn != prev_fn) id++;
         prev_fn = fn;
         const char *nm = sym_name(syms, nsyms, strtab, strsize, fn);
@@ -375,7 +391,7 @@ int xray_map_load(xray_map *m, const char *path, char *err, size_t errlen)
     uint8_t magic[4] = {0};
     size_t n = fread(magic, 1, 4, f);
     rewind(f);
-    int rc = (n == 4 && magic[0] == 0x7F && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F')
+    int rc = (n == 4 && memcmp(magic, "\177ELF", 4) == 0)
                  ? load_elf(m, f, path, err, errlen)
                  : load_yaml(m, f, path, err, errlen);
     fclose(f);
