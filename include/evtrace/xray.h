@@ -205,6 +205,10 @@ static inline EVT_XRAY_NOINST_ void evt_xray_fn_gated_(unsigned kind, uint32_t f
 void evt_xray_custom_event(const void *data, size_t size);
 void evt_xray_typed_event(uint16_t type, const void *data, size_t size);
 
+/* Test hook (NULL in production): called by the POSIX runtime inside a record, after the thread's
+ * nesting guard is taken and before the clock is read (tests raise a signal there). */
+extern void (*evt_xray_test_in_record_hook)(void);
+
 /* -finstrument-functions: write the address -> id map (llvm-xray YAML form) to path. Returns 0 or
  * -1. evt_xray_write_file() calls it for "<path>.map.yaml" when the hooks recorded anything. */
 int evt_xray_write_map(const char *path);

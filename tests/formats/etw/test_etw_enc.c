@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -688,6 +689,76 @@ static void test_posix_file(void **st)
     assert_true(g_ev[1].t_ns > 1577836800000000000ull);        /* after 2020: a real wall clock */
 }
 
+/* ---- a signal handler recording in the middle of a record ----------------------------------- */
+
+static evt_etw_provider g_np;
+static volatile int g_arm; /* signal the clock raises at its next read (inside a record), 0 = none */
+static uint64_t arming_clock(void)
+{
+    int sig = g_arm;
+    if (sig) { g_arm = 0; raise(sig); }
+    return g_clock++;
+}
+static void emit(uint32_t v)
+{
+    evt_etw_trace_header h;
+    hdr_init(&h, &G1, 10, 1, 4);
+    (void)evt_etw_trace_event(&g_np, &h, &v);
+}
+static void raw_handler(int sig) { (void)sig; emit(100); emit(101); } /* plain sigaction */
+static void port_isr(int sig) { (void)sig; emit(200); }                /* evt_posix_isr_install */
+
+/* A raw signal handler recording 2 events inside event 2's record: both dropped and counted, a
+ * loss record (2) before the next event that gets through. A port-installed simulated ISR raised
+ * inside event 4's record is held off until the record is complete, then written after it.
+ * 9 issued = 7 read + 2 lost, exactly; nothing spliced. */
+static void test_nested_signal(void **st)
+{
+    (void)st;
+    reset_platform();
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = raw_handler;
+    sigemptyset(&sa.sa_mask);
+    assert_int_equal(sigaction(SIGUSR1, &sa, NULL), 0);
+    assert_int_equal(evt_posix_isr_install(SIGUSR2, port_isr), 0);
+    evt_etw_session_config c;
+    base_config(&c);
+    c.clock = arming_clock;
+    evt_etw_session s;
+    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
+    evt_etw_register(&g_np, &G1, NULL, NULL);
+    evt_etw_enable(&s, &g_np, ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0);
+    for (uint32_t i = 0; i < 6; i++) {
+        if (i == 2) g_arm = SIGUSR1;
+        if (i == 4) g_arm = SIGUSR2;
+        emit(i);
+        assert_int_equal(g_arm, 0);
+    }
+    evt_rec_stats rs;
+    evt_etw_get_rec_stats(&s, &rs);
+    assert_int_equal(rs.written, 7);
+    assert_int_equal(rs.dropped, 2);
+    assert_int_equal(rs.loss_records, 1);
+    assert_int_equal(rs.pending, 0);
+    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+    read_back();
+    assert_int_equal(g_errors, 0);
+    split_back();
+    static const uint32_t want[] = {0, 1, 2, 3, 4, 200, 5};
+    assert_int_equal(g_ndata, 7);
+    for (size_t i = 0; i < 7; i++) assert_int_equal(evt_ld_u32le(g_data[i]->data), want[i]);
+    assert_int_equal(g_lost_sum, 2);
+    /* the loss record sits right before event 3, the next event after the drops */
+    size_t k = 0;
+    while (k < g_nev && strcmp(g_ev[k].name, "EvtraceLost") != 0) k++;
+    assert_true(k + 1 < g_nev);
+    assert_int_equal(g_ev[k].count, 2);
+    assert_int_equal(evt_ld_u32le(g_ev[k + 1].data), 3);
+    signal(SIGUSR1, SIG_DFL);
+    signal(SIGUSR2, SIG_DFL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -696,7 +767,7 @@ int main(void)
         cmocka_unit_test(test_level_keyword),   cmocka_unit_test(test_limits),
         cmocka_unit_test(test_sequential_full), cmocka_unit_test(test_circular),
         cmocka_unit_test(test_write_failure),   cmocka_unit_test(test_clock_types),
-        cmocka_unit_test(test_posix_file),
+        cmocka_unit_test(test_posix_file),      cmocka_unit_test(test_nested_signal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

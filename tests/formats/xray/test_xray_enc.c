@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "evt_test.h"
+#include "evtrace/port.h"
 #include "evtrace/reader.h"
 #include "evtrace/xray.h"
 #include "formats/common/bytes.h"
@@ -269,6 +270,101 @@ static void test_posix_explicit_api(void **st)
     free(out);
 }
 
+/* ---- a signal handler recording in the middle of a record ----------------------------------- */
+
+static volatile int g_arm;      /* signal to raise at the next in-record hook, 0 = none */
+static void in_record(void)
+{
+    int sig = g_arm;
+    if (sig) { g_arm = 0; raise(sig); }
+}
+static void raw_handler(int sig) /* installed with sigaction: not held off by the port */
+{
+    (void)sig;
+    evt_xray_enter(100);
+    evt_xray_exit(100);
+}
+static void port_isr(int sig) /* installed with evt_posix_isr_install: a simulated ISR */
+{
+    (void)sig;
+    evt_xray_enter(300);
+}
+
+/* A raw signal handler (2 records) lands inside enter(2), a port ISR (1 record) inside exit(1):
+ * both find the thread's record in progress, are dropped and counted, and a loss record carrying
+ * each count precedes the next record that gets through (the interrupted one, which had not
+ * written anything yet). 9 issued = 6 read + 3 lost, exactly. */
+static void test_posix_nested_signal(void **st)
+{
+    (void)st;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = raw_handler;
+    sigemptyset(&sa.sa_mask);
+    assert_int_equal(sigaction(SIGUSR1, &sa, NULL), 0);
+    assert_int_equal(evt_posix_isr_install(SIGUSR2, port_isr), 0);
+    evt_xray_config cfg = {4096, 8, 1};
+    assert_int_equal(evt_xray_start(&cfg), 0);
+    evt_xray_test_in_record_hook = in_record;
+    evt_xray_enter(1);
+    g_arm = SIGUSR1;
+    evt_xray_enter(2);
+    assert_int_equal(g_arm, 0); /* the signal was raised inside the record */
+    evt_xray_exit(2);
+    g_arm = SIGUSR2;
+    evt_xray_exit(1);
+    assert_int_equal(g_arm, 0);
+    evt_xray_enter(3);
+    evt_xray_exit(3);
+    evt_xray_test_in_record_hook = NULL;
+    assert_int_equal(evt_xray_stop(), 0);
+    evt_rec_stats rs;
+    evt_xray_get_rec_stats(&rs);
+    assert_int_equal(rs.dropped, 3);
+    assert_int_equal(rs.loss_records, 2);
+    assert_int_equal(rs.lost_reported, 3);
+    assert_int_equal(rs.pending, 0);
+    char path[512];
+    snprintf(path, sizeof path, "%s/nested.xray", evt_test_tmpdir());
+    assert_int_equal(evt_xray_write_file(path), 0);
+    evt_reader *r = NULL;
+    char err[256];
+    assert_int_equal(evt_reader_open_file(path, "xray", NULL, NULL, NULL, &r, err, sizeof err), EVT_OK);
+    static const struct { int lost; uint64_t fid_or_count; } want[] = {
+        {0, 1}, {1, 2}, {0, 2}, {0, 2}, {1, 1}, {0, 1}, {0, 3}, {0, 3}};
+    evt_event ev;
+    unsigned n = 0;
+    uint64_t data = 0, lost = 0;
+    while (evt_reader_next(r, &ev) == EVT_OK) {
+        assert_true(n < sizeof want / sizeof want[0]);
+        assert_int_equal(ev.kind == EVT_KIND_LOST, want[n].lost);
+        if (want[n].lost) lost += ev.count;
+        else data++;
+        assert_int_equal(want[n].lost ? ev.count : ev.args[0], want[n].fid_or_count);
+        n++;
+    }
+    assert_int_equal(r->errors, 0);
+    evt_reader_close(r);
+    assert_int_equal(n, sizeof want / sizeof want[0]);
+    assert_int_equal(data + lost, 9);
+    signal(SIGUSR1, SIG_DFL);
+    signal(SIGUSR2, SIG_DFL);
+}
+
+/* Stopped: the explicit API and the hooks record nothing and do not reach the runtime. */
+static void test_posix_stopped_gate(void **st)
+{
+    (void)st;
+    assert_int_equal(evt_gate_bits(&evt_xray_gate), 0);
+    evt_xray_test_in_record_hook = in_record;
+    g_arm = SIGUSR1; /* would be raised if a record were started */
+    evt_xray_enter(7);
+    evt_xray_exit(7);
+    assert_int_equal(g_arm, SIGUSR1);
+    g_arm = 0;
+    evt_xray_test_in_record_hook = NULL;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -277,6 +373,8 @@ int main(void)
         cmocka_unit_test(test_rotation_keeps_newest),
         cmocka_unit_test(test_exhaustion_drops_and_counts),
         cmocka_unit_test(test_posix_explicit_api),
+        cmocka_unit_test(test_posix_nested_signal),
+        cmocka_unit_test(test_posix_stopped_gate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
