@@ -221,4 +221,22 @@ static inline uint64_t evt_clock_read(evt_clock *c)
     return t;
 }
 
+/* The 32-bit flavour, for formats whose records hold 32-bit timestamps (TXTB; RKH's ts32): all
+ * arithmetic in 32 bits (cheap on 32-bit targets). The port counter's low 32 bits are clamped as
+ * above; a user callback is taken as it is (it may count down: ThreadX time sources do, with the
+ * header's timer mask). */
+typedef struct evt_clock32 {
+    uint32_t (*fn)(void); /* NULL: the low 32 bits of evt_port_timestamp() */
+    uint32_t last;        /* last port-counter value returned */
+} evt_clock32;
+static inline uint32_t evt_clock32_read(evt_clock32 *c)
+{
+    if (c->fn) return c->fn();
+    uint32_t t = (uint32_t)evt_port_timestamp();
+    if (evt_port_timestamp_bits() >= 32u && EVT_UNLIKELY((uint32_t)(c->last - t) - 1u < EVT_CLOCK_CLAMP_TICKS - 1u))
+        t = c->last;
+    c->last = t;
+    return t;
+}
+
 #endif

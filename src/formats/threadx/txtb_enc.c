@@ -98,8 +98,7 @@ typedef struct tx_rec {
     uint32_t reg_search;        /* ThreadX _tx_trace_registry_search_start */
     uint32_t reg_size;          /* 16 + name_size */
     uint32_t name_size;         /* registry name field size */
-    uint32_t (*time_source)(void); /* NULL: the port counter through `clock` */
-    evt_clock clock;            /* the port counter with the monotonic clamp (I3) */
+    evt_clock32 clock;          /* time source (TX_TRACE_TIME_SOURCE) or the clamped port counter (I3) */
     evt_tx_context_fn ctxfn;    /* NULL: the port default */
     void (*full_cb)(void *);    /* buffer-full callback (survives disable/enable) */
     evt_loss loss;              /* since enable (I5, I6) */
@@ -263,10 +262,7 @@ static inline int stop_pending(const tx_rec *r)
     return evt_loss_pending(&r->loss) != 0u || evt_loss_pending_at_stop(&r->loss) != 0u;
 }
 
-static inline uint32_t read_ts(tx_rec *r)
-{
-    return r->time_source ? r->time_source() : (uint32_t)evt_clock_read(&r->clock);
-}
+static inline uint32_t read_ts(tx_rec *r) { return evt_clock32_read(&r->clock); }
 
 /* Count wraps, mark the area wrapped, call the buffer-full callback once per wrap. */
 static void after_wraps(tx_rec *r, unsigned wraps)
@@ -475,9 +471,8 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
     r->reg_search = 0;
     r->reg_size = reg_size;
     r->name_size = name_size;
-    r->time_source = opt ? opt->time_source : 0;
+    r->clock.fn = opt ? opt->time_source : 0; /* the port counter's clamp value is kept */
     r->ctxfn = opt ? opt->context : 0;
-    if (r->clock.mask == 0u) evt_clock_init(&r->clock, 0, 0, 0); /* keeps its last value after */
     r->wrapped = 0;
     /* Fold the previous session's account into the since-program-start stats, then reset it. */
     evt_tx_trace_get_stats(&r->prior);

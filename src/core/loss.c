@@ -1,20 +1,6 @@
-/* Recorder core, out-of-line parts: gate publication and snapshots, the loss account's reset and
- * stats, the clock's set-up. Freestanding C99: no libc. Hot-path parts: evtrace/recorder.h. */
+/* Recorder core: the loss account's reset and its stats (evtrace/recorder.h). The per-record
+ * parts are inline in the header. Freestanding C99. */
 #include "evtrace/recorder.h"
-
-void evt_gate_publish(evt_gate *g, uint32_t bits, uint32_t on)
-{
-    uint32_t n = g->gen;
-    EVT_STORE_RLX(&g->gen, n + 1u);
-    EVT_STORE_REL(&g->on, on);
-    EVT_STORE_REL(&g->bits, on ? bits : 0u);
-    EVT_STORE_REL(&g->gen, n + 2u);
-}
-
-void evt_gate_set_bits(evt_gate *g, uint32_t bits)
-{
-    if (EVT_LOAD_RLX(&g->on)) evt_gate_publish(g, bits, 1u);
-}
 
 void evt_loss_reset(evt_loss *l)
 {
@@ -44,13 +30,4 @@ void evt_loss_stats(const evt_loss *l, evt_rec_stats *out)
                    (evt_rec_count)(ow_stop - ow_reported);
     out->loss_records = EVT_LOAD_RLX(&l->loss_records);
     out->lost_reported = (evt_rec_count)(reported - repended + ow_reported);
-}
-
-void evt_clock_init(evt_clock *c, evt_clock_fn fn, void *user, unsigned bits)
-{
-    if (!fn) bits = evt_port_timestamp_bits();
-    c->fn = fn;
-    c->user = user;
-    c->mask = (bits == 0u || bits >= 64u) ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1u);
-    c->last = 0;
 }
