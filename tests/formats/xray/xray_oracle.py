@@ -220,7 +220,13 @@ def cmd_mode(evtrace, src, work, mode):
 
 
 RT_SRC = ["src/formats/xray/xray_enc.c", "src/ports/posix/xray_runtime.c", "src/ports/posix/xray_cyg.c",
-          "src/core/rec_core.c", "src/ports/posix/port_posix.c"]
+          "src/ports/posix/port_posix.c"]
+
+
+def rt_sources(src):
+    """The recorder runtime's sources: the list above plus every file of the core."""
+    core = sorted(os.path.relpath(p, src) for p in glob.glob(os.path.join(src, "src/core/*.c")))
+    return RT_SRC + core
 
 
 def rt_includes(src):
@@ -233,7 +239,7 @@ def build_rt(src, work):
     """evtrace's recorder sources compiled WITHOUT -fxray-instrument (the handler must not be instrumented)."""
     clang = tool("clang")
     objs = []
-    for f in RT_SRC:
+    for f in rt_sources(src):
         o = os.path.join(work, os.path.basename(f) + ".o")
         run([clang, "-O2", "-std=c11", "-D_POSIX_C_SOURCE=200809L"] + rt_includes(src) +
             ["-c", os.path.join(src, f), "-o", o])
@@ -288,7 +294,7 @@ def cmd_cyg(evtrace, src, work):
     cc = tool("gcc")
     os.makedirs(work, exist_ok=True)
     objs = []
-    for f in RT_SRC:
+    for f in rt_sources(src):
         o = os.path.join(work, os.path.basename(f) + ".o")
         run([cc, "-O2", "-std=c11", "-D_POSIX_C_SOURCE=200809L"] + rt_includes(src) +
             ["-c", os.path.join(src, f), "-o", o])
