@@ -53,6 +53,10 @@ static evt_status open_src(evt_source *src, const char *format, const evt_open_o
 {
     *out = NULL;
     const evt_reader_desc *d = NULL;
+    if (!src->is_stream && src->size == 0) { /* forced or detected: an empty input holds no trace */
+        snprintf(errbuf, errlen, "%s: empty file (offset 0): no trace data", src->path);
+        return EVT_ERR_FORMAT;
+    }
     if (format) {
         d = evt_reader_find(format);
         if (!d) {
