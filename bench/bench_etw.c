@@ -1,6 +1,9 @@
-/* ETW benchmarks: ns per TraceEvent (2 MOF fields) beside the common baseline, the filtered and
- * disabled paths, TraceEvent with POSIX CPU times, and the .etl reader's MB/s over a file made by
- * the writer in memory (64 KiB buffers, 4 CPU streams). */
+/* ETW benchmarks: ns per TraceEvent (2 MOF fields) beside the common baseline measured in the same
+ * run (ratio), the filtered, disabled and stopped paths (inline gate, no clock read), two threads
+ * on two sessions (each its own lock and buffer) beside the two-thread own-ring baseline, two
+ * threads sharing one session (per-thread buffers, one session lock), TraceEvent with POSIX CPU
+ * times, and the .etl reader's MB/s over a file made by the writer in memory (64 KiB buffers, 4
+ * streams). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +39,7 @@ static uint32_t rr_thread(void) { return g_cpu_rr; }
 
 static void one_event(void *arg, uint64_t i)
 {
-    (void)arg;
+    evt_etw_provider *prov = arg ? (evt_etw_provider *)arg : &g_prov;
     uint32_t a = (uint32_t)i;
     uint64_t b = i * 3;
     evt_etw_mof_field mof[2] = {{&a, 4, 0}, {&b, 8, 0}};
@@ -47,7 +50,7 @@ static void one_event(void *arg, uint64_t i)
     h.level = 4;
     h.guid = k_guid;
     h.flags = ETW_WNODE_FLAG_TRACED_GUID | ETW_WNODE_FLAG_USE_MOF_PTR;
-    evt_etw_write(&g_prov, 0, &h, mof);
+    evt_etw_write(prov, 0, &h, mof);
 }
 
 static void filtered_event(void *arg, uint64_t i)
@@ -60,22 +63,26 @@ static void filtered_event(void *arg, uint64_t i)
     evt_etw_write(&g_prov, 0, &h, NULL);
 }
 
-static void start(evt_etw_session *s, uint8_t *mem, uint32_t nbuf, int per_thread, int cpu_times)
+static void start_prov(evt_etw_session *s, evt_etw_provider *prov, uint8_t *mem, uint32_t nbuf, int per_thread, int cpu_times)
 {
     evt_etw_session_config c;
     memset(&c, 0, sizeof c);
     c.buffer_size = 64 * 1024;
     c.buffers = nbuf;
-    c.per_thread = per_thread;
+    c.per_thread = per_thread != 0;
     c.log_file_mode = ETW_FILE_MODE_SEQUENTIAL;
     c.write = sink;
-    c.thread_id = per_thread ? rr_thread : evt_etw_posix_thread_id;
+    c.thread_id = per_thread == 1 ? rr_thread : evt_etw_posix_thread_id; /* 2: real thread ids */
     c.process_id = evt_etw_posix_process_id;
     c.filetime = evt_etw_posix_filetime;
     if (cpu_times) c.cpu_times = evt_etw_posix_cpu_times;
     if (evt_etw_session_start(s, &c, mem, nbuf * c.buffer_size) != 0) { fprintf(stderr, "start failed\n"); exit(1); }
-    evt_etw_register(&g_prov, &k_guid, NULL, NULL);
-    evt_etw_enable(s, &g_prov, ETW_CONTROL_ENABLE_PROVIDER, ETW_LEVEL_INFORMATION, 0, 0);
+    evt_etw_register(prov, &k_guid, NULL, NULL);
+    evt_etw_enable(s, prov, ETW_CONTROL_ENABLE_PROVIDER, ETW_LEVEL_INFORMATION, 0, 0);
+}
+static void start(evt_etw_session *s, uint8_t *mem, uint32_t nbuf, int per_thread, int cpu_times)
+{
+    start_prov(s, &g_prov, mem, nbuf, per_thread, cpu_times);
 }
 
 int main(void)
@@ -83,14 +90,43 @@ int main(void)
     static uint8_t mem[4 * 64 * 1024];
     uint64_t iters = bench_iters(2000000);
     evt_etw_session s;
-    bench_report("etw", "baseline (TSC + 32-byte store)", bench_baseline_ns(iters), "ns/event");
+    double base = bench_baseline_ns(iters);
+    bench_report("etw", "baseline (TSC + 32-byte store)", base, "ns/event");
 
     g_keep = 0;
     start(&s, mem, 1, 0, 0);
-    bench_report("etw", "TraceEvent, 2 MOF fields (80-byte record)", bench_ns_per_call(one_event, NULL, iters, 5), "ns/event");
+    double te = bench_ns_per_call(one_event, NULL, iters, 5);
+    bench_report("etw", "TraceEvent, 2 MOF fields (80-byte record)", te, "ns/event");
+    bench_report("etw", "TraceEvent, 2 MOF fields / baseline", te / base, "x");
     bench_report("etw", "filtered by level (no clock read)", bench_ns_per_call(filtered_event, NULL, iters, 5), "ns/event");
-    evt_etw_session_stop(&s);
+    evt_etw_enable(&s, &g_prov, ETW_CONTROL_DISABLE_PROVIDER, 0, 0, 0);
     bench_report("etw", "provider disabled", bench_ns_per_call(one_event, NULL, iters, 5), "ns/event");
+    evt_etw_enable(&s, &g_prov, ETW_CONTROL_ENABLE_PROVIDER, ETW_LEVEL_INFORMATION, 0, 0);
+    evt_etw_session_stop(&s);
+    bench_report("etw", "session stopped", bench_ns_per_call(one_event, NULL, iters, 5), "ns/event");
+
+    /* Two threads: two sessions (own lock, own buffer each), then one session shared (per-thread
+     * buffers under the one session lock). */
+    {
+        static uint8_t mem2[2][64 * 1024];
+        static evt_etw_session s2[2];
+        static evt_etw_provider p2[2];
+        double base2 = bench_baseline_2t_ns(iters, 5);
+        bench_report("etw", "two-thread baseline (own rings)", base2, "ns/event per thread");
+        for (int k = 0; k < 2; k++) start_prov(&s2[k], &p2[k], mem2[k], 1, 0, 0);
+        void *const args[2] = {&p2[0], &p2[1]};
+        double t2 = bench_2t_ns_per_call(one_event, args, iters, 5);
+        for (int k = 0; k < 2; k++) evt_etw_session_stop(&s2[k]);
+        bench_report("etw", "two threads, two sessions: TraceEvent", t2, "ns/event per thread");
+        bench_report("etw", "two threads, two sessions / two-thread baseline", t2 / base2, "x");
+        static uint8_t mem3[2 * 64 * 1024];
+        start(&s, mem3, 2, 2, 0); /* per-thread buffers, real thread ids */
+        void *const args1[2] = {&g_prov, &g_prov};
+        double t1 = bench_2t_ns_per_call(one_event, args1, iters, 5);
+        evt_etw_session_stop(&s);
+        bench_report("etw", "two threads, one session (per-thread buffers, one lock): TraceEvent", t1, "ns/event per thread");
+        bench_report("etw", "two threads, one session / two-thread baseline", t1 / base2, "x");
+    }
     start(&s, mem, 1, 0, 1);
     bench_report("etw", "TraceEvent, 2 MOF fields + getrusage CPU times", bench_ns_per_call(one_event, NULL, iters / 10, 3), "ns/event");
     evt_etw_session_stop(&s);

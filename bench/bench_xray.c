@@ -1,8 +1,10 @@
 /* XRay benchmarks: (1) the recorder core alone (rdtsc + one 8-byte record per event, no XRay
  * trampoline), (2) ns per instrumented call (entry + exit) in one helper process built with clang
  * -fxray-instrument (examples/xray/xray_bench_prog): sleds unpatched, patched with an empty
- * handler, evtrace's handler, compiler-rt's FDR mode (threshold 0), and (3) the reader's decode
- * speed on the file the helper's evtrace run wrote. */
+ * handler, evtrace's handler, compiler-rt's FDR mode (threshold 0), (3) the explicit API and the
+ * -finstrument-functions hooks: recording (one and two threads, per-thread buffers) and stopped
+ * (inline gate, no clock read), each beside the same-run baseline as a ratio, and (4) the
+ * reader's decode speed on the file the helper's evtrace run wrote. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +35,30 @@ static void core_pair(void *arg, uint64_t i)
     (void)arg;
     (void)evt_xray_fn_fast(&g_w, &g_pool, 0, (uint32_t)(i & 1023) + 1, tsc(), 0);
     (void)evt_xray_fn_fast(&g_w, &g_pool, 1, (uint32_t)(i & 1023) + 1, tsc(), 0);
+}
+
+/* The explicit API: an entry and an exit (the recorder's own thread buffer, nesting guard, TSC). */
+static void api_pair(void *arg, uint64_t i)
+{
+    (void)arg;
+    evt_xray_enter((uint32_t)(i & 1023) + 1);
+    evt_xray_exit((uint32_t)(i & 1023) + 1);
+}
+/* One explicit-API record (two-thread comparison with the one-record baseline). */
+static void api_one(void *arg, uint64_t i)
+{
+    (void)arg;
+    if (i & 1) evt_xray_exit((uint32_t)(i & 1023) + 1);
+    else evt_xray_enter((uint32_t)(i & 1023) + 1);
+}
+/* The -finstrument-functions hooks as an instrumented function calls them. */
+void __cyg_profile_func_enter(void *fn, void *site);
+void __cyg_profile_func_exit(void *fn, void *site);
+static void cyg_pair(void *arg, uint64_t i)
+{
+    (void)i;
+    __cyg_profile_func_enter(arg, arg);
+    __cyg_profile_func_exit(arg, arg);
 }
 
 /* Start the helper in dir with the FDR environment; its stdout is read from *out. Returns its
@@ -146,8 +172,27 @@ int main(void)
     if (evt_xray_pool_init(&g_pool, mem, sizeof mem, bufs, 100, (uint32_t)getpid(), NULL) != 0) return 1;
     memset(mem, 0, sizeof mem);
     g_w.tid = (uint32_t)getpid();
-    bench_report("xray", "baseline: read TSC + store 32 bytes", bench_baseline_ns(iters), "ns");
-    bench_report("xray", "recorder core: entry+exit records incl. 2 rdtsc, no trampoline", bench_ns_per_call(core_pair, NULL, iters, 5), "ns/call");
+    double base = bench_baseline_ns(iters);
+    bench_report("xray", "baseline: read TSC + store 32 bytes", base, "ns");
+    double core = bench_ns_per_call(core_pair, NULL, iters, 5);
+    bench_report("xray", "recorder core: entry+exit records incl. 2 rdtsc, no trampoline", core, "ns/call");
+    bench_report("xray", "recorder core pair / two baselines", core / (2 * base), "x");
+    /* The explicit API and the cyg hooks through the runtime (per-thread buffers, flight rotation). */
+    evt_xray_config cfg = {16384, 64, 1};
+    if (evt_xray_start(&cfg) == 0) {
+        double api = bench_ns_per_call(api_pair, NULL, iters, 5);
+        bench_report("xray", "explicit API enter+exit, recording", api, "ns/call");
+        bench_report("xray", "explicit API pair / two baselines", api / (2 * base), "x");
+        double base2 = bench_baseline_2t_ns(iters, 5);
+        void *const args[2] = {NULL, NULL};
+        double t2 = bench_2t_ns_per_call(api_one, args, iters, 5);
+        bench_report("xray", "two-thread baseline (own rings)", base2, "ns/record per thread");
+        bench_report("xray", "two threads, explicit API (per-thread buffers)", t2, "ns/record per thread");
+        bench_report("xray", "two threads / two-thread baseline", t2 / base2, "x");
+        evt_xray_stop();
+    }
+    bench_report("xray", "explicit API enter+exit, stopped (inline gate, no clock read)", bench_ns_per_call(api_pair, NULL, iters, 5), "ns/call");
+    bench_report("xray", "-finstrument-functions hooks enter+exit, stopped", bench_ns_per_call(cyg_pair, (void *)main, iters, 5), "ns/call");
     char trace[256];
     snprintf(trace, sizeof trace, "/tmp/evt-bench-xray-%d.xray", (int)getpid());
     run_helper(trace);
