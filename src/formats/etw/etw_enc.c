@@ -440,7 +440,8 @@ int evt_etw_event_enabled(const evt_etw_provider *p, uint8_t level, uint64_t key
 static evt_etw_slot *slot_for(evt_etw_session *s, uint32_t tid, uint16_t *proc)
 {
     if (!s->cfg.per_thread) {
-        uint32_t i = evt_port_cpu() % s->nslots;
+        uint32_t i = evt_port_cpu();
+        if (i >= s->nslots) i %= s->nslots; /* no division on the common path */
         *proc = (uint16_t)i;
         return &s->slots[i];
     }

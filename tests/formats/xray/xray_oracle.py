@@ -323,6 +323,28 @@ def cmd_cyg(evtrace, src, work):
     if len(typed) != 8 or any(e["data"] != "010203" or e["fields"]["event_type"] != 5 for e in typed):
         fail("explicit typed events: %s" % typed[:2])
     print("cyg: %d records; fdr-dump --verify and convert accept the file; names from the map; calls match" % n)
+    # The same program with a pool of 3 x 256-byte buffers: the rotation overwrites buffers, so the
+    # file carries loss records (custom events tagged evtrLOSS). llvm-xray must still accept it;
+    # evtrace's records + lost must equal the records of the lossless run, exactly.
+    lossy = os.path.join(work, "cyg-lossy.xray")
+    if os.path.exists(lossy):
+        os.unlink(lossy)
+    env = dict(os.environ)
+    env["EVT_XRAY_BUFFER_SIZE"] = "256"
+    env["EVT_XRAY_BUFFER_COUNT"] = "3"
+    run([exe, lossy], env=env)
+    run([xray, "fdr-dump", "--verify", lossy])
+    hdr2, recs2 = llvm_records(run([xray, "convert", "-f", "yaml", "-m", lossy + ".map.yaml", "-y", lossy]))
+    loss_recs = [r for r in recs2 if KIND[r["kind"]] == "custom_event" and str(r.get("data", "")).startswith("evtrLOSS")]
+    if not loss_recs:
+        fail("lossy run: no loss record in the file")
+    evts2 = evtrace_events(evtrace, lossy, ["--instr-map", lossy + ".map.yaml"])
+    kept = compare(evts2, [r for r in recs2 if r not in loss_recs])
+    lost = sum(e.get("count", 0) for e in evts2 if e["kind"] == "lost")
+    if kept + lost != n:
+        fail("lossy run: %d records + %d lost != %d records issued" % (kept, lost, n))
+    print("cyg lossy: %d records + %d lost (%d loss records) == %d issued; llvm-xray fdr-dump --verify and convert accept it"
+          % (kept, lost, len(loss_recs), n))
 
 
 def cmd_corpus(evtrace, corpus):
