@@ -3,7 +3,8 @@
  * Input: byte 0 picks the format (0 = auto-detection, fuzz_common.h), bytes 1..4 are four chunk
  * sizes (low 7 bits + 1, times 64 when the top bit is set) used in turn, the rest is the stream. A
  * writer thread feeds the rest through a pipe in those chunks and closes it; the reader pulls
- * every event from the read end. */
+ * every event from the read end. For RKH, the stream format, the events must equal those of the
+ * same bytes read from memory: chunk boundaries never change what is decoded. */
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -33,6 +34,36 @@ static void *writer(void *arg)
     return NULL;
 }
 
+/* FNV-1a over what identifies an event (names by content, not by pointer). */
+typedef struct digest { uint64_t h, n; evt_status last; } digest;
+
+static void mix_(digest *d, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++) d->h = (d->h ^ b[i]) * 1099511628211ull;
+}
+
+static void add_event_(digest *d, const evt_event *ev)
+{
+    mix_(d, &ev->id, sizeof ev->id);
+    mix_(d, &ev->kind, sizeof ev->kind);
+    mix_(d, &ev->ts, sizeof ev->ts);
+    mix_(d, &ev->offset, sizeof ev->offset);
+    mix_(d, &ev->ctx, sizeof ev->ctx);
+    mix_(d, &ev->nargs, sizeof ev->nargs);
+    mix_(d, ev->args, sizeof ev->args[0] * (ev->nargs < EVT_MAX_ARGS ? ev->nargs : EVT_MAX_ARGS));
+    if (ev->name) mix_(d, ev->name, strlen(ev->name));
+    d->n++;
+}
+
+static void read_all_(evt_reader *r, digest *d)
+{
+    evt_event ev;
+    d->h = 14695981039346656037ull;
+    d->n = 0;
+    while (d->n < FUZZ_MAX_EVENTS && (d->last = evt_reader_next(r, &ev)) == EVT_OK) add_event_(d, &ev);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -58,10 +89,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         close(fds[0]);
     } else if (evt_reader_open_stream(&src, fuzz_pick_format(data[0]), NULL, NULL, NULL, &r, err, sizeof err) ==
                EVT_OK) {
-        evt_event ev;
-        unsigned long n = 0;
-        while (n++ < FUZZ_MAX_EVENTS && evt_reader_next(r, &ev) == EVT_OK) {}
+        digest ds;
+        read_all_(r, &ds);
+        const int is_rkh = strcmp(r->desc->name, "rkh") == 0;
         evt_reader_close(r); /* closes the read end */
+        evt_reader *m = NULL;
+        if (is_rkh && ds.n < FUZZ_MAX_EVENTS &&
+            evt_reader_open_mem(f.p, f.n, "rkh", NULL, NULL, NULL, &m, err, sizeof err) == EVT_OK) {
+            digest dm;
+            read_all_(m, &dm);
+            evt_reader_close(m);
+            if (dm.n != ds.n || dm.h != ds.h || dm.last != ds.last) abort(); /* chunking changed the decode */
+        }
     } else if (!err[0]) {
         abort(); /* a failed open says why */
     }
