@@ -196,7 +196,11 @@ int cli_parse(const cli_command *c, int argc, char **argv, cli_args *a)
     lo[n] = (struct option){NULL, 0, NULL, 0};
 
     opterr = 0;
-    optind = 0; /* glibc: start a fresh scan (the parser may be called more than once) */
+#if defined(__GLIBC__)
+    optind = 0; /* glibc: a fresh scan, state reset (the parser may be called more than once) */
+#else
+    optind = 1;
+#endif
     int ret, code = 0;
     while (code == 0 && (ret = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
         if (ret == 1) code = positional_(c, optarg, a);
