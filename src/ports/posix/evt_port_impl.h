@@ -99,6 +99,7 @@ static inline int evt_port_lock_enter(evt_port_lock *l, evt_port_crit_t *st)
     if (!atomic_compare_exchange_strong_explicit(&l->owner, &expect, self, memory_order_acquire,
                                                  memory_order_relaxed) &&
         !evt_posix_lock_contended(l, self)) {
+        *st = 0;
         atomic_signal_fence(memory_order_seq_cst);
         if (--evt_posix_hold == 0u && evt_posix_deferred) evt_posix_run_deferred();
         return 0;

@@ -1,0 +1,150 @@
+/* The POSIX port's recorder lock and simulated interrupts (invariants P1-P4 in
+ * src/ports/posix/evt_port_impl.h), deterministically: a signal raised inside a section re-enters
+ * the section it interrupted (P2); a handler that interrupted a section and wants another recorder's
+ * lock, held by a thread that is itself waiting, gives up instead of deadlocking (P3); a
+ * port-installed interrupt raised inside a section runs only after the outermost exit, with the ISR
+ * flag set (P4); the same interrupt outside a section runs at once. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+#include "evtrace/recorder.h"
+
+static evt_rec_lock g_a = EVT_REC_LOCK_INIT, g_b = EVT_REC_LOCK_INIT;
+
+/* A persistent handler (signal() may reset it after one delivery). */
+static void on_signal(int signo, void (*fn)(int))
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = fn;
+    sigemptyset(&sa.sa_mask);
+    assert_int_equal(sigaction(signo, &sa, NULL), 0);
+}
+
+/* ---- P2: re-entry from a handler on the holding thread ------------------------------------------ */
+
+static volatile int g_p2_entered = -1;
+static volatile evt_port_crit_t g_p2_st = 99;
+
+static void p2_handler(int signo)
+{
+    (void)signo;
+    evt_port_crit_t st;
+    g_p2_entered = evt_rec_lock_enter(&g_a, &st);
+    g_p2_st = st;
+    if (g_p2_entered) evt_rec_lock_exit(&g_a, st);
+}
+
+static void test_reentry_from_handler(void **state)
+{
+    (void)state;
+    on_signal(SIGUSR1, p2_handler);
+    evt_port_crit_t st;
+    assert_int_equal(evt_rec_lock_enter(&g_a, &st), 1);
+    assert_int_equal(st, 1);
+    raise(SIGUSR1);                         /* lands inside the section */
+    assert_int_equal(g_p2_entered, 1);      /* re-entered without waiting */
+    assert_int_equal(g_p2_st, 0);           /* its exit did not give the lock back */
+    assert_true(atomic_load(&g_a.owner) != 0);
+    evt_rec_lock_exit(&g_a, st);
+    assert_true(atomic_load(&g_a.owner) == 0);
+    assert_int_equal(evt_posix_hold, 0);
+    on_signal(SIGUSR1, SIG_DFL);
+}
+
+/* ---- P3: a nested context never waits -------------------------------------------------------------- */
+
+static atomic_int g_holder_ready, g_release;
+static volatile int g_p3_entered = -1;
+
+static void *hold_b(void *p)
+{
+    (void)p;
+    evt_port_crit_t st;
+    assert_int_equal(evt_rec_lock_enter(&g_b, &st), 1);
+    atomic_store(&g_holder_ready, 1);
+    while (!atomic_load(&g_release)) sched_yield();
+    evt_rec_lock_exit(&g_b, st);
+    return NULL;
+}
+
+static void p3_handler(int signo)
+{
+    (void)signo;
+    evt_port_crit_t st;
+    g_p3_entered = evt_rec_lock_enter(&g_b, &st); /* held by the other thread: must give up */
+    if (g_p3_entered) evt_rec_lock_exit(&g_b, st);
+}
+
+static void test_nested_context_gives_up(void **state)
+{
+    (void)state;
+    pthread_t t;
+    atomic_store(&g_holder_ready, 0);
+    atomic_store(&g_release, 0);
+    assert_int_equal(pthread_create(&t, NULL, hold_b, NULL), 0);
+    while (!atomic_load(&g_holder_ready)) sched_yield();
+    on_signal(SIGUSR1, p3_handler);
+    evt_port_crit_t st;
+    assert_int_equal(evt_rec_lock_enter(&g_a, &st), 1);
+    raise(SIGUSR1);                    /* handler inside A's section wants B */
+    assert_int_equal(g_p3_entered, 0); /* gave up: the caller drops and counts its record */
+    evt_rec_lock_exit(&g_a, st);
+    atomic_store(&g_release, 1);
+    pthread_join(t, NULL);
+    /* Outside any section the same handler may wait, and gets B once it is free. */
+    raise(SIGUSR1);
+    assert_int_equal(g_p3_entered, 1);
+    on_signal(SIGUSR1, SIG_DFL);
+}
+
+/* ---- P4: port-installed interrupts are held off ---------------------------------------------------- */
+
+static volatile int g_isr_runs, g_isr_flag, g_isr_hold;
+
+static void port_isr(int signo)
+{
+    (void)signo;
+    g_isr_runs++;
+    g_isr_flag = evt_port_in_isr();
+    g_isr_hold = (int)evt_posix_hold;
+}
+
+static void test_port_isr_held_off(void **state)
+{
+    (void)state;
+    assert_int_equal(evt_posix_isr_install(SIGUSR2, port_isr), 0);
+    g_isr_runs = 0;
+    evt_port_crit_t st1, st2;
+    assert_int_equal(evt_rec_lock_enter(&g_a, &st1), 1);
+    assert_int_equal(evt_rec_lock_enter(&g_b, &st2), 1); /* nested sections: outermost exit runs it */
+    raise(SIGUSR2);
+    assert_int_equal(g_isr_runs, 0);
+    evt_rec_lock_exit(&g_b, st2);
+    assert_int_equal(g_isr_runs, 0);   /* still inside A */
+    evt_rec_lock_exit(&g_a, st1);
+    assert_int_equal(g_isr_runs, 1);   /* ran at the outermost exit */
+    assert_int_equal(g_isr_flag, 1);   /* as an interrupt */
+    assert_int_equal(g_isr_hold, 0);   /* outside every section */
+    assert_int_equal(evt_port_in_isr(), 0);
+    raise(SIGUSR2);                    /* outside a section: at once */
+    assert_int_equal(g_isr_runs, 2);
+    assert_int_equal(evt_posix_isr_install(0, port_isr), -1);
+    assert_int_equal(evt_posix_isr_install(SIGUSR2, NULL), -1);
+    on_signal(SIGUSR2, SIG_DFL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reentry_from_handler),
+        cmocka_unit_test(test_nested_context_gives_up),
+        cmocka_unit_test(test_port_isr_held_off),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
