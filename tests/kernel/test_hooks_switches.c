@@ -1,7 +1,7 @@
 /* The compile-time switches of the generic kernel hooks (evtrace/hooks_config.h): with a category
  * off its macros compile to nothing and do not evaluate their arguments (here: calls to a function
  * that is never defined, which would not link); with it on they reach the configured backend
- * (a test backend, EVT_CFG_HOOKS_BACKEND=test). */
+ * (the shared fake backend, EVT_CFG_HOOKS_BACKEND=test: tests/support/evt_fake_hooks.c). */
 #define EVT_CFG_HOOKS_BACKEND test
 #define EVT_CFG_HOOKS_SVC 0
 #define EVT_CFG_HOOKS_USER 0
@@ -11,47 +11,21 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include "evt_fake_hooks.h"
 #include "evt_test.h"
 
 /* Declared, never defined: a switched-off macro must not evaluate it. */
 uint32_t never_defined(void);
 
-static int g_calls[16];
-void evt_test_hook_kernel_info(uint32_t kernel, uint32_t version) { (void)kernel; (void)version; g_calls[0]++; }
-void evt_test_hook_thread_in(uintptr_t thread, uint32_t prio) { (void)thread; (void)prio; g_calls[1]++; }
-void evt_test_hook_thread_out(uintptr_t thread, evt_hook_state state, uint32_t native)
-{
-    (void)thread; (void)state; (void)native;
-    g_calls[2]++;
-}
-void evt_test_hook_isr_enter(uint32_t irq) { g_calls[3] += (int)irq; }
-void evt_test_hook_isr_exit(uint32_t irq) { g_calls[4] += (int)irq; }
-void evt_test_hook_svc_enter(int32_t code, uint32_t nargs, const uintptr_t *args)
-{
-    (void)code; (void)nargs; (void)args;
-    g_calls[5]++;
-}
-void evt_test_hook_svc_leave(int32_t code, int32_t ret, int paired) { (void)code; (void)ret; (void)paired; g_calls[6]++; }
-void evt_test_hook_obj_create(evt_hook_obj type, uintptr_t obj, const char *name, uint32_t param)
-{
-    (void)type; (void)obj; (void)name; (void)param;
-    g_calls[7]++;
-}
-void evt_test_hook_obj_delete(evt_hook_obj type, uintptr_t obj) { (void)type; (void)obj; g_calls[8]++; }
-void evt_test_hook_user(uint32_t id, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
-{
-    (void)id; (void)a1; (void)a2; (void)a3; (void)a4;
-    g_calls[9]++;
-}
-
 static void test_switches(void **state)
 {
     (void)state;
+    fh_reset();
     /* off: nothing evaluated, nothing called (never_defined would not link otherwise) */
     EVT_HOOK_SVC_ENTER(never_defined(), never_defined(), (const uintptr_t *)0);
     EVT_HOOK_SVC_LEAVE(never_defined(), never_defined(), 1);
     EVT_HOOK_USER(never_defined(), 1, 2, 3, 4);
-    assert_int_equal(g_calls[5] + g_calls[6] + g_calls[9], 0);
+    assert_int_equal(fh_count(FH_SVC_IN) + fh_count(FH_SVC_OUT) + fh_count(FH_USER), 0);
     /* on (defaults follow EVT_CFG_HOOKS = 1) */
     EVT_HOOK_KERNEL_INFO(EVT_HOOK_KERNEL_UTKERNEL, 1);
     EVT_HOOK_THREAD_IN(1, 5);
@@ -60,13 +34,16 @@ static void test_switches(void **state)
     EVT_HOOK_ISR_EXIT(7);
     EVT_HOOK_OBJ_CREATE(EVT_HOOK_OBJ_SEMAPHORE, 0x20001, "s", 0);
     EVT_HOOK_OBJ_DELETE(EVT_HOOK_OBJ_SEMAPHORE, 0x20001);
-    assert_int_equal(g_calls[0], 1);
-    assert_int_equal(g_calls[1], 1);
-    assert_int_equal(g_calls[2], 1);
-    assert_int_equal(g_calls[3], 7);
-    assert_int_equal(g_calls[4], 7);
-    assert_int_equal(g_calls[7], 1);
-    assert_int_equal(g_calls[8], 1);
+    assert_int_equal(fh_n, 7);
+    assert_int_equal(fh_log[0].what, FH_INFO);
+    assert_int_equal(fh_log[1].what, FH_IN);
+    assert_int_equal(fh_log[2].what, FH_OUT);
+    assert_int_equal(fh_log[3].what, FH_ISR_IN);
+    assert_int_equal(fh_log[3].a, 7);
+    assert_int_equal(fh_log[4].what, FH_ISR_OUT);
+    assert_int_equal(fh_log[4].a, 7);
+    assert_int_equal(fh_log[5].what, FH_CRE);
+    assert_int_equal(fh_log[6].what, FH_DEL);
 #if EVT_CFG_HOOKS_THREAD != 1 || EVT_CFG_HOOKS_SVC != 0 || EVT_CFG_HOOKS_CPUS != 1
 #error "hooks_config.h defaults"
 #endif

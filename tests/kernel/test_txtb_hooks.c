@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
+#include "evt_counter_clock.h"
 #include "evt_test.h"
 #include "formats/common/bytes.h"
 #include "formats/threadx/txtb_defs.h"
@@ -20,8 +21,6 @@
 #define NAME 32u
 #define NSLOT 64u
 static uint8_t g_buf[TXTB_HEADER_SIZE + NREG * (TXTB_REG_FIXED_SIZE + NAME) + NSLOT * TXTB_EVENT_SIZE];
-static uint32_t g_clock;
-static uint32_t counter(void) { return g_clock++; }
 
 #define EV0 (TXTB_HEADER_SIZE + NREG * (TXTB_REG_FIXED_SIZE + NAME))
 static void slot(unsigned i, uint32_t w[8])
@@ -64,8 +63,8 @@ static void test_records(void **state)
     evt_tx_options o;
     memset(&o, 0, sizeof o);
     o.big_endian = 0;
-    o.time_source = counter;
-    g_clock = 0;
+    o.time_source = evt_test_clock32;
+    evt_test_ticks = 0;
     evt_txtb_hooks_reset();
     assert_int_equal(evt_txtb_hooks_enable(g_buf, sizeof g_buf, NREG, &o, EVT_HOOK_KERNEL_UTKERNEL), EVT_TX_SUCCESS);
     EVT_HOOK_OBJ_CREATE(EVT_HOOK_OBJ_THREAD, 2, "sensor", 5);                  /* slot 2 (0,1 RUNNING) */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "evt_counter_clock.h"
 #include "evt_test.h"
 #include "evtrace/port.h"
 #include "evtrace/txtb.h"
@@ -20,12 +21,10 @@
 
 /* ---- fixtures: counter clock, fixed context ---------------------------------------------------- */
 
-static uint32_t g_clock;   /* next timestamp; counts every read */
 static evt_tx_context g_ctx; /* what the context callback reports */
 static unsigned g_full_calls;
 static void *g_full_arg;
 
-static uint32_t counter_clock(void) { return g_clock++; }
 static void fixed_context(evt_tx_context *out) { *out = g_ctx; }
 static void on_full(void *buf) { g_full_calls++; g_full_arg = buf; }
 
@@ -43,7 +42,7 @@ static int reset(void **st)
     (void)st;
     (void)evt_tx_trace_disable();
     evt_tx_trace_buffer_full_notify(NULL);
-    g_clock = 0;
+    evt_test_ticks = 0;
     g_full_calls = 0;
     g_full_arg = NULL;
     set_ctx(TXTB_CTX_INIT, 0, 0, 0, 0x2000FF00u);
@@ -56,7 +55,7 @@ static evt_tx_options opts(int big, uint32_t base)
     evt_tx_options o;
     memset(&o, 0, sizeof o);
     o.big_endian = big;
-    o.time_source = counter_clock;
+    o.time_source = evt_test_clock32;
     o.context = fixed_context;
     o.base_address = base;
     return o;
@@ -101,7 +100,7 @@ static const char k_long_name[] = "a_thread_with_a_very_long_name_exceeding_31";
 static void golden_script(uint8_t *buf, int big)
 {
     memset(buf, 0x5A, G_SIZE);
-    g_clock = 0;
+    evt_test_ticks = 0;
     evt_tx_options o = opts(big, G_BASE);
     evt_tx_trace_buffer_full_notify(on_full);
     set_ctx(TXTB_CTX_INIT, 0, 0, 0, 0x2000FF00u);
@@ -114,7 +113,7 @@ static void golden_script(uint8_t *buf, int big)
     assert_int_equal(evt_tx_trace_user_event_insert(4096u + 5u, 1u, 2u, 3u, 4u), EVT_TX_SUCCESS); /* 3 */
     evt_tx_trace_event_filter(EVT_TX_TRACE_QUEUE_EVENTS);
     evt_tx_trace_kernel_event(TXTB_EVENT_QUEUE_SEND, Q_0, 0x20004000u, 0xFFFFFFFFu, 0u);   /* filtered */
-    assert_int_equal(g_clock, 4u); /* no clock read for the filtered event */
+    assert_int_equal(evt_test_ticks, 4u); /* no clock read for the filtered event */
     evt_tx_trace_event_unfilter(EVT_TX_TRACE_QUEUE_EVENTS);
     evt_tx_trace_kernel_event(TXTB_EVENT_QUEUE_SEND, Q_0, 0x20004000u, 0xFFFFFFFFu, 0u);   /* slot 4 */
     set_ctx(TXTB_CTX_ISR, T_MAIN, 1u, 0u, 0x2000EE00u);
@@ -293,10 +292,10 @@ static void test_enable_init(void **st)
     assert_int_equal(evt_tx_trace_disable(), EVT_TX_SUCCESS);
     assert_int_equal(w32(buf, 32, 0), 0x1000 + 48 + 48 * R + 96); /* header kept after disable */
     /* While off: nothing recorded, no clock read, registry frozen. */
-    uint32_t clk = g_clock;
+    uint32_t clk = evt_test_ticks;
     evt_tx_trace_kernel_event(TXTB_EVENT_THREAD_CREATE, 1, 2, 3, 4);
     evt_tx_trace_object_register(TXTB_OBJ_QUEUE, P(0x1234), "q", 0, 0);
-    assert_int_equal(g_clock, clk);
+    assert_int_equal(evt_test_ticks, clk);
     assert_int_equal(buf[48 + 1], 0);
     assert_int_equal(w32(slot(buf, R, 48, 3), 0, 0), 0);
 }
@@ -430,43 +429,43 @@ static void test_filters(void **st)
     evt_tx_stats s0, s1;
     evt_tx_trace_get_stats(&s0);
     evt_tx_trace_event_filter(EVT_TX_TRACE_ALL_EVENTS);
-    uint32_t clk = g_clock;
+    uint32_t clk = evt_test_ticks;
     evt_tx_trace_kernel_event(TXTB_EVENT_THREAD_RESUME, 1, 0, 0, 0);
     evt_tx_trace_isr_enter_insert(1);
     evt_tx_trace_interrupt_control(0);
     evt_tx_trace_kernel_event(TXTB_EVENT_TIMER_CREATE, 1, 0, 0, 0);
-    assert_int_equal(g_clock, clk); /* nothing recorded, no clock read */
+    assert_int_equal(evt_test_ticks, clk); /* nothing recorded, no clock read */
     /* ALL_EVENTS does not contain USER. */
     assert_int_equal(evt_tx_trace_user_event_insert(4100, 1, 2, 3, 4), EVT_TX_SUCCESS);
-    assert_int_equal(g_clock, clk + 1);
+    assert_int_equal(evt_test_ticks, clk + 1);
     evt_tx_trace_event_filter(EVT_TX_TRACE_USER_EVENTS);
     assert_int_equal(evt_tx_trace_user_event_insert(4101, 1, 2, 3, 4), EVT_TX_SUCCESS); /* filtered */
     evt_tx_trace_kernel_event(5000, 0, 0, 0, 0);    /* user range via kernel_event: USER bit */
-    assert_int_equal(g_clock, clk + 1);
+    assert_int_equal(evt_test_ticks, clk + 1);
     /* FileX/NetX/USBX ids use their product's bits. */
     evt_tx_trace_kernel_event(210, 0, 0, 0, 0);
     evt_tx_trace_kernel_event(400, 0, 0, 0, 0);
     evt_tx_trace_kernel_event(700, 0, 0, 0, 0);
-    assert_int_equal(g_clock, clk + 4);
+    assert_int_equal(evt_test_ticks, clk + 4);
     evt_tx_trace_event_filter(0x7FFFFFFFu);
     evt_tx_trace_kernel_event(210, 0, 0, 0, 0);
     evt_tx_trace_insert(9999, 0, 0, 0, 0, 0x00001000u);
-    assert_int_equal(g_clock, clk + 4);
+    assert_int_equal(evt_test_ticks, clk + 4);
     /* Unfilter one class at a time: each event hangs on exactly its table bit. */
     evt_tx_trace_event_unfilter(EVT_TX_TRACE_THREAD_EVENTS);
     evt_tx_trace_kernel_event(TXTB_EVENT_THREAD_CREATE, 0, 0, 0, 0);  /* THREAD: recorded */
     evt_tx_trace_kernel_event(TXTB_EVENT_THREAD_RESUME, 0, 0, 0, 0);  /* INTERNAL: not */
     evt_tx_trace_kernel_event(TXTB_EVENT_TIME_GET, 0, 0, 0, 0);       /* TIME: not */
     evt_tx_trace_kernel_event(150 /* unknown id < 200: INTERNAL */, 0, 0, 0, 0);
-    assert_int_equal(g_clock, clk + 5);
+    assert_int_equal(evt_test_ticks, clk + 5);
     evt_tx_trace_event_unfilter(EVT_TX_TRACE_INTERRUPT_CONTROL_EVENT);
     evt_tx_trace_interrupt_control(3);
     evt_tx_trace_isr_exit_insert(3);                                  /* INTERNAL: not */
-    assert_int_equal(g_clock, clk + 6);
+    assert_int_equal(evt_test_ticks, clk + 6);
     evt_tx_trace_kernel_event(TXTB_EVTRACE_LOST_ID, 0, 0, 0, 0);       /* never via kernel_event */
     evt_tx_trace_event_unfilter(0xFFFFFFFFu);
     evt_tx_trace_kernel_event(TXTB_EVTRACE_LOST_ID, 0, 0, 0, 0);
-    assert_int_equal(g_clock, clk + 6);
+    assert_int_equal(evt_test_ticks, clk + 6);
     evt_tx_trace_get_stats(&s1);
     assert_int_equal(s1.written - s0.written, 6);
     assert_int_equal(s1.dropped - s0.dropped, 0);
@@ -474,9 +473,9 @@ static void test_filters(void **st)
     evt_tx_trace_event_filter(EVT_TX_TRACE_USER_EVENTS);
     evt_tx_trace_disable();
     assert_int_equal(evt_tx_trace_enable_ex(buf, SIZE, R, &o), EVT_TX_SUCCESS);
-    clk = g_clock;
+    clk = evt_test_ticks;
     assert_int_equal(evt_tx_trace_user_event_insert(4100, 1, 2, 3, 4), EVT_TX_SUCCESS);
-    assert_int_equal(g_clock, clk + 1);
+    assert_int_equal(evt_test_ticks, clk + 1);
     evt_tx_trace_disable();
 }
 
@@ -559,7 +558,7 @@ static void test_nested_drop_and_lost_record(void **st)
     evt_tx_trace_user_event_insert(5002, 3, 0, 0, 0);
     assert_slot(slot(buf, 0, 48, 0), 0, 0x3000, 0x80000005u, TXTB_EVTRACE_LOST_ID, 4, 1, 1, TXTB_EVTRACE_LOST_MAGIC, 0);
     assert_slot(slot(buf, 0, 48, 1), 0, 0x3000, 0x80000005u, 5002, 4, 3, 0, 0, 0);
-    assert_int_equal(g_clock, 5);
+    assert_int_equal(evt_test_ticks, 5);
     evt_tx_trace_get_stats(&s1);
     assert_int_equal(s1.lost_records - s0.lost_records, 1);
     /* Another wrap: one more drop, and the new LOST record overwrites the first one, whose count is
@@ -649,15 +648,15 @@ static void test_kernel_event_bits_from_table(void **st)
     evt_tx_options o = opts(0, 0);
     assert_int_equal(evt_tx_trace_enable_ex(buf, sizeof buf, 0, &o), EVT_TX_SUCCESS);
     for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {
-        uint32_t clk = g_clock;
+        uint32_t clk = evt_test_ticks;
         evt_tx_trace_event_filter(0xFFFFFFFFu);
         evt_tx_trace_event_unfilter(tab[i].filt);
         evt_tx_trace_kernel_event(tab[i].id, 1, 2, 3, 4);
-        assert_int_equal(g_clock, clk + (tab[i].filt != 0)); /* recorded iff its bit is on */
+        assert_int_equal(evt_test_ticks, clk + (tab[i].filt != 0)); /* recorded iff its bit is on */
         evt_tx_trace_event_unfilter(0xFFFFFFFFu);
         evt_tx_trace_event_filter(tab[i].filt);
         evt_tx_trace_kernel_event(tab[i].id, 1, 2, 3, 4);
-        assert_int_equal(g_clock, clk + (tab[i].filt != 0)); /* its bit off: not recorded */
+        assert_int_equal(evt_test_ticks, clk + (tab[i].filt != 0)); /* its bit off: not recorded */
     }
     evt_tx_trace_disable();
 }
@@ -672,8 +671,8 @@ static void on_sigusr1(int sig)
 }
 static uint32_t clock_raising(void)
 {
-    if (g_clock == 3) raise(SIGUSR1); /* interrupt arrives in the middle of record #3 */
-    return g_clock++;
+    if (evt_test_ticks == 3) raise(SIGUSR1); /* interrupt arrives in the middle of record #3 */
+    return evt_test_ticks++;
 }
 static void test_signal_inside_section(void **st)
 {

@@ -1,5 +1,5 @@
 /* The μT-Kernel DS adapter (src/kernel/utk/utk_adapter.c) on the host μT-Kernel, observed through a
- * test backend of the generic hooks (EVT_CFG_HOOKS_BACKEND=test, functions below): what each DS hook
+ * test backend of the generic hooks (EVT_CFG_HOOKS_BACKEND=test: tests/support/evt_fake_hooks.c): what each DS hook
  * becomes (svc enter/leave with code, args, ret and the paired flag; thread in/out with priority,
  * generic state and TTS_*; ISR enter/exit with the interrupt number; object create/delete with
  * names from td_ref_dsname), attach/detach through td_hok_*. */
@@ -13,93 +13,12 @@
 #include <string.h>
 #include <cmocka.h>
 #include "evt_test.h"
+#include "evt_fake_hooks.h"
 #include "utk_kernel.h"
 
-enum { G_INFO = 1, G_IN, G_OUT, G_ISR_IN, G_ISR_OUT, G_SVC_IN, G_SVC_OUT, G_CRE, G_DEL, G_USER };
-
-typedef struct grec {
-    int what;
-    uintptr_t obj;        /* thread / object handle */
-    uint32_t a, b;        /* prio | state,native | irq | code,ret | type,param */
-    int32_t code;
-    uint32_t nargs;
-    uintptr_t args[5];
-    int paired;
-    char name[16];
-    uint64_t t;
-} grec;
-
-static grec g_log[512];
-static int g_n;
-
-static grec *add(int what)
-{
-    assert_true(g_n < 512);
-    grec *r = &g_log[g_n++];
-    memset(r, 0, sizeof *r);
-    r->what = what;
-    r->t = utk_now();
-    return r;
-}
-
-void evt_test_hook_kernel_info(uint32_t kernel, uint32_t version) { grec *r = add(G_INFO); r->a = kernel; r->b = version; }
-void evt_test_hook_thread_in(uintptr_t thread, uint32_t prio) { grec *r = add(G_IN); r->obj = thread; r->a = prio; }
-void evt_test_hook_thread_out(uintptr_t thread, evt_hook_state state, uint32_t native)
-{
-    grec *r = add(G_OUT);
-    r->obj = thread;
-    r->a = (uint32_t)state;
-    r->b = native;
-}
-void evt_test_hook_isr_enter(uint32_t irq) { add(G_ISR_IN)->a = irq; }
-void evt_test_hook_isr_exit(uint32_t irq) { add(G_ISR_OUT)->a = irq; }
-void evt_test_hook_svc_enter(int32_t code, uint32_t nargs, const uintptr_t *args)
-{
-    grec *r = add(G_SVC_IN);
-    r->code = code;
-    r->nargs = nargs;
-    for (uint32_t i = 0; i < nargs && i < 5; i++) r->args[i] = args[i];
-}
-void evt_test_hook_svc_leave(int32_t code, int32_t ret, int paired)
-{
-    grec *r = add(G_SVC_OUT);
-    r->code = code;
-    r->b = (uint32_t)ret;
-    r->paired = paired;
-}
-void evt_test_hook_obj_create(evt_hook_obj type, uintptr_t obj, const char *name, uint32_t param)
-{
-    grec *r = add(G_CRE);
-    r->obj = obj;
-    r->a = (uint32_t)type;
-    r->b = param;
-    snprintf(r->name, sizeof r->name, "%s", name ? name : "(null)");
-}
-void evt_test_hook_obj_delete(evt_hook_obj type, uintptr_t obj)
-{
-    grec *r = add(G_DEL);
-    r->obj = obj;
-    r->a = (uint32_t)type;
-}
-void evt_test_hook_user(uint32_t id, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
-{
-    grec *r = add(G_USER);
-    r->a = id;
-    r->b = a1 + a2 + a3 + a4;
-}
-
-static int find(int from, int what)
-{
-    for (int i = from; i < g_n; i++)
-        if (g_log[i].what == what) return i;
-    return -1;
-}
-static int find_code(int from, int what, int32_t code)
-{
-    for (int i = from; i < g_n; i++)
-        if (g_log[i].what == what && g_log[i].code == code) return i;
-    return -1;
-}
+/* The generic hooks' calls land in the shared fake backend's log (tests/support/evt_fake_hooks.h),
+ * stamped with the host kernel's clock. */
+static uint64_t kernel_now(void) { return utk_now(); }
 
 #define FPC(f) ((FP)(void (*)(void))(f))
 static ID g_sem, g_sem2, g_wrk;
@@ -149,112 +68,114 @@ static void adapter_init(INT stacd, void *exinf)
 static void test_adapter_mapping(void **state)
 {
     (void)state;
-    g_n = 0;
+    fh_reset();
+    fh_clock = kernel_now;
     utk_config cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.end_time = 50000;
     assert_int_equal(utk_boot(&cfg, adapter_init, 10, NULL), 0);
 
     /* attach: the existing task (init, created before) named, and it is switched in */
-    assert_int_equal(g_log[0].what, G_CRE);
-    assert_int_equal(g_log[0].a, EVT_HOOK_OBJ_THREAD);
-    assert_int_equal(g_log[0].obj, 1);
-    assert_string_equal(g_log[0].name, "init");
-    assert_int_equal(g_log[0].b, 10);
-    assert_int_equal(g_log[1].what, G_IN);
-    assert_int_equal(g_log[1].obj, 1);
-    assert_int_equal(g_log[1].a, 10);
+    assert_int_equal(fh_log[0].what, FH_CRE);
+    assert_int_equal(fh_log[0].a, EVT_HOOK_OBJ_THREAD);
+    assert_int_equal(fh_log[0].obj, 1);
+    assert_string_equal(fh_log[0].name, "init");
+    assert_int_equal(fh_log[0].b, 10);
+    assert_int_equal(fh_log[1].what, FH_IN);
+    assert_int_equal(fh_log[1].obj, 1);
+    assert_int_equal(fh_log[1].a, 10);
     /* tk_cre_sem: enter (1 arg: the packet), leave paired with ret = id, then the create */
-    int i = find_code(0, G_SVC_IN, UTK_TFN_tk_cre_sem);
+    int i = fh_find_code(0, FH_SVC_IN, UTK_TFN_tk_cre_sem);
     assert_int_equal(i, 2);
-    assert_int_equal(g_log[i].nargs, 1);
-    assert_int_equal(g_log[i + 1].what, G_SVC_OUT);
-    assert_int_equal(g_log[i + 1].paired, 1);
-    assert_int_equal((ID)g_log[i + 1].b, g_sem);
-    assert_int_equal(g_log[i + 2].what, G_CRE);
-    assert_int_equal(g_log[i + 2].a, EVT_HOOK_OBJ_SEMAPHORE);
-    assert_int_equal(g_log[i + 2].obj, ((uintptr_t)UTK_OC_SEM << 16) | (uintptr_t)g_sem);
-    assert_string_equal(g_log[i + 2].name, "rxsem");
+    assert_int_equal(fh_log[i].nargs, 1);
+    assert_int_equal(fh_log[i + 1].what, FH_SVC_OUT);
+    assert_int_equal(fh_log[i + 1].paired, 1);
+    assert_int_equal((ID)fh_log[i + 1].b, g_sem);
+    assert_int_equal(fh_log[i + 2].what, FH_CRE);
+    assert_int_equal(fh_log[i + 2].a, EVT_HOOK_OBJ_SEMAPHORE);
+    assert_int_equal(fh_log[i + 2].obj, ((uintptr_t)UTK_OC_SEM << 16) | (uintptr_t)g_sem);
+    assert_string_equal(fh_log[i + 2].name, "rxsem");
     /* without TA_DSNAME: the default name */
-    assert_string_equal(g_log[i + 5].name, "sem2");
+    assert_string_equal(fh_log[i + 5].name, "sem2");
     /* the task: name (8 bytes, no NUL), priority from td_ref_tsk */
-    i = find_code(0, G_SVC_OUT, UTK_TFN_tk_cre_tsk);
-    assert_int_equal(g_log[i + 1].what, G_CRE);
-    assert_int_equal(g_log[i + 1].a, EVT_HOOK_OBJ_THREAD);
-    assert_int_equal(g_log[i + 1].obj, (uintptr_t)g_wrk);
-    assert_string_equal(g_log[i + 1].name, "worker01");
-    assert_int_equal(g_log[i + 1].b, 7);
+    i = fh_find_code(0, FH_SVC_OUT, UTK_TFN_tk_cre_tsk);
+    assert_int_equal(fh_log[i + 1].what, FH_CRE);
+    assert_int_equal(fh_log[i + 1].a, EVT_HOOK_OBJ_THREAD);
+    assert_int_equal(fh_log[i + 1].obj, (uintptr_t)g_wrk);
+    assert_string_equal(fh_log[i + 1].name, "worker01");
+    assert_int_equal(fh_log[i + 1].b, 7);
     /* tk_sta_tsk(worker, 42): args, then the switch: init out READY (TTS_RDY), worker in prio 7 */
-    i = find_code(0, G_SVC_IN, UTK_TFN_tk_sta_tsk);
-    assert_int_equal(g_log[i].nargs, 2);
-    assert_int_equal(g_log[i].args[0], (uintptr_t)g_wrk);
-    assert_int_equal(g_log[i].args[1], 42);
-    assert_int_equal(g_log[i + 1].what, G_OUT);
-    assert_int_equal(g_log[i + 1].obj, 1);
-    assert_int_equal(g_log[i + 1].a, EVT_HOOK_STATE_READY);
-    assert_int_equal(g_log[i + 1].b, TTS_RDY);
-    assert_int_equal(g_log[i + 2].what, G_IN);
-    assert_int_equal(g_log[i + 2].obj, (uintptr_t)g_wrk);
-    assert_int_equal(g_log[i + 2].a, 7);
+    i = fh_find_code(0, FH_SVC_IN, UTK_TFN_tk_sta_tsk);
+    assert_int_equal(fh_log[i].nargs, 2);
+    assert_int_equal(fh_log[i].args[0], (uintptr_t)g_wrk);
+    assert_int_equal(fh_log[i].args[1], 42);
+    assert_int_equal(fh_log[i + 1].what, FH_OUT);
+    assert_int_equal(fh_log[i + 1].obj, 1);
+    assert_int_equal(fh_log[i + 1].a, EVT_HOOK_STATE_READY);
+    assert_int_equal(fh_log[i + 1].b, TTS_RDY);
+    assert_int_equal(fh_log[i + 2].what, FH_IN);
+    assert_int_equal(fh_log[i + 2].obj, (uintptr_t)g_wrk);
+    assert_int_equal(fh_log[i + 2].a, 7);
     /* worker: wai_sem (3 args, tmout -1 as a word), out WAITING/TTS_WAI, init back in at prio 10 */
-    i = find_code(i, G_SVC_IN, UTK_TFN_tk_wai_sem);
-    assert_int_equal(g_log[i].nargs, 3);
-    assert_int_equal((INT)g_log[i].args[2], TMO_FEVR);
-    assert_int_equal(g_log[i + 1].what, G_OUT);
-    assert_int_equal(g_log[i + 1].a, EVT_HOOK_STATE_WAITING);
-    assert_int_equal(g_log[i + 1].b, TTS_WAI);
-    assert_int_equal(g_log[i + 2].what, G_IN);
-    assert_int_equal(g_log[i + 2].a, 10);
+    i = fh_find_code(i, FH_SVC_IN, UTK_TFN_tk_wai_sem);
+    assert_int_equal(fh_log[i].nargs, 3);
+    assert_int_equal((INT)fh_log[i].args[2], TMO_FEVR);
+    assert_int_equal(fh_log[i + 1].what, FH_OUT);
+    assert_int_equal(fh_log[i + 1].a, EVT_HOOK_STATE_WAITING);
+    assert_int_equal(fh_log[i + 1].b, TTS_WAI);
+    assert_int_equal(fh_log[i + 2].what, FH_IN);
+    assert_int_equal(fh_log[i + 2].a, 10);
     /* interrupt 5 with the handler's sig_sem inside */
     int in = -1;
-    for (int k = find(0, G_ISR_IN); k >= 0; k = find(k + 1, G_ISR_IN))
-        if (g_log[k].a == 5) { in = k; break; }
+    for (int k = fh_find(0, FH_ISR_IN); k >= 0; k = fh_find(k + 1, FH_ISR_IN))
+        if (fh_log[k].a == 5) { in = k; break; }
     assert_true(in > 0);
-    assert_int_equal(g_log[in + 1].code, UTK_TFN_tk_sig_sem);
-    assert_int_equal(g_log[in + 2].what, G_SVC_OUT);
-    assert_int_equal(g_log[in + 3].what, G_ISR_OUT);
-    assert_int_equal(g_log[in + 3].a, 5);
+    assert_int_equal(fh_log[in + 1].code, UTK_TFN_tk_sig_sem);
+    assert_int_equal(fh_log[in + 2].what, FH_SVC_OUT);
+    assert_int_equal(fh_log[in + 3].what, FH_ISR_OUT);
+    assert_int_equal(fh_log[in + 3].a, 5);
     /* delayed dispatch: init out READY, worker in, its wai_sem leave paired with E_OK */
-    assert_int_equal(g_log[in + 4].what, G_OUT);
-    assert_int_equal(g_log[in + 4].b, TTS_RDY);
-    assert_int_equal(g_log[in + 5].what, G_IN);
-    assert_int_equal(g_log[in + 6].what, G_SVC_OUT);
-    assert_int_equal(g_log[in + 6].code, UTK_TFN_tk_wai_sem);
-    assert_int_equal(g_log[in + 6].paired, 1);
-    assert_int_equal(g_log[in + 6].b, E_OK);
+    assert_int_equal(fh_log[in + 4].what, FH_OUT);
+    assert_int_equal(fh_log[in + 4].b, TTS_RDY);
+    assert_int_equal(fh_log[in + 5].what, FH_IN);
+    assert_int_equal(fh_log[in + 6].what, FH_SVC_OUT);
+    assert_int_equal(fh_log[in + 6].code, UTK_TFN_tk_wai_sem);
+    assert_int_equal(fh_log[in + 6].paired, 1);
+    assert_int_equal(fh_log[in + 6].b, E_OK);
     /* tk_ext_tsk: enter, out DORMANT/TTS_DMT, no leave */
-    assert_int_equal(g_log[in + 7].code, UTK_TFN_tk_ext_tsk);
-    assert_int_equal(g_log[in + 8].what, G_OUT);
-    assert_int_equal(g_log[in + 8].a, EVT_HOOK_STATE_DORMANT);
-    assert_int_equal(g_log[in + 8].b, TTS_DMT);
-    assert_int_equal(find_code(0, G_SVC_OUT, UTK_TFN_tk_ext_tsk), -1);
+    assert_int_equal(fh_log[in + 7].code, UTK_TFN_tk_ext_tsk);
+    assert_int_equal(fh_log[in + 8].what, FH_OUT);
+    assert_int_equal(fh_log[in + 8].a, EVT_HOOK_STATE_DORMANT);
+    assert_int_equal(fh_log[in + 8].b, TTS_DMT);
+    assert_int_equal(fh_find_code(0, FH_SVC_OUT, UTK_TFN_tk_ext_tsk), -1);
     /* tk_del_sem(sem2): the delete with the handle decoded from exinf */
-    i = find_code(0, G_SVC_OUT, UTK_TFN_tk_del_sem);
-    assert_int_equal(g_log[i + 1].what, G_DEL);
-    assert_int_equal(g_log[i + 1].obj, ((uintptr_t)UTK_OC_SEM << 16) | (uintptr_t)g_sem2);
+    i = fh_find_code(0, FH_SVC_OUT, UTK_TFN_tk_del_sem);
+    assert_int_equal(fh_log[i + 1].what, FH_DEL);
+    assert_int_equal(fh_log[i + 1].obj, ((uintptr_t)UTK_OC_SEM << 16) | (uintptr_t)g_sem2);
     /* detach: nothing is recorded after it (tk_get_tid) */
-    assert_int_equal(find_code(0, G_SVC_IN, UTK_TFN_tk_get_tid), -1);
-    assert_int_equal(g_log[g_n - 1].what, G_DEL);
+    assert_int_equal(fh_find_code(0, FH_SVC_IN, UTK_TFN_tk_get_tid), -1);
+    assert_int_equal(fh_log[fh_n - 1].what, FH_DEL);
 }
 
 /* A leave without enter (exinf NULL) becomes paired = 0; an exd_tsk stop (0) deletes the thread. */
 static void test_adapter_unpaired_and_exd(void **state)
 {
     (void)state;
-    g_n = 0;
+    fh_reset();
+    fh_clock = kernel_now;
     evt_utk_svc_leave(UTK_TFN_tk_sig_sem, E_OK, NULL);
-    assert_int_equal(g_n, 1);
-    assert_int_equal(g_log[0].paired, 0);
+    assert_int_equal(fh_n, 1);
+    assert_int_equal(fh_log[0].paired, 0);
     void *x = evt_utk_svc_enter(UTK_TFN_tk_del_sem, NULL, (uintptr_t)3);
     assert_non_null(x);
     evt_utk_svc_leave(UTK_TFN_tk_del_sem, E_OBJ, x);   /* failed: no delete */
-    assert_int_equal(g_n, 3);
+    assert_int_equal(fh_n, 3);
     evt_utk_dsp_stop(4, 12345, 0);
-    assert_int_equal(g_log[3].what, G_OUT);
-    assert_int_equal(g_log[3].a, EVT_HOOK_STATE_DELETED);
-    assert_int_equal(g_log[4].what, G_DEL);
-    assert_int_equal(g_log[4].obj, 4);
-    assert_int_equal(g_log[4].a, EVT_HOOK_OBJ_THREAD);
+    assert_int_equal(fh_log[3].what, FH_OUT);
+    assert_int_equal(fh_log[3].a, EVT_HOOK_STATE_DELETED);
+    assert_int_equal(fh_log[4].what, FH_DEL);
+    assert_int_equal(fh_log[4].obj, 4);
+    assert_int_equal(fh_log[4].a, EVT_HOOK_OBJ_THREAD);
     /* state mapping of every TTS_* */
     assert_int_equal(evt_utk_state_of(TTS_RDY), EVT_HOOK_STATE_READY);
     assert_int_equal(evt_utk_state_of(TTS_WAI | TTS_NODISWAI), EVT_HOOK_STATE_WAITING);
@@ -263,16 +184,18 @@ static void test_adapter_unpaired_and_exd(void **state)
     assert_int_equal(evt_utk_state_of(TTS_DMT), EVT_HOOK_STATE_DORMANT);
     assert_int_equal(evt_utk_state_of(0), EVT_HOOK_STATE_DELETED);
     /* an extended SVC (fncd >= 0) passes one argument, pk_para */
-    g_n = 0;
+    fh_reset();
+    fh_clock = kernel_now;
     int pk = 0;
     evt_utk_svc_enter(0x00010203, NULL, (uintptr_t)&pk);
-    assert_int_equal(g_log[0].nargs, 1);
-    assert_int_equal(g_log[0].args[0], (uintptr_t)&pk);
+    assert_int_equal(fh_log[0].nargs, 1);
+    assert_int_equal(fh_log[0].args[0], (uintptr_t)&pk);
     /* 5-argument call: all five seen */
-    g_n = 0;
+    fh_reset();
+    fh_clock = kernel_now;
     evt_utk_svc_enter(UTK_TFN_tk_wai_flg, NULL, (uintptr_t)1, (uintptr_t)2, (uintptr_t)3, (uintptr_t)4, (uintptr_t)5);
-    assert_int_equal(g_log[0].nargs, 5);
-    assert_int_equal(g_log[0].args[4], 5);
+    assert_int_equal(fh_log[0].nargs, 5);
+    assert_int_equal(fh_log[0].args[4], 5);
 }
 
 int main(void)
