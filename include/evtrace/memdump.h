@@ -34,8 +34,9 @@ typedef struct evt_mem_image {
     unsigned records;     /* data records read */
 } evt_mem_image;
 
-/* Largest image decoded (address span from the start address to the end of the last record). */
-#define EVT_MEM_IMAGE_MAX ((uint64_t)256u << 20)
+/* Largest image decoded (address span from the start address to the end of the last record):
+ * more than any MCU's RAM; a dump spanning more (flash and RAM together) needs --base-address. */
+#define EVT_MEM_IMAGE_MAX ((uint64_t)64u << 20)
 
 /* What the first bytes of a file look like: IHEX when the first non-blank line is ':' + hex
  * digits, SREC when it is 'S', a record-type digit and hex digits, else BINARY. */

@@ -182,7 +182,7 @@ evt_status md_builder_finish(md_builder *b, uint64_t start_addr, evt_mem_image *
     img->size = hi - lo;
     img->base_addr = lo;
     img->data = evt_calloc(1, (size_t)img->size);
-    uint8_t *have = evt_calloc(1, (size_t)img->size); /* 1 = byte given by a record */
+    uint8_t *have = evt_calloc(1, (size_t)(img->size + 7) / 8); /* bit set = byte given by a record */
     if (!img->data || !have) {
         evt_free(have);
         evt_mem_image_free(img);
@@ -196,7 +196,9 @@ evt_status md_builder_finish(md_builder *b, uint64_t start_addr, evt_mem_image *
         for (uint64_t k = skip; k < s->len; k++) {
             uint64_t at = s->addr + k - lo;
             uint8_t v = b->store[s->store_off + k];
-            if (have[at] && img->data[at] != v) {
+            uint8_t bit = (uint8_t)(1u << (at & 7u));
+            int given = (have[at >> 3] & bit) != 0;
+            if (given && img->data[at] != v) {
                 st = md_fail(err, errlen, s->text_off, s->line,
                              "records overlap with different data at address 0x%llx",
                              (unsigned long long)(s->addr + k));
@@ -204,8 +206,8 @@ evt_status md_builder_finish(md_builder *b, uint64_t start_addr, evt_mem_image *
                 evt_mem_image_free(img);
                 goto out;
             }
-            if (!have[at]) img->covered++;
-            have[at] = 1;
+            if (!given) img->covered++;
+            have[at >> 3] |= bit;
             img->data[at] = v;
         }
     }
