@@ -704,6 +704,48 @@ static void test_signal_inside_section(void **st)
     sigaction(SIGUSR1, &old, NULL);
 }
 
+/* The same interrupt installed through the port (evt_posix_isr_install): it is held off while the
+ * recorder's section runs and records right after it, as a masked interrupt would: nothing dropped. */
+static volatile int g_port_isr_runs;
+static void port_isr(int sig)
+{
+    (void)sig;
+    g_port_isr_runs++;
+    g_sig_rc = (sig_atomic_t)evt_tx_trace_user_event_insert(6001, 0, 0, 0, 0);
+}
+static uint32_t clock_raising_usr2(void)
+{
+    if (evt_test_ticks == 3) raise(SIGUSR2);
+    return evt_test_ticks++;
+}
+static void test_port_isr_held_off(void **st)
+{
+    (void)st;
+    assert_int_equal(evt_posix_isr_install(SIGUSR2, port_isr), 0);
+    static uint8_t buf[48 + 32 * 16];
+    evt_tx_options o = opts(0, 0);
+    o.time_source = clock_raising_usr2;
+    o.context = 0; /* the port's context: the handler's record is an ISR's */
+    assert_int_equal(evt_tx_trace_enable_ex(buf, sizeof buf, 0, &o), EVT_TX_SUCCESS); /* ts 0, 1 */
+    evt_rec_stats r0, r1;
+    evt_tx_trace_get_rec_stats(&r0);
+    g_port_isr_runs = 0;
+    evt_tx_trace_user_event_insert(5000, 0, 0, 0, 0);   /* ts 2 */
+    evt_tx_trace_user_event_insert(5001, 0, 0, 0, 0);   /* ts 3: the interrupt is raised here */
+    assert_int_equal(g_port_isr_runs, 1);               /* ran after record #3's section */
+    assert_int_equal(g_sig_rc, EVT_TX_SUCCESS);
+    evt_tx_trace_get_rec_stats(&r1);
+    assert_int_equal(r1.dropped - r0.dropped, 0);
+    assert_int_equal(r1.written - r0.written, 3);
+    assert_int_equal(w32(slot(buf, 0, 48, 3), 8, 0), 5001);  /* the interrupted record, whole */
+    assert_int_equal(w32(slot(buf, 0, 48, 3), 12, 0), 3);
+    assert_int_equal(w32(slot(buf, 0, 48, 4), 8, 0), 6001);  /* then the interrupt's */
+    assert_int_equal(w32(slot(buf, 0, 48, 4), 0, 0), TXTB_CTX_ISR);
+    assert_int_equal(w32(slot(buf, 0, 48, 4), 12, 0), 4);
+    evt_tx_trace_disable();
+    signal(SIGUSR2, SIG_DFL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -721,6 +763,7 @@ int main(void)
         cmocka_unit_test_setup(test_full_callback_each_wrap, reset),
         cmocka_unit_test_setup(test_nested_drop_and_lost_record, reset),
         cmocka_unit_test_setup(test_stop_when_full, reset),
+        cmocka_unit_test_setup(test_port_isr_held_off, reset),
         cmocka_unit_test_setup(test_port_default_context, reset),
         cmocka_unit_test_setup(test_kernel_event_bits_from_table, reset),
         cmocka_unit_test_setup(test_signal_inside_section, reset),
