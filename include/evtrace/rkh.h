@@ -83,6 +83,7 @@ typedef struct evt_rkh_recorder {
     uint8_t seq_open;         /* seq before the open record (restored when it is discarded) */
     uint8_t ao_test;          /* hot: the AO runtime filter applies (RTFIL and RTFIL_SMA) */
     uint8_t sig_test;         /* hot: the signal runtime filter applies (RTFIL and RTFIL_SIGNAL) */
+    uint8_t drained;          /* bytes were drained since the last loss record */
     uint8_t emit[32];         /* hot: bit id set = group built in and not filtered by group/event */
     uint8_t *ring;            /* the byte ring (caller's memory) */
     uint32_t size, in, out, qty;
@@ -90,7 +91,7 @@ typedef struct evt_rkh_recorder {
     evt_rkh_sink_fn sink;     /* drained to after every record, if set (lock held) */
     void *sink_user;
     evt_rkh_ts_fn ts;         /* timestamp source */
-    evt_clock clock;          /* ts behind the monotonic clamp */
+    evt_clock32 clock;        /* the core's 32-bit clock over ts */
     evt_loss loss;            /* the loss account (dropped, overwritten, reported) */
     evt_rec_count drops_seen; /* loss.dropped when the last loss record was written */
     uint32_t evicted;         /* bytes evicted by wraps since the last loss record */
@@ -166,9 +167,9 @@ void evt_rkh_end(evt_rkh_recorder *r);
 /* Argument writers (sizes from the configuration). */
 void evt_rkh_ui8(evt_rkh_recorder *r, uint8_t v);
 void evt_rkh_ui16(evt_rkh_recorder *r, uint16_t v);
-void evt_rkh_ui32(evt_rkh_recorder *r, uint32_t v);
-void evt_rkh_sym(evt_rkh_recorder *r, uintptr_t p);   /* SYM: object pointer, low bytes */
-void evt_rkh_fun(evt_rkh_recorder *r, uintptr_t p);   /* FUN */
+EVT_RKH_FAST_ void evt_rkh_ui32(evt_rkh_recorder *r, uint32_t v);
+EVT_RKH_FAST_ void evt_rkh_sym(evt_rkh_recorder *r, uintptr_t p);   /* SYM: object pointer, low bytes */
+EVT_RKH_FAST_ void evt_rkh_fun(evt_rkh_recorder *r, uintptr_t p);   /* FUN */
 void evt_rkh_sig(evt_rkh_recorder *r, uint32_t v);    /* SIG */
 void evt_rkh_ne(evt_rkh_recorder *r, uint32_t v);     /* NE (queue elements) */
 void evt_rkh_nblk(evt_rkh_recorder *r, uint32_t v);   /* NBLK */
@@ -196,9 +197,23 @@ void evt_rkh_sym_actor(evt_rkh_recorder *r, uintptr_t actor, const char *name); 
 
 /* ---- inline fast path ------------------------------------------------------------------------------
  * With GCC/Clang (C99 inline semantics) begin, begin_ao and begin_ao_sig decide the filters here,
- * without a call (external definitions in rkh_enc.c); define EVT_RKH_NO_INLINE for plain calls.
- * Internals: not part of the API. */
+ * without a call, and the 4-byte writers (ui32, and sym/fun with 4-byte pointers) store a value
+ * none of whose bytes needs stuffing straight into the ring when it has contiguous room (external
+ * definitions in rkh_enc.c); define EVT_RKH_NO_INLINE for plain calls. Internals: not part of the
+ * API. */
 int evt_rkh_open_(evt_rkh_recorder *r, unsigned id); /* enter, nest, loss record, id/seq/ts */
+void evt_rkh_put_(evt_rkh_recorder *r, uint32_t v, unsigned n); /* n bytes, any ring state */
+
+/* 1 if v's four bytes were appended: no byte in 0x7C..0x7F (0x7D/0x7E need stuffing; the test
+ * is one word operation), contiguous room; the checksum gets the four bytes' sum. */
+#define EVT_RKH_PUT4_FAST_(r, v)                                                                    \
+    (!(((((v) | 0x03030303u) ^ 0x7F7F7F7Fu) - 0x01010101u) & ~(((v) | 0x03030303u) ^ 0x7F7F7F7Fu) & \
+       0x80808080u) &&                                                                             \
+     (r)->size - (r)->qty >= 4u && (r)->size - (r)->in >= 4u &&                                    \
+     (((r)->ring[(r)->in] = (uint8_t)(v)), ((r)->ring[(r)->in + 1u] = (uint8_t)((v) >> 8)),         \
+      ((r)->ring[(r)->in + 2u] = (uint8_t)((v) >> 16)), ((r)->ring[(r)->in + 3u] = (uint8_t)((v) >> 24)), \
+      ((r)->chk = (uint8_t)((r)->chk + (v) + ((v) >> 8) + ((v) >> 16) + ((v) >> 24))),              \
+      ((r)->qty += 4u), ((r)->in = (r)->in + 4u == (r)->size ? 0u : (r)->in + 4u), 1))
 
 #ifdef EVT_RKH_INLINE_FAST
 inline int evt_rkh_begin_ao_sig(evt_rkh_recorder *r, unsigned id, int prio, int sig)
@@ -212,6 +227,20 @@ inline int evt_rkh_begin_ao_sig(evt_rkh_recorder *r, unsigned id, int prio, int 
         !((EVT_LOAD_RLX(&r->sig_filter[((unsigned)sig & 255u) >> 3]) >> ((unsigned)sig & 7u)) & 1u))
         return 0;
     return evt_rkh_open_(r, id);
+}
+inline void evt_rkh_ui32(evt_rkh_recorder *r, uint32_t v)
+{
+    if (!EVT_RKH_PUT4_FAST_(r, v)) evt_rkh_put_(r, v, 4u);
+}
+inline void evt_rkh_sym(evt_rkh_recorder *r, uintptr_t p)
+{
+    uint32_t v = (uint32_t)p;
+    if (r->cfg.sz_ptr != 4u || !EVT_RKH_PUT4_FAST_(r, v)) evt_rkh_put_(r, v, r->cfg.sz_ptr);
+}
+inline void evt_rkh_fun(evt_rkh_recorder *r, uintptr_t p)
+{
+    uint32_t v = (uint32_t)p;
+    if (r->cfg.sz_fun != 4u || !EVT_RKH_PUT4_FAST_(r, v)) evt_rkh_put_(r, v, r->cfg.sz_fun);
 }
 inline int evt_rkh_begin(evt_rkh_recorder *r, unsigned id) { return evt_rkh_begin_ao_sig(r, id, -1, -1); }
 inline int evt_rkh_begin_ao(evt_rkh_recorder *r, unsigned id, int prio) { return evt_rkh_begin_ao_sig(r, id, prio, -1); }

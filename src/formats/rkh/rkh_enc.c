@@ -21,7 +21,8 @@
  *     one, running total) is written before the next record when drops are pending, when the ring
  *     has room for it again after overwrites, or when a ring's worth of bytes was evicted since
  *     the last one; evt_rkh_flush and a drain that empties the ring write it too. Its running
- *     total equals loss.reported, so a loss record that is itself evicted loses no count: after a
+ *     total (lost_total) is the sum of every count taken, so a loss record that is itself evicted
+ *     loses no count: after a
  *     flush, decoded data records + the last total == records issued.
  *  R5 The checksum covers every unescaped byte from the id to the last argument; the byte written is
  *     (0 - sum) mod 256, stuffed like any other. */
@@ -41,6 +42,13 @@ static int is_data_id(uint8_t id) { return id != RKH_FLAG && id != RKH_TE_TCFG &
 
 static inline uint32_t next_ix(const evt_rkh_recorder *r, uint32_t i) { return i + 1u == r->size ? 0u : i + 1u; }
 
+/* 1 if one of the four bytes at p is a flag (one word test; the loads merge into one). */
+static inline int has_flag4(const uint8_t *p)
+{
+    uint32_t x = ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24) ^ 0x7E7E7E7Eu;
+    return ((x - 0x01010101u) & ~x & 0x80808080u) != 0u;
+}
+
 /* Evict the oldest unit (R2). Returns 0 when the oldest bytes belong to the open record. */
 static int evict_one(evt_rkh_recorder *r)
 {
@@ -53,7 +61,16 @@ static int evict_one(evt_rkh_recorder *r)
         i = next_ix(r, i);
         k = 1;
     }
-    while (k < n && r->ring[i] != RKH_FLAG) { i = next_ix(r, i); k++; }
+    while (k < n) { /* the next flag, one contiguous run at a time */
+        uint32_t run = r->size - i < n - k ? r->size - i : n - k, j = 0;
+        const uint8_t *p = r->ring + i;
+        while (j + 4u <= run && !has_flag4(p + j)) j += 4u;
+        while (j < run && p[j] != RKH_FLAG) j++;
+        k += j;
+        i += j;
+        if (i == r->size) i = 0;
+        if (j < run) break;
+    }
     if (k >= n) return 0; /* no flag after it: the open record (or nothing) */
     if (k == 0) lost = 0; /* a drain took all of the record but its flag: it is whole */
     r->out = i;
@@ -65,13 +82,19 @@ static int evict_one(evt_rkh_recorder *r)
     return 1;
 }
 
-/* Make room for `need` bytes; sets trunc and returns 0 when the open record fills the ring. */
+/* Make room for `need` bytes, and while at it for up to an eighth of the ring (at most 256 bytes)
+ * more, so a full ring evicts in batches and the records after it take the fast paths. Sets trunc
+ * and returns 0 when the open record fills the ring. */
 static int make_room(evt_rkh_recorder *r, uint32_t need)
 {
     if (r->trunc) return 0;
-    while (r->size - r->qty < need)
-        if (!evict_one(r)) { r->trunc = 1; return 0; }
-    return 1;
+    uint32_t ahead = r->size / 8u < 256u ? r->size / 8u : 256u;
+    uint32_t want = need + ahead < r->size ? need + ahead : need;
+    while (r->size - r->qty < want)
+        if (!evict_one(r)) break;
+    if (r->size - r->qty >= need) return 1;
+    r->trunc = 1;
+    return 0;
 }
 
 static inline void put_raw(evt_rkh_recorder *r, uint8_t b)
@@ -94,9 +117,38 @@ static inline void put_u8(evt_rkh_recorder *r, uint8_t b)
     put_raw(r, b);
 }
 
-static void put_n(evt_rkh_recorder *r, uint32_t v, unsigned n)
+/* Append n record bytes: summed, stuffed. When the ring has contiguous room for the worst case
+ * (every byte escaped), the cursor and the checksum stay in registers and are stored once. */
+static inline void put_bytes(evt_rkh_recorder *r, const uint8_t *b, unsigned n)
 {
-    for (unsigned i = 0; i < n; i++) { put_u8(r, (uint8_t)v); v >>= 8; }
+    uint32_t in = r->in, size = r->size;
+    if (EVT_LIKELY(size - r->qty >= 2u * n && size - in >= 2u * n)) {
+        uint8_t *q = r->ring + in, *q0 = q;
+        uint8_t chk = r->chk;
+        for (unsigned i = 0; i < n; i++) {
+            uint8_t c = b[i];
+            chk = (uint8_t)(chk + c);
+            if (EVT_UNLIKELY(c == RKH_FLAG || c == RKH_ESC)) {
+                *q++ = RKH_ESC;
+                c = (uint8_t)(c ^ RKH_ESC_XOR);
+            }
+            *q++ = c;
+        }
+        uint32_t k = (uint32_t)(q - q0);
+        r->chk = chk;
+        r->qty += k;
+        in += k;
+        r->in = in == size ? 0u : in;
+        return;
+    }
+    for (unsigned i = 0; i < n; i++) put_u8(r, b[i]);
+}
+
+/* The low n bytes of v (n <= 4), little-endian. */
+static inline void put_n(evt_rkh_recorder *r, uint32_t v, unsigned n)
+{
+    uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+    put_bytes(r, b, n < 4u ? n : 4u);
 }
 
 static void start_record(evt_rkh_recorder *r)
@@ -110,6 +162,26 @@ static void start_record(evt_rkh_recorder *r)
 /* Checksum and flag; returns 1 if the record is in the ring, 0 if it was discarded (R2). */
 static int close_record(evt_rkh_recorder *r)
 {
+    uint32_t in = r->in;
+    if (EVT_LIKELY(!r->trunc && r->size - r->qty >= 3u && r->size - in >= 3u)) {
+        /* checksum (stuffed) and flag with a local cursor */
+        uint8_t *q = r->ring + in, *q0 = q;
+        if (r->cfg.flags & EVT_RKH_F_TRC_CHK_EN) {
+            uint8_t c = (uint8_t)(0u - r->chk);
+            if (c == RKH_FLAG || c == RKH_ESC) {
+                *q++ = RKH_ESC;
+                c = (uint8_t)(c ^ RKH_ESC_XOR);
+            }
+            *q++ = c;
+        }
+        *q++ = RKH_FLAG;
+        uint32_t k = (uint32_t)(q - q0);
+        r->qty += k;
+        in += k;
+        r->in = in == r->size ? 0u : in;
+        r->written++;
+        return 1;
+    }
     if (r->cfg.flags & EVT_RKH_F_TRC_CHK_EN) {
         uint8_t c = (uint8_t)(0u - r->chk);
         put_u8(r, c);
@@ -130,36 +202,36 @@ static int close_record(evt_rkh_recorder *r)
     return 1;
 }
 
-/* Write the loss record now if losses are pending (lock held, guard set). */
+/* Write the loss record now if losses are pending (lock held, guard set). Room is made first, so
+ * the count taken is the count written (evictions would add to it). */
 static void write_loss(evt_rkh_recorder *r)
 {
     if (!evt_loss_pending(&r->loss)) return;
     start_record(r);
     if (!make_room(r, LOSS_MAX)) { r->trunc = 0; return; } /* ring too small: stays pending */
     evt_rec_count dropped = EVT_LOAD_RLX(&r->loss.dropped);
-    evt_rec_count n = (evt_rec_count)(dropped + r->loss.overwritten - r->loss.reported);
-    evt_rec_count total = r->loss.reported + n;
+    uint32_t n = (uint32_t)evt_loss_take(&r->loss);
+    r->lost_total += n;
     put_u8(r, EVT_RKH_TE_LOST);
-    put_n(r, (uint32_t)n, 4);
-    put_n(r, (uint32_t)total, 4);
+    put_n(r, n, 4);
+    put_n(r, r->lost_total, 4);
     close_record(r); /* fits: room was made for it */
-    r->loss.reported = total;
-    r->loss.loss_records++;
     r->drops_seen = dropped;
     r->evicted = 0;
-    r->lost_total = (uint32_t)total;
+    r->drained = 0;
     r->lost_pending = 0;
 }
 
-/* Before a record: the loss record if drops are pending, or overwrites are and either the ring has
- * room for the report without evicting or a ring's worth was evicted since the last one (R4): a
- * ring that keeps overflowing is not filled with reports of its own overflow. */
+/* Before a record: the loss record if drops are pending, or overwrites are and either a drain has
+ * made room for the report or a ring's worth was evicted since the last one (R4): a ring that
+ * keeps overflowing is not filled with reports of its own overflow. */
 static inline void loss_before_record(evt_rkh_recorder *r)
 {
     evt_rec_count pending = evt_loss_pending(&r->loss);
     if (EVT_LIKELY(!pending)) return;
     r->lost_pending = (uint32_t)pending;
-    if (EVT_LOAD_RLX(&r->loss.dropped) != r->drops_seen || r->size - r->qty >= LOSS_MAX || r->evicted >= r->size)
+    if (EVT_LOAD_RLX(&r->loss.dropped) != r->drops_seen || (r->drained && r->size - r->qty >= LOSS_MAX) ||
+        r->evicted >= r->size)
         write_loss(r);
 }
 
@@ -188,6 +260,7 @@ static const uint8_t *take_block(evt_rkh_recorder *r, uint32_t *n)
     r->out += run;
     if (r->out == r->size) r->out = 0;
     r->qty -= run;
+    r->drained = (uint8_t)(r->drained | (run != 0u));
     *n = run;
     return p;
 }
@@ -195,6 +268,18 @@ static const uint8_t *take_block(evt_rkh_recorder *r, uint32_t *n)
 /* Pass every ring byte to the sink, then the pending loss record if any (lock held, guard set). */
 static void drain_to_sink(evt_rkh_recorder *r)
 {
+    uint32_t q = r->qty;
+    if (EVT_LIKELY(q != 0u && q <= r->size - r->out && r->ring[r->out + q - 1u] == RKH_FLAG)) {
+        /* The usual case: whole records in one contiguous run. */
+        const uint8_t *p = r->ring + r->out;
+        r->out = r->in;
+        r->qty = 0;
+        r->drained = 1;
+        r->head_is_start = 1;
+        r->head_partial = 0;
+        r->sink(r->sink_user, p, q);
+        if (EVT_LIKELY(!evt_loss_pending(&r->loss))) return;
+    }
     for (int round = 0; round < 2; round++) {
         while (r->qty) {
             uint32_t n = r->qty;
@@ -268,13 +353,6 @@ static void filter_all_locked(evt_rkh_recorder *r, int emit)
     publish_emit(r);
 }
 
-/* rkh_trc_getts behind the core's clock (monotonic clamp in the callback's 32 bits). */
-static uint64_t ts_thunk(void *user)
-{
-    const evt_rkh_recorder *r = user;
-    return r->ts();
-}
-
 void evt_rkh_init(evt_rkh_recorder *r, const evt_rkh_config *cfg, uint8_t *ring, uint32_t ring_size,
                   evt_rkh_ts_fn ts, uint32_t ts_hz)
 {
@@ -294,12 +372,14 @@ void evt_rkh_init(evt_rkh_recorder *r, const evt_rkh_config *cfg, uint8_t *ring,
     r->open = 0;
     r->trunc = 0;
     r->ts = ts;
-    evt_clock_init(&r->clock, ts_thunk, r, 32);
+    r->clock.fn = ts; /* the core's 32-bit clock: the callback taken as it is */
+    r->clock.last = 0;
     r->sink = 0;
     r->sink_user = 0;
     evt_loss_reset(&r->loss);
     r->drops_seen = 0;
     r->evicted = 0;
+    r->drained = 0;
     r->lost_pending = r->lost_total = r->written = 0;
     r->crit = 0;
     uint32_t f = cfg->flags;
@@ -459,10 +539,17 @@ int evt_rkh_open_(evt_rkh_recorder *r, unsigned id)
     r->open = 1;
     loss_before_record(r);
     start_record(r);
+    /* id, sequence number, timestamp: one append */
     uint32_t f = r->cfg.flags;
-    put_u8(r, (uint8_t)id);
-    if (f & EVT_RKH_F_TRC_NSEQ_EN) put_u8(r, r->seq++);
-    if (f & EVT_RKH_F_TRC_TSTAMP_EN) put_n(r, r->ts ? (uint32_t)evt_clock_read(&r->clock) : 0u, r->cfg.sz_ts);
+    uint8_t h[6];
+    unsigned n = 0;
+    h[n++] = (uint8_t)id;
+    if (f & EVT_RKH_F_TRC_NSEQ_EN) h[n++] = r->seq++;
+    if (f & EVT_RKH_F_TRC_TSTAMP_EN) {
+        uint32_t t = r->ts ? evt_clock32_read(&r->clock) : 0u;
+        for (unsigned i = 0; i < r->cfg.sz_ts && i < 4u; i++) h[n++] = (uint8_t)(t >> (8u * i));
+    }
+    put_bytes(r, h, n);
     return 1;
 }
 
@@ -505,9 +592,16 @@ void evt_rkh_end(evt_rkh_recorder *r)
 
 void evt_rkh_ui8(evt_rkh_recorder *r, uint8_t v) { put_u8(r, v); }
 void evt_rkh_ui16(evt_rkh_recorder *r, uint16_t v) { put_n(r, v, 2); }
+void evt_rkh_put_(evt_rkh_recorder *r, uint32_t v, unsigned n) { put_n(r, v, n); }
+#ifdef EVT_RKH_INLINE_FAST
+extern void evt_rkh_ui32(evt_rkh_recorder *r, uint32_t v);
+extern void evt_rkh_sym(evt_rkh_recorder *r, uintptr_t p);
+extern void evt_rkh_fun(evt_rkh_recorder *r, uintptr_t p);
+#else
 void evt_rkh_ui32(evt_rkh_recorder *r, uint32_t v) { put_n(r, v, 4); }
 void evt_rkh_sym(evt_rkh_recorder *r, uintptr_t p) { put_n(r, (uint32_t)p, r->cfg.sz_ptr); }
 void evt_rkh_fun(evt_rkh_recorder *r, uintptr_t p) { put_n(r, (uint32_t)p, r->cfg.sz_fun); }
+#endif
 void evt_rkh_sig(evt_rkh_recorder *r, uint32_t v) { put_n(r, v, r->cfg.sz_sig); }
 void evt_rkh_ne(evt_rkh_recorder *r, uint32_t v) { put_n(r, v, r->cfg.sz_nelem); }
 void evt_rkh_nblk(evt_rkh_recorder *r, uint32_t v) { put_n(r, v, r->cfg.sz_nblock); }
