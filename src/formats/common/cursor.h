@@ -58,6 +58,8 @@ static inline uint8_t evt_cur_u8_at(evt_cur *c, size_t pos) { return evt_cur_at(
 static inline uint16_t evt_cur_u16le_at(evt_cur *c, size_t pos) { return evt_cur_at(c, pos) ? evt_cur_u16le(c) : 0; }
 static inline uint32_t evt_cur_u32le_at(evt_cur *c, size_t pos) { return evt_cur_at(c, pos) ? evt_cur_u32le(c) : 0; }
 static inline uint64_t evt_cur_u64le_at(evt_cur *c, size_t pos) { return evt_cur_at(c, pos) ? evt_cur_u64le(c) : 0; }
+static inline uint16_t evt_cur_u16be_at(evt_cur *c, size_t pos) { return evt_cur_at(c, pos) ? evt_cur_u16be(c) : 0; }
+static inline uint32_t evt_cur_u32be_at(evt_cur *c, size_t pos) { return evt_cur_at(c, pos) ? evt_cur_u32be(c) : 0; }
 /* n bytes at position pos, or NULL (sets the error). */
 static inline const uint8_t *evt_cur_take_at(evt_cur *c, size_t pos, size_t n) { return evt_cur_at(c, pos) ? evt_cur_take(c, n) : NULL; }
 /* A cursor over the next n bytes of c (its base = their offset), advancing c. On a short read c's

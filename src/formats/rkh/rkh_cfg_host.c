@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "formats/common/bytes.h"
+#include "formats/common/cursor.h"
 #include "formats/rkh/rkh_defs.h"
 
 void rkh_cfg_default(rkh_cfg *c)
@@ -77,19 +77,31 @@ int rkh_cfg_load(rkh_cfg *c, const char *path, char *err, unsigned errlen)
     return 0;
 }
 
+void rkh_cfg_from_tcfg_raw(rkh_cfg *c, const uint8_t *b)
+{
+    evt_cur k; /* the TCFG layout of rkh_defs.h, field by field */
+    evt_cur_init(&k, b, RKH_TCFG_LEN, 0, 0);
+    evt_cur_skip(&k, 1);                 /* id */
+    c->version = evt_cur_u16le(&k);
+    c->flags = evt_cur_u32le(&k);
+    uint8_t v = evt_cur_u8(&k);          /* evt << 4 | tstamp */
+    c->sz_sig = v >> 4;
+    c->sz_ts = v & 15u;
+    v = evt_cur_u8(&k);                  /* ptr << 4 | ntimer */
+    c->sz_ptr = v >> 4;
+    c->sz_ntimer = v & 15u;
+    v = evt_cur_u8(&k);                  /* nblock << 4 | nelem */
+    c->sz_nblock = v >> 4;
+    c->sz_nelem = v & 15u;
+    c->sz_esize = evt_cur_u8(&k);        /* evt size */
+    v = evt_cur_u8(&k);                  /* bsize << 4 | max evt pools */
+    c->sz_bsize = v >> 4;
+    c->max_pool = v & 15u;
+    c->ts_hz = evt_cur_u16le(&k);
+}
+
 void rkh_cfg_from_tcfg(rkh_cfg *c, const uint8_t *b)
 {
-    c->version = evt_ld_u16le(b + 1);
-    c->flags = evt_ld_u32le(b + 3);
-    c->sz_sig = b[7] >> 4;
-    c->sz_ts = b[7] & 15u;
-    c->sz_ptr = b[8] >> 4;
-    c->sz_ntimer = b[8] & 15u;
-    c->sz_nblock = b[9] >> 4;
-    c->sz_nelem = b[9] & 15u;
-    c->sz_esize = b[10];
-    c->sz_bsize = b[11] >> 4;
-    c->max_pool = b[11] & 15u;
-    c->ts_hz = evt_ld_u16le(b + 12);
+    rkh_cfg_from_tcfg_raw(c, b);
     if (!c->fun_from_file) c->sz_fun = c->sz_ptr;
 }

@@ -32,5 +32,7 @@ int rkh_cfg_load(rkh_cfg *c, const char *path, char *err, unsigned errlen);
 /* Apply a TCFG record body (14 unescaped bytes from the id on) over c; keeps sz_fun if it came
  * from a file, else sets it equal to the pointer size. */
 void rkh_cfg_from_tcfg(rkh_cfg *c, const uint8_t *b);
+/* The TCFG record's fields only (version, flags, the sizes as stored, ts_hz), nothing derived. */
+void rkh_cfg_from_tcfg_raw(rkh_cfg *c, const uint8_t *b);
 
 #endif

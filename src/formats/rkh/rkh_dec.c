@@ -13,7 +13,7 @@
 #include "evtrace/alloc.h"
 #include "evtrace/json.h"
 #include "evtrace/reader.h"
-#include "formats/common/bytes.h"
+#include "formats/common/cursor.h"
 #include "formats/rkh/rkh_cfg_host.h"
 #include "formats/rkh/rkh_defs.h"
 
@@ -570,7 +570,10 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         ev->id = id;
         ev->name = d->name;
         ev->ts = s->ts64;
-        uint32_t cnt = evt_ld_u32le(p + 1), tot = evt_ld_u32le(p + 5);
+        evt_cur c; /* id, u32 count, u32 running total */
+        evt_cur_init(&c, p, n, s->frame_off, 0);
+        evt_cur_skip(&c, 1);
+        uint32_t cnt = evt_cur_u32le(&c), tot = evt_cur_u32le(&c);
         evt_event_add_arg(ev, cnt);
         evt_event_add_arg(ev, tot);
         evt_event_add_field_u(ev, "lost", cnt);
@@ -794,9 +797,11 @@ static void info_json(void *state, evt_json *j)
     if (!s->have_tcfg) {
         evt_json_null(j);
     } else {
-        const uint8_t *b = s->tcfg_raw;
-        uint16_t ver = evt_ld_u16le(b + 1);
-        uint32_t fl = evt_ld_u32le(b + 3);
+        rkh_cfg t; /* the TCFG record's fields */
+        memset(&t, 0, sizeof t);
+        rkh_cfg_from_tcfg_raw(&t, s->tcfg_raw);
+        uint16_t ver = (uint16_t)t.version;
+        uint32_t fl = t.flags;
         char vs[16];
         snprintf(vs, sizeof vs, "%x.%x.%x%x", (ver >> 12) & 15u, (ver >> 8) & 15u, (ver >> 4) & 15u, ver & 15u);
         evt_json_obj_begin(j);
@@ -812,16 +817,16 @@ static void info_json(void *state, evt_json *j)
 #define RKH_FLAG_JSON_(bit, name) evt_json_ku64(j, #name, (fl >> (bit)) & 1u);
         RKH_TCFG_FLAG_TABLE(RKH_FLAG_JSON_)
 #undef RKH_FLAG_JSON_
-        evt_json_ku64(j, "SIZEOF_EVT_bits", 8u * (b[7] >> 4));
-        evt_json_ku64(j, "SIZEOF_TSTAMP_bits", 8u * (b[7] & 15u));
-        evt_json_ku64(j, "SIZEOF_PTR_bits", 8u * (b[8] >> 4));
-        evt_json_ku64(j, "SIZEOF_NTIMER_bits", 8u * (b[8] & 15u));
-        evt_json_ku64(j, "SIZEOF_NBLOCK_bits", 8u * (b[9] >> 4));
-        evt_json_ku64(j, "SIZEOF_NELEM_bits", 8u * (b[9] & 15u));
-        evt_json_ku64(j, "SIZEOF_EVT_SIZE_bits", 8u * b[10]);
-        evt_json_ku64(j, "SIZEOF_BSIZE_bits", 8u * (b[11] >> 4));
-        evt_json_ku64(j, "MAX_EVT_POOL", b[11] & 15u);
-        evt_json_ku64(j, "tstamp_hz_u16", evt_ld_u16le(b + 12));
+        evt_json_ku64(j, "SIZEOF_EVT_bits", 8u * t.sz_sig);
+        evt_json_ku64(j, "SIZEOF_TSTAMP_bits", 8u * t.sz_ts);
+        evt_json_ku64(j, "SIZEOF_PTR_bits", 8u * t.sz_ptr);
+        evt_json_ku64(j, "SIZEOF_NTIMER_bits", 8u * t.sz_ntimer);
+        evt_json_ku64(j, "SIZEOF_NBLOCK_bits", 8u * t.sz_nblock);
+        evt_json_ku64(j, "SIZEOF_NELEM_bits", 8u * t.sz_nelem);
+        evt_json_ku64(j, "SIZEOF_EVT_SIZE_bits", 8u * t.sz_esize);
+        evt_json_ku64(j, "SIZEOF_BSIZE_bits", 8u * t.sz_bsize);
+        evt_json_ku64(j, "MAX_EVT_POOL", t.max_pool);
+        evt_json_ku64(j, "tstamp_hz_u16", t.ts_hz);
         evt_json_obj_end(j);
     }
     evt_json_key(j, "events_by_name");

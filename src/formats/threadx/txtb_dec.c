@@ -103,7 +103,9 @@ static int probe(const uint8_t *head, size_t len, uint64_t file_size)
 {
     (void)file_size;
     if (len < 4) return 0;
-    if (evt_ld_u32be(head) == TXTB_ID || evt_ld_u32le(head) == TXTB_ID) return 100;
+    evt_cur c;
+    evt_cur_init(&c, head, len, 0, 1);
+    if (evt_cur_u32be_at(&c, 0) == TXTB_ID || evt_cur_u32le_at(&c, 0) == TXTB_ID) return 100; /* either byte order */
     return 0;
 }
 
@@ -324,8 +326,10 @@ static evt_status open_(evt_reader *r, void **state)
     size_t got = evt_source_read_at(&r->src, 0, h, sizeof h);
     if (got < 4) return evt_reader_fail(r, EVT_ERR_TRUNCATED, got, "file too short for a TXTB header (%zu bytes)", got);
     int big;
-    if (evt_ld_u32be(h) == TXTB_ID) big = 1;
-    else if (evt_ld_u32le(h) == TXTB_ID) big = 0;
+    evt_cur ic;
+    evt_cur_init(&ic, h, got, 0, 1);
+    if (evt_cur_u32be_at(&ic, 0) == TXTB_ID) big = 1;
+    else if (evt_cur_u32le_at(&ic, 0) == TXTB_ID) big = 0;
     else return evt_reader_fail(r, EVT_ERR_FORMAT, 0, "no TXTB trace id (expected 54 58 54 42 or 42 54 58 54)");
     if (got < sizeof h)
         return evt_reader_fail(r, EVT_ERR_TRUNCATED, got, "control header truncated: %zu of %u bytes", got, TXTB_HEADER_SIZE);
