@@ -3,12 +3,44 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
 #include "evtrace/out.h"
+
+/* Interrupted (SIGINT, SIGTERM, SIGHUP): a temporary file is unlinked before the process dies
+ * (unlink is async-signal-safe). A temporary directory cannot be walked safely from a handler: it
+ * stays, under its .tmp- name and without a marker, so it never looks like a finished output. */
+static char g_sig_tmp[4096];     /* the temporary file to unlink, "" when none */
+static struct sigaction g_sig_old[3];
+static const int k_sigs[3] = {SIGINT, SIGTERM, SIGHUP};
+
+static void on_signal_(int sig)
+{
+    if (g_sig_tmp[0]) unlink(g_sig_tmp);
+    for (int i = 0; i < 3; i++)
+        if (k_sigs[i] == sig) sigaction(sig, &g_sig_old[i], NULL);
+    raise(sig);
+}
+
+static void guard_tmp_(const cli_output *o, int on)
+{
+    if (o->is_dir || o->to_stdout) return;
+    if (on) {
+        memcpy(g_sig_tmp, o->tmp, sizeof g_sig_tmp);
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal_;
+        sigemptyset(&sa.sa_mask);
+        for (int i = 0; i < 3; i++) sigaction(k_sigs[i], &sa, &g_sig_old[i]);
+    } else {
+        for (int i = 0; i < 3; i++) sigaction(k_sigs[i], &g_sig_old[i], NULL);
+        g_sig_tmp[0] = '\0';
+    }
+}
 
 /* What sits at path now. */
 typedef enum { AT_NOTHING, AT_FILE, AT_MARKED_DIR, AT_DIR, AT_LINK, AT_SPECIAL, AT_UNKNOWN } out_kind;
@@ -66,7 +98,11 @@ static int reserve_tmp_(cli_output *o)
             int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
             rc = fd < 0 ? -1 : close(fd);
         }
-        if (rc == 0) { o->reserved = 1; return 0; }
+        if (rc == 0) {
+            o->reserved = 1;
+            guard_tmp_(o, 1);
+            return 0;
+        }
         if (errno != EEXIST) return -1;
     }
     return -1;
@@ -103,6 +139,7 @@ const char *cli_output_path(const cli_output *o) { return o->tmp; }
 void cli_output_abort(cli_output *o)
 {
     if (o->to_stdout || !o->reserved) return;
+    guard_tmp_(o, 0);
     if (evt_out_remove_tree(o->tmp) != 0 && errno != ENOENT)
         cli_err(o->cmd, "cannot remove the temporary output %s: %s", o->tmp, strerror(errno));
     o->reserved = 0;
@@ -161,11 +198,13 @@ int cli_output_commit(cli_output *o)
             return fail_(o, "cannot rename the output into place");
         }
         o->reserved = 0;
+        guard_tmp_(o, 0);
         if (evt_out_remove_tree(aside) != 0)
             cli_err(o->cmd, "cannot remove the old output (now %s): %s", aside, strerror(errno));
         return 0;
     }
     if (rename(o->tmp, o->path) != 0) return fail_(o, "cannot rename the output into place");
     o->reserved = 0;
+    guard_tmp_(o, 0);
     return 0;
 }

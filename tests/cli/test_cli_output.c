@@ -2,16 +2,21 @@
  * process without a shell: a shell-injection path is only a name; an existing directory without
  * evtrace's marker is refused and left intact, a marked one is replaced, --force overrides;
  * regular files are replaced, symbolic links and FIFOs refused; -o - equals the file output and is
- * refused for ctf and sqlite; failures and refusals leave no temporary files. */
+ * refused for ctf and sqlite; failures, refusals and SIGTERM leave no temporary files. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 #include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "evt_test.h"
 #include "evtrace/out.h"
@@ -235,6 +240,59 @@ static void failures_leave_nothing(void **st)
     assert_no_tmp();
 }
 
+/* The name of a leftover temporary in the test directory, or NULL. */
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static const char *find_tmp(void)
+{
+    static char name[256];
+    DIR *d = opendir(evt_test_tmpdir());
+    assert_non_null(d);
+    struct dirent *e;
+    const char *found = NULL;
+    while ((e = readdir(d)) != NULL)
+        if (strstr(e->d_name, ".tmp-")) {
+            snprintf(name, sizeof name, "%s", e->d_name);
+            found = name;
+        }
+    closedir(d);
+    return found;
+}
+
+/* SIGTERM in the middle of a long conversion: the temporary file goes with the process and OUT
+ * never appears. */
+static void interrupted_leaves_nothing(void **st)
+{
+    (void)st;
+    const char *spec = path_("long.syn"), *out = path_("long.json");
+    write_text(spec, "evtrace-synthetic 1\nevents 50000000\nthreads 4\n");
+    const char *argv[] = {evt_test_bin(), "convert", "-q", spec, "-o", out, NULL};
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    pid_t pid;
+    extern char **environ;
+    assert_int_equal(posix_spawn(&pid, argv[0], &fa, NULL, (char *const *)argv, environ), 0);
+    posix_spawn_file_actions_destroy(&fa);
+    int seen = 0;
+    for (int i = 0; i < 1000 && !seen; i++) { /* up to 10 s for the temporary to appear */
+        seen = find_tmp() != NULL;
+        if (!seen) sleep_ms(10);
+    }
+    sleep_ms(100); /* well inside the conversion */
+    assert_int_equal(kill(pid, SIGTERM), 0);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(seen);
+    assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM); /* it died of it, mid-way */
+    assert_null(find_tmp());
+    assert_false(exists_(out));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -244,6 +302,7 @@ int main(void)
         cmocka_unit_test(files_replaced_links_and_fifos_refused),
         cmocka_unit_test(dash_is_stdout),
         cmocka_unit_test(failures_leave_nothing),
+        cmocka_unit_test(interrupted_leaves_nothing),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     evt_out_remove_tree(evt_test_tmpdir());
