@@ -54,7 +54,8 @@ const cli_command cli_cmd_dump = {
     "Prints every event oldest first. --json prints JSON Lines, one object per event with the\n"
     "keys fmt, id, name, kind, ts, ctx, args (and ctx_name, prio, cpu, seq, count, offset,\n"
     "fields, data where present). Lost data appears as an event of kind \"lost\".\n"
-    "--follow decodes a stream as it arrives (a growing file, a pipe, - for stdin, or a TCP\n"
-    "connection with --listen PORT) and flushes each line.",
+    "--follow decodes a stream as it arrives (a growing file, a pipe, - for stdin, a TCP\n"
+    "connection with --listen [HOST:]PORT, a serial line with --serial DEV --baud N) and flushes\n"
+    "each line. FILE may also be an Intel HEX or S-record memory dump (--base-address, --offset).",
     OPT_JSON | OPT_FOLLOW, 0, 0, run,
 };

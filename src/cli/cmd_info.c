@@ -27,11 +27,20 @@ static int run(const cli_args *a)
         if (failed) evt_json_str(&j, r->fail_msg); else evt_json_null(&j);
         evt_json_key(&j, "clock_hz");
         if (r->clock_hz) evt_json_u64(&j, r->clock_hz); else evt_json_null(&j);
+        evt_json_kstr(&j, "container", evt_dump_kind_name(r->src.dump)); /* binary, ihex, srec */
+        if (r->src.dump != EVT_DUMP_BINARY) evt_json_ku64(&j, "image_address", r->src.image_addr);
+        if (r->src.file_off) evt_json_ku64(&j, "file_offset", r->src.file_off);
         if (r->desc->info) r->desc->info(r->state, &j);
         evt_json_obj_end(&j);
         fputc('\n', stdout);
     } else {
         printf("file:     %s (%llu bytes)\n", a->file, (unsigned long long)r->src.size);
+        if (r->src.dump != EVT_DUMP_BINARY)
+            printf("dump:     %s, trace at target address 0x%llx (offsets below are from there)\n",
+                   evt_dump_kind_name(r->src.dump), (unsigned long long)r->src.image_addr);
+        else if (r->src.file_off)
+            printf("dump:     binary, trace at file offset %llu (offsets below are from there)\n",
+                   (unsigned long long)r->src.file_off);
         printf("format:   %s (%s)\n", r->desc->name, r->desc->description);
         printf("events:   %llu\n", (unsigned long long)r->events);
         printf("lost:     %llu\n", (unsigned long long)r->lost);

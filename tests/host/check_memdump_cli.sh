@@ -40,6 +40,14 @@ for trx in "$DATA/threadx_real/nowrap_m32le.trx" "$DATA/threadx_tracex/demo_thre
         fail "$name: --offset in a HEX image: $(head -c 300 "$WORK/err")"
 done
 
+# info names the container and where the trace starts (JSON keys container, image_address, file_offset)
+"$EVT" info --json "$WORK/nowrap_m32le.srec" >"$WORK/info.json" 2>&1
+grep -q '"container": "srec"' "$WORK/info.json" && grep -q '"image_address": 536936448' "$WORK/info.json" &&
+    ok "info --json: container srec, image_address 0x20010000" || fail "info --json of a .srec: $(head -c 300 "$WORK/info.json")"
+"$EVT" info --json --offset 256 "$WORK/nowrap_m32le.ram.bin" >"$WORK/info.json" 2>&1
+grep -q '"container": "binary"' "$WORK/info.json" && grep -q '"file_offset": 256' "$WORK/info.json" &&
+    ok "info --json: container binary, file_offset 256" || fail "info --json with --offset: $(head -c 300 "$WORK/info.json")"
+
 # Damage. expect_err FILE EXIT PATTERN WHAT
 expect_err() {
     "$EVT" info "$1" >/dev/null 2>"$WORK/err"
