@@ -26,20 +26,28 @@ static void on_signal_(int sig)
     raise(sig);
 }
 
+void cli_tmp_guard(const char *path)
+{
+    snprintf(g_sig_tmp, sizeof g_sig_tmp, "%s", path);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal_;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < 3; i++) sigaction(k_sigs[i], &sa, &g_sig_old[i]);
+}
+
+void cli_tmp_unguard(void)
+{
+    if (!g_sig_tmp[0]) return;
+    for (int i = 0; i < 3; i++) sigaction(k_sigs[i], &g_sig_old[i], NULL);
+    g_sig_tmp[0] = '\0';
+}
+
 static void guard_tmp_(const cli_output *o, int on)
 {
     if (o->is_dir || o->to_stdout) return;
-    if (on) {
-        memcpy(g_sig_tmp, o->tmp, sizeof g_sig_tmp);
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_signal_;
-        sigemptyset(&sa.sa_mask);
-        for (int i = 0; i < 3; i++) sigaction(k_sigs[i], &sa, &g_sig_old[i]);
-    } else {
-        for (int i = 0; i < 3; i++) sigaction(k_sigs[i], &g_sig_old[i], NULL);
-        g_sig_tmp[0] = '\0';
-    }
+    if (on) cli_tmp_guard(o->tmp);
+    else cli_tmp_unguard();
 }
 
 /* What sits at path now. */

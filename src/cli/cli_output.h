@@ -30,4 +30,9 @@ int cli_output_commit(cli_output *o);
 /* The writer failed: remove the temporary output (nothing at OUT changes). */
 void cli_output_abort(cli_output *o);
 
+/* Unlink the temporary file path if SIGINT, SIGTERM or SIGHUP ends the process before
+ * cli_tmp_unguard (one file at a time; cli_output_begin/commit/abort use it for OUT's temporary). */
+void cli_tmp_guard(const char *path);
+void cli_tmp_unguard(void);
+
 #endif

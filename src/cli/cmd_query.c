@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "cli_output.h"
 #include "cli_progress.h"
 #include "evtrace/exporter.h"
 #include "evtrace/json.h"
@@ -161,12 +162,14 @@ static int run(const cli_args *a)
     int fd = mkstemp(path);
     if (fd < 0) { cli_err("query", "cannot create a temporary file in %s", tmpdir ? tmpdir : "/tmp"); return EXIT_INPUT; }
     close(fd);
+    cli_tmp_guard(path); /* an interrupted query leaves no database in $TMPDIR */
     int code = convert_into(a, path);
     if (code == EXIT_OK_ || code == EXIT_DATA) {
         int qcode = run_sql(a, path);
         if (qcode != EXIT_OK_) code = qcode;
     }
     unlink(path);
+    cli_tmp_unguard();
     return code;
 }
 
