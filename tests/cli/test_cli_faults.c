@@ -7,7 +7,6 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -51,20 +50,10 @@ static int run_case(const fault_case *c, const char *out)
     return cmd->run(&a);
 }
 
-static int exists_(const char *path)
-{
-    struct stat st;
-    return lstat(path, &st) == 0;
-}
-
 static void assert_no_tmp(void)
 {
-    DIR *d = opendir(evt_test_tmpdir());
-    assert_non_null(d);
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL)
-        if (strstr(e->d_name, ".tmp-")) fail_msg("temporary output left behind: %s", e->d_name);
-    closedir(d);
+    const char *t = evt_test_find_name(evt_test_tmpdir(), ".tmp-");
+    if (t) fail_msg("temporary output left behind: %s", t);
 }
 
 static void out_path(char *p, size_t len, const fault_case *c)
@@ -72,8 +61,21 @@ static void out_path(char *p, size_t len, const fault_case *c)
     snprintf(p, len, "%s/%s", evt_test_tmpdir(), c->name);
 }
 
-/* Write faults of one kind at every write point of every case. */
-static void write_faults(evt_out_fault how)
+/* The fault being injected: arm it at point n, disarm it, and how many points the last run
+ * passed (0: not counted). */
+typedef struct fault_kind {
+    const char *what;
+    void (*arm)(unsigned long n);
+    unsigned long (*points)(void);
+} fault_kind;
+
+static evt_out_fault g_write_mode;
+static void arm_write(unsigned long n) { evt_out_fail_after(n, n ? g_write_mode : EVT_OUT_FAULT_NONE); }
+static void arm_alloc(unsigned long n) { evt_alloc_fail_after(n, 1); }
+static unsigned long no_count(void) { return 0; }
+
+/* Fault at point 1, 2, ... of every case until the command succeeds. */
+static void every_point(const fault_kind *f)
 {
     for (size_t i = 0; i < NCASES; i++) {
         const fault_case *c = &k_cases[i];
@@ -81,23 +83,23 @@ static void write_faults(evt_out_fault how)
         out_path(out, sizeof out, c);
         unsigned long n, failures = 0;
         for (n = 1; n <= MAX_N; n++) {
-            evt_out_fail_after(n, how);
+            f->arm(n);
             int rc = run_case(c, out);
-            unsigned long writes = evt_out_writes();
-            evt_out_fail_after(0, EVT_OUT_FAULT_NONE);
+            unsigned long passed = f->points();
+            f->arm(0);
             if (rc == 0) {
-                if (n <= writes) fail_msg("%s %s: write %lu failed but the command succeeded", c->cmd, c->name, n);
+                if (n <= passed) fail_msg("%s %s: %s %lu injected but the command succeeded", c->cmd, c->name, f->what, n);
                 break;
             }
-            if (rc != EXIT_INPUT) fail_msg("%s %s: write fault %lu: exit %d, want 3", c->cmd, c->name, n, rc);
-            if (exists_(out)) fail_msg("%s %s: write fault %lu left %s", c->cmd, c->name, n, out);
+            if (rc != EXIT_INPUT) fail_msg("%s %s: %s %lu: exit %d, want 3", c->cmd, c->name, f->what, n, rc);
+            if (evt_test_exists(out)) fail_msg("%s %s: %s %lu left %s", c->cmd, c->name, f->what, n, out);
             assert_no_tmp();
             failures++;
         }
         assert_true(n <= MAX_N);
-        assert_true(failures >= 2); /* every case writes more than once */
-        print_message("%s %s: %lu write-fault points (mode %d), then success\n", c->cmd, c->name, failures, (int)how);
-        assert_true(exists_(out));
+        assert_true(failures >= 2); /* every case has more than one such point */
+        print_message("%s %s: %lu %s points, then success\n", c->cmd, c->name, failures, f->what);
+        assert_true(evt_test_exists(out));
         assert_int_equal(evt_out_remove_tree(out), 0);
     }
 }
@@ -105,38 +107,21 @@ static void write_faults(evt_out_fault how)
 static void disk_full_at_every_write(void **st)
 {
     (void)st;
-    write_faults(EVT_OUT_FAULT_NOSPC);
+    g_write_mode = EVT_OUT_FAULT_NOSPC;
+    every_point(&(fault_kind){"disk-full write", arm_write, evt_out_writes});
 }
 
 static void short_write_at_every_write(void **st)
 {
     (void)st;
-    write_faults(EVT_OUT_FAULT_SHORT);
+    g_write_mode = EVT_OUT_FAULT_SHORT;
+    every_point(&(fault_kind){"short write", arm_write, evt_out_writes});
 }
 
 static void out_of_memory_at_every_allocation(void **st)
 {
     (void)st;
-    for (size_t i = 0; i < NCASES; i++) {
-        const fault_case *c = &k_cases[i];
-        char out[4200];
-        out_path(out, sizeof out, c);
-        unsigned long n, failures = 0;
-        for (n = 1; n <= MAX_N; n++) {
-            evt_alloc_fail_after(n, 1);
-            int rc = run_case(c, out);
-            evt_alloc_fail_after(0, 0);
-            if (rc == 0) break;
-            if (rc != EXIT_INPUT) fail_msg("%s %s: allocation %lu failed: exit %d, want 3", c->cmd, c->name, n, rc);
-            if (exists_(out)) fail_msg("%s %s: allocation failure %lu left %s", c->cmd, c->name, n, out);
-            assert_no_tmp();
-            failures++;
-        }
-        assert_true(n <= MAX_N);
-        assert_true(failures >= 2);
-        print_message("%s %s: %lu allocation-failure points, then success\n", c->cmd, c->name, failures);
-        assert_int_equal(evt_out_remove_tree(out), 0);
-    }
+    every_point(&(fault_kind){"failed allocation", arm_alloc, no_count});
 }
 
 int main(void)

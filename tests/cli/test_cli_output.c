@@ -7,7 +7,6 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
-#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -36,12 +35,6 @@ static int run_(char **out, size_t *outlen, char **err, const char *const *words
 }
 #define EVT(out, outlen, err, ...) run_((out), (outlen), (err), (const char *const[]){__VA_ARGS__, NULL})
 
-static int exists_(const char *path)
-{
-    struct stat st;
-    return lstat(path, &st) == 0;
-}
-
 static char *path_(const char *name)
 {
     static char buf[4][4096];
@@ -54,12 +47,8 @@ static char *path_(const char *name)
 /* No leftover temporary outputs in the test directory. */
 static void assert_no_tmp(void)
 {
-    DIR *d = opendir(evt_test_tmpdir());
-    assert_non_null(d);
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL)
-        if (strstr(e->d_name, ".tmp-")) fail_msg("temporary output left behind: %s", e->d_name);
-    closedir(d);
+    const char *t = evt_test_find_name(evt_test_tmpdir(), ".tmp-");
+    if (t) fail_msg("temporary output left behind: %s", t);
 }
 
 static void write_text(const char *path, const char *text)
@@ -79,15 +68,15 @@ static void shell_injection_is_a_name(void **st)
     assert_int_equal(EVT(NULL, NULL, &err, "convert", "-q", SAMPLE, "--to", "ctf", "-o", evil_dir), 0);
     free(err);
     assert_int_equal(EVT(NULL, NULL, NULL, "convert", "-q", SAMPLE, "-o", evil_file), 0);
-    assert_false(exists_("PWNED"));
-    assert_false(exists_("PWNED2"));
+    assert_false(evt_test_exists("PWNED"));
+    assert_false(evt_test_exists("PWNED2"));
     char m[4200];
     snprintf(m, sizeof m, "%s/%s", evil_dir, MARKER);
-    assert_true(exists_(m));
-    assert_true(exists_(evil_file));
+    assert_true(evt_test_exists(m));
+    assert_true(evt_test_exists(evil_file));
     /* again over its own output: replaced, still no shell */
     assert_int_equal(EVT(NULL, NULL, NULL, "convert", "-q", SAMPLE, "--to", "ctf", "-o", evil_dir), 0);
-    assert_false(exists_("PWNED"));
+    assert_false(evt_test_exists("PWNED"));
     assert_int_equal(chdir(cwd), 0);
     assert_no_tmp();
 }
@@ -118,10 +107,10 @@ static void unmarked_directory_refused(void **st)
     assert_no_tmp();
     /* --force replaces it */
     assert_int_equal(EVT(NULL, NULL, NULL, "convert", "-q", "--force", SAMPLE, "--to", "ctf", "-o", d), 0);
-    assert_false(exists_(keep));
+    assert_false(evt_test_exists(keep));
     char m[4200];
     snprintf(m, sizeof m, "%s/%s", d, MARKER);
-    assert_true(exists_(m));
+    assert_true(evt_test_exists(m));
     assert_no_tmp();
 }
 
@@ -135,8 +124,8 @@ static void marked_directory_replaced(void **st)
     snprintf(meta, sizeof meta, "%s/metadata", d);
     write_text(extra, "old\n");
     assert_int_equal(EVT(NULL, NULL, NULL, "convert", "-q", SAMPLE, "--to", "ctf", "-o", d), 0);
-    assert_false(exists_(extra)); /* the old directory went as a whole */
-    assert_true(exists_(meta));
+    assert_false(evt_test_exists(extra)); /* the old directory went as a whole */
+    assert_true(evt_test_exists(meta));
     /* a file kind over an evtrace directory: replaced by the file */
     assert_int_equal(EVT(NULL, NULL, NULL, "convert", "-q", SAMPLE, "--to", "chrome", "-o", d), 0);
     struct stat sb;
@@ -217,7 +206,7 @@ static void dash_is_stdout(void **st)
     assert_non_null(strstr(err, "-o -"));
     free(err);
     assert_int_equal(EVT(NULL, NULL, NULL, "convert", "-q", SAMPLE, "--to", "sqlite", "-o", "-"), 2);
-    assert_false(exists_("-")); /* never a file named "-" */
+    assert_false(evt_test_exists("-")); /* never a file named "-" */
     assert_int_equal(chdir(cwd), 0);
 }
 
@@ -226,7 +215,7 @@ static void failures_leave_nothing(void **st)
     (void)st;
     const char *f = path_("never.json");
     assert_int_equal(EVT(NULL, NULL, NULL, "convert", "-q", "/nonexistent/input.trx", "-o", f), 3);
-    assert_false(exists_(f));
+    assert_false(evt_test_exists(f));
     const char *keep = path_("keep.json");
     write_text(keep, "old\n");
     assert_int_equal(EVT(NULL, NULL, NULL, "convert", "-q", "/nonexistent/input.trx", "-o", keep), 3);
@@ -235,32 +224,15 @@ static void failures_leave_nothing(void **st)
     assert_int_equal(n, 4); /* the old output is still there, whole */
     free(b);
     assert_int_equal(EVT(NULL, NULL, NULL, "report", "-q", "/nonexistent/input.trx", "-o", path_("r.html")), 3);
-    assert_false(exists_(path_("r.html")));
+    assert_false(evt_test_exists(path_("r.html")));
     assert_int_equal(EVT(NULL, NULL, NULL, "convert", "-q", SAMPLE, "-o", "/nonexistent-dir/x.json"), 3);
     assert_no_tmp();
 }
 
-/* The name of a leftover temporary in the test directory, or NULL. */
 static void sleep_ms(long ms)
 {
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
-}
-
-static const char *find_tmp(void)
-{
-    static char name[256];
-    DIR *d = opendir(evt_test_tmpdir());
-    assert_non_null(d);
-    struct dirent *e;
-    const char *found = NULL;
-    while ((e = readdir(d)) != NULL)
-        if (strstr(e->d_name, ".tmp-")) {
-            snprintf(name, sizeof name, "%s", e->d_name);
-            found = name;
-        }
-    closedir(d);
-    return found;
 }
 
 /* SIGTERM in the middle of a long conversion: the temporary file goes with the process and OUT
@@ -280,7 +252,7 @@ static void interrupted_leaves_nothing(void **st)
     posix_spawn_file_actions_destroy(&fa);
     int seen = 0;
     for (int i = 0; i < 1000 && !seen; i++) { /* up to 10 s for the temporary to appear */
-        seen = find_tmp() != NULL;
+        seen = evt_test_find_name(evt_test_tmpdir(), ".tmp-") != NULL;
         if (!seen) sleep_ms(10);
     }
     sleep_ms(100); /* well inside the conversion */
@@ -289,8 +261,8 @@ static void interrupted_leaves_nothing(void **st)
     assert_int_equal(waitpid(pid, &status, 0), pid);
     assert_true(seen);
     assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM); /* it died of it, mid-way */
-    assert_null(find_tmp());
-    assert_false(exists_(out));
+    assert_null(evt_test_find_name(evt_test_tmpdir(), ".tmp-"));
+    assert_false(evt_test_exists(out));
 }
 
 int main(void)

@@ -1,12 +1,14 @@
 /* Implementation of the shared test helpers. */
 #include "evt_test.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -116,4 +118,26 @@ const char *evt_test_tmpdir(void)
         if (!mkdtemp(dir)) { perror("mkdtemp"); exit(2); }
     }
     return dir;
+}
+
+int evt_test_exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+const char *evt_test_find_name(const char *dir, const char *part)
+{
+    static char name[256];
+    DIR *d = opendir(dir);
+    if (!d) { fprintf(stderr, "test: cannot list %s\n", dir); exit(2); }
+    const char *found = NULL;
+    struct dirent *e;
+    while (!found && (e = readdir(d)) != NULL)
+        if (strstr(e->d_name, part)) {
+            snprintf(name, sizeof name, "%s", e->d_name);
+            found = name;
+        }
+    closedir(d);
+    return found;
 }

@@ -21,6 +21,10 @@ const char *evt_test_bin(void);
 int evt_test_runv(const char *const argv[], char **out, size_t *outlen, char **err);
 /* evt_test_runv of a command line split at blanks (no shell: no quoting, no redirection). */
 int evt_test_run(const char *cmdline, char **out, size_t *outlen);
+/* Something (anything, even a dangling link) is at path. */
+int evt_test_exists(const char *path);
+/* The name of an entry of dir whose name contains part, or NULL (a static buffer). */
+const char *evt_test_find_name(const char *dir, const char *part);
 /* A fresh temporary directory for this test process (created once, under $TMPDIR or /tmp). */
 const char *evt_test_tmpdir(void);
 
