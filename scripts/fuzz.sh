@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Replays every fuzz target's stored corpus (fuzz/corpus/<entry>/, including the crash inputs kept
-# there), then fuzzes each target for SECONDS (default 10). New inputs go to a scratch directory,
-# never into the repository; a finding is copied to BUILD/fuzz-findings/ and fails the run.
+# there), then fuzzes each target for SECONDS (default 10), with fuzz/<entry>.dict as its dictionary
+# when present. New inputs go to a scratch directory, never into the repository; a finding is
+# copied to BUILD/fuzz-findings/ and fails the run.
 #   scripts/fuzz.sh BUILD [SECONDS]
 set -euo pipefail
 build=$1; secs=${2:-10}
@@ -19,12 +20,13 @@ for t in "${targets[@]}"; do
   corpus="$root/fuzz/corpus/$entry"
   files=("$corpus"/*)
   [ ${#files[@]} -gt 0 ] || { echo "fuzz: $name has no corpus in fuzz/corpus/$entry" >&2; exit 1; }
+  dict=(); [ -f "$root/fuzz/$entry.dict" ] && dict=(-dict="$root/fuzz/$entry.dict")
   scratch=$(mktemp -d)
   echo "fuzz: $name: replaying ${#files[@]} corpus files, then ${secs}s of fuzzing"
   # Replay: every stored input (seeds, finds, past crashes) must run clean.
   "$t" -runs=0 -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=256 "$corpus" >"$scratch/replay.log" 2>&1 \
     || { tail -60 "$scratch/replay.log"; echo "fuzz: $name: a stored input fails" >&2; exit 1; }
-  if ! "$t" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=256 -print_final_stats=1 \
+  if ! "$t" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=256 -print_final_stats=1 "${dict[@]}" \
         -artifact_prefix="$scratch/" "$scratch" "$corpus" >"$scratch/fuzz.log" 2>&1; then
     tail -60 "$scratch/fuzz.log"
     mkdir -p "$findings"
