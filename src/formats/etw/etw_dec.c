@@ -14,7 +14,7 @@
 #include <time.h>
 #include "evtrace/alloc.h"
 #include "evtrace/json.h"
-#include "formats/common/bytes.h"
+#include "formats/common/cursor.h"
 #include "formats/etw/etw_dec.h"
 #include "formats/etw/xpress.h"
 
@@ -26,11 +26,15 @@ static const evt_reader_option k_opts[] = {{NULL, NULL, NULL}};
 static int probe(const uint8_t *h, size_t len, uint64_t file_size)
 {
     if (len < ETW_BUFFER_HEADER_SIZE + ETW_SYSTEM_HEADER_SIZE) return 0;
-    uint32_t stride = evt_ld_u32le(h + ETW_BH_BUFFER_SIZE), filled = evt_ld_u32le(h + ETW_BH_OFFSET);
-    const uint8_t *m = h + ETW_BUFFER_HEADER_SIZE;
+    evt_cur c, m; /* buffer 0's header, then its first record (the logfile header's SYSTEM header) */
+    evt_cur_init(&c, h, len, 0, 0);
+    uint32_t stride = evt_cur_u32le_at(&c, ETW_BH_BUFFER_SIZE), filled = evt_cur_u32le_at(&c, ETW_BH_OFFSET);
+    evt_cur_at(&c, ETW_BUFFER_HEADER_SIZE);
+    evt_cur_sub(&c, ETW_SYSTEM_HEADER_SIZE, &m);
     if (stride < ETW_BUFFER_HEADER_SIZE + ETW_SYSTEM_HEADER_SIZE || filled < ETW_BUFFER_HEADER_SIZE + ETW_SYSTEM_HEADER_SIZE) return 0;
-    if (m[3] != ETW_MARKER_FLAGS || (m[2] != ETW_HT_SYSTEM32 && m[2] != ETW_HT_SYSTEM64)) return 0;
-    if (evt_ld_u16le(m + ETW_SH_VERSION) != ETW_LOGFILE_HDR_VERSION || evt_ld_u16le(m + ETW_SH_HOOK_ID) != ETW_HOOK_LOGFILE_HEADER) return 0;
+    uint8_t ht = evt_cur_u8_at(&m, 2), flags = evt_cur_u8_at(&m, 3); /* marker bytes 2, 3 */
+    if (flags != ETW_MARKER_FLAGS || (ht != ETW_HT_SYSTEM32 && ht != ETW_HT_SYSTEM64)) return 0;
+    if (evt_cur_u16le_at(&m, ETW_SH_VERSION) != ETW_LOGFILE_HDR_VERSION || evt_cur_u16le_at(&m, ETW_SH_HOOK_ID) != ETW_HOOK_LOGFILE_HEADER) return 0;
     (void)file_size;
     return 90;
 }
@@ -84,12 +88,14 @@ static evt_status scan_buffers(etw_state *s)
         etw_buf b;
         memset(&b, 0, sizeof b);
         b.off = off;
-        uint32_t stride = evt_ld_u32le(h + ETW_BH_BUFFER_SIZE);
-        b.filled = evt_ld_u32le(h + ETW_BH_OFFSET);
-        b.seq = evt_ld_u64le(h + ETW_BH_SEQUENCE);
-        b.flags = evt_ld_u16le(h + ETW_BH_BUFFER_FLAG);
-        b.type = evt_ld_u16le(h + ETW_BH_BUFFER_TYPE);
-        b.proc = (b.flags & ETW_BUFFER_FLAG_PROC_INDEX) ? evt_ld_u16le(h + ETW_BH_PROCESSOR) : h[ETW_BH_PROCESSOR];
+        evt_cur c; /* WMI_BUFFER_HEADER */
+        evt_cur_init(&c, h, sizeof h, off, 0);
+        uint32_t stride = evt_cur_u32le_at(&c, ETW_BH_BUFFER_SIZE);
+        b.filled = evt_cur_u32le_at(&c, ETW_BH_OFFSET);
+        b.seq = evt_cur_u64le_at(&c, ETW_BH_SEQUENCE);
+        b.flags = evt_cur_u16le_at(&c, ETW_BH_BUFFER_FLAG);
+        b.type = evt_cur_u16le_at(&c, ETW_BH_BUFFER_TYPE);
+        b.proc = (b.flags & ETW_BUFFER_FLAG_PROC_INDEX) ? evt_cur_u16le_at(&c, ETW_BH_PROCESSOR) : evt_cur_u8_at(&c, ETW_BH_PROCESSOR);
         if (stride < ETW_BUFFER_HEADER_SIZE || stride > ETW_MAX_SESSION_BUFFER) {
             if (s->nbufs == 0)
                 return evt_reader_fail(r, EVT_ERR_CORRUPT, off, "buffer 0 has BufferSize %" PRIu32 " (must be 72 .. 16 MiB)", stride);
@@ -225,23 +231,27 @@ static void advance(etw_state *s, etw_stream *st)
         uint64_t base = st->compressed ? b->off : b->off + ETW_BUFFER_HEADER_SIZE;
         uint64_t roff = base + (st->compressed ? 0 : st->pos);
         size_t left = st->len - st->pos;
-        const uint8_t *p = st->data + st->pos;
         if (left < 4) { st->pos = st->len; continue; }
-        uint32_t marker = evt_ld_u32le(p);
+        evt_cur bc, c; /* the buffer's decoded records; the rest of them from st->pos */
+        evt_cur_init(&bc, st->data, st->len, 0, 0);
+        evt_cur_at(&bc, st->pos);
+        evt_cur_sub(&bc, left, &c);
+        uint32_t marker = evt_cur_u32le_at(&c, 0);
         if (marker == ETW_MARKER_END) { st->pos = st->len; continue; }
         unsigned ht, fixed = 0, size_at = 0, ts_at = 0xFF;
         int family = 0;
-        uint8_t b3 = p[3];
+        uint8_t b3 = evt_cur_u8_at(&c, 3);
         if ((b3 & ETW_MARKER_FLAGS) == ETW_MARKER_FLAGS) {
-            ht = p[2];
+            ht = evt_cur_u8_at(&c, 2);
             if (!etw_header_type_info(ht, &fixed, &size_at, &ts_at, &family)) family = 0;
         } else if ((b3 & ETW_MARKER_HEADER_FLAG) && (b3 & ETW_MARKER_MESSAGE)) {
             ht = ETW_HT_MESSAGE;
             etw_header_type_info(ht, &fixed, &size_at, &ts_at, &family);
         } else if (marker == 0) {
-            size_t k = 0;
-            while (k < left && (p[k] == 0 || p[k] == 0xFF)) k++;
-            if (k < left) {
+            int nonempty = 0; /* a byte other than 0 / 0xFF after the zero marker */
+            evt_cur_at(&c, 0);
+            while (!nonempty && evt_cur_left(&c)) { uint8_t v = evt_cur_u8(&c); nonempty = v != 0 && v != 0xFF; }
+            if (nonempty) {
                 evt_reader_error(r, roff, "zero marker inside buffer %" PRIu32 " with %zu non-empty bytes after it", st->cur_buf, left);
                 st->lost_after = (etw_item){.kind = ETW_ITEM_LOST, .lost_name = "CorruptRecords", .lost_count = 1, .lost_bytes = left, .offset = roff};
             }
@@ -266,12 +276,12 @@ static void advance(etw_state *s, etw_stream *st)
             st->pos = st->len;
             continue;
         }
-        uint32_t size = evt_ld_u16le(p + size_at);
+        uint32_t size = evt_cur_u16le_at(&c, size_at);
         uint32_t need = fixed;
         if (family == ETW_HT_FAM_INSTANCE || family == ETW_HT_FAM_MESSAGE)
             need = 8; /* skipped, layout unverified: only the walk must make progress */
         if (family == ETW_HT_FAM_PERFINFO) {
-            unsigned ver = evt_ld_u16le(p);
+            unsigned ver = evt_cur_u16le_at(&c, 0);
             need += ((ver & ETW_PERFINFO_PEBS_BIT) ? 8u : 0u) + 8u * ((ver >> 8) & 7u);
         }
         if (size < need || size > left) {
@@ -287,7 +297,7 @@ static void advance(etw_state *s, etw_stream *st)
         st->item.size = size;
         st->item.htype = (uint8_t)ht;
         st->item.offset = roff;
-        if (ts_at != 0xFF) st->last_ts = evt_ld_u64le(p + ts_at);
+        if (ts_at != 0xFF) st->last_ts = evt_cur_u64le_at(&c, ts_at);
         st->item.ts = st->last_ts;
         size_t next = (st->pos + size + (ETW_RECORD_ALIGN - 1)) & ~(size_t)(ETW_RECORD_ALIGN - 1);
         st->pos = next > st->len ? st->len : next;
@@ -381,40 +391,46 @@ static evt_status parse_logfile_header(etw_state *s)
     uint64_t roff = ETW_BUFFER_HEADER_SIZE;
     if (it->kind != ETW_ITEM_RECORD || (it->htype != ETW_HT_SYSTEM32 && it->htype != ETW_HT_SYSTEM64))
         return evt_reader_fail(r, EVT_ERR_FORMAT, roff, "the first record of buffer 0 is not a SYSTEM32/64 logfile-header record");
-    const uint8_t *p = st->data + it->pos;
-    if (evt_ld_u16le(p + ETW_SH_HOOK_ID) != ETW_HOOK_LOGFILE_HEADER || evt_ld_u16le(p + ETW_SH_VERSION) != ETW_LOGFILE_HDR_VERSION)
+    evt_cur bc, c; /* buffer 0's records; the logfile-header record (the walk checked its size) */
+    evt_cur_init(&bc, st->data, st->len, ETW_BUFFER_HEADER_SIZE, 0);
+    evt_cur_at(&bc, it->pos);
+    evt_cur_sub(&bc, it->size, &c);
+    if (evt_cur_u16le_at(&c, ETW_SH_HOOK_ID) != ETW_HOOK_LOGFILE_HEADER || evt_cur_u16le_at(&c, ETW_SH_VERSION) != ETW_LOGFILE_HDR_VERSION)
         return evt_reader_fail(r, EVT_ERR_FORMAT, roff, "the first record of buffer 0 has HookId 0x%04x version %u, not the logfile header (HookId 0, version 2)",
-                               evt_ld_u16le(p + ETW_SH_HOOK_ID), evt_ld_u16le(p + ETW_SH_VERSION));
+                               evt_cur_u16le_at(&c, ETW_SH_HOOK_ID), evt_cur_u16le_at(&c, ETW_SH_VERSION));
     s->ptr64 = it->htype == ETW_HT_SYSTEM64;
     size_t fixed = s->ptr64 ? ETW_LOGFILE_HEADER_SIZE64 : ETW_LOGFILE_HEADER_SIZE32;
     if (it->size < ETW_SYSTEM_HEADER_SIZE + fixed)
         return evt_reader_fail(r, EVT_ERR_CORRUPT, roff, "logfile-header record has %" PRIu32 " bytes, needs %zu for TRACE_LOGFILE_HEADER", it->size, ETW_SYSTEM_HEADER_SIZE + fixed);
-    const uint8_t *h = p + ETW_SYSTEM_HEADER_SIZE;
 #define LF(n) (s->ptr64 ? (size_t)ETW_LF64_##n : (size_t)ETW_LF32_##n)
-    s->buffer_size = evt_ld_u32le(h + LF(BUFFER_SIZE));
-    s->version = evt_ld_u32le(h + LF(VERSION));
-    s->provider_version = evt_ld_u32le(h + LF(PROVIDER_VERSION));
-    s->ncpus = evt_ld_u32le(h + LF(NUMBER_OF_CPUS));
-    s->end_time = evt_ld_u64le(h + LF(END_TIME));
-    s->timer_res = evt_ld_u32le(h + LF(TIMER_RESOLUTION));
-    s->max_file_size = evt_ld_u32le(h + LF(MAXIMUM_FILE_SIZE));
-    s->log_file_mode = evt_ld_u32le(h + LF(LOG_FILE_MODE));
-    s->buffers_written = evt_ld_u32le(h + LF(BUFFERS_WRITTEN));
-    s->pointer_size = evt_ld_u32le(h + LF(POINTER_SIZE));
-    s->events_lost = evt_ld_u32le(h + LF(EVENTS_LOST));
-    s->cpu_mhz = evt_ld_u32le(h + LF(CPU_SPEED_MHZ));
-    s->boot_time = evt_ld_u64le(h + LF(BOOT_TIME));
-    s->perf_freq = evt_ld_u64le(h + LF(PERF_FREQ));
-    s->start_time = evt_ld_u64le(h + LF(START_TIME));
-    s->clock_type = evt_ld_u32le(h + LF(RESERVED_FLAGS));
-    s->buffers_lost = evt_ld_u32le(h + LF(BUFFERS_LOST));
+    s->buffer_size = evt_cur_u32le_at(&c, ETW_SYSTEM_HEADER_SIZE + LF(BUFFER_SIZE));
+    s->version = evt_cur_u32le_at(&c, ETW_SYSTEM_HEADER_SIZE + LF(VERSION));
+    s->provider_version = evt_cur_u32le_at(&c, ETW_SYSTEM_HEADER_SIZE + LF(PROVIDER_VERSION));
+    s->ncpus = evt_cur_u32le_at(&c, ETW_SYSTEM_HEADER_SIZE + LF(NUMBER_OF_CPUS));
+    s->end_time = evt_cur_u64le_at(&c, ETW_SYSTEM_HEADER_SIZE + LF(END_TIME));
+    s->timer_res = evt_cur_u32le_at(&c, ETW_SYSTEM_HEADER_SIZE + LF(TIMER_RESOLUTION));
+    s->max_file_size = evt_cur_u32le_at(&c, ETW_SYSTEM_HEADER_SIZE + LF(MAXIMUM_FILE_SIZE));
+    s->log_file_mode = evt_cur_u32le_at(&c, ETW_SYSTEM_HEADER_SIZE + LF(LOG_FILE_MODE));
+    s->buffers_written = evt_cur_u32le_at(&c, ETW_SYSTEM_HEADER_SIZE + LF(BUFFERS_WRITTEN));
+    s->pointer_size = evt_cur_u32le_at(&c, ETW_SYSTEM_HEADER_SIZE + LF(POINTER_SIZE));
+    s->events_lost = evt_cur_u32le_at(&c, ETW_SYSTEM_HEADER_SIZE + LF(EVENTS_LOST));
+    s->cpu_mhz = evt_cur_u32le_at(&c, ETW_SYSTEM_HEADER_SIZE + LF(CPU_SPEED_MHZ));
+    s->boot_time = evt_cur_u64le_at(&c, ETW_SYSTEM_HEADER_SIZE + LF(BOOT_TIME));
+    s->perf_freq = evt_cur_u64le_at(&c, ETW_SYSTEM_HEADER_SIZE + LF(PERF_FREQ));
+    s->start_time = evt_cur_u64le_at(&c, ETW_SYSTEM_HEADER_SIZE + LF(START_TIME));
+    s->clock_type = evt_cur_u32le_at(&c, ETW_SYSTEM_HEADER_SIZE + LF(RESERVED_FLAGS));
+    s->buffers_lost = evt_cur_u32le_at(&c, ETW_SYSTEM_HEADER_SIZE + LF(BUFFERS_LOST));
     /* evtrace's recorder: losses travel in loss records (events), not in buffer counts */
-    s->evt_loss_records = evt_ld_u32le(h + LF(LOGGER_NAME_PTR)) == ETW_EVT_LOSS_MARK;
+    s->evt_loss_records = evt_cur_u32le_at(&c, ETW_SYSTEM_HEADER_SIZE + LF(LOGGER_NAME_PTR)) == ETW_EVT_LOSS_MARK;
 #undef LF
-    s->t0 = evt_ld_u64le(p + ETW_SH_SYSTEM_TIME);
+    s->t0 = evt_cur_u64le_at(&c, ETW_SH_SYSTEM_TIME);
     size_t npos = ETW_SYSTEM_HEADER_SIZE + fixed, rest = it->size - npos;
-    size_t used = etw_utf16_to_utf8(p + npos, rest, s->logger_name, sizeof s->logger_name);
-    etw_utf16_to_utf8(p + npos + used, rest - used, s->log_file_name, sizeof s->log_file_name);
+    const uint8_t *names = evt_cur_take_at(&c, npos, rest); /* LoggerName, LogFileName (UTF-16) */
+    size_t used = names ? etw_utf16_to_utf8(names, rest, s->logger_name, sizeof s->logger_name) : 0;
+    evt_cur nc;
+    evt_cur_init(&nc, names, names ? rest : 0, 0, 0);
+    const uint8_t *second = evt_cur_take_at(&nc, used, rest - used);
+    if (second) etw_utf16_to_utf8(second, rest - used, s->log_file_name, sizeof s->log_file_name);
     if (s->buffer_size < ETW_BUFFER_HEADER_SIZE || s->buffer_size > ETW_MAX_SESSION_BUFFER)
         return evt_reader_fail(r, EVT_ERR_CORRUPT, roff + ETW_SYSTEM_HEADER_SIZE, "TRACE_LOGFILE_HEADER.BufferSize %" PRIu32 " outside 72 .. 16 MiB", s->buffer_size);
     if (s->pointer_size != 4 && s->pointer_size != 8)

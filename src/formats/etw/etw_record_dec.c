@@ -8,8 +8,10 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include "formats/common/bytes.h"
+#include "formats/common/cursor.h"
 #include "formats/etw/etw_dec.h"
+
+static const uint8_t k_no_guid[16];
 
 static const char *group_name(unsigned g)
 {
@@ -65,27 +67,27 @@ static void common_fields(etw_state *s, evt_event *ev, const uint8_t guid[16], u
     ev->ctx_class = EVT_CTX_THREAD;
 }
 
-static void decode_system(etw_state *s, const uint8_t *p, uint32_t n, unsigned ht, int family, evt_event *ev)
+static void decode_system(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, int family, evt_event *ev)
 {
-    unsigned version = evt_ld_u16le(p + ETW_SH_VERSION);
-    unsigned hook = evt_ld_u16le(p + ETW_SH_HOOK_ID);
+    unsigned version = evt_cur_u16le_at(c, ETW_SH_VERSION);
+    unsigned hook = evt_cur_u16le_at(c, ETW_SH_HOOK_ID);
     unsigned group = hook >> 8, type = hook & 0xFFu;
     uint32_t tid = 0, pid = 0, kt = 0, ut = 0;
     size_t hdr;
     uint8_t guid[16];
     if (family == ETW_HT_FAM_PERFINFO) {
-        etw_set_time(s, ev, evt_ld_u64le(p + ETW_PERFINFO_TIME));
+        etw_set_time(s, ev, evt_cur_u64le_at(c, ETW_PERFINFO_TIME));
         hdr = ETW_PERFINFO_HEADER_SIZE;
         if (version & ETW_PERFINFO_PEBS_BIT) hdr += 8;
         hdr += 8u * ((version >> 8) & 7u);
         if (hdr > n) hdr = n; /* checked by the walk; keep the payload empty if inconsistent */
     } else {
-        tid = evt_ld_u32le(p + ETW_SH_THREAD_ID);
-        pid = evt_ld_u32le(p + ETW_SH_PROCESS_ID);
-        etw_set_time(s, ev, evt_ld_u64le(p + ETW_SH_SYSTEM_TIME));
+        tid = evt_cur_u32le_at(c, ETW_SH_THREAD_ID);
+        pid = evt_cur_u32le_at(c, ETW_SH_PROCESS_ID);
+        etw_set_time(s, ev, evt_cur_u64le_at(c, ETW_SH_SYSTEM_TIME));
         if (ht == ETW_HT_SYSTEM32 || ht == ETW_HT_SYSTEM64) {
-            kt = evt_ld_u32le(p + ETW_SH_KERNEL_TIME);
-            ut = evt_ld_u32le(p + ETW_SH_USER_TIME);
+            kt = evt_cur_u32le_at(c, ETW_SH_KERNEL_TIME);
+            ut = evt_cur_u32le_at(c, ETW_SH_USER_TIME);
             hdr = ETW_SYSTEM_HEADER_SIZE;
         } else {
             hdr = ETW_COMPACT_HEADER_SIZE;
@@ -106,8 +108,8 @@ static void decode_system(etw_state *s, const uint8_t *p, uint32_t n, unsigned h
     if (family == ETW_HT_FAM_PERFINFO) { ev->flags &= ~(unsigned)EVT_HAS_CTX; ev->ctx_class = EVT_CTX_NONE; }
     evt_event_add_field_u(ev, "group", group);
     evt_event_add_field_u(ev, "type", type);
-    ev->data = p + hdr;
-    ev->data_len = n - hdr;
+    ev->data = evt_cur_take_at(c, hdr, n - hdr);
+    ev->data_len = ev->data ? n - hdr : 0;
 }
 
 /* The GUID of evtrace's loss records (ETW_GUID_TABLE row EVTRACE_LOSS, on-disk bytes). */
@@ -123,12 +125,13 @@ static int is_loss_guid(const uint8_t *g)
     return memcmp(g, want, 16) == 0;
 }
 
-static void decode_full(etw_state *s, const uint8_t *p, uint32_t n, unsigned ht, evt_event *ev)
+static void decode_full(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, evt_event *ev)
 {
-    const uint8_t *guid = p + ETW_TH_GUID;
-    unsigned type = p[ETW_TH_CLASS_TYPE];
+    const uint8_t *guid = evt_cur_take_at(c, ETW_TH_GUID, 16);
+    if (!guid) guid = k_no_guid; /* the walk checked the size: cannot happen */
+    unsigned type = evt_cur_u8_at(c, ETW_TH_CLASS_TYPE);
     etw_count_provider(s, guid);
-    etw_set_time(s, ev, evt_ld_u64le(p + ETW_TH_TIMESTAMP));
+    etw_set_time(s, ev, evt_cur_u64le_at(c, ETW_TH_TIMESTAMP));
     ev->id = type;
     uint8_t et[16];
     etw_known_guid(ETW_GUID_IDX_EVENT_TRACE, et);
@@ -140,63 +143,67 @@ static void decode_full(etw_state *s, const uint8_t *p, uint32_t n, unsigned ht,
         ev->name = "EvtraceLost";
         ev->kind = EVT_KIND_LOST;
         ev->flags |= EVT_HAS_COUNT;
-        ev->count = evt_ld_u64le(p + ETW_TRACE_HEADER_SIZE);
-        common_fields(s, ev, guid, p[ETW_TH_CLASS_LEVEL], evt_ld_u16le(p + ETW_TH_CLASS_VERSION),
-                      evt_ld_u32le(p + ETW_TH_PROCESS_ID), evt_ld_u32le(p + ETW_TH_THREAD_ID),
-                      evt_ld_u32le(p + ETW_TH_KERNEL_TIME), evt_ld_u32le(p + ETW_TH_USER_TIME), ht);
+        ev->count = evt_cur_u64le_at(c, ETW_TRACE_HEADER_SIZE);
+        common_fields(s, ev, guid, evt_cur_u8_at(c, ETW_TH_CLASS_LEVEL), evt_cur_u16le_at(c, ETW_TH_CLASS_VERSION),
+                      evt_cur_u32le_at(c, ETW_TH_PROCESS_ID), evt_cur_u32le_at(c, ETW_TH_THREAD_ID),
+                      evt_cur_u32le_at(c, ETW_TH_KERNEL_TIME), evt_cur_u32le_at(c, ETW_TH_USER_TIME), ht);
         return;
     }
     snprintf(s->name, sizeof s->name, "%s/%s", is_et ? "EventTrace" : "Classic", tb);
     ev->name = s->name;
     ev->kind = is_et ? EVT_KIND_MARKER : EVT_KIND_USER;
-    common_fields(s, ev, guid, p[ETW_TH_CLASS_LEVEL], evt_ld_u16le(p + ETW_TH_CLASS_VERSION),
-                  evt_ld_u32le(p + ETW_TH_PROCESS_ID), evt_ld_u32le(p + ETW_TH_THREAD_ID),
-                  evt_ld_u32le(p + ETW_TH_KERNEL_TIME), evt_ld_u32le(p + ETW_TH_USER_TIME), ht);
+    common_fields(s, ev, guid, evt_cur_u8_at(c, ETW_TH_CLASS_LEVEL), evt_cur_u16le_at(c, ETW_TH_CLASS_VERSION),
+                  evt_cur_u32le_at(c, ETW_TH_PROCESS_ID), evt_cur_u32le_at(c, ETW_TH_THREAD_ID),
+                  evt_cur_u32le_at(c, ETW_TH_KERNEL_TIME), evt_cur_u32le_at(c, ETW_TH_USER_TIME), ht);
     evt_event_add_field_u(ev, "type", type);
-    ev->data = p + ETW_TRACE_HEADER_SIZE;
-    ev->data_len = n - ETW_TRACE_HEADER_SIZE;
+    ev->data = evt_cur_take_at(c, ETW_TRACE_HEADER_SIZE, n - ETW_TRACE_HEADER_SIZE);
+    ev->data_len = ev->data ? n - ETW_TRACE_HEADER_SIZE : 0;
 }
 
 /* TraceLogging metadata (EVENT_SCHEMA_TL): u16 size, tag bytes (bit 7 = another follows), name. */
-static void tl_event_name(const uint8_t *d, size_t n, char *out, size_t cap)
+static void tl_event_name(evt_cur *d, char *out, size_t cap)
 {
-    size_t i = 2;
-    while (i < n && (d[i] & 0x80)) i++;
-    i++;
+    uint8_t b;
+    evt_cur_skip(d, 2);
+    do b = evt_cur_u8(d); while (evt_cur_ok(d) && (b & 0x80)); /* through the last tag byte */
     size_t k = 0;
-    while (i < n && d[i] && k + 1 < cap) out[k++] = (char)d[i++];
+    while (evt_cur_left(d) && k + 1 < cap && (b = evt_cur_u8(d)) != 0) out[k++] = (char)b;
     out[k] = 0;
 }
 
 /* Provider traits (PROV_TRAITS): u16 size, NUL-terminated UTF-8 provider name, traits. */
-static void traits_name(const uint8_t *d, size_t n, char *out, size_t cap)
+static void traits_name(evt_cur *d, char *out, size_t cap)
 {
-    size_t i = 2, k = 0;
-    while (i < n && d[i] && k + 1 < cap) out[k++] = (char)d[i++];
+    uint8_t b;
+    size_t k = 0;
+    evt_cur_skip(d, 2);
+    while (evt_cur_left(d) && k + 1 < cap && (b = evt_cur_u8(d)) != 0) out[k++] = (char)b;
     out[k] = 0;
 }
 
-static void decode_event(etw_state *s, const uint8_t *p, uint32_t n, unsigned ht, uint64_t off, evt_event *ev)
+static void decode_event(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, uint64_t off, evt_event *ev)
 {
-    const uint8_t *guid = p + ETW_EH_PROVIDER_ID;
-    unsigned flags = evt_ld_u16le(p + ETW_EH_FLAGS);
-    unsigned id = evt_ld_u16le(p + ETW_EH_ID);
+    const uint8_t *guid = evt_cur_take_at(c, ETW_EH_PROVIDER_ID, 16);
+    if (!guid) guid = k_no_guid; /* the walk checked the size: cannot happen */
+    unsigned flags = evt_cur_u16le_at(c, ETW_EH_FLAGS);
+    unsigned id = evt_cur_u16le_at(c, ETW_EH_ID);
     etw_count_provider(s, guid);
-    etw_set_time(s, ev, evt_ld_u64le(p + ETW_EH_TIMESTAMP));
+    etw_set_time(s, ev, evt_cur_u64le_at(c, ETW_EH_TIMESTAMP));
     ev->id = id;
     ev->kind = EVT_KIND_USER;
-    common_fields(s, ev, guid, p[ETW_EH_LEVEL], p[ETW_EH_VERSION], evt_ld_u32le(p + ETW_EH_PROCESS_ID),
-                  evt_ld_u32le(p + ETW_EH_THREAD_ID), evt_ld_u32le(p + ETW_EH_KERNEL_TIME),
-                  evt_ld_u32le(p + ETW_EH_USER_TIME), ht);
-    evt_event_add_field_u(ev, "opcode", p[ETW_EH_OPCODE]);
-    evt_event_add_field_u(ev, "task", evt_ld_u16le(p + ETW_EH_TASK));
-    evt_event_add_field_u(ev, "channel", p[ETW_EH_CHANNEL]);
-    evt_event_add_field_u(ev, "keyword", evt_ld_u64le(p + ETW_EH_KEYWORD));
+    common_fields(s, ev, guid, evt_cur_u8_at(c, ETW_EH_LEVEL), evt_cur_u8_at(c, ETW_EH_VERSION), evt_cur_u32le_at(c, ETW_EH_PROCESS_ID),
+                  evt_cur_u32le_at(c, ETW_EH_THREAD_ID), evt_cur_u32le_at(c, ETW_EH_KERNEL_TIME),
+                  evt_cur_u32le_at(c, ETW_EH_USER_TIME), ht);
+    evt_event_add_field_u(ev, "opcode", evt_cur_u8_at(c, ETW_EH_OPCODE));
+    evt_event_add_field_u(ev, "task", evt_cur_u16le_at(c, ETW_EH_TASK));
+    evt_event_add_field_u(ev, "channel", evt_cur_u8_at(c, ETW_EH_CHANNEL));
+    evt_event_add_field_u(ev, "keyword", evt_cur_u64le_at(c, ETW_EH_KEYWORD));
     evt_event_add_field_u(ev, "flags", flags);
-    evt_event_add_field_u(ev, "event_property", evt_ld_u16le(p + ETW_EH_EVENT_PROPERTY));
+    evt_event_add_field_u(ev, "event_property", evt_cur_u16le_at(c, ETW_EH_EVENT_PROPERTY));
     static const uint8_t zero[16];
-    if (memcmp(p + ETW_EH_ACTIVITY_ID, zero, 16) != 0) {
-        etw_guid_str(p + ETW_EH_ACTIVITY_ID, s->actid);
+    const uint8_t *act = evt_cur_take_at(c, ETW_EH_ACTIVITY_ID, 16);
+    if (act && memcmp(act, zero, 16) != 0) {
+        etw_guid_str(act, s->actid);
         evt_event_add_field_s(ev, "activity_id", s->actid);
     }
     size_t pos = ETW_EVENT_HEADER_SIZE;
@@ -209,16 +216,19 @@ static void decode_event(etw_state *s, const uint8_t *p, uint32_t n, unsigned ht
                 pos = n;
                 break;
             }
-            unsigned isize = evt_ld_u16le(p + pos), itype = evt_ld_u16le(p + pos + 2);
-            unsigned link = evt_ld_u16le(p + pos + 4), dsize = evt_ld_u16le(p + pos + 6);
+            evt_cur_at(c, pos);
+            unsigned isize = evt_cur_u16le(c), itype = evt_cur_u16le(c); /* EVENT_HEADER_EXTENDED_DATA_ITEM */
+            unsigned link = evt_cur_u16le(c), dsize = evt_cur_u16le(c);
             if (isize < ETW_EXT_ITEM_HEAD_SIZE + dsize || isize > n - pos) {
                 evt_reader_error(s->r, off + pos, "EVENT_HEADER extended item (type %u) has size %u for %u data bytes; %zu bytes left in the record", itype, isize, dsize, (size_t)(n - pos));
                 pos = n;
                 break;
             }
-            const uint8_t *d = p + pos + ETW_EXT_ITEM_HEAD_SIZE;
-            if (itype == ETW_EXT_EVENT_SCHEMA_TL) tl_event_name(d, dsize, s->evname, sizeof s->evname);
-            else if (itype == ETW_EXT_PROV_TRAITS) traits_name(d, dsize, s->provname, sizeof s->provname);
+            evt_cur d;
+            evt_cur_at(c, pos + ETW_EXT_ITEM_HEAD_SIZE);
+            evt_cur_sub(c, dsize, &d);
+            if (itype == ETW_EXT_EVENT_SCHEMA_TL) tl_event_name(&d, s->evname, sizeof s->evname);
+            else if (itype == ETW_EXT_PROV_TRAITS) traits_name(&d, s->provname, sizeof s->provname);
             nitems++;
             pos += isize;
             if (!(link & ETW_EXT_LINKAGE_MORE)) break;
@@ -233,14 +243,13 @@ static void decode_event(etw_state *s, const uint8_t *p, uint32_t n, unsigned ht
         snprintf(s->name, sizeof s->name, "Event%u", id);
     }
     ev->name = s->name;
-    ev->data = p + pos;
-    ev->data_len = n - pos;
+    ev->data = evt_cur_take_at(c, pos, n - pos);
+    ev->data_len = ev->data ? n - pos : 0;
 }
 
 int etw_decode_record(etw_state *s, const etw_stream *st, const etw_item *it, evt_event *ev)
 {
     const etw_buf *b = &s->bufs[st->cur_buf];
-    const uint8_t *p = st->data + it->pos;
     uint32_t n = it->size;
     unsigned fixed, size_at, ts_at;
     int family;
@@ -250,14 +259,18 @@ int etw_decode_record(etw_state *s, const etw_stream *st, const etw_item *it, ev
         s->skipped++;
         return 0;
     }
+    evt_cur bc, c; /* the buffer's decoded records (base 0); the record (the walk checked it lies inside) */
+    evt_cur_init(&bc, st->data, st->len, 0, 0);
+    evt_cur_at(&bc, it->pos);
+    evt_cur_sub(&bc, n, &c);
     ev->offset = off;
     ev->flags |= EVT_HAS_CPU;
     ev->cpu = b->proc;
     switch (family) {
     case ETW_HT_FAM_SYSTEM:
-    case ETW_HT_FAM_PERFINFO: decode_system(s, p, n, it->htype, family, ev); break;
-    case ETW_HT_FAM_FULL: decode_full(s, p, n, it->htype, ev); break;
-    default: decode_event(s, p, n, it->htype, off, ev); break;
+    case ETW_HT_FAM_PERFINFO: decode_system(s, &c, n, it->htype, family, ev); break;
+    case ETW_HT_FAM_FULL: decode_full(s, &c, n, it->htype, ev); break;
+    default: decode_event(s, &c, n, it->htype, off, ev); break;
     }
     evt_event_add_field_u(ev, "size", n);
     if (st->compressed) evt_event_add_field_u(ev, "buffer_pos", ETW_BUFFER_HEADER_SIZE + it->pos);
