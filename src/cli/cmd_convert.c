@@ -2,6 +2,7 @@
  * written under a temporary name beside OUT and renamed into place only when complete (never a
  * half file under OUT), an existing OUT replaced only when evtrace may (--force otherwise),
  * "-" for standard output where the kind streams. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
@@ -33,17 +34,20 @@ static int export_(const cli_args *a, const evt_exporter_desc *x, evt_reader *r,
     }
     evt_event ev;
     evt_status st, wst = EVT_OK;
+    int werr = 0; /* errno of a failed write (ENOSPC, EIO, ...), when the exporter left one */
     cli_progress prog; /* progress line on a terminal (cli_progress.h) */
     cli_progress_init(&prog, "convert", r, a->quiet);
     while ((st = evt_reader_next(r, &ev)) == EVT_OK) {
-        if ((wst = x->event(xs, &ev)) != EVT_OK) break;
+        errno = 0;
+        if ((wst = x->event(xs, &ev)) != EVT_OK) { werr = errno; break; }
         cli_progress_tick(&prog, &ev);
     }
     cli_progress_done(&prog);
     *last = st;
     if (wst != EVT_OK) {
         x->abort(xs);
-        cli_err("convert", "%s: write failed: %s", a->out, evt_status_message(wst));
+        cli_err("convert", "%s: write failed: %s", a->out,
+                wst == EVT_ERR_IO && werr ? strerror(werr) : evt_status_message(wst));
         return EXIT_INPUT;
     }
     if (st == EVT_ERR_NOMEM) { /* the reader ran out of memory: the output would be incomplete */
@@ -51,8 +55,11 @@ static int export_(const cli_args *a, const evt_exporter_desc *x, evt_reader *r,
         cli_err("convert", "%s: out of memory while reading (nothing written)", r->src.path);
         return EXIT_INPUT;
     }
+    errno = 0;
     if (x->end(xs, r, err, sizeof err) != EVT_OK) {
-        cli_err("convert", "%s: %s", a->out, err[0] ? err : "write failed");
+        werr = errno;
+        cli_err("convert", "%s: %s%s%s", a->out, err[0] ? err : "write failed", werr ? ": " : "",
+                werr ? strerror(werr) : "");
         return EXIT_INPUT;
     }
     return 0;

@@ -1,6 +1,8 @@
 /* evtrace report: one self-contained HTML page (timeline per context, load and latency charts,
  * stats tables; no network). Output through cli_output.h (temporary name, rename, -o -). */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include "cli.h"
 #include "cli_output.h"
 #include "cli_progress.h"
@@ -49,8 +51,9 @@ static int run(const cli_args *a)
         cli_err("report", "out of memory: no report written");
         cli_output_abort(&out);
         code = EXIT_INPUT;
-    } else if (!write_page_(cli_output_path(&out), &s, r, a->file)) {
-        cli_err("report", "cannot write %s", a->out);
+    } else if ((errno = 0, !write_page_(cli_output_path(&out), &s, r, a->file))) {
+        int e = errno;
+        cli_err("report", "cannot write %s%s%s", a->out, e ? ": " : "", e ? strerror(e) : "");
         cli_output_abort(&out);
         code = EXIT_INPUT;
     } else {
