@@ -1,12 +1,16 @@
 """The test data is the repository's own (tests/data/README.md).
   sums DATA_DIR            every file of the sample folders is listed in SHA256SUMS with its hash,
                            and every listed file exists with that hash
+  refs SRC                 no test, fuzz target, bench, example or script reads the development-only
+                           shared/ folder (EVT_SHARED_DIR, shared/samples, ../shared), except this
+                           oracle (tests/repo/)
   origin DATA_DIR SHARED   CI-only oracle: the sample folders equal SHARED/samples/<folder> byte for
                            byte. SHARED is the development-only folder a user's clone never has:
                            without it the test exits 77 (CTest: skipped) and says why, unless CI=true,
                            where a missing folder is a failure (CI must never skip it silently)."""
 import hashlib
 import os
+import re
 import sys
 
 FOLDERS = ('threadx_tracex', 'threadx_real', 'rkh', 'etw', 'xray')
@@ -56,6 +60,29 @@ def cmd_sums(data):
     print('ok: %d sample files match SHA256SUMS' % len(listed))
 
 
+def cmd_refs(src):
+    pattern = re.compile(r'EVT_SHARED_DIR|shared/samples|\.\./shared|EVT_SAMPLES')
+    hits, n = [], 0
+    for top in ('tests', 'fuzz', 'bench', 'examples', 'scripts'):
+        for d, dirs, names in os.walk(os.path.join(src, top)):
+            rel = os.path.relpath(d, src)
+            if rel == os.path.join('tests', 'data') or rel == os.path.join('tests', 'repo'):
+                dirs[:] = []
+                continue
+            for name in names:
+                if not name.endswith(('.c', '.h', '.py', '.cmake', '.sh', '.txt')):
+                    continue
+                n += 1
+                with open(os.path.join(d, name), encoding='utf-8', errors='replace') as f:
+                    for lineno, line in enumerate(f, 1):
+                        if pattern.search(line):
+                            hits.append('%s:%d: %s' % (os.path.join(rel, name), lineno, line.strip()))
+    if hits:
+        fail('the development-only shared/ folder is named outside the CI oracle (tests must read '
+             'tests/data, EVT_TEST_DATA_DIR):\n  ' + '\n  '.join(hits))
+    print('ok: %d files read, none names the shared/ folder' % n)
+
+
 def cmd_origin(data, shared):
     samples = os.path.join(shared, 'samples')
     ci = os.environ.get('CI', '') not in ('', '0', 'false')
@@ -81,6 +108,8 @@ def cmd_origin(data, shared):
 if __name__ == '__main__':
     if len(sys.argv) == 3 and sys.argv[1] == 'sums':
         cmd_sums(sys.argv[2])
+    elif len(sys.argv) == 3 and sys.argv[1] == 'refs':
+        cmd_refs(sys.argv[2])
     elif len(sys.argv) == 4 and sys.argv[1] == 'origin':
         cmd_origin(sys.argv[2], sys.argv[3])
     else:

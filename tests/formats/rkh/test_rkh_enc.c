@@ -1,4 +1,4 @@
-/* RKH recorder: byte-exact against RKH's own output (the two real streams of shared/samples/rkh are
+/* RKH recorder: byte-exact against RKH's own output (the two real streams of tests/data/rkh are
  * replayed call for call and must come out identical), golden bytes in two more configurations
  * (no seq/checksum/timestamp; non-default field sizes), a round trip of every event of the table
  * through the reader, filters, and a ring too small for the traffic whose losses the decoder counts
