@@ -116,15 +116,15 @@ static uint32_t prov_slot(const etw_state *s, const uint8_t g[16])
 static int prov_rehash(etw_state *s)
 {
     uint32_t nc = s->prov_hcap ? s->prov_hcap * 2 : 64;
-    uint32_t *h = evt_calloc(nc, sizeof *h);
-    if (!h) return 0;
+    uint32_t *slots = evt_calloc(nc, sizeof *slots);
+    if (!slots) return 0;
     evt_free(s->prov_hash);
-    s->prov_hash = h;
+    s->prov_hash = slots;
     s->prov_hcap = nc;
     for (uint32_t i = 0; i < s->nprov; i++) {
         uint32_t k = prov_slot(s, s->prov[i].guid);
-        while (h[k]) k = (k + 1) & (nc - 1);
-        h[k] = i + 1;
+        while (slots[k]) k = (k + 1) & (nc - 1);
+        slots[k] = i + 1;
     }
     return 1;
 }
