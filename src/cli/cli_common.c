@@ -60,7 +60,9 @@ static evt_reader *open_stream(const cli_args *a, int *code)
         }
     } else {
         int fd = 0;
-        if (strcmp(a->file, "-") != 0 && (fd = open(a->file, O_RDONLY | O_CLOEXEC)) < 0) {
+        /* O_NONBLOCK: a FIFO without a writer yet must not block in open() (the stream waits in
+         * poll(), where --idle-exit bounds it); reads of a regular file ignore it. */
+        if (strcmp(a->file, "-") != 0 && (fd = open(a->file, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0) {
             cli_err(a->cmd, "%s: cannot open: %s", a->file, strerror(errno));
             *code = EXIT_INPUT;
             return NULL;

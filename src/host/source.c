@@ -54,6 +54,7 @@ static int followed_file_shrank(evt_source *src)
  * re-read every FOLLOW_POLL_MS. Pipes, sockets and ttys end at EOF or hang-up. */
 static size_t stream_read(evt_source *src, uint8_t *dst, size_t n)
 {
+    if (src->idle_expired || src->failure[0]) return 0; /* the stream has ended for good */
     uint64_t idle_since = now_ms();
     for (;;) {
         int left = idle_left(src, idle_since);

@@ -69,6 +69,33 @@ except subprocess.TimeoutExpired:
     check(False, "fifo: --idle-exit 1 never fired with the writer open")
 w.close()
 
+# 2b. FIFO nobody opens for writing: --idle-exit bounds the wait (open must not block).
+p = subprocess.Popen([evtrace, "dump", "--follow", "--idle-exit", "1", fifo], stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE, text=True)
+t0 = time.time()
+try:
+    out, err = p.communicate(timeout=10)
+    el = time.time() - t0
+    check(p.returncode == 3 and "no data within --idle-exit" in err and el < 3,
+          f"fifo without a writer: --idle-exit 1 ended after {el:.1f} s, exit {p.returncode} ({err.strip()[:100]})")
+except subprocess.TimeoutExpired:
+    p.kill(); p.communicate()
+    check(False, "fifo without a writer: evtrace blocked despite --idle-exit")
+
+# 2c. the writer opens late: evtrace waits for it, then reads to its close.
+p = subprocess.Popen([evtrace, "dump", "--json", "--follow", fifo], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                     text=True)
+time.sleep(0.5)
+with open(fifo, "wb") as w:
+    w.write(data)
+try:
+    out, err = p.communicate(timeout=10)
+    check(p.returncode == 0 and events(out) == want, f"fifo, writer opening late: {len(events(out))}/{len(want)} events, "
+                                                     f"exit {p.returncode}")
+except subprocess.TimeoutExpired:
+    p.kill(); p.communicate()
+    check(False, "fifo, writer opening late: evtrace did not end after the writer closed")
+
 # 3. pty as a serial line: cooked mode on purpose, evtrace must make it raw.
 master, slave = pty.openpty()
 sname = os.ttyname(slave)
