@@ -204,16 +204,23 @@ void evt_rkh_sym_actor(evt_rkh_recorder *r, uintptr_t actor, const char *name); 
 int evt_rkh_open_(evt_rkh_recorder *r, unsigned id); /* enter, nest, loss record, id/seq/ts */
 void evt_rkh_put_(evt_rkh_recorder *r, uint32_t v, unsigned n); /* n bytes, any ring state */
 
-/* 1 if v's four bytes were appended: no byte in 0x7C..0x7F (0x7D/0x7E need stuffing; the test
- * is one word operation), contiguous room; the checksum gets the four bytes' sum. */
+/* Append v's four bytes and return from the calling writer when no byte is in 0x7C..0x7F
+ * (0x7D/0x7E need stuffing; the test is one word operation) and the ring has contiguous room; the
+ * recorder's fields are read into locals first (a byte store may alias them). */
 #define EVT_RKH_PUT4_FAST_(r, v)                                                                    \
-    (!(((((v) | 0x03030303u) ^ 0x7F7F7F7Fu) - 0x01010101u) & ~(((v) | 0x03030303u) ^ 0x7F7F7F7Fu) & \
-       0x80808080u) &&                                                                             \
-     (r)->size - (r)->qty >= 4u && (r)->size - (r)->in >= 4u &&                                    \
-     (((r)->ring[(r)->in] = (uint8_t)(v)), ((r)->ring[(r)->in + 1u] = (uint8_t)((v) >> 8)),         \
-      ((r)->ring[(r)->in + 2u] = (uint8_t)((v) >> 16)), ((r)->ring[(r)->in + 3u] = (uint8_t)((v) >> 24)), \
-      ((r)->chk = (uint8_t)((r)->chk + (v) + ((v) >> 8) + ((v) >> 16) + ((v) >> 24))),              \
-      ((r)->qty += 4u), ((r)->in = (r)->in + 4u == (r)->size ? 0u : (r)->in + 4u), 1))
+    do {                                                                                            \
+        uint32_t x_ = ((v) | 0x03030303u) ^ 0x7F7F7F7Fu, in_ = (r)->in, size_ = (r)->size;          \
+        uint32_t qty_ = (r)->qty;                                                                   \
+        uint8_t chk_ = (r)->chk, *q_ = (r)->ring + in_;                                             \
+        if (!((x_ - 0x01010101u) & ~x_ & 0x80808080u) && size_ - qty_ >= 4u && size_ - in_ >= 4u) { \
+            q_[0] = (uint8_t)(v); q_[1] = (uint8_t)((v) >> 8);                                      \
+            q_[2] = (uint8_t)((v) >> 16); q_[3] = (uint8_t)((v) >> 24);                             \
+            (r)->chk = (uint8_t)(chk_ + (v) + ((v) >> 8) + ((v) >> 16) + ((v) >> 24));              \
+            (r)->qty = qty_ + 4u;                                                                   \
+            (r)->in = in_ + 4u == size_ ? 0u : in_ + 4u;                                            \
+            return;                                                                                 \
+        }                                                                                           \
+    } while (0)
 
 #ifdef EVT_RKH_INLINE_FAST
 inline int evt_rkh_begin_ao_sig(evt_rkh_recorder *r, unsigned id, int prio, int sig)
@@ -230,17 +237,20 @@ inline int evt_rkh_begin_ao_sig(evt_rkh_recorder *r, unsigned id, int prio, int 
 }
 inline void evt_rkh_ui32(evt_rkh_recorder *r, uint32_t v)
 {
-    if (!EVT_RKH_PUT4_FAST_(r, v)) evt_rkh_put_(r, v, 4u);
+    EVT_RKH_PUT4_FAST_(r, v);
+    evt_rkh_put_(r, v, 4u);
 }
 inline void evt_rkh_sym(evt_rkh_recorder *r, uintptr_t p)
 {
     uint32_t v = (uint32_t)p;
-    if (r->cfg.sz_ptr != 4u || !EVT_RKH_PUT4_FAST_(r, v)) evt_rkh_put_(r, v, r->cfg.sz_ptr);
+    if (r->cfg.sz_ptr == 4u) EVT_RKH_PUT4_FAST_(r, v);
+    evt_rkh_put_(r, v, r->cfg.sz_ptr);
 }
 inline void evt_rkh_fun(evt_rkh_recorder *r, uintptr_t p)
 {
     uint32_t v = (uint32_t)p;
-    if (r->cfg.sz_fun != 4u || !EVT_RKH_PUT4_FAST_(r, v)) evt_rkh_put_(r, v, r->cfg.sz_fun);
+    if (r->cfg.sz_fun == 4u) EVT_RKH_PUT4_FAST_(r, v);
+    evt_rkh_put_(r, v, r->cfg.sz_fun);
 }
 inline int evt_rkh_begin(evt_rkh_recorder *r, unsigned id) { return evt_rkh_begin_ao_sig(r, id, -1, -1); }
 inline int evt_rkh_begin_ao(evt_rkh_recorder *r, unsigned id, int prio) { return evt_rkh_begin_ao_sig(r, id, prio, -1); }

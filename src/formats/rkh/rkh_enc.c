@@ -144,17 +144,43 @@ static inline void put_bytes(evt_rkh_recorder *r, const uint8_t *b, unsigned n)
     for (unsigned i = 0; i < n; i++) put_u8(r, b[i]);
 }
 
+/* The low n bytes of w (n <= 7, the bytes above them 0), little-endian, when none needs stuffing
+ * and the ring has 8 contiguous free bytes: one word test (bytes 0x7C..0x7F take the byte path),
+ * one 8-byte store (the bytes past n land in free space), one byte sum. Returns 0 otherwise. */
+static inline int put_word_fast(evt_rkh_recorder *r, uint64_t w, unsigned n)
+{
+    uint32_t in = r->in, size = r->size, qty = r->qty;
+    uint64_t x = (w | 0x0303030303030303ull) ^ 0x7F7F7F7F7F7F7F7Full;
+    uint64_t low = ((uint64_t)1 << (8u * n)) - 1u;
+    if (EVT_UNLIKELY(((x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull & low) != 0u)) return 0;
+    if (EVT_UNLIKELY(size - qty < 8u || size - in < 8u)) return 0;
+    uint8_t *q = r->ring + in;
+    q[0] = (uint8_t)w; q[1] = (uint8_t)(w >> 8); q[2] = (uint8_t)(w >> 16); q[3] = (uint8_t)(w >> 24);
+    q[4] = (uint8_t)(w >> 32); q[5] = (uint8_t)(w >> 40); q[6] = (uint8_t)(w >> 48); q[7] = (uint8_t)(w >> 56);
+    uint64_t sum = (w & 0x00FF00FF00FF00FFull) + ((w >> 8) & 0x00FF00FF00FF00FFull);
+    sum += sum >> 16;
+    sum += sum >> 32;
+    r->chk = (uint8_t)(r->chk + (uint8_t)sum);
+    r->qty = qty + n;
+    in += n;
+    r->in = in == size ? 0u : in;
+    return 1;
+}
+
 /* The low n bytes of v (n <= 4), little-endian. */
 static inline void put_n(evt_rkh_recorder *r, uint32_t v, unsigned n)
 {
+    if (n > 4u) n = 4u;
+    uint64_t w = n == 4u ? v : v & (((uint32_t)1 << (8u * n)) - 1u);
+    if (EVT_LIKELY(put_word_fast(r, w, n))) return;
     uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-    put_bytes(r, b, n < 4u ? n : 4u);
+    put_bytes(r, b, n);
 }
 
+/* trunc is 0 here: every path that sets it clears it before the section ends. */
 static void start_record(evt_rkh_recorder *r)
 {
     r->chk = 0;
-    r->trunc = 0;
     r->open_at = r->in;
     r->seq_open = r->seq;
 }
@@ -274,9 +300,11 @@ static void drain_to_sink(evt_rkh_recorder *r)
         const uint8_t *p = r->ring + r->out;
         r->out = r->in;
         r->qty = 0;
-        r->drained = 1;
-        r->head_is_start = 1;
-        r->head_partial = 0;
+        if (EVT_UNLIKELY(!r->drained || !r->head_is_start || r->head_partial)) { /* stores only on change */
+            r->drained = 1;
+            r->head_is_start = 1;
+            r->head_partial = 0;
+        }
         r->sink(r->sink_user, p, q);
         if (EVT_LIKELY(!evt_loss_pending(&r->loss))) return;
     }
@@ -539,16 +567,21 @@ int evt_rkh_open_(evt_rkh_recorder *r, unsigned id)
     r->open = 1;
     loss_before_record(r);
     start_record(r);
-    /* id, sequence number, timestamp: one append */
+    /* id, sequence number, timestamp: one word, one append */
     uint32_t f = r->cfg.flags;
-    uint8_t h[6];
-    unsigned n = 0;
-    h[n++] = (uint8_t)id;
-    if (f & EVT_RKH_F_TRC_NSEQ_EN) h[n++] = r->seq++;
+    uint64_t w = (uint8_t)id;
+    unsigned n = 1;
+    if (f & EVT_RKH_F_TRC_NSEQ_EN) w |= (uint64_t)r->seq++ << (8u * n++);
     if (f & EVT_RKH_F_TRC_TSTAMP_EN) {
+        unsigned tsz = r->cfg.sz_ts < 4u ? r->cfg.sz_ts : 4u;
         uint32_t t = r->ts ? evt_clock32_read(&r->clock) : 0u;
-        for (unsigned i = 0; i < r->cfg.sz_ts && i < 4u; i++) h[n++] = (uint8_t)(t >> (8u * i));
+        if (tsz < 4u) t &= ((uint32_t)1 << (8u * tsz)) - 1u;
+        w |= (uint64_t)t << (8u * n);
+        n += tsz;
     }
+    if (EVT_LIKELY(put_word_fast(r, w, n))) return 1;
+    uint8_t h[6];
+    for (unsigned i = 0; i < n; i++) h[i] = (uint8_t)(w >> (8u * i));
     put_bytes(r, h, n);
     return 1;
 }
