@@ -16,6 +16,7 @@
  * stays, under its .tmp- name and without a marker, so it never looks like a finished output. */
 static char g_sig_tmp[4096];     /* the temporary file to unlink, "" when none */
 static struct sigaction g_sig_old[3];
+static int g_sig_set[3];         /* our handler is installed for k_sigs[i] */
 static const int k_sigs[3] = {SIGINT, SIGTERM, SIGHUP};
 
 static void on_signal_(int sig)
@@ -23,7 +24,7 @@ static void on_signal_(int sig)
     if (g_sig_tmp[0]) unlink(g_sig_tmp);
     for (int i = 0; i < 3; i++)
         if (k_sigs[i] == sig) sigaction(sig, &g_sig_old[i], NULL);
-    raise(sig);
+    raise(sig); /* the previous disposition: terminate (an ignored signal never gets here) */
 }
 
 void cli_tmp_guard(const char *path)
@@ -33,13 +34,19 @@ void cli_tmp_guard(const char *path)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal_;
     sigemptyset(&sa.sa_mask);
-    for (int i = 0; i < 3; i++) sigaction(k_sigs[i], &sa, &g_sig_old[i]);
+    for (int i = 0; i < 3; i++) {
+        g_sig_set[i] = 0;
+        /* a signal ignored by the caller (nohup) stays ignored: it must not end the run */
+        if (sigaction(k_sigs[i], NULL, &g_sig_old[i]) != 0 || g_sig_old[i].sa_handler == SIG_IGN) continue;
+        g_sig_set[i] = sigaction(k_sigs[i], &sa, NULL) == 0;
+    }
 }
 
 void cli_tmp_unguard(void)
 {
-    if (!g_sig_tmp[0]) return;
-    for (int i = 0; i < 3; i++) sigaction(k_sigs[i], &g_sig_old[i], NULL);
+    for (int i = 0; i < 3; i++)
+        if (g_sig_set[i]) sigaction(k_sigs[i], &g_sig_old[i], NULL);
+    memset(g_sig_set, 0, sizeof g_sig_set);
     g_sig_tmp[0] = '\0';
 }
 
