@@ -43,8 +43,41 @@ static void copy(void *dst, const void *src, uint32_t n)
 static void fill_ff(uint8_t *p, uint32_t n) { for (uint32_t i = 0; i < n; i++) p[i] = 0xFF; }
 static uint32_t align8(uint32_t v) { return (v + (ETW_RECORD_ALIGN - 1u)) & ~(ETW_RECORD_ALIGN - 1u); }
 
+/* Hot-path stores of the record (little-endian fields): on a little-endian GCC/clang target one
+ * native store each (the same bytes), else the byte-wise helpers of bytes.h. __builtin_memcpy with
+ * a constant size compiles to moves, never to a libc call. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && (defined(__GNUC__) || defined(__clang__))
+#define ETW_LE_STORES 1
+static inline void st16(uint8_t *p, uint16_t v) { __builtin_memcpy(p, &v, 2); }
+static inline void st32(uint8_t *p, uint32_t v) { __builtin_memcpy(p, &v, 4); }
+static inline void st64(uint8_t *p, uint64_t v) { __builtin_memcpy(p, &v, 8); }
+#else
+static inline void st16(uint8_t *p, uint16_t v) { evt_put_u16le(p, v); }
+static inline void st32(uint8_t *p, uint32_t v) { evt_put_u32le(p, v); }
+static inline void st64(uint8_t *p, uint64_t v) { evt_put_u64le(p, v); }
+#endif
+
+/* Payload copy: 8-byte words, then 4, 2, 1 (no loop a compiler could turn into a memcpy call). */
+static inline void copy_payload(uint8_t *d, const uint8_t *q, uint32_t n)
+{
+    for (; n >= 8u; n -= 8u, d += 8, q += 8) {
+        uint64_t w;
+        __builtin_memcpy(&w, q, 8);
+        __builtin_memcpy(d, &w, 8);
+    }
+    if (n & 4u) { uint32_t w; __builtin_memcpy(&w, q, 4); __builtin_memcpy(d, &w, 4); d += 4; q += 4; }
+    if (n & 2u) { d[0] = q[0]; d[1] = q[1]; d += 2; q += 2; }
+    if (n & 1u) d[0] = q[0];
+}
+
 static void put_guid(uint8_t *p, const evt_etw_guid *g)
 {
+#ifdef ETW_LE_STORES
+    typedef char guid_is_16_bytes[sizeof(evt_etw_guid) == 16 ? 1 : -1]; /* Data1 Data2 Data3 Data4: no padding */
+    (void)sizeof(guid_is_16_bytes);
+    __builtin_memcpy(p, g, 16); /* the on-disk layout is the in-memory one on little-endian */
+    return;
+#endif
     evt_put_u32le(p, g->data1);
     evt_put_u16le(p + 4, g->data2);
     evt_put_u16le(p + 6, g->data3);
@@ -510,29 +543,28 @@ uint32_t evt_etw_trace_event(evt_etw_provider *p, const evt_etw_trace_header *hd
     }
     uint8_t *r = sl->buf + sl->used;
     uint64_t ts = (hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP) ? hdr->timestamp : evt_clock_read(&s->clk);
-    evt_put_u16le(r + ETW_TH_SIZE, (uint16_t)size);
+    st64(r + need - 8u, 0); /* the alignment padding (need >= 48: inside the record) */
+    st16(r + ETW_TH_SIZE, (uint16_t)size);
     r[ETW_TH_HEADER_TYPE] = ptr64(s) ? ETW_HT_FULL_HEADER64 : ETW_HT_FULL_HEADER32;
     r[ETW_TH_MARKER_FLAGS] = ETW_MARKER_FLAGS;
     r[ETW_TH_CLASS_TYPE] = hdr->type;
     r[ETW_TH_CLASS_LEVEL] = hdr->level;
-    evt_put_u16le(r + ETW_TH_CLASS_VERSION, hdr->version);
-    evt_put_u32le(r + ETW_TH_THREAD_ID, tid);
-    evt_put_u32le(r + ETW_TH_PROCESS_ID, s->pid);
-    evt_put_u64le(r + ETW_TH_TIMESTAMP, ts);
+    st16(r + ETW_TH_CLASS_VERSION, hdr->version);
+    st32(r + ETW_TH_THREAD_ID, tid);
+    st32(r + ETW_TH_PROCESS_ID, s->pid);
+    st64(r + ETW_TH_TIMESTAMP, ts);
     put_guid(r + ETW_TH_GUID, guid);
-    evt_put_u32le(r + ETW_TH_KERNEL_TIME, kt);
-    evt_put_u32le(r + ETW_TH_USER_TIME, ut);
+    st32(r + ETW_TH_KERNEL_TIME, kt);
+    st32(r + ETW_TH_USER_TIME, ut);
     uint8_t *d = r + ETW_TRACE_HEADER_SIZE;
     if (mof) {
         for (uint32_t i = 0; i < nmof; i++) {
-            const uint8_t *src = (const uint8_t *)mof[i].data;
-            for (uint32_t k = 0; k < mof[i].length; k++) *d++ = src[k];
+            copy_payload(d, (const uint8_t *)mof[i].data, mof[i].length);
+            d += mof[i].length;
         }
     } else {
-        const uint8_t *src = (const uint8_t *)payload;
-        for (uint32_t k = 0; k < payload_len; k++) *d++ = src[k];
+        copy_payload(d, (const uint8_t *)payload, payload_len);
     }
-    zero(r + size, need - size);
     sl->used += need;
     sl->events++;
     evt_loss_written(&s->loss, 1u);
