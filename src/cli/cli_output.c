@@ -185,7 +185,7 @@ static int sync_file_(const char *path)
 
 static int fail_(cli_output *o, const char *what)
 {
-    cli_err(o->cmd, "%s: %s: %s", o->path, what, strerror(errno));
+    cli_err(o->cmd, "%s: %s: %s", o->path, what, strerror(errno ? errno : EIO)); /* stdio may leave errno 0 */
     cli_output_abort(o);
     return EXIT_INPUT;
 }
@@ -196,6 +196,7 @@ int cli_output_commit(cli_output *o)
         if (fflush(stdout) != 0) { cli_err(o->cmd, "standard output: %s", strerror(errno)); return EXIT_INPUT; }
         return 0;
     }
+    errno = 0;
     if (o->is_dir ? !mark_(o) : !sync_file_(o->tmp)) return fail_(o, "cannot finish the output");
     out_kind k = kind_at_(o->path); /* again: it may have changed while we wrote */
     int code = check_replace_(o, k);
