@@ -53,7 +53,7 @@ void evt_source_from_mem(evt_source *src, const void *data, size_t len);
  * file only: at its end, wait for it to grow (a file that shrinks ends the stream with a failure).
  * Pipes, sockets and ttys end when the writer closes or hangs up. idle_ms (0 = never) ends any
  * of them after that long without a byte, whether or not the fd would block. Reads the first
- * bytes for probing (up to 4096, or what arrives within a moment). Streams are read in order
+ * bytes for probing: up to 4096, until a 50 ms pause, at most 250 ms. Streams are read in order
  * only: a read at an offset behind the data already consumed (past the kept head) returns 0. */
 evt_status evt_source_open_stream(evt_source *src, int fd, const char *name, int follow, unsigned idle_ms);
 /* A serial device (tty) as a stream: opened without becoming the controlling terminal, put in

@@ -15,6 +15,8 @@
 
 #define STREAM_HEAD 4096u
 #define FOLLOW_POLL_MS 50u
+#define HEAD_PAUSE_MS 50  /* a pause this long ends the head */
+#define HEAD_MAX_MS 250u  /* the head is complete this long after its first byte at the latest */
 
 static uint64_t now_ms(void)
 {
@@ -99,11 +101,17 @@ evt_status evt_source_open_stream(evt_source *src, int fd, const char *name, int
     src->idle_ms = idle_ms;
     src->head = evt_malloc(STREAM_HEAD);
     if (!src->head) return EVT_ERR_NOMEM;
-    /* The head: what arrives before the stream pauses for a moment (or 4096 bytes). */
+    /* The head, for the format probes: what arrives until the stream pauses (HEAD_PAUSE_MS), up
+     * to 4096 bytes, and never longer than HEAD_MAX_MS after the first byte -- the bound on how
+     * long a live stream's first records wait before they are decoded. */
     size_t got = stream_read(src, src->head, STREAM_HEAD);
+    uint64_t first = now_ms();
     while (got && got < STREAM_HEAD) {
+        uint64_t el = now_ms() - first;
+        if (el >= HEAD_MAX_MS) break;
         struct pollfd p = {fd, POLLIN, 0};
-        if (poll(&p, 1, 200) <= 0 || !(p.revents & POLLIN)) break;
+        int wait = (int)(HEAD_MAX_MS - el) < HEAD_PAUSE_MS ? (int)(HEAD_MAX_MS - el) : HEAD_PAUSE_MS;
+        if (poll(&p, 1, wait) <= 0 || !(p.revents & POLLIN)) break;
         ssize_t r = read(fd, src->head + got, STREAM_HEAD - got);
         if (r <= 0) break;
         got += (size_t)r;

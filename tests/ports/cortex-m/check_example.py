@@ -173,8 +173,9 @@ if ev and st:
         m = min(d)
         lat = [(x - m) * 1000 for x in d]
         steady = lat[20:]  # past the stream's head (what the format probe waits for at the start)
-        print(f"LATENCY live UART (QEMU -serial tcp -> evtrace dump --listen), arrival minus firmware time, "
-              f"relative to the fastest of {len(lat)} records: all p50 {pct(lat, 50):.2f} ms, p99 {pct(lat, 99):.2f} ms, "
+        print(f"LATENCY live UART (QEMU -serial tcp -> evtrace dump --listen), host arrival minus firmware time, "
+              f"relative to the earliest; includes QEMU's virtual-clock drift against the host clock, so an "
+              f"upper bound, not evtrace's own latency; {len(lat)} records: all p50 {pct(lat, 50):.2f} ms, p99 {pct(lat, 99):.2f} ms, "
               f"max {max(lat):.2f} ms; after the first 20: p50 {pct(steady, 50):.2f} ms, p99 {pct(steady, 99):.2f} ms, "
               f"max {max(steady):.2f} ms")
 
