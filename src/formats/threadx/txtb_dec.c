@@ -27,6 +27,7 @@
 #define TXTB_NAMES_MAX  (16u << 20)   /* bytes of names kept in memory */
 #define TXTB_REG_READ_MAX (64u << 20) /* registry bytes read (real registries: a few KiB) */
 #define TXTB_MAX_IDS    (1u << 16)    /* distinct event ids counted in count_by_id */
+#define TXTB_DIR_SCAN   (1u << 20)    /* slots that decide the timer direction (32 MiB) */
 #define TXTB_WIN        (1u << 20)    /* read window (grows to one registry entry if larger) */
 #define TXTB_NAME_NONE  UINT32_MAX
 
@@ -302,13 +303,15 @@ static uint64_t tdelta(const txtb_state *s, uint32_t prev, uint32_t cur, int dow
     return (a + mod - b) % mod;
 }
 
-/* First pass: direction of the timer (TraceX's rule: whichever way most steps go). */
+/* First pass: direction of the timer (TraceX's rule: whichever way most steps go), decided on
+ * the first TXTB_DIR_SCAN slots in time order so that a huge buffer is read once, not twice. */
 static void scan_direction(txtb_state *s)
 {
     uint32_t w[8], prev = 0;
     int have = 0;
     uint64_t half = s->ts_mod / 2;
-    for (uint32_t k = 0; k < s->span; k++) {
+    uint32_t n = s->span < TXTB_DIR_SCAN ? s->span : TXTB_DIR_SCAN;
+    for (uint32_t k = 0; k < n; k++) {
         if (!read_slot(s, slot_index_of(s, k), w) || w[0] == TXTB_CTX_NONE) continue;
         uint32_t m = w[3] & s->mask;
         if (have && m != prev) {
