@@ -68,6 +68,8 @@ struct evt_reader {
     uint64_t clock_hz;        /* tick frequency if known, else 0 (set by the reader) */
     char fail_msg[256];       /* message of the fatal error, with offset */
     uint64_t fail_offset;
+    char *text;               /* sanitized copies of the current event's non-UTF-8 strings */
+    size_t text_cap;
 };
 
 /* Registry. */
@@ -91,7 +93,10 @@ evt_status evt_reader_open_mem(const void *data, size_t len, const char *format,
 evt_status evt_reader_open_stream(evt_source *src, const char *format, const evt_open_opts *opts,
                                   evt_diag_fn diag, void *diag_user, evt_reader **out, char *errbuf,
                                   size_t errlen);
-/* Pull the next event; EVT_OK, EVT_END, or a fatal error (message in r->fail_msg). */
+/* Pull the next event; EVT_OK, EVT_END, or a fatal error (message in r->fail_msg). Every string of
+ * the event (name, ctx_name, target_name, string fields, text payload) is valid UTF-8: a reader's
+ * bytes that are not are replaced, each invalid sequence by U+FFFD, so every output shows the same
+ * text. */
 evt_status evt_reader_next(evt_reader *r, evt_event *ev);
 void evt_reader_close(evt_reader *r);
 

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 #include "evtrace/model.h"
+#include "utf8.h"
 
 void evt_json_init(evt_json *j, FILE *out, int pretty)
 {
@@ -52,24 +53,39 @@ void evt_json_obj_end(evt_json *j) { close_(j, '}'); }
 void evt_json_arr_begin(evt_json *j) { open_(j, '['); }
 void evt_json_arr_end(evt_json *j) { close_(j, ']'); }
 
-static void put_escaped(FILE *o, const char *s, size_t n)
+/* A JSON string of the bytes s[0..n): valid UTF-8 passes through unchanged; every invalid or
+ * truncated sequence (maximal subpart) becomes U+FFFD; '"', '\\' and control characters are
+ * escaped. Runs of bytes that need nothing are written with one fwrite. */
+static void put_escaped(FILE *o, const char *str, size_t n)
 {
+    const unsigned char *s = (const unsigned char *)str;
+    size_t run = 0; /* start of the pending run of bytes written as they are */
     fputc('"', o);
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
+    for (size_t i = 0; i < n;) {
+        unsigned char c = s[i];
+        if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') { i++; continue; }
+        if (c >= 0x80) {
+            size_t bad, k = evt_utf8_seq(s + i, n - i, &bad);
+            if (k) { i += k; continue; } /* valid: part of the run */
+            if (i > run) fwrite(s + run, 1, i - run, o);
+            fputs("\xEF\xBF\xBD", o); /* U+FFFD for the maximal subpart */
+            i += bad;
+            run = i;
+            continue;
+        }
+        if (i > run) fwrite(s + run, 1, i - run, o);
         switch (c) {
         case '"': fputs("\\\"", o); break;
         case '\\': fputs("\\\\", o); break;
         case '\n': fputs("\\n", o); break;
         case '\r': fputs("\\r", o); break;
         case '\t': fputs("\\t", o); break;
-        default:
-            /* Control bytes and non-ASCII bytes are escaped so the output is always valid JSON,
-             * whatever the trace holds (names are bytes, not guaranteed UTF-8). */
-            if (c < 0x20 || c >= 0x7f) fprintf(o, "\\u%04x", c);
-            else fputc(c, o);
+        default: fprintf(o, "\\u%04x", c); /* other control characters, DEL */
         }
+        i++;
+        run = i;
     }
+    if (n > run) fwrite(s + run, 1, n - run, o);
     fputc('"', o);
 }
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "evtrace/alloc.h"
+#include "utf8.h"
 
 #define EVT_READER(n) extern const evt_reader_desc evt_reader_##n;
 #include "readers.def"
@@ -135,12 +136,62 @@ evt_status evt_reader_open_stream(evt_source *src, const char *format, const evt
     return st;
 }
 
+/* ---- text: every string an event carries is valid UTF-8 ------------------------------------------ */
+
+/* Bytes a string needs in r->text once sanitized (0: valid as it is). */
+static size_t text_need(const char *s, size_t n) { return s && !evt_utf8_valid(s, n) ? evt_utf8_clean_len(s, n) + 1 : 0; }
+
+static const char *text_put(char *buf, size_t *used, const char *s, size_t n)
+{
+    char *out = buf + *used;
+    size_t k = evt_utf8_clean(s, n, out);
+    out[k] = '\0';
+    *used += k + 1;
+    return out;
+}
+
+/* Replace the event's non-UTF-8 strings by sanitized copies in r->text (valid ones, the usual case,
+ * cost one scan). Sizes first, so r->text grows at most once per event and earlier copies stay put. */
+static evt_status sanitize_text(evt_reader *r, evt_event *ev)
+{
+    size_t need = text_need(ev->name, ev->name ? strlen(ev->name) : 0) +
+                  text_need(ev->ctx_name, ev->ctx_name ? strlen(ev->ctx_name) : 0) +
+                  text_need(ev->target_name, ev->target_name ? strlen(ev->target_name) : 0);
+    for (uint32_t i = 0; i < ev->nfields; i++)
+        if (ev->fields[i].is_str && ev->fields[i].str) need += text_need(ev->fields[i].str, strlen(ev->fields[i].str));
+    if (ev->data && ev->data_is_text) need += text_need((const char *)ev->data, ev->data_len);
+    if (need == 0) return EVT_OK;
+    if (need > r->text_cap) {
+        char *t = evt_realloc(r->text, need);
+        if (!t) return evt_reader_fail(r, EVT_ERR_NOMEM, ev->offset, "out of memory (event text)");
+        r->text = t;
+        r->text_cap = need;
+    }
+    size_t used = 0;
+#define TEXT_FIX_(p) \
+    if ((p) && !evt_utf8_valid((p), strlen(p))) (p) = text_put(r->text, &used, (p), strlen(p))
+    TEXT_FIX_(ev->name);
+    TEXT_FIX_(ev->ctx_name);
+    TEXT_FIX_(ev->target_name);
+    for (uint32_t i = 0; i < ev->nfields; i++)
+        if (ev->fields[i].is_str) TEXT_FIX_(ev->fields[i].str);
+#undef TEXT_FIX_
+    if (ev->data && ev->data_is_text && !evt_utf8_valid((const char *)ev->data, ev->data_len)) {
+        size_t at = used;
+        (void)text_put(r->text, &used, (const char *)ev->data, ev->data_len);
+        ev->data = (const uint8_t *)r->text + at;
+        ev->data_len = used - at - 1;
+    }
+    return EVT_OK;
+}
+
 evt_status evt_reader_next(evt_reader *r, evt_event *ev)
 {
     evt_event_reset(ev);
     ev->fmt = r->desc->name;
     ev->nargs = 0;
     evt_status st = r->desc->next(r->state, ev);
+    if (st == EVT_OK) st = sanitize_text(r, ev);
     if (st == EVT_OK) {
         r->events++;
         if (ev->kind == EVT_KIND_LOST && (ev->flags & EVT_HAS_COUNT)) r->lost += ev->count;
@@ -155,6 +206,7 @@ void evt_reader_close(evt_reader *r)
     if (!r) return;
     if (r->desc->close) r->desc->close(r->state);
     evt_source_close(&r->src);
+    evt_free(r->text);
     evt_free(r);
 }
 

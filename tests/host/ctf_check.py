@@ -13,12 +13,12 @@ LINE = re.compile(r'^\[[^\]]*\] \([^)]*\) (.*)$')
 
 
 def bt_str(s):
-    """A string as babeltrace2's pretty sink prints it. `dump --json` escapes every byte >= 0x7f
-    as \\u00XX, so latin-1 gives back the raw bytes; babeltrace2 escapes quote, backslash and
-    control bytes and prints the other bytes raw (decoded here as UTF-8 with replacement, like
-    its output)."""
+    """A string as babeltrace2's pretty sink prints it. Every output carries the same valid UTF-8
+    text (the reader replaces invalid bytes with U+FFFD), so the UTF-8 bytes of the `dump --json`
+    string are the bytes in the CTF stream; babeltrace2 escapes quote, backslash and control bytes
+    and prints the other bytes raw."""
     out = bytearray(b'"')
-    for b in s.encode('latin-1'):
+    for b in s.encode('utf-8'):
         if b in (0x22, 0x5c):
             out += b'\\' + bytes([b])
         elif b == 10:

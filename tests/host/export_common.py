@@ -76,7 +76,8 @@ def parse_textproto(text):
         key, _, val = s.partition(':')
         val = val.strip()
         if val.startswith('"'):
-            val = bytes(val[1:-1], 'utf-8').decode('unicode_escape')
+            # C escapes (octal bytes) or raw UTF-8 -> the bytes -> the UTF-8 text they encode
+            val = bytes(val[1:-1], 'utf-8').decode('unicode_escape').encode('latin-1').decode('utf-8')
         stack[-1].setdefault(key.strip(), []).append(val)
     return root
 

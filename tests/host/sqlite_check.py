@@ -32,9 +32,9 @@ def check(evtrace, path, tmp):
     if r.returncode not in (0, 1):
         fail('convert failed: ' + r.stderr.decode())
     con = sqlite3.connect(db)
-    # names are bytes, not necessarily UTF-8; `dump --json` escapes each byte >= 0x7f as \u00XX,
-    # so latin-1 on both sides compares the same bytes
-    con.text_factory = lambda b: b.decode('latin-1')
+    # every output carries the same valid UTF-8 text (the reader replaces invalid bytes with
+    # U+FFFD): the database's text must decode strictly
+    con.text_factory = lambda b: b.decode('utf-8')
     for t, cols in SCHEMA.items():
         got = [row[1] for row in con.execute('PRAGMA table_info(%s)' % t)]
         if got != cols:

@@ -41,8 +41,37 @@ static void test_nesting_and_escapes(void **st)
 {
     (void)st;
     char *s = render(nested);
-    assert_string_equal(s, "{\"a\":\"x\\\"y\\n\\u0001\\u00ff\",\"b\":[18446744073709551615,-5,null,{}],\"c\":true}");
+    /* 0xFF is never UTF-8: U+FFFD (EF BF BD), not the Latin-1 character U+00FF */
+    assert_string_equal(s, "{\"a\":\"x\\\"y\\n\\u0001\xEF\xBF\xBD\",\"b\":[18446744073709551615,-5,null,{}],\"c\":true}");
     free(s);
+}
+
+/* UTF-8 in names passes through; each invalid or truncated sequence becomes one U+FFFD. */
+static const struct { const char *in, *out; } k_utf8[] = {
+    {"pr\xC3\xB6" "d\xC3\xBC" "cer", "pr\xC3\xB6" "d\xC3\xBC" "cer"},             /* prödücer */
+    {"\xE2\x82\xAC \xF0\x9F\x98\x80", "\xE2\x82\xAC \xF0\x9F\x98\x80"},             /* € and an emoji */
+    {"a\xC3", "a\xEF\xBF\xBD"},                                                   /* truncated at the end */
+    {"\xC3(", "\xEF\xBF\xBD("},                                                   /* bad continuation */
+    {"\xC0\xAF", "\xEF\xBF\xBD\xEF\xBF\xBD"},                                     /* overlong: two bytes bad */
+    {"\xED\xA0\x80", "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"},                     /* a surrogate */
+    {"\xF4\x90\x80\x80", "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"},     /* above U+10FFFF */
+    {"\xE2\x82x", "\xEF\xBF\xBDx"},                                               /* maximal subpart E2 82 */
+    {"\xF0\x9F\x98", "\xEF\xBF\xBD"},                                             /* truncated 4-byte */
+    {"\x7F\x80\xFE", "\\u007f\xEF\xBF\xBD\xEF\xBF\xBD"},                          /* DEL, lone continuation, FE */
+};
+static size_t g_case;
+static void one_string(evt_json *j) { evt_json_str(j, k_utf8[g_case].in); }
+
+static void test_utf8(void **st)
+{
+    (void)st;
+    for (g_case = 0; g_case < sizeof k_utf8 / sizeof k_utf8[0]; g_case++) {
+        char *s = render(one_string);
+        char want[64];
+        snprintf(want, sizeof want, "\"%s\"", k_utf8[g_case].out);
+        assert_string_equal(s, want);
+        free(s);
+    }
 }
 
 static void one_event(evt_json *j)
@@ -122,6 +151,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nesting_and_escapes),
+        cmocka_unit_test(test_utf8),
         cmocka_unit_test(test_event_contract_keys),
         cmocka_unit_test(test_event_null_ctx_and_lost),
         cmocka_unit_test(test_kind_names_roundtrip),

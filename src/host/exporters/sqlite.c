@@ -95,7 +95,8 @@ static void jstr_(sq_state *s, const char *str)
     for (const unsigned char *c = (const unsigned char *)str; *c; c++) {
         char b[8];
         if (*c == '"' || *c == '\\') { b[0] = '\\'; b[1] = (char)*c; jput_(s, b, 2); }
-        else if (*c < 0x20 || *c >= 0x7f) { snprintf(b, sizeof b, "\\u%04x", *c); jput_(s, b, 6); }
+        else if (*c < 0x20 || *c == 0x7f) { snprintf(b, sizeof b, "\\u%04x", *c); jput_(s, b, 6); }
+        /* bytes >= 0x80 as they are: the reader made every string valid UTF-8 */
         else jput_(s, (const char *)c, 1);
     }
     jput_(s, "\"", 1);
