@@ -275,7 +275,7 @@ static evt_status read_registry(txtb_state *s)
         o->available = e.available;
         o->name_off = keep_name(s, s->rolebuf[NAME_CTX], e.name_len);
     }
-    qsort(s->objs, s->nobjs, sizeof *s->objs, cmp_obj_addr);
+    if (s->nobjs > 1) qsort(s->objs, s->nobjs, sizeof *s->objs, cmp_obj_addr); /* objs is NULL when empty */
     return EVT_OK;
 }
 
