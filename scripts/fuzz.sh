@@ -24,7 +24,7 @@ for t in "${targets[@]}"; do
   scratch=$(mktemp -d)
   echo "fuzz: $name: replaying ${#files[@]} corpus files, then ${secs}s of fuzzing"
   # Replay: every stored input (seeds, finds, past crashes) must run clean.
-  "$t" -runs=0 -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=256 "$corpus" >"$scratch/replay.log" 2>&1 \
+  "$t" -runs=0 -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=256 -artifact_prefix="$scratch/" "$corpus" >"$scratch/replay.log" 2>&1 \
     || { tail -60 "$scratch/replay.log"; echo "fuzz: $name: a stored input fails" >&2; exit 1; }
   if ! "$t" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=256 -print_final_stats=1 "${dict[@]}" \
         -artifact_prefix="$scratch/" "$scratch" "$corpus" >"$scratch/fuzz.log" 2>&1; then
