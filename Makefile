@@ -7,7 +7,8 @@
 BUILD    ?= build
 GEN      := -G Ninja
 JOBS     ?= $(shell nproc)
-FUZZ_SECONDS ?= 8  # per fuzz target in fuzz-smoke: 16 targets stay under 3 minutes
+# Seconds per fuzz target in fuzz-smoke (16 targets stay under 3 minutes).
+FUZZ_SECONDS ?= 8
 PREFIX   ?= /usr/local
 CMAKE_COMMON := -DEVT_SHARED_DIR=$(abspath ../shared)
 
