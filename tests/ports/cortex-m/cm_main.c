@@ -142,7 +142,7 @@ int cm_main(void)
 {
     int fails = cm_port_checks();
     int rc = cm_script_run(cm_trace_buf);
-    fails += cm_check(rc == 0, "TXTB script: API results, one buffer-full notification, 20 clock reads");
+    fails += cm_check(rc == 0, "TXTB script: API results, one buffer-full notification, 21 clock reads");
     fails += cm_check(cm_isr_fn == 0, "script interrupt ran as a PendSV exception");
     cm_sh_puts("EVT-TXTB-BEGIN\n");
     cm_sh_put_hexdump(cm_trace_buf, CM_BUF_SIZE);
