@@ -62,6 +62,7 @@ typedef struct rkh_state {
     size_t chunk_len, chunk_pos;
     /* framer */
     int seen_flag, escaping, oversize;
+    int oom;                 /* an allocation failed: the read ends with EVT_ERR_NOMEM */
     uint8_t *frame;
     size_t flen, fcap;
     uint64_t frame_off;     /* offset of the frame's first byte */
@@ -187,7 +188,7 @@ static void sym_set(rkh_state *s, symtab *t, uint64_t key, const char *name)
         if (len > old && s->sym_bytes + (len - old) > RKH_SYM_BYTES_MAX) { sym_drop(s, key, name); return; }
         if (s->nretired == RKH_MAX_RETIRED) return; /* cannot happen: one rename per event */
         char *d = evt_strdup(name);
-        if (!d) { evt_reader_error(s->r, s->frame_off, "out of memory for symbol tables"); return; }
+        if (!d) { s->oom = 1; return; }
         s->retired[s->nretired++] = t->v[i].name;
         s->sym_bytes = s->sym_bytes - old + len;
         t->v[i].name = d;
@@ -196,19 +197,19 @@ static void sym_set(rkh_state *s, symtab *t, uint64_t key, const char *name)
     }
     if (s->sym_bytes + len + RKH_SYM_ENTRY_COST > RKH_SYM_BYTES_MAX) { sym_drop(s, key, name); return; }
     if (t->hcap <= 2 * t->n + 2 && !sym_rehash(s, t)) {
-        evt_reader_error(s->r, s->frame_off, "out of memory for symbol tables");
+        s->oom = 1;
         return;
     }
     if (t->n == t->cap) {
         uint32_t nc = t->cap ? t->cap * 2 : 16;
         sym *n = evt_realloc(t->v, nc * sizeof *n);
-        if (!n) { evt_reader_error(s->r, s->frame_off, "out of memory for symbol tables"); return; }
+        if (!n) { s->oom = 1; return; }
         s->sym_bytes += (uint64_t)(nc - t->cap) * sizeof *n;
         t->v = n;
         t->cap = nc;
     }
     char *d = evt_strdup(name);
-    if (!d) { evt_reader_error(s->r, s->frame_off, "out of memory for symbol tables"); return; }
+    if (!d) { s->oom = 1; return; }
     s->sym_bytes += len;
     uint32_t k = sym_slot(t, key);
     while (t->hash[k]) k = (k + 1) & (t->hcap - 1);
@@ -286,7 +287,7 @@ static int frame_push(rkh_state *s, uint8_t b)
         if (s->fcap >= MAX_FRAME) return 0;
         size_t nc = s->fcap ? s->fcap * 2 : 256;
         uint8_t *n = evt_realloc(s->frame, nc + 1);
-        if (!n) return 0;
+        if (!n) { s->oom = 1; return 0; }
         s->frame = n;
         s->fcap = nc;
     }
@@ -328,6 +329,7 @@ static int next_frame(rkh_state *s)
                 s->flen = 0;
                 continue;
             }
+            if (over && s->oom) return 0; /* not an oversize frame: no memory for it (next() fails) */
             if (over) {
                 s->frames++;
                 s->oversize_frames++;
@@ -753,9 +755,11 @@ static evt_status next(void *state, evt_event *ev)
     rkh_state *s = state;
     sym_free_retired(s);
     for (;;) {
-        if (!s->redo && !next_frame(s)) return EVT_END;
+        if (!s->redo && !next_frame(s) && !s->oom) return EVT_END;
+        if (s->oom) return evt_reader_fail(s->r, EVT_ERR_NOMEM, s->frame_off, "out of memory");
         s->hexused = 0;
         int rc = decode_frame(s, ev);
+        if (s->oom) return evt_reader_fail(s->r, EVT_ERR_NOMEM, s->frame_off, "out of memory for symbol tables");
         s->flen = s->redo ? s->flen : 0;
         if (rc == 1 || rc == 2) {
             ev->fmt = s->r->desc->name;
