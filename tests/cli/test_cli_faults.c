@@ -1,7 +1,8 @@
 /* Fault injection like SQLite's, through the whole command (cli_parse + the subcommand, in this
  * process): for every exporter and the report, the write numbered N fails (disk full) or comes up
  * short, and separately the allocation numbered N (and every later one) fails, for N = 1, 2, ...
- * until the command succeeds. Each failing run must exit 3 with a message, leave nothing at the
+ * until the command succeeds; allocation failures also over one small input of every reader. Each
+ * failing run must exit 3 with a message, leave nothing at the
  * output path and no temporary file beside it; the ASan build checks that nothing leaks. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,15 +17,24 @@
 #include "evtrace/out.h"
 
 #define SAMPLE EVT_TEST_DATA_DIR "/threadx_real/nowrap_m32le.trx"
+#define NCASES(a) (sizeof (a) / sizeof (a)[0])
 #define MAX_N 20000 /* more write/allocation points than the sample needs: the loop must end */
 
 /* The command lines under test: every exporter and the report. */
-typedef struct fault_case { const char *cmd, *kind, *name; } fault_case;
+typedef struct fault_case { const char *cmd, *kind, *name, *input; } fault_case;
 static const fault_case k_cases[] = {
-    {"convert", "chrome", "f.json"}, {"convert", "perfetto", "f.pftrace"}, {"convert", "ctf", "f.ctf"},
-    {"convert", "sqlite", "f.sqlite"}, {"report", NULL, "f.html"},
+    {"convert", "chrome", "f.json", SAMPLE}, {"convert", "perfetto", "f.pftrace", SAMPLE},
+    {"convert", "ctf", "f.ctf", SAMPLE},     {"convert", "sqlite", "f.sqlite", SAMPLE},
+    {"report", NULL, "f.html", SAMPLE},
 };
-#define NCASES (sizeof k_cases / sizeof k_cases[0])
+/* One small input per reader, exported to Chrome JSON (allocation failures in the readers). */
+static const fault_case k_readers[] = {
+    {"convert", "chrome", "rkh.json", EVT_TEST_DATA_DIR "/rkh/usr_events.bin"},
+    {"convert", "chrome", "etw.json", EVT_TEST_DATA_DIR "/etw/perfview_smallEtlFile.etl"},
+    {"convert", "chrome", "xray.json", EVT_TEST_DATA_DIR "/xray/fdr-v5-small.xray"},
+    {"convert", "chrome", "tracex.json", EVT_TEST_DATA_DIR "/threadx_tracex/demo_threadx.trx"},
+    {"convert", "chrome", "syn.json", EVT_SOURCE_DIR "/tests/host/data/small.syn"},
+};
 
 /* Run the command of case c writing to out, in this process; returns its exit code. */
 static int run_case(const fault_case *c, const char *out)
@@ -34,7 +44,7 @@ static int run_case(const fault_case *c, const char *out)
     int n = 0;
     snprintf(words[n++], sizeof words[0], "%s", c->cmd);
     snprintf(words[n++], sizeof words[0], "-q");
-    snprintf(words[n++], sizeof words[0], "%s", SAMPLE);
+    snprintf(words[n++], sizeof words[0], "%s", c->input);
     if (c->kind) {
         snprintf(words[n++], sizeof words[0], "--to");
         snprintf(words[n++], sizeof words[0], "%s", c->kind);
@@ -75,10 +85,10 @@ static void arm_alloc(unsigned long n) { evt_alloc_fail_after(n, 1); }
 static unsigned long no_count(void) { return 0; }
 
 /* Fault at point 1, 2, ... of every case until the command succeeds. */
-static void every_point(const fault_kind *f)
+static void every_point(const fault_kind *f, const fault_case *cases, size_t ncases)
 {
-    for (size_t i = 0; i < NCASES; i++) {
-        const fault_case *c = &k_cases[i];
+    for (size_t i = 0; i < ncases; i++) {
+        const fault_case *c = &cases[i];
         char out[4200];
         out_path(out, sizeof out, c);
         unsigned long n, failures = 0;
@@ -98,7 +108,7 @@ static void every_point(const fault_kind *f)
         }
         assert_true(n <= MAX_N);
         assert_true(failures >= 2); /* every case has more than one such point */
-        print_message("%s %s: %lu %s points, then success\n", c->cmd, c->name, failures, f->what);
+        print_message("%s %s (%s): %lu %s points, then success\n", c->cmd, c->name, c->input, failures, f->what);
         assert_true(evt_test_exists(out));
         assert_int_equal(evt_out_remove_tree(out), 0);
     }
@@ -108,20 +118,26 @@ static void disk_full_at_every_write(void **st)
 {
     (void)st;
     g_write_mode = EVT_OUT_FAULT_NOSPC;
-    every_point(&(fault_kind){"disk-full write", arm_write, evt_out_writes});
+    every_point(&(fault_kind){"disk-full write", arm_write, evt_out_writes}, k_cases, NCASES(k_cases));
 }
 
 static void short_write_at_every_write(void **st)
 {
     (void)st;
     g_write_mode = EVT_OUT_FAULT_SHORT;
-    every_point(&(fault_kind){"short write", arm_write, evt_out_writes});
+    every_point(&(fault_kind){"short write", arm_write, evt_out_writes}, k_cases, NCASES(k_cases));
 }
 
 static void out_of_memory_at_every_allocation(void **st)
 {
     (void)st;
-    every_point(&(fault_kind){"failed allocation", arm_alloc, no_count});
+    every_point(&(fault_kind){"failed allocation", arm_alloc, no_count}, k_cases, NCASES(k_cases));
+}
+
+static void out_of_memory_in_every_reader(void **st)
+{
+    (void)st;
+    every_point(&(fault_kind){"failed allocation", arm_alloc, no_count}, k_readers, NCASES(k_readers));
 }
 
 int main(void)
@@ -130,6 +146,7 @@ int main(void)
         cmocka_unit_test(disk_full_at_every_write),
         cmocka_unit_test(short_write_at_every_write),
         cmocka_unit_test(out_of_memory_at_every_allocation),
+        cmocka_unit_test(out_of_memory_in_every_reader),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     evt_out_remove_tree(evt_test_tmpdir());
