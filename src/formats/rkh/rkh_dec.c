@@ -16,6 +16,7 @@
 #include "formats/common/cursor.h"
 #include "formats/rkh/rkh_cfg_host.h"
 #include "formats/rkh/rkh_defs.h"
+#include "formats/rkh/rkh_hooks_dec.h"
 
 #define CHUNK 65536u
 #define MAX_FRAME (1u << 20)  /* longer runs without a flag are reported and skipped */
@@ -85,6 +86,8 @@ typedef struct rkh_state {
      * loss_credit: loss-record losses no gap has shown yet (drops never take a sequence number). */
     uint64_t gap_debt, loss_credit;
     uint64_t by_id[256];
+    /* the generic hooks' records (rkh_hooks_dec.h): running thread, open interrupts */
+    rkh_hooks_dec hooks;
     /* symbols */
     symtab objs, sigs, usr, pools;
     uint64_t sym_bytes;           /* bytes held by the four tables (<= RKH_SYM_BYTES_MAX) */
@@ -412,6 +415,9 @@ static const char *resolve(rkh_state *s, char kind, uint64_t v)
     }
 }
 
+/* rkh_hooks_name_fn over the object table. */
+static const char *obj_name(void *user, uint64_t obj) { return sym_get(&((rkh_state *)user)->objs, obj); }
+
 static void set_ctx(rkh_state *s, evt_event *ev, uint64_t ao)
 {
     ev->flags |= EVT_HAS_CTX;
@@ -701,6 +707,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         ev->kind = EVT_KIND_USER;
         const char *un = sym_get(&s->usr, id - RKH_TE_USER);
         if (un) evt_event_add_field_s(ev, "user_event", un);
+        rkh_hooks_dec_apply(&s->hooks, ev, un, obj_name, s);
     } else {
         ev->name = d->name;
         ev->kind = d->kind == 'Y' ? EVT_KIND_MARKER : EVT_KIND_OTHER;

@@ -1,6 +1,7 @@
-/* RKH-stream backend of the generic hooks (src/formats/rkh/rkh_hooks_enc.c): every hook call comes
- * back from the RKH reader as one user record named by its FWK_TUSR symbol, with its fields in the
- * documented order and object names from FWK_OBJ; detached or filtered hooks write nothing. */
+/* RKH-stream backend of the generic hooks (src/formats/rkh/rkh_hooks_enc.c, rkh_hooks_dec.c): every
+ * hook call comes back from the RKH reader as one user record named by its FWK_TUSR symbol, with its
+ * fields in the documented order, object names from FWK_OBJ, and its canonical kind and context
+ * (thread run/stop, ISR enter/exit, ...); detached or filtered hooks write nothing. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -35,22 +36,31 @@ static const char *str_field(const evt_event *ev, const char *key)
     return NULL;
 }
 
-/* The next user record, skipping symbol and configuration records. */
+/* The next user record (it has a user_event name), skipping symbol and configuration records. */
 static evt_status next_user(evt_reader *rd, evt_event *ev)
 {
     evt_status st;
-    while ((st = evt_reader_next(rd, ev)) == EVT_OK && ev->kind != EVT_KIND_USER) {
+    while ((st = evt_reader_next(rd, ev)) == EVT_OK && !str_field(ev, "user_event")) {
     }
     return st;
 }
 
-static void expect(evt_reader *rd, const char *name, uint32_t nargs, const uint64_t *args)
+/* The next user record is `name` with these args, of this kind, recorded in context ctx (0: none). */
+static void expect(evt_reader *rd, const char *name, uint32_t nargs, const uint64_t *args, evt_kind kind,
+                   uint64_t ctx)
 {
     evt_event ev;
     assert_int_equal(next_user(rd, &ev), EVT_OK);
     assert_string_equal(str_field(&ev, "user_event"), name);
     assert_int_equal(ev.nargs, nargs);
     for (uint32_t i = 0; i < nargs; i++) assert_int_equal(ev.args[i], args[i]);
+    assert_int_equal(ev.kind, kind);
+    if (ctx) {
+        assert_true(ev.flags & EVT_HAS_CTX);
+        assert_int_equal(ev.ctx, ctx);
+    } else {
+        assert_false(ev.flags & EVT_HAS_CTX);
+    }
 }
 
 static void test_every_hook_round_trips(void **st)
@@ -82,20 +92,30 @@ static void test_every_hook_round_trips(void **st)
     char err[256];
     assert_int_equal(evt_reader_open_mem(g_out.p, g_out.n, NULL, NULL, NULL, NULL, &rd, err, sizeof err), EVT_OK);
     assert_string_equal(rd->desc->name, "rkh");
-    expect(rd, "hook.kernel_info", 2, (const uint64_t[]){0, 7});
-    expect(rd, "hook.obj_create", 3, (const uint64_t[]){EVT_HOOK_OBJ_THREAD, 0x20000100u, 5});
+    expect(rd, "hook.kernel_info", 2, (const uint64_t[]){0, 7}, EVT_KIND_USER, 0);
+    expect(rd, "hook.obj_create", 3, (const uint64_t[]){EVT_HOOK_OBJ_THREAD, 0x20000100u, 5}, EVT_KIND_OBJ_CREATE, 0);
     evt_event ev;
     assert_int_equal(next_user(rd, &ev), EVT_OK);
     assert_string_equal(str_field(&ev, "user_event"), "hook.thread_in");
     assert_string_equal(str_field(&ev, "f0_OBJ_name"), "worker"); /* from the FWK_OBJ record */
     assert_int_equal(ev.args[1], 5);
-    expect(rd, "hook.isr_enter", 1, (const uint64_t[]){11});
-    expect(rd, "hook.isr_exit", 1, (const uint64_t[]){11});
-    expect(rd, "hook.svc_enter", 4, (const uint64_t[]){0xFFFFFFFDu, 0x10, 0x20, 0x30}); /* raw 32-bit I32 */
-    expect(rd, "hook.svc_leave", 3, (const uint64_t[]){0xFFFFFFFDu, 0xFFFFFFEAu, 1});
-    expect(rd, "hook.user", 5, (const uint64_t[]){42, 1, 2, 3, 0xFFFFFFFFu});
-    expect(rd, "hook.thread_out", 3, (const uint64_t[]){0x20000100u, EVT_HOOK_STATE_WAITING, 9});
-    expect(rd, "hook.obj_delete", 2, (const uint64_t[]){EVT_HOOK_OBJ_THREAD, 0x20000100u});
+    assert_int_equal(ev.kind, EVT_KIND_THREAD_RUN);
+    assert_int_equal(ev.ctx, 0x20000100u);
+    assert_int_equal(ev.ctx_class, EVT_CTX_THREAD);
+    assert_string_equal(ev.ctx_name, "worker");
+    assert_string_equal(ev.target_name, "worker");
+    assert_int_equal(ev.prio, 5);
+    expect(rd, "hook.isr_enter", 1, (const uint64_t[]){11}, EVT_KIND_ISR_ENTER, 0xFFFFFFFFu);
+    expect(rd, "hook.isr_exit", 1, (const uint64_t[]){11}, EVT_KIND_ISR_EXIT, 0xFFFFFFFFu);
+    /* back in the thread after the interrupt */
+    expect(rd, "hook.svc_enter", 4, (const uint64_t[]){0xFFFFFFFDu, 0x10, 0x20, 0x30}, EVT_KIND_SVC_ENTER,
+           0x20000100u); /* raw 32-bit I32 */
+    expect(rd, "hook.svc_leave", 3, (const uint64_t[]){0xFFFFFFFDu, 0xFFFFFFEAu, 1}, EVT_KIND_SVC_EXIT, 0x20000100u);
+    expect(rd, "hook.user", 5, (const uint64_t[]){42, 1, 2, 3, 0xFFFFFFFFu}, EVT_KIND_USER, 0x20000100u);
+    expect(rd, "hook.thread_out", 3, (const uint64_t[]){0x20000100u, EVT_HOOK_STATE_WAITING, 9},
+           EVT_KIND_THREAD_STOP, 0x20000100u);
+    /* no thread runs any more */
+    expect(rd, "hook.obj_delete", 2, (const uint64_t[]){EVT_HOOK_OBJ_THREAD, 0x20000100u}, EVT_KIND_OBJ_DELETE, 0);
     assert_int_equal(next_user(rd, &ev), EVT_END);
     assert_int_equal(rd->errors, 0);
     assert_int_equal(rd->lost, 0);

@@ -156,6 +156,11 @@ if ev and st:
     check(runs == {"sensor": st["sensor"], "control": st["control"], "logger": st["logger"]},
           f"live: hook.thread_in per task {runs} = firmware runs (names from FWK_OBJ records)")
     check(len(uev("hook.thread_out")) == sum(runs.values()), "live: every switch-in has its switch-out")
+    check(all(e["kind"] == "thread_run" and e.get("ctx_name") == e["fields"].get("f0_OBJ_name") for e in uev("hook.thread_in"))
+          and all(e["kind"] == "thread_stop" for e in uev("hook.thread_out"))
+          and all(e["kind"] == "isr_enter" and e.get("ctx_name") == "ISR" for e in uev("hook.isr_enter"))
+          and all(e.get("ctx_name") in ("sensor", "control", "logger") for e in uev("hook.user")),
+          "live: hook records carry canonical kinds (thread_run/stop, isr_enter) and the running task as context")
     users = uev("hook.user")
     check(len(users) == st["user"] and sum(e["args"][2] for e in users) & 0xFFFFFFFF == st["value_sum"],
           f"live: {len(users)} hook.user records, value sum = firmware's {st['value_sum']}")

@@ -1,0 +1,108 @@
+/* RKH-stream hooks, reader side (rkh_hooks_dec.h): hook records -> canonical kinds and contexts.
+ * The record layouts are those of RKH_HOOKS_TABLE (rkh_hooks_defs.h), the one source of truth shared
+ * with the recorder side; records are told apart by their FWK_TUSR names. */
+#include "formats/rkh/rkh_hooks_dec.h"
+
+#include <string.h>
+#include "formats/rkh/rkh_hooks_defs.h"
+
+#define RKH_HOOK_ISR_CTX 0xFFFFFFFFu /* context id of interrupt code (as the TXTB reader uses) */
+
+static int hook_number(const char *user_event)
+{
+    static const char *const names[] = {
+#define RKH_HOOK_NAME_(n, name, s) s,
+        RKH_HOOKS_TABLE(RKH_HOOK_NAME_)
+#undef RKH_HOOK_NAME_
+    };
+    static const int numbers[] = {
+#define RKH_HOOK_NUM_(n, name, s) n,
+        RKH_HOOKS_TABLE(RKH_HOOK_NUM_)
+#undef RKH_HOOK_NUM_
+    };
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(names[i], user_event) == 0) return numbers[i];
+    return -1;
+}
+
+static void set_thread_ctx(evt_event *ev, uint64_t thread, rkh_hooks_name_fn name_of, void *user)
+{
+    ev->flags |= EVT_HAS_CTX;
+    ev->ctx = thread;
+    ev->ctx_class = EVT_CTX_THREAD;
+    ev->ctx_name = name_of(user, thread);
+}
+
+static void set_current_ctx(const rkh_hooks_dec *h, evt_event *ev, rkh_hooks_name_fn name_of, void *user)
+{
+    if (h->isr_depth) {
+        ev->flags |= EVT_HAS_CTX;
+        ev->ctx = RKH_HOOK_ISR_CTX;
+        ev->ctx_class = EVT_CTX_ISR;
+        ev->ctx_name = "ISR";
+    } else if (h->thread) {
+        set_thread_ctx(ev, h->thread, name_of, user);
+    }
+}
+
+static void set_target(evt_event *ev, uint64_t obj, rkh_hooks_name_fn name_of, void *user)
+{
+    ev->flags |= EVT_HAS_TARGET;
+    ev->target = obj;
+    ev->target_name = name_of(user, obj);
+}
+
+void rkh_hooks_dec_apply(rkh_hooks_dec *h, evt_event *ev, const char *user_event, rkh_hooks_name_fn name_of,
+                         void *user)
+{
+    int n = user_event ? hook_number(user_event) : -1;
+    const uint64_t *a = ev->args;
+    switch (n) {
+    case RKH_HOOK_THREAD_IN: /* OBJ thread, UI32 prio */
+        if (ev->nargs < 2) return;
+        h->thread = a[0];
+        ev->kind = EVT_KIND_THREAD_RUN;
+        set_thread_ctx(ev, a[0], name_of, user);
+        set_target(ev, a[0], name_of, user);
+        ev->flags |= EVT_HAS_PRIO;
+        ev->prio = a[1];
+        return;
+    case RKH_HOOK_THREAD_OUT: /* OBJ thread, UI8 state, UI32 native */
+        if (ev->nargs < 3) return;
+        ev->kind = EVT_KIND_THREAD_STOP;
+        set_thread_ctx(ev, a[0], name_of, user);
+        set_target(ev, a[0], name_of, user);
+        if (h->thread == a[0]) h->thread = 0;
+        return;
+    case RKH_HOOK_ISR_ENTER: /* UI32 irq */
+        if (ev->nargs < 1) return;
+        h->isr_depth++;
+        h->isr_irq = a[0];
+        ev->kind = EVT_KIND_ISR_ENTER;
+        set_current_ctx(h, ev, name_of, user);
+        return;
+    case RKH_HOOK_ISR_EXIT:
+        if (ev->nargs < 1) return;
+        ev->kind = EVT_KIND_ISR_EXIT;
+        set_current_ctx(h, ev, name_of, user);
+        if (h->isr_depth) h->isr_depth--;
+        return;
+    case RKH_HOOK_SVC_ENTER: /* I32 code, X32 args... */
+    case RKH_HOOK_SVC_LEAVE: /* I32 code, I32 ret, UI8 paired */
+        ev->kind = n == RKH_HOOK_SVC_ENTER ? EVT_KIND_SVC_ENTER : EVT_KIND_SVC_EXIT;
+        set_current_ctx(h, ev, name_of, user);
+        return;
+    case RKH_HOOK_OBJ_CREATE: /* UI8 type, OBJ obj, UI32 param */
+    case RKH_HOOK_OBJ_DELETE: /* UI8 type, OBJ obj */
+        if (ev->nargs < 2) return;
+        ev->kind = n == RKH_HOOK_OBJ_CREATE ? EVT_KIND_OBJ_CREATE : EVT_KIND_OBJ_DELETE;
+        set_target(ev, a[1], name_of, user);
+        set_current_ctx(h, ev, name_of, user);
+        return;
+    case RKH_HOOK_USER:
+    case RKH_HOOK_KERNEL_INFO:
+    default: /* the application's own records: recorded where the hooks say code runs */
+        set_current_ctx(h, ev, name_of, user);
+        return;
+    }
+}

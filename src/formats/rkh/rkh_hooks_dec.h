@@ -1,0 +1,29 @@
+/* Reader side of the RKH-stream hooks backend (rkh_hooks.h): gives the user records named
+ * "hook.*" their canonical meaning -- thread run/stop, ISR enter/exit, service call enter/exit,
+ * object create/delete, user -- and the context each was recorded in (the running thread, or the
+ * interrupt while one is open), so a live hooks stream has the same timeline as a TXTB snapshot.
+ * Host library, used by rkh_dec.c. */
+#ifndef EVT_RKH_HOOKS_DEC_H
+#define EVT_RKH_HOOKS_DEC_H
+
+#include <stdint.h>
+#include "evtrace/model.h"
+
+/* What the hooks said so far: the running thread and the open interrupts. */
+typedef struct rkh_hooks_dec {
+    uint64_t thread;      /* running thread handle, 0 when none */
+    uint32_t isr_depth;   /* open isr_enter records */
+    uint64_t isr_irq;     /* irq of the innermost open one */
+} rkh_hooks_dec;
+
+/* Names objects by handle (the reader's FWK_OBJ table); NULL when unknown. */
+typedef const char *(*rkh_hooks_name_fn)(void *user, uint64_t obj);
+
+/* ev is a decoded user record whose FWK_TUSR name is user_event: when that is one of the hook
+ * names, set its kind, target and context and update h. Other records: context only (the code
+ * that recorded them runs in the thread or interrupt the hooks last reported), when the stream
+ * has hooks at all. */
+void rkh_hooks_dec_apply(rkh_hooks_dec *h, evt_event *ev, const char *user_event, rkh_hooks_name_fn name_of,
+                         void *user);
+
+#endif

@@ -1,0 +1,26 @@
+/* The records of the RKH-stream hooks backend (rkh_hooks.h), shared by the recorder
+ * (rkh_hooks_enc.c) and the reader (rkh_hooks_dec.c): user event number, name (written as its
+ * FWK_TUSR symbol) and field layout of each hook. No dependencies: host and target include it. */
+#ifndef EVT_RKH_HOOKS_DEFS_H
+#define EVT_RKH_HOOKS_DEFS_H
+
+/* X(user event n, NAME, symbol name)                        fields */
+#define RKH_HOOKS_TABLE(X)                                                                       \
+    X(0, KERNEL_INFO, "hook.kernel_info") /* UI32 kernel, UI32 version */                         \
+    X(1, THREAD_IN,   "hook.thread_in")   /* OBJ thread, UI32 prio */                             \
+    X(2, THREAD_OUT,  "hook.thread_out")  /* OBJ thread, UI8 state (evt_hook_state), UI32 native */ \
+    X(3, ISR_ENTER,   "hook.isr_enter")   /* UI32 irq */                                          \
+    X(4, ISR_EXIT,    "hook.isr_exit")    /* UI32 irq */                                          \
+    X(5, SVC_ENTER,   "hook.svc_enter")   /* I32 code, X32 args[0..nargs-1] */                    \
+    X(6, SVC_LEAVE,   "hook.svc_leave")   /* I32 code, I32 ret, UI8 paired */                     \
+    X(7, OBJ_CREATE,  "hook.obj_create")  /* UI8 type (evt_hook_obj), OBJ obj, UI32 param */      \
+    X(8, OBJ_DELETE,  "hook.obj_delete")  /* UI8 type, OBJ obj */                                 \
+    X(9, USER,        "hook.user")        /* UI32 id, UI32 a1..a4 */
+
+enum rkh_hook_uevt {
+#define RKH_HOOK_ENUM_(n, name, s) RKH_HOOK_##name = n,
+    RKH_HOOKS_TABLE(RKH_HOOK_ENUM_)
+#undef RKH_HOOK_ENUM_
+};
+
+#endif
