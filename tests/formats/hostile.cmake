@@ -2,7 +2,8 @@
 # each a time (10 s) and peak-RSS (256 MB, plain build only) budget on evtrace run in a child.
 foreach(_case xray_threads xray_thread_limit xray_deep_stack xray_basic_threads
               rkh_symbols rkh_renames rkh_symbol_cap
-              threadx_sparse threadx_objects threadx_unwritten etw_buffers etw_providers)
+              threadx_sparse threadx_objects threadx_unwritten etw_buffers etw_providers
+              synthetic_events)
   add_test(NAME formats/hostile_${_case}
            COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/formats/hostile_check.py $<TARGET_FILE:evtrace> "${EVT_SANITIZE}" ${EVT_TEST_DATA_DIR} ${_case})
   set_tests_properties(formats/hostile_${_case} PROPERTIES LABELS unit TIMEOUT 180)

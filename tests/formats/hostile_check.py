@@ -283,6 +283,17 @@ def case_etw_providers(ev, san, tmp, samples):
            'etw providers: exit %d, %d providers, stderr %r' % (code, len(j.get('providers', {})), e[:200]))
 
 
+# ---- synthetic ---------------------------------------------------------------------------------
+
+def case_synthetic_events(ev, san, tmp):
+    # a 40-byte spec asking for 10^14 events: refused with the documented limit (1e9)
+    p = os.path.join(tmp, 'huge.syn')
+    with open(p, 'w') as f:
+        f.write('evtrace-synthetic 1\nevents 100000000000000\n')
+    code, _, e, _, _ = run([ev, 'check', p], san)
+    expect(code == 3 and 'limit is 1000000000' in e and 'offset 20' in e, 'synthetic events: exit %d, %r' % (code, e[:200]))
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith('case_')}
 
 

@@ -12,7 +12,10 @@
  * The events repeat a 10-event slice per task: thread_run, svc_enter "sem_take", isr_enter /
  * isr_exit in the ISR context (field irq), func_enter / func_exit (field function "compute"),
  * a user event (field value, text payload every 1000th), svc_exit, thread_stop; every 100th slice
- * also creates or deletes a semaphore object. Timestamps grow by 1..64 ticks (an LCG). */
+ * also creates or deletes a semaphore object. Timestamps grow by 1..64 ticks (an LCG).
+ *
+ * A generator: its work grows with `events`, not with the spec's size, so `events` is capped at
+ * SYN_MAX_EVENTS (1e9; past it the spec is refused with the limit and the line's offset). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +25,7 @@
 
 #define SYN_MAGIC "evtrace-synthetic"
 #define SYN_MAX_THREADS 1024
+#define SYN_MAX_EVENTS 1000000000ull
 #define ISR_CTX 0xFFFFFFFFu
 
 typedef struct syn_state {
@@ -64,7 +68,15 @@ static evt_status open_(evt_reader *r, void **state)
         char key[32];
         unsigned long long v;
         if (sscanf(line, "%31s %llu", key, &v) != 2) continue;
-        if (strcmp(key, "events") == 0) { s->total = v; have_events = 1; }
+        if (strcmp(key, "events") == 0) {
+            if (v > SYN_MAX_EVENTS) {
+                evt_free(s);
+                return evt_reader_fail(r, EVT_ERR_UNSUPPORTED, (uint64_t)(line - spec),
+                                       "synthetic spec asks for %llu events: the limit is %llu", v, SYN_MAX_EVENTS);
+            }
+            s->total = v;
+            have_events = 1;
+        }
         else if (strcmp(key, "threads") == 0) s->threads = (uint32_t)(v < 1 ? 1 : v > SYN_MAX_THREADS ? SYN_MAX_THREADS : v);
         else if (strcmp(key, "hz") == 0) r->clock_hz = v;
         else if (strcmp(key, "lost_every") == 0) s->lost_every = v;
