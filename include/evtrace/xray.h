@@ -26,13 +26,16 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#ifndef __cplusplus
 #include "evtrace/recorder.h"
+#endif
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* ---- freestanding core ------------------------------------------------------------------------ */
+/* ---- freestanding core (C only: it needs the recorder core and the port header) --------------- */
+#ifndef __cplusplus
 
 /* Buffer states (evt_xray_buf.state). */
 enum { EVT_XRAY_BUF_FREE = 0, EVT_XRAY_BUF_INUSE = 1, EVT_XRAY_BUF_FULL = 2 };
@@ -151,6 +154,7 @@ void evt_xray_file_header(uint8_t out[32], uint64_t cycle_hz, int constant_tsc, 
                           uint32_t buf_size, uint32_t lost_buffers, uint32_t dropped_records);
 /* The BufferExtents record that precedes a block of n bytes. */
 void evt_xray_extents_record(uint8_t out[16], uint64_t n);
+#endif /* !__cplusplus */
 
 /* ---- POSIX runtime (evtrace_rec, src/ports/posix/xray_runtime.c) ---------------------------- */
 
@@ -175,7 +179,8 @@ int evt_xray_write_file(const char *path);
 uint64_t evt_xray_buffers_lost(void);
 uint64_t evt_xray_records_dropped(void);
 /* The common recorder stats (evtrace/recorder.h) of the running or last session. */
-void evt_xray_get_rec_stats(evt_rec_stats *out);
+struct evt_rec_stats;
+void evt_xray_get_rec_stats(struct evt_rec_stats *out);
 /* The cycle frequency written in the header (TSC Hz, calibrated at start). */
 uint64_t evt_xray_cycle_hz(void);
 
@@ -186,10 +191,11 @@ void evt_xray_enter(uint32_t fid);
 void evt_xray_exit(uint32_t fid);
 void evt_xray_tail_exit(uint32_t fid);
 void evt_xray_enter_arg(uint32_t fid, uint64_t arg);
-/* The runtime's gate: bits 1 while recording, 0 while stopped. */
-extern evt_gate evt_xray_gate;
 /* The recording path behind the inline gate test (kind: 0 enter, 1 exit, 2 tail exit). */
 void evt_xray_fn_on(unsigned kind, uint32_t fid);
+#ifndef __cplusplus /* C++ callers use the functions (the gate is tested inside) */
+/* The runtime's gate: bits 1 while recording, 0 while stopped. */
+extern evt_gate evt_xray_gate;
 #if defined(__GNUC__) || defined(__clang__)
 #define EVT_XRAY_NOINST_ __attribute__((no_instrument_function)) /* no -finstrument-functions hook */
 #else
@@ -202,6 +208,7 @@ static inline EVT_XRAY_NOINST_ void evt_xray_fn_gated_(unsigned kind, uint32_t f
 #define evt_xray_enter(fid) evt_xray_fn_gated_(0u, (fid))
 #define evt_xray_exit(fid) evt_xray_fn_gated_(1u, (fid))
 #define evt_xray_tail_exit(fid) evt_xray_fn_gated_(2u, (fid))
+#endif /* !__cplusplus */
 void evt_xray_custom_event(const void *data, size_t size);
 void evt_xray_typed_event(uint16_t type, const void *data, size_t size);
 

@@ -19,3 +19,13 @@ add_test(NAME formats/xray/xray_oracle_corpus
 set_tests_properties(formats/xray/xray_oracle_corpus formats/xray/xray_oracle_cyg formats/xray/xray_oracle_sample formats/xray/xray_oracle_fdr
                      formats/xray/xray_oracle_basic formats/xray/xray_oracle_rec
                      PROPERTIES LABELS unit TIMEOUT 300)
+
+# evtrace/xray.h must stay usable from C++ (its extern "C" API): compile a C++ caller with the
+# system C++ compiler (syntax and types; the port header is not on its include path).
+find_program(EVT_CXX NAMES g++ clang++ c++)
+if(EVT_CXX)
+  add_test(NAME formats/xray/xray_header_cxx
+           COMMAND ${EVT_CXX} -std=c++11 -Wall -Werror -fsyntax-only -I${CMAKE_SOURCE_DIR}/include
+                   ${CMAKE_SOURCE_DIR}/tests/formats/xray/xray_header_cxx.cpp)
+  set_tests_properties(formats/xray/xray_header_cxx PROPERTIES LABELS unit TIMEOUT 60)
+endif()
