@@ -122,7 +122,7 @@ typedef struct evt_etw_session {
     evt_loss loss;          /* dropped / overwritten / reported (evtrace/recorder.h) */
     evt_clock clk;          /* record timestamps, clamped monotonic */
     struct evt_etw_provider *providers; /* enabled by this session (their gates close at stop) */
-    evt_rec_count *ring;    /* circular: per file position, events + loss counts of its buffer */
+    evt_rec_count *ring;    /* circular: per file position, the events and the loss counts of its buffer */
     uint32_t pid;           /* process id, read once at start */
 } evt_etw_session;
 
@@ -145,8 +145,8 @@ typedef struct evt_etw_stats {
 } evt_etw_stats;
 
 /* StartTrace: validate cfg, take `buffers` buffers from mem (needs buffers * buffer_size bytes,
- * plus (max_file_buffers - 1) * sizeof(evt_rec_count) for a circular file: the per-position event
- * counts that keep the loss count exact; mem aligned to sizeof(evt_rec_count)), write the
+ * plus (max_file_buffers - 1) * 2 * sizeof(evt_rec_count) for a circular file: the per-position
+ * event and loss counts that keep the loss count exact; mem aligned to sizeof(evt_rec_count)), write the
  * logfile-header buffer (buffer 0). Returns EVT_ETW_SUCCESS or ..._INVALID_PARAMETER
  * (bad config, too little memory) or ..._NOT_ENOUGH_MEMORY (the header could not be written). */
 uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config *cfg, void *mem, uint32_t mem_size);

@@ -65,10 +65,11 @@ typedef struct evt_xray_pool {
     uint32_t pid;              /* written in every buffer's Pid record */
     uint32_t generation;       /* bumped by evt_xray_pool_init: writers of an older pool restart */
     evt_xray_walltime_fn walltime;
-    /* Loss account shared by all writers; every member is updated atomically here (there is no
-     * lock): dropped (any context), overwritten (the writer that takes a FULL buffer adds its
-     * records + loss), reported (claimed by compare-and-swap by the writer of a loss record),
-     * written (records of released buffers), loss_records. */
+    /* Loss account shared by all writers; the members used are updated atomically here (there is
+     * no lock): dropped (any context), overwritten and repended (the writer that takes a FULL
+     * buffer adds its records, and the counts of its loss records), reported (claimed by
+     * compare-and-swap by the writer of a loss record), written (records of released buffers),
+     * loss_records. pending = dropped + overwritten + repended - reported. */
     evt_loss loss;
 } evt_xray_pool;
 
@@ -96,8 +97,8 @@ int evt_xray_pool_init(evt_xray_pool *p, void *mem, uint32_t mem_size, evt_xray_
 /* Losses not yet carried by a loss record (any thread; relaxed loads, a moment old). */
 static inline evt_rec_count evt_xray_loss_pending(const evt_xray_pool *p)
 {
-    return (evt_rec_count)(EVT_LOAD_RLX(&p->loss.dropped) + EVT_LOAD_RLX(&p->loss.overwritten) -
-                           EVT_LOAD_RLX(&p->loss.reported));
+    return (evt_rec_count)(EVT_LOAD_RLX(&p->loss.dropped) + EVT_LOAD_RLX(&p->loss.overwritten) +
+                           EVT_LOAD_RLX(&p->loss.repended) - EVT_LOAD_RLX(&p->loss.reported));
 }
 /* Count one record dropped (any context, e.g. a nested handler that found the writer busy). */
 static inline void evt_xray_drop(evt_xray_pool *p) { evt_loss_drop(&p->loss); }

@@ -16,10 +16,10 @@
  *    running session, 0 otherwise; evt_etw_write tests it inline (no clock read when filtered).
  *  - Loss account (evt_loss): every TraceEvent that passed the gate is written or dropped
  *    (nested, lock unavailable to a nested context, no slot, too big, file full, racing a stop).
- *    Buffers that leave the file add their data events and the counts of their loss records to
- *    `overwritten`: circular overwrite (the counts of the buffer at each ring position are kept
- *    in ring[]), a full sequential file, a failed write. A loss record (EVTRACE_LOSS class event
- *    carrying the pending count) is written before the next event that gets through and at stop;
+ *    Buffers that leave the file add their data events to `overwritten` and the counts of their
+ *    loss records to `repended`: circular overwrite (ring[] keeps both counts of the buffer at
+ *    each file position), a full sequential file, a failed write. A loss record (EVTRACE_LOSS
+ *    class event carrying the pending count) is written before the next event that gets through and at stop;
  *    what stays pending at stop (file full) goes into the logfile header's EventsLost, and the
  *    header's LoggerName pointer field holds ETW_EVT_LOSS_MARK. So a reader's events plus the
  *    counts of loss records plus EventsLost equal the events issued, exactly.
@@ -240,16 +240,17 @@ static void flush_slot(evt_etw_session *s, evt_etw_slot *sl, uint16_t proc)
     if (filled <= ETW_BUFFER_HEADER_SIZE) return;
     uint64_t off;
     int ok = 1;
-    evt_rec_count held = (evt_rec_count)sl->events + sl->loss_in; /* what this buffer carries */
     if (s->cfg.log_file_mode & ETW_FILE_MODE_CIRCULAR) {
         uint64_t ring = s->cfg.max_file_buffers - 1u;
         uint64_t pos = s->data_written % ring;
         off = (uint64_t)s->cfg.buffer_size * (1u + pos);
-        if (s->data_written >= ring) {
+        if (s->data_written >= ring) { /* the buffer there leaves the file: its events, its loss counts */
             s->overwritten++;
-            evt_loss_overwritten(&s->loss, s->ring[pos]);
+            evt_loss_overwritten(&s->loss, s->ring[2u * pos]);
+            evt_loss_repend(&s->loss, s->ring[2u * pos + 1u]);
         }
-        s->ring[pos] = held;
+        s->ring[2u * pos] = sl->events;
+        s->ring[2u * pos + 1u] = sl->loss_in;
     } else {
         off = (uint64_t)s->cfg.buffer_size * (1u + s->data_written);
         if (s->cfg.max_file_buffers && 1u + s->data_written >= s->cfg.max_file_buffers) {
@@ -266,8 +267,12 @@ static void flush_slot(evt_etw_session *s, evt_etw_slot *sl, uint16_t proc)
     if (ok) { s->seq++; s->data_written++; }
     else {
         s->buffers_lost++;
-        if (s->cfg.log_file_mode & ETW_FILE_MODE_CIRCULAR) s->ring[s->data_written % (s->cfg.max_file_buffers - 1u)] = 0;
-        evt_loss_overwritten(&s->loss, held);
+        if (s->cfg.log_file_mode & ETW_FILE_MODE_CIRCULAR) {
+            uint64_t pos = s->data_written % (s->cfg.max_file_buffers - 1u);
+            s->ring[2u * pos] = s->ring[2u * pos + 1u] = 0;
+        }
+        evt_loss_overwritten(&s->loss, sl->events);
+        evt_loss_repend(&s->loss, sl->loss_in);
     }
     sl->used = ETW_BUFFER_HEADER_SIZE;
     sl->events = 0;
@@ -280,7 +285,7 @@ uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config 
     if (!s || !cfg || !cfg->write || !mem) return EVT_ETW_ERROR_INVALID_PARAMETER;
     int circular = (cfg->log_file_mode & ETW_FILE_MODE_CIRCULAR) != 0;
     uint64_t slots_size = (uint64_t)cfg->buffers * cfg->buffer_size;
-    uint64_t ring_size = circular ? (uint64_t)(cfg->max_file_buffers - 1u) * sizeof(evt_rec_count) : 0u;
+    uint64_t ring_size = circular ? (uint64_t)(cfg->max_file_buffers - 1u) * 2u * sizeof(evt_rec_count) : 0u;
     if (cfg->buffer_size < ETW_MIN_BUFFER_KB * 1024u || cfg->buffer_size > ETW_MAX_BUFFER_KB * 1024u ||
         (cfg->buffer_size & 7u) || cfg->buffers == 0 || cfg->buffers > EVT_ETW_MAX_SLOTS)
         return EVT_ETW_ERROR_INVALID_PARAMETER;
@@ -303,7 +308,7 @@ uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config 
     }
     if (circular) {
         s->ring = (evt_rec_count *)(void *)((uint8_t *)mem + slots_size);
-        for (uint32_t i = 0; i + 1u < cfg->max_file_buffers; i++) s->ring[i] = 0;
+        for (uint32_t i = 0; i + 1u < cfg->max_file_buffers; i++) s->ring[2u * i] = s->ring[2u * i + 1u] = 0;
     }
     s->pid = pid_of(s);
     /* The session clock: the port counter inline, or the configured source through a callback. */

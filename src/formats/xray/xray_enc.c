@@ -7,9 +7,9 @@
  * Loss invariants (the pool's evt_loss, all members atomic):
  *  L1 every record a front end issued is written, or counted in loss.dropped (nested in a record
  *     of its thread, no free buffer, too big), exactly once;
- *  L2 taking a FULL buffer adds its data records and the counts of its loss records to
- *     loss.overwritten (they leave the file), so the loss records that survive plus what is
- *     pending always add up to every loss;
+ *  L2 taking a FULL buffer adds its data records to loss.overwritten and the counts of its loss
+ *     records to loss.repended (they leave the file), so the loss records that survive plus what
+ *     is pending always add up to every loss;
  *  L3 a writer claims pending losses (reported += n by compare-and-swap) only when the loss
  *     record carrying n fits in its buffer, and writes it before its next data record. */
 #include "evtrace/xray.h"
@@ -94,7 +94,8 @@ static evt_rec_count claim_losses(evt_xray_pool *p)
 {
     evt_rec_count r = __atomic_load_n(&p->loss.reported, __ATOMIC_RELAXED);
     for (;;) {
-        evt_rec_count n = (evt_rec_count)(EVT_LOAD_RLX(&p->loss.dropped) + EVT_LOAD_RLX(&p->loss.overwritten) - r);
+        evt_rec_count n = (evt_rec_count)(EVT_LOAD_RLX(&p->loss.dropped) + EVT_LOAD_RLX(&p->loss.overwritten) +
+                                          EVT_LOAD_RLX(&p->loss.repended) - r);
         if (n == 0) return 0;
         if (__atomic_compare_exchange_n(&p->loss.reported, &r, r + n, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
             EVT_ADD_RLX(&p->loss.loss_records, 1u);
@@ -135,7 +136,8 @@ static int take_buffer(evt_xray_writer *w, evt_xray_pool *p, uint64_t tsc, uint3
             continue;
         if (st == EVT_XRAY_BUF_FULL) { /* L2: its records and loss counts leave the file */
             __atomic_add_fetch(&p->lost, 1, __ATOMIC_RELAXED);
-            EVT_ADD_RLX(&p->loss.overwritten, (evt_rec_count)b->records + b->loss);
+            EVT_ADD_RLX(&p->loss.overwritten, (evt_rec_count)b->records);
+            EVT_ADD_RLX(&p->loss.repended, b->loss);
         }
         b->records = 0;
         b->loss = 0;

@@ -26,7 +26,7 @@
 #define ISR_TAG  0xA5A5A5A5u
 
 static uint8_t g_file[(1u + RING) * BUF_SIZE];
-static _Alignas(8) uint8_t g_mem[NWORKERS * BUF_SIZE + RING * sizeof(evt_rec_count)];
+static _Alignas(8) uint8_t g_mem[NWORKERS * BUF_SIZE + RING * 2 * sizeof(evt_rec_count)];
 static evt_etw_provider g_prov;
 static evt_irq g_irq;
 static atomic_ulong g_issued;
