@@ -240,14 +240,18 @@ static void sym_free(symtab *t)
 static int probe(const uint8_t *h, size_t len, uint64_t file_size)
 {
     (void)file_size;
-    size_t i = 0;
-    while (i < len && h[i] != RKH_FLAG) i++;
-    if (i >= len || i > 64) return 0;
+    evt_cur c; /* the head of the file, byte by byte */
+    evt_cur_init(&c, h, len, 0, 0);
+    uint8_t h0 = evt_cur_u8_at(&c, 0);
+    evt_cur_at(&c, 0);
+    int found = 0;
+    while (!found && evt_cur_left(&c)) found = evt_cur_u8(&c) == RKH_FLAG;
+    if (!found || c.pos - 1 > 64) return 0; /* no flag, or not within the first 65 bytes */
     unsigned frames = 0, good = 0, tcfg = 0;
     unsigned sum = 0, n = 0, esc = 0;
     uint8_t first = 0;
-    for (i++; i < len && frames < 16; i++) {
-        uint8_t b = h[i];
+    while (evt_cur_left(&c) && frames < 16) {
+        uint8_t b = evt_cur_u8(&c);
         if (b == RKH_FLAG) {
             if (n > 0 && !esc) {
                 frames++;
@@ -263,9 +267,9 @@ static int probe(const uint8_t *h, size_t len, uint64_t file_size)
         sum += b;
         n++;
     }
-    if (tcfg && h[0] == RKH_FLAG) return 90;
+    if (tcfg && h0 == RKH_FLAG) return 90;
     if (frames >= 3 && good * 5 >= frames * 4) return 60;
-    if (frames >= 1 && good == frames && h[0] == RKH_FLAG) return 30;
+    if (frames >= 1 && good == frames && h0 == RKH_FLAG) return 30;
     return 0;
 }
 
@@ -381,22 +385,38 @@ static unsigned kind_size(const rkh_state *s, char k)
     }
 }
 
-static uint64_t ld_le(const uint8_t *p, unsigned n)
+/* The n-byte (1, 2, 4 or 8) little-endian value at pos of c: RKH's configured field widths. */
+static uint64_t ld_le(evt_cur *c, size_t pos, unsigned n)
 {
-    uint64_t v = 0;
-    for (unsigned i = 0; i < n && i < 8; i++) v |= (uint64_t)p[i] << (8 * i);
-    return v;
+    switch (n) {
+    case 1: return evt_cur_u8_at(c, pos);
+    case 2: return evt_cur_u16le_at(c, pos);
+    case 4: return evt_cur_u32le_at(c, pos);
+    case 8: return evt_cur_u64le_at(c, pos);
+    default: return 0;
+    }
 }
 
-static const char *hex_of(rkh_state *s, const uint8_t *p, size_t n)
+/* Hex text of the n bytes at pos of c (in the event's scratch). */
+static const char *hex_of(rkh_state *s, evt_cur *c, size_t pos, size_t n)
 {
     static const char hx[] = "0123456789abcdef";
     if (s->hexused + 2 * n + 1 > sizeof s->hexbuf) return "";
     char *o = s->hexbuf + s->hexused;
-    for (size_t i = 0; i < n; i++) { o[2 * i] = hx[p[i] >> 4]; o[2 * i + 1] = hx[p[i] & 15]; }
+    evt_cur_at(c, pos);
+    for (size_t i = 0; i < n; i++) { uint8_t b = evt_cur_u8(c); o[2 * i] = hx[b >> 4]; o[2 * i + 1] = hx[b & 15]; }
     o[2 * n] = 0;
     s->hexused += 2 * n + 1;
     return o;
+}
+
+/* Sum of the first n bytes of c (checksums). */
+static unsigned byte_sum(evt_cur *c, size_t n)
+{
+    unsigned sum = 0;
+    evt_cur_at(c, 0);
+    for (size_t i = 0; i < n; i++) sum += evt_cur_u8(c);
+    return sum;
 }
 
 static const char *key_for(rkh_state *s, unsigned i, const char *fmt, const char *a, const char *b)
@@ -426,8 +446,8 @@ static void set_ctx(rkh_state *s, evt_event *ev, uint64_t ao)
     ev->ctx_name = sym_get(&s->objs, ao);
 }
 
-/* Decode user-record fields from p[0..n). Returns 0 on success, -1 if the fields overrun. */
-static int decode_user(rkh_state *s, evt_event *ev, const uint8_t *p, size_t n)
+/* Decode user-record fields from the n bytes of u. Returns 0 on success, -1 if the fields overrun. */
+static int decode_user(rkh_state *s, evt_event *ev, evt_cur *u)
 {
     static const char *const tnames[] = {
 #define RKH_UF_NAME_(t, name, k, sg) #name,
@@ -444,10 +464,10 @@ static int decode_user(rkh_state *s, evt_event *ev, const uint8_t *p, size_t n)
         RKH_USER_FIELD_TABLE(RKH_UF_SG_)
 #undef RKH_UF_SG_
     };
-    size_t i = 0;
+    size_t i = 0, n = u->len;
     unsigned f = 0;
     while (i < n) {
-        unsigned fmt = p[i++];
+        unsigned fmt = evt_cur_u8_at(u, i++);
         unsigned type = fmt & 15u;
         if (type >= sizeof tkinds) return -1;
         char k = tkinds[type];
@@ -456,23 +476,24 @@ static int decode_user(rkh_state *s, evt_event *ev, const uint8_t *p, size_t n)
         const char *key = (f < 32) ? key_for(s, f, "%s_%s", idx, tnames[type]) : "field";
         f++;
         if (k == 's') {
-            size_t e = i;
-            while (e < n && p[e]) e++;
-            if (e >= n) return -1;
-            evt_event_add_field_s(ev, key, (const char *)p + i);
-            if (!ev->data) { ev->data = p + i; ev->data_len = e - i; ev->data_is_text = 1; }
-            i = e + 1;
+            size_t end = i;
+            while (end < n && evt_cur_u8_at(u, end)) end++;
+            if (end >= n) return -1;
+            const uint8_t *str = evt_cur_take_at(u, i, end - i + 1); /* NUL-terminated in the frame */
+            evt_event_add_field_s(ev, key, (const char *)str);
+            if (!ev->data) { ev->data = str; ev->data_len = end - i; ev->data_is_text = 1; }
+            i = end + 1;
         } else if (k == 'M') {
             if (i >= n) return -1;
-            size_t len = p[i++];
+            size_t len = evt_cur_u8_at(u, i++);
             if (len > n - i) return -1;
-            evt_event_add_field_s(ev, key, hex_of(s, p + i, len));
-            if (!ev->data) { ev->data = p + i; ev->data_len = len; }
+            evt_event_add_field_s(ev, key, hex_of(s, u, i, len));
+            if (!ev->data) { ev->data = evt_cur_take_at(u, i, len); ev->data_len = len; }
             i += len;
         } else {
             unsigned sz = kind_size(s, k);
             if (sz == 0 || sz > n - i) return -1;
-            uint64_t v = ld_le(p + i, sz);
+            uint64_t v = ld_le(u, i, sz);
             i += sz;
             evt_event_add_arg(ev, v);
             if (tsigned[type]) {
@@ -501,17 +522,17 @@ static void tcfg_record(rkh_state *s, const uint8_t *b, int chk)
  * (error reported), 2 when a lost event was produced and the frame must be decoded again. */
 static int decode_frame(rkh_state *s, evt_event *ev)
 {
-    const uint8_t *p = s->frame;
     size_t n = s->flen;
-    uint8_t id = p[0];
+    evt_cur c; /* the unstuffed frame; shortened to exclude the checksum once it is checked */
+    evt_cur_init(&c, s->frame, n, s->frame_off, 0);
+    uint8_t id = evt_cur_u8_at(&c, 0);
     int redo = s->redo;
     s->redo = 0;
     if (!redo) s->frames++;
     ev->offset = s->frame_off;
 
     if (id == RKH_TE_TCFG && (n == RKH_TCFG_LEN || n == RKH_TCFG_LEN + 1)) {
-        unsigned sum = 0;
-        for (size_t i = 0; i < n; i++) sum += p[i];
+        unsigned sum = byte_sum(&c, n);
         int chk = (n == RKH_TCFG_LEN + 1);
         if (chk && (sum & 0xFFu) != 0) {
             s->checksum_errors++;
@@ -521,14 +542,15 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         /* Field sizes must be 1, 2 or 4 bytes: a record that says otherwise is corrupt (its checksum
          * may still add up) and does not replace the configuration. */
         static const unsigned char ok_size[16] = {0, 1, 1, 0, 1};
-        if (!ok_size[p[7] >> 4] || !ok_size[p[7] & 15u] || !ok_size[p[8] >> 4] || !ok_size[p[8] & 15u] ||
-            !ok_size[p[9] >> 4] || !ok_size[p[9] & 15u] || p[10] > 4 || !ok_size[p[10]] || !ok_size[p[11] >> 4]) {
+        uint8_t z7 = evt_cur_u8_at(&c, 7), z8 = evt_cur_u8(&c), z9 = evt_cur_u8(&c), z10 = evt_cur_u8(&c), z11 = evt_cur_u8(&c);
+        if (!ok_size[z7 >> 4] || !ok_size[z7 & 15u] || !ok_size[z8 >> 4] || !ok_size[z8 & 15u] ||
+            !ok_size[z9 >> 4] || !ok_size[z9 & 15u] || z10 > 4 || !ok_size[z10] || !ok_size[z11 >> 4]) {
             s->length_errors++;
             evt_reader_error(s->r, s->frame_off, "TCFG record with impossible field sizes (%02x %02x %02x %02x %02x); ignored",
-                             p[7], p[8], p[9], p[10], p[11]);
+                             z7, z8, z9, z10, z11);
             return 0;
         }
-        tcfg_record(s, p, chk);
+        tcfg_record(s, evt_cur_take_at(&c, 0, RKH_TCFG_LEN), chk);
         s->frames_ok++;
         s->by_id[id]++;
         ev->id = id;
@@ -539,7 +561,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         size_t pos = 1;
         for (unsigned a = 0; a < d->nargs; a++) {
             unsigned sz = kind_size(s, d->args[a].kind);
-            uint64_t v = ld_le(p + pos, sz);
+            uint64_t v = ld_le(&c, pos, sz);
             pos += sz;
             evt_event_add_arg(ev, v);
             evt_event_add_field_u(ev, d->args[a].name, v);
@@ -549,14 +571,14 @@ static int decode_frame(rkh_state *s, evt_event *ev)
 
     int chk = RKH_CFG_HAS(&s->cfg, RKH_BIT_CHK);
     if (chk) {
-        unsigned sum = 0;
-        for (size_t i = 0; i < n; i++) sum += p[i];
+        unsigned sum = byte_sum(&c, n);
         if ((sum & 0xFFu) != 0) {
             s->checksum_errors++;
             evt_reader_error(s->r, s->frame_off, "checksum error (frame of %zu bytes, id 0x%02x)", n, id);
             return 0;
         }
         n--;
+        evt_cur_init(&c, s->frame, n, s->frame_off, 0);
     }
     const rkh_evdef *d = &s->defs[id];
     int user = (id >= RKH_TE_USER && id <= RKH_TE_USER_LAST);
@@ -578,10 +600,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         ev->id = id;
         ev->name = d->name;
         ev->ts = s->ts64;
-        evt_cur c; /* id, u32 count, u32 running total */
-        evt_cur_init(&c, p, n, s->frame_off, 0);
-        evt_cur_skip(&c, 1);
-        uint32_t cnt = evt_cur_u32le(&c), tot = evt_cur_u32le(&c);
+        uint32_t cnt = evt_cur_u32le_at(&c, 1), tot = evt_cur_u32le(&c); /* id, u32 count, u32 running total */
         evt_event_add_arg(ev, cnt);
         evt_event_add_arg(ev, tot);
         evt_event_add_field_u(ev, "lost", cnt);
@@ -606,14 +625,17 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         evt_reader_error(s->r, s->frame_off, "frame of %zu bytes too short for its header (id 0x%02x)", n, id);
         return 0;
     }
-    uint8_t seq = hdr_seq ? p[pos] : 0;
+    uint8_t seq = hdr_seq ? evt_cur_u8_at(&c, pos) : 0;
     pos += hdr_seq;
-    uint32_t rawts = tsz ? (uint32_t)ld_le(p + pos, tsz) : 0;
+    uint32_t rawts = tsz ? (uint32_t)ld_le(&c, pos, tsz) : 0;
     pos += tsz;
 
     /* decode arguments (validates the length before anything is counted as ok) */
     if (user) {
-        if (decode_user(s, ev, p + pos, n - pos) != 0) {
+        evt_cur u;
+        evt_cur_at(&c, pos);
+        evt_cur_sub(&c, n - pos, &u);
+        if (decode_user(s, ev, &u) != 0) {
             s->length_errors++;
             evt_reader_error(s->r, s->frame_off, "user record fields do not fit the frame (id 0x%02x)", id);
             evt_event_reset(ev);
@@ -627,22 +649,23 @@ static int decode_frame(rkh_state *s, evt_event *ev)
                 (g->cond == 'r' && !RKH_CFG_HAS(&s->cfg, RKH_BIT_SNDR)))
                 continue;
             if (g->kind == 's') {
-                size_t e = pos;
-                while (e < n && p[e]) e++;
-                if (e >= n) { pos = n + 1; break; }
-                evt_event_add_field_s(ev, g->name, (const char *)p + pos);
-                if (!ev->data) { ev->data = p + pos; ev->data_len = e - pos; ev->data_is_text = 1; }
-                pos = e + 1;
+                size_t end = pos;
+                while (end < n && evt_cur_u8_at(&c, end)) end++;
+                if (end >= n) { pos = n + 1; break; }
+                const uint8_t *str = evt_cur_take_at(&c, pos, end - pos + 1); /* NUL-terminated in the frame */
+                evt_event_add_field_s(ev, g->name, (const char *)str);
+                if (!ev->data) { ev->data = str; ev->data_len = end - pos; ev->data_is_text = 1; }
+                pos = end + 1;
                 continue;
             }
             if (g->kind == '*') {
-                if (!ev->data) { ev->data = p + pos; ev->data_len = n - pos; }
+                if (!ev->data) { ev->data = evt_cur_take_at(&c, pos, n - pos); ev->data_len = n - pos; }
                 pos = n;
                 continue;
             }
             unsigned sz = kind_size(s, g->kind);
             if (sz > n - pos) { pos = n + 1; break; }
-            uint64_t v = ld_le(p + pos, sz);
+            uint64_t v = ld_le(&c, pos, sz);
             pos += sz;
             evt_event_add_arg(ev, v);
             evt_event_add_field_u(ev, g->name, v);

@@ -15,7 +15,7 @@ import re
 import sys
 
 RULE_B_FILES = ['src/formats/xray/xray_dec.c', 'src/formats/etw/etw_dec.c', 'src/formats/etw/etw_record_dec.c',
-                'src/formats/etw/xpress_dec.c', 'src/formats/threadx/txtb_dec.c']
+                'src/formats/etw/xpress_dec.c', 'src/formats/threadx/txtb_dec.c', 'src/formats/rkh/rkh_dec.c']
 RAW_LOAD = re.compile(r'\bevt_ld_u(8|16|32|64)')
 RAW_PTR = re.compile(r'\b(p|h|m|e|head|eh|in|raw|d)(\[| \+ )')
 DECL = re.compile(r'^\s*(static )?(const )?uint8_t \w+\[')
