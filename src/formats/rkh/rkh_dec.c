@@ -59,8 +59,7 @@ typedef struct rkh_state {
     rkh_evdef defs[256];
     /* input */
     uint8_t *chunk;
-    uint64_t chunk_off;     /* source offset of chunk[0] */
-    size_t chunk_len, chunk_pos;
+    evt_cur in;             /* over the chunk's bytes (base = their source offset) */
     /* framer */
     int seen_flag, escaping, oversize;
     int oom;                 /* an allocation failed: the read ends with EVT_ERR_NOMEM */
@@ -277,14 +276,14 @@ static int probe(const uint8_t *h, size_t len, uint64_t file_size)
 
 static int next_byte(rkh_state *s, uint8_t *b, uint64_t *off)
 {
-    if (s->chunk_pos == s->chunk_len) {
-        s->chunk_off += s->chunk_len;
-        s->chunk_len = evt_source_read_at(&s->r->src, s->chunk_off, s->chunk, CHUNK);
-        s->chunk_pos = 0;
-        if (s->chunk_len == 0) return 0;
+    if (!evt_cur_left(&s->in)) {
+        uint64_t at = s->in.base + s->in.len; /* the next chunk starts where this one ended */
+        size_t got = evt_source_read_at(&s->r->src, at, s->chunk, CHUNK);
+        evt_cur_init(&s->in, s->chunk, got, at, 0);
+        if (got == 0) return 0;
     }
-    *off = s->chunk_off + s->chunk_pos;
-    *b = s->chunk[s->chunk_pos++];
+    *off = evt_cur_offset(&s->in);
+    *b = evt_cur_u8(&s->in);
     return 1;
 }
 
