@@ -1,5 +1,6 @@
 /* The evtrace command: top-level help and version, then one subcommand (cmd_*.c) with its
  * options parsed by cli_parse (cli_parse.c). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
@@ -84,5 +85,12 @@ int main(int argc, char **argv)
     if (rc == CLI_PARSE_HELP) { cmd_usage(c, stdout); return 0; }
     if (rc == CLI_PARSE_BAD_FORMAT) { print_formats(stderr); return EXIT_USAGE; }
     if (rc) return rc;
-    return c->run(&a);
+    rc = c->run(&a);
+    /* Whatever went to standard output must have got there: a full disk or a closed stdout is an
+     * error (exit 3), never a silent loss. */
+    if ((fflush(stdout) != 0 || ferror(stdout)) && rc != EXIT_INPUT) {
+        fprintf(stderr, "evtrace %s: standard output: %s\n", c->name, errno ? strerror(errno) : "write error");
+        rc = EXIT_INPUT;
+    }
+    return rc;
 }

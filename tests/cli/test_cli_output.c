@@ -265,6 +265,41 @@ static void interrupted_leaves_nothing(void **st)
     assert_false(evt_test_exists(out));
 }
 
+/* Run evtrace with stdout on /dev/full; returns its exit status. */
+static int run_to_full(const char *const *words)
+{
+    const char *argv[16];
+    int n = 0;
+    argv[n++] = evt_test_bin();
+    for (; *words && n < 15; words++) argv[n++] = *words;
+    argv[n] = NULL;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/full", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid;
+    extern char **environ;
+    assert_int_equal(posix_spawn(&pid, argv[0], &fa, NULL, (char *const *)argv, environ), 0);
+    posix_spawn_file_actions_destroy(&fa);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+#define FULL(...) run_to_full((const char *const[]){__VA_ARGS__, NULL})
+
+/* Standard output on a full disk: every command says so and exits 3 (no silent loss). */
+static void full_stdout_is_an_error(void **st)
+{
+    (void)st;
+    assert_int_equal(FULL("dump", SAMPLE), 3);
+    assert_int_equal(FULL("dump", "--json", SAMPLE), 3);
+    assert_int_equal(FULL("info", "--json", SAMPLE), 3);
+    assert_int_equal(FULL("stats", SAMPLE), 3);
+    assert_int_equal(FULL("query", SAMPLE, "SELECT * FROM events"), 3);
+    assert_int_equal(FULL("convert", "-q", SAMPLE, "--to", "chrome", "-o", "-"), 3);
+    assert_int_equal(FULL("report", "-q", SAMPLE, "-o", "-"), 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -275,6 +310,7 @@ int main(void)
         cmocka_unit_test(dash_is_stdout),
         cmocka_unit_test(failures_leave_nothing),
         cmocka_unit_test(interrupted_leaves_nothing),
+        cmocka_unit_test(full_stdout_is_an_error),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     evt_out_remove_tree(evt_test_tmpdir());
