@@ -30,7 +30,7 @@
  * counted, their ids unknown), and an exit looks for its entry among the XR_POP_SEARCH innermost
  * (else it counts as unmatched): bounded work per record. */
 #define XR_MAX_STACK   (1u << 16)
-#define XR_POP_SEARCH  4096u
+#define XR_POP_SEARCH  1024u
 
 /* Record counters of info --json "records": metadata kinds, then function kinds, then ArgPayload. */
 enum { XR_C_MD = 0, XR_C_FN = XRAY_MD_COUNT_, XR_C_ARG = XRAY_MD_COUNT_ + XRAY_FN_COUNT_, XR_C_COUNT };
