@@ -20,7 +20,7 @@ typedef struct app_stats {
     uint32_t runs[3];     /* sensor, control, logger */
     uint32_t ticks;       /* SysTick interrupts that scheduled tasks */
     uint32_t isr_window;  /* ticks from just before the trace started to just after it stopped:
-                             the ISRs recorded are this many, or up to 2 fewer (edges) */
+                             the ISRs recorded are at least `ticks`, at most this many */
     uint32_t user_events; /* EVT_HOOK_USER calls */
     uint32_t samples;     /* app_trace_sample calls */
     uint32_t value_sum;   /* sum of the values the user events carried (low 32 bits) */

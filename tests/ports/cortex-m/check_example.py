@@ -60,7 +60,10 @@ def pct(xs, p):
 # ---- 1. snapshot over GDB --------------------------------------------------------------------
 port = free_port()
 sh = os.path.join(work, "snap.semihost")
-qemu = subprocess.Popen(QEMU + ["-serial", "null", "-gdb", f"tcp:127.0.0.1:{port}", "-S"] + semihosting(sh) +
+# -icount: virtual time from the instruction count, so the run (and its SysTick count) does not
+# depend on how loaded the host is; the live runs below keep real time for the latency figures.
+qemu = subprocess.Popen(QEMU + ["-icount", "shift=4,sleep=off", "-serial", "null", "-gdb", f"tcp:127.0.0.1:{port}", "-S"] +
+                        semihosting(sh) +
                         ["-kernel", snap_elf], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 time.sleep(0.3)
 base = os.path.join(work, "snap")
@@ -96,8 +99,9 @@ if st and ev:
           f"snapshot: {len(samples)} app sample events (TXTB user event 4200)")
     ent = sum(1 for e in ev if e["kind"] == "isr_enter")
     ext = sum(1 for e in ev if e["kind"] == "isr_exit")
-    check(ent == ext and st["ticks"] <= ent and st["isr_window"] - 2 <= ent <= st["isr_window"],
-          f"snapshot: {ent} SysTick ISR enter/exit pairs (firmware: {st['isr_window']} ticks while tracing)")
+    check(ent == ext and st["ticks"] <= ent <= st["isr_window"],
+          f"snapshot: {ent} SysTick ISR enter/exit pairs (firmware: {st['ticks']} while scheduling, "
+          f"{st['isr_window']} from just before start to just after stop)")
     ts = [e["ts"] for e in ev]
     check(all(b >= a for a, b in zip(ts, ts[1:])), "snapshot: timestamps never go back (SysTick time source)")
     check(st["lost"] == 0 and not any(e["kind"] == "lost" for e in ev), "snapshot: nothing lost")
@@ -167,8 +171,9 @@ if ev and st:
     samples = uev("app.sample")
     check(len(samples) == st["samples"], f"live: {len(samples)} app.sample records (the application's own RKH records)")
     ent, ext = len(uev("hook.isr_enter")), len(uev("hook.isr_exit"))
-    check(ent == ext and st["ticks"] <= ent and st["isr_window"] - 2 <= ent <= st["isr_window"],
-          f"live: {ent} SysTick ISR enter/exit pairs (firmware: {st['isr_window']} ticks while tracing)")
+    check(ent == ext and st["ticks"] <= ent <= st["isr_window"],
+          f"live: {ent} SysTick ISR enter/exit pairs (firmware: {st['ticks']} while scheduling, "
+          f"{st['isr_window']} from just before start to just after stop)")
     seqs = [e["seq"] for e in ev if "seq" in e]
     check(all((b - a) % 256 == 1 for a, b in zip(seqs, seqs[1:])) and not any(e["kind"] == "lost" for e in ev),
           f"live: {len(seqs)} sequence numbers without a gap, nothing lost")
