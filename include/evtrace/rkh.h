@@ -135,8 +135,11 @@ void evt_rkh_flush(evt_rkh_recorder *r);
  * available to a nested context, record larger than the ring), overwritten by wraps, pending,
  * loss records and the losses they carried. */
 void evt_rkh_get_stats(const evt_rkh_recorder *r, evt_rec_stats *out);
+void evt_rkh_get_rec_stats(const evt_rkh_recorder *r, evt_rec_stats *out); /* the same (core naming) */
 
-/* Runtime filters, RKH naming ("on" = suppress, "off" = emit). Groups 0..7, ids 0..255. */
+/* Runtime filters, RKH naming ("on" = suppress, "off" = emit). Groups 0..7, ids 0..255. Each
+ * change is made under the recorder's lock and takes effect for the next begin; called from a
+ * nested context (a handler) while another thread holds the lock for long, it is not applied. */
 void evt_rkh_filter_on_group(evt_rkh_recorder *r, unsigned grp);
 void evt_rkh_filter_off_group(evt_rkh_recorder *r, unsigned grp);
 void evt_rkh_filter_on_group_all_events(evt_rkh_recorder *r, unsigned grp);

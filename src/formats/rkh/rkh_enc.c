@@ -459,6 +459,8 @@ void evt_rkh_get_stats(const evt_rkh_recorder *r, evt_rec_stats *out)
     if (locked) evt_rec_lock_exit(&w->lock, st);
 }
 
+void evt_rkh_get_rec_stats(const evt_rkh_recorder *r, evt_rec_stats *out) { evt_rkh_get_stats(r, out); }
+
 /* A drain that finds the ring empty first appends the pending loss record (R4). */
 static void drained(evt_rkh_recorder *r)
 {
