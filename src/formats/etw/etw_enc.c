@@ -379,8 +379,15 @@ uint32_t evt_etw_session_stop(evt_etw_session *s)
     evt_port_crit_t c;
     if (!evt_rec_lock_enter(&s->lock, &c)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
     if (!evt_nest_enter(&s->nest)) { evt_rec_lock_exit(&s->lock, c); return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY; }
-    /* Close the gates first: from here on a TraceEvent returns INVALID_HANDLE (not issued). */
-    for (evt_etw_provider *p = s->providers; p; p = p->next_enabled) evt_gate_publish(&p->gate, 0u, 0u);
+    /* Close the gates first: from here on a TraceEvent returns INVALID_HANDLE (not issued). The
+     * providers are disabled (ETW: a stopped session's providers are), the list emptied. */
+    for (evt_etw_provider *p = s->providers, *next; p; p = next) {
+        next = p->next_enabled;
+        evt_gate_publish(&p->gate, 0u, 0u);
+        EVT_STORE_REL(&p->session, (evt_etw_session *)0);
+        p->next_enabled = 0;
+    }
+    s->providers = 0;
     EVT_STORE_REL(&s->running, 0);
     if (evt_loss_pending(&s->loss)) (void)write_loss_record(s, &s->slots[0], slot_proc(s, 0), tid_of(s), evt_clock_read(&s->clk));
     flush_all(s);

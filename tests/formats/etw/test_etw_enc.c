@@ -426,11 +426,25 @@ static void test_level_keyword(void **st)
     evt_etw_trace_header h;
     hdr_init(&h, &G2, 20, 1, 0);
     assert_int_equal(evt_etw_trace_event(&p, &h, NULL), EVT_ETW_ERROR_INVALID_HANDLE);
+    /* a provider enabled at stop is disabled by it: the gate closes, a restarted session takes it
+     * again and its stop closes it again */
+    evt_etw_provider q;
+    evt_etw_register(&q, &G3, NULL, NULL);
+    evt_etw_enable(&s, &q, ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0);
+    assert_true(evt_etw_event_enabled(&q, 1, 0));
     assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+    assert_false(evt_etw_event_enabled(&q, 1, 0));
+    assert_int_equal(evt_etw_trace_event(&q, &h, NULL), EVT_ETW_ERROR_INVALID_HANDLE);
     read_back();
     assert_int_equal(g_nev, 3);
     assert_int_equal(g_ev[1].data[0], 10);
     assert_int_equal(g_ev[2].data[0], 20);
+    reset_platform();
+    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
+    evt_etw_enable(&s, &q, ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0);
+    assert_true(evt_etw_event_enabled(&q, 1, 0));
+    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+    assert_false(evt_etw_event_enabled(&q, 1, 0));
 }
 
 /* Size limit, flags and parameter checks; lost events reach the logfile header. */
