@@ -15,8 +15,8 @@
 #include "formats/rkh/rkh_hooks_defs.h"
 
 /* Make r (initialised with evt_rkh_init) the recorder the hooks write to: enables the hook user
- * records in its filters and writes their FWK_TUSR names. Call once, before the first hook, from
- * a normal context. NULL detaches (hooks then record nothing). */
+ * records in its filters and writes their FWK_TUSR names, then attaches (hooks record from then
+ * on, all of them). Call from a normal context. NULL detaches (hooks then record nothing). */
 void evt_rkh_hooks_attach(evt_rkh_recorder *r);
 
 #endif

@@ -20,12 +20,17 @@ static const char *const k_hook_names[] = {
 
 void evt_rkh_hooks_attach(evt_rkh_recorder *r)
 {
-    g_rec = r;
-    if (!r) return;
+    if (!r) {
+        g_rec = r;
+        return;
+    }
+    /* Every hook record enabled and named before the first hook records: an interrupt arriving
+     * half-way must not find isr_enter on and isr_exit still off. */
     for (unsigned n = 0; n < sizeof k_hook_names / sizeof k_hook_names[0]; n++) {
         evt_rkh_filter_off_event(r, RKH_TE_USER + n);
         evt_rkh_sym_tusr(r, n, k_hook_names[n]);
     }
+    g_rec = r;
 }
 
 /* Open hook record n on the attached recorder; 0 if detached or filtered. */

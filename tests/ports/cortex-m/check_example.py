@@ -6,7 +6,8 @@ evtrace and checked against what the firmware says it recorded (its "APP-STATS" 
    decode identically, and the TXTB events match the firmware's counts;
 2. live: the firmware streams RKH records on UART0 = QEMU -serial tcp:127.0.0.1:PORT into
    `evtrace dump --json --listen 127.0.0.1:PORT` (lines timed as they arrive) and into
-   `evtrace convert --listen ... -o live.json`;
+   `evtrace convert --listen ... -o live.json`; and QEMU -serial pipe (a FIFO) into
+   `evtrace dump --follow`, which ends when QEMU exits;
 3. record-to-screen latency: from the live run (host arrival vs firmware timestamp, relative to
    the fastest record) and a host loopback (one RKH frame at a time into --listen).
 Usage: check_example.py WORK_DIR EVTRACE SOURCE_DIR"""
@@ -198,6 +199,32 @@ except (OSError, ValueError, KeyError) as e:
     n, doc = 0, None
 check(rc == 0 and n > 0 and "wrote" in err, f"live convert --listen -o live.json: exit {rc}, {n} trace events "
                                             f"{err.strip()[-160:]}")
+
+# QEMU's -serial pipe:BASE writes the UART to the FIFO BASE.out: `dump --follow` on it must decode
+# as it arrives and end by itself when QEMU (the writer) exits.
+base = os.path.join(work, "uart")
+for suffix in (".in", ".out"):
+    if os.path.exists(base + suffix):
+        os.unlink(base + suffix)
+    os.mkfifo(base + suffix)
+p = subprocess.Popen([evtrace, "dump", "--json", "--follow", base + ".out"], stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE, text=True)
+time.sleep(0.2)
+sh3 = os.path.join(work, "live3.semihost")
+q = subprocess.run(QEMU + ["-icount", "shift=4,sleep=off", "-serial", f"pipe:{base}"] + semihosting(sh3) +
+                   ["-kernel", live_elf], capture_output=True, text=True, timeout=60)
+try:
+    out, err = p.communicate(timeout=20)
+    ev = [json.loads(l) for l in out.splitlines()]
+    st = app_stats(sh3)
+    runs = sum(1 for e in ev if e.get("fields", {}).get("user_event") == "hook.thread_in")
+    check(q.returncode == 0 and p.returncode == 0 and st is not None and
+          runs == st["sensor"] + st["control"] + st["logger"],
+          f"live --follow on QEMU's -serial pipe (FIFO): {len(ev)} events, {runs} task switches, ended with "
+          f"the writer (exit {p.returncode})")
+except subprocess.TimeoutExpired:
+    p.kill(); p.communicate()
+    check(False, "live --follow on a FIFO did not end when QEMU closed it")
 
 # ---- 3. host loopback latency: one RKH frame at a time -----------------------------------------
 sample = open(os.path.join(srcdir, "tests", "data", "rkh", "usr_events.bin"), "rb").read()
