@@ -292,22 +292,25 @@ static const uint8_t *take_block(evt_rkh_recorder *r, uint32_t *n)
 }
 
 /* Pass every ring byte to the sink, then the pending loss record if any (lock held, guard set). */
+/* The usual case of a drain to the sink, inline in end: whole records in one contiguous run and
+ * nothing pending. Returns 0 when the general drain must run. */
+static inline int drain_fast(evt_rkh_recorder *r)
+{
+    uint32_t q = r->qty, out = r->out;
+    if (EVT_UNLIKELY(q == 0u || q > r->size - out || r->ring[out + q - 1u] != RKH_FLAG)) return 0;
+    r->out = r->in;
+    r->qty = 0;
+    if (EVT_UNLIKELY(!r->drained || !r->head_is_start || r->head_partial)) { /* stores only on change */
+        r->drained = 1;
+        r->head_is_start = 1;
+        r->head_partial = 0;
+    }
+    r->sink(r->sink_user, r->ring + out, q);
+    return !evt_loss_pending(&r->loss);
+}
+
 static void drain_to_sink(evt_rkh_recorder *r)
 {
-    uint32_t q = r->qty;
-    if (EVT_LIKELY(q != 0u && q <= r->size - r->out && r->ring[r->out + q - 1u] == RKH_FLAG)) {
-        /* The usual case: whole records in one contiguous run. */
-        const uint8_t *p = r->ring + r->out;
-        r->out = r->in;
-        r->qty = 0;
-        if (EVT_UNLIKELY(!r->drained || !r->head_is_start || r->head_partial)) { /* stores only on change */
-            r->drained = 1;
-            r->head_is_start = 1;
-            r->head_partial = 0;
-        }
-        r->sink(r->sink_user, p, q);
-        if (EVT_LIKELY(!evt_loss_pending(&r->loss))) return;
-    }
     for (int round = 0; round < 2; round++) {
         while (r->qty) {
             uint32_t n = r->qty;
@@ -620,7 +623,7 @@ void evt_rkh_end(evt_rkh_recorder *r)
     if (close_record(r)) evt_loss_written(&r->loss, 1u);
     else evt_loss_drop(&r->loss); /* larger than the ring (R2) */
     r->open = 0;
-    if (r->sink) drain_to_sink(r);
+    if (r->sink && !drain_fast(r)) drain_to_sink(r);
     evt_nest_exit(&r->nest);
     evt_rec_lock_exit(&r->lock, st);
 }
