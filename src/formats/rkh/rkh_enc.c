@@ -49,37 +49,54 @@ static inline int has_flag4(const uint8_t *p)
     return ((x - 0x01010101u) & ~x & 0x80808080u) != 0u;
 }
 
-/* Evict the oldest unit (R2). Returns 0 when the oldest bytes belong to the open record. */
-static int evict_one(evt_rkh_recorder *r)
+/* Evict whole units from the oldest end (R2), in one pass, until `want` bytes are free or only
+ * the open record is left. A unit is a flag and the record after it, or, after a drain, the
+ * record (or rest of one) at the head; it is lost, and counted, when it holds a data record. */
+static void evict(evt_rkh_recorder *r, uint32_t want)
 {
-    uint32_t i = r->out, n = r->qty, k = 0;
-    int lost;
-    if (r->head_partial) lost = r->head_partial_data;
-    else if (r->head_is_start) lost = n > 0 && is_data_id(r->ring[i]);
+    const uint32_t size = r->size, n = r->qty;
+    const uint8_t *ring = r->ring;
+    uint32_t i = r->out, k = 0;   /* scan position, bytes scanned from the head */
+    uint32_t kb = 0, ob = i;      /* bytes and new head at the last whole unit */
+    evt_rec_count lost = 0;
+    int cur, any = 0;             /* the unit being scanned holds a data record */
+    if (r->head_partial) cur = r->head_partial_data;
+    else if (r->head_is_start) cur = n > 0 && is_data_id(ring[i]);
     else {
-        lost = n > 1 && is_data_id(r->ring[next_ix(r, i)]);
+        if (n < 2u) return;
         i = next_ix(r, i);
         k = 1;
+        cur = is_data_id(ring[i]);
     }
-    while (k < n) { /* the next flag, one contiguous run at a time */
-        uint32_t run = r->size - i < n - k ? r->size - i : n - k, j = 0;
-        const uint8_t *p = r->ring + i;
-        while (j + 4u <= run && !has_flag4(p + j)) j += 4u;
-        while (j < run && p[j] != RKH_FLAG) j++;
-        k += j;
-        i += j;
-        if (i == r->size) i = 0;
-        if (j < run) break;
+    for (;;) {
+        int found = 0;
+        while (k < n) { /* the next flag, one contiguous run at a time */
+            uint32_t run = size - i < n - k ? size - i : n - k, j = 0;
+            const uint8_t *p = ring + i;
+            while (j + 4u <= run && !has_flag4(p + j)) j += 4u;
+            while (j < run && p[j] != RKH_FLAG) j++;
+            k += j;
+            i += j;
+            if (i == size) i = 0;
+            if (j < run) { found = 1; break; }
+        }
+        if (!found) break; /* no flag after it: the open record (or nothing) */
+        if (k > kb && cur) lost++; /* a drain may have taken all of a record but its flag */
+        kb = k;
+        ob = i;
+        any = 1;
+        if (size - (n - kb) >= want || n - k < 2u) break;
+        i = next_ix(r, i); /* the next unit: this flag and the record after it */
+        k++;
+        cur = is_data_id(ring[i]);
     }
-    if (k >= n) return 0; /* no flag after it: the open record (or nothing) */
-    if (k == 0) lost = 0; /* a drain took all of the record but its flag: it is whole */
-    r->out = i;
-    r->qty -= k;
-    r->evicted += k;
+    if (!any) return;
+    r->out = ob;
+    r->qty = n - kb;
+    r->evicted += kb;
     r->head_is_start = 0;
     r->head_partial = 0;
-    if (lost) evt_loss_overwritten(&r->loss, 1u);
-    return 1;
+    if (lost) evt_loss_overwritten(&r->loss, lost);
 }
 
 /* Make room for `need` bytes, and while at it for up to an eighth of the ring (at most 256 bytes)
@@ -90,8 +107,7 @@ static int make_room(evt_rkh_recorder *r, uint32_t need)
     if (r->trunc) return 0;
     uint32_t ahead = r->size / 8u < 256u ? r->size / 8u : 256u;
     uint32_t want = need + ahead < r->size ? need + ahead : need;
-    while (r->size - r->qty < want)
-        if (!evict_one(r)) break;
+    if (r->size - r->qty < want) evict(r, want);
     if (r->size - r->qty >= need) return 1;
     r->trunc = 1;
     return 0;
