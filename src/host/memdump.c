@@ -101,6 +101,17 @@ evt_status md_line_bytes(const md_line *l, size_t from, uint8_t *out, size_t cap
     return EVT_OK;
 }
 
+evt_status md_checksum(const md_line *l, size_t from, const uint8_t *rec, size_t n, int ones_complement, char *err,
+                       size_t errlen)
+{
+    uint8_t sum = 0;
+    for (size_t k = 0; k + 1 < n; k++) sum = (uint8_t)(sum + rec[k]);
+    uint8_t want = ones_complement ? (uint8_t)~sum : (uint8_t)(0x100u - sum);
+    if (want == rec[n - 1]) return EVT_OK;
+    return md_fail(err, errlen, l->off + from + 2 * (n - 1), l->no, "checksum 0x%02x, computed 0x%02x", rec[n - 1],
+                   want);
+}
+
 void md_builder_init(md_builder *b) { memset(b, 0, sizeof *b); }
 
 void md_builder_free(md_builder *b)
@@ -217,6 +228,14 @@ evt_status md_builder_finish(md_builder *b, uint64_t start_addr, evt_mem_image *
 out:
     md_builder_free(b);
     return st;
+}
+
+evt_status md_builder_end(md_builder *b, int seen_end, const char *missing, size_t len, unsigned lineno,
+                          uint64_t start_addr, evt_mem_image *img, char *err, size_t errlen)
+{
+    if (seen_end) return md_builder_finish(b, start_addr, img, err, errlen);
+    md_builder_free(b);
+    return md_fail(err, errlen, len, lineno ? lineno : 1, "missing %s: the dump is incomplete", missing);
 }
 
 void evt_mem_image_free(evt_mem_image *img)

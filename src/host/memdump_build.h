@@ -28,6 +28,12 @@ int md_next_line(const uint8_t *text, size_t len, size_t *pos, unsigned *lineno,
 evt_status md_line_bytes(const md_line *l, size_t from, uint8_t *out, size_t cap, size_t *n, char *err,
                          size_t errlen);
 
+/* The last byte of rec[0..n) (decoded from l's digits starting at index `from`) checks the others:
+ * the two's complement of their sum (Intel HEX) or its ones' complement (S-record). EVT_OK, or
+ * EVT_ERR_CORRUPT with err naming the checksum digits' offset. */
+evt_status md_checksum(const md_line *l, size_t from, const uint8_t *rec, size_t n, int ones_complement, char *err,
+                       size_t errlen);
+
 /* Format "offset N (0xN): line L: message" into err; returns EVT_ERR_CORRUPT. */
 evt_status md_fail(char *err, size_t errlen, uint64_t off, unsigned line, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
@@ -59,5 +65,9 @@ evt_status md_builder_add(md_builder *b, uint64_t addr, const uint8_t *p, size_t
 evt_status md_builder_finish(md_builder *b, uint64_t start_addr, evt_mem_image *img, char *err,
                       size_t errlen);
 void md_builder_free(md_builder *b);
+/* End of the text (len bytes, lineno lines): without the end record (seen_end 0) an error naming
+ * `missing` at offset len, else md_builder_finish. Frees the builder either way. */
+evt_status md_builder_end(md_builder *b, int seen_end, const char *missing, size_t len, unsigned lineno,
+                          uint64_t start_addr, evt_mem_image *img, char *err, size_t errlen);
 
 #endif

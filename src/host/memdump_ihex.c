@@ -47,14 +47,7 @@ evt_status evt_ihex_decode(const uint8_t *text, size_t len, uint64_t start_addr,
                          n - 5);
             goto fail;
         }
-        uint8_t sum = 0;
-        for (size_t k = 0; k + 1 < n; k++) sum = (uint8_t)(sum + rec[k]);
-        uint8_t want = (uint8_t)(0x100u - sum);
-        if (want != rec[n - 1]) {
-            st = md_fail(err, errlen, l.off + 1 + 2 * (n - 1), l.no, "checksum 0x%02x, computed 0x%02x",
-                         rec[n - 1], want);
-            goto fail;
-        }
+        if ((st = md_checksum(&l, 1, rec, n, 0, err, errlen)) != EVT_OK) goto fail;
         uint32_t addr16 = (uint32_t)rec[1] << 8 | rec[2];
         const uint8_t *data = rec + 4;
         switch (rec[3]) {
@@ -78,12 +71,8 @@ evt_status evt_ihex_decode(const uint8_t *text, size_t len, uint64_t start_addr,
             goto fail;
         }
     }
-    if (!seen_eof) {
-        st = md_fail(err, errlen, len, lineno ? lineno : 1,
-                     "missing end-of-file record (:00000001FF): the dump is incomplete");
-        goto fail;
-    }
-    return md_builder_finish(&b, start_addr, img, err, errlen);
+    return md_builder_end(&b, seen_eof, "end-of-file record (:00000001FF)", len, lineno, start_addr, img, err,
+                          errlen);
 fail:
     md_builder_free(&b);
     return st;

@@ -49,14 +49,7 @@ evt_status evt_srec_decode(const uint8_t *text, size_t len, uint64_t start_addr,
                          rec[0], n - 1);
             goto fail;
         }
-        uint8_t sum = 0;
-        for (size_t k = 0; k + 1 < n; k++) sum = (uint8_t)(sum + rec[k]);
-        uint8_t want = (uint8_t)~sum;
-        if (want != rec[n - 1]) {
-            st = md_fail(err, errlen, l.off + 2 + 2 * (n - 1), l.no, "checksum 0x%02x, computed 0x%02x",
-                         rec[n - 1], want);
-            goto fail;
-        }
+        if ((st = md_checksum(&l, 2, rec, n, 1, err, errlen)) != EVT_OK) goto fail;
         uint64_t addr = 0;
         for (unsigned k = 0; k < ab; k++) addr = addr << 8 | rec[1 + k];
         const uint8_t *data = rec + 1 + ab;
@@ -77,12 +70,8 @@ evt_status evt_srec_decode(const uint8_t *text, size_t len, uint64_t start_addr,
         default: break; /* S0 header */
         }
     }
-    if (!seen_end) {
-        st = md_fail(err, errlen, len, lineno ? lineno : 1,
-                     "missing termination record (S7, S8 or S9): the dump is incomplete");
-        goto fail;
-    }
-    return md_builder_finish(&b, start_addr, img, err, errlen);
+    return md_builder_end(&b, seen_end, "termination record (S7, S8 or S9)", len, lineno, start_addr, img, err,
+                          errlen);
 fail:
     md_builder_free(&b);
     return st;
