@@ -57,12 +57,66 @@ static void test_put_load_roundtrip(void **st)
     assert_int_equal(b[0], 0xBE);
 }
 
+/* Field-at-offset reads (record tables): seek then read; past the end is the sticky error. */
+static void test_reads_at_offsets(void **st)
+{
+    (void)st;
+    const uint8_t b[] = {0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90, 0xA0};
+    evt_cur c;
+    evt_cur_init(&c, b, sizeof b, 500, 0);
+    assert_int_equal(evt_cur_u16le_at(&c, 8), 0xA090);
+    assert_int_equal(evt_cur_u8_at(&c, 0), 0x10);
+    assert_int_equal(evt_cur_u32le_at(&c, 2), 0x60504030u);
+    assert_int_equal(evt_cur_u32be_at(&c, 2), 0x30405060u);
+    assert_true(evt_cur_u64le_at(&c, 1) == 0x9080706050403020ull);
+    assert_int_equal(evt_cur_u16(&c), 0);           /* pos 9 after the u64 at 1: one byte left */
+    assert_false(evt_cur_ok(&c));                   /* a u16 does not fit: the sticky error */
+    assert_int_equal(c.err_off, 509);
+    evt_cur_init(&c, b, sizeof b, 500, 0);
+    assert_true(evt_cur_at(&c, sizeof b));          /* the end itself is a valid position */
+    assert_int_equal(evt_cur_left(&c), 0);
+    assert_false(evt_cur_at(&c, sizeof b + 1));     /* past it: error at the end's offset */
+    assert_int_equal(c.err_off, 510);
+    assert_int_equal(evt_cur_u8_at(&c, 0), 0);      /* sticky: no read after an error */
+    evt_cur_init(&c, b, sizeof b, 0, 0);
+    assert_null(evt_cur_take_at(&c, 8, 3));
+    evt_cur_init(&c, b, sizeof b, 0, 0);
+    const uint8_t *q = evt_cur_take_at(&c, 8, 2);
+    assert_ptr_equal(q, b + 8);
+}
+
+/* A record's sub-cursor: its own bounds and base; a short record sets both errors. */
+static void test_sub_cursor(void **st)
+{
+    (void)st;
+    const uint8_t b[] = {1, 2, 3, 4, 5, 6};
+    evt_cur c, r;
+    evt_cur_init(&c, b, sizeof b, 1000, 0);
+    evt_cur_skip(&c, 2);
+    assert_true(evt_cur_sub(&c, 3, &r));
+    assert_int_equal(r.len, 3);
+    assert_int_equal(r.base, 1002);
+    assert_int_equal(evt_cur_u8_at(&r, 2), 5);
+    assert_int_equal(evt_cur_u16le_at(&r, 2), 0); /* the record ends before the parent does */
+    assert_false(evt_cur_ok(&r));
+    assert_int_equal(r.err_off, 1004);
+    assert_true(evt_cur_ok(&c));
+    assert_int_equal(evt_cur_u8(&c), 6);          /* the parent moved past the record */
+    assert_false(evt_cur_sub(&c, 1, &r));
+    assert_false(evt_cur_ok(&c));
+    assert_false(evt_cur_ok(&r));
+    assert_int_equal(evt_cur_left(&r), 0);
+    assert_int_equal(r.err_off, 1006);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reads_both_orders),
         cmocka_unit_test(test_sticky_error_with_offset),
         cmocka_unit_test(test_put_load_roundtrip),
+        cmocka_unit_test(test_reads_at_offsets),
+        cmocka_unit_test(test_sub_cursor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
