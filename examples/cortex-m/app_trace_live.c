@@ -14,6 +14,13 @@
 
 #define APP_SAMPLE_UEVT 16u /* user event number of app.sample (the hooks use 0..9) */
 
+/* RKH user-field type UI32, from the format's table (rkh_defs.h). */
+enum {
+#define APP_UF_(t, name, k, sg) APP_UF_##name = t,
+    RKH_USER_FIELD_TABLE(APP_UF_)
+#undef APP_UF_
+};
+
 static evt_rkh_recorder g_rec;
 static uint8_t g_ring[EVT_CFG_RKH_RING_SIZE];
 
@@ -41,9 +48,9 @@ void app_trace_start(void)
 void app_trace_sample(uint32_t task, uint32_t seq, uint32_t value)
 {
     if (!evt_rkh_begin(&g_rec, RKH_TE_USER + APP_SAMPLE_UEVT)) return;
-    evt_rkh_usr_int(&g_rec, 5 /* UI32 */, 0, task);
-    evt_rkh_usr_int(&g_rec, 5, 0, seq);
-    evt_rkh_usr_int(&g_rec, 5, 0, value);
+    evt_rkh_usr_int(&g_rec, APP_UF_UI32, 0, task);
+    evt_rkh_usr_int(&g_rec, APP_UF_UI32, 0, seq);
+    evt_rkh_usr_int(&g_rec, APP_UF_UI32, 0, value);
     evt_rkh_end(&g_rec);
 }
 

@@ -1,5 +1,5 @@
 /* RKH-stream backend of the generic kernel hooks: evt_rkh_hook_* -> one RKH user record each,
- * through the public RKH recorder API (record layouts: rkh_hooks.h). The recorder serialises
+ * through the public RKH recorder API (record layouts: rkh_hooks_defs.h). The recorder serialises
  * records (its own lock), so hooks may come from any context. Freestanding: no libc. */
 #include "formats/rkh/rkh_hooks.h"
 
@@ -7,8 +7,13 @@
 
 EVT_HOOK_DECLARE_BACKEND(rkh)
 
-/* User-field type codes (RKH_USER_FIELD_TABLE), width 0 = the reader's default rendering. */
-enum { UF_UI8 = 1, UF_I32 = 4, UF_UI32 = 5, UF_X32 = 6, UF_OBJ = 9 };
+/* User-field type codes, from RKH_USER_FIELD_TABLE (rkh_defs.h): UF_UI8, UF_I32, ... Written with
+ * width 0: the reader's default rendering. */
+enum {
+#define RKH_HOOK_UF_(t, name, k, sg) UF_##name = t,
+    RKH_USER_FIELD_TABLE(RKH_HOOK_UF_)
+#undef RKH_HOOK_UF_
+};
 
 static evt_rkh_recorder *volatile g_rec; /* the attached recorder, or NULL */
 
