@@ -96,7 +96,10 @@ except subprocess.TimeoutExpired:
     p.kill(); p.communicate()
     check(False, "fifo, writer opening late: evtrace did not end after the writer closed")
 
-# 3. pty as a serial line: cooked mode on purpose, evtrace must make it raw.
+# 3. pty as a serial line: cooked mode on purpose, evtrace must make it raw. The sample holds the
+# bytes a cooked line would change (CR mapped to NL, XON/XOFF swallowed, ^D as end of file), so
+# decoding every event proves the raw mode.
+check(all(bytes([b]) in data for b in (0x0D, 0x11, 0x13, 0x04)), "serial: the sample holds CR, XON, XOFF and ^D bytes")
 master, slave = pty.openpty()
 sname = os.ttyname(slave)
 attrs = termios.tcgetattr(slave)
