@@ -2,7 +2,11 @@
  * 2,000,000 events; EVT_BENCH_EXPORT_EVENTS=N for more, e.g. 50000000) with `evtrace` into each
  * exporter, plus `stats` and `report`, each in its own child process, and prints events/s, peak
  * RSS of that child (wait4 rusage) and output size. EVT_BENCH_EXPORTERS="perfetto sqlite" picks
- * a subset. Outputs go to $TMPDIR and are removed. */
+ * a subset. Besides the wall-clock rate it prints the rate per CPU second of the child (user +
+ * system), which a loaded machine does not distort. EVT_BENCH_EXPORT_BASELINE=/path/to/evtrace
+ * (e.g. a build of an earlier commit) runs each kind with that binary too, right after, and prints
+ * it as "<kind>_baseline": the previous code path measured in the same run. Outputs go to $TMPDIR
+ * and are removed. */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -39,8 +43,9 @@ static uint64_t du_bytes(const char *path)
     return sum;
 }
 
-/* Run argv in a child; returns its peak RSS in kB (or -1), wall ns in *ns. */
-static long run_child(char *const argv[], uint64_t *ns)
+/* Run argv in a child; returns its peak RSS in kB (or -1), wall ns in *ns, user + system CPU ns
+ * in *cpu_ns. */
+static long run_child(char *const argv[], uint64_t *ns, uint64_t *cpu_ns)
 {
     uint64_t t0 = bench_now_ns();
     pid_t pid = fork();
@@ -53,6 +58,8 @@ static long run_child(char *const argv[], uint64_t *ns)
     struct rusage ru;
     if (wait4(pid, &status, 0, &ru) < 0) return -1;
     *ns = bench_now_ns() - t0;
+    *cpu_ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
+              (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
     return ru.ru_maxrss;
 }
@@ -81,14 +88,19 @@ int main(int argc, char **argv)
     fclose(f);
     const char *sel = getenv("EVT_BENCH_EXPORTERS");
     static const char *const kinds[] = {"chrome", "perfetto", "ctf", "sqlite", "stats", "report"};
+    const char *base = getenv("EVT_BENCH_EXPORT_BASELINE");
+    if (base && access(base, X_OK) != 0) { fprintf(stderr, "%s: baseline %s is not executable\n", argv[0], base); return 1; }
     printf("bench_export: %llu synthetic events per run\n", events);
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+    for (size_t run = 0; run < 2 * (sizeof kinds / sizeof kinds[0]); run++) {
+        size_t i = run / 2;
+        int baseline = (int)(run % 2); /* each kind: this build, then the baseline binary if given */
+        if (baseline && !base) continue;
         if (sel && !strstr(sel, kinds[i])) continue;
         char out[4300], subject[64];
         snprintf(out, sizeof out, "%s/out.%s", dir, kinds[i]);
         char *args[10];
         int k = 0;
-        args[k++] = bin;
+        args[k++] = baseline ? (char *)base : bin;
         if (strcmp(kinds[i], "stats") == 0) { args[k++] = "stats"; args[k++] = "--json"; args[k++] = spec; }
         else if (strcmp(kinds[i], "report") == 0) {
             args[k++] = "report"; args[k++] = "-q"; args[k++] = spec; args[k++] = "-o"; args[k++] = out;
@@ -97,15 +109,16 @@ int main(int argc, char **argv)
             args[k++] = "--to"; args[k++] = (char *)kinds[i];
         }
         args[k] = NULL;
-        uint64_t ns = 0;
+        uint64_t ns = 0, cpu_ns = 0;
         int saved = dup(1);
         if (strcmp(kinds[i], "stats") == 0) { FILE *nul = freopen("/dev/null", "w", stdout); (void)nul; }
-        long rss = run_child(args, &ns);
+        long rss = run_child(args, &ns, &cpu_ns);
         if (strcmp(kinds[i], "stats") == 0) { fflush(stdout); dup2(saved, 1); }
         close(saved);
-        snprintf(subject, sizeof subject, "export_%s", kinds[i]);
+        snprintf(subject, sizeof subject, "export_%s%s", kinds[i], baseline ? "_baseline" : "");
         if (rss < 0) { printf("bench: %s: FAILED\n", subject); continue; }
         bench_report(subject, "events/s", (double)events * 1e9 / (double)ns, "ev/s");
+        if (cpu_ns) bench_report(subject, "events/s per CPU s", (double)events * 1e9 / (double)cpu_ns, "ev/s");
         bench_report(subject, "peak RSS", (double)rss / 1024.0, "MB");
         bench_report(subject, "output", (double)du_bytes(out) / 1e6, "MB");
         if (evt_out_remove_tree(out) != 0 && errno != ENOENT) fprintf(stderr, "cannot remove %s\n", out); /* stats: none */

@@ -65,12 +65,20 @@ struct evt_reader {
     uint64_t errors;          /* problems reported through evt_reader_error() */
     uint64_t events;          /* events returned so far */
     uint64_t lost;            /* sum of counts of lost events returned so far */
-    uint64_t clock_hz;        /* tick frequency if known, else 0 (set by the reader) */
+    uint64_t clock_hz;        /* tick frequency if known, else 0 (set by the reader, or the user's) */
+    uint64_t clock_hz_user;   /* --clock-hz: overrides the reader's (0: none); evt_reader_set_clock_hz */
     char fail_msg[256];       /* message of the fatal error, with offset */
     uint64_t fail_offset;
     char *text;               /* sanitized copies of the current event's non-UTF-8 strings */
     size_t text_cap;
 };
+
+/* Where a reader's clock frequency comes from ("clock_source" in JSON). */
+typedef enum evt_clock_source {
+    EVT_CLOCK_UNKNOWN = 0, /* "unknown": timestamps are ticks of an unknown rate */
+    EVT_CLOCK_FORMAT,      /* "format": the trace carries it (XRay header, ETW timer frequency, ...) */
+    EVT_CLOCK_USER         /* "user": given with --clock-hz, overriding the trace's */
+} evt_clock_source;
 
 /* Registry. */
 size_t evt_reader_count(void);
@@ -99,6 +107,17 @@ evt_status evt_reader_open_stream(evt_source *src, const char *format, const evt
  * text. */
 evt_status evt_reader_next(evt_reader *r, evt_event *ev);
 void evt_reader_close(evt_reader *r);
+
+/* Clock model. Every event evt_reader_next returns carries t_ns (EVT_HAS_TNS) whenever the clock
+ * is known: the reader's own t_ns if it set one, else ts * 1e9 / clock_hz (128-bit, floored,
+ * saturating). A user frequency (hz > 0) replaces the reader's for every later event, its t_ns
+ * included; call it right after open. hz = 0 removes a user frequency. */
+void evt_reader_set_clock_hz(evt_reader *r, uint64_t hz);
+evt_clock_source evt_reader_clock_source(const evt_reader *r);
+/* "format", "user" or "unknown". */
+const char *evt_clock_source_name(evt_clock_source c);
+/* ts ticks at hz in ns, floored; UINT64_MAX when it does not fit (hz must not be 0). */
+uint64_t evt_ticks_to_ns(uint64_t ts, uint64_t hz);
 
 /* For readers: report a recoverable problem at an offset (counted in r->errors). */
 void evt_reader_error(evt_reader *r, uint64_t offset, const char *fmt, ...)

@@ -34,6 +34,7 @@ typedef struct cli_args {
     const char *serial;     /* --serial DEV: read a serial device (raw mode) as a stream */
     unsigned baud;          /* --baud N: its speed (0: leave as is) */
     unsigned idle_exit_ms;  /* --idle-exit SECONDS: on a stream, stop after that long idle */
+    uint64_t clock_hz;      /* --clock-hz HZ: the trace's tick rate, overriding the format's (0: none) */
     evt_input_opts input;   /* --offset N, --base-address ADDR: where the trace starts in FILE */
     const char *extra[8];   /* further positional arguments after FILE */
     int nextra;

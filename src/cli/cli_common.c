@@ -96,7 +96,11 @@ evt_reader *cli_open(const cli_args *a, int *code)
     evt_reader *r = NULL;
     g_diag.path = a->file;
     g_diag.shown = 0;
-    if (a->follow || a->listen || a->serial || strcmp(a->file, "-") == 0) return open_stream(a, code);
+    if (a->follow || a->listen || a->serial || strcmp(a->file, "-") == 0) {
+        r = open_stream(a, code);
+        if (r && a->clock_hz) evt_reader_set_clock_hz(r, a->clock_hz);
+        return r;
+    }
     /* A file: raw, or an Intel HEX / S-record dump (auto-detected), from --offset / --base-address. */
     evt_source src;
     char why[400];
@@ -112,6 +116,7 @@ evt_reader *cli_open(const cli_args *a, int *code)
         *code = (st == EVT_ERR_USAGE) ? EXIT_USAGE : EXIT_INPUT;
         return NULL;
     }
+    if (a->clock_hz) evt_reader_set_clock_hz(r, a->clock_hz);
     *code = EXIT_OK_;
     return r;
 }

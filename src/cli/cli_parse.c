@@ -16,7 +16,7 @@
 enum {
     ID_HELP = 'h', ID_OUT = 'o', ID_QUIET = 'q',
     ID_FORMAT = 256, ID_JSON, ID_TO, ID_FORCE, ID_FOLLOW, ID_LISTEN, ID_IDLE_EXIT,
-    ID_SERIAL, ID_BAUD, ID_OFFSET, ID_BASE_ADDRESS,
+    ID_SERIAL, ID_BAUD, ID_OFFSET, ID_BASE_ADDRESS, ID_CLOCK_HZ,
     ID_READER_OPT /* ID_READER_OPT + i: the i-th reader option found */
 };
 
@@ -46,6 +46,8 @@ static const cli_opt k_opts[] = {
     {"baud", ID_BAUD, "N", OPT_FOLLOW, "with --serial: line speed (default: leave the device's)"},
     {"idle-exit", ID_IDLE_EXIT, "SECONDS", OPT_FOLLOW,
      "on a stream (--follow, --listen, --serial, -): stop after SECONDS\nwithout new data"},
+    {"clock-hz", ID_CLOCK_HZ, "HZ",  0,
+     "the trace's tick rate in Hz (e.g. 1000 or 168e6): times become ns;\noverrides the rate the trace carries"},
     {"offset", ID_OFFSET, "BYTES", 0, "the trace starts BYTES into FILE (or into a HEX/S-record image)"},
     {"base-address", ID_BASE_ADDRESS, "ADDR", 0,
      "Intel HEX / S-record dump: the trace starts at target address ADDR\n(default: the lowest address in the dump)"},
@@ -117,6 +119,15 @@ static int apply_(const cli_command *c, int id, const char *val, cli_args *a)
             return value_error_(c, id == ID_OFFSET ? "offset" : "base-address", "a number (decimal or 0x hex)", val);
         if (id == ID_OFFSET) a->input.offset = v;
         else { a->input.base_address = v; a->input.has_base_address = 1; }
+        break;
+    }
+    case ID_CLOCK_HZ: {
+        char *end;
+        errno = 0;
+        double hz = strtod(val, &end); /* 1000, 168000000, 168e6 */
+        if (!*val || *end || errno || !(hz >= 1.0) || hz > 1.0e18 || hz != (double)(uint64_t)hz)
+            return value_error_(c, "clock-hz", "a whole frequency in Hz from 1 to 1e18", val);
+        a->clock_hz = (uint64_t)hz;
         break;
     }
     case ID_IDLE_EXIT: {

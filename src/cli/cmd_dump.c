@@ -6,6 +6,9 @@
 
 static void print_text(const evt_event *ev)
 {
+    /* real time (s.ns) when the clock is known, then the raw ticks */
+    if (ev->flags & EVT_HAS_TNS)
+        printf("%6" PRIu64 ".%09" PRIu64 "s ", ev->t_ns / 1000000000u, ev->t_ns % 1000000000u);
     printf("%12" PRIu64 "  ", ev->ts);
     if (ev->ctx_name) printf("%-20.20s ", ev->ctx_name);
     else if (ev->flags & EVT_HAS_CTX) printf("0x%-18" PRIx64 " ", ev->ctx);
@@ -53,7 +56,9 @@ const cli_command cli_cmd_dump = {
     "dump", "[--json] FILE", "every event, oldest first",
     "Prints every event oldest first. --json prints JSON Lines, one object per event with the\n"
     "keys fmt, id, name, kind, ts, ctx, args (and ctx_name, prio, cpu, seq, count, offset,\n"
-    "fields, data where present). Lost data appears as an event of kind \"lost\".\n"
+    "fields, data where present; t_ns when the clock is known). Lost data appears as an event of\n"
+    "kind \"lost\". Text lines start with the time in seconds when the clock is known (the trace's\n"
+    "rate, or --clock-hz HZ), then the raw ticks.\n"
     "--follow decodes a stream as it arrives (a growing file, a pipe, - for stdin, a TCP\n"
     "connection with --listen [HOST:]PORT, a serial line with --serial DEV --baud N) and flushes\n"
     "each line. FILE may also be an Intel HEX or S-record memory dump (--base-address, --offset).",

@@ -27,6 +27,8 @@ static int run(const cli_args *a)
         if (failed) evt_json_str(&j, r->fail_msg); else evt_json_null(&j);
         evt_json_key(&j, "clock_hz");
         if (r->clock_hz) evt_json_u64(&j, r->clock_hz); else evt_json_null(&j);
+        evt_json_kstr(&j, "clock_source", evt_clock_source_name(evt_reader_clock_source(r)));
+        evt_json_kstr(&j, "time_unit", r->clock_hz ? "ns" : "ticks");
         evt_json_kstr(&j, "container", evt_dump_kind_name(r->src.dump)); /* binary, ihex, srec */
         if (r->src.dump != EVT_DUMP_BINARY) evt_json_ku64(&j, "image_address", r->src.image_addr);
         if (r->src.file_off) evt_json_ku64(&j, "file_offset", r->src.file_off);
@@ -45,7 +47,10 @@ static int run(const cli_args *a)
         printf("events:   %llu\n", (unsigned long long)r->events);
         printf("lost:     %llu\n", (unsigned long long)r->lost);
         printf("errors:   %llu\n", (unsigned long long)(r->errors + (uint64_t)failed));
-        if (r->clock_hz) printf("clock:    %llu Hz\n", (unsigned long long)r->clock_hz);
+        if (r->clock_hz)
+            printf("clock:    %llu Hz (%s)\n", (unsigned long long)r->clock_hz,
+                   evt_reader_clock_source(r) == EVT_CLOCK_USER ? "--clock-hz" : "from the trace");
+        else printf("clock:    ticks, unknown rate (give it with --clock-hz HZ)\n");
         if (r->desc->info_text) r->desc->info_text(r->state, stdout);
     }
     code = cli_finish(r, st);

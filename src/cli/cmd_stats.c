@@ -23,12 +23,12 @@ static int run(const cli_args *a)
     cli_progress prog;
     cli_progress_init(&prog, "stats", r, 0);
     while ((st = evt_reader_next(r, &ev)) == EVT_OK) {
-        if (s.clock_hz == 0 && r->clock_hz) s.clock_hz = r->clock_hz;
+        if (s.events == 0 && r->clock_hz) s.clock_hz = r->clock_hz; /* the time unit, fixed from the first event */
         evt_stats_add(&s, &ev);
         cli_progress_tick(&prog, &ev);
     }
     cli_progress_done(&prog);
-    if (r->clock_hz) s.clock_hz = r->clock_hz;
+    s.clock_source = evt_clock_source_name(s.clock_hz ? evt_reader_clock_source(r) : EVT_CLOCK_UNKNOWN);
     evt_stats_finish(&s);
     code = cli_finish(r, st);
     if (a->json) {

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 #include "evtrace/alloc.h"
 #include "utf8.h"
@@ -185,6 +186,49 @@ static evt_status sanitize_text(evt_reader *r, evt_event *ev)
     return EVT_OK;
 }
 
+/* ---- clock: nanoseconds on every event when the rate is known ----------------------------------- */
+
+uint64_t evt_ticks_to_ns(uint64_t ts, uint64_t hz)
+{
+    unsigned __int128 ns = (unsigned __int128)ts * 1000000000u / hz;
+    return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
+}
+
+void evt_reader_set_clock_hz(evt_reader *r, uint64_t hz)
+{
+    r->clock_hz_user = hz;
+    if (hz) r->clock_hz = hz;
+}
+
+evt_clock_source evt_reader_clock_source(const evt_reader *r)
+{
+    if (r->clock_hz_user) return EVT_CLOCK_USER;
+    return r->clock_hz ? EVT_CLOCK_FORMAT : EVT_CLOCK_UNKNOWN;
+}
+
+const char *evt_clock_source_name(evt_clock_source c)
+{
+    switch (c) {
+    case EVT_CLOCK_FORMAT: return "format";
+    case EVT_CLOCK_USER: return "user";
+    default: return "unknown";
+    }
+}
+
+/* Invariant after this: EVT_HAS_TNS is set iff the clock is known (or the reader gave t_ns), and a
+ * user frequency wins over the reader's conversion. */
+static void set_time_(evt_reader *r, evt_event *ev)
+{
+    if (r->clock_hz_user) {
+        r->clock_hz = r->clock_hz_user; /* a reader that learns its rate late does not undo it */
+        ev->t_ns = evt_ticks_to_ns(ev->ts, r->clock_hz_user);
+        ev->flags |= EVT_HAS_TNS;
+    } else if (r->clock_hz && !(ev->flags & EVT_HAS_TNS)) {
+        ev->t_ns = evt_ticks_to_ns(ev->ts, r->clock_hz);
+        ev->flags |= EVT_HAS_TNS;
+    }
+}
+
 evt_status evt_reader_next(evt_reader *r, evt_event *ev)
 {
     evt_event_reset(ev);
@@ -193,6 +237,7 @@ evt_status evt_reader_next(evt_reader *r, evt_event *ev)
     evt_status st = r->desc->next(r->state, ev);
     if (st == EVT_OK) st = sanitize_text(r, ev);
     if (st == EVT_OK) {
+        set_time_(r, ev);
         r->events++;
         if (ev->kind == EVT_KIND_LOST && (ev->flags & EVT_HAS_COUNT)) r->lost += ev->count;
     } else if (st != EVT_END && !r->fail_msg[0]) {

@@ -221,8 +221,9 @@ int evt_report_write(FILE *o, evt_stats *s, const char *format, const char *file
     esc(o, file);
     fmt_time(tb, sizeof tb, s, evt_stats_time(s, dur));
     fprintf(o, " &middot; format %s &middot; %" PRIu64 " events &middot; duration %s &middot; %u CPU(s) &middot; clock %s",
-            format, s->events, tb, s->ncpus, s->clock_hz ? "known" : "unknown (ticks)");
-    if (s->clock_hz) fprintf(o, " (%" PRIu64 " Hz)", s->clock_hz);
+            format, s->events, tb, s->ncpus, s->clock_hz ? "known" : "unknown: times in ticks");
+    if (s->clock_hz) fprintf(o, " (%" PRIu64 " Hz%s%s)", s->clock_hz, s->clock_source ? ", from " : "",
+                             s->clock_source ? s->clock_source : "");
     fputs("</div>\n", o);
     if (errors || s->lost_events)
         fprintf(o, "<p class=\"warn\">%" PRIu64 " decode error(s); %" PRIu64 " lost-data event(s), count %" PRIu64 "</p>\n",
@@ -243,7 +244,7 @@ int evt_report_write(FILE *o, evt_stats *s, const char *format, const char *file
         fmt_time(tb, sizeof tb, s, evt_stats_time(s, c->cpu_ticks));
         fprintf(o, "</td><td>%s</td><td>%" PRIu64 "</td><td data-v=\"%" PRIu64 "\">%s</td><td>%.2f</td><td>%" PRIu64
                    "</td><td>%" PRIu64 "</td></tr>\n",
-                evt_stats_class_name(c->cls), c->events, c->cpu_ticks, tb,
+                evt_stats_class_name(c->cls), c->events, c->cpu_ticks, tb, /* data-v: time unit, for sorting */
                 dur ? (double)c->cpu_ticks * 100.0 / (double)dur : 0.0, c->switches, c->isr_count);
     }
     fputs("</tbody></table>\n", o);

@@ -163,15 +163,18 @@ static void tl_add_(evt_stats *s, uint32_t ci, uint64_t a, uint64_t b)
 }
 
 /* Charge the time since the CPU's previous event. */
-static void charge_(evt_stats *s, evt_stats_cpu *cpu, uint64_t ts)
+static void charge_(evt_stats *s, evt_stats_cpu *cpu, uint64_t ts, uint64_t raw)
 {
-    if (!cpu->seen) { cpu->seen = 1; cpu->prev_ts = ts; return; }
+    if (!cpu->seen) { cpu->seen = 1; cpu->prev_ts = ts; cpu->prev_raw = raw; return; }
     if (ts <= cpu->prev_ts) return;
     uint64_t d = ts - cpu->prev_ts;
+    uint64_t draw = raw > cpu->prev_raw ? raw - cpu->prev_raw : 0;
+    cpu->prev_raw = raw;
     int64_t target = cpu->isr_n ? (int64_t)cpu->isr[cpu->isr_n - 1].ctx : cpu->run;
     if (cpu->isr_n) s->isr_ticks += d;
     if (target >= 0) {
         s->ctxs[target].cpu_ticks += d;
+        s->ctxs[target].cpu_raw += draw;
         if (s->timeline) tl_add_(s, (uint32_t)target, cpu->prev_ts, ts);
     } else {
         s->idle_ticks += d;
@@ -197,14 +200,17 @@ static void on_lost_(evt_stats *s)
 int evt_stats_add(evt_stats *s, const evt_event *ev)
 {
     s->events++;
-    if (!s->have_ts || ev->ts < s->first_ts) s->first_ts = ev->ts;
-    if (!s->have_ts || ev->ts > s->last_ts) s->last_ts = ev->ts;
-    if (!s->have_ts) { s->have_ts = 1; s->tl_origin = ev->ts; }
+    uint64_t t = evt_stats_event_time(s, ev);
+    if (!s->have_ts || t < s->first_ts) s->first_ts = t;
+    if (!s->have_ts || t > s->last_ts) s->last_ts = t;
+    if (!s->have_ts || ev->ts < s->first_raw) s->first_raw = ev->ts;
+    if (!s->have_ts || ev->ts > s->last_raw) s->last_raw = ev->ts;
+    if (!s->have_ts) { s->have_ts = 1; s->tl_origin = t; }
     uint32_t cn = (ev->flags & EVT_HAS_CPU) ? ev->cpu : 0;
     if (cn >= EVT_STATS_MAX_CPUS) cn = EVT_STATS_MAX_CPUS - 1;
     if (cn + 1 > s->ncpus) s->ncpus = cn + 1;
     evt_stats_cpu *cpu = &s->cpus[cn];
-    charge_(s, cpu, ev->ts);
+    charge_(s, cpu, t, ev->ts);
 
     int64_t ci = ctx_of_(s, ev, 0);
     if (ci < 0) return 0;
@@ -232,13 +238,13 @@ int evt_stats_add(evt_stats *s, const evt_event *ev)
                 evt_isr_open *o = &cpu->isr[cpu->isr_n++];
                 o->ctx = (uint32_t)ii;
                 o->label = intern_(s, evt_event_label(ev, lb, sizeof lb));
-                o->ts = ev->ts;
+                o->ts = t;
             } else {
                 s->overflow++;
             }
         } else if (cpu->isr_n) {
             evt_isr_open *o = &cpu->isr[--cpu->isr_n];
-            latency_(s, EVT_SPAN_ISR, o->label, o->ts, ev->ts);
+            latency_(s, EVT_SPAN_ISR, o->label, o->ts, t);
         } else {
             s->unmatched[EVT_SPAN_ISR]++;
         }
@@ -248,13 +254,13 @@ int evt_stats_add(evt_stats *s, const evt_event *ev)
     if (cat != EVT_SPAN_NONE) {
         uint32_t label = intern_(s, evt_event_label(ev, lb, sizeof lb));
         if (begin) {
-            if (!evt_span_push(&c->stack, (uint8_t)cat, label, ev->ts)) s->overflow++;
+            if (!evt_span_push(&c->stack, (uint8_t)cat, label, t)) s->overflow++;
         } else {
             uint32_t k = evt_span_match(&c->stack, (uint8_t)cat, label);
             if (!k) s->unmatched[cat]++;
             while (k--) {
                 evt_span *sp = &c->stack.v[--c->stack.n];
-                latency_(s, sp->cat, sp->label, sp->ts, ev->ts);
+                latency_(s, sp->cat, sp->label, sp->ts, t);
             }
         }
     }
@@ -279,10 +285,18 @@ void evt_stats_finish(evt_stats *s)
     }
 }
 
-uint64_t evt_stats_time(const evt_stats *s, uint64_t ticks)
+uint64_t evt_stats_time(const evt_stats *s, uint64_t t)
 {
-    if (!s->clock_hz) return ticks;
-    return (uint64_t)((unsigned __int128)ticks * 1000000000u / s->clock_hz);
+    (void)s;
+    return t;
+}
+
+uint64_t evt_stats_event_time(const evt_stats *s, const evt_event *ev)
+{
+    if (!s->clock_hz) return ev->ts;
+    if (ev->flags & EVT_HAS_TNS) return ev->t_ns;
+    unsigned __int128 ns = (unsigned __int128)ev->ts * 1000000000u / s->clock_hz;
+    return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
 }
 
 uint64_t evt_stats_duration(const evt_stats *s) { return s->have_ts ? s->last_ts - s->first_ts : 0; }
@@ -382,8 +396,13 @@ void evt_stats_json(evt_stats *s, evt_json *j, const char *format, const char *f
     evt_json_key(j, "clock_hz");
     if (s->clock_hz) evt_json_u64(j, s->clock_hz); else evt_json_null(j);
     evt_json_kstr(j, "time_unit", s->clock_hz ? "ns" : "ticks");
-    evt_json_ku64(j, "start_ts", s->have_ts ? s->first_ts : 0);
-    evt_json_ku64(j, "end_ts", s->have_ts ? s->last_ts : 0);
+    if (s->clock_source) evt_json_kstr(j, "clock_source", s->clock_source);
+    evt_json_ku64(j, "start_ts", s->have_ts ? s->first_raw : 0);
+    evt_json_ku64(j, "end_ts", s->have_ts ? s->last_raw : 0);
+    evt_json_key(j, "start_ns"); /* first and last event time in ns, null when the clock is unknown */
+    if (s->have_ts && s->clock_hz) evt_json_u64(j, s->first_ts); else evt_json_null(j);
+    evt_json_key(j, "end_ns");
+    if (s->have_ts && s->clock_hz) evt_json_u64(j, s->last_ts); else evt_json_null(j);
     evt_json_ku64(j, "duration", evt_stats_time(s, dur));
     evt_json_ku64(j, "cpus", s->ncpus);
     evt_json_ku64(j, "idle_time", evt_stats_time(s, s->idle_ticks));
@@ -405,7 +424,7 @@ void evt_stats_json(evt_stats *s, evt_json *j, const char *format, const char *f
         evt_json_kstr(j, "class", evt_stats_class_name(c->cls));
         evt_json_ku64(j, "events", c->events);
         evt_json_ku64(j, "cpu_time", evt_stats_time(s, c->cpu_ticks));
-        evt_json_ku64(j, "cpu_ticks", c->cpu_ticks);
+        evt_json_ku64(j, "cpu_ticks", c->cpu_raw);
         evt_json_key(j, "load_pct");
         evt_json_f64(j, pct_(c->cpu_ticks, dur));
         evt_json_ku64(j, "switches", c->switches);
@@ -469,10 +488,11 @@ void evt_stats_text(evt_stats *s, FILE *out, const char *format, const char *fil
     char nb[64];
     fprintf(out, "file:     %s\nformat:   %s\nevents:   %" PRIu64 "\nerrors:   %" PRIu64 "\n", file, format,
             s->events, errors);
-    if (s->clock_hz) fprintf(out, "clock:    %" PRIu64 " Hz\n", s->clock_hz);
-    else fprintf(out, "clock:    unknown (times in ticks)\n");
+    if (s->clock_hz) fprintf(out, "clock:    %" PRIu64 " Hz%s%s\n", s->clock_hz, s->clock_source ? ", from " : "",
+                             s->clock_source ? s->clock_source : "");
+    else fprintf(out, "clock:    unknown (times in ticks; give the rate with --clock-hz HZ)\n");
     fprintf(out, "duration: %" PRIu64 " %s (ts %" PRIu64 " .. %" PRIu64 "), %u CPU(s)\n", evt_stats_time(s, dur),
-            unit, s->have_ts ? s->first_ts : 0, s->have_ts ? s->last_ts : 0, s->ncpus);
+            unit, s->have_ts ? s->first_raw : 0, s->have_ts ? s->last_raw : 0, s->ncpus);
     fprintf(out, "idle:     %" PRIu64 " %s (%.2f%%)\nin ISRs:  %" PRIu64 " %s (%.2f%%)\n",
             evt_stats_time(s, s->idle_ticks), unit, pct_(s->idle_ticks, dur), evt_stats_time(s, s->isr_ticks), unit,
             pct_(s->isr_ticks, dur));

@@ -40,10 +40,11 @@ typedef struct evt_stats_ctx {
     evt_ctx_class cls;     /* class from its first event */
     uint32_t name;         /* strtab id of its name, 0 if unknown */
     uint64_t events;       /* events recorded in this context */
-    uint64_t cpu_ticks;    /* time charged to it (see the model above) */
+    uint64_t cpu_ticks;    /* time charged to it (see the model above), in the time unit */
+    uint64_t cpu_raw;      /* the same in raw ticks */
     uint64_t isr_count;    /* isr_enter events in this (ISR) context */
     uint64_t switches;     /* times it became the running context */
-    uint64_t first_ts, last_ts;
+    uint64_t first_ts, last_ts; /* raw ticks */
     evt_span_stack stack;  /* open service/function spans */
     uint64_t *bins;        /* timeline: ticks charged per bin (EVT_STATS_BINS), or NULL */
 } evt_stats_ctx;
@@ -71,14 +72,16 @@ typedef struct evt_isr_open {
 /* Per-CPU running state. */
 typedef struct evt_stats_cpu {
     int seen;              /* an event was seen on this CPU */
-    uint64_t prev_ts;
+    uint64_t prev_ts;      /* time unit */
+    uint64_t prev_raw;     /* raw ticks */
     int64_t run;           /* index of the running context, -1 = idle/unknown */
     uint32_t isr_n;        /* open ISRs */
     evt_isr_open isr[EVT_STATS_ISR_DEPTH];
 } evt_stats_cpu;
 
 typedef struct evt_stats {
-    uint64_t clock_hz;     /* 0 if unknown: times stay in ticks */
+    uint64_t clock_hz;     /* 0 if unknown: times stay in ticks. Fixed at init: the time unit */
+    const char *clock_source; /* evt_clock_source_name() of the reader, or NULL (not shown) */
     evt_strtab strs;       /* names and labels */
     evt_stats_ctx *ctxs;
     uint32_t nctx, ctxcap;
@@ -94,7 +97,8 @@ typedef struct evt_stats {
     uint32_t ncpus;        /* highest CPU slot used + 1 */
     uint64_t events;
     int have_ts;
-    uint64_t first_ts, last_ts; /* min and max timestamp */
+    uint64_t first_ts, last_ts; /* min and max time (time unit) */
+    uint64_t first_raw, last_raw; /* min and max raw ticks */
     uint64_t idle_ticks;   /* time with no known running context */
     uint64_t isr_ticks;    /* time inside ISRs */
     uint64_t lost_events;  /* events of kind lost */
@@ -119,9 +123,14 @@ int evt_stats_add(evt_stats *s, const evt_event *ev);
 void evt_stats_finish(evt_stats *s);
 void evt_stats_free(evt_stats *s);
 
-/* Ticks converted to the output unit: ns when clock_hz is known, else ticks. */
-uint64_t evt_stats_time(const evt_stats *s, uint64_t ticks);
-/* Trace duration in ticks. */
+/* Every time stats keeps (spans, cpu time, timeline, first/last) is already in the time unit:
+ * ns when clock_hz is known (the event's t_ns, which the reader registry sets, else
+ * floor(ts * 1e9 / clock_hz)), else ticks; so every output agrees with the events' t_ns. This
+ * returns its argument: kept so callers say where a value is a time. */
+uint64_t evt_stats_time(const evt_stats *s, uint64_t t);
+/* The time of an event in the time unit of s. */
+uint64_t evt_stats_event_time(const evt_stats *s, const evt_event *ev);
+/* Trace duration in the time unit. */
 uint64_t evt_stats_duration(const evt_stats *s);
 /* Context indices sorted by cpu time (descending); caller frees with evt_free. */
 uint32_t *evt_stats_ctx_order(const evt_stats *s);

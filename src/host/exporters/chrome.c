@@ -7,8 +7,12 @@
  * running its open service/function slices are closed and reopened (args.resumed) when it runs
  * again: a blocking call shows as pieces, each inside a running slice. Events with a string field
  * "state_entered" (state machines) also draw state-occupancy slices on a "<context> (state)" track.
- * Events without a context go to a "global" track. Timestamps are microseconds when the clock
- * frequency is known, otherwise one tick is shown as one microsecond. Streams: state is one
+ * Events without a context go to a "global" track. Timestamps ("ts", microseconds) come from the
+ * event's t_ns when the clock is known, written exactly as integer µs plus up to 3 decimals (ns);
+ * otherwise one tick is shown as one microsecond and otherData says "time_unit":"ticks".
+ * Speed: the constant parts of each record ("ph", "pid", "tid", "ts", the instant's "s"/"cat",
+ * the args head) are assembled with integer formatting in a small line buffer and written with one
+ * fwrite; the variable parts (names, fields) go through the JSON writer. Streams: state is one
  * open slice per context (a small table) and a stack depth per context. */
 #include <errno.h>
 #include <inttypes.h>
@@ -26,6 +30,7 @@
 #define MAX_DEPTH 32  /* open service/function slices kept per track; deeper ones are counted */
 #define MAX_CPUS 256  /* CPUs tracked for "which context runs where" */
 #define NAME_LEN 64
+#define OUT_CAP 65536 /* output buffer (see buf_flush_) */
 
 /* One track: a context, its open slices (a stack) and whether it is running. */
 typedef struct ctx_track {
@@ -44,48 +49,122 @@ typedef struct chrome_state {
     FILE *out;
     evt_json j;
     uint64_t hz;
+    int ns;                            /* 1: times are ns (clock known), 0: ticks */
+    size_t n;                          /* bytes pending in buf */
+    char buf[OUT_CAP];
     ctx_track **tracks;                /* all thread tracks (pointers stay valid) */
     uint32_t ntracks, cap;
     ctx_track *on_cpu[MAX_CPUS];       /* the context running on each CPU, or NULL */
     ctx_track isr;                     /* the ISR track */
     ctx_track global;                  /* events without a context */
     int global_named;
-    uint64_t last_ts;
+    uint64_t last_ts;                  /* time of the latest event (exporter's unit) */
     int isr_named;
 } chrome_state;
 
-static double to_us(const chrome_state *s, uint64_t ts)
+/* The time of an event in the exporter's unit: ns when the clock is known, else ticks. */
+static uint64_t time_of(const chrome_state *s, const evt_event *ev)
 {
-    return s->hz ? (double)ts * 1e6 / (double)s->hz : (double)ts;
+    if (!s->ns) return ev->ts;
+    return (ev->flags & EVT_HAS_TNS) ? ev->t_ns : evt_ticks_to_ns(ev->ts, s->hz);
 }
 
-static void common(chrome_state *s, const char *ph, const char *name, uint32_t tid, uint64_t ts)
+/* Output buffer: records are assembled here (constant text and integers) and written in
+ * OUT_CAP chunks. Invariant: before any evt_json call the buffer is flushed (buf_flush_), so the
+ * bytes reach the file in order. */
+#define OUT_SLACK 512 /* room every buf_reserve_ guarantees: > any record prefix or one number */
+#define BUF_LIT(s, lit) buf_put_((s), (lit), sizeof(lit) - 1)
+static void buf_flush_(chrome_state *s)
 {
-    evt_json_init(&s->j, s->out, 0);
-    fputs(",\n", s->out);
-    evt_json_obj_begin(&s->j);
-    evt_json_kstr(&s->j, "ph", ph);
-    if (name) evt_json_kstr(&s->j, "name", name);
-    evt_json_ku64(&s->j, "pid", 1);
-    evt_json_ku64(&s->j, "tid", tid);
-    evt_json_key(&s->j, "ts");
-    evt_json_f64(&s->j, to_us(s, ts));
+    if (s->n) fwrite(s->buf, 1, s->n, s->out);
+    s->n = 0;
+}
+static void buf_reserve_(chrome_state *s)
+{
+    if (OUT_CAP - s->n < OUT_SLACK) buf_flush_(s);
+}
+static void buf_put_(chrome_state *s, const char *p, size_t n)
+{
+    if (n > OUT_CAP - s->n) {
+        buf_flush_(s);
+        if (n > OUT_CAP) { fwrite(p, 1, n, s->out); return; }
+    }
+    memcpy(s->buf + s->n, p, n);
+    s->n += n;
+}
+static void buf_u64_(chrome_state *s, uint64_t v)
+{
+    char d[20];
+    int k = 0;
+    do { d[k++] = (char)('0' + v % 10); v /= 10; } while (v);
+    if ((size_t)k > OUT_CAP - s->n) buf_flush_(s);
+    while (k) s->buf[s->n++] = d[--k];
+}
+static void buf_i64_(chrome_state *s, int64_t v)
+{
+    if (v < 0) { BUF_LIT(s, "-"); buf_u64_(s, 0 - (uint64_t)v); }
+    else buf_u64_(s, (uint64_t)v);
+}
+/* "ts" value in µs: ns as integer µs and up to three decimals (trailing zeros dropped); ticks as
+ * integer µs (1 tick = 1 µs). Exact: no floating point. */
+static void buf_time_(chrome_state *s, uint64_t t)
+{
+    if (!s->ns) { buf_u64_(s, t); return; }
+    buf_u64_(s, t / 1000);
+    unsigned f = (unsigned)(t % 1000);
+    if (!f) return;
+    char d[4] = {'.', (char)('0' + f / 100), (char)('0' + f / 10 % 10), (char)('0' + f % 10)};
+    buf_put_(s, d, f % 100 == 0 ? 2 : f % 10 == 0 ? 3 : 4);
+}
+/* A JSON string: printable ASCII without '"' or '\\' (names, keys: the usual case) is copied as it
+ * is; anything else goes through the JSON writer (UTF-8 checks, escapes). */
+static void buf_strn_(chrome_state *s, const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\') {
+            buf_flush_(s);
+            evt_json_init(&s->j, s->out, 0);
+            s->j.after_key = 1; /* the string alone: no separator */
+            evt_json_strn(&s->j, p, n);
+            return;
+        }
+    }
+    BUF_LIT(s, "\"");
+    buf_put_(s, p, n);
+    BUF_LIT(s, "\"");
+}
+static void buf_str_(chrome_state *s, const char *p) { buf_strn_(s, p, strlen(p)); }
+
+/* Opens a record: {"ph":PH[,"name":NAME],"pid":1,"tid":TID,"ts":T — the object stays open. */
+static void common(chrome_state *s, const char *ph, const char *name, uint32_t tid, uint64_t t)
+{
+    buf_reserve_(s);
+    BUF_LIT(s, ",\n{\"ph\":\"");
+    buf_put_(s, ph, strlen(ph));
+    BUF_LIT(s, "\"");
+    if (name) {
+        BUF_LIT(s, ",\"name\":");
+        buf_str_(s, name);
+    }
+    BUF_LIT(s, ",\"pid\":1,\"tid\":");
+    buf_u64_(s, tid);
+    BUF_LIT(s, ",\"ts\":");
+    buf_time_(s, t);
 }
 
 static void thread_name(chrome_state *s, uint32_t tid, const char *name)
 {
     common(s, "M", "thread_name", tid, 0);
-    evt_json_key(&s->j, "args");
-    evt_json_obj_begin(&s->j);
-    evt_json_kstr(&s->j, "name", name);
-    evt_json_obj_end(&s->j);
-    evt_json_obj_end(&s->j);
+    BUF_LIT(s, ",\"args\":{\"name\":");
+    buf_str_(s, name);
+    BUF_LIT(s, "}}");
 }
 
 static void simple(chrome_state *s, const char *ph, const char *name, uint32_t tid, uint64_t ts)
 {
     common(s, ph, name, tid, ts);
-    evt_json_obj_end(&s->j);
+    BUF_LIT(s, "}");
 }
 
 static ctx_track *track_for(chrome_state *s, uint64_t ctx)
@@ -115,12 +194,17 @@ static evt_status begin(const char *path, evt_reader *r, void **state, char *err
     s->out = evt_out_fopen(path, "w");
     if (!s->out) { snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno)); evt_free(s); return EVT_ERR_IO; }
     s->hz = r->clock_hz;
+    s->ns = s->hz != 0;
     s->isr.tid = ISR_TID;
     s->isr.running_cpu = -1;
     s->global.tid = GLOBAL_TID;
     s->global.running_cpu = -1;
+    /* otherData says what "ts" means: real time (time_unit "ns": ts = t_ns / 1000) or ticks of an
+     * unknown rate (time_unit "ticks": one tick is shown as one µs). */
     fprintf(s->out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"evtrace\",\"format\":\"%s\","
-                    "\"clock_hz\":%" PRIu64 "},\n\"traceEvents\":[\n", r->desc->name, s->hz);
+                    "\"clock_hz\":%" PRIu64 ",\"clock_source\":\"%s\",\"time_unit\":\"%s\"%s},\n\"traceEvents\":[\n",
+            r->desc->name, s->hz, evt_clock_source_name(evt_reader_clock_source(r)), s->ns ? "ns" : "ticks",
+            s->ns ? "" : ",\"time_note\":\"clock rate unknown: 1 tick is shown as 1 us (give it with --clock-hz HZ)\"");
     evt_json_init(&s->j, s->out, 0);
     evt_json_obj_begin(&s->j);
     evt_json_kstr(&s->j, "ph", "M");
@@ -135,28 +219,36 @@ static evt_status begin(const char *path, evt_reader *r, void **state, char *err
     return EVT_OK;
 }
 
+/* ,"args":{"id":N,"args":[...],"object":...,fields...,"text":...} */
 static void args_of(chrome_state *s, const evt_event *ev)
 {
-    evt_json_key(&s->j, "args");
-    evt_json_obj_begin(&s->j);
-    evt_json_ku64(&s->j, "id", ev->id);
-    evt_json_key(&s->j, "args");
-    evt_json_arr_begin(&s->j);
-    for (uint32_t i = 0; i < ev->nargs; i++) evt_json_u64(&s->j, ev->args[i]);
-    evt_json_arr_end(&s->j);
-    if (ev->target_name) evt_json_kstr(&s->j, "object", ev->target_name);
+    BUF_LIT(s, ",\"args\":{\"id\":");
+    buf_u64_(s, ev->id);
+    BUF_LIT(s, ",\"args\":[");
+    for (uint32_t i = 0; i < ev->nargs; i++) {
+        if (i) BUF_LIT(s, ",");
+        buf_u64_(s, ev->args[i]);
+    }
+    BUF_LIT(s, "]");
+    if (ev->target_name) {
+        BUF_LIT(s, ",\"object\":");
+        buf_str_(s, ev->target_name);
+    }
     for (uint32_t i = 0; i < ev->nfields; i++) {
         const evt_field *f = &ev->fields[i];
-        evt_json_key(&s->j, f->key);
-        if (f->is_str) evt_json_str(&s->j, f->str);
-        else if (f->is_signed) evt_json_i64(&s->j, (int64_t)f->num);
-        else evt_json_u64(&s->j, f->num);
+        BUF_LIT(s, ",");
+        buf_str_(s, f->key);
+        BUF_LIT(s, ":");
+        if (f->is_str && f->str) buf_str_(s, f->str);
+        else if (f->is_str) BUF_LIT(s, "null");
+        else if (f->is_signed) buf_i64_(s, (int64_t)f->num);
+        else buf_u64_(s, f->num);
     }
     if (ev->data && ev->data_is_text) {
-        evt_json_key(&s->j, "text");
-        evt_json_strn(&s->j, (const char *)ev->data, ev->data_len);
+        BUF_LIT(s, ",\"text\":");
+        buf_strn_(s, (const char *)ev->data, ev->data_len);
     }
-    evt_json_obj_end(&s->j);
+    BUF_LIT(s, "}");
 }
 
 /* A context stops running: close its open slices (top first), then its running slice. */
@@ -177,11 +269,7 @@ static void switch_in(chrome_state *s, ctx_track *t, int cpu, uint64_t ts)
     simple(s, "B", "running", t->tid, ts);
     for (int i = 0; i < t->depth; i++) {
         common(s, "B", t->open[i], t->tid, ts);
-        evt_json_key(&s->j, "args");
-        evt_json_obj_begin(&s->j);
-        evt_json_kbool(&s->j, "resumed", 1);
-        evt_json_obj_end(&s->j);
-        evt_json_obj_end(&s->j);
+        BUF_LIT(s, ",\"args\":{\"resumed\":true}}");
     }
     t->running_cpu = cpu;
     s->on_cpu[cpu] = t;
@@ -202,9 +290,9 @@ static void slice_begin(chrome_state *s, ctx_track *t, const evt_event *ev)
     if (t->depth >= MAX_DEPTH) { t->overflow++; return; }
     const char *name = slice_name(ev);
     snprintf(t->open[t->depth++], NAME_LEN, "%s", name);
-    common(s, "B", name, t->tid, ev->ts);
+    common(s, "B", name, t->tid, time_of(s, ev));
     args_of(s, ev);
-    evt_json_obj_end(&s->j);
+    BUF_LIT(s, "}");
 }
 
 static void slice_end(chrome_state *s, ctx_track *t, uint64_t ts)
@@ -228,7 +316,8 @@ static const char *state_of(const evt_event *ev)
 static evt_status event(void *state, const evt_event *ev)
 {
     chrome_state *s = state;
-    s->last_ts = ev->ts;
+    uint64_t tm = time_of(s, ev);
+    s->last_ts = tm;
     ctx_track *t = &s->isr;
     if (ev->ctx_class == EVT_CTX_ISR || ev->kind == EVT_KIND_ISR_ENTER || ev->kind == EVT_KIND_ISR_EXIT) {
         if (!s->isr_named) { thread_name(s, ISR_TID, "ISR"); s->isr_named = 1; }
@@ -248,7 +337,7 @@ static evt_status event(void *state, const evt_event *ev)
             t->named = ev->ctx_name ? 2 : 1;
         }
         int cpu = (ev->flags & EVT_HAS_CPU) ? (int)(ev->cpu % MAX_CPUS) : 0;
-        switch_in(s, t, cpu, ev->ts);
+        switch_in(s, t, cpu, tm);
     }
     const char *st_name = state_of(ev);
     if (st_name && t != &s->isr && t != &s->global) {
@@ -261,8 +350,8 @@ static evt_status event(void *state, const evt_event *ev)
             thread_name(s, stid, nb);
             t->state_named = 1;
         }
-        if (t->state_open) simple(s, "E", NULL, stid, ev->ts);
-        simple(s, "B", st_name, stid, ev->ts);
+        if (t->state_open) simple(s, "E", NULL, stid, tm);
+        simple(s, "B", st_name, stid, tm);
         t->state_open = 1;
     }
     switch (ev->kind) {
@@ -274,14 +363,14 @@ static evt_status event(void *state, const evt_event *ev)
     case EVT_KIND_ISR_EXIT:
     case EVT_KIND_SVC_EXIT:
     case EVT_KIND_FUNC_EXIT:
-        slice_end(s, t, ev->ts);
+        slice_end(s, t, tm);
         break;
     default:
-        common(s, "i", ev->name, t->tid, ev->ts);
-        evt_json_kstr(&s->j, "s", "t");
-        evt_json_kstr(&s->j, "cat", evt_kind_name(ev->kind));
+        common(s, "i", ev->name, t->tid, tm);
+        BUF_LIT(s, ",\"s\":\"t\",\"cat\":");
+        buf_str_(s, evt_kind_name(ev->kind));
         args_of(s, ev);
-        evt_json_obj_end(&s->j);
+        BUF_LIT(s, "}");
         break;
     }
     return ferror(s->out) ? EVT_ERR_IO : EVT_OK;
@@ -303,7 +392,8 @@ static evt_status end(void *state, evt_reader *r, char *err, size_t errlen)
         if (s->tracks[i]->state_open) simple(s, "E", NULL, STATE_TID_BASE + s->tracks[i]->tid, s->last_ts);
     }
     for (int i = s->isr.depth - 1; i >= 0; i--) simple(s, "E", NULL, ISR_TID, s->last_ts);
-    fputs("\n]}\n", s->out);
+    BUF_LIT(s, "\n]}\n");
+    buf_flush_(s);
     int bad = ferror(s->out);
     if (fclose(s->out) != 0) bad = 1;
     free_state(s);

@@ -1,6 +1,9 @@
 /* SQLite exporter: the trace as a database to query (`evtrace query`, sqlite3, any SQL tool).
  * Schema (documented in docs/exports.md, created by k_schema below):
- *   meta(key, value)            format, source, clock_hz, events, lost, errors, schema_version
+ *   meta(key, value)            format, source, clock_hz, clock_source, time_unit ("ns" or "ticks":
+ *                               the unit of contexts.cpu_time; events.t_ns is null with "ticks"),
+ *                               events, lost, errors,
+ *                               schema_version
  *   events(seq, ts, t_ns, id, name, kind, ctx, cpu, prio, seq_no, count, target, target_name,
  *          offset, args, fields, data, text)     one row per event, seq = order in the trace;
  *          args is a JSON array, fields a JSON object (as in `dump --json`), data a BLOB
@@ -225,7 +228,7 @@ static evt_status event(void *state, const evt_event *ev)
     sqlite3_bind_int64(q, 1, i64_(seq));
     sqlite3_bind_int64(q, 2, i64_(ev->ts));
     if (ev->flags & EVT_HAS_TNS) sqlite3_bind_int64(q, 3, i64_(ev->t_ns));
-    else if (s->stats.clock_hz) sqlite3_bind_int64(q, 3, i64_(evt_stats_time(&s->stats, ev->ts)));
+    else if (s->stats.clock_hz) sqlite3_bind_int64(q, 3, i64_(evt_stats_event_time(&s->stats, ev)));
     sqlite3_bind_int64(q, 4, ev->id);
     sqlite3_bind_text(q, 5, ev->name ? ev->name : "", -1, SQLITE_STATIC);
     sqlite3_bind_text(q, 6, evt_kind_name(ev->kind), -1, SQLITE_STATIC);
@@ -354,6 +357,8 @@ static evt_status end(void *state, evt_reader *r, char *err, size_t errlen)
     evt_stats_finish(&s->stats);
     int ok = contexts_(s) && meta_(s, "schema_version", NULL, 1, 1) && meta_(s, "format", r->desc->name, 0, 0) &&
              meta_(s, "source", r->src.path, 0, 0) && meta_(s, "clock_hz", NULL, i64_(r->clock_hz), 1) &&
+             meta_(s, "clock_source", evt_clock_source_name(evt_reader_clock_source(r)), 0, 0) &&
+             meta_(s, "time_unit", s->stats.clock_hz ? "ns" : "ticks", 0, 0) &&
              meta_(s, "events", NULL, i64_(s->seq), 1) && meta_(s, "lost", NULL, i64_(r->lost), 1) &&
              meta_(s, "errors", NULL, i64_(r->errors), 1) &&
              sqlite3_exec(s->db, "COMMIT;", NULL, NULL, NULL) == SQLITE_OK &&
