@@ -5,9 +5,10 @@
  * - One stream class; little-endian, byte-aligned integers. Packet header: magic, stream_id,
  *   stream_instance_id. Packet context: timestamp_begin/end, content_size, packet_size,
  *   events_discarded (cumulative per stream, as CTF wants). Event header: id (uint32) and a
- *   64-bit timestamp mapped to the clock `evtrace_clock`, declared with the trace's frequency
- *   (1 GHz, i.e. 1 tick = 1 ns, when the frequency is unknown). Within a stream a timestamp that
- *   goes backwards is written as the previous one; the payload keeps the raw `ts`.
+ *   64-bit timestamp mapped to the clock `evtrace_clock` (freq 1 GHz): the event's t_ns when the
+ *   clock is known, so every output shows the same ns; otherwise the raw ticks, 1 tick shown as
+ *   1 ns, and the clock's description and `env.time_unit` say "ticks". Within a stream a timestamp
+ *   that goes backwards is written as the previous one; the payload keeps the raw `ts`.
  * - One event class per distinct (name, kind, payload layout); its payload mirrors
  *   `evtrace dump --json`: id, kind, ts, has_ctx + ctx, then the optional ctx_name, cpu, prio,
  *   seq, count, offset, args (sequence), fields (a struct: target, target_name and the reader's
@@ -300,13 +301,21 @@ static size_t payload_size_(const evt_event *ev)
     return n;
 }
 
+/* The clock value of an event: ns when the clock is known, else ticks. */
+static uint64_t time_of_(const ctf_state *s, const evt_event *ev)
+{
+    if (!s->hz) return ev->ts;
+    return (ev->flags & EVT_HAS_TNS) ? ev->t_ns : evt_ticks_to_ns(ev->ts, s->hz);
+}
+
 static evt_status write_event_(ctf_state *s, uint32_t si, uint32_t cls, const evt_event *ev)
 {
     ctf_stream *c = &s->st[si];
     size_t need = payload_size_(ev);
     if (c->n + need > EVT_CTF_PACKET && c->nev > 0 && !flush_(s, si, 0)) return EVT_ERR_IO;
     if (!reserve_(c, need)) return EVT_ERR_NOMEM;
-    uint64_t ts = ev->ts < c->last_ts ? c->last_ts : ev->ts;
+    uint64_t t = time_of_(s, ev);
+    uint64_t ts = t < c->last_ts ? c->last_ts : t;
     c->last_ts = ts;
     if (c->nev == 0) c->ts_begin = ts;
     c->ts_end = ts;
@@ -406,7 +415,7 @@ static evt_status event(void *state, const evt_event *ev)
         ctf_stream *c = &s->st[si];
         if (!c->created && c->nev == 0) {
             /* an empty first packet, so the loss has a start (babeltrace2 then gives its count) */
-            c->ts_begin = c->ts_end = c->last_ts = ev->ts;
+            c->ts_begin = c->ts_end = c->last_ts = time_of_(s, ev);
             if (!flush_(s, (uint32_t)si, 1)) return EVT_ERR_IO;
         }
         if (!flush_(s, (uint32_t)si, 0)) return EVT_ERR_IO;
@@ -421,7 +430,11 @@ static int write_metadata_(ctf_state *s, evt_reader *r)
     snprintf(p, sizeof p, "%s/metadata", s->dir);
     FILE *f = evt_out_fopen(p, "w");
     if (!f) return 0;
-    uint64_t freq = s->hz ? s->hz : 1000000000u;
+    char desc[160];
+    if (s->hz)
+        snprintf(desc, sizeof desc, "ns, from the trace clock of %" PRIu64 " Hz (%s)", s->hz,
+                 evt_clock_source_name(evt_reader_clock_source(r)));
+    else snprintf(desc, sizeof desc, "ticks: clock rate unknown, 1 tick shown as 1 ns (give it with --clock-hz HZ)");
     tbuf src = {0};
     tb_quoted(&src, r->src.path ? r->src.path : "");
     fprintf(f,
@@ -433,15 +446,16 @@ static int write_metadata_(ctf_state *s, evt_reader *r)
             "trace {\n\tmajor = 1;\n\tminor = 8;\n\tbyte_order = le;\n"
             "\tpacket.header := struct {\n\t\tuint32_t magic;\n\t\tuint32_t stream_id;\n"
             "\t\tuint64_t stream_instance_id;\n\t};\n};\n\n"
-            "env {\n\ttracer_name = \"evtrace\";\n\tformat = \"%s\";\n\tsource = %s;\n\tclock_hz = %" PRIu64 ";\n};\n\n"
-            "clock {\n\tname = evtrace_clock;\n\tdescription = \"%s\";\n\tfreq = %" PRIu64 ";\n\toffset = 0;\n};\n\n"
+            "env {\n\ttracer_name = \"evtrace\";\n\tformat = \"%s\";\n\tsource = %s;\n\tclock_hz = %" PRIu64 ";\n"
+            "\tclock_source = \"%s\";\n\ttime_unit = \"%s\";\n};\n\n"
+            "clock {\n\tname = evtrace_clock;\n\tdescription = \"%s\";\n\tfreq = 1000000000;\n\toffset = 0;\n};\n\n"
             "typealias integer { size = 64; align = 8; signed = false; map = clock.evtrace_clock.value; } := clock_t;\n\n"
             "stream {\n\tid = 0;\n"
             "\tpacket.context := struct {\n\t\tclock_t timestamp_begin;\n\t\tclock_t timestamp_end;\n"
             "\t\tuint64_t content_size;\n\t\tuint64_t packet_size;\n\t\tuint64_t events_discarded;\n\t};\n"
             "\tevent.header := struct {\n\t\tuint32_t id;\n\t\tclock_t timestamp;\n\t};\n};\n\n",
-            s->fmt, src.p ? src.p : "\"\"", s->hz,
-            s->hz ? "trace timestamp counter" : "trace ticks (frequency unknown: 1 tick shown as 1 ns)", freq);
+            s->fmt, src.p ? src.p : "\"\"", s->hz, evt_clock_source_name(evt_reader_clock_source(r)),
+            s->hz ? "ns" : "ticks", desc);
     evt_free(src.p);
     for (uint32_t i = 0; i < s->ntsdl; i++) fputs(s->tsdl[i], f);
     int ok = !ferror(f);

@@ -8,8 +8,9 @@
  * when the trace loses data. Events without a context are instants on the process track.
  * Names, categories (the kind) and annotation keys are interned (InternedData) on one packet
  * sequence. Debug annotations carry id, args (arg0..), fields, object and text.
- * Timestamps: ns (t_ns when the reader gives it, else ticks * 1e9 / clock_hz); when the clock is
- * unknown one tick is written as one ns.
+ * Timestamps: ns (the event's t_ns, which the reader registry sets whenever the clock is known);
+ * when the clock is unknown one tick is written as one ns and the process track's name says so
+ * ("time in ticks, clock rate unknown").
  * Memory: one packet's buffers, the interning tables and per-context state; no event is kept. */
 #include <errno.h>
 #include <inttypes.h>
@@ -84,9 +85,8 @@ typedef struct pf_state {
 
 static uint64_t ts_ns_(const pf_state *s, const evt_event *ev)
 {
-    if (ev->flags & EVT_HAS_TNS) return ev->t_ns;
     if (!s->hz) return ev->ts;
-    return (uint64_t)((unsigned __int128)ev->ts * 1000000000u / s->hz);
+    return (ev->flags & EVT_HAS_TNS) ? ev->t_ns : evt_ticks_to_ns(ev->ts, s->hz);
 }
 
 /* Write the packet in s->pkt as one Trace.packet. */
@@ -293,7 +293,8 @@ static evt_status begin(const char *path, evt_reader *r, void **state, char *err
     evt_pb_clear(&s->sub);
     evt_pb_int(&s->sub, F_PD_PID, 1);
     char nm[512];
-    snprintf(nm, sizeof nm, "evtrace: %s (%s)", r->src.path ? r->src.path : "trace", r->desc->name);
+    snprintf(nm, sizeof nm, "evtrace: %s (%s)%s", r->src.path ? r->src.path : "trace", r->desc->name,
+             s->hz ? "" : " [time in ticks, clock rate unknown: 1 tick shown as 1 ns]");
     evt_pb_str(&s->sub, F_PD_NAME, nm);
     evt_pb_msg(&s->td, F_TD_PROCESS, &s->sub);
     evt_pb_uint(&s->pkt, F_PKT_SEQ_ID, SEQ_ID);
