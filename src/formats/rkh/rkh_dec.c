@@ -508,6 +508,12 @@ static int decode_user(rkh_state *s, evt_event *ev, evt_cur *u)
     return 0;
 }
 
+/* TCFG sends the timestamp rate cast to u16 (1 MHz arrives as 16960), so it is the clock only
+ * where plausible: a whole number of microseconds per tick (1e6 % hz == 0: 1 Hz .. 62.5 kHz tick
+ * rates such as 100, 1000, 10000) or 32768 Hz (a watch crystal). Otherwise the rate stays unknown
+ * (--clock-hz gives it). */
+static int rkh_tcfg_hz_plausible(unsigned hz) { return hz && (1000000u % hz == 0 || hz == 32768u); }
+
 static void tcfg_record(rkh_state *s, const uint8_t *b, int chk)
 {
     memcpy(s->tcfg_raw, b, RKH_TCFG_LEN);
@@ -515,6 +521,7 @@ static void tcfg_record(rkh_state *s, const uint8_t *b, int chk)
     s->tcfg_off = s->frame_off;
     s->have_tcfg = 1;
     rkh_cfg_from_tcfg(&s->cfg, b);
+    if (rkh_tcfg_hz_plausible(s->cfg.ts_hz)) s->r->clock_hz = s->cfg.ts_hz; /* the clock model (reader.h) */
 }
 
 /* Decode the frame in s->frame into ev. Returns 1 with an event, 0 if the frame produced none
@@ -860,6 +867,7 @@ static void info_json(void *state, evt_json *j)
         evt_json_ku64(j, "SIZEOF_BSIZE_bits", 8u * t.sz_bsize);
         evt_json_ku64(j, "MAX_EVT_POOL", t.max_pool);
         evt_json_ku64(j, "tstamp_hz_u16", t.ts_hz);
+        evt_json_kbool(j, "tstamp_hz_used", rkh_tcfg_hz_plausible(t.ts_hz)); /* taken as clock_hz */
         evt_json_obj_end(j);
     }
     evt_json_key(j, "events_by_name");
