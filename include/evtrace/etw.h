@@ -117,10 +117,12 @@ typedef struct evt_etw_session {
     uint64_t start_ts;      /* raw timestamp of the logfile-header record */
     uint64_t start_time;    /* FILETIME at start */
     uint64_t events;        /* (unused: evt_etw_session_stats reads the loss account) */
+    uint8_t hot_pad_a[64];  /* keeps the members written on every event (below) off the cache */
     evt_rec_lock lock;      /* the session's critical section (its own, P1-P4) */
     evt_nest nest;          /* a record, flush or stop of this session is in progress */
     evt_loss loss;          /* dropped / overwritten / reported (evtrace/recorder.h) */
     evt_clock clk;          /* record timestamps, clamped monotonic */
+    uint8_t hot_pad_b[64];  /* ... lines of a neighbouring object (another session's config) */
     struct evt_etw_provider *providers; /* enabled by this session (their gates close at stop) */
     evt_rec_count *ring;    /* circular: per file position, the events and the loss counts of its buffer */
     uint32_t pid;           /* process id, read once at start */
