@@ -16,7 +16,9 @@ typedef struct evt_exporter_desc {
     /* Start writing to `path` (a temporary name; the caller renames it on success). A directory
      * exporter also accepts an existing empty directory (a name the caller reserved); an exporter
      * with `streams` set takes "-" for standard output. Files are opened through evtrace/out.h.
-     * `r` is the open reader (for clock_hz and format name). Report problems in err. */
+     * `r` is the open reader (for clock_hz and format name); it stays open until end() or abort(),
+     * and exporters read its clock at the first event (the time unit is fixed then: a reader may
+     * learn its rate from its first record, e.g. RKH's TCFG). Report problems in err. */
     evt_status (*begin)(const char *path, evt_reader *r, void **state, char *err, size_t errlen);
     evt_status (*event)(void *state, const evt_event *ev);
     /* Finish; after every event. Frees state whatever the result. */

@@ -1,5 +1,5 @@
 """Clock model oracle (issue 11, item 1): one trace of each format (ThreadX, RKH, ETW, XRay, and
-synthetic traces) converted to every output -- dump --json, stats --json, info --json, Chrome JSON,
+synthetic traces; an RKH copy whose TCFG carries a plausible 1000 Hz) converted to every output -- dump --json, stats --json, info --json, Chrome JSON,
 Perfetto (decoded with protoc against tests/host/data/perfetto_subset.proto), CTF (read back with
 babeltrace2 --clock-cycles), SQLite and the HTML report -- with a known rate (the format's own or
 --clock-hz), and checked in nanoseconds:
@@ -256,6 +256,20 @@ def main():
         check_known(evtrace, tx, ['--clock-hz', '3000000'], tmp, proto_dir, 3000000, 'user', True)
         # RKH: the TCFG rate field is u16-truncated (1 MHz arrives as 16960): --clock-hz
         check_known(evtrace, rkh, ['--clock-hz', '1e3'], tmp, proto_dir, 1000, 'user', True)
+        # RKH with a plausible TCFG rate (1000 Hz, set here in a copy of the sample's TCFG record,
+        # checksum fixed): the clock comes from the first record, so every output must take it there
+        rkh_cfg = os.path.join(tmp, 'blinky_1khz.bin')
+        with open(rkh, 'rb') as f:
+            raw = bytearray(f.read())
+        if raw[1] != 0xAC or raw[13:15] != b'\x40\x42':
+            fail('%s: TCFG record not where expected (offset 1, ts_hz 16960 at 13)' % rkh)
+        raw[13:15] = (1000).to_bytes(2, 'little')
+        raw[15] = (raw[15] - (0xE8 + 0x03) + (0x40 + 0x42)) & 0xFF  # sum of the record stays 0 mod 256
+        if raw[15] in (0x7D, 0x7E):
+            fail('patched TCFG checksum needs escaping')
+        with open(rkh_cfg, 'wb') as f:
+            f.write(raw)
+        check_known(evtrace, rkh_cfg, [], tmp, proto_dir, 1000, 'format', True)
         # ETW: the timer frequency from the log header; ns since the Unix epoch
         check_known(evtrace, os.path.join(data, 'etw', 'etl-parser_lxcore_kernel.etl'), [], tmp, proto_dir,
                     10000000, 'format', False)

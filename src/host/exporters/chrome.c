@@ -47,6 +47,8 @@ typedef struct ctx_track {
 
 typedef struct chrome_state {
     FILE *out;
+    evt_reader *r;                     /* open until end(): its clock is read at the first event */
+    int started;                       /* the header is written (start_) */
     evt_json j;
     uint64_t hz;
     int ns;                            /* 1: times are ns (clock known), 0: ticks */
@@ -193,12 +195,23 @@ static evt_status begin(const char *path, evt_reader *r, void **state, char *err
     if (!s) { snprintf(err, errlen, "out of memory"); return EVT_ERR_NOMEM; }
     s->out = evt_out_fopen(path, "w");
     if (!s->out) { snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno)); evt_free(s); return EVT_ERR_IO; }
-    s->hz = r->clock_hz;
-    s->ns = s->hz != 0;
+    s->r = r;
     s->isr.tid = ISR_TID;
     s->isr.running_cpu = -1;
     s->global.tid = GLOBAL_TID;
     s->global.running_cpu = -1;
+    *state = s;
+    return EVT_OK;
+}
+
+/* The header, at the first event (or the end): the time unit is fixed by the reader's clock as
+ * known then (a reader may learn its rate from its first record, e.g. RKH's TCFG). */
+static void start_(chrome_state *s)
+{
+    evt_reader *r = s->r;
+    s->started = 1;
+    s->hz = r->clock_hz;
+    s->ns = s->hz != 0;
     /* otherData says what "ts" means: real time (time_unit "ns": ts = t_ns / 1000) or ticks of an
      * unknown rate (time_unit "ticks": one tick is shown as one µs). */
     fprintf(s->out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"evtrace\",\"format\":\"%s\","
@@ -215,8 +228,6 @@ static evt_status begin(const char *path, evt_reader *r, void **state, char *err
     evt_json_kstr(&s->j, "name", r->src.path);
     evt_json_obj_end(&s->j);
     evt_json_obj_end(&s->j);
-    *state = s;
-    return EVT_OK;
 }
 
 /* ,"args":{"id":N,"args":[...],"object":...,fields...,"text":...} */
@@ -316,6 +327,7 @@ static const char *state_of(const evt_event *ev)
 static evt_status event(void *state, const evt_event *ev)
 {
     chrome_state *s = state;
+    if (!s->started) start_(s);
     uint64_t tm = time_of(s, ev);
     s->last_ts = tm;
     ctx_track *t = &s->isr;
@@ -387,6 +399,7 @@ static evt_status end(void *state, evt_reader *r, char *err, size_t errlen)
 {
     (void)r;
     chrome_state *s = state;
+    if (!s->started) start_(s);
     for (uint32_t i = 0; i < s->ntracks; i++) {
         if (s->tracks[i]->running_cpu >= 0) switch_out(s, s->tracks[i], s->last_ts);
         if (s->tracks[i]->state_open) simple(s, "E", NULL, STATE_TID_BASE + s->tracks[i]->tid, s->last_ts);

@@ -51,7 +51,9 @@ typedef struct ctf_stream {
 
 typedef struct ctf_state {
     char *dir;
-    uint64_t hz;
+    const evt_reader *r;     /* open until end(): its clock is read at the first event */
+    int started;             /* hz is fixed (the first event was seen) */
+    uint64_t hz;             /* clock rate; 0: timestamps are ticks */
     const char *fmt;
     ctf_stream *st;
     uint32_t nst, cap, nopen;
@@ -397,7 +399,7 @@ static evt_status begin(const char *path, evt_reader *r, void **state, char *err
         free_(s);
         return EVT_ERR_IO;
     }
-    s->hz = r->clock_hz;
+    s->r = r;
     s->fmt = r->desc->name;
     *state = s;
     return EVT_OK;
@@ -406,6 +408,10 @@ static evt_status begin(const char *path, evt_reader *r, void **state, char *err
 static evt_status event(void *state, const evt_event *ev)
 {
     ctf_state *s = state;
+    if (!s->started) { /* the time unit, fixed by the clock as known at the first event (RKH: TCFG) */
+        s->hz = s->r->clock_hz;
+        s->started = 1;
+    }
     int64_t si = stream_of_(s, ev);
     if (si < 0) return EVT_ERR_NOMEM;
     int64_t cls = class_of_(s, ev);

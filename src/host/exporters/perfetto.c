@@ -65,6 +65,8 @@ typedef struct pf_cpu {
 
 typedef struct pf_state {
     FILE *out;
+    evt_reader *r;           /* open until end(): its clock is read at the first event */
+    int started;             /* the first packet (process track) is written: start_ */
     uint64_t hz;
     evt_pb pkt, te, td, sub, interned, names, cats, dnames, tmp; /* reusable buffers */
     evt_strtab events;       /* interned event names (iid = id) */
@@ -284,10 +286,21 @@ static evt_status begin(const char *path, evt_reader *r, void **state, char *err
     if (!s) { snprintf(err, errlen, "out of memory"); return EVT_ERR_NOMEM; }
     s->out = evt_out_fopen(path, "wb");
     if (!s->out) { snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno)); evt_free(s); return EVT_ERR_IO; }
-    s->hz = r->clock_hz;
+    s->r = r;
     s->noctx_isr = -1;
     for (int i = 0; i < MAX_CPUS; i++) s->cpus[i].run = -1;
-    /* First packet: clears the sequence's incremental state and describes the process track. */
+    *state = s;
+    return EVT_OK;
+}
+
+/* First packet, at the first event (or the end): clears the sequence's incremental state and
+ * describes the process track. The time unit is fixed here by the reader's clock as known then
+ * (a reader may learn its rate from its first record, e.g. RKH's TCFG). Returns 0 on failure. */
+static int start_(pf_state *s)
+{
+    evt_reader *r = s->r;
+    s->started = 1;
+    s->hz = r->clock_hz;
     evt_pb_clear(&s->td);
     evt_pb_uint(&s->td, F_TD_UUID, UUID_PROCESS);
     evt_pb_clear(&s->sub);
@@ -300,14 +313,7 @@ static evt_status begin(const char *path, evt_reader *r, void **state, char *err
     evt_pb_uint(&s->pkt, F_PKT_SEQ_ID, SEQ_ID);
     evt_pb_uint(&s->pkt, F_PKT_SEQ_FLAGS, SEQ_CLEARED);
     evt_pb_msg(&s->pkt, F_PKT_TRACK_DESC, &s->td);
-    if (!flush_packet_(s)) {
-        snprintf(err, errlen, s->pkt.oom || s->tmp.oom ? "out of memory" : "cannot write %s", path);
-        fclose(s->out);
-        free_(s);
-        return EVT_ERR_IO;
-    }
-    *state = s;
-    return EVT_OK;
+    return flush_packet_(s);
 }
 
 static int close_running_(pf_state *s, uint32_t cn, uint64_t ts)
@@ -337,6 +343,7 @@ static int close_all_(pf_state *s, uint64_t ts)
 static evt_status event(void *state, const evt_event *ev)
 {
     pf_state *s = state;
+    if (!s->started && !start_(s)) return s->oom ? EVT_ERR_NOMEM : EVT_ERR_IO;
     uint64_t ts = ts_ns_(s, ev);
     if (ts > s->last_ns) s->last_ns = ts;
     uint32_t cn;
@@ -450,7 +457,7 @@ static evt_status end(void *state, evt_reader *r, char *err, size_t errlen)
 {
     (void)r;
     pf_state *s = state;
-    int ok = close_all_(s, s->last_ns);
+    int ok = (s->started || start_(s)) && close_all_(s, s->last_ns);
     if (ferror(s->out)) ok = 0;
     if (fclose(s->out) != 0) ok = 0;
     int oom = s->oom;

@@ -66,6 +66,7 @@ static const char *const k_sql[Q_COUNT] = {
 
 typedef struct sq_state {
     sqlite3 *db;
+    const evt_reader *r;      /* open until end(): its clock is read at the first event */
     sqlite3_stmt *q[Q_COUNT];
     evt_stats stats;          /* contexts table and span pairing */
     uint64_t seq;             /* next event number */
@@ -151,6 +152,7 @@ static evt_status begin(const char *path, evt_reader *r, void **state, char *err
     sq_state *s = evt_calloc(1, sizeof *s);
     if (!s) { snprintf(err, errlen, "out of memory"); return EVT_ERR_NOMEM; }
     s->pending_lost = -1;
+    s->r = r;
     if (!evt_stats_init(&s->stats, r->clock_hz)) { free_(s); snprintf(err, errlen, "out of memory"); return EVT_ERR_NOMEM; }
     if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, evt_out_sqlite_vfs()) != SQLITE_OK ||
         sqlite3_exec(s->db, k_schema, NULL, NULL, NULL) != SQLITE_OK) {
@@ -217,6 +219,7 @@ static int spans_(sq_state *s, const evt_event *ev)
 static evt_status event(void *state, const evt_event *ev)
 {
     sq_state *s = state;
+    if (s->seq == 0) s->stats.clock_hz = s->r->clock_hz; /* the time unit, fixed at the first event (RKH: TCFG) */
     uint64_t seq = s->seq++;
     if (s->pending_lost >= 0) {
         sqlite3_bind_int64(s->q[Q_LOST_NEXT], 1, s->pending_lost);
