@@ -85,22 +85,37 @@ static void buf_reserve_(chrome_state *s)
 {
     if (OUT_CAP - s->n < OUT_SLACK) buf_flush_(s);
 }
-static void buf_put_(chrome_state *s, const char *p, size_t n)
+static void buf_put_slow_(chrome_state *s, const char *p, size_t n)
 {
-    if (n > OUT_CAP - s->n) {
-        buf_flush_(s);
-        if (n > OUT_CAP) { fwrite(p, 1, n, s->out); return; }
-    }
+    buf_flush_(s);
+    if (n > OUT_CAP) { fwrite(p, 1, n, s->out); return; }
+    memcpy(s->buf, p, n);
+    s->n = n;
+}
+static inline void buf_put_(chrome_state *s, const char *p, size_t n)
+{
+    if (n > OUT_CAP - s->n) { buf_put_slow_(s, p, n); return; }
     memcpy(s->buf + s->n, p, n);
     s->n += n;
 }
-static void buf_u64_(chrome_state *s, uint64_t v)
+/* Decimal digits, two at a time (k_d2: "00".."99"), written backwards into a 20-byte scratch. */
+static const char k_d2[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+static inline void buf_u64_(chrome_state *s, uint64_t v)
 {
     char d[20];
-    int k = 0;
-    do { d[k++] = (char)('0' + v % 10); v /= 10; } while (v);
-    if ((size_t)k > OUT_CAP - s->n) buf_flush_(s);
-    while (k) s->buf[s->n++] = d[--k];
+    size_t k = sizeof d;
+    while (v >= 100) {
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        d[--k] = k_d2[2 * r + 1];
+        d[--k] = k_d2[2 * r];
+    }
+    if (v >= 10) { d[--k] = k_d2[2 * v + 1]; d[--k] = k_d2[2 * v]; }
+    else d[--k] = (char)('0' + v);
+    buf_put_(s, d + k, sizeof d - k);
 }
 static void buf_i64_(chrome_state *s, int64_t v)
 {
