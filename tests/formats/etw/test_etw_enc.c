@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "evt_counter_clock.h"
 #include "evt_test.h"
 #include "evtrace/etw.h"
 #include "evtrace/port.h"
@@ -26,7 +27,6 @@
 
 static uint8_t g_file[1 << 20];
 static uint64_t g_file_len;
-static uint64_t g_clock;
 static uint32_t g_tid = 100;
 static int g_fail_writes;
 
@@ -39,7 +39,6 @@ static int mem_write(void *user, uint64_t off, const void *data, uint32_t len)
     if (off + len > g_file_len) g_file_len = off + len;
     return 0;
 }
-static uint64_t counter_clock(void) { return g_clock++; }
 static uint64_t fixed_filetime(void) { return 132223104000000000ull; } /* 2020-01-01T00:00:00Z */
 static void fixed_cpu(uint64_t *k, uint64_t *u) { *k = 3 * 156250u; *u = 5 * 156250u; }
 static uint32_t cur_tid(void) { return g_tid; }
@@ -59,7 +58,7 @@ static void base_config(evt_etw_session_config *c)
     c->logger_name = "evtrace-test";
     c->log_file_name = "C:\\t\\test.etl";
     c->write = mem_write;
-    c->clock = counter_clock;
+    c->clock = evt_test_clock64;
     c->filetime = fixed_filetime;
     c->cpu_times = fixed_cpu;
     c->thread_id = cur_tid;
@@ -70,7 +69,7 @@ static void reset_platform(void)
 {
     memset(g_file, 0xEE, sizeof g_file);
     g_file_len = 0;
-    g_clock = 1000;
+    evt_test_ticks = 1000;
     g_tid = 100;
     g_fail_writes = 0;
 }
@@ -412,7 +411,7 @@ static void test_level_keyword(void **st)
     evt_etw_enable(&s, &p, ETW_CONTROL_ENABLE_PROVIDER, ETW_LEVEL_ERROR, 0xFFu, 0);
 
     /* evt_etw_write: 5 levels x 2 keywords; only level <= 2 with a matching keyword is written */
-    uint64_t clock_before = g_clock;
+    uint64_t clock_before = evt_test_ticks;
     for (uint8_t lv = 1; lv <= 5; lv++) {
         for (int kw = 0; kw < 2; kw++) {
             evt_etw_trace_header h;
@@ -421,7 +420,7 @@ static void test_level_keyword(void **st)
             assert_int_equal(evt_etw_write(&p, kw ? 0x100u : 0x1u, &h, &v), EVT_ETW_SUCCESS);
         }
     }
-    assert_int_equal(g_clock - clock_before, 2); /* filtered calls do not read the clock */
+    assert_int_equal(evt_test_ticks - clock_before, 2); /* filtered calls do not read the clock */
     evt_etw_enable(&s, &p, ETW_CONTROL_DISABLE_PROVIDER, 0, 0, 0);
     evt_etw_trace_header h;
     hdr_init(&h, &G2, 20, 1, 0);
@@ -711,7 +710,7 @@ static uint64_t arming_clock(void)
 {
     int sig = g_arm;
     if (sig) { g_arm = 0; raise(sig); }
-    return g_clock++;
+    return evt_test_ticks++;
 }
 static void emit(uint32_t v)
 {
