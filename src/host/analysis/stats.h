@@ -46,14 +46,14 @@ typedef struct evt_stats_ctx {
     uint64_t switches;     /* times it became the running context */
     uint64_t first_ts, last_ts; /* raw ticks */
     evt_span_stack stack;  /* open service/function spans */
-    uint64_t *bins;        /* timeline: ticks charged per bin (EVT_STATS_BINS), or NULL */
+    uint64_t *bins;        /* timeline: time charged per bin (EVT_STATS_BINS), or NULL */
 } evt_stats_ctx;
 
 /* Latency of one (category, label). */
 typedef struct evt_stats_lat {
     uint8_t cat;           /* evt_span_cat */
     uint32_t label;        /* strtab id */
-    evt_hist h;            /* durations in ticks */
+    evt_hist h;            /* durations in the time unit (ns or ticks) */
 } evt_stats_lat;
 
 /* Count of one event name (and its kind). */
@@ -109,7 +109,7 @@ typedef struct evt_stats {
     int oom;               /* an allocation failed: results are incomplete */
     /* timeline (enabled by evt_stats_enable_timeline) */
     int timeline;
-    uint64_t tl_origin, tl_width; /* bin 0 starts at tl_origin; bin width in ticks */
+    uint64_t tl_origin, tl_width; /* bin 0 starts at tl_origin; bin width (time unit) */
     int tl_started;
 } evt_stats;
 
