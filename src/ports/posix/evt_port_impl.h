@@ -10,8 +10,9 @@
  *     thread-local variable: unique among live threads, the same in the thread's signal handlers).
  *     It changes only by a CAS 0 -> token (take) and a release store token -> 0 (give back), each one
  *     instruction: there is no instant at which a signal handler sees a half-taken lock.
- *  P2 enter on a lock whose owner is the caller's own token is re-entry by a handler that
- *     interrupted the holder: it succeeds without waiting, and st = 0 makes its exit a no-op. The
+ *  P2 enter on a lock whose owner is the caller's own token (the failed CAS returns it) is
+ *     re-entry by a handler that interrupted the holder: it succeeds without waiting, and st = 0
+ *     makes its exit a no-op. The
  *     recorder's nesting guard (evtrace/recorder.h) then keeps the nested record out of the
  *     interrupted one.
  *  P3 A context that waits for a lock holds no other lock: a context entering a section while its
@@ -79,6 +80,8 @@ static inline void evt_posix_cpu_relax(void)
 #endif
 }
 
+#define EVT_PORT_LIKELY_(x) __builtin_expect(!!(x), 1)
+
 /* Slow path of evt_port_lock_enter: the lock is held by another thread. Waits (spin, then yield)
  * when this is the thread's only section (evt_posix_hold == 1), else tries a bounded number of
  * times (P3). Returns 1 once taken, 0 if it gave up. */
@@ -91,21 +94,24 @@ static inline int evt_port_lock_enter(evt_port_lock *l, evt_port_crit_t *st)
     uintptr_t self = (uintptr_t)&evt_posix_token_;
     evt_posix_hold++;
     atomic_signal_fence(memory_order_seq_cst);
-    if (atomic_load_explicit(&l->owner, memory_order_relaxed) == self) {
-        *st = 0; /* P2: a handler on the holding thread */
+    uintptr_t expect = 0;
+    if (EVT_PORT_LIKELY_(atomic_compare_exchange_strong_explicit(&l->owner, &expect, self, memory_order_acquire,
+                                                                 memory_order_relaxed))) {
+        *st = 1;
         return 1;
     }
-    uintptr_t expect = 0;
-    if (!atomic_compare_exchange_strong_explicit(&l->owner, &expect, self, memory_order_acquire,
-                                                 memory_order_relaxed) &&
-        !evt_posix_lock_contended(l, self)) {
+    if (expect == self) { /* P2: a handler on the holding thread (the CAS saw our own token) */
         *st = 0;
-        atomic_signal_fence(memory_order_seq_cst);
-        if (--evt_posix_hold == 0u && evt_posix_deferred) evt_posix_run_deferred();
-        return 0;
+        return 1;
     }
-    *st = 1;
-    return 1;
+    if (evt_posix_lock_contended(l, self)) {
+        *st = 1;
+        return 1;
+    }
+    *st = 0;
+    atomic_signal_fence(memory_order_seq_cst);
+    if (--evt_posix_hold == 0u && evt_posix_deferred) evt_posix_run_deferred();
+    return 0;
 }
 
 static inline void evt_port_lock_exit(evt_port_lock *l, evt_port_crit_t st)
