@@ -126,6 +126,8 @@ typedef struct evt_etw_session {
     struct evt_etw_provider *providers; /* enabled by this session (their gates close at stop) */
     evt_rec_count *ring;    /* circular: per file position, the events and the loss counts of its buffer */
     uint32_t pid;           /* process id, read once at start */
+    uint32_t hdr_bits;      /* HeaderType << 16 | MarkerFlags << 24 of every record (set at start) */
+    uint32_t size_limit;    /* largest record Size accepted: min(65535, buffer_size - 73) */
 } evt_etw_session;
 
 /* A classic provider (RegisterTraceGuids). */
@@ -194,13 +196,76 @@ static inline int evt_etw_event_enabled_inline(const evt_etw_provider *p, uint8_
     if (!b || (lvl && level > lvl)) return 0;
     return keyword == 0 || ((keyword & p->match_any) != 0 && (keyword & p->match_all) == p->match_all);
 }
+/* TraceEvent's parameter checks at the call site: a call they accept goes straight to
+ * evt_etw_commit_ with its payload length; anything unusual (gate closed, NULL, GUID pointer, bad
+ * sizes) takes the out-of-line evt_etw_trace_event, which returns the exact error. Same results as
+ * the function. When the header's size and flags are compile-time constants (GCC/clang), the
+ * checks run before the gate's atomic load, where the compiler still sees the caller's stores
+ * and folds them away (an atomic load ends that knowledge); otherwise they run after the gate,
+ * so a filtered call never pays for them. */
+uint32_t evt_etw_commit_(evt_etw_provider *p, const evt_etw_trace_header *hdr, const void *payload, uint32_t payload_len);
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push /* the MOF branch reads payload as fields only when the flags say so; */
+#pragma GCC diagnostic ignored "-Warray-bounds" /* GCC judges it for flat payloads too */
+#endif
+/* 1 with *len = payload bytes if hdr/payload need none of TraceEvent's error paths. */
+static inline int evt_etw_check_(const evt_etw_trace_header *hdr, const void *payload, uint32_t *len)
+{
+    uint32_t f = hdr->flags, extra = (uint32_t)hdr->size - ETW_TRACE_HEADER_SIZE;
+    int ok = hdr->size >= ETW_TRACE_HEADER_SIZE &&
+             (f & (ETW_WNODE_FLAG_TRACED_GUID | ETW_WNODE_FLAG_USE_GUID_PTR)) == ETW_WNODE_FLAG_TRACED_GUID;
+    *len = extra;
+    if (ok && (f & ETW_WNODE_FLAG_USE_MOF_PTR)) {
+        const evt_etw_mof_field *m = (const evt_etw_mof_field *)payload;
+        ok = payload && !(extra % ETW_MOF_FIELD_SIZE) && extra <= ETW_MAX_MOF_FIELDS * ETW_MOF_FIELD_SIZE;
+        *len = 0;
+        for (uint32_t i = 0; ok && i < extra / ETW_MOF_FIELD_SIZE; i++) {
+            ok = m[i].data && m[i].length <= ETW_MAX_EVENT_SIZE; /* 16 such lengths cannot wrap */
+            *len += m[i].length;
+        }
+    } else if (ok) {
+        ok = !extra || payload;
+    }
+    return ok;
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+static inline uint32_t evt_etw_checked_(evt_etw_provider *p, const evt_etw_trace_header *hdr, const void *payload)
+{
+    uint32_t len;
+    return evt_etw_check_(hdr, payload, &len) ? evt_etw_commit_(p, hdr, payload, len) : (evt_etw_trace_event)(p, hdr, payload);
+}
+#if defined(__GNUC__) || defined(__clang__)
+#define EVT_ETW_CONST_HDR_(hdr) (__builtin_constant_p((hdr)->flags) && __builtin_constant_p((hdr)->size))
+#else
+#define EVT_ETW_CONST_HDR_(hdr) 0
+#endif
+static inline uint32_t evt_etw_trace_event_inline_(evt_etw_provider *p, const evt_etw_trace_header *hdr, const void *payload)
+{
+    if (p && hdr && EVT_ETW_CONST_HDR_(hdr)) {
+        uint32_t len;
+        int ok = evt_etw_check_(hdr, payload, &len);
+        if (ok && evt_gate_bits(&p->gate)) return evt_etw_commit_(p, hdr, payload, len);
+        return (evt_etw_trace_event)(p, hdr, payload);
+    }
+    if (!p || !hdr || !evt_gate_bits(&p->gate)) return (evt_etw_trace_event)(p, hdr, payload);
+    return evt_etw_checked_(p, hdr, payload);
+}
 static inline uint32_t evt_etw_write_gated_(evt_etw_provider *p, uint64_t keyword, const evt_etw_trace_header *hdr,
                                             const void *payload)
 {
+    if (EVT_ETW_CONST_HDR_(hdr)) {
+        uint32_t len;
+        int ok = evt_etw_check_(hdr, payload, &len);
+        if (!evt_etw_event_enabled_inline(p, hdr->level, keyword)) return EVT_ETW_SUCCESS;
+        return ok ? evt_etw_commit_(p, hdr, payload, len) : (evt_etw_trace_event)(p, hdr, payload);
+    }
     if (!evt_etw_event_enabled_inline(p, hdr->level, keyword)) return EVT_ETW_SUCCESS;
-    return evt_etw_trace_event(p, hdr, payload);
+    return evt_etw_checked_(p, hdr, payload);
 }
 #define evt_etw_write(p, keyword, hdr, payload) evt_etw_write_gated_((p), (keyword), (hdr), (payload))
+#define evt_etw_trace_event(p, hdr, payload) evt_etw_trace_event_inline_((p), (hdr), (payload))
 
 /* ---- POSIX glue (recorder library, POSIX port: src/ports/posix/etw_file.c) ------------------- */
 struct evt_etw_file;

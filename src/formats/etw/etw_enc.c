@@ -318,6 +318,9 @@ uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config 
         for (uint32_t i = 0; i + 1u < cfg->max_file_buffers; i++) s->ring[2u * i] = s->ring[2u * i + 1u] = 0;
     }
     s->pid = pid_of(s);
+    s->hdr_bits = (uint32_t)(ptr64(s) ? ETW_HT_FULL_HEADER64 : ETW_HT_FULL_HEADER32) << 16 | (uint32_t)ETW_MARKER_FLAGS << 24;
+    s->size_limit = s->cfg.buffer_size - ETW_BUFFER_HEADER_SIZE - 1u; /* a record must leave the buffer room */
+    if (s->size_limit > ETW_MAX_EVENT_SIZE) s->size_limit = ETW_MAX_EVENT_SIZE;
     /* The session clock: the port counter inline, or the configured source through a callback. */
     if (s->cfg.clock || (s->cfg.clock_type == ETW_CLOCK_SYSTEM_TIME && s->cfg.filetime)) evt_clock_init(&s->clk, clock_cb, s, 64);
     else evt_clock_init(&s->clk, 0, 0, 0);
@@ -509,7 +512,104 @@ static evt_etw_slot *slot_for(evt_etw_session *s, uint32_t tid, uint16_t *proc)
     return &s->slots[free_i];
 }
 
-uint32_t evt_etw_trace_event(evt_etw_provider *p, const evt_etw_trace_header *hdr, const void *payload)
+/* Payload of one MOF field: the common 4- and 8-byte scalars as one move each. */
+static inline void copy_field(uint8_t *d, const uint8_t *q, uint32_t n)
+{
+    if (n == 8u) { uint64_t w; __builtin_memcpy(&w, q, 8); __builtin_memcpy(d, &w, 8); }
+    else if (n == 4u) { uint32_t w; __builtin_memcpy(&w, q, 4); __builtin_memcpy(d, &w, 4); }
+    else copy_payload(d, q, n);
+}
+
+/* The rare cases before a record (session entered): no slot (stopped, file full, per-thread slots
+ * exhausted), a pending loss record to write first, or a full buffer to flush. Returns the slot
+ * to write into, or NULL (the caller drops and counts). */
+static ETW_COLD evt_etw_slot *prepare_slow(evt_etw_session *s, evt_etw_slot *sl, uint16_t proc, uint32_t tid, uint32_t need)
+{
+    if (!sl) return 0;
+    if (evt_loss_pending(&s->loss) != 0) (void)write_loss_record(s, sl, proc, tid, evt_clock_read(&s->clk));
+    if (sl->used + need > s->cfg.buffer_size) {
+        flush_slot(s, sl, proc);
+        if (s->file_full) return 0;
+    }
+    return sl;
+}
+
+/* Write one validated record: hdr's guid (or *guid_ptr), payload_len bytes gathered from payload
+ * (MOF fields with USE_MOF_PTR, else flat). The hot path: one branch decides "slot ready, no loss
+ * pending, room left"; the 48-byte header goes out as six 8-byte words composed from the
+ * session's precomputed header bits (evt_put_u64le writes the fields' little-endian bytes on any
+ * host; one native store on a little-endian one). */
+static inline uint32_t record(evt_etw_session *s, const evt_etw_trace_header *hdr, const evt_etw_guid *guid,
+                              const void *payload, uint32_t payload_len)
+{
+    uint32_t size = ETW_TRACE_HEADER_SIZE + payload_len;
+    if (EVT_UNLIKELY(size > s->size_limit)) {
+        evt_loss_drop(&s->loss); /* too big: dropped, counted, carried by the next loss record */
+        return EVT_ETW_ERROR_MORE_DATA;
+    }
+    uint32_t tid = s->cfg.thread_id ? s->cfg.thread_id() : (uint32_t)evt_port_context_id();
+    uint64_t times = 0; /* KernelTime | UserTime << 32 */
+    if (EVT_UNLIKELY(s->cfg.cpu_times != 0)) {
+        uint32_t kt, ut;
+        cpu_ticks(s, &kt, &ut);
+        times = (uint64_t)kt | (uint64_t)ut << 32;
+    }
+    uint32_t need = align8(size);
+    uint16_t proc = 0;
+    evt_port_crit_t c;
+    if (!enter(s, &c)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY; /* nested in a record of this session */
+    evt_etw_slot *sl = (s->file_full | !EVT_LOAD_RLX(&s->running)) ? 0 : slot_for(s, tid, &proc);
+    if (EVT_UNLIKELY(!sl || evt_loss_pending(&s->loss) != 0 || sl->used + need > s->cfg.buffer_size)) {
+        sl = prepare_slow(s, sl, proc, tid, need);
+        if (!sl) {
+            evt_loss_drop(&s->loss);
+            leave(s, c);
+            return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
+        }
+    }
+    uint8_t *r = sl->buf + sl->used;
+    uint64_t ts = (hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP) ? hdr->timestamp : evt_clock_read(&s->clk);
+    uint64_t g0, g1;
+    __builtin_memcpy(&g0, guid, 8);
+    __builtin_memcpy(&g1, (const uint8_t *)guid + 8, 8);
+    st64(r + need - 8u, 0); /* the alignment padding (need >= 48: inside the record) */
+    st64(r + ETW_TH_SIZE, (uint64_t)(size | s->hdr_bits) | (uint64_t)hdr->type << 32 | (uint64_t)hdr->level << 40 |
+                              (uint64_t)hdr->version << 48);
+    st64(r + ETW_TH_THREAD_ID, (uint64_t)tid | (uint64_t)s->pid << 32);
+    st64(r + ETW_TH_TIMESTAMP, ts);
+#ifdef ETW_LE_STORES
+    st64(r + ETW_TH_GUID, g0);
+    st64(r + ETW_TH_GUID + 8, g1);
+#else
+    put_guid(r + ETW_TH_GUID, guid);
+#endif
+    st64(r + ETW_TH_KERNEL_TIME, times);
+    uint8_t *d = r + ETW_TRACE_HEADER_SIZE;
+    if (hdr->flags & ETW_WNODE_FLAG_USE_MOF_PTR) {
+        const evt_etw_mof_field *mof = (const evt_etw_mof_field *)payload;
+        uint32_t nmof = ((uint32_t)hdr->size - ETW_TRACE_HEADER_SIZE) / ETW_MOF_FIELD_SIZE;
+        for (uint32_t i = 0; i < nmof; i++) {
+            copy_field(d, (const uint8_t *)mof[i].data, mof[i].length);
+            d += mof[i].length;
+        }
+    } else {
+        copy_payload(d, (const uint8_t *)payload, payload_len);
+    }
+    sl->used += need;
+    sl->events++;
+    evt_loss_written(&s->loss, 1u);
+    leave(s, c);
+    return EVT_ETW_SUCCESS;
+}
+
+uint32_t evt_etw_commit_(evt_etw_provider *p, const evt_etw_trace_header *hdr, const void *payload, uint32_t payload_len)
+{
+    evt_etw_session *s = (evt_etw_session *)EVT_LOAD_ACQ(&p->session);
+    if (EVT_UNLIKELY(!s)) return EVT_ETW_ERROR_INVALID_HANDLE;
+    return record(s, hdr, &hdr->guid, payload, payload_len);
+}
+
+uint32_t (evt_etw_trace_event)(evt_etw_provider *p, const evt_etw_trace_header *hdr, const void *payload)
 {
     if (!p || !evt_gate_bits(&p->gate)) return EVT_ETW_ERROR_INVALID_HANDLE;
     evt_etw_session *s = (evt_etw_session *)EVT_LOAD_ACQ(&p->session);
@@ -521,13 +621,12 @@ uint32_t evt_etw_trace_event(evt_etw_provider *p, const evt_etw_trace_header *hd
         guid = (const evt_etw_guid *)(uintptr_t)hdr->guid_ptr;
         if (!guid) return EVT_ETW_ERROR_INVALID_PARAMETER;
     }
-    uint32_t extra = hdr->size - ETW_TRACE_HEADER_SIZE, payload_len = 0, nmof = 0;
-    const evt_etw_mof_field *mof = 0;
+    uint32_t extra = hdr->size - ETW_TRACE_HEADER_SIZE, payload_len = 0;
     if (hdr->flags & ETW_WNODE_FLAG_USE_MOF_PTR) {
-        nmof = extra / ETW_MOF_FIELD_SIZE;
+        uint32_t nmof = extra / ETW_MOF_FIELD_SIZE;
         if (extra % ETW_MOF_FIELD_SIZE || nmof > ETW_MAX_MOF_FIELDS || (nmof && !payload))
             return EVT_ETW_ERROR_INVALID_PARAMETER;
-        mof = (const evt_etw_mof_field *)payload;
+        const evt_etw_mof_field *mof = (const evt_etw_mof_field *)payload;
         for (uint32_t i = 0; i < nmof; i++) {
             if (!mof[i].data && mof[i].length) return EVT_ETW_ERROR_INVALID_PARAMETER;
             payload_len += mof[i].length;
@@ -537,58 +636,8 @@ uint32_t evt_etw_trace_event(evt_etw_provider *p, const evt_etw_trace_header *hd
         if (extra && !payload) return EVT_ETW_ERROR_INVALID_PARAMETER;
         payload_len = extra;
     }
-    uint32_t size = ETW_TRACE_HEADER_SIZE + payload_len;
-    if (size > ETW_MAX_EVENT_SIZE || size >= s->cfg.buffer_size - ETW_BUFFER_HEADER_SIZE) {
-        evt_loss_drop(&s->loss); /* too big: dropped, counted, carried by the next loss record */
-        return EVT_ETW_ERROR_MORE_DATA;
-    }
-    uint32_t tid = tid_of(s), kt, ut;
-    cpu_ticks(s, &kt, &ut);
-    uint32_t need = align8(size);
-    uint16_t proc = 0;
-    evt_port_crit_t c;
-    if (!enter(s, &c)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY; /* nested in a record of this session */
-    evt_etw_slot *sl = (s->file_full || !EVT_LOAD_RLX(&s->running)) ? 0 : slot_for(s, tid, &proc);
-    if (sl && EVT_UNLIKELY(evt_loss_pending(&s->loss) != 0))
-        (void)write_loss_record(s, sl, proc, tid, evt_clock_read(&s->clk));
-    if (sl && sl->used + need > s->cfg.buffer_size) {
-        flush_slot(s, sl, proc);
-        if (s->file_full) sl = 0;
-    }
-    if (!sl) {
-        evt_loss_drop(&s->loss);
-        leave(s, c);
-        return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
-    }
-    uint8_t *r = sl->buf + sl->used;
-    uint64_t ts = (hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP) ? hdr->timestamp : evt_clock_read(&s->clk);
-    st64(r + need - 8u, 0); /* the alignment padding (need >= 48: inside the record) */
-    st16(r + ETW_TH_SIZE, (uint16_t)size);
-    r[ETW_TH_HEADER_TYPE] = ptr64(s) ? ETW_HT_FULL_HEADER64 : ETW_HT_FULL_HEADER32;
-    r[ETW_TH_MARKER_FLAGS] = ETW_MARKER_FLAGS;
-    r[ETW_TH_CLASS_TYPE] = hdr->type;
-    r[ETW_TH_CLASS_LEVEL] = hdr->level;
-    st16(r + ETW_TH_CLASS_VERSION, hdr->version);
-    st32(r + ETW_TH_THREAD_ID, tid);
-    st32(r + ETW_TH_PROCESS_ID, s->pid);
-    st64(r + ETW_TH_TIMESTAMP, ts);
-    put_guid(r + ETW_TH_GUID, guid);
-    st32(r + ETW_TH_KERNEL_TIME, kt);
-    st32(r + ETW_TH_USER_TIME, ut);
-    uint8_t *d = r + ETW_TRACE_HEADER_SIZE;
-    if (mof) {
-        for (uint32_t i = 0; i < nmof; i++) {
-            copy_payload(d, (const uint8_t *)mof[i].data, mof[i].length);
-            d += mof[i].length;
-        }
-    } else {
-        copy_payload(d, (const uint8_t *)payload, payload_len);
-    }
-    sl->used += need;
-    sl->events++;
-    evt_loss_written(&s->loss, 1u);
-    leave(s, c);
-    return EVT_ETW_SUCCESS;
+    if (payload_len > ETW_MAX_EVENT_SIZE) payload_len = ETW_MAX_EVENT_SIZE; /* too big either way */
+    return record(s, hdr, guid, payload, payload_len);
 }
 
 uint32_t (evt_etw_write)(evt_etw_provider *p, uint64_t keyword, const evt_etw_trace_header *hdr, const void *payload)
