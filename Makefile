@@ -12,7 +12,7 @@ FUZZ_SECONDS ?= 8
 PREFIX   ?= /usr/local
 CMAKE_COMMON := -DEVT_SHARED_DIR=$(abspath ../shared)
 
-.PHONY: all deps deps-run build build-tests run install test clone-test test-asan test-tsan cortex-m \
+.PHONY: all deps deps-run build build-tests run install test clone-test clone-check test-asan test-tsan cortex-m \
         firmware-kit fuzz fuzz-smoke bench clean
 
 all: build
@@ -49,6 +49,18 @@ clone-test:
 	  if [ -e "$$t/shared" ]; then echo "clone-test: $$t/shared exists" >&2; exit 1; fi && \
 	  echo "clone-test: make test in $$t/evtrace (nothing beside it)" && \
 	  env -u CI $(MAKE) -C "$$t/evtrace" test BUILD=build JOBS=$(JOBS)
+
+# CI: the full check (normal, ASan+UBSan, TSan, Cortex-M, fuzz replay) in a fresh clone of the
+# committed tree with nothing beside it. Only the CI-only oracle test (tests/data equals its origin)
+# is told where the development-only shared/ folder is (EVT_SHARED_DIR); every other test reads
+# tests/data, and repo/no_shared_refs fails if one names shared/.
+clone-check:
+	@t="$$(mktemp -d)" && trap 'rm -rf "$$t"' EXIT && \
+	  git clone -q "$(CURDIR)" "$$t/evtrace" && \
+	  if [ -e "$$t/shared" ]; then echo "clone-check: $$t/shared exists" >&2; exit 1; fi && \
+	  echo "clone-check: make check in $$t/evtrace (nothing beside it)" && \
+	  $(MAKE) -C "$$t/evtrace" check BUILD=build JOBS=$(JOBS) \
+	    CMAKE_COMMON="-DEVT_SHARED_DIR=$(abspath ../shared)"
 
 test-asan: deps
 	cmake -S . -B $(BUILD)/asan $(GEN) $(CMAKE_COMMON) -DCMAKE_BUILD_TYPE=Debug -DEVT_SANITIZE=asan >/dev/null
