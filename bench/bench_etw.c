@@ -1,5 +1,6 @@
 /* ETW benchmarks: ns per TraceEvent (2 MOF fields) beside the common baseline measured in the same
- * run (ratio), the filtered, disabled and stopped paths (inline gate, no clock read), two threads
+ * run (ratio; the best of 20 short
+ * interleaved rounds of each), the filtered, disabled and stopped paths (inline gate, no clock read), two threads
  * on two sessions (each its own lock and buffer) beside the two-thread own-ring baseline, two
  * threads sharing one session (per-thread buffers, one session lock), TraceEvent with POSIX CPU
  * times, and the .etl reader's MB/s over a file made by the writer in memory (64 KiB buffers, 4
@@ -85,17 +86,26 @@ static void start(evt_etw_session *s, uint8_t *mem, uint32_t nbuf, int per_threa
     start_prov(s, &g_prov, mem, nbuf, per_thread, cpu_times);
 }
 
+/* Short rounds of (baseline, subject) taken in turn, the best of each kept: on a machine shared with
+ * other jobs a round that was preempted or slowed is discarded on both sides alike. */
+#define ROUNDS 20
+#define SHORT 100 /* a round runs iters / SHORT calls, 5 times */
+static double min2(double a, double b) { return a < b ? a : b; }
+
 int main(void)
 {
     static uint8_t mem[4 * 64 * 1024];
     uint64_t iters = bench_iters(2000000);
     evt_etw_session s;
-    double base = bench_baseline_ns(iters);
-    bench_report("etw", "baseline (TSC + 32-byte store)", base, "ns/event");
+    double base = 1e30, te = 1e30;
 
     g_keep = 0;
     start(&s, mem, 1, 0, 0);
-    double te = bench_ns_per_call(one_event, NULL, iters, 5);
+    for (int k = 0; k < ROUNDS; k++) {
+        base = min2(base, bench_baseline_ns(iters / SHORT));
+        te = min2(te, bench_ns_per_call(one_event, NULL, iters / SHORT, 5));
+    }
+    bench_report("etw", "baseline (TSC + 32-byte store)", base, "ns/event");
     bench_report("etw", "TraceEvent, 2 MOF fields (80-byte record)", te, "ns/event");
     bench_report("etw", "TraceEvent, 2 MOF fields / baseline", te / base, "x");
     bench_report("etw", "filtered by level (no clock read)", bench_ns_per_call(filtered_event, NULL, iters, 5), "ns/event");
@@ -108,14 +118,17 @@ int main(void)
     /* Two threads: two sessions (own lock, own buffer each), then one session shared (per-thread
      * buffers under the one session lock). */
     {
-        static uint8_t mem2[2][64 * 1024];
-        static evt_etw_session s2[2];
-        static evt_etw_provider p2[2];
-        double base2 = bench_baseline_2t_ns(iters, 5);
-        bench_report("etw", "two-thread baseline (own rings)", base2, "ns/event per thread");
+        static uint8_t mem2[2][64 * 1024] __attribute__((aligned(64)));
+        static evt_etw_session s2[2] __attribute__((aligned(64)));
+        static evt_etw_provider p2[2] __attribute__((aligned(64)));
+        double base2 = 1e30, t2 = 1e30;
         for (int k = 0; k < 2; k++) start_prov(&s2[k], &p2[k], mem2[k], 1, 0, 0);
         void *const args[2] = {&p2[0], &p2[1]};
-        double t2 = bench_2t_ns_per_call(one_event, args, iters, 5);
+        for (int k = 0; k < ROUNDS; k++) {
+            base2 = min2(base2, bench_baseline_2t_ns(iters / SHORT * 4, 5));
+            t2 = min2(t2, bench_2t_ns_per_call(one_event, args, iters / SHORT * 4, 5));
+        }
+        bench_report("etw", "two-thread baseline (own rings)", base2, "ns/event per thread");
         for (int k = 0; k < 2; k++) evt_etw_session_stop(&s2[k]);
         bench_report("etw", "two threads, two sessions: TraceEvent", t2, "ns/event per thread");
         bench_report("etw", "two threads, two sessions / two-thread baseline", t2 / base2, "x");
