@@ -3,7 +3,8 @@
  * -fxray-instrument (examples/xray/xray_bench_prog): sleds unpatched, patched with an empty
  * handler, evtrace's handler, compiler-rt's FDR mode (threshold 0), (3) the explicit API and the
  * -finstrument-functions hooks: recording (one and two threads, per-thread buffers) and stopped
- * (inline gate, no clock read), each beside the same-run baseline as a ratio, and (4) the
+ * (inline gate, no clock read; the cyg hooks also in a plain loop beside two empty out-of-line
+ * calls, their floor), each beside the same-run baseline as a ratio, and (4) the
  * reader's decode speed on the file the helper's evtrace run wrote. */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -59,6 +60,44 @@ static void cyg_pair(void *arg, uint64_t i)
     (void)i;
     __cyg_profile_func_enter(arg, arg);
     __cyg_profile_func_exit(arg, arg);
+}
+
+/* The floor of any hook the compiler calls: two empty out-of-line functions with the hooks'
+ * signature (what -finstrument-functions costs with hooks that do nothing). */
+static __attribute__((noinline, no_instrument_function)) void empty_hook(void *fn, void *site)
+{
+    __asm__ __volatile__("" ::"r"(fn), "r"(site));
+}
+static void empty_pair(void *arg, uint64_t i)
+{
+    (void)i;
+    empty_hook(arg, arg);
+    empty_hook(arg, arg);
+}
+
+/* ns per pair of fn(fn-address, site) calls in a plain loop (no harness call), best of short
+ * rounds: cyg = 1 runs the cyg hooks, 0 the empty ones. */
+static double plain_pairs(int cyg, uint64_t iters)
+{
+    double best = 1e30;
+    uint64_t n = iters / 100;
+    void *f = (void *)plain_pairs;
+    for (int k = 0; k < 20; k++) {
+        uint64_t t0 = bench_now_ns();
+        if (cyg)
+            for (uint64_t i = 0; i < n; i++) {
+                __cyg_profile_func_enter(f, f);
+                __cyg_profile_func_exit(f, f);
+            }
+        else
+            for (uint64_t i = 0; i < n; i++) {
+                empty_hook(f, f);
+                empty_hook(f, f);
+            }
+        double ns = (double)(bench_now_ns() - t0) / (double)n;
+        if (ns < best) best = ns;
+    }
+    return best;
 }
 
 /* Start the helper in dir with the FDR environment; its stdout is read from *out. Returns its
@@ -193,6 +232,23 @@ int main(void)
     }
     bench_report("xray", "explicit API enter+exit, stopped (inline gate, no clock read)", bench_ns_per_call(api_pair, NULL, iters, 5), "ns/call");
     bench_report("xray", "-finstrument-functions hooks enter+exit, stopped", bench_ns_per_call(cyg_pair, (void *)main, iters, 5), "ns/call");
+    /* The same in a plain loop beside two empty out-of-line calls (the compiler's two calls per
+     * instrumented function are the floor of any hook), interleaved rounds, best of each. */
+    {
+        double cyg = 1e30, empty = 1e30, harness_empty = 1e30;
+        for (int k = 0; k < 3; k++) {
+            double e = plain_pairs(0, iters), c = plain_pairs(1, iters);
+            if (e < empty) empty = e;
+            if (c < cyg) cyg = c;
+            double h = bench_ns_per_call(empty_pair, (void *)main, iters / 10, 5);
+            if (h < harness_empty) harness_empty = h;
+        }
+        bench_report("xray", "empty hook pair through the harness call (floor of the line above)", harness_empty, "ns/call");
+        bench_report("xray", "cyg hooks stopped, plain loop: enter+exit", cyg, "ns/pair");
+        bench_report("xray", "cyg hooks stopped, plain loop: per hook call", cyg / 2, "ns/call");
+        bench_report("xray", "empty out-of-line hook pair, plain loop (floor)", empty, "ns/pair");
+        bench_report("xray", "cyg hooks stopped / empty hook pair", cyg / empty, "x");
+    }
     char trace[256];
     snprintf(trace, sizeof trace, "/tmp/evt-bench-xray-%d.xray", (int)getpid());
     run_helper(trace);
