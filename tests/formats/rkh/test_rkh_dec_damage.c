@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "evt_counter_clock.h"
 #include "evt_test.h"
 #include "evtrace/json.h"
 #include "evtrace/reader.h"
@@ -27,8 +28,6 @@ static size_t g_n, g_cap;
 static size_t g_start[NSYM + NREC]; /* offset of each record's first byte (after its leading flag) */
 static size_t g_end[NSYM + NREC];   /* offset of each record's closing flag */
 static size_t g_tcfg_end;
-static uint32_t g_clock;
-static uint32_t counter_clock(void) { return g_clock++; }
 
 static void sink(void *user, const uint8_t *p, uint32_t n)
 {
@@ -53,8 +52,8 @@ static void record_stream(void)
     c.flags &= ~(EVT_RKH_F_SMA_TRC_SNDR_EN | EVT_RKH_F_QUE_GET_LWMARK_EN | EVT_RKH_F_MP_GET_LWM_EN);
     evt_rkh_recorder r;
     g_n = 0;
-    g_clock = 0;
-    evt_rkh_init(&r, &c, ring, sizeof ring, counter_clock, 1000);
+    evt_test_ticks = 0;
+    evt_rkh_init(&r, &c, ring, sizeof ring, evt_test_clock32, 1000);
     evt_rkh_filter_all(&r, 1);
     evt_rkh_set_sink(&r, sink, NULL);
     g_tcfg_end = g_n - 1;

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include "evt_counter_clock.h"
 #include <stdlib.h>
 #include <string.h>
 #include "evtrace/hooks.h"
@@ -19,8 +20,6 @@ EVT_HOOK_DECLARE_BACKEND(rkh)
 typedef struct out_buf { uint8_t p[8192]; size_t n; } out_buf;
 static out_buf g_out;
 static uint8_t g_ring[2048];
-static uint32_t g_clock;
-static uint32_t counter_clock(void) { return g_clock++; }
 static void sink(void *user, const uint8_t *p, uint32_t n)
 {
     out_buf *o = user;
@@ -70,7 +69,7 @@ static void test_every_hook_round_trips(void **st)
     evt_rkh_config cfg;
     evt_rkh_config_default(&cfg);
     g_out.n = 0;
-    evt_rkh_init(&r, &cfg, g_ring, sizeof g_ring, counter_clock, 1000u);
+    evt_rkh_init(&r, &cfg, g_ring, sizeof g_ring, evt_test_clock32, 1000u);
     evt_rkh_set_sink(&r, sink, &g_out);
     evt_rkh_hook_user(1, 2, 3, 4, 5); /* before attach: nothing */
     evt_rkh_hooks_attach(&r);
@@ -129,7 +128,7 @@ static void test_filtered_hooks_write_nothing(void **st)
     evt_rkh_config cfg;
     evt_rkh_config_default(&cfg);
     g_out.n = 0;
-    evt_rkh_init(&r, &cfg, g_ring, sizeof g_ring, counter_clock, 1000u);
+    evt_rkh_init(&r, &cfg, g_ring, sizeof g_ring, evt_test_clock32, 1000u);
     evt_rkh_set_sink(&r, sink, &g_out);
     evt_rkh_hooks_attach(&r);
     size_t after_attach = g_out.n;

@@ -13,12 +13,11 @@
 #include <signal.h>
 #include <string.h>
 #include "evt_rkh_test.h"
+#include "evt_counter_clock.h"
 #include "evt_test.h"
 #include "evtrace/rkh.h"
 #include "formats/rkh/rkh_defs.h"
 
-static uint32_t g_clock;
-static uint32_t counter_clock(void) { return g_clock++; }
 
 static evt_rkh_recorder g_r;
 static uint8_t g_ring[4096];
@@ -29,11 +28,11 @@ static void start(uint32_t ring_size, int with_sink)
 {
     evt_rkh_config c;
     evt_rkh_config_default(&c);
-    g_clock = 0;
+    evt_test_ticks = 0;
     g_issued = 0;
     evt_rkh_test_buf_free(&g_out);
     evt_rkh_test_buf_init(&g_out, 1u << 20);
-    evt_rkh_init(&g_r, &c, g_ring, ring_size, counter_clock, 1000000u);
+    evt_rkh_init(&g_r, &c, g_ring, ring_size, evt_test_clock32, 1000000u);
     evt_rkh_filter_all(&g_r, 1);
     if (with_sink) evt_rkh_set_sink(&g_r, evt_rkh_test_sink, &g_out);
 }
