@@ -202,7 +202,8 @@ static inline int evt_etw_event_enabled_inline(const evt_etw_provider *p, uint8_
  * the function. When the header's size and flags are compile-time constants (GCC/clang), the
  * checks run before the gate's atomic load, where the compiler still sees the caller's stores
  * and folds them away (an atomic load ends that knowledge); otherwise they run after the gate,
- * so a filtered call never pays for them. */
+ * so a filtered call never pays for them. (A constant header whose MOF fields the compiler
+ * cannot see costs a filtered call the loads of the fields' pointers and lengths.) */
 uint32_t evt_etw_commit_(evt_etw_provider *p, const evt_etw_trace_header *hdr, const void *payload, uint32_t payload_len);
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push /* the MOF branch reads payload as fields only when the flags say so; */
