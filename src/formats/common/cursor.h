@@ -37,6 +37,13 @@ static inline const uint8_t *evt_cur_take(evt_cur *c, size_t n)
     return q;
 }
 static inline int evt_cur_skip(evt_cur *c, size_t n) { return evt_cur_take(c, n) != NULL; }
+/* Text scanning: the byte k ahead of the position without consuming it, or -1 past the end (no
+ * error: running out of a line is how a text scanner finds its end). */
+static inline int evt_cur_peek_at(const evt_cur *c, size_t k)
+{
+    return (!c->err && k < c->len - c->pos) ? c->p[c->pos + k] : -1;
+}
+static inline int evt_cur_peek(const evt_cur *c) { return evt_cur_peek_at(c, 0); }
 /* Move to position pos (relative to p); a position past the end sets the error. */
 static inline int evt_cur_at(evt_cur *c, size_t pos)
 {

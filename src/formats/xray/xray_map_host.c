@@ -86,77 +86,104 @@ void xray_map_free(xray_map *m)
 
 /* ---- YAML ------------------------------------------------------------------------------------- */
 
-/* Parse one "- { key: value, ... }" line. Returns 1 with id, addr and name set, 0 if the line is not
- * an entry, -1 if it is a malformed entry. */
-static int yaml_entry(const char *line, uint32_t *id, uint64_t *addr, const char **name, size_t *nlen,
-                      char *unq, size_t unqlen)
+/* Parse one "- { key: value, ... }" line of len bytes through the bounded cursor (a NUL in the
+ * line ends it). Returns 1 with id, addr and name set, 0 if the line is not an entry, -1 if it is a
+ * malformed entry. A quoted name is unquoted into unq (unqlen >= len + 1); an unquoted one points
+ * into the line. */
+static int is_blank(int ch) { return ch == ' ' || ch == '\t'; }
+static int at_end(int ch) { return ch < 0 || ch == 0 || ch == '\n' || ch == '\r'; }
+static void skip_blanks(evt_cur *c)
 {
-    const char *p = line;
-    while (*p == ' ' || *p == '\t') p++;
-    if (p[0] != '-' || (p[1] != ' ' && p[1] != '\t')) return 0;
-    p++;
-    while (*p == ' ' || *p == '\t') p++;
-    if (*p != '{') return 0;
-    p++;
+    while (is_blank(evt_cur_peek(c))) evt_cur_skip(c, 1);
+}
+
+/* Copy a quoted value (the opening quote consumed) into unq, undoing '' or \x; 0 if unterminated. */
+static int unquote(evt_cur *c, int q, char *unq, size_t unqlen, size_t *vlen)
+{
+    size_t o = 0;
+    for (;;) {
+        int ch = evt_cur_peek(c);
+        if (at_end(ch)) return 0;
+        evt_cur_skip(c, 1);
+        if (ch == q) {
+            if (q == '\'' && evt_cur_peek(c) == '\'') { /* '' is one quote */
+                evt_cur_skip(c, 1);
+            } else {
+                break;
+            }
+        } else if (q == '"' && ch == '\\' && !at_end(evt_cur_peek(c))) {
+            ch = evt_cur_u8(c);
+        }
+        if (o + 1 < unqlen) unq[o++] = (char)ch;
+    }
+    unq[o] = 0;
+    *vlen = o;
+    return 1;
+}
+
+/* A number value of at most 31 characters; 0 if it is not one. */
+static int number_value(const char *v, size_t vlen, unsigned long long *out)
+{
+    char tmp[32], *e;
+    if (vlen == 0 || vlen >= sizeof tmp) return 0;
+    memcpy(tmp, v, vlen);
+    tmp[vlen] = 0;
+    errno = 0;
+    *out = strtoull(tmp, &e, 0);
+    return *e == 0 && errno == 0;
+}
+
+static int yaml_entry(const char *line, size_t len, uint32_t *id, uint64_t *addr, const char **name,
+                      size_t *nlen, char *unq, size_t unqlen)
+{
+    evt_cur c;
+    evt_cur_init(&c, line, len, 0, 0);
+    skip_blanks(&c);
+    if (evt_cur_peek(&c) != '-' || !is_blank(evt_cur_peek_at(&c, 1))) return 0;
+    evt_cur_skip(&c, 1);
+    skip_blanks(&c);
+    if (evt_cur_peek(&c) != '{') return 0;
+    evt_cur_skip(&c, 1);
     int have_id = 0;
     *addr = 0;
     *name = NULL;
     *nlen = 0;
     for (;;) {
-        while (*p == ' ' || *p == '\t' || *p == ',') p++;
-        if (*p == '}' || *p == 0 || *p == '\n') break;
-        const char *k = p;
-        while (*p && *p != ':' && *p != '}' && *p != '\n') p++;
-        if (*p != ':') return -1;
-        size_t klen = (size_t)(p - k);
-        p++;
-        while (*p == ' ' || *p == '\t') p++;
-        const char *v = p;
+        while (is_blank(evt_cur_peek(&c)) || evt_cur_peek(&c) == ',') evt_cur_skip(&c, 1);
+        int ch = evt_cur_peek(&c);
+        if (ch == '}' || at_end(ch)) break;
+        size_t k0 = c.pos;
+        while (!at_end(ch = evt_cur_peek(&c)) && ch != ':' && ch != '}') evt_cur_skip(&c, 1);
+        if (ch != ':') return -1;
+        const char *k = line + k0;
+        size_t klen = c.pos - k0;
+        evt_cur_skip(&c, 1);
+        skip_blanks(&c);
+        const char *v;
         size_t vlen;
         int quoted = 0;
-        if (*p == '\'' || *p == '"') {
-            char q = *p++;
-            size_t o = 0;
-            v = p;
-            while (*p && *p != '\n') {
-                if (*p == q) {
-                    if (q == '\'' && p[1] == '\'') { if (o + 1 < unqlen) unq[o++] = '\''; p += 2; continue; }
-                    break;
-                }
-                if (q == '"' && *p == '\\' && p[1]) p++;
-                if (o + 1 < unqlen) unq[o++] = *p;
-                p++;
-            }
-            if (*p != q) return -1;
-            p++;
-            unq[o] = 0;
-            vlen = o;
+        ch = evt_cur_peek(&c);
+        if (ch == '\'' || ch == '"') {
+            evt_cur_skip(&c, 1);
+            if (!unquote(&c, ch, unq, unqlen, &vlen)) return -1;
+            v = unq;
             quoted = 1;
         } else {
-            while (*p && *p != ',' && *p != '}' && *p != '\n') p++;
-            vlen = (size_t)(p - v);
-            while (vlen && (v[vlen - 1] == ' ' || v[vlen - 1] == '\t')) vlen--;
+            size_t v0 = c.pos;
+            while (!at_end(ch = evt_cur_peek(&c)) && ch != ',' && ch != '}') evt_cur_skip(&c, 1);
+            v = line + v0;
+            vlen = c.pos - v0;
+            while (vlen && is_blank((unsigned char)v[vlen - 1])) vlen--;
         }
+        unsigned long long x;
         if (klen == 2 && memcmp(k, "id", 2) == 0) {
-            char *e;
-            char tmp[32];
-            if (vlen == 0 || vlen >= sizeof tmp) return -1;
-            memcpy(tmp, quoted ? unq : v, vlen);
-            tmp[vlen] = 0;
-            errno = 0;
-            unsigned long long x = strtoull(tmp, &e, 0);
-            if (*e || errno || x > 0xFFFFFFFFull) return -1;
+            if (!number_value(v, vlen, &x) || x > 0xFFFFFFFFull) return -1;
             *id = (uint32_t)x;
             have_id = 1;
         } else if (klen == 8 && memcmp(k, "function", 8) == 0) {
-            char tmp[32];
-            if (vlen && vlen < sizeof tmp) {
-                memcpy(tmp, v, vlen);
-                tmp[vlen] = 0;
-                *addr = strtoull(tmp, NULL, 0);
-            }
+            if (!quoted && number_value(v, vlen, &x)) *addr = x;
         } else if (klen == 13 && memcmp(k, "function-name", 13) == 0) {
-            *name = quoted ? unq : v;
+            *name = v;
             *nlen = vlen;
         }
     }
@@ -180,7 +207,7 @@ static int load_yaml(xray_map *m, FILE *f, const char *path, char *err, size_t e
         evt_free(unq);
         unq = evt_malloc((size_t)got + 1);
         if (!unq) { snprintf(err, errlen, "%s: out of memory", path); rc = -1; break; }
-        int e = yaml_entry(line, &id, &addr, &name, &nlen, unq, (size_t)got + 1);
+        int e = yaml_entry(line, (size_t)got, &id, &addr, &name, &nlen, unq, (size_t)got + 1);
         if (e < 0) {
             snprintf(err, errlen, "%s: line %lu: not an instrumentation map entry ('- { id: N, ... }')", path, lineno);
             rc = -1;
