@@ -63,3 +63,10 @@ void evt_irq_target_done(evt_irq *q)
 }
 
 void evt_irq_join(evt_irq *q) { pthread_join(q->thread, NULL); }
+
+uint64_t evt_irq_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}

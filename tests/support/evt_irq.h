@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 
 typedef struct evt_irq {
     pthread_t thread;         /* the interrupter */
@@ -31,5 +32,7 @@ int evt_irq_start(evt_irq *q, pthread_t *targets, int n);
 void evt_irq_target_done(evt_irq *q);
 /* Wait for the interrupter (after which no signal is in flight from it). */
 void evt_irq_join(evt_irq *q);
+/* CLOCK_MONOTONIC in ns: the stress loops' run-time bound. */
+uint64_t evt_irq_now_ns(void);
 
 #endif

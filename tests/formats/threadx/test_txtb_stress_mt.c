@@ -45,20 +45,13 @@ static void isr_body(int raw)
 static void raw_handler(int signo) { (void)signo; isr_body(1); }
 static void port_isr(int signo) { (void)signo; isr_body(0); }
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void *worker(void *p)
 {
     uintptr_t tid = (uintptr_t)p;
-    uint64_t t0 = now_ns(), end = t0 + RUN_NS, hard_end = t0 + 3 * RUN_NS;
+    uint64_t t0 = evt_irq_now_ns(), end = t0 + RUN_NS, hard_end = t0 + 3 * RUN_NS;
     uint32_t seq = 0;
     /* at least RUN_NS, and on until 64 interrupts were taken (bounded: 3 x RUN_NS) */
-    for (uint64_t t = t0; t < end || (atomic_load(&g_isr_calls) < 64u && t < hard_end); t = now_ns()) {
+    for (uint64_t t = t0; t < end || (atomic_load(&g_isr_calls) < 64u && t < hard_end); t = evt_irq_now_ns()) {
         for (int k = 0; k < 256; k++, seq++)
             (void)evt_tx_trace_user_event_insert(USER_ID + (uint32_t)tid, seq, (uint32_t)tid, ~seq, 0);
     }

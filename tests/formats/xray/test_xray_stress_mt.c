@@ -36,20 +36,13 @@ static void isr_body(void)
 static void raw_handler(int signo) { (void)signo; isr_body(); }
 static void port_isr(int signo) { (void)signo; isr_body(); }
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* Function ids: worker w, sequence s -> (w + 1) << 22 | s (22 bits, wrapping). */
 static void *worker(void *p)
 {
     uint32_t w = (uint32_t)(uintptr_t)p, seq = 0;
-    uint64_t n = 0, t0 = now_ns(), end = t0 + RUN_NS, hard_end = t0 + 3 * RUN_NS;
+    uint64_t n = 0, t0 = evt_irq_now_ns(), end = t0 + RUN_NS, hard_end = t0 + 3 * RUN_NS;
     /* at least RUN_NS, and on until 50 interrupts were taken (bounded: 3 x RUN_NS) */
-    for (uint64_t t = t0; t < end || (atomic_load(&g_isr_calls) < 50u && t < hard_end); t = now_ns()) {
+    for (uint64_t t = t0; t < end || (atomic_load(&g_isr_calls) < 50u && t < hard_end); t = evt_irq_now_ns()) {
         for (int k = 0; k < 64; k++, seq = (seq + 1u) & 0x3FFFFFu) {
             evt_xray_enter(((w + 1u) << 22) | seq);
             evt_xray_exit(((w + 1u) << 22) | seq);
