@@ -88,6 +88,10 @@ typedef struct evt_tl_ctx {
     int has_prio;
     uint64_t first, last;  /* time of its first and latest event */
     uint64_t events;       /* events recorded in it */
+    uint64_t run_time;     /* sum of its closed running intervals */
+    uint64_t isr_time;     /* outermost ISR time while it was the running context (interrupted) */
+    uint64_t switches_in;  /* times it became running (sched_switch with next = it) */
+    /* cpu time = run_time - isr_time (what stats and contexts.cpu_time report) */
     /* scheduling (private to the timeline) */
     evt_tl_state state;
     uint64_t state_since;
@@ -239,6 +243,8 @@ typedef struct evt_tl {
     uint64_t first, last;  /* min and max time seen */
     int have_t;
     uint64_t events;
+    uint64_t idle_time;    /* time with no running context, summed over CPUs */
+    uint64_t isr_time;     /* time in outermost ISRs, summed over CPUs */
     uint64_t next_flow;
     /* what could not be tracked (counted, never silent) */
     uint64_t isr_overflow, span_overflow, flows_dropped, unmatched_exits, lost_count, lost_events;
