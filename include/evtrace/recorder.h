@@ -229,14 +229,18 @@ typedef struct evt_clock32 {
     uint32_t (*fn)(void); /* NULL: the low 32 bits of evt_port_timestamp() */
     uint32_t last;        /* last port-counter value returned */
 } evt_clock32;
-static inline uint32_t evt_clock32_read(evt_clock32 *c)
+/* evt_clock32_read for a clock known to have no callback (c->fn == NULL). */
+static inline uint32_t evt_clock32_read_port(evt_clock32 *c)
 {
-    if (c->fn) return c->fn();
     uint32_t t = (uint32_t)evt_port_timestamp();
     if (evt_port_timestamp_bits() >= 32u && EVT_UNLIKELY((uint32_t)(c->last - t) - 1u < EVT_CLOCK_CLAMP_TICKS - 1u))
         t = c->last;
     c->last = t;
     return t;
+}
+static inline uint32_t evt_clock32_read(evt_clock32 *c)
+{
+    return c->fn ? c->fn() : evt_clock32_read_port(c);
 }
 
 #endif
