@@ -59,8 +59,14 @@
  * targets (size: the Cortex-M table in `make check` must not grow). */
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__aarch64__))
 #define TX_HOT_INLINE TX_ALWAYS_INLINE
+#define TX_HOST_FAST 1 /* the common-case commit (commit_plain) beside the general one */
+#define TX_COLD __attribute__((noinline, cold))
+#define TX_GENERAL __attribute__((noinline)) /* commit_locked: the uncommon case there */
 #else
 #define TX_HOT_INLINE
+#define TX_HOST_FAST 0 /* one commit only (size) */
+#define TX_COLD
+#define TX_GENERAL
 #endif
 
 enum { TX_OFF = 0, TX_ENABLING = 1, TX_ON = 2 };
@@ -87,6 +93,7 @@ typedef struct tx_rec {
     uint8_t big;                /* buffer byte order: 1 big-endian */
     uint8_t swap;               /* buffer order differs from the host's */
     uint8_t wrapped;            /* the event area has wrapped since enable: slots hold records (I6b) */
+    uint8_t plain;              /* set at enable: port context, port clock, host byte order (commit_plain) */
     uint32_t enable_bits;       /* ThreadX _tx_trace_event_enable_bits (kept while off) */
     uint8_t *hdr;               /* control header = buffer start */
     uint8_t *reg;               /* registry entry 0 */
@@ -274,7 +281,7 @@ static void after_wraps(tx_rec *r, unsigned wraps)
 }
 
 /* Write one record (plus a LOST record first if losses are pending). Lock held, nest set, state ON. */
-static TX_HOT_INLINE void commit_locked(tx_rec *r, uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4,
+static TX_GENERAL void commit_locked(tx_rec *r, uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4,
                           unsigned mode)
 {
     evt_tx_context c;
@@ -302,6 +309,71 @@ static TX_HOT_INLINE void commit_locked(tx_rec *r, uint32_t id, uint32_t i1, uin
         r->wraps += put_lost(r, c.context, c.priority_word, ts, 1);
 }
 
+/* The rare ends of commit_plain, out of line so that its common path makes no call (hosts). */
+static TX_COLD void plain_after_wraps(tx_rec *r, uint32_t ctx, uint32_t prio, uint32_t ts)
+{
+    after_wraps(r, 1u);
+    if (r->state != TX_ON && stop_pending(r)) r->wraps += put_lost(r, ctx, prio, ts, 1);
+}
+static TX_COLD void plain_stopped(tx_rec *r, uint32_t ctx, uint32_t prio, uint32_t ts)
+{
+    if (stop_pending(r)) r->wraps += put_lost(r, ctx, prio, ts, 1);
+}
+
+/* commit_locked for a plain-mode record of a recorder with r->plain set and no loss pending (the
+ * common case on hosts): the same slot, context, timestamp and accounting, without the callbacks,
+ * the byte swap and the context structure. Returns 0, having written nothing, when a loss is
+ * pending (the caller then takes commit_locked, which writes the loss record first). Lock held,
+ * nest set, state ON. */
+static TX_HOT_INLINE unsigned commit_plain(tx_rec *r, uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
+{
+    if (TX_UNLIKELY(evt_loss_pending(&r->loss) != 0u)) return 0;
+    uint32_t ctx = TXTB_CTX_ISR, prio = 0u; /* get_context with no context callback */
+    if (TX_LIKELY(!evt_port_in_isr())) {
+        ctx = (uint32_t)evt_port_context_id();
+        prio = TXTB_PRIO_CURRENT_BIT;
+        if (TX_UNLIKELY(ctx == TXTB_CTX_NONE)) {
+            ctx = TXTB_CTX_INIT;
+            prio = 0u;
+        }
+    }
+    uint32_t ts = evt_clock32_read_port(&r->clock);
+    uint8_t *s = r->cur;
+    if (TX_LIKELY(r->wrapped)) { /* reclaim_slot in host order */
+        uint32_t w_id, w_i3;
+        __builtin_memcpy(&w_id, s + TXTB_EV_ID, 4);
+        __builtin_memcpy(&w_i3, s + TXTB_EV_INFO3, 4);
+        if (TX_LIKELY(w_id != TXTB_EVTRACE_LOST_ID) || w_i3 != TXTB_EVTRACE_LOST_MAGIC) {
+            evt_loss_overwritten_at_stop(&r->loss, 1u);
+        } else {
+            uint32_t n1, n4;
+            __builtin_memcpy(&n1, s + TXTB_EV_INFO1, 4);
+            __builtin_memcpy(&n4, s + TXTB_EV_INFO4, 4);
+            evt_loss_repend(&r->loss, (uint32_t)(n1 + n4));
+        }
+    }
+    store_host32(s + TXTB_EV_CONTEXT, ctx);
+    store_host32(s + TXTB_EV_PRIORITY, prio);
+    store_host32(s + TXTB_EV_ID, id);
+    store_host32(s + TXTB_EV_TIMESTAMP, ts);
+    store_host32(s + TXTB_EV_INFO1, i1);
+    store_host32(s + TXTB_EV_INFO2, i2);
+    store_host32(s + TXTB_EV_INFO3, i3);
+    store_host32(s + TXTB_EV_INFO4, i4);
+    s += TXTB_EVENT_SIZE;
+    unsigned wrapped = 0;
+    if (TX_UNLIKELY(s >= r->ev_end)) {
+        s = r->ev_start;
+        wrapped = 1u;
+    }
+    r->cur = s;
+    store_host32(r->hdr + TXTB_HDR_CURRENT, addr_of(r, s));
+    evt_loss_written(&r->loss, 1u);
+    if (TX_UNLIKELY(wrapped)) plain_after_wraps(r, ctx, prio, ts);
+    else if (TX_UNLIKELY(r->state != TX_ON)) plain_stopped(r, ctx, prio, ts); /* see commit_locked */
+    return 1;
+}
+
 /* The insert after the gate passed. Returns 1 if written, 0 if dropped or off. */
 static TX_HOT_INLINE unsigned record(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, unsigned mode)
 {
@@ -316,7 +388,8 @@ static TX_HOT_INLINE unsigned record(uint32_t id, uint32_t i1, uint32_t i2, uint
         evt_loss_drop(&r->loss); /* an insert of this context is in progress (I5) */
     } else {
         if (TX_LIKELY(r->state == TX_ON)) {
-            commit_locked(r, id, i1, i2, i3, i4, mode);
+            if (!(TX_HOST_FAST && mode == TX_MODE_PLAIN && TX_LIKELY(r->plain) && commit_plain(r, id, i1, i2, i3, i4)))
+                commit_locked(r, id, i1, i2, i3, i4, mode);
             ok = 1;
         }
         evt_nest_exit(&r->nest);
@@ -474,6 +547,7 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
     r->clock.fn = opt ? opt->time_source : 0; /* the port counter's clamp value is kept */
     r->ctxfn = opt ? opt->context : 0;
     r->wrapped = 0;
+    r->plain = (uint8_t)(TX_HOST_FAST && !r->swap && !r->clock.fn && !r->ctxfn);
     /* Fold the previous session's account into the since-program-start stats, then reset it. */
     evt_tx_trace_get_stats(&r->prior);
     evt_loss_reset(&r->loss);

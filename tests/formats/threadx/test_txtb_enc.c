@@ -575,6 +575,54 @@ static void test_nested_drop_and_lost_record(void **st)
     evt_tx_trace_disable();
 }
 
+/* The common-case commit (port context, port clock, host byte order: no callback) keeps the same
+ * account as the general one: drops from the buffer-full callback become LOST records, wraps over
+ * LOST records carry their counts again, and after disable the data records in the buffer plus
+ * the LOST counts (info1 + info4) equal every insert issued. */
+static void test_plain_path_accounting(void **st)
+{
+    (void)st;
+    enum { N = 5, SIZE = 48 + 32 * N, INSERTS = 23 };
+    static uint8_t buf[SIZE];
+    evt_tx_options o;
+    memset(&o, 0, sizeof o);
+    o.big_endian = -1; /* host order, port clock, port context */
+    evt_tx_trace_buffer_full_notify(on_full_nested);
+    assert_int_equal(evt_tx_trace_enable_ex(buf, SIZE, 0, &o), EVT_TX_SUCCESS); /* 2 RUNNING */
+    evt_tx_stats s0, s;
+    evt_tx_trace_get_stats(&s0); /* since program start: the figures below are differences */
+    uint32_t self = (uint32_t)evt_port_context_id();
+    for (uint32_t i = 0; i < INSERTS; i++)
+        assert_int_equal(evt_tx_trace_user_event_insert(5000 + i, i, 0, 0, 0), EVT_TX_SUCCESS);
+    /* Slot written last: the last insert, in host order, with this thread's context. */
+    uint32_t cur = evt_ld_u32le(buf + TXTB_HDR_CURRENT) - evt_tx_addr(buf);
+    const uint8_t *last = buf + (cur == 48 ? SIZE - 32 : cur - 32);
+    assert_int_equal(evt_ld_u32le(last + 0), self);
+    assert_int_equal(evt_ld_u32le(last + 4), TXTB_PRIO_CURRENT_BIT);
+    assert_int_equal(evt_ld_u32le(last + 8), 5000 + INSERTS - 1);
+    evt_tx_trace_get_stats(&s);
+    uint32_t wraps = (uint32_t)(s.wraps - s0.wraps);
+    assert_true(wraps >= 4);
+    assert_int_equal(g_full_calls, wraps);
+    assert_int_equal(evt_tx_trace_disable(), EVT_TX_SUCCESS);
+    uint64_t data = 0, lost = 0, lost_records = 0;
+    for (uint32_t k = 0; k < N; k++) {
+        const uint8_t *e = slot(buf, 0, 48, k);
+        assert_int_not_equal(evt_ld_u32le(e), 0);
+        if (evt_ld_u32le(e + 8) == TXTB_EVTRACE_LOST_ID && evt_ld_u32le(e + 24) == TXTB_EVTRACE_LOST_MAGIC) {
+            lost += (uint64_t)evt_ld_u32le(e + 16) + evt_ld_u32le(e + 28);
+            lost_records++;
+        } else {
+            data++;
+        }
+    }
+    assert_true(lost_records >= 1);
+    /* issued: 2 RUNNING + the inserts + one nested insert per wrap (all dropped) */
+    assert_int_equal(data + lost, 2u + INSERTS + wraps);
+    evt_tx_trace_get_stats(&s);
+    assert_int_equal(s.dropped - s0.dropped, wraps);
+}
+
 /* "Stop when full": the callback may disable; the oldest slot is then never overwritten. */
 static void on_full_stop(void *buf) { (void)buf; g_full_calls++; evt_tx_trace_disable(); }
 static void test_stop_when_full(void **st)
@@ -763,6 +811,7 @@ int main(void)
         cmocka_unit_test_setup(test_full_callback_each_wrap, reset),
         cmocka_unit_test_setup(test_nested_drop_and_lost_record, reset),
         cmocka_unit_test_setup(test_stop_when_full, reset),
+        cmocka_unit_test_setup(test_plain_path_accounting, reset),
         cmocka_unit_test_setup(test_port_isr_held_off, reset),
         cmocka_unit_test_setup(test_port_default_context, reset),
         cmocka_unit_test_setup(test_kernel_event_bits_from_table, reset),
