@@ -14,7 +14,10 @@ enum {
     OPT_OUTPUT = 1u << 1, /* -o OUT */
     OPT_TO     = 1u << 2, /* --to KIND */
     OPT_QUIET  = 1u << 3, /* -q / --quiet */
-    OPT_FOLLOW = 1u << 4  /* --follow, --listen [HOST:]PORT, --serial DEV, --baud N, --idle-exit SECONDS */
+    OPT_FOLLOW = 1u << 4, /* --follow, --listen [HOST:]PORT, --serial DEV, --baud N, --idle-exit SECONDS */
+    OPT_CH_LOAD = 1u << 5, /* --trace-id ID (one per FILE), --label KEY=VALUE (repeatable): ClickHouse export */
+    OPT_CH_SCHEMA = 1u << 6, /* --cluster NAME, --database DB: ClickHouse DDL */
+    OPT_NO_FILE = 1u << 7  /* the command takes no FILE (only its extra arguments) */
 };
 
 /* cli_parse results besides 0 and EXIT_USAGE. */
@@ -36,8 +39,14 @@ typedef struct cli_args {
     unsigned idle_exit_ms;  /* --idle-exit SECONDS: on a stream, stop after that long idle */
     uint64_t clock_hz;      /* --clock-hz HZ: the trace's tick rate, overriding the format's (0: none) */
     evt_input_opts input;   /* --offset N, --base-address ADDR: where the trace starts in FILE */
-    const char *extra[8];   /* further positional arguments after FILE */
+    const char *extra[64];  /* further positional arguments after FILE */
     int nextra;
+    const char *trace_id[65]; /* --trace-id ID, in order (one per FILE) */
+    int ntrace_id;
+    const char *label[64];  /* --label KEY=VALUE, in order */
+    int nlabel;
+    const char *cluster;    /* --cluster NAME */
+    const char *database;   /* --database DB */
     evt_open_opts ropts;    /* reader options (--rkh-config FILE, --instr-map FILE, ...) */
 } cli_args;
 

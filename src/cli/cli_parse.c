@@ -16,7 +16,7 @@
 enum {
     ID_HELP = 'h', ID_OUT = 'o', ID_QUIET = 'q',
     ID_FORMAT = 256, ID_JSON, ID_TO, ID_FORCE, ID_FOLLOW, ID_LISTEN, ID_IDLE_EXIT,
-    ID_SERIAL, ID_BAUD, ID_OFFSET, ID_BASE_ADDRESS, ID_CLOCK_HZ,
+    ID_SERIAL, ID_BAUD, ID_OFFSET, ID_BASE_ADDRESS, ID_CLOCK_HZ, ID_TRACE_ID, ID_LABEL, ID_CLUSTER, ID_DATABASE,
     ID_READER_OPT /* ID_READER_OPT + i: the i-th reader option found */
 };
 
@@ -51,6 +51,12 @@ static const cli_opt k_opts[] = {
     {"offset", ID_OFFSET, "BYTES", 0, "the trace starts BYTES into FILE (or into a HEX/S-record image)"},
     {"base-address", ID_BASE_ADDRESS, "ADDR", 0,
      "Intel HEX / S-record dump: the trace starts at target address ADDR\n(default: the lowest address in the dump)"},
+    {"trace-id", ID_TRACE_ID, "ID", OPT_CH_LOAD,
+     "--to clickhouse: the trace's id (letters, digits, . _ : -; at most 64);\n"
+     "once per FILE, in order (default: a random UUID per FILE)"},
+    {"label", ID_LABEL, "KEY=VALUE", OPT_CH_LOAD, "--to clickhouse: a label on every row (repeatable), e.g. board=b7"},
+    {"cluster", ID_CLUSTER, "NAME", OPT_CH_SCHEMA, "local tables ON CLUSTER NAME and Distributed tables over them"},
+    {"database", ID_DATABASE, "DB", OPT_CH_SCHEMA, "the database (default: evtrace)"},
 };
 #define NOPTS (sizeof k_opts / sizeof k_opts[0])
 #define MAX_READER_OPTS 32 /* reader-declared options taken into the getopt table */
@@ -130,6 +136,17 @@ static int apply_(const cli_command *c, int id, const char *val, cli_args *a)
         a->clock_hz = (uint64_t)hz;
         break;
     }
+    case ID_TRACE_ID:
+        if (a->ntrace_id >= (int)(sizeof a->trace_id / sizeof a->trace_id[0])) { cli_err(c->name, "too many --trace-id"); return EXIT_USAGE; }
+        a->trace_id[a->ntrace_id++] = val;
+        break;
+    case ID_LABEL:
+        if (!strchr(val, '=') || val[0] == '=') return value_error_(c, "label", "KEY=VALUE", val);
+        if (a->nlabel >= (int)(sizeof a->label / sizeof a->label[0])) { cli_err(c->name, "too many --label"); return EXIT_USAGE; }
+        a->label[a->nlabel++] = val;
+        break;
+    case ID_CLUSTER: a->cluster = val; break;
+    case ID_DATABASE: a->database = val; break;
     case ID_IDLE_EXIT: {
         char *end;
         double secs = strtod(val, &end);
@@ -233,7 +250,15 @@ int cli_parse(const cli_command *c, int argc, char **argv, cli_args *a)
     if (a->baud && !a->serial) { cli_err(c->name, "--baud needs --serial DEV"); return EXIT_USAGE; }
     if (!a->file && a->listen) a->file = a->listen;
     if (!a->file && a->serial) a->file = a->serial;
-    if (!a->file) { cli_err(c->name, "missing FILE (try: evtrace %s --help)", c->name); return EXIT_USAGE; }
+    if (c->opts & OPT_NO_FILE) { /* every positional is an extra argument */
+        if (a->file) {
+            if (a->nextra >= (int)(sizeof a->extra / sizeof a->extra[0])) { cli_err(c->name, "too many arguments"); return EXIT_USAGE; }
+            memmove(a->extra + 1, a->extra, (size_t)a->nextra * sizeof a->extra[0]);
+            a->extra[0] = a->file;
+            a->file = NULL;
+            a->nextra++;
+        }
+    } else if (!a->file) { cli_err(c->name, "missing FILE (try: evtrace %s --help)", c->name); return EXIT_USAGE; }
     if (a->nextra < c->min_extra || a->nextra > c->max_extra) {
         cli_err(c->name, "wrong number of arguments (try: evtrace %s --help)", c->name);
         return EXIT_USAGE;
