@@ -48,6 +48,11 @@
 #include "formats/common/bytes.h"
 #include "formats/threadx/txtb_defs.h"
 
+/* enable writes the header as 12 words indexed by field offset: every field starts on a word,
+ * reserved1 and name_size share one (reserved1 first). */
+typedef char tx_hdr_words_check[(TXTB_HEADER_SIZE == 48u && TXTB_HDR_RESERVED1 + 2u == TXTB_HDR_NAME_SIZE &&
+                                 TXTB_HDR_RESERVED1 % 4u == 0u && TXTB_HDR_RESERVED4 == 44u) ? 1 : -1];
+
 #define TX_LIKELY(x)   EVT_LIKELY(x)
 #define TX_UNLIKELY(x) EVT_UNLIKELY(x)
 #if defined(__GNUC__) || defined(__clang__)
@@ -171,25 +176,26 @@ static inline uint32_t bswap32(uint32_t v)
 }
 
 /* Write one 32-byte slot at the current pointer and advance it; returns 1 if that wrapped.
- * Words are stored one by one in host order (byte-swapped first when the buffer's order differs):
- * no staging array, which would cost store-forwarding stalls. */
+ * Host order: the words stored one by one (no staging array, which would cost store-forwarding
+ * stalls); the other order (rare) byte-swaps them in a loop (small code). */
 static inline unsigned put_event(tx_rec *r, uint32_t ctx, uint32_t prio, uint32_t id, uint32_t ts,
                                  uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
 {
     uint8_t *s = r->cur;
     unsigned wrapped = 0;
     if (TX_UNLIKELY(r->swap)) {
-        ctx = bswap32(ctx); prio = bswap32(prio); id = bswap32(id); ts = bswap32(ts);
-        i1 = bswap32(i1); i2 = bswap32(i2); i3 = bswap32(i3); i4 = bswap32(i4);
+        const uint32_t w[8] = {ctx, prio, id, ts, i1, i2, i3, i4}; /* TXTB_EV_* order */
+        for (unsigned k = 0; k < 8u; k++) store_host32(s + 4u * k, bswap32(w[k]));
+    } else {
+        store_host32(s + TXTB_EV_CONTEXT, ctx);
+        store_host32(s + TXTB_EV_PRIORITY, prio);
+        store_host32(s + TXTB_EV_ID, id);
+        store_host32(s + TXTB_EV_TIMESTAMP, ts);
+        store_host32(s + TXTB_EV_INFO1, i1);
+        store_host32(s + TXTB_EV_INFO2, i2);
+        store_host32(s + TXTB_EV_INFO3, i3);
+        store_host32(s + TXTB_EV_INFO4, i4);
     }
-    store_host32(s + TXTB_EV_CONTEXT, ctx);
-    store_host32(s + TXTB_EV_PRIORITY, prio);
-    store_host32(s + TXTB_EV_ID, id);
-    store_host32(s + TXTB_EV_TIMESTAMP, ts);
-    store_host32(s + TXTB_EV_INFO1, i1);
-    store_host32(s + TXTB_EV_INFO2, i2);
-    store_host32(s + TXTB_EV_INFO3, i3);
-    store_host32(s + TXTB_EV_INFO4, i4);
     s += TXTB_EVENT_SIZE;
     if (TX_UNLIKELY(s >= r->ev_end)) {
         s = r->ev_start;
@@ -515,20 +521,23 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
     }
     /* Events: only word 0 (context) of each slot. */
     for (uint8_t *s = ev_start; s < ev_end; s += TXTB_EVENT_SIZE) evt_put_u32le(s, 0u);
-    /* Header. */
-    evt_put_u32(b + TXTB_HDR_ID, TXTB_ID, big);
-    evt_put_u32(b + TXTB_HDR_TIMER_MASK, mask, big);
-    evt_put_u32(b + TXTB_HDR_BASE, base, big);
-    evt_put_u32(b + TXTB_HDR_REG_START, base + (uint32_t)(reg - b), big);
-    evt_put_u16(b + TXTB_HDR_RESERVED1, 0u, big);
-    evt_put_u16(b + TXTB_HDR_NAME_SIZE, (uint16_t)name_size, big);
-    evt_put_u32(b + TXTB_HDR_REG_END, base + (uint32_t)(ev_start - b), big);
-    evt_put_u32(b + TXTB_HDR_BUF_START, base + (uint32_t)(ev_start - b), big);
-    evt_put_u32(b + TXTB_HDR_BUF_END, base + (uint32_t)(ev_end - b), big);
-    evt_put_u32(b + TXTB_HDR_CURRENT, base + (uint32_t)(ev_start - b), big);
-    evt_put_u32(b + TXTB_HDR_RESERVED2, TXTB_RESERVED2, big);
-    evt_put_u32(b + TXTB_HDR_RESERVED3, TXTB_RESERVED3, big);
-    evt_put_u32(b + TXTB_HDR_RESERVED4, TXTB_RESERVED4, big);
+    /* Header: its 12 words by field offset, then stored in the buffer's order (one loop: small
+     * code). The 16-bit reserved1/name_size pair is one word: name_size in its upper half of the
+     * bytes, so the word's value is name_size (big-endian) or name_size << 16 (little-endian). */
+    uint32_t h[TXTB_HEADER_SIZE / 4u];
+    h[TXTB_HDR_ID / 4u] = TXTB_ID;
+    h[TXTB_HDR_TIMER_MASK / 4u] = mask;
+    h[TXTB_HDR_BASE / 4u] = base;
+    h[TXTB_HDR_REG_START / 4u] = base + (uint32_t)(reg - b);
+    h[TXTB_HDR_RESERVED1 / 4u] = big ? name_size : name_size << 16; /* reserved1 = 0 */
+    h[TXTB_HDR_REG_END / 4u] = base + (uint32_t)(ev_start - b);
+    h[TXTB_HDR_BUF_START / 4u] = base + (uint32_t)(ev_start - b);
+    h[TXTB_HDR_BUF_END / 4u] = base + (uint32_t)(ev_end - b);
+    h[TXTB_HDR_CURRENT / 4u] = base + (uint32_t)(ev_start - b);
+    h[TXTB_HDR_RESERVED2 / 4u] = TXTB_RESERVED2;
+    h[TXTB_HDR_RESERVED3 / 4u] = TXTB_RESERVED3;
+    h[TXTB_HDR_RESERVED4 / 4u] = TXTB_RESERVED4;
+    for (unsigned k = 0; k < TXTB_HEADER_SIZE / 4u; k++) evt_put_u32(b + 4u * k, h[k], big);
 
     while (!evt_rec_lock_enter(&r->lock, &cs)) {} /* ENABLING: only a nested context can contend */
     r->big = (uint8_t)big;
