@@ -1,22 +1,50 @@
-"""Oracle test of the CTF exporter: for every readable sample (and a synthetic trace with lost
-data), convert to CTF, read it with babeltrace2 and check, against `evtrace dump --json` of the same
-trace: every event with its name and all its payload fields (ids, kind, ts, context, args, fields,
-data), their order within each context stream, the global order where the source is in time
-order, and the lost counts as babeltrace2's discarded-event reports."""
+"""Oracle test of the CTF exporter (LTTng layout, src/host/exporters/ctf.h). For one sample of
+every format (every readable file under tests/data, the μT-Kernel scenario trace the kernel test
+writes, and synthetic traces with losses and hostile text), convert to CTF and check:
+- babeltrace2 reads it with nothing on stderr (sink.text.details); the pretty sink's stderr holds
+  only its "Tracer discarded N events" reports;
+- every event, as babeltrace2 prints it (name, cpu_id, every payload field), equals the line
+  computed from `evtrace dump --json` of the same trace, with the evtrace_ctx_name /
+  evtrace_obj_name events where a context or object name first appears; same order within each
+  CPU stream, same global order where the source is in time order;
+- each event's clock value (babeltrace2 --clock-cycles) is the dump's t_ns (ticks when the clock
+  is unknown), never going back within a stream;
+- per-CPU streams: file stream_N holds whole packets with magic, the metadata's UUID,
+  stream_instance_id = cpu_id = N, packet_seq_num 0, 1, 2..., content_size = packet_size;
+- the metadata has trace.uuid, env.trace_name (the input's file name) and the clock unit;
+- discarded events: babeltrace2's discarded-event messages per stream add up to the lost counts
+  of the events on that CPU, and in total to the trace's lost count;
+- size: at most 32 bytes per event (event headers, payloads and name events; the 84-byte packet
+  headers, one per 32 KiB, excluded: they dominate the tiny samples) on the synthetic and ThreadX
+  traces (the common records);
+- determinism: converting again gives byte-identical files; another input another UUID.
+Fails if babeltrace2 is missing.
+
+usage: ctf_check.py EVTRACE SAMPLES_DIR HOST_DATA_DIR [UTK_SCENARIO_TEST]"""
+import glob
+import json
 import os
 import re
+import struct
+import subprocess
 import sys
 import tempfile
-from export_common import fail, run, readable_samples, dump
 
-LINE = re.compile(r'^\[[^\]]*\] \([^)]*\) (.*)$')
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from export_common import fail, run, readable_samples  # noqa: E402
+
+PRETTY = re.compile(r'^\[(\d+)\] \(\+[^)]*\) (.*)$')
+DISCARD_ERR = re.compile(r'^WARNING: Tracer discarded (\d+) events between \[[^\]]*\] and \[[^\]]*\] in trace '
+                         r'"[^"]*" \(UUID: [0-9a-f-]{36}\) within stream "[^"]*" \(stream class ID: 0, stream ID: '
+                         r'(\d+)\)\.$')
+IDENT_MAX = 96
+BOUND = 32.0
 
 
 def bt_str(s):
-    """A string as babeltrace2's pretty sink prints it. Every output carries the same valid UTF-8
-    text (the reader replaces invalid bytes with U+FFFD), so the UTF-8 bytes of the `dump --json`
-    string are the bytes in the CTF stream; babeltrace2 escapes quote, backslash and control bytes
-    and prints the other bytes raw."""
+    """A string as babeltrace2's pretty sink prints it: the UTF-8 bytes of the `dump --json` text
+    (the reader registry already replaced invalid bytes with U+FFFD), quote, backslash and control
+    bytes escaped, other bytes raw."""
     out = bytearray(b'"')
     for b in s.encode('utf-8'):
         if b in (0x22, 0x5c):
@@ -35,91 +63,271 @@ def bt_str(s):
     return out.decode('utf-8', 'replace')
 
 
-def ident(k):
-    return re.sub(r'[^A-Za-z0-9_]', '_', k)
+def ident(key, taken):
+    """ctf.c's ident_: [A-Za-z0-9_] kept, others '_', cut, made unique (bytes fields also claim
+    <ident>_len). `taken` is a list of (ident, is_bytes)."""
+    base = re.sub(r'[^A-Za-z0-9_]', '_', key)[:IDENT_MAX - 9]
+    dup = 1
+    while True:
+        out = base if dup == 1 else '%s_%d' % (base, dup)
+        clash = any(o == out or (b and o + '_len' == out) for o, b in taken)
+        if not clash:
+            return out
+        dup += 1
 
 
-def expected(e):
-    """The line babeltrace2's pretty sink prints for event e (payload layout of src/host/exporters/ctf.c)."""
-    p = ['id = %d' % e['id'], 'kind = %s' % bt_str(e['kind']), 'ts = %d' % e['ts']]
-    if e['ctx'] is None:
-        p += ['has_ctx = 0', 'ctx = 0']
-    else:
-        p += ['has_ctx = 1', 'ctx = %d' % e['ctx']]
-    if 'ctx_name' in e:
-        p.append('ctx_name = %s' % bt_str(e['ctx_name']))
-    for k in ('cpu', 'prio', 'seq', 'count'):
-        if k in e:
-            p.append('%s = %d' % (k, e[k]))
-    p.append('offset = %d' % e.get('offset', 0))
-    p.append('nargs = %d' % len(e['args']))
-    p.append('args = [ %s]' % ''.join('[%d] = %d%s ' % (i, a, ',' if i + 1 < len(e['args']) else '')
-                                       for i, a in enumerate(e['args'])))
-    if 'fields' in e:
-        fs, seen = [], {}
-        for k, v in e['fields'].items():
-            n = ident(k)
-            seen[n] = seen.get(n, 0) + 1
-            if seen[n] > 1:
-                n += '_%d' % seen[n]
-            fs.append('%s = %s' % (n, bt_str(v) if isinstance(v, str) else str(v)))
-        p.append('fields = { %s }' % ', '.join(fs))
-    if 'data' in e:
-        b = bytes.fromhex(e['data'])
-        p.append('data_len = %d' % len(b))
-        p.append('data = [ %s]' % ''.join('[%d] = %d%s ' % (i, x, ',' if i + 1 < len(b) else '')
-                                           for i, x in enumerate(b)))
-        if 'text' in e:
-            p.append('text = %s' % bt_str(e['text'].split('\0')[0]))
-    return '%s: { %s }' % (e['name'], ', '.join(p))
+def ident_bytes(key, taken):
+    base = re.sub(r'[^A-Za-z0-9_]', '_', key)[:IDENT_MAX - 9]
+    dup = 1
+    while True:
+        out = base if dup == 1 else '%s_%d' % (base, dup)
+        clash = any(o == out or (b and o + '_len' == out) or o == out + '_len' for o, b in taken)
+        if not clash:
+            return out
+        dup += 1
 
 
-def ctx_of_line(line):
-    m = re.search(r'has_ctx = (\d), ctx = (\d+)', line)
-    return int(m.group(2)) if m and m.group(1) == '1' else None
+def dump_pairs(evtrace, path):
+    """`dump --json` events with "fields" kept as a list of (key, value) pairs."""
+    r = run([evtrace, 'dump', '--json', path])
+    if r.returncode not in (0, 1):
+        fail('dump failed on %s: %s' % (path, r.stderr.decode()))
+    evs = []
+    for l in r.stdout.decode('utf-8').splitlines():
+        if l.strip():
+            e = json.loads(l, object_pairs_hook=lambda p: p)
+            d = dict(e)
+            d['fields'] = d.get('fields', [])
+            evs.append(d)
+    return evs
 
 
-def check(evtrace, path, tmp):
-    out = os.path.join(tmp, os.path.basename(path) + '.ctf')
-    r = run([evtrace, 'convert', '-q', path, '-o', out, '--to', 'ctf'])
+class Model:
+    """The expected CTF content: per event the (cpu, clock, line) babeltrace2 prints."""
+
+    def __init__(self):
+        self.ctx_index = {}
+        self.ctx_name = {}
+        self.obj_name = {}
+        self.last = {}
+        self.out = []
+
+    def emit(self, cpu, clock, name, payload):
+        clock = max(clock, self.last.get(cpu, 0))
+        self.last[cpu] = clock
+        self.out.append((cpu, clock, '%s: { cpu_id = %d }, { %s }' % (name, cpu, ', '.join(payload))))
+
+    def event(self, e):
+        cpu = e.get('cpu', 0)
+        clock = e['t_ns'] if 't_ns' in e else e['ts']
+        fields = list(e['fields'])
+        target = tname = None
+        if fields and fields[0][0] == 'target':
+            target = fields.pop(0)[1]
+            if fields and fields[0][0] == 'target_name':
+                tname = fields.pop(0)[1]
+        p, taken = [], []
+        if e['ctx'] is not None:
+            ctx = e['ctx']
+            new = ctx not in self.ctx_index
+            if new:
+                self.ctx_index[ctx] = len(self.ctx_index)
+            name = e.get('ctx_name')
+            if new or (name is not None and name != self.ctx_name.get(ctx)):
+                if name is not None:
+                    self.ctx_name[ctx] = name
+                # the context class (evt_ctx_class) is not in the dump: '@', filled in by check()
+                self.emit(cpu, clock, 'evtrace_ctx_name',
+                          ['ctx = %d' % self.ctx_index[ctx], 'ctx_id = %d' % ctx, 'ctx_class = @',
+                           'name = %s' % bt_str(name or '')])
+            p.append('ctx = %d' % self.ctx_index[ctx])
+            taken.append(('ctx', False))
+        if tname is not None and self.obj_name.get(target) != tname:
+            self.obj_name[target] = tname
+            self.emit(cpu, clock, 'evtrace_obj_name', ['target = %d' % target, 'name = %s' % bt_str(tname)])
+        for k in ('prio', 'seq', 'count'):
+            if k in e:
+                p.append('%s = %d' % (k, e[k]))
+                taken.append((k, False))
+        if target is not None:
+            p.append('target = %d' % target)
+            taken.append(('target', False))
+        if e['args']:
+            p.append('args = [ %s ]' % ', '.join('[%d] = %d' % (i, a) for i, a in enumerate(e['args'])))
+            taken.append(('args', False))
+        for k, v in fields:
+            n = ident(k, taken)
+            taken.append((n, False))
+            p.append('%s = %s' % (n, bt_str(v) if isinstance(v, str) else str(v)))
+        if 'data' in e:
+            b = bytes.fromhex(e['data'])
+            if 'text' in e and 0 not in b:
+                n = ident('text', taken)
+                p.append('%s = %s' % (n, bt_str(e['text'])))
+            else:
+                n = ident_bytes('data', taken)
+                p.append('%s_len = %d' % (n, len(b)))
+                p.append('%s = [ %s ]' % (n, ', '.join('[%d] = %d' % (i, x) for i, x in enumerate(b))))
+        self.emit(cpu, clock, e['name'], p)
+
+
+def parse_meta(out):
+    with open(os.path.join(out, 'metadata'), encoding='utf-8') as f:
+        meta = f.read()
+    m = re.search(r'trace \{[^}]*?uuid = "([0-9a-f-]{36})";', meta)
+    if not m:
+        fail('%s: no trace.uuid in the metadata' % out)
+    tn = re.search(r'\ttrace_name = "([^"]*)";', meta)
+    if not tn:
+        fail('%s: no env.trace_name in the metadata' % out)
+    if 'uint32_t cpu_id;' not in meta or 'uint8_t uuid[16];' not in meta:
+        fail('%s: packet context without cpu_id or packet header without uuid' % out)
+    return meta, m.group(1), tn.group(1)
+
+
+def check_streams(out, uuid):
+    """Packets of every stream_N: magic, UUID, cpu N, sequence numbers, sizes. Returns
+    {cpu: (bytes, packets)}."""
+    ub = bytes.fromhex(uuid.replace('-', ''))
+    sizes = {}
+    for p in sorted(glob.glob(os.path.join(out, 'stream_*'))):
+        cpu = int(os.path.basename(p)[7:])
+        with open(p, 'rb') as f:
+            data = f.read()
+        off, seq, disc = 0, 0, 0
+        while off < len(data):
+            if len(data) - off < 84:
+                fail('%s: partial packet header at %d' % (p, off))
+            magic, u, sid, inst, tb, te, content, size, pseq, d, cid = struct.unpack_from('<I16sIQQQQQQQI', data, off)
+            if magic != 0xC1FC1FC1 or u != ub or sid != 0 or inst != cpu or cid != cpu:
+                fail('%s: packet at %d: magic %x uuid %s stream %d instance %d cpu_id %d' % (p, off, magic, u.hex(), sid, inst, cid))
+            if pseq != seq or content != size or size % 8 or size // 8 < 84 or tb > te or d < disc:
+                fail('%s: packet at %d: seq %d (want %d) content %d size %d ts %d..%d discarded %d' %
+                     (p, off, pseq, seq, content, size, tb, te, d))
+            seq, disc, off = seq + 1, d, off + size // 8
+        sizes[cpu] = (len(data), seq)
+    if not sizes:
+        fail('%s: no stream files' % out)
+    return sizes
+
+
+def convert(evtrace, path, out):
+    r = run([evtrace, 'convert', '-q', '--force', path, '-o', out, '--to', 'ctf'])
     if r.returncode not in (0, 1):
         fail('convert failed: ' + r.stderr.decode())
-    b = run(['babeltrace2', out])
+
+
+def check(evtrace, path, tmp, bound):
+    out = os.path.join(tmp, os.path.basename(path) + '.ctf')
+    convert(evtrace, path, out)
+    meta, uuid, tname = parse_meta(out)
+    if tname != os.path.basename(path):
+        fail('%s: trace_name %r' % (path, tname))
+    sizes = check_streams(out, uuid)
+    # babeltrace2: details sink with an empty stderr; pretty sink with the clock values
+    d = run(['babeltrace2', out, '-c', 'sink.text.details'])
+    if d.returncode != 0 or d.stderr:
+        fail('%s: babeltrace2 (details) exit %d, stderr: %s' % (out, d.returncode, d.stderr.decode()[:2000]))
+    b = run(['babeltrace2', '--clock-cycles', out])
     if b.returncode != 0:
         fail('babeltrace2 cannot read %s: %s' % (out, b.stderr.decode()[:2000]))
+    err_disc = {}
+    for l in b.stderr.decode('utf-8', 'replace').splitlines():
+        m = DISCARD_ERR.match(l)
+        if not m:
+            fail('%s: babeltrace2 stderr line that is not a discarded-events report: %r' % (out, l))
+        err_disc[int(m.group(2))] = err_disc.get(int(m.group(2)), 0) + int(m.group(1))
     got = []
     for l in b.stdout.decode('utf-8', 'replace').splitlines():
-        m = LINE.match(l)
+        m = PRETTY.match(l)
         if not m:
             fail('unexpected babeltrace2 line: ' + l)
-        got.append(m.group(1))
-    evs = dump(evtrace, path)
-    want = [expected(e) for e in evs]
+        cpu = re.search(r': \{ cpu_id = (\d+) \}', m.group(2))
+        if not cpu:
+            fail('%s: no cpu_id in %r' % (out, l))
+        got.append((int(cpu.group(1)), int(m.group(1)), m.group(2)))
+    evs = dump_pairs(evtrace, path)
+    model = Model()
+    for e in evs:
+        model.event(e)
+    want = model.out
+    # ctx_class is not in `dump --json`: take babeltrace2's value where the model has '@'
+    classes = {}
+    for _, _, l in got:
+        m = re.match(r'evtrace_ctx_name: .*ctx = (\d+), ctx_id = \d+, ctx_class = (\d+),', l)
+        if m:
+            classes[int(m.group(1))] = m.group(2)
+    if not set(classes.values()) <= {'0', '1', '2', '3'}:
+        fail('%s: context classes %r outside evt_ctx_class' % (path, sorted(set(classes.values()))))
+
+    def fill(line):
+        m = re.match(r'evtrace_ctx_name: .*ctx = (\d+),', line)
+        return line.replace('ctx_class = @', 'ctx_class = %s' % classes.get(int(m.group(1)), '?')) if m else line
+    want = [(c, t, fill(l)) for c, t, l in want]
     if len(got) != len(want):
-        fail('%s: babeltrace2 shows %d events, dump has %d' % (path, len(got), len(want)))
+        fail('%s: babeltrace2 shows %d events, expected %d (%d in the dump + name events)' % (path, len(got), len(want), len(evs)))
     if sorted(got) != sorted(want):
-        missing = [w for w in want if w not in set(got)][:3]
-        fail('%s: events differ; first missing: %r; babeltrace2 e.g. %r' % (path, missing, got[:2]))
-    # order within each context stream
+        sg = set(got)
+        missing = [w for w in want if w not in sg][:3]
+        fail('%s: events differ; first missing: %r; babeltrace2 e.g. %r' % (path, missing, got[:3]))
     per_got, per_want = {}, {}
-    for l in got:
-        per_got.setdefault(ctx_of_line(l), []).append(l)
-    for e, l in zip(evs, want):
-        per_want.setdefault(e['ctx'], []).append(l)
-    for k in per_want:
-        if per_got.get(k) != per_want[k]:
-            fail('%s: order differs in context %r' % (path, k))
-    # global order where the source is in time order (ties between streams may swap)
+    for g in got:
+        per_got.setdefault(g[0], []).append(g)
+    for w in want:
+        per_want.setdefault(w[0], []).append(w)
+    if per_got != per_want:
+        fail('%s: order differs within a CPU stream' % path)
+    if set(per_got) != set(sizes):
+        fail('%s: CPUs with events %s, stream files %s' % (path, sorted(per_got), sorted(sizes)))
     tss = [e['ts'] for e in evs]
-    if tss == sorted(tss):
-        gts = [int(re.search(r'ts = (\d+)', l).group(1)) for l in got]
-        if gts != tss:
-            fail('%s: global time order differs' % path)
-    lost = sum(e.get('count', 0) for e in evs if e['kind'] == 'lost')
-    disc = sum(int(x) for x in re.findall(r'Tracer discarded (\d+) events', b.stderr.decode()))
-    if disc != lost:
-        fail('%s: babeltrace2 reports %d discarded, trace lost %d' % (path, disc, lost))
-    print('%s: %d events, %d streams, %d discarded: ok' % (os.path.basename(path), len(got), len(per_got), disc))
+    if tss == sorted(tss) and [g[1] for g in got] != sorted(g[1] for g in got):
+        fail('%s: global time order differs' % path)
+    # discarded events: per stream and in total equal to the lost counts
+    lost = {}
+    for e in evs:
+        if e['kind'] == 'lost':
+            lost[e.get('cpu', 0)] = lost.get(e.get('cpu', 0), 0) + e.get('count', 0)
+    det = {}
+    sid = None
+    for l in d.stdout.decode('utf-8', 'replace').splitlines():
+        m = re.match(r'^\{Trace \d+, Stream class ID 0, Stream ID (\d+)\}$', l)
+        if m:
+            sid = int(m.group(1))
+        m = re.match(r'^Discarded events \((\d+) events?\)$', l)
+        if m:
+            det[sid] = det.get(sid, 0) + int(m.group(1))
+    lost = {k: v for k, v in lost.items() if v}
+    if det != lost or err_disc != lost:
+        fail('%s: discarded per stream %r (details), %r (pretty), lost per cpu %r' % (path, det, err_disc, lost))
+    total = sum(n for n, _ in sizes.values())
+    ev_bytes = total - 84 * sum(k for _, k in sizes.values())
+    per = total / len(evs) if evs else 0.0
+    per_ev = ev_bytes / len(evs) if evs else 0.0
+    if bound and per_ev > BOUND:
+        fail('%s: %.1f bytes/event (bound %.0f)' % (path, per_ev, BOUND))
+    # determinism: same input, same bytes
+    again = out + '.again'
+    convert(evtrace, path, again)
+    for f in sorted(os.listdir(out)):
+        with open(os.path.join(out, f), 'rb') as x, open(os.path.join(again, f), 'rb') as y:
+            if x.read() != y.read():
+                fail('%s: %s differs between two conversions' % (path, f))
+    print('%s: %d events (+%d name events), cpus %s, %d discarded, %.1f B/event '
+          '(%.1f with packet headers), uuid %s: ok' %
+          (os.path.basename(path), len(evs), len(got) - len(evs), sorted(sizes), sum(det.values()), per_ev, per, uuid))
+    return uuid
+
+
+def utk_trace(test_bin, tmp):
+    """The μT-Kernel scenario trace that tests/kernel/utk/test_utk_scenario writes."""
+    env = dict(os.environ, TMPDIR=tmp)
+    r = subprocess.run([test_bin], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+    if r.returncode != 0:
+        fail('%s failed: %s' % (test_bin, r.stdout.decode()[-2000:]))
+    found = glob.glob(os.path.join(tmp, 'evtrace-test-*', 'utk_scenario.trx'))
+    if len(found) != 1:
+        fail('no utk_scenario.trx from %s' % test_bin)
+    return found[0]
 
 
 def main():
@@ -127,8 +335,22 @@ def main():
     if run(['babeltrace2', '--version']).returncode != 0:
         fail('babeltrace2 missing (package babeltrace2)')
     with tempfile.TemporaryDirectory() as tmp:
-        for p in readable_samples(evtrace, samples) + [os.path.join(data, 'small.syn'), os.path.join(data, 'weird.syn')]:
-            check(evtrace, p, tmp)
+        paths = readable_samples(evtrace, samples)
+        for fmt in ('threadx_tracex', 'threadx_real', 'rkh', 'etw', 'xray'):
+            if not any(os.sep + fmt + os.sep in p for p in paths):
+                fail('no readable %s sample' % fmt)
+        if len(sys.argv) > 4:
+            paths.append(utk_trace(sys.argv[4], tmp))
+        syn = [os.path.join(data, 'small.syn'), os.path.join(data, 'weird.syn')]
+        bench = os.path.join(tmp, 'bench.syn')
+        with open(bench, 'w') as f:  # bench_export's synthetic trace, smaller
+            f.write('evtrace-synthetic 1\nevents 200000\nthreads 8\nhz 100000000\nlost_every 50000\n')
+        uuids = set()
+        for p in paths + syn + [bench]:
+            common = '.syn' in p or os.sep + 'threadx_tracex' + os.sep in p
+            uuids.add(check(evtrace, p, tmp, common))
+        if len(uuids) != len(paths) + len(syn) + 1:
+            fail('two inputs got the same UUID')
 
 
 if __name__ == '__main__':

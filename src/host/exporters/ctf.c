@@ -1,24 +1,25 @@
-/* CTF 1.8 exporter: a directory with TSDL `metadata` and one binary stream file per context
- * (`stream_N`; events without a context go to `stream_0`), readable by babeltrace2 and Trace
- * Compass.
+/* CTF 1.8 exporter laid out as LTTng lays out a kernel or UST trace, readable by babeltrace2 and
+ * Trace Compass: a directory with the TSDL `metadata` and one stream file per CPU, `stream_N`
+ * (the event's cpu when the format records one, else CPU 0), packet context with `cpu_id`.
  *
- * - One stream class; little-endian, byte-aligned integers. Packet header: magic, stream_id,
- *   stream_instance_id. Packet context: timestamp_begin/end, content_size, packet_size,
- *   events_discarded (cumulative per stream, as CTF wants). Event header: id (uint32) and a
- *   64-bit timestamp mapped to the clock `evtrace_clock` (freq 1 GHz): the event's t_ns when the
- *   clock is known, so every output shows the same ns; otherwise the raw ticks, 1 tick shown as
- *   1 ns, and the clock's description and `env.time_unit` say "ticks". Within a stream a timestamp
- *   that goes backwards is written as the previous one; the payload keeps the raw `ts`.
- * - One event class per distinct (name, kind, payload layout); its payload mirrors
- *   `evtrace dump --json`: id, kind, ts, has_ctx + ctx, then the optional ctx_name, cpu, prio,
- *   seq, count, offset, args (sequence), fields (a struct: target, target_name and the reader's
- *   fields, ints as uint64/int64, strings as strings), data (byte sequence) and text. Field names
- *   are written with a leading underscore (which CTF readers strip), so keys that are TSDL keywords
- *   are fine; characters outside [A-Za-z0-9_] become '_'.
- * - A lost event ends the current packet of its stream, adds its count to events_discarded (so
- *   babeltrace2 reports discarded events there) and is also written as an event.
- * Memory: one packet buffer per stream (EVT_CTF_PACKET bytes) and the event-class table; the
- * metadata is written at the end, when every class is known. */
+ * - Byte layout: ctf.h. Compact 32-bit event header (5-bit class id, 27-bit clock) as LTTng's,
+ *   extended (13 bytes) when the id is over 30 or the clock jumped by 2^27 or more.
+ * - Clock `evtrace_clock` (freq 1 GHz): the event's t_ns when the clock is known, so every
+ *   output shows the same ns; otherwise the raw ticks, 1 tick shown as 1 ns, and the clock's
+ *   description and `env.time_unit` say "ticks". Within a stream a clock value that goes
+ *   backwards is written as the previous one.
+ * - Event classes (ctf_class.c): names, kinds and format ids live in the metadata, one class per
+ *   layout (name, kind, format id, fields), integers sized to the values (8/16/32/64 bits).
+ *   Payload: ctx (a dense context index), prio, seq, count, target, args[n], the reader's fields,
+ *   then text (a string) or data (bytes); each only where the event has it. The raw tick `ts`
+ *   and the source offset are not written (the header carries the time).
+ * - Names once: the first event of a context (and one whose context name changed) is preceded
+ *   by an `evtrace_ctx_name` event {ctx index, ctx id, ctx class, name}; an event whose target
+ *   has a new name by `evtrace_obj_name` {target, name}. Same stream, same time.
+ * - A lost event ends its CPU's current packet, adds its count to that stream's (cumulative)
+ *   events_discarded, so babeltrace2 reports the discarded events there, and is also written.
+ * Memory: one packet buffer per CPU, the classes (per layout), the context and object tables;
+ * the metadata is written at the end, when every class is known. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -31,19 +32,20 @@
 #include "formats/common/bytes.h"
 #include "host/analysis/strtab.h"
 #include "host/analysis/u64map.h"
+#include "host/exporters/ctf.h"
 
-#define EVT_CTF_PACKET 8192        /* bytes per packet (bigger when one event needs it) */
-#define CTF_MAGIC 0xC1FC1FC1u
-#define HDR_SIZE 56                /* packet header (16) + packet context (40) */
+#define EVT_CTF_PACKET 32768       /* bytes per packet (bigger when one event needs it) */
 #define MAX_OPEN 200               /* stream files kept open; the others are appended to on flush */
+#define IDENT_MAX 96               /* a reader field's identifier (longer keys are cut, then made unique) */
 
 typedef struct ctf_stream {
-    uint64_t ctx;            /* context id (stream 0: events without context) */
+    uint32_t cpu;
     uint8_t *buf;            /* current packet (header filled at flush) */
-    size_t n, cap;           /* bytes used (from HDR_SIZE), capacity */
+    size_t n, cap;           /* bytes used (from CTF_HDR_SIZE), capacity */
     uint64_t ts_begin, ts_end; /* first/last clock value in the packet */
-    uint64_t last_ts;        /* last clock value written (monotonic) */
+    uint64_t last_ts;        /* last clock value written: what a reader's clock holds */
     uint64_t discarded;      /* cumulative events_discarded */
+    uint64_t seq;            /* packet_seq_num of the next packet */
     uint32_t nev;            /* events in the current packet */
     FILE *fp;                /* open file, or NULL */
     int created;             /* file exists */
@@ -54,67 +56,20 @@ typedef struct ctf_state {
     const evt_reader *r;     /* open until end(): its clock is read at the first event */
     int started;             /* hz is fixed (the first event was seen) */
     uint64_t hz;             /* clock rate; 0: timestamps are ticks */
-    const char *fmt;
+    uint8_t uuid[16];
     ctf_stream *st;
     uint32_t nst, cap, nopen;
-    evt_u64map ctxmap;       /* ctx -> stream index */
-    evt_strtab sigs;         /* event-class signatures (id = class id + 1) */
-    char **tsdl;             /* TSDL of each class */
-    uint32_t ntsdl, tsdlcap;
-    char *sig;               /* scratch: signature */
-    size_t sigcap;
-    int err;
+    evt_u64map cpumap;       /* cpu -> stream index */
+    ctf_classes cls;
+    evt_u64map ctxmap;       /* ctx id -> ctx index */
+    uint32_t *ctxname;       /* ctxname[index] = name id in names (0: none yet) */
+    uint32_t nctx, ctxcap;
+    evt_u64map objmap;       /* target -> name id in names */
+    evt_strtab names;
+    char ident[CTF_MAX_FIELDS][IDENT_MAX]; /* scratch: identifiers of the event being written */
 } ctf_state;
 
-/* ---- small growable text buffer ---------------------------------------------------------- */
-typedef struct tbuf { char *p; size_t n, cap; int oom; } tbuf;
-
-static void tb_put(tbuf *t, const char *s, size_t n)
-{
-    if (t->oom) return;
-    if (t->n + n + 1 > t->cap) {
-        size_t nc = t->cap ? t->cap : 256;
-        while (nc < t->n + n + 1) nc *= 2;
-        char *np = evt_realloc(t->p, nc);
-        if (!np) { t->oom = 1; return; }
-        t->p = np;
-        t->cap = nc;
-    }
-    memcpy(t->p + t->n, s, n);
-    t->n += n;
-    t->p[t->n] = '\0';
-}
-static void tb_s(tbuf *t, const char *s) { tb_put(t, s, strlen(s)); }
-
-/* Field identifier: '_' + key with characters outside [A-Za-z0-9_] replaced. */
-static void tb_ident(tbuf *t, const char *key)
-{
-    tb_put(t, "_", 1);
-    for (const char *c = key; *c; c++) {
-        char ch = *c;
-        int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
-        tb_put(t, ok ? &ch : "_", 1);
-    }
-}
-
-/* String literal with escapes. */
-static void tb_quoted(tbuf *t, const char *s)
-{
-    tb_put(t, "\"", 1);
-    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-        if (*c == '"' || *c == '\\') { tb_put(t, "\\", 1); tb_put(t, (const char *)c, 1); }
-        else if (*c < 0x20 || *c >= 0x7f) { char b[8]; snprintf(b, sizeof b, "\\x%02x", *c); tb_s(t, b); }
-        else tb_put(t, (const char *)c, 1);
-    }
-    tb_put(t, "\"", 1);
-}
-
 /* ---- streams ------------------------------------------------------------------------------ */
-static int stream_path_(ctf_state *s, uint32_t i, char *p, size_t len)
-{
-    return snprintf(p, len, "%s/stream_%u", s->dir, i) < (int)len;
-}
-
 /* Write the current packet of stream i (an empty one only when `force`). */
 static int flush_(ctf_state *s, uint32_t i, int force)
 {
@@ -123,17 +78,20 @@ static int flush_(ctf_state *s, uint32_t i, int force)
     uint8_t *h = c->buf;
     uint64_t bits = (uint64_t)c->n * 8;
     evt_put_u32le(h + 0, CTF_MAGIC);
-    evt_put_u32le(h + 4, 0);                  /* stream_id */
-    evt_put_u32le(h + 8, i); evt_put_u32le(h + 12, 0); /* stream_instance_id (u64) */
-    evt_put_u32le(h + 16, (uint32_t)c->ts_begin); evt_put_u32le(h + 20, (uint32_t)(c->ts_begin >> 32));
-    evt_put_u32le(h + 24, (uint32_t)c->ts_end); evt_put_u32le(h + 28, (uint32_t)(c->ts_end >> 32));
-    evt_put_u32le(h + 32, (uint32_t)bits); evt_put_u32le(h + 36, (uint32_t)(bits >> 32)); /* content_size */
-    evt_put_u32le(h + 40, (uint32_t)bits); evt_put_u32le(h + 44, (uint32_t)(bits >> 32)); /* packet_size */
-    evt_put_u32le(h + 48, (uint32_t)c->discarded); evt_put_u32le(h + 52, (uint32_t)(c->discarded >> 32));
+    memcpy(h + 4, s->uuid, 16);
+    evt_put_u32le(h + 20, 0);          /* stream_id */
+    evt_put_u64le(h + 24, c->cpu);     /* stream_instance_id */
+    evt_put_u64le(h + 32, c->ts_begin);
+    evt_put_u64le(h + 40, c->ts_end);
+    evt_put_u64le(h + 48, bits);       /* content_size */
+    evt_put_u64le(h + 56, bits);       /* packet_size */
+    evt_put_u64le(h + 64, c->seq);
+    evt_put_u64le(h + 72, c->discarded);
+    evt_put_u32le(h + 80, c->cpu);
     FILE *fp = c->fp;
     if (!fp) {
         char p[4200];
-        if (!stream_path_(s, i, p, sizeof p)) return 0;
+        if (snprintf(p, sizeof p, "%s/stream_%" PRIu32, s->dir, c->cpu) >= (int)sizeof p) return 0;
         fp = evt_out_fopen(p, c->created ? "ab" : "wb");
         if (!fp) return 0;
         c->created = 1;
@@ -141,26 +99,18 @@ static int flush_(ctf_state *s, uint32_t i, int force)
     }
     int ok = fwrite(c->buf, 1, c->n, fp) == c->n;
     if (!c->fp && fclose(fp) != 0) ok = 0;
-    c->n = HDR_SIZE;
+    c->n = CTF_HDR_SIZE;
     c->nev = 0;
+    c->seq++;
     return ok;
 }
 
-static int64_t stream_of_(ctf_state *s, const evt_event *ev)
+static int64_t stream_of_(ctf_state *s, uint32_t cpu)
 {
-    uint64_t key = (ev->flags & EVT_HAS_CTX) ? ev->ctx : 0;
     uint32_t idx;
-    int has = (ev->flags & EVT_HAS_CTX) != 0;
-    if (!has && s->nst > 0) return 0;
-    if (has && evt_u64map_get(&s->ctxmap, key, &idx)) return idx;
-    if (s->nst == 0 && has) {
-        /* stream 0 is reserved for events without context */
-        evt_event none;
-        memset(&none, 0, sizeof none);
-        if (stream_of_(s, &none) < 0) return -1;
-    }
+    if (evt_u64map_get(&s->cpumap, cpu, &idx)) return idx;
     if (s->nst == s->cap) {
-        uint32_t nc = s->cap ? s->cap * 2 : 16;
+        uint32_t nc = s->cap ? s->cap * 2 : 4;
         ctf_stream *n = evt_realloc(s->st, nc * sizeof *n);
         if (!n) return -1;
         s->st = n;
@@ -169,138 +119,97 @@ static int64_t stream_of_(ctf_state *s, const evt_event *ev)
     idx = s->nst;
     ctf_stream *c = &s->st[idx];
     memset(c, 0, sizeof *c);
-    c->ctx = key;
+    c->cpu = cpu;
     c->cap = EVT_CTF_PACKET;
     c->buf = evt_malloc(c->cap);
     if (!c->buf) return -1;
-    c->n = HDR_SIZE;
+    c->n = CTF_HDR_SIZE;
     s->nst++;
-    if (has && !evt_u64map_put(&s->ctxmap, key, idx)) return -1;
+    if (!evt_u64map_put(&s->cpumap, cpu, idx)) return -1;
     return idx;
 }
 
-/* ---- event classes ------------------------------------------------------------------------ */
-/* Signature of the payload layout (and name/kind): equal signatures share a class. */
-static const char *signature_(ctf_state *s, const evt_event *ev, size_t *len)
+/* ---- writing one event -------------------------------------------------------------------- */
+static size_t field_size_(const ctf_field *f, const ctf_value *v)
 {
-    tbuf t = {s->sig, 0, s->sigcap, 0};
-    tb_s(&t, ev->name ? ev->name : "");
-    tb_put(&t, "\n", 1);
-    tb_s(&t, evt_kind_name(ev->kind));
-    char fl[32];
-    snprintf(fl, sizeof fl, "\n%x%c%c%c", ev->flags & ~(unsigned)EVT_HAS_CTX, ev->ctx_name ? 'n' : '-',
-             ev->target_name ? 't' : '-', ev->data ? (ev->data_is_text ? 'T' : 'D') : '-');
-    tb_s(&t, fl);
-    for (uint32_t i = 0; i < ev->nfields; i++) {
-        const evt_field *f = &ev->fields[i];
-        tb_put(&t, "\n", 1);
-        tb_s(&t, f->key ? f->key : "");
-        tb_put(&t, f->is_str ? "s" : f->is_signed ? "i" : "u", 1);
+    switch (f->type) {
+    case CTF_FT_UINT: case CTF_FT_SINT: return (size_t)1 << f->wlog;
+    case CTF_FT_STRING: return v->len + 1;
+    case CTF_FT_BYTES: return 4 + v->len;
+    default: return ((size_t)1 << f->wlog) * f->count;
     }
-    s->sig = t.p;
-    s->sigcap = t.cap;
-    if (t.oom) return NULL;
-    *len = t.n;
-    return t.p;
 }
 
-static char *class_tsdl_(const evt_event *ev, uint32_t id)
+static void put_int_(uint8_t *p, uint64_t v, uint8_t wlog)
 {
-    tbuf t = {0};
-    char b[160];
-    tb_s(&t, "event {\n\tname = ");
-    tb_quoted(&t, ev->name ? ev->name : "");
-    snprintf(b, sizeof b, ";\n\tid = %u;\n\tstream_id = 0;\n\tfields := struct {\n", id);
-    tb_s(&t, b);
-    tb_s(&t, "\t\tuint32_t _id;\n\t\tstring _kind;\n\t\tuint64_t _ts;\n\t\tuint8_t _has_ctx;\n\t\tuint64_t _ctx;\n");
-    if (ev->ctx_name) tb_s(&t, "\t\tstring _ctx_name;\n");
-    if (ev->flags & EVT_HAS_CPU) tb_s(&t, "\t\tuint32_t _cpu;\n");
-    if (ev->flags & EVT_HAS_PRIO) tb_s(&t, "\t\tuint64_t _prio;\n");
-    if (ev->flags & EVT_HAS_SEQ) tb_s(&t, "\t\tuint64_t _seq;\n");
-    if (ev->flags & EVT_HAS_COUNT) tb_s(&t, "\t\tuint64_t _count;\n");
-    tb_s(&t, "\t\tuint64_t _offset;\n\t\tuint32_t _nargs;\n\t\tuint64_t _args[_nargs];\n");
-    if (ev->nfields || (ev->flags & EVT_HAS_TARGET)) {
-        tb_s(&t, "\t\tstruct {\n");
-        if (ev->flags & EVT_HAS_TARGET) {
-            tb_s(&t, "\t\t\tuint64_t _target;\n");
-            if (ev->target_name) tb_s(&t, "\t\t\tstring _target_name;\n");
+    switch (wlog) {
+    case 0: p[0] = (uint8_t)v; break;
+    case 1: evt_put_u16le(p, (uint16_t)v); break;
+    case 2: evt_put_u32le(p, (uint32_t)v); break;
+    default: evt_put_u64le(p, v); break;
+    }
+}
+
+/* Append an event of class `id` with these values to stream si at clock value t. */
+static evt_status emit_(ctf_state *s, uint32_t si, uint32_t id, uint64_t t, const ctf_value *v)
+{
+    const ctf_class *k = s->cls.cls[id];
+    ctf_stream *c = &s->st[si];
+    size_t need = CTF_EXTENDED_SIZE;
+    for (uint32_t i = 0; i < k->nf; i++) need += field_size_(&k->f[i], &v[i]);
+    if (c->n + need > EVT_CTF_PACKET && c->nev > 0 && !flush_(s, si, 0)) return EVT_ERR_IO;
+    if (c->n + need > c->cap) {
+        size_t nc = c->cap;
+        while (nc < c->n + need) nc *= 2;
+        uint8_t *np = evt_realloc(c->buf, nc);
+        if (!np) return EVT_ERR_NOMEM;
+        c->buf = np;
+        c->cap = nc;
+    }
+    uint64_t ts = t < c->last_ts ? c->last_ts : t;
+    /* A reader's clock holds timestamp_begin at a packet's start, then each event's value. */
+    uint64_t base = c->nev == 0 ? ts : c->last_ts;
+    if (c->nev == 0) c->ts_begin = ts;
+    c->ts_end = c->last_ts = ts;
+    c->nev++;
+    uint8_t *p = c->buf + c->n;
+    if (id <= CTF_COMPACT_MAX_ID && ts - base < ((uint64_t)1 << CTF_COMPACT_TS_BITS)) {
+        evt_put_u32le(p, id | (uint32_t)((ts & ((1u << CTF_COMPACT_TS_BITS) - 1)) << 5));
+        p += 4;
+    } else {
+        p[0] = CTF_COMPACT_MAX_ID + 1;
+        evt_put_u32le(p + 1, id);
+        evt_put_u64le(p + 5, ts);
+        p += CTF_EXTENDED_SIZE;
+    }
+    for (uint32_t i = 0; i < k->nf; i++) {
+        const ctf_field *f = &k->f[i];
+        switch (f->type) {
+        case CTF_FT_UINT: case CTF_FT_SINT: put_int_(p, v[i].u, f->wlog); p += (size_t)1 << f->wlog; break;
+        case CTF_FT_STRING:
+            memcpy(p, v[i].p, v[i].len);
+            p[v[i].len] = 0;
+            p += v[i].len + 1;
+            break;
+        case CTF_FT_BYTES:
+            evt_put_u32le(p, (uint32_t)v[i].len);
+            if (v[i].len) memcpy(p + 4, v[i].p, v[i].len);
+            p += 4 + v[i].len;
+            break;
+        default:
+            for (uint32_t j = 0; j < f->count; j++, p += (size_t)1 << f->wlog)
+                put_int_(p, ((const uint64_t *)v[i].p)[j], f->wlog);
+            break;
         }
-        for (uint32_t i = 0; i < ev->nfields; i++) {
-            const evt_field *f = &ev->fields[i];
-            tb_s(&t, f->is_str ? "\t\t\tstring " : f->is_signed ? "\t\t\tint64_t " : "\t\t\tuint64_t ");
-            tb_ident(&t, f->key ? f->key : "");
-            /* a key repeated in one event gets a suffix so identifiers stay unique */
-            int dup = 0;
-            for (uint32_t k = 0; k < i; k++)
-                if (ev->fields[k].key && f->key && strcmp(ev->fields[k].key, f->key) == 0) dup++;
-            if ((ev->flags & EVT_HAS_TARGET) && f->key && (strcmp(f->key, "target") == 0 || strcmp(f->key, "target_name") == 0)) dup++;
-            if (dup) { snprintf(b, sizeof b, "_%d", dup + 1); tb_s(&t, b); }
-            tb_s(&t, ";\n");
-        }
-        tb_s(&t, "\t\t} _fields;\n");
     }
-    if (ev->data) {
-        tb_s(&t, "\t\tuint32_t _data_len;\n\t\tuint8_t _data[_data_len];\n");
-        if (ev->data_is_text) tb_s(&t, "\t\tstring _text;\n");
-    }
-    tb_s(&t, "\t};\n};\n\n");
-    if (t.oom) { evt_free(t.p); return NULL; }
-    return t.p;
+    c->n = (size_t)(p - c->buf);
+    return EVT_OK;
 }
 
-static int64_t class_of_(ctf_state *s, const evt_event *ev)
+static ctf_value str_(const char *sv)
 {
-    size_t n;
-    const char *sig = signature_(s, ev, &n);
-    if (!sig) return -1;
-    int added;
-    uint32_t id = evt_strtab_intern(&s->sigs, sig, n, &added);
-    if (!id) return -1;
-    if (added) {
-        if (s->ntsdl == s->tsdlcap) {
-            uint32_t nc = s->tsdlcap ? s->tsdlcap * 2 : 64;
-            char **np = evt_realloc(s->tsdl, nc * sizeof *np);
-            if (!np) return -1;
-            s->tsdl = np;
-            s->tsdlcap = nc;
-        }
-        char *t = class_tsdl_(ev, id - 1);
-        if (!t) return -1;
-        s->tsdl[s->ntsdl++] = t;
-    }
-    return id - 1;
-}
-
-/* ---- payload ------------------------------------------------------------------------------ */
-static int reserve_(ctf_stream *c, size_t more)
-{
-    if (c->n + more <= c->cap) return 1;
-    size_t nc = c->cap;
-    while (nc < c->n + more) nc *= 2;
-    uint8_t *np = evt_realloc(c->buf, nc);
-    if (!np) return 0;
-    c->buf = np;
-    c->cap = nc;
-    return 1;
-}
-static void w32_(ctf_stream *c, uint32_t v) { evt_put_u32le(c->buf + c->n, v); c->n += 4; }
-static void w64_(ctf_stream *c, uint64_t v) { w32_(c, (uint32_t)v); w32_(c, (uint32_t)(v >> 32)); }
-static void wstr_(ctf_stream *c, const char *s, size_t n)
-{
-    /* CTF strings end at the first NUL: embedded NULs cut the string */
-    for (size_t i = 0; i < n; i++) { if (!s[i]) break; c->buf[c->n++] = (uint8_t)s[i]; }
-    c->buf[c->n++] = 0;
-}
-
-static size_t payload_size_(const evt_event *ev)
-{
-    size_t n = 4 + 8 + 4 + 16 + 8 + 1 + 8 + 4 + 8 + 8 + 8 + 8 + 4 + 8 * (size_t)ev->nargs + 16;
-    if (ev->ctx_name) n += strlen(ev->ctx_name) + 1;
-    n += 16 + (ev->target_name ? strlen(ev->target_name) + 1 : 0);
-    for (uint32_t i = 0; i < ev->nfields; i++)
-        n += ev->fields[i].is_str ? (ev->fields[i].str ? strlen(ev->fields[i].str) : 0) + 1 : 8;
-    if (ev->data) n += 4 + 2 * ev->data_len + 1;
-    return n;
+    ctf_value v = {0, sv ? sv : "", sv ? strlen(sv) : 0};
+    return v;
 }
 
 /* The clock value of an event: ns when the clock is known, else ticks. */
@@ -310,52 +219,154 @@ static uint64_t time_of_(const ctf_state *s, const evt_event *ev)
     return (ev->flags & EVT_HAS_TNS) ? ev->t_ns : evt_ticks_to_ns(ev->ts, s->hz);
 }
 
-static evt_status write_event_(ctf_state *s, uint32_t si, uint32_t cls, const evt_event *ev)
+/* ---- the name tables ---------------------------------------------------------------------- */
+/* Index of the event's context; writes evtrace_ctx_name when the context or its name is new. */
+static evt_status ctx_index_(ctf_state *s, uint32_t si, uint64_t t, const evt_event *ev, uint32_t *index)
 {
-    ctf_stream *c = &s->st[si];
-    size_t need = payload_size_(ev);
-    if (c->n + need > EVT_CTF_PACKET && c->nev > 0 && !flush_(s, si, 0)) return EVT_ERR_IO;
-    if (!reserve_(c, need)) return EVT_ERR_NOMEM;
+    uint32_t idx;
+    int known = evt_u64map_get(&s->ctxmap, ev->ctx, &idx);
+    if (!known) {
+        if (s->nctx == s->ctxcap) {
+            uint32_t nc = s->ctxcap ? s->ctxcap * 2 : 64;
+            uint32_t *np = evt_realloc(s->ctxname, nc * sizeof *np);
+            if (!np) return EVT_ERR_NOMEM;
+            s->ctxname = np;
+            s->ctxcap = nc;
+        }
+        idx = s->nctx++;
+        s->ctxname[idx] = 0;
+        if (!evt_u64map_put(&s->ctxmap, ev->ctx, idx)) return EVT_ERR_NOMEM;
+    }
+    *index = idx;
+    uint32_t nid = 0;
+    if (ev->ctx_name) {
+        nid = evt_strtab_intern(&s->names, ev->ctx_name, strlen(ev->ctx_name), NULL);
+        if (!nid) return EVT_ERR_NOMEM;
+    }
+    if (known && (nid == 0 || nid == s->ctxname[idx])) return EVT_OK;
+    if (nid) s->ctxname[idx] = nid;
+    int64_t cid = ctf_class_builtin(&s->cls, CTF_B_CTX_NAME);
+    if (cid < 0) return EVT_ERR_NOMEM;
+    ctf_value v[4] = {{idx, NULL, 0}, {ev->ctx, NULL, 0}, {(uint64_t)ev->ctx_class, NULL, 0}, str_(ev->ctx_name)};
+    return emit_(s, si, (uint32_t)cid, t, v);
+}
+
+/* Writes evtrace_obj_name when the event names its target differently from before. */
+static evt_status obj_name_(ctf_state *s, uint32_t si, uint64_t t, const evt_event *ev)
+{
+    uint32_t nid = evt_strtab_intern(&s->names, ev->target_name, strlen(ev->target_name), NULL), old;
+    if (!nid) return EVT_ERR_NOMEM;
+    if (evt_u64map_get(&s->objmap, ev->target, &old) && old == nid) return EVT_OK;
+    if (!evt_u64map_put(&s->objmap, ev->target, nid)) return EVT_ERR_NOMEM;
+    int64_t cid = ctf_class_builtin(&s->cls, CTF_B_OBJ_NAME);
+    if (cid < 0) return EVT_ERR_NOMEM;
+    ctf_value v[2] = {{ev->target, NULL, 0}, str_(ev->target_name)};
+    return emit_(s, si, (uint32_t)cid, t, v);
+}
+
+/* ---- an event's fields -------------------------------------------------------------------- */
+/* A TSDL identifier for field n from key: [A-Za-z0-9_] kept, others '_', cut to fit, then made
+ * unique among the fields before it (suffix _2, _3...; a bytes field also claims <ident>_len). */
+static const char *ident_(ctf_state *s, const ctf_field *f, uint32_t n, const char *key, int bytes)
+{
+    char base[IDENT_MAX - 8];
+    size_t i = 0;
+    for (; key[i] && i < sizeof base - 1; i++) {
+        char ch = key[i];
+        int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
+        base[i] = ok ? ch : '_';
+    }
+    base[i] = '\0';
+    char *out = s->ident[n];
+    for (unsigned dup = 1;; dup++) {
+        if (dup == 1) snprintf(out, IDENT_MAX, "%s", base);
+        else snprintf(out, IDENT_MAX, "%s_%u", base, dup);
+        size_t ol = strlen(out);
+        int clash = 0;
+        for (uint32_t j = 0; j < n && !clash; j++) {
+            const char *o = f[j].ident;
+            size_t l = strlen(o);
+            clash = strcmp(o, out) == 0 || (f[j].type == CTF_FT_BYTES && l + 4 == ol && strncmp(o, out, l) == 0 &&
+                                            strcmp(out + l, "_len") == 0) ||
+                    (bytes && ol + 4 == l && strncmp(o, out, ol) == 0 && strcmp(o + ol, "_len") == 0);
+        }
+        if (!clash) return out;
+    }
+}
+
+static void add_(ctf_field *f, ctf_value *v, uint32_t *n, const char *ident, ctf_ftype t, uint64_t u)
+{
+    f[*n].ident = ident;
+    f[*n].type = (uint8_t)t;
+    f[*n].wlog = t == CTF_FT_SINT ? ctf_wlog_s(u) : ctf_wlog_u(u);
+    f[*n].count = 0;
+    v[*n].u = u;
+    v[*n].p = NULL;
+    v[*n].len = 0;
+    (*n)++;
+}
+
+static evt_status event(void *state, const evt_event *ev)
+{
+    ctf_state *s = state;
+    if (!s->started) { /* the time unit, fixed by the clock as known at the first event (RKH: TCFG) */
+        s->hz = s->r->clock_hz;
+        s->started = 1;
+    }
+    int64_t si64 = stream_of_(s, (ev->flags & EVT_HAS_CPU) ? ev->cpu : 0);
+    if (si64 < 0) return EVT_ERR_NOMEM;
+    uint32_t si = (uint32_t)si64;
     uint64_t t = time_of_(s, ev);
-    uint64_t ts = t < c->last_ts ? c->last_ts : t;
-    c->last_ts = ts;
-    if (c->nev == 0) c->ts_begin = ts;
-    c->ts_end = ts;
-    c->nev++;
-    w32_(c, cls);
-    w64_(c, ts);
-    w32_(c, ev->id);
-    const char *k = evt_kind_name(ev->kind);
-    wstr_(c, k, strlen(k));
-    w64_(c, ev->ts);
-    c->buf[c->n++] = (ev->flags & EVT_HAS_CTX) ? 1 : 0;
-    w64_(c, (ev->flags & EVT_HAS_CTX) ? ev->ctx : 0);
-    if (ev->ctx_name) wstr_(c, ev->ctx_name, strlen(ev->ctx_name));
-    if (ev->flags & EVT_HAS_CPU) w32_(c, ev->cpu);
-    if (ev->flags & EVT_HAS_PRIO) w64_(c, ev->prio);
-    if (ev->flags & EVT_HAS_SEQ) w64_(c, ev->seq);
-    if (ev->flags & EVT_HAS_COUNT) w64_(c, ev->count);
-    w64_(c, ev->offset);
-    w32_(c, ev->nargs);
-    for (uint32_t i = 0; i < ev->nargs; i++) w64_(c, ev->args[i]);
-    if (ev->nfields || (ev->flags & EVT_HAS_TARGET)) {
-        if (ev->flags & EVT_HAS_TARGET) {
-            w64_(c, ev->target);
-            if (ev->target_name) wstr_(c, ev->target_name, strlen(ev->target_name));
+    if (ev->kind == EVT_KIND_LOST) {
+        /* End the packet so the loss sits between packets, then count it as discarded. */
+        ctf_stream *c = &s->st[si];
+        if (!c->created && c->nev == 0) {
+            /* an empty first packet, so the loss has a start (babeltrace2 then gives its count) */
+            c->ts_begin = c->ts_end = c->last_ts = t;
+            if (!flush_(s, si, 1)) return EVT_ERR_IO;
         }
-        for (uint32_t i = 0; i < ev->nfields; i++) {
-            const evt_field *f = &ev->fields[i];
-            if (f->is_str) wstr_(c, f->str ? f->str : "", f->str ? strlen(f->str) : 0);
-            else w64_(c, f->num);
-        }
+        if (!flush_(s, si, 0)) return EVT_ERR_IO;
+        c->discarded += (ev->flags & EVT_HAS_COUNT) ? ev->count : 0;
+    }
+    ctf_field f[CTF_MAX_FIELDS];
+    ctf_value v[CTF_MAX_FIELDS];
+    uint32_t n = 0;
+    evt_status st;
+    if (ev->flags & EVT_HAS_CTX) {
+        uint32_t idx;
+        if ((st = ctx_index_(s, si, t, ev, &idx)) != EVT_OK) return st;
+        add_(f, v, &n, "ctx", CTF_FT_UINT, idx);
+    }
+    if ((ev->flags & EVT_HAS_TARGET) && ev->target_name && (st = obj_name_(s, si, t, ev)) != EVT_OK) return st;
+    if (ev->flags & EVT_HAS_PRIO) add_(f, v, &n, "prio", CTF_FT_UINT, ev->prio);
+    if (ev->flags & EVT_HAS_SEQ) add_(f, v, &n, "seq", CTF_FT_UINT, ev->seq);
+    if (ev->flags & EVT_HAS_COUNT) add_(f, v, &n, "count", CTF_FT_UINT, ev->count);
+    if (ev->flags & EVT_HAS_TARGET) add_(f, v, &n, "target", CTF_FT_UINT, ev->target);
+    if (ev->nargs) {
+        uint64_t all = 0;
+        for (uint32_t i = 0; i < ev->nargs; i++) all |= ev->args[i];
+        add_(f, v, &n, "args", CTF_FT_UARRAY, all);
+        f[n - 1].count = (uint8_t)ev->nargs;
+        v[n - 1].p = ev->args;
+    }
+    for (uint32_t i = 0; i < ev->nfields; i++) {
+        const evt_field *x = &ev->fields[i];
+        ctf_ftype t2 = x->is_str ? CTF_FT_STRING : x->is_signed ? CTF_FT_SINT : CTF_FT_UINT;
+        add_(f, v, &n, ident_(s, f, n, x->key ? x->key : "", 0), t2, x->is_str ? 0 : x->num);
+        if (x->is_str) { v[n - 1] = str_(x->str); f[n - 1].wlog = 0; }
     }
     if (ev->data) {
-        w32_(c, (uint32_t)ev->data_len);
-        memcpy(c->buf + c->n, ev->data, ev->data_len);
-        c->n += ev->data_len;
-        if (ev->data_is_text) wstr_(c, (const char *)ev->data, ev->data_len);
+        /* text without NUL bytes as a string; other payloads as bytes */
+        int text = ev->data_is_text && !memchr(ev->data, 0, ev->data_len);
+        add_(f, v, &n, ident_(s, f, n, text ? "text" : "data", !text), text ? CTF_FT_STRING : CTF_FT_BYTES, 0);
+        v[n - 1].p = ev->data;
+        v[n - 1].len = ev->data_len;
     }
-    return EVT_OK;
+    char emf[64];
+    snprintf(emf, sizeof emf, "evtrace:kind=%s;id=%" PRIu32, evt_kind_name(ev->kind), ev->id);
+    int64_t cid = ctf_class_for(&s->cls, ev->name ? ev->name : "", emf, f, n);
+    if (cid < 0) return EVT_ERR_NOMEM;
+    return emit_(s, si, (uint32_t)cid, t, v);
 }
 
 /* ---- exporter ----------------------------------------------------------------------------- */
@@ -365,13 +376,14 @@ static void free_(ctf_state *s)
         if (s->st[i].fp) fclose(s->st[i].fp);
         evt_free(s->st[i].buf);
     }
-    for (uint32_t i = 0; i < s->ntsdl; i++) evt_free(s->tsdl[i]);
-    evt_free(s->tsdl);
     evt_free(s->st);
-    evt_free(s->sig);
     evt_free(s->dir);
+    evt_free(s->ctxname);
+    evt_u64map_free(&s->cpumap);
     evt_u64map_free(&s->ctxmap);
-    evt_strtab_free(&s->sigs);
+    evt_u64map_free(&s->objmap);
+    evt_strtab_free(&s->names);
+    ctf_classes_free(&s->cls);
     evt_free(s);
 }
 
@@ -394,77 +406,37 @@ static evt_status begin(const char *path, evt_reader *r, void **state, char *err
     if (!s) { snprintf(err, errlen, "out of memory"); return EVT_ERR_NOMEM; }
     s->dir = evt_strdup(path);
     if (!s->dir) { evt_free(s); snprintf(err, errlen, "out of memory"); return EVT_ERR_NOMEM; }
+    if (!ctf_trace_uuid(r, s->uuid)) {
+        snprintf(err, errlen, "cannot make the trace UUID (no memory or no randomness)");
+        free_(s);
+        return EVT_ERR_NOMEM;
+    }
     if (mkdir(path, 0777) != 0 && !(errno == EEXIST && empty_dir_(path))) {
         snprintf(err, errlen, "cannot create directory %s: %s", path, strerror(errno));
         free_(s);
         return EVT_ERR_IO;
     }
     s->r = r;
-    s->fmt = r->desc->name;
     *state = s;
     return EVT_OK;
 }
 
-static evt_status event(void *state, const evt_event *ev)
+/* The trace's name: the input's file name ("evtrace" for standard input or memory). */
+static const char *trace_name_(const evt_reader *r)
 {
-    ctf_state *s = state;
-    if (!s->started) { /* the time unit, fixed by the clock as known at the first event (RKH: TCFG) */
-        s->hz = s->r->clock_hz;
-        s->started = 1;
-    }
-    int64_t si = stream_of_(s, ev);
-    if (si < 0) return EVT_ERR_NOMEM;
-    int64_t cls = class_of_(s, ev);
-    if (cls < 0) return EVT_ERR_NOMEM;
-    if (ev->kind == EVT_KIND_LOST) {
-        /* End the packet so the loss sits between packets, then count it as discarded. */
-        ctf_stream *c = &s->st[si];
-        if (!c->created && c->nev == 0) {
-            /* an empty first packet, so the loss has a start (babeltrace2 then gives its count) */
-            c->ts_begin = c->ts_end = c->last_ts = time_of_(s, ev);
-            if (!flush_(s, (uint32_t)si, 1)) return EVT_ERR_IO;
-        }
-        if (!flush_(s, (uint32_t)si, 0)) return EVT_ERR_IO;
-        s->st[si].discarded += (ev->flags & EVT_HAS_COUNT) ? ev->count : 0;
-    }
-    return write_event_(s, (uint32_t)si, (uint32_t)cls, ev);
+    const char *p = r->src.path;
+    if (!p || !*p || strcmp(p, "-") == 0 || p[0] == '<') return "evtrace";
+    const char *sl = strrchr(p, '/');
+    return sl && sl[1] ? sl + 1 : p;
 }
 
 static int write_metadata_(ctf_state *s, evt_reader *r)
 {
     char p[4200];
-    snprintf(p, sizeof p, "%s/metadata", s->dir);
+    if (snprintf(p, sizeof p, "%s/metadata", s->dir) >= (int)sizeof p) return 0;
     FILE *f = evt_out_fopen(p, "w");
     if (!f) return 0;
-    char desc[160];
-    if (s->hz)
-        snprintf(desc, sizeof desc, "ns, from the trace clock of %" PRIu64 " Hz (%s)", s->hz,
-                 evt_clock_source_name(evt_reader_clock_source(r)));
-    else snprintf(desc, sizeof desc, "ticks: clock rate unknown, 1 tick shown as 1 ns (give it with --clock-hz HZ)");
-    tbuf src = {0};
-    tb_quoted(&src, r->src.path ? r->src.path : "");
-    fprintf(f,
-            "/* CTF 1.8 */\n\n"
-            "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
-            "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
-            "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
-            "typealias integer { size = 64; align = 8; signed = true; } := int64_t;\n\n"
-            "trace {\n\tmajor = 1;\n\tminor = 8;\n\tbyte_order = le;\n"
-            "\tpacket.header := struct {\n\t\tuint32_t magic;\n\t\tuint32_t stream_id;\n"
-            "\t\tuint64_t stream_instance_id;\n\t};\n};\n\n"
-            "env {\n\ttracer_name = \"evtrace\";\n\tformat = \"%s\";\n\tsource = %s;\n\tclock_hz = %" PRIu64 ";\n"
-            "\tclock_source = \"%s\";\n\ttime_unit = \"%s\";\n};\n\n"
-            "clock {\n\tname = evtrace_clock;\n\tdescription = \"%s\";\n\tfreq = 1000000000;\n\toffset = 0;\n};\n\n"
-            "typealias integer { size = 64; align = 8; signed = false; map = clock.evtrace_clock.value; } := clock_t;\n\n"
-            "stream {\n\tid = 0;\n"
-            "\tpacket.context := struct {\n\t\tclock_t timestamp_begin;\n\t\tclock_t timestamp_end;\n"
-            "\t\tuint64_t content_size;\n\t\tuint64_t packet_size;\n\t\tuint64_t events_discarded;\n\t};\n"
-            "\tevent.header := struct {\n\t\tuint32_t id;\n\t\tclock_t timestamp;\n\t};\n};\n\n",
-            s->fmt, src.p ? src.p : "\"\"", s->hz, evt_clock_source_name(evt_reader_clock_source(r)),
-            s->hz ? "ns" : "ticks", desc);
-    evt_free(src.p);
-    for (uint32_t i = 0; i < s->ntsdl; i++) fputs(s->tsdl[i], f);
-    int ok = !ferror(f);
+    int ok = ctf_write_metadata(f, &s->cls, r, s->hz, s->uuid, trace_name_(r));
     if (fclose(f) != 0) ok = 0;
     return ok;
 }
@@ -491,6 +463,6 @@ static evt_status end(void *state, evt_reader *r, char *err, size_t errlen)
 static void abort_(void *state) { free_(state); }
 
 const evt_exporter_desc evt_exporter_ctf = {
-    "ctf", NULL, "CTF 1.8 directory (metadata + streams) for babeltrace2 and Trace Compass", 1,
+    "ctf", NULL, "CTF 1.8 directory (metadata + per-CPU streams, LTTng layout) for babeltrace2 and Trace Compass", 1,
     begin, event, end, abort_,
 };

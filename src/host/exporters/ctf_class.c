@@ -1,0 +1,146 @@
+/* CTF event classes: one per layout of reader events (grown when a value needs wider integers)
+ * plus the built-in classes of ctf.h's CTF_BUILTIN_TABLE. Ids are dense, in first-use order, so
+ * the most common classes of a trace usually get the compact ids 0..30. */
+#include <string.h>
+#include "evtrace/alloc.h"
+#include "host/exporters/ctf.h"
+
+uint8_t ctf_wlog_u(uint64_t v)
+{
+    return v <= 0xFFu ? 0 : v <= 0xFFFFu ? 1 : v <= 0xFFFFFFFFu ? 2 : 3;
+}
+
+uint8_t ctf_wlog_s(uint64_t u)
+{
+    int64_t v = (int64_t)u;
+    return (v >= -128 && v <= 127) ? 0 : (v >= -32768 && v <= 32767) ? 1
+         : (v >= -2147483647 - 1 && v <= 2147483647) ? 2 : 3;
+}
+
+/* A copy of a class (strings owned by the copy). */
+static ctf_class *class_new_(const char *name, const char *emf, const ctf_field *f, uint32_t nf)
+{
+    size_t len = 0;
+    for (uint32_t i = 0; i < nf; i++) len += strlen(f[i].ident) + 1;
+    size_t nl = strlen(name) + 1, el = emf ? strlen(emf) + 1 : 0;
+    ctf_class *k = evt_calloc(1, sizeof *k + nl + el + len);
+    if (!k) return NULL;
+    char *p = (char *)(k + 1);
+    k->name = memcpy(p, name, nl);
+    p += nl;
+    if (emf) { k->emf = memcpy(p, emf, el); p += el; }
+    k->nf = nf;
+    for (uint32_t i = 0; i < nf; i++) {
+        k->f[i] = f[i];
+        size_t il = strlen(f[i].ident) + 1;
+        k->f[i].ident = memcpy(p, f[i].ident, il);
+        p += il;
+    }
+    return k;
+}
+
+static int64_t add_(ctf_classes *c, ctf_class *k)
+{
+    if (!k) return -1;
+    if (c->n == c->cap) {
+        uint32_t nc = c->cap ? c->cap * 2 : 32;
+        ctf_class **np = evt_realloc(c->cls, nc * sizeof *np);
+        if (!np) { evt_free(k); return -1; }
+        c->cls = np;
+        c->cap = nc;
+    }
+    c->cls[c->n] = k;
+    return c->n++;
+}
+
+static int sig_put_(ctf_classes *c, size_t *n, const char *s, size_t len)
+{
+    if (*n + len + 1 > c->sigcap) {
+        size_t nc = c->sigcap ? c->sigcap : 256;
+        while (nc < *n + len + 1) nc *= 2;
+        char *np = evt_realloc(c->sig, nc);
+        if (!np) return 0;
+        c->sig = np;
+        c->sigcap = nc;
+    }
+    memcpy(c->sig + *n, s, len);
+    *n += len;
+    return 1;
+}
+
+/* Signature of a layout: name, emf, then each field's ident, type and count ('\n' separated;
+ * widths excluded: they grow within the layout). */
+static int signature_(ctf_classes *c, const char *name, const char *emf, const ctf_field *f, uint32_t nf, size_t *n)
+{
+    *n = 0;
+    int ok = sig_put_(c, n, name, strlen(name)) && sig_put_(c, n, "\n", 1);
+    if (emf) ok = ok && sig_put_(c, n, emf, strlen(emf));
+    for (uint32_t i = 0; ok && i < nf; i++) {
+        char t[3] = {'\n', (char)('a' + f[i].type), (char)('A' + f[i].count)};
+        ok = sig_put_(c, n, t, 3) && sig_put_(c, n, f[i].ident, strlen(f[i].ident));
+    }
+    return ok;
+}
+
+int64_t ctf_class_for(ctf_classes *c, const char *name, const char *emf, const ctf_field *proto, uint32_t nf)
+{
+    size_t n;
+    if (!signature_(c, name, emf, proto, nf, &n)) return -1;
+    int added;
+    uint32_t lid = evt_strtab_intern(&c->layouts, c->sig, n, &added);
+    if (!lid) return -1;
+    if (lid > c->curcap) {
+        uint32_t nc = c->curcap ? c->curcap * 2 : 32;
+        while (nc < lid) nc *= 2;
+        uint32_t *np = evt_realloc(c->cur, nc * sizeof *np);
+        if (!np) return -1;
+        c->cur = np;
+        c->curcap = nc;
+    }
+    if (!added) {
+        const ctf_class *k = c->cls[c->cur[lid - 1]];
+        uint32_t i = 0;
+        while (i < nf && proto[i].wlog <= k->f[i].wlog) i++;
+        if (i == nf) return c->cur[lid - 1];
+        /* a value needs a wider integer: a new class with each width the larger of the two */
+        ctf_field wide[CTF_MAX_FIELDS];
+        for (i = 0; i < nf; i++) {
+            wide[i] = proto[i];
+            if (k->f[i].wlog > wide[i].wlog) wide[i].wlog = k->f[i].wlog;
+        }
+        int64_t id = add_(c, class_new_(name, emf, wide, nf));
+        if (id >= 0) c->cur[lid - 1] = (uint32_t)id;
+        return id;
+    }
+    int64_t id = add_(c, class_new_(name, emf, proto, nf));
+    if (id >= 0) c->cur[lid - 1] = (uint32_t)id;
+    return id;
+}
+
+int64_t ctf_class_builtin(ctf_classes *c, ctf_builtin b)
+{
+    if (c->builtin[b]) return c->builtin[b] - 1;
+#define CTF_F_(i, t, w) {#i, t, w, 0},
+#define CTF_B_(e, n, fields) static const ctf_field e##_f_[] = {fields};
+    CTF_BUILTIN_TABLE(CTF_B_, CTF_F_)
+#undef CTF_B_
+#define CTF_B_(e, n, fields) {n, e##_f_, sizeof e##_f_ / sizeof e##_f_[0]},
+    static const struct { const char *name; const ctf_field *f; uint32_t nf; } tab[] = {
+        CTF_BUILTIN_TABLE(CTF_B_, CTF_F_)
+    };
+#undef CTF_B_
+#undef CTF_F_
+    int64_t id = add_(c, class_new_(tab[b].name, "evtrace:builtin", tab[b].f, tab[b].nf));
+    if (id >= 0) c->builtin[b] = (uint32_t)id + 1;
+    return id;
+}
+
+void ctf_classes_free(ctf_classes *c)
+{
+    for (uint32_t i = 0; i < c->n; i++) evt_free(c->cls[i]);
+    evt_free(c->cls);
+    evt_free(c->cur);
+    evt_free(c->sig);
+    evt_strtab_free(&c->layouts);
+    memset(c, 0, sizeof *c);
+}

@@ -1,0 +1,87 @@
+/* The TSDL metadata of the CTF export, written at the end when every event class is known: the
+ * trace (UUID, packet header), env (trace_name, format, source, clock), the clock, the one stream
+ * class (LTTng's per-CPU packet context and compact event header) and the event classes. The
+ * byte layout it declares is the one ctf.h draws and ctf.c writes. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "host/exporters/ctf.h"
+
+/* A TSDL string literal: quote and backslash escaped, control bytes as \xNN; other bytes (UTF-8)
+ * unchanged. */
+static void quoted_(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        if (*c == '"' || *c == '\\') { fputc('\\', f); fputc(*c, f); }
+        else if (*c < 0x20 || *c == 0x7f) fprintf(f, "\\x%02x", *c);
+        else fputc(*c, f);
+    }
+    fputc('"', f);
+}
+
+static const char *const uint_t_[4] = {"uint8_t", "uint16_t", "uint32_t", "uint64_t"};
+static const char *const sint_t_[4] = {"int8_t", "int16_t", "int32_t", "int64_t"};
+
+static void class_(FILE *f, const ctf_class *k, uint32_t id)
+{
+    fputs("event {\n\tname = ", f);
+    quoted_(f, k->name);
+    fprintf(f, ";\n\tid = %" PRIu32 ";\n\tstream_id = 0;\n", id);
+    if (k->emf) { fputs("\tmodel.emf.uri = ", f); quoted_(f, k->emf); fputs(";\n", f); }
+    fputs("\tfields := struct {\n", f);
+    for (uint32_t i = 0; i < k->nf; i++) {
+        const ctf_field *x = &k->f[i];
+        /* identifiers get a leading '_' (which CTF readers strip): keys that are TSDL keywords work */
+        switch (x->type) {
+        case CTF_FT_UINT: fprintf(f, "\t\t%s _%s;\n", uint_t_[x->wlog], x->ident); break;
+        case CTF_FT_SINT: fprintf(f, "\t\t%s _%s;\n", sint_t_[x->wlog], x->ident); break;
+        case CTF_FT_STRING: fprintf(f, "\t\tstring _%s;\n", x->ident); break;
+        case CTF_FT_BYTES: fprintf(f, "\t\tuint32_t _%s_len;\n\t\tuint8_t _%s[_%s_len];\n", x->ident, x->ident, x->ident); break;
+        default: fprintf(f, "\t\t%s _%s[%u];\n", uint_t_[x->wlog], x->ident, x->count); break;
+        }
+    }
+    fputs("\t};\n};\n\n", f);
+}
+
+int ctf_write_metadata(FILE *f, const ctf_classes *c, const evt_reader *r, uint64_t hz, const uint8_t uuid[16],
+                       const char *trace_name)
+{
+    char us[37];
+    ctf_uuid_str(uuid, us);
+    const char *csrc = evt_clock_source_name(evt_reader_clock_source(r));
+    fputs("/* CTF 1.8 */\n\n"
+          "typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n", f);
+    for (int w = 0; w < 4; w++) {
+        fprintf(f, "typealias integer { size = %d; align = 8; signed = false; } := %s;\n", 8 << w, uint_t_[w]);
+        fprintf(f, "typealias integer { size = %d; align = 8; signed = true; } := %s;\n", 8 << w, sint_t_[w]);
+    }
+    fprintf(f,
+            "\ntrace {\n\tmajor = 1;\n\tminor = 8;\n\tuuid = \"%s\";\n\tbyte_order = le;\n"
+            "\tpacket.header := struct {\n\t\tuint32_t magic;\n\t\tuint8_t uuid[16];\n\t\tuint32_t stream_id;\n"
+            "\t\tuint64_t stream_instance_id;\n\t};\n};\n\n",
+            us);
+    fputs("env {\n\ttracer_name = \"evtrace\";\n\ttrace_name = ", f);
+    quoted_(f, trace_name);
+    fprintf(f, ";\n\tformat = \"%s\";\n\tsource = ", r->desc->name);
+    quoted_(f, r->src.path ? r->src.path : "");
+    fprintf(f, ";\n\tclock_hz = %" PRIu64 ";\n\tclock_source = \"%s\";\n\ttime_unit = \"%s\";\n};\n\n", hz, csrc,
+            hz ? "ns" : "ticks");
+    fputs("clock {\n\tname = evtrace_clock;\n\tdescription = ", f);
+    if (hz) fprintf(f, "\"ns, from the trace clock of %" PRIu64 " Hz (%s)\"", hz, csrc);
+    else fputs("\"ticks: clock rate unknown, 1 tick shown as 1 ns (give it with --clock-hz HZ)\"", f);
+    fputs(";\n\tfreq = 1000000000;\n\toffset = 0;\n};\n\n"
+          "typealias integer { size = 27; align = 1; signed = false; map = clock.evtrace_clock.value; } := uint27_clock_t;\n"
+          "typealias integer { size = 64; align = 8; signed = false; map = clock.evtrace_clock.value; } := uint64_clock_t;\n\n"
+          "struct packet_context {\n\tuint64_clock_t timestamp_begin;\n\tuint64_clock_t timestamp_end;\n"
+          "\tuint64_t content_size;\n\tuint64_t packet_size;\n\tuint64_t packet_seq_num;\n"
+          "\tuint64_t events_discarded;\n\tuint32_t cpu_id;\n};\n\n"
+          "struct event_header_compact {\n\tenum : uint5_t { compact = 0 ... 30, extended = 31 } id;\n"
+          "\tvariant <id> {\n\t\tstruct {\n\t\t\tuint27_clock_t timestamp;\n\t\t} compact;\n"
+          "\t\tstruct {\n\t\t\tuint32_t id;\n\t\t\tuint64_clock_t timestamp;\n\t\t} extended;\n\t} v;\n} align(8);\n\n"
+          "stream {\n\tid = 0;\n\tevent.header := struct event_header_compact;\n"
+          "\tpacket.context := struct packet_context;\n};\n\n",
+          f);
+    for (uint32_t i = 0; i < c->n; i++) class_(f, c->cls[i], i);
+    return !ferror(f);
+}
