@@ -101,9 +101,12 @@ typedef struct evt_tl_ctx {
     uint32_t last_svc, last_obj; /* latest service call (strtab id) and its object index */
     evt_span_stack stack;  /* open slices */
     uint64_t *stack_t0;    /* their begin times (parallel to stack) */
+    uint32_t t0cap;        /* capacity of stack_t0 */
     uint32_t wake_from;    /* context that woke it (pending flow), EVT_TL_NONE */
     uint64_t wake_t;
-    uint64_t wake_flow;    /* flow id of that wake-up */
+    uint32_t wake_obj;     /* object the wake-up went through (its blocked object) */
+    int state_known;       /* it has had a state other than the initial unknown */
+    int running_on;        /* 1: cpu's run is this context */
 } evt_tl_ctx;
 
 /* One kernel object (queue, semaphore, mutex, ...) seen as an event's target. */
@@ -223,8 +226,22 @@ typedef struct evt_tl_cpu {
     int seen;
     uint64_t prev_t;
     uint32_t run;          /* running context index, EVT_TL_NONE = idle/unknown */
-    uint32_t isr_n;
+    int unknown;           /* no running context because data was lost (not idle) */
+    uint64_t idle_since;   /* when run became idle */
+    uint64_t isr_idle;     /* outermost ISR time inside the current idle stretch */
+    uint32_t isr_n;        /* open ISRs (may exceed EVT_TL_ISR_DEPTH: the excess is not tracked) */
     evt_tl_isr isr[EVT_TL_ISR_DEPTH];
+    /* a switch decided inside an ISR, made at the outermost ISR exit */
+    int pend_isr;
+    uint32_t pend_isr_next;       /* EVT_TL_NONE: idle */
+    evt_tl_state pend_isr_state;  /* what the running context goes to (ready: preempted) */
+    uint32_t pend_isr_obj, pend_isr_svc;
+    /* a stop of the running context without a named successor (dispatcher hooks): resolved by
+     * the next event on the CPU (a dispatch makes it one switch, anything else idle) */
+    int pend_stop;
+    uint64_t pend_stop_t;
+    evt_tl_state pend_stop_state;
+    uint32_t pend_stop_obj, pend_stop_svc;
 } evt_tl_cpu;
 
 typedef struct evt_tl {
