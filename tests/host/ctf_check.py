@@ -14,6 +14,8 @@ writes, and synthetic traces with losses and hostile text), convert to CTF and c
 - the metadata has trace.uuid, env.trace_name (the input's file name) and the clock unit;
 - discarded events: babeltrace2's discarded-event messages per stream add up to the lost counts
   of the events on that CPU, and in total to the trace's lost count;
+- short strings of the reader's fields are label indexes: babeltrace2 prints the label, which is
+  the metadata's label of that index and the dump's string;
 - size: at most 32 bytes per event (event headers, payloads and name events; the 84-byte packet
   headers, one per 32 KiB, excluded: they dominate the tiny samples) on the synthetic and ThreadX
   traces (the common records);
@@ -39,6 +41,8 @@ DISCARD_ERR = re.compile(r'^WARNING: Tracer discarded (\d+) events between \[[^\
                          r'(\d+)\)\.$')
 IDENT_MAX = 96
 BOUND = 32.0
+LABEL_LEN = 64
+ENUM = re.compile(r'\( "([^"\\]*)" : container = (\d+) \)')
 
 
 def bt_str(s):
@@ -111,6 +115,7 @@ class Model:
         self.obj_name = {}
         self.last = {}
         self.out = []
+        self.has_label = False
 
     def emit(self, cpu, clock, name, payload):
         clock = max(clock, self.last.get(cpu, 0))
@@ -158,6 +163,7 @@ class Model:
         for k, v in fields:
             n = ident(k, taken)
             taken.append((n, False))
+            self.has_label = self.has_label or (isinstance(v, str) and labelled(v))
             p.append('%s = %s' % (n, bt_str(v) if isinstance(v, str) else str(v)))
         if 'data' in e:
             b = bytes.fromhex(e['data'])
@@ -182,7 +188,32 @@ def parse_meta(out):
         fail('%s: no env.trace_name in the metadata' % out)
     if 'uint32_t cpu_id;' not in meta or 'uint8_t uuid[16];' not in meta:
         fail('%s: packet context without cpu_id or packet header without uuid' % out)
-    return meta, m.group(1), tn.group(1)
+    labels = []
+    lm = re.search(r'typealias enum : uint16_t \{\n(.*?)\n\} := evtrace_label16_t;', meta, re.S)
+    if lm:
+        for i, l in enumerate(lm.group(1).split('\n')):
+            x = re.match(r'^\t"([^"\\]*)" = (\d+),?$', l)
+            if not x or int(x.group(2)) != i:
+                fail('%s: label line %r' % (out, l))
+            labels.append(x.group(1))
+    return meta, m.group(1), tn.group(1), labels
+
+
+def labelled(v):
+    """A string field value ctf.c writes as a label index (ctf.h: CTF_LABEL_*)."""
+    b = v.encode('utf-8')
+    return 0 < len(b) <= LABEL_LEN and not any(c < 0x20 or c in (0x22, 0x5c, 0x7f) for c in b)
+
+
+def unlabel(line, labels, out):
+    """A babeltrace2 line with each enumeration `( "L" : container = N )` replaced by the string
+    "L", after checking that label N of the metadata is L."""
+    def sub(m):
+        n = int(m.group(2))
+        if n >= len(labels) or labels[n] != m.group(1):
+            fail('%s: enumeration value %d printed as %r, metadata label %r' % (out, n, m.group(1), labels[n:n + 1]))
+        return '"%s"' % m.group(1)
+    return ENUM.sub(sub, line)
 
 
 def check_streams(out, uuid):
@@ -220,7 +251,7 @@ def convert(evtrace, path, out):
 def check(evtrace, path, tmp, bound):
     out = os.path.join(tmp, os.path.basename(path) + '.ctf')
     convert(evtrace, path, out)
-    meta, uuid, tname = parse_meta(out)
+    meta, uuid, tname, labels = parse_meta(out)
     if tname != os.path.basename(path):
         fail('%s: trace_name %r' % (path, tname))
     sizes = check_streams(out, uuid)
@@ -245,11 +276,13 @@ def check(evtrace, path, tmp, bound):
         cpu = re.search(r': \{ cpu_id = (\d+) \}', m.group(2))
         if not cpu:
             fail('%s: no cpu_id in %r' % (out, l))
-        got.append((int(cpu.group(1)), int(m.group(1)), m.group(2)))
+        got.append((int(cpu.group(1)), int(m.group(1)), unlabel(m.group(2), labels, out)))
     evs = dump_pairs(evtrace, path)
     model = Model()
     for e in evs:
         model.event(e)
+    if model.has_label != bool(labels):
+        fail('%s: short string fields in the dump but no labels in the metadata, or the reverse' % path)
     want = model.out
     # ctx_class is not in `dump --json`: take babeltrace2's value where the model has '@'
     classes = {}

@@ -11,8 +11,9 @@
  * - Event classes (ctf_class.c): names, kinds and format ids live in the metadata, one class per
  *   layout (name, kind, format id, fields), integers sized to the values (8/16/32/64 bits).
  *   Payload: ctx (a dense context index), prio, seq, count, target, args[n], the reader's fields,
- *   then text (a string) or data (bytes); each only where the event has it. The raw tick `ts`
- *   and the source offset are not written (the header carries the time).
+ *   then text (a string) or data (bytes); each only where the event has it. Short string
+ *   fields are label indexes (CTF enumerations, ctf.h). The raw tick `ts` and the source offset
+ *   are not written (the header carries the time).
  * - Names once: the first event of a context (and one whose context name changed) is preceded
  *   by an `evtrace_ctx_name` event {ctx index, ctx id, ctx class, name}; an event whose target
  *   has a new name by `evtrace_obj_name` {target, name}. Same stream, same time.
@@ -66,6 +67,7 @@ typedef struct ctf_state {
     uint32_t nctx, ctxcap;
     evt_u64map objmap;       /* target -> name id in names */
     evt_strtab names;
+    evt_strtab labels;       /* short strings of reader fields written as label indexes (ctf.h) */
     char ident[CTF_MAX_FIELDS][IDENT_MAX]; /* scratch: identifiers of the event being written */
 } ctf_state;
 
@@ -134,7 +136,7 @@ static size_t field_size_(const ctf_field *f, const ctf_value *v)
 {
     switch (f->type) {
     case CTF_FT_UINT: case CTF_FT_SINT: return (size_t)1 << f->wlog;
-    case CTF_FT_STRING: return v->len + 1;
+    case CTF_FT_STRING: return f->wlog < CTF_WLOG_STRING ? (size_t)1 << f->wlog : v->len + 1;
     case CTF_FT_BYTES: return 4 + v->len;
     default: return ((size_t)1 << f->wlog) * f->count;
     }
@@ -187,6 +189,7 @@ static evt_status emit_(ctf_state *s, uint32_t si, uint32_t id, uint64_t t, cons
         switch (f->type) {
         case CTF_FT_UINT: case CTF_FT_SINT: put_int_(p, v[i].u, f->wlog); p += (size_t)1 << f->wlog; break;
         case CTF_FT_STRING:
+            if (f->wlog < CTF_WLOG_STRING) { put_int_(p, v[i].u, f->wlog); p += (size_t)1 << f->wlog; break; }
             memcpy(p, v[i].p, v[i].len);
             p[v[i].len] = 0;
             p += v[i].len + 1;
@@ -210,6 +213,25 @@ static ctf_value str_(const char *sv)
 {
     ctf_value v = {0, sv ? sv : "", sv ? strlen(sv) : 0};
     return v;
+}
+
+/* The label index of a string field's value in *index; returns the field's wlog: 0/1 when it has
+ * a label (8/16-bit index), CTF_WLOG_STRING when it is written whole (ctf.h), -1 out of memory. */
+static int label_(ctf_state *s, const char *str, size_t len, uint64_t *index)
+{
+    if (len == 0 || len > CTF_LABEL_LEN) return CTF_WLOG_STRING;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)str[i];
+        if (ch < 0x20 || ch == 0x7f || ch == '"' || ch == '\\') return CTF_WLOG_STRING;
+    }
+    uint32_t id = evt_strtab_find(&s->labels, str, len);
+    if (!id) {
+        if (s->labels.n >= CTF_LABEL_MAX) return CTF_WLOG_STRING;
+        id = evt_strtab_intern(&s->labels, str, len, NULL);
+        if (!id) return -1;
+    }
+    *index = id - 1;
+    return ctf_wlog_u(id - 1);
 }
 
 /* The clock value of an event: ns when the clock is known, else ticks. */
@@ -353,7 +375,12 @@ static evt_status event(void *state, const evt_event *ev)
         const evt_field *x = &ev->fields[i];
         ctf_ftype t2 = x->is_str ? CTF_FT_STRING : x->is_signed ? CTF_FT_SINT : CTF_FT_UINT;
         add_(f, v, &n, ident_(s, f, n, x->key ? x->key : "", 0), t2, x->is_str ? 0 : x->num);
-        if (x->is_str) { v[n - 1] = str_(x->str); f[n - 1].wlog = 0; }
+        if (x->is_str) {
+            v[n - 1] = str_(x->str);
+            int w = label_(s, v[n - 1].p, v[n - 1].len, &v[n - 1].u);
+            if (w < 0) return EVT_ERR_NOMEM;
+            f[n - 1].wlog = (uint8_t)w;
+        }
     }
     if (ev->data) {
         /* text without NUL bytes as a string; other payloads as bytes */
@@ -361,6 +388,7 @@ static evt_status event(void *state, const evt_event *ev)
         add_(f, v, &n, ident_(s, f, n, text ? "text" : "data", !text), text ? CTF_FT_STRING : CTF_FT_BYTES, 0);
         v[n - 1].p = ev->data;
         v[n - 1].len = ev->data_len;
+        f[n - 1].wlog = text ? CTF_WLOG_STRING : 0;
     }
     char emf[64];
     snprintf(emf, sizeof emf, "evtrace:kind=%s;id=%" PRIu32, evt_kind_name(ev->kind), ev->id);
@@ -383,6 +411,7 @@ static void free_(ctf_state *s)
     evt_u64map_free(&s->ctxmap);
     evt_u64map_free(&s->objmap);
     evt_strtab_free(&s->names);
+    evt_strtab_free(&s->labels);
     ctf_classes_free(&s->cls);
     evt_free(s);
 }
@@ -436,7 +465,7 @@ static int write_metadata_(ctf_state *s, evt_reader *r)
     if (snprintf(p, sizeof p, "%s/metadata", s->dir) >= (int)sizeof p) return 0;
     FILE *f = evt_out_fopen(p, "w");
     if (!f) return 0;
-    int ok = ctf_write_metadata(f, &s->cls, r, s->hz, s->uuid, trace_name_(r));
+    int ok = ctf_write_metadata(f, &s->cls, &s->labels, r, s->hz, s->uuid, trace_name_(r));
     if (fclose(f) != 0) ok = 0;
     return ok;
 }

@@ -35,11 +35,19 @@
 #define CTF_COMPACT_TS_BITS 27
 #define CTF_EXTENDED_SIZE 13        /* extended header bytes: tag, uint32 id, uint64 clock */
 
+/* Short strings of the reader's fields (state names, object names, GUIDs) are written as an
+ * index into one table of labels, declared in the metadata as CTF enumerations (babeltrace2
+ * prints the label): at most CTF_LABEL_MAX labels of 1..CTF_LABEL_LEN bytes without quote,
+ * backslash or control bytes; other strings are written whole. */
+#define CTF_LABEL_MAX 4096
+#define CTF_LABEL_LEN 64
+#define CTF_WLOG_STRING 3           /* a STRING field's wlog: 0/1 = label index over uint8/uint16, 3 = the bytes */
+
 /* Field types of an event class. Integers are 8 << wlog bits wide (wlog 0..3). */
 typedef enum ctf_ftype {
     CTF_FT_UINT,
     CTF_FT_SINT,
-    CTF_FT_STRING,  /* NUL-terminated UTF-8 */
+    CTF_FT_STRING,  /* wlog 0/1: label index (enum evtrace_label8_t/16_t); 3: NUL-terminated UTF-8 */
     CTF_FT_BYTES,   /* uint32 <ident>_len, then uint8 <ident>[<ident>_len] */
     CTF_FT_UARRAY   /* uintN <ident>[count] (one width for every element) */
 } ctf_ftype;
@@ -52,7 +60,8 @@ typedef struct ctf_field {
 } ctf_field;
 
 /* The value of one field: integers in u (two's complement for SINT); STRING p/len (len bytes
- * before the first NUL); BYTES p/len; UARRAY p = const uint64_t[count]. */
+ * before the first NUL) and u its label index when it has one; BYTES p/len; UARRAY p = const
+ * uint64_t[count]. */
 typedef struct ctf_value {
     uint64_t u;
     const void *p;
@@ -74,8 +83,8 @@ typedef struct ctf_class {
  * one line here and a call to ctf_emit_builtin. */
 #define CTF_BUILTIN_TABLE(X, F)                                                                     \
     X(CTF_B_CTX_NAME, "evtrace_ctx_name",                                                           \
-      F(ctx, CTF_FT_UINT, 2) F(ctx_id, CTF_FT_UINT, 3) F(ctx_class, CTF_FT_UINT, 0) F(name, CTF_FT_STRING, 0)) \
-    X(CTF_B_OBJ_NAME, "evtrace_obj_name", F(target, CTF_FT_UINT, 3) F(name, CTF_FT_STRING, 0))
+      F(ctx, CTF_FT_UINT, 2) F(ctx_id, CTF_FT_UINT, 3) F(ctx_class, CTF_FT_UINT, 0) F(name, CTF_FT_STRING, 3)) \
+    X(CTF_B_OBJ_NAME, "evtrace_obj_name", F(target, CTF_FT_UINT, 3) F(name, CTF_FT_STRING, 3))
 
 typedef enum ctf_builtin {
 #define CTF_B_ENUM_(e, n, fields) e,
@@ -89,8 +98,8 @@ typedef enum ctf_builtin {
 /* The event classes seen so far. Reader events are grouped by layout (name, kind, format id and
  * the list of fields with their types); a layout's class has integer widths sized to the values
  * seen, and a value that does not fit makes a new class of that layout with the widths grown
- * (at most 3 times per field: 8 -> 16 -> 32 -> 64 bits), so the number of classes grows with
- * the number of layouts only. */
+ * (at most 3 times per field: 8 -> 16 -> 32 -> 64 bits; a string: label8 -> label16 -> bytes),
+ * so the number of classes grows with the number of layouts only. */
 typedef struct ctf_classes {
     ctf_class **cls;    /* cls[id] */
     uint32_t n, cap;
@@ -112,9 +121,10 @@ void ctf_classes_free(ctf_classes *c);
 uint8_t ctf_wlog_u(uint64_t v);
 uint8_t ctf_wlog_s(uint64_t v);
 
-/* Write the TSDL metadata: the trace (uuid), env, clock, stream and every class. hz 0: ticks. */
-int ctf_write_metadata(FILE *f, const ctf_classes *c, const evt_reader *r, uint64_t hz, const uint8_t uuid[16],
-                       const char *trace_name);
+/* Write the TSDL metadata: the trace (uuid), env, clock, the label enumerations (labels: label
+ * index + 1 = strtab id), stream and every class. hz 0: ticks. */
+int ctf_write_metadata(FILE *f, const ctf_classes *c, const evt_strtab *labels, const evt_reader *r, uint64_t hz,
+                       const uint8_t uuid[16], const char *trace_name);
 
 /* The trace UUID: a hash of the input's bytes and format name for a file or memory source (reruns
  * give the same UUID), random for a sequential stream (which cannot be read twice). Returns 0

@@ -36,7 +36,11 @@ static void class_(FILE *f, const ctf_class *k, uint32_t id)
         switch (x->type) {
         case CTF_FT_UINT: fprintf(f, "\t\t%s _%s;\n", uint_t_[x->wlog], x->ident); break;
         case CTF_FT_SINT: fprintf(f, "\t\t%s _%s;\n", sint_t_[x->wlog], x->ident); break;
-        case CTF_FT_STRING: fprintf(f, "\t\tstring _%s;\n", x->ident); break;
+        case CTF_FT_STRING:
+            if (x->wlog == 0) fprintf(f, "\t\tevtrace_label8_t _%s;\n", x->ident);
+            else if (x->wlog == 1) fprintf(f, "\t\tevtrace_label16_t _%s;\n", x->ident);
+            else fprintf(f, "\t\tstring _%s;\n", x->ident);
+            break;
         case CTF_FT_BYTES: fprintf(f, "\t\tuint32_t _%s_len;\n\t\tuint8_t _%s[_%s_len];\n", x->ident, x->ident, x->ident); break;
         default: fprintf(f, "\t\t%s _%s[%u];\n", uint_t_[x->wlog], x->ident, x->count); break;
         }
@@ -44,8 +48,23 @@ static void class_(FILE *f, const ctf_class *k, uint32_t id)
     fputs("\t};\n};\n\n", f);
 }
 
-int ctf_write_metadata(FILE *f, const ctf_classes *c, const evt_reader *r, uint64_t hz, const uint8_t uuid[16],
-                       const char *trace_name)
+/* The label enumerations: label8 holds the labels with index < 256, label16 all of them. */
+static void labels_(FILE *f, const evt_strtab *labels)
+{
+    for (int w = 0; w < 2 && labels->n; w++) {
+        fprintf(f, "typealias enum : %s {\n", uint_t_[w]);
+        uint32_t n = w == 0 && labels->n > 256 ? 256 : labels->n;
+        for (uint32_t i = 0; i < n; i++) {
+            fputs("\t", f);
+            quoted_(f, evt_strtab_str(labels, i + 1));
+            fprintf(f, " = %" PRIu32 "%s\n", i, i + 1 < n ? "," : "");
+        }
+        fprintf(f, "} := evtrace_label%d_t;\n\n", 8 << w);
+    }
+}
+
+int ctf_write_metadata(FILE *f, const ctf_classes *c, const evt_strtab *labels, const evt_reader *r, uint64_t hz,
+                       const uint8_t uuid[16], const char *trace_name)
 {
     char us[37];
     ctf_uuid_str(uuid, us);
@@ -79,7 +98,9 @@ int ctf_write_metadata(FILE *f, const ctf_classes *c, const evt_reader *r, uint6
           "struct event_header_compact {\n\tenum : uint5_t { compact = 0 ... 30, extended = 31 } id;\n"
           "\tvariant <id> {\n\t\tstruct {\n\t\t\tuint27_clock_t timestamp;\n\t\t} compact;\n"
           "\t\tstruct {\n\t\t\tuint32_t id;\n\t\t\tuint64_clock_t timestamp;\n\t\t} extended;\n\t} v;\n} align(8);\n\n"
-          "stream {\n\tid = 0;\n\tevent.header := struct event_header_compact;\n"
+          , f);
+    labels_(f, labels);
+    fputs("stream {\n\tid = 0;\n\tevent.header := struct event_header_compact;\n"
           "\tpacket.context := struct packet_context;\n};\n\n",
           f);
     for (uint32_t i = 0; i < c->n; i++) class_(f, c->cls[i], i);
