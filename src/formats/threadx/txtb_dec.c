@@ -2,10 +2,15 @@
  * oldest first, reading the slots through a fixed read window.
  *
  * Memory is bounded whatever the file size (docs/threadx.md): the registry is read in place, one
- * entry at a time; only a compact index of its used entries is kept (address, slot, name offset;
+ * entry at a time; only a compact index of its used entries is kept (address, slot, name offset, type, params;
  * at most TXTB_MAX_OBJS) and their names up to TXTB_NAMES_MAX bytes (names past that are read from
  * the file when an event needs them). At most TXTB_REG_READ_MAX bytes of registry are read. A file shorter than the header's event-buffer end decodes
  * the slots it holds and reports where it ends.
+ *
+ * Fields: besides the context's priority, resume/suspend state and next thread, ISR id and LOST
+ * counts, every info word with a role in txtb_defs.h's TXTB_INFO_ROLE_TABLE is a numeric field
+ * ("enqueued", "sem_count", "owner", "stk", ...), and a stack sample taken in a registered
+ * thread carries that thread's registry stack ("ctx_stack_start", "ctx_stack_size").
  *
  * Order: if the slot at the current pointer was written, the buffer wrapped and the oldest entry
  * is there; otherwise the entries are slots 0..current-1. Timestamps are masked with the header's
@@ -36,7 +41,9 @@ typedef struct txtb_obj {
     uint32_t addr;
     uint32_t index;      /* registry slot */
     uint32_t name_off;   /* offset in names[], or TXTB_NAME_NONE: read from the file */
+    uint32_t param1, param2; /* registry parameters (threads: stack start and size) */
     uint8_t available;   /* 0 alive, 1 deleted */
+    uint8_t type;        /* registry object type */
 } txtb_obj;
 
 /* One registry entry as stored, parsed field by field (name: NUL-terminated copy). */
@@ -273,6 +280,9 @@ static evt_status read_registry(txtb_state *s)
         o->addr = e.addr;
         o->index = i;
         o->available = e.available;
+        o->type = e.type;
+        o->param1 = e.param1;
+        o->param2 = e.param2;
         o->name_off = keep_name(s, s->rolebuf[NAME_CTX], e.name_len);
     }
     if (s->nobjs > 1) qsort(s->objs, s->nobjs, sizeof *s->objs, cmp_obj_addr); /* objs is NULL when empty */
@@ -430,6 +440,49 @@ static void count_id(txtb_state *s, uint32_t id)
     s->ncounts++;
 }
 
+/* Roles of info 1..4 of a ThreadX event (txtb_defs.h TXTB_INFO_ROLE_TABLE), or NULL. */
+static const uint8_t *info_roles(uint32_t id)
+{
+    switch (id) {
+#define TXTB_ROLE_CASE_(name, r1, r2, r3, r4)                                                      \
+    case TXTB_EVENT_##name: {                                                                     \
+        static const uint8_t v[4] = {TXTB_R_##r1, TXTB_R_##r2, TXTB_R_##r3, TXTB_R_##r4};        \
+        return v;                                                                                 \
+    }
+        TXTB_INFO_ROLE_TABLE(TXTB_ROLE_CASE_)
+#undef TXTB_ROLE_CASE_
+    default: return NULL;
+    }
+}
+
+static const char *const k_role_field[TXTB_R_COUNT_] = {
+#define TXTB_ROLE_NAME_(r, name) name,
+    TXTB_ROLE_TABLE(TXTB_ROLE_NAME_)
+#undef TXTB_ROLE_NAME_
+};
+
+/* The numeric fields of the info words with a role ("enqueued", "sem_count", "stk", ...); with a
+ * stack sample of a registered thread's context, that thread's stack ("ctx_stack_start",
+ * "ctx_stack_size": registry param 1 and 2). Not for buffers of the generic hooks backend, whose
+ * resume/suspend info3 is a state. */
+static void add_role_fields(txtb_state *s, uint32_t id, const uint32_t w[8], evt_event *ev)
+{
+    const uint8_t *roles = s->hooks.active ? NULL : info_roles(id);
+    if (!roles) return;
+    int stk = 0;
+    for (int i = 0; i < 4; i++) {
+        if (roles[i] == TXTB_R_NONE) continue;
+        evt_event_add_field_u(ev, k_role_field[roles[i]], w[4 + i]);
+        stk |= roles[i] == TXTB_R_STK;
+    }
+    if (!stk || ev->ctx_class != EVT_CTX_THREAD) return;
+    const txtb_obj *o = find_obj(s, w[0]);
+    if (o && o->type == TXTB_OBJ_THREAD) {
+        evt_event_add_field_u(ev, "ctx_stack_start", o->param1);
+        evt_event_add_field_u(ev, "ctx_stack_size", o->param2);
+    }
+}
+
 static evt_kind kind_of(int k)
 {
     switch (k) {
@@ -570,6 +623,7 @@ static evt_status next(void *state, evt_event *ev)
             evt_event_add_field_u(ev, "dropped", w[4]);
             evt_event_add_field_u(ev, "overwritten", ow);
         }
+        add_role_fields(s, id, w, ev);
         txtb_hooks_dec_event(&s->hooks, id, w, ev, hooks_obj_name, s);
         return EVT_OK;
     }

@@ -244,6 +244,76 @@
 #define TXTB_HOOKS_VERSION        1u
 #define TXTB_HOOKS_IRQ_BASE       0x69720000u  /* registry pointer of interrupt n: base | n ("ir") */
 
+/* What an info word of a ThreadX event is, where the host names it as a numeric field (threadx.md
+ * §3 table: counts and states are the values before the call). X(role, field name) */
+#define TXTB_ROLE_TABLE(X)                                                        \
+    X(NONE,            0)                                                         \
+    X(STK,             "stk")             /* stack-pointer sample of the recording context */ \
+    X(ENQUEUED,        "enqueued")        /* messages in the queue */              \
+    X(SEM_COUNT,       "sem_count")       /* semaphore count */                    \
+    X(AVAILABLE,       "available")       /* free blocks / bytes of a pool */      \
+    X(FLAGS,           "flags")           /* current event flags of the group */   \
+    X(SUSPENDED,       "suspended")       /* threads suspended on the object */    \
+    X(OWNER,           "owner")           /* mutex owner (0 = free) */             \
+    X(OWNERSHIP_COUNT, "ownership_count") /* mutex ownership count */              \
+    X(STACK_START,     "stack_start")     /* created thread's stack start */       \
+    X(STACK_SIZE,      "stack_size")      /* created thread's stack size */
+
+enum txtb_info_role {
+#define TXTB_ROLE_ENUM_(r, name) TXTB_R_##r,
+    TXTB_ROLE_TABLE(TXTB_ROLE_ENUM_)
+#undef TXTB_ROLE_ENUM_
+    TXTB_R_COUNT_
+};
+
+/* Roles of info 1..4 per ThreadX event (events not listed: none). X(NAME, info1, info2, info3, info4) */
+#define TXTB_INFO_ROLE_TABLE(X)                                                   \
+    X(THREAD_RESUME,           NONE, NONE,      STK,       NONE)                  \
+    X(THREAD_SUSPEND,          NONE, NONE,      STK,       NONE)                  \
+    X(ISR_ENTER,               STK,  NONE,      NONE,      NONE)                  \
+    X(ISR_EXIT,                STK,  NONE,      NONE,      NONE)                  \
+    X(TIME_SLICE,              NONE, NONE,      NONE,      STK)                   \
+    X(BLOCK_ALLOCATE,          NONE, NONE,      NONE,      AVAILABLE)             \
+    X(BLOCK_POOL_DELETE,       NONE, STK,       NONE,      NONE)                  \
+    X(BLOCK_POOL_PRIORITIZE,   NONE, SUSPENDED, STK,       NONE)                  \
+    X(BLOCK_RELEASE,           NONE, NONE,      SUSPENDED, STK)                   \
+    X(BYTE_POOL_CREATE,        NONE, NONE,      NONE,      STK)                   \
+    X(BYTE_POOL_DELETE,        NONE, STK,       NONE,      NONE)                  \
+    X(BYTE_POOL_PRIORITIZE,    NONE, SUSPENDED, STK,       NONE)                  \
+    X(BYTE_RELEASE,            NONE, NONE,      SUSPENDED, AVAILABLE)             \
+    X(EVENT_FLAGS_CREATE,      NONE, STK,       NONE,      NONE)                  \
+    X(EVENT_FLAGS_DELETE,      NONE, STK,       NONE,      NONE)                  \
+    X(EVENT_FLAGS_GET,         NONE, NONE,      FLAGS,     NONE)                  \
+    X(EVENT_FLAGS_SET,         NONE, NONE,      NONE,      SUSPENDED)             \
+    X(INTERRUPT_CONTROL,       NONE, STK,       NONE,      NONE)                  \
+    X(MUTEX_CREATE,            NONE, NONE,      STK,       NONE)                  \
+    X(MUTEX_DELETE,            NONE, STK,       NONE,      NONE)                  \
+    X(MUTEX_GET,               NONE, NONE,      OWNER,     OWNERSHIP_COUNT)       \
+    X(MUTEX_PRIORITIZE,        NONE, SUSPENDED, STK,       NONE)                  \
+    X(MUTEX_PUT,               NONE, OWNER,     OWNERSHIP_COUNT, STK)             \
+    X(QUEUE_DELETE,            NONE, STK,       NONE,      NONE)                  \
+    X(QUEUE_FLUSH,             NONE, STK,       NONE,      NONE)                  \
+    X(QUEUE_FRONT_SEND,        NONE, NONE,      NONE,      ENQUEUED)              \
+    X(QUEUE_PRIORITIZE,        NONE, SUSPENDED, STK,       NONE)                  \
+    X(QUEUE_RECEIVE,           NONE, NONE,      NONE,      ENQUEUED)              \
+    X(QUEUE_SEND,              NONE, NONE,      NONE,      ENQUEUED)              \
+    X(SEMAPHORE_CEILING_PUT,   NONE, SEM_COUNT, SUSPENDED, NONE)                  \
+    X(SEMAPHORE_CREATE,        NONE, NONE,      STK,       NONE)                  \
+    X(SEMAPHORE_DELETE,        NONE, STK,       NONE,      NONE)                  \
+    X(SEMAPHORE_GET,           NONE, NONE,      SEM_COUNT, STK)                   \
+    X(SEMAPHORE_PRIORITIZE,    NONE, SUSPENDED, STK,       NONE)                  \
+    X(SEMAPHORE_PUT,           NONE, SEM_COUNT, SUSPENDED, STK)                   \
+    X(THREAD_CREATE,           NONE, NONE,      STACK_START, STACK_SIZE)          \
+    X(THREAD_DELETE,           NONE, STK,       NONE,      NONE)                  \
+    X(THREAD_RELINQUISH,       STK,  NONE,      NONE,      NONE)                  \
+    X(THREAD_RESUME_API,       NONE, NONE,      STK,       NONE)                  \
+    X(THREAD_SLEEP,            NONE, NONE,      STK,       NONE)                  \
+    X(THREAD_SUSPEND_API,      NONE, NONE,      STK,       NONE)                  \
+    X(THREAD_TERMINATE,        NONE, NONE,      STK,       NONE)                  \
+    X(TIME_GET,                NONE, STK,       NONE,      NONE)                  \
+    X(TIMER_DEACTIVATE,        NONE, STK,       NONE,      NONE)                  \
+    X(TIMER_INFO_GET,          NONE, STK,       NONE,      NONE)
+
 enum txtb_event_id {
 #define TXTB_EV_ENUM_(id, name, filt, kind) TXTB_EVENT_##name = id,
     TXTB_EVENT_TABLE(TXTB_EV_ENUM_)
