@@ -115,6 +115,40 @@ double bench_baseline_2t_ns(uint64_t iters, int reps)
     return bench_2t_ns_per_call(baseline_own, args, iters, reps);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+void bench_interleaved(void (*fn)(void *arg, uint64_t i), void *arg, uint64_t iters, int rounds, double *base,
+                       double *subj)
+{
+    *base = *subj = 1e30;
+    for (int k = 0; k < rounds; k++) {
+        double b = bench_ns_per_call(baseline_one, NULL, iters, 1), s = bench_ns_per_call(fn, arg, iters, 1);
+        if (b < *base) *base = b;
+        if (s < *subj) *subj = s;
+    }
+}
+
+double bench_2t_interleaved(void (*fn)(void *arg, uint64_t i), void *const args[2], uint64_t iters, int rounds,
+                            double *base, double *subj)
+{
+    double ratio[64];
+    if (rounds > 64) rounds = 64;
+    if (rounds < 1) rounds = 1;
+    *base = *subj = 1e30;
+    for (int k = 0; k < rounds; k++) {
+        double b = bench_baseline_2t_ns(iters, 1), s = bench_2t_ns_per_call(fn, args, iters, 1);
+        if (b < *base) *base = b;
+        if (s < *subj) *subj = s;
+        ratio[k] = s / b;
+    }
+    qsort(ratio, (size_t)rounds, sizeof ratio[0], cmp_double);
+    return ratio[rounds / 2];
+}
+
 void bench_report(const char *subject, const char *what, double value, const char *unit)
 {
     printf("bench: %s: %s: %.2f %s\n", subject, what, value, unit);

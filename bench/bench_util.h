@@ -20,6 +20,17 @@ double bench_baseline_2t_ns(uint64_t iters, int reps);
 /* Run fn(arg_k, i) for i in [0, iters) on two threads at once (arg_k = args[k]); per-thread ns per
  * call (the slower thread), best of `reps` runs. */
 double bench_2t_ns_per_call(void (*fn)(void *arg, uint64_t i), void *const args[2], uint64_t iters, int reps);
+/* One-thread figure against bench_baseline_ns the same way: `rounds` rounds of (baseline,
+ * fn) with `iters` calls each, best of each side (*base, *subj: ns per call). */
+void bench_interleaved(void (*fn)(void *arg, uint64_t i), void *arg, uint64_t iters, int rounds, double *base,
+                       double *subj);
+/* Two-thread figure against the two-thread baseline, stable on a shared machine: `rounds` short
+ * rounds, each timing the baseline and then fn (bench_baseline_2t_ns / bench_2t_ns_per_call, one
+ * run of `iters` calls each), taken in turn so that a round slowed by another job slows both.
+ * Gives the best of each side (*base, *subj: per-thread ns) and the median of the per-round
+ * ratios (returned). */
+double bench_2t_interleaved(void (*fn)(void *arg, uint64_t i), void *const args[2], uint64_t iters, int rounds,
+                            double *base, double *subj);
 /* Print "bench: <subject>: <what>: <value> <unit>" (one parseable line). */
 void bench_report(const char *subject, const char *what, double value, const char *unit);
 /* Peak resident set size of this process in kB (from getrusage). */
