@@ -5,8 +5,9 @@
  * a subset. Besides the wall-clock rate it prints the rate per CPU second of the child (user +
  * system), which a loaded machine does not distort. EVT_BENCH_EXPORT_BASELINE=/path/to/evtrace
  * (e.g. a build of an earlier commit) runs each kind with that binary too, right after, and prints
- * it as "<kind>_baseline": the previous code path measured in the same run. Outputs go to $TMPDIR
- * and are removed. */
+ * it as "<kind>_baseline": the previous code path measured in the same run. For CTF it also
+ * prints the output's bytes per event (metadata and packet headers included). Outputs go to
+ * $TMPDIR and are removed. */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -120,7 +121,10 @@ int main(int argc, char **argv)
         bench_report(subject, "events/s", (double)events * 1e9 / (double)ns, "ev/s");
         if (cpu_ns) bench_report(subject, "events/s per CPU s", (double)events * 1e9 / (double)cpu_ns, "ev/s");
         bench_report(subject, "peak RSS", (double)rss / 1024.0, "MB");
-        bench_report(subject, "output", (double)du_bytes(out) / 1e6, "MB");
+        uint64_t bytes = du_bytes(out);
+        bench_report(subject, "output", (double)bytes / 1e6, "MB");
+        /* CTF: bytes per event (issue 11 item 7 bounds it at 32 for the common records) */
+        if (strcmp(kinds[i], "ctf") == 0) bench_report(subject, "bytes/event", (double)bytes / (double)events, "B");
         if (evt_out_remove_tree(out) != 0 && errno != ENOENT) fprintf(stderr, "cannot remove %s\n", out); /* stats: none */
     }
     fflush(stdout);
