@@ -47,8 +47,13 @@ void evt_rb_f64(evt_rb_buf *b, double v)
 void evt_rb_string(evt_rb_buf *b, const char *s, size_t n)
 {
     evt_rb_varint(b, n);
+    evt_rb_bytes(b, s, n);
+}
+
+void evt_rb_bytes(evt_rb_buf *b, const void *p, size_t n)
+{
     if (!room_(b, n)) return;
-    if (n) memcpy(b->p + b->n, s, n);
+    if (n) memcpy(b->p + b->n, p, n);
     b->n += n;
 }
 

@@ -18,6 +18,8 @@ void evt_rb_varint(evt_rb_buf *b, uint64_t v);
 void evt_rb_i64(evt_rb_buf *b, int64_t v);
 void evt_rb_f64(evt_rb_buf *b, double v);
 void evt_rb_string(evt_rb_buf *b, const char *s, size_t n);
+/* Bytes already encoded (a prefix shared by rows), as they are. */
+void evt_rb_bytes(evt_rb_buf *b, const void *p, size_t n);
 /* Nullable prefix: writes the flag; returns 1 when the value follows (not NULL). */
 int evt_rb_null_flag(evt_rb_buf *b, int is_null);
 /* Array(String) of n elements. */
