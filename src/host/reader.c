@@ -142,6 +142,13 @@ evt_status evt_reader_open_stream(evt_source *src, const char *format, const evt
 /* Bytes a string needs in r->text once sanitized (0: valid as it is). */
 static size_t text_need(const char *s, size_t n) { return s && !evt_utf8_valid(s, n) ? evt_utf8_clean_len(s, n) + 1 : 0; }
 
+/* Bytes a NUL-terminated string needs in r->text (0: valid as it is, or NULL). */
+static size_t text_need_z(const char *s)
+{
+    size_t n;
+    return s && !evt_utf8_valid_z(s, &n) ? evt_utf8_clean_len(s, n) + 1 : 0;
+}
+
 static const char *text_put(char *buf, size_t *used, const char *s, size_t n)
 {
     char *out = buf + *used;
@@ -155,11 +162,9 @@ static const char *text_put(char *buf, size_t *used, const char *s, size_t n)
  * cost one scan). Sizes first, so r->text grows at most once per event and earlier copies stay put. */
 static evt_status sanitize_text(evt_reader *r, evt_event *ev)
 {
-    size_t need = text_need(ev->name, ev->name ? strlen(ev->name) : 0) +
-                  text_need(ev->ctx_name, ev->ctx_name ? strlen(ev->ctx_name) : 0) +
-                  text_need(ev->target_name, ev->target_name ? strlen(ev->target_name) : 0);
+    size_t need = text_need_z(ev->name) + text_need_z(ev->ctx_name) + text_need_z(ev->target_name);
     for (uint32_t i = 0; i < ev->nfields; i++)
-        if (ev->fields[i].is_str && ev->fields[i].str) need += text_need(ev->fields[i].str, strlen(ev->fields[i].str));
+        if (ev->fields[i].is_str) need += text_need_z(ev->fields[i].str);
     if (ev->data && ev->data_is_text) need += text_need((const char *)ev->data, ev->data_len);
     if (need == 0) return EVT_OK;
     if (need > r->text_cap) {

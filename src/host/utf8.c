@@ -1,6 +1,8 @@
 /* UTF-8 validation and U+FFFD substitution (utf8.h). */
 #include "utf8.h"
 
+#include <string.h>
+
 size_t evt_utf8_seq(const unsigned char *s, size_t n, size_t *bad)
 {
     unsigned char c = s[0];
@@ -34,6 +36,17 @@ int evt_utf8_valid(const char *str, size_t n)
         i += k;
     }
     return 1;
+}
+
+int evt_utf8_valid_z(const char *str, size_t *len)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    size_t i = 0;
+    while (s[i] && s[i] < 0x80) i++; /* the usual case: plain ASCII up to the NUL */
+    if (!s[i]) { *len = i; return 1; }
+    size_t n = i + strlen(str + i);
+    *len = n;
+    return evt_utf8_valid(str + i, n - i);
 }
 
 size_t evt_utf8_clean_len(const char *str, size_t n)

@@ -11,6 +11,8 @@
 size_t evt_utf8_seq(const unsigned char *s, size_t n, size_t *bad);
 /* 1 if s[0..n) is valid UTF-8. */
 int evt_utf8_valid(const char *s, size_t n);
+/* The same for a NUL-terminated string; *len receives its length (one scan for ASCII). */
+int evt_utf8_valid_z(const char *s, size_t *len);
 /* Length s[0..n) takes once sanitized (each invalid subpart -> the 3 bytes of U+FFFD). */
 size_t evt_utf8_clean_len(const char *s, size_t n);
 /* Write the sanitized text to out (room for evt_utf8_clean_len(s, n) bytes, no NUL added);

@@ -14,7 +14,7 @@ SPAN = {'isr_enter': ('isr', 1), 'isr_exit': ('isr', 0), 'svc_enter': ('svc', 1)
 
 
 LABEL_KEYS = ('function', 'func', 'service', 'svc', 'syscall')
-IRQ_KEYS = ('irq', 'intno', 'dintno', 'vector', 'isr')
+IRQ_KEYS = ('isr_id', 'irq', 'intno', 'dintno', 'vector', 'isr')
 
 
 def label(e):
@@ -26,6 +26,8 @@ def label(e):
     if e['kind'].startswith('func_') and e['args']:
         return 'fn#%d' % e['args'][0]
     if e['kind'].startswith('isr_'):
+        if isinstance(f.get('irq_name'), str):
+            return f['irq_name']
         for k in IRQ_KEYS:
             if isinstance(f.get(k), int) and not isinstance(f.get(k), bool):
                 return '%s #%d' % (e['name'], f[k])

@@ -41,19 +41,41 @@ static const evt_field *field_(const evt_event *ev, const char *const *keys, int
     return NULL;
 }
 
+/* Copy s (truncated to len - 1) then the decimal v when with_num: the label without printf (it is
+ * on every span event's path). Returns the end of what was written. */
+static char *put_str_(char *p, char *end, const char *s)
+{
+    while (*s && p < end) *p++ = *s++;
+    return p;
+}
+
+static char *put_u64_(char *p, char *end, uint64_t v)
+{
+    char d[20];
+    int n = 0;
+    do d[n++] = (char)('0' + v % 10); while ((v /= 10) != 0);
+    while (n && p < end) *p++ = d[--n];
+    return p;
+}
+
 const char *evt_event_label(const evt_event *ev, char *buf, size_t len)
 {
     static const char *const name_keys[] = {"function", "func", "service", "svc", "syscall", NULL};
-    static const char *const irq_keys[] = {"irq", "intno", "dintno", "vector", "isr", NULL};
+    static const char *const irq_keys[] = {"isr_id", "irq", "intno", "dintno", "vector", "isr", NULL};
     const char *nm = ev->name ? ev->name : "?";
+    if (!len) return buf;
+    char *p = buf, *end = buf + len - 1;
     int b;
     evt_span_cat c = evt_span_cat_of(ev->kind, &b);
+    static const char *const irq_name_keys[] = {"irq_name", NULL};
     const evt_field *f = field_(ev, name_keys, 1);
-    if (f) snprintf(buf, len, "%s", f->str);
-    else if (c == EVT_SPAN_FUNC && ev->nargs > 0) snprintf(buf, len, "fn#%" PRIu64, ev->args[0]);
+    if (f) p = put_str_(p, end, f->str);
+    else if (c == EVT_SPAN_ISR && (f = field_(ev, irq_name_keys, 1)) != NULL) p = put_str_(p, end, f->str);
+    else if (c == EVT_SPAN_FUNC && ev->nargs > 0) p = put_u64_(put_str_(p, end, "fn#"), end, ev->args[0]);
     else if (c == EVT_SPAN_ISR && (f = field_(ev, irq_keys, 0)) != NULL)
-        snprintf(buf, len, "%s #%" PRIu64, nm, f->num);
-    else snprintf(buf, len, "%s", nm);
+        p = put_u64_(put_str_(put_str_(p, end, nm), end, " #"), end, f->num);
+    else p = put_str_(p, end, nm);
+    *p = '\0';
     return buf;
 }
 

@@ -11,7 +11,7 @@
  *
  * Labels: the string field "function", "func", "service", "svc" or "syscall" when the reader
  * gives one; else for func kinds without such a field "fn#<args[0]>" (the function id); for ISR
- * kinds "<name> #<n>" when a numeric field "irq", "intno", "dintno", "vector" or "isr" is given;
+ * kinds the string field "irq_name" when given (the interrupt's registered name), else "<name> #<n>" when a numeric field "isr_id", "irq", "intno", "dintno", "vector" or "isr" is given;
  * else the event's name. */
 #ifndef EVT_ANALYSIS_SPANS_H
 #define EVT_ANALYSIS_SPANS_H

@@ -333,6 +333,25 @@ static int is_sink_(const char *n)
     return 0;
 }
 
+/* Flow role of a service name (2 source, 3 sink, 1 neither), classified once per distinct name. */
+static int flow_role_(evt_tl *tl, const char *name)
+{
+    if (!name) return 1;
+    uint32_t id = intern_(tl, name);
+    if (!id) return 1;
+    if (id >= tl->flowcap) {
+        uint32_t nc = tl->flowcap ? tl->flowcap : 64;
+        while (nc <= id) nc *= 2;
+        uint8_t *v = evt_realloc(tl->flowcls, nc);
+        if (!v) { tl->oom = 1; return 1; }
+        memset(v + tl->flowcap, 0, nc - tl->flowcap);
+        tl->flowcls = v;
+        tl->flowcap = nc;
+    }
+    if (!tl->flowcls[id]) tl->flowcls[id] = (uint8_t)(is_sink_(name) ? 3 : is_source_(name) ? 2 : 1);
+    return tl->flowcls[id];
+}
+
 static void pend_source_(evt_tl *tl, uint32_t obj, uint32_t ctx, uint64_t t)
 {
     evt_tl_obj *o = tl->objs[obj];
@@ -664,11 +683,8 @@ static void svc_end_(evt_tl *tl, evt_tl_ctx *c, const evt_event *ev, uint64_t t)
     uint32_t obj = (uint32_t)c->stack.v[c->stack.n - n].ts;
     while (n-- > 1) slice_close_(tl, c, t, 1, 0);
     slice_close_(tl, c, t, 0, 0);
-    if (cat == EVT_SPAN_SVC) {
-        char nb[160];
-        snprintf(nb, sizeof nb, "%s", ev->name ? ev->name : "");
-        if (is_sink_(buf) || is_sink_(nb)) message_sink_(tl, obj, c->index, t);
-    }
+    if (cat == EVT_SPAN_SVC && obj != EVT_TL_NONE && (flow_role_(tl, buf) == 3 || flow_role_(tl, ev->name) == 3))
+        message_sink_(tl, obj, c->index, t);
 }
 
 uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
@@ -721,16 +737,17 @@ uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
     case EVT_KIND_SVC_ENTER:
     case EVT_KIND_FUNC_ENTER:
         svc_begin_(tl, c, ev, t, 0, obj);
-        if (ev->kind == EVT_KIND_SVC_ENTER && obj != EVT_TL_NONE && ev->name && is_source_(ev->name))
+        if (ev->kind == EVT_KIND_SVC_ENTER && obj != EVT_TL_NONE && flow_role_(tl, ev->name) == 2)
             pend_source_(tl, obj, ci, t);
         break;
     case EVT_KIND_SVC_EXIT:
     case EVT_KIND_FUNC_EXIT: svc_end_(tl, c, ev, t); break;
     case EVT_KIND_SVC:
         svc_begin_(tl, c, ev, t, 1, obj);
-        if (obj != EVT_TL_NONE && ev->name) {
-            if (is_sink_(ev->name)) message_sink_(tl, obj, ci, t);
-            else if (is_source_(ev->name)) pend_source_(tl, obj, ci, t);
+        if (obj != EVT_TL_NONE) {
+            int role = flow_role_(tl, ev->name);
+            if (role == 3) message_sink_(tl, obj, ci, t);
+            else if (role == 2) pend_source_(tl, obj, ci, t);
         }
         break;
     case EVT_KIND_OBJ_CREATE:
@@ -797,6 +814,7 @@ void evt_tl_free(evt_tl *tl)
     evt_free(tl->ctxs);
     evt_free(tl->objs);
     evt_free(tl->cpus);
+    evt_free(tl->flowcls);
     evt_u64map_free(&tl->ctxmap);
     evt_u64map_free(&tl->objmap);
     evt_strtab_free(&tl->strs);

@@ -248,6 +248,8 @@ typedef struct evt_tl {
     uint64_t clock_hz;     /* 0: the unit is ticks */
     evt_tl_sink sink;
     evt_strtab strs;       /* names, labels, services */
+    uint8_t *flowcls;      /* per strtab id: 0 not classified yet, 1 neither, 2 source, 3 sink */
+    uint32_t flowcap;
     evt_tl_ctx **ctxs;     /* by index (stable pointers) */
     uint32_t nctx, ctxcap;
     evt_u64map ctxmap;     /* context id -> index */
