@@ -171,8 +171,8 @@ static inline int put_word_fast(evt_rkh_recorder *r, uint64_t w, unsigned n)
     if (EVT_UNLIKELY(((x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull & low) != 0u)) return 0;
     if (EVT_UNLIKELY(size - qty < 8u || size - in < 8u)) return 0;
     uint8_t *q = r->ring + in;
-    q[0] = (uint8_t)w; q[1] = (uint8_t)(w >> 8); q[2] = (uint8_t)(w >> 16); q[3] = (uint8_t)(w >> 24);
-    q[4] = (uint8_t)(w >> 32); q[5] = (uint8_t)(w >> 40); q[6] = (uint8_t)(w >> 48); q[7] = (uint8_t)(w >> 56);
+    EVT_RKH_ST32LE_(q, (uint32_t)w);
+    EVT_RKH_ST32LE_(q + 4, (uint32_t)(w >> 32));
     uint64_t sum = (w & 0x00FF00FF00FF00FFull) + ((w >> 8) & 0x00FF00FF00FF00FFull);
     sum += sum >> 16;
     sum += sum >> 32;
