@@ -269,15 +269,6 @@ static void do_switch_(evt_tl *tl, uint32_t cpu, uint64_t t, uint32_t next, evt_
     if (next != EVT_TL_NONE) wake_flow_(tl, tl->ctxs[next], t);
 }
 
-/* The stop of a running context with no named successor, resolved now as idle at its time. */
-static void resolve_stop_idle_(evt_tl *tl, uint32_t cpu)
-{
-    evt_tl_cpu *cp = &tl->cpus[cpu];
-    if (!cp->pend_stop) return;
-    cp->pend_stop = 0;
-    do_switch_(tl, cpu, cp->pend_stop_t, EVT_TL_NONE, cp->pend_stop_state, cp->pend_stop_obj, cp->pend_stop_svc);
-}
-
 /* ---- stop reasons ---- */
 
 static int has_word_(const char *s, const char *w)
@@ -485,7 +476,6 @@ static void lost_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint64_t t)
         uint64_t tc = t < cp->prev_t ? cp->prev_t : t;
         while (cp->isr_n) isr_close_(tl, c, tc, 1, 0);
         cp->pend_isr = 0;
-        cp->pend_stop = 0;
         if (cp->run != EVT_TL_NONE) do_switch_(tl, c, tc, EVT_TL_NONE, EVT_TL_UNKNOWN, EVT_TL_NONE, 0);
         else idle_end_(tl, cp, tc);
         cp->unknown = 1;
@@ -564,12 +554,7 @@ static void thread_run_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t 
     evt_tl_ctx *tc = tl->ctxs[ti];
     evt_tl_cpu *cp = &tl->cpus[cpu];
     if (!in_isr && (ti == ci || runs_now_(ev))) { /* dispatch: it runs now */
-        if (cp->pend_stop) {
-            cp->pend_stop = 0;
-            do_switch_(tl, cpu, t, ti, cp->pend_stop_state, cp->pend_stop_obj, cp->pend_stop_svc);
-        } else {
-            do_switch_(tl, cpu, t, ti, EVT_TL_READY, EVT_TL_NONE, 0);
-        }
+        do_switch_(tl, cpu, t, ti, EVT_TL_READY, EVT_TL_NONE, 0);
         return;
     }
     /* made ready by another context */
@@ -624,14 +609,10 @@ static void thread_stop_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t
             cp->pend_isr_state = (evt_tl_state)st;
             cp->pend_isr_obj = obj;
             cp->pend_isr_svc = svc;
-        } else if (named) {
-            do_switch_(tl, tcpu, t, next, (evt_tl_state)st, obj, svc);
         } else {
-            cp->pend_stop = 1;
-            cp->pend_stop_t = t;
-            cp->pend_stop_state = (evt_tl_state)st;
-            cp->pend_stop_obj = obj;
-            cp->pend_stop_svc = svc;
+            /* no successor named (dispatcher hooks): the kernel has no current task until the
+             * next dispatch, so the CPU is idle from the stop */
+            do_switch_(tl, tcpu, t, named ? next : EVT_TL_NONE, (evt_tl_state)st, obj, svc);
         }
         return;
     }
@@ -713,14 +694,8 @@ uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
     evt_tl_ctx *c = tl->ctxs[ci];
     int in_isr = c->cls == EVT_CTX_ISR;
 
-    /* a pending stop is one switch if this event dispatches, else the CPU idled at the stop */
-    if (cp->pend_stop) {
-        int dispatch = ev->kind == EVT_KIND_THREAD_RUN && !in_isr &&
-                       (subject_(tl, ev, ci, t) == ci || runs_now_(ev));
-        if (!dispatch) resolve_stop_idle_(tl, cpu);
-    }
     /* the code that recorded a thread/init/unclassified event is running on this CPU */
-    if (!in_isr && cp->run != ci && !(ev->kind == EVT_KIND_THREAD_RUN && cp->pend_stop)) {
+    if (!in_isr && cp->run != ci) {
         cp->pend_isr = 0; /* a switch an ISR decided has happened by now */
         do_switch_(tl, cpu, t, ci, EVT_TL_READY, EVT_TL_NONE, 0);
     }
@@ -785,7 +760,6 @@ void evt_tl_finish(evt_tl *tl)
     tl->cur_ctx = EVT_TL_NONE;
     for (uint32_t c = 0; c < tl->ncpus; c++) {
         evt_tl_cpu *cp = &tl->cpus[c];
-        resolve_stop_idle_(tl, c);
         while (cp->isr_n) isr_close_(tl, c, t, 0, 1);
         if (cp->run == EVT_TL_NONE) idle_end_(tl, cp, t);
         cp->idle_since = t;

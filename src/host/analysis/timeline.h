@@ -25,8 +25,11 @@
  * - thread_stop of a target puts it into the state its event names (field "stop_reason", else
  *   "state"): ready/priority change -> ready; a wait (queue, semaphore, mutex, flags, memory,
  *   sleep, I/O, "waiting", TTS_WAI) -> blocked; suspended -> suspended; completed, terminated,
- *   dormant, deleted -> terminated; unknown names -> blocked. If it was running its CPU goes idle
- *   until the next event. A blocked state carries the object and service of the context's latest
+ *   dormant, deleted -> terminated; unknown names -> blocked. If it was running, its CPU switches
+ *   to the successor the event names ("next_thread": ThreadX), else to idle: dispatcher hooks
+ *   (μT-Kernel td_hok_dsp stop/exec, RKH thread-out/in) report no current task between a stop
+ *   and the next exec, so that gap is idle and a dispatch is two switches (task -> idle -> task).
+ *   Inside an ISR the switch is made at the outermost ISR exit. A blocked state carries the object and service of the context's latest
  *   service call (ThreadX records the call before the suspension).
  * - ISR-class events never change the running context. isr_enter/isr_exit nest per CPU; an exit
  *   closes the innermost ISR. The ISR id comes from the event's "isr_id", "irq", "intno", "dintno",
@@ -236,12 +239,6 @@ typedef struct evt_tl_cpu {
     uint32_t pend_isr_next;       /* EVT_TL_NONE: idle */
     evt_tl_state pend_isr_state;  /* what the running context goes to (ready: preempted) */
     uint32_t pend_isr_obj, pend_isr_svc;
-    /* a stop of the running context without a named successor (dispatcher hooks): resolved by
-     * the next event on the CPU (a dispatch makes it one switch, anything else idle) */
-    int pend_stop;
-    uint64_t pend_stop_t;
-    evt_tl_state pend_stop_state;
-    uint32_t pend_stop_obj, pend_stop_svc;
 } evt_tl_cpu;
 
 typedef struct evt_tl {
