@@ -3,6 +3,8 @@ every format (every readable file under tests/data, the μT-Kernel scenario trac
 writes, and synthetic traces with losses and hostile text), convert to CTF and check:
 - babeltrace2 reads it with nothing on stderr (sink.text.details); the pretty sink's stderr holds
   only its "Tracer discarded N events" reports;
+- every event of the dump comes back (details sink) with its name, its kind and format id (the
+  class's EMF URI) and its raw args (rebuilt with the URI's `args=` list);
 - every event, as babeltrace2 prints it (name, cpu_id, every payload field), equals the line
   computed from `evtrace dump --json` of the same trace, with the evtrace_ctx_name /
   evtrace_obj_name events where a context or object name first appears; same order within each
@@ -14,11 +16,12 @@ writes, and synthetic traces with losses and hostile text), convert to CTF and c
 - the metadata has trace.uuid, env.trace_name (the input's file name) and the clock unit;
 - discarded events: babeltrace2's discarded-event messages per stream add up to the lost counts
   of the events on that CPU, and in total to the trace's lost count;
+- raw args that repeat a decoded field are not written (aliases, ctf.h), modelled here;
 - short strings of the reader's fields are label indexes: babeltrace2 prints the label, which is
   the metadata's label of that index and the dump's string;
 - size: at most 32 bytes per event (event headers, payloads and name events; the 84-byte packet
-  headers, one per 32 KiB, excluded: they dominate the tiny samples) on the synthetic and ThreadX
-  traces (the common records);
+  headers, one per 32 KiB, excluded: they dominate the tiny samples) on the synthetic, ThreadX and
+  μT-Kernel traces (the common records);
 - determinism: converting again gives byte-identical files; another input another UUID.
 Fails if babeltrace2 is missing.
 
@@ -116,6 +119,7 @@ class Model:
         self.last = {}
         self.out = []
         self.has_label = False
+        self.aliases = {}
 
     def emit(self, cpu, clock, name, payload):
         clock = max(clock, self.last.get(cpu, 0))
@@ -150,21 +154,40 @@ class Model:
         if tname is not None and self.obj_name.get(target) != tname:
             self.obj_name[target] = tname
             self.emit(cpu, clock, 'evtrace_obj_name', ['target = %d' % target, 'name = %s' % bt_str(tname)])
+        values = []  # (ident, value) of the integer value fields, in field order
         for k in ('prio', 'seq', 'count'):
             if k in e:
                 p.append('%s = %d' % (k, e[k]))
                 taken.append((k, False))
+                values.append((k, e[k]))
         if target is not None:
             p.append('target = %d' % target)
             taken.append(('target', False))
-        if e['args']:
-            p.append('args = [ %s ]' % ', '.join('[%d] = %d' % (i, a) for i, a in enumerate(e['args'])))
-            taken.append(('args', False))
+            values.append(('target', target))
+        args = e['args']
+        taken += [('arg%d' % i, False) for i in range(len(args))]
+        fp = []
         for k, v in fields:
             n = ident(k, taken)
             taken.append((n, False))
             self.has_label = self.has_label or (isinstance(v, str) and labelled(v))
-            p.append('%s = %s' % (n, bt_str(v) if isinstance(v, str) else str(v)))
+            fp.append('%s = %s' % (n, bt_str(v) if isinstance(v, str) else str(v)))
+            if not isinstance(v, str):
+                values.append((n, v % 2 ** 64))
+        # raw args equal to a value field are aliases, not written (ctf.h): the layout's first
+        # event picks them, a later value that differs makes the arg written from then on
+        layout = (e['name'], e['kind'], e['id'], tuple(x for x, _ in taken),
+                  tuple(type(v).__name__ for _, v in fields), 'data' in e, 'text' in e)
+        vals = dict(values)
+        if layout not in self.aliases:
+            self.aliases[layout] = [next((n for n, v in values if v == a), None) for a in args]
+        al = self.aliases[layout]
+        for i, a in enumerate(args):
+            if al[i] is not None and vals[al[i]] != a:
+                al[i] = None
+            if al[i] is None:
+                p.append('arg%d = %d' % (i, a))
+        p += fp
         if 'data' in e:
             b = bytes.fromhex(e['data'])
             if 'text' in e and 0 not in b:
@@ -242,6 +265,51 @@ def check_streams(out, uuid):
     return sizes
 
 
+def check_details(path, text, evs):
+    """From babeltrace2's details sink: each class's EMF URI gives the kind, the format's id and
+    where each raw arg is; every event of the dump, in order per CPU stream, must come back with
+    its name, kind, id and all its args rebuilt from the payload."""
+    emf, per = {}, {}
+    sid = cur = None
+    for l in text.splitlines():
+        m = re.match(r'^ +Event class `.*` \(ID (\d+)\):$', l)
+        if m:
+            cur = int(m.group(1))
+            continue
+        m = re.match(r'^ +EMF URI: (.*)$', l)
+        if m and cur is not None:
+            emf[cur] = m.group(1)
+            continue
+        m = re.match(r'^\{Trace \d+, Stream class ID 0, Stream ID (\d+)\}$', l)
+        if m:
+            sid = int(m.group(1))
+            continue
+        m = re.match(r'^Event `(.*)` \(Class ID (\d+)\):$', l)
+        if m:
+            ev = (m.group(1), int(m.group(2)), {})
+            per.setdefault(sid, []).append(ev)
+            continue
+        m = re.match(r'^    ([A-Za-z0-9_]+): (-?[0-9,]+)$', l)
+        if m and per.get(sid):
+            per[sid][-1][2][m.group(1)] = int(m.group(2).replace(',', ''))
+    want = {}
+    for e in evs:
+        want.setdefault(e.get('cpu', 0), []).append(e)
+    for cpu, wl in want.items():
+        gl = [g for g in per.get(cpu, []) if emf.get(g[1]) != 'evtrace:builtin']
+        if len(gl) != len(wl):
+            fail('%s: details sink: %d events on cpu %d, dump %d' % (path, len(gl), cpu, len(wl)))
+        for (name, cid, pay), e in zip(gl, wl):
+            m = re.match(r'^evtrace:kind=([a-z_]+);id=(\d+)(?:;args=([A-Za-z0-9_,]+))?$', emf.get(cid, ''))
+            if not m or name != e['name'] or m.group(1) != e['kind'] or int(m.group(2)) != e['id']:
+                fail('%s: class %d (%r, EMF %r) for dump event %r' % (path, cid, name, emf.get(cid), e))
+            names = m.group(3).split(',') if m.group(3) else []
+            args = [pay.get(n, 'missing') for n in names]
+            args = [a % 2 ** 64 if isinstance(a, int) else a for a in args]
+            if args != e['args']:
+                fail('%s: args rebuilt from class %d (%s): %r, dump %r' % (path, cid, emf[cid], args, e['args']))
+
+
 def convert(evtrace, path, out):
     r = run([evtrace, 'convert', '-q', '--force', path, '-o', out, '--to', 'ctf'])
     if r.returncode not in (0, 1):
@@ -281,6 +349,7 @@ def check(evtrace, path, tmp, bound):
     model = Model()
     for e in evs:
         model.event(e)
+    check_details(path, d.stdout.decode('utf-8', 'replace'), evs)
     if model.has_label != bool(labels):
         fail('%s: short string fields in the dump but no labels in the metadata, or the reverse' % path)
     want = model.out
@@ -380,7 +449,7 @@ def main():
             f.write('evtrace-synthetic 1\nevents 200000\nthreads 8\nhz 100000000\nlost_every 50000\n')
         uuids = set()
         for p in paths + syn + [bench]:
-            common = '.syn' in p or os.sep + 'threadx_tracex' + os.sep in p
+            common = '.syn' in p or os.sep + 'threadx' in p or p.endswith('utk_scenario.trx')
             uuids.add(check(evtrace, p, tmp, common))
         if len(uuids) != len(paths) + len(syn) + 1:
             fail('two inputs got the same UUID')

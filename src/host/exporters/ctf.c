@@ -10,10 +10,11 @@
  *   backwards is written as the previous one.
  * - Event classes (ctf_class.c): names, kinds and format ids live in the metadata, one class per
  *   layout (name, kind, format id, fields), integers sized to the values (8/16/32/64 bits).
- *   Payload: ctx (a dense context index), prio, seq, count, target, args[n], the reader's fields,
- *   then text (a string) or data (bytes); each only where the event has it. Short string
- *   fields are label indexes (CTF enumerations, ctf.h). The raw tick `ts` and the source offset
- *   are not written (the header carries the time).
+ *   Payload: ctx (a dense context index), prio, seq, count, target, arg0..argN-1, the reader's
+ *   fields, then text (a string) or data (bytes); each only where the event has it. Short string
+ *   fields are label indexes (CTF enumerations, ctf.h); a raw arg that repeats a decoded field
+ *   is an alias, not written (ctf.h). The raw tick `ts` and the source offset are not written
+ *   (the header carries the time).
  * - Names once: the first event of a context (and one whose context name changed) is preceded
  *   by an `evtrace_ctx_name` event {ctx index, ctx id, ctx class, name}; an event whose target
  *   has a new name by `evtrace_obj_name` {target, name}. Same stream, same time.
@@ -134,11 +135,11 @@ static int64_t stream_of_(ctf_state *s, uint32_t cpu)
 /* ---- writing one event -------------------------------------------------------------------- */
 static size_t field_size_(const ctf_field *f, const ctf_value *v)
 {
+    if (f->alias >= 0) return 0;
     switch (f->type) {
     case CTF_FT_UINT: case CTF_FT_SINT: return (size_t)1 << f->wlog;
     case CTF_FT_STRING: return f->wlog < CTF_WLOG_STRING ? (size_t)1 << f->wlog : v->len + 1;
-    case CTF_FT_BYTES: return 4 + v->len;
-    default: return ((size_t)1 << f->wlog) * f->count;
+    default: return 4 + v->len; /* CTF_FT_BYTES */
     }
 }
 
@@ -186,6 +187,7 @@ static evt_status emit_(ctf_state *s, uint32_t si, uint32_t id, uint64_t t, cons
     }
     for (uint32_t i = 0; i < k->nf; i++) {
         const ctf_field *f = &k->f[i];
+        if (f->alias >= 0) continue; /* an arg equal to the field it aliases */
         switch (f->type) {
         case CTF_FT_UINT: case CTF_FT_SINT: put_int_(p, v[i].u, f->wlog); p += (size_t)1 << f->wlog; break;
         case CTF_FT_STRING:
@@ -194,14 +196,10 @@ static evt_status emit_(ctf_state *s, uint32_t si, uint32_t id, uint64_t t, cons
             p[v[i].len] = 0;
             p += v[i].len + 1;
             break;
-        case CTF_FT_BYTES:
+        default: /* CTF_FT_BYTES */
             evt_put_u32le(p, (uint32_t)v[i].len);
             if (v[i].len) memcpy(p + 4, v[i].p, v[i].len);
             p += 4 + v[i].len;
-            break;
-        default:
-            for (uint32_t j = 0; j < f->count; j++, p += (size_t)1 << f->wlog)
-                put_int_(p, ((const uint64_t *)v[i].p)[j], f->wlog);
             break;
         }
     }
@@ -321,7 +319,8 @@ static void add_(ctf_field *f, ctf_value *v, uint32_t *n, const char *ident, ctf
     f[*n].ident = ident;
     f[*n].type = (uint8_t)t;
     f[*n].wlog = t == CTF_FT_SINT ? ctf_wlog_s(u) : ctf_wlog_u(u);
-    f[*n].count = 0;
+    f[*n].role = CTF_ROLE_VALUE;
+    f[*n].alias = -1;
     v[*n].u = u;
     v[*n].p = NULL;
     v[*n].len = 0;
@@ -358,18 +357,18 @@ static evt_status event(void *state, const evt_event *ev)
         uint32_t idx;
         if ((st = ctx_index_(s, si, t, ev, &idx)) != EVT_OK) return st;
         add_(f, v, &n, "ctx", CTF_FT_UINT, idx);
+        f[n - 1].role = CTF_ROLE_INDEX;
     }
     if ((ev->flags & EVT_HAS_TARGET) && ev->target_name && (st = obj_name_(s, si, t, ev)) != EVT_OK) return st;
     if (ev->flags & EVT_HAS_PRIO) add_(f, v, &n, "prio", CTF_FT_UINT, ev->prio);
     if (ev->flags & EVT_HAS_SEQ) add_(f, v, &n, "seq", CTF_FT_UINT, ev->seq);
     if (ev->flags & EVT_HAS_COUNT) add_(f, v, &n, "count", CTF_FT_UINT, ev->count);
     if (ev->flags & EVT_HAS_TARGET) add_(f, v, &n, "target", CTF_FT_UINT, ev->target);
-    if (ev->nargs) {
-        uint64_t all = 0;
-        for (uint32_t i = 0; i < ev->nargs; i++) all |= ev->args[i];
-        add_(f, v, &n, "args", CTF_FT_UARRAY, all);
-        f[n - 1].count = (uint8_t)ev->nargs;
-        v[n - 1].p = ev->args;
+    static const char *const arg_ident[EVT_MAX_ARGS] = {"arg0", "arg1", "arg2",  "arg3",  "arg4",  "arg5",  "arg6",  "arg7",
+                                                        "arg8", "arg9", "arg10", "arg11", "arg12", "arg13", "arg14", "arg15"};
+    for (uint32_t i = 0; i < ev->nargs && i < EVT_MAX_ARGS; i++) {
+        add_(f, v, &n, arg_ident[i], CTF_FT_UINT, ev->args[i]);
+        f[n - 1].role = CTF_ROLE_ARG;
     }
     for (uint32_t i = 0; i < ev->nfields; i++) {
         const evt_field *x = &ev->fields[i];
@@ -392,7 +391,7 @@ static evt_status event(void *state, const evt_event *ev)
     }
     char emf[64];
     snprintf(emf, sizeof emf, "evtrace:kind=%s;id=%" PRIu32, evt_kind_name(ev->kind), ev->id);
-    int64_t cid = ctf_class_for(&s->cls, ev->name ? ev->name : "", emf, f, n);
+    int64_t cid = ctf_class_for(&s->cls, ev->name ? ev->name : "", emf, f, v, n);
     if (cid < 0) return EVT_ERR_NOMEM;
     return emit_(s, si, (uint32_t)cid, t, v);
 }

@@ -48,27 +48,32 @@ typedef enum ctf_ftype {
     CTF_FT_UINT,
     CTF_FT_SINT,
     CTF_FT_STRING,  /* wlog 0/1: label index (enum evtrace_label8_t/16_t); 3: NUL-terminated UTF-8 */
-    CTF_FT_BYTES,   /* uint32 <ident>_len, then uint8 <ident>[<ident>_len] */
-    CTF_FT_UARRAY   /* uintN <ident>[count] (one width for every element) */
+    CTF_FT_BYTES    /* uint32 <ident>_len, then uint8 <ident>[<ident>_len] */
 } ctf_ftype;
+
+/* What a field holds: a value (prio, seq, count, target, a reader field), one of the event's raw
+ * args, or an index that is no value of the trace (ctx). An arg whose value equals a value
+ * field's (the reader decoded it) is an alias of that field: not written, and the metadata's
+ * model.emf.uri says `args=target,arg1,...` so the raw words can be rebuilt. */
+typedef enum ctf_role { CTF_ROLE_VALUE, CTF_ROLE_ARG, CTF_ROLE_INDEX } ctf_role;
 
 typedef struct ctf_field {
     const char *ident;  /* TSDL identifier without the leading '_' (owned by the class table) */
     uint8_t type;       /* ctf_ftype */
-    uint8_t wlog;       /* integers and arrays: width 8 << wlog bits */
-    uint8_t count;      /* CTF_FT_UARRAY: element count (1..EVT_MAX_ARGS) */
+    uint8_t wlog;       /* integers: width 8 << wlog bits; strings: see CTF_WLOG_STRING */
+    uint8_t role;       /* ctf_role; args[j] is field `argJ` */
+    int8_t alias;       /* CTF_ROLE_ARG: index of the value field it equals, not written; -1: written */
 } ctf_field;
 
 /* The value of one field: integers in u (two's complement for SINT); STRING p/len (len bytes
- * before the first NUL) and u its label index when it has one; BYTES p/len; UARRAY p = const
- * uint64_t[count]. */
+ * before the first NUL) and u its label index when it has one; BYTES p/len. */
 typedef struct ctf_value {
     uint64_t u;
     const void *p;
     size_t len;
 } ctf_value;
 
-#define CTF_MAX_FIELDS (8 + EVT_MAX_FIELDS)
+#define CTF_MAX_FIELDS (6 + EVT_MAX_ARGS + EVT_MAX_FIELDS) /* ctx prio seq count target args fields data */
 
 /* An event class: what the metadata declares and the writer follows. */
 typedef struct ctf_class {
@@ -98,8 +103,8 @@ typedef enum ctf_builtin {
 /* The event classes seen so far. Reader events are grouped by layout (name, kind, format id and
  * the list of fields with their types); a layout's class has integer widths sized to the values
  * seen, and a value that does not fit makes a new class of that layout with the widths grown
- * (at most 3 times per field: 8 -> 16 -> 32 -> 64 bits; a string: label8 -> label16 -> bytes),
- * so the number of classes grows with the number of layouts only. */
+ * (at most 3 times per field: 8 -> 16 -> 32 -> 64 bits; a string: label8 -> label16 -> bytes;
+ * an alias -> written), so the number of classes grows with the number of layouts only. */
 typedef struct ctf_classes {
     ctf_class **cls;    /* cls[id] */
     uint32_t n, cap;
@@ -111,9 +116,12 @@ typedef struct ctf_classes {
     size_t sigcap;
 } ctf_classes;
 
-/* Class id for events of this layout (name, emf and proto: fields with the widths this event
- * needs). Returns -1 when out of memory. */
-int64_t ctf_class_for(ctf_classes *c, const char *name, const char *emf, const ctf_field *proto, uint32_t nf);
+/* Class id for an event of this layout (name, emf and proto: its fields with the widths its
+ * values v need, alias -1). A new layout's args become aliases where the first event's values
+ * allow; a later value that breaks an alias or needs a wider integer makes a new class of the
+ * layout. Returns -1 when out of memory. */
+int64_t ctf_class_for(ctf_classes *c, const char *name, const char *emf, const ctf_field *proto, const ctf_value *v,
+                      uint32_t nf);
 /* Class id of a built-in class (created on first use); -1 when out of memory. */
 int64_t ctf_class_builtin(ctf_classes *c, ctf_builtin b);
 void ctf_classes_free(ctf_classes *c);

@@ -68,21 +68,28 @@ static int sig_put_(ctf_classes *c, size_t *n, const char *s, size_t len)
     return 1;
 }
 
-/* Signature of a layout: name, emf, then each field's ident, type and count ('\n' separated;
- * widths excluded: they grow within the layout). */
+/* Signature of a layout: name, emf, then each field's type and ident ('\n' separated; widths
+ * and aliases excluded: they change within the layout). */
 static int signature_(ctf_classes *c, const char *name, const char *emf, const ctf_field *f, uint32_t nf, size_t *n)
 {
     *n = 0;
     int ok = sig_put_(c, n, name, strlen(name)) && sig_put_(c, n, "\n", 1);
     if (emf) ok = ok && sig_put_(c, n, emf, strlen(emf));
     for (uint32_t i = 0; ok && i < nf; i++) {
-        char t[3] = {'\n', (char)('a' + f[i].type), (char)('A' + f[i].count)};
-        ok = sig_put_(c, n, t, 3) && sig_put_(c, n, f[i].ident, strlen(f[i].ident));
+        char t[2] = {'\n', (char)('a' + f[i].type)};
+        ok = sig_put_(c, n, t, 2) && sig_put_(c, n, f[i].ident, strlen(f[i].ident));
     }
     return ok;
 }
 
-int64_t ctf_class_for(ctf_classes *c, const char *name, const char *emf, const ctf_field *proto, uint32_t nf)
+/* Field i of an event with values v may alias field k: an integer value field, equal (64 bits). */
+static int can_alias_(const ctf_field *f, const ctf_value *v, uint32_t i, uint32_t k)
+{
+    return f[k].role == CTF_ROLE_VALUE && (f[k].type == CTF_FT_UINT || f[k].type == CTF_FT_SINT) && v[k].u == v[i].u;
+}
+
+int64_t ctf_class_for(ctf_classes *c, const char *name, const char *emf, const ctf_field *proto, const ctf_value *v,
+                      uint32_t nf)
 {
     size_t n;
     if (!signature_(c, name, emf, proto, nf, &n)) return -1;
@@ -97,22 +104,26 @@ int64_t ctf_class_for(ctf_classes *c, const char *name, const char *emf, const c
         c->cur = np;
         c->curcap = nc;
     }
-    if (!added) {
+    ctf_field f[CTF_MAX_FIELDS];
+    memcpy(f, proto, nf * sizeof *f);
+    if (added) {
+        /* each arg aliases the first integer value field (in field order) holding the same value */
+        for (uint32_t i = 0; i < nf; i++)
+            for (uint32_t k = 0; f[i].role == CTF_ROLE_ARG && f[i].alias < 0 && k < nf; k++)
+                if (can_alias_(f, v, i, k)) f[i].alias = (int8_t)k;
+    } else {
         const ctf_class *k = c->cls[c->cur[lid - 1]];
-        uint32_t i = 0;
-        while (i < nf && proto[i].wlog <= k->f[i].wlog) i++;
-        if (i == nf) return c->cur[lid - 1];
-        /* a value needs a wider integer: a new class with each width the larger of the two */
-        ctf_field wide[CTF_MAX_FIELDS];
-        for (i = 0; i < nf; i++) {
-            wide[i] = proto[i];
-            if (k->f[i].wlog > wide[i].wlog) wide[i].wlog = k->f[i].wlog;
+        int fits = 1;
+        for (uint32_t i = 0; i < nf; i++) {
+            const ctf_field *o = &k->f[i];
+            if (o->alias >= 0 && can_alias_(f, v, i, (uint32_t)o->alias)) f[i].alias = o->alias;
+            else if (o->alias >= 0) fits = 0;                  /* the alias broke: written from now */
+            else if (f[i].wlog <= o->wlog) f[i].wlog = o->wlog;
+            else fits = 0;                                     /* needs a wider integer */
         }
-        int64_t id = add_(c, class_new_(name, emf, wide, nf));
-        if (id >= 0) c->cur[lid - 1] = (uint32_t)id;
-        return id;
+        if (fits) return c->cur[lid - 1];
     }
-    int64_t id = add_(c, class_new_(name, emf, proto, nf));
+    int64_t id = add_(c, class_new_(name, emf, f, nf));
     if (id >= 0) c->cur[lid - 1] = (uint32_t)id;
     return id;
 }
@@ -120,7 +131,7 @@ int64_t ctf_class_for(ctf_classes *c, const char *name, const char *emf, const c
 int64_t ctf_class_builtin(ctf_classes *c, ctf_builtin b)
 {
     if (c->builtin[b]) return c->builtin[b] - 1;
-#define CTF_F_(i, t, w) {#i, t, w, 0},
+#define CTF_F_(i, t, w) {#i, t, w, CTF_ROLE_VALUE, -1},
 #define CTF_B_(e, n, fields) static const ctf_field e##_f_[] = {fields};
     CTF_BUILTIN_TABLE(CTF_B_, CTF_F_)
 #undef CTF_B_

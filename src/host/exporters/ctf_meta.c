@@ -28,10 +28,21 @@ static void class_(FILE *f, const ctf_class *k, uint32_t id)
     fputs("event {\n\tname = ", f);
     quoted_(f, k->name);
     fprintf(f, ";\n\tid = %" PRIu32 ";\n\tstream_id = 0;\n", id);
-    if (k->emf) { fputs("\tmodel.emf.uri = ", f); quoted_(f, k->emf); fputs(";\n", f); }
+    if (k->emf) {
+        /* the class's emf, then `;args=` naming where each raw arg is (itself or the field it equals) */
+        fprintf(f, "\tmodel.emf.uri = \"%s", k->emf);
+        const char *sep = ";args=";
+        for (uint32_t i = 0; i < k->nf; i++) {
+            if (k->f[i].role != CTF_ROLE_ARG) continue;
+            fprintf(f, "%s%s", sep, k->f[i].alias >= 0 ? k->f[k->f[i].alias].ident : k->f[i].ident);
+            sep = ",";
+        }
+        fputs("\";\n", f);
+    }
     fputs("\tfields := struct {\n", f);
     for (uint32_t i = 0; i < k->nf; i++) {
         const ctf_field *x = &k->f[i];
+        if (x->alias >= 0) continue;
         /* identifiers get a leading '_' (which CTF readers strip): keys that are TSDL keywords work */
         switch (x->type) {
         case CTF_FT_UINT: fprintf(f, "\t\t%s _%s;\n", uint_t_[x->wlog], x->ident); break;
@@ -41,8 +52,7 @@ static void class_(FILE *f, const ctf_class *k, uint32_t id)
             else if (x->wlog == 1) fprintf(f, "\t\tevtrace_label16_t _%s;\n", x->ident);
             else fprintf(f, "\t\tstring _%s;\n", x->ident);
             break;
-        case CTF_FT_BYTES: fprintf(f, "\t\tuint32_t _%s_len;\n\t\tuint8_t _%s[_%s_len];\n", x->ident, x->ident, x->ident); break;
-        default: fprintf(f, "\t\t%s _%s[%u];\n", uint_t_[x->wlog], x->ident, x->count); break;
+        default: fprintf(f, "\t\tuint32_t _%s_len;\n\t\tuint8_t _%s[_%s_len];\n", x->ident, x->ident, x->ident); break;
         }
     }
     fputs("\t};\n};\n\n", f);
