@@ -66,7 +66,7 @@ typedef char tx_hdr_words_check[(TXTB_HEADER_SIZE == 48u && TXTB_HDR_RESERVED1 +
 #define TX_HOT_INLINE TX_ALWAYS_INLINE
 #define TX_HOST_FAST 1 /* the common-case commit (commit_plain) beside the general one */
 #define TX_COLD __attribute__((noinline, cold))
-#define TX_GENERAL __attribute__((noinline)) /* commit_locked: the uncommon case there */
+#define TX_GENERAL TX_ALWAYS_INLINE /* commit_locked inline as well: the hooks backend (context callback) takes it on every record */
 #else
 #define TX_HOT_INLINE
 #define TX_HOST_FAST 0 /* one commit only (size) */

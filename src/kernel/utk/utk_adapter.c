@@ -101,14 +101,28 @@ static void record_create(unsigned oc, ID id)
 }
 #endif
 
+/* 1 if the leave of this call needs its argument 1 even while filtered (a delete: the object's
+ * id). */
+static int needs_arg1(FN fncd)
+{
+#if EVT_CFG_HOOKS_OBJECT
+    unsigned ix = UTK_FNCD_INDEX(fncd);
+    return UTK_FNCD_IS_SVC(fncd) && ix <= UTK_FN_INDEX_MAX && k_fn_role[ix] == UTK_ROLE_DEL;
+#else
+    (void)fncd;
+    return 0;
+#endif
+}
+
 void *evt_utk_svc_enter(FN fncd, TD_CALINF *calinf, ...)
 {
     uintptr_t a[EVT_HOOK_SVC_MAX_ARGS];
     unsigned n = UTK_FNCD_IS_SVC(fncd) ? UTK_FNCD_NARGS(fncd) : 1u;
     va_list ap;
     (void)calinf;
-    if (!EVT_HOOK_GATE_(SVC)) { /* filtered or off: only what the leave needs (argument 1) */
+    if (!EVT_HOOK_GATE_(SVC)) { /* filtered or off: only what the leave needs */
         uintptr_t a0 = 0;
+        if (!needs_arg1(fncd)) return (void *)1; /* non-NULL: "enter seen"; no argument read */
         if (n > 0) {
             va_start(ap, calinf);
             a0 = va_arg(ap, uintptr_t);
@@ -143,17 +157,40 @@ static void object_changed(unsigned ix, INT ret, void *exinf)
 }
 #endif
 
-void evt_utk_svc_leave(FN fncd, INT ret, void *exinf)
+/* After a create or delete call: keep the object registry (recorded even while service calls
+ * are filtered). */
+static inline void track_object(FN fncd, INT ret, void *exinf)
 {
-    EVT_HOOK_SVC_LEAVE(fncd, ret, exinf != NULL);
 #if EVT_CFG_HOOKS_OBJECT
     if (!UTK_FNCD_IS_SVC(fncd)) return;
     unsigned ix = UTK_FNCD_INDEX(fncd);
     if (ix > UTK_FN_INDEX_MAX) return;
     if (k_fn_role[ix] == UTK_ROLE_CRE || k_fn_role[ix] == UTK_ROLE_DEL) object_changed(ix, ret, exinf);
 #else
+    (void)fncd;
     (void)ret;
+    (void)exinf;
 #endif
+}
+
+/* The leave of a call recorded (gate open): out of line, so the filtered leave below is a short
+ * leaf with no registers to save. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void leave_recorded(FN fncd, INT ret, void *exinf)
+{
+    EVT_HOOK_SVC_LEAVE(fncd, ret, exinf != NULL);
+    track_object(fncd, ret, exinf);
+}
+
+void evt_utk_svc_leave(FN fncd, INT ret, void *exinf)
+{
+    if (EVT_HOOK_GATE_(SVC)) {
+        leave_recorded(fncd, ret, exinf);
+        return;
+    }
+    track_object(fncd, ret, exinf);
 }
 
 void evt_utk_dsp_exec(ID tskid, INT lsid)
