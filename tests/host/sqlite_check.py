@@ -1,25 +1,35 @@
 """SQLite exporter and `evtrace query` test: for every readable sample and a synthetic trace with
-lost data and objects: the schema (tables, columns, indexes) is the documented one; every row of
-`events` equals `evtrace dump --json` of the same trace (order, id, name, kind, ts, ctx, args,
-fields, data); contexts, objects and lost ranges agree with the dump; `evtrace query` on the trace
-itself (temporary database) and on the database gives the dump's counts."""
+lost data and objects: the schema (tables, columns, indexes) is the one of tl_tables.def plus the
+version-1 tables (meta, lost, the spans view); every row of `events` equals `evtrace dump --json`
+of the same trace (order, id, name, kind, ts, ctx, args, fields, data); contexts, objects, lost
+ranges, ISR and slice counts agree with the dump; `evtrace query` on the trace itself (temporary
+database) and on the database gives the dump's counts."""
 import json
 import os
+import re
 import sqlite3
 import sys
 import tempfile
 from export_common import fail, run, readable_samples, dump
 
-SCHEMA = {
+
+def def_tables(path):
+    """{table: [columns]} from src/host/analysis/tl_tables.def."""
+    text = open(path).read().replace('\\\n', ' ')
+    out = {}
+    for t in re.findall(r'#define EVT_TL_COLS_(\w+)\(C\)', text):
+        body = text.split('#define EVT_TL_COLS_%s(C)' % t)[1].split('#define')[0]
+        out[t] = re.findall(r'C\((\w+),', body)
+    return out
+
+
+LEGACY = {
     'meta': ['key', 'value'],
-    'events': ['seq', 'ts', 't_ns', 'id', 'name', 'kind', 'ctx', 'cpu', 'prio', 'seq_no', 'count', 'target',
-               'target_name', 'offset', 'args', 'fields', 'data', 'text'],
-    'contexts': ['ctx', 'name', 'class', 'events', 'first_ts', 'last_ts', 'cpu_time', 'load_pct'],
-    'objects': ['target', 'name', 'created_ts', 'created_seq', 'deleted_ts', 'deleted_seq', 'ctx'],
     'lost': ['seq', 'ts', 'ctx', 'count', 'prev_ts', 'next_ts'],
-    'spans': ['cat', 'name', 'ctx', 'begin_ts', 'end_ts', 'dur', 'depth'],
+    'spans': ['cat', 'name', 'ctx', 'begin_ts', 'end_ts', 'dur', 'depth'],  # a view
 }
-INDEXES = {'events_ts', 'events_ctx_ts', 'events_name', 'events_kind', 'spans_name', 'objects_target'}
+INDEXES = {'thread_states_ctx_t0', 'thread_states_t0', 'objects_target'}
+SCHEMA = {}
 
 
 def s64(v):
@@ -35,7 +45,7 @@ def check(evtrace, path, tmp):
     # every output carries the same valid UTF-8 text (the reader replaces invalid bytes with
     # U+FFFD): the database's text must decode strictly
     con.text_factory = lambda b: b.decode('utf-8')
-    for t, cols in SCHEMA.items():
+    for t, cols in list(SCHEMA.items()) + list(LEGACY.items()):
         got = [row[1] for row in con.execute('PRAGMA table_info(%s)' % t)]
         if got != cols:
             fail('%s: table %s has columns %r, want %r' % (path, t, got, cols))
@@ -59,10 +69,11 @@ def check(evtrace, path, tmp):
         got[13] = [a for a in got[13]]
         if tuple(got) != want:
             fail('%s: event %d differs:\n db   %r\n dump %r' % (path, i, tuple(got), want))
-    # contexts: one row per context id with its event count
+    # contexts: one row per context id with its event count (the timeline's: a loss record
+    # belongs to no context)
     want_ctx = {}
     for e in evs:
-        if e['ctx'] is not None:
+        if e['ctx'] is not None and e['kind'] != 'lost':
             want_ctx[s64(e['ctx'])] = want_ctx.get(s64(e['ctx']), 0) + 1
     got_ctx = {c: n for c, n in con.execute('SELECT ctx, events FROM contexts WHERE ctx IS NOT NULL')}
     if got_ctx != want_ctx:
@@ -85,11 +96,30 @@ def check(evtrace, path, tmp):
             fail('%s: lost prev_ts' % path)
         if seq + 1 < len(evs) and next_ts != evs[seq + 1]['ts']:
             fail('%s: lost next_ts' % path)
-    # spans: one per matched enter, at most
-    n_enter = sum(1 for e in evs if e['kind'] in ('isr_enter', 'svc_enter', 'func_enter'))
-    n_spans = con.execute('SELECT count(*) FROM spans').fetchone()[0]
-    if n_spans > n_enter or (n_enter and not n_spans and not lost):
-        fail('%s: %d spans for %d enters' % (path, n_spans, n_enter))
+    # ISRs and slices: one per enter (closed by its exit, a loss or the end), a service recorded
+    # as one instant is a zero-length slice; the legacy spans view is both
+    def n_kind(*kinds):
+        return sum(1 for e in evs if e['kind'] in kinds)
+    got = {q: con.execute(q).fetchone()[0] for q in (
+        'SELECT count(*) FROM isrs', "SELECT count(*) FROM slices WHERE cat = 'svc'",
+        "SELECT count(*) FROM slices WHERE cat = 'func'", 'SELECT count(*) FROM spans',
+        "SELECT count(*) FROM slices WHERE cat = 'svc' AND t0 = t1 AND NOT truncated")}
+    want = [n_kind('isr_enter'), n_kind('svc_enter', 'svc'), n_kind('func_enter')]
+    if list(got.values())[:3] != want:
+        fail('%s: isrs, svc and func slices %r, dump has %r enters' % (path, list(got.values())[:3], want))
+    n_spans = list(got.values())[3]
+    if n_spans != sum(want):
+        fail('%s: spans view has %d rows, want %d' % (path, n_spans, sum(want)))
+    if list(got.values())[4] < n_kind('svc'):
+        fail('%s: %d instant services but only %d zero-length slices' % (path, n_kind('svc'), list(got.values())[4]))
+    # the traces row
+    tr = con.execute('SELECT events, lost, time_unit FROM traces').fetchall()
+    nlost = sum(e.get('count', 0) for e in evs if e['kind'] == 'lost')
+    unit = 'ns' if any('t_ns' in e for e in evs) else 'ticks'
+    if tr != [(len(evs), nlost, unit)] and evs:
+        fail('%s: traces row %r, want %r' % (path, tr, (len(evs), nlost, unit)))
+    if con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] != 2:
+        fail('%s: schema_version' % path)
     con.close()
     # evtrace query, on the trace (temporary database) and on the database
     kinds = {}
@@ -113,7 +143,10 @@ def check(evtrace, path, tmp):
 
 
 def main():
-    evtrace, samples, data = sys.argv[1:4]
+    evtrace, samples, data, tables_def = sys.argv[1:5]
+    SCHEMA.update(def_tables(tables_def))
+    if len(SCHEMA) != 10:
+        fail('%s: %d tables' % (tables_def, len(SCHEMA)))
     with tempfile.TemporaryDirectory() as tmp:
         os.environ['TMPDIR'] = tmp
         for p in readable_samples(evtrace, samples) + [os.path.join(data, 'small.syn'), os.path.join(data, 'weird.syn')]:

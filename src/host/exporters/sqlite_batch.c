@@ -1,0 +1,101 @@
+/* Batched multi-row INSERT of the SQLite export (see sqlite_batch.h). */
+#include <stdio.h>
+#include <string.h>
+#include "evtrace/alloc.h"
+#include "sqlite_batch.h"
+
+static int prepare_(sqlite3 *db, const char *table, uint32_t ncols, uint32_t rows, sqlite3_stmt **st)
+{
+    size_t len = strlen(table) + 32 + (size_t)rows * (ncols * 2 + 4);
+    char *sql = evt_malloc(len);
+    if (!sql) return 0;
+    size_t n = (size_t)snprintf(sql, len, "INSERT INTO \"%s\" VALUES", table);
+    for (uint32_t r = 0; r < rows; r++) {
+        sql[n++] = r ? ',' : ' ';
+        sql[n++] = '(';
+        for (uint32_t c = 0; c < ncols; c++) {
+            if (c) sql[n++] = ',';
+            sql[n++] = '?';
+        }
+        sql[n++] = ')';
+    }
+    sql[n] = '\0';
+    int ok = sqlite3_prepare_v2(db, sql, (int)n, st, NULL) == SQLITE_OK;
+    evt_free(sql);
+    return ok;
+}
+
+int sq_batch_open(sq_batch *b, sqlite3 *db, const char *table, const evt_tl_column *cols, uint32_t ncols)
+{
+    memset(b, 0, sizeof *b);
+    b->cols = cols;
+    b->ncols = ncols;
+    b->v = evt_calloc((size_t)SQ_BATCH_ROWS * ncols, sizeof *b->v);
+    return b->v && prepare_(db, table, ncols, SQ_BATCH_ROWS, &b->many) && prepare_(db, table, ncols, 1, &b->one);
+}
+
+/* Bind rows [0, rows) of the batch to st from parameter 1 on; step; reset. */
+static int write_(sq_batch *b, sqlite3_stmt *st, uint32_t first, uint32_t rows)
+{
+    int p = 1;
+    for (uint32_t r = first; r < first + rows; r++) {
+        const evt_tl_val *v = &b->v[(size_t)r * b->ncols];
+        for (uint32_t c = 0; c < b->ncols; c++, p++) {
+            if (v[c].is_null) { sqlite3_bind_null(st, p); continue; }
+            switch (b->cols[c].type) {
+            case EVT_TL_I64: sqlite3_bind_int64(st, p, v[c].i); break;
+            case EVT_TL_F64: sqlite3_bind_double(st, p, v[c].f); break;
+            /* never a NULL pointer: SQLite would store NULL for an empty value */
+            case EVT_TL_TEXT: sqlite3_bind_text(st, p, v[c].n ? b->bytes + v[c].i : "", (int)v[c].n, SQLITE_STATIC); break;
+            case EVT_TL_BLOB: sqlite3_bind_blob(st, p, v[c].n ? b->bytes + v[c].i : "", (int)v[c].n, SQLITE_STATIC); break;
+            }
+        }
+    }
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE;
+}
+
+int sq_batch_add(sq_batch *b, const evt_tl_val *v)
+{
+    evt_tl_val *d = &b->v[(size_t)b->n * b->ncols];
+    for (uint32_t c = 0; c < b->ncols; c++) {
+        d[c] = v[c];
+        if (v[c].is_null || (b->cols[c].type != EVT_TL_TEXT && b->cols[c].type != EVT_TL_BLOB)) continue;
+        if (b->nbytes + v[c].n > b->cap) {
+            size_t nc = b->cap ? b->cap : 4096;
+            while (nc < b->nbytes + v[c].n) nc *= 2;
+            char *nb = evt_realloc(b->bytes, nc);
+            if (!nb) return 0;
+            b->bytes = nb;
+            b->cap = nc;
+        }
+        if (v[c].n) memcpy(b->bytes + b->nbytes, v[c].s, v[c].n);
+        d[c].s = NULL; /* the bytes may move until the batch is written: an offset until then */
+        d[c].i = (int64_t)b->nbytes;
+        b->nbytes += v[c].n;
+    }
+    if (++b->n < SQ_BATCH_ROWS) return 1;
+    int ok = write_(b, b->many, 0, SQ_BATCH_ROWS);
+    b->n = 0;
+    b->nbytes = 0;
+    return ok;
+}
+
+int sq_batch_flush(sq_batch *b)
+{
+    int ok = 1;
+    for (uint32_t r = 0; ok && r < b->n; r++) ok = write_(b, b->one, r, 1);
+    b->n = 0;
+    b->nbytes = 0;
+    return ok;
+}
+
+void sq_batch_close(sq_batch *b)
+{
+    sqlite3_finalize(b->many);
+    sqlite3_finalize(b->one);
+    evt_free(b->v);
+    evt_free(b->bytes);
+    memset(b, 0, sizeof *b);
+}

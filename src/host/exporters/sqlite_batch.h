@@ -1,0 +1,35 @@
+/* Batched multi-row INSERT into one table of the SQLite export: rows are copied (values and
+ * bytes) into a batch of SQ_BATCH_ROWS rows, written by one step of a prepared
+ * "INSERT INTO t VALUES(...),(...),..."; a partial batch is written at flush by the one-row
+ * statement. A step costs SQLite a cursor, a transaction check and a seek to the table's end
+ * whatever the number of rows, so batching roughly halves its work per row. */
+#ifndef EVT_EXPORTERS_SQLITE_BATCH_H
+#define EVT_EXPORTERS_SQLITE_BATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sqlite3.h>
+#include "host/analysis/tl_rows.h"
+
+#define SQ_BATCH_ROWS 32
+
+typedef struct sq_batch {
+    sqlite3_stmt *many, *one;
+    const evt_tl_column *cols;
+    uint32_t ncols;
+    uint32_t n;        /* rows pending */
+    evt_tl_val *v;     /* SQ_BATCH_ROWS * ncols; TEXT/BLOB values hold their offset in bytes (in i) */
+    char *bytes;       /* the pending rows' TEXT and BLOB bytes */
+    size_t nbytes, cap;
+} sq_batch;
+
+/* Prepare both statements for `table` (columns in order). Returns 0 on an SQLite error or when
+ * out of memory; sq_batch_close frees whatever was made. */
+int sq_batch_open(sq_batch *b, sqlite3 *db, const char *table, const evt_tl_column *cols, uint32_t ncols);
+/* One row (ncols values, copied). Returns 0 on an SQLite error or out of memory. */
+int sq_batch_add(sq_batch *b, const evt_tl_val *v);
+/* Write the pending rows. Returns 0 on an SQLite error. */
+int sq_batch_flush(sq_batch *b);
+void sq_batch_close(sq_batch *b);
+
+#endif
