@@ -1,5 +1,6 @@
-/* evtrace report: one self-contained HTML page (timeline per context, load and latency charts,
- * stats tables; no network). Output through cli_output.h (temporary name, rename, -o -). */
+/* evtrace report: one self-contained interactive HTML page (swimlanes from the one timeline,
+ * event list, details, CPU load, analyses; no network). Output through cli_output.h (temporary
+ * name, rename, -o -). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,11 +11,11 @@
 #include "host/analysis/report.h"
 
 /* Write the page to path; returns 1 on success. */
-static int write_page_(const char *path, evt_stats *s, evt_reader *r, const char *file)
+static int write_page_(const char *path, evt_report *rep, evt_reader *r)
 {
     FILE *o = evt_out_fopen(path, "w");
     if (!o) return 0;
-    int ok = evt_report_write(o, s, r->desc->name, file, r->errors);
+    int ok = evt_report_write(rep, o, r->errors);
     if (fclose(o) != 0) ok = 0;
     return ok;
 }
@@ -27,32 +28,38 @@ static int run(const cli_args *a)
     if (code) return code;
     evt_reader *r = cli_open(a, &code);
     if (!r) { cli_output_abort(&out); return code; }
-    evt_stats s;
-    if (!evt_stats_init(&s, r->clock_hz)) {
+    evt_report_info info;
+    memset(&info, 0, sizeof info);
+    info.format = r->desc->name;
+    info.file = a->file;
+    info.clock_hz = r->clock_hz;
+    info.clock_source = evt_clock_source_name(r->clock_hz ? evt_reader_clock_source(r) : EVT_CLOCK_UNKNOWN);
+    evt_report *rep = evt_report_new(&info);
+    if (!rep) {
         cli_err("report", "out of memory");
         cli_output_abort(&out);
         evt_reader_close(r);
         return EXIT_INPUT;
     }
-    evt_stats_enable_timeline(&s);
     evt_event ev;
     evt_status st;
+    int oom = 0;
     cli_progress prog;
     cli_progress_init(&prog, "report", r, a->quiet);
+    uint64_t n = 0;
     while ((st = evt_reader_next(r, &ev)) == EVT_OK) {
-        if (s.events == 0 && r->clock_hz) s.clock_hz = r->clock_hz; /* the time unit, fixed from the first event */
-        evt_stats_add(&s, &ev);
+        if (n++ == 0 && r->clock_hz) /* the time unit, fixed at the first event */
+            evt_report_set_clock(rep, r->clock_hz, evt_clock_source_name(evt_reader_clock_source(r)));
+        if (!evt_report_add(rep, &ev)) { oom = 1; break; }
         cli_progress_tick(&prog, &ev);
     }
     cli_progress_done(&prog);
-    s.clock_source = evt_clock_source_name(s.clock_hz ? evt_reader_clock_source(r) : EVT_CLOCK_UNKNOWN);
-    evt_stats_finish(&s);
     code = cli_finish(r, st);
-    if (s.oom || st == EVT_ERR_NOMEM) {
+    if (oom || st == EVT_ERR_NOMEM) {
         cli_err("report", "out of memory: no report written");
         cli_output_abort(&out);
         code = EXIT_INPUT;
-    } else if ((errno = 0, !write_page_(cli_output_path(&out), &s, r, a->file))) {
+    } else if ((errno = 0, !write_page_(cli_output_path(&out), rep, r))) {
         int e = errno;
         cli_err("report", "cannot write %s%s%s", a->out, e ? ": " : "", e ? strerror(e) : "");
         cli_output_abort(&out);
@@ -62,18 +69,22 @@ static int run(const cli_args *a)
         if (c2) code = c2;
         else if (!a->quiet)
             fprintf(stderr, "evtrace report: wrote %s (%llu events, %u contexts)\n",
-                    out.to_stdout ? "standard output" : a->out, (unsigned long long)s.events, s.nctx);
+                    out.to_stdout ? "standard output" : a->out, (unsigned long long)evt_report_events(rep),
+                    evt_report_contexts(rep));
     }
-    evt_stats_free(&s);
+    evt_report_free(rep);
     evt_reader_close(r);
     return code;
 }
 
 const cli_command cli_cmd_report = {
-    "report", "FILE -o OUT.html [--force]", "self-contained HTML report: timeline per context, stats tables and plots",
-    "Streams FILE once (stats model of `evtrace stats`) and writes one HTML page with inline CSS,\n"
-    "SVG and JS (no network): a timeline of CPU time per context, a load chart, ISR/service/\n"
-    "function latency tables with range plots, and the stats JSON (id \"stats\").\n"
+    "report", "FILE -o OUT.html [--force]", "self-contained interactive HTML report: timeline, events, load, analyses",
+    "Streams FILE once through the timeline and writes one HTML page (no network, opens from disk):\n"
+    "per-context swimlanes with running/ready/blocked states, ISR lanes, service and function\n"
+    "slices, object counters, flows and lost ranges; zoom and pan (wheel, drag, W/S/A/D); a time\n"
+    "ruler in real units (ticks when the clock is unknown); details of what you click; an event\n"
+    "list filtered by context, kind, name and the visible range; CPU load over time; the contexts\n"
+    "table. The event list holds the first 500000 events; everything else counts in full.\n"
     "OUT is written under a temporary name and renamed when complete; -o - writes to standard output.",
     OPT_OUTPUT | OPT_QUIET, 0, 0, run,
 };
