@@ -15,6 +15,7 @@
 #include "evtrace/exporter.h"
 #include "evtrace/out.h"
 #include "host/analysis/report.h"
+#include "host/analysis/stats.h"
 
 #define SAMPLE EVT_TEST_DATA_DIR "/threadx_real/nowrap_m32le.trx"
 
@@ -70,11 +71,22 @@ static void stats_and_report_survive_oom(void **st)
             evt_event ev;
             while (evt_reader_next(r, &ev) == EVT_OK) evt_stats_add(&s, &ev);
             evt_stats_finish(&s);
-            FILE *devnull = fopen("/dev/null", "w");
-            evt_report_write(devnull, &s, "threadx", SAMPLE, 0);
-            fclose(devnull);
         }
         evt_stats_free(&s);
+        evt_alloc_fail_after(0, 0);
+        evt_reader_close(r);
+        assert_int_equal(evt_reader_open_file(SAMPLE, NULL, NULL, NULL, NULL, &r, err, sizeof err), EVT_OK);
+        evt_alloc_fail_after(n, 1);
+        evt_report_info info = {"threadx", SAMPLE, 0, NULL};
+        evt_report *rep = evt_report_new(&info);
+        if (rep) {
+            evt_event ev;
+            while (evt_reader_next(r, &ev) == EVT_OK && evt_report_add(rep, &ev)) {}
+            FILE *devnull = fopen("/dev/null", "w");
+            evt_report_write(rep, devnull, 0);
+            fclose(devnull);
+        }
+        evt_report_free(rep);
         evt_alloc_fail_after(0, 0);
         evt_reader_close(r);
     }
