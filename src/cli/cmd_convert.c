@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "cli_output.h"
 #include "cli_progress.h"
+#include "convert_clickhouse.h"
 #include "evtrace/exporter.h"
 
 static const evt_exporter_desc *kind_of_(const cli_args *a)
@@ -70,6 +71,11 @@ static int run(const cli_args *a)
     if (!a->out) { cli_err("convert", "missing -o OUT"); return EXIT_USAGE; }
     const evt_exporter_desc *x = kind_of_(a);
     if (!x) return EXIT_USAGE;
+    if (strcmp(x->name, "clickhouse") == 0) return cli_convert_clickhouse(a); /* a server, FILE... */
+    if (a->nextra || a->ntrace_id || a->nlabel) {
+        cli_err("convert", "several FILEs, --trace-id and --label go with --to clickhouse only");
+        return EXIT_USAGE;
+    }
     cli_output out;
     int code = cli_output_begin(&out, "convert", a->out, x->is_dir, x->streams, a->force);
     if (code) return code;
@@ -90,7 +96,8 @@ static int run(const cli_args *a)
 }
 
 const cli_command cli_cmd_convert = {
-    "convert", "FILE -o OUT [--to KIND] [--force]", "convert to a viewer format (chrome JSON, ...)",
+    "convert", "FILE -o OUT [--to KIND] [--force]  |  FILE... --to clickhouse -o URL",
+    "convert to a viewer format (chrome JSON, ...) or load into ClickHouse",
     "Streams every event of FILE into OUT. The kind comes from --to or from OUT's extension\n"
     "(.json: Chrome trace-event JSON, which ui.perfetto.dev and chrome://tracing open).\n"
     "OUT is written under a temporary name beside it and renamed when complete. An existing OUT\n"
@@ -98,6 +105,9 @@ const cli_command cli_cmd_convert = {
     ".evtrace-output marker); --force replaces other directories and symbolic links too.\n"
     "-o - writes to standard output (chrome, perfetto; not ctf, a directory, nor sqlite).\n"
     "--follow, --listen, --serial decode a live stream as it arrives; OUT is complete when the\n"
-    "stream ends (the writer closes, or --idle-exit passes).",
-    OPT_OUTPUT | OPT_TO | OPT_QUIET | OPT_FOLLOW, 0, 0, run,
+    "stream ends (the writer closes, or --idle-exit passes).\n"
+    "--to clickhouse -o http://HOST:PORT/?database=DB loads each FILE as one trace into a\n"
+    "ClickHouse server (tables from `evtrace clickhouse-schema`), every row with its --trace-id\n"
+    "and the --label KEY=VALUE pairs; see docs/clickhouse.md.",
+    OPT_OUTPUT | OPT_TO | OPT_QUIET | OPT_FOLLOW | OPT_CH_LOAD, 0, 63, run,
 };
