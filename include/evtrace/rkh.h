@@ -84,6 +84,7 @@ typedef struct evt_rkh_recorder {
     uint8_t ao_test;          /* hot: the AO runtime filter applies (RTFIL and RTFIL_SMA) */
     uint8_t sig_test;         /* hot: the signal runtime filter applies (RTFIL and RTFIL_SIGNAL) */
     uint8_t drained;          /* bytes were drained since the last loss record */
+    uint8_t hdr6;             /* id, seq and a 4-byte timestamp from ts: the default header (init) */
     uint8_t emit[32];         /* hot: bit id set = group built in and not filtered by group/event */
     uint8_t *ring;            /* the byte ring (caller's memory) */
     uint32_t size, in, out, qty;

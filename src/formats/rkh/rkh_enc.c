@@ -201,8 +201,17 @@ static void start_record(evt_rkh_recorder *r)
     r->seq_open = r->seq;
 }
 
-/* Checksum and flag; returns 1 if the record is in the ring, 0 if it was discarded (R2). */
-static int close_record(evt_rkh_recorder *r)
+#if defined(__GNUC__) || defined(__clang__)
+#define RKH_COLD __attribute__((noinline, cold))
+#else
+#define RKH_COLD
+#endif
+
+static RKH_COLD int close_record_slow(evt_rkh_recorder *r);
+
+/* Checksum and flag; returns 1 if the record is in the ring, 0 if it was discarded (R2). The usual
+ * case (room for both, contiguous) inline; the rest out of line. */
+static inline int close_record(evt_rkh_recorder *r)
 {
     uint32_t in = r->in;
     if (EVT_LIKELY(!r->trunc && r->size - r->qty >= 3u && r->size - in >= 3u)) {
@@ -224,6 +233,12 @@ static int close_record(evt_rkh_recorder *r)
         r->written++;
         return 1;
     }
+    return close_record_slow(r);
+}
+
+/* close_record when the ring is short of contiguous room or the record was truncated. */
+static RKH_COLD int close_record_slow(evt_rkh_recorder *r)
+{
     if (r->cfg.flags & EVT_RKH_F_TRC_CHK_EN) {
         uint8_t c = (uint8_t)(0u - r->chk);
         put_u8(r, c);
@@ -432,6 +447,7 @@ void evt_rkh_init(evt_rkh_recorder *r, const evt_rkh_config *cfg, uint8_t *ring,
     uint32_t f = cfg->flags;
     r->ao_test = (f & EVT_RKH_F_TRC_RTFIL_EN) && (f & EVT_RKH_F_TRC_RTFIL_SMA_EN);
     r->sig_test = (f & EVT_RKH_F_TRC_RTFIL_EN) && (f & EVT_RKH_F_TRC_RTFIL_SIGNAL_EN);
+    r->hdr6 = (f & EVT_RKH_F_TRC_NSEQ_EN) && (f & EVT_RKH_F_TRC_TSTAMP_EN) && cfg->sz_ts >= 4u && ts;
     filter_all_locked(r, 0); /* RKH: static tables, everything suppressed until turned on */
     put_raw(r, RKH_FLAG);
     /* TCFG: default begin (no filter, no seq, no timestamp), checksum if enabled. */
@@ -589,18 +605,24 @@ int evt_rkh_open_(evt_rkh_recorder *r, unsigned id)
     loss_before_record(r);
     start_record(r);
     /* id, sequence number, timestamp: one word, one append */
-    uint32_t f = r->cfg.flags;
     uint64_t w = (uint8_t)id;
     unsigned n = 1;
-    if (f & EVT_RKH_F_TRC_NSEQ_EN) w |= (uint64_t)r->seq++ << (8u * n++);
-    if (f & EVT_RKH_F_TRC_TSTAMP_EN) {
-        unsigned tsz = r->cfg.sz_ts < 4u ? r->cfg.sz_ts : 4u;
-        uint32_t t = r->ts ? evt_clock32_read(&r->clock) : 0u;
-        if (tsz < 4u) t &= ((uint32_t)1 << (8u * tsz)) - 1u;
-        w |= (uint64_t)t << (8u * n);
-        n += tsz;
+    if (EVT_LIKELY(r->hdr6)) { /* the default configuration: 6 bytes */
+        w |= (uint64_t)r->seq++ << 8 | (uint64_t)evt_clock32_read(&r->clock) << 16;
+        if (EVT_LIKELY(put_word_fast(r, w, 6u))) return 1;
+        n = 6;
+    } else {
+        uint32_t f = r->cfg.flags;
+        if (f & EVT_RKH_F_TRC_NSEQ_EN) w |= (uint64_t)r->seq++ << (8u * n++);
+        if (f & EVT_RKH_F_TRC_TSTAMP_EN) {
+            unsigned tsz = r->cfg.sz_ts < 4u ? r->cfg.sz_ts : 4u;
+            uint32_t t = r->ts ? evt_clock32_read(&r->clock) : 0u;
+            if (tsz < 4u) t &= ((uint32_t)1 << (8u * tsz)) - 1u;
+            w |= (uint64_t)t << (8u * n);
+            n += tsz;
+        }
+        if (EVT_LIKELY(put_word_fast(r, w, n))) return 1;
     }
-    if (EVT_LIKELY(put_word_fast(r, w, n))) return 1;
     uint8_t h[6];
     for (unsigned i = 0; i < n; i++) h[i] = (uint8_t)(w >> (8u * i));
     put_bytes(r, h, n);
