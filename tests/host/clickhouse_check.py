@@ -8,6 +8,8 @@ load      every readable sample (one trace each) and a synthetic trace of N even
 cluster   two servers, one cluster, Distributed tables over MergeTree tables on each: traces
           loaded through shard 0 land on both shards; every documented query through the
           Distributed tables equals the sum (union) of the same query on each shard's local tables.
+stats_contexts  as load (a 300 k-event synthetic trace), and each context's events, cpu_time and
+          load_pct equal stats --json's (stats must compute them from the same timeline).
 failures  server down, an INSERT refused (HTTP 500), the server killed mid-load, schema mismatch
           (missing table, column of another type), a rerun with the same trace id (no duplicate).
 
@@ -146,8 +148,9 @@ def synthetic_spec(tmp, events):
     return p
 
 
-def stats_checks(ch, tid, st):
-    """The trace's rows against `evtrace stats --json` of the same file."""
+def stats_checks(ch, tid, st, contexts):
+    """The trace's rows against `evtrace stats --json` of the same file: the trace's totals, and
+    with `contexts` each context's events, cpu_time and load_pct."""
     tr = ch_rows(ch, "SELECT events, lost, time_unit, errors FROM %s.traces WHERE trace_id = '%s'" % (DB, tid))
     if len(tr) != 1:
         fail('%s: %d traces rows' % (tid, len(tr)))
@@ -162,6 +165,8 @@ def stats_checks(ch, tid, st):
     isr = ch_rows(ch, "SELECT sum(dur) FROM %s.isrs WHERE trace_id = '%s' AND depth = 0" % (DB, tid))[0][0]
     if norm(isr) != st['isr_time']:
         fail('%s: outermost ISR time %s, stats isr_time %s' % (tid, isr, st['isr_time']))
+    if not contexts:
+        return
     ctx = {}
     for c, name, cls, events, cpu, load in ch_rows(
             ch, "SELECT ctx, name, class, events, cpu_time, load_pct FROM %s.contexts WHERE trace_id = '%s'" % (DB, tid)):
@@ -174,7 +179,7 @@ def stats_checks(ch, tid, st):
             fail('%s: context %r (events, cpu_time, load_pct) %r, stats %r' % (tid, key, got, want))
 
 
-def mode_load(evtrace, data, docs, nsyn):
+def mode_load(evtrace, data, docs, nsyn, contexts=False):
     queries = doc_queries(docs)
     for q, _ in queries:
         if q not in SQLITE:
@@ -230,7 +235,7 @@ def mode_load(evtrace, data, docs, nsyn):
             st = run([evtrace, 'stats', '--json', f])
             if st.returncode not in (0, 1):
                 die('stats %s: %s' % (f, st.stderr))
-            stats_checks(ch, tid, json.loads(st.stdout))
+            stats_checks(ch, tid, json.loads(st.stdout), contexts)
         print('checked %d traces x %d queries against SQLite and stats' % (len(traces), len(queries)))
 
 
@@ -363,6 +368,7 @@ def main():
     nsyn = int(sys.argv[5]) if len(sys.argv) > 5 else 10000000
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # ctest timeout: stop the servers too
     {'load': lambda: mode_load(evtrace, data, docs, nsyn),
+     'stats_contexts': lambda: mode_load(evtrace, data, docs, min(nsyn, 300000), contexts=True),
      'cluster': lambda: mode_cluster(evtrace, data, docs),
      'failures': lambda: mode_failures(evtrace, data, docs)}[mode]()
     if FAILS:
