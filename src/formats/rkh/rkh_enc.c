@@ -42,11 +42,33 @@ static int is_data_id(uint8_t id) { return id != RKH_FLAG && id != RKH_TE_TCFG &
 
 static inline uint32_t next_ix(const evt_rkh_recorder *r, uint32_t i) { return i + 1u == r->size ? 0u : i + 1u; }
 
-/* 1 if one of the four bytes at p is a flag (one word test; the loads merge into one). */
-static inline int has_flag4(const uint8_t *p)
+/* The eviction scan reads the ring a machine word at a time (8 bytes on 64-bit hosts) and finds a
+ * flag's position in the word directly: in m below, the lowest set bit is exactly the first byte
+ * equal to the flag (a borrow can only mark bytes above a true match), read little-endian. */
+#if UINTPTR_MAX > 0xFFFFFFFFu
+typedef uint64_t scan_word;
+#else
+typedef uint32_t scan_word;
+#endif
+#define SCAN_ONES ((scan_word)-1 / 255u) /* 0x01 in every byte */
+static inline unsigned first_flag(const uint8_t *p) /* sizeof(scan_word) if none */
 {
-    uint32_t x = ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24) ^ 0x7E7E7E7Eu;
-    return ((x - 0x01010101u) & ~x & 0x80808080u) != 0u;
+    scan_word w = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && (defined(__GNUC__) || defined(__clang__))
+    __builtin_memcpy(&w, p, sizeof w);
+#else
+    for (unsigned b = sizeof w; b-- > 0;) w = (scan_word)(w << 8 | p[b]);
+#endif
+    scan_word x = w ^ (SCAN_ONES * RKH_FLAG);
+    scan_word m = (x - SCAN_ONES) & ~x & (SCAN_ONES * 0x80u);
+    if (!m) return sizeof w;
+#if defined(__GNUC__) || defined(__clang__)
+    return (sizeof w == 8u ? (unsigned)__builtin_ctzll((unsigned long long)m) : (unsigned)__builtin_ctz((unsigned)m)) >> 3;
+#else
+    unsigned k = 0;
+    while (!(m & 0x80u)) { m >>= 8; k++; }
+    return k;
+#endif
 }
 
 /* Evict whole units from the oldest end (R2), in one pass, until `want` bytes are free or only
@@ -73,8 +95,16 @@ static void evict(evt_rkh_recorder *r, uint32_t want)
         while (k < n) { /* the next flag, one contiguous run at a time */
             uint32_t run = size - i < n - k ? size - i : n - k, j = 0;
             const uint8_t *p = ring + i;
-            while (j + 4u <= run && !has_flag4(p + j)) j += 4u;
-            while (j < run && p[j] != RKH_FLAG) j++;
+            for (;;) {
+                if (run - j >= sizeof(scan_word)) {
+                    unsigned f = first_flag(p + j);
+                    j += f;
+                    if (f < sizeof(scan_word)) break;
+                } else {
+                    while (j < run && p[j] != RKH_FLAG) j++;
+                    break;
+                }
+            }
             k += j;
             i += j;
             if (i == size) i = 0;
