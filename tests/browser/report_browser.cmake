@@ -1,0 +1,8 @@
+# The HTML report in headless Chromium over the DevTools protocol (tests/browser/report_browser.py):
+# every sample loads clean; zoom, click, filter and row click checked on one sample per format;
+# a 1M-event page loads and zooms in time. Screenshots: build/<dir>/artifacts/report/*.png.
+# Fails (never skips) when chromium is missing.
+add_test(NAME browser/report_html
+  COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/browser/report_browser.py $<TARGET_FILE:evtrace>
+          ${EVT_TEST_DATA_DIR} ${CMAKE_SOURCE_DIR}/tests/host/data ${CMAKE_BINARY_DIR}/artifacts/report)
+set_tests_properties(browser/report_html PROPERTIES LABELS unit TIMEOUT 900)

@@ -1,0 +1,318 @@
+"""The HTML report in a real browser (Debian's chromium, headless, driven over the DevTools
+protocol by cdp.py): for every readable sample (and the synthetic ones) `evtrace report` writes a
+page that loads from file:// with no console message, no exception, no failed and no non-local
+request. On one sample of each format (ThreadX demo and real, RKH, ETW, XRay, synthetic) it also:
+- zooms with the mouse wheel and with W/S, pans with D, and checks the visible range changed the
+  right way;
+- clicks the widest running interval and checks the details panel shows its context, state and
+  duration (the duration parsed back equals the interval's);
+- filters the event list by context, by context + name and by kind and checks each row count
+  against `evtrace dump --json`; zoomed in, checks the list holds exactly the events of the
+  visible range; clicks a row and checks the timeline is centred on that event;
+- takes screenshots into ARTIFACTS (build/<dir>/artifacts/report/*.png).
+A 1M-event synthetic report must load within LOAD_LIMIT_S and redraw a zoom within ZOOM_LIMIT_S.
+A missing chromium is a failure, never a skip.
+usage: report_browser.py EVTRACE SAMPLES_DIR HOST_DATA_DIR ARTIFACTS"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'host'))
+import cdp  # noqa: E402
+from export_common import dump, readable_samples  # noqa: E402
+
+LOAD_LIMIT_S = 20.0   # 1M-event page: navigation to first full draw
+ZOOM_LIMIT_S = 1.0    # 1M-event page: one wheel zoom to the redrawn frame
+INTERACTIVE = ['threadx_tracex/demo_threadx.trx', 'threadx_real/nowrap_m32le.trx', 'rkh/blinky_stock.bin',
+               'etw/etl-parser_lxcore_kernel.etl', 'xray/fdr-v5-small.xray']
+
+failures = []
+
+
+def check(cond, msg):
+    if not cond:
+        failures.append(msg)
+        print('FAIL: ' + msg)
+    return cond
+
+
+def report(evtrace, path, out):
+    r = subprocess.run([evtrace, 'report', '-q', '--force', path, '-o', out], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    if r.returncode not in (0, 1) or not os.path.exists(out):
+        raise cdp.CdpError('report failed on %s: %s' % (path, r.stderr.decode()))
+    html = open(out, encoding='utf-8', errors='replace').read()
+    check(not re.search(r'https?://', html), '%s: the page names a network URL' % out)
+    check('evtrace-report-ok' not in html and 'selfcheck' not in html, '%s: a test hook is in the page' % out)
+    return html
+
+
+def load(b, path, timeout=60):
+    b.events = []
+    t = time.monotonic()
+    b.navigate('file://' + path)
+    while b.eval('document.body.dataset.ready') != '1':
+        if time.monotonic() - t > timeout:
+            raise cdp.CdpError('%s: page not ready after %ds' % (path, timeout))
+        time.sleep(0.05)
+    b.frames(2)
+    return time.monotonic() - t
+
+
+def view(b):
+    v = b.eval("(function(){var r=document.getElementById('range');return [+r.dataset.t0,+r.dataset.t1];})()")
+    return v[0], v[1]
+
+
+def rect(b, sel):
+    return b.eval("(function(){var e=document.querySelector(%s);if(!e)return null;var r=e.getBoundingClientRect();"
+                  "return {x:r.left,y:r.top,w:r.width,h:r.height};})()" % json.dumps(sel))
+
+
+def list_count(b):
+    return int(b.eval("document.getElementById('list-count').dataset.count"))
+
+
+def set_filter(b, ctx='', kind='', name=''):
+    b.eval("(function(){var c=document.getElementById('f-ctx'),k=document.getElementById('f-kind'),"
+           "n=document.getElementById('f-name');c.value=%s;k.value=%s;n.value=%s;"
+           "c.dispatchEvent(new Event('change'));n.dispatchEvent(new Event('input'));})()"
+           % (json.dumps(str(ctx)), json.dumps(str(kind)), json.dumps(name)))
+    b.frames(1)
+
+
+def settle(b):
+    """Wait for the debounced list/load refresh after a view change."""
+    time.sleep(0.25)
+    b.frames(2)
+
+
+def parse_dur(text, unit):
+    m = re.match(r'([-0-9.,]+) (ticks|ns|\u00b5s|ms|s)$', text.strip())
+    if not m:
+        return None
+    v = float(m.group(1).replace(',', ''))
+    return v * {'ticks': 1, 'ns': 1, '\u00b5s': 1e3, 'ms': 1e6, 's': 1e9}[m.group(2)]
+
+
+WIDEST_RUNNING = r"""(function(){
+ var raw=JSON.parse(document.getElementById('evt-data').textContent),m=raw.meta,st=raw.states;
+ var r=document.getElementById('range'),t0=+r.dataset.t0,t1=+r.dataset.t1;
+ var cv=document.getElementById('tl').getBoundingClientRect(),box=document.getElementById('lanes').getBoundingClientRect();
+ var best=null;
+ for(var i=0;i<st.length;i+=8){
+  if(m.state_names[st[i+1]]!=='running')continue;
+  var lab=document.querySelector('.lane-label[data-ctx="'+st[i]+'"]');
+  if(!lab)continue;
+  var lr=lab.getBoundingClientRect();
+  if(lr.top<box.top||lr.top+14>box.bottom)continue;
+  var a=st[i+3]+m.shift,b=a+st[i+4];
+  var xa=Math.max(cv.left,cv.left+(a-t0)/(t1-t0)*cv.width),xb=Math.min(cv.right,cv.left+(b-t0)/(t1-t0)*cv.width);
+  if(!best||xb-xa>best.w)best={x:(xa+xb)/2,y:lr.top+10,w:xb-xa,ctx:m.ctx[st[i]].name,dur:st[i+4]};
+ }
+ return best;})()"""
+
+
+def click_interval(b, name, unit):
+    best = b.eval(WIDEST_RUNNING)
+    if best is None:
+        print('%s: no running interval in this trace (nothing to click)' % name)
+        return
+    for _ in range(40):  # zoom in on it until it is wide enough to hit
+        if best['w'] >= 8:
+            break
+        b.mouse('mouseWheel', best['x'], best['y'], deltaX=0, deltaY=-400)
+        b.frames(2)
+        best = b.eval(WIDEST_RUNNING)
+    if not check(best['w'] >= 8, '%s: could not zoom to a running interval' % name):
+        return
+    b.click(best['x'], best['y'])
+    b.frames(2)
+    kind = b.eval("document.getElementById('details').dataset.kind")
+    rows = b.eval("Array.prototype.map.call(document.querySelectorAll('#details tr'),function(t){"
+                  "return [t.cells[0].textContent,t.cells[1].textContent];})")
+    title = b.eval("(document.querySelector('#details h3')||{}).textContent")
+    d = dict(rows or [])
+    check(kind == 'state' and title == 'State: running', '%s: details after the click: %r %r' % (name, kind, title))
+    check(d.get('context') == best['ctx'], '%s: details context %r, clicked %r' % (name, d.get('context'), best['ctx']))
+    got = parse_dur(d.get('duration', ''), unit)
+    check(got is not None and abs(got - best['dur']) <= max(1.0, best['dur'] * 1e-3),
+          '%s: details duration %r, the interval is %r %s' % (name, d.get('duration'), best['dur'], unit))
+    print('%s: clicked running interval of %s: details %s' % (name, best['ctx'], d.get('duration')))
+
+
+def zoom_checks(b, name):
+    cv = rect(b, '#tl')
+    x, y = cv['x'] + cv['w'] / 2, cv['y'] + min(cv['h'], 200) / 2
+    a0, a1 = view(b)
+    b.mouse('mouseWheel', x, y, deltaX=0, deltaY=-300)
+    b.frames(2)
+    z0, z1 = view(b)
+    check(z1 - z0 < (a1 - a0) * 0.9, '%s: wheel zoom did not narrow the range (%r -> %r)' % (name, (a0, a1), (z0, z1)))
+    b.mouse('mouseMoved', 5, 5)  # keys zoom around the centre when the mouse is off the timeline
+    b.key('w')
+    b.frames(2)
+    w0, w1 = view(b)
+    check(w1 - w0 < (z1 - z0) * 0.95, '%s: W did not zoom in (%r -> %r)' % (name, (z0, z1), (w0, w1)))
+    b.key('d')
+    b.frames(2)
+    d0, d1 = view(b)
+    check(d0 > w0 and abs((d1 - d0) - (w1 - w0)) < 1e-6 * (w1 - w0) + 1e-9,
+          '%s: D did not pan right (%r -> %r)' % (name, (w0, w1), (d0, d1)))
+    b.key('s')
+    b.frames(2)
+    s0, s1 = view(b)
+    check(s1 - s0 > (d1 - d0) * 1.05, '%s: S did not zoom out' % name)
+    print('%s: zoom wheel %.4g -> %.4g, W -> %.4g, D pans +%.4g, S -> %.4g' %
+          (name, a1 - a0, z1 - z0, w1 - w0, d0 - w0, s1 - s0))
+
+
+def filter_checks(b, name, evs, meta):
+    b.key('f')
+    settle(b)
+    set_filter(b)
+    check(list_count(b) == min(len(evs), meta['list_limit']),
+          '%s: unfiltered list %d rows, dump %d events' % (name, list_count(b), len(evs)))
+    opts = b.eval("Array.prototype.map.call(document.getElementById('f-ctx').options,function(o){return o.value;})")
+    by_id = {}
+    for e in evs:
+        by_id.setdefault(e.get('ctx'), []).append(e)
+    best = None
+    for v in opts:
+        if v == '':
+            continue
+        cid = meta['ctx'][int(v)]['id']
+        if cid is None:
+            continue
+        n = len(by_id.get(int(cid, 16), []))
+        if best is None or n > best[1]:
+            best = (v, n, int(cid, 16))
+    if check(best is not None, '%s: no context with an id to filter by' % name):
+        v, n, cid = best
+        set_filter(b, ctx=v)
+        check(list_count(b) == n, '%s: context %s: list %d rows, dump %d' % (name, v, list_count(b), n))
+        names = {}
+        for e in by_id[cid]:
+            names[e['name']] = names.get(e['name'], 0) + 1
+        top = max(names, key=lambda k: names[k])
+        q = top.lower()[: max(3, len(top) - 2)]
+        want = sum(1 for e in by_id[cid] if q in e['name'].lower())
+        set_filter(b, ctx=v, name=q)
+        check(list_count(b) == want, '%s: context %s + name %r: list %d rows, dump %d' % (name, v, q, list_count(b), want))
+        print('%s: filter context %s: %d rows; + name %r: %d rows (= dump)' % (name, meta['ctx'][int(v)]['name'], n, q, want))
+    kinds = {}
+    for e in evs:
+        kinds[e['kind']] = kinds.get(e['kind'], 0) + 1
+    k = max(kinds, key=lambda x: kinds[x])
+    set_filter(b, kind=meta['kinds'].index(k))
+    check(list_count(b) == kinds[k], '%s: kind %s: list %d rows, dump %d' % (name, k, list_count(b), kinds[k]))
+    set_filter(b)
+    # zoomed in: the list holds the events of the visible range, as dump's times say
+    for _ in range(6):
+        b.key('w')
+    settle(b)
+    t0, t1 = view(b)
+    unit_ns = meta['unit'] == 'ns'
+    rel = [(e['t_ns'] if unit_ns else e['ts']) - meta['origin'] for e in evs]
+    want = sum(1 for t in rel if t0 <= t <= t1)
+    check(list_count(b) == want, '%s: zoomed list %d rows, dump has %d events in [%r, %r]' % (name, list_count(b), want, t0, t1))
+    # a row click centres the timeline on its event
+    row = rect(b, '#ev-rows .ev-row:nth-child(3)') or rect(b, '#ev-rows .ev-row')
+    if want and check(row is not None, '%s: no list row to click' % name):
+        i = int(b.eval("(document.querySelector('#ev-rows .ev-row:nth-child(3)')||"
+                       "document.querySelector('#ev-rows .ev-row')).dataset.ev"))
+        b.click(row['x'] + 30, row['y'] + row['h'] / 2)
+        b.frames(3)
+        c0, c1 = view(b)
+        t = rel[i]
+        check(abs((c0 + c1) / 2 - t) <= (c1 - c0) * 0.01 or c0 <= -0.009 * meta['duration'] or
+              c1 >= 1.009 * meta['duration'], '%s: row %d (t=%r) not centred: view %r' % (name, i, t, (c0, c1)))
+        check(b.eval("document.getElementById('details').dataset.kind") == 'event', '%s: row click shows no event' % name)
+
+
+def interactive(b, evtrace, path, tmp, art):
+    name = os.path.basename(path).split('.')[0]
+    out = os.path.join(tmp, name + '.html')
+    report(evtrace, path, out)
+    load(b, out)
+    check(not b.problems(), '%s: %r' % (name, b.problems()[:5]))
+    meta = b.eval("JSON.parse(document.getElementById('evt-data').textContent).meta")
+    b.screenshot(os.path.join(art, name + '-overview.png'))
+    zoom_checks(b, name)
+    b.key('f')
+    b.frames(2)
+    click_interval(b, name, meta['unit'])
+    b.screenshot(os.path.join(art, name + '-details.png'))
+    filter_checks(b, name, dump(evtrace, path), meta)
+    b.eval("document.getElementById('load-panel').scrollIntoView()")
+    b.frames(2)
+    b.screenshot(os.path.join(art, name + '-load.png'))
+    check(not b.problems(), '%s after interaction: %r' % (name, b.problems()[:5]))
+
+
+def big(b, evtrace, tmp, art):
+    spec = os.path.join(tmp, 'big.syn')
+    with open(spec, 'w') as f:
+        f.write('evtrace-synthetic 1\nevents 1000000\nthreads 8\nhz 1000000\nlost_every 100000\n')
+    out = os.path.join(tmp, 'big.html')
+    t = time.monotonic()
+    report(evtrace, spec, out)
+    gen = time.monotonic() - t
+    lt = load(b, out, timeout=120)
+    check(not b.problems(), 'synthetic 1M: %r' % b.problems()[:5])
+    cv = rect(b, '#tl')
+    a0, a1 = view(b)
+    t = time.monotonic()
+    b.mouse('mouseWheel', cv['x'] + cv['w'] / 2, cv['y'] + 50, deltaX=0, deltaY=-300)
+    b.frames(2)
+    zt = time.monotonic() - t
+    z0, z1 = view(b)
+    check(z1 - z0 < a1 - a0, 'synthetic 1M: the zoom did not change the range')
+    settle(b)
+    b.screenshot(os.path.join(art, 'synthetic-1M.png'))
+    notes = b.eval("document.getElementById('notes').textContent")
+    check('first 500,000 of 1,000,000' in notes, 'synthetic 1M: the page does not state the list limit: %r' % notes)
+    print('synthetic 1M events: report %.1f s, %.1f MB; page load %.2f s (limit %.0f s); wheel zoom redrawn in %.3f s '
+          '(limit %.1f s)' % (gen, os.path.getsize(out) / 1e6, lt, LOAD_LIMIT_S, zt, ZOOM_LIMIT_S))
+    check(lt < LOAD_LIMIT_S, 'synthetic 1M: load took %.1f s' % lt)
+    check(zt < ZOOM_LIMIT_S, 'synthetic 1M: zoom took %.2f s' % zt)
+
+
+def main():
+    evtrace, samples, data, art = sys.argv[1:5]
+    if not cdp.find_chromium():
+        print('FAIL: chromium missing (Debian package chromium; scripts/deps.sh check installs it)')
+        sys.exit(1)
+    os.makedirs(art, exist_ok=True)
+    b = cdp.Browser()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            files = readable_samples(evtrace, samples) + [os.path.join(data, 'small.syn'), os.path.join(data, 'weird.syn')]
+            for p in files:  # every sample: loads clean
+                out = os.path.join(tmp, 'any.html')
+                report(evtrace, p, out)
+                lt = load(b, out)
+                check(not b.problems(), '%s: %r' % (p, b.problems()[:5]))
+                print('%s: loaded in %.2f s, no console message' % (os.path.relpath(p, samples) if p.startswith(samples) else p, lt))
+            for rel in INTERACTIVE:
+                p = os.path.join(samples, rel)
+                if check(os.path.exists(p), 'sample %s missing' % p):
+                    interactive(b, evtrace, p, tmp, art)
+            interactive(b, evtrace, os.path.join(data, 'small.syn'), tmp, art)
+            big(b, evtrace, tmp, art)
+    finally:
+        b.close()
+    print('screenshots in %s' % art)
+    if failures:
+        print('%d failure(s)' % len(failures))
+        sys.exit(1)
+    print('report_browser: ok')
+
+
+if __name__ == '__main__':
+    main()
