@@ -17,7 +17,8 @@ enum {
     OPT_FOLLOW = 1u << 4, /* --follow, --listen [HOST:]PORT, --serial DEV, --baud N, --idle-exit SECONDS */
     OPT_CH_LOAD = 1u << 5, /* --trace-id ID (one per FILE), --label KEY=VALUE (repeatable): ClickHouse export */
     OPT_CH_SCHEMA = 1u << 6, /* --cluster NAME, --database DB: ClickHouse DDL */
-    OPT_NO_FILE = 1u << 7  /* the command takes no FILE (only its extra arguments) */
+    OPT_NO_FILE = 1u << 7, /* the command takes no FILE (only its extra arguments) */
+    OPT_WINDOW = 1u << 8   /* --window DUR: load window of the analyses (host/analysis/analyses.h) */
 };
 
 /* cli_parse results besides 0 and EXIT_USAGE. */
@@ -38,6 +39,7 @@ typedef struct cli_args {
     unsigned baud;          /* --baud N: its speed (0: leave as is) */
     unsigned idle_exit_ms;  /* --idle-exit SECONDS: on a stream, stop after that long idle */
     uint64_t clock_hz;      /* --clock-hz HZ: the trace's tick rate, overriding the format's (0: none) */
+    const char *window;     /* --window DUR, as given (checked by evt_an_parse_window), or NULL */
     evt_input_opts input;   /* --offset N, --base-address ADDR: where the trace starts in FILE */
     const char *extra[64];  /* further positional arguments after FILE */
     int nextra;

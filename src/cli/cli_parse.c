@@ -17,6 +17,7 @@ enum {
     ID_HELP = 'h', ID_OUT = 'o', ID_QUIET = 'q',
     ID_FORMAT = 256, ID_JSON, ID_TO, ID_FORCE, ID_FOLLOW, ID_LISTEN, ID_IDLE_EXIT,
     ID_SERIAL, ID_BAUD, ID_OFFSET, ID_BASE_ADDRESS, ID_CLOCK_HZ, ID_TRACE_ID, ID_LABEL, ID_CLUSTER, ID_DATABASE,
+    ID_WINDOW,
     ID_READER_OPT /* ID_READER_OPT + i: the i-th reader option found */
 };
 
@@ -57,6 +58,8 @@ static const cli_opt k_opts[] = {
     {"label", ID_LABEL, "KEY=VALUE", OPT_CH_LOAD, "--to clickhouse: a label on every row (repeatable), e.g. board=b7"},
     {"cluster", ID_CLUSTER, "NAME", OPT_CH_SCHEMA, "local tables ON CLUSTER NAME and Distributed tables over them"},
     {"database", ID_DATABASE, "DB", OPT_CH_SCHEMA, "the database (default: evtrace)"},
+    {"window", ID_WINDOW, "DUR", OPT_WINDOW,
+     "CPU-load window of the analyses: 1ms, 500us, 250ns, 2s, or a number\nof the trace's time units (default: automatic)"},
 };
 #define NOPTS (sizeof k_opts / sizeof k_opts[0])
 #define MAX_READER_OPTS 32 /* reader-declared options taken into the getopt table */
@@ -102,6 +105,7 @@ static int apply_(const cli_command *c, int id, const char *val, cli_args *a)
     switch (id) {
     case ID_FORMAT: a->format = val; break;
     case ID_JSON: a->json = 1; break;
+    case ID_WINDOW: a->window = val; break;
     case ID_OUT: a->out = val; break;
     case ID_FORCE: a->force = 1; break;
     case ID_TO: a->to = val; break;
