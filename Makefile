@@ -34,6 +34,8 @@ build-tests: deps
 
 run: build
 	bash examples/run-demo.sh $(BUILD)/normal
+	@out="$${EVT_DEMO_OUT:-out}"; $(BUILD)/normal/evtrace report -q --force "$$out/demo.trx" -o "$$out/demo-report.html" && \
+	  echo "Open file://$$(cd "$$out" && pwd)/demo-report.html in a web browser: the interactive report of the ThreadX demo (no network needed)."
 
 install: build
 	cmake --install $(BUILD)/normal --prefix "$(PREFIX)"
