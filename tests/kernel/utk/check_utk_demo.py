@@ -55,7 +55,7 @@ for t in acct["tasks"]:
 begins = [e for e in ev if e.get("ph") == "B"]
 running = {tracks[e["tid"]] for e in begins if e["name"] == "running"}
 assert {t["name"] for t in acct["tasks"]} <= running, running
-isr_slices = [e["name"] for e in begins if tracks.get(e["tid"]) == "ISR" and e["name"] != "running"]
+isr_slices = [e["name"] for e in begins if tracks.get(e["tid"], "").startswith("ISR cpu ")]
 assert isr_slices.count("adc") == 5 and "systick" in isr_slices, isr_slices[:10]
 sensor_svc = [e["name"] for e in begins if e["tid"] == tid_of["sensor"] and e["name"] != "running"]
 assert "tk_wai_sem" in sensor_svc and "tk_snd_mbx" in sensor_svc, sensor_svc
