@@ -1,39 +1,137 @@
 #!/usr/bin/env python3
-"""Checks evtrace's Chrome JSON export of a ThreadX sample against the sample's answer key:
-valid JSON, one named track per registry thread seen, balanced B/E slices per track, an ISR track
-with ISR_ENTER slices, and one instant per user event."""
-import json, subprocess, sys, tempfile, os
+"""Checks evtrace's Chrome JSON export of a trace (a ThreadX sample with its answer key, or any trace
+with key "-"): valid JSON, balanced B/E slices per track, one instant per user event (answer key),
+and that it shows the same timeline as the Perfetto export and the scheduling model:
+- per thread, the "running" slices are the running intervals of the independent scheduling model
+  (tests/host/perfetto_sched_model.py, which reads `dump --json` and the context classes of
+  `stats --json`): same count and total duration;
+- the same thread names as the Perfetto export's thread tracks, the same ISR slices (names and
+  count, on "ISR cpu N" tracks), the same service/function slices (first pieces; later pieces carry
+  args.resumed), the same number of flows ("s"/"f" pairs with one id each), counters and losses.
+Usage: check_chrome.py EVTRACE TRACE KEY|- PROTO_DIR"""
+import decimal
+import json
+import os
+import sys
+import tempfile
+from export_common import fail, run, dump
+from perfetto_decode import decode, Trace
+from perfetto_sched_model import model, NOCTX
 
-evtrace, sample, key = sys.argv[1], sys.argv[2], sys.argv[3]
-k = json.load(open(key))
+ISR_TID_BASE, STATE_TID_BASE = 2000000, 1000000
+
+evtrace, sample, key, proto_dir = sys.argv[1:5]
+base = os.path.basename(sample)
 with tempfile.TemporaryDirectory() as d:
-    out = os.path.join(d, "t.json")
-    r = subprocess.run([evtrace, "convert", sample, "-o", out], capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
-    assert not any(n.startswith("t.json.tmp") for n in os.listdir(d)), "temporary file left behind"
-    doc = json.load(open(out))
+    out, pf = os.path.join(d, "t.json"), os.path.join(d, "t.pftrace")
+    r = run([evtrace, "convert", sample, "-o", out])
+    if r.returncode != 0:
+        fail(r.stderr.decode())
+    if any(n.startswith("t.json.tmp") for n in os.listdir(d)):
+        fail("temporary file left behind")
+    with open(out, encoding="utf-8") as f:
+        doc = json.load(f, parse_float=decimal.Decimal)
+    r = run([evtrace, "convert", "-q", sample, "-o", pf])
+    if r.returncode != 0:
+        fail(r.stderr.decode())
+    P = Trace(decode(pf, proto_dir)[1])
 ev = doc["traceEvents"]
-names = {e["tid"]: e["args"]["name"] for e in ev if e.get("ph") == "M" and e.get("name") == "thread_name"}
-threads_in_key = {n for n in k["events"]["count_by_context"] if n not in ("init", "isr")}
-missing = threads_in_key - set(names.values())
-assert not missing, f"thread tracks missing: {missing}"
-depth = {}
+ns = doc["otherData"]["time_unit"] == "ns"
+
+
+def t_of(x):
+    """Chrome "ts"/"dur" (µs) -> the timeline's unit (ns, or ticks shown as µs)."""
+    v = decimal.Decimal(x)
+    return int(v * 1000) if ns else int(v)
+
+
+names = {}
 for e in ev:
-    if e.get("ph") == "B":
-        depth[e["tid"]] = depth.get(e["tid"], 0) + 1
-    elif e.get("ph") == "E":
-        depth[e["tid"]] = depth.get(e["tid"], 0) - 1
-        assert depth[e["tid"]] >= 0, f"E without B on tid {e['tid']}"
-assert all(v == 0 for v in depth.values()), f"unbalanced slices: {depth}"
-isr_tid = [t for t, n in names.items() if n == "ISR"]
-isr_count = k["events"]["count_by_id"].get("3", {}).get("count", 0)
-if isr_count:
-    assert isr_tid, "no ISR track"
-    got = sum(1 for e in ev if e.get("ph") == "B" and e["tid"] == isr_tid[0] and e["name"] == "ISR_ENTER")
-    assert got == isr_count, f"ISR slices {got} != {isr_count}"
-user = sum(v["count"] for i, v in k["events"]["count_by_id"].items() if 4096 <= int(i) <= 65535)
-got_user = sum(1 for e in ev if e.get("ph") == "i" and e.get("cat") == "user")
-assert got_user == user, f"user instants {got_user} != {user}"
-running = sum(1 for e in ev if e.get("ph") == "B" and e.get("name") == "running")
-assert running > 0
-print(f"chrome export OK: {len(names)} tracks, {running} running slices, {got_user} user instants")
+    if e.get("ph") == "M" and e.get("name") == "thread_name":
+        names[e["tid"]] = e["args"]["name"]
+depth, stacks, running, slices = {}, {}, {}, []
+for e in ev:
+    ph = e.get("ph")
+    if ph == "B":
+        stacks.setdefault(e["tid"], []).append(e)
+    elif ph == "E":
+        if not stacks.get(e["tid"]):
+            fail(f"E without B on tid {e['tid']}")
+        b = stacks[e["tid"]].pop()
+        if b["name"] == "running" and b.get("cat") == "sched":
+            running.setdefault(e["tid"], []).append((t_of(b["ts"]), t_of(e["ts"])))
+        elif e["tid"] < STATE_TID_BASE or e["tid"] >= ISR_TID_BASE:
+            slices.append((b, t_of(b["ts"]), t_of(e["ts"])))
+if any(stacks.values()):
+    fail(f"unbalanced slices: { {t: len(v) for t, v in stacks.items() if v} }")
+
+# Answer key of the ThreadX samples: thread tracks, ISR_ENTER slices, user instants.
+if key != "-":
+    with open(key) as f:
+        k = json.load(f)
+    missing = {n for n in k["events"]["count_by_context"] if n not in ("init", "isr")} - set(names.values())
+    if missing:
+        fail(f"thread tracks missing: {missing}")
+    isr_count = k["events"]["count_by_id"].get("3", {}).get("count", 0)
+    got = sum(1 for b, _, _ in slices if b["tid"] >= ISR_TID_BASE and b["name"].startswith("ISR_ENTER"))
+    if got != isr_count:
+        fail(f"ISR slices {got} != {isr_count}")
+    user = sum(v["count"] for i, v in k["events"]["count_by_id"].items() if 4096 <= int(i) <= 65535)
+    got_user = sum(1 for e in ev if e.get("ph") == "i" and e.get("cat") == "user")
+    if got_user != user:
+        fail(f"user instants {got_user} != {user}")
+
+# Running slices per thread == the model's running intervals.
+evs = dump(evtrace, sample)
+st = json.loads(run([evtrace, "stats", "--json", sample]).stdout.decode())
+classes = {c["ctx"]: c["class"] for c in st["contexts"] if c["ctx"] is not None}
+m = model(evs, classes)
+end = max((e["t_ns"] if "t_ns" in e else e["ts"]) for e in evs)
+want = {}   # context key -> [(t0, t1)]
+since = {}
+for t, cpu, p, n, _ in m.switches:
+    if p is not None:
+        want.setdefault(p, []).append((since.pop(p), t))
+    if n is not None:
+        since[n] = t
+for c, t in since.items():
+    if end > t:
+        want.setdefault(c, []).append((t, end))
+want = {c: [iv for iv in v if iv[1] > iv[0]] for c, v in want.items()}
+ctx_names = {}
+for e in evs:
+    if e.get("ctx") is not None and e.get("ctx_name"):
+        ctx_names[e["ctx"]] = e["ctx_name"]
+got_by_name = {names.get(tid): v for tid, v in running.items()}
+for c, ivs in want.items():
+    if c == NOCTX or not ivs:
+        continue
+    nm = ctx_names.get(c, "ctx 0x%x" % c)
+    g = got_by_name.get(nm, [])
+    if len(g) != len(ivs) or sum(b - a for a, b in g) != sum(b - a for a, b in ivs):
+        fail(f"{base}: {nm}: {len(g)} running slices, {sum(b - a for a, b in g)} total; "
+             f"model {len(ivs)}, {sum(b - a for a, b in ivs)}")
+# The same timeline as the Perfetto export.
+pf_names = set(P.thread_name.values()) | {P.track_name(u) for u in P.tracks if 1 << 32 <= int(u) < 2 << 32}
+ch_names = {n for t, n in names.items() if t < STATE_TID_BASE or t >= ISR_TID_BASE}
+if ch_names != pf_names | {P.track_name(u) for u in P.tracks if (P.track_name(u) or "").startswith("ISR cpu ")}:
+    fail(f"{base}: track names differ: chrome {sorted(ch_names)}, perfetto {sorted(pf_names)}")
+first_pieces = sorted((a, bb["name"]) for bb, a, _ in slices if not bb.get("args", {}).get("resumed"))
+pf_slices = sorted((ts, nm) for _, ts, nm, _, _ in P.slices)
+if first_pieces != pf_slices:
+    fail(f"{base}: slices differ: chrome {len(first_pieces)}, perfetto {len(pf_slices)}")
+flows_s = sorted(e["id"] for e in ev if e.get("ph") == "s")
+flows_f = sorted(e["id"] for e in ev if e.get("ph") == "f")
+pf_flows = sorted(i for *_, fo, _ in P.instants for i in fo)
+if flows_s != flows_f or flows_s != pf_flows:
+    fail(f"{base}: flows: chrome {len(flows_s)} s / {len(flows_f)} f, perfetto {len(pf_flows)}")
+counters = sum(1 for e in ev if e.get("ph") == "C")
+pf_counters = sum(len(v) for u, v in P.counters.items()
+                  if not (P.track_name(u) or "").startswith("CPU load % ") and P.track_name(u) != "lost events")
+lost = [e["args"]["count"] for e in ev if e.get("ph") == "i" and e.get("cat") == "lost"]
+pf_lost = [ann.get("count") for _, _, _, cat, ann, _, _ in P.instants if cat == "lost"]
+if counters != pf_counters or lost != pf_lost:
+    fail(f"{base}: counters {counters} vs {pf_counters}, lost {lost} vs {pf_lost}")
+print(f"{base}: chrome = timeline: {len(names)} tracks, {sum(len(v) for v in running.values())} running slices "
+      f"(= model), {len(first_pieces)} slices, {len(flows_s)} flows, {counters} counter samples, {len(lost)} losses "
+      "(= perfetto)")

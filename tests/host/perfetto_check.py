@@ -1,20 +1,32 @@
-"""Oracle test of the Perfetto exporter: for every readable sample and a synthetic trace (services,
-functions, ISRs, losses), convert to Perfetto, decode the protobuf with `protoc --decode` against
-tests/host/data/perfetto_subset.proto (the fields we use, Perfetto's field numbers), and check
-against `evtrace dump --json` of the same trace: one thread track per context, balanced slices,
-the names and timestamps of the ISR/service/function slices, every other event as an instant in
-order, running slices named after contexts, the lost-events counter, interning."""
+"""Oracle test of the Perfetto exporter (runs wherever protoc is: no upstream schema needed). For every
+readable sample, two synthetic traces and the μT-Kernel demo's trace: convert to Perfetto, decode
+with `protoc --decode` against tests/host/data/perfetto_subset.proto (Perfetto's field numbers) and
+check against `evtrace dump --json` / `stats --json` of the same trace:
+- sched_switch: the same switches, in order, with the same prev_state, as an independent
+  re-implementation of the documented scheduling rules (perfetto_sched_model.py) computes from the
+  dump; per CPU each switch's prev is the previous switch's next; for the μT-Kernel demo, each task's switches-in equal the kernel's own count of
+  its dispatches; sched_waking the same wake-ups as the model;
+- a thread (ThreadDescriptor + ProcessTree, tid = index + 2, pid 1) per non-ISR context, named from
+  the trace; ISR contexts never in sched events;
+- ISR slices on "ISR cpu N" tracks, one per isr_enter, named by the timeline's ISR label; service/function
+  slices on their context's track in order; every other event an instant, in order;
+- lost data: one "lost events" instant per loss with its count, a cumulative counter;
+- flows: each id leaves one instant and ends at one later instant; counters: one sample per
+  counter field of the events (queue depth, semaphore count, ...), same values; CPU load in 0..100.
+Usage: perfetto_check.py EVTRACE SAMPLES_DIR PROTO_DIR [UTK_DEMO]"""
 import os
 import sys
 import tempfile
-from export_common import fail, run, readable_samples, dump, info, parse_textproto, one
-
-SPAN = {'isr_enter': ('isr', 1), 'isr_exit': ('isr', 0), 'svc_enter': ('svc', 1), 'svc_exit': ('svc', 0),
-        'func_enter': ('func', 1), 'func_exit': ('func', 0)}
-
+from export_common import fail, run, readable_samples, dump, info, one
+import json
+from perfetto_decode import decode, Trace
+from perfetto_sched_model import model, names_of, event_time, LINUX_STATE, NOCTX
 
 LABEL_KEYS = ('function', 'func', 'service', 'svc', 'syscall')
-IRQ_KEYS = ('isr_id', 'irq', 'intno', 'dintno', 'vector', 'isr')
+IRQ_KEYS = ('irq', 'intno', 'dintno', 'vector', 'isr')
+SPAN_KINDS = ('isr_enter', 'isr_exit', 'svc_enter', 'svc_exit', 'func_enter', 'func_exit')
+COUNTER_FIELDS = {'enqueued': 'queue depth', 'sem_count': 'semaphore count', 'available': 'available',
+                  'flags': 'event flags', 'suspended': 'waiters'}
 
 
 def label(e):
@@ -26,155 +38,190 @@ def label(e):
     if e['kind'].startswith('func_') and e['args']:
         return 'fn#%d' % e['args'][0]
     if e['kind'].startswith('isr_'):
-        if isinstance(f.get('irq_name'), str):
-            return f['irq_name']
         for k in IRQ_KEYS:
             if isinstance(f.get(k), int) and not isinstance(f.get(k), bool):
                 return '%s #%d' % (e['name'], f[k])
     return e['name']
 
 
-def ns(ev, hz):
-    if 't_ns' in ev:
-        return ev['t_ns']
-    return ev['ts'] * 1000000000 // hz if hz else ev['ts']
+def isr_label(e):
+    """ISR interval name, the timeline's rule: field irq_name, else "<name> #<id>" with the id
+    from isr_id, irq, intno, dintno, vector or isr, else the name."""
+    f = e.get('fields', {})
+    if isinstance(f.get('irq_name'), str):
+        return f['irq_name']
+    for k in ('isr_id',) + IRQ_KEYS:
+        if isinstance(f.get(k), int) and not isinstance(f.get(k), bool):
+            return '%s #%d' % (e['name'] or 'ISR', f[k])
+    return e['name'] or 'ISR'
 
 
-def check(evtrace, proto_dir, path, tmp):
-    out = os.path.join(tmp, os.path.basename(path) + '.pftrace')
-    r = run([evtrace, 'convert', '-q', path, '-o', out, '--to', 'perfetto'])
+def stats(evtrace, path):
+    r = run([evtrace, 'stats', '--json', path])
+    if r.returncode not in (0, 1):
+        fail('stats failed on %s: %s' % (path, r.stderr.decode()))
+    return json.loads(r.stdout.decode())
+
+
+def check(evtrace, proto_dir, path, tmp, acct=None, proto_file='perfetto_subset.proto'):
+    base = os.path.basename(path)
+    out = os.path.join(tmp, base + '.pftrace')
+    r = run([evtrace, 'convert', '-q', '--force', path, '-o', out, '--to', 'perfetto'])
     if r.returncode not in (0, 1):
         fail('convert failed: ' + r.stderr.decode())
-    with open(out, 'rb') as f:
-        d = run(['protoc', '--proto_path=' + proto_dir, '--decode=perfetto.protos.Trace', 'perfetto_subset.proto'],
-                stdin=f)
-    if d.returncode != 0:
-        fail('protoc cannot decode %s: %s' % (out, d.stderr.decode()))
-    trace = parse_textproto(d.stdout.decode())
-    packets = trace.get('packet', [])
+    _, packets = decode(out, proto_dir, proto_file)
+    T = Trace(packets)
     evs = dump(evtrace, path)
-    hz = info(evtrace, path).get('clock_hz') or 0
-    if one(packets[0], 'sequence_flags') != '1':
-        fail('first packet does not clear the incremental state')
-    names, cats, dnames, tracks = {}, {}, {}, {}
-    begins = {}   # track -> open slice depth
-    begin_seq = {}  # track -> [(ts, name)] of svc/func/isr slice begins
-    slices = {}   # category -> BEGIN count
-    instants = []  # (ts, name)
-    running = []  # names of running slices in order
-    isr_slices = 0
-    counters = []  # lost-events counter values
-    for p in packets:
-        if one(p, 'trusted_packet_sequence_id') != '1':
-            fail('packet without sequence id 1')
-        for idata in p.get('interned_data', []):
-            for key, tab in (('event_names', names), ('event_categories', cats), ('debug_annotation_names', dnames)):
-                for e in idata.get(key, []):
-                    tab[one(e, 'iid')] = one(e, 'name')
-        for td in p.get('track_descriptor', []):
-            tracks[one(td, 'uuid')] = td
-        for te in p.get('track_event', []):
-            t = one(te, 'type')
-            tr = one(te, 'track_uuid')
-            if tr not in tracks:
-                fail('event on undescribed track %s' % tr)
-            nm = names.get(one(te, 'name_iid'))
-            cat = cats.get(one(te, 'category_iids'))
-            if t in ('TYPE_SLICE_BEGIN', 'TYPE_INSTANT') and nm is None:
-                fail('name iid not interned before use')
-            for da in te.get('debug_annotations', []):
-                if one(da, 'name_iid') not in dnames:
-                    fail('annotation name iid not interned')
-            if t == 'TYPE_SLICE_BEGIN':
-                begins[tr] = begins.get(tr, 0) + 1
-                slices[cat] = slices.get(cat, 0) + 1
-                if cat == 'running':
-                    running.append(nm)
-                if cat == 'isr':
-                    isr_slices += 1
-                if cat in ('isr', 'svc', 'func'):
-                    begin_seq.setdefault(tr if cat != 'isr' else 'isr', []).append((int(one(p, 'timestamp')), nm))
-            elif t == 'TYPE_SLICE_END':
-                if begins.get(tr, 0) <= 0:
-                    fail('slice end without begin on track %s' % tr)
-                begins[tr] -= 1
-            elif t == 'TYPE_COUNTER':
-                if 'counter' not in tracks[tr]:
-                    fail('counter event on a track without CounterDescriptor')
-                counters.append(int(one(te, 'counter_value')))
-            elif t == 'TYPE_INSTANT':
-                instants.append((int(one(p, 'timestamp')), nm))
-    if any(v != 0 for v in begins.values()):
-        fail('unclosed slices at the end: %r' % begins)
-    # Thread tracks: one per context of the source, named after it.
-    want_ctx = {}
+    st = stats(evtrace, path)
+    classes = {c['ctx']: c['class'] for c in st['contexts'] if c['ctx'] is not None}
+    names = names_of(evs)
+
+    def name(key):
+        if key is None:
+            return 'swapper'
+        if key == NOCTX:
+            return None  # "(no context: <class>)": compared by pid only
+        return names.get(key, 'ctx 0x%x' % key)
+
+    # Threads: one per non-ISR context, named from the trace; the process holds them.
+    ctx_keys = []
     for e in evs:
-        if e.get('ctx') is not None:
-            want_ctx.setdefault(e['ctx'], e.get('ctx_name') or 'ctx 0x%x' % e['ctx'])
-    got_threads = sorted(one(one(td, 'thread'), 'thread_name') for td in tracks.values() if 'thread' in td)
-    if got_threads != sorted(want_ctx.values()):
-        fail('thread tracks %r != contexts %r' % (got_threads, sorted(want_ctx.values())))
-    # Slices and instants per kind (enter/exit pairing as in src/host/analysis/spans.h).
-    n_isr = sum(1 for e in evs if e['kind'] == 'isr_enter')
-    if isr_slices != n_isr:
-        fail('ISR slices %d != isr_enter events %d' % (isr_slices, n_isr))
-    for cat, kind in (('svc', 'svc_enter'), ('func', 'func_enter')):
-        n = sum(1 for e in evs if e['kind'] == kind and e.get('ctx') is not None)
-        if slices.get(cat, 0) != n:
-            fail('%s slices %d != %s events %d' % (cat, slices.get(cat, 0), kind, n))
-    # Slice names and timestamps: per context track (uuid 0x10000 + order of first appearance),
-    # the labels of its svc/func enters in order; on the ISR tracks, the isr_enter labels.
-    order = {}
-    for e in evs:
-        if e.get('ctx') is not None and e['ctx'] not in order:
-            order[e['ctx']] = len(order)
-    want_seq = {}
-    for e in evs:
-        if e['kind'] in ('svc_enter', 'func_enter') and e.get('ctx') is not None:
-            want_seq.setdefault(str(0x10000 + order[e['ctx']]), []).append((ns(e, hz), label(e)))
-        elif e['kind'] == 'isr_enter':
-            want_seq.setdefault('isr', []).append((ns(e, hz), label(e)))
-    if begin_seq != want_seq:
-        for k in sorted(set(begin_seq) | set(want_seq)):
-            if begin_seq.get(k) != want_seq.get(k):
-                fail('slices on track %s: %r... != %r...' % (k, (begin_seq.get(k) or [])[:3], (want_seq.get(k) or [])[:3]))
-    want_inst = [(ns(e, hz), e['name']) for e in evs if e['kind'] not in SPAN]
-    got_inst = [i for i in instants]
-    # Unmatched exits also become instants; every non-span event must be there, in order.
-    it = iter(got_inst)
-    for w in want_inst:
-        for g in it:
-            if g == w:
-                break
-        else:
-            fail('instant %r missing or out of order' % (w,))
-    # Lost data: the counter track holds the cumulative count after each loss.
+        if e.get('ctx') is not None and e['ctx'] not in ctx_keys:
+            ctx_keys.append(e['ctx'])
+    want = sorted({name(k) for k in ctx_keys if classes.get(k) != 'isr'})
+    got = set(T.thread_name.values())
+    if not set(want) <= got:
+        fail('%s: thread names %r lack %r' % (base, sorted(got), sorted(set(want) - got)))
+    if any(tg != 1 for tg in T.tree_threads.values()) or 1 not in T.tree_procs:
+        fail('%s: ProcessTree threads not all in process 1' % base)
+    isr_names = {name(k) for k in ctx_keys if classes.get(k) == 'isr'} - set(want)
+
+    # Scheduling: per-CPU continuity, the model's switches and wakings.
+    last = {}
+    for ts, cpu, pid, f in T.switches:
+        pp, np_ = int(f['prev_pid']), int(f['next_pid'])
+        if pid != pp:
+            fail('%s: sched_switch at %d: FtraceEvent.pid %d != prev_pid %d' % (base, ts, pid, pp))
+        if last.get(cpu, 0) != pp:
+            fail('%s: sched_switch at %d on cpu %d: prev_pid %d, but %d was running' % (base, ts, cpu, pp, last.get(cpu, 0)))
+        if int(f['prev_state']) not in (0, 1, 4, 16):
+            fail('%s: prev_state %s' % (base, f['prev_state']))
+        if (pp == 0) != (f['prev_comm'] == 'swapper') or (np_ == 0) != (f['next_comm'] == 'swapper'):
+            fail('%s: idle is not pid 0 "swapper": %r' % (base, f))
+        for pid_ in (pp, np_):
+            if pid_ and T.thread_name.get(pid_) in isr_names:
+                fail('%s: ISR context %r in a sched_switch' % (base, T.thread_name.get(pid_)))
+        last[cpu] = np_
+    m = model(evs, classes)
+
+    def pname(pid):
+        return 'swapper' if pid == 0 else T.thread_name.get(pid)
+
+    got_sw = [(ts, cpu, pname(int(f['prev_pid'])), pname(int(f['next_pid'])), int(f['prev_state']))
+              for ts, cpu, _, f in T.switches]
+    want_sw = [(t, cpu, name(p), name(n), LINUX_STATE[ps] if p is not None else 0) for t, cpu, p, n, ps in m.switches]
+    got_cmp = [(t, c, p if w[2] is not None else None, n if w[3] is not None else None, s)
+               for (t, c, p, n, s), w in zip(got_sw, want_sw)]
+    if len(got_sw) != len(want_sw) or got_cmp != want_sw:
+        for i, (g, w) in enumerate(zip(got_cmp, want_sw)):
+            if g != w:
+                fail('%s: switch %d: exported %r, model %r' % (base, i, g, w))
+        fail('%s: %d switches exported, model %d' % (base, len(got_sw), len(want_sw)))
+    got_wk = sorted((ts, cpu, pname(int(f['pid']))) for ts, cpu, _, f in T.wakings)
+    want_wk = sorted((t, cpu, name(tg)) for t, cpu, tg, _ in m.wakings if tg != NOCTX)
+    if [g if w[2] is not None else g[:2] + (None,) for g, w in zip(got_wk, want_wk)] != want_wk or len(got_wk) != len(want_wk):
+        fail('%s: sched_waking %r... != model %r...' % (base, got_wk[:5], want_wk[:5]))
+    if acct:  # the kernel's own dispatch count per task
+        for t in acct['tasks']:
+            n = sum(1 for _, _, _, f in T.switches if f['next_comm'] == t['name'])
+            if n != t['runs']:
+                fail('%s: task %s switched in %d times, the kernel dispatched it %d times' % (base, t['name'], n, t['runs']))
+
+    # ISR slices: "ISR cpu N" tracks, one per isr_enter, named by label, in order.
+    isr_tracks = {u for u in T.tracks if (T.track_name(u) or '').startswith('ISR cpu ')}
+    got_isr = [(ts, nm) for tr, ts, nm, cat, _ in T.slices if tr in isr_tracks]
+    want_isr = [(event_time(e), isr_label(e)) for e in evs if e['kind'] == 'isr_enter']
+    if sorted(got_isr) != sorted(want_isr) or any(cat != 'isr' for tr, _, _, cat, _ in T.slices if tr in isr_tracks):
+        fail('%s: ISR slices %r... != isr_enter %r...' % (base, got_isr[:4], want_isr[:4]))
+    # Service / function slices per context track, in order (svc instants are zero-length slices).
+    by_track = {}
+    for tr, ts, nm, cat, _ in T.slices:
+        if tr not in isr_tracks:
+            by_track.setdefault(cat, []).append((ts, nm))
+    for cat, kinds in (('svc', ('svc_enter', 'svc')), ('func', ('func_enter',))):
+        w = sorted((event_time(e), label(e)) for e in evs if e['kind'] in kinds)
+        if sorted(by_track.get(cat, [])) != w:
+            fail('%s: %s slices %d != %d events %r' % (base, cat, len(by_track.get(cat, [])), len(w), kinds))
+    # Instants: every event that is neither a span end point nor a loss, in order.
+    got_inst = [(ts, nm) for _, ts, nm, cat, _, _, _ in T.instants if cat not in ('flow', 'lost')]
+    want_inst = [(event_time(e), e['name']) for e in evs if e['kind'] not in SPAN_KINDS and e['kind'] != 'lost']
+    if got_inst != want_inst:
+        fail('%s: %d instants != %d events (first difference %r)' % (base, len(got_inst), len(want_inst),
+             next(((g, w) for g, w in zip(got_inst, want_inst) if g != w), None)))
+    # Lost data.
+    lost = [e for e in evs if e['kind'] == 'lost']
+    got_lost = [(ts, ann.get('count')) for _, ts, nm, cat, ann, _, _ in T.instants if cat == 'lost']
+    if got_lost != [(event_time(e), e.get('count')) for e in lost]:
+        fail('%s: lost instants %r != %r' % (base, got_lost[:4], [(event_time(e), e.get('count')) for e in lost][:4]))
+    lost_uuid = [u for u in T.tracks if T.track_name(u) == 'lost events' and 'counter' in T.tracks[u]]
     want_c, tot = [], 0
-    for e in evs:
-        if e['kind'] == 'lost':
-            tot += e.get('count', 0)
-            want_c.append(tot)
-    if counters != want_c:
-        fail('lost counter values %r != %r' % (counters, want_c))
-    # Running slices: named after contexts, at least one when any context runs.
-    for nm in running:
-        if nm not in want_ctx.values():
-            fail('running slice %r is not a context' % nm)
-    if want_ctx and not running:
-        fail('no running slice although the trace has contexts')
-    print('%s: %d packets, %d tracks, %d slices %r, %d instants, %d running slices: ok' %
-          (os.path.basename(path), len(packets), len(tracks), sum(slices.values()), slices, len(instants),
-           len(running)))
+    for e in lost:
+        tot += e.get('count', 0)
+        want_c.append(tot)
+    got_lc = [v for _, v in T.counters.get(lost_uuid[0], [])] if lost_uuid else []
+    if got_lc != want_c:
+        fail('%s: lost counter != %r' % (base, want_c))
+    # Flows: one start and one end per id, the end not before the start.
+    starts, ends = {}, {}
+    for tr, ts, nm, cat, _, fo, ft in T.instants:
+        for i in fo:
+            if i in starts:
+                fail('%s: flow %d starts twice' % (base, i))
+            starts[i] = ts
+        for i in ft:
+            if i in ends:
+                fail('%s: flow %d ends twice' % (base, i))
+            ends[i] = ts
+    if set(starts) != set(ends) or any(ends[i] < starts[i] for i in starts):
+        fail('%s: flows do not pair up (%d starts, %d ends)' % (base, len(starts), len(ends)))
+    # Counters from the events' counter fields, on a track per object and counter.
+    want_cnt = sorted((cn, event_time(e), e['fields'][k]) for e in evs for k, cn in COUNTER_FIELDS.items()
+                      if isinstance(e.get('fields', {}).get(k), int) and 'target' in e.get('fields', {})
+                      and e['kind'] not in ('thread_run', 'thread_stop', 'lost'))
+    got_cnt = sorted((cn, ts, v) for u, samples in T.counters.items() for cn in COUNTER_FIELDS.values()
+                     if (T.track_name(u) or '').endswith(' ' + cn) or T.track_name(u) == cn for ts, v in samples)
+    if got_cnt != want_cnt:
+        fail('%s: counter samples %r... != %r...' % (base, got_cnt[:4], want_cnt[:4]))
+    load = [v for u, s in T.counters.items() if (T.track_name(u) or '').startswith('CPU load % ') for _, v in s]
+    if any(v < 0 or v > 100.0001 for v in load) or (T.switches and not load):
+        fail('%s: CPU load samples out of 0..100 or missing' % base)
+    print('%s: %d packets, %d sched_switch, %d sched_waking, %d threads, %d ISR + %d other slices, %d instants, '
+          '%d flows, %d counter samples, %d lost: ok' %
+          (base, len(packets), len(T.switches), len(T.wakings), len(T.thread_name), len(got_isr),
+           len(T.slices) - len(got_isr), len(got_inst), len(starts), len(got_cnt), len(lost)))
+
+
+def check_utk(evtrace, utk, proto_dir, tmp, proto_file='perfetto_subset.proto'):
+    """The μT-Kernel demo's trace, with the kernel's own accounting of the same run."""
+    trx, acct = os.path.join(tmp, 'utk.trx'), os.path.join(tmp, 'acct.json')
+    r = run([utk, trx, acct])
+    if r.returncode != 0:
+        fail('utk_demo failed: ' + r.stderr.decode())
+    with open(acct) as f:
+        check(evtrace, proto_dir, trx, tmp, json.load(f), proto_file)
 
 
 def main():
     evtrace, samples, proto_dir = sys.argv[1:4]
-    r = run(['protoc', '--version'])
-    if r.returncode != 0:
+    utk = sys.argv[4] if len(sys.argv) > 4 else None
+    if run(['protoc', '--version']).returncode != 0:
         fail('protoc missing (package protobuf-compiler)')
     with tempfile.TemporaryDirectory() as tmp:
-        for p in readable_samples(evtrace, samples) + [os.path.join(proto_dir, 'small.syn'), os.path.join(proto_dir, 'weird.syn')]:
+        for p in readable_samples(evtrace, samples) + [os.path.join(proto_dir, 'small.syn'),
+                                                       os.path.join(proto_dir, 'weird.syn')]:
             check(evtrace, proto_dir, p, tmp)
+        if utk:
+            check_utk(evtrace, utk, proto_dir, tmp)
 
 
 if __name__ == '__main__':

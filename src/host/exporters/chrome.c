@@ -1,20 +1,27 @@
-/* Chrome trace-event JSON exporter (opens in ui.perfetto.dev and chrome://tracing).
- * One process per trace; one track (tid) per thread/task named from the trace, one "ISR" track.
- * Running slices come from context changes (the context of consecutive events), ISR slices from
- * isr_enter/isr_exit, service/function slices from enter/exit pairs per context, and every
- * other event is an instant on its context's track. Running slices are per CPU (the context of
- * the latest event on a CPU runs there); B/E slices must nest per track, so when a context stops
- * running its open service/function slices are closed and reopened (args.resumed) when it runs
- * again: a blocking call shows as pieces, each inside a running slice. Events with a string field
- * "state_entered" (state machines) also draw state-occupancy slices on a "<context> (state)" track.
- * Events without a context go to a "global" track. Timestamps ("ts", microseconds) come from the
- * event's t_ns when the clock is known, written exactly as integer µs plus up to 3 decimals (ns);
- * otherwise one tick is shown as one microsecond and otherData says "time_unit":"ticks".
+/* Chrome trace-event JSON exporter (opens in ui.perfetto.dev and chrome://tracing): the one timeline
+ * (src/host/analysis/timeline.h) as trace events. Nothing is paired here: running stretches, ISRs,
+ * service/function slices, flows and counters are the timeline's records.
+ *
+ * One process (pid 1). Context index i is tid i + 2, named from the trace as in the Perfetto export
+ * (thread_name again when a later name shows up); tid 0 holds global instants (lost data); each CPU
+ * has an "ISR cpu N" track (tid ISR_TID_BASE + cpu) with the timeline's ISR intervals, named by its
+ * label. A thread's track holds a "running" slice per running interval (cat "sched"), and inside
+ * them its service/function slices: B/E pieces, because B/E must nest per track, a call that
+ * blocks shows as pieces, each inside a running slice, the later ones with args.resumed. An ISR
+ * context's slices are drawn whole. Every other event is an instant on its context's track
+ * (`cat` = the kind, `args` = id, args, object, fields, text); flows are "s"/"f" pairs (cat "flow",
+ * named by the flow's kind: wake, message, signal) binding to the enclosing slices; counters
+ * (queue depth, semaphore count, ...) are "C" events named "<object> <counter>"; a loss is a
+ * global instant "lost events" with args.count. Events with a string field "state_entered" (state
+ * machines) also draw state-occupancy slices on a "<context> (state)" track.
+ * Times ("ts", "dur" in microseconds) are the timeline's: its ns written exactly as integer µs plus
+ * up to 3 decimals when the clock is known; otherwise one tick is shown as one microsecond and
+ * otherData says "time_unit":"ticks".
  * Speed: records are assembled in a 64 KiB output buffer (constant keys copied whole, integers
  * formatted two digits at a time, plain-ASCII strings copied) and written in chunks; only strings
  * that need escaping or UTF-8 repair go through the JSON writer. The header is written at the first
- * event, when the reader's clock is known. Streams: state is one
- * open slice per context (a small table) and a stack depth per context. */
+ * event, when the reader's clock is known. Memory: the timeline's, plus per context its open slice
+ * names (MAX_DEPTH x NAME_LEN bytes). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -24,53 +31,56 @@
 #include "evtrace/exporter.h"
 #include "evtrace/json.h"
 #include "evtrace/out.h"
+#include "host/analysis/strtab.h"
+#include "host/analysis/timeline.h"
+#include "host/analysis/u64map.h"
 
-#define ISR_TID 1     /* track for interrupt contexts; thread tracks use tid >= 2 */
-#define GLOBAL_TID 0  /* track for events without a context (configuration, symbols, markers) */
+#define GLOBAL_TID 0           /* global instants (lost data) */
+#define TID_OF(idx) ((uint64_t)(idx) + 2) /* context index -> tid, as in the Perfetto export */
+#define ISR_TID_BASE 2000000u  /* ISR track of CPU n: ISR_TID_BASE + n */
 #define STATE_TID_BASE 1000000u /* state tracks: STATE_TID_BASE + the context's tid */
-#define MAX_DEPTH 32  /* open service/function slices kept per track; deeper ones are counted */
-#define MAX_CPUS 256  /* CPUs tracked for "which context runs where" */
+#define MAX_DEPTH 32  /* open service/function slices drawn per context; deeper ones are counted */
 #define NAME_LEN 64
 #define OUT_CAP 65536 /* output buffer (see buf_flush_) */
 
-/* One track: a context, its open slices (a stack) and whether it is running. */
-typedef struct ctx_track {
-    uint64_t ctx;                      /* context id */
-    uint32_t tid;                      /* Chrome tid */
-    int named;                         /* 0: no thread_name yet, 1: placeholder, 2: real name */
-    int running_cpu;                   /* CPU it runs on, or -1 */
-    int depth;                         /* open service/function slices */
+/* One open service/function slice of a context. */
+typedef struct open_slice {
+    char name[NAME_LEN];
+    uint64_t t0;                       /* begin */
+    int drawn;                         /* a B of its current piece is written (not yet its E) */
+} open_slice;
+
+/* Drawing state of one context (by timeline index). */
+typedef struct ctx_draw {
+    int named;                         /* a thread_name is written */
+    int running;                       /* a running slice is open on its track */
+    int whole;                         /* slices drawn whole (ISR contexts never run) */
+    int depth;                         /* open slices tracked (<= MAX_DEPTH) */
+    int overflow;                      /* open slices beyond MAX_DEPTH */
     int state_open;                    /* a state-occupancy slice is open on its state track */
     int state_named;                   /* the state track's thread_name was written */
-    int overflow;                      /* enters beyond MAX_DEPTH not yet exited */
-    char open[MAX_DEPTH][NAME_LEN];    /* names of the open slices, bottom first */
-} ctx_track;
+    open_slice open[MAX_DEPTH];        /* bottom first */
+} ctx_draw;
 
 typedef struct chrome_state {
     FILE *out;
     evt_reader *r;                     /* open until end(): its clock is read at the first event */
-    int started;                       /* the header is written (start_) */
+    int started;                       /* the header is written and the timeline started (start_) */
     evt_json j;
     uint64_t hz;
     int ns;                            /* 1: times are ns (clock known), 0: ticks */
     size_t n;                          /* bytes pending in buf */
     char buf[OUT_CAP];
-    ctx_track **tracks;                /* all thread tracks (pointers stay valid) */
-    uint32_t ntracks, cap;
-    ctx_track *on_cpu[MAX_CPUS];       /* the context running on each CPU, or NULL */
-    ctx_track isr;                     /* the ISR track */
-    ctx_track global;                  /* events without a context */
-    int global_named;
+    evt_tl tl;
+    ctx_draw **ctxs;                   /* by context index (NULL until seen) */
+    uint32_t nctx;
+    uint64_t isr_named[(EVT_TL_MAX_CPUS + 63) / 64]; /* bit per CPU: its ISR track is named */
+    uint32_t isr_open[EVT_TL_MAX_CPUS]; /* ISR slices begun per CPU */
+    evt_u64map counters;               /* (object index + 1) << 32 | name id -> counter name id */
+    evt_strtab cnames;                 /* counter names and "<object> <counter>" labels */
     uint64_t last_ts;                  /* time of the latest event (exporter's unit) */
-    int isr_named;
+    int oom;
 } chrome_state;
-
-/* The time of an event in the exporter's unit: ns when the clock is known, else ticks. */
-static uint64_t time_of(const chrome_state *s, const evt_event *ev)
-{
-    if (!s->ns) return ev->ts;
-    return (ev->flags & EVT_HAS_TNS) ? ev->t_ns : evt_ticks_to_ns(ev->ts, s->hz);
-}
 
 /* Output buffer: records are assembled here (constant text and integers) and written in
  * OUT_CAP chunks. Invariant: before any evt_json call the buffer is flushed (buf_flush_), so the
@@ -154,98 +164,6 @@ static void buf_strn_(chrome_state *s, const char *p, size_t n)
 }
 static void buf_str_(chrome_state *s, const char *p) { buf_strn_(s, p, strlen(p)); }
 
-/* Opens a record: {"ph":PH[,"name":NAME],"pid":1,"tid":TID,"ts":T — the object stays open. */
-static void common(chrome_state *s, const char *ph, const char *name, uint32_t tid, uint64_t t)
-{
-    buf_reserve_(s);
-    BUF_LIT(s, ",\n{\"ph\":\"");
-    buf_put_(s, ph, strlen(ph));
-    BUF_LIT(s, "\"");
-    if (name) {
-        BUF_LIT(s, ",\"name\":");
-        buf_str_(s, name);
-    }
-    BUF_LIT(s, ",\"pid\":1,\"tid\":");
-    buf_u64_(s, tid);
-    BUF_LIT(s, ",\"ts\":");
-    buf_time_(s, t);
-}
-
-static void thread_name(chrome_state *s, uint32_t tid, const char *name)
-{
-    common(s, "M", "thread_name", tid, 0);
-    BUF_LIT(s, ",\"args\":{\"name\":");
-    buf_str_(s, name);
-    BUF_LIT(s, "}}");
-}
-
-static void simple(chrome_state *s, const char *ph, const char *name, uint32_t tid, uint64_t ts)
-{
-    common(s, ph, name, tid, ts);
-    BUF_LIT(s, "}");
-}
-
-static ctx_track *track_for(chrome_state *s, uint64_t ctx)
-{
-    for (uint32_t i = 0; i < s->ntracks; i++)
-        if (s->tracks[i]->ctx == ctx) return s->tracks[i];
-    if (s->ntracks == s->cap) {
-        uint32_t nc = s->cap ? s->cap * 2 : 64;
-        ctx_track **n = evt_realloc(s->tracks, nc * sizeof *n);
-        if (!n) return NULL;
-        s->tracks = n;
-        s->cap = nc;
-    }
-    ctx_track *t = evt_calloc(1, sizeof *t);
-    if (!t) return NULL;
-    t->ctx = ctx;
-    t->tid = s->ntracks + 2;
-    t->running_cpu = -1;
-    s->tracks[s->ntracks++] = t;
-    return t;
-}
-
-static evt_status begin(const char *path, evt_reader *r, void **state, char *err, size_t errlen)
-{
-    chrome_state *s = evt_calloc(1, sizeof *s);
-    if (!s) { snprintf(err, errlen, "out of memory"); return EVT_ERR_NOMEM; }
-    s->out = evt_out_fopen(path, "w");
-    if (!s->out) { snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno)); evt_free(s); return EVT_ERR_IO; }
-    s->r = r;
-    s->isr.tid = ISR_TID;
-    s->isr.running_cpu = -1;
-    s->global.tid = GLOBAL_TID;
-    s->global.running_cpu = -1;
-    *state = s;
-    return EVT_OK;
-}
-
-/* The header, at the first event (or the end): the time unit is fixed by the reader's clock as
- * known then (a reader may learn its rate from its first record, e.g. RKH's TCFG). */
-static void start_(chrome_state *s)
-{
-    evt_reader *r = s->r;
-    s->started = 1;
-    s->hz = r->clock_hz;
-    s->ns = s->hz != 0;
-    /* otherData says what "ts" means: real time (time_unit "ns": ts = t_ns / 1000) or ticks of an
-     * unknown rate (time_unit "ticks": one tick is shown as one µs). */
-    fprintf(s->out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"evtrace\",\"format\":\"%s\","
-                    "\"clock_hz\":%" PRIu64 ",\"clock_source\":\"%s\",\"time_unit\":\"%s\"%s},\n\"traceEvents\":[\n",
-            r->desc->name, s->hz, evt_clock_source_name(evt_reader_clock_source(r)), s->ns ? "ns" : "ticks",
-            s->ns ? "" : ",\"time_note\":\"clock rate unknown: 1 tick is shown as 1 us (give it with --clock-hz HZ)\"");
-    evt_json_init(&s->j, s->out, 0);
-    evt_json_obj_begin(&s->j);
-    evt_json_kstr(&s->j, "ph", "M");
-    evt_json_kstr(&s->j, "name", "process_name");
-    evt_json_ku64(&s->j, "pid", 1);
-    evt_json_key(&s->j, "args");
-    evt_json_obj_begin(&s->j);
-    evt_json_kstr(&s->j, "name", r->src.path);
-    evt_json_obj_end(&s->j);
-    evt_json_obj_end(&s->j);
-}
-
 /* ,"args":{"id":N,"args":[...],"object":...,fields...,"text":...} */
 static void args_of(chrome_state *s, const evt_event *ev)
 {
@@ -278,58 +196,6 @@ static void args_of(chrome_state *s, const evt_event *ev)
     BUF_LIT(s, "}");
 }
 
-/* A context stops running: close its open slices (top first), then its running slice. */
-static void switch_out(chrome_state *s, ctx_track *t, uint64_t ts)
-{
-    for (int i = t->depth - 1; i >= 0; i--) simple(s, "E", NULL, t->tid, ts);
-    simple(s, "E", NULL, t->tid, ts);
-    if (t->running_cpu >= 0 && s->on_cpu[t->running_cpu] == t) s->on_cpu[t->running_cpu] = NULL;
-    t->running_cpu = -1;
-}
-
-/* A context starts running on cpu: running slice first, then its open slices again. */
-static void switch_in(chrome_state *s, ctx_track *t, int cpu, uint64_t ts)
-{
-    if (t->running_cpu == cpu) return;
-    if (t->running_cpu >= 0) switch_out(s, t, ts);          /* migrated from another CPU */
-    if (s->on_cpu[cpu]) switch_out(s, s->on_cpu[cpu], ts);  /* the previous context on this CPU */
-    simple(s, "B", "running", t->tid, ts);
-    for (int i = 0; i < t->depth; i++) {
-        common(s, "B", t->open[i], t->tid, ts);
-        BUF_LIT(s, ",\"args\":{\"resumed\":true}}");
-    }
-    t->running_cpu = cpu;
-    s->on_cpu[cpu] = t;
-}
-
-/* Slice name: a function event is named after its function (fields.function) when known. */
-static const char *slice_name(const evt_event *ev)
-{
-    if (ev->kind == EVT_KIND_FUNC_ENTER)
-        for (uint32_t i = 0; i < ev->nfields; i++)
-            if (ev->fields[i].is_str && ev->fields[i].str && strcmp(ev->fields[i].key, "function") == 0)
-                return ev->fields[i].str;
-    return ev->name ? ev->name : "?";
-}
-
-static void slice_begin(chrome_state *s, ctx_track *t, const evt_event *ev)
-{
-    if (t->depth >= MAX_DEPTH) { t->overflow++; return; }
-    const char *name = slice_name(ev);
-    snprintf(t->open[t->depth++], NAME_LEN, "%s", name);
-    common(s, "B", name, t->tid, time_of(s, ev));
-    args_of(s, ev);
-    BUF_LIT(s, "}");
-}
-
-static void slice_end(chrome_state *s, ctx_track *t, uint64_t ts)
-{
-    if (t->overflow) { t->overflow--; return; }
-    if (t->depth == 0) return; /* an exit whose enter was before the trace began */
-    t->depth--;
-    simple(s, "E", NULL, t->tid, ts);
-}
-
 /* The state an event says its context is now in: a string field "state_entered" (set by readers of
  * state-machine traces), or NULL. */
 static const char *state_of(const evt_event *ev)
@@ -340,74 +206,362 @@ static const char *state_of(const evt_event *ev)
     return NULL;
 }
 
+/* Opens a record: {"ph":PH[,"name":NAME],"pid":1,"tid":TID,"ts":T — the object stays open. */
+static void common(chrome_state *s, const char *ph, const char *name, uint64_t tid, uint64_t t)
+{
+    buf_reserve_(s);
+    BUF_LIT(s, ",\n{\"ph\":\"");
+    buf_put_(s, ph, strlen(ph));
+    BUF_LIT(s, "\"");
+    if (name) {
+        BUF_LIT(s, ",\"name\":");
+        buf_str_(s, name);
+    }
+    BUF_LIT(s, ",\"pid\":1,\"tid\":");
+    buf_u64_(s, tid);
+    BUF_LIT(s, ",\"ts\":");
+    buf_time_(s, t);
+}
+
+static void thread_name(chrome_state *s, uint64_t tid, const char *name)
+{
+    common(s, "M", "thread_name", tid, 0);
+    BUF_LIT(s, ",\"args\":{\"name\":");
+    buf_str_(s, name);
+    BUF_LIT(s, "}}");
+}
+
+static void simple(chrome_state *s, const char *ph, const char *name, uint64_t tid, uint64_t ts)
+{
+    common(s, ph, name, tid, ts);
+    BUF_LIT(s, "}");
+}
+
+/* ---- contexts ------------------------------------------------------------------------------ */
+
+static ctx_draw *draw_(chrome_state *s, uint32_t idx)
+{
+    if (idx == EVT_TL_NONE) return NULL;
+    if (idx >= s->nctx) {
+        uint32_t n = s->nctx ? s->nctx : 32;
+        while (n <= idx) n *= 2;
+        ctx_draw **v = evt_realloc(s->ctxs, (size_t)n * sizeof *v);
+        if (!v) { s->oom = 1; return NULL; }
+        memset(v + s->nctx, 0, (size_t)(n - s->nctx) * sizeof *v);
+        s->ctxs = v;
+        s->nctx = n;
+    }
+    if (!s->ctxs[idx]) {
+        ctx_draw *d = evt_calloc(1, sizeof *d);
+        if (!d) { s->oom = 1; return NULL; }
+        const evt_tl_ctx *c = evt_tl_ctx_at(&s->tl, idx);
+        d->whole = c && c->cls == EVT_CTX_ISR;
+        s->ctxs[idx] = d;
+    }
+    return s->ctxs[idx];
+}
+
+static void name_ctx_(chrome_state *s, const evt_tl_ctx *c)
+{
+    ctx_draw *d = draw_(s, c->index);
+    if (!d) return;
+    char lb[96];
+    thread_name(s, TID_OF(c->index), evt_tl_ctx_label(c, lb, sizeof lb));
+    d->named = 1;
+}
+
+/* A new context whose name the event being added carries is named by on_ctx_name right after. */
+static void on_ctx_new(void *user, const evt_tl_ctx *c)
+{
+    chrome_state *s = user;
+    const evt_event *ev = s->tl.cur;
+    if (!c->name && ev && ev->ctx_name && ev->ctx_name[0] && (ev->flags & EVT_HAS_CTX) && c->has_id &&
+        ev->ctx == c->id)
+        return;
+    name_ctx_(s, c);
+}
+
+static void on_ctx_name(void *user, const evt_tl_ctx *c) { name_ctx_(user, c); }
+
+/* The context's drawing state, its track named. */
+static ctx_draw *track_(chrome_state *s, uint32_t idx)
+{
+    ctx_draw *d = draw_(s, idx);
+    if (d && !d->named) {
+        const evt_tl_ctx *c = evt_tl_ctx_at(&s->tl, idx);
+        if (c) name_ctx_(s, c);
+    }
+    return d;
+}
+
+/* ---- running and slice pieces -------------------------------------------------------------- */
+
+static void piece_begin_(chrome_state *s, uint32_t idx, open_slice *o, uint64_t t, const evt_event *ev)
+{
+    common(s, "B", o->name, TID_OF(idx), t);
+    if (t > o->t0) BUF_LIT(s, ",\"args\":{\"resumed\":true}}");
+    else if (ev) { args_of(s, ev); BUF_LIT(s, "}"); }
+    else BUF_LIT(s, "}");
+    o->drawn = 1;
+}
+
+/* idx starts running at t: its running slice, then its open slices again. */
+static void run_in_(chrome_state *s, uint32_t idx, uint64_t t)
+{
+    ctx_draw *d = track_(s, idx);
+    if (!d || d->running || d->whole) return;
+    common(s, "B", "running", TID_OF(idx), t);
+    BUF_LIT(s, ",\"cat\":\"sched\"}");
+    d->running = 1;
+    for (int i = 0; i < d->depth; i++) piece_begin_(s, idx, &d->open[i], t, NULL);
+}
+
+/* idx stops running at t: close its open slices' pieces (top first), then its running slice. */
+static void run_out_(chrome_state *s, uint32_t idx, uint64_t t)
+{
+    ctx_draw *d = draw_(s, idx);
+    if (!d || !d->running) return;
+    for (int i = d->depth - 1; i >= 0; i--)
+        if (d->open[i].drawn) { simple(s, "E", NULL, TID_OF(idx), t); d->open[i].drawn = 0; }
+    simple(s, "E", NULL, TID_OF(idx), t);
+    d->running = 0;
+}
+
+static void on_switch(void *user, const evt_tl_switch *sw)
+{
+    chrome_state *s = user;
+    if (sw->prev != EVT_TL_NONE) run_out_(s, sw->prev, sw->t);
+    if (sw->next != EVT_TL_NONE) run_in_(s, sw->next, sw->t);
+}
+
+static void on_state(void *user, const evt_tl_state_iv *iv)
+{
+    if (iv->state == EVT_TL_RUNNING) run_out_(user, iv->ctx, iv->t1); /* no-op after a switch-out */
+}
+
+static void on_slice_begin(void *user, const evt_tl_slice *sl)
+{
+    chrome_state *s = user;
+    ctx_draw *d = track_(s, sl->ctx);
+    if (!d) return;
+    if (d->depth >= MAX_DEPTH) { d->overflow++; return; }
+    open_slice *o = &d->open[d->depth++];
+    snprintf(o->name, sizeof o->name, "%s", sl->name ? sl->name : "?");
+    o->t0 = sl->t0;
+    o->drawn = 0;
+    if (d->running || d->whole) {
+        const evt_event *ev = s->tl.cur;
+        piece_begin_(s, sl->ctx, o, sl->t0, ev && evt_tl_time(&s->tl, ev) == sl->t0 ? ev : NULL);
+    }
+}
+
+static void on_slice(void *user, const evt_tl_slice *sl)
+{
+    chrome_state *s = user;
+    ctx_draw *d = draw_(s, sl->ctx);
+    if (!d) return;
+    if (d->overflow && (int)sl->depth >= MAX_DEPTH) { d->overflow--; return; }
+    while (d->depth > (int)sl->depth) { /* the slice and any the timeline did not close above it */
+        open_slice *o = &d->open[--d->depth];
+        if (o->drawn) simple(s, "E", NULL, TID_OF(sl->ctx), sl->t1);
+    }
+}
+
+/* ---- ISRs ---------------------------------------------------------------------------------- */
+
+static uint64_t isr_tid_(chrome_state *s, uint32_t cpu)
+{
+    if (!(s->isr_named[cpu / 64] & (1ull << (cpu % 64)))) {
+        char nb[32];
+        snprintf(nb, sizeof nb, "ISR cpu %u", cpu);
+        thread_name(s, ISR_TID_BASE + cpu, nb);
+        s->isr_named[cpu / 64] |= 1ull << (cpu % 64);
+    }
+    return ISR_TID_BASE + cpu;
+}
+
+static void isr_b_(chrome_state *s, const evt_tl_isr *iv)
+{
+    common(s, "B", iv->name ? iv->name : "ISR", isr_tid_(s, iv->cpu), iv->t0);
+    BUF_LIT(s, ",\"cat\":\"isr\"");
+    const evt_event *ev = s->tl.cur;
+    if (ev && ev->kind == EVT_KIND_ISR_ENTER) args_of(s, ev);
+    BUF_LIT(s, "}");
+}
+
+static void on_isr_begin(void *user, const evt_tl_isr *iv)
+{
+    chrome_state *s = user;
+    isr_b_(s, iv);
+    s->isr_open[iv->cpu]++;
+}
+
+static void on_isr(void *user, const evt_tl_isr *iv)
+{
+    chrome_state *s = user;
+    if (s->isr_open[iv->cpu] <= iv->depth) isr_b_(s, iv); /* reported closed only */
+    else s->isr_open[iv->cpu] = iv->depth;
+    simple(s, "E", NULL, isr_tid_(s, iv->cpu), iv->t1);
+}
+
+/* ---- flows, counters, losses --------------------------------------------------------------- */
+
+static uint64_t flow_tid_(chrome_state *s, uint32_t idx)
+{
+    return track_(s, idx) ? TID_OF(idx) : GLOBAL_TID;
+}
+
+static void on_flow(void *user, const evt_tl_flow *f)
+{
+    chrome_state *s = user;
+    const char *kind = f->kind ? f->kind : "flow";
+    common(s, "s", kind, flow_tid_(s, f->from_ctx), f->t0);
+    BUF_LIT(s, ",\"cat\":\"flow\",\"id\":");
+    buf_u64_(s, f->id);
+    BUF_LIT(s, "}");
+    common(s, "f", kind, flow_tid_(s, f->to_ctx), f->t1);
+    BUF_LIT(s, ",\"cat\":\"flow\",\"bp\":\"e\",\"id\":");
+    buf_u64_(s, f->id);
+    BUF_LIT(s, "}");
+}
+
+static void on_counter(void *user, const evt_tl_counter *c)
+{
+    chrome_state *s = user;
+    const char *cname = c->name ? c->name : "counter";
+    uint32_t nid = evt_strtab_intern(&s->cnames, cname, strlen(cname), NULL);
+    if (!nid) { s->oom = 1; return; }
+    uint64_t key = ((uint64_t)(c->obj == EVT_TL_NONE ? 0 : c->obj + 1) << 32) | nid;
+    uint32_t lid;
+    if (!evt_u64map_get(&s->counters, key, &lid)) {
+        char nb[256];
+        const evt_tl_obj *o = evt_tl_obj_at(&s->tl, c->obj);
+        if (!o) snprintf(nb, sizeof nb, "%s", cname);
+        else if (o->name) snprintf(nb, sizeof nb, "%s %s", o->name, cname);
+        else snprintf(nb, sizeof nb, "object 0x%" PRIx64 " %s", o->id, cname);
+        lid = evt_strtab_intern(&s->cnames, nb, strlen(nb), NULL);
+        if (!lid || !evt_u64map_put(&s->counters, key, lid)) { s->oom = 1; return; }
+    }
+    buf_reserve_(s);
+    BUF_LIT(s, ",\n{\"ph\":\"C\",\"name\":");
+    buf_str_(s, evt_strtab_str(&s->cnames, lid));
+    BUF_LIT(s, ",\"pid\":1,\"ts\":");
+    buf_time_(s, c->t);
+    BUF_LIT(s, ",\"args\":{\"value\":");
+    buf_u64_(s, c->value);
+    BUF_LIT(s, "}}");
+}
+
+static void on_lost(void *user, const evt_tl_lost *l)
+{
+    chrome_state *s = user;
+    const evt_event *ev = s->tl.cur;
+    common(s, "i", "lost events", GLOBAL_TID, l->t1);
+    BUF_LIT(s, ",\"s\":\"g\",\"cat\":\"lost\",\"args\":{\"count\":");
+    if (l->has_count) buf_u64_(s, l->count);
+    else BUF_LIT(s, "null");
+    BUF_LIT(s, ",\"since\":");
+    buf_time_(s, l->t0);
+    if (ev && ev->name) {
+        BUF_LIT(s, ",\"event\":");
+        buf_str_(s, ev->name);
+    }
+    BUF_LIT(s, "}}");
+}
+
+/* ---- exporter ------------------------------------------------------------------------------ */
+
+static evt_status begin(const char *path, evt_reader *r, void **state, char *err, size_t errlen)
+{
+    chrome_state *s = evt_calloc(1, sizeof *s);
+    if (!s) { snprintf(err, errlen, "out of memory"); return EVT_ERR_NOMEM; }
+    s->out = evt_out_fopen(path, "w");
+    if (!s->out) { snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno)); evt_free(s); return EVT_ERR_IO; }
+    s->r = r;
+    *state = s;
+    return EVT_OK;
+}
+
+/* The header and the timeline, at the first event (or the end): the time unit is fixed by the
+ * reader's clock as known then (a reader may learn its rate from its first record, e.g. RKH's
+ * TCFG). Returns 0 when out of memory. */
+static int start_(chrome_state *s)
+{
+    evt_reader *r = s->r;
+    s->started = 1;
+    s->hz = r->clock_hz;
+    s->ns = s->hz != 0;
+    evt_tl_sink sink = {
+        s, on_ctx_new, on_ctx_name, NULL, NULL, on_state, on_switch, NULL, on_isr_begin, on_isr,
+        on_slice_begin, on_slice, on_counter, on_flow, on_lost,
+    };
+    if (!evt_tl_init(&s->tl, s->hz, &sink)) { s->oom = 1; return 0; }
+    /* otherData says what "ts" means: real time (time_unit "ns": ts = t_ns / 1000) or ticks of an
+     * unknown rate (time_unit "ticks": one tick is shown as one µs). */
+    fprintf(s->out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"evtrace\",\"format\":\"%s\","
+                    "\"clock_hz\":%" PRIu64 ",\"clock_source\":\"%s\",\"time_unit\":\"%s\"%s},\n\"traceEvents\":[\n",
+            r->desc->name, s->hz, evt_clock_source_name(evt_reader_clock_source(r)), s->ns ? "ns" : "ticks",
+            s->ns ? "" : ",\"time_note\":\"clock rate unknown: 1 tick is shown as 1 us (give it with --clock-hz HZ)\"");
+    evt_json_init(&s->j, s->out, 0);
+    evt_json_obj_begin(&s->j);
+    evt_json_kstr(&s->j, "ph", "M");
+    evt_json_kstr(&s->j, "name", "process_name");
+    evt_json_ku64(&s->j, "pid", 1);
+    evt_json_key(&s->j, "args");
+    evt_json_obj_begin(&s->j);
+    evt_json_kstr(&s->j, "name", r->src.path);
+    evt_json_obj_end(&s->j);
+    evt_json_obj_end(&s->j);
+    return 1;
+}
+
+/* State occupancy (state machines, e.g. RKH SM_STATE): one slice per state on a state track
+ * beside the context's track. */
+static void state_track_(chrome_state *s, uint32_t idx, const evt_event *ev, const char *st_name, uint64_t tm)
+{
+    ctx_draw *d = track_(s, idx);
+    if (!d) return;
+    uint64_t stid = STATE_TID_BASE + TID_OF(idx);
+    if (!d->state_named) {
+        char nb[96];
+        snprintf(nb, sizeof nb, "%s (state)", ev->ctx_name ? ev->ctx_name : "context");
+        thread_name(s, stid, nb);
+        d->state_named = 1;
+    }
+    if (d->state_open) simple(s, "E", NULL, stid, tm);
+    simple(s, "B", st_name, stid, tm);
+    d->state_open = 1;
+}
+
 static evt_status event(void *state, const evt_event *ev)
 {
     chrome_state *s = state;
-    if (!s->started) start_(s);
-    uint64_t tm = time_of(s, ev);
+    if (!s->started && !start_(s)) return EVT_ERR_NOMEM;
+    uint32_t idx = evt_tl_add(&s->tl, ev); /* EVT_TL_NONE: a loss (on_lost wrote it), or out of memory */
+    if (s->tl.oom || s->oom) return EVT_ERR_NOMEM;
+    uint64_t tm = evt_tl_time(&s->tl, ev);
     s->last_ts = tm;
-    ctx_track *t = &s->isr;
-    if (ev->ctx_class == EVT_CTX_ISR || ev->kind == EVT_KIND_ISR_ENTER || ev->kind == EVT_KIND_ISR_EXIT) {
-        if (!s->isr_named) { thread_name(s, ISR_TID, "ISR"); s->isr_named = 1; }
-    } else if (!(ev->flags & EVT_HAS_CTX)) {
-        t = &s->global;
-        if (!s->global_named) { thread_name(s, GLOBAL_TID, "global"); s->global_named = 1; }
-    } else {
-        t = track_for(s, ev->ctx);
-        if (!t) return EVT_ERR_NOMEM;
-        /* named: 0 not yet, 1 with a placeholder, 2 with the context's name (written again when
-         * a name shows up later: the last thread_name wins in the viewers) */
-        if (t->named == 0 || (t->named == 1 && ev->ctx_name)) {
-            char nb[64];
-            const char *nm = ev->ctx_name;
-            if (!nm) { snprintf(nb, sizeof nb, "ctx 0x%" PRIx64, ev->ctx); nm = nb; }
-            thread_name(s, t->tid, nm);
-            t->named = ev->ctx_name ? 2 : 1;
-        }
-        int cpu = (ev->flags & EVT_HAS_CPU) ? (int)(ev->cpu % MAX_CPUS) : 0;
-        switch_in(s, t, cpu, tm);
-    }
-    const char *st_name = state_of(ev);
-    if (st_name && t != &s->isr && t != &s->global) {
-        /* State occupancy (state machines, e.g. RKH SM_STATE): one slice per state on a state
-         * track beside the context's track. */
-        uint32_t stid = STATE_TID_BASE + t->tid;
-        if (!t->state_named) {
-            char nb[96];
-            snprintf(nb, sizeof nb, "%s (state)", ev->ctx_name ? ev->ctx_name : "context");
-            thread_name(s, stid, nb);
-            t->state_named = 1;
-        }
-        if (t->state_open) simple(s, "E", NULL, stid, tm);
-        simple(s, "B", st_name, stid, tm);
-        t->state_open = 1;
-    }
-    switch (ev->kind) {
-    case EVT_KIND_ISR_ENTER:
-    case EVT_KIND_SVC_ENTER:
-    case EVT_KIND_FUNC_ENTER:
-        slice_begin(s, t, ev);
-        break;
-    case EVT_KIND_ISR_EXIT:
-    case EVT_KIND_SVC_EXIT:
-    case EVT_KIND_FUNC_EXIT:
-        slice_end(s, t, tm);
-        break;
-    default:
-        common(s, "i", ev->name, t->tid, tm);
+    int is_begin;
+    if (idx != EVT_TL_NONE && evt_span_cat_of(ev->kind, &is_begin) == EVT_SPAN_NONE) {
+        const char *st_name = state_of(ev);
+        if (st_name && (ev->flags & EVT_HAS_CTX)) state_track_(s, idx, ev, st_name, tm);
+        if (!track_(s, idx)) return EVT_ERR_NOMEM;
+        common(s, "i", ev->name, TID_OF(idx), tm);
         BUF_LIT(s, ",\"s\":\"t\",\"cat\":");
         buf_str_(s, evt_kind_name(ev->kind));
         args_of(s, ev);
         BUF_LIT(s, "}");
-        break;
     }
     return ferror(s->out) ? EVT_ERR_IO : EVT_OK;
 }
 
 static void free_state(chrome_state *s)
 {
-    for (uint32_t i = 0; i < s->ntracks; i++) evt_free(s->tracks[i]);
-    evt_free(s->tracks);
+    for (uint32_t i = 0; i < s->nctx; i++) evt_free(s->ctxs[i]);
+    evt_free(s->ctxs);
+    if (s->started) evt_tl_free(&s->tl);
+    evt_u64map_free(&s->counters);
+    evt_strtab_free(&s->cnames);
     evt_free(s);
 }
 
@@ -415,17 +569,20 @@ static evt_status end(void *state, evt_reader *r, char *err, size_t errlen)
 {
     (void)r;
     chrome_state *s = state;
-    if (!s->started) start_(s);
-    for (uint32_t i = 0; i < s->ntracks; i++) {
-        if (s->tracks[i]->running_cpu >= 0) switch_out(s, s->tracks[i], s->last_ts);
-        if (s->tracks[i]->state_open) simple(s, "E", NULL, STATE_TID_BASE + s->tracks[i]->tid, s->last_ts);
+    if (s->started || start_(s)) {
+        evt_tl_finish(&s->tl);
+        for (uint32_t i = 0; i < s->nctx; i++) {
+            ctx_draw *d = s->ctxs[i];
+            if (d && d->state_open) simple(s, "E", NULL, STATE_TID_BASE + TID_OF(i), s->tl.last);
+        }
     }
-    for (int i = s->isr.depth - 1; i >= 0; i--) simple(s, "E", NULL, ISR_TID, s->last_ts);
     BUF_LIT(s, "\n]}\n");
     buf_flush_(s);
     int bad = ferror(s->out);
+    int oom = s->oom || s->tl.oom;
     if (fclose(s->out) != 0) bad = 1;
     free_state(s);
+    if (oom) { snprintf(err, errlen, "out of memory"); return EVT_ERR_NOMEM; }
     if (bad) { snprintf(err, errlen, "write error"); return EVT_ERR_IO; }
     return EVT_OK;
 }

@@ -1,4 +1,4 @@
-/* Protobuf wire-format writer (varints and length-delimited fields only). */
+/* Protobuf wire-format writer (varints, 64-bit fixed fields and length-delimited fields only). */
 #include "pb.h"
 
 #include <string.h>
@@ -40,6 +40,20 @@ void evt_pb_uint(evt_pb *b, uint32_t field, uint64_t v)
 
 void evt_pb_int(evt_pb *b, uint32_t field, int64_t v) { evt_pb_uint(b, field, (uint64_t)v); }
 
+void evt_pb_fixed64(evt_pb *b, uint32_t field, uint64_t v)
+{
+    varint_(b, ((uint64_t)field << 3) | 1);
+    if (!reserve_(b, 8)) return;
+    for (int i = 0; i < 8; i++) b->p[b->n++] = (uint8_t)(v >> (8 * i)); /* little-endian */
+}
+
+void evt_pb_double(evt_pb *b, uint32_t field, double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits); /* the host's binary64 bits, written little-endian */
+    evt_pb_fixed64(b, field, bits);
+}
+
 void evt_pb_bytes(evt_pb *b, uint32_t field, const void *s, size_t n)
 {
     varint_(b, ((uint64_t)field << 3) | 2);
@@ -55,4 +69,12 @@ void evt_pb_msg(evt_pb *b, uint32_t field, const evt_pb *child)
 {
     if (child->oom) b->oom = 1;
     evt_pb_bytes(b, field, child->p, child->n);
+}
+
+void evt_pb_append(evt_pb *b, const evt_pb *fields)
+{
+    if (fields->oom) b->oom = 1;
+    if (!fields->n || !reserve_(b, fields->n)) return;
+    memcpy(b->p + b->n, fields->p, fields->n);
+    b->n += fields->n;
 }

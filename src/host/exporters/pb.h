@@ -1,5 +1,5 @@
 /* A minimal protobuf wire-format writer for the Perfetto exporter (hand-written on purpose: the
- * few fields we emit need only varints and length-delimited fields, and writing them directly
+ * few fields we emit need only varints, fixed64/double and length-delimited fields, and writing them directly
  * keeps the exporter dependency-free, streaming and allocation-stable; see docs/exports.md).
  *
  * Messages are built bottom-up: encode a child message into its own evt_pb, then append it to the
@@ -19,11 +19,15 @@ typedef struct evt_pb {
 
 void evt_pb_clear(evt_pb *b);
 void evt_pb_free(evt_pb *b);
-/* Field encoders (wire types: 0 varint, 2 length-delimited). */
+/* Field encoders (wire types: 0 varint, 1 64-bit little-endian, 2 length-delimited). */
 void evt_pb_uint(evt_pb *b, uint32_t field, uint64_t v);   /* uint32/uint64/enum/bool */
 void evt_pb_int(evt_pb *b, uint32_t field, int64_t v);     /* int32/int64 (two's complement varint) */
+void evt_pb_fixed64(evt_pb *b, uint32_t field, uint64_t v); /* fixed64 */
+void evt_pb_double(evt_pb *b, uint32_t field, double v);    /* double (IEEE 754 binary64) */
 void evt_pb_bytes(evt_pb *b, uint32_t field, const void *s, size_t n); /* string/bytes */
 void evt_pb_str(evt_pb *b, uint32_t field, const char *s); /* NUL-terminated string */
 void evt_pb_msg(evt_pb *b, uint32_t field, const evt_pb *child); /* embedded message */
+/* Append already-encoded fields (concatenated fields are a valid message; repeated fields add up). */
+void evt_pb_append(evt_pb *b, const evt_pb *fields);
 
 #endif

@@ -1,17 +1,24 @@
-/* Perfetto protobuf exporter (.perfetto-trace / .pftrace), TrackEvent packets, streamed.
+/* Perfetto protobuf exporter (.perfetto-trace / .pftrace): the one timeline
+ * (src/host/analysis/timeline.h) in Perfetto's own models, streamed. Nothing is paired here: every
+ * slice, switch, flow and counter is a timeline record, written as soon as the timeline reports it.
  *
- * Tracks: one process track ("evtrace: FILE"); one thread track per context (thread/task/ISR/init
- * context, named from the trace) carrying its service and function slices (spans.h pairing) and
- * an instant for every other event; one "CPU n" track per CPU with a "running" slice per stretch
- * of the running context (named after it; same model as stats.h); one "ISRs (CPU n)" track per CPU
- * with the nested isr_enter..isr_exit slices; a "lost events" counter track (cumulative count)
- * when the trace loses data. Events without a context are instants on the process track.
- * Names, categories (the kind) and annotation keys are interned (InternedData) on one packet
- * sequence. Debug annotations carry id, args (arg0..), fields, object and text.
- * Timestamps: ns (the event's t_ns, which the reader registry sets whenever the clock is known);
- * when the clock is unknown one tick is written as one ns and the process track's name says so
- * ("time in ticks, clock rate unknown").
- * Memory: one packet's buffers, the interning tables and per-context state; no event is kept. */
+ * - Process pid 1 ("evtrace: FILE (format)"); context index i is thread tid i + 2 (ThreadDescriptor
+ *   and ProcessTree, named from the trace; renamed when a later name shows up). ISR contexts are
+ *   plain tracks, never threads.
+ * - Scheduling: per-CPU ftrace bundles of sched_switch (prev_state = evt_tl_state_linux() of what
+ *   the previous task went to; idle = pid 0 "swapper") and sched_waking (target_cpu = the CPU the
+ *   woken context last ran on): Perfetto's CPU tracks and thread states come from these.
+ * - Track events: service and function slices on the context's track; ISR slices on an
+ *   "ISR cpu N" track per CPU (named by the timeline's label, annotation `irq`); an instant for
+ *   every other event (category = its kind; annotations id, args, fields...); flows as a pair of
+ *   instants (category "flow", named by the flow's kind) on the two contexts' tracks linked by
+ *   flow_ids / terminating_flow_ids; counters (queue depth, semaphore count, ...) on a counter
+ *   track per object and counter; lost data as an instant "lost events" with `count` and a
+ *   cumulative "lost events" counter track; CPU load per context (perfetto_load.h).
+ * - Time: the timeline's unit (ns when the clock is known); unknown clock: one tick is written as
+ *   one ns and the process name says so ("time in ticks, clock rate unknown").
+ * Memory: the timeline's (contexts, objects, open spans) plus a few bytes per context, counter
+ * track and CPU; no event is kept. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -19,266 +26,313 @@
 #include "evtrace/alloc.h"
 #include "evtrace/exporter.h"
 #include "evtrace/out.h"
-#include "host/analysis/spans.h"
-#include "host/analysis/strtab.h"
+#include "host/analysis/timeline.h"
 #include "host/analysis/u64map.h"
-#include "pb.h"
+#include "perfetto_load.h"
+#include "perfetto_pkt.h"
 
-/* Field numbers (perfetto/protos/perfetto/trace/...). */
-enum {
-    F_TRACE_PACKET = 1,
-    F_PKT_TIMESTAMP = 8, F_PKT_SEQ_ID = 10, F_PKT_TRACK_EVENT = 11, F_PKT_INTERNED = 12,
-    F_PKT_SEQ_FLAGS = 13, F_PKT_TRACK_DESC = 60,
-    F_TD_UUID = 1, F_TD_NAME = 2, F_TD_PROCESS = 3, F_TD_THREAD = 4, F_TD_PARENT = 5, F_TD_COUNTER = 8,
-    F_PD_PID = 1, F_PD_NAME = 6,
-    F_THD_PID = 1, F_THD_TID = 2, F_THD_NAME = 5,
-    F_TE_CATEGORY_IIDS = 3, F_TE_DEBUG = 4, F_TE_TYPE = 9, F_TE_NAME_IID = 10, F_TE_TRACK = 11,
-    F_TE_COUNTER_VALUE = 30,
-    F_ID_CATEGORIES = 1, F_ID_NAMES = 2, F_ID_DEBUG_NAMES = 3,
-    F_INT_IID = 1, F_INT_NAME = 2,
-    F_DA_NAME_IID = 1, F_DA_UINT = 3, F_DA_INT = 4, F_DA_STRING = 6,
-};
-enum { TYPE_SLICE_BEGIN = 1, TYPE_SLICE_END = 2, TYPE_INSTANT = 3, TYPE_COUNTER = 4 };
-enum { SEQ_CLEARED = 1, SEQ_NEEDS = 2 };
-
-#define SEQ_ID 1
+#define PID 1                        /* the traced target, as one process */
 #define UUID_PROCESS 1
-#define UUID_LOST 2
-#define UUID_CPU 0x100     /* + cpu */
-#define UUID_ISR 0x200     /* + cpu */
-#define UUID_CTX 0x10000   /* + context index */
-#define MAX_CPUS 64
+#define UUID_LOST 2                  /* cumulative lost-count counter track */
+#define UUID_ISR 0x100               /* + cpu: "ISR cpu N" */
+#define UUID_CTX (1ull << 32)        /* + context index */
+#define UUID_COUNTER (2ull << 32)    /* + counter track number */
+#define UUID_LOAD (3ull << 32)       /* + context index: CPU load */
+#define TID_OF(idx) ((int32_t)((idx) + 2))
 
 typedef struct pf_ctx {
-    uint64_t ctx;            /* context id (valid when has_ctx) */
-    int has_ctx;
-    char *name;              /* owned display name */
-    evt_span_stack stack;    /* open service/function slices */
+    uint8_t described;       /* its track is written */
+    uint8_t thread;          /* a thread (sched task), not an ISR context */
+    uint32_t open;           /* slices begun on its track and not yet ended */
 } pf_ctx;
-
-typedef struct pf_cpu {
-    int described;           /* CPU track descriptor written */
-    int isr_described;       /* ISR track descriptor written */
-    int64_t run;             /* index of the context with an open running slice, -1 none */
-    uint32_t isr_depth;      /* open ISR slices */
-} pf_cpu;
 
 typedef struct pf_state {
     FILE *out;
     evt_reader *r;           /* open until end(): its clock is read at the first event */
-    int started;             /* the first packet (process track) is written: start_ */
-    uint64_t hz;
-    evt_pb pkt, te, td, sub, interned, names, cats, dnames, tmp; /* reusable buffers */
-    evt_strtab events;       /* interned event names (iid = id) */
-    evt_strtab categories;   /* interned categories */
-    evt_strtab dbgnames;     /* interned annotation names */
-    evt_strtab labels;       /* span labels (ids for evt_span_stack) */
-    pf_ctx *ctxs;
-    uint32_t nctx, cap;
-    evt_u64map ctxmap;
-    int64_t noctx_isr;       /* index of the "ISR" pseudo-context, -1 none */
-    pf_cpu cpus[MAX_CPUS];
-    uint32_t ncpus;
+    int started;             /* the timeline and the first packet exist: start_ */
+    pf_w w;
+    evt_tl tl;
+    pf_ctx *ctxs;            /* by timeline context index */
+    uint32_t nctx;
+    uint32_t isr_open[EVT_TL_MAX_CPUS]; /* ISR slices begun per CPU and not yet ended */
+    uint64_t isr_described;  /* bit per CPU slot (slots >= 64 share the last bit) */
+    evt_u64map counters;     /* (object index + 1) << 32 | counter-name id -> counter track number */
+    evt_strtab counter_names;
+    uint32_t ncounters;
     int lost_described;
     uint64_t lost_total;
-    uint64_t last_ns;
+    pf_load load;
+    char procname[512];      /* the process name (ProcessTree cmdline) */
+    int tree_started;        /* the process is in a ProcessTree packet */
     int oom;
 } pf_state;
 
-static uint64_t ts_ns_(const pf_state *s, const evt_event *ev)
-{
-    if (!s->hz) return ev->ts;
-    return (ev->flags & EVT_HAS_TNS) ? ev->t_ns : evt_ticks_to_ns(ev->ts, s->hz);
-}
+/* ---- contexts ------------------------------------------------------------------------------ */
 
-/* Write the packet in s->pkt as one Trace.packet. */
-static int flush_packet_(pf_state *s)
+static pf_ctx *pctx_(pf_state *s, uint32_t idx)
 {
-    evt_pb_clear(&s->tmp);
-    evt_pb_msg(&s->tmp, F_TRACE_PACKET, &s->pkt);
-    if (s->tmp.oom || s->pkt.oom) { s->oom = 1; return 0; }
-    if (fwrite(s->tmp.p, 1, s->tmp.n, s->out) != s->tmp.n) return 0;
-    evt_pb_clear(&s->pkt);
-    return 1;
-}
-
-static int track_desc_(pf_state *s, uint64_t uuid, const char *name, uint64_t parent, int thread_tid,
-                       int is_counter)
-{
-    evt_pb_clear(&s->td);
-    evt_pb_uint(&s->td, F_TD_UUID, uuid);
-    if (parent) evt_pb_uint(&s->td, F_TD_PARENT, parent);
-    evt_pb_str(&s->td, F_TD_NAME, name);
-    if (thread_tid) {
-        evt_pb_clear(&s->sub);
-        evt_pb_int(&s->sub, F_THD_PID, 1);
-        evt_pb_int(&s->sub, F_THD_TID, thread_tid);
-        evt_pb_str(&s->sub, F_THD_NAME, name);
-        evt_pb_msg(&s->td, F_TD_THREAD, &s->sub);
+    if (idx >= s->nctx) {
+        uint32_t n = s->nctx ? s->nctx : 32;
+        while (n <= idx) n *= 2;
+        pf_ctx *p = evt_realloc(s->ctxs, n * sizeof *p);
+        if (!p) { s->oom = 1; return NULL; }
+        memset(p + s->nctx, 0, (n - s->nctx) * sizeof *p);
+        s->ctxs = p;
+        s->nctx = n;
     }
-    if (is_counter) {
-        evt_pb_clear(&s->sub);
-        evt_pb_msg(&s->td, F_TD_COUNTER, &s->sub);
-    }
-    evt_pb_clear(&s->pkt);
-    evt_pb_uint(&s->pkt, F_PKT_SEQ_ID, SEQ_ID);
-    evt_pb_msg(&s->pkt, F_PKT_TRACK_DESC, &s->td);
-    return flush_packet_(s);
+    return &s->ctxs[idx];
 }
 
-/* Interned id of str in table t; appends the InternedData entry to `list` when new. */
-static uint64_t iid_(pf_state *s, evt_strtab *t, evt_pb *list, const char *str)
+static void describe_ctx_(pf_state *s, const evt_tl_ctx *c)
 {
-    int added;
-    uint32_t id = evt_strtab_intern(t, str, strlen(str), &added);
-    if (!id) { s->oom = 1; return 0; }
-    if (added) {
-        evt_pb_clear(&s->sub);
-        evt_pb_uint(&s->sub, F_INT_IID, id);
-        evt_pb_str(&s->sub, F_INT_NAME, str);
-        evt_pb_msg(list, list == &s->cats ? F_ID_CATEGORIES : list == &s->names ? F_ID_NAMES : F_ID_DEBUG_NAMES,
-                   &s->sub);
-    }
-    return id;
-}
-
-static void te_begin_(pf_state *s, int type, uint64_t track)
-{
-    evt_pb_clear(&s->te);
-    evt_pb_clear(&s->names);
-    evt_pb_clear(&s->cats);
-    evt_pb_clear(&s->dnames);
-    evt_pb_uint(&s->te, F_TE_TYPE, (uint64_t)type);
-    evt_pb_uint(&s->te, F_TE_TRACK, track);
-}
-
-static void te_name_(pf_state *s, const char *name, const char *category)
-{
-    if (category) evt_pb_uint(&s->te, F_TE_CATEGORY_IIDS, iid_(s, &s->categories, &s->cats, category));
-    evt_pb_uint(&s->te, F_TE_NAME_IID, iid_(s, &s->events, &s->names, name));
-}
-
-static void ann_u_(pf_state *s, const char *key, uint64_t v, int is_signed)
-{
-    evt_pb da = s->tmp; /* reuse tmp's storage as the annotation buffer */
-    evt_pb_clear(&da);
-    evt_pb_uint(&da, F_DA_NAME_IID, iid_(s, &s->dbgnames, &s->dnames, key));
-    if (is_signed) evt_pb_int(&da, F_DA_INT, (int64_t)v);
-    else evt_pb_uint(&da, F_DA_UINT, v);
-    evt_pb_msg(&s->te, F_TE_DEBUG, &da);
-    s->tmp = da;
-}
-
-static void ann_s_(pf_state *s, const char *key, const char *str, size_t n)
-{
-    evt_pb da = s->tmp;
-    evt_pb_clear(&da);
-    evt_pb_uint(&da, F_DA_NAME_IID, iid_(s, &s->dbgnames, &s->dnames, key));
-    evt_pb_bytes(&da, F_DA_STRING, str, n);
-    evt_pb_msg(&s->te, F_TE_DEBUG, &da);
-    s->tmp = da;
-}
-
-static void annotations_(pf_state *s, const evt_event *ev)
-{
-    static const char *const argk[EVT_MAX_ARGS] = {"arg0", "arg1", "arg2", "arg3", "arg4", "arg5", "arg6", "arg7",
-                                                   "arg8", "arg9", "arg10", "arg11", "arg12", "arg13", "arg14", "arg15"};
-    ann_u_(s, "id", ev->id, 0);
-    for (uint32_t i = 0; i < ev->nargs && i < EVT_MAX_ARGS; i++) ann_u_(s, argk[i], ev->args[i], 0);
-    if (ev->flags & EVT_HAS_TARGET) {
-        ann_u_(s, "target", ev->target, 0);
-        if (ev->target_name) ann_s_(s, "object", ev->target_name, strlen(ev->target_name));
-    }
-    if (ev->flags & EVT_HAS_COUNT) ann_u_(s, "count", ev->count, 0);
-    for (uint32_t i = 0; i < ev->nfields; i++) {
-        const evt_field *f = &ev->fields[i];
-        if (!f->key) continue;
-        if (f->is_str) ann_s_(s, f->key, f->str ? f->str : "", f->str ? strlen(f->str) : 0);
-        else ann_u_(s, f->key, f->num, f->is_signed);
-    }
-    if (ev->data && ev->data_is_text) ann_s_(s, "text", (const char *)ev->data, ev->data_len);
-}
-
-/* Finish the track event into a packet at ts and write it. */
-static int te_emit_(pf_state *s, uint64_t ts)
-{
-    evt_pb_clear(&s->pkt);
-    evt_pb_uint(&s->pkt, F_PKT_TIMESTAMP, ts);
-    evt_pb_uint(&s->pkt, F_PKT_SEQ_ID, SEQ_ID);
-    evt_pb_uint(&s->pkt, F_PKT_SEQ_FLAGS, SEQ_NEEDS);
-    evt_pb_msg(&s->pkt, F_PKT_TRACK_EVENT, &s->te);
-    if (s->names.n || s->cats.n || s->dnames.n) {
-        evt_pb_clear(&s->interned);
-        /* InternedData: concatenating already-encoded repeated fields is valid protobuf. */
-        evt_pb *parts[3] = {&s->cats, &s->names, &s->dnames};
-        for (int i = 0; i < 3; i++) {
-            if (!parts[i]->n) continue;
-            size_t need = s->interned.n + parts[i]->n;
-            if (need > s->interned.cap) {
-                uint8_t *np = evt_realloc(s->interned.p, need * 2);
-                if (!np) { s->oom = 1; return 0; }
-                s->interned.p = np;
-                s->interned.cap = need * 2;
-            }
-            memcpy(s->interned.p + s->interned.n, parts[i]->p, parts[i]->n);
-            s->interned.n += parts[i]->n;
-        }
-        evt_pb_msg(&s->pkt, F_PKT_INTERNED, &s->interned);
-    }
-    if (s->oom || s->te.oom || s->names.oom || s->cats.oom || s->dnames.oom) { s->oom = 1; return 0; }
-    return flush_packet_(s);
-}
-
-static int slice_end_(pf_state *s, uint64_t track, uint64_t ts)
-{
-    te_begin_(s, TYPE_SLICE_END, track);
-    return te_emit_(s, ts);
-}
-
-/* Context index for ev, writing its track descriptor on first sight; -1 on failure. */
-static int64_t ctx_(pf_state *s, const evt_event *ev, int isr_pseudo)
-{
-    uint32_t idx;
-    int has = (ev->flags & EVT_HAS_CTX) && !isr_pseudo;
-    if (has && evt_u64map_get(&s->ctxmap, ev->ctx, &idx)) return idx;
-    if (!has && s->noctx_isr >= 0) return s->noctx_isr;
-    if (s->nctx == s->cap) {
-        uint32_t nc = s->cap ? s->cap * 2 : 32;
-        pf_ctx *n = evt_realloc(s->ctxs, nc * sizeof *n);
-        if (!n) { s->oom = 1; return -1; }
-        s->ctxs = n;
-        s->cap = nc;
-    }
-    idx = s->nctx;
-    pf_ctx *c = &s->ctxs[idx];
-    memset(c, 0, sizeof *c);
-    c->has_ctx = has;
-    c->ctx = has ? ev->ctx : 0;
-    char nb[64];
-    const char *nm = has ? ev->ctx_name : "ISR";
-    if (!nm) { snprintf(nb, sizeof nb, "ctx 0x%" PRIx64, ev->ctx); nm = nb; }
-    c->name = evt_strdup(nm);
-    if (!c->name) { s->oom = 1; return -1; }
-    s->nctx++;
-    if (has) {
-        if (!evt_u64map_put(&s->ctxmap, ev->ctx, idx)) { s->oom = 1; return -1; }
+    pf_ctx *p = pctx_(s, c->index);
+    if (!p) return;
+    char lb[96];
+    const char *name = evt_tl_ctx_label(c, lb, sizeof lb);
+    p->thread = c->cls != EVT_CTX_ISR;
+    if (p->thread) {
+        pf_thread_track(&s->w, UUID_CTX + c->index, UUID_PROCESS, PID, TID_OF(c->index), name);
+        pf_process_tree(&s->w, c->first, PID, s->procname, !s->tree_started, TID_OF(c->index), name);
+        s->tree_started = 1;
     } else {
-        s->noctx_isr = idx;
+        pf_track(&s->w, UUID_CTX + c->index, UUID_PROCESS, name, 0);
     }
-    if (!track_desc_(s, UUID_CTX + idx, c->name, UUID_PROCESS, (int)idx + 2, 0)) return -1;
-    return idx;
+    p->described = 1;
 }
 
-static pf_cpu *cpu_(pf_state *s, const evt_event *ev, uint32_t *num)
+/* A new context whose name the event being added carries is described by on_ctx_name right
+ * after (one descriptor, not a placeholder and its rename). */
+static void on_ctx_new(void *user, const evt_tl_ctx *c)
 {
-    uint32_t c = (ev->flags & EVT_HAS_CPU) ? ev->cpu : 0;
-    if (c >= MAX_CPUS) c = MAX_CPUS - 1;
-    if (c + 1 > s->ncpus) s->ncpus = c + 1;
-    *num = c;
-    return &s->cpus[c];
+    pf_state *s = user;
+    const evt_event *ev = s->tl.cur;
+    if (!c->name && ev && ev->ctx_name && ev->ctx_name[0] && (ev->flags & EVT_HAS_CTX) && c->has_id &&
+        ev->ctx == c->id)
+        return;
+    describe_ctx_(s, c);
+}
+static void on_ctx_name(void *user, const evt_tl_ctx *c) { describe_ctx_(user, c); }
+
+/* The track of a context (described now if it is not yet). */
+static uint64_t ctx_track_(pf_state *s, uint32_t idx)
+{
+    const evt_tl_ctx *c = evt_tl_ctx_at(&s->tl, idx);
+    if (!c) return UUID_PROCESS;
+    pf_ctx *p = pctx_(s, idx);
+    if (p && !p->described) describe_ctx_(s, c);
+    return UUID_CTX + idx;
 }
 
-static void free_(pf_state *s);
+/* The task a context index is in sched events (idle for EVT_TL_NONE). */
+static pf_task task_(pf_state *s, uint32_t idx, char *buf, size_t len)
+{
+    pf_task t = {0, 120, "swapper"};
+    const evt_tl_ctx *c = evt_tl_ctx_at(&s->tl, idx);
+    if (!c) return t;
+    t.pid = TID_OF(idx);
+    t.prio = c->has_prio ? (int32_t)c->prio : 0;
+    t.comm = evt_tl_ctx_label(c, buf, len);
+    return t;
+}
+
+/* ---- scheduling ---------------------------------------------------------------------------- */
+
+static void on_switch(void *user, const evt_tl_switch *sw)
+{
+    pf_state *s = user;
+    char pb[96], nb[96];
+    pf_task prev = task_(s, sw->prev, pb, sizeof pb), next = task_(s, sw->next, nb, sizeof nb);
+    if (sw->prev != EVT_TL_NONE) prev.prio = (int32_t)sw->prev_prio;
+    if (sw->next != EVT_TL_NONE) next.prio = (int32_t)sw->next_prio;
+    int64_t st = sw->prev == EVT_TL_NONE ? 0 : evt_tl_state_linux(sw->prev_state);
+    pf_ft_switch(&s->w, sw->cpu, sw->t, &prev, st, &next);
+    pf_load_switch(&s->load, sw);
+}
+
+static void on_waking(void *user, const evt_tl_waking *wk)
+{
+    pf_state *s = user;
+    char tb[96];
+    pf_task target = task_(s, wk->target, tb, sizeof tb);
+    const evt_tl_ctx *c = evt_tl_ctx_at(&s->tl, wk->target);
+    int32_t waker = wk->waker == EVT_TL_NONE ? 0 : TID_OF(wk->waker);
+    pf_ft_waking(&s->w, wk->cpu, wk->t, waker, &target, c ? (int32_t)c->cpu : (int32_t)wk->cpu);
+}
+
+static void on_state(void *user, const evt_tl_state_iv *iv)
+{
+    pf_state *s = user;
+    if (iv->state == EVT_TL_RUNNING) pf_load_running(&s->load, iv);
+}
+
+/* ---- ISRs and slices ----------------------------------------------------------------------- */
+
+static uint64_t isr_track_(pf_state *s, uint32_t cpu)
+{
+    uint64_t bit = 1ull << (cpu < 63 ? cpu : 63);
+    if (!(s->isr_described & bit)) {
+        char nb[32];
+        snprintf(nb, sizeof nb, "ISR cpu %u", cpu);
+        pf_track(&s->w, UUID_ISR + cpu, UUID_PROCESS, nb, 0);
+        s->isr_described |= bit;
+    }
+    return UUID_ISR + cpu;
+}
+
+/* Annotations of the event being added, when it is the one the record starts at. */
+static void cur_ann_(pf_state *s, evt_kind kind)
+{
+    if (s->tl.cur && s->tl.cur->kind == kind) pf_ann_event(&s->w, s->tl.cur);
+}
+
+static void isr_slice_begin_(pf_state *s, const evt_tl_isr *iv, uint64_t track)
+{
+    pf_te_begin(&s->w, PF_SLICE_BEGIN, track);
+    pf_te_name(&s->w, iv->name ? iv->name : "ISR", "isr");
+    if (iv->has_irq) pf_ann_u(&s->w, "irq", iv->irq, 0);
+    cur_ann_(s, EVT_KIND_ISR_ENTER);
+    pf_te_emit(&s->w, iv->t0);
+}
+
+static void on_isr_begin(void *user, const evt_tl_isr *iv)
+{
+    pf_state *s = user;
+    uint32_t cpu = iv->cpu < EVT_TL_MAX_CPUS ? iv->cpu : EVT_TL_MAX_CPUS - 1;
+    isr_slice_begin_(s, iv, isr_track_(s, cpu));
+    s->isr_open[cpu]++;
+}
+
+static void on_isr(void *user, const evt_tl_isr *iv)
+{
+    pf_state *s = user;
+    uint32_t cpu = iv->cpu < EVT_TL_MAX_CPUS ? iv->cpu : EVT_TL_MAX_CPUS - 1;
+    uint64_t track = isr_track_(s, cpu);
+    if (s->isr_open[cpu] <= iv->depth) isr_slice_begin_(s, iv, track); /* reported closed only */
+    else s->isr_open[cpu] = iv->depth;
+    pf_te_begin(&s->w, PF_SLICE_END, track);
+    if (iv->truncated) pf_ann_u(&s->w, "truncated", 1, 0);
+    pf_te_emit(&s->w, iv->t1);
+}
+
+static void slice_begin_(pf_state *s, const evt_tl_slice *sl)
+{
+    pf_te_begin(&s->w, PF_SLICE_BEGIN, ctx_track_(s, sl->ctx));
+    pf_te_name(&s->w, sl->name ? sl->name : "?", sl->cat == EVT_SPAN_FUNC ? "func" : "svc");
+    if (s->tl.cur && evt_tl_time(&s->tl, s->tl.cur) == sl->t0) {
+        int is_begin;
+        if (evt_span_cat_of(s->tl.cur->kind, &is_begin) == sl->cat && is_begin) pf_ann_event(&s->w, s->tl.cur);
+        else if (s->tl.cur->kind == EVT_KIND_SVC) pf_ann_event(&s->w, s->tl.cur);
+    }
+    pf_te_emit(&s->w, sl->t0);
+}
+
+static void on_slice_begin(void *user, const evt_tl_slice *sl)
+{
+    pf_state *s = user;
+    pf_ctx *p = pctx_(s, sl->ctx);
+    if (!p) return;
+    slice_begin_(s, sl);
+    p->open++;
+}
+
+static void on_slice(void *user, const evt_tl_slice *sl)
+{
+    pf_state *s = user;
+    pf_ctx *p = pctx_(s, sl->ctx);
+    if (!p) return;
+    if (p->open <= sl->depth) slice_begin_(s, sl); /* zero-length, reported closed only */
+    else p->open = sl->depth;
+    pf_te_begin(&s->w, PF_SLICE_END, ctx_track_(s, sl->ctx));
+    if (sl->truncated) pf_ann_u(&s->w, "truncated", 1, 0);
+    pf_te_emit(&s->w, sl->t1);
+}
+
+/* ---- counters, flows, losses --------------------------------------------------------------- */
+
+static void on_counter(void *user, const evt_tl_counter *c)
+{
+    pf_state *s = user;
+    const char *cname = c->name ? c->name : "counter";
+    uint32_t nid = evt_strtab_intern(&s->counter_names, cname, strlen(cname), NULL);
+    if (!nid) { s->oom = 1; return; }
+    uint64_t key = ((uint64_t)(c->obj == EVT_TL_NONE ? 0 : c->obj + 1) << 32) | nid;
+    uint32_t n;
+    if (!evt_u64map_get(&s->counters, key, &n)) {
+        n = s->ncounters++;
+        if (!evt_u64map_put(&s->counters, key, n)) { s->oom = 1; return; }
+        char nb[256];
+        const evt_tl_obj *o = evt_tl_obj_at(&s->tl, c->obj);
+        if (!o) snprintf(nb, sizeof nb, "%s", cname);
+        else if (o->name) snprintf(nb, sizeof nb, "%s %s", o->name, cname);
+        else snprintf(nb, sizeof nb, "object 0x%" PRIx64 " %s", o->id, cname);
+        pf_track(&s->w, UUID_COUNTER + n, UUID_PROCESS, nb, 1);
+    }
+    pf_te_begin(&s->w, PF_COUNTER, UUID_COUNTER + n);
+    pf_te_counter(&s->w, (int64_t)c->value);
+    pf_te_emit(&s->w, c->t);
+}
+
+static void on_flow(void *user, const evt_tl_flow *f)
+{
+    pf_state *s = user;
+    const char *kind = f->kind ? f->kind : "flow";
+    pf_te_begin(&s->w, PF_INSTANT, ctx_track_(s, f->from_ctx));
+    pf_te_name(&s->w, kind, "flow");
+    pf_te_flow(&s->w, f->id, 0);
+    pf_te_emit(&s->w, f->t0);
+    pf_te_begin(&s->w, PF_INSTANT, ctx_track_(s, f->to_ctx));
+    pf_te_name(&s->w, kind, "flow");
+    pf_te_flow(&s->w, f->id, 1);
+    pf_te_emit(&s->w, f->t1);
+}
+
+static void on_lost(void *user, const evt_tl_lost *l)
+{
+    pf_state *s = user;
+    pf_te_begin(&s->w, PF_INSTANT, UUID_PROCESS);
+    pf_te_name(&s->w, "lost events", "lost");
+    if (l->has_count) pf_ann_u(&s->w, "count", l->count, 0);
+    pf_ann_u(&s->w, "since", l->t0, 0);
+    pf_ann_u(&s->w, "cpu", l->cpu, 0);
+    cur_ann_(s, EVT_KIND_LOST);
+    pf_te_emit(&s->w, l->t1);
+    if (!s->lost_described) {
+        pf_track(&s->w, UUID_LOST, UUID_PROCESS, "lost events", 1);
+        s->lost_described = 1;
+    }
+    s->lost_total += l->has_count ? l->count : 0;
+    pf_te_begin(&s->w, PF_COUNTER, UUID_LOST);
+    pf_te_counter(&s->w, (int64_t)s->lost_total);
+    pf_te_emit(&s->w, l->t1);
+}
+
+/* CPU load samples (perfetto_load.h) become counter events on a track per context. */
+static void on_load(void *user, uint32_t ctx, uint64_t t, double pct, int first)
+{
+    pf_state *s = user;
+    if (first) {
+        char lb[96], nb[128];
+        const evt_tl_ctx *c = evt_tl_ctx_at(&s->tl, ctx);
+        snprintf(nb, sizeof nb, "CPU load %% %s", c ? evt_tl_ctx_label(c, lb, sizeof lb) : "?");
+        pf_track(&s->w, UUID_LOAD + ctx, UUID_PROCESS, nb, 1);
+    }
+    pf_te_begin(&s->w, PF_COUNTER, UUID_LOAD + ctx);
+    pf_te_counter_double(&s->w, pct);
+    pf_te_emit(&s->w, t);
+}
+
+/* ---- exporter ------------------------------------------------------------------------------ */
+
+static void free_(pf_state *s)
+{
+    pf_w_free(&s->w);
+    if (s->started) evt_tl_free(&s->tl);
+    pf_load_free(&s->load);
+    evt_u64map_free(&s->counters);
+    evt_strtab_free(&s->counter_names);
+    evt_free(s->ctxs);
+    evt_free(s);
+}
 
 static evt_status begin(const char *path, evt_reader *r, void **state, char *err, size_t errlen)
 {
@@ -287,183 +341,69 @@ static evt_status begin(const char *path, evt_reader *r, void **state, char *err
     s->out = evt_out_fopen(path, "wb");
     if (!s->out) { snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno)); evt_free(s); return EVT_ERR_IO; }
     s->r = r;
-    s->noctx_isr = -1;
-    for (int i = 0; i < MAX_CPUS; i++) s->cpus[i].run = -1;
+    pf_w_init(&s->w, s->out);
     *state = s;
     return EVT_OK;
 }
 
-/* First packet, at the first event (or the end): clears the sequence's incremental state and
- * describes the process track. The time unit is fixed here by the reader's clock as known then
- * (a reader may learn its rate from its first record, e.g. RKH's TCFG). Returns 0 on failure. */
+/* At the first event (or the end): the unit is fixed by the reader's clock as known then (a
+ * reader may learn its rate from its first record, e.g. RKH's TCFG); the timeline starts and the
+ * first packet describes the process. Returns 0 when out of memory. */
 static int start_(pf_state *s)
 {
     evt_reader *r = s->r;
     s->started = 1;
-    s->hz = r->clock_hz;
-    evt_pb_clear(&s->td);
-    evt_pb_uint(&s->td, F_TD_UUID, UUID_PROCESS);
-    evt_pb_clear(&s->sub);
-    evt_pb_int(&s->sub, F_PD_PID, 1);
+    evt_tl_sink sink = {
+        s, on_ctx_new, on_ctx_name, NULL, NULL, on_state, on_switch, on_waking, on_isr_begin, on_isr,
+        on_slice_begin, on_slice, on_counter, on_flow, on_lost,
+    };
+    if (!evt_tl_init(&s->tl, r->clock_hz, &sink)) { s->oom = 1; return 0; }
+    pf_load_init(&s->load, r->clock_hz != 0, on_load, s);
     char nm[512];
     snprintf(nm, sizeof nm, "evtrace: %s (%s)%s", r->src.path ? r->src.path : "trace", r->desc->name,
-             s->hz ? "" : " [time in ticks, clock rate unknown: 1 tick shown as 1 ns]");
-    evt_pb_str(&s->sub, F_PD_NAME, nm);
-    evt_pb_msg(&s->td, F_TD_PROCESS, &s->sub);
-    evt_pb_uint(&s->pkt, F_PKT_SEQ_ID, SEQ_ID);
-    evt_pb_uint(&s->pkt, F_PKT_SEQ_FLAGS, SEQ_CLEARED);
-    evt_pb_msg(&s->pkt, F_PKT_TRACK_DESC, &s->td);
-    return flush_packet_(s);
-}
-
-static int close_running_(pf_state *s, uint32_t cn, uint64_t ts)
-{
-    pf_cpu *c = &s->cpus[cn];
-    if (c->run < 0) return 1;
-    c->run = -1;
-    return slice_end_(s, UUID_CPU + cn, ts);
-}
-
-/* Close every open slice at ts (a loss, or the end). */
-static int close_all_(pf_state *s, uint64_t ts)
-{
-    for (uint32_t i = 0; i < s->nctx; i++) {
-        evt_span_stack *st = &s->ctxs[i].stack;
-        for (; st->n; st->n--)
-            if (!slice_end_(s, UUID_CTX + i, ts)) return 0;
-    }
-    for (uint32_t c = 0; c < s->ncpus; c++) {
-        for (; s->cpus[c].isr_depth; s->cpus[c].isr_depth--)
-            if (!slice_end_(s, UUID_ISR + c, ts)) return 0;
-        if (!close_running_(s, c, ts)) return 0;
-    }
+             r->clock_hz ? "" : " [time in ticks, clock rate unknown: 1 tick shown as 1 ns]");
+    snprintf(s->procname, sizeof s->procname, "%s", nm);
+    pf_process(&s->w, UUID_PROCESS, PID, nm);
     return 1;
+}
+
+static evt_status status_(pf_state *s)
+{
+    if (s->oom || s->tl.oom || s->w.oom || s->load.oom) return EVT_ERR_NOMEM;
+    return s->w.io || ferror(s->out) ? EVT_ERR_IO : EVT_OK;
 }
 
 static evt_status event(void *state, const evt_event *ev)
 {
     pf_state *s = state;
-    if (!s->started && !start_(s)) return s->oom ? EVT_ERR_NOMEM : EVT_ERR_IO;
-    uint64_t ts = ts_ns_(s, ev);
-    if (ts > s->last_ns) s->last_ns = ts;
-    uint32_t cn;
-    pf_cpu *cpu = cpu_(s, ev, &cn);
-    char lb[256], nb[64];
-    int64_t ci = -1;
-    if (ev->flags & EVT_HAS_CTX) {
-        ci = ctx_(s, ev, 0);
-        if (ci < 0) return s->oom ? EVT_ERR_NOMEM : EVT_ERR_IO;
-    }
-    /* Running slice on the CPU track. */
-    if (ci >= 0 && ev->ctx_class != EVT_CTX_ISR && cpu->run != ci) {
-        if (!cpu->described) {
-            snprintf(nb, sizeof nb, "CPU %u", cn);
-            if (!track_desc_(s, UUID_CPU + cn, nb, UUID_PROCESS, 0, 0)) return EVT_ERR_IO;
-            cpu->described = 1;
-        }
-        if (!close_running_(s, cn, ts)) return EVT_ERR_IO;
-        te_begin_(s, TYPE_SLICE_BEGIN, UUID_CPU + cn);
-        te_name_(s, s->ctxs[ci].name, "running");
-        if (!te_emit_(s, ts)) return EVT_ERR_IO;
-        cpu->run = ci;
-    }
+    if (!s->started && !start_(s)) return EVT_ERR_NOMEM;
+    uint32_t idx = evt_tl_add(&s->tl, ev); /* EVT_TL_NONE: a loss, or out of memory */
+    if (s->tl.oom) return EVT_ERR_NOMEM;
     int is_begin;
-    evt_span_cat cat = evt_span_cat_of(ev->kind, &is_begin);
-    uint64_t track = ci >= 0 ? UUID_CTX + (uint64_t)ci : UUID_PROCESS;
-    if (cat == EVT_SPAN_ISR) {
-        if (!cpu->isr_described) {
-            snprintf(nb, sizeof nb, "ISRs (CPU %u)", cn);
-            if (!track_desc_(s, UUID_ISR + cn, nb, UUID_PROCESS, 0, 0)) return EVT_ERR_IO;
-            cpu->isr_described = 1;
-        }
-        if (is_begin) {
-            te_begin_(s, TYPE_SLICE_BEGIN, UUID_ISR + cn);
-            te_name_(s, evt_event_label(ev, lb, sizeof lb), "isr");
-            annotations_(s, ev);
-            if (!te_emit_(s, ts)) return EVT_ERR_IO;
-            cpu->isr_depth++;
-        } else if (cpu->isr_depth) {
-            if (!slice_end_(s, UUID_ISR + cn, ts)) return EVT_ERR_IO;
-            cpu->isr_depth--;
-        } else {
-            te_begin_(s, TYPE_INSTANT, UUID_ISR + cn);
-            te_name_(s, ev->name ? ev->name : "?", "isr_exit (unmatched)");
-            annotations_(s, ev);
-            if (!te_emit_(s, ts)) return EVT_ERR_IO;
-        }
-    } else if (cat != EVT_SPAN_NONE && ci >= 0) {
-        evt_event_label(ev, lb, sizeof lb);
-        uint32_t label = evt_strtab_intern(&s->labels, lb, strlen(lb), NULL);
-        if (!label) return EVT_ERR_NOMEM;
-        evt_span_stack *st = &s->ctxs[ci].stack;
-        uint32_t k = is_begin ? 0 : evt_span_match(st, (uint8_t)cat, label);
-        if (is_begin && evt_span_push(st, (uint8_t)cat, label, ev->ts)) {
-            te_begin_(s, TYPE_SLICE_BEGIN, track);
-            te_name_(s, lb, evt_span_cat_name(cat));
-            annotations_(s, ev);
-            if (!te_emit_(s, ts)) return EVT_ERR_IO;
-        } else if (!is_begin && k) {
-            for (; k; k--, st->n--)
-                if (!slice_end_(s, track, ts)) return EVT_ERR_IO;
-        } else {
-            te_begin_(s, TYPE_INSTANT, track);
-            te_name_(s, ev->name ? ev->name : "?", evt_kind_name(ev->kind));
-            annotations_(s, ev);
-            if (!te_emit_(s, ts)) return EVT_ERR_IO;
-        }
-    } else {
-        if (ev->kind == EVT_KIND_LOST && !close_all_(s, ts)) return EVT_ERR_IO;
-        te_begin_(s, TYPE_INSTANT, track);
-        te_name_(s, ev->name ? ev->name : "?", evt_kind_name(ev->kind));
-        annotations_(s, ev);
-        if (!te_emit_(s, ts)) return EVT_ERR_IO;
-        if (ev->kind == EVT_KIND_LOST) {
-            if (!s->lost_described) {
-                if (!track_desc_(s, UUID_LOST, "lost events", UUID_PROCESS, 0, 1)) return EVT_ERR_IO;
-                s->lost_described = 1;
-            }
-            s->lost_total += (ev->flags & EVT_HAS_COUNT) ? ev->count : 0;
-            te_begin_(s, TYPE_COUNTER, UUID_LOST);
-            evt_pb_int(&s->te, F_TE_COUNTER_VALUE, (int64_t)s->lost_total);
-            if (!te_emit_(s, ts)) return EVT_ERR_IO;
-        }
+    /* Spans are the timeline's slices; a loss is its lost record: every other event is an instant. */
+    if (evt_span_cat_of(ev->kind, &is_begin) == EVT_SPAN_NONE && ev->kind != EVT_KIND_LOST) {
+        pf_te_begin(&s->w, PF_INSTANT, ctx_track_(s, idx));
+        pf_te_name(&s->w, ev->name ? ev->name : "?", evt_kind_name(ev->kind));
+        pf_ann_event(&s->w, ev);
+        pf_te_emit(&s->w, evt_tl_time(&s->tl, ev));
     }
-    if (ci >= 0 && ev->ctx_class != EVT_CTX_ISR && ev->kind == EVT_KIND_THREAD_STOP &&
-        (!(ev->flags & EVT_HAS_TARGET) || ev->target == ev->ctx) && cpu->run == ci) {
-        if (!close_running_(s, cn, ts)) return EVT_ERR_IO;
-    }
-    if (s->oom) return EVT_ERR_NOMEM;
-    return ferror(s->out) ? EVT_ERR_IO : EVT_OK;
-}
-
-static void free_(pf_state *s)
-{
-    evt_pb *bufs[] = {&s->pkt, &s->te, &s->td, &s->sub, &s->interned, &s->names, &s->cats, &s->dnames, &s->tmp};
-    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) evt_pb_free(bufs[i]);
-    evt_strtab_free(&s->events);
-    evt_strtab_free(&s->categories);
-    evt_strtab_free(&s->dbgnames);
-    evt_strtab_free(&s->labels);
-    for (uint32_t i = 0; i < s->nctx; i++) {
-        evt_free(s->ctxs[i].name);
-        evt_span_stack_free(&s->ctxs[i].stack);
-    }
-    evt_free(s->ctxs);
-    evt_u64map_free(&s->ctxmap);
-    evt_free(s);
+    return status_(s);
 }
 
 static evt_status end(void *state, evt_reader *r, char *err, size_t errlen)
 {
     (void)r;
     pf_state *s = state;
-    int ok = (s->started || start_(s)) && close_all_(s, s->last_ns);
-    if (ferror(s->out)) ok = 0;
-    if (fclose(s->out) != 0) ok = 0;
-    int oom = s->oom;
+    if (s->started || start_(s)) {
+        evt_tl_finish(&s->tl);
+        pf_load_finish(&s->load, s->tl.last);
+        pf_ft_flush(&s->w);
+    }
+    evt_status st = status_(s);
+    if (fclose(s->out) != 0 && st == EVT_OK) st = EVT_ERR_IO;
     free_(s);
-    if (!ok) { snprintf(err, errlen, oom ? "out of memory" : "write error"); return oom ? EVT_ERR_NOMEM : EVT_ERR_IO; }
-    return EVT_OK;
+    if (st != EVT_OK) snprintf(err, errlen, st == EVT_ERR_NOMEM ? "out of memory" : "write error");
+    return st;
 }
 
 static void abort_(void *state)
@@ -474,6 +414,6 @@ static void abort_(void *state)
 }
 
 const evt_exporter_desc evt_exporter_perfetto = {
-    "perfetto", ".pftrace", "Perfetto protobuf trace (TrackEvent; ui.perfetto.dev, trace_processor)", 0,
+    "perfetto", ".pftrace", "Perfetto protobuf trace (sched ftrace + TrackEvent; ui.perfetto.dev, trace_processor)", 0,
     begin, event, end, abort_, 1,
 };

@@ -1,0 +1,69 @@
+/* Perfetto packet writer: TracePacket framing, track descriptors, the process tree, TrackEvents
+ * with interned names / categories / annotation keys (packet sequence 1), and per-CPU ftrace
+ * bundles of sched_switch / sched_waking (packet sequence 2). Field numbers are Perfetto's
+ * (protos/perfetto/trace/...; tests/host/data/perfetto_subset.proto lists the ones used).
+ * Every buffer is reused, so memory stays flat however long the trace. Errors are sticky: check
+ * pf_w_failed() after a batch of calls. */
+#ifndef EVT_EXPORTERS_PERFETTO_PKT_H
+#define EVT_EXPORTERS_PERFETTO_PKT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "evtrace/model.h"
+#include "host/analysis/strtab.h"
+#include "pb.h"
+
+enum { PF_SLICE_BEGIN = 1, PF_SLICE_END = 2, PF_INSTANT = 3, PF_COUNTER = 4 }; /* TrackEvent.Type */
+
+typedef struct pf_w {
+    FILE *out;
+    evt_pb pkt, te, td, sub, sub2, interned, names, cats, dnames, tmp, da; /* reusable buffers */
+    evt_pb ft;               /* FtraceEvent entries of the open bundle (field 2 each) */
+    uint32_t ft_cpu;         /* CPU of the open bundle (valid when ft.n) */
+    evt_strtab events;       /* interned event names (iid = id) */
+    evt_strtab categories;   /* interned categories */
+    evt_strtab dbgnames;     /* interned annotation names */
+    int oom, io;             /* sticky failures */
+} pf_w;
+
+/* A task as sched events name it. */
+typedef struct pf_task {
+    int32_t pid;             /* 0: idle ("swapper") */
+    int32_t prio;
+    const char *comm;
+} pf_task;
+
+void pf_w_init(pf_w *w, FILE *out);
+void pf_w_free(pf_w *w);
+static inline int pf_w_failed(const pf_w *w) { return w->oom || w->io; }
+
+/* The first packet: clears the sequence's incremental state and describes the process track. */
+void pf_process(pf_w *w, uint64_t uuid, int32_t pid, const char *name);
+/* A track (a counter track when is_counter) under parent (0: none). Written again with the same
+ * uuid it renames the track. */
+void pf_track(pf_w *w, uint64_t uuid, uint64_t parent, const char *name, int is_counter);
+/* A thread track (ThreadDescriptor pid/tid/name) under the process. */
+void pf_thread_track(pf_w *w, uint64_t uuid, uint64_t parent, int32_t pid, int32_t tid, const char *name);
+/* ProcessTree at ts: the process (with_process) and/or one thread of it. tid 0: no thread. */
+void pf_process_tree(pf_w *w, uint64_t ts, int32_t pid, const char *cmdline, int with_process, int32_t tid,
+                     const char *thread_name);
+
+/* TrackEvent: begin, add name / annotations / counter value / flows, then emit at ts. */
+void pf_te_begin(pf_w *w, int type, uint64_t track);
+void pf_te_name(pf_w *w, const char *name, const char *category);
+void pf_ann_u(pf_w *w, const char *key, uint64_t v, int is_signed);
+void pf_ann_s(pf_w *w, const char *key, const char *s, size_t n);
+/* id, arg0.., target, object, count, the reader's fields, text. */
+void pf_ann_event(pf_w *w, const evt_event *ev);
+void pf_te_counter(pf_w *w, int64_t v);
+void pf_te_counter_double(pf_w *w, double v);
+/* A flow leaving (terminating 0) or arriving at (1) this event. */
+void pf_te_flow(pf_w *w, uint64_t id, int terminating);
+void pf_te_emit(pf_w *w, uint64_t ts);
+
+/* ftrace: events of one CPU collect in a bundle; another CPU or a full bundle writes it. */
+void pf_ft_switch(pf_w *w, uint32_t cpu, uint64_t ts, const pf_task *prev, int64_t prev_state, const pf_task *next);
+void pf_ft_waking(pf_w *w, uint32_t cpu, uint64_t ts, int32_t waker_pid, const pf_task *target, int32_t target_cpu);
+void pf_ft_flush(pf_w *w);
+
+#endif

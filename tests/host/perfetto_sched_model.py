@@ -1,0 +1,164 @@
+"""An independent re-implementation, from `evtrace dump --json` alone, of the scheduling rules that
+src/host/analysis/timeline.h documents: which context runs on each CPU, the context switches
+(sched_switch: prev, next, the state prev goes to) and the wake-ups (sched_waking). The Perfetto
+and Chrome export tests compare the exporters' output with it, so a switch the timeline misses or
+invents shows up as a difference. Contexts are keyed by id (None for events without a context);
+`classes` (from `evtrace stats --json`) says which ids are ISR or init contexts."""
+
+NOCTX = 'no context'  # key of the events without a context (the timeline's "no context" entry)
+LINUX_STATE = {'running': 0, 'ready': 0, 'blocked': 1, 'suspended': 4, 'terminated': 16, 'unknown': 0}
+
+
+def has_word(s, w):
+    return w.lower() in s.lower()
+
+
+def stop_state(fields):
+    r = fields.get('stop_reason')
+    if not isinstance(r, str):
+        r = fields.get('state')
+    if not isinstance(r, str):
+        return 'blocked'
+    if has_word(r, 'PRIORITY'):
+        return None
+    if has_word(r, 'READY') or has_word(r, 'RDY'):
+        return 'ready'
+    for w in ('WAIT_SUSP', 'TTS_WAS', 'SUSPENDED', 'TTS_SUS'):
+        if has_word(r, w):
+            return 'suspended'
+    for w in ('COMPLETED', 'TERMINATED', 'DORMANT', 'DELETED', 'TTS_DMT', 'NONEXISTENT'):
+        if has_word(r, w):
+            return 'terminated'
+    return 'blocked'
+
+
+def event_time(e):
+    return e['t_ns'] if 't_ns' in e else e['ts']
+
+
+class Sched:
+    """Feed events in order with add(); switches and wakings collect in .switches / .wakings as
+    (t, cpu, prev, next, prev_state) and (t, cpu, target, waker) with context keys (None = idle,
+    NOCTX = the events without a context)."""
+
+    def __init__(self, classes):
+        self.classes = classes
+        self.run, self.pend_stop, self.pend_isr, self.isr_n, self.prev_t = {}, {}, {}, {}, {}
+        self.on = {}      # context -> CPU it runs on
+        self.state = {}   # context -> state name
+        self.switches, self.wakings = [], []
+
+    def switch(self, cpu, t, nxt, ps):
+        prev = self.run.get(cpu)
+        if prev == nxt:
+            return
+        if nxt is not None and nxt in self.on and self.on[nxt] != cpu:
+            oc = self.on[nxt]
+            self.switch(oc, max(t, self.prev_t.get(oc, t)), None, 'ready')
+        if prev is not None:
+            self.on.pop(prev, None)
+            self.state[prev] = ps
+        if nxt is not None:
+            self.on[nxt] = cpu
+            self.state[nxt] = 'running'
+        self.run[cpu] = nxt
+        self.switches.append((t, cpu, prev, nxt, ps))
+
+    def resolve_stop(self, cpu):
+        p = self.pend_stop.pop(cpu, None)
+        if p:
+            self.switch(cpu, p[0], None, p[1])
+
+    def add(self, e):
+        cpu = e.get('cpu', 0)
+        t = event_time(e)
+        if cpu in self.prev_t and t < self.prev_t[cpu]:
+            t = self.prev_t[cpu]
+        f = e.get('fields', {})
+        if e['kind'] == 'lost':
+            for c in list(set(self.run) | set(self.isr_n)):
+                tc = max(t, self.prev_t.get(c, t))
+                self.isr_n[c] = 0
+                self.pend_isr.pop(c, None)
+                self.pend_stop.pop(c, None)
+                if self.run.get(c) is not None:
+                    self.switch(c, tc, None, 'unknown')
+            self.prev_t[cpu] = t
+            return
+        key = e.get('ctx')
+        if key is None:
+            key = NOCTX
+        cls = self.classes.get(key, 'thread')
+        in_isr = cls == 'isr'
+        kind = e['kind']
+        target = f.get('target') if 'target' in f else None
+        subject = key if target is None or target == key else target
+        runs_now = f.get('state') in ('running', 'TTS_RUN')
+        if cpu in self.pend_stop:
+            dispatch = kind == 'thread_run' and not in_isr and (subject == key or runs_now)
+            if not dispatch:
+                self.resolve_stop(cpu)
+        if not in_isr and self.run.get(cpu) != key and not (kind == 'thread_run' and cpu in self.pend_stop):
+            self.pend_isr.pop(cpu, None)
+            self.switch(cpu, t, key, 'ready')
+        nxt_given = 'next_thread' in f and isinstance(f['next_thread'], int)
+        nxt = (f['next_thread'] or None) if nxt_given else None
+        if kind == 'thread_run':
+            if not in_isr and (subject == key or runs_now):
+                p = self.pend_stop.pop(cpu, None)
+                self.switch(cpu, t, subject, p[1] if p else 'ready')
+            else:
+                if self.state.get(subject) not in ('running', 'ready'):
+                    self.state[subject] = 'ready'
+                    self.wakings.append((t, cpu, subject, key))
+                if cls != 'init' and nxt_given and nxt is not None and nxt != self.run.get(cpu):
+                    if in_isr:
+                        self.pend_isr[cpu] = (nxt, 'ready')
+                    else:
+                        self.switch(cpu, t, nxt, 'ready')
+        elif kind == 'thread_stop':
+            st = stop_state(f)
+            if st is None:
+                pass
+            elif subject in self.on:
+                tcpu = self.on[subject]
+                if in_isr and tcpu == cpu:
+                    self.pend_isr[cpu] = (nxt if nxt_given else None, st)
+                elif nxt_given:
+                    self.switch(tcpu, t, nxt, st)
+                else:
+                    self.pend_stop[tcpu] = (t, st)
+            else:
+                self.state[subject] = st
+        elif kind == 'isr_enter':
+            self.isr_n[cpu] = self.isr_n.get(cpu, 0) + 1
+        elif kind == 'isr_exit' and self.isr_n.get(cpu, 0):
+            self.isr_n[cpu] -= 1
+            if self.isr_n[cpu] == 0 and cpu in self.pend_isr:
+                n, st = self.pend_isr.pop(cpu)
+                self.switch(cpu, t, n, st)
+        self.prev_t[cpu] = t
+
+    def finish(self):
+        for c in list(self.pend_stop):
+            self.resolve_stop(c)
+
+
+def names_of(evs):
+    """Display name per context key, as the exporters label contexts."""
+    names = {}
+    for e in evs:
+        f = e.get('fields', {})
+        if isinstance(f.get('target'), int) and isinstance(f.get('target_name'), str) and f['target'] not in names:
+            names[f['target']] = f['target_name']
+        if e.get('ctx') is not None and e.get('ctx_name'):
+            names[e['ctx']] = e['ctx_name']
+    return names
+
+
+def model(evs, classes):
+    s = Sched(classes)
+    for e in evs:
+        s.add(e)
+    s.finish()
+    return s
