@@ -233,6 +233,11 @@ def filter_checks(b, name, evs, meta):
         check(abs((c0 + c1) / 2 - t) <= (c1 - c0) * 0.01 or c0 <= -0.009 * meta['duration'] or
               c1 >= 1.009 * meta['duration'], '%s: row %d (t=%r) not centred: view %r' % (name, i, t, (c0, c1)))
         check(b.eval("document.getElementById('details').dataset.kind") == 'event', '%s: row click shows no event' % name)
+        keys = b.eval("Array.prototype.map.call(document.querySelectorAll('#details th'),function(t){return t.textContent;})")
+        e = evs[i]
+        # the target's name is shown inside "target" (name and id together)
+        want_keys = {'time', 'context', 'kind', 'name', 'byte offset', 'id'} | (set(e.get('fields', {})) - {'target_name'})
+        check(want_keys <= set(keys), '%s: event details %r lack %r' % (name, keys, sorted(want_keys - set(keys))))
 
 
 def interactive(b, evtrace, path, tmp, art):

@@ -27,7 +27,7 @@
   var STATE_COLORS = { running: '#2f9e5b', ready: '#f2b233', blocked: '#9aa9bb', suspended: '#a68af0',
     terminated: '#d9dde3', unknown: '#eef1f4' };
   var ISR_COLORS = ['#d64545', '#e0782f', '#b8329a', '#8d3fd1'];
-  var LOST_FILL = 'rgba(220,38,38,0.22)', LOST_EDGE = '#dc2626', FLOW_COLOR = 'rgba(37,99,235,0.75)';
+  var LOST_FILL = 'rgba(220,38,38,0.22)', LOST_EDGE = '#dc2626', FLOW_COLOR = 'rgba(37,99,235,0.6)';
   var LOAD_COLORS = ['#2f9e5b', '#2563eb', '#f2b233', '#8d3fd1', '#0e9fb5', '#e0782f', '#6b8e23', '#c2417a',
     '#5b6b7f', '#a0522d'];
 
@@ -222,9 +222,11 @@
     return { step: step, list: out };
   }
   function tickLabel(t, step) {
+    if (Math.abs(t) < step * 1e-6) t = 0; /* no "-0" */
     if (!NS) return fmtInt(t);
     var u = unitOf(step), dec = Math.max(0, Math.ceil(-Math.log10(step / u.div) - 1e-9));
-    return (t / u.div).toFixed(dec) + ' ' + u.name;
+    var txt = (t / u.div).toFixed(dec);
+    return (txt === '-0' ? '0' : txt) + ' ' + u.name;
   }
 
   function drawRuler() {
@@ -339,8 +341,8 @@
       }
       if (showTicks && ln.ev) {
         var r = visibleEvents(ln);
-        g.fillStyle = '#1f2933';
-        for (var e = r[0]; e < r[1]; e++) { var x = xOf(ln.ev.t[e], W); g.fillRect(Math.round(x), y, 1, 5); }
+        g.fillStyle = 'rgba(31,41,51,0.55)';
+        for (var e = r[0]; e < r[1]; e++) { var x = xOf(ln.ev.t[e], W); g.fillRect(Math.round(x), y, 1, 4); }
       }
     });
     drawLost(g, W, H);
@@ -376,12 +378,21 @@
     if (li === undefined) return null;
     return lanes[li].y - top + 10;
   }
+  /* Every visible flow when there are few; else only those of the selected context. */
   function drawFlows(g, W, top) {
-    var F = D.flows, n = F.length / 6, shown = 0;
+    var F = D.flows, n = F.length / 6, vis = [], i;
+    for (i = 0; i < n; i++) if (!(F[i * 6 + 4] < view.t0 || F[i * 6 + 3] > view.t1)) vis.push(i);
+    var only = null;
+    if (vis.length > 80) {
+      if (!sel || sel.lane === undefined || lanes[sel.lane].ctx === undefined) return;
+      only = lanes[sel.lane].ctx;
+    }
     g.strokeStyle = FLOW_COLOR; g.fillStyle = FLOW_COLOR; g.lineWidth = 1;
-    for (var i = 0; i < n && shown < 600; i++) {
+    var shown = 0;
+    for (var q = 0; q < vis.length && shown < 400; q++) {
+      i = vis[q];
+      if (only !== null && F[i * 6 + 1] !== only && F[i * 6 + 2] !== only) continue;
       var t0 = F[i * 6 + 3], t1 = F[i * 6 + 4];
-      if (t1 < view.t0 || t0 > view.t1) continue;
       var ya = laneMid(F[i * 6 + 1], top), yb = laneMid(F[i * 6 + 2], top);
       if (ya === null || yb === null) continue;
       var xa = xOf(t0, W), xb = xOf(t1, W);
@@ -490,7 +501,7 @@
       title = 'Event: ' + strOf(D.ev.n[e]);
       add('#', fmtInt(e)); add('time', fmtT(evT[e])); add('context', ctxName(D.ev.c[e])); add('kind', D.kinds[D.ev.k[e]]);
       add('name', strOf(D.ev.n[e])); add('byte offset', '0x' + D.ev.o[e].toString(16));
-      strOf(D.ev.f[e]).split('\t').forEach(function (kv) {
+      (D.ev.f[e] || '').split('\t').forEach(function (kv) {
         var p = kv.indexOf('=');
         if (p > 0) add(kv.slice(0, p), kv.slice(p + 1));
       });
@@ -641,7 +652,7 @@
       row.appendChild(el('span', null, ctxName(D.ev.c[i])));
       row.appendChild(el('span', 'k', D.kinds[D.ev.k[i]]));
       row.appendChild(el('span', null, strOf(D.ev.n[i])));
-      row.appendChild(el('span', 'k', strOf(D.ev.f[i]).split('\t').join('  ')));
+      row.appendChild(el('span', 'k', (D.ev.f[i] || '').split('\t').join('  ')));
       box.appendChild(row);
     }
   }
