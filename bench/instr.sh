@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Instructions per record of each bench_instr subject (callgrind: load-independent, unlike the
+# wall-clock ratios of the other benchmarks). Usage: bash bench/instr.sh BUILD_DIR [SUBJECT...]
+set -euo pipefail
+if [ $# -lt 1 ]; then
+    echo "usage: $0 BUILD_DIR [SUBJECT...]" >&2
+    exit 2
+fi
+prog="$1/bench_instr"
+shift
+[ -x "$prog" ] || { echo "instr.sh: $prog not built" >&2; exit 1; }
+command -v valgrind >/dev/null || { echo "instr.sh: valgrind not found" >&2; exit 1; }
+[ $# -gt 0 ] || set -- base txtb rkh-stream rkh-flight etw utk utk-filtered
+N=100000 # records per loop: N in bench/bench_instr.c
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+for s in "$@"; do
+    case "$s" in
+        rkh-*) fn=instr_loop_rkh ;;
+        utk*) fn=instr_loop_utk ;;
+        *) fn="instr_loop_$s" ;;
+    esac
+    valgrind --tool=callgrind --callgrind-out-file="$out/$s" --toggle-collect="$fn" "$prog" "$s" >/dev/null 2>&1
+    ir="$(callgrind_annotate "$out/$s" | awk '/PROGRAM TOTALS/ && !done {gsub(",", "", $1); print $1; done = 1}')"
+    unit=record
+    case "$s" in utk*) unit="svc enter+leave pair" ;; esac
+    awk -v s="$s" -v ir="$ir" -v n="$N" -v u="$unit" 'BEGIN {printf "bench: instr: %s: %.1f instr per %s\n", s, ir / n, u}'
+done
