@@ -20,7 +20,7 @@
  *   has a new name by `evtrace_obj_name` {target, name}. Same stream, same time.
  * - A lost event ends its CPU's current packet, adds its count to that stream's (cumulative)
  *   events_discarded, so babeltrace2 reports the discarded events there, and is also written.
- * Memory: one packet buffer per CPU, the classes (per layout), the context and object tables;
+ * Memory: one packet buffer per CPU (1 KiB, grown to 32 KiB as used), the classes (per layout), the context and object tables;
  * the metadata is written at the end, when every class is known. */
 #include <errno.h>
 #include <inttypes.h>
@@ -37,6 +37,7 @@
 #include "host/exporters/ctf.h"
 
 #define EVT_CTF_PACKET 32768       /* bytes per packet (bigger when one event needs it) */
+#define FIRST_CAP 1024             /* a stream's first buffer: grown to the packet size as used */
 #define MAX_OPEN 200               /* stream files kept open; the others are appended to on flush */
 #define IDENT_MAX 96               /* a reader field's identifier (longer keys are cut, then made unique) */
 
@@ -123,7 +124,7 @@ static int64_t stream_of_(ctf_state *s, uint32_t cpu)
     ctf_stream *c = &s->st[idx];
     memset(c, 0, sizeof *c);
     c->cpu = cpu;
-    c->cap = EVT_CTF_PACKET;
+    c->cap = FIRST_CAP;
     c->buf = evt_malloc(c->cap);
     if (!c->buf) return -1;
     c->n = CTF_HDR_SIZE;
@@ -239,6 +240,14 @@ static uint64_t time_of_(const ctf_state *s, const evt_event *ev)
     return (ev->flags & EVT_HAS_TNS) ? ev->t_ns : evt_ticks_to_ns(ev->ts, s->hz);
 }
 
+/* Append a built-in event (ctf.h, CTF_BUILTIN_TABLE) with values in its fields' order. */
+static evt_status builtin_(ctf_state *s, uint32_t si, uint64_t t, ctf_builtin b, const ctf_value *v)
+{
+    int64_t cid = ctf_class_builtin(&s->cls, b);
+    if (cid < 0) return EVT_ERR_NOMEM;
+    return emit_(s, si, (uint32_t)cid, t, v);
+}
+
 /* ---- the name tables ---------------------------------------------------------------------- */
 /* Index of the event's context; writes evtrace_ctx_name when the context or its name is new. */
 static evt_status ctx_index_(ctf_state *s, uint32_t si, uint64_t t, const evt_event *ev, uint32_t *index)
@@ -265,10 +274,8 @@ static evt_status ctx_index_(ctf_state *s, uint32_t si, uint64_t t, const evt_ev
     }
     if (known && (nid == 0 || nid == s->ctxname[idx])) return EVT_OK;
     if (nid) s->ctxname[idx] = nid;
-    int64_t cid = ctf_class_builtin(&s->cls, CTF_B_CTX_NAME);
-    if (cid < 0) return EVT_ERR_NOMEM;
     ctf_value v[4] = {{idx, NULL, 0}, {ev->ctx, NULL, 0}, {(uint64_t)ev->ctx_class, NULL, 0}, str_(ev->ctx_name)};
-    return emit_(s, si, (uint32_t)cid, t, v);
+    return builtin_(s, si, t, CTF_B_CTX_NAME, v);
 }
 
 /* Writes evtrace_obj_name when the event names its target differently from before. */
@@ -278,10 +285,8 @@ static evt_status obj_name_(ctf_state *s, uint32_t si, uint64_t t, const evt_eve
     if (!nid) return EVT_ERR_NOMEM;
     if (evt_u64map_get(&s->objmap, ev->target, &old) && old == nid) return EVT_OK;
     if (!evt_u64map_put(&s->objmap, ev->target, nid)) return EVT_ERR_NOMEM;
-    int64_t cid = ctf_class_builtin(&s->cls, CTF_B_OBJ_NAME);
-    if (cid < 0) return EVT_ERR_NOMEM;
     ctf_value v[2] = {{ev->target, NULL, 0}, str_(ev->target_name)};
-    return emit_(s, si, (uint32_t)cid, t, v);
+    return builtin_(s, si, t, CTF_B_OBJ_NAME, v);
 }
 
 /* ---- an event's fields -------------------------------------------------------------------- */
