@@ -414,10 +414,14 @@ def check(evtrace, path, tmp, bound):
         with open(os.path.join(out, f), 'rb') as x, open(os.path.join(again, f), 'rb') as y:
             if x.read() != y.read():
                 fail('%s: %s differs between two conversions' % (path, f))
+    # extended event headers: class ids over 30, clock steps of 2^27 or more within a stream
+    nclass = meta.count('\nevent {')
+    jumps = sum(1 for l in per_want.values() for a, b in zip(l, l[1:]) if b[1] - a[1] >= 1 << 27)
     print('%s: %d events (+%d name events), cpus %s, %d discarded, %.1f B/event '
-          '(%.1f with packet headers), uuid %s: ok' %
-          (os.path.basename(path), len(evs), len(got) - len(evs), sorted(sizes), sum(det.values()), per_ev, per, uuid))
-    return uuid
+          '(%.1f with packet headers), %d classes, %d clock steps >= 2^27, uuid %s: ok' %
+          (os.path.basename(path), len(evs), len(got) - len(evs), sorted(sizes), sum(det.values()), per_ev, per,
+           nclass, jumps, uuid))
+    return uuid, nclass, jumps
 
 
 def utk_trace(test_bin, tmp):
@@ -447,10 +451,18 @@ def main():
         bench = os.path.join(tmp, 'bench.syn')
         with open(bench, 'w') as f:  # bench_export's synthetic trace, smaller
             f.write('evtrace-synthetic 1\nevents 200000\nthreads 8\nhz 100000000\nlost_every 50000\n')
-        uuids = set()
+        slow = os.path.join(tmp, 'slow.syn')
+        with open(slow, 'w') as f:  # 10 ms ticks: most steps are 2^27 ns or more (extended headers)
+            f.write('evtrace-synthetic 1\nevents 3000\nthreads 3\nhz 100\nlost_every 1000\n')
+        syn.append(slow)
+        uuids, most, jumps = set(), 0, 0
         for p in paths + syn + [bench]:
             common = '.syn' in p or os.sep + 'threadx' in p or p.endswith('utk_scenario.trx')
-            uuids.add(check(evtrace, p, tmp, common))
+            u, nclass, nj = check(evtrace, p, tmp, common)
+            uuids.add(u)
+            most, jumps = max(most, nclass), jumps + nj
+        if most <= 31 or not jumps:
+            fail('the extended event header went untested (most classes %d, clock steps >= 2^27: %d)' % (most, jumps))
         if len(uuids) != len(paths) + len(syn) + 1:
             fail('two inputs got the same UUID')
 
