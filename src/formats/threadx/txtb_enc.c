@@ -133,18 +133,45 @@ static tx_rec g_rec TX_LINE_ALIGNED;
     char chk_##name[((id) >= 1 && (id) < TX_KERNEL_IDS && TX_FIDX_(filt) != 0) ? 1 : -1];
 struct tx_table_check { TXTB_EVENT_TABLE(TX_CHECK_) };
 #undef TX_CHECK_
-/* id -> TX_FIDX_ of its filter, 0 = not in the table (duplicate ids fail: -Woverride-init). */
-#define TX_FENTRY_(id, name, filt, kind) [id] = (uint8_t)TX_FIDX_(filt),
-static const uint8_t k_filter_idx[TX_KERNEL_IDS] = { TXTB_EVENT_TABLE(TX_FENTRY_) };
-#undef TX_FENTRY_
+/* No id twice in the table: a designated initializer per id, judged at compile time only
+ * (-Woverride-init fails a duplicate; the array is never emitted). */
+#define TX_DUP_(id, name, filt, kind) [id] = 1,
+typedef char tx_table_ids_unique[sizeof((const uint8_t[TX_KERNEL_IDS]){TXTB_EVENT_TABLE(TX_DUP_)})];
+#undef TX_DUP_
+
+/* The table's filter groups as id ranges (ThreadX numbers each group's events consecutively); an
+ * id in no range is internal. This replaces a 200-byte per-id table. It is the table: checked
+ * against TXTB_EVENT_TABLE at compile time, every table id gets its own filter here, and the
+ * ranges hold as many ids (of 0..199) as the table has ids outside the internal group, which the
+ * unique ids above make exactly the table's. */
+#define TX_RANGE_FILTER_(x)                                                                                 \
+    ((x) >= 10u && (x) <= 17u ? TXTB_F_BLOCK : (x) >= 20u && (x) <= 27u ? TXTB_F_BYTE                       \
+     : (x) >= 30u && (x) <= 37u ? TXTB_F_FLAGS : (x) == 40u ? TXTB_F_INTCTL                                 \
+     : (x) >= 50u && (x) <= 57u ? TXTB_F_MUTEX : (x) >= 60u && (x) <= 70u ? TXTB_F_QUEUE                     \
+     : (x) >= 80u && (x) <= 89u ? TXTB_F_SEM : (x) >= 100u && (x) <= 117u ? TXTB_F_THREAD                    \
+     : (x) >= 120u && (x) <= 121u ? TXTB_F_TIME : (x) >= 122u && (x) <= 129u ? TXTB_F_TIMER                  \
+     : (x) == 190u ? 0u : TXTB_F_INTERNAL)
+#define TX_RANGED_(id, name, filt, kind) char rng_##name[TX_RANGE_FILTER_(id) == (filt) ? 1 : -1];
+struct tx_range_check { TXTB_EVENT_TABLE(TX_RANGED_) };
+#undef TX_RANGED_
+#define TX_IN_RANGES_(x) +(TX_RANGE_FILTER_(x) != TXTB_F_INTERNAL)
+#define TX_TABLE_IN_RANGES_(id, name, filt, kind) TX_IN_RANGES_(id)
+#define TX_TEN_(d) TX_IN_RANGES_(d##0) TX_IN_RANGES_(d##1) TX_IN_RANGES_(d##2) TX_IN_RANGES_(d##3)         \
+    TX_IN_RANGES_(d##4) TX_IN_RANGES_(d##5) TX_IN_RANGES_(d##6) TX_IN_RANGES_(d##7) TX_IN_RANGES_(d##8)    \
+    TX_IN_RANGES_(d##9)
+#define TX_IDS_0_199_IN_RANGES_                                                                            \
+    TX_TEN_() TX_TEN_(1) TX_TEN_(2) TX_TEN_(3) TX_TEN_(4) TX_TEN_(5) TX_TEN_(6) TX_TEN_(7) TX_TEN_(8)       \
+    TX_TEN_(9) TX_TEN_(10) TX_TEN_(11) TX_TEN_(12) TX_TEN_(13) TX_TEN_(14) TX_TEN_(15) TX_TEN_(16)         \
+    TX_TEN_(17) TX_TEN_(18) TX_TEN_(19)
+typedef char tx_ranges_are_the_table[(0 TXTB_EVENT_TABLE(TX_TABLE_IN_RANGES_)) == (0 TX_IDS_0_199_IN_RANGES_) ? 1 : -1];
+#undef TX_TABLE_IN_RANGES_
+#undef TX_TEN_
+#undef TX_IDS_0_199_IN_RANGES_
+#undef TX_IN_RANGES_
 
 static uint32_t kernel_filter(uint32_t id)
 {
-    if (id < TX_KERNEL_IDS) {
-        unsigned n = k_filter_idx[id];
-        if (n == 0u) return TXTB_F_INTERNAL;
-        return n == 33u ? 0u : (uint32_t)1u << (n - 1u);
-    }
+    if (id < TX_KERNEL_IDS) return TX_RANGE_FILTER_(id);
     if (id < 300u) return TXTB_FX_ALL_EVENTS;
     if (id < 600u) return TXTB_NX_ALL_EVENTS;
     if (id < 1100u) return TXTB_UX_ALL_EVENTS;

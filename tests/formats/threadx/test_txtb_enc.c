@@ -706,6 +706,21 @@ static void test_kernel_event_bits_from_table(void **st)
         evt_tx_trace_kernel_event(tab[i].id, 1, 2, 3, 4);
         assert_int_equal(evt_test_ticks, clk + (tab[i].filt != 0)); /* its bit off: not recorded */
     }
+    /* Every other id of ThreadX's range 1..199 is recorded under the internal bit alone. */
+    for (uint32_t id = 1; id < 200; id++) {
+        int in_table = 0;
+        for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) in_table |= tab[i].id == id;
+        if (in_table) continue;
+        uint32_t clk = evt_test_ticks;
+        evt_tx_trace_event_unfilter(0xFFFFFFFFu);
+        evt_tx_trace_event_filter(EVT_TX_TRACE_INTERNAL_EVENTS);
+        evt_tx_trace_kernel_event(id, 1, 2, 3, 4);
+        assert_int_equal(evt_test_ticks, clk);
+        evt_tx_trace_event_filter(0xFFFFFFFFu);
+        evt_tx_trace_event_unfilter(EVT_TX_TRACE_INTERNAL_EVENTS);
+        evt_tx_trace_kernel_event(id, 1, 2, 3, 4);
+        assert_int_equal(evt_test_ticks, clk + 1);
+    }
     evt_tx_trace_disable();
 }
 
