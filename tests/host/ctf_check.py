@@ -70,26 +70,14 @@ def bt_str(s):
     return out.decode('utf-8', 'replace')
 
 
-def ident(key, taken):
-    """ctf.c's ident_: [A-Za-z0-9_] kept, others '_', cut, made unique (bytes fields also claim
-    <ident>_len). `taken` is a list of (ident, is_bytes)."""
+def ident(key, taken, is_bytes=False):
+    """ctf.c's ident_: [A-Za-z0-9_] kept, others '_', cut, made unique among `taken` (a list of
+    (ident, is_bytes)); a bytes field also claims <ident>_len."""
     base = re.sub(r'[^A-Za-z0-9_]', '_', key)[:IDENT_MAX - 9]
     dup = 1
     while True:
         out = base if dup == 1 else '%s_%d' % (base, dup)
-        clash = any(o == out or (b and o + '_len' == out) for o, b in taken)
-        if not clash:
-            return out
-        dup += 1
-
-
-def ident_bytes(key, taken):
-    base = re.sub(r'[^A-Za-z0-9_]', '_', key)[:IDENT_MAX - 9]
-    dup = 1
-    while True:
-        out = base if dup == 1 else '%s_%d' % (base, dup)
-        clash = any(o == out or (b and o + '_len' == out) or o == out + '_len' for o, b in taken)
-        if not clash:
+        if not any(o == out or (b and o + '_len' == out) or (is_bytes and o == out + '_len') for o, b in taken):
             return out
         dup += 1
 
@@ -194,7 +182,7 @@ class Model:
                 n = ident('text', taken)
                 p.append('%s = %s' % (n, bt_str(e['text'])))
             else:
-                n = ident_bytes('data', taken)
+                n = ident('data', taken, True)
                 p.append('%s_len = %d' % (n, len(b)))
                 p.append('%s = [ %s ]' % (n, ', '.join('[%d] = %d' % (i, x) for i, x in enumerate(b))))
         self.emit(cpu, clock, e['name'], p)
