@@ -1,10 +1,12 @@
-/* Streaming trace statistics: CPU time per context, ISR time, latency histograms per service,
- * function and ISR, lost data (model in stats.h). */
+/* Streaming trace statistics on the one timeline: CPU time per context, ISR time, latency
+ * histograms per service, function and ISR from the timeline's intervals, event counts and lost
+ * data from the events (model in stats.h). */
 #include "stats.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "analyses.h"
 #include "evtrace/alloc.h"
 #include "evtrace/json.h"
 
@@ -13,30 +15,32 @@ int evt_stats_init(evt_stats *s, uint64_t clock_hz)
     memset(s, 0, sizeof *s);
     s->clock_hz = clock_hz;
     for (int i = 0; i < 4; i++) s->noctx[i] = -1;
-    s->cpus = evt_calloc(EVT_STATS_MAX_CPUS, sizeof *s->cpus);
-    if (!s->cpus) { s->oom = 1; return 0; }
-    for (int i = 0; i < EVT_STATS_MAX_CPUS; i++) s->cpus[i].run = -1;
     s->tl_width = 1;
     return 1;
 }
 
 void evt_stats_enable_timeline(evt_stats *s) { s->timeline = 1; }
 
+int evt_stats_enable_analyses(evt_stats *s, const evt_an_config *cfg)
+{
+    if (!s->an) s->an = evt_an_new_shared(&s->tl, cfg);
+    if (!s->an) s->oom = 1;
+    return s->an != NULL;
+}
+
 void evt_stats_free(evt_stats *s)
 {
-    for (uint32_t i = 0; i < s->nctx; i++) {
-        evt_span_stack_free(&s->ctxs[i].stack);
-        evt_free(s->ctxs[i].bins);
-    }
+    for (uint32_t i = 0; i < s->nctx; i++) evt_free(s->ctxs[i].bins);
     for (uint32_t i = 0; i < s->nlat; i++) evt_hist_free(&s->lats[i].h);
     evt_free(s->ctxs);
     evt_free(s->lats);
     evt_free(s->names);
-    evt_free(s->cpus);
     evt_u64map_free(&s->ctxmap);
     evt_u64map_free(&s->latmap);
     evt_u64map_free(&s->namemap);
     evt_strtab_free(&s->strs);
+    evt_an_free(s->an);
+    if (s->tl_ready) evt_tl_free(&s->tl);
     memset(s, 0, sizeof *s);
 }
 
@@ -58,17 +62,15 @@ static uint32_t intern_(evt_stats *s, const char *str)
     return id;
 }
 
-/* Index of the context of ev (created on first sight); -1 when out of memory. */
-static int64_t ctx_of_(evt_stats *s, const evt_event *ev, int force_isr_pseudo)
+/* Index of a context (created on first sight); -1 when out of memory. has: the id is valid. */
+static int64_t ctx_find_(evt_stats *s, int has, uint64_t id, evt_ctx_class cls, const char *name, uint64_t ts)
 {
-    int has = (ev->flags & EVT_HAS_CTX) && !force_isr_pseudo;
-    evt_ctx_class cls = force_isr_pseudo ? EVT_CTX_ISR : ev->ctx_class;
     if ((unsigned)cls > 3) cls = EVT_CTX_NONE;
     uint32_t idx;
     if (has) {
-        if (evt_u64map_get(&s->ctxmap, ev->ctx, &idx)) {
+        if (evt_u64map_get(&s->ctxmap, id, &idx)) {
             evt_stats_ctx *c = &s->ctxs[idx];
-            if (!c->name && ev->ctx_name) c->name = intern_(s, ev->ctx_name);
+            if (!c->name && name) c->name = intern_(s, name);
             return idx;
         }
     } else if (s->noctx[cls] >= 0) {
@@ -79,17 +81,25 @@ static int64_t ctx_of_(evt_stats *s, const evt_event *ev, int force_isr_pseudo)
     evt_stats_ctx *c = &s->ctxs[idx];
     memset(c, 0, sizeof *c);
     c->has_ctx = has;
-    c->ctx = has ? ev->ctx : 0;
+    c->ctx = has ? id : 0;
     c->cls = cls;
-    c->first_ts = c->last_ts = ev->ts;
-    if (has && ev->ctx_name) c->name = intern_(s, ev->ctx_name);
+    c->first_ts = c->last_ts = ts;
+    if (has && name) c->name = intern_(s, name);
     if (has) {
-        if (!evt_u64map_put(&s->ctxmap, ev->ctx, idx)) { s->oom = 1; return -1; }
+        if (!evt_u64map_put(&s->ctxmap, id, idx)) { s->oom = 1; return -1; }
     } else {
         s->noctx[cls] = idx;
     }
     s->nctx++;
     return idx;
+}
+
+/* The stats context of a timeline context. */
+static int64_t ctx_of_tl_(evt_stats *s, uint32_t ti)
+{
+    const evt_tl_ctx *c = evt_tl_ctx_at(&s->tl, ti);
+    if (!c) return -1;
+    return ctx_find_(s, c->has_id, c->id, c->cls, c->name, 0);
 }
 
 static evt_stats_lat *lat_(evt_stats *s, uint8_t cat, uint32_t label)
@@ -107,9 +117,10 @@ static evt_stats_lat *lat_(evt_stats *s, uint8_t cat, uint32_t label)
     return &s->lats[idx];
 }
 
-static void latency_(evt_stats *s, uint8_t cat, uint32_t label, uint64_t begin, uint64_t end)
+static void latency_(evt_stats *s, uint8_t cat, const char *name, uint64_t begin, uint64_t end)
 {
-    evt_stats_lat *l = lat_(s, cat, label);
+    uint32_t label = intern_(s, name ? name : "");
+    evt_stats_lat *l = label ? lat_(s, cat, label) : NULL;
     if (l && !evt_hist_add(&l->h, end >= begin ? end - begin : 0)) s->oom = 1;
 }
 
@@ -131,7 +142,7 @@ static void count_name_(evt_stats *s, const evt_event *ev)
     s->names[idx].count++;
 }
 
-/* Timeline: double the bin width (merging bin pairs) until `end` fits. */
+/* Bins: double the bin width (merging bin pairs) until `end` fits. */
 static void tl_fit_(evt_stats *s, uint64_t end)
 {
     while (end - s->tl_origin > s->tl_width * EVT_STATS_BINS && s->tl_width < (UINT64_MAX >> 10)) {
@@ -145,8 +156,11 @@ static void tl_fit_(evt_stats *s, uint64_t end)
     }
 }
 
-static void tl_add_(evt_stats *s, uint32_t ci, uint64_t a, uint64_t b)
+/* Add (sign > 0) or take away [a, b) in context ci's bins (modular sums: an ISR may be taken from
+ * its interrupted context before the running interval that holds it is added). */
+static void bins_add_(evt_stats *s, int64_t ci, uint64_t a, uint64_t b, int sign)
 {
+    if (!s->timeline || ci < 0) return;
     if (a < s->tl_origin) a = s->tl_origin;
     if (b <= a) return;
     tl_fit_(s, b);
@@ -157,48 +171,106 @@ static void tl_add_(evt_stats *s, uint32_t ci, uint64_t a, uint64_t b)
         if (bin >= EVT_STATS_BINS) break;
         uint64_t bend = s->tl_origin + (bin + 1) * s->tl_width;
         uint64_t e = b < bend ? b : bend;
-        c->bins[bin] += e - a;
+        c->bins[bin] += sign > 0 ? e - a : (uint64_t)0 - (e - a);
         a = e;
     }
 }
 
-/* Charge the time since the CPU's previous event. */
-static void charge_(evt_stats *s, evt_stats_cpu *cpu, uint64_t ts, uint64_t raw)
+/* ---- the timeline's records --------------------------------------------------------------------- */
+
+/* Forward a timeline record to the analyses sharing the timeline. */
+#define FORWARD_(s, cb, rec)                                               \
+    do {                                                                    \
+        if ((s)->an) {                                                      \
+            const evt_tl_sink *fw_ = evt_an_sink((s)->an);                  \
+            if (fw_->cb) fw_->cb(fw_->user, rec);                           \
+        }                                                                   \
+    } while (0)
+
+/* An interval closed by lost data, or still open at the end: unfinished, not measured. */
+static int unfinished_(const evt_stats *s, int truncated, int open_end)
 {
-    if (!cpu->seen) { cpu->seen = 1; cpu->prev_ts = ts; cpu->prev_raw = raw; return; }
-    if (ts <= cpu->prev_ts) return;
-    uint64_t d = ts - cpu->prev_ts;
-    uint64_t draw = raw > cpu->prev_raw ? raw - cpu->prev_raw : 0;
-    cpu->prev_raw = raw;
-    int64_t target = cpu->isr_n ? (int64_t)cpu->isr[cpu->isr_n - 1].ctx : cpu->run;
-    if (cpu->isr_n) s->isr_ticks += d;
-    if (target >= 0) {
-        s->ctxs[target].cpu_ticks += d;
-        s->ctxs[target].cpu_raw += draw;
-        if (s->timeline) tl_add_(s, (uint32_t)target, cpu->prev_ts, ts);
-    } else {
-        s->idle_ticks += d;
-    }
-    cpu->prev_ts = ts;
+    return open_end || (truncated && s->tl.cur && s->tl.cur->kind == EVT_KIND_LOST);
 }
 
-/* Loss: spans and the running context can no longer be trusted. */
-static void on_lost_(evt_stats *s)
+static void on_state_(void *u, const evt_tl_state_iv *iv)
 {
-    for (uint32_t i = 0; i < s->nctx; i++) {
-        evt_span_stack *st = &s->ctxs[i].stack;
-        for (uint32_t k = 0; k < st->n; k++) s->dropped[st->v[k].cat]++;
-        st->n = 0;
+    evt_stats *s = u;
+    if (iv->state == EVT_TL_RUNNING) bins_add_(s, ctx_of_tl_(s, iv->ctx), iv->t0, iv->t1, 1);
+    FORWARD_(s, state, iv);
+}
+
+static void on_isr_begin_(void *u, const evt_tl_isr *iv)
+{
+    evt_stats *s = u;
+    int64_t ci = ctx_of_tl_(s, iv->ctx);
+    if (ci >= 0) s->ctxs[ci].isr_count++;
+    FORWARD_(s, isr_begin, iv);
+}
+
+static void on_isr_(void *u, const evt_tl_isr *iv)
+{
+    evt_stats *s = u;
+    int64_t ci = ctx_of_tl_(s, iv->ctx);
+    if (ci >= 0 && iv->depth == 0) bins_add_(s, ci, iv->t0, iv->t1, 1);
+    if (iv->depth == 0 && iv->interrupted != EVT_TL_NONE) bins_add_(s, ctx_of_tl_(s, iv->interrupted), iv->t0, iv->t1, -1);
+    if (unfinished_(s, iv->truncated, iv->open_end)) s->dropped[EVT_SPAN_ISR]++;
+    else latency_(s, EVT_SPAN_ISR, iv->name, iv->t0, iv->t1);
+    FORWARD_(s, isr, iv);
+}
+
+static void on_slice_(void *u, const evt_tl_slice *sl)
+{
+    evt_stats *s = u;
+    int instant = sl->t0 == sl->t1 && !sl->open_end && !sl->truncated && s->tl.cur && s->tl.cur->kind == EVT_KIND_SVC;
+    if (instant) {
+        /* a service recorded as one instant has no duration */
+    } else if (unfinished_(s, sl->truncated, sl->open_end)) {
+        s->dropped[sl->cat]++;
+    } else {
+        latency_(s, (uint8_t)sl->cat, sl->name, sl->t0, sl->t1);
     }
-    for (uint32_t c = 0; c < s->ncpus; c++) {
-        s->dropped[EVT_SPAN_ISR] += s->cpus[c].isr_n;
-        s->cpus[c].isr_n = 0;
-        s->cpus[c].run = -1;
-    }
+    FORWARD_(s, slice, sl);
+}
+
+static void on_switch_(void *u, const evt_tl_switch *sw) { evt_stats *s = u; FORWARD_(s, sched_switch, sw); }
+static void on_waking_(void *u, const evt_tl_waking *w) { evt_stats *s = u; FORWARD_(s, waking, w); }
+static void on_slice_begin_(void *u, const evt_tl_slice *sl) { evt_stats *s = u; FORWARD_(s, slice_begin, sl); }
+static void on_counter_(void *u, const evt_tl_counter *c) { evt_stats *s = u; FORWARD_(s, counter, c); }
+static void on_flow_(void *u, const evt_tl_flow *f) { evt_stats *s = u; FORWARD_(s, flow, f); }
+static void on_lost_(void *u, const evt_tl_lost *l) { evt_stats *s = u; FORWARD_(s, lost, l); }
+static void on_ctx_new_(void *u, const evt_tl_ctx *c) { evt_stats *s = u; FORWARD_(s, ctx_new, c); }
+static void on_ctx_name_(void *u, const evt_tl_ctx *c) { evt_stats *s = u; FORWARD_(s, ctx_name, c); }
+static void on_obj_new_(void *u, const evt_tl_obj *o) { evt_stats *s = u; FORWARD_(s, obj_new, o); }
+static void on_obj_name_(void *u, const evt_tl_obj *o) { evt_stats *s = u; FORWARD_(s, obj_name, o); }
+
+static int tl_start_(evt_stats *s)
+{
+    evt_tl_sink k;
+    memset(&k, 0, sizeof k);
+    k.user = s;
+    k.ctx_new = on_ctx_new_;
+    k.ctx_name = on_ctx_name_;
+    k.obj_new = on_obj_new_;
+    k.obj_name = on_obj_name_;
+    k.state = on_state_;
+    k.sched_switch = on_switch_;
+    k.waking = on_waking_;
+    k.isr_begin = on_isr_begin_;
+    k.isr = on_isr_;
+    k.slice_begin = on_slice_begin_;
+    k.slice = on_slice_;
+    k.counter = on_counter_;
+    k.flow = on_flow_;
+    k.lost = on_lost_;
+    if (!evt_tl_init(&s->tl, s->clock_hz, &k)) { s->oom = 1; return 0; }
+    s->tl_ready = 1;
+    return 1;
 }
 
 int evt_stats_add(evt_stats *s, const evt_event *ev)
 {
+    if (!s->tl_ready && !tl_start_(s)) return 0;
     s->events++;
     uint64_t t = evt_stats_event_time(s, ev);
     if (!s->have_ts || t < s->first_ts) s->first_ts = t;
@@ -207,82 +279,90 @@ int evt_stats_add(evt_stats *s, const evt_event *ev)
     if (!s->have_ts || ev->ts > s->last_raw) s->last_raw = ev->ts;
     if (!s->have_ts) { s->have_ts = 1; s->tl_origin = t; }
     uint32_t cn = (ev->flags & EVT_HAS_CPU) ? ev->cpu : 0;
-    if (cn >= EVT_STATS_MAX_CPUS) cn = EVT_STATS_MAX_CPUS - 1;
+    if (cn >= EVT_TL_MAX_CPUS) cn = EVT_TL_MAX_CPUS - 1;
     if (cn + 1 > s->ncpus) s->ncpus = cn + 1;
-    evt_stats_cpu *cpu = &s->cpus[cn];
-    charge_(s, cpu, t, ev->ts);
 
-    int64_t ci = ctx_of_(s, ev, 0);
+    s->prev_unmatched = s->tl.unmatched_exits;
+    uint32_t ti = evt_tl_add(&s->tl, ev);
+    if (s->tl.unmatched_exits != s->prev_unmatched) {
+        int begin;
+        evt_span_cat cat = evt_span_cat_of(ev->kind, &begin);
+        s->unmatched[cat] += s->tl.unmatched_exits - s->prev_unmatched;
+    }
+    if (s->an) evt_an_event(s->an, ev, ti);
+
+    int64_t ci = ctx_find_(s, (ev->flags & EVT_HAS_CTX) != 0, ev->ctx, ev->ctx_class, ev->ctx_name, ev->ts);
     if (ci < 0) return 0;
     evt_stats_ctx *c = &s->ctxs[ci];
-    c->events++;
+    if (c->events++ == 0) c->first_ts = c->last_ts = ev->ts; /* may exist already: made by the timeline */
     if (ev->ts < c->first_ts) c->first_ts = ev->ts;
     if (ev->ts > c->last_ts) c->last_ts = ev->ts;
     count_name_(s, ev);
-
-    int begin;
-    evt_span_cat cat = evt_span_cat_of(ev->kind, &begin);
-    char lb[256];
     if (ev->kind == EVT_KIND_LOST) {
         s->lost_events++;
         if (ev->flags & EVT_HAS_COUNT) s->lost_count += ev->count;
-        on_lost_(s);
-        return !s->oom;
     }
-    if (cat == EVT_SPAN_ISR) {
-        if (begin) {
-            int64_t ii = ev->ctx_class == EVT_CTX_ISR ? ci : ctx_of_(s, ev, 1);
-            if (ii < 0) return 0;
-            s->ctxs[ii].isr_count++;
-            if (cpu->isr_n < EVT_STATS_ISR_DEPTH) {
-                evt_isr_open *o = &cpu->isr[cpu->isr_n++];
-                o->ctx = (uint32_t)ii;
-                o->label = intern_(s, evt_event_label(ev, lb, sizeof lb));
-                o->ts = t;
-            } else {
-                s->overflow++;
-            }
-        } else if (cpu->isr_n) {
-            evt_isr_open *o = &cpu->isr[--cpu->isr_n];
-            latency_(s, EVT_SPAN_ISR, o->label, o->ts, t);
-        } else {
-            s->unmatched[EVT_SPAN_ISR]++;
+    return !s->oom && !s->tl.oom;
+}
+
+/* Raw ticks of a time in the unit (the unit is ns when the clock is known). */
+static uint64_t to_raw_(const evt_stats *s, uint64_t t)
+{
+    if (!s->clock_hz) return t;
+    unsigned __int128 r = (unsigned __int128)t * s->clock_hz / 1000000000u;
+    return r > UINT64_MAX ? UINT64_MAX : (uint64_t)r;
+}
+
+/* After the timeline is finished: the contexts become the timeline's, in its order, with its
+ * event counts, cpu time (run_time - isr_time) and switches; first/last raw timestamps, ISR entry
+ * counts and bins come from the entries kept while streaming. */
+static void contexts_from_tl_(evt_stats *s)
+{
+    uint32_t n = s->tl.nctx;
+    evt_stats_ctx *v = evt_calloc(n ? n : 1, sizeof *v);
+    evt_u64map map = {0};
+    int64_t noctx[4] = {-1, -1, -1, -1};
+    if (!v) { s->oom = 1; return; }
+    for (uint32_t i = 0; i < n; i++) {
+        const evt_tl_ctx *x = evt_tl_ctx_at(&s->tl, i);
+        int64_t old = ctx_of_tl_(s, i);
+        evt_stats_ctx *c = &v[i];
+        if (old >= 0) {
+            *c = s->ctxs[old];
+            s->ctxs[old].bins = NULL; /* moved */
         }
-        return !s->oom;
+        c->has_ctx = x->has_id;
+        c->ctx = x->has_id ? x->id : 0;
+        c->cls = x->cls;
+        if (!c->name && x->name) c->name = intern_(s, x->name);
+        c->events = x->events;
+        c->cpu_ticks = x->run_time - x->isr_time;
+        c->cpu_raw = to_raw_(s, c->cpu_ticks);
+        c->switches = x->switches_in;
+        if (x->has_id ? !evt_u64map_put(&map, x->id, i) : (noctx[(unsigned)x->cls & 3] = i, 0)) s->oom = 1;
     }
-    c = &s->ctxs[ci];
-    if (cat != EVT_SPAN_NONE) {
-        uint32_t label = intern_(s, evt_event_label(ev, lb, sizeof lb));
-        if (begin) {
-            if (!evt_span_push(&c->stack, (uint8_t)cat, label, t)) s->overflow++;
-        } else {
-            uint32_t k = evt_span_match(&c->stack, (uint8_t)cat, label);
-            if (!k) s->unmatched[cat]++;
-            while (k--) {
-                evt_span *sp = &c->stack.v[--c->stack.n];
-                latency_(s, sp->cat, sp->label, sp->ts, t);
-            }
-        }
-    }
-    if ((ev->flags & EVT_HAS_CTX) && ev->ctx_class != EVT_CTX_ISR) {
-        if (cpu->run != ci) { c->switches++; cpu->run = ci; }
-        if (ev->kind == EVT_KIND_THREAD_STOP && (!(ev->flags & EVT_HAS_TARGET) || ev->target == ev->ctx))
-            cpu->run = -1;
-    }
-    return !s->oom;
+    for (uint32_t i = 0; i < s->nctx; i++) evt_free(s->ctxs[i].bins);
+    evt_free(s->ctxs);
+    evt_u64map_free(&s->ctxmap);
+    s->ctxs = v;
+    s->nctx = s->ctxcap = n;
+    s->ctxmap = map;
+    memcpy(s->noctx, noctx, sizeof noctx);
 }
 
 void evt_stats_finish(evt_stats *s)
 {
-    for (uint32_t i = 0; i < s->nctx; i++) {
-        evt_span_stack *st = &s->ctxs[i].stack;
-        for (uint32_t k = 0; k < st->n; k++) s->dropped[st->v[k].cat]++;
-        st->n = 0;
+    if (!s->tl_ready) {
+        if (s->an) evt_an_finish(s->an);
+        return;
     }
-    for (uint32_t c = 0; c < s->ncpus; c++) {
-        s->dropped[EVT_SPAN_ISR] += s->cpus[c].isr_n;
-        s->cpus[c].isr_n = 0;
-    }
+    evt_tl_finish(&s->tl);
+    if (s->an) evt_an_finish(s->an);
+    s->idle_ticks = s->tl.idle_time;
+    s->isr_ticks = s->tl.isr_time;
+    s->overflow = s->tl.span_overflow + s->tl.isr_overflow;
+    if (s->tl.oom) s->oom = 1;
+    contexts_from_tl_(s);
 }
 
 uint64_t evt_stats_time(const evt_stats *s, uint64_t t)
@@ -459,6 +539,10 @@ void evt_stats_json(evt_stats *s, evt_json *j, const char *format, const char *f
     }
     evt_json_arr_end(j);
     evt_json_kbool(j, "incomplete", s->oom);
+    if (s->an) {
+        evt_json_key(j, "analyses");
+        evt_an_json(s->an, j);
+    }
     evt_json_obj_end(j);
 }
 
@@ -517,5 +601,9 @@ void evt_stats_text(evt_stats *s, FILE *out, const char *format, const char *fil
                 s->unmatched[1], s->unmatched[2], s->unmatched[3], s->dropped[1], s->dropped[2], s->dropped[3],
                 s->overflow);
     fprintf(out, "\n(~ = percentiles from the histogram, within 0.8%%)\n");
+    if (s->an) {
+        fprintf(out, "\n");
+        evt_an_text(s->an, out);
+    }
     if (s->oom) fprintf(out, "warning: out of memory, results incomplete\n");
 }

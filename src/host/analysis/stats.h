@@ -1,21 +1,21 @@
-/* Streaming trace statistics over the canonical model (what `evtrace stats` and the HTML report
- * print). Memory grows with the number of distinct contexts and span labels, never with the
- * number of events.
+/* Streaming trace statistics over the canonical model (what `evtrace stats` prints), computed on
+ * the one timeline (timeline.h): stats pairs nothing itself. Memory grows with the number of
+ * distinct contexts and span labels, never with the number of events.
  *
- * CPU time model (per CPU: the event's cpu when given, else CPU 0):
- * - The time from one event to the next on a CPU is charged to what ran on that CPU after the
- *   first of them: the innermost open ISR when one is open (isr_enter .. isr_exit), otherwise
- *   the "running context".
- * - The running context is the context (ctx) of the latest thread/init/unclassified event: the
- *   code that recorded an event was running. An ISR-class event outside isr_enter/isr_exit does
- *   not change it. A thread_stop of the running context itself (no target, or target == ctx)
- *   leaves the CPU idle until the next event; a lost event leaves it unknown (charged to idle)
- *   and drops the open spans, whose pairing can no longer be trusted.
- * - So ISR time is subtracted from the interrupted context. load % = cpu time / trace duration
- *   (last timestamp - first timestamp, all CPUs) * 100.
- * - Timestamps going backwards on a CPU (per-thread buffers) count as zero time.
- * Service, function and ISR latencies: begin-to-end of the spans of spans.h (wall time,
- * including preemption), in log-linear histograms (hist.h). */
+ * From the timeline:
+ * - The contexts are the timeline's (the query tables' `contexts`): events recorded in each
+ *   (lost-data records excluded), CPU time = run_time - isr_time (time it was the running context
+ *   of a CPU, less the outermost ISRs that interrupted it; 0 for an ISR context, whose time is
+ *   isr_time and the ISR latencies). load % = cpu time / trace duration (last time - first
+ *   time) * 100.
+ * - idle time (no running context, outside ISRs) and ISR time (outermost ISRs), summed over CPUs;
+ *   switches = times a context became running.
+ * - ISR latency: the ISR intervals (entry -> exit) by label; service and function latency: the
+ *   slices (enter -> exit, wall time) by label, an outer exit closing inner ones (tail calls)
+ *   included. A service recorded as one instant is not a latency. Intervals closed by lost data
+ *   or still open at the end are counted in unfinished_spans, not measured. Unmatched exits are
+ *   the timeline's, attributed to the category of the exit event.
+ * From the events: event counts per context and per name, first/last timestamps, lost data. */
 #ifndef EVT_ANALYSIS_STATS_H
 #define EVT_ANALYSIS_STATS_H
 
@@ -24,13 +24,12 @@
 #include "evtrace/model.h"
 #include "hist.h"
 #include "spans.h"
+#include "timeline.h"
 #include "strtab.h"
 #include "u64map.h"
 
 struct evt_json;
 
-#define EVT_STATS_MAX_CPUS 64   /* CPU numbers >= this share the last slot */
-#define EVT_STATS_ISR_DEPTH 64  /* ISR nesting tracked per CPU */
 #define EVT_STATS_BINS 512      /* timeline bins per context (when enabled) */
 
 /* One context (thread, task, ISR, init, or "no context" per class). */
@@ -40,13 +39,13 @@ typedef struct evt_stats_ctx {
     evt_ctx_class cls;     /* class from its first event */
     uint32_t name;         /* strtab id of its name, 0 if unknown */
     uint64_t events;       /* events recorded in this context */
-    uint64_t cpu_ticks;    /* time charged to it (see the model above), in the time unit */
-    uint64_t cpu_raw;      /* the same in raw ticks */
-    uint64_t isr_count;    /* isr_enter events in this (ISR) context */
+    uint64_t cpu_ticks;    /* its cpu time (see the model above), in the time unit */
+    uint64_t cpu_raw;      /* the same in raw ticks (converted back when the unit is ns) */
+    uint64_t isr_count;    /* ISRs entered from this context's events (its ISR intervals) */
     uint64_t switches;     /* times it became the running context */
     uint64_t first_ts, last_ts; /* raw ticks */
-    evt_span_stack stack;  /* open service/function spans */
-    uint64_t *bins;        /* timeline: time charged per bin (EVT_STATS_BINS), or NULL */
+    uint64_t *bins;        /* timeline: running time per bin less ISRs (EVT_STATS_BINS), ISR contexts:
+                              their outermost ISR time; or NULL */
 } evt_stats_ctx;
 
 /* Latency of one (category, label). */
@@ -63,21 +62,7 @@ typedef struct evt_stats_name {
     uint64_t count;
 } evt_stats_name;
 
-typedef struct evt_isr_open {
-    uint32_t ctx;          /* index of the ISR's context */
-    uint32_t label;        /* strtab id */
-    uint64_t ts;
-} evt_isr_open;
-
-/* Per-CPU running state. */
-typedef struct evt_stats_cpu {
-    int seen;              /* an event was seen on this CPU */
-    uint64_t prev_ts;      /* time unit */
-    uint64_t prev_raw;     /* raw ticks */
-    int64_t run;           /* index of the running context, -1 = idle/unknown */
-    uint32_t isr_n;        /* open ISRs */
-    evt_isr_open isr[EVT_STATS_ISR_DEPTH];
-} evt_stats_cpu;
+struct evt_analyses;
 
 typedef struct evt_stats {
     uint64_t clock_hz;     /* 0 if unknown: times stay in ticks. Fixed at init: the time unit */
@@ -93,19 +78,22 @@ typedef struct evt_stats {
     evt_stats_name *names;
     uint32_t nnames, namecap;
     evt_u64map namemap;    /* (kind << 32 | name id) -> index */
-    evt_stats_cpu *cpus;   /* EVT_STATS_MAX_CPUS slots */
+    evt_tl tl;             /* the one timeline (initialised at the first event) */
+    int tl_ready;
     uint32_t ncpus;        /* highest CPU slot used + 1 */
+    uint64_t prev_unmatched; /* tl.unmatched_exits before the current event */
+    struct evt_analyses *an; /* the analyses on the same timeline (evt_stats_enable_analyses) */
     uint64_t events;
     int have_ts;
     uint64_t first_ts, last_ts; /* min and max time (time unit) */
     uint64_t first_raw, last_raw; /* min and max raw ticks */
-    uint64_t idle_ticks;   /* time with no known running context */
-    uint64_t isr_ticks;    /* time inside ISRs */
+    uint64_t idle_ticks;   /* time with no running context (the timeline's idle_time) */
+    uint64_t isr_ticks;    /* time inside outermost ISRs (the timeline's isr_time) */
     uint64_t lost_events;  /* events of kind lost */
     uint64_t lost_count;   /* sum of their counts */
     uint64_t unmatched[4]; /* exits that closed nothing, per category */
     uint64_t dropped[4];   /* spans still open at a loss or at the end, per category */
-    uint64_t overflow;     /* spans not tracked: nesting too deep */
+    uint64_t overflow;     /* spans and ISRs not tracked: nesting too deep */
     int oom;               /* an allocation failed: results are incomplete */
     /* timeline (enabled by evt_stats_enable_timeline) */
     int timeline;
@@ -117,9 +105,13 @@ typedef struct evt_stats {
 int evt_stats_init(evt_stats *s, uint64_t clock_hz);
 /* Also keep a per-context timeline of EVT_STATS_BINS bins (for the report). Call before events. */
 void evt_stats_enable_timeline(evt_stats *s);
+/* Also compute the analyses (analyses.h) on the same timeline: `stats --json` key "analyses", a
+ * summary in the text. cfg may be NULL. Call before events; returns 0 when out of memory. */
+struct evt_an_config;
+int evt_stats_enable_analyses(evt_stats *s, const struct evt_an_config *cfg);
 /* Account one event. Returns 0 when out of memory (s->oom is set; later calls go on). */
 int evt_stats_add(evt_stats *s, const evt_event *ev);
-/* After the last event: close the time of every CPU at the last timestamp. */
+/* After the last event: close every open interval of the timeline at the last timestamp. */
 void evt_stats_finish(evt_stats *s);
 void evt_stats_free(evt_stats *s);
 
