@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "evt_fake_clickhouse.h"
 #include "evt_test.h"
 #include "evtrace/alloc.h"
 #include "evtrace/exporter.h"
@@ -46,15 +47,19 @@ static void exporters_survive_oom(void **st)
 {
     (void)st;
     char out[4096];
+    evt_fake_ch *ch = evt_fake_ch_start(0); /* the clickhouse exporter's "path" is a server URL */
+    assert_non_null(ch);
     for (size_t i = 0; i < evt_exporter_count(); i++) {
         const evt_exporter_desc *x = evt_exporter_at(i);
         snprintf(out, sizeof out, "%s/out.%s", evt_test_tmpdir(), x->name);
+        if (strcmp(x->name, "clickhouse") == 0) snprintf(out, sizeof out, "%s", evt_fake_ch_url(ch));
         assert_true(export_once(x, 0, out));
         unsigned long n;
         int succeeded = 0;
         for (n = 1; n <= 400 && !succeeded; n++) succeeded = export_once(x, n, out);
         assert_true(succeeded); /* enough allocations eventually let it finish */
     }
+    evt_fake_ch_stop(ch);
 }
 
 static void stats_and_report_survive_oom(void **st)
