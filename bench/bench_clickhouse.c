@@ -1,22 +1,18 @@
 /* What the ClickHouse server's side of a load costs: `evtrace convert --to clickhouse` of one
  * synthetic trace (EVT_BENCH_CH_EVENTS, default 5,000,000) twice in the same run,
- *   1. into a discarding HTTP sink in this process (answers the schema check from
- *      clickhouse_schema.h, reads every INSERT body to its end and drops it): evtrace's own cost,
+ *   1. into a discarding HTTP sink in this process (tests/support/evt_fake_clickhouse.c: answers
+ *      the schema check, reads every INSERT body to its end and drops it): evtrace's own cost,
  *      RowBinary over loopback HTTP included;
  *   2. into a real clickhouse-server, started in a temporary folder by
  *      tests/support/clickhouse_server.py (or the one at EVT_BENCH_CH_URL, database evtrace with the
  *      tables created), after the tables are created;
  * and prints events/s, events per evtrace CPU second and evtrace's peak RSS for each; the
  * difference of the wall times is the server's side. No clickhouse-server: only run 1. */
-#define _DEFAULT_SOURCE
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <pthread.h>
+#define _GNU_SOURCE /* memmem in the included sink */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "bench_util.h"
@@ -24,94 +20,9 @@
 #include "host/exporters/clickhouse_schema.h"
 #include "host/http_client.h"
 
-/* ---- the discarding sink: one connection at a time per thread, Connection: close ---- */
-
-static char g_columns_tsv[65536]; /* system.columns of the evtrace tables, as ClickHouse answers */
-
-static void columns_tsv_(void)
-{
-    size_t o = 0;
-    for (int t = 0; t < EVT_TL_T_COUNT_; t++) {
-        const evt_tl_table_desc *d = evt_ch_table((evt_tl_table)t);
-        for (size_t i = 0; i < EVT_CH_LEAD_COLS + d->ncols; i++)
-            o += (size_t)snprintf(g_columns_tsv + o, sizeof g_columns_tsv - o, "%s\t%s\t%s\n", d->name,
-                                  evt_ch_col_name((evt_tl_table)t, i), evt_ch_col_type((evt_tl_table)t, i));
-    }
-}
-
-/* Reads the request (headers, then a chunked body, dropped) and answers it. */
-static void *sink_conn_(void *arg)
-{
-    int c = (int)(intptr_t)arg;
-    static __thread char buf[1 << 16];
-    size_t n = 0;
-    char *he = NULL;
-    while (!he) { /* the header block */
-        ssize_t r = recv(c, buf + n, sizeof buf - 1 - n, 0);
-        if (r <= 0) { close(c); return NULL; }
-        n += (size_t)r;
-        buf[n] = '\0';
-        he = strstr(buf, "\r\n\r\n");
-    }
-    int is_columns = strstr(buf, "query=") == NULL; /* a statement in the body: look at it below */
-    size_t body = (size_t)(he + 4 - buf);
-    /* the body's end: the last chunk "0\r\n\r\n"; `win` keeps the stream's last 5 bytes */
-    char win[5 + sizeof buf], first[256];
-    size_t firstn = n - body < sizeof first - 1 ? n - body : sizeof first - 1;
-    memcpy(first, buf + body, firstn);
-    size_t wn = n - body < 5 ? n - body : 5;
-    memcpy(win, buf + n - wn, wn);
-    while (wn < 5 || memcmp(win + wn - 5, "0\r\n\r\n", 5) != 0) {
-        ssize_t r = recv(c, buf, sizeof buf, 0);
-        if (r <= 0) { close(c); return NULL; }
-        size_t keep = wn < 5 ? wn : 5;
-        memmove(win, win + wn - keep, keep);
-        memcpy(win + keep, buf, (size_t)r);
-        wn = keep + (size_t)r;
-        if (firstn < sizeof first - 1) {
-            size_t k = (size_t)r < sizeof first - 1 - firstn ? (size_t)r : sizeof first - 1 - firstn;
-            memcpy(first + firstn, buf, k);
-            firstn += k;
-        }
-    }
-    first[firstn] = '\0';
-    const char *answer = "";
-    if (is_columns && strstr(first, "system.columns")) answer = g_columns_tsv;
-    else if (is_columns && strstr(first, "count()")) answer = "0\n";
-    char head[256];
-    int hl = snprintf(head, sizeof head, "HTTP/1.1 200 OK\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n", strlen(answer));
-    send(c, head, (size_t)hl, MSG_NOSIGNAL);
-    send(c, answer, strlen(answer), MSG_NOSIGNAL);
-    close(c);
-    return NULL;
-}
-
-static void *sink_accept_(void *arg)
-{
-    int ls = (int)(intptr_t)arg;
-    for (;;) {
-        int c = accept(ls, NULL, NULL);
-        if (c < 0) return NULL;
-        pthread_t th;
-        if (pthread_create(&th, NULL, sink_conn_, (void *)(intptr_t)c) == 0) pthread_detach(th);
-        else close(c);
-    }
-}
-
-static int sink_start_(void)
-{
-    int ls = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {0};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (bind(ls, (struct sockaddr *)&a, sizeof a) != 0 || listen(ls, 64) != 0) return -1;
-    socklen_t al = sizeof a;
-    getsockname(ls, (struct sockaddr *)&a, &al);
-    pthread_t th;
-    pthread_create(&th, NULL, sink_accept_, (void *)(intptr_t)ls);
-    pthread_detach(th);
-    return ntohs(a.sin_port);
-}
+/* The discarding sink: the tests' stand-in server (bench targets are built from one source file
+ * and bench_util.c, so its source is taken in here). */
+#include "../tests/support/evt_fake_clickhouse.c"
 
 /* CPU seconds (user + system) the server processes of CH_PIDS have used so far; -1 unknown. */
 static double server_cpu_s_(void)
@@ -238,11 +149,10 @@ int main(int argc, char **argv)
     printf("bench_clickhouse: %llu synthetic events per run\n", events);
     fflush(stdout);
 
-    columns_tsv_();
-    int port = sink_start_();
-    char url[256];
-    snprintf(url, sizeof url, "http://127.0.0.1:%d/?database=evtrace", port);
-    int rc = load_(bin, spec, url, "clickhouse_discard", events);
+    evt_fake_ch *sink = evt_fake_ch_start(0);
+    if (!sink) return 1;
+    int rc = load_(bin, spec, evt_fake_ch_url(sink), "clickhouse_discard", events);
+    evt_fake_ch_stop(sink);
     fflush(stdout);
 
     const char *given = getenv("EVT_BENCH_CH_URL");
