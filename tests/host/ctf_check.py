@@ -22,7 +22,8 @@ writes, and synthetic traces with losses and hostile text), convert to CTF and c
 - size: at most 32 bytes per event (event headers, payloads and name events; the 84-byte packet
   headers, one per 32 KiB, excluded: they dominate the tiny samples) on the synthetic, ThreadX and
   μT-Kernel traces (the common records);
-- determinism: converting again gives byte-identical files; another input another UUID.
+- determinism: converting again gives byte-identical files; another input another UUID; an
+  input read from a pipe gets a random UUID.
 Fails if babeltrace2 is missing.
 
 usage: ctf_check.py EVTRACE SAMPLES_DIR HOST_DATA_DIR [UTK_SCENARIO_TEST]"""
@@ -412,6 +413,28 @@ def check(evtrace, path, tmp, bound):
     return uuid, nclass, jumps
 
 
+def check_stream_input(evtrace, path, tmp):
+    """A trace read from a pipe (which cannot be read twice to hash it) gets a random UUID: two
+    conversions differ in it, both read cleanly, and the trace is named "evtrace"."""
+    seen = set()
+    for i in range(2):
+        out = os.path.join(tmp, 'pipe%d.ctf' % i)
+        with open(path, 'rb') as f:
+            r = subprocess.run([evtrace, 'convert', '-q', '-', '-o', out, '--to', 'ctf'], stdin=f,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if r.returncode not in (0, 1):
+            fail('convert from a pipe failed: ' + r.stderr.decode())
+        _, uuid, tname, _ = parse_meta(out)
+        check_streams(out, uuid)
+        d = run(['babeltrace2', out, '-c', 'sink.text.details'])
+        if d.returncode != 0 or d.stderr or tname != 'evtrace':
+            fail('%s: babeltrace2 exit %d, stderr %r, trace_name %r' % (out, d.returncode, d.stderr[:500], tname))
+        seen.add(uuid)
+    if len(seen) != 2:
+        fail('two conversions from a pipe got the same UUID')
+    print('%s from a pipe: random UUIDs %s: ok' % (os.path.basename(path), ', '.join(sorted(seen))))
+
+
 def utk_trace(test_bin, tmp):
     """The μT-Kernel scenario trace that tests/kernel/utk/test_utk_scenario writes."""
     env = dict(os.environ, TMPDIR=tmp)
@@ -451,6 +474,7 @@ def main():
             most, jumps = max(most, nclass), jumps + nj
         if most <= 31 or not jumps:
             fail('the extended event header went untested (most classes %d, clock steps >= 2^27: %d)' % (most, jumps))
+        check_stream_input(evtrace, next(p for p in paths if p.endswith('.bin') and os.sep + 'rkh' + os.sep in p), tmp)
         if len(uuids) != len(paths) + len(syn) + 1:
             fail('two inputs got the same UUID')
 
