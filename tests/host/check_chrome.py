@@ -7,7 +7,7 @@ and that it shows the same timeline as the Perfetto export and the scheduling mo
   `stats --json`): same count and total duration;
 - the same thread names as the Perfetto export's thread tracks, the same ISR slices (names and
   count, on "ISR cpu N" tracks), the same service/function slices (first pieces; later pieces carry
-  args.resumed), the same number of flows ("s"/"f" pairs with one id each), counters and losses.
+  args.resumed; a service recorded as one instant is its "i" record), the same number of flows ("s"/"f" pairs with one id each), counters and losses.
 Usage: check_chrome.py EVTRACE TRACE KEY|- PROTO_DIR"""
 import decimal
 import json
@@ -102,7 +102,8 @@ ctx_names = {}
 for e in evs:
     if e.get("ctx") is not None and e.get("ctx_name"):
         ctx_names[e["ctx"]] = e["ctx_name"]
-got_by_name = {names.get(tid): v for tid, v in running.items()}
+# (a switch in and out at the same time draws a zero-length slice: not an interval)
+got_by_name = {names.get(tid): [iv for iv in v if iv[1] > iv[0]] for tid, v in running.items()}
 for c, ivs in want.items():
     if c == NOCTX or not ivs:
         continue
@@ -116,7 +117,8 @@ pf_names = set(P.thread_name.values()) | {P.track_name(u) for u in P.tracks if 1
 ch_names = {n for t, n in names.items() if t < STATE_TID_BASE or t >= ISR_TID_BASE}
 if ch_names != pf_names | {P.track_name(u) for u in P.tracks if (P.track_name(u) or "").startswith("ISR cpu ")}:
     fail(f"{base}: track names differ: chrome {sorted(ch_names)}, perfetto {sorted(pf_names)}")
-first_pieces = sorted((a, bb["name"]) for bb, a, _ in slices if not bb.get("args", {}).get("resumed"))
+first_pieces = sorted([(a, bb["name"]) for bb, a, _ in slices if not bb.get("args", {}).get("resumed")] +
+                      [(t_of(e["ts"]), e["name"]) for e in ev if e.get("ph") == "i" and e.get("cat") == "svc"])
 pf_slices = sorted((ts, nm) for _, ts, nm, _, _ in P.slices)
 if first_pieces != pf_slices:
     fail(f"{base}: slices differ: chrome {len(first_pieces)}, perfetto {len(pf_slices)}")

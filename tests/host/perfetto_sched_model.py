@@ -43,7 +43,7 @@ class Sched:
 
     def __init__(self, classes):
         self.classes = classes
-        self.run, self.pend_stop, self.pend_isr, self.isr_n, self.prev_t = {}, {}, {}, {}, {}
+        self.run, self.pend_isr, self.isr_n, self.prev_t = {}, {}, {}, {}
         self.on = {}      # context -> CPU it runs on
         self.state = {}   # context -> state name
         self.switches, self.wakings = [], []
@@ -64,11 +64,6 @@ class Sched:
         self.run[cpu] = nxt
         self.switches.append((t, cpu, prev, nxt, ps))
 
-    def resolve_stop(self, cpu):
-        p = self.pend_stop.pop(cpu, None)
-        if p:
-            self.switch(cpu, p[0], None, p[1])
-
     def add(self, e):
         cpu = e.get('cpu', 0)
         t = event_time(e)
@@ -80,7 +75,6 @@ class Sched:
                 tc = max(t, self.prev_t.get(c, t))
                 self.isr_n[c] = 0
                 self.pend_isr.pop(c, None)
-                self.pend_stop.pop(c, None)
                 if self.run.get(c) is not None:
                     self.switch(c, tc, None, 'unknown')
             self.prev_t[cpu] = t
@@ -94,19 +88,14 @@ class Sched:
         target = f.get('target') if 'target' in f else None
         subject = key if target is None or target == key else target
         runs_now = f.get('state') in ('running', 'TTS_RUN')
-        if cpu in self.pend_stop:
-            dispatch = kind == 'thread_run' and not in_isr and (subject == key or runs_now)
-            if not dispatch:
-                self.resolve_stop(cpu)
-        if not in_isr and self.run.get(cpu) != key and not (kind == 'thread_run' and cpu in self.pend_stop):
+        if not in_isr and self.run.get(cpu) != key:
             self.pend_isr.pop(cpu, None)
             self.switch(cpu, t, key, 'ready')
         nxt_given = 'next_thread' in f and isinstance(f['next_thread'], int)
         nxt = (f['next_thread'] or None) if nxt_given else None
         if kind == 'thread_run':
             if not in_isr and (subject == key or runs_now):
-                p = self.pend_stop.pop(cpu, None)
-                self.switch(cpu, t, subject, p[1] if p else 'ready')
+                self.switch(cpu, t, subject, 'ready')
             else:
                 if self.state.get(subject) not in ('running', 'ready'):
                     self.state[subject] = 'ready'
@@ -124,10 +113,8 @@ class Sched:
                 tcpu = self.on[subject]
                 if in_isr and tcpu == cpu:
                     self.pend_isr[cpu] = (nxt if nxt_given else None, st)
-                elif nxt_given:
-                    self.switch(tcpu, t, nxt, st)
-                else:
-                    self.pend_stop[tcpu] = (t, st)
+                else:  # no successor named: idle from the stop
+                    self.switch(tcpu, t, nxt if nxt_given else None, st)
             else:
                 self.state[subject] = st
         elif kind == 'isr_enter':
@@ -138,11 +125,6 @@ class Sched:
                 n, st = self.pend_isr.pop(cpu)
                 self.switch(cpu, t, n, st)
         self.prev_t[cpu] = t
-
-    def finish(self):
-        for c in list(self.pend_stop):
-            self.resolve_stop(c)
-
 
 def names_of(evs):
     """Display name per context key, as the exporters label contexts."""
@@ -160,5 +142,4 @@ def model(evs, classes):
     s = Sched(classes)
     for e in evs:
         s.add(e)
-    s.finish()
     return s

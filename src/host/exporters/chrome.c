@@ -7,7 +7,8 @@
  * has an "ISR cpu N" track (tid ISR_TID_BASE + cpu) with the timeline's ISR intervals, named by its
  * label. A thread's track holds a "running" slice per running interval (cat "sched"), and inside
  * them its service/function slices: B/E pieces, because B/E must nest per track, a call that
- * blocks shows as pieces, each inside a running slice, the later ones with args.resumed. An ISR
+ * blocks shows as pieces, each inside a running slice, the later ones with args.resumed; a
+ * service recorded as one instant (the timeline's zero-length slice) is its instant. An ISR
  * context's slices are drawn whole. Every other event is an instant on its context's track
  * (`cat` = the kind, `args` = id, args, object, fields, text); flows are "s"/"f" pairs (cat "flow",
  * named by the flow's kind: wake, message, signal) binding to the enclosing slices; counters
@@ -20,8 +21,8 @@
  * Speed: records are assembled in a 64 KiB output buffer (constant keys copied whole, integers
  * formatted two digits at a time, plain-ASCII strings copied) and written in chunks; only strings
  * that need escaping or UTF-8 repair go through the JSON writer. The header is written at the first
- * event, when the reader's clock is known. Memory: the timeline's, plus per context its open slice
- * names (MAX_DEPTH x NAME_LEN bytes). */
+ * event, when the reader's clock is known. Memory: the timeline's, plus per context its open
+ * slices (MAX_DEPTH entries). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -40,12 +41,11 @@
 #define ISR_TID_BASE 2000000u  /* ISR track of CPU n: ISR_TID_BASE + n */
 #define STATE_TID_BASE 1000000u /* state tracks: STATE_TID_BASE + the context's tid */
 #define MAX_DEPTH 32  /* open service/function slices drawn per context; deeper ones are counted */
-#define NAME_LEN 64
 #define OUT_CAP 65536 /* output buffer (see buf_flush_) */
 
 /* One open service/function slice of a context. */
 typedef struct open_slice {
-    char name[NAME_LEN];
+    const char *name;                  /* the timeline's label (stable: owned by the timeline) */
     uint64_t t0;                       /* begin */
     int drawn;                         /* a B of its current piece is written (not yet its E) */
 } open_slice;
@@ -237,6 +237,17 @@ static void simple(chrome_state *s, const char *ph, const char *name, uint64_t t
     BUF_LIT(s, "}");
 }
 
+/* {"ph":"E",...}: the most frequent record, one constant prefix. */
+static void end_(chrome_state *s, uint64_t tid, uint64_t ts)
+{
+    buf_reserve_(s);
+    BUF_LIT(s, ",\n{\"ph\":\"E\",\"pid\":1,\"tid\":");
+    buf_u64_(s, tid);
+    BUF_LIT(s, ",\"ts\":");
+    buf_time_(s, ts);
+    BUF_LIT(s, "}");
+}
+
 /* ---- contexts ------------------------------------------------------------------------------ */
 
 static ctx_draw *draw_(chrome_state *s, uint32_t idx)
@@ -310,7 +321,11 @@ static void run_in_(chrome_state *s, uint32_t idx, uint64_t t)
 {
     ctx_draw *d = track_(s, idx);
     if (!d || d->running || d->whole) return;
-    common(s, "B", "running", TID_OF(idx), t);
+    buf_reserve_(s);
+    BUF_LIT(s, ",\n{\"ph\":\"B\",\"name\":\"running\",\"pid\":1,\"tid\":");
+    buf_u64_(s, TID_OF(idx));
+    BUF_LIT(s, ",\"ts\":");
+    buf_time_(s, t);
     BUF_LIT(s, ",\"cat\":\"sched\"}");
     d->running = 1;
     for (int i = 0; i < d->depth; i++) piece_begin_(s, idx, &d->open[i], t, NULL);
@@ -322,8 +337,8 @@ static void run_out_(chrome_state *s, uint32_t idx, uint64_t t)
     ctx_draw *d = draw_(s, idx);
     if (!d || !d->running) return;
     for (int i = d->depth - 1; i >= 0; i--)
-        if (d->open[i].drawn) { simple(s, "E", NULL, TID_OF(idx), t); d->open[i].drawn = 0; }
-    simple(s, "E", NULL, TID_OF(idx), t);
+        if (d->open[i].drawn) { end_(s, TID_OF(idx), t); d->open[i].drawn = 0; }
+    end_(s, TID_OF(idx), t);
     d->running = 0;
 }
 
@@ -342,15 +357,16 @@ static void on_state(void *user, const evt_tl_state_iv *iv)
 static void on_slice_begin(void *user, const evt_tl_slice *sl)
 {
     chrome_state *s = user;
+    const evt_event *ev = s->tl.cur;
+    if (ev && ev->kind == EVT_KIND_SVC) return; /* zero-length: its instant ("i", cat svc) shows it */
     ctx_draw *d = track_(s, sl->ctx);
     if (!d) return;
     if (d->depth >= MAX_DEPTH) { d->overflow++; return; }
     open_slice *o = &d->open[d->depth++];
-    snprintf(o->name, sizeof o->name, "%s", sl->name ? sl->name : "?");
+    o->name = sl->name ? sl->name : "?";
     o->t0 = sl->t0;
     o->drawn = 0;
     if (d->running || d->whole) {
-        const evt_event *ev = s->tl.cur;
         piece_begin_(s, sl->ctx, o, sl->t0, ev && evt_tl_time(&s->tl, ev) == sl->t0 ? ev : NULL);
     }
 }
@@ -363,7 +379,7 @@ static void on_slice(void *user, const evt_tl_slice *sl)
     if (d->overflow && (int)sl->depth >= MAX_DEPTH) { d->overflow--; return; }
     while (d->depth > (int)sl->depth) { /* the slice and any the timeline did not close above it */
         open_slice *o = &d->open[--d->depth];
-        if (o->drawn) simple(s, "E", NULL, TID_OF(sl->ctx), sl->t1);
+        if (o->drawn) end_(s, TID_OF(sl->ctx), sl->t1);
     }
 }
 
@@ -401,7 +417,7 @@ static void on_isr(void *user, const evt_tl_isr *iv)
     chrome_state *s = user;
     if (s->isr_open[iv->cpu] <= iv->depth) isr_b_(s, iv); /* reported closed only */
     else s->isr_open[iv->cpu] = iv->depth;
-    simple(s, "E", NULL, isr_tid_(s, iv->cpu), iv->t1);
+    end_(s, isr_tid_(s, iv->cpu), iv->t1);
 }
 
 /* ---- flows, counters, losses --------------------------------------------------------------- */
@@ -528,7 +544,7 @@ static void state_track_(chrome_state *s, uint32_t idx, const evt_event *ev, con
         thread_name(s, stid, nb);
         d->state_named = 1;
     }
-    if (d->state_open) simple(s, "E", NULL, stid, tm);
+    if (d->state_open) end_(s, stid, tm);
     simple(s, "B", st_name, stid, tm);
     d->state_open = 1;
 }
@@ -573,7 +589,7 @@ static evt_status end(void *state, evt_reader *r, char *err, size_t errlen)
         evt_tl_finish(&s->tl);
         for (uint32_t i = 0; i < s->nctx; i++) {
             ctx_draw *d = s->ctxs[i];
-            if (d && d->state_open) simple(s, "E", NULL, STATE_TID_BASE + TID_OF(i), s->tl.last);
+            if (d && d->state_open) end_(s, STATE_TID_BASE + TID_OF(i), s->tl.last);
         }
     }
     BUF_LIT(s, "\n]}\n");

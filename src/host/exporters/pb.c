@@ -12,10 +12,10 @@ void evt_pb_free(evt_pb *b)
     memset(b, 0, sizeof *b);
 }
 
-static int reserve_(evt_pb *b, size_t more)
+/* Room for `more` bytes: the common case (room left) is inline, growth is out of line. */
+static int grow_(evt_pb *b, size_t more)
 {
     if (b->oom) return 0;
-    if (b->n + more <= b->cap) return 1;
     size_t nc = b->cap ? b->cap : 256;
     while (nc < b->n + more) nc *= 2;
     uint8_t *np = evt_realloc(b->p, nc);
@@ -25,11 +25,18 @@ static int reserve_(evt_pb *b, size_t more)
     return 1;
 }
 
-static void varint_(evt_pb *b, uint64_t v)
+static inline int reserve_(evt_pb *b, size_t more)
+{
+    return b->n + more <= b->cap ? 1 : grow_(b, more);
+}
+
+static inline void varint_(evt_pb *b, uint64_t v)
 {
     if (!reserve_(b, 10)) return;
-    while (v >= 0x80) { b->p[b->n++] = (uint8_t)(v | 0x80); v >>= 7; }
-    b->p[b->n++] = (uint8_t)v;
+    uint8_t *p = b->p + b->n;
+    while (v >= 0x80) { *p++ = (uint8_t)(v | 0x80); v >>= 7; }
+    *p++ = (uint8_t)v;
+    b->n = (size_t)(p - b->p);
 }
 
 void evt_pb_uint(evt_pb *b, uint32_t field, uint64_t v)

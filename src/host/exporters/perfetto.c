@@ -399,6 +399,7 @@ static evt_status end(void *state, evt_reader *r, char *err, size_t errlen)
         pf_load_finish(&s->load, s->tl.last);
         pf_ft_flush(&s->w);
     }
+    pf_w_flush(&s->w);
     evt_status st = status_(s);
     if (fclose(s->out) != 0 && st == EVT_OK) st = EVT_ERR_IO;
     free_(s);

@@ -2,6 +2,7 @@
  * buffers and each TracePacket is written as one `Trace.packet` field. */
 #include "perfetto_pkt.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* Field numbers (perfetto/protos/perfetto/trace/...). */
@@ -45,21 +46,26 @@ void pf_w_init(pf_w *w, FILE *out)
 void pf_w_free(pf_w *w)
 {
     evt_pb *bufs[] = {&w->pkt, &w->te, &w->td, &w->sub, &w->sub2, &w->interned, &w->names,
-                      &w->cats, &w->dnames, &w->tmp, &w->da, &w->ft};
+                      &w->cats, &w->dnames, &w->da, &w->ft, &w->obuf};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) evt_pb_free(bufs[i]);
     evt_strtab_free(&w->events);
     evt_strtab_free(&w->categories);
     evt_strtab_free(&w->dbgnames);
 }
 
-/* Write the packet in w->pkt as one Trace.packet and clear it. */
+void pf_w_flush(pf_w *w)
+{
+    if (w->obuf.n && fwrite(w->obuf.p, 1, w->obuf.n, w->out) != w->obuf.n) w->io = 1;
+    evt_pb_clear(&w->obuf);
+}
+
+/* Frame the packet in w->pkt as one Trace.packet into the output buffer and clear it. */
 static void flush_packet_(pf_w *w)
 {
-    evt_pb_clear(&w->tmp);
-    evt_pb_msg(&w->tmp, F_TRACE_PACKET, &w->pkt);
+    evt_pb_msg(&w->obuf, F_TRACE_PACKET, &w->pkt);
     evt_pb_clear(&w->pkt);
-    if (w->tmp.oom) { w->oom = 1; return; }
-    if (fwrite(w->tmp.p, 1, w->tmp.n, w->out) != w->tmp.n) w->io = 1;
+    if (w->obuf.oom) { w->oom = 1; return; }
+    if (w->obuf.n >= PF_OUT_CAP) pf_w_flush(w);
 }
 
 static void desc_packet_(pf_w *w, int flags)
@@ -134,10 +140,13 @@ void pf_process_tree(pf_w *w, uint64_t ts, int32_t pid, const char *cmdline, int
     flush_packet_(w);
 }
 
-/* Interned id of str in table t; appends the InternedData entry to `list` (field `field`) when
- * new: the packet that first uses an iid carries its definition. */
+/* Interned id of str in table t; appends the InternedData entry to `list` (field `field`: 1..3)
+ * when new: the packet that first uses an iid carries its definition. A pointer cache skips the
+ * hash lookup for strings seen before (the same names and keys recur in every event). */
 static uint64_t iid_(pf_w *w, evt_strtab *t, evt_pb *list, uint32_t field, const char *str)
 {
+    pf_iid_slot *slot = &w->cache[field - 1][((uintptr_t)str >> 3) % PF_IID_CACHE];
+    if (slot->p == str && strcmp(evt_strtab_str(t, slot->id), str) == 0) return slot->id;
     int added;
     uint32_t id = evt_strtab_intern(t, str, strlen(str), &added);
     if (!id) { w->oom = 1; return 0; }
@@ -147,6 +156,8 @@ static uint64_t iid_(pf_w *w, evt_strtab *t, evt_pb *list, uint32_t field, const
         evt_pb_str(&w->sub2, F_INT_NAME, str);
         evt_pb_msg(list, field, &w->sub2);
     }
+    slot->p = str;
+    slot->id = id;
     return id;
 }
 

@@ -15,14 +15,26 @@
 
 enum { PF_SLICE_BEGIN = 1, PF_SLICE_END = 2, PF_INSTANT = 3, PF_COUNTER = 4 }; /* TrackEvent.Type */
 
+#define PF_IID_CACHE 1024 /* slots per interning table of the pointer cache */
+#define PF_OUT_CAP 65536  /* output buffer: packets are written in chunks of about this size */
+
+/* A string pointer seen before and its iid (checked against the string: readers may reuse
+ * their buffers). */
+typedef struct pf_iid_slot {
+    const char *p;
+    uint32_t id;
+} pf_iid_slot;
+
 typedef struct pf_w {
     FILE *out;
-    evt_pb pkt, te, td, sub, sub2, interned, names, cats, dnames, tmp, da; /* reusable buffers */
+    evt_pb obuf;             /* framed packets not yet written */
+    evt_pb pkt, te, td, sub, sub2, interned, names, cats, dnames, da; /* reusable buffers */
     evt_pb ft;               /* FtraceEvent entries of the open bundle (field 2 each) */
     uint32_t ft_cpu;         /* CPU of the open bundle (valid when ft.n) */
     evt_strtab events;       /* interned event names (iid = id) */
     evt_strtab categories;   /* interned categories */
     evt_strtab dbgnames;     /* interned annotation names */
+    pf_iid_slot cache[3][PF_IID_CACHE]; /* categories, names, annotation names */
     int oom, io;             /* sticky failures */
 } pf_w;
 
@@ -34,6 +46,8 @@ typedef struct pf_task {
 } pf_task;
 
 void pf_w_init(pf_w *w, FILE *out);
+/* Write what is buffered (pf_ft_flush first for the open ftrace bundle). */
+void pf_w_flush(pf_w *w);
 void pf_w_free(pf_w *w);
 static inline int pf_w_failed(const pf_w *w) { return w->oom || w->io; }
 
