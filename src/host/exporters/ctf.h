@@ -58,7 +58,7 @@ typedef enum ctf_ftype {
 typedef enum ctf_role { CTF_ROLE_VALUE, CTF_ROLE_ARG, CTF_ROLE_INDEX } ctf_role;
 
 typedef struct ctf_field {
-    const char *ident;  /* TSDL identifier without the leading '_' (owned by the class table) */
+    const char *ident;  /* TSDL identifier without the leading '_' (a class's: owned by the class) */
     uint8_t type;       /* ctf_ftype */
     uint8_t wlog;       /* integers: width 8 << wlog bits; strings: see CTF_WLOG_STRING */
     uint8_t role;       /* ctf_role; args[j] is field `argJ` */

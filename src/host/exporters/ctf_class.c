@@ -1,6 +1,7 @@
-/* CTF event classes: one per layout of reader events (grown when a value needs wider integers)
- * plus the built-in classes of ctf.h's CTF_BUILTIN_TABLE. Ids are dense, in first-use order, so
- * the most common classes of a trace usually get the compact ids 0..30. */
+/* CTF event classes: per layout of reader events, the classes it grew through (a wider integer,
+ * a label index become a whole string, an arg alias broken: ctf.h), plus the built-in classes of
+ * ctf.h's CTF_BUILTIN_TABLE. Ids are dense, in first-use order, so the classes of a trace's
+ * first events (usually its common ones) get the compact-header ids 0..30. */
 #include <string.h>
 #include "evtrace/alloc.h"
 #include "host/exporters/ctf.h"
