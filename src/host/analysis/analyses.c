@@ -202,6 +202,16 @@ void evt_an_text(evt_analyses *a, FILE *out)
     evt_an_stack_text(&a->stk, a->tl, out);
 }
 
+void evt_an_parts_of(evt_analyses *a, evt_an_parts *out)
+{
+    out->tl = a->tl;
+    out->load = &a->load;
+    out->resp = &a->resp;
+    out->inv = &a->inv;
+    out->obj = &a->obj;
+    out->stack = &a->stk;
+}
+
 void evt_an_free(evt_analyses *a)
 {
     if (!a) return;

@@ -80,4 +80,21 @@ void evt_an_json(evt_analyses *a, struct evt_json *j);
 void evt_an_text(evt_analyses *a, FILE *out);
 void evt_an_free(evt_analyses *a);
 
+/* Read access to the parts (tests, and callers that want the numbers rather than JSON): valid
+ * until evt_an_free; after evt_an_finish the results are final. */
+struct evt_an_load;
+struct evt_an_resp;
+struct evt_an_inversion;
+struct evt_an_objhist;
+struct evt_an_stack;
+typedef struct evt_an_parts {
+    const evt_tl *tl;
+    const struct evt_an_load *load;
+    struct evt_an_resp *resp;          /* not const: percentiles sort its samples */
+    const struct evt_an_inversion *inv;
+    const struct evt_an_objhist *obj;
+    const struct evt_an_stack *stack;
+} evt_an_parts;
+void evt_an_parts_of(evt_analyses *a, evt_an_parts *out);
+
 #endif

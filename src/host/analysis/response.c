@@ -31,6 +31,8 @@ void evt_an_resp_state(evt_an_resp *r, const evt_tl_state_iv *iv)
             measure(&t->h, &t->worst, t->t0, iv->t0 - t->t0, &r->oom);
             t->open = 0;
         }
+        /* woken at the end of the wait: the next instance starts (ready, or running at once) */
+        if (!iv->open_end && iv->state != EVT_TL_TERMINATED) { t->open = 1; t->t0 = iv->t1; }
         break;
     default: /* unknown: data lost, the instance cannot be measured */
         if (t->open) { t->cut++; t->open = 0; }

@@ -1,8 +1,9 @@
 /* Response times (analyses.h), from the timeline's intervals only:
- * - a task instance starts when its context becomes ready (a ready interval that follows a
- *   blocked, suspended, terminated or unknown state, or its first state) and ends when it next
- *   becomes blocked, suspended or terminated: response = that end - that start (preemptions
- *   included). An instance cut by lost data (unknown state) is dropped and counted.
+ * - a task instance starts when its context is woken (the end of a blocked or suspended
+ *   interval: it is ready then, or running at once), or at a ready interval that follows no
+ *   running one (its first state, or after lost data); it ends when it next becomes blocked,
+ *   suspended or terminated: response = that end - that start (preemptions included). An
+ *   instance cut by lost data (unknown state) is dropped and counted.
  * - an ISR instance is one ISR interval (entry -> exit), per interrupt (its irq, else its label);
  *   ISRs closed by a loss or open at the end are counted, not measured.
  * Per task / interrupt: count, min, p50, p90, p99, max (hist.h) and the EVT_AN_WORST_N worst
