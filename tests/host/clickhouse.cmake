@@ -4,7 +4,7 @@
 # (exit 77) on a workstation, a failure under CI=true. Label clickhouse: part of `make test` /
 # `make check` (the normal build), not of the sanitizer stages.
 set(EVT_CH_CHECK ${CMAKE_SOURCE_DIR}/tests/host/clickhouse_check.py)
-foreach(mode load stats_contexts cluster failures)
+foreach(mode load cluster failures)
   add_test(NAME host/clickhouse_${mode}
     COMMAND python3 ${EVT_CH_CHECK} ${mode} $<TARGET_FILE:evtrace> ${EVT_TEST_DATA_DIR}
             ${CMAKE_SOURCE_DIR}/docs/clickhouse.md)

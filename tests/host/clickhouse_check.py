@@ -4,12 +4,11 @@ clickhouse-server in a temporary folder and stops it). Modes:
 load      every readable sample (one trace each) and a synthetic trace of N events (default 10 M)
           loaded with `convert --to clickhouse`; every query of docs/clickhouse.md §4 run; each
           trace's answer equals the same question asked of its SQLite export (`convert --to
-          sqlite`) and the figures of `evtrace stats --json`; evtrace's peak RSS < 64 MB.
+          sqlite`) and the figures of `evtrace stats --json` (events, lost, errors, time unit, ISR
+          time, and each context's events, cpu_time and load_pct); evtrace's peak RSS < 64 MB.
 cluster   two servers, one cluster, Distributed tables over MergeTree tables on each: traces
           loaded through shard 0 land on both shards; every documented query through the
           Distributed tables equals the sum (union) of the same query on each shard's local tables.
-stats_contexts  as load (a 300 k-event synthetic trace), and each context's events, cpu_time and
-          load_pct equal stats --json's (stats must compute them from the same timeline).
 failures  server down, an INSERT refused (HTTP 500), the server killed mid-load, schema mismatch
           (missing table, column of another type), a rerun with the same trace id (no duplicate).
 
@@ -179,7 +178,7 @@ def stats_checks(ch, tid, st, contexts):
             fail('%s: context %r (events, cpu_time, load_pct) %r, stats %r' % (tid, key, got, want))
 
 
-def mode_load(evtrace, data, docs, nsyn, contexts=False):
+def mode_load(evtrace, data, docs, nsyn, contexts=True):
     queries = doc_queries(docs)
     for q, _ in queries:
         if q not in SQLITE:
@@ -368,7 +367,6 @@ def main():
     nsyn = int(sys.argv[5]) if len(sys.argv) > 5 else 10000000
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # ctest timeout: stop the servers too
     {'load': lambda: mode_load(evtrace, data, docs, nsyn),
-     'stats_contexts': lambda: mode_load(evtrace, data, docs, min(nsyn, 300000), contexts=True),
      'cluster': lambda: mode_cluster(evtrace, data, docs),
      'failures': lambda: mode_failures(evtrace, data, docs)}[mode]()
     if FAILS:
