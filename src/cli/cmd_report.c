@@ -23,6 +23,12 @@ static int write_page_(const char *path, evt_report *rep, evt_reader *r)
 static int run(const cli_args *a)
 {
     if (!a->out) { cli_err("report", "missing -o OUT.html"); return EXIT_USAGE; }
+    evt_an_config cfg = {0, 0, EVT_AN_PRIO_AUTO};
+    char msg[200];
+    if (a->window && !evt_an_parse_window(a->window, &cfg.window, &cfg.window_is_ns, msg, sizeof msg)) {
+        cli_err("report", "--window: %s", msg);
+        return EXIT_USAGE;
+    }
     cli_output out;
     int code = cli_output_begin(&out, "report", a->out, 0, 1, a->force);
     if (code) return code;
@@ -34,6 +40,7 @@ static int run(const cli_args *a)
     info.file = a->file;
     info.clock_hz = r->clock_hz;
     info.clock_source = evt_clock_source_name(r->clock_hz ? evt_reader_clock_source(r) : EVT_CLOCK_UNKNOWN);
+    info.an = &cfg;
     evt_report *rep = evt_report_new(&info);
     if (!rep) {
         cli_err("report", "out of memory");
@@ -64,6 +71,10 @@ static int run(const cli_args *a)
         cli_err("report", "cannot write %s%s%s", a->out, e ? ": " : "", e ? strerror(e) : "");
         cli_output_abort(&out);
         code = EXIT_INPUT;
+    } else if (evt_report_analyses_error(rep)) {
+        cli_err("report", "--window %s: %s", a->window, evt_report_analyses_error(rep));
+        cli_output_abort(&out);
+        code = EXIT_USAGE;
     } else {
         int c2 = cli_output_commit(&out);
         if (c2) code = c2;
@@ -78,13 +89,15 @@ static int run(const cli_args *a)
 }
 
 const cli_command cli_cmd_report = {
-    "report", "FILE -o OUT.html [--force]", "self-contained interactive HTML report: timeline, events, load, analyses",
+    "report", "FILE -o OUT.html [--window DUR] [--force]", "self-contained interactive HTML report: timeline, events, load, analyses",
     "Streams FILE once through the timeline and writes one HTML page (no network, opens from disk):\n"
     "per-context swimlanes with running/ready/blocked states, ISR lanes, service and function\n"
     "slices, object counters, flows and lost ranges; zoom and pan (wheel, drag, W/S/A/D); a time\n"
     "ruler in real units (ticks when the clock is unknown); details of what you click; an event\n"
-    "list filtered by context, kind, name and the visible range; CPU load over time; the contexts\n"
-    "table. The event list holds the first 500000 events; everything else counts in full.\n"
+    "list filtered by context, kind, name and the visible range; CPU load over time; the analyses\n"
+    "of `evtrace stats` (load per --window DUR, response times, priority inversions, queues and\n"
+    "semaphores, flows, stack usage) as tables and plots; the contexts table. The event list holds\n"
+    "the first 500000 events; everything else counts in full.\n"
     "OUT is written under a temporary name and renamed when complete; -o - writes to standard output.",
-    OPT_OUTPUT | OPT_QUIET, 0, 0, run,
+    OPT_OUTPUT | OPT_QUIET | OPT_WINDOW, 0, 0, run,
 };

@@ -1,7 +1,8 @@
 /* The report's collector: events go through the one timeline; what its sink reports (closed
  * state intervals, ISRs, slices, counters, flows, lost ranges) and the first EVT_REPORT_MAX_LIST
  * events are streamed as flat JSON arrays into temporary files (report_impl.h), so memory grows
- * with contexts, objects and distinct names, never with events. report_data.c writes the page's
+ * with contexts, objects and distinct names, never with events. The analyses (analyses.h) run on
+ * the same timeline: every sink callback is forwarded to them. report_data.c writes the page's
  * JSON from them, report_page.c the page. */
 #include "report.h"
 #include "report_impl.h"
@@ -26,9 +27,28 @@ static void idx_(evt_report *r, rp_col_id c, uint32_t v) { evt_json_i64(col_(r, 
 /* A time relative to the first event's (two's complement: an earlier time is negative). */
 static void t_(evt_report *r, rp_col_id c, uint64_t t) { evt_json_i64(col_(r, c), (int64_t)(t - r->base)); }
 
+/* Every timeline callback goes on to the analyses' sink (shared timeline). */
+#define FORWARD_(r, cb, arg)                                  \
+    do {                                                      \
+        if ((r)->an) {                                        \
+            const evt_tl_sink *fw_ = evt_an_sink((r)->an);    \
+            if (fw_->cb) fw_->cb(fw_->user, arg);             \
+        }                                                     \
+    } while (0)
+
+static void on_ctx_new_(void *u, const evt_tl_ctx *c) { FORWARD_((evt_report *)u, ctx_new, c); }
+static void on_ctx_name_(void *u, const evt_tl_ctx *c) { FORWARD_((evt_report *)u, ctx_name, c); }
+static void on_obj_new_(void *u, const evt_tl_obj *o) { FORWARD_((evt_report *)u, obj_new, o); }
+static void on_obj_name_(void *u, const evt_tl_obj *o) { FORWARD_((evt_report *)u, obj_name, o); }
+static void on_switch_(void *u, const evt_tl_switch *sw) { FORWARD_((evt_report *)u, sched_switch, sw); }
+static void on_waking_(void *u, const evt_tl_waking *w) { FORWARD_((evt_report *)u, waking, w); }
+static void on_isr_begin_(void *u, const evt_tl_isr *iv) { FORWARD_((evt_report *)u, isr_begin, iv); }
+static void on_slice_begin_(void *u, const evt_tl_slice *sl) { FORWARD_((evt_report *)u, slice_begin, sl); }
+
 static void on_state_(void *u, const evt_tl_state_iv *iv)
 {
     evt_report *r = u;
+    FORWARD_(r, state, iv);
     u_(r, RP_COL_states, iv->ctx);
     u_(r, RP_COL_states, (uint64_t)iv->state);
     u_(r, RP_COL_states, iv->cpu);
@@ -42,6 +62,7 @@ static void on_state_(void *u, const evt_tl_state_iv *iv)
 static void on_isr_(void *u, const evt_tl_isr *iv)
 {
     evt_report *r = u;
+    FORWARD_(r, isr, iv);
     u_(r, RP_COL_isrs, iv->cpu);
     t_(r, RP_COL_isrs, iv->t0);
     u_(r, RP_COL_isrs, iv->t1 - iv->t0);
@@ -57,6 +78,7 @@ static void on_isr_(void *u, const evt_tl_isr *iv)
 static void on_slice_(void *u, const evt_tl_slice *sl)
 {
     evt_report *r = u;
+    FORWARD_(r, slice, sl);
     u_(r, RP_COL_slices, sl->ctx);
     u_(r, RP_COL_slices, (uint64_t)sl->cat);
     t_(r, RP_COL_slices, sl->t0);
@@ -70,6 +92,7 @@ static void on_slice_(void *u, const evt_tl_slice *sl)
 static void on_counter_(void *u, const evt_tl_counter *c)
 {
     evt_report *r = u;
+    FORWARD_(r, counter, c);
     idx_(r, RP_COL_counters, c->obj);
     u_(r, RP_COL_counters, rp_str(r, c->name));
     t_(r, RP_COL_counters, c->t);
@@ -79,6 +102,7 @@ static void on_counter_(void *u, const evt_tl_counter *c)
 static void on_flow_(void *u, const evt_tl_flow *f)
 {
     evt_report *r = u;
+    FORWARD_(r, flow, f);
     u_(r, RP_COL_flows, rp_str(r, f->kind));
     idx_(r, RP_COL_flows, f->from_ctx);
     idx_(r, RP_COL_flows, f->to_ctx);
@@ -90,6 +114,7 @@ static void on_flow_(void *u, const evt_tl_flow *f)
 static void on_lost_(void *u, const evt_tl_lost *l)
 {
     evt_report *r = u;
+    FORWARD_(r, lost, l);
     u_(r, RP_COL_lost, l->cpu);
     t_(r, RP_COL_lost, l->t0);
     t_(r, RP_COL_lost, l->t1);
@@ -114,6 +139,10 @@ evt_report *evt_report_new(const evt_report_info *info)
     r->file = dup_or_null_(info->file, &r->oom);
     r->clock_source = dup_or_null_(info->clock_source, &r->oom);
     r->clock_hz = info->clock_hz;
+    if (info->an) {
+        r->an_cfg = *info->an;
+        r->has_an_cfg = 1;
+    }
     for (int c = 0; c < RP_COL_COUNT_; c++) {
         r->cols[c].f = tmpfile();
         if (!r->cols[c].f) { r->oom = 1; break; }
@@ -143,6 +172,14 @@ static int start_(evt_report *r)
     evt_tl_sink sink;
     memset(&sink, 0, sizeof sink);
     sink.user = r;
+    sink.ctx_new = on_ctx_new_;
+    sink.ctx_name = on_ctx_name_;
+    sink.obj_new = on_obj_new_;
+    sink.obj_name = on_obj_name_;
+    sink.sched_switch = on_switch_;
+    sink.waking = on_waking_;
+    sink.isr_begin = on_isr_begin_;
+    sink.slice_begin = on_slice_begin_;
     sink.state = on_state_;
     sink.isr = on_isr_;
     sink.slice = on_slice_;
@@ -151,6 +188,7 @@ static int start_(evt_report *r)
     sink.lost = on_lost_;
     r->tl_ready = 1; /* evt_tl_free is safe on a partly initialised timeline */
     if (!evt_tl_init(&r->tl, r->clock_hz, &sink)) r->oom = 1;
+    else if (!(r->an = evt_an_new_shared(&r->tl, r->has_an_cfg ? &r->an_cfg : NULL))) r->oom = 1;
     return !r->oom;
 }
 
@@ -204,6 +242,7 @@ int evt_report_add(evt_report *r, const evt_event *ev)
     }
     uint32_t ctx = evt_tl_add(&r->tl, ev);
     if (r->tl.oom) r->oom = 1;
+    else evt_an_event(r->an, ev, ctx);
     r->events++;
     if (r->listed < EVT_REPORT_MAX_LIST && !r->oom) {
         char fb[1024];
@@ -220,19 +259,7 @@ int evt_report_add(evt_report *r, const evt_event *ev)
     return !r->oom;
 }
 
-int evt_report_set_analyses(evt_report *r, const char *json, size_t len)
-{
-    evt_free(r->analyses);
-    r->analyses = NULL;
-    r->analyses_len = 0;
-    if (!json) return 1;
-    r->analyses = evt_malloc(len + 1);
-    if (!r->analyses) { r->oom = 1; return 0; }
-    memcpy(r->analyses, json, len);
-    r->analyses[len] = 0;
-    r->analyses_len = len;
-    return 1;
-}
+const char *evt_report_analyses_error(const evt_report *r) { return r->an ? evt_an_error(r->an) : NULL; }
 
 uint64_t evt_report_events(const evt_report *r) { return r->events; }
 uint32_t evt_report_contexts(const evt_report *r) { return r->tl.nctx; }
@@ -244,6 +271,7 @@ int evt_report_write(evt_report *r, FILE *out, uint64_t errors)
         evt_tl_finish(&r->tl);
         r->finished = 1;
         if (r->tl.oom) r->oom = 1;
+        else evt_an_finish(r->an);
         for (int c = 0; c < RP_COL_COUNT_; c++) {
             evt_json_arr_end(&r->cols[c].j);
             if (fflush(r->cols[c].f) != 0 || ferror(r->cols[c].f)) r->oom = 1; /* temp space full */
@@ -256,11 +284,11 @@ int evt_report_write(evt_report *r, FILE *out, uint64_t errors)
 void evt_report_free(evt_report *r)
 {
     if (!r) return;
+    evt_an_free(r->an); /* before the timeline it reads */
     if (r->tl_ready) evt_tl_free(&r->tl);
     for (int c = 0; c < RP_COL_COUNT_; c++)
         if (r->cols[c].f) fclose(r->cols[c].f);
     evt_strtab_free(&r->strs);
-    evt_free(r->analyses);
     evt_free(r->format);
     evt_free(r->file);
     evt_free(r->clock_source);

@@ -3,7 +3,8 @@
  * feeds the canonical events through the one timeline (timeline.h), keeps what its sink reports
  * (states, ISRs, slices, counters, flows, lost ranges) plus the first EVT_REPORT_MAX_LIST events
  * for the event list, and writes them as one JSON block (<script type="application/json"
- * id="evt-data">, every '<' written as \u003c) that the page's script draws. No event pairing
+ * id="evt-data">, every '<' written as \u003c) that the page's script draws, with the analyses
+ * (analyses.h, on the same timeline) as a second block (id="evt-analyses"). No event pairing
  * happens here: every interval comes from the timeline. docs/report.md describes the page. */
 #ifndef EVT_ANALYSIS_REPORT_H
 #define EVT_ANALYSIS_REPORT_H
@@ -11,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "evtrace/model.h"
+#include "analyses.h"
 
 /* Events kept for the page's event list (and its details panel); events past it still count in
  * every interval, load and analysis, and the page says how many were left out of the list. */
@@ -24,6 +26,7 @@ typedef struct evt_report_info {
     const char *file;         /* input path as given */
     uint64_t clock_hz;        /* the reader's clock, 0 unknown: the timeline's unit is then ticks */
     const char *clock_source; /* "format", "user", ... or NULL */
+    const evt_an_config *an;  /* the analyses' configuration (--window, ...); NULL: defaults */
 } evt_report_info;
 
 /* NULL when out of memory. */
@@ -33,9 +36,9 @@ evt_report *evt_report_new(const evt_report_info *info);
 void evt_report_set_clock(evt_report *r, uint64_t clock_hz, const char *clock_source);
 /* Feed one event in trace order. Returns 0 when out of memory (the report is then unusable). */
 int evt_report_add(evt_report *r, const evt_event *ev);
-/* Analyses JSON object (text, as the analyses helper writes it) embedded under "analyses"; NULL
- * or never called: the page shows no analyses section. Copied. Returns 0 when out of memory. */
-int evt_report_set_analyses(evt_report *r, const char *json, size_t len);
+/* Problems of the analyses' configuration found once the unit was known (e.g. a window with a
+ * time unit on a trace without clock), or NULL. Valid after evt_report_write. */
+const char *evt_report_analyses_error(const evt_report *r);
 /* Finish the timeline and write the page. `errors` are the reader's decode errors. Returns 0 on
  * a write error or out of memory. */
 int evt_report_write(evt_report *r, FILE *out, uint64_t errors);

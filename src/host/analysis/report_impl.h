@@ -47,8 +47,9 @@ struct evt_report {
     uint64_t prev_t;        /* time of the previous listed event (ev_t holds deltas) */
     evt_strtab strs;        /* names, labels, services: grows with distinct strings only */
     rp_col cols[RP_COL_COUNT_];
-    char *analyses;
-    size_t analyses_len;
+    evt_an_config an_cfg;
+    int has_an_cfg;
+    evt_analyses *an;       /* on the same timeline (shared mode): every sink call is forwarded */
 };
 
 /* Intern s (NULL or "" -> 0); sets r->oom on failure. */

@@ -5,6 +5,7 @@
 #include "report_impl.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include "report/report_assets.h"
 
@@ -31,6 +32,23 @@ void rp_put_json(FILE *o, const char *s, size_t n)
         run = i + 1;
     }
     fwrite(s + run, 1, n - run, o);
+}
+
+/* The analyses object, escaped (bounded by contexts, objects and kept samples: in memory). */
+static int analyses_(FILE *o, const evt_report *r)
+{
+    if (!r->an) { fputs("null", o); return 1; }
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&buf, &n);
+    if (!m) return 0;
+    evt_json j;
+    evt_json_init(&j, m, 0);
+    evt_an_json(r->an, &j);
+    int ok = fclose(m) == 0;
+    if (ok) rp_put_json(o, buf, n);
+    free(buf);
+    return ok;
 }
 
 /* "12.345 ms" (ns) or "1234 ticks". */
@@ -86,8 +104,7 @@ int rp_write_page(const evt_report *r, FILE *o, uint64_t errors)
         } else if (len == 13 && !memcmp(m, "@EVT_SUMMARY@", len)) {
             summary_(o, r, errors);
         } else if (len == 14 && !memcmp(m, "@EVT_ANALYSES@", len)) {
-            if (r->analyses) rp_put_json(o, r->analyses, r->analyses_len);
-            else fputs("null", o);
+            if (!analyses_(o, r)) ok = 0;
         } else {
             fwrite(m, 1, len, o); /* not a marker of ours */
         }
