@@ -116,36 +116,63 @@ void evt_an_inv_event(evt_an_inversion *v, const evt_tl *tl, const evt_event *ev
     c->obj = obj;
     c->mutex_id = ev->target;
     c->low_id = *held - 1;
+    c->low = low;
     c->t_get = evt_tl_time(tl, ev);
     c->prio_high = ph;
     c->prio_low = pl;
+}
+
+/* Time context k of the middle list ran while the holder was ready. */
+static uint64_t mid_overlap(const evt_an_inv_cand *c, uint32_t i)
+{
+    if (c->low == EVT_TL_NONE) return c->mid_iv[i][1] - c->mid_iv[i][0]; /* holder unknown: all of it */
+    uint64_t d = 0;
+    for (uint32_t k = 0; k < c->nready; k++)
+        d += evt_an_overlap(c->mid_iv[i][0], c->mid_iv[i][1], c->low_ready[k][0], c->low_ready[k][1]);
+    return d;
 }
 
 static void finalize(evt_an_inversion *v, const evt_tl *tl, const evt_an_inv_cand *c, const evt_tl_state_iv *iv)
 {
     v->waits++;
     uint64_t total = 0, best = 0;
-    uint32_t bi = 0;
-    for (uint32_t k = 0; k < c->nmid; k++) {
-        total += c->mid_t[k];
-        if (c->mid_t[k] > best) { best = c->mid_t[k]; bi = k; }
+    uint32_t mid = EVT_TL_NONE;
+    for (uint32_t i = 0; i < c->nmid; i++) {
+        uint64_t d = mid_overlap(c, i), per = 0;
+        if (!d) continue;
+        total += d;
+        for (uint32_t k = 0; k < c->nmid; k++)
+            if (c->mid_ctx[k] == c->mid_ctx[i]) per += mid_overlap(c, k);
+        if (per > best) { best = per; mid = c->mid_ctx[i]; }
     }
     if (!total) return;
     v->count++;
     if (v->nlist >= EVT_AN_MAX_INVERSIONS) return;
     if (!evt_an_reserve((void **)&v->list, &v->listcap, v->nlist, sizeof *v->list)) { v->oom = 1; return; }
     evt_an_inv *r = &v->list[v->nlist++];
+    memset(r, 0, sizeof *r);
     r->t0 = iv->t0;
     r->t1 = iv->t1;
     r->high = c->high;
-    r->low = ctx_index(tl, c->low_id);
+    r->low = c->low;
     r->low_id = c->low_id;
-    r->mid = c->mid[bi];
+    r->mid = mid;
     r->prio_high = c->prio_high;
     r->prio_low = c->prio_low;
     prio_at(v, r->mid, &r->prio_mid);
     r->mid_time = total;
     r->obj = c->obj;
+    (void)tl;
+}
+
+static void keep_iv(evt_an_inversion *v, uint64_t (*ivs)[2], uint32_t *n, uint32_t *ctxs, uint32_t ctx,
+                    uint64_t t0, uint64_t t1)
+{
+    if (*n == EVT_AN_INV_IVS) { v->truncated++; return; }
+    if (ctxs) ctxs[*n] = ctx;
+    ivs[*n][0] = t0;
+    ivs[*n][1] = t1;
+    (*n)++;
 }
 
 void evt_an_inv_state(evt_an_inversion *v, const evt_tl *tl, const evt_tl_state_iv *iv)
@@ -165,21 +192,22 @@ void evt_an_inv_state(evt_an_inversion *v, const evt_tl *tl, const evt_tl_state_
         }
         break; /* one candidate per context */
     }
+    if (iv->state == EVT_TL_READY) {
+        for (uint32_t i = 0; i < v->ncand; i++) {
+            evt_an_inv_cand *c = &v->cand[i];
+            if (c->low == iv->ctx && iv->t1 > c->t_get)
+                keep_iv(v, c->low_ready, &c->nready, NULL, 0, iv->t0 > c->t_get ? iv->t0 : c->t_get, iv->t1);
+        }
+        return;
+    }
     if (iv->state != EVT_TL_RUNNING) return;
     uint64_t px;
     if (!prio_at(v, iv->ctx, &px)) return;
     for (uint32_t i = 0; i < v->ncand; i++) {
         evt_an_inv_cand *c = &v->cand[i];
-        if (c->high == iv->ctx || !higher(v, px, c->prio_low) || !higher(v, c->prio_high, px)) continue;
-        uint64_t d = evt_an_overlap(iv->t0, iv->t1, c->t_get, UINT64_MAX);
-        if (!d) continue;
-        uint32_t k = 0;
-        while (k < c->nmid && c->mid[k] != iv->ctx) k++;
-        if (k == c->nmid) {
-            if (k == EVT_AN_INV_MIDS) continue; /* the first few middles are named */
-            c->mid[c->nmid++] = iv->ctx;
-        }
-        c->mid_t[k] += d;
+        if (c->high == iv->ctx || c->low == iv->ctx || iv->t1 <= c->t_get) continue;
+        if (!higher(v, px, c->prio_low) || !higher(v, c->prio_high, px)) continue;
+        keep_iv(v, c->mid_iv, &c->nmid, c->mid_ctx, iv->ctx, iv->t0 > c->t_get ? iv->t0 : c->t_get, iv->t1);
     }
 }
 
@@ -202,6 +230,7 @@ void evt_an_inv_json(const evt_an_inversion *v, const evt_tl *tl, evt_json *j)
     evt_json_ku64(j, "count", v->count);
     evt_json_ku64(j, "waits", v->waits);
     evt_json_ku64(j, "unknown_priority", v->unknown_prio);
+    evt_json_ku64(j, "truncated", v->truncated);
     evt_json_key(j, "list");
     evt_json_arr_begin(j);
     for (uint32_t i = 0; i < v->nlist; i++) {

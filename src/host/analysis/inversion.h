@@ -9,11 +9,13 @@
  * a wait on the mutex holds it. Priorities: the context's latest numeric "priority" field (else
  * its priority word for a thread context); the order is evt_an_prio_order.
  * From the timeline: an acquire by H of a mutex held by L (priority of L lower than H's) is a
- * candidate; H's next blocked interval on that mutex is the wait [t0, t1); every running interval
- * of another context whose priority lies strictly between L's and H's, overlapping the wait,
- * makes the candidate an inversion: start t0, duration t1 - t0, the three contexts, and the
- * time the middle context(s) ran (the one that ran longest is named). Single-CPU reasoning: a
- * middle context still running when the wait ends is not seen. */
+ * candidate; H's next blocked interval on that mutex is the wait [t0, t1). It is an inversion
+ * when, during the wait, a context M whose priority lies strictly between L's and H's runs while
+ * L is ready (M keeps the holder, and so H, from running): start t0, duration t1 - t0, the three
+ * contexts, and middle_time, the time middle contexts ran while L was ready (the one that ran
+ * longest is named). A holder that is itself blocked or asleep is not delayed by M: no inversion.
+ * Intervals are kept per wait up to EVT_AN_INV_IVS each (more are counted in `truncated`).
+ * Single-CPU reasoning: a middle context still running when the wait ends is not seen. */
 #ifndef EVT_ANALYSIS_INVERSION_H
 #define EVT_ANALYSIS_INVERSION_H
 
@@ -25,24 +27,26 @@
 struct evt_json;
 
 #define EVT_AN_MAX_INVERSIONS 1000  /* kept in the list; all are counted */
-#define EVT_AN_INV_MIDS 4           /* middle contexts tracked per wait */
+#define EVT_AN_INV_IVS 32           /* middle running / holder ready intervals kept per wait */
 
 typedef struct evt_an_inv {
     uint64_t t0, t1;
     uint32_t high, low, mid;   /* context indices (low EVT_TL_NONE when its context never recorded) */
     uint64_t low_id;
     uint64_t prio_high, prio_low, prio_mid;
-    uint64_t mid_time;         /* time middle contexts ran during the wait */
+    uint64_t mid_time;         /* time middle contexts ran during the wait while low was ready */
     uint32_t obj;              /* the mutex (object index) */
 } evt_an_inv;
 
 /* A wait in progress: H acquired a held mutex. */
 typedef struct evt_an_inv_cand {
-    uint32_t high, obj;
+    uint32_t high, obj, low;   /* low: EVT_TL_NONE when the holder never recorded an event */
     uint64_t mutex_id, low_id, t_get, prio_high, prio_low;
-    uint32_t mid[EVT_AN_INV_MIDS];
-    uint64_t mid_t[EVT_AN_INV_MIDS];
+    uint32_t mid_ctx[EVT_AN_INV_IVS];      /* running intervals of middle-priority contexts */
+    uint64_t mid_iv[EVT_AN_INV_IVS][2];
     uint32_t nmid;
+    uint64_t low_ready[EVT_AN_INV_IVS][2]; /* the holder's ready intervals */
+    uint32_t nready;
 } evt_an_inv_cand;
 
 typedef struct evt_an_inversion {
@@ -60,6 +64,7 @@ typedef struct evt_an_inversion {
     evt_an_inv *list;
     uint32_t nlist, listcap;
     uint64_t count, waits, unknown_prio;
+    uint64_t truncated;        /* waits with more intervals than EVT_AN_INV_IVS */
     int oom;
 } evt_an_inversion;
 

@@ -268,6 +268,37 @@ static void test_no_inversion_without_middle(void **state)
     tb_free(t);
 }
 
+/* The holder L sleeps while M runs (M does not keep L from running): a wait, not an inversion. */
+static void test_no_inversion_holder_asleep(void **state)
+{
+    (void)state;
+    tb_trace *t = tb_new();
+    tb_thread(t, TH_H, "H", 10, 0, 0);
+    tb_thread(t, TH_M, "M", 15, 0, 0);
+    tb_thread(t, TH_L, "L", 20, 0, 0);
+    tb_object(t, TXTB_OBJ_MUTEX, OBJ_MX, "MX", 1, 0);
+    tb_mutex_get(t, 100, TH_L, OBJ_MX, 0, 0);
+    tb_mutex_get(t, 120, TH_H, OBJ_MX, TH_L, 1);
+    tb_block(t, 121, TH_H, TB_STATE_MUTEX, TH_L);
+    tb_ev(t, 130, TH_L, TXTB_EVENT_THREAD_SLEEP, 100, 0, 0, 0);
+    tb_block(t, 131, TH_L, TB_STATE_SLEEP, TH_M);
+    tb_ev(t, 150, TH_M, 4096, 0, 0, 0, 0);
+    tb_suspend(t, 230, TH_M, TH_M, TB_STATE_SLEEP, 0);
+    tb_isr_enter(t, 231, 1, 0);
+    tb_resume(t, 232, TB_CTX_ISR, TH_L, TB_STATE_SLEEP, TH_L);
+    tb_isr_exit(t, 233, 1, 0);
+    tb_mutex_put(t, 240, TH_L, OBJ_MX, 1);
+    tb_resume(t, 241, TH_L, TH_H, TB_STATE_MUTEX, TH_H);
+    tb_ev(t, 250, TH_H, 4096, 0, 0, 0, 0);
+    evt_analyses *a = analyse(t, 0);
+    evt_an_parts p;
+    evt_an_parts_of(a, &p);
+    assert_int_equal(p.inv->waits, 1);
+    assert_int_equal(p.inv->count, 0);
+    evt_an_free(a);
+    tb_free(t);
+}
+
 /* A sends three messages to Q (depth 0, 1, 2 before), B receives two (3, 2 before); B waits on the
  * empty queue once. Stack: A's samples 0x300, 0x200, 0x380 into a 0x400 stack, and one outside. */
 static void test_objects_flows_stacks(void **state)
@@ -400,6 +431,7 @@ int main(void)
         cmocka_unit_test(test_response_times),
         cmocka_unit_test(test_priority_inversion),
         cmocka_unit_test(test_no_inversion_without_middle),
+        cmocka_unit_test(test_no_inversion_holder_asleep),
         cmocka_unit_test(test_objects_flows_stacks),
         cmocka_unit_test(test_parse_window),
         cmocka_unit_test(test_window_unit_needs_clock),
