@@ -240,6 +240,34 @@ def filter_checks(b, name, evs, meta):
         check(want_keys <= set(keys), '%s: event details %r lack %r' % (name, keys, sorted(want_keys - set(keys))))
 
 
+def analyses_checks(b, evtrace, path, name):
+    """The page's analyses are `stats --json`'s, and its tables show every row of them."""
+    r = subprocess.run([evtrace, 'stats', '--json', path], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    want = json.loads(r.stdout.decode())['analyses']
+    got = b.eval("JSON.parse(document.getElementById('evt-analyses').textContent)")
+    # JavaScript numbers are doubles: compare with every number as a double (ids above 2^53)
+    as_double = lambda x: json.loads(json.dumps(x), parse_int=float)
+    check(as_double(got) == as_double(want), '%s: the page\'s analyses differ from stats --json\'s' % name)
+    if not got:
+        return
+    rows = lambda sel: b.eval("document.querySelectorAll(%s).length" % json.dumps(sel))
+    inv = got['inversions']['list']
+    if inv:
+        check(rows('#an-inversions tbody tr') == len(inv), '%s: %d inversion rows, %d inversions' %
+              (name, rows('#an-inversions tbody tr'), len(inv)))
+        first = b.eval("Array.prototype.map.call(document.querySelector('#an-inversions tbody tr').cells,"
+                       "function(c){return c.textContent;})")
+        check(first[3].startswith(inv[0]['high']['name']) and first[4].startswith(inv[0]['low']['name']),
+              '%s: inversion row %r, analyses %r' % (name, first, inv[0]))
+    resp = got['response']
+    n = len(resp.get('tasks', [])) + len(resp.get('isrs', []))
+    check(rows('#an-response tbody tr') == n, '%s: %d response rows, analyses have %d' % (name, rows('#an-response tbody tr'), n))
+    links = rows('#an-response a.jumplink')
+    check(links == sum(len(x.get('worst', [])) for x in resp.get('tasks', []) + resp.get('isrs', [])),
+          '%s: %d worst-instance links' % (name, links))
+    print('%s: analyses = stats --json (%d inversion(s), %d response rows, %d worst-instance links)' % (name, len(inv), n, links))
+
+
 def interactive(b, evtrace, path, tmp, art):
     name = os.path.basename(path).split('.')[0]
     out = os.path.join(tmp, name + '.html')
@@ -254,6 +282,7 @@ def interactive(b, evtrace, path, tmp, art):
     click_interval(b, name, meta['unit'])
     b.screenshot(os.path.join(art, name + '-details.png'))
     filter_checks(b, name, dump(evtrace, path), meta)
+    analyses_checks(b, evtrace, path, name)
     b.eval("document.getElementById('load-panel').scrollIntoView()")
     b.frames(2)
     b.screenshot(os.path.join(art, name + '-load.png'))
