@@ -4,7 +4,8 @@ with key "-"): valid JSON, balanced B/E slices per track, one instant per user e
 and that it shows the same timeline as the Perfetto export and the scheduling model:
 - per thread, the "running" slices are the running intervals of the independent scheduling model
   (tests/host/perfetto_sched_model.py, which reads `dump --json` and the context classes of
-  `stats --json`): same count and total duration;
+  `stats --json`): same count and total duration; their number is the thread's `switches` of
+  `evtrace stats --json` and, minus the ISR time inside them, their total is its `cpu_time`;
 - the same thread names as the Perfetto export's thread tracks, the same ISR slices (names and
   count, on "ISR cpu N" tracks), the same service/function slices (first pieces; later pieces carry
   args.resumed; a service recorded as one instant is its "i" record), the same number of flows ("s"/"f" pairs with one id each), counters and losses.
@@ -112,6 +113,25 @@ for c, ivs in want.items():
     if len(g) != len(ivs) or sum(b - a for a, b in g) != sum(b - a for a, b in ivs):
         fail(f"{base}: {nm}: {len(g)} running slices, {sum(b - a for a, b in g)} total; "
              f"model {len(ivs)}, {sum(b - a for a, b in ivs)}")
+# `stats --json` (on the timeline): each thread's running slices are its switches, and their time
+# minus the outermost ISR time inside them is its cpu_time (single-CPU traces: the ISR track is
+# the one CPU's).
+raw_by_name = {names.get(tid): v for tid, v in running.items()}
+stats_ctx = {c["name"]: c for c in st["contexts"] if c["class"] != "isr" and c["ctx"] is not None}
+outer, last_end = [], None
+for a, b in sorted((a, b) for bb, a, b in slices if bb["tid"] >= ISR_TID_BASE):
+    if last_end is None or a >= last_end:
+        outer.append((a, b))
+    last_end = b if last_end is None else max(last_end, b)
+for nm, c in stats_ctx.items():
+    ivs = raw_by_name.get(nm, [])
+    if len(ivs) != c["switches"]:
+        fail(f"{base}: {nm}: {len(ivs)} running slices != stats switches {c['switches']}")
+    if st.get("cpus", 1) == 1:
+        inside = sum(max(0, min(b, y) - max(a, x)) for a, b in ivs for x, y in outer)
+        if sum(b - a for a, b in ivs) - inside != c["cpu_time"]:
+            fail(f"{base}: {nm}: running {sum(b - a for a, b in ivs)} - ISR {inside} != stats cpu_time {c['cpu_time']}")
+
 # The same timeline as the Perfetto export.
 pf_names = set(P.thread_name.values()) | {P.track_name(u) for u in P.tracks if 1 << 32 <= int(u) < 2 << 32}
 ch_names = {n for t, n in names.items() if t < STATE_TID_BASE or t >= ISR_TID_BASE}
