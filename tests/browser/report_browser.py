@@ -27,8 +27,9 @@ import cdp  # noqa: E402
 from export_common import dump, readable_samples  # noqa: E402
 
 LOAD_LIMIT_S = 20.0   # 1M-event page: navigation to first full draw
-ZOOM_LIMIT_S = 1.0    # 1M-event page: one wheel zoom to the redrawn frame
-INTERACTIVE = ['threadx_tracex/demo_threadx.trx', 'threadx_real/nowrap_m32le.trx', 'rkh/blinky_stock.bin',
+ZOOM_LIMIT_S = 1.0    # 1M-event page: one wheel zoom to the redrawn frame (median of 3)
+INTERACTIVE = ['threadx_tracex/demo_threadx.trx', 'threadx_real/nowrap_m32le.trx',
+               'threadx_tracex/demo_netx_tcp.trx', 'rkh/blinky_stock.bin',
                'etw/etl-parser_lxcore_kernel.etl', 'xray/fdr-v5-small.xray']
 
 failures = []
@@ -259,6 +260,28 @@ def analyses_checks(b, evtrace, path, name):
                        "function(c){return c.textContent;})")
         check(first[3].startswith(inv[0]['high']['name']) and first[4].startswith(inv[0]['low']['name']),
               '%s: inversion row %r, analyses %r' % (name, first, inv[0]))
+        # a row click zooms the timeline there; the mark on the blocked context's lane shows it
+        row = rect(b, '#an-inversions tbody tr')
+        b.click(row['x'] + 20, row['y'] + row['h'] / 2)
+        time.sleep(0.3)
+        b.frames(3)
+        t0, t1 = view(b)
+        meta = b.eval("JSON.parse(document.getElementById('evt-data').textContent).meta")
+        s0 = inv[0]['start'] - meta['origin']
+        check(t0 <= s0 <= t1 and t1 - t0 < meta['duration'], '%s: inversion row click: view %r, start %r' % (name, (t0, t1), s0))
+        lab = b.eval("(function(){var ls=document.querySelectorAll('.lane-label[data-ctx]');for(var i=0;i<ls.length;i++)"
+                     "if(ls[i].firstChild.textContent===%s){var q=ls[i].getBoundingClientRect();return q.top;}return null;})()"
+                     % json.dumps(inv[0]['high']['name']))
+        cv = rect(b, '#tl')
+        if check(lab is not None, '%s: no lane for %r' % (name, inv[0]['high']['name'])):
+            x = cv['x'] + (s0 + inv[0]['duration'] / 2 - t0) / (t1 - t0) * cv['w']
+            b.click(x, lab + 12)
+            b.frames(2)
+            det = dict(b.eval("Array.prototype.map.call(document.querySelectorAll('#details tr'),function(t){"
+                              "return [t.cells[0].textContent,t.cells[1].textContent];})") or [])
+            check(det.get('blocked (high)', '').startswith(inv[0]['high']['name']) and
+                  det.get('holder (low)', '').startswith(inv[0]['low']['name']),
+                  '%s: inversion mark details %r' % (name, det))
     resp = got['response']
     n = len(resp.get('tasks', [])) + len(resp.get('isrs', []))
     check(rows('#an-response tbody tr') == n, '%s: %d response rows, analyses have %d' % (name, rows('#an-response tbody tr'), n))
@@ -301,10 +324,13 @@ def big(b, evtrace, tmp, art):
     check(not b.problems(), 'synthetic 1M: %r' % b.problems()[:5])
     cv = rect(b, '#tl')
     a0, a1 = view(b)
-    t = time.monotonic()
-    b.mouse('mouseWheel', cv['x'] + cv['w'] / 2, cv['y'] + 50, deltaX=0, deltaY=-300)
-    b.frames(2)
-    zt = time.monotonic() - t
+    times = []
+    for _ in range(3):  # the median of three zooms (the machine is shared)
+        t = time.monotonic()
+        b.mouse('mouseWheel', cv['x'] + cv['w'] / 2, cv['y'] + 50, deltaX=0, deltaY=-150)
+        b.frames(2)
+        times.append(time.monotonic() - t)
+    zt = sorted(times)[1]
     z0, z1 = view(b)
     check(z1 - z0 < a1 - a0, 'synthetic 1M: the zoom did not change the range')
     settle(b)
@@ -312,7 +338,8 @@ def big(b, evtrace, tmp, art):
     notes = b.eval("document.getElementById('notes').textContent")
     check('first 500,000 of 1,000,000' in notes, 'synthetic 1M: the page does not state the list limit: %r' % notes)
     print('synthetic 1M events: report %.1f s, %.1f MB; page load %.2f s (limit %.0f s); wheel zoom redrawn in %.3f s '
-          '(limit %.1f s)' % (gen, os.path.getsize(out) / 1e6, lt, LOAD_LIMIT_S, zt, ZOOM_LIMIT_S))
+          '(median of %s; limit %.1f s)' % (gen, os.path.getsize(out) / 1e6, lt, LOAD_LIMIT_S, zt,
+                                           ', '.join('%.3f' % x for x in times), ZOOM_LIMIT_S))
     check(lt < LOAD_LIMIT_S, 'synthetic 1M: load took %.1f s' % lt)
     check(zt < ZOOM_LIMIT_S, 'synthetic 1M: zoom took %.2f s' % zt)
 

@@ -23,7 +23,7 @@
   try { AN = JSON.parse($('evt-analyses').textContent); } catch (e) { anError = String(e); }
   var S = D.strings, NS = D.unit === 'ns', DUR = Math.max(D.duration, 1);
   var CTX = D.ctx, OBJ = D.obj;
-  var ST_RUN = D.state_names.indexOf('running'), ST_READY = D.state_names.indexOf('ready');
+  var ST_RUN = D.state_names.indexOf('running');
   var STATE_COLORS = { running: '#2f9e5b', ready: '#f2b233', blocked: '#9aa9bb', suspended: '#a68af0',
     terminated: '#d9dde3', unknown: '#eef1f4' };
   var ISR_COLORS = ['#d64545', '#e0782f', '#b8329a', '#8d3fd1'];
@@ -55,6 +55,12 @@
     if (u.div === 1) return fmtInt(t) + ' ns';
     var dec = Math.round(Math.log10(u.div));
     return (t / u.div).toFixed(dec) + ' ' + u.name;
+  }
+  /* A time shown to about 1/1000 of the span it is part of. */
+  function fmtAt(t, span) {
+    if (!NS) return fmtInt(t) + ' ticks';
+    var u = unitOf(Math.max(Math.abs(t), span)), dec = Math.ceil(Math.log10(u.div / Math.max(span / 1000, 1)));
+    return (t / u.div).toFixed(Math.min(9, Math.max(0, dec))) + ' ' + u.name;
   }
   function strOf(id) { return id > 0 && id < S.length ? S[id] : ''; }
   function ctxName(i) { return i >= 0 && i < CTX.length ? CTX[i].name : (i < 0 ? 'idle / none' : '#' + i); }
@@ -259,8 +265,8 @@
       g.fillText('lost ' + (L[i + 3] >= 0 ? fmtInt(L[i + 3]) : '?'), Math.max(0, xa) + 2, 14);
     }
     var r = $('range');
-    r.textContent = 'visible ' + fmtT(Math.max(0, view.t0)) + ' \u2013 ' + fmtT(Math.min(DUR, view.t1)) +
-      '  (' + fmtDur(view.t1 - view.t0) + ')';
+    r.textContent = 'visible ' + fmtAt(Math.max(0, view.t0), view.t1 - view.t0) + ' \u2013 ' +
+      fmtAt(Math.min(DUR, view.t1), view.t1 - view.t0) + '  (' + fmtDur(view.t1 - view.t0) + ')';
     r.dataset.t0 = view.t0; r.dataset.t1 = view.t1;
   }
 
@@ -284,7 +290,7 @@
 
   /* Draw one row of intervals in [y, y+h): wide ones as boxes (with a label when it fits), the
    * ones narrower than a pixel merged per pixel column (the longest one gives the colour). */
-  function drawRow(g, row, W, y, h, color, label) {
+  function drawRow(g, row, W, y, h, color, label, busy) {
     if (!row || !row.n) return;
     var k = W / (view.t1 - view.t0), x0 = view.t0;
     var i = lowerBound(row.m, view.t0, 0, row.n);
@@ -304,14 +310,23 @@
         i++;
       } else {
         var px = Math.floor(xa), tn = x0 + (px + 1) / k;
-        var j = lowerBound(row.t0, tn, i + 1, row.n), best = i, bd = -1;
-        for (var q = i; q < j; q++) { var d = row.t1[q] - row.t0[q]; if (d > bd) { bd = d; best = q; } }
+        var j = lowerBound(row.t0, tn, i + 1, row.n), best = i, bd = -1, tot = 0, on = 0;
+        for (var q = i; q < j; q++) {
+          var d = row.t1[q] - row.t0[q];
+          if (d > bd) { bd = d; best = q; }
+          if (busy) { tot += d; if (busy(row.ref[q])) on += d; }
+        }
         g.fillStyle = color(row.ref[best]);
         g.fillRect(px, y, 1, h);
+        if (busy && on > 0 && on < tot && !busy(row.ref[best])) { /* the running share, from the bottom */
+          var bh = Math.max(1, Math.round(h * on / tot));
+          g.fillStyle = STATE_COLORS.running; g.fillRect(px, y + h - bh, 1, bh);
+        }
         i = j;
       }
     }
   }
+  function isRunning(r) { return D.states[r * 8 + 1] === ST_RUN; }
   function stateColor(r) { return STATE_COLORS[D.state_names[D.states[r * 8 + 1]]] || '#ccc'; }
   function sliceColor(r) { return hashColor(D.slices[r * 8 + 5]); }
   function sliceLabel(r) { return strOf(D.slices[r * 8 + 5]); }
@@ -342,7 +357,7 @@
       if (ln.kind === 'group') { g.fillStyle = '#eef2f6'; g.fillRect(0, y, W, ln.h); return; }
       g.fillStyle = '#edf0f3'; g.fillRect(0, y + ln.h - 1, W, 1);
       if (ln.kind === 'ctx') {
-        drawRow(g, ln.states, W, y + 3, 14, stateColor, null);
+        drawRow(g, ln.states, W, y + 3, 14, stateColor, null, isRunning);
         if (showSlices) ln.slices.forEach(function (row, d) { drawRow(g, row, W, y + 20 + d * 16, 14, sliceColor, sliceLabel); });
       } else if (ln.kind === 'isr') {
         ln.rows.forEach(function (row, d) {
@@ -357,6 +372,7 @@
         for (var e = r[0]; e < r[1]; e++) { var x = xOf(ln.ev.t[e], W); g.fillRect(Math.round(x), y, 1, 4); }
       }
     });
+    drawInversions(g, W, top);
     drawLost(g, W, H);
     if ($('show-flows').checked) drawFlows(g, W, top);
     drawSelection(g, W, top, H);
@@ -375,6 +391,18 @@
     var xe = i < n ? W : Math.min(W, xOf(DUR, W));
     g.lineTo(xe, yPrev); g.lineTo(xe, base); g.closePath(); g.fill(); g.stroke();
     g.fillStyle = '#64748b'; g.fillText('max ' + fmtInt(ln.max), 4, y + 8);
+  }
+  /* Priority inversions (analyses) over the blocked high-priority context's state strip. */
+  var INV = [];
+  function drawInversions(g, W, top) {
+    INV.forEach(function (v) {
+      var li = laneOfCtx[v.ctx];
+      if (li === undefined || v.t1 < view.t0 || v.t0 > view.t1) return;
+      var xa = xOf(v.t0, W), xb = xOf(v.t1, W), y = lanes[li].y - top;
+      g.fillStyle = 'rgba(234,88,12,0.35)'; g.fillRect(xa, y + 1, Math.max(2, xb - xa), 18);
+      g.fillStyle = '#c2410c'; g.fillRect(xa, y + 1, Math.max(2, xb - xa), 2);
+      if (xb - xa > 60) { g.fillStyle = '#7c2d12'; g.fillText('priority inversion', Math.max(xa, 0) + 3, y + 10); }
+    });
   }
   function drawLost(g, W, H) {
     var L = D.lost;
@@ -460,6 +488,10 @@
       for (var e = r[0]; e < r[1]; e++) { var d = Math.abs(ln.ev.t[e] - t); if (d <= bd) { bd = d; best = e; } }
       if (best >= 0) return { kind: 'event', ev: ln.ev.idx[best], t0: ln.ev.t[best] };
     }
+    for (var v = 0; v < INV.length; v++) {
+      if (laneOfCtx[INV[v].ctx] === li && ry >= 1 && ry < 19 && t >= INV[v].t0 && t <= INV[v].t1)
+        return { kind: 'inversion', ref: v, lane: li, t0: INV[v].t0, t1: INV[v].t1, ry: 1, rh: 18 };
+    }
     if (ln.kind === 'ctx') {
       if (ry < 19) {
         j = findIn(ln.states, t, 2 * px);
@@ -522,6 +554,12 @@
       title = 'Counter: ' + strOf(D.counters[b + 1]);
       add('object', D.counters[b] >= 0 ? objName(D.counters[b]) : 'global'); add('counter', strOf(D.counters[b + 1]));
       add('value', fmtInt(D.counters[b + 3])); add('sampled at', fmtT(h.t0)); add('until', fmtT(h.t1));
+    } else if (h.kind === 'inversion') {
+      var iv = INV[h.ref].r;
+      title = 'Priority inversion';
+      add('blocked (high)', ctxLabel(iv.high)); add('holder (low)', ctxLabel(iv.low)); add('ran (middle)', ctxLabel(iv.middle));
+      add('mutex', iv.mutex || ''); span(h.t0, h.t1);
+      if (iv.middle_time !== undefined) add('middle ran for', fmtDur(iv.middle_time));
     } else if (h.kind === 'lost') {
       b = h.ref * 4;
       title = 'Lost data';
@@ -695,13 +733,14 @@
    * it, ISR time, over ncpus x bin width. */
   function loadBins(t0, t1, nb) {
     var w = (t1 - t0) / nb, per = {}, isr = new Float64Array(nb), total = new Float64Array(nb), cap = w * D.ncpus;
-    function addTo(arr, a, b) {
+    /* add the overlap of [a,b) with each bin to arr (and take it from minus, when given) */
+    function addTo(arr, a, b, minus) {
       a = Math.max(a, t0); b = Math.min(b, t1);
       if (b <= a) return;
       var i0 = Math.floor((a - t0) / w), i1 = Math.min(nb - 1, Math.floor((b - t0) / w));
       for (var i = i0; i <= i1; i++) {
         var s = t0 + i * w, e = s + w, o = Math.min(b, e) - Math.max(a, s);
-        if (o > 0) arr[i] += o;
+        if (o > 0) { arr[i] += o; if (minus) minus[i] = Math.max(0, minus[i] - o); }
       }
     }
     lanes.forEach(function (ln) {
@@ -716,11 +755,8 @@
     lanes.forEach(function (ln) {
       if (ln.kind !== 'isr' || !ln.rows[0]) return;
       var row = ln.rows[0];
-      for (var i = lowerBound(row.m, t0, 0, row.n); i < row.n && row.t0[i] < t1; i++) {
-        var tmp = new Float64Array(nb), who = D.isrs[row.ref[i] * 9 + 5];
-        addTo(tmp, row.t0[i], row.t1[i]);
-        for (var b = 0; b < nb; b++) if (tmp[b]) { isr[b] += tmp[b]; if (per[who]) per[who][b] = Math.max(0, per[who][b] - tmp[b]); }
-      }
+      for (var i = lowerBound(row.m, t0, 0, row.n); i < row.n && row.t0[i] < t1; i++)
+        addTo(isr, row.t0[i], row.t1[i], per[D.isrs[row.ref[i] * 9 + 5]]);
     });
     Object.keys(per).forEach(function (k) { var a = per[k]; for (var b = 0; b < nb; b++) { a[b] /= cap; total[b] += a[b]; } });
     for (var b = 0; b < nb; b++) { isr[b] /= cap; total[b] += isr[b]; }
@@ -1186,6 +1222,17 @@
     box.appendChild(wrap);
   }
 
+  function inversionMarks() {
+    var I = AN && AN.inversions && Array.isArray(AN.inversions.list) ? AN.inversions.list : [];
+    I.forEach(function (r) {
+      var ci = -1;
+      if (r.high) for (var i = 0; i < D.ctx.length; i++) {
+        if (D.ctx[i].name === r.high.name && (r.high.id === undefined || D.ctx[i].id === null ||
+            parseInt(D.ctx[i].id, 16) === r.high.id)) { ci = i; break; }
+      }
+      if (ci >= 0 && typeof r.start === 'number') INV.push({ ctx: ci, t0: rel(r.start), t1: rel(r.start) + (r.duration || 0), r: r });
+    });
+  }
   function analyses() {
     var box = $('analyses');
     if (anError) { note(box, 'The analyses block could not be read: ' + anError); return; }
@@ -1250,6 +1297,7 @@
     ['running', 'ready', 'blocked', 'suspended', 'terminated', 'unknown'].forEach(function (s) { item(STATE_COLORS[s], s); });
     item(ISR_COLORS[0], 'ISR'); item(hashColor(7), 'service / function slice (colour by name)');
     item('#0e7490', 'object counter'); item(FLOW_COLOR, 'flow (wake-up, message)'); item(LOST_EDGE, 'lost data');
+    if (AN && AN.inversions && AN.inversions.list && AN.inversions.list.length) item('rgba(234,88,12,0.6)', 'priority inversion');
   }
 
   header();
@@ -1257,6 +1305,7 @@
   labels();
   contextsTable();
   analyses();
+  inversionMarks();
   fit();
   requestAnimationFrame(function () {
     drawRuler(); drawOverview(); drawLanes(); refilter(); drawLoad();
