@@ -31,24 +31,26 @@ int sq_batch_open(sq_batch *b, sqlite3 *db, const char *table, const evt_tl_colu
     b->cols = cols;
     b->ncols = ncols;
     b->v = evt_calloc((size_t)SQ_BATCH_ROWS * ncols, sizeof *b->v);
-    return b->v && prepare_(db, table, ncols, SQ_BATCH_ROWS, &b->many) && prepare_(db, table, ncols, 1, &b->one);
+    b->bytes = evt_malloc(SQ_BATCH_BYTES);
+    return b->v && b->bytes && prepare_(db, table, ncols, SQ_BATCH_ROWS, &b->many) &&
+           prepare_(db, table, ncols, 1, &b->one);
 }
 
-/* Bind rows [0, rows) of the batch to st from parameter 1 on; step; reset. */
-static int write_(sq_batch *b, sqlite3_stmt *st, uint32_t first, uint32_t rows)
+/* Bind `rows` rows of values v (TEXT/BLOB at base + i when base is set, else at s) to st from
+ * parameter 1 on; step; reset. */
+static int write_(sq_batch *b, sqlite3_stmt *st, const evt_tl_val *v, const char *base, uint32_t rows)
 {
     int p = 1;
-    for (uint32_t r = first; r < first + rows; r++) {
-        const evt_tl_val *v = &b->v[(size_t)r * b->ncols];
-        for (uint32_t c = 0; c < b->ncols; c++, p++) {
-            if (v[c].is_null) { sqlite3_bind_null(st, p); continue; }
-            switch (b->cols[c].type) {
-            case EVT_TL_I64: sqlite3_bind_int64(st, p, v[c].i); break;
-            case EVT_TL_F64: sqlite3_bind_double(st, p, v[c].f); break;
-            /* never a NULL pointer: SQLite would store NULL for an empty value */
-            case EVT_TL_TEXT: sqlite3_bind_text(st, p, v[c].n ? b->bytes + v[c].i : "", (int)v[c].n, SQLITE_STATIC); break;
-            case EVT_TL_BLOB: sqlite3_bind_blob(st, p, v[c].n ? b->bytes + v[c].i : "", (int)v[c].n, SQLITE_STATIC); break;
-            }
+    for (uint32_t k = 0; k < rows * b->ncols; k++, p++) {
+        const evt_tl_val *x = &v[k];
+        if (x->is_null) { sqlite3_bind_null(st, p); continue; }
+        /* never a NULL pointer: SQLite would store NULL for an empty value */
+        const char *bytes = !x->n ? "" : base ? base + x->i : x->s;
+        switch (b->cols[k % b->ncols].type) {
+        case EVT_TL_I64: sqlite3_bind_int64(st, p, x->i); break;
+        case EVT_TL_F64: sqlite3_bind_double(st, p, x->f); break;
+        case EVT_TL_TEXT: sqlite3_bind_text(st, p, bytes, (int)x->n, SQLITE_STATIC); break;
+        case EVT_TL_BLOB: sqlite3_bind_blob(st, p, bytes, (int)x->n, SQLITE_STATIC); break;
         }
     }
     int rc = sqlite3_step(st);
@@ -56,27 +58,31 @@ static int write_(sq_batch *b, sqlite3_stmt *st, uint32_t first, uint32_t rows)
     return rc == SQLITE_DONE;
 }
 
+static int is_bytes_(const sq_batch *b, uint32_t c)
+{
+    return b->cols[c].type == EVT_TL_TEXT || b->cols[c].type == EVT_TL_BLOB;
+}
+
 int sq_batch_add(sq_batch *b, const evt_tl_val *v)
 {
+    size_t need = 0;
+    for (uint32_t c = 0; c < b->ncols; c++)
+        if (!v[c].is_null && is_bytes_(b, c)) need += v[c].n;
+    if (b->nbytes + need > SQ_BATCH_BYTES) {
+        if (!sq_batch_flush(b)) return 0;
+        if (need > SQ_BATCH_BYTES) return write_(b, b->one, v, NULL, 1); /* a big row: bound in place */
+    }
     evt_tl_val *d = &b->v[(size_t)b->n * b->ncols];
     for (uint32_t c = 0; c < b->ncols; c++) {
         d[c] = v[c];
-        if (v[c].is_null || (b->cols[c].type != EVT_TL_TEXT && b->cols[c].type != EVT_TL_BLOB)) continue;
-        if (b->nbytes + v[c].n > b->cap) {
-            size_t nc = b->cap ? b->cap : 4096;
-            while (nc < b->nbytes + v[c].n) nc *= 2;
-            char *nb = evt_realloc(b->bytes, nc);
-            if (!nb) return 0;
-            b->bytes = nb;
-            b->cap = nc;
-        }
+        if (v[c].is_null || !is_bytes_(b, c)) continue;
         if (v[c].n) memcpy(b->bytes + b->nbytes, v[c].s, v[c].n);
-        d[c].s = NULL; /* the bytes may move until the batch is written: an offset until then */
+        d[c].s = NULL; /* an offset into bytes */
         d[c].i = (int64_t)b->nbytes;
         b->nbytes += v[c].n;
     }
     if (++b->n < SQ_BATCH_ROWS) return 1;
-    int ok = write_(b, b->many, 0, SQ_BATCH_ROWS);
+    int ok = write_(b, b->many, b->v, b->bytes, SQ_BATCH_ROWS);
     b->n = 0;
     b->nbytes = 0;
     return ok;
@@ -85,7 +91,7 @@ int sq_batch_add(sq_batch *b, const evt_tl_val *v)
 int sq_batch_flush(sq_batch *b)
 {
     int ok = 1;
-    for (uint32_t r = 0; ok && r < b->n; r++) ok = write_(b, b->one, r, 1);
+    for (uint32_t r = 0; ok && r < b->n; r++) ok = write_(b, b->one, &b->v[(size_t)r * b->ncols], b->bytes, 1);
     b->n = 0;
     b->nbytes = 0;
     return ok;

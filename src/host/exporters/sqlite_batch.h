@@ -2,7 +2,9 @@
  * bytes) into a batch of SQ_BATCH_ROWS rows, written by one step of a prepared
  * "INSERT INTO t VALUES(...),(...),..."; a partial batch is written at flush by the one-row
  * statement. A step costs SQLite a cursor, a transaction check and a seek to the table's end
- * whatever the number of rows, so batching roughly halves its work per row. */
+ * whatever the number of rows, so batching roughly halves its work per row. All memory is
+ * allocated by sq_batch_open (the bytes of a batch: SQ_BATCH_BYTES; a row whose bytes do not fit
+ * is written at once, after the pending ones), so adding a row never allocates. */
 #ifndef EVT_EXPORTERS_SQLITE_BATCH_H
 #define EVT_EXPORTERS_SQLITE_BATCH_H
 
@@ -12,6 +14,7 @@
 #include "host/analysis/tl_rows.h"
 
 #define SQ_BATCH_ROWS 32
+#define SQ_BATCH_BYTES 65536
 
 typedef struct sq_batch {
     sqlite3_stmt *many, *one;
@@ -19,14 +22,14 @@ typedef struct sq_batch {
     uint32_t ncols;
     uint32_t n;        /* rows pending */
     evt_tl_val *v;     /* SQ_BATCH_ROWS * ncols; TEXT/BLOB values hold their offset in bytes (in i) */
-    char *bytes;       /* the pending rows' TEXT and BLOB bytes */
-    size_t nbytes, cap;
+    char *bytes;       /* the pending rows' TEXT and BLOB bytes (SQ_BATCH_BYTES) */
+    size_t nbytes;
 } sq_batch;
 
 /* Prepare both statements for `table` (columns in order). Returns 0 on an SQLite error or when
  * out of memory; sq_batch_close frees whatever was made. */
 int sq_batch_open(sq_batch *b, sqlite3 *db, const char *table, const evt_tl_column *cols, uint32_t ncols);
-/* One row (ncols values, copied). Returns 0 on an SQLite error or out of memory. */
+/* One row (ncols values, copied or written at once). Returns 0 on an SQLite error. */
 int sq_batch_add(sq_batch *b, const evt_tl_val *v);
 /* Write the pending rows. Returns 0 on an SQLite error. */
 int sq_batch_flush(sq_batch *b);
