@@ -239,10 +239,12 @@
     for (var t = first; t <= view.t1; t += step) out.push(t);
     return { step: step, list: out };
   }
-  function tickLabel(t, step) {
+  function tickLabel(t, step, hi) {
     if (Math.abs(t) < step * 1e-6) t = 0; /* no "-0" */
     if (!NS) return fmtInt(t);
-    var u = unitOf(step), dec = Math.max(0, Math.ceil(-Math.log10(step / u.div) - 1e-9));
+    /* the unit of the larger end of the view, the decimals of the step: "0.5 ms", "1.0 ms" */
+    var u = unitOf(Math.max(hi !== undefined ? Math.abs(hi) : Math.max(Math.abs(view.t0), Math.abs(view.t1)), step));
+    var dec = Math.max(0, Math.ceil(-Math.log10(step / u.div) - 1e-9));
     var txt = (t / u.div).toFixed(dec);
     return (txt === '-0' ? '0' : txt) + ' ' + u.name;
   }
@@ -777,7 +779,7 @@
     for (var t = Math.ceil(t0 / step) * step; t <= t1; t += step) {
       var x = m.l + (t - t0) * pw / (t1 - t0);
       g.strokeStyle = '#9aa5b1'; g.beginPath(); g.moveTo(x, H - m.b); g.lineTo(x, H - m.b + 4); g.stroke();
-      g.fillText(tickLabel(t, step), x, H - m.b + 6);
+      g.fillText(tickLabel(t, step, t1), x, H - m.b + 6);
     }
     g.fillText(xLabel, m.l + pw / 2, H - 14);
     g.save(); g.translate(12, m.t + (H - m.t - m.b) / 2); g.rotate(-Math.PI / 2); g.fillText(yLabel, 0, -6); g.restore();
