@@ -41,18 +41,18 @@ int sq_batch_open(sq_batch *b, sqlite3 *db, const char *table, const evt_tl_colu
 static int write_(sq_batch *b, sqlite3_stmt *st, const evt_tl_val *v, const char *base, uint32_t rows)
 {
     int p = 1;
-    for (uint32_t k = 0; k < rows * b->ncols; k++, p++) {
-        const evt_tl_val *x = &v[k];
-        if (x->is_null) { sqlite3_bind_null(st, p); continue; }
-        /* never a NULL pointer: SQLite would store NULL for an empty value */
-        const char *bytes = !x->n ? "" : base ? base + x->i : x->s;
-        switch (b->cols[k % b->ncols].type) {
-        case EVT_TL_I64: sqlite3_bind_int64(st, p, x->i); break;
-        case EVT_TL_F64: sqlite3_bind_double(st, p, x->f); break;
-        case EVT_TL_TEXT: sqlite3_bind_text(st, p, bytes, (int)x->n, SQLITE_STATIC); break;
-        case EVT_TL_BLOB: sqlite3_bind_blob(st, p, bytes, (int)x->n, SQLITE_STATIC); break;
+    for (uint32_t r = 0; r < rows; r++)
+        for (uint32_t c = 0; c < b->ncols; c++, p++) {
+            const evt_tl_val *x = v++;
+            if (x->is_null) { sqlite3_bind_null(st, p); continue; }
+            evt_tl_coltype type = b->cols[c].type;
+            if (type == EVT_TL_I64) { sqlite3_bind_int64(st, p, x->i); continue; }
+            if (type == EVT_TL_F64) { sqlite3_bind_double(st, p, x->f); continue; }
+            /* never a NULL pointer: SQLite would store NULL for an empty value */
+            const char *bytes = !x->n ? "" : base ? base + x->i : x->s;
+            if (type == EVT_TL_TEXT) sqlite3_bind_text(st, p, bytes, (int)x->n, SQLITE_STATIC);
+            else sqlite3_bind_blob(st, p, bytes, (int)x->n, SQLITE_STATIC);
         }
-    }
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
     return rc == SQLITE_DONE;
