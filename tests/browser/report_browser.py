@@ -2,6 +2,7 @@
 protocol by cdp.py): for every readable sample (and the synthetic ones) `evtrace report` writes a
 page that loads from file:// with no console message, no exception, no failed and no non-local
 request. On one sample of each format (ThreadX demo and real, RKH, ETW, XRay, synthetic) it also:
+- checks every state interval at least 4 px wide is drawn in its state's colour;
 - zooms with the mouse wheel and with W/S, pans with D, and checks the visible range changed the
   right way;
 - clicks the widest running interval and checks the details panel shows its context, state and
@@ -117,6 +118,48 @@ WIDEST_RUNNING = r"""(function(){
   if(!best||xb-xa>best.w)best={x:(xa+xb)/2,y:lr.top+10,w:xb-xa,ctx:m.ctx[st[i]].name,dur:st[i+4]};
  }
  return best;})()"""
+
+
+STATE_PIXELS = r"""(function(){
+ var raw=JSON.parse(document.getElementById('evt-data').textContent),m=raw.meta,st=raw.states,L=raw.lost;
+ var col={};
+ document.querySelectorAll('#legend span').forEach(function(sp){var i=sp.querySelector('i');
+  col[sp.textContent.trim()]=getComputedStyle(i).backgroundColor.match(/\d+/g).map(Number);});
+ var r=document.getElementById('range'),t0=+r.dataset.t0,t1=+r.dataset.t1;
+ var cv=document.getElementById('tl'),cr=cv.getBoundingClientRect(),box=document.getElementById('lanes').getBoundingClientRect();
+ var g=cv.getContext('2d'),k=cv.width/cr.width,n=0,bad=[],img=g.getImageData(0,0,cv.width,cv.height).data;
+ var an=JSON.parse(document.getElementById('evt-analyses').textContent),inv=an&&an.inversions?an.inversions.list:[];
+ for(var i=0;i<st.length&&n<400;i+=8){
+  var lab=document.querySelector('.lane-label[data-ctx="'+st[i]+'"]');
+  if(!lab)continue;
+  var lr=lab.getBoundingClientRect();
+  if(lr.top<box.top||lr.top+20>box.bottom)continue;
+  var a=st[i+3]+m.shift,b=a+st[i+4],xa=(a-t0)/(t1-t0)*cr.width,xb=(b-t0)/(t1-t0)*cr.width;
+  if(xb-xa<4||xa<0||xb>cr.width)continue;
+  var lost=false;
+  for(var q=0;q<L.length;q+=4)if(L[q+2]+m.shift>=a&&L[q+1]+m.shift<=b)lost=true;
+  for(q=0;q<inv.length;q++)if(inv[q].high&&inv[q].high.name===m.ctx[st[i]].name&&inv[q].start-m.origin<=b&&inv[q].start-m.origin+inv[q].duration>=a)lost=true;
+  if(lost)continue;
+  var x=Math.floor((xa+xb)/2),y=Math.floor(lr.top-cr.top+12);
+  var o=(Math.floor(y*k)*cv.width+Math.floor(x*k))*4,p=[img[o],img[o+1],img[o+2]],want=col[m.state_names[st[i+1]]];
+  n++;
+  if(Math.abs(p[0]-want[0])>3||Math.abs(p[1]-want[1])>3||Math.abs(p[2]-want[2])>3)
+   bad.push([m.ctx[st[i]].name,m.state_names[st[i+1]],a,b,[p[0],p[1],p[2]]]);
+ }
+ return {checked:n,bad:bad};})()"""
+
+
+def drawing_checks(b, name):
+    """Every state interval at least 4 px wide (not under a lost band or an inversion) is drawn in its state's
+    colour (the legend's) at its centre: the canvas shows what the data says."""
+    b.eval("(function(){var f=document.getElementById('show-flows');f.checked=false;f.dispatchEvent(new Event('change'));})()")
+    b.frames(2)
+    r = b.eval(STATE_PIXELS)
+    check(not r['bad'], '%s: %d of %d state intervals drawn in another colour, e.g. %r' %
+          (name, len(r['bad']), r['checked'], r['bad'][:3]))
+    b.eval("(function(){var f=document.getElementById('show-flows');f.checked=true;f.dispatchEvent(new Event('change'));})()")
+    b.frames(2)
+    print('%s: %d state intervals drawn in their colours' % (name, r['checked']))
 
 
 def click_interval(b, name, unit):
@@ -299,6 +342,7 @@ def interactive(b, evtrace, path, tmp, art):
     check(not b.problems(), '%s: %r' % (name, b.problems()[:5]))
     meta = b.eval("JSON.parse(document.getElementById('evt-data').textContent).meta")
     b.screenshot(os.path.join(art, name + '-overview.png'))
+    drawing_checks(b, name)
     zoom_checks(b, name)
     b.key('f')
     b.frames(2)

@@ -311,10 +311,13 @@
         }
         i++;
       } else {
+        /* the run of narrow intervals starting in this pixel column (a wide one ends it: it is
+         * drawn whole by the next round) */
         var px = Math.floor(xa), tn = x0 + (px + 1) / k;
         var j = lowerBound(row.t0, tn, i + 1, row.n), best = i, bd = -1, tot = 0, on = 0;
         for (var q = i; q < j; q++) {
           var d = row.t1[q] - row.t0[q];
+          if (q > i && d * k >= 1) { j = q; break; }
           if (d > bd) { bd = d; best = q; }
           if (busy) { tot += d; if (busy(row.ref[q])) on += d; }
         }
