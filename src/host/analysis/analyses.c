@@ -64,23 +64,33 @@ bad:
 
 /* ---- sink ---------------------------------------------------------------------------------------- */
 
-static void on_state(void *u, const evt_tl_state_iv *iv)
+static void start(evt_analyses *a);
+
+/* The first record or event fixes the window (the timeline's unit is known by then). */
+static evt_analyses *ready_(void *u)
 {
     evt_analyses *a = u;
+    if (!a->started) start(a);
+    return a;
+}
+
+static void on_state(void *u, const evt_tl_state_iv *iv)
+{
+    evt_analyses *a = ready_(u);
     evt_an_load_state(&a->load, a->tl, iv);
     evt_an_resp_state(&a->resp, iv);
     evt_an_inv_state(&a->inv, a->tl, iv);
     evt_an_obj_state(&a->obj, iv);
 }
-static void on_switch(void *u, const evt_tl_switch *sw) { evt_analyses *a = u; evt_an_load_switch(&a->load, a->tl, sw); }
+static void on_switch(void *u, const evt_tl_switch *sw) { evt_analyses *a = ready_(u); evt_an_load_switch(&a->load, a->tl, sw); }
 static void on_isr(void *u, const evt_tl_isr *iv)
 {
-    evt_analyses *a = u;
+    evt_analyses *a = ready_(u);
     evt_an_load_isr(&a->load, a->tl, iv);
     evt_an_resp_isr(&a->resp, iv);
 }
-static void on_counter(void *u, const evt_tl_counter *c) { evt_an_obj_counter(&((evt_analyses *)u)->obj, c); }
-static void on_flow(void *u, const evt_tl_flow *f) { evt_an_obj_flow(&((evt_analyses *)u)->obj, f); }
+static void on_counter(void *u, const evt_tl_counter *c) { evt_an_obj_counter(&ready_(u)->obj, c); }
+static void on_flow(void *u, const evt_tl_flow *f) { evt_an_obj_flow(&ready_(u)->obj, f); }
 
 static evt_analyses *create(const evt_an_config *cfg)
 {
@@ -125,7 +135,7 @@ evt_analyses *evt_an_new_shared(evt_tl *tl, const evt_an_config *cfg)
 
 const evt_tl_sink *evt_an_sink(evt_analyses *a) { return &a->sink; }
 
-/* The time unit is known: resolve the window. */
+/* The time unit is known: resolve the window (nothing is in the load windows yet). */
 static void start(evt_analyses *a)
 {
     a->started = 1;
@@ -152,7 +162,6 @@ int evt_an_add(evt_analyses *a, const evt_event *ev)
         if (!evt_tl_init(&a->own, a->own_hz, &a->sink)) { a->oom = 1; return 0; }
         a->own_ready = 1;
     }
-    if (!a->started) start(a); /* before evt_tl_add: its callbacks charge the windows */
     uint32_t ctx = evt_tl_add(&a->own, ev);
     evt_an_event(a, ev, ctx);
     return !a->own.oom;
