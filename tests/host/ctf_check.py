@@ -19,9 +19,23 @@ writes, and synthetic traces with losses and hostile text), convert to CTF and c
 - raw args that repeat a decoded field are not written (aliases, ctf.h), modelled here;
 - short strings of the reader's fields are label indexes: babeltrace2 prints the label, which is
   the metadata's label of that index and the dump's string;
-- size: at most 32 bytes per event (event headers, payloads and name events; the 84-byte packet
-  headers, one per 32 KiB, excluded: they dominate the tiny samples) on the synthetic, ThreadX and
-  μT-Kernel traces (the common records);
+- scheduling records of the one timeline (ctf_sched.c), checked against perfetto_sched_model.py
+  (an independent re-implementation of timeline.h's rules from `dump --json`): sched_switch the
+  model's switches, in order per CPU, same count, prev_state the model's Linux value (0/1/4/16),
+  prev_tid the previous switch's next_tid, idle tid 0 "swapper", one tid per context, comm a
+  name the dump gives that context (ctx_name, or the target_name of a thread_run/thread_stop
+  naming it) or its "ctx 0x<id>" label; sched_waking the model's wake-ups; irq_handler_entry one
+  per isr_enter (irq its isr_id/irq/intno/dintno/vector/isr field, else -1) and irq_handler_exit
+  one per matched isr_exit (rule: per CPU a depth counter, an isr_exit at depth 0 and ISRs open at
+  a loss or at the end get none) with the irq of the innermost open entry; each stream's clock
+  values (records and events) never go back and env.sched_clamped is 0; no reader event class
+  uses those names (else the pretty output could not tell them apart);
+- size: at most 32 bytes per event (event headers, payloads and name events, per event of the
+  dump; the 84-byte packet headers, one per 32 KiB, excluded: they dominate the tiny samples) on
+  the synthetic, ThreadX and μT-Kernel traces (the common records). The scheduling records'
+  bytes (computed from their fields: RECORD_FIXED + each string's bytes + 1, and the 4-byte
+  compact or 13-byte extended header) are printed as B/event with and without them; with them
+  the bound does not hold on every trace (docs/exports.md gives the numbers);
 - determinism: converting again gives byte-identical files; another input another UUID; an
   input read from a pipe gets a random UUID.
 Fails if babeltrace2 is missing.
@@ -38,6 +52,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from export_common import fail, run, readable_samples  # noqa: E402
+from perfetto_sched_model import model as sched_model, LINUX_STATE, NOCTX, event_time  # noqa: E402
 
 PRETTY = re.compile(r'^\[(\d+)\] \(\+[^)]*\) (.*)$')
 DISCARD_ERR = re.compile(r'^WARNING: Tracer discarded (\d+) events between \[[^\]]*\] and \[[^\]]*\] in trace '
@@ -47,6 +62,11 @@ IDENT_MAX = 96
 BOUND = 32.0
 LABEL_LEN = 64
 ENUM = re.compile(r'\( "([^"\\]*)" : container = (\d+) \)')
+SCHED = ('sched_switch', 'sched_waking', 'irq_handler_entry', 'irq_handler_exit')
+IRQ_KEYS = ('isr_id', 'irq', 'intno', 'dintno', 'vector', 'isr')
+RECORD_FIXED = {'sched_switch': 4 + 4 + 8 + 4 + 4, 'sched_waking': 12, 'irq_handler_entry': 4,
+                'irq_handler_exit': 8}  # integer bytes of each record (CTF_BUILTIN_TABLE)
+PAYLOAD = re.compile(r'(\w+) = ("(?:[^"\\]|\\.)*"|-?\d+)')
 
 
 def bt_str(s):
@@ -299,6 +319,148 @@ def check_details(path, text, evs):
                 fail('%s: args rebuilt from class %d (%s): %r, dump %r' % (path, cid, emf[cid], args, e['args']))
 
 
+def s32(v):
+    """An integer as ctf_sched.c writes it into an int32 field."""
+    v &= 0xFFFFFFFF
+    return v - (1 << 32) if v >= 1 << 31 else v
+
+
+def unbt(q):
+    """The bytes of a string babeltrace2 printed (bt_str's inverse)."""
+    b, i, body = bytearray(), 0, q[1:-1].encode('utf-8')
+    while i < len(body):
+        if body[i] == 0x5c:
+            c = body[i + 1]
+            if c == ord('x'):
+                b.append(int(body[i + 2:i + 4], 16))
+                i += 4
+                continue
+            b.append({ord('n'): 10, ord('t'): 9, ord('r'): 13}.get(c, c))
+            i += 2
+            continue
+        b.append(body[i])
+        i += 1
+    return bytes(b)
+
+
+def record(line):
+    """(name, {field: int or the quoted string as printed}) of a scheduling record line."""
+    name, _, rest = line.partition(': ')
+    pay = rest.split('}, { ', 1)[1] if '}, { ' in rest else ''
+    return name, {k: (int(v) if v[0] != '"' else v) for k, v in PAYLOAD.findall(pay)}
+
+
+def isr_model(evs):
+    """Per CPU the irq_handler_entry (t, irq, name) and irq_handler_exit (t, irq) records the
+    rule of ctf_sched.c gives: an entry per isr_enter (irq: its first IRQ_KEYS field in that key
+    order, else -1; name: irq_name, else "<event> #<irq>", else the event's name); an exit per
+    isr_exit that closes an open entry (depth counter per CPU; a loss closes every open one
+    without an exit), with the innermost open entry's irq. Times clamped per CPU as the streams."""
+    ent, ext, stack, last = {}, {}, {}, {}
+    for e in evs:
+        cpu = e.get('cpu', 0)
+        t = max(event_time(e), last.get(cpu, 0))
+        last[cpu] = t
+        f = dict(e['fields'])
+        if e['kind'] == 'lost':
+            stack = {}
+        elif e['kind'] == 'isr_enter':
+            irq = next((f[k] for k in IRQ_KEYS if isinstance(f.get(k), int) and not isinstance(f.get(k), bool)), None)
+            if isinstance(f.get('irq_name'), str):
+                nm = f['irq_name']
+            else:
+                nm = e['name'] if irq is None else '%s #%d' % (e['name'], irq % 2 ** 64)
+            v = -1 if irq is None else s32(irq)
+            ent.setdefault(cpu, []).append((t, v, bt_str(nm)))
+            stack.setdefault(cpu, []).append(v)
+        elif e['kind'] == 'isr_exit' and stack.get(cpu):
+            ext.setdefault(cpu, []).append((t, stack[cpu].pop()))
+    return ent, ext
+
+
+def check_sched(path, got, evs, classes, clamped_env, class_ids):
+    """The timeline's scheduling records (got: (cpu, clock, line) in babeltrace2's order, every
+    line of the trace) against perfetto_sched_model.py and isr_model(). class_ids: class name ->
+    id of the records' classes. Returns the counts and 'bytes', the records' bytes."""
+    dicts = [dict(e, fields=dict(e['fields'])) for e in evs]
+    m = sched_model(dicts, classes)
+    names = {}
+    for e in dicts:
+        f = e['fields']
+        if e.get('ctx') is not None and e.get('ctx_name'):
+            names.setdefault(e['ctx'], set()).add(bt_str(e['ctx_name']))
+        if e['kind'] in ('thread_run', 'thread_stop') and isinstance(f.get('target'), int) and \
+                isinstance(f.get('target_name'), str) and f['target_name']:
+            names.setdefault(f['target'], set()).add(bt_str(f['target_name']))
+    tid_key, key_tid = {0: None}, {None: 0}
+
+    def same(comm, tid, key, what):
+        """comm/tid of a record against the model's context key (None: idle)."""
+        if key is None:
+            ok = comm == '"swapper"' and tid == 0
+        elif key == NOCTX:
+            ok = comm.startswith('"(no context: ') and tid > 0
+        else:
+            ok = tid > 0 and (comm in names.get(key, ()) or comm == '"ctx 0x%x"' % key)
+        if not ok or tid_key.setdefault(tid, key) != key or key_tid.setdefault(key, tid) != tid:
+            fail('%s: %s: comm %s tid %d for context %r (names %r, tid %r was %r)' %
+                 (path, what, comm, tid, key, sorted(names.get(key, ())), tid, tid_key.get(tid)))
+
+    recs = {}   # cpu -> [(clock, previous clock in the stream, name, fields)]
+    prev = {}
+    nbytes = 0  # the records' bytes
+    for cpu, clock, line in got:
+        if clock < prev.get(cpu, 0):
+            fail('%s: clock goes back in stream %d: %d after %d (%s)' % (path, cpu, clock, prev[cpu], line[:120]))
+        name = line.split(':', 1)[0]
+        if name in SCHED:
+            r = (clock, prev.get(cpu, 0)) + record(line)
+            recs.setdefault(cpu, []).append(r)
+            compact = class_ids[name] <= 30 and (cpu not in prev or clock - prev[cpu] < 1 << 27)
+            nbytes += (4 if compact else 13) + RECORD_FIXED[name] + \
+                sum(len(unbt(v)) + 1 for v in r[3].values() if isinstance(v, str))
+        prev[cpu] = clock
+    want_sw, want_wk = {}, {}
+    for t, cpu, p, n, ps in m.switches:
+        want_sw.setdefault(cpu, []).append((t, p, n, LINUX_STATE[ps] if p is not None else 0))
+    for t, cpu, tg, _ in m.wakings:
+        want_wk.setdefault(cpu, []).append((t, tg))
+    ent, ext = isr_model(evs)
+    clamped = 0
+    counts = dict.fromkeys(SCHED, 0)
+    for cpu in sorted(set(recs) | set(want_sw) | set(want_wk) | set(ent)):
+        by = {k: [r for r in recs.get(cpu, []) if r[2] == k] for k in SCHED}
+        for k in SCHED:
+            counts[k] += len(by[k])
+        ws, ww, we, wx = want_sw.get(cpu, []), want_wk.get(cpu, []), ent.get(cpu, []), ext.get(cpu, [])
+        if [len(by[k]) for k in SCHED] != [len(ws), len(ww), len(we), len(wx)]:
+            fail('%s: cpu %d: %r records, model %d switches, %d wakings, %d irq entries, %d exits' %
+                 (path, cpu, [(k, len(by[k])) for k in SCHED], len(ws), len(ww), len(we), len(wx)))
+        running = 0
+        for i, ((clock, before, _, f), (t, p, n, st)) in enumerate(zip(by['sched_switch'], ws)):
+            what = 'sched_switch %d on cpu %d at %d' % (i, cpu, clock)
+            if clock != max(t, before) or f['prev_state'] != st or f['prev_tid'] != running:
+                fail('%s: %s: %r, model t %d prev_state %d, prev_tid %d was running' % (path, what, f, t, st, running))
+            clamped += t < before
+            same(f['prev_comm'], f['prev_tid'], p, what)
+            same(f['next_comm'], f['next_tid'], n, what)
+            running = f['next_tid']
+        for (clock, before, _, f), (t, tg) in zip(by['sched_waking'], ww):
+            if clock != max(t, before) or not 0 <= f['target_cpu']:
+                fail('%s: sched_waking on cpu %d at %d: %r, model t %d' % (path, cpu, clock, f, t))
+            clamped += t < before
+            same(f['comm'], f['tid'], tg, 'sched_waking at %d' % clock)
+        got_e = [(c, f['irq'], f['name']) for c, _, _, f in by['irq_handler_entry']]
+        got_x = [(c, f['irq']) for c, _, _, f in by['irq_handler_exit']]
+        if got_e != we or got_x != wx or any(f['ret'] != 1 for _, _, _, f in by['irq_handler_exit']):
+            fail('%s: cpu %d: irq entries %r... exits %r..., model %r... %r...' % (path, cpu, got_e[:3], got_x[:3], we[:3], wx[:3]))
+    if clamped != clamped_env:
+        fail('%s: env.sched_clamped %d, records written after their own time %d' % (path, clamped_env, clamped))
+    counts['clamped'] = clamped
+    counts['bytes'] = nbytes
+    return counts
+
+
 def convert(evtrace, path, out):
     r = run([evtrace, 'convert', '-q', '--force', path, '-o', out, '--to', 'ctf'])
     if r.returncode not in (0, 1):
@@ -325,7 +487,7 @@ def check(evtrace, path, tmp, bound):
         if not m:
             fail('%s: babeltrace2 stderr line that is not a discarded-events report: %r' % (out, l))
         err_disc[int(m.group(2))] = err_disc.get(int(m.group(2)), 0) + int(m.group(1))
-    got = []
+    got, every = [], []
     for l in b.stdout.decode('utf-8', 'replace').splitlines():
         m = PRETTY.match(l)
         if not m:
@@ -333,8 +495,32 @@ def check(evtrace, path, tmp, bound):
         cpu = re.search(r': \{ cpu_id = (\d+) \}', m.group(2))
         if not cpu:
             fail('%s: no cpu_id in %r' % (out, l))
-        got.append((int(cpu.group(1)), int(m.group(1)), unlabel(m.group(2), labels, out)))
+        every.append((int(cpu.group(1)), int(m.group(1)), unlabel(m.group(2), labels, out)))
+    # the timeline's records (checked by check_sched) apart from the events and name events
+    bclass = {}
+    cur = None
+    for l in d.stdout.decode('utf-8', 'replace').splitlines():
+        mc = re.match(r'^ +Event class `(.*)` \(ID \d+\):$', l)
+        if mc:
+            cur = mc.group(1)
+        me = re.match(r'^ +EMF URI: (.*)$', l)
+        if me and cur is not None:
+            bclass.setdefault(cur, set()).add(me.group(1))
+            cur = None
+    for k in SCHED:
+        if bclass.get(k, {'evtrace:builtin'}) != {'evtrace:builtin'}:
+            fail('%s: a reader event class is named %s (EMF %r): records and events would mix' % (path, k, bclass[k]))
+    got = [g for g in every if g[2].split(':', 1)[0] not in SCHED]
     evs = dump_pairs(evtrace, path)
+    st = run([evtrace, 'stats', '--json', path])
+    if st.returncode not in (0, 1):
+        fail('stats failed on %s: %s' % (path, st.stderr.decode()))
+    ctx_classes = {c['ctx']: c['class'] for c in json.loads(st.stdout.decode())['contexts'] if c['ctx'] is not None}
+    cm = re.search(r'\tsched_clamped = (\d+);', meta)
+    if not cm:
+        fail('%s: no env.sched_clamped in the metadata' % out)
+    class_ids = {n: int(i) for n, i in re.findall(r'\nevent \{\n\tname = "(\w+)";\n\tid = (\d+);', meta) if n in SCHED}
+    sched = check_sched(path, every, evs, ctx_classes, int(cm.group(1)), class_ids)
     model = Model()
     for e in evs:
         model.event(e)
@@ -394,8 +580,9 @@ def check(evtrace, path, tmp, bound):
     ev_bytes = total - 84 * sum(k for _, k in sizes.values())
     per = total / len(evs) if evs else 0.0
     per_ev = ev_bytes / len(evs) if evs else 0.0
-    if bound and per_ev > BOUND:
-        fail('%s: %.1f bytes/event (bound %.0f)' % (path, per_ev, BOUND))
+    per_own = (ev_bytes - sched['bytes']) / len(evs) if evs else 0.0
+    if bound and per_own > BOUND:
+        fail('%s: %.1f bytes/event without the scheduling records (bound %.0f)' % (path, per_own, BOUND))
     # determinism: same input, same bytes
     again = out + '.again'
     convert(evtrace, path, again)
@@ -406,10 +593,12 @@ def check(evtrace, path, tmp, bound):
     # extended event headers: class ids over 30, clock steps of 2^27 or more within a stream
     nclass = meta.count('\nevent {')
     jumps = sum(1 for l in per_want.values() for a, b in zip(l, l[1:]) if b[1] - a[1] >= 1 << 27)
-    print('%s: %d events (+%d name events), cpus %s, %d discarded, %.1f B/event '
-          '(%.1f with packet headers), %d classes, %d clock steps >= 2^27, uuid %s: ok' %
-          (os.path.basename(path), len(evs), len(got) - len(evs), sorted(sizes), sum(det.values()), per_ev, per,
-           nclass, jumps, uuid))
+    print('%s: %d events (+%d name events, +%d sched_switch, %d sched_waking, %d/%d irq entry/exit, %d clamped), '
+          'cpus %s, %d discarded, %.1f B/event (%.1f without the scheduling records, %.1f with packet headers), '
+          '%d classes, %d clock steps >= 2^27, uuid %s: ok' %
+          (os.path.basename(path), len(evs), len(got) - len(evs), sched['sched_switch'], sched['sched_waking'],
+           sched['irq_handler_entry'], sched['irq_handler_exit'], sched['clamped'], sorted(sizes), sum(det.values()),
+           per_ev, per_own, per, nclass, jumps, uuid))
     return uuid, nclass, jumps
 
 

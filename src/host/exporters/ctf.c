@@ -20,7 +20,10 @@
  *   has a new name by `evtrace_obj_name` {target, name}. Same stream, same time.
  * - A lost event ends its CPU's current packet, adds its count to that stream's (cumulative)
  *   events_discarded, so babeltrace2 reports the discarded events there, and is also written.
- * Memory: one packet buffer per CPU (1 KiB, grown to 32 KiB as used), the classes (per layout), the context and object tables;
+ * - Scheduling as LTTng records it: every event is first fed to the one timeline, whose
+ *   switches, wake-ups and ISRs are written as sched_switch, sched_waking, irq_handler_entry /
+ *   irq_handler_exit before the event (ctf_sched.c).
+ * Memory: one packet buffer per CPU (1 KiB, grown to 32 KiB as used), the classes (per layout), the context and object tables, the timeline;
  * the metadata is written at the end, when every class is known. */
 #include <errno.h>
 #include <inttypes.h>
@@ -70,6 +73,7 @@ typedef struct ctf_state {
     evt_u64map objmap;       /* target -> name id in names */
     evt_strtab names;
     evt_strtab labels;       /* short strings of reader fields written as label indexes (ctf.h) */
+    ctf_sched sched;         /* the timeline and its scheduling records (started with the clock) */
     char ident[CTF_MAX_FIELDS][IDENT_MAX]; /* scratch: identifiers of the event being written */
 } ctf_state;
 
@@ -248,6 +252,14 @@ static evt_status builtin_(ctf_state *s, uint32_t si, uint64_t t, ctf_builtin b,
     return emit_(s, si, (uint32_t)cid, t, v);
 }
 
+evt_status ctf_put_builtin(ctf_state *s, uint32_t cpu, uint64_t t, ctf_builtin b, const ctf_value *v, int *clamped)
+{
+    int64_t si = stream_of_(s, cpu);
+    if (si < 0) return EVT_ERR_NOMEM;
+    *clamped = t < s->st[si].last_ts;
+    return builtin_(s, (uint32_t)si, t, b, v);
+}
+
 /* ---- the name tables ---------------------------------------------------------------------- */
 /* Index of the event's context; writes evtrace_ctx_name when the context or its name is new. */
 static evt_status ctx_index_(ctf_state *s, uint32_t si, uint64_t t, const evt_event *ev, uint32_t *index)
@@ -338,7 +350,11 @@ static evt_status event(void *state, const evt_event *ev)
     if (!s->started) { /* the time unit, fixed by the clock as known at the first event (RKH: TCFG) */
         s->hz = s->r->clock_hz;
         s->started = 1;
+        if (!ctf_sched_init(&s->sched, s, s->hz)) return EVT_ERR_NOMEM;
     }
+    /* the scheduling records this event causes come first (they happen at or before it) */
+    evt_status st = ctf_sched_add(&s->sched, ev);
+    if (st != EVT_OK) return st;
     int64_t si64 = stream_of_(s, (ev->flags & EVT_HAS_CPU) ? ev->cpu : 0);
     if (si64 < 0) return EVT_ERR_NOMEM;
     uint32_t si = (uint32_t)si64;
@@ -357,7 +373,6 @@ static evt_status event(void *state, const evt_event *ev)
     ctf_field f[CTF_MAX_FIELDS];
     ctf_value v[CTF_MAX_FIELDS];
     uint32_t n = 0;
-    evt_status st;
     if (ev->flags & EVT_HAS_CTX) {
         uint32_t idx;
         if ((st = ctx_index_(s, si, t, ev, &idx)) != EVT_OK) return st;
@@ -417,6 +432,7 @@ static void free_(ctf_state *s)
     evt_strtab_free(&s->names);
     evt_strtab_free(&s->labels);
     ctf_classes_free(&s->cls);
+    if (s->started) ctf_sched_free(&s->sched);
     evt_free(s);
 }
 
@@ -469,7 +485,7 @@ static int write_metadata_(ctf_state *s, evt_reader *r)
     if (snprintf(p, sizeof p, "%s/metadata", s->dir) >= (int)sizeof p) return 0;
     FILE *f = evt_out_fopen(p, "w");
     if (!f) return 0;
-    int ok = ctf_write_metadata(f, &s->cls, &s->labels, r, s->hz, s->uuid, trace_name_(r));
+    int ok = ctf_write_metadata(f, &s->cls, &s->labels, r, s->hz, s->uuid, trace_name_(r), s->sched.clamped);
     if (fclose(f) != 0) ok = 0;
     return ok;
 }

@@ -1,5 +1,6 @@
 /* Internal interface of the CTF exporter (ctf.c writes the streams, ctf_class.c keeps the event
- * classes, ctf_meta.c writes the TSDL metadata, ctf_uuid.c names the trace).
+ * classes, ctf_meta.c writes the TSDL metadata, ctf_uuid.c names the trace, ctf_sched.c turns the
+ * timeline's switches, wake-ups and ISRs into LTTng's scheduling events).
  *
  * Stream layout (little-endian, byte-aligned except the 32-bit compact event header), as LTTng
  * lays out its per-CPU ring buffers:
@@ -19,7 +20,10 @@
  *
  * Event header: a 32-bit word, bits 0-4 the class id (0..30) and bits 5-31 the low 27 bits of
  * the clock value ("compact"); or, when the id is >= 31 or the clock moved by 2^27 or more since
- * the stream's last value, a byte 31 ("extended") followed by uint32 id and uint64 clock value. */
+ * the stream's last value, a byte 31 ("extended") followed by uint32 id and uint64 clock value.
+ *
+ * Besides the reader's events, a stream holds built-in events (CTF_BUILTIN_TABLE): the name
+ * events and the scheduling records of the one timeline (ctf_sched.c). */
 #ifndef EVT_EXPORTERS_CTF_H
 #define EVT_EXPORTERS_CTF_H
 
@@ -28,6 +32,7 @@
 #include <stdio.h>
 #include "evtrace/reader.h"
 #include "host/analysis/strtab.h"
+#include "host/analysis/timeline.h"
 
 #define CTF_MAGIC 0xC1FC1FC1u
 #define CTF_HDR_SIZE 84             /* packet header + packet context, bytes */
@@ -90,7 +95,16 @@ typedef struct ctf_class {
 #define CTF_BUILTIN_TABLE(X, F)                                                                     \
     X(CTF_B_CTX_NAME, "evtrace_ctx_name",                                                           \
       F(ctx, CTF_FT_UINT, 2) F(ctx_id, CTF_FT_UINT, 3) F(ctx_class, CTF_FT_UINT, 0) F(name, CTF_FT_STRING, 3)) \
-    X(CTF_B_OBJ_NAME, "evtrace_obj_name", F(target, CTF_FT_UINT, 3) F(name, CTF_FT_STRING, 3))
+    X(CTF_B_OBJ_NAME, "evtrace_obj_name", F(target, CTF_FT_UINT, 3) F(name, CTF_FT_STRING, 3))       \
+    /* the timeline's records (ctf_sched.c) with LTTng's kernel event names and fields */          \
+    X(CTF_B_SCHED_SWITCH, "sched_switch",                                                           \
+      F(prev_comm, CTF_FT_STRING, 3) F(prev_tid, CTF_FT_SINT, 2) F(prev_prio, CTF_FT_SINT, 2)        \
+      F(prev_state, CTF_FT_SINT, 3) F(next_comm, CTF_FT_STRING, 3) F(next_tid, CTF_FT_SINT, 2)       \
+      F(next_prio, CTF_FT_SINT, 2))                                                                 \
+    X(CTF_B_SCHED_WAKING, "sched_waking",                                                           \
+      F(comm, CTF_FT_STRING, 3) F(tid, CTF_FT_SINT, 2) F(prio, CTF_FT_SINT, 2) F(target_cpu, CTF_FT_SINT, 2)) \
+    X(CTF_B_IRQ_ENTRY, "irq_handler_entry", F(irq, CTF_FT_SINT, 2) F(name, CTF_FT_STRING, 3))        \
+    X(CTF_B_IRQ_EXIT, "irq_handler_exit", F(irq, CTF_FT_SINT, 2) F(ret, CTF_FT_SINT, 2))
 
 typedef enum ctf_builtin {
 #define CTF_B_ENUM_(e, n, fields) e,
@@ -131,9 +145,41 @@ uint8_t ctf_wlog_u(uint64_t v);
 uint8_t ctf_wlog_s(uint64_t v);
 
 /* Write the TSDL metadata: the trace (uuid), env, clock, the label enumerations (labels: label
- * index + 1 = strtab id), stream and every class. hz 0: ticks. */
+ * index + 1 = strtab id), stream and every class. hz 0: ticks. clamped: env.sched_clamped, the
+ * timeline records written at a later time than their own (ctf_sched.c). */
 int ctf_write_metadata(FILE *f, const ctf_classes *c, const evt_strtab *labels, const evt_reader *r, uint64_t hz,
-                       const uint8_t uuid[16], const char *trace_name);
+                       const uint8_t uuid[16], const char *trace_name, uint64_t clamped);
+
+/* ---- the timeline's records (ctf_sched.c) ------------------------------------------------- */
+/* The writer of ctf.c (its state is private there). */
+typedef struct ctf_state ctf_state;
+/* Append a built-in event with values in its fields' order to CPU cpu's stream at clock value t
+ * (ctf.c). *clamped is set to 1 when t is before the stream's last clock value (then written at
+ * that value: a stream never goes back in time), else 0. */
+evt_status ctf_put_builtin(ctf_state *s, uint32_t cpu, uint64_t t, ctf_builtin b, const ctf_value *v, int *clamped);
+
+/* Scheduling records from the one timeline (src/host/analysis/timeline.h), as LTTng's kernel
+ * tracer writes them: sched_switch, sched_waking, irq_handler_entry and irq_handler_exit, in the
+ * stream of the CPU they happen on, at the time of the callback's instant (switch at sw->t,
+ * waking at w->t, irq entry at the ISR's t0, exit at its t1). Every record is made while the
+ * event that caused it is fed, so it is written before that event, at a time the timeline has
+ * already clamped to its CPU's latest time: only a record on another CPU than the event's (a
+ * thread stopped or migrated from there) can find that stream later; it is then written at the
+ * stream's time and counted in `clamped`. */
+typedef struct ctf_sched {
+    evt_tl tl;
+    ctf_state *out;
+    uint32_t cpu;            /* CPU of the event being fed (the timeline merges CPUs >= 63) */
+    evt_status st;           /* first error of a record (the sink cannot return one) */
+    uint64_t records;        /* records written */
+    uint64_t clamped;        /* records written later than their own time */
+} ctf_sched;
+
+/* Start feeding records to out; hz as the timeline's (0: ticks). Returns 0 when out of memory. */
+int ctf_sched_init(ctf_sched *k, ctf_state *out, uint64_t hz);
+/* Feed one event (before the event itself is written): writes the records it causes. */
+evt_status ctf_sched_add(ctf_sched *k, const evt_event *ev);
+void ctf_sched_free(ctf_sched *k);
 
 /* The trace UUID: a hash of the input's bytes and format name for a file or memory source (reruns
  * give the same UUID), random for a sequential stream (which cannot be read twice). Returns 0

@@ -1,0 +1,125 @@
+/* The CTF export's scheduling records: the one timeline (src/host/analysis/timeline.h) fed with
+ * every event, its sink callbacks written as LTTng's kernel events so Trace Compass and
+ * babeltrace2 show threads, CPUs and interrupts as they do for a Linux trace (ctf.h):
+ *
+ *   sched_switch       {prev_comm, prev_tid, prev_prio, prev_state, next_comm, next_tid, next_prio}
+ *   sched_waking       {comm, tid, prio, target_cpu}
+ *   irq_handler_entry  {irq, name}
+ *   irq_handler_exit   {irq, ret = 1 (IRQ_HANDLED)}
+ *
+ * tid = timeline context index + 1 (stable, small); idle is tid 0 "swapper", prio 0, as LTTng
+ * shows a CPU running no task. comm = the context's name when the record is written (its label
+ * "ctx 0x<id>" until it has one). prev_state = the Linux TASK_* value of the state the previous
+ * context goes to (evt_tl_state_linux: 0, 1, 4 or 16). prio = the context's latest priority (0
+ * unknown), written as int32 (every format's priorities fit). irq = the ISR's interrupt id, -1
+ * when the trace names none; name = the timeline's ISR label. target_cpu = the CPU the woken
+ * context last ran on (the waker's CPU before it ever ran).
+ *
+ * An ISR closed by a loss or by the end of the trace (no isr_exit recorded) gets no exit record:
+ * entries and exits stay the trace's isr_enter / matched isr_exit events. The timeline's state
+ * intervals, slices, counters and flows are not written (LTTng has no kernel event for them; the
+ * reader's events carry them). */
+#include <stdio.h>
+#include <string.h>
+#include "host/exporters/ctf.h"
+
+static int32_t tid_(uint32_t index) { return index == EVT_TL_NONE ? 0 : (int32_t)(index + 1); }
+
+/* The stream of a record on timeline CPU slot cpu: the slot is the CPU number except the last,
+ * which every CPU from EVT_TL_MAX_CPUS - 1 up shares; a record there belongs to the event's own
+ * CPU when that is one of them. */
+static uint32_t cpu_of_(const ctf_sched *k, uint32_t cpu)
+{
+    return cpu == EVT_TL_MAX_CPUS - 1 && k->cpu >= cpu ? k->cpu : cpu;
+}
+
+static void put_(ctf_sched *k, uint32_t cpu, uint64_t t, ctf_builtin b, const ctf_value *v)
+{
+    if (k->st != EVT_OK) return;
+    int clamped = 0;
+    k->st = ctf_put_builtin(k->out, cpu_of_(k, cpu), t, b, v, &clamped);
+    k->records++;
+    k->clamped += (uint64_t)clamped;
+}
+
+static ctf_value int_(int64_t x)
+{
+    ctf_value v = {(uint64_t)x, NULL, 0};
+    return v;
+}
+
+static ctf_value text_(const char *s)
+{
+    ctf_value v = {0, s, strlen(s)};
+    return v;
+}
+
+/* comm of a context (idle: "swapper") into buf, which must outlive the record's write. */
+static ctf_value comm_(const ctf_sched *k, uint32_t index, char *buf, size_t len)
+{
+    const evt_tl_ctx *c = evt_tl_ctx_at(&k->tl, index);
+    return text_(c ? evt_tl_ctx_label(c, buf, len) : "swapper");
+}
+
+static void on_switch_(void *user, const evt_tl_switch *sw)
+{
+    ctf_sched *k = user;
+    char pb[96], nb[96];
+    ctf_value v[7] = {
+        comm_(k, sw->prev, pb, sizeof pb), int_(tid_(sw->prev)), int_((int32_t)sw->prev_prio),
+        int_(sw->prev == EVT_TL_NONE ? 0 : evt_tl_state_linux(sw->prev_state)),
+        comm_(k, sw->next, nb, sizeof nb), int_(tid_(sw->next)), int_((int32_t)sw->next_prio),
+    };
+    put_(k, sw->cpu, sw->t, CTF_B_SCHED_SWITCH, v);
+}
+
+static void on_waking_(void *user, const evt_tl_waking *w)
+{
+    ctf_sched *k = user;
+    const evt_tl_ctx *c = evt_tl_ctx_at(&k->tl, w->target);
+    if (!c) return;
+    char b[96];
+    uint32_t target_cpu = c->switches_in ? cpu_of_(k, c->cpu) : cpu_of_(k, w->cpu);
+    ctf_value v[4] = {comm_(k, w->target, b, sizeof b), int_(tid_(w->target)),
+                      int_(c->has_prio ? (int32_t)c->prio : 0), int_((int32_t)target_cpu)};
+    put_(k, w->cpu, w->t, CTF_B_SCHED_WAKING, v);
+}
+
+static int64_t irq_(const evt_tl_isr *iv) { return iv->has_irq ? (int32_t)iv->irq : -1; }
+
+static void on_isr_begin_(void *user, const evt_tl_isr *iv)
+{
+    ctf_value v[2] = {int_(irq_(iv)), text_(iv->name ? iv->name : "ISR")};
+    put_(user, iv->cpu, iv->t0, CTF_B_IRQ_ENTRY, v);
+}
+
+static void on_isr_(void *user, const evt_tl_isr *iv)
+{
+    if (iv->truncated || iv->open_end) return; /* no exit was recorded */
+    ctf_value v[2] = {int_(irq_(iv)), int_(1)};
+    put_(user, iv->cpu, iv->t1, CTF_B_IRQ_EXIT, v);
+}
+
+int ctf_sched_init(ctf_sched *k, ctf_state *out, uint64_t hz)
+{
+    memset(k, 0, sizeof *k);
+    k->out = out;
+    k->st = EVT_OK;
+    evt_tl_sink sink = {0};
+    sink.user = k;
+    sink.sched_switch = on_switch_;
+    sink.waking = on_waking_;
+    sink.isr_begin = on_isr_begin_;
+    sink.isr = on_isr_;
+    return evt_tl_init(&k->tl, hz, &sink);
+}
+
+evt_status ctf_sched_add(ctf_sched *k, const evt_event *ev)
+{
+    k->cpu = (ev->flags & EVT_HAS_CPU) ? ev->cpu : 0;
+    (void)evt_tl_add(&k->tl, ev);
+    if (k->tl.oom && k->st == EVT_OK) k->st = EVT_ERR_NOMEM;
+    return k->st;
+}
+
+void ctf_sched_free(ctf_sched *k) { evt_tl_free(&k->tl); }
