@@ -88,4 +88,9 @@ const char *evt_an_obj_label(const evt_tl *tl, uint32_t index, char *buf, size_t
 
 const char *evt_an_unit(const evt_tl *tl) { return tl->clock_hz ? "ns" : "ticks"; }
 
+void evt_an_text_more(FILE *out, uint64_t n)
+{
+    if (n) fprintf(out, "  ... %llu more (all in --json)\n", (unsigned long long)n);
+}
+
 double evt_an_pct(uint64_t part, uint64_t whole) { return whole ? 100.0 * (double)part / (double)whole : 0.0; }

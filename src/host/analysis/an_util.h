@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "timeline.h"
 
 struct evt_json;
@@ -35,6 +36,10 @@ void evt_an_ctx_keys(const evt_tl *tl, uint32_t index, struct evt_json *j);
 const char *evt_an_obj_label(const evt_tl *tl, uint32_t index, char *buf, size_t len);
 /* The unit of every time of tl: "ns" or "ticks". */
 const char *evt_an_unit(const evt_tl *tl);
+/* Text summaries list at most this many rows per table; the rest are counted (all are in JSON). */
+#define EVT_AN_TEXT_ROWS 20
+/* "  ... N more (all in --json)" when n > 0. */
+void evt_an_text_more(FILE *out, uint64_t n);
 /* pct = 100 * part / whole (0 when whole is 0). */
 double evt_an_pct(uint64_t part, uint64_t whole);
 

@@ -230,8 +230,9 @@ void evt_an_load_text(const evt_an_load *l, const evt_tl *tl, FILE *out)
                 l->origin + (uint64_t)kbusy * l->window, u,
                 evt_an_pct(l->isr[kbusy], win_len(l, tl, kbusy) * cpus_of(tl)));
     char b[96];
+    uint64_t rows = 0;
     for (uint32_t c = 0; c < l->nctx; c++) {
-        if (!l->ctx[c].seen) continue;
+        if (!l->ctx[c].seen || rows++ >= EVT_AN_TEXT_ROWS) continue;
         uint32_t kp = 0;
         double peak = 0;
         for (uint32_t k = 0; k < l->nwin; k++) {
@@ -241,6 +242,7 @@ void evt_an_load_text(const evt_an_load *l, const evt_tl *tl, FILE *out)
         fprintf(out, "  %-32s peak %6.2f%% at %" PRIu64 " %s\n", evt_an_ctx_label(tl, c, b, sizeof b), peak,
                 l->origin + (uint64_t)kp * l->window, u);
     }
+    evt_an_text_more(out, rows > EVT_AN_TEXT_ROWS ? rows - EVT_AN_TEXT_ROWS : 0);
 }
 
 void evt_an_load_free(evt_an_load *l)

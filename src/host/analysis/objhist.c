@@ -194,30 +194,43 @@ void evt_an_flow_json(const evt_an_objhist *o, const evt_tl *tl, evt_json *j)
     evt_json_arr_end(j);
 }
 
+static const char *obj_id_(const evt_tl *tl, uint32_t obj, char *buf, size_t len)
+{
+    const evt_tl_obj *x = evt_tl_obj_at(tl, obj);
+    snprintf(buf, len, "0x%llx", x ? (unsigned long long)x->id : 0ull);
+    return buf;
+}
+
 void evt_an_obj_text(const evt_an_objhist *o, const evt_tl *tl, FILE *out)
 {
     char b[96], c[96], d[96];
     const char *u = evt_an_unit(tl);
+    /* objects by name and id: several may share a name (NetX: an IP instance, its mutex, its flags) */
+    uint64_t rows = 0;
     fprintf(out, "Objects:\n");
     for (uint32_t s = 0; s < o->nseries; s++) {
         const evt_an_series *x = &o->series[s];
-        fprintf(out, "  %-24s %-16s samples %6" PRIu64 "  min %" PRIu64 "  max %" PRIu64 "  last %" PRIu64 "\n",
-                evt_an_obj_label(tl, x->obj, b, sizeof b), evt_strtab_str(&o->names, x->name), x->count, x->min,
-                x->max, x->last);
+        if (rows++ >= EVT_AN_TEXT_ROWS) continue;
+        fprintf(out, "  %-24s %-10s %-16s samples %6" PRIu64 "  min %" PRIu64 "  max %" PRIu64 "  last %" PRIu64 "\n",
+                evt_an_obj_label(tl, x->obj, b, sizeof b), obj_id_(tl, x->obj, d, sizeof d),
+                evt_strtab_str(&o->names, x->name), x->count, x->min, x->max, x->last);
     }
     for (uint32_t obj = 0; obj < o->nwaits; obj++)
-        if (o->waits[obj].count)
-            fprintf(out, "  %-24s waits %" PRIu64 ", longest %" PRIu64 " %s, at most %" PRIu64 " waiters\n",
-                    evt_an_obj_label(tl, obj, b, sizeof b), o->waits[obj].count, o->waits[obj].max, u,
+        if (o->waits[obj].count && rows++ < EVT_AN_TEXT_ROWS)
+            fprintf(out, "  %-24s %-10s waits %" PRIu64 ", longest %" PRIu64 " %s, at most %" PRIu64 " waiters\n",
+                    evt_an_obj_label(tl, obj, b, sizeof b), obj_id_(tl, obj, d, sizeof d), o->waits[obj].count,
+                    o->waits[obj].max, u,
                     max_waiters(&o->waits[obj]));
+    evt_an_text_more(out, rows > EVT_AN_TEXT_ROWS ? rows - EVT_AN_TEXT_ROWS : 0);
     if (o->nflows) fprintf(out, "Flows:\n");
-    for (uint32_t i = 0; i < o->nflows; i++) {
+    for (uint32_t i = 0; i < o->nflows && i < EVT_AN_TEXT_ROWS; i++) {
         const evt_an_flowagg *a = &o->flows[i];
         fprintf(out, "  %-8s %s -> %s via %s: %" PRIu64 " (latency max %" PRIu64 " %s)\n",
                 evt_strtab_str(&o->names, a->kind), evt_an_ctx_label(tl, a->from, b, sizeof b),
                 evt_an_ctx_label(tl, a->to, c, sizeof c), a->obj == EVT_TL_NONE ? "-" : evt_an_obj_label(tl, a->obj, d, sizeof d),
                 a->count, a->max, u);
     }
+    evt_an_text_more(out, o->nflows > EVT_AN_TEXT_ROWS ? o->nflows - EVT_AN_TEXT_ROWS : 0);
 }
 
 void evt_an_obj_free(evt_an_objhist *o)

@@ -18,7 +18,7 @@
 struct evt_json;
 
 #define EVT_AN_OBJ_SAMPLES 256
-#define EVT_AN_OBJ_WAITS 4096
+#define EVT_AN_OBJ_WAITS 1024
 
 typedef struct evt_an_series {
     uint32_t obj;           /* object index, EVT_TL_NONE for a global counter */

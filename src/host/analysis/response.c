@@ -129,10 +129,14 @@ void evt_an_resp_text(evt_an_resp *r, const evt_tl *tl, FILE *out)
     char b[96];
     fprintf(out, "Response times (%s)                  count        min        p50        p90        p99        max\n",
             evt_an_unit(tl));
+    uint64_t rows = 0;
     for (uint32_t c = 0; c < r->ntask; c++)
-        if (r->task[c].measured) hist_line(out, evt_an_ctx_label(tl, c, b, sizeof b), &r->task[c].h, &r->task[c].worst);
+        if (r->task[c].measured && rows++ < EVT_AN_TEXT_ROWS)
+            hist_line(out, evt_an_ctx_label(tl, c, b, sizeof b), &r->task[c].h, &r->task[c].worst);
     for (uint32_t i = 0; i < r->nisr; i++)
-        if (r->isr[i].h.count) hist_line(out, evt_strtab_str(&r->labels, r->isr[i].label), &r->isr[i].h, &r->isr[i].worst);
+        if (r->isr[i].h.count && rows++ < EVT_AN_TEXT_ROWS)
+            hist_line(out, evt_strtab_str(&r->labels, r->isr[i].label), &r->isr[i].h, &r->isr[i].worst);
+    evt_an_text_more(out, rows > EVT_AN_TEXT_ROWS ? rows - EVT_AN_TEXT_ROWS : 0);
 }
 
 void evt_an_resp_free(evt_an_resp *r)

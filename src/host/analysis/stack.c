@@ -92,10 +92,11 @@ void evt_an_stack_json(const evt_an_stack *s, const evt_tl *tl, evt_json *j)
 void evt_an_stack_text(const evt_an_stack *s, const evt_tl *tl, FILE *out)
 {
     char b[96];
+    uint64_t rows = 0;
     fprintf(out, "Stacks (from stack-pointer samples: a lower bound)\n");
     for (uint32_t c = 0; c < s->nthr; c++) {
         const evt_an_stack_thr *t = &s->thr[c];
-        if (!t->samples) continue;
+        if (!t->samples || rows++ >= EVT_AN_TEXT_ROWS) continue;
         if (t->has_stack && t->samples > t->out_of_range)
             fprintf(out, "  %-32s %6" PRIu64 " of %6" PRIu64 " bytes used (%5.1f%%), %" PRIu64 " samples%s\n",
                     evt_an_ctx_label(tl, c, b, sizeof b), used_of(t), t->size, evt_an_pct(used_of(t), t->size),
@@ -104,6 +105,7 @@ void evt_an_stack_text(const evt_an_stack *s, const evt_tl *tl, FILE *out)
             fprintf(out, "  %-32s %" PRIu64 " samples, stack %s\n", evt_an_ctx_label(tl, c, b, sizeof b), t->samples,
                     t->has_stack ? "never sampled inside" : "unknown");
     }
+    evt_an_text_more(out, rows > EVT_AN_TEXT_ROWS ? rows - EVT_AN_TEXT_ROWS : 0);
 }
 
 void evt_an_stack_free(evt_an_stack *s)
