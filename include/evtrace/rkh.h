@@ -101,6 +101,7 @@ typedef struct evt_rkh_recorder {
     uint8_t head_is_start;    /* the oldest ring byte starts a record (the drain took its flag) */
     uint8_t head_partial;     /* the oldest ring byte continues a record whose start was drained */
     uint8_t head_partial_data; /* ... and that record is a data record (counted when evicted) */
+    uint8_t drain_esc;        /* the last byte drained was an escape (the reader is inside one) */
     uint8_t grp_filter;       /* bit g set = group g emitted */
     uint8_t ev_filter[32];    /* bit id set = event emitted */
     uint8_t ao_filter[8];     /* hot: bit prio set = AO emitted (priorities 0..63) */

@@ -5,7 +5,13 @@
  *  R1 The ring holds whole stuffed records, each followed by one raw 0x7E, after one initial 0x7E;
  *     a raw 0x7E in the ring is always a record boundary (stuffing turns data 0x7E into 7D 5E).
  *     The oldest byte is a flag, or (after a drain) the first byte of a record whose flag was
- *     drained (head_is_start) or a byte inside a record whose start was drained (head_partial).
+ *     drained (head_is_start) or a byte inside a record whose start was drained (head_partial),
+ *     which may be the abort escape of R2b.
+ *  R2b When an eviction removes the rest of a record whose start was drained, the reader holds a
+ *     truncated frame, which its checksum would catch only 255 times in 256: the eviction keeps
+ *     one byte before the next flag and writes a raw 0x7D there, so the reader sees escape + flag
+ *     and drops the frame as aborted, always (a reader already inside an escape, drain_esc, sees
+ *     the flag itself as the abort: nothing is written). The record was counted lost (R2).
  *  R2 Room is made by evicting whole records from the oldest end: the oldest unit (a flag and the
  *     record after it, or the rest of a record a drain started) goes at once and, when it held a
  *     data record (not TCFG, not a loss record), loss.overwritten counts one. The open record is
@@ -82,6 +88,7 @@ static void evict(evt_rkh_recorder *r, uint32_t want)
     uint32_t kb = 0, ob = i;      /* bytes and new head at the last whole unit */
     evt_rec_count lost = 0;
     int cur, any = 0;             /* the unit being scanned holds a data record */
+    uint32_t cut = 0;             /* 1: the first unit is the rest of a drained record (R2b) */
     if (r->head_partial) cur = r->head_partial_data;
     else if (r->head_is_start) cur = n > 0 && is_data_id(ring[i]);
     else {
@@ -112,20 +119,28 @@ static void evict(evt_rkh_recorder *r, uint32_t want)
         }
         if (!found) break; /* no flag after it: the open record (or nothing) */
         if (k > kb && cur) lost++; /* a drain may have taken all of a record but its flag */
+        if (!any && r->head_partial && k > 0u && !r->drain_esc) cut = 1; /* R2b */
         kb = k;
         ob = i;
         any = 1;
-        if (size - (n - kb) >= want || n - k < 2u) break;
+        if (size - (n - kb) >= want + cut || n - k < 2u) break;
         i = next_ix(r, i); /* the next unit: this flag and the record after it */
         k++;
         cur = is_data_id(ring[i]);
     }
     if (!any) return;
+    r->head_is_start = 0;
+    r->head_partial = 0;
+    if (cut) { /* R2b: the last evicted byte becomes the abort escape before the flag at ob */
+        ob = ob == 0u ? size - 1u : ob - 1u;
+        r->ring[ob] = RKH_ESC;
+        kb--;
+        r->head_partial = 1;
+        r->head_partial_data = 0;
+    }
     r->out = ob;
     r->qty = n - kb;
     r->evicted += kb;
-    r->head_is_start = 0;
-    r->head_partial = 0;
     if (lost) evt_loss_overwritten(&r->loss, lost);
 }
 
@@ -343,6 +358,7 @@ static const uint8_t *take_block(evt_rkh_recorder *r, uint32_t *n)
         r->head_is_start = (last == RKH_FLAG);
         r->head_partial = !r->head_is_start;
         r->head_partial_data = (uint8_t)(r->head_partial && partial_data);
+        r->drain_esc = (uint8_t)(last == RKH_ESC);
     }
     r->out += run;
     if (r->out == r->size) r->out = 0;
@@ -361,10 +377,11 @@ static inline int drain_fast(evt_rkh_recorder *r)
     if (EVT_UNLIKELY(q == 0u || q > r->size - out || r->ring[out + q - 1u] != RKH_FLAG)) return 0;
     r->out = r->in;
     r->qty = 0;
-    if (EVT_UNLIKELY(!r->drained || !r->head_is_start || r->head_partial)) { /* stores only on change */
+    if (EVT_UNLIKELY(!r->drained || !r->head_is_start || r->head_partial || r->drain_esc)) { /* stores only on change */
         r->drained = 1;
         r->head_is_start = 1;
         r->head_partial = 0;
+        r->drain_esc = 0;
     }
     r->sink(r->sink_user, r->ring + out, q);
     return !evt_loss_pending(&r->loss);
@@ -459,6 +476,7 @@ void evt_rkh_init(evt_rkh_recorder *r, const evt_rkh_config *cfg, uint8_t *ring,
     r->head_is_start = 0;
     r->head_partial = 0;
     r->head_partial_data = 0;
+    r->drain_esc = 0;
     r->seq = r->seq_open = 0;
     r->chk = 0;
     r->open = 0;

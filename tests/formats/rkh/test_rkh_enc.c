@@ -417,6 +417,88 @@ static void test_small_ring_seq(void **st) { (void)st; small_ring(1, 200, 0); }
 static void test_small_ring_noseq(void **st) { (void)st; small_ring(0, 200, 0); }
 static void test_small_ring_partial_drains(void **st) { (void)st; small_ring(1, 333, 37); small_ring(1, 257, 101); }
 
+/* ---- 8. a drain that stops inside a record, then an overflow that evicts its rest (R2b) --------- */
+/* The reader then holds the start of a frame whose rest never comes: the recorder makes it see
+ * escape + flag (an aborted frame) rather than a frame whose checksum matches by chance (1 in
+ * 256). Also when the drain stops right after an escape byte: the flag alone aborts then. */
+static void drain_cut(int after_escape)
+{
+    evt_rkh_config c;
+    evt_rkh_config_default(&c);
+    static uint8_t ring[128];
+    evt_rkh_recorder r;
+    g_ts = NULL;
+    g_counter = 0x01010101u; /* timestamps without bytes that need stuffing */
+    evt_rkh_init(&r, &c, ring, sizeof ring, script_clock, 1);
+    evt_rkh_filter_all(&r, 1);
+    out_buf o = {0};
+    uint8_t tmp[256];
+    sink(&o, tmp, evt_rkh_get_whole_block(&r, tmp, sizeof tmp)); /* TCFG */
+    uint32_t issued = 0;
+    assert_true(evt_rkh_begin_ao(&r, 0x63, 1));
+    evt_rkh_sym(&r, 0x20202020u);
+    evt_rkh_sym(&r, 0x21217E21u); /* stuffed as 21 7D 5E 21 21 */
+    evt_rkh_end(&r);
+    issued++;
+    /* Drain the start of that record: 4 bytes, or up to and including its escape byte. */
+    uint32_t k = 4;
+    if (after_escape) {
+        k = 0;
+        while (ring[(r.out + k) % sizeof ring] != RKH_ESC) k++;
+        k++;
+    }
+    while (k) {
+        uint32_t got = k;
+        const uint8_t *blk = evt_rkh_get_block(&r, &got);
+        sink(&o, blk, got);
+        k -= got;
+    }
+    assert_int_equal(r.drain_esc, after_escape);
+    /* Overflow: the rest of the drained record is evicted. */
+    for (int i = 0; i < 20; i++) {
+        assert_true(evt_rkh_begin_ao(&r, 0x63, 1));
+        evt_rkh_sym(&r, 0x20202020u);
+        evt_rkh_sym(&r, 0x22222222u + (uint32_t)i);
+        evt_rkh_end(&r);
+        issued++;
+    }
+    evt_rkh_flush(&r);
+    for (;;) {
+        uint32_t got = evt_rkh_get_whole_block(&r, tmp, sizeof tmp);
+        if (!got) break;
+        sink(&o, tmp, got);
+    }
+    evt_rec_stats st;
+    evt_rkh_get_stats(&r, &st);
+    assert_true(st.overwritten >= 1);
+    char err[256];
+    evt_reader *rd;
+    assert_int_equal(evt_reader_open_mem(o.p, o.n, "rkh", NULL, NULL, NULL, &rd, err, sizeof err), EVT_OK);
+    evt_event ev;
+    uint64_t data = 0, lost = 0;
+    while (evt_reader_next(rd, &ev) == EVT_OK) {
+        if (ev.kind == EVT_KIND_LOST) lost += ev.count;
+        else if (ev.id != RKH_TE_TCFG) data++;
+    }
+    assert_int_equal(data + lost, issued);
+    char *json = NULL;
+    size_t jl = 0;
+    FILE *f = open_memstream(&json, &jl);
+    evt_json j;
+    evt_json_init(&j, f, 0);
+    evt_json_obj_begin(&j);
+    rd->desc->info(rd->state, &j);
+    evt_json_obj_end(&j);
+    fclose(f);
+    if (!strstr(json, "\"aborted_frames\":1") || !strstr(json, "\"checksum_errors\":0"))
+        fail_msg("the cut record is not one aborted frame: %s", json);
+    free(json);
+    evt_reader_close(rd);
+    free(o.p);
+}
+static void test_drain_then_evict_aborts_frame(void **st) { (void)st; drain_cut(0); }
+static void test_drain_after_escape_then_evict(void **st) { (void)st; drain_cut(1); }
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -430,6 +512,8 @@ int main(void)
         cmocka_unit_test(test_small_ring_seq),
         cmocka_unit_test(test_small_ring_noseq),
         cmocka_unit_test(test_small_ring_partial_drains),
+        cmocka_unit_test(test_drain_then_evict_aborts_frame),
+        cmocka_unit_test(test_drain_after_escape_then_evict),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
