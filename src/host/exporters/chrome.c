@@ -12,7 +12,8 @@
  * context's slices are drawn whole. Every other event is an instant on its context's track
  * (`cat` = the kind, `args` = id, args, object, fields, text); flows are "s"/"f" pairs (cat "flow",
  * named by the flow's kind: wake, message, signal) binding to the enclosing slices; counters
- * (queue depth, semaphore count, ...) are "C" events named "<object> <counter>"; a loss is a
+ * (queue depth, semaphore count, ...) are "C" events named "<object> <counter>", CPU load per
+ * context "C" events "CPU load % <context>" (perfetto_load.h windows); a loss is a
  * global instant "lost events" with args.count. Events with a string field "state_entered" (state
  * machines) also draw state-occupancy slices on a "<context> (state)" track.
  * Times ("ts", "dur" in microseconds) are the timeline's: its ns written exactly as integer µs plus
@@ -35,6 +36,7 @@
 #include "host/analysis/strtab.h"
 #include "host/analysis/timeline.h"
 #include "host/analysis/u64map.h"
+#include "perfetto_load.h"
 
 #define GLOBAL_TID 0           /* global instants (lost data) */
 #define TID_OF(idx) ((uint64_t)(idx) + 2) /* context index -> tid, as in the Perfetto export */
@@ -79,6 +81,7 @@ typedef struct chrome_state {
     evt_u64map counters;               /* (object index + 1) << 32 | name id -> counter name id */
     evt_strtab cnames;                 /* counter names and "<object> <counter>" labels */
     uint64_t last_ts;                  /* time of the latest event (exporter's unit) */
+    pf_load load;                      /* CPU load windows per context (as in the Perfetto export) */
     int oom;
 } chrome_state;
 
@@ -347,11 +350,15 @@ static void on_switch(void *user, const evt_tl_switch *sw)
     chrome_state *s = user;
     if (sw->prev != EVT_TL_NONE) run_out_(s, sw->prev, sw->t);
     if (sw->next != EVT_TL_NONE) run_in_(s, sw->next, sw->t);
+    pf_load_switch(&s->load, sw);
 }
 
 static void on_state(void *user, const evt_tl_state_iv *iv)
 {
-    if (iv->state == EVT_TL_RUNNING) run_out_(user, iv->ctx, iv->t1); /* no-op after a switch-out */
+    chrome_state *s = user;
+    if (iv->state != EVT_TL_RUNNING) return;
+    run_out_(s, iv->ctx, iv->t1); /* no-op after a switch-out */
+    pf_load_running(&s->load, iv);
 }
 
 static void on_slice_begin(void *user, const evt_tl_slice *sl)
@@ -468,6 +475,28 @@ static void on_counter(void *user, const evt_tl_counter *c)
     BUF_LIT(s, "}}");
 }
 
+/* A CPU load sample (perfetto_load.h): "C" named "CPU load % <context>", the percentage with two
+ * decimals (as the Perfetto export's counter, rounded). */
+static void on_load(void *user, uint32_t ctx, uint64_t t, double pct, int first)
+{
+    (void)first;
+    chrome_state *s = user;
+    char lb[96], nb[128];
+    const evt_tl_ctx *c = evt_tl_ctx_at(&s->tl, ctx);
+    snprintf(nb, sizeof nb, "CPU load %% %s", c ? evt_tl_ctx_label(c, lb, sizeof lb) : "?");
+    uint64_t h = (uint64_t)(pct * 100.0 + 0.5);
+    char frac[3] = {'.', (char)('0' + h % 100 / 10), (char)('0' + h % 10)};
+    buf_reserve_(s);
+    BUF_LIT(s, ",\n{\"ph\":\"C\",\"name\":");
+    buf_str_(s, nb);
+    BUF_LIT(s, ",\"pid\":1,\"ts\":");
+    buf_time_(s, t);
+    BUF_LIT(s, ",\"args\":{\"value\":");
+    buf_u64_(s, h / 100);
+    buf_put_(s, frac, sizeof frac);
+    BUF_LIT(s, "}}");
+}
+
 static void on_lost(void *user, const evt_tl_lost *l)
 {
     chrome_state *s = user;
@@ -512,6 +541,7 @@ static int start_(chrome_state *s)
         on_slice_begin, on_slice, on_counter, on_flow, on_lost,
     };
     if (!evt_tl_init(&s->tl, s->hz, &sink)) { s->oom = 1; return 0; }
+    pf_load_init(&s->load, s->ns, on_load, s);
     /* otherData says what "ts" means: real time (time_unit "ns": ts = t_ns / 1000) or ticks of an
      * unknown rate (time_unit "ticks": one tick is shown as one µs). */
     fprintf(s->out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"evtrace\",\"format\":\"%s\","
@@ -576,6 +606,7 @@ static void free_state(chrome_state *s)
     for (uint32_t i = 0; i < s->nctx; i++) evt_free(s->ctxs[i]);
     evt_free(s->ctxs);
     if (s->started) evt_tl_free(&s->tl);
+    pf_load_free(&s->load);
     evt_u64map_free(&s->counters);
     evt_strtab_free(&s->cnames);
     evt_free(s);
@@ -587,6 +618,7 @@ static evt_status end(void *state, evt_reader *r, char *err, size_t errlen)
     chrome_state *s = state;
     if (s->started || start_(s)) {
         evt_tl_finish(&s->tl);
+        pf_load_finish(&s->load, s->tl.last);
         for (uint32_t i = 0; i < s->nctx; i++) {
             ctx_draw *d = s->ctxs[i];
             if (d && d->state_open) end_(s, STATE_TID_BASE + TID_OF(i), s->tl.last);
@@ -595,7 +627,7 @@ static evt_status end(void *state, evt_reader *r, char *err, size_t errlen)
     BUF_LIT(s, "\n]}\n");
     buf_flush_(s);
     int bad = ferror(s->out);
-    int oom = s->oom || s->tl.oom;
+    int oom = s->oom || s->tl.oom || s->load.oom;
     if (fclose(s->out) != 0) bad = 1;
     free_state(s);
     if (oom) { snprintf(err, errlen, "out of memory"); return EVT_ERR_NOMEM; }
