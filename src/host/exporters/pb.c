@@ -39,13 +39,11 @@ static inline void varint_(evt_pb *b, uint64_t v)
     b->n = (size_t)(p - b->p);
 }
 
-void evt_pb_uint(evt_pb *b, uint32_t field, uint64_t v)
+void evt_pb_uint_slow_(evt_pb *b, uint32_t field, uint64_t v)
 {
     varint_(b, (uint64_t)field << 3);
     varint_(b, v);
 }
-
-void evt_pb_int(evt_pb *b, uint32_t field, int64_t v) { evt_pb_uint(b, field, (uint64_t)v); }
 
 void evt_pb_fixed64(evt_pb *b, uint32_t field, uint64_t v)
 {

@@ -20,8 +20,21 @@ typedef struct evt_pb {
 void evt_pb_clear(evt_pb *b);
 void evt_pb_free(evt_pb *b);
 /* Field encoders (wire types: 0 varint, 1 64-bit little-endian, 2 length-delimited). */
-void evt_pb_uint(evt_pb *b, uint32_t field, uint64_t v);   /* uint32/uint64/enum/bool */
-void evt_pb_int(evt_pb *b, uint32_t field, int64_t v);     /* int32/int64 (two's complement varint) */
+void evt_pb_uint_slow_(evt_pb *b, uint32_t field, uint64_t v); /* evt_pb_uint when it must grow */
+/* uint32/uint64/enum/bool: inline while 20 bytes (two maximal varints) are free. */
+static inline void evt_pb_uint(evt_pb *b, uint32_t field, uint64_t v)
+{
+    if (b->cap - b->n < 20) { evt_pb_uint_slow_(b, field, v); return; }
+    uint8_t *p = b->p + b->n;
+    uint64_t k = (uint64_t)field << 3;
+    while (k >= 0x80) { *p++ = (uint8_t)(k | 0x80); k >>= 7; }
+    *p++ = (uint8_t)k;
+    while (v >= 0x80) { *p++ = (uint8_t)(v | 0x80); v >>= 7; }
+    *p++ = (uint8_t)v;
+    b->n = (size_t)(p - b->p);
+}
+/* int32/int64 (two's complement varint) */
+static inline void evt_pb_int(evt_pb *b, uint32_t field, int64_t v) { evt_pb_uint(b, field, (uint64_t)v); }
 void evt_pb_fixed64(evt_pb *b, uint32_t field, uint64_t v); /* fixed64 */
 void evt_pb_double(evt_pb *b, uint32_t field, double v);    /* double (IEEE 754 binary64) */
 void evt_pb_bytes(evt_pb *b, uint32_t field, const void *s, size_t n); /* string/bytes */

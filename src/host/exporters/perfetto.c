@@ -188,7 +188,7 @@ static void cur_ann_(pf_state *s, evt_kind kind)
 static void isr_slice_begin_(pf_state *s, const evt_tl_isr *iv, uint64_t track)
 {
     pf_te_begin(&s->w, PF_SLICE_BEGIN, track);
-    pf_te_name(&s->w, iv->name ? iv->name : "ISR", "isr");
+    pf_te_name(&s->w, iv->name ? iv->name : "ISR", 1, "isr");
     if (iv->has_irq) pf_ann_u(&s->w, "irq", iv->irq, 0);
     cur_ann_(s, EVT_KIND_ISR_ENTER);
     pf_te_emit(&s->w, iv->t0);
@@ -217,7 +217,7 @@ static void on_isr(void *user, const evt_tl_isr *iv)
 static void slice_begin_(pf_state *s, const evt_tl_slice *sl)
 {
     pf_te_begin(&s->w, PF_SLICE_BEGIN, ctx_track_(s, sl->ctx));
-    pf_te_name(&s->w, sl->name ? sl->name : "?", sl->cat == EVT_SPAN_FUNC ? "func" : "svc");
+    pf_te_name(&s->w, sl->name ? sl->name : "?", 1, sl->cat == EVT_SPAN_FUNC ? "func" : "svc");
     if (s->tl.cur && evt_tl_time(&s->tl, s->tl.cur) == sl->t0) {
         int is_begin;
         if (evt_span_cat_of(s->tl.cur->kind, &is_begin) == sl->cat && is_begin) pf_ann_event(&s->w, s->tl.cur);
@@ -277,11 +277,11 @@ static void on_flow(void *user, const evt_tl_flow *f)
     pf_state *s = user;
     const char *kind = f->kind ? f->kind : "flow";
     pf_te_begin(&s->w, PF_INSTANT, ctx_track_(s, f->from_ctx));
-    pf_te_name(&s->w, kind, "flow");
+    pf_te_name(&s->w, kind, 1, "flow");
     pf_te_flow(&s->w, f->id, 0);
     pf_te_emit(&s->w, f->t0);
     pf_te_begin(&s->w, PF_INSTANT, ctx_track_(s, f->to_ctx));
-    pf_te_name(&s->w, kind, "flow");
+    pf_te_name(&s->w, kind, 1, "flow");
     pf_te_flow(&s->w, f->id, 1);
     pf_te_emit(&s->w, f->t1);
 }
@@ -290,7 +290,7 @@ static void on_lost(void *user, const evt_tl_lost *l)
 {
     pf_state *s = user;
     pf_te_begin(&s->w, PF_INSTANT, UUID_PROCESS);
-    pf_te_name(&s->w, "lost events", "lost");
+    pf_te_name(&s->w, "lost events", 1, "lost");
     if (l->has_count) pf_ann_u(&s->w, "count", l->count, 0);
     pf_ann_u(&s->w, "since", l->t0, 0);
     pf_ann_u(&s->w, "cpu", l->cpu, 0);
@@ -383,7 +383,7 @@ static evt_status event(void *state, const evt_event *ev)
     /* Spans are the timeline's slices; a loss is its lost record: every other event is an instant. */
     if (evt_span_cat_of(ev->kind, &is_begin) == EVT_SPAN_NONE && ev->kind != EVT_KIND_LOST) {
         pf_te_begin(&s->w, PF_INSTANT, ctx_track_(s, idx));
-        pf_te_name(&s->w, ev->name ? ev->name : "?", evt_kind_name(ev->kind));
+        pf_te_name(&s->w, ev->name ? ev->name : "?", 0, evt_kind_name(ev->kind));
         pf_ann_event(&s->w, ev);
         pf_te_emit(&s->w, evt_tl_time(&s->tl, ev));
     }

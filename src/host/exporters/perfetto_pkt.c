@@ -142,11 +142,13 @@ void pf_process_tree(pf_w *w, uint64_t ts, int32_t pid, const char *cmdline, int
 
 /* Interned id of str in table t; appends the InternedData entry to `list` (field `field`: 1..3)
  * when new: the packet that first uses an iid carries its definition. A pointer cache skips the
- * hash lookup for strings seen before (the same names and keys recur in every event). */
-static uint64_t iid_(pf_w *w, evt_strtab *t, evt_pb *list, uint32_t field, const char *str)
+ * hash lookup for strings seen before (the same names and keys recur in every event); a hit on a
+ * `stable` string (a literal, a kind name, a timeline label: never rewritten while we run) is
+ * trusted, any other is compared (readers may reuse their buffers). */
+static uint64_t iid_(pf_w *w, evt_strtab *t, evt_pb *list, uint32_t field, const char *str, int stable)
 {
     pf_iid_slot *slot = &w->cache[field - 1][((uintptr_t)str >> 3) % PF_IID_CACHE];
-    if (slot->p == str && strcmp(evt_strtab_str(t, slot->id), str) == 0) return slot->id;
+    if (slot->p == str && (stable || strcmp(evt_strtab_str(t, slot->id), str) == 0)) return slot->id;
     int added;
     uint32_t id = evt_strtab_intern(t, str, strlen(str), &added);
     if (!id) { w->oom = 1; return 0; }
@@ -171,29 +173,33 @@ void pf_te_begin(pf_w *w, int type, uint64_t track)
     evt_pb_uint(&w->te, F_TE_TRACK, track);
 }
 
-void pf_te_name(pf_w *w, const char *name, const char *category)
+void pf_te_name(pf_w *w, const char *name, int name_stable, const char *category)
 {
     if (category)
-        evt_pb_uint(&w->te, F_TE_CATEGORY_IIDS, iid_(w, &w->categories, &w->cats, F_ID_CATEGORIES, category));
-    evt_pb_uint(&w->te, F_TE_NAME_IID, iid_(w, &w->events, &w->names, F_ID_NAMES, name));
+        evt_pb_uint(&w->te, F_TE_CATEGORY_IIDS, iid_(w, &w->categories, &w->cats, F_ID_CATEGORIES, category, 1));
+    evt_pb_uint(&w->te, F_TE_NAME_IID, iid_(w, &w->events, &w->names, F_ID_NAMES, name, name_stable));
 }
 
-void pf_ann_u(pf_w *w, const char *key, uint64_t v, int is_signed)
+static void ann_u_(pf_w *w, const char *key, int key_stable, uint64_t v, int is_signed)
 {
     evt_pb_clear(&w->da);
-    evt_pb_uint(&w->da, F_DA_NAME_IID, iid_(w, &w->dbgnames, &w->dnames, F_ID_DEBUG_NAMES, key));
+    evt_pb_uint(&w->da, F_DA_NAME_IID, iid_(w, &w->dbgnames, &w->dnames, F_ID_DEBUG_NAMES, key, key_stable));
     if (is_signed) evt_pb_int(&w->da, F_DA_INT, (int64_t)v);
     else evt_pb_uint(&w->da, F_DA_UINT, v);
     evt_pb_msg(&w->te, F_TE_DEBUG, &w->da);
 }
 
-void pf_ann_s(pf_w *w, const char *key, const char *s, size_t n)
+static void ann_s_(pf_w *w, const char *key, int key_stable, const char *s, size_t n)
 {
     evt_pb_clear(&w->da);
-    evt_pb_uint(&w->da, F_DA_NAME_IID, iid_(w, &w->dbgnames, &w->dnames, F_ID_DEBUG_NAMES, key));
+    evt_pb_uint(&w->da, F_DA_NAME_IID, iid_(w, &w->dbgnames, &w->dnames, F_ID_DEBUG_NAMES, key, key_stable));
     evt_pb_bytes(&w->da, F_DA_STRING, s, n);
     evt_pb_msg(&w->te, F_TE_DEBUG, &w->da);
 }
+
+void pf_ann_u(pf_w *w, const char *key, uint64_t v, int is_signed) { ann_u_(w, key, 1, v, is_signed); }
+
+void pf_ann_s(pf_w *w, const char *key, const char *s, size_t n) { ann_s_(w, key, 1, s, n); }
 
 void pf_ann_event(pf_w *w, const evt_event *ev)
 {
@@ -209,8 +215,8 @@ void pf_ann_event(pf_w *w, const evt_event *ev)
     for (uint32_t i = 0; i < ev->nfields; i++) {
         const evt_field *f = &ev->fields[i];
         if (!f->key) continue;
-        if (f->is_str) pf_ann_s(w, f->key, f->str ? f->str : "", f->str ? strlen(f->str) : 0);
-        else pf_ann_u(w, f->key, f->num, f->is_signed);
+        if (f->is_str) ann_s_(w, f->key, 0, f->str ? f->str : "", f->str ? strlen(f->str) : 0);
+        else ann_u_(w, f->key, 0, f->num, f->is_signed);
     }
     if (ev->data && ev->data_is_text) pf_ann_s(w, "text", (const char *)ev->data, ev->data_len);
 }

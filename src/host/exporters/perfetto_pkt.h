@@ -64,7 +64,9 @@ void pf_process_tree(pf_w *w, uint64_t ts, int32_t pid, const char *cmdline, int
 
 /* TrackEvent: begin, add name / annotations / counter value / flows, then emit at ts. */
 void pf_te_begin(pf_w *w, int type, uint64_t track);
-void pf_te_name(pf_w *w, const char *name, const char *category);
+/* name_stable: the name's bytes never change while the writer runs (a literal, a timeline label),
+ * not a reader's buffer. Categories and the keys of pf_ann_u / pf_ann_s must be stable. */
+void pf_te_name(pf_w *w, const char *name, int name_stable, const char *category);
 void pf_ann_u(pf_w *w, const char *key, uint64_t v, int is_signed);
 void pf_ann_s(pf_w *w, const char *key, const char *s, size_t n);
 /* id, arg0.., target, object, count, the reader's fields, text. */
