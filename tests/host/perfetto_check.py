@@ -11,7 +11,8 @@ check against `evtrace dump --json` / `stats --json` of the same trace:
 - ISR slices on "ISR cpu N" tracks, one per isr_enter, named by the timeline's ISR label; service/function
   slices on their context's track in order; every other event an instant, in order;
 - lost data: one "lost events" instant per loss with its count, a cumulative counter;
-- flows: each id leaves one instant and ends at one later instant; counters: one sample per
+- flows: each id leaves one instant and ends at one later instant; the wake flows are the model's
+  (waker at the wake-up -> the woken context's next run); counters: one sample per
   counter field of the events (queue depth, semaphore count, ...), same values; CPU load in 0..100.
 Usage: perfetto_check.py EVTRACE SAMPLES_DIR PROTO_DIR [UTK_DEMO]"""
 import os
@@ -184,6 +185,21 @@ def check(evtrace, proto_dir, path, tmp, acct=None, proto_file='perfetto_subset.
             ends[i] = ts
     if set(starts) != set(ends) or any(ends[i] < starts[i] for i in starts):
         fail('%s: flows do not pair up (%d starts, %d ends)' % (base, len(starts), len(ends)))
+    # Wake flows: from the waker at the wake-up to the woken context's next run, as the model has them.
+    fstart, fend = {}, {}
+    for tr, ts, nm, cat, _, fo, ft in T.instants:
+        if cat == 'flow' and nm == 'wake':
+            for i in fo:
+                fstart[i] = (ts, T.track_name(tr))
+            for i in ft:
+                fend[i] = (ts, T.track_name(tr))
+    got_wf = sorted((fstart[i][0], fend[i][0], fstart[i][1], fend[i][1]) for i in fstart if i in fend)
+    want_wf = sorted((t0, t1, name(w), name(n)) for t0, t1, w, n in m.flows)
+    got_wf = [(a, b, c if w[2] is not None else None, d if w[3] is not None else None)
+              for (a, b, c, d), w in zip(got_wf, want_wf)] if len(got_wf) == len(want_wf) else got_wf
+    if got_wf != want_wf:
+        fail('%s: %d wake flows, model %d (first difference %r)' % (base, len(fstart), len(want_wf),
+             next(((g, w) for g, w in zip(got_wf, want_wf) if g != w), None)))
     # Counters from the events' counter fields, on a track per object and counter.
     want_cnt = sorted((cn, event_time(e), e['fields'][k]) for e in evs for k, cn in COUNTER_FIELDS.items()
                       if isinstance(e.get('fields', {}).get(k), int) and 'target' in e.get('fields', {})

@@ -37,7 +37,8 @@ def event_time(e):
 
 
 class Sched:
-    """Feed events in order with add(); switches and wakings collect in .switches / .wakings as
+    """Feed events in order with add(); switches, wakings and wake flows (a wake-up to the woken
+    context's next run) collect in .switches / .wakings / .flows; switches and wakings as
     (t, cpu, prev, next, prev_state) and (t, cpu, target, waker) with context keys (None = idle,
     NOCTX = the events without a context)."""
 
@@ -47,6 +48,8 @@ class Sched:
         self.on = {}      # context -> CPU it runs on
         self.state = {}   # context -> state name
         self.switches, self.wakings = [], []
+        self.wake = {}    # context -> (time, waker) of a wake-up not yet followed by its run
+        self.flows = []   # wake flows: (t0, t1, waker, woken)
 
     def switch(self, cpu, t, nxt, ps):
         prev = self.run.get(cpu)
@@ -63,6 +66,9 @@ class Sched:
             self.state[nxt] = 'running'
         self.run[cpu] = nxt
         self.switches.append((t, cpu, prev, nxt, ps))
+        if nxt is not None and nxt in self.wake:
+            t0, waker = self.wake.pop(nxt)
+            self.flows.append((t0, t, waker, nxt))
 
     def add(self, e):
         cpu = e.get('cpu', 0)
@@ -77,6 +83,7 @@ class Sched:
                 self.pend_isr.pop(c, None)
                 if self.run.get(c) is not None:
                     self.switch(c, tc, None, 'unknown')
+            self.wake.clear()
             self.prev_t[cpu] = t
             return
         key = e.get('ctx')
@@ -100,6 +107,7 @@ class Sched:
                 if self.state.get(subject) not in ('running', 'ready'):
                     self.state[subject] = 'ready'
                     self.wakings.append((t, cpu, subject, key))
+                    self.wake[subject] = (t, key)
                 if cls != 'init' and nxt_given and nxt is not None and nxt != self.run.get(cpu):
                     if in_isr:
                         self.pend_isr[cpu] = (nxt, 'ready')
@@ -117,6 +125,8 @@ class Sched:
                     self.switch(tcpu, t, nxt if nxt_given else None, st)
             else:
                 self.state[subject] = st
+                if st != 'ready':
+                    self.wake.pop(subject, None)
         elif kind == 'isr_enter':
             self.isr_n[cpu] = self.isr_n.get(cpu, 0) + 1
         elif kind == 'isr_exit' and self.isr_n.get(cpu, 0):
