@@ -18,7 +18,6 @@
 #include "report_impl.h"
 
 #include <inttypes.h>
-#include <stdlib.h>
 #include "evtrace/json.h"
 
 static void ctxs_(evt_json *j, const evt_report *r)
@@ -85,73 +84,64 @@ static const char *const k_col_names[RP_COL_COUNT_] = {
 #undef RP_COL_NAME_
 };
 
-/* The meta object (bounded by contexts, objects and distinct names), in memory. */
-static int meta_(const evt_report *r, FILE *out, uint64_t errors)
+/* The meta object (bounded by contexts, objects and distinct names; built in memory). arg: the
+ * reader's error count. */
+static void meta_(const evt_report *r, evt_json *j, const void *arg)
 {
     const evt_tl *tl = &r->tl;
-    uint64_t o = tl->have_t ? tl->first : 0;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    if (!m) return 0;
-    evt_json j;
-    evt_json_init(&j, m, 0);
-    evt_json_obj_begin(&j);
-    evt_json_ku64(&j, "version", 1);
-    evt_json_kstr(&j, "format", r->format);
-    evt_json_kstr(&j, "file", r->file);
-    evt_json_kstr(&j, "unit", r->clock_hz ? "ns" : "ticks");
-    evt_json_ku64(&j, "clock_hz", r->clock_hz);
-    evt_json_kstr(&j, "clock_source", r->clock_source);
-    evt_json_ku64(&j, "origin", o);
-    evt_json_ku64(&j, "shift", r->have_base ? r->base - o : 0);
-    evt_json_ku64(&j, "duration", tl->have_t ? tl->last - tl->first : 0);
-    evt_json_ku64(&j, "events", r->events);
-    evt_json_ku64(&j, "listed", r->listed);
-    evt_json_ku64(&j, "list_limit", EVT_REPORT_MAX_LIST);
-    evt_json_ku64(&j, "errors", errors);
-    evt_json_ku64(&j, "lost_events", tl->lost_events);
-    evt_json_ku64(&j, "lost_count", tl->lost_count);
-    evt_json_ku64(&j, "ncpus", tl->ncpus ? tl->ncpus : 1);
-    evt_json_ku64(&j, "idle_time", tl->idle_time);
-    evt_json_ku64(&j, "isr_time", tl->isr_time);
-    evt_json_key(&j, "untracked");
-    evt_json_obj_begin(&j);
-    evt_json_ku64(&j, "isr_overflow", tl->isr_overflow);
-    evt_json_ku64(&j, "span_overflow", tl->span_overflow);
-    evt_json_ku64(&j, "flows_dropped", tl->flows_dropped);
-    evt_json_ku64(&j, "unmatched_exits", tl->unmatched_exits);
-    evt_json_obj_end(&j);
-    evt_json_key(&j, "state_names");
-    evt_json_arr_begin(&j);
-    for (int s = 0; s < EVT_TL_STATE_COUNT_; s++) evt_json_str(&j, evt_tl_state_name((evt_tl_state)s));
-    evt_json_arr_end(&j);
-    evt_json_key(&j, "kinds");
-    evt_json_arr_begin(&j);
-    for (int k = 0; k < EVT_KIND_COUNT_; k++) evt_json_str(&j, evt_kind_name((evt_kind)k));
-    evt_json_arr_end(&j);
-    evt_json_key(&j, "span_cats");
-    evt_json_arr_begin(&j);
-    for (int c = 0; c <= EVT_SPAN_FUNC; c++) evt_json_str(&j, evt_span_cat_name((evt_span_cat)c));
-    evt_json_arr_end(&j);
-    evt_json_key(&j, "strings");
-    evt_json_arr_begin(&j);
-    evt_json_str(&j, "");
-    for (uint32_t i = 1; i <= r->strs.n; i++) evt_json_str(&j, evt_strtab_str(&r->strs, i));
-    evt_json_arr_end(&j);
-    ctxs_(&j, r);
-    objs_(&j, r);
-    evt_json_obj_end(&j);
-    int ok = fclose(m) == 0;
-    if (ok) rp_put_json(out, buf, len);
-    free(buf);
-    return ok;
+    uint64_t o = tl->have_t ? tl->first : 0, errors = *(const uint64_t *)arg;
+    evt_json_obj_begin(j);
+    evt_json_ku64(j, "version", 1);
+    evt_json_kstr(j, "format", r->format);
+    evt_json_kstr(j, "file", r->file);
+    evt_json_kstr(j, "unit", r->clock_hz ? "ns" : "ticks");
+    evt_json_ku64(j, "clock_hz", r->clock_hz);
+    evt_json_kstr(j, "clock_source", r->clock_source);
+    evt_json_ku64(j, "origin", o);
+    evt_json_ku64(j, "shift", r->have_base ? r->base - o : 0);
+    evt_json_ku64(j, "duration", tl->have_t ? tl->last - tl->first : 0);
+    evt_json_ku64(j, "events", r->events);
+    evt_json_ku64(j, "listed", r->listed);
+    evt_json_ku64(j, "list_limit", EVT_REPORT_MAX_LIST);
+    evt_json_ku64(j, "errors", errors);
+    evt_json_ku64(j, "lost_events", tl->lost_events);
+    evt_json_ku64(j, "lost_count", tl->lost_count);
+    evt_json_ku64(j, "ncpus", tl->ncpus ? tl->ncpus : 1);
+    evt_json_ku64(j, "idle_time", tl->idle_time);
+    evt_json_ku64(j, "isr_time", tl->isr_time);
+    evt_json_key(j, "untracked");
+    evt_json_obj_begin(j);
+    evt_json_ku64(j, "isr_overflow", tl->isr_overflow);
+    evt_json_ku64(j, "span_overflow", tl->span_overflow);
+    evt_json_ku64(j, "flows_dropped", tl->flows_dropped);
+    evt_json_ku64(j, "unmatched_exits", tl->unmatched_exits);
+    evt_json_obj_end(j);
+    evt_json_key(j, "state_names");
+    evt_json_arr_begin(j);
+    for (int s = 0; s < EVT_TL_STATE_COUNT_; s++) evt_json_str(j, evt_tl_state_name((evt_tl_state)s));
+    evt_json_arr_end(j);
+    evt_json_key(j, "kinds");
+    evt_json_arr_begin(j);
+    for (int k = 0; k < EVT_KIND_COUNT_; k++) evt_json_str(j, evt_kind_name((evt_kind)k));
+    evt_json_arr_end(j);
+    evt_json_key(j, "span_cats");
+    evt_json_arr_begin(j);
+    for (int c = 0; c <= EVT_SPAN_FUNC; c++) evt_json_str(j, evt_span_cat_name((evt_span_cat)c));
+    evt_json_arr_end(j);
+    evt_json_key(j, "strings");
+    evt_json_arr_begin(j);
+    evt_json_str(j, "");
+    for (uint32_t i = 1; i <= r->strs.n; i++) evt_json_str(j, evt_strtab_str(&r->strs, i));
+    evt_json_arr_end(j);
+    ctxs_(j, r);
+    objs_(j, r);
+    evt_json_obj_end(j);
 }
 
 int rp_write_data(const evt_report *r, FILE *out, uint64_t errors)
 {
     fputs("{\"meta\":", out);
-    if (!meta_(r, out, errors)) return 0;
+    if (!rp_json_escaped(out, r, meta_, &errors)) return 0;
     for (int c = 0; c < RP_COL_COUNT_; c++) {
         const char *name = k_col_names[c];
         if (c == RP_COL_ev_t) fputs(",\"ev\":{", out);

@@ -56,6 +56,10 @@ struct evt_report {
 uint32_t rp_str(evt_report *r, const char *s);
 /* Write s[0..n) with every '<' as \u003c (report_page.c). */
 void rp_put_json(FILE *o, const char *s, size_t n);
+/* Run write(r, j, arg) into memory, then copy what it wrote to o through rp_put_json. Returns 0
+ * on a memory or write error. */
+typedef void (*rp_json_fn)(const evt_report *r, evt_json *j, const void *arg);
+int rp_json_escaped(FILE *o, const evt_report *r, rp_json_fn write, const void *arg);
 /* The page's data JSON, escaped (report_data.c). Returns 0 on a write or memory error. */
 int rp_write_data(const evt_report *r, FILE *out, uint64_t errors);
 /* The whole page (report_page.c). Returns 0 on a write or memory error. */

@@ -34,21 +34,32 @@ void rp_put_json(FILE *o, const char *s, size_t n)
     fwrite(s + run, 1, n - run, o);
 }
 
-/* The analyses object, escaped (bounded by contexts, objects and kept samples: in memory). */
-static int analyses_(FILE *o, const evt_report *r)
+int rp_json_escaped(FILE *o, const evt_report *r, rp_json_fn write, const void *arg)
 {
-    if (!r->an) { fputs("null", o); return 1; }
     char *buf = NULL;
     size_t n = 0;
     FILE *m = open_memstream(&buf, &n);
     if (!m) return 0;
     evt_json j;
     evt_json_init(&j, m, 0);
-    evt_an_json(r->an, &j);
+    write(r, &j, arg);
     int ok = fclose(m) == 0;
     if (ok) rp_put_json(o, buf, n);
     free(buf);
     return ok;
+}
+
+static void analyses_json_(const evt_report *r, evt_json *j, const void *arg)
+{
+    (void)arg;
+    evt_an_json(r->an, j);
+}
+
+/* The analyses object, escaped (bounded by contexts, objects and kept samples: in memory). */
+static int analyses_(FILE *o, const evt_report *r)
+{
+    if (!r->an) { fputs("null", o); return 1; }
+    return rp_json_escaped(o, r, analyses_json_, NULL);
 }
 
 /* "12.345 ms" (ns) or "1234 ticks". */
