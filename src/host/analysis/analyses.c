@@ -21,7 +21,8 @@ struct evt_analyses {
     int owns, own_ready;
     uint64_t own_hz;
     evt_tl *tl;
-    evt_tl_sink sink;
+    evt_tl_sink sink;       /* the analyses' callbacks */
+    evt_tl_sink first;      /* evt_an_chain: the caller's sink, called before them */
     int started;            /* first event seen: window resolved */
     int finished;
     char err[200];
@@ -91,6 +92,41 @@ static void on_isr(void *u, const evt_tl_isr *iv)
 }
 static void on_counter(void *u, const evt_tl_counter *c) { evt_an_obj_counter(&ready_(u)->obj, c); }
 static void on_flow(void *u, const evt_tl_flow *f) { evt_an_obj_flow(&ready_(u)->obj, f); }
+
+/* evt_an_chain's callbacks: the caller's, then the analyses'. */
+#define CHAIN_(cb, T)                                                               \
+    static void chain_##cb(void *u, T rec)                                          \
+    {                                                                               \
+        evt_analyses *a = u;                                                        \
+        if (a->first.cb) a->first.cb(a->first.user, rec);                           \
+        if (a->sink.cb) a->sink.cb(a->sink.user, rec);                              \
+    }
+CHAIN_(ctx_new, const evt_tl_ctx *)
+CHAIN_(ctx_name, const evt_tl_ctx *)
+CHAIN_(obj_new, const evt_tl_obj *)
+CHAIN_(obj_name, const evt_tl_obj *)
+CHAIN_(state, const evt_tl_state_iv *)
+CHAIN_(sched_switch, const evt_tl_switch *)
+CHAIN_(waking, const evt_tl_waking *)
+CHAIN_(isr_begin, const evt_tl_isr *)
+CHAIN_(isr, const evt_tl_isr *)
+CHAIN_(slice_begin, const evt_tl_slice *)
+CHAIN_(slice, const evt_tl_slice *)
+CHAIN_(counter, const evt_tl_counter *)
+CHAIN_(flow, const evt_tl_flow *)
+CHAIN_(lost, const evt_tl_lost *)
+#undef CHAIN_
+
+void evt_an_chain(evt_analyses *a, const evt_tl_sink *first, evt_tl_sink *out)
+{
+    a->first = *first;
+    *out = (evt_tl_sink){.user = a, .ctx_new = chain_ctx_new, .ctx_name = chain_ctx_name,
+                         .obj_new = chain_obj_new, .obj_name = chain_obj_name, .state = chain_state,
+                         .sched_switch = chain_sched_switch, .waking = chain_waking,
+                         .isr_begin = chain_isr_begin, .isr = chain_isr, .slice_begin = chain_slice_begin,
+                         .slice = chain_slice, .counter = chain_counter, .flow = chain_flow,
+                         .lost = chain_lost};
+}
 
 static evt_analyses *create(const evt_an_config *cfg)
 {

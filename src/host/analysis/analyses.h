@@ -16,9 +16,9 @@
  * - standalone: evt_an_new() owns a timeline; feed events with evt_an_add(), then
  *   evt_an_finish(), evt_an_json() / evt_an_text(), evt_an_free();
  * - on a timeline someone else feeds (stats.c does this, so `stats` computes the timeline once):
- *   evt_an_new_shared(), then route that timeline's sink to evt_an_sink() (every callback, see
- *   evt_an_forward()), call evt_an_event() after each evt_tl_add() with the event, and
- *   evt_an_finish() after evt_tl_finish().
+ *   evt_an_new_shared(), give the timeline the sink evt_an_chain() makes of the caller's own (or
+ *   forward every callback to evt_an_sink()), call evt_an_event() after each evt_tl_add() with
+ *   the event, and evt_an_finish() after evt_tl_finish().
  * Memory is bounded: contexts, objects, windows (EVT_AN_MAX_WINDOWS: a smaller --window is
  * widened and says so), samples per object, inversions kept; what is cut is counted. */
 #ifndef EVT_ANALYSIS_ANALYSES_H
@@ -66,6 +66,9 @@ int evt_an_add(evt_analyses *a, const evt_event *ev);
 evt_analyses *evt_an_new_shared(evt_tl *tl, const evt_an_config *cfg);
 /* The sink the shared timeline's callbacks must be forwarded to (user = a). */
 const evt_tl_sink *evt_an_sink(evt_analyses *a);
+/* A sink for the shared timeline that calls every callback of `first` (the caller's own sink,
+ * copied; NULL callbacks skipped), then the analyses' own: give *out to evt_tl_init. */
+void evt_an_chain(evt_analyses *a, const evt_tl_sink *first, evt_tl_sink *out);
 /* The raw event just given to evt_tl_add, with the context index evt_tl_add returned. */
 void evt_an_event(evt_analyses *a, const evt_event *ev, uint32_t ctx);
 

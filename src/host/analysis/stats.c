@@ -178,15 +178,6 @@ static void bins_add_(evt_stats *s, int64_t ci, uint64_t a, uint64_t b, int sign
 
 /* ---- the timeline's records --------------------------------------------------------------------- */
 
-/* Forward a timeline record to the analyses sharing the timeline. */
-#define FORWARD_(s, cb, rec)                                               \
-    do {                                                                    \
-        if ((s)->an) {                                                      \
-            const evt_tl_sink *fw_ = evt_an_sink((s)->an);                  \
-            if (fw_->cb) fw_->cb(fw_->user, rec);                           \
-        }                                                                   \
-    } while (0)
-
 /* An interval closed by lost data, or still open at the end: unfinished, not measured. */
 static int unfinished_(const evt_stats *s, int truncated, int open_end)
 {
@@ -197,7 +188,6 @@ static void on_state_(void *u, const evt_tl_state_iv *iv)
 {
     evt_stats *s = u;
     if (iv->state == EVT_TL_RUNNING) bins_add_(s, ctx_of_tl_(s, iv->ctx), iv->t0, iv->t1, 1);
-    FORWARD_(s, state, iv);
 }
 
 static void on_isr_begin_(void *u, const evt_tl_isr *iv)
@@ -205,7 +195,6 @@ static void on_isr_begin_(void *u, const evt_tl_isr *iv)
     evt_stats *s = u;
     int64_t ci = ctx_of_tl_(s, iv->ctx);
     if (ci >= 0) s->ctxs[ci].isr_count++;
-    FORWARD_(s, isr_begin, iv);
 }
 
 static void on_isr_(void *u, const evt_tl_isr *iv)
@@ -216,7 +205,6 @@ static void on_isr_(void *u, const evt_tl_isr *iv)
     if (iv->depth == 0 && iv->interrupted != EVT_TL_NONE) bins_add_(s, ctx_of_tl_(s, iv->interrupted), iv->t0, iv->t1, -1);
     if (unfinished_(s, iv->truncated, iv->open_end)) s->dropped[EVT_SPAN_ISR]++;
     else latency_(s, EVT_SPAN_ISR, iv->name, iv->t0, iv->t1);
-    FORWARD_(s, isr, iv);
 }
 
 static void on_slice_(void *u, const evt_tl_slice *sl)
@@ -230,39 +218,14 @@ static void on_slice_(void *u, const evt_tl_slice *sl)
     } else {
         latency_(s, (uint8_t)sl->cat, sl->name, sl->t0, sl->t1);
     }
-    FORWARD_(s, slice, sl);
 }
 
-static void on_switch_(void *u, const evt_tl_switch *sw) { evt_stats *s = u; FORWARD_(s, sched_switch, sw); }
-static void on_waking_(void *u, const evt_tl_waking *w) { evt_stats *s = u; FORWARD_(s, waking, w); }
-static void on_slice_begin_(void *u, const evt_tl_slice *sl) { evt_stats *s = u; FORWARD_(s, slice_begin, sl); }
-static void on_counter_(void *u, const evt_tl_counter *c) { evt_stats *s = u; FORWARD_(s, counter, c); }
-static void on_flow_(void *u, const evt_tl_flow *f) { evt_stats *s = u; FORWARD_(s, flow, f); }
-static void on_lost_(void *u, const evt_tl_lost *l) { evt_stats *s = u; FORWARD_(s, lost, l); }
-static void on_ctx_new_(void *u, const evt_tl_ctx *c) { evt_stats *s = u; FORWARD_(s, ctx_new, c); }
-static void on_ctx_name_(void *u, const evt_tl_ctx *c) { evt_stats *s = u; FORWARD_(s, ctx_name, c); }
-static void on_obj_new_(void *u, const evt_tl_obj *o) { evt_stats *s = u; FORWARD_(s, obj_new, o); }
-static void on_obj_name_(void *u, const evt_tl_obj *o) { evt_stats *s = u; FORWARD_(s, obj_name, o); }
-
+/* The timeline, at the first event (the time unit is fixed by then); its records go to stats, then
+ * to the analyses when they are on. */
 static int tl_start_(evt_stats *s)
 {
-    evt_tl_sink k;
-    memset(&k, 0, sizeof k);
-    k.user = s;
-    k.ctx_new = on_ctx_new_;
-    k.ctx_name = on_ctx_name_;
-    k.obj_new = on_obj_new_;
-    k.obj_name = on_obj_name_;
-    k.state = on_state_;
-    k.sched_switch = on_switch_;
-    k.waking = on_waking_;
-    k.isr_begin = on_isr_begin_;
-    k.isr = on_isr_;
-    k.slice_begin = on_slice_begin_;
-    k.slice = on_slice_;
-    k.counter = on_counter_;
-    k.flow = on_flow_;
-    k.lost = on_lost_;
+    evt_tl_sink k = {.user = s, .state = on_state_, .isr_begin = on_isr_begin_, .isr = on_isr_, .slice = on_slice_};
+    if (s->an) evt_an_chain(s->an, &k, &k);
     if (!evt_tl_init(&s->tl, s->clock_hz, &k)) { s->oom = 1; return 0; }
     s->tl_ready = 1;
     return 1;

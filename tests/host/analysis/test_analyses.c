@@ -192,21 +192,29 @@ static void test_response_times(void **state)
     tb_free(t);
 }
 
+/* Threads H (prio 10), M (mid_prio), L (prio 20) and mutex MX; L takes MX at 100; with
+ * resume_h, L resumes H at 110; H asks for MX at 120 (owner L) and blocks at 121. */
+static tb_trace *inversion_setup(uint32_t mid_prio, int resume_h)
+{
+    tb_trace *t = tb_new();
+    tb_thread(t, TH_H, "H", 10, 0, 0);
+    tb_thread(t, TH_M, "M", mid_prio, 0, 0);
+    tb_thread(t, TH_L, "L", 20, 0, 0);
+    tb_object(t, TXTB_OBJ_MUTEX, OBJ_MX, "MX", 1, 0);
+    tb_mutex_get(t, 100, TH_L, OBJ_MX, 0, 0);
+    if (resume_h) tb_resume(t, 110, TH_L, TH_H, TB_STATE_SUSPENDED, TH_H);
+    tb_mutex_get(t, 120, TH_H, OBJ_MX, TH_L, 1);
+    tb_block(t, 121, TH_H, TB_STATE_MUTEX, TH_L);
+    return t;
+}
+
 /* L (prio 20) takes MX; H (prio 10) blocks on MX at 121; L resumes M (prio 15) at 140, which runs
  * at once (the resume names it as the next thread) until 450; L puts MX at 460 and wakes H at
  * 461: one inversion [121, 461) with M running 310. */
 static void test_priority_inversion(void **state)
 {
     (void)state;
-    tb_trace *t = tb_new();
-    tb_thread(t, TH_H, "H", 10, 0, 0);
-    tb_thread(t, TH_M, "M", 15, 0, 0);
-    tb_thread(t, TH_L, "L", 20, 0, 0);
-    tb_object(t, TXTB_OBJ_MUTEX, OBJ_MX, "MX", 1, 0);
-    tb_mutex_get(t, 100, TH_L, OBJ_MX, 0, 0);
-    tb_resume(t, 110, TH_L, TH_H, TB_STATE_SUSPENDED, TH_H);
-    tb_mutex_get(t, 120, TH_H, OBJ_MX, TH_L, 1);
-    tb_block(t, 121, TH_H, TB_STATE_MUTEX, TH_L);
+    tb_trace *t = inversion_setup(15, 1);
     tb_ev(t, 130, TH_L, 4096, 0, 0, 0, 0);
     tb_resume(t, 140, TH_L, TH_M, TB_STATE_SLEEP, TH_M);
     tb_ev(t, 150, TH_M, 4096, 0, 0, 0, 0);
@@ -246,14 +254,7 @@ static void test_priority_inversion(void **state)
 static void test_no_inversion_without_middle(void **state)
 {
     (void)state;
-    tb_trace *t = tb_new();
-    tb_thread(t, TH_H, "H", 10, 0, 0);
-    tb_thread(t, TH_M, "M", 25, 0, 0);
-    tb_thread(t, TH_L, "L", 20, 0, 0);
-    tb_object(t, TXTB_OBJ_MUTEX, OBJ_MX, "MX", 1, 0);
-    tb_mutex_get(t, 100, TH_L, OBJ_MX, 0, 0);
-    tb_mutex_get(t, 120, TH_H, OBJ_MX, TH_L, 1);
-    tb_block(t, 121, TH_H, TB_STATE_MUTEX, TH_L);
+    tb_trace *t = inversion_setup(25, 0);
     tb_ev(t, 150, TH_M, 4096, 0, 0, 0, 0);
     tb_ev(t, 450, TH_L, 4096, 0, 0, 0, 0);
     tb_mutex_put(t, 460, TH_L, OBJ_MX, 1);
@@ -272,14 +273,7 @@ static void test_no_inversion_without_middle(void **state)
 static void test_no_inversion_holder_asleep(void **state)
 {
     (void)state;
-    tb_trace *t = tb_new();
-    tb_thread(t, TH_H, "H", 10, 0, 0);
-    tb_thread(t, TH_M, "M", 15, 0, 0);
-    tb_thread(t, TH_L, "L", 20, 0, 0);
-    tb_object(t, TXTB_OBJ_MUTEX, OBJ_MX, "MX", 1, 0);
-    tb_mutex_get(t, 100, TH_L, OBJ_MX, 0, 0);
-    tb_mutex_get(t, 120, TH_H, OBJ_MX, TH_L, 1);
-    tb_block(t, 121, TH_H, TB_STATE_MUTEX, TH_L);
+    tb_trace *t = inversion_setup(15, 0);
     tb_ev(t, 130, TH_L, TXTB_EVENT_THREAD_SLEEP, 100, 0, 0, 0);
     tb_block(t, 131, TH_L, TB_STATE_SLEEP, TH_M);
     tb_ev(t, 150, TH_M, 4096, 0, 0, 0, 0);
