@@ -293,6 +293,62 @@ static void test_no_inversion_holder_asleep(void **state)
     tb_free(t);
 }
 
+/* One canonical event of a thread (no reader): kind, name, time, context, its priority field,
+ * target (0: none), a "state" field (NULL: none). */
+static void canon(evt_analyses *a, evt_kind kind, const char *name, uint64_t ts, uint64_t ctx, uint64_t prio,
+                  uint64_t target, const char *state)
+{
+    evt_event e;
+    evt_event_reset(&e);
+    e.kind = kind;
+    e.name = name;
+    e.ts = ts;
+    e.flags = EVT_HAS_CTX;
+    e.ctx = ctx;
+    e.ctx_class = EVT_CTX_THREAD;
+    evt_event_add_field_u(&e, "priority", prio);
+    if (target) { e.flags |= EVT_HAS_TARGET; e.target = target; }
+    if (state) evt_event_add_field_s(&e, "state", state);
+    assert_int_equal(evt_an_add(a, &e), 1);
+}
+
+/* The μT-Kernel way (service enter/exit, no owner field): L locks M with tk_loc_mtx, H waits on
+ * it from 121 to 461, Mid runs 150-450 while L is ready: one inversion, middle time 300. */
+static void test_inversion_utk_services(void **state)
+{
+    (void)state;
+    enum { H = 1, MID = 2, L = 3, MTX = 0x50001 };
+    evt_analyses *a = evt_an_new(0, NULL);
+    assert_non_null(a);
+    canon(a, EVT_KIND_SVC_ENTER, "tk_loc_mtx", 100, L, 9, MTX, NULL);
+    canon(a, EVT_KIND_SVC_EXIT, "tk_loc_mtx", 101, L, 9, 0, NULL);
+    canon(a, EVT_KIND_THREAD_RUN, "THREAD_RESUME", 110, L, 9, H, NULL);
+    canon(a, EVT_KIND_USER, "U", 111, H, 1, 0, NULL);
+    canon(a, EVT_KIND_SVC_ENTER, "tk_loc_mtx", 120, H, 1, MTX, NULL);
+    canon(a, EVT_KIND_THREAD_STOP, "THREAD_SUSPEND", 121, H, 1, H, "TTS_WAI");
+    canon(a, EVT_KIND_USER, "U", 130, L, 9, 0, NULL);
+    canon(a, EVT_KIND_THREAD_RUN, "THREAD_RESUME", 140, L, 9, MID, NULL);
+    canon(a, EVT_KIND_USER, "U", 150, MID, 5, 0, NULL);
+    canon(a, EVT_KIND_THREAD_STOP, "THREAD_SUSPEND", 450, MID, 5, MID, "TTS_WAI");
+    canon(a, EVT_KIND_SVC_ENTER, "tk_unl_mtx", 460, L, 9, MTX, NULL);
+    canon(a, EVT_KIND_THREAD_RUN, "THREAD_RESUME", 461, L, 9, H, NULL);
+    canon(a, EVT_KIND_SVC_EXIT, "tk_unl_mtx", 462, L, 9, 0, NULL);
+    canon(a, EVT_KIND_SVC_EXIT, "tk_loc_mtx", 470, H, 1, 0, NULL);
+    evt_an_finish(a);
+    evt_an_parts p;
+    evt_an_parts_of(a, &p);
+    assert_int_equal(p.inv->waits, 1);
+    assert_int_equal(p.inv->count, 1);
+    const evt_an_inv *r = &p.inv->list[0];
+    assert_int_equal(r->t0, 121);
+    assert_int_equal(r->t1, 461);
+    assert_int_equal(r->high, ctx_of(p.tl, H));
+    assert_int_equal(r->low, ctx_of(p.tl, L));
+    assert_int_equal(r->mid, ctx_of(p.tl, MID));
+    assert_int_equal(r->mid_time, 300);
+    evt_an_free(a);
+}
+
 /* A sends three messages to Q (depth 0, 1, 2 before), B receives two (3, 2 before); B waits on the
  * empty queue once. Stack: A's samples 0x300, 0x200, 0x380 into a 0x400 stack, and one outside. */
 static void test_objects_flows_stacks(void **state)
@@ -426,6 +482,7 @@ int main(void)
         cmocka_unit_test(test_priority_inversion),
         cmocka_unit_test(test_no_inversion_without_middle),
         cmocka_unit_test(test_no_inversion_holder_asleep),
+        cmocka_unit_test(test_inversion_utk_services),
         cmocka_unit_test(test_objects_flows_stacks),
         cmocka_unit_test(test_parse_window),
         cmocka_unit_test(test_window_unit_needs_clock),
