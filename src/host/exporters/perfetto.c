@@ -42,7 +42,6 @@
 
 typedef struct pf_ctx {
     uint8_t described;       /* its track is written */
-    uint8_t thread;          /* a thread (sched task), not an ISR context */
     uint32_t open;           /* slices begun on its track and not yet ended */
 } pf_ctx;
 
@@ -89,8 +88,7 @@ static void describe_ctx_(pf_state *s, const evt_tl_ctx *c)
     if (!p) return;
     char lb[96];
     const char *name = evt_tl_ctx_label(c, lb, sizeof lb);
-    p->thread = c->cls != EVT_CTX_ISR;
-    if (p->thread) {
+    if (c->cls != EVT_CTX_ISR) { /* a thread: a sched task */
         pf_thread_track(&s->w, UUID_CTX + c->index, UUID_PROCESS, PID, TID_OF(c->index), name);
         pf_process_tree(&s->w, c->first, PID, s->procname, !s->tree_started, TID_OF(c->index), name);
         s->tree_started = 1;
