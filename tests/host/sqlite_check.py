@@ -100,18 +100,20 @@ def check(evtrace, path, tmp):
     # as one instant is a zero-length slice; the legacy spans view is both
     def n_kind(*kinds):
         return sum(1 for e in evs if e['kind'] in kinds)
-    got = {q: con.execute(q).fetchone()[0] for q in (
-        'SELECT count(*) FROM isrs', "SELECT count(*) FROM slices WHERE cat = 'svc'",
-        "SELECT count(*) FROM slices WHERE cat = 'func'", 'SELECT count(*) FROM spans',
-        "SELECT count(*) FROM slices WHERE cat = 'svc' AND t0 = t1 AND NOT truncated")}
+
+    def one(sql):
+        return con.execute(sql).fetchone()[0]
+    got = [one('SELECT count(*) FROM isrs'), one("SELECT count(*) FROM slices WHERE cat = 'svc'"),
+           one("SELECT count(*) FROM slices WHERE cat = 'func'")]
     want = [n_kind('isr_enter'), n_kind('svc_enter', 'svc'), n_kind('func_enter')]
-    if list(got.values())[:3] != want:
-        fail('%s: isrs, svc and func slices %r, dump has %r enters' % (path, list(got.values())[:3], want))
-    n_spans = list(got.values())[3]
+    if got != want:
+        fail('%s: isrs, svc and func slices %r, dump has %r enters' % (path, got, want))
+    n_spans = one('SELECT count(*) FROM spans')
     if n_spans != sum(want):
         fail('%s: spans view has %d rows, want %d' % (path, n_spans, sum(want)))
-    if list(got.values())[4] < n_kind('svc'):
-        fail('%s: %d instant services but only %d zero-length slices' % (path, n_kind('svc'), list(got.values())[4]))
+    n_instant = one("SELECT count(*) FROM slices WHERE cat = 'svc' AND t0 = t1 AND NOT truncated")
+    if n_instant < n_kind('svc'):
+        fail('%s: %d instant services but only %d zero-length slices' % (path, n_kind('svc'), n_instant))
     # the traces row
     tr = con.execute('SELECT events, lost, time_unit FROM traces').fetchall()
     nlost = sum(e.get('count', 0) for e in evs if e['kind'] == 'lost')
