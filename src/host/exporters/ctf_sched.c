@@ -7,9 +7,10 @@
  *   irq_handler_entry  {irq, name}
  *   irq_handler_exit   {irq, ret = 1 (IRQ_HANDLED)}
  *
- * tid = timeline context index + 1 (stable, small); idle is tid 0 "swapper", prio 0, as LTTng
- * shows a CPU running no task. comm = the context's name when the record is written (its label
- * "ctx 0x<id>" until it has one). prev_state = the Linux TASK_* value of the state the previous
+ * tid = timeline context index + 1 (stable, small); a CPU running nothing runs tid 0 "swapper",
+ * prio 0 (Linux's idle task is tid 0, "swapper/N"; the Perfetto export names it "swapper" too).
+ * comm = the context's name when the record is written (its label "ctx 0x<id>" until it has
+ * one). prev_state = the Linux TASK_* value of the state the previous
  * context goes to (evt_tl_state_linux: 0, 1, 4 or 16). prio = the context's latest priority (0
  * unknown), written as int32 (every format's priorities fit). irq = the ISR's interrupt id, -1
  * when the trace names none; name = the timeline's ISR label. target_cpu = the CPU the woken
