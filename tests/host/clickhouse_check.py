@@ -149,6 +149,8 @@ def load(evtrace, url, files, ids, labels=None, env=None):
         e.seek(0)
         r = subprocess.CompletedProcess(cmd, p.returncode, o.read(), e.read())
     r.maxrss_kb = hwm
+    if 'Sanitizer' in r.stderr or 'runtime error:' in r.stderr:
+        fail('sanitizer report from %s:\n%s' % (' '.join(cmd), r.stderr[-4000:]))
     return r, time.time() - t0
 
 
@@ -374,6 +376,16 @@ def mode_failures(evtrace, data, docs):
         # the server down: connection refused
         r, _ = load(evtrace, url, [sample], ['t-down'])
         expect_fail(r, 'server down', 'cannot connect to 127.0.0.1:', 'Connection refused', 't-down')
+        # back up: the killed load left committed rows and no traces row; a rerun replaces them
+        ch.restart(0)
+        left = counts(ch, 't-kill')
+        if left['traces'] != 0 or (m and left['events'] < int(m.group(1))):
+            fail('after the kill: rows %r, the message said events %s committed' % (left, m and m.group(1)))
+        r, _ = load(evtrace, url, [syn], ['t-kill'])
+        again = counts(ch, 't-kill')
+        if r.returncode != 0 or again['traces'] != 1 or again['events'] != 3000000:
+            fail('rerun after the kill: exit %d, rows %r: %s' % (r.returncode, again, r.stderr))
+        print('after the kill: %r; after the rerun: %r' % (left, again))
     print('failures: all loud, exit 3, with the trace id and the rows committed' if not FAILS else '')
 
 

@@ -4,9 +4,10 @@ waits until it answers over HTTP; stops ONLY the servers it started, by their pi
 SIGTERM/SIGINT, and in `stop()`). With shards=2: two server processes, each configured with a
 `remote_servers` cluster (CLUSTER) of both, for Distributed tables.
 
-As a module:  with ClickHouse(shards=2) as ch: ch.urls, ch.query(sql, shard=0), ch.kill(0)
+As a module:  with ClickHouse(shards=2) as ch: ch.urls, ch.query(sql, shard=0), ch.kill(0), ch.restart(0)
 As a command: clickhouse_server.py [--shards N] -- CMD ARGS...  runs CMD with CH_URL (shard 0),
               CH_URLS (space separated), CH_CLUSTER and CH_PIDS in its environment, then stops.
+EVT_CH_KEEP=1 keeps the temporary folder (configuration, data, logs) after the servers stop.
 Server binary missing: exit 77 (ctest SKIP_RETURN_CODE) locally; under CI=true a failure (1)."""
 import atexit
 import os
@@ -80,7 +81,7 @@ class ClickHouse:
     def __init__(self, shards=1, keep=False):
         server_missing_exit()
         self.dir = tempfile.mkdtemp(prefix='evt-clickhouse-')
-        self.keep = keep
+        self.keep = keep or os.environ.get('EVT_CH_KEEP') == '1'  # keep the folder (logs) to debug
         self.procs = []
         ports = [(free_port(), free_port()) for _ in range(shards)]
         shard_xml = ''.join(SHARD.format(tcp=tcp) for _, tcp in ports)
@@ -101,12 +102,32 @@ class ClickHouse:
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, self._on_signal)
         for d in self.dirs:
-            out = open(os.path.join(d, 'log', 'stdout.log'), 'w')
-            self.procs.append(subprocess.Popen([SERVER, '--config-file=' + os.path.join(d, 'config.xml')],
-                                               cwd=d, stdout=out, stderr=subprocess.STDOUT,
-                                               stdin=subprocess.DEVNULL))
+            self.procs.append(self._spawn(d))
         for i in range(shards):
             self.wait(i)
+
+    @staticmethod
+    def _spawn(d):
+        out = open(os.path.join(d, 'log', 'stdout.log'), 'a')
+        return subprocess.Popen([SERVER, '--config-file=' + os.path.join(d, 'config.xml')], cwd=d, stdout=out,
+                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+
+    def restart(self, shard):
+        """Starts a stopped (killed) server again on the same ports and data, and waits for it.
+        First removes the tmp_* part directories a killed merge or insert left: ClickHouse 18.16
+        keeps them (temporary_directories_lifetime, a day) and until then fails every merge and
+        mutation of those parts ("Directory .../tmp_merge_... already exists")."""
+        if self.procs[shard].poll() is None:
+            raise RuntimeError('shard %d is running' % shard)
+        data = os.path.join(self.dirs[shard], 'data', 'data')
+        for db in os.listdir(data) if os.path.isdir(data) else []:
+            for table in os.listdir(os.path.join(data, db)):
+                tdir = os.path.join(data, db, table)
+                for part in os.listdir(tdir) if os.path.isdir(tdir) else []:
+                    if part.startswith('tmp_'):
+                        shutil.rmtree(os.path.join(tdir, part), ignore_errors=True)
+        self.procs[shard] = self._spawn(self.dirs[shard])
+        self.wait(shard)
 
     def _on_signal(self, signum, _frame):
         self.stop()

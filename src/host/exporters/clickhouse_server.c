@@ -9,7 +9,7 @@
 #include "clickhouse_schema.h"
 #include "evtrace/alloc.h"
 
-#define MUTATION_WAIT_S 600
+#define MUTATION_WAIT_S 600 /* EVT_CH_MUTATION_WAIT_S overrides */
 
 int evt_ch_trace_id_ok(const char *id)
 {
@@ -168,15 +168,23 @@ int evt_ch_remove_trace(const evt_ch_conn *c, const char *id, uint64_t *removed,
         altered = 1;
     }
     if (!altered) return 1;
+    const char *env = getenv("EVT_CH_MUTATION_WAIT_S");
+    long wait_s = env && atol(env) > 0 ? atol(env) : MUTATION_WAIT_S;
     time_t t0 = time(NULL);
     for (;;) { /* the mutations run in the background: wait for them */
         uint64_t pending;
         snprintf(sql, sizeof sql, "SELECT count() FROM system.mutations WHERE database = '%s' AND is_done = 0", c->db);
         if (!count_(c, sql, &pending, err, errlen)) return 0;
         if (pending == 0) return 1;
-        if (time(NULL) - t0 > MUTATION_WAIT_S) {
-            snprintf(err, errlen, "removing the earlier rows of trace %s: %llu mutations of %s not done after %d s",
-                     id, (unsigned long long)pending, c->db, MUTATION_WAIT_S);
+        if (time(NULL) - t0 > wait_s) {
+            char *which = NULL;
+            snprintf(sql, sizeof sql, "SELECT table, mutation_id, command, parts_to_do FROM system.mutations "
+                     "WHERE database = '%s' AND is_done = 0 FORMAT TSV", c->db);
+            char e2[256];
+            if (!evt_ch_exec(c, sql, &which, e2, sizeof e2)) which = NULL;
+            snprintf(err, errlen, "removing the earlier rows of trace %s: %llu mutations of %s not done after %ld s: %.300s",
+                     id, (unsigned long long)pending, c->db, wait_s, which ? which : "?");
+            evt_free(which);
             return 0;
         }
         struct timespec ts = {0, 50 * 1000 * 1000};
