@@ -1,22 +1,15 @@
 /* ClickHouse DDL and column types of the query tables (clickhouse_schema.h), generated from the
- * X-macro tables of tl_tables.def: the one source of truth shared with the SQLite export. */
+ * table descriptors of tl_rows.h (tl_tables.def: the one source of truth shared with the SQLite
+ * export). */
 #include "clickhouse_schema.h"
 
 #include <string.h>
 
-#define COL_(name, type, null, doc) {#name, EVT_TL_##type, null, doc},
-#define COLS_(name, doc) static const evt_tl_column k_cols_##name[] = {EVT_TL_COLS_##name(COL_)};
-EVT_TL_TABLES(COLS_)
-#undef COLS_
-#define DESC_(name, doc) {#name, doc, k_cols_##name, sizeof k_cols_##name / sizeof k_cols_##name[0]},
-static const evt_tl_table_desc k_tables[EVT_TL_T_COUNT_] = {EVT_TL_TABLES(DESC_)};
-#undef DESC_
-#undef COL_
-
 static const char *const k_lead_name[EVT_CH_LEAD_COLS] = {"trace_id", "labels.key", "labels.value"};
 static const char *const k_lead_type[EVT_CH_LEAD_COLS] = {"String", "Array(String)", "Array(String)"};
 
-const evt_tl_table_desc *evt_ch_table(evt_tl_table t) { return (unsigned)t < EVT_TL_T_COUNT_ ? &k_tables[t] : NULL; }
+/* The tables' descriptors are tl_rows.c's (expanded from tl_tables.def there). */
+const evt_tl_table_desc *evt_ch_table(evt_tl_table t) { return evt_tl_table_at(t); }
 
 const char *evt_ch_type(const evt_tl_column *c)
 {
@@ -27,18 +20,18 @@ const char *evt_ch_type(const evt_tl_column *c)
 
 const char *evt_ch_col_name(evt_tl_table t, size_t i)
 {
-    return i < EVT_CH_LEAD_COLS ? k_lead_name[i] : k_tables[t].cols[i - EVT_CH_LEAD_COLS].name;
+    return i < EVT_CH_LEAD_COLS ? k_lead_name[i] : evt_tl_table_at(t)->cols[i - EVT_CH_LEAD_COLS].name;
 }
 
 const char *evt_ch_col_type(evt_tl_table t, size_t i)
 {
-    return i < EVT_CH_LEAD_COLS ? k_lead_type[i] : evt_ch_type(&k_tables[t].cols[i - EVT_CH_LEAD_COLS]);
+    return i < EVT_CH_LEAD_COLS ? k_lead_type[i] : evt_ch_type(&evt_tl_table_at(t)->cols[i - EVT_CH_LEAD_COLS]);
 }
 
 int evt_ch_column_list(evt_tl_table t, char *out, size_t outlen)
 {
     size_t o = 0;
-    for (size_t i = 0; i < EVT_CH_LEAD_COLS + k_tables[t].ncols; i++) {
+    for (size_t i = 0; i < EVT_CH_LEAD_COLS + evt_tl_table_at(t)->ncols; i++) {
         int w = snprintf(out + o, outlen - o, "%s`%s`", i ? ", " : "", evt_ch_col_name(t, i));
         if (w < 0 || (size_t)w >= outlen - o) return 0;
         o += (size_t)w;
@@ -72,7 +65,7 @@ void evt_ch_schema_write(FILE *o, const char *db, const char *cluster)
     fprintf(o, "-- evtrace query tables (src/host/analysis/tl_tables.def), docs/clickhouse.md\n");
     fprintf(o, "CREATE DATABASE IF NOT EXISTS %s%s;\n", db, on);
     for (int t = 0; t < EVT_TL_T_COUNT_; t++) {
-        const evt_tl_table_desc *d = &k_tables[t];
+        const evt_tl_table_desc *d = evt_tl_table_at((evt_tl_table)t);
         fprintf(o, "\n-- %s: %s\n", d->name, d->doc);
         fprintf(o, "CREATE TABLE IF NOT EXISTS %s.%s%s%s (\n", db, d->name, cluster ? "_local" : "", on);
         fprintf(o, "    trace_id String,\n    labels Nested(key String, value String)");
