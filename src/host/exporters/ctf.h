@@ -90,8 +90,9 @@ typedef struct ctf_class {
 
 /* Built-in event classes (not from the reader's events): X(enum, name, fields) where fields is a
  * list of F(ident, type, wlog); STRING fields take wlog CTF_WLOG_STRING. A class gets its id the
- * first time it is emitted; adding one (a sched_switch from a timeline, say) is one line here and
- * a call to ctf.c's builtin_() with the values in field order. */
+ * first time it is emitted; adding one is one line here and a call to ctf.c's builtin_() (or,
+ * from another file, ctf_put_builtin()) with the values in field order. Integer widths are fixed
+ * here (the timeline's records use LTTng's: int32, prev_state int64). */
 #define CTF_BUILTIN_TABLE(X, F)                                                                     \
     X(CTF_B_CTX_NAME, "evtrace_ctx_name",                                                           \
       F(ctx, CTF_FT_UINT, 2) F(ctx_id, CTF_FT_UINT, 3) F(ctx_class, CTF_FT_UINT, 0) F(name, CTF_FT_STRING, 3)) \
