@@ -1,5 +1,6 @@
-/* The report page's files (src/host/report/report.{html,css,js}) as NUL-terminated strings,
- * generated at build time by cmake/embed_text.cmake (no network, no xxd). report.html holds the
+/* The report page's files (src/host/report/report.html, report.css and the js/ files
+ * concatenated in name order) as NUL-terminated strings, generated at build time by
+ * cmake/embed_text.cmake (no network, no xxd). report.html holds the
  * markers @EVT_TITLE@, @EVT_CSS@, @EVT_JS@, @EVT_DATA@, @EVT_ANALYSES@ and @EVT_SUMMARY@ that
  * report_page.c replaces. */
 #ifndef EVT_REPORT_ASSETS_H
