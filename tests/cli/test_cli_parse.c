@@ -6,23 +6,9 @@
 #include <cmocka.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "evt_cli_args.h"
 
-/* Parse a NULL-terminated list of words (the first is the command) into *a. */
-static int parse_words(cli_args *a, const char *const *words)
-{
-    static char store[16][128];
-    static char *argv[17];
-    int argc = 0;
-    for (; words[argc]; argc++) {
-        snprintf(store[argc], sizeof store[argc], "%s", words[argc]);
-        argv[argc] = store[argc];
-    }
-    argv[argc] = NULL;
-    const cli_command *c = cli_command_find(words[0]);
-    assert_non_null(c);
-    return cli_parse(c, argc, argv, a);
-}
-#define PARSE(a, ...) parse_words((a), (const char *const[]){__VA_ARGS__, NULL})
+#define PARSE EVT_PARSE
 
 static void long_forms(void **st)
 {
