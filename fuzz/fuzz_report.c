@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     evt_reader *r = fuzz_open_selected(data, size);
     if (!r) return 0;
-    evt_report_info info = {r->desc->name, "<fuzz>", r->clock_hz, NULL};
+    evt_report_info info = {r->desc->name, "<fuzz>", r->clock_hz, NULL, NULL};
     evt_report *rep = evt_report_new(&info);
     if (rep) {
         evt_event ev;
