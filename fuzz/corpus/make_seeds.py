@@ -83,7 +83,7 @@ def main():
         put("stream", k, bytes([0, 15, 0, 0x84, 63]) + t)
     put("stream", "rkh-selected", bytes([RKH_SELECTOR, 15, 0, 0x84, 63]) + traces["rkh"])
     # Exporters and the report: selector 0 (auto-detection), then the trace.
-    for entry in ("export_chrome", "export_perfetto", "export_ctf", "export_sqlite", "report"):
+    for entry in ("export_chrome", "export_perfetto", "export_ctf", "export_sqlite", "report", "stats"):
         for k, t in traces.items():
             put(entry, k, b"\0" + t)
         put(entry, "rkh-selected", bytes([RKH_SELECTOR]) + traces["rkh"])
