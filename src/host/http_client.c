@@ -4,7 +4,9 @@
 #include "http_client.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +16,8 @@
 #include <unistd.h>
 #include "evtrace/alloc.h"
 
-#define IO_TIMEOUT_S 600 /* a send or receive making no progress this long fails */
+#define IO_TIMEOUT_S 600     /* a send or receive making no progress this long fails */
+#define CONNECT_TIMEOUT_MS 10000 /* an address that does not answer the connection: the next one */
 
 struct evt_http_req {
     int fd;
@@ -95,6 +98,28 @@ static int send_all_(int fd, const char *p, size_t n)
     return 1;
 }
 
+/* connect() bounded by CONNECT_TIMEOUT_MS; 0 or -1 with errno. The socket is left blocking. */
+static int connect_bounded_(int fd, const struct sockaddr *sa, socklen_t len)
+{
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0) return -1;
+    int r = connect(fd, sa, len);
+    if (r != 0 && errno == EINPROGRESS) {
+        struct pollfd p = {fd, POLLOUT, 0};
+        int pr;
+        do pr = poll(&p, 1, CONNECT_TIMEOUT_MS);
+        while (pr < 0 && errno == EINTR);
+        int e = 0;
+        socklen_t el = sizeof e;
+        if (pr == 0) { errno = ETIMEDOUT; return -1; }
+        if (pr < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &el) != 0) return -1;
+        if (e) { errno = e; return -1; }
+        r = 0;
+    }
+    if (r == 0 && fcntl(fd, F_SETFL, fl) < 0) return -1;
+    return r;
+}
+
 evt_http_req *evt_http_post_begin(const evt_http_url *u, const char *target, char *err, size_t errlen)
 {
     evt_http_req *q = evt_malloc(sizeof *q);
@@ -116,7 +141,7 @@ evt_http_req *evt_http_post_begin(const evt_http_url *u, const char *target, cha
     for (struct addrinfo *a = ai; a && q->fd < 0; a = a->ai_next) {
         int fd = socket(a->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
         if (fd < 0) { cerr = errno; continue; }
-        if (connect(fd, a->ai_addr, a->ai_addrlen) == 0) q->fd = fd;
+        if (connect_bounded_(fd, a->ai_addr, a->ai_addrlen) == 0) q->fd = fd;
         else { cerr = errno; close(fd); }
     }
     freeaddrinfo(ai);
@@ -304,7 +329,8 @@ static int read_response_(evt_http_req *q, char **body, size_t *body_len, char *
         size_t tl = blen;
         while (tl && (b[hend + tl - 1] == '\n' || b[hend + tl - 1] == '\r')) tl--;
         snprintf(err, errlen, "HTTP %d%s%s%s: %.*s", status, has_code ? " (X-ClickHouse-Exception-Code " : "",
-                 has_code ? code : "", has_code ? ")" : "", (int)(tl > 2000 ? 2000 : tl), b + hend);
+                 has_code ? code : "", has_code ? ")" : "", tl ? (int)(tl > 2000 ? 2000 : tl) : 12,
+                 tl ? b + hend : "(empty body)");
     }
     if (body) {
         memmove(b, b + hend, blen);

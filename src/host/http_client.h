@@ -3,6 +3,7 @@
  * request body sent with chunked transfer encoding as it is produced (bounded memory: one chunk
  * buffer), then the status line, headers and body of the response (chunked or not). A server's
  * error is returned verbatim: "HTTP 500 (X-ClickHouse-Exception-Code 60): Code: 60, ...".
+ * Connecting gives up after 10 s per address, a send or receive without progress after 600 s.
  * No TLS, no redirects, no proxies. SIGPIPE is never raised (MSG_NOSIGNAL). */
 #ifndef EVT_HTTP_CLIENT_H
 #define EVT_HTTP_CLIENT_H
