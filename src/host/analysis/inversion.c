@@ -36,10 +36,12 @@ static int is_release(const char *n) { return n && (strcmp(n, "MUTEX_PUT") == 0 
 /* a is a strictly higher priority than b */
 static int higher(const evt_an_inversion *v, uint64_t a, uint64_t b) { return v->lower_wins ? a < b : a > b; }
 
-static int prio_at(const evt_an_inversion *v, uint32_t c, uint64_t *p)
+/* Latest priority of a context (the timeline keeps it: field "priority", else a thread's word). */
+static int prio_at(const evt_tl *tl, uint32_t c, uint64_t *p)
 {
-    if (c >= v->nprio || !v->has_prio[c]) return 0;
-    *p = v->prio[c];
+    const evt_tl_ctx *x = evt_tl_ctx_at(tl, c);
+    if (!x || !x->has_prio) return 0;
+    *p = x->prio;
     return 1;
 }
 
@@ -63,17 +65,6 @@ static uint32_t holder_slot(evt_an_inversion *v, uint64_t mutex)
     return k;
 }
 
-static void set_prio(evt_an_inversion *v, uint32_t c, uint64_t p)
-{
-    uint32_t cap2 = v->hascap;
-    if (!evt_an_reserve((void **)&v->prio, &v->priocap, c, sizeof *v->prio) ||
-        !evt_an_reserve((void **)&v->has_prio, &cap2, c, sizeof *v->has_prio)) { v->oom = 1; return; }
-    v->hascap = cap2;
-    if (c >= v->nprio) v->nprio = c + 1;
-    v->prio[c] = p;
-    v->has_prio[c] = 1;
-}
-
 static void drop_cand(evt_an_inversion *v, uint32_t i) { v->cand[i] = v->cand[--v->ncand]; }
 
 void evt_an_inv_event(evt_an_inversion *v, const evt_tl *tl, const evt_event *ev, uint32_t ctx)
@@ -82,11 +73,7 @@ void evt_an_inv_event(evt_an_inversion *v, const evt_tl *tl, const evt_event *ev
         v->order_set = 1;
         v->lower_wins = !(ev->fmt && strcmp(ev->fmt, "etw") == 0);
     }
-    uint64_t p;
-    if (ctx != EVT_TL_NONE) {
-        if (field_u(ev, "priority", &p)) set_prio(v, ctx, p);
-        else if ((ev->flags & EVT_HAS_PRIO) && ev->ctx_class == EVT_CTX_THREAD) set_prio(v, ctx, ev->prio);
-    }
+    if (ev->kind != EVT_KIND_SVC && ev->kind != EVT_KIND_SVC_ENTER) return; /* acquires and releases are calls */
     int acq = is_acquire(ev->name), rel = !acq && is_release(ev->name);
     if ((!acq && !rel) || !(ev->flags & EVT_HAS_TARGET) || !(ev->flags & EVT_HAS_CTX)) return;
     uint32_t slot = holder_slot(v, ev->target);
@@ -105,7 +92,7 @@ void evt_an_inv_event(evt_an_inversion *v, const evt_tl *tl, const evt_event *ev
         if (v->cand[i].high == ctx) { drop_cand(v, i); break; }
     uint64_t ph, pl;
     uint32_t low = ctx_index(tl, *held - 1);
-    if (!prio_at(v, ctx, &ph) || !prio_at(v, low, &pl)) { v->unknown_prio++; return; }
+    if (!prio_at(tl, ctx, &ph) || !prio_at(tl, low, &pl)) { v->unknown_prio++; return; }
     if (!higher(v, ph, pl)) return; /* an ordinary wait */
     uint32_t obj;
     if (!evt_u64map_get(&tl->objmap, ev->target, &obj)) obj = EVT_TL_NONE;
@@ -159,10 +146,9 @@ static void finalize(evt_an_inversion *v, const evt_tl *tl, const evt_an_inv_can
     r->mid = mid;
     r->prio_high = c->prio_high;
     r->prio_low = c->prio_low;
-    prio_at(v, r->mid, &r->prio_mid);
+    prio_at(tl, r->mid, &r->prio_mid);
     r->mid_time = total;
     r->obj = c->obj;
-    (void)tl;
 }
 
 static void keep_iv(evt_an_inversion *v, uint64_t (*ivs)[2], uint32_t *n, uint32_t *ctxs, uint32_t ctx,
@@ -202,7 +188,7 @@ void evt_an_inv_state(evt_an_inversion *v, const evt_tl *tl, const evt_tl_state_
     }
     if (iv->state != EVT_TL_RUNNING) return;
     uint64_t px;
-    if (!prio_at(v, iv->ctx, &px)) return;
+    if (!prio_at(tl, iv->ctx, &px)) return;
     for (uint32_t i = 0; i < v->ncand; i++) {
         evt_an_inv_cand *c = &v->cand[i];
         if (c->high == iv->ctx || c->low == iv->ctx || iv->t1 <= c->t_get) continue;
@@ -265,8 +251,6 @@ void evt_an_inv_text(const evt_an_inversion *v, const evt_tl *tl, FILE *out)
 
 void evt_an_inv_free(evt_an_inversion *v)
 {
-    evt_free(v->prio);
-    evt_free(v->has_prio);
     evt_u64map_free(&v->holder);
     evt_free(v->holders);
     evt_free(v->cand);

@@ -6,8 +6,8 @@
  * event's target. The holder of a mutex: the acquire's "owner" field when the reader gives one
  * (ThreadX: the owner before the call, 0 = free), else the context of the last acquire of a free
  * mutex; a release frees it (when its "ownership_count" field, if any, is 1); a context woken from
- * a wait on the mutex holds it. Priorities: the context's latest numeric "priority" field (else
- * its priority word for a thread context); the order is evt_an_prio_order.
+ * a wait on the mutex holds it. Priorities: the timeline's latest priority of the
+ * context (its numeric "priority" field, else its priority word); order: evt_an_prio_order.
  * From the timeline: an acquire by H of a mutex held by L (priority of L lower than H's) is a
  * candidate; H's next blocked interval on that mutex is the wait [t0, t1). It is an inversion
  * when, during the wait, a context M whose priority lies strictly between L's and H's runs while
@@ -53,9 +53,6 @@ typedef struct evt_an_inversion {
     int lower_wins;            /* 1: a lower number is a higher priority */
     int order_set;
     int order_fixed;           /* given by the configuration */
-    uint64_t *prio;            /* latest priority per context index */
-    uint8_t *has_prio;
-    uint32_t nprio, priocap, hascap;
     evt_u64map holder;         /* mutex id -> slot in holders */
     uint64_t *holders;         /* holder context id + 1 (0 = free) */
     uint32_t nholders, holdcap;

@@ -16,26 +16,41 @@ static int field_u(const evt_event *ev, const char *key, uint64_t *out)
     return 0;
 }
 
+/* The stack of a created thread, from its creating event's "stack_start"/"stack_size". */
+static void created_(evt_an_stack *s, const evt_event *ev)
+{
+    uint64_t start, size;
+    uint32_t k;
+    if (!field_u(ev, "stack_start", &start) || !field_u(ev, "stack_size", &size)) return;
+    if (!evt_u64map_get(&s->created, ev->target, &k)) {
+        k = s->ncstk;
+        if (!evt_an_reserve((void **)&s->cstk, &s->cstkcap, k, sizeof *s->cstk) ||
+            !evt_u64map_put(&s->created, ev->target, k)) { s->oom = 1; return; }
+        s->ncstk++;
+    }
+    s->cstk[k][0] = start;
+    s->cstk[k][1] = size;
+}
+
 void evt_an_stack_event(evt_an_stack *s, const evt_tl *tl, const evt_event *ev, uint32_t ctx)
 {
-    uint64_t start, size, sp;
-    if (ev->kind == EVT_KIND_OBJ_CREATE && (ev->flags & EVT_HAS_TARGET) && field_u(ev, "stack_start", &start) &&
-        field_u(ev, "stack_size", &size)) {
-        uint32_t k;
-        if (!evt_u64map_get(&s->created, ev->target, &k)) {
-            k = s->ncstk;
-            if (!evt_an_reserve((void **)&s->cstk, &s->cstkcap, k, sizeof *s->cstk) ||
-                !evt_u64map_put(&s->created, ev->target, k)) { s->oom = 1; return; }
-            s->ncstk++;
-        }
-        s->cstk[k][0] = start;
-        s->cstk[k][1] = size;
+    if (ev->kind == EVT_KIND_OBJ_CREATE && (ev->flags & EVT_HAS_TARGET)) created_(s, ev);
+    if (ctx == EVT_TL_NONE || ev->ctx_class != EVT_CTX_THREAD) return;
+    /* one pass over the fields: the sample and the sampled thread's stack */
+    uint64_t sp = 0, start = 0, size = 0;
+    int has_sp = 0, has_stack = 0;
+    for (uint32_t i = 0; i < ev->nfields; i++) {
+        const evt_field *f = &ev->fields[i];
+        if (f->is_str) continue;
+        if (strcmp(f->key, "stk") == 0) { sp = f->num; has_sp = 1; }
+        else if (strcmp(f->key, "ctx_stack_start") == 0) { start = f->num; has_stack |= 1; }
+        else if (strcmp(f->key, "ctx_stack_size") == 0) { size = f->num; has_stack |= 2; }
     }
-    if (ctx == EVT_TL_NONE || ev->ctx_class != EVT_CTX_THREAD || !field_u(ev, "stk", &sp)) return;
+    if (!has_sp) return;
     if (!evt_an_reserve((void **)&s->thr, &s->thrcap, ctx, sizeof *s->thr)) { s->oom = 1; return; }
     if (ctx >= s->nthr) s->nthr = ctx + 1;
     evt_an_stack_thr *t = &s->thr[ctx];
-    if (field_u(ev, "ctx_stack_start", &start) && field_u(ev, "ctx_stack_size", &size)) {
+    if (has_stack == 3) {
         t->has_stack = 1;
         t->start = start;
         t->size = size;

@@ -38,6 +38,7 @@ void evt_stats_free(evt_stats *s)
     evt_u64map_free(&s->ctxmap);
     evt_u64map_free(&s->latmap);
     evt_u64map_free(&s->namemap);
+    evt_u64map_free(&s->labelmap);
     evt_strtab_free(&s->strs);
     evt_an_free(s->an);
     if (s->tl_ready) evt_tl_free(&s->tl);
@@ -117,9 +118,15 @@ static evt_stats_lat *lat_(evt_stats *s, uint8_t cat, uint32_t label)
     return &s->lats[idx];
 }
 
+/* Latency of a timeline interval. Its label is the timeline's interned string (a stable pointer),
+ * so its strtab id is looked up by address once. */
 static void latency_(evt_stats *s, uint8_t cat, const char *name, uint64_t begin, uint64_t end)
 {
-    uint32_t label = intern_(s, name ? name : "");
+    uint32_t label;
+    if (!evt_u64map_get(&s->labelmap, (uint64_t)(uintptr_t)name, &label)) {
+        label = intern_(s, name ? name : "");
+        if (label && !evt_u64map_put(&s->labelmap, (uint64_t)(uintptr_t)name, label)) s->oom = 1;
+    }
     evt_stats_lat *l = label ? lat_(s, cat, label) : NULL;
     if (l && !evt_hist_add(&l->h, end >= begin ? end - begin : 0)) s->oom = 1;
 }

@@ -78,6 +78,7 @@ typedef struct evt_stats {
     evt_stats_name *names;
     uint32_t nnames, namecap;
     evt_u64map namemap;    /* (kind << 32 | name id) -> index */
+    evt_u64map labelmap;   /* timeline label (its address) -> strtab id */
     evt_tl tl;             /* the one timeline (initialised at the first event) */
     int tl_ready;
     uint32_t ncpus;        /* highest CPU slot used + 1 */
