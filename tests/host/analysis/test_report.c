@@ -89,6 +89,8 @@ static void hostile_names_stay_inside(void **st)
     assert_non_null(strstr(an, "task\\u003c/script")); /* the analyses name the contexts too */
     free(an);
     assert_non_null(strstr(page, "<title>evtrace report: file&lt;/script&gt;&lt;!--"));
+    size_t n = strlen(page); /* the page is complete (what fuzz_report checks too) */
+    assert_true(n > 15 && strcmp(page + n - 15, "</body></html>\n") == 0);
     free(page);
 }
 
