@@ -13,7 +13,7 @@ import time
 
 FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
          '--disable-component-update', '--disable-sync', '--no-first-run', '--hide-scrollbars',
-         '--mute-audio', '--disable-extensions', '--remote-debugging-pipe']
+         '--mute-audio', '--disable-extensions', '--disable-dev-shm-usage', '--remote-debugging-pipe']
 
 
 class CdpError(Exception):
