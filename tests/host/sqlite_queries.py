@@ -55,7 +55,7 @@ class Oracle:
         last_svc = {}              # ctx -> (object, service)
         waiting = {}               # ctx -> index in waits
         ready_since = {}
-        pend = {}                  # object -> [(ctx, t)] FIFO (timeline.h: EVT_TL_MAX_PENDING = 64)
+        pend = {}                  # object -> [(ctx, t)] FIFO (timeline.h: EVT_TL_MAX_PENDING = 4096)
         for e in evs:
             t, c, k, f = e['ts'], e['ctx'], e['kind'], e.get('fields', {})
             if c is not None and e.get('ctx_name'):
@@ -68,6 +68,11 @@ class Oracle:
                     w = self.waits[waiting.pop(target)]
                     w[4] = t
                     w[5] = c       # the waker
+                    q = pend.get(w[1], [])   # the wake-up carries the message: it is not a second flow
+                    for i, (src, _t0) in enumerate(q):
+                        if src != target:
+                            del q[i]
+                            break
                 ready_since[target] = t
             if c == ISR_CTX:       # ISRs never switch
                 if k == 'isr_enter':
@@ -96,7 +101,7 @@ class Oracle:
                 last_svc[c] = (target, e['name'])
                 if target is not None and re.search(r'SEND|PUT', e['name']):
                     q = pend.setdefault(target, [])
-                    if len(q) == 64:
+                    if len(q) == 4096:
                         q.pop(0)
                     q.append((c, t))
                 elif target is not None and re.search(r'RECEIVE|GET', e['name']):

@@ -343,15 +343,38 @@ static int flow_role_(evt_tl *tl, const char *name)
     return tl->flowcls[id];
 }
 
+/* Grow obj's ring (unrolled into the new arrays); 0 when at the cap or out of memory. */
+static int pend_grow_(evt_tl *tl, evt_tl_obj *o)
+{
+    if (o->pend_cap >= EVT_TL_MAX_PENDING) return 0;
+    uint32_t nc = o->pend_cap ? o->pend_cap * 2 : 16;
+    uint32_t *c = evt_malloc((size_t)nc * sizeof *c);
+    uint64_t *t = evt_malloc((size_t)nc * sizeof *t);
+    if (!c || !t) { evt_free(c); evt_free(t); tl->oom = 1; return 0; }
+    for (uint32_t i = 0; i < o->pend_n; i++) {
+        uint32_t k = (o->pend_head + i) % o->pend_cap;
+        c[i] = o->pend_ctx[k];
+        t[i] = o->pend_t[k];
+    }
+    evt_free(o->pend_ctx);
+    evt_free(o->pend_t);
+    o->pend_ctx = c;
+    o->pend_t = t;
+    o->pend_head = 0;
+    o->pend_cap = nc;
+    return 1;
+}
+
 static void pend_source_(evt_tl *tl, uint32_t obj, uint32_t ctx, uint64_t t)
 {
     evt_tl_obj *o = tl->objs[obj];
-    if (o->pend_n == EVT_TL_MAX_PENDING) { /* drop the oldest */
-        o->pend_head = (o->pend_head + 1) % EVT_TL_MAX_PENDING;
+    if (o->pend_n == o->pend_cap && !pend_grow_(tl, o)) {
+        if (!o->pend_cap) { tl->flows_dropped++; return; }
+        o->pend_head = (o->pend_head + 1) % o->pend_cap; /* full: drop the oldest */
         o->pend_n--;
         tl->flows_dropped++;
     }
-    uint32_t k = (o->pend_head + o->pend_n) % EVT_TL_MAX_PENDING;
+    uint32_t k = (o->pend_head + o->pend_n) % o->pend_cap;
     o->pend_ctx[k] = ctx;
     o->pend_t[k] = t;
     o->pend_n++;
@@ -361,17 +384,18 @@ static void pend_source_(evt_tl *tl, uint32_t obj, uint32_t ctx, uint64_t t)
 static int take_source_(evt_tl *tl, uint32_t obj, uint32_t ctx, uint32_t *from, uint64_t *t0)
 {
     evt_tl_obj *o = tl->objs[obj];
+    uint32_t cap = o->pend_cap;
     for (uint32_t i = 0; i < o->pend_n; i++) {
-        uint32_t k = (o->pend_head + i) % EVT_TL_MAX_PENDING;
+        uint32_t k = (o->pend_head + i) % cap;
         if (o->pend_ctx[k] == ctx) continue;
         *from = o->pend_ctx[k];
         *t0 = o->pend_t[k];
         for (uint32_t j = i; j > 0; j--) { /* close the gap: shift the older ones up */
-            uint32_t a = (o->pend_head + j) % EVT_TL_MAX_PENDING, b = (o->pend_head + j - 1) % EVT_TL_MAX_PENDING;
+            uint32_t a = (o->pend_head + j) % cap, b = (o->pend_head + j - 1) % cap;
             o->pend_ctx[a] = o->pend_ctx[b];
             o->pend_t[a] = o->pend_t[b];
         }
-        o->pend_head = (o->pend_head + 1) % EVT_TL_MAX_PENDING;
+        o->pend_head = (o->pend_head + 1) % cap;
         o->pend_n--;
         return 1;
     }
@@ -784,7 +808,11 @@ void evt_tl_free(evt_tl *tl)
         evt_free(tl->ctxs[i]->stack_t0);
         evt_free(tl->ctxs[i]);
     }
-    for (uint32_t i = 0; i < tl->nobj; i++) evt_free(tl->objs[i]);
+    for (uint32_t i = 0; i < tl->nobj; i++) {
+        evt_free(tl->objs[i]->pend_ctx);
+        evt_free(tl->objs[i]->pend_t);
+        evt_free(tl->objs[i]);
+    }
     evt_free(tl->ctxs);
     evt_free(tl->objs);
     evt_free(tl->cpus);

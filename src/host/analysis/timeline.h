@@ -15,7 +15,9 @@
  *
  * Scheduling model (per CPU: the event's cpu when given, else CPU 0):
  * - The running context of a CPU is the context of its latest thread/init/unclassified event
- *   (the code that recorded an event was running). A different context recording an event is a
+ *   (the code that recorded an event was running). Events without a context id run in their
+ *   class's "(no context)" entry (RKH's records outside any thread): code ran, we do not know
+ *   which, and it is shown as such rather than as idle. A different context recording an event is a
  *   switch: the previous one goes to `ready` (preempted) unless it already stopped.
  * - thread_run with a target other than the recording context (ThreadX tx_thread_resume, a
  *   semaphore put waking a waiter) makes the target ready: a `waking` record, and a flow from the
@@ -56,7 +58,7 @@
 
 #define EVT_TL_MAX_CPUS 64       /* CPU numbers >= this share the last slot */
 #define EVT_TL_ISR_DEPTH 64      /* ISR nesting tracked per CPU; deeper is counted in overflow */
-#define EVT_TL_MAX_PENDING 64    /* pending flow sources per object */
+#define EVT_TL_MAX_PENDING 4096  /* pending flow sources per object (a queue's depth) */
 #define EVT_TL_NONE UINT32_MAX   /* "no context" index */
 
 /* Thread states. X(enum, name, Linux prev_state letter as Perfetto shows it, its value) */
@@ -120,10 +122,10 @@ typedef struct evt_tl_obj {
     const char *type;      /* "queue", "semaphore", ... from the creating event's name, or NULL */
     uint64_t created, deleted; /* times, valid when has_created / has_deleted */
     int has_created, has_deleted;
-    /* pending flow sources (ring) */
-    uint32_t pend_ctx[EVT_TL_MAX_PENDING];
-    uint64_t pend_t[EVT_TL_MAX_PENDING];
-    uint32_t pend_head, pend_n;
+    /* pending flow sources: a ring that grows to EVT_TL_MAX_PENDING */
+    uint32_t *pend_ctx;
+    uint64_t *pend_t;
+    uint32_t pend_head, pend_n, pend_cap;
 } evt_tl_obj;
 
 /* A closed state interval of a context. */
@@ -275,7 +277,8 @@ typedef struct evt_tl {
 int evt_tl_init(evt_tl *tl, uint64_t clock_hz, const evt_tl_sink *sink);
 /* Time of an event in the timeline's unit. */
 uint64_t evt_tl_time(const evt_tl *tl, const evt_event *ev);
-/* Feed one event. Returns its context index (EVT_TL_NONE on out of memory; tl->oom is set). */
+/* Feed one event. Returns its context index; EVT_TL_NONE for a lost event (it has none) and on
+ * out of memory (then tl->oom is set: check that, not the return value). */
 uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev);
 /* After the last event: close every open state, ISR and slice at the last time (open_end). */
 void evt_tl_finish(evt_tl *tl);

@@ -245,6 +245,7 @@ static void on_isr_(void *user, const evt_tl_isr *iv)
     set_i_(r, IS_depth, iv->depth);
     set_ctx_(r, IS_interrupted, iv->interrupted);
     set_i_(r, IS_truncated, iv->truncated || iv->open_end);
+    set_ctx_(r, IS_isr_ctx, iv->ctx);
     emit_(r, EVT_TL_T_isrs);
 }
 

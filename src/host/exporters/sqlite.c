@@ -33,7 +33,7 @@ static const char k_legacy[] =
     "CREATE TABLE lost(seq INTEGER PRIMARY KEY, ts INTEGER, ctx INTEGER, count INTEGER, prev_ts INTEGER,"
     " next_ts INTEGER);"
     "CREATE VIEW spans(cat, name, ctx, begin_ts, end_ts, dur, depth) AS"
-    " SELECT 'isr', name, NULL, t0, t1, dur, depth FROM isrs"
+    " SELECT 'isr', name, isr_ctx, t0, t1, dur, depth FROM isrs"
     " UNION ALL SELECT cat, name, ctx, t0, t1, dur, depth FROM slices;";
 
 /* What the queries of docs/sqlite.md filter and join on; built after the last row. */

@@ -222,9 +222,9 @@ static void rows_of_a_small_trace(void **st)
                "{\"target\":256,\"target_name\":\"q\",\"note\":\"say \\\"hi\\\"\\u000a\"}|NULL|NULL|110");
     assert_row(&rs, EVT_TL_T_events, "8|200|NULL|0|U|user|32|NULL|NULL|NULL|NULL|NULL|NULL|400|[]|NULL|hello|hello|200");
     assert_row(&rs, EVT_TL_T_events, "9|210|NULL|0|LOST|lost|NULL|NULL|NULL|NULL|5|NULL|NULL|420|[]|NULL|NULL|NULL|210");
-    /* isrs: cpu|irq|name|t0|t1|dur|depth|interrupted|truncated */
+    /* isrs: cpu|irq|name|t0|t1|dur|depth|interrupted|truncated|isr_ctx */
     assert_int_equal(rs.n[EVT_TL_T_isrs], 1);
-    assert_row(&rs, EVT_TL_T_isrs, "0|3|IN #3|130|150|20|0|16|0");
+    assert_row(&rs, EVT_TL_T_isrs, "0|3|IN #3|130|150|20|0|16|0|4294967295");
     /* slices: ctx|cat|name|t0|t1|dur|depth|object|truncated */
     assert_row(&rs, EVT_TL_T_slices, "16|svc|QS|110|120|10|0|256|0");
     /* thread_states: ctx|state|cpu|t0|t1|dur|object|service|open_end: A ran 100..200 */
