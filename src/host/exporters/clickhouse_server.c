@@ -171,9 +171,10 @@ int evt_ch_remove_trace(const evt_ch_conn *c, const char *id, uint64_t *removed,
     const char *env = getenv("EVT_CH_MUTATION_WAIT_S");
     long wait_s = env && atol(env) > 0 ? atol(env) : MUTATION_WAIT_S;
     time_t t0 = time(NULL);
-    for (;;) { /* the mutations run in the background: wait for them */
+    for (;;) { /* the mutations run in the background: wait for ours (those naming this trace id) */
         uint64_t pending;
-        snprintf(sql, sizeof sql, "SELECT count() FROM system.mutations WHERE database = '%s' AND is_done = 0", c->db);
+        snprintf(sql, sizeof sql, "SELECT count() FROM system.mutations WHERE database = '%s' AND is_done = 0 "
+                 "AND position(command, 'trace_id = \\'%s\\'') > 0", c->db, id);
         if (!count_(c, sql, &pending, err, errlen)) return 0;
         if (pending == 0) return 1;
         if (time(NULL) - t0 > wait_s) {
