@@ -197,6 +197,20 @@ static inline void store_host32(uint8_t *p, uint32_t v)
     p[0] = q[0]; p[1] = q[1]; p[2] = q[2]; p[3] = q[3];
 #endif
 }
+
+/* One slot's eight words in the host's byte order, by field offset (txtb_defs.h). */
+static inline void store_slot_host(uint8_t *s, uint32_t ctx, uint32_t prio, uint32_t id, uint32_t ts,
+                                   uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
+{
+    store_host32(s + TXTB_EV_CONTEXT, ctx);
+    store_host32(s + TXTB_EV_PRIORITY, prio);
+    store_host32(s + TXTB_EV_ID, id);
+    store_host32(s + TXTB_EV_TIMESTAMP, ts);
+    store_host32(s + TXTB_EV_INFO1, i1);
+    store_host32(s + TXTB_EV_INFO2, i2);
+    store_host32(s + TXTB_EV_INFO3, i3);
+    store_host32(s + TXTB_EV_INFO4, i4);
+}
 static inline uint32_t bswap32(uint32_t v)
 {
     return (v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24);
@@ -214,14 +228,7 @@ static inline unsigned put_event(tx_rec *r, uint32_t ctx, uint32_t prio, uint32_
         const uint32_t w[8] = {ctx, prio, id, ts, i1, i2, i3, i4}; /* TXTB_EV_* order */
         for (unsigned k = 0; k < 8u; k++) store_host32(s + 4u * k, bswap32(w[k]));
     } else {
-        store_host32(s + TXTB_EV_CONTEXT, ctx);
-        store_host32(s + TXTB_EV_PRIORITY, prio);
-        store_host32(s + TXTB_EV_ID, id);
-        store_host32(s + TXTB_EV_TIMESTAMP, ts);
-        store_host32(s + TXTB_EV_INFO1, i1);
-        store_host32(s + TXTB_EV_INFO2, i2);
-        store_host32(s + TXTB_EV_INFO3, i3);
-        store_host32(s + TXTB_EV_INFO4, i4);
+        store_slot_host(s, ctx, prio, id, ts, i1, i2, i3, i4);
     }
     s += TXTB_EVENT_SIZE;
     if (TX_UNLIKELY(s >= r->ev_end)) {
@@ -385,14 +392,7 @@ static TX_HOT_INLINE unsigned commit_plain(tx_rec *r, uint32_t id, uint32_t i1, 
             evt_loss_repend(&r->loss, (uint32_t)(n1 + n4));
         }
     }
-    store_host32(s + TXTB_EV_CONTEXT, ctx);
-    store_host32(s + TXTB_EV_PRIORITY, prio);
-    store_host32(s + TXTB_EV_ID, id);
-    store_host32(s + TXTB_EV_TIMESTAMP, ts);
-    store_host32(s + TXTB_EV_INFO1, i1);
-    store_host32(s + TXTB_EV_INFO2, i2);
-    store_host32(s + TXTB_EV_INFO3, i3);
-    store_host32(s + TXTB_EV_INFO4, i4);
+    store_slot_host(s, ctx, prio, id, ts, i1, i2, i3, i4);
     s += TXTB_EVENT_SIZE;
     unsigned wrapped = 0;
     if (TX_UNLIKELY(s >= r->ev_end)) {

@@ -109,7 +109,7 @@ static const char *str_(const evt_tl *tl, uint32_t id) { return id ? evt_strtab_
 
 /* ---- contexts and objects ---- */
 
-static uint32_t ctx_create_(evt_tl *tl, int has_id, uint64_t id, evt_ctx_class cls, uint64_t t)
+static uint32_t ctx_create_(evt_tl *tl, int has_id, uint64_t id, evt_ctx_class cls, uint64_t t, const char *name)
 {
     if (tl->nctx == tl->ctxcap) {
         uint32_t nc = tl->ctxcap ? tl->ctxcap * 2 : 16;
@@ -133,6 +133,7 @@ static uint32_t ctx_create_(evt_tl *tl, int has_id, uint64_t id, evt_ctx_class c
     c->wake_from = EVT_TL_NONE;
     tl->ctxs[tl->nctx++] = c;
     if (!has_id) tl->noctx[cls & 3] = ix;
+    if (name && name[0]) c->name = str_(tl, intern_(tl, name)); /* named before ctx_new: no rename right after */
     if (tl->sink.ctx_new) tl->sink.ctx_new(tl->sink.user, c);
     return ix;
 }
@@ -151,7 +152,7 @@ static void ctx_set_name_(evt_tl *tl, evt_tl_ctx *c, const char *name)
 static uint32_t target_ctx_(evt_tl *tl, uint64_t id, const char *name, uint64_t t)
 {
     uint32_t ix;
-    if (!evt_u64map_get(&tl->ctxmap, id, &ix)) ix = ctx_create_(tl, 1, id, EVT_CTX_THREAD, t);
+    if (!evt_u64map_get(&tl->ctxmap, id, &ix)) ix = ctx_create_(tl, 1, id, EVT_CTX_THREAD, t, name);
     if (ix != EVT_TL_NONE) ctx_set_name_(tl, tl->ctxs[ix], name);
     return ix;
 }
@@ -519,12 +520,12 @@ static uint32_t ctx_of_(evt_tl *tl, const evt_event *ev, uint64_t t)
 {
     uint32_t ix;
     if (ev->flags & EVT_HAS_CTX) {
-        if (!evt_u64map_get(&tl->ctxmap, ev->ctx, &ix)) ix = ctx_create_(tl, 1, ev->ctx, ev->ctx_class, t);
+        if (!evt_u64map_get(&tl->ctxmap, ev->ctx, &ix)) ix = ctx_create_(tl, 1, ev->ctx, ev->ctx_class, t, ev->ctx_name);
         else if (tl->ctxs[ix]->cls == EVT_CTX_NONE && ev->ctx_class != EVT_CTX_NONE)
             tl->ctxs[ix]->cls = ev->ctx_class; /* created as a target; now we know its class */
     } else {
         ix = tl->noctx[ev->ctx_class & 3];
-        if (ix == EVT_TL_NONE) ix = ctx_create_(tl, 0, 0, ev->ctx_class, t);
+        if (ix == EVT_TL_NONE) ix = ctx_create_(tl, 0, 0, ev->ctx_class, t, ev->ctx_name);
     }
     if (ix == EVT_TL_NONE) return ix;
     evt_tl_ctx *c = tl->ctxs[ix];

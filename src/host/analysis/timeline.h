@@ -211,7 +211,7 @@ typedef struct evt_tl_lost {
 /* Where the timeline reports. Every callback may be NULL. Pointers are valid during the call. */
 typedef struct evt_tl_sink {
     void *user;
-    void (*ctx_new)(void *user, const evt_tl_ctx *c);   /* first event of a context */
+    void (*ctx_new)(void *user, const evt_tl_ctx *c);   /* first event of a context (named if it says) */
     void (*ctx_name)(void *user, const evt_tl_ctx *c);  /* its name became known or changed */
     void (*obj_new)(void *user, const evt_tl_obj *o);   /* first mention of an object */
     void (*obj_name)(void *user, const evt_tl_obj *o);

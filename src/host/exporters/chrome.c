@@ -284,17 +284,7 @@ static void name_ctx_(chrome_state *s, const evt_tl_ctx *c)
     d->named = 1;
 }
 
-/* A new context whose name the event being added carries is named by on_ctx_name right after. */
-static void on_ctx_new(void *user, const evt_tl_ctx *c)
-{
-    chrome_state *s = user;
-    const evt_event *ev = s->tl.cur;
-    if (!c->name && ev && ev->ctx_name && ev->ctx_name[0] && (ev->flags & EVT_HAS_CTX) && c->has_id &&
-        ev->ctx == c->id)
-        return;
-    name_ctx_(s, c);
-}
-
+static void on_ctx_new(void *user, const evt_tl_ctx *c) { name_ctx_(user, c); }
 static void on_ctx_name(void *user, const evt_tl_ctx *c) { name_ctx_(user, c); }
 
 /* The context's drawing state, its track named. */

@@ -98,17 +98,7 @@ static void describe_ctx_(pf_state *s, const evt_tl_ctx *c)
     p->described = 1;
 }
 
-/* A new context whose name the event being added carries is described by on_ctx_name right
- * after (one descriptor, not a placeholder and its rename). */
-static void on_ctx_new(void *user, const evt_tl_ctx *c)
-{
-    pf_state *s = user;
-    const evt_event *ev = s->tl.cur;
-    if (!c->name && ev && ev->ctx_name && ev->ctx_name[0] && (ev->flags & EVT_HAS_CTX) && c->has_id &&
-        ev->ctx == c->id)
-        return;
-    describe_ctx_(s, c);
-}
+static void on_ctx_new(void *user, const evt_tl_ctx *c) { describe_ctx_(user, c); }
 static void on_ctx_name(void *user, const evt_tl_ctx *c) { describe_ctx_(user, c); }
 
 /* The track of a context (described now if it is not yet). */
