@@ -612,6 +612,9 @@ static evt_status end(void *state, evt_reader *r, char *err, size_t errlen)
         for (uint32_t i = 0; i < s->nctx; i++) {
             ctx_draw *d = s->ctxs[i];
             if (d && d->state_open) end_(s, STATE_TID_BASE + TID_OF(i), s->tl.last);
+            /* a switch-in at the last time is a zero-length running state the timeline does
+             * not report (on_state never closes it): its B needs its E */
+            run_out_(s, i, s->tl.last);
         }
     }
     BUF_LIT(s, "\n]}\n");
