@@ -232,6 +232,8 @@ def mode_load(evtrace, data, docs, nsyn, contexts=True):
         answers = {q: ch_rows(ch, sql) for q, sql in queries}
         for q, rows in answers.items():
             print('%s: %d rows' % (q, len(rows)), flush=True)
+            if not rows:  # every query must have something to compare on these traces
+                fail('%s: no rows on the loaded traces' % q)
         for tid, f in traces:
             db = os.path.join(tmp, tid + '.sqlite')
             r = run([evtrace, 'convert', '-q', f, '--to', 'sqlite', '-o', db])
