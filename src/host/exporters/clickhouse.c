@@ -67,19 +67,27 @@ void evt_ch_committed_text(const evt_ch_load *l, char *buf, size_t len)
     if (!o) snprintf(buf, len, "none");
 }
 
-/* The failure message: what happened, then what the server holds of this trace now. */
+/* The failure message: what happened, then what the server holds of this trace now: the rows it
+ * acknowledged, and the rows sent or about to be sent without an acknowledgement (an INSERT that
+ * failed part-way may have stored some of them). */
 static void fail_(evt_ch_load *l, evt_tl_table t, const char *what)
 {
     if (l->err[0]) return; /* keep the first */
-    char done[512];
+    char done[512], open_rows[512] = "";
     evt_ch_committed_text(l, done, sizeof done);
-    uint64_t flight = 0;
-    for (int i = 0; i < EVT_TL_T_COUNT_; i++) flight += l->t[i].req ? l->t[i].in_flight : 0;
+    size_t o = 0;
+    for (int i = 0; i < EVT_TL_T_COUNT_ && o < sizeof open_rows; i++) {
+        if (!l->t[i].in_flight) continue;
+        int w = snprintf(open_rows + o, sizeof open_rows - o, "%s%s %llu", o ? ", " : "",
+                         evt_ch_table((evt_tl_table)i)->name, (unsigned long long)l->t[i].in_flight);
+        if (w < 0) break;
+        o += (size_t)w;
+    }
     snprintf(l->err, sizeof l->err,
-             "trace %s: %s INSERT failed: %s; rows committed: %s%s; the traces row (the commit marker) was not "
-             "written: rerun with --trace-id %s to replace the trace",
-             l->trace_id, evt_ch_table(t)->name, what, done,
-             flight ? " (rows of INSERTs in flight may be partly stored)" : "", l->trace_id);
+             "trace %s: %s INSERT failed: %s; rows committed: %s%s%s%s; the traces row (the commit marker) was "
+             "not written: rerun with --trace-id %s to replace the trace",
+             l->trace_id, evt_ch_table(t)->name, what, done, o ? "; not acknowledged: " : "", open_rows,
+             o ? " (some of these may be stored)" : "", l->trace_id);
 }
 
 /* Hand the encoded rows of table t to its INSERT, opening it first. */
