@@ -267,7 +267,15 @@ uint64_t evt_fake_ch_rows(const evt_fake_ch *f, evt_tl_table t)
     return n;
 }
 
-uint64_t evt_fake_ch_bad(const evt_fake_ch *f) { return f->bad; }
+uint64_t evt_fake_ch_bad(const evt_fake_ch *f)
+{
+    pthread_mutex_lock((pthread_mutex_t *)&f->mu);
+    uint64_t n = f->bad;
+    pthread_mutex_unlock((pthread_mutex_t *)&f->mu);
+    return n;
+}
+
+/* Read once the loads are over (the serving threads write it under the lock). */
 const char *evt_fake_ch_trace_id(const evt_fake_ch *f) { return f->trace_id; }
 
 void evt_fake_ch_reset(evt_fake_ch *f)
