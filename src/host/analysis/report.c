@@ -2,7 +2,7 @@
  * state intervals, ISRs, slices, counters, flows, lost ranges) and the first EVT_REPORT_MAX_LIST
  * events are streamed as flat JSON arrays into temporary files (report_impl.h), so memory grows
  * with contexts, objects and distinct names, never with events. The analyses (analyses.h) run on
- * the same timeline: every sink callback is forwarded to them. report_data.c writes the page's
+ * the same timeline: its sink is this file's, chained with theirs (evt_an_chain). report_data.c writes the page's
  * JSON from them, report_page.c the page. */
 #include "report.h"
 #include "report_impl.h"
@@ -27,28 +27,9 @@ static void idx_(evt_report *r, rp_col_id c, uint32_t v) { evt_json_i64(col_(r, 
 /* A time relative to the first event's (two's complement: an earlier time is negative). */
 static void t_(evt_report *r, rp_col_id c, uint64_t t) { evt_json_i64(col_(r, c), (int64_t)(t - r->base)); }
 
-/* Every timeline callback goes on to the analyses' sink (shared timeline). */
-#define FORWARD_(r, cb, arg)                                  \
-    do {                                                      \
-        if ((r)->an) {                                        \
-            const evt_tl_sink *fw_ = evt_an_sink((r)->an);    \
-            if (fw_->cb) fw_->cb(fw_->user, arg);             \
-        }                                                     \
-    } while (0)
-
-static void on_ctx_new_(void *u, const evt_tl_ctx *c) { FORWARD_((evt_report *)u, ctx_new, c); }
-static void on_ctx_name_(void *u, const evt_tl_ctx *c) { FORWARD_((evt_report *)u, ctx_name, c); }
-static void on_obj_new_(void *u, const evt_tl_obj *o) { FORWARD_((evt_report *)u, obj_new, o); }
-static void on_obj_name_(void *u, const evt_tl_obj *o) { FORWARD_((evt_report *)u, obj_name, o); }
-static void on_switch_(void *u, const evt_tl_switch *sw) { FORWARD_((evt_report *)u, sched_switch, sw); }
-static void on_waking_(void *u, const evt_tl_waking *w) { FORWARD_((evt_report *)u, waking, w); }
-static void on_isr_begin_(void *u, const evt_tl_isr *iv) { FORWARD_((evt_report *)u, isr_begin, iv); }
-static void on_slice_begin_(void *u, const evt_tl_slice *sl) { FORWARD_((evt_report *)u, slice_begin, sl); }
-
 static void on_state_(void *u, const evt_tl_state_iv *iv)
 {
     evt_report *r = u;
-    FORWARD_(r, state, iv);
     u_(r, RP_COL_states, iv->ctx);
     u_(r, RP_COL_states, (uint64_t)iv->state);
     u_(r, RP_COL_states, iv->cpu);
@@ -62,7 +43,6 @@ static void on_state_(void *u, const evt_tl_state_iv *iv)
 static void on_isr_(void *u, const evt_tl_isr *iv)
 {
     evt_report *r = u;
-    FORWARD_(r, isr, iv);
     u_(r, RP_COL_isrs, iv->cpu);
     t_(r, RP_COL_isrs, iv->t0);
     u_(r, RP_COL_isrs, iv->t1 - iv->t0);
@@ -78,7 +58,6 @@ static void on_isr_(void *u, const evt_tl_isr *iv)
 static void on_slice_(void *u, const evt_tl_slice *sl)
 {
     evt_report *r = u;
-    FORWARD_(r, slice, sl);
     u_(r, RP_COL_slices, sl->ctx);
     u_(r, RP_COL_slices, (uint64_t)sl->cat);
     t_(r, RP_COL_slices, sl->t0);
@@ -92,7 +71,6 @@ static void on_slice_(void *u, const evt_tl_slice *sl)
 static void on_counter_(void *u, const evt_tl_counter *c)
 {
     evt_report *r = u;
-    FORWARD_(r, counter, c);
     idx_(r, RP_COL_counters, c->obj);
     u_(r, RP_COL_counters, rp_str(r, c->name));
     t_(r, RP_COL_counters, c->t);
@@ -102,7 +80,6 @@ static void on_counter_(void *u, const evt_tl_counter *c)
 static void on_flow_(void *u, const evt_tl_flow *f)
 {
     evt_report *r = u;
-    FORWARD_(r, flow, f);
     u_(r, RP_COL_flows, rp_str(r, f->kind));
     idx_(r, RP_COL_flows, f->from_ctx);
     idx_(r, RP_COL_flows, f->to_ctx);
@@ -114,7 +91,6 @@ static void on_flow_(void *u, const evt_tl_flow *f)
 static void on_lost_(void *u, const evt_tl_lost *l)
 {
     evt_report *r = u;
-    FORWARD_(r, lost, l);
     u_(r, RP_COL_lost, l->cpu);
     t_(r, RP_COL_lost, l->t0);
     t_(r, RP_COL_lost, l->t1);
@@ -172,14 +148,6 @@ static int start_(evt_report *r)
     evt_tl_sink sink;
     memset(&sink, 0, sizeof sink);
     sink.user = r;
-    sink.ctx_new = on_ctx_new_;
-    sink.ctx_name = on_ctx_name_;
-    sink.obj_new = on_obj_new_;
-    sink.obj_name = on_obj_name_;
-    sink.sched_switch = on_switch_;
-    sink.waking = on_waking_;
-    sink.isr_begin = on_isr_begin_;
-    sink.slice_begin = on_slice_begin_;
     sink.state = on_state_;
     sink.isr = on_isr_;
     sink.slice = on_slice_;
@@ -187,8 +155,9 @@ static int start_(evt_report *r)
     sink.flow = on_flow_;
     sink.lost = on_lost_;
     r->tl_ready = 1; /* evt_tl_free is safe on a partly initialised timeline */
+    if (!(r->an = evt_an_new_shared(&r->tl, r->has_an_cfg ? &r->an_cfg : NULL))) { r->oom = 1; return 0; }
+    evt_an_chain(r->an, &sink, &sink);
     if (!evt_tl_init(&r->tl, r->clock_hz, &sink)) r->oom = 1;
-    else if (!(r->an = evt_an_new_shared(&r->tl, r->has_an_cfg ? &r->an_cfg : NULL))) r->oom = 1;
     return !r->oom;
 }
 
