@@ -170,7 +170,8 @@ evt_status ctf_put_builtin(ctf_state *s, uint32_t cpu, uint64_t t, ctf_builtin b
 typedef struct ctf_sched {
     evt_tl tl;
     ctf_state *out;
-    uint32_t cpu;            /* CPU of the event being fed (the timeline merges CPUs >= 63) */
+    uint32_t cpu;            /* stream of the timeline's last slot (CPUs >= 63): the first such
+                              * CPU seen, 0 until then */
     evt_status st;           /* first error of a record (the sink cannot return one) */
     uint64_t records;        /* records written */
     uint64_t clamped;        /* records written later than their own time */

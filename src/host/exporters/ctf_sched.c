@@ -27,11 +27,13 @@
 static int32_t tid_(uint32_t index) { return index == EVT_TL_NONE ? 0 : (int32_t)(index + 1); }
 
 /* The stream of a record on timeline CPU slot cpu: the slot is the CPU number except the last,
- * which every CPU from EVT_TL_MAX_CPUS - 1 up shares; a record there belongs to the event's own
- * CPU when that is one of them. */
+ * which every CPU from EVT_TL_MAX_CPUS - 1 up shares; that slot's records all go to the stream of
+ * the first of those CPUs seen (k->cpu), a real CPU's stream, and one stream for the whole slot:
+ * its sched_switch records chain (prev_tid = the previous next_tid) even when a context moves
+ * between two of those CPUs or to another CPU (the recording event's own CPU split them). */
 static uint32_t cpu_of_(const ctf_sched *k, uint32_t cpu)
 {
-    return cpu == EVT_TL_MAX_CPUS - 1 && k->cpu >= cpu ? k->cpu : cpu;
+    return cpu == EVT_TL_MAX_CPUS - 1 && k->cpu ? k->cpu : cpu;
 }
 
 static void put_(ctf_sched *k, uint32_t cpu, uint64_t t, ctf_builtin b, const ctf_value *v)
@@ -117,7 +119,7 @@ int ctf_sched_init(ctf_sched *k, ctf_state *out, uint64_t hz)
 
 evt_status ctf_sched_add(ctf_sched *k, const evt_event *ev)
 {
-    k->cpu = (ev->flags & EVT_HAS_CPU) ? ev->cpu : 0;
+    if (!k->cpu && (ev->flags & EVT_HAS_CPU) && ev->cpu >= EVT_TL_MAX_CPUS - 1) k->cpu = ev->cpu;
     (void)evt_tl_add(&k->tl, ev);
     if (k->tl.oom && k->st == EVT_OK) k->st = EVT_ERR_NOMEM;
     return k->st;
