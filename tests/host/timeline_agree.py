@@ -55,9 +55,10 @@ from perfetto_decode import decode, Trace  # noqa: E402
 
 ISR_TID_BASE = 2000000
 STATE_TID_BASE = 1000000
+CHROME_MAX_DEPTH = 32  # chrome.c MAX_DEPTH: open slices drawn per context
 BT_LINE = re.compile(r"^\[(\d+)\] \(\+[^)]*\) (\w+): \{ cpu_id = (\d+) \}, \{ (.*) \}$")
 BT_FIELD = re.compile(r'(\w+) = ("(?:[^"\\]|\\.)*"|-?\d+)')
-BT_DISCARD = re.compile(r'Tracer discarded (\d+) events')
+BT_DISCARD = re.compile(r'Tracer discarded (\d+) events? ')
 
 
 TOTAL = dict.fromkeys(('runs', 'isrs', 'slices with a length', 'chrome pieces', 'lost', 'zero-length switch-ins',
@@ -100,7 +101,7 @@ class Ref:
         for v in self.running.values():
             v.sort()
         self.isrs = sorted(db.execute('SELECT cpu, t0, t1, depth, truncated, name FROM isrs').fetchall())
-        self.slices = db.execute('SELECT ctx, cat, name, t0, t1, truncated FROM slices').fetchall()
+        self.slices = db.execute('SELECT ctx, cat, name, t0, t1, truncated, depth FROM slices').fetchall()
         db.close()
 
     def index(self, cid, cls):
@@ -386,12 +387,15 @@ def check(evtrace, path, extra, tmp, proto_dir, say):
         same('stats isrs count/min/max/sum per name', want, got)
 
         # service / function slices
-        rs = [(nm, cat, t0, t1) for _, cat, nm, t0, t1, _ in ref.slices]
+        rs = [(nm, cat, t0, t1) for _, cat, nm, t0, t1, _, _ in ref.slices]
         ref_named = per_name(rs)
         same('slices per (cat, name): [count, total] (perfetto)', ref_named, per_name(P['slices']))
         same('slices per (cat, name): [count, total] (report)', ref_named, per_name(R['slices']))
-        check_chrome_slices(ref, C)
-        check_stats_slices(evtrace, path, extra, ref, S)
+        same('every slice (name, cat, t0, t1) (perfetto)', sorted(rs), sorted(P['slices']))
+        same('every slice (name, cat, t0, t1) (report)', sorted(rs), sorted(R['slices']))
+        one_, rest = split_instants(ref, instant_svcs(evtrace, path, extra))
+        check_chrome_slices(ref, C, P, one_, rest)
+        check_stats_slices(ref, S, rest)
 
         # lost records
         for out, v in (('sqlite losses sum', ref.losses_sum), ('perfetto', P['lost']), ('chrome', C['lost']),
@@ -413,7 +417,8 @@ def check(evtrace, path, extra, tmp, proto_dir, say):
 
 
 def instant_svcs(evtrace, path, extra):
-    """Services recorded as one instant (kind svc), per (context id, name): their count."""
+    """Services recorded as one instant (kind svc), per name: their count (the timeline makes each
+    a zero-length slice; SQLite cannot tell one from a zero-length enter/exit pair)."""
     r = run([evtrace, 'dump', '--json'] + extra + [path])
     out = {}
     for l in r.stdout.decode('utf-8').splitlines():
@@ -424,52 +429,62 @@ def instant_svcs(evtrace, path, extra):
     return out
 
 
-def check_chrome_slices(ref, C):
-    """Chrome's pieces: per (cat, name) the first pieces (not resumed) count the slices that began
-    while their context ran (or in an ISR context, drawn whole) and the pieces add up to each
-    slice's time inside its context's running intervals; one-instant services are instants."""
+def split_instants(ref, inst):
+    """SQLite slices -> (one-instant services, the others): per name, that many zero-length,
+    untruncated svc slices are the instants (which of them does not matter: same name and length)."""
+    left = dict(inst)
+    one_, rest = [], []
+    for row in ref.slices:
+        cid, cat, nm, t0, t1, trunc, depth = row
+        if cat == 'svc' and t0 == t1 and not trunc and left.get(nm, 0) > 0:
+            left[nm] -= 1
+            one_.append(row)
+        else:
+            rest.append(row)
+    if any(left.values()):
+        raise Disagree('sqlite: fewer zero-length svc slices than svc instants in the dump: %r' %
+                       {k: v for k, v in left.items() if v})
+    return one_, rest
+
+
+def check_chrome_slices(ref, C, P, one_, rest):
+    """Chrome: a one-instant service is an instant ("i", cat svc); any other slice is drawn as B/E
+    pieces inside its context's running slices (an ISR context's whole), nested at most
+    CHROME_MAX_DEPTH deep: per name, the first pieces (no args.resumed) are the slices that began
+    while their context ran (t0 inside a running interval, ends included, zero-length switch-ins
+    too), and the pieces add up to each slice's time inside its context's running intervals."""
     isr_ctx = set(i for i, c in enumerate(ref.ctxs) if c[2] == 'isr')
-    inst = {}
+    want_inst, got_inst = {}, {}
+    for row in one_:
+        want_inst[row[2]] = want_inst.get(row[2], 0) + 1
     for i, nm, t in C['instants']:
-        inst[nm] = inst.get(nm, 0) + 1
+        got_inst[nm] = got_inst.get(nm, 0) + 1
+    same('chrome svc instants per name (one-instant services)', want_inst, got_inst)
     want, got = {}, {}
-    zero = {}
-    for cid, cat, nm, t0, t1, trunc in ref.slices:
-        i = ref.index(cid, 'isr' if cid is None and cat == 'isr' else 'run')
-        if t0 == t1 and not trunc and cat == 'svc':
-            zero[nm] = zero.get(nm, 0) + 1
-        runs = ref.running.get(i, [])
+    for cid, cat, nm, t0, t1, trunc, depth in rest:
+        if depth >= CHROME_MAX_DEPTH:
+            continue
+        i = ref.index(cid, 'run')
         whole = i in isr_ctx
-        began = whole or any(a <= t0 < b for a, b in runs)
+        runs = ref.running.get(i, []) + [x for x in P['runs'].get(i, []) if x[0] == x[1]]
+        began = whole or any(a_ <= t0 <= b_ for a_, b_ in runs)
         w = want.setdefault(nm, [0, 0])
+        w[0] += 1 if began else 0
         w[1] += (t1 - t0) if whole else overlap((t0, t1), runs)
-        w[0] += 1 if began and (t1 > t0 or whole) else 0
     for i, nm, cat, t0, t1, resumed in C['pieces']:
         g = got.setdefault(nm, [0, 0])
         g[1] += t1 - t0
         g[0] += 0 if resumed else 1
-    want = {k: v for k, v in want.items() if v != [0, 0]}
-    for k, v in inst.items():
-        if zero.get(k, 0) < v:
-            raise Disagree('chrome: %d "%s" service instants, sqlite has %d zero-length svc slices' % (v, k, zero.get(k, 0)))
-    # zero-length slices that are not one-instant services show as a B/E pair of length 0
-    for k in list(want):
-        if k not in got and want[k][1] == 0:
-            del want[k]
-    for k in list(got):
-        if k not in want and got[k][1] == 0:
-            del got[k]
+    want = {k: v for k, v in want.items() if v != [0, 0]}  # never drawn: no key in chrome either
     same('chrome slice pieces per name: [first pieces, time inside running]', want, got)
 
 
-def check_stats_slices(evtrace, path, extra, ref, S):
-    inst = instant_svcs(evtrace, path, extra)
+def check_stats_slices(ref, S, rest):
+    """stats: per name count/min/max/sum of the slices with a duration: not a one-instant service,
+    not open at the end, not closed by a loss (stats.c)."""
     want = {}
-    for cid, cat, nm, t0, t1, trunc in ref.slices:
-        if cat == 'svc' and t0 == t1 and not trunc and inst.get(nm, 0) > 0:
-            inst[nm] -= 1  # a service recorded as one instant: no duration
-            continue
-        if trunc and (t1 == ref.end or t1 in ref.loss_t):  # open at the end or closed by a loss
+    for cid, cat, nm, t0, t1, trunc, depth in rest:
+        if trunc and (t1 == ref.end or t1 in ref.loss_t):
             continue
         want.setdefault((cat, nm), []).append(t1 - t0)
     want = {k: (len(v), min(v), max(v), sum(v)) for k, v in want.items()}
@@ -478,6 +493,23 @@ def check_stats_slices(evtrace, path, extra, ref, S):
         for x in S[key]:
             got[(cat, x['name'])] = (x['count'], x['min'], x['max'], x['sum'])
     same('stats services/functions count/min/max/sum per name', want, got)
+
+
+def smp_copy(path, cpu, tmp):
+    """A copy of a little-endian TXTB buffer (48-byte header, 32 x 48-byte registry, 32-byte event
+    slots from offset 1584: ctx, prio, id, ts, info1..4) whose slots 300..399 say core `cpu`
+    (ThreadX SMP: bits 24-31 of a kernel event id): contexts move between two CPUs."""
+    with open(path, 'rb') as f:
+        raw = bytearray(f.read())
+    for i in range(300, 400):
+        at = 1584 + 32 * i + 8 + 3
+        if raw[at] != 0:
+            fail('%s: slot %d already has core bits' % (path, i))
+        raw[at] = cpu
+    out = os.path.join(tmp, 'smp_cpu%d_%s' % (cpu, os.path.basename(path)))
+    with open(out, 'wb') as f:
+        f.write(raw)
+    return out
 
 
 def utk_trace(test_bin, tmp):
@@ -516,6 +548,9 @@ def main():
         for s in ('small.syn', 'weird.syn'):
             if os.path.exists(os.path.join(host, s)):
                 runs.append((os.path.join(host, s), []))
+        tx = os.path.join(data, 'threadx_tracex', 'demo_threadx.trx')
+        for cpu in (1, 100):  # SMP: slots 300..399 recorded on another core (a CPU >= 64 shares slot 63)
+            runs.append((smp_copy(tx, cpu, tmp), []))
         for p in paths:  # ThreadX with a clock too: every output in ns (without it: ticks, above)
             if os.sep + 'threadx' in p:
                 runs.append((p, ['--clock-hz', '3000000']))
