@@ -13,7 +13,8 @@ request. On one sample of each format (ThreadX demo and real, RKH, ETW, XRay, sy
 - takes screenshots into ARTIFACTS (build/<dir>/artifacts/report/*.png).
 A 1M-event synthetic report must load within LOAD_LIMIT_S and redraw a zoom within ZOOM_LIMIT_S.
 A missing chromium is a failure, never a skip.
-usage: report_browser.py EVTRACE SAMPLES_DIR HOST_DATA_DIR ARTIFACTS"""
+- renders the report `make run` writes (DEMO: the ThreadX demo program; its trace in real time).
+usage: report_browser.py EVTRACE SAMPLES_DIR HOST_DATA_DIR ARTIFACTS [DEMO]"""
 import json
 import os
 import re
@@ -43,8 +44,8 @@ def check(cond, msg):
     return cond
 
 
-def report(evtrace, path, out):
-    r = subprocess.run([evtrace, 'report', '-q', '--force', path, '-o', out], stdout=subprocess.PIPE,
+def report(evtrace, path, out, extra=()):
+    r = subprocess.run([evtrace, 'report', '-q', '--force'] + list(extra) + [path, '-o', out], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE)
     if r.returncode not in (0, 1) or not os.path.exists(out):
         raise cdp.CdpError('report failed on %s: %s' % (path, r.stderr.decode()))
@@ -388,8 +389,30 @@ def big(b, evtrace, tmp, art):
     check(zt < ZOOM_LIMIT_S, 'synthetic 1M: zoom took %.2f s' % zt)
 
 
+def make_run_demo(b, evtrace, demo, tmp, art):
+    """The report `make run` ends with: the ThreadX demo's own trace, in real time (its timer counts
+    microseconds, as the Makefile says with --clock-hz 1000000)."""
+    trx = os.path.join(tmp, 'demo.trx')
+    r = subprocess.run([demo, trx], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if not check(r.returncode == 0 and os.path.exists(trx), 'the ThreadX demo failed: %s' % r.stderr.decode()[:500]):
+        return
+    out = os.path.join(tmp, 'demo-report.html')
+    report(evtrace, trx, out, ['--clock-hz', '1000000'])
+    load(b, out)
+    check(not b.problems(), 'make run demo: %r' % b.problems()[:5])
+    meta = b.eval("JSON.parse(document.getElementById('evt-data').textContent).meta")
+    check(meta['unit'] == 'ns', 'make run demo: the report is not in real time: %r' % meta['unit'])
+    b.screenshot(os.path.join(art, 'make-run-demo-overview.png'))
+    drawing_checks(b, 'make-run-demo')
+    b.eval("document.getElementById('load-panel').scrollIntoView()")
+    b.frames(2)
+    b.screenshot(os.path.join(art, 'make-run-demo-load.png'))
+    check(not b.problems(), 'make run demo after interaction: %r' % b.problems()[:5])
+
+
 def main():
     evtrace, samples, data, art = sys.argv[1:5]
+    demo = sys.argv[5] if len(sys.argv) > 5 else None
     if not cdp.find_chromium():
         print('FAIL: chromium missing (Debian package chromium; scripts/deps.sh check installs it)')
         sys.exit(1)
@@ -409,6 +432,8 @@ def main():
                 if check(os.path.exists(p), 'sample %s missing' % p):
                     interactive(b, evtrace, p, tmp, art)
             interactive(b, evtrace, os.path.join(data, 'small.syn'), tmp, art)
+            if demo:
+                make_run_demo(b, evtrace, demo, tmp, art)
             big(b, evtrace, tmp, art)
     finally:
         b.close()

@@ -247,6 +247,8 @@ static void do_switch_(evt_tl *tl, uint32_t cpu, uint64_t t, uint32_t next, evt_
     }
     if (prev != EVT_TL_NONE) {
         evt_tl_ctx *p = tl->ctxs[prev];
+        /* initialisation code that stops running is not waiting for the CPU: no claim about it */
+        if (p->cls == EVT_CTX_INIT && prev_state == EVT_TL_READY) prev_state = EVT_TL_UNKNOWN;
         set_state_(tl, p, prev_state, t, prev_state == EVT_TL_BLOCKED ? obj : EVT_TL_NONE,
                    prev_state == EVT_TL_BLOCKED ? svc : 0);
         p->running_on = 0;

@@ -18,7 +18,8 @@
  *   (the code that recorded an event was running). Events without a context id run in their
  *   class's "(no context)" entry (RKH's records outside any thread): code ran, we do not know
  *   which, and it is shown as such rather than as idle. A different context recording an event is a
- *   switch: the previous one goes to `ready` (preempted) unless it already stopped.
+ *   switch: the previous one goes to `ready` (preempted) unless it already stopped; initialisation
+ *   code (class init) goes to `unknown` instead (it is not waiting for the CPU).
  * - thread_run with a target other than the recording context (ThreadX tx_thread_resume, a
  *   semaphore put waking a waiter) makes the target ready: a `waking` record, and a flow from the
  *   waker to the target's next running. thread_run of the recording context itself (dispatch
