@@ -1,6 +1,6 @@
 /* ETW benchmarks: ns per TraceEvent (2 MOF fields) beside the common baseline measured in the same
  * run (ratio; the best of 20 short
- * interleaved rounds of each), the filtered, disabled and stopped paths (inline gate, no clock read), two threads
+ * interleaved rounds of each), locked (per-CPU slot) and THREAD_OWNED (no lock per event), the filtered, disabled and stopped paths (inline gate, no clock read), two threads
  * on two sessions (each its own lock and buffer) beside the two-thread own-ring baseline, two
  * threads sharing one session (per-thread buffers, one session lock), TraceEvent with POSIX CPU
  * times, and the .etl reader's MB/s over a file made by the writer in memory (64 KiB buffers, 4
@@ -108,10 +108,10 @@ static void start_prov(evt_etw_session *s, evt_etw_provider *prov, uint8_t *mem,
     memset(&c, 0, sizeof c);
     c.buffer_size = 64 * 1024;
     c.buffers = nbuf;
-    c.per_thread = per_thread != 0;
+    c.per_thread = per_thread == 3 ? EVT_ETW_SLOTS_THREAD_OWNED : per_thread != 0;
     c.log_file_mode = ETW_FILE_MODE_SEQUENTIAL;
     c.write = sink;
-    c.thread_id = per_thread == 1 ? rr_thread : evt_etw_posix_thread_id; /* 2: real thread ids */
+    c.thread_id = per_thread == 1 ? rr_thread : evt_etw_posix_thread_id; /* 2, 3: real thread ids */
     c.process_id = evt_etw_posix_process_id;
     c.filetime = evt_etw_posix_filetime;
     if (cpu_times) c.cpu_times = evt_etw_posix_cpu_times;
@@ -134,13 +134,23 @@ int main(void)
 
     g_keep = 0;
     start(&s, mem, 1, 0, 0);
+    /* The same call into a THREAD_OWNED session (the thread's own slot, no lock per event). */
+    static evt_etw_session s_own;
+    static evt_etw_provider p_own;
+    static uint8_t mem_own[64 * 1024];
+    start_prov(&s_own, &p_own, mem_own, 1, 3, 0);
+    double town = 1e30;
     for (int k = 0; k < ROUNDS; k++) {
         base = min2(base, bench_baseline_ns(iters / SHORT));
         te = min2(te, bench_ns_per_call(one_event, NULL, iters / SHORT, 5));
+        town = min2(town, bench_ns_per_call(one_event, &p_own, iters / SHORT, 5));
     }
+    evt_etw_session_stop(&s_own);
     bench_report("etw", "baseline (TSC + 32-byte store)", base, "ns/event");
     bench_report("etw", "TraceEvent, 2 MOF fields (80-byte record)", te, "ns/event");
     bench_report("etw", "TraceEvent, 2 MOF fields / baseline", te / base, "x");
+    bench_report("etw", "TraceEvent, 2 MOF fields, thread-owned slot", town, "ns/event");
+    bench_report("etw", "TraceEvent, 2 MOF fields, thread-owned slot / baseline", town / base, "x");
     double empty = 1e30;
     for (int k = 0; k < ROUNDS; k++) empty = min2(empty, bench_ns_per_call(empty_call, NULL, iters / SHORT, 5));
     bench_report("etw", "harness floor: empty function through the harness call", empty, "ns/call");
@@ -168,6 +178,14 @@ int main(void)
         for (int k = 0; k < 2; k++) evt_etw_session_stop(&s2[k]);
         bench_report("etw", "two threads, two sessions: TraceEvent", t2, "ns/event per thread");
         bench_report("etw", "two threads, two sessions / two-thread baseline", t2 / base2, "x");
+        /* The same with THREAD_OWNED sessions, beside the same baseline, interleaved. */
+        for (int k = 0; k < 2; k++) start_prov(&s2[k], &p2[k], mem2[k], 1, 3, 0);
+        double b3, t3;
+        double r3 = bench_2t_interleaved(one_event, args, iters / SHORT * 4, ROUNDS, &b3, &t3);
+        for (int k = 0; k < 2; k++) evt_etw_session_stop(&s2[k]);
+        bench_report("etw", "two threads, two thread-owned sessions: TraceEvent", t3, "ns/event per thread");
+        bench_report("etw", "two threads, two thread-owned sessions / two-thread baseline (median of rounds)", r3, "x");
+        bench_report("etw", "two threads, two thread-owned sessions / two-thread baseline (best of each)", t3 / b3, "x");
         static uint8_t mem3[2 * 64 * 1024];
         start(&s, mem3, 2, 2, 0); /* per-thread buffers, real thread ids */
         void *const args1[2] = {&g_prov, &g_prov};
@@ -175,6 +193,11 @@ int main(void)
         evt_etw_session_stop(&s);
         bench_report("etw", "two threads, one session (per-thread buffers, one lock): TraceEvent", t1, "ns/event per thread");
         bench_report("etw", "two threads, one session / two-thread baseline", t1 / base2, "x");
+        start(&s, mem3, 2, 3, 0); /* thread-owned slots */
+        double t4 = bench_2t_ns_per_call(one_event, args1, iters, 5);
+        evt_etw_session_stop(&s);
+        bench_report("etw", "two threads, one session (thread-owned slots): TraceEvent", t4, "ns/event per thread");
+        bench_report("etw", "two threads, one session, thread-owned / two-thread baseline", t4 / base2, "x");
     }
     start(&s, mem, 1, 0, 1);
     bench_report("etw", "TraceEvent, 2 MOF fields + getrusage CPU times", bench_ns_per_call(one_event, NULL, iters / 10, 3), "ns/event");

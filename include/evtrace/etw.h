@@ -69,7 +69,10 @@ typedef int (*evt_etw_write_fn)(void *user, uint64_t offset, const void *data, u
 typedef struct evt_etw_session_config {
     uint32_t buffer_size;      /* bytes per buffer; 4096 .. 16 MiB, multiple of 8 */
     uint32_t buffers;          /* in-memory buffers = slots (1 .. EVT_ETW_MAX_SLOTS) */
-    int per_thread;            /* 0: slot = CPU (evt_port_cpu() % buffers); 1: one slot per thread */
+    int per_thread;            /* EVT_ETW_SLOTS_PER_CPU (0): slot = CPU (evt_port_cpu() % buffers);
+                                  EVT_ETW_SLOTS_PER_THREAD (1): one slot per thread id, under the lock;
+                                  EVT_ETW_SLOTS_THREAD_OWNED (2): each thread owns its slot, no lock
+                                  per event (see below) */
     uint32_t log_file_mode;    /* ETW_FILE_MODE_SEQUENTIAL or ETW_FILE_MODE_CIRCULAR (+ other bits) */
     uint32_t max_file_buffers; /* file limit in buffers incl. the header buffer; 0 = none
                                   (sequential only; circular needs >= 2) */
@@ -90,7 +93,26 @@ typedef struct evt_etw_session_config {
     void (*cpu_times)(uint64_t *kernel_100ns, uint64_t *user_100ns); /* calling thread; NULL = 0 */
     uint32_t (*thread_id)(void); /* NULL = (uint32_t)evt_port_context_id() */
     uint32_t (*process_id)(void);/* NULL = 0 */
+    void (*sync_writers)(void);  /* THREAD_OWNED: a full memory barrier on every thread of the
+                                    process (POSIX: evt_etw_posix_sync_writers, membarrier), run
+                                    by stop before it waits for records in flight; NULL = none
+                                    (enough on one core) */
 } evt_etw_session_config;
+
+/* Slot modes (evt_etw_session_config.per_thread).
+ * THREAD_OWNED: a thread claims a slot once (by thread id, a CAS on its first event) and then writes
+ * its records into it with plain stores, guarded only by the slot's nesting guard (a signal handler
+ * or interrupt on the same thread that records mid-record is dropped and counted); the session lock
+ * is taken per BUFFER (flush, loss record), never per event. The thread-id hook must give threads
+ * that run at the same time different ids (the default, evt_port_context_id, does). Flush writes
+ * every slot's published records; stop closes the session, waits for records in flight (after
+ * cfg.sync_writers) and writes what every slot holds, incl. the partial buffers of threads that
+ * exited. A thread that will not record again may give its slot back (evt_etw_thread_detach), else
+ * the slot stays its id's. Stop must not be called where it would starve a record in flight (a
+ * signal handler on a recording thread; a task that out-prioritises a recorder on one core). */
+#define EVT_ETW_SLOTS_PER_CPU      0
+#define EVT_ETW_SLOTS_PER_THREAD   1
+#define EVT_ETW_SLOTS_THREAD_OWNED 2
 
 /* One in-memory buffer of a session. */
 typedef struct evt_etw_slot {
@@ -100,6 +122,15 @@ typedef struct evt_etw_slot {
     uint32_t events;        /* records in the buffer */
     int lost_since_flush;   /* events were lost while this buffer was current */
     evt_rec_count loss_in;  /* losses carried by the loss records in the buffer */
+    /* THREAD_OWNED (members the owner writes on every record; the others are the lock holder's): */
+    uint32_t tkey;          /* owning thread id + 1 (0 = free): CAS on claim, release on detach */
+    uint32_t active;        /* owner: 1 while writing a record (stop waits for 0) */
+    uint32_t committed;     /* owner, release: records [base, committed) are complete */
+    uint32_t base;          /* lock holder: records before it were written to the file */
+    evt_nest nest;          /* a record of this slot is in progress (same-thread nesting) */
+    evt_rec_count written;  /* owner, relaxed stores: data records stored in this slot */
+    evt_clock clk;          /* owner: this slot's record timestamps, clamped monotonic */
+    uint8_t pad_[64];       /* keeps neighbouring slots' owners off each other's cache lines */
 } evt_etw_slot;
 
 /* A logging session (controller side). All members are private to the recorder. */
@@ -128,6 +159,8 @@ typedef struct evt_etw_session {
     uint32_t pid;           /* process id, read once at start */
     uint32_t hdr_bits;      /* HeaderType << 16 | MarkerFlags << 24 of every record (set at start) */
     uint32_t size_limit;    /* largest record Size accepted: min(65535, buffer_size - 73) */
+    uint32_t pt_flags;      /* THREAD_OWNED: ETW_PT_CLOSED | ETW_PT_LOSS (0: the fast path may run);
+                               read by every record, written on drops and by the lock holder */
 } evt_etw_session;
 
 /* A classic provider (RegisterTraceGuids). */
@@ -164,6 +197,12 @@ void evt_etw_session_stats(const evt_etw_session *s, evt_etw_stats *out);
 /* The common recorder stats (evtrace/recorder.h): written, dropped, overwritten (events of
  * buffers that left the file, incl. loss counts they carried), pending, loss records. */
 void evt_etw_get_rec_stats(const evt_etw_session *s, evt_rec_stats *out);
+
+/* THREAD_OWNED: write the calling thread's records to the file and give its slot back (for a thread
+ * about to exit; another thread may claim the slot). EVT_ETW_SUCCESS (also when the thread had no
+ * slot), ..._INVALID_HANDLE (session not running or another mode), ..._NOT_ENOUGH_MEMORY (called
+ * nested in a record of the same slot, or the lock unavailable to a nested context). */
+uint32_t evt_etw_thread_detach(evt_etw_session *s);
 
 /* RegisterTraceGuids: a provider with its control GUID and optional enable callback. */
 void evt_etw_register(evt_etw_provider *p, const evt_etw_guid *guid,
@@ -281,5 +320,9 @@ void evt_etw_posix_cpu_times(uint64_t *kernel_100ns, uint64_t *user_100ns);
 uint64_t evt_etw_posix_filetime(void);
 uint32_t evt_etw_posix_thread_id(void);
 uint32_t evt_etw_posix_process_id(void);
+/* evt_etw_session_config.sync_writers for POSIX: membarrier(PRIVATE_EXPEDITED) (registered on first
+ * use), else membarrier(GLOBAL), else a sequentially consistent fence (then stop relies on the
+ * recording threads' stores draining while it waits). */
+void evt_etw_posix_sync_writers(void);
 
 #endif

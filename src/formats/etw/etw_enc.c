@@ -23,7 +23,22 @@
  *    what stays pending at stop (file full) goes into the logfile header's EventsLost, and the
  *    header's LoggerName pointer field holds ETW_EVT_LOSS_MARK. So a reader's events plus the
  *    counts of loss records plus EventsLost equal the events issued, exactly.
- *  - A full buffer is flushed (written through cfg.write) inline by the context that filled it. */
+ *  - A full buffer is flushed (written through cfg.write) inline by the context that filled it.
+ *  - THREAD_OWNED slots (per_thread == 2): a record takes no lock. Its thread finds its slot (tkey
+ *    == its id + 1, claimed once by CAS), enters the slot's nesting guard (a same-thread signal
+ *    handler arriving mid-record drops and counts), sets `active`, tests pt_flags (one relaxed
+ *    load: closed, or a loss pending) and the room left, writes the record with plain stores,
+ *    publishes it (committed, release) and clears `active`. Only the owner (and its nested
+ *    handlers, which run to completion) touches `used` and the bytes at or after `committed`.
+ *    Everything else happens under the session lock and guard, per BUFFER: the owner writes its
+ *    records [base, used) to the file when the next record does not fit, or writes a loss record
+ *    when pt_flags says one is pending; flush and stop write each slot's published records [base,
+ *    committed) and move base (the owner keeps appending after them); losses no slot carries
+ *    go out as a one-record buffer of the session's own stream (ProcessorIndex = nslots). Stop sets
+ *    pt_flags closed, leaves the lock, runs cfg.sync_writers and waits for every slot's `active`
+ *    to be 0 (a record that saw the session open is complete; one that starts later sees it
+ *    closed: drops, counted), then writes what the slots hold. Drops: s->loss.dropped (atomic)
+ *    and the ETW_PT_LOSS bit; written: each slot's counter (relaxed stores), summed by the stats. */
 #include "evtrace/etw.h"
 
 #include "evtrace/port.h"
@@ -33,8 +48,10 @@
 /* Slow paths kept out of TraceEvent's body (fewer registers to save on every event). */
 #if defined(__GNUC__) || defined(__clang__)
 #define ETW_COLD __attribute__((noinline, cold))
+#define ETW_NOINLINE __attribute__((noinline))
 #else
 #define ETW_COLD
+#define ETW_NOINLINE
 #endif
 
 #define HDR_BUF_MAX (ETW_BUFFER_HEADER_SIZE + ETW_SYSTEM_HEADER_SIZE + ETW_LOGFILE_HEADER_SIZE64 + 2u * 2u * (EVT_ETW_MAX_NAME + 1u) + 8u)
@@ -48,6 +65,34 @@ static void copy(void *dst, const void *src, uint32_t n)
     for (uint32_t i = 0; i < n; i++) d[i] = q[i];
 }
 static void fill_ff(uint8_t *p, uint32_t n) { for (uint32_t i = 0; i < n; i++) p[i] = 0xFF; }
+
+/* pt_flags (THREAD_OWNED): any bit set sends a record to the slow path under the lock. */
+#define ETW_PT_CLOSED 1u /* stopped or the file is full: records are dropped */
+#define ETW_PT_LOSS   2u /* a loss is pending: the next record writes a loss record first */
+/* Rare read-modify-writes of pt_flags, the drop count and the slot claim. The drop side (count,
+ * then raise ETW_PT_LOSS) and the loss-record side (clear ETW_PT_LOSS, then read the count with an
+ * RMW) are all sequentially consistent: a drop the reader misses raises the bit after it was
+ * cleared. Single-core fallback as in recorder.h. */
+#if defined(__GNUC__) || defined(__clang__)
+#define PT_OR(p, v)  ((void)__atomic_fetch_or((p), (v), __ATOMIC_SEQ_CST))
+#define PT_AND(p, v) ((void)__atomic_fetch_and((p), (v), __ATOMIC_SEQ_CST))
+#define PT_ADD(p, v) ((void)__atomic_fetch_add((p), (v), __ATOMIC_SEQ_CST))
+#define PT_RMW_LOAD(p) __atomic_fetch_add((p), 0, __ATOMIC_SEQ_CST)
+#define PT_CAS(p, expect, v) __atomic_compare_exchange_n((p), (expect), (v), 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)
+#else
+#define PT_OR(p, v)  ((void)(*(volatile uint32_t *)(p) |= (v)))
+#define PT_AND(p, v) ((void)(*(volatile uint32_t *)(p) &= (v)))
+#define PT_ADD(p, v) ((void)(*(volatile evt_rec_count *)(p) += (v)))
+#define PT_RMW_LOAD(p) (*(volatile evt_rec_count *)(p))
+static int pt_cas(uint32_t *p, uint32_t *expect, uint32_t v)
+{
+    if (*(volatile uint32_t *)p != *expect) { *expect = *p; return 0; }
+    *(volatile uint32_t *)p = v;
+    return 1;
+}
+#define PT_CAS(p, expect, v) pt_cas((p), (expect), (v))
+#endif
+static int owned_mode(const evt_etw_session *s) { return s->cfg.per_thread == EVT_ETW_SLOTS_THREAD_OWNED; }
 static uint32_t align8(uint32_t v) { return (v + (ETW_RECORD_ALIGN - 1u)) & ~(ETW_RECORD_ALIGN - 1u); }
 
 /* Hot-path stores of the record (little-endian fields): on a little-endian GCC/clang target one
@@ -136,19 +181,22 @@ static ETW_COLD uint64_t cpu_word(const evt_etw_session *s)
     return (uint64_t)kt | (uint64_t)ut << 32;
 }
 
-/* Enter the session (lock, then nesting guard). 0: a nested context cannot (counted dropped). */
-static int enter(evt_etw_session *s, evt_port_crit_t *st)
+/* Enter the session (lock, then nesting guard). 0: a nested context cannot (nothing counted). */
+static int enter_session(evt_etw_session *s, evt_port_crit_t *st)
 {
-    if (!evt_rec_lock_enter(&s->lock, st)) {
-        evt_loss_drop(&s->loss);
-        return 0;
-    }
+    if (!evt_rec_lock_enter(&s->lock, st)) return 0;
     if (!evt_nest_enter(&s->nest)) {
         evt_rec_lock_exit(&s->lock, *st);
-        evt_loss_drop(&s->loss);
         return 0;
     }
     return 1;
+}
+/* The same for a record: 0 counts it dropped. */
+static int enter(evt_etw_session *s, evt_port_crit_t *st)
+{
+    if (enter_session(s, st)) return 1;
+    evt_loss_drop(&s->loss);
+    return 0;
 }
 static void leave(evt_etw_session *s, evt_port_crit_t st)
 {
@@ -257,6 +305,51 @@ static int write_header_buffer(evt_etw_session *s, uint64_t end_time)
     return 1;
 }
 
+/* The file offset of the next data buffer, which holds `events` data events and loss records
+ * carrying `loss_in` (session entered). Returns 0 when it cannot go into the file (sequential file
+ * full: logging stops). In a circular file the buffer at that position leaves the file here: its
+ * events are lost, its loss counts re-pended. */
+static int place_buffer(evt_etw_session *s, evt_rec_count events, evt_rec_count loss_in, uint64_t *off)
+{
+    if (s->cfg.log_file_mode & ETW_FILE_MODE_CIRCULAR) {
+        uint64_t ring = s->cfg.max_file_buffers - 1u;
+        uint64_t pos = s->data_written % ring;
+        *off = (uint64_t)s->cfg.buffer_size * (1u + pos);
+        if (s->data_written >= ring) { /* the buffer there leaves the file: its events, its loss counts */
+            s->overwritten++;
+            evt_loss_overwritten(&s->loss, s->ring[2u * pos]);
+            evt_loss_repend(&s->loss, s->ring[2u * pos + 1u]);
+        }
+        s->ring[2u * pos] = events;
+        s->ring[2u * pos + 1u] = loss_in;
+        return 1;
+    }
+    *off = (uint64_t)s->cfg.buffer_size * (1u + s->data_written);
+    if (s->cfg.max_file_buffers && 1u + s->data_written >= s->cfg.max_file_buffers) {
+        s->file_full = 1; /* sequential file full: this buffer is lost and logging stops */
+        return 0;
+    }
+    return 1;
+}
+
+/* After a placed buffer's write (ok) or its loss (not placed, or the write failed): a lost buffer
+ * counts its events as lost and re-pends its loss counts. */
+static void buffer_done(evt_etw_session *s, int ok, evt_rec_count events, evt_rec_count loss_in)
+{
+    if (ok) {
+        s->seq++;
+        s->data_written++;
+        return;
+    }
+    s->buffers_lost++;
+    if (s->cfg.log_file_mode & ETW_FILE_MODE_CIRCULAR) {
+        uint64_t pos = s->data_written % (s->cfg.max_file_buffers - 1u);
+        s->ring[2u * pos] = s->ring[2u * pos + 1u] = 0;
+    }
+    evt_loss_overwritten(&s->loss, events);
+    evt_loss_repend(&s->loss, loss_in);
+}
+
 /* Write a slot's buffer to the file (session entered) and reset it. A buffer that leaves the
  * file (overwritten, not written) re-pends its events and loss counts. */
 static ETW_COLD void flush_slot(evt_etw_session *s, evt_etw_slot *sl, uint16_t proc)
@@ -264,41 +357,14 @@ static ETW_COLD void flush_slot(evt_etw_session *s, evt_etw_slot *sl, uint16_t p
     uint32_t filled = sl->used;
     if (filled <= ETW_BUFFER_HEADER_SIZE) return;
     uint64_t off;
-    int ok = 1;
-    if (s->cfg.log_file_mode & ETW_FILE_MODE_CIRCULAR) {
-        uint64_t ring = s->cfg.max_file_buffers - 1u;
-        uint64_t pos = s->data_written % ring;
-        off = (uint64_t)s->cfg.buffer_size * (1u + pos);
-        if (s->data_written >= ring) { /* the buffer there leaves the file: its events, its loss counts */
-            s->overwritten++;
-            evt_loss_overwritten(&s->loss, s->ring[2u * pos]);
-            evt_loss_repend(&s->loss, s->ring[2u * pos + 1u]);
-        }
-        s->ring[2u * pos] = sl->events;
-        s->ring[2u * pos + 1u] = sl->loss_in;
-    } else {
-        off = (uint64_t)s->cfg.buffer_size * (1u + s->data_written);
-        if (s->cfg.max_file_buffers && 1u + s->data_written >= s->cfg.max_file_buffers) {
-            s->file_full = 1; /* sequential file full: this buffer is lost and logging stops */
-            ok = 0;
-        }
-    }
+    int ok = place_buffer(s, sl->events, sl->loss_in, &off);
     if (ok) {
         put_buffer_header(sl->buf, s, filled, now(s), s->seq + 1u, proc,
                           sl->lost_since_flush ? ETW_BUFFER_FLAG_EVENTS_LOST : 0u, ETW_BUFFER_TYPE_GENERIC);
         fill_ff(sl->buf + filled, s->cfg.buffer_size - filled);
         ok = write_at(s, off, sl->buf, s->cfg.buffer_size);
     }
-    if (ok) { s->seq++; s->data_written++; }
-    else {
-        s->buffers_lost++;
-        if (s->cfg.log_file_mode & ETW_FILE_MODE_CIRCULAR) {
-            uint64_t pos = s->data_written % (s->cfg.max_file_buffers - 1u);
-            s->ring[2u * pos] = s->ring[2u * pos + 1u] = 0;
-        }
-        evt_loss_overwritten(&s->loss, sl->events);
-        evt_loss_repend(&s->loss, sl->loss_in);
-    }
+    buffer_done(s, ok, sl->events, sl->loss_in);
     sl->used = ETW_BUFFER_HEADER_SIZE;
     sl->events = 0;
     sl->loss_in = 0;
@@ -329,7 +395,7 @@ uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config 
     s->nslots = cfg->buffers;
     for (uint32_t i = 0; i < s->nslots; i++) {
         s->slots[i].buf = (uint8_t *)mem + (uint64_t)i * cfg->buffer_size;
-        s->slots[i].used = ETW_BUFFER_HEADER_SIZE;
+        s->slots[i].used = s->slots[i].committed = s->slots[i].base = ETW_BUFFER_HEADER_SIZE;
     }
     if (circular) {
         s->ring = (evt_rec_count *)(void *)((uint8_t *)mem + slots_size);
@@ -342,6 +408,7 @@ uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config 
     /* The session clock: the port counter inline, or the configured source through a callback. */
     if (s->cfg.clock || (s->cfg.clock_type == ETW_CLOCK_SYSTEM_TIME && s->cfg.filetime)) evt_clock_init(&s->clk, clock_cb, s, 64);
     else evt_clock_init(&s->clk, 0, 0, 0);
+    for (uint32_t i = 0; i < s->nslots; i++) copy(&s->slots[i].clk, &s->clk, (uint32_t)sizeof s->clk);
     s->start_time = s->cfg.filetime ? s->cfg.filetime() : 0u;
     s->start_ts = now(s);
     if (!write_header_buffer(s, s->start_time)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
@@ -353,6 +420,22 @@ static uint16_t slot_proc(const evt_etw_session *s, uint32_t i)
 {
     (void)s;
     return (uint16_t)i;
+}
+
+/* The bytes of a loss record (ETW_LOSS_SIZE) carrying n at r. */
+#define ETW_LOSS_SIZE (ETW_TRACE_HEADER_SIZE + ETW_EVT_LOSS_PAYLOAD)
+static void put_loss_record(const evt_etw_session *s, uint8_t *r, uint32_t tid, uint64_t ts, evt_rec_count n)
+{
+    zero(r, ETW_LOSS_SIZE);
+    evt_put_u16le(r + ETW_TH_SIZE, (uint16_t)ETW_LOSS_SIZE);
+    r[ETW_TH_HEADER_TYPE] = ptr64(s) ? ETW_HT_FULL_HEADER64 : ETW_HT_FULL_HEADER32;
+    r[ETW_TH_MARKER_FLAGS] = ETW_MARKER_FLAGS;
+    r[ETW_TH_CLASS_TYPE] = ETW_EVT_LOSS_TYPE;
+    evt_put_u32le(r + ETW_TH_THREAD_ID, tid);
+    evt_put_u32le(r + ETW_TH_PROCESS_ID, s->pid);
+    evt_put_u64le(r + ETW_TH_TIMESTAMP, ts);
+    put_guid(r + ETW_TH_GUID, &k_loss_guid);
+    evt_put_u64le(r + ETW_TRACE_HEADER_SIZE, (uint64_t)n);
 }
 
 /* The loss record: an EVTRACE_LOSS class event carrying the pending count, written into sl
@@ -367,17 +450,7 @@ static ETW_COLD int write_loss_record(evt_etw_session *s, evt_etw_slot *sl, uint
         if (s->file_full) return 0;
     }
     evt_rec_count n = evt_loss_take(&s->loss);
-    uint8_t *r = sl->buf + sl->used;
-    zero(r, size);
-    evt_put_u16le(r + ETW_TH_SIZE, (uint16_t)size);
-    r[ETW_TH_HEADER_TYPE] = ptr64(s) ? ETW_HT_FULL_HEADER64 : ETW_HT_FULL_HEADER32;
-    r[ETW_TH_MARKER_FLAGS] = ETW_MARKER_FLAGS;
-    r[ETW_TH_CLASS_TYPE] = ETW_EVT_LOSS_TYPE;
-    evt_put_u32le(r + ETW_TH_THREAD_ID, tid);
-    evt_put_u32le(r + ETW_TH_PROCESS_ID, s->pid);
-    evt_put_u64le(r + ETW_TH_TIMESTAMP, ts);
-    put_guid(r + ETW_TH_GUID, &k_loss_guid);
-    evt_put_u64le(r + ETW_TRACE_HEADER_SIZE, (uint64_t)n);
+    put_loss_record(s, sl->buf + sl->used, tid, ts, n);
     sl->used += size; /* 56: already 8-aligned */
     sl->loss_in += n;
     sl->lost_since_flush = 1; /* BufferFlag EVENTS_LOST: this buffer says losses happened */
@@ -389,14 +462,203 @@ static void flush_all(evt_etw_session *s)
     for (uint32_t i = 0; i < s->nslots; i++) flush_slot(s, &s->slots[i], slot_proc(s, i));
 }
 
+/* ---- THREAD_OWNED: the per-buffer side (session entered) ----------------------------------- */
+
+/* Data events and the loss counts of the records [r, r + len) (whole records, each Size bytes
+ * rounded up to 8); returns 1 if a loss record is among them. */
+static int count_records(const evt_etw_session *s, const uint8_t *r, uint32_t len, evt_rec_count *events,
+                         evt_rec_count *loss_in)
+{
+    uint8_t g[16];
+    int lost = 0;
+    put_guid(g, &k_loss_guid);
+    *events = *loss_in = 0;
+    for (uint32_t at = 0; at < len;) {
+        const uint8_t *q = r + at;
+        uint32_t size = evt_ld_u16le(q + ETW_TH_SIZE), i = 0;
+        if (size == ETW_LOSS_SIZE && q[ETW_TH_CLASS_TYPE] == ETW_EVT_LOSS_TYPE)
+            while (i < 16u && q[ETW_TH_GUID + i] == g[i]) i++;
+        if (i == 16u) {
+            *loss_in += (evt_rec_count)evt_ld_u64le(q + ETW_TRACE_HEADER_SIZE);
+            lost = 1;
+        } else {
+            (*events)++;
+        }
+        at += align8(size);
+    }
+    (void)s;
+    return lost;
+}
+
+/* Write the records [recs, recs + len) as one data buffer of stream proc: the 72-byte header and
+ * the 0xFF tail from the stack, the records from where they are (an owner may be appending after
+ * them). Accounted like flush_slot. */
+static ETW_COLD void write_records(evt_etw_session *s, uint16_t proc, const uint8_t *recs, uint32_t len)
+{
+    if (!len) return;
+    evt_rec_count events, loss_in;
+    int lost = count_records(s, recs, len, &events, &loss_in);
+    uint64_t off;
+    int ok = place_buffer(s, events, loss_in, &off);
+    if (ok) {
+        uint8_t h[ETW_BUFFER_HEADER_SIZE], ff[256];
+        uint32_t filled = ETW_BUFFER_HEADER_SIZE + len;
+        put_buffer_header(h, s, filled, now(s), s->seq + 1u, proc, lost ? ETW_BUFFER_FLAG_EVENTS_LOST : 0u,
+                          ETW_BUFFER_TYPE_GENERIC);
+        ok = write_at(s, off, h, ETW_BUFFER_HEADER_SIZE) && write_at(s, off + ETW_BUFFER_HEADER_SIZE, recs, len);
+        fill_ff(ff, sizeof ff);
+        for (uint32_t at = filled; ok && at < s->cfg.buffer_size;) {
+            uint32_t n = s->cfg.buffer_size - at < sizeof ff ? s->cfg.buffer_size - at : (uint32_t)sizeof ff;
+            ok = write_at(s, off + at, ff, n);
+            at += n;
+        }
+    }
+    buffer_done(s, ok, events, loss_in);
+}
+
+/* The owner's records not yet in the file go out; the slot starts empty (owner, session entered). */
+static ETW_COLD void owned_flush(evt_etw_session *s, evt_etw_slot *sl)
+{
+    write_records(s, (uint16_t)(sl - s->slots), sl->buf + sl->base, sl->used - sl->base);
+    sl->used = sl->base = ETW_BUFFER_HEADER_SIZE;
+    EVT_STORE_REL(&sl->committed, ETW_BUFFER_HEADER_SIZE);
+}
+
+/* Before leaving the session: raise the pt_flags bits that now hold (a flush may have overwritten
+ * buffers, i.e. pended losses, or filled the file). Bits are cleared only under the lock. */
+static void pt_sync(evt_etw_session *s)
+{
+    if (s->file_full || !EVT_LOAD_RLX(&s->running)) PT_OR(&s->pt_flags, ETW_PT_CLOSED);
+    if (evt_loss_pending(&s->loss)) PT_OR(&s->pt_flags, ETW_PT_LOSS);
+}
+
+/* evt_loss_pending with the drop count read by a sequentially consistent RMW (after clearing
+ * ETW_PT_LOSS: see PT_OR). */
+static evt_rec_count pending_rmw(evt_etw_session *s)
+{
+    return (evt_rec_count)(PT_RMW_LOAD(&s->loss.dropped) + s->loss.owed);
+}
+
+/* Losses no slot carries (flush, stop): a one-record buffer of the session's own stream. */
+static ETW_COLD void write_session_loss(evt_etw_session *s)
+{
+    uint8_t rec[ETW_LOSS_SIZE];
+    if (s->file_full) return;
+    PT_AND(&s->pt_flags, ~ETW_PT_LOSS); /* before the count is read: a later drop raises it */
+    if (!pending_rmw(s)) return;
+    put_loss_record(s, rec, tid_of(s), evt_clock_read(&s->clk), evt_loss_take(&s->loss));
+    write_records(s, (uint16_t)s->nslots, rec, ETW_LOSS_SIZE);
+}
+
+/* Every slot's published records go out (owners keep appending after them), then pending losses. */
+static void collect_owned(evt_etw_session *s)
+{
+    for (uint32_t i = 0; i < s->nslots; i++) {
+        evt_etw_slot *sl = &s->slots[i];
+        uint32_t c = EVT_LOAD_ACQ(&sl->committed);
+        if (c > sl->base) {
+            write_records(s, (uint16_t)i, sl->buf + sl->base, c - sl->base);
+            sl->base = c;
+        }
+    }
+    write_session_loss(s);
+    pt_sync(s);
+}
+
+/* The owner's slow path (slot guard held, active): under the session lock, drop if closed; write a
+ * loss record first if one is pending; make room for `need` bytes by writing the slot's records
+ * out. Returns 1 if the record may be written at sl->buf + sl->used. */
+static ETW_COLD int owned_slow(evt_etw_session *s, evt_etw_slot *sl, uint32_t tid, uint32_t need)
+{
+    evt_port_crit_t c;
+    if (!enter_session(s, &c)) return 0;
+    int ok = !(EVT_LOAD_RLX(&s->pt_flags) & ETW_PT_CLOSED) && !s->file_full;
+    if (ok) {
+        PT_AND(&s->pt_flags, ~ETW_PT_LOSS); /* before the pending count is read: a later drop raises it */
+        if (pending_rmw(s)) {
+            if (sl->used + ETW_LOSS_SIZE > s->cfg.buffer_size) owned_flush(s, sl);
+            if (!s->file_full) {
+                put_loss_record(s, sl->buf + sl->used, tid, evt_clock_read(&sl->clk), evt_loss_take(&s->loss));
+                sl->used += ETW_LOSS_SIZE;
+                EVT_STORE_REL(&sl->committed, sl->used);
+            }
+        }
+        if (sl->used + need > s->cfg.buffer_size) owned_flush(s, sl);
+        ok = !s->file_full;
+    }
+    pt_sync(s);
+    leave(s, c);
+    return ok;
+}
+
+/* A drop on the THREAD_OWNED path: counted, and the next record's pt_flags test sees it. */
+static ETW_COLD void owned_drop(evt_etw_session *s)
+{
+    PT_ADD(&s->loss.dropped, 1u); /* evt_loss_drop, sequentially consistent (see PT_OR) */
+    PT_OR(&s->pt_flags, ETW_PT_LOSS);
+}
+
+/* Home slot of a thread key (multiplicative hash into [0, nslots)). */
+static uint32_t home_slot(const evt_etw_session *s, uint32_t key)
+{
+    return (uint32_t)(((uint64_t)(uint32_t)(key * 0x9E3779B9u) * s->nslots) >> 32);
+}
+
+/* The calling thread's slot away from home: found by scanning, else claimed (a free slot, probing
+ * from home, by CAS). NULL if all are taken or key is 0 (thread id 0xFFFFFFFF). */
+static ETW_COLD evt_etw_slot *claim_slot(evt_etw_session *s, uint32_t key)
+{
+    if (!key) return 0;
+    for (uint32_t i = 0; i < s->nslots; i++)
+        if (EVT_LOAD_ACQ(&s->slots[i].tkey) == key) return &s->slots[i];
+    for (uint32_t k = 0, i = home_slot(s, key); k < s->nslots; k++, i = i + 1u == s->nslots ? 0u : i + 1u) {
+        uint32_t expect = 0;
+        if (EVT_LOAD_RLX(&s->slots[i].tkey) == 0u && PT_CAS(&s->slots[i].tkey, &expect, key)) return &s->slots[i];
+    }
+    return 0;
+}
+
+static evt_rec_count owned_written(const evt_etw_session *s)
+{
+    evt_rec_count n = 0;
+    for (uint32_t i = 0; i < s->nslots; i++) n += EVT_LOAD_RLX(&s->slots[i].written);
+    return n;
+}
+
+uint32_t evt_etw_thread_detach(evt_etw_session *s)
+{
+    if (!s || !owned_mode(s) || !EVT_LOAD_ACQ(&s->running)) return EVT_ETW_ERROR_INVALID_HANDLE;
+    uint32_t key = tid_of(s) + 1u;
+    evt_etw_slot *sl = 0;
+    for (uint32_t i = 0; key && i < s->nslots && !sl; i++)
+        if (EVT_LOAD_RLX(&s->slots[i].tkey) == key) sl = &s->slots[i];
+    if (!sl) return EVT_ETW_SUCCESS;
+    if (!evt_nest_enter(&sl->nest)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
+    evt_port_crit_t c;
+    if (!enter_session(s, &c)) {
+        evt_nest_exit(&sl->nest);
+        return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
+    }
+    owned_flush(s, sl);
+    pt_sync(s);
+    evt_nest_exit(&sl->nest);
+    EVT_STORE_REL(&sl->tkey, 0u); /* a claimer sees the empty slot (its CAS acquires) */
+    leave(s, c);
+    return EVT_ETW_SUCCESS;
+}
+
 uint32_t evt_etw_session_flush(evt_etw_session *s)
 {
     if (!s || !EVT_LOAD_ACQ(&s->running)) return EVT_ETW_ERROR_INVALID_HANDLE;
     evt_port_crit_t c;
     if (!evt_rec_lock_enter(&s->lock, &c)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
     if (!evt_nest_enter(&s->nest)) { evt_rec_lock_exit(&s->lock, c); return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY; }
-    if (evt_loss_pending(&s->loss)) (void)write_loss_record(s, &s->slots[0], slot_proc(s, 0), tid_of(s), evt_clock_read(&s->clk));
-    flush_all(s);
+    if (owned_mode(s)) {
+        collect_owned(s);
+    } else {
+        if (evt_loss_pending(&s->loss)) (void)write_loss_record(s, &s->slots[0], slot_proc(s, 0), tid_of(s), evt_clock_read(&s->clk));
+        flush_all(s);
+    }
     leave(s, c);
     return EVT_ETW_SUCCESS;
 }
@@ -417,8 +679,23 @@ uint32_t evt_etw_session_stop(evt_etw_session *s)
     }
     s->providers = 0;
     EVT_STORE_REL(&s->running, 0);
-    if (evt_loss_pending(&s->loss)) (void)write_loss_record(s, &s->slots[0], slot_proc(s, 0), tid_of(s), evt_clock_read(&s->clk));
-    flush_all(s);
+    if (owned_mode(s)) {
+        /* Records in flight: each either saw the session open (its `active` is seen here, after
+         * the writers' barrier) and completes, or sees ETW_PT_CLOSED and drops. The lock is left
+         * meanwhile: a record on its slow path takes it (and then drops). */
+        PT_OR(&s->pt_flags, ETW_PT_CLOSED);
+        leave(s, c);
+        if (s->cfg.sync_writers) s->cfg.sync_writers();
+        for (uint32_t i = 0; i < s->nslots; i++)
+            while (EVT_LOAD_ACQ(&s->slots[i].active)) {
+            }
+        while (!enter_session(s, &c)) {
+        }
+        collect_owned(s);
+    } else {
+        if (evt_loss_pending(&s->loss)) (void)write_loss_record(s, &s->slots[0], slot_proc(s, 0), tid_of(s), evt_clock_read(&s->clk));
+        flush_all(s);
+    }
     uint64_t end = s->cfg.filetime ? s->cfg.filetime() : 0u;
     int ok = write_header_buffer(s, end); /* EventsLost = what stays pending (file full) */
     leave(s, c);
@@ -427,14 +704,18 @@ uint32_t evt_etw_session_stop(evt_etw_session *s)
 
 void evt_etw_session_stats(const evt_etw_session *s, evt_etw_stats *out)
 {
-    out->events = EVT_LOAD_RLX(&s->loss.written);
+    out->events = EVT_LOAD_RLX(&s->loss.written) + owned_written(s);
     out->events_lost = EVT_LOAD_RLX(&s->loss.dropped);
     out->buffers_written = 1u + s->data_written;
     out->buffers_lost = s->buffers_lost;
     out->buffers_overwritten = s->overwritten;
 }
 
-void evt_etw_get_rec_stats(const evt_etw_session *s, evt_rec_stats *out) { evt_loss_stats(&s->loss, out); }
+void evt_etw_get_rec_stats(const evt_etw_session *s, evt_rec_stats *out)
+{
+    evt_loss_stats(&s->loss, out);
+    out->written += owned_written(s);
+}
 
 void evt_etw_register(evt_etw_provider *p, const evt_etw_guid *guid,
                       void (*control)(evt_etw_provider *, uint32_t, void *), void *ctx)
@@ -552,36 +833,13 @@ static ETW_COLD evt_etw_slot *prepare_slow(evt_etw_session *s, evt_etw_slot *sl,
     return sl;
 }
 
-/* Write one validated record: hdr's guid (or *guid_ptr), payload_len bytes gathered from payload
- * (MOF fields with USE_MOF_PTR, else flat). The hot path: one branch decides "slot ready, no loss
- * pending, room left"; the 48-byte header goes out as six 8-byte words composed from the
- * session's precomputed header bits (evt_put_u64le writes the fields' little-endian bytes on any
- * host; one native store on a little-endian one). */
-static inline uint32_t record(evt_etw_session *s, const evt_etw_trace_header *hdr, const evt_etw_guid *guid,
-                              const void *payload, uint32_t payload_len)
+/* The record bytes at r (need = size rounded up to 8 bytes). The 48-byte header goes out as
+ * three 16-byte stores composed from the session's precomputed header bits (little-endian bytes
+ * on any host; native stores on a little-endian one). */
+static inline void put_record(const evt_etw_session *s, uint8_t *r, uint32_t size, uint32_t need,
+                              const evt_etw_trace_header *hdr, const evt_etw_guid *guid, const void *payload,
+                              uint32_t payload_len, uint32_t tid, uint64_t times, uint64_t ts)
 {
-    uint32_t size = ETW_TRACE_HEADER_SIZE + payload_len;
-    if (EVT_UNLIKELY(size > s->size_limit)) {
-        evt_loss_drop(&s->loss); /* too big: dropped, counted, carried by the next loss record */
-        return EVT_ETW_ERROR_MORE_DATA;
-    }
-    uint32_t tid = s->cfg.thread_id ? s->cfg.thread_id() : (uint32_t)evt_port_context_id();
-    uint64_t times = EVT_UNLIKELY(s->cfg.cpu_times != 0) ? cpu_word(s) : 0u; /* KernelTime | UserTime << 32 */
-    uint32_t need = align8(size);
-    uint16_t proc = 0;
-    evt_port_crit_t c;
-    if (!enter(s, &c)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY; /* nested in a record of this session */
-    evt_etw_slot *sl = (s->file_full | !EVT_LOAD_RLX(&s->running)) ? 0 : slot_for(s, tid, &proc);
-    if (EVT_UNLIKELY(!sl || evt_loss_pending(&s->loss) != 0 || sl->used + need > s->cfg.buffer_size)) {
-        sl = prepare_slow(s, sl, proc, tid, need);
-        if (!sl) {
-            evt_loss_drop(&s->loss);
-            leave(s, c);
-            return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
-        }
-    }
-    uint8_t *r = sl->buf + sl->used;
-    uint64_t ts = (hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP) ? hdr->timestamp : evt_clock_read(&s->clk);
     uint64_t g0, g1;
     __builtin_memcpy(&g0, guid, 8);
     __builtin_memcpy(&g1, (const uint8_t *)guid + 8, 8);
@@ -608,6 +866,90 @@ static inline uint32_t record(evt_etw_session *s, const evt_etw_trace_header *hd
     } else {
         copy_payload(d, (const uint8_t *)payload, payload_len);
     }
+}
+
+/* THREAD_OWNED record (see the invariants at the top): no lock, plain stores into the calling
+ * thread's own slot; the session only when pt_flags is set or the buffer is full. */
+static inline uint32_t record_owned(evt_etw_session *s, const evt_etw_trace_header *hdr, const evt_etw_guid *guid,
+                                    const void *payload, uint32_t payload_len, uint32_t size, uint32_t need,
+                                    uint32_t tid, uint64_t times)
+{
+    uint32_t key = tid + 1u;
+    evt_etw_slot *sl = &s->slots[home_slot(s, key)];
+    if (EVT_UNLIKELY(EVT_LOAD_RLX(&sl->tkey) != key) && !(sl = claim_slot(s, key))) {
+        owned_drop(s); /* no slot left for this thread */
+        return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
+    }
+    if (EVT_UNLIKELY(!evt_nest_enter(&sl->nest))) {
+        owned_drop(s); /* nested in a record of this slot */
+        return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
+    }
+    EVT_STORE_RLX(&sl->active, 1u);
+    EVT_SIGNAL_FENCE(); /* stop's half of the handshake is its barrier on every thread */
+    if (EVT_UNLIKELY((EVT_LOAD_RLX(&s->pt_flags) != 0u) | (sl->used + need > s->cfg.buffer_size)) &&
+        !owned_slow(s, sl, tid, need)) {
+        EVT_STORE_REL(&sl->active, 0u);
+        evt_nest_exit(&sl->nest);
+        owned_drop(s);
+        return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
+    }
+    uint32_t used = sl->used;
+    uint64_t ts = (hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP) ? hdr->timestamp : evt_clock_read(&sl->clk);
+    put_record(s, sl->buf + used, size, need, hdr, guid, payload, payload_len, tid, times, ts);
+    sl->used = used + need;
+    EVT_STORE_REL(&sl->committed, used + need);
+    EVT_STORE_RLX(&sl->written, sl->written + 1u);
+    EVT_STORE_REL(&sl->active, 0u);
+    evt_nest_exit(&sl->nest);
+    return EVT_ETW_SUCCESS;
+}
+
+/* THREAD_OWNED: record_owned with the size check and the ids (its own function: the locked path's
+ * registers and stack frame stay out of it). */
+static inline uint32_t record_owned_entry(evt_etw_session *s, const evt_etw_trace_header *hdr, const evt_etw_guid *guid,
+                                          const void *payload, uint32_t payload_len)
+{
+    uint32_t size = ETW_TRACE_HEADER_SIZE + payload_len;
+    if (EVT_UNLIKELY(size > s->size_limit)) {
+        owned_drop(s); /* too big: dropped, counted, carried by the next loss record */
+        return EVT_ETW_ERROR_MORE_DATA;
+    }
+    uint32_t tid = s->cfg.thread_id ? s->cfg.thread_id() : (uint32_t)evt_port_context_id();
+    uint64_t times = EVT_UNLIKELY(s->cfg.cpu_times != 0) ? cpu_word(s) : 0u; /* KernelTime | UserTime << 32 */
+    return record_owned(s, hdr, guid, payload, payload_len, size, align8(size), tid, times);
+}
+
+/* Write one validated record: hdr's guid (or *guid_ptr), payload_len bytes gathered from payload
+ * (MOF fields with USE_MOF_PTR, else flat); THREAD_OWNED goes to record_owned_entry. Else, under
+ * the session's lock and guard, one branch decides "slot ready, no loss pending, room left", then
+ * put_record. */
+static ETW_NOINLINE uint32_t record(evt_etw_session *s, const evt_etw_trace_header *hdr, const evt_etw_guid *guid,
+                              const void *payload, uint32_t payload_len)
+{
+    if (owned_mode(s)) return record_owned_entry(s, hdr, guid, payload, payload_len);
+    uint32_t size = ETW_TRACE_HEADER_SIZE + payload_len;
+    if (EVT_UNLIKELY(size > s->size_limit)) {
+        evt_loss_drop(&s->loss); /* too big: dropped, counted, carried by the next loss record */
+        return EVT_ETW_ERROR_MORE_DATA;
+    }
+    uint32_t tid = s->cfg.thread_id ? s->cfg.thread_id() : (uint32_t)evt_port_context_id();
+    uint64_t times = EVT_UNLIKELY(s->cfg.cpu_times != 0) ? cpu_word(s) : 0u; /* KernelTime | UserTime << 32 */
+    uint32_t need = align8(size);
+    uint16_t proc = 0;
+    evt_port_crit_t c;
+    if (!enter(s, &c)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY; /* nested in a record of this session */
+    evt_etw_slot *sl = (s->file_full | !EVT_LOAD_RLX(&s->running)) ? 0 : slot_for(s, tid, &proc);
+    if (EVT_UNLIKELY(!sl || evt_loss_pending(&s->loss) != 0 || sl->used + need > s->cfg.buffer_size)) {
+        sl = prepare_slow(s, sl, proc, tid, need);
+        if (!sl) {
+            evt_loss_drop(&s->loss);
+            leave(s, c);
+            return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
+        }
+    }
+    uint8_t *r = sl->buf + sl->used;
+    uint64_t ts = (hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP) ? hdr->timestamp : evt_clock_read(&s->clk);
+    put_record(s, r, size, need, hdr, guid, payload, payload_len, tid, times, ts);
     sl->used += need;
     sl->events++;
     evt_loss_written(&s->loss, 1u);
@@ -619,6 +961,7 @@ uint32_t evt_etw_commit_(evt_etw_provider *p, const evt_etw_trace_header *hdr, c
 {
     evt_etw_session *s = (evt_etw_session *)EVT_LOAD_ACQ(&p->session);
     if (EVT_UNLIKELY(!s)) return EVT_ETW_ERROR_INVALID_HANDLE;
+    if (owned_mode(s)) return record_owned_entry(s, hdr, &hdr->guid, payload, payload_len);
     return record(s, hdr, &hdr->guid, payload, payload_len);
 }
 

@@ -1,6 +1,7 @@
 /* POSIX glue of the ETW recorder (recorder library evtrace_rec, POSIX port): an .etl file as the
  * session's write target (positioned writes), and the platform hooks: wall clock as FILETIME, the
- * calling thread's kernel/user CPU time, kernel thread id and process id. C11 + POSIX/Linux. */
+ * calling thread's kernel/user CPU time, kernel thread id and process id, and the writers' barrier
+ * of THREAD_OWNED sessions (membarrier). C11 + POSIX/Linux. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -88,6 +89,30 @@ uint32_t evt_etw_posix_process_id(void)
     return g_pid;
 }
 
+/* membarrier(2) commands (linux/membarrier.h values; the header may be missing). */
+#define MB_CMD_GLOBAL 1
+#define MB_CMD_PRIVATE_EXPEDITED 8
+#define MB_CMD_REGISTER_PRIVATE_EXPEDITED 16
+static int g_mb_private; /* 1: registered for PRIVATE_EXPEDITED */
+static pthread_once_t g_mb_once = PTHREAD_ONCE_INIT;
+static void mb_register(void)
+{
+#ifdef SYS_membarrier
+    g_mb_private = syscall(SYS_membarrier, MB_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+#endif
+}
+
+void evt_etw_posix_sync_writers(void)
+{
+    pthread_once(&g_mb_once, mb_register);
+#ifdef SYS_membarrier
+    if (g_mb_private && syscall(SYS_membarrier, MB_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) return;
+    if (syscall(SYS_membarrier, MB_CMD_GLOBAL, 0, 0) == 0) return;
+#endif
+    static int fence_word; /* a locked RMW: this thread's full barrier (no fence under TSan) */
+    (void)__atomic_fetch_add(&fence_word, 0, __ATOMIC_SEQ_CST);
+}
+
 struct evt_etw_file *evt_etw_file_open(const char *path, evt_etw_session_config *cfg)
 {
     struct evt_etw_file *f = calloc(1, sizeof *f);
@@ -100,6 +125,7 @@ struct evt_etw_file *evt_etw_file_open(const char *path, evt_etw_session_config 
     if (!cfg->cpu_times) cfg->cpu_times = evt_etw_posix_cpu_times;
     if (!cfg->thread_id) cfg->thread_id = evt_etw_posix_thread_id;
     if (!cfg->process_id) cfg->process_id = evt_etw_posix_process_id;
+    if (!cfg->sync_writers) cfg->sync_writers = evt_etw_posix_sync_writers;
     if (!cfg->log_file_name) cfg->log_file_name = path;
     return f;
 }

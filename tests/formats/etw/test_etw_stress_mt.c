@@ -3,7 +3,8 @@
  * that wraps hundreds of times) while an interrupter sends them signals at random moments; a raw
  * sigaction handler (may land inside the session's section: dropped and counted) and a port
  * simulated ISR (held off until the section ends) each write 2 events. After stop, the reader's
- * events plus its lost count equal the events issued, exactly; no record is torn; nothing hangs. */
+ * events plus its lost count equal the events issued, exactly; no record is torn; nothing hangs.
+ * Run with per-thread slots under the session lock and with THREAD_OWNED slots (no lock per event). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -79,7 +80,7 @@ static void *worker(void *p)
     return NULL;
 }
 
-static void run_once(void)
+static void run_once(int per_thread)
 {
     atomic_store(&g_issued, 0);
     atomic_store(&g_isr_calls, 0);
@@ -88,7 +89,7 @@ static void run_once(void)
     memset(&c, 0, sizeof c);
     c.buffer_size = BUF_SIZE;
     c.buffers = NWORKERS;
-    c.per_thread = 1;
+    c.per_thread = per_thread;
     c.log_file_mode = ETW_FILE_MODE_CIRCULAR;
     c.max_file_buffers = 1u + RING;
     c.write = sink;
@@ -141,13 +142,22 @@ static void run_once(void)
 static void test_threads_and_signal_isrs(void **st)
 {
     (void)st;
-    for (int k = 0; k < 3; k++) run_once();
+    for (int k = 0; k < 3; k++) run_once(EVT_ETW_SLOTS_PER_THREAD);
+}
+
+/* The same with THREAD_OWNED slots: no lock per event, each handler drops (mid-record) or writes
+ * into its thread's slot. */
+static void test_thread_owned_slots_and_signal_isrs(void **st)
+{
+    (void)st;
+    for (int k = 0; k < 3; k++) run_once(EVT_ETW_SLOTS_THREAD_OWNED);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_threads_and_signal_isrs),
+        cmocka_unit_test(test_thread_owned_slots_and_signal_isrs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
