@@ -3,7 +3,7 @@
  * under `valgrind --tool=callgrind --toggle-collect=<loop>` and divides by N. Run directly (as
  * `make bench` does) it runs every loop once and says how to get the counts.
  *
- *   bench_instr [SUBJECT]   SUBJECT: base txtb rkh-stream rkh-flight etw utk utk-filtered
+ *   bench_instr [SUBJECT]   SUBJECT: base txtb rkh-stream rkh-flight etw etw-owned utk utk-filtered
  *
  * Subjects: the bench baseline (rdtsc + 32-byte store); a TXTB user event (port context and clock);
  * an RKH 2-argument record (seq + ts32 + checksum) streamed to a sink and in a full, overwriting
@@ -109,13 +109,14 @@ static int run(const char *m)
         evt_rkh_filter_all(&g_rkh, 1);
         if (!strcmp(m, "rkh-stream")) evt_rkh_set_sink(&g_rkh, rkh_sink, NULL);
         instr_loop_rkh();
-    } else if (!strcmp(m, "etw")) {
+    } else if (!strcmp(m, "etw") || !strcmp(m, "etw-owned")) {
         static uint8_t mem[4 * 64 * 1024];
         evt_etw_session_config c;
         memset(&c, 0, sizeof c);
         c.buffer_size = 64 * 1024;
         c.buffers = 4;
         c.log_file_mode = ETW_FILE_MODE_SEQUENTIAL;
+        if (!strcmp(m, "etw-owned")) c.per_thread = EVT_ETW_SLOTS_THREAD_OWNED;
         c.write = etw_sink;
         c.thread_id = evt_etw_posix_thread_id;
         c.process_id = evt_etw_posix_process_id;
@@ -143,7 +144,7 @@ static int run(const char *m)
 int main(int argc, char **argv)
 {
     if (argc > 1) return run(argv[1]);
-    static const char *const all[] = {"base", "txtb", "rkh-stream", "rkh-flight", "etw", "utk", "utk-filtered"};
+    static const char *const all[] = {"base", "txtb", "rkh-stream", "rkh-flight", "etw", "etw-owned", "utk", "utk-filtered"};
     for (unsigned k = 0; k < sizeof all / sizeof all[0]; k++)
         if (run(all[k]) != 0) return 1;
     printf("bench: instr: every subject ran; instructions per record: bash bench/instr.sh <build dir>\n");
