@@ -3,39 +3,38 @@ every output -- SQLite, Perfetto protobuf (decoded with protoc against
 tests/host/data/perfetto_subset.proto), Chrome JSON, CTF (read back with babeltrace2
 --clock-cycles), the HTML report's data block and `stats --json` -- and the durations the
 timeline gives are compared, in the trace's time unit (ns when the clock is known, else ticks,
-which every output then says: traces.time_unit, otherData.time_unit, meta.unit, stats time_unit).
-SQLite is the reference; every other output must give the same values (docs/exports.md,
-"One timeline in every output", states the rules):
+which every output then says: traces.time_unit, otherData.time_unit, meta.unit, stats time_unit,
+the Perfetto process name, the CTF metadata). SQLite is the reference; docs/exports.md ("One
+timeline in every output") states every rule:
 
 - running, per context (matched by the timeline's index: SQLite contexts row order, Perfetto and
   Chrome tid = index + 2, CTF tid = index + 1, the report's ctx array, stats by id and class):
-  every running interval [t0, t1] of SQLite thread_states (state 'running'); Perfetto: per CPU,
-  next_pid of a sched_switch runs from it to the next sched_switch on that CPU (the last one to the
-  trace's end); CTF: the same from its sched_switch records; Chrome: the "running" slices (cat
-  sched) of the thread's track; report: its state intervals of state 0. The number of switch-ins
-  (report ctx.switches, stats switches) is the number of sched_switch with next = the context
-  (the same as its running intervals in SQLite, except a running state that began before any
-  switch: none in this model, checked); report ctx.run the sum; stats and SQLite
-  contexts.cpu_time = running time minus the outermost ISR time inside it;
-- ISRs: every ISR interval [t0, t1] with its CPU: SQLite isrs vs Perfetto slices on "ISR cpu N"
-  tracks vs Chrome slices on tid 2000000 + N vs the report's isrs; CTF: irq_handler_entry times
-  are every ISR's t0, and irq_handler_exit times the t1 of those not truncated (an ISR closed by
-  a loss or the end has no exit record, ctf_sched.c); stats isrs count/min/max/sum per name are
-  those of the ISRs neither open at the end nor closed by a loss (stats.c);
-- service/function slices, per name: count and total duration: SQLite slices vs Perfetto
-  track-event slices (cat svc/func) vs the report's slices; Chrome draws a slice only while its
-  context runs (B/E must nest in the running slice): its pieces per name add up to each SQLite
-  slice's overlap with its context's running intervals (an ISR context's slices whole), a service
-  recorded as one instant is an "i" event (cat svc); stats per name are the slices with a
-  duration (not a one-instant service, not open at the end, not closed by a loss);
+  every running interval [t0, t1] of SQLite thread_states (state 'running'); Perfetto and CTF: per
+  CPU, the next of a sched_switch runs from it to the next sched_switch on that CPU (the last one
+  to the trace's end); Chrome: the "running" slices (cat sched); report: its states of state 0.
+  Zero-length intervals (switched in and out at one time) are sched_switch records and Chrome
+  slices but no state row. Switch-ins agree in Perfetto, CTF, Chrome, report ctx.switches and
+  stats switches; report ctx.run is the SQLite sum; SQLite and stats cpu_time = running time minus
+  the depth-0 ISRs that interrupted the context (report ctx.isr);
+- ISRs: every (cpu, t0, t1): SQLite isrs = Perfetto "ISR cpu N" slices = Chrome slices on tid
+  2000000 + N = the report's isrs (same flags, same interrupted context); CTF irq_handler_entry at
+  every t0 and irq_handler_exit at the t1 of those not truncated; stats isrs count/min/max/sum per
+  name over those neither open at the end nor closed by a loss;
+- service/function slices: every (name, cat, t0, t1) in Perfetto and the report; Chrome per name:
+  first pieces = slices begun while their context ran, pieces' total = each slice's time inside
+  its context's running intervals (ISR contexts whole, depth < 32), one-instant services as "i"
+  events; stats per name: the slices with a duration (not one-instant services, not open at the
+  end, not closed by a loss);
 - lost records: SQLite traces.lost = sum(losses.count) = Perfetto "lost events" instants' counts =
-  Chrome "lost events" instants' args.count = CTF discarded events (babeltrace2's warnings) =
-  stats lost.count = report meta.lost_count.
+  Chrome "lost events" args.count = CTF discarded events (babeltrace2's warnings) = stats
+  lost.count = report meta.lost_count.
 
 Traces: every readable sample under tests/data, the μT-Kernel scenario trace (written by
-test_utk_scenario), synthetic traces with losses and a clock, and ThreadX with and without
---clock-hz. Any disagreement prints the trace, the output, the context or name and the two values,
-and fails. Needs protoc and babeltrace2 (fails when missing).
+test_utk_scenario), synthetic traces with losses and a clock, ThreadX with and without
+--clock-hz, and ThreadX SMP copies (a run of slots on core 1, and on core 100, past the
+timeline's 64 CPU slots). Any disagreement prints the trace, the output, the context or name and
+the two values, and fails; so does a run that compared nothing of some kind. Needs protoc and
+babeltrace2 (fails when missing).
 
 usage: timeline_agree.py EVTRACE DATA_DIR PROTO_DIR UTK_SCENARIO_TEST"""
 import decimal
@@ -95,12 +94,12 @@ class Ref:
             else:
                 self.by_id[cid] = i
         self.running = {}
-        for cid, cpu, t0, t1 in db.execute(
-                "SELECT ctx, cpu, t0, t1 FROM thread_states WHERE state = 'running' ORDER BY rowid"):
+        for cid, t0, t1 in db.execute(
+                "SELECT ctx, t0, t1 FROM thread_states WHERE state = 'running' ORDER BY rowid"):
             self.running.setdefault(self.index(cid, 'run'), []).append((t0, t1))
         for v in self.running.values():
             v.sort()
-        self.isrs = sorted(db.execute('SELECT cpu, t0, t1, depth, truncated, name FROM isrs').fetchall())
+        self.isrs = sorted(db.execute('SELECT cpu, t0, t1, depth, truncated, name, interrupted FROM isrs').fetchall())
         self.slices = db.execute('SELECT ctx, cat, name, t0, t1, truncated, depth FROM slices').fetchall()
         db.close()
 
@@ -158,7 +157,8 @@ def perfetto_out(evtrace, path, extra, tmp, proto_dir, end):
     lost = sum(int(ann.get('count', 0)) for _, _, _, cat, ann, _, _ in T.instants if cat == 'lost')
     pnames = [one(pr, 'process_name') for p in packets for td in p.get('track_descriptor', [])
               for pr in td.get('process', [])]
-    return {'unit': 'ticks' if any('ticks' in (n or '') for n in pnames) else 'ns','runs': {tid - 2: v for tid, v in runs.items()}, 'ins': {tid - 2: n for tid, n in ins.items()},
+    return {'unit': 'ticks' if any('ticks' in (n or '') for n in pnames) else 'ns',
+            'runs': {tid - 2: v for tid, v in runs.items()}, 'ins': {tid - 2: n for tid, n in ins.items()},
             'isrs': isrs, 'slices': slices, 'lost': lost}
 
 
@@ -257,7 +257,7 @@ def report_out(evtrace, path, extra, tmp):
             runs.setdefault(st[k], []).append((base + st[k + 3], base + st[k + 3] + st[k + 4]))
     iv = d['isrs']
     for k in range(0, len(iv), 9):
-        isrs.append((iv[k], base + iv[k + 1], base + iv[k + 1] + iv[k + 2], iv[k + 8]))
+        isrs.append((iv[k], base + iv[k + 1], base + iv[k + 1] + iv[k + 2], iv[k + 8], iv[k + 3], iv[k + 5]))
     sl = d['slices']
     cats = meta['span_cats']
     for k in range(0, len(sl), 8):
@@ -310,9 +310,24 @@ def compare_runs(out, ref, runs):
                                          len(b), miss, out, extra))
 
 
-def isr_time_inside(ref, i):
-    """Outermost ISR time inside context i's running intervals (the timeline's isr_time)."""
-    return sum(overlap((t0, t1), ref.running.get(i, [])) for cpu, t0, t1, depth, _, _ in ref.isrs if depth == 0)
+def isr_time_of(ref, R, i):
+    """The timeline's isr_time of context i: the outermost ISRs' time while it was the running
+    context, i.e. of the depth-0 ISRs that interrupted it (an ISR keeps the context it
+    interrupted: a thread event inside an ISR whose exit is missing switches at once, and the
+    ISR's time stays with the context it interrupted). SQLite isrs.interrupted is a context id,
+    NULL for idle and for a context without an id, so the report's index says which; where SQLite
+    has an id the report's index must be that context."""
+    total = 0
+    for cpu, t0, t1, fl, depth, intr in R['isrs']:
+        if depth == 0 and intr == i:
+            total += t1 - t0
+    return total
+
+
+def check_interrupted(ref, R):
+    got = sorted((cpu, t0, t1, ref.ctxs[intr][0] if intr >= 0 else None) for cpu, t0, t1, _, _, intr in R['isrs'])
+    want = sorted((cpu, t0, t1, intr) for cpu, t0, t1, _, _, _, intr in ref.isrs)
+    same('ISR interrupted contexts (report index -> id)', want, got)
 
 
 def check(evtrace, path, extra, tmp, proto_dir, say):
@@ -354,7 +369,7 @@ def check(evtrace, path, extra, tmp, proto_dir, say):
             rc = R['ctx'][i]
             same('report ctx %s run' % label, total, rc['run'])
             same('report ctx %s switches' % label, ins, rc['switches'])
-            isr_in = isr_time_inside(ref, i)
+            isr_in = isr_time_of(ref, R, i)
             same('report ctx %s isr (outermost ISR time inside its running)' % label, isr_in, rc['isr'])
             same('sqlite contexts.cpu_time of %s vs running - ISR time' % label, total - isr_in, cpu_time)
             key = cid if cid is not None else ('isr' if cls == 'isr' else 'run')
@@ -365,16 +380,17 @@ def check(evtrace, path, extra, tmp, proto_dir, say):
             same('stats ctx %s switches' % label, ins, cand[0]['switches'])
 
         # ISRs
-        risr = [(cpu, t0, t1) for cpu, t0, t1, _, _, _ in ref.isrs]
+        risr = [(cpu, t0, t1) for cpu, t0, t1, _, _, _, _ in ref.isrs]
         same('ISR intervals (perfetto)', risr, P['isrs'])
         same('ISR intervals (chrome)', risr, C['isrs'])
-        same('ISR intervals (report)', risr, [(cpu, t0, t1) for cpu, t0, t1, _ in R['isrs']])
+        same('ISR intervals (report)', risr, [(cpu, t0, t1) for cpu, t0, t1, _, _, _ in R['isrs']])
         same('ISR entries (ctf irq_handler_entry)', sorted((cpu, t0) for cpu, t0, _ in risr), X['entries'])
+        check_interrupted(ref, R)
         rep_flags = {}
-        for cpu, t0, t1, fl in R['isrs']:
+        for cpu, t0, t1, fl, _, _ in R['isrs']:
             rep_flags.setdefault((cpu, t0, t1), []).append(fl)
         finished, isr_lat = [], {}
-        for cpu, t0, t1, depth, trunc, nm in ref.isrs:
+        for cpu, t0, t1, depth, trunc, nm, _ in ref.isrs:
             fl = rep_flags[(cpu, t0, t1)].pop()
             same('ISR truncated flag at %d (report)' % t0, bool(trunc), bool(fl & 3))
             if not trunc:
