@@ -79,7 +79,8 @@ def convert(evtrace, path, extra, to, out):
 class Ref:
     """The SQLite tables of one trace, by the timeline's context index."""
 
-    def __init__(self, db_path):
+    def __init__(self, db_path, R):
+        self.R = R  # the report's records: which "no context" entry a NULL ctx is, when several
         db = sqlite3.connect(db_path)
         tr = db.execute('SELECT time_unit, start_t, end_t, lost FROM traces').fetchone()
         self.unit, self.start, self.end, self.lost = tr
@@ -96,19 +97,24 @@ class Ref:
         self.running = {}
         for cid, t0, t1 in db.execute(
                 "SELECT ctx, t0, t1 FROM thread_states WHERE state = 'running' ORDER BY rowid"):
-            self.running.setdefault(self.index(cid, 'run'), []).append((t0, t1))
+            self.running.setdefault(self.index(cid, 'run', ('state', t0, t1)), []).append((t0, t1))
         for v in self.running.values():
             v.sort()
         self.isrs = sorted(db.execute('SELECT cpu, t0, t1, depth, truncated, name, interrupted FROM isrs').fetchall())
         self.slices = db.execute('SELECT ctx, cat, name, t0, t1, truncated, depth FROM slices').fetchall()
         db.close()
 
-    def index(self, cid, cls):
+    def index(self, cid, cls, key):
+        """The context index of a row: by id, else the class's "no context" entry; SQLite has
+        one NULL for every such entry, so when a trace has several the report's record with the
+        same key (its context index) says which."""
         if cid is not None:
             return self.by_id[cid]
         cand = self.noctx.get(cls, [])
+        if len(cand) > 1:
+            cand = [i for i in cand if i in self.R['keys'].get(key, ())]
         if len(cand) != 1:
-            raise Disagree('sqlite: a row with ctx NULL matches %d "no context" entries' % len(cand))
+            raise Disagree('sqlite: the row %r with ctx NULL matches %d "no context" entries' % (key, len(cand)))
         return cand[0]
 
     def name(self, i):
@@ -250,11 +256,13 @@ def report_out(evtrace, path, extra, tmp):
     meta = d['meta']
     base = meta['origin'] + meta['shift']
     strs = meta['strings']
-    runs, isrs, slices = {}, [], []
+    runs, isrs, slices, keys = {}, [], [], {}
     st = d['states']
     for k in range(0, len(st), 8):
         if st[k + 1] == 0:
-            runs.setdefault(st[k], []).append((base + st[k + 3], base + st[k + 3] + st[k + 4]))
+            t0, t1 = base + st[k + 3], base + st[k + 3] + st[k + 4]
+            runs.setdefault(st[k], []).append((t0, t1))
+            keys.setdefault(('state', t0, t1), set()).add(st[k])
     iv = d['isrs']
     for k in range(0, len(iv), 9):
         isrs.append((iv[k], base + iv[k + 1], base + iv[k + 1] + iv[k + 2], iv[k + 8], iv[k + 3], iv[k + 5]))
@@ -262,10 +270,11 @@ def report_out(evtrace, path, extra, tmp):
     cats = meta['span_cats']
     for k in range(0, len(sl), 8):
         slices.append((strs[sl[k + 5]], cats[sl[k + 1]], base + sl[k + 2], base + sl[k + 2] + sl[k + 3]))
+        keys.setdefault(('slice',) + (slices[-1][0],) + slices[-1][2:], set()).add(sl[k])
     for v in runs.values():
         v.sort()
     return {'runs': runs, 'isrs': sorted(isrs), 'slices': slices, 'lost': meta['lost_count'],
-            'ctx': meta['ctx'], 'unit': meta['unit']}
+            'ctx': meta['ctx'], 'unit': meta['unit'], 'keys': keys}
 
 
 def stats_out(evtrace, path, extra):
@@ -336,14 +345,14 @@ def check(evtrace, path, extra, tmp, proto_dir, say):
     if os.path.exists(db):
         os.remove(db)
     convert(evtrace, path, extra, 'sqlite', db)
-    ref = Ref(db)
     try:
+        R = report_out(evtrace, path, extra, tmp)
+        ref = Ref(db, R)
         ns = ref.unit == 'ns'
         end = ref.end if ref.end is not None else 0
         P = perfetto_out(evtrace, path, extra, tmp, proto_dir, end)
         C = chrome_out(evtrace, path, extra, tmp, ns)
         X = ctf_out(evtrace, path, extra, tmp, end)
-        R = report_out(evtrace, path, extra, tmp)
         S = stats_out(evtrace, path, extra)
         for out, u in (('chrome', C['unit']), ('report', R['unit']), ('stats', S.get('time_unit')),
                        ('perfetto process name', P['unit']), ('ctf metadata', X['unit'])):
@@ -480,7 +489,7 @@ def check_chrome_slices(ref, C, P, one_, rest):
     for cid, cat, nm, t0, t1, trunc, depth in rest:
         if depth >= CHROME_MAX_DEPTH:
             continue
-        i = ref.index(cid, 'run')
+        i = ref.index(cid, 'run', ('slice', nm, t0, t1))
         whole = i in isr_ctx
         runs = ref.running.get(i, []) + [x for x in P['runs'].get(i, []) if x[0] == x[1]]
         began = whole or any(a_ <= t0 <= b_ for a_, b_ in runs)
