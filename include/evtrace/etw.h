@@ -130,7 +130,7 @@ typedef struct evt_etw_slot {
     evt_nest nest;          /* a record of this slot is in progress (same-thread nesting) */
     evt_rec_count written;  /* owner, relaxed stores: data records stored in this slot */
     evt_clock clk;          /* owner: this slot's record timestamps, clamped monotonic */
-    uint8_t pad_[64];       /* keeps neighbouring slots' owners off each other's cache lines */
+    uint8_t pad_[128];      /* keeps neighbouring slots' owners off each other's cache lines */
 } evt_etw_slot;
 
 /* A logging session (controller side). All members are private to the recorder. */

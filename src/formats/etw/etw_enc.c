@@ -182,7 +182,7 @@ static ETW_COLD uint64_t cpu_word(const evt_etw_session *s)
 }
 
 /* Enter the session (lock, then nesting guard). 0: a nested context cannot (nothing counted). */
-static int enter_session(evt_etw_session *s, evt_port_crit_t *st)
+static inline int enter_session(evt_etw_session *s, evt_port_crit_t *st)
 {
     if (!evt_rec_lock_enter(&s->lock, st)) return 0;
     if (!evt_nest_enter(&s->nest)) {
@@ -490,6 +490,12 @@ static int count_records(const evt_etw_session *s, const uint8_t *r, uint32_t le
     return lost;
 }
 
+/* The unused tail of a buffer, written in pieces of this (ETW fills it with 0xFF). */
+#define FF8 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF
+#define FF64 FF8, FF8, FF8, FF8, FF8, FF8, FF8, FF8
+static const uint8_t k_ff[1024] = {FF64, FF64, FF64, FF64, FF64, FF64, FF64, FF64,
+                                   FF64, FF64, FF64, FF64, FF64, FF64, FF64, FF64};
+
 /* Write the records [recs, recs + len) as one data buffer of stream proc: the 72-byte header and
  * the 0xFF tail from the stack, the records from where they are (an owner may be appending after
  * them). Accounted like flush_slot. */
@@ -501,15 +507,14 @@ static ETW_COLD void write_records(evt_etw_session *s, uint16_t proc, const uint
     uint64_t off;
     int ok = place_buffer(s, events, loss_in, &off);
     if (ok) {
-        uint8_t h[ETW_BUFFER_HEADER_SIZE], ff[256];
+        uint8_t h[ETW_BUFFER_HEADER_SIZE];
         uint32_t filled = ETW_BUFFER_HEADER_SIZE + len;
         put_buffer_header(h, s, filled, now(s), s->seq + 1u, proc, lost ? ETW_BUFFER_FLAG_EVENTS_LOST : 0u,
                           ETW_BUFFER_TYPE_GENERIC);
         ok = write_at(s, off, h, ETW_BUFFER_HEADER_SIZE) && write_at(s, off + ETW_BUFFER_HEADER_SIZE, recs, len);
-        fill_ff(ff, sizeof ff);
         for (uint32_t at = filled; ok && at < s->cfg.buffer_size;) {
-            uint32_t n = s->cfg.buffer_size - at < sizeof ff ? s->cfg.buffer_size - at : (uint32_t)sizeof ff;
-            ok = write_at(s, off + at, ff, n);
+            uint32_t n = s->cfg.buffer_size - at < sizeof k_ff ? s->cfg.buffer_size - at : (uint32_t)sizeof k_ff;
+            ok = write_at(s, off + at, k_ff, n);
             at += n;
         }
     }

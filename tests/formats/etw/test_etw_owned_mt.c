@@ -2,7 +2,8 @@
  * that exit with a partial buffer (collected at stop), a thread that gives its slot back to the next
  * one (evt_etw_thread_detach), a signal handler that records in the middle of a record of its
  * thread (dropped, counted, carried by a loss record) or between two (written), two sessions on two
- * threads, and a stop while threads are recording (every record counted written is in the file).
+ * threads, a sequential file that fills up, and a stop while threads are recording (every record
+ * counted written is in the file).
  * Each case reads the file back with the .etl reader: data records + lost == records issued. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -39,6 +40,8 @@ static int sink(void *user, uint64_t off, const void *p, uint32_t n)
 
 static const evt_etw_guid k_guid = {0x0badcafeu, 0x11, 0x22, {1, 2, 3, 4, 5, 6, 7, 8}};
 
+static uint32_t g_max_file_buffers; /* 0: no limit */
+
 static void start_owned(evt_etw_session *s, evt_etw_provider *p, mem_file *f, uint8_t *mem, uint32_t nbuf,
                         uint64_t (*clock)(void), uint32_t (*tid)(void))
 {
@@ -51,6 +54,7 @@ static void start_owned(evt_etw_session *s, evt_etw_provider *p, mem_file *f, ui
     c.buffers = nbuf;
     c.per_thread = EVT_ETW_SLOTS_THREAD_OWNED;
     c.log_file_mode = ETW_FILE_MODE_SEQUENTIAL;
+    c.max_file_buffers = g_max_file_buffers;
     c.write = sink;
     c.write_user = f;
     c.clock = clock;
@@ -87,7 +91,7 @@ static uint64_t read_back(const evt_etw_session *s, const mem_file *f, uint64_t 
     evt_etw_session_stats(s, &es);
     size_t len = (size_t)es.buffers_written * BUF_SIZE; /* sequential: header buffer + data buffers */
     assert_true(len <= f->cap);
-    assert_int_equal(es.buffers_lost, 0);
+    if (!g_max_file_buffers) assert_int_equal(es.buffers_lost, 0);
     assert_int_equal(evt_reader_open_mem(f->data, len, "etw", NULL, NULL, NULL, &r, err, sizeof err), EVT_OK);
     evt_event ev;
     evt_status st;
@@ -196,6 +200,32 @@ static void test_detach_and_no_slot(void **st)
     uint32_t counts[8] = {0};
     assert_int_equal(read_back(&s, &f, &lost, counts, 0), 240);
     assert_int_equal(lost, 60);
+    free(f.data);
+}
+
+/* A sequential file of 3 buffers (header + 2 data buffers): the records that do not fit are lost,
+ * counted, and the header's EventsLost carries them (the reader's lost). */
+static void test_file_full(void **st)
+{
+    (void)st;
+    static uint8_t mem[2 * BUF_SIZE];
+    evt_etw_session s;
+    mem_file f;
+    g_max_file_buffers = 3;
+    start_owned(&s, &g_prov, &f, mem, 2, NULL, NULL);
+    job j = {&g_prov, &s, 0, 500, 0, 0, 0};
+    run_job(&j); /* 50 records per buffer: the third buffer's flush finds the file full */
+    assert_true(j.refused > 0);
+    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+    evt_rec_stats rs;
+    evt_etw_get_rec_stats(&s, &rs);
+    assert_int_equal(rs.written + rs.dropped, 500);
+    uint64_t lost;
+    uint32_t counts[8] = {0};
+    uint64_t data = read_back(&s, &f, &lost, counts, 0);
+    assert_true(data > 0 && data < 500);
+    assert_int_equal(data + lost, 500);
+    g_max_file_buffers = 0;
     free(f.data);
 }
 
@@ -359,6 +389,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exit_with_partial_buffers),
         cmocka_unit_test(test_detach_and_no_slot),
+        cmocka_unit_test(test_file_full),
         cmocka_unit_test(test_isr_mid_record_and_between),
         cmocka_unit_test(test_two_sessions),
         cmocka_unit_test(test_stop_while_recording),
