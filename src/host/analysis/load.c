@@ -203,9 +203,10 @@ void evt_an_load_json(const evt_an_load *l, const evt_tl *tl, evt_json *j)
         if (!x->run_time) continue;
         evt_json_obj_begin(j);
         evt_an_ctx_keys(tl, c, j);
-        evt_json_ku64(j, "cpu_time", x->run_time - x->isr_time);
+        uint64_t cpu = x->run_time >= x->isr_time ? x->run_time - x->isr_time : 0; /* as stats.c */
+        evt_json_ku64(j, "cpu_time", cpu);
         evt_json_key(j, "pct");
-        evt_json_f64(j, evt_an_pct(x->run_time - x->isr_time, dur * cpus_of(tl)));
+        evt_json_f64(j, evt_an_pct(cpu, dur * cpus_of(tl)));
         evt_json_obj_end(j);
     }
     evt_json_arr_end(j);
