@@ -31,10 +31,10 @@ timeline in every output") states every rule:
 
 Traces: every readable sample under tests/data, the μT-Kernel scenario trace (written by
 test_utk_scenario), synthetic traces with losses and a clock, ThreadX with and without
---clock-hz, and ThreadX SMP copies (a run of slots on core 1, and on core 100, past the
-timeline's 64 CPU slots). Any disagreement prints the trace, the output, the context or name and
-the two values, and fails; so does a run that compared nothing of some kind. Needs protoc and
-babeltrace2 (fails when missing).
+--clock-hz, ThreadX SMP copies (a run of slots on core 1, and on core 100, past the timeline's 64
+CPU slots) and a real ThreadX buffer with one ISR exit missing. Any disagreement prints the
+trace, the output, the context or name and the two values, and fails; so does a run that
+compared nothing of some kind. Needs protoc and babeltrace2 (fails when missing).
 
 usage: timeline_agree.py EVTRACE DATA_DIR PROTO_DIR UTK_SCENARIO_TEST"""
 import decimal
@@ -54,6 +54,7 @@ from perfetto_decode import decode, Trace  # noqa: E402
 
 ISR_TID_BASE = 2000000
 STATE_TID_BASE = 1000000
+LAST_SLOT = 63  # EVT_TL_MAX_CPUS - 1: CPUs from 63 up share the timeline's last CPU slot
 CHROME_MAX_DEPTH = 32  # chrome.c MAX_DEPTH: open slices drawn per context
 BT_LINE = re.compile(r"^\[(\d+)\] \(\+[^)]*\) (\w+): \{ cpu_id = (\d+) \}, \{ (.*) \}$")
 BT_FIELD = re.compile(r'(\w+) = ("(?:[^"\\]|\\.)*"|-?\d+)')
@@ -224,7 +225,7 @@ def ctf_out(evtrace, path, extra, tmp, end):
         m = BT_LINE.match(line)
         if not m or m.group(2) not in ('sched_switch', 'irq_handler_entry', 'irq_handler_exit'):
             continue
-        t, name, cpu = int(m.group(1)), m.group(2), int(m.group(3))
+        t, name, cpu = int(m.group(1)), m.group(2), min(int(m.group(3)), LAST_SLOT)
         f = dict(BT_FIELD.findall(m.group(4)))
         if name == 'sched_switch':
             sw.append((cpu, t, int(f['prev_tid']), int(f['next_tid'])))
@@ -380,7 +381,8 @@ def check(evtrace, path, extra, tmp, proto_dir, say):
             same('report ctx %s switches' % label, ins, rc['switches'])
             isr_in = isr_time_of(ref, R, i)
             same('report ctx %s isr (outermost ISR time inside its running)' % label, isr_in, rc['isr'])
-            same('sqlite contexts.cpu_time of %s vs running - ISR time' % label, total - isr_in, cpu_time)
+            # 0 when the ISR time is larger (its interrupted context was switched out inside it)
+            same('sqlite contexts.cpu_time of %s vs running - ISR time' % label, max(0, total - isr_in), cpu_time)
             key = cid if cid is not None else ('isr' if cls == 'isr' else 'run')
             cand = sctx.get(key, [])
             if len(cand) != 1:
@@ -537,6 +539,22 @@ def smp_copy(path, cpu, tmp):
     return out
 
 
+def lost_isr_exit_copy(path, tmp):
+    """A copy of the real ThreadX buffer whose ISR_EXIT at offset 13904 is a user event instead
+    (id 0xA60004: as if TraceX's event filter had dropped the exit): the ISR stays open while a
+    thread records events, the thread it interrupted is switched out inside it, and its ISR time
+    exceeds its running time (stats once wrapped its cpu_time to 2^64 - 52)."""
+    with open(path, 'rb') as f:
+        raw = bytearray(f.read())
+    if raw[13904 + 8:13904 + 12] != (4).to_bytes(4, 'little'):
+        fail('%s: no ISR_EXIT at offset 13904' % path)
+    raw[13904 + 10] = 0xA6
+    out = os.path.join(tmp, 'lost_isr_exit_' + os.path.basename(path))
+    with open(out, 'wb') as f:
+        f.write(raw)
+    return out
+
+
 def utk_trace(test_bin, tmp):
     """The μT-Kernel scenario trace that tests/kernel/utk/test_utk_scenario writes."""
     env = dict(os.environ, TMPDIR=tmp)
@@ -576,6 +594,7 @@ def main():
         tx = os.path.join(data, 'threadx_tracex', 'demo_threadx.trx')
         for cpu in (1, 100):  # SMP: slots 300..399 recorded on another core (a CPU >= 64 shares slot 63)
             runs.append((smp_copy(tx, cpu, tmp), []))
+        runs.append((lost_isr_exit_copy(os.path.join(data, 'threadx_real', 'nowrap_m32le.trx'), tmp), []))
         for p in paths:  # ThreadX with a clock too: every output in ns (without it: ticks, above)
             if os.sep + 'threadx' in p:
                 runs.append((p, ['--clock-hz', '3000000']))
