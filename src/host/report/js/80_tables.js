@@ -60,8 +60,10 @@ function contextsTable() {
     { h: 'events', v: function (r) { return r.c.events; }, f: fmtInt },
     { h: 'running', v: function (r) { return r.c.run; }, f: dt, t: 1 },
     { h: 'in ISRs while running', v: function (r) { return r.c.isr; }, f: dt, t: 1 },
-    { h: 'CPU time', v: function (r) { return r.c.run - r.c.isr; }, f: dt, t: 1 },
-    { h: 'load', v: function (r) { return (r.c.run - r.c.isr) * 100 / (DUR * D.ncpus); }, f: function (v) { return v.toFixed(2) + '%'; } },
+    /* CPU time as stats and SQLite: 0 when the ISR time is larger (an ISR's whole time goes to the
+       context it interrupted, which a thread event inside it can switch out) */
+    { h: 'CPU time', v: function (r) { return Math.max(0, r.c.run - r.c.isr); }, f: dt, t: 1 },
+    { h: 'load', v: function (r) { return Math.max(0, r.c.run - r.c.isr) * 100 / (DUR * D.ncpus); }, f: function (v) { return v.toFixed(2) + '%'; } },
     { h: 'switched in', v: function (r) { return r.c.switches; }, f: fmtInt }
   ], function (r) { goToLane(r.i); }));
   box.appendChild(el('p', 'meta', 'Idle (no running context, all CPUs): ' + fmtDur(D.idle_time) + ' \u00b7 in ISRs: ' +
