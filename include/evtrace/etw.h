@@ -161,6 +161,8 @@ typedef struct evt_etw_session {
     uint32_t size_limit;    /* largest record Size accepted: min(65535, buffer_size - 73) */
     uint32_t pt_flags;      /* THREAD_OWNED: ETW_PT_CLOSED | ETW_PT_LOSS (0: the fast path may run);
                                read by every record, written on drops and by the lock holder */
+    int owned_early;        /* THREAD_OWNED with the port's 64-bit counter: read at the call, clamped
+                               to the slot's last timestamp inside the guard (set at start) */
 } evt_etw_session;
 
 /* A classic provider (RegisterTraceGuids). */

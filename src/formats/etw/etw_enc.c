@@ -38,7 +38,11 @@
  *    pt_flags closed, leaves the lock, runs cfg.sync_writers and waits for every slot's `active`
  *    to be 0 (a record that saw the session open is complete; one that starts later sees it
  *    closed: drops, counted), then writes what the slots hold. Drops: s->loss.dropped (atomic)
- *    and the ETW_PT_LOSS bit; written: each slot's counter (relaxed stores), summed by the stats. */
+ *    and the ETW_PT_LOSS bit; written: each slot's counter (relaxed stores), summed by the stats.
+ *    Timestamps: each slot has its own clock state; with the port's 64-bit counter (owned_early)
+ *    the counter is read when the call starts and, inside the guard, raised to the slot's last
+ *    timestamp if behind it (a handler's record may have come in between): a slot's timestamps
+ *    never go back in record order. Other clocks are read inside the guard (evt_clock_read). */
 #include "evtrace/etw.h"
 
 #include "evtrace/port.h"
@@ -409,6 +413,7 @@ uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config 
     if (s->cfg.clock || (s->cfg.clock_type == ETW_CLOCK_SYSTEM_TIME && s->cfg.filetime)) evt_clock_init(&s->clk, clock_cb, s, 64);
     else evt_clock_init(&s->clk, 0, 0, 0);
     for (uint32_t i = 0; i < s->nslots; i++) copy(&s->slots[i].clk, &s->clk, (uint32_t)sizeof s->clk);
+    s->owned_early = owned_mode(s) && !s->clk.fn && evt_port_timestamp_bits() == 64u;
     s->start_time = s->cfg.filetime ? s->cfg.filetime() : 0u;
     s->start_ts = now(s);
     if (!write_header_buffer(s, s->start_time)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
@@ -879,6 +884,10 @@ static inline uint32_t record_owned(evt_etw_session *s, const evt_etw_trace_head
                                     const void *payload, uint32_t payload_len, uint32_t size, uint32_t need,
                                     uint32_t tid, uint64_t times)
 {
+    /* With the port's 64-bit counter the time is read first (its latency overlaps the rest) and
+     * clamped in record order below; otherwise the session clock is read inside the guard. */
+    int early = s->owned_early && !(hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP);
+    uint64_t t0 = early ? evt_port_timestamp() : 0u;
     uint32_t key = tid + 1u;
     evt_etw_slot *sl = &s->slots[home_slot(s, key)];
     if (EVT_UNLIKELY(EVT_LOAD_RLX(&sl->tkey) != key) && !(sl = claim_slot(s, key))) {
@@ -899,7 +908,14 @@ static inline uint32_t record_owned(evt_etw_session *s, const evt_etw_trace_head
         return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
     }
     uint32_t used = sl->used;
-    uint64_t ts = (hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP) ? hdr->timestamp : evt_clock_read(&sl->clk);
+    uint64_t ts;
+    if (EVT_LIKELY(early)) { /* never behind the slot's last record (a handler's may have come in between) */
+        uint64_t last = sl->clk.last;
+        ts = (int64_t)(t0 - last) < 0 ? last : t0;
+        sl->clk.last = ts;
+    } else {
+        ts = (hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP) ? hdr->timestamp : evt_clock_read(&sl->clk);
+    }
     put_record(s, sl->buf + used, size, need, hdr, guid, payload, payload_len, tid, times, ts);
     sl->used = used + need;
     EVT_STORE_REL(&sl->committed, used + need);
