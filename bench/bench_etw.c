@@ -178,11 +178,18 @@ int main(void)
         for (int k = 0; k < 2; k++) evt_etw_session_stop(&s2[k]);
         bench_report("etw", "two threads, two sessions: TraceEvent", t2, "ns/event per thread");
         bench_report("etw", "two threads, two sessions / two-thread baseline", t2 / base2, "x");
-        /* The same with THREAD_OWNED sessions, beside the same baseline, interleaved. */
-        for (int k = 0; k < 2; k++) start_prov(&s2[k], &p2[k], mem2[k], 1, 3, 0);
+        /* The same with THREAD_OWNED sessions, beside the same baseline, interleaved. Each round
+         * starts two new threads, and a slot stays its thread id's: a slot per round and thread. */
+        static uint8_t mem5[2][(ROUNDS + 4) * 64 * 1024] __attribute__((aligned(64)));
+        for (int k = 0; k < 2; k++) start_prov(&s2[k], &p2[k], mem5[k], ROUNDS + 4, 3, 0);
         double b3, t3;
         double r3 = bench_2t_interleaved(one_event, args, iters / SHORT * 4, ROUNDS, &b3, &t3);
-        for (int k = 0; k < 2; k++) evt_etw_session_stop(&s2[k]);
+        evt_rec_stats rs3[2];
+        for (int k = 0; k < 2; k++) {
+            evt_etw_session_stop(&s2[k]);
+            evt_etw_get_rec_stats(&s2[k], &rs3[k]);
+        }
+        bench_report("etw", "two threads, two thread-owned sessions: events dropped", (double)(rs3[0].dropped + rs3[1].dropped), "events");
         bench_report("etw", "two threads, two thread-owned sessions: TraceEvent", t3, "ns/event per thread");
         bench_report("etw", "two threads, two thread-owned sessions / two-thread baseline (median of rounds)", r3, "x");
         bench_report("etw", "two threads, two thread-owned sessions / two-thread baseline (best of each)", t3 / b3, "x");
