@@ -2,8 +2,8 @@
  * that exit with a partial buffer (collected at stop), a thread that gives its slot back to the next
  * one (evt_etw_thread_detach), a signal handler that records in the middle of a record of its
  * thread (dropped, counted, carried by a loss record) or between two (written), two sessions on two
- * threads, a sequential file that fills up, and a stop while threads are recording (every record
- * counted written is in the file).
+ * threads, a sequential file that fills up, a stop while threads are recording (every record
+ * counted written is in the file) and flushes while they record.
  * Each case reads the file back with the .etl reader: data records + lost == records issued. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +15,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "evt_test.h"
 #include "evtrace/etw.h"
 #include "evtrace/reader.h"
@@ -120,6 +121,7 @@ static uint64_t read_back(const evt_etw_session *s, const mem_file *f, uint64_t 
 /* ---- threads that exit with a partial buffer ---------------------------------------------- */
 
 static evt_etw_provider g_prov;
+static atomic_int g_jobs_done; /* run_job calls that finished */
 
 typedef struct job {
     evt_etw_provider *p;
@@ -138,6 +140,7 @@ static void *run_job(void *arg)
         else j->refused++;
     }
     if (j->detach) assert_int_equal(evt_etw_thread_detach(j->s), EVT_ETW_SUCCESS);
+    atomic_fetch_add(&g_jobs_done, 1);
     return NULL;
 }
 
@@ -384,6 +387,44 @@ static void test_stop_while_recording(void **st)
     }
 }
 
+/* Flushes from another thread while three threads record: flush writes each slot's published
+ * records and moves its base while the owner appends after them; nothing is lost or repeated. */
+static void test_flush_while_recording(void **st)
+{
+    (void)st;
+    static uint8_t mem[4 * BUF_SIZE];
+    evt_etw_session s;
+    mem_file f;
+    start_owned(&s, &g_prov, &f, mem, 4, NULL, NULL);
+    job jobs[3];
+    pthread_t th[3];
+    atomic_store(&g_jobs_done, 0);
+    for (uint32_t t = 0; t < 3; t++) {
+        jobs[t] = (job){&g_prov, &s, t, 20000, 0, 0, 0};
+        assert_int_equal(pthread_create(&th[t], NULL, run_job, &jobs[t]), 0);
+    }
+    uint32_t flushes = 0; /* at most 3 partial buffers each: 500 of them fit in the file */
+    for (; atomic_load(&g_jobs_done) < 3 && flushes < 500u; flushes++) {
+        assert_int_equal(evt_etw_session_flush(&s), EVT_ETW_SUCCESS);
+        struct timespec pause = {0, 50000};
+        nanosleep(&pause, NULL);
+    }
+    for (int t = 0; t < 3; t++) pthread_join(th[t], NULL);
+    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+    evt_rec_stats rs;
+    evt_etw_get_rec_stats(&s, &rs);
+    assert_int_equal(rs.written, 60000);
+    assert_int_equal(rs.dropped, 0);
+    uint64_t lost;
+    uint32_t counts[8] = {0};
+    assert_int_equal(read_back(&s, &f, &lost, counts, 0), 60000);
+    assert_int_equal(lost, 0);
+    for (int t = 0; t < 3; t++) assert_int_equal(counts[t], 20000);
+    print_message("etw owned: %u flushes while recording\n", flushes);
+    assert_true(flushes >= 1u);
+    free(f.data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -393,6 +434,7 @@ int main(void)
         cmocka_unit_test(test_isr_mid_record_and_between),
         cmocka_unit_test(test_two_sessions),
         cmocka_unit_test(test_stop_while_recording),
+        cmocka_unit_test(test_flush_while_recording),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
