@@ -495,11 +495,16 @@ static int count_records(const evt_etw_session *s, const uint8_t *r, uint32_t le
     return lost;
 }
 
-/* The unused tail of a buffer, written in pieces of this (ETW fills it with 0xFF). */
+/* The unused tail of a buffer, written in pieces of this (ETW fills it with 0xFF): 1 KiB on 64-bit
+ * hosts, 128 bytes on small targets (text size). */
 #define FF8 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF
 #define FF64 FF8, FF8, FF8, FF8, FF8, FF8, FF8, FF8
+#if UINTPTR_MAX > 0xFFFFFFFFu
 static const uint8_t k_ff[1024] = {FF64, FF64, FF64, FF64, FF64, FF64, FF64, FF64,
                                    FF64, FF64, FF64, FF64, FF64, FF64, FF64, FF64};
+#else
+static const uint8_t k_ff[128] = {FF64, FF64};
+#endif
 
 /* Write the records [recs, recs + len) as one data buffer of stream proc: the 72-byte header and
  * the 0xFF tail from the stack, the records from where they are (an owner may be appending after
