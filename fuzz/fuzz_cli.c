@@ -1,7 +1,7 @@
 /* libFuzzer target of the CLI option parser (cli_parse, src/cli/cli_parse.c: getopt_long over one
  * table plus the readers' options). Input: byte 0 picks the subcommand (commands.def order), the
- * rest is its arguments separated by NUL bytes (at most MAX_ARGS). Checked on every result: the
- * parser's pointers point into the argument strings, positional counts and reader options stay
+ * rest is its arguments separated by NUL bytes (at most MAX_ARGS). Checked on every result: a
+ * FILE unless the command takes none (OPT_NO_FILE), the parser's pointers point into the argument strings, positional counts and reader options stay
  * within their limits, and --format names a reader. Parser messages go to /dev/null. */
 #include <stdlib.h>
 #include "fuzz_common.h"
@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if (rc != 0 && rc != EXIT_USAGE && rc != CLI_PARSE_HELP && rc != CLI_PARSE_BAD_FORMAT) abort();
     if (rc == 0) {
-        if (!a.file || !inside_(a.file, buf, n) || !inside_(a.format, buf, n) || !inside_(a.out, buf, n) ||
+        if ((!a.file && !(c->opts & OPT_NO_FILE)) || !inside_(a.file, buf, n) || !inside_(a.format, buf, n) || !inside_(a.out, buf, n) ||
             !inside_(a.to, buf, n) || !inside_(a.listen, buf, n))
             abort();
         if (a.nextra < c->min_extra || a.nextra > c->max_extra) abort();
