@@ -323,8 +323,8 @@ def compare_runs(out, ref, runs):
 def isr_time_of(ref, R, i):
     """The timeline's isr_time of context i: the outermost ISRs' time while it was the running
     context, i.e. of the depth-0 ISRs that interrupted it (an ISR keeps the context it
-    interrupted: a thread event inside an ISR whose exit is missing switches at once, and the
-    ISR's time stays with the context it interrupted). SQLite isrs.interrupted is a context id,
+    interrupted: another context's thread event inside an ISR whose exit is missing closes the
+    ISR there, truncated, before the switch). SQLite isrs.interrupted is a context id,
     NULL for idle and for a context without an id, so the report's index says which; where SQLite
     has an id the report's index must be that context."""
     total = 0

@@ -306,9 +306,8 @@ static void contexts_from_tl_(evt_stats *s)
         c->cls = x->cls;
         if (!c->name && x->name) c->name = intern_(s, x->name);
         c->events = x->events;
-        /* as contexts.cpu_time (tl_rows.c): an ISR's whole time goes to the context it interrupted,
-         * which may have been switched out inside it (a thread event in an ISR whose exit is
-         * missing): more ISR than running time is 0, not a wrapped uint64 */
+        /* as contexts.cpu_time (tl_rows.c): an ISR's time goes to the context it interrupted and
+         * lies within its running (timeline.h); clamped at 0 all the same, never a wrapped uint64 */
         c->cpu_ticks = x->run_time >= x->isr_time ? x->run_time - x->isr_time : 0;
         c->cpu_raw = to_raw_(s, c->cpu_ticks);
         c->switches = x->switches_in;

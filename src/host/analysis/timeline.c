@@ -723,6 +723,10 @@ uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
 
     /* the code that recorded a thread/init/unclassified event is running on this CPU */
     if (!in_isr && cp->run != ci) {
+        /* another context runs while an ISR is open: the ISR's exit was lost (closed here,
+         * truncated), so an ISR never outlasts the running of the context it interrupted */
+        if (cp->isr_n && ev->kind != EVT_KIND_ISR_ENTER && ev->kind != EVT_KIND_ISR_EXIT)
+            while (cp->isr_n) isr_close_(tl, cpu, t, 1, 0);
         cp->pend_isr = 0; /* a switch an ISR decided has happened by now */
         do_switch_(tl, cpu, t, ci, EVT_TL_READY, EVT_TL_NONE, 0);
     }

@@ -34,7 +34,9 @@
  *   and the next exec, so that gap is idle and a dispatch is two switches (task -> idle -> task).
  *   Inside an ISR the switch is made at the outermost ISR exit. A blocked state carries the object and service of the context's latest
  *   service call (ThreadX records the call before the suspension).
- * - ISR-class events never change the running context. isr_enter/isr_exit nest per CPU; an exit
+ * - ISR-class events never change the running context. A thread/init event of another context
+ *   while an ISR is open means its exit was lost: the open ISRs close there (truncated) before
+ *   the switch, so an ISR's time lies within the running of the context it interrupted. isr_enter/isr_exit nest per CPU; an exit
  *   closes the innermost ISR. The ISR id comes from the event's "isr_id", "irq", "intno", "dintno",
  *   "vector" or "isr" field.
  * - A lost event drops every open ISR and slice (closed at the loss, `truncated`), makes every

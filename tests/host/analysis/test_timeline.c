@@ -374,6 +374,34 @@ static void nesting_and_loss(void **st)
     evt_tl_free(&tl);
 }
 
+/* An ISR whose exit is lost: another context's event closes it (truncated) before the switch, so
+ * its time stays inside the running of the context it interrupted. */
+static void lost_isr_exit(void **st)
+{
+    (void)st;
+    evt_tl tl;
+    rec r;
+    start(&tl, &r);
+    evt_event e = ev_(0, A, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
+    evt_tl_add(&tl, &e);
+    e = ev_(10, ISR, EVT_CTX_ISR, EVT_KIND_ISR_ENTER, "ISR_ENTER");
+    evt_tl_add(&tl, &e);
+    e = ev_(15, B, EVT_CTX_THREAD, EVT_KIND_USER, "USER"); /* the exit never came */
+    evt_tl_add(&tl, &e);
+    e = ev_(100, B, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
+    evt_tl_add(&tl, &e);
+    evt_tl_finish(&tl);
+    uint32_t a = ix_(&tl, A), b = ix_(&tl, B);
+    assert_int_equal(r.nisr, 1);
+    assert_int_equal(r.isr[0].t1, 15);
+    assert_true(r.isr[0].truncated);
+    assert_int_equal(tl.ctxs[a]->run_time, 15);
+    assert_int_equal(tl.ctxs[a]->isr_time, 5);
+    assert_int_equal(tl.ctxs[b]->isr_time, 0);
+    assert_int_equal(tl.ctxs[a]->run_time - tl.ctxs[a]->isr_time + tl.ctxs[b]->run_time + tl.isr_time, 100);
+    evt_tl_free(&tl);
+}
+
 /* Timestamps going backwards on a CPU are taken as the previous one; real time when the clock is
  * known; a context migrating between CPUs leaves its old CPU. */
 static void time_and_cpus(void **st)
@@ -418,6 +446,7 @@ int main(void)
         cmocka_unit_test(threadx_style),
         cmocka_unit_test(hooks_style),
         cmocka_unit_test(nesting_and_loss),
+        cmocka_unit_test(lost_isr_exit),
         cmocka_unit_test(time_and_cpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
