@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include "evt_etw_test.h"
 #include "evt_test.h"
 #include "evtrace/etw.h"
 #include "evtrace/reader.h"
@@ -39,12 +40,7 @@ static void *worker(void *arg)
         uint32_t v[2] = {t, i};
         evt_etw_mof_field mof[2] = {{&v[0], 4, 0}, {&v[1], 4, 0}};
         evt_etw_trace_header h;
-        memset(&h, 0, sizeof h);
-        h.size = 48 + 32;
-        h.type = 10;
-        h.level = 4;
-        h.guid = k_guid;
-        h.flags = ETW_WNODE_FLAG_TRACED_GUID | ETW_WNODE_FLAG_USE_MOF_PTR;
+        evt_etw_test_header2(&h, &k_guid);
         if (evt_etw_write(&g_prov, 1, &h, mof) != EVT_ETW_SUCCESS) return (void *)1;
     }
     return NULL;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "evt_etw_test.h"
 #include "evt_test.h"
 #include "evtrace/etw.h"
 #include "evtrace/reader.h"
@@ -73,12 +74,7 @@ static uint32_t emit(evt_etw_provider *p, uint32_t tag, uint32_t seq)
     uint32_t v[3] = {tag, seq, ~seq};
     evt_etw_mof_field mof[2] = {{&v[0], 4, 0}, {&v[1], 8, 0}};
     evt_etw_trace_header h;
-    memset(&h, 0, sizeof h);
-    h.size = 48 + 2 * 16;
-    h.type = 10;
-    h.level = 4;
-    h.guid = k_guid;
-    h.flags = ETW_WNODE_FLAG_TRACED_GUID | ETW_WNODE_FLAG_USE_MOF_PTR;
+    evt_etw_test_header2(&h, &k_guid);
     return evt_etw_trace_event(p, &h, mof); /* INVALID_HANDLE once the gate is closed */
 }
 

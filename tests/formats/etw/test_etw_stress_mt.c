@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include "evt_irq.h"
+#include "evt_etw_test.h"
 #include "evt_test.h"
 #include "evtrace/etw.h"
 #include "evtrace/reader.h"
@@ -49,12 +50,7 @@ static void emit(uint32_t tag, uint32_t seq)
     uint32_t v[3] = {tag, seq, ~seq};
     evt_etw_mof_field mof[2] = {{&v[0], 4, 0}, {&v[1], 8, 0}};
     evt_etw_trace_header h;
-    memset(&h, 0, sizeof h);
-    h.size = 48 + 2 * 16;
-    h.type = 10;
-    h.level = 4;
-    h.guid = k_guid;
-    h.flags = ETW_WNODE_FLAG_TRACED_GUID | ETW_WNODE_FLAG_USE_MOF_PTR;
+    evt_etw_test_header2(&h, &k_guid);
     (void)evt_etw_write(&g_prov, 0, &h, mof); /* dropped or written: issued either way */
 }
 
