@@ -611,7 +611,8 @@ static evt_status next(void *state, evt_event *ev)
         if (k == TXTB_K_RUN || k == TXTB_K_STOP) {
             const char *sn = txtb_thread_state_name(w[5]);
             if (sn) evt_event_add_field_s(ev, "state", sn);
-            evt_event_add_field_u(ev, "next_thread", w[7]);
+            /* info4 names the next thread in ThreadX's own records; a dispatcher hook's is not one */
+            if (!s->hooks.active) evt_event_add_field_u(ev, "next_thread", w[7]);
         } else if (k == TXTB_K_ISR_IN || k == TXTB_K_ISR_OUT) {
             evt_event_add_field_u(ev, "isr_id", w[5]);
         } else if (k == TXTB_K_LOST) {

@@ -95,17 +95,6 @@ static void set_field_s(evt_event *ev, const char *key, const char *v)
     evt_event_add_field_s(ev, key, v);
 }
 
-/* Remove field `key` if present (keeps the order of the others). */
-static void drop_field(evt_event *ev, const char *key)
-{
-    for (uint32_t i = 0; i < ev->nfields; i++) {
-        if (strcmp(ev->fields[i].key, key) != 0) continue;
-        for (uint32_t k = i + 1; k < ev->nfields; k++) ev->fields[k - 1] = ev->fields[k];
-        ev->nfields--;
-        return;
-    }
-}
-
 /* Service name: from the kernel profile's table, else the code in hex. */
 static const char *svc_name(txtb_hooks_dec *h, uint32_t code)
 {
@@ -175,7 +164,6 @@ int txtb_hooks_dec_event(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], ev
             sn = h->statebuf;
         }
         set_field_s(ev, "state", sn);
-        drop_field(ev, "next_thread"); /* a dispatcher hook names no successor: info4 is not one */
         if (!run) {
             evt_event_add_field_s(ev, "stop_reason", gen < sizeof k_state / sizeof k_state[0] ? k_state[gen] : "unknown");
             evt_event_add_field_u(ev, "native_state", native);
