@@ -77,18 +77,29 @@ typedef struct evt_rkh_recorder {
     evt_rec_lock lock;        /* this recorder's critical section (begin..end, drains, filters) */
     evt_nest nest;            /* set while a record is written or the ring drained: nested = drop */
     uint8_t seq;              /* next sequence number */
-    uint8_t chk;              /* running checksum of the open record */
-    uint8_t open;             /* a record is open (begin called, end not yet) */
+    uint8_t open;             /* 0: no record open; 1: open, every byte so far written by a fast
+                                 path (qty, open_at and seq_open not yet brought up to date);
+                                 2: open, a slow path ran (they are) */
     uint8_t trunc;            /* the open record does not fit in the ring: discarded at end */
     uint8_t seq_open;         /* seq before the open record (restored when it is discarded) */
     uint8_t ao_test;          /* hot: the AO runtime filter applies (RTFIL and RTFIL_SMA) */
     uint8_t sig_test;         /* hot: the signal runtime filter applies (RTFIL and RTFIL_SIGNAL) */
     uint8_t drained;          /* bytes were drained since the last loss record */
     uint8_t hdr6;             /* id, seq and a 4-byte timestamp from ts: the default header (init) */
+    uint8_t chk_en;           /* hot: records carry a checksum (CHK_EN) */
     uint8_t emit[32];         /* hot: bit id set = group built in and not filtered by group/event */
     uint8_t *ring;            /* the byte ring (caller's memory) */
-    uint32_t size, in, out, qty;
-    uint32_t open_at;         /* ring index of the open record's first byte */
+    uint32_t size, in, out;
+    uint32_t lim;             /* while a record is open: [in, lim) is contiguous free room, lim <=
+                                 size (a fast writer stores when in + its bytes + 3 <= lim: the
+                                 closing checksum and flag always fit after it); a slow path sets
+                                 it again */
+    uint32_t sum;             /* checksum of the open record: byte sums in two 16-bit lanes, the
+                                 byte written is -(lane 0 + lane 1); a slow path folds it to one
+                                 byte first */
+    uint32_t mark;            /* in when qty was last brought up to date */
+    uint32_t qty;             /* bytes in the ring, as of mark while a record is open */
+    uint32_t open_at;         /* ring index of the open record's first byte (open == 2) */
     evt_rkh_sink_fn sink;     /* drained to after every record, if set (lock held) */
     void *sink_user;
     evt_rkh_ts_fn ts;         /* timestamp source */
@@ -106,10 +117,8 @@ typedef struct evt_rkh_recorder {
     uint8_t ev_filter[32];    /* bit id set = event emitted */
     uint8_t ao_filter[8];     /* hot: bit prio set = AO emitted (priorities 0..63) */
     uint8_t sig_filter[32];   /* hot: bit sig set = signal emitted (signals 0..255) */
-    uint32_t lost_pending;    /* losses not yet carried by a loss record (as of the last record) */
     uint32_t lost_total;      /* losses carried by the loss records written since init (the last
                                  loss record's running total) */
-    uint32_t written;         /* records written since init (all kinds) */
     uint32_t crit;            /* saved critical-section state of the open record */
 } evt_rkh_recorder;
 
@@ -228,18 +237,15 @@ void evt_rkh_put_(evt_rkh_recorder *r, uint32_t v, unsigned n); /* n bytes, any 
 #endif
 
 /* Append v's four bytes and return from the calling writer when no byte is in 0x7C..0x7F
- * (0x7D/0x7E need stuffing; the test is one word operation) and the ring has contiguous room; the
- * recorder's fields are read into locals first (a byte store may alias them). */
+ * (0x7D/0x7E need stuffing; the test is one word operation) and the open record has fast room
+ * (lim): one store, the cursor, and v's bytes added to the checksum's two lanes (no fold). */
 #define EVT_RKH_PUT4_FAST_(r, v)                                                                    \
     do {                                                                                            \
-        uint32_t x_ = ((v) | 0x03030303u) ^ 0x7F7F7F7Fu, in_ = (r)->in, size_ = (r)->size;          \
-        uint32_t qty_ = (r)->qty;                                                                   \
-        uint8_t chk_ = (r)->chk, *q_ = (r)->ring + in_;                                             \
-        if (!((x_ - 0x01010101u) & ~x_ & 0x80808080u) && size_ - qty_ >= 4u && size_ - in_ >= 4u) { \
-            EVT_RKH_ST32LE_(q_, v);                                                                 \
-            (r)->chk = (uint8_t)(chk_ + (v) + ((v) >> 8) + ((v) >> 16) + ((v) >> 24));              \
-            (r)->qty = qty_ + 4u;                                                                   \
-            (r)->in = in_ + 4u == size_ ? 0u : in_ + 4u;                                            \
+        uint32_t x_ = ((v) | 0x03030303u) ^ 0x7F7F7F7Fu, in_ = (r)->in, s_ = (r)->sum;              \
+        if (!((x_ - 0x01010101u) & ~x_ & 0x80808080u) && in_ + 7u <= (r)->lim) {                    \
+            EVT_RKH_ST32LE_((r)->ring + in_, v);                                                    \
+            (r)->sum = s_ + ((v) & 0x00FF00FFu) + (((v) >> 8) & 0x00FF00FFu);                       \
+            (r)->in = in_ + 4u;                                                                     \
             return;                                                                                 \
         }                                                                                           \
     } while (0)

@@ -41,6 +41,13 @@
  * its flag. */
 #define LOSS_MAX (2u * (1u + 8u + 1u) + 1u)
 
+/* Out of line, off the hot paths' registers. */
+#if defined(__GNUC__) || defined(__clang__)
+#define RKH_COLD __attribute__((noinline, cold))
+#else
+#define RKH_COLD
+#endif
+
 /* ---- ring ------------------------------------------------------------------------------------ */
 
 /* Records that carry a sequence number (what the loss count counts). */
@@ -144,6 +151,78 @@ static void evict(evt_rkh_recorder *r, uint32_t want)
     if (lost) evt_loss_overwritten(&r->loss, lost);
 }
 
+/* The ring index of the first flag at or after k bytes from the head (k < qty), as a distance
+ * from the head, or qty if none. */
+static uint32_t flag_at_or_after(const evt_rkh_recorder *r, uint32_t k)
+{
+    const uint32_t size = r->size, n = r->qty;
+    while (k < n) {
+        uint32_t i = r->out + k;
+        if (i >= size) i -= size;
+        uint32_t run = size - i < n - k ? size - i : n - k, j = 0;
+        const uint8_t *p = r->ring + i;
+        while (run - j >= sizeof(scan_word)) {
+            unsigned f = first_flag(p + j);
+            j += f;
+            if (f < sizeof(scan_word)) return k + j;
+        }
+        while (j < run && p[j] != RKH_FLAG) j++;
+        k += j;
+        if (j < run) return k;
+    }
+    return n;
+}
+
+/* The sequence number of the record after the flag k bytes from the head; -1 if it is not a data
+ * record (TCFG, a loss record), -2 if the flag is followed by another. The record is complete. */
+static int unit_seq(const evt_rkh_recorder *r, uint32_t k)
+{
+    uint32_t i = r->out + k;
+    if (i >= r->size) i -= r->size;
+    i = next_ix(r, i);
+    uint8_t id = r->ring[i];
+    if (id == RKH_FLAG) return -2;
+    if (id == RKH_ESC) i = next_ix(r, i); /* 0x7D/0x7E ids: data records */
+    else if (!is_data_id(id)) return -1;
+    i = next_ix(r, i);
+    uint8_t seq = r->ring[i];
+    if (seq == RKH_ESC) seq = (uint8_t)(r->ring[next_ix(r, i)] ^ RKH_ESC_XOR);
+    return seq;
+}
+
+/* evict's usual case, without reading every evicted byte: sequence numbers on, the head at a
+ * flag (no drain in progress), every record in the ring complete (no record open in it), seq0
+ * the next record's sequence number. The new head is found as evict finds it (the first flag
+ * that leaves `want` bytes free), and the data records evicted are counted exactly as the
+ * difference of the sequence numbers of the first data record evicted and the first one kept
+ * (seq0 if none): data records take consecutive numbers (a discarded record gives its number
+ * back, a dropped one takes none), and fewer than 256 fit in the 765 bytes this looks at (each
+ * is at least id, seq and flag). Returns 0 (nothing done) where evict must run. */
+static int evict_by_seq(evt_rkh_recorder *r, uint32_t want, uint8_t seq0)
+{
+    const uint32_t n = r->qty;
+    if (r->head_is_start || r->head_partial || n < 2u || r->size - n >= want) return 0;
+    uint32_t d = want - (r->size - n); /* bytes to evict at least: the new head is a flag at >= d */
+    if (d >= n || d >= 3u * 255u) return 0;
+    uint32_t k = flag_at_or_after(r, d);
+    if (k >= n) return 0;
+    int b = k + 1u < n ? unit_seq(r, k) : seq0;
+    if (b < 0) return 0;
+    uint32_t f = 0; /* the first data record evicted: skip the other records before it */
+    int a = unit_seq(r, 0);
+    while (a == -1) {
+        f = flag_at_or_after(r, f + 1u);
+        a = f < k ? unit_seq(r, f) : b;
+    }
+    if (a < 0) return 0;
+    r->out = r->out + k >= r->size ? r->out + k - r->size : r->out + k;
+    r->qty = n - k;
+    r->evicted += k;
+    uint8_t lost = (uint8_t)((unsigned)b - (unsigned)a);
+    if (lost) evt_loss_overwritten(&r->loss, lost);
+    return 1;
+}
+
 /* Make room for `need` bytes, and while at it for up to an eighth of the ring (at most 256 bytes)
  * more, so a full ring evicts in batches and the records after it take the fast paths. Sets trunc
  * and returns 0 when the open record fills the ring. */
@@ -166,10 +245,14 @@ static inline void put_raw(evt_rkh_recorder *r, uint8_t b)
     r->qty++;
 }
 
+/* ---- slow-path writers ------------------------------------------------------------------------
+ * They keep qty exact and the checksum folded to one byte in sum (slow_begin brings both up to
+ * date from the fast paths' cursor and lanes; slow_end sets the fast room again). */
+
 /* One record byte: checksum of the unescaped value, then stuffed. */
 static inline void put_u8(evt_rkh_recorder *r, uint8_t b)
 {
-    r->chk = (uint8_t)(r->chk + b);
+    r->sum = (uint8_t)(r->sum + b);
     if (EVT_UNLIKELY(r->size - r->qty < 2u) && !make_room(r, 2u)) return;
     if (EVT_UNLIKELY(b == RKH_FLAG || b == RKH_ESC)) {
         put_raw(r, RKH_ESC);
@@ -185,7 +268,7 @@ static inline void put_bytes(evt_rkh_recorder *r, const uint8_t *b, unsigned n)
     uint32_t in = r->in, size = r->size;
     if (EVT_LIKELY(size - r->qty >= 2u * n && size - in >= 2u * n)) {
         uint8_t *q = r->ring + in, *q0 = q;
-        uint8_t chk = r->chk;
+        uint8_t chk = (uint8_t)r->sum;
         for (unsigned i = 0; i < n; i++) {
             uint8_t c = b[i];
             chk = (uint8_t)(chk + c);
@@ -196,7 +279,7 @@ static inline void put_bytes(evt_rkh_recorder *r, const uint8_t *b, unsigned n)
             *q++ = c;
         }
         uint32_t k = (uint32_t)(q - q0);
-        r->chk = chk;
+        r->sum = chk;
         r->qty += k;
         in += k;
         r->in = in == size ? 0u : in;
@@ -221,7 +304,7 @@ static inline int put_word_fast(evt_rkh_recorder *r, uint64_t w, unsigned n)
     uint64_t sum = (w & 0x00FF00FF00FF00FFull) + ((w >> 8) & 0x00FF00FF00FF00FFull);
     sum += sum >> 16;
     sum += sum >> 32;
-    r->chk = (uint8_t)(r->chk + (uint8_t)sum);
+    r->sum = (uint8_t)(r->sum + (uint8_t)sum);
     r->qty = qty + n;
     in += n;
     r->in = in == size ? 0u : in;
@@ -241,16 +324,10 @@ static inline void put_n(evt_rkh_recorder *r, uint32_t v, unsigned n)
 /* trunc is 0 here: every path that sets it clears it before the section ends. */
 static void start_record(evt_rkh_recorder *r)
 {
-    r->chk = 0;
+    r->sum = 0;
     r->open_at = r->in;
     r->seq_open = r->seq;
 }
-
-#if defined(__GNUC__) || defined(__clang__)
-#define RKH_COLD __attribute__((noinline, cold))
-#else
-#define RKH_COLD
-#endif
 
 static RKH_COLD int close_record_slow(evt_rkh_recorder *r);
 
@@ -263,7 +340,7 @@ static inline int close_record(evt_rkh_recorder *r)
         /* checksum (stuffed) and flag with a local cursor */
         uint8_t *q = r->ring + in, *q0 = q;
         if (r->cfg.flags & EVT_RKH_F_TRC_CHK_EN) {
-            uint8_t c = (uint8_t)(0u - r->chk);
+            uint8_t c = (uint8_t)(0u - r->sum);
             if (c == RKH_FLAG || c == RKH_ESC) {
                 *q++ = RKH_ESC;
                 c = (uint8_t)(c ^ RKH_ESC_XOR);
@@ -275,7 +352,6 @@ static inline int close_record(evt_rkh_recorder *r)
         r->qty += k;
         in += k;
         r->in = in == r->size ? 0u : in;
-        r->written++;
         return 1;
     }
     return close_record_slow(r);
@@ -285,7 +361,7 @@ static inline int close_record(evt_rkh_recorder *r)
 static RKH_COLD int close_record_slow(evt_rkh_recorder *r)
 {
     if (r->cfg.flags & EVT_RKH_F_TRC_CHK_EN) {
-        uint8_t c = (uint8_t)(0u - r->chk);
+        uint8_t c = (uint8_t)(0u - r->sum);
         put_u8(r, c);
     }
     if (r->size == r->qty) make_room(r, 1u);
@@ -300,7 +376,6 @@ static RKH_COLD int close_record_slow(evt_rkh_recorder *r)
         return 0;
     }
     put_raw(r, RKH_FLAG);
-    r->written++;
     return 1;
 }
 
@@ -321,17 +396,13 @@ static void write_loss(evt_rkh_recorder *r)
     r->drops_seen = dropped;
     r->evicted = 0;
     r->drained = 0;
-    r->lost_pending = 0;
 }
 
 /* Before a record: the loss record if drops are pending, or overwrites are and either a drain has
  * made room for the report or a ring's worth was evicted since the last one (R4): a ring that
  * keeps overflowing is not filled with reports of its own overflow. */
-static inline void loss_before_record(evt_rkh_recorder *r)
+static void loss_before_record(evt_rkh_recorder *r)
 {
-    evt_rec_count pending = evt_loss_pending(&r->loss);
-    if (EVT_LIKELY(!pending)) return;
-    r->lost_pending = (uint32_t)pending;
     if (EVT_LOAD_RLX(&r->loss.dropped) != r->drops_seen || (r->drained && r->size - r->qty >= LOSS_MAX) ||
         r->evicted >= r->size)
         write_loss(r);
@@ -368,14 +439,14 @@ static const uint8_t *take_block(evt_rkh_recorder *r, uint32_t *n)
     return p;
 }
 
-/* Pass every ring byte to the sink, then the pending loss record if any (lock held, guard set). */
 /* The usual case of a drain to the sink, inline in end: whole records in one contiguous run and
- * nothing pending. Returns 0 when the general drain must run. */
+ * nothing pending. The emptied ring starts again at index 0 (its first bytes stay in cache, and
+ * records rarely straddle its end). Returns 0 when the general drain must run. */
 static inline int drain_fast(evt_rkh_recorder *r)
 {
     uint32_t q = r->qty, out = r->out;
     if (EVT_UNLIKELY(q == 0u || q > r->size - out || r->ring[out + q - 1u] != RKH_FLAG)) return 0;
-    r->out = r->in;
+    r->out = r->in = 0;
     r->qty = 0;
     if (EVT_UNLIKELY(!r->drained || !r->head_is_start || r->head_partial || r->drain_esc)) { /* stores only on change */
         r->drained = 1;
@@ -387,7 +458,8 @@ static inline int drain_fast(evt_rkh_recorder *r)
     return !evt_loss_pending(&r->loss);
 }
 
-static void drain_to_sink(evt_rkh_recorder *r)
+/* Pass every ring byte to the sink, then the pending loss record if any (lock held, guard set). */
+static RKH_COLD void drain_to_sink(evt_rkh_recorder *r)
 {
     for (int round = 0; round < 2; round++) {
         while (r->qty) {
@@ -478,7 +550,9 @@ void evt_rkh_init(evt_rkh_recorder *r, const evt_rkh_config *cfg, uint8_t *ring,
     r->head_partial_data = 0;
     r->drain_esc = 0;
     r->seq = r->seq_open = 0;
-    r->chk = 0;
+    r->sum = 0;
+    r->lim = 0;
+    r->mark = 0;
     r->open = 0;
     r->trunc = 0;
     r->ts = ts;
@@ -490,11 +564,12 @@ void evt_rkh_init(evt_rkh_recorder *r, const evt_rkh_config *cfg, uint8_t *ring,
     r->drops_seen = 0;
     r->evicted = 0;
     r->drained = 0;
-    r->lost_pending = r->lost_total = r->written = 0;
+    r->lost_total = 0;
     r->crit = 0;
     uint32_t f = cfg->flags;
     r->ao_test = (f & EVT_RKH_F_TRC_RTFIL_EN) && (f & EVT_RKH_F_TRC_RTFIL_SMA_EN);
     r->sig_test = (f & EVT_RKH_F_TRC_RTFIL_EN) && (f & EVT_RKH_F_TRC_RTFIL_SIGNAL_EN);
+    r->chk_en = (f & EVT_RKH_F_TRC_CHK_EN) != 0;
     r->hdr6 = (f & EVT_RKH_F_TRC_NSEQ_EN) && (f & EVT_RKH_F_TRC_TSTAMP_EN) && cfg->sz_ts >= 4u && ts;
     filter_all_locked(r, 0); /* RKH: static tables, everything suppressed until turned on */
     put_raw(r, RKH_FLAG);
@@ -638,7 +713,92 @@ void evt_rkh_filter_all(evt_rkh_recorder *r, int emit)
 
 /* ---- records ----------------------------------------------------------------------------------- */
 
-/* The body of every begin once the filters passed (R3, R4). */
+/* The fast room a record may use from in: contiguous, free, and at most ROOM_CAP bytes (so the
+ * checksum's 16-bit lanes cannot overflow: each byte adds at most 255 to one lane). */
+#define ROOM_CAP 240u
+/* A record whose room at begin is less than this makes room first (a flight ring evicts in
+ * batches, so the records after it take the fast paths). */
+#define OPEN_ROOM 32u
+
+static inline uint32_t fast_room(const evt_rkh_recorder *r, uint32_t in)
+{
+    uint32_t room = r->size - r->qty, contig = r->size - in;
+    if (contig < room) room = contig;
+    return room < ROOM_CAP ? room : ROOM_CAP;
+}
+
+/* Before a slow path writes into the open record: bring qty up to date from the fast paths'
+ * cursor, the record's start and sequence number (open == 1: only fast paths ran so far; the
+ * header took a sequence number when NSEQ is on), and fold the checksum to one byte. */
+static void slow_begin(evt_rkh_recorder *r)
+{
+    if (r->open == 1u) {
+        r->open_at = r->mark;
+        r->seq_open = (uint8_t)(r->seq - ((r->cfg.flags & EVT_RKH_F_TRC_NSEQ_EN) != 0u));
+        r->open = 2;
+    }
+    r->qty += r->in - r->mark; /* fast paths never wrap: in >= mark */
+    r->mark = r->in;
+    uint32_t s = r->sum;
+    r->sum = (uint8_t)(s + (s >> 16));
+}
+
+/* After a slow path: the fast room again (none once the record is truncated). */
+static void slow_end(evt_rkh_recorder *r)
+{
+    uint32_t in = r->in;
+    r->mark = in;
+    r->lim = r->trunc ? in : in + fast_room(r, in);
+}
+
+/* Make room before a record when its fast room is short (qty is exact: no record byte yet).
+ * Evicts without truncating: a record that still finds no room takes the slow paths. */
+static void open_make_room(evt_rkh_recorder *r, uint8_t seq0)
+{
+    uint32_t ahead = r->size / 8u < 256u ? r->size / 8u : 256u;
+    uint32_t want = OPEN_ROOM + ahead < r->size ? OPEN_ROOM + ahead : r->size;
+    if (r->size - r->qty >= want) return;
+    if (!(r->cfg.flags & EVT_RKH_F_TRC_NSEQ_EN) || !evict_by_seq(r, want, seq0)) evict(r, want);
+}
+
+/* Write the header w (n bytes) by the slow path, from the record's start; seq0 is the sequence
+ * number before it (restored if the record is discarded). */
+static RKH_COLD void open_slow(evt_rkh_recorder *r, uint64_t w, unsigned n, uint8_t seq0)
+{
+    if (fast_room(r, r->in) < OPEN_ROOM) open_make_room(r, seq0);
+    r->sum = 0;
+    r->open_at = r->in;
+    r->seq_open = seq0;
+    r->open = 2;
+    if (!put_word_fast(r, w, n)) {
+        uint8_t h[6];
+        for (unsigned i = 0; i < n; i++) h[i] = (uint8_t)(w >> (8u * i));
+        put_bytes(r, h, n);
+    }
+    slow_end(r);
+}
+
+/* The header of the other configurations (no seq, no timestamp, a 1- or 2-byte one). */
+static RKH_COLD void open_general(evt_rkh_recorder *r, unsigned id)
+{
+    uint8_t seq0 = r->seq;
+    uint64_t w = (uint8_t)id;
+    unsigned n = 1;
+    uint32_t f = r->cfg.flags;
+    if (f & EVT_RKH_F_TRC_NSEQ_EN) w |= (uint64_t)r->seq++ << (8u * n++);
+    if (f & EVT_RKH_F_TRC_TSTAMP_EN) {
+        unsigned tsz = r->cfg.sz_ts < 4u ? r->cfg.sz_ts : 4u;
+        uint32_t t = r->ts ? evt_clock32_read(&r->clock) : 0u;
+        if (tsz < 4u) t &= ((uint32_t)1 << (8u * tsz)) - 1u;
+        w |= (uint64_t)t << (8u * n);
+        n += tsz;
+    }
+    open_slow(r, w, n, seq0);
+}
+
+/* The body of every begin once the filters passed (R3, R4). The default header (hdr6: id, seq,
+ * 4-byte timestamp) with fast room is one 8-byte store (the two bytes past it land in the room);
+ * qty, open_at and seq_open are left for end or a slow path (open = 1). */
 int evt_rkh_open_(evt_rkh_recorder *r, unsigned id)
 {
     evt_port_crit_t st;
@@ -649,31 +809,29 @@ int evt_rkh_open_(evt_rkh_recorder *r, unsigned id)
         return 0;
     }
     r->crit = st;
-    r->open = 1;
-    loss_before_record(r);
-    start_record(r);
-    /* id, sequence number, timestamp: one word, one append */
-    uint64_t w = (uint8_t)id;
-    unsigned n = 1;
-    if (EVT_LIKELY(r->hdr6)) { /* the default configuration: 6 bytes */
-        w |= (uint64_t)r->seq++ << 8 | (uint64_t)evt_clock32_read(&r->clock) << 16;
-        if (EVT_LIKELY(put_word_fast(r, w, 6u))) return 1;
-        n = 6;
-    } else {
-        uint32_t f = r->cfg.flags;
-        if (f & EVT_RKH_F_TRC_NSEQ_EN) w |= (uint64_t)r->seq++ << (8u * n++);
-        if (f & EVT_RKH_F_TRC_TSTAMP_EN) {
-            unsigned tsz = r->cfg.sz_ts < 4u ? r->cfg.sz_ts : 4u;
-            uint32_t t = r->ts ? evt_clock32_read(&r->clock) : 0u;
-            if (tsz < 4u) t &= ((uint32_t)1 << (8u * tsz)) - 1u;
-            w |= (uint64_t)t << (8u * n);
-            n += tsz;
+    if (EVT_UNLIKELY(evt_loss_pending(&r->loss))) loss_before_record(r);
+    if (EVT_LIKELY(r->hdr6)) {
+        uint32_t t = evt_clock32_read(&r->clock); /* first: fewer values live across the call */
+        uint32_t in = r->in, room = fast_room(r, in), seq = r->seq;
+        uint64_t w = (uint8_t)id | seq << 8 | (uint64_t)t << 16;
+        /* bytes to stuff (0x7D, 0x7E: a = 3, 0) are the zero bytes of a ^ 3 * (a & 1) */
+        uint64_t a = w ^ 0x7E7E7E7E7E7E7E7Eull, x = a ^ (a & 0x0101010101010101ull) * 3u;
+        r->seq = (uint8_t)(seq + 1u);
+        if (EVT_LIKELY(room >= OPEN_ROOM && !((x - 0x0101010101010101ull) & ~x & 0x0000808080808080ull))) {
+            uint8_t *q = r->ring + in;
+            EVT_RKH_ST32LE_(q, (uint32_t)w);
+            EVT_RKH_ST32LE_(q + 4, (uint32_t)(w >> 32));
+            r->open = 1;
+            r->sum = (uint8_t)id + seq + (t & 0x00FF00FFu) + ((t >> 8) & 0x00FF00FFu);
+            r->mark = in;
+            r->in = in + 6u;
+            r->lim = in + room;
+            return 1;
         }
-        if (EVT_LIKELY(put_word_fast(r, w, n))) return 1;
+        open_slow(r, w, 6u, (uint8_t)seq); /* short of room, or a header byte to stuff */
+        return 1;
     }
-    uint8_t h[6];
-    for (unsigned i = 0; i < n; i++) h[i] = (uint8_t)(w >> (8u * i));
-    put_bytes(r, h, n);
+    open_general(r, id);
     return 1;
 }
 
@@ -702,11 +860,46 @@ int evt_rkh_begin_nofilt(evt_rkh_recorder *r, unsigned id)
     return evt_rkh_open_(r, id & 255u);
 }
 
+/* The checksum and flag of a record written by the fast paths only, with the room they keep
+ * for them (lim): returns 0 when the slow close must run. */
+static inline int close_fast(evt_rkh_recorder *r)
+{
+    uint32_t in = r->in;
+    if (EVT_UNLIKELY(in + 3u > r->lim)) return 0;
+    uint8_t *q = r->ring + in;
+    if (EVT_LIKELY(r->chk_en)) {
+        uint32_t s = r->sum;
+        uint8_t c = (uint8_t)(0u - (s + (s >> 16)));
+        if (EVT_UNLIKELY(c == RKH_FLAG || c == RKH_ESC)) {
+            *q++ = RKH_ESC;
+            c = (uint8_t)(c ^ RKH_ESC_XOR);
+            in++;
+        }
+        q[0] = c;
+        q[1] = RKH_FLAG;
+        in += 2u;
+    } else {
+        q[0] = RKH_FLAG;
+        in += 1u;
+    }
+    r->qty += in - r->mark;
+    r->in = in == r->size ? 0u : in;
+    return 1;
+}
+
+/* The close after a slow path ran (or without fast room): returns 1 if the record is in the
+ * ring, 0 if it was discarded (R2). */
+static RKH_COLD int close_slow(evt_rkh_recorder *r)
+{
+    slow_begin(r);
+    return close_record(r);
+}
+
 void evt_rkh_end(evt_rkh_recorder *r)
 {
     if (!r->open) return;
     evt_port_crit_t st = r->crit; /* read before the guard opens: a handler may record after it */
-    if (close_record(r)) evt_loss_written(&r->loss, 1u);
+    if (EVT_LIKELY(close_fast(r)) || close_slow(r)) evt_loss_written(&r->loss, 1u);
     else evt_loss_drop(&r->loss); /* larger than the ring (R2) */
     r->open = 0;
     if (r->sink && !drain_fast(r)) drain_to_sink(r);
@@ -714,28 +907,58 @@ void evt_rkh_end(evt_rkh_recorder *r)
     evt_rec_lock_exit(&r->lock, st);
 }
 
-void evt_rkh_ui8(evt_rkh_recorder *r, uint8_t v) { put_u8(r, v); }
-void evt_rkh_ui16(evt_rkh_recorder *r, uint16_t v) { put_n(r, v, 2); }
-void evt_rkh_put_(evt_rkh_recorder *r, uint32_t v, unsigned n) { put_n(r, v, n); }
+/* A field of n <= 4 bytes (v's bytes above them 0): the fast path as the inline writers of
+ * evtrace/rkh.h (one 4-byte store, the bytes past n land in the room), else the slow one. */
+static void put_slow(evt_rkh_recorder *r, uint32_t v, unsigned n)
+{
+    slow_begin(r);
+    put_n(r, v, n);
+    slow_end(r);
+}
+static inline void field(evt_rkh_recorder *r, uint32_t v, unsigned n)
+{
+    uint32_t in = r->in, s = r->sum;
+    if (n > 4u) n = 4u;
+    if (n < 4u) v &= ((uint32_t)1 << (8u * n)) - 1u;
+    uint32_t x = (v | 0x03030303u) ^ 0x7F7F7F7Fu;
+    uint32_t low = n == 4u ? 0x80808080u : ((uint32_t)1 << (8u * n)) - 1u;
+    if (EVT_LIKELY(!((x - 0x01010101u) & ~x & 0x80808080u & low) && in + 7u <= r->lim)) {
+        EVT_RKH_ST32LE_(r->ring + in, v);
+        r->sum = s + (v & 0x00FF00FFu) + ((v >> 8) & 0x00FF00FFu);
+        r->in = in + n;
+        return;
+    }
+    put_slow(r, v, n);
+}
+
+void evt_rkh_ui8(evt_rkh_recorder *r, uint8_t v) { field(r, v, 1); }
+void evt_rkh_ui16(evt_rkh_recorder *r, uint16_t v) { field(r, v, 2); }
+void evt_rkh_put_(evt_rkh_recorder *r, uint32_t v, unsigned n) { put_slow(r, v, n); }
 #ifdef EVT_RKH_INLINE_FAST
 extern void evt_rkh_ui32(evt_rkh_recorder *r, uint32_t v);
 extern void evt_rkh_sym(evt_rkh_recorder *r, uintptr_t p);
 extern void evt_rkh_fun(evt_rkh_recorder *r, uintptr_t p);
 #else
-void evt_rkh_ui32(evt_rkh_recorder *r, uint32_t v) { put_n(r, v, 4); }
-void evt_rkh_sym(evt_rkh_recorder *r, uintptr_t p) { put_n(r, (uint32_t)p, r->cfg.sz_ptr); }
-void evt_rkh_fun(evt_rkh_recorder *r, uintptr_t p) { put_n(r, (uint32_t)p, r->cfg.sz_fun); }
+void evt_rkh_ui32(evt_rkh_recorder *r, uint32_t v) { field(r, v, 4); }
+void evt_rkh_sym(evt_rkh_recorder *r, uintptr_t p) { field(r, (uint32_t)p, r->cfg.sz_ptr); }
+void evt_rkh_fun(evt_rkh_recorder *r, uintptr_t p) { field(r, (uint32_t)p, r->cfg.sz_fun); }
 #endif
-void evt_rkh_sig(evt_rkh_recorder *r, uint32_t v) { put_n(r, v, r->cfg.sz_sig); }
-void evt_rkh_ne(evt_rkh_recorder *r, uint32_t v) { put_n(r, v, r->cfg.sz_nelem); }
-void evt_rkh_nblk(evt_rkh_recorder *r, uint32_t v) { put_n(r, v, r->cfg.sz_nblock); }
-void evt_rkh_bsize(evt_rkh_recorder *r, uint32_t v) { put_n(r, v, r->cfg.sz_bsize); }
-void evt_rkh_esize(evt_rkh_recorder *r, uint32_t v) { put_n(r, v, r->cfg.sz_esize); }
-void evt_rkh_ntick(evt_rkh_recorder *r, uint32_t v) { put_n(r, v, r->cfg.sz_ntimer); }
-void evt_rkh_str(evt_rkh_recorder *r, const char *s)
+void evt_rkh_sig(evt_rkh_recorder *r, uint32_t v) { field(r, v, r->cfg.sz_sig); }
+void evt_rkh_ne(evt_rkh_recorder *r, uint32_t v) { field(r, v, r->cfg.sz_nelem); }
+void evt_rkh_nblk(evt_rkh_recorder *r, uint32_t v) { field(r, v, r->cfg.sz_nblock); }
+void evt_rkh_bsize(evt_rkh_recorder *r, uint32_t v) { field(r, v, r->cfg.sz_bsize); }
+void evt_rkh_esize(evt_rkh_recorder *r, uint32_t v) { field(r, v, r->cfg.sz_esize); }
+void evt_rkh_ntick(evt_rkh_recorder *r, uint32_t v) { field(r, v, r->cfg.sz_ntimer); }
+static void put_str(evt_rkh_recorder *r, const char *s)
 {
     while (*s) put_u8(r, (uint8_t)*s++);
     put_u8(r, 0);
+}
+void evt_rkh_str(evt_rkh_recorder *r, const char *s)
+{
+    slow_begin(r);
+    put_str(r, s);
+    slow_end(r);
 }
 
 /* User field value sizes by type, from the kind letters of RKH_USER_FIELD_TABLE (STR and MEM are
@@ -759,21 +982,25 @@ static unsigned usr_size(const evt_rkh_recorder *r, unsigned type)
 
 void evt_rkh_usr_int(evt_rkh_recorder *r, unsigned type, unsigned width, uint32_t v)
 {
-    put_u8(r, (uint8_t)(((width & 15u) << 4) | (type & 15u)));
-    put_n(r, v, usr_size(r, type & 15u));
+    field(r, ((width & 15u) << 4) | (type & 15u), 1);
+    field(r, v, usr_size(r, type & 15u));
 }
 
 void evt_rkh_usr_str(evt_rkh_recorder *r, const char *s)
 {
+    slow_begin(r);
     put_u8(r, 7u);
-    evt_rkh_str(r, s);
+    put_str(r, s);
+    slow_end(r);
 }
 
 void evt_rkh_usr_mem(evt_rkh_recorder *r, const uint8_t *p, uint8_t n)
 {
+    slow_begin(r);
     put_u8(r, 8u);
     put_u8(r, n);
     for (unsigned i = 0; i < n; i++) put_u8(r, p[i]);
+    slow_end(r);
 }
 
 /* ---- symbol records ------------------------------------------------------------------------------ */

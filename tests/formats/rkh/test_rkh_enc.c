@@ -344,8 +344,12 @@ static void test_filters(void **st)
     assert_true(evt_rkh_begin_ao(&r, 0x63, 1)); evt_rkh_sym(&r, 1); evt_rkh_sym(&r, 2); evt_rkh_end(&r);
     c.flags = EVT_RKH_F_TRC_FWK_EN | EVT_RKH_F_TRC_NSEQ_EN;   /* SM group not built in */
     evt_rkh_init(&r, &c, g_ring, sizeof g_ring, script_clock, 1);
+    before = r.qty;
     assert_false(evt_rkh_begin_ao(&r, 0x63, 1));
-    assert_int_equal(r.written, 1);                            /* TCFG only */
+    assert_int_equal(r.qty, before);                           /* TCFG only */
+    evt_rec_stats s;
+    evt_rkh_get_stats(&r, &s);
+    assert_int_equal(s.written, 0);
 }
 
 /* ---- 7. a ring too small for the traffic ----------------------------------------------------------- */
