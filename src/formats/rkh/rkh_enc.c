@@ -439,25 +439,6 @@ static const uint8_t *take_block(evt_rkh_recorder *r, uint32_t *n)
     return p;
 }
 
-/* The usual case of a drain to the sink, inline in end: whole records in one contiguous run and
- * nothing pending. The emptied ring starts again at index 0 (its first bytes stay in cache, and
- * records rarely straddle its end). Returns 0 when the general drain must run. */
-static inline int drain_fast(evt_rkh_recorder *r)
-{
-    uint32_t q = r->qty, out = r->out;
-    if (EVT_UNLIKELY(q == 0u || q > r->size - out || r->ring[out + q - 1u] != RKH_FLAG)) return 0;
-    r->out = r->in = 0;
-    r->qty = 0;
-    if (EVT_UNLIKELY(!r->drained || !r->head_is_start || r->head_partial || r->drain_esc)) { /* stores only on change */
-        r->drained = 1;
-        r->head_is_start = 1;
-        r->head_partial = 0;
-        r->drain_esc = 0;
-    }
-    r->sink(r->sink_user, r->ring + out, q);
-    return !evt_loss_pending(&r->loss);
-}
-
 /* Pass every ring byte to the sink, then the pending loss record if any (lock held, guard set). */
 static RKH_COLD void drain_to_sink(evt_rkh_recorder *r)
 {
@@ -860,12 +841,10 @@ int evt_rkh_begin_nofilt(evt_rkh_recorder *r, unsigned id)
     return evt_rkh_open_(r, id & 255u);
 }
 
-/* The checksum and flag of a record written by the fast paths only, with the room they keep
- * for them (lim): returns 0 when the slow close must run. */
-static inline int close_fast(evt_rkh_recorder *r)
+/* The checksum and flag of a record written by the fast paths only, into the room they keep for
+ * them (in + 3 <= lim): returns the cursor past the flag (not wrapped). */
+static inline uint32_t close_fast(evt_rkh_recorder *r, uint32_t in)
 {
-    uint32_t in = r->in;
-    if (EVT_UNLIKELY(in + 3u > r->lim)) return 0;
     uint8_t *q = r->ring + in;
     if (EVT_LIKELY(r->chk_en)) {
         uint32_t s = r->sum;
@@ -877,17 +856,13 @@ static inline int close_fast(evt_rkh_recorder *r)
         }
         q[0] = c;
         q[1] = RKH_FLAG;
-        in += 2u;
-    } else {
-        q[0] = RKH_FLAG;
-        in += 1u;
+        return in + 2u;
     }
-    r->qty += in - r->mark;
-    r->in = in == r->size ? 0u : in;
-    return 1;
+    q[0] = RKH_FLAG;
+    return in + 1u;
 }
 
-/* The close after a slow path ran (or without fast room): returns 1 if the record is in the
+/* The close after a slow path ran (or without the room): returns 1 if the record is in the
  * ring, 0 if it was discarded (R2). */
 static RKH_COLD int close_slow(evt_rkh_recorder *r)
 {
@@ -895,14 +870,54 @@ static RKH_COLD int close_slow(evt_rkh_recorder *r)
     return close_record(r);
 }
 
+/* The head state after a drain that took whole records: the next byte starts one. Stores only
+ * on change. */
+static inline void head_after_drain(evt_rkh_recorder *r)
+{
+    if (EVT_UNLIKELY(!r->drained || !r->head_is_start || r->head_partial || r->drain_esc)) {
+        r->drained = 1;
+        r->head_is_start = 1;
+        r->head_partial = 0;
+        r->drain_esc = 0;
+    }
+}
+
+/* end when the record took the fast paths only. With a sink and the ring's bytes in one run
+ * (the usual stream: the ring was emptied after the previous record), they go to the sink and
+ * the ring starts again at index 0 (its first bytes stay in cache, records rarely straddle its
+ * end); anything else takes the general drain. */
+static inline void end_fast(evt_rkh_recorder *r, uint32_t in)
+{
+    in = close_fast(r, in);
+    uint32_t q = r->qty + (in - r->mark), out = r->out;
+    evt_loss_written(&r->loss, 1u);
+    r->open = 0;
+    if (r->sink && out + q == in) {
+        r->qty = 0;
+        r->in = r->out = 0;
+        head_after_drain(r);
+        r->sink(r->sink_user, r->ring + out, q);
+        if (EVT_UNLIKELY(evt_loss_pending(&r->loss))) drain_to_sink(r);
+        return;
+    }
+    r->qty = q;
+    r->in = in == r->size ? 0u : in;
+    if (r->sink) drain_to_sink(r);
+}
+
 void evt_rkh_end(evt_rkh_recorder *r)
 {
     if (!r->open) return;
     evt_port_crit_t st = r->crit; /* read before the guard opens: a handler may record after it */
-    if (EVT_LIKELY(close_fast(r)) || close_slow(r)) evt_loss_written(&r->loss, 1u);
-    else evt_loss_drop(&r->loss); /* larger than the ring (R2) */
-    r->open = 0;
-    if (r->sink && !drain_fast(r)) drain_to_sink(r);
+    uint32_t in = r->in;
+    if (EVT_LIKELY(in + 3u <= r->lim)) {
+        end_fast(r, in);
+    } else {
+        if (close_slow(r)) evt_loss_written(&r->loss, 1u);
+        else evt_loss_drop(&r->loss); /* larger than the ring (R2) */
+        r->open = 0;
+        if (r->sink) drain_to_sink(r);
+    }
     evt_nest_exit(&r->nest);
     evt_rec_lock_exit(&r->lock, st);
 }
@@ -933,7 +948,7 @@ static inline void field(evt_rkh_recorder *r, uint32_t v, unsigned n)
 
 void evt_rkh_ui8(evt_rkh_recorder *r, uint8_t v) { field(r, v, 1); }
 void evt_rkh_ui16(evt_rkh_recorder *r, uint16_t v) { field(r, v, 2); }
-void evt_rkh_put_(evt_rkh_recorder *r, uint32_t v, unsigned n) { put_slow(r, v, n); }
+void evt_rkh_put_(evt_rkh_recorder *r, uint32_t v, unsigned n) { field(r, v, n); }
 #ifdef EVT_RKH_INLINE_FAST
 extern void evt_rkh_ui32(evt_rkh_recorder *r, uint32_t v);
 extern void evt_rkh_sym(evt_rkh_recorder *r, uintptr_t p);
