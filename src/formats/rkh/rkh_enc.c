@@ -31,7 +31,17 @@
  *     loses no count: after a
  *     flush, decoded data records + the last total == records issued.
  *  R5 The checksum covers every unescaped byte from the id to the last argument; the byte written is
- *     (0 - sum) mod 256, stuffed like any other. */
+ *     (0 - sum) mod 256, stuffed like any other.
+ *  R6 Fast paths (the default header in evt_rkh_open_, the inline 4-byte writers of evtrace/rkh.h,
+ *     field, end's close) keep only the cursor per field. While a record is open, [in, lim) is
+ *     contiguous free room (lim <= size, at most ROOM_CAP bytes past the cursor it was set at); a
+ *     fast writer stores only when its bytes and 3 more (the largest checksum and flag) fit before
+ *     lim, so the close needs no other room test. qty counts the ring as of mark: the bytes written
+ *     since are added by end or by the next slow path. sum holds the record's byte sum in two 16-bit
+ *     lanes (each byte adds at most 255 to one lane; ROOM_CAP keeps a lane below 65536). open == 1
+ *     means no slow path ran yet: open_at (= mark) and seq_open (= seq - NSEQ) are derived by
+ *     slow_begin, which also brings qty up to date and folds sum to one byte before any slow writer
+ *     runs; slow_end sets lim again (to in, no room, once the record is truncated). */
 #include "evtrace/rkh.h"
 
 #include "evtrace/recorder.h"
@@ -223,13 +233,17 @@ static int evict_by_seq(evt_rkh_recorder *r, uint32_t want, uint8_t seq0)
     return 1;
 }
 
-/* Make room for `need` bytes, and while at it for up to an eighth of the ring (at most 256 bytes)
- * more, so a full ring evicts in batches and the records after it take the fast paths. Sets trunc
- * and returns 0 when the open record fills the ring. */
+/* The room made beyond what is needed when a full ring evicts: an eighth of the ring, at most 512
+ * bytes, so a full ring evicts in batches and the records after it take the fast paths (and
+ * evict_by_seq's window, under 765 bytes, covers a batch). */
+static inline uint32_t evict_ahead(const evt_rkh_recorder *r) { return r->size / 8u < 512u ? r->size / 8u : 512u; }
+
+/* Make room for `need` bytes and evict_ahead more. Sets trunc and returns 0 when the open record
+ * fills the ring. */
 static int make_room(evt_rkh_recorder *r, uint32_t need)
 {
     if (r->trunc) return 0;
-    uint32_t ahead = r->size / 8u < 256u ? r->size / 8u : 256u;
+    uint32_t ahead = evict_ahead(r);
     uint32_t want = need + ahead < r->size ? need + ahead : need;
     if (r->size - r->qty < want) evict(r, want);
     if (r->size - r->qty >= need) return 1;
@@ -736,7 +750,7 @@ static void slow_end(evt_rkh_recorder *r)
  * Evicts without truncating: a record that still finds no room takes the slow paths. */
 static void open_make_room(evt_rkh_recorder *r, uint8_t seq0)
 {
-    uint32_t ahead = r->size / 8u < 256u ? r->size / 8u : 256u;
+    uint32_t ahead = evict_ahead(r);
     uint32_t want = OPEN_ROOM + ahead < r->size ? OPEN_ROOM + ahead : r->size;
     if (r->size - r->qty >= want) return;
     if (!(r->cfg.flags & EVT_RKH_F_TRC_NSEQ_EN) || !evict_by_seq(r, want, seq0)) evict(r, want);
@@ -777,6 +791,41 @@ static RKH_COLD void open_general(evt_rkh_recorder *r, unsigned id)
     open_slow(r, w, n, seq0);
 }
 
+static RKH_COLD int header6_after_room(evt_rkh_recorder *r, unsigned id, uint32_t t);
+
+/* The default header (hdr6: id, seq, 4-byte timestamp t) as one 8-byte store (the two bytes past
+ * it land in the room) when the record has fast room and no header byte needs stuffing; a room
+ * short of OPEN_ROOM is made first (once: evicted is 1 after it). */
+static inline int header6(evt_rkh_recorder *r, unsigned id, uint32_t t, int evicted)
+{
+    uint32_t in = r->in, room = fast_room(r, in), seq = r->seq;
+    if (EVT_UNLIKELY(room < OPEN_ROOM) && !evicted) return header6_after_room(r, id, t);
+    uint64_t w = (uint8_t)id | seq << 8 | (uint64_t)t << 16;
+    /* bytes to stuff (0x7D, 0x7E: a = 3, 0) are the zero bytes of a ^ 3 * (a & 1) */
+    uint64_t a = w ^ 0x7E7E7E7E7E7E7E7Eull, x = a ^ (a & 0x0101010101010101ull) * 3u;
+    r->seq = (uint8_t)(seq + 1u);
+    if (EVT_LIKELY(room >= 8u && !((x - 0x0101010101010101ull) & ~x & 0x0000808080808080ull))) {
+        uint8_t *q = r->ring + in;
+        EVT_RKH_ST32LE_(q, (uint32_t)w);
+        EVT_RKH_ST32LE_(q + 4, (uint32_t)(w >> 32));
+        r->open = 1;
+        r->sum = (uint8_t)id + seq + (t & 0x00FF00FFu) + ((t >> 8) & 0x00FF00FFu);
+        r->mark = in;
+        r->in = in + 6u;
+        r->lim = in + room;
+        return 1;
+    }
+    open_slow(r, w, 6u, (uint8_t)seq); /* no room, or a header byte to stuff */
+    return 1;
+}
+
+/* header6 when the fast room is short: make room (a flight ring evicts a batch), then the same. */
+static RKH_COLD int header6_after_room(evt_rkh_recorder *r, unsigned id, uint32_t t)
+{
+    open_make_room(r, r->seq);
+    return header6(r, id, t, 1);
+}
+
 /* The body of every begin once the filters passed (R3, R4). The default header (hdr6: id, seq,
  * 4-byte timestamp) with fast room is one 8-byte store (the two bytes past it land in the room);
  * qty, open_at and seq_open are left for end or a slow path (open = 1). */
@@ -793,24 +842,7 @@ int evt_rkh_open_(evt_rkh_recorder *r, unsigned id)
     if (EVT_UNLIKELY(evt_loss_pending(&r->loss))) loss_before_record(r);
     if (EVT_LIKELY(r->hdr6)) {
         uint32_t t = evt_clock32_read(&r->clock); /* first: fewer values live across the call */
-        uint32_t in = r->in, room = fast_room(r, in), seq = r->seq;
-        uint64_t w = (uint8_t)id | seq << 8 | (uint64_t)t << 16;
-        /* bytes to stuff (0x7D, 0x7E: a = 3, 0) are the zero bytes of a ^ 3 * (a & 1) */
-        uint64_t a = w ^ 0x7E7E7E7E7E7E7E7Eull, x = a ^ (a & 0x0101010101010101ull) * 3u;
-        r->seq = (uint8_t)(seq + 1u);
-        if (EVT_LIKELY(room >= OPEN_ROOM && !((x - 0x0101010101010101ull) & ~x & 0x0000808080808080ull))) {
-            uint8_t *q = r->ring + in;
-            EVT_RKH_ST32LE_(q, (uint32_t)w);
-            EVT_RKH_ST32LE_(q + 4, (uint32_t)(w >> 32));
-            r->open = 1;
-            r->sum = (uint8_t)id + seq + (t & 0x00FF00FFu) + ((t >> 8) & 0x00FF00FFu);
-            r->mark = in;
-            r->in = in + 6u;
-            r->lim = in + room;
-            return 1;
-        }
-        open_slow(r, w, 6u, (uint8_t)seq); /* short of room, or a header byte to stuff */
-        return 1;
+        return header6(r, id, t, 0);
     }
     open_general(r, id);
     return 1;
