@@ -114,7 +114,7 @@ typedef struct tx_rec {
     evt_tx_context_fn ctxfn;    /* NULL: the port default */
     void (*full_cb)(void *);    /* buffer-full callback (survives disable/enable) */
     evt_loss loss;              /* since enable (I5, I6) */
-    uint64_t wraps;             /* since enable */
+    evt_rec_count wraps;        /* since enable (a word, like the loss account) */
     evt_tx_stats prior;         /* evt_tx_stats of the sessions before this enable */
 } tx_rec;
 
@@ -184,10 +184,9 @@ static void publish(uint32_t gate, uint32_t on) { evt_gate_publish(&g_hot.gate, 
 
 /* ---- byte helpers ------------------------------------------------------------------------------- */
 
-static void put32(const tx_rec *r, uint8_t *p, uint32_t v) { evt_put_u32(p, v, r->big); }
 static uint32_t addr_of(const tx_rec *r, const uint8_t *p) { return r->base + (uint32_t)(p - r->hdr); }
 
-/* Store a 32-bit word in host order at any alignment (compiles to one store). */
+/* Store / load a 32-bit word in host order at any alignment (one store or load). */
 static inline void store_host32(uint8_t *p, uint32_t v)
 {
 #if defined(__GNUC__) || defined(__clang__)
@@ -196,6 +195,30 @@ static inline void store_host32(uint8_t *p, uint32_t v)
     const uint8_t *q = (const uint8_t *)&v;
     p[0] = q[0]; p[1] = q[1]; p[2] = q[2]; p[3] = q[3];
 #endif
+}
+static inline uint32_t load_host32(const uint8_t *p)
+{
+    uint32_t v;
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_memcpy(&v, p, 4);
+#else
+    uint8_t *q = (uint8_t *)&v;
+    q[0] = p[0]; q[1] = p[1]; q[2] = p[2]; q[3] = p[3];
+#endif
+    return v;
+}
+static inline uint32_t bswap32(uint32_t v)
+{
+    return (v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24);
+}
+
+/* A word of the buffer in the buffer's byte order (swap: it differs from the host's). Every
+ * multi-byte field of the buffer goes through these two. */
+static void put_word(uint8_t *p, uint32_t v, unsigned swap) { store_host32(p, swap ? bswap32(v) : v); }
+static uint32_t get_word(const uint8_t *p, unsigned swap)
+{
+    uint32_t v = load_host32(p);
+    return swap ? bswap32(v) : v;
 }
 
 /* One slot's eight words in the host's byte order, by field offset (txtb_defs.h). */
@@ -211,39 +234,24 @@ static inline void store_slot_host(uint8_t *s, uint32_t ctx, uint32_t prio, uint
     store_host32(s + TXTB_EV_INFO3, i3);
     store_host32(s + TXTB_EV_INFO4, i4);
 }
-static inline uint32_t bswap32(uint32_t v)
-{
-    return (v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24);
-}
 
-/* Write one 32-byte slot at the current pointer and advance it; returns 1 if that wrapped.
- * Host order: the words stored one by one (no staging array, which would cost store-forwarding
- * stalls); the other order (rare) byte-swaps them in a loop (small code). */
-static inline unsigned put_event(tx_rec *r, uint32_t ctx, uint32_t prio, uint32_t id, uint32_t ts,
-                                 uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
-{
-    uint8_t *s = r->cur;
-    unsigned wrapped = 0;
-    if (TX_UNLIKELY(r->swap)) {
-        const uint32_t w[8] = {ctx, prio, id, ts, i1, i2, i3, i4}; /* TXTB_EV_* order */
-        for (unsigned k = 0; k < 8u; k++) store_host32(s + 4u * k, bswap32(w[k]));
-    } else {
-        store_slot_host(s, ctx, prio, id, ts, i1, i2, i3, i4);
-    }
-    s += TXTB_EVENT_SIZE;
-    if (TX_UNLIKELY(s >= r->ev_end)) {
-        s = r->ev_start;
-        wrapped = 1;
-    }
-    r->cur = s;
-    uint32_t a = addr_of(r, s);
-    store_host32(r->hdr + TXTB_HDR_CURRENT, r->swap ? bswap32(a) : a);
-    return wrapped;
-}
+/* enable clears a registry entry's four leading bytes as one word. */
+typedef char tx_reg_word_check[(TXTB_REG_AVAILABLE == 0u && TXTB_REG_TYPE == 1u && TXTB_REG_RESERVED1 == 2u &&
+                                TXTB_REG_RESERVED2 == 3u && TXTB_REG_POINTER == 4u) ? 1 : -1];
+
+/* A record being written, as the slot's eight words: word k is stored at offset 4k. */
+enum { W_CTX, W_PRIO, W_ID, W_TS, W_I1, W_I2, W_I3, W_I4, W_N };
+typedef char tx_slot_words_check[(TXTB_EV_CONTEXT == 4u * W_CTX && TXTB_EV_PRIORITY == 4u * W_PRIO &&
+                                  TXTB_EV_ID == 4u * W_ID && TXTB_EV_TIMESTAMP == 4u * W_TS &&
+                                  TXTB_EV_INFO1 == 4u * W_I1 && TXTB_EV_INFO2 == 4u * W_I2 &&
+                                  TXTB_EV_INFO3 == 4u * W_I3 && TXTB_EV_INFO4 == 4u * W_I4 &&
+                                  TXTB_EVENT_SIZE == 4u * W_N) ? 1 : -1];
 
 /* ---- context ------------------------------------------------------------------------------------ */
 
-static void get_context(const tx_rec *r, evt_tx_context *c)
+/* The context (callback or port default) and, after it, the timestamp (I3: inside the section)
+ * of the record w. */
+static void begin_record(tx_rec *r, evt_tx_context *c, uint32_t *w)
 {
     c->context = 0;
     c->priority_word = 0;
@@ -267,40 +275,62 @@ static void get_context(const tx_rec *r, evt_tx_context *c)
         if (c->context == TXTB_CTX_ISR) c->system_state = 1u;
         else if (c->context == TXTB_CTX_INIT) c->system_state = TXTB_CTX_INIT;
     }
+    w[W_CTX] = c->context;
+    w[W_PRIO] = c->priority_word;
+    w[W_TS] = evt_clock32_read(&r->clock);
 }
 
 /* ---- the insert --------------------------------------------------------------------------------- */
 
-static inline uint32_t slot_word(const tx_rec *r, const uint8_t *slot, unsigned off)
-{
-    uint32_t v;
-    __builtin_memcpy(&v, slot + off, 4);
-    return r->swap ? bswap32(v) : v;
-}
-
 /* The slot at cur is about to be written: after a wrap it holds a record, which is lost (I6b). */
-static inline void reclaim_slot(tx_rec *r)
+static void reclaim_slot(tx_rec *r)
 {
     if (TX_LIKELY(!r->wrapped)) return;
     const uint8_t *s = r->cur;
+    unsigned swap = r->swap;
     /* After a wrap every slot holds a record (its context is never 0): the id word decides. */
-    if (TX_LIKELY(slot_word(r, s, TXTB_EV_ID) != TXTB_EVTRACE_LOST_ID) ||
-        slot_word(r, s, TXTB_EV_INFO3) != TXTB_EVTRACE_LOST_MAGIC)
+    if (TX_LIKELY(get_word(s + TXTB_EV_ID, swap) != TXTB_EVTRACE_LOST_ID) ||
+        get_word(s + TXTB_EV_INFO3, swap) != TXTB_EVTRACE_LOST_MAGIC)
         evt_loss_overwritten_at_stop(&r->loss, 1u);
     else /* a LOST record: re-pend what it carried */
-        evt_loss_repend(&r->loss, (uint32_t)(slot_word(r, s, TXTB_EV_INFO1) + slot_word(r, s, TXTB_EV_INFO4)));
+        evt_loss_repend(&r->loss, (uint32_t)(get_word(s + TXTB_EV_INFO1, swap) + get_word(s + TXTB_EV_INFO4, swap)));
 }
 
-/* Write one LOST record (I6): info1 = pending drops (and re-pended counts), info2 = their total
- * since enable, info4 = records overwritten by wraps not yet reported (only at stop: `at_stop`).
- * Lock held, nest set. Returns 1 if the slot write wrapped. */
-static unsigned put_lost(tx_rec *r, uint32_t ctx, uint32_t prio, uint32_t ts, int at_stop)
+/* Store the record w in the slot at cur (already reclaimed) and advance cur. A wrap is counted,
+ * marks the area wrapped (I6b) and returns 1 (the caller calls the buffer-full callback). */
+static unsigned put_slot(tx_rec *r, const uint32_t *w)
 {
-    reclaim_slot(r);
-    uint32_t n = (uint32_t)evt_loss_take(&r->loss);
-    uint32_t ow = at_stop ? (uint32_t)evt_loss_take_at_stop(&r->loss) : 0u;
-    return put_event(r, ctx, prio, TXTB_EVTRACE_LOST_ID, ts, n, (uint32_t)r->loss.reported,
-                     TXTB_EVTRACE_LOST_MAGIC, ow);
+    uint8_t *s = r->cur;
+    unsigned swap = r->swap, wrapped = 0;
+#if TX_HOST_FAST
+    if (TX_LIKELY(!swap)) store_slot_host(s, w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]);
+    else
+#endif
+    for (unsigned k = 0; k < W_N; k++) put_word(s + 4u * k, w[k], swap);
+    s += TXTB_EVENT_SIZE;
+    if (TX_UNLIKELY(s >= r->ev_end)) {
+        s = r->ev_start;
+        r->wraps++;
+        r->wrapped = 1u;
+        wrapped = 1u;
+    }
+    r->cur = s;
+    put_word(r->hdr + TXTB_HDR_CURRENT, addr_of(r, s), swap);
+    return wrapped;
+}
+
+/* Write one LOST record (I6) with the context and timestamp words of w: info1 = pending drops (and
+ * re-pended counts), info2 = their total since enable, info4 = records overwritten by wraps not yet
+ * reported (only at stop: `at_stop`). Lock held, nest set. Returns 1 if the slot write wrapped. */
+static unsigned put_lost(tx_rec *r, uint32_t *w, int at_stop)
+{
+    reclaim_slot(r); /* first: an overwritten LOST record's count is carried by this one */
+    w[W_ID] = TXTB_EVTRACE_LOST_ID;
+    w[W_I1] = (uint32_t)evt_loss_take(&r->loss);
+    w[W_I2] = (uint32_t)r->loss.reported;
+    w[W_I3] = TXTB_EVTRACE_LOST_MAGIC;
+    w[W_I4] = at_stop ? (uint32_t)evt_loss_take_at_stop(&r->loss) : 0u;
+    return put_slot(r, w);
 }
 
 /* Losses to flush when tracing stops. */
@@ -309,13 +339,15 @@ static inline int stop_pending(const tx_rec *r)
     return evt_loss_pending(&r->loss) != 0u || evt_loss_pending_at_stop(&r->loss) != 0u;
 }
 
-static inline uint32_t read_ts(tx_rec *r) { return evt_clock32_read(&r->clock); }
-
-/* Count wraps, mark the area wrapped, call the buffer-full callback once per wrap. */
-static void after_wraps(tx_rec *r, unsigned wraps)
+/* Tracing stopped: flush the pending losses (both kinds) by a LOST record (I6). */
+static void flush_stopped(tx_rec *r, uint32_t *w)
 {
-    r->wraps += wraps;
-    r->wrapped = 1u;
+    if (stop_pending(r)) (void)put_lost(r, w, 1);
+}
+
+/* The buffer-full callback once per wrap, after the record that wrapped. */
+static void notify_full(const tx_rec *r, unsigned wraps)
+{
     for (; wraps != 0u; wraps--)
         if (r->full_cb) r->full_cb(r->hdr);
 }
@@ -325,8 +357,9 @@ static TX_GENERAL void commit_locked(tx_rec *r, uint32_t id, uint32_t i1, uint32
                           unsigned mode)
 {
     evt_tx_context c;
+    uint32_t w[W_N];
     unsigned wraps = 0;
-    get_context(r, &c);
+    begin_record(r, &c, w);
     if (mode == TX_MODE_ISR) {
         i1 = c.stack;
         i3 = c.system_state;
@@ -334,30 +367,32 @@ static TX_GENERAL void commit_locked(tx_rec *r, uint32_t id, uint32_t i1, uint32
     } else if (mode == TX_MODE_INTCTL) {
         i2 = c.stack;
     }
-    uint32_t ts = read_ts(r);
-    if (TX_UNLIKELY(evt_loss_pending(&r->loss) != 0u)) {
-        wraps += put_lost(r, c.context, c.priority_word, ts, 0);
-        if (wraps) r->wrapped = 1u;
-    }
+    if (TX_UNLIKELY(evt_loss_pending(&r->loss) != 0u)) wraps = put_lost(r, w, 0);
     reclaim_slot(r);
-    wraps += put_event(r, c.context, c.priority_word, id, ts, i1, i2, i3, i4);
+    w[W_ID] = id;
+    w[W_I1] = i1;
+    w[W_I2] = i2;
+    w[W_I3] = i3;
+    w[W_I4] = i4;
+    wraps += put_slot(r, w);
     evt_loss_written(&r->loss, 1u);
-    if (TX_UNLIKELY(wraps != 0u)) after_wraps(r, wraps);
+    if (TX_UNLIKELY(wraps != 0u)) notify_full(r, wraps);
     /* Disabled meanwhile (by the buffer-full callback, "stop when full", or by a handler that
      * interrupted this record): flush what is pending now, as disable would have. */
-    if (TX_UNLIKELY(r->state != TX_ON) && stop_pending(r))
-        r->wraps += put_lost(r, c.context, c.priority_word, ts, 1);
+    if (TX_UNLIKELY(r->state != TX_ON)) flush_stopped(r, w);
 }
 
-/* The rare ends of commit_plain, out of line so that its common path makes no call (hosts). */
-static TX_COLD void plain_after_wraps(tx_rec *r, uint32_t ctx, uint32_t prio, uint32_t ts)
+/* The rare end of commit_plain, out of line so that its common path makes no call (hosts): the
+ * slot it wrote wrapped, or tracing was disabled meanwhile. */
+static TX_COLD void plain_rare(tx_rec *r, uint32_t ctx, uint32_t prio, uint32_t ts, unsigned wrapped)
 {
-    after_wraps(r, 1u);
-    if (r->state != TX_ON && stop_pending(r)) r->wraps += put_lost(r, ctx, prio, ts, 1);
-}
-static TX_COLD void plain_stopped(tx_rec *r, uint32_t ctx, uint32_t prio, uint32_t ts)
-{
-    if (stop_pending(r)) r->wraps += put_lost(r, ctx, prio, ts, 1);
+    uint32_t w[W_N] = {ctx, prio, 0u, ts, 0u, 0u, 0u, 0u};
+    if (wrapped) {
+        r->wraps++;
+        r->wrapped = 1u;
+        notify_full(r, 1u);
+    }
+    if (r->state != TX_ON) flush_stopped(r, w);
 }
 
 /* commit_locked for a plain-mode record of a recorder with r->plain set and no loss pending (the
@@ -402,8 +437,7 @@ static TX_HOT_INLINE unsigned commit_plain(tx_rec *r, uint32_t id, uint32_t i1, 
     r->cur = s;
     store_host32(r->hdr + TXTB_HDR_CURRENT, addr_of(r, s));
     evt_loss_written(&r->loss, 1u);
-    if (TX_UNLIKELY(wrapped)) plain_after_wraps(r, ctx, prio, ts);
-    else if (TX_UNLIKELY(r->state != TX_ON)) plain_stopped(r, ctx, prio, ts); /* see commit_locked */
+    if (TX_UNLIKELY(wrapped | (r->state != TX_ON))) plain_rare(r, ctx, prio, ts, wrapped); /* see commit_locked */
     return 1;
 }
 
@@ -512,8 +546,11 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
     tx_rec *r = &g_rec;
     uint32_t name_size = (opt && opt->name_size) ? opt->name_size : TXTB_DEFAULT_NAME_SIZE;
     uint32_t reg_size = TXTB_REG_FIXED_SIZE + name_size;
-    uint64_t reg_bytes = (uint64_t)reg_size * registry_entries;
-    if ((uint64_t)size < TXTB_HEADER_SIZE + reg_bytes + TXTB_EVENT_SIZE) return EVT_TX_SIZE_ERROR;
+    /* size >= header + R entries + one slot, without a 64-bit product (reg_size >= 17) */
+    if (size < TXTB_HEADER_SIZE + TXTB_EVENT_SIZE ||
+        registry_entries > (size - TXTB_HEADER_SIZE - TXTB_EVENT_SIZE) / reg_size)
+        return EVT_TX_SIZE_ERROR;
+    uint32_t reg_bytes = reg_size * registry_entries;
 
     evt_port_crit_t cs;
     if (!evt_rec_lock_enter(&r->lock, &cs)) return EVT_TX_NOT_DONE;
@@ -524,11 +561,12 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
     r->state = TX_ENABLING; /* I4: nothing else writes the buffer until ON */
     evt_rec_lock_exit(&r->lock, cs);
 
-    int big = host_is_big();
+    unsigned big = (unsigned)host_is_big();
     if (opt && opt->big_endian != -1) big = opt->big_endian != 0;
+    unsigned swap = big ^ (unsigned)host_is_big();
     uint8_t *b = buffer;
     uint8_t *reg = b + TXTB_HEADER_SIZE;
-    uint8_t *ev_start = reg + (uint32_t)reg_bytes;
+    uint8_t *ev_start = reg + reg_bytes;
     uint32_t slots = (uint32_t)((size - TXTB_HEADER_SIZE - reg_bytes) / TXTB_EVENT_SIZE);
     uint8_t *ev_end = ev_start + slots * TXTB_EVENT_SIZE;
     uint32_t base = (opt && opt->base_address) ? opt->base_address : evt_tx_addr(buffer);
@@ -537,17 +575,16 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
     else if (!(opt && opt->time_source) && evt_port_timestamp_bits() < 32u)
         mask = ((uint32_t)1u << evt_port_timestamp_bits()) - 1u; /* a narrow port counter */
 
-    /* Registry: available=1, type=0, reserved=0, pointer=0; params and name left as they are. */
+    /* Registry: available=1, type=0, reserved=0, pointer=0 (the first four bytes one word, the
+     * pointer another); params and name left as they are. */
     for (uint32_t i = 0; i < registry_entries; i++) {
         uint8_t *e = reg + i * reg_size;
+        store_host32(e + TXTB_REG_AVAILABLE, 0u); /* with type and the two reserved bytes */
+        store_host32(e + TXTB_REG_POINTER, 0u);
         e[TXTB_REG_AVAILABLE] = 1u;
-        e[TXTB_REG_TYPE] = 0u;
-        e[TXTB_REG_RESERVED1] = 0u;
-        e[TXTB_REG_RESERVED2] = 0u;
-        evt_put_u32le(e + TXTB_REG_POINTER, 0u);
     }
     /* Events: only word 0 (context) of each slot. */
-    for (uint8_t *s = ev_start; s < ev_end; s += TXTB_EVENT_SIZE) evt_put_u32le(s, 0u);
+    for (uint8_t *s = ev_start; s < ev_end; s += TXTB_EVENT_SIZE) store_host32(s + TXTB_EV_CONTEXT, 0u);
     /* Header: its 12 words by field offset, then stored in the buffer's order (one loop: small
      * code). The 16-bit reserved1/name_size pair is one word: name_size in its upper half of the
      * bytes, so the word's value is name_size (big-endian) or name_size << 16 (little-endian). */
@@ -564,11 +601,11 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
     h[TXTB_HDR_RESERVED2 / 4u] = TXTB_RESERVED2;
     h[TXTB_HDR_RESERVED3 / 4u] = TXTB_RESERVED3;
     h[TXTB_HDR_RESERVED4 / 4u] = TXTB_RESERVED4;
-    for (unsigned k = 0; k < TXTB_HEADER_SIZE / 4u; k++) evt_put_u32(b + 4u * k, h[k], big);
+    for (unsigned k = 0; k < TXTB_HEADER_SIZE / 4u; k++) put_word(b + 4u * k, h[k], swap);
 
     while (!evt_rec_lock_enter(&r->lock, &cs)) {} /* ENABLING: only a nested context can contend */
     r->big = (uint8_t)big;
-    r->swap = (uint8_t)(big != host_is_big());
+    r->swap = (uint8_t)swap;
     r->hdr = b;
     r->reg = reg;
     r->ev_start = ev_start;
@@ -592,8 +629,8 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
     r->enable_bits = 0xFFFFFFFFu;
     r->state = TX_ON;
     (void)evt_nest_enter(&r->nest); /* free: state was ENABLING */
-    commit_locked(r, TXTB_EVENT_RUNNING, 0u, 0u, 0u, 0u, TX_MODE_PLAIN);
-    if (r->state == TX_ON) /* the buffer-full callback of a tiny buffer may have disabled */
+    /* Two RUNNING records; the buffer-full callback of a tiny buffer may disable after the first. */
+    for (unsigned k = 0; k < 2u && r->state == TX_ON; k++)
         commit_locked(r, TXTB_EVENT_RUNNING, 0u, 0u, 0u, 0u, TX_MODE_PLAIN);
     evt_nest_exit(&r->nest);
     if (r->state == TX_ON) publish(r->enable_bits, 1u);
@@ -619,9 +656,9 @@ unsigned evt_tx_trace_disable(void)
      * handler that interrupted it) the insert flushes them when it sees the state changed. */
     if (stop_pending(r) && evt_nest_enter(&r->nest)) {
         evt_tx_context c;
-        get_context(r, &c);
-        uint32_t ts = read_ts(r);
-        r->wraps += put_lost(r, c.context, c.priority_word, ts, 1);
+        uint32_t w[W_N];
+        begin_record(r, &c, w);
+        (void)put_lost(r, w, 1);
         evt_nest_exit(&r->nest);
     }
     r->state = TX_OFF;
@@ -686,7 +723,7 @@ static void reg_add(uint8_t type, uint32_t ptr, const char *name, uint32_t p1, u
     uint32_t entries = r->reg_total, found = entries, i = r->reg_search;
     do {
         const uint8_t *e = r->reg + i * r->reg_size;
-        uint32_t p = evt_ld_u32(e + TXTB_REG_POINTER, r->big);
+        uint32_t p = get_word(e + TXTB_REG_POINTER, r->swap);
         if (p == 0u || p == ptr) { /* never used, or this very address: taken at once */
             found = i;
             break;
@@ -705,9 +742,9 @@ static void reg_add(uint8_t type, uint32_t ptr, const char *name, uint32_t p1, u
         r->reg_search = (found + 1u < entries) ? found + 1u : 0u;
         e[TXTB_REG_AVAILABLE] = 0u;
         e[TXTB_REG_TYPE] = type;
-        put32(r, e + TXTB_REG_POINTER, ptr);
-        put32(r, e + TXTB_REG_PARAM1, p1);
-        put32(r, e + TXTB_REG_PARAM2, p2);
+        put_word(e + TXTB_REG_POINTER, ptr, r->swap);
+        put_word(e + TXTB_REG_PARAM1, p1, r->swap);
+        put_word(e + TXTB_REG_PARAM2, p2, r->swap);
         if (name) {
             for (; k < n; k++) {
                 e[TXTB_REG_NAME + k] = (uint8_t)name[k];
@@ -744,7 +781,7 @@ void evt_tx_trace_object_unregister(const void *object)
     if (r->reg_on && !r->reg_busy) {
         for (uint32_t i = 0; i < r->reg_total; i++) {
             uint8_t *e = r->reg + i * r->reg_size;
-            if (evt_ld_u32(e + TXTB_REG_POINTER, r->big) == ptr) {
+            if (get_word(e + TXTB_REG_POINTER, r->swap) == ptr) {
                 e[TXTB_REG_AVAILABLE] = 1u;
                 r->reg_avail++;
                 r->reg_search = i;
