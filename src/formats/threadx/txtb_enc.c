@@ -143,14 +143,15 @@ typedef char tx_table_ids_unique[sizeof((const uint8_t[TX_KERNEL_IDS]){TXTB_EVEN
  * id in no range is internal. This replaces a 200-byte per-id table. It is the table: checked
  * against TXTB_EVENT_TABLE at compile time, every table id gets its own filter here, and the
  * ranges hold as many ids (of 0..199) as the table has ids outside the internal group, which the
- * unique ids above make exactly the table's. */
-#define TX_RANGE_FILTER_(x)                                                                                 \
-    ((x) >= 10u && (x) <= 17u ? TXTB_F_BLOCK : (x) >= 20u && (x) <= 27u ? TXTB_F_BYTE                       \
-     : (x) >= 30u && (x) <= 37u ? TXTB_F_FLAGS : (x) == 40u ? TXTB_F_INTCTL                                 \
-     : (x) >= 50u && (x) <= 57u ? TXTB_F_MUTEX : (x) >= 60u && (x) <= 70u ? TXTB_F_QUEUE                     \
-     : (x) >= 80u && (x) <= 89u ? TXTB_F_SEM : (x) >= 100u && (x) <= 117u ? TXTB_F_THREAD                    \
-     : (x) >= 120u && (x) <= 121u ? TXTB_F_TIME : (x) >= 122u && (x) <= 129u ? TXTB_F_TIMER                  \
-     : (x) == 190u ? 0u : TXTB_F_INTERNAL)
+ * unique ids above make exactly the table's. X(a, first id, last id, filter); the recorder scans
+ * them as a 3-byte-per-range table (tx_ranges), the checks below read them as one expression. */
+#define TX_RANGES_(X, a)                                                                                       X(a, 10u, 17u, TXTB_F_BLOCK) X(a, 20u, 27u, TXTB_F_BYTE) X(a, 30u, 37u, TXTB_F_FLAGS)                      X(a, 40u, 40u, TXTB_F_INTCTL) X(a, 50u, 57u, TXTB_F_MUTEX) X(a, 60u, 70u, TXTB_F_QUEUE)                    X(a, 80u, 89u, TXTB_F_SEM) X(a, 100u, 117u, TXTB_F_THREAD) X(a, 120u, 121u, TXTB_F_TIME)                   X(a, 122u, 129u, TXTB_F_TIMER) X(a, 190u, 190u, 0u)
+#define TX_RANGE_IF_(x, lo, hi, f) (x) >= (lo) && (x) <= (hi) ? (f) :
+#define TX_RANGE_FILTER_(x) (TX_RANGES_(TX_RANGE_IF_, x) TXTB_F_INTERNAL)
+/* A range's filter is 0 or one bit, so a row holds it as TX_FIDX_ mod 33: (1 << fidx) >> 1. */
+#define TX_RANGE_BIT_OK_(a, lo, hi, f) char bit_##lo[(TX_FIDX_(f) != 0 && (lo) <= (hi) && (hi) < TX_KERNEL_IDS) ? 1 : -1];
+struct tx_range_bit_check { TX_RANGES_(TX_RANGE_BIT_OK_, ~) };
+#undef TX_RANGE_BIT_OK_
 #define TX_RANGED_(id, name, filt, kind) char rng_##name[TX_RANGE_FILTER_(id) == (filt) ? 1 : -1];
 struct tx_range_check { TXTB_EVENT_TABLE(TX_RANGED_) };
 #undef TX_RANGED_
@@ -169,9 +170,20 @@ typedef char tx_ranges_are_the_table[(0 TXTB_EVENT_TABLE(TX_TABLE_IN_RANGES_)) =
 #undef TX_IDS_0_199_IN_RANGES_
 #undef TX_IN_RANGES_
 
+typedef struct tx_range {
+    uint8_t first, span, fidx; /* ids first..first+span; filter (1 << fidx) >> 1 */
+} tx_range;
+#define TX_RANGE_ROW_(a, lo, hi, f) {(lo), (hi) - (lo), TX_FIDX_(f) % 33},
+static const tx_range tx_ranges[] = {TX_RANGES_(TX_RANGE_ROW_, ~)};
+#undef TX_RANGE_ROW_
+
 static uint32_t kernel_filter(uint32_t id)
 {
-    if (id < TX_KERNEL_IDS) return TX_RANGE_FILTER_(id);
+    if (id < TX_KERNEL_IDS) {
+        for (const tx_range *g = tx_ranges; g < tx_ranges + sizeof tx_ranges / sizeof tx_ranges[0]; g++)
+            if (id - g->first <= g->span) return (1u << g->fidx) >> 1;
+        return TXTB_F_INTERNAL;
+    }
     if (id < 300u) return TXTB_FX_ALL_EVENTS;
     if (id < 600u) return TXTB_NX_ALL_EVENTS;
     if (id < 1100u) return TXTB_UX_ALL_EVENTS;
@@ -514,23 +526,18 @@ void evt_tx_trace_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uin
 }
 #endif
 
-void evt_tx_trace_isr_enter_insert(uint32_t isr_id)
+/* The inserts whose info fields come partly from the context: ISR enter/exit (arg = the ISR id,
+ * info2; INTERNAL bit) and interrupt control (arg = the new posture, info1; INTCTL bit). */
+static void context_insert(uint32_t id, uint32_t arg)
 {
-    if (evt_gate_bits(&g_hot.gate) & TXTB_F_INTERNAL)
-        (void)record(TXTB_EVENT_ISR_ENTER, 0u, isr_id, 0u, 0u, TX_MODE_ISR);
+    unsigned intctl = id == TXTB_EVENT_INTERRUPT_CONTROL;
+    if (evt_gate_bits(&g_hot.gate) & (intctl ? TXTB_F_INTCTL : TXTB_F_INTERNAL))
+        (void)record(id, intctl ? arg : 0u, intctl ? 0u : arg, 0u, 0u, intctl ? TX_MODE_INTCTL : TX_MODE_ISR);
 }
 
-void evt_tx_trace_isr_exit_insert(uint32_t isr_id)
-{
-    if (evt_gate_bits(&g_hot.gate) & TXTB_F_INTERNAL)
-        (void)record(TXTB_EVENT_ISR_EXIT, 0u, isr_id, 0u, 0u, TX_MODE_ISR);
-}
-
-void evt_tx_trace_interrupt_control(uint32_t new_posture)
-{
-    if (evt_gate_bits(&g_hot.gate) & TXTB_F_INTCTL)
-        (void)record(TXTB_EVENT_INTERRUPT_CONTROL, new_posture, 0u, 0u, 0u, TX_MODE_INTCTL);
-}
+void evt_tx_trace_isr_enter_insert(uint32_t isr_id) { context_insert(TXTB_EVENT_ISR_ENTER, isr_id); }
+void evt_tx_trace_isr_exit_insert(uint32_t isr_id) { context_insert(TXTB_EVENT_ISR_EXIT, isr_id); }
+void evt_tx_trace_interrupt_control(uint32_t new_posture) { context_insert(TXTB_EVENT_INTERRUPT_CONTROL, new_posture); }
 
 /* ---- enable / disable / filter ------------------------------------------------------------------ */
 
@@ -696,13 +703,11 @@ unsigned evt_tx_trace_buffer_full_notify(void (*fn)(void *buffer))
 
 void evt_tx_trace_get_stats(evt_tx_stats *out)
 {
-    const tx_rec *r = &g_rec;
-    evt_rec_stats now;
-    evt_loss_stats(&r->loss, &now);
-    out->written = r->prior.written + now.written;
-    out->dropped = r->prior.dropped + now.dropped;
+    const tx_rec *r = &g_rec; /* the three counters evt_loss_stats reports as they are */
+    out->written = r->prior.written + EVT_LOAD_RLX(&r->loss.written);
+    out->dropped = r->prior.dropped + EVT_LOAD_RLX(&r->loss.dropped);
     out->wraps = r->prior.wraps + r->wraps;
-    out->lost_records = r->prior.lost_records + now.loss_records;
+    out->lost_records = r->prior.lost_records + EVT_LOAD_RLX(&r->loss.loss_records);
 }
 
 void evt_tx_trace_get_rec_stats(evt_rec_stats *out) { evt_loss_stats(&g_rec.loss, out); }
