@@ -115,10 +115,13 @@ typedef struct tx_rec {
     void (*full_cb)(void *);    /* buffer-full callback (survives disable/enable) */
     evt_loss loss;              /* since enable (I5, I6) */
     evt_rec_count wraps;        /* since enable (a word, like the loss account) */
-    evt_tx_stats prior;         /* evt_tx_stats of the sessions before this enable */
 } tx_rec;
 
 static tx_rec g_rec TX_LINE_ALIGNED;
+/* evt_tx_stats of the sessions before the last enable (lock holder; read by get_stats). Beside
+ * g_rec, not in it: that keeps g_rec small enough for the short load/store encodings of small
+ * targets to reach it and the gate after it. */
+static evt_tx_stats g_prior;
 
 /* ---- kernel-event filter bits, generated from TXTB_EVENT_TABLE ---------------------------------- */
 
@@ -261,10 +264,17 @@ typedef char tx_slot_words_check[(TXTB_EV_CONTEXT == 4u * W_CTX && TXTB_EV_PRIOR
 
 /* ---- context ------------------------------------------------------------------------------------ */
 
-/* The context (callback or port default) and, after it, the timestamp (I3: inside the section)
- * of the record w. */
-static void begin_record(tx_rec *r, evt_tx_context *c, uint32_t *w)
+/* What a record and the LOST record written before or after it share: the context and the
+ * timestamp. */
+typedef struct tx_head {
+    evt_tx_context c;
+    uint32_t ts;
+} tx_head;
+
+/* The context (callback or port default) and, after it, the timestamp (I3: inside the section). */
+static TX_GENERAL void begin_record(tx_rec *r, tx_head *h)
 {
+    evt_tx_context *c = &h->c;
     c->context = 0;
     c->priority_word = 0;
     c->system_state = 0;
@@ -287,15 +297,13 @@ static void begin_record(tx_rec *r, evt_tx_context *c, uint32_t *w)
         if (c->context == TXTB_CTX_ISR) c->system_state = 1u;
         else if (c->context == TXTB_CTX_INIT) c->system_state = TXTB_CTX_INIT;
     }
-    w[W_CTX] = c->context;
-    w[W_PRIO] = c->priority_word;
-    w[W_TS] = evt_clock32_read(&r->clock);
+    h->ts = evt_clock32_read(&r->clock);
 }
 
 /* ---- the insert --------------------------------------------------------------------------------- */
 
 /* The slot at cur is about to be written: after a wrap it holds a record, which is lost (I6b). */
-static void reclaim_slot(tx_rec *r)
+static TX_GENERAL void reclaim_slot(tx_rec *r)
 {
     if (TX_LIKELY(!r->wrapped)) return;
     const uint8_t *s = r->cur;
@@ -308,17 +316,27 @@ static void reclaim_slot(tx_rec *r)
         evt_loss_repend(&r->loss, (uint32_t)(get_word(s + TXTB_EV_INFO1, swap) + get_word(s + TXTB_EV_INFO4, swap)));
 }
 
-/* Store the record w in the slot at cur (already reclaimed) and advance cur. A wrap is counted,
- * marks the area wrapped (I6b) and returns 1 (the caller calls the buffer-full callback). */
-static unsigned put_slot(tx_rec *r, const uint32_t *w)
+/* A slot's words in the buffer's order, one by one (small code; on hosts only for the other byte
+ * order). */
+static TX_COLD void store_slot_words(uint8_t *s, const tx_head *h, uint32_t id, uint32_t i1, uint32_t i2,
+                                     uint32_t i3, uint32_t i4, unsigned swap)
+{
+    const uint32_t w[W_N] = {h->c.context, h->c.priority_word, id, h->ts, i1, i2, i3, i4};
+    for (unsigned k = 0; k < W_N; k++) put_word(s + 4u * k, w[k], swap);
+}
+
+/* Store a record in the slot at cur (already reclaimed) and advance cur. A wrap is counted, marks
+ * the area wrapped (I6b) and returns 1 (the caller calls the buffer-full callback). */
+static TX_GENERAL unsigned put_slot(tx_rec *r, const tx_head *h, uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3,
+                                    uint32_t i4)
 {
     uint8_t *s = r->cur;
     unsigned swap = r->swap, wrapped = 0;
 #if TX_HOST_FAST
-    if (TX_LIKELY(!swap)) store_slot_host(s, w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]);
+    if (TX_LIKELY(!swap)) store_slot_host(s, h->c.context, h->c.priority_word, id, h->ts, i1, i2, i3, i4);
     else
 #endif
-    for (unsigned k = 0; k < W_N; k++) put_word(s + 4u * k, w[k], swap);
+    store_slot_words(s, h, id, i1, i2, i3, i4, swap);
     s += TXTB_EVENT_SIZE;
     if (TX_UNLIKELY(s >= r->ev_end)) {
         s = r->ev_start;
@@ -331,18 +349,15 @@ static unsigned put_slot(tx_rec *r, const uint32_t *w)
     return wrapped;
 }
 
-/* Write one LOST record (I6) with the context and timestamp words of w: info1 = pending drops (and
+/* Write one LOST record (I6) with the context and timestamp of h: info1 = pending drops (and
  * re-pended counts), info2 = their total since enable, info4 = records overwritten by wraps not yet
  * reported (only at stop: `at_stop`). Lock held, nest set. Returns 1 if the slot write wrapped. */
-static unsigned put_lost(tx_rec *r, uint32_t *w, int at_stop)
+static unsigned put_lost(tx_rec *r, const tx_head *h, int at_stop)
 {
     reclaim_slot(r); /* first: an overwritten LOST record's count is carried by this one */
-    w[W_ID] = TXTB_EVTRACE_LOST_ID;
-    w[W_I1] = (uint32_t)evt_loss_take(&r->loss);
-    w[W_I2] = (uint32_t)r->loss.reported;
-    w[W_I3] = TXTB_EVTRACE_LOST_MAGIC;
-    w[W_I4] = at_stop ? (uint32_t)evt_loss_take_at_stop(&r->loss) : 0u;
-    return put_slot(r, w);
+    uint32_t n = (uint32_t)evt_loss_take(&r->loss);
+    uint32_t ow = at_stop ? (uint32_t)evt_loss_take_at_stop(&r->loss) : 0u;
+    return put_slot(r, h, TXTB_EVTRACE_LOST_ID, n, (uint32_t)r->loss.reported, TXTB_EVTRACE_LOST_MAGIC, ow);
 }
 
 /* Losses to flush when tracing stops. */
@@ -352,9 +367,9 @@ static inline int stop_pending(const tx_rec *r)
 }
 
 /* Tracing stopped: flush the pending losses (both kinds) by a LOST record (I6). */
-static void flush_stopped(tx_rec *r, uint32_t *w)
+static void flush_stopped(tx_rec *r, const tx_head *h)
 {
-    if (stop_pending(r)) (void)put_lost(r, w, 1);
+    if (stop_pending(r)) (void)put_lost(r, h, 1);
 }
 
 /* The buffer-full callback once per wrap, after the record that wrapped. */
@@ -368,43 +383,37 @@ static void notify_full(const tx_rec *r, unsigned wraps)
 static TX_GENERAL void commit_locked(tx_rec *r, uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4,
                           unsigned mode)
 {
-    evt_tx_context c;
-    uint32_t w[W_N];
+    tx_head h;
     unsigned wraps = 0;
-    begin_record(r, &c, w);
+    begin_record(r, &h);
     if (mode == TX_MODE_ISR) {
-        i1 = c.stack;
-        i3 = c.system_state;
-        i4 = c.preempt_disable;
+        i1 = h.c.stack;
+        i3 = h.c.system_state;
+        i4 = h.c.preempt_disable;
     } else if (mode == TX_MODE_INTCTL) {
-        i2 = c.stack;
+        i2 = h.c.stack;
     }
-    if (TX_UNLIKELY(evt_loss_pending(&r->loss) != 0u)) wraps = put_lost(r, w, 0);
+    if (TX_UNLIKELY(evt_loss_pending(&r->loss) != 0u)) wraps = put_lost(r, &h, 0);
     reclaim_slot(r);
-    w[W_ID] = id;
-    w[W_I1] = i1;
-    w[W_I2] = i2;
-    w[W_I3] = i3;
-    w[W_I4] = i4;
-    wraps += put_slot(r, w);
+    wraps += put_slot(r, &h, id, i1, i2, i3, i4);
     evt_loss_written(&r->loss, 1u);
     if (TX_UNLIKELY(wraps != 0u)) notify_full(r, wraps);
     /* Disabled meanwhile (by the buffer-full callback, "stop when full", or by a handler that
      * interrupted this record): flush what is pending now, as disable would have. */
-    if (TX_UNLIKELY(r->state != TX_ON)) flush_stopped(r, w);
+    if (TX_UNLIKELY(r->state != TX_ON)) flush_stopped(r, &h);
 }
 
 /* The rare end of commit_plain, out of line so that its common path makes no call (hosts): the
  * slot it wrote wrapped, or tracing was disabled meanwhile. */
 static TX_COLD void plain_rare(tx_rec *r, uint32_t ctx, uint32_t prio, uint32_t ts, unsigned wrapped)
 {
-    uint32_t w[W_N] = {ctx, prio, 0u, ts, 0u, 0u, 0u, 0u};
+    tx_head h = {{ctx, prio, 0u, 0u, 0u}, ts};
     if (wrapped) {
         r->wraps++;
         r->wrapped = 1u;
         notify_full(r, 1u);
     }
-    if (r->state != TX_ON) flush_stopped(r, w);
+    if (r->state != TX_ON) flush_stopped(r, &h);
 }
 
 /* commit_locked for a plain-mode record of a recorder with r->plain set and no loss pending (the
@@ -449,7 +458,8 @@ static TX_HOT_INLINE unsigned commit_plain(tx_rec *r, uint32_t id, uint32_t i1, 
     r->cur = s;
     store_host32(r->hdr + TXTB_HDR_CURRENT, addr_of(r, s));
     evt_loss_written(&r->loss, 1u);
-    if (TX_UNLIKELY(wrapped | (r->state != TX_ON))) plain_rare(r, ctx, prio, ts, wrapped); /* see commit_locked */
+    if (TX_UNLIKELY(wrapped)) plain_rare(r, ctx, prio, ts, 1u);
+    else if (TX_UNLIKELY(r->state != TX_ON)) plain_rare(r, ctx, prio, ts, 0u); /* see commit_locked */
     return 1;
 }
 
@@ -629,15 +639,16 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
     r->wrapped = 0;
     r->plain = (uint8_t)(TX_HOST_FAST && !r->swap && !r->clock.fn && !r->ctxfn);
     /* Fold the previous session's account into the since-program-start stats, then reset it. */
-    evt_tx_trace_get_stats(&r->prior);
+    evt_tx_trace_get_stats(&g_prior);
     evt_loss_reset(&r->loss);
     r->wraps = 0;
     r->reg_on = 1;
     r->enable_bits = 0xFFFFFFFFu;
     r->state = TX_ON;
     (void)evt_nest_enter(&r->nest); /* free: state was ENABLING */
-    /* Two RUNNING records; the buffer-full callback of a tiny buffer may disable after the first. */
-    for (unsigned k = 0; k < 2u && r->state == TX_ON; k++)
+    /* Two RUNNING records (the account was just reset: `written` counts them); the buffer-full
+     * callback of a tiny buffer may disable after the first. */
+    while (r->state == TX_ON && r->loss.written < 2u)
         commit_locked(r, TXTB_EVENT_RUNNING, 0u, 0u, 0u, 0u, TX_MODE_PLAIN);
     evt_nest_exit(&r->nest);
     if (r->state == TX_ON) publish(r->enable_bits, 1u);
@@ -662,10 +673,9 @@ unsigned evt_tx_trace_disable(void)
     /* Flush pending losses (I6). Inside an insert of this context (its buffer-full callback, or a
      * handler that interrupted it) the insert flushes them when it sees the state changed. */
     if (stop_pending(r) && evt_nest_enter(&r->nest)) {
-        evt_tx_context c;
-        uint32_t w[W_N];
-        begin_record(r, &c, w);
-        (void)put_lost(r, w, 1);
+        tx_head h;
+        begin_record(r, &h);
+        (void)put_lost(r, &h, 1);
         evt_nest_exit(&r->nest);
     }
     r->state = TX_OFF;
@@ -704,10 +714,11 @@ unsigned evt_tx_trace_buffer_full_notify(void (*fn)(void *buffer))
 void evt_tx_trace_get_stats(evt_tx_stats *out)
 {
     const tx_rec *r = &g_rec; /* the three counters evt_loss_stats reports as they are */
-    out->written = r->prior.written + EVT_LOAD_RLX(&r->loss.written);
-    out->dropped = r->prior.dropped + EVT_LOAD_RLX(&r->loss.dropped);
-    out->wraps = r->prior.wraps + r->wraps;
-    out->lost_records = r->prior.lost_records + EVT_LOAD_RLX(&r->loss.loss_records);
+    const evt_tx_stats *p = &g_prior;
+    out->written = p->written + EVT_LOAD_RLX(&r->loss.written);
+    out->dropped = p->dropped + EVT_LOAD_RLX(&r->loss.dropped);
+    out->wraps = p->wraps + r->wraps;
+    out->lost_records = p->lost_records + EVT_LOAD_RLX(&r->loss.loss_records);
 }
 
 void evt_tx_trace_get_rec_stats(evt_rec_stats *out) { evt_loss_stats(&g_rec.loss, out); }
