@@ -725,8 +725,8 @@ void evt_tx_trace_get_rec_stats(evt_rec_stats *out) { evt_loss_stats(&g_rec.loss
 
 /* ---- object registry (threadx.md §7) ------------------------------------------------------------ */
 
-static void reg_add(uint8_t type, uint32_t ptr, const char *name, uint32_t p1, uint32_t p2,
-                    int is_thread, uint32_t priority)
+/* reserved: the entry's two reserved bytes as reserved1 << 8 | reserved2 (a thread's priority). */
+static void reg_add(uint8_t type, uint32_t ptr, const char *name, uint32_t p1, uint32_t p2, uint32_t reserved)
 {
     tx_rec *r = &g_rec;
     evt_port_crit_t cs;
@@ -768,8 +768,8 @@ static void reg_add(uint8_t type, uint32_t ptr, const char *name, uint32_t p1, u
             }
         }
         e[TXTB_REG_NAME + k] = 0u; /* bytes after the NUL keep the old name's tail */
-        e[TXTB_REG_RESERVED1] = is_thread ? (uint8_t)(TXTB_REG_PRIO_PRESENT | (uint8_t)(priority >> 8)) : 0u;
-        e[TXTB_REG_RESERVED2] = is_thread ? (uint8_t)(priority & 0xFFu) : 0u;
+        e[TXTB_REG_RESERVED1] = (uint8_t)(reserved >> 8);
+        e[TXTB_REG_RESERVED2] = (uint8_t)reserved;
     }
     r->reg_busy = 0;
     evt_rec_lock_exit(&r->lock, cs);
@@ -778,13 +778,14 @@ static void reg_add(uint8_t type, uint32_t ptr, const char *name, uint32_t p1, u
 void evt_tx_trace_object_register(uint8_t type, const void *object, const char *name,
                                   uint32_t param1, uint32_t param2)
 {
-    reg_add(type, evt_tx_addr(object), name, param1, param2, 0, 0u);
+    reg_add(type, evt_tx_addr(object), name, param1, param2, 0u);
 }
 
 void evt_tx_trace_thread_register(const void *thread, const char *name, uint32_t stack_start,
                                   uint32_t stack_size, uint32_t priority)
 {
-    reg_add(TXTB_OBJ_THREAD, evt_tx_addr(thread), name, stack_start, stack_size, 1, priority);
+    reg_add(TXTB_OBJ_THREAD, evt_tx_addr(thread), name, stack_start, stack_size,
+            (uint32_t)(TXTB_REG_PRIO_PRESENT | (uint8_t)(priority >> 8)) << 8 | (priority & 0xFFu));
 }
 
 void evt_tx_trace_object_unregister(const void *object)
