@@ -45,7 +45,6 @@
 
 #include "evtrace/port.h"
 #include "evtrace/recorder.h"
-#include "formats/common/bytes.h"
 #include "formats/threadx/txtb_defs.h"
 
 /* enable writes the header as 12 words indexed by field offset: every field starts on a word,
@@ -95,7 +94,6 @@ typedef struct tx_rec {
     uint8_t state;              /* TX_OFF / TX_ENABLING / TX_ON */
     uint8_t reg_busy;           /* a registry change is in progress (I8) */
     uint8_t reg_on;             /* registry usable (ThreadX: registry start != NULL) */
-    uint8_t big;                /* buffer byte order: 1 big-endian */
     uint8_t swap;               /* buffer order differs from the host's */
     uint8_t wrapped;            /* the event area has wrapped since enable: slots hold records (I6b) */
     uint8_t plain;              /* set at enable: port context, port clock, host byte order (commit_plain) */
@@ -148,7 +146,11 @@ typedef char tx_table_ids_unique[sizeof((const uint8_t[TX_KERNEL_IDS]){TXTB_EVEN
  * ranges hold as many ids (of 0..199) as the table has ids outside the internal group, which the
  * unique ids above make exactly the table's. X(a, first id, last id, filter); the recorder scans
  * them as a 3-byte-per-range table (tx_ranges), the checks below read them as one expression. */
-#define TX_RANGES_(X, a)                                                                                       X(a, 10u, 17u, TXTB_F_BLOCK) X(a, 20u, 27u, TXTB_F_BYTE) X(a, 30u, 37u, TXTB_F_FLAGS)                      X(a, 40u, 40u, TXTB_F_INTCTL) X(a, 50u, 57u, TXTB_F_MUTEX) X(a, 60u, 70u, TXTB_F_QUEUE)                    X(a, 80u, 89u, TXTB_F_SEM) X(a, 100u, 117u, TXTB_F_THREAD) X(a, 120u, 121u, TXTB_F_TIME)                   X(a, 122u, 129u, TXTB_F_TIMER) X(a, 190u, 190u, 0u)
+#define TX_RANGES_(X, a)                                                                               \
+    X(a, 10u, 17u, TXTB_F_BLOCK) X(a, 20u, 27u, TXTB_F_BYTE) X(a, 30u, 37u, TXTB_F_FLAGS)              \
+    X(a, 40u, 40u, TXTB_F_INTCTL) X(a, 50u, 57u, TXTB_F_MUTEX) X(a, 60u, 70u, TXTB_F_QUEUE)            \
+    X(a, 80u, 89u, TXTB_F_SEM) X(a, 100u, 117u, TXTB_F_THREAD) X(a, 120u, 121u, TXTB_F_TIME)           \
+    X(a, 122u, 129u, TXTB_F_TIMER) X(a, 190u, 190u, 0u)
 #define TX_RANGE_IF_(x, lo, hi, f) (x) >= (lo) && (x) <= (hi) ? (f) :
 #define TX_RANGE_FILTER_(x) (TX_RANGES_(TX_RANGE_IF_, x) TXTB_F_INTERNAL)
 /* A range's filter is 0 or one bit, so a row holds it as TX_FIDX_ mod 33: (1 << fidx) >> 1. */
@@ -621,7 +623,6 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
     for (unsigned k = 0; k < TXTB_HEADER_SIZE / 4u; k++) put_word(b + 4u * k, h[k], swap);
 
     while (!evt_rec_lock_enter(&r->lock, &cs)) {} /* ENABLING: only a nested context can contend */
-    r->big = (uint8_t)big;
     r->swap = (uint8_t)swap;
     r->hdr = b;
     r->reg = reg;
@@ -713,7 +714,9 @@ unsigned evt_tx_trace_buffer_full_notify(void (*fn)(void *buffer))
 
 void evt_tx_trace_get_stats(evt_tx_stats *out)
 {
-    const tx_rec *r = &g_rec; /* the three counters evt_loss_stats reports as they are */
+    /* written, dropped and loss_records are the loss account's counters as evt_loss_stats
+     * reports them: read directly, without the rest of evt_rec_stats. */
+    const tx_rec *r = &g_rec;
     const evt_tx_stats *p = &g_prior;
     out->written = p->written + EVT_LOAD_RLX(&r->loss.written);
     out->dropped = p->dropped + EVT_LOAD_RLX(&r->loss.dropped);
