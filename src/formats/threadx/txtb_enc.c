@@ -426,7 +426,7 @@ static TX_COLD void plain_rare(tx_rec *r, uint32_t ctx, uint32_t prio, uint32_t 
 static TX_HOT_INLINE unsigned commit_plain(tx_rec *r, uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
 {
     if (TX_UNLIKELY(evt_loss_pending(&r->loss) != 0u)) return 0;
-    uint32_t ctx = TXTB_CTX_ISR, prio = 0u; /* get_context with no context callback */
+    uint32_t ctx = TXTB_CTX_ISR, prio = 0u; /* begin_record with no context callback */
     if (TX_LIKELY(!evt_port_in_isr())) {
         ctx = (uint32_t)evt_port_context_id();
         prio = TXTB_PRIO_CURRENT_BIT;
