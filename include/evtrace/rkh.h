@@ -91,9 +91,9 @@ typedef struct evt_rkh_recorder {
     uint8_t *ring;            /* the byte ring (caller's memory) */
     uint32_t size, in, out;
     uint32_t lim;             /* while a record is open: [in, lim) is contiguous free room, lim <=
-                                 size (a fast writer stores when in + its bytes + 3 <= lim: the
-                                 closing checksum and flag always fit after it); a slow path sets
-                                 it again */
+                                 size (a fast field writer stores 4 bytes when in + 4 + 3 <= lim:
+                                 the closing checksum and flag always fit after it; end tests
+                                 in + 3 <= lim); a slow path sets it again */
     uint32_t sum;             /* checksum of the open record: byte sums in two 16-bit lanes, the
                                  byte written is -(lane 0 + lane 1); a slow path folds it to one
                                  byte first */
