@@ -8,7 +8,10 @@
 #include <stdint.h>
 
 /* Interrupt/critical-section state saved by evt_port_crit_enter(). */
+#ifndef EVT_PORT_CRIT_T_DEFINED /* a port's evt_port_impl.h may define it as well (compiles alone) */
+#define EVT_PORT_CRIT_T_DEFINED
 typedef uint32_t evt_port_crit_t;
+#endif
 
 /* The port implements, as static inline functions in evt_port_impl.h:
  *   uint64_t evt_port_timestamp(void);       current timestamp counter (free-running)

@@ -89,29 +89,7 @@ uint32_t evt_etw_posix_process_id(void)
     return g_pid;
 }
 
-/* membarrier(2) commands (linux/membarrier.h values; the header may be missing). */
-#define MB_CMD_GLOBAL 1
-#define MB_CMD_PRIVATE_EXPEDITED 8
-#define MB_CMD_REGISTER_PRIVATE_EXPEDITED 16
-static int g_mb_private; /* 1: registered for PRIVATE_EXPEDITED */
-static pthread_once_t g_mb_once = PTHREAD_ONCE_INIT;
-static void mb_register(void)
-{
-#ifdef SYS_membarrier
-    g_mb_private = syscall(SYS_membarrier, MB_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
-#endif
-}
-
-void evt_etw_posix_sync_writers(void)
-{
-    pthread_once(&g_mb_once, mb_register);
-#ifdef SYS_membarrier
-    if (g_mb_private && syscall(SYS_membarrier, MB_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) return;
-    if (syscall(SYS_membarrier, MB_CMD_GLOBAL, 0, 0) == 0) return;
-#endif
-    static int fence_word; /* a locked RMW: this thread's full barrier (no fence under TSan) */
-    (void)__atomic_fetch_add(&fence_word, 0, __ATOMIC_SEQ_CST);
-}
+void evt_etw_posix_sync_writers(void) { (void)evt_posix_membarrier(); }
 
 struct evt_etw_file *evt_etw_file_open(const char *path, evt_etw_session_config *cfg)
 {

@@ -23,7 +23,29 @@
  *  P4 evt_posix_hold counts the sections the thread is inside, from before the take to after the
  *     give-back; a port-installed handler that arrives while it is non-zero is deferred and runs at
  *     the outermost exit. Raw handlers (not installed through the port) are not held off; P2 and P3
- *     keep them safe. */
+ *     keep them safe.
+ *
+ * Biased locks (B1-B5): a lock used by one thread is entered without a locked instruction.
+ *  B1 `bias` only moves forward: 0 (unclaimed) -> a thread's token (claimed) -> REVOKING -> OFF, or
+ *     0 -> OFF. A thread that takes the P1 lock EVT_POSIX_BIAS_AFTER times in a row claims the bias
+ *     (under the P1 lock, while bias is 0); a lock that changed takers EVT_POSIX_BIAS_SWITCHES times
+ *     first is shared and goes to OFF. A lock is biased at most once in its life, so `busy` is only
+ *     ever written by the one thread that held its bias (and that thread's handlers). Needs
+ *     membarrier(2): without it a lock goes to OFF instead of being claimed.
+ *  B2 The bias thread enters with plain accesses: busy = its token, then bias is loaded again; if it
+ *     still names the thread, the section is entered (exit: busy = 0, release); otherwise busy goes
+ *     back to 0 and the thread takes the P1 path. A handler on that thread that finds busy = its
+ *     token re-enters (P2; the nesting guard decides).
+ *  B3 Any other thread revokes before it takes the P1 lock (so P2 still means "inside"): bias
+ *     token -> REVOKING (CAS), membarrier(PRIVATE_EXPEDITED) (a full barrier on every thread of the
+ *     process between that store and the next load), wait until busy is 0 (P3: bounded in a
+ *     nested context), bias -> OFF. The barrier makes the store/load pairs of B2 and B3 a Dekker
+ *     exclusion: either the bias thread's second load sees the change, or its busy store is visible
+ *     to the revoker, which waits for the exit's release store. Any thread that finds REVOKING
+ *     (its revoker gave up, or is still at it) runs the same steps.
+ *  B4 With bias OFF the lock is P1 alone: a value of busy seen then is the former bias thread
+ *     backing off (B2) and guards nothing. Takers test OFF with one load before the CAS.
+ *  B5 A lock is held when owner != 0 or busy != 0 (evt_posix_lock_held). */
 #ifndef EVT_PORT_IMPL_POSIX_H
 #define EVT_PORT_IMPL_POSIX_H
 
@@ -32,19 +54,46 @@
 #include <stdint.h>
 #include <time.h>
 
+/* Also in evtrace/port.h, which includes this file; C99 allows one typedef, hence the guard. */
+#ifndef EVT_PORT_CRIT_T_DEFINED
+#define EVT_PORT_CRIT_T_DEFINED
 typedef uint32_t evt_port_crit_t;
+#endif
 
-/* A recorder's lock: the owner's token, 0 when free (P1). Alone in its cache line is the caller's
+/* A recorder's lock: the P1 owner word and the bias (B1-B5). Alone in its cache line is the caller's
  * choice (recorders that share a line with hot data pay for it). */
 typedef struct evt_port_lock {
-    _Atomic uintptr_t owner;
+    _Atomic uintptr_t owner; /* P1: 0 or the holder's token */
+    _Atomic uintptr_t bias;  /* B1: 0 (not yet), the bias thread's token, REVOKING or OFF */
+    _Atomic uintptr_t busy;  /* B2: the bias thread's token while it is inside, else 0 */
+    uintptr_t last;          /* B1: token of the last P1 taker (P1 lock holder only) */
+    uint32_t streak;         /* B1: its consecutive P1 takes (P1 lock holder only) */
+    uint32_t switches;       /* B1: takes by a thread other than `last` (P1 lock holder only) */
 } evt_port_lock;
-#define EVT_PORT_LOCK_INIT {0}
+#define EVT_PORT_LOCK_INIT {0, 0, 0, 0, 0, 0}
+#define EVT_POSIX_BIAS_OFF ((uintptr_t)-1)      /* B1: revoked and drained, or never to be biased */
+#define EVT_POSIX_BIAS_REVOKING ((uintptr_t)-2) /* B3: revocation under way */
+#define EVT_POSIX_BIAS_AFTER 64u   /* consecutive P1 takes by one thread before it claims the bias */
+#define EVT_POSIX_BIAS_SWITCHES 8u /* changes of taker before a claim: the lock is shared, never biased */
+
+/* 1 if membarrier(PRIVATE_EXPEDITED) is registered and usable (registers on the first call; any
+ * context, including a signal handler). */
+int evt_posix_membarrier_ready(void);
+/* A full memory barrier on every running thread of the process (membarrier(2)); falls back to
+ * MEMBARRIER_CMD_GLOBAL, then to a fence on this thread only. Returns 1 if every thread was fenced. */
+int evt_posix_membarrier(void);
 
 extern _Thread_local int evt_posix_in_isr;        /* set while a simulated interrupt handler runs */
 extern _Thread_local unsigned evt_posix_hold; /* sections entered, incl. taking (P4) */
 extern _Thread_local volatile unsigned evt_posix_deferred; /* held-off simulated interrupts */
 extern _Thread_local char evt_posix_token_;       /* its address is the thread's lock token */
+
+/* A lock is held (by some thread) right now (B4). For tests and assertions. */
+static inline int evt_posix_lock_held(evt_port_lock *l)
+{
+    return atomic_load_explicit(&l->owner, memory_order_acquire) != 0 ||
+           atomic_load_explicit(&l->busy, memory_order_acquire) != 0;
+}
 
 /* Timestamp counter frequency in Hz (TSC: measured once, ~10 ms, on first use). */
 uint64_t evt_posix_timestamp_hz(void);
@@ -82,32 +131,46 @@ static inline void evt_posix_cpu_relax(void)
 
 #define EVT_PORT_LIKELY_(x) __builtin_expect(!!(x), 1)
 
-/* Slow path of evt_port_lock_enter: the lock is held by another thread. Waits (spin, then yield)
- * when this is the thread's only section (evt_posix_hold == 1), else tries a bounded number of
- * times (P3). Returns 1 once taken, 0 if it gave up. */
-int evt_posix_lock_contended(evt_port_lock *l, uintptr_t self);
 /* Run the simulated interrupts held off while the thread was in a section (P4). */
 void evt_posix_run_deferred(void);
 
+/* Every entry but the two fast ones (B2 on the caller's bias, P1 on a lock whose bias is OFF):
+ * revocation (B3), the P1 take with P2 re-entry and the contended wait, and the claim (B1).
+ * Returns 1 with *st set, or 0 when a nested context gave up (P3). */
+int evt_posix_lock_slow(evt_port_lock *l, uintptr_t self, evt_port_crit_t *st);
+
+/* Exit states: 0 nested re-entry (no-op), 1 P1 lock taken, 2 entered on the bias (B2). */
 static inline int evt_port_lock_enter(evt_port_lock *l, evt_port_crit_t *st)
 {
     uintptr_t self = (uintptr_t)&evt_posix_token_;
     evt_posix_hold++;
     atomic_signal_fence(memory_order_seq_cst);
-    uintptr_t expect = 0;
-    if (EVT_PORT_LIKELY_(atomic_compare_exchange_strong_explicit(&l->owner, &expect, self, memory_order_acquire,
-                                                                 memory_order_relaxed))) {
-        *st = 1;
-        return 1;
+    uintptr_t b = atomic_load_explicit(&l->bias, memory_order_acquire);
+    if (EVT_PORT_LIKELY_(b == self)) { /* B2 */
+        if (atomic_load_explicit(&l->busy, memory_order_relaxed) == self) { /* a handler inside */
+            *st = 0;
+            return 1;
+        }
+        atomic_store_explicit(&l->busy, self, memory_order_relaxed);
+        atomic_signal_fence(memory_order_seq_cst); /* the CPU may still reorder: B3's membarrier */
+        if (EVT_PORT_LIKELY_(atomic_load_explicit(&l->bias, memory_order_acquire) == self)) {
+            *st = 2;
+            return 1;
+        }
+        atomic_store_explicit(&l->busy, 0, memory_order_release); /* revoked: take the P1 path */
+    } else if (EVT_PORT_LIKELY_(b == EVT_POSIX_BIAS_OFF)) { /* B4: a plain P1 lock */
+        uintptr_t expect = 0;
+        if (EVT_PORT_LIKELY_(atomic_compare_exchange_strong_explicit(&l->owner, &expect, self, memory_order_acquire,
+                                                                     memory_order_relaxed))) {
+            *st = 1;
+            return 1;
+        }
+        if (expect == self) { /* P2: a handler on the holding thread (the CAS saw our own token) */
+            *st = 0;
+            return 1;
+        }
     }
-    if (expect == self) { /* P2: a handler on the holding thread (the CAS saw our own token) */
-        *st = 0;
-        return 1;
-    }
-    if (evt_posix_lock_contended(l, self)) {
-        *st = 1;
-        return 1;
-    }
+    if (evt_posix_lock_slow(l, self, st)) return 1;
     *st = 0;
     atomic_signal_fence(memory_order_seq_cst);
     if (--evt_posix_hold == 0u && evt_posix_deferred) evt_posix_run_deferred();
@@ -116,7 +179,8 @@ static inline int evt_port_lock_enter(evt_port_lock *l, evt_port_crit_t *st)
 
 static inline void evt_port_lock_exit(evt_port_lock *l, evt_port_crit_t st)
 {
-    if (st) atomic_store_explicit(&l->owner, 0, memory_order_release);
+    if (st == 2u) atomic_store_explicit(&l->busy, 0, memory_order_release);
+    else if (st) atomic_store_explicit(&l->owner, 0, memory_order_release);
     atomic_signal_fence(memory_order_seq_cst);
     if (--evt_posix_hold == 0u && evt_posix_deferred) evt_posix_run_deferred();
 }

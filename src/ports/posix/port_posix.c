@@ -1,11 +1,16 @@
 /* POSIX port state: per-thread flags and lock token, the contended lock path, simulated
- * interrupts held off during critical sections, and the timestamp-frequency calibration.
- * Invariants P1-P4: evt_port_impl.h. */
+ * interrupts held off during critical sections, biased locks (claim and revocation, membarrier), and the timestamp-frequency calibration.
+ * Invariants P1-P4, B1-B4: evt_port_impl.h. */
+#define _GNU_SOURCE /* syscall(2) for membarrier */
 #include "evtrace/port.h"
 
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
+#if defined(__linux__)
+#include <sys/syscall.h>
+#endif
 
 _Thread_local int evt_posix_in_isr;
 _Thread_local unsigned evt_posix_hold;
@@ -24,20 +29,131 @@ uintptr_t evt_posix_context_id(void)
  * a record (tens of ns), short enough that a handler never stalls its thread for long. */
 #define NESTED_TRIES 4096u
 
-int evt_posix_lock_contended(evt_port_lock *l, uintptr_t self)
+/* Wait until done(l) holds: spin, then yield, when this is the thread's only section
+ * (evt_posix_hold == 1), else for at most NESTED_TRIES tries in all, counted in *tries across
+ * calls (P3). Returns 0 if it gave up. */
+static int wait_until(evt_port_lock *l, int (*done)(evt_port_lock *), unsigned *tries)
 {
-    int may_wait = evt_posix_hold == 1u; /* this is the thread's only section: P3 */
-    unsigned spins = 0, tries = 0;
-    for (;;) {
-        while (atomic_load_explicit(&l->owner, memory_order_relaxed) != 0) {
-            if (!may_wait && ++tries >= NESTED_TRIES) return 0;
-            if (++spins < 256u) evt_posix_cpu_relax();
-            else { sched_yield(); spins = 0; }
+    int may_wait = evt_posix_hold == 1u;
+    unsigned spins = 0;
+    while (!done(l)) {
+        if (!may_wait && ++*tries >= NESTED_TRIES) return 0;
+        if (++spins < 256u) evt_posix_cpu_relax();
+        else { sched_yield(); spins = 0; }
+    }
+    return 1;
+}
+static int owner_free(evt_port_lock *l) { return atomic_load_explicit(&l->owner, memory_order_relaxed) == 0; }
+static int not_busy(evt_port_lock *l) { return atomic_load_explicit(&l->busy, memory_order_acquire) == 0; }
+
+/* ---- biased locks (B1-B5) ---------------------------------------------------------------------- */
+
+/* membarrier(2) commands (linux/membarrier.h values; the header may be missing). */
+#define MB_CMD_GLOBAL 1
+#define MB_CMD_PRIVATE_EXPEDITED 8
+#define MB_CMD_REGISTER_PRIVATE_EXPEDITED 16
+static _Atomic int k_mb_state; /* 0 not tried, 1 registered, -1 unavailable */
+
+int evt_posix_membarrier_ready(void)
+{
+    int s = atomic_load_explicit(&k_mb_state, memory_order_acquire);
+    if (s == 0) { /* registering twice (two threads at once) is harmless */
+#ifdef SYS_membarrier
+        s = syscall(SYS_membarrier, MB_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0 ? 1 : -1;
+#else
+        s = -1;
+#endif
+        atomic_store_explicit(&k_mb_state, s, memory_order_release);
+    }
+    return s == 1;
+}
+
+int evt_posix_membarrier(void)
+{
+#ifdef SYS_membarrier
+    if (evt_posix_membarrier_ready() && syscall(SYS_membarrier, MB_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) return 1;
+    if (syscall(SYS_membarrier, MB_CMD_GLOBAL, 0, 0) == 0) return 1;
+#endif
+    static _Atomic int fence_word; /* a locked RMW: this thread's full barrier (TSan knows no fences) */
+    (void)atomic_fetch_add_explicit(&fence_word, 0, memory_order_seq_cst);
+    return 0;
+}
+
+/* B3: revoke the bias of another thread (bias b: its token or REVOKING) and wait for it to leave.
+ * Returns 0 if a nested context gave up waiting (bias stays REVOKING: the next taker goes on). */
+static int bias_revoke(evt_port_lock *l, uintptr_t b, unsigned *tries)
+{
+    /* A handler whose own thread is inside on the bias being revoked (or backing off from it)
+     * cannot wait for itself: give up at once. Only a nested context sees this (B2 clears busy
+     * before its thread takes this path). */
+    if (atomic_load_explicit(&l->busy, memory_order_relaxed) == (uintptr_t)&evt_posix_token_) return 0;
+    if (b != EVT_POSIX_BIAS_REVOKING &&
+        !atomic_compare_exchange_strong_explicit(&l->bias, &b, EVT_POSIX_BIAS_REVOKING, memory_order_relaxed,
+                                                 memory_order_relaxed) &&
+        b != EVT_POSIX_BIAS_REVOKING)
+        return 1; /* another revoker finished first (OFF): the caller reloads */
+    evt_posix_membarrier(); /* registered: the bias was claimed only then */
+    if (!wait_until(l, not_busy, tries)) return 0;
+    b = EVT_POSIX_BIAS_REVOKING;
+    atomic_compare_exchange_strong_explicit(&l->bias, &b, EVT_POSIX_BIAS_OFF, memory_order_release,
+                                            memory_order_relaxed);
+    return 1;
+}
+
+/* B1, under the P1 lock while bias is 0: count this take towards a claim. */
+static void count_take(evt_port_lock *l, uintptr_t self)
+{
+    if (l->last != self) {
+        l->last = self;
+        l->streak = 0;
+        if (++l->switches >= EVT_POSIX_BIAS_SWITCHES) {
+            atomic_store_explicit(&l->bias, EVT_POSIX_BIAS_OFF, memory_order_relaxed); /* shared */
+            return;
         }
-        uintptr_t expect = 0;
-        if (atomic_compare_exchange_weak_explicit(&l->owner, &expect, self, memory_order_acquire,
-                                                  memory_order_relaxed))
-            return 1;
+    }
+    if (++l->streak >= EVT_POSIX_BIAS_AFTER)
+        atomic_store_explicit(&l->bias, evt_posix_membarrier_ready() ? self : EVT_POSIX_BIAS_OFF,
+                              memory_order_relaxed);
+}
+
+int evt_posix_lock_slow(evt_port_lock *l, uintptr_t self, evt_port_crit_t *st)
+{
+    unsigned tries = 0; /* P3's budget for a nested context, over every wait below */
+    for (;;) {
+        uintptr_t b = atomic_load_explicit(&l->bias, memory_order_acquire);
+        if (b == self) { /* B2, when the inline attempt lost a race with our own claim */
+            if (atomic_load_explicit(&l->busy, memory_order_relaxed) == self) { *st = 0; return 1; }
+            atomic_store_explicit(&l->busy, self, memory_order_relaxed);
+            atomic_signal_fence(memory_order_seq_cst);
+            if (atomic_load_explicit(&l->bias, memory_order_acquire) == self) { *st = 2; return 1; }
+            atomic_store_explicit(&l->busy, 0, memory_order_release);
+            continue;
+        }
+        if (b != 0 && b != EVT_POSIX_BIAS_OFF) { /* another thread's bias, or REVOKING */
+            if (!bias_revoke(l, b, &tries)) return 0;
+            continue;
+        }
+        uintptr_t expect = 0; /* P1 */
+        if (!atomic_compare_exchange_strong_explicit(&l->owner, &expect, self, memory_order_acquire,
+                                                     memory_order_relaxed)) {
+            if (expect == self) { *st = 0; return 1; } /* P2 */
+            for (;;) {
+                if (!wait_until(l, owner_free, &tries)) return 0;
+                if (evt_posix_hold != 1u && ++tries >= NESTED_TRIES) return 0;
+                expect = 0;
+                if (atomic_compare_exchange_weak_explicit(&l->owner, &expect, self, memory_order_acquire,
+                                                          memory_order_relaxed))
+                    break;
+            }
+        }
+        b = atomic_load_explicit(&l->bias, memory_order_relaxed);
+        if (b == 0) count_take(l, self);
+        else if (b != EVT_POSIX_BIAS_OFF) { /* claimed since we looked: give it back, revoke first */
+            atomic_store_explicit(&l->owner, 0, memory_order_release);
+            continue;
+        }
+        *st = 1;
+        return 1;
     }
 }
 
