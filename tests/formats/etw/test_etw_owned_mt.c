@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -127,10 +128,18 @@ typedef struct job {
     uint32_t ok, refused;
 } job;
 
+/* Flushes done by test_flush_while_recording; its jobs wait at half way until the first one, so a
+ * flush lands while every slot holds records even when the machine is loaded (else the recorders
+ * may finish before the flushing thread first runs). */
+static atomic_uint g_flushes;
+static atomic_int g_wait_flush;
+
 static void *run_job(void *arg)
 {
     job *j = arg;
     for (uint32_t i = 0; i < j->n; i++) {
+        if (i == j->n / 2u && atomic_load(&g_wait_flush))
+            while (atomic_load(&g_flushes) == 0u) sched_yield();
         uint32_t rc = emit(j->p, j->tag, i);
         if (rc == EVT_ETW_SUCCESS) j->ok++;
         else j->refused++;
@@ -395,6 +404,8 @@ static void test_flush_while_recording(void **st)
     job jobs[3];
     pthread_t th[3];
     atomic_store(&g_jobs_done, 0);
+    atomic_store(&g_flushes, 0);
+    atomic_store(&g_wait_flush, 1);
     for (uint32_t t = 0; t < 3; t++) {
         jobs[t] = (job){&g_prov, &s, t, 20000, 0, 0, 0};
         assert_int_equal(pthread_create(&th[t], NULL, run_job, &jobs[t]), 0);
@@ -402,10 +413,12 @@ static void test_flush_while_recording(void **st)
     uint32_t flushes = 0; /* at most 3 partial buffers each: 500 of them fit in the file */
     for (; atomic_load(&g_jobs_done) < 3 && flushes < 500u; flushes++) {
         assert_int_equal(evt_etw_session_flush(&s), EVT_ETW_SUCCESS);
+        atomic_fetch_add(&g_flushes, 1);
         struct timespec pause = {0, 50000};
         nanosleep(&pause, NULL);
     }
     for (int t = 0; t < 3; t++) pthread_join(th[t], NULL);
+    atomic_store(&g_wait_flush, 0);
     assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
     evt_rec_stats rs;
     evt_etw_get_rec_stats(&s, &rs);
