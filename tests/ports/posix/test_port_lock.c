@@ -11,20 +11,10 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
-#include <string.h>
+#include "evt_port_test.h"
 #include "evtrace/recorder.h"
 
 static evt_rec_lock g_a = EVT_REC_LOCK_INIT, g_b = EVT_REC_LOCK_INIT;
-
-/* A persistent handler (signal() may reset it after one delivery). */
-static void on_signal(int signo, void (*fn)(int))
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = fn;
-    sigemptyset(&sa.sa_mask);
-    assert_int_equal(sigaction(signo, &sa, NULL), 0);
-}
 
 /* ---- P2: re-entry from a handler on the holding thread ------------------------------------------ */
 
@@ -43,7 +33,7 @@ static void p2_handler(int signo)
 static void test_reentry_from_handler(void **state)
 {
     (void)state;
-    on_signal(SIGUSR1, p2_handler);
+    evt_port_test_on_signal(SIGUSR1, p2_handler);
     evt_port_crit_t st;
     assert_int_equal(evt_rec_lock_enter(&g_a, &st), 1);
     assert_int_equal(st, 1);
@@ -54,7 +44,7 @@ static void test_reentry_from_handler(void **state)
     evt_rec_lock_exit(&g_a, st);
     assert_true(atomic_load(&g_a.owner) == 0);
     assert_int_equal(evt_posix_hold, 0);
-    on_signal(SIGUSR1, SIG_DFL);
+    evt_port_test_on_signal(SIGUSR1, SIG_DFL);
 }
 
 /* ---- P3: a nested context never waits -------------------------------------------------------------- */
@@ -89,7 +79,7 @@ static void test_nested_context_gives_up(void **state)
     atomic_store(&g_release, 0);
     assert_int_equal(pthread_create(&t, NULL, hold_b, NULL), 0);
     while (!atomic_load(&g_holder_ready)) sched_yield();
-    on_signal(SIGUSR1, p3_handler);
+    evt_port_test_on_signal(SIGUSR1, p3_handler);
     evt_port_crit_t st;
     assert_int_equal(evt_rec_lock_enter(&g_a, &st), 1);
     raise(SIGUSR1);                    /* handler inside A's section wants B */
@@ -100,7 +90,7 @@ static void test_nested_context_gives_up(void **state)
     /* Outside any section the same handler may wait, and gets B once it is free. */
     raise(SIGUSR1);
     assert_int_equal(g_p3_entered, 1);
-    on_signal(SIGUSR1, SIG_DFL);
+    evt_port_test_on_signal(SIGUSR1, SIG_DFL);
 }
 
 /* ---- P4: port-installed interrupts are held off ---------------------------------------------------- */
@@ -136,7 +126,7 @@ static void test_port_isr_held_off(void **state)
     assert_int_equal(g_isr_runs, 2);
     assert_int_equal(evt_posix_isr_install(0, port_isr), -1);
     assert_int_equal(evt_posix_isr_install(SIGUSR2, NULL), -1);
-    on_signal(SIGUSR2, SIG_DFL);
+    evt_port_test_on_signal(SIGUSR2, SIG_DFL);
 }
 
 int main(void)

@@ -11,9 +11,8 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
-#include <stdlib.h>
-#include <string.h>
 #include <time.h>
+#include "evt_port_test.h"
 #include "evtrace/recorder.h"
 
 static uintptr_t my_token(void) { return (uintptr_t)&evt_posix_token_; }
@@ -33,17 +32,6 @@ static void claim(evt_rec_lock *l)
     assert_true(atomic_load(&l->bias) == my_token());
 }
 
-/* Without membarrier(2) no lock is biased (B1): the bias cases skip, saying why, except in CI
- * (CI=true), where the kernel has it and a skip would hide a broken claim. */
-static int bias_possible(void)
-{
-    if (evt_posix_membarrier_ready()) return 1;
-    const char *ci = getenv("CI");
-    if (ci && !strcmp(ci, "true")) fail_msg("membarrier(PRIVATE_EXPEDITED) unavailable in CI");
-    print_message("skipped: membarrier(PRIVATE_EXPEDITED) unavailable here: no lock is biased (B1)\n");
-    return 0;
-}
-
 static void sleep_ms(long ms)
 {
     struct timespec ts = {0, ms * 1000000L};
@@ -55,7 +43,7 @@ static void sleep_ms(long ms)
 static void test_claim_then_plain_entry(void **state)
 {
     (void)state;
-    if (!bias_possible()) { skip(); return; }
+    if (!evt_port_test_bias_available()) { skip(); return; }
     evt_rec_lock l = EVT_REC_LOCK_INIT;
     evt_port_crit_t st;
     for (unsigned i = 0; i + 1 < EVT_POSIX_BIAS_AFTER; i++) {
@@ -91,21 +79,12 @@ static void handler_enters(int signo)
     if (g_h_entered) evt_rec_lock_exit(&g_hl, st);
 }
 
-static void on_signal(int signo, void (*fn)(int))
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = fn;
-    sigemptyset(&sa.sa_mask);
-    assert_int_equal(sigaction(signo, &sa, NULL), 0);
-}
-
 static void test_handler_reenters_biased_section(void **state)
 {
     (void)state;
-    if (!bias_possible()) { skip(); return; }
+    if (!evt_port_test_bias_available()) { skip(); return; }
     claim(&g_hl);
-    on_signal(SIGUSR1, handler_enters);
+    evt_port_test_on_signal(SIGUSR1, handler_enters);
     evt_port_crit_t st;
     assert_int_equal(evt_rec_lock_enter(&g_hl, &st), 1);
     assert_int_equal(st, 2);
@@ -120,7 +99,7 @@ static void test_handler_reenters_biased_section(void **state)
     assert_int_equal(g_h_entered, 1);
     assert_int_equal(g_h_st, 2);
     assert_false(evt_posix_lock_held(&g_hl));
-    on_signal(SIGUSR1, SIG_DFL);
+    evt_port_test_on_signal(SIGUSR1, SIG_DFL);
 }
 
 /* ---- B3: another thread revokes and waits for the bias thread to leave -------------------------- */
@@ -144,7 +123,7 @@ static void *other_enters(void *p)
 static void test_other_thread_revokes_and_waits(void **state)
 {
     (void)state;
-    if (!bias_possible()) { skip(); return; }
+    if (!evt_port_test_bias_available()) { skip(); return; }
     claim(&g_rl);
     evt_port_crit_t st;
     assert_int_equal(evt_rec_lock_enter(&g_rl, &st), 1);
@@ -193,7 +172,7 @@ static void *nested_then_plain(void *p)
 static void test_nested_revoker_gives_up(void **state)
 {
     (void)state;
-    if (!bias_possible()) { skip(); return; }
+    if (!evt_port_test_bias_available()) { skip(); return; }
     claim(&g_nl);
     evt_port_crit_t st;
     assert_int_equal(evt_rec_lock_enter(&g_nl, &st), 1);

@@ -1,8 +1,9 @@
 /* Stress of the POSIX port's biased locks (B1-B4, src/ports/posix/evt_port_impl.h). Per round,
  * LOCKS fresh locks in turn: thread A takes lock i until it holds its bias and goes on entering it;
  * thread B waits for that, then enters lock i too (its first take revokes A's bias while A is
- * entering) a few dozen times; then both move to lock i + 1. A third thread sends both raw signals
- * (SIGUSR1) and port-installed simulated interrupts (SIGUSR2) at random moments; their handlers
+ * entering) a few dozen times; then both move to lock i + 1. The interrupter of tests/support/evt_irq
+ * sends both raw signals (SIGUSR1) and port-installed simulated interrupts (SIGUSR2) at random
+ * moments; their handlers
  * enter the current lock, with a nesting guard as the recorders have. Inside, each context checks
  * it is alone (an owner marker that must survive the section) and increments a plain counter. At
  * the end: no context ever saw another inside, the counter equals the sections entered exactly,
@@ -15,8 +16,8 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
-#include <stdlib.h>
-#include <string.h>
+#include "evt_irq.h"
+#include "evt_port_test.h"
 #include "evtrace/recorder.h"
 
 #define ROUNDS 4
@@ -30,8 +31,7 @@ static evt_nest g_nest[LOCKS];
 static uint64_t g_counter[LOCKS];    /* plain: written only inside the lock, under the guard */
 static uintptr_t g_inside[LOCKS];    /* plain: the context inside (0: nobody) */
 static atomic_ullong g_entered, g_overlaps, g_thread_refused, g_handler_calls;
-static atomic_int g_stop, g_done;
-static pthread_t g_ta, g_tb;
+static evt_irq g_irq;
 
 /* One section on lock i: enter, guard, check alone, increment. who: a non-zero id. */
 static int section(int i, uintptr_t who)
@@ -90,7 +90,7 @@ static void *thread_a(void *p)
         }
         if (!announced) atomic_fetch_add(&g_thread_refused, 1000000); /* never biased: fails below */
     }
-    atomic_fetch_add(&g_done, 1);
+    evt_irq_target_done(&g_irq);
     return NULL;
 }
 
@@ -106,40 +106,18 @@ static void *thread_b(void *p)
         }
         atomic_store_explicit(&g_b_done, i + 1, memory_order_release);
     }
-    atomic_fetch_add(&g_done, 1);
-    return NULL;
-}
-
-static void *sender(void *p)
-{
-    unsigned seed = (unsigned)(uintptr_t)p;
-    while (!atomic_load(&g_stop)) {
-        seed = seed * 1103515245u + 12345u;
-        pthread_t to = (seed >> 16) & 1u ? g_ta : g_tb;
-        pthread_kill(to, (seed >> 17) & 1u ? SIGUSR1 : SIGUSR2);
-        for (volatile unsigned k = 0; k < ((seed >> 8) & 4095u); k++) {
-        }
-    }
+    evt_irq_target_done(&g_irq);
     return NULL;
 }
 
 static void test_bias_claim_revoke_under_signals(void **state)
 {
     (void)state;
-    if (!evt_posix_membarrier_ready()) {
-        const char *ci = getenv("CI");
-        if (ci && !strcmp(ci, "true")) fail_msg("membarrier(PRIVATE_EXPEDITED) unavailable in CI");
-        print_message("skipped: membarrier(PRIVATE_EXPEDITED) unavailable here: no lock is biased\n");
+    if (!evt_port_test_bias_available()) {
         skip();
         return;
     }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = handler;
-    sa.sa_flags = SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    assert_int_equal(sigaction(SIGUSR1, &sa, NULL), 0);
-    assert_int_equal(evt_posix_isr_install(SIGUSR2, handler), 0);
+    assert_int_equal(evt_irq_install(handler, handler), 0);
     for (int round = 0; round < ROUNDS; round++) {
         const evt_rec_lock fresh = EVT_REC_LOCK_INIT;
         const evt_nest idle = {0};
@@ -154,17 +132,14 @@ static void test_bias_claim_revoke_under_signals(void **state)
         atomic_store(&g_entered, 0);
         atomic_store(&g_overlaps, 0);
         atomic_store(&g_thread_refused, 0);
-        atomic_store(&g_done, 0);
-        atomic_store(&g_stop, 0);
-        pthread_t ts;
-        assert_int_equal(pthread_create(&g_ta, NULL, thread_a, NULL), 0);
-        assert_int_equal(pthread_create(&g_tb, NULL, thread_b, NULL), 0);
-        assert_int_equal(pthread_create(&ts, NULL, sender, (void *)(uintptr_t)(round + 1)), 0);
-        while (atomic_load(&g_done) < 2) sched_yield(); /* the sender only signals live threads */
-        atomic_store(&g_stop, 1);
-        pthread_join(ts, NULL);
-        pthread_join(g_ta, NULL);
-        pthread_join(g_tb, NULL);
+        evt_irq_init(&g_irq);
+        pthread_t th[2];
+        assert_int_equal(pthread_create(&th[0], NULL, thread_a, NULL), 0);
+        assert_int_equal(pthread_create(&th[1], NULL, thread_b, NULL), 0);
+        assert_int_equal(evt_irq_start(&g_irq, th, 2), 0);
+        pthread_join(th[0], NULL);
+        pthread_join(th[1], NULL);
+        evt_irq_join(&g_irq);
         uint64_t sum = 0;
         for (int i = 0; i < LOCKS; i++) {
             sum += g_counter[i];
@@ -178,8 +153,7 @@ static void test_bias_claim_revoke_under_signals(void **state)
     }
     print_message("handler calls: %llu\n", (unsigned long long)atomic_load(&g_handler_calls));
     assert_true(atomic_load(&g_handler_calls) >= ROUNDS); /* the signals did land */
-    signal(SIGUSR1, SIG_IGN);
-    signal(SIGUSR2, SIG_IGN);
+    evt_irq_uninstall();
 }
 
 int main(void)
