@@ -69,6 +69,14 @@ typedef struct evt_rkh_config {
 typedef uint32_t (*evt_rkh_ts_fn)(void);                              /* rkh_trc_getts() */
 typedef void (*evt_rkh_sink_fn)(void *user, const uint8_t *p, uint32_t n); /* stream output */
 
+/* The bits of evt_rkh_recorder.head (private), one byte so that the streamed end sets the state
+ * after its drain with one store. */
+#define EVT_RKH_HEAD_START   0x01u /* the oldest ring byte starts a record (the drain took its flag) */
+#define EVT_RKH_HEAD_PARTIAL 0x02u /* the oldest ring byte continues a record whose start was drained */
+#define EVT_RKH_HEAD_PDATA   0x04u /* ... and that record is a data record (counted when evicted) */
+#define EVT_RKH_HEAD_ESC     0x08u /* the last byte drained was an escape (the reader is inside one) */
+#define EVT_RKH_HEAD_DRAINED 0x10u /* bytes were drained since the last loss record */
+
 /* One recorder. Members are private to rkh_enc.c (the fields the inline begin reads are marked
  * "hot"); the struct is public so callers can own it. Threads recording into different recorders
  * share nothing: give each recorder its own cache lines (e.g. _Alignas(64)) when that matters. */
@@ -84,7 +92,7 @@ typedef struct evt_rkh_recorder {
     uint8_t seq_open;         /* seq before the open record (restored when it is discarded) */
     uint8_t ao_test;          /* hot: the AO runtime filter applies (RTFIL and RTFIL_SMA) */
     uint8_t sig_test;         /* hot: the signal runtime filter applies (RTFIL and RTFIL_SIGNAL) */
-    uint8_t drained;          /* bytes were drained since the last loss record */
+    uint8_t head;             /* the ring's oldest end after drains: EVT_RKH_HEAD_* bits */
     uint8_t hdr6;             /* id, seq and a 4-byte timestamp from ts: the default header (init) */
     uint8_t chk_en;           /* hot: records carry a checksum (CHK_EN) */
     uint8_t emit[32];         /* hot: bit id set = group built in and not filtered by group/event */
@@ -93,7 +101,8 @@ typedef struct evt_rkh_recorder {
     uint32_t lim;             /* while a record is open: [in, lim) is contiguous free room, lim <=
                                  size (a fast field writer stores 4 bytes when in + 4 + 3 <= lim:
                                  the closing checksum and flag always fit after it; end tests
-                                 in + 3 <= lim); a slow path sets it again */
+                                 in + 3 <= lim); a slow path sets it again; 0 while no record
+                                 is open */
     uint32_t sum;             /* checksum of the open record: byte sums in two 16-bit lanes, the
                                  byte written is -(lane 0 + lane 1); a slow path folds it to one
                                  byte first */
@@ -109,10 +118,6 @@ typedef struct evt_rkh_recorder {
     uint32_t evicted;         /* bytes evicted by wraps since the last loss record */
     /* cold */
     evt_rkh_config cfg;
-    uint8_t head_is_start;    /* the oldest ring byte starts a record (the drain took its flag) */
-    uint8_t head_partial;     /* the oldest ring byte continues a record whose start was drained */
-    uint8_t head_partial_data; /* ... and that record is a data record (counted when evicted) */
-    uint8_t drain_esc;        /* the last byte drained was an escape (the reader is inside one) */
     uint8_t grp_filter;       /* bit g set = group g emitted */
     uint8_t ev_filter[32];    /* bit id set = event emitted */
     uint8_t ao_filter[8];     /* hot: bit prio set = AO emitted (priorities 0..63) */

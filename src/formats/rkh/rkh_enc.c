@@ -5,12 +5,12 @@
  *  R1 The ring holds whole stuffed records, each followed by one raw 0x7E, after one initial 0x7E;
  *     a raw 0x7E in the ring is always a record boundary (stuffing turns data 0x7E into 7D 5E).
  *     The oldest byte is a flag, or (after a drain) the first byte of a record whose flag was
- *     drained (head_is_start) or a byte inside a record whose start was drained (head_partial),
+ *     drained (HEAD_START) or a byte inside a record whose start was drained (HEAD_PARTIAL),
  *     which may be the abort escape of R2b.
  *  R2b When an eviction removes the rest of a record whose start was drained, the reader holds a
  *     truncated frame, which its checksum would catch only 255 times in 256: the eviction keeps
  *     one byte before the next flag and writes a raw 0x7D there, so the reader sees escape + flag
- *     and drops the frame as aborted, always (a reader already inside an escape, drain_esc, sees
+ *     and drops the frame as aborted, always (a reader already inside an escape, HEAD_ESC, sees
  *     the flag itself as the abort: nothing is written). The record was counted lost (R2).
  *  R2 Room is made by evicting whole records from the oldest end: the oldest unit (a flag and the
  *     record after it, or the rest of a record a drain started) goes at once and, when it held a
@@ -41,7 +41,8 @@
  *     lanes (each byte adds at most 255 to one lane; ROOM_CAP keeps a lane below 65536). open == 1
  *     means no slow path ran yet: open_at (= mark) and seq_open (= seq - NSEQ) are derived by
  *     slow_begin, which also brings qty up to date and folds sum to one byte before any slow writer
- *     runs; slow_end sets lim again (to in, no room, once the record is truncated). */
+ *     runs; slow_end sets lim again (to in, no room, once the record is truncated). With no record
+ *     open, lim is 0: end's fast test (in + 3 <= lim) is also its test for an open record. */
 #include "evtrace/rkh.h"
 
 #include "evtrace/recorder.h"
@@ -59,6 +60,12 @@
 #endif
 
 /* ---- ring ------------------------------------------------------------------------------------ */
+
+#define HEAD_START EVT_RKH_HEAD_START
+#define HEAD_PARTIAL EVT_RKH_HEAD_PARTIAL
+#define HEAD_PDATA EVT_RKH_HEAD_PDATA
+#define HEAD_ESC EVT_RKH_HEAD_ESC
+#define HEAD_DRAINED EVT_RKH_HEAD_DRAINED
 
 /* Records that carry a sequence number (what the loss count counts). */
 static int is_data_id(uint8_t id) { return id != RKH_FLAG && id != RKH_TE_TCFG && id != EVT_RKH_TE_LOST; }
@@ -106,8 +113,8 @@ static void evict(evt_rkh_recorder *r, uint32_t want)
     evt_rec_count lost = 0;
     int cur, any = 0;             /* the unit being scanned holds a data record */
     uint32_t cut = 0;             /* 1: the first unit is the rest of a drained record (R2b) */
-    if (r->head_partial) cur = r->head_partial_data;
-    else if (r->head_is_start) cur = n > 0 && is_data_id(ring[i]);
+    if (r->head & HEAD_PARTIAL) cur = (r->head & HEAD_PDATA) != 0u;
+    else if (r->head & HEAD_START) cur = n > 0 && is_data_id(ring[i]);
     else {
         if (n < 2u) return;
         i = next_ix(r, i);
@@ -136,7 +143,7 @@ static void evict(evt_rkh_recorder *r, uint32_t want)
         }
         if (!found) break; /* no flag after it: the open record (or nothing) */
         if (k > kb && cur) lost++; /* a drain may have taken all of a record but its flag */
-        if (!any && r->head_partial && k > 0u && !r->drain_esc) cut = 1; /* R2b */
+        if (!any && (r->head & (HEAD_PARTIAL | HEAD_ESC)) == HEAD_PARTIAL && k > 0u) cut = 1; /* R2b */
         kb = k;
         ob = i;
         any = 1;
@@ -146,14 +153,12 @@ static void evict(evt_rkh_recorder *r, uint32_t want)
         cur = is_data_id(ring[i]);
     }
     if (!any) return;
-    r->head_is_start = 0;
-    r->head_partial = 0;
+    r->head &= (uint8_t)(HEAD_ESC | HEAD_DRAINED); /* the head is now a flag */
     if (cut) { /* R2b: the last evicted byte becomes the abort escape before the flag at ob */
         ob = ob == 0u ? size - 1u : ob - 1u;
         r->ring[ob] = RKH_ESC;
         kb--;
-        r->head_partial = 1;
-        r->head_partial_data = 0;
+        r->head |= HEAD_PARTIAL;
     }
     r->out = ob;
     r->qty = n - kb;
@@ -211,7 +216,7 @@ static int unit_seq(const evt_rkh_recorder *r, uint32_t k)
 static int evict_by_seq(evt_rkh_recorder *r, uint32_t want, uint8_t seq0)
 {
     const uint32_t n = r->qty;
-    if (r->head_is_start || r->head_partial || n < 2u || r->size - n >= want) return 0;
+    if ((r->head & (HEAD_START | HEAD_PARTIAL)) || n < 2u || r->size - n >= want) return 0;
     uint32_t d = want - (r->size - n); /* bytes to evict at least: the new head is a flag at >= d */
     if (d >= n || d >= 3u * 255u) return 0;
     uint32_t k = flag_at_or_after(r, d);
@@ -383,7 +388,7 @@ static RKH_COLD int close_record_slow(evt_rkh_recorder *r)
         /* Everything older was evicted: the ring holds the open record, after its flag unless a
          * drain took that flag. */
         r->in = r->open_at;
-        if (r->head_is_start) { r->qty = 0; r->out = r->in; }
+        if (r->head & HEAD_START) { r->qty = 0; r->out = r->in; }
         else { r->qty = 1; r->out = r->in == 0u ? r->size - 1u : r->in - 1u; }
         r->seq = r->seq_open;
         r->trunc = 0;
@@ -409,7 +414,7 @@ static void write_loss(evt_rkh_recorder *r)
     close_record(r); /* fits: room was made for it */
     r->drops_seen = dropped;
     r->evicted = 0;
-    r->drained = 0;
+    r->head &= (uint8_t)~HEAD_DRAINED;
 }
 
 /* Before a record: the loss record if drops are pending, or overwrites are and either a drain has
@@ -417,7 +422,7 @@ static void write_loss(evt_rkh_recorder *r)
  * keeps overflowing is not filled with reports of its own overflow. */
 static void loss_before_record(evt_rkh_recorder *r)
 {
-    if (EVT_LOAD_RLX(&r->loss.dropped) != r->drops_seen || (r->drained && r->size - r->qty >= LOSS_MAX) ||
+    if (EVT_LOAD_RLX(&r->loss.dropped) != r->drops_seen || ((r->head & HEAD_DRAINED) && r->size - r->qty >= LOSS_MAX) ||
         r->evicted >= r->size)
         write_loss(r);
 }
@@ -432,23 +437,20 @@ static const uint8_t *take_block(evt_rkh_recorder *r, uint32_t *n)
     if (run) {
         /* The new head: a record start whose flag left, or inside a record (whose id is the byte
          * after the last flag taken, or, with no flag in the run, the one known before). */
-        uint8_t last = p[run - 1u];
-        int partial_data = r->head_partial ? r->head_partial_data : (r->head_is_start && is_data_id(p[0]));
+        uint8_t last = p[run - 1u], h = r->head;
+        int partial_data = (h & HEAD_PARTIAL) ? (h & HEAD_PDATA) != 0u : ((h & HEAD_START) && is_data_id(p[0]));
         for (uint32_t k = run; k-- > 0;) {
             if (p[k] == RKH_FLAG) {
                 partial_data = k + 1u < run ? is_data_id(p[k + 1u]) : 0;
                 break;
             }
         }
-        r->head_is_start = (last == RKH_FLAG);
-        r->head_partial = !r->head_is_start;
-        r->head_partial_data = (uint8_t)(r->head_partial && partial_data);
-        r->drain_esc = (uint8_t)(last == RKH_ESC);
+        h = last == RKH_FLAG ? HEAD_START : partial_data ? HEAD_PARTIAL | HEAD_PDATA : HEAD_PARTIAL;
+        r->head = (uint8_t)(h | HEAD_DRAINED | (last == RKH_ESC ? HEAD_ESC : 0u));
     }
     r->out += run;
     if (r->out == r->size) r->out = 0;
     r->qty -= run;
-    r->drained = (uint8_t)(r->drained | (run != 0u));
     *n = run;
     return p;
 }
@@ -540,10 +542,7 @@ void evt_rkh_init(evt_rkh_recorder *r, const evt_rkh_config *cfg, uint8_t *ring,
     r->size = ring_size;
     r->in = r->out = r->qty = 0;
     r->open_at = 0;
-    r->head_is_start = 0;
-    r->head_partial = 0;
-    r->head_partial_data = 0;
-    r->drain_esc = 0;
+    r->head = 0;
     r->seq = r->seq_open = 0;
     r->sum = 0;
     r->lim = 0;
@@ -558,7 +557,6 @@ void evt_rkh_init(evt_rkh_recorder *r, const evt_rkh_config *cfg, uint8_t *ring,
     evt_loss_reset(&r->loss);
     r->drops_seen = 0;
     r->evicted = 0;
-    r->drained = 0;
     r->lost_total = 0;
     r->crit = 0;
     uint32_t f = cfg->flags;
@@ -902,17 +900,9 @@ static RKH_COLD int close_slow(evt_rkh_recorder *r)
     return close_record(r);
 }
 
-/* The head state after a drain that took whole records: the next byte starts one. Stores only
- * on change. */
-static inline void head_after_drain(evt_rkh_recorder *r)
-{
-    if (EVT_UNLIKELY(!r->drained || !r->head_is_start || r->head_partial || r->drain_esc)) {
-        r->drained = 1;
-        r->head_is_start = 1;
-        r->head_partial = 0;
-        r->drain_esc = 0;
-    }
-}
+/* The head state after a drain that took whole records: the next byte starts one (one store to
+ * the recorder's hot line). */
+static inline void head_after_drain(evt_rkh_recorder *r) { r->head = HEAD_START | HEAD_DRAINED; }
 
 /* end when the record took the fast paths only. With a sink and the ring's bytes in one run
  * (the usual stream: the ring was emptied after the previous record), they go to the sink and
@@ -924,6 +914,7 @@ static inline void end_fast(evt_rkh_recorder *r, uint32_t in)
     uint32_t q = r->qty + (in - r->mark), out = r->out;
     evt_loss_written(&r->loss, 1u);
     r->open = 0;
+    r->lim = 0;
     if (r->sink && out + q == in) {
         r->qty = 0;
         r->in = r->out = 0;
@@ -937,19 +928,25 @@ static inline void end_fast(evt_rkh_recorder *r, uint32_t in)
     if (r->sink) drain_to_sink(r);
 }
 
+/* end when the fast close does not apply: no record open (lim is 0), a slow path truncated it,
+ * or the room is short. Returns 0 when no record was open (nothing to release). */
+static RKH_COLD int end_slow(evt_rkh_recorder *r)
+{
+    if (!r->open) return 0;
+    if (close_slow(r)) evt_loss_written(&r->loss, 1u);
+    else evt_loss_drop(&r->loss); /* larger than the ring (R2) */
+    r->open = 0;
+    r->lim = 0;
+    if (r->sink) drain_to_sink(r);
+    return 1;
+}
+
 void evt_rkh_end(evt_rkh_recorder *r)
 {
-    if (!r->open) return;
     evt_port_crit_t st = r->crit; /* read before the guard opens: a handler may record after it */
     uint32_t in = r->in;
-    if (EVT_LIKELY(in + 3u <= r->lim)) {
-        end_fast(r, in);
-    } else {
-        if (close_slow(r)) evt_loss_written(&r->loss, 1u);
-        else evt_loss_drop(&r->loss); /* larger than the ring (R2) */
-        r->open = 0;
-        if (r->sink) drain_to_sink(r);
-    }
+    if (EVT_LIKELY(in + 3u <= r->lim)) end_fast(r, in); /* lim is 0 when no record is open (R6) */
+    else if (!end_slow(r)) return;
     evt_nest_exit(&r->nest);
     evt_rec_lock_exit(&r->lock, st);
 }
