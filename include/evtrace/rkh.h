@@ -20,6 +20,12 @@
 #else
 #define EVT_RKH_FAST_
 #endif
+/* On 64-bit hosts end's fast path is inline too (about 50 bytes more at every trace point, one
+ * call fewer per record); 32-bit targets (Cortex-M) keep it out of line, for code size. Define
+ * EVT_RKH_NO_INLINE_END to keep it out of line everywhere. */
+#if defined(EVT_RKH_INLINE_FAST) && UINTPTR_MAX > 0xFFFFFFFFu && !defined(EVT_RKH_NO_INLINE_END)
+#define EVT_RKH_INLINE_END 1
+#endif
 
 /* TCFG flag bits (value 1 = option enabled), as RKH_CFG_<name>. */
 #define EVT_RKH_F_SMA_TRC_SNDR_EN     (1u << 0)
@@ -224,6 +230,8 @@ void evt_rkh_sym_actor(evt_rkh_recorder *r, uintptr_t actor, const char *name); 
  * API. */
 int evt_rkh_open_(evt_rkh_recorder *r, unsigned id); /* enter, nest, loss record, id/seq/ts */
 void evt_rkh_put_(evt_rkh_recorder *r, uint32_t v, unsigned n); /* n bytes, any ring state */
+int evt_rkh_end_slow_(evt_rkh_recorder *r); /* end off the fast close; 0: no record was open */
+void evt_rkh_drain_(evt_rkh_recorder *r);   /* the ring, then a pending loss record, to the sink */
 
 /* v's four bytes at q in little-endian order: one store on a little-endian GCC/Clang target
  * (fewer, wider stores make the lock that follows cheaper), else byte by byte. */
@@ -287,6 +295,60 @@ inline void evt_rkh_fun(evt_rkh_recorder *r, uintptr_t p)
 }
 inline int evt_rkh_begin(evt_rkh_recorder *r, unsigned id) { return evt_rkh_begin_ao_sig(r, id, -1, -1); }
 inline int evt_rkh_begin_ao(evt_rkh_recorder *r, unsigned id, int prio) { return evt_rkh_begin_ao_sig(r, id, prio, -1); }
+#endif
+
+/* end's body: evt_rkh_end is this, inline, with EVT_RKH_INLINE_END (a macro: the core's lock and
+ * guard are static inline functions, which only a static inline function may call), and rkh_enc.c
+ * (which defines EVT_RKH_END_DEFINE_) makes the external definition of it. The fast close applies when only fast paths wrote the
+ * record (in + 3 <= lim; lim is 0 when no record is open): checksum (two 16-bit lanes folded,
+ * stuffed) and flag into the room the fast paths keep for them. With a sink and the ring's bytes
+ * in one run (the usual stream: the ring was emptied after the previous record) they go to the
+ * sink and the ring starts again at index 0 (its first bytes stay in cache); anything else takes
+ * the general drain. 0x7E flag, 0x7D escape, ^ 0x20: rkh_defs.h. */
+#if defined(EVT_RKH_INLINE_END) || defined(EVT_RKH_END_DEFINE_)
+static inline void evt_rkh_end_body_(evt_rkh_recorder *r)
+{
+    evt_port_crit_t st = r->crit; /* read before the guard opens: a handler may record after it */
+    uint32_t in = r->in;
+    if (EVT_LIKELY(in + 3u <= r->lim)) {
+        uint8_t *p = r->ring + in;
+        if (EVT_LIKELY(r->chk_en)) {
+            uint32_t s = r->sum;
+            uint8_t c = (uint8_t)(0u - (s + (s >> 16)));
+            if (EVT_UNLIKELY(c == 0x7Eu || c == 0x7Du)) {
+                *p++ = 0x7Du;
+                c = (uint8_t)(c ^ 0x20u);
+                in++;
+            }
+            *p++ = c;
+            in++;
+        }
+        *p = 0x7Eu;
+        in++;
+        uint32_t q = r->qty + (in - r->mark), out = r->out;
+        evt_loss_written(&r->loss, 1u);
+        r->open = 0;
+        r->lim = 0;
+        if (r->sink && out + q == in) {
+            r->qty = 0;
+            r->in = r->out = 0;
+            r->head = EVT_RKH_HEAD_START | EVT_RKH_HEAD_DRAINED; /* whole records drained */
+            r->sink(r->sink_user, r->ring + out, q);
+            if (EVT_UNLIKELY(evt_loss_pending(&r->loss))) evt_rkh_drain_(r);
+        } else {
+            r->qty = q;
+            r->in = in == r->size ? 0u : in;
+            if (r->sink) evt_rkh_drain_(r);
+        }
+    } else if (!evt_rkh_end_slow_(r)) {
+        return;
+    }
+    evt_nest_exit(&r->nest);
+    evt_rec_lock_exit(&r->lock, st);
+}
+#endif
+#ifdef EVT_RKH_INLINE_END
+#define evt_rkh_end(r) evt_rkh_end_body_(r)
 #endif
 
 #endif

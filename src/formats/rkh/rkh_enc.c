@@ -43,6 +43,7 @@
  *     slow_begin, which also brings qty up to date and folds sum to one byte before any slow writer
  *     runs; slow_end sets lim again (to in, no room, once the record is truncated). With no record
  *     open, lim is 0: end's fast test (in + 3 <= lim) is also its test for an open record. */
+#define EVT_RKH_END_DEFINE_ 1 /* evtrace/rkh.h: evt_rkh_end's definition (external here) */
 #include "evtrace/rkh.h"
 
 #include "evtrace/recorder.h"
@@ -221,7 +222,12 @@ static int evict_by_seq(evt_rkh_recorder *r, uint32_t want, uint8_t seq0)
     if (d >= n || d >= 3u * 255u) return 0;
     uint32_t k = flag_at_or_after(r, d);
     if (k >= n) return 0;
-    int b = k + 1u < n ? unit_seq(r, k) : seq0;
+    uint32_t g = k; /* the first data record kept: skip the other records (loss records) */
+    int b = g + 1u < n ? unit_seq(r, g) : seq0;
+    while (b == -1) {
+        g = flag_at_or_after(r, g + 1u);
+        b = g + 1u < n ? unit_seq(r, g) : seq0;
+    }
     if (b < 0) return 0;
     uint32_t f = 0; /* the first data record evicted: skip the other records before it */
     int a = unit_seq(r, 0);
@@ -456,7 +462,7 @@ static const uint8_t *take_block(evt_rkh_recorder *r, uint32_t *n)
 }
 
 /* Pass every ring byte to the sink, then the pending loss record if any (lock held, guard set). */
-static RKH_COLD void drain_to_sink(evt_rkh_recorder *r)
+RKH_COLD void evt_rkh_drain_(evt_rkh_recorder *r)
 {
     for (int round = 0; round < 2; round++) {
         while (r->qty) {
@@ -587,7 +593,7 @@ void evt_rkh_set_sink(evt_rkh_recorder *r, evt_rkh_sink_fn fn, void *user)
     if (!enter(r, &st)) return;
     r->sink = fn;
     r->sink_user = user;
-    if (fn) drain_to_sink(r);
+    if (fn) evt_rkh_drain_(r);
     leave(r, st);
 }
 
@@ -596,7 +602,7 @@ void evt_rkh_flush(evt_rkh_recorder *r)
     evt_port_crit_t st;
     if (!enter(r, &st)) return;
     write_loss(r);
-    if (r->sink) drain_to_sink(r);
+    if (r->sink) evt_rkh_drain_(r);
     leave(r, st);
 }
 
@@ -791,6 +797,35 @@ static RKH_COLD void open_general(evt_rkh_recorder *r, unsigned id)
 
 static RKH_COLD int header6_after_room(evt_rkh_recorder *r, unsigned id, uint32_t t);
 
+/* The fast paths' state after the default header w (sum: its lanes) was written at in, n bytes
+ * with the escapes, into contiguous room (R6). */
+static inline int header6_done(evt_rkh_recorder *r, uint32_t in, uint32_t n, uint32_t room, uint32_t sum)
+{
+    r->open = 1;
+    r->sum = sum;
+    r->mark = in;
+    r->in = in + n;
+    r->lim = in + room;
+    return 1;
+}
+
+/* The default header when one of its bytes needs stuffing (about 1 record in 40: a timestamp or
+ * sequence byte 0x7D/0x7E), byte by byte into the fast room (at most 12 bytes): the record stays
+ * on the fast paths. */
+static RKH_COLD int header6_stuffed(evt_rkh_recorder *r, uint64_t w, uint32_t in, uint32_t room, uint32_t sum)
+{
+    uint8_t *q = r->ring + in, *q0 = q;
+    for (unsigned i = 0; i < 6u; i++) {
+        uint8_t c = (uint8_t)(w >> (8u * i));
+        if (c == RKH_FLAG || c == RKH_ESC) {
+            *q++ = RKH_ESC;
+            c = (uint8_t)(c ^ RKH_ESC_XOR);
+        }
+        *q++ = c;
+    }
+    return header6_done(r, in, (uint32_t)(q - q0), room, sum);
+}
+
 /* The default header (hdr6: id, seq, 4-byte timestamp t) as one 8-byte store (the two bytes past
  * it land in the room) when the record has fast room and no header byte needs stuffing; a room
  * short of OPEN_ROOM is made first (once: evicted is 1 after it). */
@@ -801,19 +836,16 @@ static inline int header6(evt_rkh_recorder *r, unsigned id, uint32_t t, int evic
     uint64_t w = (uint8_t)id | seq << 8 | (uint64_t)t << 16;
     /* bytes to stuff (0x7D, 0x7E: a = 3, 0) are the zero bytes of a ^ 3 * (a & 1) */
     uint64_t a = w ^ 0x7E7E7E7E7E7E7E7Eull, x = a ^ (a & 0x0101010101010101ull) * 3u;
+    uint32_t sum = (uint8_t)id + seq + (t & 0x00FF00FFu) + ((t >> 8) & 0x00FF00FFu);
     r->seq = (uint8_t)(seq + 1u);
     if (EVT_LIKELY(room >= 8u && !((x - 0x0101010101010101ull) & ~x & 0x0000808080808080ull))) {
         uint8_t *q = r->ring + in;
         EVT_RKH_ST32LE_(q, (uint32_t)w);
         EVT_RKH_ST32LE_(q + 4, (uint32_t)(w >> 32));
-        r->open = 1;
-        r->sum = (uint8_t)id + seq + (t & 0x00FF00FFu) + ((t >> 8) & 0x00FF00FFu);
-        r->mark = in;
-        r->in = in + 6u;
-        r->lim = in + room;
-        return 1;
+        return header6_done(r, in, 6u, room, sum);
     }
-    open_slow(r, w, 6u, (uint8_t)seq); /* no room, or a header byte to stuff */
+    if (room >= 12u) return header6_stuffed(r, w, in, room, sum);
+    open_slow(r, w, 6u, (uint8_t)seq); /* no room */
     return 1;
 }
 
@@ -839,7 +871,8 @@ int evt_rkh_open_(evt_rkh_recorder *r, unsigned id)
     r->crit = st;
     if (EVT_UNLIKELY(evt_loss_pending(&r->loss))) loss_before_record(r);
     if (EVT_LIKELY(r->hdr6)) {
-        uint32_t t = evt_clock32_read(&r->clock); /* first: fewer values live across the call */
+        uint32_t t = r->ts(); /* hdr6: ts is set (the clock would call it); first: fewer values
+                                 live across the call */
         return header6(r, id, t, 0);
     }
     open_general(r, id);
@@ -871,27 +904,6 @@ int evt_rkh_begin_nofilt(evt_rkh_recorder *r, unsigned id)
     return evt_rkh_open_(r, id & 255u);
 }
 
-/* The checksum and flag of a record written by the fast paths only, into the room they keep for
- * them (in + 3 <= lim): returns the cursor past the flag (not wrapped). */
-static inline uint32_t close_fast(evt_rkh_recorder *r, uint32_t in)
-{
-    uint8_t *q = r->ring + in;
-    if (EVT_LIKELY(r->chk_en)) {
-        uint32_t s = r->sum;
-        uint8_t c = (uint8_t)(0u - (s + (s >> 16)));
-        if (EVT_UNLIKELY(c == RKH_FLAG || c == RKH_ESC)) {
-            *q++ = RKH_ESC;
-            c = (uint8_t)(c ^ RKH_ESC_XOR);
-            in++;
-        }
-        q[0] = c;
-        q[1] = RKH_FLAG;
-        return in + 2u;
-    }
-    q[0] = RKH_FLAG;
-    return in + 1u;
-}
-
 /* The close after a slow path ran (or without the room): returns 1 if the record is in the
  * ring, 0 if it was discarded (R2). */
 static RKH_COLD int close_slow(evt_rkh_recorder *r)
@@ -900,56 +912,20 @@ static RKH_COLD int close_slow(evt_rkh_recorder *r)
     return close_record(r);
 }
 
-/* The head state after a drain that took whole records: the next byte starts one (one store to
- * the recorder's hot line). */
-static inline void head_after_drain(evt_rkh_recorder *r) { r->head = HEAD_START | HEAD_DRAINED; }
-
-/* end when the record took the fast paths only. With a sink and the ring's bytes in one run
- * (the usual stream: the ring was emptied after the previous record), they go to the sink and
- * the ring starts again at index 0 (its first bytes stay in cache, records rarely straddle its
- * end); anything else takes the general drain. */
-static inline void end_fast(evt_rkh_recorder *r, uint32_t in)
-{
-    in = close_fast(r, in);
-    uint32_t q = r->qty + (in - r->mark), out = r->out;
-    evt_loss_written(&r->loss, 1u);
-    r->open = 0;
-    r->lim = 0;
-    if (r->sink && out + q == in) {
-        r->qty = 0;
-        r->in = r->out = 0;
-        head_after_drain(r);
-        r->sink(r->sink_user, r->ring + out, q);
-        if (EVT_UNLIKELY(evt_loss_pending(&r->loss))) drain_to_sink(r);
-        return;
-    }
-    r->qty = q;
-    r->in = in == r->size ? 0u : in;
-    if (r->sink) drain_to_sink(r);
-}
-
-/* end when the fast close does not apply: no record open (lim is 0), a slow path truncated it,
- * or the room is short. Returns 0 when no record was open (nothing to release). */
-static RKH_COLD int end_slow(evt_rkh_recorder *r)
+/* end when the fast close (evtrace/rkh.h) does not apply: no record open (lim is 0), a slow path
+ * truncated it, or the room is short. Returns 0 when no record was open (nothing to release). */
+RKH_COLD int evt_rkh_end_slow_(evt_rkh_recorder *r)
 {
     if (!r->open) return 0;
     if (close_slow(r)) evt_loss_written(&r->loss, 1u);
     else evt_loss_drop(&r->loss); /* larger than the ring (R2) */
     r->open = 0;
     r->lim = 0;
-    if (r->sink) drain_to_sink(r);
+    if (r->sink) evt_rkh_drain_(r);
     return 1;
 }
 
-void evt_rkh_end(evt_rkh_recorder *r)
-{
-    evt_port_crit_t st = r->crit; /* read before the guard opens: a handler may record after it */
-    uint32_t in = r->in;
-    if (EVT_LIKELY(in + 3u <= r->lim)) end_fast(r, in); /* lim is 0 when no record is open (R6) */
-    else if (!end_slow(r)) return;
-    evt_nest_exit(&r->nest);
-    evt_rec_lock_exit(&r->lock, st);
-}
+void (evt_rkh_end)(evt_rkh_recorder *r) { evt_rkh_end_body_(r); } /* (): not the inline macro */
 
 /* A field of n <= 4 bytes (v's bytes above them 0): the fast path as the inline writers of
  * evtrace/rkh.h (one 4-byte store, the bytes past n land in the room), else the slow one. */
