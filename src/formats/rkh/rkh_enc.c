@@ -797,6 +797,23 @@ static RKH_COLD void open_general(evt_rkh_recorder *r, unsigned id)
 
 static RKH_COLD int header6_after_room(evt_rkh_recorder *r, unsigned id, uint32_t t);
 
+/* The low n bytes of w, little-endian, stuffed, at q (up to 2 n bytes): returns the count. The
+ * fast paths' writers use it for a value with a byte to stuff (no checksum: the lanes add the
+ * unstuffed value). */
+static uint32_t stuff_bytes(uint8_t *q, uint64_t w, unsigned n)
+{
+    uint8_t *q0 = q;
+    for (unsigned i = 0; i < n; i++) {
+        uint8_t c = (uint8_t)(w >> (8u * i));
+        if (c == RKH_FLAG || c == RKH_ESC) {
+            *q++ = RKH_ESC;
+            c = (uint8_t)(c ^ RKH_ESC_XOR);
+        }
+        *q++ = c;
+    }
+    return (uint32_t)(q - q0);
+}
+
 /* The fast paths' state after the default header w (sum: its lanes) was written at in, n bytes
  * with the escapes, into contiguous room (R6). */
 static inline int header6_done(evt_rkh_recorder *r, uint32_t in, uint32_t n, uint32_t room, uint32_t sum)
@@ -814,16 +831,7 @@ static inline int header6_done(evt_rkh_recorder *r, uint32_t in, uint32_t n, uin
  * on the fast paths. */
 static RKH_COLD int header6_stuffed(evt_rkh_recorder *r, uint64_t w, uint32_t in, uint32_t room, uint32_t sum)
 {
-    uint8_t *q = r->ring + in, *q0 = q;
-    for (unsigned i = 0; i < 6u; i++) {
-        uint8_t c = (uint8_t)(w >> (8u * i));
-        if (c == RKH_FLAG || c == RKH_ESC) {
-            *q++ = RKH_ESC;
-            c = (uint8_t)(c ^ RKH_ESC_XOR);
-        }
-        *q++ = c;
-    }
-    return header6_done(r, in, (uint32_t)(q - q0), room, sum);
+    return header6_done(r, in, stuff_bytes(r->ring + in, w, 6u), room, sum);
 }
 
 /* The default header (hdr6: id, seq, 4-byte timestamp t) as one 8-byte store (the two bytes past
@@ -935,6 +943,19 @@ static void put_slow(evt_rkh_recorder *r, uint32_t v, unsigned n)
     put_n(r, v, n);
     slow_end(r);
 }
+/* field when its fast test failed: a value with a byte in 0x7C..0x7F (0x7D, 0x7E stuffed), or the
+ * room short of 4 + 3 bytes. With room for every byte escaped and the close, the field goes into
+ * the fast room and the record stays on the fast paths (R6); else the slow path. */
+static RKH_COLD void put_stuffed(evt_rkh_recorder *r, uint32_t v, unsigned n)
+{
+    uint32_t in = r->in;
+    if (in + 2u * n + 3u <= r->lim) {
+        r->sum += (v & 0x00FF00FFu) + ((v >> 8) & 0x00FF00FFu);
+        r->in = in + stuff_bytes(r->ring + in, v, n);
+        return;
+    }
+    put_slow(r, v, n);
+}
 static inline void field(evt_rkh_recorder *r, uint32_t v, unsigned n)
 {
     uint32_t in = r->in, s = r->sum;
@@ -948,7 +969,7 @@ static inline void field(evt_rkh_recorder *r, uint32_t v, unsigned n)
         r->in = in + n;
         return;
     }
-    put_slow(r, v, n);
+    put_stuffed(r, v, n);
 }
 
 void evt_rkh_ui8(evt_rkh_recorder *r, uint8_t v) { field(r, v, 1); }

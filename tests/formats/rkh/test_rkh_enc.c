@@ -1,6 +1,7 @@
 /* RKH recorder: byte-exact against RKH's own output (the two real streams of tests/data/rkh are
  * replayed call for call and must come out identical), golden bytes in two more configurations
- * (no seq/checksum/timestamp; non-default field sizes), a round trip of every event of the table
+ * (no seq/checksum/timestamp; non-default field sizes), stuffed header and field bytes at every
+ * edge of the fast room, a round trip of every event of the table
  * through the reader, filters, and a ring too small for the traffic whose losses the decoder counts
  * exactly as the recorder does. */
 #include <setjmp.h>
@@ -173,6 +174,90 @@ static void test_golden_bare(void **st)
     assert_int_equal(o.n, sizeof want);
     assert_memory_equal(o.p, want, sizeof want);
     free(o.p);
+}
+
+/* ---- 3b. stuffed header and field bytes at every edge of the fast room: golden bytes ----------- */
+/* One record as RKH writes it: body bytes and their checksum stuffed, then the flag. */
+static size_t ref_record(uint8_t *out, const uint8_t *body, size_t n)
+{
+    size_t k = 0;
+    unsigned sum = 0;
+    for (size_t i = 0; i <= n; i++) {
+        uint8_t b = i < n ? body[i] : (uint8_t)(0u - sum);
+        sum += b;
+        if (b == 0x7E || b == 0x7D) {
+            out[k++] = 0x7D;
+            out[k++] = (uint8_t)(b ^ 0x20);
+        } else {
+            out[k++] = b;
+        }
+    }
+    out[k++] = 0x7E;
+    return k;
+}
+
+/* Default configuration (seq, 4-byte timestamp, checksum), streamed, in rings of 48..96 bytes, so
+ * records of up to 47 stuffed bytes meet the end of the fast room at every offset: ids, sequence
+ * numbers, timestamps and 1/2/4-byte fields built from bytes around the stuffed ones (0x7C..0x7F,
+ * 0x5D, 0x5E), each record compared with RKH's framing of the same bytes. */
+static void test_stuffed_golden(void **st)
+{
+    (void)st;
+    static const uint8_t pick[] = {0x00, 0x7C, 0x7D, 0x7E, 0x7F, 0x5D, 0x5E, 0x20, 0xFF, 0x01};
+    static const unsigned ids[] = {0x63, 0x7D, 0x7E, 0x60};
+    static uint8_t ring[96];
+    static uint32_t ts[64];
+    evt_rkh_config c;
+    evt_rkh_config_default(&c);
+    uint32_t rnd = 12345u;
+#define RND() (rnd = rnd * 1103515245u + 12345u, (rnd >> 16) & 0x7FFFu)
+    for (uint32_t size = 48; size <= sizeof ring; size++) {
+        for (unsigned i = 0; i < 64; i++) {
+            uint32_t t = 0;
+            for (unsigned b = 0; b < 4; b++) t |= (uint32_t)pick[RND() % sizeof pick] << (8u * b);
+            ts[i] = t;
+        }
+        evt_rkh_recorder r;
+        out_buf o;
+        memset(&o, 0, sizeof o);
+        g_ts = ts;
+        g_nts = 0;
+        evt_rkh_init(&r, &c, ring, size, script_clock, 1000);
+        evt_rkh_filter_all(&r, 1);
+        evt_rkh_set_sink(&r, sink, &o);
+        size_t at = o.n; /* the initial flag and TCFG */
+        for (unsigned k = 0; k < 64; k++) {
+            uint8_t body[32], want[80];
+            size_t n = 0;
+            unsigned id = ids[RND() % 4u];
+            body[n++] = (uint8_t)id;
+            body[n++] = (uint8_t)k; /* seq */
+            for (unsigned b = 0; b < 4; b++) body[n++] = (uint8_t)(ts[k] >> (8u * b));
+            assert_true(evt_rkh_begin(&r, id));
+            for (unsigned f = RND() % 5u; f > 0; f--) {
+                unsigned w = 1u << (RND() % 3u);
+                uint32_t v = 0;
+                for (unsigned b = 0; b < w; b++) {
+                    body[n++] = pick[RND() % sizeof pick];
+                    v |= (uint32_t)body[n - 1] << (8u * b);
+                }
+                if (w == 1) evt_rkh_ui8(&r, (uint8_t)v);
+                else if (w == 2) evt_rkh_ui16(&r, (uint16_t)v);
+                else evt_rkh_ui32(&r, v);
+            }
+            evt_rkh_end(&r);
+            size_t m = ref_record(want, body, n);
+            assert_int_equal(o.n - at, m);
+            assert_memory_equal(o.p + at, want, m);
+            at = o.n;
+        }
+        evt_rec_stats s;
+        evt_rkh_get_stats(&r, &s);
+        assert_int_equal(s.written, 64);
+        assert_int_equal(s.dropped, 0);
+        free(o.p);
+    }
+#undef RND
 }
 
 /* ---- 4. non-default sizes: golden bytes ----------------------------------------------------------- */
@@ -509,6 +594,7 @@ int main(void)
         cmocka_unit_test(test_blinky_equals_rkh),
         cmocka_unit_test(test_usr_events_equal_rkh),
         cmocka_unit_test(test_golden_bare),
+        cmocka_unit_test(test_stuffed_golden),
         cmocka_unit_test(test_golden_sizes),
         cmocka_unit_test(test_roundtrip_every_event_default),
         cmocka_unit_test(test_roundtrip_every_event_sizes),
