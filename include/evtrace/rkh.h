@@ -122,6 +122,8 @@ typedef struct evt_rkh_recorder {
     evt_loss loss;            /* the loss account (dropped, overwritten, reported) */
     evt_rec_count drops_seen; /* loss.dropped when the last loss record was written */
     uint32_t evicted;         /* bytes evicted by wraps since the last loss record */
+    uint32_t ow_pend;         /* records overwritten, not yet in the loss account: moved there once
+                                 a loss record may be due for them (R4) */
     /* cold */
     evt_rkh_config cfg;
     uint8_t grp_filter;       /* bit g set = group g emitted */

@@ -29,7 +29,10 @@
  *     the last one; evt_rkh_flush and a drain that empties the ring write it too. Its running
  *     total (lost_total) is the sum of every count taken, so a loss record that is itself evicted
  *     loses no count: after a
- *     flush, decoded data records + the last total == records issued.
+ *     flush, decoded data records + the last total == records issued. Overwrites wait in ow_pend
+ *     and enter the loss account (become pending) only once a loss record may be due for them (a
+ *     ring's worth evicted, a drain, a sink, a loss record being written): a flight ring that
+ *     keeps overwriting has nothing pending in between, so its records skip the loss test.
  *  R5 The checksum covers every unescaped byte from the id to the last argument; the byte written is
  *     (0 - sum) mod 256, stuffed like any other.
  *  R6 Fast paths (the default header in evt_rkh_open_, the inline 4-byte writers of evtrace/rkh.h,
@@ -102,6 +105,24 @@ static inline unsigned first_flag(const uint8_t *p) /* sizeof(scan_word) if none
 #endif
 }
 
+/* Overwritten records into the loss account (pending) now. */
+static void ow_move(evt_rkh_recorder *r)
+{
+    if (r->ow_pend) {
+        evt_loss_overwritten(&r->loss, r->ow_pend);
+        r->ow_pend = 0;
+    }
+}
+
+/* Count records an eviction overwrote (R4): held in ow_pend until a loss record may be due for
+ * them (a ring's worth evicted since the last one, a drain, a sink that drains after every
+ * record). */
+static void overwritten(evt_rkh_recorder *r, uint32_t lost)
+{
+    r->ow_pend += lost;
+    if (r->evicted >= r->size || (r->head & HEAD_DRAINED) || r->sink) ow_move(r);
+}
+
 /* Evict whole units from the oldest end (R2), in one pass, until `want` bytes are free or only
  * the open record is left. A unit is a flag and the record after it, or, after a drain, the
  * record (or rest of one) at the head; it is lost, and counted, when it holds a data record. */
@@ -164,7 +185,7 @@ static void evict(evt_rkh_recorder *r, uint32_t want)
     r->out = ob;
     r->qty = n - kb;
     r->evicted += kb;
-    if (lost) evt_loss_overwritten(&r->loss, lost);
+    overwritten(r, (uint32_t)lost);
 }
 
 /* The ring index of the first flag at or after k bytes from the head (k < qty), as a distance
@@ -239,8 +260,7 @@ static int evict_by_seq(evt_rkh_recorder *r, uint32_t want, uint8_t seq0)
     r->out = r->out + k >= r->size ? r->out + k - r->size : r->out + k;
     r->qty = n - k;
     r->evicted += k;
-    uint8_t lost = (uint8_t)((unsigned)b - (unsigned)a);
-    if (lost) evt_loss_overwritten(&r->loss, lost);
+    overwritten(r, (uint8_t)((unsigned)b - (unsigned)a));
     return 1;
 }
 
@@ -408,9 +428,12 @@ static RKH_COLD int close_record_slow(evt_rkh_recorder *r)
  * the count taken is the count written (evictions would add to it). */
 static void write_loss(evt_rkh_recorder *r)
 {
+    ow_move(r);
     if (!evt_loss_pending(&r->loss)) return;
     start_record(r);
-    if (!make_room(r, LOSS_MAX)) { r->trunc = 0; return; } /* ring too small: stays pending */
+    int room = make_room(r, LOSS_MAX);
+    ow_move(r); /* what the room took */
+    if (!room) { r->trunc = 0; return; } /* ring too small: stays pending */
     evt_rec_count dropped = EVT_LOAD_RLX(&r->loss.dropped);
     uint32_t n = (uint32_t)evt_loss_take(&r->loss);
     r->lost_total += n;
@@ -453,6 +476,7 @@ static const uint8_t *take_block(evt_rkh_recorder *r, uint32_t *n)
         }
         h = last == RKH_FLAG ? HEAD_START : partial_data ? HEAD_PARTIAL | HEAD_PDATA : HEAD_PARTIAL;
         r->head = (uint8_t)(h | HEAD_DRAINED | (last == RKH_ESC ? HEAD_ESC : 0u));
+        ow_move(r); /* a drain: the loss record may be due (R4) */
     }
     r->out += run;
     if (r->out == r->size) r->out = 0;
@@ -563,6 +587,7 @@ void evt_rkh_init(evt_rkh_recorder *r, const evt_rkh_config *cfg, uint8_t *ring,
     evt_loss_reset(&r->loss);
     r->drops_seen = 0;
     r->evicted = 0;
+    r->ow_pend = 0;
     r->lost_total = 0;
     r->crit = 0;
     uint32_t f = cfg->flags;
@@ -613,7 +638,11 @@ void evt_rkh_get_stats(const evt_rkh_recorder *r, evt_rec_stats *out)
     evt_port_crit_t st;
     int locked = evt_rec_lock_enter(&w->lock, &st);
     evt_loss_stats(&r->loss, out);
-    if (locked) evt_rec_lock_exit(&w->lock, st);
+    if (locked) {
+        out->overwritten += r->ow_pend; /* overwritten, pending, not yet in the account */
+        out->pending += r->ow_pend;
+        evt_rec_lock_exit(&w->lock, st);
+    }
 }
 
 void evt_rkh_get_rec_stats(const evt_rkh_recorder *r, evt_rec_stats *out) { evt_rkh_get_stats(r, out); }
