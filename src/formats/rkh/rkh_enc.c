@@ -106,7 +106,7 @@ static inline unsigned first_flag(const uint8_t *p) /* sizeof(scan_word) if none
 }
 
 /* Overwritten records into the loss account (pending) now. */
-static void ow_move(evt_rkh_recorder *r)
+static RKH_COLD void ow_move(evt_rkh_recorder *r)
 {
     if (r->ow_pend) {
         evt_loss_overwritten(&r->loss, r->ow_pend);
@@ -829,7 +829,7 @@ static RKH_COLD int header6_after_room(evt_rkh_recorder *r, unsigned id, uint32_
 /* The low n bytes of w, little-endian, stuffed, at q (up to 2 n bytes): returns the count. The
  * fast paths' writers use it for a value with a byte to stuff (no checksum: the lanes add the
  * unstuffed value). */
-static uint32_t stuff_bytes(uint8_t *q, uint64_t w, unsigned n)
+static RKH_COLD uint32_t stuff_bytes(uint8_t *q, uint64_t w, unsigned n)
 {
     uint8_t *q0 = q;
     for (unsigned i = 0; i < n; i++) {
