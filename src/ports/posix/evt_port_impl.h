@@ -44,7 +44,13 @@
  *     to the revoker, which waits for the exit's release store. Any thread that finds REVOKING
  *     (its revoker gave up, or is still at it) runs the same steps.
  *  B4 With bias OFF the lock is P1 alone: a value of busy seen then is the former bias thread
- *     backing off (B2) and guards nothing. Takers test OFF with one load before the CAS.
+ *     backing off (B2) and guards nothing. Takers test OFF with one acquire load (before the CAS
+ *     inline, after it on the slow path). That acquire is what orders a P1 section after the last
+ *     biased one: the bias thread never wrote the owner word, but the drain's release to OFF
+ *     follows its acquire of the bias thread's last exit. Every access to bias and busy is
+ *     acquire/release for that reason (free on x86, where plain loads and stores already are);
+ *     with relaxed ones TSan reported the missing edge (test_etw_owned_mt, 1 loaded run in ~40),
+ *     which weakly-ordered CPUs could act on.
  *  B5 A lock is held when owner != 0 or busy != 0 (evt_posix_lock_held). */
 #ifndef EVT_PORT_IMPL_POSIX_H
 #define EVT_PORT_IMPL_POSIX_H
@@ -147,11 +153,11 @@ static inline int evt_port_lock_enter(evt_port_lock *l, evt_port_crit_t *st)
     atomic_signal_fence(memory_order_seq_cst);
     uintptr_t b = atomic_load_explicit(&l->bias, memory_order_acquire);
     if (EVT_PORT_LIKELY_(b == self)) { /* B2 */
-        if (atomic_load_explicit(&l->busy, memory_order_relaxed) == self) { /* a handler inside */
+        if (atomic_load_explicit(&l->busy, memory_order_acquire) == self) { /* a handler inside */
             *st = 0;
             return 1;
         }
-        atomic_store_explicit(&l->busy, self, memory_order_relaxed);
+        atomic_store_explicit(&l->busy, self, memory_order_release);
         atomic_signal_fence(memory_order_seq_cst); /* the CPU may still reorder: B3's membarrier */
         if (EVT_PORT_LIKELY_(atomic_load_explicit(&l->bias, memory_order_acquire) == self)) {
             *st = 2;

@@ -86,17 +86,17 @@ static int bias_revoke(evt_port_lock *l, uintptr_t b, unsigned *tries)
     /* A handler whose own thread is inside on the bias being revoked (or backing off from it)
      * cannot wait for itself: give up at once. Only a nested context sees this (B2 clears busy
      * before its thread takes this path). */
-    if (atomic_load_explicit(&l->busy, memory_order_relaxed) == (uintptr_t)&evt_posix_token_) return 0;
+    if (atomic_load_explicit(&l->busy, memory_order_acquire) == (uintptr_t)&evt_posix_token_) return 0;
     if (b != EVT_POSIX_BIAS_REVOKING &&
-        !atomic_compare_exchange_strong_explicit(&l->bias, &b, EVT_POSIX_BIAS_REVOKING, memory_order_relaxed,
-                                                 memory_order_relaxed) &&
+        !atomic_compare_exchange_strong_explicit(&l->bias, &b, EVT_POSIX_BIAS_REVOKING, memory_order_acq_rel,
+                                                 memory_order_acquire) &&
         b != EVT_POSIX_BIAS_REVOKING)
         return 1; /* another revoker finished first (OFF): the caller reloads */
     evt_posix_membarrier(); /* registered: the bias was claimed only then */
     if (!wait_until(l, not_busy, tries)) return 0;
     b = EVT_POSIX_BIAS_REVOKING;
-    atomic_compare_exchange_strong_explicit(&l->bias, &b, EVT_POSIX_BIAS_OFF, memory_order_release,
-                                            memory_order_relaxed);
+    atomic_compare_exchange_strong_explicit(&l->bias, &b, EVT_POSIX_BIAS_OFF, memory_order_acq_rel,
+                                            memory_order_acquire);
     return 1;
 }
 
@@ -107,13 +107,13 @@ static void count_take(evt_port_lock *l, uintptr_t self)
         l->last = self;
         l->streak = 0;
         if (++l->switches >= EVT_POSIX_BIAS_SWITCHES) {
-            atomic_store_explicit(&l->bias, EVT_POSIX_BIAS_OFF, memory_order_relaxed); /* shared */
+            atomic_store_explicit(&l->bias, EVT_POSIX_BIAS_OFF, memory_order_release); /* shared */
             return;
         }
     }
     if (++l->streak >= EVT_POSIX_BIAS_AFTER)
         atomic_store_explicit(&l->bias, evt_posix_membarrier_ready() ? self : EVT_POSIX_BIAS_OFF,
-                              memory_order_relaxed);
+                              memory_order_release);
 }
 
 int evt_posix_lock_slow(evt_port_lock *l, uintptr_t self, evt_port_crit_t *st)
@@ -122,8 +122,8 @@ int evt_posix_lock_slow(evt_port_lock *l, uintptr_t self, evt_port_crit_t *st)
     for (;;) {
         uintptr_t b = atomic_load_explicit(&l->bias, memory_order_acquire);
         if (b == self) { /* B2, when the inline attempt lost a race with our own claim */
-            if (atomic_load_explicit(&l->busy, memory_order_relaxed) == self) { *st = 0; return 1; }
-            atomic_store_explicit(&l->busy, self, memory_order_relaxed);
+            if (atomic_load_explicit(&l->busy, memory_order_acquire) == self) { *st = 0; return 1; }
+            atomic_store_explicit(&l->busy, self, memory_order_release);
             atomic_signal_fence(memory_order_seq_cst);
             if (atomic_load_explicit(&l->bias, memory_order_acquire) == self) { *st = 2; return 1; }
             atomic_store_explicit(&l->busy, 0, memory_order_release);
@@ -146,7 +146,7 @@ int evt_posix_lock_slow(evt_port_lock *l, uintptr_t self, evt_port_crit_t *st)
                     break;
             }
         }
-        b = atomic_load_explicit(&l->bias, memory_order_relaxed);
+        b = atomic_load_explicit(&l->bias, memory_order_acquire); /* B4: OFF carries the drain */
         if (b == 0) count_take(l, self);
         else if (b != EVT_POSIX_BIAS_OFF) { /* claimed since we looked: give it back, revoke first */
             atomic_store_explicit(&l->owner, 0, memory_order_release);
