@@ -14,8 +14,10 @@
  *    guard busy: its record is dropped and counted, never spliced into the interrupted one.
  *  - Providers' gates: bits = ETW_GATE_ON | enable level while the provider is enabled by a
  *    running session, 0 otherwise; evt_etw_write tests it inline (no clock read when filtered).
- *  - Loss account (evt_loss): every TraceEvent that passed the gate is written or dropped
- *    (nested, lock unavailable to a nested context, no slot, too big, file full, racing a stop).
+ *  - Loss account (evt_loss): every TraceEvent that passed the gate is written, dropped (nested,
+ *    lock unavailable to a nested context, no slot, too big, file full) or, when it raced a stop
+ *    and the stop's section came first, not issued: INVALID_HANDLE and not counted, as a call
+ *    after stop (a drop counted then could never reach the file; drop_unless_stopped).
  *    Buffers that leave the file add their data events to `overwritten` and the counts of their
  *    loss records to `repended`: circular overwrite (ring[] keeps both counts of the buffer at
  *    each file position), a full sequential file, a failed write. A loss record (EVTRACE_LOSS
@@ -37,7 +39,7 @@
  *    go out as a one-record buffer of the session's own stream (ProcessorIndex = nslots). Stop sets
  *    pt_flags closed, leaves the lock, runs cfg.sync_writers and waits for every slot's `active`
  *    to be 0 (a record that saw the session open is complete; one that starts later sees it
- *    closed: drops, counted), then writes what the slots hold. Drops: s->loss.dropped (atomic)
+ *    closed: not issued, INVALID_HANDLE), then writes what the slots hold. Drops: s->loss.dropped (atomic)
  *    and the ETW_PT_LOSS bit; written: each slot's counter (relaxed stores), summed by the stats.
  *    Timestamps: each slot has its own clock state; with the port's 64-bit counter (owned_early)
  *    the counter is read when the call starts and, inside the guard, raised to the slot's last
@@ -194,13 +196,6 @@ static inline int enter_session(evt_etw_session *s, evt_port_crit_t *st)
         return 0;
     }
     return 1;
-}
-/* The same for a record: 0 counts it dropped. */
-static int enter(evt_etw_session *s, evt_port_crit_t *st)
-{
-    if (enter_session(s, st)) return 1;
-    evt_loss_drop(&s->loss);
-    return 0;
 }
 static void leave(evt_etw_session *s, evt_port_crit_t st)
 {
@@ -582,11 +577,17 @@ static void collect_owned(evt_etw_session *s)
 
 /* The owner's slow path (slot guard held, active): under the session lock, drop if closed; write a
  * loss record first if one is pending; make room for `need` bytes by writing the slot's records
- * out. Returns 1 if the record may be written at sl->buf + sl->used. */
+ * out. Returns 1 if the record may be written at sl->buf + sl->used, 0 if it is dropped (the
+ * caller counts it while still active, so stop's wait covers the count), -1 if the session has
+ * stopped (not issued: see drop_unless_stopped). */
 static ETW_COLD int owned_slow(evt_etw_session *s, evt_etw_slot *sl, uint32_t tid, uint32_t need)
 {
     evt_port_crit_t c;
-    if (!enter_session(s, &c)) return 0;
+    if (!enter_session(s, &c)) return EVT_LOAD_ACQ(&s->running) ? 0 : -1;
+    if (!EVT_LOAD_RLX(&s->running)) {
+        leave(s, c);
+        return -1;
+    }
     int ok = !(EVT_LOAD_RLX(&s->pt_flags) & ETW_PT_CLOSED) && !s->file_full;
     if (ok) {
         PT_AND(&s->pt_flags, ~ETW_PT_LOSS); /* before the pending count is read: a later drop raises it */
@@ -611,6 +612,23 @@ static ETW_COLD void owned_drop(evt_etw_session *s)
 {
     PT_ADD(&s->loss.dropped, 1u); /* evt_loss_drop, sequentially consistent (see PT_OR) */
     PT_OR(&s->pt_flags, ETW_PT_LOSS);
+}
+
+/* A record refused outside a section stop waits for (too big, nested in the slot's own record
+ * before it is active, no slot): counted as dropped while the session runs, else not issued
+ * (INVALID_HANDLE, as a call after stop): a drop counted once stop has returned could never reach
+ * the file. Decided under the session lock, which orders it before or after stop's section that
+ * clears `running`; a context that cannot take the lock is nested in a section of its own thread
+ * (stop waits for that, or is that section: program order), so its own load decides as exactly. */
+static ETW_COLD uint32_t drop_unless_stopped(evt_etw_session *s, uint32_t err)
+{
+    evt_port_crit_t c;
+    int locked = enter_session(s, &c);
+    int run = EVT_LOAD_ACQ(&s->running) != 0;
+    if (run && owned_mode(s)) owned_drop(s);
+    else if (run) evt_loss_drop(&s->loss);
+    if (locked) leave(s, c);
+    return run ? err : EVT_ETW_ERROR_INVALID_HANDLE;
 }
 
 /* Home slot of a thread key (multiplicative hash into [0, nslots)). */
@@ -696,8 +714,9 @@ uint32_t evt_etw_session_stop(evt_etw_session *s)
     EVT_STORE_REL(&s->running, 0);
     if (owned_mode(s)) {
         /* Records in flight: each either saw the session open (its `active` is seen here, after
-         * the writers' barrier) and completes, or sees ETW_PT_CLOSED and drops. The lock is left
-         * meanwhile: a record on its slow path takes it (and then drops). */
+         * the writers' barrier) and completes, or sees ETW_PT_CLOSED and is not issued
+         * (INVALID_HANDLE: `running` is 0). The lock is left meanwhile: a record on its slow path
+         * takes it (and then returns). */
         PT_OR(&s->pt_flags, ETW_PT_CLOSED);
         leave(s, c);
         if (s->cfg.sync_writers) s->cfg.sync_writers();
@@ -895,22 +914,19 @@ static inline uint32_t record_owned(evt_etw_session *s, const evt_etw_trace_head
     uint64_t t0 = early ? evt_port_timestamp() : 0u;
     uint32_t key = tid + 1u;
     evt_etw_slot *sl = &s->slots[home_slot(s, key)];
-    if (EVT_UNLIKELY(EVT_LOAD_RLX(&sl->tkey) != key) && !(sl = claim_slot(s, key))) {
-        owned_drop(s); /* no slot left for this thread */
-        return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
-    }
-    if (EVT_UNLIKELY(!evt_nest_enter(&sl->nest))) {
-        owned_drop(s); /* nested in a record of this slot */
-        return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
-    }
+    if (EVT_UNLIKELY(EVT_LOAD_RLX(&sl->tkey) != key) && !(sl = claim_slot(s, key)))
+        return drop_unless_stopped(s, EVT_ETW_ERROR_NOT_ENOUGH_MEMORY); /* no slot left for this thread */
+    if (EVT_UNLIKELY(!evt_nest_enter(&sl->nest)))
+        return drop_unless_stopped(s, EVT_ETW_ERROR_NOT_ENOUGH_MEMORY); /* nested in a record of this slot */
     EVT_STORE_RLX(&sl->active, 1u);
     EVT_SIGNAL_FENCE(); /* stop's half of the handshake is its barrier on every thread */
+    int ok;
     if (EVT_UNLIKELY((EVT_LOAD_RLX(&s->pt_flags) != 0u) | (sl->used + need > s->cfg.buffer_size)) &&
-        !owned_slow(s, sl, tid, need)) {
+        (ok = owned_slow(s, sl, tid, need)) <= 0) {
+        if (ok == 0) owned_drop(s); /* while active: stop's wait orders the count before its collection */
         EVT_STORE_REL(&sl->active, 0u);
         evt_nest_exit(&sl->nest);
-        owned_drop(s);
-        return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
+        return ok == 0 ? EVT_ETW_ERROR_NOT_ENOUGH_MEMORY : EVT_ETW_ERROR_INVALID_HANDLE;
     }
     uint32_t used = sl->used;
     uint64_t ts;
@@ -936,10 +952,8 @@ static inline uint32_t record_owned_entry(evt_etw_session *s, const evt_etw_trac
                                           const void *payload, uint32_t payload_len)
 {
     uint32_t size = ETW_TRACE_HEADER_SIZE + payload_len;
-    if (EVT_UNLIKELY(size > s->size_limit)) {
-        owned_drop(s); /* too big: dropped, counted, carried by the next loss record */
-        return EVT_ETW_ERROR_MORE_DATA;
-    }
+    if (EVT_UNLIKELY(size > s->size_limit)) /* too big: dropped, counted, carried by the next loss record */
+        return drop_unless_stopped(s, EVT_ETW_ERROR_MORE_DATA);
     uint32_t tid = s->cfg.thread_id ? s->cfg.thread_id() : (uint32_t)evt_port_context_id();
     uint64_t times = EVT_UNLIKELY(s->cfg.cpu_times != 0) ? cpu_word(s) : 0u; /* KernelTime | UserTime << 32 */
     return record_owned(s, hdr, guid, payload, payload_len, size, align8(size), tid, times);
@@ -954,23 +968,23 @@ static ETW_NOINLINE uint32_t record(evt_etw_session *s, const evt_etw_trace_head
 {
     if (owned_mode(s)) return record_owned_entry(s, hdr, guid, payload, payload_len);
     uint32_t size = ETW_TRACE_HEADER_SIZE + payload_len;
-    if (EVT_UNLIKELY(size > s->size_limit)) {
-        evt_loss_drop(&s->loss); /* too big: dropped, counted, carried by the next loss record */
-        return EVT_ETW_ERROR_MORE_DATA;
-    }
+    if (EVT_UNLIKELY(size > s->size_limit)) /* too big: dropped, counted, carried by the next loss record */
+        return drop_unless_stopped(s, EVT_ETW_ERROR_MORE_DATA);
     uint32_t tid = s->cfg.thread_id ? s->cfg.thread_id() : (uint32_t)evt_port_context_id();
     uint64_t times = EVT_UNLIKELY(s->cfg.cpu_times != 0) ? cpu_word(s) : 0u; /* KernelTime | UserTime << 32 */
     uint32_t need = align8(size);
     uint16_t proc = 0;
     evt_port_crit_t c;
-    if (!enter(s, &c)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY; /* nested in a record of this session */
+    if (!enter_session(s, &c)) /* nested in a record of this session */
+        return drop_unless_stopped(s, EVT_ETW_ERROR_NOT_ENOUGH_MEMORY);
     evt_etw_slot *sl = (s->file_full | !EVT_LOAD_RLX(&s->running)) ? 0 : slot_for(s, tid, &proc);
     if (EVT_UNLIKELY(!sl || evt_loss_pending(&s->loss) != 0 || sl->used + need > s->cfg.buffer_size)) {
         sl = prepare_slow(s, sl, proc, tid, need);
-        if (!sl) {
-            evt_loss_drop(&s->loss);
+        if (!sl) { /* stopped (after stop's section: not issued), file full or no slot (dropped) */
+            int run = EVT_LOAD_RLX(&s->running) != 0;
+            if (run) evt_loss_drop(&s->loss);
             leave(s, c);
-            return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
+            return run ? EVT_ETW_ERROR_NOT_ENOUGH_MEMORY : EVT_ETW_ERROR_INVALID_HANDLE;
         }
     }
     uint8_t *r = sl->buf + sl->used;
