@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include "evtrace/recorder.h"
+#include "evtrace/rkh_fields.h"
 
 /* GCC/Clang with C99 inline semantics: begin, begin_ao and begin_ao_sig are inline functions (fast
  * path at the end of this file); elsewhere, or with -DEVT_RKH_NO_INLINE, plain functions. */
@@ -206,7 +207,8 @@ void evt_rkh_bsize(evt_rkh_recorder *r, uint32_t v);  /* BSIZE */
 void evt_rkh_esize(evt_rkh_recorder *r, uint32_t v);  /* ESIZE */
 void evt_rkh_ntick(evt_rkh_recorder *r, uint32_t v);  /* NTICK */
 void evt_rkh_str(evt_rkh_recorder *r, const char *s); /* characters then NUL */
-/* User-record fields: format byte (width << 4 | type) then the value. type: rkh_defs.h table. */
+/* User-record fields: format byte (width << 4 | type) then the value. type: EVT_RKH_USR_I8 ..
+ * EVT_RKH_USR_ESIG (evtrace/rkh_fields.h, RKH's RKH_I8_T ..); width: RKH's display width, 0..15. */
 void evt_rkh_usr_int(evt_rkh_recorder *r, unsigned type, unsigned width, uint32_t v); /* I8..X32, OBJ, FUN, ESIG */
 void evt_rkh_usr_str(evt_rkh_recorder *r, const char *s);
 void evt_rkh_usr_mem(evt_rkh_recorder *r, const uint8_t *p, uint8_t n);

@@ -19,6 +19,8 @@
 #ifndef EVT_RKH_DEFS_H
 #define EVT_RKH_DEFS_H
 
+#include "evtrace/rkh_fields.h"
+
 #define RKH_FLAG      0x7Eu
 #define RKH_ESC       0x7Du
 #define RKH_ESC_XOR   0x20u
@@ -134,10 +136,8 @@ enum rkh_te_id {
 #undef RKH_TE_ENUM_
 };
 
-/* User-record field types: format byte = (width << 4) | type. X(type, NAME, kind letter, signed) */
-#define RKH_USER_FIELD_TABLE(X)                                                                    \
-    X(0, I8, '1', 1) X(1, UI8, '1', 0) X(2, I16, '2', 1) X(3, UI16, '2', 0) X(4, I32, '4', 1)       \
-    X(5, UI32, '4', 0) X(6, X32, '4', 0) X(7, STR, 's', 0) X(8, MEM, 'M', 0) X(9, OBJ, 'S', 0)     \
-    X(10, FUN, 'F', 0) X(11, ESIG, 'G', 0)
+/* User-record field types: format byte = (width << 4) | type. X(type, NAME, kind letter, signed);
+ * the table is public (evtrace/rkh_fields.h: EVT_RKH_USR_* for evt_rkh_usr_int). */
+#define RKH_USER_FIELD_TABLE(X) EVT_RKH_USER_FIELD_TABLE(X)
 
 #endif

@@ -124,23 +124,23 @@ static void test_usr_events_equal_rkh(void **st)
     static const uint8_t mem[10] = {0x00, 0x7e, 0x7d, 0x20, 0x5e, 0x5d, 0xff, 0x01, 0x7e, 0x7e};
     for (int k = 0; k < 3; k++) {
         assert_true(evt_rkh_begin(&r, RKH_TE_USER + 0));
-        evt_rkh_usr_int(&r, 0, 3, (uint32_t)(int32_t)(-5 - k));
-        evt_rkh_usr_int(&r, 1, 3, 200u + (uint32_t)k);
-        evt_rkh_usr_int(&r, 2, 5, (uint32_t)(int32_t)-1234);
-        evt_rkh_usr_int(&r, 3, 5, 32381);
-        evt_rkh_usr_int(&r, 4, 0, (uint32_t)(int32_t)-100000);
-        evt_rkh_usr_int(&r, 5, 0, 3000000000u);
-        evt_rkh_usr_int(&r, 6, 8, 0xDEADBEEFu);
+        evt_rkh_usr_int(&r, EVT_RKH_USR_I8, 3, (uint32_t)(int32_t)(-5 - k));
+        evt_rkh_usr_int(&r, EVT_RKH_USR_UI8, 3, 200u + (uint32_t)k);
+        evt_rkh_usr_int(&r, EVT_RKH_USR_I16, 5, (uint32_t)(int32_t)-1234);
+        evt_rkh_usr_int(&r, EVT_RKH_USR_UI16, 5, 32381);
+        evt_rkh_usr_int(&r, EVT_RKH_USR_I32, 0, (uint32_t)(int32_t)-100000);
+        evt_rkh_usr_int(&r, EVT_RKH_USR_UI32, 0, 3000000000u);
+        evt_rkh_usr_int(&r, EVT_RKH_USR_X32, 8, 0xDEADBEEFu);
         evt_rkh_usr_str(&r, "hello~}");
         evt_rkh_usr_mem(&r, mem, sizeof mem);
-        evt_rkh_usr_int(&r, 9, 0, objA);
-        evt_rkh_usr_int(&r, 10, 0, fn);
-        evt_rkh_usr_int(&r, 11, 0, 125);
+        evt_rkh_usr_int(&r, EVT_RKH_USR_OBJ, 0, objA);
+        evt_rkh_usr_int(&r, EVT_RKH_USR_FUN, 0, fn);
+        evt_rkh_usr_int(&r, EVT_RKH_USR_ESIG, 0, 125);
         evt_rkh_end(&r);
     }
     assert_true(evt_rkh_begin(&r, RKH_TE_USER + 1)); evt_rkh_usr_str(&r, ""); evt_rkh_end(&r);
-    assert_true(evt_rkh_begin(&r, RKH_TE_USER + 9)); evt_rkh_usr_int(&r, 1, 0, 9); evt_rkh_end(&r);
-    assert_true(evt_rkh_begin(&r, RKH_TE_USER + 31)); evt_rkh_usr_int(&r, 5, 0, 31); evt_rkh_end(&r);
+    assert_true(evt_rkh_begin(&r, RKH_TE_USER + 9)); evt_rkh_usr_int(&r, EVT_RKH_USR_UI8, 0, 9); evt_rkh_end(&r);
+    assert_true(evt_rkh_begin(&r, RKH_TE_USER + 31)); evt_rkh_usr_int(&r, EVT_RKH_USR_UI32, 0, 31); evt_rkh_end(&r);
     assert_true(evt_rkh_begin(&r, 0xAD)); evt_rkh_str(&r, "usrapp"); evt_rkh_ui16(&r, 4242); evt_rkh_end(&r);
     assert_true(evt_rkh_begin_nofilt(&r, 0xA9)); evt_rkh_fun(&r, fn); evt_rkh_end(&r);
     assert_true(evt_rkh_begin_nofilt(&r, 0xAA)); evt_rkh_fun(&r, fn); evt_rkh_sym(&r, objA); evt_rkh_sym(&r, objB); evt_rkh_end(&r);
