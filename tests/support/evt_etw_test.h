@@ -18,4 +18,24 @@ static inline void evt_etw_test_header2(evt_etw_trace_header *h, const evt_etw_g
     h->flags = ETW_WNODE_FLAG_TRACED_GUID | ETW_WNODE_FLAG_USE_MOF_PTR;
 }
 
+/* A POSIX session's configuration for the multithreaded tests: `buffers` slots of `buffer_size`
+ * in slot mode `per_thread`, written through `write` (user NULL); a circular file of
+ * `max_file_buffers` (header included) when that is non-zero, else sequential; POSIX thread and
+ * process ids and the writers' barrier. */
+static inline void evt_etw_test_config(evt_etw_session_config *c, int per_thread, uint32_t buffer_size,
+                                       uint32_t buffers, uint32_t max_file_buffers,
+                                       int (*write)(void *, uint64_t, const void *, uint32_t))
+{
+    memset(c, 0, sizeof *c);
+    c->buffer_size = buffer_size;
+    c->buffers = buffers;
+    c->per_thread = per_thread;
+    c->log_file_mode = max_file_buffers ? ETW_FILE_MODE_CIRCULAR : ETW_FILE_MODE_SEQUENTIAL;
+    c->max_file_buffers = max_file_buffers;
+    c->write = write;
+    c->thread_id = evt_etw_posix_thread_id;
+    c->process_id = evt_etw_posix_process_id;
+    c->sync_writers = evt_etw_posix_sync_writers;
+}
+
 #endif

@@ -53,14 +53,7 @@ static void test_threads(void **st)
     g_file = calloc(1, g_len);
     assert_non_null(g_file);
     evt_etw_session_config c;
-    memset(&c, 0, sizeof c);
-    c.buffer_size = 8192;
-    c.buffers = NTHREADS;
-    c.per_thread = 1;
-    c.log_file_mode = ETW_FILE_MODE_SEQUENTIAL;
-    c.write = sink;
-    c.thread_id = evt_etw_posix_thread_id;
-    c.process_id = evt_etw_posix_process_id;
+    evt_etw_test_config(&c, EVT_ETW_SLOTS_PER_THREAD, 8192, NTHREADS, 0, sink);
     evt_etw_session s;
     assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
     evt_etw_register(&g_prov, &k_guid, NULL, NULL);

@@ -94,16 +94,7 @@ static void round_once(int mode, int k)
     atomic_store(&g_refused, 0);
     memset(g_file, 0, sizeof g_file);
     evt_etw_session_config c;
-    memset(&c, 0, sizeof c);
-    c.buffer_size = BUF_SIZE;
-    c.buffers = NWORKERS;
-    c.per_thread = mode;
-    c.log_file_mode = ETW_FILE_MODE_CIRCULAR;
-    c.max_file_buffers = 1u + RING;
-    c.write = sink;
-    c.thread_id = evt_etw_posix_thread_id;
-    c.process_id = evt_etw_posix_process_id;
-    c.sync_writers = evt_etw_posix_sync_writers;
+    evt_etw_test_config(&c, mode, BUF_SIZE, NWORKERS, 1u + RING, sink);
     evt_etw_session s;
     assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
     evt_etw_register(&g_prov, &k_guid, NULL, NULL);

@@ -82,15 +82,7 @@ static void run_once(int per_thread)
     atomic_store(&g_isr_calls, 0);
     memset(g_file, 0, sizeof g_file);
     evt_etw_session_config c;
-    memset(&c, 0, sizeof c);
-    c.buffer_size = BUF_SIZE;
-    c.buffers = NWORKERS;
-    c.per_thread = per_thread;
-    c.log_file_mode = ETW_FILE_MODE_CIRCULAR;
-    c.max_file_buffers = 1u + RING;
-    c.write = sink;
-    c.thread_id = evt_etw_posix_thread_id;
-    c.process_id = evt_etw_posix_process_id;
+    evt_etw_test_config(&c, per_thread, BUF_SIZE, NWORKERS, 1u + RING, sink);
     evt_etw_session s;
     assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
     evt_etw_register(&g_prov, &k_guid, NULL, NULL);
