@@ -614,21 +614,28 @@ static ETW_COLD void owned_drop(evt_etw_session *s)
     PT_OR(&s->pt_flags, ETW_PT_LOSS);
 }
 
-/* A record refused outside a section stop waits for (too big, nested in the slot's own record
- * before it is active, no slot): counted as dropped while the session runs, else not issued
- * (INVALID_HANDLE, as a call after stop): a drop counted once stop has returned could never reach
- * the file. Decided under the session lock, which orders it before or after stop's section that
- * clears `running`; a context that cannot take the lock is nested in a section of its own thread
- * (stop waits for that, or is that section: program order), so its own load decides as exactly. */
+/* A refused record, inside the session's section (or nested in one of its own thread): counted
+ * as dropped while the session runs, else not issued (INVALID_HANDLE, as a call after stop): a
+ * drop counted once stop has returned could never reach the file. */
+static ETW_COLD uint32_t drop_if_running(evt_etw_session *s, uint32_t err)
+{
+    if (!EVT_LOAD_ACQ(&s->running)) return EVT_ETW_ERROR_INVALID_HANDLE;
+    if (owned_mode(s)) owned_drop(s);
+    else evt_loss_drop(&s->loss);
+    return err;
+}
+/* The same for a record refused outside a section stop waits for (too big, nested in the slot's
+ * own record before it is active, no slot): decided under the session lock, which orders it
+ * before or after stop's section that clears `running`; a context that cannot take the lock is
+ * nested in a section of its own thread (stop waits for that, or is that section: program order),
+ * so its own load decides as exactly. */
 static ETW_COLD uint32_t drop_unless_stopped(evt_etw_session *s, uint32_t err)
 {
     evt_port_crit_t c;
     int locked = enter_session(s, &c);
-    int run = EVT_LOAD_ACQ(&s->running) != 0;
-    if (run && owned_mode(s)) owned_drop(s);
-    else if (run) evt_loss_drop(&s->loss);
+    uint32_t rc = drop_if_running(s, err);
     if (locked) leave(s, c);
-    return run ? err : EVT_ETW_ERROR_INVALID_HANDLE;
+    return rc;
 }
 
 /* Home slot of a thread key (multiplicative hash into [0, nslots)). */
@@ -981,10 +988,9 @@ static ETW_NOINLINE uint32_t record(evt_etw_session *s, const evt_etw_trace_head
     if (EVT_UNLIKELY(!sl || evt_loss_pending(&s->loss) != 0 || sl->used + need > s->cfg.buffer_size)) {
         sl = prepare_slow(s, sl, proc, tid, need);
         if (!sl) { /* stopped (after stop's section: not issued), file full or no slot (dropped) */
-            int run = EVT_LOAD_RLX(&s->running) != 0;
-            if (run) evt_loss_drop(&s->loss);
+            uint32_t rc = drop_if_running(s, EVT_ETW_ERROR_NOT_ENOUGH_MEMORY);
             leave(s, c);
-            return run ? EVT_ETW_ERROR_NOT_ENOUGH_MEMORY : EVT_ETW_ERROR_INVALID_HANDLE;
+            return rc;
         }
     }
     uint8_t *r = sl->buf + sl->used;

@@ -145,6 +145,24 @@ void evt_posix_run_deferred(void);
  * Returns 1 with *st set, or 0 when a nested context gave up (P3). */
 int evt_posix_lock_slow(evt_port_lock *l, uintptr_t self, evt_port_crit_t *st);
 
+/* B2 for the thread whose token the bias holds: 1 with *st set (0 a handler re-entering, 2 entered
+ * on the bias), or 0 when the bias was revoked meanwhile (busy is 0 again: take the P1 path). */
+static inline int evt_posix_bias_enter(evt_port_lock *l, uintptr_t self, evt_port_crit_t *st)
+{
+    if (atomic_load_explicit(&l->busy, memory_order_acquire) == self) { /* a handler inside */
+        *st = 0;
+        return 1;
+    }
+    atomic_store_explicit(&l->busy, self, memory_order_release);
+    atomic_signal_fence(memory_order_seq_cst); /* the CPU may still reorder: B3's membarrier */
+    if (EVT_PORT_LIKELY_(atomic_load_explicit(&l->bias, memory_order_acquire) == self)) {
+        *st = 2;
+        return 1;
+    }
+    atomic_store_explicit(&l->busy, 0, memory_order_release);
+    return 0;
+}
+
 /* Exit states: 0 nested re-entry (no-op), 1 P1 lock taken, 2 entered on the bias (B2). */
 static inline int evt_port_lock_enter(evt_port_lock *l, evt_port_crit_t *st)
 {
@@ -152,18 +170,8 @@ static inline int evt_port_lock_enter(evt_port_lock *l, evt_port_crit_t *st)
     evt_posix_hold++;
     atomic_signal_fence(memory_order_seq_cst);
     uintptr_t b = atomic_load_explicit(&l->bias, memory_order_acquire);
-    if (EVT_PORT_LIKELY_(b == self)) { /* B2 */
-        if (atomic_load_explicit(&l->busy, memory_order_acquire) == self) { /* a handler inside */
-            *st = 0;
-            return 1;
-        }
-        atomic_store_explicit(&l->busy, self, memory_order_release);
-        atomic_signal_fence(memory_order_seq_cst); /* the CPU may still reorder: B3's membarrier */
-        if (EVT_PORT_LIKELY_(atomic_load_explicit(&l->bias, memory_order_acquire) == self)) {
-            *st = 2;
-            return 1;
-        }
-        atomic_store_explicit(&l->busy, 0, memory_order_release); /* revoked: take the P1 path */
+    if (EVT_PORT_LIKELY_(b == self)) { /* B2; revoked meanwhile: the slow path */
+        if (EVT_PORT_LIKELY_(evt_posix_bias_enter(l, self, st))) return 1;
     } else if (EVT_PORT_LIKELY_(b == EVT_POSIX_BIAS_OFF)) { /* B4: a plain P1 lock */
         uintptr_t expect = 0;
         if (EVT_PORT_LIKELY_(atomic_compare_exchange_strong_explicit(&l->owner, &expect, self, memory_order_acquire,

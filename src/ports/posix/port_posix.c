@@ -1,6 +1,6 @@
 /* POSIX port state: per-thread flags and lock token, the contended lock path, simulated
  * interrupts held off during critical sections, biased locks (claim and revocation, membarrier), and the timestamp-frequency calibration.
- * Invariants P1-P4, B1-B4: evt_port_impl.h. */
+ * Invariants P1-P4, B1-B5: evt_port_impl.h. */
 #define _GNU_SOURCE /* syscall(2) for membarrier */
 #include "evtrace/port.h"
 
@@ -122,11 +122,7 @@ int evt_posix_lock_slow(evt_port_lock *l, uintptr_t self, evt_port_crit_t *st)
     for (;;) {
         uintptr_t b = atomic_load_explicit(&l->bias, memory_order_acquire);
         if (b == self) { /* B2, when the inline attempt lost a race with our own claim */
-            if (atomic_load_explicit(&l->busy, memory_order_acquire) == self) { *st = 0; return 1; }
-            atomic_store_explicit(&l->busy, self, memory_order_release);
-            atomic_signal_fence(memory_order_seq_cst);
-            if (atomic_load_explicit(&l->bias, memory_order_acquire) == self) { *st = 2; return 1; }
-            atomic_store_explicit(&l->busy, 0, memory_order_release);
+            if (evt_posix_bias_enter(l, self, st)) return 1;
             continue;
         }
         if (b != 0 && b != EVT_POSIX_BIAS_OFF) { /* another thread's bias, or REVOKING */
