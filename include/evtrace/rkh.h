@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 #include "evtrace/recorder.h"
-#include "evtrace/rkh_fields.h"
+#include "evtrace/rkh_stream.h"
 
 /* GCC/Clang with C99 inline semantics: begin, begin_ao and begin_ao_sig are inline functions (fast
  * path at the end of this file); elsewhere, or with -DEVT_RKH_NO_INLINE, plain functions. */
@@ -208,7 +208,7 @@ void evt_rkh_esize(evt_rkh_recorder *r, uint32_t v);  /* ESIZE */
 void evt_rkh_ntick(evt_rkh_recorder *r, uint32_t v);  /* NTICK */
 void evt_rkh_str(evt_rkh_recorder *r, const char *s); /* characters then NUL */
 /* User-record fields: format byte (width << 4 | type) then the value. type: EVT_RKH_USR_I8 ..
- * EVT_RKH_USR_ESIG (evtrace/rkh_fields.h, RKH's RKH_I8_T ..); width: RKH's display width, 0..15. */
+ * EVT_RKH_USR_ESIG (evtrace/rkh_stream.h, RKH's RKH_I8_T ..); width: RKH's display width, 0..15. */
 void evt_rkh_usr_int(evt_rkh_recorder *r, unsigned type, unsigned width, uint32_t v); /* I8..X32, OBJ, FUN, ESIG */
 void evt_rkh_usr_str(evt_rkh_recorder *r, const char *s);
 void evt_rkh_usr_mem(evt_rkh_recorder *r, const uint8_t *p, uint8_t n);
@@ -254,7 +254,8 @@ void evt_rkh_drain_(evt_rkh_recorder *r);   /* the ring, then a pending loss rec
 #endif
 
 /* Append v's four bytes and return from the calling writer when no byte is in 0x7C..0x7F
- * (0x7D/0x7E need stuffing; the test is one word operation) and the open record has fast room
+ * (0x7D/0x7E need stuffing; the test is one word operation; rkh_enc.c checks that the flag and
+ * escape are in that range) and the open record has fast room
  * (lim): one store, the cursor, and v's bytes added to the checksum's two lanes (no fold). */
 #define EVT_RKH_PUT4_FAST_(r, v)                                                                    \
     do {                                                                                            \
@@ -308,7 +309,7 @@ inline int evt_rkh_begin_ao(evt_rkh_recorder *r, unsigned id, int prio) { return
  * stuffed) and flag into the room the fast paths keep for them. With a sink and the ring's bytes
  * in one run (the usual stream: the ring was emptied after the previous record) they go to the
  * sink and the ring starts again at index 0 (its first bytes stay in cache); anything else takes
- * the general drain. 0x7E flag, 0x7D escape, ^ 0x20: rkh_defs.h. */
+ * the general drain. Flag, escape, ^ 0x20: evtrace/rkh_stream.h. */
 #if defined(EVT_RKH_INLINE_END) || defined(EVT_RKH_END_DEFINE_)
 static inline void evt_rkh_end_body_(evt_rkh_recorder *r)
 {
@@ -319,15 +320,15 @@ static inline void evt_rkh_end_body_(evt_rkh_recorder *r)
         if (EVT_LIKELY(r->chk_en)) {
             uint32_t s = r->sum;
             uint8_t c = (uint8_t)(0u - (s + (s >> 16)));
-            if (EVT_UNLIKELY(c == 0x7Eu || c == 0x7Du)) {
-                *p++ = 0x7Du;
-                c = (uint8_t)(c ^ 0x20u);
+            if (EVT_UNLIKELY(c == EVT_RKH_FLAG || c == EVT_RKH_ESC)) {
+                *p++ = EVT_RKH_ESC;
+                c = (uint8_t)(c ^ EVT_RKH_ESC_XOR);
                 in++;
             }
             *p++ = c;
             in++;
         }
-        *p = 0x7Eu;
+        *p = EVT_RKH_FLAG;
         in++;
         uint32_t q = r->qty + (in - r->mark), out = r->out;
         evt_loss_written(&r->loss, 1u);

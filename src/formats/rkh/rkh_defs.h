@@ -19,11 +19,11 @@
 #ifndef EVT_RKH_DEFS_H
 #define EVT_RKH_DEFS_H
 
-#include "evtrace/rkh_fields.h"
+#include "evtrace/rkh_stream.h"
 
-#define RKH_FLAG      0x7Eu
-#define RKH_ESC       0x7Du
-#define RKH_ESC_XOR   0x20u
+#define RKH_FLAG      EVT_RKH_FLAG
+#define RKH_ESC       EVT_RKH_ESC
+#define RKH_ESC_XOR   EVT_RKH_ESC_XOR
 
 #define RKH_TE_TCFG   0xACu
 #define RKH_TE_USER   0xC0u   /* user records 0xC0..0xDF: user event n = id - 0xC0 */
@@ -137,7 +137,7 @@ enum rkh_te_id {
 };
 
 /* User-record field types: format byte = (width << 4) | type. X(type, NAME, kind letter, signed);
- * the table is public (evtrace/rkh_fields.h: EVT_RKH_USR_* for evt_rkh_usr_int). */
+ * the table is public (evtrace/rkh_stream.h: EVT_RKH_USR_* for evt_rkh_usr_int). */
 #define RKH_USER_FIELD_TABLE(X) EVT_RKH_USER_FIELD_TABLE(X)
 
 #endif

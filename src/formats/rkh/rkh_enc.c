@@ -333,6 +333,10 @@ static inline void put_bytes(evt_rkh_recorder *r, const uint8_t *b, unsigned n)
     for (unsigned i = 0; i < n; i++) put_u8(r, b[i]);
 }
 
+/* The word tests here and in evtrace/rkh.h find a byte that needs stuffing as a byte in 0x7C..0x7F
+ * (b | 3 == 0x7F): the flag and the escape must be two of those. */
+typedef char rkh_stuffed_bytes_in_word_test[((RKH_FLAG | 3u) == 0x7Fu && (RKH_ESC | 3u) == 0x7Fu) ? 1 : -1];
+
 /* The low n bytes of w (n <= 7, the bytes above them 0), little-endian, when none needs stuffing
  * and the ring has 8 contiguous free bytes: one word test (bytes 0x7C..0x7F take the byte path),
  * one 8-byte store (the bytes past n land in free space), one byte sum. Returns 0 otherwise. */
