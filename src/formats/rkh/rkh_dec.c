@@ -4,7 +4,8 @@
  * checksum errors, frames aborted by escape + flag, sequence gaps (also as "lost" events with the
  * number of missing records, a lower bound since seq is 8 bits), evtrace loss records (lost events
  * with their counts; a gap and the loss record that explains it count once), bytes before the first flag,
- * trailing bytes, frames whose length does not match their event's layout, unknown ids.
+ * trailing bytes, frames whose length does not match their event's layout, unknown ids. Gaps and
+ * aborted frames that the loss records account for are losses, not errors (rkh_diag_dec.h).
  * Streams in bounded memory: one chunk of input, one frame, the symbol tables. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "evtrace/reader.h"
 #include "formats/common/cursor.h"
 #include "formats/rkh/rkh_cfg_host.h"
+#include "formats/rkh/rkh_diag_dec.h"
 #include "formats/rkh/rkh_defs.h"
 #include "formats/rkh/rkh_hooks_dec.h"
 
@@ -84,6 +86,8 @@ typedef struct rkh_state {
      * writes it later) count once. gap_debt: gap losses no loss record has explained yet;
      * loss_credit: loss-record losses no gap has shown yet (drops never take a sequence number). */
     uint64_t gap_debt, loss_credit;
+    /* every diagnostic, in order; gaps and aborted frames the loss records explain are not errors */
+    rkh_diag diag;
     uint64_t by_id[256];
     /* the generic hooks' records (rkh_hooks_dec.h): running thread, open interrupts */
     rkh_hooks_dec hooks;
@@ -175,7 +179,7 @@ static int sym_rehash(rkh_state *s, symtab *t)
 static void sym_drop(rkh_state *s, uint64_t key, const char *name)
 {
     s->symbols_dropped++;
-    evt_reader_error(s->r, s->frame_off, "symbol tables full (%" PRIu64 " bytes, limit %u): symbol 0x%" PRIX64 " '%.40s' not kept (%" PRIu64 " dropped so far)",
+    rkh_diag_error(&s->diag, s->frame_off, "symbol tables full (%" PRIu64 " bytes, limit %u): symbol 0x%" PRIX64 " '%.40s' not kept (%" PRIu64 " dropped so far)",
                      s->sym_bytes, RKH_SYM_BYTES_MAX, key, name, s->symbols_dropped);
 }
 
@@ -312,7 +316,7 @@ static int next_frame(rkh_state *s)
             if (b == RKH_FLAG) {
                 s->seen_flag = 1;
                 if (s->bytes_before_first_flag)
-                    evt_reader_error(s->r, 0, "%" PRIu64 " bytes before the first flag (the stream starts mid-frame); skipped",
+                    rkh_diag_error(&s->diag, 0, "%" PRIu64 " bytes before the first flag (the stream starts mid-frame); skipped",
                                      s->bytes_before_first_flag);
                 s->tail_raw = 0;
             } else {
@@ -330,8 +334,9 @@ static int next_frame(rkh_state *s)
             if (!had) continue;
             if (aborted) {
                 s->aborted_frames++;
-                evt_reader_error(s->r, start, "frame aborted by an escape before the flag at offset %" PRIu64 " (%zu bytes dropped)",
-                                 off, s->flen);
+                rkh_diag_abort(&s->diag, start, RKH_CFG_HAS(&s->cfg, RKH_BIT_NSEQ) != 0,
+                               "frame aborted by an escape before the flag at offset %" PRIu64 " (%zu bytes dropped)",
+                               off, s->flen);
                 s->flen = 0;
                 continue;
             }
@@ -339,7 +344,7 @@ static int next_frame(rkh_state *s)
             if (over) {
                 s->frames++;
                 s->oversize_frames++;
-                evt_reader_error(s->r, start, "frame longer than %u bytes; skipped", MAX_FRAME);
+                rkh_diag_error(&s->diag, start, "frame longer than %u bytes; skipped", MAX_FRAME);
                 s->flen = 0;
                 continue;
             }
@@ -355,10 +360,10 @@ static int next_frame(rkh_state *s)
     if (!s->ended) {
         s->ended = 1;
         if (!s->seen_flag && s->bytes_before_first_flag)
-            evt_reader_error(s->r, 0, "no flag byte (0x7E) in %" PRIu64 " bytes", s->bytes_before_first_flag);
+            rkh_diag_error(&s->diag, 0, "no flag byte (0x7E) in %" PRIu64 " bytes", s->bytes_before_first_flag);
         if (s->seen_flag && s->tail_raw) {
             s->trailing_bytes = s->tail_raw;
-            evt_reader_error(s->r, s->frame_off, "%" PRIu64 " trailing bytes without a closing flag", s->tail_raw);
+            rkh_diag_error(&s->diag, s->frame_off, "%" PRIu64 " trailing bytes without a closing flag", s->tail_raw);
         }
     }
     return 0;
@@ -542,7 +547,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         int chk = (n == RKH_TCFG_LEN + 1);
         if (chk && (sum & 0xFFu) != 0) {
             s->checksum_errors++;
-            evt_reader_error(s->r, s->frame_off, "checksum error in the TCFG record");
+            rkh_diag_error(&s->diag, s->frame_off, "checksum error in the TCFG record");
             return 0;
         }
         /* Field sizes must be 1, 2 or 4 bytes: a record that says otherwise is corrupt (its checksum
@@ -552,7 +557,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         if (!ok_size[z7 >> 4] || !ok_size[z7 & 15u] || !ok_size[z8 >> 4] || !ok_size[z8 & 15u] ||
             !ok_size[z9 >> 4] || !ok_size[z9 & 15u] || z10 > 4 || !ok_size[z10] || !ok_size[z11 >> 4]) {
             s->length_errors++;
-            evt_reader_error(s->r, s->frame_off, "TCFG record with impossible field sizes (%02x %02x %02x %02x %02x); ignored",
+            rkh_diag_error(&s->diag, s->frame_off, "TCFG record with impossible field sizes (%02x %02x %02x %02x %02x); ignored",
                              z7, z8, z9, z10, z11);
             return 0;
         }
@@ -580,7 +585,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         unsigned sum = byte_sum(&c, n);
         if ((sum & 0xFFu) != 0) {
             s->checksum_errors++;
-            evt_reader_error(s->r, s->frame_off, "checksum error (frame of %zu bytes, id 0x%02x)", n, id);
+            rkh_diag_error(&s->diag, s->frame_off, "checksum error (frame of %zu bytes, id 0x%02x)", n, id);
             return 0;
         }
         n--;
@@ -590,7 +595,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
     int user = (id >= RKH_TE_USER && id <= RKH_TE_USER_LAST);
     if (!d->name && !user) {
         s->unknown_ids++;
-        evt_reader_error(s->r, s->frame_off, "unknown event id %u (0x%02x)", id, id);
+        rkh_diag_error(&s->diag, s->frame_off, "unknown event id %u (0x%02x)", id, id);
         return 0;
     }
     if (d->kind == 'L') {
@@ -598,7 +603,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
          * gaps already reported (gap_debt), so nothing is counted twice. */
         if (n != 9) {
             s->length_errors++;
-            evt_reader_error(s->r, s->frame_off, "loss record of %zu bytes (needs 9)", n);
+            rkh_diag_error(&s->diag, s->frame_off, "loss record of %zu bytes (needs 9)", n);
             return 0;
         }
         s->frames_ok++;
@@ -618,6 +623,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         uint64_t explained = since < s->gap_debt ? since : s->gap_debt;
         s->gap_debt -= explained;
         s->loss_credit += since - explained;
+        rkh_diag_loss(&s->diag, since);
         ev->kind = EVT_KIND_LOST;
         ev->flags |= EVT_HAS_COUNT;
         ev->count = since - explained;
@@ -628,7 +634,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
     unsigned tsz = RKH_CFG_HAS(&s->cfg, RKH_BIT_TSTAMP) ? s->cfg.sz_ts : 0;
     if (n < 1 + hdr_seq + tsz) {
         s->length_errors++;
-        evt_reader_error(s->r, s->frame_off, "frame of %zu bytes too short for its header (id 0x%02x)", n, id);
+        rkh_diag_error(&s->diag, s->frame_off, "frame of %zu bytes too short for its header (id 0x%02x)", n, id);
         return 0;
     }
     uint8_t seq = hdr_seq ? evt_cur_u8_at(&c, pos) : 0;
@@ -643,7 +649,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         evt_cur_sub(&c, n - pos, &u);
         if (decode_user(s, ev, &u) != 0) {
             s->length_errors++;
-            evt_reader_error(s->r, s->frame_off, "user record fields do not fit the frame (id 0x%02x)", id);
+            rkh_diag_error(&s->diag, s->frame_off, "user record fields do not fit the frame (id 0x%02x)", id);
             evt_event_reset(ev);
             return 0;
         }
@@ -682,7 +688,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         }
         if (pos != n) {
             s->length_errors++;
-            evt_reader_error(s->r, s->frame_off, "frame length %zu does not match the layout of %s (needs %zu)", n + (size_t)chk,
+            rkh_diag_error(&s->diag, s->frame_off, "frame length %zu does not match the layout of %s (needs %zu)", n + (size_t)chk,
                              d->name, pos > n ? (size_t)0 : pos + (size_t)chk);
             evt_event_reset(ev);
             return 0;
@@ -695,8 +701,8 @@ static int decode_frame(rkh_state *s, evt_event *ev)
             uint8_t missing = (uint8_t)(seq - s->last_seq - 1);
             s->seq_gaps++;
             s->missing_records += missing;
-            evt_reader_error(s->r, s->frame_off, "sequence gap: %u followed by %u, %u record%s missing",
-                             s->last_seq, seq, missing, missing == 1 ? "" : "s");
+            rkh_diag_gap(&s->diag, s->frame_off, missing, "sequence gap: %u followed by %u, %u record%s missing",
+                         s->last_seq, seq, missing, missing == 1 ? "" : "s");
             s->last_seq = seq;
             s->redo = 1;
             evt_event_reset(ev);
@@ -715,6 +721,8 @@ static int decode_frame(rkh_state *s, evt_event *ev)
             ev->ts = s->ts64;
             return 2;
         }
+        if (s->have_seq) rkh_diag_seq_ok(&s->diag);
+        else rkh_diag_settle(&s->diag);
         s->have_seq = 1;
         s->last_seq = seq;
     }
@@ -773,6 +781,7 @@ static evt_status open_(evt_reader *r, void **state)
     if (!s) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
     *state = s;
     s->r = r;
+    rkh_diag_init(&s->diag, r);
     s->chunk = evt_malloc(CHUNK);
     if (!s->chunk) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
     build_defs(s);
@@ -791,7 +800,10 @@ static evt_status next(void *state, evt_event *ev)
     rkh_state *s = state;
     sym_free_retired(s);
     for (;;) {
-        if (!s->redo && !next_frame(s) && !s->oom) return EVT_END;
+        if (!s->redo && !next_frame(s) && !s->oom) {
+            rkh_diag_end(&s->diag);
+            return EVT_END;
+        }
         if (s->oom) return evt_reader_fail(s->r, EVT_ERR_NOMEM, s->frame_off, "out of memory");
         s->hexused = 0;
         int rc = decode_frame(s, ev);
@@ -833,6 +845,8 @@ static void info_json(void *state, evt_json *j)
     evt_json_ku64(j, "length_errors", s->length_errors);
     evt_json_ku64(j, "unknown_ids", s->unknown_ids);
     evt_json_ku64(j, "recorder_lost", s->recorder_lost);
+    evt_json_ku64(j, "seq_gaps_explained", s->diag.explained_gaps);
+    evt_json_ku64(j, "aborted_frames_explained", s->diag.explained_aborts);
     evt_json_key(j, "tcfg");
     if (!s->have_tcfg) {
         evt_json_null(j);

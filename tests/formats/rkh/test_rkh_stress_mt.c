@@ -246,11 +246,11 @@ static void rig_check(rig *g, enum mode m, const char *what)
     if (d.data + d.lost != issued)
         fail_msg("%s: decoded %llu + lost %llu != issued %lu", what, (unsigned long long)d.data,
                  (unsigned long long)d.lost, issued);
-    if (m == STREAMED) {
-        assert_int_equal(d.data, s.written); /* a sink loses nothing it was given */
-        assert_int_equal(d.errors, 0);
-    }
-    if (m == FLIGHT) assert_int_equal(d.errors, 0); /* whole records evicted: a clean start */
+    if (m == STREAMED) assert_int_equal(d.data, s.written); /* a sink loses nothing it was given */
+    /* Flight: whole records evicted, a clean start. Drained while overflowing: the sequence gaps
+     * and aborted frames the evictions leave are the losses the loss records count, not errors. */
+    if (d.errors)
+        fail_msg("%s: %llu reader errors in a stream the recorder wrote", what, (unsigned long long)d.errors);
     free(g->ring);
     evt_rkh_test_buf_free(&g->out);
 }

@@ -1,0 +1,168 @@
+/* The RKH reader's ordered diagnostics and the ledger that tells the recorder's declared losses
+ * from damage (invariants D1-D5 in rkh_diag_dec.h). */
+#include "formats/rkh/rkh_diag_dec.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+enum {
+    RKH_DIAG_ERR,    /* an error, reported when it reaches the head */
+    RKH_DIAG_OK,     /* explained by loss records: dropped when it reaches the head */
+    RKH_DIAG_PEND,   /* needs `need` more records of credit */
+    RKH_DIAG_HOLD,   /* an aborted frame waiting for the next numbered frame (D4) */
+    RKH_DIAG_LINKED  /* an aborted frame decided with gap item gap_id (D4) */
+};
+
+void rkh_diag_init(rkh_diag *d, evt_reader *r)
+{
+    d->r = r;
+    d->head = d->n = 0;
+    d->head_id = 0;
+    d->credit = d->explained_gaps = d->explained_aborts = 0;
+}
+
+static rkh_diag_item *at(rkh_diag *d, unsigned i) { return &d->q[(d->head + i) % RKH_DIAG_MAX]; }
+
+static void report(rkh_diag *d, const rkh_diag_item *it) { evt_reader_error(d->r, it->off, "%s", it->msg); }
+
+static void explained(rkh_diag *d, const rkh_diag_item *it)
+{
+    if (it->gap) d->explained_gaps++;
+    else d->explained_aborts++;
+}
+
+/* The state a held item resolves to, or PEND/HOLD while it cannot be decided yet. */
+static uint8_t fate(rkh_diag *d, const rkh_diag_item *it)
+{
+    if (it->st != RKH_DIAG_LINKED) return it->st;
+    return at(d, (unsigned)(it->gap_id - d->head_id))->st; /* the gap is held after it */
+}
+
+/* Report or drop the decided items at the head (D2). */
+static void flush(rkh_diag *d)
+{
+    while (d->n) {
+        rkh_diag_item *h = at(d, 0);
+        uint8_t f = fate(d, h);
+        if (f == RKH_DIAG_PEND || f == RKH_DIAG_HOLD || f == RKH_DIAG_LINKED) return;
+        if (f == RKH_DIAG_ERR) report(d, h);
+        else explained(d, h);
+        d->head = (d->head + 1) % RKH_DIAG_MAX;
+        d->head_id++;
+        d->n--;
+    }
+}
+
+/* Credit pays held candidates oldest first (D3). */
+static void pay(rkh_diag *d)
+{
+    for (unsigned i = 0; i < d->n && d->credit; i++) {
+        rkh_diag_item *it = at(d, i);
+        if (it->st != RKH_DIAG_PEND) continue;
+        uint64_t p = it->need < d->credit ? it->need : d->credit;
+        it->need -= p;
+        d->credit -= p;
+        if (!it->need) it->st = RKH_DIAG_OK;
+    }
+}
+
+/* Decide the oldest undecided item as an error (D5), with the gap an aborted frame is linked to. */
+static void force_oldest(rkh_diag *d)
+{
+    for (unsigned i = 0; i < d->n; i++) {
+        rkh_diag_item *it = at(d, i);
+        if (it->st == RKH_DIAG_PEND || it->st == RKH_DIAG_HOLD) { it->st = RKH_DIAG_ERR; return; }
+        if (it->st == RKH_DIAG_LINKED) {
+            rkh_diag_item *g = at(d, (unsigned)(it->gap_id - d->head_id));
+            if (g->st == RKH_DIAG_PEND) g->st = RKH_DIAG_ERR;
+            return;
+        }
+    }
+}
+
+/* Append an item; its message from fmt. Returns it (valid until the next call). */
+static rkh_diag_item *push(rkh_diag *d, uint64_t off, uint8_t st, uint64_t need, int gap, const char *fmt,
+                           va_list ap)
+{
+    while (d->n == RKH_DIAG_MAX) {
+        force_oldest(d);
+        flush(d);
+    }
+    rkh_diag_item *it = at(d, d->n++);
+    it->off = off;
+    it->st = st;
+    it->need = need;
+    it->gap = (uint8_t)gap;
+    it->gap_id = 0;
+    vsnprintf(it->msg, sizeof it->msg, fmt, ap);
+    return it;
+}
+
+void rkh_diag_error(rkh_diag *d, uint64_t off, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (!d->n) {
+        char msg[RKH_DIAG_MSG];
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        evt_reader_error(d->r, off, "%s", msg);
+    } else {
+        push(d, off, RKH_DIAG_ERR, 0, 0, fmt, ap);
+    }
+    va_end(ap);
+}
+
+void rkh_diag_gap(rkh_diag *d, uint64_t off, uint64_t missing, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    push(d, off, RKH_DIAG_PEND, missing, 1, fmt, ap);
+    va_end(ap);
+    uint64_t id = d->head_id + d->n - 1;
+    for (unsigned i = 0; i + 1 < d->n; i++) {
+        rkh_diag_item *it = at(d, i);
+        if (it->st == RKH_DIAG_HOLD) { it->st = RKH_DIAG_LINKED; it->gap_id = id; }
+    }
+    pay(d);
+    flush(d);
+}
+
+void rkh_diag_abort(rkh_diag *d, uint64_t off, int seq, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    push(d, off, seq ? RKH_DIAG_HOLD : RKH_DIAG_PEND, 1, 0, fmt, ap);
+    va_end(ap);
+    pay(d);
+    flush(d);
+}
+
+void rkh_diag_seq_ok(rkh_diag *d)
+{
+    for (unsigned i = 0; i < d->n; i++)
+        if (at(d, i)->st == RKH_DIAG_HOLD) at(d, i)->st = RKH_DIAG_OK;
+    flush(d);
+}
+
+void rkh_diag_loss(rkh_diag *d, uint64_t records)
+{
+    d->credit += records;
+    pay(d);
+    flush(d);
+}
+
+void rkh_diag_settle(rkh_diag *d)
+{
+    for (unsigned i = 0; i < d->n; i++)
+        if (at(d, i)->st == RKH_DIAG_HOLD) at(d, i)->st = RKH_DIAG_PEND;
+    pay(d);
+    flush(d);
+}
+
+void rkh_diag_end(rkh_diag *d)
+{
+    rkh_diag_settle(d);
+    for (unsigned i = 0; i < d->n; i++)
+        if (at(d, i)->st == RKH_DIAG_PEND) at(d, i)->st = RKH_DIAG_ERR;
+    flush(d);
+}

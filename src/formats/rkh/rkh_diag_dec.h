@@ -1,0 +1,68 @@
+/* The RKH reader's diagnostics, in stream order, with the losses the recorder itself declared kept
+ * apart from damage. A sequence gap or an aborted frame whose records the recorder's loss records
+ * (EVT_RKH_TE_LOST) count is a counted loss, not an error: the recorder evicted those records and
+ * said so. One the loss records do not account for, by the end of the stream, is an error.
+ * Because a loss record may come before or after the gap it explains, such candidates are held
+ * (with every diagnostic after them, so stderr stays in offset order) until a loss record pays for
+ * them or the stream ends. Host library, used by rkh_dec.c.
+ *
+ * Invariants:
+ *  D1 Every problem is counted in r->errors exactly once, or explained exactly once; after
+ *     rkh_diag_end nothing is held.
+ *  D2 Diagnostics reach r's diag callback in the order they were found (byte-offset order).
+ *  D3 Credit (records the loss records counted, not yet matched) pays held candidates oldest
+ *     first; credit left over pays later candidates as they are found (the recorder's drops take
+ *     no sequence number, so some credit never meets a gap).
+ *  D4 With sequence numbers on, an aborted frame is decided with the sequence gap after it (the
+ *     aborted record's number is missing there, so the gap already counts it); no gap before the
+ *     next numbered frame: nothing is missing, not an error. Before the first numbered frame, at
+ *     the end, or with sequence numbers off, an aborted frame needs one record of credit.
+ *  D5 At most RKH_DIAG_MAX diagnostics are held; one more decides the oldest held candidate as an
+ *     error, so memory stays bounded on any input. */
+#ifndef EVT_RKH_DIAG_DEC_H
+#define EVT_RKH_DIAG_DEC_H
+
+#include <stdint.h>
+#include "evtrace/reader.h"
+
+#define RKH_DIAG_MAX 256
+#define RKH_DIAG_MSG 208
+
+typedef struct rkh_diag_item {
+    uint64_t off;     /* byte offset reported */
+    uint64_t need;    /* records of credit still needed (RKH_DIAG_PEND) */
+    uint64_t gap_id;  /* RKH_DIAG_LINKED: id of the gap item it is decided with */
+    uint8_t st;       /* RKH_DIAG_* state */
+    uint8_t gap;      /* 1: a sequence gap, 0: an aborted frame or a plain error */
+    char msg[RKH_DIAG_MSG];
+} rkh_diag_item;
+
+typedef struct rkh_diag {
+    evt_reader *r;
+    rkh_diag_item q[RKH_DIAG_MAX]; /* held diagnostics, a ring: q[head] has id head_id */
+    unsigned head, n;
+    uint64_t head_id;
+    uint64_t credit;               /* D3 */
+    uint64_t explained_gaps;       /* gaps the loss records accounted for (info --json) */
+    uint64_t explained_aborts;     /* aborted frames likewise */
+} rkh_diag;
+
+void rkh_diag_init(rkh_diag *d, evt_reader *r);
+/* A problem that is an error whatever follows; reported now, or after what is held before it. */
+void rkh_diag_error(rkh_diag *d, uint64_t off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A sequence gap of `missing` records (decides the aborted frames held for it, D4). */
+void rkh_diag_gap(rkh_diag *d, uint64_t off, uint64_t missing, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* An aborted frame; seq: the stream has sequence numbers (D4). */
+void rkh_diag_abort(rkh_diag *d, uint64_t off, int seq, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* A numbered frame that follows its predecessor without a gap: held aborted frames explained (D4). */
+void rkh_diag_seq_ok(rkh_diag *d);
+/* The first numbered frame: nothing tells what aborted frames before it held; each needs one record
+ * of credit (D4). */
+void rkh_diag_settle(rkh_diag *d);
+/* A loss record counted `records` more lost records. */
+void rkh_diag_loss(rkh_diag *d, uint64_t records);
+/* The end of the stream: what is still held is an error (D1). */
+void rkh_diag_end(rkh_diag *d);
+
+#endif
