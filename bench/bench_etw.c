@@ -178,6 +178,7 @@ int main(void)
         for (int k = 0; k < 2; k++) evt_etw_session_stop(&s2[k]);
         bench_report("etw", "two threads, two sessions: TraceEvent", t2, "ns/event per thread");
         bench_report("etw", "two threads, two sessions / two-thread baseline", t2 / base2, "x");
+        bench_report("etw", "two-session ratio / one-session ratio (1.00: nothing shared)", (t2 / base2) / (te / base), "x");
         /* The same with THREAD_OWNED sessions, beside the same baseline, interleaved. Each round
          * starts two new threads, and a slot stays its thread id's: a slot per round and thread. */
         static uint8_t mem5[2][(ROUNDS + 4) * 64 * 1024] __attribute__((aligned(64)));

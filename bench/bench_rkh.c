@@ -128,6 +128,9 @@ int main(void)
     bench_report("rkh", "2-arg record, two threads on two recorders", two, "ns/event/thread");
     bench_report("rkh", "two threads / two-thread baseline", two / base_2t, "x");
     bench_report("rkh", "two threads / two-thread baseline, median of 20 rounds", two_med, "x");
+    /* Scaling alone: each ratio against its own baseline, so 1.00 means nothing is shared. */
+    bench_report("rkh", "two-thread ratio / one-thread streamed ratio (1.00: nothing shared)",
+                 (two / base_2t) / (streamed / base), "x");
 
     /* decoder throughput on a ~32 MB stream */
     g_outcap = 32u << 20;
