@@ -72,8 +72,40 @@ def tiny_elf():
     return eh + body + shdrs
 
 
+def rkh_stuff(body):
+    out = b""
+    for b in body:
+        out += bytes([0x7D, b ^ 0x20]) if b in (0x7D, 0x7E) else bytes([b])
+    return out
+
+
+def rkh_losses(stream):
+    """blinky_stock with what a ring drained while it overflows leaves (docs/rkh.md): records left
+    out (sequence gaps), a record cut by escape + flag (aborted), evtrace loss records before and
+    after the gaps they explain, and one gap no loss record explains (an error)."""
+    frames = stream.strip(b"\x7e").split(b"\x7e")
+    total = 0
+
+    def loss(n):
+        nonlocal total
+        total += n
+        body = struct.pack("<BII", 0xBF, n, total)
+        return rkh_stuff(body + bytes([(-sum(body)) & 0xFF])) + b"\x7e"
+
+    out = b"\x7e" + frames[0] + b"\x7e"  # TCFG
+    recs = [f + b"\x7e" for f in frames[1:]]
+    out += b"".join(recs[0:3])
+    out += b"".join(recs[5:7]) + loss(2)  # gap of 2, loss record after it
+    out += loss(1) + b"".join(recs[8:10])  # loss record before its gap
+    out += recs[10][:4] + b"\x7d\x7e" + b"".join(recs[12:14]) + loss(2)  # aborted frame + gap
+    out += b"".join(recs[15:])  # a gap nothing explains
+    return out
+
+
 def main():
     traces = {k: read(v) for k, v in TRACES.items()}
+    # The RKH reader: the loss ledger (gaps and aborted frames explained by loss records).
+    put("rkh", "losses", rkh_losses(traces["rkh"]))
     # Auto-detection: the bytes as they are, plus an empty file.
     for k, t in traces.items():
         put("detect", k, t)
