@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "evt_reader_test.h"
 #include "evt_counter_clock.h"
 #include "evt_test.h"
-#include "evtrace/json.h"
 #include "evtrace/reader.h"
 #include "evtrace/rkh.h"
 
@@ -87,7 +87,6 @@ static void record_stream(void)
 }
 
 /* ---- decoding one (damaged) copy ----------------------------------------------------------------- */
-#define MAXDIAG 16
 typedef struct result {
     int status_ok;
     char *info;                   /* info --json body */
@@ -96,20 +95,8 @@ typedef struct result {
     unsigned bad_args;            /* records whose arguments differ from what was recorded */
     uint64_t lost_sum;            /* sum of the counts of lost events */
     unsigned nlost;
-    unsigned ndiag;
-    uint64_t diag_off[MAXDIAG];
-    char diag_msg[MAXDIAG][200];
+    evt_test_diags diags;
 } result;
-
-static void diag(void *user, uint64_t off, const char *msg)
-{
-    result *res = user;
-    if (res->ndiag < MAXDIAG) {
-        res->diag_off[res->ndiag] = off;
-        snprintf(res->diag_msg[res->ndiag], sizeof res->diag_msg[0], "%s", msg);
-    }
-    res->ndiag++;
-}
 
 static void check_args(result *res, const evt_event *ev, uint64_t k)
 {
@@ -130,7 +117,7 @@ static void decode(const uint8_t *p, size_t n, const char *cfg_path, result *res
     if (cfg_path) { o.n = 1; o.key[0] = "rkh-config"; o.val[0] = cfg_path; }
     char err[256];
     evt_reader *rd;
-    assert_int_equal(evt_reader_open_mem(p, n, "rkh", &o, diag, res, &rd, err, sizeof err), EVT_OK);
+    assert_int_equal(evt_reader_open_mem(p, n, "rkh", &o, evt_test_diag_collect, &res->diags, &rd, err, sizeof err), EVT_OK);
     evt_event ev;
     evt_status st;
     while ((st = evt_reader_next(rd, &ev)) == EVT_OK) {
@@ -143,14 +130,7 @@ static void decode(const uint8_t *p, size_t n, const char *cfg_path, result *res
         }
     }
     res->status_ok = st == EVT_END;
-    size_t jl = 0;
-    FILE *f = open_memstream(&res->info, &jl);
-    evt_json j;
-    evt_json_init(&j, f, 0);
-    evt_json_obj_begin(&j);
-    rd->desc->info(rd->state, &j);
-    evt_json_obj_end(&j);
-    fclose(f);
+    res->info = evt_test_info_json(rd);
     evt_reader_close(rd);
 }
 
@@ -178,9 +158,7 @@ static void want_all_but(const result *res, size_t lo, size_t hi)
 
 static int has_diag(const result *res, uint64_t off, const char *word)
 {
-    for (unsigned i = 0; i < res->ndiag && i < MAXDIAG; i++)
-        if (res->diag_off[i] == off && strstr(res->diag_msg[i], word)) return 1;
-    return 0;
+    return evt_test_diag_has(&res->diags, off, word);
 }
 
 static uint8_t *copy(size_t extra) { uint8_t *b = malloc(g_n + extra + 1); assert_non_null(b); memcpy(b, g_s, g_n); return b; }
@@ -202,7 +180,7 @@ static void test_clean(void **st)
     want(&res, "seq_gaps", 0);
     want(&res, "missing_records", 0);
     want(&res, "trailing_bytes", 0);
-    assert_int_equal(res.ndiag, 0);
+    assert_int_equal(res.diags.n, 0);
     assert_int_equal(res.nlost, 0);
     want_all_but(&res, 1, 0);
     free(res.info);

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "evt_reader_test.h"
 #include "evt_counter_clock.h"
-#include "evtrace/json.h"
 #include "evtrace/reader.h"
 #include "evtrace/rkh.h"
 
@@ -111,51 +111,31 @@ static size_t put_loss(stream *s, uint32_t n)
 }
 
 /* ---- decoding ------------------------------------------------------------------------------------ */
-#define MAXDIAG 400
 typedef struct result {
     uint64_t errors, lost, events;
-    unsigned ndiag;
-    uint64_t diag_off[MAXDIAG];
-    char diag_msg[MAXDIAG][120];
+    evt_test_diags d;
     char *info;
 } result;
-
-static void diag(void *user, uint64_t off, const char *msg)
-{
-    result *res = user;
-    if (res->ndiag < MAXDIAG) {
-        res->diag_off[res->ndiag] = off;
-        snprintf(res->diag_msg[res->ndiag], sizeof res->diag_msg[0], "%s", msg);
-    }
-    res->ndiag++;
-}
 
 static void decode(const stream *s, result *res)
 {
     memset(res, 0, sizeof *res);
     char err[256];
     evt_reader *rd;
-    assert_int_equal(evt_reader_open_mem(s->p, s->n, "rkh", NULL, diag, res, &rd, err, sizeof err), EVT_OK);
+    assert_int_equal(evt_reader_open_mem(s->p, s->n, "rkh", NULL, evt_test_diag_collect, &res->d, &rd, err, sizeof err), EVT_OK);
     evt_event ev;
     evt_status st;
     while ((st = evt_reader_next(rd, &ev)) == EVT_OK) res->events += ev.kind != EVT_KIND_LOST;
     assert_int_equal(st, EVT_END);
     res->errors = rd->errors;
     res->lost = rd->lost;
-    size_t jl = 0;
-    FILE *f = open_memstream(&res->info, &jl);
-    evt_json j;
-    evt_json_init(&j, f, 0);
-    evt_json_obj_begin(&j);
-    rd->desc->info(rd->state, &j);
-    evt_json_obj_end(&j);
-    fclose(f);
+    res->info = evt_test_info_json(rd);
     evt_reader_close(rd);
-    assert_int_equal(res->ndiag, res->errors); /* every error reported once, nothing else reported */
-    for (unsigned i = 1; i < res->ndiag && i < MAXDIAG; i++)
-        if (res->diag_off[i] < res->diag_off[i - 1])
-            fail_msg("diagnostic %u at offset %llu after one at %llu", i, (unsigned long long)res->diag_off[i],
-                     (unsigned long long)res->diag_off[i - 1]);
+    assert_int_equal(res->d.n, res->errors); /* every error reported once, nothing else reported */
+    for (unsigned i = 1; i < res->d.n && i < EVT_TEST_DIAG_MAX; i++)
+        if (res->d.off[i] < res->d.off[i - 1])
+            fail_msg("diagnostic %u at offset %llu after one at %llu", i, (unsigned long long)res->d.off[i],
+                     (unsigned long long)res->d.off[i - 1]);
 }
 
 static void want(const result *res, const char *key, uint64_t v)
@@ -168,10 +148,10 @@ static void want(const result *res, const char *key, uint64_t v)
 
 static void want_diag(const result *res, unsigned i, uint64_t off, const char *word)
 {
-    assert_true(i < res->ndiag);
-    if (res->diag_off[i] != off || !strstr(res->diag_msg[i], word))
+    assert_true(i < res->d.n);
+    if (res->d.off[i] != off || !strstr(res->d.msg[i], word))
         fail_msg("diagnostic %u: want '%s' at %llu, got '%s' at %llu", i, word, (unsigned long long)off,
-                 res->diag_msg[i], (unsigned long long)res->diag_off[i]);
+                 res->d.msg[i], (unsigned long long)res->d.off[i]);
 }
 
 static void done(stream *s, result *res) { free(s->p); free(res->info); }

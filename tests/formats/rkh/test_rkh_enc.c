@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "evt_reader_test.h"
 #include "evt_test.h"
-#include "evtrace/json.h"
 #include "evtrace/reader.h"
 #include "evtrace/rkh.h"
 #include "formats/rkh/rkh_defs.h"
@@ -481,15 +481,7 @@ static void small_ring(int with_seq, uint32_t ring_size, uint32_t chunk)
     uint64_t lost_events = 0;
     while (evt_reader_next(rd, &ev) == EVT_OK)
         if (ev.kind == EVT_KIND_LOST) lost_events += ev.count;
-    char *json = NULL;
-    size_t jl = 0;
-    FILE *f = open_memstream(&json, &jl);
-    evt_json j;
-    evt_json_init(&j, f, 0);
-    evt_json_obj_begin(&j);
-    rd->desc->info(rd->state, &j);
-    evt_json_obj_end(&j);
-    fclose(f);
+    char *json = evt_test_info_json(rd);
     char key[64];
     snprintf(key, sizeof key, "\"recorder_lost\":%u", r.lost_total);
     assert_non_null(strstr(json, key));
@@ -571,15 +563,7 @@ static void drain_cut(int after_escape)
     }
     assert_int_equal(data + lost, issued);
     assert_int_equal(rd->errors, 0); /* the aborted frame and its gap are the counted loss */
-    char *json = NULL;
-    size_t jl = 0;
-    FILE *f = open_memstream(&json, &jl);
-    evt_json j;
-    evt_json_init(&j, f, 0);
-    evt_json_obj_begin(&j);
-    rd->desc->info(rd->state, &j);
-    evt_json_obj_end(&j);
-    fclose(f);
+    char *json = evt_test_info_json(rd);
     if (!strstr(json, "\"aborted_frames\":1") || !strstr(json, "\"checksum_errors\":0"))
         fail_msg("the cut record is not one aborted frame: %s", json);
     free(json);

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "evt_reader_test.h"
 #include "evt_test.h"
-#include "evtrace/json.h"
 #include "evtrace/reader.h"
 
 /* Value of the first "<key>": in a JSON text: an integer, a "0x.." hex string, or true/false.
@@ -114,16 +114,7 @@ static void check_sample(const char *base)
     assert_int_equal(r->lost, 0);
 
     /* the reader's info JSON against the key's header and layout figures */
-    char *info = NULL;
-    size_t ilen = 0;
-    FILE *mem = open_memstream(&info, &ilen);
-    assert_non_null(mem);
-    evt_json j;
-    evt_json_init(&j, mem, 0);
-    evt_json_obj_begin(&j);
-    r->desc->info(r->state, &j);
-    evt_json_obj_end(&j);
-    fclose(mem);
+    char *info = evt_test_info_json(r);
     assert_int_equal(json_num(info, "valid_entries"), json_num(key, "valid_entries"));
     assert_int_equal(json_num(info, "valid_entries"), nrows);
     assert_int_equal(json_num(info, "capacity"), json_num(key, "event_capacity"));

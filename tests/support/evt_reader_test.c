@@ -1,0 +1,43 @@
+/* Reader helpers shared by the decoder tests (evt_reader_test.h). */
+#define _GNU_SOURCE
+#include "evt_reader_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "evtrace/json.h"
+
+char *evt_test_info_json(evt_reader *rd)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    if (!f) {
+        fprintf(stderr, "evt_test_info_json: open_memstream failed\n");
+        abort();
+    }
+    evt_json j;
+    evt_json_init(&j, f, 0);
+    evt_json_obj_begin(&j);
+    if (rd->desc->info) rd->desc->info(rd->state, &j);
+    evt_json_obj_end(&j);
+    fclose(f);
+    return out;
+}
+
+void evt_test_diag_collect(void *user, uint64_t off, const char *msg)
+{
+    evt_test_diags *d = user;
+    if (d->n < EVT_TEST_DIAG_MAX) {
+        d->off[d->n] = off;
+        snprintf(d->msg[d->n], sizeof d->msg[0], "%s", msg);
+    }
+    d->n++;
+}
+
+int evt_test_diag_has(const evt_test_diags *d, uint64_t off, const char *word)
+{
+    for (unsigned i = 0; i < d->n && i < EVT_TEST_DIAG_MAX; i++)
+        if (d->off[i] == off && strstr(d->msg[i], word)) return 1;
+    return 0;
+}

@@ -1,0 +1,26 @@
+/* Reader helpers shared by the decoder tests. */
+#ifndef EVT_READER_TEST_H
+#define EVT_READER_TEST_H
+
+#include <stdint.h>
+#include "evtrace/reader.h"
+
+/* A reader's diagnostics as the diag callback received them: the first EVT_TEST_DIAG_MAX kept,
+ * all counted. */
+#define EVT_TEST_DIAG_MAX 400
+typedef struct evt_test_diags {
+    unsigned n;                         /* received (may exceed EVT_TEST_DIAG_MAX) */
+    uint64_t off[EVT_TEST_DIAG_MAX];
+    char msg[EVT_TEST_DIAG_MAX][160];
+} evt_test_diags;
+/* An evt_diag_fn; user is an evt_test_diags (zeroed before the reader opens). */
+void evt_test_diag_collect(void *user, uint64_t off, const char *msg);
+/* A kept diagnostic at off whose message contains word. */
+int evt_test_diag_has(const evt_test_diags *d, uint64_t off, const char *word);
+
+/* The reader's `info --json` keys (its desc->info, called after the last event) as one JSON
+ * object, e.g. {"frames":3,...}; malloc'd, the caller frees. Aborts the test process if the
+ * memory stream cannot be opened. */
+char *evt_test_info_json(evt_reader *rd);
+
+#endif
