@@ -23,6 +23,7 @@
 #define CHUNK 65536u
 #define MAX_FRAME (1u << 20)  /* longer runs without a flag are reported and skipped */
 #define MAX_ARGS 12
+#define RKH_LIVE_HOLD (64u << 10) /* live streams: a gap waits this many bytes for its loss record */
 
 /* One argument of a layout, parsed once from the table's layout string. */
 typedef struct rkh_arg {
@@ -540,6 +541,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
     int redo = s->redo;
     s->redo = 0;
     if (!redo) s->frames++;
+    rkh_diag_progress(&s->diag, s->frame_off);
     ev->offset = s->frame_off;
 
     if (id == RKH_TE_TCFG && (n == RKH_TCFG_LEN || n == RKH_TCFG_LEN + 1)) {
@@ -782,6 +784,7 @@ static evt_status open_(evt_reader *r, void **state)
     *state = s;
     s->r = r;
     rkh_diag_init(&s->diag, r);
+    if (r->src.is_stream) rkh_diag_set_hold(&s->diag, RKH_LIVE_HOLD);
     s->chunk = evt_malloc(CHUNK);
     if (!s->chunk) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
     build_defs(s);

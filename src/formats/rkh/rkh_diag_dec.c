@@ -1,5 +1,5 @@
 /* The RKH reader's ordered diagnostics and the ledger that tells the recorder's declared losses
- * from damage (invariants D1-D5 in rkh_diag_dec.h). */
+ * from damage (invariants D1-D6 in rkh_diag_dec.h). */
 #include "formats/rkh/rkh_diag_dec.h"
 
 #include <stdarg.h>
@@ -19,7 +19,10 @@ void rkh_diag_init(rkh_diag *d, evt_reader *r)
     d->head = d->n = 0;
     d->head_id = 0;
     d->credit = d->explained_gaps = d->explained_aborts = 0;
+    d->hold = 0;
 }
+
+void rkh_diag_set_hold(rkh_diag *d, uint64_t bytes) { d->hold = bytes; }
 
 static rkh_diag_item *at(rkh_diag *d, unsigned i) { return &d->q[(d->head + i) % RKH_DIAG_MAX]; }
 
@@ -96,6 +99,14 @@ static rkh_diag_item *push(rkh_diag *d, uint64_t off, uint8_t st, uint64_t need,
     it->gap_id = 0;
     vsnprintf(it->msg, sizeof it->msg, fmt, ap);
     return it;
+}
+
+void rkh_diag_progress(rkh_diag *d, uint64_t off)
+{
+    while (d->hold && d->n && at(d, 0)->off + d->hold < off) { /* the head is undecided (flush) */
+        force_oldest(d);
+        flush(d);
+    }
 }
 
 void rkh_diag_error(rkh_diag *d, uint64_t off, const char *fmt, ...)

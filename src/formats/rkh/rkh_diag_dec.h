@@ -18,7 +18,10 @@
  *     next numbered frame: nothing is missing, not an error. Before the first numbered frame, at
  *     the end, or with sequence numbers off, an aborted frame needs one record of credit.
  *  D5 At most RKH_DIAG_MAX diagnostics are held; one more decides the oldest held candidate as an
- *     error, so memory stays bounded on any input. */
+ *     error, so memory stays bounded on any input.
+ *  D6 On a live stream (hold > 0) a candidate is decided as an error once the stream is `hold`
+ *     bytes past it, so diagnostics keep coming. The recorder writes the loss record for a gap
+ *     within one ring's worth of bytes after it, so this is exact for rings up to `hold` bytes. */
 #ifndef EVT_RKH_DIAG_DEC_H
 #define EVT_RKH_DIAG_DEC_H
 
@@ -43,11 +46,16 @@ typedef struct rkh_diag {
     unsigned head, n;
     uint64_t head_id;
     uint64_t credit;               /* D3 */
+    uint64_t hold;                 /* D6: bytes a candidate is held on a live stream (0: to the end) */
     uint64_t explained_gaps;       /* gaps the loss records accounted for (info --json) */
     uint64_t explained_aborts;     /* aborted frames likewise */
 } rkh_diag;
 
 void rkh_diag_init(rkh_diag *d, evt_reader *r);
+/* Live streams: hold candidates for at most `bytes` of stream (D6). */
+void rkh_diag_set_hold(rkh_diag *d, uint64_t bytes);
+/* The reader is at byte offset off (a frame's start): decide what D6 says is due. */
+void rkh_diag_progress(rkh_diag *d, uint64_t off);
 /* A problem that is an error whatever follows; reported now, or after what is held before it. */
 void rkh_diag_error(rkh_diag *d, uint64_t off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* A sequence gap of `missing` records (decides the aborted frames held for it, D4). */
