@@ -34,11 +34,16 @@ static void explained(rkh_diag *d, const rkh_diag_item *it)
     else d->explained_aborts++;
 }
 
-/* The state a held item resolves to, or PEND/HOLD while it cannot be decided yet. */
+/* The gap item a LINKED item is decided with (held after it). */
+static rkh_diag_item *linked_gap(rkh_diag *d, const rkh_diag_item *it)
+{
+    return at(d, (unsigned)(it->gap_id - d->head_id));
+}
+
+/* The state a held item resolves to: ERR, OK, or PEND/HOLD while it cannot be decided yet. */
 static uint8_t fate(rkh_diag *d, const rkh_diag_item *it)
 {
-    if (it->st != RKH_DIAG_LINKED) return it->st;
-    return at(d, (unsigned)(it->gap_id - d->head_id))->st; /* the gap is held after it */
+    return it->st == RKH_DIAG_LINKED ? linked_gap(d, it)->st : it->st;
 }
 
 /* Report or drop the decided items at the head (D2). */
@@ -47,7 +52,7 @@ static void flush(rkh_diag *d)
     while (d->n) {
         rkh_diag_item *h = at(d, 0);
         uint8_t f = fate(d, h);
-        if (f == RKH_DIAG_PEND || f == RKH_DIAG_HOLD || f == RKH_DIAG_LINKED) return;
+        if (f == RKH_DIAG_PEND || f == RKH_DIAG_HOLD) return;
         if (f == RKH_DIAG_ERR) report(d, h);
         else explained(d, h);
         d->head = (d->head + 1) % RKH_DIAG_MAX;
@@ -76,16 +81,15 @@ static void force_oldest(rkh_diag *d)
         rkh_diag_item *it = at(d, i);
         if (it->st == RKH_DIAG_PEND || it->st == RKH_DIAG_HOLD) { it->st = RKH_DIAG_ERR; return; }
         if (it->st == RKH_DIAG_LINKED) {
-            rkh_diag_item *g = at(d, (unsigned)(it->gap_id - d->head_id));
+            rkh_diag_item *g = linked_gap(d, it);
             if (g->st == RKH_DIAG_PEND) g->st = RKH_DIAG_ERR;
             return;
         }
     }
 }
 
-/* Append an item; its message from fmt. Returns it (valid until the next call). */
-static rkh_diag_item *push(rkh_diag *d, uint64_t off, uint8_t st, uint64_t need, int gap, const char *fmt,
-                           va_list ap)
+/* Append an item; its message from fmt. */
+static void push(rkh_diag *d, uint64_t off, uint8_t st, uint64_t need, int gap, const char *fmt, va_list ap)
 {
     while (d->n == RKH_DIAG_MAX) {
         force_oldest(d);
@@ -98,7 +102,6 @@ static rkh_diag_item *push(rkh_diag *d, uint64_t off, uint8_t st, uint64_t need,
     it->gap = (uint8_t)gap;
     it->gap_id = 0;
     vsnprintf(it->msg, sizeof it->msg, fmt, ap);
-    return it;
 }
 
 void rkh_diag_progress(rkh_diag *d, uint64_t off)
