@@ -171,7 +171,12 @@ typedef struct evt_xray_config {
  * (bad configuration, no memory, already started). Environment: EVT_XRAY_BUFFER_SIZE and
  * EVT_XRAY_BUFFER_COUNT override zeros in cfg. */
 int evt_xray_start(const evt_xray_config *cfg);
-/* Stop recording (removes the XRay handlers; later calls record nothing). Returns 0 or -1. */
+/* Stop recording (removes the XRay handlers; later calls record nothing). Waits for the records
+ * other threads are writing (a call that passed the gate completes first, or finds the recorder
+ * stopped and records nothing) and hands every thread's buffer back, so after it returns the stats
+ * are final (written + dropped == records issued) and evt_xray_write_file holds every record
+ * counted; a restart may then free the pool. Call it from thread context (from a signal handler
+ * that interrupted a record of its own thread, that record is not waited for). Returns 0 or -1. */
 int evt_xray_stop(void);
 /* Write the recorded buffers as an FDR v5 file (header + blocks in acquisition order); for
  * -finstrument-functions traces also write the id map to "<path>.map.yaml". Returns 0 or -1. */
@@ -179,7 +184,8 @@ int evt_xray_write_file(const char *path);
 /* Whole buffers overwritten and records dropped so far. */
 uint64_t evt_xray_buffers_lost(void);
 uint64_t evt_xray_records_dropped(void);
-/* The common recorder stats (evtrace/recorder.h) of the running or last session. */
+/* The common recorder stats (evtrace/recorder.h) of the running or last session (while running,
+ * written lags by the records in buffers threads still hold; after evt_xray_stop it is exact). */
 struct evt_rec_stats;
 void evt_xray_get_rec_stats(struct evt_rec_stats *out);
 /* The cycle frequency written in the header (TSC Hz, calibrated at start). */

@@ -7,7 +7,17 @@
  *
  * Every entry point: gate (one relaxed load; stopped = return, no clock read), the thread's
  * writer, its nesting guard (busy = a signal handler interrupted a record of this thread: drop
- * and count), then the clock and the record. No lock: buffers are per thread. */
+ * and count), the gate again (stop's handshake, below), then the clock and the record. No lock:
+ * buffers are per thread.
+ *
+ * Stop and records in flight: a thread's writer is registered (g_threads, under g_reg_mu) on its
+ * first event and unlinked at its exit. A record sets its guard, then loads the gate again; stop
+ * closes the gate, runs membarrier (a full barrier on every thread: either the record's guard
+ * store is visible to stop, or its second gate load sees the gate closed and it touches nothing),
+ * then waits for every registered guard to clear and releases each writer's buffer (its records
+ * count as written). So once stop returns no record is being written: the file written after it
+ * holds every record counted, the stats are final (written + dropped == issued), and a restart
+ * may free the old pool. */
 #define _GNU_SOURCE
 #include "evtrace/xray.h"
 
@@ -15,6 +25,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +62,15 @@ static uint64_t g_hz;
 static int g_const_tsc, g_nonstop_tsc;
 static pthread_key_t g_key;
 static pthread_once_t g_key_once = PTHREAD_ONCE_INIT;
-static __thread evt_xray_writer t_w;
+/* A thread's writer and its link in the registry of live writers (stop waits for their records). */
+typedef struct xr_thread {
+    evt_xray_writer w;
+    struct xr_thread *prev, *next; /* g_threads, under g_reg_mu */
+    int linked;
+} xr_thread;
+static __thread xr_thread t_x;
+static xr_thread *g_threads;
+static pthread_mutex_t g_reg_mu = PTHREAD_MUTEX_INITIALIZER;
 
 /* The port's counter (rdtsc on x86, CLOCK_MONOTONIC ns elsewhere): what the header's cycle
  * frequency describes. A writer's records are in its own order; a value read out of turn is
@@ -128,27 +147,96 @@ static void cpu_flags(void)
 #endif
 }
 
-/* Thread exit: hand the buffer back as full so the pool can reuse it. */
-static void thread_gone(void *arg) { evt_xray_writer_release(arg); }
+/* The registry's lock is taken with the thread's signals blocked: a handler that records on a
+ * thread holding it never waits for it (and a first record in a handler may register). */
+static void reg_lock(sigset_t *old)
+{
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, old);
+    pthread_mutex_lock(&g_reg_mu);
+}
+static void reg_unlock(const sigset_t *old)
+{
+    pthread_mutex_unlock(&g_reg_mu);
+    pthread_sigmask(SIG_SETMASK, old, NULL);
+}
 
-static void make_key(void) { (void)pthread_key_create(&g_key, thread_gone); }
+/* Thread exit: hand the buffer back as full so the pool can reuse it, leave the registry. A record
+ * made later on this thread (a later destructor) registers it again (tid 0). */
+static void thread_gone(void *arg)
+{
+    xr_thread *x = arg;
+    sigset_t old;
+    reg_lock(&old);
+    evt_xray_writer_release(&x->w);
+    if (x->linked) {
+        if (x->prev) x->prev->next = x->next;
+        else g_threads = x->next;
+        if (x->next) x->next->prev = x->prev;
+        x->prev = x->next = NULL;
+        x->linked = 0;
+    }
+    x->w.tid = 0;
+    reg_unlock(&old);
+}
 
-/* First event of a thread (or after a restart): thread id and the exit hook. */
+/* fork child: only this thread lives on (the others' writers may have been mid-record). */
+static void after_fork_child(void)
+{
+    pthread_mutex_init(&g_reg_mu, NULL);
+    g_threads = t_x.linked ? &t_x : NULL;
+    t_x.prev = t_x.next = NULL;
+}
+
+static void make_key(void)
+{
+    (void)pthread_key_create(&g_key, thread_gone);
+    (void)pthread_atfork(NULL, NULL, after_fork_child);
+}
+
+/* First event of a thread (or after a restart): thread id, the registry and the exit hook. */
 static __attribute__((noinline)) evt_xray_writer *writer_init(void)
 {
-    evt_xray_writer *w = &t_w;
-    if (w->tid == 0) {
-        w->tid = (uint32_t)syscall(SYS_gettid);
-        pthread_once(&g_key_once, make_key);
-        pthread_setspecific(g_key, w);
+    xr_thread *x = &t_x;
+    pthread_once(&g_key_once, make_key);
+    sigset_t old;
+    reg_lock(&old);
+    if (x->w.tid == 0) {
+        x->w.tid = (uint32_t)syscall(SYS_gettid);
+        if (!x->linked) {
+            x->prev = NULL;
+            x->next = g_threads;
+            if (g_threads) g_threads->prev = x;
+            g_threads = x;
+            x->linked = 1;
+        }
+        pthread_setspecific(g_key, x);
     }
-    return w;
+    reg_unlock(&old);
+    return &x->w;
 }
 
 static inline evt_xray_writer *writer(void)
 {
-    evt_xray_writer *w = &t_w;
+    evt_xray_writer *w = &t_x.w;
     return __builtin_expect(w->tid != 0, 1) ? w : writer_init();
+}
+
+/* The writer's nesting guard as atomics (stop reads it from another thread): the same plain byte
+ * stores as evt_nest_enter/exit on x86-64; the exit is a release (stop's wait then sees the
+ * record's stores). */
+static inline int xr_nest_enter(evt_xray_writer *w)
+{
+    if (__atomic_load_n(&w->nest.busy, __ATOMIC_RELAXED)) return 0;
+    __atomic_store_n(&w->nest.busy, 1u, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    return 1;
+}
+static inline void xr_nest_exit(evt_xray_writer *w)
+{
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    __atomic_store_n(&w->nest.busy, 0u, __ATOMIC_RELEASE);
 }
 
 /* ---- event entry points ----------------------------------------------------------------------- */
@@ -164,8 +252,13 @@ void (*evt_xray_test_in_record_hook)(void);
 static inline evt_xray_writer *enter(void)
 {
     evt_xray_writer *w = writer();
-    if (__builtin_expect(!evt_nest_enter(&w->nest), 0)) {
+    if (__builtin_expect(!xr_nest_enter(w), 0)) {
         evt_xray_drop(&g_pool);
+        return NULL;
+    }
+    /* Stop's handshake: the gate again, now that the guard is set (acquire: a restart's pool) */
+    if (__builtin_expect(!__atomic_load_n(&evt_xray_gate.bits, __ATOMIC_ACQUIRE), 0)) {
+        xr_nest_exit(w); /* stopped meanwhile: not issued */
         return NULL;
     }
     if (__builtin_expect(evt_xray_test_in_record_hook != NULL, 0)) evt_xray_test_in_record_hook();
@@ -177,7 +270,7 @@ void evt_xray_fn_on(unsigned kind, uint32_t fid)
     evt_xray_writer *w = enter();
     if (!w) return;
     (void)evt_xray_fn_fast(w, &g_pool, kind <= XRAY_FN_ENTER_ARG ? kind : XRAY_FN_ENTER, fid, now_tsc(), now_cpu());
-    evt_nest_exit(&w->nest);
+    xr_nest_exit(w);
 }
 
 static void h_arg0(int32_t fid, int type)
@@ -193,17 +286,21 @@ static void h_arg1(int32_t fid, int type, uint64_t arg)
     evt_xray_writer *w = enter();
     if (!w) return;
     (void)evt_xray_rec_fn(w, &g_pool, XRAY_FN_ENTER_ARG, (uint32_t)fid, now_tsc(), now_cpu(), 1, &arg);
-    evt_nest_exit(&w->nest);
+    xr_nest_exit(w);
 }
 
 static void h_event(int32_t type, const void *data, size_t size)
 {
     if (!xr_on() || size == 0) return;
-    if (size > 0x7FFFFFFFu) { __atomic_add_fetch(&g_pool.dropped, 1, __ATOMIC_RELAXED); evt_xray_drop(&g_pool); return; }
     evt_xray_writer *w = enter();
     if (!w) return;
-    (void)evt_xray_rec_event(w, &g_pool, type, data, (uint32_t)size, now_tsc(), now_cpu());
-    evt_nest_exit(&w->nest);
+    if (size > 0x7FFFFFFFu) { /* too big: dropped inside the guard, so stop's wait covers the count */
+        __atomic_add_fetch(&g_pool.dropped, 1, __ATOMIC_RELAXED);
+        evt_xray_drop(&g_pool);
+    } else {
+        (void)evt_xray_rec_event(w, &g_pool, type, data, (uint32_t)size, now_tsc(), now_cpu());
+    }
+    xr_nest_exit(w);
 }
 
 static void h_custom(void *data, size_t size) { h_event(-1, data, size); }
@@ -263,6 +360,25 @@ int evt_xray_start(const evt_xray_config *cfg)
     return 0;
 }
 
+/* Stop's half of the handshake (gate closed): wait for the records in flight, then release every
+ * writer's buffer (FULL, its records counted written). The calling thread's own record, if stop
+ * runs in a handler that interrupted one, cannot be waited for: its buffer stays with it. */
+static void quiesce(void)
+{
+    (void)evt_posix_membarrier();
+    sigset_t old;
+    reg_lock(&old);
+    for (xr_thread *x = g_threads; x; x = x->next) {
+        if (x == &t_x) { /* this thread: busy only if stop interrupted its record */
+            if (!x->w.nest.busy) evt_xray_writer_release(&x->w);
+            continue;
+        }
+        while (__atomic_load_n(&x->w.nest.busy, __ATOMIC_ACQUIRE)) sched_yield();
+        evt_xray_writer_release(&x->w); /* a record that starts now sees the gate closed: touches only its guard */
+    }
+    reg_unlock(&old);
+}
+
 int evt_xray_stop(void)
 {
     if (!g_started) return -1;
@@ -274,6 +390,7 @@ int evt_xray_stop(void)
         if (__xray_remove_typedevent_handler) __xray_remove_typedevent_handler();
         g_handlers = 0;
     }
+    quiesce();
     g_started = 0;
     return 0;
 }
