@@ -192,9 +192,13 @@ typedef struct evt_etw_stats {
  * (bad config, too little memory) or ..._NOT_ENOUGH_MEMORY (the header could not be written). */
 uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config *cfg, void *mem, uint32_t mem_size);
 /* ControlTrace(STOP): flush every non-empty buffer, rewrite buffer 0 with the final counts
- * (BuffersWritten, EventsLost, BuffersLost, EndTime); providers enabled by it are disabled. */
+ * (BuffersWritten, EventsLost, BuffersLost, EndTime); providers enabled by it are disabled.
+ * ..._INVALID_HANDLE when the session is not running, also when a stop racing this one took the
+ * session first (exactly one of concurrent stops succeeds). */
 uint32_t evt_etw_session_stop(evt_etw_session *s);
-/* ControlTrace(FLUSH): write out every non-empty buffer now. */
+/* ControlTrace(FLUSH): write out every non-empty buffer now. ..._INVALID_HANDLE when the session is
+ * not running, also when a racing stop took the session first (nothing is written after stop's
+ * final header). */
 uint32_t evt_etw_session_flush(evt_etw_session *s);
 /* ControlTrace(QUERY): the counters (events = written, events_lost = dropped). */
 void evt_etw_session_stats(const evt_etw_session *s, evt_etw_stats *out);

@@ -693,6 +693,10 @@ uint32_t evt_etw_session_flush(evt_etw_session *s)
     evt_port_crit_t c;
     if (!evt_rec_lock_enter(&s->lock, &c)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
     if (!evt_nest_enter(&s->nest)) { evt_rec_lock_exit(&s->lock, c); return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY; }
+    if (!EVT_LOAD_RLX(&s->running)) { /* a stop took the section first: its header is final */
+        leave(s, c);
+        return EVT_ETW_ERROR_INVALID_HANDLE;
+    }
     if (owned_mode(s)) {
         collect_owned(s);
     } else {
@@ -709,6 +713,10 @@ uint32_t evt_etw_session_stop(evt_etw_session *s)
     evt_port_crit_t c;
     if (!evt_rec_lock_enter(&s->lock, &c)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
     if (!evt_nest_enter(&s->nest)) { evt_rec_lock_exit(&s->lock, c); return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY; }
+    if (!EVT_LOAD_RLX(&s->running)) { /* another stop took the section first */
+        leave(s, c);
+        return EVT_ETW_ERROR_INVALID_HANDLE;
+    }
     /* Close the gates first: from here on a TraceEvent returns INVALID_HANDLE (not issued). The
      * providers are disabled (ETW: a stopped session's providers are), the list emptied. */
     for (evt_etw_provider *p = s->providers, *next; p; p = next) {
