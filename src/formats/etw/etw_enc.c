@@ -804,6 +804,10 @@ uint32_t evt_etw_enable(evt_etw_session *s, evt_etw_provider *p, uint32_t code, 
                 evt_rec_lock_exit(&owner->lock, c);
                 evt_etw_enable(0, p, ETW_CONTROL_DISABLE_PROVIDER, 0, 0, 0);
                 if (!evt_rec_lock_enter(&owner->lock, &c)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
+                if (!EVT_LOAD_RLX(&owner->running)) { /* stopped while the lock was left: not linked */
+                    evt_rec_lock_exit(&owner->lock, c);
+                    return EVT_ETW_ERROR_INVALID_HANDLE;
+                }
             }
             p->level = level;
             p->match_any = match_any;

@@ -446,6 +446,48 @@ static void test_level_keyword(void **st)
     assert_false(evt_etw_event_enabled(&q, 1, 0));
 }
 
+/* Moving a provider to a session that stops while the move disables it at its old one (the
+ * provider's callback runs then, without the target's lock): the enable fails and the provider is
+ * left disabled, not linked into the stopped session with its gate open. */
+static evt_etw_session *g_move_target;
+static void stop_target_on_disable(evt_etw_provider *p, uint32_t code, void *ctx)
+{
+    (void)p;
+    (void)ctx;
+    if (code == ETW_CONTROL_DISABLE_PROVIDER && g_move_target) {
+        assert_int_equal(evt_etw_session_stop(g_move_target), EVT_ETW_SUCCESS);
+        g_move_target = NULL;
+    }
+}
+static void test_enable_move_to_stopping_session(void **st)
+{
+    (void)st;
+    reset_platform();
+    static uint8_t mem_b[4 * 4096];
+    evt_etw_session_config c;
+    base_config(&c);
+    evt_etw_session a, b;
+    evt_etw_provider p;
+    assert_int_equal(evt_etw_session_start(&a, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
+    assert_int_equal(evt_etw_session_start(&b, &c, mem_b, sizeof mem_b), EVT_ETW_SUCCESS);
+    evt_etw_register(&p, &G1, stop_target_on_disable, NULL);
+    assert_int_equal(evt_etw_enable(&a, &p, ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0), EVT_ETW_SUCCESS);
+    g_move_target = &b;
+    assert_int_equal(evt_etw_enable(&b, &p, ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0), EVT_ETW_ERROR_INVALID_HANDLE);
+    assert_null(g_move_target); /* the callback stopped b during the move */
+    assert_false(evt_etw_event_enabled(&p, 1, 0));
+    evt_etw_trace_header h;
+    hdr_init(&h, &G1, 20, 1, 0);
+    assert_int_equal(evt_etw_trace_event(&p, &h, NULL), EVT_ETW_ERROR_INVALID_HANDLE);
+    /* a restarted b starts with no provider; p enables on it normally */
+    assert_int_equal(evt_etw_session_start(&b, &c, mem_b, sizeof mem_b), EVT_ETW_SUCCESS);
+    assert_int_equal(evt_etw_enable(&b, &p, ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0), EVT_ETW_SUCCESS);
+    assert_true(evt_etw_event_enabled(&p, 1, 0));
+    assert_int_equal(evt_etw_session_stop(&b), EVT_ETW_SUCCESS);
+    assert_false(evt_etw_event_enabled(&p, 1, 0));
+    assert_int_equal(evt_etw_session_stop(&a), EVT_ETW_SUCCESS);
+}
+
 /* Size limit, flags and parameter checks; lost events reach the logfile header. */
 static void test_limits(void **st)
 {
@@ -778,6 +820,7 @@ int main(void)
         cmocka_unit_test(test_golden_layout),   cmocka_unit_test(test_round_trip_64),
         cmocka_unit_test(test_round_trip_32),   cmocka_unit_test(test_per_thread_merge),
         cmocka_unit_test(test_level_keyword),   cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_enable_move_to_stopping_session),
         cmocka_unit_test(test_sequential_full), cmocka_unit_test(test_circular),
         cmocka_unit_test(test_write_failure),   cmocka_unit_test(test_clock_types),
         cmocka_unit_test(test_posix_file),      cmocka_unit_test(test_nested_signal),
