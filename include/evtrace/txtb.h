@@ -90,7 +90,9 @@ unsigned evt_tx_trace_enable(void *buffer, uint32_t size, uint32_t registry_entr
 unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_entries,
                                 const evt_tx_options *opt);
 /* tx_trace_disable: EVT_TX_NOT_DONE if already off; leaves the buffer decodable. Allowed from the
- * buffer-full callback ("stop when full"). */
+ * buffer-full callback ("stop when full") and from a handler that interrupted a record of its
+ * thread: that record, as it ends, writes the LOST record disable could not write inside it (the
+ * buffer must stay valid until then). Inserts nested in disable find the trace off. */
 unsigned evt_tx_trace_disable(void);
 /* tx_trace_event_filter / unfilter: enable_bits &= ~bits / |= bits. Always EVT_TX_SUCCESS, on or
  * off; the next enable resets the filter to all-on. */

@@ -37,6 +37,13 @@
  *     loss.overwritten, a LOST record adds its own count back (re-pended), so the LOST records left
  *     in the buffer always add up to every record dropped or overwritten since enable, less what is
  *     still pending. After disable: records in the buffer + sum of LOST counts == inserts issued.
+ *  I6c disable closes the gate and sets OFF before it writes the stop's LOST record, so an insert
+ *     nested in that write (a signal handler) sees the trace off: not issued, not counted (a drop
+ *     counted then would stay pending after disable). A disable that finds a record of its own
+ *     context in progress (nest set: it runs in a handler or callback nested in that record) cannot
+ *     write; it sets `owed`, and whoever next frees the nesting guard (the interrupted record, or
+ *     enable's RUNNING records) writes the LOST record right after, under the lock it still holds.
+ *     A check of the state inside the record would miss a handler that lands after it.
  *  I7 A filtered event never changes another entry (ThreadX's back-patching is not reproduced:
  *     callers supply final info values).
  *  I8 Registry changes follow ThreadX's algorithm (threadx.md §7) exactly; reg_busy keeps a nested
@@ -97,6 +104,9 @@ typedef struct tx_rec {
     uint8_t swap;               /* buffer order differs from the host's */
     uint8_t wrapped;            /* the event area has wrapped since enable: slots hold records (I6b) */
     uint8_t plain;              /* set at enable: port context, port clock, host byte order (commit_plain) */
+    uint8_t owed;               /* disable met a record of its own context in progress (a signal or
+                                   interrupt inside it, or its buffer-full callback): the stop's LOST
+                                   record is written when that record ends (I6c) */
     uint32_t enable_bits;       /* ThreadX _tx_trace_event_enable_bits (kept while off) */
     uint8_t *hdr;               /* control header = buffer start */
     uint8_t *reg;               /* registry entry 0 */
@@ -368,10 +378,19 @@ static inline int stop_pending(const tx_rec *r)
     return evt_loss_pending(&r->loss) != 0u || evt_loss_pending_at_stop(&r->loss) != 0u;
 }
 
-/* Tracing stopped: flush the pending losses (both kinds) by a LOST record (I6). */
-static void flush_stopped(tx_rec *r, const tx_head *h)
+/* A disable nested in a record of this context could not write the stop's LOST record (I6c):
+ * write it now. Lock held, nest free (the record that was in progress has ended). */
+static TX_COLD void flush_owed(tx_rec *r)
 {
-    if (stop_pending(r)) (void)put_lost(r, h, 1);
+    if (!evt_nest_enter(&r->nest)) return; /* cannot happen: nest is free here */
+    /* Inside the guard a nested enable or disable is refused: state and account stay as seen. */
+    if (r->owed && r->state == TX_OFF && stop_pending(r)) {
+        tx_head h;
+        begin_record(r, &h);
+        (void)put_lost(r, &h, 1);
+    }
+    r->owed = 0;
+    evt_nest_exit(&r->nest);
 }
 
 /* The buffer-full callback once per wrap, after the record that wrapped. */
@@ -400,22 +419,17 @@ static TX_GENERAL void commit_locked(tx_rec *r, uint32_t id, uint32_t i1, uint32
     wraps += put_slot(r, &h, id, i1, i2, i3, i4);
     evt_loss_written(&r->loss, 1u);
     if (TX_UNLIKELY(wraps != 0u)) notify_full(r, wraps);
-    /* Disabled meanwhile (by the buffer-full callback, "stop when full", or by a handler that
-     * interrupted this record): flush what is pending now, as disable would have. */
-    if (TX_UNLIKELY(r->state != TX_ON)) flush_stopped(r, &h);
+    /* Disabled meanwhile (buffer-full callback, or a handler inside this record): the caller
+     * writes the owed LOST record after leaving the nesting guard (I6c). */
 }
 
 /* The rare end of commit_plain, out of line so that its common path makes no call (hosts): the
- * slot it wrote wrapped, or tracing was disabled meanwhile. */
-static TX_COLD void plain_rare(tx_rec *r, uint32_t ctx, uint32_t prio, uint32_t ts, unsigned wrapped)
+ * slot it wrote wrapped. */
+static TX_COLD void plain_wrapped(tx_rec *r)
 {
-    tx_head h = {{ctx, prio, 0u, 0u, 0u}, ts};
-    if (wrapped) {
-        r->wraps++;
-        r->wrapped = 1u;
-        notify_full(r, 1u);
-    }
-    if (r->state != TX_ON) flush_stopped(r, &h);
+    r->wraps++;
+    r->wrapped = 1u;
+    notify_full(r, 1u);
 }
 
 /* commit_locked for a plain-mode record of a recorder with r->plain set and no loss pending (the
@@ -460,8 +474,7 @@ static TX_HOT_INLINE unsigned commit_plain(tx_rec *r, uint32_t id, uint32_t i1, 
     r->cur = s;
     store_host32(r->hdr + TXTB_HDR_CURRENT, addr_of(r, s));
     evt_loss_written(&r->loss, 1u);
-    if (TX_UNLIKELY(wrapped)) plain_rare(r, ctx, prio, ts, 1u);
-    else if (TX_UNLIKELY(r->state != TX_ON)) plain_rare(r, ctx, prio, ts, 0u); /* see commit_locked */
+    if (TX_UNLIKELY(wrapped)) plain_wrapped(r);
     return 1;
 }
 
@@ -484,6 +497,9 @@ static TX_HOT_INLINE unsigned record(uint32_t id, uint32_t i1, uint32_t i2, uint
             ok = 1;
         }
         evt_nest_exit(&r->nest);
+        /* Disabled from inside this record (I6c). Tested after the guard is left: a handler that
+         * disables after this test finds the guard free and writes the LOST record itself. */
+        if (TX_UNLIKELY(r->owed)) flush_owed(r);
     }
     evt_rec_lock_exit(&r->lock, cs);
     return ok;
@@ -577,6 +593,9 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
         evt_rec_lock_exit(&r->lock, cs);
         return EVT_TX_NOT_DONE;
     }
+    /* A handler's disable inside a record that has left its guard but not yet written the owed
+     * LOST record, then this enable in another handler: write it before the buffer is given up. */
+    if (TX_UNLIKELY(r->owed)) flush_owed(r);
     r->state = TX_ENABLING; /* I4: nothing else writes the buffer until ON */
     evt_rec_lock_exit(&r->lock, cs);
 
@@ -652,6 +671,7 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
     while (r->state == TX_ON && r->loss.written < 2u)
         commit_locked(r, TXTB_EVENT_RUNNING, 0u, 0u, 0u, 0u, TX_MODE_PLAIN);
     evt_nest_exit(&r->nest);
+    if (r->owed) flush_owed(r); /* disabled by the buffer-full callback (I6c) */
     if (r->state == TX_ON) publish(r->enable_bits, 1u);
     evt_rec_lock_exit(&r->lock, cs);
     return EVT_TX_SUCCESS;
@@ -671,17 +691,23 @@ unsigned evt_tx_trace_disable(void)
         evt_rec_lock_exit(&r->lock, cs);
         return EVT_TX_NOT_DONE;
     }
-    /* Flush pending losses (I6). Inside an insert of this context (its buffer-full callback, or a
-     * handler that interrupted it) the insert flushes them when it sees the state changed. */
-    if (stop_pending(r) && evt_nest_enter(&r->nest)) {
-        tx_head h;
-        begin_record(r, &h);
-        (void)put_lost(r, &h, 1);
-        evt_nest_exit(&r->nest);
-    }
+    /* Off first, then flush pending losses (I6, I6c): an insert nested in the LOST record's write
+     * (a signal handler) finds the trace off and is not issued. Inside a record of this context
+     * (its buffer-full callback, or a handler that interrupted it) nothing can be written now:
+     * that record writes the LOST record when it leaves its guard. */
     r->state = TX_OFF;
     r->reg_on = 0;
     publish(0u, 0u);
+    if (evt_nest_enter(&r->nest)) {
+        if (stop_pending(r)) {
+            tx_head h;
+            begin_record(r, &h);
+            (void)put_lost(r, &h, 1);
+        }
+        evt_nest_exit(&r->nest);
+    } else {
+        r->owed = 1u;
+    }
     evt_rec_lock_exit(&r->lock, cs);
     return EVT_TX_SUCCESS;
 }
