@@ -103,7 +103,8 @@ unsigned evt_tx_trace_event_unfilter(uint32_t bits);
  * dropped and counted). NULL removes it. Survives disable/enable. Always EVT_TX_SUCCESS. */
 unsigned evt_tx_trace_buffer_full_notify(void (*fn)(void *buffer));
 /* tx_trace_user_event_insert: EVT_TX_NOT_DONE when off (or when the record had to be dropped, see
- * evt_tx_stats), else EVT_TX_SUCCESS (also when filtered). id unchecked (32 bits), USER bit. */
+ * evt_tx_stats), else EVT_TX_SUCCESS (also when filtered). id unchecked (32 bits), USER bit. A
+ * record of id 190 is read as evtrace's LOST record only with info3 = 0x65767472 ("evtr"). */
 EVT_TX_FAST_ unsigned evt_tx_trace_user_event_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4);
 /* tx_trace_isr_enter_insert / exit: ISR_ENTER (3) / ISR_EXIT (4), INTERNAL bit:
  * info1 = stk, info2 = isr_id, info3 = system state, info4 = preempt-disable (from the context). */

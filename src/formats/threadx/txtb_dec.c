@@ -562,8 +562,18 @@ static evt_status next(void *state, evt_event *ev)
         }
         count_id(s, w[2]);
         const txtb_event_info *info = txtb_event_lookup(id);
+        /* Id 190 is evtrace's LOST record only with its marker in info3 (the recorder always
+         * writes it, and reclaims a slot as a LOST record only with it): an application's own
+         * record with that id (tx_trace_user_event_insert takes any id) is no loss. */
+        int not_lost = id == TXTB_EVTRACE_LOST_ID && w[6] != TXTB_EVTRACE_LOST_MAGIC;
+        if (not_lost) info = NULL;
         ev->id = id;
-        ev->name = txtb_event_name(id, s->namebuf, sizeof s->namebuf);
+        if (not_lost) {
+            snprintf(s->namebuf, sizeof s->namebuf, "UNKNOWN_%" PRIu32, id);
+            ev->name = s->namebuf;
+        } else {
+            ev->name = txtb_event_name(id, s->namebuf, sizeof s->namebuf);
+        }
         if (info) ev->kind = kind_of(info->kind);
         else if (id >= TXTB_USER_EVENT_START && id <= TXTB_USER_EVENT_END) ev->kind = EVT_KIND_USER;
         else ev->kind = (id >= 200 && id < 1100) ? EVT_KIND_SVC : EVT_KIND_OTHER;
@@ -618,7 +628,7 @@ static evt_status next(void *state, evt_event *ev)
         } else if (k == TXTB_K_LOST) {
             /* evtrace's LOST record (txtb_defs.h): info1 dropped (and carried again), info4
              * overwritten by wraps (written at disable); both are records lost. */
-            uint64_t ow = w[6] == TXTB_EVTRACE_LOST_MAGIC ? w[7] : 0u;
+            uint64_t ow = w[7]; /* a LOST record has the marker (above) */
             ev->flags |= EVT_HAS_COUNT;
             ev->count = (uint64_t)w[4] + ow;
             evt_event_add_field_u(ev, "dropped", w[4]);

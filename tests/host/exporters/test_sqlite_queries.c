@@ -50,7 +50,7 @@ static void build(tb_trace *t)
     tb_resume(t, 1510, L, H, TB_STATE_QUEUE, 0);
     tb_queue_receive(t, 1520, H, Q, 1);             /* high runs */
     tb_ev(t, 1600, H, USER_EVENT, 0, 0, 0, 0);
-    tb_rec(t, 1700, H, tb_prio(5), TXTB_EVTRACE_LOST_ID, 3, 0, 0, 0); /* 3 records dropped */
+    tb_rec(t, 1700, H, tb_prio(5), TXTB_EVTRACE_LOST_ID, 3, 0, TXTB_EVTRACE_LOST_MAGIC, 0); /* 3 records dropped */
 }
 
 /* The answers, rows as "col|col|..." (NULL for null, REALs as SQLite prints them). */
