@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include "evt_test.h"
 #include "evtrace/reader.h"
@@ -175,7 +176,6 @@ static int setup(void **st)
 static void test_disable_at_every_step_of_a_record(void **st)
 {
     (void)st;
-    if (!STEP_OK) skip();
     sweep(0, 0, act_disable);
     sweep(1, 0, act_disable);
 }
@@ -183,7 +183,6 @@ static void test_disable_at_every_step_of_a_record(void **st)
 static void test_record_at_every_step_of_disable(void **st)
 {
     (void)st;
-    if (!STEP_OK) skip();
     sweep(0, 1, act_record);
     sweep(1, 1, act_record);
 }
@@ -191,13 +190,17 @@ static void test_record_at_every_step_of_disable(void **st)
 static void test_disable_enable_at_every_step_of_a_record(void **st)
 {
     (void)st;
-    if (!STEP_OK) skip();
     sweep(0, 0, act_disable_enable);
     sweep(1, 0, act_disable_enable);
 }
 
 int main(void)
 {
+    if (!STEP_OK) { /* CTest reports exit 77 as skipped (SKIP_RETURN_CODE), not passed */
+        printf("test_txtb_step_isr: skipped: single-stepping needs x86-64 Linux and an uninstrumented "
+               "build (ASan/TSan step their own instrumentation, thousands of signals per record)\n");
+        return 77;
+    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_disable_at_every_step_of_a_record),
         cmocka_unit_test(test_record_at_every_step_of_disable),
