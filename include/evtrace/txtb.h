@@ -94,13 +94,17 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
  * thread: that record, as it ends, writes the LOST record disable could not write inside it (the
  * buffer must stay valid until then). Inserts nested in disable find the trace off. */
 unsigned evt_tx_trace_disable(void);
-/* tx_trace_event_filter / unfilter: enable_bits &= ~bits / |= bits. Always EVT_TX_SUCCESS, on or
- * off; the next enable resets the filter to all-on. */
+/* tx_trace_event_filter / unfilter: enable_bits &= ~bits / |= bits. EVT_TX_SUCCESS, on or off;
+ * the next enable resets the filter to all-on. Called from a signal handler or ISR that
+ * interrupted its thread while that thread was taking the recorder's lock held elsewhere (port
+ * rule P3: a nested context never waits for another thread), it changes nothing and returns
+ * EVT_TX_NOT_DONE, as enable and disable do then; retry from thread context. */
 unsigned evt_tx_trace_event_filter(uint32_t bits);
 unsigned evt_tx_trace_event_unfilter(uint32_t bits);
 /* tx_trace_buffer_full_notify: fn(header address) is called on every wrap, inside the insert that
  * wrapped, in the recording context with the critical section held (records it attempts are
- * dropped and counted). NULL removes it. Survives disable/enable. Always EVT_TX_SUCCESS. */
+ * dropped and counted). NULL removes it. Survives disable/enable. Always EVT_TX_SUCCESS (no lock:
+ * also from a handler). */
 unsigned evt_tx_trace_buffer_full_notify(void (*fn)(void *buffer));
 /* tx_trace_user_event_insert: EVT_TX_NOT_DONE when off (or when the record had to be dropped, see
  * evt_tx_stats), else EVT_TX_SUCCESS (also when filtered). id unchecked (32 bits), USER bit. A

@@ -396,8 +396,10 @@ static TX_COLD void flush_owed(tx_rec *r)
 /* The buffer-full callback once per wrap, after the record that wrapped. */
 static void notify_full(const tx_rec *r, unsigned wraps)
 {
-    for (; wraps != 0u; wraps--)
-        if (r->full_cb) r->full_cb(r->hdr);
+    for (; wraps != 0u; wraps--) {
+        void (*cb)(void *) = EVT_LOAD_ACQ(&r->full_cb);
+        if (cb) cb(r->hdr);
+    }
 }
 
 /* Write one record (plus a LOST record first if losses are pending). Lock held, nest set, state ON. */
@@ -728,13 +730,12 @@ static unsigned set_filter(uint32_t clear, uint32_t set)
 unsigned evt_tx_trace_event_filter(uint32_t bits) { return set_filter(bits, 0u); }
 unsigned evt_tx_trace_event_unfilter(uint32_t bits) { return set_filter(0u, bits); }
 
+/* One pointer, stored atomically without the lock: a handler that calls this never waits (one
+ * that interrupted its thread inside a biased section another thread is revoking could not take
+ * the lock until it returned). A wrap in progress calls the old or the new callback. */
 unsigned evt_tx_trace_buffer_full_notify(void (*fn)(void *buffer))
 {
-    tx_rec *r = &g_rec;
-    evt_port_crit_t cs;
-    while (!evt_rec_lock_enter(&r->lock, &cs)) {}
-    r->full_cb = fn;
-    evt_rec_lock_exit(&r->lock, cs);
+    EVT_STORE_REL(&g_rec.full_cb, fn);
     return EVT_TX_SUCCESS;
 }
 

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE /* syscall(2) for membarrier */
 #include "evtrace/port.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
@@ -54,12 +55,16 @@ static int not_busy(evt_port_lock *l) { return atomic_load_explicit(&l->busy, me
 #define MB_CMD_REGISTER_PRIVATE_EXPEDITED 16
 static _Atomic int k_mb_state; /* 0 not tried, 1 registered, -1 unavailable */
 
+/* The port's calls that make system calls may run in a signal handler (a record, a stop): each
+ * gives the interrupted code its errno back (a failed membarrier sets it). */
 int evt_posix_membarrier_ready(void)
 {
     int s = atomic_load_explicit(&k_mb_state, memory_order_acquire);
     if (s == 0) { /* registering twice (two threads at once) is harmless */
 #ifdef SYS_membarrier
+        int saved = errno;
         s = syscall(SYS_membarrier, MB_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0 ? 1 : -1;
+        errno = saved;
 #else
         s = -1;
 #endif
@@ -71,8 +76,11 @@ int evt_posix_membarrier_ready(void)
 int evt_posix_membarrier(void)
 {
 #ifdef SYS_membarrier
-    if (evt_posix_membarrier_ready() && syscall(SYS_membarrier, MB_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) return 1;
-    if (syscall(SYS_membarrier, MB_CMD_GLOBAL, 0, 0) == 0) return 1;
+    int saved = errno, done = 0;
+    if (evt_posix_membarrier_ready() && syscall(SYS_membarrier, MB_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) done = 1;
+    else if (syscall(SYS_membarrier, MB_CMD_GLOBAL, 0, 0) == 0) done = 1;
+    errno = saved;
+    if (done) return 1;
 #endif
     static _Atomic int fence_word; /* a locked RMW: this thread's full barrier (TSan knows no fences) */
     (void)atomic_fetch_add_explicit(&fence_word, 0, memory_order_seq_cst);
@@ -116,7 +124,16 @@ static void count_take(evt_port_lock *l, uintptr_t self)
                               memory_order_release);
 }
 
+static int lock_slow(evt_port_lock *l, uintptr_t self, evt_port_crit_t *st);
 int evt_posix_lock_slow(evt_port_lock *l, uintptr_t self, evt_port_crit_t *st)
+{
+    int saved = errno; /* sched_yield, membarrier: a handler's record leaves errno as it was */
+    int r = lock_slow(l, self, st);
+    errno = saved;
+    return r;
+}
+
+static int lock_slow(evt_port_lock *l, uintptr_t self, evt_port_crit_t *st)
 {
     unsigned tries = 0; /* P3's budget for a nested context, over every wait below */
     for (;;) {
@@ -159,9 +176,11 @@ static void (*volatile k_isr_fn[32])(int);
 
 static void run_isr(int signo)
 {
+    int saved = errno; /* the interrupted code's errno, whatever the ISR calls */
     evt_posix_in_isr++;
     k_isr_fn[signo](signo);
     evt_posix_in_isr--;
+    errno = saved;
 }
 
 static void isr_trampoline(int signo)
