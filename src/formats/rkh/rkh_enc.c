@@ -16,7 +16,8 @@
  *     record after it, or the rest of a record a drain started) goes at once and, when it held a
  *     data record (not TCFG, not a loss record), loss.overwritten counts one. The open record is
  *     never evicted: a record that does not fit in the ring is discarded at end (its bytes and
- *     its sequence number taken back) and counted as dropped.
+ *     its sequence number taken back) and counted as dropped The ring it leaves keeps what the
+ *     eviction left before the record's flag (R2b's escape).
  *  R3 Every record is written inside the recorder's own lock (evt_rec_lock) with the nesting guard
  *     set, from begin to end, including the sink calls; drains and filter changes take the lock
  *     too. A begin nested in an open record of the same recorder (an interrupt, a signal, the sink)
@@ -416,10 +417,11 @@ static RKH_COLD int close_record_slow(evt_rkh_recorder *r)
     if (r->size == r->qty) make_room(r, 1u);
     if (r->trunc) {
         /* Everything older was evicted: the ring holds the open record, after its flag unless a
-         * drain took that flag. */
+         * drain took that flag, and before the flag the abort escape of R2b when the eviction cut
+         * a record whose start was drained. What is left is [out, open_at): none, the flag, or the
+         * escape and the flag (the escape must stay: the reader holds that record's start). */
         r->in = r->open_at;
-        if (r->head & HEAD_START) { r->qty = 0; r->out = r->in; }
-        else { r->qty = 1; r->out = r->in == 0u ? r->size - 1u : r->in - 1u; }
+        r->qty = r->in >= r->out ? r->in - r->out : r->in + r->size - r->out;
         r->seq = r->seq_open;
         r->trunc = 0;
         return 0;
