@@ -53,7 +53,8 @@
  * u32 running total, checksum when enabled. Written before the next record that gets through after
  * records were dropped (a nested begin, a record larger than the ring), after a drain made room
  * following overwrites, once per ring's worth of bytes while a full ring keeps overwriting, and by
- * evt_rkh_flush / a drain that empties the ring. Trazer reports it as an unknown event and goes
+ * evt_rkh_flush / a drain that empties the ring (also with nothing pending, count 0, when the last
+ * loss record written was evicted before a reader got it whole: its total must reach the stream). Trazer reports it as an unknown event and goes
  * on; evtrace adds the counts to the losses it reports. */
 #define EVT_RKH_TE_LOST 0xBFu
 
@@ -83,6 +84,13 @@ typedef void (*evt_rkh_sink_fn)(void *user, const uint8_t *p, uint32_t n); /* st
 #define EVT_RKH_HEAD_PDATA   0x04u /* ... and that record is a data record (counted when evicted) */
 #define EVT_RKH_HEAD_ESC     0x08u /* the last byte drained was an escape (the reader is inside one) */
 #define EVT_RKH_HEAD_DRAINED 0x10u /* bytes were drained since the last loss record */
+
+/* The states of evt_rkh_recorder.lr (private): where the last loss record written is. */
+#define EVT_RKH_LR_LIVE  0x01u /* whole in the ring at lr_at, not yet drained */
+#define EVT_RKH_LR_DRAIN 0x02u /* a drain took its start (its rest may still be in the ring) */
+#define EVT_RKH_LR_GONE  0x04u /* an eviction removed it, or its rest after a drain took its start:
+                                  the next flush (or a drain that empties the ring) writes a loss
+                                  record even with nothing pending, to carry the running total */
 
 /* One recorder. Members are private to rkh_enc.c (the fields the inline begin reads are marked
  * "hot"); the struct is public so callers can own it. Threads recording into different recorders
@@ -131,6 +139,8 @@ typedef struct evt_rkh_recorder {
     uint8_t ev_filter[32];    /* bit id set = event emitted */
     uint8_t ao_filter[8];     /* hot: bit prio set = AO emitted (priorities 0..63) */
     uint8_t sig_filter[32];   /* hot: bit sig set = signal emitted (signals 0..255) */
+    uint8_t lr;               /* the last loss record written: EVT_RKH_LR_* (R4) */
+    uint16_t lr_at;           /* ... its ring index (its id byte) while EVT_RKH_LR_LIVE */
     uint32_t lost_total;      /* losses carried by the loss records written since init (the last
                                  loss record's running total) */
     uint32_t crit;            /* saved critical-section state of the open record */

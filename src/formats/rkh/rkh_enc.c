@@ -29,8 +29,10 @@
  *     has room for it again after overwrites, or when a ring's worth of bytes was evicted since
  *     the last one; evt_rkh_flush and a drain that empties the ring write it too. Its running
  *     total (lost_total) is the sum of every count taken, so a loss record that is itself evicted
- *     loses no count: after a
- *     flush, decoded data records + the last total == records issued. Overwrites wait in ow_pend
+ *     loses no count as long as a later one reaches the reader: when the last one written leaves
+ *     the ring by eviction (whole, or its rest after a drain took its start; tracked in lr), the
+ *     next flush or emptying drain writes one even with nothing pending (count 0, the total). So
+ *     after a flush, decoded data records + the last total == records issued. Overwrites wait in ow_pend
  *     and enter the loss account (become pending) only once a loss record may be due for them (a
  *     ring's worth evicted, a drain, a sink, a loss record being written): a flight ring that
  *     keeps overwriting has nothing pending in between, so its records skip the loss test.
@@ -76,6 +78,21 @@
 static int is_data_id(uint8_t id) { return id != RKH_FLAG && id != RKH_TE_TCFG && id != EVT_RKH_TE_LOST; }
 
 static inline uint32_t next_ix(const evt_rkh_recorder *r, uint32_t i) { return i + 1u == r->size ? 0u : i + 1u; }
+
+/* Is ring index at one of the n bytes from index from on? */
+static inline int in_run(const evt_rkh_recorder *r, uint32_t from, uint32_t n, uint32_t at)
+{
+    return (at >= from ? at - from : at + r->size - from) < n;
+}
+
+/* n bytes from the head at out0 left the ring by eviction: if the last loss record written was
+ * among them (or, partial_lr, was the rest of a record a drain started), the next flush writes
+ * another to carry the running total (R4). */
+static void lr_evicted(evt_rkh_recorder *r, uint32_t out0, uint32_t n, int partial_lr)
+{
+    if (((r->lr & EVT_RKH_LR_LIVE) && in_run(r, out0, n, r->lr_at)) || (partial_lr && (r->lr & EVT_RKH_LR_DRAIN)))
+        r->lr = EVT_RKH_LR_GONE;
+}
 
 /* The eviction scan reads the ring a machine word at a time (8 bytes on 64-bit hosts) and finds a
  * flag's position in the word directly: in m below, the lowest set bit is exactly the first byte
@@ -136,6 +153,7 @@ static void evict(evt_rkh_recorder *r, uint32_t want)
     evt_rec_count lost = 0;
     int cur, any = 0;             /* the unit being scanned holds a data record */
     uint32_t cut = 0;             /* 1: the first unit is the rest of a drained record (R2b) */
+    uint32_t first_k = 0;         /* bytes before the first flag found */
     if (r->head & HEAD_PARTIAL) cur = (r->head & HEAD_PDATA) != 0u;
     else if (r->head & HEAD_START) cur = n > 0 && is_data_id(ring[i]);
     else {
@@ -166,6 +184,7 @@ static void evict(evt_rkh_recorder *r, uint32_t want)
         }
         if (!found) break; /* no flag after it: the open record (or nothing) */
         if (k > kb && cur) lost++; /* a drain may have taken all of a record but its flag */
+        if (!any) first_k = k;
         if (!any && (r->head & (HEAD_PARTIAL | HEAD_ESC)) == HEAD_PARTIAL && k > 0u) cut = 1; /* R2b */
         kb = k;
         ob = i;
@@ -176,6 +195,8 @@ static void evict(evt_rkh_recorder *r, uint32_t want)
         cur = is_data_id(ring[i]);
     }
     if (!any) return;
+    /* a drained start of a record that is not a data record (a loss record, TCFG) loses its rest */
+    int partial_lr = (r->head & (HEAD_PARTIAL | HEAD_PDATA)) == HEAD_PARTIAL && first_k > 0u;
     r->head &= (uint8_t)(HEAD_ESC | HEAD_DRAINED); /* the head is now a flag */
     if (cut) { /* R2b: the last evicted byte becomes the abort escape before the flag at ob */
         ob = ob == 0u ? size - 1u : ob - 1u;
@@ -183,6 +204,7 @@ static void evict(evt_rkh_recorder *r, uint32_t want)
         kb--;
         r->head |= HEAD_PARTIAL;
     }
+    if (r->lr) lr_evicted(r, r->out, kb, partial_lr);
     r->out = ob;
     r->qty = n - kb;
     r->evicted += kb;
@@ -258,6 +280,7 @@ static int evict_by_seq(evt_rkh_recorder *r, uint32_t want, uint8_t seq0)
         a = f < k ? unit_seq(r, f) : b;
     }
     if (a < 0) return 0;
+    if (r->lr) lr_evicted(r, r->out, k, 0);
     r->out = r->out + k >= r->size ? r->out + k - r->size : r->out + k;
     r->qty = n - k;
     r->evicted += k;
@@ -435,7 +458,7 @@ static RKH_COLD int close_record_slow(evt_rkh_recorder *r)
 static void write_loss(evt_rkh_recorder *r)
 {
     ow_move(r);
-    if (!evt_loss_pending(&r->loss)) return;
+    if (!evt_loss_pending(&r->loss) && !(r->lr & EVT_RKH_LR_GONE)) return;
     start_record(r);
     int room = make_room(r, LOSS_MAX);
     ow_move(r); /* what the room took */
@@ -447,6 +470,8 @@ static void write_loss(evt_rkh_recorder *r)
     put_n(r, n, 4);
     put_n(r, r->lost_total, 4);
     close_record(r); /* fits: room was made for it */
+    r->lr = EVT_RKH_LR_LIVE;
+    r->lr_at = (uint16_t)r->open_at;
     r->drops_seen = dropped;
     r->evicted = 0;
     r->head &= (uint8_t)~HEAD_DRAINED;
@@ -483,6 +508,7 @@ static const uint8_t *take_block(evt_rkh_recorder *r, uint32_t *n)
         h = last == RKH_FLAG ? HEAD_START : partial_data ? HEAD_PARTIAL | HEAD_PDATA : HEAD_PARTIAL;
         r->head = (uint8_t)(h | HEAD_DRAINED | (last == RKH_ESC ? HEAD_ESC : 0u));
         ow_move(r); /* a drain: the loss record may be due (R4) */
+        if ((r->lr & EVT_RKH_LR_LIVE) && in_run(r, r->out, run, r->lr_at)) r->lr = EVT_RKH_LR_DRAIN;
     }
     r->out += run;
     if (r->out == r->size) r->out = 0;
@@ -595,6 +621,8 @@ void evt_rkh_init(evt_rkh_recorder *r, const evt_rkh_config *cfg, uint8_t *ring,
     r->evicted = 0;
     r->ow_pend = 0;
     r->lost_total = 0;
+    r->lr = 0;
+    r->lr_at = 0;
     r->crit = 0;
     uint32_t f = cfg->flags;
     r->ao_test = (f & EVT_RKH_F_TRC_RTFIL_EN) && (f & EVT_RKH_F_TRC_RTFIL_SMA_EN);

@@ -4,7 +4,10 @@
  * error, data records + reported lost == issued.
  *  - A record larger than the ring evicts everything older, including the rest of a record whose
  *    start a drain took: the abort escape R2b writes before the next flag must survive the
- *    discarded record (it used to be dropped with it: the reader decoded the truncated frame). */
+ *    discarded record (it used to be dropped with it: the reader decoded the truncated frame).
+ *  - A loss record evicted (whole, or its rest after a drain took its start) with no data record
+ *    after it: the next flush writes a loss record even with nothing pending, carrying the
+ *    running total (R4; it used to write none, and the ring reported no loss at all). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -143,11 +146,75 @@ static void test_too_large_after_partial_loss_record(void **st)
     }
 }
 
+/* One record of kind k: 0..2 a record of k + 1 pointers (SM_EVT_PROC, SM_STATE, SM_TRN: 11, 15,
+ * 19 bytes and the flag), 3 one larger than the ring, 4 one with a nested begin (dropped). */
+static void rec_kind(unsigned k)
+{
+    if (k < 3u) {
+        g_issued++;
+        static const unsigned ids[3] = {RKH_TE_SM_EVT_PROC, RKH_TE_SM_STATE, RKH_TE_SM_TRN};
+        if (!evt_rkh_begin_ao(&g_r, ids[k], 1)) return;
+        for (unsigned i = 0; i <= k; i++) evt_rkh_sym(&g_r, 0x20001000u + g_issued);
+        evt_rkh_end(&g_r);
+    } else if (k == 3u) {
+        rec_too_large();
+    } else {
+        rec_with_drop();
+    }
+}
+
+/* Flight ring: a record larger than the ring empties it, the next record writes the loss record
+ * at the head, and the record after it evicts the loss record alone (a record makes 40 bytes of
+ * 64 free first). The flush must write a loss record again (nothing is pending): without one the
+ * ring reported no loss. Then every sequence of 6 record kinds in rings of 64, 65, 100 and 127. */
+static void test_flight_loss_record_evicted_alone(void **st)
+{
+    (void)st;
+    start(64);
+    rec_kind(3); /* evicts everything, dropped */
+    rec_kind(1); /* the loss record, then this one */
+    rec_kind(0); /* evicts the loss record only */
+    check("loss record evicted alone", 1, 2u);
+    static const uint32_t sizes[] = {64, 65, 100, 127};
+    for (unsigned z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+        for (unsigned code = 0; code < 5u * 5u * 5u * 5u * 5u * 5u; code++) {
+            char what[64];
+            snprintf(what, sizeof what, "ring %u, sequence %u", (unsigned)sizes[z], code);
+            start(sizes[z]);
+            for (unsigned x = code, i = 0; i < 6u; i++, x /= 5u) rec_kind(x % 5u);
+            check(what, 1, ANY);
+        }
+}
+
+/* Drained ring: a drain takes the start of the last loss record (or any other cut point), the
+ * next records' room evicts its rest (R2b: an aborted frame), with or without data records: the
+ * flush writes the total again when no loss record reached the reader whole. */
+static void test_drained_loss_record_cut(void **st)
+{
+    (void)st;
+    for (uint32_t size = 64; size <= 100; size += 36)
+        for (unsigned more = 1; more <= 3; more++)
+            for (uint32_t take = 1; take <= 48; take++) {
+                char what[80];
+                snprintf(what, sizeof what, "ring %u, drain of %u bytes, %u records after", (unsigned)size,
+                         (unsigned)take, more);
+                start(size);
+                drain(~0u);
+                rec_with_drop();
+                rec(2); /* the loss record, then this one */
+                drain(take);
+                for (unsigned i = 0; i < more; i++) rec(2u + (i & 1u));
+                check(what, 0, ANY);
+            }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_too_large_after_partial_drain),
         cmocka_unit_test(test_too_large_after_partial_loss_record),
+        cmocka_unit_test(test_flight_loss_record_evicted_alone),
+        cmocka_unit_test(test_drained_loss_record_cut),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     evt_rkh_test_buf_free(&g_out);
