@@ -144,7 +144,9 @@ static inline void evt_nest_exit(evt_nest *n)
  * When a wrap overwrites a loss record, its whole count is re-pended (evt_loss_repend), so the loss
  * records left in a buffer always add up to the losses, less what is pending. `dropped` is
  * incremented atomically from any context; every other member only by the non-nested context that
- * holds the lock. */
+ * holds the lock, with relaxed atomic stores for the members evt_loss_stats reads (a plain store
+ * on every port: evt_rec_count is a machine word), since the stats may be read from any context,
+ * without the lock when a nested context cannot have it. */
 typedef struct evt_loss {
     evt_rec_count dropped;      /* any context, atomic increments */
     evt_rec_count overwritten;  /* lock holder: overwrites reported in-stream */
@@ -160,10 +162,10 @@ typedef struct evt_loss {
 
 void evt_loss_reset(evt_loss *l);
 static inline void evt_loss_drop(evt_loss *l) { EVT_ADD_RLX(&l->dropped, 1u); }
-static inline void evt_loss_written(evt_loss *l, evt_rec_count n) { l->written += n; }
-static inline void evt_loss_overwritten(evt_loss *l, evt_rec_count n) { l->overwritten += n; l->owed += n; }
-static inline void evt_loss_repend(evt_loss *l, evt_rec_count n) { l->repended += n; l->owed += n; }
-static inline void evt_loss_overwritten_at_stop(evt_loss *l, evt_rec_count n) { l->ow_stop += n; }
+static inline void evt_loss_written(evt_loss *l, evt_rec_count n) { EVT_STORE_RLX(&l->written, l->written + n); }
+static inline void evt_loss_overwritten(evt_loss *l, evt_rec_count n) { EVT_STORE_RLX(&l->overwritten, l->overwritten + n); l->owed += n; }
+static inline void evt_loss_repend(evt_loss *l, evt_rec_count n) { EVT_STORE_RLX(&l->repended, l->repended + n); l->owed += n; }
+static inline void evt_loss_overwritten_at_stop(evt_loss *l, evt_rec_count n) { EVT_STORE_RLX(&l->ow_stop, l->ow_stop + n); }
 static inline evt_rec_count evt_loss_pending(const evt_loss *l)
 {
     return (evt_rec_count)(EVT_LOAD_RLX(&l->dropped) + l->owed);
@@ -173,9 +175,9 @@ static inline evt_rec_count evt_loss_pending(const evt_loss *l)
 static inline evt_rec_count evt_loss_take(evt_loss *l)
 {
     evt_rec_count n = evt_loss_pending(l);
-    l->reported += n;
+    EVT_STORE_RLX(&l->reported, l->reported + n);
     l->owed -= n;
-    l->loss_records++;
+    EVT_STORE_RLX(&l->loss_records, l->loss_records + 1u);
     return n;
 }
 static inline evt_rec_count evt_loss_pending_at_stop(const evt_loss *l)
@@ -187,7 +189,7 @@ static inline evt_rec_count evt_loss_pending_at_stop(const evt_loss *l)
 static inline evt_rec_count evt_loss_take_at_stop(evt_loss *l)
 {
     evt_rec_count n = evt_loss_pending_at_stop(l);
-    l->ow_reported += n;
+    EVT_STORE_RLX(&l->ow_reported, l->ow_reported + n);
     return n;
 }
 /* Fill the common stats structure. Safe from any context (values may be a moment old).
