@@ -565,16 +565,25 @@ static int group_built(const evt_rkh_config *c, unsigned g)
 
 /* The hot filter table (emit) from the configuration and the group/event filters (lock held or
  * not yet shared). Each byte is published with a relaxed store: the inline begin reads it with a
- * relaxed load, outside the lock. */
+ * relaxed load, outside the lock. A signal handler on the thread that holds the lock re-enters it
+ * (P2) and may change a filter and publish between this loop's loads and its store: the byte is
+ * stored again until its inputs are the same after the store (handlers nest strictly). */
 static void publish_emit(evt_rkh_recorder *r)
 {
     int rtfil = (r->cfg.flags & EVT_RKH_F_TRC_RTFIL_EN) != 0;
     for (unsigned b = 0; b < 32u; b++) {
         unsigned g = b >> 2;
-        uint8_t v = 0;
-        if (group_built(&r->cfg, g))
-            v = !rtfil ? 0xFFu : ((r->grp_filter >> g) & 1u) ? r->ev_filter[b] : 0u;
-        EVT_STORE_RLX(&r->emit[b], v);
+        if (!group_built(&r->cfg, g) || !rtfil) {
+            EVT_STORE_RLX(&r->emit[b], group_built(&r->cfg, g) ? 0xFFu : 0u);
+            continue;
+        }
+        uint8_t grp, ev;
+        do {
+            grp = EVT_LOAD_RLX(&r->grp_filter);
+            ev = EVT_LOAD_RLX(&r->ev_filter[b]);
+            EVT_STORE_RLX(&r->emit[b], ((grp >> g) & 1u) ? ev : 0u);
+            EVT_SIGNAL_FENCE();
+        } while (EVT_LOAD_RLX(&r->grp_filter) != grp || EVT_LOAD_RLX(&r->ev_filter[b]) != ev);
     }
 }
 
@@ -730,11 +739,20 @@ uint32_t evt_rkh_get_whole_block(evt_rkh_recorder *r, uint8_t *dst, uint32_t n)
 
 /* ---- filters ----------------------------------------------------------------------------------- */
 
+/* One filter bit, by an atomic read-modify-write of its byte: a signal handler on the thread that
+ * holds the lock re-enters it (P2) and may change a bit of the same byte between a load and a
+ * store, which a plain read-modify-write would undo. (Without GCC/Clang atomics: single-core
+ * targets, where the lock masks interrupts.) */
 static void bit_set(uint8_t *t, unsigned i, int on)
 {
+    uint8_t m = (uint8_t)(1u << (i & 7u));
+#if defined(__GNUC__) || defined(__clang__)
+    if (on) (void)__atomic_fetch_or(&t[i >> 3], m, __ATOMIC_RELAXED);
+    else (void)__atomic_fetch_and(&t[i >> 3], (uint8_t)~m, __ATOMIC_RELAXED);
+#else
     uint8_t v = EVT_LOAD_RLX(&t[i >> 3]);
-    v = on ? (uint8_t)(v | (1u << (i & 7u))) : (uint8_t)(v & ~(1u << (i & 7u)));
-    EVT_STORE_RLX(&t[i >> 3], v);
+    EVT_STORE_RLX(&t[i >> 3], on ? (uint8_t)(v | m) : (uint8_t)(v & ~m));
+#endif
 }
 
 /* Each filter change runs under the recorder's lock and republishes the hot table. */
