@@ -17,7 +17,7 @@ void rkh_diag_init(rkh_diag *d, evt_reader *r)
 {
     d->r = r;
     d->head = d->n = 0;
-    d->head_id = 0;
+    d->head_id = d->hold_id = 0;
     d->credit = d->explained_gaps = d->explained_aborts = 0;
     d->hold = 0;
 }
@@ -33,6 +33,10 @@ static void explained(rkh_diag *d, const rkh_diag_item *it)
     if (it->gap) d->explained_gaps++;
     else d->explained_aborts++;
 }
+
+/* The first held item that may be HOLD, and the mark that a numbered frame decided them all. */
+static unsigned hold_start(const rkh_diag *d) { return d->hold_id > d->head_id ? (unsigned)(d->hold_id - d->head_id) : 0u; }
+static void holds_decided(rkh_diag *d) { d->hold_id = d->head_id + d->n; }
 
 /* The gap item a LINKED item is decided with (held after it). */
 static rkh_diag_item *linked_gap(rkh_diag *d, const rkh_diag_item *it)
@@ -133,10 +137,11 @@ void rkh_diag_gap(rkh_diag *d, uint64_t off, uint64_t missing, const char *fmt, 
     push(d, off, RKH_DIAG_PEND, missing, 1, fmt, ap);
     va_end(ap);
     uint64_t id = d->head_id + d->n - 1;
-    for (unsigned i = 0; i + 1 < d->n; i++) {
+    for (unsigned i = hold_start(d); i + 1 < d->n; i++) {
         rkh_diag_item *it = at(d, i);
         if (it->st == RKH_DIAG_HOLD) { it->st = RKH_DIAG_LINKED; it->gap_id = id; }
     }
+    holds_decided(d);
     pay(d);
     flush(d);
 }
@@ -153,8 +158,9 @@ void rkh_diag_abort(rkh_diag *d, uint64_t off, int seq, const char *fmt, ...)
 
 void rkh_diag_seq_ok(rkh_diag *d)
 {
-    for (unsigned i = 0; i < d->n; i++)
+    for (unsigned i = hold_start(d); i < d->n; i++)
         if (at(d, i)->st == RKH_DIAG_HOLD) at(d, i)->st = RKH_DIAG_OK;
+    holds_decided(d);
     flush(d);
 }
 
@@ -167,8 +173,9 @@ void rkh_diag_loss(rkh_diag *d, uint64_t records)
 
 void rkh_diag_settle(rkh_diag *d)
 {
-    for (unsigned i = 0; i < d->n; i++)
+    for (unsigned i = hold_start(d); i < d->n; i++)
         if (at(d, i)->st == RKH_DIAG_HOLD) at(d, i)->st = RKH_DIAG_PEND;
+    holds_decided(d);
     pay(d);
     flush(d);
 }

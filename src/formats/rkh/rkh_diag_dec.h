@@ -28,7 +28,7 @@
 #include <stdint.h>
 #include "evtrace/reader.h"
 
-#define RKH_DIAG_MAX 256
+#define RKH_DIAG_MAX 4096 /* a ring drained byte by byte while it overflows aborts hundreds of frames between loss records */
 #define RKH_DIAG_MSG 208
 
 typedef struct rkh_diag_item {
@@ -45,6 +45,8 @@ typedef struct rkh_diag {
     rkh_diag_item q[RKH_DIAG_MAX]; /* held diagnostics, a ring: q[head] has id head_id */
     unsigned head, n;
     uint64_t head_id;
+    uint64_t hold_id;              /* items from this id on were pushed since the last numbered
+                                      frame: only they can be HOLD (D4), so each is visited once */
     uint64_t credit;               /* D3 */
     uint64_t hold;                 /* D6: bytes a candidate is held on a live stream (0: to the end) */
     uint64_t explained_gaps;       /* gaps the loss records accounted for (info --json) */

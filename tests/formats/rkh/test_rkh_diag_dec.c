@@ -13,12 +13,13 @@
 #include <string.h>
 #include "evt_reader_test.h"
 #include "evt_counter_clock.h"
+#include "formats/rkh/rkh_diag_dec.h"
 #include "evt_test.h"
 #include "evtrace/reader.h"
 #include "evtrace/rkh.h"
 #include "evtrace/source.h"
 
-#define NREC 600
+#define NREC (2 * RKH_DIAG_MAX + 200)
 
 /* ---- the recorder's frames ----------------------------------------------------------------------- */
 typedef struct chunk { uint8_t b[64]; size_t n; } chunk;
@@ -365,7 +366,7 @@ static void test_abort_at_end(void **st)
     done(&s, &res);
 }
 
-/* More held than the reader keeps (D5): 300 unexplained gaps, each an error, in order, bounded. */
+/* More held than the reader keeps (D5): RKH_DIAG_MAX + 99 unexplained gaps, each an error, in order, bounded. */
 static void test_many_unexplained_gaps(void **st)
 {
     (void)st;
@@ -383,8 +384,8 @@ static void test_many_unexplained_gaps(void **st)
     for (size_t k = 0; k + 1 < NREC; k += 2) put_rec(&s, k);
     put_loss(&s, NREC / 2 - 1);
     decode(&s, &res);
-    /* the oldest (NREC / 2 - 1) - 256 were decided before the loss record came (D5) */
-    assert_int_equal(res.errors, NREC / 2 - 1 - 256);
+    /* the oldest (NREC / 2 - 1) - RKH_DIAG_MAX were decided before the loss record came (D5) */
+    assert_int_equal(res.errors, NREC / 2 - 1 - RKH_DIAG_MAX);
     assert_int_equal(res.lost, NREC / 2 - 1);
     done(&s, &res);
 }
