@@ -567,7 +567,20 @@ static int group_built(const evt_rkh_config *c, unsigned g)
  * not yet shared). Each byte is published with a relaxed store: the inline begin reads it with a
  * relaxed load, outside the lock. A signal handler on the thread that holds the lock re-enters it
  * (P2) and may change a filter and publish between this loop's loads and its store: the byte is
- * stored again until its inputs are the same after the store (handlers nest strictly). */
+ * replaced only if no handler published it since it was read (so a handler's newer byte is never
+ * overwritten, not even for a moment), and again until its inputs are the same after the store
+ * (handlers nest strictly). */
+static inline int emit_replace(uint8_t *p, uint8_t seen, uint8_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    /* not over a byte a handler published since `seen` was read (its value is newer than v) */
+    return __atomic_compare_exchange_n(p, &seen, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+#else
+    (void)seen; /* single-core targets: the lock masks interrupts, nothing nests here */
+    EVT_STORE_RLX(p, v);
+    return 1;
+#endif
+}
 static void publish_emit(evt_rkh_recorder *r)
 {
     int rtfil = (r->cfg.flags & EVT_RKH_F_TRC_RTFIL_EN) != 0;
@@ -577,13 +590,15 @@ static void publish_emit(evt_rkh_recorder *r)
             EVT_STORE_RLX(&r->emit[b], group_built(&r->cfg, g) ? 0xFFu : 0u);
             continue;
         }
-        uint8_t grp, ev;
+        uint8_t grp, ev, seen, v;
         do {
+            seen = EVT_LOAD_RLX(&r->emit[b]);
             grp = EVT_LOAD_RLX(&r->grp_filter);
             ev = EVT_LOAD_RLX(&r->ev_filter[b]);
-            EVT_STORE_RLX(&r->emit[b], ((grp >> g) & 1u) ? ev : 0u);
+            v = ((grp >> g) & 1u) ? ev : 0u;
             EVT_SIGNAL_FENCE();
-        } while (EVT_LOAD_RLX(&r->grp_filter) != grp || EVT_LOAD_RLX(&r->ev_filter[b]) != ev);
+        } while (!emit_replace(&r->emit[b], seen, v) ||
+                 EVT_LOAD_RLX(&r->grp_filter) != grp || EVT_LOAD_RLX(&r->ev_filter[b]) != ev);
     }
 }
 
