@@ -77,12 +77,21 @@ format_size() { # label, encoder objects...
     for c in "${CORE_OBJ[@]}"; do
         if "$NM" --defined-only "$c" | awk '{print $NF}' | grep -qxF -f <(printf '%s\n' "$undef"); then objs+=("$c"); fi
     done
-    "$SIZE" -t "${objs[@]}" | awk -v l="$label" -v n="${#objs[@]}" \
-        '/TOTALS/ {printf "%-40s text %6d  bss %5d  (%d objects)\n", l, $1, $3, n}'
+    local line
+    line="$("$SIZE" -t "${objs[@]}" | awk -v l="$label" -v n="${#objs[@]}" \
+        '/TOTALS/ {printf "%-40s text %6d  bss %5d  (%d objects)\n", l, $1, $3, n}')"
+    echo "$line"
+    LAST_TEXT="$(echo "$line" | sed -E 's/.* text +([0-9]+) .*/\1/')"
 }
 echo "== core + each format (encoder + port + the core objects it uses) =="
 o() { echo "$OUT/obj/$1"; }
 format_size "core + TXTB (evt_tx_*)" "$(o src/formats/threadx/txtb_enc.o)"
+# The bound: core + TXTB as it was when the recorder core was asked for (2612 B).
+TXTB_TEXT_MAX=2612
+if [ "$LAST_TEXT" -gt "$TXTB_TEXT_MAX" ]; then
+    echo "build-cortex-m: core + TXTB is $LAST_TEXT B of text, more than $TXTB_TEXT_MAX B: it must not grow" >&2
+    exit 1
+fi
 format_size "core + TXTB + generic hooks" "$(o src/formats/threadx/txtb_enc.o)" "$(o src/formats/threadx/txtb_hooks_enc.o)"
 format_size "core + TXTB + hooks + uT-Kernel adapter" "$(o src/formats/threadx/txtb_enc.o)" "$(o src/formats/threadx/txtb_hooks_enc.o)" "$(o src/kernel/utk/utk_adapter.o)"
 format_size "core + RKH (evt_rkh_*)" "$(o src/formats/rkh/rkh_enc.o)"

@@ -378,20 +378,25 @@ static inline int stop_pending(const tx_rec *r)
     return evt_loss_pending(&r->loss) != 0u || evt_loss_pending_at_stop(&r->loss) != 0u;
 }
 
-/* A disable nested in a record of this context could not write the stop's LOST record (I6c):
- * write it now. Lock held, nest free (the record that was in progress has ended). */
-static TX_COLD void flush_owed(tx_rec *r)
+/* The stop's LOST record (I6, I6c), lock held, trace off: written if losses are pending. Returns 0
+ * when a record of this context is in progress (the nesting guard is set: nothing can be written;
+ * the caller leaves it owed). */
+static TX_COLD int stop_lost(tx_rec *r)
 {
-    if (!evt_nest_enter(&r->nest)) return; /* cannot happen: nest is free here */
+    if (!evt_nest_enter(&r->nest)) return 0;
     /* Inside the guard a nested enable or disable is refused: state and account stay as seen. */
-    if (r->owed && r->state == TX_OFF && stop_pending(r)) {
+    if (r->state == TX_OFF && stop_pending(r)) {
         tx_head h;
         begin_record(r, &h);
         (void)put_lost(r, &h, 1);
     }
-    r->owed = 0;
     evt_nest_exit(&r->nest);
+    return 1;
 }
+
+/* A disable nested in a record of this context could not write the stop's LOST record (I6c):
+ * write it now. Lock held, nest free (the record that was in progress has ended). */
+static TX_COLD void flush_owed(tx_rec *r) { r->owed = (uint8_t)!stop_lost(r); }
 
 /* The buffer-full callback once per wrap, after the record that wrapped. */
 static void notify_full(const tx_rec *r, unsigned wraps)
@@ -700,16 +705,7 @@ unsigned evt_tx_trace_disable(void)
     r->state = TX_OFF;
     r->reg_on = 0;
     publish(0u, 0u);
-    if (evt_nest_enter(&r->nest)) {
-        if (stop_pending(r)) {
-            tx_head h;
-            begin_record(r, &h);
-            (void)put_lost(r, &h, 1);
-        }
-        evt_nest_exit(&r->nest);
-    } else {
-        r->owed = 1u;
-    }
+    r->owed = (uint8_t)!stop_lost(r);
     evt_rec_lock_exit(&r->lock, cs);
     return EVT_TX_SUCCESS;
 }
