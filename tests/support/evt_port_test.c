@@ -18,11 +18,13 @@ int evt_port_test_bias_available(void)
     return 0;
 }
 
-void evt_port_test_on_signal(int signo, void (*fn)(int))
+void evt_port_test_on_signal_flags(int signo, void (*fn)(int), int flags)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = fn;
+    sa.sa_flags = flags;
     sigemptyset(&sa.sa_mask);
     assert_int_equal(sigaction(signo, &sa, NULL), 0);
 }
+void evt_port_test_on_signal(int signo, void (*fn)(int)) { evt_port_test_on_signal_flags(signo, fn, 0); }

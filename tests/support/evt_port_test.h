@@ -10,5 +10,7 @@ int evt_port_test_bias_available(void);
 /* Install fn as signo's handler with sigaction (persistent, unlike signal(); no SA_RESTART; no
  * mask), or SIG_DFL/SIG_IGN; fails the test if sigaction does. */
 void evt_port_test_on_signal(int signo, void (*fn)(int));
+/* The same with sa_flags (e.g. SA_RESTART, so that the threads' blocking calls are not cut short). */
+void evt_port_test_on_signal_flags(int signo, void (*fn)(int), int flags);
 
 #endif

@@ -15,6 +15,7 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <time.h>
+#include "evt_port_test.h"
 #include "evtrace/rkh.h"
 #include "formats/rkh/rkh_defs.h"
 
@@ -86,11 +87,7 @@ static void test_filter_changes_from_handler(void **st)
     sigemptyset(&s);
     sigaddset(&s, SIGUSR1);
     pthread_sigmask(SIG_BLOCK, &s, &old);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = filter_isr;
-    sigemptyset(&sa.sa_mask);
-    assert_int_equal(sigaction(SIGUSR1, &sa, NULL), 0);
+    evt_port_test_on_signal(SIGUSR1, filter_isr);
     pthread_t t;
     assert_int_equal(pthread_create(&t, NULL, worker_main, NULL), 0);
     struct timespec t0, t1;

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 #include "evt_rkh_test.h"
+#include "evt_port_test.h"
 #include "evtrace/rkh.h"
 #include "formats/rkh/rkh_defs.h"
 
@@ -75,12 +76,7 @@ static void test_stats_from_handlers(void **st)
     sigemptyset(&s);
     sigaddset(&s, SIGUSR1);
     pthread_sigmask(SIG_BLOCK, &s, &old); /* only the workers take the signal */
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = stats_isr;
-    sa.sa_flags = SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    assert_int_equal(sigaction(SIGUSR1, &sa, NULL), 0);
+    evt_port_test_on_signal_flags(SIGUSR1, stats_isr, SA_RESTART);
     atomic_store(&g_active, 1);
     worker w[WORKERS];
     for (int i = 0; i < WORKERS; i++) {

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "evt_test.h"
+#include "evt_port_test.h"
 #include "evtrace/reader.h"
 #include "evtrace/xray.h"
 
@@ -174,12 +175,7 @@ static void *cycling_recorder(void *arg)
 static void test_cycles_while_recording(void **st)
 {
     (void)st;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sa.sa_flags = SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    assert_int_equal(sigaction(SIGUSR1, &sa, NULL), 0);
+    evt_port_test_on_signal_flags(SIGUSR1, on_signal, SA_RESTART);
     evt_xray_config cfg = {256, 4, 1}; /* fewer buffers than threads + main: drops and rotation */
     assert_int_equal(evt_xray_start(&cfg), 0);
     atomic_store(&g_quit, 0);
