@@ -58,7 +58,8 @@
  * on; evtrace adds the counts to the losses it reports. */
 #define EVT_RKH_TE_LOST 0xBFu
 
-/* Stream configuration (RKH_CFG_* / RKH_CFGPORT_* equivalents). Sizes in bytes (1, 2 or 4). */
+/* Stream configuration (RKH_CFG_* / RKH_CFGPORT_* equivalents). Sizes in bytes (1, 2 or 4); a
+ * larger one (an 8-byte pointer) is written, and announced in TCFG, as 4 (RKH's rule). */
 typedef struct evt_rkh_config {
     uint32_t flags;     /* EVT_RKH_F_* */
     uint16_t version;   /* RKH_VERSION_CODE written in TCFG (0x3400) */

@@ -624,6 +624,13 @@ void evt_rkh_init(evt_rkh_recorder *r, const evt_rkh_config *cfg, uint8_t *ring,
     r->lock = fresh;
     r->nest.busy = 0;
     r->cfg = *cfg;
+    /* Fields are at most 4 bytes (a larger size, e.g. an 8-byte pointer, is written as 4, RKH's
+     * "anything else -> 4"): the TCFG record says what is written. */
+    uint8_t *const sz[] = {&r->cfg.sz_sig, &r->cfg.sz_ts, &r->cfg.sz_ptr, &r->cfg.sz_fun, &r->cfg.sz_ntimer,
+                           &r->cfg.sz_nblock, &r->cfg.sz_nelem, &r->cfg.sz_esize, &r->cfg.sz_bsize};
+    for (unsigned i = 0; i < sizeof sz / sizeof sz[0]; i++)
+        if (*sz[i] > 4u) *sz[i] = 4u;
+    cfg = &r->cfg;
     r->ring = ring;
     r->size = ring_size;
     r->in = r->out = r->qty = 0;

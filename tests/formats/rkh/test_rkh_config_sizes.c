@@ -1,0 +1,110 @@
+/* RKH recorder, configurations outside the template: field sizes larger than 4 bytes (an 8-byte
+ * pointer or timestamp, as a 64-bit port would say) are written as 4 bytes, RKH's rule, and the
+ * TCFG record says so, so the host reader decodes every record (before: TCFG said 8, the records
+ * held 4, and the reader counted almost every record as an error or a loss). Each configuration
+ * is recorded through a sink, with stuffed bytes and nested drops, and decoded back:
+ * decoded + lost == issued, no error. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include "evt_counter_clock.h"
+#include "evt_rkh_test.h"
+#include "evtrace/rkh.h"
+#include "formats/rkh/rkh_defs.h"
+
+static evt_rkh_recorder g_r;
+static uint8_t g_ring[512];
+
+/* Records of several layouts; returns the records issued (a dropped nested begin included). */
+static unsigned one_record(uint32_t x, unsigned i)
+{
+    switch (x % 4u) {
+    case 0:
+        if (!evt_rkh_begin_ao(&g_r, RKH_TE_SM_STATE, 1)) return 1;
+        evt_rkh_sym(&g_r, (x & 0x100u) ? 0x7E7D7E7Du : 0x20001000u);
+        evt_rkh_sym(&g_r, 0x7Eu + i);
+        evt_rkh_end(&g_r);
+        return 1;
+    case 1:
+        if (!evt_rkh_begin(&g_r, RKH_TE_TMR_START)) return 1;
+        evt_rkh_sym(&g_r, x);
+        evt_rkh_sym(&g_r, x >> 1);
+        evt_rkh_ntick(&g_r, x);
+        evt_rkh_ntick(&g_r, 0x7E7E7E7Eu);
+        evt_rkh_end(&g_r);
+        return 1;
+    case 2:
+        evt_rkh_sym_obj(&g_r, 0x30000000u + i, (x & 0x10u) ? "blinky" : "");
+        return 1;
+    default:
+        if (!evt_rkh_begin(&g_r, RKH_TE_USER + 1u)) return 1;
+        assert_false(evt_rkh_begin(&g_r, RKH_TE_USER + 1u)); /* nested: dropped, counted */
+        evt_rkh_usr_int(&g_r, EVT_RKH_USR_OBJ, 0u, x);
+        evt_rkh_usr_int(&g_r, EVT_RKH_USR_FUN, 0u, x >> 3);
+        evt_rkh_end(&g_r);
+        return 2;
+    }
+}
+
+static void run(uint8_t sz_ts, uint8_t sz_ptr, uint8_t sz_int, uint32_t flags_off)
+{
+    evt_rkh_config c;
+    evt_rkh_config_default(&c);
+    c.flags &= ~flags_off;
+    c.sz_ts = sz_ts;
+    c.sz_ptr = c.sz_fun = sz_ptr;
+    c.sz_sig = c.sz_ntimer = c.sz_nelem = c.sz_nblock = c.sz_bsize = sz_int;
+    evt_test_ticks = 0x7E7D00u;
+    evt_rkh_test_buf out;
+    evt_rkh_test_buf_init(&out, 1u << 20);
+    evt_rkh_init(&g_r, &c, g_ring, sizeof g_ring, evt_test_clock32, 1000u);
+    evt_rkh_filter_all(&g_r, 1);
+    evt_rkh_set_sink(&g_r, evt_rkh_test_sink, &out);
+    uint64_t issued = 0;
+    uint32_t x = 12345u;
+    for (unsigned i = 0; i < 2000u; i++) {
+        x = x * 1103515245u + 12345u;
+        issued += one_record(x >> 8, i);
+    }
+    evt_rkh_flush(&g_r);
+    assert_false(out.overflow);
+    evt_rkh_decoded d;
+    assert_int_equal(evt_rkh_test_decode(out.p, out.n, &d), 0);
+    if (d.errors || d.data + d.lost != issued)
+        fail_msg("ts %u, ptr %u, ints %u, flags off 0x%X: errors %llu, decoded %llu + lost %llu vs issued %llu",
+                 sz_ts, sz_ptr, sz_int, (unsigned)flags_off, (unsigned long long)d.errors,
+                 (unsigned long long)d.data, (unsigned long long)d.lost, (unsigned long long)issued);
+    /* TCFG: the sizes written (bytes 8 and 9 of the stream: flag, id, version, flags, then
+     * sig << 4 | ts and ptr << 4 | ntimer), none above 4 */
+    assert_true(out.n > 10u);
+    assert_true((out.p[8] >> 4) <= 4u && (out.p[8] & 15u) <= 4u);
+    assert_true((out.p[9] >> 4) <= 4u && (out.p[9] & 15u) <= 4u);
+    evt_rkh_test_buf_free(&out);
+}
+
+static void test_eight_byte_pointers(void **st)
+{
+    (void)st;
+    run(4, 8, 1, 0);
+    run(2, 8, 2, EVT_RKH_F_TRC_CHK_EN);
+    run(1, 8, 4, EVT_RKH_F_TRC_NSEQ_EN);
+}
+
+static void test_eight_byte_timestamps(void **st)
+{
+    (void)st;
+    run(8, 4, 1, 0);                     /* the default header path */
+    run(8, 2, 1, EVT_RKH_F_TRC_NSEQ_EN); /* the general header */
+    run(8, 8, 8, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_eight_byte_pointers),
+        cmocka_unit_test(test_eight_byte_timestamps),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
