@@ -152,7 +152,8 @@ void evt_rkh_config_default(evt_rkh_config *c);
 /* rkh_trc_init + RKH_TRC_SEND_CFG: reset ring, seq, filters (all suppressed, as RKH) and the loss
  * account, write the initial flag and the TCFG record with ts_hz. ring_size 1..65535; a loss
  * record needs up to 21 bytes, so rings of 64 bytes or more are meant (smaller ones keep losses
- * pending in the stats). Call before the recorder is shared. */
+ * pending in the stats). A NULL ring or ring_size 0 gives an inert recorder: every begin returns 0
+ * as if filtered, drains return nothing. Call before the recorder is shared. */
 void evt_rkh_init(evt_rkh_recorder *r, const evt_rkh_config *cfg, uint8_t *ring, uint32_t ring_size,
                   evt_rkh_ts_fn ts, uint32_t ts_hz);
 /* Output: a sink gets every complete record as soon as it ends (streaming; called with the

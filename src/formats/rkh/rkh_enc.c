@@ -586,8 +586,9 @@ static void publish_emit(evt_rkh_recorder *r)
     int rtfil = (r->cfg.flags & EVT_RKH_F_TRC_RTFIL_EN) != 0;
     for (unsigned b = 0; b < 32u; b++) {
         unsigned g = b >> 2;
-        if (!group_built(&r->cfg, g) || !rtfil) {
-            EVT_STORE_RLX(&r->emit[b], group_built(&r->cfg, g) ? 0xFFu : 0u);
+        if (!r->size || !group_built(&r->cfg, g) || !rtfil) {
+            /* no ring (r->size 0): every record filtered, whatever the filters say */
+            EVT_STORE_RLX(&r->emit[b], r->size && group_built(&r->cfg, g) ? 0xFFu : 0u);
             continue;
         }
         uint8_t grp, ev, seen, v;
@@ -632,7 +633,7 @@ void evt_rkh_init(evt_rkh_recorder *r, const evt_rkh_config *cfg, uint8_t *ring,
         if (*sz[i] > 4u) *sz[i] = 4u;
     cfg = &r->cfg;
     r->ring = ring;
-    r->size = ring_size;
+    r->size = ring ? ring_size : 0u; /* no ring (NULL or size 0): an inert recorder, see publish_emit */
     r->in = r->out = r->qty = 0;
     r->open_at = 0;
     r->head = 0;
@@ -661,6 +662,7 @@ void evt_rkh_init(evt_rkh_recorder *r, const evt_rkh_config *cfg, uint8_t *ring,
     r->chk_en = (f & EVT_RKH_F_TRC_CHK_EN) != 0;
     r->hdr6 = (f & EVT_RKH_F_TRC_NSEQ_EN) && (f & EVT_RKH_F_TRC_TSTAMP_EN) && cfg->sz_ts >= 4u && ts;
     filter_all_locked(r, 0); /* RKH: static tables, everything suppressed until turned on */
+    if (!r->size) return;
     put_raw(r, RKH_FLAG);
     /* TCFG: default begin (no filter, no seq, no timestamp), checksum if enabled. */
     if ((cfg->flags & (EVT_RKH_F_TRC_FWK_EN | EVT_RKH_F_TRC_ALL_EN)) == 0) return;
@@ -1011,7 +1013,7 @@ int evt_rkh_begin_ao(evt_rkh_recorder *r, unsigned id, int prio) { return evt_rk
 
 int evt_rkh_begin_nofilt(evt_rkh_recorder *r, unsigned id)
 {
-    if (!group_built(&r->cfg, (id & 255u) >> 5)) return 0;
+    if (!r->size || !group_built(&r->cfg, (id & 255u) >> 5)) return 0;
     return evt_rkh_open_(r, id & 255u);
 }
 

@@ -3,7 +3,7 @@
  * TCFG record says so, so the host reader decodes every record (before: TCFG said 8, the records
  * held 4, and the reader counted almost every record as an error or a loss). Each configuration
  * is recorded through a sink, with stuffed bytes and nested drops, and decoded back:
- * decoded + lost == issued, no error. */
+ * decoded + lost == issued, no error. And no ring at all (test_no_ring). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -100,9 +100,41 @@ static void test_eight_byte_timestamps(void **st)
     run(8, 8, 8, 0);
 }
 
+/* No ring (ring_size 0, or a NULL ring): an inert recorder. Before, init wrote the flag and the
+ * TCFG record into the zero-size ring (past its end) and a NULL ring crashed. */
+static void test_no_ring(void **st)
+{
+    (void)st;
+    static uint8_t guard[64];
+    evt_rkh_config c;
+    evt_rkh_config_default(&c);
+    for (int k = 0; k < 2; k++) {
+        for (unsigned i = 0; i < sizeof guard; i++) guard[i] = 0xA5u;
+        evt_rkh_init(&g_r, &c, k ? NULL : guard, k ? 4096u : 0u, evt_test_clock32, 1000u);
+        evt_rkh_filter_all(&g_r, 1);
+        evt_rkh_filter_off_event(&g_r, RKH_TE_SM_STATE);
+        for (unsigned i = 0; i < 100u; i++) {
+            assert_false(evt_rkh_begin_ao(&g_r, RKH_TE_SM_STATE, 1));
+            evt_rkh_sym_obj(&g_r, i, "x");
+        }
+        evt_rkh_flush(&g_r);
+        uint8_t b[16], byte;
+        uint32_t n = sizeof b;
+        assert_int_equal(evt_rkh_get_whole_block(&g_r, b, sizeof b), 0);
+        assert_false(evt_rkh_get_byte(&g_r, &byte));
+        (void)evt_rkh_get_block(&g_r, &n);
+        assert_int_equal(n, 0);
+        evt_rec_stats s;
+        evt_rkh_get_stats(&g_r, &s);
+        assert_int_equal(s.written + s.dropped + s.pending, 0);
+        for (unsigned i = 0; i < sizeof guard; i++) assert_int_equal(guard[i], 0xA5u);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_no_ring),
         cmocka_unit_test(test_eight_byte_pointers),
         cmocka_unit_test(test_eight_byte_timestamps),
     };
