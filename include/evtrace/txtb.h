@@ -31,6 +31,7 @@
 
 /* ThreadX return codes used by the trace API. */
 #define EVT_TX_SUCCESS        0x00u
+#define EVT_TX_PTR_ERROR      0x03u
 #define EVT_TX_SIZE_ERROR     0x05u
 #define EVT_TX_NOT_DONE       0x20u
 
@@ -81,7 +82,8 @@ typedef struct evt_tx_options {
                                      Every header address is base + offset in the buffer. */
 } evt_tx_options;
 
-/* tx_trace_enable. size < 48 + (16+name_size)*R + 32 -> EVT_TX_SIZE_ERROR (checked first);
+/* tx_trace_enable. buffer NULL -> EVT_TX_PTR_ERROR; size < 48 + (16+name_size)*R + 32 ->
+ * EVT_TX_SIZE_ERROR (checked first);
  * already enabled (or being enabled) -> EVT_TX_NOT_DONE. Otherwise: filter reset to all-on;
  * registry slots get available=1, type=0, reserved=0, pointer=0 (names and params are left);
  * word 0 of every event slot zeroed; header written; two RUNNING events recorded; EVT_TX_SUCCESS.

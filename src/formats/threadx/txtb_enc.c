@@ -593,6 +593,7 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
         registry_entries > (size - TXTB_HEADER_SIZE - TXTB_EVENT_SIZE) / reg_size)
         return EVT_TX_SIZE_ERROR;
     uint32_t reg_bytes = reg_size * registry_entries;
+    if (!buffer) return EVT_TX_PTR_ERROR;
 
     evt_port_crit_t cs;
     if (!evt_rec_lock_enter(&r->lock, &cs)) return EVT_TX_NOT_DONE;

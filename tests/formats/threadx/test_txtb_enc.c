@@ -256,6 +256,12 @@ static void test_enable_errors(void **st)
     assert_int_equal(evt_tx_trace_enable(buf, sizeof buf, 2), EVT_TX_SUCCESS);
     assert_int_equal(w32(buf, 8, 0), evt_tx_addr(buf));
     assert_int_equal(evt_tx_trace_disable(), EVT_TX_SUCCESS);
+    /* No buffer: an error, tracing stays off (before: enable wrote through NULL and crashed). */
+    assert_int_equal(evt_tx_trace_enable(NULL, sizeof buf, 2), EVT_TX_PTR_ERROR);
+    assert_int_equal(evt_tx_trace_enable_ex(NULL, 48 + 32, 0, &o), EVT_TX_PTR_ERROR);
+    assert_int_equal(evt_tx_trace_enable(NULL, 10, 0), EVT_TX_SIZE_ERROR); /* size first */
+    assert_int_equal(evt_tx_trace_user_event_insert(5000, 0, 0, 0, 0), EVT_TX_NOT_DONE);
+    assert_int_equal(evt_tx_trace_disable(), EVT_TX_NOT_DONE);
 }
 
 /* Enable touches only what ThreadX touches; the filter is reset; disable leaves a decodable buffer. */
