@@ -20,6 +20,9 @@
  *     recorder callback that records into another recorder — only tries, with a bounded spin, and
  *     reports failure (the record is dropped and counted). So no cycle of waiters can form, and
  *     nothing deadlocks.
+ *  P5 In a fork child (only the forking thread survives) a wait is bounded too: a lock held by a
+ *     thread that did not survive the fork gives up after a bounded wait (drop + count, as P3),
+ *     never hangs; details at wait_until in port_posix.c.
  *  P4 evt_posix_hold counts the sections the thread is inside, from before the take to after the
  *     give-back; a port-installed handler that arrives while it is non-zero is deferred and runs at
  *     the outermost exit. Raw handlers (not installed through the port) are not held off; P2 and P3

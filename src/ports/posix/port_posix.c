@@ -30,13 +30,51 @@ uintptr_t evt_posix_context_id(void)
  * a record (tens of ns), short enough that a handler never stalls its thread for long. */
 #define NESTED_TRIES 4096u
 
+/* P5 fork: a fork child has only the thread that called fork; a lock another thread held (or was
+ * inside on its bias) at that instant stays held forever. So in a fork child every wait is bounded
+ * (FORK_TRIES tries, 256 yields) and the record is dropped and counted, as P3's; a thread that
+ * gave up on a lock gives up at once while the lock still shows the same holder (t_dead_*), so
+ * a dead lock costs one bounded wait per thread, not one per record. Nothing on the fast paths. */
+#define FORK_TRIES (256u * 256u)
+static _Atomic int k_forked; /* set in a fork child (pthread_atfork) */
+static _Thread_local evt_port_lock *t_dead_lock;
+static _Thread_local uintptr_t t_dead_owner, t_dead_busy;
+static void after_fork_child(void) { atomic_store_explicit(&k_forked, 1, memory_order_relaxed); }
+/* Registered when the library is loaded: before any lock can be held (a first take registering it
+ * could run in a signal handler, where pthread_once is not allowed). */
+__attribute__((constructor)) static void register_fork_handler(void) { (void)pthread_atfork(NULL, NULL, after_fork_child); }
+
 /* Wait until done(l) holds: spin, then yield, when this is the thread's only section
  * (evt_posix_hold == 1), else for at most NESTED_TRIES tries in all, counted in *tries across
- * calls (P3). Returns 0 if it gave up. */
+ * calls (P3); in a fork child, at most FORK_TRIES (P5). Returns 0 if it gave up. */
 static int wait_until(evt_port_lock *l, int (*done)(evt_port_lock *), unsigned *tries)
 {
     int may_wait = evt_posix_hold == 1u;
     unsigned spins = 0;
+    if (!done(l) && atomic_load_explicit(&k_forked, memory_order_relaxed)) {
+        uintptr_t o = atomic_load_explicit(&l->owner, memory_order_relaxed);
+        uintptr_t b = atomic_load_explicit(&l->busy, memory_order_relaxed);
+        if (l == t_dead_lock && o == t_dead_owner && b == t_dead_busy) return 0; /* P5: still dead */
+        while (!done(l)) {
+            if (++*tries >= (may_wait ? FORK_TRIES : NESTED_TRIES)) {
+                if (may_wait) { /* the same holder all along: remember it */
+                    t_dead_lock = l;
+                    t_dead_owner = o;
+                    t_dead_busy = b;
+                }
+                return 0;
+            }
+            if (atomic_load_explicit(&l->owner, memory_order_relaxed) != o ||
+                atomic_load_explicit(&l->busy, memory_order_relaxed) != b) {
+                o = atomic_load_explicit(&l->owner, memory_order_relaxed); /* a live holder: wait on */
+                b = atomic_load_explicit(&l->busy, memory_order_relaxed);
+                if (may_wait) *tries = 0; /* (a nested context keeps P3's budget) */
+            }
+            if (++spins < 256u) evt_posix_cpu_relax();
+            else { sched_yield(); spins = 0; }
+        }
+        return 1;
+    }
     while (!done(l)) {
         if (!may_wait && ++*tries >= NESTED_TRIES) return 0;
         if (++spins < 256u) evt_posix_cpu_relax();
