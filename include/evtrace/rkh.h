@@ -65,8 +65,8 @@ typedef struct evt_rkh_config {
     uint16_t version;   /* RKH_VERSION_CODE written in TCFG (0x3400) */
     uint8_t sz_sig;     /* RKH_CFG_FWK_SIZEOF_EVT */
     uint8_t sz_ts;      /* RKH_CFGPORT_TRC_SIZEOF_TSTAMP */
-    uint8_t sz_ptr;     /* RKH_CFGPORT_TRC_SIZEOF_PTR */
-    uint8_t sz_fun;     /* RKH_CFGPORT_TRC_SIZEOF_FUN_PTR (not in TCFG) */
+    uint8_t sz_ptr;     /* RKH_CFGPORT_TRC_SIZEOF_PTR: 2 or 4 (any other is written as 4, RKH's rule) */
+    uint8_t sz_fun;     /* RKH_CFGPORT_TRC_SIZEOF_FUN_PTR (not in TCFG): the same rule */
     uint8_t sz_ntimer;  /* RKH_CFG_TMR_SIZEOF_NTIMER */
     uint8_t sz_nblock;  /* RKH_CFG_MP_SIZEOF_NBLOCK */
     uint8_t sz_nelem;   /* RKH_CFG_QUE_SIZEOF_NELEM */
@@ -141,7 +141,7 @@ typedef struct evt_rkh_recorder {
     uint8_t ao_filter[8];     /* hot: bit prio set = AO emitted (priorities 0..63) */
     uint8_t sig_filter[32];   /* hot: bit sig set = signal emitted (signals 0..255) */
     uint8_t lr;               /* the last loss record written: EVT_RKH_LR_* (R4) */
-    uint16_t lr_at;           /* ... its ring index (its id byte) while EVT_RKH_LR_LIVE */
+    uint32_t lr_at;           /* ... its ring index (its id byte) while EVT_RKH_LR_LIVE */
     uint32_t lost_total;      /* losses carried by the loss records written since init (the last
                                  loss record's running total) */
     uint32_t crit;            /* saved critical-section state of the open record */
@@ -150,9 +150,9 @@ typedef struct evt_rkh_recorder {
 /* RKH's template configuration (doc/rkhcfg.h with the Linux port's 32-bit pointers/timestamps). */
 void evt_rkh_config_default(evt_rkh_config *c);
 /* rkh_trc_init + RKH_TRC_SEND_CFG: reset ring, seq, filters (all suppressed, as RKH) and the loss
- * account, write the initial flag and the TCFG record with ts_hz. ring_size 1..65535; a loss
- * record needs up to 21 bytes, so rings of 64 bytes or more are meant (smaller ones keep losses
- * pending in the stats). A NULL ring or ring_size 0 gives an inert recorder: every begin returns 0
+ * account, write the initial flag and the TCFG record with ts_hz. ring_size 1..2^31 - 1 (a larger
+ * ring is used up to that size); a loss record needs up to 21 bytes, so rings of 64 bytes or more
+ * are meant (smaller ones keep losses pending in the stats). A NULL ring or ring_size 0 gives an inert recorder: every begin returns 0
  * as if filtered, drains return nothing. Call before the recorder is shared. */
 void evt_rkh_init(evt_rkh_recorder *r, const evt_rkh_config *cfg, uint8_t *ring, uint32_t ring_size,
                   evt_rkh_ts_fn ts, uint32_t ts_hz);

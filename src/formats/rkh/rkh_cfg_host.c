@@ -103,5 +103,8 @@ void rkh_cfg_from_tcfg_raw(rkh_cfg *c, const uint8_t *b)
 void rkh_cfg_from_tcfg(rkh_cfg *c, const uint8_t *b)
 {
     rkh_cfg_from_tcfg_raw(c, b);
+    /* TCFG carries RKH_CFGPORT_TRC_SIZEOF_PTR / 8, but a SYM is 2 bytes for 16 and 4 for anything
+     * else: a 64-bit port says 8 and sends 4-byte pointers (as ptr_bytes for a config file). */
+    c->sz_ptr = ptr_bytes(8u * c->sz_ptr);
     if (!c->fun_from_file) c->sz_fun = c->sz_ptr;
 }

@@ -552,11 +552,13 @@ static int decode_frame(rkh_state *s, evt_event *ev)
             rkh_diag_error(&s->diag, s->frame_off, "checksum error in the TCFG record");
             return 0;
         }
-        /* Field sizes must be 1, 2 or 4 bytes: a record that says otherwise is corrupt (its checksum
-         * may still add up) and does not replace the configuration. */
-        static const unsigned char ok_size[16] = {0, 1, 1, 0, 1};
+        /* Field sizes must be 1, 2 or 4 bytes, and the pointer's 1, 2, 4 or 8 (SIZEOF_PTR 8..64,
+         * a 64-bit port says 8; rkh_cfg_from_tcfg maps it to the 2 or 4 bytes sent): a record that
+         * says otherwise is corrupt (its checksum may still add up) and does not replace the
+         * configuration. */
+        static const unsigned char ok_size[16] = {0, 1, 1, 0, 1}, ok_ptr[16] = {0, 1, 1, 0, 1, 0, 0, 0, 1};
         uint8_t z7 = evt_cur_u8_at(&c, 7), z8 = evt_cur_u8(&c), z9 = evt_cur_u8(&c), z10 = evt_cur_u8(&c), z11 = evt_cur_u8(&c);
-        if (!ok_size[z7 >> 4] || !ok_size[z7 & 15u] || !ok_size[z8 >> 4] || !ok_size[z8 & 15u] ||
+        if (!ok_size[z7 >> 4] || !ok_size[z7 & 15u] || !ok_ptr[z8 >> 4] || !ok_size[z8 & 15u] ||
             !ok_size[z9 >> 4] || !ok_size[z9 & 15u] || z10 > 4 || !ok_size[z10] || !ok_size[z11 >> 4]) {
             s->length_errors++;
             rkh_diag_error(&s->diag, s->frame_off, "TCFG record with impossible field sizes (%02x %02x %02x %02x %02x); ignored",

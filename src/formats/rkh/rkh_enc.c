@@ -471,7 +471,7 @@ static void write_loss(evt_rkh_recorder *r)
     put_n(r, r->lost_total, 4);
     close_record(r); /* fits: room was made for it */
     r->lr = EVT_RKH_LR_LIVE;
-    r->lr_at = (uint16_t)r->open_at;
+    r->lr_at = r->open_at;
     r->drops_seen = dropped;
     r->evicted = 0;
     r->head &= (uint8_t)~HEAD_DRAINED;
@@ -625,15 +625,19 @@ void evt_rkh_init(evt_rkh_recorder *r, const evt_rkh_config *cfg, uint8_t *ring,
     r->lock = fresh;
     r->nest.busy = 0;
     r->cfg = *cfg;
-    /* Fields are at most 4 bytes (a larger size, e.g. an 8-byte pointer, is written as 4, RKH's
-     * "anything else -> 4"): the TCFG record says what is written. */
-    uint8_t *const sz[] = {&r->cfg.sz_sig, &r->cfg.sz_ts, &r->cfg.sz_ptr, &r->cfg.sz_fun, &r->cfg.sz_ntimer,
-                           &r->cfg.sz_nblock, &r->cfg.sz_nelem, &r->cfg.sz_esize, &r->cfg.sz_bsize};
+    /* Fields are at most 4 bytes (a larger size, e.g. an 8-byte timestamp, is written as 4), and
+     * pointers are 2 or 4 bytes (RKH's SYM/FUN rule: 16 bits -> 2, anything else -> 4, so an
+     * 8-byte or 1-byte pointer is written as 4): the TCFG record says what is written. */
+    uint8_t *const sz[] = {&r->cfg.sz_sig, &r->cfg.sz_ts, &r->cfg.sz_ntimer, &r->cfg.sz_nblock,
+                           &r->cfg.sz_nelem, &r->cfg.sz_esize, &r->cfg.sz_bsize};
     for (unsigned i = 0; i < sizeof sz / sizeof sz[0]; i++)
         if (*sz[i] > 4u) *sz[i] = 4u;
+    if (r->cfg.sz_ptr != 2u) r->cfg.sz_ptr = 4u;
+    if (r->cfg.sz_fun != 2u) r->cfg.sz_fun = 4u;
     cfg = &r->cfg;
     r->ring = ring;
-    r->size = ring ? ring_size : 0u; /* no ring (NULL or size 0): an inert recorder, see publish_emit */
+    /* no ring (NULL or size 0): an inert recorder, see publish_emit; ring indices stay below 2^31 */
+    r->size = !ring ? 0u : ring_size > 0x7FFFFFFFu ? 0x7FFFFFFFu : ring_size;
     r->in = r->out = r->qty = 0;
     r->open_at = 0;
     r->head = 0;
