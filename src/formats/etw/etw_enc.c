@@ -85,6 +85,7 @@ static void fill_ff(uint8_t *p, uint32_t n) { for (uint32_t i = 0; i < n; i++) p
 #define PT_ADD(p, v) ((void)__atomic_fetch_add((p), (v), __ATOMIC_SEQ_CST))
 #define PT_RMW_LOAD(p) __atomic_fetch_add((p), 0, __ATOMIC_SEQ_CST)
 #define PT_CAS(p, expect, v) __atomic_compare_exchange_n((p), (expect), (v), 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)
+#define SESSION_CAS(p, expect, v) __atomic_compare_exchange_n((p), (expect), (v), 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)
 #else
 #define PT_OR(p, v)  ((void)(*(volatile uint32_t *)(p) |= (v)))
 #define PT_AND(p, v) ((void)(*(volatile uint32_t *)(p) &= (v)))
@@ -97,6 +98,7 @@ static int pt_cas(uint32_t *p, uint32_t *expect, uint32_t v)
     return 1;
 }
 #define PT_CAS(p, expect, v) pt_cas((p), (expect), (v))
+#define SESSION_CAS(p, expect, v) (*(p) == *(expect) ? (*(p) = (v), 1) : (*(expect) = *(p), 0)) /* one core */
 #endif
 static int owned_mode(const evt_etw_session *s) { return s->cfg.per_thread == EVT_ETW_SLOTS_THREAD_OWNED; }
 static uint32_t align8(uint32_t v) { return (v + (ETW_RECORD_ALIGN - 1u)) & ~(ETW_RECORD_ALIGN - 1u); }
@@ -787,49 +789,56 @@ static void unlink_provider(evt_etw_session *s, evt_etw_provider *p)
     p->next_enabled = 0;
 }
 
+/* A provider's session changes only inside a session's section: S -> 0 inside S (disable, stop),
+ * 0 -> S inside S by CAS (the sections of two sessions do not exclude each other), so p is linked
+ * in S's list exactly while p->session == S, and its gate is written only inside that session.
+ * The section includes the nesting guard: a handler that interrupted an enable or a record of the
+ * same session gets NOT_ENOUGH_MEMORY instead of editing the list under it. */
 uint32_t evt_etw_enable(evt_etw_session *s, evt_etw_provider *p, uint32_t code, uint8_t level,
                         uint64_t match_any, uint64_t match_all)
 {
     if (!p || (code != ETW_CONTROL_DISABLE_PROVIDER && !s)) return EVT_ETW_ERROR_INVALID_PARAMETER;
     if (code != ETW_CONTROL_ENABLE_PROVIDER && code != ETW_CONTROL_DISABLE_PROVIDER && code != ETW_CONTROL_CAPTURE_STATE)
         return EVT_ETW_ERROR_INVALID_PARAMETER;
-    evt_etw_session *owner = code == ETW_CONTROL_DISABLE_PROVIDER ? (evt_etw_session *)EVT_LOAD_ACQ(&p->session) : s;
-    if (code != ETW_CONTROL_CAPTURE_STATE && owner) {
-        evt_port_crit_t c;
-        if (!evt_rec_lock_enter(&owner->lock, &c)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY; /* nested context */
-        if (code == ETW_CONTROL_ENABLE_PROVIDER) {
-            if (!EVT_LOAD_RLX(&owner->running)) { evt_rec_lock_exit(&owner->lock, c); return EVT_ETW_ERROR_INVALID_HANDLE; }
-            evt_etw_session *old = (evt_etw_session *)EVT_LOAD_RLX(&p->session);
-            if (old && old != owner) { /* moving between sessions: disable at the old one first */
-                evt_rec_lock_exit(&owner->lock, c);
-                evt_etw_enable(0, p, ETW_CONTROL_DISABLE_PROVIDER, 0, 0, 0);
-                if (!evt_rec_lock_enter(&owner->lock, &c)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
-                if (!EVT_LOAD_RLX(&owner->running)) { /* stopped while the lock was left: not linked */
-                    evt_rec_lock_exit(&owner->lock, c);
-                    return EVT_ETW_ERROR_INVALID_HANDLE;
-                }
+    evt_port_crit_t c;
+    if (code == ETW_CONTROL_DISABLE_PROVIDER) {
+        evt_etw_session *o;
+        while ((o = (evt_etw_session *)EVT_LOAD_ACQ(&p->session)) != 0) {
+            if (!enter_session(o, &c)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY; /* nested context */
+            int here = EVT_LOAD_RLX(&p->session) == o; /* else it moved meanwhile: try again */
+            if (here) {
+                evt_gate_publish(&p->gate, 0u, 0u);
+                unlink_provider(o, p);
+                EVT_STORE_REL(&p->session, (evt_etw_session *)0);
+                p->level = 0;
+                p->match_any = p->match_all = 0;
             }
-            p->level = level;
-            p->match_any = match_any;
-            p->match_all = match_all;
-            if (EVT_LOAD_RLX(&p->session) != owner) {
-                p->next_enabled = owner->providers;
-                owner->providers = p;
-            }
-            EVT_STORE_REL(&p->session, owner);
-            evt_gate_publish(&p->gate, ETW_GATE_ON | level, 1u);
-        } else {
-            evt_gate_publish(&p->gate, 0u, 0u);
-            unlink_provider(owner, p);
-            EVT_STORE_REL(&p->session, (evt_etw_session *)0);
-            p->level = 0;
-            p->match_any = p->match_all = 0;
+            leave(o, c);
+            if (here) break;
         }
-        evt_rec_lock_exit(&owner->lock, c);
-    } else if (code == ETW_CONTROL_DISABLE_PROVIDER) {
-        evt_gate_publish(&p->gate, 0u, 0u);
-        p->level = 0;
-        p->match_any = p->match_all = 0;
+    } else if (code == ETW_CONTROL_ENABLE_PROVIDER) {
+        for (;;) {
+            if (!enter_session(s, &c)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY; /* nested context */
+            if (!EVT_LOAD_RLX(&s->running)) { leave(s, c); return EVT_ETW_ERROR_INVALID_HANDLE; }
+            evt_etw_session *old = (evt_etw_session *)EVT_LOAD_RLX(&p->session), *none = 0;
+            if (old == s || (!old && SESSION_CAS(&p->session, &none, s))) {
+                p->level = level;
+                p->match_any = match_any;
+                p->match_all = match_all;
+                if (!old) {
+                    p->next_enabled = s->providers;
+                    s->providers = p;
+                }
+                evt_gate_publish(&p->gate, ETW_GATE_ON | level, 1u);
+                leave(s, c);
+                break;
+            }
+            leave(s, c);
+            if (old) { /* moving between sessions: disable at the old one first, then again */
+                uint32_t rc = evt_etw_enable(0, p, ETW_CONTROL_DISABLE_PROVIDER, 0, 0, 0);
+                if (rc != EVT_ETW_SUCCESS) return rc;
+            } /* else another session took it since the load: again */
+        }
     }
     if (p->control) p->control(p, code, p->control_ctx);
     return EVT_ETW_SUCCESS;
