@@ -62,7 +62,10 @@ typedef struct evt_etw_trace_header {
     uint32_t flags;         /* ETW_WNODE_FLAG_*: TRACED_GUID mandatory */
 } evt_etw_trace_header;
 
-/* File writes of a session: write len bytes at offset; return 0 on success. */
+/* File writes of a session: write len bytes at offset; return 0 on success. A buffer is written as
+ * calls at rising offsets from its start; when one fails the buffer's events are counted lost, so
+ * a writer that cannot undo the buffer's earlier bytes leaves a part of it for a reader to find
+ * (the POSIX glue truncates a failed buffer that was growing the file). */
 typedef int (*evt_etw_write_fn)(void *user, uint64_t offset, const void *data, uint32_t len);
 
 /* Session properties (EVENT_TRACE_PROPERTIES + platform hooks). Zero = default where stated. */

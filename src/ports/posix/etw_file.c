@@ -4,6 +4,7 @@
  * of THREAD_OWNED sessions (membarrier). C11 + POSIX/Linux. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <sys/resource.h>
@@ -14,19 +15,53 @@
 #include <stdlib.h>
 #include "evtrace/etw.h"
 
-/* An open .etl file. */
+/* An open .etl file, written with pwrite (no stdio buffer: a failed write is reported by the call
+ * that failed, to the buffer it belongs to; with stdio a full disk was reported by a later write
+ * or only at close, and the recorder counted the wrong buffer lost, or none).
+ * A buffer reaches us as calls at rising offsets from its start (a multiple of BufferSize, which
+ * the first write, buffer 0's WMI_BUFFER_HEADER, gives). When one of them fails, the bytes already
+ * written for that buffer are taken back if the buffer was growing the file (ftruncate to its
+ * start): the recorder counts the buffer's events lost, and a reader must not find a part of it
+ * (a loss record in it was counted twice: once read, once re-pended into EventsLost). */
 struct evt_etw_file {
-    FILE *fp;      /* the file */
-    int failed;    /* a write failed */
+    int fd;            /* the file */
+    int failed;        /* a write failed */
+    uint32_t bsz;      /* BufferSize (0 until buffer 0 is written) */
+    uint64_t end;      /* bytes in the file */
+    uint64_t buf_at;   /* start of the buffer being written */
+    uint64_t end_at;   /* `end` when that buffer's first write came */
 };
 
 static int file_write(void *user, uint64_t offset, const void *data, uint32_t len)
 {
     struct evt_etw_file *f = user;
-    if (fseeko(f->fp, (off_t)offset, SEEK_SET) != 0 || fwrite(data, 1, len, f->fp) != len) {
-        f->failed = 1;
-        return -1;
+    if (offset == 0 && len >= 4 && !f->bsz) {
+        const uint8_t *b = data;
+        f->bsz = (uint32_t)b[ETW_BH_BUFFER_SIZE] | (uint32_t)b[ETW_BH_BUFFER_SIZE + 1] << 8 |
+                 (uint32_t)b[ETW_BH_BUFFER_SIZE + 2] << 16 | (uint32_t)b[ETW_BH_BUFFER_SIZE + 3] << 24;
     }
+    if (f->bsz && offset % f->bsz == 0) { /* a buffer's first write */
+        f->buf_at = offset;
+        f->end_at = f->end;
+    }
+    const uint8_t *p = data;
+    uint64_t at = offset;
+    for (uint32_t left = len; left;) {
+        ssize_t k = pwrite(f->fd, p, left, (off_t)at);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) {
+            if (at > f->end) f->end = at;
+            if (f->bsz && f->buf_at >= f->end_at && f->end > f->buf_at && f->buf_at / f->bsz == offset / f->bsz &&
+                ftruncate(f->fd, (off_t)f->buf_at) == 0)
+                f->end = f->buf_at; /* the failed buffer was growing the file: none of it stays */
+            f->failed = 1;
+            return -1;
+        }
+        p += k;
+        at += (uint64_t)k;
+        left -= (uint32_t)k;
+    }
+    if (at > f->end) f->end = at;
     return 0;
 }
 
@@ -93,10 +128,11 @@ void evt_etw_posix_sync_writers(void) { (void)evt_posix_membarrier(); }
 
 struct evt_etw_file *evt_etw_file_open(const char *path, evt_etw_session_config *cfg)
 {
+    if (!path || !cfg) { errno = EINVAL; return NULL; }
     struct evt_etw_file *f = calloc(1, sizeof *f);
     if (!f) { errno = ENOMEM; return NULL; }
-    f->fp = fopen(path, "wb");
-    if (!f->fp) { free(f); return NULL; }
+    f->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (f->fd < 0) { int e = errno; free(f); errno = e; return NULL; }
     cfg->write = file_write;
     cfg->write_user = f;
     if (!cfg->filetime) cfg->filetime = evt_etw_posix_filetime;
@@ -112,7 +148,7 @@ int evt_etw_file_close(struct evt_etw_file *f)
 {
     if (!f) return -1;
     int rc = f->failed ? -1 : 0;
-    if (fclose(f->fp) != 0) rc = -1;
+    if (close(f->fd) != 0) rc = -1;
     free(f);
     return rc;
 }
