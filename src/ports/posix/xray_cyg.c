@@ -1,6 +1,6 @@
 /* XRay recorder front end for -finstrument-functions (GCC or clang): __cyg_profile_func_enter/exit
  * give function addresses; a lock-free open-addressing table assigns XRay function ids (1, 2, ...
- * in order of first call), and evt_xray_write_map() writes the id -> address (+ name when dladdr
+ * in order of first call; a gap where two calls raced to number one function), and evt_xray_write_map() writes the id -> address (+ name when dladdr
  * knows it) map in llvm-xray's YAML form so `evtrace --instr-map` and `llvm-xray -m` resolve it.
  * Linked in only when the program references these hooks. While the recorder is stopped a hook
  * costs one relaxed load of the gate (no id lookup, no clock read). Part of the POSIX recorder
@@ -27,6 +27,20 @@ NOINST void __cyg_profile_func_exit(void *fn, void *site);
 
 uint32_t evt_xray_cyg_count(void) { return __atomic_load_n(&g_next_id, __ATOMIC_ACQUIRE); }
 
+/* The id of the function in slot h (its key is set). Whoever finds no id there assigns one (the
+ * inserter right after the key, or anyone who comes before it has done so) and the first
+ * compare-and-swap wins; nobody waits for the inserter: a signal handler that interrupted it
+ * between the key and the id would wait forever. A lost race leaves a gap in the numbering. */
+static NOINST uint32_t id_at(uint32_t h)
+{
+    uint32_t id = __atomic_load_n(&g_id[h], __ATOMIC_ACQUIRE);
+    if (id) return id;
+    uint32_t mine = __atomic_add_fetch(&g_next_id, 1, __ATOMIC_ACQ_REL);
+    if (mine > XRAY_FN_ID_MAX) mine = XRAY_FN_ID_MAX;
+    if (__atomic_compare_exchange_n(&g_id[h], &id, mine, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return mine;
+    return id; /* another call assigned it first */
+}
+
 /* Id of fn, assigned on first sight; XRAY_FN_ID_MAX when the table is full. */
 static NOINST uint32_t id_of(void *fn)
 {
@@ -34,22 +48,9 @@ static NOINST uint32_t id_of(void *fn)
     uint32_t h = (uint32_t)((a >> 4) * 2654435761u) & (CYG_SLOTS - 1);
     for (uint32_t n = 0; n < CYG_SLOTS; n++, h = (h + 1) & (CYG_SLOTS - 1)) {
         uintptr_t k = __atomic_load_n(&g_key[h], __ATOMIC_ACQUIRE);
-        if (k == 0) {
-            if (!__atomic_compare_exchange_n(&g_key[h], &k, a, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-                if (k != a) continue; /* another function took the slot */
-            } else {
-                uint32_t id = __atomic_add_fetch(&g_next_id, 1, __ATOMIC_ACQ_REL);
-                if (id > XRAY_FN_ID_MAX) id = XRAY_FN_ID_MAX;
-                __atomic_store_n(&g_id[h], id, __ATOMIC_RELEASE);
-                return id;
-            }
-        }
-        if (k == a) {
-            uint32_t id;
-            while ((id = __atomic_load_n(&g_id[h], __ATOMIC_ACQUIRE)) == 0) {
-            } /* its inserter is publishing the id */
-            return id;
-        }
+        if (k == 0 && !__atomic_compare_exchange_n(&g_key[h], &k, a, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) && k != a)
+            continue; /* another function took the slot */
+        if (k == 0 || k == a) return id_at(h); /* inserted it here, or found it */
     }
     return XRAY_FN_ID_MAX;
 }
