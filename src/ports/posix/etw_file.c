@@ -93,19 +93,25 @@ void evt_etw_posix_cpu_times(uint64_t *kernel_100ns, uint64_t *user_100ns)
  * for the process id; a fork child clears both (pthread_atfork). */
 static _Thread_local uint32_t t_tid;
 static uint32_t g_pid;
-static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+static int g_fork_handler; /* atomic: the fork handler is (being) registered */
 
 static void after_fork_child(void)
 {
     t_tid = 0;
     g_pid = 0;
 }
-static void register_fork_handler(void) { pthread_atfork(NULL, NULL, after_fork_child); }
+/* Not pthread_once: a signal handler that records on a thread inside the first call would wait for
+ * it, i.e. for itself. The first caller registers; the others go on at once. */
+static void register_fork_handler(void)
+{
+    if (!__atomic_load_n(&g_fork_handler, __ATOMIC_RELAXED) && !__atomic_exchange_n(&g_fork_handler, 1, __ATOMIC_ACQ_REL))
+        pthread_atfork(NULL, NULL, after_fork_child);
+}
 
 uint32_t evt_etw_posix_thread_id(void)
 {
     if (!t_tid) {
-        pthread_once(&g_once, register_fork_handler);
+        register_fork_handler();
 #ifdef SYS_gettid
         t_tid = (uint32_t)syscall(SYS_gettid);
 #else
@@ -118,7 +124,7 @@ uint32_t evt_etw_posix_thread_id(void)
 uint32_t evt_etw_posix_process_id(void)
 {
     if (!g_pid) {
-        pthread_once(&g_once, register_fork_handler);
+        register_fork_handler();
         g_pid = (uint32_t)getpid();
     }
     return g_pid;

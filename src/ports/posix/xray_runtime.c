@@ -199,9 +199,11 @@ static void make_key(void)
 static __attribute__((noinline)) evt_xray_writer *writer_init(void)
 {
     xr_thread *x = &t_x;
-    pthread_once(&g_key_once, make_key);
     sigset_t old;
     reg_lock(&old);
+    /* With signals blocked: a handler recording on a thread inside the process's first
+     * pthread_once would wait for that once to finish, i.e. for itself. */
+    pthread_once(&g_key_once, make_key);
     if (x->w.tid == 0) {
         x->w.tid = (uint32_t)syscall(SYS_gettid);
         if (!x->linked) {
