@@ -30,6 +30,7 @@
 #define EVT_ETW_ERROR_NOT_ENOUGH_MEMORY 8u   /* no buffer: per-thread slots exhausted or file full */
 #define EVT_ETW_ERROR_INVALID_PARAMETER 87u  /* bad Size / MOF field count / NULL data */
 #define EVT_ETW_ERROR_MORE_DATA        234u  /* event of BufferSize - 72 bytes or more, or > 65535 */
+#define EVT_ETW_ERROR_ALREADY_EXISTS   183u  /* start on a session that is running */
 #define EVT_ETW_ERROR_INVALID_FLAGS    1004u /* WNODE_FLAG_TRACED_GUID missing */
 
 #define EVT_ETW_MAX_SLOTS   64u   /* in-memory buffers (per-CPU or per-thread) of one session */
@@ -192,7 +193,9 @@ typedef struct evt_etw_stats {
  * plus (max_file_buffers - 1) * 2 * sizeof(evt_rec_count) for a circular file: the per-position
  * event and loss counts that keep the loss count exact; mem aligned to sizeof(evt_rec_count)), write the
  * logfile-header buffer (buffer 0). Returns EVT_ETW_SUCCESS or ..._INVALID_PARAMETER
- * (bad config, too little memory) or ..._NOT_ENOUGH_MEMORY (the header could not be written). */
+ * (bad config, too little memory) or ..._NOT_ENOUGH_MEMORY (the header could not be written), or
+ * ..._ALREADY_EXISTS when s is running (started, not stopped: stop it first). s may be
+ * uninitialised memory otherwise. */
 uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config *cfg, void *mem, uint32_t mem_size);
 /* ControlTrace(STOP): flush every non-empty buffer, rewrite buffer 0 with the final counts
  * (BuffersWritten, EventsLost, BuffersLost, EndTime); providers enabled by it are disabled.
@@ -306,6 +309,7 @@ static inline uint32_t evt_etw_trace_event_inline_(evt_etw_provider *p, const ev
 static inline uint32_t evt_etw_write_gated_(evt_etw_provider *p, uint64_t keyword, const evt_etw_trace_header *hdr,
                                             const void *payload)
 {
+    if (!p || !hdr) return (evt_etw_trace_event)(p, hdr, payload); /* folded away for &provider, &header */
     if (EVT_ETW_CONST_HDR_(hdr)) {
         uint32_t len;
         int ok = evt_etw_check_(hdr, payload, &len);

@@ -372,9 +372,17 @@ static ETW_COLD void flush_slot(evt_etw_session *s, evt_etw_slot *sl, uint16_t p
     sl->lost_since_flush = 0;
 }
 
+/* `running` of a started session: a 32-bit marker rather than 1, so that a second start on a running
+ * session is refused while uninitialised memory (an automatic session) is all but never taken for
+ * one. Tested as a truth value everywhere else. */
+#define ETW_RUNNING 0x52554E21
+
 uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config *cfg, void *mem, uint32_t mem_size)
 {
     if (!s || !cfg || !cfg->write || !mem) return EVT_ETW_ERROR_INVALID_PARAMETER;
+    if (cfg->per_thread < EVT_ETW_SLOTS_PER_CPU || cfg->per_thread > EVT_ETW_SLOTS_THREAD_OWNED)
+        return EVT_ETW_ERROR_INVALID_PARAMETER;
+    if (EVT_LOAD_ACQ(&s->running) == ETW_RUNNING) return EVT_ETW_ERROR_ALREADY_EXISTS; /* stop it first */
     int circular = (cfg->log_file_mode & ETW_FILE_MODE_CIRCULAR) != 0;
     uint64_t slots_size = (uint64_t)cfg->buffers * cfg->buffer_size;
     uint64_t ring_size = circular ? (uint64_t)(cfg->max_file_buffers - 1u) * 2u * sizeof(evt_rec_count) : 0u;
@@ -414,7 +422,7 @@ uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config 
     s->start_time = s->cfg.filetime ? s->cfg.filetime() : 0u;
     s->start_ts = now(s);
     if (!write_header_buffer(s, s->start_time)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
-    EVT_STORE_REL(&s->running, 1);
+    EVT_STORE_REL(&s->running, ETW_RUNNING);
     return EVT_ETW_SUCCESS;
 }
 
@@ -755,6 +763,11 @@ uint32_t evt_etw_session_stop(evt_etw_session *s)
 
 void evt_etw_session_stats(const evt_etw_session *s, evt_etw_stats *out)
 {
+    if (!out) return;
+    if (!s) {
+        out->events = out->events_lost = out->buffers_written = out->buffers_lost = out->buffers_overwritten = 0;
+        return;
+    }
     out->events = EVT_LOAD_RLX(&s->loss.written) + owned_written(s);
     out->events_lost = EVT_LOAD_RLX(&s->loss.dropped);
     out->buffers_written = 1u + s->data_written;
@@ -764,6 +777,11 @@ void evt_etw_session_stats(const evt_etw_session *s, evt_etw_stats *out)
 
 void evt_etw_get_rec_stats(const evt_etw_session *s, evt_rec_stats *out)
 {
+    if (!out) return;
+    if (!s) {
+        out->written = out->dropped = out->overwritten = out->pending = out->loss_records = out->lost_reported = 0;
+        return;
+    }
     evt_loss_stats(&s->loss, out);
     out->written += owned_written(s);
 }
@@ -771,7 +789,9 @@ void evt_etw_get_rec_stats(const evt_etw_session *s, evt_rec_stats *out)
 void evt_etw_register(evt_etw_provider *p, const evt_etw_guid *guid,
                       void (*control)(evt_etw_provider *, uint32_t, void *), void *ctx)
 {
-    copy(&p->guid, guid, (uint32_t)sizeof *guid);
+    if (!p) return;
+    if (guid) copy(&p->guid, guid, (uint32_t)sizeof *guid);
+    else zero((uint8_t *)&p->guid, (uint32_t)sizeof p->guid);
     p->session = 0;
     p->level = 0;
     p->match_any = p->match_all = 0;
@@ -844,12 +864,12 @@ uint32_t evt_etw_enable(evt_etw_session *s, evt_etw_provider *p, uint32_t code, 
     return EVT_ETW_SUCCESS;
 }
 
-uint8_t evt_etw_enable_level(const evt_etw_provider *p) { return evt_gate_bits(&p->gate) ? p->level : 0; }
-uint32_t evt_etw_enable_flags(const evt_etw_provider *p) { return evt_gate_bits(&p->gate) ? (uint32_t)p->match_any : 0; }
+uint8_t evt_etw_enable_level(const evt_etw_provider *p) { return p && evt_gate_bits(&p->gate) ? p->level : 0; }
+uint32_t evt_etw_enable_flags(const evt_etw_provider *p) { return p && evt_gate_bits(&p->gate) ? (uint32_t)p->match_any : 0; }
 
 int evt_etw_event_enabled(const evt_etw_provider *p, uint8_t level, uint64_t keyword)
 {
-    return evt_etw_event_enabled_inline(p, level, keyword);
+    return p && evt_etw_event_enabled_inline(p, level, keyword);
 }
 
 /* The slot of the calling context (crit section held); NULL if none is free (per-thread). */

@@ -400,7 +400,10 @@ int evt_xray_stop(void)
 uint64_t evt_xray_buffers_lost(void) { return __atomic_load_n(&g_pool.lost, __ATOMIC_RELAXED); }
 uint64_t evt_xray_records_dropped(void) { return __atomic_load_n(&g_pool.dropped, __ATOMIC_RELAXED); }
 uint64_t evt_xray_cycle_hz(void) { return g_hz; }
-void evt_xray_get_rec_stats(evt_rec_stats *out) { evt_xray_pool_rec_stats(&g_pool, out); }
+void evt_xray_get_rec_stats(evt_rec_stats *out)
+{
+    if (out) evt_xray_pool_rec_stats(&g_pool, out);
+}
 
 static int write_all(int fd, const void *p, size_t n)
 {

@@ -814,6 +814,57 @@ static void test_nested_signal(void **st)
     signal(SIGUSR2, SIG_DFL);
 }
 
+/* Public API misuse returns an error or does nothing, never crashes: NULL arguments to the stats,
+ * register, enable-state and evt_etw_write calls (they dereferenced them), a second start on a
+ * running session (it re-initialised it: records in flight wrote into zeroed state and the file
+ * restarted over the first incarnation's buffers), an unknown slot mode (taken as per-thread). */
+static void test_api_misuse(void **st)
+{
+    (void)st;
+    reset_platform();
+    evt_etw_session_config c;
+    base_config(&c);
+    evt_etw_session s;
+    evt_etw_provider p;
+    evt_etw_stats es;
+    evt_rec_stats rs;
+    evt_etw_trace_header h;
+    hdr_init(&h, &G1, 10, 4, 0);
+    evt_etw_session_stats(NULL, &es);
+    assert_int_equal(es.events + es.events_lost + es.buffers_written, 0);
+    evt_etw_get_rec_stats(NULL, &rs);
+    assert_int_equal(rs.written + rs.dropped + rs.pending, 0);
+    evt_etw_register(NULL, &G1, NULL, NULL);
+    evt_etw_register(&p, NULL, NULL, NULL);
+    assert_int_equal(evt_etw_enable_level(NULL), 0);
+    assert_int_equal(evt_etw_enable_flags(NULL), 0);
+    assert_int_equal(evt_etw_event_enabled(NULL, 0, 0), 0);
+    assert_int_equal(evt_etw_write(NULL, 0, &h, NULL), EVT_ETW_ERROR_INVALID_HANDLE);
+    assert_int_equal((evt_etw_write)(NULL, 0, &h, NULL), EVT_ETW_ERROR_INVALID_HANDLE);
+    c.per_thread = 7;
+    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_ERROR_INVALID_PARAMETER);
+    c.per_thread = EVT_ETW_SLOTS_PER_CPU;
+    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
+    evt_etw_session_stats(&s, NULL);
+    evt_etw_get_rec_stats(&s, NULL);
+    evt_etw_register(&p, &G1, NULL, NULL);
+    assert_int_equal(evt_etw_enable(&s, &p, ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0), EVT_ETW_SUCCESS);
+    assert_int_equal(evt_etw_write(&p, 0, NULL, NULL), EVT_ETW_ERROR_INVALID_PARAMETER);
+    assert_int_equal(evt_etw_trace_event(&p, &h, NULL), EVT_ETW_SUCCESS);
+    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_ERROR_ALREADY_EXISTS);
+    assert_int_equal(evt_etw_trace_event(&p, &h, NULL), EVT_ETW_SUCCESS); /* still enabled, same session */
+    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_ERROR_INVALID_HANDLE);
+    assert_int_equal(evt_etw_session_flush(&s), EVT_ETW_ERROR_INVALID_HANDLE);
+    read_back();
+    assert_int_equal(g_errors, 0);
+    size_t user = 0;
+    for (size_t i = 0; i < g_nev; i++) user += g_ev[i].kind == EVT_KIND_USER;
+    assert_int_equal(user, 2);
+    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS); /* after stop: again */
+    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -824,6 +875,7 @@ int main(void)
         cmocka_unit_test(test_sequential_full), cmocka_unit_test(test_circular),
         cmocka_unit_test(test_write_failure),   cmocka_unit_test(test_clock_types),
         cmocka_unit_test(test_posix_file),      cmocka_unit_test(test_nested_signal),
+        cmocka_unit_test(test_api_misuse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
