@@ -34,6 +34,7 @@
 
 void __cyg_profile_func_enter(void *fn, void *site);
 
+#if STEP_OK
 static volatile unsigned g_step, g_at;
 static void *volatile g_fn; /* the function the handler enters at step g_at (NULL: none) */
 static volatile unsigned g_nested;
@@ -47,7 +48,6 @@ static __attribute__((no_instrument_function)) void on_trap(int signo)
     }
 }
 
-#if STEP_OK
 static __attribute__((noinline)) void trap_flag_on(void) { __asm__ volatile("pushfq; orq $0x100, (%%rsp); popfq" ::: "memory", "cc"); }
 static __attribute__((noinline)) void trap_flag_off(void) { __asm__ volatile("pushfq; andq $-257, (%%rsp); popfq" ::: "memory", "cc"); }
 #endif
@@ -55,9 +55,7 @@ static __attribute__((noinline)) void trap_flag_off(void) { __asm__ volatile("pu
 static void test_handler_at_every_step_of_a_first_call(void **st)
 {
     (void)st;
-#if !STEP_OK
-    skip();
-#else
+#if STEP_OK
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_trap;
@@ -106,6 +104,10 @@ static void test_handler_at_every_step_of_a_first_call(void **st)
 
 int main(void)
 {
+    if (!STEP_OK) { /* CTest reports exit 77 as skipped (SKIP_RETURN_CODE), not passed */
+        printf("test_xray_cyg_step_isr: skipped: single-stepping needs x86-64 Linux and an uninstrumented build\n");
+        return 77;
+    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_handler_at_every_step_of_a_first_call),
     };

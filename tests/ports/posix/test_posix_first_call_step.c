@@ -45,10 +45,10 @@
 #define CHILD_DONE_EARLY 2 /* the record completed in fewer than N steps */
 #define CHILD_MISMATCH 3
 
+#if STEP_OK
 static volatile unsigned g_step, g_at, g_nested;
 static void (*g_action)(void); /* what the handler does at step g_at */
 
-#if STEP_OK
 static void on_trap(int signo, siginfo_t *si, void *uc)
 {
     (void)signo, (void)si;
@@ -147,9 +147,7 @@ static unsigned sweep(int (*body)(unsigned))
 static void test_handler_at_every_step_of_the_first_xray_record(void **st)
 {
     (void)st;
-#if !STEP_OK
-    skip();
-#else
+#if STEP_OK
     /* calibrate once here (a child inherits it) without recording: the setup stays to be done */
     evt_xray_config c = {4096u, 4u, 1};
     assert_int_equal(evt_xray_start(&c), 0);
@@ -164,15 +162,17 @@ static void test_handler_at_every_step_of_the_first_xray_record(void **st)
 static void test_handler_at_every_step_of_the_first_etw_thread_id(void **st)
 {
     (void)st;
-#if !STEP_OK
-    skip();
-#else
+#if STEP_OK
     assert_true(sweep(etw_child) > 5u);
 #endif
 }
 
 int main(void)
 {
+    if (!STEP_OK) { /* CTest reports exit 77 as skipped (SKIP_RETURN_CODE), not passed */
+        printf("test_posix_first_call_step: skipped: single-stepping needs x86-64 Linux and an uninstrumented build\n");
+        return 77;
+    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_handler_at_every_step_of_the_first_xray_record),
         cmocka_unit_test(test_handler_at_every_step_of_the_first_etw_thread_id),
