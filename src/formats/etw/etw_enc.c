@@ -732,8 +732,8 @@ uint32_t evt_etw_session_stop(evt_etw_session *s)
     for (evt_etw_provider *p = s->providers, *next; p; p = next) {
         next = p->next_enabled;
         evt_gate_publish(&p->gate, 0u, 0u);
-        EVT_STORE_REL(&p->session, (evt_etw_session *)0);
         p->next_enabled = 0;
+        EVT_STORE_REL(&p->session, (evt_etw_session *)0); /* last: another session may take it now */
     }
     s->providers = 0;
     EVT_STORE_REL(&s->running, 0);
@@ -829,9 +829,9 @@ uint32_t evt_etw_enable(evt_etw_session *s, evt_etw_provider *p, uint32_t code, 
             if (here) {
                 evt_gate_publish(&p->gate, 0u, 0u);
                 unlink_provider(o, p);
-                EVT_STORE_REL(&p->session, (evt_etw_session *)0);
                 p->level = 0;
                 p->match_any = p->match_all = 0;
+                EVT_STORE_REL(&p->session, (evt_etw_session *)0); /* last: another session may take it now */
             }
             leave(o, c);
             if (here) break;
