@@ -14,6 +14,9 @@
  *    guard busy: its record is dropped and counted, never spliced into the interrupted one.
  *  - Providers' gates: bits = ETW_GATE_ON | enable level while the provider is enabled by a
  *    running session, 0 otherwise; evt_etw_write tests it inline (no clock read when filtered).
+ *    A provider's `session` changes only inside a session's section: S -> 0 inside S (disable,
+ *    stop; its members reset before that release store), 0 -> S inside S by CAS. So it is on the
+ *    list of exactly the session it names, and its gate is written inside that session only.
  *  - Loss account (evt_loss): every TraceEvent that passed the gate is written, dropped (nested,
  *    lock unavailable to a nested context, no slot, too big, file full) or, when it raced a stop
  *    and the stop's section came first, not issued: INVALID_HANDLE and not counted, as a call
