@@ -19,25 +19,11 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include "evt_step.h"
 #include "evt_test.h"
 #include "evtrace/reader.h"
 #include "evtrace/txtb.h"
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define STEP_SANITIZED 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define STEP_SANITIZED 1
-#endif
-/* Sanitized builds are skipped: thousands of instructions per record, each a signal (minutes),
- * and what is stepped is the instrumented code, not the one shipped. */
-#if defined(__x86_64__) && defined(__linux__) && !defined(STEP_SANITIZED)
-#define STEP_OK 1
-#else
-#define STEP_OK 0
-#endif
 
 #define SLOTS 4u
 #define SIZE  (48u + 32u * SLOTS)
@@ -52,15 +38,6 @@ static void on_trap(int signo)
     (void)signo;
     if (++g_step == g_at && g_action) g_action();
 }
-
-#if STEP_OK
-/* Out of line, so that no red zone of the caller lies under the flags pushed. */
-static __attribute__((noinline)) void trap_flag_on(void) { __asm__ volatile("pushfq; orq $0x100, (%%rsp); popfq" ::: "memory", "cc"); }
-static __attribute__((noinline)) void trap_flag_off(void) { __asm__ volatile("pushfq; andq $-257, (%%rsp); popfq" ::: "memory", "cc"); }
-#else
-static void trap_flag_on(void) {}
-static void trap_flag_off(void) {}
-#endif
 
 static uint32_t g_ticks;
 static uint32_t up_clock(void) { return g_ticks += 10u; }
@@ -120,10 +97,10 @@ static unsigned run_one(int general, int step_disable, unsigned at, void (*actio
     g_step = 0;
     g_at = at;
     g_action = action;
-    trap_flag_on();
+    evt_step_trap_on();
     if (step_disable) (void)evt_tx_trace_disable();
     else (void)evt_tx_trace_user_event_insert(0x6001u, 7u, 0u, 0u, 0u);
-    trap_flag_off();
+    evt_step_trap_off();
     g_action = NULL;
     unsigned steps = g_step;
     int second = g_enabled2;
@@ -196,7 +173,7 @@ static void test_disable_enable_at_every_step_of_a_record(void **st)
 
 int main(void)
 {
-    if (!STEP_OK) { /* CTest reports exit 77 as skipped (SKIP_RETURN_CODE), not passed */
+    if (!EVT_STEP_OK) { /* CTest reports exit 77 as skipped (SKIP_RETURN_CODE), not passed */
         printf("test_txtb_step_isr: skipped: single-stepping needs x86-64 Linux and an uninstrumented "
                "build (ASan/TSan step their own instrumentation, thousands of signals per record)\n");
         return 77;

@@ -14,27 +14,15 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "evt_step.h"
 #include "evt_test.h"
 #include "evtrace/reader.h"
 #include "evtrace/xray.h"
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define STEP_SANITIZED 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define STEP_SANITIZED 1
-#endif
-#if defined(__x86_64__) && defined(__linux__) && !defined(STEP_SANITIZED)
-#define STEP_OK 1
-#else
-#define STEP_OK 0
-#endif
 
 void __cyg_profile_func_enter(void *fn, void *site);
 
-#if STEP_OK
+#if EVT_STEP_OK
 static volatile unsigned g_step, g_at;
 static void *volatile g_fn; /* the function the handler enters at step g_at (NULL: none) */
 static volatile unsigned g_nested;
@@ -48,14 +36,12 @@ static __attribute__((no_instrument_function)) void on_trap(int signo)
     }
 }
 
-static __attribute__((noinline)) void trap_flag_on(void) { __asm__ volatile("pushfq; orq $0x100, (%%rsp); popfq" ::: "memory", "cc"); }
-static __attribute__((noinline)) void trap_flag_off(void) { __asm__ volatile("pushfq; andq $-257, (%%rsp); popfq" ::: "memory", "cc"); }
 #endif
 
 static void test_handler_at_every_step_of_a_first_call(void **st)
 {
     (void)st;
-#if STEP_OK
+#if EVT_STEP_OK
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_trap;
@@ -71,9 +57,9 @@ static void test_handler_at_every_step_of_a_first_call(void **st)
         g_step = 0;
         g_at = at;
         g_fn = fn;
-        trap_flag_on();
+        evt_step_trap_on();
         __cyg_profile_func_enter(fn, NULL);
-        trap_flag_off();
+        evt_step_trap_off();
         g_fn = NULL;
         steps = g_step;
         calls += 1u;
@@ -104,7 +90,7 @@ static void test_handler_at_every_step_of_a_first_call(void **st)
 
 int main(void)
 {
-    if (!STEP_OK) { /* CTest reports exit 77 as skipped (SKIP_RETURN_CODE), not passed */
+    if (!EVT_STEP_OK) { /* CTest reports exit 77 as skipped (SKIP_RETURN_CODE), not passed */
         printf("test_xray_cyg_step_isr: skipped: single-stepping needs x86-64 Linux and an uninstrumented build\n");
         return 77;
     }

@@ -23,29 +23,17 @@
 #include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
+#include "evt_step.h"
 #include "evt_test.h"
 #include "evtrace/etw.h"
 #include "evtrace/reader.h"
 #include "evtrace/xray.h"
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define STEP_SANITIZED 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define STEP_SANITIZED 1
-#endif
-#if defined(__x86_64__) && defined(__linux__) && !defined(STEP_SANITIZED)
-#define STEP_OK 1
-#else
-#define STEP_OK 0
-#endif
 
 #define CHILD_DONE_EARLY 2 /* the record completed in fewer than N steps */
 #define CHILD_MISMATCH 3
 
-#if STEP_OK
+#if EVT_STEP_OK
 static volatile unsigned g_step, g_at, g_nested;
 static void (*g_action)(void); /* what the handler does at step g_at */
 
@@ -57,8 +45,6 @@ static void on_trap(int signo, siginfo_t *si, void *uc)
     g_action();
     g_nested = 1;
 }
-static __attribute__((noinline)) void trap_flag_on(void) { __asm__ volatile("pushfq; orq $0x100, (%%rsp); popfq" ::: "memory", "cc"); }
-static __attribute__((noinline)) void trap_flag_off(void) { __asm__ volatile("pushfq; andq $-257, (%%rsp); popfq" ::: "memory", "cc"); }
 
 static const char *g_path;
 static void xray_nested(void) { evt_xray_enter(2u); }
@@ -73,9 +59,9 @@ static int xray_child(unsigned at)
     evt_xray_config c = {4096u, 4u, 1};
     if (evt_xray_start(&c) != 0) return 11;
     g_at = at;
-    trap_flag_on();
+    evt_step_trap_on();
     evt_xray_enter(1u);
-    trap_flag_off();
+    evt_step_trap_off();
     if (g_step < at) return CHILD_DONE_EARLY;
     if (evt_xray_stop() != 0 || evt_xray_write_file(path) != 0) return 12;
     evt_reader *r;
@@ -96,9 +82,9 @@ static int etw_child(unsigned at)
 {
     g_action = etw_nested;
     g_at = at;
-    trap_flag_on();
+    evt_step_trap_on();
     uint32_t tid = evt_etw_posix_thread_id();
-    trap_flag_off();
+    evt_step_trap_off();
     if (g_step < at) return CHILD_DONE_EARLY;
     return tid == (uint32_t)syscall(SYS_gettid) && g_tid_nested == tid ? 0 : CHILD_MISMATCH;
 }
@@ -147,7 +133,7 @@ static unsigned sweep(int (*body)(unsigned))
 static void test_handler_at_every_step_of_the_first_xray_record(void **st)
 {
     (void)st;
-#if STEP_OK
+#if EVT_STEP_OK
     /* calibrate once here (a child inherits it) without recording: the setup stays to be done */
     evt_xray_config c = {4096u, 4u, 1};
     assert_int_equal(evt_xray_start(&c), 0);
@@ -162,14 +148,14 @@ static void test_handler_at_every_step_of_the_first_xray_record(void **st)
 static void test_handler_at_every_step_of_the_first_etw_thread_id(void **st)
 {
     (void)st;
-#if STEP_OK
+#if EVT_STEP_OK
     assert_true(sweep(etw_child) > 5u);
 #endif
 }
 
 int main(void)
 {
-    if (!STEP_OK) { /* CTest reports exit 77 as skipped (SKIP_RETURN_CODE), not passed */
+    if (!EVT_STEP_OK) { /* CTest reports exit 77 as skipped (SKIP_RETURN_CODE), not passed */
         printf("test_posix_first_call_step: skipped: single-stepping needs x86-64 Linux and an uninstrumented build\n");
         return 77;
     }
