@@ -111,7 +111,6 @@ typedef struct evt_rkh_recorder {
     uint8_t head;             /* the ring's oldest end after drains: EVT_RKH_HEAD_* bits */
     uint8_t hdr6;             /* id, seq and a 4-byte timestamp from ts: the default header (init) */
     uint8_t chk_en;           /* hot: records carry a checksum (CHK_EN) */
-    uint8_t emit[32];         /* hot: bit id set = group built in and not filtered by group/event */
     uint8_t *ring;            /* the byte ring (caller's memory) */
     uint32_t size, in, out;
     uint32_t lim;             /* while a record is open: [in, lim) is contiguous free room, lim <=
@@ -134,6 +133,10 @@ typedef struct evt_rkh_recorder {
     uint32_t evicted;         /* bytes evicted by wraps since the last loss record */
     uint32_t ow_pend;         /* records overwritten, not yet in the loss account: moved there once
                                  a loss record may be due for them (R4) */
+    uint32_t emit[32];        /* hot: bit (id & 7) of emit[id >> 3] set = group built in and not
+                                 filtered by group/event; bits 8-31 count the cell's publishes
+                                 (so a stale publish is refused by CAS, see publish_emit). After
+                                 the cursor fields, whose offsets stay short on Thumb */
     /* cold */
     evt_rkh_config cfg;
     uint8_t grp_filter;       /* bit g set = group g emitted */

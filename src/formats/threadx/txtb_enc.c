@@ -491,7 +491,12 @@ static TX_HOT_INLINE unsigned record(uint32_t id, uint32_t i1, uint32_t i2, uint
     tx_rec *r = &g_rec;
     evt_port_crit_t cs;
     if (TX_UNLIKELY(!evt_rec_lock_enter(&r->lock, &cs))) {
-        evt_loss_drop(&r->loss); /* a nested context could not take the lock without waiting */
+        /* A nested context could not take the lock without waiting: a drop, unless the trace went
+         * off meanwhile (the holder was a disable, which closes the gate before it writes the
+         * stop's LOST record): then, as I5 says for state, not issued and not counted, so no drop
+         * stays pending after disable. (Between this load and the count there is a window of a few
+         * instructions in which a disable on another thread could still take the lock.) */
+        if (evt_gate_bits(&g_hot.gate)) evt_loss_drop(&r->loss);
         return 0;
     }
     unsigned ok = 0;
