@@ -31,6 +31,9 @@
 #define EVT_ETW_ERROR_INVALID_PARAMETER 87u  /* bad Size / MOF field count / NULL data */
 #define EVT_ETW_ERROR_MORE_DATA        234u  /* event of BufferSize - 72 bytes or more, or > 65535 */
 #define EVT_ETW_ERROR_ALREADY_EXISTS   183u  /* start on a session that is running */
+#define EVT_ETW_ERROR_BUSY             170u  /* THREAD_OWNED stop from a handler (or callback) nested
+                                                in a record of its own thread: that record cannot
+                                                end before the stop returns; stop after it */
 #define EVT_ETW_ERROR_INVALID_FLAGS    1004u /* WNODE_FLAG_TRACED_GUID missing */
 
 #define EVT_ETW_MAX_SLOTS   64u   /* in-memory buffers (per-CPU or per-thread) of one session */
@@ -112,8 +115,10 @@ typedef struct evt_etw_session_config {
  * every slot's published records; stop closes the session, waits for records in flight (after
  * cfg.sync_writers) and writes what every slot holds, incl. the partial buffers of threads that
  * exited. A thread that will not record again may give its slot back (evt_etw_thread_detach), else
- * the slot stays its id's. Stop must not be called where it would starve a record in flight (a
- * signal handler on a recording thread; a task that out-prioritises a recorder on one core). */
+ * the slot stays its id's. A stop nested in a record of its own thread (a signal handler, a
+ * callback) returns EVT_ETW_ERROR_BUSY and changes nothing; in a fork child its wait for a slot
+ * whose owner vanished at the fork is bounded. Stop must not be called where it would starve a
+ * record in flight of another context (a task that out-prioritises a recorder on one core). */
 #define EVT_ETW_SLOTS_PER_CPU      0
 #define EVT_ETW_SLOTS_PER_THREAD   1
 #define EVT_ETW_SLOTS_THREAD_OWNED 2

@@ -31,6 +31,10 @@ typedef uint32_t evt_port_crit_t;
  *   uintptr_t evt_port_context_id(void);     id of the running thread/task
  *   int evt_port_in_isr(void);               non-zero in interrupt context
  *   unsigned evt_port_cpu(void);             current CPU number (0 on a single core)
+ *   int evt_port_wait_bounded(void);         non-zero when a wait for another context may never
+ *                                            end because that context is gone (POSIX: in a fork
+ *                                            child, only the forking thread survives): a recorder
+ *                                            then gives up after a bounded wait
  */
 #include "evt_port_impl.h"
 

@@ -42,7 +42,9 @@
  *    go out as a one-record buffer of the session's own stream (ProcessorIndex = nslots). Stop sets
  *    pt_flags closed, leaves the lock, runs cfg.sync_writers and waits for every slot's `active`
  *    to be 0 (a record that saw the session open is complete; one that starts later sees it
- *    closed: not issued, INVALID_HANDLE), then writes what the slots hold. Drops: s->loss.dropped (atomic)
+ *    closed: not issued, INVALID_HANDLE), then writes what the slots hold. A stop nested in a
+ *    record of its own thread would wait for itself: it is refused first (BUSY). In a fork child
+ *    the wait gives up on a slot after ETW_DEAD_SPINS (its owner may be gone). Drops: s->loss.dropped (atomic)
  *    and the ETW_PT_LOSS bit; written: each slot's counter (relaxed stores), summed by the stats.
  *    Timestamps: each slot has its own clock state; with the port's 64-bit counter (owned_early)
  *    the counter is read when the call starts and, inside the guard, raised to the slot's last
@@ -678,6 +680,26 @@ static evt_rec_count owned_written(const evt_etw_session *s)
     return n;
 }
 
+/* THREAD_OWNED: is the caller nested in a record of its own thread's slot (a signal handler or a
+ * callback that interrupted it)? That record holds the slot's guard until it ends. */
+static int own_record_open(evt_etw_session *s)
+{
+    uint32_t key = tid_of(s) + 1u;
+    for (uint32_t i = 0; key && i < s->nslots; i++) {
+        evt_etw_slot *sl = &s->slots[i];
+        if (EVT_LOAD_RLX(&sl->tkey) != key) continue;
+        if (!evt_nest_enter(&sl->nest)) return 1;
+        evt_nest_exit(&sl->nest);
+        return 0;
+    }
+    return 0;
+}
+
+/* Stop's wait for a slot's record in flight, in a fork child (evt_port_wait_bounded): a slot whose
+ * owner was inside a record at the fork keeps `active` set forever there; after this many spins
+ * (a few milliseconds) its published records are written without it. */
+#define ETW_DEAD_SPINS (1u << 22)
+
 uint32_t evt_etw_thread_detach(evt_etw_session *s)
 {
     if (!s || !owned_mode(s) || !EVT_LOAD_ACQ(&s->running)) return EVT_ETW_ERROR_INVALID_HANDLE;
@@ -730,6 +752,10 @@ uint32_t evt_etw_session_stop(evt_etw_session *s)
         leave(s, c);
         return EVT_ETW_ERROR_INVALID_HANDLE;
     }
+    if (owned_mode(s) && own_record_open(s)) { /* the wait below would wait for this very context */
+        leave(s, c);
+        return EVT_ETW_ERROR_BUSY;
+    }
     /* Close the gates first: from here on a TraceEvent returns INVALID_HANDLE (not issued). The
      * providers are disabled (ETW: a stopped session's providers are), the list emptied. */
     for (evt_etw_provider *p = s->providers, *next; p; p = next) {
@@ -749,8 +775,8 @@ uint32_t evt_etw_session_stop(evt_etw_session *s)
         leave(s, c);
         if (s->cfg.sync_writers) s->cfg.sync_writers();
         for (uint32_t i = 0; i < s->nslots; i++)
-            while (EVT_LOAD_ACQ(&s->slots[i].active)) {
-            }
+            for (uint32_t spins = 0; EVT_LOAD_ACQ(&s->slots[i].active);)
+                if (evt_port_wait_bounded() && ++spins >= ETW_DEAD_SPINS) break; /* its owner is gone */
         while (!enter_session(s, &c)) {
         }
         collect_owned(s);

@@ -77,5 +77,6 @@ static inline int evt_port_in_isr(void)
     return (ipsr & 0x1FFu) != 0u;
 }
 static inline unsigned evt_port_cpu(void) { return 0; }
+static inline int evt_port_wait_bounded(void) { return 0; } /* contexts never vanish */
 
 #endif

@@ -229,5 +229,8 @@ static inline uintptr_t evt_port_context_id(void)
 }
 static inline int evt_port_in_isr(void) { return evt_posix_in_isr; }
 static inline unsigned evt_port_cpu(void) { return 0; }
+/* Set in a fork child (pthread_atfork): the threads that did not call fork are gone (P5). */
+extern _Atomic int evt_posix_forked;
+static inline int evt_port_wait_bounded(void) { return atomic_load_explicit(&evt_posix_forked, memory_order_relaxed); }
 
 #endif

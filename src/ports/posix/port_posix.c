@@ -36,10 +36,10 @@ uintptr_t evt_posix_context_id(void)
  * gave up on a lock gives up at once while the lock still shows the same holder (t_dead_*), so
  * a dead lock costs one bounded wait per thread, not one per record. Nothing on the fast paths. */
 #define FORK_TRIES (256u * 256u)
-static _Atomic int k_forked; /* set in a fork child (pthread_atfork) */
+_Atomic int evt_posix_forked; /* set in a fork child (pthread_atfork) */
 static _Thread_local evt_port_lock *t_dead_lock;
 static _Thread_local uintptr_t t_dead_owner, t_dead_busy;
-static void after_fork_child(void) { atomic_store_explicit(&k_forked, 1, memory_order_relaxed); }
+static void after_fork_child(void) { atomic_store_explicit(&evt_posix_forked, 1, memory_order_relaxed); }
 /* Registered when the library is loaded: before any lock can be held (a first take registering it
  * could run in a signal handler, where pthread_once is not allowed). */
 __attribute__((constructor)) static void register_fork_handler(void) { (void)pthread_atfork(NULL, NULL, after_fork_child); }
@@ -51,7 +51,7 @@ static int wait_until(evt_port_lock *l, int (*done)(evt_port_lock *), unsigned *
 {
     int may_wait = evt_posix_hold == 1u;
     unsigned spins = 0;
-    if (!done(l) && atomic_load_explicit(&k_forked, memory_order_relaxed)) {
+    if (!done(l) && atomic_load_explicit(&evt_posix_forked, memory_order_relaxed)) {
         uintptr_t o = atomic_load_explicit(&l->owner, memory_order_relaxed);
         uintptr_t b = atomic_load_explicit(&l->busy, memory_order_relaxed);
         if (l == t_dead_lock && o == t_dead_owner && b == t_dead_busy) return 0; /* P5: still dead */

@@ -1,7 +1,8 @@
 /* ETW THREAD_OWNED slots (per_thread = EVT_ETW_SLOTS_THREAD_OWNED: no lock per event): threads
  * that exit with a partial buffer (collected at stop), a thread that gives its slot back to the next
  * one (evt_etw_thread_detach), a signal handler that records in the middle of a record of its
- * thread (dropped, counted, carried by a loss record) or between two (written), two sessions on two
+ * thread (dropped, counted, carried by a loss record) or between two (written), a stop nested in a
+ * record of its own thread (refused: BUSY, not a hang), two sessions on two
  * threads, a sequential file that fills up, a stop while threads are recording (every record
  * counted written is in the file) and flushes while they record.
  * Each case reads the file back with the .etl reader: data records + lost == records issued. */
@@ -302,6 +303,42 @@ static void test_isr_mid_record_and_between(void **st)
     free(f.data);
 }
 
+/* ---- a stop nested in a record of its own thread ----------------------------------------- */
+
+/* Stop waits for the records in flight; one of its own thread that it interrupted cannot end
+ * before it returns. It used to wait for it forever; now it refuses (BUSY) and changes nothing. */
+static evt_etw_session *g_stop_s;
+static atomic_int g_arm_stop;
+static uint32_t g_stop_rc = 0xFFFFFFFFu;
+static uint64_t clock_stopping(void)
+{
+    if (atomic_exchange(&g_arm_stop, 0)) g_stop_rc = evt_etw_session_stop(g_stop_s); /* mid-record */
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void test_stop_nested_in_own_record(void **st)
+{
+    (void)st;
+    static uint8_t mem[2 * BUF_SIZE];
+    evt_etw_session s;
+    mem_file f;
+    start_owned(&s, &g_prov, &f, mem, 2, clock_stopping, NULL);
+    g_stop_s = &s;
+    for (uint32_t i = 0; i < 100; i++) {
+        if (i == 30) atomic_store(&g_arm_stop, 1);
+        assert_int_equal(emit(&g_prov, 0, i), EVT_ETW_SUCCESS);
+    }
+    assert_int_equal(g_stop_rc, EVT_ETW_ERROR_BUSY);
+    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+    uint64_t lost;
+    uint32_t counts[8] = {0};
+    assert_int_equal(read_back(&s, &f, &lost, counts, 0), 100);
+    assert_int_equal(lost, 0);
+    free(f.data);
+}
+
 /* ---- two sessions on two threads ---------------------------------------------------------- */
 
 static void test_two_sessions(void **st)
@@ -441,6 +478,7 @@ int main(void)
         cmocka_unit_test(test_detach_and_no_slot),
         cmocka_unit_test(test_file_full),
         cmocka_unit_test(test_isr_mid_record_and_between),
+        cmocka_unit_test(test_stop_nested_in_own_record),
         cmocka_unit_test(test_two_sessions),
         cmocka_unit_test(test_stop_while_recording),
         cmocka_unit_test(test_flush_while_recording),
