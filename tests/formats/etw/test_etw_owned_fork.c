@@ -14,9 +14,8 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+#include "evt_fork_test.h"
 #include "evtrace/etw.h"
 
 #define BUF_SIZE (1u << 20) /* a buffer write (session lock) every ~970 records */
@@ -93,18 +92,12 @@ static void test_fork_while_recording_owned(void **st)
     for (int i = 0; i < 2; i++) assert_int_equal(pthread_create(&t[i], NULL, worker, NULL), 0);
     int done = 0, stopped = 0;
     for (int k = 0; k < FORKS; k++) {
-        nanosleep(&(struct timespec){0, 1000000}, NULL);
-        pid_t p = fork();
-        assert_true(p >= 0);
-        if (p == 0) child();
-        int status;
-        assert_int_equal(waitpid(p, &status, 0), p);
-        if (WIFEXITED(status) && WEXITSTATUS(status) == 5) { done++; continue; }
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        int rc = evt_test_fork_run(child);
+        if (rc == 5) { done++; continue; }
+        if (rc != 0) {
             atomic_store(&g_stop, 1);
             for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
-            fail_msg("fork child %d: %s %d", k, WIFSIGNALED(status) ? "killed by signal (hung: alarm)" : "exit",
-                     WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+            fail_msg("fork child %d: %s %d", k, evt_test_fork_how(rc), rc & 255);
         }
         done++;
         stopped++;

@@ -11,9 +11,8 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+#include "evt_fork_test.h"
 #include "evtrace/rkh.h"
 #include "evtrace/txtb.h"
 #include "formats/rkh/rkh_defs.h"
@@ -79,17 +78,11 @@ static void test_fork_while_recording(void **st)
     for (int i = 0; i < 2; i++) assert_int_equal(pthread_create(&t[i], NULL, worker, NULL), 0);
     unsigned done = 0;
     for (int k = 0; k < 40; k++) {
-        nanosleep(&(struct timespec){0, 1000000}, NULL);
-        pid_t p = fork();
-        assert_true(p >= 0);
-        if (p == 0) child();
-        int status;
-        assert_int_equal(waitpid(p, &status, 0), p);
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        int rc = evt_test_fork_run(child);
+        if (rc != 0) {
             atomic_store(&g_stop, 1);
             for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
-            fail_msg("fork child %d: %s %d", k, WIFSIGNALED(status) ? "killed by signal (hung: alarm)" : "exit",
-                     WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+            fail_msg("fork child %d: %s %d", k, evt_test_fork_how(rc), rc & 255);
         }
         done++;
     }
