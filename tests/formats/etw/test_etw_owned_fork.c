@@ -15,6 +15,7 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
+#include "evt_etw_test.h"
 #include "evt_fork_test.h"
 #include "evtrace/etw.h"
 
@@ -76,15 +77,7 @@ static void test_fork_while_recording_owned(void **st)
 {
     (void)st;
     evt_etw_session_config c;
-    memset(&c, 0, sizeof c);
-    c.buffer_size = BUF_SIZE;
-    c.buffers = NSLOTS;
-    c.per_thread = EVT_ETW_SLOTS_THREAD_OWNED;
-    c.log_file_mode = ETW_FILE_MODE_SEQUENTIAL;
-    c.write = discard;
-    c.thread_id = evt_etw_posix_thread_id;
-    c.process_id = evt_etw_posix_process_id;
-    c.sync_writers = evt_etw_posix_sync_writers;
+    evt_etw_test_config(&c, EVT_ETW_SLOTS_THREAD_OWNED, BUF_SIZE, NSLOTS, 0, discard);
     assert_int_equal(evt_etw_session_start(&g_s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
     evt_etw_register(&g_p, &k_guid, NULL, NULL);
     assert_int_equal(evt_etw_enable(&g_s, &g_p, ETW_CONTROL_ENABLE_PROVIDER, ETW_LEVEL_VERBOSE, 0, 0), EVT_ETW_SUCCESS);
