@@ -33,12 +33,19 @@ uintptr_t evt_posix_context_id(void)
 /* P5 fork: a fork child has only the thread that called fork; a lock another thread held (or was
  * inside on its bias) at that instant stays held forever. So in a fork child every wait is bounded
  * (FORK_TRIES tries, 256 yields) and the record is dropped and counted, as P3's; a thread that
- * gave up on a lock gives up at once while the lock still shows the same holder (t_dead_*), so
- * a dead lock costs one bounded wait per thread, not one per record. Nothing on the fast paths. */
+ * gave up on a lock gives up at once while the lock still shows the same holder (t_dead[], one
+ * entry per dead lock, up to DEAD_LOCKS of them), so a dead lock costs one bounded wait per
+ * thread, not one per record. (With one entry, a child recording into two dead recorders in turn
+ * waited again on every record: under load, where each yield can take a time slice, that passed
+ * its 20 s alarm in test_port_fork, 1 run in about 24.) Nothing on the fast paths. */
 #define FORK_TRIES (256u * 256u)
+#define DEAD_LOCKS 8u
 _Atomic int evt_posix_forked; /* set in a fork child (pthread_atfork) */
-static _Thread_local evt_port_lock *t_dead_lock;
-static _Thread_local uintptr_t t_dead_owner, t_dead_busy;
+static _Thread_local struct dead_lock {
+    evt_port_lock *lock;
+    uintptr_t owner, busy; /* its holder when this thread gave up on it */
+} t_dead[DEAD_LOCKS];
+static _Thread_local unsigned t_dead_next; /* the entry to replace next (round robin) */
 static void after_fork_child(void) { atomic_store_explicit(&evt_posix_forked, 1, memory_order_relaxed); }
 /* Registered when the library is loaded: before any lock can be held (a first take registering it
  * could run in a signal handler, where pthread_once is not allowed). */
@@ -54,13 +61,15 @@ static int wait_until(evt_port_lock *l, int (*done)(evt_port_lock *), unsigned *
     if (!done(l) && atomic_load_explicit(&evt_posix_forked, memory_order_relaxed)) {
         uintptr_t o = atomic_load_explicit(&l->owner, memory_order_relaxed);
         uintptr_t b = atomic_load_explicit(&l->busy, memory_order_relaxed);
-        if (l == t_dead_lock && o == t_dead_owner && b == t_dead_busy) return 0; /* P5: still dead */
+        for (unsigned i = 0; i < DEAD_LOCKS; i++)
+            if (t_dead[i].lock == l && t_dead[i].owner == o && t_dead[i].busy == b) return 0; /* P5: still dead */
         while (!done(l)) {
             if (++*tries >= (may_wait ? FORK_TRIES : NESTED_TRIES)) {
                 if (may_wait) { /* the same holder all along: remember it */
-                    t_dead_lock = l;
-                    t_dead_owner = o;
-                    t_dead_busy = b;
+                    struct dead_lock *d = &t_dead[t_dead_next++ % DEAD_LOCKS];
+                    d->lock = l;
+                    d->owner = o;
+                    d->busy = b;
                 }
                 return 0;
             }
