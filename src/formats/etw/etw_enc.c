@@ -680,18 +680,23 @@ static evt_rec_count owned_written(const evt_etw_session *s)
     return n;
 }
 
+/* THREAD_OWNED: the calling thread's slot, or NULL if it has none. */
+static evt_etw_slot *own_slot(evt_etw_session *s)
+{
+    uint32_t key = tid_of(s) + 1u;
+    for (uint32_t i = 0; key && i < s->nslots; i++)
+        if (EVT_LOAD_RLX(&s->slots[i].tkey) == key) return &s->slots[i];
+    return 0;
+}
+
 /* THREAD_OWNED: is the caller nested in a record of its own thread's slot (a signal handler or a
  * callback that interrupted it)? That record holds the slot's guard until it ends. */
 static int own_record_open(evt_etw_session *s)
 {
-    uint32_t key = tid_of(s) + 1u;
-    for (uint32_t i = 0; key && i < s->nslots; i++) {
-        evt_etw_slot *sl = &s->slots[i];
-        if (EVT_LOAD_RLX(&sl->tkey) != key) continue;
-        if (!evt_nest_enter(&sl->nest)) return 1;
-        evt_nest_exit(&sl->nest);
-        return 0;
-    }
+    evt_etw_slot *sl = own_slot(s);
+    if (!sl) return 0;
+    if (!evt_nest_enter(&sl->nest)) return 1;
+    evt_nest_exit(&sl->nest);
     return 0;
 }
 
@@ -703,10 +708,7 @@ static int own_record_open(evt_etw_session *s)
 uint32_t evt_etw_thread_detach(evt_etw_session *s)
 {
     if (!s || !owned_mode(s) || !EVT_LOAD_ACQ(&s->running)) return EVT_ETW_ERROR_INVALID_HANDLE;
-    uint32_t key = tid_of(s) + 1u;
-    evt_etw_slot *sl = 0;
-    for (uint32_t i = 0; key && i < s->nslots && !sl; i++)
-        if (EVT_LOAD_RLX(&s->slots[i].tkey) == key) sl = &s->slots[i];
+    evt_etw_slot *sl = own_slot(s);
     if (!sl) return EVT_ETW_SUCCESS;
     if (!evt_nest_enter(&sl->nest)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
     evt_port_crit_t c;
@@ -794,7 +796,7 @@ void evt_etw_session_stats(const evt_etw_session *s, evt_etw_stats *out)
 {
     if (!out) return;
     if (!s) {
-        out->events = out->events_lost = out->buffers_written = out->buffers_lost = out->buffers_overwritten = 0;
+        zero((uint8_t *)out, (uint32_t)sizeof *out);
         return;
     }
     out->events = EVT_LOAD_RLX(&s->loss.written) + owned_written(s);
@@ -808,7 +810,7 @@ void evt_etw_get_rec_stats(const evt_etw_session *s, evt_rec_stats *out)
 {
     if (!out) return;
     if (!s) {
-        out->written = out->dropped = out->overwritten = out->pending = out->loss_records = out->lost_reported = 0;
+        zero((uint8_t *)out, (uint32_t)sizeof *out);
         return;
     }
     evt_loss_stats(&s->loss, out);

@@ -602,7 +602,6 @@ static void publish_emit(evt_rkh_recorder *r)
             if (!r->size || !group_built(&r->cfg, g)) mask = 0u;
             else if (!rtfil) mask = 0xFFu;
             else mask = ((grp >> g) & 1u) ? ev : 0u;
-            EVT_SIGNAL_FENCE();
         } while (!emit_replace(&r->emit[b], seen, mask));
     }
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <stdlib.h>
 #include "evtrace/etw.h"
+#include "formats/common/bytes.h"
 
 /* An open .etl file, written with pwrite (no stdio buffer: a failed write is reported by the call
  * that failed, to the buffer it belongs to; with stdio a full disk was reported by a later write
@@ -35,11 +36,8 @@ struct evt_etw_file {
 static int file_write(void *user, uint64_t offset, const void *data, uint32_t len)
 {
     struct evt_etw_file *f = user;
-    if (offset == 0 && len >= 4 && !f->bsz) {
-        const uint8_t *b = data;
-        f->bsz = (uint32_t)b[ETW_BH_BUFFER_SIZE] | (uint32_t)b[ETW_BH_BUFFER_SIZE + 1] << 8 |
-                 (uint32_t)b[ETW_BH_BUFFER_SIZE + 2] << 16 | (uint32_t)b[ETW_BH_BUFFER_SIZE + 3] << 24;
-    }
+    if (offset == 0 && len >= ETW_BH_BUFFER_SIZE + 4u && !f->bsz)
+        f->bsz = evt_ld_u32le((const uint8_t *)data + ETW_BH_BUFFER_SIZE);
     if (f->bsz && offset % f->bsz == 0) { /* a buffer's first write */
         f->buf_at = offset;
         f->end_at = f->end;
