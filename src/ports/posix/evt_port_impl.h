@@ -19,7 +19,8 @@
  *     thread is already inside (or entering, or leaving) one — a handler that interrupted it, or a
  *     recorder callback that records into another recorder — only tries, with a bounded spin, and
  *     reports failure (the record is dropped and counted). So no cycle of waiters can form, and
- *     nothing deadlocks.
+ *     nothing deadlocks. It never yields: a yield is where the next signal gets in, so handlers
+ *     that waited that way piled up on a loaded machine (NESTED_TRIES in port_posix.c).
  *  P5 In a fork child (only the forking thread survives) a wait is bounded too: a lock held by a
  *     thread that did not survive the fork gives up after a bounded wait (drop + count, as P3),
  *     never hangs; details at wait_until in port_posix.c.
