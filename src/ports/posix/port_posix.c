@@ -56,6 +56,18 @@ static void after_fork_child(void) { atomic_store_explicit(&evt_posix_forked, 1,
  * could run in a signal handler, where pthread_once is not allowed). */
 __attribute__((constructor)) static void register_fork_handler(void) { (void)pthread_atfork(NULL, NULL, after_fork_child); }
 
+/* One step of a wait: a pause, and every 256th step a yield when the context may wait (a nested
+ * context only spins: P3, NESTED_TRIES). */
+static void pause_or_yield(unsigned *spins, int may_wait)
+{
+    if (++*spins < 256u || !may_wait) {
+        evt_posix_cpu_relax();
+    } else {
+        sched_yield();
+        *spins = 0;
+    }
+}
+
 /* Wait until done(l) holds: spin, then yield, when this is the thread's only section
  * (evt_posix_hold == 1), else spin only, for at most NESTED_TRIES tries in all, counted in *tries across
  * calls (P3); in a fork child, at most FORK_TRIES (P5). Returns 0 if it gave up. */
@@ -84,15 +96,13 @@ static int wait_until(evt_port_lock *l, int (*done)(evt_port_lock *), unsigned *
                 b = atomic_load_explicit(&l->busy, memory_order_relaxed);
                 if (may_wait) *tries = 0; /* (a nested context keeps P3's budget) */
             }
-            if (++spins < 256u || !may_wait) evt_posix_cpu_relax();
-            else { sched_yield(); spins = 0; }
+            pause_or_yield(&spins, may_wait);
         }
         return 1;
     }
     while (!done(l)) {
         if (!may_wait && ++*tries >= NESTED_TRIES) return 0;
-        if (++spins < 256u || !may_wait) evt_posix_cpu_relax(); /* a nested context only spins */
-        else { sched_yield(); spins = 0; }
+        pause_or_yield(&spins, may_wait);
     }
     return 1;
 }
