@@ -146,8 +146,10 @@ void evt_posix_run_deferred(void);
 
 /* Every entry but the two fast ones (B2 on the caller's bias, P1 on a lock whose bias is OFF):
  * revocation (B3), the P1 take with P2 re-entry and the contended wait, and the claim (B1).
- * Returns 1 with *st set, or 0 when a nested context gave up (P3). */
-int evt_posix_lock_slow(evt_port_lock *l, uintptr_t self, evt_port_crit_t *st);
+ * Returns the exit state (0, 1 or 2, as evt_port_lock_enter's *st), or -1 when a nested context
+ * gave up (P3). A return value, not a pointer: the caller's state then never needs an address,
+ * so a recorder keeps it in a register on its fast path. */
+int evt_posix_lock_slow(evt_port_lock *l, uintptr_t self);
 
 /* B2 for the thread whose token the bias holds: 1 with *st set (0 a handler re-entering, 2 entered
  * on the bias), or 0 when the bias was revoked meanwhile (busy is 0 again: take the P1 path). */
@@ -188,7 +190,11 @@ static inline int evt_port_lock_enter(evt_port_lock *l, evt_port_crit_t *st)
             return 1;
         }
     }
-    if (evt_posix_lock_slow(l, self, st)) return 1;
+    int slow = evt_posix_lock_slow(l, self);
+    if (slow >= 0) {
+        *st = (evt_port_crit_t)slow;
+        return 1;
+    }
     *st = 0;
     atomic_signal_fence(memory_order_seq_cst);
     if (--evt_posix_hold == 0u && evt_posix_deferred) evt_posix_run_deferred();

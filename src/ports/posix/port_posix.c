@@ -187,12 +187,13 @@ static void count_take(evt_port_lock *l, uintptr_t self)
 }
 
 static int lock_slow(evt_port_lock *l, uintptr_t self, evt_port_crit_t *st);
-int evt_posix_lock_slow(evt_port_lock *l, uintptr_t self, evt_port_crit_t *st)
+int evt_posix_lock_slow(evt_port_lock *l, uintptr_t self)
 {
     int saved = errno; /* sched_yield, membarrier: a handler's record leaves errno as it was */
-    int r = lock_slow(l, self, st);
+    evt_port_crit_t st = 0;
+    int r = lock_slow(l, self, &st);
     errno = saved;
-    return r;
+    return r ? (int)st : -1;
 }
 
 static int lock_slow(evt_port_lock *l, uintptr_t self, evt_port_crit_t *st)
