@@ -80,14 +80,17 @@ static double filtered_loop(evt_rkh_recorder *r, uint64_t iters)
     return best;
 }
 
-static void rig_init(bench_rig *g, evt_rkh_ts_fn ts, int with_sink)
+/* The recorder on `ring`: RKH's template configuration, every record emitted, streamed to the
+ * sink or (with_sink 0) a flight ring. */
+static void rec_init(evt_rkh_recorder *r, uint8_t *ring, uint32_t size, evt_rkh_ts_fn ts, int with_sink)
 {
     evt_rkh_config c;
     evt_rkh_config_default(&c);
-    evt_rkh_init(&g->rec, &c, g->ring, sizeof g->ring, ts, 1000000u);
-    evt_rkh_filter_all(&g->rec, 1);
-    if (with_sink) evt_rkh_set_sink(&g->rec, sink, NULL);
+    evt_rkh_init(r, &c, ring, size, ts, 1000000u);
+    evt_rkh_filter_all(r, 1);
+    if (with_sink) evt_rkh_set_sink(r, sink, NULL);
 }
+static void rig_init(bench_rig *g, evt_rkh_ts_fn ts, int with_sink) { rec_init(&g->rec, g->ring, sizeof g->ring, ts, with_sink); }
 
 int main(void)
 {
@@ -115,11 +118,8 @@ int main(void)
     for (int i = 0; i < 1000; i++) rec_state(r0, (uint64_t)i);
     double own_flight = best_of(rec_state, r0, iters);
     static _Alignas(64) uint8_t big_ring[16384];
-    evt_rkh_config bc;
-    evt_rkh_config_default(&bc);
-    evt_rkh_init(r0, &bc, big_ring, sizeof big_ring, ts32, 1000000u);
-    evt_rkh_filter_all(r0, 1);
-    for (int i = 0; i < 4000; i++) rec_state(r0, (uint64_t)i);
+    rec_init(r0, big_ring, sizeof big_ring, ts32, 0);
+    for (int i = 0; i < 4000; i++) rec_state(r0, (uint64_t)i); /* full, then overwriting */
     double flight16 = best_of(rec_state, r0, iters);
 
     rig_init(&g_rig[0], ts32_counted, 1);
