@@ -422,6 +422,8 @@ static evt_status parse_logfile_header(etw_state *s)
     s->buffers_lost = evt_cur_u32le_at(&c, ETW_SYSTEM_HEADER_SIZE + LF(BUFFERS_LOST));
     /* evtrace's recorder: losses travel in loss records (events), not in buffer counts */
     s->evt_loss_records = evt_cur_u32le_at(&c, ETW_SYSTEM_HEADER_SIZE + LF(LOGGER_NAME_PTR)) == ETW_EVT_LOSS_MARK;
+    /* evtrace's recorder saturates the ULONG (a Windows logger's meaning of the value is unknown) */
+    s->events_lost_saturated = s->evt_loss_records && s->events_lost == 0xFFFFFFFFu;
 #undef LF
     s->t0 = evt_cur_u64le_at(&c, ETW_SH_SYSTEM_TIME);
     size_t npos = ETW_SYSTEM_HEADER_SIZE + fixed, rest = it->size - npos;
@@ -493,6 +495,7 @@ static void emit_lost(etw_state *s, const etw_item *it, evt_event *ev)
     ev->offset = it->offset;
     if (it->lost_count) { ev->flags |= EVT_HAS_COUNT; ev->count = it->lost_count; }
     if (it->lost_bytes) evt_event_add_field_u(ev, "bytes", it->lost_bytes);
+    if (it->lost_at_least) evt_event_add_field_u(ev, "saturated", 1);
 }
 
 static evt_status next(void *state, evt_event *ev)
@@ -536,7 +539,10 @@ static evt_status next(void *state, evt_event *ev)
         if (etw_decode_record(s, st, &st->item, ev)) {
             if (first) {
                 /* The logfile header: its totals of lost events/buffers follow as lost events. */
-                if (s->events_lost) push_pending(s, "EventsLost", s->events_lost, 0, ETW_BUFFER_HEADER_SIZE);
+                if (s->events_lost) {
+                    push_pending(s, "EventsLost", s->events_lost, 0, ETW_BUFFER_HEADER_SIZE);
+                    if (s->npending) s->pending[s->npending - 1].lost_at_least = s->events_lost_saturated;
+                }
                 if (s->buffers_lost)
                     push_pending(s, "BuffersLost", s->evt_loss_records ? 0 : s->buffers_lost, 0, ETW_BUFFER_HEADER_SIZE);
             }
@@ -569,6 +575,7 @@ static void info_json(void *state, evt_json *j)
     evt_json_ku64(j, "perf_freq", s->perf_freq);
     evt_json_ku64(j, "events_lost", s->events_lost);
     evt_json_ku64(j, "buffers_lost", s->buffers_lost);
+    evt_json_kbool(j, "events_lost_saturated", s->events_lost_saturated);
     evt_json_key(j, "providers");
     evt_json_obj_begin(j);
     for (uint32_t i = 0; i < s->nprov; i++) {
@@ -621,7 +628,8 @@ static void info_text(void *state, FILE *out)
     fprintf(out, "mode:     LogFileMode 0x%08" PRIx32 "\n", s->log_file_mode);
     filetime_iso(s->start_time, tb, sizeof tb);
     fprintf(out, "clock:    type %" PRIu32 " (%s), PerfFreq %" PRIu64 ", start %s\n", s->clock_type, etw_clock_name(s->clock_type), s->perf_freq, tb);
-    fprintf(out, "lost:     %" PRIu32 " events, %" PRIu32 " buffers (logfile header)\n", s->events_lost, s->buffers_lost);
+    fprintf(out, "lost:     %s%" PRIu32 " events, %" PRIu32 " buffers (logfile header)\n",
+            s->events_lost_saturated ? "at least " : "", s->events_lost, s->buffers_lost);
     fprintf(out, "records:  %" PRIu64 " (%" PRIu64 " skipped)\n", s->records, s->skipped);
     for (unsigned t = 0; t < 256; t++) {
         if (!s->ht_count[t]) continue;

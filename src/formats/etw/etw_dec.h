@@ -32,6 +32,7 @@ typedef struct etw_item {
     const char *lost_name; /* lost: event name */
     uint64_t lost_count; /* lost: records (or buffers) lost, at least 1 */
     uint64_t lost_bytes; /* lost: bytes that could not be decoded (0 if unknown) */
+    int lost_at_least;   /* lost: the count is a saturated 32-bit field (at least lost_count) */
     uint64_t offset;     /* file offset the item refers to */
 } etw_item;
 
@@ -69,6 +70,7 @@ typedef struct etw_state {
     uint32_t log_file_mode, buffers_written, pointer_size, events_lost, cpu_mhz;
     uint32_t clock_type, buffers_lost;
     int evt_loss_records;       /* written by evtrace's recorder: loss records carry every loss */
+    int events_lost_saturated;  /* evtrace's recorder wrote EventsLost as 0xFFFFFFFF: at least that */
     uint64_t end_time, boot_time, perf_freq, start_time;
     uint64_t t0;                 /* raw timestamp of the header record (anchor of start_time) */
     uint64_t hz;                 /* raw ticks per second (0 = unknown) */

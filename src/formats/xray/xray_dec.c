@@ -130,6 +130,7 @@ typedef struct xr_state {
     int evtrace;                   /* the header carries evtrace's recorder mark */
     uint64_t lost_buffers;         /* from evtrace's header mark: buffers overwritten */
     uint64_t dropped;              /* from evtrace's header mark: records dropped */
+    int dropped_saturated;         /* that field is 0xFFFFFFFF: at least that many */
     uint64_t unattributed_lost;    /* bytes of broken blocks whose thread is unknown */
     int global_lost_state;         /* 0: buffers lost, 1: records dropped, 2: bytes lost, 3: done */
     xray_map map;
@@ -691,6 +692,7 @@ static evt_status open_(evt_reader *r, void **state)
         s->bufsize = evt_cur_u32le_at(&hc, XRAY_HDR_BUFSIZE);
         s->lost_buffers = evt_cur_u32le_at(&hc, XRAY_HDR_EVT_LOST_OFF);
         s->dropped = evt_cur_u32le_at(&hc, XRAY_HDR_EVT_DROP_OFF);
+        s->dropped_saturated = s->dropped == 0xFFFFFFFFu; /* the recorder saturates the u32 */
     }
 
     const char *mp = evt_opts_get(r->opts, "instr-map");
@@ -999,6 +1001,7 @@ static evt_status next(void *state, evt_event *ev)
             ev->count = n;
             ev->offset = st == 0 ? XRAY_HDR_EVT_LOST_OFF : st == 1 ? XRAY_HDR_EVT_DROP_OFF : XRAY_HDR_SIZE;
             evt_event_add_field_s(ev, "unit", unit[st]);
+            if (st == 1 && s->dropped_saturated) evt_event_add_field_u(ev, "saturated", 1);
             return EVT_OK;
         }
     }
@@ -1062,6 +1065,7 @@ static void info_json(void *state, evt_json *j)
     evt_json_kbool(j, "evtrace_recorder", s->evtrace);
     evt_json_ku64(j, "lost_buffers", s->lost_buffers);
     evt_json_ku64(j, "dropped_records", s->dropped);
+    evt_json_kbool(j, "dropped_records_saturated", s->dropped_saturated);
     evt_json_key(j, "instr_map");
     if (s->have_map) evt_json_str(j, s->map_path); else evt_json_null(j);
     evt_json_ku64(j, "functions_named", s->have_map ? s->map.n : 0);

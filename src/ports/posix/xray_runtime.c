@@ -437,10 +437,10 @@ int evt_xray_write_file(const char *path)
     if (fd < 0) { free(order); return -1; }
     uint8_t hdr[XRAY_HDR_SIZE], ext[XRAY_MD_REC_SIZE];
     /* Losses travel in loss records; the header's dropped-records field carries what is still
-     * pending (no record of any thread got through after them). Whole buffers overwritten are
+     * pending (no record of any thread got through after them), saturated at 0xFFFFFFFF (at least
+     * that many; the stats keep the exact count) rather than wrapped. Whole buffers overwritten are
      * counted in records (L2), so the header's buffer count stays 0 (the reader adds both). */
-    evt_xray_file_header(hdr, g_hz, g_const_tsc, g_nonstop_tsc, g_pool.buf_size, 0u,
-                         (uint32_t)evt_xray_loss_pending(&g_pool));
+    evt_xray_file_header(hdr, g_hz, g_const_tsc, g_nonstop_tsc, g_pool.buf_size, 0u, evt_xray_header_dropped(&g_pool));
     int rc = write_all(fd, hdr, sizeof hdr);
     for (uint32_t i = 0; rc == 0 && i < n; i++) {
         uint32_t len = __atomic_load_n(&order[i]->extents, __ATOMIC_ACQUIRE);

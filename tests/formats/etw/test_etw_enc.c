@@ -85,7 +85,7 @@ static uint8_t g_mem[16 * 4096];
 typedef struct rd_event {
     char name[64], guid[40], header_type[20];
     uint32_t id, kind;
-    uint64_t ts, t_ns, level, version, pid, tid, ktime, utime, count, cpu;
+    uint64_t ts, t_ns, level, version, pid, tid, ktime, utime, count, cpu, saturated;
     uint8_t data[64];   /* the first bytes of the payload */
     size_t data_len;    /* the whole payload length */
 } rd_event;
@@ -134,6 +134,7 @@ static void read_back(void)
         e->ktime = fnum(&ev, "kernel_time");
         e->utime = fnum(&ev, "user_time");
         e->count = ev.count;
+        e->saturated = fnum(&ev, "saturated");
         e->cpu = ev.cpu;
         if (ev.data) memcpy(e->data, ev.data, ev.data_len < sizeof e->data ? ev.data_len : sizeof e->data);
         e->data_len = ev.data_len;
@@ -583,6 +584,58 @@ static void test_sequential_full(void **st)
     assert_int_equal(g_ndata + g_lost_sum, 400); /* exact */
 }
 
+/* EventsLost is a ULONG: more than 2^32 - 1 losses pending at stop are written as 0xFFFFFFFF
+ * (saturated, flagged by the reader) instead of wrapping to a small count; the session's stats
+ * keep the exact count. Before, the header held the count cast to 32 bits (2^32 + 7 read as 7).
+ * The drops are added to the loss account directly: 4 billion calls would take minutes. */
+static void lost_at_stop(uint64_t extra, uint64_t *pending)
+{
+    reset_platform();
+    evt_etw_session_config c;
+    base_config(&c);
+    c.max_file_buffers = 2; /* header + 1 data buffer */
+    evt_etw_session s;
+    evt_etw_provider p;
+    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
+    evt_etw_register(&p, &G1, NULL, NULL);
+    evt_etw_enable(&s, &p, ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0);
+    uint32_t lost = 0;
+    for (uint32_t i = 0; i < 100; i++) {
+        evt_etw_trace_header h;
+        hdr_init(&h, &G1, 10, 1, 40); /* 45 per buffer: the second buffer does not fit */
+        uint8_t pl[40] = {0};
+        if (evt_etw_trace_event(&p, &h, pl) != EVT_ETW_SUCCESS) lost++;
+    }
+    assert_true(lost > 0); /* the file is full: what is pending at stop goes into EventsLost */
+    s.loss.dropped += (evt_rec_count)extra;
+    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+    evt_rec_stats rs;
+    evt_etw_get_rec_stats(&s, &rs);
+    *pending = rs.pending;
+    read_back();
+    assert_int_equal(g_errors, 0);
+    assert_string_equal(g_ev[1].name, "EventsLost");
+}
+
+static void test_events_lost_saturates(void **st)
+{
+    (void)st;
+    if (sizeof(evt_rec_count) < 8) skip();
+    const uint32_t at = ETW_BUFFER_HEADER_SIZE + ETW_SYSTEM_HEADER_SIZE + ETW_LF64_EVENTS_LOST;
+    uint64_t pending = 0;
+    lost_at_stop(((uint64_t)1 << 32) + 7u, &pending);
+    assert_true(pending > ((uint64_t)1 << 32) + 7u); /* exact in the stats */
+    assert_int_equal(evt_ld_u32le(g_file + at), 0xFFFFFFFFu);
+    assert_int_equal(g_ev[1].count, 0xFFFFFFFFu);
+    assert_int_equal(g_ev[1].saturated, 1);
+    /* below saturation: exact, and not flagged */
+    lost_at_stop(0xFFFFFFFFu - 200u, &pending);
+    assert_true(pending < 0xFFFFFFFFu);
+    assert_int_equal(evt_ld_u32le(g_file + at), pending);
+    assert_int_equal(g_ev[1].count, pending);
+    assert_int_equal(g_ev[1].saturated, UINT64_MAX); /* no such field */
+}
+
 /* Circular file: the oldest buffers are overwritten and counted; the newest events remain. */
 static void test_circular(void **st)
 {
@@ -872,7 +925,8 @@ int main(void)
         cmocka_unit_test(test_round_trip_32),   cmocka_unit_test(test_per_thread_merge),
         cmocka_unit_test(test_level_keyword),   cmocka_unit_test(test_limits),
         cmocka_unit_test(test_enable_move_to_stopping_session),
-        cmocka_unit_test(test_sequential_full), cmocka_unit_test(test_circular),
+        cmocka_unit_test(test_sequential_full), cmocka_unit_test(test_events_lost_saturates),
+        cmocka_unit_test(test_circular),
         cmocka_unit_test(test_write_failure),   cmocka_unit_test(test_clock_types),
         cmocka_unit_test(test_posix_file),      cmocka_unit_test(test_nested_signal),
         cmocka_unit_test(test_api_misuse),

@@ -25,7 +25,7 @@ static void fixed_wall(int64_t *sec, int32_t *usec) { *sec = 1004; *usec = 29248
 static size_t to_file(const evt_xray_pool *p, uint8_t *out, uint64_t hz)
 {
     size_t n = 0;
-    evt_xray_file_header(out, hz, 1, 1, p->buf_size, 0, (uint32_t)evt_xray_loss_pending(p));
+    evt_xray_file_header(out, hz, 1, 1, p->buf_size, 0, evt_xray_header_dropped(p));
     n = 32;
     for (uint32_t s = 0; s < p->next + p->nbufs; s++) { /* acquisition order */
         for (uint32_t i = 0; i < p->nbufs; i++) {
@@ -106,6 +106,7 @@ typedef struct rd {
     uint64_t lost_sum;
     uint64_t lost_count[4];
     char lost_unit[4][16];
+    int lost_saturated[4]; /* the lost event has fields.saturated = 1 */
     uint32_t fid[4096];
     uint64_t ts[4096];
     uint64_t ctx[4096];
@@ -127,6 +128,8 @@ static rd *read_back(const uint8_t *file, size_t n)
             if (g->lost_events < 4) {
                 g->lost_count[g->lost_events] = ev.count;
                 snprintf(g->lost_unit[g->lost_events], 16, "%s", ev.fields[0].str);
+                for (uint32_t i = 1; i < ev.nfields; i++)
+                    if (strcmp(ev.fields[i].key, "saturated") == 0) g->lost_saturated[g->lost_events] = (int)ev.fields[i].num;
             }
             g->lost_events++;
             continue;
@@ -235,6 +238,33 @@ static void test_exhaustion_drops_and_counts(void **st)
     /* bad configurations */
     assert_int_equal(evt_xray_pool_init(&p, mem, sizeof mem, bufs, 0, 1, NULL), -1);
     assert_int_equal(evt_xray_pool_init(&p, mem, 100, bufs, 1, 1, NULL), -1);
+}
+
+/* The header's records-dropped field is a u32: more than 2^32 - 1 pending drops are written as
+ * 0xFFFFFFFF and read as at least that many (fields.saturated), not wrapped to a small count
+ * (2^32 + 3 read as 3 before). The drops are added to the account directly: 4 billion calls
+ * would take minutes. */
+static void test_header_dropped_saturates(void **st)
+{
+    (void)st;
+    if (sizeof(evt_rec_count) < 8) skip();
+    static uint8_t mem[256], file[1024];
+    evt_xray_buf bufs[1];
+    evt_xray_pool p;
+    memset(&p, 0, sizeof p);
+    assert_int_equal(evt_xray_pool_init(&p, mem, sizeof mem, bufs, 1, 1, NULL), 0);
+    const uint64_t counts[] = {((uint64_t)1 << 32) + 3u, 0xFFFFFFFEu};
+    for (unsigned k = 0; k < 2; k++) {
+        p.loss.dropped = (evt_rec_count)counts[k];
+        size_t n = to_file(&p, file, 1000);
+        assert_int_equal(n, 32); /* no buffer holds data: the header carries every loss */
+        rd *g = read_back(file, n);
+        assert_int_equal(g->lost_events, 1);
+        assert_string_equal(g->lost_unit[0], "records");
+        assert_int_equal(g->lost_count[0], k == 0 ? 0xFFFFFFFFu : counts[k]);
+        assert_int_equal(g->lost_saturated[0], k == 0);
+        free(g);
+    }
 }
 
 /* The POSIX explicit API (no XRay runtime in this test program: the handlers are skipped). */
@@ -373,6 +403,7 @@ int main(void)
         cmocka_unit_test(test_roundtrip_two_threads),
         cmocka_unit_test(test_rotation_keeps_newest),
         cmocka_unit_test(test_exhaustion_drops_and_counts),
+        cmocka_unit_test(test_header_dropped_saturates),
         cmocka_unit_test(test_posix_explicit_api),
         cmocka_unit_test(test_posix_nested_signal),
         cmocka_unit_test(test_posix_stopped_gate),
