@@ -179,8 +179,9 @@ int main(void)
         bench_report("etw", "two threads, two sessions: TraceEvent", t2, "ns/event per thread");
         bench_report("etw", "two threads, two sessions / two-thread baseline", t2 / base2, "x");
         bench_report("etw", "two-session ratio / one-session ratio (1.00: nothing shared)", (t2 / base2) / (te / base), "x");
-        /* The same with THREAD_OWNED sessions, beside the same baseline, interleaved. Each round
-         * starts two new threads, and a slot stays its thread id's: a slot per round and thread. */
+        /* The same with THREAD_OWNED sessions, beside the same baseline, interleaved. The rounds
+         * run on the calling thread and the one kept worker (bench_util.c), so each session needs
+         * a slot per thread; the spare slots cover any other thread that records into it. */
         static uint8_t mem5[2][(ROUNDS + 4) * 64 * 1024] __attribute__((aligned(64)));
         for (int k = 0; k < 2; k++) start_prov(&s2[k], &p2[k], mem5[k], ROUNDS + 4, 3, 0);
         double b3, t3;
@@ -201,8 +202,8 @@ int main(void)
         evt_etw_session_stop(&s);
         bench_report("etw", "two threads, one session (per-thread buffers, one lock): TraceEvent", t1, "ns/event per thread");
         bench_report("etw", "two threads, one session / two-thread baseline", t1 / base2, "x");
-        /* thread-owned slots: bench_2t_ns_per_call starts two new threads per run (5 runs), and a
-         * slot stays its thread id's unless given back (evt_etw_thread_detach): 16 slots */
+        /* thread-owned slots: the calling thread and the kept worker (bench_util.c) take a slot
+         * each; a slot stays its thread id's unless given back (evt_etw_thread_detach) */
         static uint8_t mem4[16 * 64 * 1024];
         start(&s, mem4, 16, 3, 0);
         double t4 = bench_2t_ns_per_call(one_event, args1, iters, 5);

@@ -98,7 +98,7 @@ extern _Thread_local unsigned evt_posix_hold; /* sections entered, incl. taking 
 extern _Thread_local volatile unsigned evt_posix_deferred; /* held-off simulated interrupts */
 extern _Thread_local char evt_posix_token_;       /* its address is the thread's lock token */
 
-/* A lock is held (by some thread) right now (B4). For tests and assertions. */
+/* A lock is held (by some thread) right now (B5). For tests and assertions. */
 static inline int evt_posix_lock_held(evt_port_lock *l)
 {
     return atomic_load_explicit(&l->owner, memory_order_acquire) != 0 ||

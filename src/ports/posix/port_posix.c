@@ -1,6 +1,6 @@
 /* POSIX port state: per-thread flags and lock token, the contended lock path, simulated
  * interrupts held off during critical sections, biased locks (claim and revocation, membarrier), and the timestamp-frequency calibration.
- * Invariants P1-P4, B1-B5: evt_port_impl.h. */
+ * Invariants P1-P5, B1-B5: evt_port_impl.h. */
 #define _GNU_SOURCE /* syscall(2) for membarrier */
 #include "evtrace/port.h"
 
