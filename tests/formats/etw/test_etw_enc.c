@@ -542,19 +542,25 @@ static void test_limits(void **st)
     assert_int_equal(evt_ld_u16le(g_file + 2 * 4096 + 0x34), 0x20);
 }
 
+/* A session on a sequential file of max_file_buffers (header included), G1 registered and on. */
+static void start_sequential(evt_etw_session *s, evt_etw_provider *p, uint32_t max_file_buffers)
+{
+    reset_platform();
+    evt_etw_session_config c;
+    base_config(&c);
+    c.max_file_buffers = max_file_buffers;
+    assert_int_equal(evt_etw_session_start(s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
+    evt_etw_register(p, &G1, NULL, NULL);
+    evt_etw_enable(s, p, ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0);
+}
+
 /* Sequential file limit: the buffer that does not fit is lost, later events are counted. */
 static void test_sequential_full(void **st)
 {
     (void)st;
-    reset_platform();
-    evt_etw_session_config c;
-    base_config(&c);
-    c.max_file_buffers = 3; /* header + 2 data buffers */
     evt_etw_session s;
     evt_etw_provider p;
-    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
-    evt_etw_register(&p, &G1, NULL, NULL);
-    evt_etw_enable(&s, &p, ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0);
+    start_sequential(&s, &p, 3); /* header + 2 data buffers */
     uint32_t ok = 0, lost = 0;
     for (uint32_t i = 0; i < 400; i++) {
         evt_etw_trace_header h;
@@ -590,15 +596,9 @@ static void test_sequential_full(void **st)
  * The drops are added to the loss account directly: 4 billion calls would take minutes. */
 static void lost_at_stop(uint64_t extra, uint64_t *pending)
 {
-    reset_platform();
-    evt_etw_session_config c;
-    base_config(&c);
-    c.max_file_buffers = 2; /* header + 1 data buffer */
     evt_etw_session s;
     evt_etw_provider p;
-    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
-    evt_etw_register(&p, &G1, NULL, NULL);
-    evt_etw_enable(&s, &p, ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0);
+    start_sequential(&s, &p, 2); /* header + 1 data buffer */
     uint32_t lost = 0;
     for (uint32_t i = 0; i < 100; i++) {
         evt_etw_trace_header h;
