@@ -196,6 +196,9 @@ static inline evt_rec_count evt_loss_take_at_stop(evt_loss *l)
  * overwritten = in-stream + stop-time overwrites; pending = both kinds; lost_reported = what the
  * loss records not themselves overwritten carry. */
 void evt_loss_stats(const evt_loss *l, evt_rec_stats *out);
+/* A loss count for a format's 32-bit field: saturated at 0xFFFFFFFF ("at least that many") rather
+ * than wrapped to a small count. */
+static inline uint32_t evt_loss_u32(uint64_t n) { return n > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)n; }
 
 /* ---- clock ------------------------------------------------------------------------------------ */
 

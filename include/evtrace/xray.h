@@ -151,11 +151,7 @@ static inline int evt_xray_fn_fast(evt_xray_writer *w, evt_xray_pool *p, unsigne
 
 /* The header's records-dropped value for a pool being written: its pending losses, saturated at
  * 0xFFFFFFFF (the field is a u32: at least that many) rather than wrapped to a small count. */
-static inline uint32_t evt_xray_header_dropped(const evt_xray_pool *p)
-{
-    uint64_t n = evt_xray_loss_pending(p);
-    return n > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)n;
-}
+static inline uint32_t evt_xray_header_dropped(const evt_xray_pool *p) { return evt_loss_u32(evt_xray_loss_pending(p)); }
 
 /* The 32-byte FDR v5 file header: cycle frequency, constant/nonstop TSC bits, buffer size and
  * evtrace's loss counters in the free-form bytes. */

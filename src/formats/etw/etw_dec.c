@@ -55,9 +55,10 @@ static int add_buf(etw_state *s, const etw_buf *b)
     return 1;
 }
 
-static void push_pending(etw_state *s, const char *name, uint64_t count, uint64_t bytes, uint64_t off)
+/* Returns the item queued, or NULL when the queue is full. */
+static etw_item *push_pending(etw_state *s, const char *name, uint64_t count, uint64_t bytes, uint64_t off)
 {
-    if (s->npending >= ETW_MAX_PENDING) return;
+    if (s->npending >= ETW_MAX_PENDING) return NULL;
     etw_item *it = &s->pending[s->npending++];
     memset(it, 0, sizeof *it);
     it->kind = ETW_ITEM_LOST;
@@ -65,6 +66,7 @@ static void push_pending(etw_state *s, const char *name, uint64_t count, uint64_
     it->lost_count = count;
     it->lost_bytes = bytes;
     it->offset = off;
+    return it;
 }
 
 /* Walk the buffer headers of the whole file. */
@@ -539,10 +541,8 @@ static evt_status next(void *state, evt_event *ev)
         if (etw_decode_record(s, st, &st->item, ev)) {
             if (first) {
                 /* The logfile header: its totals of lost events/buffers follow as lost events. */
-                if (s->events_lost) {
-                    push_pending(s, "EventsLost", s->events_lost, 0, ETW_BUFFER_HEADER_SIZE);
-                    if (s->npending) s->pending[s->npending - 1].lost_at_least = s->events_lost_saturated;
-                }
+                etw_item *el = s->events_lost ? push_pending(s, "EventsLost", s->events_lost, 0, ETW_BUFFER_HEADER_SIZE) : NULL;
+                if (el) el->lost_at_least = s->events_lost_saturated;
                 if (s->buffers_lost)
                     push_pending(s, "BuffersLost", s->evt_loss_records ? 0 : s->buffers_lost, 0, ETW_BUFFER_HEADER_SIZE);
             }

@@ -106,9 +106,6 @@ static int pt_cas(uint32_t *p, uint32_t *expect, uint32_t v)
 #define SESSION_CAS(p, expect, v) (*(p) == *(expect) ? (*(p) = (v), 1) : (*(expect) = *(p), 0)) /* one core */
 #endif
 static int owned_mode(const evt_etw_session *s) { return s->cfg.per_thread == EVT_ETW_SLOTS_THREAD_OWNED; }
-/* The logfile header's counters are ULONGs: a larger count is written as 0xFFFFFFFF (at least that
- * many; the session's stats keep the exact count) instead of wrapping to a small one. */
-static uint32_t sat32(uint64_t v) { return v > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)v; }
 static uint32_t align8(uint32_t v) { return (v + (ETW_RECORD_ALIGN - 1u)) & ~(ETW_RECORD_ALIGN - 1u); }
 
 /* Hot-path stores of the record (little-endian fields): on a little-endian GCC/clang target one
@@ -290,16 +287,16 @@ static int write_header_buffer(evt_etw_session *s, uint64_t end_time)
     evt_put_u32le(h + LF(TIMER_RESOLUTION), s->cfg.timer_resolution);
     evt_put_u32le(h + LF(MAXIMUM_FILE_SIZE), (uint32_t)mb);
     evt_put_u32le(h + LF(LOG_FILE_MODE), s->cfg.log_file_mode);
-    evt_put_u32le(h + LF(BUFFERS_WRITTEN), sat32(1u + (uint64_t)s->data_written));
+    evt_put_u32le(h + LF(BUFFERS_WRITTEN), evt_loss_u32(1u + (uint64_t)s->data_written));
     evt_put_u32le(h + LF(START_BUFFERS), 1u);
     evt_put_u32le(h + LF(POINTER_SIZE), s->cfg.pointer_size);
-    evt_put_u32le(h + LF(EVENTS_LOST), sat32(evt_loss_pending(&s->loss))); /* not in loss records */
+    evt_put_u32le(h + LF(EVENTS_LOST), evt_loss_u32(evt_loss_pending(&s->loss))); /* not in loss records; ULONGs saturate */
     evt_put_u32le(h + LF(LOGGER_NAME_PTR), ETW_EVT_LOSS_MARK);
     evt_put_u32le(h + LF(CPU_SPEED_MHZ), s->cfg.cpu_mhz);
     evt_put_u64le(h + LF(PERF_FREQ), s->cfg.clock_hz);
     evt_put_u64le(h + LF(START_TIME), s->start_time);
     evt_put_u32le(h + LF(RESERVED_FLAGS), s->cfg.clock_type);
-    evt_put_u32le(h + LF(BUFFERS_LOST), sat32(s->buffers_lost));
+    evt_put_u32le(h + LF(BUFFERS_LOST), evt_loss_u32(s->buffers_lost));
 #undef LF
     put_buffer_header(b, s, filled, 0, 0, 0, ETW_BUFFER_FLAG_FLUSH_MARKER, ETW_BUFFER_TYPE_HEADER);
     fill_ff(b + ETW_BUFFER_HEADER_SIZE + size, filled - ETW_BUFFER_HEADER_SIZE - size);
