@@ -188,14 +188,10 @@ inline unsigned evt_tx_trace_user_event_insert(uint32_t id, uint32_t i1, uint32_
     uint32_t g = EVT_LOAD_RLX(&evt_tx_hot_.gate.bits);
     if (__builtin_expect(g != 0u && !(g & EVT_TX_TRACE_USER_EVENTS), 0))
         return EVT_TX_SUCCESS; /* filtered while on (gate != 0 only while on) */
-    if (g == 0u) { /* off, or everything filtered: a consistent (gate, on) snapshot decides */
-        /* evt_gate_snapshot spelled out: an extern inline function may not call a static one */
-        uint32_t s1 = EVT_LOAD_ACQ(&evt_tx_hot_.gate.gen);
-        uint32_t g2 = EVT_LOAD_ACQ(&evt_tx_hot_.gate.bits);
-        uint32_t on = EVT_LOAD_ACQ(&evt_tx_hot_.gate.on);
-        uint32_t s2 = EVT_LOAD_ACQ(&evt_tx_hot_.gate.gen);
-        if (s1 == s2 && !(s1 & 1u) && g2 == 0u) return on ? EVT_TX_SUCCESS : EVT_TX_NOT_DONE;
-    }
+    /* Off, or everything filtered while on. `on` read 0 means tracing was off at that instant
+     * (enable sets it before the bits, disable clears it with them): NOT_DONE. Everything
+     * filtered while on (rare) takes the slow path's consistent snapshot (I1b in txtb_enc.c). */
+    if (g == 0u && !EVT_LOAD_ACQ(&evt_tx_hot_.gate.on)) return EVT_TX_NOT_DONE;
     return evt_tx_user_event_slow_(id, i1, i2, i3, i4, g);
 }
 inline void evt_tx_trace_kernel_event(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)

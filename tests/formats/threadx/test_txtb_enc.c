@@ -294,6 +294,14 @@ static void test_enable_init(void **st)
     }
     for (unsigned i = SIZE - 7; i < SIZE; i++) assert_int_equal(buf[i], 0xA5);
     assert_int_equal(w32(buf, 32, 0), 0x1000 + 48 + 48 * R + 64);
+    /* Everything filtered while on (the gate word is 0, as while off): SUCCESS, not NOT_DONE, and
+     * nothing recorded, no clock read. */
+    uint64_t ticks = evt_test_ticks;
+    evt_tx_trace_event_filter(0xFFFFFFFFu);
+    assert_int_equal(evt_tx_trace_user_event_insert(5000, 0, 0, 0, 0), EVT_TX_SUCCESS);
+    assert_int_equal(evt_test_ticks, ticks);
+    assert_int_equal(w32(buf, 32, 0), 0x1000 + 48 + 48 * R + 64);
+    evt_tx_trace_event_unfilter(0xFFFFFFFFu);
     assert_int_equal(evt_tx_trace_user_event_insert(5000, 0, 0, 0, 0), EVT_TX_SUCCESS);
     assert_int_equal(evt_tx_trace_disable(), EVT_TX_SUCCESS);
     assert_int_equal(w32(buf, 32, 0), 0x1000 + 48 + 48 * R + 96); /* header kept after disable */
