@@ -158,6 +158,8 @@ typedef struct evt_loss {
     evt_rec_count ow_reported;  /* lock holder: stop-time overwrites carried by loss records */
     evt_rec_count owed;         /* lock holder: overwritten + repended - reported, kept so that the
                                    per-record test is two loads */
+    evt_rec_count racing;       /* any context: drops being decided outside the lock against a
+                                   close (evt_loss_race_enter / evt_loss_close_wait) */
 } evt_loss;
 
 void evt_loss_reset(evt_loss *l);
@@ -192,6 +194,30 @@ static inline evt_rec_count evt_loss_take_at_stop(evt_loss *l)
     EVT_STORE_RLX(&l->ow_reported, l->ow_reported + n);
     return n;
 }
+/* A drop decided by a context that could not take the recorder's lock (a nested context that may
+ * not wait, P3), racing a close (disable, stop) on another thread that then writes its last loss
+ * record: the record counts as issued and dropped only while the recorder is open, and then its
+ * drop must reach that last record. The nested context brackets its test of the open state and
+ * its evt_loss_drop with evt_loss_race_enter/exit; the close changes the open state first and
+ * then calls evt_loss_close_wait before it takes its last count. Each side reads the other through
+ * the read-modify-writes on `racing`: either the nested context sees the recorder closed (not
+ * issued, not counted), or the close waits until the drop is counted. The wait is for a few
+ * instructions of a context that may be preempted; it follows the port's evt_port_wait_step,
+ * which gives up only in a nested context (a close from a handler nested in such a window on its
+ * own thread would otherwise wait for itself) or a fork child. */
+#ifndef EVT_PORT_LOCK_MAY_FAIL
+#define EVT_PORT_LOCK_MAY_FAIL 1 /* a port that does not say: assume nested contexts may give up */
+#endif
+#if (defined(__GNUC__) || defined(__clang__)) && EVT_PORT_LOCK_MAY_FAIL
+#define EVT_LOSS_RACES_ 1
+static inline void evt_loss_race_enter(evt_loss *l) { (void)__atomic_fetch_add(&l->racing, 1u, __ATOMIC_ACQ_REL); }
+static inline void evt_loss_race_exit(evt_loss *l) { (void)__atomic_fetch_sub(&l->racing, 1u, __ATOMIC_RELEASE); }
+void evt_loss_close_wait(evt_loss *l);
+#else /* the port's lock never fails (one core, interrupts masked), or no atomics: nothing races */
+static inline void evt_loss_race_enter(evt_loss *l) { (void)l; }
+static inline void evt_loss_race_exit(evt_loss *l) { (void)l; }
+static inline void evt_loss_close_wait(evt_loss *l) { (void)l; }
+#endif
 /* Fill the common stats structure. Safe from any context (values may be a moment old).
  * overwritten = in-stream + stop-time overwrites; pending = both kinds; lost_reported = what the
  * loss records not themselves overwritten carry. */

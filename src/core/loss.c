@@ -1,5 +1,5 @@
-/* Recorder core: the loss account's reset and its stats (evtrace/recorder.h). The per-record
- * parts are inline in the header. Freestanding C99. */
+/* Recorder core: the loss account's reset, its stats and a close's wait for racing drops
+ * (evtrace/recorder.h). The per-record parts are inline in the header. Freestanding C99. */
 #include "evtrace/recorder.h"
 
 void evt_loss_reset(evt_loss *l)
@@ -13,7 +13,19 @@ void evt_loss_reset(evt_loss *l)
     l->ow_stop = 0;
     l->ow_reported = 0;
     l->owed = 0;
+    EVT_STORE_RLX(&l->racing, 0u); /* a fresh account: no drop can be in flight against it */
 }
+
+#ifdef EVT_LOSS_RACES_
+void evt_loss_close_wait(evt_loss *l)
+{
+    /* A read-modify-write, so that it is ordered after the caller's close in every context's view
+     * (see evtrace/recorder.h); then acquire loads until the drops in flight are counted. */
+    evt_rec_count n = __atomic_fetch_add(&l->racing, 0u, __ATOMIC_ACQ_REL);
+    unsigned steps = 0;
+    while (n != 0u && !evt_port_wait_step(&steps)) n = EVT_LOAD_ACQ(&l->racing);
+}
+#endif
 
 void evt_loss_stats(const evt_loss *l, evt_rec_stats *out)
 {

@@ -640,16 +640,23 @@ static ETW_COLD uint32_t drop_if_running(evt_etw_session *s, uint32_t err)
     return err;
 }
 /* The same for a record refused outside a section stop waits for (too big, nested in the slot's
- * own record before it is active, no slot): decided under the session lock, which orders it
- * before or after stop's section that clears `running`; a context that cannot take the lock is
- * nested in a section of its own thread (stop waits for that, or is that section: program order),
- * so its own load decides as exactly. */
+ * own record before it is active, no slot, the session not entered): decided under the session
+ * lock, which orders it before or after stop's section that clears `running`. A context that
+ * cannot enter is nested in a section of its own thread (the guard), or is a nested context that
+ * may not wait for the lock another thread holds (P3), which may be stop's: its test and count
+ * then race stop's last count, and take the core's race protocol (stop's evt_loss_close_wait
+ * waits for the count, or the test sees `running` 0: not issued). */
 static ETW_COLD uint32_t drop_unless_stopped(evt_etw_session *s, uint32_t err)
 {
     evt_port_crit_t c;
-    int locked = enter_session(s, &c);
+    if (enter_session(s, &c)) {
+        uint32_t rc = drop_if_running(s, err);
+        leave(s, c);
+        return rc;
+    }
+    evt_loss_race_enter(&s->loss);
     uint32_t rc = drop_if_running(s, err);
-    if (locked) leave(s, c);
+    evt_loss_race_exit(&s->loss);
     return rc;
 }
 
@@ -768,6 +775,7 @@ uint32_t evt_etw_session_stop(evt_etw_session *s)
     }
     s->providers = 0;
     EVT_STORE_REL(&s->running, 0);
+    evt_loss_close_wait(&s->loss); /* drops decided outside the lock while it was running */
     if (owned_mode(s)) {
         /* Records in flight: each either saw the session open (its `active` is seen here, after
          * the writers' barrier) and completes, or sees ETW_PT_CLOSED and is not issued

@@ -43,7 +43,10 @@
  *     context in progress (nest set: it runs in a handler or callback nested in that record) cannot
  *     write; it sets `owed`, and whoever next frees the nesting guard (the interrupted record, or
  *     enable's RUNNING records) writes the LOST record right after, under the lock it still holds.
- *     A check of the state inside the record would miss a handler that lands after it.
+ *     A check of the state inside the record would miss a handler that lands after it. A nested
+ *     context that could not take the lock (P3) tests the gate and counts its drop inside
+ *     evt_loss_race_enter/exit, and disable calls evt_loss_close_wait after closing the gate: the
+ *     drop is either counted before the LOST record takes its count, or not issued.
  *  I7 A filtered event never changes another entry (ThreadX's back-patching is not reproduced:
  *     callers supply final info values).
  *  I8 Registry changes follow ThreadX's algorithm (threadx.md §7) exactly; reg_busy keeps a nested
@@ -494,9 +497,11 @@ static TX_HOT_INLINE unsigned record(uint32_t id, uint32_t i1, uint32_t i2, uint
         /* A nested context could not take the lock without waiting: a drop, unless the trace went
          * off meanwhile (the holder was a disable, which closes the gate before it writes the
          * stop's LOST record): then, as I5 says for state, not issued and not counted, so no drop
-         * stays pending after disable. (Between this load and the count there is a window of a few
-         * instructions in which a disable on another thread could still take the lock.) */
+         * stays pending after disable. The test and the count race a disable on another thread:
+         * the core's race protocol orders them (disable's evt_loss_close_wait). */
+        evt_loss_race_enter(&r->loss);
         if (evt_gate_bits(&g_hot.gate)) evt_loss_drop(&r->loss);
+        evt_loss_race_exit(&r->loss);
         return 0;
     }
     unsigned ok = 0;
@@ -711,6 +716,7 @@ unsigned evt_tx_trace_disable(void)
     r->state = TX_OFF;
     r->reg_on = 0;
     publish(0u, 0u);
+    evt_loss_close_wait(&r->loss); /* drops decided outside the lock while the gate was open */
     r->owed = (uint8_t)!stop_lost(r);
     evt_rec_lock_exit(&r->lock, cs);
     return EVT_TX_SUCCESS;

@@ -239,5 +239,12 @@ static inline unsigned evt_port_cpu(void) { return 0; }
 /* Set in a fork child (pthread_atfork): the threads that did not call fork are gone (P5). */
 extern _Atomic int evt_posix_forked;
 static inline int evt_port_wait_bounded(void) { return atomic_load_explicit(&evt_posix_forked, memory_order_relaxed); }
+/* One step of a wait for another context (the core's evt_loss_close_wait): a pause, with a yield
+ * every 256 steps when this is the thread's only section (evt_posix_hold <= 1); returns 1 to give
+ * up: a nested context after NESTED_TRIES pauses (it may be waiting for a context it interrupted
+ * on its own thread, P3), a fork child after FORK_TRIES steps (P5). */
+int evt_port_wait_step(unsigned *steps);
+/* A nested context may give up on a lock held by another thread (P3). */
+#define EVT_PORT_LOCK_MAY_FAIL 1
 
 #endif

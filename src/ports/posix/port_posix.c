@@ -68,6 +68,19 @@ static void pause_or_yield(unsigned *spins, int may_wait)
     }
 }
 
+int evt_port_wait_step(unsigned *steps)
+{
+    int may_wait = evt_posix_hold <= 1u;
+    unsigned n = ++*steps;
+    if (!may_wait ? n >= NESTED_TRIES : atomic_load_explicit(&evt_posix_forked, memory_order_relaxed) && n >= FORK_TRIES)
+        return 1;
+    int saved = errno; /* sched_yield: a handler's wait leaves errno as it was */
+    if ((n & 255u) != 0u || !may_wait) evt_posix_cpu_relax();
+    else sched_yield();
+    errno = saved;
+    return 0;
+}
+
 /* Wait until done(l) holds: spin, then yield, when this is the thread's only section
  * (evt_posix_hold == 1), else spin only, for at most NESTED_TRIES tries in all, counted in *tries across
  * calls (P3); in a fork child, at most FORK_TRIES (P5). Returns 0 if it gave up. */
