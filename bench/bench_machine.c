@@ -1,0 +1,102 @@
+/* What the same-run ratios of the other benchmarks rest on, measured on this machine: the cost of
+ * the timestamp-counter read alone, of the baseline's 32-byte store alone, and how much of the
+ * counter read the CPU hides behind other work. Every recorder's enabled record reads the counter
+ * once, like the baseline; the ratio record / baseline is about 1 + (the record's other work) /
+ * baseline only where the read hides none of that work. A CPU that runs independent work while
+ * it reads the counter (hidden share near 1) gives ratios near 1 for the same record; one that
+ * stalls (hidden share near 0) adds every instruction of the record to the baseline. The
+ * instruction counts of bench/instr.sh do not depend on this; the ratios do. */
+#include <stdint.h>
+#include <stdio.h>
+#include "bench_util.h"
+
+static inline uint64_t read_counter(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    uint32_t lo, hi;
+    __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+    return ((uint64_t)hi << 32) | lo;
+#else
+    return bench_now_ns();
+#endif
+}
+
+static volatile uint32_t g_ring[1024][8];
+static volatile uint64_t g_sink;
+
+/* The counter read alone (its value kept, so it is not optimised out). */
+static void tsc_only(void *arg, uint64_t i)
+{
+    (void)arg;
+    (void)i;
+    g_sink = read_counter();
+}
+
+/* The baseline's store without its counter read. */
+static void store_only(void *arg, uint64_t i)
+{
+    (void)arg;
+    volatile uint32_t *s = g_ring[i & 1023];
+    s[0] = 1; s[1] = 2; s[2] = (uint32_t)i; s[3] = (uint32_t)i; s[4] = 5; s[5] = 6; s[6] = 7; s[7] = 8;
+}
+
+/* Work that does not depend on the counter: ten dependent multiplies (a fixed latency). */
+static uint64_t g_chain = 3;
+static inline uint64_t chain(uint64_t x)
+{
+    for (int k = 0; k < 10; k++) {
+        x *= x | 1u;
+        __asm__ __volatile__("" : "+r"(x)); /* kept as ten multiplies */
+    }
+    return x;
+}
+static void chain_only(void *arg, uint64_t i)
+{
+    (void)arg;
+    (void)i;
+    g_chain = chain(g_chain);
+}
+static void chain_tsc(void *arg, uint64_t i)
+{
+    (void)arg;
+    (void)i;
+    uint64_t t = read_counter();
+    g_chain = chain(g_chain);
+    g_sink = t;
+}
+
+/* Best of 40 short runs (the machine is shared). */
+static double best_of(void (*fn)(void *, uint64_t), uint64_t iters)
+{
+    double best = 1e30;
+    uint64_t chunk = iters / 40 ? iters / 40 : 1;
+    for (int k = 0; k < 40; k++) {
+        double ns = fn ? bench_ns_per_call(fn, NULL, chunk, 1) : bench_baseline_ns(chunk);
+        if (ns < best) best = ns;
+    }
+    return best;
+}
+
+int main(void)
+{
+    uint64_t iters = bench_iters(2000000);
+    double base = best_of(NULL, iters);
+    double tsc = best_of(tsc_only, iters);
+    double store = best_of(store_only, iters);
+    double work = best_of(chain_only, iters);
+    double both = best_of(chain_tsc, iters);
+    /* 1: the read costs nothing beside the chain (both = the longer of the two); 0: it adds its
+     * whole cost (both = chain + read). */
+    double shorter = tsc < work ? tsc : work;
+    double hidden = shorter > 0 ? (work + tsc - both) / shorter : 0;
+    if (hidden < 0) hidden = 0;
+    if (hidden > 1) hidden = 1;
+    bench_report("machine", "baseline (TSC + 32-byte store)", base, "ns");
+    bench_report("machine", "TSC read alone", tsc, "ns");
+    bench_report("machine", "32-byte store alone (the baseline without its TSC read)", store, "ns");
+    bench_report("machine", "TSC read / baseline", tsc / base, "x");
+    bench_report("machine", "10 dependent multiplies (work that does not use the TSC)", work, "ns");
+    bench_report("machine", "the same with one TSC read", both, "ns");
+    bench_report("machine", "TSC read hidden behind that work (1: all, 0: none)", hidden, "share");
+    return 0;
+}
