@@ -220,6 +220,9 @@ static inline EVT_XRAY_NOINST_ void evt_xray_fn_gated_(unsigned kind, uint32_t f
 #define evt_xray_exit(fid) evt_xray_fn_gated_(1u, (fid))
 #define evt_xray_tail_exit(fid) evt_xray_fn_gated_(2u, (fid))
 #endif /* !__cplusplus */
+/* Custom and typed events (what __xray_customevent / __xray_typedevent hand the handler). size 0
+ * writes nothing and counts nothing: the format has no empty custom event (llvm-xray rejects a
+ * size <= 0 as "Invalid size for custom event"). A size above 2^31 - 1 is dropped and counted. */
 void evt_xray_custom_event(const void *data, size_t size);
 void evt_xray_typed_event(uint16_t type, const void *data, size_t size);
 
