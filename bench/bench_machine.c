@@ -10,17 +10,6 @@
 #include <stdio.h>
 #include "bench_util.h"
 
-static inline uint64_t read_counter(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    uint32_t lo, hi;
-    __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-    return ((uint64_t)hi << 32) | lo;
-#else
-    return bench_now_ns();
-#endif
-}
-
 static volatile uint32_t g_ring[1024][8];
 static volatile uint64_t g_sink;
 
@@ -29,7 +18,7 @@ static void tsc_only(void *arg, uint64_t i)
 {
     (void)arg;
     (void)i;
-    g_sink = read_counter();
+    g_sink = bench_read_tsc();
 }
 
 /* The baseline's store without its counter read. */
@@ -60,31 +49,19 @@ static void chain_tsc(void *arg, uint64_t i)
 {
     (void)arg;
     (void)i;
-    uint64_t t = read_counter();
+    uint64_t t = bench_read_tsc();
     g_chain = chain(g_chain);
     g_sink = t;
-}
-
-/* Best of 40 short runs (the machine is shared). */
-static double best_of(void (*fn)(void *, uint64_t), uint64_t iters)
-{
-    double best = 1e30;
-    uint64_t chunk = iters / 40 ? iters / 40 : 1;
-    for (int k = 0; k < 40; k++) {
-        double ns = fn ? bench_ns_per_call(fn, NULL, chunk, 1) : bench_baseline_ns(chunk);
-        if (ns < best) best = ns;
-    }
-    return best;
 }
 
 int main(void)
 {
     uint64_t iters = bench_iters(2000000);
-    double base = best_of(NULL, iters);
-    double tsc = best_of(tsc_only, iters);
-    double store = best_of(store_only, iters);
-    double work = best_of(chain_only, iters);
-    double both = best_of(chain_tsc, iters);
+    double base = bench_best_of(NULL, NULL, iters);
+    double tsc = bench_best_of(tsc_only, NULL, iters);
+    double store = bench_best_of(store_only, NULL, iters);
+    double work = bench_best_of(chain_only, NULL, iters);
+    double both = bench_best_of(chain_tsc, NULL, iters);
     /* 1: the read costs nothing beside the chain (both = the longer of the two); 0: it adds its
      * whole cost (both = chain + read). */
     double shorter = tsc < work ? tsc : work;

@@ -53,18 +53,6 @@ static void rec_state(void *arg, uint64_t i)
     }
 }
 
-/* Best of 40 short runs: robust against other processes sharing the CPUs (fn NULL: baseline). */
-static double best_of(void (*fn)(void *, uint64_t), void *arg, uint64_t iters)
-{
-    double best = 1e30;
-    uint64_t chunk = iters / 40 ? iters / 40 : 1;
-    for (int k = 0; k < 40; k++) {
-        double ns = fn ? bench_ns_per_call(fn, arg, chunk, 1) : bench_baseline_ns(chunk);
-        if (ns < best) best = ns;
-    }
-    return best;
-}
-
 /* The filtered record in a plain loop (the call site sees the inline filter decision, as
  * application code does), best of 40 runs. */
 static double filtered_loop(evt_rkh_recorder *r, uint64_t iters)
@@ -98,34 +86,34 @@ int main(void)
     evt_rkh_recorder *r0 = &g_rig[0].rec;
 
     rig_init(&g_rig[0], ts32, 1);
-    double base = best_of(NULL, NULL, iters);
-    double streamed = best_of(rec_state, r0, iters);
+    double base = bench_best_of(NULL, NULL, iters);
+    double streamed = bench_best_of(rec_state, r0, iters);
 
     rig_init(&g_rig[0], ts32, 0); /* flight ring: full after the first ~240 records, then overwriting */
     for (int i = 0; i < 1000; i++) rec_state(r0, (uint64_t)i);
-    double flight = best_of(rec_state, r0, iters);
+    double flight = bench_best_of(rec_state, r0, iters);
     evt_rec_stats st;
     evt_rkh_get_stats(r0, &st);
-    double base2 = best_of(NULL, NULL, iters);
+    double base2 = bench_best_of(NULL, NULL, iters);
     if (base2 < base) base = base2; /* the best baseline of the run: the ratios are not flattered */
 
     /* Where the time goes: the same records with a clock that reads nothing (streamed, and in the
      * full flight ring), and the flight ring 4x larger (one wrap per 4x as many records; the same
      * eviction batches of 512 bytes). */
     rig_init(&g_rig[0], ts_const, 1);
-    double own_streamed = best_of(rec_state, r0, iters);
+    double own_streamed = bench_best_of(rec_state, r0, iters);
     rig_init(&g_rig[0], ts_const, 0);
     for (int i = 0; i < 1000; i++) rec_state(r0, (uint64_t)i);
-    double own_flight = best_of(rec_state, r0, iters);
+    double own_flight = bench_best_of(rec_state, r0, iters);
     static _Alignas(64) uint8_t big_ring[16384];
     rec_init(r0, big_ring, sizeof big_ring, ts32, 0);
     for (int i = 0; i < 4000; i++) rec_state(r0, (uint64_t)i); /* full, then overwriting */
-    double flight16 = best_of(rec_state, r0, iters);
+    double flight16 = bench_best_of(rec_state, r0, iters);
 
     rig_init(&g_rig[0], ts32_counted, 1);
     evt_rkh_filter_on_event(r0, 0x63);
     g_clock_reads = 0;
-    double off = best_of(rec_state, r0, iters);
+    double off = bench_best_of(rec_state, r0, iters);
     double off_loop = filtered_loop(r0, iters);
     uint64_t off_reads = g_clock_reads;
 

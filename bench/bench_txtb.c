@@ -42,18 +42,6 @@ static void floor_one(void *arg, uint64_t i)
     atomic_store_explicit(&k_floor_lock, 0, memory_order_release);
 }
 
-/* Best of many short runs: robust against other processes sharing the CPUs. */
-static double best_of(void (*fn)(void *, uint64_t), uint64_t iters)
-{
-    double best = 1e30;
-    uint64_t chunk = iters / 40 ? iters / 40 : 1;
-    for (int k = 0; k < 40; k++) {
-        double ns = fn ? bench_ns_per_call(fn, NULL, chunk, 1) : bench_baseline_ns(chunk);
-        if (ns < best) best = ns;
-    }
-    return best;
-}
-
 /* The same inserts in a plain loop (the call site sees the inline fast path, as application code
  * does), best of 40 runs. */
 static double direct_loop(uint64_t iters)
@@ -97,8 +85,8 @@ int main(void)
     uint64_t iters = bench_iters(5000000);
     /* 1024 slots, like the baseline's ring (same cache footprint) */
     static uint8_t ring[48u + 16u * 48u + 1024u * 32u];
-    double base = best_of(NULL, iters);
-    bench_report(SUBJ, "floor (baseline + atomic xchg lock/unlock)", best_of(floor_one, iters), "ns/event");
+    double base = bench_best_of(NULL, NULL, iters);
+    bench_report(SUBJ, "floor (baseline + atomic xchg lock/unlock)", bench_best_of(floor_one, NULL, iters), "ns/event");
 
     if (evt_tx_trace_enable(ring, sizeof ring, 16) != EVT_TX_SUCCESS) return 1;
     /* The ratio from 40 short rounds of (baseline, insert) taken in turn, best of each: a round
@@ -109,15 +97,15 @@ int main(void)
     bench_report(SUBJ, "baseline (rdtsc + store 32 B)", base, "ns/event");
     bench_report(SUBJ, "user event, enabled, 1 thread", en, "ns/event");
     bench_report(SUBJ, "enabled / baseline", en / base, "x");
-    bench_report(SUBJ, "kernel event, enabled, 1 thread", best_of(ins_kernel, iters), "ns/event");
+    bench_report(SUBJ, "kernel event, enabled, 1 thread", bench_best_of(ins_kernel, NULL, iters), "ns/event");
     bench_report(SUBJ, "user event, enabled, 2 threads", two_threads(iters / 2), "ns/event per thread");
     evt_tx_trace_event_filter(EVT_TX_TRACE_USER_EVENTS);
-    bench_report(SUBJ, "user event, filtered, 1 thread", best_of(ins_user, iters), "ns/event");
+    bench_report(SUBJ, "user event, filtered, 1 thread", bench_best_of(ins_user, NULL, iters), "ns/event");
     bench_report(SUBJ, "user event, filtered, 1 thread, plain loop", direct_loop(iters), "ns/event");
     bench_report(SUBJ, "user event, filtered, 2 threads", two_threads(iters), "ns/event per thread");
     evt_tx_trace_event_unfilter(EVT_TX_TRACE_USER_EVENTS);
     evt_tx_trace_disable();
-    bench_report(SUBJ, "user event, disabled, 1 thread", best_of(ins_user, iters), "ns/event");
+    bench_report(SUBJ, "user event, disabled, 1 thread", bench_best_of(ins_user, NULL, iters), "ns/event");
     bench_report(SUBJ, "user event, disabled, 1 thread, plain loop", direct_loop(iters), "ns/event");
     bench_report(SUBJ, "user event, disabled, 2 threads", two_threads(iters), "ns/event per thread");
     evt_tx_stats s;

@@ -33,24 +33,13 @@ double bench_ns_per_call(void (*fn)(void *arg, uint64_t i), void *arg, uint64_t 
     return best;
 }
 
-static inline uint64_t read_tsc(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    uint32_t lo, hi;
-    __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-    return ((uint64_t)hi << 32) | lo;
-#else
-    return bench_now_ns();
-#endif
-}
-
 /* 1024 slots of 32 bytes, as a small TXTB-like ring. */
 static volatile uint32_t g_ring[1024][8];
 
 static void baseline_one(void *arg, uint64_t i)
 {
     (void)arg;
-    uint32_t t = (uint32_t)read_tsc();
+    uint32_t t = (uint32_t)bench_read_tsc();
     volatile uint32_t *s = g_ring[i & 1023];
     s[0] = 1; s[1] = 2; s[2] = (uint32_t)i; s[3] = t; s[4] = 5; s[5] = 6; s[6] = 7; s[7] = 8;
 }
@@ -58,6 +47,17 @@ static void baseline_one(void *arg, uint64_t i)
 double bench_baseline_ns(uint64_t iters)
 {
     return bench_ns_per_call(baseline_one, NULL, iters, 5);
+}
+
+double bench_best_of(void (*fn)(void *arg, uint64_t i), void *arg, uint64_t iters)
+{
+    double best = 1e30;
+    uint64_t chunk = iters / 40 ? iters / 40 : 1;
+    for (int k = 0; k < 40; k++) {
+        double ns = fn ? bench_ns_per_call(fn, arg, chunk, 1) : bench_baseline_ns(chunk);
+        if (ns < best) best = ns;
+    }
+    return best;
 }
 
 /* ---- two threads ---------------------------------------------------------------------------- */
@@ -130,7 +130,7 @@ static volatile uint32_t g_ring2[2][1024][8] __attribute__((aligned(64)));
 static void baseline_own(void *arg, uint64_t i)
 {
     volatile uint32_t(*ring)[8] = arg;
-    uint32_t t = (uint32_t)read_tsc();
+    uint32_t t = (uint32_t)bench_read_tsc();
     volatile uint32_t *s = ring[i & 1023];
     s[0] = 1; s[1] = 2; s[2] = (uint32_t)i; s[3] = t; s[4] = 5; s[5] = 6; s[6] = 7; s[7] = 8;
 }

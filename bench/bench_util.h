@@ -14,6 +14,21 @@ uint64_t bench_iters(uint64_t dflt);
 double bench_ns_per_call(void (*fn)(void *arg, uint64_t i), void *arg, uint64_t iters, int reps);
 /* The baseline: read the CPU timestamp counter and store 32 bytes into a ring slot. */
 double bench_baseline_ns(uint64_t iters);
+/* Best of 40 short runs of fn(arg, i) (iters calls in all; fn NULL: the baseline), ns per call:
+ * robust against other processes sharing the CPUs. */
+double bench_best_of(void (*fn)(void *arg, uint64_t i), void *arg, uint64_t iters);
+/* The CPU timestamp counter (rdtsc on x86; monotonic ns elsewhere): what the baseline reads. */
+static inline uint64_t bench_read_tsc(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    uint32_t lo, hi;
+    __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+    return ((uint64_t)hi << 32) | lo;
+#else
+    return bench_now_ns();
+#endif
+}
+
 /* The two-thread baseline: two threads, each reading the timestamp counter and storing 32 bytes
  * into its own ring (own cache lines); per-thread ns per record, best of `reps` runs. */
 double bench_baseline_2t_ns(uint64_t iters, int reps);
