@@ -7,6 +7,7 @@
  *   gate:   bits = evt_gate_bits(&g);            one relaxed load, decided inline: no clock read,
  *           if (!(bits & mine)) return;           no lock, no shared write when off or filtered
  *   lock:   if (!evt_rec_lock_enter(&lk, &st)) { evt_loss_drop(&loss); return; }
+ *           (a recorder that can be closed meanwhile: evt_loss_race_enter, test open, drop, exit)
  *   nest:   if (!evt_nest_enter(&nest))         { evt_loss_drop(&loss); unlock; return; }
  *   time:   t = evt_clock_read(&clk);            inside the section: timestamps follow record order
  *   loss:   if (evt_loss_pending(&loss)) write a loss record carrying evt_loss_take(&loss)
