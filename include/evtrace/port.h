@@ -35,13 +35,14 @@ typedef uint32_t evt_port_crit_t;
  *                                            end because that context is gone (POSIX: in a fork
  *                                            child, only the forking thread survives): a recorder
  *                                            then gives up after a bounded wait
- *   int evt_port_wait_step(unsigned *steps); one step of a wait for another context (pause,
- *                                            yield where the context may wait; *steps starts at
- *                                            0); non-zero: give up (a nested context that may be
- *                                            waiting for a context it interrupted, a fork child)
  *   EVT_PORT_LOCK_MAY_FAIL                   1 if evt_port_lock_enter can return 0 (then drops
  *                                            decided outside a section race a close: the core's
  *                                            evt_loss_race_enter/close_wait); 0 if it never does
+ *   int evt_port_wait_step(unsigned *steps); (EVT_PORT_LOCK_MAY_FAIL 1 only) one step of a wait
+ *                                            for another context (pause, yield where the context
+ *                                            may wait; *steps starts at 0); non-zero: give up (a
+ *                                            nested context that may be waiting for a context it
+ *                                            interrupted, a fork child)
  */
 #include "evt_port_impl.h"
 

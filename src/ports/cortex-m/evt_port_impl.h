@@ -79,10 +79,8 @@ static inline int evt_port_in_isr(void)
 static inline unsigned evt_port_cpu(void) { return 0; }
 static inline int evt_port_wait_bounded(void) { return 0; } /* contexts never vanish */
 /* The lock masks interrupts and never fails (evt_port_lock_enter returns 1): no drop is ever
- * decided outside a section, so the core's race protocol compiles to nothing here. */
+ * decided outside a section, so the core's race protocol compiles to nothing here (and needs no
+ * evt_port_wait_step). */
 #define EVT_PORT_LOCK_MAY_FAIL 0
-/* One step of a wait for another context: never needed on one core with interrupts masked in
- * every section; bounded all the same. */
-static inline int evt_port_wait_step(unsigned *steps) { return ++*steps >= 1024u; }
 
 #endif

@@ -75,8 +75,8 @@ int evt_port_wait_step(unsigned *steps)
     if (!may_wait ? n >= NESTED_TRIES : atomic_load_explicit(&evt_posix_forked, memory_order_relaxed) && n >= FORK_TRIES)
         return 1;
     int saved = errno; /* sched_yield: a handler's wait leaves errno as it was */
-    if ((n & 255u) != 0u || !may_wait) evt_posix_cpu_relax();
-    else sched_yield();
+    unsigned spins = (n - 1u) & 255u; /* pause_or_yield's own count: a yield every 256th step */
+    pause_or_yield(&spins, may_wait);
     errno = saved;
     return 0;
 }
