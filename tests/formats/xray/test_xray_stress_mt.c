@@ -40,9 +40,9 @@ static void port_isr(int signo) { (void)signo; isr_body(); }
 static void *worker(void *p)
 {
     uint32_t w = (uint32_t)(uintptr_t)p, seq = 0;
-    uint64_t n = 0, t0 = evt_irq_now_ns(), end = t0 + RUN_NS, hard_end = t0 + 3 * RUN_NS;
-    /* at least RUN_NS, and on until 50 interrupts were taken (bounded: 3 x RUN_NS) */
-    for (uint64_t t = t0; t < end || (atomic_load(&g_isr_calls) < 50u && t < hard_end); t = evt_irq_now_ns()) {
+    uint64_t n = 0, t0 = evt_irq_now_ns();
+    /* at least RUN_NS, on until 50 interrupts were taken (evt_irq_keep_recording bounds it) */
+    for (uint64_t t = t0; evt_irq_keep_recording(t, t0, RUN_NS, atomic_load(&g_isr_calls), 50u); t = evt_irq_now_ns()) {
         for (int k = 0; k < 64; k++, seq = (seq + 1u) & 0x3FFFFFu) {
             evt_xray_enter(((w + 1u) << 22) | seq);
             evt_xray_exit(((w + 1u) << 22) | seq);
@@ -104,7 +104,7 @@ static void run_once(int k)
                   (unsigned long long)rs.loss_records, atomic_load(&g_isr_calls));
     assert_int_equal(data + r->lost, issued);
     assert_true(evt_xray_buffers_lost() > 0); /* the pool rotated */
-    assert_true(atomic_load(&g_isr_calls) > 0u); /* interrupts were taken (50 unless 3 x RUN_NS passed) */
+    assert_true(atomic_load(&g_isr_calls) > 0u); /* interrupts were taken (50 unless 3 x RUN_NS passed; 1 at least) */
     evt_reader_close(r);
 }
 
