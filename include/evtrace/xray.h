@@ -48,6 +48,11 @@ typedef struct evt_xray_buf {
     uint32_t tid;      /* owning thread */
     uint32_t records;  /* data records in it: set when its owner releases it (state FULL) */
     evt_rec_count loss;/* losses carried by the loss records in it: set with `records` */
+#if UINTPTR_MAX > 0xFFFFFFFFu
+    uint8_t line_pad_[32]; /* 64-bit hosts: one entry per 64-byte cache line, so the owner's
+                              release store of `extents` after every record does not take the line
+                              from the thread writing the neighbouring buffer */
+#endif
 } evt_xray_buf;
 
 /* Wall-clock source for the WalltimeMarker at the start of each buffer (may be NULL: zeros). */
