@@ -71,9 +71,9 @@ uint64_t evt_irq_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-int evt_irq_keep_recording(uint64_t t, uint64_t t0, uint64_t run_ns, unsigned long taken, unsigned long want)
+int evt_irq_keep_recording(uint64_t t0, uint64_t run_ns, unsigned long taken, unsigned long want)
 {
-    uint64_t d = t - t0;
+    uint64_t d = evt_irq_now_ns() - t0;
     if (d < run_ns) return 1;
     if (taken < want && d < 3u * run_ns) return 1;
     return taken == 0u && d < 3u * run_ns + EVT_IRQ_NONE_MAX_NS;

@@ -34,14 +34,14 @@ void evt_irq_target_done(evt_irq *q);
 void evt_irq_join(evt_irq *q);
 /* CLOCK_MONOTONIC in ns: the stress loops' run-time bound. */
 uint64_t evt_irq_now_ns(void);
-/* A stress target's loop bound, tested between batches of records (t: evt_irq_now_ns(), t0: when
- * the target started, taken: interrupts taken so far by every target): 1 while t < t0 + run_ns,
- * or while fewer than `want` interrupts were taken and t < t0 + 3 run_ns, or, on a machine loaded
+/* A stress target's loop bound, tested between batches of records (t0: evt_irq_now_ns() when the
+ * target started, taken: interrupts taken so far by every target): 1 for run_ns from t0, or while
+ * fewer than `want` interrupts were taken for up to 3 run_ns, or, on a machine loaded
  * enough that the interrupter has not yet run (none taken), for up to EVT_IRQ_NONE_MAX_NS more: the
  * test's "interrupts were taken" check then fails only if none ever arrives, not because the
  * scheduler was late (under TSan on a busy 2-core machine, 0 were taken in 3 x 0.3 s in 1 of ~300
  * runs of test_etw_stress_mt). */
 #define EVT_IRQ_NONE_MAX_NS 20000000000ull
-int evt_irq_keep_recording(uint64_t t, uint64_t t0, uint64_t run_ns, unsigned long taken, unsigned long want);
+int evt_irq_keep_recording(uint64_t t0, uint64_t run_ns, unsigned long taken, unsigned long want);
 
 #endif

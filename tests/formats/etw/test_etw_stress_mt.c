@@ -69,7 +69,7 @@ static void *worker(void *p)
     uint32_t tag = (uint32_t)(uintptr_t)p, seq = 0;
     uint64_t t0 = evt_irq_now_ns();
     /* at least RUN_NS, on until 50 interrupts were taken (evt_irq_keep_recording bounds it) */
-    for (uint64_t t = t0; evt_irq_keep_recording(t, t0, RUN_NS, atomic_load(&g_isr_calls), 50u); t = evt_irq_now_ns())
+    while (evt_irq_keep_recording(t0, RUN_NS, atomic_load(&g_isr_calls), 50u))
         for (int k = 0; k < 64; k++) emit(tag, seq++);
     atomic_fetch_add(&g_issued, seq);
     evt_irq_target_done(&g_irq);

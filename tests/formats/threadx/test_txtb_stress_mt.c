@@ -51,7 +51,7 @@ static void *worker(void *p)
     uint64_t t0 = evt_irq_now_ns();
     uint32_t seq = 0;
     /* at least RUN_NS, on until 64 interrupts were taken (evt_irq_keep_recording bounds it) */
-    for (uint64_t t = t0; evt_irq_keep_recording(t, t0, RUN_NS, atomic_load(&g_isr_calls), 64u); t = evt_irq_now_ns()) {
+    while (evt_irq_keep_recording(t0, RUN_NS, atomic_load(&g_isr_calls), 64u)) {
         for (int k = 0; k < 256; k++, seq++)
             (void)evt_tx_trace_user_event_insert(USER_ID + (uint32_t)tid, seq, (uint32_t)tid, ~seq, 0);
     }

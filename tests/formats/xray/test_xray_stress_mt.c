@@ -42,7 +42,7 @@ static void *worker(void *p)
     uint32_t w = (uint32_t)(uintptr_t)p, seq = 0;
     uint64_t n = 0, t0 = evt_irq_now_ns();
     /* at least RUN_NS, on until 50 interrupts were taken (evt_irq_keep_recording bounds it) */
-    for (uint64_t t = t0; evt_irq_keep_recording(t, t0, RUN_NS, atomic_load(&g_isr_calls), 50u); t = evt_irq_now_ns()) {
+    while (evt_irq_keep_recording(t0, RUN_NS, atomic_load(&g_isr_calls), 50u)) {
         for (int k = 0; k < 64; k++, seq = (seq + 1u) & 0x3FFFFFu) {
             evt_xray_enter(((w + 1u) << 22) | seq);
             evt_xray_exit(((w + 1u) << 22) | seq);
