@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include "fuzz_common.h"
 #include "evtrace/alloc.h"
-#include "host/analysis/report.h"
+#include "host/report/report.h"
 
 static const char k_open[] = "<script type=\"application/json\" id=\"evt-data\">";
 

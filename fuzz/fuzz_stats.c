@@ -6,8 +6,8 @@
 #include "fuzz_common.h"
 #include "json_check.h"
 #include "evtrace/json.h"
-#include "host/analysis/analyses.h"
-#include "host/analysis/stats.h"
+#include "host/analyses/analyses.h"
+#include "host/analyses/stats.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

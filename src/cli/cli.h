@@ -18,7 +18,7 @@ enum {
     OPT_CH_LOAD = 1u << 5, /* --trace-id ID (one per FILE), --label KEY=VALUE (repeatable): ClickHouse export */
     OPT_CH_SCHEMA = 1u << 6, /* --cluster NAME, --database DB: ClickHouse DDL */
     OPT_NO_FILE = 1u << 7, /* the command takes no FILE (only its extra arguments) */
-    OPT_WINDOW = 1u << 8   /* --window DUR: load window of the analyses (host/analysis/analyses.h) */
+    OPT_WINDOW = 1u << 8   /* --window DUR: load window of the analyses (host/analyses/analyses.h) */
 };
 
 /* cli_parse results besides 0 and EXIT_USAGE. */

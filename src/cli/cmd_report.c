@@ -8,7 +8,7 @@
 #include "cli_output.h"
 #include "cli_progress.h"
 #include "evtrace/out.h"
-#include "host/analysis/report.h"
+#include "host/report/report.h"
 
 /* Write the page to path; returns 1 on success. */
 static int write_page_(const char *path, evt_report *rep, evt_reader *r)

@@ -1,13 +1,13 @@
 /* evtrace stats: per-context CPU time and load, ISR time, service/function/ISR latency, lost data
  * and the RTOS analyses (load windows, response times, priority inversions, object history,
  * flows, stack usage) of any trace, in one streaming pass over the one timeline (model:
- * src/host/analysis/stats.h and analyses.h; JSON keys: docs/exports.md, docs/analyses.md). */
+ * src/host/analyses/stats.h and analyses.h; JSON keys: docs/exports.md, docs/analyses.md). */
 #include <stdio.h>
 #include "cli.h"
 #include "cli_progress.h"
 #include "evtrace/json.h"
-#include "host/analysis/analyses.h"
-#include "host/analysis/stats.h"
+#include "host/analyses/analyses.h"
+#include "host/analyses/stats.h"
 
 static int run(const cli_args *a)
 {

@@ -4,5 +4,5 @@
 add_test(NAME host/export_sqlite
   COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/host/sqlite_check.py $<TARGET_FILE:evtrace>
           ${EVT_TEST_DATA_DIR} ${CMAKE_SOURCE_DIR}/tests/host/data
-          ${CMAKE_SOURCE_DIR}/src/host/analysis/tl_tables.def)
+          ${CMAKE_SOURCE_DIR}/src/host/timeline/tl_tables.def)
 set_tests_properties(host/export_sqlite PROPERTIES LABELS unit TIMEOUT 300)

@@ -31,7 +31,7 @@ COUNTER_FIELDS = {'enqueued': 'queue depth', 'sem_count': 'semaphore count', 'av
 
 
 def label(e):
-    """Span label, the rules of src/host/analysis/spans.h."""
+    """Span label, the rules of src/host/timeline/spans.h."""
     f = e.get('fields', {})
     for k in LABEL_KEYS:
         if isinstance(f.get(k), str):

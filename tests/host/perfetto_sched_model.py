@@ -1,5 +1,5 @@
 """An independent re-implementation, from `evtrace dump --json` alone, of the scheduling rules that
-src/host/analysis/timeline.h documents: which context runs on each CPU, the context switches
+src/host/timeline/timeline.h documents: which context runs on each CPU, the context switches
 (sched_switch: prev, next, the state prev goes to) and the wake-ups (sched_waking). The Perfetto
 and Chrome export tests compare the exporters' output with it, so a switch the timeline misses or
 invents shows up as a difference. Contexts are keyed by id (None for events without a context);

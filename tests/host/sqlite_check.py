@@ -14,7 +14,7 @@ from export_common import fail, run, readable_samples, dump
 
 
 def def_tables(path):
-    """{table: [columns]} from src/host/analysis/tl_tables.def."""
+    """{table: [columns]} from src/host/timeline/tl_tables.def."""
     text = open(path).read().replace('\\\n', ' ')
     out = {}
     for t in re.findall(r'#define EVT_TL_COLS_(\w+)\(C\)', text):

@@ -10,7 +10,7 @@
 #define EVT_FAKE_CLICKHOUSE_H
 
 #include <stdint.h>
-#include "host/analysis/tl_rows.h"
+#include "host/timeline/tl_rows.h"
 
 typedef struct evt_fake_ch evt_fake_ch;
 

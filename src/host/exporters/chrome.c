@@ -1,5 +1,5 @@
 /* Chrome trace-event JSON exporter (opens in ui.perfetto.dev and chrome://tracing): the one timeline
- * (src/host/analysis/timeline.h) as trace events. Nothing is paired here: running stretches, ISRs,
+ * (src/host/timeline/timeline.h) as trace events. Nothing is paired here: running stretches, ISRs,
  * service/function slices, flows and counters are the timeline's records.
  *
  * One process (pid 1). Context index i is tid i + 2, named from the trace as in the Perfetto export
@@ -33,9 +33,9 @@
 #include "evtrace/exporter.h"
 #include "evtrace/json.h"
 #include "evtrace/out.h"
-#include "host/analysis/strtab.h"
-#include "host/analysis/timeline.h"
-#include "host/analysis/u64map.h"
+#include "host/strtab.h"
+#include "host/timeline/timeline.h"
+#include "host/u64map.h"
 #include "perfetto_load.h"
 
 #define GLOBAL_TID 0           /* global instants (lost data) */

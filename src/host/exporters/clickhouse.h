@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include "evtrace/reader.h"
 #include "evtrace/status.h"
-#include "host/analysis/tl_rows.h"
+#include "host/timeline/tl_rows.h"
 
 #define EVT_CH_BATCH_ROWS 1000000u /* rows per INSERT per table (EVT_CH_BATCH_ROWS env overrides) */
 

@@ -62,7 +62,7 @@ void evt_ch_schema_write(FILE *o, const char *db, const char *cluster)
 {
     char on[96] = "";
     if (cluster) snprintf(on, sizeof on, " ON CLUSTER %s", cluster);
-    fprintf(o, "-- evtrace query tables (src/host/analysis/tl_tables.def), docs/clickhouse.md\n");
+    fprintf(o, "-- evtrace query tables (src/host/timeline/tl_tables.def), docs/clickhouse.md\n");
     fprintf(o, "CREATE DATABASE IF NOT EXISTS %s%s;\n", db, on);
     for (int t = 0; t < EVT_TL_T_COUNT_; t++) {
         const evt_tl_table_desc *d = evt_tl_table_at((evt_tl_table)t);

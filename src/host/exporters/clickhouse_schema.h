@@ -1,4 +1,4 @@
-/* The ClickHouse schema of the query tables (src/host/analysis/tl_tables.def, the same tables as
+/* The ClickHouse schema of the query tables (src/host/timeline/tl_tables.def, the same tables as
  * the SQLite export): every table leads with trace_id String and labels Nested(key String, value
  * String) (system.columns shows labels.key, labels.value: Array(String)), then the table's
  * columns: I64 -> Int64, F64 -> Float64, TEXT and BLOB -> String, nullable ones Nullable(...).
@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
-#include "host/analysis/tl_rows.h"
+#include "host/timeline/tl_rows.h"
 
 #define EVT_CH_LEAD_COLS 3 /* trace_id, labels.key, labels.value */
 

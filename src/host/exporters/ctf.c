@@ -35,8 +35,8 @@
 #include "evtrace/exporter.h"
 #include "evtrace/out.h"
 #include "formats/common/bytes.h"
-#include "host/analysis/strtab.h"
-#include "host/analysis/u64map.h"
+#include "host/strtab.h"
+#include "host/u64map.h"
 #include "host/exporters/ctf.h"
 
 #define EVT_CTF_PACKET 32768       /* bytes per packet (bigger when one event needs it) */

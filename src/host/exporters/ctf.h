@@ -31,8 +31,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "evtrace/reader.h"
-#include "host/analysis/strtab.h"
-#include "host/analysis/timeline.h"
+#include "host/strtab.h"
+#include "host/timeline/timeline.h"
 
 #define CTF_MAGIC 0xC1FC1FC1u
 #define CTF_HDR_SIZE 84             /* packet header + packet context, bytes */
@@ -159,7 +159,7 @@ typedef struct ctf_state ctf_state;
  * that value: a stream never goes back in time), else 0. */
 evt_status ctf_put_builtin(ctf_state *s, uint32_t cpu, uint64_t t, ctf_builtin b, const ctf_value *v, int *clamped);
 
-/* Scheduling records from the one timeline (src/host/analysis/timeline.h), as LTTng's kernel
+/* Scheduling records from the one timeline (src/host/timeline/timeline.h), as LTTng's kernel
  * tracer writes them: sched_switch, sched_waking, irq_handler_entry and irq_handler_exit, in the
  * stream of the CPU they happen on, at the time of the callback's instant (switch at sw->t,
  * waking at w->t, irq entry at the ISR's t0, exit at its t1). Every record is made while the

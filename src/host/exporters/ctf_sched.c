@@ -1,4 +1,4 @@
-/* The CTF export's scheduling records: the one timeline (src/host/analysis/timeline.h) fed with
+/* The CTF export's scheduling records: the one timeline (src/host/timeline/timeline.h) fed with
  * every event, its sink callbacks written as LTTng's kernel events so Trace Compass and
  * babeltrace2 show threads, CPUs and interrupts as they do for a Linux trace (ctf.h):
  *

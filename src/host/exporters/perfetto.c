@@ -1,5 +1,5 @@
 /* Perfetto protobuf exporter (.perfetto-trace / .pftrace): the one timeline
- * (src/host/analysis/timeline.h) in Perfetto's own models, streamed. Nothing is paired here: every
+ * (src/host/timeline/timeline.h) in Perfetto's own models, streamed. Nothing is paired here: every
  * slice, switch, flow and counter is a timeline record, written as soon as the timeline reports it.
  *
  * - Process pid 1 ("evtrace: FILE (format)"); context index i is thread tid i + 2 (ThreadDescriptor
@@ -26,8 +26,8 @@
 #include "evtrace/alloc.h"
 #include "evtrace/exporter.h"
 #include "evtrace/out.h"
-#include "host/analysis/timeline.h"
-#include "host/analysis/u64map.h"
+#include "host/timeline/timeline.h"
+#include "host/u64map.h"
 #include "perfetto_load.h"
 #include "perfetto_pkt.h"
 

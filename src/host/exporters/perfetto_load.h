@@ -13,7 +13,7 @@
 #define EVT_EXPORTERS_PERFETTO_LOAD_H
 
 #include <stdint.h>
-#include "host/analysis/timeline.h"
+#include "host/timeline/timeline.h"
 
 /* One sample: context index, window start, percent busy; first: its first sample. */
 typedef void (*pf_load_fn)(void *user, uint32_t ctx, uint64_t t, double pct, int first);

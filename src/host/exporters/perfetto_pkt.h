@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "evtrace/model.h"
-#include "host/analysis/strtab.h"
+#include "host/strtab.h"
 #include "pb.h"
 
 enum { PF_SLICE_BEGIN = 1, PF_SLICE_END = 2, PF_INSTANT = 3, PF_COUNTER = 4 }; /* TrackEvent.Type */

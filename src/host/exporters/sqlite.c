@@ -1,5 +1,5 @@
 /* SQLite exporter: the trace as a database to query (`evtrace query`, sqlite3, any SQL tool).
- * A row sink of the query tables (src/host/analysis/tl_rows.h): the tables of tl_tables.def are
+ * A row sink of the query tables (src/host/timeline/tl_rows.h): the tables of tl_tables.def are
  * created from their column descriptors (events.seq is the INTEGER PRIMARY KEY), rows inserted
  * by a batched multi-row INSERT per table (sqlite_batch.h). Schema documented in docs/sqlite.md (version 2).
  * Kept for queries written against version 1:
@@ -18,7 +18,7 @@
 #include "evtrace/alloc.h"
 #include "evtrace/exporter.h"
 #include "evtrace/out.h"
-#include "host/analysis/tl_rows.h"
+#include "host/timeline/tl_rows.h"
 #include "sqlite_batch.h"
 
 #define TXN_ROWS 1000000

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sqlite3.h>
-#include "host/analysis/tl_rows.h"
+#include "host/timeline/tl_rows.h"
 
 #define SQ_BATCH_ROWS 32
 #define SQ_BATCH_BYTES 65536

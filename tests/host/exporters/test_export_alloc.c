@@ -15,8 +15,8 @@
 #include "evtrace/alloc.h"
 #include "evtrace/exporter.h"
 #include "evtrace/out.h"
-#include "host/analysis/report.h"
-#include "host/analysis/stats.h"
+#include "host/report/report.h"
+#include "host/analyses/stats.h"
 
 #define SAMPLE EVT_TEST_DATA_DIR "/threadx_real/nowrap_m32le.trx"
 

@@ -1,0 +1,114 @@
+/* Span categories, labels and per-context span stacks (rules in spans.h). */
+#include "host/timeline/spans.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "evtrace/alloc.h"
+
+evt_span_cat evt_span_cat_of(evt_kind k, int *is_begin)
+{
+    *is_begin = 0;
+    switch (k) {
+    case EVT_KIND_ISR_ENTER: *is_begin = 1; return EVT_SPAN_ISR;
+    case EVT_KIND_ISR_EXIT: return EVT_SPAN_ISR;
+    case EVT_KIND_SVC_ENTER: *is_begin = 1; return EVT_SPAN_SVC;
+    case EVT_KIND_SVC_EXIT: return EVT_SPAN_SVC;
+    case EVT_KIND_FUNC_ENTER: *is_begin = 1; return EVT_SPAN_FUNC;
+    case EVT_KIND_FUNC_EXIT: return EVT_SPAN_FUNC;
+    default: return EVT_SPAN_NONE;
+    }
+}
+
+const char *evt_span_cat_name(evt_span_cat c)
+{
+    switch (c) {
+    case EVT_SPAN_ISR: return "isr";
+    case EVT_SPAN_SVC: return "svc";
+    case EVT_SPAN_FUNC: return "func";
+    default: return "";
+    }
+}
+
+static const evt_field *field_(const evt_event *ev, const char *const *keys, int want_str)
+{
+    for (const char *const *k = keys; *k; k++)
+        for (uint32_t i = 0; i < ev->nfields; i++) {
+            const evt_field *f = &ev->fields[i];
+            if (f->key && strcmp(f->key, *k) == 0 && f->is_str == want_str && (!want_str || f->str))
+                return f;
+        }
+    return NULL;
+}
+
+/* Copy s (truncated to len - 1) then the decimal v when with_num: the label without printf (it is
+ * on every span event's path). Returns the end of what was written. */
+static char *put_str_(char *p, char *end, const char *s)
+{
+    while (*s && p < end) *p++ = *s++;
+    return p;
+}
+
+static char *put_u64_(char *p, char *end, uint64_t v)
+{
+    char d[20];
+    int n = 0;
+    do d[n++] = (char)('0' + v % 10); while ((v /= 10) != 0);
+    while (n && p < end) *p++ = d[--n];
+    return p;
+}
+
+const char *evt_event_label(const evt_event *ev, char *buf, size_t len)
+{
+    static const char *const name_keys[] = {"function", "func", "service", "svc", "syscall", NULL};
+    static const char *const irq_keys[] = {"isr_id", "irq", "intno", "dintno", "vector", "isr", NULL};
+    const char *nm = ev->name ? ev->name : "?";
+    if (!len) return buf;
+    char *p = buf, *end = buf + len - 1;
+    int b;
+    evt_span_cat c = evt_span_cat_of(ev->kind, &b);
+    static const char *const irq_name_keys[] = {"irq_name", NULL};
+    const evt_field *f = field_(ev, name_keys, 1);
+    if (f) p = put_str_(p, end, f->str);
+    else if (c == EVT_SPAN_ISR && (f = field_(ev, irq_name_keys, 1)) != NULL) p = put_str_(p, end, f->str);
+    else if (c == EVT_SPAN_FUNC && ev->nargs > 0) p = put_u64_(put_str_(p, end, "fn#"), end, ev->args[0]);
+    else if (c == EVT_SPAN_ISR && (f = field_(ev, irq_keys, 0)) != NULL)
+        p = put_u64_(put_str_(put_str_(p, end, nm), end, " #"), end, f->num);
+    else p = put_str_(p, end, nm);
+    *p = '\0';
+    return buf;
+}
+
+int evt_span_push(evt_span_stack *s, uint8_t cat, uint32_t label, uint64_t ts)
+{
+    if (s->n >= EVT_SPAN_MAX_DEPTH) return 0;
+    if (s->n == s->cap) {
+        uint32_t nc = s->cap ? s->cap * 2 : 8;
+        evt_span *nv = evt_realloc(s->v, nc * sizeof *nv);
+        if (!nv) return 0;
+        s->v = nv;
+        s->cap = nc;
+    }
+    s->v[s->n].ts = ts;
+    s->v[s->n].label = label;
+    s->v[s->n].cat = cat;
+    s->n++;
+    return 1;
+}
+
+uint32_t evt_span_match(const evt_span_stack *s, uint8_t cat, uint32_t label)
+{
+    for (uint32_t i = s->n; i-- > 0;)
+        if (s->v[i].cat == cat && s->v[i].label == label) return s->n - i;
+    if (cat == EVT_SPAN_SVC) {
+        for (uint32_t i = s->n; i-- > 0;)
+            if (s->v[i].cat == EVT_SPAN_SVC) return s->n - i;
+    }
+    return 0;
+}
+
+void evt_span_stack_free(evt_span_stack *s)
+{
+    evt_free(s->v);
+    memset(s, 0, sizeof *s);
+}

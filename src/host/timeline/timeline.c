@@ -1,0 +1,831 @@
+/* The one timeline (model and invariants in timeline.h).
+ *
+ * Invariants kept between events:
+ * - cpu->run == i  <=>  ctxs[i]->running_on == 1 and ctxs[i]->cpu is that CPU and its state is
+ *   running (a context runs on at most one CPU).
+ * - A context's current state began at state_since; it is emitted (if longer than zero) when the
+ *   state changes and at finish.
+ * - stack and stack_t0 of a context have the same depth. */
+#include "host/timeline/timeline.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "evtrace/alloc.h"
+#include "evtrace/reader.h"
+
+static const char *const k_state_name[] = {
+#define TL_SN_(e, n, l, v) n,
+    EVT_TL_STATE_TABLE(TL_SN_)
+#undef TL_SN_
+};
+static const int k_state_linux[] = {
+#define TL_SL_(e, n, l, v) v,
+    EVT_TL_STATE_TABLE(TL_SL_)
+#undef TL_SL_
+};
+
+const char *evt_tl_state_name(evt_tl_state s)
+{
+    return (unsigned)s < EVT_TL_STATE_COUNT_ ? k_state_name[s] : "unknown";
+}
+
+int evt_tl_state_linux(evt_tl_state s) { return (unsigned)s < EVT_TL_STATE_COUNT_ ? k_state_linux[s] : 0; }
+
+const char *evt_tl_class_name(evt_ctx_class c)
+{
+    switch (c) {
+    case EVT_CTX_THREAD: return "thread";
+    case EVT_CTX_ISR: return "isr";
+    case EVT_CTX_INIT: return "init";
+    default: return "none";
+    }
+}
+
+const char *evt_tl_ctx_label(const evt_tl_ctx *c, char *buf, size_t len)
+{
+    if (c->name) return c->name;
+    if (c->has_id) snprintf(buf, len, "ctx 0x%" PRIx64, c->id);
+    else snprintf(buf, len, "(no context: %s)", evt_tl_class_name(c->cls));
+    return buf;
+}
+
+const evt_tl_ctx *evt_tl_ctx_at(const evt_tl *tl, uint32_t index)
+{
+    return index < tl->nctx ? tl->ctxs[index] : NULL;
+}
+
+const evt_tl_obj *evt_tl_obj_at(const evt_tl *tl, uint32_t index)
+{
+    return index < tl->nobj ? tl->objs[index] : NULL;
+}
+
+int evt_tl_init(evt_tl *tl, uint64_t clock_hz, const evt_tl_sink *sink)
+{
+    memset(tl, 0, sizeof *tl);
+    tl->clock_hz = clock_hz;
+    if (sink) tl->sink = *sink;
+    for (int i = 0; i < 4; i++) tl->noctx[i] = EVT_TL_NONE;
+    tl->cpus = evt_calloc(EVT_TL_MAX_CPUS, sizeof *tl->cpus);
+    if (!tl->cpus) return 0;
+    for (uint32_t c = 0; c < EVT_TL_MAX_CPUS; c++) tl->cpus[c].run = EVT_TL_NONE;
+    tl->cur_ctx = EVT_TL_NONE;
+    return 1;
+}
+
+uint64_t evt_tl_time(const evt_tl *tl, const evt_event *ev)
+{
+    if (!tl->clock_hz) return ev->ts;
+    if (ev->flags & EVT_HAS_TNS) return ev->t_ns;
+    return evt_ticks_to_ns(ev->ts, tl->clock_hz);
+}
+
+/* ---- fields ---- */
+
+static const evt_field *field_(const evt_event *ev, const char *key, int want_str)
+{
+    for (uint32_t i = 0; i < ev->nfields; i++) {
+        const evt_field *f = &ev->fields[i];
+        if (f->key && f->is_str == want_str && strcmp(f->key, key) == 0 && (!want_str || f->str)) return f;
+    }
+    return NULL;
+}
+
+static const char *field_s_(const evt_event *ev, const char *key)
+{
+    const evt_field *f = field_(ev, key, 1);
+    return f ? f->str : NULL;
+}
+
+static uint32_t intern_(evt_tl *tl, const char *s)
+{
+    if (!s) return 0;
+    uint32_t id = evt_strtab_intern(&tl->strs, s, strlen(s), NULL);
+    if (!id) tl->oom = 1;
+    return id;
+}
+
+static const char *str_(const evt_tl *tl, uint32_t id) { return id ? evt_strtab_str(&tl->strs, id) : NULL; }
+
+/* ---- contexts and objects ---- */
+
+static uint32_t ctx_create_(evt_tl *tl, int has_id, uint64_t id, evt_ctx_class cls, uint64_t t, const char *name)
+{
+    if (tl->nctx == tl->ctxcap) {
+        uint32_t nc = tl->ctxcap ? tl->ctxcap * 2 : 16;
+        evt_tl_ctx **v = evt_realloc(tl->ctxs, (size_t)nc * sizeof *v);
+        if (!v) { tl->oom = 1; return EVT_TL_NONE; }
+        tl->ctxs = v;
+        tl->ctxcap = nc;
+    }
+    evt_tl_ctx *c = evt_calloc(1, sizeof *c);
+    if (!c) { tl->oom = 1; return EVT_TL_NONE; }
+    uint32_t ix = tl->nctx;
+    if (has_id && !evt_u64map_put(&tl->ctxmap, id, ix)) { evt_free(c); tl->oom = 1; return EVT_TL_NONE; }
+    c->index = ix;
+    c->has_id = has_id;
+    c->id = id;
+    c->cls = cls;
+    c->first = c->last = t;
+    c->state = EVT_TL_UNKNOWN;
+    c->state_since = t;
+    c->state_obj = c->last_obj = EVT_TL_NONE;
+    c->wake_from = EVT_TL_NONE;
+    tl->ctxs[tl->nctx++] = c;
+    if (!has_id) tl->noctx[cls & 3] = ix;
+    if (name && name[0]) c->name = str_(tl, intern_(tl, name)); /* named before ctx_new: no rename right after */
+    if (tl->sink.ctx_new) tl->sink.ctx_new(tl->sink.user, c);
+    return ix;
+}
+
+static void ctx_set_name_(evt_tl *tl, evt_tl_ctx *c, const char *name)
+{
+    if (!name || !name[0]) return;
+    if (c->name && strcmp(c->name, name) == 0) return;
+    uint32_t id = intern_(tl, name);
+    if (!id) return;
+    c->name = str_(tl, id);
+    if (tl->sink.ctx_name) tl->sink.ctx_name(tl->sink.user, c);
+}
+
+/* Context of a thread named as a target (thread resumed, suspended). */
+static uint32_t target_ctx_(evt_tl *tl, uint64_t id, const char *name, uint64_t t)
+{
+    uint32_t ix;
+    if (!evt_u64map_get(&tl->ctxmap, id, &ix)) ix = ctx_create_(tl, 1, id, EVT_CTX_THREAD, t, name);
+    if (ix != EVT_TL_NONE) ctx_set_name_(tl, tl->ctxs[ix], name);
+    return ix;
+}
+
+static uint32_t obj_of_(evt_tl *tl, uint64_t id, const char *name)
+{
+    uint32_t ix;
+    if (!evt_u64map_get(&tl->objmap, id, &ix)) {
+        if (tl->nobj == tl->objcap) {
+            uint32_t nc = tl->objcap ? tl->objcap * 2 : 16;
+            evt_tl_obj **v = evt_realloc(tl->objs, (size_t)nc * sizeof *v);
+            if (!v) { tl->oom = 1; return EVT_TL_NONE; }
+            tl->objs = v;
+            tl->objcap = nc;
+        }
+        evt_tl_obj *o = evt_calloc(1, sizeof *o);
+        if (!o) { tl->oom = 1; return EVT_TL_NONE; }
+        ix = tl->nobj;
+        if (!evt_u64map_put(&tl->objmap, id, ix)) { evt_free(o); tl->oom = 1; return EVT_TL_NONE; }
+        o->index = ix;
+        o->id = id;
+        tl->objs[tl->nobj++] = o;
+        if (name && name[0]) o->name = str_(tl, intern_(tl, name));
+        if (tl->sink.obj_new) tl->sink.obj_new(tl->sink.user, o);
+        return ix;
+    }
+    evt_tl_obj *o = tl->objs[ix];
+    if (name && name[0] && (!o->name || strcmp(o->name, name) != 0)) {
+        o->name = str_(tl, intern_(tl, name));
+        if (tl->sink.obj_name) tl->sink.obj_name(tl->sink.user, o);
+    }
+    return ix;
+}
+
+/* ---- states and switches ---- */
+
+/* Move c into state st at time t (emitting the interval it leaves). */
+static void set_state_(evt_tl *tl, evt_tl_ctx *c, evt_tl_state st, uint64_t t, uint32_t obj, uint32_t svc)
+{
+    if (c->state == st && c->state_obj == obj && c->state_svc == svc) return;
+    if (t < c->state_since) t = c->state_since;
+    if (c->state == EVT_TL_RUNNING) c->run_time += t - c->state_since;
+    if (t > c->state_since && (c->state_known || c->state != EVT_TL_UNKNOWN) && tl->sink.state) {
+        evt_tl_state_iv iv = {c->index, c->state, c->cpu, c->state_since, t, c->state_obj, str_(tl, c->state_svc), 0};
+        tl->sink.state(tl->sink.user, &iv);
+    }
+    if (st != EVT_TL_UNKNOWN) c->state_known = 1;
+    c->state = st;
+    c->state_since = t;
+    c->state_obj = obj;
+    c->state_svc = svc;
+}
+
+static void idle_end_(evt_tl *tl, evt_tl_cpu *cp, uint64_t t)
+{
+    if (cp->run == EVT_TL_NONE && cp->seen && !cp->unknown && t >= cp->idle_since) {
+        uint64_t d = t - cp->idle_since;
+        tl->idle_time += d > cp->isr_idle ? d - cp->isr_idle : 0;
+    }
+    cp->isr_idle = 0;
+}
+
+static void emit_switch_(evt_tl *tl, uint32_t cpu, uint64_t t, uint32_t prev, uint32_t next, evt_tl_state ps)
+{
+    if (!tl->sink.sched_switch) return;
+    evt_tl_switch sw = {cpu, t, prev, next, ps, 0, 0};
+    if (prev != EVT_TL_NONE && tl->ctxs[prev]->has_prio) sw.prev_prio = tl->ctxs[prev]->prio;
+    if (next != EVT_TL_NONE && tl->ctxs[next]->has_prio) sw.next_prio = tl->ctxs[next]->prio;
+    tl->sink.sched_switch(tl->sink.user, &sw);
+}
+
+static void wake_flow_(evt_tl *tl, evt_tl_ctx *c, uint64_t t)
+{
+    if (c->wake_from == EVT_TL_NONE) return;
+    evt_tl_flow f = {++tl->next_flow, "wake", c->wake_from, c->index, c->wake_t, t, c->wake_obj};
+    c->wake_from = EVT_TL_NONE;
+    if (tl->sink.flow) tl->sink.flow(tl->sink.user, &f);
+}
+
+/* On CPU cpu at t: `next` (EVT_TL_NONE = idle) replaces the running context, which goes to
+ * prev_state (with obj/svc when blocked). */
+static void do_switch_(evt_tl *tl, uint32_t cpu, uint64_t t, uint32_t next, evt_tl_state prev_state, uint32_t obj,
+                       uint32_t svc)
+{
+    evt_tl_cpu *cp = &tl->cpus[cpu];
+    uint32_t prev = cp->run;
+    if (prev == next) return;
+    if (next != EVT_TL_NONE && tl->ctxs[next]->running_on && tl->ctxs[next]->cpu != cpu) {
+        /* migration: it leaves its old CPU first */
+        uint32_t oc = tl->ctxs[next]->cpu;
+        do_switch_(tl, oc, t < tl->cpus[oc].prev_t ? tl->cpus[oc].prev_t : t, EVT_TL_NONE, EVT_TL_READY, EVT_TL_NONE, 0);
+    }
+    if (prev != EVT_TL_NONE) {
+        evt_tl_ctx *p = tl->ctxs[prev];
+        /* initialisation code that stops running is not waiting for the CPU: no claim about it */
+        if (p->cls == EVT_CTX_INIT && prev_state == EVT_TL_READY) prev_state = EVT_TL_UNKNOWN;
+        set_state_(tl, p, prev_state, t, prev_state == EVT_TL_BLOCKED ? obj : EVT_TL_NONE,
+                   prev_state == EVT_TL_BLOCKED ? svc : 0);
+        p->running_on = 0;
+    } else {
+        idle_end_(tl, cp, t);
+    }
+    cp->unknown = 0;
+    if (next != EVT_TL_NONE) {
+        evt_tl_ctx *n = tl->ctxs[next];
+        n->cpu = cpu;
+        set_state_(tl, n, EVT_TL_RUNNING, t, EVT_TL_NONE, 0);
+        n->running_on = 1;
+        n->switches_in++;
+        cp->run = next;
+    } else {
+        cp->run = EVT_TL_NONE;
+        cp->idle_since = t;
+        cp->isr_idle = 0;
+    }
+    emit_switch_(tl, cpu, t, prev, next, prev_state);
+    if (next != EVT_TL_NONE) wake_flow_(tl, tl->ctxs[next], t);
+}
+
+/* ---- stop reasons ---- */
+
+static int has_word_(const char *s, const char *w)
+{
+    size_t n = strlen(w);
+    for (; *s; s++) {
+        size_t i = 0;
+        while (i < n && s[i] && (s[i] | 0x20) == (w[i] | 0x20)) i++;
+        if (i == n) return 1;
+    }
+    return 0;
+}
+
+/* State named by a stop event; -1 for a priority change (no state change). */
+static int stop_state_(const evt_event *ev)
+{
+    const char *r = field_s_(ev, "stop_reason");
+    if (!r) r = field_s_(ev, "state");
+    if (!r) return EVT_TL_BLOCKED;
+    if (has_word_(r, "PRIORITY")) return -1;
+    if (has_word_(r, "READY") || has_word_(r, "RDY")) return EVT_TL_READY;
+    if (has_word_(r, "WAIT_SUSP") || has_word_(r, "TTS_WAS")) return EVT_TL_SUSPENDED;
+    if (has_word_(r, "SUSPENDED") || has_word_(r, "TTS_SUS")) return EVT_TL_SUSPENDED;
+    if (has_word_(r, "COMPLETED") || has_word_(r, "TERMINATED") || has_word_(r, "DORMANT") ||
+        has_word_(r, "DELETED") || has_word_(r, "TTS_DMT") || has_word_(r, "NONEXISTENT"))
+        return EVT_TL_TERMINATED;
+    return EVT_TL_BLOCKED;
+}
+
+static int runs_now_(const evt_event *ev)
+{
+    const char *s = field_s_(ev, "state");
+    return s && (strcmp(s, "running") == 0 || strcmp(s, "TTS_RUN") == 0);
+}
+
+/* ---- flows through objects ---- */
+
+static int is_source_(const char *n)
+{
+    static const char *const w[] = {"SEND", "SND", "PUT", "SET", "SIG", "RELEASE", "GIVE", "POST", NULL};
+    if (has_word_(n, "NOTIFY") || has_word_(n, "RESET") || has_word_(n, "PRIORITIZE")) return 0;
+    for (int i = 0; w[i]; i++)
+        if (has_word_(n, w[i])) return 1;
+    return 0;
+}
+
+static int is_sink_(const char *n)
+{
+    static const char *const w[] = {"RECEIVE", "RCV", "GET", "WAI", "TAKE", "ALLOCATE", "PEND", "RECV", NULL};
+    if (has_word_(n, "INFO_GET") || has_word_(n, "_REF") || has_word_(n, "NOTIFY")) return 0;
+    for (int i = 0; w[i]; i++)
+        if (has_word_(n, w[i])) return 1;
+    return 0;
+}
+
+/* Flow role of a service name (2 source, 3 sink, 1 neither), classified once per distinct name. */
+static int flow_role_(evt_tl *tl, const char *name)
+{
+    if (!name) return 1;
+    uint32_t id = intern_(tl, name);
+    if (!id) return 1;
+    if (id >= tl->flowcap) {
+        uint32_t nc = tl->flowcap ? tl->flowcap : 64;
+        while (nc <= id) nc *= 2;
+        uint8_t *v = evt_realloc(tl->flowcls, nc);
+        if (!v) { tl->oom = 1; return 1; }
+        memset(v + tl->flowcap, 0, nc - tl->flowcap);
+        tl->flowcls = v;
+        tl->flowcap = nc;
+    }
+    if (!tl->flowcls[id]) tl->flowcls[id] = (uint8_t)(is_sink_(name) ? 3 : is_source_(name) ? 2 : 1);
+    return tl->flowcls[id];
+}
+
+/* Grow obj's ring (unrolled into the new arrays); 0 when at the cap or out of memory. */
+static int pend_grow_(evt_tl *tl, evt_tl_obj *o)
+{
+    if (o->pend_cap >= EVT_TL_MAX_PENDING) return 0;
+    uint32_t nc = o->pend_cap ? o->pend_cap * 2 : 16;
+    uint32_t *c = evt_malloc((size_t)nc * sizeof *c);
+    uint64_t *t = evt_malloc((size_t)nc * sizeof *t);
+    if (!c || !t) { evt_free(c); evt_free(t); tl->oom = 1; return 0; }
+    for (uint32_t i = 0; i < o->pend_n; i++) {
+        uint32_t k = (o->pend_head + i) % o->pend_cap;
+        c[i] = o->pend_ctx[k];
+        t[i] = o->pend_t[k];
+    }
+    evt_free(o->pend_ctx);
+    evt_free(o->pend_t);
+    o->pend_ctx = c;
+    o->pend_t = t;
+    o->pend_head = 0;
+    o->pend_cap = nc;
+    return 1;
+}
+
+static void pend_source_(evt_tl *tl, uint32_t obj, uint32_t ctx, uint64_t t)
+{
+    evt_tl_obj *o = tl->objs[obj];
+    if (o->pend_n == o->pend_cap && !pend_grow_(tl, o)) {
+        if (!o->pend_cap) { tl->flows_dropped++; return; }
+        o->pend_head = (o->pend_head + 1) % o->pend_cap; /* full: drop the oldest */
+        o->pend_n--;
+        tl->flows_dropped++;
+    }
+    uint32_t k = (o->pend_head + o->pend_n) % o->pend_cap;
+    o->pend_ctx[k] = ctx;
+    o->pend_t[k] = t;
+    o->pend_n++;
+}
+
+/* The oldest pending source of obj from a context other than ctx: removed, 1 if found. */
+static int take_source_(evt_tl *tl, uint32_t obj, uint32_t ctx, uint32_t *from, uint64_t *t0)
+{
+    evt_tl_obj *o = tl->objs[obj];
+    uint32_t cap = o->pend_cap;
+    for (uint32_t i = 0; i < o->pend_n; i++) {
+        uint32_t k = (o->pend_head + i) % cap;
+        if (o->pend_ctx[k] == ctx) continue;
+        *from = o->pend_ctx[k];
+        *t0 = o->pend_t[k];
+        for (uint32_t j = i; j > 0; j--) { /* close the gap: shift the older ones up */
+            uint32_t a = (o->pend_head + j) % cap, b = (o->pend_head + j - 1) % cap;
+            o->pend_ctx[a] = o->pend_ctx[b];
+            o->pend_t[a] = o->pend_t[b];
+        }
+        o->pend_head = (o->pend_head + 1) % cap;
+        o->pend_n--;
+        return 1;
+    }
+    return 0;
+}
+
+static void message_sink_(evt_tl *tl, uint32_t obj, uint32_t ctx, uint64_t t)
+{
+    uint32_t from;
+    uint64_t t0;
+    if (obj == EVT_TL_NONE || !take_source_(tl, obj, ctx, &from, &t0)) return;
+    evt_tl_flow f = {++tl->next_flow, "message", from, ctx, t0, t, obj};
+    if (tl->sink.flow) tl->sink.flow(tl->sink.user, &f);
+}
+
+/* ---- slices ---- */
+
+static void slice_close_(evt_tl *tl, evt_tl_ctx *c, uint64_t t, int truncated, int open_end)
+{
+    uint32_t d = c->stack.n - 1;
+    evt_span *sp = &c->stack.v[d];
+    evt_tl_slice sl = {c->index, (evt_span_cat)sp->cat, str_(tl, sp->label), c->stack_t0[d], t, d,
+                       (uint32_t)(sp->ts), truncated, open_end};
+    if (sl.t1 < sl.t0) sl.t1 = sl.t0;
+    c->stack.n--;
+    if (tl->sink.slice) tl->sink.slice(tl->sink.user, &sl);
+}
+
+static void slices_drop_(evt_tl *tl, evt_tl_ctx *c, uint64_t t, int open_end)
+{
+    while (c->stack.n) slice_close_(tl, c, t, !open_end, open_end);
+}
+
+/* ---- ISRs ---- */
+
+static void isr_close_(evt_tl *tl, uint32_t cpu, uint64_t t, int truncated, int open_end)
+{
+    evt_tl_cpu *cp = &tl->cpus[cpu];
+    if (cp->isr_n > EVT_TL_ISR_DEPTH) { cp->isr_n--; return; } /* untracked level */
+    evt_tl_isr *iv = &cp->isr[--cp->isr_n];
+    iv->t1 = t < iv->t0 ? iv->t0 : t;
+    iv->truncated = truncated;
+    iv->open_end = open_end;
+    if (cp->isr_n == 0) {
+        uint64_t d = iv->t1 - iv->t0;
+        tl->isr_time += d;
+        if (iv->interrupted != EVT_TL_NONE) tl->ctxs[iv->interrupted]->isr_time += d;
+        else cp->isr_idle += d;
+    }
+    if (tl->sink.isr) tl->sink.isr(tl->sink.user, iv);
+}
+
+static void isr_enter_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t ci, uint64_t t)
+{
+    static const char *const irq_keys[] = {"isr_id", "irq", "intno", "dintno", "vector", "isr", NULL};
+    evt_tl_cpu *cp = &tl->cpus[cpu];
+    if (cp->isr_n == 0) cp->pend_isr = 0; /* stale: its ISR's exit was never seen */
+    if (cp->isr_n >= EVT_TL_ISR_DEPTH) { cp->isr_n++; tl->isr_overflow++; return; }
+    evt_tl_isr *iv = &cp->isr[cp->isr_n];
+    memset(iv, 0, sizeof *iv);
+    iv->cpu = cpu;
+    iv->t0 = t;
+    iv->depth = cp->isr_n;
+    iv->ctx = ci;
+    iv->interrupted = cp->isr_n ? cp->isr[0].interrupted : cp->run;
+    for (int k = 0; irq_keys[k]; k++) {
+        const evt_field *f = field_(ev, irq_keys[k], 0);
+        if (f) { iv->irq = f->num; iv->has_irq = 1; break; }
+    }
+    char buf[160];
+    const char *lbl = field_s_(ev, "irq_name");
+    if (!lbl) {
+        if (iv->has_irq) snprintf(buf, sizeof buf, "%s #%" PRIu64, ev->name ? ev->name : "ISR", iv->irq);
+        else snprintf(buf, sizeof buf, "%s", ev->name ? ev->name : "ISR");
+        lbl = buf;
+    }
+    iv->name = str_(tl, intern_(tl, lbl));
+    cp->isr_n++;
+    if (tl->sink.isr_begin) tl->sink.isr_begin(tl->sink.user, iv);
+}
+
+static void isr_exit_(evt_tl *tl, uint32_t cpu, uint64_t t)
+{
+    evt_tl_cpu *cp = &tl->cpus[cpu];
+    if (!cp->isr_n) { tl->unmatched_exits++; return; }
+    isr_close_(tl, cpu, t, 0, 0);
+    if (cp->isr_n == 0 && cp->pend_isr) {
+        cp->pend_isr = 0;
+        do_switch_(tl, cpu, t, cp->pend_isr_next, cp->pend_isr_state, cp->pend_isr_obj, cp->pend_isr_svc);
+    }
+}
+
+/* ---- losses ---- */
+
+static void lost_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint64_t t)
+{
+    evt_tl_lost l = {cpu, tl->cpus[cpu].seen ? tl->cpus[cpu].prev_t : t, t, ev->count, (ev->flags & EVT_HAS_COUNT) != 0};
+    tl->lost_events++;
+    if (l.has_count) tl->lost_count += ev->count;
+    for (uint32_t c = 0; c < tl->ncpus; c++) {
+        evt_tl_cpu *cp = &tl->cpus[c];
+        uint64_t tc = t < cp->prev_t ? cp->prev_t : t;
+        while (cp->isr_n) isr_close_(tl, c, tc, 1, 0);
+        cp->pend_isr = 0;
+        if (cp->run != EVT_TL_NONE) do_switch_(tl, c, tc, EVT_TL_NONE, EVT_TL_UNKNOWN, EVT_TL_NONE, 0);
+        else idle_end_(tl, cp, tc);
+        cp->unknown = 1;
+        cp->idle_since = tc;
+    }
+    for (uint32_t i = 0; i < tl->nctx; i++) {
+        evt_tl_ctx *c = tl->ctxs[i];
+        slices_drop_(tl, c, t < c->last ? c->last : t, 0);
+        c->wake_from = EVT_TL_NONE;
+    }
+    if (tl->sink.lost) tl->sink.lost(tl->sink.user, &l);
+}
+
+/* ---- the event ---- */
+
+static uint32_t ctx_of_(evt_tl *tl, const evt_event *ev, uint64_t t)
+{
+    uint32_t ix;
+    if (ev->flags & EVT_HAS_CTX) {
+        if (!evt_u64map_get(&tl->ctxmap, ev->ctx, &ix)) ix = ctx_create_(tl, 1, ev->ctx, ev->ctx_class, t, ev->ctx_name);
+        else if (tl->ctxs[ix]->cls == EVT_CTX_NONE && ev->ctx_class != EVT_CTX_NONE)
+            tl->ctxs[ix]->cls = ev->ctx_class; /* created as a target; now we know its class */
+    } else {
+        ix = tl->noctx[ev->ctx_class & 3];
+        if (ix == EVT_TL_NONE) ix = ctx_create_(tl, 0, 0, ev->ctx_class, t, ev->ctx_name);
+    }
+    if (ix == EVT_TL_NONE) return ix;
+    evt_tl_ctx *c = tl->ctxs[ix];
+    ctx_set_name_(tl, c, ev->ctx_name);
+    c->events++;
+    if (t > c->last) c->last = t;
+    if (c->cls == EVT_CTX_THREAD || c->cls == EVT_CTX_INIT) {
+        const evt_field *p = field_(ev, "priority", 0);
+        if (p) { c->prio = p->num; c->has_prio = 1; }
+        else if (ev->flags & EVT_HAS_PRIO) { c->prio = ev->prio; c->has_prio = 1; }
+    }
+    return ix;
+}
+
+static void counters_(evt_tl *tl, const evt_event *ev, uint32_t obj, uint64_t t)
+{
+    static const struct { const char *key, *name; } k[] = {
+        {"enqueued", "queue depth"}, {"sem_count", "semaphore count"}, {"available", "available"},
+        {"flags", "event flags"}, {"suspended", "waiters"},
+    };
+    if (!tl->sink.counter) return;
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        const evt_field *f = field_(ev, k[i].key, 0);
+        if (!f) continue;
+        evt_tl_counter c = {t, obj, k[i].name, f->num};
+        tl->sink.counter(tl->sink.user, &c);
+    }
+}
+
+/* Context the thread_run/thread_stop is about. */
+static uint32_t subject_(evt_tl *tl, const evt_event *ev, uint32_t ci, uint64_t t)
+{
+    if (!(ev->flags & EVT_HAS_TARGET)) return ci;
+    if (ci != EVT_TL_NONE && tl->ctxs[ci]->has_id && tl->ctxs[ci]->id == ev->target) return ci;
+    return target_ctx_(tl, ev->target, ev->target_name, t);
+}
+
+/* A successor named by the event ("next_thread"): 1 and *next (EVT_TL_NONE = idle) when given. */
+static int next_named_(evt_tl *tl, const evt_event *ev, uint64_t t, uint32_t *next)
+{
+    const evt_field *f = field_(ev, "next_thread", 0);
+    if (!f) return 0;
+    *next = f->num ? target_ctx_(tl, f->num, NULL, t) : EVT_TL_NONE;
+    return 1;
+}
+
+static void thread_run_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t ci, uint64_t t, int in_isr)
+{
+    uint32_t ti = subject_(tl, ev, ci, t);
+    if (ti == EVT_TL_NONE) return;
+    evt_tl_ctx *tc = tl->ctxs[ti];
+    evt_tl_cpu *cp = &tl->cpus[cpu];
+    if (!in_isr && (ti == ci || runs_now_(ev))) { /* dispatch: it runs now */
+        do_switch_(tl, cpu, t, ti, EVT_TL_READY, EVT_TL_NONE, 0);
+        return;
+    }
+    /* made ready by another context */
+    if (tc->state != EVT_TL_RUNNING && tc->state != EVT_TL_READY) {
+        uint32_t obj = tc->state == EVT_TL_BLOCKED ? tc->state_obj : EVT_TL_NONE;
+        set_state_(tl, tc, EVT_TL_READY, t, EVT_TL_NONE, 0);
+        if (tl->sink.waking) {
+            evt_tl_waking w = {cpu, t, ti, ci, in_isr};
+            tl->sink.waking(tl->sink.user, &w);
+        }
+        tc->wake_from = ci;
+        tc->wake_t = t;
+        tc->wake_obj = obj;
+        if (obj != EVT_TL_NONE) { /* the wake-up carries the message the waker sent */
+            uint32_t from;
+            uint64_t t0;
+            (void)take_source_(tl, obj, ti, &from, &t0);
+        }
+    }
+    uint32_t next;
+    /* during initialisation the scheduler has not started: its "next thread" is not a switch */
+    if (tl->ctxs[ci]->cls == EVT_CTX_INIT) return;
+    if (next_named_(tl, ev, t, &next) && next != EVT_TL_NONE && next != cp->run) {
+        if (in_isr) {
+            cp->pend_isr = 1;
+            cp->pend_isr_next = next;
+            cp->pend_isr_state = EVT_TL_READY;
+            cp->pend_isr_obj = EVT_TL_NONE;
+            cp->pend_isr_svc = 0;
+        } else {
+            do_switch_(tl, cpu, t, next, EVT_TL_READY, EVT_TL_NONE, 0);
+        }
+    }
+}
+
+static void thread_stop_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t ci, uint64_t t, int in_isr)
+{
+    uint32_t ti = subject_(tl, ev, ci, t);
+    if (ti == EVT_TL_NONE) return;
+    int st = stop_state_(ev);
+    if (st < 0) return; /* a priority change: the thread keeps its state */
+    evt_tl_ctx *tc = tl->ctxs[ti];
+    uint32_t obj = st == EVT_TL_BLOCKED ? tc->last_obj : EVT_TL_NONE;
+    uint32_t svc = st == EVT_TL_BLOCKED ? tc->last_svc : 0;
+    if (tc->running_on) {
+        uint32_t tcpu = tc->cpu, next;
+        evt_tl_cpu *cp = &tl->cpus[tcpu];
+        int named = next_named_(tl, ev, t, &next);
+        if (in_isr && tcpu == cpu) {
+            cp->pend_isr = 1;
+            cp->pend_isr_next = named ? next : EVT_TL_NONE;
+            cp->pend_isr_state = (evt_tl_state)st;
+            cp->pend_isr_obj = obj;
+            cp->pend_isr_svc = svc;
+        } else {
+            /* no successor named (dispatcher hooks): the kernel has no current task until the
+             * next dispatch, so the CPU is idle from the stop */
+            do_switch_(tl, tcpu, t, named ? next : EVT_TL_NONE, (evt_tl_state)st, obj, svc);
+        }
+        return;
+    }
+    set_state_(tl, tc, (evt_tl_state)st, t, obj, svc);
+    if (st != EVT_TL_READY) tc->wake_from = EVT_TL_NONE;
+}
+
+static void svc_begin_(evt_tl *tl, evt_tl_ctx *c, const evt_event *ev, uint64_t t, int instant, uint32_t obj)
+{
+    char buf[160];
+    const char *lbl = evt_event_label(ev, buf, sizeof buf);
+    uint32_t lid = intern_(tl, lbl);
+    int b;
+    evt_span_cat cat = instant ? EVT_SPAN_SVC : evt_span_cat_of(ev->kind, &b);
+    if (cat == EVT_SPAN_SVC) {
+        c->last_svc = lid;
+        c->last_obj = obj;
+    }
+    if (instant) {
+        evt_tl_slice sl = {c->index, EVT_SPAN_SVC, str_(tl, lid), t, t, c->stack.n, obj, 0, 0};
+        if (tl->sink.slice_begin) tl->sink.slice_begin(tl->sink.user, &sl);
+        if (tl->sink.slice) tl->sink.slice(tl->sink.user, &sl);
+        return;
+    }
+    /* the open span keeps its object in evt_span.ts (its begin time is in stack_t0) */
+    if (!evt_span_push(&c->stack, (uint8_t)cat, lid, obj)) { tl->span_overflow++; return; }
+    if (c->t0cap < c->stack.cap) {
+        uint64_t *v = evt_realloc(c->stack_t0, (size_t)c->stack.cap * sizeof *v);
+        if (!v) { c->stack.n--; tl->oom = 1; return; }
+        c->stack_t0 = v;
+        c->t0cap = c->stack.cap;
+    }
+    c->stack_t0[c->stack.n - 1] = t;
+    if (tl->sink.slice_begin) {
+        evt_tl_slice sl = {c->index, cat, str_(tl, lid), t, t, c->stack.n - 1, obj, 0, 0};
+        tl->sink.slice_begin(tl->sink.user, &sl);
+    }
+}
+
+static void svc_end_(evt_tl *tl, evt_tl_ctx *c, const evt_event *ev, uint64_t t)
+{
+    char buf[160];
+    int b;
+    evt_span_cat cat = evt_span_cat_of(ev->kind, &b);
+    evt_event_label(ev, buf, sizeof buf);
+    uint32_t lid = evt_strtab_find(&tl->strs, buf, strlen(buf));
+    uint32_t n = evt_span_match(&c->stack, (uint8_t)cat, lid);
+    if (!n) { tl->unmatched_exits++; return; }
+    uint32_t obj = (uint32_t)c->stack.v[c->stack.n - n].ts;
+    while (n-- > 1) slice_close_(tl, c, t, 1, 0);
+    slice_close_(tl, c, t, 0, 0);
+    if (cat == EVT_SPAN_SVC && obj != EVT_TL_NONE && (flow_role_(tl, buf) == 3 || flow_role_(tl, ev->name) == 3))
+        message_sink_(tl, obj, c->index, t);
+}
+
+uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
+{
+    uint64_t t = evt_tl_time(tl, ev);
+    uint32_t cpu = (ev->flags & EVT_HAS_CPU) ? (ev->cpu < EVT_TL_MAX_CPUS ? ev->cpu : EVT_TL_MAX_CPUS - 1) : 0;
+    evt_tl_cpu *cp = &tl->cpus[cpu];
+    if (cp->seen && t < cp->prev_t) t = cp->prev_t;
+    if (!cp->seen) { cp->seen = 1; cp->idle_since = t; }
+    if (cpu + 1 > tl->ncpus) tl->ncpus = cpu + 1;
+    if (!tl->have_t) { tl->first = tl->last = t; tl->have_t = 1; }
+    if (t < tl->first) tl->first = t;
+    if (t > tl->last) tl->last = t;
+    tl->events++;
+    tl->cur = ev;
+
+    if (ev->kind == EVT_KIND_LOST) {
+        tl->cur_ctx = EVT_TL_NONE;
+        lost_(tl, cpu, ev, t);
+        cp->prev_t = t;
+        return EVT_TL_NONE;
+    }
+    uint32_t ci = ctx_of_(tl, ev, t);
+    tl->cur_ctx = ci;
+    if (ci == EVT_TL_NONE) { cp->prev_t = t; return ci; }
+    evt_tl_ctx *c = tl->ctxs[ci];
+    int in_isr = c->cls == EVT_CTX_ISR;
+
+    /* the code that recorded a thread/init/unclassified event is running on this CPU */
+    if (!in_isr && cp->run != ci) {
+        /* another context runs while an ISR is open: the ISR's exit was lost (closed here,
+         * truncated), so an ISR never outlasts the running of the context it interrupted */
+        if (cp->isr_n && ev->kind != EVT_KIND_ISR_ENTER && ev->kind != EVT_KIND_ISR_EXIT)
+            while (cp->isr_n) isr_close_(tl, cpu, t, 1, 0);
+        cp->pend_isr = 0; /* a switch an ISR decided has happened by now */
+        do_switch_(tl, cpu, t, ci, EVT_TL_READY, EVT_TL_NONE, 0);
+    }
+
+    uint32_t obj = EVT_TL_NONE;
+    if ((ev->flags & EVT_HAS_TARGET) && ev->kind != EVT_KIND_THREAD_RUN && ev->kind != EVT_KIND_THREAD_STOP)
+        obj = obj_of_(tl, ev->target, ev->target_name);
+
+    switch (ev->kind) {
+    case EVT_KIND_THREAD_RUN: thread_run_(tl, cpu, ev, ci, t, in_isr); break;
+    case EVT_KIND_THREAD_STOP: thread_stop_(tl, cpu, ev, ci, t, in_isr); break;
+    case EVT_KIND_ISR_ENTER: isr_enter_(tl, cpu, ev, ci, t); break;
+    case EVT_KIND_ISR_EXIT: isr_exit_(tl, cpu, t); break;
+    case EVT_KIND_SVC_ENTER:
+    case EVT_KIND_FUNC_ENTER:
+        svc_begin_(tl, c, ev, t, 0, obj);
+        if (ev->kind == EVT_KIND_SVC_ENTER && obj != EVT_TL_NONE && flow_role_(tl, ev->name) == 2)
+            pend_source_(tl, obj, ci, t);
+        break;
+    case EVT_KIND_SVC_EXIT:
+    case EVT_KIND_FUNC_EXIT: svc_end_(tl, c, ev, t); break;
+    case EVT_KIND_SVC:
+        svc_begin_(tl, c, ev, t, 1, obj);
+        if (obj != EVT_TL_NONE) {
+            int role = flow_role_(tl, ev->name);
+            if (role == 3) message_sink_(tl, obj, ci, t);
+            else if (role == 2) pend_source_(tl, obj, ci, t);
+        }
+        break;
+    case EVT_KIND_OBJ_CREATE:
+    case EVT_KIND_OBJ_DELETE:
+        if (obj != EVT_TL_NONE) {
+            evt_tl_obj *o = tl->objs[obj];
+            if (ev->kind == EVT_KIND_OBJ_CREATE) {
+                o->created = t;
+                o->has_created = 1;
+                if (!o->type && ev->name) {
+                    char tb[64];
+                    size_t n = strcspn(ev->name, "_");
+                    if (n >= sizeof tb) n = sizeof tb - 1;
+                    for (size_t i = 0; i < n; i++) tb[i] = (char)(ev->name[i] | 0x20);
+                    tb[n] = 0;
+                    o->type = str_(tl, intern_(tl, tb));
+                }
+            } else {
+                o->deleted = t;
+                o->has_deleted = 1;
+            }
+        }
+        break;
+    default: break;
+    }
+    if (obj != EVT_TL_NONE) counters_(tl, ev, obj, t);
+    cp->prev_t = t;
+    return ci;
+}
+
+void evt_tl_finish(evt_tl *tl)
+{
+    uint64_t t = tl->last;
+    tl->cur = NULL;
+    tl->cur_ctx = EVT_TL_NONE;
+    for (uint32_t c = 0; c < tl->ncpus; c++) {
+        evt_tl_cpu *cp = &tl->cpus[c];
+        while (cp->isr_n) isr_close_(tl, c, t, 0, 1);
+        if (cp->run == EVT_TL_NONE) idle_end_(tl, cp, t);
+        cp->idle_since = t;
+    }
+    for (uint32_t i = 0; i < tl->nctx; i++) {
+        evt_tl_ctx *c = tl->ctxs[i];
+        slices_drop_(tl, c, t, 1);
+        if (c->cls == EVT_CTX_ISR) continue;
+        if (c->state == EVT_TL_RUNNING) c->run_time += t - c->state_since;
+        if (t > c->state_since && (c->state_known || c->state != EVT_TL_UNKNOWN) && tl->sink.state) {
+            evt_tl_state_iv iv = {c->index, c->state, c->cpu, c->state_since, t, c->state_obj, str_(tl, c->state_svc), 1};
+            tl->sink.state(tl->sink.user, &iv);
+        }
+        c->state_since = t;
+    }
+}
+
+void evt_tl_free(evt_tl *tl)
+{
+    for (uint32_t i = 0; i < tl->nctx; i++) {
+        evt_span_stack_free(&tl->ctxs[i]->stack);
+        evt_free(tl->ctxs[i]->stack_t0);
+        evt_free(tl->ctxs[i]);
+    }
+    for (uint32_t i = 0; i < tl->nobj; i++) {
+        evt_free(tl->objs[i]->pend_ctx);
+        evt_free(tl->objs[i]->pend_t);
+        evt_free(tl->objs[i]);
+    }
+    evt_free(tl->ctxs);
+    evt_free(tl->objs);
+    evt_free(tl->cpus);
+    evt_free(tl->flowcls);
+    evt_u64map_free(&tl->ctxmap);
+    evt_u64map_free(&tl->objmap);
+    evt_strtab_free(&tl->strs);
+    memset(tl, 0, sizeof *tl);
+}

@@ -1,0 +1,453 @@
+/* Unit tests of the one timeline (src/host/timeline/timeline.h) on hand-built event streams whose
+ * switches, states, ISRs, slices, flows and losses are known by construction: a ThreadX-style
+ * stream (suspend/resume with next_thread, an ISR that wakes a thread), a dispatcher-hooks stream
+ * (μT-Kernel style stop + exec pairs), nesting and a loss. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include "host/timeline/timeline.h"
+
+#define MAXR 64
+
+typedef struct rec {
+    evt_tl_switch sw[MAXR];
+    uint32_t nsw;
+    evt_tl_state_iv st[MAXR];
+    char st_svc[MAXR][32];
+    uint32_t nst;
+    evt_tl_isr isr[MAXR];
+    uint32_t nisr;
+    evt_tl_slice sl[MAXR];
+    char sl_name[MAXR][32];
+    uint32_t nsl;
+    evt_tl_flow fl[MAXR];
+    uint32_t nfl;
+    evt_tl_waking wk[MAXR];
+    uint32_t nwk;
+    evt_tl_lost lo[MAXR];
+    uint32_t nlo;
+    evt_tl_counter co[MAXR];
+    uint32_t nco;
+} rec;
+
+static void on_switch(void *u, const evt_tl_switch *s) { rec *r = u; if (r->nsw < MAXR) r->sw[r->nsw++] = *s; }
+static void on_state(void *u, const evt_tl_state_iv *s)
+{
+    rec *r = u;
+    if (r->nst >= MAXR) return;
+    r->st[r->nst] = *s;
+    snprintf(r->st_svc[r->nst], 32, "%s", s->service ? s->service : "");
+    r->nst++;
+}
+static void on_isr(void *u, const evt_tl_isr *s) { rec *r = u; if (r->nisr < MAXR) r->isr[r->nisr++] = *s; }
+static void on_slice(void *u, const evt_tl_slice *s)
+{
+    rec *r = u;
+    if (r->nsl >= MAXR) return;
+    r->sl[r->nsl] = *s;
+    snprintf(r->sl_name[r->nsl], 32, "%s", s->name);
+    r->nsl++;
+}
+static void on_flow(void *u, const evt_tl_flow *f) { rec *r = u; if (r->nfl < MAXR) r->fl[r->nfl++] = *f; }
+static void on_wake(void *u, const evt_tl_waking *w) { rec *r = u; if (r->nwk < MAXR) r->wk[r->nwk++] = *w; }
+static void on_lost(void *u, const evt_tl_lost *l) { rec *r = u; if (r->nlo < MAXR) r->lo[r->nlo++] = *l; }
+static void on_counter(void *u, const evt_tl_counter *c) { rec *r = u; if (r->nco < MAXR) r->co[r->nco++] = *c; }
+
+static void start(evt_tl *tl, rec *r)
+{
+    memset(r, 0, sizeof *r);
+    evt_tl_sink s = {0};
+    s.user = r;
+    s.sched_switch = on_switch;
+    s.state = on_state;
+    s.isr = on_isr;
+    s.slice = on_slice;
+    s.flow = on_flow;
+    s.waking = on_wake;
+    s.lost = on_lost;
+    s.counter = on_counter;
+    assert_true(evt_tl_init(tl, 0, &s));
+}
+
+enum { A = 0x100, B = 0x200, ISR = 0xFFFFFFFF, Q = 0x900, S = 0x910 };
+
+static evt_event ev_(uint64_t ts, uint64_t ctx, evt_ctx_class cls, evt_kind k, const char *name)
+{
+    evt_event e;
+    evt_event_reset(&e);
+    e.ts = ts;
+    e.flags |= EVT_HAS_CTX;
+    e.ctx = ctx;
+    e.ctx_class = cls;
+    e.ctx_name = ctx == A ? "A" : ctx == B ? "B" : ctx == ISR ? "ISR" : NULL;
+    e.kind = k;
+    e.name = name;
+    return e;
+}
+
+static void target_(evt_event *e, uint64_t t)
+{
+    e->flags |= EVT_HAS_TARGET;
+    e->target = t;
+}
+
+static uint32_t ix_(const evt_tl *tl, uint64_t id)
+{
+    uint32_t v;
+    assert_true(evt_u64map_get(&tl->ctxmap, id, &v));
+    return v;
+}
+
+static void expect_switch(const evt_tl_switch *s, uint64_t t, uint32_t prev, uint32_t next, evt_tl_state ps)
+{
+    assert_int_equal(s->t, t);
+    assert_int_equal(s->prev, prev);
+    assert_int_equal(s->next, next);
+    if (prev != EVT_TL_NONE) assert_int_equal(s->prev_state, ps);
+}
+
+/* ThreadX: A blocks on queue Q (next thread: idle); an ISR sends to Q and resumes A (next thread
+ * A), the switch happens at the ISR's exit; B preempts A by recording; B sleeps with next A. */
+static void threadx_style(void **st)
+{
+    (void)st;
+    evt_tl tl;
+    rec r;
+    start(&tl, &r);
+    evt_event e = ev_(0, A, EVT_CTX_THREAD, EVT_KIND_SVC, "QUEUE_RECEIVE");
+    target_(&e, Q);
+    evt_event_add_field_u(&e, "enqueued", 0);
+    evt_tl_add(&tl, &e);
+    e = ev_(10, A, EVT_CTX_THREAD, EVT_KIND_THREAD_STOP, "THREAD_SUSPEND");
+    target_(&e, A);
+    evt_event_add_field_s(&e, "state", "QUEUE_SUSP");
+    evt_event_add_field_u(&e, "next_thread", 0);
+    evt_tl_add(&tl, &e);
+    e = ev_(20, ISR, EVT_CTX_ISR, EVT_KIND_ISR_ENTER, "ISR_ENTER");
+    evt_event_add_field_u(&e, "isr_id", 3);
+    evt_tl_add(&tl, &e);
+    e = ev_(22, ISR, EVT_CTX_ISR, EVT_KIND_SVC, "QUEUE_SEND");
+    target_(&e, Q);
+    evt_event_add_field_u(&e, "enqueued", 0);
+    evt_tl_add(&tl, &e);
+    e = ev_(23, ISR, EVT_CTX_ISR, EVT_KIND_THREAD_RUN, "THREAD_RESUME");
+    target_(&e, A);
+    evt_event_add_field_s(&e, "state", "QUEUE_SUSP");
+    evt_event_add_field_u(&e, "next_thread", A);
+    evt_tl_add(&tl, &e);
+    e = ev_(25, ISR, EVT_CTX_ISR, EVT_KIND_ISR_EXIT, "ISR_EXIT");
+    evt_event_add_field_u(&e, "isr_id", 3);
+    evt_tl_add(&tl, &e);
+    e = ev_(30, A, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
+    evt_tl_add(&tl, &e);
+    e = ev_(40, B, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
+    evt_tl_add(&tl, &e);
+    e = ev_(50, B, EVT_CTX_THREAD, EVT_KIND_THREAD_STOP, "THREAD_SUSPEND");
+    target_(&e, B);
+    evt_event_add_field_s(&e, "state", "SLEEP");
+    evt_event_add_field_u(&e, "next_thread", A);
+    evt_tl_add(&tl, &e);
+    e = ev_(60, A, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
+    evt_tl_add(&tl, &e);
+    evt_tl_finish(&tl);
+
+    uint32_t a = ix_(&tl, A), b = ix_(&tl, B);
+    assert_int_equal(r.nsw, 5);
+    expect_switch(&r.sw[0], 0, EVT_TL_NONE, a, EVT_TL_READY);
+    expect_switch(&r.sw[1], 10, a, EVT_TL_NONE, EVT_TL_BLOCKED);
+    expect_switch(&r.sw[2], 25, EVT_TL_NONE, a, EVT_TL_READY);
+    expect_switch(&r.sw[3], 40, a, b, EVT_TL_READY);
+    expect_switch(&r.sw[4], 50, b, a, EVT_TL_BLOCKED);
+
+    /* A: running 0-10, blocked on Q (QUEUE_RECEIVE) 10-23, ready 23-25, running 25-40, ready
+     * 40-50, running 50-60 (open); B: running 40-50, blocked 50-60 (open) */
+    static const struct { int who; evt_tl_state s; uint64_t t0, t1; int open; } want[] = {
+        {0, EVT_TL_RUNNING, 0, 10, 0}, {0, EVT_TL_BLOCKED, 10, 23, 0}, {0, EVT_TL_READY, 23, 25, 0},
+        {0, EVT_TL_RUNNING, 25, 40, 0}, {1, EVT_TL_RUNNING, 40, 50, 0}, {0, EVT_TL_READY, 40, 50, 0},
+        {0, EVT_TL_RUNNING, 50, 60, 1}, {1, EVT_TL_BLOCKED, 50, 60, 1},
+    };
+    assert_int_equal(r.nst, 8);
+    for (uint32_t i = 0; i < 8; i++) {
+        int found = 0;
+        for (uint32_t k = 0; k < r.nst; k++) {
+            const evt_tl_state_iv *iv = &r.st[k];
+            if (iv->ctx == (want[i].who ? b : a) && iv->state == want[i].s && iv->t0 == want[i].t0 &&
+                iv->t1 == want[i].t1 && iv->open_end == want[i].open)
+                found = 1;
+        }
+        assert_true(found);
+    }
+    for (uint32_t k = 0; k < r.nst; k++)
+        if (r.st[k].ctx == a && r.st[k].state == EVT_TL_BLOCKED) {
+            assert_string_equal(r.st_svc[k], "QUEUE_RECEIVE");
+            assert_int_equal(tl.objs[r.st[k].obj]->id, Q);
+        }
+
+    assert_int_equal(r.nisr, 1);
+    assert_int_equal(r.isr[0].t0, 20);
+    assert_int_equal(r.isr[0].t1, 25);
+    assert_true(r.isr[0].has_irq);
+    assert_int_equal(r.isr[0].irq, 3);
+    assert_int_equal(r.isr[0].interrupted, EVT_TL_NONE);
+
+    assert_int_equal(r.nwk, 1);
+    assert_int_equal(r.wk[0].target, a);
+    assert_true(r.wk[0].from_isr);
+    assert_int_equal(r.nfl, 1); /* the wake-up carries the message: no second flow */
+    assert_string_equal(r.fl[0].kind, "wake");
+    assert_int_equal(r.fl[0].t0, 23);
+    assert_int_equal(r.fl[0].t1, 25);
+    assert_int_equal(r.fl[0].to_ctx, a);
+    assert_int_equal(tl.objs[r.fl[0].obj]->id, Q);
+
+    assert_int_equal(r.nco, 2);
+    assert_string_equal(r.co[0].name, "queue depth");
+    assert_int_equal(r.nsl, 2); /* two services recorded as instants */
+    assert_int_equal(r.sl[0].t0, r.sl[0].t1);
+
+    /* every tick of the 60 is running, idle or ISR */
+    assert_int_equal(tl.ctxs[a]->run_time, 35);
+    assert_int_equal(tl.ctxs[b]->run_time, 10);
+    assert_int_equal(tl.isr_time, 5);
+    assert_int_equal(tl.idle_time, 10);
+    assert_int_equal(tl.ctxs[a]->run_time + tl.ctxs[b]->run_time + tl.isr_time + tl.idle_time, 60);
+    evt_tl_free(&tl);
+}
+
+static evt_event hook_(uint64_t ts, uint64_t ctx, evt_kind k, const char *name, const char *state)
+{
+    evt_event e = ev_(ts, ctx, EVT_CTX_THREAD, k, name);
+    target_(&e, ctx);
+    if (k == EVT_KIND_THREAD_STOP) evt_event_add_field_s(&e, "stop_reason", state);
+    else evt_event_add_field_s(&e, "state", state);
+    return e;
+}
+
+/* Dispatcher hooks: stop(old) leaves no current task until exec(new): two switches with idle
+ * between, as the kernel reports it. A semaphore signalled in an ISR is a message flow to the task
+ * whose wait returns. */
+static void hooks_style(void **st)
+{
+    (void)st;
+    evt_tl tl;
+    rec r;
+    start(&tl, &r);
+    evt_event e = hook_(1, A, EVT_KIND_THREAD_RUN, "THREAD_RESUME", "TTS_RUN");
+    evt_tl_add(&tl, &e);
+    e = ev_(2, A, EVT_CTX_THREAD, EVT_KIND_SVC_ENTER, "tk_wai_sem");
+    target_(&e, S);
+    evt_tl_add(&tl, &e);
+    e = hook_(3, A, EVT_KIND_THREAD_STOP, "THREAD_SUSPEND", "waiting");
+    evt_tl_add(&tl, &e);
+    e = hook_(4, B, EVT_KIND_THREAD_RUN, "THREAD_RESUME", "TTS_RUN");
+    evt_tl_add(&tl, &e);
+    e = hook_(6, B, EVT_KIND_THREAD_STOP, "THREAD_SUSPEND", "waiting");
+    evt_tl_add(&tl, &e);
+    e = ev_(10, ISR, EVT_CTX_ISR, EVT_KIND_ISR_ENTER, "adc");
+    evt_event_add_field_u(&e, "irq", 7);
+    evt_tl_add(&tl, &e);
+    e = ev_(11, ISR, EVT_CTX_ISR, EVT_KIND_SVC_ENTER, "tk_sig_sem");
+    target_(&e, S);
+    evt_tl_add(&tl, &e);
+    e = ev_(12, ISR, EVT_CTX_ISR, EVT_KIND_SVC_EXIT, "tk_sig_sem");
+    evt_tl_add(&tl, &e);
+    e = ev_(13, ISR, EVT_CTX_ISR, EVT_KIND_ISR_EXIT, "adc");
+    evt_event_add_field_u(&e, "irq", 7);
+    evt_tl_add(&tl, &e);
+    e = hook_(14, A, EVT_KIND_THREAD_RUN, "THREAD_RESUME", "TTS_RUN");
+    evt_tl_add(&tl, &e);
+    e = ev_(15, A, EVT_CTX_THREAD, EVT_KIND_SVC_EXIT, "tk_wai_sem");
+    evt_tl_add(&tl, &e);
+    evt_tl_finish(&tl);
+
+    uint32_t a = ix_(&tl, A), b = ix_(&tl, B);
+    assert_int_equal(r.nsw, 5);
+    expect_switch(&r.sw[0], 1, EVT_TL_NONE, a, EVT_TL_READY);
+    expect_switch(&r.sw[1], 3, a, EVT_TL_NONE, EVT_TL_BLOCKED); /* stop: no current task */
+    expect_switch(&r.sw[2], 4, EVT_TL_NONE, b, EVT_TL_READY);   /* exec */
+    expect_switch(&r.sw[3], 6, b, EVT_TL_NONE, EVT_TL_BLOCKED);
+    expect_switch(&r.sw[4], 14, EVT_TL_NONE, a, EVT_TL_READY);
+    int blocked_on_s = 0;
+    for (uint32_t k = 0; k < r.nst; k++)
+        if (r.st[k].ctx == a && r.st[k].state == EVT_TL_BLOCKED && r.st[k].t0 == 3 && r.st[k].t1 == 14) {
+            assert_string_equal(r.st_svc[k], "tk_wai_sem");
+            assert_int_equal(tl.objs[r.st[k].obj]->id, S);
+            blocked_on_s = 1;
+        }
+    assert_true(blocked_on_s);
+    assert_int_equal(r.nfl, 1);
+    assert_string_equal(r.fl[0].kind, "message");
+    assert_int_equal(r.fl[0].t0, 11);
+    assert_int_equal(r.fl[0].t1, 15);
+    assert_int_equal(r.fl[0].to_ctx, a);
+    assert_int_equal(r.fl[0].from_ctx, ix_(&tl, ISR));
+    /* slices: tk_sig_sem 11-12 in the ISR, tk_wai_sem 2-15 in A (wall time) */
+    assert_int_equal(r.nsl, 2);
+    assert_string_equal(r.sl_name[1], "tk_wai_sem");
+    assert_int_equal(r.sl[1].t0, 2);
+    assert_int_equal(r.sl[1].t1, 15);
+    assert_false(r.sl[1].truncated);
+    assert_int_equal(r.nisr, 1);
+    assert_int_equal(r.isr[0].irq, 7);
+    assert_int_equal(tl.idle_time, (4 - 3) + (10 - 6) + (14 - 13));
+    evt_tl_free(&tl);
+}
+
+/* Nested ISRs, an exit that closes nothing, a loss that truncates open slices and ISRs and leaves
+ * the running context unknown, and the end of the trace closing what is open. */
+static void nesting_and_loss(void **st)
+{
+    (void)st;
+    evt_tl tl;
+    rec r;
+    start(&tl, &r);
+    evt_event e = ev_(0, A, EVT_CTX_THREAD, EVT_KIND_FUNC_ENTER, "enter");
+    evt_event_add_field_s(&e, "function", "outer");
+    evt_tl_add(&tl, &e);
+    e = ev_(1, A, EVT_CTX_THREAD, EVT_KIND_FUNC_ENTER, "enter");
+    evt_event_add_field_s(&e, "function", "inner");
+    evt_tl_add(&tl, &e);
+    e = ev_(2, ISR, EVT_CTX_ISR, EVT_KIND_ISR_ENTER, "ISR_ENTER");
+    evt_event_add_field_u(&e, "isr_id", 1);
+    evt_tl_add(&tl, &e);
+    e = ev_(3, ISR, EVT_CTX_ISR, EVT_KIND_ISR_ENTER, "ISR_ENTER");
+    evt_event_add_field_u(&e, "isr_id", 2);
+    evt_tl_add(&tl, &e);
+    e = ev_(4, ISR, EVT_CTX_ISR, EVT_KIND_ISR_EXIT, "ISR_EXIT");
+    evt_tl_add(&tl, &e);
+    e = ev_(5, A, EVT_CTX_THREAD, EVT_KIND_FUNC_EXIT, "exit"); /* closes inner, outer stays */
+    evt_event_add_field_s(&e, "function", "inner");
+    evt_tl_add(&tl, &e);
+    evt_event_reset(&e);
+    e.ts = 8;
+    e.kind = EVT_KIND_LOST;
+    e.name = "LOST";
+    e.flags |= EVT_HAS_COUNT;
+    e.count = 17;
+    evt_tl_add(&tl, &e);
+    e = ev_(9, ISR, EVT_CTX_ISR, EVT_KIND_ISR_EXIT, "ISR_EXIT"); /* its enter was dropped at the loss */
+    evt_tl_add(&tl, &e);
+    e = ev_(10, A, EVT_CTX_THREAD, EVT_KIND_FUNC_ENTER, "enter");
+    evt_event_add_field_s(&e, "function", "again");
+    evt_tl_add(&tl, &e);
+    e = ev_(12, B, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
+    evt_tl_add(&tl, &e);
+    evt_tl_finish(&tl);
+
+    uint32_t a = ix_(&tl, A);
+    assert_int_equal(r.nisr, 2);
+    assert_int_equal(r.isr[0].depth, 1);
+    assert_int_equal(r.isr[0].irq, 2);
+    assert_int_equal(r.isr[0].t1, 4);
+    assert_false(r.isr[0].truncated);
+    assert_int_equal(r.isr[1].depth, 0);
+    assert_int_equal(r.isr[1].t1, 8);
+    assert_true(r.isr[1].truncated);
+    assert_int_equal(r.isr[1].interrupted, a);
+    assert_int_equal(tl.unmatched_exits, 1);
+    assert_int_equal(r.nlo, 1);
+    assert_int_equal(r.lo[0].t0, 5);
+    assert_int_equal(r.lo[0].t1, 8);
+    assert_int_equal(r.lo[0].count, 17);
+    assert_int_equal(tl.lost_count, 17);
+    /* slices: inner 1-5 (own exit), outer 0-8 (truncated by the loss), again 10-12 (open end) */
+    assert_int_equal(r.nsl, 3);
+    assert_string_equal(r.sl_name[0], "inner");
+    assert_false(r.sl[0].truncated);
+    assert_int_equal(r.sl[0].depth, 1);
+    assert_string_equal(r.sl_name[1], "outer");
+    assert_true(r.sl[1].truncated);
+    assert_int_equal(r.sl[1].t1, 8);
+    assert_string_equal(r.sl_name[2], "again");
+    assert_true(r.sl[2].open_end);
+    /* after the loss A's state is unknown (8-10), then it runs again, B preempts it at 12 */
+    int unknown = 0;
+    for (uint32_t k = 0; k < r.nst; k++)
+        if (r.st[k].ctx == a && r.st[k].state == EVT_TL_UNKNOWN && r.st[k].t0 == 8 && r.st[k].t1 == 10) unknown = 1;
+    assert_true(unknown);
+    assert_int_equal(tl.ctxs[a]->isr_time, 6); /* outermost ISR 2-8 while A ran */
+    assert_int_equal(tl.idle_time, 0);          /* 8-10 is unknown, not idle */
+    evt_tl_free(&tl);
+}
+
+/* An ISR whose exit is lost: another context's event closes it (truncated) before the switch, so
+ * its time stays inside the running of the context it interrupted. */
+static void lost_isr_exit(void **st)
+{
+    (void)st;
+    evt_tl tl;
+    rec r;
+    start(&tl, &r);
+    evt_event e = ev_(0, A, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
+    evt_tl_add(&tl, &e);
+    e = ev_(10, ISR, EVT_CTX_ISR, EVT_KIND_ISR_ENTER, "ISR_ENTER");
+    evt_tl_add(&tl, &e);
+    e = ev_(15, B, EVT_CTX_THREAD, EVT_KIND_USER, "USER"); /* the exit never came */
+    evt_tl_add(&tl, &e);
+    e = ev_(100, B, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
+    evt_tl_add(&tl, &e);
+    evt_tl_finish(&tl);
+    uint32_t a = ix_(&tl, A), b = ix_(&tl, B);
+    assert_int_equal(r.nisr, 1);
+    assert_int_equal(r.isr[0].t1, 15);
+    assert_true(r.isr[0].truncated);
+    assert_int_equal(tl.ctxs[a]->run_time, 15);
+    assert_int_equal(tl.ctxs[a]->isr_time, 5);
+    assert_int_equal(tl.ctxs[b]->isr_time, 0);
+    assert_int_equal(tl.ctxs[a]->run_time - tl.ctxs[a]->isr_time + tl.ctxs[b]->run_time + tl.isr_time, 100);
+    evt_tl_free(&tl);
+}
+
+/* Timestamps going backwards on a CPU are taken as the previous one; real time when the clock is
+ * known; a context migrating between CPUs leaves its old CPU. */
+static void time_and_cpus(void **st)
+{
+    (void)st;
+    evt_tl tl;
+    rec r;
+    memset(&r, 0, sizeof r);
+    evt_tl_sink s = {0};
+    s.user = &r;
+    s.sched_switch = on_switch;
+    s.state = on_state;
+    assert_true(evt_tl_init(&tl, 1000000, &s)); /* 1 MHz: 1 tick = 1000 ns */
+    evt_event e = ev_(5, A, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
+    evt_tl_add(&tl, &e);
+    e = ev_(3, A, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
+    e.flags |= EVT_HAS_CPU;
+    e.cpu = 1;
+    evt_tl_add(&tl, &e); /* moves to CPU 1 (its own time base starts here) */
+    e = ev_(9, B, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
+    evt_tl_add(&tl, &e);
+    evt_tl_finish(&tl);
+    assert_int_equal(tl.first, 3000);
+    assert_int_equal(tl.last, 9000);
+    uint32_t a = ix_(&tl, A);
+    /* A on CPU 0 at 5000, migrates to CPU 1 at 3000 → clamped to CPU 0's 5000 for the leave */
+    assert_true(r.nsw >= 3);
+    assert_int_equal(r.sw[0].cpu, 0);
+    assert_int_equal(r.sw[0].next, a);
+    assert_int_equal(r.sw[1].cpu, 0);
+    assert_int_equal(r.sw[1].prev, a);
+    assert_int_equal(r.sw[1].next, EVT_TL_NONE);
+    assert_int_equal(r.sw[2].cpu, 1);
+    assert_int_equal(r.sw[2].next, a);
+    for (uint32_t k = 0; k < r.nst; k++) assert_true(r.st[k].t1 >= r.st[k].t0);
+    evt_tl_free(&tl);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(threadx_style),
+        cmocka_unit_test(hooks_style),
+        cmocka_unit_test(nesting_and_loss),
+        cmocka_unit_test(lost_isr_exit),
+        cmocka_unit_test(time_and_cpus),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
