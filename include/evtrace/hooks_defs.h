@@ -46,7 +46,12 @@ typedef enum evt_hook_obj {
  * X(NAME, value, text) */
 #define EVT_HOOK_KERNEL_TABLE(X)                 \
     X(GENERIC,  0, "generic")                    \
-    X(UTKERNEL, 1, "utkernel") /* codes = μT-Kernel fncd, native state = TTS_* */
+    X(UTKERNEL, 1, "utkernel") /* codes = μT-Kernel fncd, native state = TTS_* */ \
+    X(THREADX,  2, "threadx")  /* ThreadX service ids, TX_* states; lower priority number wins */ \
+    X(FREERTOS, 3, "freertos") /* FreeRTOS trace-macro codes, eRunning..eDeleted; higher wins */ \
+    X(RKH,      4, "rkh")      /* RKH active objects and state machines */ \
+    X(ZEPHYR,   5, "zephyr")   /* lower priority number wins (Zephyr docs; the issue text said higher) */ \
+    X(EMBOS,    6, "embos")    /* higher wins */
 
 typedef enum evt_hook_kernel {
 #define EVT_HOOK_KERNEL_ENUM_(n, v, s) EVT_HOOK_KERNEL_##n = v,

@@ -61,6 +61,109 @@ enum {
     EVT_HAS_TNS    = 1u << 6
 };
 
+/* ---- The typed meaning block (docs/model.md) -------------------------------------------------
+ * Meaning is decided once, by the reader, from its format's tables and the trace's kernel profile
+ * (src/host/kernels/). Everything downstream (timeline, analyses, report, exporters) reads these
+ * typed members and never a field name or a kernel's word; fields[] is for display and JSON only.
+ * A member is valid only when its EVT_M_* bit is set in evt_meaning.has. */
+
+/* What an operation does to a kernel object. X(NAME, text): text is the public name (JSON "op"). */
+#define EVT_OBJ_OP_TABLE(X)                                                              \
+    X(NONE,       "none")                                                                \
+    X(ACQUIRE,    "acquire")    /* mutex lock/get */                                     \
+    X(RELEASE,    "release")    /* mutex unlock/put */                                   \
+    X(SEND,       "send")       /* queue, mailbox, message buffer, stream buffer */      \
+    X(RECEIVE,    "receive")                                                             \
+    X(GIVE,       "give")       /* semaphore signal/post/put */                          \
+    X(TAKE,       "take")       /* semaphore wait/get */                                 \
+    X(SET,        "set")        /* event flags / event group set, task notify give */    \
+    X(WAIT,       "wait")       /* event flags wait, task notify take */                 \
+    X(CLEAR,      "clear")      /* event flags clear */                                  \
+    X(WAIT_START, "wait_start") /* the context starts waiting on the object (blocks) */  \
+    X(WAIT_END,   "wait_end")   /* its wait ended (result says how) */                   \
+    X(INHERIT,    "inherit")    /* priority inheritance raised the holder (target) */    \
+    X(DISINHERIT, "disinherit") /* the holder's inherited priority was given back */
+
+typedef enum evt_obj_op {
+#define EVT_OBJ_OP_ENUM_(n, s) EVT_OP_##n,
+    EVT_OBJ_OP_TABLE(EVT_OBJ_OP_ENUM_)
+#undef EVT_OBJ_OP_ENUM_
+    EVT_OP_COUNT_
+} evt_obj_op;
+
+/* How an operation ended. X(NAME, text) */
+#define EVT_OP_RESULT_TABLE(X)                                                           \
+    X(UNKNOWN,     "unknown")     /* not recorded */                                     \
+    X(SUCCESS,     "success")                                                            \
+    X(TIMEOUT,     "timeout")     /* waited, gave up */                                  \
+    X(WOULD_BLOCK, "would_block") /* no wait allowed and not available (poll, ISR) */    \
+    X(ERROR,       "error")       /* any other failure */
+
+typedef enum evt_op_result {
+#define EVT_OP_RESULT_ENUM_(n, s) EVT_RES_##n,
+    EVT_OP_RESULT_TABLE(EVT_OP_RESULT_ENUM_)
+#undef EVT_OP_RESULT_ENUM_
+    EVT_RES_COUNT_
+} evt_op_result;
+
+/* Presence bits of evt_meaning.has. */
+enum {
+    EVT_M_LABEL      = 1u << 0,  /* label: service, function, ISR or channel name */
+    EVT_M_IRQ        = 1u << 1,  /* irq */
+    EVT_M_STOP_STATE = 1u << 2,  /* stop_state (thread_stop, or the "from" half of a switch) */
+    EVT_M_RUNS_NOW   = 1u << 3,  /* the event's context runs on its CPU from this event on */
+    EVT_M_NEXT       = 1u << 4,  /* next_ctx: a one-record switch (this context out, next in) */
+    EVT_M_SM_STATE   = 1u << 5,  /* sm_state: a state machine (obj) entered a state */
+    EVT_M_OP         = 1u << 6,  /* op, op_result, obj: an object operation */
+    EVT_M_OBJ_TYPE   = 1u << 7,  /* obj_type: what obj is (evt_hook_obj value) */
+    EVT_M_PRIO_SET   = 1u << 8,  /* new_prio: target's priority changes (set, inherit, restore) */
+    EVT_M_WAKE       = 1u << 9,  /* target becomes ready (woken, resumed, created ready) */
+    EVT_M_BLOCKED_ON = 1u << 10  /* obj: the object a stopping context blocks on */
+};
+
+/* The typed meaning of one event. Strings follow evt_event's ownership rule. */
+typedef struct evt_meaning {
+    unsigned has;             /* EVT_M_* */
+    const char *label;        /* EVT_M_LABEL: "xQueueSend", "tx_mutex_get", "TIM2_IRQHandler" */
+    uint32_t irq;             /* EVT_M_IRQ: the interrupt id */
+    uint8_t stop_state;       /* EVT_M_STOP_STATE: evt_hook_state (evtrace/hooks_defs.h) */
+    uint8_t op;               /* EVT_M_OP: evt_obj_op */
+    uint8_t op_result;        /* EVT_M_OP: evt_op_result */
+    uint8_t obj_type;         /* EVT_M_OBJ_TYPE: evt_hook_obj (0: unknown) */
+    uint64_t next_ctx;        /* EVT_M_NEXT: the context switched in */
+    const char *next_name;    /* its name, NULL if unknown */
+    uint64_t next_prio;       /* its priority (EVT_HOOK_PRIO_UNKNOWN when not recorded) */
+    uint64_t obj;             /* EVT_M_OP / EVT_M_SM_STATE / EVT_M_BLOCKED_ON: the object */
+    const char *obj_name;     /* its name, NULL if unknown */
+    uint64_t sm_state_id;     /* EVT_M_SM_STATE: the state's id */
+    const char *sm_state;     /* its name, NULL if unknown */
+    uint64_t new_prio;        /* EVT_M_PRIO_SET: target's new priority (ev->target, else ev->ctx) */
+} evt_meaning;
+
+/* What kinds of fact a trace holds (info "capabilities", the report header). A view shows only
+ * these: a trace without EVT_CAP_SCHED gets no running/ready/blocked states anywhere. */
+#define EVT_CAP_TABLE(X)                                                                  \
+    X(SCHED,    "scheduling") /* context switches: who runs, ready, blocked */            \
+    X(ISR,      "isr")        /* interrupt enter/exit */                                  \
+    X(SERVICES, "services")   /* service / system calls */                                \
+    X(OBJECTS,  "objects")    /* kernel object operations */                              \
+    X(USER,     "user")       /* application events */                                    \
+    X(FUNCS,    "functions")  /* function entry/exit (instrumentation) */
+
+enum {
+#define EVT_CAP_BIT_(n, s) EVT_CAP_BITNO_##n,
+    EVT_CAP_TABLE(EVT_CAP_BIT_)
+#undef EVT_CAP_BIT_
+    EVT_CAP_COUNT_
+};
+#define EVT_CAP_(n) (1u << EVT_CAP_BITNO_##n)
+#define EVT_CAP_SCHED    EVT_CAP_(SCHED)
+#define EVT_CAP_ISR      EVT_CAP_(ISR)
+#define EVT_CAP_SERVICES EVT_CAP_(SERVICES)
+#define EVT_CAP_OBJECTS  EVT_CAP_(OBJECTS)
+#define EVT_CAP_USER     EVT_CAP_(USER)
+#define EVT_CAP_FUNCS    EVT_CAP_(FUNCS)
+
 /* One decoded event. Strings and pointers are owned by the reader and stay valid until its next
  * call to next() or close(). Readers fill it through evt_event_reset() + the setters below. */
 typedef struct evt_event {
@@ -88,6 +191,7 @@ typedef struct evt_event {
     const uint8_t *data;      /* optional payload (string, memory block, custom event) */
     size_t data_len;
     int data_is_text;         /* payload is text (printable) rather than bytes */
+    evt_meaning m;            /* typed meaning, filled by the reader (cleared by evt_event_reset) */
 } evt_event;
 
 /* Clear an event for reuse (no allocation). */
@@ -101,5 +205,10 @@ void evt_event_add_field_s(evt_event *ev, const char *key, const char *s);
 const char *evt_kind_name(evt_kind k);
 /* Parse a kind name; returns EVT_KIND_COUNT_ if unknown. */
 evt_kind evt_kind_parse(const char *s);
+/* Public names of the meaning block's enums ("acquire", "timeout"); "none"/"unknown" if out of range. */
+const char *evt_obj_op_name(evt_obj_op op);
+const char *evt_op_result_name(evt_op_result r);
+/* Public name of one capability bit ("scheduling"), NULL if not exactly one known bit. */
+const char *evt_cap_name(unsigned cap_bit);
 
 #endif

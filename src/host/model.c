@@ -17,6 +17,7 @@ void evt_event_reset(evt_event *ev)
     ev->data = NULL;
     ev->data_len = 0;
     ev->data_is_text = 0;
+    memset(&ev->m, 0, sizeof ev->m);
 }
 
 void evt_event_add_arg(evt_event *ev, uint64_t v)
@@ -61,4 +62,36 @@ evt_kind evt_kind_parse(const char *s)
     for (unsigned i = 0; i < EVT_KIND_COUNT_; i++)
         if (strcmp(s, k_kind_names[i]) == 0) return (evt_kind)i;
     return EVT_KIND_COUNT_;
+}
+
+const char *evt_obj_op_name(evt_obj_op op)
+{
+    static const char *const n[] = {
+#define EVT_OBJ_OP_NAME_(e, s) s,
+        EVT_OBJ_OP_TABLE(EVT_OBJ_OP_NAME_)
+#undef EVT_OBJ_OP_NAME_
+    };
+    return (unsigned)op < EVT_OP_COUNT_ ? n[op] : "none";
+}
+
+const char *evt_op_result_name(evt_op_result r)
+{
+    static const char *const n[] = {
+#define EVT_OP_RESULT_NAME_(e, s) s,
+        EVT_OP_RESULT_TABLE(EVT_OP_RESULT_NAME_)
+#undef EVT_OP_RESULT_NAME_
+    };
+    return (unsigned)r < EVT_RES_COUNT_ ? n[r] : "unknown";
+}
+
+const char *evt_cap_name(unsigned cap_bit)
+{
+    static const char *const n[] = {
+#define EVT_CAP_NAME_(e, s) s,
+        EVT_CAP_TABLE(EVT_CAP_NAME_)
+#undef EVT_CAP_NAME_
+    };
+    for (unsigned i = 0; i < EVT_CAP_COUNT_; i++)
+        if (cap_bit == (1u << i)) return n[i];
+    return NULL;
 }
