@@ -1,0 +1,53 @@
+/* The kernel-profile registry and lookups (kernel_profile.h). */
+#include "host/kernels/kernel_profile.h"
+
+#include <string.h>
+
+#define EVT_KERNEL(n) extern const evt_kernel_profile evt_kernel_##n;
+#include "host/kernels/kernels.def"
+#undef EVT_KERNEL
+
+static const evt_kernel_profile *const k_profiles[] = {
+#define EVT_KERNEL(n) &evt_kernel_##n,
+#include "host/kernels/kernels.def"
+#undef EVT_KERNEL
+};
+#define N_PROFILES (sizeof k_profiles / sizeof k_profiles[0])
+
+const evt_kernel_profile *evt_kernel_profile_by_id(uint32_t id)
+{
+    for (size_t i = 0; i < N_PROFILES; i++)
+        if (k_profiles[i]->id == id) return k_profiles[i];
+    return NULL;
+}
+
+const evt_kernel_profile *evt_kernel_profile_by_name(const char *name)
+{
+    if (!name) return NULL;
+    for (size_t i = 0; i < N_PROFILES; i++)
+        if (strcmp(k_profiles[i]->name, name) == 0) return k_profiles[i];
+    return NULL;
+}
+
+const evt_kernel_profile *evt_kernel_profile_generic(void)
+{
+    return &evt_kernel_generic;
+}
+
+const evt_kernel_svc *evt_kernel_svc_find(const evt_kernel_profile *p, int32_t code)
+{
+    size_t lo = 0, hi = p ? p->nsvcs : 0;
+    while (lo < hi) { /* invariant: svcs[..lo) < code <= svcs[hi..) */
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->svcs[mid].code < code) lo = mid + 1;
+        else hi = mid;
+    }
+    return p && lo < p->nsvcs && p->svcs[lo].code == code ? &p->svcs[lo] : NULL;
+}
+
+const evt_kernel_state *evt_kernel_state_find(const evt_kernel_profile *p, uint32_t native)
+{
+    for (size_t i = 0; p && i < p->nstates; i++)
+        if (p->states[i].native == native) return &p->states[i];
+    return NULL;
+}
