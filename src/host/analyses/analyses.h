@@ -36,7 +36,7 @@ struct evt_json;
 
 /* Priority order of the trace's numbers. */
 typedef enum evt_an_prio_order {
-    EVT_AN_PRIO_AUTO = 0,        /* by format: "etw" higher number wins, every other lower wins */
+    EVT_AN_PRIO_AUTO = 0,        /* the trace's: its kernel profile's order (evt_tl.higher_prio_wins) */
     EVT_AN_PRIO_LOWER_WINS,      /* ThreadX, μT-Kernel, RKH: 0/1 is the highest priority */
     EVT_AN_PRIO_HIGHER_WINS
 } evt_an_prio_order;

@@ -17,26 +17,13 @@ void evt_an_inv_init(evt_an_inversion *v, int order)
     }
 }
 
-static int field_u(const evt_event *ev, const char *key, uint64_t *out)
-{
-    for (uint32_t i = 0; i < ev->nfields; i++)
-        if (!ev->fields[i].is_str && strcmp(ev->fields[i].key, key) == 0) { *out = ev->fields[i].num; return 1; }
-    return 0;
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-static int is_acquire(const char *n) { return n && (strcmp(n, "MUTEX_GET") == 0 || ends_with(n, "loc_mtx")); }
-static int is_release(const char *n) { return n && (strcmp(n, "MUTEX_PUT") == 0 || ends_with(n, "unl_mtx")); }
+/* The event's object operation when it is one (the meaning block), else EVT_OP_NONE. */
+static evt_obj_op op_of(const evt_event *ev) { return (ev->m.has & EVT_M_OP) ? (evt_obj_op)ev->m.op : EVT_OP_NONE; }
 
 /* a is a strictly higher priority than b */
 static int higher(const evt_an_inversion *v, uint64_t a, uint64_t b) { return v->lower_wins ? a < b : a > b; }
 
-/* Latest priority of a context (the timeline keeps it: field "priority", else a thread's word). */
+/* Latest priority of a context (the timeline keeps it: the meaning's ctx_prio, else the priority word). */
 static int prio_at(const evt_tl *tl, uint32_t c, uint64_t *p)
 {
     const evt_tl_ctx *x = evt_tl_ctx_at(tl, c);
@@ -69,23 +56,21 @@ static void drop_cand(evt_an_inversion *v, uint32_t i) { v->cand[i] = v->cand[--
 
 void evt_an_inv_event(evt_an_inversion *v, const evt_tl *tl, const evt_event *ev, uint32_t ctx)
 {
-    if (!v->order_set) {
+    if (!v->order_set) { /* the trace's own order (its kernel profile, or --priority-order) */
         v->order_set = 1;
-        v->lower_wins = !(ev->fmt && strcmp(ev->fmt, "etw") == 0);
+        v->lower_wins = !tl->higher_prio_wins;
     }
     if (ev->kind != EVT_KIND_SVC && ev->kind != EVT_KIND_SVC_ENTER) return; /* acquires and releases are calls */
-    int acq = is_acquire(ev->name), rel = !acq && is_release(ev->name);
-    if ((!acq && !rel) || !(ev->flags & EVT_HAS_TARGET) || !(ev->flags & EVT_HAS_CTX)) return;
-    uint32_t slot = holder_slot(v, ev->target);
+    int acq = op_of(ev) == EVT_OP_ACQUIRE, rel = op_of(ev) == EVT_OP_RELEASE;
+    if ((!acq && !rel) || !(ev->flags & EVT_HAS_CTX)) return;
+    uint32_t slot = holder_slot(v, ev->m.obj);
     if (slot == UINT32_MAX) return;
     uint64_t *held = &v->holders[slot];
-    if (rel) {
-        uint64_t n;
-        if (!field_u(ev, "ownership_count", &n) || n <= 1) *held = 0;
+    if (rel) { /* the recorded ownership count is the one before the put */
+        if (!(ev->m.has & EVT_M_OWNER) || ev->m.owner_count <= 1) *held = 0;
         return;
     }
-    uint64_t owner;
-    if (field_u(ev, "owner", &owner)) *held = owner ? owner + 1 : 0;
+    if (ev->m.has & EVT_M_OWNER) *held = ev->m.owner ? ev->m.owner + 1 : 0;
     if (*held == 0 || *held == ev->ctx + 1) { *held = ev->ctx + 1; return; }
     /* held by another context: this one will wait */
     for (uint32_t i = 0; i < v->ncand; i++)
@@ -95,13 +80,13 @@ void evt_an_inv_event(evt_an_inversion *v, const evt_tl *tl, const evt_event *ev
     if (!prio_at(tl, ctx, &ph) || !prio_at(tl, low, &pl)) { v->unknown_prio++; return; }
     if (!higher(v, ph, pl)) return; /* an ordinary wait */
     uint32_t obj;
-    if (!evt_u64map_get(&tl->objmap, ev->target, &obj)) obj = EVT_TL_NONE;
+    if (!evt_u64map_get(&tl->objmap, ev->m.obj, &obj)) obj = EVT_TL_NONE;
     if (!evt_an_reserve((void **)&v->cand, &v->candcap, v->ncand, sizeof *v->cand)) { v->oom = 1; return; }
     evt_an_inv_cand *c = &v->cand[v->ncand++];
     memset(c, 0, sizeof *c);
     c->high = ctx;
     c->obj = obj;
-    c->mutex_id = ev->target;
+    c->mutex_id = ev->m.obj;
     c->low_id = *held - 1;
     c->low = low;
     c->t_get = evt_tl_time(tl, ev);

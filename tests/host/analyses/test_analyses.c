@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include "evt_meaning_test.h"
 #include <stdlib.h>
 #include <string.h>
 #include "evtrace/json.h"
@@ -293,10 +294,11 @@ static void test_no_inversion_holder_asleep(void **state)
     tb_free(t);
 }
 
-/* One canonical event of a thread (no reader): kind, name, time, context, its priority field,
- * target (0: none), a "state" field (NULL: none). */
+/* One canonical event of a thread (no reader) with its meaning: kind, name, time, context, its
+ * priority, target (0: none), the stop state of a thread_stop; the operation on the target as a
+ * μT-Kernel profile gives it (tk_loc_mtx acquires, tk_unl_mtx releases). */
 static void canon(evt_analyses *a, evt_kind kind, const char *name, uint64_t ts, uint64_t ctx, uint64_t prio,
-                  uint64_t target, const char *state)
+                  uint64_t target, int stop_state)
 {
     evt_event e;
     evt_event_reset(&e);
@@ -306,9 +308,11 @@ static void canon(evt_analyses *a, evt_kind kind, const char *name, uint64_t ts,
     e.flags = EVT_HAS_CTX;
     e.ctx = ctx;
     e.ctx_class = EVT_CTX_THREAD;
-    evt_event_add_field_u(&e, "priority", prio);
+    tm_ctx_prio(&e, prio);
     if (target) { e.flags |= EVT_HAS_TARGET; e.target = target; }
-    if (state) evt_event_add_field_s(&e, "state", state);
+    if (stop_state >= 0) tm_stop(&e, (evt_hook_state)stop_state);
+    if (target && kind == EVT_KIND_SVC_ENTER)
+        tm_op(&e, strcmp(name, "tk_loc_mtx") == 0 ? EVT_OP_ACQUIRE : EVT_OP_RELEASE, target);
     assert_int_equal(evt_an_add(a, &e), 1);
 }
 
@@ -320,20 +324,20 @@ static void test_inversion_utk_services(void **state)
     enum { H = 1, MID = 2, L = 3, MTX = 0x50001 };
     evt_analyses *a = evt_an_new(0, NULL);
     assert_non_null(a);
-    canon(a, EVT_KIND_SVC_ENTER, "tk_loc_mtx", 100, L, 9, MTX, NULL);
-    canon(a, EVT_KIND_SVC_EXIT, "tk_loc_mtx", 101, L, 9, 0, NULL);
-    canon(a, EVT_KIND_THREAD_RUN, "THREAD_RESUME", 110, L, 9, H, NULL);
-    canon(a, EVT_KIND_USER, "U", 111, H, 1, 0, NULL);
-    canon(a, EVT_KIND_SVC_ENTER, "tk_loc_mtx", 120, H, 1, MTX, NULL);
-    canon(a, EVT_KIND_THREAD_STOP, "THREAD_SUSPEND", 121, H, 1, H, "TTS_WAI");
-    canon(a, EVT_KIND_USER, "U", 130, L, 9, 0, NULL);
-    canon(a, EVT_KIND_THREAD_RUN, "THREAD_RESUME", 140, L, 9, MID, NULL);
-    canon(a, EVT_KIND_USER, "U", 150, MID, 5, 0, NULL);
-    canon(a, EVT_KIND_THREAD_STOP, "THREAD_SUSPEND", 450, MID, 5, MID, "TTS_WAI");
-    canon(a, EVT_KIND_SVC_ENTER, "tk_unl_mtx", 460, L, 9, MTX, NULL);
-    canon(a, EVT_KIND_THREAD_RUN, "THREAD_RESUME", 461, L, 9, H, NULL);
-    canon(a, EVT_KIND_SVC_EXIT, "tk_unl_mtx", 462, L, 9, 0, NULL);
-    canon(a, EVT_KIND_SVC_EXIT, "tk_loc_mtx", 470, H, 1, 0, NULL);
+    canon(a, EVT_KIND_SVC_ENTER, "tk_loc_mtx", 100, L, 9, MTX, -1);
+    canon(a, EVT_KIND_SVC_EXIT, "tk_loc_mtx", 101, L, 9, 0, -1);
+    canon(a, EVT_KIND_THREAD_RUN, "THREAD_RESUME", 110, L, 9, H, -1);
+    canon(a, EVT_KIND_USER, "U", 111, H, 1, 0, -1);
+    canon(a, EVT_KIND_SVC_ENTER, "tk_loc_mtx", 120, H, 1, MTX, -1);
+    canon(a, EVT_KIND_THREAD_STOP, "THREAD_SUSPEND", 121, H, 1, H, EVT_HOOK_STATE_WAITING);
+    canon(a, EVT_KIND_USER, "U", 130, L, 9, 0, -1);
+    canon(a, EVT_KIND_THREAD_RUN, "THREAD_RESUME", 140, L, 9, MID, -1);
+    canon(a, EVT_KIND_USER, "U", 150, MID, 5, 0, -1);
+    canon(a, EVT_KIND_THREAD_STOP, "THREAD_SUSPEND", 450, MID, 5, MID, EVT_HOOK_STATE_WAITING);
+    canon(a, EVT_KIND_SVC_ENTER, "tk_unl_mtx", 460, L, 9, MTX, -1);
+    canon(a, EVT_KIND_THREAD_RUN, "THREAD_RESUME", 461, L, 9, H, -1);
+    canon(a, EVT_KIND_SVC_EXIT, "tk_unl_mtx", 462, L, 9, 0, -1);
+    canon(a, EVT_KIND_SVC_EXIT, "tk_loc_mtx", 470, H, 1, 0, -1);
     evt_an_finish(a);
     evt_an_parts p;
     evt_an_parts_of(a, &p);

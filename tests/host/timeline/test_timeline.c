@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "host/timeline/timeline.h"
+#include "evt_meaning_test.h"
 
 #define MAXR 64
 
@@ -119,28 +120,27 @@ static void threadx_style(void **st)
     rec r;
     start(&tl, &r);
     evt_event e = ev_(0, A, EVT_CTX_THREAD, EVT_KIND_SVC, "QUEUE_RECEIVE");
-    target_(&e, Q);
-    evt_event_add_field_u(&e, "enqueued", 0);
+    tm_op(&e, EVT_OP_RECEIVE, Q);
+    evt_meaning_add_level(&e.m, EVT_LEVEL_DEPTH, 0);
     evt_tl_add(&tl, &e);
     e = ev_(10, A, EVT_CTX_THREAD, EVT_KIND_THREAD_STOP, "THREAD_SUSPEND");
     target_(&e, A);
-    evt_event_add_field_s(&e, "state", "QUEUE_SUSP");
-    evt_event_add_field_u(&e, "next_thread", 0);
+    tm_stop(&e, EVT_HOOK_STATE_WAITING);
+    tm_next(&e, 0);
     evt_tl_add(&tl, &e);
     e = ev_(20, ISR, EVT_CTX_ISR, EVT_KIND_ISR_ENTER, "ISR_ENTER");
-    evt_event_add_field_u(&e, "isr_id", 3);
+    tm_irq(&e, 3);
     evt_tl_add(&tl, &e);
     e = ev_(22, ISR, EVT_CTX_ISR, EVT_KIND_SVC, "QUEUE_SEND");
-    target_(&e, Q);
-    evt_event_add_field_u(&e, "enqueued", 0);
+    tm_op(&e, EVT_OP_SEND, Q);
+    evt_meaning_add_level(&e.m, EVT_LEVEL_DEPTH, 0);
     evt_tl_add(&tl, &e);
     e = ev_(23, ISR, EVT_CTX_ISR, EVT_KIND_THREAD_RUN, "THREAD_RESUME");
     target_(&e, A);
-    evt_event_add_field_s(&e, "state", "QUEUE_SUSP");
-    evt_event_add_field_u(&e, "next_thread", A);
+    tm_next(&e, A);
     evt_tl_add(&tl, &e);
     e = ev_(25, ISR, EVT_CTX_ISR, EVT_KIND_ISR_EXIT, "ISR_EXIT");
-    evt_event_add_field_u(&e, "isr_id", 3);
+    tm_irq(&e, 3);
     evt_tl_add(&tl, &e);
     e = ev_(30, A, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
     evt_tl_add(&tl, &e);
@@ -148,8 +148,8 @@ static void threadx_style(void **st)
     evt_tl_add(&tl, &e);
     e = ev_(50, B, EVT_CTX_THREAD, EVT_KIND_THREAD_STOP, "THREAD_SUSPEND");
     target_(&e, B);
-    evt_event_add_field_s(&e, "state", "SLEEP");
-    evt_event_add_field_u(&e, "next_thread", A);
+    tm_stop(&e, EVT_HOOK_STATE_WAITING);
+    tm_next(&e, A);
     evt_tl_add(&tl, &e);
     e = ev_(60, A, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
     evt_tl_add(&tl, &e);
@@ -218,12 +218,12 @@ static void threadx_style(void **st)
     evt_tl_free(&tl);
 }
 
-static evt_event hook_(uint64_t ts, uint64_t ctx, evt_kind k, const char *name, const char *state)
+static evt_event hook_(uint64_t ts, uint64_t ctx, evt_kind k, const char *name, evt_hook_state state)
 {
     evt_event e = ev_(ts, ctx, EVT_CTX_THREAD, k, name);
     target_(&e, ctx);
-    if (k == EVT_KIND_THREAD_STOP) evt_event_add_field_s(&e, "stop_reason", state);
-    else evt_event_add_field_s(&e, "state", state);
+    if (k == EVT_KIND_THREAD_STOP) tm_stop(&e, state);
+    else tm_runs_now(&e);
     return e;
 }
 
@@ -236,31 +236,35 @@ static void hooks_style(void **st)
     evt_tl tl;
     rec r;
     start(&tl, &r);
-    evt_event e = hook_(1, A, EVT_KIND_THREAD_RUN, "THREAD_RESUME", "TTS_RUN");
+    evt_event e = hook_(1, A, EVT_KIND_THREAD_RUN, "THREAD_RESUME", EVT_HOOK_STATE_READY);
     evt_tl_add(&tl, &e);
     e = ev_(2, A, EVT_CTX_THREAD, EVT_KIND_SVC_ENTER, "tk_wai_sem");
-    target_(&e, S);
+    tm_op(&e, EVT_OP_TAKE, S);
     evt_tl_add(&tl, &e);
-    e = hook_(3, A, EVT_KIND_THREAD_STOP, "THREAD_SUSPEND", "waiting");
+    e = hook_(3, A, EVT_KIND_THREAD_STOP, "THREAD_SUSPEND", EVT_HOOK_STATE_WAITING);
     evt_tl_add(&tl, &e);
-    e = hook_(4, B, EVT_KIND_THREAD_RUN, "THREAD_RESUME", "TTS_RUN");
+    e = hook_(4, B, EVT_KIND_THREAD_RUN, "THREAD_RESUME", EVT_HOOK_STATE_READY);
     evt_tl_add(&tl, &e);
-    e = hook_(6, B, EVT_KIND_THREAD_STOP, "THREAD_SUSPEND", "waiting");
+    e = hook_(6, B, EVT_KIND_THREAD_STOP, "THREAD_SUSPEND", EVT_HOOK_STATE_WAITING);
     evt_tl_add(&tl, &e);
     e = ev_(10, ISR, EVT_CTX_ISR, EVT_KIND_ISR_ENTER, "adc");
-    evt_event_add_field_u(&e, "irq", 7);
+    tm_irq(&e, 7);
     evt_tl_add(&tl, &e);
     e = ev_(11, ISR, EVT_CTX_ISR, EVT_KIND_SVC_ENTER, "tk_sig_sem");
-    target_(&e, S);
+    tm_op(&e, EVT_OP_GIVE, S);
     evt_tl_add(&tl, &e);
     e = ev_(12, ISR, EVT_CTX_ISR, EVT_KIND_SVC_EXIT, "tk_sig_sem");
+    e.m.has |= EVT_M_OP;
+    e.m.op = EVT_OP_GIVE;
     evt_tl_add(&tl, &e);
     e = ev_(13, ISR, EVT_CTX_ISR, EVT_KIND_ISR_EXIT, "adc");
-    evt_event_add_field_u(&e, "irq", 7);
+    tm_irq(&e, 7);
     evt_tl_add(&tl, &e);
-    e = hook_(14, A, EVT_KIND_THREAD_RUN, "THREAD_RESUME", "TTS_RUN");
+    e = hook_(14, A, EVT_KIND_THREAD_RUN, "THREAD_RESUME", EVT_HOOK_STATE_READY);
     evt_tl_add(&tl, &e);
     e = ev_(15, A, EVT_CTX_THREAD, EVT_KIND_SVC_EXIT, "tk_wai_sem");
+    e.m.has |= EVT_M_OP;
+    e.m.op = EVT_OP_TAKE;
     evt_tl_add(&tl, &e);
     evt_tl_finish(&tl);
 
@@ -306,21 +310,21 @@ static void nesting_and_loss(void **st)
     rec r;
     start(&tl, &r);
     evt_event e = ev_(0, A, EVT_CTX_THREAD, EVT_KIND_FUNC_ENTER, "enter");
-    evt_event_add_field_s(&e, "function", "outer");
+    tm_label(&e, "outer");
     evt_tl_add(&tl, &e);
     e = ev_(1, A, EVT_CTX_THREAD, EVT_KIND_FUNC_ENTER, "enter");
-    evt_event_add_field_s(&e, "function", "inner");
+    tm_label(&e, "inner");
     evt_tl_add(&tl, &e);
     e = ev_(2, ISR, EVT_CTX_ISR, EVT_KIND_ISR_ENTER, "ISR_ENTER");
-    evt_event_add_field_u(&e, "isr_id", 1);
+    tm_irq(&e, 1);
     evt_tl_add(&tl, &e);
     e = ev_(3, ISR, EVT_CTX_ISR, EVT_KIND_ISR_ENTER, "ISR_ENTER");
-    evt_event_add_field_u(&e, "isr_id", 2);
+    tm_irq(&e, 2);
     evt_tl_add(&tl, &e);
     e = ev_(4, ISR, EVT_CTX_ISR, EVT_KIND_ISR_EXIT, "ISR_EXIT");
     evt_tl_add(&tl, &e);
     e = ev_(5, A, EVT_CTX_THREAD, EVT_KIND_FUNC_EXIT, "exit"); /* closes inner, outer stays */
-    evt_event_add_field_s(&e, "function", "inner");
+    tm_label(&e, "inner");
     evt_tl_add(&tl, &e);
     evt_event_reset(&e);
     e.ts = 8;
@@ -332,7 +336,7 @@ static void nesting_and_loss(void **st)
     e = ev_(9, ISR, EVT_CTX_ISR, EVT_KIND_ISR_EXIT, "ISR_EXIT"); /* its enter was dropped at the loss */
     evt_tl_add(&tl, &e);
     e = ev_(10, A, EVT_CTX_THREAD, EVT_KIND_FUNC_ENTER, "enter");
-    evt_event_add_field_s(&e, "function", "again");
+    tm_label(&e, "again");
     evt_tl_add(&tl, &e);
     e = ev_(12, B, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
     evt_tl_add(&tl, &e);
