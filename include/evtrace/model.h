@@ -122,7 +122,9 @@ enum {
     EVT_M_KEEP_STATE = 1u << 11, /* a thread_stop that changes no state (ThreadX's priority change) */
     EVT_M_CTX_PRIO   = 1u << 12, /* ctx_prio: the recording context's current priority */
     EVT_M_LEVEL      = 1u << 13, /* level_kind, level: a counter of obj (queue depth, count) */
-    EVT_M_OWNER      = 1u << 14  /* owner (0: free), owner_count: a mutex's holder as recorded */
+    EVT_M_OWNER      = 1u << 14, /* owner (0: free), owner_count: a mutex's holder as recorded */
+    EVT_M_UNTIMED    = 1u << 15  /* the record has no time of its own (ts is the previous record's,
+                                  * 0 before any): it does not open the trace's time range */
 };
 
 /* What evt_meaning.level counts. X(NAME, text): text is the counter's display name. */

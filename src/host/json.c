@@ -196,6 +196,7 @@ void evt_json_meaning(evt_json *j, const evt_meaning *m)
             evt_json_ku64(j, evt_level_name((evt_level_kind)m->level_kind[i]), m->level[i]);
         evt_json_obj_end(j);
     }
+    if (m->has & EVT_M_UNTIMED) evt_json_kbool(j, "untimed", 1);
     if (m->has & EVT_M_OWNER) {
         evt_json_ku64(j, "owner", m->owner);
         evt_json_ku64(j, "owner_count", m->owner_count);

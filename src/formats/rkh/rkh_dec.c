@@ -574,6 +574,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         ev->name = "FWK_TCFG";
         ev->kind = EVT_KIND_MARKER;
         ev->ts = s->ts64;
+        ev->m.has |= EVT_M_UNTIMED; /* TCFG carries no timestamp: the trace starts at its first record */
         const rkh_evdef *d = &s->defs[id];
         size_t pos = 1;
         for (unsigned a = 0; a < d->nargs; a++) {

@@ -60,6 +60,7 @@ void evt_an_inv_event(evt_an_inversion *v, const evt_tl *tl, const evt_event *ev
         v->order_set = 1;
         v->lower_wins = !tl->higher_prio_wins;
     }
+    if (op_of(ev) == EVT_OP_INHERIT) v->inherits++;
     if (ev->kind != EVT_KIND_SVC && ev->kind != EVT_KIND_SVC_ENTER) return; /* acquires and releases are calls */
     int acq = op_of(ev) == EVT_OP_ACQUIRE, rel = op_of(ev) == EVT_OP_RELEASE;
     if ((!acq && !rel) || !(ev->flags & EVT_HAS_CTX)) return;
@@ -104,9 +105,31 @@ static uint64_t mid_overlap(const evt_an_inv_cand *c, uint32_t i)
     return d;
 }
 
+/* Append a copy of r to one of the instance lists (bounded at EVT_AN_MAX_INVERSIONS). */
+static evt_an_inv *keep_inv(evt_an_inversion *v, evt_an_inv **list, uint32_t *n, uint32_t *cap)
+{
+    if (*n >= EVT_AN_MAX_INVERSIONS) return NULL;
+    if (!evt_an_reserve((void **)list, cap, *n, sizeof **list)) { v->oom = 1; return NULL; }
+    evt_an_inv *r = &(*list)[(*n)++];
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
 static void finalize(evt_an_inversion *v, const evt_tl *tl, const evt_an_inv_cand *c, const evt_tl_state_iv *iv)
 {
     v->waits++;
+    evt_an_inv *bw = keep_inv(v, &v->blist, &v->nblist, &v->blistcap);
+    if (bw) { /* the bounded instance: who waited on whom, how long */
+        bw->t0 = iv->t0;
+        bw->t1 = iv->t1;
+        bw->high = c->high;
+        bw->low = c->low;
+        bw->low_id = c->low_id;
+        bw->mid = EVT_TL_NONE;
+        bw->prio_high = c->prio_high;
+        bw->prio_low = c->prio_low;
+        bw->obj = c->obj;
+    }
     uint64_t total = 0, best = 0;
     uint32_t mid = EVT_TL_NONE;
     for (uint32_t i = 0; i < c->nmid; i++) {
@@ -119,10 +142,8 @@ static void finalize(evt_an_inversion *v, const evt_tl *tl, const evt_an_inv_can
     }
     if (!total) return;
     v->count++;
-    if (v->nlist >= EVT_AN_MAX_INVERSIONS) return;
-    if (!evt_an_reserve((void **)&v->list, &v->listcap, v->nlist, sizeof *v->list)) { v->oom = 1; return; }
-    evt_an_inv *r = &v->list[v->nlist++];
-    memset(r, 0, sizeof *r);
+    evt_an_inv *r = keep_inv(v, &v->list, &v->nlist, &v->listcap);
+    if (!r) return;
     r->t0 = iv->t0;
     r->t1 = iv->t1;
     r->high = c->high;
@@ -202,6 +223,22 @@ void evt_an_inv_json(const evt_an_inversion *v, const evt_tl *tl, evt_json *j)
     evt_json_ku64(j, "waits", v->waits);
     evt_json_ku64(j, "unknown_priority", v->unknown_prio);
     evt_json_ku64(j, "truncated", v->truncated);
+    evt_json_ku64(j, "bounded", v->waits);     /* every wait of a higher on a lower holder */
+    evt_json_ku64(j, "unbounded", v->count);   /* those during which a middle context ran */
+    evt_json_ku64(j, "inheritances", v->inherits);
+    evt_json_key(j, "bounded_list");
+    evt_json_arr_begin(j);
+    for (uint32_t i = 0; i < v->nblist; i++) {
+        const evt_an_inv *r = &v->blist[i];
+        evt_json_obj_begin(j);
+        evt_json_ku64(j, "start", r->t0);
+        evt_json_ku64(j, "duration", r->t1 - r->t0);
+        evt_json_kstr(j, "mutex", evt_an_obj_label(tl, r->obj, b, sizeof b));
+        ctx_json(tl, j, "high", r->high, 0, r->prio_high);
+        ctx_json(tl, j, "low", r->low, r->low_id, r->prio_low);
+        evt_json_obj_end(j);
+    }
+    evt_json_arr_end(j);
     evt_json_key(j, "list");
     evt_json_arr_begin(j);
     for (uint32_t i = 0; i < v->nlist; i++) {
@@ -223,8 +260,9 @@ void evt_an_inv_json(const evt_an_inversion *v, const evt_tl *tl, evt_json *j)
 void evt_an_inv_text(const evt_an_inversion *v, const evt_tl *tl, FILE *out)
 {
     char bh[96], bl[96], bm[96], bo[96];
-    fprintf(out, "Priority inversions: %" PRIu64 " (of %" PRIu64 " waits on a mutex held by a lower priority)\n",
-            v->count, v->waits);
+    fprintf(out, "Priority inversions: %" PRIu64 " unbounded (a middle priority ran) of %" PRIu64
+                 " bounded (waits on a mutex held by a lower priority); %" PRIu64 " inheritance(s) recorded\n",
+            v->count, v->waits, v->inherits);
     for (uint32_t i = 0; i < v->nlist && i < 10; i++) {
         const evt_an_inv *r = &v->list[i];
         fprintf(out, "  at %" PRIu64 " for %" PRIu64 " %s: %s waits on %s held by %s while %s runs %" PRIu64 "\n",
@@ -238,6 +276,7 @@ void evt_an_inv_free(evt_an_inversion *v)
 {
     evt_u64map_free(&v->holder);
     evt_free(v->holders);
+    evt_free(v->blist);
     evt_free(v->cand);
     evt_free(v->list);
     memset(v, 0, sizeof *v);

@@ -16,7 +16,11 @@
  * contexts, and middle_time, the time middle contexts ran while L was ready (the one that ran
  * longest is named). A holder that is itself blocked or asleep is not delayed by M: no inversion.
  * Intervals are kept per wait up to EVT_AN_INV_IVS each (more are counted in `truncated`).
- * Single-CPU reasoning: a middle context still running when the wait ends is not seen. */
+ * Single-CPU reasoning: a middle context still running when the wait ends is not seen.
+ * As RTOS users count them: every such wait is a *bounded* inversion (H waits on a lower holder:
+ * what ThreadX's and FreeRTOS's inheritance counters count), listed in blist; the ones during
+ * which a middle context ran are *unbounded* (count, list). Inheritances the kernel itself
+ * recorded (m.op EVT_OP_INHERIT) are counted in inherits. */
 #ifndef EVT_ANALYSIS_INVERSION_H
 #define EVT_ANALYSIS_INVERSION_H
 
@@ -59,9 +63,12 @@ typedef struct evt_an_inversion {
     uint32_t nholders, holdcap;
     evt_an_inv_cand *cand;     /* open waits */
     uint32_t ncand, candcap;
-    evt_an_inv *list;
+    evt_an_inv *list;          /* unbounded inversions (a middle context ran) */
     uint32_t nlist, listcap;
+    evt_an_inv *blist;         /* bounded inversions: every wait of a higher on a lower holder */
+    uint32_t nblist, blistcap;
     uint64_t count, waits, unknown_prio;
+    uint64_t inherits;         /* priority inheritances the kernel recorded (m.op inherit) */
     uint64_t truncated;        /* waits with more intervals than EVT_AN_INV_IVS */
     int oom;
 } evt_an_inversion;

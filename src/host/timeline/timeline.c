@@ -659,6 +659,12 @@ uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
     uint64_t t = evt_tl_time(tl, ev);
     uint32_t cpu = (ev->flags & EVT_HAS_CPU) ? (ev->cpu < EVT_TL_MAX_CPUS ? ev->cpu : EVT_TL_MAX_CPUS - 1) : 0;
     evt_tl_cpu *cp = &tl->cpus[cpu];
+    if (!tl->have_t && (ev->m.has & EVT_M_UNTIMED)) { /* configuration before the first timed record */
+        tl->events++;
+        tl->cur = ev;
+        tl->cur_ctx = EVT_TL_NONE;
+        return EVT_TL_NONE;
+    }
     if (cp->seen && t < cp->prev_t) t = cp->prev_t;
     if (!cp->seen) { cp->seen = 1; cp->idle_since = t; }
     if (cpu + 1 > tl->ncpus) tl->ncpus = cpu + 1;

@@ -43,6 +43,8 @@
  *   be running, contexts show only their slices and, at finish, one `active` interval each from
  *   its first to its last event (activity, not CPU time). The first scheduling event
  *   (thread_run/thread_stop) turns scheduling on (an RKH stream whose hooks appear).
+ * - A record without a time of its own (EVT_M_UNTIMED: RKH's TCFG) before the first timed one
+ *   is counted and otherwise ignored: the trace's time range starts at its first timed record.
  * - A lost event drops every open ISR and slice (closed at the loss, `truncated`), makes every
  *   running context's state unknown until its next event, and emits a lost range from the
  *   previous event's time to the loss's.

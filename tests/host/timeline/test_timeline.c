@@ -444,12 +444,93 @@ static void time_and_cpus(void **st)
     evt_tl_free(&tl);
 }
 
+/* A trace that records no scheduling (caps without EVT_CAP_SCHED, as XRay's): no switches, no
+ * running/ready states, no idle time; each context gets one `active` interval from its first to
+ * its last event; its slices are there. Its first thread_run turns scheduling on. */
+static void no_scheduling_is_activity(void **st)
+{
+    (void)st;
+    evt_tl tl;
+    rec r;
+    start(&tl, &r);
+    evt_tl_set_trace(&tl, EVT_CAP_FUNCS | EVT_CAP_USER, 1, 0);
+    evt_event e = ev_(10, A, EVT_CTX_THREAD, EVT_KIND_FUNC_ENTER, "enter");
+    tm_label(&e, "f");
+    evt_tl_add(&tl, &e);
+    e = ev_(20, B, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
+    evt_tl_add(&tl, &e);
+    e = ev_(30, A, EVT_CTX_THREAD, EVT_KIND_FUNC_EXIT, "exit");
+    tm_label(&e, "f");
+    evt_tl_add(&tl, &e);
+    e = ev_(50, B, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
+    evt_tl_add(&tl, &e);
+    evt_tl_finish(&tl);
+    assert_int_equal(r.nsw, 0);
+    assert_int_equal(tl.idle_time, 0);
+    assert_int_equal(r.nst, 2);
+    for (uint32_t k = 0; k < r.nst; k++) assert_int_equal(r.st[k].state, EVT_TL_ACTIVE);
+    uint32_t a = ix_(&tl, A), b = ix_(&tl, B);
+    for (uint32_t k = 0; k < r.nst; k++) {
+        if (r.st[k].ctx == a) { assert_int_equal(r.st[k].t0, 10); assert_int_equal(r.st[k].t1, 30); }
+        if (r.st[k].ctx == b) { assert_int_equal(r.st[k].t0, 20); assert_int_equal(r.st[k].t1, 50); }
+    }
+    assert_int_equal(tl.ctxs[a]->run_time, 0);
+    assert_int_equal(r.nsl, 1);
+    assert_string_equal(r.sl_name[0], "f");
+    evt_tl_free(&tl);
+
+    start(&tl, &r); /* the hooks appear: scheduling from the first switch record on */
+    evt_tl_set_trace(&tl, EVT_CAP_USER, 1, 0);
+    e = ev_(5, A, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
+    evt_tl_add(&tl, &e);
+    e = hook_(10, B, EVT_KIND_THREAD_RUN, "thread_in", EVT_HOOK_STATE_READY);
+    evt_tl_add(&tl, &e);
+    e = ev_(20, B, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
+    evt_tl_add(&tl, &e);
+    evt_tl_finish(&tl);
+    assert_true(tl.sched);
+    assert_true(tl.caps & EVT_CAP_SCHED);
+    assert_int_equal(r.nsw, 1);
+    expect_switch(&r.sw[0], 10, EVT_TL_NONE, ix_(&tl, B), EVT_TL_READY);
+    evt_tl_free(&tl);
+}
+
+/* A record without a time of its own (a configuration record) before the first timed one does not
+ * start the trace's time range at its ts of 0. */
+static void untimed_configuration_record(void **st)
+{
+    (void)st;
+    evt_tl tl;
+    rec r;
+    start(&tl, &r);
+    evt_event e;
+    evt_event_reset(&e);
+    e.kind = EVT_KIND_MARKER;
+    e.name = "CONFIG";
+    e.ts = 0;
+    e.m.has |= EVT_M_UNTIMED;
+    evt_tl_add(&tl, &e);
+    e = ev_(850000, A, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
+    evt_tl_add(&tl, &e);
+    e = ev_(850100, A, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
+    evt_tl_add(&tl, &e);
+    evt_tl_finish(&tl);
+    assert_int_equal(tl.first, 850000);
+    assert_int_equal(tl.last, 850100);
+    assert_int_equal(tl.events, 3);
+    assert_int_equal(tl.nctx, 1);
+    assert_int_equal(tl.ctxs[0]->run_time, 100);
+    evt_tl_free(&tl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(threadx_style),
         cmocka_unit_test(hooks_style),
         cmocka_unit_test(nesting_and_loss),
+        cmocka_unit_test(no_scheduling_is_activity),
+        cmocka_unit_test(untimed_configuration_record),
         cmocka_unit_test(lost_isr_exit),
         cmocka_unit_test(time_and_cpus),
     };
