@@ -162,11 +162,29 @@ static const char *text_put(char *buf, size_t *used, const char *s, size_t n)
 
 /* Replace the event's non-UTF-8 strings by sanitized copies in r->text (valid ones, the usual case,
  * cost one scan). Sizes first, so r->text grows at most once per event and earlier copies stay put. */
+enum { ALIAS_NONE_ = -1, ALIAS_NAME_ = -2, ALIAS_TARGET_ = -3 };
+
+/* Which already-checked string of ev the pointer p is (a field index, or ALIAS_*). */
+static int alias_of_(const evt_event *ev, const char *p)
+{
+    if (!p) return ALIAS_NONE_;
+    if (p == ev->name) return ALIAS_NAME_;
+    if (p == ev->target_name) return ALIAS_TARGET_;
+    for (uint32_t i = 0; i < ev->nfields; i++)
+        if (ev->fields[i].is_str && ev->fields[i].str == p) return (int)i;
+    return ALIAS_NONE_;
+}
+
 static evt_status sanitize_text(evt_reader *r, evt_event *ev)
 {
-    size_t need = text_need_z(ev->name) + text_need_z(ev->ctx_name) + text_need_z(ev->target_name) +
-                  text_need_z(ev->m.label) + text_need_z(ev->m.next_name) + text_need_z(ev->m.obj_name) +
-                  text_need_z(ev->m.sm_state);
+    /* the meaning block's strings mostly alias a string checked here already (a label is the
+     * "function" field, obj_name the target's name): those are checked once and follow its copy */
+    const char **ms[4] = {&ev->m.label, &ev->m.next_name, &ev->m.obj_name, &ev->m.sm_state};
+    int alias[4];
+    for (int k = 0; k < 4; k++) alias[k] = alias_of_(ev, *ms[k]);
+    size_t need = text_need_z(ev->name) + text_need_z(ev->ctx_name) + text_need_z(ev->target_name);
+    for (int k = 0; k < 4; k++)
+        if (alias[k] == ALIAS_NONE_) need += text_need_z(*ms[k]);
     for (uint32_t i = 0; i < ev->nfields; i++)
         if (ev->fields[i].is_str) need += text_need_z(ev->fields[i].str);
     if (ev->data && ev->data_is_text) need += text_need((const char *)ev->data, ev->data_len);
@@ -183,12 +201,19 @@ static evt_status sanitize_text(evt_reader *r, evt_event *ev)
     TEXT_FIX_(ev->name);
     TEXT_FIX_(ev->ctx_name);
     TEXT_FIX_(ev->target_name);
-    TEXT_FIX_(ev->m.label);
-    TEXT_FIX_(ev->m.next_name);
-    TEXT_FIX_(ev->m.obj_name);
-    TEXT_FIX_(ev->m.sm_state);
     for (uint32_t i = 0; i < ev->nfields; i++)
         if (ev->fields[i].is_str) TEXT_FIX_(ev->fields[i].str);
+    for (int k = 0; k < 4; k++) {
+        if (alias[k] == ALIAS_NONE_) {
+            TEXT_FIX_(*ms[k]);
+        } else if (alias[k] == ALIAS_NAME_) {
+            *ms[k] = ev->name;
+        } else if (alias[k] == ALIAS_TARGET_) {
+            *ms[k] = ev->target_name;
+        } else if (alias[k] >= 0 && (uint32_t)alias[k] < ev->nfields) {
+            *ms[k] = ev->fields[alias[k]].str;
+        }
+    }
 #undef TEXT_FIX_
     if (ev->data && ev->data_is_text && !evt_utf8_valid((const char *)ev->data, ev->data_len)) {
         size_t at = used;

@@ -244,11 +244,13 @@ int evt_stats_add(evt_stats *s, const evt_event *ev)
     if (!s->tl_ready && !tl_start_(s)) return 0;
     s->events++;
     uint64_t t = evt_stats_event_time(s, ev);
-    if (!s->have_ts || t < s->first_ts) s->first_ts = t;
-    if (!s->have_ts || t > s->last_ts) s->last_ts = t;
-    if (!s->have_ts || ev->ts < s->first_raw) s->first_raw = ev->ts;
-    if (!s->have_ts || ev->ts > s->last_raw) s->last_raw = ev->ts;
-    if (!s->have_ts) { s->have_ts = 1; s->tl_origin = t; }
+    if (s->have_ts || !(ev->m.has & EVT_M_UNTIMED)) { /* an untimed first record opens no range (timeline.h) */
+        if (!s->have_ts || t < s->first_ts) s->first_ts = t;
+        if (!s->have_ts || t > s->last_ts) s->last_ts = t;
+        if (!s->have_ts || ev->ts < s->first_raw) s->first_raw = ev->ts;
+        if (!s->have_ts || ev->ts > s->last_raw) s->last_raw = ev->ts;
+        if (!s->have_ts) { s->have_ts = 1; s->tl_origin = t; }
+    }
     uint32_t cn = (ev->flags & EVT_HAS_CPU) ? ev->cpu : 0;
     if (cn >= EVT_TL_MAX_CPUS) cn = EVT_TL_MAX_CPUS - 1;
     if (cn + 1 > s->ncpus) s->ncpus = cn + 1;
