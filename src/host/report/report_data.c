@@ -98,7 +98,8 @@ static void meta_(const evt_report *r, evt_json *j, const void *arg)
     evt_json_ku64(j, "clock_hz", r->clock_hz);
     evt_json_kstr(j, "clock_source", r->clock_source);
     evt_json_ku64(j, "origin", o);
-    evt_json_ku64(j, "shift", r->have_base ? r->base - o : 0);
+    /* signed: an untimed first record (RKH TCFG at 0) lies before the origin, the first timed one */
+    evt_json_ki64(j, "shift", r->have_base ? (int64_t)(r->base - o) : 0);
     evt_json_ku64(j, "duration", tl->have_t ? tl->last - tl->first : 0);
     evt_json_ku64(j, "events", r->events);
     evt_json_ku64(j, "listed", r->listed);
