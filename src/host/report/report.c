@@ -207,7 +207,10 @@ int evt_report_add(evt_report *r, const evt_event *ev)
 {
     if (r->oom || !start_(r)) return 0;
     uint64_t t = evt_tl_time(&r->tl, ev);
-    if (!r->have_base) {
+    /* records without a time of their own before the first timed one (RKH's TCFG) are listed at
+     * the first timed record's time: the list's times start where the timeline does */
+    int untimed_head = (ev->m.has & EVT_M_UNTIMED) && !r->have_base;
+    if (!r->have_base && !untimed_head) {
         r->have_base = 1;
         r->base = r->prev_t = t;
     }
@@ -219,8 +222,8 @@ int evt_report_add(evt_report *r, const evt_event *ev)
         char fb[1024];
         field_text_(ev, fb, sizeof fb);
         r->listed++;
-        i_(r, RP_COL_ev_t, (int64_t)(t - r->prev_t));
-        r->prev_t = t;
+        i_(r, RP_COL_ev_t, untimed_head ? 0 : (int64_t)(t - r->prev_t));
+        if (!untimed_head) r->prev_t = t;
         idx_(r, RP_COL_ev_c, ctx);
         u_(r, RP_COL_ev_k, (uint64_t)ev->kind);
         u_(r, RP_COL_ev_n, rp_str(r, ev->name));
