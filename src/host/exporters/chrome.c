@@ -591,6 +591,14 @@ static evt_status event(void *state, const evt_event *ev)
         buf_str_(s, evt_kind_name(ev->kind));
         args_of(s, ev);
         BUF_LIT(s, "}");
+    } else if (idx == EVT_TL_NONE && (ev->m.has & EVT_M_UNTIMED) && ev->kind != EVT_KIND_LOST) {
+        /* a record without a time of its own before the trace's first (RKH's TCFG): a global
+         * instant at the time it carries, outside every context */
+        common(s, "i", ev->name, 1, tm);
+        BUF_LIT(s, ",\"s\":\"g\",\"cat\":");
+        buf_str_(s, evt_kind_name(ev->kind));
+        args_of(s, ev);
+        BUF_LIT(s, "}");
     }
     return ferror(s->out) ? EVT_ERR_IO : EVT_OK;
 }
