@@ -14,6 +14,7 @@
 #include "evtrace/rkh.h"
 #include "formats/rkh/rkh_defs.h"
 #include "formats/rkh/rkh_hooks.h"
+#include "kernel/utk/utk_fncd.h"
 
 EVT_HOOK_DECLARE_BACKEND(rkh)
 
@@ -140,11 +141,71 @@ static void test_filtered_hooks_write_nothing(void **st)
     evt_rkh_hooks_attach(NULL);
 }
 
+/* The hooks reader on par with TXTB's: with hook.kernel_info naming μT-Kernel, a service gets its
+ * kernel's label, operation, object type and result; an interrupt named by hook.obj_create its name
+ * and id; thread_out its stop state; the stream records scheduling from its hooks on. */
+static void test_hooks_meaning_from_the_profile(void **st)
+{
+    (void)st;
+    evt_rkh_recorder r;
+    evt_rkh_config cfg;
+    evt_rkh_config_default(&cfg);
+    g_out.n = 0;
+    evt_rkh_init(&r, &cfg, g_ring, sizeof g_ring, evt_test_clock32, 1000u);
+    evt_rkh_set_sink(&r, sink, &g_out);
+    evt_rkh_hooks_attach(&r);
+    const uintptr_t sargs[3] = {0x7, 0x1, 0x64};
+    evt_rkh_hook_kernel_info(EVT_HOOK_KERNEL_UTKERNEL, 2);
+    evt_rkh_hook_obj_create(EVT_HOOK_OBJ_INTERRUPT, 11, "adc", 0);
+    evt_rkh_hook_thread_in(0x20000100u, 5);
+    evt_rkh_hook_isr_enter(11);
+    evt_rkh_hook_isr_exit(11);
+    evt_rkh_hook_svc_enter(UTK_TFN_tk_wai_sem, 3, sargs);
+    evt_rkh_hook_svc_leave(UTK_TFN_tk_wai_sem, -50, 1); /* E_TMOUT */
+    evt_rkh_hook_thread_out(0x20000100u, EVT_HOOK_STATE_WAITING, 4);
+    evt_rkh_hooks_attach(NULL);
+
+    evt_reader *rd;
+    char err[256];
+    assert_int_equal(evt_reader_open_mem(g_out.p, g_out.n, NULL, NULL, NULL, NULL, &rd, err, sizeof err), EVT_OK);
+    assert_false(rd->caps & EVT_CAP_SCHED); /* RKH's own records hold no scheduling */
+    evt_event ev;
+    assert_int_equal(next_user(rd, &ev), EVT_OK); /* kernel_info */
+    assert_int_equal(rd->kernel, EVT_HOOK_KERNEL_UTKERNEL);
+    assert_true(rd->caps & EVT_CAP_SCHED);
+    assert_int_equal(next_user(rd, &ev), EVT_OK); /* obj_create */
+    assert_true(ev.m.has & EVT_M_OBJ_TYPE);
+    assert_int_equal(ev.m.obj_type, EVT_HOOK_OBJ_INTERRUPT);
+    assert_int_equal(next_user(rd, &ev), EVT_OK); /* thread_in */
+    assert_true(ev.m.has & EVT_M_RUNS_NOW);
+    assert_int_equal(ev.m.ctx_prio, 5);
+    assert_int_equal(next_user(rd, &ev), EVT_OK); /* isr_enter */
+    assert_true((ev.m.has & (EVT_M_IRQ | EVT_M_LABEL)) == (EVT_M_IRQ | EVT_M_LABEL));
+    assert_int_equal(ev.m.irq, 11);
+    assert_string_equal(ev.m.label, "adc");
+    assert_int_equal(next_user(rd, &ev), EVT_OK); /* isr_exit */
+    assert_int_equal(next_user(rd, &ev), EVT_OK); /* svc_enter */
+    assert_string_equal(ev.m.label, "tk_wai_sem");
+    assert_true(ev.m.has & EVT_M_OP);
+    assert_int_equal(ev.m.op, EVT_OP_TAKE);
+    assert_int_equal(ev.m.obj, 0x7);
+    assert_int_equal(ev.m.obj_type, EVT_HOOK_OBJ_SEMAPHORE);
+    assert_int_equal(next_user(rd, &ev), EVT_OK); /* svc_leave */
+    assert_string_equal(ev.m.label, "tk_wai_sem"); /* pairs with its enter by label */
+    assert_int_equal(ev.m.op_result, EVT_RES_TIMEOUT);
+    assert_int_equal(next_user(rd, &ev), EVT_OK); /* thread_out */
+    assert_true(ev.m.has & EVT_M_STOP_STATE);
+    assert_int_equal(ev.m.stop_state, EVT_HOOK_STATE_WAITING);
+    assert_int_equal(next_user(rd, &ev), EVT_END);
+    evt_reader_close(rd);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_hook_round_trips),
         cmocka_unit_test(test_filtered_hooks_write_nothing),
+        cmocka_unit_test(test_hooks_meaning_from_the_profile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
