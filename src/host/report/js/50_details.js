@@ -49,7 +49,12 @@ function hit(x, yCanvas) {
 function describe(h) {
   var rows = [], title = '';
   function add(k, v) { if (v !== '' && v !== null && v !== undefined) rows.push([k, v]); }
-  function span(t0, t1) { add('start', fmtT(t0)); add('end', fmtT(t1)); add('duration', fmtDur(t1 - t0)); }
+  /* the absolute time beside the relative one: the value SQL, ClickHouse and the analyses use */
+  function abs(t) { return fmtInt(t + D.origin) + (NS ? ' ns' : ' ticks'); }
+  function span(t0, t1) {
+    add('start', fmtT(t0)); add('end', fmtT(t1)); add('duration', fmtDur(t1 - t0));
+    add('start (trace time)', abs(t0)); add('end (trace time)', abs(t1));
+  }
   var b;
   if (h.kind === 'state') {
     b = h.ref * 8; var stn = D.state_names[D.states[b + 1]];
@@ -76,7 +81,7 @@ function describe(h) {
   } else if (h.kind === 'event') {
     var e = h.ev;
     title = 'Event: ' + strOf(D.ev.n[e]);
-    add('#', fmtInt(e)); add('time', fmtT(evT[e])); add('context', ctxName(D.ev.c[e])); add('kind', D.kinds[D.ev.k[e]]);
+    add('#', fmtInt(e)); add('time', fmtT(evT[e])); add('trace time', abs(evT[e])); add('context', ctxName(D.ev.c[e])); add('kind', D.kinds[D.ev.k[e]]);
     add('name', strOf(D.ev.n[e])); add('byte offset', '0x' + D.ev.o[e].toString(16));
     (D.ev.f[e] || '').split('\t').forEach(function (kv) {
       var p = kv.indexOf('=');
