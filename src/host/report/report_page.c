@@ -1,7 +1,7 @@
 /* The report page: the embedded template (src/host/report/report.html) with its markers replaced
- * by the title, the stylesheet, the script and the two JSON blocks. Inside the JSON blocks every
- * '<' is written as \u003c (JSON has '<' only inside strings), so no name in a trace can close
- * the script element ("</script") or open an HTML comment. */
+ * by the title, the stylesheet, the script and the two JSON blocks (written escaped by
+ * report_json.c; the data block by report_data.c). Calls data and JSON writers; nothing calls
+ * back into it but report.c. */
 #include "host/report/report_impl.h"
 
 #include <inttypes.h>
@@ -20,33 +20,6 @@ static void esc_html_(FILE *o, const char *s)
         default: fputc(*s, o);
         }
     }
-}
-
-void rp_put_json(FILE *o, const char *s, size_t n)
-{
-    size_t run = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] != '<') continue;
-        fwrite(s + run, 1, i - run, o);
-        fputs("\\u003c", o);
-        run = i + 1;
-    }
-    fwrite(s + run, 1, n - run, o);
-}
-
-int rp_json_escaped(FILE *o, const evt_report *r, rp_json_fn write, const void *arg)
-{
-    char *buf = NULL;
-    size_t n = 0;
-    FILE *m = open_memstream(&buf, &n);
-    if (!m) return 0;
-    evt_json j;
-    evt_json_init(&j, m, 0);
-    write(r, &j, arg);
-    int ok = fclose(m) == 0;
-    if (ok) rp_put_json(o, buf, n);
-    free(buf);
-    return ok;
 }
 
 static void analyses_json_(const evt_report *r, evt_json *j, const void *arg)
