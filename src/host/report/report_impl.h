@@ -1,5 +1,5 @@
-/* Private to the report (report.c collects, report_data.c writes the page's JSON, report_json.c escapes it, report_page.c
- * the page): what the timeline's sink reported, streamed as flat JSON arrays. Times are in the
+/* Private to the report (report.c collects, report_data.c writes the page's JSON, report_json.c
+ * escapes it, report_page.c the page): what the timeline's sink reported, streamed as flat JSON arrays. Times are in the
  * timeline's unit (ns when the clock is known, else ticks), relative to the first event's time
  * (signed: merged buffers may hold earlier ones); the JSON's "shift" moves them to the trace's
  * earliest time. Indexes are the timeline's context/object indexes (-1: none); strings are ids
@@ -57,8 +57,8 @@ struct evt_report {
 uint32_t rp_str(evt_report *r, const char *s);
 /* Write s[0..n) with every '<' as \u003c (report_json.c). */
 void rp_put_json(FILE *o, const char *s, size_t n);
-/* (report_json.c) Run write(r, j, arg) into memory, then copy what it wrote to o through rp_put_json. Returns 0
- * on a memory or write error. */
+/* (report_json.c) Run write(r, j, arg) into memory, then copy what it wrote to o through
+ * rp_put_json. Returns 0 on a memory or write error. */
 typedef void (*rp_json_fn)(const evt_report *r, evt_json *j, const void *arg);
 int rp_json_escaped(FILE *o, const evt_report *r, rp_json_fn write, const void *arg);
 /* The page's data JSON, escaped (report_data.c). Returns 0 on a write or memory error. */
