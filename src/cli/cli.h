@@ -83,7 +83,17 @@ void cli_print_options(const cli_command *c, FILE *o);
 evt_reader *cli_open(const cli_args *a, int *code);
 /* Exit code after reading: EXIT_DATA if the data had errors or the read failed part-way. */
 int cli_finish(evt_reader *r, evt_status last);
-/* Print an error for the command: "evtrace CMD: message". */
+/* Print an error for the command: "evtrace CMD: message", terminal-safe (host/safe_text.h:
+ * control bytes and invalid UTF-8 from file names, traces or servers shown as \x1b, \n, ...). */
 void cli_err(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* fprintf(stderr, ...) made terminal-safe the same way (a final newline is kept). */
+void cli_eprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* s made terminal-safe, in one of four rotating static buffers (at most 4 KiB, cut with "..."):
+ * for a printf argument on human-readable output. Not reentrant. */
+const char *cli_safe(const char *s);
+/* The input is a live stream (--follow, --listen, --serial, or "-"). */
+int cli_is_live(const cli_args *a);
+/* "SIGINT", "SIGTERM", ... */
+const char *cli_signal_name(int sig);
 
 #endif

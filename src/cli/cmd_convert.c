@@ -79,17 +79,28 @@ static int run(const cli_args *a)
     cli_output out;
     int code = cli_output_begin(&out, "convert", a->out, x->is_dir, x->streams, a->force);
     if (code) return code;
+    int live = cli_is_live(a) && cli_live_arm() == 0; /* Ctrl-C ends the stream, not the capture */
     evt_reader *r = cli_open(a, &code);
-    if (!r) { cli_output_abort(&out); return code; }
+    if (!r) {
+        cli_output_abort(&out);
+        if (live) cli_live_disarm();
+        return code;
+    }
     evt_status last = EVT_END;
     code = export_(a, x, r, cli_output_path(&out), &last);
     if (code == 0) code = cli_output_commit(&out);
     else cli_output_abort(&out);
+    int stopped = live ? cli_live_stopped() : 0;
+    if (live) cli_live_disarm();
     if (code == 0) {
         code = cli_finish(r, last);
-        if (!a->quiet)
-            fprintf(stderr, "evtrace convert: wrote %s (%s, %llu events)\n", out.to_stdout ? "standard output" : a->out,
-                    x->name, (unsigned long long)r->events);
+        const char *where = out.to_stdout ? "standard output" : a->out;
+        if (stopped) /* always said, even with -q: the user ended the capture and must see what it kept */
+            cli_eprintf("evtrace convert: stopped by %s: kept %llu events in %s (%s)\n", cli_signal_name(stopped),
+                    (unsigned long long)r->events, cli_safe(where), x->name);
+        else if (!a->quiet)
+            cli_eprintf("evtrace convert: wrote %s (%s, %llu events)\n", cli_safe(where), x->name,
+                    (unsigned long long)r->events);
     }
     evt_reader_close(r);
     return code;
@@ -105,7 +116,8 @@ const cli_command cli_cmd_convert = {
     ".evtrace-output marker); --force replaces other directories and symbolic links too.\n"
     "-o - writes to standard output (chrome, perfetto; not ctf, a directory, nor sqlite).\n"
     "--follow, --listen, --serial decode a live stream as it arrives; OUT is complete when the\n"
-    "stream ends (the writer closes, or --idle-exit passes).\n"
+    "stream ends (the writer closes, or --idle-exit passes), or at Ctrl-C (SIGINT, SIGTERM,\n"
+    "SIGHUP): OUT keeps what arrived and the count is printed; a second signal abandons OUT.\n"
     "--to clickhouse -o http://HOST:PORT/?database=DB loads each FILE as one trace into a\n"
     "ClickHouse server (tables from `evtrace clickhouse-schema`), every row with its --trace-id\n"
     "and the --label KEY=VALUE pairs; see docs/clickhouse.md.",

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "cli.h"
 #include "cli_progress.h"
+#include "cli_signal.h"
 #include "convert_clickhouse.h"
 #include "host/exporters/clickhouse.h"
 
@@ -47,10 +48,13 @@ static int load_one_(const cli_args *a, const char *file, const char *trace_id)
         return EXIT_INPUT;
     }
     code = cli_finish(r, st);
+    if (cli_live_stopped()) /* always said: the user ended the capture and must see what it kept */
+        cli_eprintf("evtrace convert: stopped by %s: kept %llu events in trace %s\n", cli_signal_name(cli_live_stopped()),
+                    (unsigned long long)r->events, evt_ch_trace_id(l));
     if (!a->quiet) {
         char rows[512];
         evt_ch_committed_text(l, rows, sizeof rows);
-        fprintf(stderr, "evtrace convert: %s: trace %s loaded (%llu events; rows: %s)\n", file, evt_ch_trace_id(l),
+        cli_eprintf("evtrace convert: %s: trace %s loaded (%llu events; rows: %s)\n", file, evt_ch_trace_id(l),
                 (unsigned long long)r->events, rows);
     }
     evt_ch_free(l);
@@ -74,7 +78,11 @@ int cli_convert_clickhouse(const cli_args *a)
     int worst = 0;
     for (int i = 0; i < nfiles; i++) {
         const char *file = i == 0 ? a->file : a->extra[i - 1];
+        cli_args one = *a;
+        one.file = file;
+        int live = cli_is_live(&one) && cli_live_arm() == 0; /* Ctrl-C ends the stream: the load completes */
         int code = load_one_(a, file, a->ntrace_id ? a->trace_id[i] : NULL);
+        if (live) cli_live_disarm();
         if (code == EXIT_INPUT || code == EXIT_USAGE) {
             if (i + 1 < nfiles) cli_err("convert", "stopped: %d of %d FILEs loaded, the rest not tried", i, nfiles);
             return code;
