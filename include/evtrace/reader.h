@@ -71,6 +71,7 @@ struct evt_reader {
     uint64_t fail_offset;
     char *text;               /* sanitized copies of the current event's non-UTF-8 strings */
     size_t text_cap;
+    int text_safe;            /* evt_reader_set_text_safe: strings escaped for a terminal */
 };
 
 /* Where a reader's clock frequency comes from ("clock_source" in JSON). */
@@ -106,6 +107,11 @@ evt_status evt_reader_open_stream(evt_source *src, const char *format, const evt
  * bytes that are not are replaced, each invalid sequence by U+FFFD, so every output shows the same
  * text. */
 evt_status evt_reader_next(evt_reader *r, evt_event *ev);
+/* Text-safe mode for human-readable output (on = 1): every string of later events is also
+ * terminal-safe -- control bytes shown as \x1b, \n, \t, invalid UTF-8 bytes as \xHH, C1 controls
+ * and bidirectional overrides as \uHHHH -- so no trace can move a terminal's cursor, retitle it
+ * or forge output lines. Off (the default) for JSON and the exporters, which escape exactly. */
+void evt_reader_set_text_safe(evt_reader *r, int on);
 void evt_reader_close(evt_reader *r);
 
 /* Clock model. Every event evt_reader_next returns carries t_ns (EVT_HAS_TNS) whenever the clock

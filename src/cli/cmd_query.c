@@ -13,6 +13,7 @@
 #include "cli_progress.h"
 #include "evtrace/exporter.h"
 #include "evtrace/json.h"
+#include "host/safe_text.h"
 #include "query_guard.h"
 
 static int is_sqlite_file(const char *path)
@@ -72,7 +73,9 @@ static void print_row_text(sqlite3_stmt *q, int ncol)
             const unsigned char *b = sqlite3_column_blob(q, i);
             for (int k = 0; k < sqlite3_column_bytes(q, i); k++) printf("%02x", b[k]);
         } else if (sqlite3_column_type(q, i) != SQLITE_NULL) {
-            fputs((const char *)sqlite3_column_text(q, i), stdout);
+            /* terminal-safe: a tab or newline inside a value cannot shift columns or forge rows */
+            const char *v = (const char *)sqlite3_column_text(q, i); /* before _bytes: its length in UTF-8 */
+            evt_text_fput(v, (size_t)sqlite3_column_bytes(q, i), stdout);
         }
     }
     putchar('\n');
@@ -134,7 +137,7 @@ static int run_sql(const cli_args *a, const char *db_path)
         }
         int ncol = sqlite3_column_count(q);
         if (!a->json && ncol > 0) {
-            for (int i = 0; i < ncol; i++) printf("%s%s", i ? "\t" : "", sqlite3_column_name(q, i));
+            for (int i = 0; i < ncol; i++) printf("%s%s", i ? "\t" : "", cli_safe(sqlite3_column_name(q, i)));
             putchar('\n');
         }
         int rc;

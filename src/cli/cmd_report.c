@@ -79,7 +79,7 @@ static int run(const cli_args *a)
         int c2 = cli_output_commit(&out);
         if (c2) code = c2;
         else if (!a->quiet)
-            fprintf(stderr, "evtrace report: wrote %s (%llu events, %u contexts)\n",
+            cli_eprintf("evtrace report: wrote %s (%llu events, %u contexts)\n",
                     out.to_stdout ? "standard output" : a->out, (unsigned long long)evt_report_events(rep),
                     evt_report_contexts(rep));
     }

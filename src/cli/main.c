@@ -76,7 +76,7 @@ int main(int argc, char **argv)
     }
     const cli_command *c = cli_command_find(cmd);
     if (!c) {
-        fprintf(stderr, "evtrace: unknown command '%s'\n\n", cmd);
+        fprintf(stderr, "evtrace: unknown command '%s'\n\n", cli_safe(cmd));
         usage(stderr);
         return EXIT_USAGE;
     }

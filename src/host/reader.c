@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "evtrace/alloc.h"
+#include "safe_text.h"
 #include "utf8.h"
 
 #define EVT_READER(n) extern const evt_reader_desc evt_reader_##n;
@@ -139,33 +140,45 @@ evt_status evt_reader_open_stream(evt_source *src, const char *format, const evt
 
 /* ---- text: every string an event carries is valid UTF-8 ------------------------------------------ */
 
-/* Bytes a string needs in r->text once sanitized (0: valid as it is). */
-static size_t text_need(const char *s, size_t n) { return s && !evt_utf8_valid(s, n) ? evt_utf8_clean_len(s, n) + 1 : 0; }
-
-/* Bytes a NUL-terminated string needs in r->text (0: valid as it is, or NULL). */
-static size_t text_need_z(const char *s)
+/* Bytes s[0..n) needs in r->text once sanitized (0: right as it is): valid UTF-8, or in text-safe
+ * mode (evt_reader_set_text_safe) terminal-safe (safe_text.h). */
+static size_t text_need(const evt_reader *r, const char *s, size_t n)
 {
-    size_t n;
-    return s && !evt_utf8_valid_z(s, &n) ? evt_utf8_clean_len(s, n) + 1 : 0;
+    if (!s) return 0;
+    if (r->text_safe) return evt_text_is_safe(s, n) ? 0 : evt_text_escaped_len(s, n) + 1;
+    return evt_utf8_valid(s, n) ? 0 : evt_utf8_clean_len(s, n) + 1;
 }
 
-static const char *text_put(char *buf, size_t *used, const char *s, size_t n)
+static size_t text_need_z(const evt_reader *r, const char *s) { return s ? text_need(r, s, strlen(s)) : 0; }
+
+static const char *text_put(evt_reader *r, size_t *used, const char *s, size_t n)
 {
-    char *out = buf + *used;
-    size_t k = evt_utf8_clean(s, n, out);
+    char *out = r->text + *used;
+    size_t k = r->text_safe ? evt_text_escape(s, n, out, evt_text_escaped_len(s, n) + 1) : evt_utf8_clean(s, n, out);
     out[k] = '\0';
     *used += k + 1;
     return out;
 }
 
-/* Replace the event's non-UTF-8 strings by sanitized copies in r->text (valid ones, the usual case,
- * cost one scan). Sizes first, so r->text grows at most once per event and earlier copies stay put. */
+/* The event's strings, for sanitize_text: X(pointer lvalue). */
+#define EVT_EVENT_STRINGS_(ev, X) \
+    X((ev)->name); X((ev)->ctx_name); X((ev)->target_name); \
+    X((ev)->m.label); X((ev)->m.next_name); X((ev)->m.obj_name); X((ev)->m.sm_state)
+
+/* Replace the event's strings that need it by sanitized copies in r->text (right ones, the usual
+ * case, cost one scan). Sizes first, so r->text grows at most once per event and earlier copies
+ * stay put. Field keys are checked in text-safe mode only (they are the readers' own words). */
 static evt_status sanitize_text(evt_reader *r, evt_event *ev)
 {
-    size_t need = text_need_z(ev->name) + text_need_z(ev->ctx_name) + text_need_z(ev->target_name);
-    for (uint32_t i = 0; i < ev->nfields; i++)
-        if (ev->fields[i].is_str) need += text_need_z(ev->fields[i].str);
-    if (ev->data && ev->data_is_text) need += text_need((const char *)ev->data, ev->data_len);
+    size_t need = 0;
+#define TEXT_NEED_(p) need += text_need_z(r, (p))
+    EVT_EVENT_STRINGS_(ev, TEXT_NEED_);
+    for (uint32_t i = 0; i < ev->nfields; i++) {
+        if (ev->fields[i].is_str) TEXT_NEED_(ev->fields[i].str);
+        if (r->text_safe) TEXT_NEED_(ev->fields[i].key);
+    }
+#undef TEXT_NEED_
+    if (ev->data && ev->data_is_text) need += text_need(r, (const char *)ev->data, ev->data_len);
     if (need == 0) return EVT_OK;
     if (need > r->text_cap) {
         char *t = evt_realloc(r->text, need);
@@ -175,21 +188,23 @@ static evt_status sanitize_text(evt_reader *r, evt_event *ev)
     }
     size_t used = 0;
 #define TEXT_FIX_(p) \
-    if ((p) && !evt_utf8_valid((p), strlen(p))) (p) = text_put(r->text, &used, (p), strlen(p))
-    TEXT_FIX_(ev->name);
-    TEXT_FIX_(ev->ctx_name);
-    TEXT_FIX_(ev->target_name);
-    for (uint32_t i = 0; i < ev->nfields; i++)
+    if (text_need_z(r, (p))) (p) = text_put(r, &used, (p), strlen(p))
+    EVT_EVENT_STRINGS_(ev, TEXT_FIX_);
+    for (uint32_t i = 0; i < ev->nfields; i++) {
         if (ev->fields[i].is_str) TEXT_FIX_(ev->fields[i].str);
+        if (r->text_safe) TEXT_FIX_(ev->fields[i].key);
+    }
 #undef TEXT_FIX_
-    if (ev->data && ev->data_is_text && !evt_utf8_valid((const char *)ev->data, ev->data_len)) {
+    if (ev->data && ev->data_is_text && text_need(r, (const char *)ev->data, ev->data_len)) {
         size_t at = used;
-        (void)text_put(r->text, &used, (const char *)ev->data, ev->data_len);
+        (void)text_put(r, &used, (const char *)ev->data, ev->data_len);
         ev->data = (const uint8_t *)r->text + at;
         ev->data_len = used - at - 1;
     }
     return EVT_OK;
 }
+
+void evt_reader_set_text_safe(evt_reader *r, int on) { r->text_safe = on != 0; }
 
 /* ---- clock: nanoseconds on every event when the rate is known ----------------------------------- */
 

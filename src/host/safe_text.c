@@ -45,6 +45,18 @@ int evt_text_is_safe(const char *str, size_t n)
     return 1;
 }
 
+size_t evt_text_escaped_len(const char *str, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    char e[12];
+    size_t out = 0;
+    for (size_t i = 0, len; i < n; i += len) {
+        size_t el = item_(s + i, n - i, e, &len);
+        out += el ? el : len;
+    }
+    return out;
+}
+
 size_t evt_text_escape(const char *str, size_t n, char *out, size_t cap)
 {
     const unsigned char *s = (const unsigned char *)str;

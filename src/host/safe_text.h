@@ -13,6 +13,8 @@
 
 /* 1 when s[0..n) needs no escaping. */
 int evt_text_is_safe(const char *s, size_t n);
+/* Length of the escaped form of s[0..n) (without a NUL). */
+size_t evt_text_escaped_len(const char *s, size_t n);
 /* The escaped form of s[0..n) into out (cap >= 1 bytes, NUL-terminated). Stops before an item
  * that does not fit and then ends the text with "..." (when cap allows). Returns the length
  * written (without the NUL). */

@@ -27,6 +27,7 @@
 #include "formats/threadx/txtb_defs.h"
 #include "formats/threadx/txtb_hooks_dec.h"
 #include "formats/threadx/txtb_names.h"
+#include "host/safe_text.h"
 
 #define TXTB_MAX_OBJS   (1u << 20)    /* used registry entries indexed */
 #define TXTB_NAMES_MAX  (16u << 20)   /* bytes of names kept in memory */
@@ -761,8 +762,10 @@ static void info_text(void *state, FILE *out)
     uint32_t *used = used_slots(s), scan = 0, i;
     txtb_entry e;
     for (uint32_t k = 0; (i = next_used(s, used, k, &scan, &e)) != UINT32_MAX; k++) {
+        char safe[4 * 64 + 8]; /* the name as the trace holds it, terminal-safe (host/safe_text.h) */
+        evt_text_escape(s->rolebuf[NAME_CTX], strlen(s->rolebuf[NAME_CTX]), safe, sizeof safe);
         fprintf(out, "  [%2" PRIu32 "] %-15s 0x%08" PRIx32 " %-32s p1=%" PRIu32 " p2=%" PRIu32 "%s", i,
-                txtb_objtype_name(e.type, tb, sizeof tb), e.addr, s->rolebuf[NAME_CTX], e.param1, e.param2,
+                txtb_objtype_name(e.type, tb, sizeof tb), e.addr, safe, e.param1, e.param2,
                 e.available ? " (deleted)" : "");
         if (e.type == TXTB_OBJ_THREAD && (e.res1 & TXTB_REG_PRIO_PRESENT))
             fprintf(out, " prio=%" PRIu32, reg_priority(&e));
