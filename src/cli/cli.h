@@ -18,7 +18,10 @@ enum {
     OPT_CH_LOAD = 1u << 5, /* --trace-id ID (one per FILE), --label KEY=VALUE (repeatable): ClickHouse export */
     OPT_CH_SCHEMA = 1u << 6, /* --cluster NAME, --database DB: ClickHouse DDL */
     OPT_NO_FILE = 1u << 7, /* the command takes no FILE (only its extra arguments) */
-    OPT_WINDOW = 1u << 8   /* --window DUR: load window of the analyses (host/analyses/analyses.h) */
+    OPT_WINDOW = 1u << 8,  /* --window DUR: load window of the analyses (host/analyses/analyses.h) */
+    OPT_TIMEOUT = 1u << 9, /* --timeout SECONDS: query's SQL deadline; --to clickhouse's overall deadline */
+    OPT_QUERY = 1u << 10,  /* --max-rows N */
+    OPT_ANY = 1u << 31     /* options.def only: every command, even one that reads no trace */
 };
 
 /* cli_parse results besides 0 and EXIT_USAGE. */
@@ -49,6 +52,10 @@ typedef struct cli_args {
     int nlabel;
     const char *cluster;    /* --cluster NAME */
     const char *database;   /* --database DB */
+    double timeout_s;       /* --timeout SECONDS (0: the command's default) */
+    int has_timeout;
+    uint64_t max_rows;      /* --max-rows N (query; 0 = no cap) */
+    int has_max_rows;
     evt_open_opts ropts;    /* reader options (--rkh-config FILE, --instr-map FILE, ...) */
 } cli_args;
 
@@ -61,6 +68,7 @@ typedef struct cli_command {
     unsigned opts;         /* OPT_* accepted */
     int min_extra, max_extra; /* positional arguments after FILE */
     int (*run)(const cli_args *a);
+    void (*more_help)(FILE *o); /* optional: help made at run time (query's tables), after `help` */
 } cli_command;
 
 /* The subcommands (commands.def): lookup by name, or NULL; count and i-th for --help. */

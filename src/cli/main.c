@@ -49,6 +49,7 @@ static void usage(FILE *o)
 static void cmd_usage(const cli_command *c, FILE *o)
 {
     fprintf(o, "usage: evtrace %s %s\n\n%s\n", c->name, c->usage, c->help);
+    if (c->more_help) c->more_help(o);
     fprintf(o, "\nOptions:\n");
     cli_print_options(c, o);
     if (c->opts & OPT_TO) {
@@ -56,7 +57,7 @@ static void cmd_usage(const cli_command *c, FILE *o)
         for (size_t i = 0; i < evt_exporter_count(); i++) fprintf(o, " %s", evt_exporter_at(i)->name);
         fprintf(o, "\n");
     }
-    print_reader_options(o);
+    if (!(c->opts & OPT_NO_FILE)) print_reader_options(o); /* reader options mean nothing without a trace */
     fprintf(o, "\nExit codes: 0 success, 1 the data has errors, 2 usage, 3 unreadable or unsupported input.\n");
 }
 
