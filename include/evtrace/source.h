@@ -80,6 +80,11 @@ int evt_source_stop_fd(void);
 int evt_source_stop_requested(void);
 /* Read up to n bytes at off into dst; returns the number read (less than n only at the end). */
 size_t evt_source_read_at(evt_source *src, uint64_t off, void *dst, size_t n);
+/* Read a stream to its end (its writer closes, --idle-exit, a stop) into memory, at most max bytes,
+ * and make src a memory source of those bytes (size known, readable at any offset); the stream's
+ * end state (failure, idle_expired, stopped) stays. A non-stream source is left as it is. Returns
+ * EVT_OK, or EVT_ERR_NOMEM with err filled (longer than max, or no memory). */
+evt_status evt_source_buffer_stream(evt_source *src, uint64_t max, char *err, size_t errlen);
 /* Why a stream ended abnormally (a followed file shrank, a read error), or NULL. */
 const char *evt_source_failure(const evt_source *src);
 void evt_source_close(evt_source *src);

@@ -52,6 +52,7 @@ typedef struct cli_args {
     int nlabel;
     const char *cluster;    /* --cluster NAME */
     const char *database;   /* --database DB */
+    evt_range range;        /* --begin WHEN, --end WHEN (evt_reader_set_range) */
     double timeout_s;       /* --timeout SECONDS (0: the command's default) */
     int has_timeout;
     uint64_t max_rows;      /* --max-rows N (query; 0 = no cap) */
@@ -75,6 +76,7 @@ typedef struct cli_command {
 const cli_command *cli_command_find(const char *name);
 size_t cli_command_count(void);
 const cli_command *cli_command_at(size_t i);
+extern const cli_command cli_cmd_report; /* convert -o x.html runs it */
 
 /* Parse the arguments of subcommand c: argv[0] is the command name, argv[1..argc-1] its options
  * and arguments (getopt_long; the argv array may be reordered). Fills *out (pointers into argv)

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "host/safe_text.h"
 
@@ -138,15 +139,42 @@ static evt_reader *open_stream(const cli_args *a, int *code)
     return r;
 }
 
+/* Is path a terminal (a serial line)? Opened without becoming the controlling terminal. */
+static int isatty_path_(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return 0;
+    int t = isatty(fd);
+    close(fd);
+    return t;
+}
+
 evt_reader *cli_open(const cli_args *a, int *code)
 {
     char err[512];
     evt_reader *r = NULL;
     g_diag.path = a->file;
     g_diag.shown = 0;
-    if (a->follow || a->listen || a->serial || strcmp(a->file, "-") == 0) {
+    struct stat st_in;
+    int piped = 0; /* a FIFO or socket named as FILE (a named pipe, <(...) process substitution) */
+    if (!cli_is_live(a) && stat(a->file, &st_in) == 0 && !S_ISREG(st_in.st_mode)) {
+        if (S_ISFIFO(st_in.st_mode) || S_ISSOCK(st_in.st_mode)) piped = 1; /* read in order, as a stream */
+        else {
+            const char *what = S_ISDIR(st_in.st_mode) ? "is a directory, not a trace file"
+                             : S_ISCHR(st_in.st_mode) ? (isatty_path_(a->file)
+                                                             ? "is a terminal or serial device: read it with --serial DEV"
+                                                             : "is a character device (such as /dev/null), not a trace file")
+                             : S_ISBLK(st_in.st_mode) ? "is a block device: copy the trace into a file first"
+                             : "is not a regular file";
+            cli_err(a->cmd, "%s: %s", a->file, what);
+            *code = EXIT_INPUT;
+            return NULL;
+        }
+    }
+    if (piped || cli_is_live(a)) {
         r = open_stream(a, code);
         if (r && a->clock_hz) evt_reader_set_clock_hz(r, a->clock_hz);
+        if (r) evt_reader_set_range(r, &a->range);
         return r;
     }
     /* A file: raw, or an Intel HEX / S-record dump (auto-detected), from --offset / --base-address. */
@@ -165,6 +193,7 @@ evt_reader *cli_open(const cli_args *a, int *code)
         return NULL;
     }
     if (a->clock_hz) evt_reader_set_clock_hz(r, a->clock_hz);
+    evt_reader_set_range(r, &a->range);
     *code = EXIT_OK_;
     return r;
 }

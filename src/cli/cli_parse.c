@@ -84,6 +84,41 @@ static int value_error_(const cli_command *c, const char *opt, const char *want,
     return EXIT_USAGE;
 }
 
+/* --begin/--end WHEN: "#N" (event index), a number with s/ms/us/ns (ns), or a plain whole number
+ * (ticks). Returns 1 when valid. */
+static int parse_when_(const char *s, int *kind, uint64_t *v)
+{
+    char *end;
+    errno = 0;
+    if (s[0] == '#') {
+        if (!s[1] || s[1] == '-' || s[1] == '+') return 0;
+        unsigned long long n = strtoull(s + 1, &end, 10);
+        if (*end || errno) return 0;
+        *kind = EVT_RANGE_INDEX;
+        *v = n;
+        return 1;
+    }
+    if (!*s || s[0] == '-' || s[0] == '+') return 0;
+    double x = strtod(s, &end);
+    if (errno || end == s || !(x >= 0)) return 0;
+    static const struct { const char *unit; double ns; } k_units[] = {{"s", 1e9}, {"ms", 1e6}, {"us", 1e3}, {"ns", 1}};
+    if (!*end) { /* ticks: a whole number */
+        if (x != (double)(uint64_t)x || x >= 1.8e19) return 0;
+        *kind = EVT_RANGE_TICKS;
+        *v = strtoull(s, NULL, 10);
+        return 1;
+    }
+    for (size_t i = 0; i < sizeof k_units / sizeof k_units[0]; i++)
+        if (strcmp(end, k_units[i].unit) == 0) {
+            double ns = x * k_units[i].ns;
+            if (ns >= 1.8e19) return 0;
+            *kind = EVT_RANGE_NS;
+            *v = (uint64_t)(ns + 0.5);
+            return 1;
+        }
+    return 0;
+}
+
 /* Apply one parsed option; returns 0 or an exit code. */
 static int apply_(const cli_command *c, int id, const char *val, cli_args *a)
 {
@@ -136,6 +171,16 @@ static int apply_(const cli_command *c, int id, const char *val, cli_args *a)
         break;
     case ID_CLUSTER: a->cluster = val; break;
     case ID_DATABASE: a->database = val; break;
+    case ID_BEGIN:
+    case ID_END: {
+        int kind;
+        uint64_t v;
+        if (!parse_when_(val, &kind, &v))
+            return value_error_(c, id == ID_BEGIN ? "begin" : "end", "a time (1.5s, 250ms, 10us, 100ns), ticks, or #INDEX", val);
+        if (id == ID_BEGIN) { a->range.has_begin = 1; a->range.begin_kind = kind; a->range.begin = v; }
+        else { a->range.has_end = 1; a->range.end_kind = kind; a->range.end = v; }
+        break;
+    }
     case ID_TIMEOUT: {
         char *end;
         double secs = strtod(val, &end);
@@ -157,7 +202,10 @@ static int apply_(const cli_command *c, int id, const char *val, cli_args *a)
         char *end;
         double secs = strtod(val, &end);
         if (!*val || *end || !(secs >= 0) || secs > 4.0e6) return value_error_(c, "idle-exit", "a number of seconds", val);
-        a->idle_exit_ms = (unsigned)(secs * 1000.0);
+        /* milliseconds, rounded up: 0.0004 is a limit of 1 ms (the resolution), never "no limit";
+         * only 0 itself means no limit */
+        double ms = secs * 1000.0;
+        a->idle_exit_ms = (unsigned)ms + ((double)(unsigned)ms < ms ? 1u : 0u);
         break;
     }
     default: {
@@ -267,6 +315,10 @@ int cli_parse(const cli_command *c, int argc, char **argv, cli_args *a)
     } else if (!a->file) { cli_err(c->name, "missing FILE (try: evtrace %s --help)", c->name); return EXIT_USAGE; }
     if (a->nextra < c->min_extra || a->nextra > c->max_extra) {
         cli_err(c->name, "wrong number of arguments (try: evtrace %s --help)", c->name);
+        return EXIT_USAGE;
+    }
+    if (a->range.has_begin && a->range.has_end && a->range.begin_kind == a->range.end_kind && a->range.begin > a->range.end) {
+        cli_err(c->name, "--begin is after --end: no event could be kept");
         return EXIT_USAGE;
     }
     if (a->format && !evt_reader_find(a->format)) {

@@ -5,21 +5,50 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include "cli.h"
 #include "cli_output.h"
 #include "cli_progress.h"
 #include "convert_clickhouse.h"
 #include "evtrace/exporter.h"
 
-static const evt_exporter_desc *kind_of_(const cli_args *a)
+/* Output kinds by OUT's extension (case does not matter; a directory's trailing / is ignored). */
+static const struct { const char *ext, *kind; } k_ext[] = {
+    {".json", "chrome"}, {".pftrace", "perfetto"}, {".perfetto-trace", "perfetto"}, {".sqlite", "sqlite"},
+    {".sqlite3", "sqlite"}, {".db", "sqlite"}, {".ctf", "ctf"}, {".html", "html"}, {".htm", "html"},
+};
+
+/* The kind OUT's name says, or NULL. */
+static const char *kind_of_name_(const char *out)
 {
-    const evt_exporter_desc *x = a->to ? evt_exporter_find(a->to) : evt_exporter_for_path(a->out);
+    if (strncmp(out, "http://", 7) == 0 || strncmp(out, "https://", 8) == 0) return "clickhouse";
+    size_t n = strlen(out);
+    while (n > 1 && out[n - 1] == '/') n--;
+    for (size_t i = 0; i < sizeof k_ext / sizeof k_ext[0]; i++) {
+        size_t el = strlen(k_ext[i].ext);
+        if (n > el && strncasecmp(out + n - el, k_ext[i].ext, el) == 0) return k_ext[i].kind;
+    }
+    return NULL;
+}
+
+/* The output kind: --to, else OUT's extension; "html" is the report (evtrace report). A --to
+ * that disagrees with the extension is done as asked, with a warning. NULL: error printed. */
+static const evt_exporter_desc *kind_of_(const cli_args *a, int *html)
+{
+    const char *named = kind_of_name_(a->out);
+    const char *kind = a->to ? a->to : named;
+    *html = kind && (strcmp(kind, "html") == 0 || strcmp(kind, "report") == 0);
+    if (a->to && named && strcmp(a->to, named) != 0 && !(*html && strcmp(named, "html") == 0) && strcmp(a->out, "-") != 0)
+        cli_err("convert", "warning: %s: the name says %s but --to says %s: writing %s as asked", a->out, named, a->to,
+                a->to);
+    if (*html) return NULL;
+    const evt_exporter_desc *x = kind ? evt_exporter_find(kind) : evt_exporter_for_path(a->out);
     if (x) return x;
     if (a->to) cli_err("convert", "unknown output kind '%s'", a->to);
     else cli_err("convert", "cannot tell the output kind from '%s': give --to KIND", a->out);
     fprintf(stderr, "kinds:");
     for (size_t i = 0; i < evt_exporter_count(); i++) fprintf(stderr, " %s", evt_exporter_at(i)->name);
-    fputc('\n', stderr);
+    fprintf(stderr, " html (the report)\n");
     return NULL;
 }
 
@@ -69,7 +98,9 @@ static int export_(const cli_args *a, const evt_exporter_desc *x, evt_reader *r,
 static int run(const cli_args *a)
 {
     if (!a->out) { cli_err("convert", "missing -o OUT"); return EXIT_USAGE; }
-    const evt_exporter_desc *x = kind_of_(a);
+    int html = 0;
+    const evt_exporter_desc *x = kind_of_(a, &html);
+    if (html) return cli_cmd_report.run(a); /* -o x.html: the HTML report */
     if (!x) return EXIT_USAGE;
     if (strcmp(x->name, "clickhouse") == 0) return cli_convert_clickhouse(a); /* a server, FILE... */
     if (a->nextra || a->ntrace_id || a->nlabel) {
@@ -109,8 +140,10 @@ static int run(const cli_args *a)
 const cli_command cli_cmd_convert = {
     "convert", "FILE -o OUT [--to KIND] [--force]  |  FILE... --to clickhouse -o URL",
     "convert to a viewer format (chrome JSON, ...) or load into ClickHouse",
-    "Streams every event of FILE into OUT. The kind comes from --to or from OUT's extension\n"
-    "(.json: Chrome trace-event JSON, which ui.perfetto.dev and chrome://tracing open).\n"
+    "Streams every event of FILE into OUT. The kind comes from --to or from OUT's extension:\n"
+    ".json chrome (trace-event JSON: ui.perfetto.dev, chrome://tracing), .pftrace or\n"
+    ".perfetto-trace perfetto, .sqlite/.db sqlite, .ctf ctf (a directory), .html the report\n"
+    "(as `evtrace report`), http(s):// clickhouse; a --to that disagrees with it is warned about.\n"
     "OUT is written under a temporary name beside it and renamed when complete. An existing OUT\n"
     "is replaced only if it is a regular file or a directory evtrace wrote (it holds a\n"
     ".evtrace-output marker); --force replaces other directories and symbolic links too.\n"

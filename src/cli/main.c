@@ -12,7 +12,7 @@ static void print_formats(FILE *o)
     fprintf(o, "\nFormats (auto-detected; --format NAME forces one):\n");
     for (size_t i = 0; i < evt_reader_count(); i++) {
         const evt_reader_desc *d = evt_reader_at(i);
-        fprintf(o, "  %-10s %s\n", d->name, d->description);
+        if (!(d->flags & EVT_READER_HIDDEN)) fprintf(o, "  %-10s %s\n", d->name, d->description);
     }
 }
 
@@ -38,6 +38,9 @@ static void usage(FILE *o)
         fprintf(o, "  %-8s %s\n", cli_command_at(i)->name, cli_command_at(i)->summary);
     fprintf(o, "\nCommon options:\n"
                "  --format NAME            force a reader instead of auto-detection\n"
+               "  --clock-hz HZ            the trace's tick rate in Hz: times become ns\n"
+               "  --begin WHEN, --end WHEN only the events in that range: a time (1.5s, 250ms),\n"
+               "                           ticks (a plain number) or #N (the N-th event, from 0)\n"
                "  -h, --help               help (also: evtrace COMMAND --help)\n"
                "  --version                print the version\n"
                "Options take their value as --opt VALUE or --opt=VALUE; -- ends the options.\n");

@@ -50,12 +50,31 @@ const char *evt_opts_get(const evt_open_opts *o, const char *key)
     return NULL;
 }
 
+/* The most a stream is buffered in memory for a reader that needs the whole trace. */
+#define EVT_STREAM_BUFFER_MAX ((uint64_t)SIZE_MAX < (4ull << 30) ? (uint64_t)SIZE_MAX / 2 : (4ull << 30))
+
 static evt_status open_src(evt_source *src, const char *format, const evt_open_opts *opts,
                            evt_diag_fn diag, void *diag_user, evt_reader **out, char *errbuf,
                            size_t errlen)
 {
     *out = NULL;
     const evt_reader_desc *d = NULL;
+    if (src->is_stream) { /* a format that needs the whole trace gets the stream buffered first */
+        const evt_reader_desc *sd = format ? evt_reader_find(format) : NULL;
+        if (!format) {
+            uint8_t head[PROBE_HEAD];
+            size_t n = evt_source_read_at(src, 0, head, sizeof head);
+            sd = n ? evt_reader_detect(head, n, 0) : NULL;
+        }
+        if ((sd || !format) && !(sd && (sd->flags & EVT_READER_STREAMS))) {
+            char why[300];
+            evt_status bst = evt_source_buffer_stream(src, EVT_STREAM_BUFFER_MAX, why, sizeof why);
+            if (bst != EVT_OK) {
+                snprintf(errbuf, errlen, "%s: %s", src->path, why);
+                return bst;
+            }
+        }
+    }
     if (!src->is_stream && src->size == 0) { /* forced or detected: an empty input holds no trace */
         snprintf(errbuf, errlen, "%s: empty file (offset 0): no trace data", src->path);
         return EVT_ERR_FORMAT;
@@ -249,12 +268,58 @@ static void set_time_(evt_reader *r, evt_event *ev)
     }
 }
 
+/* --begin/--end: where the event stands against one bound: < 0 before it, 0 at, > 0 after. An
+ * EVT_RANGE_NS bound needs the event's t_ns (*no_clock set when it has none). */
+static int cmp_bound_(const evt_event *ev, uint64_t index, int kind, uint64_t v, int *no_clock)
+{
+    uint64_t x = index;
+    if (kind == EVT_RANGE_TICKS) x = ev->ts;
+    else if (kind == EVT_RANGE_NS) {
+        if (!(ev->flags & EVT_HAS_TNS)) { *no_clock = 1; return 0; }
+        x = ev->t_ns;
+    }
+    return x < v ? -1 : x > v;
+}
+
+void evt_reader_set_range(evt_reader *r, const evt_range *range)
+{
+    if (range) r->range = *range;
+    else memset(&r->range, 0, sizeof r->range);
+}
+
+/* Is the event inside the range? 0: skip it; 1: keep it; -1: past an index end (nothing later
+ * can be inside); -2: a time bound without a clock (r failed). */
+static int in_range_(evt_reader *r, const evt_event *ev, uint64_t index)
+{
+    const evt_range *g = &r->range;
+    int no_clock = 0;
+    if (g->has_end && g->end_kind == EVT_RANGE_INDEX && index > g->end) return -1;
+    int keep = (!g->has_begin || cmp_bound_(ev, index, g->begin_kind, g->begin, &no_clock) >= 0) &&
+               (!g->has_end || cmp_bound_(ev, index, g->end_kind, g->end, &no_clock) <= 0);
+    if (no_clock) {
+        evt_reader_fail(r, EVT_ERR_USAGE, ev->offset,
+                        "--begin/--end in seconds: the trace's clock rate is unknown (give --clock-hz HZ, or bounds "
+                        "in ticks or as #INDEX)");
+        return -2;
+    }
+    return keep;
+}
+
 evt_status evt_reader_next(evt_reader *r, evt_event *ev)
 {
-    evt_event_reset(ev);
-    ev->fmt = r->desc->name;
-    ev->nargs = 0;
-    evt_status st = r->desc->next(r->state, ev);
+    evt_status st;
+    for (;;) {
+        evt_event_reset(ev);
+        ev->fmt = r->desc->name;
+        ev->nargs = 0;
+        st = r->desc->next(r->state, ev);
+        if (st != EVT_OK || !(r->range.has_begin || r->range.has_end)) break;
+        set_time_(r, ev);
+        int k = in_range_(r, ev, r->range_index++);
+        if (k == 1) break;
+        if (k == -1) return EVT_END; /* past --end #N: the trace ends here */
+        if (k == -2) return EVT_ERR_USAGE;
+    }
     if (st == EVT_OK) st = sanitize_text(r, ev);
     if (st == EVT_OK) {
         set_time_(r, ev);

@@ -201,6 +201,44 @@ size_t evt_source_read_at(evt_source *src, uint64_t off, void *dst, size_t n)
     return fread(dst, 1, n, src->fp);
 }
 
+evt_status evt_source_buffer_stream(evt_source *src, uint64_t max, char *err, size_t errlen)
+{
+    if (!src->is_stream) return EVT_OK;
+    size_t cap = 1u << 16, len = 0;
+    uint8_t *buf = evt_malloc(cap);
+    if (!buf) { snprintf(err, errlen, "out of memory"); return EVT_ERR_NOMEM; }
+    for (;;) {
+        if (len == cap) {
+            if ((uint64_t)len >= max) {
+                evt_free(buf);
+                snprintf(err, errlen, "offset %llu (0x%llx): the stream is longer than %llu bytes, the most evtrace "
+                         "holds in memory for a format that needs the whole trace: save it to a file first",
+                         (unsigned long long)len, (unsigned long long)len, (unsigned long long)max);
+                return EVT_ERR_NOMEM;
+            }
+            size_t ncap = (uint64_t)cap * 2 > max ? (size_t)max : cap * 2;
+            uint8_t *nb = evt_realloc(buf, ncap);
+            if (!nb) { evt_free(buf); snprintf(err, errlen, "out of memory after %zu bytes of the stream", len); return EVT_ERR_NOMEM; }
+            buf = nb;
+            cap = ncap;
+        }
+        size_t n = evt_source_read_at(src, len, buf + len, cap - len);
+        if (n == 0) break;
+        len += n;
+    }
+    if (src->fd > 2) close(src->fd);
+    src->fd = -1;
+    evt_free(src->head);
+    src->head = NULL;
+    src->head_len = 0;
+    src->is_stream = 0;
+    src->follow = 0;
+    src->owned = buf;
+    src->mem = buf;
+    src->size = len;
+    return EVT_OK;
+}
+
 const char *evt_source_failure(const evt_source *src) { return src->failure[0] ? src->failure : NULL; }
 
 void evt_source_close(evt_source *src)

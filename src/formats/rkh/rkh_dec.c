@@ -940,5 +940,5 @@ static void close_(void *state)
 
 const evt_reader_desc evt_reader_rkh = {
     "rkh", "RKH trace stream (0x7E-framed, TCFG or --rkh-config)",
-    probe, open_, next, info_json, info_text, close_, k_opts,
+    probe, open_, next, info_json, info_text, close_, k_opts, EVT_READER_STREAMS,
 };
