@@ -24,9 +24,7 @@ def check(ok, what):
         fails.append(what)
 
 
-def run(args, stdin=None, shell=False):
-    if shell:
-        return subprocess.run(["bash", "-c", args], capture_output=True, text=True, timeout=60, cwd=tmp)
+def run(args, stdin=None):
     return subprocess.run([evtrace] + args, capture_output=True, text=True, timeout=60, cwd=tmp,
                           stdin=open(stdin, "rb") if stdin else subprocess.DEVNULL)
 
@@ -46,8 +44,15 @@ with open(fifo, "wb") as w:
     w.write(open(TRX, "rb").read())
 out, err = p.communicate(timeout=60)
 check(p.returncode == 0 and json.loads(out)["events"] == N_TRX, f"a FIFO named as FILE is read as a stream ({err.strip()[:80]})")
-r = run(f"{evtrace} check <(cat {TRX})", shell=True)
-check(r.returncode == 0 and f"{N_TRX} events" in r.stdout, f"<(...) process substitution: {r.stdout.strip()[:80]} {r.stderr.strip()[:80]}")
+# <(...) as bash makes it: a pipe inherited by evtrace, named /dev/fd/N
+rfd, wfd = os.pipe()
+p = subprocess.Popen([evtrace, "check", f"/dev/fd/{rfd}"], pass_fds=(rfd,), stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE, text=True)
+os.close(rfd)
+with os.fdopen(wfd, "wb") as w:
+    w.write(open(TRX, "rb").read())
+out, err = p.communicate(timeout=60)
+check(p.returncode == 0 and f"{N_TRX} events" in out, f"<(...) process substitution: {out.strip()[:80]} {err.strip()[:80]}")
 r = run(["info", "/dev/null"])
 check(r.returncode == 3 and "character device" in r.stderr and "Is a directory" not in r.stderr, f"/dev/null: {r.stderr.strip()}")
 r = run(["info", tmp])
