@@ -55,6 +55,10 @@ typedef struct cli_args {
     evt_range range;        /* --begin WHEN, --end WHEN (evt_reader_set_range) */
     double timeout_s;       /* --timeout SECONDS (0: the command's default) */
     int has_timeout;
+    const char *user;          /* --user NAME */
+    const char *password_file; /* --password-file FILE */
+    const char *ca_file;       /* --ca-file FILE */
+    int insecure;              /* --insecure */
     uint64_t max_rows;      /* --max-rows N (query; 0 = no cap) */
     int has_max_rows;
     evt_open_opts ropts;    /* reader options (--rkh-config FILE, --instr-map FILE, ...) */
@@ -84,6 +88,20 @@ extern const cli_command cli_cmd_report; /* convert -o x.html runs it */
  * (-h/--help seen: print cli_print_options) or CLI_PARSE_BAD_FORMAT (--format names no reader;
  * a usage error). Callable repeatedly (a fuzz target does). */
 int cli_parse(const cli_command *c, int argc, char **argv, cli_args *out);
+/* The rows of the one option table (options.def), for the man page and the completion. */
+typedef struct cli_option_info {
+    const char *name;  /* long name without "--" */
+    int shortopt;      /* its letter, or 0 */
+    const char *arg;   /* value placeholder, NULL for a flag */
+    const char *help;  /* lines separated by \n */
+} cli_option_info;
+size_t cli_option_count(void);
+/* Fill *out with row i; returns 1 when c accepts it (c NULL: always), 0 otherwise or past the end. */
+int cli_option_row(size_t i, const cli_command *c, cli_option_info *out);
+/* The man page (roff) and the bash completion script, made from the commands, the option table
+ * and the readers' and exporters' registries (cli_doc.c): `evtrace help --man|--bash-completion`. */
+void cli_doc_man(FILE *o);
+void cli_doc_bash(FILE *o);
 /* The option lines of `evtrace CMD --help` for the options c accepts. */
 void cli_print_options(const cli_command *c, FILE *o);
 

@@ -60,6 +60,19 @@ static const evt_reader_option *reader_opt_(size_t i)
     return NULL;
 }
 
+size_t cli_option_count(void) { return NOPTS; }
+
+int cli_option_row(size_t i, const cli_command *c, cli_option_info *out)
+{
+    if (i >= NOPTS) return 0;
+    const cli_opt *op = &k_opts[i];
+    out->name = op->name;
+    out->shortopt = op->id < 256 ? op->id : 0;
+    out->arg = op->arg;
+    out->help = op->help;
+    return c ? accepts_(c, op) : 1;
+}
+
 void cli_print_options(const cli_command *c, FILE *o)
 {
     for (size_t i = 0; i < NOPTS; i++) {
@@ -170,6 +183,10 @@ static int apply_(const cli_command *c, int id, const char *val, cli_args *a)
         a->label[a->nlabel++] = val;
         break;
     case ID_CLUSTER: a->cluster = val; break;
+    case ID_USER: a->user = val; break;
+    case ID_PASSWORD_FILE: a->password_file = val; break;
+    case ID_CA_FILE: a->ca_file = val; break;
+    case ID_INSECURE: a->insecure = 1; break;
     case ID_DATABASE: a->database = val; break;
     case ID_BEGIN:
     case ID_END: {

@@ -151,8 +151,9 @@ const cli_command cli_cmd_convert = {
     "--follow, --listen, --serial decode a live stream as it arrives; OUT is complete when the\n"
     "stream ends (the writer closes, or --idle-exit passes), or at Ctrl-C (SIGINT, SIGTERM,\n"
     "SIGHUP): OUT keeps what arrived and the count is printed; a second signal abandons OUT.\n"
-    "--to clickhouse -o http://HOST:PORT/?database=DB loads each FILE as one trace into a\n"
+    "--to clickhouse -o http[s]://HOST:PORT/?database=DB loads each FILE as one trace into a\n"
     "ClickHouse server (tables from `evtrace clickhouse-schema`), every row with its --trace-id\n"
-    "and the --label KEY=VALUE pairs; see docs/clickhouse.md.",
-    OPT_OUTPUT | OPT_TO | OPT_QUIET | OPT_FOLLOW | OPT_CH_LOAD, 0, 63, run,
+    "and the --label KEY=VALUE pairs; credentials from $CLICKHOUSE_USER/$CLICKHOUSE_PASSWORD or\n"
+    "--user/--password-file; https verifies the server (--ca-file, --insecure); see docs/clickhouse.md.",
+    OPT_OUTPUT | OPT_TO | OPT_QUIET | OPT_FOLLOW | OPT_CH_LOAD | OPT_TIMEOUT, 0, 63, run,
 };
