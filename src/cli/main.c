@@ -43,6 +43,7 @@ static void usage(FILE *o)
                "                           ticks (a plain number) or #N (the N-th event, from 0)\n"
                "  -h, --help               help (also: evtrace COMMAND --help)\n"
                "  --version                print the version\n"
+               "  help --man, help --bash-completion   the man page (roff) and the bash completion\n"
                "Options take their value as --opt VALUE or --opt=VALUE; -- ends the options.\n");
     print_formats(o);
     print_reader_options(o);
@@ -70,6 +71,11 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
         printf("evtrace %s\n", EVT_VERSION_STRING);
+        return 0;
+    }
+    if (strcmp(cmd, "help") == 0 && argc == 3 && strcmp(argv[2], "--man") == 0) { cli_doc_man(stdout); return 0; }
+    if (strcmp(cmd, "help") == 0 && argc == 3 && strcmp(argv[2], "--bash-completion") == 0) {
+        cli_doc_bash(stdout);
         return 0;
     }
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
