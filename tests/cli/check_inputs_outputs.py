@@ -141,6 +141,38 @@ check("synthetic" not in h, "synthetic is not listed among the formats")
 common = h.split("Common options:")[1].split("\n\n")[0] if "Common options:" in h else ""
 check("--clock-hz" in common and "--begin" in common, "--clock-hz and --begin are among the common options")
 
+# 6. a server's text reaches the terminal escaped (issue 31 item 2): an HTTP 500 whose body holds
+# ESC, BEL, CR and a forged line
+import socket, threading
+ls = socket.socket()
+ls.bind(("127.0.0.1", 0))
+ls.listen(4)
+body = b"Code: 1. \x1b]0;pwned\x07\x1b[2J\rforged\nevtrace: all good\n"
+
+
+def hostile():
+    ls.settimeout(10)
+    try:
+        while True:
+            c, _ = ls.accept()
+            c.settimeout(2)
+            try:
+                c.recv(65536)
+            except OSError:
+                pass
+            c.sendall(b"HTTP/1.1 500 Internal Server Error\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+            c.close()
+    except OSError:
+        pass
+
+
+threading.Thread(target=hostile, daemon=True).start()
+r = run(["convert", TRX, "--to", "clickhouse", "-o", f"http://127.0.0.1:{ls.getsockname()[1]}/?database=evtrace"])
+ls.close()
+raw = [c for c in r.stderr if (ord(c) < 0x20 and c != "\n") or ord(c) == 0x7f]
+check(r.returncode == 3 and not raw and "\\x1b]0;pwned\\x07" in r.stderr and "forged\\n" in r.stderr,
+      f"a server's error text is escaped: exit {r.returncode}, raw control bytes {raw}, {r.stderr.strip()[:160]!r}")
+
 import shutil
 shutil.rmtree(tmp, True)
 if fails:
