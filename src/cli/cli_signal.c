@@ -94,9 +94,17 @@ static void install_(void)
 
 void cli_tmp_guard_dir(const char *path, int is_dir)
 {
-    g_tmp[0] = '\0'; /* never a half-copied name while the handler may run */
+    /* never a half-copied name while the handler may run: the first byte goes in last */
+    size_t n = strlen(path);
+    if (n >= sizeof g_tmp) n = sizeof g_tmp - 1;
+    g_tmp[0] = '\0';
     g_tmp_dir = is_dir != 0;
-    snprintf(g_tmp, sizeof g_tmp, "%s", path);
+    if (n) {
+        memcpy(g_tmp + 1, path + 1, n - 1);
+        g_tmp[n] = '\0';
+        __atomic_signal_fence(__ATOMIC_SEQ_CST); /* the rest is stored before the handler can see it */
+        g_tmp[0] = path[0];
+    }
     install_();
 }
 
