@@ -73,6 +73,32 @@ def valid_output(kind, path):
     return False
 
 
+def state(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "?"
+
+
+def consumed(pid, path):
+    """Has evtrace read the followed file? Its descriptor's position is the file's size. (Sockets
+    and serial lines: the caller waits until evtrace has been asleep, waiting for more input,
+    for 300 ms in a row, longer than any pause of its own (the stream head waits 250 ms at most);
+    on a loaded machine a process waiting for the CPU is runnable, not asleep.)"""
+    if path is not None:
+        try:
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                if os.readlink(f"/proc/{pid}/fd/{fd}") == path:
+                    with open(f"/proc/{pid}/fdinfo/{fd}") as f:
+                        pos = int(f.readline().split()[1])
+                    return pos >= os.path.getsize(path)
+        except OSError:
+            pass
+        return False
+    return False
+
+
 KINDS = ["chrome", "perfetto", "ctf", "sqlite"]
 runs = []  # (name, proc, master, kind, out, feeder-cleanup, signal-plan)
 
@@ -84,7 +110,7 @@ def start(mode, kind, plan="int"):
         path = os.path.join(tmp, f"grow-{kind}-{plan}.bin")
         open(path, "wb").write(data)
         p, m = spawn(["convert", "--follow", path, "--to", kind, "-o", out])
-        runs.append([name, p, m, kind, out, plan, None])
+        runs.append([name, p, m, kind, out, plan, path])
     elif mode == "listen":
         port = free_port()
         p, m = spawn(["convert", "--listen", f"127.0.0.1:{port}", "--to", kind, "-o", out])
@@ -115,7 +141,19 @@ time.sleep(0.5)
 for r in runs:  # the serial lines get their data once evtrace has put them in raw mode
     if r[0].startswith("serial"):
         os.write(r[6][0], data)
-time.sleep(1.0)  # every run has read and decoded what it was sent
+deadline = time.time() + 30  # every run has read and decoded what it was sent (all sampled at once)
+asleep = {id(r): 0 for r in runs}
+while time.time() < deadline:
+    waiting = 0
+    for r in runs:
+        if isinstance(r[6], str):
+            waiting += not consumed(r[1].pid, r[6])
+        else:
+            asleep[id(r)] = asleep[id(r)] + 1 if state(r[1].pid) == "S" else 0
+            waiting += asleep[id(r)] < 6
+    if not waiting:
+        break
+    time.sleep(0.05)
 for r in runs:
     name, p, m, kind, out, plan, extra = r
     if plan == "int":
