@@ -21,6 +21,8 @@
 
 static int is_sqlite_file(const char *path)
 {
+    struct stat st; /* only a regular file: a FIFO's bytes belong to the trace reader */
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
     char head[16];
     FILE *f = fopen(path, "rb");
     if (!f) return 0;

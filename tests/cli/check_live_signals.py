@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Live captures survive Ctrl-C (issue 31, item 1). For each live mode (--follow on a growing file,
---listen on 127.0.0.1, --serial on a pty) and each file exporter (chrome, perfetto, ctf, sqlite),
+--listen on 127.0.0.1, --serial on a pty) and each file exporter (chrome, perfetto, ctf, sqlite;
+the HTML report once; ClickHouse in tests/host/clickhouse_check.py secure),
 `evtrace convert` runs with a pty as its controlling terminal; the test sends the data, then ^C
 through that terminal. The output must hold every event sent, the count must be printed, the exit
 must be 0 and nothing named .tmp- may remain. Then: SIGTERM and SIGHUP do the same; a second
@@ -65,6 +66,8 @@ def valid_output(kind, path):
         if kind == "ctf":
             return os.path.isfile(os.path.join(path, "metadata")) and any(
                 f.startswith("stream_") for f in os.listdir(path)) and os.path.isfile(os.path.join(path, ".evtrace-output"))
+        if kind == "html":
+            return open(path, "rb").read(200).lstrip().lower().startswith(b"<!doctype html")
         if kind == "perfetto":
             b = open(path, "rb").read()
             return len(b) > 100 and b[0] == 0x0A
@@ -133,6 +136,7 @@ def start(mode, kind, plan="int"):
 for mode in ("follow", "listen", "serial"):
     for kind in KINDS:
         start(mode, kind)
+start("listen", "html")  # convert -o x.html: the report, kept the same way
 start("listen", "chrome", "term")
 start("follow", "sqlite", "hup")
 start("listen", "ctf", "twice")
