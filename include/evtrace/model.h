@@ -118,7 +118,11 @@ enum {
     EVT_M_OBJ_TYPE   = 1u << 7,  /* obj_type: what obj is (evt_hook_obj value) */
     EVT_M_PRIO_SET   = 1u << 8,  /* new_prio: target's priority changes (set, inherit, restore) */
     EVT_M_WAKE       = 1u << 9,  /* target becomes ready (woken, resumed, created ready) */
-    EVT_M_BLOCKED_ON = 1u << 10  /* obj: the object a stopping context blocks on */
+    EVT_M_BLOCKED_ON = 1u << 10, /* obj: the object a stopping context blocks on */
+    /* User events (evtrace/user.h, docs/user-events.md); label = the channel. Bits from 20 up. */
+    EVT_M_TEXT       = 1u << 20, /* text: the formatted text of a printf event */
+    EVT_M_VALUE      = 1u << 21, /* value: a sample of the value channel (label) */
+    EVT_M_INTERVAL   = 1u << 22  /* interval_id, interval_end: an interval of channel (label) */
 };
 
 /* The typed meaning of one event. Strings follow evt_event's ownership rule. */
@@ -138,6 +142,12 @@ typedef struct evt_meaning {
     uint64_t sm_state_id;     /* EVT_M_SM_STATE: the state's id */
     const char *sm_state;     /* its name, NULL if unknown */
     uint64_t new_prio;        /* EVT_M_PRIO_SET: target's new priority (ev->target, else ev->ctx) */
+    /* user events (EVT_M_TEXT, EVT_M_VALUE, EVT_M_INTERVAL; a user state machine sets
+     * EVT_M_SM_STATE with obj = its site, obj_name = its name) */
+    const char *text;         /* EVT_M_TEXT: NUL-terminated, as C's printf would print it */
+    int64_t value;            /* EVT_M_VALUE */
+    uint64_t interval_id;     /* EVT_M_INTERVAL: pairs a begin with its end on the channel */
+    uint8_t interval_end;     /* EVT_M_INTERVAL: 0 begin, 1 end */
 } evt_meaning;
 
 /* What kinds of fact a trace holds (info "capabilities", the report header). A view shows only
