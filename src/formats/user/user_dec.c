@@ -207,7 +207,6 @@ static const char *decode_call(evt_user_dec *d, const uint32_t *w, uint32_t n, u
         ev->data_is_text = 1;
         ev->m.has |= EVT_M_TEXT;
         ev->m.text = evt_user_text_str(&d->text);
-        evt_event_add_field_s(ev, "text", ev->m.text);
         break;
     }
     case EVT_USER_K_VALUE:

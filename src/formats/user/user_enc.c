@@ -8,13 +8,14 @@ uint32_t evt_user_gen_ = 1u;
 uint32_t evt_user_anchor_gen_;
 
 /* The anchor: its run-time address in the ANCHOR record, its file address found by the host in
- * section .evt_user by its contents (the magic, then "EVTUANCHOR"). */
-#if EVT_CFG_USER_ELF
+ * section .evt_user by its contents (the magic, then "EVTUANCHOR"). Always in that section (28
+ * bytes), so a library built once serves programs of either mode. */
+#if defined(__GNUC__) || defined(__clang__)
 static const struct {
     evt_user_site_hdr h;
     char ch[11];
     char tx[1];
-} evt_user_anchor_ EVT_USER_SITE_ATTR_ = {{EVT_USER_SITE_MAGIC, 0u, 11u, 1u, 0u, {0, 0, 0}}, "EVTUANCHOR", ""};
+} evt_user_anchor_ __attribute__((section(".evt_user"), used, aligned(4))) = {{EVT_USER_SITE_MAGIC, 0u, 11u, 1u, 0u, {0, 0, 0}}, "EVTUANCHOR", ""};
 #else
 static const char evt_user_anchor_ = 0;
 #endif
