@@ -99,19 +99,22 @@ uint32_t evt_user_encode_anchor_(uint32_t *w)
     return put_u64(w, a);
 }
 
-void evt_user_register_(const evt_user_site_hdr *site, uint32_t *sent,
-                        int (*write)(unsigned rec, const uint32_t *w, uint32_t n))
+int evt_user_register_(const evt_user_site_hdr *site, uint32_t *sent,
+                       int (*write)(unsigned rec, const uint32_t *w, uint32_t n))
 {
     uint32_t g = EVT_LOAD_RLX(&evt_user_gen_);
     if (!sent) {
         uint32_t w[2];
         uint32_t n = evt_user_encode_anchor_(w);
-        if (write(EVT_USER_R_ANCHOR, w, n)) EVT_STORE_RLX(&evt_user_anchor_gen_, g);
-        return;
+        if (!write(EVT_USER_R_ANCHOR, w, n)) return 0;
+        EVT_STORE_RLX(&evt_user_anchor_gen_, g);
+        return 1;
     }
     uint32_t w[EVT_USER_SITE_WORDS_];
     uint32_t n = evt_user_encode_site_(site, w);
     /* Two contexts may both send it: a duplicate SITE record is harmless. Marked sent only once
      * written, so a dropped SITE record is tried again at the next call. */
-    if (write(EVT_USER_R_SITE, w, n)) EVT_STORE_RLX(sent, g);
+    if (!write(EVT_USER_R_SITE, w, n)) return 0;
+    EVT_STORE_RLX(sent, g);
+    return 1;
 }

@@ -30,15 +30,18 @@ uint32_t evt_user_encode_site_(const evt_user_site_hdr *site, uint32_t *w);
 uint32_t evt_user_encode_anchor_(uint32_t *w);
 
 /* Before a site's CALL: write what the session still lacks (its SITE record, or in ELF mode the
- * ANCHOR record) through write(). sent: the site's word (NULL: ELF mode). */
-void evt_user_register_(const evt_user_site_hdr *site, uint32_t *sent,
+ * ANCHOR record) through write(). sent: the site's word (NULL: ELF mode). Returns 0 when that
+ * record could not be written (dropped and counted by the carrier, or off): the caller then skips
+ * its CALL, which the host could not read, and the next call tries again. */
+int evt_user_register_(const evt_user_site_hdr *site, uint32_t *sent,
                         int (*write)(unsigned rec, const uint32_t *w, uint32_t n));
 
 #define EVT_USER_PRE_(b, site, sent)                                                                \
     do {                                                                                            \
         uint32_t g_ = EVT_LOAD_RLX(&evt_user_gen_);                                                 \
-        if (EVT_UNLIKELY((sent) ? EVT_LOAD_RLX(sent) != g_ : EVT_LOAD_RLX(&evt_user_anchor_gen_) != g_)) \
-            evt_user_register_((site), (sent), evt_##b##_user_write);                                \
+        if (EVT_UNLIKELY((sent) ? EVT_LOAD_RLX(sent) != g_ : EVT_LOAD_RLX(&evt_user_anchor_gen_) != g_) && \
+            !evt_user_register_((site), (sent), evt_##b##_user_write))                               \
+            return;                                                                                 \
     } while (0)
 extern uint32_t evt_user_anchor_gen_;
 
