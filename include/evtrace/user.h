@@ -129,6 +129,13 @@ EVT_USER_DECLARE_BACKEND_(xray)
 #define EVT_USER_SIG_N7(f, a, b, c, d, e, g, h) (EVT_USER_SIG_N6(f, a, b, c, d, e, g) | EVT_USER_T_(h, 6))
 #define EVT_USER_SIG_N8(f, a, b, c, d, e, g, h, i) (EVT_USER_SIG_N7(f, a, b, c, d, e, g, h) | EVT_USER_T_(i, 7))
 
+/* EVT_USER_SITE_F_INTS when every tag of sig is END, I32 or U32 (a constant expression). */
+#define EVT_USER_N_(sig, k) (((sig) >> (4 * (k))) & 0xFu)
+#define EVT_USER_FLAGS_(sig)                                                                         \
+    ((EVT_USER_N_(sig, 0) <= 2u && EVT_USER_N_(sig, 1) <= 2u && EVT_USER_N_(sig, 2) <= 2u &&          \
+      EVT_USER_N_(sig, 3) <= 2u && EVT_USER_N_(sig, 4) <= 2u && EVT_USER_N_(sig, 5) <= 2u &&          \
+      EVT_USER_N_(sig, 6) <= 2u && EVT_USER_N_(sig, 7) <= 2u) ? EVT_USER_SITE_F_INTS : 0u)
+
 /* ---- sites ----------------------------------------------------------------------------------- */
 #if EVT_CFG_USER_ELF
 #define EVT_USER_SITE_ATTR_ __attribute__((section(".evt_user"), used, aligned(4)))
@@ -146,7 +153,8 @@ EVT_USER_DECLARE_BACKEND_(xray)
         char ch[sizeof(chan) + 0u * sizeof(char[sizeof(chan) <= EVT_USER_STRLEN_MAX + 1u ? 1 : -1])]; \
         char tx[sizeof(text) + 0u * sizeof(char[sizeof(text) <= EVT_USER_STRLEN_MAX + 1u ? 1 : -1])]; \
     } var EVT_USER_SITE_ATTR_ = {{EVT_USER_SITE_MAGIC, (sig), (uint16_t)sizeof(chan),                \
-                                  (uint16_t)sizeof(text), (uint8_t)(kind), {0, 0, 0}}, chan, text}
+                                  (uint16_t)sizeof(text), (uint8_t)(kind), (uint8_t)EVT_USER_FLAGS_(sig), \
+                                  {0, 0}}, chan, text}
 
 #if EVT_CFG_USER
 /* printf-style text on a channel: evt_printf("chan", "fmt", args...). */

@@ -89,8 +89,10 @@ typedef struct evt_user_site_hdr {
     uint16_t ch_len;   /* sizeof the channel literal */
     uint16_t text_len; /* sizeof the text literal */
     uint8_t kind;      /* evt_user_kind */
-    uint8_t pad[3];
+    uint8_t flags;     /* EVT_USER_SITE_F_*: facts of sig found at compile time */
+    uint8_t pad[2];
 } evt_user_site_hdr;
+#define EVT_USER_SITE_F_INTS 0x01u /* every argument is one word (I32/U32): the encoder's short path */
 #define EVT_USER_SITE_MAGIC 0x55545645u /* "EVTU" little-endian */
 #define EVT_USER_SITE_HDR_SIZE 16u
 

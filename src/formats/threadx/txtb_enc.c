@@ -557,6 +557,9 @@ unsigned evt_tx_trace_user_words_insert(uint32_t head_id, uint32_t cont_id, cons
 {
     if (!(evt_gate_bits(&g_hot.gate) & TXTB_F_USER)) return 0u;
     if (n == 0u || w == (const uint32_t *)0) return 0u;
+    /* One slot: the plain insert (its common-case commit on hosts), same accounting. */
+    if (n <= 4u)
+        return record(head_id, w[0], n > 1u ? w[1] : 0u, n > 2u ? w[2] : 0u, n > 3u ? w[3] : 0u, TX_MODE_PLAIN);
     uint32_t k = (n + 3u) / 4u;
     tx_rec *r = &g_rec;
     evt_port_crit_t cs;

@@ -15,7 +15,7 @@ static const struct {
     evt_user_site_hdr h;
     char ch[11];
     char tx[1];
-} evt_user_anchor_ __attribute__((section(".evt_user"), used, aligned(4))) = {{EVT_USER_SITE_MAGIC, 0u, 11u, 1u, 0u, {0, 0, 0}}, "EVTUANCHOR", ""};
+} evt_user_anchor_ __attribute__((section(".evt_user"), used, aligned(4))) = {{EVT_USER_SITE_MAGIC, 0u, 11u, 1u, 0u, 0u, {0, 0}}, "EVTUANCHOR", ""};
 #else
 static const char evt_user_anchor_ = 0;
 #endif

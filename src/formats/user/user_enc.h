@@ -54,7 +54,13 @@ extern uint32_t evt_user_anchor_gen_;
         (void)fmt;                                                                                  \
         EVT_USER_PRE_(b, site, sent);                                                               \
         va_start(ap, fmt);                                                                          \
-        uint32_t n = evt_user_encode_call_(site, w, ap);                                            \
+        uint32_t n = 1u;                                                                            \
+        if (EVT_LIKELY(site->flags & EVT_USER_SITE_F_INTS)) { /* one word each: no tag switch */    \
+            w[0] = (uint32_t)(uintptr_t)site;                                                       \
+            for (uint32_t sg_ = site->sig; sg_ != 0u; sg_ >>= EVT_USER_TAG_BITS) w[n++] = va_arg(ap, unsigned int); \
+        } else {                                                                                    \
+            n = evt_user_encode_call_(site, w, ap);                                                 \
+        }                                                                                           \
         va_end(ap);                                                                                 \
         (void)evt_##b##_user_write(EVT_USER_R_CALL, w, n);                                          \
     }                                                                                               \

@@ -123,7 +123,7 @@ static const struct {
     evt_user_site_hdr h;
     char ch[4];
     char tx[8];
-} k_bad = {{EVT_USER_SITE_MAGIC, EVT_USER_T_U32, 4, 8, EVT_USER_K_PRINTF, {0, 0, 0}}, "bad", "v=%s %d"};
+} k_bad = {{EVT_USER_SITE_MAGIC, EVT_USER_T_U32, 4, 8, EVT_USER_K_PRINTF, 0, {0, 0}}, "bad", "v=%s %d"};
 static uint32_t k_bad_sent;
 
 static void test_bad_records(void **st)
