@@ -674,6 +674,9 @@ static evt_status open_(evt_reader *r, void **state)
     if (!s) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
     *state = s;
     s->r = r;
+    /* function entry/exit and custom/typed events: no scheduling, interrupts or kernel services */
+    r->caps = EVT_CAP_FUNCS | EVT_CAP_USER;
+    r->caps_known = 1;
     s->fsize = r->src.size;
     if (!(s->user = evt_user_dec_new())) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
     const char *uelf = evt_opts_get(r->opts, "elf");
@@ -835,6 +838,8 @@ static void fill_fn(xr_state *s, xr_thread *t, evt_event *ev, unsigned kind, uin
         nm = q;
     }
     evt_event_add_field_s(ev, "function", nm);
+    ev->m.has |= EVT_M_LABEL;
+    ev->m.label = nm;
     if (kind == XRAY_FN_ENTER || kind == XRAY_FN_ENTER_ARG) {
         ev->kind = EVT_KIND_FUNC_ENTER;
         push(t, fid);

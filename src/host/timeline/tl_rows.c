@@ -414,6 +414,13 @@ static void u_state_(void *user, uint32_t sm, uint64_t obj, uint32_t st, uint64_
 }
 
 /* ---- API -------------------------------------------------------------------------------------- */
+/* The trace's facts for the timeline (always succeeds: 1). */
+static int tl_facts_(evt_tl_rows *r, const evt_tl_trace_info *info)
+{
+    if (info->reader) evt_tl_set_reader(&r->tl, info->reader);
+    return 1;
+}
+
 evt_tl_rows *evt_tl_rows_new(const evt_tl_trace_info *info, const evt_tl_row_sink *sink)
 {
     evt_tl_rows *r = evt_calloc(1, sizeof *r);
@@ -434,7 +441,7 @@ evt_tl_rows *evt_tl_rows_new(const evt_tl_trace_info *info, const evt_tl_row_sin
     evt_ut_sink us = {r, u_mark_, u_value_, u_interval_, u_state_};
     evt_ut_init(&r->ut, &us);
     if (!r->format || (info->source && !r->source) || (info->clock_source && !r->clock_source) ||
-        !evt_tl_init(&r->tl, info->clock_hz, &ts)) {
+        !evt_tl_init(&r->tl, info->clock_hz, &ts) || !tl_facts_(r, info)) {
         evt_tl_rows_free(r);
         return NULL;
     }
