@@ -28,7 +28,8 @@
  *
  * Configuration (the user's header EVT_CFG_USER_HEADER first, then these defaults):
  *   EVT_CFG_USER           1      0: every macro compiles to nothing (arguments not evaluated)
- *   EVT_CFG_USER_BACKEND   txtb   a bare token: txtb (evtrace/txtb.h) or xray (evtrace/xray.h)
+ *   EVT_CFG_USER_BACKEND   txtb   a bare token: txtb (evtrace/txtb.h), xray (evtrace/xray.h) or rkh
+ *                                 (evtrace/rkh.h: the recorder given to evt_rkh_user_attach)
  *   EVT_CFG_USER_ELF       0      1: sites in section .evt_user, strings from the ELF file
  *   EVT_CFG_USER_STR_MAX   32     bytes of a %s argument recorded (1..4095); also sizes the
  *                                 stack buffer of a call (about 8 * (STR_MAX + 8) bytes) */
@@ -37,6 +38,7 @@
 
 #include <stdint.h>
 #include "evtrace/user_defs.h"
+#include "evtrace/rkh.h"
 #include "evtrace/txtb.h"
 #include "evtrace/xray.h"
 
@@ -89,10 +91,23 @@ void evt_user_resend(void);
     int evt_##b##_user_write(unsigned rec, const uint32_t *words, uint32_t n);
 EVT_USER_DECLARE_BACKEND_(txtb)
 EVT_USER_DECLARE_BACKEND_(xray)
+EVT_USER_DECLARE_BACKEND_(rkh)
+
+/* RKH: the recorder user events go to (NULL: none). attach enables and names the record
+ * (evtrace/user_defs.h, RKH carrier); call it after evt_rkh_init, before the first user event. */
+void evt_rkh_user_attach(evt_rkh_recorder *r);
+extern evt_rkh_recorder *volatile evt_rkh_user_rec_;
+static inline int evt_rkh_user_on_(void)
+{
+    evt_rkh_recorder *r = evt_rkh_user_rec_;
+    unsigned id = 0xC0u + EVT_USER_RKH_NUM;
+    return r && ((EVT_LOAD_RLX(&r->emit[id >> 3]) >> (id & 7u)) & 1u);
+}
 
 /* The inline gates: non-zero while the backend records user events. */
 #define EVT_USER_GATE_txtb() (EVT_LOAD_RLX(&evt_tx_hot_.gate.bits) & EVT_TX_TRACE_USER_EVENTS)
 #define EVT_USER_GATE_xray() (EVT_LOAD_RLX(&evt_xray_gate.bits))
+#define EVT_USER_GATE_rkh() evt_rkh_user_on_()
 
 #define EVT_USER_CAT_(a, b) EVT_USER_CAT2_(a, b)
 #define EVT_USER_CAT2_(a, b) a##b

@@ -115,6 +115,13 @@ typedef struct evt_user_site_hdr {
  * little-endian order. */
 #define EVT_USER_XRAY_TYPE 0x7500u
 
+/* RKH carrier: one user record RKH_TE_USER + EVT_USER_RKH_NUM (0xC0 + 24) named "evtrace.user" by
+ * its FWK_TUSR symbol (written by evt_rkh_user_attach), fields: UI8 record type, then one UI32 field
+ * per word (RKH's typed user fields: its tools show them as numbers). */
+#define EVT_USER_RKH_NUM  24u
+#define EVT_USER_RKH_NAME "evtrace.user"
+#define EVT_USER_RKH_MAX_WORDS 200u /* 1 + 5 bytes each: fits a record of a 1 KiB ring */
+
 /* Largest payload the encoder builds (words): site + 8 arguments of at most 2 words, or strings. */
 #define EVT_USER_PAYLOAD_MAX 256u
 
