@@ -548,7 +548,13 @@ void evt_tx_insert_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uin
     (void)record(id, i1, i2, i3, i4, TX_MODE_PLAIN);
 }
 
-/* ---- multi-slot user records (evtrace/user.h, TXTB carrier of evtrace/user_defs.h) -------------- */
+/* ---- multi-slot user records (evtrace/user.h, TXTB carrier of evtrace/user_defs.h) --------------
+ * EVT_TX_USER_RECORDS 0 leaves them out (scripts/build-cortex-m.sh measures the recorder both ways:
+ * the plain TXTB recorder must not grow). */
+#ifndef EVT_TX_USER_RECORDS
+#define EVT_TX_USER_RECORDS 1
+#endif
+#if EVT_TX_USER_RECORDS
 
 /* One record of n words over k = ceil(n / 4) consecutive slots, in one critical section: slot 0 has
  * id head_id and words 0..3, slot j has id cont_id | j and words 4j..4j+3 (zero-padded). Every slot
@@ -585,8 +591,8 @@ unsigned evt_tx_trace_user_words_insert(uint32_t head_id, uint32_t cont_id, cons
                 begin_record(r, &h);
                 if (TX_UNLIKELY(evt_loss_pending(&r->loss) != 0u)) wraps = put_lost(r, &h, 0);
                 for (uint32_t j = 0; j < k; j++) {
-                    uint32_t v[4] = {0u, 0u, 0u, 0u};
-                    for (uint32_t i = 0; i < 4u && 4u * j + i < n; i++) v[i] = w[4u * j + i];
+                    uint32_t v[4]; /* element by element: no memset on a no-libc target */
+                    for (uint32_t i = 0; i < 4u; i++) v[i] = 4u * j + i < n ? w[4u * j + i] : 0u;
                     reclaim_slot(r);
                     wraps += put_slot(r, &h, j == 0u ? head_id : (cont_id | (j & 0x3FFu)), v[0], v[1], v[2], v[3]);
                 }
@@ -601,6 +607,7 @@ unsigned evt_tx_trace_user_words_insert(uint32_t head_id, uint32_t cont_id, cons
     evt_rec_lock_exit(&r->lock, cs);
     return ok;
 }
+#endif /* EVT_TX_USER_RECORDS */
 
 #ifdef EVT_TX_INLINE_FAST
 /* The external definitions of the C99 inline functions of evtrace/txtb.h. */

@@ -652,7 +652,8 @@ static evt_status event(void *state, const evt_event *ev)
     if (s->tl.oom || s->oom) return EVT_ERR_NOMEM;
     uint64_t tm = evt_tl_time(&s->tl, ev);
     s->last_ts = tm;
-    if (evt_ut_relevant(ev) && !evt_ut_event(&s->ut, ev, tm)) return EVT_ERR_NOMEM;
+    /* user events only: other state machines (RKH) have their state tracks below (state_track_) */
+    if (ev->kind == EVT_KIND_USER && evt_ut_relevant(ev) && !evt_ut_event(&s->ut, ev, tm)) return EVT_ERR_NOMEM;
     int is_begin;
     if (idx != EVT_TL_NONE && evt_span_cat_of(ev->kind, &is_begin) == EVT_SPAN_NONE) {
         const char *st_name = state_of(ev);

@@ -483,7 +483,7 @@ static evt_status event(void *state, const evt_event *ev)
         pf_ann_event(&s->w, ev);
         pf_te_emit(&s->w, evt_tl_time(&s->tl, ev));
     }
-    if (evt_ut_relevant(ev)) (void)evt_ut_event(&s->ut, ev, evt_tl_time(&s->tl, ev));
+    if (ev->kind == EVT_KIND_USER && evt_ut_relevant(ev)) (void)evt_ut_event(&s->ut, ev, evt_tl_time(&s->tl, ev));
     return status_(s);
 }
 

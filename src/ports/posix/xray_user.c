@@ -1,7 +1,7 @@
 /* XRay carrier of user events (evtrace/user.h): one typed event per record, type
  * EVT_USER_XRAY_TYPE + rec, payload the record's words in little-endian order (llvm-xray shows it
  * as a typed event with that type and the bytes). Needs the POSIX XRay runtime
- * (src/ports/posix/xray_runtime.c: evt_xray_typed_event). */
+ * (src/ports/posix/xray_runtime.c: evt_xray_typed_event), so it lives beside it. */
 #include "evtrace/xray.h"
 #include "formats/user/user_enc.h"
 
