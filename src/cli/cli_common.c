@@ -149,6 +149,13 @@ static int isatty_path_(const char *path)
     return t;
 }
 
+/* --kernel and --priority-order: the reader decodes with them from its first event. */
+static void set_profile_(evt_reader *r, const cli_args *a)
+{
+    if (a->kernel) evt_reader_set_kernel(r, a->kernel - 1);
+    if (a->prio_order) evt_reader_set_prio_order(r, a->prio_order);
+}
+
 evt_reader *cli_open(const cli_args *a, int *code)
 {
     char err[512];
@@ -175,6 +182,7 @@ evt_reader *cli_open(const cli_args *a, int *code)
         r = open_stream(a, code);
         if (r && a->clock_hz) evt_reader_set_clock_hz(r, a->clock_hz);
         if (r) evt_reader_set_range(r, &a->range);
+        if (r) set_profile_(r, a);
         return r;
     }
     /* A file: raw, or an Intel HEX / S-record dump (auto-detected), from --offset / --base-address. */
@@ -194,6 +202,7 @@ evt_reader *cli_open(const cli_args *a, int *code)
     }
     if (a->clock_hz) evt_reader_set_clock_hz(r, a->clock_hz);
     evt_reader_set_range(r, &a->range);
+    set_profile_(r, a);
     *code = EXIT_OK_;
     return r;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "cli.h"
 #include "evtrace/reader.h"
+#include "host/kernels/kernel_profile.h"
 
 /* Option ids (getopt_long's `val`): printable short letters, or values past 256 for long-only. */
 enum {
@@ -173,6 +174,17 @@ static int apply_(const cli_command *c, int id, const char *val, cli_args *a)
         a->clock_hz = (uint64_t)hz;
         break;
     }
+    case ID_KERNEL: {
+        const evt_kernel_profile *p = evt_kernel_profile_by_name(val);
+        if (!p) return value_error_(c, "kernel", "a kernel profile name (generic, utkernel, threadx, rkh, windows, ...)", val);
+        a->kernel = (int)p->id + 1;
+        break;
+    }
+    case ID_PRIO_ORDER:
+        if (strcmp(val, "lower") == 0) a->prio_order = 1;
+        else if (strcmp(val, "higher") == 0) a->prio_order = 2;
+        else return value_error_(c, "priority-order", "lower or higher", val);
+        break;
     case ID_TRACE_ID:
         if (a->ntrace_id >= (int)(sizeof a->trace_id / sizeof a->trace_id[0])) { cli_err(c->name, "too many --trace-id"); return EXIT_USAGE; }
         a->trace_id[a->ntrace_id++] = val;
