@@ -4,6 +4,7 @@
 #include "formats/rkh/rkh_hooks_dec.h"
 
 #include <string.h>
+#include "formats/common/hook_meaning.h"
 #include "formats/rkh/rkh_hooks_defs.h"
 
 #define RKH_HOOK_ISR_CTX 0xFFFFFFFFu /* context id of interrupt code (as the TXTB reader uses) */
@@ -99,8 +100,42 @@ void rkh_hooks_dec_apply(rkh_hooks_dec *h, evt_event *ev, const char *user_event
         set_target(ev, a[1], name_of, user);
         set_current_ctx(h, ev, name_of, user);
         return;
+    case RKH_HOOK_THREAD_SWITCH: { /* OBJ from, UI8 state, UI32 native, OBJ blocked_on, OBJ to, UI32 prio */
+        if (ev->nargs < 6) return;
+        const evt_kernel_profile *k = evt_kernel_profile_by_id(h->kernel);
+        if (a[0]) set_thread_ctx(ev, a[0], name_of, user);
+        else set_current_ctx(h, ev, name_of, user);
+        evt_hook_m_switch(ev, k, a[0], (uint32_t)a[1], (uint32_t)a[2], a[3], a[3] ? name_of(user, a[3]) : NULL, a[4],
+                          name_of(user, a[4]), a[5], &h->mbuf);
+        h->thread = a[4];
+        return;
+    }
+    case RKH_HOOK_THREAD_READY: /* OBJ thread */
+        if (ev->nargs < 1) return;
+        set_current_ctx(h, ev, name_of, user);
+        evt_hook_m_ready(ev, a[0], name_of(user, a[0]));
+        return;
+    case RKH_HOOK_PRIO_SET: /* OBJ thread, UI32 prio, UI8 why */
+        if (ev->nargs < 3) return;
+        set_current_ctx(h, ev, name_of, user);
+        evt_hook_m_prio(ev, a[0], name_of(user, a[0]), a[1], (uint32_t)a[2]);
+        return;
+    case RKH_HOOK_OBJ_NAME: /* UI8 type, OBJ obj */
+        if (ev->nargs < 2) return;
+        set_target(ev, a[1], name_of, user);
+        set_current_ctx(h, ev, name_of, user);
+        return;
+    case RKH_HOOK_OBJ_OP: /* I32 code, OBJ obj, I32 ret */
+        if (ev->nargs < 3) return;
+        set_current_ctx(h, ev, name_of, user);
+        evt_hook_m_obj_op(ev, evt_kernel_profile_by_id(h->kernel), (int32_t)a[0], a[1], name_of(user, a[1]),
+                          (int32_t)a[2], &h->mbuf);
+        return;
+    case RKH_HOOK_KERNEL_INFO: /* UI32 kernel, UI32 version */
+        if (ev->nargs >= 1) h->kernel = (uint32_t)a[0];
+        set_current_ctx(h, ev, name_of, user);
+        return;
     case RKH_HOOK_USER:
-    case RKH_HOOK_KERNEL_INFO:
     default: /* the application's own records: recorded where the hooks say code runs */
         set_current_ctx(h, ev, name_of, user);
         return;

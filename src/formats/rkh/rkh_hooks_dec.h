@@ -8,12 +8,15 @@
 
 #include <stdint.h>
 #include "evtrace/model.h"
+#include "formats/common/hook_meaning.h"
 
 /* What the hooks said so far: the running thread and the open interrupts. */
 typedef struct rkh_hooks_dec {
     uint64_t thread;      /* running thread handle, 0 when none */
     uint32_t isr_depth;   /* open isr_enter records */
     uint64_t isr_irq;     /* irq of the innermost open one */
+    uint32_t kernel;      /* kernel profile of the hook.kernel_info record (EVT_HOOK_KERNEL_*, 0 generic) */
+    evt_hook_mbuf mbuf;   /* strings of the RTOS records (hook_meaning.h) */
 } rkh_hooks_dec;
 
 /* Names objects by handle (the reader's FWK_OBJ table); NULL when unknown. */

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 #include "evtrace/model.h"
+#include "formats/common/hook_meaning.h"
 
 typedef struct txtb_hooks_dec {
     int active;          /* a hooks profile registry entry was seen */
@@ -16,6 +17,7 @@ typedef struct txtb_hooks_dec {
     uint32_t version;    /* its layout version */
     char namebuf[48];    /* formatted service name (valid until the next event) */
     char statebuf[32];   /* formatted state name */
+    evt_hook_mbuf mbuf;  /* strings of the RTOS records (hook_meaning.h) */
 } txtb_hooks_dec;
 
 /* Looks up the registry name of an object pointer; NULL if unknown. */

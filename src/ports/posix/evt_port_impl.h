@@ -71,6 +71,7 @@
  *     default) it costs the fast paths one load and one predictable branch. */
 #ifndef EVT_PORT_IMPL_POSIX_H
 #define EVT_PORT_IMPL_POSIX_H
+#define EVT_PORT_POSIX 1 /* this port (integrations that use its own calls test it) */
 
 #include <sched.h>
 #include <stdatomic.h>
