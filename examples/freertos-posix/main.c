@@ -6,7 +6,7 @@
  * as one JSON line (per-task run time and switch-ins, per-queue sends and receives, the mutex's
  * inheritances) for comparison with `evtrace stats --json`.
  *
- *   freertos_posix_demo snapshot|stream OUT [SECONDS]  the example (default 2 s)
+ *   freertos_posix_demo snapshot|stream OUT [SECONDS]  the example (default 2 s, fractions allowed)
  *   freertos_posix_demo stress OUT SECONDS [TASKS]     equal-priority tasks recording in a tight
  *                                                        loop with the tick on (the simulator hang
  *                                                        of docs/freertos.md); must end */
@@ -44,6 +44,7 @@ static unsigned long g_inherits;
 void app_switched_in(void *tcb)
 {
     if (tcb == g_last_in) return;
+    if (!g_last_in) app_run_time_start(); /* the run-time counter starts with the first task */
     g_last_in = tcb;
     for (int i = 0; i < MAX_TASKS; i++) {
         if (g_sw[i].tcb == tcb || !g_sw[i].tcb) {
@@ -173,9 +174,9 @@ static void stress_task(void *p)
 /* ---- control ---------------------------------------------------------------------------------- */
 
 static const char *g_mode, *g_out;
-static unsigned g_seconds = 2, g_stress_tasks = 3;
+static unsigned g_ms = 2000, g_stress_tasks = 3;
 static uint8_t *g_buf;
-static uint32_t g_buf_size = 4u << 20;
+static uint32_t g_buf_size = 1u << 20; /* 1 s of this example without a wrap */
 static evt_rkh_recorder g_rkh;
 static uint8_t g_ring[64 * 1024];
 static FILE *g_stream;
@@ -217,7 +218,7 @@ static int write_snapshot(void)
 static void control(void *p)
 {
     (void)p;
-    vTaskDelay(pdMS_TO_TICKS(g_seconds * 1000u));
+    vTaskDelay(pdMS_TO_TICKS(g_ms));
     g_stop = 1;
     /* Let every task finish its round (each suspends itself after it) so that no operation is
      * recorded and not yet counted by the application; then the counters and the trace end at the
@@ -246,7 +247,7 @@ int main(int argc, char **argv)
     }
     g_mode = argv[1];
     g_out = argv[2];
-    if (argc > 3) g_seconds = (unsigned)atoi(argv[3]);
+    if (argc > 3) g_ms = (unsigned)(atof(argv[3]) * 1000.0);
     if (argc > 4) g_stress_tasks = (unsigned)atoi(argv[4]);
     if (g_stress_tasks < 1 || g_stress_tasks > MAX_TASKS - 4) g_stress_tasks = 3;
 
@@ -286,7 +287,6 @@ int main(int argc, char **argv)
         xTaskCreate(isr_waiter, "isr_waiter", configMINIMAL_STACK_SIZE, NULL, 6, NULL);
         xTimerStart(t, 0);
     }
-    app_run_time_start();
     vTaskStartScheduler();
     return 1;
 }

@@ -39,6 +39,17 @@ static const void *g_from;
 static uint32_t g_from_state; /* eTaskState */
 static const void *g_block;
 
+/* The switch's timestamp: the counter read in traceTASK_SWITCHED_OUT, right after FreeRTOS read its
+ * run-time counter for the outgoing task, rather than after the scheduler chose the next one; the
+ * snapshot's time source returns it once (for the switch record), else the counter. 0: none. */
+static uint64_t g_switch_ts;
+static uint32_t snapshot_time(void)
+{
+    uint64_t t = g_switch_ts;
+    g_switch_ts = 0;
+    return (uint32_t)(t ? t : evt_port_timestamp());
+}
+
 static const uint8_t k_generic[] = {
 #define FR_GEN_(v, name, gen) [v] = EVT_HOOK_STATE_##gen,
     EVT_FREERTOS_STATE_TABLE(FR_GEN_)
@@ -66,8 +77,14 @@ int evt_freertos_start_snapshot(void *buf, uint32_t size, uint32_t registry_entr
     if (evt_freertos_on != FR_OFF) return -1;
     started();
     evt_txtb_hooks_reset();
-    if (evt_txtb_hooks_enable(buf, size, registry_entries, (const evt_tx_options *)0, EVT_HOOK_KERNEL_FREERTOS) !=
-        EVT_TX_SUCCESS)
+    evt_tx_options o; /* member by member: no memset in a freestanding build */
+    o.big_endian = -1;
+    o.name_size = 0;
+    o.time_source = snapshot_time;
+    o.time_mask = 0;
+    o.context = 0; /* evt_txtb_hooks_enable sets its own */
+    o.base_address = 0;
+    if (evt_txtb_hooks_enable(buf, size, registry_entries, &o, EVT_HOOK_KERNEL_FREERTOS) != EVT_TX_SUCCESS)
         return -1;
     evt_freertos_on = FR_SNAPSHOT;
     return 0;
@@ -106,6 +123,7 @@ void evt_freertos_task_delete(const void *tcb) { FR_HOOK_(obj_delete, EVT_HOOK_O
 
 void evt_freertos_switched_out(const void *tcb, uint32_t native_state)
 {
+    if (evt_freertos_on == FR_SNAPSHOT) g_switch_ts = evt_port_timestamp();
     g_from = tcb;
     g_from_state = native_state;
 }
@@ -114,7 +132,10 @@ void evt_freertos_switched_in(const void *tcb, uint32_t prio)
 {
     const void *from = g_from;
     g_from = 0;
-    if (from == tcb) return; /* the same task again: no switch */
+    if (from == tcb) { /* the same task again: no switch */
+        g_switch_ts = 0;
+        return;
+    }
     uint32_t st = g_from_state < sizeof k_generic ? g_from_state : 1u;
     evt_hook_state gen = from ? (evt_hook_state)k_generic[st] : EVT_HOOK_STATE_READY;
     const void *on = gen == EVT_HOOK_STATE_WAITING ? g_block : 0;
