@@ -6,7 +6,8 @@
  * as one JSON line (per-task run time and switch-ins, per-queue sends and receives, the mutex's
  * inheritances) for comparison with `evtrace stats --json`.
  *
- *   freertos_posix_demo snapshot|stream OUT [SECONDS]  the example (default 2 s, fractions allowed)
+ *   freertos_posix_demo snapshot|stream OUT [SECONDS [BUF_KIB]]  the example (default 2 s, fractions
+ *                                                        allowed; snapshot buffer 4096 KiB)
  *   freertos_posix_demo stress OUT SECONDS [TASKS]     equal-priority tasks recording in a tight
  *                                                        loop with the tick on (the simulator hang
  *                                                        of docs/freertos.md); must end */
@@ -176,7 +177,7 @@ static void stress_task(void *p)
 static const char *g_mode, *g_out;
 static unsigned g_ms = 2000, g_stress_tasks = 3;
 static uint8_t *g_buf;
-static uint32_t g_buf_size = 1u << 20; /* 1 s of this example without a wrap */
+static uint32_t g_buf_size = 4u << 20; /* 2 s of this example without a wrap */
 static evt_rkh_recorder g_rkh;
 static uint8_t g_ring[64 * 1024];
 static FILE *g_stream;
@@ -242,13 +243,14 @@ static void control(void *p)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: %s snapshot|stream OUT [SECONDS] | stress OUT SECONDS [TASKS]\n", argv[0]);
+        fprintf(stderr, "usage: %s snapshot|stream OUT [SECONDS [BUF_KIB]] | stress OUT SECONDS [TASKS]\n", argv[0]);
         return 2;
     }
     g_mode = argv[1];
     g_out = argv[2];
     if (argc > 3) g_ms = (unsigned)(atof(argv[3]) * 1000.0);
-    if (argc > 4) g_stress_tasks = (unsigned)atoi(argv[4]);
+    if (argc > 4 && strcmp(g_mode, "stress") == 0) g_stress_tasks = (unsigned)atoi(argv[4]);
+    else if (argc > 4) g_buf_size = (uint32_t)atoi(argv[4]) * 1024u;
     if (g_stress_tasks < 1 || g_stress_tasks > MAX_TASKS - 4) g_stress_tasks = 3;
 
     if (strcmp(g_mode, "stream") == 0) {

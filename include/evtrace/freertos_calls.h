@@ -22,6 +22,8 @@ void evt_freertos_obj_name(uint32_t type, const void *obj, const char *name);
 void evt_freertos_qobj_create(const void *q, uint32_t qtype);
 void evt_freertos_qobj_delete(const void *q, uint32_t qtype);
 void evt_freertos_qobj_name(const void *q, uint32_t qtype, const char *name);
+void evt_freertos_api_enter(uint32_t code, const void *obj);
+void evt_freertos_api_return(uint32_t code, int32_t ret);
 void evt_freertos_isr_enter(uint32_t irq);
 void evt_freertos_isr_exit(uint32_t irq);
 

@@ -68,7 +68,29 @@
     X(0x441, TIMER_EXPIRED,                 "timer callback",              NONE,    TIMER,       SUCCESS) \
     X(0x442, TIMER_COMMAND_RECEIVED,        "timer command",               RECEIVE, TIMER,       SUCCESS)
 
+/* The V11 API calls recorded as service spans (traceENTER_<fn> -> svc_enter, traceRETURN_<fn> ->
+ * svc_leave with the return value): the calls that may block. X(code, function). Their operation is
+ * the obj_op record inside them (above): these rows have no operation of their own. */
+#define EVT_FREERTOS_API_TABLE(X)           \
+    X(0x800, xQueueGenericSend)             \
+    X(0x801, xQueueReceive)                 \
+    X(0x802, xQueueSemaphoreTake)           \
+    X(0x803, xQueuePeek)                    \
+    X(0x804, xQueueTakeMutexRecursive)      \
+    X(0x805, xQueueGiveMutexRecursive)      \
+    X(0x806, vTaskDelay)                    \
+    X(0x807, xTaskDelayUntil)               \
+    X(0x808, xEventGroupWaitBits)           \
+    X(0x809, xEventGroupSync)               \
+    X(0x80A, ulTaskGenericNotifyTake)       \
+    X(0x80B, xTaskGenericNotifyWait)        \
+    X(0x80C, xStreamBufferSend)             \
+    X(0x80D, xStreamBufferReceive)
+
 enum evt_freertos_svc {
+#define EVT_FREERTOS_API_ENUM_(code, fn) EVT_FREERTOS_API_##fn = code,
+    EVT_FREERTOS_API_TABLE(EVT_FREERTOS_API_ENUM_)
+#undef EVT_FREERTOS_API_ENUM_
 #define EVT_FREERTOS_SVC_ENUM_(code, name, label, op, obj, res) EVT_FREERTOS_##name = code,
     EVT_FREERTOS_SVC_TABLE(EVT_FREERTOS_SVC_ENUM_)
 #undef EVT_FREERTOS_SVC_ENUM_

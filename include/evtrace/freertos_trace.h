@@ -286,6 +286,94 @@ static inline uint32_t evt_freertos_ipsr_(void)
     evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_TIMER_COMMAND_RECEIVED, (t), (int32_t)(id)))
 #endif
 
+/* ---- V11 API macros: the calls that may block, as service spans (V10.4 has none: unused there) -- */
+#define evtFREERTOS_API_IN_(fn, obj) evtFREERTOS_IF_(evt_freertos_api_enter(EVT_FREERTOS_API_##fn, (obj)))
+#define evtFREERTOS_API_OUT_(fn, r) evtFREERTOS_IF_(evt_freertos_api_return(EVT_FREERTOS_API_##fn, (int32_t)(r)))
+#ifndef traceENTER_xQueueGenericSend
+#define traceENTER_xQueueGenericSend(q, item, wait, pos) evtFREERTOS_API_IN_(xQueueGenericSend, q)
+#endif
+#ifndef traceRETURN_xQueueGenericSend
+#define traceRETURN_xQueueGenericSend(r) evtFREERTOS_API_OUT_(xQueueGenericSend, r)
+#endif
+#ifndef traceENTER_xQueueReceive
+#define traceENTER_xQueueReceive(q, buf, wait) evtFREERTOS_API_IN_(xQueueReceive, q)
+#endif
+#ifndef traceRETURN_xQueueReceive
+#define traceRETURN_xQueueReceive(r) evtFREERTOS_API_OUT_(xQueueReceive, r)
+#endif
+#ifndef traceENTER_xQueueSemaphoreTake
+#define traceENTER_xQueueSemaphoreTake(q, wait) evtFREERTOS_API_IN_(xQueueSemaphoreTake, q)
+#endif
+#ifndef traceRETURN_xQueueSemaphoreTake
+#define traceRETURN_xQueueSemaphoreTake(r) evtFREERTOS_API_OUT_(xQueueSemaphoreTake, r)
+#endif
+#ifndef traceENTER_xQueuePeek
+#define traceENTER_xQueuePeek(q, buf, wait) evtFREERTOS_API_IN_(xQueuePeek, q)
+#endif
+#ifndef traceRETURN_xQueuePeek
+#define traceRETURN_xQueuePeek(r) evtFREERTOS_API_OUT_(xQueuePeek, r)
+#endif
+#ifndef traceENTER_xQueueTakeMutexRecursive
+#define traceENTER_xQueueTakeMutexRecursive(m, wait) evtFREERTOS_API_IN_(xQueueTakeMutexRecursive, m)
+#endif
+#ifndef traceRETURN_xQueueTakeMutexRecursive
+#define traceRETURN_xQueueTakeMutexRecursive(r) evtFREERTOS_API_OUT_(xQueueTakeMutexRecursive, r)
+#endif
+#ifndef traceENTER_xQueueGiveMutexRecursive
+#define traceENTER_xQueueGiveMutexRecursive(m) evtFREERTOS_API_IN_(xQueueGiveMutexRecursive, m)
+#endif
+#ifndef traceRETURN_xQueueGiveMutexRecursive
+#define traceRETURN_xQueueGiveMutexRecursive(r) evtFREERTOS_API_OUT_(xQueueGiveMutexRecursive, r)
+#endif
+#ifndef traceENTER_vTaskDelay
+#define traceENTER_vTaskDelay(t) evtFREERTOS_API_IN_(vTaskDelay, 0)
+#endif
+#ifndef traceRETURN_vTaskDelay
+#define traceRETURN_vTaskDelay() evtFREERTOS_API_OUT_(vTaskDelay, 0)
+#endif
+#ifndef traceENTER_xTaskDelayUntil
+#define traceENTER_xTaskDelayUntil(prev, inc) evtFREERTOS_API_IN_(xTaskDelayUntil, 0)
+#endif
+#ifndef traceRETURN_xTaskDelayUntil
+#define traceRETURN_xTaskDelayUntil(r) evtFREERTOS_API_OUT_(xTaskDelayUntil, r)
+#endif
+#ifndef traceENTER_xEventGroupWaitBits
+#define traceENTER_xEventGroupWaitBits(g, bits, clr, all, wait) evtFREERTOS_API_IN_(xEventGroupWaitBits, g)
+#endif
+#ifndef traceRETURN_xEventGroupWaitBits
+#define traceRETURN_xEventGroupWaitBits(r) evtFREERTOS_API_OUT_(xEventGroupWaitBits, r)
+#endif
+#ifndef traceENTER_xEventGroupSync
+#define traceENTER_xEventGroupSync(g, set, bits, wait) evtFREERTOS_API_IN_(xEventGroupSync, g)
+#endif
+#ifndef traceRETURN_xEventGroupSync
+#define traceRETURN_xEventGroupSync(r) evtFREERTOS_API_OUT_(xEventGroupSync, r)
+#endif
+#ifndef traceENTER_ulTaskGenericNotifyTake
+#define traceENTER_ulTaskGenericNotifyTake(i, clr, wait) evtFREERTOS_API_IN_(ulTaskGenericNotifyTake, 0)
+#endif
+#ifndef traceRETURN_ulTaskGenericNotifyTake
+#define traceRETURN_ulTaskGenericNotifyTake(r) evtFREERTOS_API_OUT_(ulTaskGenericNotifyTake, r)
+#endif
+#ifndef traceENTER_xTaskGenericNotifyWait
+#define traceENTER_xTaskGenericNotifyWait(i, ce, cx, v, wait) evtFREERTOS_API_IN_(xTaskGenericNotifyWait, 0)
+#endif
+#ifndef traceRETURN_xTaskGenericNotifyWait
+#define traceRETURN_xTaskGenericNotifyWait(r) evtFREERTOS_API_OUT_(xTaskGenericNotifyWait, r)
+#endif
+#ifndef traceENTER_xStreamBufferSend
+#define traceENTER_xStreamBufferSend(b, d, n, wait) evtFREERTOS_API_IN_(xStreamBufferSend, b)
+#endif
+#ifndef traceRETURN_xStreamBufferSend
+#define traceRETURN_xStreamBufferSend(r) evtFREERTOS_API_OUT_(xStreamBufferSend, r)
+#endif
+#ifndef traceENTER_xStreamBufferReceive
+#define traceENTER_xStreamBufferReceive(b, d, n, wait) evtFREERTOS_API_IN_(xStreamBufferReceive, b)
+#endif
+#ifndef traceRETURN_xStreamBufferReceive
+#define traceRETURN_xStreamBufferReceive(r) evtFREERTOS_API_OUT_(xStreamBufferReceive, r)
+#endif
+
 /* ---- interrupts (ports that report them: ARM_CM3/CM4F SysTick) --------------------------------- */
 #ifndef traceISR_ENTER
 #define traceISR_ENTER() evtFREERTOS_IF_(evt_freertos_isr_enter(evtFREERTOS_IRQ()))

@@ -92,6 +92,14 @@ void rkh_hooks_dec_apply(rkh_hooks_dec *h, evt_event *ev, const char *user_event
     case RKH_HOOK_SVC_LEAVE: /* I32 code, I32 ret, UI8 paired */
         ev->kind = n == RKH_HOOK_SVC_ENTER ? EVT_KIND_SVC_ENTER : EVT_KIND_SVC_EXIT;
         set_current_ctx(h, ev, name_of, user);
+        if (ev->nargs >= 1) { /* named by the trace's kernel profile when it knows the code */
+            const evt_kernel_svc *ks = evt_kernel_svc_find(evt_kernel_profile_by_id(h->kernel), (int32_t)a[0]);
+            if (ks) {
+                ev->name = ks->label;
+                ev->m.has |= EVT_M_LABEL;
+                ev->m.label = ks->label;
+            }
+        }
         return;
     case RKH_HOOK_OBJ_CREATE: /* UI8 type, OBJ obj, UI32 param */
     case RKH_HOOK_OBJ_DELETE: /* UI8 type, OBJ obj */

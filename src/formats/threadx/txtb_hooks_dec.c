@@ -107,6 +107,10 @@ static const char *svc_name(txtb_hooks_dec *h, uint32_t code)
             return h->namebuf;
         }
     }
+    if (h->active) { /* a profile's own service table (FreeRTOS: the API calls of freertos_svc.h) */
+        const evt_kernel_svc *ks = evt_kernel_svc_find(evt_kernel_profile_by_id(h->kernel), (int32_t)code);
+        if (ks) return ks->label;
+    }
     snprintf(h->namebuf, sizeof h->namebuf, "svc_0x%08x", (unsigned)code);
     return h->namebuf;
 }

@@ -19,6 +19,9 @@ static const evt_kernel_svc k_svcs[] = {
 #define FR_SVC_ROW_(code, name, label, op, obj, res) {code, label, EVT_OP_##op, EVT_HOOK_OBJ_##obj, 0},
     EVT_FREERTOS_SVC_TABLE(FR_SVC_ROW_)
 #undef FR_SVC_ROW_
+#define FR_API_ROW_(code, fn) {code, #fn, EVT_OP_NONE, 0, 0},
+    EVT_FREERTOS_API_TABLE(FR_API_ROW_)
+#undef FR_API_ROW_
 };
 
 

@@ -115,8 +115,7 @@ void evt_freertos_user(uint32_t id, uint32_t a1, uint32_t a2, uint32_t a3, uint3
 
 void evt_freertos_task_create(const void *tcb, const char *name, uint32_t prio)
 {
-    FR_HOOK_(obj_create, EVT_HOOK_OBJ_THREAD, (uintptr_t)tcb, name, prio);
-    FR_HOOK_(thread_ready, (uintptr_t)tcb); /* created ready (FreeRTOS adds it to a ready list) */
+    FR_HOOK_(obj_create, EVT_HOOK_OBJ_THREAD, (uintptr_t)tcb, name, prio); /* ready: its own macro */
 }
 
 void evt_freertos_task_delete(const void *tcb) { FR_HOOK_(obj_delete, EVT_HOOK_OBJ_THREAD, (uintptr_t)tcb); }
@@ -175,6 +174,14 @@ void evt_freertos_qobj_name(const void *q, uint32_t qtype, const char *name)
 {
     FR_HOOK_(obj_name, qobj(qtype), (uintptr_t)q, name);
 }
+
+void evt_freertos_api_enter(uint32_t code, const void *obj)
+{
+    uintptr_t arg = (uintptr_t)obj;
+    FR_HOOK_(svc_enter, (int32_t)code, 1u, &arg);
+}
+
+void evt_freertos_api_return(uint32_t code, int32_t ret) { FR_HOOK_(svc_leave, (int32_t)code, ret, 1); }
 
 void evt_freertos_isr_enter(uint32_t irq) { FR_HOOK_(isr_enter, irq); }
 void evt_freertos_isr_exit(uint32_t irq) { FR_HOOK_(isr_exit, irq); }
