@@ -17,6 +17,10 @@
 #include <stdint.h>
 #include "evtrace/rkh.h"
 
+/* The snapshot's timestamp source (32 bits, monotonic, any context), for targets whose port counter
+ * is missing or not modelled (no DWT cycle counter: Cortex-M0, QEMU); NULL: the port's counter.
+ * Call before evt_freertos_start_snapshot. (The stream's is the one given to evt_rkh_init.) */
+void evt_freertos_set_clock(uint32_t (*fn)(void));
 /* Snapshot: record into buf[size] as a TXTB buffer with `registry_entries` object slots (tasks,
  * queues, semaphores, timers: one each). Returns 0, or -1 when the buffer is too small or
  * another recording is on. */

@@ -2,7 +2,7 @@
  * docs/freertos.md). It defines FreeRTOS's trace macros (traceTASK_SWITCHED_IN ...) so that the
  * kernel reports to evtrace's FreeRTOS integration (src/kernel/freertos/), which writes the
  * generic kernel hooks (evtrace/hooks.h) to the transport started with evtrace/freertos.h.
- * Works with FreeRTOS V10.4 and later and V11 (single core). Needs configUSE_TRACE_FACILITY 1
+ * Written for FreeRTOS V10.4 and later and V11 (single core; checked with V11.1). Needs configUSE_TRACE_FACILITY 1
  * (the queue type tells a semaphore's operation from a queue's). A macro the application already
  * defined is left alone (its own is used instead).
  *
@@ -21,6 +21,9 @@
 
 #if !defined(configUSE_TRACE_FACILITY) || (configUSE_TRACE_FACILITY != 1)
 #error "evtrace/freertos_trace.h needs configUSE_TRACE_FACILITY 1 in FreeRTOSConfig.h"
+#endif
+#if defined(configNUMBER_OF_CORES) && (configNUMBER_OF_CORES > 1)
+#error "evtrace/freertos_trace.h records single-core FreeRTOS only (configNUMBER_OF_CORES 1)"
 #endif
 
 #include "evtrace/freertos_calls.h"
@@ -53,13 +56,24 @@ static inline uint32_t evt_freertos_ipsr_(void)
 /* eTaskState of the task being switched out, from the list its state item is on (eTaskGetState's
  * rule, without the call): ready 1, blocked 2 (delayed, or waiting on an event list with no
  * timeout), suspended 3, deleted 4. */
+#define evtFREERTOS_ON_(t, list) (listLIST_ITEM_CONTAINER(&(t)->xStateListItem) == (list))
+/* The suspended and the termination lists exist only with vTaskSuspend / vTaskDelete (a task
+ * without them is never on them: a blocked task without vTaskSuspend is on a delayed list). */
+#if defined(INCLUDE_vTaskSuspend) && (INCLUDE_vTaskSuspend == 1)
+#define evtFREERTOS_SUSP_(t) \
+    (evtFREERTOS_ON_(t, &xSuspendedTaskList) ? (listLIST_ITEM_CONTAINER(&(t)->xEventListItem) != NULL ? 2u : 3u) : 0u)
+#else
+#define evtFREERTOS_SUSP_(t) 0u
+#endif
+#if defined(INCLUDE_vTaskDelete) && (INCLUDE_vTaskDelete == 1)
+#define evtFREERTOS_DEL_(t) (evtFREERTOS_ON_(t, &xTasksWaitingTermination) ? 4u : 0u)
+#else
+#define evtFREERTOS_DEL_(t) 0u
+#endif
 #define evtFREERTOS_STATE_(t)                                                                            \
-    (listLIST_ITEM_CONTAINER(&(t)->xStateListItem) == &pxReadyTasksLists[(t)->uxPriority] ? 1u :        \
-     (listLIST_ITEM_CONTAINER(&(t)->xStateListItem) == pxDelayedTaskList ||                              \
-      listLIST_ITEM_CONTAINER(&(t)->xStateListItem) == pxOverflowDelayedTaskList) ? 2u :                 \
-     listLIST_ITEM_CONTAINER(&(t)->xStateListItem) == &xSuspendedTaskList ?                              \
-         (listLIST_ITEM_CONTAINER(&(t)->xEventListItem) != NULL ? 2u : 3u) :                             \
-     listLIST_ITEM_CONTAINER(&(t)->xStateListItem) == &xTasksWaitingTermination ? 4u : 1u)
+    (evtFREERTOS_ON_(t, &pxReadyTasksLists[(t)->uxPriority]) ? 1u :                                      \
+     (evtFREERTOS_ON_(t, pxDelayedTaskList) || evtFREERTOS_ON_(t, pxOverflowDelayedTaskList)) ? 2u :    \
+     evtFREERTOS_SUSP_(t) ? evtFREERTOS_SUSP_(t) : evtFREERTOS_DEL_(t) ? 4u : 1u)
 
 #ifndef traceTASK_SWITCHED_OUT
 #define traceTASK_SWITCHED_OUT() evtFREERTOS_IF_(evt_freertos_switched_out(pxCurrentTCB, evtFREERTOS_STATE_(pxCurrentTCB)))

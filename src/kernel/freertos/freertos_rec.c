@@ -43,12 +43,16 @@ static const void *g_block;
  * run-time counter for the outgoing task, rather than after the scheduler chose the next one; the
  * snapshot's time source returns it once (for the switch record), else the counter. 0: none. */
 static uint64_t g_switch_ts;
+static uint32_t (*volatile g_clock)(void); /* evt_freertos_set_clock, or NULL: the port's counter */
+static uint64_t now(void) { return g_clock ? g_clock() : evt_port_timestamp(); }
 static uint32_t snapshot_time(void)
 {
     uint64_t t = g_switch_ts;
     g_switch_ts = 0;
-    return (uint32_t)(t ? t : evt_port_timestamp());
+    return (uint32_t)(t ? t : now());
 }
+
+void evt_freertos_set_clock(uint32_t (*fn)(void)) { g_clock = fn; }
 
 static const uint8_t k_generic[] = {
 #define FR_GEN_(v, name, gen) [v] = EVT_HOOK_STATE_##gen,
@@ -122,7 +126,7 @@ void evt_freertos_task_delete(const void *tcb) { FR_HOOK_(obj_delete, EVT_HOOK_O
 
 void evt_freertos_switched_out(const void *tcb, uint32_t native_state)
 {
-    if (evt_freertos_on == FR_SNAPSHOT) g_switch_ts = evt_port_timestamp();
+    if (evt_freertos_on == FR_SNAPSHOT) g_switch_ts = now();
     g_from = tcb;
     g_from_state = native_state;
 }
