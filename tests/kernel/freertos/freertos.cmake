@@ -1,8 +1,8 @@
-# FreeRTOS integration (examples/freertos-posix, check_freertos.py): with a FreeRTOS kernel
-# (FREERTOS_KERNEL_PATH) the example's counters against `evtrace stats` for both transports and the
-# simulator stress (equal-priority tasks recording with the tick on must end); without it one test
-# that skips saying why (fails under CI=true); normal build only. The recorded traces in tests/data/freertos are checked
-# on every clone.
+# FreeRTOS integration (examples/freertos-posix, examples/freertos-cortex-m3, check_freertos*.py): with a
+# FreeRTOS kernel (FREERTOS_KERNEL_PATH) the examples' counters against `evtrace stats` for both
+# transports (POSIX port; Cortex-M3 port under QEMU) and the simulator stress (equal-priority tasks
+# recording with the tick on must end); without it one test that skips saying why (fails under
+# CI=true); normal build only. The recorded traces in tests/data/freertos are checked on every clone.
 set(EVT_FR_CHECK ${CMAKE_SOURCE_DIR}/tests/kernel/freertos/check_freertos.py)
 if(TARGET freertos_posix_demo)
   foreach(mode snapshot stream)
@@ -13,6 +13,12 @@ if(TARGET freertos_posix_demo)
     COMMAND python3 ${EVT_FR_CHECK} stress $<TARGET_FILE:freertos_posix_demo> $<TARGET_FILE:evtrace> 3 3)
   set_tests_properties(kernel/freertos/counters_snapshot kernel/freertos/counters_stream kernel/freertos/posix_stress
     PROPERTIES LABELS unit TIMEOUT 120 RUN_SERIAL TRUE)
+  # The Cortex-M3 example under QEMU (mps2-an385): GDB snapshot and UART stream against the counters
+  # (check_freertos_cm3.py; a missing cross tool, QEMU or GDB is a failure, as ports/cortexm_example).
+  add_test(NAME kernel/freertos/cortex_m3_qemu
+    COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/kernel/freertos/check_freertos_cm3.py ${CMAKE_SOURCE_DIR}
+            ${CMAKE_BINARY_DIR}/freertos-cm3 $<TARGET_FILE:evtrace> ${FREERTOS_KERNEL_PATH})
+  set_tests_properties(kernel/freertos/cortex_m3_qemu PROPERTIES LABELS unit TIMEOUT 600)
 elseif(EVT_SANITIZE STREQUAL "")
   add_test(NAME kernel/freertos/kernel_needed COMMAND python3 ${EVT_FR_CHECK} nokernel)
   set_tests_properties(kernel/freertos/kernel_needed PROPERTIES LABELS unit TIMEOUT 30 SKIP_RETURN_CODE 77)
