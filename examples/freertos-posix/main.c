@@ -1,6 +1,7 @@
 /* evtrace's FreeRTOS example on FreeRTOS's POSIX port: a producer and a consumer around a queue,
- * two tasks sharing a priority-inheriting mutex with a third in between, a software timer, and a
- * semaphore given from the tick interrupt (the tick hook runs in the port's SIGALRM handler, the
+ * two tasks sharing a priority-inheriting mutex with a third in between, a software timer, an event
+ * group, a stream buffer and task notifications (an observer task), and a semaphore given from the
+ * tick interrupt (the tick hook runs in the port's SIGALRM handler, the
  * POSIX port's interrupt). Recorded by evtrace's FreeRTOS integration as a snapshot (TXTB file)
  * or a stream (RKH bytes through a sink into a file); at the end it prints FreeRTOS's own counters
  * as one JSON line (per-task run time and switch-ins, per-queue sends and receives, the mutex's
@@ -16,8 +17,10 @@
 #include <string.h>
 
 #include "FreeRTOS.h"
+#include "event_groups.h"
 #include "queue.h"
 #include "semphr.h"
+#include "stream_buffer.h"
 #include "task.h"
 #include "timers.h"
 
@@ -71,7 +74,11 @@ static unsigned long switch_ins_of(void *tcb)
 
 static QueueHandle_t g_queue;
 static SemaphoreHandle_t g_mutex, g_isr_sem;
+static EventGroupHandle_t g_events;
+static StreamBufferHandle_t g_stream_buf;
+static TaskHandle_t g_notified;
 static unsigned long g_sent, g_received, g_sem_given, g_sem_taken, g_timer_fired;
+static unsigned long g_ev_set, g_ev_waited, g_sb_sent, g_sb_received, g_notes_given, g_notes_taken;
 static volatile int g_stop;
 
 static void spin_us(unsigned us)
@@ -98,6 +105,11 @@ static void consumer(void *p)
         if (xQueueReceive(g_queue, &v, pdMS_TO_TICKS(5)) == pdPASS) {
             g_received++;
             spin_us(50);
+            if (v % 4u == 0u) { /* every 4th item: an event bit and 4 bytes for the observer */
+                xEventGroupSetBits(g_events, 1u);
+                g_ev_set++;
+                if (xStreamBufferSend(g_stream_buf, &v, sizeof v, 0) == sizeof v) g_sb_sent++;
+            }
         }
     }
     vTaskSuspend(NULL);
@@ -139,7 +151,23 @@ static void isr_waiter(void *p)
 {
     (void)p;
     while (!g_stop)
-        if (xSemaphoreTake(g_isr_sem, pdMS_TO_TICKS(50)) == pdPASS) g_sem_taken++;
+        if (xSemaphoreTake(g_isr_sem, pdMS_TO_TICKS(50)) == pdPASS) {
+            g_sem_taken++;
+            xTaskNotifyGive(g_notified);
+            g_notes_given++;
+        }
+    vTaskSuspend(NULL);
+}
+/* Waits for the consumer's event bit, reads its bytes, and takes the ISR waiter's notifications. */
+static void observer(void *p)
+{
+    (void)p;
+    uint32_t v;
+    while (!g_stop) {
+        if (xEventGroupWaitBits(g_events, 1u, pdTRUE, pdFALSE, pdMS_TO_TICKS(20)) & 1u) g_ev_waited++;
+        if (xStreamBufferReceive(g_stream_buf, &v, sizeof v, 0) == sizeof v) g_sb_received++;
+        g_notes_taken += ulTaskNotifyTake(pdTRUE, 0);
+    }
     vTaskSuspend(NULL);
 }
 static void timer_cb(TimerHandle_t t)
@@ -202,8 +230,11 @@ static void print_counters(void)
                (unsigned)st[i].uxBasePriority);
     printf("],\"queues\":[{\"name\":\"work_q\",\"sends\":%lu,\"receives\":%lu},"
            "{\"name\":\"isr_sem\",\"sends\":%lu,\"receives\":%lu}],"
-           "\"mutexes\":[{\"name\":\"shared_mx\",\"inheritances\":%lu}],\"timer_fired\":%lu}\n",
-           g_sent, g_received, g_sem_given, g_sem_taken, g_inherits, g_timer_fired);
+           "\"mutexes\":[{\"name\":\"shared_mx\",\"inheritances\":%lu}],\"timer_fired\":%lu,"
+           "\"event_group\":{\"set\":%lu,\"waited\":%lu},\"stream_buffer\":{\"sends\":%lu,\"receives\":%lu},"
+           "\"notifications\":{\"given\":%lu,\"taken\":%lu}}\n",
+           g_sent, g_received, g_sem_given, g_sem_taken, g_inherits, g_timer_fired, g_ev_set, g_ev_waited, g_sb_sent,
+           g_sb_received, g_notes_given, g_notes_taken);
     fflush(stdout);
 }
 
@@ -280,6 +311,8 @@ int main(int argc, char **argv)
         vQueueAddToRegistry(g_mutex, "shared_mx");
         g_isr_sem = xSemaphoreCreateBinary();
         vQueueAddToRegistry(g_isr_sem, "isr_sem");
+        g_events = xEventGroupCreate();
+        g_stream_buf = xStreamBufferCreate(64, 1);
         TimerHandle_t t = xTimerCreate("tick5", pdMS_TO_TICKS(5), pdTRUE, NULL, timer_cb);
         xTaskCreate(producer, "producer", configMINIMAL_STACK_SIZE, NULL, 3, NULL);
         xTaskCreate(consumer, "consumer", configMINIMAL_STACK_SIZE, NULL, 2, NULL);
@@ -287,6 +320,7 @@ int main(int argc, char **argv)
         xTaskCreate(mid_task, "mid", configMINIMAL_STACK_SIZE, NULL, 4, NULL);
         xTaskCreate(high_task, "high", configMINIMAL_STACK_SIZE, NULL, 5, NULL);
         xTaskCreate(isr_waiter, "isr_waiter", configMINIMAL_STACK_SIZE, NULL, 6, NULL);
+        xTaskCreate(observer, "observer", configMINIMAL_STACK_SIZE, NULL, 4, &g_notified);
         xTimerStart(t, 0);
     }
     vTaskStartScheduler();

@@ -61,11 +61,23 @@ def compare(counters, st, label):
         got = objs.get(obj, {}).get(op, {}).get('success', 0)
         if got != n:
             fail('%s: %s %s successes: trace %d, FreeRTOS %d' % (label, obj, op, got, n))
+    def by_type(t, op):
+        return sum(o['ops'].get(op, {}).get('success', 0) for o in st['objects'] if o['type'] == t)
+    extra = []
+    if 'event_group' in counters:  # EVT_HOOK_OBJ_EVENT_FLAGS 4, MSGBUF 6, THREAD 1 (notified)
+        extra = [('event group set', by_type(4, 'set'), counters['event_group']['set']),
+                 ('event group wait', by_type(4, 'wait'), counters['event_group']['waited']),
+                 ('stream buffer send', by_type(6, 'send'), counters['stream_buffer']['sends']),
+                 ('stream buffer receive', by_type(6, 'receive'), counters['stream_buffer']['receives']),
+                 ('notifications given', by_type(1, 'set'), counters['notifications']['given'])]
+    for what, got, n in extra:
+        if got != n:
+            fail('%s: %s successes: trace %d, FreeRTOS %d' % (label, what, got, n))
     inh = sum(o['ops'].get('inherit', {}).get('success', 0) for o in st['objects'])
     if inh != counters['mutexes'][0]['inheritances']:
         fail('%s: inheritances: trace %d, FreeRTOS %d' % (label, inh, counters['mutexes'][0]['inheritances']))
-    print('ok: %s: %d tasks (switch-ins exact, CPU within 1 %%), queue/semaphore operations and %d '
-          'inheritances exact' % (label, checked, inh))
+    print('ok: %s: %d tasks (switch-ins exact, CPU within 1 %%), queue/semaphore%s operations and %d '
+          'inheritances exact' % (label, checked, ', event-group, stream-buffer, notification' if extra else '', inh))
 
 
 def cmd_counters(evtrace, demo, mode, seconds):
