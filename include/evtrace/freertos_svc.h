@@ -29,7 +29,7 @@
 
 /* FreeRTOS queue types (ucQueueType). X(type, NAME, generic object type EVT_HOOK_OBJ_*) */
 #define EVT_FREERTOS_QTYPE_TABLE(X, E)          \
-    X(E, 0, QUEUE,           MAILBOX)           \
+    X(E, 0, QUEUE,           QUEUE)             \
     X(E, 1, MUTEX,           MUTEX)             \
     X(E, 2, COUNTING_SEM,    SEMAPHORE)         \
     X(E, 3, BINARY_SEM,      SEMAPHORE)         \

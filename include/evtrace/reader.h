@@ -67,6 +67,15 @@ struct evt_reader {
     uint64_t lost;            /* sum of counts of lost events returned so far */
     uint64_t clock_hz;        /* tick frequency if known, else 0 (set by the reader, or the user's) */
     uint64_t clock_hz_user;   /* --clock-hz: overrides the reader's (0: none); evt_reader_set_clock_hz */
+    /* What the trace holds and whose kernel it is (docs/model.md, docs/kernels.md). A reader sets
+     * caps (EVT_CAP_*) at open and may add bits as it learns (RKH: the hooks' records); caps_known
+     * 0 means the reader declares nothing and views assume every kind. kernel is the trace's kernel
+     * profile (EVT_HOOK_KERNEL_*, -1: none named; the reader decodes with the generic profile). */
+    unsigned caps;
+    int caps_known;
+    int kernel;
+    int kernel_user;          /* --kernel: the profile to decode with (-1: the trace's) */
+    int prio_order_user;      /* --priority-order: 0 the profile's, 1 lower wins, 2 higher wins */
     char fail_msg[256];       /* message of the fatal error, with offset */
     uint64_t fail_offset;
     char *text;               /* sanitized copies of the current event's non-UTF-8 strings */
@@ -114,6 +123,16 @@ void evt_reader_close(evt_reader *r);
  * included; call it right after open. hz = 0 removes a user frequency. */
 void evt_reader_set_clock_hz(evt_reader *r, uint64_t hz);
 evt_clock_source evt_reader_clock_source(const evt_reader *r);
+/* --kernel: decode with profile `kernel` (EVT_HOOK_KERNEL_*; -1: the trace's own). Call right
+ * after open, before the first evt_reader_next. */
+void evt_reader_set_kernel(evt_reader *r, int kernel);
+/* --priority-order: 0 the profile's, 1 lower number wins, 2 higher number wins. */
+void evt_reader_set_prio_order(evt_reader *r, int order);
+/* The profile the reader decodes with: the user's, else the trace's, else -1 (generic). */
+int evt_reader_effective_kernel(const evt_reader *r);
+/* The trace's capabilities as a JSON array of names ("scheduling", ...) / as "a, b" text ("none"). */
+void evt_reader_caps_json(const evt_reader *r, struct evt_json *j);
+void evt_reader_caps_text(const evt_reader *r, char *buf, size_t len);
 /* "format", "user" or "unknown". */
 const char *evt_clock_source_name(evt_clock_source c);
 /* ts ticks at hz in ns, floored; UINT64_MAX when it does not fit (hz must not be 0). */

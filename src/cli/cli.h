@@ -39,6 +39,8 @@ typedef struct cli_args {
     unsigned baud;          /* --baud N: its speed (0: leave as is) */
     unsigned idle_exit_ms;  /* --idle-exit SECONDS: on a stream, stop after that long idle */
     uint64_t clock_hz;      /* --clock-hz HZ: the trace's tick rate, overriding the format's (0: none) */
+    int kernel;             /* --kernel NAME: EVT_HOOK_KERNEL_* + 1 of the profile to decode with (0: the trace's) */
+    int prio_order;         /* --priority-order: 0 the profile's, 1 lower wins, 2 higher wins */
     const char *window;     /* --window DUR, as given (checked by evt_an_parse_window), or NULL */
     evt_input_opts input;   /* --offset N, --base-address ADDR: where the trace starts in FILE */
     const char *extra[64];  /* further positional arguments after FILE */

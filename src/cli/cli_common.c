@@ -90,6 +90,13 @@ static evt_reader *open_stream(const cli_args *a, int *code)
     return r;
 }
 
+/* --kernel and --priority-order: the reader decodes with them from its first event. */
+static void set_profile_(evt_reader *r, const cli_args *a)
+{
+    if (a->kernel) evt_reader_set_kernel(r, a->kernel - 1);
+    if (a->prio_order) evt_reader_set_prio_order(r, a->prio_order);
+}
+
 evt_reader *cli_open(const cli_args *a, int *code)
 {
     char err[512];
@@ -99,6 +106,7 @@ evt_reader *cli_open(const cli_args *a, int *code)
     if (a->follow || a->listen || a->serial || strcmp(a->file, "-") == 0) {
         r = open_stream(a, code);
         if (r && a->clock_hz) evt_reader_set_clock_hz(r, a->clock_hz);
+        if (r) set_profile_(r, a);
         return r;
     }
     /* A file: raw, or an Intel HEX / S-record dump (auto-detected), from --offset / --base-address. */
@@ -117,6 +125,7 @@ evt_reader *cli_open(const cli_args *a, int *code)
         return NULL;
     }
     if (a->clock_hz) evt_reader_set_clock_hz(r, a->clock_hz);
+    set_profile_(r, a);
     *code = EXIT_OK_;
     return r;
 }

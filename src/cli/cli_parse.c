@@ -11,13 +11,14 @@
 #include <string.h>
 #include "cli.h"
 #include "evtrace/reader.h"
+#include "host/kernels/kernel_profile.h"
 
 /* Option ids (getopt_long's `val`): printable short letters, or values past 256 for long-only. */
 enum {
     ID_HELP = 'h', ID_OUT = 'o', ID_QUIET = 'q',
     ID_FORMAT = 256, ID_JSON, ID_TO, ID_FORCE, ID_FOLLOW, ID_LISTEN, ID_IDLE_EXIT,
     ID_SERIAL, ID_BAUD, ID_OFFSET, ID_BASE_ADDRESS, ID_CLOCK_HZ, ID_TRACE_ID, ID_LABEL, ID_CLUSTER, ID_DATABASE,
-    ID_WINDOW,
+    ID_WINDOW, ID_KERNEL, ID_PRIO_ORDER,
     ID_READER_OPT /* ID_READER_OPT + i: the i-th reader option found */
 };
 
@@ -49,6 +50,11 @@ static const cli_opt k_opts[] = {
      "on a stream (--follow, --listen, --serial, -): stop after SECONDS\nwithout new data"},
     {"clock-hz", ID_CLOCK_HZ, "HZ",  0,
      "the trace's tick rate in Hz (e.g. 1000 or 168e6): times become ns;\noverrides the rate the trace carries"},
+    {"kernel", ID_KERNEL, "NAME", 0,
+     "decode with this kernel's profile (generic, utkernel, threadx, rkh, windows, ...):\n"
+     "service names, object operations, states, priority order; overrides the trace's"},
+    {"priority-order", ID_PRIO_ORDER, "ORDER", 0,
+     "which priority number is more urgent: lower or higher; overrides the\nkernel profile's"},
     {"offset", ID_OFFSET, "BYTES", 0, "the trace starts BYTES into FILE (or into a HEX/S-record image)"},
     {"base-address", ID_BASE_ADDRESS, "ADDR", 0,
      "Intel HEX / S-record dump: the trace starts at target address ADDR\n(default: the lowest address in the dump)"},
@@ -140,6 +146,17 @@ static int apply_(const cli_command *c, int id, const char *val, cli_args *a)
         a->clock_hz = (uint64_t)hz;
         break;
     }
+    case ID_KERNEL: {
+        const evt_kernel_profile *p = evt_kernel_profile_by_name(val);
+        if (!p) return value_error_(c, "kernel", "a kernel profile name (generic, utkernel, threadx, rkh, windows, ...)", val);
+        a->kernel = (int)p->id + 1;
+        break;
+    }
+    case ID_PRIO_ORDER:
+        if (strcmp(val, "lower") == 0) a->prio_order = 1;
+        else if (strcmp(val, "higher") == 0) a->prio_order = 2;
+        else return value_error_(c, "priority-order", "lower or higher", val);
+        break;
     case ID_TRACE_ID:
         if (a->ntrace_id >= (int)(sizeof a->trace_id / sizeof a->trace_id[0])) { cli_err(c->name, "too many --trace-id"); return EXIT_USAGE; }
         a->trace_id[a->ntrace_id++] = val;

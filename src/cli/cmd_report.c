@@ -41,6 +41,7 @@ static int run(const cli_args *a)
     info.clock_hz = r->clock_hz;
     info.clock_source = evt_clock_source_name(r->clock_hz ? evt_reader_clock_source(r) : EVT_CLOCK_UNKNOWN);
     info.an = &cfg;
+    info.reader = r;
     evt_report *rep = evt_report_new(&info);
     if (!rep) {
         cli_err("report", "out of memory");

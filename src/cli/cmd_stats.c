@@ -27,6 +27,7 @@ static int run(const cli_args *a)
         evt_reader_close(r);
         return EXIT_INPUT;
     }
+    s.reader = r;
     evt_event ev;
     evt_status st;
     cli_progress prog;

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "evtrace/alloc.h"
+#include "evtrace/json.h"
 #include "utf8.h"
 
 #define EVT_READER(n) extern const evt_reader_desc evt_reader_##n;
@@ -90,6 +91,7 @@ static evt_status open_src(evt_source *src, const char *format, const evt_open_o
     r->opts = opts;
     r->diag = diag;
     r->diag_user = diag_user;
+    r->kernel = r->kernel_user = -1;
     evt_status st = d->open(r, &r->state);
     if (st != EVT_OK) {
         if (!r->fail_msg[0]) snprintf(r->fail_msg, sizeof r->fail_msg, "%s", evt_status_message(st));
@@ -162,7 +164,9 @@ static const char *text_put(char *buf, size_t *used, const char *s, size_t n)
  * cost one scan). Sizes first, so r->text grows at most once per event and earlier copies stay put. */
 static evt_status sanitize_text(evt_reader *r, evt_event *ev)
 {
-    size_t need = text_need_z(ev->name) + text_need_z(ev->ctx_name) + text_need_z(ev->target_name);
+    size_t need = text_need_z(ev->name) + text_need_z(ev->ctx_name) + text_need_z(ev->target_name) +
+                  text_need_z(ev->m.label) + text_need_z(ev->m.next_name) + text_need_z(ev->m.obj_name) +
+                  text_need_z(ev->m.sm_state);
     for (uint32_t i = 0; i < ev->nfields; i++)
         if (ev->fields[i].is_str) need += text_need_z(ev->fields[i].str);
     if (ev->data && ev->data_is_text) need += text_need((const char *)ev->data, ev->data_len);
@@ -179,6 +183,10 @@ static evt_status sanitize_text(evt_reader *r, evt_event *ev)
     TEXT_FIX_(ev->name);
     TEXT_FIX_(ev->ctx_name);
     TEXT_FIX_(ev->target_name);
+    TEXT_FIX_(ev->m.label);
+    TEXT_FIX_(ev->m.next_name);
+    TEXT_FIX_(ev->m.obj_name);
+    TEXT_FIX_(ev->m.sm_state);
     for (uint32_t i = 0; i < ev->nfields; i++)
         if (ev->fields[i].is_str) TEXT_FIX_(ev->fields[i].str);
 #undef TEXT_FIX_
@@ -203,6 +211,37 @@ void evt_reader_set_clock_hz(evt_reader *r, uint64_t hz)
 {
     r->clock_hz_user = hz;
     if (hz) r->clock_hz = hz;
+}
+
+void evt_reader_set_kernel(evt_reader *r, int kernel) { r->kernel_user = kernel; }
+
+void evt_reader_set_prio_order(evt_reader *r, int order) { r->prio_order_user = order; }
+
+int evt_reader_effective_kernel(const evt_reader *r)
+{
+    return r->kernel_user >= 0 ? r->kernel_user : r->kernel;
+}
+
+void evt_reader_caps_json(const evt_reader *r, evt_json *j)
+{
+    evt_json_arr_begin(j);
+    for (unsigned b = 0; b < EVT_CAP_COUNT_; b++)
+        if (r->caps & (1u << b)) evt_json_str(j, evt_cap_name(1u << b));
+    evt_json_arr_end(j);
+}
+
+void evt_reader_caps_text(const evt_reader *r, char *buf, size_t len)
+{
+    size_t n = 0;
+    if (!len) return;
+    buf[0] = '\0';
+    for (unsigned b = 0; b < EVT_CAP_COUNT_; b++) {
+        if (!(r->caps & (1u << b))) continue;
+        int k = snprintf(buf + n, len - n, "%s%s", n ? ", " : "", evt_cap_name(1u << b));
+        if (k < 0 || (size_t)k >= len - n) break;
+        n += (size_t)k;
+    }
+    if (!n) snprintf(buf, len, "none");
 }
 
 evt_clock_source evt_reader_clock_source(const evt_reader *r)

@@ -35,6 +35,7 @@ void evt_hook_m_switch(evt_event *ev, const evt_kernel_profile *k, uint64_t from
     ev->m.next_prio = prio;
     if (!from) { /* nothing ran before: `to` simply starts */
         ev->kind = EVT_KIND_THREAD_RUN;
+        ev->m.has |= EVT_M_RUNS_NOW;
         set_target(ev, to, to_name);
         evt_event_add_field_s(ev, "state", "running");
         evt_event_add_field_u(ev, "priority", prio);

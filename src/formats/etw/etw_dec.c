@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include "evtrace/alloc.h"
+#include "evtrace/hooks_defs.h"
 #include "evtrace/json.h"
 #include "formats/common/cursor.h"
 #include "formats/etw/etw_dec.h"
@@ -462,6 +463,11 @@ static evt_status open_(evt_reader *r, void **state)
     if (!s) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
     *state = s;
     s->r = r;
+    /* the reader decodes no kernel context-switch (CSwitch) or interrupt events: providers' events
+     * only; Windows priorities: a larger number is more urgent */
+    r->caps = EVT_CAP_USER;
+    r->caps_known = 1;
+    r->kernel = EVT_HOOK_KERNEL_WINDOWS;
     s->dirty = -1;
     s->buffer_size = ETW_MAX_SESSION_BUFFER; /* until the logfile header is read */
     evt_status st = scan_buffers(s);

@@ -19,6 +19,8 @@
 #include "formats/rkh/rkh_diag_dec.h"
 #include "formats/rkh/rkh_defs.h"
 #include "formats/rkh/rkh_hooks_dec.h"
+#include "evtrace/hooks_defs.h"
+#include "host/kernels/kernel_profile.h"
 
 #define CHUNK 65536u
 #define MAX_FRAME (1u << 20)  /* longer runs without a flag are reported and skipped */
@@ -572,6 +574,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         ev->name = "FWK_TCFG";
         ev->kind = EVT_KIND_MARKER;
         ev->ts = s->ts64;
+        ev->m.has |= EVT_M_UNTIMED; /* TCFG carries no timestamp: the trace starts at its first record */
         const rkh_evdef *d = &s->defs[id];
         size_t pos = 1;
         for (unsigned a = 0; a < d->nargs; a++) {
@@ -748,7 +751,12 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         ev->kind = EVT_KIND_USER;
         const char *un = sym_get(&s->usr, id - RKH_TE_USER);
         if (un) evt_event_add_field_s(ev, "user_event", un);
+        s->hooks.profile = s->r->kernel_user >= 0 ? evt_reader_profile(s->r) : NULL;
         rkh_hooks_dec_apply(&s->hooks, ev, un, obj_name, s);
+        if (s->hooks.seen) {
+            s->r->caps |= EVT_CAP_SCHED | EVT_CAP_ISR | EVT_CAP_SERVICES;
+            if (s->hooks.kernel >= 0) s->r->kernel = s->hooks.kernel;
+        }
     } else {
         ev->name = d->name;
         ev->kind = d->kind == 'Y' ? EVT_KIND_MARKER : EVT_KIND_OTHER;
@@ -760,6 +768,11 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         const char *nm = sym_get(&s->objs, ev->args[1]);
         if (!nm) { snprintf(s->statebuf, sizeof s->statebuf, "0x%08" PRIX64, ev->args[1]); nm = s->statebuf; }
         evt_event_add_field_s(ev, "state_entered", nm);
+        ev->m.has |= EVT_M_SM_STATE;
+        ev->m.obj = ev->args[0];
+        ev->m.obj_name = sym_get(&s->objs, ev->args[0]);
+        ev->m.sm_state_id = ev->args[1];
+        ev->m.sm_state = nm;
     }
 
     /* symbol records define names for later records */
@@ -785,6 +798,12 @@ static evt_status open_(evt_reader *r, void **state)
     if (!s) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
     *state = s;
     s->r = r;
+    rkh_hooks_dec_init(&s->hooks);
+    /* RKH's own records: state machines, events, queues, user records; the generic hooks' records
+     * add scheduling, interrupts and services when the stream has them (next) */
+    r->caps = EVT_CAP_OBJECTS | EVT_CAP_USER;
+    r->caps_known = 1;
+    r->kernel = EVT_HOOK_KERNEL_RKH;
     rkh_diag_init(&s->diag, r);
     if (r->src.is_stream) rkh_diag_set_hold(&s->diag, RKH_LIVE_HOLD);
     s->chunk = evt_malloc(CHUNK);

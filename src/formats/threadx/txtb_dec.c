@@ -21,12 +21,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "evtrace/alloc.h"
+#include "evtrace/hooks_defs.h"
 #include "evtrace/json.h"
 #include "evtrace/reader.h"
 #include "formats/common/cursor.h"
 #include "formats/threadx/txtb_defs.h"
 #include "formats/threadx/txtb_hooks_dec.h"
 #include "formats/threadx/txtb_names.h"
+#include "host/kernels/kernel_profile.h"
 
 #define TXTB_MAX_OBJS   (1u << 20)    /* used registry entries indexed */
 #define TXTB_NAMES_MAX  (16u << 20)   /* bytes of names kept in memory */
@@ -400,6 +402,11 @@ static evt_status open_(evt_reader *r, void **state)
         if (!(s->rolebuf[i] = evt_malloc((size_t)s->name_size + 1))) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
     evt_status st = read_registry(s);
     if (st != EVT_OK) return st;
+    /* every TXTB buffer records scheduling, interrupts, services on objects and user events; its
+     * kernel is the hooks' profile (registry) or ThreadX's own */
+    r->caps = EVT_CAP_SCHED | EVT_CAP_ISR | EVT_CAP_SERVICES | EVT_CAP_OBJECTS | EVT_CAP_USER;
+    r->caps_known = 1;
+    r->kernel = s->hooks.active ? (int)s->hooks.kernel : EVT_HOOK_KERNEL_THREADX;
     uint32_t w[8];
     if (s->current < s->avail) {
         if (!read_slot(s, s->current, w)) return evt_reader_fail(r, EVT_ERR_IO, s->ev_off + (uint64_t)s->current * TXTB_EVENT_SIZE, "event slot unreadable");
@@ -474,6 +481,19 @@ static void add_role_fields(txtb_state *s, uint32_t id, const uint32_t w[8], evt
         if (roles[i] == TXTB_R_NONE) continue;
         evt_event_add_field_u(ev, k_role_field[roles[i]], w[4 + i]);
         stk |= roles[i] == TXTB_R_STK;
+    }
+    /* their meaning: counters of the object, a mutex's owner (level order = EVT_LEVEL_TABLE's) */
+    static const struct { uint8_t role, level; } k_levels[] = {
+        {TXTB_R_ENQUEUED, EVT_LEVEL_DEPTH}, {TXTB_R_SEM_COUNT, EVT_LEVEL_COUNT},
+        {TXTB_R_AVAILABLE, EVT_LEVEL_AVAILABLE}, {TXTB_R_FLAGS, EVT_LEVEL_FLAGS},
+        {TXTB_R_SUSPENDED, EVT_LEVEL_WAITERS},
+    };
+    for (size_t k = 0; k < sizeof k_levels / sizeof k_levels[0]; k++)
+        for (int i = 0; i < 4; i++)
+            if (roles[i] == k_levels[k].role) evt_meaning_add_level(&ev->m, (evt_level_kind)k_levels[k].level, w[4 + i]);
+    for (int i = 0; i < 4; i++) {
+        if (roles[i] == TXTB_R_OWNER) { ev->m.has |= EVT_M_OWNER; ev->m.owner = w[4 + i]; }
+        if (roles[i] == TXTB_R_OWNERSHIP_COUNT) ev->m.owner_count = w[4 + i];
     }
     if (!stk || ev->ctx_class != EVT_CTX_THREAD) return;
     const txtb_obj *o = find_obj(s, w[0]);
@@ -607,6 +627,8 @@ static evt_status next(void *state, evt_event *ev)
             } else {
                 evt_event_add_field_u(ev, "priority", prio);
             }
+            ev->m.has |= EVT_M_CTX_PRIO;
+            ev->m.ctx_prio = prio & TXTB_PRIO_CURRENT_BIT ? prio & 0x3FFu : prio;
         }
         int k = info ? info->kind : TXTB_K_OTHER;
         if (k == TXTB_K_RUN || k == TXTB_K_STOP || k == TXTB_K_CREATE || k == TXTB_K_DELETE ||
@@ -618,13 +640,34 @@ static evt_status next(void *state, evt_event *ev)
                 ev->target_name = obj_name(s, o, NAME_TARGET);
             }
         }
+        const evt_kernel_profile *kp = evt_reader_profile(s->r);
+        s->hooks.profile = kp;
+        if (k == TXTB_K_SVC || k == TXTB_K_CREATE || k == TXTB_K_DELETE) {
+            /* the service's meaning (ThreadX profile); an operation needs its object */
+            (void)evt_kernel_meaning_svc(kp, (int32_t)id, 0, 0, &ev->m);
+            if (!(ev->m.has & EVT_M_LABEL)) { ev->m.has |= EVT_M_LABEL; ev->m.label = ev->name; }
+            if ((ev->m.has & EVT_M_OP) && (ev->flags & EVT_HAS_TARGET)) {
+                ev->m.obj = ev->target;
+                ev->m.obj_name = ev->target_name;
+            } else {
+                ev->m.has &= ~(unsigned)EVT_M_OP;
+            }
+        }
         if (k == TXTB_K_RUN || k == TXTB_K_STOP) {
             const char *sn = txtb_thread_state_name(w[5]);
             if (sn) evt_event_add_field_s(ev, "state", sn);
+            if (k == TXTB_K_STOP) (void)evt_kernel_meaning_state(kp, w[5], &ev->m);
             /* info4 names the next thread in ThreadX's own records; a dispatcher hook's is not one */
-            if (!s->hooks.active) evt_event_add_field_u(ev, "next_thread", w[7]);
+            if (!s->hooks.active) {
+                evt_event_add_field_u(ev, "next_thread", w[7]);
+                ev->m.has |= EVT_M_NEXT;
+                ev->m.next_ctx = w[7];
+                ev->m.next_prio = EVT_HOOK_PRIO_UNKNOWN;
+            }
         } else if (k == TXTB_K_ISR_IN || k == TXTB_K_ISR_OUT) {
             evt_event_add_field_u(ev, "isr_id", w[5]);
+            ev->m.has |= EVT_M_IRQ;
+            ev->m.irq = w[5];
         } else if (k == TXTB_K_LOST) {
             /* evtrace's LOST record (txtb_defs.h): info1 dropped (and carried again), info4
              * overwritten by wraps (written at disable); both are records lost. */

@@ -41,6 +41,7 @@ void evt_txtb_hooks_reset(void);
     X(EVENT_FLAGS,   EVENT_FLAGS,   30,  31)                       \
     X(MAILBOX,       QUEUE,         60,  61)                       \
     X(MSGBUF,        QUEUE,         60,  61)                       \
+    X(QUEUE,         QUEUE,         60,  61)                       \
     X(TIMER,         TIMER,         124, 126)                      \
     X(MEMPOOL_FIXED, BLOCK_POOL,    11,  12)                       \
     X(MEMPOOL_VAR,   BYTE_POOL,     21,  22)                       \

@@ -665,6 +665,9 @@ static evt_status open_(evt_reader *r, void **state)
     if (!s) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
     *state = s;
     s->r = r;
+    /* function entry/exit and custom/typed events: no scheduling, interrupts or kernel services */
+    r->caps = EVT_CAP_FUNCS | EVT_CAP_USER;
+    r->caps_known = 1;
     s->fsize = r->src.size;
     evt_cur hc;
     evt_cur_init(&hc, h, sizeof h, 0, 0);
@@ -819,6 +822,8 @@ static void fill_fn(xr_state *s, xr_thread *t, evt_event *ev, unsigned kind, uin
         nm = q;
     }
     evt_event_add_field_s(ev, "function", nm);
+    ev->m.has |= EVT_M_LABEL;
+    ev->m.label = nm;
     if (kind == XRAY_FN_ENTER || kind == XRAY_FN_ENTER_ARG) {
         ev->kind = EVT_KIND_FUNC_ENTER;
         push(t, fid);

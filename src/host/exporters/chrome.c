@@ -14,7 +14,7 @@
  * named by the flow's kind: wake, message, signal) binding to the enclosing slices; counters
  * (queue depth, semaphore count, ...) are "C" events named "<object> <counter>", CPU load per
  * context "C" events "CPU load % <context>" (perfetto_load.h windows); a loss is a
- * global instant "lost events" with args.count. Events with a string field "state_entered" (state
+ * global instant "lost events" with args.count. Events that enter a state-machine state (meaning EVT_M_SM_STATE: state
  * machines) also draw state-occupancy slices on a "<context> (state)" track.
  * Times ("ts", "dur" in microseconds) are the timeline's: its ns written exactly as integer µs plus
  * up to 3 decimals when the clock is known; otherwise one tick is shown as one microsecond and
@@ -199,14 +199,10 @@ static void args_of(chrome_state *s, const evt_event *ev)
     BUF_LIT(s, "}");
 }
 
-/* The state an event says its context is now in: a string field "state_entered" (set by readers of
- * state-machine traces), or NULL. */
+/* The state a state machine entered (the meaning block's EVT_M_SM_STATE), or NULL. */
 static const char *state_of(const evt_event *ev)
 {
-    for (uint32_t i = 0; i < ev->nfields; i++)
-        if (ev->fields[i].is_str && ev->fields[i].str && strcmp(ev->fields[i].key, "state_entered") == 0)
-            return ev->fields[i].str;
-    return NULL;
+    return (ev->m.has & EVT_M_SM_STATE) ? ev->m.sm_state : NULL;
 }
 
 /* Opens a record: {"ph":PH[,"name":NAME],"pid":1,"tid":TID,"ts":T — the object stays open. */
@@ -269,7 +265,7 @@ static ctx_draw *draw_(chrome_state *s, uint32_t idx)
         ctx_draw *d = evt_calloc(1, sizeof *d);
         if (!d) { s->oom = 1; return NULL; }
         const evt_tl_ctx *c = evt_tl_ctx_at(&s->tl, idx);
-        d->whole = c && c->cls == EVT_CTX_ISR;
+        d->whole = (c && c->cls == EVT_CTX_ISR) || !s->tl.sched; /* no running to draw them in */
         s->ctxs[idx] = d;
     }
     return s->ctxs[idx];
@@ -346,6 +342,13 @@ static void on_switch(void *user, const evt_tl_switch *sw)
 static void on_state(void *user, const evt_tl_state_iv *iv)
 {
     chrome_state *s = user;
+    if (iv->state == EVT_TL_ACTIVE) { /* a trace without scheduling: when the context was active */
+        common(s, "X", "active", TID_OF(iv->ctx), iv->t0);
+        BUF_LIT(s, ",\"dur\":");
+        buf_time_(s, iv->t1 - iv->t0);
+        BUF_LIT(s, ",\"cat\":\"activity\"}");
+        return;
+    }
     if (iv->state != EVT_TL_RUNNING) return;
     run_out_(s, iv->ctx, iv->t1); /* no-op after a switch-out */
     pf_load_running(&s->load, iv);
@@ -531,6 +534,7 @@ static int start_(chrome_state *s)
         on_slice_begin, on_slice, on_counter, on_flow, on_lost,
     };
     if (!evt_tl_init(&s->tl, s->hz, &sink)) { s->oom = 1; return 0; }
+    evt_tl_set_reader(&s->tl, r);
     pf_load_init(&s->load, s->ns, on_load, s);
     /* otherData says what "ts" means: real time (time_unit "ns": ts = t_ns / 1000) or ticks of an
      * unknown rate (time_unit "ticks": one tick is shown as one µs). */

@@ -215,6 +215,7 @@ static int rows_start_(evt_ch_load *l)
 {
     evt_tl_trace_info info = {l->r->desc->name, l->r->src.path, l->r->clock_hz,
                               evt_clock_source_name(evt_reader_clock_source(l->r)), 0};
+    info.reader = l->r;
     evt_tl_row_sink sink = {l, row_};
     l->rows = evt_tl_rows_new(&info, &sink);
     return l->rows != NULL;

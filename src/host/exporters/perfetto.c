@@ -346,6 +346,7 @@ static int start_(pf_state *s)
         on_slice_begin, on_slice, on_counter, on_flow, on_lost,
     };
     if (!evt_tl_init(&s->tl, r->clock_hz, &sink)) { s->oom = 1; return 0; }
+    evt_tl_set_reader(&s->tl, r);
     pf_load_init(&s->load, r->clock_hz != 0, on_load, s);
     char nm[512];
     snprintf(nm, sizeof nm, "evtrace: %s (%s)%s", r->src.path ? r->src.path : "trace", r->desc->name,

@@ -9,7 +9,7 @@
 /* Five rows per queue event (one per queue type), then the other services: sorted by code. */
 static const evt_kernel_svc k_svcs[] = {
 #define FR_QEV_ROWS_(ix, name, ql, sl, qop, sop, mop, res)                                                \
-    {EVT_FREERTOS_QCODE(ix, 0), ql, EVT_OP_##qop, EVT_HOOK_OBJ_MAILBOX, 0},                                \
+    {EVT_FREERTOS_QCODE(ix, 0), ql, EVT_OP_##qop, EVT_HOOK_OBJ_QUEUE, 0},                                \
     {EVT_FREERTOS_QCODE(ix, 1), sl, EVT_OP_##mop, EVT_HOOK_OBJ_MUTEX, 0},                                  \
     {EVT_FREERTOS_QCODE(ix, 2), sl, EVT_OP_##sop, EVT_HOOK_OBJ_SEMAPHORE, 0},                              \
     {EVT_FREERTOS_QCODE(ix, 3), sl, EVT_OP_##sop, EVT_HOOK_OBJ_SEMAPHORE, 0},                              \

@@ -115,6 +115,7 @@ evt_report *evt_report_new(const evt_report_info *info)
     r->file = dup_or_null_(info->file, &r->oom);
     r->clock_source = dup_or_null_(info->clock_source, &r->oom);
     r->clock_hz = info->clock_hz;
+    r->reader = info->reader;
     if (info->an) {
         r->an_cfg = *info->an;
         r->has_an_cfg = 1;
@@ -158,6 +159,7 @@ static int start_(evt_report *r)
     if (!(r->an = evt_an_new_shared(&r->tl, r->has_an_cfg ? &r->an_cfg : NULL))) { r->oom = 1; return 0; }
     evt_an_chain(r->an, &sink, &sink);
     if (!evt_tl_init(&r->tl, r->clock_hz, &sink)) r->oom = 1;
+    else if (r->reader) evt_tl_set_reader(&r->tl, r->reader);
     return !r->oom;
 }
 

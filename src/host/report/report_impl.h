@@ -41,6 +41,7 @@ struct evt_report {
     int tl_ready, finished, oom;
     char *format, *file, *clock_source;
     uint64_t clock_hz;
+    const struct evt_reader *reader; /* NULL: the trace's facts unknown (every kind assumed) */
     uint64_t events, listed;
     int have_base;
     uint64_t base;          /* time of the first event: column times are relative to it (signed) */

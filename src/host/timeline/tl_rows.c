@@ -345,6 +345,13 @@ static int objects_(evt_tl_rows *r, const evt_event *ev, uint64_t seq)
 }
 
 /* ---- API -------------------------------------------------------------------------------------- */
+/* The trace's facts for the timeline (always succeeds: 1). */
+static int tl_facts_(evt_tl_rows *r, const evt_tl_trace_info *info)
+{
+    if (info->reader) evt_tl_set_reader(&r->tl, info->reader);
+    return 1;
+}
+
 evt_tl_rows *evt_tl_rows_new(const evt_tl_trace_info *info, const evt_tl_row_sink *sink)
 {
     evt_tl_rows *r = evt_calloc(1, sizeof *r);
@@ -363,7 +370,7 @@ evt_tl_rows *evt_tl_rows_new(const evt_tl_trace_info *info, const evt_tl_row_sin
     ts.flow = on_flow_;
     ts.lost = on_lost_;
     if (!r->format || (info->source && !r->source) || (info->clock_source && !r->clock_source) ||
-        !evt_tl_init(&r->tl, info->clock_hz, &ts)) {
+        !evt_tl_init(&r->tl, info->clock_hz, &ts) || !tl_facts_(r, info)) {
         evt_tl_rows_free(r);
         return NULL;
     }

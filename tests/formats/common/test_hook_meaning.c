@@ -29,8 +29,8 @@ EVT_HOOK_DECLARE_BACKEND(rkh)
     do {                                                                                                \
         evt_##b##_hook_obj_create(EVT_HOOK_OBJ_THREAD, TA, "alpha", 2);                                 \
         evt_##b##_hook_obj_create(EVT_HOOK_OBJ_THREAD, TB, "beta", 3);                                  \
-        evt_##b##_hook_obj_create(EVT_HOOK_OBJ_MAILBOX, Q, "", 0);                                      \
-        evt_##b##_hook_obj_name(EVT_HOOK_OBJ_MAILBOX, Q, "work_q");                                     \
+        evt_##b##_hook_obj_create(EVT_HOOK_OBJ_QUEUE, Q, "", 0);                                      \
+        evt_##b##_hook_obj_name(EVT_HOOK_OBJ_QUEUE, Q, "work_q");                                     \
         evt_##b##_hook_thread_switch(0, EVT_HOOK_STATE_READY, 0, 0, TA, 2);                             \
         evt_##b##_hook_thread_ready(TB);                                                                \
         evt_##b##_hook_obj_op((int32_t)EVT_FREERTOS_QCODE(EVT_FREERTOS_QEV_QUEUE_SEND_FAILED, 0), Q, 0); \
@@ -70,7 +70,7 @@ static void check(const uint8_t *p, size_t n, const char *fmt)
             assert_int_equal(m->obj, Q);
             assert_string_equal(m->obj_name, "work_q"); /* the rename, not the creation's "" */
             assert_true(m->has & EVT_M_OBJ_TYPE);
-            assert_int_equal(m->obj_type, EVT_HOOK_OBJ_MAILBOX);
+            assert_int_equal(m->obj_type, EVT_HOOK_OBJ_QUEUE);
             assert_int_equal(ev.ctx, TA);
             seen = 3;
         } else if ((m->has & EVT_M_NEXT) && ev.kind == EVT_KIND_THREAD_STOP) {
