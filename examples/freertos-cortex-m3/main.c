@@ -241,7 +241,7 @@ static void control(void *p)
 int main(void)
 {
     board_init();
-    evt_freertos_set_clock(board_timestamp);
+    evt_freertos_set_clock(board_timestamp, BOARD_CPU_HZ);
 #if EVT_CFG_STREAM
     evt_rkh_config cfg;
     evt_rkh_config_default(&cfg);

@@ -8,7 +8,7 @@
  * - stream: an RKH stream through the caller's evt_rkh_recorder (its sink sends the bytes: UART,
  *   TCP, a file), read live by `evtrace convert --listen/--serial`.
  * Both carry the FreeRTOS kernel profile (EVT_HOOK_KERNEL_FREERTOS), so the host names FreeRTOS's
- * services and states and orders priorities as FreeRTOS does. Start before the scheduler and the
+ * services and states and orders priorities as FreeRTOS does, and the clock rate. Start before the scheduler and the
  * application's objects are created (objects created earlier are recorded without their names).
  * Freestanding C99; any context may record, start/stop from a task or main(). */
 #ifndef EVTRACE_FREERTOS_H
@@ -17,10 +17,11 @@
 #include <stdint.h>
 #include "evtrace/rkh.h"
 
-/* The snapshot's timestamp source (32 bits, monotonic, any context), for targets whose port counter
- * is missing or not modelled (no DWT cycle counter: Cortex-M0, QEMU); NULL: the port's counter.
- * Call before evt_freertos_start_snapshot. (The stream's is the one given to evt_rkh_init.) */
-void evt_freertos_set_clock(uint32_t (*fn)(void));
+/* The snapshot's timestamp source (32 bits, monotonic, any context) and its rate in Hz, for targets
+ * whose port counter is missing or not modelled (no DWT cycle counter: Cortex-M0, QEMU); NULL: the
+ * port's counter and rate. Call before evt_freertos_start_snapshot. (The stream's are the ones
+ * given to evt_rkh_init.) */
+void evt_freertos_set_clock(uint32_t (*fn)(void), uint64_t hz);
 /* Snapshot: record into buf[size] as a TXTB buffer with `registry_entries` object slots (tasks,
  * queues, semaphores, timers: one each). Returns 0, or -1 when the buffer is too small or
  * another recording is on. */

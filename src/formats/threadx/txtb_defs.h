@@ -259,6 +259,9 @@
 #define TXTB_HOOKS_MAGIC          0x65766B68u  /* "evkh" */
 #define TXTB_HOOKS_VERSION        1u
 #define TXTB_HOOKS_IRQ_BASE       0x69720000u  /* registry pointer of interrupt n: base | n ("ir") */
+/* A registry entry of type EVTRACE_HOOKS with pointer TXTB_HOOKS_CLOCK_MAGIC carries the rate of
+ * the buffer's timestamps: param1 = Hz low 32 bits, param2 = high 32 bits, name "clock_hz". */
+#define TXTB_HOOKS_CLOCK_MAGIC    0x6576687Au  /* "evhz" */
 
 /* What an info word of a ThreadX event is, where the host names it as a numeric field (threadx.md
  * §3 table: counts and states are the values before the call). X(role, field name) */

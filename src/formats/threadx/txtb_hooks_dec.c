@@ -77,6 +77,10 @@ void txtb_hooks_dec_init(txtb_hooks_dec *h) { memset(h, 0, sizeof *h); }
 
 void txtb_hooks_dec_registry(txtb_hooks_dec *h, unsigned type, uint32_t addr, uint32_t param1, uint32_t param2)
 {
+    if (type == TXTB_OBJ_EVTRACE_HOOKS && addr == TXTB_HOOKS_CLOCK_MAGIC) {
+        h->clock_hz = (uint64_t)param2 << 32 | param1;
+        return;
+    }
     if (type == TXTB_OBJ_EVTRACE_HOOKS && addr == TXTB_HOOKS_MAGIC) {
         h->active = 1;
         h->kernel = param1;

@@ -44,6 +44,7 @@ static const void *g_block;
  * snapshot's time source returns it once (for the switch record), else the counter. 0: none. */
 static uint64_t g_switch_ts;
 static uint32_t (*volatile g_clock)(void); /* evt_freertos_set_clock, or NULL: the port's counter */
+static uint64_t g_clock_hz;                 /* its rate */
 static uint64_t now(void) { return g_clock ? g_clock() : evt_port_timestamp(); }
 static uint32_t snapshot_time(void)
 {
@@ -52,7 +53,11 @@ static uint32_t snapshot_time(void)
     return (uint32_t)(t ? t : now());
 }
 
-void evt_freertos_set_clock(uint32_t (*fn)(void)) { g_clock = fn; }
+void evt_freertos_set_clock(uint32_t (*fn)(void), uint64_t hz)
+{
+    g_clock = fn;
+    g_clock_hz = fn ? hz : 0u;
+}
 
 static const uint8_t k_generic[] = {
 #define FR_GEN_(v, name, gen) [v] = EVT_HOOK_STATE_##gen,
@@ -90,6 +95,7 @@ int evt_freertos_start_snapshot(void *buf, uint32_t size, uint32_t registry_entr
     o.base_address = 0;
     if (evt_txtb_hooks_enable(buf, size, registry_entries, &o, EVT_HOOK_KERNEL_FREERTOS) != EVT_TX_SUCCESS)
         return -1;
+    evt_txtb_hooks_clock(g_clock ? g_clock_hz : evt_port_timestamp_hz());
     evt_freertos_on = FR_SNAPSHOT;
     return 0;
 }
