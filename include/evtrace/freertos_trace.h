@@ -19,9 +19,11 @@
 #include <stdint.h>
 #include "evtrace/freertos_svc.h"
 
-#if !defined(configUSE_TRACE_FACILITY) || (configUSE_TRACE_FACILITY != 1)
+#if defined(configUSE_TRACE_FACILITY) && (configUSE_TRACE_FACILITY != 1)
 #error "evtrace/freertos_trace.h needs configUSE_TRACE_FACILITY 1 in FreeRTOSConfig.h"
 #endif
+/* (Not defined at all: FreeRTOS's default 0; the queue macros then fail to compile on the missing
+ * ucQueueType. The header itself compiles alone, as every public header does.) */
 #if defined(configNUMBER_OF_CORES) && (configNUMBER_OF_CORES > 1)
 #error "evtrace/freertos_trace.h records single-core FreeRTOS only (configNUMBER_OF_CORES 1)"
 #endif

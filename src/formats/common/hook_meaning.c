@@ -24,10 +24,15 @@ static void set_target(evt_event *ev, uint64_t obj, const char *name)
     ev->target_name = name;
 }
 
+/* An empty name is no name. */
+static const char *nm_(const char *s) { return s && s[0] ? s : NULL; }
+
 void evt_hook_m_switch(evt_event *ev, const evt_kernel_profile *k, uint64_t from, uint32_t state, uint32_t native,
                        uint64_t blocked_on, const char *blocked_name, uint64_t to, const char *to_name, uint64_t prio,
                        evt_hook_mbuf *buf)
 {
+    blocked_name = nm_(blocked_name);
+    to_name = nm_(to_name);
     const char *gen = state < sizeof k_state / sizeof k_state[0] ? k_state[state] : "unknown";
     ev->m.has |= EVT_M_NEXT;
     ev->m.next_ctx = to;
@@ -67,6 +72,7 @@ void evt_hook_m_switch(evt_event *ev, const evt_kernel_profile *k, uint64_t from
 
 void evt_hook_m_ready(evt_event *ev, uint64_t thread, const char *name)
 {
+    name = nm_(name);
     ev->kind = EVT_KIND_THREAD_RUN;
     set_target(ev, thread, name);
     evt_event_add_field_s(ev, "state", "ready");
@@ -75,6 +81,7 @@ void evt_hook_m_ready(evt_event *ev, uint64_t thread, const char *name)
 
 void evt_hook_m_prio(evt_event *ev, uint64_t thread, const char *name, uint64_t prio, uint32_t why)
 {
+    name = nm_(name);
     ev->kind = EVT_KIND_OTHER;
     set_target(ev, thread, name);
     ev->m.has |= EVT_M_PRIO_SET | EVT_M_LABEL;
@@ -94,6 +101,7 @@ void evt_hook_m_prio(evt_event *ev, uint64_t thread, const char *name, uint64_t 
 void evt_hook_m_obj_op(evt_event *ev, const evt_kernel_profile *k, int32_t code, uint64_t obj, const char *obj_name,
                        int32_t ret, evt_hook_mbuf *buf)
 {
+    obj_name = nm_(obj_name);
     const evt_kernel_svc *s = evt_kernel_svc_find(k, code);
     const char *label = s ? s->label : NULL;
     if (!label) {

@@ -72,6 +72,18 @@ static const uint8_t k_qobj[5] = {
 
 static evt_hook_obj qobj(uint32_t qtype) { return (evt_hook_obj)(qtype < 5u ? k_qobj[qtype] : EVT_HOOK_OBJ_OTHER); }
 
+/* The name of an object FreeRTOS names later or never (queues before vQueueAddToRegistry, event
+ * groups, stream buffers): its kind, never an empty name. */
+static const char *const k_qname[5] = {
+#define FR_QNAME_(e, t, name, obj) [t] = #name,
+    EVT_FREERTOS_QTYPE_TABLE(FR_QNAME_, 0)
+#undef FR_QNAME_
+};
+static const char *obj_default_name(uint32_t type)
+{
+    return type == EVT_HOOK_OBJ_EVENT_FLAGS ? "EVENT_GROUP" : type == EVT_HOOK_OBJ_MSGBUF ? "STREAM_BUFFER" : "OBJECT";
+}
+
 static void started(void)
 {
     g_from = 0;
@@ -168,7 +180,7 @@ void evt_freertos_op(uint32_t code, const void *obj, int32_t ret)
 
 void evt_freertos_obj_create(uint32_t type, const void *obj, const char *name)
 {
-    FR_HOOK_(obj_create, (evt_hook_obj)type, (uintptr_t)obj, name, 0u);
+    FR_HOOK_(obj_create, (evt_hook_obj)type, (uintptr_t)obj, name && name[0] ? name : obj_default_name(type), 0u);
 }
 
 void evt_freertos_obj_delete(uint32_t type, const void *obj) { FR_HOOK_(obj_delete, (evt_hook_obj)type, (uintptr_t)obj); }
@@ -178,7 +190,10 @@ void evt_freertos_obj_name(uint32_t type, const void *obj, const char *name)
     FR_HOOK_(obj_name, (evt_hook_obj)type, (uintptr_t)obj, name);
 }
 
-void evt_freertos_qobj_create(const void *q, uint32_t qtype) { FR_HOOK_(obj_create, qobj(qtype), (uintptr_t)q, (const char *)0, 0u); }
+void evt_freertos_qobj_create(const void *q, uint32_t qtype)
+{
+    FR_HOOK_(obj_create, qobj(qtype), (uintptr_t)q, qtype < 5u ? k_qname[qtype] : "OBJECT", 0u);
+}
 void evt_freertos_qobj_delete(const void *q, uint32_t qtype) { FR_HOOK_(obj_delete, qobj(qtype), (uintptr_t)q); }
 void evt_freertos_qobj_name(const void *q, uint32_t qtype, const char *name)
 {
