@@ -123,8 +123,12 @@ enum {
     EVT_M_CTX_PRIO   = 1u << 12, /* ctx_prio: the recording context's current priority */
     EVT_M_LEVEL      = 1u << 13, /* level_kind, level: a counter of obj (queue depth, count) */
     EVT_M_OWNER      = 1u << 14, /* owner (0: free), owner_count: a mutex's holder as recorded */
-    EVT_M_UNTIMED    = 1u << 15  /* the record has no time of its own (ts is the previous record's,
+    EVT_M_UNTIMED    = 1u << 15, /* the record has no time of its own (ts is the previous record's,
                                   * 0 before any): it does not open the trace's time range */
+    /* User events (evtrace/user.h, docs/user-events.md); label = the channel. Bits from 20 up. */
+    EVT_M_TEXT       = 1u << 20, /* text: the formatted text of a printf event */
+    EVT_M_VALUE      = 1u << 21, /* value: a sample of the value channel (label) */
+    EVT_M_INTERVAL   = 1u << 22  /* interval_id, interval_end: an interval of channel (label) */
 };
 
 /* What evt_meaning.level counts. X(NAME, text): text is the counter's display name. */
@@ -169,6 +173,12 @@ typedef struct evt_meaning {
     uint64_t level[EVT_M_MAX_LEVELS];     /* the counter's value as recorded */
     uint64_t owner;           /* EVT_M_OWNER: the holding context (0: free) */
     uint64_t owner_count;     /* its ownership (nesting) count */
+    /* user events (EVT_M_TEXT, EVT_M_VALUE, EVT_M_INTERVAL; a user state machine sets
+     * EVT_M_SM_STATE with obj = its site, obj_name = its name) */
+    const char *text;         /* EVT_M_TEXT: NUL-terminated, as C's printf would print it */
+    int64_t value;            /* EVT_M_VALUE */
+    uint64_t interval_id;     /* EVT_M_INTERVAL: pairs a begin with its end on the channel */
+    uint8_t interval_end;     /* EVT_M_INTERVAL: 0 begin, 1 end */
 } evt_meaning;
 
 /* What kinds of fact a trace holds (info "capabilities", the report header). A view shows only

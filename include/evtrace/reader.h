@@ -52,7 +52,27 @@ typedef struct evt_reader_desc {
     void (*info_text)(void *state, FILE *out);
     void (*close)(void *state);
     const evt_reader_option *options; /* NULL-terminated by name == NULL; may be NULL */
+    unsigned flags;           /* EVT_READER_* */
 } evt_reader_desc;
+
+/* evt_reader_desc.flags. */
+enum {
+    /* Decodes a stream as it arrives (reads in order, needs no size). A reader without it gets a
+     * stream (pipe, socket, serial line) buffered whole in memory first, then read as a file. */
+    EVT_READER_STREAMS = 1u << 0,
+    /* Not a user format (a generator for tests and benchmarks): not listed by --help, never
+     * auto-detected from a stream, still usable with --format NAME. */
+    EVT_READER_HIDDEN = 1u << 1
+};
+
+/* A trim of the events a reader returns (--begin/--end): each bound an event index (0 = the
+ * first event the format gives), a raw timestamp in ticks, or a time in ns (needs the clock). */
+enum { EVT_RANGE_INDEX = 0, EVT_RANGE_TICKS = 1, EVT_RANGE_NS = 2 };
+typedef struct evt_range {
+    int has_begin, has_end;
+    int begin_kind, end_kind; /* EVT_RANGE_* */
+    uint64_t begin, end;      /* inclusive */
+} evt_range;
 
 /* An open reader: descriptor, source, state and the counters every reader shares. */
 struct evt_reader {
@@ -80,6 +100,9 @@ struct evt_reader {
     uint64_t fail_offset;
     char *text;               /* sanitized copies of the current event's non-UTF-8 strings */
     size_t text_cap;
+    int text_safe;            /* evt_reader_set_text_safe: strings escaped for a terminal */
+    evt_range range;          /* evt_reader_set_range */
+    uint64_t range_index;     /* events the format gave so far, trimmed ones included */
 };
 
 /* Where a reader's clock frequency comes from ("clock_source" in JSON). */
@@ -115,6 +138,16 @@ evt_status evt_reader_open_stream(evt_source *src, const char *format, const evt
  * bytes that are not are replaced, each invalid sequence by U+FFFD, so every output shows the same
  * text. */
 evt_status evt_reader_next(evt_reader *r, evt_event *ev);
+/* Text-safe mode for human-readable output (on = 1): every string of later events is also
+ * terminal-safe -- control bytes shown as \x1b, \n, \t, invalid UTF-8 bytes as \xHH, C1 controls
+ * and bidirectional overrides as \uHHHH -- so no trace can move a terminal's cursor, retitle it
+ * or forge output lines. Off (the default) for JSON and the exporters, which escape exactly. */
+void evt_reader_set_text_safe(evt_reader *r, int on);
+/* Return only the events inside range (inclusive bounds; NULL: all). Events outside are skipped
+ * and not counted (r->events, r->lost count what is returned); past an index end the reader ends.
+ * A bound in ns on a trace without a known clock fails the read (EVT_ERR_USAGE, message in
+ * r->fail_msg). Call it right after open. */
+void evt_reader_set_range(evt_reader *r, const evt_range *range);
 void evt_reader_close(evt_reader *r);
 
 /* Clock model. Every event evt_reader_next returns carries t_ns (EVT_HAS_TNS) whenever the clock

@@ -9,6 +9,7 @@ static int run(const cli_args *a)
     int code;
     evt_reader *r = cli_open(a, &code);
     if (!r) return code;
+    evt_reader_set_text_safe(r, !a->json); /* text lines: no raw control byte from the trace */
     evt_event ev;
     evt_status st;
     while ((st = evt_reader_next(r, &ev)) == EVT_OK) {
@@ -42,7 +43,7 @@ static int run(const cli_args *a)
         evt_json_obj_end(&j);
         fputc('\n', stdout);
     } else {
-        printf("file:     %s (%llu bytes)\n", a->file, (unsigned long long)r->src.size);
+        printf("file:     %s (%llu bytes)\n", cli_safe(a->file), (unsigned long long)r->src.size);
         if (r->src.dump != EVT_DUMP_BINARY)
             printf("dump:     %s, trace at target address 0x%llx (offsets below are from there)\n",
                    evt_dump_kind_name(r->src.dump), (unsigned long long)r->src.image_addr);

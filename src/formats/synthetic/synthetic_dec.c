@@ -178,5 +178,5 @@ static void close_(void *state) { evt_free(state); }
 
 const evt_reader_desc evt_reader_synthetic = {
     "synthetic", "synthetic trace generated from a small spec file (scale tests, benchmarks)",
-    probe, open_, next, info_json, NULL, close_, NULL,
+    probe, open_, next, info_json, NULL, close_, NULL, EVT_READER_HIDDEN,
 };

@@ -35,6 +35,7 @@
 #include "evtrace/out.h"
 #include "host/strtab.h"
 #include "host/timeline/timeline.h"
+#include "host/timeline/user_tracks.h"
 #include "host/u64map.h"
 #include "perfetto_load.h"
 
@@ -42,6 +43,7 @@
 #define TID_OF(idx) ((uint64_t)(idx) + 2) /* context index -> tid, as in the Perfetto export */
 #define ISR_TID_BASE 2000000u  /* ISR track of CPU n: ISR_TID_BASE + n */
 #define STATE_TID_BASE 1000000u /* state tracks: STATE_TID_BASE + the context's tid */
+#define USM_TID_BASE 3000000u  /* user state machines (user_tracks.h): USM_TID_BASE + machine name id */
 #define MAX_DEPTH 32  /* open service/function slices drawn per context; deeper ones are counted */
 #define OUT_CAP 65536 /* output buffer (see buf_flush_) */
 
@@ -82,6 +84,8 @@ typedef struct chrome_state {
     evt_strtab cnames;                 /* counter names and "<object> <counter>" labels */
     uint64_t last_ts;                  /* time of the latest event (exporter's unit) */
     pf_load load;                      /* CPU load windows per context (as in the Perfetto export) */
+    evt_ut ut;                         /* user tracks: values, intervals, state machines */
+    uint64_t usm_named[1024];          /* bit per machine name id (< 65536): its track is named */
     int oom;
 } chrome_state;
 
@@ -507,6 +511,71 @@ static void on_lost(void *user, const evt_tl_lost *l)
     BUF_LIT(s, "}}");
 }
 
+/* ---- user tracks (host/timeline/user_tracks.h) ------------------------------------------------
+ * Value channels are "C" counters named by the channel; intervals async "b"/"e" pairs (cat "user",
+ * name = channel, id = the interval's id: overlapping ones of a channel stay apart); each state
+ * machine a track "<machine> (state machine)" of "X" slices named by the state. Printf events stay
+ * the instants (with their text in args) every event is. */
+
+static void u_value(void *user, uint32_t ch, uint64_t t, int64_t v, const evt_event *ev)
+{
+    chrome_state *s = user;
+    (void)ev;
+    buf_reserve_(s);
+    BUF_LIT(s, ",\n{\"ph\":\"C\",\"name\":");
+    buf_str_(s, evt_strtab_str(&s->ut.names, ch));
+    BUF_LIT(s, ",\"pid\":1,\"ts\":");
+    buf_time_(s, t);
+    BUF_LIT(s, ",\"args\":{\"value\":");
+    buf_i64_(s, v);
+    BUF_LIT(s, "}}");
+}
+
+static void u_async(chrome_state *s, const char *ph, const char *name, uint64_t id, uint64_t t, int open_end)
+{
+    common(s, ph, name, GLOBAL_TID, t);
+    BUF_LIT(s, ",\"cat\":\"user\",\"id2\":{\"local\":\"");
+    buf_u64_(s, id);
+    BUF_LIT(s, "\"}");
+    if (open_end) BUF_LIT(s, ",\"args\":{\"open_end\":true}");
+    BUF_LIT(s, "}");
+}
+
+static void u_interval(void *user, uint32_t ch, uint64_t id, uint64_t t0, uint64_t t1, int open_end)
+{
+    chrome_state *s = user;
+    const char *name = evt_strtab_str(&s->ut.names, ch);
+    u_async(s, "b", name, id, t0, 0);
+    u_async(s, "e", name, id, t1, open_end);
+}
+
+static void u_state(void *user, uint32_t sm, uint64_t obj, uint32_t st, uint64_t st_id, uint64_t t0, uint64_t t1,
+                    int open_end)
+{
+    chrome_state *s = user;
+    (void)obj;
+    uint64_t tid = USM_TID_BASE + sm;
+    if (sm < 65536u && !(s->usm_named[sm / 64] >> (sm % 64) & 1u)) {
+        char nb[160];
+        snprintf(nb, sizeof nb, "%s (state machine)", sm ? evt_strtab_str(&s->ut.names, sm) : "state machine");
+        thread_name(s, tid, nb);
+        s->usm_named[sm / 64] |= 1ull << (sm % 64);
+    }
+    char sb[32];
+    const char *name = st ? evt_strtab_str(&s->ut.names, st) : NULL;
+    if (!name) {
+        snprintf(sb, sizeof sb, "state %" PRIu64, st_id);
+        name = sb;
+    }
+    common(s, "X", name, tid, t0);
+    BUF_LIT(s, ",\"dur\":");
+    buf_time_(s, t1 - t0);
+    BUF_LIT(s, ",\"cat\":\"state\",\"args\":{\"state_id\":");
+    buf_u64_(s, st_id);
+    if (open_end) BUF_LIT(s, ",\"open_end\":true");
+    BUF_LIT(s, "}}");
+}
+
 /* ---- exporter ------------------------------------------------------------------------------ */
 
 static evt_status begin(const char *path, evt_reader *r, void **state, char *err, size_t errlen)
@@ -536,6 +605,8 @@ static int start_(chrome_state *s)
     if (!evt_tl_init(&s->tl, s->hz, &sink)) { s->oom = 1; return 0; }
     evt_tl_set_reader(&s->tl, r);
     pf_load_init(&s->load, s->ns, on_load, s);
+    evt_ut_sink us = {s, NULL, u_value, u_interval, u_state};
+    evt_ut_init(&s->ut, &us);
     /* otherData says what "ts" means: real time (time_unit "ns": ts = t_ns / 1000) or ticks of an
      * unknown rate (time_unit "ticks": one tick is shown as one µs). */
     fprintf(s->out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"evtrace\",\"format\":\"%s\","
@@ -581,6 +652,8 @@ static evt_status event(void *state, const evt_event *ev)
     if (s->tl.oom || s->oom) return EVT_ERR_NOMEM;
     uint64_t tm = evt_tl_time(&s->tl, ev);
     s->last_ts = tm;
+    /* user events only: other state machines (RKH) have their state tracks below (state_track_) */
+    if (ev->kind == EVT_KIND_USER && evt_ut_relevant(ev) && !evt_ut_event(&s->ut, ev, tm)) return EVT_ERR_NOMEM;
     int is_begin;
     if (idx != EVT_TL_NONE && evt_span_cat_of(ev->kind, &is_begin) == EVT_SPAN_NONE) {
         const char *st_name = state_of(ev);
@@ -600,6 +673,7 @@ static void free_state(chrome_state *s)
     for (uint32_t i = 0; i < s->nctx; i++) evt_free(s->ctxs[i]);
     evt_free(s->ctxs);
     if (s->started) evt_tl_free(&s->tl);
+    if (s->started) evt_ut_free(&s->ut);
     pf_load_free(&s->load);
     evt_u64map_free(&s->counters);
     evt_strtab_free(&s->cnames);
@@ -613,6 +687,7 @@ static evt_status end(void *state, evt_reader *r, char *err, size_t errlen)
     if (s->started || start_(s)) {
         evt_tl_finish(&s->tl);
         pf_load_finish(&s->load, s->tl.last);
+        evt_ut_finish(&s->ut, s->tl.last);
         for (uint32_t i = 0; i < s->nctx; i++) {
             ctx_draw *d = s->ctxs[i];
             if (d && d->state_open) end_(s, STATE_TID_BASE + TID_OF(i), s->tl.last);
@@ -624,7 +699,7 @@ static evt_status end(void *state, evt_reader *r, char *err, size_t errlen)
     BUF_LIT(s, "\n]}\n");
     buf_flush_(s);
     int bad = ferror(s->out);
-    int oom = s->oom || s->tl.oom || s->load.oom;
+    int oom = s->oom || s->tl.oom || s->load.oom || s->ut.oom;
     if (fclose(s->out) != 0) bad = 1;
     free_state(s);
     if (oom) { snprintf(err, errlen, "out of memory"); return EVT_ERR_NOMEM; }

@@ -6,6 +6,7 @@
  * JSON from them, report_page.c the page. */
 #include "host/report/report.h"
 #include "host/report/report_impl.h"
+#include "host/report/report_user.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -126,6 +127,7 @@ evt_report *evt_report_new(const evt_report_info *info)
         evt_json_init(&r->cols[c].j, r->cols[c].f, 0);
         evt_json_arr_begin(&r->cols[c].j);
     }
+    if (!r->oom && !(r->user = rp_user_new())) r->oom = 1;
     if (r->oom) {
         evt_report_free(r);
         return NULL;
@@ -226,6 +228,9 @@ int evt_report_add(evt_report *r, const evt_event *ev)
         u_(r, RP_COL_ev_n, rp_str(r, ev->name));
         evt_json_str(col_(r, RP_COL_ev_f), fb);
         u_(r, RP_COL_ev_o, ev->offset);
+        if (!r->oom && !rp_user_event(r->user, ev, t, r->base, (int64_t)r->listed - 1)) r->oom = 1;
+    } else if (!r->oom && !rp_user_event(r->user, ev, t, r->base, -1)) {
+        r->oom = 1;
     }
     return !r->oom;
 }
@@ -241,6 +246,7 @@ int evt_report_write(evt_report *r, FILE *out, uint64_t errors)
     if (!r->finished) {
         evt_tl_finish(&r->tl);
         r->finished = 1;
+        rp_user_finish(r->user, r->tl.have_t ? r->tl.last : r->base, r->base);
         if (r->tl.oom) r->oom = 1;
         else evt_an_finish(r->an);
         for (int c = 0; c < RP_COL_COUNT_; c++) {
@@ -256,6 +262,7 @@ void evt_report_free(evt_report *r)
 {
     if (!r) return;
     evt_an_free(r->an); /* before the timeline it reads */
+    rp_user_free(r->user);
     if (r->tl_ready) evt_tl_free(&r->tl);
     for (int c = 0; c < RP_COL_COUNT_; c++)
         if (r->cols[c].f) fclose(r->cols[c].f);

@@ -16,6 +16,7 @@
  * Everything goes out with each '<' written as \u003c (JSON has '<' only inside strings), so no
  * name can close the page's script element or open an HTML comment. */
 #include "host/report/report_impl.h"
+#include "host/report/report_user.h"
 
 #include <inttypes.h>
 #include "evtrace/json.h"
@@ -156,6 +157,8 @@ int rp_write_data(const evt_report *r, FILE *out, uint64_t errors)
         fprintf(out, "\"%s\":", c >= RP_COL_ev_t ? name + 3 : name); /* ev_t -> "t" inside "ev" */
         if (!copy_escaped_(r->cols[c].f, out)) return 0;
     }
-    fputs("}}", out);
+    fputc('}', out);
+    if (r->user && !rp_user_write(r->user, out)) return 0; /* ,"user":{...} (report_user.h) */
+    fputc('}', out);
     return !ferror(out);
 }

@@ -51,6 +51,7 @@ struct evt_report {
     evt_an_config an_cfg;
     int has_an_cfg;
     evt_analyses *an;       /* on the same timeline (shared mode): every sink call is forwarded */
+    struct rp_user *user;   /* user tracks (report_user.c) */
 };
 
 /* Intern s (NULL or "" -> 0); sets r->oom on failure. */
