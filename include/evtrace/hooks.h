@@ -35,7 +35,18 @@
  *       `name` (NUL-terminated, may be NULL) was created; param = priority for threads, else 0.
  *       Type EVT_HOOK_OBJ_INTERRUPT names interrupt number `obj` (its own handle space).
  *   obj_delete(type, obj): it was deleted.
- *   user(id, a1..a4): an application event. */
+ *   user(id, a1..a4): an application event.
+ * Added for kernels that know more at a switch (FreeRTOS; docs/hooks.md "RTOS hooks"):
+ *   thread_switch(from, state, native, blocked_on, to, prio): one record for a whole switch: `from`
+ *       (0: none, the CPU was idle or starting) stops for `state`/`native`, blocked on object
+ *       `blocked_on` (0: none or unknown), and `to` (non-zero) runs from now on with priority
+ *       `prio`. Replaces the thread_out + thread_in pair (no gap between them).
+ *   thread_ready(thread): `thread` became ready to run (woken, resumed, created, delay ended).
+ *   prio_set(thread, prio, why): `thread`'s priority is now `prio`; why = evt_hook_prio_why
+ *       (set by the application, raised by inheritance, inheritance given back).
+ *   obj_name(type, obj, name): object `obj` (created earlier, or never reported) is (re)named.
+ *   obj_op(code, obj, ret): service `code` operated on object `obj` and finished with `ret` (the
+ *       kernel's own return value); one record, for kernels that report outcomes, not calls. */
 #define EVT_HOOK_FN_(b, what) EVT_HOOK_FN2_(b, what)
 #define EVT_HOOK_FN2_(b, what) evt_##b##_hook_##what
 #define EVT_HOOK_DECLARE_BACKEND(b)                                                                 \
@@ -48,7 +59,13 @@
     void EVT_HOOK_FN_(b, svc_leave)(int32_t code, int32_t ret, int paired);                         \
     void EVT_HOOK_FN_(b, obj_create)(evt_hook_obj type, uintptr_t obj, const char *name, uint32_t param); \
     void EVT_HOOK_FN_(b, obj_delete)(evt_hook_obj type, uintptr_t obj);                             \
-    void EVT_HOOK_FN_(b, user)(uint32_t id, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4);
+    void EVT_HOOK_FN_(b, user)(uint32_t id, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4);   \
+    void EVT_HOOK_FN_(b, thread_switch)(uintptr_t from, evt_hook_state state, uint32_t native,       \
+                                        uintptr_t blocked_on, uintptr_t to, uint32_t prio);          \
+    void EVT_HOOK_FN_(b, thread_ready)(uintptr_t thread);                                           \
+    void EVT_HOOK_FN_(b, prio_set)(uintptr_t thread, uint32_t prio, evt_hook_prio_why why);         \
+    void EVT_HOOK_FN_(b, obj_name)(evt_hook_obj type, uintptr_t obj, const char *name);             \
+    void EVT_HOOK_FN_(b, obj_op)(int32_t code, uintptr_t obj, int32_t ret);
 
 EVT_HOOK_DECLARE_BACKEND(EVT_CFG_HOOKS_BACKEND)
 
@@ -83,6 +100,18 @@ EVT_HOOK_DECLARE_BACKEND(EVT_CFG_HOOKS_BACKEND)
 #define EVT_HOOK_THREAD_OUT(thread, state, native) ((void)0)
 #endif
 
+#if EVT_CFG_HOOKS_THREAD
+#define EVT_HOOK_THREAD_SWITCH(from, state, native, blocked_on, to, prio)                            \
+    EVT_HOOK_CALL_(thread_switch)((uintptr_t)(from), (state), (uint32_t)(native), (uintptr_t)(blocked_on), \
+                                  (uintptr_t)(to), (uint32_t)(prio))
+#define EVT_HOOK_THREAD_READY(thread) EVT_HOOK_CALL_(thread_ready)((uintptr_t)(thread))
+#define EVT_HOOK_PRIO_SET(thread, prio, why) EVT_HOOK_CALL_(prio_set)((uintptr_t)(thread), (uint32_t)(prio), (why))
+#else
+#define EVT_HOOK_THREAD_SWITCH(from, state, native, blocked_on, to, prio) ((void)0)
+#define EVT_HOOK_THREAD_READY(thread) ((void)0)
+#define EVT_HOOK_PRIO_SET(thread, prio, why) ((void)0)
+#endif
+
 #if EVT_CFG_HOOKS_ISR
 #define EVT_HOOK_ISR_ENTER(irq) EVT_HOOK_CALL_(isr_enter)((uint32_t)(irq))
 #define EVT_HOOK_ISR_EXIT(irq) EVT_HOOK_CALL_(isr_exit)((uint32_t)(irq))
@@ -96,16 +125,21 @@ EVT_HOOK_DECLARE_BACKEND(EVT_CFG_HOOKS_BACKEND)
     (EVT_HOOK_GATE_(SVC) ? EVT_HOOK_CALL_(svc_enter)((int32_t)(code), (uint32_t)(nargs), (args)) : (void)0)
 #define EVT_HOOK_SVC_LEAVE(code, ret, paired) \
     (EVT_HOOK_GATE_(SVC) ? EVT_HOOK_CALL_(svc_leave)((int32_t)(code), (int32_t)(ret), (paired)) : (void)0)
+#define EVT_HOOK_OBJ_OP(code, obj, ret) \
+    (EVT_HOOK_GATE_(SVC) ? EVT_HOOK_CALL_(obj_op)((int32_t)(code), (uintptr_t)(obj), (int32_t)(ret)) : (void)0)
 #else
 #define EVT_HOOK_SVC_ENTER(code, nargs, args) ((void)0)
 #define EVT_HOOK_SVC_LEAVE(code, ret, paired) ((void)0)
+#define EVT_HOOK_OBJ_OP(code, obj, ret) ((void)0)
 #endif
 
 #if EVT_CFG_HOOKS_OBJECT
 #define EVT_HOOK_OBJ_CREATE(type, obj, name, param) \
     EVT_HOOK_CALL_(obj_create)((type), (uintptr_t)(obj), (name), (uint32_t)(param))
 #define EVT_HOOK_OBJ_DELETE(type, obj) EVT_HOOK_CALL_(obj_delete)((type), (uintptr_t)(obj))
+#define EVT_HOOK_OBJ_NAME(type, obj, name) EVT_HOOK_CALL_(obj_name)((type), (uintptr_t)(obj), (name))
 #else
+#define EVT_HOOK_OBJ_NAME(type, obj, name) ((void)0)
 #define EVT_HOOK_OBJ_CREATE(type, obj, name, param) ((void)0)
 #define EVT_HOOK_OBJ_DELETE(type, obj) ((void)0)
 #endif

@@ -62,6 +62,19 @@ typedef enum evt_hook_kernel {
     EVT_HOOK_KERNEL_COUNT_
 } evt_hook_kernel;
 
+/* Why a thread's priority changes (prio_set hook). X(NAME, value, text) */
+#define EVT_HOOK_PRIO_WHY_TABLE(X)                                                      \
+    X(SET,        0, "set")        /* the application set it (vTaskPrioritySet) */       \
+    X(INHERIT,    1, "inherit")    /* raised: it holds a mutex a more urgent thread wants */ \
+    X(DISINHERIT, 2, "disinherit") /* the inherited priority was given back */
+
+typedef enum evt_hook_prio_why {
+#define EVT_HOOK_PRIO_WHY_ENUM_(n, v, s) EVT_HOOK_PRIO_##n = v,
+    EVT_HOOK_PRIO_WHY_TABLE(EVT_HOOK_PRIO_WHY_ENUM_)
+#undef EVT_HOOK_PRIO_WHY_ENUM_
+    EVT_HOOK_PRIO_WHY_COUNT_
+} evt_hook_prio_why;
+
 #define EVT_HOOK_PRIO_UNKNOWN 0xFFFFFFFFu /* thread_in without a known priority */
 #define EVT_HOOK_SVC_MAX_ARGS 5          /* arguments a backend may see per service call */
 

@@ -25,6 +25,7 @@ static void test_switches(void **state)
     EVT_HOOK_SVC_ENTER(never_defined(), never_defined(), (const uintptr_t *)0);
     EVT_HOOK_SVC_LEAVE(never_defined(), never_defined(), 1);
     EVT_HOOK_USER(never_defined(), 1, 2, 3, 4);
+    EVT_HOOK_OBJ_OP(never_defined(), never_defined(), never_defined()); /* an RTOS hook of the SVC category */
     assert_int_equal(fh_count(FH_SVC_IN) + fh_count(FH_SVC_OUT) + fh_count(FH_USER), 0);
     /* on (defaults follow EVT_CFG_HOOKS = 1) */
     EVT_HOOK_KERNEL_INFO(EVT_HOOK_KERNEL_UTKERNEL, 1);

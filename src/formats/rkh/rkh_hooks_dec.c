@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "evtrace/hooks_defs.h"
+#include "formats/common/hook_meaning.h"
 #include "formats/rkh/rkh_hooks_defs.h"
 #include "host/kernels/kernel_profile.h"
 
@@ -170,6 +171,39 @@ void rkh_hooks_dec_apply(rkh_hooks_dec *h, evt_event *ev, const char *user_event
         if (n == RKH_HOOK_OBJ_CREATE && a[0] == EVT_HOOK_OBJ_INTERRUPT && !irq_named(h, a[1]) &&
             h->nirqs < RKH_HOOKS_MAX_IRQS)
             h->irqs[h->nirqs++] = (uint32_t)a[1];
+        return;
+    case RKH_HOOK_THREAD_SWITCH: /* OBJ from, UI8 state, UI32 native, OBJ blocked_on, OBJ to, UI32 prio */
+        if (ev->nargs < 6) return;
+        if (a[0]) set_thread_ctx(ev, a[0], name_of, user);
+        else set_current_ctx(h, ev, name_of, user);
+        evt_hook_m_switch(ev, profile_of(h), a[0], (uint32_t)a[1], (uint32_t)a[2], a[3],
+                          a[3] ? name_of(user, a[3]) : NULL, a[4], name_of(user, a[4]), a[5], &h->mbuf);
+        h->thread = a[4];
+        return;
+    case RKH_HOOK_THREAD_READY: /* OBJ thread */
+        if (ev->nargs < 1) return;
+        set_current_ctx(h, ev, name_of, user);
+        evt_hook_m_ready(ev, a[0], name_of(user, a[0]));
+        return;
+    case RKH_HOOK_PRIO_SET: /* OBJ thread, UI32 prio, UI8 why */
+        if (ev->nargs < 3) return;
+        set_current_ctx(h, ev, name_of, user);
+        evt_hook_m_prio(ev, a[0], name_of(user, a[0]), a[1], (uint32_t)a[2]);
+        return;
+    case RKH_HOOK_OBJ_NAME: /* UI8 type, OBJ obj (its FWK_OBJ symbol came first) */
+        if (ev->nargs < 2) return;
+        set_target(ev, a[1], name_of, user);
+        set_current_ctx(h, ev, name_of, user);
+        if (a[0] && a[0] < EVT_HOOK_OBJ_COUNT_) {
+            ev->m.has |= EVT_M_OBJ_TYPE;
+            ev->m.obj_type = (uint8_t)a[0];
+        }
+        return;
+    case RKH_HOOK_OBJ_OP: /* I32 code, OBJ obj, I32 ret */
+        if (ev->nargs < 3) return;
+        set_current_ctx(h, ev, name_of, user);
+        evt_hook_m_obj_op(ev, profile_of(h), (int32_t)(uint32_t)a[0], a[1], name_of(user, a[1]),
+                          (int32_t)(uint32_t)a[2], &h->mbuf);
         return;
     case RKH_HOOK_KERNEL_INFO: /* UI32 kernel, UI32 version: the profile of what follows */
         if (ev->nargs >= 1 && a[0] < EVT_HOOK_KERNEL_COUNT_) h->kernel = (int)a[0];

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include "evtrace/model.h"
+#include "formats/common/hook_meaning.h"
 
 /* What the hooks said so far: the running thread and the open interrupts. */
 #define RKH_HOOKS_MAX_IRQS 64 /* interrupts named by hook.obj_create(INTERRUPT) that are remembered */
@@ -24,6 +25,7 @@ typedef struct rkh_hooks_dec {
     uint32_t nirqs;       /* interrupts named so far (their names are objects with handle = irq) */
     uint32_t irqs[RKH_HOOKS_MAX_IRQS];
     char namebuf[48];     /* formatted service label (valid until the next record) */
+    evt_hook_mbuf mbuf;   /* strings of the RTOS records (hook_meaning.h) */
 } rkh_hooks_dec;
 
 /* Start state: no thread, no interrupt, no kernel named. */

@@ -15,7 +15,12 @@
     X(6, SVC_LEAVE,   "hook.svc_leave")   /* I32 code, I32 ret, UI8 paired */                     \
     X(7, OBJ_CREATE,  "hook.obj_create")  /* UI8 type (evt_hook_obj), OBJ obj, UI32 param */      \
     X(8, OBJ_DELETE,  "hook.obj_delete")  /* UI8 type, OBJ obj */                                 \
-    X(9, USER,        "hook.user")        /* UI32 id, UI32 a1..a4 */
+    X(9, USER,        "hook.user")        /* UI32 id, UI32 a1..a4 */                              \
+    X(20, THREAD_SWITCH, "hook.thread_switch") /* OBJ from, UI8 state, UI32 native, OBJ blocked_on, OBJ to, UI32 prio */ \
+    X(21, THREAD_READY, "hook.thread_ready")   /* OBJ thread */                                     \
+    X(22, PRIO_SET,     "hook.prio_set")       /* OBJ thread, UI32 prio, UI8 why (evt_hook_prio_why) */ \
+    X(23, OBJ_NAME,     "hook.obj_name")       /* UI8 type, OBJ obj (named by the FWK_OBJ before it) */ \
+    X(24, OBJ_OP,       "hook.obj_op")         /* I32 code, OBJ obj, I32 ret */
 
 enum rkh_hook_uevt {
 #define RKH_HOOK_ENUM_(n, name, s) RKH_HOOK_##name = n,

@@ -22,6 +22,11 @@ static const char *const k_hook_names[] = {
     RKH_HOOKS_TABLE(RKH_HOOK_NAME_)
 #undef RKH_HOOK_NAME_
 };
+static const uint8_t k_hook_numbers[] = {
+#define RKH_HOOK_NUM_(n, name, s) n,
+    RKH_HOOKS_TABLE(RKH_HOOK_NUM_)
+#undef RKH_HOOK_NUM_
+};
 
 void evt_rkh_hooks_attach(evt_rkh_recorder *r)
 {
@@ -32,8 +37,8 @@ void evt_rkh_hooks_attach(evt_rkh_recorder *r)
     /* Every hook record enabled and named before the first hook records: an interrupt arriving
      * half-way must not find isr_enter on and isr_exit still off. */
     for (unsigned n = 0; n < sizeof k_hook_names / sizeof k_hook_names[0]; n++) {
-        evt_rkh_filter_off_event(r, RKH_TE_USER + n);
-        evt_rkh_sym_tusr(r, n, k_hook_names[n]);
+        evt_rkh_filter_off_event(r, RKH_TE_USER + k_hook_numbers[n]);
+        evt_rkh_sym_tusr(r, k_hook_numbers[n], k_hook_names[n]);
     }
     g_rec = r;
 }
@@ -133,5 +138,57 @@ void evt_rkh_hook_user(uint32_t id, uint32_t a1, uint32_t a2, uint32_t a3, uint3
     evt_rkh_usr_int(r, UF_UI32, 0, a2);
     evt_rkh_usr_int(r, UF_UI32, 0, a3);
     evt_rkh_usr_int(r, UF_UI32, 0, a4);
+    evt_rkh_end(r);
+}
+
+void evt_rkh_hook_thread_switch(uintptr_t from, evt_hook_state state, uint32_t native, uintptr_t blocked_on,
+                                uintptr_t to, uint32_t prio)
+{
+    evt_rkh_recorder *r = hook_begin(RKH_HOOK_THREAD_SWITCH);
+    if (!r) return;
+    evt_rkh_usr_int(r, UF_OBJ, 0, (uint32_t)from);
+    evt_rkh_usr_int(r, UF_UI8, 0, (uint32_t)state);
+    evt_rkh_usr_int(r, UF_UI32, 0, native);
+    evt_rkh_usr_int(r, UF_OBJ, 0, (uint32_t)blocked_on);
+    evt_rkh_usr_int(r, UF_OBJ, 0, (uint32_t)to);
+    evt_rkh_usr_int(r, UF_UI32, 0, prio);
+    evt_rkh_end(r);
+}
+
+void evt_rkh_hook_thread_ready(uintptr_t thread)
+{
+    evt_rkh_recorder *r = hook_begin(RKH_HOOK_THREAD_READY);
+    if (!r) return;
+    evt_rkh_usr_int(r, UF_OBJ, 0, (uint32_t)thread);
+    evt_rkh_end(r);
+}
+
+void evt_rkh_hook_prio_set(uintptr_t thread, uint32_t prio, evt_hook_prio_why why)
+{
+    evt_rkh_recorder *r = hook_begin(RKH_HOOK_PRIO_SET);
+    if (!r) return;
+    evt_rkh_usr_int(r, UF_OBJ, 0, (uint32_t)thread);
+    evt_rkh_usr_int(r, UF_UI32, 0, prio);
+    evt_rkh_usr_int(r, UF_UI8, 0, (uint32_t)why);
+    evt_rkh_end(r);
+}
+
+void evt_rkh_hook_obj_name(evt_hook_obj type, uintptr_t obj, const char *name)
+{
+    evt_rkh_recorder *r = g_rec;
+    if (r && name) evt_rkh_sym_obj(r, obj, name);
+    if (!(r = hook_begin(RKH_HOOK_OBJ_NAME))) return;
+    evt_rkh_usr_int(r, UF_UI8, 0, (uint32_t)type);
+    evt_rkh_usr_int(r, UF_OBJ, 0, (uint32_t)obj);
+    evt_rkh_end(r);
+}
+
+void evt_rkh_hook_obj_op(int32_t code, uintptr_t obj, int32_t ret)
+{
+    evt_rkh_recorder *r = hook_begin(RKH_HOOK_OBJ_OP);
+    if (!r) return;
+    evt_rkh_usr_int(r, UF_I32, 0, (uint32_t)code);
+    evt_rkh_usr_int(r, UF_OBJ, 0, (uint32_t)obj);
+    evt_rkh_usr_int(r, UF_I32, 0, (uint32_t)ret);
     evt_rkh_end(r);
 }

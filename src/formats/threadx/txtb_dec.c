@@ -413,6 +413,7 @@ static evt_status open_(evt_reader *r, void **state)
     for (int i = 0; i < NAME_ROLES; i++)
         if (!(s->rolebuf[i] = evt_malloc((size_t)s->name_size + 1))) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
     evt_status st = read_registry(s);
+    if (s->hooks.clock_hz && !s->r->clock_hz) s->r->clock_hz = s->hooks.clock_hz; /* the hooks' clock entry */
     if (st != EVT_OK) return st;
     /* every TXTB buffer records scheduling, interrupts, services on objects and user events; its
      * kernel is the hooks' profile (registry) or ThreadX's own */

@@ -217,7 +217,11 @@
     X(129, TIMER_PERFORMANCE_SYSTEM_INFO_GET,      TXTB_F_TIMER,    TXTB_K_SVC)     \
     X(190, EVTRACE_LOST,                           0,               TXTB_K_LOST)     \
     X(191, EVTRACE_SVC_ENTER,                      TXTB_F_INTERNAL, TXTB_K_SVC_ENTER) \
-    X(192, EVTRACE_SVC_EXIT,                       TXTB_F_INTERNAL, TXTB_K_SVC_EXIT)
+    X(192, EVTRACE_SVC_EXIT,                       TXTB_F_INTERNAL, TXTB_K_SVC_EXIT) \
+    X(195, EVTRACE_SWITCH,                         TXTB_F_INTERNAL, TXTB_K_OTHER)   \
+    X(196, EVTRACE_READY,                          TXTB_F_INTERNAL, TXTB_K_OTHER)   \
+    X(197, EVTRACE_PRIO,                           TXTB_F_INTERNAL, TXTB_K_OTHER)   \
+    X(198, EVTRACE_OBJ_OP,                         TXTB_F_INTERNAL, TXTB_K_OTHER)
 
 /* evtrace's own record (not ThreadX's): id 190 lies in ThreadX's reserved range 1-199 but is
  * unused by ThreadX. It is written before the next record after records were dropped, and once at
@@ -238,11 +242,26 @@
  * param2 = hooks layout version, name = profile name) marks a buffer written by the hooks backend:
  * then THREAD_RESUME/SUSPEND info3 = generic state << 16 | the kernel's native state, and an entry of
  * type EVTRACE_HOOKS with pointer TXTB_HOOKS_IRQ_BASE | n names interrupt n. */
+/* The RTOS hooks (hooks.h: thread_switch, thread_ready, prio_set, obj_op), same context word rules:
+ * 195 EVTRACE_SWITCH  context = the stopping thread (or init when none), info1 = the thread switched
+ *                     in, info2 = its priority, info3 = generic state << 16 | native (16 bits),
+ *                     info4 = the object the stopping thread blocks on (0: none)
+ * 196 EVTRACE_READY   info1 = the thread made ready
+ * 197 EVTRACE_PRIO    info1 = thread, info2 = its new priority, info3 = why (evt_hook_prio_why)
+ * 198 EVTRACE_OBJ_OP  info1 = service code, info2 = object, info3 = return value
+ * obj_name re-registers the object (the registry keeps one entry per pointer: the last name). */
+#define TXTB_EVTRACE_SWITCH_ID    195u
+#define TXTB_EVTRACE_READY_ID     196u
+#define TXTB_EVTRACE_PRIO_ID      197u
+#define TXTB_EVTRACE_OBJ_OP_ID    198u
 #define TXTB_EVTRACE_SVC_ENTER_ID 191u
 #define TXTB_EVTRACE_SVC_EXIT_ID  192u
 #define TXTB_HOOKS_MAGIC          0x65766B68u  /* "evkh" */
 #define TXTB_HOOKS_VERSION        1u
 #define TXTB_HOOKS_IRQ_BASE       0x69720000u  /* registry pointer of interrupt n: base | n ("ir") */
+/* A registry entry of type EVTRACE_HOOKS with pointer TXTB_HOOKS_CLOCK_MAGIC carries the rate of
+ * the buffer's timestamps: param1 = Hz low 32 bits, param2 = high 32 bits, name "clock_hz". */
+#define TXTB_HOOKS_CLOCK_MAGIC    0x6576687Au  /* "evhz" */
 
 /* What an info word of a ThreadX event is, where the host names it as a numeric field (threadx.md
  * §3 table: counts and states are the values before the call). X(role, field name) */

@@ -19,6 +19,11 @@ void evt_txtb_hooks_context(evt_tx_context *out);
 unsigned evt_txtb_hooks_enable(void *buffer, uint32_t size, uint32_t registry_entries,
                                const evt_tx_options *opt, uint32_t kernel);
 
+/* Record the rate of the buffer's timestamps (Hz; 0 records nothing) in the registry, so that a
+ * reader converts ticks to time without being told (TXTB has no header field for it). Call after
+ * evt_txtb_hooks_enable. */
+void evt_txtb_hooks_clock(uint64_t hz);
+
 /* Forget the per-CPU hook state (current thread, ISR depth): for tests that reboot a kernel. */
 void evt_txtb_hooks_reset(void);
 
@@ -41,6 +46,7 @@ void evt_txtb_hooks_reset(void);
     X(EVENT_FLAGS,   EVENT_FLAGS,   30,  31)                       \
     X(MAILBOX,       QUEUE,         60,  61)                       \
     X(MSGBUF,        QUEUE,         60,  61)                       \
+    X(QUEUE,         QUEUE,         60,  61)                       \
     X(TIMER,         TIMER,         124, 126)                      \
     X(MEMPOOL_FIXED, BLOCK_POOL,    11,  12)                       \
     X(MEMPOOL_VAR,   BYTE_POOL,     21,  22)                       \

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "evtrace/hooks_defs.h"
 #include "formats/threadx/txtb_defs.h"
+#include "formats/common/hook_meaning.h"
 #include "host/kernels/kernel_profile.h"
 #include "kernel/utk/utk_fncd.h"
 
@@ -76,6 +77,10 @@ void txtb_hooks_dec_init(txtb_hooks_dec *h) { memset(h, 0, sizeof *h); }
 
 void txtb_hooks_dec_registry(txtb_hooks_dec *h, unsigned type, uint32_t addr, uint32_t param1, uint32_t param2)
 {
+    if (type == TXTB_OBJ_EVTRACE_HOOKS && addr == TXTB_HOOKS_CLOCK_MAGIC) {
+        h->clock_hz = (uint64_t)param2 << 32 | param1;
+        return;
+    }
     if (type == TXTB_OBJ_EVTRACE_HOOKS && addr == TXTB_HOOKS_MAGIC) {
         h->active = 1;
         h->kernel = param1;
@@ -116,6 +121,26 @@ static const char *svc_name(txtb_hooks_dec *h, const evt_kernel_profile *p, uint
     }
     snprintf(h->namebuf, sizeof h->namebuf, "svc_0x%08x", (unsigned)code);
     return h->namebuf;
+}
+
+/* The RTOS records 195-198 (txtb_defs.h), meaning by formats/common/hook_meaning.c. */
+static void rtos_record(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], evt_event *ev, txtb_hooks_name_fn name_of,
+                        void *ctx)
+{
+    const evt_kernel_profile *k = profile_of(h);
+#define NAME_(a) (name_of && (a) ? name_of(ctx, (a)) : NULL)
+    switch (id) {
+    case TXTB_EVTRACE_SWITCH_ID: {
+        uint64_t from = (ev->flags & EVT_HAS_CTX) && ev->ctx_class == EVT_CTX_THREAD ? ev->ctx : 0;
+        evt_hook_m_switch(ev, k, from, w[6] >> 16, w[6] & 0xFFFFu, w[7], NAME_(w[7]), w[4], NAME_(w[4]), w[5],
+                          &h->mbuf);
+        break;
+    }
+    case TXTB_EVTRACE_READY_ID: evt_hook_m_ready(ev, w[4], NAME_(w[4])); break;
+    case TXTB_EVTRACE_PRIO_ID: evt_hook_m_prio(ev, w[4], NAME_(w[4]), w[5], w[6]); break;
+    default: evt_hook_m_obj_op(ev, k, (int32_t)w[4], w[5], NAME_(w[5]), (int32_t)w[6], &h->mbuf); break;
+    }
+#undef NAME_
 }
 
 int txtb_hooks_dec_event(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], evt_event *ev,
@@ -163,6 +188,10 @@ int txtb_hooks_dec_event(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], ev
         return 1;
     }
     if (!h->active) return 0;
+    if (id >= TXTB_EVTRACE_SWITCH_ID && id <= TXTB_EVTRACE_OBJ_OP_ID) {
+        rtos_record(h, id, w, ev, name_of, ctx);
+        return 1;
+    }
     if (id == TXTB_EVENT_ISR_ENTER || id == TXTB_EVENT_ISR_EXIT) {
         /* The interrupt's name (evt_utk_name_interrupt / EVT_HOOK_OBJ_INTERRUPT) or "int<n>". */
         uint32_t irq = w[5];

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 #include "evtrace/model.h"
+#include "formats/common/hook_meaning.h"
 
 struct evt_kernel_profile;
 
@@ -17,8 +18,10 @@ typedef struct txtb_hooks_dec {
     int active;          /* a hooks profile registry entry was seen */
     uint32_t kernel;     /* its EVT_HOOK_KERNEL_* profile */
     uint32_t version;    /* its layout version */
+    uint64_t clock_hz;   /* the timestamps' rate from a clock entry (TXTB_HOOKS_CLOCK_MAGIC), 0 none */
     char namebuf[48];    /* formatted service name (valid until the next event) */
     char statebuf[32];   /* formatted state name */
+    evt_hook_mbuf mbuf;  /* strings of the RTOS records (hook_meaning.h) */
 } txtb_hooks_dec;
 
 /* Looks up the registry name of an object pointer; NULL if unknown. */

@@ -9,6 +9,8 @@
  *                  registry entry only, pointer TXTB_HOOKS_IRQ_BASE | n)
  *   user        -> user event 4096 + id
  *   kernel_info -> registry entry type EVTRACE_HOOKS, pointer TXTB_HOOKS_MAGIC
+ *   thread_switch/thread_ready/prio_set/obj_op -> EVTRACE_SWITCH/READY/PRIO/OBJ_OP (195-198,
+ *                  txtb_defs.h); obj_name -> the registry entry again, with the new name
  * Per-CPU state (current thread, ISR depth) is kept here and given to the recorder through
  * evt_txtb_hooks_context(). Freestanding: no libc. */
 #include "formats/threadx/txtb_hooks.h"
@@ -23,7 +25,7 @@ EVT_HOOK_DECLARE_BACKEND(txtb)
  * they go through evt_tx_trace_insert with that bit (no per-id filter lookup); checked here. */
 #define TXH_FILTER TXTB_F_INTERNAL
 #define TXH_CHECK_(id, name, filt, kind) \
-    char chk_##name[((id) != 1 && (id) != 2 && (id) != 191 && (id) != 192) || (filt) == TXH_FILTER ? 1 : -1];
+    char chk_##name[((id) != 1 && (id) != 2 && ((id) < 191 || (id) > 198)) || (filt) == TXH_FILTER ? 1 : -1];
 struct txh_filter_check { TXTB_EVENT_TABLE(TXH_CHECK_) };
 #undef TXH_CHECK_
 
@@ -93,6 +95,13 @@ void evt_txtb_hook_kernel_info(uint32_t kernel, uint32_t version)
     const char *name = kernel < sizeof names / sizeof names[0] ? names[kernel] : "kernel";
     evt_tx_trace_object_register(TXTB_OBJ_EVTRACE_HOOKS, (const void *)(uintptr_t)TXTB_HOOKS_MAGIC,
                                  name, kernel, version);
+}
+
+void evt_txtb_hooks_clock(uint64_t hz)
+{
+    if (hz)
+        evt_tx_trace_object_register(TXTB_OBJ_EVTRACE_HOOKS, (const void *)(uintptr_t)TXTB_HOOKS_CLOCK_MAGIC, "clock_hz",
+                                     (uint32_t)hz, (uint32_t)(hz >> 32));
 }
 
 void evt_txtb_hook_thread_in(uintptr_t thread, uint32_t prio)
@@ -192,4 +201,53 @@ void evt_txtb_hook_user(uint32_t id, uint32_t a1, uint32_t a2, uint32_t a3, uint
 {
     uint32_t tid = id <= TXTB_USER_EVENT_END - TXTB_USER_EVENT_START ? TXTB_USER_EVENT_START + id : TXTB_USER_EVENT_END;
     (void)evt_tx_trace_user_event_insert(tid, a1, a2, a3, a4);
+}
+
+void evt_txtb_hook_thread_switch(uintptr_t from, evt_hook_state state, uint32_t native, uintptr_t blocked_on,
+                                 uintptr_t to, uint32_t prio)
+{
+    txtb_hook_cpu *c = this_cpu();
+    uint32_t f = (uint32_t)from, s = (uint32_t)state < EVT_HOOK_STATE_COUNT_ ? (uint32_t)state : 0u;
+    /* Recorded in the stopping thread's context, then `to` is the CPU's thread. */
+    if (c->thread != f) {
+        c->thread = f;
+        c->prio_word = f ? TXTB_PRIO_CURRENT_BIT : 0u;
+    }
+    evt_tx_trace_insert(TXTB_EVTRACE_SWITCH_ID, (uint32_t)to, prio, (s << 16) | (native & 0xFFFFu), (uint32_t)blocked_on,
+                        TXH_FILTER);
+    c->thread = (uint32_t)to;
+    c->prio_word = TXTB_PRIO_CURRENT_BIT | (prio == EVT_HOOK_PRIO_UNKNOWN ? 0u : (prio & 0xFFFFu));
+}
+
+void evt_txtb_hook_thread_ready(uintptr_t thread)
+{
+    evt_tx_trace_insert(TXTB_EVTRACE_READY_ID, (uint32_t)thread, 0u, 0u, 0u, TXH_FILTER);
+}
+
+void evt_txtb_hook_prio_set(uintptr_t thread, uint32_t prio, evt_hook_prio_why why)
+{
+    txtb_hook_cpu *c = this_cpu();
+    if (c->thread == (uint32_t)thread && c->isr_depth == 0)
+        c->prio_word = TXTB_PRIO_CURRENT_BIT | (prio & 0xFFFFu);
+    evt_tx_trace_insert(TXTB_EVTRACE_PRIO_ID, (uint32_t)thread, prio, (uint32_t)why, 0u, TXH_FILTER);
+}
+
+void evt_txtb_hook_obj_name(evt_hook_obj type, uintptr_t obj, const char *name)
+{
+    uint8_t txtype;
+    uint32_t cr, de;
+    obj_map(type, &txtype, &cr, &de);
+    const void *p = (const void *)(type == EVT_HOOK_OBJ_INTERRUPT ? (uintptr_t)(TXTB_HOOKS_IRQ_BASE | (obj & 0xFFFFu)) : obj);
+    /* Its slot made available first: the registry's search then starts there and takes it back
+     * (the same pointer), rather than a never-used slot met before it. */
+    evt_tx_trace_object_unregister(p);
+    if (type == EVT_HOOK_OBJ_THREAD)
+        evt_tx_trace_thread_register(p, name ? name : "", 0u, 0u, 0u);
+    else
+        evt_tx_trace_object_register(txtype, p, name ? name : "", 0u, 0u);
+}
+
+void evt_txtb_hook_obj_op(int32_t code, uintptr_t obj, int32_t ret)
+{
+    evt_tx_trace_insert(TXTB_EVTRACE_OBJ_OP_ID, (uint32_t)code, (uint32_t)obj, (uint32_t)ret, 0u, TXH_FILTER);
 }

@@ -35,6 +35,8 @@ void evt_stats_free(evt_stats *s)
     evt_free(s->ctxs);
     evt_free(s->lats);
     evt_free(s->names);
+    evt_free(s->objs);
+    evt_u64map_free(&s->objmap);
     evt_u64map_free(&s->ctxmap);
     evt_u64map_free(&s->latmap);
     evt_u64map_free(&s->namemap);
@@ -147,6 +149,26 @@ static void count_name_(evt_stats *s, const evt_event *ev)
         s->nnames++;
     }
     s->names[idx].count++;
+}
+
+/* One object operation (EVT_M_OP): counted under its object, operation and result. */
+static void count_op_(evt_stats *s, const evt_event *ev)
+{
+    const evt_meaning *m = &ev->m;
+    if (!(m->has & EVT_M_OP) || m->op >= EVT_OP_COUNT_ || m->op_result >= EVT_RES_COUNT_) return;
+    uint32_t idx;
+    if (!evt_u64map_get(&s->objmap, m->obj, &idx)) {
+        if (!grow_((void **)&s->objs, &s->objcap, s->nobjs, sizeof *s->objs)) { s->oom = 1; return; }
+        idx = s->nobjs;
+        if (!evt_u64map_put(&s->objmap, m->obj, idx)) { s->oom = 1; return; }
+        memset(&s->objs[idx], 0, sizeof s->objs[idx]);
+        s->objs[idx].obj = m->obj;
+        s->nobjs++;
+    }
+    evt_stats_obj *o = &s->objs[idx];
+    if (m->obj_name) o->name = intern_(s, m->obj_name);
+    if ((m->has & EVT_M_OBJ_TYPE) && m->obj_type) o->type = m->obj_type;
+    o->n[m->op][m->op_result]++;
 }
 
 /* Bins: double the bin width (merging bin pairs) until `end` fits. */
@@ -271,6 +293,7 @@ int evt_stats_add(evt_stats *s, const evt_event *ev)
     if (ev->ts < c->first_ts) c->first_ts = ev->ts;
     if (ev->ts > c->last_ts) c->last_ts = ev->ts;
     count_name_(s, ev);
+    count_op_(s, ev);
     if (ev->kind == EVT_KIND_LOST) {
         s->lost_events++;
         if (ev->flags & EVT_HAS_COUNT) s->lost_count += ev->count;
@@ -512,6 +535,32 @@ void evt_stats_json(evt_stats *s, evt_json *j, const char *format, const char *f
         evt_json_kstr(j, "name", evt_strtab_str(&s->strs, s->names[i].name));
         evt_json_kstr(j, "kind", evt_kind_name(s->names[i].kind));
         evt_json_ku64(j, "count", s->names[i].count);
+        evt_json_obj_end(j);
+    }
+    evt_json_arr_end(j);
+    evt_json_key(j, "objects"); /* operations per kernel object, by result (non-zero counts) */
+    evt_json_arr_begin(j);
+    for (uint32_t i = 0; i < s->nobjs; i++) {
+        const evt_stats_obj *ob = &s->objs[i];
+        evt_json_obj_begin(j);
+        evt_json_ku64(j, "obj", ob->obj);
+        evt_json_key(j, "name");
+        if (ob->name) evt_json_str(j, evt_strtab_str(&s->strs, ob->name));
+        else evt_json_null(j);
+        evt_json_ku64(j, "type", ob->type);
+        evt_json_key(j, "ops");
+        evt_json_obj_begin(j);
+        for (int op = 0; op < EVT_OP_COUNT_; op++) {
+            uint64_t any = 0;
+            for (int r = 0; r < EVT_RES_COUNT_; r++) any += ob->n[op][r];
+            if (!any) continue;
+            evt_json_key(j, evt_obj_op_name((evt_obj_op)op));
+            evt_json_obj_begin(j);
+            for (int r = 0; r < EVT_RES_COUNT_; r++)
+                if (ob->n[op][r]) evt_json_ku64(j, evt_op_result_name((evt_op_result)r), ob->n[op][r]);
+            evt_json_obj_end(j);
+        }
+        evt_json_obj_end(j);
         evt_json_obj_end(j);
     }
     evt_json_arr_end(j);

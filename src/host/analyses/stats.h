@@ -15,7 +15,8 @@
  *   included. A service recorded as one instant is not a latency. Intervals closed by lost data
  *   or still open at the end are counted in unfinished_spans, not measured. Unmatched exits are
  *   the timeline's, attributed to the category of the exit event.
- * From the events: event counts per context and per name, first/last timestamps, lost data. */
+ * From the events: event counts per context and per name, first/last timestamps, lost data, and
+ * per kernel object the operations by result (the events' typed meaning, EVT_M_OP). */
 #ifndef EVT_ANALYSIS_STATS_H
 #define EVT_ANALYSIS_STATS_H
 
@@ -62,6 +63,15 @@ typedef struct evt_stats_name {
     uint64_t count;
 } evt_stats_name;
 
+/* Operations on one kernel object, from the events' typed meaning (EVT_M_OP): counts by
+ * operation and result. */
+typedef struct evt_stats_obj {
+    uint64_t obj;          /* m.obj */
+    uint32_t name;         /* strtab id of its last known m.obj_name, 0 if none */
+    uint8_t type;          /* m.obj_type (0: unknown) */
+    uint64_t n[EVT_OP_COUNT_][EVT_RES_COUNT_];
+} evt_stats_obj;
+
 struct evt_analyses;
 
 typedef struct evt_stats {
@@ -80,6 +90,9 @@ typedef struct evt_stats {
     evt_stats_name *names;
     uint32_t nnames, namecap;
     evt_u64map namemap;    /* (kind << 32 | name id) -> index */
+    evt_stats_obj *objs;   /* object operations (JSON "objects") */
+    uint32_t nobjs, objcap;
+    evt_u64map objmap;     /* m.obj -> index */
     evt_u64map labelmap;   /* timeline label (its address) -> strtab id */
     evt_tl tl;             /* the one timeline (initialised at the first event) */
     int tl_ready;

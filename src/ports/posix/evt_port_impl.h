@@ -55,9 +55,23 @@
  *     acquire/release for that reason (free on x86, where plain loads and stores already are);
  *     with relaxed ones TSan reported the missing edge (test_etw_owned_mt, 1 loaded run in ~40),
  *     which weakly-ordered CPUs could act on.
- *  B5 A lock is held when owner != 0 or busy != 0 (evt_posix_lock_held). */
+ *  B5 A lock is held when owner != 0 or busy != 0 (evt_posix_lock_held).
+ *
+ * Signal-masking mode (S1-S2), for simulators that suspend a thread inside a signal handler (the
+ * FreeRTOS POSIX port switches tasks in its SIGALRM handler and parks the interrupted pthread there;
+ * parked inside a section, it would hold the lock forever and the next task would wait for it).
+ *  S1 While evt_posix_mask_signals(1) is in force, a thread's outermost section blocks every
+ *     asynchronous signal (pthread_sigmask) before its take and restores the thread's mask after its
+ *     give-back (evt_posix_masked says it must). A signal sent meanwhile stays pending on the
+ *     thread and runs at the restore, as a masked interrupt would: no handler runs inside, so no
+ *     handler can park the thread half-way through a record. Synchronous signals (SIGSEGV, SIGBUS,
+ *     SIGFPE, SIGILL, SIGTRAP) are never blocked.
+ *  S2 The mode is switched before the recorders are used concurrently (it is read relaxed, once per
+ *     outermost section); a section entered before the switch leaves as it entered. Off (the
+ *     default) it costs the fast paths one load and one predictable branch. */
 #ifndef EVT_PORT_IMPL_POSIX_H
 #define EVT_PORT_IMPL_POSIX_H
+#define EVT_PORT_POSIX 1 /* this port (integrations that use its own calls test it) */
 
 #include <sched.h>
 #include <stdatomic.h>
@@ -97,6 +111,15 @@ extern _Thread_local int evt_posix_in_isr;        /* set while a simulated inter
 extern _Thread_local unsigned evt_posix_hold; /* sections entered, incl. taking (P4) */
 extern _Thread_local volatile unsigned evt_posix_deferred; /* held-off simulated interrupts */
 extern _Thread_local char evt_posix_token_;       /* its address is the thread's lock token */
+extern _Atomic int evt_posix_mask_mode;           /* S1-S2: outermost sections block signals */
+extern _Thread_local unsigned evt_posix_masked;   /* S1: this thread's mask is to be restored */
+
+/* S1-S2: on (non-zero) or off, process-wide. Call before recorders are used concurrently. */
+void evt_posix_mask_signals(int on);
+/* S1: block the asynchronous signals, remember the mask (outermost section, mode on). */
+void evt_posix_mask_enter(void);
+/* The end of the outermost section: restore the mask (S1), run held-off interrupts (P4). */
+void evt_posix_hold_end(void);
 
 /* A lock is held (by some thread) right now (B5). For tests and assertions. */
 static inline int evt_posix_lock_held(evt_port_lock *l)
@@ -173,6 +196,9 @@ static inline int evt_posix_bias_enter(evt_port_lock *l, uintptr_t self, evt_por
 static inline int evt_port_lock_enter(evt_port_lock *l, evt_port_crit_t *st)
 {
     uintptr_t self = (uintptr_t)&evt_posix_token_;
+    if (__builtin_expect(atomic_load_explicit(&evt_posix_mask_mode, memory_order_relaxed) != 0, 0) &&
+        evt_posix_hold == 0u)
+        evt_posix_mask_enter(); /* S1 */
     evt_posix_hold++;
     atomic_signal_fence(memory_order_seq_cst);
     uintptr_t b = atomic_load_explicit(&l->bias, memory_order_acquire);
@@ -197,7 +223,7 @@ static inline int evt_port_lock_enter(evt_port_lock *l, evt_port_crit_t *st)
     }
     *st = 0;
     atomic_signal_fence(memory_order_seq_cst);
-    if (--evt_posix_hold == 0u && evt_posix_deferred) evt_posix_run_deferred();
+    if (--evt_posix_hold == 0u && (evt_posix_deferred | evt_posix_masked)) evt_posix_hold_end();
     return 0;
 }
 
@@ -206,7 +232,7 @@ static inline void evt_port_lock_exit(evt_port_lock *l, evt_port_crit_t st)
     if (st == 2u) atomic_store_explicit(&l->busy, 0, memory_order_release);
     else if (st) atomic_store_explicit(&l->owner, 0, memory_order_release);
     atomic_signal_fence(memory_order_seq_cst);
-    if (--evt_posix_hold == 0u && evt_posix_deferred) evt_posix_run_deferred();
+    if (--evt_posix_hold == 0u && (evt_posix_deferred | evt_posix_masked)) evt_posix_hold_end();
 }
 
 /* The legacy process-wide critical section (evt_port_crit_enter/exit): one shared lock. Kept for

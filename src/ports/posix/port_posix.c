@@ -268,6 +268,36 @@ static void isr_trampoline(int signo)
     run_isr(signo);
 }
 
+/* ---- signal-masking mode (S1-S2) ---------------------------------------------------------------- */
+
+_Atomic int evt_posix_mask_mode;
+_Thread_local unsigned evt_posix_masked;
+static _Thread_local sigset_t t_saved_mask; /* the mask to restore (valid while evt_posix_masked) */
+
+void evt_posix_mask_signals(int on) { atomic_store_explicit(&evt_posix_mask_mode, on != 0, memory_order_relaxed); }
+
+void evt_posix_mask_enter(void)
+{
+    int saved = errno;
+    sigset_t all;
+    sigfillset(&all);
+    static const int sync_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP};
+    for (unsigned i = 0; i < sizeof sync_signals / sizeof sync_signals[0]; i++) sigdelset(&all, sync_signals[i]);
+    if (pthread_sigmask(SIG_BLOCK, &all, &t_saved_mask) == 0) evt_posix_masked = 1u;
+    errno = saved;
+}
+
+void evt_posix_hold_end(void)
+{
+    if (evt_posix_masked) { /* S1: pending signals run here, after the give-back */
+        int saved = errno;
+        evt_posix_masked = 0u;
+        (void)pthread_sigmask(SIG_SETMASK, &t_saved_mask, NULL);
+        errno = saved;
+    }
+    if (evt_posix_deferred) evt_posix_run_deferred();
+}
+
 void evt_posix_run_deferred(void)
 {
     unsigned bits;

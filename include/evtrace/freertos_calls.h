@@ -1,0 +1,30 @@
+/* The entry points of evtrace's FreeRTOS integration that the trace macros of
+ * evtrace/freertos_trace.h call (src/kernel/freertos/freertos_rec.c). Arguments are plain values
+ * (handles as pointers, names, numbers), so the integration needs no FreeRTOS header. Each may be
+ * called from any context the FreeRTOS trace macro runs in; the macros test evt_freertos_on first. */
+#ifndef EVTRACE_FREERTOS_CALLS_H
+#define EVTRACE_FREERTOS_CALLS_H
+
+#include <stdint.h>
+
+extern volatile uint8_t evt_freertos_on; /* non-zero while a transport is started */
+void evt_freertos_task_create(const void *tcb, const char *name, uint32_t prio);
+void evt_freertos_task_delete(const void *tcb);
+void evt_freertos_switched_out(const void *tcb, uint32_t native_state);
+void evt_freertos_switched_in(const void *tcb, uint32_t prio);
+void evt_freertos_ready(const void *tcb);
+void evt_freertos_prio(const void *tcb, uint32_t prio, uint32_t why);
+void evt_freertos_block(const void *obj);
+void evt_freertos_op(uint32_t code, const void *obj, int32_t ret);
+void evt_freertos_obj_create(uint32_t type, const void *obj, const char *name);
+void evt_freertos_obj_delete(uint32_t type, const void *obj);
+void evt_freertos_obj_name(uint32_t type, const void *obj, const char *name);
+void evt_freertos_qobj_create(const void *q, uint32_t qtype);
+void evt_freertos_qobj_delete(const void *q, uint32_t qtype);
+void evt_freertos_qobj_name(const void *q, uint32_t qtype, const char *name);
+void evt_freertos_api_enter(uint32_t code, const void *obj);
+void evt_freertos_api_return(uint32_t code, int32_t ret);
+void evt_freertos_isr_enter(uint32_t irq);
+void evt_freertos_isr_exit(uint32_t irq);
+
+#endif

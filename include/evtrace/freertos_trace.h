@@ -1,0 +1,405 @@
+/* evtrace's FreeRTOS trace macros: include this header at the END of FreeRTOSConfig.h (one line,
+ * docs/freertos.md). It defines FreeRTOS's trace macros (traceTASK_SWITCHED_IN ...) so that the
+ * kernel reports to evtrace's FreeRTOS integration (src/kernel/freertos/), which writes the
+ * generic kernel hooks (evtrace/hooks.h) to the transport started with evtrace/freertos.h.
+ * Written for FreeRTOS V10.4 and later and V11 (single core; checked with V11.1). Needs configUSE_TRACE_FACILITY 1
+ * (the queue type tells a semaphore's operation from a queue's). A macro the application already
+ * defined is left alone (its own is used instead).
+ *
+ * The macros expand inside the kernel's sources (tasks.c, queue.c, ...), where they may read the
+ * kernel's private structures (TCB_t, Queue_t); they only compute arguments and call one function.
+ * What each records: docs/freertos.md. Optional hooks for the application (all default to nothing):
+ *   evtFREERTOS_APP_SWITCHED_IN()   called in traceTASK_SWITCHED_IN after evtrace's own record
+ *   evtFREERTOS_APP_PRIORITY_INHERIT(tcb, prio)   in traceTASK_PRIORITY_INHERIT
+ *   evtFREERTOS_IRQ()               the interrupt number traceISR_ENTER records (Cortex-M: IPSR) */
+#ifndef EVTRACE_FREERTOS_TRACE_H
+#define EVTRACE_FREERTOS_TRACE_H
+
+#ifndef __ASSEMBLER__
+#include <stdint.h>
+#include "evtrace/freertos_svc.h"
+
+#if defined(configUSE_TRACE_FACILITY) && (configUSE_TRACE_FACILITY != 1)
+#error "evtrace/freertos_trace.h needs configUSE_TRACE_FACILITY 1 in FreeRTOSConfig.h"
+#endif
+/* (Not defined at all: FreeRTOS's default 0; the queue macros then fail to compile on the missing
+ * ucQueueType. The header itself compiles alone, as every public header does.) */
+#if defined(configNUMBER_OF_CORES) && (configNUMBER_OF_CORES > 1)
+#error "evtrace/freertos_trace.h records single-core FreeRTOS only (configNUMBER_OF_CORES 1)"
+#endif
+
+#include "evtrace/freertos_calls.h"
+
+/* One branch when off: nothing else is evaluated. */
+#define evtFREERTOS_IF_(call) do { if (evt_freertos_on) { call; } } while (0)
+
+#ifndef evtFREERTOS_APP_SWITCHED_IN
+#define evtFREERTOS_APP_SWITCHED_IN() do { } while (0)
+#endif
+#ifndef evtFREERTOS_APP_PRIORITY_INHERIT
+#define evtFREERTOS_APP_PRIORITY_INHERIT(tcb, prio) do { } while (0)
+#endif
+#ifndef evtFREERTOS_IRQ
+#if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__) || defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_8M_MAIN__)
+static inline uint32_t evt_freertos_ipsr_(void)
+{
+    uint32_t v;
+    __asm volatile("mrs %0, ipsr" : "=r"(v));
+    return v & 0x1FFu;
+}
+#define evtFREERTOS_IRQ() evt_freertos_ipsr_()
+#else
+#define evtFREERTOS_IRQ() 0u
+#endif
+#endif
+
+/* ---- tasks (tasks.c: TCB_t, pxCurrentTCB and the state lists are in scope) -------------------- */
+
+/* eTaskState of the task being switched out, from the list its state item is on (eTaskGetState's
+ * rule, without the call): ready 1, blocked 2 (delayed, or waiting on an event list with no
+ * timeout), suspended 3, deleted 4. */
+#define evtFREERTOS_ON_(t, list) (listLIST_ITEM_CONTAINER(&(t)->xStateListItem) == (list))
+/* The suspended and the termination lists exist only with vTaskSuspend / vTaskDelete (a task
+ * without them is never on them: a blocked task without vTaskSuspend is on a delayed list). */
+#if defined(INCLUDE_vTaskSuspend) && (INCLUDE_vTaskSuspend == 1)
+#define evtFREERTOS_SUSP_(t) \
+    (evtFREERTOS_ON_(t, &xSuspendedTaskList) ? (listLIST_ITEM_CONTAINER(&(t)->xEventListItem) != NULL ? 2u : 3u) : 0u)
+#else
+#define evtFREERTOS_SUSP_(t) 0u
+#endif
+#if defined(INCLUDE_vTaskDelete) && (INCLUDE_vTaskDelete == 1)
+#define evtFREERTOS_DEL_(t) (evtFREERTOS_ON_(t, &xTasksWaitingTermination) ? 4u : 0u)
+#else
+#define evtFREERTOS_DEL_(t) 0u
+#endif
+#define evtFREERTOS_STATE_(t)                                                                            \
+    (evtFREERTOS_ON_(t, &pxReadyTasksLists[(t)->uxPriority]) ? 1u :                                      \
+     (evtFREERTOS_ON_(t, pxDelayedTaskList) || evtFREERTOS_ON_(t, pxOverflowDelayedTaskList)) ? 2u :    \
+     evtFREERTOS_SUSP_(t) ? evtFREERTOS_SUSP_(t) : evtFREERTOS_DEL_(t) ? 4u : 1u)
+
+#ifndef traceTASK_SWITCHED_OUT
+#define traceTASK_SWITCHED_OUT() evtFREERTOS_IF_(evt_freertos_switched_out(pxCurrentTCB, evtFREERTOS_STATE_(pxCurrentTCB)))
+#endif
+#ifndef traceTASK_SWITCHED_IN
+#define traceTASK_SWITCHED_IN()                                                                \
+    do {                                                                                       \
+        evtFREERTOS_IF_(evt_freertos_switched_in(pxCurrentTCB, (uint32_t)pxCurrentTCB->uxPriority)); \
+        evtFREERTOS_APP_SWITCHED_IN();                                                         \
+    } while (0)
+#endif
+#ifndef traceTASK_CREATE
+#define traceTASK_CREATE(t) \
+    evtFREERTOS_IF_(evt_freertos_task_create((t), (const char *)(t)->pcTaskName, (uint32_t)(t)->uxPriority))
+#endif
+#ifndef traceTASK_DELETE
+#define traceTASK_DELETE(t) evtFREERTOS_IF_(evt_freertos_task_delete(t))
+#endif
+#ifndef traceMOVED_TASK_TO_READY_STATE
+#define traceMOVED_TASK_TO_READY_STATE(t) evtFREERTOS_IF_(if ((t) != pxCurrentTCB) evt_freertos_ready(t))
+#endif
+#ifndef traceTASK_PRIORITY_SET
+#define traceTASK_PRIORITY_SET(t, p) evtFREERTOS_IF_(evt_freertos_prio((t) ? (const void *)(t) : (const void *)pxCurrentTCB, (uint32_t)(p), 0u))
+#endif
+#ifndef traceTASK_PRIORITY_INHERIT
+#define traceTASK_PRIORITY_INHERIT(t, p)                                   \
+    do {                                                                   \
+        evtFREERTOS_IF_(evt_freertos_prio((t), (uint32_t)(p), 1u));        \
+        evtFREERTOS_APP_PRIORITY_INHERIT((t), (p));                        \
+    } while (0)
+#endif
+#ifndef traceTASK_PRIORITY_DISINHERIT
+#define traceTASK_PRIORITY_DISINHERIT(t, p) evtFREERTOS_IF_(evt_freertos_prio((t), (uint32_t)(p), 2u))
+#endif
+#ifndef traceTASK_DELAY
+#define traceTASK_DELAY() evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_TASK_DELAY, pxCurrentTCB, 0))
+#endif
+#ifndef traceTASK_DELAY_UNTIL
+#define traceTASK_DELAY_UNTIL(x) evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_TASK_DELAY_UNTIL, pxCurrentTCB, 0))
+#endif
+#ifndef traceTASK_SUSPEND
+#define traceTASK_SUSPEND(t) evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_TASK_SUSPEND, (t), 0))
+#endif
+#ifndef traceTASK_RESUME
+#define traceTASK_RESUME(t) evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_TASK_RESUME, (t), 0))
+#endif
+#ifndef traceTASK_RESUME_FROM_ISR
+#define traceTASK_RESUME_FROM_ISR(t) evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_TASK_RESUME_FROM_ISR, (t), 0))
+#endif
+
+/* ---- notifications (tasks.c) ------------------------------------------------------------------ */
+#ifndef traceTASK_NOTIFY_TAKE_BLOCK
+#define traceTASK_NOTIFY_TAKE_BLOCK(i) evtFREERTOS_IF_(evt_freertos_block(pxCurrentTCB))
+#endif
+#ifndef traceTASK_NOTIFY_WAIT_BLOCK
+#define traceTASK_NOTIFY_WAIT_BLOCK(i) evtFREERTOS_IF_(evt_freertos_block(pxCurrentTCB))
+#endif
+#ifndef traceTASK_NOTIFY_TAKE
+#define traceTASK_NOTIFY_TAKE(i) \
+    evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_TASK_NOTIFY_TAKE, pxCurrentTCB, (int32_t)pxCurrentTCB->ulNotifiedValue[(i)]))
+#endif
+#ifndef traceTASK_NOTIFY_WAIT
+#define traceTASK_NOTIFY_WAIT(i)                                                              \
+    evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_TASK_NOTIFY_WAIT, pxCurrentTCB,               \
+                                    pxCurrentTCB->ucNotifyState[(i)] == taskNOTIFICATION_RECEIVED ? 1 : 0))
+#endif
+#ifndef traceTASK_NOTIFY
+#define traceTASK_NOTIFY(i) evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_TASK_NOTIFY, pxTCB, 0))
+#endif
+#ifndef traceTASK_NOTIFY_FROM_ISR
+#define traceTASK_NOTIFY_FROM_ISR(i) evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_TASK_NOTIFY_FROM_ISR, pxTCB, 0))
+#endif
+#ifndef traceTASK_NOTIFY_GIVE_FROM_ISR
+#define traceTASK_NOTIFY_GIVE_FROM_ISR(i) evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_TASK_NOTIFY_GIVE_FROM_ISR, pxTCB, 0))
+#endif
+
+/* ---- queues, semaphores, mutexes (queue.c: Queue_t in scope) ----------------------------------- */
+#define evtFREERTOS_QOP_(ev, q) \
+    evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_QCODE(EVT_FREERTOS_QEV_##ev, (q)->ucQueueType), (q), 0))
+#ifndef traceQUEUE_CREATE
+#define traceQUEUE_CREATE(q) evtFREERTOS_IF_(evt_freertos_qobj_create((q), (uint32_t)(q)->ucQueueType))
+#endif
+#ifndef traceQUEUE_DELETE
+#define traceQUEUE_DELETE(q) evtFREERTOS_IF_(evt_freertos_qobj_delete((q), (uint32_t)(q)->ucQueueType))
+#endif
+#ifndef traceQUEUE_REGISTRY_ADD
+#define traceQUEUE_REGISTRY_ADD(q, name) \
+    evtFREERTOS_IF_(evt_freertos_qobj_name((q), (uint32_t)((const Queue_t *)(q))->ucQueueType, (name)))
+#endif
+#ifndef traceQUEUE_SEND
+#define traceQUEUE_SEND(q) evtFREERTOS_QOP_(QUEUE_SEND, q)
+#endif
+#ifndef traceQUEUE_SEND_FAILED
+#define traceQUEUE_SEND_FAILED(q) evtFREERTOS_QOP_(QUEUE_SEND_FAILED, q)
+#endif
+#ifndef traceQUEUE_RECEIVE
+#define traceQUEUE_RECEIVE(q) evtFREERTOS_QOP_(QUEUE_RECEIVE, q)
+#endif
+#ifndef traceQUEUE_RECEIVE_FAILED
+#define traceQUEUE_RECEIVE_FAILED(q) evtFREERTOS_QOP_(QUEUE_RECEIVE_FAILED, q)
+#endif
+#ifndef traceQUEUE_PEEK
+#define traceQUEUE_PEEK(q) evtFREERTOS_QOP_(QUEUE_PEEK, q)
+#endif
+#ifndef traceQUEUE_PEEK_FAILED
+#define traceQUEUE_PEEK_FAILED(q) evtFREERTOS_QOP_(QUEUE_PEEK_FAILED, q)
+#endif
+#ifndef traceQUEUE_SEND_FROM_ISR
+#define traceQUEUE_SEND_FROM_ISR(q) evtFREERTOS_QOP_(QUEUE_SEND_FROM_ISR, q)
+#endif
+#ifndef traceQUEUE_SEND_FROM_ISR_FAILED
+#define traceQUEUE_SEND_FROM_ISR_FAILED(q) evtFREERTOS_QOP_(QUEUE_SEND_FROM_ISR_FAILED, q)
+#endif
+#ifndef traceQUEUE_RECEIVE_FROM_ISR
+#define traceQUEUE_RECEIVE_FROM_ISR(q) evtFREERTOS_QOP_(QUEUE_RECEIVE_FROM_ISR, q)
+#endif
+#ifndef traceQUEUE_RECEIVE_FROM_ISR_FAILED
+#define traceQUEUE_RECEIVE_FROM_ISR_FAILED(q) evtFREERTOS_QOP_(QUEUE_RECEIVE_FROM_ISR_FAILED, q)
+#endif
+#ifndef traceQUEUE_PEEK_FROM_ISR
+#define traceQUEUE_PEEK_FROM_ISR(q) evtFREERTOS_QOP_(QUEUE_PEEK_FROM_ISR, q)
+#endif
+#ifndef traceQUEUE_PEEK_FROM_ISR_FAILED
+#define traceQUEUE_PEEK_FROM_ISR_FAILED(q) evtFREERTOS_QOP_(QUEUE_PEEK_FROM_ISR_FAILED, q)
+#endif
+#ifndef traceBLOCKING_ON_QUEUE_RECEIVE
+#define traceBLOCKING_ON_QUEUE_RECEIVE(q) evtFREERTOS_IF_(evt_freertos_block(q))
+#endif
+#ifndef traceBLOCKING_ON_QUEUE_SEND
+#define traceBLOCKING_ON_QUEUE_SEND(q) evtFREERTOS_IF_(evt_freertos_block(q))
+#endif
+#ifndef traceBLOCKING_ON_QUEUE_PEEK
+#define traceBLOCKING_ON_QUEUE_PEEK(q) evtFREERTOS_IF_(evt_freertos_block(q))
+#endif
+
+/* ---- event groups (event_groups.c) ------------------------------------------------------------ */
+#ifndef traceEVENT_GROUP_CREATE
+#define traceEVENT_GROUP_CREATE(g) evtFREERTOS_IF_(evt_freertos_obj_create(4u /* EVENT_FLAGS */, (g), (const char *)0))
+#endif
+#ifndef traceEVENT_GROUP_DELETE
+#define traceEVENT_GROUP_DELETE(g) evtFREERTOS_IF_(evt_freertos_obj_delete(4u, (g)))
+#endif
+#ifndef traceEVENT_GROUP_SET_BITS
+#define traceEVENT_GROUP_SET_BITS(g, b) evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_EVENT_GROUP_SET_BITS, (g), (int32_t)(b)))
+#endif
+#ifndef traceEVENT_GROUP_SET_BITS_FROM_ISR
+#define traceEVENT_GROUP_SET_BITS_FROM_ISR(g, b) \
+    evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_EVENT_GROUP_SET_BITS_FROM_ISR, (g), (int32_t)(b)))
+#endif
+#ifndef traceEVENT_GROUP_CLEAR_BITS
+#define traceEVENT_GROUP_CLEAR_BITS(g, b) evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_EVENT_GROUP_CLEAR_BITS, (g), (int32_t)(b)))
+#endif
+#ifndef traceEVENT_GROUP_CLEAR_BITS_FROM_ISR
+#define traceEVENT_GROUP_CLEAR_BITS_FROM_ISR(g, b) \
+    evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_EVENT_GROUP_CLEAR_BITS_FROM_ISR, (g), (int32_t)(b)))
+#endif
+#ifndef traceEVENT_GROUP_WAIT_BITS_BLOCK
+#define traceEVENT_GROUP_WAIT_BITS_BLOCK(g, b) evtFREERTOS_IF_(evt_freertos_block(g))
+#endif
+#ifndef traceEVENT_GROUP_SYNC_BLOCK
+#define traceEVENT_GROUP_SYNC_BLOCK(g, s, w) evtFREERTOS_IF_(evt_freertos_block(g))
+#endif
+#ifndef traceEVENT_GROUP_WAIT_BITS_END
+#define traceEVENT_GROUP_WAIT_BITS_END(g, b, timeout)                                                      \
+    evtFREERTOS_IF_(evt_freertos_op((timeout) ? EVT_FREERTOS_EVENT_GROUP_WAIT_BITS_TIMEOUT                 \
+                                              : EVT_FREERTOS_EVENT_GROUP_WAIT_BITS_END, (g), (int32_t)(b)))
+#endif
+#ifndef traceEVENT_GROUP_SYNC_END
+#define traceEVENT_GROUP_SYNC_END(g, s, w, timeout)                                                        \
+    evtFREERTOS_IF_(evt_freertos_op((timeout) ? EVT_FREERTOS_EVENT_GROUP_SYNC_TIMEOUT                      \
+                                              : EVT_FREERTOS_EVENT_GROUP_SYNC_END, (g), (int32_t)(w)))
+#endif
+
+/* ---- stream and message buffers (stream_buffer.c) ---------------------------------------------- */
+#ifndef traceSTREAM_BUFFER_CREATE
+#define traceSTREAM_BUFFER_CREATE(b, m) evtFREERTOS_IF_(evt_freertos_obj_create(6u /* MSGBUF */, (b), (const char *)0))
+#endif
+#ifndef traceSTREAM_BUFFER_DELETE
+#define traceSTREAM_BUFFER_DELETE(b) evtFREERTOS_IF_(evt_freertos_obj_delete(6u, (b)))
+#endif
+#ifndef traceSTREAM_BUFFER_RESET
+#define traceSTREAM_BUFFER_RESET(b) evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_STREAM_BUFFER_RESET, (b), 0))
+#endif
+#ifndef traceSTREAM_BUFFER_SEND
+#define traceSTREAM_BUFFER_SEND(b, n) evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_STREAM_BUFFER_SEND, (b), (int32_t)(n)))
+#endif
+#ifndef traceSTREAM_BUFFER_SEND_FAILED
+#define traceSTREAM_BUFFER_SEND_FAILED(b) evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_STREAM_BUFFER_SEND_FAILED, (b), 0))
+#endif
+#ifndef traceSTREAM_BUFFER_SEND_FROM_ISR
+#define traceSTREAM_BUFFER_SEND_FROM_ISR(b, n) \
+    evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_STREAM_BUFFER_SEND_FROM_ISR, (b), (int32_t)(n)))
+#endif
+#ifndef traceSTREAM_BUFFER_RECEIVE
+#define traceSTREAM_BUFFER_RECEIVE(b, n) evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_STREAM_BUFFER_RECEIVE, (b), (int32_t)(n)))
+#endif
+#ifndef traceSTREAM_BUFFER_RECEIVE_FAILED
+#define traceSTREAM_BUFFER_RECEIVE_FAILED(b) evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_STREAM_BUFFER_RECEIVE_FAILED, (b), 0))
+#endif
+#ifndef traceSTREAM_BUFFER_RECEIVE_FROM_ISR
+#define traceSTREAM_BUFFER_RECEIVE_FROM_ISR(b, n) \
+    evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_STREAM_BUFFER_RECEIVE_FROM_ISR, (b), (int32_t)(n)))
+#endif
+#ifndef traceBLOCKING_ON_STREAM_BUFFER_SEND
+#define traceBLOCKING_ON_STREAM_BUFFER_SEND(b) evtFREERTOS_IF_(evt_freertos_block(b))
+#endif
+#ifndef traceBLOCKING_ON_STREAM_BUFFER_RECEIVE
+#define traceBLOCKING_ON_STREAM_BUFFER_RECEIVE(b) evtFREERTOS_IF_(evt_freertos_block(b))
+#endif
+
+/* ---- software timers (timers.c) ---------------------------------------------------------------- */
+#ifndef traceTIMER_CREATE
+#define traceTIMER_CREATE(t) evtFREERTOS_IF_(evt_freertos_obj_create(7u /* TIMER */, (t), (t)->pcTimerName))
+#endif
+#ifndef traceTIMER_COMMAND_SEND
+#define traceTIMER_COMMAND_SEND(t, id, v, r) \
+    evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_TIMER_COMMAND_SEND, (t), (int32_t)(r)))
+#endif
+#ifndef traceTIMER_EXPIRED
+#define traceTIMER_EXPIRED(t) evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_TIMER_EXPIRED, (t), 0))
+#endif
+#ifndef traceTIMER_COMMAND_RECEIVED
+#define traceTIMER_COMMAND_RECEIVED(t, id, v) \
+    evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_TIMER_COMMAND_RECEIVED, (t), (int32_t)(id)))
+#endif
+
+/* ---- V11 API macros: the calls that may block, as service spans (V10.4 has none: unused there) -- */
+#define evtFREERTOS_API_IN_(fn, obj) evtFREERTOS_IF_(evt_freertos_api_enter(EVT_FREERTOS_API_##fn, (obj)))
+#define evtFREERTOS_API_OUT_(fn, r) evtFREERTOS_IF_(evt_freertos_api_return(EVT_FREERTOS_API_##fn, (int32_t)(r)))
+#ifndef traceENTER_xQueueGenericSend
+#define traceENTER_xQueueGenericSend(q, item, wait, pos) evtFREERTOS_API_IN_(xQueueGenericSend, q)
+#endif
+#ifndef traceRETURN_xQueueGenericSend
+#define traceRETURN_xQueueGenericSend(r) evtFREERTOS_API_OUT_(xQueueGenericSend, r)
+#endif
+#ifndef traceENTER_xQueueReceive
+#define traceENTER_xQueueReceive(q, buf, wait) evtFREERTOS_API_IN_(xQueueReceive, q)
+#endif
+#ifndef traceRETURN_xQueueReceive
+#define traceRETURN_xQueueReceive(r) evtFREERTOS_API_OUT_(xQueueReceive, r)
+#endif
+#ifndef traceENTER_xQueueSemaphoreTake
+#define traceENTER_xQueueSemaphoreTake(q, wait) evtFREERTOS_API_IN_(xQueueSemaphoreTake, q)
+#endif
+#ifndef traceRETURN_xQueueSemaphoreTake
+#define traceRETURN_xQueueSemaphoreTake(r) evtFREERTOS_API_OUT_(xQueueSemaphoreTake, r)
+#endif
+#ifndef traceENTER_xQueuePeek
+#define traceENTER_xQueuePeek(q, buf, wait) evtFREERTOS_API_IN_(xQueuePeek, q)
+#endif
+#ifndef traceRETURN_xQueuePeek
+#define traceRETURN_xQueuePeek(r) evtFREERTOS_API_OUT_(xQueuePeek, r)
+#endif
+#ifndef traceENTER_xQueueTakeMutexRecursive
+#define traceENTER_xQueueTakeMutexRecursive(m, wait) evtFREERTOS_API_IN_(xQueueTakeMutexRecursive, m)
+#endif
+#ifndef traceRETURN_xQueueTakeMutexRecursive
+#define traceRETURN_xQueueTakeMutexRecursive(r) evtFREERTOS_API_OUT_(xQueueTakeMutexRecursive, r)
+#endif
+#ifndef traceENTER_xQueueGiveMutexRecursive
+#define traceENTER_xQueueGiveMutexRecursive(m) evtFREERTOS_API_IN_(xQueueGiveMutexRecursive, m)
+#endif
+#ifndef traceRETURN_xQueueGiveMutexRecursive
+#define traceRETURN_xQueueGiveMutexRecursive(r) evtFREERTOS_API_OUT_(xQueueGiveMutexRecursive, r)
+#endif
+#ifndef traceENTER_vTaskDelay
+#define traceENTER_vTaskDelay(t) evtFREERTOS_API_IN_(vTaskDelay, 0)
+#endif
+#ifndef traceRETURN_vTaskDelay
+#define traceRETURN_vTaskDelay() evtFREERTOS_API_OUT_(vTaskDelay, 0)
+#endif
+#ifndef traceENTER_xTaskDelayUntil
+#define traceENTER_xTaskDelayUntil(prev, inc) evtFREERTOS_API_IN_(xTaskDelayUntil, 0)
+#endif
+#ifndef traceRETURN_xTaskDelayUntil
+#define traceRETURN_xTaskDelayUntil(r) evtFREERTOS_API_OUT_(xTaskDelayUntil, r)
+#endif
+#ifndef traceENTER_xEventGroupWaitBits
+#define traceENTER_xEventGroupWaitBits(g, bits, clr, all, wait) evtFREERTOS_API_IN_(xEventGroupWaitBits, g)
+#endif
+#ifndef traceRETURN_xEventGroupWaitBits
+#define traceRETURN_xEventGroupWaitBits(r) evtFREERTOS_API_OUT_(xEventGroupWaitBits, r)
+#endif
+#ifndef traceENTER_xEventGroupSync
+#define traceENTER_xEventGroupSync(g, set, bits, wait) evtFREERTOS_API_IN_(xEventGroupSync, g)
+#endif
+#ifndef traceRETURN_xEventGroupSync
+#define traceRETURN_xEventGroupSync(r) evtFREERTOS_API_OUT_(xEventGroupSync, r)
+#endif
+#ifndef traceENTER_ulTaskGenericNotifyTake
+#define traceENTER_ulTaskGenericNotifyTake(i, clr, wait) evtFREERTOS_API_IN_(ulTaskGenericNotifyTake, 0)
+#endif
+#ifndef traceRETURN_ulTaskGenericNotifyTake
+#define traceRETURN_ulTaskGenericNotifyTake(r) evtFREERTOS_API_OUT_(ulTaskGenericNotifyTake, r)
+#endif
+#ifndef traceENTER_xTaskGenericNotifyWait
+#define traceENTER_xTaskGenericNotifyWait(i, ce, cx, v, wait) evtFREERTOS_API_IN_(xTaskGenericNotifyWait, 0)
+#endif
+#ifndef traceRETURN_xTaskGenericNotifyWait
+#define traceRETURN_xTaskGenericNotifyWait(r) evtFREERTOS_API_OUT_(xTaskGenericNotifyWait, r)
+#endif
+#ifndef traceENTER_xStreamBufferSend
+#define traceENTER_xStreamBufferSend(b, d, n, wait) evtFREERTOS_API_IN_(xStreamBufferSend, b)
+#endif
+#ifndef traceRETURN_xStreamBufferSend
+#define traceRETURN_xStreamBufferSend(r) evtFREERTOS_API_OUT_(xStreamBufferSend, r)
+#endif
+#ifndef traceENTER_xStreamBufferReceive
+#define traceENTER_xStreamBufferReceive(b, d, n, wait) evtFREERTOS_API_IN_(xStreamBufferReceive, b)
+#endif
+#ifndef traceRETURN_xStreamBufferReceive
+#define traceRETURN_xStreamBufferReceive(r) evtFREERTOS_API_OUT_(xStreamBufferReceive, r)
+#endif
+
+/* ---- interrupts (ports that report them: ARM_CM3/CM4F SysTick) --------------------------------- */
+#ifndef traceISR_ENTER
+#define traceISR_ENTER() evtFREERTOS_IF_(evt_freertos_isr_enter(evtFREERTOS_IRQ()))
+#endif
+#ifndef traceISR_EXIT
+#define traceISR_EXIT() evtFREERTOS_IF_(evt_freertos_isr_exit(evtFREERTOS_IRQ()))
+#endif
+#ifndef traceISR_EXIT_TO_SCHEDULER
+#define traceISR_EXIT_TO_SCHEDULER() evtFREERTOS_IF_(evt_freertos_isr_exit(evtFREERTOS_IRQ()))
+#endif
+
+#endif /* __ASSEMBLER__ */
+#endif

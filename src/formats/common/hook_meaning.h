@@ -1,0 +1,36 @@
+/* The meaning of the RTOS records of the generic kernel hooks (thread_switch, thread_ready, prio_set,
+ * obj_op: evtrace/hooks.h), shared by every hooks backend's reader (TXTB, RKH): the canonical kind,
+ * the display fields and the typed meaning block (evt_event.m), decided once from the record's
+ * values and the trace's kernel profile. The caller has set the event's context (ev->ctx: the
+ * stopping thread of a switch, the caller of the rest). Host library. */
+#ifndef EVT_HOOK_MEANING_H
+#define EVT_HOOK_MEANING_H
+
+#include <stdint.h>
+#include "evtrace/model.h"
+#include "host/kernels/kernel_profile.h"
+
+/* Strings the functions format (valid until the next event). */
+typedef struct evt_hook_mbuf {
+    char label[48];
+    char state[32];
+} evt_hook_mbuf;
+
+/* A one-record switch: the context (from, 0 = none) stops for `state` (evt_hook_state) with
+ * the kernel's `native` state, blocked on `blocked_on` (0: none); `to` runs from now on with `prio`.
+ * Kind thread_stop (thread_run when there is no `from`), fields state/stop_reason/native_state/
+ * next_thread/blocked_on, m: STOP_STATE, NEXT, BLOCKED_ON. */
+void evt_hook_m_switch(evt_event *ev, const evt_kernel_profile *k, uint64_t from, uint32_t state, uint32_t native,
+                       uint64_t blocked_on, const char *blocked_name, uint64_t to, const char *to_name, uint64_t prio,
+                       evt_hook_mbuf *buf);
+/* `thread` became ready: kind thread_run with target, m WAKE. */
+void evt_hook_m_ready(evt_event *ev, uint64_t thread, const char *name);
+/* `thread`'s priority is now `prio`, why = evt_hook_prio_why: kind other, target, m PRIO_SET (and
+ * m OP inherit/disinherit for those), label "prio_set"/"prio_inherit"/"prio_disinherit". */
+void evt_hook_m_prio(evt_event *ev, uint64_t thread, const char *name, uint64_t prio, uint32_t why);
+/* Service `code` on `obj` returned `ret`: kind svc (one instant), name/label from the profile
+ * ("xQueueSend"; "svc_0x<code>" without one), m OP (op, result, obj, type), LABEL. */
+void evt_hook_m_obj_op(evt_event *ev, const evt_kernel_profile *k, int32_t code, uint64_t obj, const char *obj_name,
+                       int32_t ret, evt_hook_mbuf *buf);
+
+#endif

@@ -1,0 +1,212 @@
+/* evtrace's FreeRTOS integration, recorder side: the functions the trace macros of
+ * evtrace/freertos_trace.h call, turned into generic kernel hooks (evtrace/hooks.h) on the transport
+ * started with evtrace/freertos.h: the TXTB backend (snapshot) or the RKH backend (stream), chosen
+ * at start. A switch is one thread_switch record (switched-out state and blocking object kept from
+ * traceTASK_SWITCHED_OUT and the traceBLOCKING_ON_* before it). Single core (FreeRTOS's switch
+ * macros run with interrupts masked, so the per-switch state needs no lock). Freestanding: no libc,
+ * no FreeRTOS header (the macros pass plain values). */
+#include "evtrace/freertos.h"
+#include "evtrace/freertos_calls.h"
+#include "evtrace/freertos_svc.h"
+
+#include "evtrace/hooks.h"
+#include "formats/rkh/rkh_hooks.h"
+#include "formats/threadx/txtb_hooks.h"
+
+EVT_HOOK_DECLARE_BACKEND(txtb)
+EVT_HOOK_DECLARE_BACKEND(rkh)
+
+#include "evtrace/port.h"
+#ifdef EVT_PORT_POSIX
+#define FR_POSIX_ 1 /* the POSIX port: its evt_posix_mask_signals (evt_port_impl.h S1) */
+#else
+#define FR_POSIX_ 0
+#endif
+
+enum { FR_OFF = 0, FR_SNAPSHOT = 1, FR_STREAM = 2 };
+volatile uint8_t evt_freertos_on;
+
+/* The started backend's hook `what`. */
+#define FR_HOOK_(what, ...)                                                     \
+    do {                                                                        \
+        if (evt_freertos_on == FR_SNAPSHOT) evt_txtb_hook_##what(__VA_ARGS__);  \
+        else if (evt_freertos_on == FR_STREAM) evt_rkh_hook_##what(__VA_ARGS__); \
+    } while (0)
+
+/* The switch in progress (between traceTASK_SWITCHED_OUT and _IN), and what the running task
+ * said it blocks on since its last switch. */
+static const void *g_from;
+static uint32_t g_from_state; /* eTaskState */
+static const void *g_block;
+
+/* The switch's timestamp: the counter read in traceTASK_SWITCHED_OUT, right after FreeRTOS read its
+ * run-time counter for the outgoing task, rather than after the scheduler chose the next one; the
+ * snapshot's time source returns it once (for the switch record), else the counter. 0: none. */
+static uint64_t g_switch_ts;
+static uint32_t (*volatile g_clock)(void); /* evt_freertos_set_clock, or NULL: the port's counter */
+static uint64_t g_clock_hz;                 /* its rate */
+static uint64_t now(void) { return g_clock ? g_clock() : evt_port_timestamp(); }
+static uint32_t snapshot_time(void)
+{
+    uint64_t t = g_switch_ts;
+    g_switch_ts = 0;
+    return (uint32_t)(t ? t : now());
+}
+
+void evt_freertos_set_clock(uint32_t (*fn)(void), uint64_t hz)
+{
+    g_clock = fn;
+    g_clock_hz = fn ? hz : 0u;
+}
+
+static const uint8_t k_generic[] = {
+#define FR_GEN_(v, name, gen) [v] = EVT_HOOK_STATE_##gen,
+    EVT_FREERTOS_STATE_TABLE(FR_GEN_)
+#undef FR_GEN_
+};
+static const uint8_t k_qobj[5] = {
+#define FR_QOBJ_(e, t, name, obj) [t] = EVT_HOOK_OBJ_##obj,
+    EVT_FREERTOS_QTYPE_TABLE(FR_QOBJ_, 0)
+#undef FR_QOBJ_
+};
+
+static evt_hook_obj qobj(uint32_t qtype) { return (evt_hook_obj)(qtype < 5u ? k_qobj[qtype] : EVT_HOOK_OBJ_OTHER); }
+
+/* The name of an object FreeRTOS names later or never (queues before vQueueAddToRegistry, event
+ * groups, stream buffers): its kind, never an empty name. */
+static const char *const k_qname[5] = {
+#define FR_QNAME_(e, t, name, obj) [t] = #name,
+    EVT_FREERTOS_QTYPE_TABLE(FR_QNAME_, 0)
+#undef FR_QNAME_
+};
+static const char *obj_default_name(uint32_t type)
+{
+    return type == EVT_HOOK_OBJ_EVENT_FLAGS ? "EVENT_GROUP" : type == EVT_HOOK_OBJ_MSGBUF ? "STREAM_BUFFER" : "OBJECT";
+}
+
+static void started(void)
+{
+    g_from = 0;
+    g_block = 0;
+#if FR_POSIX_
+    evt_posix_mask_signals(1);
+#endif
+}
+
+int evt_freertos_start_snapshot(void *buf, uint32_t size, uint32_t registry_entries)
+{
+    if (evt_freertos_on != FR_OFF) return -1;
+    started();
+    evt_txtb_hooks_reset();
+    evt_tx_options o; /* member by member: no memset in a freestanding build */
+    o.big_endian = -1;
+    o.name_size = 0;
+    o.time_source = snapshot_time;
+    o.time_mask = 0;
+    o.context = 0; /* evt_txtb_hooks_enable sets its own */
+    o.base_address = 0;
+    if (evt_txtb_hooks_enable(buf, size, registry_entries, &o, EVT_HOOK_KERNEL_FREERTOS) != EVT_TX_SUCCESS)
+        return -1;
+    evt_txtb_hooks_clock(g_clock ? g_clock_hz : evt_port_timestamp_hz());
+    evt_freertos_on = FR_SNAPSHOT;
+    return 0;
+}
+
+int evt_freertos_start_stream(evt_rkh_recorder *r)
+{
+    if (evt_freertos_on != FR_OFF || !r) return -1;
+    started();
+    evt_rkh_hooks_attach(r);
+    evt_rkh_hook_kernel_info(EVT_HOOK_KERNEL_FREERTOS, 1u);
+    evt_freertos_on = FR_STREAM;
+    return 0;
+}
+
+void evt_freertos_stop(void)
+{
+    uint8_t m = evt_freertos_on;
+    evt_freertos_on = FR_OFF;
+    if (m == FR_SNAPSHOT) (void)evt_tx_trace_disable();
+    else if (m == FR_STREAM) evt_rkh_hooks_attach((evt_rkh_recorder *)0);
+}
+
+void evt_freertos_user(uint32_t id, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+    FR_HOOK_(user, id, a1, a2, a3, a4);
+}
+
+void evt_freertos_task_create(const void *tcb, const char *name, uint32_t prio)
+{
+    FR_HOOK_(obj_create, EVT_HOOK_OBJ_THREAD, (uintptr_t)tcb, name, prio); /* ready: its own macro */
+}
+
+void evt_freertos_task_delete(const void *tcb) { FR_HOOK_(obj_delete, EVT_HOOK_OBJ_THREAD, (uintptr_t)tcb); }
+
+void evt_freertos_switched_out(const void *tcb, uint32_t native_state)
+{
+    if (evt_freertos_on == FR_SNAPSHOT) g_switch_ts = now();
+    g_from = tcb;
+    g_from_state = native_state;
+}
+
+void evt_freertos_switched_in(const void *tcb, uint32_t prio)
+{
+    const void *from = g_from;
+    g_from = 0;
+    if (from == tcb) { /* the same task again: no switch */
+        g_switch_ts = 0;
+        return;
+    }
+    uint32_t st = g_from_state < sizeof k_generic ? g_from_state : 1u;
+    evt_hook_state gen = from ? (evt_hook_state)k_generic[st] : EVT_HOOK_STATE_READY;
+    const void *on = gen == EVT_HOOK_STATE_WAITING ? g_block : 0;
+    g_block = 0;
+    FR_HOOK_(thread_switch, (uintptr_t)from, gen, from ? st : 0u, (uintptr_t)on, (uintptr_t)tcb, prio);
+}
+
+void evt_freertos_ready(const void *tcb) { FR_HOOK_(thread_ready, (uintptr_t)tcb); }
+
+void evt_freertos_prio(const void *tcb, uint32_t prio, uint32_t why)
+{
+    FR_HOOK_(prio_set, (uintptr_t)tcb, prio, why <= EVT_HOOK_PRIO_DISINHERIT ? (evt_hook_prio_why)why : EVT_HOOK_PRIO_SET);
+}
+
+void evt_freertos_block(const void *obj) { g_block = obj; }
+
+void evt_freertos_op(uint32_t code, const void *obj, int32_t ret)
+{
+    FR_HOOK_(obj_op, (int32_t)code, (uintptr_t)obj, ret);
+}
+
+void evt_freertos_obj_create(uint32_t type, const void *obj, const char *name)
+{
+    FR_HOOK_(obj_create, (evt_hook_obj)type, (uintptr_t)obj, name && name[0] ? name : obj_default_name(type), 0u);
+}
+
+void evt_freertos_obj_delete(uint32_t type, const void *obj) { FR_HOOK_(obj_delete, (evt_hook_obj)type, (uintptr_t)obj); }
+
+void evt_freertos_obj_name(uint32_t type, const void *obj, const char *name)
+{
+    FR_HOOK_(obj_name, (evt_hook_obj)type, (uintptr_t)obj, name);
+}
+
+void evt_freertos_qobj_create(const void *q, uint32_t qtype)
+{
+    FR_HOOK_(obj_create, qobj(qtype), (uintptr_t)q, qtype < 5u ? k_qname[qtype] : "OBJECT", 0u);
+}
+void evt_freertos_qobj_delete(const void *q, uint32_t qtype) { FR_HOOK_(obj_delete, qobj(qtype), (uintptr_t)q); }
+void evt_freertos_qobj_name(const void *q, uint32_t qtype, const char *name)
+{
+    FR_HOOK_(obj_name, qobj(qtype), (uintptr_t)q, name);
+}
+
+void evt_freertos_api_enter(uint32_t code, const void *obj)
+{
+    uintptr_t arg = (uintptr_t)obj;
+    FR_HOOK_(svc_enter, (int32_t)code, 1u, &arg);
+}
+
+void evt_freertos_api_return(uint32_t code, int32_t ret) { FR_HOOK_(svc_leave, (int32_t)code, ret, 1); }
+
+void evt_freertos_isr_enter(uint32_t irq) { FR_HOOK_(isr_enter, irq); }
+void evt_freertos_isr_exit(uint32_t irq) { FR_HOOK_(isr_exit, irq); }

@@ -1,0 +1,151 @@
+/* The RTOS hooks (thread_switch, thread_ready, prio_set, obj_name, obj_op: evtrace/hooks.h) through
+ * both hooks backends and their readers, end to end: the TXTB snapshot and the RKH stream written by
+ * the backends are read by evt_reader, and each record comes back with the same meaning
+ * (formats/common/hook_meaning.c): a one-record switch (stop state, next context, blocked-on object
+ * by its renamed name), a wake, an inheritance with the new priority, and an operation named and
+ * judged by the FreeRTOS kernel profile the trace carries. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <string.h>
+#include "evt_counter_clock.h"
+#include "evtrace/freertos_svc.h"
+#include "evtrace/hooks.h"
+#include "evtrace/reader.h"
+#include "evtrace/rkh.h"
+#include "formats/rkh/rkh_hooks.h"
+#include "formats/threadx/txtb_hooks.h"
+
+EVT_HOOK_DECLARE_BACKEND(txtb)
+EVT_HOOK_DECLARE_BACKEND(rkh)
+
+#define TA 0x20000100u /* thread "alpha" */
+#define TB 0x20000200u /* thread "beta" */
+#define Q  0x20000300u /* a queue, named after its creation */
+
+/* The same script on either backend (functions of one backend). */
+#define SCRIPT(b)                                                                                       \
+    do {                                                                                                \
+        evt_##b##_hook_obj_create(EVT_HOOK_OBJ_THREAD, TA, "alpha", 2);                                 \
+        evt_##b##_hook_obj_create(EVT_HOOK_OBJ_THREAD, TB, "beta", 3);                                  \
+        evt_##b##_hook_obj_create(EVT_HOOK_OBJ_QUEUE, Q, "", 0);                                      \
+        evt_##b##_hook_obj_name(EVT_HOOK_OBJ_QUEUE, Q, "work_q");                                     \
+        evt_##b##_hook_thread_switch(0, EVT_HOOK_STATE_READY, 0, 0, TA, 2);                             \
+        evt_##b##_hook_thread_ready(TB);                                                                \
+        evt_##b##_hook_obj_op((int32_t)EVT_FREERTOS_QCODE(EVT_FREERTOS_QEV_QUEUE_SEND_FAILED, 0), Q, 0); \
+        evt_##b##_hook_thread_switch(TA, EVT_HOOK_STATE_WAITING, 2, Q, TB, 3);                          \
+        evt_##b##_hook_prio_set(TA, 3, EVT_HOOK_PRIO_INHERIT);                                          \
+    } while (0)
+
+/* Read every event; check the five RTOS records in order. */
+static void check(const uint8_t *p, size_t n, const char *fmt)
+{
+    evt_reader *rd;
+    char err[256];
+    assert_int_equal(evt_reader_open_mem(p, n, NULL, NULL, NULL, NULL, &rd, err, sizeof err), EVT_OK);
+    assert_string_equal(rd->desc->name, fmt);
+    evt_event ev;
+    int seen = 0;
+    while (evt_reader_next(rd, &ev) == EVT_OK) {
+        const evt_meaning *m = &ev.m;
+        if ((m->has & EVT_M_NEXT) && ev.kind == EVT_KIND_THREAD_RUN) { /* the first switch: nothing ran */
+            assert_int_equal(seen, 0);
+            assert_int_equal(m->next_ctx, TA);
+            assert_string_equal(m->next_name, "alpha");
+            assert_int_equal(ev.target, TA);
+            seen = 1;
+        } else if (m->has & EVT_M_WAKE) {
+            assert_int_equal(seen, 1);
+            assert_int_equal(ev.kind, EVT_KIND_THREAD_RUN);
+            assert_int_equal(ev.target, TB);
+            assert_string_equal(ev.target_name, "beta");
+            seen = 2;
+        } else if ((m->has & EVT_M_OP) && !(m->has & EVT_M_PRIO_SET)) {
+            assert_int_equal(seen, 2);
+            assert_int_equal(ev.kind, EVT_KIND_SVC);
+            assert_string_equal(m->label, "xQueueSend");
+            assert_int_equal(m->op, EVT_OP_SEND);
+            assert_int_equal(m->op_result, EVT_RES_TIMEOUT);
+            assert_int_equal(m->obj, Q);
+            assert_string_equal(m->obj_name, "work_q"); /* the rename, not the creation's "" */
+            assert_true(m->has & EVT_M_OBJ_TYPE);
+            assert_int_equal(m->obj_type, EVT_HOOK_OBJ_QUEUE);
+            assert_int_equal(ev.ctx, TA);
+            seen = 3;
+        } else if ((m->has & EVT_M_NEXT) && ev.kind == EVT_KIND_THREAD_STOP) {
+            assert_int_equal(seen, 3);
+            assert_int_equal(ev.ctx, TA);
+            assert_int_equal(m->next_ctx, TB);
+            assert_string_equal(m->next_name, "beta");
+            assert_int_equal(m->next_prio, 3);
+            assert_true(m->has & EVT_M_STOP_STATE);
+            assert_int_equal(m->stop_state, EVT_HOOK_STATE_WAITING);
+            assert_true(m->has & EVT_M_BLOCKED_ON);
+            assert_int_equal(m->obj, Q);
+            assert_string_equal(m->obj_name, "work_q");
+            seen = 4;
+        } else if (m->has & EVT_M_PRIO_SET) {
+            assert_int_equal(seen, 4);
+            assert_int_equal(ev.target, TA);
+            assert_int_equal(m->new_prio, 3);
+            assert_int_equal(m->op, EVT_OP_INHERIT);
+            assert_int_equal(ev.ctx, TB); /* recorded while beta runs */
+            seen = 5;
+        }
+    }
+    assert_int_equal(seen, 5);
+    assert_int_equal(rd->errors, 0);
+    evt_reader_close(rd);
+}
+
+static uint8_t g_buf[16384];
+
+static void test_txtb_snapshot(void **st)
+{
+    (void)st;
+    evt_tx_options o;
+    memset(&o, 0, sizeof o);
+    o.time_source = evt_test_clock32;
+    evt_txtb_hooks_reset();
+    assert_int_equal(evt_txtb_hooks_enable(g_buf, sizeof g_buf, 8, &o, EVT_HOOK_KERNEL_FREERTOS), EVT_TX_SUCCESS);
+    SCRIPT(txtb);
+    evt_tx_trace_disable();
+    check(g_buf, sizeof g_buf, "threadx");
+}
+
+typedef struct out_buf { uint8_t p[8192]; size_t n; } out_buf;
+static out_buf g_out;
+static uint8_t g_ring[2048];
+static void sink(void *user, const uint8_t *p, uint32_t n)
+{
+    out_buf *ob = user;
+    assert_true(ob->n + n <= sizeof ob->p);
+    memcpy(ob->p + ob->n, p, n);
+    ob->n += n;
+}
+
+static void test_rkh_stream(void **st)
+{
+    (void)st;
+    evt_rkh_recorder r;
+    evt_rkh_config cfg;
+    evt_rkh_config_default(&cfg);
+    g_out.n = 0;
+    evt_rkh_init(&r, &cfg, g_ring, sizeof g_ring, evt_test_clock32, 1000u);
+    evt_rkh_set_sink(&r, sink, &g_out);
+    evt_rkh_hooks_attach(&r);
+    evt_rkh_hook_kernel_info(EVT_HOOK_KERNEL_FREERTOS, 1);
+    SCRIPT(rkh);
+    evt_rkh_hooks_attach(NULL);
+    check(g_out.p, g_out.n, "rkh");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_txtb_snapshot),
+        cmocka_unit_test(test_rkh_stream),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""FreeRTOS integration checks (tests/kernel/freertos/freertos.cmake).
+
+  check_freertos.py counters EVTRACE DEMO snapshot|stream SECONDS
+      run the example on FreeRTOS's POSIX port, then compare the JSON line of FreeRTOS's own
+      counters it prints with `evtrace stats --json` of the trace it recorded: switch-ins, queue
+      and semaphore operations and mutex inheritances exact; per-task CPU time within 1 % or one
+      counter unit (the counter is the recorder's timestamp, so a unit is one tick); the control
+      task that stops the trace is left out of the CPU check (its last slice is open).
+  check_freertos.py stress DEMO EVTRACE SECONDS TASKS
+      equal-priority tasks recording in a tight loop with the tick on must end (the POSIX port
+      parks tasks in its SIGALRM handler: a section left half-done hangs), and their trace decode.
+  check_freertos.py data EVTRACE DIR
+      the recorded traces in tests/data/freertos against the counters recorded beside them.
+  check_freertos.py nokernel
+      FREERTOS_KERNEL_PATH is not set: skipped (77) saying why; a failure under CI=true.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def fail(msg):
+    print('FAIL: ' + msg)
+    sys.exit(1)
+
+
+def stats(evtrace, path):
+    out = subprocess.run([evtrace, 'stats', '--json', path], capture_output=True, text=True, timeout=120)
+    if out.returncode != 0:
+        fail('evtrace stats %s: %s' % (path, out.stderr.strip()))
+    return json.loads(out.stdout)
+
+
+def compare(counters, st, label):
+    ctx = {c['name']: c for c in st['contexts'] if c['class'] == 'thread'}
+    objs = {o['name']: o['ops'] for o in st['objects'] if o['name']}
+    if st['lost']['count']:
+        fail('%s: %d records lost (a wrapped snapshot or a lossy stream cannot be compared)'
+             % (label, st['lost']['count']))
+    checked = 0
+    for t in counters['tasks']:
+        c = ctx.get(t['name'])
+        if c is None:
+            fail('%s: task %s not in the trace' % (label, t['name']))
+        if c['switches'] != t['switch_ins']:
+            fail('%s: task %s switch-ins: trace %d, FreeRTOS %d' % (label, t['name'], c['switches'], t['switch_ins']))
+        if t['name'] != 'ctl':
+            a, b = c['cpu_ticks'], t['run_time']
+            # FreeRTOS books an interrupt's time to the task it interrupted, the trace to the
+            # interrupt: the trace's ISR time is allowed on top.
+            if abs(a - b) > max(1, b // 100) + st['isr_time']:
+                fail('%s: task %s CPU: trace %d ticks, FreeRTOS %d' % (label, t['name'], a, b))
+        checked += 1
+    q = {x['name']: x for x in counters['queues']}
+    want = [('work_q', 'send', q['work_q']['sends']), ('work_q', 'receive', q['work_q']['receives']),
+            ('isr_sem', 'give', q['isr_sem']['sends']), ('isr_sem', 'take', q['isr_sem']['receives'])]
+    for obj, op, n in want:
+        got = objs.get(obj, {}).get(op, {}).get('success', 0)
+        if got != n:
+            fail('%s: %s %s successes: trace %d, FreeRTOS %d' % (label, obj, op, got, n))
+    def by_type(t, op):
+        return sum(o['ops'].get(op, {}).get('success', 0) for o in st['objects'] if o['type'] == t)
+    extra = []
+    if 'event_group' in counters:  # EVT_HOOK_OBJ_EVENT_FLAGS 4, MSGBUF 6, THREAD 1 (notified)
+        extra = [('event group set', by_type(4, 'set'), counters['event_group']['set']),
+                 ('event group wait', by_type(4, 'wait'), counters['event_group']['waited']),
+                 ('stream buffer send', by_type(6, 'send'), counters['stream_buffer']['sends']),
+                 ('stream buffer receive', by_type(6, 'receive'), counters['stream_buffer']['receives']),
+                 ('notifications given', by_type(1, 'set'), counters['notifications']['given'])]
+    for what, got, n in extra:
+        if got != n:
+            fail('%s: %s successes: trace %d, FreeRTOS %d' % (label, what, got, n))
+    inh = sum(o['ops'].get('inherit', {}).get('success', 0) for o in st['objects'])
+    if inh != counters['mutexes'][0]['inheritances']:
+        fail('%s: inheritances: trace %d, FreeRTOS %d' % (label, inh, counters['mutexes'][0]['inheritances']))
+    print('ok: %s: %d tasks (switch-ins exact, CPU within 1 %%), queue/semaphore%s operations and %d '
+          'inheritances exact' % (label, checked, ', event-group, stream-buffer, notification' if extra else '', inh))
+
+
+def cmd_counters(evtrace, demo, mode, seconds):
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, 'trace.' + ('trx' if mode == 'snapshot' else 'rkh'))
+        r = subprocess.run([demo, mode, out, seconds], capture_output=True, text=True, timeout=120)
+        if r.returncode != 0:
+            fail('demo %s exited %d: %s' % (mode, r.returncode, r.stderr.strip()))
+        counters = json.loads(r.stdout.strip().splitlines()[-1])
+        compare(counters, stats(evtrace, out), mode)
+
+
+def cmd_stress(demo, evtrace, seconds, tasks):
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, 'stress.trx')
+        try:
+            r = subprocess.run([demo, 'stress', out, seconds, tasks], capture_output=True, text=True,
+                               timeout=int(seconds) + 30)
+        except subprocess.TimeoutExpired:
+            fail('stress run of %s s did not end: a task was parked inside a recorder section' % seconds)
+        if r.returncode != 0:
+            fail('stress exited %d: %s' % (r.returncode, r.stderr.strip()))
+        line = json.loads(r.stdout.strip().splitlines()[-1])
+        st = stats(evtrace, out)
+        users = sum(n['count'] for n in st['names'] if n['kind'] == 'user')
+        switched = sum(c['switches'] for c in st['contexts'] if c['name'].startswith('rec'))
+        if line['records'] == 0 or users == 0 or switched < 2 * int(tasks):
+            fail('stress: %d records, %d user events decoded, %d switches among the tasks'
+                 % (line['records'], users, switched))
+        print('ok: %s tasks recorded %d records in %s s with the tick on and ended; the snapshot '
+              'decodes (%d user events in its ring, %d switches among them)'
+              % (tasks, line['records'], seconds, users, switched))
+
+
+def cmd_data(evtrace, d):
+    n = 0
+    for name in sorted(os.listdir(d)):
+        if not name.endswith('.counters.json'):
+            continue
+        base = name[:-len('.counters.json')]
+        with open(os.path.join(d, name)) as f:
+            counters = json.load(f)
+        for ext in ('trx', 'rkh'):
+            p = os.path.join(d, base + '.' + ext)
+            if os.path.exists(p):
+                compare(counters, stats(evtrace, p), base + '.' + ext)
+                n += 1
+    if n == 0:
+        fail('no recorded FreeRTOS trace in ' + d)
+
+
+def main():
+    a = sys.argv[1:]
+    if a[:1] == ['counters'] and len(a) == 5:
+        cmd_counters(a[1], a[2], a[3], a[4])
+    elif a[:1] == ['stress'] and len(a) == 5:
+        cmd_stress(a[1], a[2], a[3], a[4])
+    elif a[:1] == ['data'] and len(a) == 3:
+        cmd_data(a[1], a[2])
+    elif a[:1] == ['nokernel']:
+        msg = ('FREERTOS_KERNEL_PATH is not set to a FreeRTOS kernel (tasks.c and the POSIX port) at '
+               'configure time: the FreeRTOS example and its checks were not built')
+        if os.environ.get('CI') == 'true':
+            fail(msg + ' (CI=true: this must not skip)')
+        print('SKIP: ' + msg)
+        sys.exit(77)
+    else:
+        print(__doc__)
+        sys.exit(2)
+
+
+if __name__ == '__main__':
+    main()
