@@ -50,7 +50,14 @@ static evt_reader *open_stream(const cli_args *a, int *code)
     char err[512];
     evt_source src;
     evt_status st;
-    if (a->listen || a->serial) {
+    if (a->connect || a->gdb) {
+        st = cli_open_remote(a, &src, err, sizeof err);
+        if (st != EVT_OK) {
+            cli_err(a->cmd, "%s: %s", a->file, err);
+            *code = st == EVT_ERR_USAGE ? EXIT_USAGE : EXIT_INPUT;
+            return NULL;
+        }
+    } else if (a->listen || a->serial) {
         st = a->listen ? evt_source_listen(&src, a->listen, a->idle_exit_ms, announce_listen, (void *)a, err, sizeof err)
                        : evt_source_open_serial(&src, a->serial, a->baud, a->idle_exit_ms, err, sizeof err);
         if (st != EVT_OK) {
@@ -96,7 +103,7 @@ evt_reader *cli_open(const cli_args *a, int *code)
     evt_reader *r = NULL;
     g_diag.path = a->file;
     g_diag.shown = 0;
-    if (a->follow || a->listen || a->serial || strcmp(a->file, "-") == 0) {
+    if (a->follow || a->listen || a->serial || a->connect || a->gdb || strcmp(a->file, "-") == 0) {
         r = open_stream(a, code);
         if (r && a->clock_hz) evt_reader_set_clock_hz(r, a->clock_hz);
         return r;

@@ -17,14 +17,14 @@ enum {
     ID_HELP = 'h', ID_OUT = 'o', ID_QUIET = 'q',
     ID_FORMAT = 256, ID_JSON, ID_TO, ID_FORCE, ID_FOLLOW, ID_LISTEN, ID_IDLE_EXIT,
     ID_SERIAL, ID_BAUD, ID_OFFSET, ID_BASE_ADDRESS, ID_CLOCK_HZ, ID_TRACE_ID, ID_LABEL, ID_CLUSTER, ID_DATABASE,
-    ID_WINDOW,
+    ID_WINDOW, ID_CONNECT, ID_GDB, ID_RTT, ID_ELF, ID_PORT, ID_BIND, ID_VIEW_BYTES,
     ID_READER_OPT /* ID_READER_OPT + i: the i-th reader option found */
 };
 
 typedef struct cli_opt {
     const char *name; /* long name, without "--" */
     int id;           /* ID_*; a printable letter is also the short option */
-    const char *arg;  /* placeholder of its value for --help, or NULL: a flag */
+    const char *arg;  /* placeholder of its value for --help, or NULL: a flag; "[...]": optional value */
     unsigned need;    /* OPT_* bit of the commands that accept it; 0: every command */
     const char *help;
 } cli_opt;
@@ -45,6 +45,20 @@ static const cli_opt k_opts[] = {
      "0.0.0.0 or [::] for every interface) and decode it as it arrives"},
     {"serial", ID_SERIAL, "DEV", OPT_FOLLOW, "read the serial device DEV (raw 8N1, set by evtrace) as it arrives"},
     {"baud", ID_BAUD, "N", OPT_FOLLOW, "with --serial: line speed (default: leave the device's)"},
+    {"connect", ID_CONNECT, "HOST:PORT", OPT_FOLLOW,
+     "read the TCP stream of HOST:PORT as it arrives (a probe's RTT server:\n"
+     "OpenOCD, pyOCD, J-Link; any TCP byte stream); no reconnect"},
+    {"gdb", ID_GDB, "HOST:PORT", OPT_FOLLOW,
+     "read the target's RTT up buffer through the GDB server at HOST:PORT\n"
+     "(OpenOCD, pyOCD, J-Link, QEMU -gdb); with --rtt"},
+    {"rtt", ID_RTT, "[ADDR]", OPT_FOLLOW,
+     "with --gdb: the RTT control block is at ADDR, or is searched for in\n"
+     "ADDR:LEN, or (no value) found by --elf's _SEGGER_RTT or in 0x20000000:64K"},
+    {"elf", ID_ELF, "FILE", OPT_FOLLOW, "with --gdb --rtt: the firmware ELF; its _SEGGER_RTT symbol locates the block"},
+    {"port", ID_PORT, "N", OPT_LIVE, "the live view's HTTP port (default: a free one, printed)"},
+    {"bind", ID_BIND, "ADDR", OPT_LIVE, "the live view's address (default 127.0.0.1: this machine only)"},
+    {"view-bytes", ID_VIEW_BYTES, "N", OPT_LIVE,
+     "the live page shows the stream's first 4 KiB and its newest N bytes\n(default 1048576; the file keeps everything)"},
     {"idle-exit", ID_IDLE_EXIT, "SECONDS", OPT_FOLLOW,
      "on a stream (--follow, --listen, --serial, -): stop after SECONDS\nwithout new data"},
     {"clock-hz", ID_CLOCK_HZ, "HZ",  0,
@@ -113,6 +127,24 @@ static int apply_(const cli_command *c, int id, const char *val, cli_args *a)
     case ID_FOLLOW: a->follow = 1; break;
     case ID_LISTEN: a->listen = val; a->follow = 1; break;
     case ID_SERIAL: a->serial = val; a->follow = 1; break;
+    case ID_CONNECT: a->connect = val; a->follow = 1; break;
+    case ID_GDB: a->gdb = val; a->follow = 1; break;
+    case ID_RTT: a->rtt = val ? val : ""; break;
+    case ID_ELF: a->elf = val; break;
+    case ID_BIND: a->bind = val; break;
+    case ID_PORT:
+    case ID_VIEW_BYTES: {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(val, &end, 0);
+        if (id == ID_PORT && (!*val || *end || errno || val[0] == '-' || v > 65535))
+            return value_error_(c, "port", "a port number 0..65535", val);
+        if (id == ID_VIEW_BYTES && (!*val || *end || errno || val[0] == '-' || v < 8192 || v > (1ull << 32)))
+            return value_error_(c, "view-bytes", "a byte count from 8192 to 4294967296", val);
+        if (id == ID_PORT) a->port = (unsigned)v;
+        else a->view_bytes = v;
+        break;
+    }
     case ID_BAUD: {
         char *end;
         unsigned long b = strtoul(val, &end, 10);
@@ -212,7 +244,8 @@ int cli_parse(const cli_command *c, int argc, char **argv, cli_args *a)
     for (size_t i = 0; i < NOPTS; i++) {
         const cli_opt *op = &k_opts[i];
         if (!accepts_(c, op)) continue;
-        lo[n++] = (struct option){op->name, op->arg ? required_argument : no_argument, NULL, op->id};
+        lo[n++] = (struct option){op->name, !op->arg ? no_argument : op->arg[0] == '[' ? optional_argument : required_argument,
+                                  NULL, op->id};
         if (op->id < 256) {
             shorts[ns++] = (char)op->id;
             if (op->arg) shorts[ns++] = ':';
@@ -252,6 +285,20 @@ int cli_parse(const cli_command *c, int argc, char **argv, cli_args *a)
 
     if (a->serial && a->listen) { cli_err(c->name, "--serial and --listen exclude each other"); return EXIT_USAGE; }
     if (a->baud && !a->serial) { cli_err(c->name, "--baud needs --serial DEV"); return EXIT_USAGE; }
+    if (!!a->listen + !!a->serial + !!a->connect + !!a->gdb > 1) {
+        cli_err(c->name, "--listen, --serial, --connect and --gdb exclude each other");
+        return EXIT_USAGE;
+    }
+    /* --rtt ADDR written with a space: getopt leaves ADDR as the first positional */
+    if (a->rtt && !a->rtt[0] && a->gdb && a->file && (a->file[0] >= '0' && a->file[0] <= '9')) {
+        a->rtt = a->file;
+        a->file = a->nextra ? a->extra[0] : NULL;
+        if (a->nextra) memmove(a->extra, a->extra + 1, (size_t)--a->nextra * sizeof a->extra[0]);
+    }
+    if ((a->rtt || a->elf) && !a->gdb) { cli_err(c->name, "--rtt and --elf go with --gdb HOST:PORT"); return EXIT_USAGE; }
+    if (a->gdb && !a->rtt) { cli_err(c->name, "--gdb needs --rtt [ADDR] (the trace comes from the RTT up buffer)"); return EXIT_USAGE; }
+    if (!a->file && a->connect) a->file = a->connect;
+    if (!a->file && a->gdb) a->file = a->gdb;
     if (!a->file && a->listen) a->file = a->listen;
     if (!a->file && a->serial) a->file = a->serial;
     if (c->opts & OPT_NO_FILE) { /* every positional is an extra argument */
