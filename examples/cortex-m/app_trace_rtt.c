@@ -17,6 +17,13 @@
 
 #define APP_SAMPLE_UEVT 16u /* user event number of app.sample (the hooks use 0..9) */
 #define APP_DRAIN_SPINS 40000000u /* at the end: how long to wait for the host to read the rest */
+#ifndef APP_RTT_HOLD
+#define APP_RTT_HOLD 0u
+#endif
+
+/* Non-zero: after the run, wait here (trace complete, buffer drained) until a debugger clears it --
+ * the tests take a GDB snapshot of the RTT buffer at this point and compare it with the stream. */
+volatile uint32_t g_rtt_hold = APP_RTT_HOLD;
 
 enum {
 #define APP_UF_(t, name, k, sg) APP_UF_##name = t,
@@ -57,6 +64,8 @@ void app_trace_stop(void)
     evt_rkh_flush(&g_rec);
     evt_rkh_hooks_attach(0);
     for (volatile uint32_t i = 0; i < APP_DRAIN_SPINS && evt_rtt_pending(&_SEGGER_RTT) != 0u; i++) {
+    }
+    while (g_rtt_hold) {
     }
 }
 

@@ -43,6 +43,11 @@ int evt_rtt_where_parse(const char *s, evt_rtt_where *w);
 evt_status evt_source_gdb_rtt(evt_source *src, const char *spec, const evt_rtt_where *w, unsigned idle_ms,
                               void (*note)(void *user, const char *msg), void *user, char *err, size_t errlen);
 
+/* Wait until every GDB polling thread has left its target (detached, or found it gone), at most
+ * timeout_ms. Returns 1 when none is left. Call before the process exits after closing the
+ * sources, so a target is never left halted. */
+int evt_source_gdb_wait(unsigned timeout_ms);
+
 /* Look up a symbol's value in an ELF file (32- or 64-bit, either byte order; .symtab then
  * .dynsym). Returns 1 and sets *value; 0 when absent (err says why: not ELF, no symbol table,
  * no such symbol, a damaged header with its byte offset). */

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "evtrace/source_remote.h"
 #include "host/live/live.h"
 
 static volatile sig_atomic_t g_stop;
@@ -107,7 +108,9 @@ static int run(const cli_args *a)
         }
     }
     evt_live_get_stats(l, &st);
-    if (!evt_live_finish(l, err, sizeof err)) {
+    int fin = evt_live_finish(l, err, sizeof err);
+    if (!evt_source_gdb_wait(3000) && !a->quiet) fprintf(stderr, "evtrace live: the GDB server did not confirm the detach\n");
+    if (!fin) {
         cli_err("live", "%s", err);
         return EXIT_INPUT;
     }

@@ -58,6 +58,11 @@ typedef struct gdb_poller {
     char spec[200];
 } gdb_poller;
 
+/* Polling threads still attached to a target (evt_source_gdb_wait). */
+static pthread_mutex_t g_live_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_live_cv = PTHREAD_COND_INITIALIZER;
+static unsigned g_live_pollers;
+
 static uint64_t now_ms(void)
 {
     struct timespec ts;
@@ -383,7 +388,26 @@ static void *poller_main(void *arg)
     close(g->fd);
     close(pl->out);
     evt_free(pl);
+    pthread_mutex_lock(&g_live_mu);
+    g_live_pollers--;
+    pthread_cond_broadcast(&g_live_cv);
+    pthread_mutex_unlock(&g_live_mu);
     return NULL;
+}
+
+int evt_source_gdb_wait(unsigned timeout_ms)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_sec += (time_t)(timeout_ms / 1000u);
+    ts.tv_nsec += (long)(timeout_ms % 1000u) * 1000000L;
+    if (ts.tv_nsec >= 1000000000L) { ts.tv_sec++; ts.tv_nsec -= 1000000000L; }
+    pthread_mutex_lock(&g_live_mu);
+    while (g_live_pollers && pthread_cond_timedwait(&g_live_cv, &g_live_mu, &ts) == 0) {
+    }
+    int none = g_live_pollers == 0;
+    pthread_mutex_unlock(&g_live_mu);
+    return none;
 }
 
 int evt_rtt_where_parse(const char *s, evt_rtt_where *w)
@@ -508,7 +532,13 @@ evt_status evt_source_gdb_rtt(evt_source *src, const char *spec, const evt_rtt_w
                                                : "read while the target runs");
             if (note_fn) note_fn(user, msg);
             pthread_t th;
+            pthread_mutex_lock(&g_live_mu);
+            g_live_pollers++;
+            pthread_mutex_unlock(&g_live_mu);
             if (pthread_create(&th, NULL, poller_main, pl) != 0) {
+                pthread_mutex_lock(&g_live_mu);
+                g_live_pollers--;
+                pthread_mutex_unlock(&g_live_mu);
                 snprintf(err, errlen, "cannot start the polling thread");
             } else {
                 pthread_detach(th);

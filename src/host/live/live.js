@@ -97,7 +97,7 @@
     if (!b) {
       b = document.createElement('div');
       b.id = 'evt-live-bar';
-      b.style.cssText = 'position:fixed;top:6px;right:8px;z-index:1000;background:#111827;color:#f9fafb;' +
+      b.style.cssText = 'position:fixed;bottom:8px;right:8px;z-index:1000;background:#111827;color:#f9fafb;' +
         'font:12px system-ui,sans-serif;padding:4px 10px;border-radius:6px;display:flex;gap:10px;align-items:center;opacity:.92';
       var dot = document.createElement('span'); dot.id = 'evt-live-dot'; dot.textContent = '\u25cf LIVE';
       var info = document.createElement('span'); info.id = 'evt-live-info';
