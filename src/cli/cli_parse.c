@@ -24,7 +24,8 @@ enum {
 typedef struct cli_opt {
     const char *name; /* long name, without "--" */
     int id;           /* ID_*; a printable letter is also the short option */
-    const char *arg;  /* placeholder of its value for --help, or NULL: a flag; "[...]": optional value */
+    const char *arg;  /* placeholder of its value for --help, or NULL: a flag; wholly in brackets
+                         ("[ADDR]"): the value is optional */
     unsigned need;    /* OPT_* bit of the commands that accept it; 0: every command */
     const char *help;
 } cli_opt;
@@ -79,6 +80,8 @@ static const cli_opt k_opts[] = {
 #define MAX_READER_OPTS 32 /* reader-declared options taken into the getopt table */
 
 static int accepts_(const cli_command *c, const cli_opt *o) { return o->need == 0 || (c->opts & o->need); }
+/* A placeholder wholly in brackets ("[ADDR]", not "[HOST:]PORT"): the value is optional (--opt=VALUE). */
+static int optional_(const cli_opt *o) { size_t n = strlen(o->arg); return o->arg[0] == '[' && o->arg[n - 1] == ']'; }
 
 /* The i-th reader-declared option (registry order), or NULL past the end. */
 static const evt_reader_option *reader_opt_(size_t i)
@@ -244,7 +247,7 @@ int cli_parse(const cli_command *c, int argc, char **argv, cli_args *a)
     for (size_t i = 0; i < NOPTS; i++) {
         const cli_opt *op = &k_opts[i];
         if (!accepts_(c, op)) continue;
-        lo[n++] = (struct option){op->name, !op->arg ? no_argument : op->arg[0] == '[' ? optional_argument : required_argument,
+        lo[n++] = (struct option){op->name, !op->arg ? no_argument : optional_(op) ? optional_argument : required_argument,
                                   NULL, op->id};
         if (op->id < 256) {
             shorts[ns++] = (char)op->id;
