@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -29,7 +30,7 @@
 #define CB 0x20001000u
 #define BUF 0x20002000u
 #define BUF_SIZE 256u
-#define TOTAL 20000u
+#define TOTAL 6000u
 
 typedef struct fake {
     int ls, fd;
@@ -59,12 +60,12 @@ static void setup_block(fake *f)
     f->setup_done = 1;
 }
 
-/* The firmware runs a little: as many pattern bytes as there is room for (at most 40). */
+/* The firmware runs a little: as many pattern bytes as there is room for (at most 120). */
 static void firmware_step(fake *f)
 {
     if (!f->setup_done) return;
     uint32_t d = CB + 24, wr = rd32(f, d + 12), rd = rd32(f, d + 16);
-    for (int k = 0; k < 40 && f->produced < TOTAL; k++) {
+    for (int k = 0; k < 120 && f->produced < TOTAL; k++) {
         if ((wr + 1) % BUF_SIZE == rd) break;
         f->ram[BUF - RAM + wr] = pat(f->produced++);
         wr = (wr + 1) % BUF_SIZE;
@@ -126,6 +127,8 @@ static void *server_main(void *arg)
 {
     fake *f = arg;
     f->fd = accept(f->ls, NULL, NULL);
+    int one = 1; /* small packets at once (as gdbstubs do): no Nagle delay behind the '+' */
+    setsockopt(f->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     char pkt[4096], reply[8192];
     for (;;) {
         int k = recv_client(f, pkt, sizeof pkt, 1);

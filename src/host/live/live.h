@@ -31,7 +31,7 @@ typedef struct evt_live_opts {
 } evt_live_opts;
 
 #define EVT_LIVE_VIEW_DEFAULT (1u << 20)
-#define EVT_LIVE_REFRESH_DEFAULT 300u
+#define EVT_LIVE_REFRESH_DEFAULT 200u
 #define EVT_LIVE_HEAD_BYTES 4096u /* the stream's first bytes, always in the view */
 
 /* What the session has seen so far. */
@@ -42,7 +42,7 @@ typedef struct evt_live_stats {
     uint64_t view_bytes;   /* bytes it was built from */
     int ended;             /* the source ended (target gone, connection closed) or never opened */
     int opened;            /* the source was opened */
-    char end_reason[200];
+    char end_reason[400];
 } evt_live_stats;
 
 /* Opens the live input (run by the tee thread, so the page is served while it waits for a

@@ -30,7 +30,7 @@ struct evt_live {
     uint64_t gen;               /* pages built */
     uint64_t view_events, view_bytes_used;
     int ended, tee_done, stopping, aborted;
-    char end_reason[200], write_error[128];
+    char end_reason[400], write_error[128];
 };
 
 /* live_http.c: start the server on bind:port (fills l->url) / stop it. */
