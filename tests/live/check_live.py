@@ -16,7 +16,9 @@
    serving new pages, answer the page's script fast (evaluate round trip and a zoom redraw) and
    keep its memory bounded (peak RSS, stated).
 Screenshots go to ARTIFACTS. Missing tools are failures, never skips.
-usage: check_live.py SOURCE_DIR WORK_DIR EVTRACE ARTIFACTS"""
+In a sanitizer build (BUILD asan/tsan: an -O0 instrumented evtrace) the time limits are doubled and
+fewer pages are required; every functional check stays.
+usage: check_live.py SOURCE_DIR WORK_DIR EVTRACE ARTIFACTS [BUILD]"""
 import hashlib
 import json
 import os
@@ -30,10 +32,12 @@ import threading
 import time
 
 src, work, evtrace, artifacts = sys.argv[1:5]
+build = sys.argv[5] if len(sys.argv) > 5 else 'normal'
+SLOW = 2 if build != 'normal' else 1
 sys.path.insert(0, os.path.join(src, 'tests', 'browser'))
 import cdp  # noqa: E402
 
-LAG_LIMIT_MS = 1000
+LAG_LIMIT_MS = 1000  # doubled (SLOW) in a sanitizer build
 RUN_MS = 4000
 REPLAY_EVENTS_PER_S = 1_000_000
 REPLAY_SECONDS = 5.0
@@ -159,8 +163,8 @@ try:
         ls = sorted(lags)
         print('lag of the page behind the target: min %.0f ms, p50 %.0f ms, max %.0f ms over %d samples'
               % (ls[0], ls[len(ls) // 2], ls[-1], len(ls)))
-        check(ls[-1] <= LAG_LIMIT_MS, 'newest event on the page at most %d ms behind the target (max %.0f ms)'
-              % (LAG_LIMIT_MS, ls[-1]))
+        check(ls[-1] <= LAG_LIMIT_MS * SLOW, 'newest event on the page at most %d ms behind the target (max %.0f ms%s)'
+              % (LAG_LIMIT_MS * SLOW, ls[-1], '' if SLOW == 1 else ', %s build' % build))
     probs = [p for p in b.problems() if not p.startswith('network request: ' + url)]
     check(not probs, 'the live page loads clean (no console message, exception or foreign request): %s' % probs[:3])
     # follow mode keeps the newest time in view; pause holds the page while data arrives
@@ -396,17 +400,17 @@ check(getattr(send_done, 'elapsed', 99) < REPLAY_SECONDS * 1.3,
 check(paused_ok and paused_ok[0] == paused_ok[1] and paused_ok[2] > paused_ok[1] and paused_ok[3] > paused_ok[1],
       'pause: page %s held for 1.5 s while page %s arrived; unpaused, page %s shown' % (
           paused_ok and paused_ok[1], paused_ok and paused_ok[2], paused_ok and paused_ok[3]))
-check(len(gens) >= 3 and announced >= 4,
+check(len(gens) >= 3 and announced >= 4 - (SLOW - 1),
       'new pages kept coming while data arrived (%d shown, %d announced)' % (len(gens), announced))
 ev_sorted = sorted(evals)
 print('page responsiveness while receiving: evaluate round trip p50 %.0f ms, max %.0f ms; zoom redraw max %.0f ms '
       '(%d zooms); a new page swapped in within %.0f ms at most'
       % (ev_sorted[len(ev_sorted) // 2] * 1e3, ev_sorted[-1] * 1e3, max(zooms or [0]) * 1e3, len(zooms), max(swaps or [0])))
-check(max(swaps or [0]) < 5000, 'each new page swapped in within 5 s (max %.0f ms)' % max(swaps or [0]))
+check(max(swaps or [0]) < 5000 * SLOW, 'each new page swapped in within %d s (max %.0f ms)' % (5 * SLOW, max(swaps or [0])))
 check(ev_sorted and ev_sorted[-1] < 5.0, 'the page answered within 5 s throughout, page swaps included (max %.2f s)' % (ev_sorted[-1] if ev_sorted else -1))
-check(zooms and max(zooms) < 1.0, 'a zoom redrew within 1 s while data arrived (max %.2f s)' % max(zooms or [99]))
+check(zooms and max(zooms) < 1.0 * SLOW, 'a zoom redrew within %d s while data arrived (max %.2f s)' % (SLOW, max(zooms or [99])))
 print('evtrace live peak RSS while receiving 1 M events/s: %d MiB' % rss_peak)
-check(0 < rss_peak <= RSS_LIMIT_MB, 'memory bounded: peak RSS %d MiB <= %d MiB' % (rss_peak, RSS_LIMIT_MB))
+check(0 < rss_peak <= RSS_LIMIT_MB * SLOW, 'memory bounded: peak RSS %d MiB <= %d MiB' % (rss_peak, RSS_LIMIT_MB * SLOW))
 
 if fails:
     print('%d check(s) failed' % len(fails))
