@@ -104,7 +104,10 @@ static int run(const cli_args *a)
             said_end = 1;
             if (!a->quiet)
                 fprintf(stderr, "evtrace live: %s: %s; %llu bytes in the trace; the page stays up until Ctrl-C\n", a->file,
-                        st.end_reason, (unsigned long long)st.bytes);
+                        a->connect && strcmp(st.end_reason, "the source ended") == 0
+                            ? "the server closed the connection (no reconnect: start evtrace live again)"
+                            : st.end_reason,
+                        (unsigned long long)st.bytes);
         }
     }
     evt_live_get_stats(l, &st);
