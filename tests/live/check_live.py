@@ -28,6 +28,7 @@ import signal
 import socket
 import subprocess
 import sys
+import atexit
 import threading
 import time
 
@@ -67,8 +68,22 @@ for tool in ('arm-none-eabi-gcc', 'arm-none-eabi-nm', 'qemu-system-arm', 'gdb-mu
 if not cdp.find_chromium():
     print('FAIL: chromium not installed (bash scripts/deps.sh check)')
     sys.exit(1)
+# every process started here ends with the script, whatever happens (a failed check or an exception)
+children = []
+
+
+def cleanup():
+    for p in children:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
+atexit.register(cleanup)
+
 # the browser first, while fds 3 and 4 are free (cdp.py hands chromium its pipes on those numbers)
 b = cdp.Browser(width=1400, height=900)
+atexit.register(b.close)
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
 os.makedirs(artifacts, exist_ok=True)
@@ -126,11 +141,13 @@ qemu = subprocess.Popen(['qemu-system-arm', '-M', 'mps2-an386', '-cpu', 'cortex-
                          '-semihosting-config', 'enable=on,target=native,chardev=sh0',
                          '-gdb', 'tcp:127.0.0.1:%d' % gport, '-S', '-kernel', elf],
                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+children.append(qemu)
 mon = Monitor(mon_path)
 trace = os.path.join(work, 'live.trace')
 live_err = open(os.path.join(work, 'live.stderr'), 'w+')
 live = subprocess.Popen([evtrace, 'live', '--gdb', '127.0.0.1:%d' % gport, '--rtt', '--elf', elf, '--clock-hz', '25e6',
                          '-o', trace], stdout=subprocess.PIPE, stderr=live_err, text=True)
+children.append(live)
 url = live.stdout.readline().strip()
 check(url.startswith('http://127.0.0.1:'), 'evtrace live prints the page address on 127.0.0.1: %r' % url)
 lags = []
@@ -324,6 +341,7 @@ th.start()
 rtrace = os.path.join(work, 'replay.trace')
 live = subprocess.Popen([evtrace, 'live', '--connect', '127.0.0.1:%d' % rport, '--clock-hz', '25e6', '-o', rtrace],
                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+children.append(live)
 url = live.stdout.readline().strip()
 rss_peak = 0
 evals, gens, zooms, swaps = [], set(), [], []
