@@ -4,12 +4,14 @@
  * fence, so a host that sees the new WrOff sees the bytes. Never blocks unless asked to. */
 #include "evtrace/rtt.h"
 
+/* WrOff is published with a release store (the bytes before it), RdOff read with an acquire load
+ * (the host's reads of the bytes it frees before they are reused); plain volatile elsewhere. */
 #if defined(__GNUC__) || defined(__clang__)
-#define RTT_RELEASE() __atomic_thread_fence(__ATOMIC_RELEASE)
-#define RTT_ACQUIRE() __atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define RTT_LOAD_ACQ(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define RTT_STORE_REL(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
 #else
-#define RTT_RELEASE() ((void)0)
-#define RTT_ACQUIRE() ((void)0)
+#define RTT_LOAD_ACQ(p) (*(p))
+#define RTT_STORE_REL(p, v) (*(p) = (v))
 #endif
 
 static const char k_name[] = "evtrace";
@@ -26,18 +28,18 @@ void evt_rtt_init(evt_rtt *t, uint8_t *buf, uint32_t size, uint32_t mode)
     t->cb.up[0].size = size;
     t->cb.up[0].flags = mode & EVT_RTT_MODE_MASK;
     t->cb.down[0].name = k_name;
-    /* The id last, back to front, so that neither a half-made block nor this code's constant is a
-     * contiguous "SEGGER RTT" before the block is complete. */
+    /* The id last, back to front, its first byte with a release store: a host that finds
+     * "SEGGER RTT" finds a complete block. Stored from a reversed constant, so this code holds no
+     * contiguous "SEGGER RTT" a host could mistake for the block. */
     static const char rev[] = "TTR REGGES";
-    RTT_RELEASE();
-    for (uint32_t i = 0; i < 10u; i++) ((volatile char *)t->cb.id)[9u - i] = rev[i];
-    RTT_RELEASE();
+    for (uint32_t i = 0; i < 9u; i++) ((volatile char *)t->cb.id)[9u - i] = rev[i];
+    RTT_STORE_REL(&t->cb.id[0], rev[9]);
 }
 
 /* Free bytes in the up ring (one byte always stays unused). */
 static uint32_t room(const evt_rtt_desc *d, uint32_t wr)
 {
-    uint32_t rd = d->rd;
+    uint32_t rd = RTT_LOAD_ACQ(&d->rd);
     if (rd >= d->size) return 0; /* a reader wrote nonsense: store nothing rather than overrun */
     return rd > wr ? rd - wr - 1u : d->size - 1u - wr + rd;
 }
@@ -50,7 +52,6 @@ uint32_t evt_rtt_write(evt_rtt *t, const uint8_t *p, uint32_t n)
     uint32_t free_ = room(d, wr);
     uint32_t mode = d->flags & EVT_RTT_MODE_MASK;
     while (mode == EVT_RTT_MODE_BLOCK && free_ < n && n < size) free_ = room(d, wr);
-    RTT_ACQUIRE(); /* the host's RdOff before the bytes it freed are reused */
     uint32_t k = n;
     if (k > free_) k = mode == EVT_RTT_MODE_TRIM ? free_ : 0u;
     if (k < n) {
@@ -61,15 +62,14 @@ uint32_t evt_rtt_write(evt_rtt *t, const uint8_t *p, uint32_t n)
         d->buf[wr] = p[i];
         if (++wr == size) wr = 0;
     }
-    RTT_RELEASE(); /* the bytes before WrOff */
-    d->wr = wr;
+    RTT_STORE_REL(&d->wr, wr); /* the bytes before WrOff */
     return k;
 }
 
 uint32_t evt_rtt_pending(const evt_rtt *t)
 {
     const evt_rtt_desc *d = &t->cb.up[0];
-    uint32_t wr = d->wr, rd = d->rd;
+    uint32_t wr = d->wr, rd = RTT_LOAD_ACQ(&d->rd);
     return wr >= rd ? wr - rd : d->size - rd + wr;
 }
 
