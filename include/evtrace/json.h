@@ -38,5 +38,9 @@ void evt_json_kbool(evt_json *j, const char *k, int v);
 /* Write one event as the JSON object of the stable contract (DESIGN.md §5), no newline. */
 struct evt_event;
 void evt_json_event(evt_json *j, const struct evt_event *ev);
+/* The typed meaning block as a JSON object ("meaning" of an event in dump --json): only the
+ * members its presence bits mark (docs/model.md). */
+struct evt_meaning;
+void evt_json_meaning(evt_json *j, const struct evt_meaning *m);
 
 #endif

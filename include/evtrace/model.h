@@ -118,8 +118,37 @@ enum {
     EVT_M_OBJ_TYPE   = 1u << 7,  /* obj_type: what obj is (evt_hook_obj value) */
     EVT_M_PRIO_SET   = 1u << 8,  /* new_prio: target's priority changes (set, inherit, restore) */
     EVT_M_WAKE       = 1u << 9,  /* target becomes ready (woken, resumed, created ready) */
-    EVT_M_BLOCKED_ON = 1u << 10  /* obj: the object a stopping context blocks on */
+    EVT_M_BLOCKED_ON = 1u << 10, /* obj: the object a stopping context blocks on */
+    EVT_M_KEEP_STATE = 1u << 11, /* a thread_stop that changes no state (ThreadX's priority change) */
+    EVT_M_CTX_PRIO   = 1u << 12, /* ctx_prio: the recording context's current priority */
+    EVT_M_LEVEL      = 1u << 13, /* level_kind, level: a counter of obj (queue depth, count) */
+    EVT_M_OWNER      = 1u << 14, /* owner (0: free), owner_count: a mutex's holder as recorded */
+    EVT_M_UNTIMED    = 1u << 15, /* the record has no time of its own (ts is the previous record's,
+                                  * 0 before any): it does not open the trace's time range */
+    /* User events (evtrace/user.h, docs/user-events.md); label = the channel. Bits from 20 up. */
+    EVT_M_TEXT       = 1u << 20, /* text: the formatted text of a printf event */
+    EVT_M_VALUE      = 1u << 21, /* value: a sample of the value channel (label) */
+    EVT_M_INTERVAL   = 1u << 22  /* interval_id, interval_end: an interval of channel (label) */
 };
+
+/* What evt_meaning.level counts. X(NAME, text): text is the counter's display name. */
+#define EVT_LEVEL_TABLE(X)                          \
+    X(NONE,      "")                                \
+    X(DEPTH,     "queue depth")   /* messages queued */           \
+    X(COUNT,     "semaphore count")                               \
+    X(AVAILABLE, "available")     /* free blocks/bytes of a pool */ \
+    X(FLAGS,     "event flags")                                   \
+    X(WAITERS,   "waiters")       /* contexts waiting on obj */
+
+typedef enum evt_level_kind {
+#define EVT_LEVEL_ENUM_(n, s) EVT_LEVEL_##n,
+    EVT_LEVEL_TABLE(EVT_LEVEL_ENUM_)
+#undef EVT_LEVEL_ENUM_
+    EVT_LEVEL_COUNT_
+} evt_level_kind;
+
+/* Counters an event can carry (a ThreadX record has up to two: count and waiters). */
+#define EVT_M_MAX_LEVELS 2
 
 /* The typed meaning of one event. Strings follow evt_event's ownership rule. */
 typedef struct evt_meaning {
@@ -138,6 +167,18 @@ typedef struct evt_meaning {
     uint64_t sm_state_id;     /* EVT_M_SM_STATE: the state's id */
     const char *sm_state;     /* its name, NULL if unknown */
     uint64_t new_prio;        /* EVT_M_PRIO_SET: target's new priority (ev->target, else ev->ctx) */
+    uint64_t ctx_prio;        /* EVT_M_CTX_PRIO: the recording context's priority (its kernel's numbers) */
+    uint8_t nlevels;          /* EVT_M_LEVEL: valid entries of level_kind/level */
+    uint8_t level_kind[EVT_M_MAX_LEVELS]; /* evt_level_kind */
+    uint64_t level[EVT_M_MAX_LEVELS];     /* the counter's value as recorded */
+    uint64_t owner;           /* EVT_M_OWNER: the holding context (0: free) */
+    uint64_t owner_count;     /* its ownership (nesting) count */
+    /* user events (EVT_M_TEXT, EVT_M_VALUE, EVT_M_INTERVAL; a user state machine sets
+     * EVT_M_SM_STATE with obj = its site, obj_name = its name) */
+    const char *text;         /* EVT_M_TEXT: NUL-terminated, as C's printf would print it */
+    int64_t value;            /* EVT_M_VALUE */
+    uint64_t interval_id;     /* EVT_M_INTERVAL: pairs a begin with its end on the channel */
+    uint8_t interval_end;     /* EVT_M_INTERVAL: 0 begin, 1 end */
 } evt_meaning;
 
 /* What kinds of fact a trace holds (info "capabilities", the report header). A view shows only
@@ -210,5 +251,9 @@ const char *evt_obj_op_name(evt_obj_op op);
 const char *evt_op_result_name(evt_op_result r);
 /* Public name of one capability bit ("scheduling"), NULL if not exactly one known bit. */
 const char *evt_cap_name(unsigned cap_bit);
+/* Display name of a counter kind ("queue depth"); "" for none or out of range. */
+const char *evt_level_name(evt_level_kind k);
+/* Add a counter to the meaning block (ignored past EVT_M_MAX_LEVELS). */
+void evt_meaning_add_level(evt_meaning *m, evt_level_kind k, uint64_t v);
 
 #endif

@@ -52,7 +52,27 @@ typedef struct evt_reader_desc {
     void (*info_text)(void *state, FILE *out);
     void (*close)(void *state);
     const evt_reader_option *options; /* NULL-terminated by name == NULL; may be NULL */
+    unsigned flags;           /* EVT_READER_* */
 } evt_reader_desc;
+
+/* evt_reader_desc.flags. */
+enum {
+    /* Decodes a stream as it arrives (reads in order, needs no size). A reader without it gets a
+     * stream (pipe, socket, serial line) buffered whole in memory first, then read as a file. */
+    EVT_READER_STREAMS = 1u << 0,
+    /* Not a user format (a generator for tests and benchmarks): not listed by --help, never
+     * auto-detected from a stream, still usable with --format NAME. */
+    EVT_READER_HIDDEN = 1u << 1
+};
+
+/* A trim of the events a reader returns (--begin/--end): each bound an event index (0 = the
+ * first event the format gives), a raw timestamp in ticks, or a time in ns (needs the clock). */
+enum { EVT_RANGE_INDEX = 0, EVT_RANGE_TICKS = 1, EVT_RANGE_NS = 2 };
+typedef struct evt_range {
+    int has_begin, has_end;
+    int begin_kind, end_kind; /* EVT_RANGE_* */
+    uint64_t begin, end;      /* inclusive */
+} evt_range;
 
 /* An open reader: descriptor, source, state and the counters every reader shares. */
 struct evt_reader {
@@ -67,10 +87,22 @@ struct evt_reader {
     uint64_t lost;            /* sum of counts of lost events returned so far */
     uint64_t clock_hz;        /* tick frequency if known, else 0 (set by the reader, or the user's) */
     uint64_t clock_hz_user;   /* --clock-hz: overrides the reader's (0: none); evt_reader_set_clock_hz */
+    /* What the trace holds and whose kernel it is (docs/model.md, docs/kernels.md). A reader sets
+     * caps (EVT_CAP_*) at open and may add bits as it learns (RKH: the hooks' records); caps_known
+     * 0 means the reader declares nothing and views assume every kind. kernel is the trace's kernel
+     * profile (EVT_HOOK_KERNEL_*, -1: none named; the reader decodes with the generic profile). */
+    unsigned caps;
+    int caps_known;
+    int kernel;
+    int kernel_user;          /* --kernel: the profile to decode with (-1: the trace's) */
+    int prio_order_user;      /* --priority-order: 0 the profile's, 1 lower wins, 2 higher wins */
     char fail_msg[256];       /* message of the fatal error, with offset */
     uint64_t fail_offset;
     char *text;               /* sanitized copies of the current event's non-UTF-8 strings */
     size_t text_cap;
+    int text_safe;            /* evt_reader_set_text_safe: strings escaped for a terminal */
+    evt_range range;          /* evt_reader_set_range */
+    uint64_t range_index;     /* events the format gave so far, trimmed ones included */
 };
 
 /* Where a reader's clock frequency comes from ("clock_source" in JSON). */
@@ -106,6 +138,16 @@ evt_status evt_reader_open_stream(evt_source *src, const char *format, const evt
  * bytes that are not are replaced, each invalid sequence by U+FFFD, so every output shows the same
  * text. */
 evt_status evt_reader_next(evt_reader *r, evt_event *ev);
+/* Text-safe mode for human-readable output (on = 1): every string of later events is also
+ * terminal-safe -- control bytes shown as \x1b, \n, \t, invalid UTF-8 bytes as \xHH, C1 controls
+ * and bidirectional overrides as \uHHHH -- so no trace can move a terminal's cursor, retitle it
+ * or forge output lines. Off (the default) for JSON and the exporters, which escape exactly. */
+void evt_reader_set_text_safe(evt_reader *r, int on);
+/* Return only the events inside range (inclusive bounds; NULL: all). Events outside are skipped
+ * and not counted (r->events, r->lost count what is returned); past an index end the reader ends.
+ * A bound in ns on a trace without a known clock fails the read (EVT_ERR_USAGE, message in
+ * r->fail_msg). Call it right after open. */
+void evt_reader_set_range(evt_reader *r, const evt_range *range);
 void evt_reader_close(evt_reader *r);
 
 /* Clock model. Every event evt_reader_next returns carries t_ns (EVT_HAS_TNS) whenever the clock
@@ -114,6 +156,16 @@ void evt_reader_close(evt_reader *r);
  * included; call it right after open. hz = 0 removes a user frequency. */
 void evt_reader_set_clock_hz(evt_reader *r, uint64_t hz);
 evt_clock_source evt_reader_clock_source(const evt_reader *r);
+/* --kernel: decode with profile `kernel` (EVT_HOOK_KERNEL_*; -1: the trace's own). Call right
+ * after open, before the first evt_reader_next. */
+void evt_reader_set_kernel(evt_reader *r, int kernel);
+/* --priority-order: 0 the profile's, 1 lower number wins, 2 higher number wins. */
+void evt_reader_set_prio_order(evt_reader *r, int order);
+/* The profile the reader decodes with: the user's, else the trace's, else -1 (generic). */
+int evt_reader_effective_kernel(const evt_reader *r);
+/* The trace's capabilities as a JSON array of names ("scheduling", ...) / as "a, b" text ("none"). */
+void evt_reader_caps_json(const evt_reader *r, struct evt_json *j);
+void evt_reader_caps_text(const evt_reader *r, char *buf, size_t len);
 /* "format", "user" or "unknown". */
 const char *evt_clock_source_name(evt_clock_source c);
 /* ts ticks at hz in ns, floored; UINT64_MAX when it does not fit (hz must not be 0). */

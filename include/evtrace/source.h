@@ -28,6 +28,7 @@ typedef struct evt_source {
     uint64_t image_addr;  /* ihex/srec: target address of the trace's byte 0 */
     int idle_expired;     /* stream: ended because --idle-exit passed without data */
     char failure[200];    /* stream: why it ended abnormally ("" = it did not) */
+    int stopped;          /* stream: ended because a stop was requested (evt_source_set_stop_fd) */
 } evt_source;
 
 /* How to find the trace inside an input file. Zero-initialised = the whole file, container
@@ -68,8 +69,22 @@ evt_status evt_source_open_serial(evt_source *src, const char *dev, unsigned bau
 evt_status evt_source_listen(evt_source *src, const char *spec, unsigned idle_ms,
                              void (*announce)(void *user, const char *where), void *user, char *err,
                              size_t errlen);
+/* Process-wide stop for live inputs: once fd is readable (a signal handler wrote to a pipe), every
+ * stream source ends as if its writer had closed (src->stopped set), waits for a connection give
+ * up (evt_source_listen returns EVT_END), and follow sleeps wake. -1 (the default) disables it.
+ * Sources added later should poll evt_source_stop_requested() or this descriptor too. */
+void evt_source_set_stop_fd(int fd);
+/* The stop descriptor (-1: none), for a source's own poll() set. */
+int evt_source_stop_fd(void);
+/* A stop has been requested (the descriptor is readable). */
+int evt_source_stop_requested(void);
 /* Read up to n bytes at off into dst; returns the number read (less than n only at the end). */
 size_t evt_source_read_at(evt_source *src, uint64_t off, void *dst, size_t n);
+/* Read a stream to its end (its writer closes, --idle-exit, a stop) into memory, at most max bytes,
+ * and make src a memory source of those bytes (size known, readable at any offset); the stream's
+ * end state (failure, idle_expired, stopped) stays. A non-stream source is left as it is. Returns
+ * EVT_OK, or EVT_ERR_NOMEM with err filled (longer than max, or no memory). */
+evt_status evt_source_buffer_stream(evt_source *src, uint64_t max, char *err, size_t errlen);
 /* Why a stream ended abnormally (a followed file shrank, a read error), or NULL. */
 const char *evt_source_failure(const evt_source *src);
 void evt_source_close(evt_source *src);

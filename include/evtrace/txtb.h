@@ -142,6 +142,14 @@ EVT_TX_FAST_ void evt_tx_trace_kernel_event(uint32_t id, uint32_t i1, uint32_t i
  * is on and (enable_bits & filter_bit) != 0. */
 EVT_TX_FAST_ void evt_tx_trace_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint32_t filter_bit);
 
+/* A multi-slot user record (the carrier of evtrace/user.h; ids and layout: evtrace/user_defs.h):
+ * the n words over ceil(n / 4) consecutive slots written in one critical section (same context and
+ * timestamp): slot 0 id head_id with words 0..3, slot j id cont_id | (j & 0x3FF) with words
+ * 4j..4j+3, zero-padded. USER filter bit. Returns 1 if written; 0 when off, filtered, n == 0, or
+ * dropped (each slot counted as a dropped record, also when the record would not fit in the
+ * buffer beside a LOST record). */
+unsigned evt_tx_trace_user_words_insert(uint32_t head_id, uint32_t cont_id, const uint32_t *w, uint32_t n);
+
 /* Accounting since program start (never reset: take differences). Every insert that passes the
  * filter ends up in exactly one of `written` or `dropped`. Filtered inserts are not counted (that
  * would put a shared write on the filtered hot path). */

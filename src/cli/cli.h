@@ -20,7 +20,10 @@ enum {
     OPT_CH_SCHEMA = 1u << 6, /* --cluster NAME, --database DB: ClickHouse DDL */
     OPT_NO_FILE = 1u << 7, /* the command takes no FILE (only its extra arguments) */
     OPT_WINDOW = 1u << 8,  /* --window DUR: load window of the analyses (host/analyses/analyses.h) */
-    OPT_LIVE = 1u << 9     /* --port N, --bind ADDR, --view-bytes N: the live view's server (evtrace live) */
+    OPT_TIMEOUT = 1u << 9, /* --timeout SECONDS: query's SQL deadline; --to clickhouse's overall deadline */
+    OPT_QUERY = 1u << 10,  /* --max-rows N */
+    OPT_LIVE = 1u << 11,   /* --port N, --bind ADDR, --view-bytes N: the live view's server (evtrace live) */
+    OPT_ANY = 1u << 31     /* options.def only: every command, even one that reads no trace */
 };
 
 /* cli_parse results besides 0 and EXIT_USAGE. */
@@ -48,6 +51,8 @@ typedef struct cli_args {
     uint64_t view_bytes;    /* --view-bytes N: newest bytes the live page shows (0: default) */
     unsigned idle_exit_ms;  /* --idle-exit SECONDS: on a stream, stop after that long idle */
     uint64_t clock_hz;      /* --clock-hz HZ: the trace's tick rate, overriding the format's (0: none) */
+    int kernel;             /* --kernel NAME: EVT_HOOK_KERNEL_* + 1 of the profile to decode with (0: the trace's) */
+    int prio_order;         /* --priority-order: 0 the profile's, 1 lower wins, 2 higher wins */
     const char *window;     /* --window DUR, as given (checked by evt_an_parse_window), or NULL */
     evt_input_opts input;   /* --offset N, --base-address ADDR: where the trace starts in FILE */
     const char *extra[64];  /* further positional arguments after FILE */
@@ -58,6 +63,15 @@ typedef struct cli_args {
     int nlabel;
     const char *cluster;    /* --cluster NAME */
     const char *database;   /* --database DB */
+    evt_range range;        /* --begin WHEN, --end WHEN (evt_reader_set_range) */
+    double timeout_s;       /* --timeout SECONDS (0: the command's default) */
+    int has_timeout;
+    const char *user;          /* --user NAME */
+    const char *password_file; /* --password-file FILE */
+    const char *ca_file;       /* --ca-file FILE */
+    int insecure;              /* --insecure */
+    uint64_t max_rows;      /* --max-rows N (query; 0 = no cap) */
+    int has_max_rows;
     evt_open_opts ropts;    /* reader options (--rkh-config FILE, --instr-map FILE, ...) */
 } cli_args;
 
@@ -70,12 +84,14 @@ typedef struct cli_command {
     unsigned opts;         /* OPT_* accepted */
     int min_extra, max_extra; /* positional arguments after FILE */
     int (*run)(const cli_args *a);
+    void (*more_help)(FILE *o); /* optional: help made at run time (query's tables), after `help` */
 } cli_command;
 
 /* The subcommands (commands.def): lookup by name, or NULL; count and i-th for --help. */
 const cli_command *cli_command_find(const char *name);
 size_t cli_command_count(void);
 const cli_command *cli_command_at(size_t i);
+extern const cli_command cli_cmd_report; /* convert -o x.html runs it */
 
 /* Parse the arguments of subcommand c: argv[0] is the command name, argv[1..argc-1] its options
  * and arguments (getopt_long; the argv array may be reordered). Fills *out (pointers into argv)
@@ -83,6 +99,20 @@ const cli_command *cli_command_at(size_t i);
  * (-h/--help seen: print cli_print_options) or CLI_PARSE_BAD_FORMAT (--format names no reader;
  * a usage error). Callable repeatedly (a fuzz target does). */
 int cli_parse(const cli_command *c, int argc, char **argv, cli_args *out);
+/* The rows of the one option table (options.def), for the man page and the completion. */
+typedef struct cli_option_info {
+    const char *name;  /* long name without "--" */
+    int shortopt;      /* its letter, or 0 */
+    const char *arg;   /* value placeholder, NULL for a flag */
+    const char *help;  /* lines separated by \n */
+} cli_option_info;
+size_t cli_option_count(void);
+/* Fill *out with row i; returns 1 when c accepts it (c NULL: always), 0 otherwise or past the end. */
+int cli_option_row(size_t i, const cli_command *c, cli_option_info *out);
+/* The man page (roff) and the bash completion script, made from the commands, the option table
+ * and the readers' and exporters' registries (cli_doc.c): `evtrace help --man|--bash-completion`. */
+void cli_doc_man(FILE *o);
+void cli_doc_bash(FILE *o);
 /* The option lines of `evtrace CMD --help` for the options c accepts. */
 void cli_print_options(const cli_command *c, FILE *o);
 
@@ -95,7 +125,17 @@ int cli_finish(evt_reader *r, evt_status last);
 /* --connect / --gdb: open the remote stream into *src (cli_remote.c); EVT_OK or an error with
  * err filled. */
 evt_status cli_open_remote(const cli_args *a, evt_source *src, char *err, size_t errlen);
-/* Print an error for the command: "evtrace CMD: message". */
+/* Print an error for the command: "evtrace CMD: message", terminal-safe (host/safe_text.h:
+ * control bytes and invalid UTF-8 from file names, traces or servers shown as \x1b, \n, ...). */
 void cli_err(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* fprintf(stderr, ...) made terminal-safe the same way (a final newline is kept). */
+void cli_eprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* s made terminal-safe, in one of four rotating static buffers (at most 4 KiB, cut with "..."):
+ * for a printf argument on human-readable output. Not reentrant. */
+const char *cli_safe(const char *s);
+/* The input is a live stream (--follow, --listen, --serial, or "-"). */
+int cli_is_live(const cli_args *a);
+/* "SIGINT", "SIGTERM", ... */
+const char *cli_signal_name(int sig);
 
 #endif

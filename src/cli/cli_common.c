@@ -3,19 +3,68 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include "host/safe_text.h"
+
+/* Write fmt's text to f with every part terminal-safe (safe_text.h); a final newline stays. */
+static void vsafe_(FILE *f, const char *fmt, va_list ap)
+{
+    char buf[8192];
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    if (n < 0) return;
+    size_t len = (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1;
+    int nl = len && buf[len - 1] == '\n';
+    evt_text_fput(buf, len - (size_t)nl, f);
+    if (nl) fputc('\n', f);
+}
+
+void cli_eprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsafe_(stderr, fmt, ap);
+    va_end(ap);
+}
 
 void cli_err(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     fprintf(stderr, "evtrace %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsafe_(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
+}
+
+const char *cli_safe(const char *s)
+{
+    static char ring[4][4096];
+    static unsigned next;
+    char *b = ring[next++ % 4];
+    if (!s) return "(null)";
+    evt_text_escape(s, strlen(s), b, sizeof ring[0]);
+    return b;
+}
+
+int cli_is_live(const cli_args *a)
+{
+    return a->follow || a->listen || a->serial || a->connect || a->gdb || (a->file && strcmp(a->file, "-") == 0);
+}
+
+const char *cli_signal_name(int sig)
+{
+    switch (sig) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    case SIGPIPE: return "SIGPIPE";
+    default: return "a signal";
+    }
 }
 
 typedef struct diag_ctx {
@@ -29,10 +78,10 @@ static void print_diag(void *user, uint64_t offset, const char *msg)
 {
     diag_ctx *d = user;
     if (++d->shown > MAX_DIAG_SHOWN) {
-        if (d->shown == MAX_DIAG_SHOWN + 1) fprintf(stderr, "evtrace: %s: further errors not shown\n", d->path);
+        if (d->shown == MAX_DIAG_SHOWN + 1) cli_eprintf("evtrace: %s: further errors not shown\n", d->path);
         return;
     }
-    fprintf(stderr, "evtrace: %s: offset %llu (0x%llx): %s\n", d->path, (unsigned long long)offset,
+    cli_eprintf("evtrace: %s: offset %llu (0x%llx): %s\n", d->path, (unsigned long long)offset,
             (unsigned long long)offset, msg);
 }
 
@@ -41,7 +90,7 @@ static diag_ctx g_diag;
 static void announce_listen(void *user, const char *where)
 {
     const cli_args *a = user;
-    if (!a->quiet) fprintf(stderr, "evtrace %s: listening on %s\n", a->cmd, where);
+    if (!a->quiet) cli_eprintf("evtrace %s: listening on %s\n", a->cmd, where);
 }
 
 /* --follow / --listen / --serial / "-": a sequential stream instead of a file. */
@@ -87,14 +136,31 @@ static evt_reader *open_stream(const cli_args *a, int *code)
     st = evt_reader_open_stream(&src, a->format, &a->ropts, print_diag, &g_diag, &r, err, sizeof err);
     if (st != EVT_OK) {
         if (src.idle_expired && src.head_len == 0)
-            fprintf(stderr, "evtrace %s: %s: no data within --idle-exit %.3g s\n", a->cmd, src.path,
+            cli_eprintf("evtrace %s: %s: no data within --idle-exit %.3g s\n", a->cmd, src.path,
                     a->idle_exit_ms / 1000.0);
-        else fprintf(stderr, "evtrace %s: %s\n", a->cmd, err);
+        else cli_eprintf("evtrace %s: %s\n", a->cmd, err);
         *code = (st == EVT_ERR_USAGE) ? EXIT_USAGE : EXIT_INPUT;
         return NULL;
     }
     *code = EXIT_OK_;
     return r;
+}
+
+/* Is path a terminal (a serial line)? Opened without becoming the controlling terminal. */
+static int isatty_path_(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return 0;
+    int t = isatty(fd);
+    close(fd);
+    return t;
+}
+
+/* --kernel and --priority-order: the reader decodes with them from its first event. */
+static void set_profile_(evt_reader *r, const cli_args *a)
+{
+    if (a->kernel) evt_reader_set_kernel(r, a->kernel - 1);
+    if (a->prio_order) evt_reader_set_prio_order(r, a->prio_order);
 }
 
 evt_reader *cli_open(const cli_args *a, int *code)
@@ -103,9 +169,27 @@ evt_reader *cli_open(const cli_args *a, int *code)
     evt_reader *r = NULL;
     g_diag.path = a->file;
     g_diag.shown = 0;
-    if (a->follow || a->listen || a->serial || a->connect || a->gdb || strcmp(a->file, "-") == 0) {
+    struct stat st_in;
+    int piped = 0; /* a FIFO or socket named as FILE (a named pipe, <(...) process substitution) */
+    if (!cli_is_live(a) && stat(a->file, &st_in) == 0 && !S_ISREG(st_in.st_mode)) {
+        if (S_ISFIFO(st_in.st_mode) || S_ISSOCK(st_in.st_mode)) piped = 1; /* read in order, as a stream */
+        else {
+            const char *what = S_ISDIR(st_in.st_mode) ? "is a directory, not a trace file"
+                             : S_ISCHR(st_in.st_mode) ? (isatty_path_(a->file)
+                                                             ? "is a terminal or serial device: read it with --serial DEV"
+                                                             : "is a character device (such as /dev/null), not a trace file")
+                             : S_ISBLK(st_in.st_mode) ? "is a block device: copy the trace into a file first"
+                             : "is not a regular file";
+            cli_err(a->cmd, "%s: %s", a->file, what);
+            *code = EXIT_INPUT;
+            return NULL;
+        }
+    }
+    if (piped || cli_is_live(a)) {
         r = open_stream(a, code);
         if (r && a->clock_hz) evt_reader_set_clock_hz(r, a->clock_hz);
+        if (r) evt_reader_set_range(r, &a->range);
+        if (r) set_profile_(r, a);
         return r;
     }
     /* A file: raw, or an Intel HEX / S-record dump (auto-detected), from --offset / --base-address. */
@@ -113,17 +197,19 @@ evt_reader *cli_open(const cli_args *a, int *code)
     char why[400];
     evt_status st = evt_source_open_input(&src, a->file, &a->input, why, sizeof why);
     if (st != EVT_OK) {
-        fprintf(stderr, "evtrace %s: %s: %s\n", a->cmd, a->file, why);
+        cli_eprintf("evtrace %s: %s: %s\n", a->cmd, a->file, why);
         *code = st == EVT_ERR_USAGE ? EXIT_USAGE : st == EVT_ERR_CORRUPT ? EXIT_DATA : EXIT_INPUT;
         return NULL;
     }
     st = evt_reader_open_stream(&src, a->format, &a->ropts, print_diag, &g_diag, &r, err, sizeof err);
     if (st != EVT_OK) {
-        fprintf(stderr, "evtrace %s: %s\n", a->cmd, err);
+        cli_eprintf("evtrace %s: %s\n", a->cmd, err);
         *code = (st == EVT_ERR_USAGE) ? EXIT_USAGE : EXIT_INPUT;
         return NULL;
     }
     if (a->clock_hz) evt_reader_set_clock_hz(r, a->clock_hz);
+    evt_reader_set_range(r, &a->range);
+    set_profile_(r, a);
     *code = EXIT_OK_;
     return r;
 }
@@ -132,13 +218,13 @@ int cli_finish(evt_reader *r, evt_status last)
 {
     int code = EXIT_OK_;
     if (last != EVT_END && last != EVT_OK) {
-        fprintf(stderr, "evtrace: %s: %s\n", r->src.path, r->fail_msg);
+        cli_eprintf("evtrace: %s: %s\n", r->src.path, r->fail_msg);
         code = EXIT_DATA;
     }
     if (r->errors) code = EXIT_DATA;
     const char *why = evt_source_failure(&r->src);
     if (why) { /* the stream broke: a followed file shrank, a read failed */
-        fprintf(stderr, "evtrace: %s: %s\n", r->src.path, why);
+        cli_eprintf("evtrace: %s: %s\n", r->src.path, why);
         code = EXIT_INPUT;
     }
     return code;

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,49 +10,10 @@
 #include "cli.h"
 #include "evtrace/out.h"
 
-/* Interrupted (SIGINT, SIGTERM, SIGHUP): a temporary file is unlinked before the process dies
- * (unlink is async-signal-safe). A temporary directory cannot be walked safely from a handler: it
- * stays, under its .tmp- name and without a marker, so it never looks like a finished output. */
-static char g_sig_tmp[4096];     /* the temporary file to unlink, "" when none */
-static struct sigaction g_sig_old[3];
-static int g_sig_set[3];         /* our handler is installed for k_sigs[i] */
-static const int k_sigs[3] = {SIGINT, SIGTERM, SIGHUP};
-
-static void on_signal_(int sig)
-{
-    if (g_sig_tmp[0]) unlink(g_sig_tmp);
-    for (int i = 0; i < 3; i++)
-        if (k_sigs[i] == sig) sigaction(sig, &g_sig_old[i], NULL);
-    raise(sig); /* the previous disposition: terminate (an ignored signal never gets here) */
-}
-
-void cli_tmp_guard(const char *path)
-{
-    snprintf(g_sig_tmp, sizeof g_sig_tmp, "%s", path);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal_;
-    sigemptyset(&sa.sa_mask);
-    for (int i = 0; i < 3; i++) {
-        g_sig_set[i] = 0;
-        /* a signal ignored by the caller (nohup) stays ignored: it must not end the run */
-        if (sigaction(k_sigs[i], NULL, &g_sig_old[i]) != 0 || g_sig_old[i].sa_handler == SIG_IGN) continue;
-        g_sig_set[i] = sigaction(k_sigs[i], &sa, NULL) == 0;
-    }
-}
-
-void cli_tmp_unguard(void)
-{
-    for (int i = 0; i < 3; i++)
-        if (g_sig_set[i]) sigaction(k_sigs[i], &g_sig_old[i], NULL);
-    memset(g_sig_set, 0, sizeof g_sig_set);
-    g_sig_tmp[0] = '\0';
-}
-
 static void guard_tmp_(const cli_output *o, int on)
 {
-    if (o->is_dir || o->to_stdout) return;
-    if (on) cli_tmp_guard(o->tmp);
+    if (o->to_stdout) return;
+    if (on) cli_tmp_guard_dir(o->tmp, o->is_dir);
     else cli_tmp_unguard();
 }
 
@@ -154,9 +114,9 @@ const char *cli_output_path(const cli_output *o) { return o->tmp; }
 void cli_output_abort(cli_output *o)
 {
     if (o->to_stdout || !o->reserved) return;
-    guard_tmp_(o, 0);
     if (evt_out_remove_tree(o->tmp) != 0 && errno != ENOENT)
         cli_err(o->cmd, "cannot remove the temporary output %s: %s", o->tmp, strerror(errno));
+    guard_tmp_(o, 0); /* after the removal: a signal before it still removes the temporary */
     o->reserved = 0;
 }
 

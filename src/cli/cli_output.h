@@ -5,6 +5,8 @@
 #ifndef EVT_CLI_OUTPUT_H
 #define EVT_CLI_OUTPUT_H
 
+#include "cli_signal.h" /* the temporary output is guarded against signals */
+
 #define CLI_OUTPUT_MARKER ".evtrace-output" /* file inside every directory evtrace writes */
 
 typedef struct cli_output {
@@ -29,10 +31,5 @@ const char *cli_output_path(const cli_output *o);
 int cli_output_commit(cli_output *o);
 /* The writer failed: remove the temporary output (nothing at OUT changes). */
 void cli_output_abort(cli_output *o);
-
-/* Unlink the temporary file path if SIGINT, SIGTERM or SIGHUP ends the process before
- * cli_tmp_unguard (one file at a time; cli_output_begin/commit/abort use it for OUT's temporary). */
-void cli_tmp_guard(const char *path);
-void cli_tmp_unguard(void);
 
 #endif

@@ -3,22 +3,29 @@
  * -oOUT, combined short flags (-qo OUT), and `--` (everything after it is positional). No side
  * effects beyond filling the struct and printing errors to stderr, so it can be fuzzed.
  *
- * To add an option: one row in k_opts (name, short letter or 0, argument placeholder or NULL,
- * the OPT_* bit of the commands that accept it, help) and one case in apply_(). */
+ * To add an option: one row in options.def (the one option table: --help, the man page and the
+ * bash completion come from it) and one case in apply_(). */
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "evtrace/reader.h"
+#include "host/kernels/kernel_profile.h"
 
 /* Option ids (getopt_long's `val`): printable short letters, or values past 256 for long-only. */
 enum {
-    ID_HELP = 'h', ID_OUT = 'o', ID_QUIET = 'q',
-    ID_FORMAT = 256, ID_JSON, ID_TO, ID_FORCE, ID_FOLLOW, ID_LISTEN, ID_IDLE_EXIT,
-    ID_SERIAL, ID_BAUD, ID_OFFSET, ID_BASE_ADDRESS, ID_CLOCK_HZ, ID_TRACE_ID, ID_LABEL, ID_CLUSTER, ID_DATABASE,
-    ID_WINDOW, ID_CONNECT, ID_GDB, ID_RTT, ID_ELF, ID_PORT, ID_BIND, ID_VIEW_BYTES,
+    ID_LONG_BASE_ = 255,
+#define CLI_OPT(id, name, shortopt, arg, need, help) ID_##id##_LONG_,
+#include "options.def"
+#undef CLI_OPT
     ID_READER_OPT /* ID_READER_OPT + i: the i-th reader option found */
+};
+/* The id of a row: its short letter when it has one. */
+enum {
+#define CLI_OPT(id, name, shortopt, arg, need, help) ID_##id = (shortopt) ? (shortopt) : ID_##id##_LONG_,
+#include "options.def"
+#undef CLI_OPT
 };
 
 typedef struct cli_opt {
@@ -31,55 +38,20 @@ typedef struct cli_opt {
 } cli_opt;
 
 static const cli_opt k_opts[] = {
-    {"help", ID_HELP, NULL, 0, "this help"},
-    {"format", ID_FORMAT, "NAME", 0, "force a reader instead of auto-detection"},
-    {"json", ID_JSON, NULL, OPT_JSON, "machine-readable output (see docs/json-contract.md)"},
-    {"output", ID_OUT, "OUT", OPT_OUTPUT, "output path; - writes to standard output where the kind allows"},
-    {"force", ID_FORCE, NULL, OPT_OUTPUT, "replace OUT even if it is not a file or an evtrace output directory"},
-    {"to", ID_TO, "KIND", OPT_TO, "output kind (default: from OUT's extension)"},
-    {"quiet", ID_QUIET, NULL, OPT_QUIET, "no progress or summary on stderr"},
-    {"follow", ID_FOLLOW, NULL, OPT_FOLLOW,
-     "decode as data arrives: a growing FILE, a pipe, or - (stdin);\n"
-     "one line per event, flushed (stream formats such as rkh)"},
-    {"listen", ID_LISTEN, "[HOST:]PORT", OPT_FOLLOW,
-     "accept one TCP connection on HOST:PORT (default host 127.0.0.1;\n"
-     "0.0.0.0 or [::] for every interface) and decode it as it arrives"},
-    {"serial", ID_SERIAL, "DEV", OPT_FOLLOW, "read the serial device DEV (raw 8N1, set by evtrace) as it arrives"},
-    {"baud", ID_BAUD, "N", OPT_FOLLOW, "with --serial: line speed (default: leave the device's)"},
-    {"connect", ID_CONNECT, "HOST:PORT", OPT_FOLLOW,
-     "read the TCP stream of HOST:PORT as it arrives (a probe's RTT server:\n"
-     "OpenOCD, pyOCD, J-Link; any TCP byte stream); no reconnect"},
-    {"gdb", ID_GDB, "HOST:PORT", OPT_FOLLOW,
-     "read the target's RTT up buffer through the GDB server at HOST:PORT\n"
-     "(OpenOCD, pyOCD, J-Link, QEMU -gdb); with --rtt"},
-    {"rtt", ID_RTT, "[ADDR]", OPT_FOLLOW,
-     "with --gdb: the RTT control block is at ADDR, or is searched for in\n"
-     "ADDR:LEN, or (no value) found by --elf's _SEGGER_RTT or in 0x20000000:64K"},
-    {"elf", ID_ELF, "FILE", OPT_FOLLOW, "with --gdb --rtt: the firmware ELF; its _SEGGER_RTT symbol locates the block"},
-    {"port", ID_PORT, "N", OPT_LIVE, "the live view's HTTP port (default: a free one, printed)"},
-    {"bind", ID_BIND, "ADDR", OPT_LIVE, "the live view's address (default 127.0.0.1: this machine only)"},
-    {"view-bytes", ID_VIEW_BYTES, "N", OPT_LIVE,
-     "the live page shows the stream's first 4 KiB and its newest N bytes\n(default 1048576; the file keeps everything)"},
-    {"idle-exit", ID_IDLE_EXIT, "SECONDS", OPT_FOLLOW,
-     "on a stream (--follow, --listen, --serial, -): stop after SECONDS\nwithout new data"},
-    {"clock-hz", ID_CLOCK_HZ, "HZ",  0,
-     "the trace's tick rate in Hz (e.g. 1000 or 168e6): times become ns;\noverrides the rate the trace carries"},
-    {"offset", ID_OFFSET, "BYTES", 0, "the trace starts BYTES into FILE (or into a HEX/S-record image)"},
-    {"base-address", ID_BASE_ADDRESS, "ADDR", 0,
-     "Intel HEX / S-record dump: the trace starts at target address ADDR\n(default: the lowest address in the dump)"},
-    {"trace-id", ID_TRACE_ID, "ID", OPT_CH_LOAD,
-     "--to clickhouse: the trace's id (letters, digits, . _ : -; at most 64);\n"
-     "once per FILE, in order (default: a random UUID per FILE)"},
-    {"label", ID_LABEL, "KEY=VALUE", OPT_CH_LOAD, "--to clickhouse: a label on every row (repeatable), e.g. board=b7"},
-    {"cluster", ID_CLUSTER, "NAME", OPT_CH_SCHEMA, "local tables ON CLUSTER NAME and Distributed tables over them"},
-    {"database", ID_DATABASE, "DB", OPT_CH_SCHEMA, "the database (default: evtrace)"},
-    {"window", ID_WINDOW, "DUR", OPT_WINDOW,
-     "CPU-load window of the analyses: 1ms, 500us, 250ns, 2s, or a number\nof the trace's time units (default: automatic)"},
+#define CLI_OPT(id, name, shortopt, arg, need, help) {name, ID_##id, arg, need, help},
+#include "options.def"
+#undef CLI_OPT
 };
 #define NOPTS (sizeof k_opts / sizeof k_opts[0])
 #define MAX_READER_OPTS 32 /* reader-declared options taken into the getopt table */
 
-static int accepts_(const cli_command *c, const cli_opt *o) { return o->need == 0 || (c->opts & o->need); }
+/* need 0: the commands that read a trace (not OPT_NO_FILE ones); OPT_ANY: every command. */
+static int accepts_(const cli_command *c, const cli_opt *o)
+{
+    if (o->need & OPT_ANY) return 1;
+    if (o->need == 0) return !(c->opts & OPT_NO_FILE);
+    return (c->opts & o->need) != 0;
+}
 /* A placeholder wholly in brackets ("[ADDR]", not "[HOST:]PORT"): the value is optional (--opt=VALUE). */
 static int optional_(const cli_opt *o) { size_t n = strlen(o->arg); return o->arg[0] == '[' && o->arg[n - 1] == ']'; }
 
@@ -90,6 +62,19 @@ static const evt_reader_option *reader_opt_(size_t i)
         for (const evt_reader_option *op = evt_reader_at(k)->options; op && op->name; op++)
             if (i-- == 0) return op;
     return NULL;
+}
+
+size_t cli_option_count(void) { return NOPTS; }
+
+int cli_option_row(size_t i, const cli_command *c, cli_option_info *out)
+{
+    if (i >= NOPTS) return 0;
+    const cli_opt *op = &k_opts[i];
+    out->name = op->name;
+    out->shortopt = op->id < 256 ? op->id : 0;
+    out->arg = op->arg;
+    out->help = op->help;
+    return c ? accepts_(c, op) : 1;
 }
 
 void cli_print_options(const cli_command *c, FILE *o)
@@ -114,6 +99,41 @@ static int value_error_(const cli_command *c, const char *opt, const char *want,
 {
     cli_err(c->name, "--%s needs %s, not '%s'", opt, want, val);
     return EXIT_USAGE;
+}
+
+/* --begin/--end WHEN: "#N" (event index), a number with s/ms/us/ns (ns), or a plain whole number
+ * (ticks). Returns 1 when valid. */
+static int parse_when_(const char *s, int *kind, uint64_t *v)
+{
+    char *end;
+    errno = 0;
+    if (s[0] == '#') {
+        if (!s[1] || s[1] == '-' || s[1] == '+') return 0;
+        unsigned long long n = strtoull(s + 1, &end, 10);
+        if (*end || errno) return 0;
+        *kind = EVT_RANGE_INDEX;
+        *v = n;
+        return 1;
+    }
+    if (!*s || s[0] == '-' || s[0] == '+') return 0;
+    double x = strtod(s, &end);
+    if (errno || end == s || !(x >= 0)) return 0;
+    static const struct { const char *unit; double ns; } k_units[] = {{"s", 1e9}, {"ms", 1e6}, {"us", 1e3}, {"ns", 1}};
+    if (!*end) { /* ticks: a whole number */
+        if (x != (double)(uint64_t)x || x >= 1.8e19) return 0;
+        *kind = EVT_RANGE_TICKS;
+        *v = strtoull(s, NULL, 10);
+        return 1;
+    }
+    for (size_t i = 0; i < sizeof k_units / sizeof k_units[0]; i++)
+        if (strcmp(end, k_units[i].unit) == 0) {
+            double ns = x * k_units[i].ns;
+            if (ns >= 1.8e19) return 0;
+            *kind = EVT_RANGE_NS;
+            *v = (uint64_t)(ns + 0.5);
+            return 1;
+        }
+    return 0;
 }
 
 /* Apply one parsed option; returns 0 or an exit code. */
@@ -175,6 +195,17 @@ static int apply_(const cli_command *c, int id, const char *val, cli_args *a)
         a->clock_hz = (uint64_t)hz;
         break;
     }
+    case ID_KERNEL: {
+        const evt_kernel_profile *p = evt_kernel_profile_by_name(val);
+        if (!p) return value_error_(c, "kernel", "a kernel profile name (generic, utkernel, threadx, rkh, windows, ...)", val);
+        a->kernel = (int)p->id + 1;
+        break;
+    }
+    case ID_PRIO_ORDER:
+        if (strcmp(val, "lower") == 0) a->prio_order = 1;
+        else if (strcmp(val, "higher") == 0) a->prio_order = 2;
+        else return value_error_(c, "priority-order", "lower or higher", val);
+        break;
     case ID_TRACE_ID:
         if (a->ntrace_id >= (int)(sizeof a->trace_id / sizeof a->trace_id[0])) { cli_err(c->name, "too many --trace-id"); return EXIT_USAGE; }
         a->trace_id[a->ntrace_id++] = val;
@@ -185,12 +216,46 @@ static int apply_(const cli_command *c, int id, const char *val, cli_args *a)
         a->label[a->nlabel++] = val;
         break;
     case ID_CLUSTER: a->cluster = val; break;
+    case ID_USER: a->user = val; break;
+    case ID_PASSWORD_FILE: a->password_file = val; break;
+    case ID_CA_FILE: a->ca_file = val; break;
+    case ID_INSECURE: a->insecure = 1; break;
     case ID_DATABASE: a->database = val; break;
+    case ID_BEGIN:
+    case ID_END: {
+        int kind;
+        uint64_t v;
+        if (!parse_when_(val, &kind, &v))
+            return value_error_(c, id == ID_BEGIN ? "begin" : "end", "a time (1.5s, 250ms, 10us, 100ns), ticks, or #INDEX", val);
+        if (id == ID_BEGIN) { a->range.has_begin = 1; a->range.begin_kind = kind; a->range.begin = v; }
+        else { a->range.has_end = 1; a->range.end_kind = kind; a->range.end = v; }
+        break;
+    }
+    case ID_TIMEOUT: {
+        char *end;
+        double secs = strtod(val, &end);
+        if (!*val || *end || !(secs > 0) || secs > 1.0e6) return value_error_(c, "timeout", "a number of seconds above 0", val);
+        a->timeout_s = secs;
+        a->has_timeout = 1;
+        break;
+    }
+    case ID_MAX_ROWS: {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(val, &end, 10);
+        if (!*val || *end || errno || val[0] == '-') return value_error_(c, "max-rows", "a row count (0: no cap)", val);
+        a->max_rows = v;
+        a->has_max_rows = 1;
+        break;
+    }
     case ID_IDLE_EXIT: {
         char *end;
         double secs = strtod(val, &end);
         if (!*val || *end || !(secs >= 0) || secs > 4.0e6) return value_error_(c, "idle-exit", "a number of seconds", val);
-        a->idle_exit_ms = (unsigned)(secs * 1000.0);
+        /* milliseconds, rounded up: 0.0004 is a limit of 1 ms (the resolution), never "no limit";
+         * only 0 itself means no limit */
+        double ms = secs * 1000.0;
+        a->idle_exit_ms = (unsigned)ms + ((double)(unsigned)ms < ms ? 1u : 0u);
         break;
     }
     default: {
@@ -256,7 +321,7 @@ int cli_parse(const cli_command *c, int argc, char **argv, cli_args *a)
     }
     shorts[ns] = '\0';
     const evt_reader_option *rop;
-    for (size_t i = 0; n < NOPTS + MAX_READER_OPTS && (rop = reader_opt_(i)) != NULL; i++) {
+    for (size_t i = 0; !(c->opts & OPT_NO_FILE) && n < NOPTS + MAX_READER_OPTS && (rop = reader_opt_(i)) != NULL; i++) {
         int dup = 0; /* two readers declaring the same option: one getopt entry */
         for (size_t k = 0; k < n; k++) dup |= strcmp(lo[k].name, rop->name) == 0;
         if (!dup) lo[n++] = (struct option){rop->name, required_argument, NULL, ID_READER_OPT + (int)i};
@@ -315,6 +380,10 @@ int cli_parse(const cli_command *c, int argc, char **argv, cli_args *a)
     } else if (!a->file) { cli_err(c->name, "missing FILE (try: evtrace %s --help)", c->name); return EXIT_USAGE; }
     if (a->nextra < c->min_extra || a->nextra > c->max_extra) {
         cli_err(c->name, "wrong number of arguments (try: evtrace %s --help)", c->name);
+        return EXIT_USAGE;
+    }
+    if (a->range.has_begin && a->range.has_end && a->range.begin_kind == a->range.end_kind && a->range.begin > a->range.end) {
+        cli_err(c->name, "--begin is after --end: no event could be kept");
         return EXIT_USAGE;
     }
     if (a->format && !evt_reader_find(a->format)) {

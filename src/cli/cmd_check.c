@@ -7,6 +7,7 @@ static int run(const cli_args *a)
     int code;
     evt_reader *r = cli_open(a, &code);
     if (!r) return code;
+    evt_reader_set_text_safe(r, 1);
     evt_event ev;
     evt_status st;
     while ((st = evt_reader_next(r, &ev)) == EVT_OK) {
@@ -14,10 +15,10 @@ static int run(const cli_args *a)
     code = cli_finish(r, st);
     unsigned long long errs = (unsigned long long)r->errors + (st != EVT_END);
     if (code == 0)
-        printf("%s: OK: %s, %llu events, %llu lost\n", a->file, r->desc->name,
+        printf("%s: OK: %s, %llu events, %llu lost\n", cli_safe(a->file), r->desc->name,
                (unsigned long long)r->events, (unsigned long long)r->lost);
     else
-        printf("%s: %llu error%s (%s, %llu events decoded, %llu lost)\n", a->file, errs, errs == 1 ? "" : "s",
+        printf("%s: %llu error%s (%s, %llu events decoded, %llu lost)\n", cli_safe(a->file), errs, errs == 1 ? "" : "s",
                r->desc->name, (unsigned long long)r->events, (unsigned long long)r->lost);
     evt_reader_close(r);
     return code;

@@ -5,21 +5,50 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include "cli.h"
 #include "cli_output.h"
 #include "cli_progress.h"
 #include "convert_clickhouse.h"
 #include "evtrace/exporter.h"
 
-static const evt_exporter_desc *kind_of_(const cli_args *a)
+/* Output kinds by OUT's extension (case does not matter; a directory's trailing / is ignored). */
+static const struct { const char *ext, *kind; } k_ext[] = {
+    {".json", "chrome"}, {".pftrace", "perfetto"}, {".perfetto-trace", "perfetto"}, {".sqlite", "sqlite"},
+    {".sqlite3", "sqlite"}, {".db", "sqlite"}, {".ctf", "ctf"}, {".html", "html"}, {".htm", "html"},
+};
+
+/* The kind OUT's name says, or NULL. */
+static const char *kind_of_name_(const char *out)
 {
-    const evt_exporter_desc *x = a->to ? evt_exporter_find(a->to) : evt_exporter_for_path(a->out);
+    if (strncmp(out, "http://", 7) == 0 || strncmp(out, "https://", 8) == 0) return "clickhouse";
+    size_t n = strlen(out);
+    while (n > 1 && out[n - 1] == '/') n--;
+    for (size_t i = 0; i < sizeof k_ext / sizeof k_ext[0]; i++) {
+        size_t el = strlen(k_ext[i].ext);
+        if (n > el && strncasecmp(out + n - el, k_ext[i].ext, el) == 0) return k_ext[i].kind;
+    }
+    return NULL;
+}
+
+/* The output kind: --to, else OUT's extension; "html" is the report (evtrace report). A --to
+ * that disagrees with the extension is done as asked, with a warning. NULL: error printed. */
+static const evt_exporter_desc *kind_of_(const cli_args *a, int *html)
+{
+    const char *named = kind_of_name_(a->out);
+    const char *kind = a->to ? a->to : named;
+    *html = kind && (strcmp(kind, "html") == 0 || strcmp(kind, "report") == 0);
+    if (a->to && named && strcmp(a->to, named) != 0 && !(*html && strcmp(named, "html") == 0) && strcmp(a->out, "-") != 0)
+        cli_err("convert", "warning: %s: the name says %s but --to says %s: writing %s as asked", a->out, named, a->to,
+                a->to);
+    if (*html) return NULL;
+    const evt_exporter_desc *x = kind ? evt_exporter_find(kind) : evt_exporter_for_path(a->out);
     if (x) return x;
     if (a->to) cli_err("convert", "unknown output kind '%s'", a->to);
     else cli_err("convert", "cannot tell the output kind from '%s': give --to KIND", a->out);
     fprintf(stderr, "kinds:");
     for (size_t i = 0; i < evt_exporter_count(); i++) fprintf(stderr, " %s", evt_exporter_at(i)->name);
-    fputc('\n', stderr);
+    fprintf(stderr, " html (the report)\n");
     return NULL;
 }
 
@@ -69,7 +98,9 @@ static int export_(const cli_args *a, const evt_exporter_desc *x, evt_reader *r,
 static int run(const cli_args *a)
 {
     if (!a->out) { cli_err("convert", "missing -o OUT"); return EXIT_USAGE; }
-    const evt_exporter_desc *x = kind_of_(a);
+    int html = 0;
+    const evt_exporter_desc *x = kind_of_(a, &html);
+    if (html) return cli_cmd_report.run(a); /* -o x.html: the HTML report */
     if (!x) return EXIT_USAGE;
     if (strcmp(x->name, "clickhouse") == 0) return cli_convert_clickhouse(a); /* a server, FILE... */
     if (a->nextra || a->ntrace_id || a->nlabel) {
@@ -79,17 +110,28 @@ static int run(const cli_args *a)
     cli_output out;
     int code = cli_output_begin(&out, "convert", a->out, x->is_dir, x->streams, a->force);
     if (code) return code;
+    int live = cli_is_live(a) && cli_live_arm() == 0; /* Ctrl-C ends the stream, not the capture */
     evt_reader *r = cli_open(a, &code);
-    if (!r) { cli_output_abort(&out); return code; }
+    if (!r) {
+        cli_output_abort(&out);
+        if (live) cli_live_disarm();
+        return code;
+    }
     evt_status last = EVT_END;
     code = export_(a, x, r, cli_output_path(&out), &last);
     if (code == 0) code = cli_output_commit(&out);
     else cli_output_abort(&out);
+    int stopped = live ? cli_live_stopped() : 0;
+    if (live) cli_live_disarm();
     if (code == 0) {
         code = cli_finish(r, last);
-        if (!a->quiet)
-            fprintf(stderr, "evtrace convert: wrote %s (%s, %llu events)\n", out.to_stdout ? "standard output" : a->out,
-                    x->name, (unsigned long long)r->events);
+        const char *where = out.to_stdout ? "standard output" : a->out;
+        if (stopped) /* always said, even with -q: the user ended the capture and must see what it kept */
+            cli_eprintf("evtrace convert: stopped by %s: kept %llu events in %s (%s)\n", cli_signal_name(stopped),
+                    (unsigned long long)r->events, cli_safe(where), x->name);
+        else if (!a->quiet)
+            cli_eprintf("evtrace convert: wrote %s (%s, %llu events)\n", cli_safe(where), x->name,
+                    (unsigned long long)r->events);
     }
     evt_reader_close(r);
     return code;
@@ -98,16 +140,20 @@ static int run(const cli_args *a)
 const cli_command cli_cmd_convert = {
     "convert", "FILE -o OUT [--to KIND] [--force]  |  FILE... --to clickhouse -o URL",
     "convert to a viewer format (chrome JSON, ...) or load into ClickHouse",
-    "Streams every event of FILE into OUT. The kind comes from --to or from OUT's extension\n"
-    "(.json: Chrome trace-event JSON, which ui.perfetto.dev and chrome://tracing open).\n"
+    "Streams every event of FILE into OUT. The kind comes from --to or from OUT's extension:\n"
+    ".json chrome (trace-event JSON: ui.perfetto.dev, chrome://tracing), .pftrace or\n"
+    ".perfetto-trace perfetto, .sqlite/.db sqlite, .ctf ctf (a directory), .html the report\n"
+    "(as `evtrace report`), http(s):// clickhouse; a --to that disagrees with it is warned about.\n"
     "OUT is written under a temporary name beside it and renamed when complete. An existing OUT\n"
     "is replaced only if it is a regular file or a directory evtrace wrote (it holds a\n"
     ".evtrace-output marker); --force replaces other directories and symbolic links too.\n"
     "-o - writes to standard output (chrome, perfetto; not ctf, a directory, nor sqlite).\n"
     "--follow, --listen, --serial decode a live stream as it arrives; OUT is complete when the\n"
-    "stream ends (the writer closes, or --idle-exit passes).\n"
-    "--to clickhouse -o http://HOST:PORT/?database=DB loads each FILE as one trace into a\n"
+    "stream ends (the writer closes, or --idle-exit passes), or at Ctrl-C (SIGINT, SIGTERM,\n"
+    "SIGHUP): OUT keeps what arrived and the count is printed; a second signal abandons OUT.\n"
+    "--to clickhouse -o http[s]://HOST:PORT/?database=DB loads each FILE as one trace into a\n"
     "ClickHouse server (tables from `evtrace clickhouse-schema`), every row with its --trace-id\n"
-    "and the --label KEY=VALUE pairs; see docs/clickhouse.md.",
-    OPT_OUTPUT | OPT_TO | OPT_QUIET | OPT_FOLLOW | OPT_CH_LOAD, 0, 63, run,
+    "and the --label KEY=VALUE pairs; credentials from $CLICKHOUSE_USER/$CLICKHOUSE_PASSWORD or\n"
+    "--user/--password-file; https verifies the server (--ca-file, --insecure); see docs/clickhouse.md.",
+    OPT_OUTPUT | OPT_TO | OPT_QUIET | OPT_FOLLOW | OPT_CH_LOAD | OPT_TIMEOUT, 0, 63, run,
 };

@@ -33,6 +33,7 @@ static int run(const cli_args *a)
     int code;
     evt_reader *r = cli_open(a, &code);
     if (!r) return code;
+    evt_reader_set_text_safe(r, !a->json); /* text lines: no raw control byte from the trace */
     evt_json j;
     evt_json_init(&j, stdout, 0);
     evt_event ev;

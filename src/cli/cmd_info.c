@@ -1,6 +1,7 @@
 /* evtrace info: what the file is (format, layout, counts, objects), as text or one JSON object. */
 #include <stdio.h>
 #include "cli.h"
+#include "host/kernels/kernel_profile.h"
 #include "evtrace/json.h"
 
 static int run(const cli_args *a)
@@ -8,6 +9,7 @@ static int run(const cli_args *a)
     int code;
     evt_reader *r = cli_open(a, &code);
     if (!r) return code;
+    evt_reader_set_text_safe(r, !a->json); /* text lines: no raw control byte from the trace */
     evt_event ev;
     evt_status st;
     while ((st = evt_reader_next(r, &ev)) == EVT_OK) {
@@ -30,13 +32,18 @@ static int run(const cli_args *a)
         evt_json_kstr(&j, "clock_source", evt_clock_source_name(evt_reader_clock_source(r)));
         evt_json_kstr(&j, "time_unit", r->clock_hz ? "ns" : "ticks");
         evt_json_kstr(&j, "container", evt_dump_kind_name(r->src.dump)); /* binary, ihex, srec */
+        /* what kinds of fact the trace holds, and the kernel profile it is decoded with */
+        evt_json_key(&j, "capabilities");
+        evt_reader_caps_json(r, &j);
+        evt_json_kstr(&j, "kernel", evt_reader_profile(r)->name);
+        evt_json_kstr(&j, "priority_order", evt_reader_higher_prio_wins(r) ? "higher_wins" : "lower_wins");
         if (r->src.dump != EVT_DUMP_BINARY) evt_json_ku64(&j, "image_address", r->src.image_addr);
         if (r->src.file_off) evt_json_ku64(&j, "file_offset", r->src.file_off);
         if (r->desc->info) r->desc->info(r->state, &j);
         evt_json_obj_end(&j);
         fputc('\n', stdout);
     } else {
-        printf("file:     %s (%llu bytes)\n", a->file, (unsigned long long)r->src.size);
+        printf("file:     %s (%llu bytes)\n", cli_safe(a->file), (unsigned long long)r->src.size);
         if (r->src.dump != EVT_DUMP_BINARY)
             printf("dump:     %s, trace at target address 0x%llx (offsets below are from there)\n",
                    evt_dump_kind_name(r->src.dump), (unsigned long long)r->src.image_addr);
@@ -51,6 +58,11 @@ static int run(const cli_args *a)
             printf("clock:    %llu Hz (%s)\n", (unsigned long long)r->clock_hz,
                    evt_reader_clock_source(r) == EVT_CLOCK_USER ? "--clock-hz" : "from the trace");
         else printf("clock:    ticks, unknown rate (give it with --clock-hz HZ)\n");
+        char caps[160];
+        evt_reader_caps_text(r, caps, sizeof caps);
+        printf("capabilities: %s\n", caps);
+        printf("kernel:   %s (%s priority number wins)\n", evt_reader_profile(r)->name,
+               evt_reader_higher_prio_wins(r) ? "higher" : "lower");
         if (r->desc->info_text) r->desc->info_text(r->state, stdout);
     }
     code = cli_finish(r, st);

@@ -7,16 +7,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "cli.h"
 #include "cli_output.h"
 #include "cli_progress.h"
 #include "evtrace/exporter.h"
 #include "evtrace/json.h"
+#include "host/safe_text.h"
+#include "host/timeline/tl_rows.h"
 #include "query_guard.h"
 
 static int is_sqlite_file(const char *path)
 {
+    struct stat st; /* only a regular file: a FIFO's bytes belong to the trace reader */
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
     char head[16];
     FILE *f = fopen(path, "rb");
     if (!f) return 0;
@@ -72,7 +78,9 @@ static void print_row_text(sqlite3_stmt *q, int ncol)
             const unsigned char *b = sqlite3_column_blob(q, i);
             for (int k = 0; k < sqlite3_column_bytes(q, i); k++) printf("%02x", b[k]);
         } else if (sqlite3_column_type(q, i) != SQLITE_NULL) {
-            fputs((const char *)sqlite3_column_text(q, i), stdout);
+            /* terminal-safe: a tab or newline inside a value cannot shift columns or forge rows */
+            const char *v = (const char *)sqlite3_column_text(q, i); /* before _bytes: its length in UTF-8 */
+            evt_text_fput(v, (size_t)sqlite3_column_bytes(q, i), stdout);
         }
     }
     putchar('\n');
@@ -101,10 +109,48 @@ static void print_row_json(sqlite3_stmt *q, int ncol)
     putchar('\n');
 }
 
+#define QUERY_TIMEOUT_S 60.0        /* --timeout default */
+#define QUERY_MAX_ROWS 1000000ull    /* --max-rows default */
+
+static double now_s_(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The deadline: SQLite calls this every QUERY_PROGRESS_OPS virtual-machine steps; non-zero
+ * interrupts the statement (SQLITE_INTERRUPT). */
+#define QUERY_PROGRESS_OPS 10000
+static int past_deadline_(void *user)
+{
+    const double *deadline = user;
+    return now_s_() > *deadline;
+}
+
+/* "file:" URI of path with %, ?, # escaped, opened immutable (nothing is ever written beside the
+ * database: no -wal, -shm nor -journal). Returns 0 when it does not fit. */
+static int immutable_uri_(const char *path, char *uri, size_t cap)
+{
+    size_t o = (size_t)snprintf(uri, cap, "file:");
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if (o + 4 >= cap) return 0;
+        if (*p == '%' || *p == '?' || *p == '#') o += (size_t)snprintf(uri + o, cap - o, "%%%02X", *p);
+        else uri[o++] = (char)*p;
+    }
+    return snprintf(uri + o, cap - o, "?immutable=1") < (int)(cap - o);
+}
+
 static int run_sql(const cli_args *a, const char *db_path)
 {
     sqlite3 *db = NULL;
-    if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+    char uri[8300], wal[4200];
+    if (!immutable_uri_(db_path, uri, sizeof uri)) { cli_err("query", "%s: path too long", a->file); return EXIT_USAGE; }
+    struct stat wst;
+    if (snprintf(wal, sizeof wal, "%s-wal", db_path) < (int)sizeof wal && stat(wal, &wst) == 0 && wst.st_size > 0)
+        cli_err("query", "warning: %s holds changes not yet checkpointed into the database; they are not read "
+                "(the database is opened immutable, so nothing is written beside it)", wal);
+    if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) != SQLITE_OK) {
         cli_err("query", "%s: %s", a->file, db ? sqlite3_errmsg(db) : "cannot open");
         sqlite3_close(db);
         return EXIT_INPUT;
@@ -116,6 +162,10 @@ static int run_sql(const cli_args *a, const char *db_path)
     }
     const char *sql = a->extra[0];
     int code = EXIT_OK_;
+    double limit_s = a->has_timeout ? a->timeout_s : QUERY_TIMEOUT_S;
+    double deadline = now_s_() + limit_s;
+    sqlite3_progress_handler(db, QUERY_PROGRESS_OPS, past_deadline_, &deadline);
+    uint64_t max_rows = a->has_max_rows ? a->max_rows : QUERY_MAX_ROWS, rows = 0;
     while (sql && *sql) {
         sqlite3_stmt *q = NULL;
         const char *tail = NULL;
@@ -134,15 +184,26 @@ static int run_sql(const cli_args *a, const char *db_path)
         }
         int ncol = sqlite3_column_count(q);
         if (!a->json && ncol > 0) {
-            for (int i = 0; i < ncol; i++) printf("%s%s", i ? "\t" : "", sqlite3_column_name(q, i));
+            for (int i = 0; i < ncol; i++) printf("%s%s", i ? "\t" : "", cli_safe(sqlite3_column_name(q, i)));
             putchar('\n');
         }
         int rc;
         while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+            if (max_rows && rows == max_rows) {
+                cli_err("query", "stopped after %llu rows (--max-rows %llu): the result is incomplete",
+                        (unsigned long long)rows, (unsigned long long)max_rows);
+                rc = SQLITE_DONE;
+                code = EXIT_DATA;
+                break;
+            }
+            rows++;
             if (a->json) print_row_json(q, ncol);
             else print_row_text(q, ncol);
         }
-        if (rc != SQLITE_DONE) {
+        if (rc == SQLITE_INTERRUPT) {
+            cli_err("query", "stopped after %g s (--timeout %g): the result is incomplete", limit_s, limit_s);
+            code = EXIT_DATA;
+        } else if (rc != SQLITE_DONE) {
             cli_err("query", "SQL error: %s", sqlite3_errmsg(db));
             code = EXIT_USAGE;
         }
@@ -173,11 +234,27 @@ static int run(const cli_args *a)
     return code;
 }
 
+/* The tables, from the exporter's own registry (tl_tables.def) plus its fixed ones. */
+static void tables_help_(FILE *o)
+{
+    fprintf(o, "Tables (docs/sqlite.md):");
+    int col = 8;
+    static const char *const fixed[] = {"meta", "lost", "spans (a view)"};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0] + EVT_TL_T_COUNT_; i++) {
+        const char *name = i < 3 ? fixed[i] : evt_tl_table_at((evt_tl_table)(i - 3))->name;
+        if (col + strlen(name) + 2 > 96) { fprintf(o, "\n "); col = 0; }
+        col += fprintf(o, " %s%s", name, i + 1 < sizeof fixed / sizeof fixed[0] + EVT_TL_T_COUNT_ ? "," : "\n");
+    }
+}
+
 const cli_command cli_cmd_query = {
-    "query", "[--json] FILE \"SQL\"", "run SQL on a trace (tables events, contexts, objects, lost, spans)",
+    "query", "[--json] [--timeout SECONDS] [--max-rows N] FILE \"SQL\"",
+    "run SQL on a trace (tables events, contexts, objects, lost, spans, ...)",
     "Runs SQL (one or more statements) on FILE: a database from `convert --to sqlite`, or any trace,\n"
     "which is converted into a temporary database first. Prints a header line and tab-separated\n"
-    "rows, or JSON Lines with --json. Tables: meta, events, contexts, objects, lost, spans (see\n"
-    "docs/exports.md). Example: evtrace query t.trx \"SELECT name, count(*) FROM events GROUP BY 1\"",
-    OPT_JSON | OPT_QUIET, 1, 1, run,
+    "rows, or JSON Lines with --json. The SQL only reads: the database is opened immutable (nothing\n"
+    "is written beside it, not even -wal/-shm files), stops after --timeout SECONDS (default 60)\n"
+    "and after --max-rows N rows (default 1000000); either stop says so and exits 1.\n"
+    "Example: evtrace query t.trx \"SELECT name, count(*) FROM events GROUP BY 1\"",
+    OPT_JSON | OPT_QUIET | OPT_TIMEOUT | OPT_QUERY, 1, 1, run, tables_help_,
 };

@@ -20,7 +20,7 @@ static int write_page_(const char *path, evt_report *rep, evt_reader *r)
     return ok;
 }
 
-static int run(const cli_args *a)
+static int run_(const cli_args *a)
 {
     if (!a->out) { cli_err("report", "missing -o OUT.html"); return EXIT_USAGE; }
     evt_an_config cfg = {0, 0, EVT_AN_PRIO_AUTO};
@@ -41,6 +41,7 @@ static int run(const cli_args *a)
     info.clock_hz = r->clock_hz;
     info.clock_source = evt_clock_source_name(r->clock_hz ? evt_reader_clock_source(r) : EVT_CLOCK_UNKNOWN);
     info.an = &cfg;
+    info.reader = r;
     evt_report *rep = evt_report_new(&info);
     if (!rep) {
         cli_err("report", "out of memory");
@@ -78,13 +79,26 @@ static int run(const cli_args *a)
     } else {
         int c2 = cli_output_commit(&out);
         if (c2) code = c2;
+        else if (cli_live_stopped()) /* Ctrl-C ended a live input: always said */
+            cli_eprintf("evtrace report: stopped by %s: kept %llu events in %s\n", cli_signal_name(cli_live_stopped()),
+                        (unsigned long long)evt_report_events(rep), out.to_stdout ? "standard output" : a->out);
         else if (!a->quiet)
-            fprintf(stderr, "evtrace report: wrote %s (%llu events, %u contexts)\n",
+            cli_eprintf("evtrace report: wrote %s (%llu events, %u contexts)\n",
                     out.to_stdout ? "standard output" : a->out, (unsigned long long)evt_report_events(rep),
                     evt_report_contexts(rep));
     }
     evt_report_free(rep);
     evt_reader_close(r);
+    return code;
+}
+
+/* A live input (stdin, a FIFO, or --listen/--serial through convert -o x.html): the first Ctrl-C
+ * ends the input and the page is written with what arrived (cli_signal.h). */
+static int run(const cli_args *a)
+{
+    int live = cli_is_live(a) && cli_live_arm() == 0;
+    int code = run_(a);
+    if (live) cli_live_disarm();
     return code;
 }
 

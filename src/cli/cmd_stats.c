@@ -20,6 +20,7 @@ static int run(const cli_args *a)
     int code;
     evt_reader *r = cli_open(a, &code);
     if (!r) return code;
+    evt_reader_set_text_safe(r, !a->json); /* text lines: no raw control byte from the trace */
     evt_stats s;
     if (!evt_stats_init(&s, r->clock_hz) || !evt_stats_enable_analyses(&s, &cfg)) {
         cli_err("stats", "out of memory");
@@ -27,6 +28,7 @@ static int run(const cli_args *a)
         evt_reader_close(r);
         return EXIT_INPUT;
     }
+    s.reader = r;
     evt_event ev;
     evt_status st;
     cli_progress prog;
@@ -50,7 +52,7 @@ static int run(const cli_args *a)
         evt_stats_json(&s, &j, r->desc->name, a->file, r->errors);
         putchar('\n');
     } else {
-        evt_stats_text(&s, stdout, r->desc->name, a->file, r->errors);
+        evt_stats_text(&s, stdout, r->desc->name, cli_safe(a->file), r->errors);
     }
     if (s.oom) { cli_err("stats", "out of memory: results incomplete"); code = EXIT_INPUT; }
     evt_stats_free(&s);

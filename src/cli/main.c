@@ -12,7 +12,7 @@ static void print_formats(FILE *o)
     fprintf(o, "\nFormats (auto-detected; --format NAME forces one):\n");
     for (size_t i = 0; i < evt_reader_count(); i++) {
         const evt_reader_desc *d = evt_reader_at(i);
-        fprintf(o, "  %-10s %s\n", d->name, d->description);
+        if (!(d->flags & EVT_READER_HIDDEN)) fprintf(o, "  %-10s %s\n", d->name, d->description);
     }
 }
 
@@ -38,8 +38,12 @@ static void usage(FILE *o)
         fprintf(o, "  %-8s %s\n", cli_command_at(i)->name, cli_command_at(i)->summary);
     fprintf(o, "\nCommon options:\n"
                "  --format NAME            force a reader instead of auto-detection\n"
+               "  --clock-hz HZ            the trace's tick rate in Hz: times become ns\n"
+               "  --begin WHEN, --end WHEN only the events in that range: a time (1.5s, 250ms),\n"
+               "                           ticks (a plain number) or #N (the N-th event, from 0)\n"
                "  -h, --help               help (also: evtrace COMMAND --help)\n"
                "  --version                print the version\n"
+               "  help --man, help --bash-completion   the man page (roff) and the bash completion\n"
                "Options take their value as --opt VALUE or --opt=VALUE; -- ends the options.\n");
     print_formats(o);
     print_reader_options(o);
@@ -49,6 +53,7 @@ static void usage(FILE *o)
 static void cmd_usage(const cli_command *c, FILE *o)
 {
     fprintf(o, "usage: evtrace %s %s\n\n%s\n", c->name, c->usage, c->help);
+    if (c->more_help) c->more_help(o);
     fprintf(o, "\nOptions:\n");
     cli_print_options(c, o);
     if (c->opts & OPT_TO) {
@@ -56,7 +61,7 @@ static void cmd_usage(const cli_command *c, FILE *o)
         for (size_t i = 0; i < evt_exporter_count(); i++) fprintf(o, " %s", evt_exporter_at(i)->name);
         fprintf(o, "\n");
     }
-    print_reader_options(o);
+    if (!(c->opts & OPT_NO_FILE)) print_reader_options(o); /* reader options mean nothing without a trace */
     fprintf(o, "\nExit codes: 0 success, 1 the data has errors, 2 usage, 3 unreadable or unsupported input.\n");
 }
 
@@ -68,6 +73,11 @@ int main(int argc, char **argv)
         printf("evtrace %s\n", EVT_VERSION_STRING);
         return 0;
     }
+    if (strcmp(cmd, "help") == 0 && argc == 3 && strcmp(argv[2], "--man") == 0) { cli_doc_man(stdout); return 0; }
+    if (strcmp(cmd, "help") == 0 && argc == 3 && strcmp(argv[2], "--bash-completion") == 0) {
+        cli_doc_bash(stdout);
+        return 0;
+    }
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
         const cli_command *c = argc > 2 ? cli_command_find(argv[2]) : NULL;
         if (c) cmd_usage(c, stdout);
@@ -76,7 +86,7 @@ int main(int argc, char **argv)
     }
     const cli_command *c = cli_command_find(cmd);
     if (!c) {
-        fprintf(stderr, "evtrace: unknown command '%s'\n\n", cmd);
+        fprintf(stderr, "evtrace: unknown command '%s'\n\n", cli_safe(cmd));
         usage(stderr);
         return EXIT_USAGE;
     }

@@ -1,45 +1,107 @@
-/* Minimal HTTP/1.1 POST client (http_client.h): one request per connection, chunked request
- * body, response read to its end (Content-Length, chunked, or the connection's close). */
-#define _DEFAULT_SOURCE /* SOCK_CLOEXEC, strncasecmp */
+/* HTTP(S) POSTs over libcurl (http_client.h). Each request is one easy handle in its own multi
+ * handle: the body is pushed by the caller, so the read callback pauses libcurl when the buffer is
+ * empty and the caller drives the transfer (drive_) only when a buffer is full or the body ends.
+ * drive_ also keeps the time limits: the load's budget and the low-speed rule, both measured
+ * only while evtrace waits on the server. */
+#define _DEFAULT_SOURCE /* strncasecmp */
 #include "http_client.h"
 
+#include <curl/curl.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <netdb.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/socket.h>
-#include <sys/time.h>
-#include <unistd.h>
+#include <time.h>
 #include "evtrace/alloc.h"
 
-#define IO_TIMEOUT_S 600     /* a send or receive making no progress this long fails */
-#define CONNECT_TIMEOUT_MS 10000 /* an address that does not answer the connection: the next one */
-
 struct evt_http_req {
-    int fd;
-    char where[280];   /* "HOST:PORT" for messages */
-    size_t n;          /* bytes in buf */
-    char buf[EVT_HTTP_CHUNK];
+    CURLM *m;
+    CURL *h;
+    struct curl_slist *hdrs;
+    evt_http_opts *o;
+    char where[300];       /* "HOST:PORT" for messages */
+    unsigned char *buf;    /* body bytes not yet taken by libcurl: [off, len) */
+    size_t len, off;
+    int eof;               /* the body is complete */
+    int paused;            /* the read callback paused the upload (it wants more bytes) */
+    int done;              /* the transfer ended */
+    CURLcode result;
+    char *resp;            /* response body (up to EVT_HTTP_MAX_BODY) */
+    size_t resp_len, resp_cap;
+    char exc_code[16];     /* X-ClickHouse-Exception-Code */
+    unsigned long long moved; /* bytes sent and received, for the low-speed rule */
+    char errbuf[CURL_ERROR_SIZE];
 };
+
+static double now_s_(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int hexval_(int c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* Percent-decode s[0..n) into out (cap bytes); 0 when it does not fit or is malformed. */
+static int pct_decode_(const char *s, size_t n, char *out, size_t cap)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        int c = (unsigned char)s[i];
+        if (c == '%') {
+            if (i + 2 >= n) return 0;
+            int hi = hexval_(s[i + 1]), lo = hexval_(s[i + 2]);
+            if (hi < 0 || lo < 0) return 0;
+            c = hi * 16 + lo;
+            i += 2;
+        }
+        if (o + 1 >= cap) return 0;
+        out[o++] = (char)c;
+    }
+    out[o] = '\0';
+    return 1;
+}
 
 int evt_http_parse_url(const char *url, evt_http_url *u, char *err, size_t errlen)
 {
     memset(u, 0, sizeof *u);
-    if (strncmp(url, "http://", 7) != 0) {
-        snprintf(err, errlen, "'%s' is not an http:// URL (https is not supported)", url);
-        return 0;
+    for (const unsigned char *p = (const unsigned char *)url; *p; p++)
+        if (*p <= 0x20 || *p == 0x7f) {
+            snprintf(err, errlen, "the URL holds a control byte or space at position %zu: percent-encode it (%%%02X)",
+                     (size_t)(p - (const unsigned char *)url), *p);
+            return 0;
+        }
+    const char *h;
+    if (strncmp(url, "http://", 7) == 0) h = url + 7;
+    else if (strncmp(url, "https://", 8) == 0) { h = url + 8; u->https = 1; }
+    else { snprintf(err, errlen, "the URL must start with http:// or https://"); return 0; }
+    const char *end = h + strcspn(h, "/?");
+    const char *at = NULL; /* userinfo: the last '@' before the path */
+    for (const char *p = h; p < end; p++)
+        if (*p == '@') at = p;
+    if (at) {
+        const char *colon = memchr(h, ':', (size_t)(at - h));
+        size_t ul = colon ? (size_t)(colon - h) : (size_t)(at - h);
+        if (!pct_decode_(h, ul, u->user, sizeof u->user) ||
+            (colon && !pct_decode_(colon + 1, (size_t)(at - colon - 1), u->password, sizeof u->password))) {
+            snprintf(err, errlen, "the URL's user or password is too long or badly percent-encoded");
+            return 0;
+        }
+        h = at + 1;
     }
-    const char *h = url + 7, *end = h + strcspn(h, "/?");
     const char *hp_end = end, *colon = NULL;
     if (*h == '[') { /* [v6]:port */
         const char *rb = memchr(h, ']', (size_t)(end - h));
-        if (!rb) { snprintf(err, errlen, "'%s': unterminated [IPv6] host", url); return 0; }
+        if (!rb) { snprintf(err, errlen, "the URL's [IPv6] host is not terminated"); return 0; }
         if (rb + 1 < end && rb[1] == ':') colon = rb + 1;
-        else if (rb + 1 != end) { snprintf(err, errlen, "'%s': junk after ]", url); return 0; }
+        else if (rb + 1 != end) { snprintf(err, errlen, "junk after ] in the URL's host"); return 0; }
         hp_end = rb;
         h++;
     } else {
@@ -47,22 +109,22 @@ int evt_http_parse_url(const char *url, evt_http_url *u, char *err, size_t errle
         if (colon) hp_end = colon;
     }
     size_t hn = (size_t)(hp_end - h);
-    if (hn == 0 || hn >= sizeof u->host) { snprintf(err, errlen, "'%s': bad host", url); return 0; }
+    if (hn == 0 || hn >= sizeof u->host) { snprintf(err, errlen, "the URL has no host, or too long a one"); return 0; }
     memcpy(u->host, h, hn);
     if (colon) {
         size_t pn = (size_t)(end - colon - 1);
         char *e;
         long p = strtol(colon + 1, &e, 10);
         if (pn == 0 || pn >= sizeof u->port || e != end || p <= 0 || p > 65535) {
-            snprintf(err, errlen, "'%s': port must be 1..65535", url);
+            snprintf(err, errlen, "the URL's port must be 1..65535");
             return 0;
         }
         memcpy(u->port, colon + 1, pn);
-    } else strcpy(u->port, "8123");
+    } else strcpy(u->port, u->https ? "8443" : "8123");
     const char *q = strchr(end, '?');
     size_t pl = q ? (size_t)(q - end) : strlen(end);
     if (pl >= sizeof u->path || (q && strlen(q + 1) >= sizeof u->query)) {
-        snprintf(err, errlen, "'%s': URL too long", url);
+        snprintf(err, errlen, "the URL is too long");
         return 0;
     }
     if (pl == 0) strcpy(u->path, "/");
@@ -86,281 +148,278 @@ int evt_http_urlencode(const char *s, char *out, size_t outlen)
     return 1;
 }
 
-static int send_all_(int fd, const char *p, size_t n)
+static size_t read_cb_(char *dst, size_t size, size_t nitems, void *user)
 {
-    while (n) {
-        ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return 0;
-        p += w;
-        n -= (size_t)w;
+    evt_http_req *q = user;
+    size_t room = size * nitems;
+    if (q->off < q->len) {
+        size_t k = q->len - q->off < room ? q->len - q->off : room;
+        memcpy(dst, q->buf + q->off, k);
+        q->off += k;
+        q->moved += k;
+        return k;
     }
-    return 1;
+    if (q->eof) return 0;
+    q->paused = 1;
+    return CURL_READFUNC_PAUSE;
 }
 
-/* connect() bounded by CONNECT_TIMEOUT_MS; 0 or -1 with errno. The socket is left blocking. */
-static int connect_bounded_(int fd, const struct sockaddr *sa, socklen_t len)
+static size_t write_cb_(char *p, size_t size, size_t n, void *user)
 {
-    int fl = fcntl(fd, F_GETFL);
-    if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0) return -1;
-    int r = connect(fd, sa, len);
-    if (r != 0 && errno == EINPROGRESS) {
-        struct pollfd p = {fd, POLLOUT, 0};
-        int pr;
-        do pr = poll(&p, 1, CONNECT_TIMEOUT_MS);
-        while (pr < 0 && errno == EINTR);
-        int e = 0;
-        socklen_t el = sizeof e;
-        if (pr == 0) { errno = ETIMEDOUT; return -1; }
-        if (pr < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &el) != 0) return -1;
-        if (e) { errno = e; return -1; }
-        r = 0;
+    evt_http_req *q = user;
+    size_t k = size * n;
+    q->moved += k;
+    if (q->resp_len + k + 1 > q->resp_cap && q->resp_len < EVT_HTTP_MAX_BODY) {
+        size_t cap = q->resp_cap ? q->resp_cap : 4096;
+        while (cap < q->resp_len + k + 1 && cap < EVT_HTTP_MAX_BODY + 1) cap *= 2;
+        if (cap > EVT_HTTP_MAX_BODY + 1) cap = EVT_HTTP_MAX_BODY + 1;
+        char *r = evt_realloc(q->resp, cap);
+        if (!r) return 0; /* fails the transfer (CURLE_WRITE_ERROR) */
+        q->resp = r;
+        q->resp_cap = cap;
     }
-    if (r == 0 && fcntl(fd, F_SETFL, fl) < 0) return -1;
-    return r;
+    size_t keep = q->resp_len + k + 1 <= q->resp_cap ? k : q->resp_cap - 1 - q->resp_len;
+    memcpy(q->resp + q->resp_len, p, keep);
+    q->resp_len += keep;
+    q->resp[q->resp_len] = '\0';
+    return k; /* the rest of a huge body is dropped, not kept */
 }
 
-evt_http_req *evt_http_post_begin(const evt_http_url *u, const char *target, char *err, size_t errlen)
+static size_t header_cb_(char *p, size_t size, size_t n, void *user)
 {
-    evt_http_req *q = evt_malloc(sizeof *q);
+    evt_http_req *q = user;
+    size_t k = size * n;
+    static const char name[] = "X-ClickHouse-Exception-Code:";
+    if (k > sizeof name - 1 && strncasecmp(p, name, sizeof name - 1) == 0) {
+        size_t i = sizeof name - 1, o = 0;
+        while (i < k && p[i] == ' ') i++;
+        while (i < k && p[i] >= '0' && p[i] <= '9' && o + 1 < sizeof q->exc_code) q->exc_code[o++] = p[i++];
+        q->exc_code[o] = '\0';
+    }
+    return k;
+}
+
+static int g_curl_ready; /* curl_global_init done (the first request; the command is single-threaded) */
+
+evt_http_req *evt_http_post_begin(const evt_http_url *u, evt_http_opts *o, const char *target, char *err,
+                                  size_t errlen)
+{
+    if (!g_curl_ready) {
+        if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) { snprintf(err, errlen, "cannot initialise libcurl"); return NULL; }
+        g_curl_ready = 1;
+    }
+    if (o->budget_total > 0 && o->budget_s <= 0) {
+        snprintf(err, errlen, "the time allowed for the server is used up (--timeout %g s)", o->budget_total);
+        return NULL;
+    }
+    evt_http_req *q = evt_calloc(1, sizeof *q);
     if (!q) { snprintf(err, errlen, "out of memory"); return NULL; }
-    q->n = 0;
-    q->fd = -1;
+    q->o = o;
     snprintf(q->where, sizeof q->where, strchr(u->host, ':') ? "[%s]:%s" : "%s:%s", u->host, u->port);
-    struct addrinfo hints, *ai = NULL;
-    memset(&hints, 0, sizeof hints);
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_NUMERICSERV;
-    int gr = getaddrinfo(u->host, u->port, &hints, &ai);
-    if (gr != 0 || !ai) {
-        snprintf(err, errlen, "cannot resolve '%s': %s", u->host, gai_strerror(gr));
-        evt_free(q);
-        return NULL;
-    }
-    int cerr = 0;
-    for (struct addrinfo *a = ai; a && q->fd < 0; a = a->ai_next) {
-        int fd = socket(a->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        if (fd < 0) { cerr = errno; continue; }
-        if (connect_bounded_(fd, a->ai_addr, a->ai_addrlen) == 0) q->fd = fd;
-        else { cerr = errno; close(fd); }
-    }
-    freeaddrinfo(ai);
-    if (q->fd < 0) {
-        snprintf(err, errlen, "cannot connect to %s: %s", q->where, strerror(cerr));
-        evt_free(q);
-        return NULL;
-    }
-    struct timeval tv = {IO_TIMEOUT_S, 0};
-    setsockopt(q->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    setsockopt(q->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-    char head[8192];
-    int hl = snprintf(head, sizeof head,
-                      "POST %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: evtrace\r\nConnection: close\r\n"
-                      "Transfer-Encoding: chunked\r\nContent-Type: application/octet-stream\r\n\r\n",
-                      target, q->where);
-    if (hl < 0 || (size_t)hl >= sizeof head) {
-        snprintf(err, errlen, "request target too long");
+    char url[2300];
+    int w = snprintf(url, sizeof url, "%s://%s%s", u->https ? "https" : "http", q->where, target);
+    q->buf = evt_malloc(EVT_HTTP_CHUNK);
+    q->m = curl_multi_init();
+    q->h = curl_easy_init();
+    q->hdrs = curl_slist_append(NULL, "Transfer-Encoding: chunked");
+    struct curl_slist *h2 = q->hdrs ? curl_slist_append(q->hdrs, "Expect:") : NULL; /* no 100-continue wait */
+    if (w < 0 || (size_t)w >= sizeof url || !q->buf || !q->m || !q->h || !h2) {
+        snprintf(err, errlen, (w < 0 || (size_t)w >= sizeof url) ? "request too long" : "out of memory");
         evt_http_abort(q);
         return NULL;
     }
-    if (!send_all_(q->fd, head, (size_t)hl)) {
-        snprintf(err, errlen, "%s: sending the request: %s", q->where, strerror(errno));
+    q->hdrs = h2;
+    CURL *h = q->h;
+    curl_easy_setopt(h, CURLOPT_URL, url);
+    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(h, CURLOPT_POST, 1L);
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, q->hdrs);
+    curl_easy_setopt(h, CURLOPT_READFUNCTION, read_cb_);
+    curl_easy_setopt(h, CURLOPT_READDATA, q);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, write_cb_);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, q);
+    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, header_cb_);
+    curl_easy_setopt(h, CURLOPT_HEADERDATA, q);
+    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, q->errbuf);
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, (long)EVT_HTTP_CONNECT_S);
+    curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+    curl_easy_setopt(h, CURLOPT_PROXY, ""); /* no proxy from the environment: the server is named */
+    curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
+    const char *user = o->user, *password = o->password;
+    if (!user && u->user[0]) user = u->user;
+    if (!password && u->password[0]) password = u->password;
+    if (user || password) {
+        curl_easy_setopt(h, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
+        curl_easy_setopt(h, CURLOPT_USERNAME, user ? user : "default");
+        curl_easy_setopt(h, CURLOPT_PASSWORD, password ? password : "");
+    }
+    if (u->https) {
+        if (o->ca_file) curl_easy_setopt(h, CURLOPT_CAINFO, o->ca_file);
+        curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, o->insecure ? 0L : 1L);
+        curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, o->insecure ? 0L : 2L);
+    }
+    if (curl_multi_add_handle(q->m, h) != CURLM_OK) {
+        snprintf(err, errlen, "out of memory");
         evt_http_abort(q);
         return NULL;
     }
     return q;
 }
 
-void evt_http_abort(evt_http_req *q)
+/* What went wrong with the transfer, for err. */
+static void transfer_error_(const evt_http_req *q, char *err, size_t errlen)
 {
-    if (!q) return;
-    if (q->fd >= 0) close(q->fd);
-    evt_free(q);
+    long os_err = 0;
+    curl_easy_getinfo(q->h, CURLINFO_OS_ERRNO, &os_err);
+    switch (q->result) {
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_COULDNT_RESOLVE_HOST:
+        snprintf(err, errlen, "cannot connect to %s: %s", q->where,
+                 os_err ? strerror((int)os_err) : q->errbuf[0] ? q->errbuf : curl_easy_strerror(q->result));
+        break;
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_CONNECT_ERROR:
+        snprintf(err, errlen, "TLS with %s failed: %s (a private CA: --ca-file FILE; no check at all: --insecure)",
+                 q->where, q->errbuf[0] ? q->errbuf : curl_easy_strerror(q->result));
+        break;
+    default:
+        snprintf(err, errlen, "%s: %s", q->where, q->errbuf[0] ? q->errbuf : curl_easy_strerror(q->result));
+    }
 }
 
-/* Reads the whole response into a growing buffer and decodes it. Returns the status or 0. */
-static int read_response_(evt_http_req *q, char **body, size_t *body_len, char *err, size_t errlen);
-
-/* A send failed: the server may have answered early (an error) and closed; say what it said. */
-static void send_failed_(evt_http_req *q, int e, char *err, size_t errlen)
+/* Run the transfer until the buffer is taken (all = 0: libcurl paused for more) or the transfer
+ * ends (all = 1), keeping the budget and the low-speed rule. Returns 1, or 0 with err filled
+ * (the transfer failed or was stopped, or it ended before the body was all sent). */
+static int drive_(evt_http_req *q, int all, char *err, size_t errlen)
 {
-    char ans[1024] = "";
-    int st = read_response_(q, NULL, NULL, ans, sizeof ans);
-    if (st && ans[0]) snprintf(err, errlen, "%s", ans);
-    else if (st) snprintf(err, errlen, "%s: the server answered HTTP %d before the request body was complete", q->where, st);
-    else snprintf(err, errlen, "%s: connection dropped while sending: %s", q->where, strerror(e));
-}
-
-static int flush_chunk_(evt_http_req *q, char *err, size_t errlen)
-{
-    if (q->n == 0) return 1;
-    char len[24];
-    int ll = snprintf(len, sizeof len, "%zx\r\n", q->n);
-    if (!send_all_(q->fd, len, (size_t)ll) || !send_all_(q->fd, q->buf, q->n) || !send_all_(q->fd, "\r\n", 2)) {
-        send_failed_(q, errno, err, errlen);
+    if (q->paused) {
+        q->paused = 0;
+        curl_easy_pause(q->h, CURLPAUSE_CONT);
+    }
+    double t0 = now_s_(), win_t = t0;
+    unsigned long long win_moved = q->moved;
+    int stop = 0;
+    while (!q->done) {
+        int running = 0;
+        curl_multi_perform(q->m, &running);
+        CURLMsg *msg;
+        int left;
+        while ((msg = curl_multi_info_read(q->m, &left)) != NULL)
+            if (msg->msg == CURLMSG_DONE) { q->done = 1; q->result = msg->data.result; }
+        if (q->done || (!all && q->paused)) break;
+        double now = now_s_();
+        if (q->o->budget_total > 0 && q->o->budget_s - (now - t0) <= 0) { stop = 1; break; }
+        if (now - win_t >= EVT_HTTP_LOW_SPEED_S) {
+            if (q->moved - win_moved < EVT_HTTP_LOW_SPEED_BYTES) { stop = 2; break; }
+            win_t = now;
+            win_moved = q->moved;
+        }
+        curl_multi_poll(q->m, NULL, 0, 100, NULL);
+    }
+    if (q->o->budget_total > 0) q->o->budget_s -= now_s_() - t0;
+    if (stop == 1) {
+        snprintf(err, errlen, "%s: no answer within the time allowed for the server (--timeout %g s)", q->where,
+                 q->o->budget_total);
         return 0;
     }
-    q->n = 0;
+    if (stop == 2) {
+        snprintf(err, errlen, "%s: the server moved fewer than %u bytes in %d s (too slow or stalled)", q->where,
+                 EVT_HTTP_LOW_SPEED_BYTES, EVT_HTTP_LOW_SPEED_S);
+        return 0;
+    }
+    if (q->done && q->result != CURLE_OK) {
+        transfer_error_(q, err, errlen);
+        return 0;
+    }
+    if (q->done && !all) { /* the server answered before the body was complete */
+        long status = 0;
+        curl_easy_getinfo(q->h, CURLINFO_RESPONSE_CODE, &status);
+        snprintf(err, errlen, "%s answered before the request was sent: HTTP %ld: %.600s", q->where, status,
+                 q->resp ? q->resp : "");
+        return 0;
+    }
     return 1;
 }
 
 int evt_http_write(evt_http_req *q, const void *p, size_t n, char *err, size_t errlen)
 {
-    const char *s = p;
+    const unsigned char *s = p;
     while (n) {
-        size_t room = sizeof q->buf - q->n, k = n < room ? n : room;
-        memcpy(q->buf + q->n, s, k);
-        q->n += k;
+        if (q->len == EVT_HTTP_CHUNK) { /* full: hand it to libcurl */
+            if (!drive_(q, 0, err, errlen)) return 0;
+            if (q->off < q->len) continue; /* not all taken yet (cannot happen once paused) */
+            q->len = q->off = 0;
+        }
+        size_t k = EVT_HTTP_CHUNK - q->len < n ? EVT_HTTP_CHUNK - q->len : n;
+        memcpy(q->buf + q->len, s, k);
+        q->len += k;
         s += k;
         n -= k;
-        if (q->n == sizeof q->buf && !flush_chunk_(q, err, errlen)) return 0;
     }
     return 1;
 }
 
-/* Value of header `name` in the header block h[0..n), copied into out; 0 if absent. */
-static int header_(const char *h, size_t n, const char *name, char *out, size_t outlen)
+void evt_http_abort(evt_http_req *q)
 {
-    size_t nl = strlen(name);
-    for (const char *line = h; line < h + n;) {
-        const char *eol = memchr(line, '\n', (size_t)(h + n - line));
-        if (!eol) eol = h + n;
-        if ((size_t)(eol - line) > nl && strncasecmp(line, name, nl) == 0 && line[nl] == ':') {
-            const char *v = line + nl + 1;
-            while (v < eol && (*v == ' ' || *v == '\t')) v++;
-            size_t vl = (size_t)(eol - v);
-            while (vl && (v[vl - 1] == '\r' || v[vl - 1] == ' ')) vl--;
-            if (vl >= outlen) vl = outlen - 1;
-            memcpy(out, v, vl);
-            out[vl] = '\0';
-            return 1;
-        }
-        line = eol + 1;
-    }
-    return 0;
-}
-
-/* Decode a chunked body in place: b[0..n) -> b[0..*out) (with dry set: only check). Returns 1
- * when complete (last chunk seen), 0 when more bytes are needed, -1 when malformed. */
-static int dechunk_(char *b, size_t n, size_t *out, int dry)
-{
-    size_t r = 0, w = 0;
-    for (;;) {
-        const char *eol = memchr(b + r, '\n', n - r);
-        if (!eol) return 0;
-        char *e;
-        unsigned long long len = strtoull(b + r, &e, 16);
-        if (e == b + r) return -1;
-        size_t data = (size_t)(eol - b) + 1;
-        if (len == 0) { *out = w; return 1; }
-        if (len > n || data + len + 2 > n) return 0;
-        if (!dry) memmove(b + w, b + data, (size_t)len);
-        w += (size_t)len;
-        r = data + (size_t)len + 2;
-    }
-}
-
-static int read_response_(evt_http_req *q, char **body, size_t *body_len, char *err, size_t errlen)
-{
-    size_t cap = 16384, n = 0, limit = EVT_HTTP_MAX_BODY + 65536;
-    char *b = evt_malloc(cap + 1);
-    if (!b) { snprintf(err, errlen, "out of memory"); return 0; }
-    int eof = 0, rerr = 0;
-    size_t hend = 0; /* end of the header block, once seen */
-    long long clen = -1;
-    int chunked = 0;
-    for (;;) {
-        if (!hend) {
-            for (size_t i = 3; i < n; i++)
-                if (b[i - 3] == '\r' && b[i - 2] == '\n' && b[i - 1] == '\r' && b[i] == '\n') { hend = i + 1; break; }
-            if (hend) {
-                char v[64];
-                if (header_(b, hend, "Content-Length", v, sizeof v)) clen = atoll(v);
-                chunked = header_(b, hend, "Transfer-Encoding", v, sizeof v) && strcasecmp(v, "chunked") == 0;
-            }
-        }
-        if (hend && !chunked && clen >= 0 && n - hend >= (size_t)clen) break;
-        if (hend && chunked && n - hend >= 5 && memcmp(b + n - 5, "0\r\n\r\n", 5) == 0) {
-            size_t ignored;
-            if (dechunk_(b + hend, n - hend, &ignored, 1) == 1) break; /* the last chunk arrived */
-        }
-        if (eof) break;
-        if (n == cap) {
-            if (cap >= limit) { snprintf(err, errlen, "%s: response larger than %u bytes", q->where, EVT_HTTP_MAX_BODY); evt_free(b); return 0; }
-            char *nb = evt_realloc(b, cap * 2 + 1);
-            if (!nb) { snprintf(err, errlen, "out of memory"); evt_free(b); return 0; }
-            b = nb;
-            cap *= 2;
-        }
-        ssize_t r = recv(q->fd, b + n, cap - n, 0);
-        if (r < 0 && errno == EINTR) continue;
-        if (r < 0) { rerr = errno; eof = 1; continue; }
-        if (r == 0) eof = 1;
-        n += (size_t)r;
-    }
-    b[n] = '\0';
-    int status = 0;
-    if (!hend || sscanf(b, "HTTP/%*d.%*d %d", &status) != 1 || status < 100) {
-        snprintf(err, errlen, "%s: %s", q->where, n == 0 ? (rerr ? strerror(rerr) : "connection closed without a response")
-                                                       : "malformed HTTP response");
-        evt_free(b);
-        return 0;
-    }
-    size_t blen = n - hend;
-    if (chunked) {
-        int d = dechunk_(b + hend, n - hend, &blen, 0);
-        if (d <= 0) {
-            snprintf(err, errlen, "%s: HTTP %d response cut short (connection dropped: %s)", q->where, status,
-                     rerr ? strerror(rerr) : "closed");
-            evt_free(b);
-            return 0;
-        }
-    } else if (clen >= 0) {
-        if (blen < (size_t)clen) {
-            snprintf(err, errlen, "%s: HTTP %d response cut short", q->where, status);
-            evt_free(b);
-            return 0;
-        }
-        blen = (size_t)clen;
-    }
-    if (status < 200 || status > 299) {
-        char code[32] = "";
-        int has_code = header_(b, hend, "X-ClickHouse-Exception-Code", code, sizeof code);
-        size_t tl = blen;
-        while (tl && (b[hend + tl - 1] == '\n' || b[hend + tl - 1] == '\r')) tl--;
-        snprintf(err, errlen, "HTTP %d%s%s%s: %.*s", status, has_code ? " (X-ClickHouse-Exception-Code " : "",
-                 has_code ? code : "", has_code ? ")" : "", tl ? (int)(tl > 2000 ? 2000 : tl) : 12,
-                 tl ? b + hend : "(empty body)");
-    }
-    if (body) {
-        memmove(b, b + hend, blen);
-        b[blen] = '\0';
-        *body = b;
-        if (body_len) *body_len = blen;
-    } else evt_free(b);
-    return status;
+    if (!q) return;
+    if (q->m && q->h) curl_multi_remove_handle(q->m, q->h);
+    if (q->h) curl_easy_cleanup(q->h);
+    if (q->m) curl_multi_cleanup(q->m);
+    curl_slist_free_all(q->hdrs);
+    evt_free(q->buf);
+    evt_free(q->resp);
+    evt_free(q);
 }
 
 int evt_http_post_end(evt_http_req *q, char **body, size_t *body_len, char *err, size_t errlen)
 {
     if (body) *body = NULL;
-    if (!flush_chunk_(q, err, errlen)) { evt_http_abort(q); return 0; }
-    if (!send_all_(q->fd, "0\r\n\r\n", 5)) {
-        send_failed_(q, errno, err, errlen);
-        evt_http_abort(q);
-        return 0;
+    if (body_len) *body_len = 0;
+    q->eof = 1;
+    int ok = drive_(q, 1, err, errlen);
+    long status = 0;
+    if (ok) {
+        curl_easy_getinfo(q->h, CURLINFO_RESPONSE_CODE, &status);
+        if (status < 200 || status > 299) {
+            size_t n = q->resp_len;
+            while (n && (q->resp[n - 1] == '\n' || q->resp[n - 1] == '\r')) n--;
+            if (q->exc_code[0])
+                snprintf(err, errlen, "HTTP %ld (X-ClickHouse-Exception-Code %s): %.*s", status, q->exc_code, (int)(n > 900 ? 900 : n),
+                         q->resp ? q->resp : "");
+            else snprintf(err, errlen, "HTTP %ld: %.*s", status, (int)(n > 900 ? 900 : n), q->resp ? q->resp : "");
+        }
+        if (body && q->resp) { *body = q->resp; q->resp = NULL; }
+        else if (body) { *body = evt_calloc(1, 1); if (!*body) { snprintf(err, errlen, "out of memory"); status = 0; } }
+        if (body_len) *body_len = *body ? q->resp_len : 0;
     }
-    int st = read_response_(q, body, body_len, err, errlen);
     evt_http_abort(q);
-    return st;
+    return ok ? (int)status : 0;
 }
 
-int evt_http_post(const evt_http_url *u, const char *target, const void *p, size_t n, char **body,
-                  size_t *body_len, char *err, size_t errlen)
+/* Worth another try: the connection failed, or a proxy/gateway said the server is unavailable. */
+static int retryable_(int status, const char *err)
 {
-    if (body) *body = NULL;
-    evt_http_req *q = evt_http_post_begin(u, target, err, errlen);
-    if (!q) return 0;
-    if (!evt_http_write(q, p, n, err, errlen)) { evt_http_abort(q); return 0; }
-    return evt_http_post_end(q, body, body_len, err, errlen);
+    if (status == 502 || status == 503 || status == 504) return 1;
+    return status == 0 && (strstr(err, "cannot connect") || strstr(err, "Connection reset") ||
+                           strstr(err, "Empty reply") || strstr(err, "Recv failure") || strstr(err, "Send failure"));
+}
+
+int evt_http_post(const evt_http_url *u, evt_http_opts *o, const char *target, const void *p, size_t n,
+                  char **body, size_t *body_len, char *err, size_t errlen)
+{
+    static const unsigned pause_ms[EVT_HTTP_RETRIES] = {200, 1000, 3000};
+    for (int attempt = 0;; attempt++) {
+        evt_http_req *q = evt_http_post_begin(u, o, target, err, errlen);
+        if (!q) return 0;
+        int st = evt_http_write(q, p, n, err, errlen) ? evt_http_post_end(q, body, body_len, err, errlen)
+                                                     : (evt_http_abort(q), 0);
+        if (attempt >= EVT_HTTP_RETRIES || !retryable_(st, err) ||
+            (o->budget_total > 0 && o->budget_s < pause_ms[attempt] / 1000.0))
+            return st;
+        if (body && *body) { evt_free(*body); *body = NULL; }
+        struct timespec ts = {pause_ms[attempt] / 1000, (long)(pause_ms[attempt] % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+        if (o->budget_total > 0) o->budget_s -= pause_ms[attempt] / 1000.0;
+    }
 }

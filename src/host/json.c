@@ -1,5 +1,6 @@
 /* Streaming JSON writer and the stable JSON form of one event (DESIGN.md §5). */
 #include "evtrace/json.h"
+#include "evtrace/hooks_defs.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -137,6 +138,72 @@ void evt_json_ku64(evt_json *j, const char *k, uint64_t v) { evt_json_key(j, k);
 void evt_json_ki64(evt_json *j, const char *k, int64_t v) { evt_json_key(j, k); evt_json_i64(j, v); }
 void evt_json_kbool(evt_json *j, const char *k, int v) { evt_json_key(j, k); evt_json_bool(j, v); }
 
+static const char *hook_state_name_(unsigned st)
+{
+    switch (st) {
+#define JSON_HS_(n, v, s) case v: return s;
+        EVT_HOOK_STATE_TABLE(JSON_HS_)
+#undef JSON_HS_
+    default: return "unknown";
+    }
+}
+
+static const char *hook_obj_name_(unsigned t)
+{
+    switch (t) {
+#define JSON_HO_(n, v, s) case v: return s;
+        EVT_HOOK_OBJ_TABLE(JSON_HO_)
+#undef JSON_HO_
+    default: return "unknown";
+    }
+}
+
+void evt_json_meaning(evt_json *j, const evt_meaning *m)
+{
+    evt_json_obj_begin(j);
+    if (m->has & EVT_M_LABEL) evt_json_kstr(j, "label", m->label);
+    if (m->has & EVT_M_IRQ) evt_json_ku64(j, "irq", m->irq);
+    if (m->has & EVT_M_STOP_STATE) evt_json_kstr(j, "stop_state", hook_state_name_(m->stop_state));
+    if (m->has & EVT_M_KEEP_STATE) evt_json_kbool(j, "keep_state", 1);
+    if (m->has & EVT_M_RUNS_NOW) evt_json_kbool(j, "runs_now", 1);
+    if (m->has & EVT_M_NEXT) {
+        evt_json_ku64(j, "next", m->next_ctx);
+        if (m->next_name) evt_json_kstr(j, "next_name", m->next_name);
+        if (m->next_prio != EVT_HOOK_PRIO_UNKNOWN) evt_json_ku64(j, "next_prio", m->next_prio);
+    }
+    if (m->has & EVT_M_SM_STATE) {
+        evt_json_ku64(j, "sm", m->obj);
+        evt_json_ku64(j, "sm_state_id", m->sm_state_id);
+        if (m->sm_state) evt_json_kstr(j, "sm_state", m->sm_state);
+    }
+    if (m->has & EVT_M_OP) {
+        evt_json_kstr(j, "op", evt_obj_op_name((evt_obj_op)m->op));
+        evt_json_kstr(j, "result", evt_op_result_name((evt_op_result)m->op_result));
+    }
+    if (m->has & (EVT_M_OP | EVT_M_BLOCKED_ON)) {
+        evt_json_ku64(j, "obj", m->obj);
+        if (m->obj_name) evt_json_kstr(j, "obj_name", m->obj_name);
+    }
+    if (m->has & EVT_M_BLOCKED_ON) evt_json_kbool(j, "blocked_on", 1);
+    if (m->has & EVT_M_OBJ_TYPE) evt_json_kstr(j, "obj_type", hook_obj_name_(m->obj_type));
+    if (m->has & EVT_M_PRIO_SET) evt_json_ku64(j, "new_prio", m->new_prio);
+    if (m->has & EVT_M_WAKE) evt_json_kbool(j, "wake", 1);
+    if (m->has & EVT_M_CTX_PRIO) evt_json_ku64(j, "ctx_prio", m->ctx_prio);
+    if (m->has & EVT_M_LEVEL) {
+        evt_json_key(j, "levels");
+        evt_json_obj_begin(j);
+        for (uint32_t i = 0; i < m->nlevels && i < EVT_M_MAX_LEVELS; i++)
+            evt_json_ku64(j, evt_level_name((evt_level_kind)m->level_kind[i]), m->level[i]);
+        evt_json_obj_end(j);
+    }
+    if (m->has & EVT_M_UNTIMED) evt_json_kbool(j, "untimed", 1);
+    if (m->has & EVT_M_OWNER) {
+        evt_json_ku64(j, "owner", m->owner);
+        evt_json_ku64(j, "owner_count", m->owner_count);
+    }
+    evt_json_obj_end(j);
+}
+
 void evt_json_event(evt_json *j, const evt_event *ev)
 {
     evt_json_obj_begin(j);
@@ -173,6 +240,10 @@ void evt_json_event(evt_json *j, const evt_event *ev)
             else evt_json_u64(j, f->num);
         }
         evt_json_obj_end(j);
+    }
+    if (ev->m.has) {
+        evt_json_key(j, "meaning");
+        evt_json_meaning(j, &ev->m);
     }
     if (ev->data) {
         evt_json_key(j, "data");

@@ -95,3 +95,21 @@ const char *evt_cap_name(unsigned cap_bit)
         if (cap_bit == (1u << i)) return n[i];
     return NULL;
 }
+
+const char *evt_level_name(evt_level_kind k)
+{
+    static const char *const n[] = {
+#define EVT_LEVEL_NAME_(e, s) s,
+        EVT_LEVEL_TABLE(EVT_LEVEL_NAME_)
+#undef EVT_LEVEL_NAME_
+    };
+    return (unsigned)k < EVT_LEVEL_COUNT_ ? n[k] : "";
+}
+
+void evt_meaning_add_level(evt_meaning *m, evt_level_kind k, uint64_t v)
+{
+    if (m->nlevels >= EVT_M_MAX_LEVELS) return;
+    m->level_kind[m->nlevels] = (uint8_t)k;
+    m->level[m->nlevels++] = v;
+    m->has |= EVT_M_LEVEL;
+}

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <string.h>
 #include "evtrace/alloc.h"
+#include "safe_text.h"
+#include "evtrace/json.h"
 #include "utf8.h"
 
 #define EVT_READER(n) extern const evt_reader_desc evt_reader_##n;
@@ -49,12 +51,31 @@ const char *evt_opts_get(const evt_open_opts *o, const char *key)
     return NULL;
 }
 
+/* The most a stream is buffered in memory for a reader that needs the whole trace. */
+#define EVT_STREAM_BUFFER_MAX ((uint64_t)SIZE_MAX < (4ull << 30) ? (uint64_t)SIZE_MAX / 2 : (4ull << 30))
+
 static evt_status open_src(evt_source *src, const char *format, const evt_open_opts *opts,
                            evt_diag_fn diag, void *diag_user, evt_reader **out, char *errbuf,
                            size_t errlen)
 {
     *out = NULL;
     const evt_reader_desc *d = NULL;
+    if (src->is_stream) { /* a format that needs the whole trace gets the stream buffered first */
+        const evt_reader_desc *sd = format ? evt_reader_find(format) : NULL;
+        if (!format) {
+            uint8_t head[PROBE_HEAD];
+            size_t n = evt_source_read_at(src, 0, head, sizeof head);
+            sd = n ? evt_reader_detect(head, n, 0) : NULL;
+        }
+        if ((sd || !format) && !(sd && (sd->flags & EVT_READER_STREAMS))) {
+            char why[300];
+            evt_status bst = evt_source_buffer_stream(src, EVT_STREAM_BUFFER_MAX, why, sizeof why);
+            if (bst != EVT_OK) {
+                snprintf(errbuf, errlen, "%s: %s", src->path, why);
+                return bst;
+            }
+        }
+    }
     if (!src->is_stream && src->size == 0) { /* forced or detected: an empty input holds no trace */
         snprintf(errbuf, errlen, "%s: empty file (offset 0): no trace data", src->path);
         return EVT_ERR_FORMAT;
@@ -90,6 +111,7 @@ static evt_status open_src(evt_source *src, const char *format, const evt_open_o
     r->opts = opts;
     r->diag = diag;
     r->diag_user = diag_user;
+    r->kernel = r->kernel_user = -1;
     evt_status st = d->open(r, &r->state);
     if (st != EVT_OK) {
         if (!r->fail_msg[0]) snprintf(r->fail_msg, sizeof r->fail_msg, "%s", evt_status_message(st));
@@ -139,33 +161,45 @@ evt_status evt_reader_open_stream(evt_source *src, const char *format, const evt
 
 /* ---- text: every string an event carries is valid UTF-8 ------------------------------------------ */
 
-/* Bytes a string needs in r->text once sanitized (0: valid as it is). */
-static size_t text_need(const char *s, size_t n) { return s && !evt_utf8_valid(s, n) ? evt_utf8_clean_len(s, n) + 1 : 0; }
-
-/* Bytes a NUL-terminated string needs in r->text (0: valid as it is, or NULL). */
-static size_t text_need_z(const char *s)
+/* Bytes s[0..n) needs in r->text once sanitized (0: right as it is): valid UTF-8, or in text-safe
+ * mode (evt_reader_set_text_safe) terminal-safe (safe_text.h). */
+static size_t text_need(const evt_reader *r, const char *s, size_t n)
 {
-    size_t n;
-    return s && !evt_utf8_valid_z(s, &n) ? evt_utf8_clean_len(s, n) + 1 : 0;
+    if (!s) return 0;
+    if (r->text_safe) return evt_text_is_safe(s, n) ? 0 : evt_text_escaped_len(s, n) + 1;
+    return evt_utf8_valid(s, n) ? 0 : evt_utf8_clean_len(s, n) + 1;
 }
 
-static const char *text_put(char *buf, size_t *used, const char *s, size_t n)
+static size_t text_need_z(const evt_reader *r, const char *s) { return s ? text_need(r, s, strlen(s)) : 0; }
+
+static const char *text_put(evt_reader *r, size_t *used, const char *s, size_t n)
 {
-    char *out = buf + *used;
-    size_t k = evt_utf8_clean(s, n, out);
+    char *out = r->text + *used;
+    size_t k = r->text_safe ? evt_text_escape(s, n, out, evt_text_escaped_len(s, n) + 1) : evt_utf8_clean(s, n, out);
     out[k] = '\0';
     *used += k + 1;
     return out;
 }
 
-/* Replace the event's non-UTF-8 strings by sanitized copies in r->text (valid ones, the usual case,
- * cost one scan). Sizes first, so r->text grows at most once per event and earlier copies stay put. */
+/* The event's strings, for sanitize_text: X(pointer lvalue). */
+#define EVT_EVENT_STRINGS_(ev, X) \
+    X((ev)->name); X((ev)->ctx_name); X((ev)->target_name); \
+    X((ev)->m.label); X((ev)->m.next_name); X((ev)->m.obj_name); X((ev)->m.sm_state); X((ev)->m.text)
+
+/* Replace the event's strings that need it by sanitized copies in r->text (right ones, the usual
+ * case, cost one scan). Sizes first, so r->text grows at most once per event and earlier copies
+ * stay put. Field keys are checked in text-safe mode only (they are the readers' own words). */
 static evt_status sanitize_text(evt_reader *r, evt_event *ev)
 {
-    size_t need = text_need_z(ev->name) + text_need_z(ev->ctx_name) + text_need_z(ev->target_name);
-    for (uint32_t i = 0; i < ev->nfields; i++)
-        if (ev->fields[i].is_str) need += text_need_z(ev->fields[i].str);
-    if (ev->data && ev->data_is_text) need += text_need((const char *)ev->data, ev->data_len);
+    size_t need = 0;
+#define TEXT_NEED_(p) need += text_need_z(r, (p))
+    EVT_EVENT_STRINGS_(ev, TEXT_NEED_);
+    for (uint32_t i = 0; i < ev->nfields; i++) {
+        if (ev->fields[i].is_str) TEXT_NEED_(ev->fields[i].str);
+        if (r->text_safe) TEXT_NEED_(ev->fields[i].key);
+    }
+#undef TEXT_NEED_
+    if (ev->data && ev->data_is_text) need += text_need(r, (const char *)ev->data, ev->data_len);
     if (need == 0) return EVT_OK;
     if (need > r->text_cap) {
         char *t = evt_realloc(r->text, need);
@@ -175,21 +209,23 @@ static evt_status sanitize_text(evt_reader *r, evt_event *ev)
     }
     size_t used = 0;
 #define TEXT_FIX_(p) \
-    if ((p) && !evt_utf8_valid((p), strlen(p))) (p) = text_put(r->text, &used, (p), strlen(p))
-    TEXT_FIX_(ev->name);
-    TEXT_FIX_(ev->ctx_name);
-    TEXT_FIX_(ev->target_name);
-    for (uint32_t i = 0; i < ev->nfields; i++)
+    if (text_need_z(r, (p))) (p) = text_put(r, &used, (p), strlen(p))
+    EVT_EVENT_STRINGS_(ev, TEXT_FIX_);
+    for (uint32_t i = 0; i < ev->nfields; i++) {
         if (ev->fields[i].is_str) TEXT_FIX_(ev->fields[i].str);
+        if (r->text_safe) TEXT_FIX_(ev->fields[i].key);
+    }
 #undef TEXT_FIX_
-    if (ev->data && ev->data_is_text && !evt_utf8_valid((const char *)ev->data, ev->data_len)) {
+    if (ev->data && ev->data_is_text && text_need(r, (const char *)ev->data, ev->data_len)) {
         size_t at = used;
-        (void)text_put(r->text, &used, (const char *)ev->data, ev->data_len);
+        (void)text_put(r, &used, (const char *)ev->data, ev->data_len);
         ev->data = (const uint8_t *)r->text + at;
         ev->data_len = used - at - 1;
     }
     return EVT_OK;
 }
+
+void evt_reader_set_text_safe(evt_reader *r, int on) { r->text_safe = on != 0; }
 
 /* ---- clock: nanoseconds on every event when the rate is known ----------------------------------- */
 
@@ -203,6 +239,37 @@ void evt_reader_set_clock_hz(evt_reader *r, uint64_t hz)
 {
     r->clock_hz_user = hz;
     if (hz) r->clock_hz = hz;
+}
+
+void evt_reader_set_kernel(evt_reader *r, int kernel) { r->kernel_user = kernel; }
+
+void evt_reader_set_prio_order(evt_reader *r, int order) { r->prio_order_user = order; }
+
+int evt_reader_effective_kernel(const evt_reader *r)
+{
+    return r->kernel_user >= 0 ? r->kernel_user : r->kernel;
+}
+
+void evt_reader_caps_json(const evt_reader *r, evt_json *j)
+{
+    evt_json_arr_begin(j);
+    for (unsigned b = 0; b < EVT_CAP_COUNT_; b++)
+        if (r->caps & (1u << b)) evt_json_str(j, evt_cap_name(1u << b));
+    evt_json_arr_end(j);
+}
+
+void evt_reader_caps_text(const evt_reader *r, char *buf, size_t len)
+{
+    size_t n = 0;
+    if (!len) return;
+    buf[0] = '\0';
+    for (unsigned b = 0; b < EVT_CAP_COUNT_; b++) {
+        if (!(r->caps & (1u << b))) continue;
+        int k = snprintf(buf + n, len - n, "%s%s", n ? ", " : "", evt_cap_name(1u << b));
+        if (k < 0 || (size_t)k >= len - n) break;
+        n += (size_t)k;
+    }
+    if (!n) snprintf(buf, len, "none");
 }
 
 evt_clock_source evt_reader_clock_source(const evt_reader *r)
@@ -234,12 +301,58 @@ static void set_time_(evt_reader *r, evt_event *ev)
     }
 }
 
+/* --begin/--end: where the event stands against one bound: < 0 before it, 0 at, > 0 after. An
+ * EVT_RANGE_NS bound needs the event's t_ns (*no_clock set when it has none). */
+static int cmp_bound_(const evt_event *ev, uint64_t index, int kind, uint64_t v, int *no_clock)
+{
+    uint64_t x = index;
+    if (kind == EVT_RANGE_TICKS) x = ev->ts;
+    else if (kind == EVT_RANGE_NS) {
+        if (!(ev->flags & EVT_HAS_TNS)) { *no_clock = 1; return 0; }
+        x = ev->t_ns;
+    }
+    return x < v ? -1 : x > v;
+}
+
+void evt_reader_set_range(evt_reader *r, const evt_range *range)
+{
+    if (range) r->range = *range;
+    else memset(&r->range, 0, sizeof r->range);
+}
+
+/* Is the event inside the range? 0: skip it; 1: keep it; -1: past an index end (nothing later
+ * can be inside); -2: a time bound without a clock (r failed). */
+static int in_range_(evt_reader *r, const evt_event *ev, uint64_t index)
+{
+    const evt_range *g = &r->range;
+    int no_clock = 0;
+    if (g->has_end && g->end_kind == EVT_RANGE_INDEX && index > g->end) return -1;
+    int keep = (!g->has_begin || cmp_bound_(ev, index, g->begin_kind, g->begin, &no_clock) >= 0) &&
+               (!g->has_end || cmp_bound_(ev, index, g->end_kind, g->end, &no_clock) <= 0);
+    if (no_clock) {
+        evt_reader_fail(r, EVT_ERR_USAGE, ev->offset,
+                        "--begin/--end in seconds: the trace's clock rate is unknown (give --clock-hz HZ, or bounds "
+                        "in ticks or as #INDEX)");
+        return -2;
+    }
+    return keep;
+}
+
 evt_status evt_reader_next(evt_reader *r, evt_event *ev)
 {
-    evt_event_reset(ev);
-    ev->fmt = r->desc->name;
-    ev->nargs = 0;
-    evt_status st = r->desc->next(r->state, ev);
+    evt_status st;
+    for (;;) {
+        evt_event_reset(ev);
+        ev->fmt = r->desc->name;
+        ev->nargs = 0;
+        st = r->desc->next(r->state, ev);
+        if (st != EVT_OK || !(r->range.has_begin || r->range.has_end)) break;
+        set_time_(r, ev);
+        int k = in_range_(r, ev, r->range_index++);
+        if (k == 1) break;
+        if (k == -1) return EVT_END; /* past --end #N: the trace ends here */
+        if (k == -2) return EVT_ERR_USAGE;
+    }
     if (st == EVT_OK) st = sanitize_text(r, ev);
     if (st == EVT_OK) {
         set_time_(r, ev);

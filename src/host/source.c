@@ -18,6 +18,31 @@
 #define HEAD_PAUSE_MS 50  /* a pause this long ends the head */
 #define HEAD_MAX_MS 250u  /* the head is complete this long after its first byte at the latest */
 
+static int g_stop_fd = -1; /* evt_source_set_stop_fd: readable = every stream ends */
+
+void evt_source_set_stop_fd(int fd) { g_stop_fd = fd; }
+
+int evt_source_stop_fd(void) { return g_stop_fd; }
+
+int evt_source_stop_requested(void)
+{
+    if (g_stop_fd < 0) return 0;
+    struct pollfd p = {g_stop_fd, POLLIN, 0};
+    return poll(&p, 1, 0) > 0 && (p.revents & (POLLIN | POLLHUP));
+}
+
+/* poll() on fd (or on nothing when fd < 0) and the stop descriptor: > 0 when fd is ready,
+ * 0 on timeout, -1 with errno; *stop set when a stop was requested. */
+static int poll_stop(int fd, int ms, int *stop)
+{
+    struct pollfd p[2] = {{fd, POLLIN, 0}, {g_stop_fd, POLLIN, 0}};
+    *stop = 0;
+    int pr = poll(p, 2, ms); /* a negative fd is ignored by poll() */
+    if (pr > 0 && g_stop_fd >= 0 && (p[1].revents & (POLLIN | POLLHUP))) { *stop = 1; return 0; }
+    if (pr > 0 && !(p[0].revents)) return 0;
+    return pr;
+}
+
 static uint64_t now_ms(void)
 {
     struct timespec ts;
@@ -25,10 +50,12 @@ static uint64_t now_ms(void)
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-static void sleep_ms(unsigned ms)
+/* Sleep ms, or less when a stop is requested (then returns 1). */
+static int sleep_ms(unsigned ms)
 {
-    struct timespec ts = {ms / 1000u, (long)(ms % 1000u) * 1000000L};
-    nanosleep(&ts, NULL);
+    int stop;
+    poll_stop(-1, (int)ms, &stop);
+    return stop;
 }
 
 /* Milliseconds left before the idle limit (-1: no limit, 0: passed). */
@@ -56,14 +83,16 @@ static int followed_file_shrank(evt_source *src)
  * re-read every FOLLOW_POLL_MS. Pipes, sockets and ttys end at EOF or hang-up. */
 static size_t stream_read(evt_source *src, uint8_t *dst, size_t n)
 {
-    if (src->idle_expired || src->failure[0]) return 0; /* the stream has ended for good */
+    if (src->idle_expired || src->stopped || src->failure[0]) return 0; /* the stream has ended for good */
     uint64_t idle_since = now_ms();
     for (;;) {
         int left = idle_left(src, idle_since);
         if (left == 0) { src->idle_expired = 1; return 0; }
+        if (evt_source_stop_requested()) { src->stopped = 1; return 0; }
         if (!src->follow) {
-            struct pollfd p = {src->fd, POLLIN, 0};
-            int pr = poll(&p, 1, left);
+            int stop;
+            int pr = poll_stop(src->fd, left, &stop);
+            if (stop) { src->stopped = 1; return 0; }
             if (pr == 0) continue; /* idle check above */
             if (pr < 0 && errno == EINTR) continue;
             if (pr < 0) {
@@ -74,7 +103,7 @@ static size_t stream_read(evt_source *src, uint8_t *dst, size_t n)
         ssize_t r = read(src->fd, dst, n);
         if (r > 0) { src->pos += (uint64_t)r; return (size_t)r; }
         if (r < 0 && (errno == EINTR || errno == EAGAIN)) {
-            if (src->follow) sleep_ms(FOLLOW_POLL_MS);
+            if (src->follow && sleep_ms(FOLLOW_POLL_MS)) { src->stopped = 1; return 0; }
             continue;
         }
         if (r < 0) {
@@ -85,7 +114,10 @@ static size_t stream_read(evt_source *src, uint8_t *dst, size_t n)
         }
         if (!src->follow) return 0; /* EOF: the writer closed */
         if (followed_file_shrank(src)) return 0;
-        sleep_ms(left > 0 && (unsigned)left < FOLLOW_POLL_MS ? (unsigned)left : FOLLOW_POLL_MS);
+        if (sleep_ms(left > 0 && (unsigned)left < FOLLOW_POLL_MS ? (unsigned)left : FOLLOW_POLL_MS)) {
+            src->stopped = 1;
+            return 0;
+        }
     }
 }
 
@@ -109,9 +141,12 @@ evt_status evt_source_open_stream(evt_source *src, int fd, const char *name, int
     while (got && got < STREAM_HEAD) {
         uint64_t el = now_ms() - first;
         if (el >= HEAD_MAX_MS) break;
-        struct pollfd p = {fd, POLLIN, 0};
         int wait = (int)(HEAD_MAX_MS - el) < HEAD_PAUSE_MS ? (int)(HEAD_MAX_MS - el) : HEAD_PAUSE_MS;
-        if (poll(&p, 1, wait) <= 0 || !(p.revents & POLLIN)) break;
+        int stop;
+        if (poll_stop(fd, wait, &stop) <= 0) {
+            if (stop) src->stopped = 1;
+            break;
+        }
         ssize_t r = read(fd, src->head + got, STREAM_HEAD - got);
         if (r <= 0) break;
         got += (size_t)r;
@@ -164,6 +199,44 @@ size_t evt_source_read_at(evt_source *src, uint64_t off, void *dst, size_t n)
     }
     if (!src->fp || fseeko(src->fp, (off_t)(src->file_off + off), SEEK_SET) != 0) return 0;
     return fread(dst, 1, n, src->fp);
+}
+
+evt_status evt_source_buffer_stream(evt_source *src, uint64_t max, char *err, size_t errlen)
+{
+    if (!src->is_stream) return EVT_OK;
+    size_t cap = 1u << 16, len = 0;
+    uint8_t *buf = evt_malloc(cap);
+    if (!buf) { snprintf(err, errlen, "out of memory"); return EVT_ERR_NOMEM; }
+    for (;;) {
+        if (len == cap) {
+            if ((uint64_t)len >= max) {
+                evt_free(buf);
+                snprintf(err, errlen, "offset %llu (0x%llx): the stream is longer than %llu bytes, the most evtrace "
+                         "holds in memory for a format that needs the whole trace: save it to a file first",
+                         (unsigned long long)len, (unsigned long long)len, (unsigned long long)max);
+                return EVT_ERR_NOMEM;
+            }
+            size_t ncap = (uint64_t)cap * 2 > max ? (size_t)max : cap * 2;
+            uint8_t *nb = evt_realloc(buf, ncap);
+            if (!nb) { evt_free(buf); snprintf(err, errlen, "out of memory after %zu bytes of the stream", len); return EVT_ERR_NOMEM; }
+            buf = nb;
+            cap = ncap;
+        }
+        size_t n = evt_source_read_at(src, len, buf + len, cap - len);
+        if (n == 0) break;
+        len += n;
+    }
+    if (src->fd > 2) close(src->fd);
+    src->fd = -1;
+    evt_free(src->head);
+    src->head = NULL;
+    src->head_len = 0;
+    src->is_stream = 0;
+    src->follow = 0;
+    src->owned = buf;
+    src->mem = buf;
+    src->size = len;
+    return EVT_OK;
 }
 
 const char *evt_source_failure(const evt_source *src) { return src->failure[0] ? src->failure : NULL; }

@@ -73,13 +73,16 @@ evt_status evt_source_listen(evt_source *src, const char *spec, unsigned idle_ms
         snprintf(where, sizeof where, strchr(host, ':') ? "[%s]:%s" : "%s:%s", host, port);
         announce(user, where);
     }
-    struct pollfd p = {ls, POLLIN, 0};
-    int pr;
-    do pr = poll(&p, 1, idle_ms ? (int)idle_ms : -1);
-    while (pr < 0 && errno == EINTR);
+    int pr, stop = 0;
+    do {
+        struct pollfd p[2] = {{ls, POLLIN, 0}, {evt_source_stop_fd(), POLLIN, 0}};
+        pr = poll(p, 2, idle_ms ? (int)idle_ms : -1);
+        if (pr > 0 && p[1].fd >= 0 && p[1].revents) { stop = 1; pr = 0; }
+    } while (pr < 0 && errno == EINTR);
     if (pr == 0) {
         close(ls);
-        snprintf(err, errlen, "no connection within %u ms", idle_ms);
+        if (stop) snprintf(err, errlen, "stopped before any connection");
+        else snprintf(err, errlen, "no connection within %u ms", idle_ms);
         return EVT_END;
     }
     int fd = pr > 0 ? accept(ls, NULL, NULL) : -1;

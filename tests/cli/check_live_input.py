@@ -18,6 +18,9 @@ want = [json.loads(l) for l in subprocess.run([evtrace, "dump", "--json", SAMPLE
                                               check=True).stdout.splitlines()]
 fails = []
 tmp = tempfile.mkdtemp(prefix="evtrace-live-")
+# A 1 s idle limit must fire within a few seconds; on a loaded machine (load above the CPU count)
+# the bound grows with the load, so a shared machine does not fail the test (issue 31 item 6).
+SLACK = max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
 
 
 def check(ok, what):
@@ -62,7 +65,7 @@ t0 = time.time()
 try:
     out, err = p.communicate(timeout=10)
     el = time.time() - t0
-    check(p.returncode == 0 and events(out) == want and el < 5,
+    check(p.returncode == 0 and events(out) == want and el < 5 * SLACK,
           f"fifo: --idle-exit 1 with an open silent writer ended after {el:.1f} s, exit {p.returncode}")
 except subprocess.TimeoutExpired:
     p.kill(); p.communicate()
@@ -76,7 +79,7 @@ t0 = time.time()
 try:
     out, err = p.communicate(timeout=10)
     el = time.time() - t0
-    check(p.returncode == 3 and "no data within --idle-exit" in err and el < 4,
+    check(p.returncode == 3 and "no data within --idle-exit" in err and el < 4 * SLACK,
           f"fifo without a writer: --idle-exit 1 ended after {el:.1f} s, exit {p.returncode} ({err.strip()[:100]})")
 except subprocess.TimeoutExpired:
     p.kill(); p.communicate()
@@ -142,7 +145,7 @@ t0 = time.time()
 try:
     out, err = p.communicate(timeout=10)
     el = time.time() - t0
-    check(events(out) == want and el < 5, f"serial: --idle-exit 1 on a silent tty ended after {el:.1f} s "
+    check(events(out) == want and el < 5 * SLACK, f"serial: --idle-exit 1 on a silent tty ended after {el:.1f} s "
                                           f"({len(events(out))}/{len(want)} events)")
 except subprocess.TimeoutExpired:
     p.kill(); p.communicate()

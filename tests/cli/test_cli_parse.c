@@ -64,6 +64,12 @@ static void follow_options(void **st)
     assert_string_equal(a.listen, "4000");
     assert_string_equal(a.file, "4000");
     assert_int_equal(a.idle_exit_ms, 1500);
+    assert_int_equal(PARSE(&a, "dump", "--follow", "--idle-exit", "0.0004", "f"), 0);
+    assert_int_equal(a.idle_exit_ms, 1); /* below the resolution: 1 ms, never "no limit" */
+    assert_int_equal(PARSE(&a, "dump", "--follow", "--idle-exit", "0.0015", "f"), 0);
+    assert_int_equal(a.idle_exit_ms, 2);
+    assert_int_equal(PARSE(&a, "dump", "--follow", "--idle-exit", "0", "f"), 0);
+    assert_int_equal(a.idle_exit_ms, 0);
     assert_int_equal(PARSE(&a, "dump", "--follow", "--idle-exit=x", "f"), EXIT_USAGE);
     assert_int_equal(PARSE(&a, "dump", "--follow", "--idle-exit=-1", "f"), EXIT_USAGE);
 }

@@ -18,7 +18,7 @@ import sys
 import tempfile
 from export_common import fail, run, dump
 from perfetto_decode import decode, Trace
-from perfetto_sched_model import model, NOCTX
+from perfetto_sched_model import model, NOCTX, caps_of
 
 ISR_TID_BASE, STATE_TID_BASE = 2000000, 1000000
 
@@ -87,7 +87,7 @@ if key != "-":
 evs = dump(evtrace, sample)
 st = json.loads(run([evtrace, "stats", "--json", sample]).stdout.decode())
 classes = {c["ctx"]: c["class"] for c in st["contexts"] if c["ctx"] is not None}
-m = model(evs, classes)
+m = model(evs, classes, caps_of(evtrace, sample))
 end = max((e["t_ns"] if "t_ns" in e else e["ts"]) for e in evs)
 want = {}   # context key -> [(t0, t1)]
 since = {}

@@ -11,6 +11,12 @@ cluster   two servers, one cluster, Distributed tables over MergeTree tables on 
           Distributed tables equals the sum (union) of the same query on each shard's local tables.
 failures  server down, an INSERT refused (HTTP 500), the server killed mid-load, schema mismatch
           (missing table, column of another type), a rerun with the same trace id (no duplicate).
+secure    (issue 31) a server with an https_port (a certificate from a CA the test makes with
+          openssl) and a user with a password: a load over HTTPS as that user (CLICKHOUSE_USER /
+          CLICKHOUSE_PASSWORD, --ca-file) stores exactly the rows of the same load over HTTP; no
+          --ca-file fails verification, --insecure passes; a wrong password fails loudly without
+          showing it; a server that drips one byte every 2 s ends at --timeout; a live --listen
+          load stopped by SIGINT keeps what it read (its traces row is written).
 
 Usage: clickhouse_check.py MODE EVTRACE DATA_DIR DOCS_MD [SYNTHETIC_EVENTS]"""
 import json
@@ -391,6 +397,136 @@ def mode_failures(evtrace, data, docs):
     print('failures: all loud, exit 3, with the trace id and the rows committed' if not FAILS else '')
 
 
+def table_rows(ch, tid):
+    """Every row of trace tid in every table (trace_id left out), sorted: the load's content."""
+    out = {}
+    for t in ('traces', 'contexts', 'objects', 'events', 'thread_states', 'slices', 'isrs', 'counters', 'flows',
+              'losses'):
+        rows = ch_rows(ch, "SELECT * FROM %s.%s WHERE trace_id = '%s'" % (DB, t, tid))
+        out[t] = sorted(tuple(norm(v) for v in r[1:]) for r in rows)
+    return out
+
+
+def drip_server():
+    """A server on 127.0.0.1 that answers every connection one byte every 2 s, for ever (until the
+    test closes it). Returns (port, stop function)."""
+    import socket
+    import threading
+    ls = socket.socket()
+    ls.bind(('127.0.0.1', 0))
+    ls.listen(8)
+    stop = threading.Event()
+
+    def serve(c):
+        msg = b'HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n' + b'x' * 100000
+        try:
+            c.settimeout(0.5)
+            try:
+                c.recv(65536)
+            except OSError:
+                pass
+            for b in msg:
+                if stop.wait(2.0):
+                    break
+                c.sendall(bytes([b]))
+        except OSError:
+            pass
+        c.close()
+
+    def accept():
+        ls.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                c, _ = ls.accept()
+            except OSError:
+                continue
+            threading.Thread(target=serve, args=(c,), daemon=True).start()
+        ls.close()
+
+    threading.Thread(target=accept, daemon=True).start()
+    return ls.getsockname()[1], stop.set
+
+
+def mode_secure(evtrace, data, docs):
+    sample = os.path.join(data, 'threadx_tracex', 'demo_threadx.trx')
+    pw = 's3cret pw%'
+    with ClickHouse(1, https=True, users={'evt': pw}) as ch:
+        apply_schema(evtrace, ch)
+        http = ch.urls[0] + '?database=' + DB
+        https = ch.https_urls[0] + '?database=' + DB
+        r, _ = load(evtrace, http, [sample], ['plain'])
+        if r.returncode != 0:
+            die('load over http: ' + r.stderr)
+        cred = {'CLICKHOUSE_USER': 'evt', 'CLICKHOUSE_PASSWORD': pw}
+        r, _ = load(evtrace, https, [sample, '--ca-file', ch.ca_file], ['tls'], env=cred)
+        if r.returncode != 0:
+            fail('load over https as evt: exit %d: %s' % (r.returncode, r.stderr))
+        a, b = table_rows(ch, 'plain'), table_rows(ch, 'tls')
+        if a != b or not a['events']:
+            fail('https load differs from the http load: %s' % {t: (len(a[t]), len(b[t])) for t in a})
+        else:
+            print('https load = http load: %s' % {t: len(a[t]) for t in a if a[t]})
+        # no CA given: the test CA is unknown to the system, verification fails loudly
+        r, _ = load(evtrace, https, [sample], ['tls-noca'], env=cred)
+        expect_fail(r, 'https without --ca-file', 'TLS', '--ca-file', 'tls-noca')
+        r, _ = load(evtrace, https, [sample, '--insecure'], ['tls-insecure'], env=cred)
+        if r.returncode != 0:
+            fail('--insecure: exit %d: %s' % (r.returncode, r.stderr))
+        # a wrong password: loud, and never shown (nor the right one)
+        pwfile = os.path.join(ch.dir, 'pw.txt')
+        with open(pwfile, 'w') as f:
+            f.write('wrong-one\n')
+        r, _ = load(evtrace, https, [sample, '--ca-file', ch.ca_file, '--user', 'evt', '--password-file', pwfile],
+                    ['badpw'])
+        expect_fail(r, 'wrong password', 'HTTP', 'badpw')
+        if 'wrong-one' in r.stderr or pw in r.stderr:
+            fail('the password shows in the message: ' + r.stderr)
+        # a password in the URL: taken out, works, never echoed
+        r, _ = load(evtrace, ch.https_urls[0].replace('https://', 'https://evt:s3cret%20pw%25@') + '?database=' + DB,
+                    [sample, '--ca-file', ch.ca_file], ['urlpw'])
+        if r.returncode != 0 or 's3cret' in r.stderr:
+            fail('credentials in the URL: exit %d: %s' % (r.returncode, r.stderr))
+        # a drip server: --timeout 3 ends it (without: 600 s by default)
+        port, stop = drip_server()
+        t0 = time.time()
+        r, _ = load(evtrace, 'http://127.0.0.1:%d/?database=%s' % (port, DB), [sample, '--timeout', '3'], ['drip'])
+        el = time.time() - t0
+        stop()
+        expect_fail(r, 'drip server', '--timeout 3')
+        if el > 30:
+            fail('drip server: ended after %.1f s, --timeout 3' % el)
+        print('drip server: ended after %.1f s (--timeout 3)' % el)
+        # a live load stopped by SIGINT: what arrived is loaded, with its traces row
+        rkh = os.path.join(data, 'rkh', 'usr_events.bin')
+        import socket
+        s = socket.socket()
+        s.bind(('127.0.0.1', 0))
+        lport = s.getsockname()[1]
+        s.close()
+        p = subprocess.Popen([evtrace, 'convert', '--listen', '127.0.0.1:%d' % lport, '--to', 'clickhouse', '-o', http,
+                              '--trace-id', 'live'], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        conn = None
+        for _ in range(200):
+            try:
+                conn = socket.create_connection(('127.0.0.1', lport), timeout=1)
+                break
+            except OSError:
+                time.sleep(0.05)
+        if conn:
+            conn.sendall(open(rkh, 'rb').read())
+            time.sleep(1.5)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+        if conn:
+            conn.close()
+        n = norm(ch_rows(ch, "SELECT count() FROM %s.traces WHERE trace_id = 'live'" % DB)[0][0])
+        ev = norm(ch_rows(ch, "SELECT count() FROM %s.events WHERE trace_id = 'live'" % DB)[0][0])
+        if p.returncode != 0 or n != 1 or not ev or 'stopped by SIGINT: kept' not in err:
+            fail('live load stopped by SIGINT: exit %d, traces %s, events %s: %s' % (p.returncode, n, ev, err))
+        else:
+            print('live load stopped by SIGINT: %s events loaded, traces row written' % ev)
+
+
 def main():
     if len(sys.argv) < 5:
         die(__doc__)
@@ -399,7 +535,8 @@ def main():
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # ctest timeout: stop the servers too
     {'load': lambda: mode_load(evtrace, data, docs, nsyn),
      'cluster': lambda: mode_cluster(evtrace, data, docs),
-     'failures': lambda: mode_failures(evtrace, data, docs)}[mode]()
+     'failures': lambda: mode_failures(evtrace, data, docs),
+     'secure': lambda: mode_secure(evtrace, data, docs)}[mode]()
     if FAILS:
         print('%d failures' % len(FAILS))
         sys.exit(1)

@@ -52,7 +52,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from export_common import fail, run, readable_samples  # noqa: E402
-from perfetto_sched_model import model as sched_model, LINUX_STATE, NOCTX, event_time  # noqa: E402
+from perfetto_sched_model import model as sched_model, LINUX_STATE, NOCTX, event_time, caps_of  # noqa: E402
 
 PRETTY = re.compile(r'^\[(\d+)\] \(\+[^)]*\) (.*)$')
 DISCARD_ERR = re.compile(r'^WARNING: Tracer discarded (\d+) events between \[[^\]]*\] and \[[^\]]*\] in trace '
@@ -378,12 +378,12 @@ def isr_model(evs):
     return ent, ext
 
 
-def check_sched(path, got, evs, classes, clamped_env, class_ids):
+def check_sched(path, got, evs, classes, clamped_env, class_ids, caps=None):
     """The timeline's scheduling records (got: (cpu, clock, line) in babeltrace2's order, every
     line of the trace) against perfetto_sched_model.py and isr_model(). class_ids: class name ->
     id of the records' classes. Returns the counts and 'bytes', the records' bytes."""
     dicts = [dict(e, fields=dict(e['fields'])) for e in evs]
-    m = sched_model(dicts, classes)
+    m = sched_model(dicts, classes, caps)
     names = {}
     for e in dicts:
         f = e['fields']
@@ -520,7 +520,7 @@ def check(evtrace, path, tmp, bound):
     if not cm:
         fail('%s: no env.sched_clamped in the metadata' % out)
     class_ids = {n: int(i) for n, i in re.findall(r'\nevent \{\n\tname = "(\w+)";\n\tid = (\d+);', meta) if n in SCHED}
-    sched = check_sched(path, every, evs, ctx_classes, int(cm.group(1)), class_ids)
+    sched = check_sched(path, every, evs, ctx_classes, int(cm.group(1)), class_ids, caps_of(evtrace, path))
     model = Model()
     for e in evs:
         model.event(e)

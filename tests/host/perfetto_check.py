@@ -21,7 +21,7 @@ import tempfile
 from export_common import fail, run, readable_samples, dump, info, one
 import json
 from perfetto_decode import decode, Trace
-from perfetto_sched_model import model, names_of, event_time, LINUX_STATE, NOCTX
+from perfetto_sched_model import model, names_of, event_time, LINUX_STATE, NOCTX, caps_of
 
 LABEL_KEYS = ('function', 'func', 'service', 'svc', 'syscall')
 IRQ_KEYS = ('irq', 'intno', 'dintno', 'vector', 'isr')
@@ -113,7 +113,7 @@ def check(evtrace, proto_dir, path, tmp, acct=None, proto_file='perfetto_subset.
             if pid_ and T.thread_name.get(pid_) in isr_names:
                 fail('%s: ISR context %r in a sched_switch' % (base, T.thread_name.get(pid_)))
         last[cpu] = np_
-    m = model(evs, classes)
+    m = model(evs, classes, caps_of(evtrace, path))
 
     def pname(pid):
         return 'swapper' if pid == 0 else T.thread_name.get(pid)

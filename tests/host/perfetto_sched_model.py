@@ -9,27 +9,15 @@ NOCTX = 'no context'  # key of the events without a context (the timeline's "no 
 LINUX_STATE = {'running': 0, 'ready': 0, 'blocked': 1, 'suspended': 4, 'terminated': 16, 'unknown': 0}
 
 
-def has_word(s, w):
-    return w.lower() in s.lower()
+STOP_STATE = {'ready': 'ready', 'waiting': 'blocked', 'suspended': 'suspended', 'wait_suspended': 'suspended',
+              'dormant': 'terminated', 'deleted': 'terminated'}
 
 
-def stop_state(fields):
-    r = fields.get('stop_reason')
-    if not isinstance(r, str):
-        r = fields.get('state')
-    if not isinstance(r, str):
-        return 'blocked'
-    if has_word(r, 'PRIORITY'):
+def stop_state(m):
+    """The timeline state a thread_stop's meaning block names (None: no state change)."""
+    if m.get('keep_state'):
         return None
-    if has_word(r, 'READY') or has_word(r, 'RDY'):
-        return 'ready'
-    for w in ('WAIT_SUSP', 'TTS_WAS', 'SUSPENDED', 'TTS_SUS'):
-        if has_word(r, w):
-            return 'suspended'
-    for w in ('COMPLETED', 'TERMINATED', 'DORMANT', 'DELETED', 'TTS_DMT', 'NONEXISTENT'):
-        if has_word(r, w):
-            return 'terminated'
-    return 'blocked'
+    return STOP_STATE.get(m.get('stop_state'), 'blocked')
 
 
 def event_time(e):
@@ -42,8 +30,9 @@ class Sched:
     (t, cpu, prev, next, prev_state) and (t, cpu, target, waker) with context keys (None = idle,
     NOCTX = the events without a context)."""
 
-    def __init__(self, classes):
+    def __init__(self, classes, sched=True):
         self.classes = classes
+        self.sched = sched  # the trace records scheduling (info "capabilities"); else until its first switch record
         self.run, self.pend_isr, self.isr_n, self.prev_t = {}, {}, {}, {}
         self.on = {}      # context -> CPU it runs on
         self.state = {}   # context -> state name
@@ -76,6 +65,11 @@ class Sched:
         if cpu in self.prev_t and t < self.prev_t[cpu]:
             t = self.prev_t[cpu]
         f = e.get('fields', {})
+        m = e.get('meaning', {})
+        if isinstance(m, list):  # dump read as key/value pairs
+            m = dict(m)
+        if not self.sched and e['kind'] in ('thread_run', 'thread_stop'):
+            self.sched = True
         if e['kind'] == 'lost':
             for c in list(set(self.run) | set(self.isr_n)):
                 tc = max(t, self.prev_t.get(c, t))
@@ -94,12 +88,12 @@ class Sched:
         kind = e['kind']
         target = f.get('target') if 'target' in f else None
         subject = key if target is None or target == key else target
-        runs_now = f.get('state') in ('running', 'TTS_RUN')
-        if not in_isr and self.run.get(cpu) != key:
+        runs_now = bool(m.get('runs_now'))
+        if self.sched and not in_isr and self.run.get(cpu) != key:
             self.pend_isr.pop(cpu, None)
             self.switch(cpu, t, key, 'ready')
-        nxt_given = 'next_thread' in f and isinstance(f['next_thread'], int)
-        nxt = (f['next_thread'] or None) if nxt_given else None
+        nxt_given = isinstance(m.get('next'), int)
+        nxt = (m['next'] or None) if nxt_given else None
         if kind == 'thread_run':
             if not in_isr and (subject == key or runs_now):
                 self.switch(cpu, t, subject, 'ready')
@@ -114,7 +108,7 @@ class Sched:
                     else:
                         self.switch(cpu, t, nxt, 'ready')
         elif kind == 'thread_stop':
-            st = stop_state(f)
+            st = stop_state(m)
             if st is None:
                 pass
             elif subject in self.on:
@@ -148,8 +142,17 @@ def names_of(evs):
     return names
 
 
-def model(evs, classes):
-    s = Sched(classes)
+def caps_of(evtrace, path):
+    """The trace's capabilities as `evtrace info --json` reports them."""
+    import json
+    import subprocess
+    r = subprocess.run([evtrace, 'info', '--json', path], capture_output=True, check=False)
+    return json.loads(r.stdout.decode('utf-8'))['capabilities']
+
+
+def model(evs, classes, caps=None):
+    """caps: the trace's `info --json` capabilities (None: assume scheduling)."""
+    s = Sched(classes, caps is None or 'scheduling' in caps)
     for e in evs:
         s.add(e)
     return s

@@ -75,7 +75,8 @@ if [ "$mode" = full ]; then
                  include/evtrace/txtb.h include/evtrace/port.h include/evtrace/evt_port_impl.h \
                  include/evtrace/etw_defs.h lib/cmake/evtrace/evtraceConfig.cmake \
                  lib/cmake/evtrace/evtraceConfigVersion.cmake lib/pkgconfig/evtrace.pc \
-                 lib/pkgconfig/evtrace-recorder.pc
+                 lib/pkgconfig/evtrace-recorder.pc share/man/man1/evtrace.1 \
+                 share/bash-completion/completions/evtrace   # man page and completion (cmake/docs.cmake)
     for h in "$SRC"/include/evtrace/*.h; do expect_files "include/evtrace/$(basename "$h")"; done
     check_no_tree_paths
     check_headers_alone

@@ -64,23 +64,63 @@ CONFIG = """<?xml version="1.0"?>
   <default_database>default</default_database>
   <timezone>UTC</timezone>
   <remote_servers><{cluster}>{shards}</{cluster}></remote_servers>
-</yandex>
+{tls}</yandex>
+"""
+# https_port with a certificate the harness makes (make_tls): ClickHouse's openSSL server section.
+TLS = """  <https_port>{https}</https_port>
+  <openSSL><server>
+    <certificateFile>{crt}</certificateFile><privateKeyFile>{key}</privateKeyFile>
+    <verificationMode>none</verificationMode><loadDefaultCAFile>false</loadDefaultCAFile>
+    <cacheSessions>true</cacheSessions><disableProtocols>sslv2,sslv3</disableProtocols>
+    <preferServerCiphers>true</preferServerCiphers>
+  </server></openSSL>
 """
 SHARD = '<shard><replica><host>127.0.0.1</host><port>{tcp}</port></replica></shard>'
 USERS = """<?xml version="1.0"?>
 <yandex>
   <profiles><default><max_memory_usage>4000000000</max_memory_usage></default></profiles>
   <users><default><password></password><networks><ip>127.0.0.1</ip></networks>
-    <profile>default</profile><quota>default</quota></default></users>
+    <profile>default</profile><quota>default</quota></default>{users}</users>
   <quotas><default></default></quotas>
 </yandex>
 """
 
 
+USER = '<{name}><password>{pw}</password><networks><ip>127.0.0.1</ip></networks>' \
+       '<profile>default</profile><quota>default</quota></{name}>'
+
+
+def make_tls(d):
+    """A certificate authority and a server certificate for 127.0.0.1 (subjectAltName IP and DNS
+    localhost) signed by it, made with openssl in d: returns (ca.crt, server.crt, server.key)."""
+    ca_key, ca_crt = os.path.join(d, 'ca.key'), os.path.join(d, 'ca.crt')
+    key, csr, crt = os.path.join(d, 'server.key'), os.path.join(d, 'server.csr'), os.path.join(d, 'server.crt')
+    ext = os.path.join(d, 'san.ext')
+    with open(ext, 'w') as f:
+        f.write('subjectAltName = IP:127.0.0.1, DNS:localhost\nbasicConstraints = CA:FALSE\n')
+    quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=True)
+    subprocess.run(['openssl', 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', ca_key, '-out', ca_crt,
+                    '-days', '2', '-subj', '/CN=evtrace test CA'], **quiet)
+    subprocess.run(['openssl', 'req', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', csr,
+                    '-subj', '/CN=127.0.0.1'], **quiet)
+    subprocess.run(['openssl', 'x509', '-req', '-in', csr, '-CA', ca_crt, '-CAkey', ca_key, '-CAcreateserial',
+                    '-out', crt, '-days', '2', '-extfile', ext], **quiet)
+    os.chmod(key, 0o600)
+    return ca_crt, crt, key
+
+
 class ClickHouse:
-    def __init__(self, shards=1, keep=False):
+    def __init__(self, shards=1, keep=False, https=False, users=None):
+        """https: each server also listens on an https_port (self.https_urls) with a certificate
+        signed by a CA the harness makes (self.ca_file). users: {name: password} besides default."""
         server_missing_exit()
         self.dir = tempfile.mkdtemp(prefix='evt-clickhouse-')
+        self.https_urls = []
+        self.ca_file = None
+        tls_files = make_tls(self.dir) if https else None
+        if tls_files:
+            self.ca_file = tls_files[0]
+        users_xml = ''.join(USER.format(name=n, pw=pw) for n, pw in (users or {}).items())
         self.keep = keep or os.environ.get('EVT_CH_KEEP') == '1'  # keep the folder (logs) to debug
         self.procs = []
         ports = [(free_port(), free_port()) for _ in range(shards)]
@@ -91,10 +131,15 @@ class ClickHouse:
             d = os.path.join(self.dir, 'shard%d' % i)
             for sub in ('log', 'data', 'tmp', 'user_files', 'format_schemas'):
                 os.makedirs(os.path.join(d, sub))
+            tls = ''
+            if tls_files:
+                hp = free_port()
+                tls = TLS.format(https=hp, crt=tls_files[1], key=tls_files[2])
+                self.https_urls.append('https://127.0.0.1:%d/' % hp)
             with open(os.path.join(d, 'config.xml'), 'w') as f:
-                f.write(CONFIG.format(d=d, http=http, tcp=tcp, cluster=CLUSTER, shards=shard_xml))
+                f.write(CONFIG.format(d=d, http=http, tcp=tcp, cluster=CLUSTER, shards=shard_xml, tls=tls))
             with open(os.path.join(d, 'users.xml'), 'w') as f:
-                f.write(USERS)
+                f.write(USERS.format(users=users_xml))
             self.dirs.append(d)
             self.urls.append('http://127.0.0.1:%d/' % http)
         self.cluster = CLUSTER

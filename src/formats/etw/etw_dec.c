@@ -13,10 +13,12 @@
 #include <string.h>
 #include <time.h>
 #include "evtrace/alloc.h"
+#include "evtrace/hooks_defs.h"
 #include "evtrace/json.h"
 #include "formats/common/cursor.h"
 #include "formats/etw/etw_dec.h"
 #include "formats/etw/xpress.h"
+#include "host/safe_text.h"
 
 #define ETW_MAX_SESSION_BUFFER (ETW_MAX_BUFFER_KB * 1024u)  /* Windows' maximum BufferSize, 16 MiB */
 #define ETW_MAX_HELD (128ull * 1024u * 1024u)               /* decoded buffers held by all streams */
@@ -462,6 +464,11 @@ static evt_status open_(evt_reader *r, void **state)
     if (!s) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
     *state = s;
     s->r = r;
+    /* the reader decodes no kernel context-switch (CSwitch) or interrupt events: providers' events
+     * only; Windows priorities: a larger number is more urgent */
+    r->caps = EVT_CAP_USER;
+    r->caps_known = 1;
+    r->kernel = EVT_HOOK_KERNEL_WINDOWS;
     s->dirty = -1;
     s->buffer_size = ETW_MAX_SESSION_BUFFER; /* until the logfile header is read */
     evt_status st = scan_buffers(s);
@@ -620,7 +627,11 @@ static void info_text(void *state, FILE *out)
 {
     etw_state *s = state;
     char tb[64];
-    fprintf(out, "logger:   %s -> %s\n", s->logger_name, s->log_file_name);
+    fputs("logger:   ", out); /* names from the file, terminal-safe (host/safe_text.h) */
+    evt_text_fput(s->logger_name, strlen(s->logger_name), out);
+    fputs(" -> ", out);
+    evt_text_fput(s->log_file_name, strlen(s->log_file_name), out);
+    fputc('\n', out);
     fprintf(out, "windows:  %u.%u build %" PRIu32 ", %" PRIu32 " CPUs, %" PRIu32 "-bit logger (pointer size %" PRIu32 ")\n",
             s->version & 0xFFu, (s->version >> 8) & 0xFFu, s->provider_version, s->ncpus, s->ptr64 ? 64u : 32u, s->pointer_size);
     fprintf(out, "buffers:  %" PRIu32 " in the file (%" PRIu32 " compressed, %" PRIu32 " written per header), BufferSize %" PRIu32 ", %" PRIu32 " CPU streams\n",

@@ -19,6 +19,10 @@
 #include "formats/rkh/rkh_diag_dec.h"
 #include "formats/rkh/rkh_defs.h"
 #include "formats/rkh/rkh_hooks_dec.h"
+#include "evtrace/user_defs.h"
+#include "formats/user/user_dec.h"
+#include "evtrace/hooks_defs.h"
+#include "host/kernels/kernel_profile.h"
 
 #define CHUNK 65536u
 #define MAX_FRAME (1u << 20)  /* longer runs without a flag are reported and skipped */
@@ -92,6 +96,8 @@ typedef struct rkh_state {
     uint64_t by_id[256];
     /* the generic hooks' records (rkh_hooks_dec.h): running thread, open interrupts */
     rkh_hooks_dec hooks;
+    evt_user_dec *user;       /* evtrace/user.h records ("evtrace.user", user_dec.c) */
+    uint32_t uwords[EVT_USER_RKH_MAX_WORDS];
     /* symbols */
     symtab objs, sigs, usr, pools;
     uint64_t sym_bytes;           /* bytes held by the four tables (<= RKH_SYM_BYTES_MAX) */
@@ -109,6 +115,7 @@ typedef struct rkh_state {
 
 static const evt_reader_option k_opts[] = {
     {"rkh-config", "FILE", "RKH configuration (#define RKH_CFG_... lines, e.g. rkhcfg.h) for streams without TCFG"},
+    {"elf", "FILE", EVT_USER_ELF_OPTION_HELP},
     {NULL, NULL, NULL},
 };
 
@@ -530,6 +537,34 @@ static void tcfg_record(rkh_state *s, const uint8_t *b, int chk)
     if (rkh_tcfg_hz_plausible(s->cfg.ts_hz)) s->r->clock_hz = s->cfg.ts_hz; /* the clock model (reader.h) */
 }
 
+/* An evtrace/user.h record (evtrace/user_defs.h, RKH carrier): the user fields from byte pos of
+ * the frame, UI8 record type then UI32 words, decoded by the user decoder into ev. Fields of
+ * another shape leave the event as the plain user record it is. */
+static void user_record(rkh_state *s, evt_event *ev, evt_cur *c, size_t pos)
+{
+    size_t n = c->len, i = pos;
+    if (!s->user || i + 2 > n || (evt_cur_u8_at(c, i) & 15u) != 1u /* UI8 */) return;
+    unsigned rec = evt_cur_u8_at(c, i + 1);
+    uint32_t nw = 0;
+    for (i += 2; i < n && nw < EVT_USER_RKH_MAX_WORDS; i += 5) {
+        if ((evt_cur_u8_at(c, i) & 15u) != 5u /* UI32 */ || i + 5 > n) return;
+        s->uwords[nw++] = evt_cur_u32le_at(c, i + 1);
+    }
+    if (i < n || !evt_user_dec_claims(s->user, rec, s->uwords, nw, nw)) return;
+    ev->nargs = 0;
+    ev->nfields = 0;
+    ev->data = NULL;
+    ev->data_len = 0;
+    ev->data_is_text = 0;
+    uint64_t off = s->frame_off + pos + 2, doff = off;
+    const char *diag = evt_user_dec_record(s->user, rec, s->uwords, nw, off, ev, &doff);
+    if (diag) {
+        /* word k sits at off + 5k + 1 in the (unstuffed) frame */
+        uint64_t k = doff > off ? (doff - off) / 4u : 0;
+        rkh_diag_error(&s->diag, off + 5u * k + 1u, "%s", diag);
+    }
+}
+
 /* Decode the frame in s->frame into ev. Returns 1 with an event, 0 if the frame produced none
  * (error reported), 2 when a lost event was produced and the frame must be decoded again. */
 static int decode_frame(rkh_state *s, evt_event *ev)
@@ -572,6 +607,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         ev->name = "FWK_TCFG";
         ev->kind = EVT_KIND_MARKER;
         ev->ts = s->ts64;
+        ev->m.has |= EVT_M_UNTIMED; /* TCFG carries no timestamp: the trace starts at its first record */
         const rkh_evdef *d = &s->defs[id];
         size_t pos = 1;
         for (unsigned a = 0; a < d->nargs; a++) {
@@ -748,7 +784,13 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         ev->kind = EVT_KIND_USER;
         const char *un = sym_get(&s->usr, id - RKH_TE_USER);
         if (un) evt_event_add_field_s(ev, "user_event", un);
+        s->hooks.profile = s->r->kernel_user >= 0 ? evt_reader_profile(s->r) : NULL;
         rkh_hooks_dec_apply(&s->hooks, ev, un, obj_name, s);
+        if (un && id - RKH_TE_USER == EVT_USER_RKH_NUM && strcmp(un, EVT_USER_RKH_NAME) == 0) user_record(s, ev, &c, pos);
+        if (s->hooks.seen) {
+            s->r->caps |= EVT_CAP_SCHED | EVT_CAP_ISR | EVT_CAP_SERVICES;
+            if (s->hooks.kernel >= 0) s->r->kernel = s->hooks.kernel;
+        }
     } else {
         ev->name = d->name;
         ev->kind = d->kind == 'Y' ? EVT_KIND_MARKER : EVT_KIND_OTHER;
@@ -760,6 +802,11 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         const char *nm = sym_get(&s->objs, ev->args[1]);
         if (!nm) { snprintf(s->statebuf, sizeof s->statebuf, "0x%08" PRIX64, ev->args[1]); nm = s->statebuf; }
         evt_event_add_field_s(ev, "state_entered", nm);
+        ev->m.has |= EVT_M_SM_STATE;
+        ev->m.obj = ev->args[0];
+        ev->m.obj_name = sym_get(&s->objs, ev->args[0]);
+        ev->m.sm_state_id = ev->args[1];
+        ev->m.sm_state = nm;
     }
 
     /* symbol records define names for later records */
@@ -785,6 +832,19 @@ static evt_status open_(evt_reader *r, void **state)
     if (!s) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
     *state = s;
     s->r = r;
+    if (!(s->user = evt_user_dec_new())) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
+    const char *uelf = evt_opts_get(r->opts, "elf");
+    if (uelf) {
+        char uerr[256];
+        if (evt_user_dec_load_elf(s->user, uelf, uerr, sizeof uerr) != 0)
+            return evt_reader_fail(r, EVT_ERR_USAGE, 0, "--elf: %s", uerr);
+    }
+    rkh_hooks_dec_init(&s->hooks);
+    /* RKH's own records: state machines, events, queues, user records; the generic hooks' records
+     * add scheduling, interrupts and services when the stream has them (next) */
+    r->caps = EVT_CAP_OBJECTS | EVT_CAP_USER;
+    r->caps_known = 1;
+    r->kernel = EVT_HOOK_KERNEL_RKH;
     rkh_diag_init(&s->diag, r);
     if (r->src.is_stream) rkh_diag_set_hold(&s->diag, RKH_LIVE_HOLD);
     s->chunk = evt_malloc(CHUNK);
@@ -928,6 +988,7 @@ static void close_(void *state)
 {
     rkh_state *s = state;
     if (!s) return;
+    evt_user_dec_free(s->user);
     sym_free(&s->objs);
     sym_free(&s->sigs);
     sym_free(&s->usr);
@@ -940,5 +1001,5 @@ static void close_(void *state)
 
 const evt_reader_desc evt_reader_rkh = {
     "rkh", "RKH trace stream (0x7E-framed, TCFG or --rkh-config)",
-    probe, open_, next, info_json, info_text, close_, k_opts,
+    probe, open_, next, info_json, info_text, close_, k_opts, EVT_READER_STREAMS,
 };

@@ -3,8 +3,11 @@
  * with the recorder side; records are told apart by their FWK_TUSR names. */
 #include "formats/rkh/rkh_hooks_dec.h"
 
+#include <stdio.h>
 #include <string.h>
+#include "evtrace/hooks_defs.h"
 #include "formats/rkh/rkh_hooks_defs.h"
+#include "host/kernels/kernel_profile.h"
 
 #define RKH_HOOK_ISR_CTX 0xFFFFFFFFu /* context id of interrupt code (as the TXTB reader uses) */
 
@@ -23,6 +26,52 @@ static int hook_number(const char *user_event)
     for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(names[i], user_event) == 0) return numbers[i];
     return -1;
+}
+
+void rkh_hooks_dec_init(rkh_hooks_dec *h)
+{
+    memset(h, 0, sizeof *h);
+    h->kernel = -1;
+}
+
+static const evt_kernel_profile *profile_of(const rkh_hooks_dec *h)
+{
+    const evt_kernel_profile *p = h->profile;
+    if (!p && h->kernel >= 0) p = evt_kernel_profile_by_id((uint32_t)h->kernel);
+    return p ? p : evt_kernel_profile_generic();
+}
+
+static int irq_named(const rkh_hooks_dec *h, uint64_t irq)
+{
+    for (uint32_t i = 0; i < h->nirqs; i++)
+        if (h->irqs[i] == irq) return 1;
+    return 0;
+}
+
+/* The service's meaning: label (the profile's, else "svc_0x<code>"), operation and its object. */
+static void svc_meaning(rkh_hooks_dec *h, evt_event *ev, int enter, rkh_hooks_name_fn name_of, void *user)
+{
+    const evt_kernel_profile *p = profile_of(h);
+    int32_t code = (int32_t)(uint32_t)ev->args[0];
+    int has_ret = !enter && ev->nargs >= 2;
+    const evt_kernel_svc *sv = evt_kernel_meaning_svc(p, code, has_ret, has_ret ? (int32_t)(uint32_t)ev->args[1] : 0, &ev->m);
+    if (!sv) {
+        snprintf(h->namebuf, sizeof h->namebuf, "svc_0x%08x", (unsigned)(uint32_t)code);
+        ev->m.has |= EVT_M_LABEL;
+        ev->m.label = h->namebuf;
+    }
+    if (enter && sv && sv->obj_type && sv->obj_arg < EVT_HOOK_SVC_MAX_ARGS && 1u + sv->obj_arg < ev->nargs) {
+        uint64_t o = ev->args[1 + sv->obj_arg];
+        ev->flags |= EVT_HAS_TARGET;
+        ev->target = o;
+        ev->target_name = name_of(user, o);
+    }
+    if ((ev->m.has & EVT_M_OP) && enter && (ev->flags & EVT_HAS_TARGET)) {
+        ev->m.obj = ev->target;
+        ev->m.obj_name = ev->target_name;
+    } else if (enter) {
+        ev->m.has &= ~(unsigned)EVT_M_OP;
+    }
 }
 
 static void set_thread_ctx(evt_event *ev, uint64_t thread, rkh_hooks_name_fn name_of, void *user)
@@ -57,6 +106,7 @@ void rkh_hooks_dec_apply(rkh_hooks_dec *h, evt_event *ev, const char *user_event
 {
     int n = user_event ? hook_number(user_event) : -1;
     const uint64_t *a = ev->args;
+    if (n >= 0) h->seen = 1;
     switch (n) {
     case RKH_HOOK_THREAD_IN: /* OBJ thread, UI32 prio */
         if (ev->nargs < 2) return;
@@ -66,6 +116,8 @@ void rkh_hooks_dec_apply(rkh_hooks_dec *h, evt_event *ev, const char *user_event
         set_target(ev, a[0], name_of, user);
         ev->flags |= EVT_HAS_PRIO;
         ev->prio = a[1];
+        ev->m.has |= EVT_M_RUNS_NOW;
+        if (a[1] != EVT_HOOK_PRIO_UNKNOWN) { ev->m.has |= EVT_M_CTX_PRIO; ev->m.ctx_prio = a[1]; }
         return;
     case RKH_HOOK_THREAD_OUT: /* OBJ thread, UI8 state, UI32 native */
         if (ev->nargs < 3) return;
@@ -73,6 +125,12 @@ void rkh_hooks_dec_apply(rkh_hooks_dec *h, evt_event *ev, const char *user_event
         set_thread_ctx(ev, a[0], name_of, user);
         set_target(ev, a[0], name_of, user);
         if (h->thread == a[0]) h->thread = 0;
+        if (a[1] < EVT_HOOK_STATE_COUNT_) {
+            ev->m.has |= EVT_M_STOP_STATE;
+            ev->m.stop_state = (uint8_t)a[1];
+        } else {
+            (void)evt_kernel_meaning_state(profile_of(h), (uint32_t)a[2], &ev->m);
+        }
         return;
     case RKH_HOOK_ISR_ENTER: /* UI32 irq */
         if (ev->nargs < 1) return;
@@ -80,17 +138,24 @@ void rkh_hooks_dec_apply(rkh_hooks_dec *h, evt_event *ev, const char *user_event
         h->isr_irq = a[0];
         ev->kind = EVT_KIND_ISR_ENTER;
         set_current_ctx(h, ev, name_of, user);
+        ev->m.has |= EVT_M_IRQ;
+        ev->m.irq = (uint32_t)a[0];
+        if (irq_named(h, a[0]) && (ev->m.label = name_of(user, a[0])) != NULL) ev->m.has |= EVT_M_LABEL;
         return;
     case RKH_HOOK_ISR_EXIT:
         if (ev->nargs < 1) return;
         ev->kind = EVT_KIND_ISR_EXIT;
         set_current_ctx(h, ev, name_of, user);
+        ev->m.has |= EVT_M_IRQ;
+        ev->m.irq = (uint32_t)a[0];
         if (h->isr_depth) h->isr_depth--;
         return;
     case RKH_HOOK_SVC_ENTER: /* I32 code, X32 args... */
     case RKH_HOOK_SVC_LEAVE: /* I32 code, I32 ret, UI8 paired */
+        if (ev->nargs < 1) return;
         ev->kind = n == RKH_HOOK_SVC_ENTER ? EVT_KIND_SVC_ENTER : EVT_KIND_SVC_EXIT;
         set_current_ctx(h, ev, name_of, user);
+        svc_meaning(h, ev, n == RKH_HOOK_SVC_ENTER, name_of, user);
         return;
     case RKH_HOOK_OBJ_CREATE: /* UI8 type, OBJ obj, UI32 param */
     case RKH_HOOK_OBJ_DELETE: /* UI8 type, OBJ obj */
@@ -98,9 +163,19 @@ void rkh_hooks_dec_apply(rkh_hooks_dec *h, evt_event *ev, const char *user_event
         ev->kind = n == RKH_HOOK_OBJ_CREATE ? EVT_KIND_OBJ_CREATE : EVT_KIND_OBJ_DELETE;
         set_target(ev, a[1], name_of, user);
         set_current_ctx(h, ev, name_of, user);
+        if (a[0] && a[0] < EVT_HOOK_OBJ_COUNT_) {
+            ev->m.has |= EVT_M_OBJ_TYPE;
+            ev->m.obj_type = (uint8_t)a[0];
+        }
+        if (n == RKH_HOOK_OBJ_CREATE && a[0] == EVT_HOOK_OBJ_INTERRUPT && !irq_named(h, a[1]) &&
+            h->nirqs < RKH_HOOKS_MAX_IRQS)
+            h->irqs[h->nirqs++] = (uint32_t)a[1];
+        return;
+    case RKH_HOOK_KERNEL_INFO: /* UI32 kernel, UI32 version: the profile of what follows */
+        if (ev->nargs >= 1 && a[0] < EVT_HOOK_KERNEL_COUNT_) h->kernel = (int)a[0];
+        set_current_ctx(h, ev, name_of, user);
         return;
     case RKH_HOOK_USER:
-    case RKH_HOOK_KERNEL_INFO:
     default: /* the application's own records: recorded where the hooks say code runs */
         set_current_ctx(h, ev, name_of, user);
         return;

@@ -10,17 +10,32 @@
 #include "evtrace/model.h"
 
 /* What the hooks said so far: the running thread and the open interrupts. */
+#define RKH_HOOKS_MAX_IRQS 64 /* interrupts named by hook.obj_create(INTERRUPT) that are remembered */
+
+struct evt_kernel_profile;
+
 typedef struct rkh_hooks_dec {
     uint64_t thread;      /* running thread handle, 0 when none */
     uint32_t isr_depth;   /* open isr_enter records */
     uint64_t isr_irq;     /* irq of the innermost open one */
+    int seen;             /* a hook record was decoded: the stream records scheduling */
+    int kernel;           /* EVT_HOOK_KERNEL_* from hook.kernel_info, -1 before one */
+    const struct evt_kernel_profile *profile; /* decode services with it (NULL: by kernel, else generic) */
+    uint32_t nirqs;       /* interrupts named so far (their names are objects with handle = irq) */
+    uint32_t irqs[RKH_HOOKS_MAX_IRQS];
+    char namebuf[48];     /* formatted service label (valid until the next record) */
 } rkh_hooks_dec;
+
+/* Start state: no thread, no interrupt, no kernel named. */
+void rkh_hooks_dec_init(rkh_hooks_dec *h);
 
 /* Names objects by handle (the reader's FWK_OBJ table); NULL when unknown. */
 typedef const char *(*rkh_hooks_name_fn)(void *user, uint64_t obj);
 
 /* ev is a decoded user record whose FWK_TUSR name is user_event: when that is one of the hook
- * names, set its kind, target and context and update h. Other records: context only (the code
+ * names, set its kind, target, context and meaning block (ev->m: runs-now, stop state, interrupt
+ * id and name, service label, object operation, target and result from the kernel profile, object
+ * type) and update h. Other records: context only (the code
  * that recorded them runs in the thread or interrupt the hooks last reported), when the stream
  * has hooks at all. */
 void rkh_hooks_dec_apply(rkh_hooks_dec *h, evt_event *ev, const char *user_event, rkh_hooks_name_fn name_of,

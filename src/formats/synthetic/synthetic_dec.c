@@ -61,6 +61,8 @@ static evt_status open_(evt_reader *r, void **state)
     syn_state *s = evt_calloc(1, sizeof *s);
     if (!s) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
     s->r = r;
+    r->caps = EVT_CAP_SCHED | EVT_CAP_ISR | EVT_CAP_SERVICES | EVT_CAP_OBJECTS | EVT_CAP_USER | EVT_CAP_FUNCS;
+    r->caps_known = 1;
     s->threads = 4;
     s->rng = 0x2545F4914F6CDD1Dull;
     int have_events = 0;
@@ -129,12 +131,13 @@ static evt_status next(void *state, evt_event *ev)
             evt_event_add_arg(ev, 0x2000 + t); break;
     case 2: ev->kind = EVT_KIND_ISR_ENTER; ev->name = "ISR_ENTER"; ev->id = 3;
             ev->ctx = ISR_CTX; ev->ctx_class = EVT_CTX_ISR; ev->ctx_name = "ISR";
-            evt_event_add_field_u(ev, "irq", 7); break;
+            evt_event_add_field_u(ev, "irq", 7); ev->m.has |= EVT_M_IRQ; ev->m.irq = 7; break;
     case 3: ev->kind = EVT_KIND_ISR_EXIT; ev->name = "ISR_EXIT"; ev->id = 4;
             ev->ctx = ISR_CTX; ev->ctx_class = EVT_CTX_ISR; ev->ctx_name = "ISR";
-            evt_event_add_field_u(ev, "irq", 7); break;
+            evt_event_add_field_u(ev, "irq", 7); ev->m.has |= EVT_M_IRQ; ev->m.irq = 7; break;
     case 4: ev->kind = EVT_KIND_FUNC_ENTER; ev->name = "enter"; ev->id = 5;
-            evt_event_add_arg(ev, 42); evt_event_add_field_s(ev, "function", "compute"); break;
+            evt_event_add_arg(ev, 42); evt_event_add_field_s(ev, "function", "compute");
+            ev->m.has |= EVT_M_LABEL; ev->m.label = "compute"; break;
     case 5: ev->kind = EVT_KIND_USER; ev->name = "USER"; ev->id = 6;
             evt_event_add_arg(ev, s->done); evt_event_add_field_i(ev, "value", -(int64_t)(s->done % 1000));
             if (s->slice % 1000 == 0) {
@@ -144,7 +147,8 @@ static evt_status next(void *state, evt_event *ev)
             }
             break;
     case 6: ev->kind = EVT_KIND_FUNC_EXIT; ev->name = "exit"; ev->id = 7;
-            evt_event_add_arg(ev, 42); evt_event_add_field_s(ev, "function", "compute"); break;
+            evt_event_add_arg(ev, 42); evt_event_add_field_s(ev, "function", "compute");
+            ev->m.has |= EVT_M_LABEL; ev->m.label = "compute"; break;
     case 7: ev->kind = EVT_KIND_SVC_EXIT; ev->name = "sem_take"; ev->id = 8;
             evt_event_add_arg(ev, 0); break;
     case 8:
@@ -174,5 +178,5 @@ static void close_(void *state) { evt_free(state); }
 
 const evt_reader_desc evt_reader_synthetic = {
     "synthetic", "synthetic trace generated from a small spec file (scale tests, benchmarks)",
-    probe, open_, next, info_json, NULL, close_, NULL,
+    probe, open_, next, info_json, NULL, close_, NULL, EVT_READER_HIDDEN,
 };

@@ -21,12 +21,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include "evtrace/alloc.h"
+#include "evtrace/hooks_defs.h"
 #include "evtrace/json.h"
 #include "evtrace/reader.h"
 #include "formats/common/cursor.h"
 #include "formats/threadx/txtb_defs.h"
 #include "formats/threadx/txtb_hooks_dec.h"
 #include "formats/threadx/txtb_names.h"
+#include "host/safe_text.h"
+#include "host/kernels/kernel_profile.h"
+#include "formats/user/user_dec.h"
+#include "evtrace/user_defs.h"
 
 #define TXTB_MAX_OBJS   (1u << 20)    /* used registry entries indexed */
 #define TXTB_NAMES_MAX  (16u << 20)   /* bytes of names kept in memory */
@@ -103,9 +108,11 @@ typedef struct txtb_state {
     char namebuf[48];
     int beyond_checked;
     txtb_hooks_dec hooks;        /* records of the generic kernel hooks (txtb_hooks_dec.c) */
+    evt_user_dec *user;          /* evtrace/user.h records (user_dec.c), created at open */
+    uint32_t uwords[4u * 1024u]; /* one user record's words, gathered from its slots */
 } txtb_state;
 
-static const evt_reader_option k_opts[] = {{NULL, NULL, NULL}};
+static const evt_reader_option k_opts[] = {{"elf", "FILE", EVT_USER_ELF_OPTION_HELP}, {NULL, NULL, NULL}};
 
 static int probe(const uint8_t *head, size_t len, uint64_t file_size)
 {
@@ -352,6 +359,13 @@ static evt_status open_(evt_reader *r, void **state)
     *state = s;
     s->r = r;
     s->big = big;
+    if (!(s->user = evt_user_dec_new())) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
+    const char *elf = evt_opts_get(r->opts, "elf");
+    if (elf) {
+        char err[256];
+        if (evt_user_dec_load_elf(s->user, elf, err, sizeof err) != 0)
+            return evt_reader_fail(r, EVT_ERR_USAGE, 0, "--elf: %s", err);
+    }
     evt_cur c;
     evt_cur_init(&c, h, sizeof h, 0, big);
     for (int i = 0; i < 12; i++) s->hdr[i] = evt_cur_u32(&c);
@@ -400,6 +414,11 @@ static evt_status open_(evt_reader *r, void **state)
         if (!(s->rolebuf[i] = evt_malloc((size_t)s->name_size + 1))) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
     evt_status st = read_registry(s);
     if (st != EVT_OK) return st;
+    /* every TXTB buffer records scheduling, interrupts, services on objects and user events; its
+     * kernel is the hooks' profile (registry) or ThreadX's own */
+    r->caps = EVT_CAP_SCHED | EVT_CAP_ISR | EVT_CAP_SERVICES | EVT_CAP_OBJECTS | EVT_CAP_USER;
+    r->caps_known = 1;
+    r->kernel = s->hooks.active ? (int)s->hooks.kernel : EVT_HOOK_KERNEL_THREADX;
     uint32_t w[8];
     if (s->current < s->avail) {
         if (!read_slot(s, s->current, w)) return evt_reader_fail(r, EVT_ERR_IO, s->ev_off + (uint64_t)s->current * TXTB_EVENT_SIZE, "event slot unreadable");
@@ -475,6 +494,19 @@ static void add_role_fields(txtb_state *s, uint32_t id, const uint32_t w[8], evt
         evt_event_add_field_u(ev, k_role_field[roles[i]], w[4 + i]);
         stk |= roles[i] == TXTB_R_STK;
     }
+    /* their meaning: counters of the object, a mutex's owner (level order = EVT_LEVEL_TABLE's) */
+    static const struct { uint8_t role, level; } k_levels[] = {
+        {TXTB_R_ENQUEUED, EVT_LEVEL_DEPTH}, {TXTB_R_SEM_COUNT, EVT_LEVEL_COUNT},
+        {TXTB_R_AVAILABLE, EVT_LEVEL_AVAILABLE}, {TXTB_R_FLAGS, EVT_LEVEL_FLAGS},
+        {TXTB_R_SUSPENDED, EVT_LEVEL_WAITERS},
+    };
+    for (size_t k = 0; k < sizeof k_levels / sizeof k_levels[0]; k++)
+        for (int i = 0; i < 4; i++)
+            if (roles[i] == k_levels[k].role) evt_meaning_add_level(&ev->m, (evt_level_kind)k_levels[k].level, w[4 + i]);
+    for (int i = 0; i < 4; i++) {
+        if (roles[i] == TXTB_R_OWNER) { ev->m.has |= EVT_M_OWNER; ev->m.owner = w[4 + i]; }
+        if (roles[i] == TXTB_R_OWNERSHIP_COUNT) ev->m.owner_count = w[4 + i];
+    }
     if (!stk || ev->ctx_class != EVT_CTX_THREAD) return;
     const txtb_obj *o = find_obj(s, w[0]);
     if (o && o->type == TXTB_OBJ_THREAD) {
@@ -512,6 +544,43 @@ static void check_beyond(txtb_state *s)
                              i, s->current);
             return;
         }
+    }
+}
+
+/* An evtrace/user.h record (ids and layout: evtrace/user_defs.h): the first slot's words, then its
+ * continuation slots, which follow it in time order (read and consumed here), decoded by the user
+ * decoder into ev. A continuation slot met first lost its head to a wrap (the LOST record counts
+ * it): it stays a plain user event. */
+static void user_record(txtb_state *s, uint32_t id, const uint32_t w[8], uint64_t off, evt_event *ev)
+{
+    /* Ids 61440..65535 are ThreadX user ids an application may use too (TX_TRACE_USER_EVENT_END is
+     * 65535): a slot is taken as an evtrace/user.h record only when it reads as one (evt_user_dec_claims),
+     * else it stays the plain user event it was decoded as. */
+    if (id >= EVT_USER_TXTB_CONT) return;
+    unsigned rec = (id >> 10) & 3u;
+    uint32_t n = id & 0x3FFu, got = n < 4u ? n : 4u;
+    if (!s->user || !evt_user_dec_claims(s->user, rec, w + 4, got, n)) return;
+    memcpy(s->uwords, w + 4, 4 * sizeof w[0]);
+    for (uint32_t j = 1; 4u * j < n; j++) {
+        uint32_t c[8];
+        if (s->pos >= s->span || !read_slot(s, slot_index_of(s, s->pos), c) || c[0] == TXTB_CTX_NONE ||
+            c[2] != (EVT_USER_TXTB_CONT | (j & 0x3FFu)))
+            break; /* cut short: the decoder reports the missing words */
+        s->pos++;
+        s->valid++;
+        for (uint32_t i = 0; i < 4u && 4u * j + i < n; i++) s->uwords[4u * j + i] = c[4 + i];
+        got = 4u * j + 4u < n ? 4u * j + 4u : n;
+    }
+    ev->nargs = 0;
+    uint64_t doff = off;
+    const char *diag = s->user ? evt_user_dec_record(s->user, rec, s->uwords, got, off, ev, &doff) : "out of memory";
+    if (!diag && got < n) {
+        evt_reader_error(s->r, off, "user record of %" PRIu32 " words: only %" PRIu32 " in consecutive slots", n, got);
+    } else if (diag) {
+        /* word i of the record lies in slot i / 4, info (i % 4) + 1 */
+        uint64_t wi = doff > off ? (doff - off) / 4u : 0u;
+        uint64_t at = off + (wi / 4u) * TXTB_EVENT_SIZE + TXTB_EV_INFO1 + (wi % 4u) * 4u;
+        evt_reader_error(s->r, at, "%s%s", diag, got < n ? " (record cut short)" : "");
     }
 }
 
@@ -607,6 +676,8 @@ static evt_status next(void *state, evt_event *ev)
             } else {
                 evt_event_add_field_u(ev, "priority", prio);
             }
+            ev->m.has |= EVT_M_CTX_PRIO;
+            ev->m.ctx_prio = prio & TXTB_PRIO_CURRENT_BIT ? prio & 0x3FFu : prio;
         }
         int k = info ? info->kind : TXTB_K_OTHER;
         if (k == TXTB_K_RUN || k == TXTB_K_STOP || k == TXTB_K_CREATE || k == TXTB_K_DELETE ||
@@ -618,13 +689,34 @@ static evt_status next(void *state, evt_event *ev)
                 ev->target_name = obj_name(s, o, NAME_TARGET);
             }
         }
+        const evt_kernel_profile *kp = evt_reader_profile(s->r);
+        s->hooks.profile = kp;
+        if (k == TXTB_K_SVC || k == TXTB_K_CREATE || k == TXTB_K_DELETE) {
+            /* the service's meaning (ThreadX profile); an operation needs its object */
+            (void)evt_kernel_meaning_svc(kp, (int32_t)id, 0, 0, &ev->m);
+            if (!(ev->m.has & EVT_M_LABEL)) { ev->m.has |= EVT_M_LABEL; ev->m.label = ev->name; }
+            if ((ev->m.has & EVT_M_OP) && (ev->flags & EVT_HAS_TARGET)) {
+                ev->m.obj = ev->target;
+                ev->m.obj_name = ev->target_name;
+            } else {
+                ev->m.has &= ~(unsigned)EVT_M_OP;
+            }
+        }
         if (k == TXTB_K_RUN || k == TXTB_K_STOP) {
             const char *sn = txtb_thread_state_name(w[5]);
             if (sn) evt_event_add_field_s(ev, "state", sn);
+            if (k == TXTB_K_STOP) (void)evt_kernel_meaning_state(kp, w[5], &ev->m);
             /* info4 names the next thread in ThreadX's own records; a dispatcher hook's is not one */
-            if (!s->hooks.active) evt_event_add_field_u(ev, "next_thread", w[7]);
+            if (!s->hooks.active) {
+                evt_event_add_field_u(ev, "next_thread", w[7]);
+                ev->m.has |= EVT_M_NEXT;
+                ev->m.next_ctx = w[7];
+                ev->m.next_prio = EVT_HOOK_PRIO_UNKNOWN;
+            }
         } else if (k == TXTB_K_ISR_IN || k == TXTB_K_ISR_OUT) {
             evt_event_add_field_u(ev, "isr_id", w[5]);
+            ev->m.has |= EVT_M_IRQ;
+            ev->m.irq = w[5];
         } else if (k == TXTB_K_LOST) {
             /* evtrace's LOST record (txtb_defs.h): info1 dropped (and carried again), info4
              * overwritten by wraps (written at disable); both are records lost. */
@@ -636,6 +728,7 @@ static evt_status next(void *state, evt_event *ev)
         }
         add_role_fields(s, id, w, ev);
         txtb_hooks_dec_event(&s->hooks, id, w, ev, hooks_obj_name, s);
+        if (id >= EVT_USER_TXTB_BASE && id <= TXTB_USER_EVENT_END) user_record(s, id, w, off, ev);
         return EVT_OK;
     }
 }
@@ -761,8 +854,10 @@ static void info_text(void *state, FILE *out)
     uint32_t *used = used_slots(s), scan = 0, i;
     txtb_entry e;
     for (uint32_t k = 0; (i = next_used(s, used, k, &scan, &e)) != UINT32_MAX; k++) {
+        char safe[4 * 64 + 8]; /* the name as the trace holds it, terminal-safe (host/safe_text.h) */
+        evt_text_escape(s->rolebuf[NAME_CTX], strlen(s->rolebuf[NAME_CTX]), safe, sizeof safe);
         fprintf(out, "  [%2" PRIu32 "] %-15s 0x%08" PRIx32 " %-32s p1=%" PRIu32 " p2=%" PRIu32 "%s", i,
-                txtb_objtype_name(e.type, tb, sizeof tb), e.addr, s->rolebuf[NAME_CTX], e.param1, e.param2,
+                txtb_objtype_name(e.type, tb, sizeof tb), e.addr, safe, e.param1, e.param2,
                 e.available ? " (deleted)" : "");
         if (e.type == TXTB_OBJ_THREAD && (e.res1 & TXTB_REG_PRIO_PRESENT))
             fprintf(out, " prio=%" PRIu32, reg_priority(&e));
@@ -781,6 +876,7 @@ static void close_(void *state)
     evt_free(s->rwin.buf);
     evt_free(s->ewin.buf);
     evt_free(s->counts);
+    evt_user_dec_free(s->user);
     evt_free(s);
 }
 

@@ -314,6 +314,27 @@ enum txtb_info_role {
     X(TIMER_DEACTIVATE,        NONE, STK,       NONE,      NONE)                  \
     X(TIMER_INFO_GET,          NONE, STK,       NONE,      NONE)
 
+/* ThreadX thread states (tx_api.h TX_READY..TX_PRIORITY_CHANGE): the state word of a THREAD_RESUME /
+ * THREAD_SUSPEND record, and what it means as a generic stop state (evtrace/hooks_defs.h
+ * EVT_HOOK_STATE_*; KEEP: a priority change re-queues the thread, no state change).
+ * X(value, NAME without TX_, generic) */
+#define TXTB_THREAD_STATE_TABLE(X)          \
+    X(0,  READY,           READY)           \
+    X(1,  COMPLETED,       DORMANT)         \
+    X(2,  TERMINATED,      DORMANT)         \
+    X(3,  SUSPENDED,       SUSPENDED)       \
+    X(4,  SLEEP,           WAITING)         \
+    X(5,  QUEUE_SUSP,      WAITING)         \
+    X(6,  SEMAPHORE_SUSP,  WAITING)         \
+    X(7,  EVENT_FLAG,      WAITING)         \
+    X(8,  BLOCK_MEMORY,    WAITING)         \
+    X(9,  BYTE_MEMORY,     WAITING)         \
+    X(10, IO_DRIVER,       WAITING)         \
+    X(11, FILE,            WAITING)         \
+    X(12, TCP_IP,          WAITING)         \
+    X(13, MUTEX_SUSP,      WAITING)         \
+    X(14, PRIORITY_CHANGE, KEEP)
+
 enum txtb_event_id {
 #define TXTB_EV_ENUM_(id, name, filt, kind) TXTB_EVENT_##name = id,
     TXTB_EVENT_TABLE(TXTB_EV_ENUM_)

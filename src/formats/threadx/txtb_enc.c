@@ -548,6 +548,67 @@ void evt_tx_insert_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uin
     (void)record(id, i1, i2, i3, i4, TX_MODE_PLAIN);
 }
 
+/* ---- multi-slot user records (evtrace/user.h, TXTB carrier of evtrace/user_defs.h) --------------
+ * EVT_TX_USER_RECORDS 0 leaves them out (scripts/build-cortex-m.sh measures the recorder both ways:
+ * the plain TXTB recorder must not grow). */
+#ifndef EVT_TX_USER_RECORDS
+#define EVT_TX_USER_RECORDS 1
+#endif
+#if EVT_TX_USER_RECORDS
+
+/* One record of n words over k = ceil(n / 4) consecutive slots, in one critical section: slot 0 has
+ * id head_id and words 0..3, slot j has id cont_id | j and words 4j..4j+3 (zero-padded). Every slot
+ * counts as one record in the stats and the loss account (written, dropped, overwritten). */
+unsigned evt_tx_trace_user_words_insert(uint32_t head_id, uint32_t cont_id, const uint32_t *w, uint32_t n)
+{
+    if (!(evt_gate_bits(&g_hot.gate) & TXTB_F_USER)) return 0u;
+    if (n == 0u || w == (const uint32_t *)0) return 0u;
+    /* One slot: the plain insert (its common-case commit on hosts), same accounting. */
+    if (n <= 4u)
+        return record(head_id, w[0], n > 1u ? w[1] : 0u, n > 2u ? w[2] : 0u, n > 3u ? w[3] : 0u, TX_MODE_PLAIN);
+    uint32_t k = (n + 3u) / 4u;
+    tx_rec *r = &g_rec;
+    evt_port_crit_t cs;
+    if (TX_UNLIKELY(!evt_rec_lock_enter(&r->lock, &cs))) {
+        evt_loss_race_enter(&r->loss);
+        if (evt_gate_bits(&g_hot.gate))
+            for (uint32_t j = 0; j < k; j++) evt_loss_drop(&r->loss);
+        evt_loss_race_exit(&r->loss);
+        return 0u;
+    }
+    unsigned ok = 0;
+    if (TX_UNLIKELY(!evt_nest_enter(&r->nest))) {
+        for (uint32_t j = 0; j < k; j++) evt_loss_drop(&r->loss);
+    } else {
+        if (TX_LIKELY(r->state == TX_ON)) {
+            /* A record longer than the buffer (less one slot for a LOST record) would overwrite
+             * its own head: dropped, counted. */
+            if ((uint32_t)((r->ev_end - r->ev_start) / TXTB_EVENT_SIZE) <= k) {
+                for (uint32_t j = 0; j < k; j++) evt_loss_drop(&r->loss);
+            } else {
+                tx_head h;
+                unsigned wraps = 0;
+                begin_record(r, &h);
+                if (TX_UNLIKELY(evt_loss_pending(&r->loss) != 0u)) wraps = put_lost(r, &h, 0);
+                for (uint32_t j = 0; j < k; j++) {
+                    uint32_t v[4]; /* element by element: no memset on a no-libc target */
+                    for (uint32_t i = 0; i < 4u; i++) v[i] = 4u * j + i < n ? w[4u * j + i] : 0u;
+                    reclaim_slot(r);
+                    wraps += put_slot(r, &h, j == 0u ? head_id : (cont_id | (j & 0x3FFu)), v[0], v[1], v[2], v[3]);
+                }
+                evt_loss_written(&r->loss, k);
+                if (TX_UNLIKELY(wraps != 0u)) notify_full(r, wraps);
+                ok = 1;
+            }
+        }
+        evt_nest_exit(&r->nest);
+        if (TX_UNLIKELY(r->owed)) flush_owed(r);
+    }
+    evt_rec_lock_exit(&r->lock, cs);
+    return ok;
+}
+#endif /* EVT_TX_USER_RECORDS */
+
 #ifdef EVT_TX_INLINE_FAST
 /* The external definitions of the C99 inline functions of evtrace/txtb.h. */
 extern unsigned evt_tx_trace_user_event_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "evtrace/hooks_defs.h"
 #include "formats/threadx/txtb_defs.h"
+#include "host/kernels/kernel_profile.h"
 #include "kernel/utk/utk_fncd.h"
 
 static const char *const k_utk_fn[UTK_FN_INDEX_MAX + 1] = {
@@ -95,12 +96,19 @@ static void set_field_s(evt_event *ev, const char *key, const char *v)
     evt_event_add_field_s(ev, key, v);
 }
 
-/* Service name: from the kernel profile's table, else the code in hex. */
-static const char *svc_name(txtb_hooks_dec *h, uint32_t code)
+static const evt_kernel_profile *profile_of(const txtb_hooks_dec *h)
 {
-    if (h->active && h->kernel == EVT_HOOK_KERNEL_UTKERNEL) {
-        const char *n = txtb_hooks_utk_fn_name((int32_t)code);
-        if (n) return n;
+    const evt_kernel_profile *p = h->profile;
+    if (!p && h->active) p = evt_kernel_profile_by_id(h->kernel);
+    return p ? p : evt_kernel_profile_generic();
+}
+
+/* Service name: from the kernel profile's table, else the code in hex. */
+static const char *svc_name(txtb_hooks_dec *h, const evt_kernel_profile *p, uint32_t code)
+{
+    const evt_kernel_svc *sv = evt_kernel_svc_find(p, (int32_t)code);
+    if (sv) return sv->label;
+    if (p->id == EVT_HOOK_KERNEL_UTKERNEL) {
         if ((int32_t)code >= 0) { /* extended SVC: subsystem id in the low 8 bits */
             snprintf(h->namebuf, sizeof h->namebuf, "svc_ssy%u_fn%u", (unsigned)(code & 0xFFu), (unsigned)(code >> 8));
             return h->namebuf;
@@ -114,23 +122,39 @@ int txtb_hooks_dec_event(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], ev
                          txtb_hooks_name_fn name_of, void *ctx)
 {
     uint32_t code = w[4];
+    const evt_kernel_profile *p = profile_of(h);
     if (id == TXTB_EVTRACE_SVC_ENTER_ID || id == TXTB_EVTRACE_SVC_EXIT_ID) {
         int enter = (id == TXTB_EVTRACE_SVC_ENTER_ID);
         ev->kind = enter ? EVT_KIND_SVC_ENTER : EVT_KIND_SVC_EXIT;
-        ev->name = svc_name(h, code);
+        ev->name = svc_name(h, p, code);
         evt_event_add_field_u(ev, "code", code);
+        const evt_kernel_svc *sv = evt_kernel_meaning_svc(p, (int32_t)code, !enter, (int32_t)w[5], &ev->m);
+        if (!sv) {
+            ev->m.has |= EVT_M_LABEL;
+            ev->m.label = ev->name;
+        }
         if (enter) {
             unsigned ix = (code >> 16) & 0x7FFFu;
-            if (h->kernel == EVT_HOOK_KERNEL_UTKERNEL && (int32_t)code < 0 && ix <= UTK_FN_INDEX_MAX && k_utk_oc[ix]) {
+            if (p->id == EVT_HOOK_KERNEL_UTKERNEL && (int32_t)code < 0 && ix <= UTK_FN_INDEX_MAX && k_utk_oc[ix]) {
                 unsigned oc = k_utk_oc[ix];
                 uint32_t handle = oc == UTK_OC_TSK ? w[5] : ((uint32_t)oc << 16) | (w[5] & 0xFFFFu);
                 ev->flags |= EVT_HAS_TARGET;
                 ev->target = handle;
                 ev->target_name = name_of ? name_of(ctx, handle) : NULL;
+            } else if (sv && sv->obj_type && sv->obj_arg < 3) { /* the handle is an argument */
+                ev->flags |= EVT_HAS_TARGET;
+                ev->target = w[5 + sv->obj_arg];
+                ev->target_name = name_of ? name_of(ctx, w[5 + sv->obj_arg]) : NULL;
+            }
+            if ((ev->m.has & EVT_M_OP) && (ev->flags & EVT_HAS_TARGET)) {
+                ev->m.obj = ev->target;
+                ev->m.obj_name = ev->target_name;
+            } else {
+                ev->m.has &= ~(unsigned)EVT_M_OP; /* an operation without its object means nothing */
             }
         } else {
             evt_event_add_field_i(ev, "ret", (int32_t)w[5]);
-            if (h->kernel == EVT_HOOK_KERNEL_UTKERNEL) {
+            if (p->id == EVT_HOOK_KERNEL_UTKERNEL) {
                 const char *en = (int32_t)w[5] > 0 ? NULL : utk_error_name((int32_t)w[5]);
                 if (en) evt_event_add_field_s(ev, "error", en);
             }
@@ -149,13 +173,25 @@ int txtb_hooks_dec_event(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], ev
         }
         ev->name = n;
         evt_event_add_field_s(ev, "irq_name", n);
+        ev->m.has |= EVT_M_LABEL | EVT_M_IRQ;
+        ev->m.label = n;
+        ev->m.irq = irq;
         return 1;
     }
     if (id == TXTB_EVENT_THREAD_RESUME || id == TXTB_EVENT_THREAD_SUSPEND) {
         int run = (id == TXTB_EVENT_THREAD_RESUME);
         uint32_t gen = w[6] >> 16, native = w[6] & 0xFFFFu;
         const char *sn;
-        if (h->kernel == EVT_HOOK_KERNEL_UTKERNEL)
+        ev->m.has &= ~(unsigned)(EVT_M_NEXT | EVT_M_STOP_STATE | EVT_M_KEEP_STATE); /* not ThreadX's own */
+        if (run) {
+            ev->m.has |= EVT_M_RUNS_NOW; /* the hooks' thread_in: it runs from here */
+        } else if (gen < EVT_HOOK_STATE_COUNT_) {
+            ev->m.has |= EVT_M_STOP_STATE;
+            ev->m.stop_state = (uint8_t)gen;
+        } else {
+            (void)evt_kernel_meaning_state(p, native, &ev->m);
+        }
+        if (p->id == EVT_HOOK_KERNEL_UTKERNEL)
             sn = run ? "TTS_RUN" : txtb_hooks_utk_tts_name(native);
         else
             sn = run ? "running" : (gen < sizeof k_state / sizeof k_state[0] ? k_state[gen] : NULL);

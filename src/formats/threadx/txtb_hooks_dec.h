@@ -10,7 +10,10 @@
 #include <stdint.h>
 #include "evtrace/model.h"
 
+struct evt_kernel_profile;
+
 typedef struct txtb_hooks_dec {
+    const struct evt_kernel_profile *profile; /* decode with this (NULL: the registry's kernel) */
     int active;          /* a hooks profile registry entry was seen */
     uint32_t kernel;     /* its EVT_HOOK_KERNEL_* profile */
     uint32_t version;    /* its layout version */
@@ -26,7 +29,9 @@ void txtb_hooks_dec_init(txtb_hooks_dec *h);
 /* One used registry entry (type, object pointer, param1, param2). */
 void txtb_hooks_dec_registry(txtb_hooks_dec *h, unsigned type, uint32_t addr, uint32_t param1, uint32_t param2);
 /* Adjust a decoded event: id = event id (CPU bits removed), w = the slot's 8 words (w[4..7] =
- * info1..4). Returns 1 if the event is a hooks record it rewrote, else 0. name_of may be NULL. */
+ * info1..4), and fill its meaning block (ev->m) from the kernel profile: service label, object
+ * operation, target and result; stop state; runs-now; interrupt id and name. Returns 1 if the
+ * event is a hooks record it rewrote, else 0. name_of may be NULL. */
 int txtb_hooks_dec_event(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], evt_event *ev,
                          txtb_hooks_name_fn name_of, void *ctx);
 /* Name of a μT-Kernel function code ("tk_wai_sem"), or NULL when not in the table. */

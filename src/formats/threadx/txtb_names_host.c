@@ -57,9 +57,9 @@ const char *txtb_objtype_name(unsigned type, char *buf, unsigned buflen)
 const char *txtb_thread_state_name(uint32_t state)
 {
     static const char *const names[] = {
-        "READY", "COMPLETED", "TERMINATED", "SUSPENDED", "SLEEP", "QUEUE_SUSP", "SEMAPHORE_SUSP",
-        "EVENT_FLAG", "BLOCK_MEMORY", "BYTE_MEMORY", "IO_DRIVER", "FILE", "TCP_IP", "MUTEX_SUSP",
-        "PRIORITY_CHANGE",
+#define TXTB_TS_NAME_(v, name, gen) [v] = #name,
+        TXTB_THREAD_STATE_TABLE(TXTB_TS_NAME_)
+#undef TXTB_TS_NAME_
     };
     return state < sizeof names / sizeof names[0] ? names[state] : NULL;
 }

@@ -16,6 +16,10 @@
 #include "evtrace/reader.h"
 #include "formats/common/cursor.h"
 #include "formats/xray/xray_defs.h"
+#include "evtrace/user_defs.h"
+#include "formats/user/user_dec.h"
+
+#define EVT_USER_XRAY_MAX_WORDS 4096u /* a larger typed event is not a user record */
 #include "formats/xray/xray_map.h"
 
 #define XR_WIN   1024u          /* read window of the index pass, and per thread when threads are few */
@@ -144,10 +148,15 @@ typedef struct xr_state {
     uint32_t nheap;
     int heap_built;
     uint32_t refill;               /* thread whose event was returned last (refilled next call) */
+    evt_user_dec *user;            /* evtrace/user.h records in typed events (user_dec.c) */
+    uint32_t *uwords;              /* one such record's words */
 } xr_state;
+
+static void user_record(xr_state *s, uint16_t type, const uint8_t *p, uint32_t len, uint64_t off, evt_event *ev);
 
 static const evt_reader_option k_opts[] = {
     {"instr-map", "FILE", "XRay instrumentation map: llvm-xray extract YAML, evtrace's map, or the instrumented ELF binary"},
+    {"elf", "FILE", EVT_USER_ELF_OPTION_HELP},
     {NULL, NULL, NULL},
 };
 
@@ -665,7 +674,17 @@ static evt_status open_(evt_reader *r, void **state)
     if (!s) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
     *state = s;
     s->r = r;
+    /* function entry/exit and custom/typed events: no scheduling, interrupts or kernel services */
+    r->caps = EVT_CAP_FUNCS | EVT_CAP_USER;
+    r->caps_known = 1;
     s->fsize = r->src.size;
+    if (!(s->user = evt_user_dec_new())) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
+    const char *uelf = evt_opts_get(r->opts, "elf");
+    if (uelf) {
+        char err[256];
+        if (evt_user_dec_load_elf(s->user, uelf, err, sizeof err) != 0)
+            return evt_reader_fail(r, EVT_ERR_USAGE, 0, "--elf: %s", err);
+    }
     evt_cur hc;
     evt_cur_init(&hc, h, sizeof h, 0, 0);
     s->version = evt_cur_u16le_at(&hc, XRAY_HDR_VERSION);
@@ -819,6 +838,8 @@ static void fill_fn(xr_state *s, xr_thread *t, evt_event *ev, unsigned kind, uin
         nm = q;
     }
     evt_event_add_field_s(ev, "function", nm);
+    ev->m.has |= EVT_M_LABEL;
+    ev->m.label = nm;
     if (kind == XRAY_FN_ENTER || kind == XRAY_FN_ENTER_ARG) {
         ev->kind = EVT_KIND_FUNC_ENTER;
         push(t, fid);
@@ -949,7 +970,31 @@ static evt_status thread_emit(xr_state *s, xr_thread *t, evt_event *ev)
         evt_event_add_field_u(ev, "event_type", rec.etype);
     }
     evt_event_add_field_u(ev, "pid", t->pid);
+    if (rec.kind != XRAY_MD_CUSTOM_EVENT) user_record(s, rec.etype, p, rec.u32, rec.payload, ev);
     return EVT_OK;
+}
+
+/* A typed event of type EVT_USER_XRAY_TYPE + rec whose payload reads as an evtrace/user.h record
+ * (little-endian words, evtrace/user_defs.h): decoded by the user decoder into ev (its payload and
+ * fields stay). Other typed events are left as they are. */
+static void user_record(xr_state *s, uint16_t type, const uint8_t *p, uint32_t len, uint64_t off, evt_event *ev)
+{
+    if (type < EVT_USER_XRAY_TYPE || type >= EVT_USER_XRAY_TYPE + EVT_USER_R_COUNT_ || len % 4u != 0 || !s->user) return;
+    unsigned rec = type - EVT_USER_XRAY_TYPE;
+    uint32_t n = len / 4u;
+    if (n > EVT_USER_XRAY_MAX_WORDS) return;
+    if (!s->uwords && !(s->uwords = evt_malloc(EVT_USER_XRAY_MAX_WORDS * sizeof *s->uwords))) return;
+    evt_cur c;
+    evt_cur_init(&c, p, len, off, 0);
+    for (uint32_t i = 0; i < n; i++) s->uwords[i] = evt_cur_u32le(&c);
+    if (!evt_user_dec_claims(s->user, rec, s->uwords, n, n)) return;
+    ev->nargs = 0;
+    ev->data = NULL;
+    ev->data_len = 0;
+    ev->data_is_text = 0;
+    uint64_t doff = off;
+    const char *diag = evt_user_dec_record(s->user, rec, s->uwords, n, off, ev, &doff);
+    if (diag) evt_reader_error(s->r, doff, "%s", diag);
 }
 
 /* Merge heap of thread indices by (next_ts, index). */
@@ -1138,6 +1183,8 @@ static void close_(void *state)
     evt_free(s->order);
     evt_free(s->heap);
     evt_free(s->scratch);
+    evt_free(s->uwords);
+    evt_user_dec_free(s->user);
     evt_free(s->iwin.buf);
     if (s->have_map) xray_map_free(&s->map);
     evt_free(s);

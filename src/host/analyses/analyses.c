@@ -20,6 +20,8 @@ struct evt_analyses {
     evt_tl own;             /* standalone: the timeline it feeds */
     int owns, own_ready;
     uint64_t own_hz;
+    unsigned own_caps;      /* standalone: the trace's facts (evt_an_set_trace) */
+    int own_caps_known, own_higher;
     evt_tl *tl;
     evt_tl_sink sink;       /* the analyses' callbacks */
     evt_tl_sink first;      /* evt_an_chain: the caller's sink, called before them */
@@ -162,6 +164,13 @@ void evt_an_set_clock(evt_analyses *a, uint64_t clock_hz)
     if (a->owns && !a->own_ready) a->own_hz = clock_hz;
 }
 
+void evt_an_set_trace(evt_analyses *a, unsigned caps, int known, int higher_prio_wins)
+{
+    a->own_caps = caps;
+    a->own_caps_known = known;
+    a->own_higher = higher_prio_wins;
+}
+
 evt_analyses *evt_an_new_shared(evt_tl *tl, const evt_an_config *cfg)
 {
     evt_analyses *a = create(cfg);
@@ -196,6 +205,7 @@ int evt_an_add(evt_analyses *a, const evt_event *ev)
     if (!a->owns) return 0;
     if (!a->own_ready) {
         if (!evt_tl_init(&a->own, a->own_hz, &a->sink)) { a->oom = 1; return 0; }
+        evt_tl_set_trace(&a->own, a->own_caps, a->own_caps_known, a->own_higher);
         a->own_ready = 1;
     }
     uint32_t ctx = evt_tl_add(&a->own, ev);

@@ -36,7 +36,7 @@ struct evt_json;
 
 /* Priority order of the trace's numbers. */
 typedef enum evt_an_prio_order {
-    EVT_AN_PRIO_AUTO = 0,        /* by format: "etw" higher number wins, every other lower wins */
+    EVT_AN_PRIO_AUTO = 0,        /* the trace's: its kernel profile's order (evt_tl.higher_prio_wins) */
     EVT_AN_PRIO_LOWER_WINS,      /* ThreadX, μT-Kernel, RKH: 0/1 is the highest priority */
     EVT_AN_PRIO_HIGHER_WINS
 } evt_an_prio_order;
@@ -58,6 +58,9 @@ int evt_an_parse_window(const char *s, uint64_t *value, int *is_ns, char *err, s
  * evt_an_set_clock() before the first event (readers may know it only then). NULL when out of
  * memory. cfg may be NULL (defaults). */
 evt_analyses *evt_an_new(uint64_t clock_hz, const evt_an_config *cfg);
+/* Standalone: what the trace holds and its priority order (evt_tl_set_trace), before the first
+ * evt_an_add(). Default: every kind, lower number wins. */
+void evt_an_set_trace(evt_analyses *a, unsigned caps, int known, int higher_prio_wins);
 void evt_an_set_clock(evt_analyses *a, uint64_t clock_hz);
 /* Feed one event (trace order). Returns 0 when out of memory (results incomplete, said in JSON). */
 int evt_an_add(evt_analyses *a, const evt_event *ev);

@@ -17,26 +17,13 @@ void evt_an_inv_init(evt_an_inversion *v, int order)
     }
 }
 
-static int field_u(const evt_event *ev, const char *key, uint64_t *out)
-{
-    for (uint32_t i = 0; i < ev->nfields; i++)
-        if (!ev->fields[i].is_str && strcmp(ev->fields[i].key, key) == 0) { *out = ev->fields[i].num; return 1; }
-    return 0;
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-static int is_acquire(const char *n) { return n && (strcmp(n, "MUTEX_GET") == 0 || ends_with(n, "loc_mtx")); }
-static int is_release(const char *n) { return n && (strcmp(n, "MUTEX_PUT") == 0 || ends_with(n, "unl_mtx")); }
+/* The event's object operation when it is one (the meaning block), else EVT_OP_NONE. */
+static evt_obj_op op_of(const evt_event *ev) { return (ev->m.has & EVT_M_OP) ? (evt_obj_op)ev->m.op : EVT_OP_NONE; }
 
 /* a is a strictly higher priority than b */
 static int higher(const evt_an_inversion *v, uint64_t a, uint64_t b) { return v->lower_wins ? a < b : a > b; }
 
-/* Latest priority of a context (the timeline keeps it: field "priority", else a thread's word). */
+/* Latest priority of a context (the timeline keeps it: the meaning's ctx_prio, else the priority word). */
 static int prio_at(const evt_tl *tl, uint32_t c, uint64_t *p)
 {
     const evt_tl_ctx *x = evt_tl_ctx_at(tl, c);
@@ -69,23 +56,22 @@ static void drop_cand(evt_an_inversion *v, uint32_t i) { v->cand[i] = v->cand[--
 
 void evt_an_inv_event(evt_an_inversion *v, const evt_tl *tl, const evt_event *ev, uint32_t ctx)
 {
-    if (!v->order_set) {
+    if (!v->order_set) { /* the trace's own order (its kernel profile, or --priority-order) */
         v->order_set = 1;
-        v->lower_wins = !(ev->fmt && strcmp(ev->fmt, "etw") == 0);
+        v->lower_wins = !tl->higher_prio_wins;
     }
+    if (op_of(ev) == EVT_OP_INHERIT) v->inherits++;
     if (ev->kind != EVT_KIND_SVC && ev->kind != EVT_KIND_SVC_ENTER) return; /* acquires and releases are calls */
-    int acq = is_acquire(ev->name), rel = !acq && is_release(ev->name);
-    if ((!acq && !rel) || !(ev->flags & EVT_HAS_TARGET) || !(ev->flags & EVT_HAS_CTX)) return;
-    uint32_t slot = holder_slot(v, ev->target);
+    int acq = op_of(ev) == EVT_OP_ACQUIRE, rel = op_of(ev) == EVT_OP_RELEASE;
+    if ((!acq && !rel) || !(ev->flags & EVT_HAS_CTX)) return;
+    uint32_t slot = holder_slot(v, ev->m.obj);
     if (slot == UINT32_MAX) return;
     uint64_t *held = &v->holders[slot];
-    if (rel) {
-        uint64_t n;
-        if (!field_u(ev, "ownership_count", &n) || n <= 1) *held = 0;
+    if (rel) { /* the recorded ownership count is the one before the put */
+        if (!(ev->m.has & EVT_M_OWNER) || ev->m.owner_count <= 1) *held = 0;
         return;
     }
-    uint64_t owner;
-    if (field_u(ev, "owner", &owner)) *held = owner ? owner + 1 : 0;
+    if (ev->m.has & EVT_M_OWNER) *held = ev->m.owner ? ev->m.owner + 1 : 0;
     if (*held == 0 || *held == ev->ctx + 1) { *held = ev->ctx + 1; return; }
     /* held by another context: this one will wait */
     for (uint32_t i = 0; i < v->ncand; i++)
@@ -95,13 +81,13 @@ void evt_an_inv_event(evt_an_inversion *v, const evt_tl *tl, const evt_event *ev
     if (!prio_at(tl, ctx, &ph) || !prio_at(tl, low, &pl)) { v->unknown_prio++; return; }
     if (!higher(v, ph, pl)) return; /* an ordinary wait */
     uint32_t obj;
-    if (!evt_u64map_get(&tl->objmap, ev->target, &obj)) obj = EVT_TL_NONE;
+    if (!evt_u64map_get(&tl->objmap, ev->m.obj, &obj)) obj = EVT_TL_NONE;
     if (!evt_an_reserve((void **)&v->cand, &v->candcap, v->ncand, sizeof *v->cand)) { v->oom = 1; return; }
     evt_an_inv_cand *c = &v->cand[v->ncand++];
     memset(c, 0, sizeof *c);
     c->high = ctx;
     c->obj = obj;
-    c->mutex_id = ev->target;
+    c->mutex_id = ev->m.obj;
     c->low_id = *held - 1;
     c->low = low;
     c->t_get = evt_tl_time(tl, ev);
@@ -119,9 +105,31 @@ static uint64_t mid_overlap(const evt_an_inv_cand *c, uint32_t i)
     return d;
 }
 
+/* Append a copy of r to one of the instance lists (bounded at EVT_AN_MAX_INVERSIONS). */
+static evt_an_inv *keep_inv(evt_an_inversion *v, evt_an_inv **list, uint32_t *n, uint32_t *cap)
+{
+    if (*n >= EVT_AN_MAX_INVERSIONS) return NULL;
+    if (!evt_an_reserve((void **)list, cap, *n, sizeof **list)) { v->oom = 1; return NULL; }
+    evt_an_inv *r = &(*list)[(*n)++];
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
 static void finalize(evt_an_inversion *v, const evt_tl *tl, const evt_an_inv_cand *c, const evt_tl_state_iv *iv)
 {
     v->waits++;
+    evt_an_inv *bw = keep_inv(v, &v->blist, &v->nblist, &v->blistcap);
+    if (bw) { /* the bounded instance: who waited on whom, how long */
+        bw->t0 = iv->t0;
+        bw->t1 = iv->t1;
+        bw->high = c->high;
+        bw->low = c->low;
+        bw->low_id = c->low_id;
+        bw->mid = EVT_TL_NONE;
+        bw->prio_high = c->prio_high;
+        bw->prio_low = c->prio_low;
+        bw->obj = c->obj;
+    }
     uint64_t total = 0, best = 0;
     uint32_t mid = EVT_TL_NONE;
     for (uint32_t i = 0; i < c->nmid; i++) {
@@ -134,10 +142,8 @@ static void finalize(evt_an_inversion *v, const evt_tl *tl, const evt_an_inv_can
     }
     if (!total) return;
     v->count++;
-    if (v->nlist >= EVT_AN_MAX_INVERSIONS) return;
-    if (!evt_an_reserve((void **)&v->list, &v->listcap, v->nlist, sizeof *v->list)) { v->oom = 1; return; }
-    evt_an_inv *r = &v->list[v->nlist++];
-    memset(r, 0, sizeof *r);
+    evt_an_inv *r = keep_inv(v, &v->list, &v->nlist, &v->listcap);
+    if (!r) return;
     r->t0 = iv->t0;
     r->t1 = iv->t1;
     r->high = c->high;
@@ -217,6 +223,22 @@ void evt_an_inv_json(const evt_an_inversion *v, const evt_tl *tl, evt_json *j)
     evt_json_ku64(j, "waits", v->waits);
     evt_json_ku64(j, "unknown_priority", v->unknown_prio);
     evt_json_ku64(j, "truncated", v->truncated);
+    evt_json_ku64(j, "bounded", v->waits);     /* every wait of a higher on a lower holder */
+    evt_json_ku64(j, "unbounded", v->count);   /* those during which a middle context ran */
+    evt_json_ku64(j, "inheritances", v->inherits);
+    evt_json_key(j, "bounded_list");
+    evt_json_arr_begin(j);
+    for (uint32_t i = 0; i < v->nblist; i++) {
+        const evt_an_inv *r = &v->blist[i];
+        evt_json_obj_begin(j);
+        evt_json_ku64(j, "start", r->t0);
+        evt_json_ku64(j, "duration", r->t1 - r->t0);
+        evt_json_kstr(j, "mutex", evt_an_obj_label(tl, r->obj, b, sizeof b));
+        ctx_json(tl, j, "high", r->high, 0, r->prio_high);
+        ctx_json(tl, j, "low", r->low, r->low_id, r->prio_low);
+        evt_json_obj_end(j);
+    }
+    evt_json_arr_end(j);
     evt_json_key(j, "list");
     evt_json_arr_begin(j);
     for (uint32_t i = 0; i < v->nlist; i++) {
@@ -238,8 +260,9 @@ void evt_an_inv_json(const evt_an_inversion *v, const evt_tl *tl, evt_json *j)
 void evt_an_inv_text(const evt_an_inversion *v, const evt_tl *tl, FILE *out)
 {
     char bh[96], bl[96], bm[96], bo[96];
-    fprintf(out, "Priority inversions: %" PRIu64 " (of %" PRIu64 " waits on a mutex held by a lower priority)\n",
-            v->count, v->waits);
+    fprintf(out, "Priority inversions: %" PRIu64 " unbounded (a middle priority ran) of %" PRIu64
+                 " bounded (waits on a mutex held by a lower priority); %" PRIu64 " inheritance(s) recorded\n",
+            v->count, v->waits, v->inherits);
     for (uint32_t i = 0; i < v->nlist && i < 10; i++) {
         const evt_an_inv *r = &v->list[i];
         fprintf(out, "  at %" PRIu64 " for %" PRIu64 " %s: %s waits on %s held by %s while %s runs %" PRIu64 "\n",
@@ -253,6 +276,7 @@ void evt_an_inv_free(evt_an_inversion *v)
 {
     evt_u64map_free(&v->holder);
     evt_free(v->holders);
+    evt_free(v->blist);
     evt_free(v->cand);
     evt_free(v->list);
     memset(v, 0, sizeof *v);

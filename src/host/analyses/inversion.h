@@ -1,13 +1,14 @@
 /* Priority inversions (analyses.h): a context H blocked on a mutex held by a lower-priority
  * context L while a context M of a priority between the two runs.
  *
- * From the raw events (the timeline has no mutex ownership): a mutex acquire is an event named
- * MUTEX_GET (ThreadX) or *loc_mtx (μT-Kernel tk_loc_mtx), a release MUTEX_PUT / *unl_mtx, on the
- * event's target. The holder of a mutex: the acquire's "owner" field when the reader gives one
- * (ThreadX: the owner before the call, 0 = free), else the context of the last acquire of a free
- * mutex; a release frees it (when its "ownership_count" field, if any, is 1); a context woken from
- * a wait on the mutex holds it. Priorities: the timeline's latest priority of the
- * context (its numeric "priority" field, else its priority word); order: evt_an_prio_order.
+ * From the raw events' meaning (the timeline has no mutex ownership): an acquire is an event whose
+ * m.op is EVT_OP_ACQUIRE, a release EVT_OP_RELEASE, on the object m.obj (the reader decides that
+ * from its kernel profile, for any kernel). The holder of a mutex: the acquire's recorded owner
+ * (EVT_M_OWNER: the owner before the call, 0 = free) when the reader gives one, else the context
+ * of the last acquire of a free mutex; a release frees it (when its recorded ownership count, if
+ * any, is 1); a context woken from a wait on the mutex holds it. Priorities: the timeline's latest
+ * priority of the context (m.ctx_prio, else its priority word); order: evt_an_prio_order, whose
+ * AUTO is the trace's own (evt_tl.higher_prio_wins: its kernel profile or --priority-order).
  * From the timeline: an acquire by H of a mutex held by L (priority of L lower than H's) is a
  * candidate; H's next blocked interval on that mutex is the wait [t0, t1). It is an inversion
  * when, during the wait, a context M whose priority lies strictly between L's and H's runs while
@@ -15,7 +16,11 @@
  * contexts, and middle_time, the time middle contexts ran while L was ready (the one that ran
  * longest is named). A holder that is itself blocked or asleep is not delayed by M: no inversion.
  * Intervals are kept per wait up to EVT_AN_INV_IVS each (more are counted in `truncated`).
- * Single-CPU reasoning: a middle context still running when the wait ends is not seen. */
+ * Single-CPU reasoning: a middle context still running when the wait ends is not seen.
+ * As RTOS users count them: every such wait is a *bounded* inversion (H waits on a lower holder:
+ * what ThreadX's and FreeRTOS's inheritance counters count), listed in blist; the ones during
+ * which a middle context ran are *unbounded* (count, list). Inheritances the kernel itself
+ * recorded (m.op EVT_OP_INHERIT) are counted in inherits. */
 #ifndef EVT_ANALYSIS_INVERSION_H
 #define EVT_ANALYSIS_INVERSION_H
 
@@ -58,9 +63,12 @@ typedef struct evt_an_inversion {
     uint32_t nholders, holdcap;
     evt_an_inv_cand *cand;     /* open waits */
     uint32_t ncand, candcap;
-    evt_an_inv *list;
+    evt_an_inv *list;          /* unbounded inversions (a middle context ran) */
     uint32_t nlist, listcap;
+    evt_an_inv *blist;         /* bounded inversions: every wait of a higher on a lower holder */
+    uint32_t nblist, blistcap;
     uint64_t count, waits, unknown_prio;
+    uint64_t inherits;         /* priority inheritances the kernel recorded (m.op inherit) */
     uint64_t truncated;        /* waits with more intervals than EVT_AN_INV_IVS */
     int oom;
 } evt_an_inversion;

@@ -169,6 +169,7 @@ void evt_an_load_json(const evt_an_load *l, const evt_tl *tl, evt_json *j)
     evt_json_ku64(j, "origin", l->origin);
     evt_json_ku64(j, "windows", l->nwin);
     evt_json_ku64(j, "cpus", cpus_of(tl));
+    evt_json_kbool(j, "scheduling", tl->sched); /* 0: nothing ran that the trace recorded: no load */
     evt_json_ku64(j, "last_window", l->nwin ? win_len(l, tl, l->nwin - 1) : 0);
     arr_json(j, "idle", l->idle, l->nwin);
     arr_json(j, "isr", l->isr, l->nwin);

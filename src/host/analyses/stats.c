@@ -234,6 +234,7 @@ static int tl_start_(evt_stats *s)
     evt_tl_sink k = {.user = s, .state = on_state_, .isr_begin = on_isr_begin_, .isr = on_isr_, .slice = on_slice_};
     if (s->an) evt_an_chain(s->an, &k, &k);
     if (!evt_tl_init(&s->tl, s->clock_hz, &k)) { s->oom = 1; return 0; }
+    if (s->reader) evt_tl_set_reader(&s->tl, s->reader);
     s->tl_ready = 1;
     return 1;
 }
@@ -457,6 +458,8 @@ void evt_stats_json(evt_stats *s, evt_json *j, const char *format, const char *f
     if (s->have_ts && s->clock_hz) evt_json_u64(j, s->last_ts); else evt_json_null(j);
     evt_json_ku64(j, "duration", evt_stats_time(s, dur));
     evt_json_ku64(j, "cpus", s->ncpus);
+    /* a trace without scheduling has no CPU time or load: its contexts' cpu_time and load_pct stay 0 */
+    evt_json_kbool(j, "scheduling", !s->tl_ready || s->tl.sched);
     evt_json_ku64(j, "idle_time", evt_stats_time(s, s->idle_ticks));
     evt_json_ku64(j, "isr_time", evt_stats_time(s, s->isr_ticks));
     evt_json_key(j, "lost");

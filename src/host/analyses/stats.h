@@ -67,6 +67,8 @@ struct evt_analyses;
 typedef struct evt_stats {
     uint64_t clock_hz;     /* 0 if unknown: times stay in ticks. Fixed at init: the time unit */
     const char *clock_source; /* evt_clock_source_name() of the reader, or NULL (not shown) */
+    const struct evt_reader *reader; /* set before the first event, may stay NULL: the trace's caps
+                                      * and priority order for the timeline */
     evt_strtab strs;       /* names and labels */
     evt_stats_ctx *ctxs;
     uint32_t nctx, ctxcap;

@@ -14,7 +14,7 @@
  * named by the flow's kind: wake, message, signal) binding to the enclosing slices; counters
  * (queue depth, semaphore count, ...) are "C" events named "<object> <counter>", CPU load per
  * context "C" events "CPU load % <context>" (perfetto_load.h windows); a loss is a
- * global instant "lost events" with args.count. Events with a string field "state_entered" (state
+ * global instant "lost events" with args.count. Events that enter a state-machine state (meaning EVT_M_SM_STATE: state
  * machines) also draw state-occupancy slices on a "<context> (state)" track.
  * Times ("ts", "dur" in microseconds) are the timeline's: its ns written exactly as integer µs plus
  * up to 3 decimals when the clock is known; otherwise one tick is shown as one microsecond and
@@ -35,6 +35,7 @@
 #include "evtrace/out.h"
 #include "host/strtab.h"
 #include "host/timeline/timeline.h"
+#include "host/timeline/user_tracks.h"
 #include "host/u64map.h"
 #include "perfetto_load.h"
 
@@ -42,6 +43,7 @@
 #define TID_OF(idx) ((uint64_t)(idx) + 2) /* context index -> tid, as in the Perfetto export */
 #define ISR_TID_BASE 2000000u  /* ISR track of CPU n: ISR_TID_BASE + n */
 #define STATE_TID_BASE 1000000u /* state tracks: STATE_TID_BASE + the context's tid */
+#define USM_TID_BASE 3000000u  /* user state machines (user_tracks.h): USM_TID_BASE + machine name id */
 #define MAX_DEPTH 32  /* open service/function slices drawn per context; deeper ones are counted */
 #define OUT_CAP 65536 /* output buffer (see buf_flush_) */
 
@@ -82,6 +84,8 @@ typedef struct chrome_state {
     evt_strtab cnames;                 /* counter names and "<object> <counter>" labels */
     uint64_t last_ts;                  /* time of the latest event (exporter's unit) */
     pf_load load;                      /* CPU load windows per context (as in the Perfetto export) */
+    evt_ut ut;                         /* user tracks: values, intervals, state machines */
+    uint64_t usm_named[1024];          /* bit per machine name id (< 65536): its track is named */
     int oom;
 } chrome_state;
 
@@ -199,14 +203,10 @@ static void args_of(chrome_state *s, const evt_event *ev)
     BUF_LIT(s, "}");
 }
 
-/* The state an event says its context is now in: a string field "state_entered" (set by readers of
- * state-machine traces), or NULL. */
+/* The state a state machine entered (the meaning block's EVT_M_SM_STATE), or NULL. */
 static const char *state_of(const evt_event *ev)
 {
-    for (uint32_t i = 0; i < ev->nfields; i++)
-        if (ev->fields[i].is_str && ev->fields[i].str && strcmp(ev->fields[i].key, "state_entered") == 0)
-            return ev->fields[i].str;
-    return NULL;
+    return (ev->m.has & EVT_M_SM_STATE) ? ev->m.sm_state : NULL;
 }
 
 /* Opens a record: {"ph":PH[,"name":NAME],"pid":1,"tid":TID,"ts":T — the object stays open. */
@@ -269,7 +269,7 @@ static ctx_draw *draw_(chrome_state *s, uint32_t idx)
         ctx_draw *d = evt_calloc(1, sizeof *d);
         if (!d) { s->oom = 1; return NULL; }
         const evt_tl_ctx *c = evt_tl_ctx_at(&s->tl, idx);
-        d->whole = c && c->cls == EVT_CTX_ISR;
+        d->whole = (c && c->cls == EVT_CTX_ISR) || !s->tl.sched; /* no running to draw them in */
         s->ctxs[idx] = d;
     }
     return s->ctxs[idx];
@@ -346,6 +346,13 @@ static void on_switch(void *user, const evt_tl_switch *sw)
 static void on_state(void *user, const evt_tl_state_iv *iv)
 {
     chrome_state *s = user;
+    if (iv->state == EVT_TL_ACTIVE) { /* a trace without scheduling: when the context was active */
+        common(s, "X", "active", TID_OF(iv->ctx), iv->t0);
+        BUF_LIT(s, ",\"dur\":");
+        buf_time_(s, iv->t1 - iv->t0);
+        BUF_LIT(s, ",\"cat\":\"activity\"}");
+        return;
+    }
     if (iv->state != EVT_TL_RUNNING) return;
     run_out_(s, iv->ctx, iv->t1); /* no-op after a switch-out */
     pf_load_running(&s->load, iv);
@@ -504,6 +511,71 @@ static void on_lost(void *user, const evt_tl_lost *l)
     BUF_LIT(s, "}}");
 }
 
+/* ---- user tracks (host/timeline/user_tracks.h) ------------------------------------------------
+ * Value channels are "C" counters named by the channel; intervals async "b"/"e" pairs (cat "user",
+ * name = channel, id = the interval's id: overlapping ones of a channel stay apart); each state
+ * machine a track "<machine> (state machine)" of "X" slices named by the state. Printf events stay
+ * the instants (with their text in args) every event is. */
+
+static void u_value(void *user, uint32_t ch, uint64_t t, int64_t v, const evt_event *ev)
+{
+    chrome_state *s = user;
+    (void)ev;
+    buf_reserve_(s);
+    BUF_LIT(s, ",\n{\"ph\":\"C\",\"name\":");
+    buf_str_(s, evt_strtab_str(&s->ut.names, ch));
+    BUF_LIT(s, ",\"pid\":1,\"ts\":");
+    buf_time_(s, t);
+    BUF_LIT(s, ",\"args\":{\"value\":");
+    buf_i64_(s, v);
+    BUF_LIT(s, "}}");
+}
+
+static void u_async(chrome_state *s, const char *ph, const char *name, uint64_t id, uint64_t t, int open_end)
+{
+    common(s, ph, name, GLOBAL_TID, t);
+    BUF_LIT(s, ",\"cat\":\"user\",\"id2\":{\"local\":\"");
+    buf_u64_(s, id);
+    BUF_LIT(s, "\"}");
+    if (open_end) BUF_LIT(s, ",\"args\":{\"open_end\":true}");
+    BUF_LIT(s, "}");
+}
+
+static void u_interval(void *user, uint32_t ch, uint64_t id, uint64_t t0, uint64_t t1, int open_end)
+{
+    chrome_state *s = user;
+    const char *name = evt_strtab_str(&s->ut.names, ch);
+    u_async(s, "b", name, id, t0, 0);
+    u_async(s, "e", name, id, t1, open_end);
+}
+
+static void u_state(void *user, uint32_t sm, uint64_t obj, uint32_t st, uint64_t st_id, uint64_t t0, uint64_t t1,
+                    int open_end)
+{
+    chrome_state *s = user;
+    (void)obj;
+    uint64_t tid = USM_TID_BASE + sm;
+    if (sm < 65536u && !(s->usm_named[sm / 64] >> (sm % 64) & 1u)) {
+        char nb[160];
+        snprintf(nb, sizeof nb, "%s (state machine)", sm ? evt_strtab_str(&s->ut.names, sm) : "state machine");
+        thread_name(s, tid, nb);
+        s->usm_named[sm / 64] |= 1ull << (sm % 64);
+    }
+    char sb[32];
+    const char *name = st ? evt_strtab_str(&s->ut.names, st) : NULL;
+    if (!name) {
+        snprintf(sb, sizeof sb, "state %" PRIu64, st_id);
+        name = sb;
+    }
+    common(s, "X", name, tid, t0);
+    BUF_LIT(s, ",\"dur\":");
+    buf_time_(s, t1 - t0);
+    BUF_LIT(s, ",\"cat\":\"state\",\"args\":{\"state_id\":");
+    buf_u64_(s, st_id);
+    if (open_end) BUF_LIT(s, ",\"open_end\":true");
+    BUF_LIT(s, "}}");
+}
+
 /* ---- exporter ------------------------------------------------------------------------------ */
 
 static evt_status begin(const char *path, evt_reader *r, void **state, char *err, size_t errlen)
@@ -531,7 +603,10 @@ static int start_(chrome_state *s)
         on_slice_begin, on_slice, on_counter, on_flow, on_lost,
     };
     if (!evt_tl_init(&s->tl, s->hz, &sink)) { s->oom = 1; return 0; }
+    evt_tl_set_reader(&s->tl, r);
     pf_load_init(&s->load, s->ns, on_load, s);
+    evt_ut_sink us = {s, NULL, u_value, u_interval, u_state};
+    evt_ut_init(&s->ut, &us);
     /* otherData says what "ts" means: real time (time_unit "ns": ts = t_ns / 1000) or ticks of an
      * unknown rate (time_unit "ticks": one tick is shown as one µs). */
     fprintf(s->out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"evtrace\",\"format\":\"%s\","
@@ -577,6 +652,8 @@ static evt_status event(void *state, const evt_event *ev)
     if (s->tl.oom || s->oom) return EVT_ERR_NOMEM;
     uint64_t tm = evt_tl_time(&s->tl, ev);
     s->last_ts = tm;
+    /* user events only: other state machines (RKH) have their state tracks below (state_track_) */
+    if (ev->kind == EVT_KIND_USER && evt_ut_relevant(ev) && !evt_ut_event(&s->ut, ev, tm)) return EVT_ERR_NOMEM;
     int is_begin;
     if (idx != EVT_TL_NONE && evt_span_cat_of(ev->kind, &is_begin) == EVT_SPAN_NONE) {
         const char *st_name = state_of(ev);
@@ -596,6 +673,7 @@ static void free_state(chrome_state *s)
     for (uint32_t i = 0; i < s->nctx; i++) evt_free(s->ctxs[i]);
     evt_free(s->ctxs);
     if (s->started) evt_tl_free(&s->tl);
+    if (s->started) evt_ut_free(&s->ut);
     pf_load_free(&s->load);
     evt_u64map_free(&s->counters);
     evt_strtab_free(&s->cnames);
@@ -609,6 +687,7 @@ static evt_status end(void *state, evt_reader *r, char *err, size_t errlen)
     if (s->started || start_(s)) {
         evt_tl_finish(&s->tl);
         pf_load_finish(&s->load, s->tl.last);
+        evt_ut_finish(&s->ut, s->tl.last);
         for (uint32_t i = 0; i < s->nctx; i++) {
             ctx_draw *d = s->ctxs[i];
             if (d && d->state_open) end_(s, STATE_TID_BASE + TID_OF(i), s->tl.last);
@@ -620,7 +699,7 @@ static evt_status end(void *state, evt_reader *r, char *err, size_t errlen)
     BUF_LIT(s, "\n]}\n");
     buf_flush_(s);
     int bad = ferror(s->out);
-    int oom = s->oom || s->tl.oom || s->load.oom;
+    int oom = s->oom || s->tl.oom || s->load.oom || s->ut.oom;
     if (fclose(s->out) != 0) bad = 1;
     free_state(s);
     if (oom) { snprintf(err, errlen, "out of memory"); return EVT_ERR_NOMEM; }

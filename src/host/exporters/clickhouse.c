@@ -1,6 +1,6 @@
 /* The ClickHouse exporter (clickhouse.h): rows of the query tables from the row producer
  * (tl_rows.h), RowBinary-encoded (clickhouse_rowbinary.h) behind the trace id and labels, into
- * one INSERT per table at a time over HTTP (http_client.h); the traces row last, alone.
+ * one INSERT per table at a time over HTTP(S) (http_client.h, libcurl); the traces row last, alone.
  *
  * Per table: `buf` holds encoded rows not yet handed to the connection (flushed at FLUSH_BYTES),
  * `req` is the INSERT being sent, `in_flight` its rows; when the server acknowledges it (HTTP 200)
@@ -100,7 +100,7 @@ static int send_(evt_ch_load *l, evt_tl_table t)
         evt_ch_column_list(t, cols, sizeof cols);
         snprintf(sql, sizeof sql, "INSERT INTO %s.%s (%s) FORMAT RowBinary", l->conn.db, evt_ch_table(t)->name, cols);
         if (!evt_ch_target(&l->conn, sql, target, sizeof target)) { fail_(l, t, "request too long"); return 0; }
-        ti->req = evt_http_post_begin(&l->conn.url, target, e, sizeof e);
+        ti->req = evt_http_post_begin(&l->conn.url, &l->conn.http, target, e, sizeof e);
         if (!ti->req) { fail_(l, t, e); return 0; }
     }
     if (ti->buf.n && !evt_http_write(ti->req, ti->buf.p, ti->buf.n, e, sizeof e)) {
@@ -170,6 +170,13 @@ evt_ch_load *evt_ch_begin(const char *url, evt_reader *r, const evt_ch_opts *o, 
     if (!l) { snprintf(err, errlen, "out of memory"); return NULL; }
     l->r = r;
     if (!evt_ch_conn_init(&l->conn, url, err, errlen)) { evt_free(l); return NULL; }
+    if (o) {
+        l->conn.http.user = o->user;
+        l->conn.http.password = o->password;
+        l->conn.http.ca_file = o->ca_file;
+        l->conn.http.insecure = o->insecure;
+        l->conn.http.budget_s = l->conn.http.budget_total = o->timeout_s > 0 ? o->timeout_s : 0;
+    }
     if (o && o->trace_id) {
         if (!evt_ch_trace_id_ok(o->trace_id)) {
             snprintf(err, errlen, "--trace-id '%s': use 1 to 64 letters, digits, '.', '_', ':' or '-'", o->trace_id);
@@ -215,6 +222,7 @@ static int rows_start_(evt_ch_load *l)
 {
     evt_tl_trace_info info = {l->r->desc->name, l->r->src.path, l->r->clock_hz,
                               evt_clock_source_name(evt_reader_clock_source(l->r)), 0};
+    info.reader = l->r;
     evt_tl_row_sink sink = {l, row_};
     l->rows = evt_tl_rows_new(&info, &sink);
     return l->rows != NULL;

@@ -1,5 +1,5 @@
 /* The ClickHouse export: the query tables of one trace (tl_rows.h, the same rows as the SQLite
- * export) streamed into a ClickHouse server over HTTP as RowBinary, every row led by the trace id
+ * export) streamed into a ClickHouse server over HTTP or HTTPS (libcurl) as RowBinary, every row led by the trace id
  * and the labels. Per table one INSERT at a time, sent as it is produced (chunked), ended every
  * `batch_rows` rows; memory stays bounded (a few buffers per table).
  *
@@ -24,11 +24,16 @@ typedef struct evt_ch_opts {
     const char *const *labels;    /* "key=value", nlabels of them */
     size_t nlabels;
     uint64_t batch_rows;          /* 0: EVT_CH_BATCH_ROWS or the environment's */
+    const char *user;             /* HTTP basic authentication (NULL: none, or the URL's user@) */
+    const char *password;         /* NULL: none, or the URL's */
+    const char *ca_file;          /* https: CA certificates to verify the server with (NULL: the system's) */
+    int insecure;                 /* https: no certificate or host name check */
+    double timeout_s;             /* the most time spent waiting on the server for this trace (0: no limit) */
 } evt_ch_opts;
 
 typedef struct evt_ch_load evt_ch_load;
 
-/* Connect, check the schema, remove the trace's earlier rows. url: http://HOST:PORT/?database=DB.
+/* Connect, check the schema, remove the trace's earlier rows. url: http[s]://HOST:PORT/?database=DB.
  * r: the open reader (format, source name, clock at the first event). NULL with a message. */
 evt_ch_load *evt_ch_begin(const char *url, evt_reader *r, const evt_ch_opts *o, char *err, size_t errlen);
 /* The trace id in use (the generated one when none was given). */

@@ -39,7 +39,7 @@ int evt_ch_conn_init(evt_ch_conn *c, const char *url, char *err, size_t errlen)
         p = amp ? amp + 1 : end;
     }
     if (!evt_ch_identifier_ok(c->db)) {
-        snprintf(err, errlen, "database '%s' in %s: use a name of letters, digits and _", c->db, url);
+        snprintf(err, errlen, "database '%s' in the URL: use a name of letters, digits and _", c->db);
         return 0;
     }
     return 1;
@@ -63,7 +63,7 @@ int evt_ch_exec(const evt_ch_conn *c, const char *sql, char **out, char *err, si
     if (out) *out = NULL;
     if (!evt_ch_target(c, NULL, target, sizeof target)) { snprintf(err, errlen, "URL too long"); return 0; }
     char *body = NULL;
-    int st = evt_http_post(&c->url, target, sql, strlen(sql), &body, NULL, err, errlen);
+    int st = evt_http_post(&c->url, (evt_http_opts *)&c->http, target, sql, strlen(sql), &body, NULL, err, errlen);
     if (st != 200) { evt_free(body); return 0; }
     if (out) *out = body;
     else evt_free(body);

@@ -10,12 +10,14 @@
 
 typedef struct evt_ch_conn {
     evt_http_url url;
+    evt_http_opts http;    /* credentials, TLS, the load's time budget */
     char db[72];           /* the URL's database= parameter, else "default" */
     int distributed;       /* the tables are Distributed (a cluster) */
 } evt_ch_conn;
 
-/* Parse http://HOST:PORT/?database=DB[&...]: the other parameters (user, password, settings)
- * go with every request. Returns 1, or 0 with a message. */
+/* Parse http[s]://HOST:PORT/?database=DB[&...]: the other parameters (ClickHouse settings) go
+ * with every request; c->http is zeroed (the caller fills credentials, TLS and the budget).
+ * Returns 1, or 0 with a message. */
 int evt_ch_conn_init(evt_ch_conn *c, const char *url, char *err, size_t errlen);
 /* Request target for a statement sent in the body (query NULL) or in the URL (an INSERT). */
 int evt_ch_target(const evt_ch_conn *c, const char *query, char *out, size_t outlen);

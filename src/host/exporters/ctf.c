@@ -351,6 +351,7 @@ static evt_status event(void *state, const evt_event *ev)
         s->hz = s->r->clock_hz;
         s->started = 1;
         if (!ctf_sched_init(&s->sched, s, s->hz)) return EVT_ERR_NOMEM;
+        evt_tl_set_reader(&s->sched.tl, s->r);
     }
     /* the scheduling records this event causes come first (they happen at or before it) */
     evt_status st = ctf_sched_add(&s->sched, ev);

@@ -27,6 +27,7 @@
 #include "evtrace/exporter.h"
 #include "evtrace/out.h"
 #include "host/timeline/timeline.h"
+#include "host/timeline/user_tracks.h"
 #include "host/u64map.h"
 #include "perfetto_load.h"
 #include "perfetto_pkt.h"
@@ -38,6 +39,10 @@
 #define UUID_CTX (1ull << 32)        /* + context index */
 #define UUID_COUNTER (2ull << 32)    /* + counter track number */
 #define UUID_LOAD (3ull << 32)       /* + context index: CPU load */
+#define UUID_UVAL (4ull << 32)       /* + channel name id: a user value channel (counter track) */
+#define UUID_UIV (5ull << 32)        /* + channel name id * 8 + slot: user intervals (async) */
+#define UUID_USM (6ull << 32)        /* + machine name id: a state machine's states */
+#define UIV_SLOTS 8                  /* tracks per interval channel (overlapping intervals) */
 #define TID_OF(idx) ((int32_t)((idx) + 2))
 
 typedef struct pf_ctx {
@@ -63,6 +68,11 @@ typedef struct pf_state {
     pf_load load;
     char procname[512];      /* the process name (ProcessTree cmdline) */
     int tree_started;        /* the process is in a ProcessTree packet */
+    evt_ut ut;               /* user tracks: values, intervals, state machines */
+    evt_u64map u_described;  /* user track uuids written (value 1) */
+    evt_u64map u_slot_end;   /* interval track uuid -> index into u_ends */
+    uint64_t *u_ends;        /* per interval track: the latest end on it */
+    uint32_t n_ends, cap_ends;
     int oom;
 } pf_state;
 
@@ -309,6 +319,97 @@ static void on_load(void *user, uint32_t ctx, uint64_t t, double pct, int first)
     pf_te_emit(&s->w, t);
 }
 
+/* ---- user tracks (host/timeline/user_tracks.h) ------------------------------------------------
+ * A value channel is a counter track named by the channel; a channel's intervals are async
+ * slices on up to UIV_SLOTS tracks named by the channel (an interval goes to the first whose
+ * intervals all ended before it began, so slices never cross on a track); a state machine is a
+ * track of slices named by its states. Printf events stay instants on their context's track with
+ * their text among the annotations. */
+
+static int u_describe_(pf_state *s, uint64_t uuid, const char *name, int is_counter)
+{
+    uint32_t v;
+    if (evt_u64map_get(&s->u_described, uuid, &v)) return 1;
+    if (!evt_u64map_put(&s->u_described, uuid, 1)) { s->oom = 1; return 0; }
+    pf_track(&s->w, uuid, UUID_PROCESS, name, is_counter);
+    return 1;
+}
+
+static void u_value(void *user, uint32_t ch, uint64_t t, int64_t v, const evt_event *ev)
+{
+    pf_state *s = user;
+    (void)ev;
+    if (!u_describe_(s, UUID_UVAL + ch, evt_strtab_str(&s->ut.names, ch), 1)) return;
+    pf_te_begin(&s->w, PF_COUNTER, UUID_UVAL + ch);
+    pf_te_counter(&s->w, v);
+    pf_te_emit(&s->w, t);
+}
+
+/* The interval track of channel ch for [t0, t1]: its slot's latest end is at or before t0. */
+static uint64_t u_iv_track_(pf_state *s, uint32_t ch, uint64_t t0, uint64_t t1)
+{
+    uint64_t uuid = 0;
+    for (unsigned k = 0; k < UIV_SLOTS; k++) {
+        uuid = UUID_UIV + (uint64_t)ch * UIV_SLOTS + k;
+        uint32_t i;
+        if (!evt_u64map_get(&s->u_slot_end, uuid, &i)) {
+            if (s->n_ends == s->cap_ends) {
+                uint32_t cap = s->cap_ends ? 2 * s->cap_ends : 16;
+                uint64_t *p = evt_realloc(s->u_ends, cap * sizeof *p);
+                if (!p) { s->oom = 1; return 0; }
+                s->u_ends = p;
+                s->cap_ends = cap;
+            }
+            i = s->n_ends++;
+            if (!evt_u64map_put(&s->u_slot_end, uuid, i)) { s->oom = 1; return 0; }
+            s->u_ends[i] = t1;
+            return uuid;
+        }
+        if (s->u_ends[i] <= t0 || k == UIV_SLOTS - 1) {
+            if (t1 > s->u_ends[i]) s->u_ends[i] = t1;
+            return uuid;
+        }
+    }
+    return uuid;
+}
+
+static void u_interval(void *user, uint32_t ch, uint64_t id, uint64_t t0, uint64_t t1, int open_end)
+{
+    pf_state *s = user;
+    const char *name = evt_strtab_str(&s->ut.names, ch);
+    uint64_t track = u_iv_track_(s, ch, t0, t1);
+    if (!track || !u_describe_(s, track, name, 0)) return;
+    pf_te_begin(&s->w, PF_SLICE_BEGIN, track);
+    pf_te_name(&s->w, name, 0, "user");
+    pf_ann_u(&s->w, "id", id, 0);
+    if (open_end) pf_ann_u(&s->w, "open_end", 1, 0);
+    pf_te_emit(&s->w, t0);
+    pf_te_begin(&s->w, PF_SLICE_END, track);
+    pf_te_emit(&s->w, t1);
+}
+
+static void u_state(void *user, uint32_t sm, uint64_t obj, uint32_t st, uint64_t st_id, uint64_t t0, uint64_t t1,
+                    int open_end)
+{
+    pf_state *s = user;
+    char nb[160], sb[32];
+    snprintf(nb, sizeof nb, "%s (state machine)", sm ? evt_strtab_str(&s->ut.names, sm) : "state machine");
+    if (!u_describe_(s, UUID_USM + sm, nb, 0)) return;
+    const char *name = st ? evt_strtab_str(&s->ut.names, st) : NULL;
+    if (!name) {
+        snprintf(sb, sizeof sb, "state %" PRIu64, st_id);
+        name = sb;
+    }
+    pf_te_begin(&s->w, PF_SLICE_BEGIN, UUID_USM + sm);
+    pf_te_name(&s->w, name, 0, "state");
+    pf_ann_u(&s->w, "state_id", st_id, 0);
+    pf_ann_u(&s->w, "machine", obj, 0);
+    if (open_end) pf_ann_u(&s->w, "open_end", 1, 0);
+    pf_te_emit(&s->w, t0);
+    pf_te_begin(&s->w, PF_SLICE_END, UUID_USM + sm);
+    pf_te_emit(&s->w, t1);
+}
+
 /* ---- exporter ------------------------------------------------------------------------------ */
 
 static void free_(pf_state *s)
@@ -316,6 +417,10 @@ static void free_(pf_state *s)
     pf_w_free(&s->w);
     if (s->started) evt_tl_free(&s->tl);
     pf_load_free(&s->load);
+    if (s->started) evt_ut_free(&s->ut);
+    evt_u64map_free(&s->u_described);
+    evt_u64map_free(&s->u_slot_end);
+    evt_free(s->u_ends);
     evt_u64map_free(&s->counters);
     evt_strtab_free(&s->counter_names);
     evt_free(s->ctxs);
@@ -346,7 +451,10 @@ static int start_(pf_state *s)
         on_slice_begin, on_slice, on_counter, on_flow, on_lost,
     };
     if (!evt_tl_init(&s->tl, r->clock_hz, &sink)) { s->oom = 1; return 0; }
+    evt_tl_set_reader(&s->tl, r);
     pf_load_init(&s->load, r->clock_hz != 0, on_load, s);
+    evt_ut_sink us = {s, NULL, u_value, u_interval, u_state};
+    evt_ut_init(&s->ut, &us);
     char nm[512];
     snprintf(nm, sizeof nm, "evtrace: %s (%s)%s", r->src.path ? r->src.path : "trace", r->desc->name,
              r->clock_hz ? "" : " [time in ticks, clock rate unknown: 1 tick shown as 1 ns]");
@@ -357,7 +465,7 @@ static int start_(pf_state *s)
 
 static evt_status status_(pf_state *s)
 {
-    if (s->oom || s->tl.oom || s->w.oom || s->load.oom) return EVT_ERR_NOMEM;
+    if (s->oom || s->tl.oom || s->w.oom || s->load.oom || s->ut.oom) return EVT_ERR_NOMEM;
     return s->w.io || ferror(s->out) ? EVT_ERR_IO : EVT_OK;
 }
 
@@ -375,6 +483,7 @@ static evt_status event(void *state, const evt_event *ev)
         pf_ann_event(&s->w, ev);
         pf_te_emit(&s->w, evt_tl_time(&s->tl, ev));
     }
+    if (ev->kind == EVT_KIND_USER && evt_ut_relevant(ev)) (void)evt_ut_event(&s->ut, ev, evt_tl_time(&s->tl, ev));
     return status_(s);
 }
 
@@ -385,6 +494,7 @@ static evt_status end(void *state, evt_reader *r, char *err, size_t errlen)
     if (s->started || start_(s)) {
         evt_tl_finish(&s->tl);
         pf_load_finish(&s->load, s->tl.last);
+        evt_ut_finish(&s->ut, s->tl.last);
         pf_ft_flush(&s->w);
     }
     pf_w_flush(&s->w);

@@ -149,6 +149,7 @@ static int rows_start_(sq_state *s)
 {
     evt_tl_trace_info info = {s->r->desc->name, s->r->src.path, s->r->clock_hz,
                               evt_clock_source_name(evt_reader_clock_source(s->r)), 0};
+    info.reader = s->r;
     evt_tl_row_sink sink = {s, row_};
     s->rows = evt_tl_rows_new(&info, &sink);
     return s->rows != NULL;

@@ -23,11 +23,13 @@ typedef struct evt_kernel_svc {
     uint8_t obj_arg;       /* which argument (0-based) holds the object handle; 0xFF: none */
 } evt_kernel_svc;
 
+#define EVT_KSTATE_KEEP 0xFFu /* evt_kernel_state.stop_state: the record changes no state */
+
 /* One native thread state of a kernel. */
 typedef struct evt_kernel_state {
     uint32_t native;       /* the kernel's own value (TTS_*, eBlocked, TX_*) */
     const char *label;     /* its name in the kernel ("TTS_WAI", "eBlocked") */
-    uint8_t stop_state;    /* evt_hook_state it means */
+    uint8_t stop_state;    /* evt_hook_state it means, or EVT_KSTATE_KEEP */
 } evt_kernel_state;
 
 typedef struct evt_kernel_profile {
@@ -52,6 +54,20 @@ const evt_kernel_profile *evt_kernel_profile_generic(void);
 const evt_kernel_svc *evt_kernel_svc_find(const evt_kernel_profile *p, int32_t code);
 /* The native state entry for `native`, or NULL. */
 const evt_kernel_state *evt_kernel_state_find(const evt_kernel_profile *p, uint32_t native);
+struct evt_reader;
+/* The profile a reader decodes with: the user's --kernel, else the one its trace names, else the
+ * generic profile. Never NULL. */
+const evt_kernel_profile *evt_reader_profile(const struct evt_reader *r);
+/* 1 when a larger priority number is more urgent in r's trace: --priority-order, else the profile. */
+int evt_reader_higher_prio_wins(const struct evt_reader *r);
+/* Fill m from the service `code` of p: label, and op/obj_type when the service operates on an
+ * object (op_result from ret when has_ret). Returns the entry, or NULL (m untouched). */
+const evt_kernel_svc *evt_kernel_meaning_svc(const evt_kernel_profile *p, int32_t code, int has_ret, int64_t ret,
+                                             evt_meaning *m);
+/* Fill m's stop state from a native state of p (EVT_M_STOP_STATE, or EVT_M_KEEP_STATE); 0 if the
+ * state is not in the profile (m untouched). */
+int evt_kernel_meaning_state(const evt_kernel_profile *p, uint32_t native, evt_meaning *m);
+
 /* Non-zero when priority a is more urgent than b under this profile's order. */
 static inline int evt_kernel_prio_higher(const evt_kernel_profile *p, uint64_t a, uint64_t b)
 {

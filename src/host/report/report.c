@@ -6,6 +6,7 @@
  * JSON from them, report_page.c the page. */
 #include "host/report/report.h"
 #include "host/report/report_impl.h"
+#include "host/report/report_user.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -115,6 +116,7 @@ evt_report *evt_report_new(const evt_report_info *info)
     r->file = dup_or_null_(info->file, &r->oom);
     r->clock_source = dup_or_null_(info->clock_source, &r->oom);
     r->clock_hz = info->clock_hz;
+    r->reader = info->reader;
     if (info->an) {
         r->an_cfg = *info->an;
         r->has_an_cfg = 1;
@@ -125,6 +127,7 @@ evt_report *evt_report_new(const evt_report_info *info)
         evt_json_init(&r->cols[c].j, r->cols[c].f, 0);
         evt_json_arr_begin(&r->cols[c].j);
     }
+    if (!r->oom && !(r->user = rp_user_new())) r->oom = 1;
     if (r->oom) {
         evt_report_free(r);
         return NULL;
@@ -158,6 +161,7 @@ static int start_(evt_report *r)
     if (!(r->an = evt_an_new_shared(&r->tl, r->has_an_cfg ? &r->an_cfg : NULL))) { r->oom = 1; return 0; }
     evt_an_chain(r->an, &sink, &sink);
     if (!evt_tl_init(&r->tl, r->clock_hz, &sink)) r->oom = 1;
+    else if (r->reader) evt_tl_set_reader(&r->tl, r->reader);
     return !r->oom;
 }
 
@@ -224,6 +228,9 @@ int evt_report_add(evt_report *r, const evt_event *ev)
         u_(r, RP_COL_ev_n, rp_str(r, ev->name));
         evt_json_str(col_(r, RP_COL_ev_f), fb);
         u_(r, RP_COL_ev_o, ev->offset);
+        if (!r->oom && !rp_user_event(r->user, ev, t, r->base, (int64_t)r->listed - 1)) r->oom = 1;
+    } else if (!r->oom && !rp_user_event(r->user, ev, t, r->base, -1)) {
+        r->oom = 1;
     }
     return !r->oom;
 }
@@ -239,6 +246,7 @@ int evt_report_write(evt_report *r, FILE *out, uint64_t errors)
     if (!r->finished) {
         evt_tl_finish(&r->tl);
         r->finished = 1;
+        rp_user_finish(r->user, r->tl.have_t ? r->tl.last : r->base, r->base);
         if (r->tl.oom) r->oom = 1;
         else evt_an_finish(r->an);
         for (int c = 0; c < RP_COL_COUNT_; c++) {
@@ -254,6 +262,7 @@ void evt_report_free(evt_report *r)
 {
     if (!r) return;
     evt_an_free(r->an); /* before the timeline it reads */
+    rp_user_free(r->user);
     if (r->tl_ready) evt_tl_free(&r->tl);
     for (int c = 0; c < RP_COL_COUNT_; c++)
         if (r->cols[c].f) fclose(r->cols[c].f);

@@ -27,6 +27,7 @@ typedef struct evt_report_info {
     uint64_t clock_hz;        /* the reader's clock, 0 unknown: the timeline's unit is then ticks */
     const char *clock_source; /* "format", "user", ... or NULL */
     const evt_an_config *an;  /* the analyses' configuration (--window, ...); NULL: defaults */
+    const struct evt_reader *reader; /* may be NULL: what the trace holds (caps), its priority order */
 } evt_report_info;
 
 /* NULL when out of memory. */

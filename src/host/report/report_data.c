@@ -16,6 +16,7 @@
  * Everything goes out with each '<' written as \u003c (JSON has '<' only inside strings), so no
  * name can close the page's script element or open an HTML comment. */
 #include "host/report/report_impl.h"
+#include "host/report/report_user.h"
 
 #include <inttypes.h>
 #include "evtrace/json.h"
@@ -109,6 +110,13 @@ static void meta_(const evt_report *r, evt_json *j, const void *arg)
     evt_json_ku64(j, "ncpus", tl->ncpus ? tl->ncpus : 1);
     evt_json_ku64(j, "idle_time", tl->idle_time);
     evt_json_ku64(j, "isr_time", tl->isr_time);
+    evt_json_key(j, "capabilities"); /* the kinds of fact the trace holds: the views show only these */
+    evt_json_arr_begin(j);
+    for (unsigned b = 0; b < EVT_CAP_COUNT_; b++)
+        if (tl->caps & (1u << b)) evt_json_str(j, evt_cap_name(1u << b));
+    evt_json_arr_end(j);
+    evt_json_kbool(j, "scheduling", tl->sched);
+    evt_json_kstr(j, "priority_order", tl->higher_prio_wins ? "higher_wins" : "lower_wins");
     evt_json_key(j, "untracked");
     evt_json_obj_begin(j);
     evt_json_ku64(j, "isr_overflow", tl->isr_overflow);
@@ -149,6 +157,8 @@ int rp_write_data(const evt_report *r, FILE *out, uint64_t errors)
         fprintf(out, "\"%s\":", c >= RP_COL_ev_t ? name + 3 : name); /* ev_t -> "t" inside "ev" */
         if (!copy_escaped_(r->cols[c].f, out)) return 0;
     }
-    fputs("}}", out);
+    fputc('}', out);
+    if (r->user && !rp_user_write(r->user, out)) return 0; /* ,"user":{...} (report_user.h) */
+    fputc('}', out);
     return !ferror(out);
 }

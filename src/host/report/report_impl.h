@@ -41,6 +41,7 @@ struct evt_report {
     int tl_ready, finished, oom;
     char *format, *file, *clock_source;
     uint64_t clock_hz;
+    const struct evt_reader *reader; /* NULL: the trace's facts unknown (every kind assumed) */
     uint64_t events, listed;
     int have_base;
     uint64_t base;          /* time of the first event: column times are relative to it (signed) */
@@ -50,6 +51,7 @@ struct evt_report {
     evt_an_config an_cfg;
     int has_an_cfg;
     evt_analyses *an;       /* on the same timeline (shared mode): every sink call is forwarded */
+    struct rp_user *user;   /* user tracks (report_user.c) */
 };
 
 /* Intern s (NULL or "" -> 0); sets r->oom on failure. */

@@ -89,6 +89,13 @@ static void summary_(FILE *o, const evt_report *r, uint64_t errors)
     } else {
         fputs("clock unknown: times in ticks", o);
     }
+    /* what the trace holds: the views show only these kinds of fact */
+    fputs(" \xc2\xb7 records ", o);
+    int any = 0;
+    for (unsigned b = 0; b < EVT_CAP_COUNT_; b++)
+        if (tl->caps & (1u << b)) { fprintf(o, "%s%s", any ? ", " : "", evt_cap_name(1u << b)); any = 1; }
+    if (!any) fputs("nothing", o);
+    if (!tl->sched) fputs(" (no scheduling: contexts show activity, not running/ready/blocked)", o);
     if (errors || tl->lost_events)
         fprintf(o, " \xc2\xb7 %" PRIu64 " decode error(s), %" PRIu64 " lost-data record(s)", errors, tl->lost_events);
 }

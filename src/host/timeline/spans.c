@@ -30,17 +30,6 @@ const char *evt_span_cat_name(evt_span_cat c)
     }
 }
 
-static const evt_field *field_(const evt_event *ev, const char *const *keys, int want_str)
-{
-    for (const char *const *k = keys; *k; k++)
-        for (uint32_t i = 0; i < ev->nfields; i++) {
-            const evt_field *f = &ev->fields[i];
-            if (f->key && strcmp(f->key, *k) == 0 && f->is_str == want_str && (!want_str || f->str))
-                return f;
-        }
-    return NULL;
-}
-
 /* Copy s (truncated to len - 1) then the decimal v when with_num: the label without printf (it is
  * on every span event's path). Returns the end of what was written. */
 static char *put_str_(char *p, char *end, const char *s)
@@ -60,20 +49,15 @@ static char *put_u64_(char *p, char *end, uint64_t v)
 
 const char *evt_event_label(const evt_event *ev, char *buf, size_t len)
 {
-    static const char *const name_keys[] = {"function", "func", "service", "svc", "syscall", NULL};
-    static const char *const irq_keys[] = {"isr_id", "irq", "intno", "dintno", "vector", "isr", NULL};
     const char *nm = ev->name ? ev->name : "?";
     if (!len) return buf;
     char *p = buf, *end = buf + len - 1;
     int b;
     evt_span_cat c = evt_span_cat_of(ev->kind, &b);
-    static const char *const irq_name_keys[] = {"irq_name", NULL};
-    const evt_field *f = field_(ev, name_keys, 1);
-    if (f) p = put_str_(p, end, f->str);
-    else if (c == EVT_SPAN_ISR && (f = field_(ev, irq_name_keys, 1)) != NULL) p = put_str_(p, end, f->str);
+    if ((ev->m.has & EVT_M_LABEL) && ev->m.label) p = put_str_(p, end, ev->m.label);
     else if (c == EVT_SPAN_FUNC && ev->nargs > 0) p = put_u64_(put_str_(p, end, "fn#"), end, ev->args[0]);
-    else if (c == EVT_SPAN_ISR && (f = field_(ev, irq_keys, 0)) != NULL)
-        p = put_u64_(put_str_(put_str_(p, end, nm), end, " #"), end, f->num);
+    else if (c == EVT_SPAN_ISR && (ev->m.has & EVT_M_IRQ))
+        p = put_u64_(put_str_(put_str_(p, end, nm), end, " #"), end, ev->m.irq);
     else p = put_str_(p, end, nm);
     *p = '\0';
     return buf;

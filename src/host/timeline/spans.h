@@ -9,10 +9,9 @@
  *   when the exit record does not repeat the service's name). A func exit that matches nothing
  *   is counted as unmatched and closes nothing.
  *
- * Labels: the string field "function", "func", "service", "svc" or "syscall" when the reader
- * gives one; else for func kinds without such a field "fn#<args[0]>" (the function id); for ISR
- * kinds the string field "irq_name" when given (the interrupt's registered name), else "<name> #<n>" when a numeric field "isr_id", "irq", "intno", "dintno", "vector" or "isr" is given;
- * else the event's name. */
+ * Labels (from the meaning block, evtrace/model.h): m.label when the reader gives one (function,
+ * service, the interrupt's registered name); else for func kinds "fn#<args[0]>" (the function id);
+ * for ISR kinds "<name> #<m.irq>" when the interrupt id is known; else the event's name. */
 #ifndef EVT_ANALYSIS_SPANS_H
 #define EVT_ANALYSIS_SPANS_H
 

@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "evtrace/alloc.h"
+#include "evtrace/hooks_defs.h"
 #include "evtrace/reader.h"
+#include "host/kernels/kernel_profile.h"
 
 static const char *const k_state_name[] = {
 #define TL_SN_(e, n, l, v) n,
@@ -70,7 +72,22 @@ int evt_tl_init(evt_tl *tl, uint64_t clock_hz, const evt_tl_sink *sink)
     if (!tl->cpus) return 0;
     for (uint32_t c = 0; c < EVT_TL_MAX_CPUS; c++) tl->cpus[c].run = EVT_TL_NONE;
     tl->cur_ctx = EVT_TL_NONE;
+    tl->caps = (1u << EVT_CAP_COUNT_) - 1;
+    tl->sched = 1;
     return 1;
+}
+
+void evt_tl_set_trace(evt_tl *tl, unsigned caps, int known, int higher_prio_wins)
+{
+    tl->higher_prio_wins = higher_prio_wins;
+    if (!known) return;
+    tl->caps = caps;
+    tl->sched = (caps & EVT_CAP_SCHED) != 0;
+}
+
+void evt_tl_set_reader(evt_tl *tl, const evt_reader *r)
+{
+    evt_tl_set_trace(tl, r->caps, r->caps_known, evt_reader_higher_prio_wins(r));
 }
 
 uint64_t evt_tl_time(const evt_tl *tl, const evt_event *ev)
@@ -80,22 +97,7 @@ uint64_t evt_tl_time(const evt_tl *tl, const evt_event *ev)
     return evt_ticks_to_ns(ev->ts, tl->clock_hz);
 }
 
-/* ---- fields ---- */
-
-static const evt_field *field_(const evt_event *ev, const char *key, int want_str)
-{
-    for (uint32_t i = 0; i < ev->nfields; i++) {
-        const evt_field *f = &ev->fields[i];
-        if (f->key && f->is_str == want_str && strcmp(f->key, key) == 0 && (!want_str || f->str)) return f;
-    }
-    return NULL;
-}
-
-static const char *field_s_(const evt_event *ev, const char *key)
-{
-    const evt_field *f = field_(ev, key, 1);
-    return f ? f->str : NULL;
-}
+/* ---- strings ---- */
 
 static uint32_t intern_(evt_tl *tl, const char *s)
 {
@@ -106,6 +108,17 @@ static uint32_t intern_(evt_tl *tl, const char *s)
 }
 
 static const char *str_(const evt_tl *tl, uint32_t id) { return id ? evt_strtab_str(&tl->strs, id) : NULL; }
+
+/* Public name of a generic object type ("mutex"), NULL for unknown. */
+static const char *obj_type_name_(unsigned type)
+{
+    switch (type) {
+#define TL_OT_(n, v, name) case v: return name;
+        EVT_HOOK_OBJ_TABLE(TL_OT_)
+#undef TL_OT_
+    default: return NULL;
+    }
+}
 
 /* ---- contexts and objects ---- */
 
@@ -208,7 +221,7 @@ static void set_state_(evt_tl *tl, evt_tl_ctx *c, evt_tl_state st, uint64_t t, u
 
 static void idle_end_(evt_tl *tl, evt_tl_cpu *cp, uint64_t t)
 {
-    if (cp->run == EVT_TL_NONE && cp->seen && !cp->unknown && t >= cp->idle_since) {
+    if (tl->sched && cp->run == EVT_TL_NONE && cp->seen && !cp->unknown && t >= cp->idle_since) {
         uint64_t d = t - cp->idle_since;
         tl->idle_time += d > cp->isr_idle ? d - cp->isr_idle : 0;
     }
@@ -272,79 +285,38 @@ static void do_switch_(evt_tl *tl, uint32_t cpu, uint64_t t, uint32_t next, evt_
     if (next != EVT_TL_NONE) wake_flow_(tl, tl->ctxs[next], t);
 }
 
-/* ---- stop reasons ---- */
+/* ---- meaning ---- */
 
-static int has_word_(const char *s, const char *w)
-{
-    size_t n = strlen(w);
-    for (; *s; s++) {
-        size_t i = 0;
-        while (i < n && s[i] && (s[i] | 0x20) == (w[i] | 0x20)) i++;
-        if (i == n) return 1;
-    }
-    return 0;
-}
-
-/* State named by a stop event; -1 for a priority change (no state change). */
+/* Timeline state of a stop event's generic stop state; -1 when the stop changes no state. */
 static int stop_state_(const evt_event *ev)
 {
-    const char *r = field_s_(ev, "stop_reason");
-    if (!r) r = field_s_(ev, "state");
-    if (!r) return EVT_TL_BLOCKED;
-    if (has_word_(r, "PRIORITY")) return -1;
-    if (has_word_(r, "READY") || has_word_(r, "RDY")) return EVT_TL_READY;
-    if (has_word_(r, "WAIT_SUSP") || has_word_(r, "TTS_WAS")) return EVT_TL_SUSPENDED;
-    if (has_word_(r, "SUSPENDED") || has_word_(r, "TTS_SUS")) return EVT_TL_SUSPENDED;
-    if (has_word_(r, "COMPLETED") || has_word_(r, "TERMINATED") || has_word_(r, "DORMANT") ||
-        has_word_(r, "DELETED") || has_word_(r, "TTS_DMT") || has_word_(r, "NONEXISTENT"))
-        return EVT_TL_TERMINATED;
-    return EVT_TL_BLOCKED;
+    if (ev->m.has & EVT_M_KEEP_STATE) return -1;
+    if (!(ev->m.has & EVT_M_STOP_STATE)) return EVT_TL_BLOCKED; /* a stop that names no state: it waits */
+    switch ((evt_hook_state)ev->m.stop_state) {
+    case EVT_HOOK_STATE_READY: return EVT_TL_READY;
+    case EVT_HOOK_STATE_SUSPENDED:
+    case EVT_HOOK_STATE_WAIT_SUSPENDED: return EVT_TL_SUSPENDED;
+    case EVT_HOOK_STATE_DORMANT:
+    case EVT_HOOK_STATE_DELETED: return EVT_TL_TERMINATED;
+    default: return EVT_TL_BLOCKED;
+    }
 }
 
-static int runs_now_(const evt_event *ev)
+static int runs_now_(const evt_event *ev) { return (ev->m.has & EVT_M_RUNS_NOW) != 0; }
+
+/* Flow role of an event's object operation: 2 puts something into its object (a message, a
+ * count, flags, the mutex), 3 takes it out, 1 neither. */
+static int flow_role_(const evt_event *ev)
 {
-    const char *s = field_s_(ev, "state");
-    return s && (strcmp(s, "running") == 0 || strcmp(s, "TTS_RUN") == 0);
+    if (!(ev->m.has & EVT_M_OP)) return 1;
+    switch ((evt_obj_op)ev->m.op) {
+    case EVT_OP_SEND: case EVT_OP_GIVE: case EVT_OP_SET: case EVT_OP_RELEASE: return 2;
+    case EVT_OP_RECEIVE: case EVT_OP_TAKE: case EVT_OP_WAIT: case EVT_OP_ACQUIRE: return 3;
+    default: return 1;
+    }
 }
 
 /* ---- flows through objects ---- */
-
-static int is_source_(const char *n)
-{
-    static const char *const w[] = {"SEND", "SND", "PUT", "SET", "SIG", "RELEASE", "GIVE", "POST", NULL};
-    if (has_word_(n, "NOTIFY") || has_word_(n, "RESET") || has_word_(n, "PRIORITIZE")) return 0;
-    for (int i = 0; w[i]; i++)
-        if (has_word_(n, w[i])) return 1;
-    return 0;
-}
-
-static int is_sink_(const char *n)
-{
-    static const char *const w[] = {"RECEIVE", "RCV", "GET", "WAI", "TAKE", "ALLOCATE", "PEND", "RECV", NULL};
-    if (has_word_(n, "INFO_GET") || has_word_(n, "_REF") || has_word_(n, "NOTIFY")) return 0;
-    for (int i = 0; w[i]; i++)
-        if (has_word_(n, w[i])) return 1;
-    return 0;
-}
-
-/* Flow role of a service name (2 source, 3 sink, 1 neither), classified once per distinct name. */
-static int flow_role_(evt_tl *tl, const char *name)
-{
-    if (!name) return 1;
-    uint32_t id = intern_(tl, name);
-    if (!id) return 1;
-    if (id >= tl->flowcap) {
-        uint32_t nc = tl->flowcap ? tl->flowcap : 64;
-        while (nc <= id) nc *= 2;
-        uint8_t *v = evt_realloc(tl->flowcls, nc);
-        if (!v) { tl->oom = 1; return 1; }
-        memset(v + tl->flowcap, 0, nc - tl->flowcap);
-        tl->flowcls = v;
-        tl->flowcap = nc;
-    }
-    if (!tl->flowcls[id]) tl->flowcls[id] = (uint8_t)(is_sink_(name) ? 3 : is_source_(name) ? 2 : 1);
-    return tl->flowcls[id];
-}
 
 /* Grow obj's ring (unrolled into the new arrays); 0 when at the cap or out of memory. */
 static int pend_grow_(evt_tl *tl, evt_tl_obj *o)
@@ -453,7 +425,6 @@ static void isr_close_(evt_tl *tl, uint32_t cpu, uint64_t t, int truncated, int 
 
 static void isr_enter_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t ci, uint64_t t)
 {
-    static const char *const irq_keys[] = {"isr_id", "irq", "intno", "dintno", "vector", "isr", NULL};
     evt_tl_cpu *cp = &tl->cpus[cpu];
     if (cp->isr_n == 0) cp->pend_isr = 0; /* stale: its ISR's exit was never seen */
     if (cp->isr_n >= EVT_TL_ISR_DEPTH) { cp->isr_n++; tl->isr_overflow++; return; }
@@ -464,12 +435,9 @@ static void isr_enter_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t c
     iv->depth = cp->isr_n;
     iv->ctx = ci;
     iv->interrupted = cp->isr_n ? cp->isr[0].interrupted : cp->run;
-    for (int k = 0; irq_keys[k]; k++) {
-        const evt_field *f = field_(ev, irq_keys[k], 0);
-        if (f) { iv->irq = f->num; iv->has_irq = 1; break; }
-    }
+    if (ev->m.has & EVT_M_IRQ) { iv->irq = ev->m.irq; iv->has_irq = 1; }
     char buf[160];
-    const char *lbl = field_s_(ev, "irq_name");
+    const char *lbl = (ev->m.has & EVT_M_LABEL) ? ev->m.label : NULL;
     if (!lbl) {
         if (iv->has_irq) snprintf(buf, sizeof buf, "%s #%" PRIu64, ev->name ? ev->name : "ISR", iv->irq);
         else snprintf(buf, sizeof buf, "%s", ev->name ? ev->name : "ISR");
@@ -535,8 +503,7 @@ static uint32_t ctx_of_(evt_tl *tl, const evt_event *ev, uint64_t t)
     c->events++;
     if (t > c->last) c->last = t;
     if (c->cls == EVT_CTX_THREAD || c->cls == EVT_CTX_INIT) {
-        const evt_field *p = field_(ev, "priority", 0);
-        if (p) { c->prio = p->num; c->has_prio = 1; }
+        if (ev->m.has & EVT_M_CTX_PRIO) { c->prio = ev->m.ctx_prio; c->has_prio = 1; }
         else if (ev->flags & EVT_HAS_PRIO) { c->prio = ev->prio; c->has_prio = 1; }
     }
     return ix;
@@ -544,15 +511,9 @@ static uint32_t ctx_of_(evt_tl *tl, const evt_event *ev, uint64_t t)
 
 static void counters_(evt_tl *tl, const evt_event *ev, uint32_t obj, uint64_t t)
 {
-    static const struct { const char *key, *name; } k[] = {
-        {"enqueued", "queue depth"}, {"sem_count", "semaphore count"}, {"available", "available"},
-        {"flags", "event flags"}, {"suspended", "waiters"},
-    };
-    if (!tl->sink.counter) return;
-    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
-        const evt_field *f = field_(ev, k[i].key, 0);
-        if (!f) continue;
-        evt_tl_counter c = {t, obj, k[i].name, f->num};
+    if (!tl->sink.counter || !(ev->m.has & EVT_M_LEVEL)) return;
+    for (uint32_t i = 0; i < ev->m.nlevels && i < EVT_M_MAX_LEVELS; i++) {
+        evt_tl_counter c = {t, obj, evt_level_name((evt_level_kind)ev->m.level_kind[i]), ev->m.level[i]};
         tl->sink.counter(tl->sink.user, &c);
     }
 }
@@ -565,12 +526,11 @@ static uint32_t subject_(evt_tl *tl, const evt_event *ev, uint32_t ci, uint64_t 
     return target_ctx_(tl, ev->target, ev->target_name, t);
 }
 
-/* A successor named by the event ("next_thread"): 1 and *next (EVT_TL_NONE = idle) when given. */
+/* A successor named by the event (EVT_M_NEXT): 1 and *next (EVT_TL_NONE = idle) when given. */
 static int next_named_(evt_tl *tl, const evt_event *ev, uint64_t t, uint32_t *next)
 {
-    const evt_field *f = field_(ev, "next_thread", 0);
-    if (!f) return 0;
-    *next = f->num ? target_ctx_(tl, f->num, NULL, t) : EVT_TL_NONE;
+    if (!(ev->m.has & EVT_M_NEXT)) return 0;
+    *next = ev->m.next_ctx ? target_ctx_(tl, ev->m.next_ctx, ev->m.next_name, t) : EVT_TL_NONE;
     return 1;
 }
 
@@ -691,8 +651,7 @@ static void svc_end_(evt_tl *tl, evt_tl_ctx *c, const evt_event *ev, uint64_t t)
     uint32_t obj = (uint32_t)c->stack.v[c->stack.n - n].ts;
     while (n-- > 1) slice_close_(tl, c, t, 1, 0);
     slice_close_(tl, c, t, 0, 0);
-    if (cat == EVT_SPAN_SVC && obj != EVT_TL_NONE && (flow_role_(tl, buf) == 3 || flow_role_(tl, ev->name) == 3))
-        message_sink_(tl, obj, c->index, t);
+    if (cat == EVT_SPAN_SVC && obj != EVT_TL_NONE && flow_role_(ev) == 3) message_sink_(tl, obj, c->index, t);
 }
 
 uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
@@ -700,6 +659,12 @@ uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
     uint64_t t = evt_tl_time(tl, ev);
     uint32_t cpu = (ev->flags & EVT_HAS_CPU) ? (ev->cpu < EVT_TL_MAX_CPUS ? ev->cpu : EVT_TL_MAX_CPUS - 1) : 0;
     evt_tl_cpu *cp = &tl->cpus[cpu];
+    if (!tl->have_t && (ev->m.has & EVT_M_UNTIMED)) { /* configuration before the first timed record */
+        tl->events++;
+        tl->cur = ev;
+        tl->cur_ctx = EVT_TL_NONE;
+        return EVT_TL_NONE;
+    }
     if (cp->seen && t < cp->prev_t) t = cp->prev_t;
     if (!cp->seen) { cp->seen = 1; cp->idle_since = t; }
     if (cpu + 1 > tl->ncpus) tl->ncpus = cpu + 1;
@@ -715,14 +680,21 @@ uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
         cp->prev_t = t;
         return EVT_TL_NONE;
     }
+    if (!tl->sched && (ev->kind == EVT_KIND_THREAD_RUN || ev->kind == EVT_KIND_THREAD_STOP)) {
+        /* the first scheduling record: from here on who runs is known (the CPUs start now) */
+        tl->sched = 1;
+        tl->caps |= EVT_CAP_SCHED;
+        for (uint32_t k = 0; k < EVT_TL_MAX_CPUS; k++) tl->cpus[k].idle_since = t;
+    }
     uint32_t ci = ctx_of_(tl, ev, t);
     tl->cur_ctx = ci;
     if (ci == EVT_TL_NONE) { cp->prev_t = t; return ci; }
     evt_tl_ctx *c = tl->ctxs[ci];
     int in_isr = c->cls == EVT_CTX_ISR;
 
-    /* the code that recorded a thread/init/unclassified event is running on this CPU */
-    if (!in_isr && cp->run != ci) {
+    /* the code that recorded a thread/init/unclassified event is running on this CPU (when the
+     * trace records scheduling at all) */
+    if (tl->sched && !in_isr && cp->run != ci) {
         /* another context runs while an ISR is open: the ISR's exit was lost (closed here,
          * truncated), so an ISR never outlasts the running of the context it interrupted */
         if (cp->isr_n && ev->kind != EVT_KIND_ISR_ENTER && ev->kind != EVT_KIND_ISR_EXIT)
@@ -743,7 +715,7 @@ uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
     case EVT_KIND_SVC_ENTER:
     case EVT_KIND_FUNC_ENTER:
         svc_begin_(tl, c, ev, t, 0, obj);
-        if (ev->kind == EVT_KIND_SVC_ENTER && obj != EVT_TL_NONE && flow_role_(tl, ev->name) == 2)
+        if (ev->kind == EVT_KIND_SVC_ENTER && obj != EVT_TL_NONE && flow_role_(ev) == 2)
             pend_source_(tl, obj, ci, t);
         break;
     case EVT_KIND_SVC_EXIT:
@@ -751,7 +723,7 @@ uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
     case EVT_KIND_SVC:
         svc_begin_(tl, c, ev, t, 1, obj);
         if (obj != EVT_TL_NONE) {
-            int role = flow_role_(tl, ev->name);
+            int role = flow_role_(ev);
             if (role == 3) message_sink_(tl, obj, ci, t);
             else if (role == 2) pend_source_(tl, obj, ci, t);
         }
@@ -763,14 +735,7 @@ uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
             if (ev->kind == EVT_KIND_OBJ_CREATE) {
                 o->created = t;
                 o->has_created = 1;
-                if (!o->type && ev->name) {
-                    char tb[64];
-                    size_t n = strcspn(ev->name, "_");
-                    if (n >= sizeof tb) n = sizeof tb - 1;
-                    for (size_t i = 0; i < n; i++) tb[i] = (char)(ev->name[i] | 0x20);
-                    tb[n] = 0;
-                    o->type = str_(tl, intern_(tl, tb));
-                }
+                if (!o->type && (ev->m.has & EVT_M_OBJ_TYPE)) o->type = obj_type_name_(ev->m.obj_type);
             } else {
                 o->deleted = t;
                 o->has_deleted = 1;
@@ -799,6 +764,13 @@ void evt_tl_finish(evt_tl *tl)
         evt_tl_ctx *c = tl->ctxs[i];
         slices_drop_(tl, c, t, 1);
         if (c->cls == EVT_CTX_ISR) continue;
+        if (!tl->sched) { /* activity only: the context recorded from its first to its last event */
+            if (c->events && tl->sink.state) {
+                evt_tl_state_iv iv = {c->index, EVT_TL_ACTIVE, c->cpu, c->first, c->last, EVT_TL_NONE, NULL, 1};
+                tl->sink.state(tl->sink.user, &iv);
+            }
+            continue;
+        }
         if (c->state == EVT_TL_RUNNING) c->run_time += t - c->state_since;
         if (t > c->state_since && (c->state_known || c->state != EVT_TL_UNKNOWN) && tl->sink.state) {
             evt_tl_state_iv iv = {c->index, c->state, c->cpu, c->state_since, t, c->state_obj, str_(tl, c->state_svc), 1};
@@ -823,7 +795,6 @@ void evt_tl_free(evt_tl *tl)
     evt_free(tl->ctxs);
     evt_free(tl->objs);
     evt_free(tl->cpus);
-    evt_free(tl->flowcls);
     evt_u64map_free(&tl->ctxmap);
     evt_u64map_free(&tl->objmap);
     evt_strtab_free(&tl->strs);

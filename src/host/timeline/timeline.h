@@ -20,36 +20,43 @@
  *   which, and it is shown as such rather than as idle. A different context recording an event is a
  *   switch: the previous one goes to `ready` (preempted) unless it already stopped; initialisation
  *   code (class init) goes to `unknown` instead (it is not waiting for the CPU).
- * - thread_run with a target other than the recording context (ThreadX tx_thread_resume, a
- *   semaphore put waking a waiter) makes the target ready: a `waking` record, and a flow from the
- *   waker to the target's next running. thread_run of the recording context itself (dispatch
- *   hooks: μT-Kernel td_hok_dsp exec, RKH thread-in) or with a "state" field "running"/"TTS_RUN"
- *   makes the target running.
- * - thread_stop of a target puts it into the state its event names (field "stop_reason", else
- *   "state"): ready/priority change -> ready; a wait (queue, semaphore, mutex, flags, memory,
- *   sleep, I/O, "waiting", TTS_WAI) -> blocked; suspended -> suspended; completed, terminated,
- *   dormant, deleted -> terminated; unknown names -> blocked. If it was running, its CPU switches
- *   to the successor the event names ("next_thread": ThreadX), else to idle: dispatcher hooks
- *   (μT-Kernel td_hok_dsp stop/exec, RKH thread-out/in) report no current task between a stop
- *   and the next exec, so that gap is idle and a dispatch is two switches (task -> idle -> task).
+ * - thread_run with a target other than the recording context (a resume, a semaphore put waking
+ *   a waiter) makes the target ready: a `waking` record, and a flow from the waker to the
+ *   target's next running. thread_run of the recording context itself (dispatch hooks) or with
+ *   the meaning bit EVT_M_RUNS_NOW makes the target running.
+ * - thread_stop of a target puts it into the state its meaning block names (m.stop_state, the
+ *   generic states of evtrace/hooks_defs.h, decided by the reader from its kernel profile):
+ *   ready -> ready; waiting -> blocked; suspended, wait_suspended -> suspended; dormant,
+ *   deleted -> terminated; no stop state -> blocked; EVT_M_KEEP_STATE (a priority change
+ *   re-queueing the thread) -> no change. If it was running, its CPU switches to the successor
+ *   the event names (EVT_M_NEXT: m.next_ctx, 0 = idle), else to idle: dispatcher hooks report no
+ *   current task between a stop and the next dispatch, so that gap is idle and a dispatch is two
+ *   switches (task -> idle -> task).
  *   Inside an ISR the switch is made at the outermost ISR exit. A blocked state carries the object and service of the context's latest
- *   service call (ThreadX records the call before the suspension).
+ *   service call (a kernel records the call before the suspension).
  * - ISR-class events never change the running context. A thread/init event of another context
  *   while an ISR is open means its exit was lost: the open ISRs close there (truncated) before
  *   the switch, so an ISR's time lies within the running of the context it interrupted. isr_enter/isr_exit nest per CPU; an exit
- *   closes the innermost ISR. The ISR id comes from the event's "isr_id", "irq", "intno", "dintno",
- *   "vector" or "isr" field.
+ *   closes the innermost ISR. The ISR id is m.irq (EVT_M_IRQ), its label m.label.
+ * - A trace whose reader declares no scheduling (evt_tl.caps without EVT_CAP_SCHED: XRay, RKH
+ *   without hooks, ETW) gets no states and no switches: the recording context is not taken to
+ *   be running, contexts show only their slices and, at finish, one `active` interval each from
+ *   its first to its last event (activity, not CPU time). The first scheduling event
+ *   (thread_run/thread_stop) turns scheduling on (an RKH stream whose hooks appear).
+ * - A record without a time of its own (EVT_M_UNTIMED: RKH's TCFG) before the first timed one
+ *   is counted and otherwise ignored: the trace's time range starts at its first timed record.
  * - A lost event drops every open ISR and slice (closed at the loss, `truncated`), makes every
  *   running context's state unknown until its next event, and emits a lost range from the
  *   previous event's time to the loss's.
  * Slices: svc_enter/svc_exit and func_enter/func_exit on a per-context stack, paired by the rules
  * of spans.h; a service recorded as one instant (kind svc) is a zero-length slice.
- * Counters: numeric fields "enqueued" (queue depth), "sem_count" (semaphore count),
- * "available" (free bytes/blocks of a pool), "flags" (event-flag bits), "suspended" (waiters),
- * sampled on the event's target object (values as the kernel recorded them: before the call).
- * Flows: waker -> woken (signal -> wake); per object, a send/put/set by one context -> the next
- * receive/get by another (FIFO, bounded: EVT_TL_MAX_PENDING per object, older ones dropped and
- * counted). */
+ * Counters: the meaning block's levels (EVT_M_LEVEL: queue depth, semaphore count, available,
+ * event flags, waiters), sampled on the event's target object (values as the kernel recorded
+ * them: before the call).
+ * Flows: waker -> woken (signal -> wake); per object, an operation that puts something in
+ * (m.op send, give, set, release) by one context -> the next that takes it out (receive, take,
+ * wait, acquire) by another (FIFO, bounded: EVT_TL_MAX_PENDING per object, older ones dropped and
+ * counted). Object types come from m.obj_type. */
 #ifndef EVT_ANALYSIS_TIMELINE_H
 #define EVT_ANALYSIS_TIMELINE_H
 
@@ -71,7 +78,8 @@
     X(EVT_TL_BLOCKED,    "blocked",    "S", 1)  /* waiting on an object or time */ \
     X(EVT_TL_SUSPENDED,  "suspended",  "T", 4)  /* stopped by someone */ \
     X(EVT_TL_TERMINATED, "terminated", "X", 16) /* completed, deleted */ \
-    X(EVT_TL_UNKNOWN,    "unknown",    "?", 0)  /* before its first event, after a loss */
+    X(EVT_TL_UNKNOWN,    "unknown",    "?", 0)  /* before its first event, after a loss */ \
+    X(EVT_TL_ACTIVE,     "active",     "?", 0)  /* no scheduling recorded: first to last event */
 
 typedef enum evt_tl_state {
 #define EVT_TL_STATE_ENUM_(e, n, l, v) e,
@@ -250,8 +258,6 @@ typedef struct evt_tl {
     uint64_t clock_hz;     /* 0: the unit is ticks */
     evt_tl_sink sink;
     evt_strtab strs;       /* names, labels, services */
-    uint8_t *flowcls;      /* per strtab id: 0 not classified yet, 1 neither, 2 source, 3 sink */
-    uint32_t flowcap;
     evt_tl_ctx **ctxs;     /* by index (stable pointers) */
     uint32_t nctx, ctxcap;
     evt_u64map ctxmap;     /* context id -> index */
@@ -273,11 +279,23 @@ typedef struct evt_tl {
     /* the event being added (valid inside sink callbacks made by evt_tl_add) */
     const evt_event *cur;
     uint32_t cur_ctx;      /* its context index */
+    /* what the trace holds (evtrace/model.h EVT_CAP_*): every kind until evt_tl_set_caps says
+     * otherwise; sched is 0 while the trace has shown no scheduling (no states, no switches,
+     * no idle time: views show activity only) */
+    unsigned caps;
+    int sched;
+    int higher_prio_wins;  /* the trace's priority order (its kernel profile or --priority-order) */
 } evt_tl;
 
 /* Start with a zeroed evt_tl. clock_hz: the reader's clock (0 unknown) fixes the unit. Returns 0
  * when out of memory. */
 int evt_tl_init(evt_tl *tl, uint64_t clock_hz, const evt_tl_sink *sink);
+/* What the trace holds (the reader's caps, EVT_CAP_*; known 0: the reader declares nothing and
+ * every kind is assumed) and its priority order. Call after evt_tl_init, before the first event. */
+void evt_tl_set_trace(evt_tl *tl, unsigned caps, int known, int higher_prio_wins);
+/* The same from an open reader (its caps, kernel profile and the user's overrides). */
+struct evt_reader;
+void evt_tl_set_reader(evt_tl *tl, const struct evt_reader *r);
 /* Time of an event in the timeline's unit. */
 uint64_t evt_tl_time(const evt_tl *tl, const evt_event *ev);
 /* Feed one event. Returns its context index; EVT_TL_NONE for a lost event (it has none) and on

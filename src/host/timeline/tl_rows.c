@@ -10,6 +10,7 @@
 #include <string.h>
 #include "evtrace/alloc.h"
 #include "host/timeline/tl_rows.h"
+#include "host/timeline/user_tracks.h"
 
 /* ---- the column descriptors, generated from tl_tables.def ------------------------------------ */
 #define TL_COL_DESC_(cname, ctype, cnull, cdoc) {#cname, EVT_TL_##ctype, cnull, cdoc},
@@ -45,11 +46,20 @@ enum { EVT_TL_COLS_isrs(IS_) IS_N_ };
 enum { EVT_TL_COLS_counters(CN_) CN_N_ };
 enum { EVT_TL_COLS_flows(FL_) FL_N_ };
 enum { EVT_TL_COLS_losses(LS_) LS_N_ };
+#define UE_(n, t, nl, d) UE_##n,
+#define UV_(n, t, nl, d) UV_##n,
+#define UI_(n, t, nl, d) UI_##n,
+#define SM_(n, t, nl, d) SM_##n,
+enum { EVT_TL_COLS_user_events(UE_) UE_N_ };
+enum { EVT_TL_COLS_user_values(UV_) UV_N_ };
+enum { EVT_TL_COLS_user_intervals(UI_) UI_N_ };
+enum { EVT_TL_COLS_sm_states(SM_) SM_N_ };
 
 #define TL_MAX_COLS 32 /* every table's columns fit in one row buffer */
 _Static_assert(TR_N_ <= TL_MAX_COLS && CX_N_ <= TL_MAX_COLS && OB_N_ <= TL_MAX_COLS && EV_N_ <= TL_MAX_COLS &&
                    TS_N_ <= TL_MAX_COLS && SL_N_ <= TL_MAX_COLS && IS_N_ <= TL_MAX_COLS && CN_N_ <= TL_MAX_COLS &&
-                   FL_N_ <= TL_MAX_COLS && LS_N_ <= TL_MAX_COLS,
+                   FL_N_ <= TL_MAX_COLS && LS_N_ <= TL_MAX_COLS && UE_N_ <= TL_MAX_COLS && UV_N_ <= TL_MAX_COLS &&
+                   UI_N_ <= TL_MAX_COLS && SM_N_ <= TL_MAX_COLS,
                "a table of tl_tables.def has more than TL_MAX_COLS columns");
 
 /* Per context index: its raw first/last timestamps (the timeline keeps times in its unit). */
@@ -83,6 +93,9 @@ struct evt_tl_rows {
     char *js;                       /* JSON scratch for args and fields */
     size_t jn, jcap;
     evt_tl_val v[TL_MAX_COLS];
+    evt_ut ut;                      /* user tracks: user_events, user_values, user_intervals, sm_states */
+    uint64_t ev_seq;                /* seq of the event being added (user-track rows) */
+    size_t args_len;                /* its args JSON in js[0..args_len) */
 };
 
 /* ---- values ----------------------------------------------------------------------------------- */
@@ -344,7 +357,70 @@ static int objects_(evt_tl_rows *r, const evt_event *ev, uint64_t seq)
     return 1;
 }
 
+/* ---- user tracks (user_tracks.h) ------------------------------------------------------------- */
+static void u_mark_(void *user, uint32_t ch, uint64_t t, const char *text, const evt_event *ev)
+{
+    evt_tl_rows *r = user;
+    row_start_(r, EVT_TL_T_user_events);
+    set_i_(r, UE_ts, ev->ts);
+    if (ev->flags & EVT_HAS_CTX) set_i_(r, UE_ctx, ev->ctx);
+    set_s_(r, UE_channel, evt_strtab_str(&r->ut.names, ch));
+    if (text) set_s_(r, UE_text, text);
+    set_sn_(r, UE_args, r->js, r->args_len);
+    set_i_(r, UE_t, t);
+    set_i_(r, UE_seq, r->ev_seq);
+    emit_(r, EVT_TL_T_user_events);
+}
+
+static void u_value_(void *user, uint32_t ch, uint64_t t, int64_t v, const evt_event *ev)
+{
+    evt_tl_rows *r = user;
+    row_start_(r, EVT_TL_T_user_values);
+    set_i_(r, UV_ts, ev->ts);
+    if (ev->flags & EVT_HAS_CTX) set_i_(r, UV_ctx, ev->ctx);
+    set_s_(r, UV_channel, evt_strtab_str(&r->ut.names, ch));
+    set_i_(r, UV_value, (uint64_t)v);
+    set_i_(r, UV_t, t);
+    emit_(r, EVT_TL_T_user_values);
+}
+
+static void u_interval_(void *user, uint32_t ch, uint64_t id, uint64_t t0, uint64_t t1, int open_end)
+{
+    evt_tl_rows *r = user;
+    row_start_(r, EVT_TL_T_user_intervals);
+    set_s_(r, UI_channel, evt_strtab_str(&r->ut.names, ch));
+    set_i_(r, UI_id, id);
+    set_i_(r, UI_t0, t0);
+    set_i_(r, UI_t1, t1);
+    set_i_(r, UI_dur, t1 - t0);
+    set_i_(r, UI_open_end, (uint64_t)open_end);
+    emit_(r, EVT_TL_T_user_intervals);
+}
+
+static void u_state_(void *user, uint32_t sm, uint64_t obj, uint32_t st, uint64_t st_id, uint64_t t0, uint64_t t1,
+                     int open_end)
+{
+    evt_tl_rows *r = user;
+    row_start_(r, EVT_TL_T_sm_states);
+    if (sm) set_s_(r, SM_machine, evt_strtab_str(&r->ut.names, sm));
+    set_i_(r, SM_object, obj);
+    if (st) set_s_(r, SM_state, evt_strtab_str(&r->ut.names, st));
+    set_i_(r, SM_state_id, st_id);
+    set_i_(r, SM_t0, t0);
+    set_i_(r, SM_t1, t1);
+    set_i_(r, SM_dur, t1 - t0);
+    set_i_(r, SM_open_end, (uint64_t)open_end);
+    emit_(r, EVT_TL_T_sm_states);
+}
+
 /* ---- API -------------------------------------------------------------------------------------- */
+/* The trace's facts for the timeline (always succeeds: 1). */
+static int tl_facts_(evt_tl_rows *r, const evt_tl_trace_info *info)
+{
+    if (info->reader) evt_tl_set_reader(&r->tl, info->reader);
+    return 1;
+}
+
 evt_tl_rows *evt_tl_rows_new(const evt_tl_trace_info *info, const evt_tl_row_sink *sink)
 {
     evt_tl_rows *r = evt_calloc(1, sizeof *r);
@@ -362,8 +438,10 @@ evt_tl_rows *evt_tl_rows_new(const evt_tl_trace_info *info, const evt_tl_row_sin
     ts.counter = on_counter_;
     ts.flow = on_flow_;
     ts.lost = on_lost_;
+    evt_ut_sink us = {r, u_mark_, u_value_, u_interval_, u_state_};
+    evt_ut_init(&r->ut, &us);
     if (!r->format || (info->source && !r->source) || (info->clock_source && !r->clock_source) ||
-        !evt_tl_init(&r->tl, info->clock_hz, &ts)) {
+        !evt_tl_init(&r->tl, info->clock_hz, &ts) || !tl_facts_(r, info)) {
         evt_tl_rows_free(r);
         return NULL;
     }
@@ -412,6 +490,11 @@ int evt_tl_rows_add(evt_tl_rows *r, const evt_event *ev)
     }
     set_i_(r, EV_t, evt_tl_time(&r->tl, ev));
     emit_(r, EVT_TL_T_events);
+    if (evt_ut_relevant(ev) && !r->stopped) {
+        r->ev_seq = seq;
+        r->args_len = args_len;
+        if (!evt_ut_event(&r->ut, ev, evt_tl_time(&r->tl, ev))) { r->oom = 1; return 0; }
+    }
     return !r->stopped;
 }
 
@@ -467,6 +550,8 @@ int evt_tl_rows_finish(evt_tl_rows *r, uint64_t errors)
     if (r->stopped || r->oom) return 0;
     evt_tl_finish(&r->tl);
     if (r->tl.oom) { r->oom = 1; return 0; }
+    evt_ut_finish(&r->ut, r->tl.have_t ? r->tl.last : 0);
+    if (r->ut.oom) { r->oom = 1; return 0; }
     contexts_(r);
     if (!objects_finish_(r)) { r->oom = 1; return 0; }
     trace_row_(r, errors);
@@ -484,6 +569,7 @@ void evt_tl_rows_free(evt_tl_rows *r)
 {
     if (!r) return;
     evt_tl_free(&r->tl);
+    evt_ut_free(&r->ut);
     evt_free(r->ctxs);
     evt_free(r->objs);
     evt_free(r->js);

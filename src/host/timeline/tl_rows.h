@@ -59,6 +59,7 @@ typedef struct evt_tl_trace_info {
     uint64_t clock_hz;        /* 0 unknown */
     const char *clock_source; /* may be NULL */
     uint64_t errors;
+    const struct evt_reader *reader; /* may be NULL: what the trace holds (caps, priority order) */
 } evt_tl_trace_info;
 
 typedef struct evt_tl_rows evt_tl_rows; /* opaque */

@@ -297,7 +297,6 @@ static void h_event(int32_t type, const void *data, size_t size)
     evt_xray_writer *w = enter();
     if (!w) return;
     if (size > 0x7FFFFFFFu) { /* too big: dropped inside the guard, so stop's wait covers the count */
-        __atomic_add_fetch(&g_pool.dropped, 1, __ATOMIC_RELAXED);
         evt_xray_drop(&g_pool);
     } else {
         (void)evt_xray_rec_event(w, &g_pool, type, data, (uint32_t)size, now_tsc(), now_cpu());
@@ -398,7 +397,12 @@ int evt_xray_stop(void)
 }
 
 uint64_t evt_xray_buffers_lost(void) { return __atomic_load_n(&g_pool.lost, __ATOMIC_RELAXED); }
-uint64_t evt_xray_records_dropped(void) { return __atomic_load_n(&g_pool.dropped, __ATOMIC_RELAXED); }
+uint64_t evt_xray_records_dropped(void)
+{
+    evt_rec_stats rs; /* the one account (loss.dropped): every drop path counts there, stats agree */
+    evt_xray_pool_rec_stats(&g_pool, &rs);
+    return rs.dropped;
+}
 uint64_t evt_xray_cycle_hz(void) { return g_hz; }
 void evt_xray_get_rec_stats(evt_rec_stats *out)
 {

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include "evt_meaning_test.h"
 #include <stdlib.h>
 #include <string.h>
 #include "evtrace/json.h"
@@ -293,10 +294,11 @@ static void test_no_inversion_holder_asleep(void **state)
     tb_free(t);
 }
 
-/* One canonical event of a thread (no reader): kind, name, time, context, its priority field,
- * target (0: none), a "state" field (NULL: none). */
+/* One canonical event of a thread (no reader) with its meaning: kind, name, time, context, its
+ * priority, target (0: none), the stop state of a thread_stop; the operation on the target as a
+ * μT-Kernel profile gives it (tk_loc_mtx acquires, tk_unl_mtx releases). */
 static void canon(evt_analyses *a, evt_kind kind, const char *name, uint64_t ts, uint64_t ctx, uint64_t prio,
-                  uint64_t target, const char *state)
+                  uint64_t target, int stop_state)
 {
     evt_event e;
     evt_event_reset(&e);
@@ -306,10 +308,96 @@ static void canon(evt_analyses *a, evt_kind kind, const char *name, uint64_t ts,
     e.flags = EVT_HAS_CTX;
     e.ctx = ctx;
     e.ctx_class = EVT_CTX_THREAD;
-    evt_event_add_field_u(&e, "priority", prio);
+    tm_ctx_prio(&e, prio);
     if (target) { e.flags |= EVT_HAS_TARGET; e.target = target; }
-    if (state) evt_event_add_field_s(&e, "state", state);
+    if (stop_state >= 0) tm_stop(&e, (evt_hook_state)stop_state);
+    if (target && kind == EVT_KIND_SVC_ENTER)
+        tm_op(&e, strcmp(name, "tk_loc_mtx") == 0 ? EVT_OP_ACQUIRE : EVT_OP_RELEASE, target);
     assert_int_equal(evt_an_add(a, &e), 1);
+}
+
+/* One event of a FreeRTOS-like hook trace (dispatcher hooks, services enter/exit, no owner
+ * recorded) with its meaning, as a reader with a higher-wins kernel profile fills it. */
+static void hk(evt_analyses *a, evt_kind kind, const char *name, uint64_t ts, uint64_t ctx, uint64_t prio,
+               uint64_t target, int stop_state, evt_obj_op op)
+{
+    evt_event e;
+    evt_event_reset(&e);
+    e.kind = kind;
+    e.name = name;
+    e.ts = ts;
+    e.flags = EVT_HAS_CTX;
+    e.ctx = ctx;
+    e.ctx_class = EVT_CTX_THREAD;
+    tm_ctx_prio(&e, prio);
+    tm_label(&e, name);
+    if (target) { e.flags |= EVT_HAS_TARGET; e.target = target; }
+    if (kind == EVT_KIND_THREAD_RUN && target == ctx) tm_runs_now(&e);
+    if (stop_state >= 0) tm_stop(&e, (evt_hook_state)stop_state);
+    if (op != EVT_OP_NONE) tm_op(&e, op, target);
+    assert_int_equal(evt_an_add(a, &e), 1);
+}
+
+/* FreeRTOS order (a larger number is more urgent: H 5, M 3, L 1), the trace of a mutex holder
+ * that inherits: L takes MX; H preempts L and blocks on MX (the kernel records the inheritance);
+ * M runs 130-400 while L is ready; L gives MX and wakes H. With the trace's order: one bounded
+ * and one unbounded inversion, one inheritance. Read with the lower-wins order instead (what the
+ * analysis assumed for every kernel but ETW): none. */
+static void freertos_like(evt_analyses *a)
+{
+    enum { H = 0x10, MID = 0x20, L = 0x30, MX = 0x900 };
+    const int none = -1;
+    hk(a, EVT_KIND_THREAD_RUN, "thread_in", 100, L, 1, L, none, EVT_OP_NONE);
+    hk(a, EVT_KIND_SVC_ENTER, "xSemaphoreTake", 101, L, 1, MX, none, EVT_OP_ACQUIRE);
+    hk(a, EVT_KIND_SVC_EXIT, "xSemaphoreTake", 102, L, 1, 0, none, EVT_OP_NONE);
+    hk(a, EVT_KIND_THREAD_STOP, "thread_out", 110, L, 1, L, EVT_HOOK_STATE_READY, EVT_OP_NONE);
+    hk(a, EVT_KIND_THREAD_RUN, "thread_in", 110, H, 5, H, none, EVT_OP_NONE);
+    hk(a, EVT_KIND_SVC_ENTER, "xSemaphoreTake", 120, H, 5, MX, none, EVT_OP_ACQUIRE);
+    hk(a, EVT_KIND_OTHER, "priority_inherit", 121, H, 5, L, none, EVT_OP_INHERIT);
+    hk(a, EVT_KIND_THREAD_STOP, "thread_out", 122, H, 5, H, EVT_HOOK_STATE_WAITING, EVT_OP_NONE);
+    hk(a, EVT_KIND_THREAD_RUN, "thread_in", 130, MID, 3, MID, none, EVT_OP_NONE);
+    hk(a, EVT_KIND_THREAD_STOP, "thread_out", 400, MID, 3, MID, EVT_HOOK_STATE_WAITING, EVT_OP_NONE);
+    hk(a, EVT_KIND_THREAD_RUN, "thread_in", 400, L, 1, L, none, EVT_OP_NONE);
+    hk(a, EVT_KIND_SVC_ENTER, "xSemaphoreGive", 410, L, 1, MX, none, EVT_OP_RELEASE);
+    hk(a, EVT_KIND_THREAD_RUN, "wake", 411, L, 1, H, none, EVT_OP_NONE);
+    hk(a, EVT_KIND_SVC_EXIT, "xSemaphoreGive", 411, L, 1, 0, none, EVT_OP_NONE);
+    hk(a, EVT_KIND_THREAD_STOP, "thread_out", 412, L, 1, L, EVT_HOOK_STATE_READY, EVT_OP_NONE);
+    hk(a, EVT_KIND_THREAD_RUN, "thread_in", 412, H, 5, H, none, EVT_OP_NONE);
+    hk(a, EVT_KIND_SVC_EXIT, "xSemaphoreTake", 420, H, 5, 0, none, EVT_OP_NONE);
+    evt_an_finish(a);
+}
+
+static void test_inversion_higher_wins_profile(void **state)
+{
+    (void)state;
+    evt_analyses *a = evt_an_new(0, NULL);
+    assert_non_null(a);
+    evt_an_set_trace(a, 0, 0, 1); /* the trace's profile: higher wins */
+    freertos_like(a);
+    evt_an_parts p;
+    evt_an_parts_of(a, &p);
+    assert_false(p.inv->lower_wins);
+    assert_int_equal(p.inv->waits, 1);   /* bounded */
+    assert_int_equal(p.inv->nblist, 1);
+    assert_int_equal(p.inv->blist[0].t0, 122);
+    assert_int_equal(p.inv->blist[0].t1, 411);
+    assert_int_equal(p.inv->count, 1);   /* unbounded: M ran while L was ready */
+    assert_int_equal(p.inv->nlist, 1);
+    assert_int_equal(p.inv->list[0].mid_time, 270);
+    assert_int_equal(p.inv->list[0].prio_high, 5);
+    assert_int_equal(p.inv->list[0].prio_low, 1);
+    assert_int_equal(p.inv->list[0].prio_mid, 3);
+    assert_int_equal(p.inv->inherits, 1);
+    evt_an_free(a);
+
+    a = evt_an_new(0, NULL); /* the same trace read as lower-wins: H (5) is not above L (1) */
+    assert_non_null(a);
+    freertos_like(a);
+    evt_an_parts_of(a, &p);
+    assert_true(p.inv->lower_wins);
+    assert_int_equal(p.inv->waits, 0);
+    assert_int_equal(p.inv->count, 0);
+    evt_an_free(a);
 }
 
 /* The μT-Kernel way (service enter/exit, no owner field): L locks M with tk_loc_mtx, H waits on
@@ -320,20 +408,20 @@ static void test_inversion_utk_services(void **state)
     enum { H = 1, MID = 2, L = 3, MTX = 0x50001 };
     evt_analyses *a = evt_an_new(0, NULL);
     assert_non_null(a);
-    canon(a, EVT_KIND_SVC_ENTER, "tk_loc_mtx", 100, L, 9, MTX, NULL);
-    canon(a, EVT_KIND_SVC_EXIT, "tk_loc_mtx", 101, L, 9, 0, NULL);
-    canon(a, EVT_KIND_THREAD_RUN, "THREAD_RESUME", 110, L, 9, H, NULL);
-    canon(a, EVT_KIND_USER, "U", 111, H, 1, 0, NULL);
-    canon(a, EVT_KIND_SVC_ENTER, "tk_loc_mtx", 120, H, 1, MTX, NULL);
-    canon(a, EVT_KIND_THREAD_STOP, "THREAD_SUSPEND", 121, H, 1, H, "TTS_WAI");
-    canon(a, EVT_KIND_USER, "U", 130, L, 9, 0, NULL);
-    canon(a, EVT_KIND_THREAD_RUN, "THREAD_RESUME", 140, L, 9, MID, NULL);
-    canon(a, EVT_KIND_USER, "U", 150, MID, 5, 0, NULL);
-    canon(a, EVT_KIND_THREAD_STOP, "THREAD_SUSPEND", 450, MID, 5, MID, "TTS_WAI");
-    canon(a, EVT_KIND_SVC_ENTER, "tk_unl_mtx", 460, L, 9, MTX, NULL);
-    canon(a, EVT_KIND_THREAD_RUN, "THREAD_RESUME", 461, L, 9, H, NULL);
-    canon(a, EVT_KIND_SVC_EXIT, "tk_unl_mtx", 462, L, 9, 0, NULL);
-    canon(a, EVT_KIND_SVC_EXIT, "tk_loc_mtx", 470, H, 1, 0, NULL);
+    canon(a, EVT_KIND_SVC_ENTER, "tk_loc_mtx", 100, L, 9, MTX, -1);
+    canon(a, EVT_KIND_SVC_EXIT, "tk_loc_mtx", 101, L, 9, 0, -1);
+    canon(a, EVT_KIND_THREAD_RUN, "THREAD_RESUME", 110, L, 9, H, -1);
+    canon(a, EVT_KIND_USER, "U", 111, H, 1, 0, -1);
+    canon(a, EVT_KIND_SVC_ENTER, "tk_loc_mtx", 120, H, 1, MTX, -1);
+    canon(a, EVT_KIND_THREAD_STOP, "THREAD_SUSPEND", 121, H, 1, H, EVT_HOOK_STATE_WAITING);
+    canon(a, EVT_KIND_USER, "U", 130, L, 9, 0, -1);
+    canon(a, EVT_KIND_THREAD_RUN, "THREAD_RESUME", 140, L, 9, MID, -1);
+    canon(a, EVT_KIND_USER, "U", 150, MID, 5, 0, -1);
+    canon(a, EVT_KIND_THREAD_STOP, "THREAD_SUSPEND", 450, MID, 5, MID, EVT_HOOK_STATE_WAITING);
+    canon(a, EVT_KIND_SVC_ENTER, "tk_unl_mtx", 460, L, 9, MTX, -1);
+    canon(a, EVT_KIND_THREAD_RUN, "THREAD_RESUME", 461, L, 9, H, -1);
+    canon(a, EVT_KIND_SVC_EXIT, "tk_unl_mtx", 462, L, 9, 0, -1);
+    canon(a, EVT_KIND_SVC_EXIT, "tk_loc_mtx", 470, H, 1, 0, -1);
     evt_an_finish(a);
     evt_an_parts p;
     evt_an_parts_of(a, &p);
@@ -483,6 +571,7 @@ int main(void)
         cmocka_unit_test(test_no_inversion_without_middle),
         cmocka_unit_test(test_no_inversion_holder_asleep),
         cmocka_unit_test(test_inversion_utk_services),
+        cmocka_unit_test(test_inversion_higher_wins_profile),
         cmocka_unit_test(test_objects_flows_stacks),
         cmocka_unit_test(test_parse_window),
         cmocka_unit_test(test_window_unit_needs_clock),

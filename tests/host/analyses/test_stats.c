@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include "evt_meaning_test.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,7 @@ static void ev_(evt_kind k, const char *name, uint64_t ts, uint64_t ctx, evt_ctx
         e.ctx = ctx;
         e.ctx_class = cls;
     }
-    if (fn) evt_event_add_field_s(&e, "function", fn);
+    if (fn) tm_label(&e, fn);
     if (k == EVT_KIND_LOST) { e.flags |= EVT_HAS_COUNT; e.count = 7; }
     assert_int_equal(evt_stats_add(&S, &e), 1);
 }

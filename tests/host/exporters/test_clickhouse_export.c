@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include <string.h>
 #include "evt_fake_clickhouse.h"
+#include "host/http_client.h"
 #include "evt_test.h"
 #include "evtrace/alloc.h"
 #include "evtrace/reader.h"
@@ -107,7 +108,24 @@ static void bad_ids_and_urls_are_refused(void **st)
     assert_non_null(strstr(err, "--trace-id"));
     o.trace_id = "ok";
     assert_null(evt_ch_begin("ftp://h/", r, &o, err, sizeof err));
-    assert_non_null(strstr(err, "not an http:// URL"));
+    assert_non_null(strstr(err, "must start with http:// or https://"));
+    /* CR/LF never reach a request; the message names the position, never the URL (a password) */
+    assert_null(evt_ch_begin("http://u:s3cret@127.0.0.1:1/?database=evtrace\r\nX-Evil: 1", r, &o, err, sizeof err));
+    assert_non_null(strstr(err, "control byte"));
+    assert_null(strstr(err, "s3cret"));
+    evt_http_url u;
+    assert_true(evt_http_parse_url("https://ev%40il:p%3Aw@[::1]/x?database=d", &u, err, sizeof err));
+    assert_true(u.https);
+    assert_string_equal(u.user, "ev@il");
+    assert_string_equal(u.password, "p:w");
+    assert_string_equal(u.host, "::1");
+    assert_string_equal(u.port, "8443");
+    assert_string_equal(u.path, "/x");
+    assert_string_equal(u.query, "database=d");
+    assert_false(evt_http_parse_url("http://u:bad%zzpw@h/", &u, err, sizeof err));
+    assert_null(strstr(err, "bad%zzpw"));
+    assert_false(evt_http_parse_url("http://h:99999/", &u, err, sizeof err));
+    assert_false(evt_http_parse_url("http://[::1/", &u, err, sizeof err));
     assert_null(evt_ch_begin("http://127.0.0.1:8123/?database=a-b", r, &o, err, sizeof err));
     assert_non_null(strstr(err, "database 'a-b'"));
     evt_reader_close(r);

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include "evt_meaning_test.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +71,7 @@ static void out_of_order_cpus(void **st)
     ev[2] = thread_ev_(EVT_KIND_THREAD_STOP, "suspend", 0xB, "B", 0, 200); /* B on CPU 0 suspends A */
     ev[2].flags |= EVT_HAS_TARGET;
     ev[2].target = 0xA;
-    evt_event_add_field_s(&ev[2], "stop_reason", "SUSPENDED");
+    tm_stop(&ev[2], EVT_HOOK_STATE_SUSPENDED);
     ev[3] = thread_ev_(EVT_KIND_OTHER, "work", 0xC, "C", 70, 400);  /* CPU 70: the timeline's last slot */
     ev[4] = thread_ev_(EVT_KIND_OTHER, "work", 0xD, "D", 70, 500);
     for (int i = 0; i < 5; i++) assert_int_equal(x->event(xs, &ev[i]), EVT_OK);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "host/timeline/timeline.h"
+#include "evt_meaning_test.h"
 
 #define MAXR 64
 
@@ -119,28 +120,27 @@ static void threadx_style(void **st)
     rec r;
     start(&tl, &r);
     evt_event e = ev_(0, A, EVT_CTX_THREAD, EVT_KIND_SVC, "QUEUE_RECEIVE");
-    target_(&e, Q);
-    evt_event_add_field_u(&e, "enqueued", 0);
+    tm_op(&e, EVT_OP_RECEIVE, Q);
+    evt_meaning_add_level(&e.m, EVT_LEVEL_DEPTH, 0);
     evt_tl_add(&tl, &e);
     e = ev_(10, A, EVT_CTX_THREAD, EVT_KIND_THREAD_STOP, "THREAD_SUSPEND");
     target_(&e, A);
-    evt_event_add_field_s(&e, "state", "QUEUE_SUSP");
-    evt_event_add_field_u(&e, "next_thread", 0);
+    tm_stop(&e, EVT_HOOK_STATE_WAITING);
+    tm_next(&e, 0);
     evt_tl_add(&tl, &e);
     e = ev_(20, ISR, EVT_CTX_ISR, EVT_KIND_ISR_ENTER, "ISR_ENTER");
-    evt_event_add_field_u(&e, "isr_id", 3);
+    tm_irq(&e, 3);
     evt_tl_add(&tl, &e);
     e = ev_(22, ISR, EVT_CTX_ISR, EVT_KIND_SVC, "QUEUE_SEND");
-    target_(&e, Q);
-    evt_event_add_field_u(&e, "enqueued", 0);
+    tm_op(&e, EVT_OP_SEND, Q);
+    evt_meaning_add_level(&e.m, EVT_LEVEL_DEPTH, 0);
     evt_tl_add(&tl, &e);
     e = ev_(23, ISR, EVT_CTX_ISR, EVT_KIND_THREAD_RUN, "THREAD_RESUME");
     target_(&e, A);
-    evt_event_add_field_s(&e, "state", "QUEUE_SUSP");
-    evt_event_add_field_u(&e, "next_thread", A);
+    tm_next(&e, A);
     evt_tl_add(&tl, &e);
     e = ev_(25, ISR, EVT_CTX_ISR, EVT_KIND_ISR_EXIT, "ISR_EXIT");
-    evt_event_add_field_u(&e, "isr_id", 3);
+    tm_irq(&e, 3);
     evt_tl_add(&tl, &e);
     e = ev_(30, A, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
     evt_tl_add(&tl, &e);
@@ -148,8 +148,8 @@ static void threadx_style(void **st)
     evt_tl_add(&tl, &e);
     e = ev_(50, B, EVT_CTX_THREAD, EVT_KIND_THREAD_STOP, "THREAD_SUSPEND");
     target_(&e, B);
-    evt_event_add_field_s(&e, "state", "SLEEP");
-    evt_event_add_field_u(&e, "next_thread", A);
+    tm_stop(&e, EVT_HOOK_STATE_WAITING);
+    tm_next(&e, A);
     evt_tl_add(&tl, &e);
     e = ev_(60, A, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
     evt_tl_add(&tl, &e);
@@ -218,12 +218,12 @@ static void threadx_style(void **st)
     evt_tl_free(&tl);
 }
 
-static evt_event hook_(uint64_t ts, uint64_t ctx, evt_kind k, const char *name, const char *state)
+static evt_event hook_(uint64_t ts, uint64_t ctx, evt_kind k, const char *name, evt_hook_state state)
 {
     evt_event e = ev_(ts, ctx, EVT_CTX_THREAD, k, name);
     target_(&e, ctx);
-    if (k == EVT_KIND_THREAD_STOP) evt_event_add_field_s(&e, "stop_reason", state);
-    else evt_event_add_field_s(&e, "state", state);
+    if (k == EVT_KIND_THREAD_STOP) tm_stop(&e, state);
+    else tm_runs_now(&e);
     return e;
 }
 
@@ -236,31 +236,35 @@ static void hooks_style(void **st)
     evt_tl tl;
     rec r;
     start(&tl, &r);
-    evt_event e = hook_(1, A, EVT_KIND_THREAD_RUN, "THREAD_RESUME", "TTS_RUN");
+    evt_event e = hook_(1, A, EVT_KIND_THREAD_RUN, "THREAD_RESUME", EVT_HOOK_STATE_READY);
     evt_tl_add(&tl, &e);
     e = ev_(2, A, EVT_CTX_THREAD, EVT_KIND_SVC_ENTER, "tk_wai_sem");
-    target_(&e, S);
+    tm_op(&e, EVT_OP_TAKE, S);
     evt_tl_add(&tl, &e);
-    e = hook_(3, A, EVT_KIND_THREAD_STOP, "THREAD_SUSPEND", "waiting");
+    e = hook_(3, A, EVT_KIND_THREAD_STOP, "THREAD_SUSPEND", EVT_HOOK_STATE_WAITING);
     evt_tl_add(&tl, &e);
-    e = hook_(4, B, EVT_KIND_THREAD_RUN, "THREAD_RESUME", "TTS_RUN");
+    e = hook_(4, B, EVT_KIND_THREAD_RUN, "THREAD_RESUME", EVT_HOOK_STATE_READY);
     evt_tl_add(&tl, &e);
-    e = hook_(6, B, EVT_KIND_THREAD_STOP, "THREAD_SUSPEND", "waiting");
+    e = hook_(6, B, EVT_KIND_THREAD_STOP, "THREAD_SUSPEND", EVT_HOOK_STATE_WAITING);
     evt_tl_add(&tl, &e);
     e = ev_(10, ISR, EVT_CTX_ISR, EVT_KIND_ISR_ENTER, "adc");
-    evt_event_add_field_u(&e, "irq", 7);
+    tm_irq(&e, 7);
     evt_tl_add(&tl, &e);
     e = ev_(11, ISR, EVT_CTX_ISR, EVT_KIND_SVC_ENTER, "tk_sig_sem");
-    target_(&e, S);
+    tm_op(&e, EVT_OP_GIVE, S);
     evt_tl_add(&tl, &e);
     e = ev_(12, ISR, EVT_CTX_ISR, EVT_KIND_SVC_EXIT, "tk_sig_sem");
+    e.m.has |= EVT_M_OP;
+    e.m.op = EVT_OP_GIVE;
     evt_tl_add(&tl, &e);
     e = ev_(13, ISR, EVT_CTX_ISR, EVT_KIND_ISR_EXIT, "adc");
-    evt_event_add_field_u(&e, "irq", 7);
+    tm_irq(&e, 7);
     evt_tl_add(&tl, &e);
-    e = hook_(14, A, EVT_KIND_THREAD_RUN, "THREAD_RESUME", "TTS_RUN");
+    e = hook_(14, A, EVT_KIND_THREAD_RUN, "THREAD_RESUME", EVT_HOOK_STATE_READY);
     evt_tl_add(&tl, &e);
     e = ev_(15, A, EVT_CTX_THREAD, EVT_KIND_SVC_EXIT, "tk_wai_sem");
+    e.m.has |= EVT_M_OP;
+    e.m.op = EVT_OP_TAKE;
     evt_tl_add(&tl, &e);
     evt_tl_finish(&tl);
 
@@ -306,21 +310,21 @@ static void nesting_and_loss(void **st)
     rec r;
     start(&tl, &r);
     evt_event e = ev_(0, A, EVT_CTX_THREAD, EVT_KIND_FUNC_ENTER, "enter");
-    evt_event_add_field_s(&e, "function", "outer");
+    tm_label(&e, "outer");
     evt_tl_add(&tl, &e);
     e = ev_(1, A, EVT_CTX_THREAD, EVT_KIND_FUNC_ENTER, "enter");
-    evt_event_add_field_s(&e, "function", "inner");
+    tm_label(&e, "inner");
     evt_tl_add(&tl, &e);
     e = ev_(2, ISR, EVT_CTX_ISR, EVT_KIND_ISR_ENTER, "ISR_ENTER");
-    evt_event_add_field_u(&e, "isr_id", 1);
+    tm_irq(&e, 1);
     evt_tl_add(&tl, &e);
     e = ev_(3, ISR, EVT_CTX_ISR, EVT_KIND_ISR_ENTER, "ISR_ENTER");
-    evt_event_add_field_u(&e, "isr_id", 2);
+    tm_irq(&e, 2);
     evt_tl_add(&tl, &e);
     e = ev_(4, ISR, EVT_CTX_ISR, EVT_KIND_ISR_EXIT, "ISR_EXIT");
     evt_tl_add(&tl, &e);
     e = ev_(5, A, EVT_CTX_THREAD, EVT_KIND_FUNC_EXIT, "exit"); /* closes inner, outer stays */
-    evt_event_add_field_s(&e, "function", "inner");
+    tm_label(&e, "inner");
     evt_tl_add(&tl, &e);
     evt_event_reset(&e);
     e.ts = 8;
@@ -332,7 +336,7 @@ static void nesting_and_loss(void **st)
     e = ev_(9, ISR, EVT_CTX_ISR, EVT_KIND_ISR_EXIT, "ISR_EXIT"); /* its enter was dropped at the loss */
     evt_tl_add(&tl, &e);
     e = ev_(10, A, EVT_CTX_THREAD, EVT_KIND_FUNC_ENTER, "enter");
-    evt_event_add_field_s(&e, "function", "again");
+    tm_label(&e, "again");
     evt_tl_add(&tl, &e);
     e = ev_(12, B, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
     evt_tl_add(&tl, &e);
@@ -440,12 +444,93 @@ static void time_and_cpus(void **st)
     evt_tl_free(&tl);
 }
 
+/* A trace that records no scheduling (caps without EVT_CAP_SCHED, as XRay's): no switches, no
+ * running/ready states, no idle time; each context gets one `active` interval from its first to
+ * its last event; its slices are there. Its first thread_run turns scheduling on. */
+static void no_scheduling_is_activity(void **st)
+{
+    (void)st;
+    evt_tl tl;
+    rec r;
+    start(&tl, &r);
+    evt_tl_set_trace(&tl, EVT_CAP_FUNCS | EVT_CAP_USER, 1, 0);
+    evt_event e = ev_(10, A, EVT_CTX_THREAD, EVT_KIND_FUNC_ENTER, "enter");
+    tm_label(&e, "f");
+    evt_tl_add(&tl, &e);
+    e = ev_(20, B, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
+    evt_tl_add(&tl, &e);
+    e = ev_(30, A, EVT_CTX_THREAD, EVT_KIND_FUNC_EXIT, "exit");
+    tm_label(&e, "f");
+    evt_tl_add(&tl, &e);
+    e = ev_(50, B, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
+    evt_tl_add(&tl, &e);
+    evt_tl_finish(&tl);
+    assert_int_equal(r.nsw, 0);
+    assert_int_equal(tl.idle_time, 0);
+    assert_int_equal(r.nst, 2);
+    for (uint32_t k = 0; k < r.nst; k++) assert_int_equal(r.st[k].state, EVT_TL_ACTIVE);
+    uint32_t a = ix_(&tl, A), b = ix_(&tl, B);
+    for (uint32_t k = 0; k < r.nst; k++) {
+        if (r.st[k].ctx == a) { assert_int_equal(r.st[k].t0, 10); assert_int_equal(r.st[k].t1, 30); }
+        if (r.st[k].ctx == b) { assert_int_equal(r.st[k].t0, 20); assert_int_equal(r.st[k].t1, 50); }
+    }
+    assert_int_equal(tl.ctxs[a]->run_time, 0);
+    assert_int_equal(r.nsl, 1);
+    assert_string_equal(r.sl_name[0], "f");
+    evt_tl_free(&tl);
+
+    start(&tl, &r); /* the hooks appear: scheduling from the first switch record on */
+    evt_tl_set_trace(&tl, EVT_CAP_USER, 1, 0);
+    e = ev_(5, A, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
+    evt_tl_add(&tl, &e);
+    e = hook_(10, B, EVT_KIND_THREAD_RUN, "thread_in", EVT_HOOK_STATE_READY);
+    evt_tl_add(&tl, &e);
+    e = ev_(20, B, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
+    evt_tl_add(&tl, &e);
+    evt_tl_finish(&tl);
+    assert_true(tl.sched);
+    assert_true(tl.caps & EVT_CAP_SCHED);
+    assert_int_equal(r.nsw, 1);
+    expect_switch(&r.sw[0], 10, EVT_TL_NONE, ix_(&tl, B), EVT_TL_READY);
+    evt_tl_free(&tl);
+}
+
+/* A record without a time of its own (a configuration record) before the first timed one does not
+ * start the trace's time range at its ts of 0. */
+static void untimed_configuration_record(void **st)
+{
+    (void)st;
+    evt_tl tl;
+    rec r;
+    start(&tl, &r);
+    evt_event e;
+    evt_event_reset(&e);
+    e.kind = EVT_KIND_MARKER;
+    e.name = "CONFIG";
+    e.ts = 0;
+    e.m.has |= EVT_M_UNTIMED;
+    evt_tl_add(&tl, &e);
+    e = ev_(850000, A, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
+    evt_tl_add(&tl, &e);
+    e = ev_(850100, A, EVT_CTX_THREAD, EVT_KIND_USER, "USER");
+    evt_tl_add(&tl, &e);
+    evt_tl_finish(&tl);
+    assert_int_equal(tl.first, 850000);
+    assert_int_equal(tl.last, 850100);
+    assert_int_equal(tl.events, 3);
+    assert_int_equal(tl.nctx, 1);
+    assert_int_equal(tl.ctxs[0]->run_time, 100);
+    evt_tl_free(&tl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(threadx_style),
         cmocka_unit_test(hooks_style),
         cmocka_unit_test(nesting_and_loss),
+        cmocka_unit_test(no_scheduling_is_activity),
+        cmocka_unit_test(untimed_configuration_record),
         cmocka_unit_test(lost_isr_exit),
         cmocka_unit_test(time_and_cpus),
     };

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include "evt_meaning_test.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,18 +177,22 @@ static int feed_(evt_tl_rows *r)
     e = ev_(&b, EVT_KIND_SVC_EXIT, "QS", 120, A, EVT_CTX_THREAD);
     if (!evt_tl_rows_add(r, e)) return 0;
     e = ev_(&b, EVT_KIND_ISR_ENTER, "IN", 130, ISR, EVT_CTX_ISR); /* ISR 130..150 interrupts A */
-    evt_event_add_field_u(e, "irq", 3);
+    tm_irq(e, 3);
     if (!evt_tl_rows_add(r, e)) return 0;
     e = ev_(&b, EVT_KIND_ISR_EXIT, "OUT", 150, ISR, EVT_CTX_ISR);
-    evt_event_add_field_u(e, "irq", 3);
+    tm_irq(e, 3);
     if (!evt_tl_rows_add(r, e)) return 0;
     e = ev_(&b, EVT_KIND_OBJ_CREATE, "MK", 160, A, EVT_CTX_THREAD);
     target_(e, O, "sem");
+    e->m.has |= EVT_M_OBJ_TYPE; /* the type is the meaning's, not the record's name */
+    e->m.obj_type = EVT_HOOK_OBJ_SEMAPHORE;
     if (!evt_tl_rows_add(r, e)) return 0;
     e = ev_(&b, EVT_KIND_OBJ_DELETE, "RM", 170, A, EVT_CTX_THREAD);
     target_(e, O, "sem");
     if (!evt_tl_rows_add(r, e)) return 0;
     e = ev_(&b, EVT_KIND_OBJ_CREATE, "MK", 180, A, EVT_CTX_THREAD); /* the same address again */
+    e->m.has |= EVT_M_OBJ_TYPE;
+    e->m.obj_type = EVT_HOOK_OBJ_SEMAPHORE;
     target_(e, O, "sem");
     if (!evt_tl_rows_add(r, e)) return 0;
     e = ev_(&b, EVT_KIND_USER, "U", 200, B, EVT_CTX_THREAD); /* B from 200: A preempted */
@@ -235,8 +240,8 @@ static void rows_of_a_small_trace(void **st)
     /* objects: target|name|created_ts|created_seq|deleted_ts|deleted_seq|ctx|type|created_t|deleted_t */
     /* (type: from the creating event's name) created, deleted, created again; q only mentioned */
     assert_int_equal(rs.n[EVT_TL_T_objects], 3);
-    assert_row(&rs, EVT_TL_T_objects, "512|sem|160|5|170|6|16|mk|160|170");
-    assert_row(&rs, EVT_TL_T_objects, "512|sem|180|7|NULL|NULL|16|mk|180|NULL");
+    assert_row(&rs, EVT_TL_T_objects, "512|sem|160|5|170|6|16|semaphore|160|170");
+    assert_row(&rs, EVT_TL_T_objects, "512|sem|180|7|NULL|NULL|16|semaphore|180|NULL");
     assert_row(&rs, EVT_TL_T_objects, "256|q|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL");
     /* contexts: A ran 100..200 less the ISR's 20 */
     char want[256];

@@ -19,7 +19,7 @@ var S = D.strings, NS = D.unit === 'ns', DUR = Math.max(D.duration, 1);
 var CTX = D.ctx, OBJ = D.obj;
 var ST_RUN = D.state_names.indexOf('running');
 var STATE_COLORS = { running: '#2f9e5b', ready: '#f2b233', blocked: '#9aa9bb', suspended: '#a68af0',
-  terminated: '#d9dde3', unknown: '#eef1f4' };
+  terminated: '#d9dde3', unknown: '#eef1f4', active: '#7fb3d5' };
 var ISR_COLORS = ['#d64545', '#e0782f', '#b8329a', '#8d3fd1'];
 var LOST_FILL = 'rgba(220,38,38,0.22)', LOST_EDGE = '#dc2626', FLOW_COLOR = 'rgba(37,99,235,0.6)';
 var LOAD_COLORS = ['#2f9e5b', '#2563eb', '#f2b233', '#8d3fd1', '#0e9fb5', '#e0782f', '#6b8e23', '#c2417a',

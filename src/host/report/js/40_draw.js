@@ -123,6 +123,8 @@ function drawLanes() {
       });
     } else if (ln.kind === 'counter') {
       drawCounter(g, ln, W, y);
+    } else if (LANE_DRAW[ln.kind]) { /* lanes other parts add (25_user.js) */
+      LANE_DRAW[ln.kind](g, ln, W, y);
     }
     if (showTicks && ln.ev) {
       var r = visibleEvents(ln);

@@ -1,0 +1,90 @@
+/* User events (evtrace/user.h) on the TXTB recorder against a plain 4-argument user event in the
+ * same run: evt_printf with 3 integer arguments (site + 3 words: one slot), evt_value (one slot),
+ * an evt_interval_begin/end pair; then the same calls with user events filtered and with the
+ * recorder off. Each figure is the best of 40 rounds taken in turn (plain, printf, value, pair),
+ * so a round slowed by another job on a shared machine slows all of them; the ratios are to the
+ * plain event of the same rounds. */
+#include <stdio.h>
+#include "bench_util.h"
+#include "evtrace/user.h"
+
+#define SUBJ "user"
+#define ROUNDS 40
+
+static void plain(void *arg, uint64_t i)
+{
+    (void)arg;
+    (void)evt_tx_trace_user_event_insert(4096u, (uint32_t)i, 2u, 3u, 4u);
+}
+static void printf3(void *arg, uint64_t i)
+{
+    (void)arg;
+    evt_printf("bench", "i=%d j=%d k=%d", (int)i, 2, 3);
+}
+static void value(void *arg, uint64_t i)
+{
+    (void)arg;
+    evt_value("bench value", (int64_t)i);
+}
+static void ipair(void *arg, uint64_t i)
+{
+    (void)arg;
+    evt_interval_begin("bench interval", (uint32_t)i);
+    evt_interval_end("bench interval", (uint32_t)i);
+}
+
+static void (*const k_fns[])(void *, uint64_t) = {plain, printf3, value, ipair};
+static const char *const k_names[] = {"plain user event (4 args)", "evt_printf, 3 int args", "evt_value",
+                                      "evt_interval_begin + end (pair)"};
+#define NF (sizeof k_fns / sizeof k_fns[0])
+
+/* Best ns per call of each function over ROUNDS rounds taken in turn. */
+static void rounds(uint64_t iters, double best[NF])
+{
+    for (unsigned f = 0; f < NF; f++) best[f] = 1e30;
+    for (int r = 0; r < ROUNDS; r++)
+        for (unsigned f = 0; f < NF; f++) {
+            double ns = bench_ns_per_call(k_fns[f], NULL, iters, 1);
+            if (ns < best[f]) best[f] = ns;
+        }
+}
+
+static void report(const char *state, const double best[NF])
+{
+    char what[160];
+    for (unsigned f = 0; f < NF; f++) {
+        snprintf(what, sizeof what, "%s, %s", k_names[f], state);
+        bench_report(SUBJ, what, best[f], "ns/call");
+        if (f) {
+            snprintf(what, sizeof what, "%s / plain, %s", k_names[f], state);
+            bench_report(SUBJ, what, best[f] / best[0], "x");
+        }
+        if (k_fns[f] == ipair) { /* two records: per record against the plain one */
+            snprintf(what, sizeof what, "interval record (half a pair) / plain, %s", state);
+            bench_report(SUBJ, what, best[f] / 2.0 / best[0], "x");
+        }
+    }
+}
+
+int main(void)
+{
+    uint64_t iters = bench_iters(5000000) / ROUNDS;
+    if (!iters) iters = 1;
+    static uint8_t ring[48u + 16u * 48u + 1024u * 32u]; /* 1024 slots, as bench_txtb */
+    double best[NF];
+    if (evt_tx_trace_enable(ring, sizeof ring, 16) != EVT_TX_SUCCESS) return 1;
+    evt_user_resend();
+    rounds(iters, best);
+    report("enabled", best);
+    evt_tx_trace_event_filter(EVT_TX_TRACE_USER_EVENTS);
+    rounds(iters, best);
+    report("filtered", best);
+    evt_tx_trace_event_unfilter(EVT_TX_TRACE_USER_EVENTS);
+    evt_tx_trace_disable();
+    rounds(iters, best);
+    report("disabled", best);
+    evt_tx_stats s;
+    evt_tx_trace_get_stats(&s);
+    bench_report(SUBJ, "records dropped during the run", (double)s.dropped, "records");
+    return 0;
+}

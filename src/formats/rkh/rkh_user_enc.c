@@ -1,0 +1,32 @@
+/* RKH carrier of user events (evtrace/user.h): one RKH user record (RKH_TE_USER +
+ * EVT_USER_RKH_NUM, symbol "evtrace.user") per user record, fields UI8 record type then one UI32
+ * per word, through the public RKH recorder API (the recorder's lock makes it whole). Freestanding
+ * C99. */
+#include "evtrace/rkh.h"
+#include "formats/rkh/rkh_defs.h"
+#include "formats/user/user_enc.h"
+
+evt_rkh_recorder *volatile evt_rkh_user_rec_;
+
+void evt_rkh_user_attach(evt_rkh_recorder *r)
+{
+    if (r) {
+        evt_rkh_filter_off_event(r, RKH_TE_USER + EVT_USER_RKH_NUM);
+        evt_rkh_sym_tusr(r, EVT_USER_RKH_NUM, EVT_USER_RKH_NAME);
+    }
+    evt_rkh_user_rec_ = r;
+    evt_user_resend(); /* a new stream: sites register again */
+}
+
+int evt_rkh_user_write(unsigned rec, const uint32_t *words, uint32_t n)
+{
+    evt_rkh_recorder *r = evt_rkh_user_rec_;
+    if (!r || n == 0u || n > EVT_USER_RKH_MAX_WORDS || rec >= EVT_USER_R_COUNT_) return 0;
+    if (!evt_rkh_begin(r, RKH_TE_USER + EVT_USER_RKH_NUM)) return 0; /* filtered, or dropped and counted */
+    evt_rkh_usr_int(r, EVT_RKH_USR_UI8, 0, rec);
+    for (uint32_t i = 0; i < n; i++) evt_rkh_usr_int(r, EVT_RKH_USR_UI32, 0, words[i]);
+    evt_rkh_end(r);
+    return 1;
+}
+
+EVT_USER_DEFINE_FRONT_ENDS_(rkh)

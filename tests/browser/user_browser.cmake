@@ -1,0 +1,6 @@
+# User events in the HTML report (tests/browser/user_browser.py): the make-run demo's printf text
+# in the event list, its value, interval and state lanes drawn. Fails (never skips) without chromium.
+add_test(NAME browser/report_user_lanes
+  COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/browser/user_browser.py $<TARGET_FILE:evtrace>
+          $<TARGET_FILE:demo_threadx> ${CMAKE_BINARY_DIR}/artifacts/report)
+set_tests_properties(browser/report_user_lanes PROPERTIES LABELS unit TIMEOUT 300)

@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""The CLI without surprises (issue 31, item 5):
+1. a FIFO and a <(...) process substitution are read as streams; /dev/null, a directory and a
+   block device get their own plain message (never "Is a directory" for a device);
+2. ThreadX and XRay piped on stdin decode every event (the stream is buffered for formats that
+   need the whole trace); a ThreadX buffer cut short decodes what it holds, from a file and a pipe;
+3. the output kind comes from .pftrace/.perfetto-trace/.json/.html/.sqlite/.db/.ctf; a --to that
+   disagrees with the extension is warned about;
+4. --begin/--end (event index, ticks, time) on every command that reads a trace;
+5. help lists exactly what applies: query's 13 tables, no reader options for clickhouse-schema,
+   no `synthetic` among the formats, --clock-hz among the common options."""
+import json, os, sqlite3, subprocess, sys, tempfile
+
+evtrace, samples = sys.argv[1], sys.argv[2]
+TRX = os.path.join(samples, "threadx_real", "nowrap_m32le.trx")
+XRAY = os.path.join(samples, "xray", "fdr-v5-small.xray")
+tmp = tempfile.mkdtemp(prefix="evtrace-io-")
+fails = []
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok:
+        fails.append(what)
+
+
+def run(args, stdin=None):
+    return subprocess.run([evtrace] + args, capture_output=True, text=True, timeout=60, cwd=tmp,
+                          stdin=open(stdin, "rb") if stdin else subprocess.DEVNULL)
+
+
+def nevents(path, extra=()):
+    r = run(["info", "--json", *extra, path])
+    return json.loads(r.stdout)["events"] if r.stdout.strip() else None
+
+
+N_TRX, N_XRAY = nevents(TRX), nevents(XRAY)
+
+# 1. non-regular inputs
+fifo = os.path.join(tmp, "in.fifo")
+os.mkfifo(fifo)
+p = subprocess.Popen([evtrace, "info", "--json", fifo], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+with open(fifo, "wb") as w:
+    w.write(open(TRX, "rb").read())
+out, err = p.communicate(timeout=60)
+check(p.returncode == 0 and json.loads(out)["events"] == N_TRX, f"a FIFO named as FILE is read as a stream ({err.strip()[:80]})")
+# <(...) as bash makes it: a pipe inherited by evtrace, named /dev/fd/N
+rfd, wfd = os.pipe()
+p = subprocess.Popen([evtrace, "check", f"/dev/fd/{rfd}"], pass_fds=(rfd,), stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE, text=True)
+os.close(rfd)
+with os.fdopen(wfd, "wb") as w:
+    w.write(open(TRX, "rb").read())
+out, err = p.communicate(timeout=60)
+check(p.returncode == 0 and f"{N_TRX} events" in out, f"<(...) process substitution: {out.strip()[:80]} {err.strip()[:80]}")
+r = run(["info", "/dev/null"])
+check(r.returncode == 3 and "character device" in r.stderr and "Is a directory" not in r.stderr, f"/dev/null: {r.stderr.strip()}")
+r = run(["info", tmp])
+check(r.returncode == 3 and "is a directory" in r.stderr, f"a directory: {r.stderr.strip()}")
+
+# 2. whole-trace formats through a pipe, truncated buffers
+for path, n, name in ((TRX, N_TRX, "threadx"), (XRAY, N_XRAY, "xray")):
+    r = run(["info", "--json", "-"], stdin=path)
+    got = json.loads(r.stdout)["events"] if r.returncode == 0 else None
+    check(got == n, f"{name} on stdin: {got}/{n} events ({r.stderr.strip()[:100]})")
+data = open(TRX, "rb").read()
+cut = os.path.join(tmp, "cut.trx")
+open(cut, "wb").write(data[:3000])  # the registry and the first records only
+r = run(["info", "--json", cut])
+kept = json.loads(r.stdout)["events"] if r.stdout.strip() else 0
+check(r.returncode == 1 and 0 < kept < N_TRX and "truncated" in r.stderr, f"truncated ThreadX file: {kept} events kept, exit {r.returncode}")
+r = run(["info", "--json", "-"], stdin=cut)
+kept2 = json.loads(r.stdout)["events"] if r.stdout.strip() else 0
+check(kept2 == kept, f"truncated ThreadX on stdin: {kept2} events, as from the file")
+
+# 3. output kinds
+kinds = {"a.pftrace": "perfetto", "a.perfetto-trace": "perfetto", "a.json": "chrome", "a.html": "report",
+         "a.sqlite": "sqlite", "a.db": "sqlite", "a.ctf": "ctf"}
+for out, kind in kinds.items():
+    r = run(["convert", TRX, "-o", out])
+    path = os.path.join(tmp, out)
+    ok = r.returncode == 0 and os.path.exists(path)
+    if ok and kind == "perfetto":
+        ok = open(path, "rb").read(1) == b"\x0a"
+    elif ok and kind == "chrome":
+        ok = isinstance(json.load(open(path)), (dict, list))
+    elif ok and kind == "report":
+        ok = open(path, "rb").read(200).lstrip().lower().startswith(b"<!doctype html")
+    elif ok and kind == "sqlite":
+        ok = sqlite3.connect(path).execute("SELECT count(*) FROM events").fetchone()[0] == N_TRX
+    elif ok and kind == "ctf":
+        ok = os.path.isfile(os.path.join(path, "metadata"))
+    check(ok, f"-o {out} writes {kind} ({r.stderr.strip()[:100]})")
+r = run(["convert", TRX, "-o", "x.json", "--to", "perfetto"])
+check(r.returncode == 0 and "warning" in r.stderr and "x.json" in r.stderr and "chrome" in r.stderr,
+      f"--to perfetto into x.json is warned about: {r.stderr.strip()[:140]}")
+r = run(["convert", TRX, "-o", "y.pftrace", "--to", "perfetto"])
+check(r.returncode == 0 and "warning" not in r.stderr, "no warning when --to and the extension agree")
+
+# 4. --begin/--end everywhere a trace is read
+dump = [json.loads(l) for l in run(["dump", "--json", TRX]).stdout.splitlines()]
+part = [json.loads(l) for l in run(["dump", "--json", "--begin", "#10", "--end", "#19", TRX]).stdout.splitlines()]
+check(part == dump[10:20], f"dump --begin #10 --end #19: {len(part)} events, the 10 expected")
+t0, t1 = dump[100]["ts"], dump[200]["ts"]
+part = [json.loads(l) for l in run(["dump", "--json", "--begin", str(t0), "--end", str(t1), TRX]).stdout.splitlines()]
+check(part == [e for e in dump if t0 <= e["ts"] <= t1], f"dump --begin/--end in ticks: {len(part)} events")
+r = run(["dump", "--begin", "1ms", TRX])
+check(r.returncode == 1 and "clock rate is unknown" in r.stderr, "a time bound without a clock is refused plainly")
+r = run(["dump", "--json", "--clock-hz", "1000", "--begin", f"{t0}ms", "--end", f"{t1}ms", TRX])  # 1 tick = 1 ms
+ev = [json.loads(l) for l in r.stdout.splitlines()]
+check(r.returncode == 0 and ev and [e["ts"] for e in ev] == [e["ts"] for e in dump if t0 <= e["ts"] <= t1],
+      f"--begin {t0}ms --end {t1}ms with --clock-hz 1000: {len(ev)} events")
+for cmd in (["info", "--json"], ["stats", "--json"], ["check"], ["query", "-q"], ["convert", "-o", "r.json"], ["report", "-o", "r.html"]):
+    args = cmd[:1] + ["--begin", "#0", "--end", "#9"] + cmd[1:] + [TRX]
+    if cmd[0] == "query":
+        args.append("SELECT count(*) AS n FROM events")
+    r = run(args)
+    ok = r.returncode == 0
+    if cmd[0] == "info":
+        ok = ok and json.loads(r.stdout)["events"] == 10
+    elif cmd[0] == "stats":
+        ok = ok and json.loads(r.stdout)["events"] == 10
+    elif cmd[0] == "check":
+        ok = ok and " 10 events" in r.stdout
+    elif cmd[0] == "query":
+        ok = ok and r.stdout.split() == ["n", "10"]
+    check(ok, f"{cmd[0]} takes --begin/--end ({r.stdout.strip()[:60]!r} {r.stderr.strip()[:80]})")
+r = run(["dump", "--begin", "#5", "--end", "#4", TRX])
+check(r.returncode == 2, "--begin after --end is a usage error")
+
+# 5. help
+h = run(["query", "--help"]).stdout
+tables = ["meta", "lost", "spans", "traces", "contexts", "objects", "events", "thread_states", "slices", "isrs",
+          "counters", "flows", "losses"]
+check(all(t in h for t in tables), "query --help lists its 13 tables")
+h = run(["clickhouse-schema", "--help"]).stdout
+check("--rkh-config" not in h and "--instr-map" not in h and "--format" not in h and "--clock-hz" not in h,
+      "clickhouse-schema --help offers no reader options")
+h = run(["--help"]).stdout
+check("synthetic" not in h, "synthetic is not listed among the formats")
+common = h.split("Common options:")[1].split("\n\n")[0] if "Common options:" in h else ""
+check("--clock-hz" in common and "--begin" in common, "--clock-hz and --begin are among the common options")
+
+# 6. a server's text reaches the terminal escaped (issue 31 item 2): an HTTP 500 whose body holds
+# ESC, BEL, CR and a forged line
+import socket, threading
+ls = socket.socket()
+ls.bind(("127.0.0.1", 0))
+ls.listen(4)
+body = b"Code: 1. \x1b]0;pwned\x07\x1b[2J\rforged\nevtrace: all good\n"
+
+
+def hostile():
+    ls.settimeout(10)
+    try:
+        while True:
+            c, _ = ls.accept()
+            c.settimeout(2)
+            try:
+                c.recv(65536)
+            except OSError:
+                pass
+            c.sendall(b"HTTP/1.1 500 Internal Server Error\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+            c.close()
+    except OSError:
+        pass
+
+
+threading.Thread(target=hostile, daemon=True).start()
+r = run(["convert", TRX, "--to", "clickhouse", "-o", f"http://127.0.0.1:{ls.getsockname()[1]}/?database=evtrace"])
+ls.close()
+raw = [c for c in r.stderr if (ord(c) < 0x20 and c != "\n") or ord(c) == 0x7f]
+check(r.returncode == 3 and not raw and "\\x1b]0;pwned\\x07" in r.stderr and "forged\\n" in r.stderr,
+      f"a server's error text is escaped: exit {r.returncode}, raw control bytes {raw}, {r.stderr.strip()[:160]!r}")
+
+import shutil
+shutil.rmtree(tmp, True)
+if fails:
+    print(f"{len(fails)} check(s) failed", file=sys.stderr)
+    sys.exit(1)
+print("inputs and outputs: as documented")

@@ -1,0 +1,6 @@
+# User events in every output (tests/host/user_exports_check.py): the make-run demo's printf
+# lines, value channel, intervals and state machine in dump, Chrome JSON, Perfetto and SQLite.
+add_test(NAME host/user_events_exports
+  COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/host/user_exports_check.py $<TARGET_FILE:evtrace>
+          $<TARGET_FILE:demo_threadx> ${CMAKE_SOURCE_DIR}/tests/host/data)
+set_tests_properties(host/user_events_exports PROPERTIES LABELS unit TIMEOUT 120)
