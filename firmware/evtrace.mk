@@ -13,6 +13,7 @@ EVTRACE_PORT ?= cortex-m
 EVTRACE_SRC := $(sort $(wildcard $(EVTRACE_DIR)/src/core/*.c) \
                       $(wildcard $(EVTRACE_DIR)/src/formats/*/*_enc.c) \
                       $(wildcard $(EVTRACE_DIR)/src/kernel/*/*.c) \
+                      $(wildcard $(EVTRACE_DIR)/src/transport/*.c) \
                       $(wildcard $(EVTRACE_DIR)/src/ports/$(EVTRACE_PORT)/*.c))
 EVTRACE_CFLAGS := -ffreestanding -fno-tree-loop-distribute-patterns \
                   -I$(EVTRACE_DIR) -I$(EVTRACE_DIR)/include -I$(EVTRACE_DIR)/src \

@@ -51,6 +51,16 @@
 #define EVT_CFG_RKH_RING_SIZE 1024u
 #endif
 
+/* RTT transport (include/evtrace/rtt.h): bytes of the up buffer a debug probe or GDB server
+ * reads, and what a write does when the host has not made room: 0 drop it whole and count it
+ * (never blocks), 1 write what fits and count the rest, 2 wait for the host (never in an ISR). */
+#ifndef EVT_CFG_RTT_BUFFER_SIZE
+#define EVT_CFG_RTT_BUFFER_SIZE 1024u
+#endif
+#ifndef EVT_CFG_RTT_MODE
+#define EVT_CFG_RTT_MODE 0u
+#endif
+
 /* Number of CPUs the hooks keep state for (current thread, ISR depth). */
 #ifndef EVT_CFG_HOOKS_CPUS
 #define EVT_CFG_HOOKS_CPUS 1
@@ -64,6 +74,12 @@
 #endif
 #if EVT_CFG_TXTB_BUFFER_SIZE < 48u + 48u * EVT_CFG_TXTB_REGISTRY_ENTRIES + 32u * 8u
 #error "EVT_CFG_TXTB_BUFFER_SIZE holds fewer than 8 events after the header and registry"
+#endif
+#if EVT_CFG_RTT_BUFFER_SIZE < 16u
+#error "EVT_CFG_RTT_BUFFER_SIZE must be at least 16 bytes"
+#endif
+#if EVT_CFG_RTT_MODE > 2u
+#error "EVT_CFG_RTT_MODE must be 0 (skip), 1 (trim) or 2 (block)"
 #endif
 #if EVT_CFG_RKH_RING_SIZE < 64u || EVT_CFG_RKH_RING_SIZE > 65535u
 #error "EVT_CFG_RKH_RING_SIZE must be 64..65535 bytes"

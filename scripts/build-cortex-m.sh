@@ -37,7 +37,7 @@ CFLAGS=(-mcpu=cortex-m4 -mthumb -Os -ffreestanding -nostdlib -std=c99 -fno-tree-
 
 shopt -s nullglob
 cd "$ROOT"
-REC_SRC=(src/core/*.c src/formats/*/*_enc.c src/kernel/*/*.c src/ports/cortex-m/*.c)
+REC_SRC=(src/core/*.c src/formats/*/*_enc.c src/kernel/*/*.c src/transport/*.c src/ports/cortex-m/*.c)
 shopt -u nullglob
 HARNESS_SRC=(tests/ports/cortex-m/cm_startup.c tests/ports/cortex-m/cm_semihost.c tests/ports/cortex-m/cm_main.c)
 if [ ${#REC_SRC[@]} -eq 0 ]; then
@@ -102,6 +102,15 @@ format_size "core + TXTB + hooks + uT-Kernel adapter" "$(o src/formats/threadx/t
 format_size "core + RKH (evt_rkh_*)" "$(o src/formats/rkh/rkh_enc.o)"
 format_size "core + ETW (evt_etw_*)" "$(o src/formats/etw/etw_enc.o)"
 format_size "core + XRay (evt_xray_*)" "$(o src/formats/xray/xray_enc.o)"
+# The RTT up-buffer transport alone (include/evtrace/rtt.h): it uses no core object. Bound: 500 B.
+RTT_TEXT="$("$SIZE" "$(o src/transport/rtt.o)" | awk 'NR == 2 {print $1}')"
+printf '%-40s text %6d\n' "RTT transport alone (evt_rtt_*)" "$RTT_TEXT"
+RTT_TEXT_MAX=500
+if [ "$RTT_TEXT" -gt "$RTT_TEXT_MAX" ]; then
+    echo "build-cortex-m: the RTT transport is $RTT_TEXT B of text, more than $RTT_TEXT_MAX B" >&2
+    exit 1
+fi
+format_size "core + RKH + RTT transport" "$(o src/formats/rkh/rkh_enc.o)" "$(o src/transport/rtt.o)"
 # Kept for scripts that read it: the TXTB line in its old form.
 format_size "TXTB recorder (core + TXTB encoder + port)" "$(o src/formats/threadx/txtb_enc.o)"
 

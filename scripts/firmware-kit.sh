@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Assemble the evtrace firmware kit (the recorder as a source drop) from the real sources, so the
 # kit cannot drift from them: OUT/evtrace/ gets the recorder sources (src/core, every format's
-# *_enc.c, src/kernel), the target ports (cortex-m unless EVT_KIT_PORTS names others), exactly
+# *_enc.c, src/kernel, the transports of src/transport), the target ports (cortex-m unless EVT_KIT_PORTS names others), exactly
 # the headers these include (found by the preprocessor, not listed by hand), the kit files of
 # firmware/ (evtrace_config.h, evtrace.mk) and a MANIFEST with the source revision.
 # `make firmware-kit` runs it into build/firmware-kit.
@@ -17,7 +17,7 @@ command -v "$CC" >/dev/null || { echo "firmware-kit: '$CC' not found" >&2; exit 
 
 cd "$ROOT"
 shopt -s nullglob
-SRC=(src/core/*.c src/formats/*/*_enc.c src/kernel/*/*.c)
+SRC=(src/core/*.c src/formats/*/*_enc.c src/kernel/*/*.c src/transport/*.c)
 shopt -u nullglob
 # Target ports only (the posix port carries hosted runtimes): EVT_KIT_PORTS="cortex-m other".
 PORTS=()

@@ -49,7 +49,15 @@ uint32_t board_timestamp(void)
             ms++;
         }
     } while (seen != g_ms);
-    return ms * (RELOAD + 1u) + (RELOAD - v);
+    /* Never backwards: QEMU's SysTick, while a debugger halts and resumes it (RTT read through
+     * the gdbstub), can show a counter value that does not match the tick count for a moment
+     * (a reading up to one period ahead). The recorder reads the time inside its critical
+     * section, so `last` is not raced. */
+    static uint32_t last;
+    uint32_t t = ms * (RELOAD + 1u) + (RELOAD - v);
+    if ((int32_t)(t - last) < 0 && last - t <= RELOAD + 1u) t = last;
+    last = t;
+    return t;
 }
 
 void board_systick_handler(void);

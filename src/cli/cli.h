@@ -14,13 +14,15 @@ enum {
     OPT_OUTPUT = 1u << 1, /* -o OUT */
     OPT_TO     = 1u << 2, /* --to KIND */
     OPT_QUIET  = 1u << 3, /* -q / --quiet */
-    OPT_FOLLOW = 1u << 4, /* --follow, --listen [HOST:]PORT, --serial DEV, --baud N, --idle-exit SECONDS */
+    OPT_FOLLOW = 1u << 4, /* --follow, --listen [HOST:]PORT, --serial DEV, --baud N, --idle-exit SECONDS,
+                             --connect HOST:PORT, --gdb HOST:PORT, --rtt [ADDR], --elf FILE */
     OPT_CH_LOAD = 1u << 5, /* --trace-id ID (one per FILE), --label KEY=VALUE (repeatable): ClickHouse export */
     OPT_CH_SCHEMA = 1u << 6, /* --cluster NAME, --database DB: ClickHouse DDL */
     OPT_NO_FILE = 1u << 7, /* the command takes no FILE (only its extra arguments) */
     OPT_WINDOW = 1u << 8,  /* --window DUR: load window of the analyses (host/analyses/analyses.h) */
     OPT_TIMEOUT = 1u << 9, /* --timeout SECONDS: query's SQL deadline; --to clickhouse's overall deadline */
     OPT_QUERY = 1u << 10,  /* --max-rows N */
+    OPT_LIVE = 1u << 11,   /* --port N, --bind ADDR, --view-bytes N: the live view's server (evtrace live) */
     OPT_ANY = 1u << 31     /* options.def only: every command, even one that reads no trace */
 };
 
@@ -40,6 +42,13 @@ typedef struct cli_args {
     const char *listen;     /* --listen [HOST:]PORT: accept one TCP connection (HOST default 127.0.0.1) */
     const char *serial;     /* --serial DEV: read a serial device (raw mode) as a stream */
     unsigned baud;          /* --baud N: its speed (0: leave as is) */
+    const char *connect;    /* --connect HOST:PORT: read a TCP stream (a probe's RTT server) */
+    const char *gdb;        /* --gdb HOST:PORT: read RTT through a GDB server (with --rtt) */
+    const char *rtt;        /* --rtt [ADDR | ADDR:LEN]: the RTT control block ("" = search) */
+    const char *elf;        /* --elf FILE: the firmware, for its _SEGGER_RTT symbol */
+    unsigned port;          /* --port N: the live view's HTTP port (0: chosen) */
+    const char *bind;       /* --bind ADDR: its address (default 127.0.0.1) */
+    uint64_t view_bytes;    /* --view-bytes N: newest bytes the live page shows (0: default) */
     unsigned idle_exit_ms;  /* --idle-exit SECONDS: on a stream, stop after that long idle */
     uint64_t clock_hz;      /* --clock-hz HZ: the trace's tick rate, overriding the format's (0: none) */
     int kernel;             /* --kernel NAME: EVT_HOOK_KERNEL_* + 1 of the profile to decode with (0: the trace's) */
@@ -113,6 +122,9 @@ void cli_print_options(const cli_command *c, FILE *o);
 evt_reader *cli_open(const cli_args *a, int *code);
 /* Exit code after reading: EXIT_DATA if the data had errors or the read failed part-way. */
 int cli_finish(evt_reader *r, evt_status last);
+/* --connect / --gdb: open the remote stream into *src (cli_remote.c); EVT_OK or an error with
+ * err filled. */
+evt_status cli_open_remote(const cli_args *a, evt_source *src, char *err, size_t errlen);
 /* Print an error for the command: "evtrace CMD: message", terminal-safe (host/safe_text.h:
  * control bytes and invalid UTF-8 from file names, traces or servers shown as \x1b, \n, ...). */
 void cli_err(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -53,7 +53,7 @@ const char *cli_safe(const char *s)
 
 int cli_is_live(const cli_args *a)
 {
-    return a->follow || a->listen || a->serial || (a->file && strcmp(a->file, "-") == 0);
+    return a->follow || a->listen || a->serial || a->connect || a->gdb || (a->file && strcmp(a->file, "-") == 0);
 }
 
 const char *cli_signal_name(int sig)
@@ -99,7 +99,14 @@ static evt_reader *open_stream(const cli_args *a, int *code)
     char err[512];
     evt_source src;
     evt_status st;
-    if (a->listen || a->serial) {
+    if (a->connect || a->gdb) {
+        st = cli_open_remote(a, &src, err, sizeof err);
+        if (st != EVT_OK) {
+            cli_err(a->cmd, "%s: %s", a->file, err);
+            *code = st == EVT_ERR_USAGE ? EXIT_USAGE : EXIT_INPUT;
+            return NULL;
+        }
+    } else if (a->listen || a->serial) {
         st = a->listen ? evt_source_listen(&src, a->listen, a->idle_exit_ms, announce_listen, (void *)a, err, sizeof err)
                        : evt_source_open_serial(&src, a->serial, a->baud, a->idle_exit_ms, err, sizeof err);
         if (st != EVT_OK) {

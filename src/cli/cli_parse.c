@@ -31,7 +31,8 @@ enum {
 typedef struct cli_opt {
     const char *name; /* long name, without "--" */
     int id;           /* ID_*; a printable letter is also the short option */
-    const char *arg;  /* placeholder of its value for --help, or NULL: a flag */
+    const char *arg;  /* placeholder of its value for --help, or NULL: a flag; wholly in brackets
+                         ("[ADDR]"): the value is optional */
     unsigned need;    /* OPT_* bit of the commands that accept it; 0: every command */
     const char *help;
 } cli_opt;
@@ -51,6 +52,8 @@ static int accepts_(const cli_command *c, const cli_opt *o)
     if (o->need == 0) return !(c->opts & OPT_NO_FILE);
     return (c->opts & o->need) != 0;
 }
+/* A placeholder wholly in brackets ("[ADDR]", not "[HOST:]PORT"): the value is optional (--opt=VALUE). */
+static int optional_(const cli_opt *o) { size_t n = strlen(o->arg); return o->arg[0] == '[' && o->arg[n - 1] == ']'; }
 
 /* The i-th reader-declared option (registry order), or NULL past the end. */
 static const evt_reader_option *reader_opt_(size_t i)
@@ -147,6 +150,24 @@ static int apply_(const cli_command *c, int id, const char *val, cli_args *a)
     case ID_FOLLOW: a->follow = 1; break;
     case ID_LISTEN: a->listen = val; a->follow = 1; break;
     case ID_SERIAL: a->serial = val; a->follow = 1; break;
+    case ID_CONNECT: a->connect = val; a->follow = 1; break;
+    case ID_GDB: a->gdb = val; a->follow = 1; break;
+    case ID_RTT: a->rtt = val ? val : ""; break;
+    case ID_ELF: a->elf = val; break;
+    case ID_BIND: a->bind = val; break;
+    case ID_PORT:
+    case ID_VIEW_BYTES: {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(val, &end, 0);
+        if (id == ID_PORT && (!*val || *end || errno || val[0] == '-' || v > 65535))
+            return value_error_(c, "port", "a port number 0..65535", val);
+        if (id == ID_VIEW_BYTES && (!*val || *end || errno || val[0] == '-' || v < 8192 || v > (1ull << 32)))
+            return value_error_(c, "view-bytes", "a byte count from 8192 to 4294967296", val);
+        if (id == ID_PORT) a->port = (unsigned)v;
+        else a->view_bytes = v;
+        break;
+    }
     case ID_BAUD: {
         char *end;
         unsigned long b = strtoul(val, &end, 10);
@@ -291,7 +312,8 @@ int cli_parse(const cli_command *c, int argc, char **argv, cli_args *a)
     for (size_t i = 0; i < NOPTS; i++) {
         const cli_opt *op = &k_opts[i];
         if (!accepts_(c, op)) continue;
-        lo[n++] = (struct option){op->name, op->arg ? required_argument : no_argument, NULL, op->id};
+        lo[n++] = (struct option){op->name, !op->arg ? no_argument : optional_(op) ? optional_argument : required_argument,
+                                  NULL, op->id};
         if (op->id < 256) {
             shorts[ns++] = (char)op->id;
             if (op->arg) shorts[ns++] = ':';
@@ -331,6 +353,20 @@ int cli_parse(const cli_command *c, int argc, char **argv, cli_args *a)
 
     if (a->serial && a->listen) { cli_err(c->name, "--serial and --listen exclude each other"); return EXIT_USAGE; }
     if (a->baud && !a->serial) { cli_err(c->name, "--baud needs --serial DEV"); return EXIT_USAGE; }
+    if (!!a->listen + !!a->serial + !!a->connect + !!a->gdb > 1) {
+        cli_err(c->name, "--listen, --serial, --connect and --gdb exclude each other");
+        return EXIT_USAGE;
+    }
+    /* --rtt ADDR written with a space: getopt leaves ADDR as the first positional */
+    if (a->rtt && !a->rtt[0] && a->gdb && a->file && (a->file[0] >= '0' && a->file[0] <= '9')) {
+        a->rtt = a->file;
+        a->file = a->nextra ? a->extra[0] : NULL;
+        if (a->nextra) memmove(a->extra, a->extra + 1, (size_t)--a->nextra * sizeof a->extra[0]);
+    }
+    if ((a->rtt || a->elf) && !a->gdb) { cli_err(c->name, "--rtt and --elf go with --gdb HOST:PORT"); return EXIT_USAGE; }
+    if (a->gdb && !a->rtt) { cli_err(c->name, "--gdb needs --rtt [ADDR] (the trace comes from the RTT up buffer)"); return EXIT_USAGE; }
+    if (!a->file && a->connect) a->file = a->connect;
+    if (!a->file && a->gdb) a->file = a->gdb;
     if (!a->file && a->listen) a->file = a->listen;
     if (!a->file && a->serial) a->file = a->serial;
     if (c->opts & OPT_NO_FILE) { /* every positional is an extra argument */

@@ -1,0 +1,15 @@
+# libmicrohttpd for `evtrace live` (Debian: libmicrohttpd-dev): the local HTTP server of the live
+# view (src/host/live/). Found with pkg-config (imported target PkgConfig::MHD). The live session is
+# its own static library, linked into the command only: the installed host library does not
+# depend on libmicrohttpd. Its page script (src/host/live/live.js) is embedded as a C string.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(MHD REQUIRED IMPORTED_TARGET libmicrohttpd)
+file(GLOB EVT_LIVE_SRC CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/host/live/*.c)
+set(EVT_LIVE_JS_C ${CMAKE_BINARY_DIR}/gen/live_js.c)
+add_custom_command(OUTPUT ${EVT_LIVE_JS_C}
+  COMMAND ${CMAKE_COMMAND} -DIN=${CMAKE_SOURCE_DIR}/src/host/live/live.js -DOUT=${EVT_LIVE_JS_C}
+          -DNAME=evt_live_js -P ${CMAKE_SOURCE_DIR}/cmake/embed_file.cmake
+  DEPENDS ${CMAKE_SOURCE_DIR}/src/host/live/live.js ${CMAKE_SOURCE_DIR}/cmake/embed_file.cmake)
+add_library(evtrace_live STATIC ${EVT_LIVE_SRC} ${EVT_LIVE_JS_C})
+target_include_directories(evtrace_live PRIVATE ${CMAKE_SOURCE_DIR}/src/host)
+target_link_libraries(evtrace_live PUBLIC evtrace_host PRIVATE PkgConfig::MHD)

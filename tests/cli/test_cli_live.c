@@ -1,0 +1,64 @@
+/* The options of the live inputs and of `evtrace live` (cli_parse): --connect, --gdb with --rtt
+ * (no value, --rtt=ADDR, and --rtt ADDR with a space, which getopt leaves as a positional),
+ * --elf, --port, --bind, --view-bytes; the inputs exclude each other; --gdb needs --rtt; --rtt and
+ * --elf need --gdb; bad numbers are usage errors; dump accepts the remote inputs too. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "evt_cli_args.h"
+
+#define PARSE EVT_PARSE
+
+static void test_gdb_rtt(void **st)
+{
+    (void)st;
+    cli_args a;
+    assert_int_equal(PARSE(&a, "live", "--gdb", "127.0.0.1:1234", "--rtt", "-o", "t.bin"), 0);
+    assert_string_equal(a.gdb, "127.0.0.1:1234");
+    assert_string_equal(a.rtt, "");
+    assert_string_equal(a.file, "127.0.0.1:1234");
+    assert_string_equal(a.out, "t.bin");
+    assert_int_equal(PARSE(&a, "live", "--gdb", "h:1", "--rtt", "0x20000400"), 0);
+    assert_string_equal(a.rtt, "0x20000400");
+    assert_string_equal(a.file, "h:1");
+    assert_int_equal(PARSE(&a, "live", "--gdb", "h:1", "--rtt=0x20000000:0x8000", "--elf", "fw.elf"), 0);
+    assert_string_equal(a.rtt, "0x20000000:0x8000");
+    assert_string_equal(a.elf, "fw.elf");
+    assert_int_equal(PARSE(&a, "dump", "--json", "--gdb", "h:1", "--rtt"), 0);
+    assert_int_equal(a.follow, 1);
+    assert_int_equal(PARSE(&a, "live", "--gdb", "h:1"), EXIT_USAGE);          /* no --rtt */
+    assert_int_equal(PARSE(&a, "live", "--connect", "h:1", "--rtt"), EXIT_USAGE);
+    assert_int_equal(PARSE(&a, "live", "--elf", "fw.elf", "x.bin"), EXIT_USAGE);
+}
+
+static void test_connect_and_server(void **st)
+{
+    (void)st;
+    cli_args a;
+    assert_int_equal(PARSE(&a, "live", "--connect", "localhost:19021", "--port", "8080", "--bind", "0.0.0.0",
+                           "--view-bytes", "0x200000"), 0);
+    assert_string_equal(a.connect, "localhost:19021");
+    assert_string_equal(a.file, "localhost:19021");
+    assert_int_equal(a.port, 8080);
+    assert_string_equal(a.bind, "0.0.0.0");
+    assert_int_equal(a.view_bytes, 0x200000);
+    assert_int_equal(PARSE(&a, "convert", "--connect", "h:2", "-o", "x.json"), 0);
+    assert_int_equal(PARSE(&a, "live", "--connect", "h:1", "--listen", "4000"), EXIT_USAGE);
+    assert_int_equal(PARSE(&a, "live", "--connect", "h:1", "--gdb", "h:2", "--rtt"), EXIT_USAGE);
+    assert_int_equal(PARSE(&a, "live", "--connect", "h:1", "--port", "70000"), EXIT_USAGE);
+    assert_int_equal(PARSE(&a, "live", "--connect", "h:1", "--view-bytes", "100"), EXIT_USAGE);
+    assert_int_equal(PARSE(&a, "dump", "--port", "80", "x.bin"), EXIT_USAGE); /* a live-only option */
+    assert_int_equal(PARSE(&a, "live"), EXIT_USAGE);                           /* no input */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gdb_rtt),
+        cmocka_unit_test(test_connect_and_server),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
