@@ -32,10 +32,10 @@ build-tests: deps
 	cmake -S . -B $(BUILD)/normal $(GEN) $(CMAKE_COMMON) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEVT_TESTS=ON >/dev/null
 	cmake --build $(BUILD)/normal -j $(JOBS)
 
-# Ends with the HTML report of the ThreadX demo (its timer counts microseconds: --clock-hz 1000000).
+# Ends with the HTML report of the ThreadX demo (its trace carries its microsecond clock rate).
 run: build
 	bash examples/run-demo.sh $(BUILD)/normal
-	@out="$${EVT_DEMO_OUT:-out}"; $(BUILD)/normal/evtrace report -q --force --clock-hz 1000000 "$$out/demo.trx" \
+	@out="$${EVT_DEMO_OUT:-out}"; $(BUILD)/normal/evtrace report -q --force "$$out/demo.trx" \
 	  -o "$$out/demo-report.html" && \
 	  echo "Open file://$$(cd "$$out" && pwd)/demo-report.html in a web browser: the interactive report of the ThreadX demo (no network needed)."
 

@@ -126,6 +126,10 @@ void evt_tx_trace_interrupt_control(uint32_t new_posture);
  * (use evt_tx_trace_thread_register for a thread's priority). */
 void evt_tx_trace_object_register(uint8_t type, const void *object, const char *name,
                                   uint32_t param1, uint32_t param2);
+/* Record the rate of the buffer's timestamps in Hz (0 records nothing) as one registry entry, so
+ * that evtrace's reader shows real time without --clock-hz (TXTB's header has no field for it).
+ * Call once after enabling; a later call with another rate replaces it. */
+void evt_tx_trace_clock_register(uint64_t hz);
 /* Register a thread (type 1) with its priority (reserved bytes 0x80 | prio >> 8, prio & 0xFF). */
 void evt_tx_trace_thread_register(const void *thread, const char *name, uint32_t stack_start,
                                   uint32_t stack_size, uint32_t priority);

@@ -99,9 +99,7 @@ void evt_txtb_hook_kernel_info(uint32_t kernel, uint32_t version)
 
 void evt_txtb_hooks_clock(uint64_t hz)
 {
-    if (hz)
-        evt_tx_trace_object_register(TXTB_OBJ_EVTRACE_HOOKS, (const void *)(uintptr_t)TXTB_HOOKS_CLOCK_MAGIC, "clock_hz",
-                                     (uint32_t)hz, (uint32_t)(hz >> 32));
+    evt_tx_trace_clock_register(hz);
 }
 
 void evt_txtb_hook_thread_in(uintptr_t thread, uint32_t prio)
