@@ -119,10 +119,13 @@ static int parse_when_(const char *s, int *kind, uint64_t *v)
     double x = strtod(s, &end);
     if (errno || end == s || !(x >= 0)) return 0;
     static const struct { const char *unit; double ns; } k_units[] = {{"s", 1e9}, {"ms", 1e6}, {"us", 1e3}, {"ns", 1}};
-    if (!*end) { /* ticks: a whole number */
-        if (x != (double)(uint64_t)x || x >= 1.8e19) return 0;
+    if (!*end) { /* ticks: decimal digits only, read exactly (no double: 2^64-1 fits, 1e5 does not) */
+        char *tend;
+        errno = 0;
+        unsigned long long n = strtoull(s, &tend, 10);
+        if (*tend || errno) return 0;
         *kind = EVT_RANGE_TICKS;
-        *v = strtoull(s, NULL, 10);
+        *v = n;
         return 1;
     }
     for (size_t i = 0; i < sizeof k_units / sizeof k_units[0]; i++)

@@ -102,6 +102,14 @@ static void usage_errors(void **st)
     assert_int_equal(PARSE(&a, "dump", "--format", "nope", "t"), CLI_PARSE_BAD_FORMAT);
     assert_int_equal(PARSE(&a, "dump", "t", "--help"), CLI_PARSE_HELP);
     assert_int_equal(PARSE(&a, "convert", "-h"), CLI_PARSE_HELP);
+    /* --begin/--end past 2^64 are refused, not cast (a fuzz finding: UB in the tick check) */
+    assert_int_equal(PARSE(&a, "dump", "--begin=99999999999999999999999", "t"), EXIT_USAGE);
+    assert_int_equal(PARSE(&a, "dump", "--end=1e300", "t"), EXIT_USAGE);
+    assert_int_equal(PARSE(&a, "dump", "--end=inf", "t"), EXIT_USAGE);
+    assert_int_equal(PARSE(&a, "dump", "--begin=18446744073709551615", "t"), 0);
+    assert_true(a.range.begin == UINT64_MAX && a.range.begin_kind == EVT_RANGE_TICKS);
+    assert_int_equal(PARSE(&a, "dump", "--begin=18446744073709551616", "t"), EXIT_USAGE);
+    assert_int_equal(PARSE(&a, "dump", "--begin=1e5", "t"), EXIT_USAGE); /* ticks are whole digits */
     /* after errors, a good line parses again */
     assert_int_equal(PARSE(&a, "info", "--json", "t"), 0);
     assert_string_equal(a.file, "t");
