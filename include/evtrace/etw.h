@@ -254,6 +254,20 @@ static inline int evt_etw_event_enabled_inline(const evt_etw_provider *p, uint8_
     if (!b || (lvl && level > lvl)) return 0;
     return keyword == 0 || ((keyword & p->match_any) != 0 && (keyword & p->match_all) == p->match_all);
 }
+#ifndef EVT_ETW_CALLSITE_GATHER
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
+    UINTPTR_MAX > 0xFFFFFFFFu
+#define EVT_ETW_CALLSITE_GATHER 1
+#else
+#define EVT_ETW_CALLSITE_GATHER 0
+#endif
+#endif
+#define EVT_ETW_GATHER_MAX 24u
+#if EVT_ETW_CALLSITE_GATHER
+#define EVT_ETW_ALWAYS_INLINE_ __attribute__((always_inline)) /* the plan's constants must reach the call */
+#else
+#define EVT_ETW_ALWAYS_INLINE_
+#endif
 /* TraceEvent's parameter checks at the call site: a call they accept goes straight to
  * evt_etw_commit_ with its payload length; anything unusual (gate closed, NULL, GUID pointer, bad
  * sizes) takes the out-of-line evt_etw_trace_event, which returns the exact error. Same results as
@@ -268,7 +282,7 @@ uint32_t evt_etw_commit_(evt_etw_provider *p, const evt_etw_trace_header *hdr, c
 #pragma GCC diagnostic ignored "-Warray-bounds" /* GCC judges it for flat payloads too */
 #endif
 /* 1 with *len = payload bytes if hdr/payload need none of TraceEvent's error paths. */
-static inline int evt_etw_check_(const evt_etw_trace_header *hdr, const void *payload, uint32_t *len)
+static inline EVT_ETW_ALWAYS_INLINE_ int evt_etw_check_(const evt_etw_trace_header *hdr, const void *payload, uint32_t *len)
 {
     uint32_t f = hdr->flags, extra = (uint32_t)hdr->size - ETW_TRACE_HEADER_SIZE;
     int ok = hdr->size >= ETW_TRACE_HEADER_SIZE &&
@@ -300,26 +314,125 @@ static inline uint32_t evt_etw_checked_(evt_etw_provider *p, const evt_etw_trace
 #else
 #define EVT_ETW_CONST_HDR_(hdr) 0
 #endif
-static inline uint32_t evt_etw_trace_event_inline_(evt_etw_provider *p, const evt_etw_trace_header *hdr, const void *payload)
+/* Call-site gather (EVT_ETW_CALLSITE_GATHER; default 1 with GCC/clang on 64-bit little-endian
+ * hosts): in the constant-header path, when the payload is flat or up to 4 MOF fields whose
+ * lengths the compiler sees (1, 2, 4 or 8 bytes each), and at most EVT_ETW_GATHER_MAX (24) bytes,
+ * the call site loads the pieces and composes the record's payload words in registers (shifts and
+ * ors of constants), zero-padded to the record's 8-byte alignment, and passes them by value
+ * (evt_etw_commit_w_): the recorder stores whole words, no per-field loop, no loads of the
+ * caller's bytes (no store-forwarding stall on values just stored). The plan (pointers, constant
+ * lengths) is taken before the gate's atomic load, while the compiler still sees the caller's
+ * stores; the loads run after it, so a filtered call pays for none. */
+#define EVT_ETW_WORDS_ 0x80000000u /* (in the length passed inside the recorder: payload as words) */
+/* A checked record (hdr's guid, payload_len <= EVT_ETW_GATHER_MAX) with its payload as 3
+ * little-endian words, zero beyond payload_len. Same results as TraceEvent. */
+uint32_t evt_etw_commit_w_(evt_etw_provider *p, const evt_etw_trace_header *hdr, uint32_t payload_len, uint64_t w0,
+                           uint64_t w1, uint64_t w2);
+typedef struct evt_etw_gather_plan_ {
+    int on;               /* gather at the call site */
+    uint32_t len;         /* payload bytes */
+    const void *p[4];     /* pieces (flat: one) */
+    uint32_t n[4];        /* their lengths (compile-time constants when on) */
+} evt_etw_gather_plan_;
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push /* as evt_etw_check_: the MOF fields are judged for flat payloads too */
+#pragma GCC diagnostic ignored "-Warray-bounds"
+#endif
+#define EVT_ETW_SCALAR_(n) ((n) == 1u || (n) == 2u || (n) == 4u || (n) == 8u)
+#define EVT_ETW_CONST_SCALAR_(n) (__builtin_constant_p(n) && EVT_ETW_SCALAR_(n))
+/* The plan of a checked record (ok) in the constant-header path; .on is a compile-time constant
+ * (each field tested by name: a loop would be unrolled only after __builtin_constant_p is decided). */
+static inline EVT_ETW_ALWAYS_INLINE_ evt_etw_gather_plan_ evt_etw_plan_(const evt_etw_trace_header *hdr, const void *payload, uint32_t len, int ok)
+{
+    evt_etw_gather_plan_ g = {0, len, {0, 0, 0, 0}, {0, 0, 0, 0}};
+#if EVT_ETW_CALLSITE_GATHER
+    const evt_etw_mof_field *m = (const evt_etw_mof_field *)payload;
+    uint32_t k = ((uint32_t)hdr->size - ETW_TRACE_HEADER_SIZE) / ETW_MOF_FIELD_SIZE;
+    if (!ok || len > EVT_ETW_GATHER_MAX) return g;
+    if (!(hdr->flags & ETW_WNODE_FLAG_USE_MOF_PTR)) { /* len = Size - 48: a constant here */
+        if (len > 16u || (len & 7u)) {
+            if (!EVT_ETW_SCALAR_(len) && len != 0u) return g;
+        }
+        g.on = 1; /* 0, 1, 2, 4, 8 or 16 bytes: one or two word loads */
+        if (len == 16u) g.p[0] = payload, g.n[0] = 8u, g.p[1] = (const uint8_t *)payload + 8, g.n[1] = 8u;
+        else if (len) g.p[0] = payload, g.n[0] = len;
+        return g;
+    }
+    if (k > 4u || (k > 0u && !EVT_ETW_CONST_SCALAR_(m[0].length)) || (k > 1u && !EVT_ETW_CONST_SCALAR_(m[1].length)) ||
+        (k > 2u && !EVT_ETW_CONST_SCALAR_(m[2].length)) || (k > 3u && !EVT_ETW_CONST_SCALAR_(m[3].length)))
+        return g;
+    if (k > 0u) g.p[0] = m[0].data, g.n[0] = m[0].length;
+    if (k > 1u) g.p[1] = m[1].data, g.n[1] = m[1].length;
+    if (k > 2u) g.p[2] = m[2].data, g.n[2] = m[2].length;
+    if (k > 3u) g.p[3] = m[3].data, g.n[3] = m[3].length;
+    g.on = 1;
+#else
+    (void)hdr;
+    (void)payload;
+    (void)ok;
+#endif
+    return g;
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+#if EVT_ETW_CALLSITE_GATHER
+/* Piece i (n = 1, 2, 4 or 8 bytes, a constant) or'ed into the words at byte offset o (a constant). */
+#define EVT_ETW_PIECE_(w, o, g, i)                                                                 \
+    do {                                                                                           \
+        uint64_t evt_v_ = 0;                                                                       \
+        uint32_t evt_n_ = (g).n[i];                                                                \
+        if (evt_n_ == 1u) { uint8_t evt_x_; __builtin_memcpy(&evt_x_, (g).p[i], 1); evt_v_ = evt_x_; }       \
+        else if (evt_n_ == 2u) { uint16_t evt_x_; __builtin_memcpy(&evt_x_, (g).p[i], 2); evt_v_ = evt_x_; } \
+        else if (evt_n_ == 4u) { uint32_t evt_x_; __builtin_memcpy(&evt_x_, (g).p[i], 4); evt_v_ = evt_x_; } \
+        else if (evt_n_ == 8u) __builtin_memcpy(&evt_v_, (g).p[i], 8);                             \
+        if (evt_n_) {                                                                              \
+            uint32_t evt_b_ = 8u * ((o) & 7u);                                                     \
+            w[(o) / 8u] |= evt_v_ << evt_b_;                                                       \
+            if (evt_b_ && evt_b_ + 8u * evt_n_ > 64u) w[(o) / 8u + 1u] |= evt_v_ >> (64u - evt_b_); \
+            (o) += evt_n_;                                                                         \
+        }                                                                                          \
+    } while (0)
+#endif
+/* commit_ of a checked record by its plan: the composed words, or the payload as it is. */
+static inline EVT_ETW_ALWAYS_INLINE_ uint32_t evt_etw_commit_plan_(evt_etw_provider *p, const evt_etw_trace_header *hdr, const void *payload,
+                                            evt_etw_gather_plan_ g)
+{
+#if EVT_ETW_CALLSITE_GATHER
+    if (g.on) {
+        uint64_t w[4] = {0, 0, 0, 0};
+        uint32_t o = 0;
+        EVT_ETW_PIECE_(w, o, g, 0);
+        EVT_ETW_PIECE_(w, o, g, 1);
+        EVT_ETW_PIECE_(w, o, g, 2);
+        EVT_ETW_PIECE_(w, o, g, 3);
+        return evt_etw_commit_w_(p, hdr, g.len, w[0], w[1], w[2]);
+    }
+#endif
+    return evt_etw_commit_(p, hdr, payload, g.len);
+}
+static inline EVT_ETW_ALWAYS_INLINE_ uint32_t evt_etw_trace_event_inline_(evt_etw_provider *p, const evt_etw_trace_header *hdr, const void *payload)
 {
     if (p && hdr && EVT_ETW_CONST_HDR_(hdr)) {
         uint32_t len;
         int ok = evt_etw_check_(hdr, payload, &len);
-        if (ok && evt_gate_bits(&p->gate)) return evt_etw_commit_(p, hdr, payload, len);
+        evt_etw_gather_plan_ g = evt_etw_plan_(hdr, payload, len, ok);
+        if (ok && evt_gate_bits(&p->gate)) return evt_etw_commit_plan_(p, hdr, payload, g);
         return (evt_etw_trace_event)(p, hdr, payload);
     }
     if (!p || !hdr || !evt_gate_bits(&p->gate)) return (evt_etw_trace_event)(p, hdr, payload);
     return evt_etw_checked_(p, hdr, payload);
 }
-static inline uint32_t evt_etw_write_gated_(evt_etw_provider *p, uint64_t keyword, const evt_etw_trace_header *hdr,
+static inline EVT_ETW_ALWAYS_INLINE_ uint32_t evt_etw_write_gated_(evt_etw_provider *p, uint64_t keyword, const evt_etw_trace_header *hdr,
                                             const void *payload)
 {
     if (!p || !hdr) return (evt_etw_trace_event)(p, hdr, payload); /* folded away for &provider, &header */
     if (EVT_ETW_CONST_HDR_(hdr)) {
         uint32_t len;
         int ok = evt_etw_check_(hdr, payload, &len);
+        evt_etw_gather_plan_ g = evt_etw_plan_(hdr, payload, len, ok);
         if (!evt_etw_event_enabled_inline(p, hdr->level, keyword)) return EVT_ETW_SUCCESS;
-        return ok ? evt_etw_commit_(p, hdr, payload, len) : (evt_etw_trace_event)(p, hdr, payload);
+        return ok ? evt_etw_commit_plan_(p, hdr, payload, g) : (evt_etw_trace_event)(p, hdr, payload);
     }
     if (!evt_etw_event_enabled_inline(p, hdr->level, keyword)) return EVT_ETW_SUCCESS;
     return evt_etw_checked_(p, hdr, payload);

@@ -51,6 +51,7 @@
  *    timestamp if behind it (a handler's record may have come in between): a slot's timestamps
  *    never go back in record order. Other clocks are read inside the guard (evt_clock_read). */
 #include "evtrace/etw.h"
+#include <stddef.h>
 
 #include "evtrace/port.h"
 #include "evtrace/recorder.h"
@@ -954,13 +955,21 @@ static ETW_COLD evt_etw_slot *prepare_slow(evt_etw_session *s, evt_etw_slot *sl,
     return sl;
 }
 
+/* The record payload as the fast paths pass it: flat bytes or MOF fields at `ptr` (hdr->flags
+ * says which), or up to EVT_ETW_REG_WORDS_ little-endian words composed at the call site
+ * (EVT_ETW_WORDS_ in the length; zero-padded, so they include the alignment padding). */
+typedef struct etw_payload {
+    uint64_t a0, a1, a2; /* words, or a0 = (uintptr_t) of the payload */
+} etw_payload;
+
 /* The record bytes at r (need = size rounded up to 8 bytes). The 48-byte header goes out as
  * three 16-byte stores composed from the session's precomputed header bits (little-endian bytes
  * on any host; native stores on a little-endian one). */
 static inline void put_record(const evt_etw_session *s, uint8_t *r, uint32_t size, uint32_t need,
-                              const evt_etw_trace_header *hdr, const evt_etw_guid *guid, const void *payload,
-                              uint32_t payload_len, uint32_t tid, uint64_t times, uint64_t ts)
+                              const evt_etw_trace_header *hdr, uint32_t len, uint64_t a0, uint64_t a1, uint64_t a2,
+                              uint32_t tid, uint64_t times, uint64_t ts)
 {
+    const evt_etw_guid *guid = &hdr->guid;
     uint64_t g0, g1;
     __builtin_memcpy(&g0, guid, 8);
     __builtin_memcpy(&g1, (const uint8_t *)guid + 8, 8);
@@ -969,14 +978,24 @@ static inline void put_record(const evt_etw_session *s, uint8_t *r, uint32_t siz
     g1 = 0;
     for (int i = 7; i >= 0; i--) g1 = g1 << 8 | guid->data4[i];
 #endif
-    if (size & 7u) st64(r + need - 8u, 0); /* the alignment padding (need >= 48: inside the record) */
-    /* Three 16-byte stores: [Size..Version, ThreadId ProcessId] [TimeStamp, Guid lo] [Guid hi, times]. */
+    /* Three 16-byte stores: [Size..Version, ThreadId ProcessId] [TimeStamp, Guid lo] [Guid hi, times].
+     * (Type, Level, Version are loaded one by one: the caller has just stored them that way, and a
+     * wider load spanning those stores would wait for them.) */
     st64x2(r + ETW_TH_SIZE, (uint64_t)(size | s->hdr_bits) | (uint64_t)hdr->type << 32 | (uint64_t)hdr->level << 40 |
                                 (uint64_t)hdr->version << 48,
            (uint64_t)tid | (uint64_t)s->pid << 32);
     st64x2(r + ETW_TH_TIMESTAMP, ts, g0);
     st64x2(r + ETW_TH_GUID + 8, g1, times);
     uint8_t *d = r + ETW_TRACE_HEADER_SIZE;
+    if (EVT_LIKELY(len & EVT_ETW_WORDS_)) { /* composed at the call site (at most 3 words) */
+        if (need > ETW_TRACE_HEADER_SIZE) st64(d, a0);
+        if (need > ETW_TRACE_HEADER_SIZE + 8u) st64(d + 8, a1);
+        if (need > ETW_TRACE_HEADER_SIZE + 16u) st64(d + 16, a2);
+        return;
+    }
+    const void *payload = (const void *)(uintptr_t)a0;
+    uint32_t payload_len = len;
+    if (size & 7u) st64(r + need - 8u, 0); /* the alignment padding (need >= 48: inside the record) */
     if (hdr->flags & ETW_WNODE_FLAG_USE_MOF_PTR) {
         const evt_etw_mof_field *mof = (const evt_etw_mof_field *)payload;
         uint32_t nmof = ((uint32_t)hdr->size - ETW_TRACE_HEADER_SIZE) / ETW_MOF_FIELD_SIZE;
@@ -990,15 +1009,22 @@ static inline void put_record(const evt_etw_session *s, uint8_t *r, uint32_t siz
 }
 
 /* THREAD_OWNED record (see the invariants at the top): no lock, plain stores into the calling
- * thread's own slot; the session only when pt_flags is set or the buffer is full. */
-static inline uint32_t record_owned(evt_etw_session *s, const evt_etw_trace_header *hdr, const evt_etw_guid *guid,
-                                    const void *payload, uint32_t payload_len, uint32_t size, uint32_t need,
-                                    uint32_t tid, uint64_t times)
+ * thread's own slot; the session only when pt_flags is set or the buffer is full. One straight
+ * function (its own: the locked path's registers and stack frame stay out of it); the rare cases
+ * (too big, no slot yet, nested, slow path) leave it through cold calls. */
+static ETW_NOINLINE uint32_t record_owned(evt_etw_session *s, const evt_etw_trace_header *hdr, uint32_t len,
+                                          uint64_t a0, uint64_t a1, uint64_t a2)
 {
-    /* With the port's 64-bit counter the time is read first (its latency overlaps the rest) and
-     * clamped in record order below; otherwise the session clock is read inside the guard. */
+    /* The thread id first (a call: only the arguments live across it). Then, with the port's
+     * 64-bit counter, the time (its latency overlaps the rest), clamped in record order below;
+     * otherwise the session clock is read inside the guard. */
+    uint32_t tid = s->cfg.thread_id ? s->cfg.thread_id() : (uint32_t)evt_port_context_id();
     int early = s->owned_early && !(hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP);
     uint64_t t0 = early ? evt_port_timestamp() : 0u;
+    uint32_t size = ETW_TRACE_HEADER_SIZE + (len & ~EVT_ETW_WORDS_);
+    if (EVT_UNLIKELY(size > s->size_limit)) /* too big: dropped, counted, carried by the next loss record */
+        return drop_unless_stopped(s, EVT_ETW_ERROR_MORE_DATA);
+    uint32_t need = align8(size);
     uint32_t key = tid + 1u;
     evt_etw_slot *sl = &s->slots[home_slot(s, key)];
     if (EVT_UNLIKELY(EVT_LOAD_RLX(&sl->tkey) != key) && !(sl = claim_slot(s, key)))
@@ -1007,14 +1033,16 @@ static inline uint32_t record_owned(evt_etw_session *s, const evt_etw_trace_head
         return drop_unless_stopped(s, EVT_ETW_ERROR_NOT_ENOUGH_MEMORY); /* nested in a record of this slot */
     EVT_STORE_RLX(&sl->active, 1u);
     EVT_SIGNAL_FENCE(); /* stop's half of the handshake is its barrier on every thread */
-    int ok;
-    if (EVT_UNLIKELY((EVT_LOAD_RLX(&s->pt_flags) != 0u) | (sl->used + need > s->cfg.buffer_size)) &&
-        (ok = owned_slow(s, sl, tid, need)) <= 0) {
-        if (ok == 0) owned_drop(s); /* while active: stop's wait orders the count before its collection */
-        EVT_STORE_REL(&sl->active, 0u);
-        evt_nest_exit(&sl->nest);
-        return ok == 0 ? EVT_ETW_ERROR_NOT_ENOUGH_MEMORY : EVT_ETW_ERROR_INVALID_HANDLE;
+    if (EVT_UNLIKELY((EVT_LOAD_RLX(&s->pt_flags) != 0u) | (sl->used + need > s->cfg.buffer_size))) {
+        int ok = owned_slow(s, sl, tid, need);
+        if (ok <= 0) {
+            if (ok == 0) owned_drop(s); /* while active: stop's wait orders the count before its collection */
+            EVT_STORE_REL(&sl->active, 0u);
+            evt_nest_exit(&sl->nest);
+            return ok == 0 ? EVT_ETW_ERROR_NOT_ENOUGH_MEMORY : EVT_ETW_ERROR_INVALID_HANDLE;
+        }
     }
+    uint64_t times = EVT_UNLIKELY(s->cfg.cpu_times != 0) ? cpu_word(s) : 0u; /* KernelTime | UserTime << 32 */
     uint32_t used = sl->used;
     uint64_t ts;
     if (EVT_LIKELY(early)) { /* never behind the slot's last record (a handler's may have come in between) */
@@ -1024,7 +1052,7 @@ static inline uint32_t record_owned(evt_etw_session *s, const evt_etw_trace_head
     } else {
         ts = (hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP) ? hdr->timestamp : evt_clock_read(&sl->clk);
     }
-    put_record(s, sl->buf + used, size, need, hdr, guid, payload, payload_len, tid, times, ts);
+    put_record(s, sl->buf + used, size, need, hdr, len, a0, a1, a2, tid, times, ts);
     sl->used = used + need;
     EVT_STORE_REL(&sl->committed, used + need);
     EVT_STORE_RLX(&sl->written, sl->written + 1u);
@@ -1033,28 +1061,14 @@ static inline uint32_t record_owned(evt_etw_session *s, const evt_etw_trace_head
     return EVT_ETW_SUCCESS;
 }
 
-/* THREAD_OWNED: record_owned with the size check and the ids (its own function: the locked path's
- * registers and stack frame stay out of it). */
-static inline uint32_t record_owned_entry(evt_etw_session *s, const evt_etw_trace_header *hdr, const evt_etw_guid *guid,
-                                          const void *payload, uint32_t payload_len)
+/* Write one validated record: hdr (its guid; USE_GUID_PTR was resolved by the caller) and the
+ * payload (put_record); THREAD_OWNED goes to record_owned. Else, under the session's lock and
+ * guard, one branch decides "slot ready, no loss pending, room left", then put_record. */
+static ETW_NOINLINE uint32_t record(evt_etw_session *s, const evt_etw_trace_header *hdr, uint32_t len, uint64_t a0,
+                                    uint64_t a1, uint64_t a2)
 {
-    uint32_t size = ETW_TRACE_HEADER_SIZE + payload_len;
-    if (EVT_UNLIKELY(size > s->size_limit)) /* too big: dropped, counted, carried by the next loss record */
-        return drop_unless_stopped(s, EVT_ETW_ERROR_MORE_DATA);
-    uint32_t tid = s->cfg.thread_id ? s->cfg.thread_id() : (uint32_t)evt_port_context_id();
-    uint64_t times = EVT_UNLIKELY(s->cfg.cpu_times != 0) ? cpu_word(s) : 0u; /* KernelTime | UserTime << 32 */
-    return record_owned(s, hdr, guid, payload, payload_len, size, align8(size), tid, times);
-}
-
-/* Write one validated record: hdr's guid (or *guid_ptr), payload_len bytes gathered from payload
- * (MOF fields with USE_MOF_PTR, else flat); THREAD_OWNED goes to record_owned_entry. Else, under
- * the session's lock and guard, one branch decides "slot ready, no loss pending, room left", then
- * put_record. */
-static ETW_NOINLINE uint32_t record(evt_etw_session *s, const evt_etw_trace_header *hdr, const evt_etw_guid *guid,
-                              const void *payload, uint32_t payload_len)
-{
-    if (owned_mode(s)) return record_owned_entry(s, hdr, guid, payload, payload_len);
-    uint32_t size = ETW_TRACE_HEADER_SIZE + payload_len;
+    if (owned_mode(s)) return record_owned(s, hdr, len, a0, a1, a2);
+    uint32_t size = ETW_TRACE_HEADER_SIZE + (len & ~EVT_ETW_WORDS_);
     if (EVT_UNLIKELY(size > s->size_limit)) /* too big: dropped, counted, carried by the next loss record */
         return drop_unless_stopped(s, EVT_ETW_ERROR_MORE_DATA);
     uint32_t tid = s->cfg.thread_id ? s->cfg.thread_id() : (uint32_t)evt_port_context_id();
@@ -1075,7 +1089,7 @@ static ETW_NOINLINE uint32_t record(evt_etw_session *s, const evt_etw_trace_head
     }
     uint8_t *r = sl->buf + sl->used;
     uint64_t ts = (hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP) ? hdr->timestamp : evt_clock_read(&s->clk);
-    put_record(s, r, size, need, hdr, guid, payload, payload_len, tid, times, ts);
+    put_record(s, r, size, need, hdr, len, a0, a1, a2, tid, times, ts);
     sl->used += need;
     sl->events++;
     evt_loss_written(&s->loss, 1u);
@@ -1087,8 +1101,15 @@ uint32_t evt_etw_commit_(evt_etw_provider *p, const evt_etw_trace_header *hdr, c
 {
     evt_etw_session *s = (evt_etw_session *)EVT_LOAD_ACQ(&p->session);
     if (EVT_UNLIKELY(!s)) return EVT_ETW_ERROR_INVALID_HANDLE;
-    if (owned_mode(s)) return record_owned_entry(s, hdr, &hdr->guid, payload, payload_len);
-    return record(s, hdr, &hdr->guid, payload, payload_len);
+    return record(s, hdr, payload_len, (uintptr_t)payload, 0u, 0u);
+}
+
+uint32_t evt_etw_commit_w_(evt_etw_provider *p, const evt_etw_trace_header *hdr, uint32_t len, uint64_t w0, uint64_t w1,
+                           uint64_t w2)
+{
+    evt_etw_session *s = (evt_etw_session *)EVT_LOAD_ACQ(&p->session);
+    if (EVT_UNLIKELY(!s)) return EVT_ETW_ERROR_INVALID_HANDLE;
+    return record(s, hdr, len | EVT_ETW_WORDS_, w0, w1, w2);
 }
 
 uint32_t (evt_etw_trace_event)(evt_etw_provider *p, const evt_etw_trace_header *hdr, const void *payload)
@@ -1119,7 +1140,13 @@ uint32_t (evt_etw_trace_event)(evt_etw_provider *p, const evt_etw_trace_header *
         payload_len = extra;
     }
     if (payload_len > ETW_MAX_EVENT_SIZE) payload_len = ETW_MAX_EVENT_SIZE; /* too big either way */
-    return record(s, hdr, guid, payload, payload_len);
+    if (guid != &hdr->guid) { /* USE_GUID_PTR: the record takes the guid from a copy of the header */
+        evt_etw_trace_header h;
+        copy(&h, hdr, (uint32_t)sizeof h);
+        copy(&h.guid, guid, (uint32_t)sizeof h.guid);
+        return record(s, &h, payload_len, (uintptr_t)payload, 0u, 0u);
+    }
+    return record(s, hdr, payload_len, (uintptr_t)payload, 0u, 0u);
 }
 
 uint32_t (evt_etw_write)(evt_etw_provider *p, uint64_t keyword, const evt_etw_trace_header *hdr, const void *payload)
