@@ -24,6 +24,36 @@
 #include "evtrace/etw_defs.h"
 #include "evtrace/recorder.h"
 
+/* Compile-time switches: features a firmware image can leave out (docs/etw.md lists them with
+ * their Cortex-M4 text sizes). Each is 1 (compiled in) unless defined otherwise, the same for the
+ * recorder's objects and every file that includes this header. A feature left out is refused at
+ * run time with EVT_ETW_ERROR_INVALID_PARAMETER (start: its slot mode, circular file mode or
+ * pointer size; TraceEvent: USE_MOF_PTR). */
+#ifndef EVT_ETW_OWNED_SLOTS
+#define EVT_ETW_OWNED_SLOTS 1  /* EVT_ETW_SLOTS_THREAD_OWNED (lock-free per-thread slots) */
+#endif
+#ifndef EVT_ETW_THREAD_SLOTS
+#define EVT_ETW_THREAD_SLOTS 1 /* EVT_ETW_SLOTS_PER_THREAD (a slot per thread id, under the lock) */
+#endif
+#ifndef EVT_ETW_CIRCULAR
+#define EVT_ETW_CIRCULAR 1     /* ETW_FILE_MODE_CIRCULAR */
+#endif
+#ifndef EVT_ETW_MOF
+#define EVT_ETW_MOF 1          /* ETW_WNODE_FLAG_USE_MOF_PTR payloads */
+#endif
+#ifndef EVT_ETW_CPU_TIMES
+#define EVT_ETW_CPU_TIMES 1    /* cfg.cpu_times (KernelTime/UserTime); 0: always 0 */
+#endif
+#ifndef EVT_ETW_CLOCK_HOOKS
+#define EVT_ETW_CLOCK_HOOKS 1  /* cfg.clock and the FILETIME record clock; 0: the port's counter */
+#endif
+#ifndef EVT_ETW_UTF8_NAMES
+#define EVT_ETW_UTF8_NAMES 1   /* UTF-8 logger/file names; 0: ASCII (other bytes U+FFFD) */
+#endif
+#ifndef EVT_ETW_POINTER_SIZE
+#define EVT_ETW_POINTER_SIZE 0 /* 0: cfg.pointer_size 4 or 8 at run time; 4 or 8: that layout only */
+#endif
+
 /* Win32 status codes TraceEvent returns (same values). */
 #define EVT_ETW_SUCCESS                0u
 #define EVT_ETW_ERROR_INVALID_HANDLE   6u    /* provider not enabled by a session */
@@ -36,7 +66,10 @@
                                                 end before the stop returns; stop after it */
 #define EVT_ETW_ERROR_INVALID_FLAGS    1004u /* WNODE_FLAG_TRACED_GUID missing */
 
-#define EVT_ETW_MAX_SLOTS   64u   /* in-memory buffers (per-CPU or per-thread) of one session */
+#ifndef EVT_ETW_MAX_SLOTS
+#define EVT_ETW_MAX_SLOTS   64u   /* in-memory buffers (per-CPU or per-thread) of one session; a
+                                     smaller value shrinks evt_etw_session (RAM) on small targets */
+#endif
 #define EVT_ETW_MAX_NAME    63u   /* UTF-16 units kept of the logger / log-file names */
 
 /* A GUID by its members; stored on disk as Data1 u32le, Data2 u16le, Data3 u16le, Data4[8]. */
@@ -289,6 +322,7 @@ static inline EVT_ETW_ALWAYS_INLINE_ int evt_etw_check_(const evt_etw_trace_head
              (f & (ETW_WNODE_FLAG_TRACED_GUID | ETW_WNODE_FLAG_USE_GUID_PTR)) == ETW_WNODE_FLAG_TRACED_GUID;
     *len = extra;
     if (ok && (f & ETW_WNODE_FLAG_USE_MOF_PTR)) {
+        if (!EVT_ETW_MOF) return 0; /* compiled out: the out-of-line call refuses it */
         const evt_etw_mof_field *m = (const evt_etw_mof_field *)payload;
         ok = payload && !(extra % ETW_MOF_FIELD_SIZE) && extra <= ETW_MAX_MOF_FIELDS * ETW_MOF_FIELD_SIZE;
         *len = 0;

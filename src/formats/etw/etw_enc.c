@@ -56,6 +56,7 @@
 #include "evtrace/port.h"
 #include "evtrace/recorder.h"
 #include "formats/common/bytes.h"
+#include "formats/etw/etw_enc_int.h"
 
 /* Slow paths kept out of TraceEvent's body (fewer registers to save on every event). */
 #if defined(__GNUC__) || defined(__clang__)
@@ -106,7 +107,7 @@ static int pt_cas(uint32_t *p, uint32_t *expect, uint32_t v)
 #define PT_CAS(p, expect, v) pt_cas((p), (expect), (v))
 #define SESSION_CAS(p, expect, v) (*(p) == *(expect) ? (*(p) = (v), 1) : (*(expect) = *(p), 0)) /* one core */
 #endif
-static int owned_mode(const evt_etw_session *s) { return s->cfg.per_thread == EVT_ETW_SLOTS_THREAD_OWNED; }
+static int owned_mode(const evt_etw_session *s) { return EVT_ETW_OWNED_SLOTS && s->cfg.per_thread == EVT_ETW_SLOTS_THREAD_OWNED; }
 static uint32_t align8(uint32_t v) { return (v + (ETW_RECORD_ALIGN - 1u)) & ~(ETW_RECORD_ALIGN - 1u); }
 
 /* Hot-path stores of the record (little-endian fields): on a little-endian GCC/clang target one
@@ -114,18 +115,25 @@ static uint32_t align8(uint32_t v) { return (v + (ETW_RECORD_ALIGN - 1u)) & ~(ET
  * a constant size compiles to moves, never to a libc call. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && (defined(__GNUC__) || defined(__clang__))
 #define ETW_LE_STORES 1
-/* st16/st32 may go unused: clang's -Wunused-function (-Werror) counts static inline in a .c */
-__attribute__((unused)) static inline void st16(uint8_t *p, uint16_t v) { __builtin_memcpy(p, &v, 2); }
-__attribute__((unused)) static inline void st32(uint8_t *p, uint32_t v) { __builtin_memcpy(p, &v, 4); }
+static inline void st16(uint8_t *p, uint16_t v) { __builtin_memcpy(p, &v, 2); }
+static inline void st32(uint8_t *p, uint32_t v) { __builtin_memcpy(p, &v, 4); }
 static inline void st64(uint8_t *p, uint64_t v) { __builtin_memcpy(p, &v, 8); }
 /* Two little-endian words as one 16-byte store (the record's per-event stores are what its lock
  * waits for: fewer, wider ones make it cheaper). */
+#if UINTPTR_MAX > 0xFFFFFFFFu
 typedef uint64_t etw_u64x2 __attribute__((vector_size(16), aligned(8), may_alias));
 static inline void st64x2(uint8_t *p, uint64_t lo, uint64_t hi)
 {
     etw_u64x2 v = {lo, hi};
     __builtin_memcpy(p, &v, 16);
 }
+#else /* 32-bit targets: no 16-byte vector stores to compose (word stores, less code) */
+static inline void st64x2(uint8_t *p, uint64_t lo, uint64_t hi)
+{
+    st64(p, lo);
+    st64(p + 8, hi);
+}
+#endif
 #else
 static inline void st64x2(uint8_t *p, uint64_t lo, uint64_t hi) { evt_put_u64le(p, lo); evt_put_u64le(p + 8, hi); }
 static inline void st16(uint8_t *p, uint16_t v) { evt_put_u16le(p, v); }
@@ -136,6 +144,10 @@ static inline void st64(uint8_t *p, uint64_t v) { evt_put_u64le(p, v); }
 /* Payload copy: 8-byte words, then 4, 2, 1 (no loop a compiler could turn into a memcpy call). */
 static inline void copy_payload(uint8_t *d, const uint8_t *q, uint32_t n)
 {
+#if UINTPTR_MAX <= 0xFFFFFFFFu
+    for (uint32_t i = 0; i < n; i++) d[i] = q[i]; /* small targets: the smallest code */
+    return;
+#endif
     for (; n >= 8u; n -= 8u, d += 8, q += 8) {
         uint64_t w;
         __builtin_memcpy(&w, q, 8);
@@ -154,9 +166,9 @@ static void put_guid(uint8_t *p, const evt_etw_guid *g)
     __builtin_memcpy(p, g, 16); /* the on-disk layout is the in-memory one on little-endian */
     return;
 #endif
-    evt_put_u32le(p, g->data1);
-    evt_put_u16le(p + 4, g->data2);
-    evt_put_u16le(p + 6, g->data3);
+    st32(p, g->data1);
+    st16(p + 4, g->data2);
+    st16(p + 6, g->data3);
     for (int i = 0; i < 8; i++) p[8 + i] = g->data4[i];
 }
 
@@ -167,6 +179,7 @@ static const evt_etw_guid k_loss_guid = {0x65767472u, 0x6f6c, 0x7373, {0x80, 0x0
  * for ETW_CLOCK_CPU_CYCLES). Records read it through the session's evt_clock (clamped). */
 static uint64_t now(const evt_etw_session *s)
 {
+    if (!EVT_ETW_CLOCK_HOOKS) return evt_port_timestamp();
     if (s->cfg.clock) return s->cfg.clock();
     if (s->cfg.clock_type == ETW_CLOCK_SYSTEM_TIME && s->cfg.filetime) return s->cfg.filetime();
     return evt_port_timestamp();
@@ -174,21 +187,21 @@ static uint64_t now(const evt_etw_session *s)
 static uint64_t clock_cb(void *user) { return now((const evt_etw_session *)user); }
 static uint32_t tid_of(const evt_etw_session *s) { return s->cfg.thread_id ? s->cfg.thread_id() : (uint32_t)evt_port_context_id(); }
 static uint32_t pid_of(const evt_etw_session *s) { return s->cfg.process_id ? s->cfg.process_id() : 0u; }
-static int ptr64(const evt_etw_session *s) { return s->cfg.pointer_size == 8; }
+static int ptr64(const evt_etw_session *s) { return EVT_ETW_POINTER_SIZE ? EVT_ETW_POINTER_SIZE == 8 : s->cfg.pointer_size == 8; }
 
 /* Kernel/User time of the calling thread in TimerResolution units (0 without the hook). */
 static void cpu_ticks(const evt_etw_session *s, uint32_t *kt, uint32_t *ut)
 {
     uint64_t k = 0, u = 0;
     *kt = *ut = 0;
-    if (!s->cfg.cpu_times) return;
+    if (!EVT_ETW_CPU_TIMES || !s->cfg.cpu_times) return;
     s->cfg.cpu_times(&k, &u);
     *kt = (uint32_t)(k / s->cfg.timer_resolution);
     *ut = (uint32_t)(u / s->cfg.timer_resolution);
 }
 
 /* KernelTime | UserTime << 32 of the calling thread (the CPU-time hook is set). */
-static ETW_COLD uint64_t cpu_word(const evt_etw_session *s)
+static ETW_COLD __attribute__((unused)) uint64_t cpu_word(const evt_etw_session *s)
 {
     uint32_t kt, ut;
     cpu_ticks(s, &kt, &ut);
@@ -216,17 +229,17 @@ static void put_buffer_header(uint8_t *b, const evt_etw_session *s, uint32_t fil
                               uint16_t proc, uint16_t flags, uint16_t type)
 {
     zero(b, ETW_BUFFER_HEADER_SIZE);
-    evt_put_u32le(b + ETW_BH_BUFFER_SIZE, s->cfg.buffer_size);
-    evt_put_u32le(b + ETW_BH_SAVED_OFFSET, filled);
-    evt_put_u32le(b + ETW_BH_CURRENT_OFFSET, filled);
-    evt_put_u64le(b + ETW_BH_TIMESTAMP, ts);
-    evt_put_u64le(b + ETW_BH_SEQUENCE, seq);
-    evt_put_u16le(b + ETW_BH_PROCESSOR, proc);
-    evt_put_u16le(b + ETW_BH_LOGGER_ID, s->cfg.logger_id);
-    evt_put_u32le(b + ETW_BH_STATE, ETW_BUFFER_STATE_FLUSH);
-    evt_put_u32le(b + ETW_BH_OFFSET, filled);
-    evt_put_u16le(b + ETW_BH_BUFFER_FLAG, (uint16_t)(flags | ETW_BUFFER_FLAG_PROC_INDEX));
-    evt_put_u16le(b + ETW_BH_BUFFER_TYPE, type);
+    st32(b + ETW_BH_BUFFER_SIZE, s->cfg.buffer_size);
+    st32(b + ETW_BH_SAVED_OFFSET, filled);
+    st32(b + ETW_BH_CURRENT_OFFSET, filled);
+    st64(b + ETW_BH_TIMESTAMP, ts);
+    st64(b + ETW_BH_SEQUENCE, seq);
+    st16(b + ETW_BH_PROCESSOR, proc);
+    st16(b + ETW_BH_LOGGER_ID, s->cfg.logger_id);
+    st32(b + ETW_BH_STATE, ETW_BUFFER_STATE_FLUSH);
+    st32(b + ETW_BH_OFFSET, filled);
+    st16(b + ETW_BH_BUFFER_FLAG, (uint16_t)(flags | ETW_BUFFER_FLAG_PROC_INDEX));
+    st16(b + ETW_BH_BUFFER_TYPE, type);
 }
 
 /* UTF-8 (or ASCII) to NUL-terminated UTF-16LE, at most EVT_ETW_MAX_NAME units; returns bytes. */
@@ -236,15 +249,16 @@ static uint32_t put_name(uint8_t *p, const char *s)
     const uint8_t *u = (const uint8_t *)s;
     while (u && *u && n < EVT_ETW_MAX_NAME) {
         uint32_t cp = *u++;
-        if (cp >= 0xC0 && cp < 0xE0 && (*u & 0xC0) == 0x80) cp = ((cp & 0x1Fu) << 6) | (*u++ & 0x3Fu);
+        if (!EVT_ETW_UTF8_NAMES) cp = cp < 0x80 ? cp : 0xFFFDu; /* ASCII only (compiled that way) */
+        else if (cp >= 0xC0 && cp < 0xE0 && (*u & 0xC0) == 0x80) cp = ((cp & 0x1Fu) << 6) | (*u++ & 0x3Fu);
         else if (cp >= 0xE0 && cp < 0xF0 && (u[0] & 0xC0) == 0x80 && (u[1] & 0xC0) == 0x80) {
             cp = ((cp & 0x0Fu) << 12) | ((u[0] & 0x3Fu) << 6) | (u[1] & 0x3Fu);
             u += 2;
         } else if (cp >= 0x80) cp = 0xFFFD; /* 4-byte sequences and stray bytes */
-        evt_put_u16le(p + 2 * n, (uint16_t)cp);
+        st16(p + 2 * n, (uint16_t)cp);
         n++;
     }
-    evt_put_u16le(p + 2 * n, 0);
+    st16(p + 2 * n, 0);
     return 2 * (n + 1);
 }
 
@@ -269,35 +283,35 @@ static int write_header_buffer(evt_etw_session *s, uint64_t end_time)
     uint32_t filled = ETW_BUFFER_HEADER_SIZE + align8(size);
     uint32_t kt = 0, ut = 0;
     cpu_ticks(s, &kt, &ut);
-    evt_put_u16le(rec + ETW_SH_VERSION, ETW_LOGFILE_HDR_VERSION);
+    st16(rec + ETW_SH_VERSION, ETW_LOGFILE_HDR_VERSION);
     rec[ETW_SH_HEADER_TYPE] = is64 ? ETW_HT_SYSTEM64 : ETW_HT_SYSTEM32;
     rec[ETW_SH_FLAGS] = ETW_MARKER_FLAGS;
-    evt_put_u16le(rec + ETW_SH_SIZE, (uint16_t)size);
-    evt_put_u16le(rec + ETW_SH_HOOK_ID, ETW_HOOK_LOGFILE_HEADER);
-    evt_put_u32le(rec + ETW_SH_THREAD_ID, tid_of(s));
-    evt_put_u32le(rec + ETW_SH_PROCESS_ID, pid_of(s));
-    evt_put_u64le(rec + ETW_SH_SYSTEM_TIME, s->start_ts);
-    evt_put_u32le(rec + ETW_SH_KERNEL_TIME, kt);
-    evt_put_u32le(rec + ETW_SH_USER_TIME, ut);
+    st16(rec + ETW_SH_SIZE, (uint16_t)size);
+    st16(rec + ETW_SH_HOOK_ID, ETW_HOOK_LOGFILE_HEADER);
+    st32(rec + ETW_SH_THREAD_ID, tid_of(s));
+    st32(rec + ETW_SH_PROCESS_ID, pid_of(s));
+    st64(rec + ETW_SH_SYSTEM_TIME, s->start_ts);
+    st32(rec + ETW_SH_KERNEL_TIME, kt);
+    st32(rec + ETW_SH_USER_TIME, ut);
     uint64_t mb = s->cfg.max_file_buffers ? ((uint64_t)s->cfg.max_file_buffers * s->cfg.buffer_size + 0xFFFFFu) >> 20 : 0;
 #define LF(n) (is64 ? (uint32_t)ETW_LF64_##n : (uint32_t)ETW_LF32_##n)
-    evt_put_u32le(h + LF(BUFFER_SIZE), s->cfg.buffer_size);
-    evt_put_u32le(h + LF(VERSION), 10u);           /* Major 10, Minor 0 */
-    evt_put_u32le(h + LF(NUMBER_OF_CPUS), s->cfg.ncpus);
-    evt_put_u64le(h + LF(END_TIME), end_time);
-    evt_put_u32le(h + LF(TIMER_RESOLUTION), s->cfg.timer_resolution);
-    evt_put_u32le(h + LF(MAXIMUM_FILE_SIZE), (uint32_t)mb);
-    evt_put_u32le(h + LF(LOG_FILE_MODE), s->cfg.log_file_mode);
-    evt_put_u32le(h + LF(BUFFERS_WRITTEN), evt_loss_u32(1u + (uint64_t)s->data_written));
-    evt_put_u32le(h + LF(START_BUFFERS), 1u);
-    evt_put_u32le(h + LF(POINTER_SIZE), s->cfg.pointer_size);
-    evt_put_u32le(h + LF(EVENTS_LOST), evt_loss_u32(evt_loss_pending(&s->loss))); /* not in loss records; ULONGs saturate */
-    evt_put_u32le(h + LF(LOGGER_NAME_PTR), ETW_EVT_LOSS_MARK);
-    evt_put_u32le(h + LF(CPU_SPEED_MHZ), s->cfg.cpu_mhz);
-    evt_put_u64le(h + LF(PERF_FREQ), s->cfg.clock_hz);
-    evt_put_u64le(h + LF(START_TIME), s->start_time);
-    evt_put_u32le(h + LF(RESERVED_FLAGS), s->cfg.clock_type);
-    evt_put_u32le(h + LF(BUFFERS_LOST), evt_loss_u32(s->buffers_lost));
+    st32(h + LF(BUFFER_SIZE), s->cfg.buffer_size);
+    st32(h + LF(VERSION), 10u);           /* Major 10, Minor 0 */
+    st32(h + LF(NUMBER_OF_CPUS), s->cfg.ncpus);
+    st64(h + LF(END_TIME), end_time);
+    st32(h + LF(TIMER_RESOLUTION), s->cfg.timer_resolution);
+    st32(h + LF(MAXIMUM_FILE_SIZE), (uint32_t)mb);
+    st32(h + LF(LOG_FILE_MODE), s->cfg.log_file_mode);
+    st32(h + LF(BUFFERS_WRITTEN), evt_loss_u32(1u + (uint64_t)s->data_written));
+    st32(h + LF(START_BUFFERS), 1u);
+    st32(h + LF(POINTER_SIZE), s->cfg.pointer_size);
+    st32(h + LF(EVENTS_LOST), evt_loss_u32(evt_loss_pending(&s->loss))); /* not in loss records; ULONGs saturate */
+    st32(h + LF(LOGGER_NAME_PTR), ETW_EVT_LOSS_MARK);
+    st32(h + LF(CPU_SPEED_MHZ), s->cfg.cpu_mhz);
+    st64(h + LF(PERF_FREQ), s->cfg.clock_hz);
+    st64(h + LF(START_TIME), s->start_time);
+    st32(h + LF(RESERVED_FLAGS), s->cfg.clock_type);
+    st32(h + LF(BUFFERS_LOST), evt_loss_u32(s->buffers_lost));
 #undef LF
     put_buffer_header(b, s, filled, 0, 0, 0, ETW_BUFFER_FLAG_FLUSH_MARKER, ETW_BUFFER_TYPE_HEADER);
     fill_ff(b + ETW_BUFFER_HEADER_SIZE + size, filled - ETW_BUFFER_HEADER_SIZE - size);
@@ -318,7 +332,7 @@ static int write_header_buffer(evt_etw_session *s, uint64_t end_time)
  * events are lost, its loss counts re-pended. */
 static int place_buffer(evt_etw_session *s, evt_rec_count events, evt_rec_count loss_in, uint64_t *off)
 {
-    if (s->cfg.log_file_mode & ETW_FILE_MODE_CIRCULAR) {
+    if (EVT_ETW_CIRCULAR && (s->cfg.log_file_mode & ETW_FILE_MODE_CIRCULAR)) {
         uint64_t ring = s->cfg.max_file_buffers - 1u;
         uint64_t pos = s->data_written % ring;
         *off = (uint64_t)s->cfg.buffer_size * (1u + pos);
@@ -349,7 +363,7 @@ static void buffer_done(evt_etw_session *s, int ok, evt_rec_count events, evt_re
         return;
     }
     s->buffers_lost++;
-    if (s->cfg.log_file_mode & ETW_FILE_MODE_CIRCULAR) {
+    if (EVT_ETW_CIRCULAR && (s->cfg.log_file_mode & ETW_FILE_MODE_CIRCULAR)) {
         uint64_t pos = s->data_written % (s->cfg.max_file_buffers - 1u);
         s->ring[2u * pos] = s->ring[2u * pos + 1u] = 0;
     }
@@ -386,10 +400,13 @@ static ETW_COLD void flush_slot(evt_etw_session *s, evt_etw_slot *sl, uint16_t p
 uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config *cfg, void *mem, uint32_t mem_size)
 {
     if (!s || !cfg || !cfg->write || !mem) return EVT_ETW_ERROR_INVALID_PARAMETER;
-    if (cfg->per_thread < EVT_ETW_SLOTS_PER_CPU || cfg->per_thread > EVT_ETW_SLOTS_THREAD_OWNED)
-        return EVT_ETW_ERROR_INVALID_PARAMETER;
+    if (cfg->per_thread < EVT_ETW_SLOTS_PER_CPU || cfg->per_thread > EVT_ETW_SLOTS_THREAD_OWNED ||
+        (!EVT_ETW_THREAD_SLOTS && cfg->per_thread == EVT_ETW_SLOTS_PER_THREAD) ||
+        (!EVT_ETW_OWNED_SLOTS && cfg->per_thread == EVT_ETW_SLOTS_THREAD_OWNED))
+        return EVT_ETW_ERROR_INVALID_PARAMETER; /* (or compiled out) */
     if (EVT_LOAD_ACQ(&s->running) == ETW_RUNNING) return EVT_ETW_ERROR_ALREADY_EXISTS; /* stop it first */
     int circular = (cfg->log_file_mode & ETW_FILE_MODE_CIRCULAR) != 0;
+    if (!EVT_ETW_CIRCULAR && circular) return EVT_ETW_ERROR_INVALID_PARAMETER; /* compiled out */
     uint64_t slots_size = (uint64_t)cfg->buffers * cfg->buffer_size;
     uint64_t ring_size = circular ? (uint64_t)(cfg->max_file_buffers - 1u) * 2u * sizeof(evt_rec_count) : 0u;
     if (cfg->buffer_size < ETW_MIN_BUFFER_KB * 1024u || cfg->buffer_size > ETW_MAX_BUFFER_KB * 1024u ||
@@ -399,10 +416,12 @@ uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config 
     if (slots_size + ring_size > mem_size || (((uintptr_t)mem) & (sizeof(evt_rec_count) - 1u)))
         return EVT_ETW_ERROR_INVALID_PARAMETER;
     if (cfg->pointer_size != 0 && cfg->pointer_size != 4 && cfg->pointer_size != 8) return EVT_ETW_ERROR_INVALID_PARAMETER;
+    if (EVT_ETW_POINTER_SIZE && cfg->pointer_size && cfg->pointer_size != EVT_ETW_POINTER_SIZE)
+        return EVT_ETW_ERROR_INVALID_PARAMETER; /* the other layout is compiled out */
     uint8_t *z = (uint8_t *)s;
     for (uint32_t i = 0; i < sizeof *s; i++) z[i] = 0;
     copy(&s->cfg, cfg, (uint32_t)sizeof *cfg);
-    if (!s->cfg.pointer_size) s->cfg.pointer_size = (uint32_t)sizeof(void *);
+    if (!s->cfg.pointer_size) s->cfg.pointer_size = EVT_ETW_POINTER_SIZE ? EVT_ETW_POINTER_SIZE : (uint32_t)sizeof(void *);
     if (!s->cfg.clock_type) s->cfg.clock_type = ETW_CLOCK_QPC;
     if (!s->cfg.clock_hz) s->cfg.clock_hz = evt_port_timestamp_hz();
     if (!s->cfg.timer_resolution) s->cfg.timer_resolution = 156250u;
@@ -412,7 +431,7 @@ uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config 
         s->slots[i].buf = (uint8_t *)mem + (uint64_t)i * cfg->buffer_size;
         s->slots[i].used = s->slots[i].committed = s->slots[i].base = ETW_BUFFER_HEADER_SIZE;
     }
-    if (circular) {
+    if (EVT_ETW_CIRCULAR && circular) {
         s->ring = (evt_rec_count *)(void *)((uint8_t *)mem + slots_size);
         for (uint32_t i = 0; i + 1u < cfg->max_file_buffers; i++) s->ring[2u * i] = s->ring[2u * i + 1u] = 0;
     }
@@ -421,7 +440,8 @@ uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config 
     s->size_limit = s->cfg.buffer_size - ETW_BUFFER_HEADER_SIZE - 1u; /* a record must leave the buffer room */
     if (s->size_limit > ETW_MAX_EVENT_SIZE) s->size_limit = ETW_MAX_EVENT_SIZE;
     /* The session clock: the port counter inline, or the configured source through a callback. */
-    if (s->cfg.clock || (s->cfg.clock_type == ETW_CLOCK_SYSTEM_TIME && s->cfg.filetime)) evt_clock_init(&s->clk, clock_cb, s, 64);
+    if (EVT_ETW_CLOCK_HOOKS && (s->cfg.clock || (s->cfg.clock_type == ETW_CLOCK_SYSTEM_TIME && s->cfg.filetime)))
+        evt_clock_init(&s->clk, clock_cb, s, 64);
     else evt_clock_init(&s->clk, 0, 0, 0);
     for (uint32_t i = 0; i < s->nslots; i++) copy(&s->slots[i].clk, &s->clk, (uint32_t)sizeof s->clk);
     s->owned_early = owned_mode(s) && !s->clk.fn && evt_port_timestamp_bits() == 64u;
@@ -443,15 +463,15 @@ static uint16_t slot_proc(const evt_etw_session *s, uint32_t i)
 static void put_loss_record(const evt_etw_session *s, uint8_t *r, uint32_t tid, uint64_t ts, evt_rec_count n)
 {
     zero(r, ETW_LOSS_SIZE);
-    evt_put_u16le(r + ETW_TH_SIZE, (uint16_t)ETW_LOSS_SIZE);
+    st16(r + ETW_TH_SIZE, (uint16_t)ETW_LOSS_SIZE);
     r[ETW_TH_HEADER_TYPE] = ptr64(s) ? ETW_HT_FULL_HEADER64 : ETW_HT_FULL_HEADER32;
     r[ETW_TH_MARKER_FLAGS] = ETW_MARKER_FLAGS;
     r[ETW_TH_CLASS_TYPE] = ETW_EVT_LOSS_TYPE;
-    evt_put_u32le(r + ETW_TH_THREAD_ID, tid);
-    evt_put_u32le(r + ETW_TH_PROCESS_ID, s->pid);
-    evt_put_u64le(r + ETW_TH_TIMESTAMP, ts);
+    st32(r + ETW_TH_THREAD_ID, tid);
+    st32(r + ETW_TH_PROCESS_ID, s->pid);
+    st64(r + ETW_TH_TIMESTAMP, ts);
     put_guid(r + ETW_TH_GUID, &k_loss_guid);
-    evt_put_u64le(r + ETW_TRACE_HEADER_SIZE, (uint64_t)n);
+    st64(r + ETW_TRACE_HEADER_SIZE, (uint64_t)n);
 }
 
 /* The loss record: an EVTRACE_LOSS class event carrying the pending count, written into sl
@@ -478,6 +498,7 @@ static void flush_all(evt_etw_session *s)
     for (uint32_t i = 0; i < s->nslots; i++) flush_slot(s, &s->slots[i], slot_proc(s, i));
 }
 
+#if EVT_ETW_OWNED_SLOTS
 /* ---- THREAD_OWNED: the per-buffer side (session entered) ----------------------------------- */
 
 /* Data events and the loss counts of the records [r, r + len) (whole records, each Size bytes
@@ -630,14 +651,19 @@ static ETW_COLD void owned_drop(evt_etw_session *s)
     PT_OR(&s->pt_flags, ETW_PT_LOSS);
 }
 
+#endif /* EVT_ETW_OWNED_SLOTS */
+
 /* A refused record, inside the session's section (or nested in one of its own thread): counted
  * as dropped while the session runs, else not issued (INVALID_HANDLE, as a call after stop): a
  * drop counted once stop has returned could never reach the file. */
 static ETW_COLD uint32_t drop_if_running(evt_etw_session *s, uint32_t err)
 {
     if (!EVT_LOAD_ACQ(&s->running)) return EVT_ETW_ERROR_INVALID_HANDLE;
+#if EVT_ETW_OWNED_SLOTS
     if (owned_mode(s)) owned_drop(s);
-    else evt_loss_drop(&s->loss);
+    else
+#endif
+        evt_loss_drop(&s->loss);
     return err;
 }
 /* The same for a record refused outside a section stop waits for (too big, nested in the slot's
@@ -661,6 +687,7 @@ static ETW_COLD uint32_t drop_unless_stopped(evt_etw_session *s, uint32_t err)
     return rc;
 }
 
+#if EVT_ETW_OWNED_SLOTS
 /* Home slot of a thread key (multiplicative hash into [0, nslots)). */
 static uint32_t home_slot(const evt_etw_session *s, uint32_t key)
 {
@@ -681,7 +708,7 @@ static ETW_COLD evt_etw_slot *claim_slot(evt_etw_session *s, uint32_t key)
     return 0;
 }
 
-static evt_rec_count owned_written(const evt_etw_session *s)
+evt_rec_count evt_etw_owned_written_(const evt_etw_session *s)
 {
     evt_rec_count n = 0;
     for (uint32_t i = 0; i < s->nslots; i++) n += EVT_LOAD_RLX(&s->slots[i].written);
@@ -732,6 +759,19 @@ uint32_t evt_etw_thread_detach(evt_etw_session *s)
     return EVT_ETW_SUCCESS;
 }
 
+#else
+evt_rec_count evt_etw_owned_written_(const evt_etw_session *s)
+{
+    (void)s;
+    return 0;
+}
+uint32_t evt_etw_thread_detach(evt_etw_session *s)
+{
+    (void)s;
+    return EVT_ETW_ERROR_INVALID_HANDLE; /* THREAD_OWNED compiled out: no session is in that mode */
+}
+#endif /* EVT_ETW_OWNED_SLOTS */
+
 uint32_t evt_etw_session_flush(evt_etw_session *s)
 {
     if (!s || !EVT_LOAD_ACQ(&s->running)) return EVT_ETW_ERROR_INVALID_HANDLE;
@@ -742,9 +782,12 @@ uint32_t evt_etw_session_flush(evt_etw_session *s)
         leave(s, c);
         return EVT_ETW_ERROR_INVALID_HANDLE;
     }
+#if EVT_ETW_OWNED_SLOTS
     if (owned_mode(s)) {
         collect_owned(s);
-    } else {
+    } else
+#endif
+    {
         if (evt_loss_pending(&s->loss)) (void)write_loss_record(s, &s->slots[0], slot_proc(s, 0), tid_of(s), evt_clock_read(&s->clk));
         flush_all(s);
     }
@@ -762,10 +805,12 @@ uint32_t evt_etw_session_stop(evt_etw_session *s)
         leave(s, c);
         return EVT_ETW_ERROR_INVALID_HANDLE;
     }
+#if EVT_ETW_OWNED_SLOTS
     if (owned_mode(s) && own_record_open(s)) { /* the wait below would wait for this very context */
         leave(s, c);
         return EVT_ETW_ERROR_BUSY;
     }
+#endif
     /* Close the gates first: from here on a TraceEvent returns INVALID_HANDLE (not issued). The
      * providers are disabled (ETW: a stopped session's providers are), the list emptied. */
     for (evt_etw_provider *p = s->providers, *next; p; p = next) {
@@ -777,6 +822,7 @@ uint32_t evt_etw_session_stop(evt_etw_session *s)
     s->providers = 0;
     EVT_STORE_REL(&s->running, 0);
     evt_loss_close_wait(&s->loss); /* drops decided outside the lock while it was running */
+#if EVT_ETW_OWNED_SLOTS
     if (owned_mode(s)) {
         /* Records in flight: each either saw the session open (its `active` is seen here, after
          * the writers' barrier) and completes, or sees ETW_PT_CLOSED and is not issued
@@ -791,7 +837,9 @@ uint32_t evt_etw_session_stop(evt_etw_session *s)
         while (!enter_session(s, &c)) {
         }
         collect_owned(s);
-    } else {
+    } else
+#endif
+    {
         if (evt_loss_pending(&s->loss)) (void)write_loss_record(s, &s->slots[0], slot_proc(s, 0), tid_of(s), evt_clock_read(&s->clk));
         flush_all(s);
     }
@@ -799,31 +847,6 @@ uint32_t evt_etw_session_stop(evt_etw_session *s)
     int ok = write_header_buffer(s, end); /* EventsLost = what stays pending (file full) */
     leave(s, c);
     return ok ? EVT_ETW_SUCCESS : EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
-}
-
-void evt_etw_session_stats(const evt_etw_session *s, evt_etw_stats *out)
-{
-    if (!out) return;
-    if (!s) {
-        zero((uint8_t *)out, (uint32_t)sizeof *out);
-        return;
-    }
-    out->events = EVT_LOAD_RLX(&s->loss.written) + owned_written(s);
-    out->events_lost = EVT_LOAD_RLX(&s->loss.dropped);
-    out->buffers_written = 1u + s->data_written;
-    out->buffers_lost = s->buffers_lost;
-    out->buffers_overwritten = s->overwritten;
-}
-
-void evt_etw_get_rec_stats(const evt_etw_session *s, evt_rec_stats *out)
-{
-    if (!out) return;
-    if (!s) {
-        zero((uint8_t *)out, (uint32_t)sizeof *out);
-        return;
-    }
-    evt_loss_stats(&s->loss, out);
-    out->written += owned_written(s);
 }
 
 void evt_etw_register(evt_etw_provider *p, const evt_etw_guid *guid,
@@ -904,18 +927,10 @@ uint32_t evt_etw_enable(evt_etw_session *s, evt_etw_provider *p, uint32_t code, 
     return EVT_ETW_SUCCESS;
 }
 
-uint8_t evt_etw_enable_level(const evt_etw_provider *p) { return p && evt_gate_bits(&p->gate) ? p->level : 0; }
-uint32_t evt_etw_enable_flags(const evt_etw_provider *p) { return p && evt_gate_bits(&p->gate) ? (uint32_t)p->match_any : 0; }
-
-int evt_etw_event_enabled(const evt_etw_provider *p, uint8_t level, uint64_t keyword)
-{
-    return p && evt_etw_event_enabled_inline(p, level, keyword);
-}
-
 /* The slot of the calling context (crit section held); NULL if none is free (per-thread). */
 static evt_etw_slot *slot_for(evt_etw_session *s, uint32_t tid, uint16_t *proc)
 {
-    if (!s->cfg.per_thread) {
+    if (!EVT_ETW_THREAD_SLOTS || !s->cfg.per_thread) {
         uint32_t i = evt_port_cpu();
         if (i >= s->nslots) i %= s->nslots; /* no division on the common path */
         *proc = (uint16_t)i;
@@ -987,7 +1002,7 @@ static inline void put_record(const evt_etw_session *s, uint8_t *r, uint32_t siz
     st64x2(r + ETW_TH_TIMESTAMP, ts, g0);
     st64x2(r + ETW_TH_GUID + 8, g1, times);
     uint8_t *d = r + ETW_TRACE_HEADER_SIZE;
-    if (EVT_LIKELY(len & EVT_ETW_WORDS_)) { /* composed at the call site (at most 3 words) */
+    if (EVT_ETW_CALLSITE_GATHER && EVT_LIKELY(len & EVT_ETW_WORDS_)) { /* composed at the call site (<= 3 words) */
         if (need > ETW_TRACE_HEADER_SIZE) st64(d, a0);
         if (need > ETW_TRACE_HEADER_SIZE + 8u) st64(d + 8, a1);
         if (need > ETW_TRACE_HEADER_SIZE + 16u) st64(d + 16, a2);
@@ -996,7 +1011,7 @@ static inline void put_record(const evt_etw_session *s, uint8_t *r, uint32_t siz
     const void *payload = (const void *)(uintptr_t)a0;
     uint32_t payload_len = len;
     if (size & 7u) st64(r + need - 8u, 0); /* the alignment padding (need >= 48: inside the record) */
-    if (hdr->flags & ETW_WNODE_FLAG_USE_MOF_PTR) {
+    if (EVT_ETW_MOF && (hdr->flags & ETW_WNODE_FLAG_USE_MOF_PTR)) {
         const evt_etw_mof_field *mof = (const evt_etw_mof_field *)payload;
         uint32_t nmof = ((uint32_t)hdr->size - ETW_TRACE_HEADER_SIZE) / ETW_MOF_FIELD_SIZE;
         for (uint32_t i = 0; i < nmof; i++) {
@@ -1008,6 +1023,7 @@ static inline void put_record(const evt_etw_session *s, uint8_t *r, uint32_t siz
     }
 }
 
+#if EVT_ETW_OWNED_SLOTS
 /* THREAD_OWNED record (see the invariants at the top): no lock, plain stores into the calling
  * thread's own slot; the session only when pt_flags is set or the buffer is full. One straight
  * function (its own: the locked path's registers and stack frame stay out of it); the rare cases
@@ -1042,7 +1058,7 @@ static ETW_NOINLINE uint32_t record_owned(evt_etw_session *s, const evt_etw_trac
             return ok == 0 ? EVT_ETW_ERROR_NOT_ENOUGH_MEMORY : EVT_ETW_ERROR_INVALID_HANDLE;
         }
     }
-    uint64_t times = EVT_UNLIKELY(s->cfg.cpu_times != 0) ? cpu_word(s) : 0u; /* KernelTime | UserTime << 32 */
+    uint64_t times = EVT_ETW_CPU_TIMES && EVT_UNLIKELY(s->cfg.cpu_times != 0) ? cpu_word(s) : 0u; /* KernelTime | UserTime << 32 */
     uint32_t used = sl->used;
     uint64_t ts;
     if (EVT_LIKELY(early)) { /* never behind the slot's last record (a handler's may have come in between) */
@@ -1061,18 +1077,22 @@ static ETW_NOINLINE uint32_t record_owned(evt_etw_session *s, const evt_etw_trac
     return EVT_ETW_SUCCESS;
 }
 
+#endif /* EVT_ETW_OWNED_SLOTS */
+
 /* Write one validated record: hdr (its guid; USE_GUID_PTR was resolved by the caller) and the
  * payload (put_record); THREAD_OWNED goes to record_owned. Else, under the session's lock and
  * guard, one branch decides "slot ready, no loss pending, room left", then put_record. */
 static ETW_NOINLINE uint32_t record(evt_etw_session *s, const evt_etw_trace_header *hdr, uint32_t len, uint64_t a0,
                                     uint64_t a1, uint64_t a2)
 {
+#if EVT_ETW_OWNED_SLOTS
     if (owned_mode(s)) return record_owned(s, hdr, len, a0, a1, a2);
+#endif
     uint32_t size = ETW_TRACE_HEADER_SIZE + (len & ~EVT_ETW_WORDS_);
     if (EVT_UNLIKELY(size > s->size_limit)) /* too big: dropped, counted, carried by the next loss record */
         return drop_unless_stopped(s, EVT_ETW_ERROR_MORE_DATA);
     uint32_t tid = s->cfg.thread_id ? s->cfg.thread_id() : (uint32_t)evt_port_context_id();
-    uint64_t times = EVT_UNLIKELY(s->cfg.cpu_times != 0) ? cpu_word(s) : 0u; /* KernelTime | UserTime << 32 */
+    uint64_t times = EVT_ETW_CPU_TIMES && EVT_UNLIKELY(s->cfg.cpu_times != 0) ? cpu_word(s) : 0u; /* KernelTime | UserTime << 32 */
     uint32_t need = align8(size);
     uint16_t proc = 0;
     evt_port_crit_t c;
@@ -1104,6 +1124,7 @@ uint32_t evt_etw_commit_(evt_etw_provider *p, const evt_etw_trace_header *hdr, c
     return record(s, hdr, payload_len, (uintptr_t)payload, 0u, 0u);
 }
 
+#if EVT_ETW_CALLSITE_GATHER
 uint32_t evt_etw_commit_w_(evt_etw_provider *p, const evt_etw_trace_header *hdr, uint32_t len, uint64_t w0, uint64_t w1,
                            uint64_t w2)
 {
@@ -1111,6 +1132,7 @@ uint32_t evt_etw_commit_w_(evt_etw_provider *p, const evt_etw_trace_header *hdr,
     if (EVT_UNLIKELY(!s)) return EVT_ETW_ERROR_INVALID_HANDLE;
     return record(s, hdr, len | EVT_ETW_WORDS_, w0, w1, w2);
 }
+#endif
 
 uint32_t (evt_etw_trace_event)(evt_etw_provider *p, const evt_etw_trace_header *hdr, const void *payload)
 {
@@ -1126,6 +1148,7 @@ uint32_t (evt_etw_trace_event)(evt_etw_provider *p, const evt_etw_trace_header *
     }
     uint32_t extra = hdr->size - ETW_TRACE_HEADER_SIZE, payload_len = 0;
     if (hdr->flags & ETW_WNODE_FLAG_USE_MOF_PTR) {
+        if (!EVT_ETW_MOF) return EVT_ETW_ERROR_INVALID_PARAMETER; /* compiled out */
         uint32_t nmof = extra / ETW_MOF_FIELD_SIZE;
         if (extra % ETW_MOF_FIELD_SIZE || nmof > ETW_MAX_MOF_FIELDS || (nmof && !payload))
             return EVT_ETW_ERROR_INVALID_PARAMETER;
@@ -1147,9 +1170,4 @@ uint32_t (evt_etw_trace_event)(evt_etw_provider *p, const evt_etw_trace_header *
         return record(s, &h, payload_len, (uintptr_t)payload, 0u, 0u);
     }
     return record(s, hdr, payload_len, (uintptr_t)payload, 0u, 0u);
-}
-
-uint32_t (evt_etw_write)(evt_etw_provider *p, uint64_t keyword, const evt_etw_trace_header *hdr, const void *payload)
-{
-    return evt_etw_write(p, keyword, hdr, payload); /* the inline-gated macro (etw.h) */
 }
