@@ -62,9 +62,11 @@
 #if defined(__GNUC__) || defined(__clang__)
 #define ETW_COLD __attribute__((noinline, cold))
 #define ETW_NOINLINE __attribute__((noinline))
+#define ETW_UNUSED __attribute__((unused)) /* a helper some switch settings leave unused */
 #else
 #define ETW_COLD
 #define ETW_NOINLINE
+#define ETW_UNUSED
 #endif
 
 #define HDR_BUF_MAX (ETW_BUFFER_HEADER_SIZE + ETW_SYSTEM_HEADER_SIZE + ETW_LOGFILE_HEADER_SIZE64 + 2u * 2u * (EVT_ETW_MAX_NAME + 1u) + 8u)
@@ -201,7 +203,7 @@ static void cpu_ticks(const evt_etw_session *s, uint32_t *kt, uint32_t *ut)
 }
 
 /* KernelTime | UserTime << 32 of the calling thread (the CPU-time hook is set). */
-static ETW_COLD __attribute__((unused)) uint64_t cpu_word(const evt_etw_session *s)
+static ETW_COLD ETW_UNUSED uint64_t cpu_word(const evt_etw_session *s)
 {
     uint32_t kt, ut;
     cpu_ticks(s, &kt, &ut);
