@@ -169,11 +169,13 @@ typedef struct evt_etw_slot {
     evt_nest nest;          /* a record of this slot is in progress (same-thread nesting) */
     evt_rec_count written;  /* owner, relaxed stores: data records stored in this slot */
     uint32_t base;          /* lock holder: records before it were written to the file */
+    evt_rec_count wbase;    /* lock holder: `written` of the records before `base` */
     /* per-CPU and per-thread slots under the session lock: */
     uint64_t owner;         /* per-thread: owning thread id + 1 (0 = free) */
     uint32_t events;        /* records in the buffer */
     int lost_since_flush;   /* events were lost while this buffer was current */
-    evt_rec_count loss_in;  /* losses carried by the loss records in the buffer */
+    evt_rec_count loss_in;  /* losses carried by the loss records in the buffer (THREAD_OWNED: in
+                               [base, used), lock holder) */
     uint8_t pad_[128];      /* keeps neighbouring slots' owners off each other's cache lines */
 } evt_etw_slot;
 

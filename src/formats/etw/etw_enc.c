@@ -542,12 +542,13 @@ static const uint8_t k_ff[128] = {FF64, FF64};
 
 /* Write the records [recs, recs + len) as one data buffer of stream proc: the 72-byte header and
  * the 0xFF tail from the stack, the records from where they are (an owner may be appending after
- * them). Accounted like flush_slot. */
-static ETW_COLD void write_records(evt_etw_session *s, uint16_t proc, const uint8_t *recs, uint32_t len)
+ * them). They are `events` data events and loss records carrying `loss_in`. Accounted like
+ * flush_slot. */
+static ETW_COLD void write_records(evt_etw_session *s, uint16_t proc, const uint8_t *recs, uint32_t len,
+                                   evt_rec_count events, evt_rec_count loss_in)
 {
     if (!len) return;
-    evt_rec_count events, loss_in;
-    int lost = count_records(s, recs, len, &events, &loss_in);
+    int lost = loss_in != 0; /* a loss record carries at least 1 */
     uint64_t off;
     int ok = place_buffer(s, events, loss_in, &off);
     if (ok) {
@@ -565,10 +566,15 @@ static ETW_COLD void write_records(evt_etw_session *s, uint16_t proc, const uint
     buffer_done(s, ok, events, loss_in);
 }
 
-/* The owner's records not yet in the file go out; the slot starts empty (owner, session entered). */
+/* The owner's records not yet in the file go out; the slot starts empty (owner, session entered).
+ * Their counts without reading them: the owner's data records since `wbase`, the loss counts its
+ * loss records in the slot carry (`loss_in`; collect_owned subtracts what it takes). */
 static ETW_COLD void owned_flush(evt_etw_session *s, evt_etw_slot *sl)
 {
-    write_records(s, (uint16_t)(sl - s->slots), sl->buf + sl->base, sl->used - sl->base);
+    evt_rec_count w = sl->written;
+    write_records(s, (uint16_t)(sl - s->slots), sl->buf + sl->base, sl->used - sl->base, w - sl->wbase, sl->loss_in);
+    sl->wbase = w;
+    sl->loss_in = 0;
     sl->used = sl->base = ETW_BUFFER_HEADER_SIZE;
     EVT_STORE_REL(&sl->committed, ETW_BUFFER_HEADER_SIZE);
 }
@@ -595,8 +601,9 @@ static ETW_COLD void write_session_loss(evt_etw_session *s)
     if (s->file_full) return;
     PT_AND(&s->pt_flags, ~ETW_PT_LOSS); /* before the count is read: a later drop raises it */
     if (!pending_rmw(s)) return;
-    put_loss_record(s, rec, tid_of(s), evt_clock_read(&s->clk), evt_loss_take(&s->loss));
-    write_records(s, (uint16_t)s->nslots, rec, ETW_LOSS_SIZE);
+    evt_rec_count n = evt_loss_take(&s->loss);
+    put_loss_record(s, rec, tid_of(s), evt_clock_read(&s->clk), n);
+    write_records(s, (uint16_t)s->nslots, rec, ETW_LOSS_SIZE, 0u, n);
 }
 
 /* Every slot's published records go out (owners keep appending after them), then pending losses. */
@@ -605,9 +612,13 @@ static void collect_owned(evt_etw_session *s)
     for (uint32_t i = 0; i < s->nslots; i++) {
         evt_etw_slot *sl = &s->slots[i];
         uint32_t c = EVT_LOAD_ACQ(&sl->committed);
-        if (c > sl->base) {
-            write_records(s, (uint16_t)i, sl->buf + sl->base, c - sl->base);
+        if (c > sl->base) { /* published records: counted here (the owner may be appending) */
+            evt_rec_count events, loss_in;
+            (void)count_records(s, sl->buf + sl->base, c - sl->base, &events, &loss_in);
+            write_records(s, (uint16_t)i, sl->buf + sl->base, c - sl->base, events, loss_in);
             sl->base = c;
+            sl->wbase += events;
+            sl->loss_in -= loss_in;
         }
     }
     write_session_loss(s);
@@ -633,7 +644,9 @@ static ETW_COLD int owned_slow(evt_etw_session *s, evt_etw_slot *sl, uint32_t ti
         if (pending_rmw(s)) {
             if (sl->used + ETW_LOSS_SIZE > s->cfg.buffer_size) owned_flush(s, sl);
             if (!s->file_full) {
-                put_loss_record(s, sl->buf + sl->used, tid, evt_clock_read(&sl->clk), evt_loss_take(&s->loss));
+                evt_rec_count n = evt_loss_take(&s->loss);
+                put_loss_record(s, sl->buf + sl->used, tid, evt_clock_read(&sl->clk), n);
+                sl->loss_in += n;
                 sl->used += ETW_LOSS_SIZE;
                 EVT_STORE_REL(&sl->committed, sl->used);
             }
