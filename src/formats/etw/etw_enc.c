@@ -1145,6 +1145,9 @@ uint32_t evt_etw_commit_w_(evt_etw_provider *p, const evt_etw_trace_header *hdr,
 {
     evt_etw_session *s = (evt_etw_session *)EVT_LOAD_ACQ(&p->session);
     if (EVT_UNLIKELY(!s)) return EVT_ETW_ERROR_INVALID_HANDLE;
+#if EVT_ETW_OWNED_SLOTS
+    if (owned_mode(s)) return record_owned(s, hdr, len | EVT_ETW_WORDS_, w0, w1, w2);
+#endif
     return record(s, hdr, len | EVT_ETW_WORDS_, w0, w1, w2);
 }
 #endif
