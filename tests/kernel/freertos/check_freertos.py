@@ -4,7 +4,7 @@
   check_freertos.py counters EVTRACE DEMO snapshot|stream SECONDS
       run the example on FreeRTOS's POSIX port, then compare the JSON line of FreeRTOS's own
       counters it prints with `evtrace stats --json` of the trace it recorded: switch-ins, queue
-      and semaphore operations and mutex inheritances exact; per-task CPU time within 1 % or one
+      and semaphore operations, moves to ready per task and mutex inheritances exact; per-task CPU time within 1 % or one
       counter unit (the counter is the recorder's timestamp, so a unit is one tick); the control
       task that stops the trace is left out of the CPU check (its last slice is open).
   check_freertos.py stress DEMO EVTRACE SECONDS TASKS
@@ -34,7 +34,21 @@ def stats(evtrace, path):
     return json.loads(out.stdout)
 
 
-def compare(counters, st, label):
+def ready_counts(evtrace, path):
+    """Per task name, the trace's moves to ready (thread_ready records)."""
+    sql = ("SELECT target_name, count(*) FROM events WHERE kind = 'thread_run' "
+           "AND json_extract(fields, '$.state') = 'ready' GROUP BY 1")
+    out = subprocess.run([evtrace, 'query', '-q', '--json', path, sql], capture_output=True, text=True, timeout=120)
+    if out.returncode != 0:
+        fail('evtrace query %s: %s' % (path, out.stderr.strip()))
+    rows = [json.loads(l) for l in out.stdout.splitlines() if l.strip()]
+    return {r['target_name']: r['count(*)'] for r in rows}
+
+
+def compare(counters, evtrace, path, label):
+    """The counters FreeRTOS printed against the trace at path: fails on the first difference."""
+    st = stats(evtrace, path)
+    ready = ready_counts(evtrace, path) if 'ready' in counters['tasks'][0] else None
     ctx = {c['name']: c for c in st['contexts'] if c['class'] == 'thread'}
     objs = {o['name']: o['ops'] for o in st['objects'] if o['name']}
     if st['lost']['count']:
@@ -47,6 +61,10 @@ def compare(counters, st, label):
             fail('%s: task %s not in the trace' % (label, t['name']))
         if c['switches'] != t['switch_ins']:
             fail('%s: task %s switch-ins: trace %d, FreeRTOS %d' % (label, t['name'], c['switches'], t['switch_ins']))
+        # Every task is ready from its creation (the first-created one too), then at every wake-up.
+        if ready is not None and ready.get(t['name'], 0) != t['ready']:
+            fail('%s: task %s moves to ready: trace %d, FreeRTOS %d'
+                 % (label, t['name'], ready.get(t['name'], 0), t['ready']))
         if t['name'] != 'ctl':
             a, b = c['cpu_ticks'], t['run_time']
             # FreeRTOS books an interrupt's time to the task it interrupted, the trace to the
@@ -76,8 +94,9 @@ def compare(counters, st, label):
     inh = sum(o['ops'].get('inherit', {}).get('success', 0) for o in st['objects'])
     if inh != counters['mutexes'][0]['inheritances']:
         fail('%s: inheritances: trace %d, FreeRTOS %d' % (label, inh, counters['mutexes'][0]['inheritances']))
-    print('ok: %s: %d tasks (switch-ins exact, CPU within 1 %%), queue/semaphore%s operations and %d '
-          'inheritances exact' % (label, checked, ', event-group, stream-buffer, notification' if extra else '', inh))
+    print('ok: %s: %d tasks (switch-ins%s exact, CPU within 1 %%), queue/semaphore%s operations and %d '
+          'inheritances exact' % (label, checked, ', moves to ready' if ready is not None else '',
+                                  ', event-group, stream-buffer, notification' if extra else '', inh))
 
 
 def cmd_counters(evtrace, demo, mode, seconds):
@@ -87,7 +106,7 @@ def cmd_counters(evtrace, demo, mode, seconds):
         if r.returncode != 0:
             fail('demo %s exited %d: %s' % (mode, r.returncode, r.stderr.strip()))
         counters = json.loads(r.stdout.strip().splitlines()[-1])
-        compare(counters, stats(evtrace, out), mode)
+        compare(counters, evtrace, out, mode)
 
 
 def cmd_stress(demo, evtrace, seconds, tasks):
@@ -123,7 +142,7 @@ def cmd_data(evtrace, d):
         for ext in ('trx', 'rkh'):
             p = os.path.join(d, base + '.' + ext)
             if os.path.exists(p):
-                compare(counters, stats(evtrace, p), base + '.' + ext)
+                compare(counters, evtrace, p, base + '.' + ext)
                 n += 1
     if n == 0:
         fail('no recorded FreeRTOS trace in ' + d)
