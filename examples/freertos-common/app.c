@@ -12,6 +12,14 @@
 #include "app.h"
 #include "evtrace/freertos.h"
 
+/* The run-time counter's type: configRUN_TIME_COUNTER_TYPE from V10.4.5 on, uint32_t before (where
+ * a GHz counter, the POSIX example's, wraps a task's total after about 1.6 s of its CPU time). */
+#if tskKERNEL_VERSION_MAJOR == 10 && tskKERNEL_VERSION_MINOR == 4 && tskKERNEL_VERSION_BUILD < 5
+typedef uint32_t run_time_t;
+#else
+typedef configRUN_TIME_COUNTER_TYPE run_time_t;
+#endif
+
 /* ---- FreeRTOS's counters, kept in its trace hooks ----------------------------------------------- */
 
 #define MAX_TASKS 16
@@ -40,7 +48,7 @@ static task_count *slot(void *tcb)
 uint64_t app_run_time(void)
 {
     /* Truncated to the counter's type: a 32-bit clock's difference survives its wrap. */
-    return g_rt_started ? (configRUN_TIME_COUNTER_TYPE)(app_clock() - g_rt_base) : 0u;
+    return g_rt_started ? (run_time_t)(app_clock() - g_rt_base) : 0u;
 }
 
 void app_switched_in(void *tcb)
@@ -261,7 +269,7 @@ static void put_kv(const char *key, uint64_t v) /* ,"key":v */
 const char *app_counters_line(void)
 {
     static TaskStatus_t st[MAX_TASKS];
-    configRUN_TIME_COUNTER_TYPE total;
+    run_time_t total;
     UBaseType_t n = uxTaskGetSystemState(st, MAX_TASKS, &total);
     g_len = 0;
     put_s("{\"kernel\":\"" tskKERNEL_VERSION_NUMBER "\"");
