@@ -2,7 +2,8 @@
  * docs/freertos.md). It defines FreeRTOS's trace macros (traceTASK_SWITCHED_IN ...) so that the
  * kernel reports to evtrace's FreeRTOS integration (src/kernel/freertos/), which writes the
  * generic kernel hooks (evtrace/hooks.h) to the transport started with evtrace/freertos.h.
- * Written for FreeRTOS V10.4 and later and V11 (single core; checked with V11.1, V10.4.6 and V10.4.0; V10.4 calls no traceISR_* and no traceENTER_/RETURN_ macro). Needs configUSE_TRACE_FACILITY 1
+ * Written for FreeRTOS V10.4 and later and V11 (single core; checked with V11.1, V10.4.6 and
+ * V10.4.0; V10.4 calls no traceISR_* and no traceENTER_/RETURN_ macro). Needs configUSE_TRACE_FACILITY 1
  * (the queue type tells a semaphore's operation from a queue's). A macro the application already
  * defined is left alone (its own is used instead).
  *
