@@ -12,7 +12,8 @@
       equal-priority tasks recording in a tight loop with the tick on must end (the POSIX port
       parks tasks in its SIGALRM handler: a section left half-done hangs), and their trace decode.
   check_freertos.py data EVTRACE DIR
-      the recorded traces in tests/data/freertos against the counters recorded beside them.
+      the recorded traces in tests/data/freertos against the counters recorded beside them (at
+      least one snapshot .trx and one stream .rkh).
   check_freertos.py nokernel
       FREERTOS_KERNEL_PATH is not set: skipped (77) saying why; a failure under CI=true.
   check_freertos.py nokernel_v10
@@ -137,7 +138,7 @@ def cmd_stress(demo, evtrace, seconds, tasks):
 
 
 def cmd_data(evtrace, d):
-    n = 0
+    n, seen = 0, set()
     for name in sorted(os.listdir(d)):
         if not name.endswith('.counters.json'):
             continue
@@ -149,8 +150,11 @@ def cmd_data(evtrace, d):
             if os.path.exists(p):
                 compare(counters, evtrace, p, base + '.' + ext)
                 n += 1
-    if n == 0:
-        fail('no recorded FreeRTOS trace in ' + d)
+                seen.add(ext)
+    # both transports: the snapshot (TXTB) and the stream (RKH)
+    for ext in ('trx', 'rkh'):
+        if ext not in seen:
+            fail('no recorded FreeRTOS .%s trace with its counters in %s' % (ext, d))
 
 
 def main():
@@ -169,9 +173,9 @@ def main():
         print('SKIP: ' + msg)
         sys.exit(77)
     elif a[:1] == ['nokernel_v10']:
-        # No CI-run check is possible: CI has only the V11 kernel (../shared/freertos).
+        # No CI-run check is possible: CI provides only the V11 kernel (.ci/run).
         print('SKIP: FREERTOS_KERNEL_V10_PATH is not set to a FreeRTOS V10.4.x kernel at configure time: '
-              'the example was not built against V10.4 (CI has only V11 in ../shared/freertos, so this '
+              'the example was not built against V10.4 (CI provides only V11, so this '
               'skips there too; docs/freertos.md, "FreeRTOS V10.4")')
         sys.exit(77)
     else:
