@@ -74,7 +74,8 @@ int main(void)
 #if EVT_CFG_STREAM
     evt_rkh_config cfg;
     evt_rkh_config_default(&cfg);
-    evt_rkh_init(&g_rkh, &cfg, g_ring, sizeof g_ring, board_timestamp, BOARD_CPU_HZ);
+    /* RKH's TCFG has 16 bits for the rate: 25 MHz is written as 0, unknown, not truncated. */
+    evt_rkh_init(&g_rkh, &cfg, g_ring, sizeof g_ring, board_timestamp, BOARD_CPU_HZ <= 0xFFFFu ? BOARD_CPU_HZ : 0u);
     evt_rkh_set_sink(&g_rkh, uart_sink, 0);
     if (evt_freertos_start_stream(&g_rkh) != 0) return 1;
 #else

@@ -111,7 +111,10 @@ int main(int argc, char **argv)
         if (!g_stream) { perror(g_out); return 1; }
         evt_rkh_config cfg;
         evt_rkh_config_default(&cfg);
-        evt_rkh_init(&g_rkh, &cfg, g_ring, sizeof g_ring, rkh_ts, (uint32_t)evt_port_timestamp_hz());
+        /* RKH's TCFG has 16 bits for the rate: a faster clock (the TSC) is written as 0, unknown,
+         * rather than truncated to a wrong rate (`--clock-hz` gives it on the host). */
+        uint64_t hz = evt_port_timestamp_hz();
+        evt_rkh_init(&g_rkh, &cfg, g_ring, sizeof g_ring, rkh_ts, hz <= 0xFFFFu ? (uint32_t)hz : 0u);
         evt_rkh_set_sink(&g_rkh, stream_sink, NULL);
         if (evt_freertos_start_stream(&g_rkh) != 0) return 1;
     } else {
