@@ -2,7 +2,8 @@
  * docs/freertos.md). It defines FreeRTOS's trace macros (traceTASK_SWITCHED_IN ...) so that the
  * kernel reports to evtrace's FreeRTOS integration (src/kernel/freertos/), which writes the
  * generic kernel hooks (evtrace/hooks.h) to the transport started with evtrace/freertos.h.
- * Written for FreeRTOS V10.4 and later and V11 (single core; checked with V11.1). Needs configUSE_TRACE_FACILITY 1
+ * Written for FreeRTOS V10.4 and later and V11 (single core; checked with V11.1, V10.4.6 and
+ * V10.4.0; V10.4 calls no traceISR_* and no traceENTER_/RETURN_ macro). Needs configUSE_TRACE_FACILITY 1
  * (the queue type tells a semaphore's operation from a queue's). A macro the application already
  * defined is left alone (its own is used instead).
  *
@@ -11,6 +12,7 @@
  * What each records: docs/freertos.md. Optional hooks for the application (all default to nothing):
  *   evtFREERTOS_APP_SWITCHED_IN()   called in traceTASK_SWITCHED_IN after evtrace's own record
  *   evtFREERTOS_APP_PRIORITY_INHERIT(tcb, prio)   in traceTASK_PRIORITY_INHERIT
+ *   evtFREERTOS_APP_MOVED_TO_READY(tcb)   in traceMOVED_TASK_TO_READY_STATE (every call, running task too)
  *   evtFREERTOS_IRQ()               the interrupt number traceISR_ENTER records (Cortex-M: IPSR) */
 #ifndef EVTRACE_FREERTOS_TRACE_H
 #define EVTRACE_FREERTOS_TRACE_H
@@ -38,6 +40,9 @@
 #endif
 #ifndef evtFREERTOS_APP_PRIORITY_INHERIT
 #define evtFREERTOS_APP_PRIORITY_INHERIT(tcb, prio) do { } while (0)
+#endif
+#ifndef evtFREERTOS_APP_MOVED_TO_READY
+#define evtFREERTOS_APP_MOVED_TO_READY(tcb) do { } while (0)
 #endif
 #ifndef evtFREERTOS_IRQ
 #if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__) || defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_8M_MAIN__)
@@ -94,8 +99,15 @@ static inline uint32_t evt_freertos_ipsr_(void)
 #ifndef traceTASK_DELETE
 #define traceTASK_DELETE(t) evtFREERTOS_IF_(evt_freertos_task_delete(t))
 #endif
+/* Every task is ready from its creation, the first one too (it is already pxCurrentTCB when
+ * prvAddNewTaskToReadyList adds it, before the scheduler runs); once the scheduler runs, the running
+ * task put back on a ready list (a priority change) is no move to ready. */
 #ifndef traceMOVED_TASK_TO_READY_STATE
-#define traceMOVED_TASK_TO_READY_STATE(t) evtFREERTOS_IF_(if ((t) != pxCurrentTCB) evt_freertos_ready(t))
+#define traceMOVED_TASK_TO_READY_STATE(t)                                                      \
+    do {                                                                                       \
+        evtFREERTOS_IF_(if ((t) != pxCurrentTCB || xSchedulerRunning == pdFALSE) evt_freertos_ready(t)); \
+        evtFREERTOS_APP_MOVED_TO_READY(t);                                                     \
+    } while (0)
 #endif
 #ifndef traceTASK_PRIORITY_SET
 #define traceTASK_PRIORITY_SET(t, p) evtFREERTOS_IF_(evt_freertos_prio((t) ? (const void *)(t) : (const void *)pxCurrentTCB, (uint32_t)(p), 0u))

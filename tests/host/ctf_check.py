@@ -352,8 +352,8 @@ def record(line):
 
 def isr_model(evs):
     """Per CPU the irq_handler_entry (t, irq, name) and irq_handler_exit (t, irq) records the
-    rule of ctf_sched.c gives: an entry per isr_enter (irq: its first IRQ_KEYS field in that key
-    order, else -1; name: irq_name, else "<event> #<irq>", else the event's name); an exit per
+    rule of ctf_sched.c gives: an entry per isr_enter (irq: the meaning's irq, else its first
+    IRQ_KEYS field in that key order, else -1; name: irq_name, else "<event> #<irq>", else the event's name); an exit per
     isr_exit that closes an open entry (depth counter per CPU; a loss closes every open one
     without an exit), with the innermost open entry's irq. Times clamped per CPU as the streams."""
     ent, ext, stack, last = {}, {}, {}, {}
@@ -365,7 +365,11 @@ def isr_model(evs):
         if e['kind'] == 'lost':
             stack = {}
         elif e['kind'] == 'isr_enter':
-            irq = next((f[k] for k in IRQ_KEYS if isinstance(f.get(k), int) and not isinstance(f.get(k), bool)), None)
+            m = e.get('meaning', {})
+            m = dict(m) if isinstance(m, list) else m  # dump read as key/value pairs
+            irq = m.get('irq') if isinstance(m, dict) and isinstance(m.get('irq'), int) else None  # EVT_M_IRQ first
+            if irq is None:
+                irq = next((f[k] for k in IRQ_KEYS if isinstance(f.get(k), int) and not isinstance(f.get(k), bool)), None)
             if isinstance(f.get('irq_name'), str):
                 nm = f['irq_name']
             else:

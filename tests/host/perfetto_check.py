@@ -33,12 +33,18 @@ COUNTER_FIELDS = {'enqueued': 'queue depth', 'sem_count': 'semaphore count', 'av
 def label(e):
     """Span label, the rules of src/host/timeline/spans.h."""
     f = e.get('fields', {})
+    m = e.get('meaning', {})
+    if isinstance(m, dict) and isinstance(m.get('label'), str):  # m.label when the reader gives one
+        return m['label']
     for k in LABEL_KEYS:
         if isinstance(f.get(k), str):
             return f[k]
     if e['kind'].startswith('func_') and e['args']:
         return 'fn#%d' % e['args'][0]
     if e['kind'].startswith('isr_'):
+        m = e.get('meaning', {})
+        if isinstance(m, dict) and isinstance(m.get('irq'), int):  # EVT_M_IRQ first
+            return '%s #%d' % (e['name'], m['irq'])
         for k in IRQ_KEYS:
             if isinstance(f.get(k), int) and not isinstance(f.get(k), bool):
                 return '%s #%d' % (e['name'], f[k])
@@ -47,10 +53,13 @@ def label(e):
 
 def isr_label(e):
     """ISR interval name, the timeline's rule: field irq_name, else "<name> #<id>" with the id
-    from isr_id, irq, intno, dintno, vector or isr, else the name."""
+    from the meaning's irq, else isr_id, irq, intno, dintno, vector or isr, else the name."""
     f = e.get('fields', {})
     if isinstance(f.get('irq_name'), str):
         return f['irq_name']
+    m = e.get('meaning', {})
+    if isinstance(m, dict) and isinstance(m.get('irq'), int):  # EVT_M_IRQ first
+        return '%s #%d' % (e['name'] or 'ISR', m['irq'])
     for k in ('isr_id',) + IRQ_KEYS:
         if isinstance(f.get(k), int) and not isinstance(f.get(k), bool):
             return '%s #%d' % (e['name'] or 'ISR', f[k])

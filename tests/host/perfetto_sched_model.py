@@ -39,6 +39,7 @@ class Sched:
         self.switches, self.wakings = [], []
         self.wake = {}    # context -> (time, waker) of a wake-up not yet followed by its run
         self.flows = []   # wake flows: (t0, t1, waker, woken)
+        self.timed = False  # a record with a time of its own was seen
 
     def switch(self, cpu, t, nxt, ps):
         prev = self.run.get(cpu)
@@ -68,6 +69,9 @@ class Sched:
         m = e.get('meaning', {})
         if isinstance(m, list):  # dump read as key/value pairs
             m = dict(m)
+        if m.get('untimed') and not self.timed:
+            return  # configuration before the first timed record (RKH's TCFG): no time, no context
+        self.timed = True
         if not self.sched and e['kind'] in ('thread_run', 'thread_stop'):
             self.sched = True
         if e['kind'] == 'lost':
@@ -152,7 +156,11 @@ def caps_of(evtrace, path):
 
 def model(evs, classes, caps=None):
     """caps: the trace's `info --json` capabilities (None: assume scheduling)."""
-    s = Sched(classes, caps is None or 'scheduling' in caps)
+    # An RKH stream declares scheduling only once its hooks' records appear (the reader's caps at
+    # the start have none): the timeline starts without it and its first scheduling record turns
+    # it on (timeline.h); `info` reports the caps at the end.
+    rkh = bool(evs) and evs[0].get('fmt') == 'rkh'
+    s = Sched(classes, (caps is None or 'scheduling' in caps) and not rkh)
     for e in evs:
         s.add(e)
     return s

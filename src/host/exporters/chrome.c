@@ -58,7 +58,7 @@ typedef struct open_slice {
 typedef struct ctx_draw {
     int named;                         /* a thread_name is written */
     int running;                       /* a running slice is open on its track */
-    int whole;                         /* slices drawn whole (ISR contexts never run) */
+    int whole;                         /* an ISR context: slices drawn whole (it never runs) */
     int depth;                         /* open slices tracked (<= MAX_DEPTH) */
     int overflow;                      /* open slices beyond MAX_DEPTH */
     int state_open;                    /* a state-occupancy slice is open on its state track */
@@ -269,7 +269,7 @@ static ctx_draw *draw_(chrome_state *s, uint32_t idx)
         ctx_draw *d = evt_calloc(1, sizeof *d);
         if (!d) { s->oom = 1; return NULL; }
         const evt_tl_ctx *c = evt_tl_ctx_at(&s->tl, idx);
-        d->whole = (c && c->cls == EVT_CTX_ISR) || !s->tl.sched; /* no running to draw them in */
+        d->whole = c && c->cls == EVT_CTX_ISR;
         s->ctxs[idx] = d;
     }
     return s->ctxs[idx];
@@ -309,11 +309,17 @@ static void piece_begin_(chrome_state *s, uint32_t idx, open_slice *o, uint64_t 
     o->drawn = 1;
 }
 
-/* idx starts running at t: its running slice, then its open slices again. */
+/* Whether d's slices are drawn whole: an ISR context, or no running to draw them in (no scheduling
+ * recorded yet: an RKH stream turns it on at its first scheduling record, after contexts were
+ * seen). */
+static int whole_(const chrome_state *s, const ctx_draw *d) { return d->whole || !s->tl.sched; }
+
+/* idx starts running at t: its running slice, then its open slices again (those not drawn whole
+ * before scheduling was recorded). */
 static void run_in_(chrome_state *s, uint32_t idx, uint64_t t)
 {
     ctx_draw *d = track_(s, idx);
-    if (!d || d->running || d->whole) return;
+    if (!d || d->running || whole_(s, d)) return;
     buf_reserve_(s);
     BUF_LIT(s, ",\n{\"ph\":\"B\",\"name\":\"running\",\"pid\":1,\"tid\":");
     buf_u64_(s, TID_OF(idx));
@@ -321,7 +327,8 @@ static void run_in_(chrome_state *s, uint32_t idx, uint64_t t)
     buf_time_(s, t);
     BUF_LIT(s, ",\"cat\":\"sched\"}");
     d->running = 1;
-    for (int i = 0; i < d->depth; i++) piece_begin_(s, idx, &d->open[i], t, NULL);
+    for (int i = 0; i < d->depth; i++)
+        if (!d->open[i].drawn) piece_begin_(s, idx, &d->open[i], t, NULL);
 }
 
 /* idx stops running at t: close its open slices' pieces (top first), then its running slice. */
@@ -370,7 +377,7 @@ static void on_slice_begin(void *user, const evt_tl_slice *sl)
     o->name = sl->name ? sl->name : "?";
     o->t0 = sl->t0;
     o->drawn = 0;
-    if (d->running || d->whole) {
+    if (d->running || whole_(s, d)) {
         piece_begin_(s, sl->ctx, o, sl->t0, ev && evt_tl_time(&s->tl, ev) == sl->t0 ? ev : NULL);
     }
 }

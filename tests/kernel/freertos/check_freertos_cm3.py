@@ -12,7 +12,7 @@ Usage: check_freertos_cm3.py SOURCE_DIR WORK_DIR EVTRACE FREERTOS_KERNEL_PATH"""
 import json, os, shutil, socket, subprocess, sys, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_freertos import compare, fail, stats  # noqa: E402
+from check_freertos import compare, fail  # noqa: E402
 
 src, work, evtrace, kernel = sys.argv[1:5]
 for tool in ("arm-none-eabi-gcc", "qemu-system-arm", "gdb-multiarch", "make"):
@@ -69,7 +69,7 @@ except subprocess.TimeoutExpired:
     qrc = -1
 if g.returncode != 0 or qrc != 0:
     fail("snapshot: evtrace-gdb-dump exit %d (%s), QEMU exit %d" % (g.returncode, g.stderr.strip()[-300:], qrc))
-compare(counters(sh), stats(evtrace, base + ".bin"), "cortex-m3 snapshot (GDB dump)")
+compare(counters(sh), evtrace, base + ".bin", "cortex-m3 snapshot (GDB dump)")
 
 # ---- 2. stream on the UART: live into convert --listen, and the same run's bytes into stats
 port = free_port()
@@ -117,4 +117,4 @@ q = subprocess.run(QEMU + ["-serial", "file:" + raw] + semihosting(sh3) + ["-ker
                    capture_output=True, text=True, timeout=180)
 if q.returncode != 0:
     fail("stream to a file: QEMU exit %d" % q.returncode)
-compare(counters(sh3), stats(evtrace, raw), "cortex-m3 stream (UART bytes)")
+compare(counters(sh3), evtrace, raw, "cortex-m3 stream (UART bytes)")

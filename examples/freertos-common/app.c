@@ -1,0 +1,311 @@
+/* The application of both evtrace FreeRTOS examples (app.h): its tasks and objects, FreeRTOS's own
+ * counters kept in the kernel's trace hooks, and the JSON line that reports them. Freestanding
+ * (no libc: the Cortex-M3 build has none), FreeRTOS's API only. */
+#include "FreeRTOS.h"
+#include "event_groups.h"
+#include "queue.h"
+#include "semphr.h"
+#include "stream_buffer.h"
+#include "task.h"
+#include "timers.h"
+
+#include "app.h"
+#include "evtrace/freertos.h"
+
+/* The run-time counter's type: configRUN_TIME_COUNTER_TYPE from V10.4.5 on, uint32_t before (where
+ * a GHz counter, the POSIX example's, wraps a task's total after about 1.6 s of its CPU time). */
+#if tskKERNEL_VERSION_MAJOR == 10 && tskKERNEL_VERSION_MINOR == 4 && tskKERNEL_VERSION_BUILD < 5
+typedef uint32_t run_time_t;
+#else
+typedef configRUN_TIME_COUNTER_TYPE run_time_t;
+#endif
+
+/* ---- FreeRTOS's counters, kept in its trace hooks ----------------------------------------------- */
+
+#define MAX_TASKS 16
+typedef struct {
+    void *tcb;
+    uint32_t switch_ins, ready;
+} task_count;
+static task_count g_tasks[MAX_TASKS];
+static void *g_last_in; /* the running task as the switch-ins saw it; NULL before the scheduler */
+static uint32_t g_inherits;
+static uint64_t g_rt_base;
+static int g_rt_started;
+
+/* The slot of tcb (a new one at its first sight), or NULL when all are taken. */
+static task_count *slot(void *tcb)
+{
+    for (int i = 0; i < MAX_TASKS; i++) {
+        if (g_tasks[i].tcb == tcb || !g_tasks[i].tcb) {
+            g_tasks[i].tcb = tcb;
+            return &g_tasks[i];
+        }
+    }
+    return 0;
+}
+
+uint64_t app_run_time(void)
+{
+    /* Truncated to the counter's type: a 32-bit clock's difference survives its wrap. */
+    return g_rt_started ? (run_time_t)(app_clock() - g_rt_base) : 0u;
+}
+
+void app_switched_in(void *tcb)
+{
+    if (tcb == g_last_in) return;
+    if (!g_rt_started) { /* the run-time counter starts with the first task */
+        g_rt_base = app_clock();
+        g_rt_started = 1;
+    }
+    g_last_in = tcb;
+    task_count *c = slot(tcb);
+    if (c) c->switch_ins++;
+}
+
+void app_moved_to_ready(void *tcb)
+{
+    task_count *c = tcb != g_last_in ? slot(tcb) : 0;
+    if (c) c->ready++;
+}
+
+void app_inherited(void *tcb)
+{
+    (void)tcb;
+    g_inherits++;
+}
+
+/* ---- the application ------------------------------------------------------------------------- */
+
+static QueueHandle_t g_queue;
+static SemaphoreHandle_t g_mutex, g_isr_sem;
+static EventGroupHandle_t g_events;
+static StreamBufferHandle_t g_stream_buf;
+static TaskHandle_t g_notified;
+static volatile uint32_t g_sent, g_received, g_sem_given, g_sem_taken, g_timer_fired;
+static volatile uint32_t g_ev_set, g_ev_waited, g_sb_sent, g_sb_received, g_notes_given, g_notes_taken;
+static volatile int g_stop;
+static uint32_t g_run_ms;
+
+int app_stopping(void) { return g_stop; }
+
+static void spin_us(uint32_t us)
+{
+    uint64_t t0 = app_clock(), n = app_clock_hz() / 1000000u * us;
+    while (app_clock() - t0 < n) {
+    }
+}
+
+static void producer(void *p)
+{
+    (void)p;
+    for (uint32_t i = 0; !g_stop; i++) {
+        if (xQueueSend(g_queue, &i, pdMS_TO_TICKS(10)) == pdPASS) g_sent++;
+        vTaskDelay(1);
+    }
+    vTaskSuspend(NULL);
+}
+
+static void consumer(void *p)
+{
+    (void)p;
+    uint32_t v;
+    while (!g_stop) {
+        if (xQueueReceive(g_queue, &v, pdMS_TO_TICKS(5)) == pdPASS) {
+            g_received++;
+            spin_us(50);
+            if (v % 4u == 0u) { /* every 4th item: an event bit and 4 bytes for the observer */
+                xEventGroupSetBits(g_events, 1u);
+                g_ev_set++;
+                if (xStreamBufferSend(g_stream_buf, &v, sizeof v, 0) == sizeof v) g_sb_sent++;
+            }
+        }
+    }
+    vTaskSuspend(NULL);
+}
+
+/* Low takes the mutex and works; high wants it meanwhile (inheritance); mid runs between them. */
+static void low_task(void *p)
+{
+    (void)p;
+    while (!g_stop) {
+        xSemaphoreTake(g_mutex, portMAX_DELAY);
+        spin_us(300);
+        xSemaphoreGive(g_mutex);
+        vTaskDelay(2);
+    }
+    vTaskSuspend(NULL);
+}
+static void mid_task(void *p)
+{
+    (void)p;
+    while (!g_stop) {
+        spin_us(200);
+        vTaskDelay(3);
+    }
+    vTaskSuspend(NULL);
+}
+static void high_task(void *p)
+{
+    (void)p;
+    while (!g_stop) {
+        vTaskDelay(1);
+        xSemaphoreTake(g_mutex, portMAX_DELAY);
+        spin_us(20);
+        xSemaphoreGive(g_mutex);
+    }
+    vTaskSuspend(NULL);
+}
+static void isr_waiter(void *p)
+{
+    (void)p;
+    while (!g_stop)
+        if (xSemaphoreTake(g_isr_sem, pdMS_TO_TICKS(50)) == pdPASS) {
+            g_sem_taken++;
+            xTaskNotifyGive(g_notified);
+            g_notes_given++;
+        }
+    vTaskSuspend(NULL);
+}
+/* Waits for the consumer's event bit, reads its bytes, and takes the ISR waiter's notifications. */
+static void observer(void *p)
+{
+    (void)p;
+    uint32_t v;
+    while (!g_stop) {
+        if (xEventGroupWaitBits(g_events, 1u, pdTRUE, pdFALSE, pdMS_TO_TICKS(20)) & 1u) g_ev_waited++;
+        if (xStreamBufferReceive(g_stream_buf, &v, sizeof v, 0) == sizeof v) g_sb_received++;
+        g_notes_taken += ulTaskNotifyTake(pdTRUE, 0);
+    }
+    vTaskSuspend(NULL);
+}
+static void timer_cb(TimerHandle_t t)
+{
+    (void)t;
+    g_timer_fired++;
+}
+
+int app_tick_due(void)
+{
+    static uint32_t n;
+    return g_isr_sem && !g_stop && ++n % 10u == 0u;
+}
+
+long app_isr_give(uint32_t irq)
+{
+    BaseType_t woken = pdFALSE;
+    evt_freertos_isr_enter(irq);
+    if (xSemaphoreGiveFromISR(g_isr_sem, &woken) == pdPASS) g_sem_given++;
+    evt_freertos_isr_exit(irq);
+    return (long)woken;
+}
+
+static void control(void *p)
+{
+    (void)p;
+    vTaskDelay(pdMS_TO_TICKS(g_run_ms));
+    g_stop = 1;
+    /* Let every task finish its round (each suspends itself after it) so that no operation is
+     * recorded and not yet counted by the application; then the counters and the trace end at the
+     * same point. */
+    vTaskDelay(pdMS_TO_TICKS(100));
+    vTaskSuspendAll();
+    evt_freertos_stop();
+    app_finished();
+    for (;;) {
+    }
+}
+
+void app_create_control(uint32_t run_ms)
+{
+    g_run_ms = run_ms;
+    xTaskCreate(control, "ctl", configMINIMAL_STACK_SIZE * 2, NULL, configMAX_PRIORITIES - 1, NULL);
+}
+
+void app_create_demo(void)
+{
+    g_queue = xQueueCreate(8, sizeof(uint32_t));
+    vQueueAddToRegistry(g_queue, "work_q");
+    g_mutex = xSemaphoreCreateMutex();
+    vQueueAddToRegistry(g_mutex, "shared_mx");
+    g_isr_sem = xSemaphoreCreateBinary();
+    vQueueAddToRegistry(g_isr_sem, "isr_sem");
+    g_events = xEventGroupCreate();
+    g_stream_buf = xStreamBufferCreate(64, 1);
+    TimerHandle_t t = xTimerCreate("tick5", pdMS_TO_TICKS(5), pdTRUE, NULL, timer_cb);
+    xTaskCreate(producer, "producer", configMINIMAL_STACK_SIZE, NULL, 3, NULL);
+    xTaskCreate(consumer, "consumer", configMINIMAL_STACK_SIZE, NULL, 2, NULL);
+    xTaskCreate(low_task, "low", configMINIMAL_STACK_SIZE, NULL, 1, NULL);
+    xTaskCreate(mid_task, "mid", configMINIMAL_STACK_SIZE, NULL, 4, NULL);
+    xTaskCreate(high_task, "high", configMINIMAL_STACK_SIZE, NULL, 5, NULL);
+    xTaskCreate(isr_waiter, "isr_waiter", configMINIMAL_STACK_SIZE, NULL, 6, NULL);
+    xTaskCreate(observer, "observer", configMINIMAL_STACK_SIZE, NULL, 4, &g_notified);
+    xTimerStart(t, 0);
+}
+
+/* ---- the counters line --------------------------------------------------------------------- */
+
+static char g_line[2048];
+static uint32_t g_len;
+static void put_s(const char *s)
+{
+    while (*s && g_len + 1u < sizeof g_line) g_line[g_len++] = *s++;
+}
+static void put_u(uint64_t v)
+{
+    char d[20];
+    unsigned i = 0;
+    do d[i++] = (char)('0' + v % 10u); while ((v /= 10u) != 0u);
+    while (i && g_len + 1u < sizeof g_line) g_line[g_len++] = d[--i];
+}
+static void put_kv(const char *key, uint64_t v) /* ,"key":v */
+{
+    put_s(",\"");
+    put_s(key);
+    put_s("\":");
+    put_u(v);
+}
+
+const char *app_counters_line(void)
+{
+    static TaskStatus_t st[MAX_TASKS];
+    run_time_t total;
+    UBaseType_t n = uxTaskGetSystemState(st, MAX_TASKS, &total);
+    g_len = 0;
+    put_s("{\"kernel\":\"" tskKERNEL_VERSION_NUMBER "\"");
+    put_kv("clock_hz", app_clock_hz());
+    put_s(",\"tasks\":[");
+    for (UBaseType_t i = 0; i < n; i++) {
+        put_s(i ? ",{\"name\":\"" : "{\"name\":\"");
+        put_s(st[i].pcTaskName);
+        put_s("\"");
+        put_kv("run_time", st[i].ulRunTimeCounter);
+        const task_count *c = slot(st[i].xHandle);
+        put_kv("switch_ins", c ? c->switch_ins : 0u);
+        put_kv("ready", c ? c->ready : 0u);
+        put_kv("priority", st[i].uxBasePriority);
+        put_s("}");
+    }
+    put_s("],\"queues\":[{\"name\":\"work_q\"");
+    put_kv("sends", g_sent);
+    put_kv("receives", g_received);
+    put_s("},{\"name\":\"isr_sem\"");
+    put_kv("sends", g_sem_given);
+    put_kv("receives", g_sem_taken);
+    put_s("}],\"mutexes\":[{\"name\":\"shared_mx\"");
+    put_kv("inheritances", g_inherits);
+    put_s("}]");
+    put_kv("timer_fired", g_timer_fired);
+    put_s(",\"event_group\":{\"set\":");
+    put_u(g_ev_set);
+    put_kv("waited", g_ev_waited);
+    put_s("},\"stream_buffer\":{\"sends\":");
+    put_u(g_sb_sent);
+    put_kv("receives", g_sb_received);
+    put_s("},\"notifications\":{\"given\":");
+    put_u(g_notes_given);
+    put_kv("taken", g_notes_taken);
+    put_s("}}\n");
+    g_line[g_len] = '\0';
+    return g_line;
+}
