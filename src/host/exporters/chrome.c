@@ -472,6 +472,23 @@ static void on_counter(void *user, const evt_tl_counter *c)
     BUF_LIT(s, "}}");
 }
 
+/* A priority change (the timeline's prio record): "C" named "priority <context>", the new value. */
+static void on_prio(void *user, const evt_tl_prio *p)
+{
+    chrome_state *s = user;
+    char lb[96], nb[128];
+    const evt_tl_ctx *c = evt_tl_ctx_at(&s->tl, p->ctx);
+    snprintf(nb, sizeof nb, "priority %s", c ? evt_tl_ctx_label(c, lb, sizeof lb) : "?");
+    buf_reserve_(s);
+    BUF_LIT(s, ",\n{\"ph\":\"C\",\"name\":");
+    buf_str_(s, nb);
+    BUF_LIT(s, ",\"pid\":1,\"ts\":");
+    buf_time_(s, p->t);
+    BUF_LIT(s, ",\"args\":{\"value\":");
+    buf_u64_(s, p->prio);
+    BUF_LIT(s, "}}");
+}
+
 /* A CPU load sample (perfetto_load.h): "C" named "CPU load % <context>", the percentage with two
  * decimals (as the Perfetto export's counter, rounded). */
 static void on_load(void *user, uint32_t ctx, uint64_t t, double pct, int first)
@@ -600,7 +617,7 @@ static int start_(chrome_state *s)
     s->ns = s->hz != 0;
     evt_tl_sink sink = {
         s, on_ctx_new, on_ctx_name, NULL, NULL, on_state, on_switch, NULL, on_isr_begin, on_isr,
-        on_slice_begin, on_slice, on_counter, on_flow, on_lost,
+        on_slice_begin, on_slice, on_counter, on_flow, on_lost, on_prio,
     };
     if (!evt_tl_init(&s->tl, s->hz, &sink)) { s->oom = 1; return 0; }
     evt_tl_set_reader(&s->tl, r);

@@ -42,11 +42,13 @@
 #define UUID_UVAL (4ull << 32)       /* + channel name id: a user value channel (counter track) */
 #define UUID_UIV (5ull << 32)        /* + channel name id * 8 + slot: user intervals (async) */
 #define UUID_USM (6ull << 32)        /* + machine name id: a state machine's states */
+#define UUID_PRIO (7ull << 32)       /* + context index: its priority (counter track) */
 #define UIV_SLOTS 8                  /* tracks per interval channel (overlapping intervals) */
 #define TID_OF(idx) ((int32_t)((idx) + 2))
 
 typedef struct pf_ctx {
     uint8_t described;       /* its track is written */
+    uint8_t prio_track;      /* its priority counter track is written */
     uint32_t open;           /* slices begun on its track and not yet ended */
 } pf_ctx;
 
@@ -319,6 +321,25 @@ static void on_load(void *user, uint32_t ctx, uint64_t t, double pct, int first)
     pf_te_emit(&s->w, t);
 }
 
+/* A priority change (the timeline's prio record): the context's "priority <name>" counter track
+ * (the event itself is an instant on the context's track, as every event). */
+static void on_prio(void *user, const evt_tl_prio *p)
+{
+    pf_state *s = user;
+    pf_ctx *pc = pctx_(s, p->ctx);
+    if (!pc) return;
+    if (!pc->prio_track) {
+        char lb[96], nb[128];
+        const evt_tl_ctx *c = evt_tl_ctx_at(&s->tl, p->ctx);
+        snprintf(nb, sizeof nb, "priority %s", c ? evt_tl_ctx_label(c, lb, sizeof lb) : "?");
+        pf_track(&s->w, UUID_PRIO + p->ctx, UUID_PROCESS, nb, 1);
+        pc->prio_track = 1;
+    }
+    pf_te_begin(&s->w, PF_COUNTER, UUID_PRIO + p->ctx);
+    pf_te_counter(&s->w, (int64_t)p->prio);
+    pf_te_emit(&s->w, p->t);
+}
+
 /* ---- user tracks (host/timeline/user_tracks.h) ------------------------------------------------
  * A value channel is a counter track named by the channel; a channel's intervals are async
  * slices on up to UIV_SLOTS tracks named by the channel (an interval goes to the first whose
@@ -448,7 +469,7 @@ static int start_(pf_state *s)
     s->started = 1;
     evt_tl_sink sink = {
         s, on_ctx_new, on_ctx_name, NULL, NULL, on_state, on_switch, on_waking, on_isr_begin, on_isr,
-        on_slice_begin, on_slice, on_counter, on_flow, on_lost,
+        on_slice_begin, on_slice, on_counter, on_flow, on_lost, on_prio,
     };
     if (!evt_tl_init(&s->tl, r->clock_hz, &sink)) { s->oom = 1; return 0; }
     evt_tl_set_reader(&s->tl, r);
