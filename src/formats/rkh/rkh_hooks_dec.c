@@ -209,6 +209,13 @@ void rkh_hooks_dec_apply(rkh_hooks_dec *h, evt_event *ev, const char *user_event
         if (ev->nargs >= 1 && a[0] < EVT_HOOK_KERNEL_COUNT_) h->kernel = (int)a[0];
         set_current_ctx(h, ev, name_of, user);
         return;
+    case RKH_HOOK_CLOCK: /* UI32 magic, UI32 kernel, UI32 hz low, UI32 hz high */
+        if (ev->nargs >= 4 && a[0] == RKH_HOOKS_CLOCK_MAGIC) {
+            if (a[1] < EVT_HOOK_KERNEL_COUNT_) h->kernel = (int)a[1];
+            h->clock_hz = (uint64_t)(uint32_t)a[2] | (uint64_t)(uint32_t)a[3] << 32;
+        }
+        set_current_ctx(h, ev, name_of, user);
+        return;
     case RKH_HOOK_USER:
     default: /* the application's own records: recorded where the hooks say code runs */
         set_current_ctx(h, ev, name_of, user);
