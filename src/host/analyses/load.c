@@ -215,6 +215,25 @@ void evt_an_load_json(const evt_an_load *l, const evt_tl *tl, evt_json *j)
     evt_json_obj_end(j);
 }
 
+void evt_an_load_samples(const evt_an_load *l, const evt_tl *tl, evt_an_load_sample_fn fn, void *user)
+{
+    for (uint32_t c = 0; c < l->nctx; c++) {
+        if (!l->ctx[c].seen) continue;
+        int prev = 0, first = 1;
+        for (uint32_t k = 0; k < l->nwin; k++) {
+            uint64_t cap = win_len(l, tl, k) * cpus_of(tl), b = l->ctx[c].busy[k];
+            if ((int64_t)b < 0) b = 0; /* modular sums are exact at the end; never below 0 */
+            if (b > cap) b = cap;
+            if (!b && !prev) continue;
+            fn(user, c, l->origin + (uint64_t)k * l->window, evt_an_pct(b, cap), first);
+            first = 0;
+            prev = b != 0;
+        }
+        uint64_t tlast = l->origin + (uint64_t)(l->nwin - 1) * l->window;
+        if (prev && tl->have_t && tl->last > tlast) fn(user, c, tl->last, 0.0, 0);
+    }
+}
+
 void evt_an_load_text(const evt_an_load *l, const evt_tl *tl, FILE *out)
 {
     const char *u = evt_an_unit(tl);
