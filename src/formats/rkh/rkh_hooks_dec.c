@@ -62,7 +62,7 @@ static void svc_meaning(rkh_hooks_dec *h, evt_event *ev, int enter, rkh_hooks_na
         ev->m.label = h->namebuf;
     }
     if (enter && sv && sv->obj_type && sv->obj_arg < EVT_HOOK_SVC_MAX_ARGS && 1u + sv->obj_arg < ev->nargs) {
-        uint64_t o = ev->args[1 + sv->obj_arg];
+        uint64_t o = evt_kernel_obj_handle(p, code, ev->args[1 + sv->obj_arg]); /* its canonical id */
         ev->flags |= EVT_HAS_TARGET;
         ev->target = o;
         ev->target_name = name_of(user, o);

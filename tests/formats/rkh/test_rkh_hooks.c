@@ -189,7 +189,7 @@ static void test_hooks_meaning_from_the_profile(void **st)
     assert_string_equal(ev.m.label, "tk_wai_sem");
     assert_true(ev.m.has & EVT_M_OP);
     assert_int_equal(ev.m.op, EVT_OP_TAKE);
-    assert_int_equal(ev.m.obj, 0x7);
+    assert_int_equal(ev.m.obj, (UTK_OC_SEM << 16) | 0x7); /* the canonical id: as the adapter creates it */
     assert_int_equal(ev.m.obj_type, EVT_HOOK_OBJ_SEMAPHORE);
     assert_int_equal(next_user(rd, &ev), EVT_OK); /* svc_leave */
     assert_string_equal(ev.m.label, "tk_wai_sem"); /* pairs with its enter by label */
