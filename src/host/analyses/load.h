@@ -33,6 +33,7 @@ typedef struct evt_an_load {
     uint64_t origin;
     uint32_t nwin, wincap;  /* windows in use, allocated length of every per-window array */
     uint64_t *idle, *isr;   /* per window */
+    uint64_t *mark;         /* per window: 1 + the earliest event time in it (0: none), for samples */
     evt_an_load_ctx *ctx;   /* by context index */
     uint32_t nctx, ctxcap;
     uint32_t cpu_idle[EVT_TL_MAX_CPUS]; /* 1: the CPU is idle since idle_t */
@@ -56,7 +57,10 @@ typedef void (*evt_an_load_sample_fn)(void *user, uint32_t ctx, uint64_t t, doub
 /* After evt_an_load_finish: the windows as samples for the exporters' "CPU load %" counters (the
  * load is computed once, here): per context in index order, window by window, a sample for every
  * window it ran in and for the window after each stretch of them (0), and 0 at the last time when
- * its last window was not 0. A trace without scheduling has no running context: no samples. */
+ * its last window was not 0. Every sample is at an event time: the earliest time a switch, a
+ * state or an ISR began or ended in its window (a window with none, where nothing changed, has no
+ * sample: the previous value holds). A trace without scheduling has no running context: no
+ * samples. */
 void evt_an_load_samples(const evt_an_load *l, const evt_tl *tl, evt_an_load_sample_fn fn, void *user);
 
 #endif

@@ -114,7 +114,7 @@ static void collect_(void *user, uint32_t ctx, uint64_t t, double pct, int first
 }
 
 /* A runs [0, 0.6 ms) with an ISR inside [0.1, 0.2 ms), B [0.6, 1 ms), idle, A [1.5, 2 ms); the
- * trace ends at 2.5 ms; 1 ms windows. */
+ * trace ends at 2.5 ms; 1 ms windows; samples only at event times. */
 static void load_samples(void **state)
 {
     (void)state;
@@ -142,9 +142,11 @@ static void load_samples(void **state)
     evt_an_load_isr(&l, &tl, &isr);
     evt_an_load_finish(&l, &tl);
     evt_an_load_samples(&l, &tl, collect_, &s);
+    /* each sample at the window's first event time (window 1: A's start at 1.5 ms); window 2 holds
+     * no event: no sample there, A's 0 comes at the last time */
     const sample want[] = {
-        {0, 0, 50.0, 1}, {0, 1000000, 50.0, 0}, {0, 2000000, 0.0, 0}, /* the ISR's 0.1 ms is not A's */
-        {1, 0, 40.0, 1}, {1, 1000000, 0.0, 0},
+        {0, 0, 50.0, 1}, {0, 1500000, 50.0, 0}, {0, 2500000, 0.0, 0}, /* the ISR's 0.1 ms is not A's */
+        {1, 0, 40.0, 1}, {1, 1500000, 0.0, 0},
     };
     assert_int_equal(s.n, sizeof want / sizeof want[0]);
     for (size_t i = 0; i < s.n; i++) {
