@@ -125,6 +125,10 @@ enum {
     EVT_M_OWNER      = 1u << 14, /* owner (0: free), owner_count: a mutex's holder as recorded */
     EVT_M_UNTIMED    = 1u << 15, /* the record has no time of its own (ts is the previous record's,
                                   * 0 before any): it does not open the trace's time range */
+    EVT_M_SP         = 1u << 16, /* sp: a stack-pointer sample of the recording context */
+    EVT_M_STACK      = 1u << 17, /* stack_start, stack_size: the stack of the thread the event is
+                                  * about: for an obj_create the created thread (its target), else
+                                  * the recording context (stacks grow down from start + size) */
     /* User events (evtrace/user.h, docs/user-events.md); label = the channel. Bits from 20 up. */
     EVT_M_TEXT       = 1u << 20, /* text: the formatted text of a printf event */
     EVT_M_VALUE      = 1u << 21, /* value: a sample of the value channel (label) */
@@ -179,6 +183,9 @@ typedef struct evt_meaning {
     int64_t value;            /* EVT_M_VALUE */
     uint64_t interval_id;     /* EVT_M_INTERVAL: pairs a begin with its end on the channel */
     uint8_t interval_end;     /* EVT_M_INTERVAL: 0 begin, 1 end */
+    uint64_t sp;              /* EVT_M_SP */
+    uint64_t stack_start;     /* EVT_M_STACK: lowest address of the stack */
+    uint64_t stack_size;      /* EVT_M_STACK: its size in bytes */
 } evt_meaning;
 
 /* What kinds of fact a trace holds (info "capabilities", the report header). A view shows only

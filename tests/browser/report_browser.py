@@ -150,6 +150,20 @@ STATE_PIXELS = r"""(function(){
  return {checked:n,bad:bad};})()"""
 
 
+LEGEND_STATES = r"""(function(){
+ var raw=JSON.parse(document.getElementById('evt-data').textContent),m=raw.meta,st=raw.states,has={},leg=[];
+ for(var i=1;i<st.length;i+=8)has[m.state_names[st[i]]]=1;
+ document.querySelectorAll('#legend span').forEach(function(sp){var t=sp.textContent.trim();if(m.state_names.indexOf(t)>=0)leg.push(t);});
+ return {legend:leg.sort(),data:Object.keys(has).sort()};})()"""
+
+
+def legend_checks(b, name):
+    """The legend lists exactly the states the trace has (no "active" beside scheduling, no
+    "running" for a trace that records none)."""
+    r = b.eval(LEGEND_STATES)
+    check(r['legend'] == r['data'], '%s: legend states %r, the data has %r' % (name, r['legend'], r['data']))
+
+
 def drawing_checks(b, name):
     """Every state interval at least 4 px wide (not under a lost band or an inversion) is drawn in its state's
     colour (the legend's) at its centre: the canvas shows what the data says."""
@@ -344,6 +358,7 @@ def interactive(b, evtrace, path, tmp, art):
     meta = b.eval("JSON.parse(document.getElementById('evt-data').textContent).meta")
     b.screenshot(os.path.join(art, name + '-overview.png'))
     drawing_checks(b, name)
+    legend_checks(b, name)
     zoom_checks(b, name)
     b.key('f')
     b.frames(2)

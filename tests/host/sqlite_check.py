@@ -147,7 +147,7 @@ def check(evtrace, path, tmp):
 def main():
     evtrace, samples, data, tables_def = sys.argv[1:5]
     SCHEMA.update(def_tables(tables_def))
-    if len(SCHEMA) != 14:
+    if len(SCHEMA) != 16:  # 14 + wakeups, priorities
         fail('%s: %d tables' % (tables_def, len(SCHEMA)))
     with tempfile.TemporaryDirectory() as tmp:
         os.environ['TMPDIR'] = tmp

@@ -16,6 +16,10 @@ WORDS = [
     r'\bxTask', r'\beBlocked\b', r'\beReady\b', r'\bintno\b', r'\bdintno\b', r'state_entered', r'\bisr_id\b',
     r'irq_name', r'stop_reason', r'next_thread', r'ownership_count', r'sem_count', r'"enqueued"',
     r'"native_state"', r'USR#', r'hook\.[a-z]', r'CSwitch',
+    # ThreadX's stack-sample words (the meaning block's sp / stack_start / stack_size carry them)
+    r'"stk"', r'ctx_stack_', r'"stack_start"\s*,\s*&', r'"stack_size"\s*,\s*&',
+    # any look-up of a field by its name: fields[] is for display, meaning is in evt_meaning
+    r'fields\[[^\]]*\]\.key', r'strcmp\(\s*f->key',
 ]
 DIRS = ['src/host/timeline', 'src/host/analyses', 'src/host/exporters', 'src/host/report']
 EXTS = ('.c', '.h', '.def', '.js', '.html', '.css')

@@ -16,6 +16,7 @@
 #include "evtrace/reader.h"
 #include "formats/common/cursor.h"
 #include "formats/rkh/rkh_cfg_host.h"
+#include "formats/rkh/rkh_clock_dec.h"
 #include "formats/rkh/rkh_diag_dec.h"
 #include "formats/rkh/rkh_defs.h"
 #include "formats/rkh/rkh_hooks_dec.h"
@@ -534,7 +535,8 @@ static void tcfg_record(rkh_state *s, const uint8_t *b, int chk)
     s->tcfg_off = s->frame_off;
     s->have_tcfg = 1;
     rkh_cfg_from_tcfg(&s->cfg, b);
-    if (rkh_tcfg_hz_plausible(s->cfg.ts_hz)) s->r->clock_hz = s->cfg.ts_hz; /* the clock model (reader.h) */
+    /* the clock model (reader.h); a hook.clock record found at open (rkh_clock_dec.h) wins */
+    if (!s->hooks.clock_hz && rkh_tcfg_hz_plausible(s->cfg.ts_hz)) s->r->clock_hz = s->cfg.ts_hz;
 }
 
 /* An evtrace/user.h record (evtrace/user_defs.h, RKH carrier): the user fields from byte pos of
@@ -790,6 +792,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         if (s->hooks.seen) {
             s->r->caps |= EVT_CAP_SCHED | EVT_CAP_ISR | EVT_CAP_SERVICES;
             if (s->hooks.kernel >= 0) s->r->kernel = s->hooks.kernel;
+            if (s->hooks.clock_hz) s->r->clock_hz = s->hooks.clock_hz; /* hook.clock (a live stream) */
         }
     } else {
         ev->name = d->name;
@@ -840,11 +843,19 @@ static evt_status open_(evt_reader *r, void **state)
             return evt_reader_fail(r, EVT_ERR_USAGE, 0, "--elf: %s", uerr);
     }
     rkh_hooks_dec_init(&s->hooks);
+    if (!r->src.is_stream) { /* the hooks' hook.clock record: the time base and kernel from the start */
+        uint8_t head[RKH_CLOCK_SCAN_BYTES];
+        uint32_t k;
+        if (rkh_clock_scan(head, evt_source_read_at(&r->src, 0, head, sizeof head), &k, &s->hooks.clock_hz) &&
+            k < EVT_HOOK_KERNEL_COUNT_)
+            s->hooks.kernel = (int)k;
+    }
     /* RKH's own records: state machines, events, queues, user records; the generic hooks' records
      * add scheduling, interrupts and services when the stream has them (next) */
     r->caps = EVT_CAP_OBJECTS | EVT_CAP_USER;
     r->caps_known = 1;
-    r->kernel = EVT_HOOK_KERNEL_RKH;
+    r->kernel = s->hooks.kernel >= 0 ? s->hooks.kernel : EVT_HOOK_KERNEL_RKH;
+    if (s->hooks.clock_hz) r->clock_hz = s->hooks.clock_hz;
     rkh_diag_init(&s->diag, r);
     if (r->src.is_stream) rkh_diag_set_hold(&s->diag, RKH_LIVE_HOLD);
     s->chunk = evt_malloc(CHUNK);

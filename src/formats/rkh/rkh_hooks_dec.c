@@ -62,7 +62,7 @@ static void svc_meaning(rkh_hooks_dec *h, evt_event *ev, int enter, rkh_hooks_na
         ev->m.label = h->namebuf;
     }
     if (enter && sv && sv->obj_type && sv->obj_arg < EVT_HOOK_SVC_MAX_ARGS && 1u + sv->obj_arg < ev->nargs) {
-        uint64_t o = ev->args[1 + sv->obj_arg];
+        uint64_t o = evt_kernel_obj_handle(p, code, ev->args[1 + sv->obj_arg]); /* its canonical id */
         ev->flags |= EVT_HAS_TARGET;
         ev->target = o;
         ev->target_name = name_of(user, o);
@@ -207,6 +207,13 @@ void rkh_hooks_dec_apply(rkh_hooks_dec *h, evt_event *ev, const char *user_event
         return;
     case RKH_HOOK_KERNEL_INFO: /* UI32 kernel, UI32 version: the profile of what follows */
         if (ev->nargs >= 1 && a[0] < EVT_HOOK_KERNEL_COUNT_) h->kernel = (int)a[0];
+        set_current_ctx(h, ev, name_of, user);
+        return;
+    case RKH_HOOK_CLOCK: /* UI32 magic, UI32 kernel, UI32 hz low, UI32 hz high */
+        if (ev->nargs >= 4 && a[0] == RKH_HOOKS_CLOCK_MAGIC) {
+            if (a[1] < EVT_HOOK_KERNEL_COUNT_) h->kernel = (int)a[1];
+            h->clock_hz = (uint64_t)(uint32_t)a[2] | (uint64_t)(uint32_t)a[3] << 32;
+        }
         set_current_ctx(h, ev, name_of, user);
         return;
     case RKH_HOOK_USER:

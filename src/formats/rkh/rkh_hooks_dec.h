@@ -20,7 +20,8 @@ typedef struct rkh_hooks_dec {
     uint32_t isr_depth;   /* open isr_enter records */
     uint64_t isr_irq;     /* irq of the innermost open one */
     int seen;             /* a hook record was decoded: the stream records scheduling */
-    int kernel;           /* EVT_HOOK_KERNEL_* from hook.kernel_info, -1 before one */
+    int kernel;           /* EVT_HOOK_KERNEL_* from hook.kernel_info or hook.clock, -1 before one */
+    uint64_t clock_hz;    /* the timestamp rate from hook.clock, 0 before one */
     const struct evt_kernel_profile *profile; /* decode services with it (NULL: by kernel, else generic) */
     uint32_t nirqs;       /* interrupts named so far (their names are objects with handle = irq) */
     uint32_t irqs[RKH_HOOKS_MAX_IRQS];

@@ -20,7 +20,14 @@
     X(21, THREAD_READY, "hook.thread_ready")   /* OBJ thread */                                     \
     X(22, PRIO_SET,     "hook.prio_set")       /* OBJ thread, UI32 prio, UI8 why (evt_hook_prio_why) */ \
     X(23, OBJ_NAME,     "hook.obj_name")       /* UI8 type, OBJ obj (named by the FWK_OBJ before it) */ \
-    X(24, OBJ_OP,       "hook.obj_op")         /* I32 code, OBJ obj, I32 ret */
+    X(24, OBJ_OP,       "hook.obj_op")         /* I32 code, OBJ obj, I32 ret */                   \
+    X(25, CLOCK,        "hook.clock")          /* UI32 magic, UI32 kernel, UI32 hz low, UI32 hz high */
+
+/* hook.clock (rkh_clock_enc.c): the stream's timestamp rate and kernel profile, which TCFG cannot
+ * carry (its rate field is 16 bits: 1 MHz arrives as 16960). Its first field is this magic ("evhz",
+ * as TXTB's clock entry) so a reader finds the record in the stream's first bytes before it decodes
+ * any (rkh_clock_dec.c): every output then has the right time base from the first event. */
+#define RKH_HOOKS_CLOCK_MAGIC 0x6576687Au
 
 enum rkh_hook_uevt {
 #define RKH_HOOK_ENUM_(n, name, s) RKH_HOOK_##name = n,

@@ -43,6 +43,10 @@ void evt_rkh_hooks_attach(evt_rkh_recorder *r)
     g_rec = r;
 }
 
+/* The attached recorder, or NULL (for rkh_clock_enc.c). */
+evt_rkh_recorder *evt_rkh_hooks_recorder(void);
+evt_rkh_recorder *evt_rkh_hooks_recorder(void) { return g_rec; }
+
 /* Open hook record n on the attached recorder; 0 if detached or filtered. */
 static evt_rkh_recorder *hook_begin(unsigned n)
 {

@@ -507,12 +507,18 @@ static void add_role_fields(txtb_state *s, uint32_t id, const uint32_t w[8], evt
     for (int i = 0; i < 4; i++) {
         if (roles[i] == TXTB_R_OWNER) { ev->m.has |= EVT_M_OWNER; ev->m.owner = w[4 + i]; }
         if (roles[i] == TXTB_R_OWNERSHIP_COUNT) ev->m.owner_count = w[4 + i];
+        if (roles[i] == TXTB_R_STK) { ev->m.has |= EVT_M_SP; ev->m.sp = w[4 + i]; }
+        if (roles[i] == TXTB_R_STACK_START) { ev->m.has |= EVT_M_STACK; ev->m.stack_start = w[4 + i]; }
+        if (roles[i] == TXTB_R_STACK_SIZE) ev->m.stack_size = w[4 + i]; /* beside its start (one row) */
     }
     if (!stk || ev->ctx_class != EVT_CTX_THREAD) return;
     const txtb_obj *o = find_obj(s, w[0]);
     if (o && o->type == TXTB_OBJ_THREAD) {
         evt_event_add_field_u(ev, "ctx_stack_start", o->param1);
         evt_event_add_field_u(ev, "ctx_stack_size", o->param2);
+        ev->m.has |= EVT_M_STACK; /* a sample's event creates nothing: the stack is its context's */
+        ev->m.stack_start = o->param1;
+        ev->m.stack_size = o->param2;
     }
 }
 

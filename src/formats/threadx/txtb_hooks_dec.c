@@ -161,15 +161,14 @@ int txtb_hooks_dec_event(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], ev
         if (enter) {
             unsigned ix = (code >> 16) & 0x7FFFu;
             if (p->id == EVT_HOOK_KERNEL_UTKERNEL && (int32_t)code < 0 && ix <= UTK_FN_INDEX_MAX && k_utk_oc[ix]) {
-                unsigned oc = k_utk_oc[ix];
-                uint32_t handle = oc == UTK_OC_TSK ? w[5] : ((uint32_t)oc << 16) | (w[5] & 0xFFFFu);
+                uint32_t handle = (uint32_t)evt_kernel_obj_handle(p, (int32_t)code, w[5]); /* the profile's id */
                 ev->flags |= EVT_HAS_TARGET;
                 ev->target = handle;
                 ev->target_name = name_of ? name_of(ctx, handle) : NULL;
             } else if (sv && sv->obj_type && sv->obj_arg < 3) { /* the handle is an argument */
                 ev->flags |= EVT_HAS_TARGET;
-                ev->target = w[5 + sv->obj_arg];
-                ev->target_name = name_of ? name_of(ctx, w[5 + sv->obj_arg]) : NULL;
+                ev->target = evt_kernel_obj_handle(p, (int32_t)code, w[5 + sv->obj_arg]);
+                ev->target_name = name_of ? name_of(ctx, (uint32_t)ev->target) : NULL;
             }
             if ((ev->m.has & EVT_M_OP) && (ev->flags & EVT_HAS_TARGET)) {
                 ev->m.obj = ev->target;

@@ -117,6 +117,7 @@ CHAIN_(slice, const evt_tl_slice *)
 CHAIN_(counter, const evt_tl_counter *)
 CHAIN_(flow, const evt_tl_flow *)
 CHAIN_(lost, const evt_tl_lost *)
+CHAIN_(prio, const evt_tl_prio *)
 #undef CHAIN_
 
 void evt_an_chain(evt_analyses *a, const evt_tl_sink *first, evt_tl_sink *out)
@@ -127,7 +128,7 @@ void evt_an_chain(evt_analyses *a, const evt_tl_sink *first, evt_tl_sink *out)
                          .sched_switch = chain_sched_switch, .waking = chain_waking,
                          .isr_begin = chain_isr_begin, .isr = chain_isr, .slice_begin = chain_slice_begin,
                          .slice = chain_slice, .counter = chain_counter, .flow = chain_flow,
-                         .lost = chain_lost};
+                         .lost = chain_lost, .prio = chain_prio};
 }
 
 static evt_analyses *create(const evt_an_config *cfg)

@@ -7,7 +7,7 @@
  *              while a middle-priority one runs (inversion.h)
  *   objects    queue / semaphore / event-flag / pool counter history and blocked waiters, and
  *              message flows between contexts aggregated per pair (objhist.h)
- *   stacks     stack usage per thread from "stk" samples against its stack start and size
+ *   stacks     stack usage per thread from stack-pointer samples (the meaning block) against its stack start and size
  *              (stack.h)
  * The analyses never pair events themselves: states, ISRs, counters and flows are the
  * timeline's. One JSON object (evt_an_json) holds them all; its keys are in docs/analyses.md.

@@ -23,11 +23,15 @@ static evt_obj_op op_of(const evt_event *ev) { return (ev->m.has & EVT_M_OP) ? (
 /* a is a strictly higher priority than b */
 static int higher(const evt_an_inversion *v, uint64_t a, uint64_t b) { return v->lower_wins ? a < b : a > b; }
 
-/* Latest priority of a context (the timeline keeps it: the meaning's ctx_prio, else the priority word). */
+/* Priority of a context as given, not as inherited (the timeline keeps it: its base priority, else
+ * the latest: the meaning's ctx_prio, else the priority word). An inversion is between the
+ * priorities the application gave: a holder raised by inheritance is still the lower one. */
 static int prio_at(const evt_tl *tl, uint32_t c, uint64_t *p)
 {
     const evt_tl_ctx *x = evt_tl_ctx_at(tl, c);
-    if (!x || !x->has_prio) return 0;
+    if (!x) return 0;
+    if (x->has_base_prio) { *p = x->base_prio; return 1; }
+    if (!x->has_prio) return 0;
     *p = x->prio;
     return 1;
 }
@@ -54,13 +58,56 @@ static uint32_t holder_slot(evt_an_inversion *v, uint64_t mutex)
 
 static void drop_cand(evt_an_inversion *v, uint32_t i) { v->cand[i] = v->cand[--v->ncand]; }
 
+/* Context `high` (index) waits on mutex `mutex` held by the context with id holder: a candidate
+ * when the holder's priority is lower. */
+static void candidate(evt_an_inversion *v, const evt_tl *tl, const evt_event *ev, uint32_t high, uint64_t mutex,
+                      uint64_t holder)
+{
+    uint64_t ph, pl;
+    uint32_t low = ctx_index(tl, holder);
+    if (!prio_at(tl, high, &ph) || !prio_at(tl, low, &pl)) { v->unknown_prio++; return; }
+    if (!higher(v, ph, pl)) return; /* an ordinary wait */
+    uint32_t obj;
+    if (!evt_u64map_get(&tl->objmap, mutex, &obj)) obj = EVT_TL_NONE;
+    if (!evt_an_reserve((void **)&v->cand, &v->candcap, v->ncand, sizeof *v->cand)) { v->oom = 1; return; }
+    evt_an_inv_cand *c = &v->cand[v->ncand++];
+    memset(c, 0, sizeof *c);
+    c->high = high;
+    c->obj = obj;
+    c->mutex_id = mutex;
+    c->low_id = holder;
+    c->low = low;
+    c->t_get = evt_tl_time(tl, ev);
+    c->prio_high = ph;
+    c->prio_low = pl;
+}
+
+/* A context stops, blocked on an object (EVT_M_BLOCKED_ON: kernels that record the acquire when it
+ * completes name the mutex on the switch instead): a wait on a held mutex. */
+static void blocked_on(evt_an_inversion *v, const evt_tl *tl, const evt_event *ev, uint32_t ctx)
+{
+    uint32_t slot, high = ctx;
+    if (!evt_u64map_get(&v->holder, ev->m.obj, &slot) || !v->holders[slot]) return; /* not a held mutex */
+    if (ev->flags & EVT_HAS_TARGET) high = ctx_index(tl, ev->target);
+    const evt_tl_ctx *h = evt_tl_ctx_at(tl, high);
+    if (!h || !h->has_id || v->holders[slot] == h->id + 1) return;
+    for (uint32_t i = 0; i < v->ncand; i++)
+        if (v->cand[i].high == high) {
+            if (v->cand[i].mutex_id == ev->m.obj) return; /* its acquire started this wait */
+            drop_cand(v, i);
+            break;
+        }
+    candidate(v, tl, ev, high, ev->m.obj, v->holders[slot] - 1);
+}
+
 void evt_an_inv_event(evt_an_inversion *v, const evt_tl *tl, const evt_event *ev, uint32_t ctx)
 {
-    if (!v->order_set) { /* the trace's own order (its kernel profile, or --priority-order) */
+    if (!v->order_fixed) { /* the trace's own order (its kernel profile, known by now, or --priority-order) */
         v->order_set = 1;
         v->lower_wins = !tl->higher_prio_wins;
     }
     if (op_of(ev) == EVT_OP_INHERIT) v->inherits++;
+    if (ev->kind == EVT_KIND_THREAD_STOP && (ev->m.has & EVT_M_BLOCKED_ON)) { blocked_on(v, tl, ev, ctx); return; }
     if (ev->kind != EVT_KIND_SVC && ev->kind != EVT_KIND_SVC_ENTER) return; /* acquires and releases are calls */
     int acq = op_of(ev) == EVT_OP_ACQUIRE, rel = op_of(ev) == EVT_OP_RELEASE;
     if ((!acq && !rel) || !(ev->flags & EVT_HAS_CTX)) return;
@@ -76,23 +123,7 @@ void evt_an_inv_event(evt_an_inversion *v, const evt_tl *tl, const evt_event *ev
     /* held by another context: this one will wait */
     for (uint32_t i = 0; i < v->ncand; i++)
         if (v->cand[i].high == ctx) { drop_cand(v, i); break; }
-    uint64_t ph, pl;
-    uint32_t low = ctx_index(tl, *held - 1);
-    if (!prio_at(tl, ctx, &ph) || !prio_at(tl, low, &pl)) { v->unknown_prio++; return; }
-    if (!higher(v, ph, pl)) return; /* an ordinary wait */
-    uint32_t obj;
-    if (!evt_u64map_get(&tl->objmap, ev->m.obj, &obj)) obj = EVT_TL_NONE;
-    if (!evt_an_reserve((void **)&v->cand, &v->candcap, v->ncand, sizeof *v->cand)) { v->oom = 1; return; }
-    evt_an_inv_cand *c = &v->cand[v->ncand++];
-    memset(c, 0, sizeof *c);
-    c->high = ctx;
-    c->obj = obj;
-    c->mutex_id = ev->m.obj;
-    c->low_id = *held - 1;
-    c->low = low;
-    c->t_get = evt_tl_time(tl, ev);
-    c->prio_high = ph;
-    c->prio_low = pl;
+    candidate(v, tl, ev, ctx, ev->m.obj, *held - 1);
 }
 
 /* Time context k of the middle list ran while the holder was ready. */
@@ -218,7 +249,8 @@ void evt_an_inv_json(const evt_an_inversion *v, const evt_tl *tl, evt_json *j)
     char b[96];
     evt_json_obj_begin(j);
     evt_json_kstr(j, "unit", evt_an_unit(tl));
-    evt_json_kstr(j, "priority_order", v->lower_wins ? "lower_wins" : "higher_wins");
+    int lower = v->order_fixed || v->order_set ? v->lower_wins : !tl->higher_prio_wins;
+    evt_json_kstr(j, "priority_order", lower ? "lower_wins" : "higher_wins");
     evt_json_ku64(j, "count", v->count);
     evt_json_ku64(j, "waits", v->waits);
     evt_json_ku64(j, "unknown_priority", v->unknown_prio);

@@ -31,6 +31,14 @@ static void merge(evt_an_load *l)
 {
     merge_arr(l->idle, l->nwin, l->wincap);
     merge_arr(l->isr, l->nwin, l->wincap);
+    if (l->mark) { /* the earlier mark of each pair */
+        uint32_t h = (l->nwin + 1) / 2;
+        for (uint32_t i = 0; i < h; i++) {
+            uint64_t a = l->mark[2 * i], b = 2 * i + 1 < l->nwin ? l->mark[2 * i + 1] : 0;
+            l->mark[i] = a && (!b || a < b) ? a : b;
+        }
+        memset(l->mark + h, 0, (size_t)(l->wincap - h) * sizeof *l->mark);
+    }
     for (uint32_t c = 0; c < l->nctx; c++) merge_arr(l->ctx[c].busy, l->nwin, l->wincap);
     l->nwin = (l->nwin + 1) / 2;
     l->window *= 2;
@@ -57,13 +65,25 @@ static uint32_t window_of(evt_an_load *l, uint64_t t)
     if (k >= l->wincap) {
         uint32_t nc = l->wincap ? l->wincap : 64;
         while (nc <= k) nc *= 2;
-        if (!grow_arr(&l->idle, l->wincap, nc) || !grow_arr(&l->isr, l->wincap, nc)) { l->oom = 1; return UINT32_MAX; }
+        if (!grow_arr(&l->idle, l->wincap, nc) || !grow_arr(&l->isr, l->wincap, nc) || !grow_arr(&l->mark, l->wincap, nc)) {
+            l->oom = 1;
+            return UINT32_MAX;
+        }
         for (uint32_t c = 0; c < l->nctx; c++)
             if (l->ctx[c].busy && !grow_arr(&l->ctx[c].busy, l->wincap, nc)) { l->oom = 1; return UINT32_MAX; }
         l->wincap = nc;
     }
     if (k >= l->nwin) l->nwin = (uint32_t)k + 1;
     return (uint32_t)k;
+}
+
+/* Note event time t in its window (the samples' times), when that window exists (marking creates
+ * no window: the windows stay the ones the charges make). */
+static void mark_(evt_an_load *l, uint64_t t)
+{
+    if (!l->started || t < l->origin || !l->mark) return;
+    uint64_t k = (t - l->origin) / l->window;
+    if (k < l->nwin && (!l->mark[k] || t + 1 < l->mark[k])) l->mark[k] = t + 1;
 }
 
 /* Add (sign > 0) or subtract the part of [t0, t1) in each window to the array picked by which:
@@ -77,6 +97,8 @@ static void charge(evt_an_load *l, const evt_tl *tl, int which, uint64_t t0, uin
     if (t0 < l->origin) t0 = l->origin;
     if (t1 <= t0) return;
     if (window_of(l, t1 - 1) == UINT32_MAX) return; /* the last window first: merges happen now */
+    mark_(l, t0); /* both ends are event times */
+    mark_(l, t1);
     uint32_t k0 = (uint32_t)((t0 - l->origin) / l->window), k1 = (uint32_t)((t1 - 1 - l->origin) / l->window);
     uint64_t *a;
     if (which == 0) a = l->idle;
@@ -118,6 +140,7 @@ void evt_an_load_isr(evt_an_load *l, const evt_tl *tl, const evt_tl_isr *iv)
 void evt_an_load_switch(evt_an_load *l, const evt_tl *tl, const evt_tl_switch *sw)
 {
     uint32_t cpu = sw->cpu < EVT_TL_MAX_CPUS ? sw->cpu : EVT_TL_MAX_CPUS - 1;
+    mark_(l, sw->t);
     if (l->cpu_idle[cpu] && sw->next != EVT_TL_NONE) {
         charge(l, tl, 0, l->idle_t[cpu], sw->t, 1);
         l->cpu_idle[cpu] = 0;
@@ -215,6 +238,27 @@ void evt_an_load_json(const evt_an_load *l, const evt_tl *tl, evt_json *j)
     evt_json_obj_end(j);
 }
 
+void evt_an_load_samples(const evt_an_load *l, const evt_tl *tl, evt_an_load_sample_fn fn, void *user)
+{
+    for (uint32_t c = 0; c < l->nctx; c++) {
+        if (!l->ctx[c].seen) continue;
+        int prev = 0, first = 1;
+        uint64_t last_t = 0;
+        for (uint32_t k = 0; k < l->nwin; k++) {
+            uint64_t cap = win_len(l, tl, k) * cpus_of(tl), b = l->ctx[c].busy[k];
+            if ((int64_t)b < 0) b = 0; /* modular sums are exact at the end; never below 0 */
+            if (b > cap) b = cap;
+            if (!b && !prev) continue;
+            if (!l->mark[k]) continue; /* no event time in it: nothing changed, the value holds */
+            last_t = l->mark[k] - 1;
+            fn(user, c, last_t, evt_an_pct(b, cap), first);
+            first = 0;
+            prev = b != 0;
+        }
+        if (prev && tl->have_t && tl->last > last_t) fn(user, c, tl->last, 0.0, 0);
+    }
+}
+
 void evt_an_load_text(const evt_an_load *l, const evt_tl *tl, FILE *out)
 {
     const char *u = evt_an_unit(tl);
@@ -251,6 +295,7 @@ void evt_an_load_free(evt_an_load *l)
 {
     evt_free(l->idle);
     evt_free(l->isr);
+    evt_free(l->mark);
     for (uint32_t c = 0; c < l->nctx; c++) evt_free(l->ctx[c].busy);
     evt_free(l->ctx);
     memset(l, 0, sizeof *l);

@@ -33,6 +33,7 @@ typedef struct evt_an_load {
     uint64_t origin;
     uint32_t nwin, wincap;  /* windows in use, allocated length of every per-window array */
     uint64_t *idle, *isr;   /* per window */
+    uint64_t *mark;         /* per window: 1 + the earliest event time in it (0: none), for samples */
     evt_an_load_ctx *ctx;   /* by context index */
     uint32_t nctx, ctxcap;
     uint32_t cpu_idle[EVT_TL_MAX_CPUS]; /* 1: the CPU is idle since idle_t */
@@ -48,5 +49,18 @@ void evt_an_load_finish(evt_an_load *l, const evt_tl *tl);
 void evt_an_load_json(const evt_an_load *l, const evt_tl *tl, struct evt_json *j);
 void evt_an_load_text(const evt_an_load *l, const evt_tl *tl, FILE *out);
 void evt_an_load_free(evt_an_load *l);
+
+/* One CPU load sample: context index, window start, percent of the window's capacity (window x
+ * CPUs; the last window up to the last time) the context ran, ISR time excluded; first: its first
+ * sample. */
+typedef void (*evt_an_load_sample_fn)(void *user, uint32_t ctx, uint64_t t, double pct, int first);
+/* After evt_an_load_finish: the windows as samples for the exporters' "CPU load %" counters (the
+ * load is computed once, here): per context in index order, window by window, a sample for every
+ * window it ran in and for the window after each stretch of them (0), and 0 at the last time when
+ * its last window was not 0. Every sample is at an event time: the earliest time a switch, a
+ * state or an ISR began or ended in its window (a window with none, where nothing changed, has no
+ * sample: the previous value holds). A trace without scheduling has no running context: no
+ * samples. */
+void evt_an_load_samples(const evt_an_load *l, const evt_tl *tl, evt_an_load_sample_fn fn, void *user);
 
 #endif

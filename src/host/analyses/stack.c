@@ -1,4 +1,4 @@
-/* Stack usage per thread from "stk" samples (stack.h). */
+/* Stack usage per thread from stack-pointer samples (stack.h): the meaning block only. */
 #include "host/analyses/stack.h"
 
 #include <inttypes.h>
@@ -9,19 +9,12 @@
 
 void evt_an_stack_init(evt_an_stack *s) { memset(s, 0, sizeof *s); }
 
-static int field_u(const evt_event *ev, const char *key, uint64_t *out)
-{
-    for (uint32_t i = 0; i < ev->nfields; i++)
-        if (!ev->fields[i].is_str && strcmp(ev->fields[i].key, key) == 0) { *out = ev->fields[i].num; return 1; }
-    return 0;
-}
-
-/* The stack of a created thread, from its creating event's "stack_start"/"stack_size". */
+/* The stack of a created thread, from its creating event's meaning (EVT_M_STACK). */
 static void created_(evt_an_stack *s, const evt_event *ev)
 {
-    uint64_t start, size;
+    uint64_t start = ev->m.stack_start, size = ev->m.stack_size;
     uint32_t k;
-    if (!field_u(ev, "stack_start", &start) || !field_u(ev, "stack_size", &size)) return;
+    if (!(ev->m.has & EVT_M_STACK)) return;
     if (!evt_u64map_get(&s->created, ev->target, &k)) {
         k = s->ncstk;
         if (!evt_an_reserve((void **)&s->cstk, &s->cstkcap, k, sizeof *s->cstk) ||
@@ -34,19 +27,12 @@ static void created_(evt_an_stack *s, const evt_event *ev)
 
 void evt_an_stack_event(evt_an_stack *s, const evt_tl *tl, const evt_event *ev, uint32_t ctx)
 {
-    if (ev->kind == EVT_KIND_OBJ_CREATE && (ev->flags & EVT_HAS_TARGET)) created_(s, ev);
-    if (ctx == EVT_TL_NONE || ev->ctx_class != EVT_CTX_THREAD) return;
-    /* one pass over the fields: the sample and the sampled thread's stack */
-    uint64_t sp = 0, start = 0, size = 0;
-    int has_sp = 0, has_stack = 0;
-    for (uint32_t i = 0; i < ev->nfields; i++) {
-        const evt_field *f = &ev->fields[i];
-        if (f->is_str) continue;
-        if (strcmp(f->key, "stk") == 0) { sp = f->num; has_sp = 1; }
-        else if (strcmp(f->key, "ctx_stack_start") == 0) { start = f->num; has_stack |= 1; }
-        else if (strcmp(f->key, "ctx_stack_size") == 0) { size = f->num; has_stack |= 2; }
-    }
-    if (!has_sp) return;
+    int create = ev->kind == EVT_KIND_OBJ_CREATE && (ev->flags & EVT_HAS_TARGET);
+    if (create) created_(s, ev);
+    if (ctx == EVT_TL_NONE || ev->ctx_class != EVT_CTX_THREAD || !(ev->m.has & EVT_M_SP)) return;
+    /* the sample, and the sampled context's stack when the event says it */
+    uint64_t sp = ev->m.sp, start = ev->m.stack_start, size = ev->m.stack_size;
+    int has_stack = !create && (ev->m.has & EVT_M_STACK) ? 3 : 0;
     if (!evt_an_reserve((void **)&s->thr, &s->thrcap, ctx, sizeof *s->thr)) { s->oom = 1; return; }
     if (ctx >= s->nthr) s->nthr = ctx + 1;
     evt_an_stack_thr *t = &s->thr[ctx];

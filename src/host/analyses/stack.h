@@ -1,8 +1,7 @@
-/* Stack usage per thread (analyses.h) from stack-pointer samples: the numeric field "stk" of an
- * event recorded in a thread context (ThreadX: txtb_defs.h TXTB_INFO_ROLE_TABLE), against the
- * thread's stack start and size: fields "ctx_stack_start"/"ctx_stack_size" of the sample (the
- * reader's registry), else "stack_start"/"stack_size" of an event that created that thread (its
- * target). Stacks grow down: used = start + size - lowest sample; a sample outside
+/* Stack usage per thread (analyses.h) from stack-pointer samples: the meaning block's sp
+ * (EVT_M_SP) of an event recorded in a thread context (the reader decides which record words are
+ * samples), against the thread's stack start and size: the sample's own EVT_M_STACK (the stack of
+ * its context), else the EVT_M_STACK of an obj_create that created that thread (its target). Stacks grow down: used = start + size - lowest sample; a sample outside
  * [start, start + size] is counted as out of range (overflow, or a sample of another stack) and
  * not used. A lower bound of the real use: only the moments sampled are seen. */
 #ifndef EVT_ANALYSIS_STACK_H

@@ -13,7 +13,7 @@
  * (`cat` = the kind, `args` = id, args, object, fields, text); flows are "s"/"f" pairs (cat "flow",
  * named by the flow's kind: wake, message, signal) binding to the enclosing slices; counters
  * (queue depth, semaphore count, ...) are "C" events named "<object> <counter>", CPU load per
- * context "C" events "CPU load % <context>" (perfetto_load.h windows); a loss is a
+ * context "C" events "CPU load % <context>" (the analyses' load windows, analyses/load.h); a loss is a
  * global instant "lost events" with args.count. Events that enter a state-machine state (meaning EVT_M_SM_STATE: state
  * machines) also draw state-occupancy slices on a "<context> (state)" track.
  * Times ("ts", "dur" in microseconds) are the timeline's: its ns written exactly as integer µs plus
@@ -37,7 +37,7 @@
 #include "host/timeline/timeline.h"
 #include "host/timeline/user_tracks.h"
 #include "host/u64map.h"
-#include "perfetto_load.h"
+#include "host/analyses/load.h"
 
 #define GLOBAL_TID 0           /* global instants (lost data) */
 #define TID_OF(idx) ((uint64_t)(idx) + 2) /* context index -> tid, as in the Perfetto export */
@@ -83,7 +83,7 @@ typedef struct chrome_state {
     evt_u64map counters;               /* (object index + 1) << 32 | name id -> counter name id */
     evt_strtab cnames;                 /* counter names and "<object> <counter>" labels */
     uint64_t last_ts;                  /* time of the latest event (exporter's unit) */
-    pf_load load;                      /* CPU load windows per context (as in the Perfetto export) */
+    evt_an_load load;                  /* CPU load windows per context (analyses/load.h, as Perfetto) */
     evt_ut ut;                         /* user tracks: values, intervals, state machines */
     uint64_t usm_named[1024];          /* bit per machine name id (< 65536): its track is named */
     int oom;
@@ -347,7 +347,7 @@ static void on_switch(void *user, const evt_tl_switch *sw)
     chrome_state *s = user;
     if (sw->prev != EVT_TL_NONE) run_out_(s, sw->prev, sw->t);
     if (sw->next != EVT_TL_NONE) run_in_(s, sw->next, sw->t);
-    pf_load_switch(&s->load, sw);
+    evt_an_load_switch(&s->load, &s->tl, sw);
 }
 
 static void on_state(void *user, const evt_tl_state_iv *iv)
@@ -362,7 +362,7 @@ static void on_state(void *user, const evt_tl_state_iv *iv)
     }
     if (iv->state != EVT_TL_RUNNING) return;
     run_out_(s, iv->ctx, iv->t1); /* no-op after a switch-out */
-    pf_load_running(&s->load, iv);
+    evt_an_load_state(&s->load, &s->tl, iv);
 }
 
 static void on_slice_begin(void *user, const evt_tl_slice *sl)
@@ -426,6 +426,7 @@ static void on_isr_begin(void *user, const evt_tl_isr *iv)
 static void on_isr(void *user, const evt_tl_isr *iv)
 {
     chrome_state *s = user;
+    evt_an_load_isr(&s->load, &s->tl, iv);
     if (s->isr_open[iv->cpu] <= iv->depth) isr_b_(s, iv); /* reported closed only */
     else s->isr_open[iv->cpu] = iv->depth;
     end_(s, isr_tid_(s, iv->cpu), iv->t1);
@@ -479,7 +480,24 @@ static void on_counter(void *user, const evt_tl_counter *c)
     BUF_LIT(s, "}}");
 }
 
-/* A CPU load sample (perfetto_load.h): "C" named "CPU load % <context>", the percentage with two
+/* A priority change (the timeline's prio record): "C" named "priority <context>", the new value. */
+static void on_prio(void *user, const evt_tl_prio *p)
+{
+    chrome_state *s = user;
+    char lb[96], nb[128];
+    const evt_tl_ctx *c = evt_tl_ctx_at(&s->tl, p->ctx);
+    snprintf(nb, sizeof nb, "priority %s", c ? evt_tl_ctx_label(c, lb, sizeof lb) : "?");
+    buf_reserve_(s);
+    BUF_LIT(s, ",\n{\"ph\":\"C\",\"name\":");
+    buf_str_(s, nb);
+    BUF_LIT(s, ",\"pid\":1,\"ts\":");
+    buf_time_(s, p->t);
+    BUF_LIT(s, ",\"args\":{\"value\":");
+    buf_u64_(s, p->prio);
+    BUF_LIT(s, "}}");
+}
+
+/* A CPU load sample (evt_an_load_samples): "C" named "CPU load % <context>", the percentage with two
  * decimals (as the Perfetto export's counter, rounded). */
 static void on_load(void *user, uint32_t ctx, uint64_t t, double pct, int first)
 {
@@ -607,11 +625,11 @@ static int start_(chrome_state *s)
     s->ns = s->hz != 0;
     evt_tl_sink sink = {
         s, on_ctx_new, on_ctx_name, NULL, NULL, on_state, on_switch, NULL, on_isr_begin, on_isr,
-        on_slice_begin, on_slice, on_counter, on_flow, on_lost,
+        on_slice_begin, on_slice, on_counter, on_flow, on_lost, on_prio,
     };
     if (!evt_tl_init(&s->tl, s->hz, &sink)) { s->oom = 1; return 0; }
     evt_tl_set_reader(&s->tl, r);
-    pf_load_init(&s->load, s->ns, on_load, s);
+    evt_an_load_init(&s->load, 0); /* automatic window, as `stats` */
     evt_ut_sink us = {s, NULL, u_value, u_interval, u_state};
     evt_ut_init(&s->ut, &us);
     /* otherData says what "ts" means: real time (time_unit "ns": ts = t_ns / 1000) or ticks of an
@@ -689,7 +707,7 @@ static void free_state(chrome_state *s)
     evt_free(s->ctxs);
     if (s->started) evt_tl_free(&s->tl);
     if (s->started) evt_ut_free(&s->ut);
-    pf_load_free(&s->load);
+    evt_an_load_free(&s->load);
     evt_u64map_free(&s->counters);
     evt_strtab_free(&s->cnames);
     evt_free(s);
@@ -701,7 +719,8 @@ static evt_status end(void *state, evt_reader *r, char *err, size_t errlen)
     chrome_state *s = state;
     if (s->started || start_(s)) {
         evt_tl_finish(&s->tl);
-        pf_load_finish(&s->load, s->tl.last);
+        evt_an_load_finish(&s->load, &s->tl);
+        evt_an_load_samples(&s->load, &s->tl, on_load, s);
         evt_ut_finish(&s->ut, s->tl.last);
         for (uint32_t i = 0; i < s->nctx; i++) {
             ctx_draw *d = s->ctxs[i];

@@ -14,7 +14,8 @@
  *   instants (category "flow", named by the flow's kind) on the two contexts' tracks linked by
  *   flow_ids / terminating_flow_ids; counters (queue depth, semaphore count, ...) on a counter
  *   track per object and counter; lost data as an instant "lost events" with `count` and a
- *   cumulative "lost events" counter track; CPU load per context (perfetto_load.h).
+ *   cumulative "lost events" counter track; CPU load per context (the analyses' load windows,
+ *   analyses/load.h: computed once, written as samples at the end).
  * - Time: the timeline's unit (ns when the clock is known); unknown clock: one tick is written as
  *   one ns and the process name says so ("time in ticks, clock rate unknown").
  * Memory: the timeline's (contexts, objects, open spans) plus a few bytes per context, counter
@@ -29,7 +30,7 @@
 #include "host/timeline/timeline.h"
 #include "host/timeline/user_tracks.h"
 #include "host/u64map.h"
-#include "perfetto_load.h"
+#include "host/analyses/load.h"
 #include "perfetto_pkt.h"
 
 #define PID 1                        /* the traced target, as one process */
@@ -42,11 +43,13 @@
 #define UUID_UVAL (4ull << 32)       /* + channel name id: a user value channel (counter track) */
 #define UUID_UIV (5ull << 32)        /* + channel name id * 8 + slot: user intervals (async) */
 #define UUID_USM (6ull << 32)        /* + machine name id: a state machine's states */
+#define UUID_PRIO (7ull << 32)       /* + context index: its priority (counter track) */
 #define UIV_SLOTS 8                  /* tracks per interval channel (overlapping intervals) */
 #define TID_OF(idx) ((int32_t)((idx) + 2))
 
 typedef struct pf_ctx {
     uint8_t described;       /* its track is written */
+    uint8_t prio_track;      /* its priority counter track is written */
     uint32_t open;           /* slices begun on its track and not yet ended */
 } pf_ctx;
 
@@ -65,7 +68,7 @@ typedef struct pf_state {
     uint32_t ncounters;
     int lost_described;
     uint64_t lost_total;
-    pf_load load;
+    evt_an_load load;        /* CPU load windows (analyses/load.h) */
     char procname[512];      /* the process name (ProcessTree cmdline) */
     int tree_started;        /* the process is in a ProcessTree packet */
     evt_ut ut;               /* user tracks: values, intervals, state machines */
@@ -144,7 +147,7 @@ static void on_switch(void *user, const evt_tl_switch *sw)
     if (sw->next != EVT_TL_NONE) next.prio = (int32_t)sw->next_prio;
     int64_t st = sw->prev == EVT_TL_NONE ? 0 : evt_tl_state_linux(sw->prev_state);
     pf_ft_switch(&s->w, sw->cpu, sw->t, &prev, st, &next);
-    pf_load_switch(&s->load, sw);
+    evt_an_load_switch(&s->load, &s->tl, sw);
 }
 
 static void on_waking(void *user, const evt_tl_waking *wk)
@@ -160,7 +163,7 @@ static void on_waking(void *user, const evt_tl_waking *wk)
 static void on_state(void *user, const evt_tl_state_iv *iv)
 {
     pf_state *s = user;
-    if (iv->state == EVT_TL_RUNNING) pf_load_running(&s->load, iv);
+    evt_an_load_state(&s->load, &s->tl, iv);
 }
 
 /* ---- ISRs and slices ----------------------------------------------------------------------- */
@@ -205,6 +208,7 @@ static void on_isr(void *user, const evt_tl_isr *iv)
     pf_state *s = user;
     uint32_t cpu = iv->cpu < EVT_TL_MAX_CPUS ? iv->cpu : EVT_TL_MAX_CPUS - 1;
     uint64_t track = isr_track_(s, cpu);
+    evt_an_load_isr(&s->load, &s->tl, iv);
     if (s->isr_open[cpu] <= iv->depth) isr_slice_begin_(s, iv, track); /* reported closed only */
     else s->isr_open[cpu] = iv->depth;
     pf_te_begin(&s->w, PF_SLICE_END, track);
@@ -304,7 +308,7 @@ static void on_lost(void *user, const evt_tl_lost *l)
     pf_te_emit(&s->w, l->t1);
 }
 
-/* CPU load samples (perfetto_load.h) become counter events on a track per context. */
+/* CPU load samples (evt_an_load_samples) become counter events on a track per context. */
 static void on_load(void *user, uint32_t ctx, uint64_t t, double pct, int first)
 {
     pf_state *s = user;
@@ -317,6 +321,25 @@ static void on_load(void *user, uint32_t ctx, uint64_t t, double pct, int first)
     pf_te_begin(&s->w, PF_COUNTER, UUID_LOAD + ctx);
     pf_te_counter_double(&s->w, pct);
     pf_te_emit(&s->w, t);
+}
+
+/* A priority change (the timeline's prio record): the context's "priority <name>" counter track
+ * (the event itself is an instant on the context's track, as every event). */
+static void on_prio(void *user, const evt_tl_prio *p)
+{
+    pf_state *s = user;
+    pf_ctx *pc = pctx_(s, p->ctx);
+    if (!pc) return;
+    if (!pc->prio_track) {
+        char lb[96], nb[128];
+        const evt_tl_ctx *c = evt_tl_ctx_at(&s->tl, p->ctx);
+        snprintf(nb, sizeof nb, "priority %s", c ? evt_tl_ctx_label(c, lb, sizeof lb) : "?");
+        pf_track(&s->w, UUID_PRIO + p->ctx, UUID_PROCESS, nb, 1);
+        pc->prio_track = 1;
+    }
+    pf_te_begin(&s->w, PF_COUNTER, UUID_PRIO + p->ctx);
+    pf_te_counter(&s->w, (int64_t)p->prio);
+    pf_te_emit(&s->w, p->t);
 }
 
 /* ---- user tracks (host/timeline/user_tracks.h) ------------------------------------------------
@@ -416,7 +439,7 @@ static void free_(pf_state *s)
 {
     pf_w_free(&s->w);
     if (s->started) evt_tl_free(&s->tl);
-    pf_load_free(&s->load);
+    evt_an_load_free(&s->load);
     if (s->started) evt_ut_free(&s->ut);
     evt_u64map_free(&s->u_described);
     evt_u64map_free(&s->u_slot_end);
@@ -448,11 +471,11 @@ static int start_(pf_state *s)
     s->started = 1;
     evt_tl_sink sink = {
         s, on_ctx_new, on_ctx_name, NULL, NULL, on_state, on_switch, on_waking, on_isr_begin, on_isr,
-        on_slice_begin, on_slice, on_counter, on_flow, on_lost,
+        on_slice_begin, on_slice, on_counter, on_flow, on_lost, on_prio,
     };
     if (!evt_tl_init(&s->tl, r->clock_hz, &sink)) { s->oom = 1; return 0; }
     evt_tl_set_reader(&s->tl, r);
-    pf_load_init(&s->load, r->clock_hz != 0, on_load, s);
+    evt_an_load_init(&s->load, 0); /* automatic window, as `stats` */
     evt_ut_sink us = {s, NULL, u_value, u_interval, u_state};
     evt_ut_init(&s->ut, &us);
     char nm[512];
@@ -493,7 +516,8 @@ static evt_status end(void *state, evt_reader *r, char *err, size_t errlen)
     pf_state *s = state;
     if (s->started || start_(s)) {
         evt_tl_finish(&s->tl);
-        pf_load_finish(&s->load, s->tl.last);
+        evt_an_load_finish(&s->load, &s->tl);
+        evt_an_load_samples(&s->load, &s->tl, on_load, s);
         evt_ut_finish(&s->ut, s->tl.last);
         pf_ft_flush(&s->w);
     }

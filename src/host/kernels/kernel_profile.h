@@ -42,6 +42,10 @@ typedef struct evt_kernel_profile {
     size_t nstates;
     /* The result of a service that returned `ret` (NULL: EVT_RES_UNKNOWN). */
     evt_op_result (*result_of)(int32_t code, int64_t ret);
+    /* The canonical id of the object a service's handle argument `arg` names: the id its creation
+     * was recorded with (NULL: the argument is that id). One id per object whichever backend
+     * recorded the call (μT-Kernel: class << 16 | id, as the DS adapter's EVT_UTK_HANDLE). */
+    uint64_t (*obj_handle)(int32_t code, uint64_t arg);
 } evt_kernel_profile;
 
 /* The profile with this id, or NULL. */
@@ -67,6 +71,12 @@ const evt_kernel_svc *evt_kernel_meaning_svc(const evt_kernel_profile *p, int32_
 /* Fill m's stop state from a native state of p (EVT_M_STOP_STATE, or EVT_M_KEEP_STATE); 0 if the
  * state is not in the profile (m untouched). */
 int evt_kernel_meaning_state(const evt_kernel_profile *p, uint32_t native, evt_meaning *m);
+
+/* The canonical object id of service `code`'s handle argument arg (p->obj_handle, else arg). */
+static inline uint64_t evt_kernel_obj_handle(const evt_kernel_profile *p, int32_t code, uint64_t arg)
+{
+    return p && p->obj_handle ? p->obj_handle(code, arg) : arg;
+}
 
 /* Non-zero when priority a is more urgent than b under this profile's order. */
 static inline int evt_kernel_prio_higher(const evt_kernel_profile *p, uint64_t a, uint64_t b)

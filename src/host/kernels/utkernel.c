@@ -68,6 +68,22 @@ static evt_op_result utk_result(int32_t code, int64_t ret)
     return ret == -50 ? EVT_RES_TIMEOUT : EVT_RES_ERROR;
 }
 
+/* Object class of each function's handle argument (by table index; 0: none). */
+static const uint8_t k_oc[UTK_FN_INDEX_MAX + 1] = {
+#define UTK_OC_ROW_(ix, name, n, oc, role) [ix] = (role) == UTK_ROLE_ARG || (role) == UTK_ROLE_DEL ? (oc) : 0,
+    UTK_FN_TABLE(UTK_OC_ROW_)
+#undef UTK_OC_ROW_
+};
+
+/* The DS adapter records objects as EVT_UTK_HANDLE(class, id) (utk_adapter.h): tasks by their id,
+ * other objects class << 16 | id; a call's argument is the bare id. */
+static uint64_t utk_handle(int32_t code, uint64_t arg)
+{
+    unsigned ix = UTK_FNCD_INDEX(code);
+    if (code >= 0 || ix > UTK_FN_INDEX_MAX || !k_oc[ix] || k_oc[ix] == UTK_OC_TSK) return arg;
+    return ((uint64_t)k_oc[ix] << 16) | (arg & 0xFFFFu);
+}
+
 const evt_kernel_profile evt_kernel_utkernel = {
     .id = EVT_HOOK_KERNEL_UTKERNEL,
     .name = "utkernel",
@@ -77,4 +93,5 @@ const evt_kernel_profile evt_kernel_utkernel = {
     .states = k_states,
     .nstates = sizeof k_states / sizeof k_states[0],
     .result_of = utk_result,
+    .obj_handle = utk_handle,
 };

@@ -89,6 +89,26 @@ static void on_flow_(void *u, const evt_tl_flow *f)
     idx_(r, RP_COL_flows, f->obj);
 }
 
+static void on_waking_(void *u, const evt_tl_waking *w)
+{
+    evt_report *r = u;
+    u_(r, RP_COL_wakes, w->target);
+    idx_(r, RP_COL_wakes, w->waker);
+    t_(r, RP_COL_wakes, w->t);
+    idx_(r, RP_COL_wakes, w->obj);
+    u_(r, RP_COL_wakes, (uint64_t)(w->from_isr != 0));
+}
+
+static void on_prio_(void *u, const evt_tl_prio *p)
+{
+    evt_report *r = u;
+    u_(r, RP_COL_prios, p->ctx);
+    t_(r, RP_COL_prios, p->t);
+    u_(r, RP_COL_prios, p->prio);
+    u_(r, RP_COL_prios, (uint64_t)p->why);
+    idx_(r, RP_COL_prios, p->by);
+}
+
 static void on_lost_(void *u, const evt_tl_lost *l)
 {
     evt_report *r = u;
@@ -157,6 +177,8 @@ static int start_(evt_report *r)
     sink.counter = on_counter_;
     sink.flow = on_flow_;
     sink.lost = on_lost_;
+    sink.waking = on_waking_;
+    sink.prio = on_prio_;
     r->tl_ready = 1; /* evt_tl_free is safe on a partly initialised timeline */
     if (!(r->an = evt_an_new_shared(&r->tl, r->has_an_cfg ? &r->an_cfg : NULL))) { r->oom = 1; return 0; }
     evt_an_chain(r->an, &sink, &sink);

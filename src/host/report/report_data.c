@@ -10,6 +10,8 @@
  *      "counters" [obj, name, t, value]                                             stride 4
  *      "flows"    [kind, from, to, t0, t1, obj]                                     stride 6
  *      "lost"     [cpu, t0, t1, count]                                              stride 4
+ *      "wakes"    [ctx, waker, t, obj, from_isr]                                    stride 5
+ *      "prios"    [ctx, t, prio, why (index in meta.prio_whys), by]                 stride 5
  *    "ev": the listed events as columns: t (delta from the previous listed event, the first
  *          from the first event), c (ctx), k (kind index in meta.kinds), n (name), f (fields
  *          text, tab-separated key=value), o (byte offset)}.
@@ -128,6 +130,10 @@ static void meta_(const evt_report *r, evt_json *j, const void *arg)
     evt_json_key(j, "state_names");
     evt_json_arr_begin(j);
     for (int s = 0; s < EVT_TL_STATE_COUNT_; s++) evt_json_str(j, evt_tl_state_name((evt_tl_state)s));
+    evt_json_arr_end(j);
+    evt_json_key(j, "prio_whys");
+    evt_json_arr_begin(j);
+    for (int w = 0; w < EVT_TL_PRIO_WHY_COUNT_; w++) evt_json_str(j, evt_tl_prio_why_name((evt_tl_prio_why)w));
     evt_json_arr_end(j);
     evt_json_key(j, "kinds");
     evt_json_arr_begin(j);

@@ -21,7 +21,7 @@ enum { RP_TRUNCATED = 1, RP_OPEN_END = 2 }; /* interval flags, as the JSON carri
  * JSON array text into an anonymous temporary file while the trace is read, so memory does not
  * grow with the trace; copied into the page at the end. */
 #define RP_COLUMNS(X) \
-    X(states) X(isrs) X(slices) X(counters) X(flows) X(lost) \
+    X(states) X(isrs) X(slices) X(counters) X(flows) X(lost) X(wakes) X(prios) \
     X(ev_t) X(ev_c) X(ev_k) X(ev_n) X(ev_f) X(ev_o)
 
 typedef enum rp_col_id {

@@ -34,6 +34,16 @@ const char *evt_tl_state_name(evt_tl_state s)
 
 int evt_tl_state_linux(evt_tl_state s) { return (unsigned)s < EVT_TL_STATE_COUNT_ ? k_state_linux[s] : 0; }
 
+const char *evt_tl_prio_why_name(evt_tl_prio_why w)
+{
+    static const char *const k_why[] = {
+#define TL_WHY_(e, n) n,
+        EVT_TL_PRIO_WHY_TABLE(TL_WHY_)
+#undef TL_WHY_
+    };
+    return (unsigned)w < EVT_TL_PRIO_WHY_COUNT_ ? k_why[w] : "set";
+}
+
 const char *evt_tl_class_name(evt_ctx_class c)
 {
     switch (c) {
@@ -88,6 +98,8 @@ void evt_tl_set_trace(evt_tl *tl, unsigned caps, int known, int higher_prio_wins
 void evt_tl_set_reader(evt_tl *tl, const evt_reader *r)
 {
     evt_tl_set_trace(tl, r->caps, r->caps_known, evt_reader_higher_prio_wins(r));
+    tl->reader = r;
+    tl->reader_kernel = evt_reader_effective_kernel(r);
 }
 
 uint64_t evt_tl_time(const evt_tl *tl, const evt_event *ev)
@@ -142,7 +154,7 @@ static uint32_t ctx_create_(evt_tl *tl, int has_id, uint64_t id, evt_ctx_class c
     c->first = c->last = t;
     c->state = EVT_TL_UNKNOWN;
     c->state_since = t;
-    c->state_obj = c->last_obj = EVT_TL_NONE;
+    c->state_obj = c->last_obj = c->wait_obj = EVT_TL_NONE;
     c->wake_from = EVT_TL_NONE;
     tl->ctxs[tl->nctx++] = c;
     if (!has_id) tl->noctx[cls & 3] = ix;
@@ -505,6 +517,7 @@ static uint32_t ctx_of_(evt_tl *tl, const evt_event *ev, uint64_t t)
     if (c->cls == EVT_CTX_THREAD || c->cls == EVT_CTX_INIT) {
         if (ev->m.has & EVT_M_CTX_PRIO) { c->prio = ev->m.ctx_prio; c->has_prio = 1; }
         else if (ev->flags & EVT_HAS_PRIO) { c->prio = ev->prio; c->has_prio = 1; }
+        if (c->has_prio && !c->inherited) { c->base_prio = c->prio; c->has_base_prio = 1; }
     }
     return ix;
 }
@@ -531,36 +544,50 @@ static int next_named_(evt_tl *tl, const evt_event *ev, uint64_t t, uint32_t *ne
 {
     if (!(ev->m.has & EVT_M_NEXT)) return 0;
     *next = ev->m.next_ctx ? target_ctx_(tl, ev->m.next_ctx, ev->m.next_name, t) : EVT_TL_NONE;
+    if (*next != EVT_TL_NONE && ev->m.next_prio != EVT_HOOK_PRIO_UNKNOWN) { /* its priority as it runs */
+        evt_tl_ctx *n = tl->ctxs[*next];
+        n->prio = ev->m.next_prio;
+        n->has_prio = 1;
+        if (!n->inherited) { n->base_prio = n->prio; n->has_base_prio = 1; }
+    }
     return 1;
+}
+
+/* Context ti is made ready by ci (a wake-up): a waking record and a pending wake flow. Nothing
+ * when it is running or ready already. */
+static void wake_(evt_tl *tl, uint32_t cpu, uint32_t ti, uint32_t ci, uint64_t t, int in_isr)
+{
+    evt_tl_ctx *tc = tl->ctxs[ti];
+    if (tc->state == EVT_TL_RUNNING || tc->state == EVT_TL_READY) return;
+    uint32_t obj = tc->state == EVT_TL_BLOCKED ? tc->state_obj : EVT_TL_NONE;
+    set_state_(tl, tc, EVT_TL_READY, t, EVT_TL_NONE, 0);
+    if (tl->sink.waking) {
+        evt_tl_waking w = {cpu, t, ti, ci, in_isr, obj};
+        tl->sink.waking(tl->sink.user, &w);
+    }
+    tc->wake_from = ci;
+    tc->wake_t = t;
+    tc->wake_obj = obj;
+    if (obj != EVT_TL_NONE) { /* the wake-up carries the message the waker sent */
+        uint32_t from;
+        uint64_t t0;
+        (void)take_source_(tl, obj, ti, &from, &t0);
+    }
 }
 
 static void thread_run_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t ci, uint64_t t, int in_isr)
 {
     uint32_t ti = subject_(tl, ev, ci, t);
     if (ti == EVT_TL_NONE) return;
-    evt_tl_ctx *tc = tl->ctxs[ti];
     evt_tl_cpu *cp = &tl->cpus[cpu];
-    if (!in_isr && (ti == ci || runs_now_(ev))) { /* dispatch: it runs now */
+    /* a wake-up (EVT_M_WAKE) is never a dispatch, even of the recording context */
+    int wake = (ev->m.has & EVT_M_WAKE) && !runs_now_(ev);
+    if (!in_isr && !wake && (ti == ci || runs_now_(ev))) { /* dispatch: it runs now */
         do_switch_(tl, cpu, t, ti, EVT_TL_READY, EVT_TL_NONE, 0);
         return;
     }
     /* made ready by another context */
-    if (tc->state != EVT_TL_RUNNING && tc->state != EVT_TL_READY) {
-        uint32_t obj = tc->state == EVT_TL_BLOCKED ? tc->state_obj : EVT_TL_NONE;
-        set_state_(tl, tc, EVT_TL_READY, t, EVT_TL_NONE, 0);
-        if (tl->sink.waking) {
-            evt_tl_waking w = {cpu, t, ti, ci, in_isr};
-            tl->sink.waking(tl->sink.user, &w);
-        }
-        tc->wake_from = ci;
-        tc->wake_t = t;
-        tc->wake_obj = obj;
-        if (obj != EVT_TL_NONE) { /* the wake-up carries the message the waker sent */
-            uint32_t from;
-            uint64_t t0;
-            (void)take_source_(tl, obj, ti, &from, &t0);
-        }
-    }
+    if (ti != ci || in_isr) wake_(tl, cpu, ti, ci, t, in_isr);
     uint32_t next;
     /* during initialisation the scheduler has not started: its "next thread" is not a switch */
     if (tl->ctxs[ci]->cls == EVT_CTX_INIT) return;
@@ -584,8 +611,13 @@ static void thread_stop_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t
     int st = stop_state_(ev);
     if (st < 0) return; /* a priority change: the thread keeps its state */
     evt_tl_ctx *tc = tl->ctxs[ti];
-    uint32_t obj = st == EVT_TL_BLOCKED ? tc->last_obj : EVT_TL_NONE;
-    uint32_t svc = st == EVT_TL_BLOCKED ? tc->last_svc : 0;
+    uint32_t obj = EVT_TL_NONE, svc = 0;
+    if (st == EVT_TL_BLOCKED) { /* what it blocks on: the stop's object, its wait's, its call's */
+        if (ev->m.has & EVT_M_BLOCKED_ON) obj = obj_of_(tl, ev->m.obj, ev->m.obj_name);
+        else obj = tc->wait_obj != EVT_TL_NONE ? tc->wait_obj : tc->last_obj;
+        svc = tc->last_svc;
+        tc->wait_obj = EVT_TL_NONE; /* taken by this wait */
+    }
     if (tc->running_on) {
         uint32_t tcpu = tc->cpu, next;
         evt_tl_cpu *cp = &tl->cpus[tcpu];
@@ -654,6 +686,54 @@ static void svc_end_(evt_tl *tl, evt_tl_ctx *c, const evt_event *ev, uint64_t t)
     if (cat == EVT_SPAN_SVC && obj != EVT_TL_NONE && flow_role_(ev) == 3) message_sink_(tl, obj, c->index, t);
 }
 
+/* The context a priority change or a wake-up is about: ev->target, else the recording one. */
+static uint32_t about_(evt_tl *tl, const evt_event *ev, uint32_t ci, uint64_t t)
+{
+    return (ev->flags & EVT_HAS_TARGET) ? subject_(tl, ev, ci, t) : ci;
+}
+
+static void prio_set_(evt_tl *tl, const evt_event *ev, uint32_t ci, uint64_t t)
+{
+    uint32_t ti = about_(tl, ev, ci, t);
+    if (ti == EVT_TL_NONE) return;
+    evt_tl_ctx *tc = tl->ctxs[ti];
+    evt_obj_op op = (ev->m.has & EVT_M_OP) ? (evt_obj_op)ev->m.op : EVT_OP_NONE;
+    evt_tl_prio p = {t, ti, ev->m.new_prio, tc->prio, tc->has_prio, EVT_TL_PRIO_SET, ci};
+    if (op == EVT_OP_INHERIT) {
+        p.why = EVT_TL_PRIO_INHERIT;
+        if (!tc->inherited && tc->has_prio && !tc->has_base_prio) { tc->base_prio = tc->prio; tc->has_base_prio = 1; }
+        tc->inherited = 1;
+    } else {
+        if (op == EVT_OP_DISINHERIT) p.why = EVT_TL_PRIO_DISINHERIT;
+        tc->inherited = 0;
+        tc->base_prio = ev->m.new_prio;
+        tc->has_base_prio = 1;
+    }
+    tc->prio = ev->m.new_prio;
+    tc->has_prio = 1;
+    if (tl->sink.prio) tl->sink.prio(tl->sink.user, &p);
+}
+
+/* The meaning bits every kind may carry: a priority change, a wake-up, a wait's start and end. */
+static void meaning_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t ci, uint64_t t, int in_isr)
+{
+    if (ev->m.has & EVT_M_PRIO_SET) prio_set_(tl, ev, ci, t);
+    if ((ev->m.has & EVT_M_WAKE) && ev->kind != EVT_KIND_THREAD_RUN) {
+        uint32_t ti = about_(tl, ev, ci, t);
+        if (ti != EVT_TL_NONE && (ti != ci || in_isr)) wake_(tl, cpu, ti, ci, t, in_isr);
+    }
+    if (!(ev->m.has & EVT_M_OP)) return;
+    evt_tl_ctx *c = tl->ctxs[ci];
+    if (ev->m.op == EVT_OP_WAIT_START) {
+        uint32_t o = obj_of_(tl, ev->m.obj, ev->m.obj_name);
+        c->wait_obj = o;
+        if (c->state == EVT_TL_BLOCKED && c->state_obj == EVT_TL_NONE) /* recorded after its stop */
+            set_state_(tl, c, EVT_TL_BLOCKED, t, o, c->state_svc);
+    } else if (ev->m.op == EVT_OP_WAIT_END) {
+        c->wait_obj = EVT_TL_NONE;
+    }
+}
+
 uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
 {
     uint64_t t = evt_tl_time(tl, ev);
@@ -664,6 +744,10 @@ uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
         tl->cur = ev;
         tl->cur_ctx = EVT_TL_NONE;
         return EVT_TL_NONE;
+    }
+    if (tl->reader && evt_reader_effective_kernel(tl->reader) != tl->reader_kernel) { /* named later */
+        tl->reader_kernel = evt_reader_effective_kernel(tl->reader);
+        tl->higher_prio_wins = evt_reader_higher_prio_wins(tl->reader);
     }
     if (cp->seen && t < cp->prev_t) t = cp->prev_t;
     if (!cp->seen) { cp->seen = 1; cp->idle_since = t; }
@@ -744,6 +828,7 @@ uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
         break;
     default: break;
     }
+    if (ev->m.has & (EVT_M_PRIO_SET | EVT_M_WAKE | EVT_M_OP)) meaning_(tl, cpu, ev, ci, t, in_isr);
     if (obj != EVT_TL_NONE) counters_(tl, ev, obj, t);
     cp->prev_t = t;
     return ci;

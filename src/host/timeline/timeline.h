@@ -24,6 +24,13 @@
  *   a waiter) makes the target ready: a `waking` record, and a flow from the waker to the
  *   target's next running. thread_run of the recording context itself (dispatch hooks) or with
  *   the meaning bit EVT_M_RUNS_NOW makes the target running.
+ * - EVT_M_WAKE on any event makes its target (ev->target, else the recording context) ready as
+ *   thread_run by another context does (never a dispatch); the `waking` record names the waker
+ *   and the object the woken context was blocked on.
+ * - EVT_M_PRIO_SET changes the priority of its target (ev->target, else the recording context):
+ *   a `prio` record (new, old, why: set / inherit (m.op inherit) / disinherit). A context's
+ *   base_prio is its priority without inheritance: raised by inherit it keeps the old one until
+ *   disinherit or a set, and the priority words of its events while inherited do not change it.
  * - thread_stop of a target puts it into the state its meaning block names (m.stop_state, the
  *   generic states of evtrace/hooks_defs.h, decided by the reader from its kernel profile):
  *   ready -> ready; waiting -> blocked; suspended, wait_suspended -> suspended; dormant,
@@ -32,8 +39,12 @@
  *   the event names (EVT_M_NEXT: m.next_ctx, 0 = idle), else to idle: dispatcher hooks report no
  *   current task between a stop and the next dispatch, so that gap is idle and a dispatch is two
  *   switches (task -> idle -> task).
- *   Inside an ISR the switch is made at the outermost ISR exit. A blocked state carries the object and service of the context's latest
- *   service call (a kernel records the call before the suspension).
+ *   Inside an ISR the switch is made at the outermost ISR exit. A blocked state carries the
+ *   object the stop names (EVT_M_BLOCKED_ON: m.obj), else the object of the context's latest wait
+ *   start (m.op wait_start), else the object of its latest service call (a kernel records the
+ *   call before the suspension), and the service of its latest service call.
+ * - m.op wait_start by a context: it waits on m.obj from now (an already blocked context gets the
+ *   object on its blocked state); m.op wait_end: its wait is over (the pending object cleared).
  * - ISR-class events never change the running context. A thread/init event of another context
  *   while an ISR is open means its exit was lost: the open ISRs close there (truncated) before
  *   the switch, so an ISR's time lies within the running of the context it interrupted. isr_enter/isr_exit nest per CPU; an exit
@@ -123,6 +134,12 @@ typedef struct evt_tl_ctx {
     uint32_t wake_obj;     /* object the wake-up went through (its blocked object) */
     int state_known;       /* it has had a state other than the initial unknown */
     int running_on;        /* 1: cpu's run is this context */
+    /* priority without inheritance (valid when has_base_prio): what it was given, not what it
+     * borrowed; prio above is the latest effective one */
+    uint64_t base_prio;
+    int has_base_prio;
+    int inherited;         /* its priority is raised by inheritance (m.op inherit, not yet given back) */
+    uint32_t wait_obj;     /* object of its latest wait start (m.op wait_start), EVT_TL_NONE */
 } evt_tl_ctx;
 
 /* One kernel object (queue, semaphore, mutex, ...) seen as an event's target. */
@@ -166,7 +183,34 @@ typedef struct evt_tl_waking {
     uint32_t target;       /* woken context */
     uint32_t waker;        /* waking context (EVT_TL_NONE: unknown / ISR without context) */
     int from_isr;          /* recorded inside an ISR */
+    uint32_t obj;          /* the object it was blocked on (what woke it), EVT_TL_NONE */
 } evt_tl_waking;
+
+/* Why a priority changed (evt_tl_prio.why). X(enum, name) */
+#define EVT_TL_PRIO_WHY_TABLE(X)                                   \
+    X(EVT_TL_PRIO_SET,        "set")        /* given a new priority */ \
+    X(EVT_TL_PRIO_INHERIT,    "inherit")    /* raised by inheritance */ \
+    X(EVT_TL_PRIO_DISINHERIT, "disinherit") /* the inherited priority given back */
+
+typedef enum evt_tl_prio_why {
+#define EVT_TL_PRIO_WHY_ENUM_(e, n) e,
+    EVT_TL_PRIO_WHY_TABLE(EVT_TL_PRIO_WHY_ENUM_)
+#undef EVT_TL_PRIO_WHY_ENUM_
+    EVT_TL_PRIO_WHY_COUNT_
+} evt_tl_prio_why;
+
+const char *evt_tl_prio_why_name(evt_tl_prio_why w);
+
+/* A context's priority changed (m EVT_M_PRIO_SET). */
+typedef struct evt_tl_prio {
+    uint64_t t;
+    uint32_t ctx;          /* whose priority */
+    uint64_t prio;         /* the new priority (the kernel's numbers) */
+    uint64_t old_prio;     /* the one before (valid when has_old) */
+    int has_old;
+    evt_tl_prio_why why;
+    uint32_t by;           /* context that recorded the change, EVT_TL_NONE */
+} evt_tl_prio;
 
 /* A closed ISR interval. */
 typedef struct evt_tl_isr {
@@ -236,6 +280,7 @@ typedef struct evt_tl_sink {
     void (*counter)(void *user, const evt_tl_counter *c);
     void (*flow)(void *user, const evt_tl_flow *f);
     void (*lost)(void *user, const evt_tl_lost *l);
+    void (*prio)(void *user, const evt_tl_prio *p);     /* a priority change */
 } evt_tl_sink;
 
 typedef struct evt_tl_cpu {
@@ -285,6 +330,10 @@ typedef struct evt_tl {
     unsigned caps;
     int sched;
     int higher_prio_wins;  /* the trace's priority order (its kernel profile or --priority-order) */
+    /* evt_tl_set_reader: the reader, asked again when its kernel profile changes (a stream names
+     * its kernel in a record after its first ones) */
+    const struct evt_reader *reader;
+    int reader_kernel;
 } evt_tl;
 
 /* Start with a zeroed evt_tl. clock_hz: the reader's clock (0 unknown) fixes the unit. Returns 0
@@ -293,7 +342,9 @@ int evt_tl_init(evt_tl *tl, uint64_t clock_hz, const evt_tl_sink *sink);
 /* What the trace holds (the reader's caps, EVT_CAP_*; known 0: the reader declares nothing and
  * every kind is assumed) and its priority order. Call after evt_tl_init, before the first event. */
 void evt_tl_set_trace(evt_tl *tl, unsigned caps, int known, int higher_prio_wins);
-/* The same from an open reader (its caps, kernel profile and the user's overrides). */
+/* The same from an open reader (its caps, kernel profile and the user's overrides); the priority
+ * order follows the reader's profile when the trace names its kernel later (r must stay open
+ * while events are added). */
 struct evt_reader;
 void evt_tl_set_reader(evt_tl *tl, const struct evt_reader *r);
 /* Time of an event in the timeline's unit. */

@@ -50,16 +50,20 @@ enum { EVT_TL_COLS_losses(LS_) LS_N_ };
 #define UV_(n, t, nl, d) UV_##n,
 #define UI_(n, t, nl, d) UI_##n,
 #define SM_(n, t, nl, d) SM_##n,
+#define WK_(n, t, nl, d) WK_##n,
+#define PR_(n, t, nl, d) PR_##n,
 enum { EVT_TL_COLS_user_events(UE_) UE_N_ };
 enum { EVT_TL_COLS_user_values(UV_) UV_N_ };
 enum { EVT_TL_COLS_user_intervals(UI_) UI_N_ };
 enum { EVT_TL_COLS_sm_states(SM_) SM_N_ };
+enum { EVT_TL_COLS_wakeups(WK_) WK_N_ };
+enum { EVT_TL_COLS_priorities(PR_) PR_N_ };
 
 #define TL_MAX_COLS 32 /* every table's columns fit in one row buffer */
 _Static_assert(TR_N_ <= TL_MAX_COLS && CX_N_ <= TL_MAX_COLS && OB_N_ <= TL_MAX_COLS && EV_N_ <= TL_MAX_COLS &&
                    TS_N_ <= TL_MAX_COLS && SL_N_ <= TL_MAX_COLS && IS_N_ <= TL_MAX_COLS && CN_N_ <= TL_MAX_COLS &&
                    FL_N_ <= TL_MAX_COLS && LS_N_ <= TL_MAX_COLS && UE_N_ <= TL_MAX_COLS && UV_N_ <= TL_MAX_COLS &&
-                   UI_N_ <= TL_MAX_COLS && SM_N_ <= TL_MAX_COLS,
+                   UI_N_ <= TL_MAX_COLS && SM_N_ <= TL_MAX_COLS && WK_N_ <= TL_MAX_COLS && PR_N_ <= TL_MAX_COLS,
                "a table of tl_tables.def has more than TL_MAX_COLS columns");
 
 /* Per context index: its raw first/last timestamps (the timeline keeps times in its unit). */
@@ -287,6 +291,32 @@ static void on_flow_(void *user, const evt_tl_flow *f)
     emit_(r, EVT_TL_T_flows);
 }
 
+static void on_waking_(void *user, const evt_tl_waking *w)
+{
+    evt_tl_rows *r = user;
+    row_start_(r, EVT_TL_T_wakeups);
+    set_i_(r, WK_t, w->t);
+    set_ctx_(r, WK_ctx, w->target);
+    set_ctx_(r, WK_waker, w->waker);
+    set_i_(r, WK_cpu, w->cpu);
+    set_i_(r, WK_from_isr, (uint64_t)w->from_isr);
+    set_obj_(r, WK_object, w->obj);
+    emit_(r, EVT_TL_T_wakeups);
+}
+
+static void on_prio_(void *user, const evt_tl_prio *p)
+{
+    evt_tl_rows *r = user;
+    row_start_(r, EVT_TL_T_priorities);
+    set_i_(r, PR_t, p->t);
+    set_ctx_(r, PR_ctx, p->ctx);
+    set_i_(r, PR_prio, p->prio);
+    if (p->has_old) set_i_(r, PR_old_prio, p->old_prio);
+    set_s_(r, PR_reason, evt_tl_prio_why_name(p->why));
+    set_ctx_(r, PR_by_ctx, p->by);
+    emit_(r, EVT_TL_T_priorities);
+}
+
 static void on_lost_(void *user, const evt_tl_lost *l)
 {
     evt_tl_rows *r = user;
@@ -438,6 +468,8 @@ evt_tl_rows *evt_tl_rows_new(const evt_tl_trace_info *info, const evt_tl_row_sin
     ts.counter = on_counter_;
     ts.flow = on_flow_;
     ts.lost = on_lost_;
+    ts.waking = on_waking_;
+    ts.prio = on_prio_;
     evt_ut_sink us = {r, u_mark_, u_value_, u_interval_, u_state_};
     evt_ut_init(&r->ut, &us);
     if (!r->format || (info->source && !r->source) || (info->clock_source && !r->clock_source) ||

@@ -118,6 +118,7 @@ int evt_freertos_start_stream(evt_rkh_recorder *r)
     started();
     evt_rkh_hooks_attach(r);
     evt_rkh_hook_kernel_info(EVT_HOOK_KERNEL_FREERTOS, 1u);
+    evt_rkh_hooks_clock(EVT_HOOK_KERNEL_FREERTOS, g_clock ? g_clock_hz : evt_port_timestamp_hz());
     evt_freertos_on = FR_STREAM;
     return 0;
 }

@@ -14,6 +14,7 @@
 #include "evtrace/rkh.h"
 #include "formats/rkh/rkh_defs.h"
 #include "formats/rkh/rkh_hooks.h"
+#include "formats/rkh/rkh_clock_dec.h"
 #include "kernel/utk/utk_fncd.h"
 
 EVT_HOOK_DECLARE_BACKEND(rkh)
@@ -188,7 +189,7 @@ static void test_hooks_meaning_from_the_profile(void **st)
     assert_string_equal(ev.m.label, "tk_wai_sem");
     assert_true(ev.m.has & EVT_M_OP);
     assert_int_equal(ev.m.op, EVT_OP_TAKE);
-    assert_int_equal(ev.m.obj, 0x7);
+    assert_int_equal(ev.m.obj, (UTK_OC_SEM << 16) | 0x7); /* the canonical id: as the adapter creates it */
     assert_int_equal(ev.m.obj_type, EVT_HOOK_OBJ_SEMAPHORE);
     assert_int_equal(next_user(rd, &ev), EVT_OK); /* svc_leave */
     assert_string_equal(ev.m.label, "tk_wai_sem"); /* pairs with its enter by label */
@@ -200,12 +201,63 @@ static void test_hooks_meaning_from_the_profile(void **st)
     evt_reader_close(rd);
 }
 
+/* hook.clock: a 64-bit rate (5 GHz: more than 32 bits; TCFG's 16-bit field says 1000 here) and
+ * the kernel profile, known when the reader opens, before its first event; the scanner finds it
+ * with escaped bytes in its value and not in a stream without one. */
+static void test_clock_record(void **st)
+{
+    (void)st;
+    evt_rkh_recorder r;
+    evt_rkh_config cfg;
+    evt_rkh_config_default(&cfg);
+    g_out.n = 0;
+    evt_rkh_init(&r, &cfg, g_ring, sizeof g_ring, evt_test_clock32, 1000u);
+    evt_rkh_set_sink(&r, sink, &g_out);
+    evt_rkh_hooks_clock(EVT_HOOK_KERNEL_FREERTOS, 1000u); /* detached: writes nothing */
+    evt_rkh_hooks_attach(&r);
+    const uint64_t hz = 0x12A05F27Dull; /* 5 000 000 125: the low word holds 0x7D (escaped) */
+    evt_rkh_hooks_clock(EVT_HOOK_KERNEL_FREERTOS, hz);
+    evt_rkh_hooks_clock(EVT_HOOK_KERNEL_FREERTOS, 0); /* no rate: nothing */
+    evt_rkh_hook_thread_in(0x20000100u, 5);
+    evt_rkh_hooks_attach(NULL);
+
+    uint32_t k = 99;
+    uint64_t got = 0;
+    assert_int_equal(rkh_clock_scan(g_out.p, g_out.n, &k, &got), 1);
+    assert_int_equal(k, EVT_HOOK_KERNEL_FREERTOS);
+    assert_true(got == hz);
+    evt_reader *rd;
+    char err[256];
+    assert_int_equal(evt_reader_open_mem(g_out.p, g_out.n, NULL, NULL, NULL, NULL, &rd, err, sizeof err), EVT_OK);
+    assert_true(rd->clock_hz == hz);          /* before the first event */
+    assert_int_equal(rd->kernel, EVT_HOOK_KERNEL_FREERTOS);
+    evt_event ev;
+    int clocks = 0;
+    while (next_user(rd, &ev) == EVT_OK) {
+        const char *un = str_field(&ev, "user_event");
+        clocks += un && strcmp(un, "hook.clock") == 0;
+    }
+    assert_int_equal(clocks, 1);
+    assert_true(rd->clock_hz == hz);          /* the TCFG's 1000 did not replace it */
+    evt_reader_close(rd);
+
+    /* a stream without the record: not found */
+    g_out.n = 0;
+    evt_rkh_init(&r, &cfg, g_ring, sizeof g_ring, evt_test_clock32, 1000u);
+    evt_rkh_set_sink(&r, sink, &g_out);
+    evt_rkh_hooks_attach(&r);
+    evt_rkh_hook_kernel_info(EVT_HOOK_KERNEL_FREERTOS, 1);
+    evt_rkh_hooks_attach(NULL);
+    assert_int_equal(rkh_clock_scan(g_out.p, g_out.n, &k, &got), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_hook_round_trips),
         cmocka_unit_test(test_filtered_hooks_write_nothing),
         cmocka_unit_test(test_hooks_meaning_from_the_profile),
+        cmocka_unit_test(test_clock_record),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -63,6 +63,12 @@ static void test_role_fields(void **state)
     assert_int_equal(field(&ev, "stk"), 0x20010300u);
     assert_int_equal(field(&ev, "ctx_stack_start"), 0x20010000u);
     assert_int_equal(field(&ev, "ctx_stack_size"), 0x400);
+    /* the same as meaning (what the stack analysis reads) */
+    assert_true(ev.m.has & EVT_M_SP);
+    assert_int_equal(ev.m.sp, 0x20010300u);
+    assert_true(ev.m.has & EVT_M_STACK);
+    assert_int_equal(ev.m.stack_start, 0x20010000u);
+    assert_int_equal(ev.m.stack_size, 0x400);
     NEXT(); /* MUTEX_GET */
     assert_int_equal(field(&ev, "owner"), 0x20001100u);
     assert_int_equal(field(&ev, "ownership_count"), 1);
@@ -78,9 +84,15 @@ static void test_role_fields(void **state)
     NEXT(); /* THREAD_CREATE in init context */
     assert_int_equal(field(&ev, "stack_start"), 0x20020000u);
     assert_int_equal(field(&ev, "stack_size"), 512);
+    assert_true(ev.m.has & EVT_M_STACK); /* the created thread's stack */
+    assert_false(ev.m.has & EVT_M_SP);
+    assert_int_equal(ev.m.stack_start, 0x20020000u);
+    assert_int_equal(ev.m.stack_size, 512);
     NEXT(); /* ISR_ENTER: a sample, but not of a thread's stack */
     assert_int_equal(field(&ev, "stk"), 0x20010300u);
     assert_int_equal(field(&ev, "ctx_stack_start"), -1);
+    assert_true(ev.m.has & EVT_M_SP);
+    assert_false(ev.m.has & EVT_M_STACK);
 #undef NEXT
     evt_reader_close(r);
     free(buf);

@@ -367,6 +367,96 @@ static void freertos_like(evt_analyses *a)
     evt_an_finish(a);
 }
 
+/* A hook trace of a kernel that records a mutex take when it completes (FreeRTOS's real hooks):
+ * the wait shows only as the switch naming the mutex it blocks on (EVT_M_BLOCKED_ON), the
+ * inheritance as a priority change of the holder (EVT_M_PRIO_SET, op inherit), whose later events
+ * carry the raised priority. pl, ph: the application's priorities of L and H (ph is more urgent
+ * under the trace's own order). */
+static void completion_style(evt_analyses *a, uint64_t pl, uint64_t ph)
+{
+    enum { H = 0x10, L = 0x30, MX = 0x900 };
+    struct { evt_kind k; uint64_t ts, ctx, prio, target; int what; } seq[] = {
+        /* what: 0 plain, 1 acquire, 2 release, 3 stop ready (next = target), 4 stop blocked on MX
+         * (next = target), 5 inherit (target raised to ph), 6 disinherit (back to pl), 7 wake */
+        {EVT_KIND_THREAD_RUN, 100, L, pl, L, 0},  {EVT_KIND_SVC, 101, L, pl, MX, 1},
+        {EVT_KIND_THREAD_STOP, 110, L, pl, H, 3}, {EVT_KIND_OTHER, 121, H, ph, L, 5},
+        {EVT_KIND_THREAD_STOP, 122, H, ph, L, 4}, {EVT_KIND_USER, 130, L, ph, 0, 0},
+        {EVT_KIND_SVC, 410, L, ph, MX, 2},        {EVT_KIND_OTHER, 411, L, pl, L, 6},
+        {EVT_KIND_THREAD_RUN, 412, L, pl, H, 7},  {EVT_KIND_THREAD_STOP, 413, L, pl, H, 3},
+        {EVT_KIND_SVC, 420, H, ph, MX, 1},        {EVT_KIND_SVC, 430, H, ph, MX, 2},
+    };
+    for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++) {
+        evt_event e;
+        evt_event_reset(&e);
+        e.kind = seq[i].k;
+        e.name = "ev";
+        e.ts = seq[i].ts;
+        e.flags = EVT_HAS_CTX;
+        e.ctx = seq[i].ctx;
+        e.ctx_class = EVT_CTX_THREAD;
+        tm_ctx_prio(&e, seq[i].prio);
+        switch (seq[i].what) {
+        case 1: tm_op(&e, EVT_OP_ACQUIRE, MX); break;
+        case 2: tm_op(&e, EVT_OP_RELEASE, MX); break;
+        case 3:
+        case 4:
+            e.flags |= EVT_HAS_TARGET;
+            e.target = seq[i].ctx;
+            tm_stop(&e, seq[i].what == 3 ? EVT_HOOK_STATE_READY : EVT_HOOK_STATE_WAITING);
+            tm_next(&e, seq[i].target);
+            if (seq[i].what == 4) { e.m.has |= EVT_M_BLOCKED_ON; e.m.obj = MX; }
+            break;
+        case 5:
+        case 6:
+            e.flags |= EVT_HAS_TARGET;
+            e.target = seq[i].target;
+            e.m.has |= EVT_M_PRIO_SET | EVT_M_OP;
+            e.m.new_prio = seq[i].what == 5 ? ph : pl;
+            e.m.op = seq[i].what == 5 ? EVT_OP_INHERIT : EVT_OP_DISINHERIT;
+            e.m.obj = seq[i].target;
+            break;
+        case 7:
+            e.flags |= EVT_HAS_TARGET;
+            e.target = seq[i].target;
+            e.m.has |= EVT_M_WAKE;
+            break;
+        default: break;
+        }
+        assert_int_equal(evt_an_add(a, &e), 1);
+    }
+    evt_an_finish(a);
+}
+
+/* Bounded inversions from the blocked-on mutex, counted by the trace's priority order: FreeRTOS
+ * (higher wins: L 1, H 5) and ThreadX / μT-Kernel (lower wins: L 20, H 5) each count the one
+ * inheritance; read with the other order, none. L's raised priority (5 while it inherits) is not
+ * its own: H still waits on a lower-priority holder. */
+static void test_inversion_blocked_on_both_orders(void **state)
+{
+    (void)state;
+    static const struct { int higher_wins; uint64_t pl, ph; int bounded; } cases[] = {
+        {1, 1, 5, 1}, {0, 20, 5, 1}, {0, 1, 5, 0}, {1, 20, 5, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        evt_analyses *a = evt_an_new(0, NULL);
+        assert_non_null(a);
+        evt_an_set_trace(a, 0, 0, cases[i].higher_wins);
+        completion_style(a, cases[i].pl, cases[i].ph);
+        evt_an_parts p;
+        evt_an_parts_of(a, &p);
+        assert_int_equal(p.inv->inherits, 1);
+        assert_int_equal(p.inv->waits, (uint64_t)cases[i].bounded);
+        assert_int_equal(p.inv->count, 0); /* no middle context ran */
+        if (cases[i].bounded) {
+            assert_int_equal(p.inv->blist[0].t0, 122);
+            assert_int_equal(p.inv->blist[0].t1, 412);
+            assert_int_equal(p.inv->blist[0].prio_low, cases[i].pl);
+            assert_int_equal(p.inv->blist[0].prio_high, cases[i].ph);
+        }
+        evt_an_free(a);
+    }
+}
+
 static void test_inversion_higher_wins_profile(void **state)
 {
     (void)state;
@@ -572,6 +662,7 @@ int main(void)
         cmocka_unit_test(test_no_inversion_holder_asleep),
         cmocka_unit_test(test_inversion_utk_services),
         cmocka_unit_test(test_inversion_higher_wins_profile),
+        cmocka_unit_test(test_inversion_blocked_on_both_orders),
         cmocka_unit_test(test_objects_flows_stacks),
         cmocka_unit_test(test_parse_window),
         cmocka_unit_test(test_window_unit_needs_clock),

@@ -1,8 +1,8 @@
 /* The Perfetto exporter's building blocks: the protobuf wire writer (src/host/exporters/pb.c: exact
  * bytes of varints at their limits, tags of high field numbers, fixed64/double little-endian,
- * nested messages, appended fields, sticky out-of-memory) and the CPU load windows
- * (src/host/exporters/perfetto_load.c: busy fractions per window, samples at window starts, a last
- * 0 after a context stops, the width doubling every 512 windows). */
+ * nested messages, appended fields, sticky out-of-memory) and the CPU load samples it writes, which
+ * come from the analyses' load windows (src/host/analyses/load.c, computed once: busy fractions
+ * per window without ISR time, samples at window starts, a 0 after a context stops). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,7 +11,7 @@
 #include "evt_test.h"
 #include "evtrace/alloc.h"
 #include "host/exporters/pb.h"
-#include "host/exporters/perfetto_load.h"
+#include "host/analyses/load.h"
 
 static void assert_bytes_(const evt_pb *b, const uint8_t *want, size_t n)
 {
@@ -113,28 +113,40 @@ static void collect_(void *user, uint32_t ctx, uint64_t t, double pct, int first
     s->v[s->n++] = (sample){ctx, t, pct, first};
 }
 
-static void sw_(pf_load *l, uint64_t t, uint32_t prev, uint32_t next)
-{
-    evt_tl_switch sw = {0, t, prev, next, EVT_TL_READY, 0, 0};
-    pf_load_switch(l, &sw);
-}
-
-static void load_windows(void **state)
+/* A runs [0, 0.6 ms) with an ISR inside [0.1, 0.2 ms), B [0.6, 1 ms), idle, A [1.5, 2 ms); the
+ * trace ends at 2.5 ms; 1 ms windows; samples only at event times. */
+static void load_samples(void **state)
 {
     (void)state;
     static samples s;
     s.n = 0;
-    pf_load l;
-    pf_load_init(&l, 1, collect_, &s); /* ns: 1 ms windows */
-    sw_(&l, 0, EVT_TL_NONE, 0);        /* A (0) runs from 0 */
-    sw_(&l, 600000, 0, 1);             /* B (1) from 0.6 ms */
-    sw_(&l, 1000000, 1, EVT_TL_NONE);  /* idle from 1 ms: closes [0, 1 ms) */
-    sw_(&l, 1500000, EVT_TL_NONE, 0);  /* A again */
-    evt_tl_state_iv iv = {0, EVT_TL_RUNNING, 0, 1500000, 2000000, EVT_TL_NONE, NULL, 0};
-    pf_load_running(&l, &iv);          /* its interval ends at 2 ms (e.g. a loss): closes [1, 2 ms) */
-    pf_load_finish(&l, 2500000);
+    evt_tl tl;
+    memset(&tl, 0, sizeof tl);
+    tl.have_t = 1;
+    tl.first = 0;
+    tl.last = 2500000;
+    tl.ncpus = 1;
+    evt_an_load l;
+    evt_an_load_init(&l, 1000000);
+    const evt_tl_state_iv run[] = {
+        {0, EVT_TL_RUNNING, 0, 0, 600000, EVT_TL_NONE, NULL, 0},
+        {1, EVT_TL_RUNNING, 0, 600000, 1000000, EVT_TL_NONE, NULL, 0},
+        {0, EVT_TL_RUNNING, 0, 1500000, 2000000, EVT_TL_NONE, NULL, 0},
+    };
+    for (size_t i = 0; i < 3; i++) evt_an_load_state(&l, &tl, &run[i]);
+    evt_tl_isr isr;
+    memset(&isr, 0, sizeof isr);
+    isr.t0 = 100000;
+    isr.t1 = 200000;
+    isr.interrupted = 0;
+    evt_an_load_isr(&l, &tl, &isr);
+    evt_an_load_finish(&l, &tl);
+    evt_an_load_samples(&l, &tl, collect_, &s);
+    /* each sample at the window's first event time (window 1: A's start at 1.5 ms); window 2 holds
+     * no event: no sample there, A's 0 comes at the last time */
     const sample want[] = {
-        {0, 0, 60.0, 1}, {1, 0, 40.0, 1}, {0, 1000000, 50.0, 0}, {1, 1000000, 0.0, 0}, {0, 2000000, 0.0, 0},
+        {0, 0, 50.0, 1}, {0, 1500000, 50.0, 0}, {0, 2500000, 0.0, 0}, /* the ISR's 0.1 ms is not A's */
+        {1, 0, 40.0, 1}, {1, 1500000, 0.0, 0},
     };
     assert_int_equal(s.n, sizeof want / sizeof want[0]);
     for (size_t i = 0; i < s.n; i++) {
@@ -144,30 +156,7 @@ static void load_windows(void **state)
         assert_int_equal(s.v[i].first, want[i].first);
     }
     assert_false(l.oom);
-    pf_load_free(&l);
-}
-
-static void load_width_doubles(void **state)
-{
-    (void)state;
-    static samples s;
-    s.n = 0;
-    pf_load l;
-    pf_load_init(&l, 0, collect_, &s); /* ticks: 1000-tick windows */
-    uint32_t cur = EVT_TL_NONE;
-    for (uint64_t i = 0; i <= 600; i++) { /* a switch every 1000 ticks: one window each */
-        uint32_t next = (uint32_t)(i % 2);
-        sw_(&l, i * 1000, cur, next);
-        cur = next;
-    }
-    /* 512 windows of 1000 ticks, then 2000-tick windows: 44 more up to tick 600000 */
-    assert_int_equal(l.windows, 556);
-    assert_int_equal(l.width, 2000);
-    for (size_t i = 0; i < s.n; i++) {
-        assert_int_equal(s.v[i].t % 1000, 0); /* every sample at a switch time */
-        assert_true(s.v[i].pct >= 0.0 && s.v[i].pct <= 100.0);
-    }
-    pf_load_free(&l);
+    evt_an_load_free(&l);
 }
 
 int main(void)
@@ -176,8 +165,7 @@ int main(void)
         cmocka_unit_test(varints_and_tags),
         cmocka_unit_test(fixed_bytes_and_messages),
         cmocka_unit_test(out_of_memory_is_sticky),
-        cmocka_unit_test(load_windows),
-        cmocka_unit_test(load_width_doubles),
+        cmocka_unit_test(load_samples),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -57,6 +57,9 @@ static void on_flow(void *u, const evt_tl_flow *f) { rec *r = u; if (r->nfl < MA
 static void on_wake(void *u, const evt_tl_waking *w) { rec *r = u; if (r->nwk < MAXR) r->wk[r->nwk++] = *w; }
 static void on_lost(void *u, const evt_tl_lost *l) { rec *r = u; if (r->nlo < MAXR) r->lo[r->nlo++] = *l; }
 static void on_counter(void *u, const evt_tl_counter *c) { rec *r = u; if (r->nco < MAXR) r->co[r->nco++] = *c; }
+static evt_tl_prio g_pr[MAXR];
+static uint32_t g_npr;
+static void on_prio(void *u, const evt_tl_prio *p) { (void)u; if (g_npr < MAXR) g_pr[g_npr++] = *p; }
 
 static void start(evt_tl *tl, rec *r)
 {
@@ -71,6 +74,8 @@ static void start(evt_tl *tl, rec *r)
     s.waking = on_wake;
     s.lost = on_lost;
     s.counter = on_counter;
+    s.prio = on_prio;
+    g_npr = 0;
     assert_true(evt_tl_init(tl, 0, &s));
 }
 
@@ -109,6 +114,101 @@ static void expect_switch(const evt_tl_switch *s, uint64_t t, uint32_t prev, uin
     assert_int_equal(s->prev, prev);
     assert_int_equal(s->next, next);
     if (prev != EVT_TL_NONE) assert_int_equal(s->prev_state, ps);
+}
+
+/* The meaning bits the timeline consumes besides kind: A holds nothing, B (more urgent) raises A's
+ * priority (inherit) and stops blocked on mutex M (EVT_M_BLOCKED_ON: no service call names it);
+ * A gives it back (disinherit) and wakes B with a record that is no thread_run (EVT_M_WAKE); B
+ * starts a wait on queue Q (m.op wait_start) and stops with no object named: blocked on Q. */
+static void meaning_wake_prio_blocked_on(void **st)
+{
+    (void)st;
+    enum { M = 0x920 };
+    evt_tl tl;
+    rec r;
+    start(&tl, &r);
+    evt_event e = ev_(0, A, EVT_CTX_THREAD, EVT_KIND_USER, "run");
+    tm_ctx_prio(&e, 1);
+    evt_tl_add(&tl, &e);
+    e = ev_(10, B, EVT_CTX_THREAD, EVT_KIND_USER, "run"); /* B preempts A */
+    tm_ctx_prio(&e, 5);
+    evt_tl_add(&tl, &e);
+    e = ev_(11, B, EVT_CTX_THREAD, EVT_KIND_OTHER, "inherit");
+    target_(&e, A);
+    e.m.has |= EVT_M_PRIO_SET | EVT_M_OP;
+    e.m.new_prio = 5;
+    e.m.op = EVT_OP_INHERIT;
+    evt_tl_add(&tl, &e);
+    uint32_t a = ix_(&tl, A), b = ix_(&tl, B);
+    assert_int_equal(tl.ctxs[a]->prio, 5);
+    assert_int_equal(tl.ctxs[a]->base_prio, 1);
+    e = ev_(12, B, EVT_CTX_THREAD, EVT_KIND_THREAD_STOP, "switch");
+    target_(&e, B);
+    tm_stop(&e, EVT_HOOK_STATE_WAITING);
+    tm_next(&e, A);
+    e.m.has |= EVT_M_BLOCKED_ON;
+    e.m.obj = M;
+    evt_tl_add(&tl, &e);
+    e = ev_(15, A, EVT_CTX_THREAD, EVT_KIND_USER, "work"); /* its events carry the raised priority */
+    tm_ctx_prio(&e, 5);
+    evt_tl_add(&tl, &e);
+    assert_int_equal(tl.ctxs[a]->base_prio, 1);
+    e = ev_(20, A, EVT_CTX_THREAD, EVT_KIND_OTHER, "disinherit");
+    target_(&e, A);
+    e.m.has |= EVT_M_PRIO_SET | EVT_M_OP;
+    e.m.new_prio = 1;
+    e.m.op = EVT_OP_DISINHERIT;
+    evt_tl_add(&tl, &e);
+    e = ev_(21, A, EVT_CTX_THREAD, EVT_KIND_OTHER, "ready");
+    target_(&e, B);
+    e.m.has |= EVT_M_WAKE;
+    evt_tl_add(&tl, &e);
+    e = ev_(22, B, EVT_CTX_THREAD, EVT_KIND_USER, "run"); /* B runs again */
+    evt_tl_add(&tl, &e);
+    e = ev_(30, B, EVT_CTX_THREAD, EVT_KIND_SVC, "wait");
+    tm_op(&e, EVT_OP_WAIT_START, Q);
+    e.flags &= ~(unsigned)EVT_HAS_TARGET;
+    evt_tl_add(&tl, &e);
+    e = ev_(31, B, EVT_CTX_THREAD, EVT_KIND_THREAD_STOP, "switch");
+    target_(&e, B);
+    tm_stop(&e, EVT_HOOK_STATE_WAITING);
+    tm_next(&e, A);
+    evt_tl_add(&tl, &e);
+    e = ev_(40, A, EVT_CTX_THREAD, EVT_KIND_USER, "work");
+    evt_tl_add(&tl, &e);
+    evt_tl_finish(&tl);
+
+    assert_int_equal(g_npr, 2);
+    assert_int_equal(g_pr[0].ctx, a);
+    assert_int_equal(g_pr[0].t, 11);
+    assert_int_equal(g_pr[0].prio, 5);
+    assert_true(g_pr[0].has_old);
+    assert_int_equal(g_pr[0].old_prio, 1);
+    assert_int_equal(g_pr[0].why, EVT_TL_PRIO_INHERIT);
+    assert_int_equal(g_pr[0].by, b);
+    assert_int_equal(g_pr[1].why, EVT_TL_PRIO_DISINHERIT);
+    assert_int_equal(g_pr[1].prio, 1);
+    assert_string_equal(evt_tl_prio_why_name(EVT_TL_PRIO_DISINHERIT), "disinherit");
+
+    assert_int_equal(r.nwk, 1); /* who woke whom, through what */
+    assert_int_equal(r.wk[0].target, b);
+    assert_int_equal(r.wk[0].waker, a);
+    assert_int_equal(r.wk[0].t, 21);
+    assert_int_equal(tl.objs[r.wk[0].obj]->id, M);
+    int blocked_m = 0, blocked_q = 0, ready = 0;
+    for (uint32_t k = 0; k < r.nst; k++) {
+        const evt_tl_state_iv *iv = &r.st[k];
+        if (iv->ctx != b) continue;
+        if (iv->state == EVT_TL_BLOCKED && iv->t0 == 12 && iv->t1 == 21) blocked_m = tl.objs[iv->obj]->id == M;
+        if (iv->state == EVT_TL_BLOCKED && iv->t0 == 31 && iv->open_end) blocked_q = tl.objs[iv->obj]->id == Q;
+        if (iv->state == EVT_TL_READY && iv->t0 == 21 && iv->t1 == 22) ready = 1;
+    }
+    assert_true(blocked_m);
+    assert_true(blocked_q);
+    assert_true(ready);
+    /* the switches carry the priorities as they were */
+    assert_int_equal(r.sw[r.nsw - 1].next_prio, 1);
+    evt_tl_free(&tl);
 }
 
 /* ThreadX: A blocks on queue Q (next thread: idle); an ISR sends to Q and resumes A (next thread
@@ -527,6 +627,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(threadx_style),
+        cmocka_unit_test(meaning_wake_prio_blocked_on),
         cmocka_unit_test(hooks_style),
         cmocka_unit_test(nesting_and_loss),
         cmocka_unit_test(no_scheduling_is_activity),

@@ -62,6 +62,7 @@ function describe(h) {
     add('context', ctxName(D.states[b])); add('state', stn); span(h.t0, h.t1); add('cpu', D.states[b + 2]);
     if (D.states[b + 5] >= 0) add('blocked on', objName(D.states[b + 5]));
     add('service', strOf(D.states[b + 6]));
+    stateMeaning(D.states[b], h.t0, h.t1, add);
     if (D.states[b + 7] & 2) add('note', 'still in this state at the end of the trace');
   } else if (h.kind === 'slice') {
     b = h.ref * 8;
@@ -122,4 +123,22 @@ function select(h) {
   showDetails(h);
   schedule();
   if (h && h.kind === 'event') markListRow(h.ev);
+}
+
+/* Who woke a context at the end of its state [t0, t1] and its priority then (the timeline's
+ * "wakes" and "prios": from the trace's meaning, docs/report.md). */
+function stateMeaning(ci, t0, t1, add) {
+  var W = D.wakes || [], P = D.prios || [], i, pr = null, ch = [];
+  for (i = 0; i < W.length; i += 5)
+    if (W[i] === ci && W[i + 2] === t0) {
+      add('woken by', W[i + 1] >= 0 ? ctxName(W[i + 1]) : (W[i + 4] ? 'an interrupt' : 'unknown'));
+      if (W[i + 3] >= 0) add('woken through', objName(W[i + 3]));
+    }
+  for (i = 0; i < P.length; i += 5) {
+    if (P[i] !== ci || P[i + 1] > t1) continue;
+    if (P[i + 1] <= t0) pr = P[i + 2];
+    else ch.push(P[i + 2] + ' (' + (D.prio_whys[P[i + 3]] || '') + ')');
+  }
+  if (pr !== null) add('priority', pr);
+  if (ch.length) add('priority changes', ch.join(', '));
 }

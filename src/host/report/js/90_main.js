@@ -41,7 +41,10 @@ function labels() {
 function legend() {
   var lg = $('legend');
   function item(c, t) { var s = el('span'), i = el('i'); i.style.background = c; s.appendChild(i); s.appendChild(document.createTextNode(t)); lg.appendChild(s); }
-  ['running', 'ready', 'blocked', 'suspended', 'terminated', 'unknown', 'active'].forEach(function (s) { item(STATE_COLORS[s], s); });
+  /* only the states the trace has (a trace without scheduling has only "active", one with it never) */
+  var has = {}, i;
+  for (i = 1; i < D.states.length; i += 8) has[D.state_names[D.states[i]]] = 1;
+  ['running', 'ready', 'blocked', 'suspended', 'terminated', 'unknown', 'active'].forEach(function (s) { if (has[s]) item(STATE_COLORS[s], s); });
   item(ISR_COLORS[0], 'ISR'); item(hashColor(7), 'service / function slice (colour by name)');
   item('#0e7490', 'object counter'); item(FLOW_COLOR, 'flow (wake-up, message)'); item(LOST_EDGE, 'lost data');
   if (AN && AN.inversions && AN.inversions.list && AN.inversions.list.length) item('rgba(234,88,12,0.6)', 'priority inversion');
