@@ -36,6 +36,19 @@ def stats(evtrace, path):
     return json.loads(out.stdout)
 
 
+def check_self_described(counters, evtrace, path, label):
+    """Both transports carry the kernel profile and the clock rate: no --kernel or --clock-hz."""
+    out = subprocess.run([evtrace, 'info', '--json', path], capture_output=True, text=True, timeout=120)
+    if out.returncode != 0:
+        fail('evtrace info %s: %s' % (path, out.stderr.strip()))
+    info = json.loads(out.stdout)
+    if info.get('kernel') != 'freertos':
+        fail('%s: kernel profile %r, not freertos (from the trace)' % (label, info.get('kernel')))
+    if info.get('clock_source') != 'format' or info.get('clock_hz') != counters['clock_hz']:
+        fail('%s: clock %r Hz from %r, not the run\'s %d Hz from the trace'
+             % (label, info.get('clock_hz'), info.get('clock_source'), counters['clock_hz']))
+
+
 def ready_counts(evtrace, path):
     """Per task name, the trace's moves to ready (thread_ready records)."""
     sql = ("SELECT target_name, count(*) FROM events WHERE kind = 'thread_run' "
@@ -147,6 +160,7 @@ def cmd_data(evtrace, d):
         for ext in ('trx', 'rkh'):
             p = os.path.join(d, base + '.' + ext)
             if os.path.exists(p):
+                check_self_described(counters, evtrace, p, base + '.' + ext)
                 compare(counters, evtrace, p, base + '.' + ext)
                 n += 1
                 seen.add((line[:3], ext))
