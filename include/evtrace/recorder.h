@@ -45,9 +45,19 @@ typedef struct evt_rec_stats {
 
 #if defined(__GNUC__) || defined(__clang__)
 #define EVT_LOAD_RLX(p)      __atomic_load_n((p), __ATOMIC_RELAXED)
-#define EVT_LOAD_ACQ(p)      __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define EVT_STORE_RLX(p, v)  __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#if defined(EVT_PORT_SINGLE_CORE) && EVT_PORT_SINGLE_CORE
+/* One core (the port says so): every context that reads or writes these is this core's thread
+ * code or one of its interrupts, which see memory in program order; acquire and release need only
+ * keep the compiler from moving accesses across them (no barrier instruction). */
+#define EVT_LOAD_ACQ(p)      __extension__({ __typeof__(*(p)) evt_v_ = __atomic_load_n((p), __ATOMIC_RELAXED); \
+                                             __atomic_signal_fence(__ATOMIC_ACQUIRE); evt_v_; })
+#define EVT_STORE_REL(p, v)  do { __atomic_signal_fence(__ATOMIC_RELEASE); \
+                                  __atomic_store_n((p), (v), __ATOMIC_RELAXED); } while (0)
+#else
+#define EVT_LOAD_ACQ(p)      __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define EVT_STORE_REL(p, v)  __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#endif
 #define EVT_ADD_RLX(p, v)    ((void)__atomic_fetch_add((p), (v), __ATOMIC_RELAXED))
 #define EVT_SIGNAL_FENCE()   __atomic_signal_fence(__ATOMIC_SEQ_CST)
 #define EVT_LIKELY(x)        __builtin_expect(!!(x), 1)

@@ -108,12 +108,27 @@ typedef void (*evt_rkh_sink_fn)(void *user, const uint8_t *p, uint32_t n); /* st
                                   the next flush (or a drain that empties the ring) writes a loss
                                   record even with nothing pending, to carry the running total */
 
+/* On 64-bit hosts (GCC/Clang) a recorder is aligned and padded to whole 128-byte blocks, so two
+ * recorders side by side (an array, two globals) share no cache line nor an adjacent-line prefetch
+ * pair: threads recording into different recorders do not slow each other down. Small targets keep
+ * the natural layout (RAM). */
+#ifndef EVT_RKH_REC_ALIGN_
+#if (defined(__GNUC__) || defined(__clang__)) && UINTPTR_MAX > 0xFFFFFFFFu
+#define EVT_RKH_REC_ALIGN_ __attribute__((aligned(128)))
+#else
+#define EVT_RKH_REC_ALIGN_
+#endif
+#endif
+
 /* One recorder. Members are private to rkh_enc.c (the fields the inline begin reads are marked
  * "hot"); the struct is public so callers can own it. Threads recording into different recorders
- * share nothing: give each recorder its own cache lines (e.g. _Alignas(64)) when that matters. */
-typedef struct evt_rkh_recorder {
+ * share nothing (EVT_RKH_REC_ALIGN_ above; the ring is the caller's: give each its own lines). */
+typedef struct EVT_RKH_REC_ALIGN_ evt_rkh_recorder {
     /* hot: the lock, the nesting guard, the filter decision and the ring cursor */
     evt_rec_lock lock;        /* this recorder's critical section (begin..end, drains, filters) */
+    evt_port_crit_t crit;     /* saved critical-section state of the open record (every record
+                                 writes it: here, not beside the cold tail another recorder may
+                                 follow) */
     evt_nest nest;            /* set while a record is written or the ring drained: nested = drop */
     uint8_t seq;              /* next sequence number */
     uint8_t open;             /* 0: no record open; 1: open, every byte so far written by a fast
@@ -164,7 +179,6 @@ typedef struct evt_rkh_recorder {
     uint32_t lr_at;           /* ... its ring index (its id byte) while EVT_RKH_LR_LIVE */
     uint32_t lost_total;      /* losses carried by the loss records written since init (the last
                                  loss record's running total) */
-    uint32_t crit;            /* saved critical-section state of the open record */
 } evt_rkh_recorder;
 
 /* RKH's template configuration (doc/rkhcfg.h with the Linux port's 32-bit pointers/timestamps). */

@@ -26,3 +26,7 @@ foreach(t test_rkh_enc test_rkh_nested test_rkh_stress_mt test_rkh_filter_isr_mt
           test_rkh_stream)
   evt_rkh_switch_test(${t} small EVT_RKH_FAST=0 EVT_RKH_FLIGHT=0)
 endforeach()
+# mcu = the footprint row exactly: small, and no nesting guard (nothing here nests).
+foreach(t test_rkh_enc test_rkh_stream)
+  evt_rkh_switch_test(${t} mcu EVT_RKH_FAST=0 EVT_RKH_FLIGHT=0 EVT_REC_NESTING=0)
+endforeach()
