@@ -85,6 +85,8 @@ format_size() { # label, encoder objects...
 }
 echo "== core + each format, other configurations (encoder + port + the core objects it uses) =="
 o() { echo "$OUT/obj/$1"; }
+"$CC" "${CFLAGS[@]}" -DEVT_TX_USER_RECORDS=0 -c src/formats/threadx/txtb_enc.c -o "$OUT/obj/txtb_enc_plain.o"
+format_size "core + TXTB, default, no user records" "$OUT/obj/txtb_enc_plain.o"
 format_size "core + TXTB, default build" "$(o src/formats/threadx/txtb_enc.o)"
 format_size "core + TXTB + user events (user.h)" "$(o src/formats/threadx/txtb_enc.o)" "$(o src/formats/threadx/txtb_user_enc.o)" "$(o src/formats/user/user_enc.o)"
 format_size "core + TXTB + generic hooks" "$(o src/formats/threadx/txtb_enc.o)" "$(o src/formats/threadx/txtb_hooks_enc.o)"

@@ -326,12 +326,13 @@ typedef struct tx_head {
 static TX_GENERAL void begin_record(tx_rec *r, tx_head *h)
 {
     evt_tx_context *c = &h->c;
+#if EVT_TX_OPTIONS
     c->context = 0;
     c->priority_word = 0;
     c->system_state = 0;
     c->preempt_disable = 0;
     c->stack = evt_tx_addr(c);
-    if (EVT_TX_OPTIONS && r->ctxfn) {
+    if (r->ctxfn) {
         r->ctxfn(c);
     } else if (evt_port_in_isr()) {
         c->context = TXTB_CTX_ISR;
@@ -348,7 +349,23 @@ static TX_GENERAL void begin_record(tx_rec *r, tx_head *h)
         if (c->context == TXTB_CTX_ISR) c->system_state = 1u;
         else if (c->context == TXTB_CTX_INIT) c->system_state = TXTB_CTX_INIT;
     }
-    h->ts = EVT_TX_OPTIONS ? evt_clock32_read(&r->clock) : evt_clock32_read_port(&r->clock);
+    h->ts = evt_clock32_read(&r->clock);
+#else
+    /* The port's context only, the same values; no record reads system_state, stack or
+     * preempt_disable (context_insert gives the ISR records their infos). */
+    uint32_t ctx = TXTB_CTX_ISR, prio = 0u;
+    if (!evt_port_in_isr()) {
+        ctx = (uint32_t)evt_port_context_id();
+        prio = TXTB_PRIO_CURRENT_BIT;
+        if (ctx == TXTB_CTX_NONE) { /* context 0 would mark the slot as never written */
+            ctx = TXTB_CTX_INIT;
+            prio = 0u;
+        }
+    }
+    c->context = ctx;
+    c->priority_word = prio;
+    h->ts = evt_clock32_read_port(&r->clock);
+#endif
 }
 
 /* ---- the insert --------------------------------------------------------------------------------- */
@@ -688,8 +705,23 @@ static void context_insert(uint32_t id, uint32_t arg)
     (void)id; (void)arg;
 #else
     unsigned intctl = id == TXTB_EVENT_INTERRUPT_CONTROL;
-    if (evt_gate_bits(&g_hot.gate) & (intctl ? TXTB_F_INTCTL : TXTB_F_INTERNAL))
-        (void)record(id, intctl ? arg : 0u, intctl ? 0u : arg, 0u, 0u, intctl ? TX_MODE_INTCTL : TX_MODE_ISR);
+    if (!(evt_gate_bits(&g_hot.gate) & (intctl ? TXTB_F_INTCTL : TXTB_F_INTERNAL))) return;
+#if EVT_TX_OPTIONS
+    (void)record(id, intctl ? arg : 0u, intctl ? 0u : arg, 0u, 0u, intctl ? TX_MODE_INTCTL : TX_MODE_ISR);
+#else
+    /* No context callback: the infos begin_record would give these records, from the port here
+     * (the context does not change between here and the record): a stack address of this
+     * context, and system_state 1 in an ISR, TXTB_CTX_INIT before the kernel runs. */
+#if defined(__GNUC__) || defined(__clang__)
+    uint32_t stk = evt_tx_addr(__builtin_frame_address(0));
+#else
+    uint32_t stk = evt_tx_addr(&intctl);
+#endif
+    uint32_t i1 = stk, sys = 0u;
+    if (intctl) i1 = arg, arg = stk;
+    else sys = evt_port_in_isr() ? 1u : evt_port_context_id() == 0u ? TXTB_CTX_INIT : 0u;
+    (void)record(id, i1, arg, sys, 0u, TX_MODE_PLAIN);
+#endif
 #endif
 }
 
@@ -730,7 +762,7 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
 
     evt_port_crit_t cs;
     if (!evt_rec_lock_enter(&r->lock, &cs)) return EVT_TX_NOT_DONE;
-    if (r->state != TX_OFF || r->nest.busy) {
+    if (r->state != TX_OFF || (EVT_REC_NESTING && r->nest.busy)) {
         evt_rec_lock_exit(&r->lock, cs);
         return EVT_TX_NOT_DONE;
     }

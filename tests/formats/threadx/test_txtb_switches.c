@@ -25,6 +25,10 @@
 
 static _Alignas(8) uint8_t g_buf[48 + 4 * 48 + 64 * 32];
 
+/* The infos of the ISR enter record decoded last (its four args). */
+static uint64_t g_isr_args[4];
+static int g_isr_seen;
+
 /* Decode buf; ids[] receives the user events' ids in order (at most cap). Returns data events. */
 static uint64_t decode(size_t *n_user, uint32_t *ids, size_t cap, uint64_t *lost, uint64_t *kernel)
 {
@@ -44,6 +48,10 @@ static uint64_t decode(size_t *n_user, uint32_t *ids, size_t cap, uint64_t *lost
             (*n_user)++;
         } else {
             (*kernel)++;
+            if (ev.id == TXTB_EVENT_ISR_ENTER && ev.nargs >= 4u) {
+                for (int k = 0; k < 4; k++) g_isr_args[k] = ev.args[k];
+                g_isr_seen = 1;
+            }
         }
     }
     assert_int_equal(r->errors, 0);
@@ -58,7 +66,7 @@ static void test_user_events_exact(void **st)
     assert_int_equal(evt_tx_trace_enable(g_buf, sizeof g_buf, 4u), EVT_TX_SUCCESS);
     for (uint32_t i = 0; i < 40u; i++)
         assert_int_equal(evt_tx_trace_user_event_insert(TXTB_USER_EVENT_START + i, i, ~i, 0x7E7D, i * 3u), EVT_TX_SUCCESS);
-    evt_tx_trace_kernel_event(TXTB_EVENT_ISR_ENTER + 0u, 1, 2, 3, 4); /* 1 .. 199: a kernel event */
+    evt_tx_trace_kernel_event(10u, 1, 2, 3, 4); /* a block-pool kernel event (1 .. 199) */
     evt_tx_trace_isr_enter_insert(7u);
     evt_tx_trace_isr_exit_insert(7u);
     int x = 0;
@@ -72,6 +80,13 @@ static void test_user_events_exact(void **st)
     for (uint32_t i = 0; i < 40u; i++) assert_int_equal(ids[i], TXTB_USER_EVENT_START + i);
     assert_int_equal(lost, 0);
     assert_int_equal(kernel, EVT_TX_KERNEL_EVENTS ? 3 : 0);
+    if (EVT_TX_KERNEL_EVENTS) { /* ISR enter from thread code (not in an ISR): the same infos in every build */
+        assert_true(g_isr_seen);
+        assert_true(g_isr_args[0] != 0u); /* a stack address */
+        assert_int_equal(g_isr_args[1], 7u); /* the ISR id */
+        assert_int_equal(g_isr_args[2], 0u); /* system_state of a thread context */
+        assert_int_equal(g_isr_args[3], 0u); /* preempt_disable */
+    }
     /* the registry entry: type byte of the first entry (only with the registry) */
     const uint8_t *e = g_buf + TXTB_HEADER_SIZE;
     if (EVT_TX_REGISTRY) {
