@@ -30,3 +30,7 @@ endforeach()
 foreach(t test_rkh_enc test_rkh_stream)
   evt_rkh_switch_test(${t} mcu EVT_RKH_FAST=0 EVT_RKH_FLIGHT=0 EVT_REC_NESTING=0)
 endforeach()
+# streamonly = fast paths kept, no flight ring.
+foreach(t test_rkh_enc test_rkh_nested test_rkh_stress_mt test_rkh_filter_isr_mt test_rkh_config_sizes test_rkh_stream)
+  evt_rkh_switch_test(${t} streamonly EVT_RKH_FLIGHT=0)
+endforeach()
