@@ -353,7 +353,7 @@ static inline void put_u8(evt_rkh_recorder *r, uint8_t b)
 static inline void put_bytes(evt_rkh_recorder *r, const uint8_t *b, unsigned n)
 {
     uint32_t in = r->in, size = r->size;
-    if (EVT_RKH_FAST && EVT_LIKELY(size - r->qty >= 2u * n && size - in >= 2u * n)) {
+    if (EVT_LIKELY(size - r->qty >= 2u * n && size - in >= 2u * n)) {
         uint8_t *q = r->ring + in, *q0 = q;
         uint8_t chk = (uint8_t)r->sum;
         for (unsigned i = 0; i < n; i++) {
@@ -410,7 +410,7 @@ static inline void put_n(evt_rkh_recorder *r, uint32_t v, unsigned n)
     for (unsigned i = 0; i < n; i++) put_u8(r, (uint8_t)(v >> (8u * i)));
 #else
     uint64_t w = n == 4u ? v : v & (((uint32_t)1 << (8u * n)) - 1u);
-    if (EVT_RKH_FAST && EVT_LIKELY(put_word_fast(r, w, n))) return;
+    if (EVT_LIKELY(put_word_fast(r, w, n))) return;
     uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
     put_bytes(r, b, n);
 #endif

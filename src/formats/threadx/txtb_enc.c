@@ -59,8 +59,8 @@
 
 /* Compile-time switches (docs/firmware.md, "Footprint switches"). Each defaults to 1, today's
  * recorder; 0 compiles the feature out for a small target:
- *  EVT_TX_REGISTRY      the object registry (register/unregister are no-ops; enable still lays
- *                       out and clears the entries asked for, so the buffer stays valid);
+ *  EVT_TX_REGISTRY      the object registry (register/unregister do nothing, and the buffer has
+ *                       no registry area: registry_entries is taken as 0);
  *  EVT_TX_KERNEL_EVENTS kernel events, ISR enter/exit and interrupt control (user events only:
  *                       those calls record nothing);
  *  EVT_TX_BYTE_SWAP     a buffer in the other byte order (opt->big_endian): without it enable
@@ -70,7 +70,6 @@
  *                       non-NULL opt with EVT_TX_PTR_ERROR, and records take the port's context
  *                       and clock;
  *  EVT_TX_USER_RECORDS  the multi-slot user records of evtrace/user.h (below).
- * Without EVT_TX_REGISTRY the buffer has no registry area (registry_entries is taken as 0).
  * EVT_REC_NESTING (evtrace/recorder.h) compiles the nesting guard out. */
 #ifndef EVT_TX_REGISTRY
 #define EVT_TX_REGISTRY 1
@@ -112,7 +111,6 @@ typedef char tx_hdr_words_check[(TXTB_HEADER_SIZE == 48u && TXTB_HDR_RESERVED1 +
 #else
 #define TX_HOT_INLINE
 #define TX_HOST_FAST 0 /* one commit only (size) */
-
 #define TX_COLD
 #define TX_GENERAL
 #endif
