@@ -39,7 +39,7 @@ NOINLINE void instr_loop_txtb(void)
     for (uint64_t i = 0; i < N; i++) (void)evt_tx_trace_user_event_insert(4096u, (uint32_t)i, 2u, 3u, 4u);
 }
 
-static _Alignas(64) evt_rkh_recorder g_rkh;
+static _Alignas(128) evt_rkh_recorder g_rkh;
 static _Alignas(64) uint8_t g_rkh_ring[4096];
 static uint32_t ts32(void) { return (uint32_t)evt_port_timestamp(); }
 static void rkh_sink(void *user, const uint8_t *p, uint32_t n) { (void)user; (void)p; (void)n; }

@@ -38,6 +38,9 @@ typedef uint32_t evt_port_crit_t;
  *   EVT_PORT_LOCK_MAY_FAIL                   1 if evt_port_lock_enter can return 0 (then drops
  *                                            decided outside a section race a close: the core's
  *                                            evt_loss_race_enter/close_wait); 0 if it never does
+ *   EVT_PORT_SINGLE_CORE                     optional, 1: every context that records runs on one
+ *                                            core (thread code and its interrupts): acquire and
+ *                                            release orderings then need no barrier instruction
  *   int evt_port_wait_step(unsigned *steps); (EVT_PORT_LOCK_MAY_FAIL 1 only) one step of a wait
  *                                            for another context (pause, yield where the context
  *                                            may wait; *steps starts at 0); non-zero: give up (a

@@ -45,9 +45,19 @@ typedef struct evt_rec_stats {
 
 #if defined(__GNUC__) || defined(__clang__)
 #define EVT_LOAD_RLX(p)      __atomic_load_n((p), __ATOMIC_RELAXED)
-#define EVT_LOAD_ACQ(p)      __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define EVT_STORE_RLX(p, v)  __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#if defined(EVT_PORT_SINGLE_CORE) && EVT_PORT_SINGLE_CORE
+/* One core (the port says so): every context that reads or writes these is this core's thread
+ * code or one of its interrupts, which see memory in program order; acquire and release need only
+ * keep the compiler from moving accesses across them (no barrier instruction). */
+#define EVT_LOAD_ACQ(p)      __extension__({ __typeof__(*(p)) evt_v_ = __atomic_load_n((p), __ATOMIC_RELAXED); \
+                                             __atomic_signal_fence(__ATOMIC_ACQUIRE); evt_v_; })
+#define EVT_STORE_REL(p, v)  do { __atomic_signal_fence(__ATOMIC_RELEASE); \
+                                  __atomic_store_n((p), (v), __ATOMIC_RELAXED); } while (0)
+#else
+#define EVT_LOAD_ACQ(p)      __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define EVT_STORE_REL(p, v)  __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#endif
 #define EVT_ADD_RLX(p, v)    ((void)__atomic_fetch_add((p), (v), __ATOMIC_RELAXED))
 #define EVT_SIGNAL_FENCE()   __atomic_signal_fence(__ATOMIC_SEQ_CST)
 #define EVT_LIKELY(x)        __builtin_expect(!!(x), 1)
@@ -119,6 +129,14 @@ typedef struct evt_nest {
     volatile uint8_t busy; /* a record is being written */
 } evt_nest;
 
+/* EVT_REC_NESTING 0 (a compile-time switch, docs/firmware.md) compiles the guard out, for
+ * single-priority targets whose recorder sections mask every interrupt that records and where no
+ * callback of a recorder (buffer-full, context, time source, sink) and no NMI or fault handler
+ * records into it: nothing can nest, so nothing is tested. Default 1: the guard (C3). */
+#ifndef EVT_REC_NESTING
+#define EVT_REC_NESTING 1
+#endif
+#if EVT_REC_NESTING
 static inline int evt_nest_enter(evt_nest *n)
 {
     if (n->busy) return 0;
@@ -131,6 +149,10 @@ static inline void evt_nest_exit(evt_nest *n)
     EVT_SIGNAL_FENCE();
     n->busy = 0u;
 }
+#else
+static inline int evt_nest_enter(evt_nest *n) { (void)n; return 1; }
+static inline void evt_nest_exit(evt_nest *n) { (void)n; }
+#endif
 
 /* ---- loss account ----------------------------------------------------------------------------- */
 

@@ -12,6 +12,21 @@
 #include "evtrace/recorder.h"
 #include "evtrace/rkh_stream.h"
 
+/* Compile-time switches (docs/rkh.md, "Footprint switches"); define them alike for the recorder and
+ * every file that includes this header:
+ *  EVT_RKH_FAST   1 (default): the fast paths (the default header as one store, 4-byte fields
+ *                 stored whole into the record's contiguous room, end's inline close). 0: every
+ *                 byte through one checked writer: the same bytes, fewer of them in code, slower.
+ *  EVT_RKH_FLIGHT 1 (default): a full ring evicts its oldest records (a flight ring, overwrites
+ *                 counted). 0: streamed only: a record that does not fit in the ring's free
+ *                 room is dropped and counted (drain the ring, or set a sink, to keep up). */
+#ifndef EVT_RKH_FAST
+#define EVT_RKH_FAST 1
+#endif
+#ifndef EVT_RKH_FLIGHT
+#define EVT_RKH_FLIGHT 1
+#endif
+
 /* GCC/Clang with C99 inline semantics: begin, begin_ao and begin_ao_sig are inline functions (fast
  * path at the end of this file); elsewhere, or with -DEVT_RKH_NO_INLINE, plain functions. */
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__GNUC_GNU_INLINE__) && \
@@ -24,7 +39,7 @@
 /* On 64-bit hosts end's fast path is inline too (about 50 bytes more at every trace point, one
  * call fewer per record); 32-bit targets (Cortex-M) keep it out of line, for code size. Define
  * EVT_RKH_NO_INLINE_END to keep it out of line everywhere. */
-#if defined(EVT_RKH_INLINE_FAST) && UINTPTR_MAX > 0xFFFFFFFFu && !defined(EVT_RKH_NO_INLINE_END)
+#if defined(EVT_RKH_INLINE_FAST) && UINTPTR_MAX > 0xFFFFFFFFu && !defined(EVT_RKH_NO_INLINE_END) && EVT_RKH_FAST
 #define EVT_RKH_INLINE_END 1
 #endif
 
@@ -93,12 +108,27 @@ typedef void (*evt_rkh_sink_fn)(void *user, const uint8_t *p, uint32_t n); /* st
                                   the next flush (or a drain that empties the ring) writes a loss
                                   record even with nothing pending, to carry the running total */
 
+/* On 64-bit hosts (GCC/Clang) a recorder is aligned and padded to whole 128-byte blocks, so two
+ * recorders side by side (an array, two globals) share no cache line nor an adjacent-line prefetch
+ * pair: threads recording into different recorders do not slow each other down. Small targets keep
+ * the natural layout (RAM). */
+#ifndef EVT_RKH_REC_ALIGN_
+#if (defined(__GNUC__) || defined(__clang__)) && UINTPTR_MAX > 0xFFFFFFFFu
+#define EVT_RKH_REC_ALIGN_ __attribute__((aligned(128)))
+#else
+#define EVT_RKH_REC_ALIGN_
+#endif
+#endif
+
 /* One recorder. Members are private to rkh_enc.c (the fields the inline begin reads are marked
  * "hot"); the struct is public so callers can own it. Threads recording into different recorders
- * share nothing: give each recorder its own cache lines (e.g. _Alignas(64)) when that matters. */
-typedef struct evt_rkh_recorder {
+ * share nothing (EVT_RKH_REC_ALIGN_ above; the ring is the caller's: give each its own lines). */
+typedef struct EVT_RKH_REC_ALIGN_ evt_rkh_recorder {
     /* hot: the lock, the nesting guard, the filter decision and the ring cursor */
     evt_rec_lock lock;        /* this recorder's critical section (begin..end, drains, filters) */
+    evt_port_crit_t crit;     /* saved critical-section state of the open record (every record
+                                 writes it: here, not beside the cold tail another recorder may
+                                 follow) */
     evt_nest nest;            /* set while a record is written or the ring drained: nested = drop */
     uint8_t seq;              /* next sequence number */
     uint8_t open;             /* 0: no record open; 1: open, every byte so far written by a fast
@@ -124,6 +154,8 @@ typedef struct evt_rkh_recorder {
     uint32_t mark;            /* in when qty was last brought up to date */
     uint32_t qty;             /* bytes in the ring, as of mark while a record is open */
     uint32_t open_at;         /* ring index of the open record's first byte (open == 2) */
+    uint32_t qty_open;        /* qty when the open record began (open == 2): streamed only, a
+                                 discarded record gives the ring back as it found it */
     evt_rkh_sink_fn sink;     /* drained to after every record, if set (lock held) */
     void *sink_user;
     evt_rkh_ts_fn ts;         /* timestamp source */
@@ -147,7 +179,6 @@ typedef struct evt_rkh_recorder {
     uint32_t lr_at;           /* ... its ring index (its id byte) while EVT_RKH_LR_LIVE */
     uint32_t lost_total;      /* losses carried by the loss records written since init (the last
                                  loss record's running total) */
-    uint32_t crit;            /* saved critical-section state of the open record */
 } evt_rkh_recorder;
 
 /* RKH's template configuration (doc/rkhcfg.h with the Linux port's 32-bit pointers/timestamps). */
@@ -296,6 +327,7 @@ inline int evt_rkh_begin_ao_sig(evt_rkh_recorder *r, unsigned id, int prio, int 
         return 0;
     return evt_rkh_open_(r, id);
 }
+#if EVT_RKH_FAST
 inline void evt_rkh_ui32(evt_rkh_recorder *r, uint32_t v)
 {
     EVT_RKH_PUT4_FAST_(r, v);
@@ -313,6 +345,11 @@ inline void evt_rkh_fun(evt_rkh_recorder *r, uintptr_t p)
     if (r->cfg.sz_fun == 4u) EVT_RKH_PUT4_FAST_(r, v);
     evt_rkh_put_(r, v, r->cfg.sz_fun);
 }
+#else /* no fast paths: plain calls */
+inline void evt_rkh_ui32(evt_rkh_recorder *r, uint32_t v) { evt_rkh_put_(r, v, 4u); }
+inline void evt_rkh_sym(evt_rkh_recorder *r, uintptr_t p) { evt_rkh_put_(r, (uint32_t)p, r->cfg.sz_ptr); }
+inline void evt_rkh_fun(evt_rkh_recorder *r, uintptr_t p) { evt_rkh_put_(r, (uint32_t)p, r->cfg.sz_fun); }
+#endif
 inline int evt_rkh_begin(evt_rkh_recorder *r, unsigned id) { return evt_rkh_begin_ao_sig(r, id, -1, -1); }
 inline int evt_rkh_begin_ao(evt_rkh_recorder *r, unsigned id, int prio) { return evt_rkh_begin_ao_sig(r, id, prio, -1); }
 #endif
@@ -325,7 +362,7 @@ inline int evt_rkh_begin_ao(evt_rkh_recorder *r, unsigned id, int prio) { return
  * in one run (the usual stream: the ring was emptied after the previous record) they go to the
  * sink and the ring starts again at index 0 (its first bytes stay in cache); anything else takes
  * the general drain. Flag, escape, ^ 0x20: evtrace/rkh_stream.h. */
-#if defined(EVT_RKH_INLINE_END) || defined(EVT_RKH_END_DEFINE_)
+#if (defined(EVT_RKH_INLINE_END) || defined(EVT_RKH_END_DEFINE_)) && EVT_RKH_FAST
 static inline void evt_rkh_end_body_(evt_rkh_recorder *r)
 {
     evt_port_crit_t st = r->crit; /* read before the guard opens: a handler may record after it */

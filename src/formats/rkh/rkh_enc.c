@@ -53,6 +53,8 @@
 #define EVT_RKH_END_DEFINE_ 1 /* evtrace/rkh.h: evt_rkh_end's definition (external here) */
 #include "evtrace/rkh.h"
 
+#include <stddef.h>
+
 #include "evtrace/recorder.h"
 #include "formats/rkh/rkh_defs.h"
 
@@ -86,6 +88,7 @@ static inline int in_run(const evt_rkh_recorder *r, uint32_t from, uint32_t n, u
     return (at >= from ? at - from : at + r->size - from) < n;
 }
 
+#if EVT_RKH_FLIGHT
 /* n bytes from the head at out0 left the ring by eviction: if the last loss record written was
  * among them (or, partial_lr, was the rest of a record a drain started), the next flush writes
  * another to carry the running total (R4). */
@@ -124,7 +127,10 @@ static inline unsigned first_flag(const uint8_t *p) /* sizeof(scan_word) if none
 #endif
 }
 
-/* Overwritten records into the loss account (pending) now. */
+#endif /* EVT_RKH_FLIGHT */
+
+/* Overwritten records into the loss account (pending) now (none without the flight ring). */
+#if EVT_RKH_FLIGHT
 static RKH_COLD void ow_move(evt_rkh_recorder *r)
 {
     if (r->ow_pend) {
@@ -132,6 +138,11 @@ static RKH_COLD void ow_move(evt_rkh_recorder *r)
         r->ow_pend = 0;
     }
 }
+#else
+static inline void ow_move(evt_rkh_recorder *r) { (void)r; }
+#endif
+
+#if EVT_RKH_FLIGHT
 
 /* Count records an eviction overwrote (R4): held in ow_pend until a loss record may be due for
  * them (a ring's worth evicted since the last one, a drain, a sink that drains after every
@@ -212,6 +223,7 @@ static void evict(evt_rkh_recorder *r, uint32_t want)
     overwritten(r, (uint32_t)lost);
 }
 
+#if EVT_RKH_FAST /* used by the fast paths' make-room only */
 /* The ring index of the first flag at or after k bytes from the head (k < qty), as a distance
  * from the head, or qty if none. */
 static uint32_t flag_at_or_after(const evt_rkh_recorder *r, uint32_t k)
@@ -288,20 +300,25 @@ static int evict_by_seq(evt_rkh_recorder *r, uint32_t want, uint8_t seq0)
     overwritten(r, (uint8_t)((unsigned)b - (unsigned)a));
     return 1;
 }
+#endif
 
 /* The room made beyond what is needed when a full ring evicts: an eighth of the ring, at most 512
  * bytes, so a full ring evicts in batches and the records after it take the fast paths (and
  * evict_by_seq's window, under 765 bytes, covers a batch). */
 static inline uint32_t evict_ahead(const evt_rkh_recorder *r) { return r->size / 8u < 512u ? r->size / 8u : 512u; }
 
-/* Make room for `need` bytes and evict_ahead more. Sets trunc and returns 0 when the open record
- * fills the ring. */
+#endif /* EVT_RKH_FLIGHT */
+
+/* Make room for `need` bytes and evict_ahead more (flight ring). Sets trunc and returns 0 when the
+ * open record fills the ring (streamed only: when the free room is short). */
 static int make_room(evt_rkh_recorder *r, uint32_t need)
 {
     if (r->trunc) return 0;
+#if EVT_RKH_FLIGHT
     uint32_t ahead = evict_ahead(r);
     uint32_t want = need + ahead < r->size ? need + ahead : need;
     if (r->size - r->qty < want) evict(r, want);
+#endif
     if (r->size - r->qty >= need) return 1;
     r->trunc = 1;
     return 0;
@@ -389,10 +406,14 @@ static inline int put_word_fast(evt_rkh_recorder *r, uint64_t w, unsigned n)
 static inline void put_n(evt_rkh_recorder *r, uint32_t v, unsigned n)
 {
     if (n > 4u) n = 4u;
+#if !EVT_RKH_FAST
+    for (unsigned i = 0; i < n; i++) put_u8(r, (uint8_t)(v >> (8u * i)));
+#else
     uint64_t w = n == 4u ? v : v & (((uint32_t)1 << (8u * n)) - 1u);
     if (EVT_LIKELY(put_word_fast(r, w, n))) return;
     uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
     put_bytes(r, b, n);
+#endif
 }
 
 /* trunc is 0 here: every path that sets it clears it before the section ends. */
@@ -400,6 +421,7 @@ static void start_record(evt_rkh_recorder *r)
 {
     r->sum = 0;
     r->open_at = r->in;
+    r->qty_open = r->qty;
     r->seq_open = r->seq;
 }
 
@@ -410,7 +432,7 @@ static RKH_COLD int close_record_slow(evt_rkh_recorder *r);
 static inline int close_record(evt_rkh_recorder *r)
 {
     uint32_t in = r->in;
-    if (EVT_LIKELY(!r->trunc && r->size - r->qty >= 3u && r->size - in >= 3u)) {
+    if (EVT_RKH_FAST && EVT_LIKELY(!r->trunc && r->size - r->qty >= 3u && r->size - in >= 3u)) {
         /* checksum (stuffed) and flag with a local cursor */
         uint8_t *q = r->ring + in, *q0 = q;
         if (r->cfg.flags & EVT_RKH_F_TRC_CHK_EN) {
@@ -445,7 +467,12 @@ static RKH_COLD int close_record_slow(evt_rkh_recorder *r)
          * a record whose start was drained. What is left is [out, open_at): none, the flag, or the
          * escape and the flag (the escape must stay: the reader holds that record's start). */
         r->in = r->open_at;
+#if EVT_RKH_FLIGHT
         r->qty = r->in >= r->out ? r->in - r->out : r->in + r->size - r->out;
+#else
+        r->qty = r->qty_open; /* nothing was evicted: the ring as the record found it (a full
+                                 ring has in == out, so the indices alone cannot say) */
+#endif
         r->seq = r->seq_open;
         r->trunc = 0;
         return 0;
@@ -495,7 +522,7 @@ static const uint8_t *take_block(evt_rkh_recorder *r, uint32_t *n)
     if (run > r->qty) run = r->qty;
     if (run > *n) run = *n;
     const uint8_t *p = r->ring + r->out;
-    if (run) {
+    if (EVT_RKH_FLIGHT && run) {
         /* The new head: a record start whose flag left, or inside a record (whose id is the byte
          * after the last flag taken, or, with no flag in the run, the one known before). */
         uint8_t last = p[run - 1u], h = r->head;
@@ -577,11 +604,12 @@ static int group_built(const evt_rkh_config *c, unsigned g)
 static inline int emit_replace(uint32_t *p, uint32_t seen, uint32_t mask)
 {
     uint32_t v = ((seen + 0x100u) & ~0xFFu) | mask;
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && EVT_PORT_LOCK_MAY_FAIL
     /* release: the filter bits read before it go with it (FILTER_FN's lock-less case) */
     return __atomic_compare_exchange_n(p, &seen, v, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 #else
-    (void)seen; /* single-core targets: the lock masks interrupts, nothing nests here */
+    (void)seen; /* single-core targets (a lock that never fails): the lock masks interrupts,
+                   nothing nests here */
     EVT_STORE_RLX(p, v);
     return 1;
 #endif
@@ -625,44 +653,25 @@ void evt_rkh_init(evt_rkh_recorder *r, const evt_rkh_config *cfg, uint8_t *ring,
                   evt_rkh_ts_fn ts, uint32_t ts_hz)
 {
     evt_rec_lock fresh = EVT_REC_LOCK_INIT;
+    /* Every member 0 first (the recorder is not shared yet), then the ones that are not. A byte
+     * loop: no memset on a no-libc target (GCC keeps it a loop there). */
+    for (uint32_t i = 0; i < sizeof *r; i++) ((uint8_t *)r)[i] = 0;
     r->lock = fresh;
-    r->nest.busy = 0;
     r->cfg = *cfg;
     /* Fields are at most 4 bytes (a larger size, e.g. an 8-byte timestamp, is written as 4), and
      * pointers are 2 or 4 bytes (RKH's SYM/FUN rule: 16 bits -> 2, anything else -> 4, so an
      * 8-byte or 1-byte pointer is written as 4): the TCFG record says what is written. */
-    uint8_t *const sz[] = {&r->cfg.sz_sig, &r->cfg.sz_ts, &r->cfg.sz_ntimer, &r->cfg.sz_nblock,
-                           &r->cfg.sz_nelem, &r->cfg.sz_esize, &r->cfg.sz_bsize};
-    for (unsigned i = 0; i < sizeof sz / sizeof sz[0]; i++)
-        if (*sz[i] > 4u) *sz[i] = 4u;
+    uint8_t *cb = (uint8_t *)&r->cfg; /* the size bytes, in a row (pointers: fixed below) */
+    for (size_t i = offsetof(evt_rkh_config, sz_sig); i <= offsetof(evt_rkh_config, sz_bsize); i++)
+        if (cb[i] > 4u) cb[i] = 4u;
     if (r->cfg.sz_ptr != 2u) r->cfg.sz_ptr = 4u;
     if (r->cfg.sz_fun != 2u) r->cfg.sz_fun = 4u;
     cfg = &r->cfg;
     r->ring = ring;
     /* no ring (NULL or size 0): an inert recorder, see publish_emit; ring indices stay below 2^31 */
     r->size = !ring ? 0u : ring_size > 0x7FFFFFFFu ? 0x7FFFFFFFu : ring_size;
-    r->in = r->out = r->qty = 0;
-    r->open_at = 0;
-    r->head = 0;
-    r->seq = r->seq_open = 0;
-    r->sum = 0;
-    r->lim = 0;
-    r->mark = 0;
-    r->open = 0;
-    r->trunc = 0;
     r->ts = ts;
     r->clock.fn = ts; /* the core's 32-bit clock: the callback taken as it is */
-    r->clock.last = 0;
-    r->sink = 0;
-    r->sink_user = 0;
-    evt_loss_reset(&r->loss);
-    r->drops_seen = 0;
-    r->evicted = 0;
-    r->ow_pend = 0;
-    r->lost_total = 0;
-    r->lr = 0;
-    r->lr_at = 0;
-    r->crit = 0;
     uint32_t f = cfg->flags;
     r->ao_test = (f & EVT_RKH_F_TRC_RTFIL_EN) && (f & EVT_RKH_F_TRC_RTFIL_SMA_EN);
     r->sig_test = (f & EVT_RKH_F_TRC_RTFIL_EN) && (f & EVT_RKH_F_TRC_RTFIL_SIGNAL_EN);
@@ -772,12 +781,13 @@ uint32_t evt_rkh_get_whole_block(evt_rkh_recorder *r, uint8_t *dst, uint32_t n)
 
 /* One filter bit, by an atomic read-modify-write of its byte: a signal handler on the thread that
  * holds the lock re-enters it (P2) and may change a bit of the same byte between a load and a
- * store, which a plain read-modify-write would undo. (Without GCC/Clang atomics: single-core
+ * store, which a plain read-modify-write would undo. (Without GCC/Clang atomics, or on a port
+ * whose lock never fails: single-core
  * targets, where the lock masks interrupts.) */
 static void bit_set(uint8_t *t, unsigned i, int on)
 {
     uint8_t m = (uint8_t)(1u << (i & 7u));
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && EVT_PORT_LOCK_MAY_FAIL
     if (on) (void)__atomic_fetch_or(&t[i >> 3], m, __ATOMIC_RELAXED);
     else (void)__atomic_fetch_and(&t[i >> 3], (uint8_t)~m, __ATOMIC_RELAXED);
 #else
@@ -847,8 +857,10 @@ static inline uint32_t fast_room(const evt_rkh_recorder *r, uint32_t in)
  * header took a sequence number when NSEQ is on), and fold the checksum to one byte. */
 static void slow_begin(evt_rkh_recorder *r)
 {
+    if (!EVT_RKH_FAST) return; /* qty, open_at and sum are always exact */
     if (r->open == 1u) {
         r->open_at = r->mark;
+        r->qty_open = r->qty; /* still as of mark */
         r->seq_open = (uint8_t)(r->seq - ((r->cfg.flags & EVT_RKH_F_TRC_NSEQ_EN) != 0u));
         r->open = 2;
     }
@@ -861,19 +873,25 @@ static void slow_begin(evt_rkh_recorder *r)
 /* After a slow path: the fast room again (none once the record is truncated). */
 static void slow_end(evt_rkh_recorder *r)
 {
+    if (!EVT_RKH_FAST) return; /* no fast room: lim stays 0 */
     uint32_t in = r->in;
     r->mark = in;
     r->lim = r->trunc ? in : in + fast_room(r, in);
 }
 
+#if EVT_RKH_FAST
 /* Make room before a record when its fast room is short (qty is exact: no record byte yet).
  * Evicts without truncating: a record that still finds no room takes the slow paths. */
 static void open_make_room(evt_rkh_recorder *r, uint8_t seq0)
 {
+#if !EVT_RKH_FLIGHT
+    (void)r; (void)seq0; /* nothing to evict: a record short of room is dropped at end */
+#else
     uint32_t ahead = evict_ahead(r);
     uint32_t want = OPEN_ROOM + ahead < r->size ? OPEN_ROOM + ahead : r->size;
     if (r->size - r->qty >= want) return;
     if (!(r->cfg.flags & EVT_RKH_F_TRC_NSEQ_EN) || !evict_by_seq(r, want, seq0)) evict(r, want);
+#endif
 }
 
 /* Write the header w (n bytes) by the slow path, from the record's start; seq0 is the sequence
@@ -883,6 +901,7 @@ static RKH_COLD void open_slow(evt_rkh_recorder *r, uint64_t w, unsigned n, uint
     if (fast_room(r, r->in) < OPEN_ROOM) open_make_room(r, seq0);
     r->sum = 0;
     r->open_at = r->in;
+    r->qty_open = r->qty;
     r->seq_open = seq0;
     r->open = 2;
     if (!put_word_fast(r, w, n)) {
@@ -892,10 +911,20 @@ static RKH_COLD void open_slow(evt_rkh_recorder *r, uint64_t w, unsigned n, uint
     }
     slow_end(r);
 }
+#endif
 
 /* The header of the other configurations (no seq, no timestamp, a 1- or 2-byte one). */
 static RKH_COLD void open_general(evt_rkh_recorder *r, unsigned id)
 {
+#if !EVT_RKH_FAST
+    /* every header byte through put_u8 (room made as needed), no 64-bit word */
+    start_record(r);
+    r->open = 2;
+    put_u8(r, (uint8_t)id);
+    uint32_t fl = r->cfg.flags;
+    if (fl & EVT_RKH_F_TRC_NSEQ_EN) put_u8(r, r->seq++);
+    if (fl & EVT_RKH_F_TRC_TSTAMP_EN) put_n(r, r->ts ? evt_clock32_read(&r->clock) : 0u, r->cfg.sz_ts);
+#else
     uint8_t seq0 = r->seq;
     uint64_t w = (uint8_t)id;
     unsigned n = 1;
@@ -909,8 +938,10 @@ static RKH_COLD void open_general(evt_rkh_recorder *r, unsigned id)
         n += tsz;
     }
     open_slow(r, w, n, seq0);
+#endif
 }
 
+#if EVT_RKH_FAST
 static RKH_COLD int header6_after_room(evt_rkh_recorder *r, unsigned id, uint32_t t);
 
 /* The low n bytes of w, little-endian, stuffed, at q (up to 2 n bytes): returns the count. The
@@ -979,6 +1010,7 @@ static RKH_COLD int header6_after_room(evt_rkh_recorder *r, unsigned id, uint32_
     open_make_room(r, r->seq);
     return header6(r, id, t, 1);
 }
+#endif /* EVT_RKH_FAST */
 
 /* The body of every begin once the filters passed (R3, R4). The default header (hdr6: id, seq,
  * 4-byte timestamp) with fast room is one 8-byte store (the two bytes past it land in the room);
@@ -994,11 +1026,13 @@ int evt_rkh_open_(evt_rkh_recorder *r, unsigned id)
     }
     r->crit = st;
     if (EVT_UNLIKELY(evt_loss_pending(&r->loss))) loss_before_record(r);
+#if EVT_RKH_FAST
     if (EVT_LIKELY(r->hdr6)) {
         uint32_t t = r->ts(); /* hdr6: ts is set (the clock would call it); first: fewer values
                                  live across the call */
         return header6(r, id, t, 0);
     }
+#endif
     open_general(r, id);
     return 1;
 }
@@ -1049,10 +1083,21 @@ RKH_COLD int evt_rkh_end_slow_(evt_rkh_recorder *r)
     return 1;
 }
 
+#if EVT_RKH_FAST
 void (evt_rkh_end)(evt_rkh_recorder *r) { evt_rkh_end_body_(r); } /* (): not the inline macro */
+#else
+void evt_rkh_end(evt_rkh_recorder *r)
+{
+    evt_port_crit_t st = r->crit; /* read before the guard opens: a handler may record after it */
+    if (!evt_rkh_end_slow_(r)) return; /* no record open */
+    evt_nest_exit(&r->nest);
+    evt_rec_lock_exit(&r->lock, st);
+}
+#endif
 
 /* A field of n <= 4 bytes (v's bytes above them 0): the fast path as the inline writers of
  * evtrace/rkh.h (one 4-byte store, the bytes past n land in the room), else the slow one. */
+#if EVT_RKH_FAST
 static void put_slow(evt_rkh_recorder *r, uint32_t v, unsigned n)
 {
     slow_begin(r);
@@ -1087,6 +1132,9 @@ static inline void field(evt_rkh_recorder *r, uint32_t v, unsigned n)
     }
     put_stuffed(r, v, n);
 }
+#else
+static void field(evt_rkh_recorder *r, uint32_t v, unsigned n) { put_n(r, v, n); }
+#endif
 
 void evt_rkh_ui8(evt_rkh_recorder *r, uint8_t v) { field(r, v, 1); }
 void evt_rkh_ui16(evt_rkh_recorder *r, uint16_t v) { field(r, v, 2); }

@@ -57,6 +57,38 @@
 #include "evtrace/recorder.h"
 #include "formats/threadx/txtb_defs.h"
 
+/* Compile-time switches (docs/firmware.md, "Footprint switches"). Each defaults to 1, today's
+ * recorder; 0 compiles the feature out for a small target:
+ *  EVT_TX_REGISTRY      the object registry (register/unregister do nothing, and the buffer has
+ *                       no registry area: registry_entries is taken as 0);
+ *  EVT_TX_KERNEL_EVENTS kernel events, ISR enter/exit and interrupt control (user events only:
+ *                       those calls record nothing);
+ *  EVT_TX_BYTE_SWAP     a buffer in the other byte order (opt->big_endian): without it enable
+ *                       refuses that order with EVT_TX_PTR_ERROR;
+ *  EVT_TX_OPTIONS       evt_tx_trace_enable_ex's options (byte order, name size, time source and
+ *                       mask, context callback, base address): without them enable_ex refuses a
+ *                       non-NULL opt with EVT_TX_PTR_ERROR, and records take the port's context
+ *                       and clock;
+ *  EVT_TX_USER_RECORDS  the multi-slot user records of evtrace/user.h (below).
+ * EVT_REC_NESTING (evtrace/recorder.h) compiles the nesting guard out. */
+#ifndef EVT_TX_REGISTRY
+#define EVT_TX_REGISTRY 1
+#endif
+#ifndef EVT_TX_KERNEL_EVENTS
+#define EVT_TX_KERNEL_EVENTS 1
+#endif
+#ifndef EVT_TX_OPTIONS
+#define EVT_TX_OPTIONS 1
+#endif
+#ifndef EVT_TX_BYTE_SWAP
+#define EVT_TX_BYTE_SWAP EVT_TX_OPTIONS /* the other order is an option */
+#endif
+/* The buffer's order differs from the host's: a constant 0 without EVT_TX_BYTE_SWAP. */
+#define TX_SWAP(r) (EVT_TX_BYTE_SWAP ? (unsigned)(r)->swap : 0u)
+/* A stop's LOST record is owed (I6c): only a nested disable can owe one, never without the
+ * nesting guard (EVT_REC_NESTING 0, evtrace/recorder.h). */
+#define TX_OWED(r) (EVT_REC_NESTING && (r)->owed)
+
 /* enable writes the header as 12 words indexed by field offset: every field starts on a word,
  * reserved1 and name_size share one (reserved1 first). */
 typedef char tx_hdr_words_check[(TXTB_HEADER_SIZE == 48u && TXTB_HDR_RESERVED1 + 2u == TXTB_HDR_NAME_SIZE &&
@@ -188,6 +220,7 @@ typedef char tx_ranges_are_the_table[(0 TXTB_EVENT_TABLE(TX_TABLE_IN_RANGES_)) =
 #undef TX_IDS_0_199_IN_RANGES_
 #undef TX_IN_RANGES_
 
+#if EVT_TX_KERNEL_EVENTS
 typedef struct tx_range {
     uint8_t first, span, fidx; /* ids first..first+span; filter (1 << fidx) >> 1 */
 } tx_range;
@@ -208,6 +241,7 @@ static uint32_t kernel_filter(uint32_t id)
     if (id < TXTB_USER_EVENT_START) return TXTB_F_INTERNAL;
     return TXTB_F_USER;
 }
+#endif
 
 /* Publish gate and on for enable/disable (lock held), see I1b. */
 static void publish(uint32_t gate, uint32_t on) { evt_gate_publish(&g_hot.gate, gate, on); }
@@ -290,6 +324,7 @@ typedef struct tx_head {
 static TX_GENERAL void begin_record(tx_rec *r, tx_head *h)
 {
     evt_tx_context *c = &h->c;
+#if EVT_TX_OPTIONS
     c->context = 0;
     c->priority_word = 0;
     c->system_state = 0;
@@ -313,6 +348,22 @@ static TX_GENERAL void begin_record(tx_rec *r, tx_head *h)
         else if (c->context == TXTB_CTX_INIT) c->system_state = TXTB_CTX_INIT;
     }
     h->ts = evt_clock32_read(&r->clock);
+#else
+    /* The port's context only, the same values; no record reads system_state, stack or
+     * preempt_disable (context_insert gives the ISR records their infos). */
+    uint32_t ctx = TXTB_CTX_ISR, prio = 0u;
+    if (!evt_port_in_isr()) {
+        ctx = (uint32_t)evt_port_context_id();
+        prio = TXTB_PRIO_CURRENT_BIT;
+        if (ctx == TXTB_CTX_NONE) { /* context 0 would mark the slot as never written */
+            ctx = TXTB_CTX_INIT;
+            prio = 0u;
+        }
+    }
+    c->context = ctx;
+    c->priority_word = prio;
+    h->ts = evt_clock32_read_port(&r->clock);
+#endif
 }
 
 /* ---- the insert --------------------------------------------------------------------------------- */
@@ -322,7 +373,7 @@ static TX_GENERAL void reclaim_slot(tx_rec *r)
 {
     if (TX_LIKELY(!r->wrapped)) return;
     const uint8_t *s = r->cur;
-    unsigned swap = r->swap;
+    unsigned swap = TX_SWAP(r);
     /* After a wrap every slot holds a record (its context is never 0): the id word decides. */
     if (TX_LIKELY(get_word(s + TXTB_EV_ID, swap) != TXTB_EVTRACE_LOST_ID) ||
         get_word(s + TXTB_EV_INFO3, swap) != TXTB_EVTRACE_LOST_MAGIC)
@@ -346,7 +397,7 @@ static TX_GENERAL unsigned put_slot(tx_rec *r, const tx_head *h, uint32_t id, ui
                                     uint32_t i4)
 {
     uint8_t *s = r->cur;
-    unsigned swap = r->swap, wrapped = 0;
+    unsigned swap = TX_SWAP(r), wrapped = 0;
 #if TX_HOST_FAST
     if (TX_LIKELY(!swap)) store_slot_host(s, h->c.context, h->c.priority_word, id, h->ts, i1, i2, i3, i4);
     else
@@ -516,7 +567,7 @@ static TX_HOT_INLINE unsigned record(uint32_t id, uint32_t i1, uint32_t i2, uint
         evt_nest_exit(&r->nest);
         /* Disabled from inside this record (I6c). Tested after the guard is left: a handler that
          * disables after this test finds the guard free and writes the LOST record itself. */
-        if (TX_UNLIKELY(r->owed)) flush_owed(r);
+        if (TX_UNLIKELY(TX_OWED(r))) flush_owed(r);
     }
     evt_rec_lock_exit(&r->lock, cs);
     return ok;
@@ -538,6 +589,7 @@ unsigned evt_tx_user_event_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t
     return EVT_TX_SUCCESS;
 }
 
+#if EVT_TX_KERNEL_EVENTS
 void evt_tx_kernel_event_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint32_t g)
 {
     if (g & kernel_filter(id)) (void)record(id, i1, i2, i3, i4, TX_MODE_PLAIN);
@@ -547,6 +599,17 @@ void evt_tx_insert_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uin
 {
     (void)record(id, i1, i2, i3, i4, TX_MODE_PLAIN);
 }
+#else /* user events only: the kernel's inserts record nothing */
+void evt_tx_kernel_event_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint32_t g)
+{
+    (void)id; (void)i1; (void)i2; (void)i3; (void)i4; (void)g;
+}
+
+void evt_tx_insert_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
+{
+    (void)id; (void)i1; (void)i2; (void)i3; (void)i4;
+}
+#endif
 
 /* ---- multi-slot user records (evtrace/user.h, TXTB carrier of evtrace/user_defs.h) --------------
  * EVT_TX_USER_RECORDS 0 leaves them out (scripts/build-cortex-m.sh measures the recorder both ways:
@@ -602,7 +665,7 @@ unsigned evt_tx_trace_user_words_insert(uint32_t head_id, uint32_t cont_id, cons
             }
         }
         evt_nest_exit(&r->nest);
-        if (TX_UNLIKELY(r->owed)) flush_owed(r);
+        if (TX_UNLIKELY(TX_OWED(r))) flush_owed(r);
     }
     evt_rec_lock_exit(&r->lock, cs);
     return ok;
@@ -636,9 +699,28 @@ void evt_tx_trace_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uin
  * info2; INTERNAL bit) and interrupt control (arg = the new posture, info1; INTCTL bit). */
 static void context_insert(uint32_t id, uint32_t arg)
 {
+#if !EVT_TX_KERNEL_EVENTS
+    (void)id; (void)arg;
+#else
     unsigned intctl = id == TXTB_EVENT_INTERRUPT_CONTROL;
-    if (evt_gate_bits(&g_hot.gate) & (intctl ? TXTB_F_INTCTL : TXTB_F_INTERNAL))
-        (void)record(id, intctl ? arg : 0u, intctl ? 0u : arg, 0u, 0u, intctl ? TX_MODE_INTCTL : TX_MODE_ISR);
+    if (!(evt_gate_bits(&g_hot.gate) & (intctl ? TXTB_F_INTCTL : TXTB_F_INTERNAL))) return;
+#if EVT_TX_OPTIONS
+    (void)record(id, intctl ? arg : 0u, intctl ? 0u : arg, 0u, 0u, intctl ? TX_MODE_INTCTL : TX_MODE_ISR);
+#else
+    /* No context callback: the infos begin_record would give these records, from the port here
+     * (the context does not change between here and the record): a stack address of this
+     * context, and system_state 1 in an ISR, TXTB_CTX_INIT before the kernel runs. */
+#if defined(__GNUC__) || defined(__clang__)
+    uint32_t stk = evt_tx_addr(__builtin_frame_address(0));
+#else
+    uint32_t stk = evt_tx_addr(&intctl);
+#endif
+    uint32_t i1 = stk, sys = 0u;
+    if (intctl) i1 = arg, arg = stk;
+    else sys = evt_port_in_isr() ? 1u : evt_port_context_id() == 0u ? TXTB_CTX_INIT : 0u;
+    (void)record(id, i1, arg, sys, 0u, TX_MODE_PLAIN);
+#endif
+#endif
 }
 
 void evt_tx_trace_isr_enter_insert(uint32_t isr_id) { context_insert(TXTB_EVENT_ISR_ENTER, isr_id); }
@@ -657,6 +739,12 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
                                 const evt_tx_options *opt)
 {
     tx_rec *r = &g_rec;
+#if !EVT_TX_OPTIONS
+    if (opt) return EVT_TX_PTR_ERROR; /* built without the options */
+#endif
+#if !EVT_TX_REGISTRY
+    registry_entries = 0; /* built without the registry: no registry area */
+#endif
     uint32_t name_size = (opt && opt->name_size) ? opt->name_size : TXTB_DEFAULT_NAME_SIZE;
     uint32_t reg_size = TXTB_REG_FIXED_SIZE + name_size;
     /* size >= header + R entries + one slot, without a 64-bit product (reg_size >= 17) */
@@ -665,16 +753,20 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
         return EVT_TX_SIZE_ERROR;
     uint32_t reg_bytes = reg_size * registry_entries;
     if (!buffer) return EVT_TX_PTR_ERROR;
+#if !EVT_TX_BYTE_SWAP
+    if (opt && opt->big_endian != -1 && (unsigned)(opt->big_endian != 0) != (unsigned)host_is_big())
+        return EVT_TX_PTR_ERROR; /* built without the other byte order */
+#endif
 
     evt_port_crit_t cs;
     if (!evt_rec_lock_enter(&r->lock, &cs)) return EVT_TX_NOT_DONE;
-    if (r->state != TX_OFF || r->nest.busy) {
+    if (r->state != TX_OFF || (EVT_REC_NESTING && r->nest.busy)) {
         evt_rec_lock_exit(&r->lock, cs);
         return EVT_TX_NOT_DONE;
     }
     /* A handler's disable inside a record that has left its guard but not yet written the owed
      * LOST record, then this enable in another handler: write it before the buffer is given up. */
-    if (TX_UNLIKELY(r->owed)) flush_owed(r);
+    if (TX_UNLIKELY(TX_OWED(r))) flush_owed(r);
     r->state = TX_ENABLING; /* I4: nothing else writes the buffer until ON */
     evt_rec_lock_exit(&r->lock, cs);
 
@@ -736,7 +828,7 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
     r->clock.fn = opt ? opt->time_source : 0; /* the port counter's clamp value is kept */
     r->ctxfn = opt ? opt->context : 0;
     r->wrapped = 0;
-    r->plain = (uint8_t)(TX_HOST_FAST && !r->swap && !r->clock.fn && !r->ctxfn);
+    r->plain = (uint8_t)(TX_HOST_FAST && !TX_SWAP(r) && !r->clock.fn && !r->ctxfn);
     /* Fold the previous session's account into the since-program-start stats, then reset it. */
     evt_tx_trace_get_stats(&g_prior);
     evt_loss_reset(&r->loss);
@@ -750,7 +842,7 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
     while (r->state == TX_ON && r->loss.written < 2u)
         commit_locked(r, TXTB_EVENT_RUNNING, 0u, 0u, 0u, 0u, TX_MODE_PLAIN);
     evt_nest_exit(&r->nest);
-    if (r->owed) flush_owed(r); /* disabled by the buffer-full callback (I6c) */
+    if (TX_OWED(r)) flush_owed(r); /* disabled by the buffer-full callback (I6c) */
     if (r->state == TX_ON) publish(r->enable_bits, 1u);
     evt_rec_lock_exit(&r->lock, cs);
     return EVT_TX_SUCCESS;
@@ -827,6 +919,9 @@ void evt_tx_trace_get_rec_stats(evt_rec_stats *out) { evt_loss_stats(&g_rec.loss
 /* reserved: the entry's two reserved bytes as reserved1 << 8 | reserved2 (a thread's priority). */
 static void reg_add(uint8_t type, uint32_t ptr, const char *name, uint32_t p1, uint32_t p2, uint32_t reserved)
 {
+#if !EVT_TX_REGISTRY
+    (void)type; (void)ptr; (void)name; (void)p1; (void)p2; (void)reserved; /* as a full registry */
+#else
     tx_rec *r = &g_rec;
     evt_port_crit_t cs;
     if (!evt_rec_lock_enter(&r->lock, &cs)) return; /* nested context, lock busy: like a full registry */
@@ -838,7 +933,7 @@ static void reg_add(uint8_t type, uint32_t ptr, const char *name, uint32_t p1, u
     uint32_t entries = r->reg_total, found = entries, i = r->reg_search;
     do {
         const uint8_t *e = r->reg + i * r->reg_size;
-        uint32_t p = get_word(e + TXTB_REG_POINTER, r->swap);
+        uint32_t p = get_word(e + TXTB_REG_POINTER, TX_SWAP(r));
         if (p == 0u || p == ptr) { /* never used, or this very address: taken at once */
             found = i;
             break;
@@ -857,9 +952,9 @@ static void reg_add(uint8_t type, uint32_t ptr, const char *name, uint32_t p1, u
         r->reg_search = (found + 1u < entries) ? found + 1u : 0u;
         e[TXTB_REG_AVAILABLE] = 0u;
         e[TXTB_REG_TYPE] = type;
-        put_word(e + TXTB_REG_POINTER, ptr, r->swap);
-        put_word(e + TXTB_REG_PARAM1, p1, r->swap);
-        put_word(e + TXTB_REG_PARAM2, p2, r->swap);
+        put_word(e + TXTB_REG_POINTER, ptr, TX_SWAP(r));
+        put_word(e + TXTB_REG_PARAM1, p1, TX_SWAP(r));
+        put_word(e + TXTB_REG_PARAM2, p2, TX_SWAP(r));
         if (name) {
             for (; k < n; k++) {
                 e[TXTB_REG_NAME + k] = (uint8_t)name[k];
@@ -872,6 +967,7 @@ static void reg_add(uint8_t type, uint32_t ptr, const char *name, uint32_t p1, u
     }
     r->reg_busy = 0;
     evt_rec_lock_exit(&r->lock, cs);
+#endif
 }
 
 void evt_tx_trace_object_register(uint8_t type, const void *object, const char *name,
@@ -889,6 +985,9 @@ void evt_tx_trace_thread_register(const void *thread, const char *name, uint32_t
 
 void evt_tx_trace_object_unregister(const void *object)
 {
+#if !EVT_TX_REGISTRY
+    (void)object;
+#else
     tx_rec *r = &g_rec;
     uint32_t ptr = evt_tx_addr(object);
     if (ptr == 0u) return;
@@ -897,7 +996,7 @@ void evt_tx_trace_object_unregister(const void *object)
     if (r->reg_on && !r->reg_busy) {
         for (uint32_t i = 0; i < r->reg_total; i++) {
             uint8_t *e = r->reg + i * r->reg_size;
-            if (get_word(e + TXTB_REG_POINTER, r->swap) == ptr) {
+            if (get_word(e + TXTB_REG_POINTER, TX_SWAP(r)) == ptr) {
                 e[TXTB_REG_AVAILABLE] = 1u;
                 r->reg_avail++;
                 r->reg_search = i;
@@ -906,4 +1005,5 @@ void evt_tx_trace_object_unregister(const void *object)
         }
     }
     evt_rec_lock_exit(&r->lock, cs);
+#endif
 }

@@ -82,5 +82,8 @@ static inline int evt_port_wait_bounded(void) { return 0; } /* contexts never va
  * decided outside a section, so the core's race protocol compiles to nothing here (and needs no
  * evt_port_wait_step). */
 #define EVT_PORT_LOCK_MAY_FAIL 0
+/* One core: the recorders' acquire/release orderings need no DMB (evtrace/recorder.h). A
+ * dual-core part (Cortex-M7 + M4) whose cores share a recorder must not define it. */
+#define EVT_PORT_SINGLE_CORE 1
 
 #endif

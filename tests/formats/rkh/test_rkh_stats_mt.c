@@ -21,7 +21,7 @@
 #define WORKERS 2
 #define READS 2000u /* handler reads to make */
 
-static _Alignas(64) evt_rkh_recorder g_r;
+static _Alignas(128) evt_rkh_recorder g_r;
 static uint8_t g_ring[512];
 static atomic_int g_active;
 static atomic_ulong g_reads, g_insane;

@@ -27,7 +27,7 @@
 
 /* One recorder under test, on its own cache lines. */
 typedef struct rig {
-    _Alignas(64) evt_rkh_recorder rec;
+    _Alignas(128) evt_rkh_recorder rec;
     _Alignas(64) atomic_ulong issued;
     evt_rkh_test_buf out;
     uint8_t *ring;
