@@ -160,11 +160,8 @@ int main(int argc, char **argv)
     if (given) {
         rc |= load_(bin, spec, given, "clickhouse_server", events);
     } else if (access("/usr/sbin/clickhouse-server", X_OK) == 0) {
-        char harness[4096]; /* beside this source file: ../tests/support/clickhouse_server.py */
-        snprintf(harness, sizeof harness, "%s", __FILE__);
-        char *slash = strrchr(harness, '/');
-        if (slash) *slash = '\0';
-        strncat(harness, "/../tests/support/clickhouse_server.py", sizeof harness - strlen(harness) - 1);
+        char harness[4096]; /* the source tree's tests/support/clickhouse_server.py */
+        snprintf(harness, sizeof harness, "%s/tests/support/clickhouse_server.py", EVT_BENCH_SOURCE_DIR);
         pid_t pid = fork();
         if (pid == 0) {
             execlp("python3", "python3", harness, "--", self, "--server", spec, (char *)NULL);
