@@ -28,8 +28,9 @@
  *
  * Configuration (the user's header EVT_CFG_USER_HEADER first, then these defaults):
  *   EVT_CFG_USER           1      0: every macro compiles to nothing (arguments not evaluated)
- *   EVT_CFG_USER_BACKEND   txtb   a bare token: txtb (evtrace/txtb.h), xray (evtrace/xray.h) or rkh
- *                                 (evtrace/rkh.h: the recorder given to evt_rkh_user_attach)
+ *   EVT_CFG_USER_BACKEND   txtb   a bare token: txtb (evtrace/txtb.h), xray (evtrace/xray.h), rkh
+ *                                 (evtrace/rkh.h: the recorder given to evt_rkh_user_attach) or etw
+ *                                 (evtrace/etw.h: the session given to evt_etw_user_attach)
  *   EVT_CFG_USER_ELF       0      1: sites in section .evt_user, strings from the ELF file
  *   EVT_CFG_USER_STR_MAX   32     bytes of a %s argument recorded (1..4095); also sizes the
  *                                 stack buffer of a call (about 8 * (STR_MAX + 8) bytes) */
@@ -38,6 +39,7 @@
 
 #include <stdint.h>
 #include "evtrace/user_defs.h"
+#include "evtrace/etw.h"
 #include "evtrace/rkh.h"
 #include "evtrace/txtb.h"
 #include "evtrace/xray.h"
@@ -92,6 +94,7 @@ void evt_user_resend(void);
 EVT_USER_DECLARE_BACKEND_(txtb)
 EVT_USER_DECLARE_BACKEND_(xray)
 EVT_USER_DECLARE_BACKEND_(rkh)
+EVT_USER_DECLARE_BACKEND_(etw)
 
 /* RKH: the recorder user events go to (NULL: none). attach enables and names the record
  * (evtrace/user_defs.h, RKH carrier); call it after evt_rkh_init, before the first user event. */
@@ -104,10 +107,18 @@ static inline int evt_rkh_user_on_(void)
     return r && ((EVT_LOAD_RLX(&r->emit[id >> 3]) >> (id & 7u)) & 1u);
 }
 
+/* ETW: user events are the events of this provider (control GUID = event class GUID, user_defs.h),
+ * enabled on a session like any provider; evt_etw_user_attach(s, level) enables it on s (level:
+ * ETW_LEVEL_*, user events are INFORMATION; 0 = all). Each enable starts a new session of registered
+ * strings (its control callback calls evt_user_resend). Returns evt_etw_enable's status. */
+extern evt_etw_provider evt_etw_user_provider;
+uint32_t evt_etw_user_attach(evt_etw_session *s, uint8_t level);
+
 /* The inline gates: non-zero while the backend records user events. */
 #define EVT_USER_GATE_txtb() (EVT_LOAD_RLX(&evt_tx_hot_.gate.bits) & EVT_TX_TRACE_USER_EVENTS)
 #define EVT_USER_GATE_xray() (EVT_LOAD_RLX(&evt_xray_gate.bits))
 #define EVT_USER_GATE_rkh() evt_rkh_user_on_()
+#define EVT_USER_GATE_etw() evt_gate_bits(&evt_etw_user_provider.gate)
 
 #define EVT_USER_CAT_(a, b) EVT_USER_CAT2_(a, b)
 #define EVT_USER_CAT2_(a, b) a##b
