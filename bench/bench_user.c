@@ -3,8 +3,13 @@
  * an evt_interval_begin/end pair; then the same calls with user events filtered and with the
  * recorder off. Each figure is the best of 40 rounds taken in turn (plain, printf, value, pair),
  * so a round slowed by another job on a shared machine slows all of them; the ratios are to the
- * plain event of the same rounds. */
+ * plain event of the same rounds.
+ *
+ *   bench_user SUBJECT   runs one loop of N calls, for instruction counts (load-independent):
+ *                        bash bench/instr.sh BUILD user-plain user-printf3 user-value user-ibegin
+ *                        user-iend user-ipair (per call; user-ipair: per begin+end pair) */
 #include <stdio.h>
+#include <string.h>
 #include "bench_util.h"
 #include "evtrace/user.h"
 
@@ -66,8 +71,51 @@ static void report(const char *state, const double best[NF])
     }
 }
 
-int main(void)
+/* ---- instruction-count loops (bench/instr.sh user-*: callgrind --toggle-collect) ------------- */
+#define N_INSTR 100000u /* calls per loop: bench/instr.sh divides by it */
+#define NOINLINE __attribute__((noinline))
+#define INSTR_LOOP(name, body)                                         \
+    NOINLINE void instr_loop_user_##name(void);                        \
+    NOINLINE void instr_loop_user_##name(void)                         \
+    {                                                                  \
+        for (uint64_t i = 0; i < N_INSTR; i++) body;                   \
+    }
+INSTR_LOOP(plain, plain(NULL, i))
+INSTR_LOOP(printf3, printf3(NULL, i))
+INSTR_LOOP(value, value(NULL, i))
+INSTR_LOOP(ibegin, evt_interval_begin("bench interval", (uint32_t)i))
+INSTR_LOOP(iend, evt_interval_end("bench interval", (uint32_t)i))
+INSTR_LOOP(ipair, ipair(NULL, i))
+
+static int instr(const char *m)
 {
+    static const struct { const char *name; void (*fn)(void); } k[] = {
+        {"user-plain", instr_loop_user_plain}, {"user-printf3", instr_loop_user_printf3},
+        {"user-value", instr_loop_user_value}, {"user-ibegin", instr_loop_user_ibegin},
+        {"user-iend", instr_loop_user_iend},   {"user-ipair", instr_loop_user_ipair},
+    };
+    static uint8_t ring[48u + 16u * 48u + 1024u * 32u];
+    for (unsigned j = 0; j < sizeof k / sizeof k[0]; j++) {
+        if (strcmp(m, k[j].name) != 0) continue;
+        if (evt_tx_trace_enable(ring, sizeof ring, 16) != EVT_TX_SUCCESS) return 1;
+        evt_user_resend();
+        plain(NULL, 0); /* the sites' SITE records: outside the counted loop */
+        printf3(NULL, 0);
+        value(NULL, 0);
+        ipair(NULL, 0);
+        evt_interval_begin("bench interval", 0u);
+        evt_interval_end("bench interval", 0u);
+        k[j].fn();
+        evt_tx_trace_disable();
+        return 0;
+    }
+    fprintf(stderr, "bench_user: unknown subject '%s'\n", m);
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1) return instr(argv[1]);
     uint64_t iters = bench_iters(5000000) / ROUNDS;
     if (!iters) iters = 1;
     static uint8_t ring[48u + 16u * 48u + 1024u * 32u]; /* 1024 slots, as bench_txtb */
