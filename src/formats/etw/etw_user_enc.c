@@ -49,4 +49,5 @@ int evt_etw_user_write(unsigned rec, const uint32_t *words, uint32_t n)
     return evt_etw_trace_event(p, &h, f) == EVT_ETW_SUCCESS;
 }
 
+EVT_USER_DEFINE_WRITE4_VIA_WRITE_(etw)
 EVT_USER_DEFINE_FRONT_ENDS_(etw)

@@ -716,6 +716,11 @@ void evt_tx_insert_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uin
 #endif
 #if EVT_TX_USER_RECORDS
 
+unsigned evt_tx_user_slot_insert_(uint32_t head_id, uint32_t w0, uint32_t w1, uint32_t w2, uint32_t w3)
+{
+    return record(head_id, w0, w1, w2, w3, TX_MODE_PLAIN); /* off meanwhile: state, under the lock */
+}
+
 /* One record of n words over k = ceil(n / 4) consecutive slots, in one critical section: slot 0 has
  * id head_id and words 0..3, slot j has id cont_id | j and words 4j..4j+3 (zero-padded). Every slot
  * counts as one record in the stats and the loss account (written, dropped, overwritten). */
