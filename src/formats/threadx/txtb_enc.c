@@ -111,6 +111,19 @@ enum { TX_MODE_PLAIN = 0, TX_MODE_ISR = 1, TX_MODE_INTCTL = 2 };
 evt_tx_hot_t evt_tx_hot_ TX_LINE_ALIGNED;
 #define g_hot evt_tx_hot_
 
+/* I9: the stash of records nested in a record of their own context. Default: on where a handler
+ * can land inside a record (a port whose nested contexts do not mask the section: POSIX signals);
+ * on a port whose section masks interrupts only a recursing callback nests, and is dropped. */
+#ifndef EVT_TX_NEST_STASH_WORDS
+#if defined(EVT_PORT_POSIX) && (defined(__GNUC__) || defined(__clang__))
+#define EVT_TX_NEST_STASH_WORDS 2048u
+#else
+#define EVT_TX_NEST_STASH_WORDS 0u
+#endif
+#endif
+/* An entry: k (slots), context, priority word, raw timestamp, then k slots of 5 words (id, info1..4). */
+#define TX_STASH_HEAD 4u
+#define TX_STASH_SLOT 5u
 /* The recorder. */
 typedef struct tx_rec {
     evt_rec_lock lock;          /* this recorder's critical section (I2) */
@@ -140,22 +153,11 @@ typedef struct tx_rec {
     void (*full_cb)(void *);    /* buffer-full callback (survives disable/enable) */
     evt_loss loss;              /* since enable (I5, I6) */
     evt_rec_count wraps;        /* since enable (a word, like the loss account) */
+#if EVT_TX_NEST_STASH_WORDS
     uint32_t stash_used;        /* words of g_stash reserved by nested inserts (I9) */
+#endif
 } tx_rec;
 
-/* I9: the stash of records nested in a record of their own context. Default: on where a handler
- * can land inside a record (a port whose nested contexts do not mask the section: POSIX signals);
- * on a port whose section masks interrupts only a recursing callback nests, and is dropped. */
-#ifndef EVT_TX_NEST_STASH_WORDS
-#if defined(EVT_PORT_POSIX) && (defined(__GNUC__) || defined(__clang__))
-#define EVT_TX_NEST_STASH_WORDS 2048u
-#else
-#define EVT_TX_NEST_STASH_WORDS 0u
-#endif
-#endif
-/* An entry: k (slots), context, priority word, raw timestamp, then k slots of 5 words (id, info1..4). */
-#define TX_STASH_HEAD 4u
-#define TX_STASH_SLOT 5u
 #if EVT_TX_NEST_STASH_WORDS
 static uint32_t g_stash[EVT_TX_NEST_STASH_WORDS];
 #endif
@@ -618,12 +620,12 @@ static TX_HOT_INLINE void nest_leave(tx_rec *r)
 #endif
 }
 
+#if EVT_TX_NEST_STASH_WORDS
 /* An insert that found a record of its own context in progress (nest set, lock held): stashed
  * while ON (I9: returns 1, issued), else not written (I5). */
 static TX_COLD unsigned nested_insert(tx_rec *r, uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4,
                                       unsigned mode)
 {
-#if EVT_TX_NEST_STASH_WORDS
     if (r->state != TX_ON) return 0; /* off (a disable's LOST record in progress): not issued */
     tx_head h;
     uint32_t *v = stash_reserve(r, 1u, &h);
@@ -641,12 +643,8 @@ static TX_COLD unsigned nested_insert(tx_rec *r, uint32_t id, uint32_t i1, uint3
     v[3] = i3;
     v[4] = i4;
     return 1;
-#else
-    (void)id; (void)i1; (void)i2; (void)i3; (void)i4; (void)mode;
-    evt_loss_drop(&r->loss);
-    return 0;
-#endif
 }
+#endif
 
 /* The insert after the gate passed. Returns 1 if written, 0 if dropped or off. */
 static TX_HOT_INLINE unsigned record(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, unsigned mode)
@@ -666,7 +664,11 @@ static TX_HOT_INLINE unsigned record(uint32_t id, uint32_t i1, uint32_t i2, uint
     }
     unsigned ok = 0;
     if (TX_UNLIKELY(!evt_nest_enter(&r->nest))) {
+#if EVT_TX_NEST_STASH_WORDS
         ok = nested_insert(r, id, i1, i2, i3, i4, mode); /* an insert of this context is in progress (I5, I9) */
+#else
+        evt_loss_drop(&r->loss); /* an insert of this context is in progress (I5) */
+#endif
     } else {
         if (TX_LIKELY(r->state == TX_ON)) {
             if (!(TX_HOST_FAST && mode == TX_MODE_PLAIN && TX_LIKELY(r->plain) && commit_plain(r, id, i1, i2, i3, i4)))
