@@ -54,12 +54,13 @@
  *     registration (signal inside one) out, silently, like a full registry.
  *  I9 Nested stash (EVT_TX_NEST_STASH_WORDS > 0): an insert nested in a record of its own context
  *     (it holds the lock: the lock is re-entrant for its owner, so only the holder's thread and
- *     its handlers touch the stash) reserves its words with an atomic add on stash_used (a handler
- *     nested in it reserves after it), stores its slots with its own context and raw timestamp,
- *     and returns: the record is issued. Whoever holds the nesting guard writes the stashed
- *     records, in order, before it leaves the guard (nest_leave), and tests the stash again after
- *     leaving it (a handler that stashed in between). Reservations that do not fit are dropped and
- *     counted; the ones that fit form a prefix of the stash. A drained record keeps the port
+ *     its handlers touch the stash) reserves its words with an atomic add on the active half's
+ *     stash_used (a handler nested in it reserves after it), stores its slots with its own context
+ *     and raw timestamp, and returns: the record is issued. Whoever holds the nesting guard writes
+ *     the stashed records, in order, before it leaves the guard (nest_leave: it switches the
+ *     active half, writes and empties the other, until the active one is empty), and tests the
+ *     stash again after leaving it (a handler that stashed in between). Reservations that do not
+ *     fit a half are dropped and counted; the ones that fit form a prefix of it. A drained record keeps the port
  *     counter's value read by its context, clamped to the last one written (it ran inside the
  *     interrupted record); a time source (TX_TRACE_TIME_SOURCE) is read when it is written. So slot
  *     timestamps still never go back. It is dropped and counted if tracing went off before it was
@@ -116,7 +117,7 @@ evt_tx_hot_t evt_tx_hot_ TX_LINE_ALIGNED;
  * on a port whose section masks interrupts only a recursing callback nests, and is dropped. */
 #ifndef EVT_TX_NEST_STASH_WORDS
 #if defined(EVT_PORT_POSIX) && (defined(__GNUC__) || defined(__clang__))
-#define EVT_TX_NEST_STASH_WORDS 2048u
+#define EVT_TX_NEST_STASH_WORDS 8192u
 #else
 #define EVT_TX_NEST_STASH_WORDS 0u
 #endif
@@ -154,12 +155,15 @@ typedef struct tx_rec {
     evt_loss loss;              /* since enable (I5, I6) */
     evt_rec_count wraps;        /* since enable (a word, like the loss account) */
 #if EVT_TX_NEST_STASH_WORDS
-    uint32_t stash_used;        /* words of g_stash reserved by nested inserts (I9) */
+    uint32_t stash_used[2];     /* words of each half of g_stash reserved by nested inserts (I9) */
+    uint32_t stash_act;         /* the half nested inserts reserve in (the other one is empty or
+                                   being written by the holder of the nesting guard) */
 #endif
 } tx_rec;
 
 #if EVT_TX_NEST_STASH_WORDS
-static uint32_t g_stash[EVT_TX_NEST_STASH_WORDS];
+#define TX_STASH_HALF (EVT_TX_NEST_STASH_WORDS / 2u)
+static uint32_t g_stash[2][TX_STASH_HALF];
 #endif
 
 static tx_rec g_rec TX_LINE_ALIGNED;
@@ -537,14 +541,16 @@ static TX_HOT_INLINE unsigned commit_plain(tx_rec *r, uint32_t id, uint32_t i1, 
  * words to fill), or NULL when it does not fit (dropped, counted; a marker k = 0 ends the prefix). */
 static TX_COLD uint32_t *stash_reserve(tx_rec *r, uint32_t k, tx_head *h)
 {
-    uint32_t need = TX_STASH_HEAD + TX_STASH_SLOT * k;
-    uint32_t at = __atomic_fetch_add(&r->stash_used, need, __ATOMIC_RELAXED); /* a handler nested here reserves after */
-    if (need > EVT_TX_NEST_STASH_WORDS || at > EVT_TX_NEST_STASH_WORDS - need) {
-        if (at < EVT_TX_NEST_STASH_WORDS) g_stash[at] = 0u;
+    uint32_t need = TX_STASH_HEAD + TX_STASH_SLOT * k, a = EVT_LOAD_RLX(&r->stash_act);
+    /* a handler nested here reserves after (the half cannot change under us: only the holder of
+     * the nesting guard, an outer frame, switches it) */
+    uint32_t at = __atomic_fetch_add(&r->stash_used[a], need, __ATOMIC_RELAXED);
+    if (need > TX_STASH_HALF || at > TX_STASH_HALF - need) {
+        if (at < TX_STASH_HALF) g_stash[a][at] = 0u;
         for (uint32_t j = 0; j < k; j++) evt_loss_drop(&r->loss);
         return 0;
     }
-    uint32_t *e = g_stash + at;
+    uint32_t *e = g_stash[a] + at;
     begin_context(r, h);
     h->ts = r->clock.fn ? 0u : (uint32_t)evt_port_timestamp(); /* a time source: read when written */
     e[1] = h->c.context;
@@ -586,21 +592,25 @@ static TX_COLD void stash_write(tx_rec *r, const uint32_t *e)
     if (wraps != 0u) notify_full(r, wraps);
 }
 
-/* Write every stashed entry, in order, and empty the stash (lock held, nest set). Entries a handler
- * adds meanwhile (it runs to completion first) are written too: the stash is emptied only by a
- * compare-and-swap from the count last seen. */
+/* Write every stashed entry, in order, and empty the stash (lock held, nest set): the active half is
+ * switched, then written whole and emptied, while entries a handler adds meanwhile go to the other
+ * half, written next (so a steady stream of handlers never fills a half that is being written). */
 static TX_COLD void stash_drain(tx_rec *r)
 {
-    uint32_t pos = 0;
     for (;;) {
-        uint32_t used = __atomic_load_n(&r->stash_used, __ATOMIC_RELAXED);
-        uint32_t lim = used < EVT_TX_NEST_STASH_WORDS ? used : EVT_TX_NEST_STASH_WORDS;
-        while (pos < lim && g_stash[pos] != 0u) { /* k = 0: a reservation that did not fit, the end */
-            stash_write(r, g_stash + pos);
-            pos += TX_STASH_HEAD + TX_STASH_SLOT * g_stash[pos];
-        }
-        if (pos < lim) pos = lim; /* past the end marker: nothing after it fitted */
-        if (__atomic_compare_exchange_n(&r->stash_used, &used, 0u, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return;
+        uint32_t a = EVT_LOAD_RLX(&r->stash_act), used = __atomic_load_n(&r->stash_used[a], __ATOMIC_RELAXED);
+        if (used == 0u) return;
+        /* New nested inserts go to the other half (empty); every one that reserved in this half
+         * has finished (it interrupted this context), so this half is still now. */
+        EVT_STORE_RLX(&r->stash_act, a ^ 1u);
+        EVT_SIGNAL_FENCE();
+        used = __atomic_load_n(&r->stash_used[a], __ATOMIC_RELAXED);
+        uint32_t lim = used < TX_STASH_HALF ? used : TX_STASH_HALF;
+        for (uint32_t pos = 0; pos < lim && g_stash[a][pos] != 0u; /* k = 0: one that did not fit, the end */
+             pos += TX_STASH_HEAD + TX_STASH_SLOT * g_stash[a][pos])
+            stash_write(r, g_stash[a] + pos);
+        EVT_SIGNAL_FENCE();
+        EVT_STORE_RLX(&r->stash_used[a], 0u);
     }
 }
 #endif
@@ -611,9 +621,11 @@ static TX_HOT_INLINE void nest_leave(tx_rec *r)
 {
 #if EVT_TX_NEST_STASH_WORDS
     for (;;) {
-        if (TX_UNLIKELY(EVT_LOAD_RLX(&r->stash_used) != 0u)) stash_drain(r);
+        if (TX_UNLIKELY((EVT_LOAD_RLX(&r->stash_used[0]) | EVT_LOAD_RLX(&r->stash_used[1])) != 0u)) stash_drain(r);
         evt_nest_exit(&r->nest);
-        if (TX_LIKELY(EVT_LOAD_RLX(&r->stash_used) == 0u) || !evt_nest_enter(&r->nest)) return;
+        if (TX_LIKELY((EVT_LOAD_RLX(&r->stash_used[0]) | EVT_LOAD_RLX(&r->stash_used[1])) == 0u) ||
+            !evt_nest_enter(&r->nest))
+            return;
     }
 #else
     evt_nest_exit(&r->nest);

@@ -54,9 +54,9 @@ static void infos(uint32_t tid, uint32_t seq, uint32_t out[4])
 }
 
 /* The nested insert: a record of NESTED_K slots, more than the nested stash holds (txtb_enc.c I9:
- * 2048 words on POSIX hosts, 4 + 5 per slot), so it is dropped and counted as NESTED_K drops (a
+ * 4096 words per half on POSIX hosts, 4 + 5 per slot), so it is dropped and counted as NESTED_K drops (a
  * smaller one would be stashed and written after the record that wrapped). */
-#define NESTED_K 410u
+#define NESTED_K 820u
 static uint32_t g_big[4u * NESTED_K];
 static void on_full(void *buf)
 {
