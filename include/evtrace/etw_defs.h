@@ -443,6 +443,8 @@ enum etw_trace_type {
     X(EVENT_TRACE_CONFIG, "01853a65-418f-4f36-aefc-dc0f1d2fd235", 0x01853a65u, 0x418f, 0x4f36,   \
       0xae, 0xfc, 0xdc, 0x0f, 0x1d, 0x2f, 0xd2, 0x35)                                           \
     X(EVTRACE_LOSS, "65767472-6f6c-7373-8000-657674726163", 0x65767472u, 0x6f6c, 0x7373,         \
+      0x80, 0x00, 0x65, 0x76, 0x74, 0x72, 0x61, 0x63)                                           \
+    X(EVTRACE_USER, "65767472-7375-7265-8000-657674726163", 0x65767472u, 0x7375, 0x7265,         \
       0x80, 0x00, 0x65, 0x76, 0x74, 0x72, 0x61, 0x63)
 
 /* evtrace's loss record (recorder, include/evtrace/etw.h): a classic FULL_HEADER event of the

@@ -153,6 +153,11 @@ EVT_TX_FAST_ void evt_tx_trace_insert(uint32_t id, uint32_t i1, uint32_t i2, uin
  * dropped (each slot counted as a dropped record, also when the record would not fit in the
  * buffer beside a LOST record). */
 unsigned evt_tx_trace_user_words_insert(uint32_t head_id, uint32_t cont_id, const uint32_t *w, uint32_t n);
+/* The one-slot case of evt_tx_trace_user_words_insert (n <= 4, words w0..w3, unused ones 0), for a
+ * caller that has tested the USER bit of the gate itself (evtrace/user.h): the plain insert's path,
+ * nothing else. Returns 1 if written (or stashed, nested in a record of its own context), 0 if
+ * off or dropped (counted). */
+unsigned evt_tx_user_slot_insert_(uint32_t head_id, uint32_t w0, uint32_t w1, uint32_t w2, uint32_t w3);
 
 /* Accounting since program start (never reset: take differences). Every insert that passes the
  * filter ends up in exactly one of `written` or `dropped`. Filtered inserts are not counted (that

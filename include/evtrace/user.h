@@ -28,8 +28,9 @@
  *
  * Configuration (the user's header EVT_CFG_USER_HEADER first, then these defaults):
  *   EVT_CFG_USER           1      0: every macro compiles to nothing (arguments not evaluated)
- *   EVT_CFG_USER_BACKEND   txtb   a bare token: txtb (evtrace/txtb.h), xray (evtrace/xray.h) or rkh
- *                                 (evtrace/rkh.h: the recorder given to evt_rkh_user_attach)
+ *   EVT_CFG_USER_BACKEND   txtb   a bare token: txtb (evtrace/txtb.h), xray (evtrace/xray.h), rkh
+ *                                 (evtrace/rkh.h: the recorder given to evt_rkh_user_attach) or etw
+ *                                 (evtrace/etw.h: the session given to evt_etw_user_attach)
  *   EVT_CFG_USER_ELF       0      1: sites in section .evt_user, strings from the ELF file
  *   EVT_CFG_USER_STR_MAX   32     bytes of a %s argument recorded (1..4095); also sizes the
  *                                 stack buffer of a call (about 8 * (STR_MAX + 8) bytes) */
@@ -38,6 +39,7 @@
 
 #include <stdint.h>
 #include "evtrace/user_defs.h"
+#include "evtrace/etw.h"
 #include "evtrace/rkh.h"
 #include "evtrace/txtb.h"
 #include "evtrace/xray.h"
@@ -75,6 +77,8 @@ void evt_user_resend(void);
 /* ---- the backends: each defines these, evt_<b>_user_<what> ------------------------------------
  *   printf_(site, sent, fmt, ...): a PRINTF site's call (arguments per its signature)
  *   u32_(site, sent, v) / i64_(site, sent, v): a site with one U32 / I64 argument
+ *   i3_(site, sent, n, a, b, c): a PRINTF site whose n - 1 <= 3 arguments are one-word integers
+ *       (EVT_USER_SITE_F_INTS), as words (unused ones 0): no va_list
  *   write(rec, words, n): one whole record (TXTB: consecutive slots; XRay: a typed event);
  *       returns 1 if written, 0 if off, filtered or dropped (counted)
  * sent: the site's "SITE record written in session" word (NULL in ELF mode). */
@@ -88,10 +92,13 @@ void evt_user_resend(void);
         EVT_USER_PRINTF_ATTR_;                                                                          \
     void evt_##b##_user_u32_(const evt_user_site_hdr *site, uint32_t *sent, uint32_t v);                \
     void evt_##b##_user_i64_(const evt_user_site_hdr *site, uint32_t *sent, int64_t v);                 \
+    void evt_##b##_user_i3_(const evt_user_site_hdr *site, uint32_t *sent, uint32_t n, uint32_t a,      \
+                            uint32_t c, uint32_t d);                                                    \
     int evt_##b##_user_write(unsigned rec, const uint32_t *words, uint32_t n);
 EVT_USER_DECLARE_BACKEND_(txtb)
 EVT_USER_DECLARE_BACKEND_(xray)
 EVT_USER_DECLARE_BACKEND_(rkh)
+EVT_USER_DECLARE_BACKEND_(etw)
 
 /* RKH: the recorder user events go to (NULL: none). attach enables and names the record
  * (evtrace/user_defs.h, RKH carrier); call it after evt_rkh_init, before the first user event. */
@@ -104,10 +111,18 @@ static inline int evt_rkh_user_on_(void)
     return r && ((EVT_LOAD_RLX(&r->emit[id >> 3]) >> (id & 7u)) & 1u);
 }
 
+/* ETW: user events are the events of this provider (control GUID = event class GUID, user_defs.h),
+ * enabled on a session like any provider; evt_etw_user_attach(s, level) enables it on s (level:
+ * ETW_LEVEL_*, user events are INFORMATION; 0 = all). Each enable starts a new session of registered
+ * strings (its control callback calls evt_user_resend). Returns evt_etw_enable's status. */
+extern evt_etw_provider evt_etw_user_provider;
+uint32_t evt_etw_user_attach(evt_etw_session *s, uint8_t level);
+
 /* The inline gates: non-zero while the backend records user events. */
 #define EVT_USER_GATE_txtb() (EVT_LOAD_RLX(&evt_tx_hot_.gate.bits) & EVT_TX_TRACE_USER_EVENTS)
 #define EVT_USER_GATE_xray() (EVT_LOAD_RLX(&evt_xray_gate.bits))
 #define EVT_USER_GATE_rkh() evt_rkh_user_on_()
+#define EVT_USER_GATE_etw() evt_gate_bits(&evt_etw_user_provider.gate)
 
 #define EVT_USER_CAT_(a, b) EVT_USER_CAT2_(a, b)
 #define EVT_USER_CAT2_(a, b) a##b
@@ -171,6 +186,14 @@ static inline int evt_rkh_user_on_(void)
                                   (uint16_t)sizeof(text), (uint8_t)(kind), (uint8_t)EVT_USER_FLAGS_(sig), \
                                   {0, 0}}, chan, text}
 
+/* The first three arguments after the format as words (0 for missing ones), for i3_: taken only
+ * when the site is EVT_USER_SITE_F_INTS (each one an integer of at most 32 bits, so the word is its
+ * value); the conversion compiles for any argument type and the branch that does not apply is
+ * never run (its condition is a constant). */
+#define EVT_USER_W_(x) ((uint32_t)(uintptr_t)(x))
+#define EVT_USER_A3_(...) EVT_USER_A3X_(__VA_ARGS__, 0, 0, 0, ~)
+#define EVT_USER_A3X_(f, a, b, c, ...) EVT_USER_W_(a), EVT_USER_W_(b), EVT_USER_W_(c)
+
 #if EVT_CFG_USER
 /* printf-style text on a channel: evt_printf("chan", "fmt", args...). */
 #define evt_printf(chan, ...)                                                                        \
@@ -179,7 +202,11 @@ static inline int evt_rkh_user_on_(void)
             EVT_USER_SITE_DECL_(evt_site_, EVT_USER_K_PRINTF, chan, EVT_USER_FIRST_(__VA_ARGS__),    \
                                 EVT_USER_SIG_(__VA_ARGS__));                                         \
             EVT_USER_SENT_DECL_(evt_sent_)                                                           \
-            EVT_USER_FN_(printf_)(&evt_site_.h, EVT_USER_SENT_PTR_(evt_sent_), __VA_ARGS__);         \
+            if (EVT_USER_NARGS_(__VA_ARGS__) <= 3 && (EVT_USER_FLAGS_(EVT_USER_SIG_(__VA_ARGS__)) & EVT_USER_SITE_F_INTS)) \
+                EVT_USER_FN_(i3_)(&evt_site_.h, EVT_USER_SENT_PTR_(evt_sent_),                       \
+                                  1u + EVT_USER_NARGS_(__VA_ARGS__), EVT_USER_A3_(__VA_ARGS__));     \
+            else                                                                                     \
+                EVT_USER_FN_(printf_)(&evt_site_.h, EVT_USER_SENT_PTR_(evt_sent_), __VA_ARGS__);     \
         }                                                                                            \
     } while (0)
 /* One site with one argument (value, interval begin/end). */

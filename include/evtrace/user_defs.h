@@ -122,6 +122,15 @@ typedef struct evt_user_site_hdr {
 #define EVT_USER_RKH_NAME "evtrace.user"
 #define EVT_USER_RKH_MAX_WORDS 200u /* 1 + 5 bytes each: fits a record of a 1 KiB ring */
 
+/* ETW carrier: one classic event (TraceEvent, FULL_HEADER) of evtrace's user event class (GUID
+ * 65767472-7375-7265-8000-657674726163, ETW_GUID_TABLE row EVTRACE_USER), Class.Type
+ * EVT_USER_ETW_TYPE + rec, three MOF fields: the event name EVT_USER_ETW_NAME (ASCII with its NUL),
+ * a u32le word count n, then the n words u32le. The provider (control GUID the same) is
+ * evt_etw_user_provider (evtrace/user.h). */
+#define EVT_USER_ETW_TYPE      10u /* ETW's class-specific types start at 10 */
+#define EVT_USER_ETW_NAME      "evtrace.user"
+#define EVT_USER_ETW_MAX_WORDS 4096u /* a larger record of that class is not a user record */
+
 /* Largest payload the encoder builds (words): site + 8 arguments of at most 2 words, or strings. */
 #define EVT_USER_PAYLOAD_MAX 256u
 

@@ -4,7 +4,9 @@ report must load clean, list the producer's lines as the text snprintf gives ("s
 value 3"), and draw, in the "User channels" group, the text marks, the plotted value lane "sum"
 (its plot colour inside the lane), the interval lane "work round" (slices in their colour) and the
 state lane "worker state". A missing chromium is a failure, never a skip.
-usage: user_browser.py EVTRACE DEMO ARTIFACTS"""
+DEMO is run as `DEMO TRACE`: the ThreadX demo, or `test_user_etw`, which writes the same user events
+through the ETW recorder (TRACE_NAME demo.etl).
+usage: user_browser.py EVTRACE DEMO ARTIFACTS [TRACE_NAME]"""
 import os
 import subprocess
 import sys
@@ -57,12 +59,13 @@ def lane_pixels(b, label, sub, rgb):
 
 def main():
     evtrace, demo, art = sys.argv[1:4]
+    name = sys.argv[4] if len(sys.argv) > 4 else 'demo.trx'
     if not cdp.find_chromium():
         print('FAIL: chromium missing (Debian package chromium; scripts/deps.sh check installs it)')
         sys.exit(1)
     os.makedirs(art, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        trx, html = os.path.join(tmp, 'demo.trx'), os.path.join(tmp, 'demo.html')
+        trx, html = os.path.join(tmp, name), os.path.join(tmp, 'demo.html')
         subprocess.run([demo, trx], check=True, stdout=subprocess.DEVNULL)
         subprocess.run([evtrace, 'report', '-q', '--force', '--clock-hz', '1000000', trx, '-o', html], check=True)
         b = cdp.Browser()

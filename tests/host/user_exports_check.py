@@ -9,7 +9,9 @@ printf lines, the value channel "sum", the intervals of "work round" and the sta
 - in SQLite: user_events (text), user_values, user_intervals, sm_states,
 with the same counts and texts everywhere (the text as snprintf gives it: the demo's values are
 known: message i carries value 7 i + 3).
-usage: user_exports_check.py EVTRACE DEMO PROTO_DIR"""
+DEMO is run as `DEMO TRACE` to write the trace: the ThreadX demo (TXTB), or `test_user_etw`, which
+writes the same user events through the ETW recorder (TRACE_NAME demo.etl).
+usage: user_exports_check.py EVTRACE DEMO PROTO_DIR [TRACE_NAME]"""
 import json
 import os
 import sqlite3
@@ -24,8 +26,9 @@ import perfetto_decode  # noqa: E402
 
 def main():
     evtrace, demo, proto_dir = sys.argv[1:4]
+    name = sys.argv[4] if len(sys.argv) > 4 else 'demo.trx'
     with tempfile.TemporaryDirectory() as tmp:
-        trx = os.path.join(tmp, 'demo.trx')
+        trx = os.path.join(tmp, name)
         subprocess.run([demo, trx], check=True, stdout=subprocess.DEVNULL)
         want = ['sent message %d: value %d' % (i, 7 * i + 3) for i in range(50)]
         # dump --json

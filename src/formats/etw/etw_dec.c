@@ -17,13 +17,14 @@
 #include "evtrace/json.h"
 #include "formats/common/cursor.h"
 #include "formats/etw/etw_dec.h"
+#include "formats/user/user_dec.h"
 #include "formats/etw/xpress.h"
 #include "host/safe_text.h"
 
 #define ETW_MAX_SESSION_BUFFER (ETW_MAX_BUFFER_KB * 1024u)  /* Windows' maximum BufferSize, 16 MiB */
 #define ETW_MAX_HELD (128ull * 1024u * 1024u)               /* decoded buffers held by all streams */
 
-static const evt_reader_option k_opts[] = {{NULL, NULL, NULL}};
+static const evt_reader_option k_opts[] = {{"elf", "FILE", EVT_USER_ELF_OPTION_HELP}, {NULL, NULL, NULL}};
 
 static int probe(const uint8_t *h, size_t len, uint64_t file_size)
 {
@@ -471,7 +472,9 @@ static evt_status open_(evt_reader *r, void **state)
     r->kernel = EVT_HOOK_KERNEL_WINDOWS;
     s->dirty = -1;
     s->buffer_size = ETW_MAX_SESSION_BUFFER; /* until the logfile header is read */
-    evt_status st = scan_buffers(s);
+    evt_status st = etw_user_open(s);
+    if (st != EVT_OK) return st;
+    st = scan_buffers(s);
     if (st != EVT_OK) return st;
     st = build_streams(s);
     if (st != EVT_OK) return st;
@@ -667,6 +670,7 @@ static void close_(void *state)
     evt_free(s->zbuf);
     evt_free(s->prov);
     evt_free(s->prov_hash);
+    etw_user_close(s);
     evt_free(s);
 }
 

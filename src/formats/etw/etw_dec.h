@@ -101,6 +101,9 @@ typedef struct etw_state {
     uint32_t *prov_hash;         /* open addressing: index + 1 into prov, 0 = empty */
     uint32_t prov_hcap;          /* power of two > 2 * nprov */
     uint64_t prov_untracked;     /* records of providers past ETW_MAX_PROVIDERS */
+    /* evtrace/user.h records (etw_user_dec.c) */
+    struct evt_user_dec *user;   /* the carrier-neutral user decoder */
+    uint32_t *uwords;            /* one such record's words */
     /* per-event text owned by the reader */
     char name[96], guid[40], provname[96], evname[96], actid[40];
 } etw_state;
@@ -127,5 +130,14 @@ void etw_count_provider(etw_state *s, const uint8_t g[16]);
 /* On-disk bytes of a well-known GUID (index into ETW_GUID_TABLE order). */
 void etw_known_guid(int which, uint8_t out[16]);
 enum { ETW_GUID_IDX_EVENT_TRACE = 0, ETW_GUID_IDX_SYSTEM_TRACE = 1 };
+
+/* evtrace/user.h records (etw_user_dec.c). open: the user decoder (and the sites of --elf);
+ * close frees it. record: if the classic event of class `guid`, Class.Type `type`, whose n bytes
+ * c reads, is a user record, decode it into ev (whose offset, time and context are set) and return
+ * 1; else 0 and ev is untouched. */
+evt_status etw_user_open(etw_state *s);
+void etw_user_close(etw_state *s);
+struct evt_cur;
+int etw_user_record(etw_state *s, const uint8_t guid[16], unsigned type, struct evt_cur *c, uint32_t n, evt_event *ev);
 
 #endif

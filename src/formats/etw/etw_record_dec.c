@@ -158,6 +158,7 @@ static void decode_full(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, evt_e
     evt_event_add_field_u(ev, "type", type);
     ev->data = evt_cur_take_at(c, ETW_TRACE_HEADER_SIZE, n - ETW_TRACE_HEADER_SIZE);
     ev->data_len = ev->data ? n - ETW_TRACE_HEADER_SIZE : 0;
+    if (!is_et) (void)etw_user_record(s, guid, type, c, n, ev); /* evtrace/user.h: the text, value... */
 }
 
 /* TraceLogging metadata (EVENT_SCHEMA_TL): u16 size, tag bytes (bit 7 = another follows), name. */

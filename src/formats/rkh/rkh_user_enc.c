@@ -29,4 +29,5 @@ int evt_rkh_user_write(unsigned rec, const uint32_t *words, uint32_t n)
     return 1;
 }
 
+EVT_USER_DEFINE_WRITE4_VIA_WRITE_(rkh)
 EVT_USER_DEFINE_FRONT_ENDS_(rkh)

@@ -24,10 +24,11 @@
  *     OFF -> ENABLING (buffer init, lock released) -> ON; disable goes ON -> OFF.
  *  I5 The nesting guard `nest` is set while one insert runs its context callback, time source,
  *     slot writes and buffer-full callback. An insert that enters while it is set (same context
- *     recursing: callbacks, a signal or interrupt inside the section), or that cannot take the lock
- *     in a nested context, is not written: it is counted in loss.dropped. An insert that passed the
+ *     recursing: callbacks, a signal or interrupt inside the section) while state is ON is
+ *     stashed (I9), not dropped; one that cannot take the lock in a nested context, or finds no
+ *     room in the stash, is not written: it is counted in loss.dropped. An insert that passed the
  *     gate but finds the state no longer ON (it raced disable/enable) is treated as off: not
- *     written, not counted. written + dropped == inserts that passed the gate while ON.
+ *     written, not counted. written + dropped + stashed == inserts that passed the gate while ON.
  *  I6 When losses are pending just before a record's slot is written (after its context and clock
  *     reads, which may themselves have caused a drop), one EVTRACE_LOST (190) record is written
  *     first (info1 = the pending count, info2 = total reported since enable, info3 = magic), same
@@ -50,7 +51,21 @@
  *  I7 A filtered event never changes another entry (ThreadX's back-patching is not reproduced:
  *     callers supply final info values).
  *  I8 Registry changes follow ThreadX's algorithm (threadx.md §7) exactly; reg_busy keeps a nested
- *     registration (signal inside one) out, silently, like a full registry. */
+ *     registration (signal inside one) out, silently, like a full registry.
+ *  I9 Nested stash (EVT_TX_NEST_STASH_WORDS > 0): an insert nested in a record of its own context
+ *     (it holds the lock: the lock is re-entrant for its owner, so only the holder's thread and
+ *     its handlers touch the stash) reserves its words with an atomic add on the active half's
+ *     stash_used (a handler nested in it reserves after it), stores its slots with its own context
+ *     and raw timestamp, and returns: the record is issued. Whoever holds the nesting guard writes
+ *     the stashed records, in order, before it leaves the guard (nest_leave: it switches the
+ *     active half, writes and empties the other, until the active one is empty), and tests the
+ *     stash again after leaving it (a handler that stashed in between). Reservations that do not
+ *     fit a half are dropped and counted; the ones that fit form a prefix of it. A drained record keeps the port
+ *     counter's value read by its context, clamped to the last one written (it ran inside the
+ *     interrupted record); a time source (TX_TRACE_TIME_SOURCE) is read when it is written. So slot
+ *     timestamps still never go back. It is dropped and counted if tracing went off before it was
+ *     written. A buffer-full callback that records a buffer's worth per wrap never ends (as it
+ *     would recurse outside a record). */
 #include "evtrace/txtb.h"
 
 #include "evtrace/port.h"
@@ -129,6 +144,19 @@ enum { TX_MODE_PLAIN = 0, TX_MODE_ISR = 1, TX_MODE_INTCTL = 2 };
 evt_tx_hot_t evt_tx_hot_ TX_LINE_ALIGNED;
 #define g_hot evt_tx_hot_
 
+/* I9: the stash of records nested in a record of their own context. Default: on where a handler
+ * can land inside a record (a port whose nested contexts do not mask the section: POSIX signals);
+ * on a port whose section masks interrupts only a recursing callback nests, and is dropped. */
+#ifndef EVT_TX_NEST_STASH_WORDS
+#if defined(EVT_PORT_POSIX) && (defined(__GNUC__) || defined(__clang__))
+#define EVT_TX_NEST_STASH_WORDS 8192u
+#else
+#define EVT_TX_NEST_STASH_WORDS 0u
+#endif
+#endif
+/* An entry: k (slots), context, priority word, raw timestamp, then k slots of 5 words (id, info1..4). */
+#define TX_STASH_HEAD 4u
+#define TX_STASH_SLOT 5u
 /* The recorder. */
 typedef struct tx_rec {
     evt_rec_lock lock;          /* this recorder's critical section (I2) */
@@ -158,7 +186,17 @@ typedef struct tx_rec {
     void (*full_cb)(void *);    /* buffer-full callback (survives disable/enable) */
     evt_loss loss;              /* since enable (I5, I6) */
     evt_rec_count wraps;        /* since enable (a word, like the loss account) */
+#if EVT_TX_NEST_STASH_WORDS
+    uint32_t stash_used[2];     /* words of each half of g_stash reserved by nested inserts (I9) */
+    uint32_t stash_act;         /* the half nested inserts reserve in (the other one is empty or
+                                   being written by the holder of the nesting guard) */
+#endif
 } tx_rec;
+
+#if EVT_TX_NEST_STASH_WORDS
+#define TX_STASH_HALF (EVT_TX_NEST_STASH_WORDS / 2u)
+static uint32_t g_stash[2][TX_STASH_HALF];
+#endif
 
 static tx_rec g_rec TX_LINE_ALIGNED;
 /* evt_tx_stats of the sessions before the last enable (lock holder; read by get_stats). Beside
@@ -320,8 +358,8 @@ typedef struct tx_head {
     uint32_t ts;
 } tx_head;
 
-/* The context (callback or port default) and, after it, the timestamp (I3: inside the section). */
-static TX_GENERAL void begin_record(tx_rec *r, tx_head *h)
+/* The context (callback or port default). */
+static TX_GENERAL void begin_context(tx_rec *r, tx_head *h)
 {
     evt_tx_context *c = &h->c;
 #if EVT_TX_OPTIONS
@@ -347,10 +385,10 @@ static TX_GENERAL void begin_record(tx_rec *r, tx_head *h)
         if (c->context == TXTB_CTX_ISR) c->system_state = 1u;
         else if (c->context == TXTB_CTX_INIT) c->system_state = TXTB_CTX_INIT;
     }
-    h->ts = evt_clock32_read(&r->clock);
 #else
     /* The port's context only, the same values; no record reads system_state, stack or
      * preempt_disable (context_insert gives the ISR records their infos). */
+    (void)r;
     uint32_t ctx = TXTB_CTX_ISR, prio = 0u;
     if (!evt_port_in_isr()) {
         ctx = (uint32_t)evt_port_context_id();
@@ -362,6 +400,16 @@ static TX_GENERAL void begin_record(tx_rec *r, tx_head *h)
     }
     c->context = ctx;
     c->priority_word = prio;
+#endif
+}
+
+/* The context and, after it, the timestamp (I3: inside the section). */
+static TX_GENERAL void begin_record(tx_rec *r, tx_head *h)
+{
+    begin_context(r, h);
+#if EVT_TX_OPTIONS
+    h->ts = evt_clock32_read(&r->clock);
+#else
     h->ts = evt_clock32_read_port(&r->clock);
 #endif
 }
@@ -539,6 +587,132 @@ static TX_HOT_INLINE unsigned commit_plain(tx_rec *r, uint32_t id, uint32_t i1, 
     return 1;
 }
 
+/* ---- I9: records nested in a record of their own context ------------------------------------- */
+
+#if EVT_TX_NEST_STASH_WORDS
+/* Reserve an entry of k slots in the stash for a nested insert (lock held by this thread, nest
+ * set by an interrupted record, state ON); fill its head (this context, the raw clock: the clamp
+ * state belongs to the interrupted record) into h and the entry. Returns the entry's slots (k * 5
+ * words to fill), or NULL when it does not fit (dropped, counted; a marker k = 0 ends the prefix). */
+static TX_COLD uint32_t *stash_reserve(tx_rec *r, uint32_t k, tx_head *h)
+{
+    uint32_t need = TX_STASH_HEAD + TX_STASH_SLOT * k, a = EVT_LOAD_RLX(&r->stash_act);
+    /* a handler nested here reserves after (the half cannot change under us: only the holder of
+     * the nesting guard, an outer frame, switches it) */
+    uint32_t at = __atomic_fetch_add(&r->stash_used[a], need, __ATOMIC_RELAXED);
+    if (need > TX_STASH_HALF || at > TX_STASH_HALF - need) {
+        if (at < TX_STASH_HALF) g_stash[a][at] = 0u;
+        for (uint32_t j = 0; j < k; j++) evt_loss_drop(&r->loss);
+        return 0;
+    }
+    uint32_t *e = g_stash[a] + at;
+    begin_context(r, h);
+    h->ts = r->clock.fn ? 0u : (uint32_t)evt_port_timestamp(); /* a time source: read when written */
+    e[1] = h->c.context;
+    e[2] = h->c.priority_word;
+    e[3] = h->ts;
+    e[0] = k;
+    return e + TX_STASH_HEAD;
+}
+
+/* Write one stashed entry as its record (plus a LOST record first if losses are pending). Lock
+ * held, nest set. */
+static TX_COLD void stash_write(tx_rec *r, const uint32_t *e)
+{
+    uint32_t k = e[0];
+    if (r->state != TX_ON || (uint32_t)((r->ev_end - r->ev_start) / TXTB_EVENT_SIZE) <= k) {
+        for (uint32_t j = 0; j < k; j++) evt_loss_drop(&r->loss); /* issued while ON: counted */
+        return;
+    }
+    tx_head h;
+    h.c.context = e[1];
+    h.c.priority_word = e[2];
+    uint32_t t = e[3];
+    if (r->clock.fn) { /* a time source is read in record order (I3): now */
+        t = r->clock.fn();
+    } else { /* it ran inside the record written last: never before it */
+        if (evt_port_timestamp_bits() >= 32u && (uint32_t)(r->clock.last - t) - 1u < EVT_CLOCK_CLAMP_TICKS - 1u)
+            t = r->clock.last;
+        r->clock.last = t;
+    }
+    h.ts = t;
+    unsigned wraps = 0;
+    if (evt_loss_pending(&r->loss) != 0u) wraps = put_lost(r, &h, 0);
+    for (uint32_t j = 0; j < k; j++) {
+        const uint32_t *v = e + TX_STASH_HEAD + TX_STASH_SLOT * j;
+        reclaim_slot(r);
+        wraps += put_slot(r, &h, v[0], v[1], v[2], v[3], v[4]);
+    }
+    evt_loss_written(&r->loss, k);
+    if (wraps != 0u) notify_full(r, wraps);
+}
+
+/* Write every stashed entry, in order, and empty the stash (lock held, nest set): the active half is
+ * switched, then written whole and emptied, while entries a handler adds meanwhile go to the other
+ * half, written next (so a steady stream of handlers never fills a half that is being written). */
+static TX_COLD void stash_drain(tx_rec *r)
+{
+    for (;;) {
+        uint32_t a = EVT_LOAD_RLX(&r->stash_act), used = __atomic_load_n(&r->stash_used[a], __ATOMIC_RELAXED);
+        if (used == 0u) return;
+        /* New nested inserts go to the other half (empty); every one that reserved in this half
+         * has finished (it interrupted this context), so this half is still now. */
+        EVT_STORE_RLX(&r->stash_act, a ^ 1u);
+        EVT_SIGNAL_FENCE();
+        used = __atomic_load_n(&r->stash_used[a], __ATOMIC_RELAXED);
+        uint32_t lim = used < TX_STASH_HALF ? used : TX_STASH_HALF;
+        for (uint32_t pos = 0; pos < lim && g_stash[a][pos] != 0u; /* k = 0: one that did not fit, the end */
+             pos += TX_STASH_HEAD + TX_STASH_SLOT * g_stash[a][pos])
+            stash_write(r, g_stash[a] + pos);
+        EVT_SIGNAL_FENCE();
+        EVT_STORE_RLX(&r->stash_used[a], 0u);
+    }
+}
+#endif
+
+/* Leave the nesting guard (lock held), writing first what nested inserts stashed (I9), and again
+ * if a handler stashed between that and the exit. */
+static TX_HOT_INLINE void nest_leave(tx_rec *r)
+{
+#if EVT_TX_NEST_STASH_WORDS
+    for (;;) {
+        if (TX_UNLIKELY((EVT_LOAD_RLX(&r->stash_used[0]) | EVT_LOAD_RLX(&r->stash_used[1])) != 0u)) stash_drain(r);
+        evt_nest_exit(&r->nest);
+        if (TX_LIKELY((EVT_LOAD_RLX(&r->stash_used[0]) | EVT_LOAD_RLX(&r->stash_used[1])) == 0u) ||
+            !evt_nest_enter(&r->nest))
+            return;
+    }
+#else
+    evt_nest_exit(&r->nest);
+#endif
+}
+
+#if EVT_TX_NEST_STASH_WORDS
+/* An insert that found a record of its own context in progress (nest set, lock held): stashed
+ * while ON (I9: returns 1, issued), else not written (I5). */
+static TX_COLD unsigned nested_insert(tx_rec *r, uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4,
+                                      unsigned mode)
+{
+    if (r->state != TX_ON) return 0; /* off (a disable's LOST record in progress): not issued */
+    tx_head h;
+    uint32_t *v = stash_reserve(r, 1u, &h);
+    if (!v) return 0;
+    if (mode == TX_MODE_ISR) {
+        i1 = h.c.stack;
+        i3 = h.c.system_state;
+        i4 = h.c.preempt_disable;
+    } else if (mode == TX_MODE_INTCTL) {
+        i2 = h.c.stack;
+    }
+    v[0] = id;
+    v[1] = i1;
+    v[2] = i2;
+    v[3] = i3;
+    v[4] = i4;
+    return 1;
+}
+#endif
+
 /* The insert after the gate passed. Returns 1 if written, 0 if dropped or off. */
 static TX_HOT_INLINE unsigned record(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, unsigned mode)
 {
@@ -557,14 +731,18 @@ static TX_HOT_INLINE unsigned record(uint32_t id, uint32_t i1, uint32_t i2, uint
     }
     unsigned ok = 0;
     if (TX_UNLIKELY(!evt_nest_enter(&r->nest))) {
+#if EVT_TX_NEST_STASH_WORDS
+        ok = nested_insert(r, id, i1, i2, i3, i4, mode); /* an insert of this context is in progress (I5, I9) */
+#else
         evt_loss_drop(&r->loss); /* an insert of this context is in progress (I5) */
+#endif
     } else {
         if (TX_LIKELY(r->state == TX_ON)) {
             if (!(TX_HOST_FAST && mode == TX_MODE_PLAIN && TX_LIKELY(r->plain) && commit_plain(r, id, i1, i2, i3, i4)))
                 commit_locked(r, id, i1, i2, i3, i4, mode);
             ok = 1;
         }
-        evt_nest_exit(&r->nest);
+        nest_leave(r);
         /* Disabled from inside this record (I6c). Tested after the guard is left: a handler that
          * disables after this test finds the guard free and writes the LOST record itself. */
         if (TX_UNLIKELY(TX_OWED(r))) flush_owed(r);
@@ -619,6 +797,11 @@ void evt_tx_insert_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uin
 #endif
 #if EVT_TX_USER_RECORDS
 
+unsigned evt_tx_user_slot_insert_(uint32_t head_id, uint32_t w0, uint32_t w1, uint32_t w2, uint32_t w3)
+{
+    return record(head_id, w0, w1, w2, w3, TX_MODE_PLAIN); /* off meanwhile: state, under the lock */
+}
+
 /* One record of n words over k = ceil(n / 4) consecutive slots, in one critical section: slot 0 has
  * id head_id and words 0..3, slot j has id cont_id | j and words 4j..4j+3 (zero-padded). Every slot
  * counts as one record in the stats and the loss account (written, dropped, overwritten). */
@@ -641,7 +824,19 @@ unsigned evt_tx_trace_user_words_insert(uint32_t head_id, uint32_t cont_id, cons
     }
     unsigned ok = 0;
     if (TX_UNLIKELY(!evt_nest_enter(&r->nest))) {
+#if EVT_TX_NEST_STASH_WORDS
+        tx_head h;
+        uint32_t *v;
+        if (r->state == TX_ON && (v = stash_reserve(r, k, &h)) != 0) { /* I9 */
+            for (uint32_t j = 0; j < k; j++, v += TX_STASH_SLOT) {
+                v[0] = j == 0u ? head_id : (cont_id | (j & 0x3FFu));
+                for (uint32_t i = 0; i < 4u; i++) v[1u + i] = 4u * j + i < n ? w[4u * j + i] : 0u;
+            }
+            ok = 1;
+        }
+#else
         for (uint32_t j = 0; j < k; j++) evt_loss_drop(&r->loss);
+#endif
     } else {
         if (TX_LIKELY(r->state == TX_ON)) {
             /* A record longer than the buffer (less one slot for a LOST record) would overwrite
@@ -664,7 +859,7 @@ unsigned evt_tx_trace_user_words_insert(uint32_t head_id, uint32_t cont_id, cons
                 ok = 1;
             }
         }
-        evt_nest_exit(&r->nest);
+        nest_leave(r);
         if (TX_UNLIKELY(TX_OWED(r))) flush_owed(r);
     }
     evt_rec_lock_exit(&r->lock, cs);
@@ -841,7 +1036,7 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
      * callback of a tiny buffer may disable after the first. */
     while (r->state == TX_ON && r->loss.written < 2u)
         commit_locked(r, TXTB_EVENT_RUNNING, 0u, 0u, 0u, 0u, TX_MODE_PLAIN);
-    evt_nest_exit(&r->nest);
+    nest_leave(r);
     if (TX_OWED(r)) flush_owed(r); /* disabled by the buffer-full callback (I6c) */
     if (r->state == TX_ON) publish(r->enable_bits, 1u);
     evt_rec_lock_exit(&r->lock, cs);

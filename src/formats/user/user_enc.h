@@ -45,6 +45,16 @@ int evt_user_register_(const evt_user_site_hdr *site, uint32_t *sent,
     } while (0)
 extern uint32_t evt_user_anchor_gen_;
 
+/* A CALL record of at most 4 words through carrier b's write: each carrier defines
+ * `static int evt_<b>_user_write4_(n, w0, w1, w2, w3)` before EVT_USER_DEFINE_FRONT_ENDS_, this
+ * one or its own shorter path (TXTB: one slot, evt_tx_user_slot_insert_). */
+#define EVT_USER_DEFINE_WRITE4_VIA_WRITE_(b)                                                        \
+    static int evt_##b##_user_write4_(uint32_t n, uint32_t w0, uint32_t w1, uint32_t w2, uint32_t w3) \
+    {                                                                                               \
+        const uint32_t w[4] = {w0, w1, w2, w3};                                                     \
+        return evt_##b##_user_write(EVT_USER_R_CALL, w, n);                                         \
+    }
+
 /* The front ends of carrier b (evtrace/user.h: EVT_USER_DECLARE_BACKEND_). */
 #define EVT_USER_DEFINE_FRONT_ENDS_(b)                                                              \
     void evt_##b##_user_printf_(const evt_user_site_hdr *site, uint32_t *sent, const char *fmt, ...) \
@@ -66,15 +76,20 @@ extern uint32_t evt_user_anchor_gen_;
     }                                                                                               \
     void evt_##b##_user_u32_(const evt_user_site_hdr *site, uint32_t *sent, uint32_t v)             \
     {                                                                                               \
-        uint32_t w[2] = {(uint32_t)(uintptr_t)site, v};                                             \
         EVT_USER_PRE_(b, site, sent);                                                               \
-        (void)evt_##b##_user_write(EVT_USER_R_CALL, w, 2u);                                         \
+        (void)evt_##b##_user_write4_(2u, (uint32_t)(uintptr_t)site, v, 0u, 0u);                     \
     }                                                                                               \
     void evt_##b##_user_i64_(const evt_user_site_hdr *site, uint32_t *sent, int64_t v)              \
     {                                                                                               \
-        uint32_t w[3] = {(uint32_t)(uintptr_t)site, (uint32_t)(uint64_t)v, (uint32_t)((uint64_t)v >> 32)}; \
         EVT_USER_PRE_(b, site, sent);                                                               \
-        (void)evt_##b##_user_write(EVT_USER_R_CALL, w, 3u);                                         \
+        (void)evt_##b##_user_write4_(3u, (uint32_t)(uintptr_t)site, (uint32_t)(uint64_t)v,          \
+                                     (uint32_t)((uint64_t)v >> 32), 0u);                            \
+    }                                                                                               \
+    void evt_##b##_user_i3_(const evt_user_site_hdr *site, uint32_t *sent, uint32_t n, uint32_t a,  \
+                            uint32_t c, uint32_t d)                                                 \
+    {                                                                                               \
+        EVT_USER_PRE_(b, site, sent);                                                               \
+        (void)evt_##b##_user_write4_(n, (uint32_t)(uintptr_t)site, a, c, d);                        \
     }
 
 #endif

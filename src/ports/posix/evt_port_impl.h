@@ -21,6 +21,14 @@
  *     reports failure (the record is dropped and counted). So no cycle of waiters can form, and
  *     nothing deadlocks. It never yields: a yield is where the next signal gets in, so handlers
  *     that waited that way piled up on a loaded machine (NESTED_TRIES in port_posix.c).
+ *  P3b Except when its thread owns no lock: every other section of the thread is a context in the
+ *     slow path of a take that owns nothing yet (waiting for a lock another thread holds, revoking
+ *     a bias, yielding: port_posix.c t_waits), or a section of the same lock l that does not own
+ *     it (entering or leaving it: evt_posix_sect names each depth's lock; were any of them inside
+ *     l, the take would have seen its own token, P2). Such a context waits as an outermost one
+ *     would, so a handler that lands where its thread waits for, takes or gives back a contended
+ *     lock does not lose its record to a holder that was descheduled; the holder it waits for
+ *     never waits for this thread (a context whose thread owns a lock only tries).
  *  P5 In a fork child (only the forking thread survives) a wait is bounded too: a lock held by a
  *     thread that did not survive the fork gives up after a bounded wait (drop + count, as P3),
  *     never hangs; details at wait_until in port_posix.c.
@@ -40,6 +48,11 @@
  *     still names the thread, the section is entered (exit: busy = 0, release); otherwise busy goes
  *     back to 0 and the thread takes the P1 path. A handler on that thread that finds busy = its
  *     token re-enters (P2; the nesting guard decides).
+ *  B2b Once its second load saw the bias still its own, the bias thread marks busy as inside
+ *     (EVT_POSIX_BUSY_IN: a plain store; only its own handlers read the difference). A handler of
+ *     that thread that meets a revocation (bias REVOKING) while busy says inside re-enters (P2: the
+ *     revoker waits for busy to be 0, so its thread's section is still exclusive); with busy = the
+ *     token alone (its thread entering or backing off: it cannot tell which) it gives up (P3).
  *  B3 Any other thread revokes before it takes the P1 lock (so P2 still means "inside"): bias
  *     token -> REVOKING (CAS), membarrier(PRIVATE_EXPEDITED) (a full barrier on every thread of the
  *     process between that store and the next load), wait until busy is 0 (P3: bounded in a
@@ -99,6 +112,10 @@ typedef struct evt_port_lock {
 #define EVT_POSIX_BIAS_REVOKING ((uintptr_t)-2) /* B3: revocation under way */
 #define EVT_POSIX_BIAS_AFTER 64u   /* consecutive P1 takes by one thread before it claims the bias */
 #define EVT_POSIX_BIAS_SWITCHES 8u /* changes of taker before a claim: the lock is shared, never biased */
+/* B2b: `busy` once the bias thread has seen its bias still held (it is inside), as opposed to its
+ * token alone (entering, or backing off). token + 1 lies in the thread's own TLS block: no other
+ * thread's token. */
+#define EVT_POSIX_BUSY_IN(token) ((token) + 1u)
 
 /* 1 if membarrier(PRIVATE_EXPEDITED) is registered and usable (registers on the first call; any
  * context, including a signal handler). */
@@ -109,6 +126,8 @@ int evt_posix_membarrier(void);
 
 extern _Thread_local int evt_posix_in_isr;        /* set while a simulated interrupt handler runs */
 extern _Thread_local unsigned evt_posix_hold; /* sections entered, incl. taking (P4) */
+/* P3b: the lock of the thread's section at each depth (hold & 7: depth hold, the innermost) */
+extern _Thread_local evt_port_lock *evt_posix_sect[8];
 extern _Thread_local volatile unsigned evt_posix_deferred; /* held-off simulated interrupts */
 extern _Thread_local char evt_posix_token_;       /* its address is the thread's lock token */
 extern _Atomic int evt_posix_mask_mode;           /* S1-S2: outermost sections block signals */
@@ -178,13 +197,16 @@ int evt_posix_lock_slow(evt_port_lock *l, uintptr_t self);
  * on the bias), or 0 when the bias was revoked meanwhile (busy is 0 again: take the P1 path). */
 static inline int evt_posix_bias_enter(evt_port_lock *l, uintptr_t self, evt_port_crit_t *st)
 {
-    if (atomic_load_explicit(&l->busy, memory_order_acquire) == self) { /* a handler inside */
+    uintptr_t bz = atomic_load_explicit(&l->busy, memory_order_acquire);
+    if (bz == self || bz == EVT_POSIX_BUSY_IN(self)) { /* a handler inside */
         *st = 0;
         return 1;
     }
     atomic_store_explicit(&l->busy, self, memory_order_release);
     atomic_signal_fence(memory_order_seq_cst); /* the CPU may still reorder: B3's membarrier */
     if (EVT_PORT_LIKELY_(atomic_load_explicit(&l->bias, memory_order_acquire) == self)) {
+        atomic_store_explicit(&l->busy, EVT_POSIX_BUSY_IN(self), memory_order_relaxed); /* B2b: inside */
+        atomic_signal_fence(memory_order_seq_cst);
         *st = 2;
         return 1;
     }
@@ -199,7 +221,7 @@ static inline int evt_port_lock_enter(evt_port_lock *l, evt_port_crit_t *st)
     if (__builtin_expect(atomic_load_explicit(&evt_posix_mask_mode, memory_order_relaxed) != 0, 0) &&
         evt_posix_hold == 0u)
         evt_posix_mask_enter(); /* S1 */
-    evt_posix_hold++;
+    evt_posix_sect[++evt_posix_hold & 7u] = l;
     atomic_signal_fence(memory_order_seq_cst);
     uintptr_t b = atomic_load_explicit(&l->bias, memory_order_acquire);
     if (EVT_PORT_LIKELY_(b == self)) { /* B2; revoked meanwhile: the slow path */

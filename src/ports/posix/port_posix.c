@@ -15,6 +15,7 @@
 
 _Thread_local int evt_posix_in_isr;
 _Thread_local unsigned evt_posix_hold;
+_Thread_local evt_port_lock *evt_posix_sect[8];
 _Thread_local volatile unsigned evt_posix_deferred;
 _Thread_local char evt_posix_token_;
 _Thread_local uintptr_t evt_posix_self;
@@ -81,12 +82,44 @@ int evt_port_wait_step(unsigned *steps)
     return 0;
 }
 
-/* Wait until done(l) holds: spin, then yield, when this is the thread's only section
- * (evt_posix_hold == 1), else spin only, for at most NESTED_TRIES tries in all, counted in *tries across
- * calls (P3); in a fork child, at most FORK_TRIES (P5). Returns 0 if it gave up. */
+/* P3b: contexts of this thread inside lock_slow that own nothing there (taking: the count drops
+ * just before each attempt to take the lock or the bias, and rises again only when it failed). A
+ * context in lock_slow may wait without bound when every section its thread has (evt_posix_hold
+ * counts them) is such a context: then its thread owns no lock, and the holder it waits for never
+ * waits without bound itself (a context whose thread owns a lock only tries, P3), so no cycle can
+ * form. A handler that lands where its thread waits for a contended lock (or revokes a bias, or
+ * yields in that wait), or in another handler's such wait, thus waits too instead of losing its
+ * record to a holder that was descheduled. */
+static _Thread_local volatile unsigned t_waits;
+#define WAITING_() do { atomic_signal_fence(memory_order_seq_cst); t_waits++; atomic_signal_fence(memory_order_seq_cst); } while (0)
+#define TAKING_()  do { atomic_signal_fence(memory_order_seq_cst); t_waits--; atomic_signal_fence(memory_order_seq_cst); } while (0)
+
+/* Whether this context (in lock_slow, counted in t_waits) may wait without bound (P3, P3b): every
+ * section of its thread waits in lock_slow, or (l: it waits for the owner word of l, bias 0 or OFF,
+ * which is then the only truth and is not this thread's token) every other section is one of l,
+ * entering or leaving it: owning nothing. */
+static int may_wait_now_(const evt_port_lock *l)
+{
+    unsigned h = evt_posix_hold;
+    if (h == t_waits) return 1;
+    if (!l || h > 8u) return 0;
+    for (unsigned d = 1; d < h; d++)
+        if (evt_posix_sect[d & 7u] != l) return 0;
+    return 1;
+}
+
+/* Wait until done(l) holds: spin, then yield, when this context may wait (may_wait_now: its
+ * thread owns no lock), else spin only, for at most NESTED_TRIES tries in all, counted in *tries
+ * across calls (P3); in a fork child, at most FORK_TRIES (P5). Returns 0 if it gave up. */
+static int wait_until_(evt_port_lock *l, int (*done)(evt_port_lock *), unsigned *tries, int may_wait);
+static int owner_free(evt_port_lock *l);
+#define owner_free_ owner_free
 static int wait_until(evt_port_lock *l, int (*done)(evt_port_lock *), unsigned *tries)
 {
-    int may_wait = evt_posix_hold == 1u;
+    return wait_until_(l, done, tries, may_wait_now_(done == owner_free_ ? l : NULL));
+}
+static int wait_until_(evt_port_lock *l, int (*done)(evt_port_lock *), unsigned *tries, int may_wait)
+{
     unsigned spins = 0;
     if (!done(l) && atomic_load_explicit(&evt_posix_forked, memory_order_relaxed)) {
         uintptr_t o = atomic_load_explicit(&l->owner, memory_order_relaxed);
@@ -163,13 +196,16 @@ int evt_posix_membarrier(void)
 }
 
 /* B3: revoke the bias of another thread (bias b: its token or REVOKING) and wait for it to leave.
- * Returns 0 if a nested context gave up waiting (bias stays REVOKING: the next taker goes on). */
+ * Returns 0 if a nested context gave up waiting (bias stays REVOKING: the next taker goes on), 2
+ * when it is a handler whose thread is inside on that bias (B2b: re-entry, as P2). */
 static int bias_revoke(evt_port_lock *l, uintptr_t b, unsigned *tries)
 {
-    /* A handler whose own thread is inside on the bias being revoked (or backing off from it)
-     * cannot wait for itself: give up at once. Only a nested context sees this (B2 clears busy
-     * before its thread takes this path). */
-    if (atomic_load_explicit(&l->busy, memory_order_acquire) == (uintptr_t)&evt_posix_token_) return 0;
+    /* A handler whose own thread is inside on the bias being revoked re-enters (B2b); one whose
+     * thread is entering or backing off cannot wait for itself, nor tell which: it gives up at
+     * once. Only a nested context sees this (B2 clears busy before its thread takes this path). */
+    uintptr_t bz = atomic_load_explicit(&l->busy, memory_order_acquire), self = (uintptr_t)&evt_posix_token_;
+    if (bz == EVT_POSIX_BUSY_IN(self)) return 2;
+    if (bz == self) return 0;
     if (b != EVT_POSIX_BIAS_REVOKING &&
         !atomic_compare_exchange_strong_explicit(&l->bias, &b, EVT_POSIX_BIAS_REVOKING, memory_order_acq_rel,
                                                  memory_order_acquire) &&
@@ -212,33 +248,48 @@ int evt_posix_lock_slow(evt_port_lock *l, uintptr_t self)
 static int lock_slow(evt_port_lock *l, uintptr_t self, evt_port_crit_t *st)
 {
     unsigned tries = 0; /* P3's budget for a nested context, over every wait below */
+    WAITING_(); /* P3b: owns nothing here until a take succeeds */
     for (;;) {
         uintptr_t b = atomic_load_explicit(&l->bias, memory_order_acquire);
         if (b == self) { /* B2, when the inline attempt lost a race with our own claim */
+            TAKING_();
             if (evt_posix_bias_enter(l, self, st)) return 1;
+            WAITING_();
             continue;
         }
         if (b != 0 && b != EVT_POSIX_BIAS_OFF) { /* another thread's bias, or REVOKING */
-            if (!bias_revoke(l, b, &tries)) return 0;
+            int rv = bias_revoke(l, b, &tries);
+            if (rv == 2 || !rv) {
+                TAKING_();
+                if (rv == 2) *st = 0; /* B2b */
+                return rv == 2;
+            }
             continue;
         }
         uintptr_t expect = 0; /* P1 */
+        TAKING_();
         if (!atomic_compare_exchange_strong_explicit(&l->owner, &expect, self, memory_order_acquire,
                                                      memory_order_relaxed)) {
             if (expect == self) { *st = 0; return 1; } /* P2 */
+            WAITING_();
             for (;;) {
-                if (!wait_until(l, owner_free, &tries)) return 0;
-                if (evt_posix_hold != 1u && ++tries >= NESTED_TRIES) return 0;
+                if (!wait_until(l, owner_free, &tries) || (!may_wait_now_(l) && ++tries >= NESTED_TRIES)) {
+                    TAKING_();
+                    return 0;
+                }
                 expect = 0;
+                TAKING_();
                 if (atomic_compare_exchange_weak_explicit(&l->owner, &expect, self, memory_order_acquire,
                                                           memory_order_relaxed))
                     break;
+                WAITING_();
             }
         }
         b = atomic_load_explicit(&l->bias, memory_order_acquire); /* B4: OFF carries the drain */
         if (b == 0) count_take(l, self);
         else if (b != EVT_POSIX_BIAS_OFF) { /* claimed since we looked: give it back, revoke first */
             atomic_store_explicit(&l->owner, 0, memory_order_release);
+            WAITING_();
             continue;
         }
         *st = 1;

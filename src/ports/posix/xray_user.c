@@ -20,4 +20,5 @@ int evt_xray_user_write(unsigned rec, const uint32_t *words, uint32_t n)
     return 1; /* written or dropped-and-counted by the runtime */
 }
 
+EVT_USER_DEFINE_WRITE4_VIA_WRITE_(xray)
 EVT_USER_DEFINE_FRONT_ENDS_(xray)

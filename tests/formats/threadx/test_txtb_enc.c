@@ -514,12 +514,17 @@ static void test_filtered_changes_nothing(void **st)
 
 /* ---- buffer-full callback, nested inserts, LOST record ------------------------------------------ */
 
+/* A nested insert that cannot be stashed (I9): a record of NESTED_K slots is more than a half of
+ * the nested stash holds (EVT_TX_NEST_STASH_WORDS / 2, 4096 words on POSIX hosts: 4 + 5 per slot),
+ * so it is dropped and counted, NESTED_K drops (a slot is a record in the account). */
+#define NESTED_K 820u
+static uint32_t g_big[4u * NESTED_K];
 static unsigned g_nested_rc;
 static void on_full_nested(void *buf)
 {
     g_full_calls++;
     g_full_arg = buf;
-    g_nested_rc = evt_tx_trace_user_event_insert(7777, 0, 0, 0, 0); /* same context: dropped */
+    g_nested_rc = evt_tx_trace_user_words_insert(7777, 0xFC00u, g_big, 4u * NESTED_K); /* too big: dropped */
 }
 
 static void test_full_callback_each_wrap(void **st)
@@ -564,27 +569,29 @@ static void test_nested_drop_and_lost_record(void **st)
     evt_tx_trace_user_event_insert(5000, 1, 0, 0, 0);   /* slot 2, ts 2 */
     evt_tx_trace_user_event_insert(5001, 2, 0, 0, 0);   /* slot 3, ts 3, wraps -> nested dropped */
     assert_int_equal(g_full_calls, 1);
-    assert_int_equal(g_nested_rc, EVT_TX_NOT_DONE);
+    assert_int_equal(g_nested_rc, 0);
     evt_tx_trace_get_stats(&s1);
-    assert_int_equal(s1.dropped - s0.dropped, 1);
+    assert_int_equal(s1.dropped - s0.dropped, NESTED_K);
     assert_int_equal(s1.written - s0.written, 2);
     /* Next insert: LOST first (same ts), then the event. */
     evt_tx_trace_user_event_insert(5002, 3, 0, 0, 0);
-    assert_slot(slot(buf, 0, 48, 0), 0, 0x3000, 0x80000005u, TXTB_EVTRACE_LOST_ID, 4, 1, 1, TXTB_EVTRACE_LOST_MAGIC, 0);
+    assert_slot(slot(buf, 0, 48, 0), 0, 0x3000, 0x80000005u, TXTB_EVTRACE_LOST_ID, 4, NESTED_K, NESTED_K,
+                TXTB_EVTRACE_LOST_MAGIC, 0);
     assert_slot(slot(buf, 0, 48, 1), 0, 0x3000, 0x80000005u, 5002, 4, 3, 0, 0, 0);
     assert_int_equal(evt_test_ticks, 5);
     evt_tx_trace_get_stats(&s1);
     assert_int_equal(s1.lost_records - s0.lost_records, 1);
     /* Another wrap: one more drop, and the new LOST record overwrites the first one, whose count is
-     * carried again: it carries 2 (the LOST records in the buffer add up to every drop) and its
-     * running total is 3. */
+     * carried again: it carries 2 * NESTED_K (the LOST records in the buffer add up to every drop)
+     * and its running total is 3 * NESTED_K. */
     evt_tx_trace_user_event_insert(5003, 4, 0, 0, 0);   /* slot 2 */
     evt_tx_trace_user_event_insert(5004, 5, 0, 0, 0);   /* slot 3, wrap, drop */
     evt_tx_trace_user_event_insert(5005, 6, 0, 0, 0);   /* LOST slot 0, event slot 1 */
-    assert_slot(slot(buf, 0, 48, 0), 0, 0x3000, 0x80000005u, TXTB_EVTRACE_LOST_ID, 7, 2, 3, TXTB_EVTRACE_LOST_MAGIC, 0);
+    assert_slot(slot(buf, 0, 48, 0), 0, 0x3000, 0x80000005u, TXTB_EVTRACE_LOST_ID, 7, 2 * NESTED_K, 3 * NESTED_K,
+                TXTB_EVTRACE_LOST_MAGIC, 0);
     assert_int_equal(g_full_calls, 2);
     evt_tx_trace_get_stats(&s1);
-    assert_int_equal(s1.dropped - s0.dropped, 2);
+    assert_int_equal(s1.dropped - s0.dropped, 2 * NESTED_K);
     assert_int_equal(s1.written - s0.written, 6);
     evt_tx_trace_disable();
 }
@@ -631,10 +638,45 @@ static void test_plain_path_accounting(void **st)
         }
     }
     assert_true(lost_records >= 1);
-    /* issued: 2 RUNNING + the inserts + one nested insert per wrap (all dropped) */
-    assert_int_equal(data + lost, 2u + INSERTS + wraps);
+    /* issued: 2 RUNNING + the inserts + one nested insert of NESTED_K slots per wrap (all dropped) */
+    assert_int_equal(data + lost, 2u + INSERTS + (uint64_t)NESTED_K * wraps);
     evt_tx_trace_get_stats(&s);
-    assert_int_equal(s.dropped - s0.dropped, wraps);
+    assert_int_equal(s.dropped - s0.dropped, (uint64_t)NESTED_K * wraps);
+}
+
+/* I9: a record nested in a record of its own context (here the buffer-full callback's, below a
+ * signal handler's) is stashed and written right after the record it interrupted, with its own
+ * context and the next timestamp: nothing dropped. */
+static unsigned g_stashed_rc;
+static void on_full_stashed(void *buf)
+{
+    g_full_calls++;
+    g_full_arg = buf;
+    set_ctx(0x4000, 0x80000007u, 0, 0, 0); /* the nested record's own context */
+    g_stashed_rc = evt_tx_trace_user_event_insert(7777, 9, 8, 7, 6);
+    set_ctx(0x3000, 0x80000005u, 0, 0, 0);
+}
+static void test_nested_record_stashed(void **st)
+{
+    (void)st;
+    enum { N = 6, SIZE = 48 + 32 * N };
+    static uint8_t buf[SIZE];
+    evt_tx_options o = opts(0, 0);
+    evt_tx_trace_buffer_full_notify(on_full_stashed);
+    assert_int_equal(evt_tx_trace_enable_ex(buf, SIZE, 0, &o), EVT_TX_SUCCESS); /* slots 0,1: ts 0,1 */
+    evt_tx_stats s0, s1;
+    evt_tx_trace_get_stats(&s0);
+    set_ctx(0x3000, 0x80000005u, 0, 0, 0);
+    for (uint32_t i = 0; i < 4; i++) evt_tx_trace_user_event_insert(5000 + i, i, 0, 0, 0); /* slots 2..5 */
+    assert_int_equal(g_full_calls, 1); /* slot 5 wrapped */
+    assert_int_equal(g_stashed_rc, EVT_TX_SUCCESS);
+    assert_slot(slot(buf, 0, 48, 5), 0, 0x3000, 0x80000005u, 5003, 5, 3, 0, 0, 0);
+    assert_slot(slot(buf, 0, 48, 0), 0, 0x4000, 0x80000007u, 7777, 6, 9, 8, 7, 6); /* right after, own ctx */
+    evt_tx_trace_get_stats(&s1);
+    assert_int_equal(s1.dropped - s0.dropped, 0);
+    assert_int_equal(s1.written - s0.written, 5);
+    evt_tx_trace_buffer_full_notify(NULL);
+    evt_tx_trace_disable();
 }
 
 /* "Stop when full": the callback may disable; the oldest slot is then never overwritten. */
@@ -738,8 +780,9 @@ static void test_kernel_event_bits_from_table(void **st)
     evt_tx_trace_disable();
 }
 
-/* A signal handler (a simulated interrupt) that records while the same thread is inside the
- * recorder's critical section: the nested record is dropped, counted and reported by LOST. */
+/* A signal handler that records while the same thread is inside the recorder's critical section:
+ * the nested record is stashed (I9) and written right after the interrupted one, with the next
+ * timestamp (a time-source clock is read when it is written): nothing dropped. */
 static volatile sig_atomic_t g_sig_rc = -1;
 static void on_sigusr1(int sig)
 {
@@ -766,17 +809,16 @@ static void test_signal_inside_section(void **st)
     evt_tx_stats s0, s1;
     evt_tx_trace_get_stats(&s0);
     evt_tx_trace_user_event_insert(5000, 0, 0, 0, 0);   /* ts 2 */
-    evt_tx_trace_user_event_insert(5001, 0, 0, 0, 0);   /* ts 3: the handler's record is dropped */
-    assert_int_equal(g_sig_rc, EVT_TX_NOT_DONE);
-    evt_tx_trace_user_event_insert(5002, 0, 0, 0, 0);   /* ts 4 */
+    evt_tx_trace_user_event_insert(5001, 0, 0, 0, 0);   /* ts 3: the handler's record is stashed */
+    assert_int_equal(g_sig_rc, EVT_TX_SUCCESS);
+    evt_tx_trace_user_event_insert(5002, 0, 0, 0, 0);   /* ts 5 */
     evt_tx_trace_get_stats(&s1);
-    assert_int_equal(s1.dropped - s0.dropped, 1);
-    assert_int_equal(s1.written - s0.written, 3);
-    /* The drop happened during record #3's clock read, before its slot was written: the LOST
-     * record comes first, with that record's timestamp. */
-    assert_slot(slot(buf, 0, 48, 3), 0, TXTB_CTX_INIT, 0, TXTB_EVTRACE_LOST_ID, 3, 1, 1, TXTB_EVTRACE_LOST_MAGIC, 0);
-    assert_slot(slot(buf, 0, 48, 4), 0, TXTB_CTX_INIT, 0, 5001, 3, 0, 0, 0, 0);
-    assert_slot(slot(buf, 0, 48, 5), 0, TXTB_CTX_INIT, 0, 5002, 4, 0, 0, 0, 0);
+    assert_int_equal(s1.dropped - s0.dropped, 0);
+    assert_int_equal(s1.written - s0.written, 4);
+    /* The handler ran during record #3's clock read: its record follows #3, timestamp 4. */
+    assert_slot(slot(buf, 0, 48, 3), 0, TXTB_CTX_INIT, 0, 5001, 3, 0, 0, 0, 0);
+    assert_slot(slot(buf, 0, 48, 4), 0, TXTB_CTX_INIT, 0, 6000, 4, 0, 0, 0, 0);
+    assert_slot(slot(buf, 0, 48, 5), 0, TXTB_CTX_INIT, 0, 5002, 5, 0, 0, 0, 0);
     evt_tx_trace_disable();
     sigaction(SIGUSR1, &old, NULL);
 }
@@ -839,6 +881,7 @@ int main(void)
         cmocka_unit_test_setup(test_filtered_changes_nothing, reset),
         cmocka_unit_test_setup(test_full_callback_each_wrap, reset),
         cmocka_unit_test_setup(test_nested_drop_and_lost_record, reset),
+        cmocka_unit_test_setup(test_nested_record_stashed, reset),
         cmocka_unit_test_setup(test_stop_when_full, reset),
         cmocka_unit_test_setup(test_plain_path_accounting, reset),
         cmocka_unit_test_setup(test_port_isr_held_off, reset),
