@@ -15,6 +15,7 @@
 #include "evtrace/json.h"
 #include "evtrace/reader.h"
 #include "formats/common/cursor.h"
+#include "formats/common/name_cache.h"
 #include "formats/rkh/rkh_cfg_host.h"
 #include "formats/rkh/rkh_diag_dec.h"
 #include "formats/rkh/rkh_defs.h"
@@ -110,6 +111,7 @@ typedef struct rkh_state {
     char statebuf[24];
     char hexbuf[8192];
     size_t hexused;
+    evt_name_cache keys;          /* field keys and event names built once (key_cached) */
     char keybuf[64][24];          /* field keys of the current event: [0,32) values, [32,64) names */
 } rkh_state;
 
@@ -319,7 +321,24 @@ static int next_frame(rkh_state *s)
 {
     uint8_t b;
     uint64_t off;
-    while (next_byte(s, &b, &off)) {
+    for (;;) {
+        /* Inside a frame, the run of plain bytes up to the next flag or escape is copied at once
+         * (what the byte loop below does for each of them, when the frame has room for the run). */
+        size_t left = evt_cur_left(&s->in);
+        if (s->seen_flag && !s->escaping && !s->oversize && left) {
+            const uint8_t *p = s->in.p + s->in.pos;
+            size_t k = 0;
+            while (k < left && p[k] != RKH_FLAG && p[k] != RKH_ESC) k++;
+            if (k && k <= s->fcap - s->flen) {
+                if (s->flen == 0) s->frame_off = evt_cur_offset(&s->in);
+                memcpy(s->frame + s->flen, p, k);
+                s->flen += k;
+                s->tail_raw += k;
+                (void)evt_cur_skip(&s->in, k);
+                continue;
+            }
+        }
+        if (!next_byte(s, &b, &off)) break;
         if (!s->seen_flag) {
             if (b == RKH_FLAG) {
                 s->seen_flag = 1;
@@ -427,7 +446,8 @@ static unsigned byte_sum(evt_cur *c, size_t n)
 {
     unsigned sum = 0;
     evt_cur_at(c, 0);
-    for (size_t i = 0; i < n; i++) sum += evt_cur_u8(c);
+    const uint8_t *p = evt_cur_take(c, n);
+    if (p) for (size_t i = 0; i < n; i++) sum += p[i];
     return sum;
 }
 
@@ -435,6 +455,23 @@ static const char *key_for(rkh_state *s, unsigned i, const char *fmt, const char
 {
     snprintf(s->keybuf[i], sizeof s->keybuf[i], fmt, a, b);
     return s->keybuf[i];
+}
+
+/* Tags of key_cached's keys (bits 56..63; pointers and ids below). */
+#define RKH_KEY_ARG_NAME (1ull << 56)  /* the "<arg>_name" key of an argument descriptor */
+#define RKH_KEY_USR_VAL (2ull << 56)   /* "f<i>_<TYPE>" of user field i */
+#define RKH_KEY_USR_NAME (3ull << 56)  /* "f<i>_<TYPE>_name" */
+#define RKH_KEY_USR_EVENT (4ull << 56) /* "USR#<n>" */
+
+/* key_for's text, built once per key (it depends on the key only) and kept: no text is formatted
+ * per event. */
+static const char *key_cached(rkh_state *s, uint64_t key, unsigned i, const char *fmt, const char *a, const char *b)
+{
+    const char *k = evt_name_cache_get(&s->keys, key);
+    if (k) return k;
+    key_for(s, i, fmt, a, b);
+    k = evt_name_cache_put(&s->keys, key, s->keybuf[i], strlen(s->keybuf[i]));
+    return k ? k : s->keybuf[i];
 }
 
 /* Name a resolved value: objects/functions by address, signals by number, user events. */
@@ -483,9 +520,16 @@ static int decode_user(rkh_state *s, evt_event *ev, evt_cur *u)
         unsigned type = fmt & 15u;
         if (type >= sizeof tkinds) return -1;
         char k = tkinds[type];
-        char idx[8];
-        snprintf(idx, sizeof idx, "f%u", f);
-        const char *key = (f < 32) ? key_for(s, f, "%s_%s", idx, tnames[type]) : "field";
+        const char *key = "field";
+        uint64_t fkey = (uint64_t)f << 8 | type;
+        if (f < 32) {
+            key = evt_name_cache_get(&s->keys, RKH_KEY_USR_VAL | fkey);
+            if (!key) {
+                char idx[8];
+                snprintf(idx, sizeof idx, "f%u", f);
+                key = key_cached(s, RKH_KEY_USR_VAL | fkey, f, "%s_%s", idx, tnames[type]);
+            }
+        }
         f++;
         if (k == 's') {
             size_t end = i;
@@ -515,7 +559,7 @@ static int decode_user(rkh_state *s, evt_event *ev, evt_cur *u)
                 evt_event_add_field_u(ev, key, v);
             }
             const char *nm = resolve(s, k, v);
-            if (nm && f <= 32) evt_event_add_field_s(ev, key_for(s, 31 + f, "%s%s_name", key, ""), nm);
+            if (nm && f <= 32) evt_event_add_field_s(ev, key_cached(s, RKH_KEY_USR_NAME | fkey, 31 + f, "%s%s_name", key, ""), nm);
         }
     }
     return 0;
@@ -723,7 +767,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
             evt_event_add_field_u(ev, g->name, v);
             const char *nm = resolve(s, g->kind, v);
             if (g->kind == 'I' && strcmp(g->name, "uevt") != 0) nm = NULL;
-            if (nm) evt_event_add_field_s(ev, key_for(s, 32 + a, "%s%s_name", g->name, ""), nm);
+            if (nm) evt_event_add_field_s(ev, key_cached(s, RKH_KEY_ARG_NAME | (uint64_t)(uintptr_t)g, 32 + a, "%s%s_name", g->name, ""), nm);
             if (strcmp(g->name, "ao") == 0 && g->kind == 'S') set_ctx(s, ev, v);
         }
         if (pos != n) {
@@ -779,8 +823,12 @@ static int decode_frame(rkh_state *s, evt_event *ev)
 
     ev->id = id;
     if (user) {
-        snprintf(s->namebuf, sizeof s->namebuf, "USR#%u", id - RKH_TE_USER);
-        ev->name = s->namebuf;
+        ev->name = evt_name_cache_get(&s->keys, RKH_KEY_USR_EVENT | id);
+        if (!ev->name) {
+            snprintf(s->namebuf, sizeof s->namebuf, "USR#%u", id - RKH_TE_USER);
+            ev->name = evt_name_cache_put(&s->keys, RKH_KEY_USR_EVENT | id, s->namebuf, strlen(s->namebuf));
+            if (!ev->name) ev->name = s->namebuf;
+        }
         ev->kind = EVT_KIND_USER;
         const char *un = sym_get(&s->usr, id - RKH_TE_USER);
         if (un) evt_event_add_field_s(ev, "user_event", un);
@@ -989,6 +1037,7 @@ static void close_(void *state)
     rkh_state *s = state;
     if (!s) return;
     evt_user_dec_free(s->user);
+    evt_name_cache_free(&s->keys);
     sym_free(&s->objs);
     sym_free(&s->sigs);
     sym_free(&s->usr);

@@ -25,6 +25,7 @@
 #include "evtrace/json.h"
 #include "evtrace/reader.h"
 #include "formats/common/cursor.h"
+#include "formats/common/name_cache.h"
 #include "formats/threadx/txtb_defs.h"
 #include "formats/threadx/txtb_hooks_dec.h"
 #include "formats/threadx/txtb_names.h"
@@ -106,6 +107,10 @@ typedef struct txtb_state {
     uint32_t ncounts, ccap;
     uint64_t untracked_ids;      /* events whose id did not fit in count_by_id */
     char namebuf[48];
+    evt_name_cache idnames;      /* names formatted from an id (USER_<id>, UNKNOWN_<id>): once per id */
+    uint32_t objcache[256];      /* find_obj: addr hash -> objs index + 1 (0 = not cached) */
+    uint32_t objmiss[256];       /* addresses last found in no entry, + valid bit in objmiss_ok */
+    uint8_t objmiss_ok[256];
     int beyond_checked;
     txtb_hooks_dec hooks;        /* records of the generic kernel hooks (txtb_hooks_dec.c) */
     evt_user_dec *user;          /* evtrace/user.h records (user_dec.c), created at open */
@@ -155,8 +160,11 @@ static int read_slot(txtb_state *s, uint32_t idx, uint32_t w[8])
     if (!p) return 0;
     evt_cur c;
     evt_cur_init(&c, p, TXTB_EVENT_SIZE, off, s->big);
-    for (int i = 0; i < 8; i++) w[i] = evt_cur_u32(&c);
-    return evt_cur_ok(&c);
+    const uint8_t *q = evt_cur_take(&c, TXTB_EVENT_SIZE); /* the 8 words, one bounds check */
+    if (!q) return 0;
+    if (s->big) for (int i = 0; i < 8; i++) w[i] = evt_ld_u32be(q + 4 * i);
+    else for (int i = 0; i < 8; i++) w[i] = evt_ld_u32le(q + 4 * i);
+    return 1;
 }
 
 /* Parse registry entry i (from the registry window); its name, NUL-terminated, into name
@@ -197,14 +205,27 @@ static int cmp_obj_addr(const void *a, const void *b)
     return x->index < y->index ? -1 : (x->index > y->index);
 }
 
-static const txtb_obj *find_obj(const txtb_state *s, uint32_t addr)
+/* The first object at addr (objs sorted by cmp_obj_addr), or NULL. A direct-mapped cache of the
+ * answers (objs does not change after open) spares the binary search for the few addresses a
+ * trace repeats. */
+static const txtb_obj *find_obj(txtb_state *s, uint32_t addr)
 {
+    uint32_t h = (addr ^ (addr >> 8) ^ (addr >> 16)) & 255u;
+    uint32_t c = s->objcache[h];
+    if (c && s->objs[c - 1].addr == addr) return &s->objs[c - 1];
+    if (s->objmiss_ok[h] && s->objmiss[h] == addr) return NULL;
     uint32_t lo = 0, hi = s->nobjs;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
         if (s->objs[mid].addr < addr) lo = mid + 1; else hi = mid;
     }
-    return (lo < s->nobjs && s->objs[lo].addr == addr) ? &s->objs[lo] : NULL;
+    if (lo < s->nobjs && s->objs[lo].addr == addr) {
+        s->objcache[h] = lo + 1;
+        return &s->objs[lo];
+    }
+    s->objmiss[h] = addr;
+    s->objmiss_ok[h] = 1;
+    return NULL;
 }
 
 /* Name of an indexed object: from memory, or read from the file into the role's buffer (valid
@@ -638,11 +659,18 @@ static evt_status next(void *state, evt_event *ev)
         int not_lost = id == TXTB_EVTRACE_LOST_ID && w[6] != TXTB_EVTRACE_LOST_MAGIC;
         if (not_lost) info = NULL;
         ev->id = id;
-        if (not_lost) {
-            snprintf(s->namebuf, sizeof s->namebuf, "UNKNOWN_%" PRIu32, id);
-            ev->name = s->namebuf;
-        } else {
-            ev->name = txtb_event_name(id, s->namebuf, sizeof s->namebuf);
+        if (info) {
+            ev->name = info->name;
+        } else { /* a formatted name: built once per id (a marker-less 190 keyed apart) */
+            uint64_t key = id | (uint64_t)not_lost << 32;
+            ev->name = evt_name_cache_get(&s->idnames, key);
+            if (!ev->name) {
+                const char *nm = s->namebuf;
+                if (not_lost) snprintf(s->namebuf, sizeof s->namebuf, "UNKNOWN_%" PRIu32, id);
+                else nm = txtb_event_name(id, s->namebuf, sizeof s->namebuf);
+                ev->name = evt_name_cache_put(&s->idnames, key, nm, strlen(nm));
+                if (!ev->name) ev->name = nm; /* out of memory: the name of this event only */
+            }
         }
         if (info) ev->kind = kind_of(info->kind);
         else if (id >= TXTB_USER_EVENT_START && id <= TXTB_USER_EVENT_END) ev->kind = EVT_KIND_USER;
@@ -877,6 +905,7 @@ static void close_(void *state)
     evt_free(s->rwin.buf);
     evt_free(s->ewin.buf);
     evt_free(s->counts);
+    evt_name_cache_free(&s->idnames);
     evt_user_dec_free(s->user);
     evt_free(s);
 }
