@@ -667,6 +667,7 @@ static void close_(void *state)
     evt_free(s->zbuf);
     evt_free(s->prov);
     evt_free(s->prov_hash);
+    evt_name_cache_free(&s->names);
     evt_free(s);
 }
 
