@@ -14,7 +14,8 @@ const char *evt_name_cache_put(evt_name_cache *c, uint64_t key, const char *name
 {
     uint32_t id = evt_strtab_intern(&c->tab, name, n, NULL);
     if (!id || !evt_u64map_put(&c->map, key, id)) return NULL;
-    c->last_key = key;
-    c->last = evt_strtab_str(&c->tab, id);
-    return c->last;
+    uint32_t h = evt_name_cache_slot_(key);
+    c->front[h].key = key;
+    c->front[h].name = evt_strtab_str(&c->tab, id);
+    return c->front[h].name;
 }

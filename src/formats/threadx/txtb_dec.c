@@ -522,9 +522,20 @@ static void add_role_fields(txtb_state *s, uint32_t id, const uint32_t w[8], evt
         {TXTB_R_AVAILABLE, EVT_LEVEL_AVAILABLE}, {TXTB_R_FLAGS, EVT_LEVEL_FLAGS},
         {TXTB_R_SUSPENDED, EVT_LEVEL_WAITERS},
     };
-    for (size_t k = 0; k < sizeof k_levels / sizeof k_levels[0]; k++)
-        for (int i = 0; i < 4; i++)
-            if (roles[i] == k_levels[k].role) evt_meaning_add_level(&ev->m, (evt_level_kind)k_levels[k].level, w[4 + i]);
+    /* in k_levels order, then info order: which row each info's role is (-1: none) first */
+    static const int8_t k_row_of[TXTB_R_COUNT_] = { /* k_levels row + 1 of a role, 0: none */
+        [TXTB_R_ENQUEUED] = 1, [TXTB_R_SEM_COUNT] = 2, [TXTB_R_AVAILABLE] = 3, [TXTB_R_FLAGS] = 4, [TXTB_R_SUSPENDED] = 5,
+    };
+    int row[4];
+    unsigned rows = 0;
+    for (int i = 0; i < 4; i++) {
+        row[i] = k_row_of[roles[i]] - 1;
+        if (row[i] >= 0) rows |= 1u << row[i];
+    }
+    for (size_t k = 0; rows && k < sizeof k_levels / sizeof k_levels[0]; k++)
+        if (rows & (1u << k))
+            for (int i = 0; i < 4; i++)
+                if (row[i] == (int)k) evt_meaning_add_level(&ev->m, (evt_level_kind)k_levels[k].level, w[4 + i]);
     for (int i = 0; i < 4; i++) {
         if (roles[i] == TXTB_R_OWNER) { ev->m.has |= EVT_M_OWNER; ev->m.owner = w[4 + i]; }
         if (roles[i] == TXTB_R_OWNERSHIP_COUNT) ev->m.owner_count = w[4 + i];
