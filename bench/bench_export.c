@@ -1,5 +1,6 @@
 /* Exporter throughput and memory: converts a synthetic trace (the "synthetic" reader, default
- * 2,000,000 events; EVT_BENCH_EXPORT_EVENTS=N for more, e.g. 50000000) with `evtrace` into each
+ * 20,000,000 events, a size where start-up costs nothing; EVT_BENCH_EXPORT_EVENTS=N for another,
+ * e.g. 50000000) with `evtrace` into each
  * exporter, plus `stats` and `report`, each in its own child process, and prints events/s, peak
  * RSS of that child (wait4 rusage) and output size. EVT_BENCH_EXPORTERS="perfetto sqlite" picks
  * a subset. Besides the wall-clock rate it prints the rate per CPU second of the child (user +
@@ -78,7 +79,7 @@ int main(int argc, char **argv)
     strcpy(slash + 1, "evtrace");
     if (access(bin, X_OK) != 0) { fprintf(stderr, "%s: no evtrace beside it (%s)\n", argv[0], bin); return 1; }
     const char *ev = getenv("EVT_BENCH_EXPORT_EVENTS");
-    unsigned long long events = ev ? strtoull(ev, NULL, 10) : 2000000ull;
+    unsigned long long events = ev ? strtoull(ev, NULL, 10) : 20000000ull;
     const char *tmpd = getenv("TMPDIR");
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/evtrace-bench-XXXXXX", tmpd && *tmpd ? tmpd : "/tmp");
