@@ -323,18 +323,17 @@ static int next_frame(rkh_state *s)
     uint64_t off;
     for (;;) {
         /* Inside a frame, the run of plain bytes up to the next flag or escape is copied at once
-         * (what the byte loop below does for each of them, when the frame has room for the run). */
-        size_t left = evt_cur_left(&s->in);
-        if (s->seen_flag && !s->escaping && !s->oversize && left) {
-            const uint8_t *p = s->in.p + s->in.pos;
-            size_t k = 0;
-            while (k < left && p[k] != RKH_FLAG && p[k] != RKH_ESC) k++;
-            if (k && k <= s->fcap - s->flen) {
+         * (what the byte loop below does for each of them). */
+        size_t left = evt_cur_left(&s->in), room = s->fcap - s->flen;
+        if (s->seen_flag && !s->escaping && !s->oversize && left && room) {
+            /* at most what the frame has room for (the byte loop grows it): each byte is looked
+             * at once here, however long the run */
+            size_t k = evt_cur_span_not2(&s->in, RKH_FLAG, RKH_ESC, room);
+            if (k) {
                 if (s->flen == 0) s->frame_off = evt_cur_offset(&s->in);
-                memcpy(s->frame + s->flen, p, k);
+                memcpy(s->frame + s->flen, evt_cur_take(&s->in, k), k); /* k <= left: taken */
                 s->flen += k;
                 s->tail_raw += k;
-                (void)evt_cur_skip(&s->in, k);
                 continue;
             }
         }
@@ -444,11 +443,8 @@ static const char *hex_of(rkh_state *s, evt_cur *c, size_t pos, size_t n)
 /* Sum of the first n bytes of c (checksums). */
 static unsigned byte_sum(evt_cur *c, size_t n)
 {
-    unsigned sum = 0;
     evt_cur_at(c, 0);
-    const uint8_t *p = evt_cur_take(c, n);
-    if (p) for (size_t i = 0; i < n; i++) sum += p[i];
-    return sum;
+    return evt_cur_sum8(c, n);
 }
 
 static const char *key_for(rkh_state *s, unsigned i, const char *fmt, const char *a, const char *b)

@@ -160,11 +160,8 @@ static int read_slot(txtb_state *s, uint32_t idx, uint32_t w[8])
     if (!p) return 0;
     evt_cur c;
     evt_cur_init(&c, p, TXTB_EVENT_SIZE, off, s->big);
-    const uint8_t *q = evt_cur_take(&c, TXTB_EVENT_SIZE); /* the 8 words, one bounds check */
-    if (!q) return 0;
-    if (s->big) for (int i = 0; i < 8; i++) w[i] = evt_ld_u32be(q + 4 * i);
-    else for (int i = 0; i < 8; i++) w[i] = evt_ld_u32le(q + 4 * i);
-    return 1;
+    evt_cur_u32s(&c, w, 8); /* the 8 words, one bounds check */
+    return evt_cur_ok(&c);
 }
 
 /* Parse registry entry i (from the registry window); its name, NUL-terminated, into name
