@@ -86,7 +86,9 @@ static inline uint32_t evt_cur_u32(evt_cur *c) { return c->big ? evt_cur_u32be(c
 static inline void evt_cur_u32s(evt_cur *c, uint32_t *w, size_t n)
 {
     const uint8_t *q = evt_cur_take(c, 4 * n);
-    for (size_t i = 0; i < n; i++) w[i] = !q ? 0 : c->big ? evt_ld_u32be(q + 4 * i) : evt_ld_u32le(q + 4 * i);
+    if (!q) for (size_t i = 0; i < n; i++) w[i] = 0;
+    else if (c->big) for (size_t i = 0; i < n; i++) w[i] = evt_ld_u32be(q + 4 * i);
+    else for (size_t i = 0; i < n; i++) w[i] = evt_ld_u32le(q + 4 * i);
 }
 /* Sum of the next n bytes, advancing (a checksum); 0 with the error set on a short read. */
 static inline unsigned evt_cur_sum8(evt_cur *c, size_t n)
