@@ -1,13 +1,16 @@
 /* Exporter throughput and memory: converts a synthetic trace (the "synthetic" reader, default
- * 2,000,000 events; EVT_BENCH_EXPORT_EVENTS=N for more, e.g. 50000000) with `evtrace` into each
+ * 20,000,000 events, a size where start-up costs nothing; EVT_BENCH_EXPORT_EVENTS=N for another,
+ * e.g. 50000000) with `evtrace` into each
  * exporter, plus `stats` and `report`, each in its own child process, and prints events/s, peak
  * RSS of that child (wait4 rusage) and output size. EVT_BENCH_EXPORTERS="perfetto sqlite" picks
  * a subset. Besides the wall-clock rate it prints the rate per CPU second of the child (user +
  * system), which a loaded machine does not distort. EVT_BENCH_EXPORT_BASELINE=/path/to/evtrace
  * (e.g. a build of an earlier commit) runs each kind with that binary too, right after, and prints
  * it as "<kind>_baseline": the previous code path measured in the same run. For CTF it also
- * prints the output's bytes per event (metadata and packet headers included). Outputs go to
- * $TMPDIR and are removed. */
+ * prints the output's bytes per event (metadata and packet headers included), and times
+ * `babeltrace2 -o dummy` reading that output (decode only) in the same run. Every output is also
+ * read once with read() + memchr (the physical floor of a pass over those bytes) and the ratio
+ * printed. Outputs go to $TMPDIR and are removed. */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -76,7 +79,7 @@ int main(int argc, char **argv)
     strcpy(slash + 1, "evtrace");
     if (access(bin, X_OK) != 0) { fprintf(stderr, "%s: no evtrace beside it (%s)\n", argv[0], bin); return 1; }
     const char *ev = getenv("EVT_BENCH_EXPORT_EVENTS");
-    unsigned long long events = ev ? strtoull(ev, NULL, 10) : 2000000ull;
+    unsigned long long events = ev ? strtoull(ev, NULL, 10) : 20000000ull;
     const char *tmpd = getenv("TMPDIR");
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/evtrace-bench-XXXXXX", tmpd && *tmpd ? tmpd : "/tmp");
@@ -123,6 +126,35 @@ int main(int argc, char **argv)
         bench_report(subject, "peak RSS", (double)rss / 1024.0, "MB");
         uint64_t bytes = du_bytes(out);
         bench_report(subject, "output", (double)bytes / 1e6, "MB");
+        if (bytes) {
+            bench_report(subject, "output MB/s", (double)bytes * 1e3 / (double)ns, "MB/s");
+            /* the floor: a read() + memchr pass over the bytes written, in the same run (the
+             * files are in the page cache) */
+            uint64_t fb = 0, fns = bench_floor_ns(out, 1, &fb);
+            if (fns) {
+                bench_report(subject, "read()+memchr over the output (floor)", (double)fb * 1e3 / (double)fns, "MB/s");
+                bench_report(subject, "export time / floor time", (double)ns / (double)fns, "x");
+            }
+        }
+        /* CTF: babeltrace2 reading the same output (the dummy sink: decode only, no text), same run */
+        if (strcmp(kinds[i], "ctf") == 0 && !baseline && access("/usr/bin/babeltrace2", X_OK) == 0) {
+            char *bt[] = {"/usr/bin/babeltrace2", "-o", "dummy", out, NULL};
+            uint64_t bns = 0, bcpu = 0;
+            int saved2 = dup(1);
+            FILE *nul = freopen("/dev/null", "w", stdout);
+            (void)nul;
+            long brss = run_child(bt, &bns, &bcpu);
+            fflush(stdout);
+            dup2(saved2, 1);
+            close(saved2);
+            if (brss < 0) printf("bench: export_ctf: babeltrace2 -o dummy: FAILED\n");
+            else {
+                bench_report("export_ctf", "babeltrace2 -o dummy on the output: events/s", (double)events * 1e9 / (double)bns, "ev/s");
+                bench_report("export_ctf", "babeltrace2 -o dummy on the output: MB/s", (double)bytes * 1e3 / (double)bns, "MB/s");
+                bench_report("export_ctf", "babeltrace2 -o dummy on the output: peak RSS", (double)brss / 1024.0, "MB");
+                bench_report("export_ctf", "babeltrace2 read time / evtrace convert time", (double)bns / (double)ns, "x");
+            }
+        }
         /* CTF: bytes per event (issue 11 item 7 bounds it at 32 for the common records) */
         if (strcmp(kinds[i], "ctf") == 0) bench_report(subject, "bytes/event", (double)bytes / (double)events, "B");
         if (evt_out_remove_tree(out) != 0 && errno != ENOENT) fprintf(stderr, "cannot remove %s\n", out); /* stats: none */

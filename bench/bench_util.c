@@ -1,11 +1,17 @@
 /* Implementation of the benchmark helpers. */
+#define _DEFAULT_SOURCE
 #include "bench_util.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 uint64_t bench_now_ns(void)
 {
@@ -185,4 +191,46 @@ long bench_peak_rss_kb(void)
 {
     struct rusage ru;
     return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : -1;
+}
+
+static uint64_t floor_file_(const char *path, int scan, uint64_t *bytes, uint64_t *hits)
+{
+    static char buf[1 << 20];
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return 0;
+    ssize_t k;
+    while ((k = read(fd, buf, sizeof buf)) > 0) {
+        if (scan) {
+            const char *p = buf, *e = buf + k;
+            while ((p = memchr(p, 0x5A, (size_t)(e - p))) != NULL) { (*hits)++; p++; }
+        }
+        *bytes += (uint64_t)k;
+    }
+    close(fd);
+    return 1;
+}
+
+uint64_t bench_floor_ns(const char *path, int memchr_scan, uint64_t *bytes)
+{
+    static volatile uint64_t sink;
+    uint64_t hits = 0;
+    *bytes = 0;
+    uint64_t t0 = bench_now_ns();
+    struct stat st;
+    if (stat(path, &st) != 0) return 0;
+    if (S_ISDIR(st.st_mode)) {
+        DIR *d = opendir(path);
+        if (!d) return 0;
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL) {
+            char sub[4600];
+            snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+            if (stat(sub, &st) == 0 && S_ISREG(st.st_mode)) floor_file_(sub, memchr_scan, bytes, &hits);
+        }
+        closedir(d);
+    } else if (!floor_file_(path, memchr_scan, bytes, &hits)) {
+        return 0;
+    }
+    sink += hits;
+    return bench_now_ns() - t0;
 }

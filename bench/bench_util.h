@@ -48,6 +48,10 @@ double bench_2t_interleaved(void (*fn)(void *arg, uint64_t i), void *const args[
                             double *base, double *subj);
 /* Print "bench: <subject>: <what>: <value> <unit>" (one parseable line). */
 void bench_report(const char *subject, const char *what, double value, const char *unit);
+/* The physical floor of a pass over a file (or every file of a directory, one level): read() in
+ * 1 MiB chunks as `cat` does, and with memchr_scan also memchr over every byte read. Returns the
+ * ns it took (0 on error); *bytes receives the bytes read. */
+uint64_t bench_floor_ns(const char *path, int memchr_scan, uint64_t *bytes);
 /* Peak resident set size of this process in kB (from getrusage). */
 long bench_peak_rss_kb(void);
 

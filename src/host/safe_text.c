@@ -40,7 +40,7 @@ int evt_text_is_safe(const char *str, size_t n)
 {
     const unsigned char *s = (const unsigned char *)str;
     char e[12];
-    for (size_t i = 0, len; i < n; i += len)
+    for (size_t i = evt_plain_prefix(str, n), len; i < n; i += len) /* printable ASCII passes as is */
         if (item_(s + i, n - i, e, &len)) return 0;
     return 1;
 }

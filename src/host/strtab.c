@@ -1,6 +1,7 @@
 /* String interning: dense ids over an open-addressing hash table (FNV-1a, linear probing). */
 #include "host/strtab.h"
 
+#include <stdint.h>
 #include <string.h>
 #include "evtrace/alloc.h"
 
@@ -54,8 +55,20 @@ static int grow_(evt_strtab *t)
 uint32_t evt_strtab_intern(evt_strtab *t, const char *s, size_t n, int *added)
 {
     if (added) *added = 0;
+    /* Callers pass the same few strings again and again, mostly at the same addresses: a string
+     * at an address met lately is compared with that entry's string (no hash over its bytes). */
+    uint32_t h = (uint32_t)(((uintptr_t)s >> 3) ^ ((uintptr_t)s >> 11)) & 63u;
+    if (t->recent[h].s == s && t->recent[h].n == n) {
+        const char *c = t->strs[t->recent[h].id - 1];
+        if (memcmp(c, s, n) == 0 && c[n] == '\0') return t->recent[h].id;
+    }
     uint32_t id = evt_strtab_find(t, s, n);
-    if (id) return id;
+    if (id) {
+        t->recent[h].s = s;
+        t->recent[h].n = n;
+        t->recent[h].id = id;
+        return id;
+    }
     if ((t->n + 1) * 2 > t->nslots && !grow_(t)) return 0;
     if (t->n == t->cap) {
         uint32_t nc = t->cap ? t->cap * 2 : 64;
@@ -74,6 +87,9 @@ uint32_t evt_strtab_intern(evt_strtab *t, const char *s, size_t n, int *added)
     uint32_t i = hash_(s, n) & m;
     while (t->slots[i]) i = (i + 1) & m;
     t->slots[i] = id;
+    t->recent[h].s = s;
+    t->recent[h].n = n;
+    t->recent[h].id = id;
     if (added) *added = 1;
     return id;
 }

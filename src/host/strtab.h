@@ -13,6 +13,7 @@ typedef struct evt_strtab {
     uint32_t cap;       /* capacity of strs */
     uint32_t *slots;    /* open-addressing hash table of ids (0 = empty) */
     uint32_t nslots;    /* power of two */
+    struct { const char *s; size_t n; uint32_t id; } recent[64]; /* intern: strings met lately, by address */
 } evt_strtab;
 
 /* Zero-initialise before use (a static or calloc'ed evt_strtab is ready). */

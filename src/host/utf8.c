@@ -1,7 +1,38 @@
 /* UTF-8 validation and U+FFFD substitution (utf8.h). */
 #include "utf8.h"
 
+#include <stdint.h>
 #include <string.h>
+
+#define ONES_ 0x0101010101010101ull
+#define HIGH_ 0x8080808080808080ull
+
+size_t evt_ascii_prefix(const char *str, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) { /* 8 bytes a step, read within s[0..n) (memcpy: no alignment assumed) */
+        uint64_t x;
+        memcpy(&x, str + i, 8);
+        if (x & HIGH_) break;
+    }
+    while (i < n && (unsigned char)str[i] < 0x80) i++;
+    return i;
+}
+
+size_t evt_plain_prefix(const char *str, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x;
+        memcpy(&x, str + i, 8);
+        /* a byte >= 0x80, < 0x20 (x - 0x20 borrows into the high bit of a byte < 0x20 when no
+         * byte is >= 0x80) or == 0x7f (its xor with 0x7f is zero) stops the word */
+        uint64_t y = x ^ (0x7f * ONES_);
+        if ((x | ((x - 0x20 * ONES_) & ~x) | ((y - ONES_) & ~y)) & HIGH_) break;
+    }
+    while (i < n && (unsigned char)str[i] >= 0x20 && (unsigned char)str[i] < 0x7f) i++;
+    return i;
+}
 
 size_t evt_utf8_seq(const unsigned char *s, size_t n, size_t *bad)
 {
@@ -29,7 +60,7 @@ size_t evt_utf8_seq(const unsigned char *s, size_t n, size_t *bad)
 int evt_utf8_valid(const char *str, size_t n)
 {
     const unsigned char *s = (const unsigned char *)str;
-    for (size_t i = 0; i < n;) {
+    for (size_t i = evt_ascii_prefix(str, n); i < n;) {
         if (s[i] < 0x80) { i++; continue; }
         size_t bad, k = evt_utf8_seq(s + i, n - i, &bad);
         if (k == 0) return 0;

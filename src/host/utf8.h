@@ -9,6 +9,10 @@
 /* Bytes of s[0..n) that start a valid sequence at s[0] (1 for ASCII, 2..4), or 0 when s[0] starts
  * no valid sequence; *bad receives the length of the invalid maximal subpart then (>= 1). */
 size_t evt_utf8_seq(const unsigned char *s, size_t n, size_t *bad);
+/* Length of the longest prefix of s[0..n) that is plain ASCII (bytes < 0x80), 8 bytes a step. */
+size_t evt_ascii_prefix(const char *s, size_t n);
+/* Length of the longest prefix of s[0..n) of printable ASCII (0x20..0x7e), 8 bytes a step. */
+size_t evt_plain_prefix(const char *s, size_t n);
 /* 1 if s[0..n) is valid UTF-8. */
 int evt_utf8_valid(const char *s, size_t n);
 /* The same for a NUL-terminated string; *len receives its length (one scan for ASCII). */

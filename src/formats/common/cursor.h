@@ -82,6 +82,30 @@ static inline int evt_cur_sub(evt_cur *c, size_t n, evt_cur *sub)
 /* In the cursor's own byte order. */
 static inline uint16_t evt_cur_u16(evt_cur *c) { return c->big ? evt_cur_u16be(c) : evt_cur_u16le(c); }
 static inline uint32_t evt_cur_u32(evt_cur *c) { return c->big ? evt_cur_u32be(c) : evt_cur_u32le(c); }
+/* n words in the cursor's byte order into w, one bounds check (on a short read: zeros, error set). */
+static inline void evt_cur_u32s(evt_cur *c, uint32_t *w, size_t n)
+{
+    const uint8_t *q = evt_cur_take(c, 4 * n);
+    if (!q) for (size_t i = 0; i < n; i++) w[i] = 0;
+    else if (c->big) for (size_t i = 0; i < n; i++) w[i] = evt_ld_u32be(q + 4 * i);
+    else for (size_t i = 0; i < n; i++) w[i] = evt_ld_u32le(q + 4 * i);
+}
+/* Sum of the next n bytes, advancing (a checksum); 0 with the error set on a short read. */
+static inline unsigned evt_cur_sum8(evt_cur *c, size_t n)
+{
+    const uint8_t *q = evt_cur_take(c, n);
+    unsigned sum = 0;
+    for (size_t i = 0; q && i < n; i++) sum += q[i];
+    return sum;
+}
+/* Bytes from the position (at most max) before the first byte equal to a or b; no move. */
+static inline size_t evt_cur_span_not2(const evt_cur *c, uint8_t a, uint8_t b, size_t max)
+{
+    size_t left = evt_cur_left(c), k = 0, lim = left < max ? left : max;
+    const uint8_t *q = c->p + c->pos;
+    while (k < lim && q[k] != a && q[k] != b) k++;
+    return k;
+}
 static inline uint64_t evt_cur_u64(evt_cur *c) { return c->big ? evt_cur_u64be(c) : evt_cur_u64le(c); }
 
 #endif

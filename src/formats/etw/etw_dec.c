@@ -671,6 +671,7 @@ static void close_(void *state)
     evt_free(s->prov);
     evt_free(s->prov_hash);
     etw_user_close(s);
+    evt_name_cache_free(&s->names);
     evt_free(s);
 }
 

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "evtrace/model.h"
 #include "evtrace/reader.h"
+#include "formats/common/name_cache.h"
 #include "formats/etw/etw_defs.h"
 
 /* One buffer of the file, found by the index scan at open (72-byte headers only). */
@@ -106,6 +107,8 @@ typedef struct etw_state {
     uint32_t *uwords;            /* one such record's words */
     /* per-event text owned by the reader */
     char name[96], guid[40], provname[96], evname[96], actid[40];
+    evt_name_cache names;        /* event names that depend on the record's ids only, built once */
+    struct { uint8_t g[16]; char str[40]; int used; } gtext[16]; /* GUID text of recent GUIDs */
 } etw_state;
 
 /* Decode the record of `it` (in stream st) into ev; counts the provider. Returns 0 if the record

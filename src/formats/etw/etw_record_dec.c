@@ -49,11 +49,36 @@ static void type_text(char *out, size_t cap, unsigned t)
     if (n) snprintf(out, cap, "%s", n); else snprintf(out, cap, "Type%u", t);
 }
 
+/* Keys of s->names (kind in bits 32..39). */
+#define ETW_NAME_SYSTEM (1ull << 32)  /* "<group>/<opcode>" of a system record: its hook id */
+#define ETW_NAME_CLASSIC (2ull << 32) /* "EventTrace/<type>" or "Classic/<type>": is_et << 8 | type */
+#define ETW_NAME_EVENT (3ull << 32)   /* "Event<id>" */
+
+/* The name s->name holds (formatted by the caller) under key, kept so that later records with the
+ * same key find it without formatting; returns the stable copy (s->name when out of memory). */
+static const char *keep_name(etw_state *s, uint64_t key)
+{
+    const char *k = evt_name_cache_put(&s->names, key, s->name, strlen(s->name));
+    return k ? k : s->name;
+}
+
+/* The text of a GUID, formatted once while it stays in a small direct-mapped cache (a trace has
+ * few providers); valid until the next event. */
+static const char *guid_text(etw_state *s, const uint8_t g[16])
+{
+    unsigned h = (g[0] ^ g[3] ^ g[9] ^ g[15]) & 15u;
+    if (!s->gtext[h].used || memcmp(s->gtext[h].g, g, 16) != 0) {
+        memcpy(s->gtext[h].g, g, 16);
+        etw_guid_str(g, s->gtext[h].str);
+        s->gtext[h].used = 1;
+    }
+    return s->gtext[h].str;
+}
+
 static void common_fields(etw_state *s, evt_event *ev, const uint8_t guid[16], unsigned level, unsigned version,
                           uint32_t pid, uint32_t tid, uint32_t ktime, uint32_t utime, unsigned ht)
 {
-    etw_guid_str(guid, s->guid);
-    evt_event_add_field_s(ev, "guid", s->guid);
+    evt_event_add_field_s(ev, "guid", guid_text(s, guid));
     evt_event_add_field_u(ev, "level", level);
     evt_event_add_field_u(ev, "version", version);
     evt_event_add_field_u(ev, "pid", pid);
@@ -96,13 +121,16 @@ static void decode_system(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, int
     etw_known_guid(group == 0 ? ETW_GUID_IDX_EVENT_TRACE : ETW_GUID_IDX_SYSTEM_TRACE, guid);
     etw_count_provider(s, guid);
     ev->id = hook;
-    const char *gn = group_name(group);
-    const char *on = group == 0 ? group0_opcode_name(type) : trace_type_name(type);
-    char gb[16], ob[16];
-    if (!gn) { snprintf(gb, sizeof gb, "Group0x%02X", group); gn = gb; }
-    if (!on) { snprintf(ob, sizeof ob, "Type%u", type); on = ob; }
-    snprintf(s->name, sizeof s->name, "%s/%s", gn, on);
-    ev->name = s->name;
+    ev->name = evt_name_cache_get(&s->names, ETW_NAME_SYSTEM | hook);
+    if (!ev->name) {
+        const char *gn = group_name(group);
+        const char *on = group == 0 ? group0_opcode_name(type) : trace_type_name(type);
+        char gb[16], ob[16];
+        if (!gn) { snprintf(gb, sizeof gb, "Group0x%02X", group); gn = gb; }
+        if (!on) { snprintf(ob, sizeof ob, "Type%u", type); on = ob; }
+        snprintf(s->name, sizeof s->name, "%s/%s", gn, on);
+        ev->name = keep_name(s, ETW_NAME_SYSTEM | hook);
+    }
     ev->kind = group == 0 ? EVT_KIND_MARKER : EVT_KIND_OTHER;
     common_fields(s, ev, guid, 0, version, pid, tid, kt, ut, ht);
     if (family == ETW_HT_FAM_PERFINFO) { ev->flags &= ~(unsigned)EVT_HAS_CTX; ev->ctx_class = EVT_CTX_NONE; }
@@ -135,8 +163,6 @@ static void decode_full(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, evt_e
     ev->id = type;
     uint8_t et[16];
     etw_known_guid(ETW_GUID_IDX_EVENT_TRACE, et);
-    char tb[16];
-    type_text(tb, sizeof tb, type);
     int is_et = memcmp(guid, et, 16) == 0;
     if (!is_et && type == ETW_EVT_LOSS_TYPE && n >= ETW_TRACE_HEADER_SIZE + ETW_EVT_LOSS_PAYLOAD && is_loss_guid(guid)) {
         /* evtrace's loss record: events lost before this point (added to the reader's lost). */
@@ -149,8 +175,14 @@ static void decode_full(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, evt_e
                       evt_cur_u32le_at(c, ETW_TH_KERNEL_TIME), evt_cur_u32le_at(c, ETW_TH_USER_TIME), ht);
         return;
     }
-    snprintf(s->name, sizeof s->name, "%s/%s", is_et ? "EventTrace" : "Classic", tb);
-    ev->name = s->name;
+    uint64_t key = ETW_NAME_CLASSIC | (uint64_t)is_et << 8 | type;
+    ev->name = evt_name_cache_get(&s->names, key);
+    if (!ev->name) {
+        char tb[16];
+        type_text(tb, sizeof tb, type);
+        snprintf(s->name, sizeof s->name, "%s/%s", is_et ? "EventTrace" : "Classic", tb);
+        ev->name = keep_name(s, key);
+    }
     ev->kind = is_et ? EVT_KIND_MARKER : EVT_KIND_USER;
     common_fields(s, ev, guid, evt_cur_u8_at(c, ETW_TH_CLASS_LEVEL), evt_cur_u16le_at(c, ETW_TH_CLASS_VERSION),
                   evt_cur_u32le_at(c, ETW_TH_PROCESS_ID), evt_cur_u32le_at(c, ETW_TH_THREAD_ID),
@@ -239,11 +271,14 @@ static void decode_event(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, uint
     if (s->provname[0]) evt_event_add_field_s(ev, "provider_name", s->provname);
     if (s->evname[0]) {
         evt_event_add_field_s(ev, "event_name", s->evname);
-        snprintf(s->name, sizeof s->name, "%s", s->evname);
+        ev->name = s->evname; /* the record's own name (s->name's size: the same text) */
     } else {
-        snprintf(s->name, sizeof s->name, "Event%u", id);
+        ev->name = evt_name_cache_get(&s->names, ETW_NAME_EVENT | id);
+        if (!ev->name) {
+            snprintf(s->name, sizeof s->name, "Event%u", id);
+            ev->name = keep_name(s, ETW_NAME_EVENT | id);
+        }
     }
-    ev->name = s->name;
     ev->data = evt_cur_take_at(c, pos, n - pos);
     ev->data_len = ev->data ? n - pos : 0;
 }

@@ -15,6 +15,7 @@
 #include "evtrace/json.h"
 #include "evtrace/reader.h"
 #include "formats/common/cursor.h"
+#include "formats/common/name_cache.h"
 #include "formats/rkh/rkh_cfg_host.h"
 #include "formats/rkh/rkh_clock_dec.h"
 #include "formats/rkh/rkh_diag_dec.h"
@@ -111,6 +112,7 @@ typedef struct rkh_state {
     char statebuf[24];
     char hexbuf[8192];
     size_t hexused;
+    evt_name_cache keys;          /* field keys and event names built once (key_cached) */
     char keybuf[64][24];          /* field keys of the current event: [0,32) values, [32,64) names */
 } rkh_state;
 
@@ -320,7 +322,23 @@ static int next_frame(rkh_state *s)
 {
     uint8_t b;
     uint64_t off;
-    while (next_byte(s, &b, &off)) {
+    for (;;) {
+        /* Inside a frame, the run of plain bytes up to the next flag or escape is copied at once
+         * (what the byte loop below does for each of them). */
+        size_t left = evt_cur_left(&s->in), room = s->fcap - s->flen;
+        if (s->seen_flag && !s->escaping && !s->oversize && left && room) {
+            /* at most what the frame has room for (the byte loop grows it): each byte is looked
+             * at once here, however long the run */
+            size_t k = evt_cur_span_not2(&s->in, RKH_FLAG, RKH_ESC, room);
+            if (k) {
+                if (s->flen == 0) s->frame_off = evt_cur_offset(&s->in);
+                memcpy(s->frame + s->flen, evt_cur_take(&s->in, k), k); /* k <= left: taken */
+                s->flen += k;
+                s->tail_raw += k;
+                continue;
+            }
+        }
+        if (!next_byte(s, &b, &off)) break;
         if (!s->seen_flag) {
             if (b == RKH_FLAG) {
                 s->seen_flag = 1;
@@ -426,16 +444,31 @@ static const char *hex_of(rkh_state *s, evt_cur *c, size_t pos, size_t n)
 /* Sum of the first n bytes of c (checksums). */
 static unsigned byte_sum(evt_cur *c, size_t n)
 {
-    unsigned sum = 0;
     evt_cur_at(c, 0);
-    for (size_t i = 0; i < n; i++) sum += evt_cur_u8(c);
-    return sum;
+    return evt_cur_sum8(c, n);
 }
 
 static const char *key_for(rkh_state *s, unsigned i, const char *fmt, const char *a, const char *b)
 {
     snprintf(s->keybuf[i], sizeof s->keybuf[i], fmt, a, b);
     return s->keybuf[i];
+}
+
+/* Tags of key_cached's keys (bits 56..63; pointers and ids below). */
+#define RKH_KEY_ARG_NAME (1ull << 56)  /* the "<arg>_name" key of an argument descriptor */
+#define RKH_KEY_USR_VAL (2ull << 56)   /* "f<i>_<TYPE>" of user field i */
+#define RKH_KEY_USR_NAME (3ull << 56)  /* "f<i>_<TYPE>_name" */
+#define RKH_KEY_USR_EVENT (4ull << 56) /* "USR#<n>" */
+
+/* key_for's text, built once per key (it depends on the key only) and kept: no text is formatted
+ * per event. */
+static const char *key_cached(rkh_state *s, uint64_t key, unsigned i, const char *fmt, const char *a, const char *b)
+{
+    const char *k = evt_name_cache_get(&s->keys, key);
+    if (k) return k;
+    key_for(s, i, fmt, a, b);
+    k = evt_name_cache_put(&s->keys, key, s->keybuf[i], strlen(s->keybuf[i]));
+    return k ? k : s->keybuf[i];
 }
 
 /* Name a resolved value: objects/functions by address, signals by number, user events. */
@@ -484,9 +517,16 @@ static int decode_user(rkh_state *s, evt_event *ev, evt_cur *u)
         unsigned type = fmt & 15u;
         if (type >= sizeof tkinds) return -1;
         char k = tkinds[type];
-        char idx[8];
-        snprintf(idx, sizeof idx, "f%u", f);
-        const char *key = (f < 32) ? key_for(s, f, "%s_%s", idx, tnames[type]) : "field";
+        const char *key = "field";
+        uint64_t fkey = (uint64_t)f << 8 | type;
+        if (f < 32) {
+            key = evt_name_cache_get(&s->keys, RKH_KEY_USR_VAL | fkey);
+            if (!key) {
+                char idx[8];
+                snprintf(idx, sizeof idx, "f%u", f);
+                key = key_cached(s, RKH_KEY_USR_VAL | fkey, f, "%s_%s", idx, tnames[type]);
+            }
+        }
         f++;
         if (k == 's') {
             size_t end = i;
@@ -516,7 +556,7 @@ static int decode_user(rkh_state *s, evt_event *ev, evt_cur *u)
                 evt_event_add_field_u(ev, key, v);
             }
             const char *nm = resolve(s, k, v);
-            if (nm && f <= 32) evt_event_add_field_s(ev, key_for(s, 31 + f, "%s%s_name", key, ""), nm);
+            if (nm && f <= 32) evt_event_add_field_s(ev, key_cached(s, RKH_KEY_USR_NAME | fkey, 31 + f, "%s%s_name", key, ""), nm);
         }
     }
     return 0;
@@ -725,7 +765,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
             evt_event_add_field_u(ev, g->name, v);
             const char *nm = resolve(s, g->kind, v);
             if (g->kind == 'I' && strcmp(g->name, "uevt") != 0) nm = NULL;
-            if (nm) evt_event_add_field_s(ev, key_for(s, 32 + a, "%s%s_name", g->name, ""), nm);
+            if (nm) evt_event_add_field_s(ev, key_cached(s, RKH_KEY_ARG_NAME | (uint64_t)(uintptr_t)g, 32 + a, "%s%s_name", g->name, ""), nm);
             if (strcmp(g->name, "ao") == 0 && g->kind == 'S') set_ctx(s, ev, v);
         }
         if (pos != n) {
@@ -781,8 +821,12 @@ static int decode_frame(rkh_state *s, evt_event *ev)
 
     ev->id = id;
     if (user) {
-        snprintf(s->namebuf, sizeof s->namebuf, "USR#%u", id - RKH_TE_USER);
-        ev->name = s->namebuf;
+        ev->name = evt_name_cache_get(&s->keys, RKH_KEY_USR_EVENT | id);
+        if (!ev->name) {
+            snprintf(s->namebuf, sizeof s->namebuf, "USR#%u", id - RKH_TE_USER);
+            ev->name = evt_name_cache_put(&s->keys, RKH_KEY_USR_EVENT | id, s->namebuf, strlen(s->namebuf));
+            if (!ev->name) ev->name = s->namebuf;
+        }
         ev->kind = EVT_KIND_USER;
         const char *un = sym_get(&s->usr, id - RKH_TE_USER);
         if (un) evt_event_add_field_s(ev, "user_event", un);
@@ -1000,6 +1044,7 @@ static void close_(void *state)
     rkh_state *s = state;
     if (!s) return;
     evt_user_dec_free(s->user);
+    evt_name_cache_free(&s->keys);
     sym_free(&s->objs);
     sym_free(&s->sigs);
     sym_free(&s->usr);

@@ -25,6 +25,7 @@
 #include "evtrace/json.h"
 #include "evtrace/reader.h"
 #include "formats/common/cursor.h"
+#include "formats/common/name_cache.h"
 #include "formats/threadx/txtb_defs.h"
 #include "formats/threadx/txtb_hooks_dec.h"
 #include "formats/threadx/txtb_names.h"
@@ -106,6 +107,10 @@ typedef struct txtb_state {
     uint32_t ncounts, ccap;
     uint64_t untracked_ids;      /* events whose id did not fit in count_by_id */
     char namebuf[48];
+    evt_name_cache idnames;      /* names formatted from an id (USER_<id>, UNKNOWN_<id>): once per id */
+    uint32_t objcache[256];      /* find_obj: addr hash -> objs index + 1 (0 = not cached) */
+    uint32_t objmiss[256];       /* addresses last found in no entry, + valid bit in objmiss_ok */
+    uint8_t objmiss_ok[256];
     int beyond_checked;
     txtb_hooks_dec hooks;        /* records of the generic kernel hooks (txtb_hooks_dec.c) */
     evt_user_dec *user;          /* evtrace/user.h records (user_dec.c), created at open */
@@ -155,7 +160,7 @@ static int read_slot(txtb_state *s, uint32_t idx, uint32_t w[8])
     if (!p) return 0;
     evt_cur c;
     evt_cur_init(&c, p, TXTB_EVENT_SIZE, off, s->big);
-    for (int i = 0; i < 8; i++) w[i] = evt_cur_u32(&c);
+    evt_cur_u32s(&c, w, 8); /* the 8 words, one bounds check */
     return evt_cur_ok(&c);
 }
 
@@ -197,14 +202,27 @@ static int cmp_obj_addr(const void *a, const void *b)
     return x->index < y->index ? -1 : (x->index > y->index);
 }
 
-static const txtb_obj *find_obj(const txtb_state *s, uint32_t addr)
+/* The first object at addr (objs sorted by cmp_obj_addr), or NULL. A direct-mapped cache of the
+ * answers (objs does not change after open) spares the binary search for the few addresses a
+ * trace repeats. */
+static const txtb_obj *find_obj(txtb_state *s, uint32_t addr)
 {
+    uint32_t h = (addr ^ (addr >> 8) ^ (addr >> 16)) & 255u;
+    uint32_t c = s->objcache[h];
+    if (c && s->objs[c - 1].addr == addr) return &s->objs[c - 1];
+    if (s->objmiss_ok[h] && s->objmiss[h] == addr) return NULL;
     uint32_t lo = 0, hi = s->nobjs;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
         if (s->objs[mid].addr < addr) lo = mid + 1; else hi = mid;
     }
-    return (lo < s->nobjs && s->objs[lo].addr == addr) ? &s->objs[lo] : NULL;
+    if (lo < s->nobjs && s->objs[lo].addr == addr) {
+        s->objcache[h] = lo + 1;
+        return &s->objs[lo];
+    }
+    s->objmiss[h] = addr;
+    s->objmiss_ok[h] = 1;
+    return NULL;
 }
 
 /* Name of an indexed object: from memory, or read from the file into the role's buffer (valid
@@ -501,9 +519,20 @@ static void add_role_fields(txtb_state *s, uint32_t id, const uint32_t w[8], evt
         {TXTB_R_AVAILABLE, EVT_LEVEL_AVAILABLE}, {TXTB_R_FLAGS, EVT_LEVEL_FLAGS},
         {TXTB_R_SUSPENDED, EVT_LEVEL_WAITERS},
     };
-    for (size_t k = 0; k < sizeof k_levels / sizeof k_levels[0]; k++)
-        for (int i = 0; i < 4; i++)
-            if (roles[i] == k_levels[k].role) evt_meaning_add_level(&ev->m, (evt_level_kind)k_levels[k].level, w[4 + i]);
+    /* in k_levels order, then info order: which row each info's role is (-1: none) first */
+    static const int8_t k_row_of[TXTB_R_COUNT_] = { /* k_levels row + 1 of a role, 0: none */
+        [TXTB_R_ENQUEUED] = 1, [TXTB_R_SEM_COUNT] = 2, [TXTB_R_AVAILABLE] = 3, [TXTB_R_FLAGS] = 4, [TXTB_R_SUSPENDED] = 5,
+    };
+    int row[4];
+    unsigned rows = 0;
+    for (int i = 0; i < 4; i++) {
+        row[i] = k_row_of[roles[i]] - 1;
+        if (row[i] >= 0) rows |= 1u << row[i];
+    }
+    for (size_t k = 0; rows && k < sizeof k_levels / sizeof k_levels[0]; k++)
+        if (rows & (1u << k))
+            for (int i = 0; i < 4; i++)
+                if (row[i] == (int)k) evt_meaning_add_level(&ev->m, (evt_level_kind)k_levels[k].level, w[4 + i]);
     for (int i = 0; i < 4; i++) {
         if (roles[i] == TXTB_R_OWNER) { ev->m.has |= EVT_M_OWNER; ev->m.owner = w[4 + i]; }
         if (roles[i] == TXTB_R_OWNERSHIP_COUNT) ev->m.owner_count = w[4 + i];
@@ -644,11 +673,18 @@ static evt_status next(void *state, evt_event *ev)
         int not_lost = id == TXTB_EVTRACE_LOST_ID && w[6] != TXTB_EVTRACE_LOST_MAGIC;
         if (not_lost) info = NULL;
         ev->id = id;
-        if (not_lost) {
-            snprintf(s->namebuf, sizeof s->namebuf, "UNKNOWN_%" PRIu32, id);
-            ev->name = s->namebuf;
-        } else {
-            ev->name = txtb_event_name(id, s->namebuf, sizeof s->namebuf);
+        if (info) {
+            ev->name = info->name;
+        } else { /* a formatted name: built once per id (a marker-less 190 keyed apart) */
+            uint64_t key = id | (uint64_t)not_lost << 32;
+            ev->name = evt_name_cache_get(&s->idnames, key);
+            if (!ev->name) {
+                const char *nm = s->namebuf;
+                if (not_lost) snprintf(s->namebuf, sizeof s->namebuf, "UNKNOWN_%" PRIu32, id);
+                else nm = txtb_event_name(id, s->namebuf, sizeof s->namebuf);
+                ev->name = evt_name_cache_put(&s->idnames, key, nm, strlen(nm));
+                if (!ev->name) ev->name = nm; /* out of memory: the name of this event only */
+            }
         }
         if (info) ev->kind = kind_of(info->kind);
         else if (id >= TXTB_USER_EVENT_START && id <= TXTB_USER_EVENT_END) ev->kind = EVT_KIND_USER;
@@ -883,6 +919,7 @@ static void close_(void *state)
     evt_free(s->rwin.buf);
     evt_free(s->ewin.buf);
     evt_free(s->counts);
+    evt_name_cache_free(&s->idnames);
     evt_user_dec_free(s->user);
     evt_free(s);
 }

@@ -3,32 +3,37 @@
 #include "formats/threadx/txtb_names.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include "formats/threadx/txtb_defs.h"
 
-static const txtb_event_info k_events[] = {
-#define TXTB_EV_ROW_(id, name, filt, kind) {id, #name, filt, kind},
-    TXTB_EVENT_TABLE(TXTB_EV_ROW_)
-#undef TXTB_EV_ROW_
-#define TXTB_EXT_EVENT(id, name, filt) {id, #name, filt, TXTB_K_SVC},
+/* The rows indexed by id (a row without a name: no such event), so a look-up is one index. An id
+ * above TXTB_NAMED_ID_MAX in the tables is a compile error (an initializer past the array's end). */
+#define TXTB_NAMED_ID_MAX 1099u
+static const txtb_event_info k_by_id[TXTB_NAMED_ID_MAX + 1] = {
+#define TXTB_EV_IDX_(id, name, filt, kind) [id] = {id, #name, filt, kind},
+    TXTB_EVENT_TABLE(TXTB_EV_IDX_)
+#undef TXTB_EV_IDX_
+#define TXTB_EXT_EVENT(id, name, filt) [id] = {id, #name, filt, TXTB_K_SVC},
 #include "formats/threadx/txtb_ids_ext.def"
 #undef TXTB_EXT_EVENT
 };
-#define NEVENTS (sizeof k_events / sizeof k_events[0])
 
-static int cmp_id(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = ((const txtb_event_info *)b)->id;
-    return (x > y) - (x < y);
-}
+/* The ids in table order (ThreadX, then FileX/NetX/USBX), for txtb_event_at. */
+static const uint16_t k_ids[] = {
+#define TXTB_EV_ID_(id, name, filt, kind) id,
+    TXTB_EVENT_TABLE(TXTB_EV_ID_)
+#undef TXTB_EV_ID_
+#define TXTB_EXT_EVENT(id, name, filt) id,
+#include "formats/threadx/txtb_ids_ext.def"
+#undef TXTB_EXT_EVENT
+};
+#define NEVENTS (sizeof k_ids / sizeof k_ids[0])
 
 const txtb_event_info *txtb_event_lookup(uint32_t id)
 {
-    /* The tables are in id order (checked by a unit test), so a binary search works. */
-    return bsearch(&id, k_events, NEVENTS, sizeof k_events[0], cmp_id);
+    return id <= TXTB_NAMED_ID_MAX && k_by_id[id].name ? &k_by_id[id] : NULL;
 }
 
-const txtb_event_info *txtb_event_at(unsigned i) { return i < NEVENTS ? &k_events[i] : NULL; }
+const txtb_event_info *txtb_event_at(unsigned i) { return i < NEVENTS ? &k_by_id[k_ids[i]] : NULL; }
 
 const char *txtb_event_name(uint32_t id, char *buf, unsigned buflen)
 {

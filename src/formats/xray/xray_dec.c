@@ -15,6 +15,7 @@
 #include "evtrace/json.h"
 #include "evtrace/reader.h"
 #include "formats/common/cursor.h"
+#include "formats/common/name_cache.h"
 #include "formats/xray/xray_defs.h"
 #include "evtrace/user_defs.h"
 #include "formats/user/user_dec.h"
@@ -75,6 +76,23 @@ typedef struct xr_block {
 } xr_block;
 
 /* One thread (pid, tid) and its decoding state. */
+/* A decoded record. */
+typedef struct xr_rec {
+    int md;              /* 1 metadata, 0 function (or basic record) */
+    unsigned kind;       /* XRAY_MD_* / XRAY_FN_* */
+    uint32_t size;       /* total bytes including an event payload */
+    uint32_t fid;        /* function id */
+    uint32_t delta;      /* function TSC delta */
+    int32_t sdelta;      /* v5 custom/typed delta */
+    uint64_t u64;        /* TSC, argument, extents, seconds */
+    uint32_t u32;        /* tid, pid, usec, payload size */
+    uint32_t cpu;
+    int has_cpu;
+    uint16_t etype;      /* typed event type */
+    uint64_t payload;    /* offset of the event payload */
+    uint32_t tid, pid;   /* basic records */
+} xr_rec;
+
 typedef struct xr_thread {
     uint32_t tid, pid;
     uint64_t counts[XR_C_COUNT];   /* records of this thread by kind */
@@ -95,24 +113,11 @@ typedef struct xr_thread {
     uint64_t abandoned;            /* entries popped by an exit of an outer function */
     uint64_t events;               /* events emitted */
     char name[20];                 /* ctx_name: "thread TID" (at most 17 characters) */
+    xr_rec peek;                   /* the record parse_at parsed last: at peek_pos of peek_blk */
+    uint64_t peek_pos;
+    const xr_block *peek_blk;      /* NULL: none */
 } xr_thread;
 
-/* A decoded record. */
-typedef struct xr_rec {
-    int md;              /* 1 metadata, 0 function (or basic record) */
-    unsigned kind;       /* XRAY_MD_* / XRAY_FN_* */
-    uint32_t size;       /* total bytes including an event payload */
-    uint32_t fid;        /* function id */
-    uint32_t delta;      /* function TSC delta */
-    int32_t sdelta;      /* v5 custom/typed delta */
-    uint64_t u64;        /* TSC, argument, extents, seconds */
-    uint32_t u32;        /* tid, pid, usec, payload size */
-    uint32_t cpu;
-    int has_cpu;
-    uint16_t etype;      /* typed event type */
-    uint64_t payload;    /* offset of the event payload */
-    uint32_t tid, pid;   /* basic records */
-} xr_rec;
 
 typedef struct xr_state {
     evt_reader *r;
@@ -150,6 +155,7 @@ typedef struct xr_state {
     uint32_t refill;               /* thread whose event was returned last (refilled next call) */
     evt_user_dec *user;            /* evtrace/user.h records in typed events (user_dec.c) */
     uint32_t *uwords;              /* one such record's words */
+    evt_name_cache fnames;         /* "#<id>" of functions the map does not name */
 } xr_state;
 
 static void user_record(xr_state *s, uint16_t type, const uint8_t *p, uint32_t len, uint64_t off, evt_event *ev);
@@ -210,8 +216,20 @@ static const char *md_key(unsigned k) { return k < XRAY_MD_COUNT_ ? k_md_key[k] 
 static int parse_fdr(xr_state *s, xr_win *w, uint64_t off, uint64_t end, xr_rec *rec, char *msg, size_t mlen)
 {
     memset(rec, 0, sizeof *rec);
-    const char *limit = end >= s->fsize ? "the file ends" : "its block ends";
     evt_cur c;
+    /* the common case first: a whole function record of a known kind, one window look-up */
+    if (off < end && end - off >= XRAY_FN_REC_SIZE && win_cur(s, w, off, XRAY_FN_REC_SIZE, &c) &&
+        !(evt_cur_peek(&c) & XRAY_MD_BIT)) {
+        uint32_t word = evt_cur_u32le(&c);
+        if (((word >> 1) & 7u) < XRAY_FN_COUNT_) {
+            rec->kind = (word >> 1) & 7u;
+            rec->fid = word >> 4;
+            rec->delta = evt_cur_u32le(&c);
+            rec->size = XRAY_FN_REC_SIZE;
+            return 1;
+        }
+    }
+    const char *limit = end >= s->fsize ? "the file ends" : "its block ends";
     if (!win_cur(s, w, off, 1, &c) || off >= end) { snprintf(msg, mlen, "no record at offset %" PRIu64 ": %s at %" PRIu64, off, limit, end); return 0; }
     uint8_t b0 = evt_cur_u8(&c);
     if (!(b0 & XRAY_MD_BIT)) {
@@ -290,6 +308,21 @@ static int parse_fdr(xr_state *s, xr_win *w, uint64_t off, uint64_t end, xr_rec 
         snprintf(msg, mlen, "unknown metadata record type %u (byte 0x%02x; known types 0-9)", rec->kind, b0);
         return 0;
     }
+    return 1;
+}
+
+/* parse_fdr of t's record at t->pos in t->blk, parsed once: the look-ahead for call arguments,
+ * thread_fill and thread_emit all ask for the same record in turn. */
+static int parse_at(xr_state *s, xr_thread *t, xr_rec *rec, char *msg, size_t mlen)
+{
+    if (t->peek_blk == t->blk && t->peek_pos == t->pos) {
+        *rec = t->peek;
+        return 1;
+    }
+    if (!parse_fdr(s, &t->win, t->pos, t->blk->stop, rec, msg, mlen)) return 0;
+    t->peek = *rec;
+    t->peek_pos = t->pos;
+    t->peek_blk = t->blk;
     return 1;
 }
 
@@ -774,7 +807,7 @@ static void thread_fill(xr_state *s, xr_thread *t)
             t->pos += XRAY_BASIC_REC_SIZE; /* reported by the index pass */
             continue;
         }
-        if (!parse_fdr(s, &t->win, t->pos, t->blk->stop, &rec, msg, sizeof msg)) { t->pos = t->blk->stop; continue; }
+        if (!parse_at(s, t, &rec, msg, sizeof msg)) { t->pos = t->blk->stop; continue; }
         if (!rec.md) { t->ready = 1; t->next_ts = t->tsc + rec.delta; return; }
         switch (rec.kind) {
         case XRAY_MD_NEW_CPU_ID: t->tsc = rec.u64; t->cpu = rec.cpu; break;
@@ -829,13 +862,15 @@ static void fill_fn(xr_state *s, xr_thread *t, evt_event *ev, unsigned kind, uin
     ev->name = k_fn_name[kind];
     evt_event_add_arg(ev, fid);
     const char *nm = s->have_map ? xray_map_name(&s->map, fid) : NULL;
-    if (!nm) { /* "#<id>" without snprintf (hot) */
+    if (!nm) nm = evt_name_cache_get(&s->fnames, fid);
+    if (!nm) { /* "#<id>", built once per function id */
         char *q = s->fnbuf + sizeof s->fnbuf - 1;
         uint32_t v = fid;
         *q = 0;
         do { *--q = (char)('0' + v % 10); v /= 10; } while (v);
         *--q = '#';
-        nm = q;
+        nm = evt_name_cache_put(&s->fnames, fid, q, strlen(q));
+        if (!nm) nm = q;
     }
     evt_event_add_field_s(ev, "function", nm);
     ev->m.has |= EVT_M_LABEL;
@@ -921,7 +956,7 @@ static evt_status thread_emit(xr_state *s, xr_thread *t, evt_event *ev)
         if (ev->nargs > 1 && kind == XRAY_FN_ENTER) ev->name = k_fn_name[XRAY_FN_ENTER_ARG];
         return EVT_OK;
     }
-    if (!parse_fdr(s, &t->win, t->pos, t->blk->stop, &rec, msg, sizeof msg))
+    if (!parse_at(s, t, &rec, msg, sizeof msg))
         return evt_reader_fail(s->r, EVT_ERR_IO, t->pos, "record changed since it was indexed: %s", msg);
     /* v1-v4 custom events carry an absolute TSC that does not re-base the thread's running TSC. */
     if (!(rec.md && rec.kind == XRAY_MD_CUSTOM_EVENT && s->version < 5)) t->tsc = t->next_ts;
@@ -932,7 +967,7 @@ static evt_status thread_emit(xr_state *s, xr_thread *t, evt_event *ev)
     if (!rec.md) {
         fill_fn(s, t, ev, rec.kind, rec.fid);
         /* Call arguments follow their function record. */
-        while (t->pos < t->blk->stop && parse_fdr(s, &t->win, t->pos, t->blk->stop, &rec, msg, sizeof msg) &&
+        while (t->pos < t->blk->stop && parse_at(s, t, &rec, msg, sizeof msg) &&
                rec.md && rec.kind == XRAY_MD_CALL_ARGUMENT) {
             evt_event_add_arg(ev, rec.u64);
             t->pos += rec.size;
@@ -1180,6 +1215,7 @@ static void close_(void *state)
     evt_free(s->threads);
     evt_free(s->thash);
     evt_free(s->blocks);
+    evt_name_cache_free(&s->fnames);
     evt_free(s->order);
     evt_free(s->heap);
     evt_free(s->scratch);

@@ -75,6 +75,7 @@ typedef struct ctf_state {
     evt_strtab labels;       /* short strings of reader fields written as label indexes (ctf.h) */
     ctf_sched sched;         /* the timeline and its scheduling records (started with the clock) */
     char ident[CTF_MAX_FIELDS][IDENT_MAX]; /* scratch: identifiers of the event being written */
+    struct { uint64_t key; int ok; char s[64]; } emf[256]; /* EMF URI of recent (kind, id) pairs */
 } ctf_state;
 
 /* ---- streams ------------------------------------------------------------------------------ */
@@ -316,7 +317,7 @@ static const char *ident_(ctf_state *s, const ctf_field *f, uint32_t n, const ch
     base[i] = '\0';
     char *out = s->ident[n];
     for (unsigned dup = 1;; dup++) {
-        if (dup == 1) snprintf(out, IDENT_MAX, "%s", base);
+        if (dup == 1) memcpy(out, base, i + 1); /* base and its NUL fit (IDENT_MAX - 8 bytes) */
         else snprintf(out, IDENT_MAX, "%s_%u", base, dup);
         size_t ol = strlen(out);
         int clash = 0;
@@ -410,8 +411,15 @@ static evt_status event(void *state, const evt_event *ev)
         v[n - 1].len = ev->data_len;
         f[n - 1].wlog = text ? CTF_WLOG_STRING : 0;
     }
-    char emf[64];
-    snprintf(emf, sizeof emf, "evtrace:kind=%s;id=%" PRIu32, evt_kind_name(ev->kind), ev->id);
+    /* the EMF URI depends on (kind, id) only: formatted once while it stays in the cache */
+    uint64_t ekey = (uint64_t)ev->kind << 32 | ev->id;
+    uint32_t eh = (ev->id * 2654435761u ^ (uint32_t)ev->kind) >> 24;
+    if (!s->emf[eh].ok || s->emf[eh].key != ekey) {
+        snprintf(s->emf[eh].s, sizeof s->emf[eh].s, "evtrace:kind=%s;id=%" PRIu32, evt_kind_name(ev->kind), ev->id);
+        s->emf[eh].key = ekey;
+        s->emf[eh].ok = 1;
+    }
+    const char *emf = s->emf[eh].s;
     int64_t cid = ctf_class_for(&s->cls, ev->name ? ev->name : "", emf, f, v, n);
     if (cid < 0) return EVT_ERR_NOMEM;
     return emit_(s, si, (uint32_t)cid, t, v);

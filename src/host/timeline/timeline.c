@@ -450,9 +450,20 @@ static void isr_enter_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t c
     if (ev->m.has & EVT_M_IRQ) { iv->irq = ev->m.irq; iv->has_irq = 1; }
     char buf[160];
     const char *lbl = (ev->m.has & EVT_M_LABEL) ? ev->m.label : NULL;
-    if (!lbl) {
-        if (iv->has_irq) snprintf(buf, sizeof buf, "%s #%" PRIu64, ev->name ? ev->name : "ISR", iv->irq);
-        else snprintf(buf, sizeof buf, "%s", ev->name ? ev->name : "ISR");
+    if (!lbl) { /* "<name> #<irq>" (snprintf's text and truncation, without its cost per ISR) */
+        const char *nm = ev->name ? ev->name : "ISR";
+        size_t o = 0;
+        while (*nm && o < sizeof buf - 1) buf[o++] = *nm++;
+        if (iv->has_irq) {
+            char d[24];
+            size_t k = sizeof d;
+            uint64_t v = iv->irq;
+            do { d[--k] = (char)('0' + v % 10u); v /= 10u; } while (v);
+            d[--k] = '#';
+            d[--k] = ' ';
+            while (k < sizeof d && o < sizeof buf - 1) buf[o++] = d[k++];
+        }
+        buf[o] = '\0';
         lbl = buf;
     }
     iv->name = str_(tl, intern_(tl, lbl));

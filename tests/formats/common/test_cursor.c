@@ -109,6 +109,43 @@ static void test_sub_cursor(void **st)
     assert_int_equal(r.err_off, 1006);
 }
 
+/* The block helpers the hot reader paths use: words in the cursor's order with one bounds check,
+ * a byte sum, the span before either of two bytes; each bounded like the single reads. */
+static void test_block_helpers(void **st)
+{
+    (void)st;
+    const uint8_t b[10] = {1, 2, 3, 4, 5, 6, 7, 8, 0x7E, 9};
+    uint32_t w[2];
+    evt_cur c;
+    evt_cur_init(&c, b, sizeof b, 100, 0);
+    evt_cur_u32s(&c, w, 2);
+    assert_true(evt_cur_ok(&c));
+    assert_int_equal(w[0], 0x04030201u);
+    assert_int_equal(w[1], 0x08070605u);
+    evt_cur_init(&c, b, sizeof b, 100, 1);
+    evt_cur_u32s(&c, w, 2);
+    assert_int_equal(w[0], 0x01020304u);
+    assert_int_equal(w[1], 0x05060708u);
+    evt_cur_u32s(&c, w, 1); /* 2 bytes left: short */
+    assert_false(evt_cur_ok(&c));
+    assert_int_equal(w[0], 0);
+    assert_int_equal(c.err_off, 108);
+
+    evt_cur_init(&c, b, sizeof b, 0, 0);
+    assert_int_equal(evt_cur_sum8(&c, 4), 10);
+    assert_int_equal(evt_cur_left(&c), 6);
+    assert_int_equal(evt_cur_sum8(&c, 7), 0); /* short: 0 and the error */
+    assert_false(evt_cur_ok(&c));
+
+    evt_cur_init(&c, b, sizeof b, 0, 0);
+    assert_int_equal(evt_cur_span_not2(&c, 0x7E, 0x7D, 100), 8);
+    assert_int_equal(evt_cur_span_not2(&c, 0x7E, 0x7D, 3), 3);   /* at most max */
+    assert_int_equal(evt_cur_span_not2(&c, 0x05, 0x7E, 100), 4); /* either byte stops it */
+    assert_int_equal(evt_cur_left(&c), sizeof b);                /* no move */
+    evt_cur_at(&c, 9);
+    assert_int_equal(evt_cur_span_not2(&c, 0x7E, 0x7D, 100), 1); /* to the end */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -117,6 +154,7 @@ int main(void)
         cmocka_unit_test(test_put_load_roundtrip),
         cmocka_unit_test(test_reads_at_offsets),
         cmocka_unit_test(test_sub_cursor),
+        cmocka_unit_test(test_block_helpers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

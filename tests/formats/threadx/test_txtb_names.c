@@ -1,4 +1,4 @@
-/* The TXTB name tables: sorted and unique (the reader binary-searches them), every entry found by
+/* The TXTB name tables: sorted and unique (listed in id order; the reader indexes them by id), every entry found by
  * lookup, product ranges named, fallbacks for unknown and user ids. */
 #include <setjmp.h>
 #include <stdarg.h>
