@@ -1,5 +1,5 @@
 /* The RKH stream of the example's stream builds (app_trace_rkh.h): the generic hooks write RKH user
- * records (backend rkh, src/formats/rkh/rkh_hooks.h) and the application its own (app.sample); the
+ * records (backend rkh, evtrace/hooks_backends.h) and the application its own (app.sample); the
  * recorder's sink gets every record as soon as it is complete, so the host decodes it as it
  * arrives. RKH framing: a flag byte between records to resynchronise after damage, a checksum and
  * a sequence number per record, so the host reports a corrupted or lost record instead of
@@ -10,7 +10,7 @@
 #include "board.h"
 #include "evtrace/hooks.h"
 #include "formats/rkh/rkh_defs.h"
-#include "formats/rkh/rkh_hooks.h"
+#include "evtrace/hooks_backends.h"
 
 #define APP_SAMPLE_UEVT 16u /* user event number of app.sample (the hooks use 0..9) */
 

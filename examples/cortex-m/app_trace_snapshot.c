@@ -6,7 +6,7 @@
 #include "board.h"
 #include "evtrace/hooks.h"
 #include "evtrace/txtb.h"
-#include "formats/threadx/txtb_hooks.h"
+#include "evtrace/hooks_backends.h"
 
 /* The trace buffer: its symbol is what the debugger dumps. Aligned for a clean memory dump. */
 __attribute__((aligned(8))) uint8_t evt_trace_buffer[EVT_CFG_TXTB_BUFFER_SIZE];

@@ -6,7 +6,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "formats/threadx/txtb_hooks.h"
+#include "evtrace/hooks_backends.h"
 #include "formats/threadx/txtb_hooks_dec.h"
 #include "utk_kernel.h"
 #include "utk_scenario.h"

@@ -11,18 +11,8 @@
 
 #include <stdint.h>
 #include "evtrace/hooks.h"
+#include "evtrace/hooks_backends.h" /* the public start calls */
 #include "evtrace/rkh.h"
 #include "formats/rkh/rkh_hooks_defs.h"
-
-/* Make r (initialised with evt_rkh_init) the recorder the hooks write to: enables the hook user
- * records in its filters and writes their FWK_TUSR names, then attaches (hooks record from then
- * on, all of them). Call from a normal context. NULL detaches (hooks then record nothing). */
-void evt_rkh_hooks_attach(evt_rkh_recorder *r);
-
-/* Record the stream's timestamp rate (Hz, 64-bit) and kernel profile (EVT_HOOK_KERNEL_*) as one
- * hook.clock record (rkh_hooks_defs.h), so the reader needs no --clock-hz and no --kernel. Call
- * right after evt_rkh_hooks_attach (the reader looks for it in the stream's first 8 KiB). hz 0:
- * nothing is written. rkh_clock_enc.c: a recorder that never calls it links none of it. */
-void evt_rkh_hooks_clock(uint32_t kernel, uint64_t hz);
 
 #endif
