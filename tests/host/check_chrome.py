@@ -20,7 +20,7 @@ from export_common import fail, run, dump
 from perfetto_decode import decode, Trace
 from perfetto_sched_model import model, NOCTX, caps_of
 
-ISR_TID_BASE, STATE_TID_BASE = 2000000, 1000000
+ISR_TID_BASE, STATE_TID_BASE, BLOCKED_TID_BASE = 2000000, 1000000, 4000000
 
 evtrace, sample, key, proto_dir = sys.argv[1:5]
 base = os.path.basename(sample)
@@ -135,14 +135,26 @@ for nm, c in stats_ctx.items():
 
 # The same timeline as the Perfetto export.
 pf_names = set(P.thread_name.values()) | {P.track_name(u) for u in P.tracks if 1 << 32 <= int(u) < 2 << 32}
-ch_names = {n for t, n in names.items() if t < STATE_TID_BASE or t >= ISR_TID_BASE}
+ch_names = {n for t, n in names.items() if t < STATE_TID_BASE or ISR_TID_BASE <= t < BLOCKED_TID_BASE}
 if ch_names != pf_names | {P.track_name(u) for u in P.tracks if (P.track_name(u) or "").startswith("ISR cpu ")}:
     fail(f"{base}: track names differ: chrome {sorted(ch_names)}, perfetto {sorted(pf_names)}")
 first_pieces = sorted([(a, bb["name"]) for bb, a, _ in slices if not bb.get("args", {}).get("resumed")] +
                       [(t_of(e["ts"]), e["name"]) for e in ev if e.get("ph") == "i" and e.get("cat") == "svc"])
-pf_slices = sorted((ts, nm) for _, ts, nm, _, _ in P.slices)
+pf_slices = sorted((ts, nm) for _, ts, nm, cat, _ in P.slices if cat != "blocked")
 if first_pieces != pf_slices:
     fail(f"{base}: slices differ: chrome {len(first_pieces)}, perfetto {len(pf_slices)}")
+# Blocked states: Chrome's "X" slices (cat blocked) on "<context> (blocked)" = Perfetto's blocked
+# slices on "blocked <context>", same times, names and objects.
+ch_blocked = sorted((names.get(e["tid"]), t_of(e["ts"]), t_of(e["ts"]) + t_of(e["dur"]), e["name"],
+                     e.get("args", {}).get("object_id")) for e in ev if e.get("cat") == "blocked")
+pf_bb = [(tr, nm, ann.get("object_id")) for tr, _, nm, cat, ann in P.slices if cat == "blocked"]
+pf_be = [(tr, t0, t1) for tr, t0, t1, _, cat in P.closed if cat == "blocked"]
+pf_blocked = sorted(("%s (blocked)" % P.track_name(tr)[len("blocked "):], t0, t1, b[1], b[2])
+                    for (tr, t0, t1), b in zip(pf_be, pf_bb))
+if ch_blocked != pf_blocked or any(e.get("ph") != "X" or e.get("tid", 0) < BLOCKED_TID_BASE
+                                   for e in ev if e.get("cat") == "blocked"):
+    fail(f"{base}: blocked slices: chrome {len(ch_blocked)}, perfetto {len(pf_blocked)} "
+         f"{next(((a, b) for a, b in zip(ch_blocked, pf_blocked) if a != b), None)}")
 flows_s = sorted(e["id"] for e in ev if e.get("ph") == "s")
 flows_f = sorted(e["id"] for e in ev if e.get("ph") == "f")
 pf_flows = sorted(i for *_, fo, _ in P.instants for i in fo)
@@ -159,5 +171,5 @@ if not same_counters or lost != pf_lost:
     fail(f"{base}: counters {len(counters)} vs {len(pf_counters)} "
          f"{next(((a, b) for a, b in zip(counters, pf_counters) if a != b), None)}, lost {lost} vs {pf_lost}")
 print(f"{base}: chrome = timeline: {len(names)} tracks, {sum(len(v) for v in running.values())} running slices "
-      f"(= model), {len(first_pieces)} slices, {len(flows_s)} flows, {len(counters)} counter samples, {len(lost)} losses "
+      f"(= model), {len(first_pieces)} slices, {len(ch_blocked)} blocked, {len(flows_s)} flows, {len(counters)} counter samples, {len(lost)} losses "
       "(= perfetto)")

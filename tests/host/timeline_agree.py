@@ -25,6 +25,9 @@ timeline in every output") states every rule:
   its context's running intervals (ISR contexts whole, depth < 32), one-instant services as "i"
   events; stats per name: the slices with a duration (not one-instant services, not open at the
   end, not closed by a loss);
+- blocked states: every blocked interval (context, t0, t1, object) of SQLite thread_states =
+  Perfetto's "blocked" slices (track (8 << 32) + index, annotation object_id) = Chrome's "X"
+  slices of cat "blocked" (tid 4000000 + index + 2, args.object_id);
 - lost records: SQLite traces.lost = sum(losses.count) = Perfetto "lost events" instants' counts =
   Chrome "lost events" args.count = CTF discarded events (babeltrace2's warnings) = stats
   lost.count = report meta.lost_count.
@@ -54,6 +57,8 @@ from perfetto_decode import decode, Trace  # noqa: E402
 
 ISR_TID_BASE = 2000000
 STATE_TID_BASE = 1000000
+BLOCKED_TID_BASE = 4000000
+UUID_BLOCKED = 8 << 32
 LAST_SLOT = 63  # EVT_TL_MAX_CPUS - 1: CPUs from 63 up share the timeline's last CPU slot
 CHROME_MAX_DEPTH = 32  # chrome.c MAX_DEPTH: open slices drawn per context
 BT_LINE = re.compile(r"^\[(\d+)\] \(\+[^)]*\) (\w+): \{ cpu_id = (\d+) \}, \{ (.*) \}$")
@@ -62,7 +67,7 @@ BT_DISCARD = re.compile(r'Tracer discarded (\d+) events? ')
 
 
 TOTAL = dict.fromkeys(('runs', 'isrs', 'slices with a length', 'chrome pieces', 'lost', 'zero-length switch-ins',
-                       'ns traces', 'tick traces'), 0)
+                       'blocked states', 'ns traces', 'tick traces'), 0)
 
 
 class Disagree(Exception):
@@ -101,6 +106,8 @@ class Ref:
             self.running.setdefault(self.index(cid, 'run', ('state', t0, t1)), []).append((t0, t1))
         for v in self.running.values():
             v.sort()
+        self.blocked = sorted((self.index(cid, 'run', ('state', t0, t1)), t0, t1, obj) for cid, t0, t1, obj in db.execute(
+            "SELECT ctx, t0, t1, object FROM thread_states WHERE state = 'blocked'"))
         self.isrs = sorted(db.execute('SELECT cpu, t0, t1, depth, truncated, name, interrupted FROM isrs').fetchall())
         self.slices = db.execute('SELECT ctx, cat, name, t0, t1, truncated, depth FROM slices').fetchall()
         db.close()
@@ -162,11 +169,16 @@ def perfetto_out(evtrace, path, extra, tmp, proto_dir, end):
     isrs = sorted((isr_tracks[tr], t0, t1) for tr, t0, t1, _, _ in T.closed if tr in isr_tracks)
     slices = [(nm, cat, t0, t1) for tr, t0, t1, nm, cat in T.closed if tr not in isr_tracks and cat in ('svc', 'func')]
     lost = sum(int(ann.get('count', 0)) for _, _, _, cat, ann, _, _ in T.instants if cat == 'lost')
+    bl_begin = [(tr, ts, ann.get('object_id')) for tr, ts, _, cat, ann in T.slices if cat == 'blocked']
+    bl_end = [(tr, t0, t1) for tr, t0, t1, _, cat in T.closed if cat == 'blocked']
+    if [(tr, ts) for tr, ts, _ in bl_begin] != [(tr, t0) for tr, t0, _ in bl_end]:
+        raise Disagree('perfetto: blocked slices do not close right after they begin')
+    blocked = sorted((int(tr) - UUID_BLOCKED, t0, t1, b[2]) for (tr, t0, t1), b in zip(bl_end, bl_begin))
     pnames = [one(pr, 'process_name') for p in packets for td in p.get('track_descriptor', [])
               for pr in td.get('process', [])]
     return {'unit': 'ticks' if any('ticks' in (n or '') for n in pnames) else 'ns',
             'runs': {tid - 2: v for tid, v in runs.items()}, 'ins': {tid - 2: n for tid, n in ins.items()},
-            'isrs': isrs, 'slices': slices, 'lost': lost}
+            'isrs': isrs, 'slices': slices, 'lost': lost, 'blocked': blocked}
 
 
 def chrome_out(evtrace, path, extra, tmp, ns):
@@ -180,7 +192,7 @@ def chrome_out(evtrace, path, extra, tmp, ns):
         if v != v.to_integral_value():
             raise Disagree('chrome: ts %s is not a whole %s' % (ts, 'ns' if ns else 'tick'))
         return int(v)
-    stacks, runs, isrs, pieces, instants, lost, activity = {}, {}, [], [], [], 0, []
+    stacks, runs, isrs, pieces, instants, lost, activity, blocked = {}, {}, [], [], [], 0, [], []
     for e in doc['traceEvents']:
         ph, tid = e['ph'], e.get('tid')
         if ph == 'M' or e.get('pid') != 1:
@@ -188,8 +200,13 @@ def chrome_out(evtrace, path, extra, tmp, ns):
         if ph == 'X' and e.get('cat') == 'activity':
             activity.append((tid - 2, t_of(e['ts']), t_of(e['ts']) + t_of(e['dur'])))
             continue
+        if ph == 'X' and e.get('cat') == 'blocked' and tid >= BLOCKED_TID_BASE:
+            t0 = t_of(e['ts'])
+            blocked.append((tid - BLOCKED_TID_BASE - 2, t0, t0 + t_of(e['dur']), e.get('args', {}).get('object_id')))
+            continue
         if ph == 'X':
-            raise Disagree('chrome: an "X" event (the exporter writes B/E pairs, X only for activity): %r' % e)
+            raise Disagree('chrome: an "X" event (the exporter writes B/E pairs, X only for activity and '
+                           'blocked states): %r' % e)
         if ph == 'B':
             stacks.setdefault(tid, []).append((t_of(e['ts']), e.get('name'), e.get('cat'), e.get('args', {})))
         elif ph == 'E':
@@ -215,7 +232,7 @@ def chrome_out(evtrace, path, extra, tmp, ns):
         v.sort()
     info = json.loads(run([evtrace, 'info', '--json'] + extra + [path]).stdout.decode())
     return {'runs': runs, 'isrs': sorted(isrs), 'pieces': pieces, 'instants': instants, 'lost': lost,
-            'activity': activity, 'sched': 'scheduling' in info['capabilities'],
+            'activity': activity, 'blocked': sorted(blocked), 'sched': 'scheduling' in info['capabilities'],
             'unit': doc.get('otherData', {}).get('time_unit')}
 
 
@@ -429,6 +446,10 @@ def check(evtrace, path, extra, tmp, proto_dir, say):
         check_chrome_slices(ref, C, P, one_, rest)
         check_stats_slices(ref, S, rest)
 
+        # blocked states and what they are blocked on
+        same('blocked states (ctx index, t0, t1, object) (perfetto)', ref.blocked, P['blocked'])
+        same('blocked states (ctx index, t0, t1, object) (chrome)', ref.blocked, C['blocked'])
+
         # lost records
         for out, v in (('sqlite losses sum', ref.losses_sum), ('perfetto', P['lost']), ('chrome', C['lost']),
                        ('ctf discarded', X['lost']), ('stats', S['lost']['count']), ('report', R['lost'])):
@@ -441,6 +462,7 @@ def check(evtrace, path, extra, tmp, proto_dir, say):
     TOTAL['slices with a length'] += sum(1 for s_ in rs if s_[3] > s_[2])
     TOTAL['chrome pieces'] += len(C['pieces'])
     TOTAL['lost'] += ref.lost
+    TOTAL['blocked states'] += len(ref.blocked)
     TOTAL['zero-length switch-ins'] += sum(len(v) - len(positive(v)) for v in P['runs'].values())
     TOTAL['ns traces' if ns else 'tick traces'] += 1
     say('ok %-44s %s: %d contexts, %d running intervals, %d ISRs, %d slices in %d names, %d lost: sqlite, perfetto, '

@@ -11,7 +11,10 @@
  * service recorded as one instant (the timeline's zero-length slice) is its instant. An ISR
  * context's slices are drawn whole. Every other event is an instant on its context's track
  * (`cat` = the kind, `args` = id, args, object, fields, text); flows are "s"/"f" pairs (cat "flow",
- * named by the flow's kind: wake, message, signal) binding to the enclosing slices; counters
+ * named by the flow's kind: wake, message, signal; the "s" has args.object/object_id of the
+ * object it went through) binding to the enclosing slices; a blocked interval is an "X" slice
+ * "blocked on <object>" (cat "blocked", args.object/object_id/service) on the context's
+ * "<context> (blocked)" track (tid BLOCKED_TID_BASE + its tid); counters
  * (queue depth, semaphore count, ...) are "C" events named "<object> <counter>", CPU load per
  * context "C" events "CPU load % <context>" (the analyses' load windows, analyses/load.h); a loss is a
  * global instant "lost events" with args.count. Events that enter a state-machine state (meaning EVT_M_SM_STATE: state
@@ -44,6 +47,7 @@
 #define ISR_TID_BASE 2000000u  /* ISR track of CPU n: ISR_TID_BASE + n */
 #define STATE_TID_BASE 1000000u /* state tracks: STATE_TID_BASE + the context's tid */
 #define USM_TID_BASE 3000000u  /* user state machines (user_tracks.h): USM_TID_BASE + machine name id */
+#define BLOCKED_TID_BASE 4000000u /* blocked tracks: BLOCKED_TID_BASE + the context's tid */
 #define MAX_DEPTH 32  /* open service/function slices drawn per context; deeper ones are counted */
 #define OUT_CAP 65536 /* output buffer (see buf_flush_) */
 
@@ -63,6 +67,7 @@ typedef struct ctx_draw {
     int overflow;                      /* open slices beyond MAX_DEPTH */
     int state_open;                    /* a state-occupancy slice is open on its state track */
     int state_named;                   /* the state track's thread_name was written */
+    int blocked_named;                 /* the blocked track's thread_name was written */
     open_slice open[MAX_DEPTH];        /* bottom first */
 } ctx_draw;
 
@@ -350,9 +355,52 @@ static void on_switch(void *user, const evt_tl_switch *sw)
     evt_an_load_switch(&s->load, &s->tl, sw);
 }
 
+/* A blocked interval: an "X" slice "blocked on <object>" (or "blocked"), cat "blocked", on the
+ * context's "<context> (blocked)" track (its own track: running slices and their B/E pieces stay
+ * alone on the thread's), args object (the name, else the id in hex), object_id (the id, as
+ * SQLite's thread_states.object), service (the call that blocked it), open_end. */
+static void blocked_(chrome_state *s, const evt_tl_state_iv *iv)
+{
+    ctx_draw *d = draw_(s, iv->ctx);
+    const evt_tl_ctx *c = evt_tl_ctx_at(&s->tl, iv->ctx);
+    if (!d || !c) return;
+    char lb[96], nb[160];
+    if (!d->blocked_named) {
+        snprintf(nb, sizeof nb, "%s (blocked)", evt_tl_ctx_label(c, lb, sizeof lb));
+        thread_name(s, BLOCKED_TID_BASE + TID_OF(iv->ctx), nb);
+        d->blocked_named = 1;
+    }
+    const evt_tl_obj *o = evt_tl_obj_at(&s->tl, iv->obj);
+    char ib[24] = "";
+    if (o) snprintf(ib, sizeof ib, "0x%" PRIx64, o->id);
+    const char *on = o ? (o->name ? o->name : ib) : NULL;
+    if (on) snprintf(nb, sizeof nb, "blocked on %s", on);
+    else snprintf(nb, sizeof nb, "blocked");
+    common(s, "X", nb, BLOCKED_TID_BASE + TID_OF(iv->ctx), iv->t0);
+    BUF_LIT(s, ",\"dur\":");
+    buf_time_(s, iv->t1 - iv->t0);
+    BUF_LIT(s, ",\"cat\":\"blocked\",\"args\":{\"state\":\"blocked\"");
+    if (on) {
+        BUF_LIT(s, ",\"object\":");
+        buf_str_(s, on);
+        BUF_LIT(s, ",\"object_id\":");
+        buf_u64_(s, o->id);
+    }
+    if (iv->service) {
+        BUF_LIT(s, ",\"service\":");
+        buf_str_(s, iv->service);
+    }
+    if (iv->open_end) BUF_LIT(s, ",\"open_end\":true");
+    BUF_LIT(s, "}}");
+}
+
 static void on_state(void *user, const evt_tl_state_iv *iv)
 {
     chrome_state *s = user;
+    if (iv->state == EVT_TL_BLOCKED) {
+        blocked_(s, iv);
+        return;
+    }
     if (iv->state == EVT_TL_ACTIVE) { /* a trace without scheduling: when the context was active */
         common(s, "X", "active", TID_OF(iv->ctx), iv->t0);
         BUF_LIT(s, ",\"dur\":");
@@ -446,6 +494,16 @@ static void on_flow(void *user, const evt_tl_flow *f)
     common(s, "s", kind, flow_tid_(s, f->from_ctx), f->t0);
     BUF_LIT(s, ",\"cat\":\"flow\",\"id\":");
     buf_u64_(s, f->id);
+    const evt_tl_obj *o = evt_tl_obj_at(&s->tl, f->obj); /* what it went through (a wake-up: the blocked-on object) */
+    if (o) {
+        char ib[24];
+        snprintf(ib, sizeof ib, "0x%" PRIx64, o->id);
+        BUF_LIT(s, ",\"args\":{\"object\":");
+        buf_str_(s, o->name ? o->name : ib);
+        BUF_LIT(s, ",\"object_id\":");
+        buf_u64_(s, o->id);
+        BUF_LIT(s, "}");
+    }
     BUF_LIT(s, "}");
     common(s, "f", kind, flow_tid_(s, f->to_ctx), f->t1);
     BUF_LIT(s, ",\"cat\":\"flow\",\"bp\":\"e\",\"id\":");

@@ -8,13 +8,17 @@
  * - Scheduling: per-CPU ftrace bundles of sched_switch (prev_state = evt_tl_state_linux() of what
  *   the previous task went to; idle = pid 0 "swapper") and sched_waking (target_cpu = the CPU the
  *   woken context last ran on): Perfetto's CPU tracks and thread states come from these.
+ * - Blocked on: each blocked interval of a thread is a slice "blocked on <object>" (category
+ *   "blocked"; annotations object, object_id, service, open_end) on the thread's "blocked <name>"
+ *   track, so what the sched thread state "S" waits for shows beside it.
  * - Track events: service and function slices on the context's track; ISR slices on an
  *   "ISR cpu N" track per CPU (named by the timeline's label, annotation `irq`); an instant for
  *   every other event (category = its kind; annotations id, args, fields...); flows as a pair of
  *   instants (category "flow", named by the flow's kind) on the two contexts' tracks linked by
- *   flow_ids / terminating_flow_ids; counters (queue depth, semaphore count, ...) on a counter
- *   track per object and counter; lost data as an instant "lost events" with `count` and a
- *   cumulative "lost events" counter track; CPU load per context (the analyses' load windows,
+ *   flow_ids / terminating_flow_ids (the start annotated with object, object_id: what it went
+ *   through; a wake-up: the object the woken context was blocked on); counters (queue depth,
+ *   semaphore count, ...) on a counter track per object and counter; lost data as an instant
+ *   "lost events" with `count` and a cumulative "lost events" counter track; CPU load per context (the analyses' load windows,
  *   analyses/load.h: computed once, written as samples at the end).
  * - Time: the timeline's unit (ns when the clock is known); unknown clock: one tick is written as
  *   one ns and the process name says so ("time in ticks, clock rate unknown").
@@ -44,12 +48,14 @@
 #define UUID_UIV (5ull << 32)        /* + channel name id * 8 + slot: user intervals (async) */
 #define UUID_USM (6ull << 32)        /* + machine name id: a state machine's states */
 #define UUID_PRIO (7ull << 32)       /* + context index: its priority (counter track) */
+#define UUID_BLOCKED (8ull << 32)    /* + context index: what it was blocked on (slices) */
 #define UIV_SLOTS 8                  /* tracks per interval channel (overlapping intervals) */
 #define TID_OF(idx) ((int32_t)((idx) + 2))
 
 typedef struct pf_ctx {
     uint8_t described;       /* its track is written */
     uint8_t prio_track;      /* its priority counter track is written */
+    uint8_t blocked_track;   /* its "blocked <name>" track is written */
     uint32_t open;           /* slices begun on its track and not yet ended */
 } pf_ctx;
 
@@ -160,9 +166,56 @@ static void on_waking(void *user, const evt_tl_waking *wk)
     pf_ft_waking(&s->w, wk->cpu, wk->t, waker, &target, c ? (int32_t)c->cpu : (int32_t)wk->cpu);
 }
 
+/* The object annotations of a blocked state or a wake-up: `object` (its name, else its id in
+ * hex) and `object_id` (the id, as SQLite's thread_states.object and wakeups have it). */
+static void ann_obj_(pf_state *s, uint32_t obj)
+{
+    const evt_tl_obj *o = evt_tl_obj_at(&s->tl, obj);
+    if (!o) return;
+    char ib[24];
+    const char *nm = o->name;
+    if (!nm) {
+        snprintf(ib, sizeof ib, "0x%" PRIx64, o->id);
+        nm = ib;
+    }
+    pf_ann_s(&s->w, "object", nm, strlen(nm));
+    pf_ann_u(&s->w, "object_id", o->id, 0);
+}
+
+/* A blocked interval of a thread: a slice "blocked on <object>" (or "blocked") on the context's
+ * "blocked <name>" track, annotations object, object_id, service (the call that blocked it) and
+ * open_end. Perfetto's own blocked-reason field (sched_blocked_reason.caller, shown as
+ * thread_state.blocked_function) is a kernel code address resolved with kernel symbols: an RTOS
+ * object is none, so the object goes on a slice of its own, beside the sched thread state. */
+static void blocked_slice_(pf_state *s, const evt_tl_state_iv *iv)
+{
+    pf_ctx *pc = pctx_(s, iv->ctx);
+    const evt_tl_ctx *c = evt_tl_ctx_at(&s->tl, iv->ctx);
+    if (!pc || !c) return;
+    char lb[96], nb[160];
+    if (!pc->blocked_track) {
+        snprintf(nb, sizeof nb, "blocked %s", evt_tl_ctx_label(c, lb, sizeof lb));
+        pf_track(&s->w, UUID_BLOCKED + iv->ctx, UUID_PROCESS, nb, 0);
+        pc->blocked_track = 1;
+    }
+    const evt_tl_obj *o = evt_tl_obj_at(&s->tl, iv->obj);
+    if (o && o->name) snprintf(nb, sizeof nb, "blocked on %s", o->name);
+    else if (o) snprintf(nb, sizeof nb, "blocked on 0x%" PRIx64, o->id);
+    else snprintf(nb, sizeof nb, "blocked");
+    pf_te_begin(&s->w, PF_SLICE_BEGIN, UUID_BLOCKED + iv->ctx);
+    pf_te_name(&s->w, nb, 0, "blocked");
+    ann_obj_(s, iv->obj);
+    if (iv->service) pf_ann_s(&s->w, "service", iv->service, strlen(iv->service));
+    if (iv->open_end) pf_ann_u(&s->w, "open_end", 1, 0);
+    pf_te_emit(&s->w, iv->t0);
+    pf_te_begin(&s->w, PF_SLICE_END, UUID_BLOCKED + iv->ctx);
+    pf_te_emit(&s->w, iv->t1);
+}
+
 static void on_state(void *user, const evt_tl_state_iv *iv)
 {
     pf_state *s = user;
+    if (iv->state == EVT_TL_BLOCKED) blocked_slice_(s, iv);
     evt_an_load_state(&s->load, &s->tl, iv);
 }
 
@@ -280,6 +333,7 @@ static void on_flow(void *user, const evt_tl_flow *f)
     const char *kind = f->kind ? f->kind : "flow";
     pf_te_begin(&s->w, PF_INSTANT, ctx_track_(s, f->from_ctx));
     pf_te_name(&s->w, kind, 1, "flow");
+    if (f->obj != EVT_TL_NONE) ann_obj_(s, f->obj);
     pf_te_flow(&s->w, f->id, 0);
     pf_te_emit(&s->w, f->t0);
     pf_te_begin(&s->w, PF_INSTANT, ctx_track_(s, f->to_ctx));
