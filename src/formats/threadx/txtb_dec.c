@@ -738,6 +738,16 @@ static evt_status next(void *state, evt_event *ev)
             /* the service's meaning (ThreadX profile); an operation needs its object */
             (void)evt_kernel_meaning_svc(kp, (int32_t)id, 0, 0, &ev->m);
             if (!(ev->m.has & EVT_M_LABEL)) { ev->m.has |= EVT_M_LABEL; ev->m.label = ev->name; }
+            if ((k == TXTB_K_CREATE || k == TXTB_K_DELETE) && !(ev->m.has & EVT_M_OBJ_TYPE)) {
+                /* a create/delete id names its object type in the format itself (THREAD_CREATE,
+                 * QUEUE_CREATE...), whichever kernel's profile the trace carries (the hooks' map) */
+                const evt_kernel_svc *tx =
+                    evt_kernel_svc_find(evt_kernel_profile_by_id(EVT_HOOK_KERNEL_THREADX), (int32_t)id);
+                if (tx && tx->obj_type) {
+                    ev->m.has |= EVT_M_OBJ_TYPE;
+                    ev->m.obj_type = tx->obj_type;
+                }
+            }
             if ((ev->m.has & EVT_M_OP) && (ev->flags & EVT_HAS_TARGET)) {
                 ev->m.obj = ev->target;
                 ev->m.obj_name = ev->target_name;

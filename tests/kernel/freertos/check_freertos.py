@@ -37,7 +37,15 @@ def stats(evtrace, path):
 
 
 def check_self_described(counters, evtrace, path, label):
-    """Both transports carry the kernel profile and the clock rate: no --kernel or --clock-hz."""
+    """Both transports carry the kernel profile and the clock rate: no --kernel or --clock-hz; every
+    task and queue FreeRTOS names has its object type in the outputs."""
+    types = object_types(evtrace, path)
+    # 'queues' holds FreeRTOS queues and the semaphores built on them
+    named = [(t['name'], ('thread',)) for t in counters['tasks']] + \
+        [(q['name'], ('queue', 'semaphore', 'mutex')) for q in counters['queues']]
+    for name, want in named:
+        if types.get(name) not in want:
+            fail('%s: object %s has type %r in the outputs, not %r' % (label, name, types.get(name), want))
     out = subprocess.run([evtrace, 'info', '--json', path], capture_output=True, text=True, timeout=120)
     if out.returncode != 0:
         fail('evtrace info %s: %s' % (path, out.stderr.strip()))
@@ -47,6 +55,16 @@ def check_self_described(counters, evtrace, path, label):
     if info.get('clock_source') != 'format' or info.get('clock_hz') != counters['clock_hz']:
         fail('%s: clock %r Hz from %r, not the run\'s %d Hz from the trace'
              % (label, info.get('clock_hz'), info.get('clock_source'), counters['clock_hz']))
+
+
+def object_types(evtrace, path):
+    """Per object name, its type as the outputs show it (SQLite objects.type)."""
+    out = subprocess.run([evtrace, 'query', '-q', '--json', path, 'SELECT name, type FROM objects'],
+                         capture_output=True, text=True, timeout=120)
+    if out.returncode != 0:
+        fail('evtrace query %s: %s' % (path, out.stderr.strip()))
+    rows = [json.loads(l) for l in out.stdout.splitlines() if l.strip()]
+    return {r['name']: r['type'] for r in rows if r['name']}
 
 
 def ready_counts(evtrace, path):
