@@ -44,6 +44,8 @@ def check(evtrace, proto_dir, trace, tmp):
     want = Counter()
     for ctx, t0, t1, obj, svc in c.execute("SELECT ctx, t0, t1, object, service FROM thread_states "
                                            "WHERE state = 'blocked'"):
+        if obj is not None and obj == ctx:  # a delay on its own handle is no object to wait on
+            fail('%s: %s is blocked on itself at %d (%s)' % (base, label(ctx, names.get(ctx)), t0, svc))
         want[(label(ctx, names.get(ctx)), t0, t1, obj, onames.get(obj, None if obj is None else '0x%x' % obj), svc)] += 1
     wflows = Counter((t0, t1, obj) for t0, t1, obj in c.execute("SELECT t0, t1, object FROM flows WHERE kind = 'wake'"))
     nwake = c.execute('SELECT count(*) FROM wakeups WHERE ctx IS NOT NULL').fetchone()[0]

@@ -626,6 +626,8 @@ static void thread_stop_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t
     if (st == EVT_TL_BLOCKED) { /* what it blocks on: the stop's object, its wait's, its call's */
         if (ev->m.has & EVT_M_BLOCKED_ON) obj = obj_of_(tl, ev->m.obj, ev->m.obj_name);
         else obj = tc->wait_obj != EVT_TL_NONE ? tc->wait_obj : tc->last_obj;
+        /* a thread never blocks on itself: a call on its own handle (a delay) names no object */
+        if (obj != EVT_TL_NONE && tc->has_id && tl->objs[obj]->id == tc->id) obj = EVT_TL_NONE;
         svc = tc->last_svc;
         tc->wait_obj = EVT_TL_NONE; /* taken by this wait */
     }
