@@ -216,27 +216,6 @@ static int gen_xray(const char *path, uint64_t n)
 
 /* ---- timing --------------------------------------------------------------------------------- */
 
-/* Run argv in a child with stdout to /dev/null; wall ns, CPU ns, peak RSS kB (or -1). */
-static long run_child(char *const argv[], uint64_t *ns, uint64_t *cpu_ns)
-{
-    uint64_t t0 = bench_now_ns();
-    pid_t pid = fork();
-    if (pid < 0) return -1;
-    if (pid == 0) {
-        int fd = open("/dev/null", O_WRONLY);
-        if (fd >= 0) { dup2(fd, 1); dup2(fd, 2); }
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    int status;
-    struct rusage ru;
-    if (wait4(pid, &status, 0, &ru) < 0) return -1;
-    *ns = bench_now_ns() - t0;
-    *cpu_ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
-              (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
-    return ru.ru_maxrss;
-}
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -338,13 +317,13 @@ int main(void)
             cat[k] = bench_floor_ns(path, 0, &sink);
             mc[k] = bench_floor_ns(path, 1, &sink);
             char *argv[] = {bin, "info", "--json", path, NULL};
-            long r = run_child(argv, &w[k], &c[k]);
+            long r = bench_run_child(argv, 1, &w[k], &c[k]);
             if (r < 0) { bad = 1; break; }
             if (r > rss) rss = r;
             if (lx_ok) {
                 uint64_t lc = 0;
                 char *la[] = {"/usr/bin/llvm-xray", "convert", "-f", "yaml", "-o", "/dev/null", path, NULL};
-                if (run_child(la, &lx[k], &lc) < 0) lx_ok = 0;
+                if (bench_run_child(la, 1, &lx[k], &lc) < 0) lx_ok = 0;
             }
         }
         if (bad) { printf("bench: decode_%s: FAILED\n", k_fmt[f].name); failed = 1; continue; }

@@ -47,26 +47,6 @@ static uint64_t du_bytes(const char *path)
     return sum;
 }
 
-/* Run argv in a child; returns its peak RSS in kB (or -1), wall ns in *ns, user + system CPU ns
- * in *cpu_ns. */
-static long run_child(char *const argv[], uint64_t *ns, uint64_t *cpu_ns)
-{
-    uint64_t t0 = bench_now_ns();
-    pid_t pid = fork();
-    if (pid < 0) return -1;
-    if (pid == 0) {
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    int status;
-    struct rusage ru;
-    if (wait4(pid, &status, 0, &ru) < 0) return -1;
-    *ns = bench_now_ns() - t0;
-    *cpu_ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
-              (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
-    return ru.ru_maxrss;
-}
 
 int main(int argc, char **argv)
 {
@@ -116,7 +96,7 @@ int main(int argc, char **argv)
         uint64_t ns = 0, cpu_ns = 0;
         int saved = dup(1);
         if (strcmp(kinds[i], "stats") == 0) { FILE *nul = freopen("/dev/null", "w", stdout); (void)nul; }
-        long rss = run_child(args, &ns, &cpu_ns);
+        long rss = bench_run_child(args, 0, &ns, &cpu_ns);
         if (strcmp(kinds[i], "stats") == 0) { fflush(stdout); dup2(saved, 1); }
         close(saved);
         snprintf(subject, sizeof subject, "export_%s%s", kinds[i], baseline ? "_baseline" : "");
@@ -143,7 +123,7 @@ int main(int argc, char **argv)
             int saved2 = dup(1);
             FILE *nul = freopen("/dev/null", "w", stdout);
             (void)nul;
-            long brss = run_child(bt, &bns, &bcpu);
+            long brss = bench_run_child(bt, 0, &bns, &bcpu);
             fflush(stdout);
             dup2(saved2, 1);
             close(saved2);

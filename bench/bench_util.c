@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -233,4 +234,27 @@ uint64_t bench_floor_ns(const char *path, int memchr_scan, uint64_t *bytes)
     }
     sink += hits;
     return bench_now_ns() - t0;
+}
+
+long bench_run_child(char *const argv[], int quiet, uint64_t *ns, uint64_t *cpu_ns)
+{
+    uint64_t t0 = bench_now_ns();
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        if (quiet) {
+            int fd = open("/dev/null", O_WRONLY);
+            if (fd >= 0) { dup2(fd, 1); dup2(fd, 2); }
+        }
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    int status;
+    struct rusage ru;
+    if (wait4(pid, &status, 0, &ru) < 0) return -1;
+    *ns = bench_now_ns() - t0;
+    *cpu_ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
+              (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
+    return ru.ru_maxrss;
 }
