@@ -53,6 +53,11 @@ extern uint32_t evt_user_anchor_gen_;
  * does not mark the site sent). Elsewhere than on the POSIX port: write's result. */
 int evt_user_nested_write_(int (*write)(unsigned rec, const uint32_t *w, uint32_t n), unsigned rec,
                            const uint32_t *w, uint32_t n);
+/* The same, for a carrier whose records are not the port's sections (XRay: per-thread buffers,
+ * no lock): inside() returns 1 when the calling context interrupted a record of its thread (the
+ * carrier's nesting guard is set), which is then when a record is stashed. */
+int evt_user_nested_write_in_(int (*write)(unsigned rec, const uint32_t *w, uint32_t n), int (*inside)(void),
+                              unsigned rec, const uint32_t *w, uint32_t n);
 
 /* A CALL record of at most 4 words through carrier b's write: each carrier defines
  * `static int evt_<b>_user_write4_(n, w0, w1, w2, w3)` before EVT_USER_DEFINE_FRONT_ENDS_, this

@@ -1,6 +1,7 @@
 /* User events, target side: records of a signal handler nested in a user record of its own thread,
- * for a carrier whose recorder drops such a record (RKH: its nesting guard, rkh_enc.c R3; TXTB
- * stashes them in its own core, txtb_enc.c I9). On the POSIX port each thread keeps a depth and a
+ * for a carrier whose recorder drops such a record (RKH: its nesting guard, rkh_enc.c R3; XRay:
+ * its per-thread writer's guard, xray_runtime.c; TXTB stashes them in its own core, txtb_enc.c
+ * I9). On the POSIX port each thread keeps a depth and a
  * small stash.
  *
  * Invariants
@@ -8,7 +9,8 @@
  *     (its record, then its drain), set before the carrier is called and cleared only with the
  *     stash empty; only the thread and its own signal handlers touch its depth and stash.
  *  N2 A write that finds depth 1 (a handler that interrupted that write) while its thread is
- *     inside a recorder section that is not only waiting for its lock (N4) stashes its record:
+ *     inside a recorder section that is not only waiting for its lock (N4), or (a carrier with
+ *     its own test, evt_user_nested_write_in_: XRay) inside a record, stashes its record:
  *     it reserves 1 + n words with an atomic add on used (a handler nested in it reserves after
  *     it and finishes first), stores the words, then the entry's header (rec | n << 8, never 0)
  *     last; it returns 2 (issued, written later). A reservation that does not fit stores a 0
@@ -60,11 +62,11 @@ static uint32_t drain(int (*write)(unsigned, const uint32_t *, uint32_t), uint32
     return pos;
 }
 
-int evt_user_nested_write_(int (*write)(unsigned, const uint32_t *, uint32_t), unsigned rec, const uint32_t *w,
-                           uint32_t n)
+int evt_user_nested_write_in_(int (*write)(unsigned, const uint32_t *, uint32_t), int (*inside)(void), unsigned rec,
+                              const uint32_t *w, uint32_t n)
 {
     uint32_t prev = __atomic_load_n(&t_un.depth, __ATOMIC_RELAXED);
-    if (prev && evt_posix_hold != 0u && !evt_posix_waits_only()) { /* N2 */
+    if (prev && (inside ? inside() : evt_posix_hold != 0u && !evt_posix_waits_only())) { /* N2 */
         uint32_t need = 1u + n, at = __atomic_fetch_add(&t_un.used, need, __ATOMIC_RELAXED);
         if (n == 0u || rec > 0xFFu || need > EVT_CFG_USER_NEST_WORDS || at > EVT_CFG_USER_NEST_WORDS - need) {
             if (at < EVT_CFG_USER_NEST_WORDS) t_un.buf[at] = 0u;
@@ -103,9 +105,16 @@ int evt_user_nested_write_(int (*write)(unsigned, const uint32_t *, uint32_t), u
     }
 }
 #else
-int evt_user_nested_write_(int (*write)(unsigned, const uint32_t *, uint32_t), unsigned rec, const uint32_t *w,
-                           uint32_t n)
+int evt_user_nested_write_in_(int (*write)(unsigned, const uint32_t *, uint32_t), int (*inside)(void), unsigned rec,
+                              const uint32_t *w, uint32_t n)
 {
+    (void)inside;
     return write(rec, w, n);
 }
 #endif
+
+int evt_user_nested_write_(int (*write)(unsigned, const uint32_t *, uint32_t), unsigned rec, const uint32_t *w,
+                           uint32_t n)
+{
+    return evt_user_nested_write_in_(write, 0, rec, w, n);
+}
