@@ -230,6 +230,10 @@ static inline EVT_XRAY_NOINST_ void evt_xray_fn_gated_(unsigned kind, uint32_t f
  * size <= 0 as "Invalid size for custom event"). A size above 2^31 - 1 is dropped and counted. */
 void evt_xray_custom_event(const void *data, size_t size);
 void evt_xray_typed_event(uint16_t type, const void *data, size_t size);
+/* 1 when the calling context interrupted a record of its own thread (a signal handler landing
+ * inside one: its writer's nesting guard is set), else 0. Internal: the user-event carrier's stash
+ * (src/formats/user/user_nest_enc.c). */
+int evt_xray_in_record_(void);
 
 /* Test hook (NULL in production): called by the POSIX runtime inside a record, after the thread's
  * nesting guard is taken and before the clock is read (tests raise a signal there). */

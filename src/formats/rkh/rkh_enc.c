@@ -24,7 +24,9 @@
  *     A begin nested in an open record of the same recorder (an interrupt, a signal, the sink)
  *     finds the guard set, or a nested context finds the lock held elsewhere: it returns 0 and
  *     counts a drop, touching nothing else. A filtered record touches nothing (no clock read, no
- *     sequence number, no ring byte), as in RKH.
+ *     sequence number, no ring byte), as in RKH. (The user-event carrier, rkh_user_enc.c, keeps a
+ *     signal handler's user record nested in one of its thread out of this drop: it stashes it
+ *     and writes it after, user_nest_enc.c N1-N4; the recorder itself is unchanged.)
  *  R4 Every loss reaches the stream: the loss record (EVT_RKH_TE_LOST: count since the previous
  *     one, running total) is written before the next record when drops are pending, when the ring
  *     has room for it again after overwrites, or when a ring's worth of bytes was evicted since

@@ -1,7 +1,7 @@
 /* RKH carrier of user events (evtrace/user.h): one RKH user record (RKH_TE_USER +
  * EVT_USER_RKH_NUM, symbol "evtrace.user") per user record, fields UI8 record type then one UI32
- * per word, through the public RKH recorder API (the recorder's lock makes it whole). Freestanding
- * C99. */
+ * per word, through the public RKH recorder API (the recorder's lock makes it whole); a handler's
+ * record nested in one of its thread is stashed, not dropped (user_nest_enc.c). Freestanding C99. */
 #include "evtrace/rkh.h"
 #include "formats/rkh/rkh_defs.h"
 #include "formats/user/user_enc.h"
@@ -18,7 +18,7 @@ void evt_rkh_user_attach(evt_rkh_recorder *r)
     evt_user_resend(); /* a new stream: sites register again */
 }
 
-int evt_rkh_user_write(unsigned rec, const uint32_t *words, uint32_t n)
+static int write_now(unsigned rec, const uint32_t *words, uint32_t n)
 {
     evt_rkh_recorder *r = evt_rkh_user_rec_;
     if (!r || n == 0u || n > EVT_USER_RKH_MAX_WORDS || rec >= EVT_USER_R_COUNT_) return 0;
@@ -27,6 +27,13 @@ int evt_rkh_user_write(unsigned rec, const uint32_t *words, uint32_t n)
     for (uint32_t i = 0; i < n; i++) evt_rkh_usr_int(r, EVT_RKH_USR_UI32, 0, words[i]);
     evt_rkh_end(r);
     return 1;
+}
+
+/* A signal handler's record nested in a user record of its thread (which the recorder's nesting
+ * guard would drop, rkh_enc.c R3) is stashed and written right after it (user_nest_enc.c). */
+int evt_rkh_user_write(unsigned rec, const uint32_t *words, uint32_t n)
+{
+    return evt_user_nested_write_(write_now, rec, words, n);
 }
 
 EVT_USER_DEFINE_WRITE4_VIA_WRITE_(rkh)

@@ -106,15 +106,19 @@ int evt_user_register_(const evt_user_site_hdr *site, uint32_t *sent,
     if (!sent) {
         uint32_t w[2];
         uint32_t n = evt_user_encode_anchor_(w);
-        if (!write(EVT_USER_R_ANCHOR, w, n)) return 0;
-        EVT_STORE_RLX(&evt_user_anchor_gen_, g);
+        int r = write(EVT_USER_R_ANCHOR, w, n);
+        if (!r) return 0;
+        if (r == 1) EVT_STORE_RLX(&evt_user_anchor_gen_, g); /* 2: stashed, as below */
         return 1;
     }
     uint32_t w[EVT_USER_SITE_WORDS_];
     uint32_t n = evt_user_encode_site_(site, w);
     /* Two contexts may both send it: a duplicate SITE record is harmless. Marked sent only once
      * written, so a dropped SITE record is tried again at the next call. */
-    if (!write(EVT_USER_R_SITE, w, n)) return 0;
-    EVT_STORE_RLX(sent, g);
+    int r = write(EVT_USER_R_SITE, w, n);
+    if (!r) return 0;
+    /* 2: stashed behind an interrupted record of this thread (user_nest_enc.c), written later:
+     * not marked, so another context's CALL is not written before its site (it sends its own). */
+    if (r == 1) EVT_STORE_RLX(sent, g);
     return 1;
 }

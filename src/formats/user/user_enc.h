@@ -45,6 +45,20 @@ int evt_user_register_(const evt_user_site_hdr *site, uint32_t *sent,
     } while (0)
 extern uint32_t evt_user_anchor_gen_;
 
+/* write(rec, w, n), unless this thread is inside a user write through this function already (a
+ * signal handler that interrupted it, POSIX port): then the record is stashed and the interrupted
+ * write writes it through write right after its own, in order, before it returns
+ * (user_nest_enc.c). For a carrier whose recorder drops a record nested in one of its own
+ * context (RKH). Returns write's result, or 2 when stashed (written later: evt_user_register_
+ * does not mark the site sent). Elsewhere than on the POSIX port: write's result. */
+int evt_user_nested_write_(int (*write)(unsigned rec, const uint32_t *w, uint32_t n), unsigned rec,
+                           const uint32_t *w, uint32_t n);
+/* The same, for a carrier whose records are not the port's sections (XRay: per-thread buffers,
+ * no lock): inside() returns 1 when the calling context interrupted a record of its thread (the
+ * carrier's nesting guard is set), which is then when a record is stashed. */
+int evt_user_nested_write_in_(int (*write)(unsigned rec, const uint32_t *w, uint32_t n), int (*inside)(void),
+                              unsigned rec, const uint32_t *w, uint32_t n);
+
 /* A CALL record of at most 4 words through carrier b's write: each carrier defines
  * `static int evt_<b>_user_write4_(n, w0, w1, w2, w3)` before EVT_USER_DEFINE_FRONT_ENDS_, this
  * one or its own shorter path (TXTB: one slot, evt_tx_user_slot_insert_). */

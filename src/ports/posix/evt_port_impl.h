@@ -128,6 +128,12 @@ extern _Thread_local int evt_posix_in_isr;        /* set while a simulated inter
 extern _Thread_local unsigned evt_posix_hold; /* sections entered, incl. taking (P4) */
 /* P3b: the lock of the thread's section at each depth (hold & 7: depth hold, the innermost) */
 extern _Thread_local evt_port_lock *evt_posix_sect[8];
+/* 1 when the calling context interrupted sections of its thread that all wait to take a lock
+ * (P3b: none is inside one), so it may take the lock itself; 0 otherwise (user_nest_enc.c). */
+int evt_posix_waits_only(void);
+/* on: block every signal of the calling thread, remembering its mask; 0: restore it. Not nested
+ * (user_nest_enc.c N3: the drain of a thread's stash, which at most one context of it runs). */
+void evt_posix_hold_signals(int on);
 extern _Thread_local volatile unsigned evt_posix_deferred; /* held-off simulated interrupts */
 extern _Thread_local char evt_posix_token_;       /* its address is the thread's lock token */
 extern _Atomic int evt_posix_mask_mode;           /* S1-S2: outermost sections block signals */

@@ -94,6 +94,26 @@ static _Thread_local volatile unsigned t_waits;
 #define WAITING_() do { atomic_signal_fence(memory_order_seq_cst); t_waits++; atomic_signal_fence(memory_order_seq_cst); } while (0)
 #define TAKING_()  do { atomic_signal_fence(memory_order_seq_cst); t_waits--; atomic_signal_fence(memory_order_seq_cst); } while (0)
 
+int evt_posix_waits_only(void)
+{
+    unsigned h = evt_posix_hold;
+    return h != 0u && h == t_waits;
+}
+
+/* The mask evt_posix_hold_signals(1) replaced (one holder at a time per thread: its caller). */
+static _Thread_local sigset_t t_held_mask;
+
+void evt_posix_hold_signals(int on)
+{
+    if (on) {
+        sigset_t all;
+        sigfillset(&all);
+        (void)pthread_sigmask(SIG_BLOCK, &all, &t_held_mask);
+    } else {
+        (void)pthread_sigmask(SIG_SETMASK, &t_held_mask, NULL);
+    }
+}
+
 /* Whether this context (in lock_slow, counted in t_waits) may wait without bound (P3, P3b): every
  * section of its thread waits in lock_slow, or (l: it waits for the owner word of l, bias 0 or OFF,
  * which is then the only truth and is not this thread's token) every other section is one of l,

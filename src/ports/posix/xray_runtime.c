@@ -7,7 +7,8 @@
  *
  * Every entry point: gate (one relaxed load; stopped = return, no clock read), the thread's
  * writer, its nesting guard (busy = a signal handler interrupted a record of this thread: drop
- * and count), the gate again (stop's handshake, below), then the clock and the record. No lock:
+ * and count; the user-event carrier, xray_user.c, asks evt_xray_in_record_ first and stashes a
+ * handler's user record instead, user_nest_enc.c), the gate again (stop's handshake, below), then the clock and the record. No lock:
  * buffers are per thread.
  *
  * Stop and records in flight: a thread's writer is registered (g_threads, under g_reg_mu) on its
@@ -242,6 +243,8 @@ static inline void xr_nest_exit(evt_xray_writer *w)
 }
 
 /* ---- event entry points ----------------------------------------------------------------------- */
+
+int evt_xray_in_record_(void) { return t_x.w.tid != 0 && __atomic_load_n(&t_x.w.nest.busy, __ATOMIC_RELAXED) != 0; }
 
 static inline int xr_on(void) { return evt_gate_bits(&evt_xray_gate) != 0; }
 
