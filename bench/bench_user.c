@@ -4,6 +4,8 @@
  * recorder off. Each figure is the best of 40 rounds taken in turn (plain, printf, value, pair),
  * so a round slowed by another job on a shared machine slows all of them; the ratios are to the
  * plain event of the same rounds (best against best, and the median of each round's own ratio).
+ * Beside them, two reads of the same timestamp counter with nothing stored: the least any
+ * begin+end pair can cost, since each end of an interval needs its own time.
  *
  *   bench_user SUBJECT   runs one loop of N calls, for instruction counts (load-independent):
  *                        bash bench/instr.sh BUILD user-plain user-printf3 user-value user-ibegin
@@ -39,9 +41,19 @@ static void ipair(void *arg, uint64_t i)
     evt_interval_end("bench interval", (uint32_t)i);
 }
 
-static void (*const k_fns[])(void *, uint64_t) = {plain, printf3, value, ipair};
+static volatile uint64_t g_sink;
+static void clock2(void *arg, uint64_t i)
+{
+    (void)arg;
+    (void)i;
+    g_sink = bench_read_tsc();
+    g_sink = bench_read_tsc();
+}
+
+static void (*const k_fns[])(void *, uint64_t) = {plain, printf3, value, ipair, clock2};
 static const char *const k_names[] = {"plain user event (4 args)", "evt_printf, 3 int args", "evt_value",
-                                      "evt_interval_begin + end (pair)"};
+                                      "evt_interval_begin + end (pair)",
+                                      "two clock reads, nothing stored (the floor of any pair)"};
 #define NF (sizeof k_fns / sizeof k_fns[0])
 
 /* Best ns per call of each function over ROUNDS rounds taken in turn, and the median over the
