@@ -5,6 +5,7 @@
 #define BOARD_H
 
 #include <stdint.h>
+#include "mps2.h" /* board_uart_write, board_puts, board_put_u32, board_exit (examples/common) */
 
 #define BOARD_CPU_HZ   25000000u          /* mps2-an386 SYSCLK */
 #define BOARD_TICK_HZ  1000u              /* SysTick rate */
@@ -16,10 +17,6 @@ uint32_t board_ms(void);                  /* ticks since board_init */
  * Monotonic when read with interrupts masked or not; callable from any context. QEMU 7.2 does not
  * model the DWT cycle counter the stock Cortex-M port reads, hence this callback. */
 uint32_t board_timestamp(void);
-void board_uart_write(const uint8_t *p, uint32_t n);  /* blocking, UART0 */
-void board_puts(const char *s);            /* semihosting console (the run's summary) */
-void board_put_u32(uint32_t v);            /* decimal */
-void board_exit(int status);               /* semihosting exit: QEMU ends with this status */
 
 /* Called by the SysTick handler each tick, after the board counted it (app.c). */
 void app_tick_isr(void);

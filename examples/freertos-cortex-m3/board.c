@@ -1,30 +1,22 @@
 /* mps2-an385 board support of the FreeRTOS Cortex-M3 example: vector table and reset, a cycle
- * counter derived from SysTick (QEMU does not model the DWT cycle counter), the CMSDK UART0 for the
- * live stream, an external interrupt (IRQ 0, pended by software) for the ISR-side semaphore, and
- * semihosting for the counters line and the exit. FreeRTOS owns SysTick, SVCall and PendSV. */
+ * counter derived from SysTick (QEMU does not model the DWT cycle counter), an external interrupt
+ * (IRQ 0, pended by software) for the ISR-side semaphore; the CMSDK UART0 for the live stream and
+ * semihosting for the counters line and the exit are examples/common/mps2.c's. FreeRTOS owns
+ * SysTick, SVCall and PendSV. */
 #include <stdint.h>
 
 #include "board.h"
 
 #define SYST_RVR  (*(volatile uint32_t *)0xE000E014u)
-#define SYST_CVR  (*(volatile uint32_t *)0xE000E018u)
-#define SCB_ICSR  (*(volatile uint32_t *)0xE000ED04u)
-#define ICSR_PENDSTSET (1u << 26)
 #define NVIC_ISER0 (*(volatile uint32_t *)0xE000E100u)
 #define NVIC_ISPR0 (*(volatile uint32_t *)0xE000E200u)
 #define NVIC_IPR0  (*(volatile uint8_t *)0xE000E400u)
-#define UART0_BASE 0x40004000u
-#define UART0_DATA    (*(volatile uint32_t *)(UART0_BASE + 0x00u))
-#define UART0_STATE   (*(volatile uint32_t *)(UART0_BASE + 0x04u))
-#define UART0_CTRL    (*(volatile uint32_t *)(UART0_BASE + 0x08u))
-#define UART0_BAUDDIV (*(volatile uint32_t *)(UART0_BASE + 0x10u))
 
 static volatile uint32_t g_ticks; /* SysTick periods, counted first thing in the handler */
 
 void board_init(void)
 {
-    UART0_BAUDDIV = BOARD_CPU_HZ / 115200u;
-    UART0_CTRL = 1u;
+    mps2_uart0_init(BOARD_CPU_HZ);
     NVIC_IPR0 = 0xE0u;  /* below configMAX_SYSCALL_INTERRUPT_PRIORITY: may call FromISR APIs */
     NVIC_ISER0 = 1u;
 }
@@ -35,44 +27,8 @@ void board_pend_irq0(void) { NVIC_ISPR0 = 1u; }
  * starts SysTick (the reload register is 0 then). */
 uint32_t board_timestamp(void)
 {
-    uint32_t seen, n, v, reload = SYST_RVR;
-    if (reload == 0u) return 0u;
-    do {
-        seen = g_ticks;
-        n = seen;
-        v = SYST_CVR;
-        if (SCB_ICSR & ICSR_PENDSTSET) { /* reloaded, its interrupt not yet taken */
-            v = SYST_CVR;
-            n++;
-        }
-    } while (seen != g_ticks);
-    return n * (reload + 1u) + (reload - v);
-}
-
-void board_uart_write(const uint8_t *p, uint32_t n)
-{
-    for (uint32_t i = 0; i < n; i++) {
-        while (UART0_STATE & 1u) {
-        }
-        UART0_DATA = p[i];
-    }
-}
-
-static uint32_t semihost(uint32_t op, uint32_t arg)
-{
-    register uint32_t r0 __asm__("r0") = op;
-    register uint32_t r1 __asm__("r1") = arg;
-    __asm__ volatile("bkpt 0xAB" : "+r"(r0) : "r"(r1) : "memory");
-    return r0;
-}
-
-void board_puts(const char *s) { (void)semihost(0x04u /* SYS_WRITE0 */, (uint32_t)(uintptr_t)s); }
-
-void board_exit(int status)
-{
-    (void)semihost(0x18u, status == 0 ? 0x20026u : 0x20023u);
-    for (;;) {
-    }
+    uint32_t reload = SYST_RVR;
+    return reload ? mps2_systick_cycles(&g_ticks, reload) : 0u;
 }
 
 /* ---- vectors ------------------------------------------------------------------------------------- */

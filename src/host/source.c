@@ -1,7 +1,7 @@
 /* File, memory and stream byte sources: readers read at offsets, so a file is never loaded whole.
  * Streams (pipes, sockets, ttys, followed files) are read in order with poll(), so an idle limit
  * fires whether or not the descriptor would block; dump inputs: source_input.c; serial lines:
- * source_serial.c; TCP: source_net.c. */
+ * source_serial.c; TCP: source_tcp.c (--connect), source_net.c (--listen), source_sock.c. */
 #include "evtrace/source.h"
 
 #include <errno.h>

@@ -1,5 +1,6 @@
-/* TCP as a stream source: listen on [HOST:]PORT (loopback unless a host is named), accept one
- * connection, read it as a stream. The wait for the connection honours the idle limit. */
+/* TCP server as a stream source (--listen [HOST:]PORT, loopback unless a host is named): accept one
+ * connection, read it as a stream. The wait for the connection honours the idle limit and the stop
+ * fd. The socket part is source_sock.c's. */
 #define _DEFAULT_SOURCE /* SOCK_CLOEXEC */
 #include "evtrace/source.h"
 
@@ -10,29 +11,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-/* Split "[HOST:]PORT", "[v6]:PORT" into host (default 127.0.0.1) and port text. */
-static int split_spec(const char *spec, char *host, size_t hl, char *port, size_t pl)
-{
-    const char *colon = strrchr(spec, ':');
-    const char *h = "127.0.0.1";
-    size_t hn = strlen(h);
-    const char *p = spec;
-    if (colon) {
-        h = spec;
-        hn = (size_t)(colon - spec);
-        p = colon + 1;
-        if (hn >= 2 && h[0] == '[' && h[hn - 1] == ']') { h++; hn -= 2; }
-        else if (memchr(h, ':', hn)) return 0; /* a bare IPv6 literal needs brackets */
-    }
-    char *end;
-    long v = strtol(p, &end, 10);
-    if (!*p || *end || v <= 0 || v > 65535 || hn == 0 || hn >= hl || strlen(p) >= pl) return 0;
-    memcpy(host, h, hn);
-    host[hn] = '\0';
-    strcpy(port, p);
-    return 1;
-}
+#include "source_remote_impl.h"
 
 evt_status evt_source_listen(evt_source *src, const char *spec, unsigned idle_ms,
                              void (*announce)(void *user, const char *where), void *user, char *err,
@@ -40,19 +19,12 @@ evt_status evt_source_listen(evt_source *src, const char *spec, unsigned idle_ms
 {
     char host[256], port[16];
     memset(src, 0, sizeof *src);
-    if (!split_spec(spec, host, sizeof host, port, sizeof port)) {
+    if (!evt_remote_split(spec, "127.0.0.1", host, sizeof host, port, sizeof port)) {
         snprintf(err, errlen, "--listen needs [HOST:]PORT (PORT 1..65535, IPv6 as [ADDR]:PORT), not '%s'", spec);
         return EVT_ERR_USAGE;
     }
-    struct addrinfo hints, *ai = NULL;
-    memset(&hints, 0, sizeof hints);
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-    int gr = getaddrinfo(host, port, &hints, &ai);
-    if (gr != 0 || !ai) {
-        snprintf(err, errlen, "cannot resolve '%s': %s", host, gai_strerror(gr));
-        return EVT_ERR_USAGE;
-    }
+    struct addrinfo *ai = evt_remote_resolve(host, port, 1, err, errlen);
+    if (!ai) return EVT_ERR_USAGE;
     int ls = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (ls < 0) {
         snprintf(err, errlen, "socket: %s", strerror(errno));
@@ -92,10 +64,5 @@ evt_status evt_source_listen(evt_source *src, const char *spec, unsigned idle_ms
         snprintf(err, errlen, "accept: %s", strerror(e));
         return EVT_ERR_IO;
     }
-    evt_status st = evt_source_open_stream(src, fd, spec, 0, idle_ms);
-    if (st != EVT_OK) {
-        snprintf(err, errlen, "out of memory");
-        evt_source_close(src);
-    }
-    return st;
+    return evt_remote_stream(src, fd, spec, idle_ms, err, errlen);
 }

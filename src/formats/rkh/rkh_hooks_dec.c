@@ -7,6 +7,7 @@
 #include <string.h>
 #include "evtrace/hooks_defs.h"
 #include "formats/common/hook_meaning.h"
+#include "formats/common/hook_wait.h"
 #include "formats/rkh/rkh_hooks_defs.h"
 #include "host/kernels/kernel_profile.h"
 
@@ -102,8 +103,7 @@ static void set_target(evt_event *ev, uint64_t obj, rkh_hooks_name_fn name_of, v
     ev->target_name = name_of(user, obj);
 }
 
-void rkh_hooks_dec_apply(rkh_hooks_dec *h, evt_event *ev, const char *user_event, rkh_hooks_name_fn name_of,
-                         void *user)
+static void apply_(rkh_hooks_dec *h, evt_event *ev, const char *user_event, rkh_hooks_name_fn name_of, void *user)
 {
     int n = user_event ? hook_number(user_event) : -1;
     const uint64_t *a = ev->args;
@@ -221,4 +221,11 @@ void rkh_hooks_dec_apply(rkh_hooks_dec *h, evt_event *ev, const char *user_event
         set_current_ctx(h, ev, name_of, user);
         return;
     }
+}
+
+void rkh_hooks_dec_apply(rkh_hooks_dec *h, evt_event *ev, const char *user_event, rkh_hooks_name_fn name_of,
+                         void *user)
+{
+    apply_(h, ev, user_event, name_of, user);
+    evt_hook_waits_event(&h->waits, ev); /* a wait's start and end (hook_wait.h) */
 }

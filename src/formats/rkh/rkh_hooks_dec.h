@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include "evtrace/model.h"
 #include "formats/common/hook_meaning.h"
+#include "formats/common/hook_wait.h"
 
 /* What the hooks said so far: the running thread and the open interrupts. */
 #define RKH_HOOKS_MAX_IRQS 64 /* interrupts named by hook.obj_create(INTERRUPT) that are remembered */
@@ -27,6 +28,7 @@ typedef struct rkh_hooks_dec {
     uint32_t irqs[RKH_HOOKS_MAX_IRQS];
     char namebuf[48];     /* formatted service label (valid until the next record) */
     evt_hook_mbuf mbuf;   /* strings of the RTOS records (hook_meaning.h) */
+    evt_hook_waits waits; /* open calls and waits per context (hook_wait.h) */
 } rkh_hooks_dec;
 
 /* Start state: no thread, no interrupt, no kernel named. */
@@ -38,7 +40,7 @@ typedef const char *(*rkh_hooks_name_fn)(void *user, uint64_t obj);
 /* ev is a decoded user record whose FWK_TUSR name is user_event: when that is one of the hook
  * names, set its kind, target, context and meaning block (ev->m: runs-now, stop state, interrupt
  * id and name, service label, object operation, target and result from the kernel profile, object
- * type) and update h. Other records: context only (the code
+ * type; a wait's start and end, hook_wait.h) and update h. Other records: context only (the code
  * that recorded them runs in the thread or interrupt the hooks last reported), when the stream
  * has hooks at all. */
 void rkh_hooks_dec_apply(rkh_hooks_dec *h, evt_event *ev, const char *user_event, rkh_hooks_name_fn name_of,

@@ -8,6 +8,7 @@
 #include "evtrace/hooks_defs.h"
 #include "formats/threadx/txtb_defs.h"
 #include "formats/common/hook_meaning.h"
+#include "formats/common/hook_wait.h"
 #include "host/kernels/kernel_profile.h"
 #include "kernel/utk/utk_fncd.h"
 
@@ -143,8 +144,8 @@ static void rtos_record(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], evt
 #undef NAME_
 }
 
-int txtb_hooks_dec_event(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], evt_event *ev,
-                         txtb_hooks_name_fn name_of, void *ctx)
+static int decode_event(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], evt_event *ev,
+                        txtb_hooks_name_fn name_of, void *ctx)
 {
     uint32_t code = w[4];
     const evt_kernel_profile *p = profile_of(h);
@@ -235,4 +236,12 @@ int txtb_hooks_dec_event(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], ev
         return 1;
     }
     return 0;
+}
+
+int txtb_hooks_dec_event(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], evt_event *ev,
+                         txtb_hooks_name_fn name_of, void *ctx)
+{
+    int mine = decode_event(h, id, w, ev, name_of, ctx);
+    if (mine || ev->kind == EVT_KIND_LOST) evt_hook_waits_event(&h->waits, ev); /* hook_wait.h */
+    return mine;
 }

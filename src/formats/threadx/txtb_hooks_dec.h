@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include "evtrace/model.h"
 #include "formats/common/hook_meaning.h"
+#include "formats/common/hook_wait.h"
 
 struct evt_kernel_profile;
 
@@ -22,6 +23,7 @@ typedef struct txtb_hooks_dec {
     char namebuf[48];    /* formatted service name (valid until the next event) */
     char statebuf[32];   /* formatted state name */
     evt_hook_mbuf mbuf;  /* strings of the RTOS records (hook_meaning.h) */
+    evt_hook_waits waits; /* open calls and waits per context (hook_wait.h) */
 } txtb_hooks_dec;
 
 /* Looks up the registry name of an object pointer; NULL if unknown. */
@@ -33,7 +35,8 @@ void txtb_hooks_dec_init(txtb_hooks_dec *h);
 void txtb_hooks_dec_registry(txtb_hooks_dec *h, unsigned type, uint32_t addr, uint32_t param1, uint32_t param2);
 /* Adjust a decoded event: id = event id (CPU bits removed), w = the slot's 8 words (w[4..7] =
  * info1..4), and fill its meaning block (ev->m) from the kernel profile: service label, object
- * operation, target and result; stop state; runs-now; interrupt id and name. Returns 1 if the
+ * operation, target and result; stop state; runs-now; interrupt id and name; a wait's start and end
+ * (hook_wait.h: the events must come in trace order, lost ones too). Returns 1 if the
  * event is a hooks record it rewrote, else 0. name_of may be NULL. */
 int txtb_hooks_dec_event(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], evt_event *ev,
                          txtb_hooks_name_fn name_of, void *ctx);

@@ -615,6 +615,9 @@ static void thread_run_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t 
     }
 }
 
+/* The event's meaning block names object operation op. */
+static int is_op_(const evt_event *ev, evt_obj_op op) { return (ev->m.has & EVT_M_OP) && ev->m.op == (uint8_t)op; }
+
 static void thread_stop_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t ci, uint64_t t, int in_isr)
 {
     uint32_t ti = subject_(tl, ev, ci, t);
@@ -624,7 +627,8 @@ static void thread_stop_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t
     evt_tl_ctx *tc = tl->ctxs[ti];
     uint32_t obj = EVT_TL_NONE, svc = 0;
     if (st == EVT_TL_BLOCKED) { /* what it blocks on: the stop's object, its wait's, its call's */
-        if (ev->m.has & EVT_M_BLOCKED_ON) obj = obj_of_(tl, ev->m.obj, ev->m.obj_name);
+        if ((ev->m.has & EVT_M_BLOCKED_ON) || (is_op_(ev, EVT_OP_WAIT_START) && ti == ci))
+            obj = obj_of_(tl, ev->m.obj, ev->m.obj_name);
         else obj = tc->wait_obj != EVT_TL_NONE ? tc->wait_obj : tc->last_obj;
         /* a thread never blocks on itself: a call on its own handle (a delay) names no object */
         if (obj != EVT_TL_NONE && tc->has_id && tl->objs[obj]->id == tc->id) obj = EVT_TL_NONE;
@@ -738,6 +742,7 @@ static void meaning_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t ci,
     if (!(ev->m.has & EVT_M_OP)) return;
     evt_tl_ctx *c = tl->ctxs[ci];
     if (ev->m.op == EVT_OP_WAIT_START) {
+        if (ev->kind == EVT_KIND_THREAD_STOP) return; /* the stop itself: its state took the object */
         uint32_t o = obj_of_(tl, ev->m.obj, ev->m.obj_name);
         c->wait_obj = o;
         if (c->state == EVT_TL_BLOCKED && c->state_obj == EVT_TL_NONE) /* recorded after its stop */

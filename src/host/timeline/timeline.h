@@ -40,11 +40,13 @@
  *   current task between a stop and the next dispatch, so that gap is idle and a dispatch is two
  *   switches (task -> idle -> task).
  *   Inside an ISR the switch is made at the outermost ISR exit. A blocked state carries the
- *   object the stop names (EVT_M_BLOCKED_ON: m.obj), else the object of the context's latest wait
+ *   object the stop names (EVT_M_BLOCKED_ON: m.obj, or m.op wait_start on a context's stop of
+ *   itself: the hooks readers' wait in an open call), else the object of the context's latest wait
  *   start (m.op wait_start), else the object of its latest service call (a kernel records the
  *   call before the suspension), and the service of its latest service call.
- * - m.op wait_start by a context: it waits on m.obj from now (an already blocked context gets the
- *   object on its blocked state); m.op wait_end: its wait is over (the pending object cleared).
+ * - m.op wait_start by a context (not on a stop): it waits on m.obj from now (an already blocked
+ *   context gets the object on its blocked state); m.op wait_end: its wait is over (the pending
+ *   object cleared).
  * - ISR-class events never change the running context. A thread/init event of another context
  *   while an ISR is open means its exit was lost: the open ISRs close there (truncated) before
  *   the switch, so an ISR's time lies within the running of the context it interrupted. isr_enter/isr_exit nest per CPU; an exit

@@ -9,13 +9,10 @@
 #include <stddef.h>
 #include <cmocka.h>
 #include <string.h>
-#include "evt_counter_clock.h"
+#include "evt_hooks_test.h"
 #include "evtrace/freertos_svc.h"
 #include "evtrace/hooks.h"
 #include "evtrace/reader.h"
-#include "evtrace/rkh.h"
-#include "formats/rkh/rkh_hooks.h"
-#include "formats/threadx/txtb_hooks.h"
 
 EVT_HOOK_DECLARE_BACKEND(txtb)
 EVT_HOOK_DECLARE_BACKEND(rkh)
@@ -99,47 +96,10 @@ static void check(const uint8_t *p, size_t n, const char *fmt)
     evt_reader_close(rd);
 }
 
-static uint8_t g_buf[16384];
-
-static void test_txtb_snapshot(void **st)
-{
-    (void)st;
-    evt_tx_options o;
-    memset(&o, 0, sizeof o);
-    o.time_source = evt_test_clock32;
-    evt_txtb_hooks_reset();
-    assert_int_equal(evt_txtb_hooks_enable(g_buf, sizeof g_buf, 8, &o, EVT_HOOK_KERNEL_FREERTOS), EVT_TX_SUCCESS);
-    SCRIPT(txtb);
-    evt_tx_trace_disable();
-    check(g_buf, sizeof g_buf, "threadx");
-}
-
-typedef struct out_buf { uint8_t p[8192]; size_t n; } out_buf;
-static out_buf g_out;
-static uint8_t g_ring[2048];
-static void sink(void *user, const uint8_t *p, uint32_t n)
-{
-    out_buf *ob = user;
-    assert_true(ob->n + n <= sizeof ob->p);
-    memcpy(ob->p + ob->n, p, n);
-    ob->n += n;
-}
-
-static void test_rkh_stream(void **st)
-{
-    (void)st;
-    evt_rkh_recorder r;
-    evt_rkh_config cfg;
-    evt_rkh_config_default(&cfg);
-    g_out.n = 0;
-    evt_rkh_init(&r, &cfg, g_ring, sizeof g_ring, evt_test_clock32, 1000u);
-    evt_rkh_set_sink(&r, sink, &g_out);
-    evt_rkh_hooks_attach(&r);
-    evt_rkh_hook_kernel_info(EVT_HOOK_KERNEL_FREERTOS, 1);
-    SCRIPT(rkh);
-    evt_rkh_hooks_attach(NULL);
-    check(g_out.p, g_out.n, "rkh");
-}
+static void script_txtb(void) { SCRIPT(txtb); }
+static void script_rkh(void) { SCRIPT(rkh); }
+static void test_txtb_snapshot(void **st) { (void)st; evt_hooks_test_txtb(EVT_HOOK_KERNEL_FREERTOS, script_txtb, check); }
+static void test_rkh_stream(void **st) { (void)st; evt_hooks_test_rkh(EVT_HOOK_KERNEL_FREERTOS, script_rkh, check); }
 
 int main(void)
 {

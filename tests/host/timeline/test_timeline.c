@@ -401,6 +401,66 @@ static void hooks_style(void **st)
     evt_tl_free(&tl);
 }
 
+/* A wait the reader marks on the stop itself (the hooks readers: m.op wait_start on a thread's stop
+ * of itself, m.op wait_end on its next thread_in; formats/common/hook_wait.h): the blocked state is
+ * on the stop's object even when the context's latest service call named another one (an ISR-less
+ * nested call on S inside a wait on Q), and the stop leaves no pending wait behind: a later block
+ * in a call without an object (a sleep) names no object. */
+static void wait_marked_on_the_stop(void **st)
+{
+    (void)st;
+    evt_tl tl;
+    rec r;
+    start(&tl, &r);
+    evt_event e = hook_(1, A, EVT_KIND_THREAD_RUN, "THREAD_RESUME", EVT_HOOK_STATE_READY);
+    evt_tl_add(&tl, &e);
+    e = ev_(2, A, EVT_CTX_THREAD, EVT_KIND_SVC_ENTER, "rcv");
+    tm_op(&e, EVT_OP_RECEIVE, Q);
+    evt_tl_add(&tl, &e);
+    e = ev_(3, A, EVT_CTX_THREAD, EVT_KIND_SVC, "sig"); /* the latest call names S */
+    tm_op(&e, EVT_OP_GIVE, S);
+    evt_tl_add(&tl, &e);
+    e = hook_(4, A, EVT_KIND_THREAD_STOP, "THREAD_SUSPEND", EVT_HOOK_STATE_WAITING);
+    tm_op(&e, EVT_OP_WAIT_START, Q);
+    e.target = A; /* tm_op made the object the target: the stop is about A */
+    evt_tl_add(&tl, &e);
+    e = hook_(9, A, EVT_KIND_THREAD_RUN, "THREAD_RESUME", EVT_HOOK_STATE_READY);
+    tm_op(&e, EVT_OP_WAIT_END, Q);
+    e.target = A;
+    evt_tl_add(&tl, &e);
+    e = ev_(10, A, EVT_CTX_THREAD, EVT_KIND_SVC_EXIT, "rcv");
+    evt_tl_add(&tl, &e);
+    e = ev_(11, A, EVT_CTX_THREAD, EVT_KIND_SVC_ENTER, "slp"); /* no object */
+    evt_tl_add(&tl, &e);
+    e = hook_(12, A, EVT_KIND_THREAD_STOP, "THREAD_SUSPEND", EVT_HOOK_STATE_WAITING);
+    evt_tl_add(&tl, &e);
+    e = hook_(20, A, EVT_KIND_THREAD_RUN, "THREAD_RESUME", EVT_HOOK_STATE_READY);
+    evt_tl_add(&tl, &e);
+    evt_tl_finish(&tl);
+
+    uint32_t a = ix_(&tl, A);
+    int on_q = 0, on_nothing = 0;
+    for (uint32_t k = 0; k < r.nst; k++) {
+        const evt_tl_state_iv *iv = &r.st[k];
+        if (iv->ctx != a || iv->state != EVT_TL_BLOCKED) continue;
+        if (iv->t0 == 4) {
+            assert_int_equal(iv->t1, 9);
+            assert_int_not_equal(iv->obj, EVT_TL_NONE);
+            assert_int_equal(tl.objs[iv->obj]->id, Q);
+            on_q = 1;
+        } else {
+            assert_int_equal(iv->t0, 12);
+            assert_int_equal(iv->t1, 20);
+            assert_int_equal(iv->obj, EVT_TL_NONE);
+            on_nothing = 1;
+        }
+    }
+    assert_true(on_q);
+    assert_true(on_nothing);
+    assert_int_equal(tl.ctxs[a]->wait_obj, EVT_TL_NONE);
+    evt_tl_free(&tl);
+}
+
 /* Nested ISRs, an exit that closes nothing, a loss that truncates open slices and ISRs and leaves
  * the running context unknown, and the end of the trace closing what is open. */
 static void nesting_and_loss(void **st)
@@ -629,6 +689,7 @@ int main(void)
         cmocka_unit_test(threadx_style),
         cmocka_unit_test(meaning_wake_prio_blocked_on),
         cmocka_unit_test(hooks_style),
+        cmocka_unit_test(wait_marked_on_the_stop),
         cmocka_unit_test(nesting_and_loss),
         cmocka_unit_test(no_scheduling_is_activity),
         cmocka_unit_test(untimed_configuration_record),

@@ -3,7 +3,8 @@
  * RKH backend for every hook) under the scripted scenario on the host kernel. Both decoded traces
  * must name every object the same way: the same object ids for creations and for the objects of
  * the service calls (one canonical id, class << 16 | id, whichever backend recorded the call),
- * every operation's object one that was created, and the same operations per object. */
+ * every operation's object one that was created, and the same operations per object (the waits'
+ * starts and ends included). */
 #define EVT_CFG_HOOKS_BACKEND tee
 #include <setjmp.h>
 #include <stdarg.h>
@@ -154,6 +155,11 @@ static void same_objects_through_both_backends(void **st)
             }
         assert_true(found);
     }
+    /* the waits (formats/common/hook_wait.c) too: each object's wait_start and wait_end alike */
+    unsigned waits = 0;
+    for (size_t i = 0; i < a.nops; i++)
+        if (a.ops[i].op == EVT_OP_WAIT_START || a.ops[i].op == EVT_OP_WAIT_END) waits += a.ops[i].n;
+    assert_true(waits >= 24);
     for (size_t i = 0; i < b.ncreated; i++) {
         assert_true(has_(a.created, a.ncreated, b.created[i]));
     }

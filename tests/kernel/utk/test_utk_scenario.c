@@ -4,7 +4,11 @@
  *    golden tests/data/utk/scenario_events.txt (regenerate: EVT_REGEN=1), with names for services
  *    (tk_wai_sem ...), tasks and interrupts;
  *  - per-task CPU time, ISR count/time and per-service latency computed from the decoded trace
- *    equal the host kernel's own accounting of the same run (utk_accounting()). */
+ *    equal the host kernel's own accounting of the same run (utk_accounting()).
+ *  - the waits (formats/common/hook_wait.c): every task that stops waiting inside tk_wai_sem,
+ *    tk_wai_flg or tk_rcv_mbx has a wait_start on that call's object and a wait_end on the same
+ *    object when it runs again, and the timeline's blocked intervals are exactly those waits, on
+ *    their objects, plus the waits on no object (tk_dly_tsk). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +21,7 @@
 #include "evtrace/reader.h"
 #include "formats/threadx/txtb_hooks.h"
 #include "formats/threadx/txtb_hooks_dec.h"
+#include "host/timeline/timeline.h"
 #include "utk_kernel.h"
 #include "utk_scenario.h"
 
@@ -193,6 +198,92 @@ static void test_scenario_golden_and_accounting(void **state)
     free(text);
 }
 
+/* The scenario's waits, from the recorded trace to the timeline: each wait_start (a task's stop
+ * inside its waiting call) opens a blocked interval of that task on the same object, ended by the
+ * wait_end of the same object when the task runs again; no blocked interval on an object is
+ * without one; a delay (tk_dly_tsk) blocks on no object and has none. */
+#define MAXW 128
+typedef struct wait_rec { uint64_t ctx, t, obj; } wait_rec;
+static wait_rec g_ws[MAXW], g_we[MAXW];
+static unsigned g_nws, g_nwe;
+static evt_tl_state_iv g_blk[MAXW];
+static char g_blk_svc[MAXW][24];
+static unsigned g_nblk;
+
+static void on_state(void *u, const evt_tl_state_iv *iv)
+{
+    (void)u;
+    if (iv->state != EVT_TL_BLOCKED) return;
+    assert_true(g_nblk < MAXW);
+    snprintf(g_blk_svc[g_nblk], sizeof g_blk_svc[0], "%s", iv->service ? iv->service : "");
+    g_blk[g_nblk++] = *iv;
+}
+
+static void test_scenario_waits_on_timeline(void **state)
+{
+    (void)state;
+    run_scenario();
+    evt_reader *r = NULL;
+    char err[256];
+    assert_int_equal(evt_reader_open_mem(g_buf, sizeof g_buf, "threadx", NULL, NULL, NULL, &r, err, sizeof err),
+                     EVT_OK);
+    evt_tl_sink sink;
+    memset(&sink, 0, sizeof sink);
+    sink.state = on_state;
+    static evt_tl tl;
+    assert_true(evt_tl_init(&tl, 0, &sink));
+    g_nws = g_nwe = g_nblk = 0;
+    evt_event ev;
+    for (;;) {
+        evt_event_reset(&ev);
+        evt_status st = evt_reader_next(r, &ev);
+        if (st == EVT_END) break;
+        assert_int_equal(st, EVT_OK);
+        if ((ev.m.has & EVT_M_OP) && ev.m.op == EVT_OP_WAIT_START) {
+            assert_int_equal(ev.kind, EVT_KIND_THREAD_STOP);
+            assert_true(g_nws < MAXW);
+            g_ws[g_nws++] = (wait_rec){ev.target, ev.ts, ev.m.obj};
+        } else if ((ev.m.has & EVT_M_OP) && ev.m.op == EVT_OP_WAIT_END) {
+            assert_int_equal(ev.kind, EVT_KIND_THREAD_RUN);
+            assert_true(g_nwe < MAXW);
+            g_we[g_nwe++] = (wait_rec){ev.target, ev.ts, ev.m.obj};
+        }
+        evt_tl_add(&tl, &ev);
+    }
+    evt_tl_finish(&tl);
+    assert_int_equal(r->errors, 0);
+    evt_reader_close(r);
+
+    /* the scenario's sensor, ctrl and logger wait on their semaphore, flags and mailbox again and again */
+    assert_true(g_nws >= 12);
+    unsigned on_obj = 0, on_none = 0;
+    for (unsigned i = 0; i < g_nblk; i++) {
+        const evt_tl_state_iv *iv = &g_blk[i];
+        uint64_t ctx = tl.ctxs[iv->ctx]->id;
+        if (iv->obj == EVT_TL_NONE) {
+            assert_string_equal(g_blk_svc[i], "tk_dly_tsk");
+            for (unsigned k = 0; k < g_nws; k++) assert_false(g_ws[k].ctx == ctx && g_ws[k].t == iv->t0);
+            on_none++;
+            continue;
+        }
+        uint64_t obj = tl.objs[iv->obj]->id;
+        unsigned k = 0;
+        while (k < g_nws && !(g_ws[k].ctx == ctx && g_ws[k].t == iv->t0)) k++;
+        assert_true(k < g_nws);                /* its wait's start */
+        assert_int_equal(g_ws[k].obj, obj);
+        if (iv->open_end) continue;
+        k = 0;
+        while (k < g_nwe && !(g_we[k].ctx == ctx && g_we[k].t == iv->t1)) k++;
+        assert_true(k < g_nwe);                /* its wait's end */
+        assert_int_equal(g_we[k].obj, obj);
+        on_obj++;
+    }
+    assert_true(on_none >= 1);
+    assert_int_equal(on_obj + (g_nws - g_nwe), g_nws); /* every start is a blocked interval */
+    assert_true(g_nwe <= g_nws && g_nws - g_nwe <= 3); /* at most one open wait per task at the end */
+    evt_tl_free(&tl);
+}
+
 /* Two runs give the same bytes (the virtual clock makes the run deterministic; pointers recorded
  * as svc arguments and the recorder's "stk" words are the only run-dependent words, and the
  * decoded sequence above leaves them out). */
@@ -257,6 +348,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scenario_golden_and_accounting),
+        cmocka_unit_test(test_scenario_waits_on_timeline),
         cmocka_unit_test(test_wrapped_buffer_keeps_names),
         cmocka_unit_test(test_scenario_repeatable),
     };
