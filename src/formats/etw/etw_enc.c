@@ -11,7 +11,9 @@
  *    other sessions or recorders) and one nesting guard, taken in that order around every record,
  *    flush and stop. Slots, the file state and the loss account are touched only inside both.
  *    A signal handler (or interrupt) that records while its thread holds the session finds the
- *    guard busy: its record is dropped and counted, never spliced into the interrupted one.
+ *    guard busy: its record is dropped and counted, never spliced into the interrupted one
+ *    (user events stash such a record in the user layer instead: etw_user_enc.c). On the POSIX
+ *    port every cfg.write runs with the thread's signals held (write_at).
  *  - Providers' gates: bits = ETW_GATE_ON | enable level while the provider is enabled by a
  *    running session, 0 otherwise; evt_etw_write tests it inline (no clock read when filtered).
  *    A provider's `session` changes only inside a session's section: S -> 0 inside S (disable,
@@ -264,9 +266,20 @@ static uint32_t put_name(uint8_t *p, const char *s)
     return 2 * (n + 1);
 }
 
+/* One write through cfg.write. On the POSIX port with signals held (evt_posix_hold_signals): a
+ * write may take long (a system call, page faults), and signal handlers that land meanwhile inside
+ * this record of their thread could only be stashed (user_nest_enc.c) until the stash is full;
+ * held, they run once it is done (at most one of each signal pends). */
 static int write_at(evt_etw_session *s, uint64_t off, const uint8_t *p, uint32_t n)
 {
+#ifdef EVT_PORT_POSIX
+    evt_posix_hold_signals(1);
+    int ok = s->cfg.write(s->cfg.write_user, off, p, n) == 0;
+    evt_posix_hold_signals(0);
+    return ok;
+#else
     return s->cfg.write(s->cfg.write_user, off, p, n) == 0;
+#endif
 }
 
 /* Buffer 0: the SYSTEM logfile-header record carrying TRACE_LOGFILE_HEADER and the two names,
@@ -630,7 +643,7 @@ static void collect_owned(evt_etw_session *s)
  * out. Returns 1 if the record may be written at sl->buf + sl->used, 0 if it is dropped (the
  * caller counts it while still active, so stop's wait covers the count), -1 if the session has
  * stopped (not issued: see drop_unless_stopped). */
-static ETW_COLD int owned_slow(evt_etw_session *s, evt_etw_slot *sl, uint32_t tid, uint32_t need)
+static int owned_slow_(evt_etw_session *s, evt_etw_slot *sl, uint32_t tid, uint32_t need)
 {
     evt_port_crit_t c;
     if (!enter_session(s, &c)) return EVT_LOAD_ACQ(&s->running) ? 0 : -1;
@@ -657,6 +670,21 @@ static ETW_COLD int owned_slow(evt_etw_session *s, evt_etw_slot *sl, uint32_t ti
     pt_sync(s);
     leave(s, c);
     return ok;
+}
+
+/* On the POSIX port with the thread's signals held: the slot's record is open meanwhile (its guard
+ * held) and the session lock may be long to come (its holder descheduled), so handlers that landed
+ * would only pile up in the user layer's stash (user_nest_enc.c); held, they run after it. */
+static ETW_COLD int owned_slow(evt_etw_session *s, evt_etw_slot *sl, uint32_t tid, uint32_t need)
+{
+#ifdef EVT_PORT_POSIX
+    evt_posix_hold_signals(1);
+    int ok = owned_slow_(s, sl, tid, need);
+    evt_posix_hold_signals(0);
+    return ok;
+#else
+    return owned_slow_(s, sl, tid, need);
+#endif
 }
 
 /* A drop on the THREAD_OWNED path: counted, and the next record's pt_flags test sees it. */
@@ -786,6 +814,16 @@ uint32_t evt_etw_thread_detach(evt_etw_session *s)
     return EVT_ETW_ERROR_INVALID_HANDLE; /* THREAD_OWNED compiled out: no session is in that mode */
 }
 #endif /* EVT_ETW_OWNED_SLOTS */
+
+int evt_etw_own_record_open_(evt_etw_session *s)
+{
+#if EVT_ETW_OWNED_SLOTS
+    return owned_mode(s) && own_record_open(s);
+#else
+    (void)s;
+    return 0;
+#endif
+}
 
 uint32_t evt_etw_session_flush(evt_etw_session *s)
 {

@@ -8,4 +8,9 @@
  * when that mode is compiled out. */
 evt_rec_count evt_etw_owned_written_(const evt_etw_session *s);
 
+/* THREAD_OWNED: 1 if the caller is nested in a record of its own thread's slot (a signal handler
+ * that interrupted it: that record holds the slot's guard until it ends); 0 otherwise, and in the
+ * other slot modes. Any context. */
+int evt_etw_own_record_open_(evt_etw_session *s);
+
 #endif

@@ -2,8 +2,12 @@
  * event class per record, Class.Type EVT_USER_ETW_TYPE + rec, MOF fields: the event name
  * "evtrace.user" (ASCII, NUL included), a u32 word count, the words u32le (evtrace/user_defs.h).
  * The provider is evt_etw_user_provider (control GUID = class GUID); the session's own lock,
- * nesting guard and loss account apply (evtrace/etw.h). Freestanding C99. */
+ * nesting guard and loss account apply (evtrace/etw.h). A signal handler's record nested in a
+ * user record of its own thread (which the session's or the slot's nesting guard would drop) is
+ * stashed and written right after it (user_nest_enc.c N1-N4). Freestanding C99. */
 #include "evtrace/etw.h"
+#include "evtrace/port.h"
+#include "formats/etw/etw_enc_int.h"
 #include "formats/user/user_enc.h"
 
 /* Each enable is a new session of registered strings. */
@@ -26,7 +30,7 @@ uint32_t evt_etw_user_attach(evt_etw_session *s, uint8_t level)
     return evt_etw_enable(s, &evt_etw_user_provider, ETW_CONTROL_ENABLE_PROVIDER, level, 0u, 0u);
 }
 
-int evt_etw_user_write(unsigned rec, const uint32_t *words, uint32_t n)
+static int write_now(unsigned rec, const uint32_t *words, uint32_t n)
 {
     evt_etw_provider *p = &evt_etw_user_provider;
     if (n == 0u || n > EVT_USER_PAYLOAD_MAX || rec >= EVT_USER_R_COUNT_) return 0;
@@ -47,6 +51,26 @@ int evt_etw_user_write(unsigned rec, const uint32_t *words, uint32_t n)
                                     ETW_WNODE_FLAG_TRACED_GUID | ETW_WNODE_FLAG_USE_MOF_PTR};
     /* dropped: counted by the session (and reported by its loss record) */
     return evt_etw_trace_event(p, &h, f) == EVT_ETW_SUCCESS;
+}
+
+/* user_nest_enc.c N2's test: is the caller (a handler that interrupted a user write of its
+ * thread) inside a record of that thread? THREAD_OWNED: its slot's guard is held (the record takes
+ * no port lock); otherwise (POSIX port) the thread is inside the session's section and not only
+ * waiting to take its lock (port P3b: then the handler may take it itself). */
+static int in_record(void)
+{
+    evt_etw_session *s = (evt_etw_session *)EVT_LOAD_ACQ(&evt_etw_user_provider.session);
+    if (s && evt_etw_own_record_open_(s)) return 1;
+#ifdef EVT_PORT_POSIX
+    return evt_posix_hold != 0u && !evt_posix_waits_only();
+#else
+    return 0;
+#endif
+}
+
+int evt_etw_user_write(unsigned rec, const uint32_t *words, uint32_t n)
+{
+    return evt_user_nested_write_in_(write_now, in_record, rec, words, n);
 }
 
 EVT_USER_DEFINE_WRITE4_VIA_WRITE_(etw)

@@ -31,8 +31,13 @@
  *  N4 A handler whose thread is in no recorder section (before the interrupted write's record,
  *     or between it and the stashed ones: port P4's count is 0), or only waits to take a
  *     recorder lock (port P3b: every section of the thread waits in lock_slow, none is inside),
- *     writes directly, as it may take the lock itself; the interrupted write drains whatever was
- *     stashed. So only handlers that land inside the interrupted write's own record are stashed.
+ *     writes directly, as it may take the lock itself; then, if anything is stashed (by handlers
+ *     nested in records of earlier such handlers: the thread is in none of its records now), it
+ *     drains the stash as N3 does (signals held, emptied by compare-and-swap) but leaves depth
+ *     1 to the interrupted write, which drains what comes later. So the stash holds only what
+ *     handlers put there during one record of the thread, however long the interrupted write
+ *     waits for its lock (a loaded machine: a lock holder descheduled for milliseconds while
+ *     handlers keep landing in the wait), and only handlers that land inside a record are stashed.
  *     Lines of handlers of one thread thus reach the stream in the order they were
  *     written (their timestamps), not always the order they were issued in.
  * Other ports: the carrier's write and nothing else (their sections mask the interrupts that
@@ -62,6 +67,20 @@ static uint32_t drain(int (*write)(unsigned, const uint32_t *, uint32_t), uint32
     return pos;
 }
 
+/* N4: empty the stash, signals held (nothing lands in the records it writes). */
+static void drain_held(int (*write)(unsigned, const uint32_t *, uint32_t))
+{
+    uint32_t pos = 0;
+    evt_posix_hold_signals(1);
+    for (;;) {
+        uint32_t used = __atomic_load_n(&t_un.used, __ATOMIC_RELAXED);
+        if (used == 0u) break;
+        pos = drain(write, pos, used < EVT_CFG_USER_NEST_WORDS ? used : EVT_CFG_USER_NEST_WORDS);
+        if (__atomic_compare_exchange_n(&t_un.used, &used, 0u, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) break;
+    }
+    evt_posix_hold_signals(0);
+}
+
 int evt_user_nested_write_in_(int (*write)(unsigned, const uint32_t *, uint32_t), int (*inside)(void), unsigned rec,
                               const uint32_t *w, uint32_t n)
 {
@@ -80,7 +99,10 @@ int evt_user_nested_write_in_(int (*write)(unsigned, const uint32_t *, uint32_t)
     __atomic_store_n(&t_un.depth, 1u, __ATOMIC_RELAXED);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     int r = write(rec, w, n);
-    if (prev) return r; /* N4: the write this interrupted drains */
+    if (prev) { /* N4: what handlers stashed since (in earlier records), the write this interrupted drains the rest */
+        if (__atomic_load_n(&t_un.used, __ATOMIC_RELAXED) != 0u) drain_held(write);
+        return r;
+    }
     uint32_t pos = 0, held = 0;
     if (__atomic_load_n(&t_un.used, __ATOMIC_RELAXED) != 0u) { /* N3: nothing nests in the drain */
         evt_posix_hold_signals(1);

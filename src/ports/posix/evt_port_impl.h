@@ -131,8 +131,10 @@ extern _Thread_local evt_port_lock *evt_posix_sect[8];
 /* 1 when the calling context interrupted sections of its thread that all wait to take a lock
  * (P3b: none is inside one), so it may take the lock itself; 0 otherwise (user_nest_enc.c). */
 int evt_posix_waits_only(void);
-/* on: block every signal of the calling thread, remembering its mask; 0: restore it. Not nested
- * (user_nest_enc.c N3: the drain of a thread's stash, which at most one context of it runs). */
+/* on: block every signal of the calling thread, remembering its mask; 0: restore it. Calls nest
+ * (each 1 paired with a 0 by the same context): only the outermost pair blocks and restores
+ * (user_nest_enc.c N3: the drain of a thread's stash; etw_enc.c: a buffer written out inside a
+ * record). */
 void evt_posix_hold_signals(int on);
 extern _Thread_local volatile unsigned evt_posix_deferred; /* held-off simulated interrupts */
 extern _Thread_local char evt_posix_token_;       /* its address is the thread's lock token */

@@ -100,16 +100,23 @@ int evt_posix_waits_only(void)
     return h != 0u && h == t_waits;
 }
 
-/* The mask evt_posix_hold_signals(1) replaced (one holder at a time per thread: its caller). */
+/* The mask the outermost evt_posix_hold_signals(1) replaced, and the calls in force (a handler
+ * that lands before the outermost block sees depth 0 and blocks and restores on its own; once
+ * blocked, none lands until the outermost restore). */
 static _Thread_local sigset_t t_held_mask;
+static _Thread_local unsigned t_held_depth;
 
 void evt_posix_hold_signals(int on)
 {
     if (on) {
-        sigset_t all;
-        sigfillset(&all);
-        (void)pthread_sigmask(SIG_BLOCK, &all, &t_held_mask);
-    } else {
+        if (t_held_depth == 0u) {
+            sigset_t all, old;
+            sigfillset(&all);
+            (void)pthread_sigmask(SIG_BLOCK, &all, &old);
+            t_held_mask = old;
+        }
+        t_held_depth++;
+    } else if (t_held_depth != 0u && --t_held_depth == 0u) {
         (void)pthread_sigmask(SIG_SETMASK, &t_held_mask, NULL);
     }
 }

@@ -45,7 +45,7 @@
 static const char *const us_words[] = {"alpha", "be", "gamma-ray", ""};
 static atomic_ulong us_alrm_k, us_kill_k; /* handler lines issued (k = 1..) */
 static unsigned us_lines[US_WORKERS];
-static atomic_int us_done, us_stop;
+static atomic_int us_done, us_stop, us_go; /* us_go: the signals are on (workers start then) */
 static pthread_t us_workers[US_WORKERS];
 
 static uint64_t us_now(void)
@@ -72,6 +72,10 @@ static void us_kill(int signo)
 static void *us_worker(void *p)
 {
     unsigned w = (unsigned)(uintptr_t)p, n = 0;
+    while (!atomic_load(&us_go)) { /* a fast recorder would be done before the first signal */
+        struct timespec ts = {0, 10000};
+        nanosleep(&ts, NULL);
+    }
     uint64_t t0 = us_now();
     while (n < US_LINES && us_now() - t0 < US_RUN_NS) {
         for (int b = 0; b < 32 && n < US_LINES; b++, n++)
@@ -112,6 +116,7 @@ static void us_run(void)
     if (sigaction(SIGUSR1, &sa, NULL) != 0) abort();
     atomic_store(&us_done, 0);
     atomic_store(&us_stop, 0);
+    atomic_store(&us_go, 0);
     for (uintptr_t i = 0; i < US_WORKERS; i++)
         if (pthread_create(&us_workers[i], NULL, us_worker, (void *)i) != 0) abort();
     /* this thread and the interrupter take no SIGALRM: the timer's signals go to the workers */
@@ -123,6 +128,7 @@ static void us_run(void)
     if (pthread_create(&intr, NULL, us_interrupter, NULL) != 0) abort();
     struct itimerval it = {{0, 20}, {0, 20}}; /* as fast as the kernel fires it */
     setitimer(ITIMER_REAL, &it, NULL);
+    atomic_store(&us_go, 1);
     pthread_join(intr, NULL);
     struct itimerval off = {{0, 0}, {0, 0}};
     setitimer(ITIMER_REAL, &off, NULL);
