@@ -54,33 +54,33 @@ static int64_t add_(ctf_classes *c, ctf_class *k)
     return c->n++;
 }
 
-static int sig_put_(ctf_classes *c, size_t *n, const char *s, size_t len)
+/* Signature of a layout: name, emf, then each field's type and ident ('\n' separated; widths
+ * and aliases excluded: they change within the layout). Built in one reserved pass. */
+static int signature_(ctf_classes *c, const char *name, const char *emf, const ctf_field *f, uint32_t nf, size_t *n)
 {
-    if (*n + len + 1 > c->sigcap) {
+    size_t nl = strlen(name), el = emf ? strlen(emf) : 0, il[CTF_MAX_FIELDS], need = nl + 1 + el;
+    for (uint32_t i = 0; i < nf; i++) need += 2 + (il[i] = strlen(f[i].ident));
+    if (need > c->sigcap) {
         size_t nc = c->sigcap ? c->sigcap : 256;
-        while (nc < *n + len + 1) nc *= 2;
+        while (nc < need) nc *= 2;
         char *np = evt_realloc(c->sig, nc);
         if (!np) return 0;
         c->sig = np;
         c->sigcap = nc;
     }
-    memcpy(c->sig + *n, s, len);
-    *n += len;
-    return 1;
-}
-
-/* Signature of a layout: name, emf, then each field's type and ident ('\n' separated; widths
- * and aliases excluded: they change within the layout). */
-static int signature_(ctf_classes *c, const char *name, const char *emf, const ctf_field *f, uint32_t nf, size_t *n)
-{
-    *n = 0;
-    int ok = sig_put_(c, n, name, strlen(name)) && sig_put_(c, n, "\n", 1);
-    if (emf) ok = ok && sig_put_(c, n, emf, strlen(emf));
-    for (uint32_t i = 0; ok && i < nf; i++) {
-        char t[2] = {'\n', (char)('a' + f[i].type)};
-        ok = sig_put_(c, n, t, 2) && sig_put_(c, n, f[i].ident, strlen(f[i].ident));
+    char *p = c->sig;
+    memcpy(p, name, nl);
+    p += nl;
+    *p++ = '\n';
+    if (el) { memcpy(p, emf, el); p += el; }
+    for (uint32_t i = 0; i < nf; i++) {
+        *p++ = '\n';
+        *p++ = (char)('a' + f[i].type);
+        memcpy(p, f[i].ident, il[i]);
+        p += il[i];
     }
-    return ok;
+    *n = (size_t)(p - c->sig);
+    return 1;
 }
 
 /* Field i of an event with values v may alias field k: an integer value field, equal (64 bits). */

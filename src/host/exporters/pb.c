@@ -39,10 +39,23 @@ static inline void varint_(evt_pb *b, uint64_t v)
     b->n = (size_t)(p - b->p);
 }
 
-void evt_pb_uint_slow_(evt_pb *b, uint32_t field, uint64_t v)
+void evt_pb_key_slow_(evt_pb *b, uint64_t key, uint64_t v)
 {
-    varint_(b, (uint64_t)field << 3);
+    varint_(b, key);
     varint_(b, v);
+}
+
+void evt_pb_close_slow_(evt_pb *b, size_t at)
+{
+    size_t len = b->n - at, extra = 0;
+    for (uint64_t v = len; v >= 0x80; v >>= 7) extra++;
+    if (!reserve_(b, extra)) return;
+    memmove(b->p + at + extra, b->p + at, len);
+    uint8_t *p = b->p + at - 1;
+    uint64_t v = len;
+    while (v >= 0x80) { *p++ = (uint8_t)(v | 0x80); v >>= 7; }
+    *p = (uint8_t)v;
+    b->n += extra;
 }
 
 void evt_pb_fixed64(evt_pb *b, uint32_t field, uint64_t v)
