@@ -128,8 +128,8 @@ static const char k_d2[] =
     "8081828384858687888990919293949596979899";
 static inline void buf_u64_(chrome_state *s, uint64_t v)
 {
-    char d[20];
-    size_t k = sizeof d;
+    char d[40]; /* digits end at d[20]; 20 bytes from the first are copied (a fixed-size copy) */
+    size_t k = 20;
     while (v > UINT32_MAX) {
         unsigned r = (unsigned)(v % 100);
         v /= 100;
@@ -143,10 +143,11 @@ static inline void buf_u64_(chrome_state *s, uint64_t v)
         d[--k] = k_d2[2 * r + 1];
         d[--k] = k_d2[2 * r];
     }
-    v = w;
-    if (v >= 10) { d[--k] = k_d2[2 * v + 1]; d[--k] = k_d2[2 * v]; }
-    else d[--k] = (char)('0' + v);
-    buf_put_(s, d + k, sizeof d - k);
+    if (w >= 10) { d[--k] = k_d2[2 * w + 1]; d[--k] = k_d2[2 * w]; }
+    else d[--k] = (char)('0' + w);
+    if (OUT_CAP - s->n < 20) { buf_put_(s, d + k, 20 - k); return; }
+    memcpy(s->buf + s->n, d + k, 20); /* the bytes past the digits are overwritten next */
+    s->n += 20 - k;
 }
 static void buf_i64_(chrome_state *s, int64_t v)
 {
@@ -162,7 +163,10 @@ static void buf_time_(chrome_state *s, uint64_t t)
     unsigned f = (unsigned)(t % 1000);
     if (!f) return;
     char d[4] = {'.', (char)('0' + f / 100), (char)('0' + f / 10 % 10), (char)('0' + f % 10)};
-    buf_put_(s, d, f % 100 == 0 ? 2 : f % 10 == 0 ? 3 : 4);
+    size_t len = f % 100 == 0 ? 2 : f % 10 == 0 ? 3 : 4;
+    if (OUT_CAP - s->n < 4) { buf_put_(s, d, len); return; }
+    memcpy(s->buf + s->n, d, 4); /* fixed-size copy; bytes past len are overwritten next */
+    s->n += len;
 }
 /* A JSON string: printable ASCII without '"' or '\\' (names, keys: the usual case) is copied as it
  * is; anything else goes through the JSON writer (UTF-8 checks, escapes). */
