@@ -89,14 +89,29 @@ static int can_alias_(const ctf_field *f, const ctf_value *v, uint32_t i, uint32
     return f[k].role == CTF_ROLE_VALUE && (f[k].type == CTF_FT_UINT || f[k].type == CTF_FT_SINT) && v[k].u == v[i].u;
 }
 
-int64_t ctf_class_for(ctf_classes *c, const char *name, const char *emf, const ctf_field *proto, const ctf_value *v,
-                      uint32_t nf)
+/* Class k is of the layout (name, emf, field types and idents) of these: the signature's parts. */
+static int same_layout_(const ctf_class *k, const char *name, const char *emf, const ctf_field *f, uint32_t nf)
 {
-    size_t n;
-    if (!signature_(c, name, emf, proto, nf, &n)) return -1;
-    int added;
-    uint32_t lid = evt_strtab_intern(&c->layouts, c->sig, n, &added);
-    if (!lid) return -1;
+    if (k->nf != nf || strcmp(k->name, name) != 0) return 0;
+    if (!k->emf != !emf || (emf && strcmp(k->emf, emf) != 0)) return 0;
+    for (uint32_t i = 0; i < nf; i++)
+        if (k->f[i].type != f[i].type || strcmp(k->f[i].ident, f[i].ident) != 0) return 0;
+    return 1;
+}
+
+int64_t ctf_class_for(ctf_classes *c, uint64_t hint, const char *name, const char *emf, const ctf_field *proto,
+                      const ctf_value *v, uint32_t nf)
+{
+    uint32_t r = (uint32_t)((hint * 0x9E3779B97F4A7C15ull) >> 56), lid = c->recent[r].lid;
+    int added = 0;
+    if (!lid || c->recent[r].hint != hint || !same_layout_(c->cls[c->cur[lid - 1]], name, emf, proto, nf)) {
+        size_t n;
+        if (!signature_(c, name, emf, proto, nf, &n)) return -1;
+        lid = evt_strtab_intern(&c->layouts, c->sig, n, &added);
+        if (!lid) return -1;
+        c->recent[r].hint = hint;
+        c->recent[r].lid = 0; /* set once the layout has a class */
+    }
     if (lid > c->curcap) {
         uint32_t nc = c->curcap ? c->curcap * 2 : 32;
         while (nc < lid) nc *= 2;
@@ -122,10 +137,10 @@ int64_t ctf_class_for(ctf_classes *c, const char *name, const char *emf, const c
             else if (f[i].wlog <= o->wlog) f[i].wlog = o->wlog;
             else fits = 0;                                     /* needs a wider integer */
         }
-        if (fits) return c->cur[lid - 1];
+        if (fits) { c->recent[r].lid = lid; return c->cur[lid - 1]; }
     }
     int64_t id = add_(c, class_new_(name, emf, f, nf));
-    if (id >= 0) c->cur[lid - 1] = (uint32_t)id;
+    if (id >= 0) { c->cur[lid - 1] = (uint32_t)id; c->recent[r].lid = lid; }
     return id;
 }
 
