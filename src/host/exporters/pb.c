@@ -4,8 +4,6 @@
 #include <string.h>
 #include "evtrace/alloc.h"
 
-void evt_pb_clear(evt_pb *b) { b->n = 0; }
-
 void evt_pb_free(evt_pb *b)
 {
     evt_free(b->p);
@@ -72,7 +70,7 @@ void evt_pb_double(evt_pb *b, uint32_t field, double v)
     evt_pb_fixed64(b, field, bits);
 }
 
-void evt_pb_bytes(evt_pb *b, uint32_t field, const void *s, size_t n)
+void evt_pb_bytes_slow_(evt_pb *b, uint32_t field, const void *s, size_t n)
 {
     varint_(b, ((uint64_t)field << 3) | 2);
     varint_(b, n);
@@ -82,12 +80,6 @@ void evt_pb_bytes(evt_pb *b, uint32_t field, const void *s, size_t n)
 }
 
 void evt_pb_str(evt_pb *b, uint32_t field, const char *s) { evt_pb_bytes(b, field, s, strlen(s)); }
-
-void evt_pb_msg(evt_pb *b, uint32_t field, const evt_pb *child)
-{
-    if (child->oom) b->oom = 1;
-    evt_pb_bytes(b, field, child->p, child->n);
-}
 
 void evt_pb_append(evt_pb *b, const evt_pb *fields)
 {

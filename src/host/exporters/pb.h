@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct evt_pb {
     uint8_t *p;     /* bytes */
@@ -17,7 +18,7 @@ typedef struct evt_pb {
     int oom;        /* sticky: an allocation failed */
 } evt_pb;
 
-void evt_pb_clear(evt_pb *b);
+static inline void evt_pb_clear(evt_pb *b) { b->n = 0; }
 void evt_pb_free(evt_pb *b);
 /* Field encoders (wire types: 0 varint, 1 64-bit little-endian, 2 length-delimited). */
 void evt_pb_key_slow_(evt_pb *b, uint64_t key, uint64_t v); /* evt_pb_key_ when it must grow */
@@ -40,9 +41,22 @@ static inline void evt_pb_uint(evt_pb *b, uint32_t field, uint64_t v) { evt_pb_k
 static inline void evt_pb_int(evt_pb *b, uint32_t field, int64_t v) { evt_pb_uint(b, field, (uint64_t)v); }
 void evt_pb_fixed64(evt_pb *b, uint32_t field, uint64_t v); /* fixed64 */
 void evt_pb_double(evt_pb *b, uint32_t field, double v);    /* double (IEEE 754 binary64) */
-void evt_pb_bytes(evt_pb *b, uint32_t field, const void *s, size_t n); /* string/bytes */
+void evt_pb_bytes_slow_(evt_pb *b, uint32_t field, const void *s, size_t n); /* evt_pb_bytes when it must grow */
+/* string/bytes: inline while the key, the length and the bytes fit. */
+static inline void evt_pb_bytes(evt_pb *b, uint32_t field, const void *s, size_t n)
+{
+    if (b->cap - b->n < 20 + n) { evt_pb_bytes_slow_(b, field, s, n); return; }
+    evt_pb_key_(b, ((uint64_t)field << 3) | 2, n);
+    if (n) memcpy(b->p + b->n, s, n);
+    b->n += n;
+}
 void evt_pb_str(evt_pb *b, uint32_t field, const char *s); /* NUL-terminated string */
-void evt_pb_msg(evt_pb *b, uint32_t field, const evt_pb *child); /* embedded message */
+/* embedded message */
+static inline void evt_pb_msg(evt_pb *b, uint32_t field, const evt_pb *child)
+{
+    if (child->oom) b->oom = 1;
+    evt_pb_bytes(b, field, child->p, child->n);
+}
 /* An embedded message written in place (no child buffer, no copy): evt_pb_open writes the tag
  * and a one-byte length and returns where the message starts; the fields follow; evt_pb_close
  * sets the length (moving the fields when it needs more than one varint byte). The bytes equal

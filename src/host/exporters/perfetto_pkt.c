@@ -145,10 +145,17 @@ void pf_process_tree(pf_w *w, uint64_t ts, int32_t pid, const char *cmdline, int
  * hash lookup for strings seen before (the same names and keys recur in every event); a hit on a
  * `stable` string (a literal, a kind name, a timeline label: never rewritten while we run) is
  * trusted, any other is compared (readers may reuse their buffers). */
-static uint64_t iid_(pf_w *w, evt_strtab *t, evt_pb *list, uint32_t field, const char *str, int stable)
+static uint64_t iid_slow_(pf_w *w, evt_strtab *t, evt_pb *list, uint32_t field, const char *str, pf_iid_slot *slot);
+static inline uint64_t iid_(pf_w *w, evt_strtab *t, evt_pb *list, uint32_t field, const char *str, int stable)
 {
     pf_iid_slot *slot = &w->cache[field - 1][((uintptr_t)str >> 3) % PF_IID_CACHE];
     if (slot->p == str && (stable || strcmp(evt_strtab_str(t, slot->id), str) == 0)) return slot->id;
+    return iid_slow_(w, t, list, field, str, slot);
+}
+
+/* iid_ when the pointer cache has no (valid) entry: the hash look-up, the definition if new. */
+static uint64_t iid_slow_(pf_w *w, evt_strtab *t, evt_pb *list, uint32_t field, const char *str, pf_iid_slot *slot)
+{
     int added;
     uint32_t id = evt_strtab_intern(t, str, strlen(str), &added);
     if (!id) { w->oom = 1; return 0; }
