@@ -7,11 +7,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+typedef struct evt_strtab_slot {
+    uint32_t id;        /* 0 = empty */
+    uint32_t hash;      /* hash of the string with that id */
+} evt_strtab_slot;
+
 typedef struct evt_strtab {
     char **strs;        /* strs[id - 1] = owned copy of the string with that id */
+    uint32_t *lens;     /* lens[id - 1] = its length in bytes */
     uint32_t n;         /* strings stored (ids 1..n) */
     uint32_t cap;       /* capacity of strs */
-    uint32_t *slots;    /* open-addressing hash table of ids (0 = empty) */
+    evt_strtab_slot *slots; /* open-addressing hash table of ids */
     uint32_t nslots;    /* power of two */
     struct { const char *s; size_t n; uint32_t id; } recent[64]; /* intern: strings met lately, by address */
 } evt_strtab;
@@ -26,5 +32,7 @@ uint32_t evt_strtab_intern(evt_strtab *t, const char *s, size_t n, int *added);
 uint32_t evt_strtab_find(const evt_strtab *t, const char *s, size_t n);
 /* The string of an id (1..n); NULL for an invalid id. */
 const char *evt_strtab_str(const evt_strtab *t, uint32_t id);
+/* The length in bytes of an id's string; 0 for an invalid id. */
+size_t evt_strtab_len(const evt_strtab *t, uint32_t id);
 
 #endif

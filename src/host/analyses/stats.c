@@ -38,6 +38,7 @@ void evt_stats_free(evt_stats *s)
     evt_free(s->objs);
     evt_u64map_free(&s->objmap);
     evt_u64map_free(&s->ctxmap);
+    evt_free(s->tlctx);
     evt_u64map_free(&s->latmap);
     evt_u64map_free(&s->namemap);
     evt_u64map_free(&s->labelmap);
@@ -97,12 +98,39 @@ static int64_t ctx_find_(evt_stats *s, int has, uint64_t id, evt_ctx_class cls, 
     return idx;
 }
 
+/* The stats context of timeline context ti (whose id, when it has one, is `id`) from the cache of
+ * earlier look-ups (a timeline context keeps its id or its class), else ctx_find_ with the other
+ * arguments. */
+static int64_t ctx_cached_(evt_stats *s, uint32_t ti, int has, uint64_t id, evt_ctx_class cls, const char *name,
+                           uint64_t ts)
+{
+    if (ti < s->tlctxcap && s->tlctx[ti]) {
+        evt_stats_ctx *c = &s->ctxs[s->tlctx[ti] - 1];
+        if (!c->name && has && name) c->name = intern_(s, name); /* as ctx_find_ does */
+        return s->tlctx[ti] - 1;
+    }
+    int64_t idx = ctx_find_(s, has, id, cls, name, ts);
+    if (idx < 0) return idx;
+    if (ti >= s->tlctxcap) {
+        uint32_t nc = s->tlctxcap ? s->tlctxcap : 64;
+        while (nc <= ti) nc *= 2;
+        uint32_t *v = evt_realloc(s->tlctx, (size_t)nc * sizeof *v);
+        if (!v) return idx; /* only the cache is lost */
+        memset(v + s->tlctxcap, 0, (size_t)(nc - s->tlctxcap) * sizeof *v);
+        s->tlctx = v;
+        s->tlctxcap = nc;
+    }
+    s->tlctx[ti] = (uint32_t)idx + 1;
+    return idx;
+}
+
 /* The stats context of a timeline context. */
 static int64_t ctx_of_tl_(evt_stats *s, uint32_t ti)
 {
     const evt_tl_ctx *c = evt_tl_ctx_at(&s->tl, ti);
     if (!c) return -1;
-    return ctx_find_(s, c->has_id, c->id, c->cls, c->name, 0);
+    if (!c->has_id && (unsigned)c->cls > 3) return ctx_find_(s, 0, 0, c->cls, c->name, 0);
+    return ctx_cached_(s, ti, c->has_id, c->id, c->cls, c->name, 0);
 }
 
 static evt_stats_lat *lat_(evt_stats *s, uint8_t cat, uint32_t label)
@@ -286,7 +314,10 @@ int evt_stats_add(evt_stats *s, const evt_event *ev)
     }
     if (s->an) evt_an_event(s->an, ev, ti);
 
-    int64_t ci = ctx_find_(s, (ev->flags & EVT_HAS_CTX) != 0, ev->ctx, ev->ctx_class, ev->ctx_name, ev->ts);
+    /* an event with a context id is in the timeline context of that id (ti) */
+    int64_t ci = (ev->flags & EVT_HAS_CTX) && ti != EVT_TL_NONE
+                     ? ctx_cached_(s, ti, 1, ev->ctx, ev->ctx_class, ev->ctx_name, ev->ts)
+                     : ctx_find_(s, (ev->flags & EVT_HAS_CTX) != 0, ev->ctx, ev->ctx_class, ev->ctx_name, ev->ts);
     if (ci < 0) return 0;
     evt_stats_ctx *c = &s->ctxs[ci];
     if (c->events++ == 0) c->first_ts = c->last_ts = ev->ts; /* may exist already: made by the timeline */
@@ -346,6 +377,8 @@ static void contexts_from_tl_(evt_stats *s)
     s->nctx = s->ctxcap = n;
     s->ctxmap = map;
     memcpy(s->noctx, noctx, sizeof noctx);
+    /* the contexts are the timeline's now, in its order: the cache of look-ups is void */
+    if (s->tlctx) memset(s->tlctx, 0, (size_t)s->tlctxcap * sizeof *s->tlctx);
 }
 
 void evt_stats_finish(evt_stats *s)

@@ -84,6 +84,8 @@ typedef struct evt_stats {
     uint32_t nctx, ctxcap;
     evt_u64map ctxmap;     /* ctx id -> index */
     int64_t noctx[4];      /* per class: index of the "no context id" entry, -1 none */
+    uint32_t *tlctx;       /* tlctx[timeline ctx index] = index + 1 (0: not looked up yet); while streaming */
+    uint32_t tlctxcap;
     evt_stats_lat *lats;
     uint32_t nlat, latcap;
     evt_u64map latmap;     /* (cat << 32 | label) -> index */

@@ -128,17 +128,26 @@ static const char k_d2[] =
     "8081828384858687888990919293949596979899";
 static inline void buf_u64_(chrome_state *s, uint64_t v)
 {
-    char d[20];
-    size_t k = sizeof d;
-    while (v >= 100) {
+    char d[40]; /* digits end at d[20]; 20 bytes from the first are copied (a fixed-size copy) */
+    size_t k = 20;
+    while (v > UINT32_MAX) {
         unsigned r = (unsigned)(v % 100);
         v /= 100;
         d[--k] = k_d2[2 * r + 1];
         d[--k] = k_d2[2 * r];
     }
-    if (v >= 10) { d[--k] = k_d2[2 * v + 1]; d[--k] = k_d2[2 * v]; }
-    else d[--k] = (char)('0' + v);
-    buf_put_(s, d + k, sizeof d - k);
+    uint32_t w = (uint32_t)v; /* the rest in 32-bit arithmetic (cheaper division by 100) */
+    while (w >= 100) {
+        unsigned r = w % 100;
+        w /= 100;
+        d[--k] = k_d2[2 * r + 1];
+        d[--k] = k_d2[2 * r];
+    }
+    if (w >= 10) { d[--k] = k_d2[2 * w + 1]; d[--k] = k_d2[2 * w]; }
+    else d[--k] = (char)('0' + w);
+    if (OUT_CAP - s->n < 20) { buf_put_(s, d + k, 20 - k); return; }
+    memcpy(s->buf + s->n, d + k, 20); /* the bytes past the digits are overwritten next */
+    s->n += 20 - k;
 }
 static void buf_i64_(chrome_state *s, int64_t v)
 {
@@ -154,21 +163,45 @@ static void buf_time_(chrome_state *s, uint64_t t)
     unsigned f = (unsigned)(t % 1000);
     if (!f) return;
     char d[4] = {'.', (char)('0' + f / 100), (char)('0' + f / 10 % 10), (char)('0' + f % 10)};
-    buf_put_(s, d, f % 100 == 0 ? 2 : f % 10 == 0 ? 3 : 4);
+    size_t len = f % 100 == 0 ? 2 : f % 10 == 0 ? 3 : 4;
+    if (OUT_CAP - s->n < 4) { buf_put_(s, d, len); return; }
+    memcpy(s->buf + s->n, d, 4); /* fixed-size copy; bytes past len are overwritten next */
+    s->n += len;
 }
 /* A JSON string: printable ASCII without '"' or '\\' (names, keys: the usual case) is copied as it
  * is; anything else goes through the JSON writer (UTF-8 checks, escapes). */
+#define ONES_ 0x0101010101010101ull
+#define HIGH_ 0x8080808080808080ull
+/* Nonzero when one of the 8 bytes of w needs the JSON writer: < 0x20, >= 0x7F, '"' or '\\'
+ * (exact as a yes/no: the borrow tricks' false bits only follow a true one). */
+static inline uint64_t has_zero_(uint64_t v) { return (v - ONES_) & ~v & HIGH_; }
+static inline uint64_t word_unsafe_(uint64_t w)
+{
+    return ((w - ONES_ * 0x20) & ~w & HIGH_) | has_zero_(w ^ (ONES_ * '"')) | has_zero_(w ^ (ONES_ * '\\')) |
+           has_zero_(w ^ (ONES_ * 0x7F)) | (w & HIGH_);
+}
+/* p[0..n) is printable ASCII without '"' or '\\': 8 bytes per step. */
+static inline int plain_(const char *p, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        if (word_unsafe_(w)) return 0;
+    }
+    if (i == n) return 1;
+    uint64_t w = ONES_ * 'a'; /* the tail, padded with a plain byte */
+    memcpy(&w, p + i, n - i);
+    return !word_unsafe_(w);
+}
 static void buf_strn_(chrome_state *s, const char *p, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)p[i];
-        if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\') {
-            buf_flush_(s);
-            evt_json_init(&s->j, s->out, 0);
-            s->j.after_key = 1; /* the string alone: no separator */
-            evt_json_strn(&s->j, p, n);
-            return;
-        }
+    if (!plain_(p, n)) {
+        buf_flush_(s);
+        evt_json_init(&s->j, s->out, 0);
+        s->j.after_key = 1; /* the string alone: no separator */
+        evt_json_strn(&s->j, p, n);
+        return;
     }
     BUF_LIT(s, "\"");
     buf_put_(s, p, n);

@@ -420,7 +420,7 @@ static evt_status event(void *state, const evt_event *ev)
         s->emf[eh].ok = 1;
     }
     const char *emf = s->emf[eh].s;
-    int64_t cid = ctf_class_for(&s->cls, ev->name ? ev->name : "", emf, f, v, n);
+    int64_t cid = ctf_class_for(&s->cls, ekey, ev->name ? ev->name : "", emf, f, v, n);
     if (cid < 0) return EVT_ERR_NOMEM;
     return emit_(s, si, (uint32_t)cid, t, v);
 }

@@ -130,14 +130,18 @@ typedef struct ctf_classes {
     uint32_t builtin[CTF_B_COUNT_]; /* class id + 1, 0 until first used */
     char *sig;          /* scratch: layout signature */
     size_t sigcap;
+    /* layout of a recent hint (ctf_class_for), checked against that layout's class before use */
+    struct { uint64_t hint; uint32_t lid; } recent[256];
 } ctf_classes;
 
 /* Class id for an event of this layout (name, emf and proto: its fields with the widths its
  * values v need, alias -1). A new layout's args become aliases where the first event's values
  * allow; a later value that breaks an alias or needs a wider integer makes a new class of the
- * layout. Returns -1 when out of memory. */
-int64_t ctf_class_for(ctf_classes *c, const char *name, const char *emf, const ctf_field *proto, const ctf_value *v,
-                      uint32_t nf);
+ * layout. hint: a key that usually picks the same layout (the event's kind and id); the layout
+ * it last picked is compared field by field first (no signature built, nothing hashed), any
+ * hint gives the same result. Returns -1 when out of memory. */
+int64_t ctf_class_for(ctf_classes *c, uint64_t hint, const char *name, const char *emf, const ctf_field *proto,
+                      const ctf_value *v, uint32_t nf);
 /* Class id of a built-in class (created on first use); -1 when out of memory. */
 int64_t ctf_class_builtin(ctf_classes *c, ctf_builtin b);
 void ctf_classes_free(ctf_classes *c);

@@ -54,33 +54,33 @@ static int64_t add_(ctf_classes *c, ctf_class *k)
     return c->n++;
 }
 
-static int sig_put_(ctf_classes *c, size_t *n, const char *s, size_t len)
+/* Signature of a layout: name, emf, then each field's type and ident ('\n' separated; widths
+ * and aliases excluded: they change within the layout). Built in one reserved pass. */
+static int signature_(ctf_classes *c, const char *name, const char *emf, const ctf_field *f, uint32_t nf, size_t *n)
 {
-    if (*n + len + 1 > c->sigcap) {
+    size_t nl = strlen(name), el = emf ? strlen(emf) : 0, il[CTF_MAX_FIELDS], need = nl + 1 + el;
+    for (uint32_t i = 0; i < nf; i++) need += 2 + (il[i] = strlen(f[i].ident));
+    if (need > c->sigcap) {
         size_t nc = c->sigcap ? c->sigcap : 256;
-        while (nc < *n + len + 1) nc *= 2;
+        while (nc < need) nc *= 2;
         char *np = evt_realloc(c->sig, nc);
         if (!np) return 0;
         c->sig = np;
         c->sigcap = nc;
     }
-    memcpy(c->sig + *n, s, len);
-    *n += len;
-    return 1;
-}
-
-/* Signature of a layout: name, emf, then each field's type and ident ('\n' separated; widths
- * and aliases excluded: they change within the layout). */
-static int signature_(ctf_classes *c, const char *name, const char *emf, const ctf_field *f, uint32_t nf, size_t *n)
-{
-    *n = 0;
-    int ok = sig_put_(c, n, name, strlen(name)) && sig_put_(c, n, "\n", 1);
-    if (emf) ok = ok && sig_put_(c, n, emf, strlen(emf));
-    for (uint32_t i = 0; ok && i < nf; i++) {
-        char t[2] = {'\n', (char)('a' + f[i].type)};
-        ok = sig_put_(c, n, t, 2) && sig_put_(c, n, f[i].ident, strlen(f[i].ident));
+    char *p = c->sig;
+    memcpy(p, name, nl);
+    p += nl;
+    *p++ = '\n';
+    if (el) { memcpy(p, emf, el); p += el; }
+    for (uint32_t i = 0; i < nf; i++) {
+        *p++ = '\n';
+        *p++ = (char)('a' + f[i].type);
+        memcpy(p, f[i].ident, il[i]);
+        p += il[i];
     }
-    return ok;
+    *n = (size_t)(p - c->sig);
+    return 1;
 }
 
 /* Field i of an event with values v may alias field k: an integer value field, equal (64 bits). */
@@ -89,14 +89,29 @@ static int can_alias_(const ctf_field *f, const ctf_value *v, uint32_t i, uint32
     return f[k].role == CTF_ROLE_VALUE && (f[k].type == CTF_FT_UINT || f[k].type == CTF_FT_SINT) && v[k].u == v[i].u;
 }
 
-int64_t ctf_class_for(ctf_classes *c, const char *name, const char *emf, const ctf_field *proto, const ctf_value *v,
-                      uint32_t nf)
+/* Class k is of the layout (name, emf, field types and idents) of these: the signature's parts. */
+static int same_layout_(const ctf_class *k, const char *name, const char *emf, const ctf_field *f, uint32_t nf)
 {
-    size_t n;
-    if (!signature_(c, name, emf, proto, nf, &n)) return -1;
-    int added;
-    uint32_t lid = evt_strtab_intern(&c->layouts, c->sig, n, &added);
-    if (!lid) return -1;
+    if (k->nf != nf || strcmp(k->name, name) != 0) return 0;
+    if (!k->emf != !emf || (emf && strcmp(k->emf, emf) != 0)) return 0;
+    for (uint32_t i = 0; i < nf; i++)
+        if (k->f[i].type != f[i].type || strcmp(k->f[i].ident, f[i].ident) != 0) return 0;
+    return 1;
+}
+
+int64_t ctf_class_for(ctf_classes *c, uint64_t hint, const char *name, const char *emf, const ctf_field *proto,
+                      const ctf_value *v, uint32_t nf)
+{
+    uint32_t r = (uint32_t)((hint * 0x9E3779B97F4A7C15ull) >> 56), lid = c->recent[r].lid;
+    int added = 0;
+    if (!lid || c->recent[r].hint != hint || !same_layout_(c->cls[c->cur[lid - 1]], name, emf, proto, nf)) {
+        size_t n;
+        if (!signature_(c, name, emf, proto, nf, &n)) return -1;
+        lid = evt_strtab_intern(&c->layouts, c->sig, n, &added);
+        if (!lid) return -1;
+        c->recent[r].hint = hint;
+        c->recent[r].lid = 0; /* set once the layout has a class */
+    }
     if (lid > c->curcap) {
         uint32_t nc = c->curcap ? c->curcap * 2 : 32;
         while (nc < lid) nc *= 2;
@@ -122,10 +137,10 @@ int64_t ctf_class_for(ctf_classes *c, const char *name, const char *emf, const c
             else if (f[i].wlog <= o->wlog) f[i].wlog = o->wlog;
             else fits = 0;                                     /* needs a wider integer */
         }
-        if (fits) return c->cur[lid - 1];
+        if (fits) { c->recent[r].lid = lid; return c->cur[lid - 1]; }
     }
     int64_t id = add_(c, class_new_(name, emf, f, nf));
-    if (id >= 0) c->cur[lid - 1] = (uint32_t)id;
+    if (id >= 0) { c->cur[lid - 1] = (uint32_t)id; c->recent[r].lid = lid; }
     return id;
 }
 

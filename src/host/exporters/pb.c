@@ -4,8 +4,6 @@
 #include <string.h>
 #include "evtrace/alloc.h"
 
-void evt_pb_clear(evt_pb *b) { b->n = 0; }
-
 void evt_pb_free(evt_pb *b)
 {
     evt_free(b->p);
@@ -39,10 +37,23 @@ static inline void varint_(evt_pb *b, uint64_t v)
     b->n = (size_t)(p - b->p);
 }
 
-void evt_pb_uint_slow_(evt_pb *b, uint32_t field, uint64_t v)
+void evt_pb_key_slow_(evt_pb *b, uint64_t key, uint64_t v)
 {
-    varint_(b, (uint64_t)field << 3);
+    varint_(b, key);
     varint_(b, v);
+}
+
+void evt_pb_close_slow_(evt_pb *b, size_t at)
+{
+    size_t len = b->n - at, extra = 0;
+    for (uint64_t v = len; v >= 0x80; v >>= 7) extra++;
+    if (!reserve_(b, extra)) return;
+    memmove(b->p + at + extra, b->p + at, len);
+    uint8_t *p = b->p + at - 1;
+    uint64_t v = len;
+    while (v >= 0x80) { *p++ = (uint8_t)(v | 0x80); v >>= 7; }
+    *p = (uint8_t)v;
+    b->n += extra;
 }
 
 void evt_pb_fixed64(evt_pb *b, uint32_t field, uint64_t v)
@@ -59,7 +70,7 @@ void evt_pb_double(evt_pb *b, uint32_t field, double v)
     evt_pb_fixed64(b, field, bits);
 }
 
-void evt_pb_bytes(evt_pb *b, uint32_t field, const void *s, size_t n)
+void evt_pb_bytes_slow_(evt_pb *b, uint32_t field, const void *s, size_t n)
 {
     varint_(b, ((uint64_t)field << 3) | 2);
     varint_(b, n);
@@ -69,12 +80,6 @@ void evt_pb_bytes(evt_pb *b, uint32_t field, const void *s, size_t n)
 }
 
 void evt_pb_str(evt_pb *b, uint32_t field, const char *s) { evt_pb_bytes(b, field, s, strlen(s)); }
-
-void evt_pb_msg(evt_pb *b, uint32_t field, const evt_pb *child)
-{
-    if (child->oom) b->oom = 1;
-    evt_pb_bytes(b, field, child->p, child->n);
-}
 
 void evt_pb_append(evt_pb *b, const evt_pb *fields)
 {

@@ -145,10 +145,17 @@ void pf_process_tree(pf_w *w, uint64_t ts, int32_t pid, const char *cmdline, int
  * hash lookup for strings seen before (the same names and keys recur in every event); a hit on a
  * `stable` string (a literal, a kind name, a timeline label: never rewritten while we run) is
  * trusted, any other is compared (readers may reuse their buffers). */
-static uint64_t iid_(pf_w *w, evt_strtab *t, evt_pb *list, uint32_t field, const char *str, int stable)
+static uint64_t iid_slow_(pf_w *w, evt_strtab *t, evt_pb *list, uint32_t field, const char *str, pf_iid_slot *slot);
+static inline uint64_t iid_(pf_w *w, evt_strtab *t, evt_pb *list, uint32_t field, const char *str, int stable)
 {
     pf_iid_slot *slot = &w->cache[field - 1][((uintptr_t)str >> 3) % PF_IID_CACHE];
     if (slot->p == str && (stable || strcmp(evt_strtab_str(t, slot->id), str) == 0)) return slot->id;
+    return iid_slow_(w, t, list, field, str, slot);
+}
+
+/* iid_ when the pointer cache has no (valid) entry: the hash look-up, the definition if new. */
+static uint64_t iid_slow_(pf_w *w, evt_strtab *t, evt_pb *list, uint32_t field, const char *str, pf_iid_slot *slot)
+{
     int added;
     uint32_t id = evt_strtab_intern(t, str, strlen(str), &added);
     if (!id) { w->oom = 1; return 0; }
@@ -180,21 +187,24 @@ void pf_te_name(pf_w *w, const char *name, int name_stable, const char *category
     evt_pb_uint(&w->te, F_TE_NAME_IID, iid_(w, &w->events, &w->names, F_ID_NAMES, name, name_stable));
 }
 
+/* A DebugAnnotation, written in place into the TrackEvent (evt_pb_open/close). */
 static void ann_u_(pf_w *w, const char *key, int key_stable, uint64_t v, int is_signed)
 {
-    evt_pb_clear(&w->da);
-    evt_pb_uint(&w->da, F_DA_NAME_IID, iid_(w, &w->dbgnames, &w->dnames, F_ID_DEBUG_NAMES, key, key_stable));
-    if (is_signed) evt_pb_int(&w->da, F_DA_INT, (int64_t)v);
-    else evt_pb_uint(&w->da, F_DA_UINT, v);
-    evt_pb_msg(&w->te, F_TE_DEBUG, &w->da);
+    uint64_t iid = iid_(w, &w->dbgnames, &w->dnames, F_ID_DEBUG_NAMES, key, key_stable);
+    size_t at = evt_pb_open(&w->te, F_TE_DEBUG);
+    evt_pb_uint(&w->te, F_DA_NAME_IID, iid);
+    if (is_signed) evt_pb_int(&w->te, F_DA_INT, (int64_t)v);
+    else evt_pb_uint(&w->te, F_DA_UINT, v);
+    evt_pb_close(&w->te, at);
 }
 
 static void ann_s_(pf_w *w, const char *key, int key_stable, const char *s, size_t n)
 {
-    evt_pb_clear(&w->da);
-    evt_pb_uint(&w->da, F_DA_NAME_IID, iid_(w, &w->dbgnames, &w->dnames, F_ID_DEBUG_NAMES, key, key_stable));
-    evt_pb_bytes(&w->da, F_DA_STRING, s, n);
-    evt_pb_msg(&w->te, F_TE_DEBUG, &w->da);
+    uint64_t iid = iid_(w, &w->dbgnames, &w->dnames, F_ID_DEBUG_NAMES, key, key_stable);
+    size_t at = evt_pb_open(&w->te, F_TE_DEBUG);
+    evt_pb_uint(&w->te, F_DA_NAME_IID, iid);
+    evt_pb_bytes(&w->te, F_DA_STRING, s, n);
+    evt_pb_close(&w->te, at);
 }
 
 void pf_ann_u(pf_w *w, const char *key, uint64_t v, int is_signed) { ann_u_(w, key, 1, v, is_signed); }
@@ -232,21 +242,24 @@ void pf_te_flow(pf_w *w, uint64_t id, int terminating)
 
 void pf_te_emit(pf_w *w, uint64_t ts)
 {
-    evt_pb_clear(&w->pkt);
-    evt_pb_uint(&w->pkt, F_PKT_TIMESTAMP, ts);
-    evt_pb_uint(&w->pkt, F_PKT_SEQ_ID, SEQ_TRACK);
-    evt_pb_uint(&w->pkt, F_PKT_SEQ_FLAGS, SEQ_NEEDS);
-    evt_pb_msg(&w->pkt, F_PKT_TRACK_EVENT, &w->te);
+    /* the TracePacket is written in place into the output buffer */
+    size_t at = evt_pb_open(&w->obuf, F_TRACE_PACKET);
+    evt_pb_uint(&w->obuf, F_PKT_TIMESTAMP, ts);
+    evt_pb_uint(&w->obuf, F_PKT_SEQ_ID, SEQ_TRACK);
+    evt_pb_uint(&w->obuf, F_PKT_SEQ_FLAGS, SEQ_NEEDS);
+    evt_pb_msg(&w->obuf, F_PKT_TRACK_EVENT, &w->te);
     if (w->names.n || w->cats.n || w->dnames.n) {
         /* InternedData: the new entries of each list, already encoded as repeated fields. */
-        evt_pb_clear(&w->interned);
-        evt_pb_append(&w->interned, &w->cats);
-        evt_pb_append(&w->interned, &w->names);
-        evt_pb_append(&w->interned, &w->dnames);
-        evt_pb_msg(&w->pkt, F_PKT_INTERNED, &w->interned);
+        size_t ia = evt_pb_open(&w->obuf, F_PKT_INTERNED);
+        evt_pb_append(&w->obuf, &w->cats);
+        evt_pb_append(&w->obuf, &w->names);
+        evt_pb_append(&w->obuf, &w->dnames);
+        evt_pb_close(&w->obuf, ia);
     }
+    evt_pb_close(&w->obuf, at);
     if (w->te.oom || w->names.oom || w->cats.oom || w->dnames.oom || w->da.oom || w->sub2.oom) w->oom = 1;
-    flush_packet_(w);
+    if (w->obuf.oom) { w->oom = 1; return; }
+    if (w->obuf.n >= PF_OUT_CAP) pf_w_flush(w);
 }
 
 void pf_ft_flush(pf_w *w)

@@ -47,19 +47,40 @@ static char *put_u64_(char *p, char *end, uint64_t v)
     return p;
 }
 
+/* The string the label is whole (the meaning's label or the name), NULL when it is built. */
+static const char *label_whole_(const evt_event *ev)
+{
+    int b;
+    evt_span_cat c = evt_span_cat_of(ev->kind, &b);
+    if ((ev->m.has & EVT_M_LABEL) && ev->m.label) return ev->m.label;
+    if (c == EVT_SPAN_FUNC && ev->nargs > 0) return NULL;
+    if (c == EVT_SPAN_ISR && (ev->m.has & EVT_M_IRQ)) return NULL;
+    return ev->name ? ev->name : "?";
+}
+
 const char *evt_event_label(const evt_event *ev, char *buf, size_t len)
 {
     const char *nm = ev->name ? ev->name : "?";
     if (!len) return buf;
     char *p = buf, *end = buf + len - 1;
-    int b;
-    evt_span_cat c = evt_span_cat_of(ev->kind, &b);
-    if ((ev->m.has & EVT_M_LABEL) && ev->m.label) p = put_str_(p, end, ev->m.label);
-    else if (c == EVT_SPAN_FUNC && ev->nargs > 0) p = put_u64_(put_str_(p, end, "fn#"), end, ev->args[0]);
-    else if (c == EVT_SPAN_ISR && (ev->m.has & EVT_M_IRQ))
-        p = put_u64_(put_str_(put_str_(p, end, nm), end, " #"), end, ev->m.irq);
-    else p = put_str_(p, end, nm);
+    const char *whole = label_whole_(ev);
+    if (whole) p = put_str_(p, end, whole);
+    else if (ev->kind == EVT_KIND_FUNC_ENTER || ev->kind == EVT_KIND_FUNC_EXIT)
+        p = put_u64_(put_str_(p, end, "fn#"), end, ev->args[0]);
+    else p = put_u64_(put_str_(put_str_(p, end, nm), end, " #"), end, ev->m.irq);
     *p = '\0';
+    return buf;
+}
+
+const char *evt_event_label_ref(const evt_event *ev, char *buf, size_t len, size_t *n)
+{
+    const char *whole = label_whole_(ev);
+    if (whole && len) {
+        size_t k = strlen(whole);
+        if (k < len) { *n = k; return whole; }
+    }
+    evt_event_label(ev, buf, len);
+    *n = len ? strlen(buf) : 0;
     return buf;
 }
 

@@ -35,6 +35,9 @@ const char *evt_span_cat_name(evt_span_cat c);
 /* Label of an event (rules above), written into buf (NUL-terminated, truncated to len - 1);
  * returns buf. */
 const char *evt_event_label(const evt_event *ev, char *buf, size_t len);
+/* The same label, without a copy when it is one of the event's strings whole (shorter than len):
+ * returns that string, or buf with the label built there; *n = its length. */
+const char *evt_event_label_ref(const evt_event *ev, char *buf, size_t len, size_t *n);
 
 /* One open span. */
 typedef struct evt_span {

@@ -659,8 +659,10 @@ static void thread_stop_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t
 static void svc_begin_(evt_tl *tl, evt_tl_ctx *c, const evt_event *ev, uint64_t t, int instant, uint32_t obj)
 {
     char buf[160];
-    const char *lbl = evt_event_label(ev, buf, sizeof buf);
-    uint32_t lid = intern_(tl, lbl);
+    size_t ln;
+    const char *lbl = evt_event_label_ref(ev, buf, sizeof buf, &ln);
+    uint32_t lid = evt_strtab_intern(&tl->strs, lbl, ln, NULL);
+    if (!lid) tl->oom = 1;
     int b;
     evt_span_cat cat = instant ? EVT_SPAN_SVC : evt_span_cat_of(ev->kind, &b);
     if (cat == EVT_SPAN_SVC) {
@@ -693,8 +695,9 @@ static void svc_end_(evt_tl *tl, evt_tl_ctx *c, const evt_event *ev, uint64_t t)
     char buf[160];
     int b;
     evt_span_cat cat = evt_span_cat_of(ev->kind, &b);
-    evt_event_label(ev, buf, sizeof buf);
-    uint32_t lid = evt_strtab_find(&tl->strs, buf, strlen(buf));
+    size_t ln;
+    const char *lbl = evt_event_label_ref(ev, buf, sizeof buf, &ln);
+    uint32_t lid = evt_strtab_find(&tl->strs, lbl, ln);
     uint32_t n = evt_span_match(&c->stack, (uint8_t)cat, lid);
     if (!n) { tl->unmatched_exits++; return; }
     uint32_t obj = (uint32_t)c->stack.v[c->stack.n - n].ts;

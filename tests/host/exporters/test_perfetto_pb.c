@@ -1,6 +1,6 @@
 /* The Perfetto exporter's building blocks: the protobuf wire writer (src/host/exporters/pb.c: exact
  * bytes of varints at their limits, tags of high field numbers, fixed64/double little-endian,
- * nested messages, appended fields, sticky out-of-memory) and the CPU load samples it writes, which
+ * nested messages, in-place messages, appended fields, sticky out-of-memory) and the CPU load samples it writes, which
  * come from the analyses' load windows (src/host/analyses/load.c, computed once: busy fractions
  * per window without ISR time, samples at window starts, a 0 after a context stops). */
 #include <setjmp.h>
@@ -74,6 +74,51 @@ static void fixed_bytes_and_messages(void **state)
     assert_bytes_(&b, want, sizeof want);
     evt_pb_free(&child);
     evt_pb_free(&b);
+}
+
+/* Messages written in place (evt_pb_open/close) equal those built in a child and copied: short
+ * (one length byte), 127/128/16384-byte lengths (the fields moved for a longer varint), nested,
+ * a high field number (two-byte tag), empty. */
+static void in_place_messages(void **state)
+{
+    (void)state;
+    static const size_t lens[] = {0, 1, 124, 125, 126, 127, 128, 300, 16381, 16384, 70000};
+    for (size_t k = 0; k < sizeof lens / sizeof lens[0]; k++) {
+        evt_pb a = {0}, b = {0}, child = {0}, inner = {0};
+        uint8_t *blob = test_malloc(lens[k] + 1);
+        for (size_t i = 0; i < lens[k]; i++) blob[i] = (uint8_t)(i * 7);
+        /* copied: outer{ uint 1, bytes 2 = blob, inner{ uint 1 } } under field 60 */
+        evt_pb_uint(&inner, 1, 9);
+        evt_pb_uint(&child, 1, 42);
+        evt_pb_bytes(&child, 2, blob, lens[k]);
+        evt_pb_msg(&child, 3, &inner);
+        evt_pb_uint(&a, 8, 7);
+        evt_pb_msg(&a, 60, &child);
+        evt_pb_uint(&a, 9, 1);
+        /* in place */
+        evt_pb_uint(&b, 8, 7);
+        size_t at = evt_pb_open(&b, 60);
+        evt_pb_uint(&b, 1, 42);
+        evt_pb_bytes(&b, 2, blob, lens[k]);
+        size_t in = evt_pb_open(&b, 3);
+        evt_pb_uint(&b, 1, 9);
+        evt_pb_close(&b, in);
+        evt_pb_close(&b, at);
+        evt_pb_uint(&b, 9, 1);
+        assert_false(b.oom);
+        assert_bytes_(&b, a.p, a.n);
+        test_free(blob);
+        evt_pb_free(&a);
+        evt_pb_free(&b);
+        evt_pb_free(&child);
+        evt_pb_free(&inner);
+    }
+    evt_pb e = {0};
+    size_t at = evt_pb_open(&e, 4);
+    evt_pb_close(&e, at);
+    static const uint8_t want[] = {0x22, 0x00};
+    assert_bytes_(&e, want, sizeof want);
+    evt_pb_free(&e);
 }
 
 static void out_of_memory_is_sticky(void **state)
@@ -164,6 +209,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(varints_and_tags),
         cmocka_unit_test(fixed_bytes_and_messages),
+        cmocka_unit_test(in_place_messages),
         cmocka_unit_test(out_of_memory_is_sticky),
         cmocka_unit_test(load_samples),
     };
