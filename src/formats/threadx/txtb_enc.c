@@ -721,16 +721,24 @@ static TX_COLD void stash_drain(tx_rec *r)
 }
 #endif
 
-/* Take the nesting guard (lock held) for a record; 0 if a record of this context holds it. With
- * the guard, whatever is still stashed is written first (I9): a handler that stashed just before
- * the holder left the guard is drained by this record, not after it, so records reach the
- * buffer in the order they were issued (a CALL never before the SITE record a handler stashed). */
-static TX_HOT_INLINE int nest_take(tx_rec *r)
+/* Take the nesting guard (lock held, cs its enter state) for a record; 0 if a record of this
+ * context holds it. With the guard, whatever is still stashed is written first (I9): a handler
+ * that stashed just before the holder left the guard is drained by this record, not after it, so
+ * records reach the buffer in the order they were issued (a CALL never before the SITE record a
+ * handler stashed). Only a context that re-entered the lock its thread holds can find the stash
+ * non-empty (an outermost take follows a holder that left the guard with the stash empty, and
+ * nothing stashes while the guard is free): on the POSIX port (re-entry: cs 0) the others do not
+ * look. */
+static TX_HOT_INLINE int nest_take(tx_rec *r, evt_port_crit_t cs)
 {
     if (TX_UNLIKELY(!evt_nest_enter(&r->nest))) return 0;
 #if EVT_TX_NEST_STASH_WORDS
+#ifdef EVT_PORT_POSIX
+    if (TX_LIKELY(cs != 0u)) return 1;
+#endif
     if (TX_UNLIKELY((EVT_LOAD_RLX(&r->stash_used[0]) | EVT_LOAD_RLX(&r->stash_used[1])) != 0u)) stash_drain(r);
 #endif
+    (void)cs;
     return 1;
 }
 
@@ -804,7 +812,7 @@ static TX_HOT_INLINE unsigned record(uint32_t id, uint32_t i1, uint32_t i2, uint
     }
     if (ok) {
         /* filtered: nothing to write */
-    } else if (TX_UNLIKELY(!nest_take(r))) {
+    } else if (TX_UNLIKELY(!nest_take(r, cs))) {
 #if EVT_TX_NEST_STASH_WORDS
         ok = nested_insert(r, id, i1, i2, i3, i4, mode); /* an insert of this context is in progress (I5, I9) */
 #else
@@ -906,7 +914,7 @@ unsigned evt_tx_trace_user_words_insert(uint32_t head_id, uint32_t cont_id, cons
         return 0u;
     }
     unsigned ok = 0;
-    if (TX_UNLIKELY(!nest_take(r))) {
+    if (TX_UNLIKELY(!nest_take(r, cs))) {
 #if EVT_TX_NEST_STASH_WORDS
         tx_head h;
         uint32_t *v;
