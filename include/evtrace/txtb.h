@@ -107,7 +107,7 @@ unsigned evt_tx_trace_event_unfilter(uint32_t bits);
  * wrapped, in the recording context with the critical section held (records it attempts are
  * dropped and counted). NULL removes it. Survives disable/enable. Always EVT_TX_SUCCESS (no lock:
  * also from a handler). */
-unsigned evt_tx_trace_buffer_full_notify(void (*fn)(void *buffer));
+unsigned evt_tx_trace_buffer_full_notify(void (*fn)(void *buffer)); /* not defined when built with EVT_TX_FULL_NOTIFY 0 */
 /* tx_trace_user_event_insert: EVT_TX_NOT_DONE when off (or when the record had to be dropped, see
  * evt_tx_stats), else EVT_TX_SUCCESS (also when filtered). id unchecked (32 bits), USER bit. A
  * record of id 190 is read as evtrace's LOST record only with info3 = 0x65767472 ("evtr"). */
@@ -172,12 +172,12 @@ typedef struct evt_tx_stats {
     uint64_t wraps;        /* buffer wraps (= buffer-full callback calls, when one is set) */
     uint64_t lost_records; /* EVTRACE_LOST (190) records written */
 } evt_tx_stats;
-void evt_tx_trace_get_stats(evt_tx_stats *out);
+void evt_tx_trace_get_stats(evt_tx_stats *out); /* not defined when built with EVT_TX_STATS 0 */
 /* The common recorder stats (evtrace/recorder.h), since the last enable: written + dropped = inserts
  * that passed the gate (the two RUNNING records of enable included); dropped + overwritten =
  * lost_reported + pending. After evt_tx_trace_disable() pending is 0, and a decoder of the buffer
  * sees written - overwritten records plus LOST records whose counts add up to lost_reported. */
-void evt_tx_trace_get_rec_stats(evt_rec_stats *out);
+void evt_tx_trace_get_rec_stats(evt_rec_stats *out); /* not defined when built with EVT_TX_STATS 0 */
 
 /* Map a host pointer to the 32-bit address written in the buffer. */
 static inline uint32_t evt_tx_addr(const void *p) { return (uint32_t)(uintptr_t)p; }
@@ -211,6 +211,16 @@ inline unsigned evt_tx_trace_user_event_insert(uint32_t id, uint32_t i1, uint32_
     if (g == 0u && !EVT_LOAD_ACQ(&evt_tx_hot_.gate.on)) return EVT_TX_NOT_DONE;
     return evt_tx_user_event_slow_(id, i1, i2, i3, i4, g);
 }
+#if defined(EVT_TX_KERNEL_EVENTS) && !EVT_TX_KERNEL_EVENTS /* user events only: these record nothing */
+inline void evt_tx_trace_kernel_event(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
+{
+    (void)id; (void)i1; (void)i2; (void)i3; (void)i4;
+}
+inline void evt_tx_trace_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint32_t filter_bit)
+{
+    (void)id; (void)i1; (void)i2; (void)i3; (void)i4; (void)filter_bit;
+}
+#else
 inline void evt_tx_trace_kernel_event(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
 {
     uint32_t g = EVT_LOAD_RLX(&evt_tx_hot_.gate.bits);
@@ -220,6 +230,7 @@ inline void evt_tx_trace_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t 
 {
     if (EVT_LOAD_RLX(&evt_tx_hot_.gate.bits) & filter_bit) evt_tx_insert_slow_(id, i1, i2, i3, i4);
 }
+#endif
 #endif
 
 #endif

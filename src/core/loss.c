@@ -1,5 +1,6 @@
-/* Recorder core: the loss account's reset, its stats and a close's wait for racing drops
- * (evtrace/recorder.h). The per-record parts are inline in the header. Freestanding C99. */
+/* Recorder core: the loss account's reset and a close's wait for racing drops
+ * (evtrace/recorder.h). The per-record parts are inline in the header, the stats in
+ * loss_stats.c (a recorder built without stats links no code for them). Freestanding C99. */
 #include "evtrace/recorder.h"
 
 void evt_loss_reset(evt_loss *l)
@@ -26,20 +27,3 @@ void evt_loss_close_wait(evt_loss *l)
     while (n != 0u && !evt_port_wait_step(&steps)) n = EVT_LOAD_ACQ(&l->racing);
 }
 #endif
-
-void evt_loss_stats(const evt_loss *l, evt_rec_stats *out)
-{
-    evt_rec_count dropped = EVT_LOAD_RLX(&l->dropped);
-    evt_rec_count overwritten = EVT_LOAD_RLX(&l->overwritten);
-    evt_rec_count repended = EVT_LOAD_RLX(&l->repended);
-    evt_rec_count reported = EVT_LOAD_RLX(&l->reported);
-    evt_rec_count ow_stop = EVT_LOAD_RLX(&l->ow_stop);
-    evt_rec_count ow_reported = EVT_LOAD_RLX(&l->ow_reported);
-    out->written = EVT_LOAD_RLX(&l->written);
-    out->dropped = dropped;
-    out->overwritten = (evt_rec_count)(overwritten + ow_stop);
-    out->pending = (evt_rec_count)(dropped + overwritten + repended - reported) +
-                   (evt_rec_count)(ow_stop - ow_reported);
-    out->loss_records = EVT_LOAD_RLX(&l->loss_records);
-    out->lost_reported = (evt_rec_count)(reported - repended + ow_reported);
-}

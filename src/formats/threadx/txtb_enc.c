@@ -59,7 +59,14 @@
  *     and raw timestamp, and returns: the record is issued. Whoever holds the nesting guard writes
  *     the stashed records, in order, before it leaves the guard (nest_leave: it switches the
  *     active half, writes and empties the other, until the active one is empty), and tests the
- *     stash again after leaving it (a handler that stashed in between). Reservations that do not
+ *     stash again after leaving it (a handler that stashed in between); a record that takes the
+ *     guard writes whatever is still stashed before itself (a handler that stashed between the
+ *     holder's last test and its exit, then another that found the guard free), so records keep
+ *     the order they were issued in. On the POSIX port the
+ *     drain runs with every signal of its thread blocked (evt_posix_hold_signals), so no handler
+ *     lands in a drained record: under TSan, where each record is slow and lets pending signals
+ *     in, handlers landing in drained records refilled the stash as fast as it drained and
+ *     overflowed it (up to ~1,600 counted drops in 1 run of 3). Reservations that do not
  *     fit a half are dropped and counted; the ones that fit form a prefix of it. A drained record keeps the port
  *     counter's value read by its context, clamped to the last one written (it ran inside the
  *     interrupted record); a time source (TX_TRACE_TIME_SOURCE) is read when it is written. So slot
@@ -84,7 +91,13 @@
  *                       mask, context callback, base address): without them enable_ex refuses a
  *                       non-NULL opt with EVT_TX_PTR_ERROR, and records take the port's context
  *                       and clock;
- *  EVT_TX_USER_RECORDS  the multi-slot user records of evtrace/user.h (below).
+ *  EVT_TX_USER_RECORDS  the multi-slot user records of evtrace/user.h (below);
+ *  EVT_TX_STATS         evt_tx_trace_get_stats and evt_tx_trace_get_rec_stats (without them those
+ *                       two are not defined, so a program that calls them does not link; the loss
+ *                       account is kept all the same and written into the buffer as LOST records);
+ *  EVT_TX_FULL_NOTIFY   the buffer-full callback (evt_tx_trace_buffer_full_notify: not defined
+ *                       without it; the buffer wraps as before, its overwrites counted).
+ * The last two are left out by the smallest configuration (scripts/footprint.def).
  * EVT_REC_NESTING (evtrace/recorder.h) compiles the nesting guard out. */
 #ifndef EVT_TX_REGISTRY
 #define EVT_TX_REGISTRY 1
@@ -95,6 +108,12 @@
 #ifndef EVT_TX_OPTIONS
 #define EVT_TX_OPTIONS 1
 #endif
+#ifndef EVT_TX_STATS
+#define EVT_TX_STATS 1
+#endif
+#ifndef EVT_TX_FULL_NOTIFY
+#define EVT_TX_FULL_NOTIFY 1
+#endif
 #ifndef EVT_TX_BYTE_SWAP
 #define EVT_TX_BYTE_SWAP EVT_TX_OPTIONS /* the other order is an option */
 #endif
@@ -103,6 +122,9 @@
 /* A stop's LOST record is owed (I6c): only a nested disable can owe one, never without the
  * nesting guard (EVT_REC_NESTING 0, evtrace/recorder.h). */
 #define TX_OWED(r) (EVT_REC_NESTING && (r)->owed)
+/* A record can run the application's code (buffer-full callback, context callback, time source),
+ * which may disable tracing in the middle of enable's RUNNING records. */
+#define TX_CALLBACKS (EVT_TX_FULL_NOTIFY || EVT_TX_OPTIONS)
 
 /* enable writes the header as 12 words indexed by field offset: every field starts on a word,
  * reserved1 and name_size share one (reserved1 first). */
@@ -123,16 +145,26 @@ typedef char tx_hdr_words_check[(TXTB_HEADER_SIZE == 48u && TXTB_HDR_RESERVED1 +
 #define TX_HOST_FAST 1 /* the common-case commit (commit_plain) beside the general one */
 #define TX_COLD __attribute__((noinline, cold))
 #define TX_GENERAL TX_ALWAYS_INLINE /* commit_locked inline as well: the hooks backend (context callback) takes it on every record */
+#define TX_ONE_COPY TX_GENERAL
 #else
 #define TX_HOT_INLINE
 #define TX_HOST_FAST 0 /* one commit only (size) */
 #define TX_COLD
 #define TX_GENERAL
+#if defined(__GNUC__) || defined(__clang__)
+#define TX_ONE_COPY __attribute__((noinline)) /* called from several places: one copy (size) */
+#else
+#define TX_ONE_COPY
+#endif
 #endif
 
 enum { TX_OFF = 0, TX_ENABLING = 1, TX_ON = 2 };
 /* How info fields come from the context (ISR enter/exit, interrupt control carry "stk" etc.). */
 enum { TX_MODE_PLAIN = 0, TX_MODE_ISR = 1, TX_MODE_INTCTL = 2 };
+/* Or'ed into a plain mode by user_event_insert on small targets: the gate read said off or
+ * everything filtered; record decides under the lock (state and filter bits, one consistent
+ * view: I1b) and counts a filtered record as done. */
+#define TX_MODE_USER_TEST 4u
 
 /* What the hot-path test reads (evtrace/txtb.h: evt_tx_hot_t), alone in its cache line on hosts
  * so that records written by one thread do not slow down the filtered/disabled test of another. */
@@ -183,7 +215,8 @@ typedef struct tx_rec {
     uint32_t name_size;         /* registry name field size */
     evt_clock32 clock;          /* time source (TX_TRACE_TIME_SOURCE) or the clamped port counter (I3) */
     evt_tx_context_fn ctxfn;    /* NULL: the port default */
-    void (*full_cb)(void *);    /* buffer-full callback (survives disable/enable) */
+    void (*full_cb)(void *);    /* buffer-full callback (survives disable/enable; NULL without
+                                   EVT_TX_FULL_NOTIFY) */
     evt_loss loss;              /* since enable (I5, I6) */
     evt_rec_count wraps;        /* since enable (a word, like the loss account) */
 #if EVT_TX_NEST_STASH_WORDS
@@ -202,7 +235,9 @@ static tx_rec g_rec TX_LINE_ALIGNED;
 /* evt_tx_stats of the sessions before the last enable (lock holder; read by get_stats). Beside
  * g_rec, not in it: that keeps g_rec small enough for the short load/store encodings of small
  * targets to reach it and the gate after it. */
+#if EVT_TX_STATS
 static evt_tx_stats g_prior;
+#endif
 
 /* ---- kernel-event filter bits, generated from TXTB_EVENT_TABLE ---------------------------------- */
 
@@ -441,12 +476,12 @@ static TX_COLD void store_slot_words(uint8_t *s, const tx_head *h, uint32_t id, 
 
 /* Store a record in the slot at cur (already reclaimed) and advance cur. A wrap is counted, marks
  * the area wrapped (I6b) and returns 1 (the caller calls the buffer-full callback). */
-static TX_GENERAL unsigned put_slot(tx_rec *r, const tx_head *h, uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3,
+static TX_ONE_COPY unsigned put_slot(tx_rec *r, const tx_head *h, uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3,
                                     uint32_t i4)
 {
     uint8_t *s = r->cur;
     unsigned swap = TX_SWAP(r), wrapped = 0;
-#if TX_HOST_FAST
+#if TX_HOST_FAST || !EVT_TX_BYTE_SWAP /* (without the other order: eight stores, less code than the loop) */
     if (TX_LIKELY(!swap)) store_slot_host(s, h->c.context, h->c.priority_word, id, h->ts, i1, i2, i3, i4);
     else
 #endif
@@ -454,7 +489,9 @@ static TX_GENERAL unsigned put_slot(tx_rec *r, const tx_head *h, uint32_t id, ui
     s += TXTB_EVENT_SIZE;
     if (TX_UNLIKELY(s >= r->ev_end)) {
         s = r->ev_start;
+#if EVT_TX_STATS
         r->wraps++;
+#endif
         r->wrapped = 1u;
         wrapped = 1u;
     }
@@ -487,7 +524,7 @@ static TX_COLD int stop_lost(tx_rec *r)
 {
     if (!evt_nest_enter(&r->nest)) return 0;
     /* Inside the guard a nested enable or disable is refused: state and account stay as seen. */
-    if (r->state == TX_OFF && stop_pending(r)) {
+    if ((!EVT_REC_NESTING || r->state == TX_OFF) && stop_pending(r)) { /* (no guard: nothing nests, still OFF) */
         tx_head h;
         begin_record(r, &h);
         (void)put_lost(r, &h, 1);
@@ -503,10 +540,14 @@ static TX_COLD void flush_owed(tx_rec *r) { r->owed = (uint8_t)!stop_lost(r); }
 /* The buffer-full callback once per wrap, after the record that wrapped. */
 static void notify_full(const tx_rec *r, unsigned wraps)
 {
+#if EVT_TX_FULL_NOTIFY
     for (; wraps != 0u; wraps--) {
         void (*cb)(void *) = EVT_LOAD_ACQ(&r->full_cb);
         if (cb) cb(r->hdr);
     }
+#else
+    (void)r; (void)wraps;
+#endif
 }
 
 /* Write one record (plus a LOST record first if losses are pending). Lock held, nest set, state ON. */
@@ -516,6 +557,7 @@ static TX_GENERAL void commit_locked(tx_rec *r, uint32_t id, uint32_t i1, uint32
     tx_head h;
     unsigned wraps = 0;
     begin_record(r, &h);
+#if EVT_TX_OPTIONS /* (without options, context_insert gives these records their infos) */
     if (mode == TX_MODE_ISR) {
         i1 = h.c.stack;
         i3 = h.c.system_state;
@@ -523,6 +565,9 @@ static TX_GENERAL void commit_locked(tx_rec *r, uint32_t id, uint32_t i1, uint32
     } else if (mode == TX_MODE_INTCTL) {
         i2 = h.c.stack;
     }
+#else
+    (void)mode;
+#endif
     if (TX_UNLIKELY(evt_loss_pending(&r->loss) != 0u)) wraps = put_lost(r, &h, 0);
     reclaim_slot(r);
     wraps += put_slot(r, &h, id, i1, i2, i3, i4);
@@ -652,9 +697,12 @@ static TX_COLD void stash_write(tx_rec *r, const uint32_t *e)
  * half, written next (so a steady stream of handlers never fills a half that is being written). */
 static TX_COLD void stash_drain(tx_rec *r)
 {
+#ifdef EVT_PORT_POSIX
+    evt_posix_hold_signals(1); /* no handler lands in a drained record (I9): two system calls */
+#endif
     for (;;) {
         uint32_t a = EVT_LOAD_RLX(&r->stash_act), used = __atomic_load_n(&r->stash_used[a], __ATOMIC_RELAXED);
-        if (used == 0u) return;
+        if (used == 0u) break;
         /* New nested inserts go to the other half (empty); every one that reserved in this half
          * has finished (it interrupted this context), so this half is still now. */
         EVT_STORE_RLX(&r->stash_act, a ^ 1u);
@@ -667,8 +715,32 @@ static TX_COLD void stash_drain(tx_rec *r)
         EVT_SIGNAL_FENCE();
         EVT_STORE_RLX(&r->stash_used[a], 0u);
     }
+#ifdef EVT_PORT_POSIX
+    evt_posix_hold_signals(0); /* the signals held meanwhile land now: nest_leave tests again */
+#endif
 }
 #endif
+
+/* Take the nesting guard (lock held, cs its enter state) for a record; 0 if a record of this
+ * context holds it. With the guard, whatever is still stashed is written first (I9): a handler
+ * that stashed just before the holder left the guard is drained by this record, not after it, so
+ * records reach the buffer in the order they were issued (a CALL never before the SITE record a
+ * handler stashed). Only a context that re-entered the lock its thread holds can find the stash
+ * non-empty (an outermost take follows a holder that left the guard with the stash empty, and
+ * nothing stashes while the guard is free): on the POSIX port (re-entry: cs 0) the others do not
+ * look. */
+static TX_HOT_INLINE int nest_take(tx_rec *r, evt_port_crit_t cs)
+{
+    if (TX_UNLIKELY(!evt_nest_enter(&r->nest))) return 0;
+#if EVT_TX_NEST_STASH_WORDS
+#ifdef EVT_PORT_POSIX
+    if (TX_LIKELY(cs != 0u)) return 1;
+#endif
+    if (TX_UNLIKELY((EVT_LOAD_RLX(&r->stash_used[0]) | EVT_LOAD_RLX(&r->stash_used[1])) != 0u)) stash_drain(r);
+#endif
+    (void)cs;
+    return 1;
+}
 
 /* Leave the nesting guard (lock held), writing first what nested inserts stashed (I9), and again
  * if a handler stashed between that and the exit. */
@@ -697,6 +769,7 @@ static TX_COLD unsigned nested_insert(tx_rec *r, uint32_t id, uint32_t i1, uint3
     tx_head h;
     uint32_t *v = stash_reserve(r, 1u, &h);
     if (!v) return 0;
+#if EVT_TX_OPTIONS /* (without options, context_insert gives these records their infos) */
     if (mode == TX_MODE_ISR) {
         i1 = h.c.stack;
         i3 = h.c.system_state;
@@ -704,6 +777,9 @@ static TX_COLD unsigned nested_insert(tx_rec *r, uint32_t id, uint32_t i1, uint3
     } else if (mode == TX_MODE_INTCTL) {
         i2 = h.c.stack;
     }
+#else
+    (void)mode;
+#endif
     v[0] = id;
     v[1] = i1;
     v[2] = i2;
@@ -730,7 +806,13 @@ static TX_HOT_INLINE unsigned record(uint32_t id, uint32_t i1, uint32_t i2, uint
         return 0;
     }
     unsigned ok = 0;
-    if (TX_UNLIKELY(!evt_nest_enter(&r->nest))) {
+    if (TX_UNLIKELY(mode & TX_MODE_USER_TEST)) { /* off or filtered as the gate said, or not now */
+        mode = TX_MODE_PLAIN;
+        if (r->state == TX_ON && !(r->enable_bits & TXTB_F_USER)) ok = 1; /* filtered while ON */
+    }
+    if (ok) {
+        /* filtered: nothing to write */
+    } else if (TX_UNLIKELY(!nest_take(r, cs))) {
 #if EVT_TX_NEST_STASH_WORDS
         ok = nested_insert(r, id, i1, i2, i3, i4, mode); /* an insert of this context is in progress (I5, I9) */
 #else
@@ -755,6 +837,7 @@ static TX_HOT_INLINE unsigned record(uint32_t id, uint32_t i1, uint32_t i2, uint
  * evtrace/txtb.h, or the plain function below). */
 unsigned evt_tx_user_event_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint32_t g)
 {
+#if TX_HOST_FAST
     if (TX_LIKELY(g & TXTB_F_USER))
         return record(id, i1, i2, i3, i4, TX_MODE_PLAIN) ? EVT_TX_SUCCESS : EVT_TX_NOT_DONE;
     if (g != 0u) return EVT_TX_SUCCESS; /* gate != 0 only while ON: filtered */
@@ -765,6 +848,14 @@ unsigned evt_tx_user_event_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t
     if (gate & TXTB_F_USER) /* enabled meanwhile */
         return record(id, i1, i2, i3, i4, TX_MODE_PLAIN) ? EVT_TX_SUCCESS : EVT_TX_NOT_DONE;
     return EVT_TX_SUCCESS;
+#else
+    /* Small targets: one inlined record (size). Filtered while ON as the gate said: done; off or
+     * everything filtered: record decides under the lock, where state and filter bits are one
+     * consistent view (I1b): NOT_DONE when off, SUCCESS when filtered or written. */
+    if (TX_UNLIKELY(!(g & TXTB_F_USER)) && g != 0u) return EVT_TX_SUCCESS;
+    return record(id, i1, i2, i3, i4, g == 0u ? TX_MODE_PLAIN | TX_MODE_USER_TEST : TX_MODE_PLAIN) ? EVT_TX_SUCCESS
+                                                                                                 : EVT_TX_NOT_DONE;
+#endif
 }
 
 #if EVT_TX_KERNEL_EVENTS
@@ -823,7 +914,7 @@ unsigned evt_tx_trace_user_words_insert(uint32_t head_id, uint32_t cont_id, cons
         return 0u;
     }
     unsigned ok = 0;
-    if (TX_UNLIKELY(!evt_nest_enter(&r->nest))) {
+    if (TX_UNLIKELY(!nest_take(r, cs))) {
 #if EVT_TX_NEST_STASH_WORDS
         tx_head h;
         uint32_t *v;
@@ -1008,37 +1099,52 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
     for (unsigned k = 0; k < TXTB_HEADER_SIZE / 4u; k++) put_word(b + 4u * k, h[k], swap);
 
     while (!evt_rec_lock_enter(&r->lock, &cs)) {} /* ENABLING: only a nested context can contend */
+    /* (the members a feature compiled out never reads are not set: small code) */
+#if EVT_TX_BYTE_SWAP
     r->swap = (uint8_t)swap;
+#endif
     r->hdr = b;
-    r->reg = reg;
     r->ev_start = ev_start;
     r->ev_end = ev_end;
     r->cur = ev_start;
     r->base = base;
+#if EVT_TX_REGISTRY
+    r->reg = reg;
     r->reg_total = registry_entries;
     r->reg_avail = registry_entries;
     r->reg_search = 0;
     r->reg_size = reg_size;
     r->name_size = name_size;
+#endif
+#if EVT_TX_OPTIONS
     r->clock.fn = opt ? opt->time_source : 0; /* the port counter's clamp value is kept */
     r->ctxfn = opt ? opt->context : 0;
+#endif
     r->wrapped = 0;
-    r->plain = (uint8_t)(TX_HOST_FAST && !TX_SWAP(r) && !r->clock.fn && !r->ctxfn);
+#if TX_HOST_FAST
+    r->plain = (uint8_t)(!TX_SWAP(r) && !r->clock.fn && !r->ctxfn);
+#endif
     /* Fold the previous session's account into the since-program-start stats, then reset it. */
+#if EVT_TX_STATS
     evt_tx_trace_get_stats(&g_prior);
+#endif
     evt_loss_reset(&r->loss);
+#if EVT_TX_STATS
     r->wraps = 0;
+#endif
+#if EVT_TX_REGISTRY
     r->reg_on = 1;
+#endif
     r->enable_bits = 0xFFFFFFFFu;
     r->state = TX_ON;
     (void)evt_nest_enter(&r->nest); /* free: state was ENABLING */
     /* Two RUNNING records (the account was just reset: `written` counts them); the buffer-full
      * callback of a tiny buffer may disable after the first. */
-    while (r->state == TX_ON && r->loss.written < 2u)
+    while ((!TX_CALLBACKS || r->state == TX_ON) && r->loss.written < 2u)
         commit_locked(r, TXTB_EVENT_RUNNING, 0u, 0u, 0u, 0u, TX_MODE_PLAIN);
     nest_leave(r);
     if (TX_OWED(r)) flush_owed(r); /* disabled by the buffer-full callback (I6c) */
-    if (r->state == TX_ON) publish(r->enable_bits, 1u);
+    if (!TX_CALLBACKS || r->state == TX_ON) publish(r->enable_bits, 1u);
     evt_rec_lock_exit(&r->lock, cs);
     return EVT_TX_SUCCESS;
 }
@@ -1062,10 +1168,16 @@ unsigned evt_tx_trace_disable(void)
      * (its buffer-full callback, or a handler that interrupted it) nothing can be written now:
      * that record writes the LOST record when it leaves its guard. */
     r->state = TX_OFF;
+#if EVT_TX_REGISTRY
     r->reg_on = 0;
+#endif
     publish(0u, 0u);
     evt_loss_close_wait(&r->loss); /* drops decided outside the lock while the gate was open */
+#if EVT_REC_NESTING
     r->owed = (uint8_t)!stop_lost(r);
+#else
+    (void)stop_lost(r); /* no guard: nothing in progress, never owed */
+#endif
     evt_rec_lock_exit(&r->lock, cs);
     return EVT_TX_SUCCESS;
 }
@@ -1086,6 +1198,7 @@ static unsigned set_filter(uint32_t clear, uint32_t set)
 unsigned evt_tx_trace_event_filter(uint32_t bits) { return set_filter(bits, 0u); }
 unsigned evt_tx_trace_event_unfilter(uint32_t bits) { return set_filter(0u, bits); }
 
+#if EVT_TX_FULL_NOTIFY
 /* One pointer, stored atomically without the lock: a handler that calls this never waits (one
  * that interrupted its thread inside a biased section another thread is revoking could not take
  * the lock until it returned). A wrap in progress calls the old or the new callback. */
@@ -1094,7 +1207,9 @@ unsigned evt_tx_trace_buffer_full_notify(void (*fn)(void *buffer))
     EVT_STORE_REL(&g_rec.full_cb, fn);
     return EVT_TX_SUCCESS;
 }
+#endif
 
+#if EVT_TX_STATS
 void evt_tx_trace_get_stats(evt_tx_stats *out)
 {
     /* written, dropped and loss_records are the loss account's counters as evt_loss_stats
@@ -1108,6 +1223,7 @@ void evt_tx_trace_get_stats(evt_tx_stats *out)
 }
 
 void evt_tx_trace_get_rec_stats(evt_rec_stats *out) { evt_loss_stats(&g_rec.loss, out); }
+#endif
 
 /* ---- object registry (threadx.md §7) ------------------------------------------------------------ */
 

@@ -52,7 +52,14 @@
  *     (EVT_POSIX_BUSY_IN: a plain store; only its own handlers read the difference). A handler of
  *     that thread that meets a revocation (bias REVOKING) while busy says inside re-enters (P2: the
  *     revoker waits for busy to be 0, so its thread's section is still exclusive); with busy = the
- *     token alone (its thread entering or backing off: it cannot tell which) it gives up (P3).
+ *     token alone (its thread entering or backing off: it cannot tell which) goes on as B2c.
+ *  B2c Such a handler takes the P1 owner word (CAS 0 -> its token) while the bias stays REVOKING,
+ *     and holds the section with it. Exclusive: the only bias thread is its own, suspended outside
+ *     the section until the handler returns (entering: if it goes on to enter on the bias, it does
+ *     so after the handler left, and the revoker waits for that; backing off: it enters nothing);
+ *     every other taker waits for the revocation, then takes the owner word (B3, B4); a handler
+ *     nested in this one finds its own token there (P2). (It used to give up, dropping its record,
+ *     counted: TSan runs of test_user_signals_txtb_mt, about 1 in 20.)
  *  B3 Any other thread revokes before it takes the P1 lock (so P2 still means "inside"): bias
  *     token -> REVOKING (CAS), membarrier(PRIVATE_EXPEDITED) (a full barrier on every thread of the
  *     process between that store and the next load), wait until busy is 0 (P3: bounded in a
@@ -131,10 +138,10 @@ extern _Thread_local evt_port_lock *evt_posix_sect[8];
 /* 1 when the calling context interrupted sections of its thread that all wait to take a lock
  * (P3b: none is inside one), so it may take the lock itself; 0 otherwise (user_nest_enc.c). */
 int evt_posix_waits_only(void);
-/* on: block every signal of the calling thread, remembering its mask; 0: restore it. Calls nest
- * (each 1 paired with a 0 by the same context): only the outermost pair blocks and restores
- * (user_nest_enc.c N3: the drain of a thread's stash; etw_enc.c: a buffer written out inside a
- * record). */
+/* on: block every signal of the calling thread, remembering its mask; 0: restore it. Holds nest
+ * (counted per thread; each 1 paired with a 0 by the same context): only the outermost pair blocks
+ * and restores (user_nest_enc.c N3 and txtb_enc.c I9: the drain of a thread's stash; etw_enc.c: a
+ * buffer written out inside a record). */
 void evt_posix_hold_signals(int on);
 extern _Thread_local volatile unsigned evt_posix_deferred; /* held-off simulated interrupts */
 extern _Thread_local char evt_posix_token_;       /* its address is the thread's lock token */

@@ -100,9 +100,11 @@ int evt_posix_waits_only(void)
     return h != 0u && h == t_waits;
 }
 
-/* The mask the outermost evt_posix_hold_signals(1) replaced, and the calls in force (a handler
- * that lands before the outermost block sees depth 0 and blocks and restores on its own; once
- * blocked, none lands until the outermost restore). */
+/* The mask the outermost evt_posix_hold_signals(1) replaced, and how many holds are in force on
+ * this thread (they nest: TXTB's stash drain, txtb_enc.c I9, can run a buffer-full callback that
+ * records through a carrier draining its own stash, user_nest_enc.c N3). Both change only with
+ * every signal blocked, so no handler of the thread sees them change half-way; a handler that
+ * lands before the outermost block sees depth 0 and holds and releases on its own. */
 static _Thread_local sigset_t t_held_mask;
 static _Thread_local unsigned t_held_depth;
 
@@ -224,15 +226,17 @@ int evt_posix_membarrier(void)
 
 /* B3: revoke the bias of another thread (bias b: its token or REVOKING) and wait for it to leave.
  * Returns 0 if a nested context gave up waiting (bias stays REVOKING: the next taker goes on), 2
- * when it is a handler whose thread is inside on that bias (B2b: re-entry, as P2). */
+ * when it is a handler whose thread is inside on that bias (B2b: re-entry, as P2), 3 when it is a
+ * handler whose thread is entering or backing off on it (B2c: take the owner word). */
 static int bias_revoke(evt_port_lock *l, uintptr_t b, unsigned *tries)
 {
     /* A handler whose own thread is inside on the bias being revoked re-enters (B2b); one whose
-     * thread is entering or backing off cannot wait for itself, nor tell which: it gives up at
-     * once. Only a nested context sees this (B2 clears busy before its thread takes this path). */
+     * thread is entering or backing off cannot wait for itself, nor tell which: it takes the P1
+     * owner word instead (B2c). Only a nested context sees this (B2 clears busy before its thread
+     * takes this path). */
     uintptr_t bz = atomic_load_explicit(&l->busy, memory_order_acquire), self = (uintptr_t)&evt_posix_token_;
     if (bz == EVT_POSIX_BUSY_IN(self)) return 2;
-    if (bz == self) return 0;
+    if (bz == self) return 3;
     if (b != EVT_POSIX_BIAS_REVOKING &&
         !atomic_compare_exchange_strong_explicit(&l->bias, &b, EVT_POSIX_BIAS_REVOKING, memory_order_acq_rel,
                                                  memory_order_acquire) &&
@@ -286,6 +290,22 @@ static int lock_slow(evt_port_lock *l, uintptr_t self, evt_port_crit_t *st)
         }
         if (b != 0 && b != EVT_POSIX_BIAS_OFF) { /* another thread's bias, or REVOKING */
             int rv = bias_revoke(l, b, &tries);
+            if (rv == 3) { /* B2c: the owner word, the bias still REVOKING */
+                uintptr_t expect = 0;
+                TAKING_();
+                if (atomic_compare_exchange_strong_explicit(&l->owner, &expect, self, memory_order_acquire,
+                                                            memory_order_relaxed)) {
+                    *st = 1;
+                    return 1;
+                }
+                if (expect == self) { *st = 0; return 1; } /* P2 */
+                WAITING_();
+                if (!wait_until(l, owner_free, &tries)) {
+                    TAKING_();
+                    return 0;
+                }
+                continue;
+            }
             if (rv == 2 || !rv) {
                 TAKING_();
                 if (rv == 2) *st = 0; /* B2b */

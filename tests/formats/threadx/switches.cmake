@@ -1,7 +1,8 @@
 # The TXTB recorder's compile-time switches (src/formats/threadx/txtb_enc.c, docs/firmware.md): the
 # switch test and the round trip run again against a recorder compiled into the test with the
 # switches of the Cortex-M footprint rows (scripts/footprint.def): mcu = core + TXTB (no options,
-# no nesting guard), smallest = user events only, no registry. The library's txtb_enc.o is then
+# no nesting guard), smallest = user events only, no registry, no stats calls, no buffer-full
+# callback. The library's txtb_enc.o is then
 # not linked.
 function(evt_txtb_switch_test test suffix)
   set(name ${test}_${suffix})
@@ -14,4 +15,4 @@ function(evt_txtb_switch_test test suffix)
 endfunction()
 evt_txtb_switch_test(test_txtb_switches mcu EVT_TX_USER_RECORDS=0 EVT_TX_OPTIONS=0 EVT_REC_NESTING=0)
 evt_txtb_switch_test(test_txtb_switches smallest EVT_TX_USER_RECORDS=0 EVT_TX_OPTIONS=0 EVT_REC_NESTING=0
-                     EVT_TX_REGISTRY=0 EVT_TX_KERNEL_EVENTS=0)
+                     EVT_TX_REGISTRY=0 EVT_TX_KERNEL_EVENTS=0 EVT_TX_STATS=0 EVT_TX_FULL_NOTIFY=0)

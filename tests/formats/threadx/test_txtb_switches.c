@@ -3,7 +3,10 @@
  * by switches.cmake): user events into a buffer that does not wrap and into one that wraps many
  * times decode exactly (ids and infos in order, then data + lost == issued after disable);
  * registrations appear in the registry only when it is built in; kernel events and ISR records are
- * recorded only when they are built in; a switched-out option is refused, not ignored. */
+ * recorded only when they are built in; a switched-out option is refused, not ignored; the stats
+ * calls (EVT_TX_STATS) and the buffer-full callback (EVT_TX_FULL_NOTIFY) are checked when built
+ * in (without them they are not defined). The smallest row's buffer is the same TXTB layout (header,
+ * registry area of 0 entries, 32-byte slots), read here by the threadx reader. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,6 +24,12 @@
 #endif
 #ifndef EVT_TX_OPTIONS
 #define EVT_TX_OPTIONS 1
+#endif
+#ifndef EVT_TX_STATS
+#define EVT_TX_STATS 1
+#endif
+#ifndef EVT_TX_FULL_NOTIFY
+#define EVT_TX_FULL_NOTIFY 1
 #endif
 
 static _Alignas(8) uint8_t g_buf[48 + 4 * 48 + 64 * 32];
@@ -95,13 +104,29 @@ static void test_user_events_exact(void **st)
     }
 }
 
+#if EVT_TX_FULL_NOTIFY
+static unsigned g_fulls;
+static void on_full(void *buffer)
+{
+    assert_ptr_equal(buffer, g_buf);
+    g_fulls++;
+}
+#endif
+
 static void test_wraps_exact(void **st)
 {
     (void)st;
+#if EVT_TX_FULL_NOTIFY
+    assert_int_equal(evt_tx_trace_buffer_full_notify(on_full), EVT_TX_SUCCESS);
+    g_fulls = 0;
+#endif
     assert_int_equal(evt_tx_trace_enable(g_buf, sizeof g_buf, 4u), EVT_TX_SUCCESS);
+    uint64_t issued = 2; /* enable's RUNNING records */
+#if EVT_TX_STATS
     evt_rec_stats s0;
     evt_tx_trace_get_rec_stats(&s0);
-    uint64_t issued = s0.written; /* the RUNNING records */
+    assert_int_equal(s0.written, issued);
+#endif
     for (uint32_t i = 0; i < 5000u; i++) {
         assert_int_equal(evt_tx_trace_user_event_insert(TXTB_USER_EVENT_START + (i & 0xFFu), i, 0, 0, 0), EVT_TX_SUCCESS);
         issued++;
@@ -115,10 +140,19 @@ static void test_wraps_exact(void **st)
     while (evt_reader_next(r, &ev) == EVT_OK) data += ev.kind != EVT_KIND_LOST;
     assert_int_equal(data + r->lost, issued);
     assert_true(r->lost > 4000u);
+#if EVT_TX_STATS
     evt_rec_stats s;
     evt_tx_trace_get_rec_stats(&s);
     assert_int_equal(s.pending, 0);
     assert_int_equal(s.lost_reported, r->lost);
+    evt_tx_stats ts;
+    evt_tx_trace_get_stats(&ts);
+    assert_true(ts.wraps > 0u);
+#endif
+#if EVT_TX_FULL_NOTIFY
+    assert_true(g_fulls > 0u); /* one call per wrap */
+    assert_int_equal(evt_tx_trace_buffer_full_notify(NULL), EVT_TX_SUCCESS);
+#endif
     evt_reader_close(r);
 }
 

@@ -1,12 +1,15 @@
 /* Threads and signal handlers calling evt_printf through the TXTB recorder (user_signals.h): every
  * line back, exact, once, in time order, none lost: a handler that lands inside a record of its
  * own thread has its record stashed and written right after (txtb_enc.c I9), one that lands in its
- * thread's wait for the lock waits too (port P3b). Concurrency label: also under TSan. */
+ * thread's wait for the lock waits too (port P3b), one that lands where its thread enters on a
+ * lock's bias being revoked takes the owner word (port B2c). Concurrency label: also under TSan,
+ * where none may be lost either. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 #include "evt_test.h"
+#define US_EXACT_UNDER_TSAN 1 /* none lost under TSan either (txtb_enc.c I9, port B2c) */
 #include "user_signals.h"
 
 #define BUF_SIZE (48u << 20)

@@ -41,6 +41,10 @@
 #ifndef US_TSAN
 #define US_TSAN 0
 #endif
+/* A backend whose handler lines are all back under TSan too defines US_EXACT_UNDER_TSAN 1 (TXTB). */
+#ifndef US_EXACT_UNDER_TSAN
+#define US_EXACT_UNDER_TSAN 0
+#endif
 
 static const char *const us_words[] = {"alpha", "be", "gamma-ray", ""};
 static atomic_ulong us_alrm_k, us_kill_k; /* handler lines issued (k = 1..) */
@@ -187,9 +191,9 @@ static void us_check(const ut_trace *t)
            decoded, (unsigned long long)t->lost);
     assert_int_equal(t->errors, 0);
     assert_true(na + nk > 0);
-#if US_TSAN
-    /* Under TSan (every access instrumented, 5-15x slower) the TXTB stash of handler records
-     * still overflows in some runs (drops counted: docs/user-events.md, "Signal handlers"); here
+#if US_TSAN && !US_EXACT_UNDER_TSAN
+    /* Under TSan (every access instrumented, 5-15x slower) the RKH and XRay carriers still drop
+     * handler lines in some runs (drops counted: docs/user-events.md, "Signal handlers"); here
      * the test requires the accounting instead: every line that is missing was counted lost (a
      * lost line is at least one lost record), none came back twice or changed (checked above). */
     assert_true(decoded <= issued);

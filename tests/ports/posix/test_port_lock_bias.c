@@ -2,8 +2,9 @@
  * deterministically: one thread's consecutive takes claim the bias, after which it enters with no
  * owner word (exit state 2); a handler on that thread re-enters without waiting; another thread
  * revokes the bias and waits for the bias thread to leave; a nested context on another thread gives
- * up instead of waiting (P3); a lock that keeps changing hands is never biased; a revoked lock stays
- * a P1 lock. Skips the bias cases (with the reason) where membarrier(2) is unavailable. */
+ * up instead of waiting (P3); a handler whose thread is entering on a bias being revoked takes the
+ * owner word (B2c); a lock that keeps changing hands is never biased; a revoked lock stays a P1
+ * lock. Skips the bias cases (with the reason) where membarrier(2) is unavailable. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -30,6 +31,41 @@ static void claim(evt_rec_lock *l)
 {
     for (unsigned i = 0; i < EVT_POSIX_BIAS_AFTER; i++) take_give(l, NULL);
     assert_true(atomic_load(&l->bias) == my_token());
+}
+
+/* ---- B2c: a handler where its thread enters on a bias another thread is revoking -------------- */
+
+static void test_handler_in_revoked_entry_takes_owner(void **state)
+{
+    (void)state;
+    if (!evt_port_test_bias_available()) { skip(); return; }
+    evt_rec_lock l = EVT_REC_LOCK_INIT;
+    claim(&l);
+    /* This thread's state just after B2's busy store (entering: section of l at depth 1, busy =
+     * its token), and another thread's revocation begun (bias REVOKING, waiting for busy). */
+    evt_posix_sect[++evt_posix_hold & 7u] = &l;
+    atomic_store(&l.busy, my_token());
+    atomic_store(&l.bias, EVT_POSIX_BIAS_REVOKING);
+    /* The handler's enter: it used to give up (a dropped record); now it holds the owner word. */
+    evt_port_crit_t st, st2;
+    assert_int_equal(evt_rec_lock_enter(&l, &st), 1);
+    assert_int_equal(st, 1);
+    assert_true(atomic_load(&l.owner) == my_token());
+    assert_true(atomic_load(&l.bias) == EVT_POSIX_BIAS_REVOKING); /* the revocation goes on */
+    assert_int_equal(evt_rec_lock_enter(&l, &st2), 1); /* a handler nested in it: P2 */
+    assert_int_equal(st2, 0);
+    evt_rec_lock_exit(&l, st2);
+    assert_true(atomic_load(&l.owner) == my_token());
+    evt_rec_lock_exit(&l, st);
+    assert_true(atomic_load(&l.owner) == 0);
+    /* The interrupted entry backs off (B2: it sees the bias is no longer its own). */
+    atomic_store(&l.busy, 0);
+    evt_posix_hold--;
+    assert_int_equal(evt_posix_hold, 0);
+    /* The next take finishes the revocation and takes the P1 lock. */
+    take_give(&l, &st);
+    assert_int_equal(st, 1);
+    assert_true(atomic_load(&l.bias) == EVT_POSIX_BIAS_OFF);
 }
 
 static void sleep_ms(long ms)
@@ -227,6 +263,7 @@ int main(void)
         cmocka_unit_test(test_handler_reenters_biased_section),
         cmocka_unit_test(test_other_thread_revokes_and_waits),
         cmocka_unit_test(test_nested_revoker_gives_up),
+        cmocka_unit_test(test_handler_in_revoked_entry_takes_owner),
         cmocka_unit_test(test_shared_lock_never_biased),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
