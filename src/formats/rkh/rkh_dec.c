@@ -595,6 +595,7 @@ static void user_record(rkh_state *s, evt_event *ev, evt_cur *c, size_t pos)
     if (i < n || !evt_user_dec_claims(s->user, rec, s->uwords, nw, nw)) return;
     ev->nargs = 0;
     ev->nfields = 0;
+    ev->fields_ok = 0;
     ev->data = NULL;
     ev->data_len = 0;
     ev->data_is_text = 0;
