@@ -22,6 +22,22 @@ static inline void evt_vouch(evt_event *ev, unsigned bit, const char *have, cons
     if (have && have == ok) ev->text_ok |= bit;
 }
 
+/* Set the EVT_TEXT_OK_* bit of each of the event's strings that is one of v[0..n) (the strings a
+ * reader vouched for while it decoded the event; a replaced one is not among them). */
+static inline void evt_vouch_list(evt_event *ev, const char *const *v, unsigned n)
+{
+    const char *p[8] = {ev->name, ev->ctx_name, ev->target_name, ev->m.label,
+                        ev->m.next_name, ev->m.obj_name, ev->m.sm_state, ev->m.text};
+    static const unsigned bit[8] = {EVT_TEXT_OK_NAME, EVT_TEXT_OK_CTX_NAME, EVT_TEXT_OK_TARGET_NAME,
+                                    EVT_TEXT_OK_LABEL, EVT_TEXT_OK_NEXT_NAME, EVT_TEXT_OK_OBJ_NAME,
+                                    EVT_TEXT_OK_SM_STATE, EVT_TEXT_OK_TEXT};
+    for (unsigned k = 0; k < 8; k++) {
+        if (!p[k]) continue;
+        for (unsigned i = 0; i < n; i++)
+            if (p[k] == v[i]) { ev->text_ok |= bit[k]; break; }
+    }
+}
+
 /* Append a field whose key (and string value) are vouched for; beyond EVT_MAX_FIELDS dropped as
  * evt_event_add_field_* does. */
 static inline evt_field *evt_put_field_(evt_event *ev, const char *key)
