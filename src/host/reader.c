@@ -208,7 +208,8 @@ static evt_status sanitize_text(evt_reader *r, evt_event *ev)
 #define TEXT_NEED_(p, bit) \
     if (!(ok & (bit))) need += text_need_z(r, (p))
     EVT_EVENT_STRINGS_(ev, TEXT_NEED_);
-    for (uint32_t i = 0; i < ev->nfields; i++) {
+    uint32_t all = ev->nfields >= 32 ? ~0u : (1u << ev->nfields) - 1u;
+    for (uint32_t i = 0; (fok & all) != all && i < ev->nfields; i++) {
         if (fok & (1u << i)) continue;
         if (ev->fields[i].is_str) need += text_need_z(r, ev->fields[i].str);
         if (r->text_safe) need += text_need_z(r, ev->fields[i].key);

@@ -26,16 +26,19 @@ static inline void evt_vouch(evt_event *ev, unsigned bit, const char *have, cons
  * reader vouched for while it decoded the event; a replaced one is not among them). */
 static inline void evt_vouch_list(evt_event *ev, const char *const *v, unsigned n)
 {
-    const char *p[8] = {ev->name, ev->ctx_name, ev->target_name, ev->m.label,
-                        ev->m.next_name, ev->m.obj_name, ev->m.sm_state, ev->m.text};
-    static const unsigned bit[8] = {EVT_TEXT_OK_NAME, EVT_TEXT_OK_CTX_NAME, EVT_TEXT_OK_TARGET_NAME,
-                                    EVT_TEXT_OK_LABEL, EVT_TEXT_OK_NEXT_NAME, EVT_TEXT_OK_OBJ_NAME,
-                                    EVT_TEXT_OK_SM_STATE, EVT_TEXT_OK_TEXT};
-    for (unsigned k = 0; k < 8; k++) {
-        if (!p[k]) continue;
-        for (unsigned i = 0; i < n; i++)
-            if (p[k] == v[i]) { ev->text_ok |= bit[k]; break; }
-    }
+#define EVT_VOUCH_ONE_(p, bit)                                         \
+    if (p)                                                             \
+        for (unsigned i = 0; i < n; i++)                               \
+            if ((p) == v[i]) { ev->text_ok |= (bit); break; }
+    EVT_VOUCH_ONE_(ev->name, EVT_TEXT_OK_NAME)
+    EVT_VOUCH_ONE_(ev->ctx_name, EVT_TEXT_OK_CTX_NAME)
+    EVT_VOUCH_ONE_(ev->target_name, EVT_TEXT_OK_TARGET_NAME)
+    EVT_VOUCH_ONE_(ev->m.label, EVT_TEXT_OK_LABEL)
+    EVT_VOUCH_ONE_(ev->m.next_name, EVT_TEXT_OK_NEXT_NAME)
+    EVT_VOUCH_ONE_(ev->m.obj_name, EVT_TEXT_OK_OBJ_NAME)
+    EVT_VOUCH_ONE_(ev->m.sm_state, EVT_TEXT_OK_SM_STATE)
+    EVT_VOUCH_ONE_(ev->m.text, EVT_TEXT_OK_TEXT)
+#undef EVT_VOUCH_ONE_
 }
 
 /* Append a field whose key (and string value) are vouched for; beyond EVT_MAX_FIELDS dropped as
