@@ -42,6 +42,7 @@
 #define TXTB_DIR_SCAN   (1u << 20)    /* slots that decide the timer direction (32 MiB) */
 #define TXTB_WIN        (1u << 20)    /* read window (grows to one registry entry if larger) */
 #define TXTB_NAME_NONE  UINT32_MAX
+#define TXTB_SVC_CACHE  1200u         /* event ids whose kernel service entry is cached */
 
 /* One used registry entry in the lookup index (sorted by address, live before deleted, slot). */
 typedef struct txtb_obj {
@@ -117,6 +118,10 @@ typedef struct txtb_state {
     txtb_hooks_dec hooks;        /* records of the generic kernel hooks (txtb_hooks_dec.c) */
     evt_user_dec *user;          /* evtrace/user.h records (user_dec.c), created at open */
     uint32_t uwords[4u * 1024u]; /* one user record's words, gathered from its slots */
+    /* evt_kernel_svc_find of svc_prof by event id < TXTB_SVC_CACHE (svc_known[id]: looked up) */
+    const evt_kernel_profile *svc_prof;
+    const evt_kernel_svc *svc_of[TXTB_SVC_CACHE];
+    uint8_t svc_known[TXTB_SVC_CACHE];
 } txtb_state;
 
 static const evt_reader_option k_opts[] = {{"elf", "FILE", EVT_USER_ELF_OPTION_HELP}, {NULL, NULL, NULL}};
@@ -629,6 +634,21 @@ static void user_record(txtb_state *s, uint32_t id, const uint32_t w[8], uint64_
     }
 }
 
+/* The profile's service entry of id, NULL if none; looked up once per id (and profile). */
+static const evt_kernel_svc *svc_entry(txtb_state *s, const evt_kernel_profile *kp, uint32_t id)
+{
+    if (id >= TXTB_SVC_CACHE) return evt_kernel_svc_find(kp, (int32_t)id);
+    if (kp != s->svc_prof) { /* the profile changed (--kernel, or a hook buffer named it) */
+        memset(s->svc_known, 0, sizeof s->svc_known);
+        s->svc_prof = kp;
+    }
+    if (!s->svc_known[id]) {
+        s->svc_of[id] = evt_kernel_svc_find(kp, (int32_t)id);
+        s->svc_known[id] = 1;
+    }
+    return s->svc_of[id];
+}
+
 static evt_status next(void *state, evt_event *ev)
 {
     txtb_state *s = state;
@@ -753,7 +773,7 @@ static evt_status next(void *state, evt_event *ev)
         s->hooks.profile = kp;
         if (k == TXTB_K_SVC || k == TXTB_K_CREATE || k == TXTB_K_DELETE) {
             /* the service's meaning (ThreadX profile); an operation needs its object */
-            const evt_kernel_svc *ksvc = evt_kernel_meaning_svc(kp, (int32_t)id, 0, 0, &ev->m);
+            const evt_kernel_svc *ksvc = evt_kernel_meaning_of(kp, svc_entry(s, kp, id), (int32_t)id, 0, 0, &ev->m);
             if (ksvc) ok_label = ksvc->label; /* the profile's own text */
             if (!(ev->m.has & EVT_M_LABEL)) { ev->m.has |= EVT_M_LABEL; ev->m.label = ev->name; }
             if ((k == TXTB_K_CREATE || k == TXTB_K_DELETE) && !(ev->m.has & EVT_M_OBJ_TYPE)) {

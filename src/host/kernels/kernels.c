@@ -69,7 +69,12 @@ int evt_reader_higher_prio_wins(const evt_reader *r)
 const evt_kernel_svc *evt_kernel_meaning_svc(const evt_kernel_profile *p, int32_t code, int has_ret, int64_t ret,
                                              evt_meaning *m)
 {
-    const evt_kernel_svc *s = evt_kernel_svc_find(p, code);
+    return evt_kernel_meaning_of(p, evt_kernel_svc_find(p, code), code, has_ret, ret, m);
+}
+
+const evt_kernel_svc *evt_kernel_meaning_of(const evt_kernel_profile *p, const evt_kernel_svc *s, int32_t code,
+                                            int has_ret, int64_t ret, evt_meaning *m)
+{
     if (!s) return NULL;
     m->has |= EVT_M_LABEL;
     m->label = s->label;
