@@ -118,11 +118,19 @@ static inline size_t evt_cur_span_not2(const evt_cur *c, uint8_t a, uint8_t b, s
     const uint8_t *q = c->p + c->pos;
     const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
     for (; lim - k >= 8; k += 8) { /* eight bytes a step: a zero byte of x ^ a or x ^ b stops it */
-        uint64_t x, ya, yb;
+        uint64_t x, ya, yb, hit;
         memcpy(&x, q + k, 8);
         ya = x ^ (ones * a);
         yb = x ^ (ones * b);
-        if (((ya - ones) & ~ya & high) | ((yb - ones) & ~yb & high)) break;
+        hit = ((ya - ones) & ~ya & high) | ((yb - ones) & ~yb & high);
+        if (hit) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            /* the lowest flagged byte is the first match (only bytes above one can be false) */
+            return k + (size_t)__builtin_ctzll(hit) / 8u;
+#else
+            break;
+#endif
+        }
     }
     while (k < lim && q[k] != a && q[k] != b) k++;
     return k;

@@ -35,8 +35,10 @@
 /* One argument of a layout, parsed once from the table's layout string. */
 typedef struct rkh_arg {
     char name[16];  /* field name */
+    char name_key[24]; /* "<name>_name": the field of the value's resolved name */
     char kind;      /* letter of rkh_defs.h */
     char cond;      /* 0, 'm', 'q' or 'r' */
+    uint8_t sets_ctx; /* "ao" of kind 'S': the active object the record runs in (set_ctx) */
 } rkh_arg;
 
 typedef struct rkh_evdef {
@@ -139,6 +141,10 @@ static void parse_layout(rkh_evdef *d, const char *lay)
         a->kind = *lay ? *lay++ : '1';
         if (*lay == '?') { lay++; a->cond = *lay ? *lay++ : 0; }
         if (*lay == ',') lay++;
+        size_t nl = strlen(a->name); /* < 16: "<name>_name" fits name_key */
+        memcpy(a->name_key, a->name, nl);
+        memcpy(a->name_key + nl, "_name", sizeof "_name");
+        a->sets_ctx = strcmp(a->name, "ao") == 0 && a->kind == 'S';
     }
 }
 
@@ -486,7 +492,6 @@ static const char *key_for(rkh_state *s, unsigned i, const char *fmt, const char
 }
 
 /* Tags of key_cached's keys (bits 56..63; pointers and ids below). */
-#define RKH_KEY_ARG_NAME (1ull << 56)  /* the "<arg>_name" key of an argument descriptor */
 #define RKH_KEY_USR_VAL (2ull << 56)   /* "f<i>_<TYPE>" of user field i */
 #define RKH_KEY_USR_NAME (3ull << 56)  /* "f<i>_<TYPE>_name" */
 #define RKH_KEY_USR_EVENT (4ull << 56) /* "USR#<n>" */
@@ -515,12 +520,13 @@ static const char *resolve(rkh_state *s, char kind, uint64_t v)
 /* rkh_hooks_name_fn over the object table. */
 static const char *obj_name(void *user, uint64_t obj) { rkh_state *s = user; return sym_get_v(s, &s->objs, obj); }
 
-static void set_ctx(rkh_state *s, evt_event *ev, uint64_t ao)
+/* The record runs in active object ao, named nm (its sym_get_v, NULL if unnamed). */
+static void set_ctx_named(evt_event *ev, uint64_t ao, const char *nm)
 {
     ev->flags |= EVT_HAS_CTX;
     ev->ctx = ao;
     ev->ctx_class = EVT_CTX_THREAD;
-    ev->ctx_name = sym_get_v(s, &s->objs, ao);
+    ev->ctx_name = nm;
 }
 
 /* Decode user-record fields from the n bytes of u. Returns 0 on success, -1 if the fields overrun. */
@@ -795,15 +801,12 @@ static int decode_frame(rkh_state *s, evt_event *ev)
             pos += sz;
             evt_put_arg(ev, v);
             evt_put_u(ev, g->name, v); /* the layout table's own key */
-            const char *nm = resolve(s, g->kind, v);
-            if (g->kind == 'I' && strcmp(g->name, "uevt") != 0) nm = NULL;
-            if (nm) {
-                /* the key is built from the layout table's own text */
-                const char *key = key_cached(s, RKH_KEY_ARG_NAME | (uint64_t)(uintptr_t)g, 32 + a, "%s%s_name", g->name, "");
-                if (is_vouched(s, nm)) evt_put_s(ev, key, nm);
-                else evt_event_add_field_s(ev, key, nm);
+            const char *nm = resolve(s, g->kind, v); /* kind I (uevt): no name */
+            if (nm) { /* the key: the layout table's own text */
+                if (is_vouched(s, nm)) evt_put_s(ev, g->name_key, nm);
+                else evt_event_add_field_s(ev, g->name_key, nm);
             }
-            if (strcmp(g->name, "ao") == 0 && g->kind == 'S') set_ctx(s, ev, v);
+            if (g->sets_ctx) set_ctx_named(ev, v, nm);
         }
         if (pos != n) {
             s->length_errors++;
