@@ -224,11 +224,11 @@ static void sym_drop(rkh_state *s, uint64_t key, const char *name)
  * for (text_ok.h); free with evt_free(copy - 1). NULL when memory is short. */
 static char *sym_dup(const char *name, size_t len)
 {
-    char *d = evt_malloc(len + 1);
-    if (!d) return NULL;
-    memcpy(d + 1, name, len);
-    d[0] = (char)evt_text_ok(d + 1);
-    return d + 1;
+    char *copy = evt_malloc(len + 1);
+    if (!copy) return NULL;
+    memcpy(copy + 1, name, len);
+    copy[0] = (char)evt_text_ok(copy + 1);
+    return copy + 1;
 }
 
 /* Define or rename key. Renaming frees the old name at the next pull (see symtab). */

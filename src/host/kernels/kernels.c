@@ -17,6 +17,7 @@ static const evt_kernel_profile *const k_profiles[] = {
 
 const evt_kernel_profile *evt_kernel_profile_by_id(uint32_t id)
 {
+    if (id < N_PROFILES && k_profiles[id]->id == id) return k_profiles[id]; /* kernels.def in id order */
     for (size_t i = 0; i < N_PROFILES; i++)
         if (k_profiles[i]->id == id) return k_profiles[i];
     return NULL;
