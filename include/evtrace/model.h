@@ -212,6 +212,22 @@ enum {
 #define EVT_CAP_USER     EVT_CAP_(USER)
 #define EVT_CAP_FUNCS    EVT_CAP_(FUNCS)
 
+/* Strings of an event its reader vouches for (evt_event.text_ok, fields_ok): the text is what
+ * evt_text_is_safe accepts (printable ASCII or valid UTF-8 without control or bidi characters) and
+ * stays valid as evt_event's ownership rule says, so the reader framework skips its per-event
+ * UTF-8 / terminal-safety check of it. A reader sets a bit only for its own static text or for a
+ * string it checked once when it stored it (a name table); an unset bit costs one check. */
+enum {
+    EVT_TEXT_OK_NAME        = 1u << 0,
+    EVT_TEXT_OK_CTX_NAME    = 1u << 1,
+    EVT_TEXT_OK_TARGET_NAME = 1u << 2,
+    EVT_TEXT_OK_LABEL       = 1u << 3, /* m.label */
+    EVT_TEXT_OK_NEXT_NAME   = 1u << 4, /* m.next_name */
+    EVT_TEXT_OK_OBJ_NAME    = 1u << 5, /* m.obj_name */
+    EVT_TEXT_OK_SM_STATE    = 1u << 6, /* m.sm_state */
+    EVT_TEXT_OK_TEXT        = 1u << 7  /* m.text */
+};
+
 /* One decoded event. Strings and pointers are owned by the reader and stay valid until its next
  * call to next() or close(). Readers fill it through evt_event_reset() + the setters below. */
 typedef struct evt_event {
@@ -232,6 +248,8 @@ typedef struct evt_event {
     uint64_t count;           /* lost records/bytes when EVT_HAS_COUNT (kind lost) */
     uint64_t target;          /* object the event is about (thread resumed, object created) */
     const char *target_name;  /* its name, NULL if unknown */
+    unsigned text_ok;         /* EVT_TEXT_OK_*: strings the reader vouches for (cleared by reset) */
+    uint32_t fields_ok;       /* bit i: fields[i]'s key and string value are vouched for */
     uint32_t nargs;           /* number of valid args */
     uint64_t args[EVT_MAX_ARGS]; /* the format's raw argument/info fields, in order */
     uint32_t nfields;         /* number of valid fields */

@@ -28,6 +28,7 @@ void evt_event_add_arg(evt_event *ev, uint64_t v)
 static evt_field *next_field(evt_event *ev, const char *key)
 {
     if (ev->nfields >= EVT_MAX_FIELDS) return NULL;
+    ev->fields_ok &= ~(1u << ev->nfields); /* not vouched for (formats/common/text_ok.h) */
     evt_field *f = &ev->fields[ev->nfields++];
     memset(f, 0, sizeof *f);
     f->key = key;

@@ -170,7 +170,15 @@ static size_t text_need(const evt_reader *r, const char *s, size_t n)
     return evt_utf8_valid(s, n) ? 0 : evt_utf8_clean_len(s, n) + 1;
 }
 
-static size_t text_need_z(const evt_reader *r, const char *s) { return s ? text_need(r, s, strlen(s)) : 0; }
+/* text_need of a NUL-terminated string, in one pass for the usual printable-ASCII one. */
+static size_t text_need_z(const evt_reader *r, const char *s)
+{
+    if (!s) return 0;
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0;
+    while (u[i] >= 0x20 && u[i] < 0x7f) i++; /* printable ASCII is right in both modes */
+    return u[i] ? text_need(r, s, i + strlen(s + i)) : 0;
+}
 
 static const char *text_put(evt_reader *r, size_t *used, const char *s, size_t n)
 {
@@ -181,22 +189,30 @@ static const char *text_put(evt_reader *r, size_t *used, const char *s, size_t n
     return out;
 }
 
-/* The event's strings, for sanitize_text: X(pointer lvalue). */
+/* The event's strings, for sanitize_text: X(pointer lvalue, its EVT_TEXT_OK_* bit). */
 #define EVT_EVENT_STRINGS_(ev, X) \
-    X((ev)->name); X((ev)->ctx_name); X((ev)->target_name); \
-    X((ev)->m.label); X((ev)->m.next_name); X((ev)->m.obj_name); X((ev)->m.sm_state); X((ev)->m.text)
+    X((ev)->name, EVT_TEXT_OK_NAME); X((ev)->ctx_name, EVT_TEXT_OK_CTX_NAME); \
+    X((ev)->target_name, EVT_TEXT_OK_TARGET_NAME); X((ev)->m.label, EVT_TEXT_OK_LABEL); \
+    X((ev)->m.next_name, EVT_TEXT_OK_NEXT_NAME); X((ev)->m.obj_name, EVT_TEXT_OK_OBJ_NAME); \
+    X((ev)->m.sm_state, EVT_TEXT_OK_SM_STATE); X((ev)->m.text, EVT_TEXT_OK_TEXT)
 
 /* Replace the event's strings that need it by sanitized copies in r->text (right ones, the usual
- * case, cost one scan). Sizes first, so r->text grows at most once per event and earlier copies
- * stay put. Field keys are checked in text-safe mode only (they are the readers' own words). */
+ * case, cost one scan; ones the reader vouches for, model.h EVT_TEXT_OK_*, none). Sizes first, so
+ * r->text grows at most once per event and earlier copies stay put. Field keys are checked in
+ * text-safe mode only (they are the readers' own words). */
 static evt_status sanitize_text(evt_reader *r, evt_event *ev)
 {
     size_t need = 0;
-#define TEXT_NEED_(p) need += text_need_z(r, (p))
+    unsigned ok = ev->text_ok;
+    uint32_t fok = ev->fields_ok;
+#define TEXT_NEED_(p, bit) \
+    if (!(ok & (bit))) need += text_need_z(r, (p))
     EVT_EVENT_STRINGS_(ev, TEXT_NEED_);
-    for (uint32_t i = 0; i < ev->nfields; i++) {
-        if (ev->fields[i].is_str) TEXT_NEED_(ev->fields[i].str);
-        if (r->text_safe) TEXT_NEED_(ev->fields[i].key);
+    uint32_t all = ev->nfields >= 32 ? ~0u : (1u << ev->nfields) - 1u;
+    for (uint32_t i = 0; (fok & all) != all && i < ev->nfields; i++) {
+        if (fok & (1u << i)) continue;
+        if (ev->fields[i].is_str) need += text_need_z(r, ev->fields[i].str);
+        if (r->text_safe) need += text_need_z(r, ev->fields[i].key);
     }
 #undef TEXT_NEED_
     if (ev->data && ev->data_is_text) need += text_need(r, (const char *)ev->data, ev->data_len);
@@ -208,12 +224,13 @@ static evt_status sanitize_text(evt_reader *r, evt_event *ev)
         r->text_cap = need;
     }
     size_t used = 0;
-#define TEXT_FIX_(p) \
-    if (text_need_z(r, (p))) (p) = text_put(r, &used, (p), strlen(p))
+#define TEXT_FIX_(p, bit) \
+    if (!(ok & (bit)) && text_need_z(r, (p))) (p) = text_put(r, &used, (p), strlen(p))
     EVT_EVENT_STRINGS_(ev, TEXT_FIX_);
     for (uint32_t i = 0; i < ev->nfields; i++) {
-        if (ev->fields[i].is_str) TEXT_FIX_(ev->fields[i].str);
-        if (r->text_safe) TEXT_FIX_(ev->fields[i].key);
+        if (fok & (1u << i)) continue;
+        if (ev->fields[i].is_str) TEXT_FIX_(ev->fields[i].str, 0u);
+        if (r->text_safe) TEXT_FIX_(ev->fields[i].key, 0u);
     }
 #undef TEXT_FIX_
     if (ev->data && ev->data_is_text && text_need(r, (const char *)ev->data, ev->data_len)) {

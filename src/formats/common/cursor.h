@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "formats/common/bytes.h"
 
 typedef struct evt_cur {
@@ -90,12 +91,24 @@ static inline void evt_cur_u32s(evt_cur *c, uint32_t *w, size_t n)
     else if (c->big) for (size_t i = 0; i < n; i++) w[i] = evt_ld_u32be(q + 4 * i);
     else for (size_t i = 0; i < n; i++) w[i] = evt_ld_u32le(q + 4 * i);
 }
-/* Sum of the next n bytes, advancing (a checksum); 0 with the error set on a short read. */
+/* Sum of the next n bytes, advancing (a checksum); 0 with the error set on a short read. Eight
+ * bytes a step: byte pairs summed in four 16-bit lanes (at most 510 a step, so 64 steps fit). */
 static inline unsigned evt_cur_sum8(evt_cur *c, size_t n)
 {
     const uint8_t *q = evt_cur_take(c, n);
     unsigned sum = 0;
-    for (size_t i = 0; q && i < n; i++) sum += q[i];
+    size_t i = 0;
+    if (!q) return 0;
+    while (n - i >= 8) {
+        uint64_t lanes = 0;
+        for (size_t k = 0; k < 64 && n - i >= 8; k++, i += 8) {
+            uint64_t x;
+            memcpy(&x, q + i, 8); /* byte order does not matter to a sum */
+            lanes += (x & 0x00FF00FF00FF00FFull) + ((x >> 8) & 0x00FF00FF00FF00FFull);
+        }
+        sum += (unsigned)((lanes & 0xFFFF) + ((lanes >> 16) & 0xFFFF) + ((lanes >> 32) & 0xFFFF) + (lanes >> 48));
+    }
+    for (; i < n; i++) sum += q[i];
     return sum;
 }
 /* Bytes from the position (at most max) before the first byte equal to a or b; no move. */
@@ -103,6 +116,22 @@ static inline size_t evt_cur_span_not2(const evt_cur *c, uint8_t a, uint8_t b, s
 {
     size_t left = evt_cur_left(c), k = 0, lim = left < max ? left : max;
     const uint8_t *q = c->p + c->pos;
+    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+    for (; lim - k >= 8; k += 8) { /* eight bytes a step: a zero byte of x ^ a or x ^ b stops it */
+        uint64_t x, ya, yb, hit;
+        memcpy(&x, q + k, 8);
+        ya = x ^ (ones * a);
+        yb = x ^ (ones * b);
+        hit = ((ya - ones) & ~ya & high) | ((yb - ones) & ~yb & high);
+        if (hit) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            /* the lowest flagged byte is the first match (only bytes above one can be false) */
+            return k + (size_t)__builtin_ctzll(hit) / 8u;
+#else
+            break;
+#endif
+        }
+    }
     while (k < lim && q[k] != a && q[k] != b) k++;
     return k;
 }

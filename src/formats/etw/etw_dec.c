@@ -319,16 +319,23 @@ static int less(const etw_state *s, uint32_t a, uint32_t b)
     return a < b;
 }
 
+/* The entry at i moves down past every child smaller in (item.ts, stream) order: the same moves
+ * as swapping it with the smaller child, with its key read once and one store per level. */
 static void sift_down(etw_state *s, uint32_t i)
 {
+    uint32_t v = s->heap[i];
+    uint64_t vt = s->streams[v].item.ts;
     for (;;) {
-        uint32_t l = 2 * i + 1, m = i;
-        if (l < s->nheap && less(s, s->heap[l], s->heap[m])) m = l;
-        if (l + 1 < s->nheap && less(s, s->heap[l + 1], s->heap[m])) m = l + 1;
-        if (m == i) return;
-        uint32_t t = s->heap[i]; s->heap[i] = s->heap[m]; s->heap[m] = t;
-        i = m;
+        uint32_t l = 2 * i + 1, c = l;
+        if (l >= s->nheap) break;
+        if (l + 1 < s->nheap && less(s, s->heap[l + 1], s->heap[l])) c = l + 1;
+        uint32_t cv = s->heap[c];
+        uint64_t ct = s->streams[cv].item.ts;
+        if (vt < ct || (vt == ct && v < cv)) break;
+        s->heap[i] = cv;
+        i = c;
     }
+    s->heap[i] = v;
 }
 
 static void heap_build(etw_state *s)

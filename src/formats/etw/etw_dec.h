@@ -109,6 +109,7 @@ typedef struct etw_state {
     char name[96], guid[40], provname[96], evname[96], actid[40];
     evt_name_cache names;        /* event names that depend on the record's ids only, built once */
     struct { uint8_t g[16]; char str[40]; int used; } gtext[16]; /* GUID text of recent GUIDs */
+    const char *ok_name;          /* the current event's name when vouched for (text_ok.h) */
 } etw_state;
 
 /* Decode the record of `it` (in stream st) into ev; counts the provider. Returns 0 if the record

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "formats/common/cursor.h"
+#include "formats/common/text_ok.h"
 #include "formats/etw/etw_dec.h"
 
 static const uint8_t k_no_guid[16];
@@ -78,15 +79,29 @@ static const char *guid_text(etw_state *s, const uint8_t g[16])
 static void common_fields(etw_state *s, evt_event *ev, const uint8_t guid[16], unsigned level, unsigned version,
                           uint32_t pid, uint32_t tid, uint32_t ktime, uint32_t utime, unsigned ht)
 {
-    evt_event_add_field_s(ev, "guid", guid_text(s, guid));
-    evt_event_add_field_u(ev, "level", level);
-    evt_event_add_field_u(ev, "version", version);
-    evt_event_add_field_u(ev, "pid", pid);
-    evt_event_add_field_u(ev, "tid", tid);
-    evt_event_add_field_u(ev, "kernel_time", ktime);
-    evt_event_add_field_u(ev, "user_time", utime);
+    /* Text built here or from the format's tables: vouched for (text_ok.h). The eight fields are
+     * copied from one template, then given their values. */
+    static const evt_field k_common[8] = {
+        {"guid", 1, 0, 0, NULL}, {"level", 0, 0, 0, NULL}, {"version", 0, 0, 0, NULL},
+        {"pid", 0, 0, 0, NULL}, {"tid", 0, 0, 0, NULL}, {"kernel_time", 0, 0, 0, NULL},
+        {"user_time", 0, 0, 0, NULL}, {"header_type", 1, 0, 0, NULL},
+    };
     const char *hn = etw_header_type_name(ht);
-    evt_event_add_field_s(ev, "header_type", hn ? hn : "UNKNOWN");
+    uint64_t v[8] = {0, level, version, pid, tid, ktime, utime, 0};
+    if (ev->nfields + 8u <= EVT_MAX_FIELDS) {
+        evt_field *f = &ev->fields[ev->nfields];
+        memcpy(f, k_common, sizeof k_common);
+        for (unsigned i = 1; i < 7; i++) f[i].num = v[i];
+        f[0].str = guid_text(s, guid);
+        f[7].str = hn ? hn : "UNKNOWN";
+        ev->fields_ok |= 0xFFu << ev->nfields;
+        ev->nfields += 8u;
+    } else { /* fields the limit leaves room for, as evt_event_add_field_* would */
+        for (unsigned i = 0; i < 8; i++) {
+            if (k_common[i].is_str) evt_put_s(ev, k_common[i].key, i == 0 ? guid_text(s, guid) : hn ? hn : "UNKNOWN");
+            else evt_put_u(ev, k_common[i].key, v[i]);
+        }
+    }
     ev->flags |= EVT_HAS_CTX;
     ev->ctx = tid;
     ev->ctx_class = EVT_CTX_THREAD;
@@ -121,7 +136,7 @@ static void decode_system(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, int
     etw_known_guid(group == 0 ? ETW_GUID_IDX_EVENT_TRACE : ETW_GUID_IDX_SYSTEM_TRACE, guid);
     etw_count_provider(s, guid);
     ev->id = hook;
-    ev->name = evt_name_cache_get(&s->names, ETW_NAME_SYSTEM | hook);
+    ev->name = evt_name_cache_get(&s->names, ETW_NAME_SYSTEM | hook); /* names: built here */
     if (!ev->name) {
         const char *gn = group_name(group);
         const char *on = group == 0 ? group0_opcode_name(type) : trace_type_name(type);
@@ -131,11 +146,12 @@ static void decode_system(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, int
         snprintf(s->name, sizeof s->name, "%s/%s", gn, on);
         ev->name = keep_name(s, ETW_NAME_SYSTEM | hook);
     }
+    s->ok_name = ev->name;
     ev->kind = group == 0 ? EVT_KIND_MARKER : EVT_KIND_OTHER;
     common_fields(s, ev, guid, 0, version, pid, tid, kt, ut, ht);
     if (family == ETW_HT_FAM_PERFINFO) { ev->flags &= ~(unsigned)EVT_HAS_CTX; ev->ctx_class = EVT_CTX_NONE; }
-    evt_event_add_field_u(ev, "group", group);
-    evt_event_add_field_u(ev, "type", type);
+    evt_put_u(ev, "group", group);
+    evt_put_u(ev, "type", type);
     ev->data = evt_cur_take_at(c, hdr, n - hdr);
     ev->data_len = ev->data ? n - hdr : 0;
 }
@@ -166,7 +182,7 @@ static void decode_full(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, evt_e
     int is_et = memcmp(guid, et, 16) == 0;
     if (!is_et && type == ETW_EVT_LOSS_TYPE && n >= ETW_TRACE_HEADER_SIZE + ETW_EVT_LOSS_PAYLOAD && is_loss_guid(guid)) {
         /* evtrace's loss record: events lost before this point (added to the reader's lost). */
-        ev->name = "EvtraceLost";
+        ev->name = s->ok_name = "EvtraceLost";
         ev->kind = EVT_KIND_LOST;
         ev->flags |= EVT_HAS_COUNT;
         ev->count = evt_cur_u64le_at(c, ETW_TRACE_HEADER_SIZE);
@@ -183,11 +199,12 @@ static void decode_full(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, evt_e
         snprintf(s->name, sizeof s->name, "%s/%s", is_et ? "EventTrace" : "Classic", tb);
         ev->name = keep_name(s, key);
     }
+    s->ok_name = ev->name;
     ev->kind = is_et ? EVT_KIND_MARKER : EVT_KIND_USER;
     common_fields(s, ev, guid, evt_cur_u8_at(c, ETW_TH_CLASS_LEVEL), evt_cur_u16le_at(c, ETW_TH_CLASS_VERSION),
                   evt_cur_u32le_at(c, ETW_TH_PROCESS_ID), evt_cur_u32le_at(c, ETW_TH_THREAD_ID),
                   evt_cur_u32le_at(c, ETW_TH_KERNEL_TIME), evt_cur_u32le_at(c, ETW_TH_USER_TIME), ht);
-    evt_event_add_field_u(ev, "type", type);
+    evt_put_u(ev, "type", type);
     ev->data = evt_cur_take_at(c, ETW_TRACE_HEADER_SIZE, n - ETW_TRACE_HEADER_SIZE);
     ev->data_len = ev->data ? n - ETW_TRACE_HEADER_SIZE : 0;
     if (!is_et) (void)etw_user_record(s, guid, type, c, n, ev); /* evtrace/user.h: the text, value... */
@@ -227,17 +244,17 @@ static void decode_event(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, uint
     common_fields(s, ev, guid, evt_cur_u8_at(c, ETW_EH_LEVEL), evt_cur_u8_at(c, ETW_EH_VERSION), evt_cur_u32le_at(c, ETW_EH_PROCESS_ID),
                   evt_cur_u32le_at(c, ETW_EH_THREAD_ID), evt_cur_u32le_at(c, ETW_EH_KERNEL_TIME),
                   evt_cur_u32le_at(c, ETW_EH_USER_TIME), ht);
-    evt_event_add_field_u(ev, "opcode", evt_cur_u8_at(c, ETW_EH_OPCODE));
-    evt_event_add_field_u(ev, "task", evt_cur_u16le_at(c, ETW_EH_TASK));
-    evt_event_add_field_u(ev, "channel", evt_cur_u8_at(c, ETW_EH_CHANNEL));
-    evt_event_add_field_u(ev, "keyword", evt_cur_u64le_at(c, ETW_EH_KEYWORD));
-    evt_event_add_field_u(ev, "flags", flags);
-    evt_event_add_field_u(ev, "event_property", evt_cur_u16le_at(c, ETW_EH_EVENT_PROPERTY));
+    evt_put_u(ev, "opcode", evt_cur_u8_at(c, ETW_EH_OPCODE));
+    evt_put_u(ev, "task", evt_cur_u16le_at(c, ETW_EH_TASK));
+    evt_put_u(ev, "channel", evt_cur_u8_at(c, ETW_EH_CHANNEL));
+    evt_put_u(ev, "keyword", evt_cur_u64le_at(c, ETW_EH_KEYWORD));
+    evt_put_u(ev, "flags", flags);
+    evt_put_u(ev, "event_property", evt_cur_u16le_at(c, ETW_EH_EVENT_PROPERTY));
     static const uint8_t zero[16];
     const uint8_t *act = evt_cur_take_at(c, ETW_EH_ACTIVITY_ID, 16);
     if (act && memcmp(act, zero, 16) != 0) {
         etw_guid_str(act, s->actid);
-        evt_event_add_field_s(ev, "activity_id", s->actid);
+        evt_put_s(ev, "activity_id", s->actid); /* formatted here */
     }
     size_t pos = ETW_EVENT_HEADER_SIZE;
     s->evname[0] = s->provname[0] = 0;
@@ -266,7 +283,7 @@ static void decode_event(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, uint
             pos += isize;
             if (!(link & ETW_EXT_LINKAGE_MORE)) break;
         }
-        evt_event_add_field_u(ev, "ext_items", nitems);
+        evt_put_u(ev, "ext_items", nitems);
     }
     if (s->provname[0]) evt_event_add_field_s(ev, "provider_name", s->provname);
     if (s->evname[0]) {
@@ -278,6 +295,7 @@ static void decode_event(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, uint
             snprintf(s->name, sizeof s->name, "Event%u", id);
             ev->name = keep_name(s, ETW_NAME_EVENT | id);
         }
+        s->ok_name = ev->name;
     }
     ev->data = evt_cur_take_at(c, pos, n - pos);
     ev->data_len = ev->data ? n - pos : 0;
@@ -302,13 +320,15 @@ int etw_decode_record(etw_state *s, const etw_stream *st, const etw_item *it, ev
     ev->offset = off;
     ev->flags |= EVT_HAS_CPU;
     ev->cpu = b->proc;
+    s->ok_name = NULL;
     switch (family) {
     case ETW_HT_FAM_SYSTEM:
     case ETW_HT_FAM_PERFINFO: decode_system(s, &c, n, it->htype, family, ev); break;
     case ETW_HT_FAM_FULL: decode_full(s, &c, n, it->htype, ev); break;
     default: decode_event(s, &c, n, it->htype, off, ev); break;
     }
-    evt_event_add_field_u(ev, "size", n);
-    if (st->compressed) evt_event_add_field_u(ev, "buffer_pos", ETW_BUFFER_HEADER_SIZE + it->pos);
+    evt_put_u(ev, "size", n);
+    if (st->compressed) evt_put_u(ev, "buffer_pos", ETW_BUFFER_HEADER_SIZE + it->pos);
+    evt_vouch(ev, EVT_TEXT_OK_NAME, ev->name, s->ok_name); /* the cache's names are built here */
     return 1;
 }

@@ -16,6 +16,7 @@
 #include "evtrace/reader.h"
 #include "formats/common/cursor.h"
 #include "formats/common/name_cache.h"
+#include "formats/common/text_ok.h"
 #include "formats/rkh/rkh_cfg_host.h"
 #include "formats/rkh/rkh_clock_dec.h"
 #include "formats/rkh/rkh_diag_dec.h"
@@ -34,8 +35,10 @@
 /* One argument of a layout, parsed once from the table's layout string. */
 typedef struct rkh_arg {
     char name[16];  /* field name */
+    char name_key[24]; /* "<name>_name": the field of the value's resolved name */
     char kind;      /* letter of rkh_defs.h */
     char cond;      /* 0, 'm', 'q' or 'r' */
+    uint8_t sets_ctx; /* "ao" of kind 'S': the active object the record runs in (set_ctx) */
 } rkh_arg;
 
 typedef struct rkh_evdef {
@@ -51,7 +54,7 @@ typedef struct rkh_evdef {
 #define RKH_SYM_ENTRY_COST 24u  /* bytes of one entry besides its name: sym + ~2 hash slots */
 #define RKH_MAX_RETIRED 4       /* renames in one next() call (at most one per event) */
 
-typedef struct sym { uint64_t key; char *name; } sym;
+typedef struct sym { uint64_t key; char *name; /* name[-1]: 1 when it may be vouched for (sym_dup) */ } sym;
 /* Names by key, in order of first definition (v), found through an open-addressing hash of
  * index + 1 (0 = empty; hcap a power of two > 2 * n). A redefined name replaces the old string,
  * which lives on in the state's `retired` list until the next event is pulled (the event being
@@ -113,6 +116,8 @@ typedef struct rkh_state {
     char hexbuf[8192];
     size_t hexused;
     evt_name_cache keys;          /* field keys and event names built once (key_cached) */
+    const char *vouched[16];      /* the current event's strings vouched for (text_ok.h) */
+    unsigned nvouched;
     char keybuf[64][24];          /* field keys of the current event: [0,32) values, [32,64) names */
 } rkh_state;
 
@@ -136,6 +141,10 @@ static void parse_layout(rkh_evdef *d, const char *lay)
         a->kind = *lay ? *lay++ : '1';
         if (*lay == '?') { lay++; a->cond = *lay ? *lay++ : 0; }
         if (*lay == ',') lay++;
+        size_t nl = strlen(a->name); /* < 16: "<name>_name" fits name_key */
+        memcpy(a->name_key, a->name, nl);
+        memcpy(a->name_key + nl, "_name", sizeof "_name");
+        a->sets_ctx = strcmp(a->name, "ao") == 0 && a->kind == 'S';
     }
 }
 
@@ -163,10 +172,27 @@ static uint32_t sym_find(const symtab *t, uint64_t key)
     return UINT32_MAX;
 }
 
-static const char *sym_get(const symtab *t, uint64_t key)
+/* Vouch for p in the current event (text_ok.h: the reader's own text or a checked stored name). */
+static const char *vouch(rkh_state *s, const char *p)
+{
+    if (p && s->nvouched < sizeof s->vouched / sizeof s->vouched[0]) s->vouched[s->nvouched++] = p;
+    return p;
+}
+
+/* 1 when p was vouched for in the current event. */
+static int is_vouched(const rkh_state *s, const char *p)
+{
+    for (unsigned i = 0; i < s->nvouched; i++)
+        if (s->vouched[i] == p) return 1;
+    return 0;
+}
+
+/* sym_get, vouching for a name that passed evt_text_ok when stored. */
+static const char *sym_get_v(rkh_state *s, const symtab *t, uint64_t key)
 {
     uint32_t i = sym_find(t, key);
-    return i == UINT32_MAX ? NULL : t->v[i].name;
+    if (i == UINT32_MAX) return NULL;
+    return t->v[i].name[-1] ? vouch(s, t->v[i].name) : t->v[i].name;
 }
 
 /* Rebuild the hash at twice the size; 0 when memory is short. */
@@ -194,6 +220,17 @@ static void sym_drop(rkh_state *s, uint64_t key, const char *name)
                      s->sym_bytes, RKH_SYM_BYTES_MAX, key, name, s->symbols_dropped);
 }
 
+/* A stored copy of name (len bytes with its NUL) after one byte saying whether it may be vouched
+ * for (text_ok.h); free with evt_free(copy - 1). NULL when memory is short. */
+static char *sym_dup(const char *name, size_t len)
+{
+    char *copy = evt_malloc(len + 1);
+    if (!copy) return NULL;
+    memcpy(copy + 1, name, len);
+    copy[0] = (char)evt_text_ok(copy + 1);
+    return copy + 1;
+}
+
 /* Define or rename key. Renaming frees the old name at the next pull (see symtab). */
 static void sym_set(rkh_state *s, symtab *t, uint64_t key, const char *name)
 {
@@ -204,7 +241,7 @@ static void sym_set(rkh_state *s, symtab *t, uint64_t key, const char *name)
         size_t old = strlen(t->v[i].name) + 1;
         if (len > old && s->sym_bytes + (len - old) > RKH_SYM_BYTES_MAX) { sym_drop(s, key, name); return; }
         if (s->nretired == RKH_MAX_RETIRED) return; /* cannot happen: one rename per event */
-        char *d = evt_strdup(name);
+        char *d = sym_dup(name, len);
         if (!d) { s->oom = 1; return; }
         s->retired[s->nretired++] = t->v[i].name;
         s->sym_bytes = s->sym_bytes - old + len;
@@ -225,7 +262,7 @@ static void sym_set(rkh_state *s, symtab *t, uint64_t key, const char *name)
         t->v = n;
         t->cap = nc;
     }
-    char *d = evt_strdup(name);
+    char *d = sym_dup(name, len);
     if (!d) { s->oom = 1; return; }
     s->sym_bytes += len;
     uint32_t k = sym_slot(t, key);
@@ -238,13 +275,13 @@ static void sym_set(rkh_state *s, symtab *t, uint64_t key, const char *name)
 /* Free the names replaced while the previous event was decoded (no event points at them now). */
 static void sym_free_retired(rkh_state *s)
 {
-    for (unsigned i = 0; i < s->nretired; i++) evt_free(s->retired[i]);
+    for (unsigned i = 0; i < s->nretired; i++) evt_free(s->retired[i] - 1); /* sym_dup's */
     s->nretired = 0;
 }
 
 static void sym_free(symtab *t)
 {
-    for (uint32_t i = 0; i < t->n; i++) evt_free(t->v[i].name);
+    for (uint32_t i = 0; i < t->n; i++) evt_free(t->v[i].name - 1); /* sym_dup's */
     evt_free(t->v);
     evt_free(t->hash);
 }
@@ -455,7 +492,6 @@ static const char *key_for(rkh_state *s, unsigned i, const char *fmt, const char
 }
 
 /* Tags of key_cached's keys (bits 56..63; pointers and ids below). */
-#define RKH_KEY_ARG_NAME (1ull << 56)  /* the "<arg>_name" key of an argument descriptor */
 #define RKH_KEY_USR_VAL (2ull << 56)   /* "f<i>_<TYPE>" of user field i */
 #define RKH_KEY_USR_NAME (3ull << 56)  /* "f<i>_<TYPE>_name" */
 #define RKH_KEY_USR_EVENT (4ull << 56) /* "USR#<n>" */
@@ -475,21 +511,22 @@ static const char *key_cached(rkh_state *s, uint64_t key, unsigned i, const char
 static const char *resolve(rkh_state *s, char kind, uint64_t v)
 {
     switch (kind) {
-    case 'S': case 'F': return sym_get(&s->objs, v);
-    case 'G': return sym_get(&s->sigs, v);
+    case 'S': case 'F': return sym_get_v(s, &s->objs, v);
+    case 'G': return sym_get_v(s, &s->sigs, v);
     default: return NULL;
     }
 }
 
 /* rkh_hooks_name_fn over the object table. */
-static const char *obj_name(void *user, uint64_t obj) { return sym_get(&((rkh_state *)user)->objs, obj); }
+static const char *obj_name(void *user, uint64_t obj) { rkh_state *s = user; return sym_get_v(s, &s->objs, obj); }
 
-static void set_ctx(rkh_state *s, evt_event *ev, uint64_t ao)
+/* The record runs in active object ao, named nm (its sym_get_v, NULL if unnamed). */
+static void set_ctx_named(evt_event *ev, uint64_t ao, const char *nm)
 {
     ev->flags |= EVT_HAS_CTX;
     ev->ctx = ao;
     ev->ctx_class = EVT_CTX_THREAD;
-    ev->ctx_name = sym_get(&s->objs, ao);
+    ev->ctx_name = nm;
 }
 
 /* Decode user-record fields from the n bytes of u. Returns 0 on success, -1 if the fields overrun. */
@@ -595,6 +632,7 @@ static void user_record(rkh_state *s, evt_event *ev, evt_cur *c, size_t pos)
     if (i < n || !evt_user_dec_claims(s->user, rec, s->uwords, nw, nw)) return;
     ev->nargs = 0;
     ev->nfields = 0;
+    ev->fields_ok = 0;
     ev->data = NULL;
     ev->data_len = 0;
     ev->data_is_text = 0;
@@ -646,7 +684,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         s->frames_ok++;
         s->by_id[id]++;
         ev->id = id;
-        ev->name = "FWK_TCFG";
+        ev->name = vouch(s, "FWK_TCFG");
         ev->kind = EVT_KIND_MARKER;
         ev->ts = s->ts64;
         ev->m.has |= EVT_M_UNTIMED; /* TCFG carries no timestamp: the trace starts at its first record */
@@ -656,8 +694,8 @@ static int decode_frame(rkh_state *s, evt_event *ev)
             unsigned sz = kind_size(s, d->args[a].kind);
             uint64_t v = ld_le(&c, pos, sz);
             pos += sz;
-            evt_event_add_arg(ev, v);
-            evt_event_add_field_u(ev, d->args[a].name, v);
+            evt_put_arg(ev, v);
+            evt_put_u(ev, d->args[a].name, v); /* the layout table's own key */
         }
         return 1;
     }
@@ -691,13 +729,13 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         s->frames_ok++;
         s->by_id[id]++;
         ev->id = id;
-        ev->name = d->name;
+        ev->name = vouch(s, d->name);
         ev->ts = s->ts64;
         uint32_t cnt = evt_cur_u32le_at(&c, 1), tot = evt_cur_u32le(&c); /* id, u32 count, u32 running total */
         evt_event_add_arg(ev, cnt);
         evt_event_add_arg(ev, tot);
-        evt_event_add_field_u(ev, "lost", cnt);
-        evt_event_add_field_u(ev, "total", tot);
+        evt_put_u(ev, "lost", cnt);
+        evt_put_u(ev, "total", tot);
         /* The running total is authoritative: a loss record that was itself overwritten is
          * accounted for by the next one. */
         uint64_t since = (tot >= s->recorder_lost) ? tot - s->recorder_lost : cnt;
@@ -761,12 +799,14 @@ static int decode_frame(rkh_state *s, evt_event *ev)
             if (sz > n - pos) { pos = n + 1; break; }
             uint64_t v = ld_le(&c, pos, sz);
             pos += sz;
-            evt_event_add_arg(ev, v);
-            evt_event_add_field_u(ev, g->name, v);
-            const char *nm = resolve(s, g->kind, v);
-            if (g->kind == 'I' && strcmp(g->name, "uevt") != 0) nm = NULL;
-            if (nm) evt_event_add_field_s(ev, key_cached(s, RKH_KEY_ARG_NAME | (uint64_t)(uintptr_t)g, 32 + a, "%s%s_name", g->name, ""), nm);
-            if (strcmp(g->name, "ao") == 0 && g->kind == 'S') set_ctx(s, ev, v);
+            evt_put_arg(ev, v);
+            evt_put_u(ev, g->name, v); /* the layout table's own key */
+            const char *nm = resolve(s, g->kind, v); /* kind I (uevt): no name */
+            if (nm) { /* the key: the layout table's own text */
+                if (is_vouched(s, nm)) evt_put_s(ev, g->name_key, nm);
+                else evt_event_add_field_s(ev, g->name_key, nm);
+            }
+            if (g->sets_ctx) set_ctx_named(ev, v, nm);
         }
         if (pos != n) {
             s->length_errors++;
@@ -790,7 +830,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
             evt_event_reset(ev);
             ev->fmt = s->r->desc->name;
             ev->kind = EVT_KIND_LOST;
-            ev->name = "lost";
+            ev->name = vouch(s, "lost");
             ev->id = 0;
             ev->offset = s->frame_off;
             ev->flags |= EVT_HAS_COUNT | EVT_HAS_SEQ;
@@ -827,9 +867,11 @@ static int decode_frame(rkh_state *s, evt_event *ev)
             ev->name = evt_name_cache_put(&s->keys, RKH_KEY_USR_EVENT | id, s->namebuf, strlen(s->namebuf));
             if (!ev->name) ev->name = s->namebuf;
         }
+        vouch(s, ev->name); /* "USR#n", built here */
         ev->kind = EVT_KIND_USER;
-        const char *un = sym_get(&s->usr, id - RKH_TE_USER);
-        if (un) evt_event_add_field_s(ev, "user_event", un);
+        const char *un = sym_get_v(s, &s->usr, id - RKH_TE_USER);
+        if (un && is_vouched(s, un)) evt_put_s(ev, "user_event", un);
+        else if (un) evt_event_add_field_s(ev, "user_event", un);
         s->hooks.profile = s->r->kernel_user >= 0 ? evt_reader_profile(s->r) : NULL;
         rkh_hooks_dec_apply(&s->hooks, ev, un, obj_name, s);
         if (un && id - RKH_TE_USER == EVT_USER_RKH_NUM && strcmp(un, EVT_USER_RKH_NAME) == 0) user_record(s, ev, &c, pos);
@@ -839,19 +881,20 @@ static int decode_frame(rkh_state *s, evt_event *ev)
             if (s->hooks.clock_hz) s->r->clock_hz = s->hooks.clock_hz; /* hook.clock (a live stream) */
         }
     } else {
-        ev->name = d->name;
+        ev->name = vouch(s, d->name);
         ev->kind = d->kind == 'Y' ? EVT_KIND_MARKER : EVT_KIND_OTHER;
     }
     ev->ts = s->ts64;
     if (hdr_seq) { ev->flags |= EVT_HAS_SEQ; ev->seq = seq; }
     if ((id == RKH_TE_SM_STATE || id == RKH_TE_SM_TS_STATE) && ev->nargs >= 2) {
         /* The state machine is now in state args[1]: named from FWK_STATE records, else hex. */
-        const char *nm = sym_get(&s->objs, ev->args[1]);
-        if (!nm) { snprintf(s->statebuf, sizeof s->statebuf, "0x%08" PRIX64, ev->args[1]); nm = s->statebuf; }
-        evt_event_add_field_s(ev, "state_entered", nm);
+        const char *nm = sym_get_v(s, &s->objs, ev->args[1]);
+        if (!nm) { snprintf(s->statebuf, sizeof s->statebuf, "0x%08" PRIX64, ev->args[1]); nm = vouch(s, s->statebuf); }
+        if (is_vouched(s, nm)) evt_put_s(ev, "state_entered", nm);
+        else evt_event_add_field_s(ev, "state_entered", nm);
         ev->m.has |= EVT_M_SM_STATE;
         ev->m.obj = ev->args[0];
-        ev->m.obj_name = sym_get(&s->objs, ev->args[0]);
+        ev->m.obj_name = sym_get_v(s, &s->objs, ev->args[0]);
         ev->m.sm_state_id = ev->args[1];
         ev->m.sm_state = nm;
     }
@@ -866,7 +909,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         case RKH_TE_FWK_STATE: case RKH_TE_FWK_PSTATE: sym_set(s, &s->objs, ev->args[1], nm); break; /* the state */
         default: sym_set(s, &s->objs, ev->args[0], nm); break;
         }
-        if ((ev->flags & EVT_HAS_CTX) && !ev->ctx_name) ev->ctx_name = sym_get(&s->objs, ev->ctx);
+        if ((ev->flags & EVT_HAS_CTX) && !ev->ctx_name) ev->ctx_name = sym_get_v(s, &s->objs, ev->ctx);
     }
     return 1;
 }
@@ -926,11 +969,13 @@ static evt_status next(void *state, evt_event *ev)
         }
         if (s->oom) return evt_reader_fail(s->r, EVT_ERR_NOMEM, s->frame_off, "out of memory");
         s->hexused = 0;
+        s->nvouched = 0;
         int rc = decode_frame(s, ev);
         if (s->oom) return evt_reader_fail(s->r, EVT_ERR_NOMEM, s->frame_off, "out of memory for symbol tables");
         s->flen = s->redo ? s->flen : 0;
         if (rc == 1 || rc == 2) {
             ev->fmt = s->r->desc->name;
+            evt_vouch_list(ev, s->vouched, s->nvouched);
             return EVT_OK;
         }
         evt_event_reset(ev);

@@ -26,6 +26,7 @@
 #include "evtrace/reader.h"
 #include "formats/common/cursor.h"
 #include "formats/common/name_cache.h"
+#include "formats/common/text_ok.h"
 #include "formats/threadx/txtb_defs.h"
 #include "formats/threadx/txtb_hooks_dec.h"
 #include "formats/threadx/txtb_names.h"
@@ -41,6 +42,7 @@
 #define TXTB_DIR_SCAN   (1u << 20)    /* slots that decide the timer direction (32 MiB) */
 #define TXTB_WIN        (1u << 20)    /* read window (grows to one registry entry if larger) */
 #define TXTB_NAME_NONE  UINT32_MAX
+#define TXTB_SVC_CACHE  1200u         /* event ids whose kernel service entry is cached */
 
 /* One used registry entry in the lookup index (sorted by address, live before deleted, slot). */
 typedef struct txtb_obj {
@@ -50,6 +52,7 @@ typedef struct txtb_obj {
     uint32_t param1, param2; /* registry parameters (threads: stack start and size) */
     uint8_t available;   /* 0 alive, 1 deleted */
     uint8_t type;        /* registry object type */
+    uint8_t name_ok;     /* the kept name may be vouched for (formats/common/text_ok.h) */
 } txtb_obj;
 
 /* One registry entry as stored, parsed field by field (name: NUL-terminated copy). */
@@ -115,6 +118,10 @@ typedef struct txtb_state {
     txtb_hooks_dec hooks;        /* records of the generic kernel hooks (txtb_hooks_dec.c) */
     evt_user_dec *user;          /* evtrace/user.h records (user_dec.c), created at open */
     uint32_t uwords[4u * 1024u]; /* one user record's words, gathered from its slots */
+    /* evt_kernel_svc_find of svc_prof by event id < TXTB_SVC_CACHE (svc_known[id]: looked up) */
+    const evt_kernel_profile *svc_prof;
+    const evt_kernel_svc *svc_of[TXTB_SVC_CACHE];
+    uint8_t svc_known[TXTB_SVC_CACHE];
 } txtb_state;
 
 static const evt_reader_option k_opts[] = {{"elf", "FILE", EVT_USER_ELF_OPTION_HELP}, {NULL, NULL, NULL}};
@@ -235,6 +242,12 @@ static const char *obj_name(txtb_state *s, const txtb_obj *o, int role)
     return read_entry(s, o->index, &e, s->rolebuf[role]) ? s->rolebuf[role] : NULL;
 }
 
+/* The kept name of o when it may be vouched for, else NULL (text_ok.h). */
+static const char *obj_name_ok(const txtb_state *s, const txtb_obj *o)
+{
+    return o && o->name_off != TXTB_NAME_NONE && o->name_ok ? s->names + o->name_off : NULL;
+}
+
 /* Registry name of an object address, for txtb_hooks_dec_event(). */
 static const char *hooks_obj_name(void *ctx, uint32_t addr)
 {
@@ -309,6 +322,7 @@ static evt_status read_registry(txtb_state *s)
         o->param1 = e.param1;
         o->param2 = e.param2;
         o->name_off = keep_name(s, s->rolebuf[NAME_CTX], e.name_len);
+        o->name_ok = (uint8_t)(o->name_off != TXTB_NAME_NONE && evt_text_ok(s->names + o->name_off));
     }
     if (s->nobjs > 1) qsort(s->objs, s->nobjs, sizeof *s->objs, cmp_obj_addr); /* objs is NULL when empty */
     return EVT_OK;
@@ -510,7 +524,7 @@ static void add_role_fields(txtb_state *s, uint32_t id, const uint32_t w[8], evt
     int stk = 0;
     for (int i = 0; i < 4; i++) {
         if (roles[i] == TXTB_R_NONE) continue;
-        evt_event_add_field_u(ev, k_role_field[roles[i]], w[4 + i]);
+        evt_put_u(ev, k_role_field[roles[i]], w[4 + i]);
         stk |= roles[i] == TXTB_R_STK;
     }
     /* their meaning: counters of the object, a mutex's owner (level order = EVT_LEVEL_TABLE's) */
@@ -620,6 +634,21 @@ static void user_record(txtb_state *s, uint32_t id, const uint32_t w[8], uint64_
     }
 }
 
+/* The profile's service entry of id, NULL if none; looked up once per id (and profile). */
+static const evt_kernel_svc *svc_entry(txtb_state *s, const evt_kernel_profile *kp, uint32_t id)
+{
+    if (id >= TXTB_SVC_CACHE) return evt_kernel_svc_find(kp, (int32_t)id);
+    if (kp != s->svc_prof) { /* the profile changed (--kernel, or a hook buffer named it) */
+        memset(s->svc_known, 0, sizeof s->svc_known);
+        s->svc_prof = kp;
+    }
+    if (!s->svc_known[id]) {
+        s->svc_of[id] = evt_kernel_svc_find(kp, (int32_t)id);
+        s->svc_known[id] = 1;
+    }
+    return s->svc_of[id];
+}
+
 static evt_status next(void *state, evt_event *ev)
 {
     txtb_state *s = state;
@@ -673,8 +702,9 @@ static evt_status next(void *state, evt_event *ev)
         int not_lost = id == TXTB_EVTRACE_LOST_ID && w[6] != TXTB_EVTRACE_LOST_MAGIC;
         if (not_lost) info = NULL;
         ev->id = id;
+        const char *ok_name = NULL, *ok_ctx = NULL, *ok_target = NULL, *ok_label = NULL; /* text_ok.h */
         if (info) {
-            ev->name = info->name;
+            ev->name = ok_name = info->name;
         } else { /* a formatted name: built once per id (a marker-less 190 keyed apart) */
             uint64_t key = id | (uint64_t)not_lost << 32;
             ev->name = evt_name_cache_get(&s->idnames, key);
@@ -682,9 +712,10 @@ static evt_status next(void *state, evt_event *ev)
                 const char *nm = s->namebuf;
                 if (not_lost) snprintf(s->namebuf, sizeof s->namebuf, "UNKNOWN_%" PRIu32, id);
                 else nm = txtb_event_name(id, s->namebuf, sizeof s->namebuf);
-                ev->name = evt_name_cache_put(&s->idnames, key, nm, strlen(nm));
+                ev->name = evt_text_ok(nm) ? evt_name_cache_put(&s->idnames, key, nm, strlen(nm)) : NULL;
                 if (!ev->name) ev->name = nm; /* out of memory: the name of this event only */
             }
+            if (ev->name != s->namebuf) ok_name = ev->name; /* cached only when vouchable */
         }
         if (info) ev->kind = kind_of(info->kind);
         else if (id >= TXTB_USER_EVENT_START && id <= TXTB_USER_EVENT_END) ev->kind = EVT_KIND_USER;
@@ -695,29 +726,34 @@ static evt_status next(void *state, evt_event *ev)
         ev->ctx = ctx;
         ev->prio = prio;
         if (has_cpu) { ev->flags |= EVT_HAS_CPU; ev->cpu = cpu; }
-        for (int i = 4; i < 8; i++) evt_event_add_arg(ev, w[i]);
+        ev->nargs = 4;
+        for (int i = 0; i < 4; i++) ev->args[i] = w[4 + i];
         if (ctx == TXTB_CTX_ISR) {
             s->ctx_isr++;
             ev->ctx_class = EVT_CTX_ISR;
-            ev->ctx_name = "ISR";
+            ev->ctx_name = ok_ctx = "ISR";
             if (prio != 0) {
-                const char *nm = obj_name(s, find_obj(s, prio), NAME_INTERRUPTED);
-                evt_event_add_field_u(ev, "interrupted", prio);
-                if (nm) evt_event_add_field_s(ev, "interrupted_name", nm);
+                const txtb_obj *io = find_obj(s, prio);
+                const char *nm = obj_name(s, io, NAME_INTERRUPTED);
+                evt_put_u(ev, "interrupted", prio);
+                if (nm && nm == obj_name_ok(s, io)) evt_put_s(ev, "interrupted_name", nm);
+                else if (nm) evt_event_add_field_s(ev, "interrupted_name", nm);
             }
         } else if (ctx == TXTB_CTX_INIT) {
             s->ctx_init++;
             ev->ctx_class = EVT_CTX_INIT;
-            ev->ctx_name = "Initialization";
+            ev->ctx_name = ok_ctx = "Initialization";
         } else {
             s->ctx_thread++;
             ev->ctx_class = EVT_CTX_THREAD;
-            ev->ctx_name = obj_name(s, find_obj(s, ctx), NAME_CTX);
+            const txtb_obj *co = find_obj(s, ctx);
+            ev->ctx_name = obj_name(s, co, NAME_CTX);
+            ok_ctx = obj_name_ok(s, co);
             if (prio & TXTB_PRIO_CURRENT_BIT) {
-                evt_event_add_field_u(ev, "priority", prio & 0x3FFu);
-                evt_event_add_field_u(ev, "preemption_threshold", (prio >> 16) & 0x3FFu);
+                evt_put_u(ev, "priority", prio & 0x3FFu);
+                evt_put_u(ev, "preemption_threshold", (prio >> 16) & 0x3FFu);
             } else {
-                evt_event_add_field_u(ev, "priority", prio);
+                evt_put_u(ev, "priority", prio);
             }
             ev->m.has |= EVT_M_CTX_PRIO;
             ev->m.ctx_prio = prio & TXTB_PRIO_CURRENT_BIT ? prio & 0x3FFu : prio;
@@ -730,13 +766,15 @@ static evt_status next(void *state, evt_event *ev)
                 ev->flags |= EVT_HAS_TARGET;
                 ev->target = w[4];
                 ev->target_name = obj_name(s, o, NAME_TARGET);
+                ok_target = obj_name_ok(s, o);
             }
         }
         const evt_kernel_profile *kp = evt_reader_profile(s->r);
         s->hooks.profile = kp;
         if (k == TXTB_K_SVC || k == TXTB_K_CREATE || k == TXTB_K_DELETE) {
             /* the service's meaning (ThreadX profile); an operation needs its object */
-            (void)evt_kernel_meaning_svc(kp, (int32_t)id, 0, 0, &ev->m);
+            const evt_kernel_svc *ksvc = evt_kernel_meaning_of(kp, svc_entry(s, kp, id), (int32_t)id, 0, 0, &ev->m);
+            if (ksvc) ok_label = ksvc->label; /* the profile's own text */
             if (!(ev->m.has & EVT_M_LABEL)) { ev->m.has |= EVT_M_LABEL; ev->m.label = ev->name; }
             if ((k == TXTB_K_CREATE || k == TXTB_K_DELETE) && !(ev->m.has & EVT_M_OBJ_TYPE)) {
                 /* a create/delete id names its object type in the format itself (THREAD_CREATE,
@@ -757,17 +795,17 @@ static evt_status next(void *state, evt_event *ev)
         }
         if (k == TXTB_K_RUN || k == TXTB_K_STOP) {
             const char *sn = txtb_thread_state_name(w[5]);
-            if (sn) evt_event_add_field_s(ev, "state", sn);
+            if (sn) evt_put_s(ev, "state", sn); /* txtb_names' own text */
             if (k == TXTB_K_STOP) (void)evt_kernel_meaning_state(kp, w[5], &ev->m);
             /* info4 names the next thread in ThreadX's own records; a dispatcher hook's is not one */
             if (!s->hooks.active) {
-                evt_event_add_field_u(ev, "next_thread", w[7]);
+                evt_put_u(ev, "next_thread", w[7]);
                 ev->m.has |= EVT_M_NEXT;
                 ev->m.next_ctx = w[7];
                 ev->m.next_prio = EVT_HOOK_PRIO_UNKNOWN;
             }
         } else if (k == TXTB_K_ISR_IN || k == TXTB_K_ISR_OUT) {
-            evt_event_add_field_u(ev, "isr_id", w[5]);
+            evt_put_u(ev, "isr_id", w[5]);
             ev->m.has |= EVT_M_IRQ;
             ev->m.irq = w[5];
         } else if (k == TXTB_K_LOST) {
@@ -776,12 +814,18 @@ static evt_status next(void *state, evt_event *ev)
             uint64_t ow = w[7]; /* a LOST record has the marker (above) */
             ev->flags |= EVT_HAS_COUNT;
             ev->count = (uint64_t)w[4] + ow;
-            evt_event_add_field_u(ev, "dropped", w[4]);
-            evt_event_add_field_u(ev, "overwritten", ow);
+            evt_put_u(ev, "dropped", w[4]);
+            evt_put_u(ev, "overwritten", ow);
         }
         add_role_fields(s, id, w, ev);
         txtb_hooks_dec_event(&s->hooks, id, w, ev, hooks_obj_name, s);
         if (id >= EVT_USER_TXTB_BASE && id <= TXTB_USER_EVENT_END) user_record(s, id, w, off, ev);
+        /* what is still the reader's vouched-for text needs no per-event check */
+        evt_vouch(ev, EVT_TEXT_OK_NAME, ev->name, ok_name);
+        evt_vouch(ev, EVT_TEXT_OK_CTX_NAME, ev->ctx_name, ok_ctx);
+        evt_vouch(ev, EVT_TEXT_OK_TARGET_NAME, ev->target_name, ok_target);
+        evt_vouch(ev, EVT_TEXT_OK_LABEL, ev->m.label, ok_label ? ok_label : ok_name);
+        evt_vouch(ev, EVT_TEXT_OK_OBJ_NAME, ev->m.obj_name, ok_target);
         return EVT_OK;
     }
 }

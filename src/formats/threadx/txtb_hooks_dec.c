@@ -96,6 +96,7 @@ static void set_field_s(evt_event *ev, const char *key, const char *v)
         if (strcmp(ev->fields[i].key, key) == 0) {
             ev->fields[i].is_str = 1;
             ev->fields[i].str = v;
+            ev->fields_ok &= ~(1u << i); /* checked as usual */
             return;
         }
     }

@@ -16,6 +16,7 @@
 #include "evtrace/reader.h"
 #include "formats/common/cursor.h"
 #include "formats/common/name_cache.h"
+#include "formats/common/text_ok.h"
 #include "formats/xray/xray_defs.h"
 #include "evtrace/user_defs.h"
 #include "formats/user/user_dec.h"
@@ -155,7 +156,9 @@ typedef struct xr_state {
     uint32_t refill;               /* thread whose event was returned last (refilled next call) */
     evt_user_dec *user;            /* evtrace/user.h records in typed events (user_dec.c) */
     uint32_t *uwords;              /* one such record's words */
-    evt_name_cache fnames;         /* "#<id>" of functions the map does not name */
+    evt_name_cache fnames;         /* function names by id that may be vouched for (fill_fn) */
+    const char *vouched[4];        /* the current event's strings vouched for (text_ok.h) */
+    unsigned nvouched;
 } xr_state;
 
 static void user_record(xr_state *s, uint16_t type, const uint8_t *p, uint32_t len, uint64_t off, evt_event *ev);
@@ -856,23 +859,39 @@ static int pop(xr_thread *t, uint32_t fid)
     return 0;
 }
 
+/* Vouch for p in the current event (text_ok.h). */
+static const char *vouch(xr_state *s, const char *p)
+{
+    if (s->nvouched < sizeof s->vouched / sizeof s->vouched[0]) s->vouched[s->nvouched++] = p;
+    return p;
+}
+
 static void fill_fn(xr_state *s, xr_thread *t, evt_event *ev, unsigned kind, uint32_t fid)
 {
     ev->id = kind;
-    ev->name = k_fn_name[kind];
-    evt_event_add_arg(ev, fid);
-    const char *nm = s->have_map ? xray_map_name(&s->map, fid) : NULL;
-    if (!nm) nm = evt_name_cache_get(&s->fnames, fid);
-    if (!nm) { /* "#<id>", built once per function id */
-        char *q = s->fnbuf + sizeof s->fnbuf - 1;
-        uint32_t v = fid;
-        *q = 0;
-        do { *--q = (char)('0' + v % 10); v /= 10; } while (v);
-        *--q = '#';
-        nm = evt_name_cache_put(&s->fnames, fid, q, strlen(q));
-        if (!nm) nm = q;
+    ev->name = vouch(s, k_fn_name[kind]);
+    evt_put_arg(ev, fid);
+    /* the function's name, kept once per id in fnames when it may be vouched for: the map's
+     * (loaded at open, it does not change), else "#<id>" */
+    const char *nm = evt_name_cache_get(&s->fnames, fid);
+    int ok = nm != NULL;
+    if (!nm) {
+        nm = s->have_map ? xray_map_name(&s->map, fid) : NULL;
+        if (!nm) { /* "#<id>" */
+            char *q = s->fnbuf + sizeof s->fnbuf - 1;
+            uint32_t v = fid;
+            *q = 0;
+            do { *--q = (char)('0' + v % 10); v /= 10; } while (v);
+            *--q = '#';
+            nm = q;
+        }
+        if (evt_text_ok(nm)) {
+            const char *kept = evt_name_cache_put(&s->fnames, fid, nm, strlen(nm));
+            if (kept) { nm = kept; ok = 1; }
+        }
     }
-    evt_event_add_field_s(ev, "function", nm);
+    if (ok) evt_put_s(ev, "function", vouch(s, nm));
+    else evt_event_add_field_s(ev, "function", nm);
     ev->m.has |= EVT_M_LABEL;
     ev->m.label = nm;
     if (kind == XRAY_FN_ENTER || kind == XRAY_FN_ENTER_ARG) {
@@ -882,10 +901,10 @@ static void fill_fn(xr_state *s, xr_thread *t, evt_event *ev, unsigned kind, uin
         ev->kind = EVT_KIND_FUNC_EXIT;
         if (!pop(t, fid)) {
             t->unmatched_exits++;
-            evt_event_add_field_u(ev, "unmatched", 1);
+            evt_put_u(ev, "unmatched", 1);
         }
     }
-    evt_event_add_field_u(ev, "pid", t->pid);
+    evt_put_u(ev, "pid", t->pid);
 }
 
 /* Load an event payload (may be larger than a window). */
@@ -914,7 +933,7 @@ static int is_text(const uint8_t *p, uint32_t n)
 }
 
 /* Emit t's positioned event. */
-static evt_status thread_emit(xr_state *s, xr_thread *t, evt_event *ev)
+static evt_status thread_emit_(xr_state *s, xr_thread *t, evt_event *ev)
 {
     char msg[200];
     xr_rec rec;
@@ -923,15 +942,15 @@ static evt_status thread_emit(xr_state *s, xr_thread *t, evt_event *ev)
     ev->flags |= EVT_HAS_CTX;
     ev->ctx = t->tid;
     ev->ctx_class = EVT_CTX_THREAD;
-    ev->ctx_name = t->name;
+    ev->ctx_name = vouch(s, t->name); /* "thread TID", built here */
     if (t->pos >= t->blk->stop) { /* the broken tail of a block */
         t->lost_done = 1;
-        ev->name = "lost";
+        ev->name = vouch(s, "lost");
         ev->kind = EVT_KIND_LOST;
         ev->offset = t->blk->stop;
         ev->flags |= EVT_HAS_COUNT;
         ev->count = t->blk->end - t->blk->stop;
-        evt_event_add_field_s(ev, "unit", "bytes");
+        evt_put_s(ev, "unit", "bytes");
         set_time(s, ev, t->tsc);
         return EVT_OK;
     }
@@ -950,10 +969,10 @@ static evt_status thread_emit(xr_state *s, xr_thread *t, evt_event *ev)
         while (t->pos < t->blk->stop && win_cur(s, &t->win, t->pos, XRAY_BASIC_REC_SIZE, &c) &&
                evt_cur_u16le_at(&c, XRAY_BASIC_RECTYPE) == XRAY_BASIC_ARG_PAYLOAD && evt_cur_u32le_at(&c, XRAY_BASIC_ARG_FUNC) == fid &&
                evt_cur_u32le_at(&c, XRAY_BASIC_ARG_TID) == t->tid) {
-            evt_event_add_arg(ev, evt_cur_u64le_at(&c, XRAY_BASIC_ARG_VALUE));
+            evt_put_arg(ev, evt_cur_u64le_at(&c, XRAY_BASIC_ARG_VALUE));
             t->pos += XRAY_BASIC_REC_SIZE;
         }
-        if (ev->nargs > 1 && kind == XRAY_FN_ENTER) ev->name = k_fn_name[XRAY_FN_ENTER_ARG];
+        if (ev->nargs > 1 && kind == XRAY_FN_ENTER) ev->name = vouch(s, k_fn_name[XRAY_FN_ENTER_ARG]);
         return EVT_OK;
     }
     if (!parse_at(s, t, &rec, msg, sizeof msg))
@@ -969,10 +988,10 @@ static evt_status thread_emit(xr_state *s, xr_thread *t, evt_event *ev)
         /* Call arguments follow their function record. */
         while (t->pos < t->blk->stop && parse_at(s, t, &rec, msg, sizeof msg) &&
                rec.md && rec.kind == XRAY_MD_CALL_ARGUMENT) {
-            evt_event_add_arg(ev, rec.u64);
+            evt_put_arg(ev, rec.u64);
             t->pos += rec.size;
         }
-        if (ev->nargs > 1 && ev->id == XRAY_FN_ENTER) ev->name = k_fn_name[XRAY_FN_ENTER_ARG];
+        if (ev->nargs > 1 && ev->id == XRAY_FN_ENTER) ev->name = vouch(s, k_fn_name[XRAY_FN_ENTER_ARG]);
         return EVT_OK;
     }
     const uint8_t *p = payload(s, t, rec.payload, rec.u32);
@@ -983,12 +1002,12 @@ static evt_status thread_emit(xr_state *s, xr_thread *t, evt_event *ev)
     const uint8_t *tag = rec.kind == XRAY_MD_CUSTOM_EVENT && rec.u32 == XRAY_EVT_LOSS_SIZE ? evt_cur_take(&pc, XRAY_EVT_LOSS_TAG_SIZE) : NULL;
     if (tag && memcmp(tag, XRAY_EVT_LOSS_TAG, XRAY_EVT_LOSS_TAG_SIZE) == 0) {
         /* evtrace's loss record: records lost (dropped or overwritten) before this point. */
-        ev->name = "lost";
+        ev->name = vouch(s, "lost");
         ev->kind = EVT_KIND_LOST;
         ev->flags |= EVT_HAS_COUNT;
         ev->count = evt_cur_u64le_at(&pc, XRAY_EVT_LOSS_COUNT);
-        evt_event_add_field_s(ev, "unit", "records");
-        evt_event_add_field_u(ev, "pid", t->pid);
+        evt_put_s(ev, "unit", "records");
+        evt_put_u(ev, "pid", t->pid);
         return EVT_OK;
     }
     ev->kind = EVT_KIND_USER;
@@ -1007,6 +1026,15 @@ static evt_status thread_emit(xr_state *s, xr_thread *t, evt_event *ev)
     evt_event_add_field_u(ev, "pid", t->pid);
     if (rec.kind != XRAY_MD_CUSTOM_EVENT) user_record(s, rec.etype, p, rec.u32, rec.payload, ev);
     return EVT_OK;
+}
+
+/* thread_emit_, then the strings it vouched for that the event still holds skip their check. */
+static evt_status thread_emit(xr_state *s, xr_thread *t, evt_event *ev)
+{
+    s->nvouched = 0;
+    evt_status st = thread_emit_(s, t, ev);
+    if (st == EVT_OK) evt_vouch_list(ev, s->vouched, s->nvouched);
+    return st;
 }
 
 /* A typed event of type EVT_USER_XRAY_TYPE + rec whose payload reads as an evtrace/user.h record

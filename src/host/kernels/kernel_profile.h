@@ -68,6 +68,10 @@ int evt_reader_higher_prio_wins(const struct evt_reader *r);
  * object (op_result from ret when has_ret). Returns the entry, or NULL (m untouched). */
 const evt_kernel_svc *evt_kernel_meaning_svc(const evt_kernel_profile *p, int32_t code, int has_ret, int64_t ret,
                                              evt_meaning *m);
+/* The same from an entry svc of p found before (a reader's cache of evt_kernel_svc_find); svc NULL
+ * leaves m untouched. Returns svc. */
+const evt_kernel_svc *evt_kernel_meaning_of(const evt_kernel_profile *p, const evt_kernel_svc *svc, int32_t code,
+                                            int has_ret, int64_t ret, evt_meaning *m);
 /* Fill m's stop state from a native state of p (EVT_M_STOP_STATE, or EVT_M_KEEP_STATE); 0 if the
  * state is not in the profile (m untouched). */
 int evt_kernel_meaning_state(const evt_kernel_profile *p, uint32_t native, evt_meaning *m);

@@ -17,6 +17,7 @@ static const evt_kernel_profile *const k_profiles[] = {
 
 const evt_kernel_profile *evt_kernel_profile_by_id(uint32_t id)
 {
+    if (id < N_PROFILES && k_profiles[id]->id == id) return k_profiles[id]; /* kernels.def in id order */
     for (size_t i = 0; i < N_PROFILES; i++)
         if (k_profiles[i]->id == id) return k_profiles[i];
     return NULL;
@@ -69,7 +70,12 @@ int evt_reader_higher_prio_wins(const evt_reader *r)
 const evt_kernel_svc *evt_kernel_meaning_svc(const evt_kernel_profile *p, int32_t code, int has_ret, int64_t ret,
                                              evt_meaning *m)
 {
-    const evt_kernel_svc *s = evt_kernel_svc_find(p, code);
+    return evt_kernel_meaning_of(p, evt_kernel_svc_find(p, code), code, has_ret, ret, m);
+}
+
+const evt_kernel_svc *evt_kernel_meaning_of(const evt_kernel_profile *p, const evt_kernel_svc *s, int32_t code,
+                                            int has_ret, int64_t ret, evt_meaning *m)
+{
     if (!s) return NULL;
     m->has |= EVT_M_LABEL;
     m->label = s->label;

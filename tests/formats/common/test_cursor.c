@@ -146,6 +146,44 @@ static void test_block_helpers(void **st)
     assert_int_equal(evt_cur_span_not2(&c, 0x7E, 0x7D, 100), 1); /* to the end */
 }
 
+/* The eight-bytes-a-step scan and sum against one byte at a time: every length 0..40, every start
+ * alignment 0..7, the stop bytes at every position (and none), bytes near the stop values. */
+static void test_block_helpers_match_bytewise(void **st)
+{
+    (void)st;
+    uint8_t buf[64];
+    uint32_t x = 12345u;
+    for (unsigned round = 0; round < 200; round++) {
+        for (size_t i = 0; i < sizeof buf; i++) { /* mostly 0x7B..0x80 and 0x00/0xFF: the tricky ones */
+            x = x * 1103515245u + 12345u;
+            uint8_t v = (uint8_t)(x >> 16);
+            buf[i] = (x >> 8) & 1u ? (uint8_t)(0x7B + v % 6u) : (v & 1u ? 0xFF : v);
+        }
+        for (size_t start = 0; start < 8; start++) {
+            for (size_t len = 0; len + start <= 48; len++) {
+                evt_cur c;
+                evt_cur_init(&c, buf + start, len, 0, 0);
+                for (size_t max = 0; max <= len + 1; max += (len > 16 ? 5 : 1)) {
+                    size_t want = 0;
+                    while (want < len && want < max && buf[start + want] != 0x7E && buf[start + want] != 0x7D) want++;
+                    assert_int_equal(evt_cur_span_not2(&c, 0x7E, 0x7D, max), want);
+                }
+                unsigned sum = 0;
+                for (size_t i = 0; i < len; i++) sum += buf[start + i];
+                assert_int_equal(evt_cur_sum8(&c, len), sum);
+                assert_true(evt_cur_ok(&c));
+            }
+        }
+    }
+    /* a long run: the lanes are folded every 64 words */
+    static uint8_t big[4096 + 3];
+    for (size_t i = 0; i < sizeof big; i++) big[i] = 0xFF;
+    evt_cur c;
+    evt_cur_init(&c, big, sizeof big, 0, 0);
+    assert_int_equal(evt_cur_span_not2(&c, 0x7E, 0x7D, sizeof big), sizeof big);
+    assert_int_equal(evt_cur_sum8(&c, sizeof big), 0xFFu * sizeof big);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -155,6 +193,7 @@ int main(void)
         cmocka_unit_test(test_reads_at_offsets),
         cmocka_unit_test(test_sub_cursor),
         cmocka_unit_test(test_block_helpers),
+        cmocka_unit_test(test_block_helpers_match_bytewise),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
