@@ -25,8 +25,9 @@
  *     finds the guard set, or a nested context finds the lock held elsewhere: it returns 0 and
  *     counts a drop, touching nothing else. A filtered record touches nothing (no clock read, no
  *     sequence number, no ring byte), as in RKH. (The user-event carrier, rkh_user_enc.c, keeps a
- *     signal handler's user record nested in one of its thread out of this drop: it stashes it
- *     and writes it after, user_nest_enc.c N1-N4; the recorder itself is unchanged.)
+ *     signal handler's user record nested in a record of its thread, a user one or the
+ *     application's, out of this drop: it stashes it and writes it after, user_nest_enc.c
+ *     N1-N5; the recorder itself is unchanged.)
  *  R4 Every loss reaches the stream: the loss record (EVT_RKH_TE_LOST: count since the previous
  *     one, running total) is written before the next record when drops are pending, when the ring
  *     has room for it again after overwrites, or when a ring's worth of bytes was evicted since

@@ -35,7 +35,8 @@
  *  P4 evt_posix_hold counts the sections the thread is inside, from before the take to after the
  *     give-back; a port-installed handler that arrives while it is non-zero is deferred and runs at
  *     the outermost exit. Raw handlers (not installed through the port) are not held off; P2 and P3
- *     keep them safe.
+ *     keep them safe. Bit 0 of evt_posix_deferred (no signal has number 0) asks the outermost exit
+ *     to call evt_posix_exit_hook (set by a context that left work for it: user_nest_enc.c N5).
  *
  * Biased locks (B1-B5): a lock used by one thread is entered without a locked instruction.
  *  B1 `bias` only moves forward: 0 (unclaimed) -> a thread's token (claimed) -> REVOKING -> OFF, or
@@ -144,6 +145,9 @@ int evt_posix_waits_only(void);
  * buffer written out inside a record). */
 void evt_posix_hold_signals(int on);
 extern _Thread_local volatile unsigned evt_posix_deferred; /* held-off simulated interrupts */
+/* Called at the outermost exit of a thread whose evt_posix_deferred has bit 0 set (P4), with the
+ * bit cleared first; set once, before any context sets the bit. */
+extern void (*evt_posix_exit_hook)(void);
 extern _Thread_local char evt_posix_token_;       /* its address is the thread's lock token */
 extern _Atomic int evt_posix_mask_mode;           /* S1-S2: outermost sections block signals */
 extern _Thread_local unsigned evt_posix_masked;   /* S1: this thread's mask is to be restored */
@@ -154,6 +158,16 @@ void evt_posix_mask_signals(int on);
 void evt_posix_mask_enter(void);
 /* The end of the outermost section: restore the mask (S1), run held-off interrupts (P4). */
 void evt_posix_hold_end(void);
+
+/* Leave a section's count (P4): the new count, stored before the caller reads evt_posix_deferred
+ * (a handler that finds the count still non-zero sets its bit first, one that finds it 0 sets
+ * none; a compiler barrier only). */
+static inline unsigned evt_posix_hold_dec_(void)
+{
+    unsigned h = --evt_posix_hold;
+    atomic_signal_fence(memory_order_seq_cst);
+    return h;
+}
 
 /* A lock is held (by some thread) right now (B5). For tests and assertions. */
 static inline int evt_posix_lock_held(evt_port_lock *l)
@@ -260,7 +274,7 @@ static inline int evt_port_lock_enter(evt_port_lock *l, evt_port_crit_t *st)
     }
     *st = 0;
     atomic_signal_fence(memory_order_seq_cst);
-    if (--evt_posix_hold == 0u && (evt_posix_deferred | evt_posix_masked)) evt_posix_hold_end();
+    if (evt_posix_hold_dec_() == 0u && (evt_posix_deferred | evt_posix_masked)) evt_posix_hold_end();
     return 0;
 }
 
@@ -269,7 +283,7 @@ static inline void evt_port_lock_exit(evt_port_lock *l, evt_port_crit_t st)
     if (st == 2u) atomic_store_explicit(&l->busy, 0, memory_order_release);
     else if (st) atomic_store_explicit(&l->owner, 0, memory_order_release);
     atomic_signal_fence(memory_order_seq_cst);
-    if (--evt_posix_hold == 0u && (evt_posix_deferred | evt_posix_masked)) evt_posix_hold_end();
+    if (evt_posix_hold_dec_() == 0u && (evt_posix_deferred | evt_posix_masked)) evt_posix_hold_end();
 }
 
 /* The legacy process-wide critical section (evt_port_crit_enter/exit): one shared lock. Kept for

@@ -6,7 +6,9 @@
  * an interrupter thread. us_check then requires EVERY line back, once, as snprintf formats it, on
  * its channel, with a context (unless US_NO_CTX: a carrier whose user records name none) and with
  * timestamps that never go back, and no loss at all (under TSan: every missing line counted lost). The backend's test file starts and stops its
- * recorder around us_run and decodes the trace. */
+ * recorder around us_run and decodes the trace. A test that defines US_APP_RECORD(w, n) also has
+ * each worker write a record of its own through the recorder's API after each line (the handlers'
+ * lines then land inside those records too) and checks those records itself. */
 #ifndef USER_SIGNALS_H
 #define USER_SIGNALS_H
 
@@ -82,8 +84,12 @@ static void *us_worker(void *p)
     }
     uint64_t t0 = us_now();
     while (n < US_LINES && us_now() - t0 < US_RUN_NS) {
-        for (int b = 0; b < 32 && n < US_LINES; b++, n++)
+        for (int b = 0; b < 32 && n < US_LINES; b++, n++) {
             evt_printf("thr", "w%u n%u x=%d s=%s", w, n, -(int)n * 3, us_words[n % 4u]);
+#ifdef US_APP_RECORD
+            US_APP_RECORD(w, n);
+#endif
+        }
     }
     us_lines[w] = n;
     atomic_fetch_add(&us_done, 1);
@@ -97,8 +103,12 @@ static void *us_worker(void *p)
 static void *us_interrupter(void *p)
 {
     (void)p;
-    uint32_t rng = 0x9e3779b9u ^ (uint32_t)us_now();
-    while (atomic_load(&us_done) < US_WORKERS) {
+    uint64_t t0 = us_now();
+    uint32_t rng = 0x9e3779b9u ^ (uint32_t)t0;
+    /* on until the workers are done and a handler ran (on a loaded machine the workers can finish
+     * before this thread first runs; they take signals until us_stop), at most 2 s more */
+    while (atomic_load(&us_done) < US_WORKERS ||
+           (atomic_load(&us_kill_k) == 0u && us_now() - t0 < 2000000000ull)) {
         rng = rng * 1103515245u + 12345u;
         pthread_kill(us_workers[(rng >> 8) % US_WORKERS], SIGUSR1);
         for (volatile uint32_t spin = (rng >> 20) % 3000u; spin; spin--) {
