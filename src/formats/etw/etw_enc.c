@@ -64,10 +64,15 @@
 #if defined(__GNUC__) || defined(__clang__)
 #define ETW_COLD __attribute__((noinline, cold))
 #define ETW_NOINLINE __attribute__((noinline))
+/* A record's body: everything it calls inlined (the port's lock entry too, which the compiler
+ * otherwise keeps out of line: a call, a frame and the exit state through memory per record);
+ * the ETW_COLD slow paths stay out. */
+#define ETW_RECORD_FN __attribute__((noinline, flatten))
 #define ETW_UNUSED __attribute__((unused)) /* a helper some switch settings leave unused */
 #else
 #define ETW_COLD
 #define ETW_NOINLINE
+#define ETW_RECORD_FN
 #define ETW_UNUSED
 #endif
 
@@ -1135,7 +1140,7 @@ static ETW_NOINLINE uint32_t record_owned(evt_etw_session *s, const evt_etw_trac
 /* Write one validated record: hdr (its guid; USE_GUID_PTR was resolved by the caller) and the
  * payload (put_record); THREAD_OWNED goes to record_owned. Else, under the session's lock and
  * guard, one branch decides "slot ready, no loss pending, room left", then put_record. */
-static ETW_NOINLINE uint32_t record(evt_etw_session *s, const evt_etw_trace_header *hdr, uint32_t len, uint64_t a0,
+static ETW_RECORD_FN uint32_t record(evt_etw_session *s, const evt_etw_trace_header *hdr, uint32_t len, uint64_t a0,
                                     uint64_t a1, uint64_t a2)
 {
 #if EVT_ETW_OWNED_SLOTS
