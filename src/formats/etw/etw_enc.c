@@ -1032,7 +1032,7 @@ static ETW_COLD evt_etw_slot *prepare_slow(evt_etw_session *s, evt_etw_slot *sl,
 
 /* The record payload as the fast paths pass it (`words`, a constant per instantiation): flat bytes
  * or MOF fields at a0 (hdr->flags says which), or up to 3 little-endian words a0..a2 composed at
- * the call site (evt_etw_commit_w_; zero-padded, so they include the alignment padding). Such a
+ * the call site (evt_etw_commit_x_; zero-padded, so they include the alignment padding). Such a
  * record (<= EVT_ETW_GATHER_MAX payload bytes) fits every session's size_limit: not tested. */
 typedef char etw_words_always_fit[ETW_TRACE_HEADER_SIZE + EVT_ETW_GATHER_MAX + ETW_BUFFER_HEADER_SIZE <
                                           ETW_MIN_BUFFER_KB * 1024u &&
@@ -1040,12 +1040,20 @@ typedef char etw_words_always_fit[ETW_TRACE_HEADER_SIZE + EVT_ETW_GATHER_MAX + E
                                   ? 1
                                   : -1];
 
+/* Type, Level, Version of hdr in bits 32..63 (the Class field of the record's first 8 bytes).
+ * Loaded one by one: a caller has usually just stored them that way, and a wider load spanning
+ * those stores would wait for them. */
+static inline uint64_t etw_cls(const evt_etw_trace_header *hdr)
+{
+    return (uint64_t)hdr->type << 32 | (uint64_t)hdr->level << 40 | (uint64_t)hdr->version << 48;
+}
+
 /* The record bytes at r (need = size rounded up to 8 bytes). The 48-byte header goes out as
  * three 16-byte stores composed from the session's precomputed header bits (little-endian bytes
  * on any host; native stores on a little-endian one). */
 static inline void put_record(const evt_etw_session *s, uint8_t *r, uint32_t size, uint32_t need,
-                              const evt_etw_trace_header *hdr, int words, uint64_t a0, uint64_t a1, uint64_t a2,
-                              uint32_t tid, uint64_t times, uint64_t ts)
+                              const evt_etw_trace_header *hdr, uint64_t cls, int words, uint64_t a0, uint64_t a1,
+                              uint64_t a2, uint32_t tid, uint64_t times, uint64_t ts)
 {
     const evt_etw_guid *guid = &hdr->guid;
     uint64_t g0, g1;
@@ -1057,10 +1065,8 @@ static inline void put_record(const evt_etw_session *s, uint8_t *r, uint32_t siz
     for (int i = 7; i >= 0; i--) g1 = g1 << 8 | guid->data4[i];
 #endif
     /* Three 16-byte stores: [Size..Version, ThreadId ProcessId] [TimeStamp, Guid lo] [Guid hi, times].
-     * (Type, Level, Version are loaded one by one: the caller has just stored them that way, and a
-     * wider load spanning those stores would wait for them.) */
-    st64x2(r + ETW_TH_SIZE, (uint64_t)(size | s->hdr_bits) | (uint64_t)hdr->type << 32 | (uint64_t)hdr->level << 40 |
-                                (uint64_t)hdr->version << 48,
+     * cls: Type, Level, Version in bits 32..63 (etw_cls, or composed at the call site). */
+    st64x2(r + ETW_TH_SIZE, (uint64_t)(size | s->hdr_bits) | (cls & ~(uint64_t)0xFFFFFFFFu),
            (uint64_t)tid | (uint64_t)s->pid << 32);
     st64x2(r + ETW_TH_TIMESTAMP, ts, g0);
     st64x2(r + ETW_TH_GUID + 8, g1, times);
@@ -1093,7 +1099,7 @@ static inline void put_record(const evt_etw_session *s, uint8_t *r, uint32_t siz
  * it); the rare cases (too big, no slot yet, nested, slow path) leave it through cold calls.
  * words (a constant): the payload is len <= EVT_ETW_GATHER_MAX bytes as words (never too big). */
 static ETW_INLINE uint32_t record_owned_(evt_etw_session *s, const evt_etw_trace_header *hdr, uint32_t len,
-                                        uint64_t a0, uint64_t a1, uint64_t a2, int words)
+                                        uint64_t cls, uint64_t a0, uint64_t a1, uint64_t a2, int words)
 {
     /* The thread id first (a call: only the arguments live across it). Then, with the port's
      * 64-bit counter, the time (its latency overlaps the rest), clamped in record order below;
@@ -1132,7 +1138,7 @@ static ETW_INLINE uint32_t record_owned_(evt_etw_session *s, const evt_etw_trace
     } else {
         ts = (hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP) ? hdr->timestamp : evt_clock_read(&sl->clk);
     }
-    put_record(s, sl->buf + used, size, need, hdr, words, a0, a1, a2, tid, times, ts);
+    put_record(s, sl->buf + used, size, need, hdr, cls, words, a0, a1, a2, tid, times, ts);
     sl->used = used + need;
     EVT_STORE_REL(&sl->committed, used + need);
     EVT_STORE_RLX(&sl->written, sl->written + 1u);
@@ -1143,13 +1149,13 @@ static ETW_INLINE uint32_t record_owned_(evt_etw_session *s, const evt_etw_trace
 static ETW_RECORD_FN uint32_t record_owned_p(evt_etw_session *s, const evt_etw_trace_header *hdr, uint32_t len,
                                              uint64_t a0)
 {
-    return record_owned_(s, hdr, len, a0, 0u, 0u, 0);
+    return record_owned_(s, hdr, len, etw_cls(hdr), a0, 0u, 0u, 0);
 }
 #if EVT_ETW_CALLSITE_GATHER
-static ETW_RECORD_FN uint32_t record_owned_w(evt_etw_session *s, const evt_etw_trace_header *hdr, uint32_t len,
+static ETW_RECORD_FN uint32_t record_owned_w(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls,
                                              uint64_t a0, uint64_t a1, uint64_t a2)
 {
-    return record_owned_(s, hdr, len, a0, a1, a2, 1);
+    return record_owned_(s, hdr, (uint32_t)cls, cls, a0, a1, a2, 1);
 }
 #endif
 
@@ -1158,8 +1164,8 @@ static ETW_RECORD_FN uint32_t record_owned_w(evt_etw_session *s, const evt_etw_t
 /* Write one validated record (not THREAD_OWNED): hdr (its guid; USE_GUID_PTR was resolved by the
  * caller) and the payload (put_record; words as in record_owned_). Under the session's lock and
  * guard, one branch decides "slot ready, no loss pending, room left", then put_record. */
-static ETW_INLINE uint32_t record_locked_(evt_etw_session *s, const evt_etw_trace_header *hdr, uint32_t len, uint64_t a0,
-                                         uint64_t a1, uint64_t a2, int words)
+static ETW_INLINE uint32_t record_locked_(evt_etw_session *s, const evt_etw_trace_header *hdr, uint32_t len, uint64_t cls,
+                                         uint64_t a0, uint64_t a1, uint64_t a2, int words)
 {
     uint32_t size = ETW_TRACE_HEADER_SIZE + len;
     if (!words && EVT_UNLIKELY(size > s->size_limit)) /* too big: dropped, counted, carried by the next loss record */
@@ -1182,7 +1188,7 @@ static ETW_INLINE uint32_t record_locked_(evt_etw_session *s, const evt_etw_trac
     }
     uint8_t *r = sl->buf + sl->used;
     uint64_t ts = (hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP) ? hdr->timestamp : evt_clock_read(&s->clk);
-    put_record(s, r, size, need, hdr, words, a0, a1, a2, tid, times, ts);
+    put_record(s, r, size, need, hdr, cls, words, a0, a1, a2, tid, times, ts);
     sl->used += need;
     sl->events++;
     evt_loss_written(&s->loss, 1u);
@@ -1192,13 +1198,13 @@ static ETW_INLINE uint32_t record_locked_(evt_etw_session *s, const evt_etw_trac
 static ETW_RECORD_FN uint32_t record_locked_p(evt_etw_session *s, const evt_etw_trace_header *hdr, uint32_t len,
                                               uint64_t a0)
 {
-    return record_locked_(s, hdr, len, a0, 0u, 0u, 0);
+    return record_locked_(s, hdr, len, etw_cls(hdr), a0, 0u, 0u, 0);
 }
 #if EVT_ETW_CALLSITE_GATHER
-static ETW_RECORD_FN uint32_t record_locked_w(evt_etw_session *s, const evt_etw_trace_header *hdr, uint32_t len,
+static ETW_RECORD_FN uint32_t record_locked_w(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls,
                                               uint64_t a0, uint64_t a1, uint64_t a2)
 {
-    return record_locked_(s, hdr, len, a0, a1, a2, 1);
+    return record_locked_(s, hdr, (uint32_t)cls, cls, a0, a1, a2, 1);
 }
 #endif
 
@@ -1219,15 +1225,15 @@ uint32_t evt_etw_commit_(evt_etw_provider *p, const evt_etw_trace_header *hdr, c
 }
 
 #if EVT_ETW_CALLSITE_GATHER
-uint32_t evt_etw_commit_w_(evt_etw_provider *p, const evt_etw_trace_header *hdr, uint32_t len, uint64_t w0, uint64_t w1,
+uint32_t evt_etw_commit_x_(evt_etw_provider *p, const evt_etw_trace_header *hdr, uint64_t cls, uint64_t w0, uint64_t w1,
                            uint64_t w2)
 {
     evt_etw_session *s = (evt_etw_session *)EVT_LOAD_ACQ(&p->session);
     if (EVT_UNLIKELY(!s)) return EVT_ETW_ERROR_INVALID_HANDLE;
 #if EVT_ETW_OWNED_SLOTS
-    if (owned_mode(s)) return record_owned_w(s, hdr, len, w0, w1, w2);
+    if (owned_mode(s)) return record_owned_w(s, hdr, cls, w0, w1, w2);
 #endif
-    return record_locked_w(s, hdr, len, w0, w1, w2);
+    return record_locked_w(s, hdr, cls, w0, w1, w2);
 }
 #endif
 
