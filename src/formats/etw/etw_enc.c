@@ -66,8 +66,12 @@
 #define ETW_NOINLINE __attribute__((noinline))
 /* A record's body: everything it calls inlined (the port's lock entry too, which the compiler
  * otherwise keeps out of line: a call, a frame and the exit state through memory per record);
- * the ETW_COLD slow paths stay out. */
+ * the ETW_COLD slow paths stay out. Not when optimising for size (-Os: the MCU text budgets). */
+#ifdef __OPTIMIZE_SIZE__
+#define ETW_RECORD_FN __attribute__((noinline))
+#else
 #define ETW_RECORD_FN __attribute__((noinline, flatten))
+#endif
 #define ETW_INLINE inline __attribute__((always_inline)) /* a body instantiated per payload kind */
 #define ETW_UNUSED __attribute__((unused)) /* a helper some switch settings leave unused */
 #else
