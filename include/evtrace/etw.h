@@ -355,21 +355,28 @@ static inline uint32_t evt_etw_checked_(evt_etw_provider *p, const evt_etw_trace
  * lengths the compiler sees (1, 2, 4 or 8 bytes each), and at most EVT_ETW_GATHER_MAX (24) bytes,
  * the call site loads the pieces and composes the record's payload words in registers (shifts and
  * ors of constants), zero-padded to the record's 8-byte alignment, and passes them by value
- * (evt_etw_commit_w_): the recorder stores whole words, no per-field loop, no loads of the
+ * (evt_etw_commit_x_): the recorder stores whole words, no per-field loop, no loads of the
  * caller's bytes (no store-forwarding stall on values just stored). The plan (pointers, constant
  * lengths) is taken before the gate's atomic load, while the compiler still sees the caller's
  * stores; the loads run after it, so a filtered call pays for none. */
 #define EVT_ETW_WORDS_ 0x80000000u /* (in the length passed inside the recorder: payload as words) */
 /* A checked record (hdr's guid, payload_len <= EVT_ETW_GATHER_MAX) with its payload as 3
- * little-endian words, zero beyond payload_len. Same results as TraceEvent. */
-uint32_t evt_etw_commit_w_(evt_etw_provider *p, const evt_etw_trace_header *hdr, uint32_t payload_len, uint64_t w0,
-                           uint64_t w1, uint64_t w2);
+ * little-endian words, zero beyond payload_len, and the Class word composed at the call site
+ * (where hdr's fields are usually constants): cls = payload_len | (uint64_t)type << 32 |
+ * (uint64_t)level << 40 | (uint64_t)version << 48, the record's first 8 bytes but Size and the
+ * session's HeaderType/MarkerFlags. Same results as TraceEvent. (Internal: called by the inline
+ * path below only; it replaced evt_etw_commit_w_, which took the payload length alone.) */
+uint32_t evt_etw_commit_x_(evt_etw_provider *p, const evt_etw_trace_header *hdr, uint64_t cls, uint64_t w0, uint64_t w1,
+                           uint64_t w2);
 typedef struct evt_etw_gather_plan_ {
     int on;               /* gather at the call site */
     uint32_t len;         /* payload bytes */
     const void *p[4];     /* pieces (flat: one) */
     uint32_t n[4];        /* their lengths (compile-time constants when on) */
+    int cls_on;           /* cls holds hdr's Class word (evt_etw_commit_x_), a compile-time constant */
+    uint64_t cls;
 } evt_etw_gather_plan_;
+#define EVT_ETW_CLS_(hdr) ((uint64_t)(hdr)->type << 32 | (uint64_t)(hdr)->level << 40 | (uint64_t)(hdr)->version << 48)
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push /* as evt_etw_check_: the MOF fields are judged for flat payloads too */
 #pragma GCC diagnostic ignored "-Warray-bounds"
@@ -380,9 +387,10 @@ typedef struct evt_etw_gather_plan_ {
  * (each field tested by name: a loop would be unrolled only after __builtin_constant_p is decided). */
 static inline EVT_ETW_ALWAYS_INLINE_ evt_etw_gather_plan_ evt_etw_plan_(const evt_etw_trace_header *hdr, const void *payload, uint32_t len, int ok)
 {
-    evt_etw_gather_plan_ g = {0, len, {0, 0, 0, 0}, {0, 0, 0, 0}};
+    evt_etw_gather_plan_ g = {0, len, {0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0};
 #if EVT_ETW_CALLSITE_GATHER
     const evt_etw_mof_field *m = (const evt_etw_mof_field *)payload;
+    if (__builtin_constant_p(EVT_ETW_CLS_(hdr))) g.cls_on = 1, g.cls = EVT_ETW_CLS_(hdr); /* else read after the gate */
     uint32_t k = ((uint32_t)hdr->size - ETW_TRACE_HEADER_SIZE) / ETW_MOF_FIELD_SIZE;
     if (!ok || len > EVT_ETW_GATHER_MAX) return g;
     if (!(hdr->flags & ETW_WNODE_FLAG_USE_MOF_PTR)) { /* len = Size - 48: a constant here */
@@ -442,7 +450,7 @@ static inline EVT_ETW_ALWAYS_INLINE_ uint32_t evt_etw_commit_plan_(evt_etw_provi
         EVT_ETW_PIECE_(w, o, g, 1);
         EVT_ETW_PIECE_(w, o, g, 2);
         EVT_ETW_PIECE_(w, o, g, 3);
-        return evt_etw_commit_w_(p, hdr, g.len, w[0], w[1], w[2]);
+        return evt_etw_commit_x_(p, hdr, (uint64_t)g.len | (g.cls_on ? g.cls : EVT_ETW_CLS_(hdr)), w[0], w[1], w[2]);
     }
 #endif
     return evt_etw_commit_(p, hdr, payload, g.len);

@@ -64,10 +64,21 @@
 #if defined(__GNUC__) || defined(__clang__)
 #define ETW_COLD __attribute__((noinline, cold))
 #define ETW_NOINLINE __attribute__((noinline))
+/* A record's body: everything it calls inlined (the port's lock entry too, which the compiler
+ * otherwise keeps out of line: a call, a frame and the exit state through memory per record);
+ * the ETW_COLD slow paths stay out. Not when optimising for size (-Os: the MCU text budgets). */
+#ifdef __OPTIMIZE_SIZE__
+#define ETW_RECORD_FN __attribute__((noinline))
+#else
+#define ETW_RECORD_FN __attribute__((noinline, flatten))
+#endif
+#define ETW_INLINE inline __attribute__((always_inline)) /* a body instantiated per payload kind */
 #define ETW_UNUSED __attribute__((unused)) /* a helper some switch settings leave unused */
 #else
 #define ETW_COLD
 #define ETW_NOINLINE
+#define ETW_RECORD_FN
+#define ETW_INLINE inline
 #define ETW_UNUSED
 #endif
 
@@ -1023,19 +1034,30 @@ static ETW_COLD evt_etw_slot *prepare_slow(evt_etw_session *s, evt_etw_slot *sl,
     return sl;
 }
 
-/* The record payload as the fast paths pass it: flat bytes or MOF fields at `ptr` (hdr->flags
- * says which), or up to EVT_ETW_REG_WORDS_ little-endian words composed at the call site
- * (EVT_ETW_WORDS_ in the length; zero-padded, so they include the alignment padding). */
-typedef struct etw_payload {
-    uint64_t a0, a1, a2; /* words, or a0 = (uintptr_t) of the payload */
-} etw_payload;
+/* The record payload as the fast paths pass it (`words`, a constant per instantiation): flat bytes
+ * or MOF fields at a0 (hdr->flags says which), or up to 3 little-endian words a0..a2 composed at
+ * the call site (evt_etw_commit_x_; zero-padded, so they include the alignment padding). Such a
+ * record (<= EVT_ETW_GATHER_MAX payload bytes) fits every session's size_limit: not tested. */
+typedef char etw_words_always_fit[ETW_TRACE_HEADER_SIZE + EVT_ETW_GATHER_MAX + ETW_BUFFER_HEADER_SIZE <
+                                          ETW_MIN_BUFFER_KB * 1024u &&
+                                      ETW_TRACE_HEADER_SIZE + EVT_ETW_GATHER_MAX <= ETW_MAX_EVENT_SIZE
+                                  ? 1
+                                  : -1];
+
+/* Type, Level, Version of hdr in bits 32..63 (the Class field of the record's first 8 bytes).
+ * Loaded one by one: a caller has usually just stored them that way, and a wider load spanning
+ * those stores would wait for them. */
+static inline uint64_t etw_cls(const evt_etw_trace_header *hdr)
+{
+    return (uint64_t)hdr->type << 32 | (uint64_t)hdr->level << 40 | (uint64_t)hdr->version << 48;
+}
 
 /* The record bytes at r (need = size rounded up to 8 bytes). The 48-byte header goes out as
  * three 16-byte stores composed from the session's precomputed header bits (little-endian bytes
  * on any host; native stores on a little-endian one). */
 static inline void put_record(const evt_etw_session *s, uint8_t *r, uint32_t size, uint32_t need,
-                              const evt_etw_trace_header *hdr, uint32_t len, uint64_t a0, uint64_t a1, uint64_t a2,
-                              uint32_t tid, uint64_t times, uint64_t ts)
+                              const evt_etw_trace_header *hdr, uint64_t cls, int words, uint64_t a0, uint64_t a1,
+                              uint64_t a2, uint32_t tid, uint64_t times, uint64_t ts)
 {
     const evt_etw_guid *guid = &hdr->guid;
     uint64_t g0, g1;
@@ -1047,22 +1069,20 @@ static inline void put_record(const evt_etw_session *s, uint8_t *r, uint32_t siz
     for (int i = 7; i >= 0; i--) g1 = g1 << 8 | guid->data4[i];
 #endif
     /* Three 16-byte stores: [Size..Version, ThreadId ProcessId] [TimeStamp, Guid lo] [Guid hi, times].
-     * (Type, Level, Version are loaded one by one: the caller has just stored them that way, and a
-     * wider load spanning those stores would wait for them.) */
-    st64x2(r + ETW_TH_SIZE, (uint64_t)(size | s->hdr_bits) | (uint64_t)hdr->type << 32 | (uint64_t)hdr->level << 40 |
-                                (uint64_t)hdr->version << 48,
+     * cls: Type, Level, Version in bits 32..63 (etw_cls, or composed at the call site). */
+    st64x2(r + ETW_TH_SIZE, (uint64_t)(size | s->hdr_bits) | (cls & ~(uint64_t)0xFFFFFFFFu),
            (uint64_t)tid | (uint64_t)s->pid << 32);
     st64x2(r + ETW_TH_TIMESTAMP, ts, g0);
     st64x2(r + ETW_TH_GUID + 8, g1, times);
     uint8_t *d = r + ETW_TRACE_HEADER_SIZE;
-    if (EVT_ETW_CALLSITE_GATHER && EVT_LIKELY(len & EVT_ETW_WORDS_)) { /* composed at the call site (<= 3 words) */
+    if (EVT_ETW_CALLSITE_GATHER && words) { /* composed at the call site (<= 3 words) */
         if (need > ETW_TRACE_HEADER_SIZE) st64(d, a0);
         if (need > ETW_TRACE_HEADER_SIZE + 8u) st64(d + 8, a1);
         if (need > ETW_TRACE_HEADER_SIZE + 16u) st64(d + 16, a2);
         return;
     }
     const void *payload = (const void *)(uintptr_t)a0;
-    uint32_t payload_len = len;
+    uint32_t payload_len = size - ETW_TRACE_HEADER_SIZE;
     if (size & 7u) st64(r + need - 8u, 0); /* the alignment padding (need >= 48: inside the record) */
     if (EVT_ETW_MOF && (hdr->flags & ETW_WNODE_FLAG_USE_MOF_PTR)) {
         const evt_etw_mof_field *mof = (const evt_etw_mof_field *)payload;
@@ -1079,10 +1099,11 @@ static inline void put_record(const evt_etw_session *s, uint8_t *r, uint32_t siz
 #if EVT_ETW_OWNED_SLOTS
 /* THREAD_OWNED record (see the invariants at the top): no lock, plain stores into the calling
  * thread's own slot; the session only when pt_flags is set or the buffer is full. One straight
- * function (its own: the locked path's registers and stack frame stay out of it); the rare cases
- * (too big, no slot yet, nested, slow path) leave it through cold calls. */
-static ETW_NOINLINE uint32_t record_owned(evt_etw_session *s, const evt_etw_trace_header *hdr, uint32_t len,
-                                          uint64_t a0, uint64_t a1, uint64_t a2)
+ * function per payload kind (its own: the locked path's registers and stack frame stay out of
+ * it); the rare cases (too big, no slot yet, nested, slow path) leave it through cold calls.
+ * words (a constant): the payload is len <= EVT_ETW_GATHER_MAX bytes as words (never too big). */
+static ETW_INLINE uint32_t record_owned_(evt_etw_session *s, const evt_etw_trace_header *hdr, uint32_t len,
+                                        uint64_t cls, uint64_t a0, uint64_t a1, uint64_t a2, int words)
 {
     /* The thread id first (a call: only the arguments live across it). Then, with the port's
      * 64-bit counter, the time (its latency overlaps the rest), clamped in record order below;
@@ -1090,8 +1111,8 @@ static ETW_NOINLINE uint32_t record_owned(evt_etw_session *s, const evt_etw_trac
     uint32_t tid = s->cfg.thread_id ? s->cfg.thread_id() : (uint32_t)evt_port_context_id();
     int early = s->owned_early && !(hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP);
     uint64_t t0 = early ? evt_port_timestamp() : 0u;
-    uint32_t size = ETW_TRACE_HEADER_SIZE + (len & ~EVT_ETW_WORDS_);
-    if (EVT_UNLIKELY(size > s->size_limit)) /* too big: dropped, counted, carried by the next loss record */
+    uint32_t size = ETW_TRACE_HEADER_SIZE + len;
+    if (!words && EVT_UNLIKELY(size > s->size_limit)) /* too big: dropped, counted, carried by the next loss record */
         return drop_unless_stopped(s, EVT_ETW_ERROR_MORE_DATA);
     uint32_t need = align8(size);
     uint32_t key = tid + 1u;
@@ -1121,7 +1142,7 @@ static ETW_NOINLINE uint32_t record_owned(evt_etw_session *s, const evt_etw_trac
     } else {
         ts = (hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP) ? hdr->timestamp : evt_clock_read(&sl->clk);
     }
-    put_record(s, sl->buf + used, size, need, hdr, len, a0, a1, a2, tid, times, ts);
+    put_record(s, sl->buf + used, size, need, hdr, cls, words, a0, a1, a2, tid, times, ts);
     sl->used = used + need;
     EVT_STORE_REL(&sl->committed, used + need);
     EVT_STORE_RLX(&sl->written, sl->written + 1u);
@@ -1129,20 +1150,29 @@ static ETW_NOINLINE uint32_t record_owned(evt_etw_session *s, const evt_etw_trac
     evt_nest_exit(&sl->nest);
     return EVT_ETW_SUCCESS;
 }
+static ETW_RECORD_FN uint32_t record_owned_p(evt_etw_session *s, const evt_etw_trace_header *hdr, uint32_t len,
+                                             uint64_t a0)
+{
+    return record_owned_(s, hdr, len, etw_cls(hdr), a0, 0u, 0u, 0);
+}
+#if EVT_ETW_CALLSITE_GATHER
+static ETW_RECORD_FN uint32_t record_owned_w(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls,
+                                             uint64_t a0, uint64_t a1, uint64_t a2)
+{
+    return record_owned_(s, hdr, (uint32_t)cls, cls, a0, a1, a2, 1);
+}
+#endif
 
 #endif /* EVT_ETW_OWNED_SLOTS */
 
-/* Write one validated record: hdr (its guid; USE_GUID_PTR was resolved by the caller) and the
- * payload (put_record); THREAD_OWNED goes to record_owned. Else, under the session's lock and
+/* Write one validated record (not THREAD_OWNED): hdr (its guid; USE_GUID_PTR was resolved by the
+ * caller) and the payload (put_record; words as in record_owned_). Under the session's lock and
  * guard, one branch decides "slot ready, no loss pending, room left", then put_record. */
-static ETW_NOINLINE uint32_t record(evt_etw_session *s, const evt_etw_trace_header *hdr, uint32_t len, uint64_t a0,
-                                    uint64_t a1, uint64_t a2)
+static ETW_INLINE uint32_t record_locked_(evt_etw_session *s, const evt_etw_trace_header *hdr, uint32_t len, uint64_t cls,
+                                         uint64_t a0, uint64_t a1, uint64_t a2, int words)
 {
-#if EVT_ETW_OWNED_SLOTS
-    if (owned_mode(s)) return record_owned(s, hdr, len, a0, a1, a2);
-#endif
-    uint32_t size = ETW_TRACE_HEADER_SIZE + (len & ~EVT_ETW_WORDS_);
-    if (EVT_UNLIKELY(size > s->size_limit)) /* too big: dropped, counted, carried by the next loss record */
+    uint32_t size = ETW_TRACE_HEADER_SIZE + len;
+    if (!words && EVT_UNLIKELY(size > s->size_limit)) /* too big: dropped, counted, carried by the next loss record */
         return drop_unless_stopped(s, EVT_ETW_ERROR_MORE_DATA);
     uint32_t tid = s->cfg.thread_id ? s->cfg.thread_id() : (uint32_t)evt_port_context_id();
     uint64_t times = EVT_ETW_CPU_TIMES && EVT_UNLIKELY(s->cfg.cpu_times != 0) ? cpu_word(s) : 0u; /* KernelTime | UserTime << 32 */
@@ -1162,31 +1192,52 @@ static ETW_NOINLINE uint32_t record(evt_etw_session *s, const evt_etw_trace_head
     }
     uint8_t *r = sl->buf + sl->used;
     uint64_t ts = (hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP) ? hdr->timestamp : evt_clock_read(&s->clk);
-    put_record(s, r, size, need, hdr, len, a0, a1, a2, tid, times, ts);
+    put_record(s, r, size, need, hdr, cls, words, a0, a1, a2, tid, times, ts);
     sl->used += need;
     sl->events++;
     evt_loss_written(&s->loss, 1u);
     leave(s, c);
     return EVT_ETW_SUCCESS;
 }
+static ETW_RECORD_FN uint32_t record_locked_p(evt_etw_session *s, const evt_etw_trace_header *hdr, uint32_t len,
+                                              uint64_t a0)
+{
+    return record_locked_(s, hdr, len, etw_cls(hdr), a0, 0u, 0u, 0);
+}
+#if EVT_ETW_CALLSITE_GATHER
+static ETW_RECORD_FN uint32_t record_locked_w(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls,
+                                              uint64_t a0, uint64_t a1, uint64_t a2)
+{
+    return record_locked_(s, hdr, (uint32_t)cls, cls, a0, a1, a2, 1);
+}
+#endif
+
+/* A validated record with its payload at `payload` (flat or MOF fields, as hdr->flags says). */
+static uint32_t record(evt_etw_session *s, const evt_etw_trace_header *hdr, uint32_t len, uintptr_t payload)
+{
+#if EVT_ETW_OWNED_SLOTS
+    if (owned_mode(s)) return record_owned_p(s, hdr, len, payload);
+#endif
+    return record_locked_p(s, hdr, len, payload);
+}
 
 uint32_t evt_etw_commit_(evt_etw_provider *p, const evt_etw_trace_header *hdr, const void *payload, uint32_t payload_len)
 {
     evt_etw_session *s = (evt_etw_session *)EVT_LOAD_ACQ(&p->session);
     if (EVT_UNLIKELY(!s)) return EVT_ETW_ERROR_INVALID_HANDLE;
-    return record(s, hdr, payload_len, (uintptr_t)payload, 0u, 0u);
+    return record(s, hdr, payload_len, (uintptr_t)payload);
 }
 
 #if EVT_ETW_CALLSITE_GATHER
-uint32_t evt_etw_commit_w_(evt_etw_provider *p, const evt_etw_trace_header *hdr, uint32_t len, uint64_t w0, uint64_t w1,
+uint32_t evt_etw_commit_x_(evt_etw_provider *p, const evt_etw_trace_header *hdr, uint64_t cls, uint64_t w0, uint64_t w1,
                            uint64_t w2)
 {
     evt_etw_session *s = (evt_etw_session *)EVT_LOAD_ACQ(&p->session);
     if (EVT_UNLIKELY(!s)) return EVT_ETW_ERROR_INVALID_HANDLE;
 #if EVT_ETW_OWNED_SLOTS
-    if (owned_mode(s)) return record_owned(s, hdr, len | EVT_ETW_WORDS_, w0, w1, w2);
+    if (owned_mode(s)) return record_owned_w(s, hdr, cls, w0, w1, w2);
 #endif
-    return record(s, hdr, len | EVT_ETW_WORDS_, w0, w1, w2);
+    return record_locked_w(s, hdr, cls, w0, w1, w2);
 }
 #endif
 
@@ -1223,7 +1274,7 @@ uint32_t (evt_etw_trace_event)(evt_etw_provider *p, const evt_etw_trace_header *
         evt_etw_trace_header h;
         copy(&h, hdr, (uint32_t)sizeof h);
         copy(&h.guid, guid, (uint32_t)sizeof h.guid);
-        return record(s, &h, payload_len, (uintptr_t)payload, 0u, 0u);
+        return record(s, &h, payload_len, (uintptr_t)payload);
     }
-    return record(s, hdr, payload_len, (uintptr_t)payload, 0u, 0u);
+    return record(s, hdr, payload_len, (uintptr_t)payload);
 }
