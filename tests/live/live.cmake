@@ -14,4 +14,6 @@ add_test(NAME live/qemu_rtt
   COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/live/check_live.py ${CMAKE_SOURCE_DIR}
           ${CMAKE_BINARY_DIR}/live-test $<TARGET_FILE:evtrace> ${CMAKE_BINARY_DIR}/artifacts/live
           ${_evt_live_build})
-set_tests_properties(live/qemu_rtt PROPERTIES LABELS unit TIMEOUT 300)
+# Alone: it measures how far the page lags the running target (at most 1 s), and a second test
+# loading both CPUs of a 2-core machine beside it pushed that to 1.02 s on 28 Nov.
+set_tests_properties(live/qemu_rtt PROPERTIES LABELS unit TIMEOUT 300 RUN_SERIAL TRUE)
