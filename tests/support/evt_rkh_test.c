@@ -1,5 +1,6 @@
 /* RKH recorder test helpers: a preallocated sink buffer and a counting decode (evt_rkh_test.h). */
 #include "evt_rkh_test.h"
+#include <time.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,4 +55,11 @@ int evt_rkh_test_decode(const uint8_t *p, size_t n, evt_rkh_decoded *out)
     out->errors = r->errors;
     evt_reader_close(r);
     return 0;
+}
+
+uint32_t evt_rkh_test_clock_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint32_t)((uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u);
 }

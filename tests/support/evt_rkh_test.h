@@ -21,6 +21,8 @@ void evt_rkh_test_buf_free(evt_rkh_test_buf *b);
 void evt_rkh_test_sink(void *user, const uint8_t *p, uint32_t n);
 /* Append bytes (drains by the caller). */
 void evt_rkh_test_buf_add(evt_rkh_test_buf *b, const uint8_t *p, size_t n);
+/* A recorder time source: CLOCK_MONOTONIC in µs (1 MHz), async-signal-safe. */
+uint32_t evt_rkh_test_clock_us(void);
 
 typedef struct evt_rkh_decoded {
     uint64_t data;         /* events that are records of the recorder's callers (not TCFG, not loss) */

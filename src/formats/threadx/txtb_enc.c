@@ -550,6 +550,24 @@ static void notify_full(const tx_rec *r, unsigned wraps)
 #endif
 }
 
+/* The infos an ISR or interrupt-control record takes from its context (with options; without
+ * them, context_insert gives these records their infos). */
+static inline void mode_infos(const tx_head *h, unsigned mode, uint32_t *i1, uint32_t *i2, uint32_t *i3,
+                              uint32_t *i4)
+{
+#if EVT_TX_OPTIONS
+    if (mode == TX_MODE_ISR) {
+        *i1 = h->c.stack;
+        *i3 = h->c.system_state;
+        *i4 = h->c.preempt_disable;
+    } else if (mode == TX_MODE_INTCTL) {
+        *i2 = h->c.stack;
+    }
+#else
+    (void)h, (void)mode, (void)i1, (void)i2, (void)i3, (void)i4;
+#endif
+}
+
 /* Write one record (plus a LOST record first if losses are pending). Lock held, nest set, state ON. */
 static TX_GENERAL void commit_locked(tx_rec *r, uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4,
                           unsigned mode)
@@ -557,17 +575,7 @@ static TX_GENERAL void commit_locked(tx_rec *r, uint32_t id, uint32_t i1, uint32
     tx_head h;
     unsigned wraps = 0;
     begin_record(r, &h);
-#if EVT_TX_OPTIONS /* (without options, context_insert gives these records their infos) */
-    if (mode == TX_MODE_ISR) {
-        i1 = h.c.stack;
-        i3 = h.c.system_state;
-        i4 = h.c.preempt_disable;
-    } else if (mode == TX_MODE_INTCTL) {
-        i2 = h.c.stack;
-    }
-#else
-    (void)mode;
-#endif
+    mode_infos(&h, mode, &i1, &i2, &i3, &i4);
     if (TX_UNLIKELY(evt_loss_pending(&r->loss) != 0u)) wraps = put_lost(r, &h, 0);
     reclaim_slot(r);
     wraps += put_slot(r, &h, id, i1, i2, i3, i4);
@@ -769,17 +777,7 @@ static TX_COLD unsigned nested_insert(tx_rec *r, uint32_t id, uint32_t i1, uint3
     tx_head h;
     uint32_t *v = stash_reserve(r, 1u, &h);
     if (!v) return 0;
-#if EVT_TX_OPTIONS /* (without options, context_insert gives these records their infos) */
-    if (mode == TX_MODE_ISR) {
-        i1 = h.c.stack;
-        i3 = h.c.system_state;
-        i4 = h.c.preempt_disable;
-    } else if (mode == TX_MODE_INTCTL) {
-        i2 = h.c.stack;
-    }
-#else
-    (void)mode;
-#endif
+    mode_infos(&h, mode, &i1, &i2, &i3, &i4);
     v[0] = id;
     v[1] = i1;
     v[2] = i2;

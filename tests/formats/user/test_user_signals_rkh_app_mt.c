@@ -35,13 +35,6 @@ static void app_record(unsigned w, unsigned n)
 
 static uint8_t g_ring[64u << 10];
 
-static uint32_t clock_us(void) /* async-signal-safe, monotonic, 1 MHz */
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint32_t)((uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u);
-}
-
 static void test_signals_rkh_app(void **st)
 {
     (void)st;
@@ -49,7 +42,7 @@ static void test_signals_rkh_app(void **st)
     evt_rkh_test_buf_init(&out, 128u << 20);
     evt_rkh_config c;
     evt_rkh_config_default(&c);
-    evt_rkh_init(&g_rec, &c, g_ring, sizeof g_ring, clock_us, 1000000u);
+    evt_rkh_init(&g_rec, &c, g_ring, sizeof g_ring, evt_rkh_test_clock_us, 1000000u);
     evt_rkh_filter_off_event(&g_rec, RKH_TE_SM_STATE);
     evt_rkh_set_sink(&g_rec, evt_rkh_test_sink, &out);
     evt_rkh_user_attach(&g_rec);

@@ -16,13 +16,6 @@
 
 static uint8_t g_ring[64u << 10];
 
-static uint32_t clock_us(void) /* async-signal-safe, monotonic, 1 MHz */
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint32_t)((uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u);
-}
-
 static void test_signals_rkh(void **st)
 {
     (void)st;
@@ -31,7 +24,7 @@ static void test_signals_rkh(void **st)
     evt_rkh_config c;
     evt_rkh_config_default(&c);
     static evt_rkh_recorder r;
-    evt_rkh_init(&r, &c, g_ring, sizeof g_ring, clock_us, 1000000u);
+    evt_rkh_init(&r, &c, g_ring, sizeof g_ring, evt_rkh_test_clock_us, 1000000u);
     evt_rkh_set_sink(&r, evt_rkh_test_sink, &out);
     evt_rkh_user_attach(&r);
     us_run();
