@@ -103,6 +103,8 @@ struct evt_reader {
     int text_safe;            /* evt_reader_set_text_safe: strings escaped for a terminal */
     evt_range range;          /* evt_reader_set_range */
     uint64_t range_index;     /* events the format gave so far, trimmed ones included */
+    uint64_t tick_ns_hz;      /* private: the rate tick_ns_recip is for (src/host/tick_ns.h) */
+    uint64_t tick_ns_recip;
 };
 
 /* Where a reader's clock frequency comes from ("clock_source" in JSON). */

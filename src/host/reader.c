@@ -7,6 +7,7 @@
 #include <string.h>
 #include "evtrace/alloc.h"
 #include "safe_text.h"
+#include "tick_ns.h"
 #include "evtrace/json.h"
 #include "utf8.h"
 
@@ -308,14 +309,22 @@ const char *evt_clock_source_name(evt_clock_source c)
  * user frequency wins over the reader's conversion. */
 static void set_time_(evt_reader *r, evt_event *ev)
 {
+    uint64_t hz;
     if (r->clock_hz_user) {
-        r->clock_hz = r->clock_hz_user; /* a reader that learns its rate late does not undo it */
-        ev->t_ns = evt_ticks_to_ns(ev->ts, r->clock_hz_user);
-        ev->flags |= EVT_HAS_TNS;
+        r->clock_hz = hz = r->clock_hz_user; /* a reader that learns its rate late does not undo it */
     } else if (r->clock_hz && !(ev->flags & EVT_HAS_TNS)) {
-        ev->t_ns = evt_ticks_to_ns(ev->ts, r->clock_hz);
-        ev->flags |= EVT_HAS_TNS;
+        hz = r->clock_hz;
+    } else {
+        return;
     }
+    evt_tick_ns c = {hz, r->tick_ns_recip};
+    if (hz != r->tick_ns_hz) { /* the first event, or a rate learnt late: a new reciprocal */
+        evt_tick_ns_init(&c, hz);
+        r->tick_ns_hz = hz;
+        r->tick_ns_recip = c.recip;
+    }
+    ev->t_ns = evt_tick_ns_conv(&c, ev->ts);
+    ev->flags |= EVT_HAS_TNS;
 }
 
 /* --begin/--end: where the event stands against one bound: < 0 before it, 0 at, > 0 after. An
