@@ -364,30 +364,46 @@ static int in_range_(evt_reader *r, const evt_event *ev, uint64_t index)
     return keep;
 }
 
-evt_status evt_reader_next(evt_reader *r, evt_event *ev)
+/* The next event inside --begin/--end (evt_reader_set_range); EVT_END past an index end. */
+static evt_status next_in_range_(evt_reader *r, evt_event *ev)
 {
-    evt_status st;
     for (;;) {
         evt_event_reset(ev);
         ev->fmt = r->desc->name;
-        ev->nargs = 0;
-        st = r->desc->next(r->state, ev);
-        if (st != EVT_OK || !(r->range.has_begin || r->range.has_end)) break;
+        evt_status st = r->desc->next(r->state, ev);
+        if (st != EVT_OK) return st;
         set_time_(r, ev);
         int k = in_range_(r, ev, r->range_index++);
-        if (k == 1) break;
+        if (k == 1) return EVT_OK;
         if (k == -1) return EVT_END; /* past --end #N: the trace ends here */
         if (k == -2) return EVT_ERR_USAGE;
     }
-    if (st == EVT_OK) st = sanitize_text(r, ev);
-    if (st == EVT_OK) {
-        set_time_(r, ev);
-        r->events++;
-        if (ev->kind == EVT_KIND_LOST && (ev->flags & EVT_HAS_COUNT)) r->lost += ev->count;
-    } else if (st != EVT_END && !r->fail_msg[0]) {
-        snprintf(r->fail_msg, sizeof r->fail_msg, "%s", evt_status_message(st));
+}
+
+static void note_failure_(evt_reader *r, evt_status st)
+{
+    if (st != EVT_END && !r->fail_msg[0]) snprintf(r->fail_msg, sizeof r->fail_msg, "%s", evt_status_message(st));
+}
+
+evt_status evt_reader_next(evt_reader *r, evt_event *ev)
+{
+    evt_status st;
+    if (r->range.has_begin || r->range.has_end) {
+        st = next_in_range_(r, ev);
+    } else { /* the usual case: no range */
+        evt_event_reset(ev);
+        ev->fmt = r->desc->name;
+        st = r->desc->next(r->state, ev);
     }
-    return st;
+    if (st == EVT_OK) st = sanitize_text(r, ev);
+    if (st != EVT_OK) {
+        note_failure_(r, st);
+        return st;
+    }
+    set_time_(r, ev);
+    r->events++;
+    if (ev->kind == EVT_KIND_LOST && (ev->flags & EVT_HAS_COUNT)) r->lost += ev->count;
+    return EVT_OK;
 }
 
 void evt_reader_close(evt_reader *r)
