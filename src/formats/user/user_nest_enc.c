@@ -1,7 +1,7 @@
 /* User events, target side: records of a signal handler that its carrier's recorder would drop
  * because its thread is inside a record (RKH: the recorder's nesting guard, rkh_enc.c R3, for a
  * user record or one the application writes itself; XRay: its per-thread writer's guard,
- * xray_runtime.c; TXTB stashes them in its own core, txtb_enc.c I9). On the POSIX port each
+ * xray_runtime.c, for a user record or a function, custom or typed one; TXTB stashes them in its own core, txtb_enc.c I9). On the POSIX port each
  * thread keeps a depth and a small stash, written out after the record the handler interrupted.
  *
  * Invariants
@@ -11,8 +11,9 @@
  *  N2 A write stashes its record when its thread is inside a recorder section that is not only
  *     waiting for its lock (port P4's count is non-zero and not every section waits, P3b: a
  *     handler that interrupted a record, a user one or the application's own, of any recorder),
- *     or (a carrier with its own test, evt_user_nested_write_in_: XRay) when it interrupted a user
- *     write (N1) inside one of the carrier's records. It reserves 1 + n words with an atomic add on
+ *     or (a carrier with its own test, evt_user_nested_write_in_: XRay) when it interrupted one of
+ *     the carrier's records of its thread: one of a user write (N1, drained by that write) or any
+ *     other (XRay: a function entry/exit, custom or typed record; drained at its end, N5). It reserves 1 + n words with an atomic add on
  *     used (a handler nested in it reserves after it and finishes first), stores the words, then
  *     the entry's header (rec | n << 8, never 0) last; it returns 2 (issued, written later). A
  *     reservation that does not fit stores a 0 header where it starts (if inside the stash: the
@@ -32,9 +33,10 @@
  *  N4 Every stash is drained with no record of its thread left open below the entry: a direct
  *     write (its thread in no section, or only waiting for a lock: it may take the lock itself)
  *     drains after its own record; and N5.
- *  N5 A stash made by N2's section test (the thread inside some section) also sets bit 0 of the
- *     port's evt_posix_deferred, so the outermost exit of its thread's sections (P4) drains it,
- *     after the interrupted record, whoever wrote that record (the application's evt_rkh_end).
+ *  N5 A stash made by N2's section test (the thread inside some section), or by the carrier's
+ *     test outside a user write, also sets bit 0 of the port's evt_posix_deferred, so the outermost
+ *     exit of its thread's sections (P4) drains it, after the interrupted record, whoever wrote
+ *     that record (the application's evt_rkh_end; XRay: the runtime's record exit, xr_leave).
  *     No drain runs above a reservation in progress: a context that would interrupt one finds the
  *     same thread state (frozen under it) and stashes too, and the outermost exit runs with no
  *     section left.
@@ -130,7 +132,7 @@ int evt_user_nested_write_in_(nest_write_fn write, int (*inside)(void), unsigned
     uint32_t prev = __atomic_load_n(&t_un.depth, __ATOMIC_RELAXED);
     int sect = evt_posix_hold != 0u && !evt_posix_waits_only();
     if (sect) return stash(write, rec, w, n, 1);        /* N2, N5 */
-    if (prev && inside && inside()) return stash(write, rec, w, n, 0); /* N2 (XRay) */
+    if (inside && inside()) return stash(write, rec, w, n, !prev); /* N2 (XRay); N5 unless a user write runs */
     __atomic_store_n(&t_un.depth, 1u, __ATOMIC_RELAXED);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     int r = write(rec, w, n);

@@ -8,7 +8,8 @@
  * Every entry point: gate (one relaxed load; stopped = return, no clock read), the thread's
  * writer, its nesting guard (busy = a signal handler interrupted a record of this thread: drop
  * and count; the user-event carrier, xray_user.c, asks evt_xray_in_record_ first and stashes a
- * handler's user record instead, user_nest_enc.c), the gate again (stop's handshake, below), then the clock and the record. No lock:
+ * handler's user record instead, user_nest_enc.c, written at the interrupted record's exit,
+ * xr_leave), the gate again (stop's handshake, below), then the clock and the record. No lock:
  * buffers are per thread.
  *
  * Stop and records in flight: a thread's writer is registered (g_threads, under g_reg_mu) on its
@@ -242,6 +243,18 @@ static inline void xr_nest_exit(evt_xray_writer *w)
     __atomic_store_n(&w->nest.busy, 0u, __ATOMIC_RELEASE);
 }
 
+/* Leave a record: its guard, then the work a signal handler that landed inside it left for its
+ * end: a user line it stashed (user_nest_enc.c N5 sets bit 0 of evt_posix_deferred), written now,
+ * right after the record it interrupted. Only outside the port's sections (inside one, its
+ * outermost exit does that, P4). A handler that lands after the guard is cleared writes directly
+ * and drains the stash itself (N4), so one load and a predictable branch cover every order. */
+static inline void xr_leave(evt_xray_writer *w)
+{
+    xr_nest_exit(w);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (__builtin_expect(evt_posix_deferred != 0u, 0) && evt_posix_hold == 0u) evt_posix_run_deferred();
+}
+
 /* ---- event entry points ----------------------------------------------------------------------- */
 
 int evt_xray_in_record_(void) { return t_x.w.tid != 0 && __atomic_load_n(&t_x.w.nest.busy, __ATOMIC_RELAXED) != 0; }
@@ -275,7 +288,7 @@ void evt_xray_fn_on(unsigned kind, uint32_t fid)
     evt_xray_writer *w = enter();
     if (!w) return;
     (void)evt_xray_fn_fast(w, &g_pool, kind <= XRAY_FN_ENTER_ARG ? kind : XRAY_FN_ENTER, fid, now_tsc(), now_cpu());
-    xr_nest_exit(w);
+    xr_leave(w);
 }
 
 static void h_arg0(int32_t fid, int type)
@@ -291,7 +304,7 @@ static void h_arg1(int32_t fid, int type, uint64_t arg)
     evt_xray_writer *w = enter();
     if (!w) return;
     (void)evt_xray_rec_fn(w, &g_pool, XRAY_FN_ENTER_ARG, (uint32_t)fid, now_tsc(), now_cpu(), 1, &arg);
-    xr_nest_exit(w);
+    xr_leave(w);
 }
 
 static void h_event(int32_t type, const void *data, size_t size)
@@ -304,7 +317,7 @@ static void h_event(int32_t type, const void *data, size_t size)
     } else {
         (void)evt_xray_rec_event(w, &g_pool, type, data, (uint32_t)size, now_tsc(), now_cpu());
     }
-    xr_nest_exit(w);
+    xr_leave(w);
 }
 
 static void h_custom(void *data, size_t size) { h_event(-1, data, size); }
