@@ -1097,6 +1097,20 @@ static inline void put_record(const evt_etw_session *s, uint8_t *r, uint32_t siz
 }
 
 #if EVT_ETW_OWNED_SLOTS
+/* After a THREAD_OWNED record, its slot's guard free: the work a signal handler that landed inside
+ * it left for its end (a user line it stashed: user_nest_enc.c N5 sets bit 0 of the POSIX port's
+ * evt_posix_deferred), run now, right after the record. Outside the port's sections only (inside
+ * one, its outermost exit runs it, P4). A handler that lands after the guard is freed writes
+ * directly and drains the stash itself (N4). One load and a predictable branch; nothing on other
+ * ports (their records mask what could land inside). */
+static ETW_INLINE void owned_after_record(void)
+{
+#ifdef EVT_PORT_POSIX
+    EVT_SIGNAL_FENCE();
+    if (EVT_UNLIKELY(evt_posix_deferred != 0u) && evt_posix_hold == 0u) evt_posix_run_deferred();
+#endif
+}
+
 /* THREAD_OWNED record (see the invariants at the top): no lock, plain stores into the calling
  * thread's own slot; the session only when pt_flags is set or the buffer is full. One straight
  * function per payload kind (its own: the locked path's registers and stack frame stay out of
@@ -1148,6 +1162,7 @@ static ETW_INLINE uint32_t record_owned_(evt_etw_session *s, const evt_etw_trace
     EVT_STORE_RLX(&sl->written, sl->written + 1u);
     EVT_STORE_REL(&sl->active, 0u);
     evt_nest_exit(&sl->nest);
+    owned_after_record();
     return EVT_ETW_SUCCESS;
 }
 static ETW_RECORD_FN uint32_t record_owned_p(evt_etw_session *s, const evt_etw_trace_header *hdr, uint32_t len,

@@ -36,7 +36,10 @@
  *  N5 A stash made by N2's section test (the thread inside some section), or by the carrier's
  *     test outside a user write, also sets bit 0 of the port's evt_posix_deferred, so the outermost
  *     exit of its thread's sections (P4) drains it, after the interrupted record, whoever wrote
- *     that record (the application's evt_rkh_end; XRay: the runtime's record exit, xr_leave).
+ *     that record (the application's evt_rkh_end; XRay: the runtime's record exit, xr_leave; ETW
+ *     thread-owned slots: the record's exit, owned_after_record). The hook waits (returns 1, P4
+ *     calls it again at a later exit) while the carrier's test says the thread is still inside
+ *     one of its records, so a drain never runs inside a record that would drop its lines.
  *     No drain runs above a reservation in progress: a context that would interrupt one finds the
  *     same thread state (frozen under it) and stashes too, and the outermost exit runs with no
  *     section left.
@@ -62,6 +65,7 @@ static __thread struct {
     uint32_t draining;                     /* a drain of this thread runs (N3) */
     uint32_t used;                         /* words of buf reserved by nested writes (N2) */
     nest_write_fn write;                   /* the carrier of the entries (N2) */
+    int (*inside)(void);                   /* its record test (XRay, ETW), or NULL (N5) */
     uint32_t buf[EVT_CFG_USER_NEST_WORDS]; /* entries: rec | n << 8, then n words */
 } t_un;
 
@@ -100,15 +104,26 @@ static void drain(void)
     }
 }
 
-/* N5: the outermost exit of a thread that stashed inside a section. */
-static void exit_hook(void) { drain(); }
+/* N5: the outermost exit of a thread that stashed inside a section, or the end of the carrier's
+ * record the stash was made in. Not while the thread is still inside a record of the carrier (an
+ * ETW thread-owned record whose slow path took the session lock exits that section inside the
+ * record: a drain there would only have its records dropped by the slot's guard): 1, called
+ * again at the record's own exit (etw_enc.c owned_after_record). */
+static int exit_hook(void)
+{
+    int (*inside)(void) = t_un.inside;
+    if (inside && __atomic_load_n(&t_un.used, __ATOMIC_RELAXED) != 0u && inside()) return 1;
+    drain();
+    return 0;
+}
 
 /* Reserve and fill a stash entry (N2); 2, or the carrier's result for one that does not fit. */
-static int stash(nest_write_fn write, unsigned rec, const uint32_t *w, uint32_t n, int at_exit)
+static int stash(nest_write_fn write, int (*inside)(void), unsigned rec, const uint32_t *w, uint32_t n, int at_exit)
 {
     if (t_un.write != write) { /* the first entry of an empty stash names its carrier */
         if (__atomic_load_n(&t_un.used, __ATOMIC_RELAXED) != 0u) return write(rec, w, n);
         t_un.write = write;
+        t_un.inside = inside;
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
     }
     uint32_t need = 1u + n, at = __atomic_fetch_add(&t_un.used, need, __ATOMIC_RELAXED);
@@ -131,8 +146,8 @@ int evt_user_nested_write_in_(nest_write_fn write, int (*inside)(void), unsigned
 {
     uint32_t prev = __atomic_load_n(&t_un.depth, __ATOMIC_RELAXED);
     int sect = evt_posix_hold != 0u && !evt_posix_waits_only();
-    if (sect) return stash(write, rec, w, n, 1);        /* N2, N5 */
-    if (inside && inside()) return stash(write, rec, w, n, !prev); /* N2 (XRay); N5 unless a user write runs */
+    if (sect) return stash(write, inside, rec, w, n, 1); /* N2, N5 */
+    if (inside && inside()) return stash(write, inside, rec, w, n, !prev); /* N2 (XRay, ETW); N5 unless a user write runs */
     __atomic_store_n(&t_un.depth, 1u, __ATOMIC_RELAXED);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     int r = write(rec, w, n);

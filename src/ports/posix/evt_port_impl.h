@@ -146,8 +146,10 @@ int evt_posix_waits_only(void);
 void evt_posix_hold_signals(int on);
 extern _Thread_local volatile unsigned evt_posix_deferred; /* held-off simulated interrupts */
 /* Called at the outermost exit of a thread whose evt_posix_deferred has bit 0 set (P4), with the
- * bit cleared first; set once, before any context sets the bit. */
-extern void (*evt_posix_exit_hook)(void);
+ * bit cleared first; set once, before any context sets the bit. It returns 1 to be called again
+ * at a later exit (its work must wait: the thread is still inside a record that is not a port
+ * section, e.g. an ETW thread-owned slot's record that took the session lock), else 0. */
+extern int (*evt_posix_exit_hook)(void);
 extern _Thread_local char evt_posix_token_;       /* its address is the thread's lock token */
 extern _Atomic int evt_posix_mask_mode;           /* S1-S2: outermost sections block signals */
 extern _Thread_local unsigned evt_posix_masked;   /* S1: this thread's mask is to be restored */

@@ -396,17 +396,19 @@ void evt_posix_hold_end(void)
     if (evt_posix_deferred) evt_posix_run_deferred();
 }
 
-void (*evt_posix_exit_hook)(void);
+int (*evt_posix_exit_hook)(void);
 
 void evt_posix_run_deferred(void)
 {
-    unsigned bits;
+    unsigned bits, later = 0u;
     while ((bits = __atomic_exchange_n(&evt_posix_deferred, 0u, __ATOMIC_RELAXED)) != 0u) {
-        void (*hook)(void) = __atomic_load_n(&evt_posix_exit_hook, __ATOMIC_RELAXED);
-        if ((bits & 1u) && hook) hook(); /* P4: work a nested context left for the outermost exit */
+        int (*hook)(void) = __atomic_load_n(&evt_posix_exit_hook, __ATOMIC_RELAXED);
+        /* P4: work a nested context left for the outermost exit (or for a later one) */
+        if ((bits & 1u) && hook && hook()) later = 1u;
         for (int s = 1; s < 32; s++)
             if (bits & (1u << s)) run_isr(s);
     }
+    if (later) __atomic_fetch_or(&evt_posix_deferred, 1u, __ATOMIC_RELAXED); /* after the loop: no spin */
 }
 
 int evt_posix_isr_install(int signo, void (*fn)(int signo))
