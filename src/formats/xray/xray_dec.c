@@ -410,6 +410,31 @@ static void count(xr_state *s, xr_block *b, unsigned c)
     if (b && b->thread != XR_NONE) s->threads[b->thread].counts[c]++;
 }
 
+/* The run of whole function records of known kinds at off in block b (the bulk of a block),
+ * validated and counted without the general parse: the bytes it takes (a multiple of 8; at most one
+ * window), 0 when the record at off is not one. Only where function records may follow (after
+ * NewCPUId): b's thread is known there. */
+static uint64_t index_fn_run(xr_state *s, xr_block *b, uint64_t off)
+{
+    uint64_t avail = b->end - off;
+    if (avail > s->iwin.cap) avail = s->iwin.cap;
+    avail -= avail % XRAY_FN_REC_SIZE;
+    evt_cur c;
+    if (avail == 0 || !win_cur(s, &s->iwin, off, avail, &c)) return 0;
+    uint64_t k[XRAY_FN_COUNT_] = {0}, took = 0;
+    for (const uint8_t *q; (q = evt_cur_take(&c, XRAY_FN_REC_SIZE)) != NULL; took += XRAY_FN_REC_SIZE) {
+        uint32_t w = evt_ld_u32le(q);
+        unsigned kind = (w >> 1) & 7u;
+        if ((w & XRAY_MD_BIT) || kind >= XRAY_FN_COUNT_) break; /* the general parse takes it */
+        k[kind]++;
+    }
+    for (unsigned i = 0; i < XRAY_FN_COUNT_; i++) {
+        s->counts[XR_C_FN + i] += k[i];
+        if (b->thread != XR_NONE) s->threads[b->thread].counts[XR_C_FN + i] += k[i];
+    }
+    return took;
+}
+
 /* Validate the records of block b in [b->start, b->end); sets b->stop, the thread and wall time.
  * Returns EVT_OK, or EVT_ERR_NOMEM. */
 static evt_status index_fdr_block(xr_state *s, xr_block *b)
@@ -424,6 +449,15 @@ static evt_status index_fdr_block(xr_state *s, xr_block *b)
     while (off < b->end) {
         if (g == G_EOB) break; /* v1: the rest of the buffer is unused */
         b->used = off;
+        if (g == G_BODY || g == G_FN || g == G_ARG) {
+            uint64_t n = index_fn_run(s, b, off);
+            if (n) {
+                off += n;
+                b->used = off;
+                g = G_FN;
+                continue;
+            }
+        }
         if (!parse_fdr(s, &s->iwin, off, b->end, &rec, msg, sizeof msg)) goto bad;
         unsigned k = rec.kind;
         int ok;
