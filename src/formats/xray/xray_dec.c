@@ -6,7 +6,9 @@
  * offset). next() then decodes every thread's blocks in time order (by the block's WalltimeMarker)
  * through a small per-thread read window, and merges the threads by timestamp. Per-thread state:
  * running TSC (re-based by NewCPUId/TSCWrap), CPU, call stack (tail exits, unmatched exits and
- * entries left open are counted). Facts: shared/formats/xray.md. */
+ * entries left open are counted). The common record, an FDR function record, takes a short path in
+ * both passes (index_fn_run, fill_fn_record + emit_fn_record); everything else the general parse.
+ * Facts: shared/formats/xray.md. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -970,9 +972,9 @@ static void fn_dense_put(xr_state *s, uint32_t fid, const char *nm)
     s->fn_dense[fid] = nm;
 }
 
-/* fn_name the first time fid is met (or when its name may not be vouched for): the map's name
- * (loaded at open, it does not change), else "#<id>"; kept once per id in fnames (and fn_dense)
- * when it may be vouched for (*ok = 1). */
+/* fn_name when fid is not in fn_dense (met for the first time, at or above XR_FN_DENSE, or a name
+ * that may not be vouched for): the map's name (loaded at open, it does not change), else "#<id>";
+ * kept once per id in fnames (and fn_dense) when it may be vouched for (*ok = 1). */
 static XR_COLD const char *fn_name_first(xr_state *s, uint32_t fid, int *ok)
 {
     const char *nm = evt_name_cache_get(&s->fnames, fid);
