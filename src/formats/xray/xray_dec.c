@@ -437,11 +437,13 @@ static uint64_t index_fn_run(xr_state *s, xr_block *b, uint64_t off)
     evt_cur c;
     if (avail == 0 || !win_cur(s, &s->iwin, off, avail, &c)) return 0;
     uint64_t k[XRAY_FN_COUNT_] = {0}, took = 0;
-    for (const uint8_t *q; (q = evt_cur_take(&c, XRAY_FN_REC_SIZE)) != NULL; took += XRAY_FN_REC_SIZE) {
-        uint32_t w = evt_ld_u32le(q);
+    while (evt_cur_left(&c) >= XRAY_FN_REC_SIZE) {
+        uint32_t w = evt_cur_u32le(&c);
         unsigned kind = (w >> 1) & 7u;
         if ((w & XRAY_MD_BIT) || kind >= XRAY_FN_COUNT_) break; /* the general parse takes it */
+        evt_cur_skip(&c, 4); /* the TSC delta: the decoder's */
         k[kind]++;
+        took += XRAY_FN_REC_SIZE;
     }
     for (unsigned i = 0; i < XRAY_FN_COUNT_; i++) {
         s->counts[XR_C_FN + i] += k[i];
