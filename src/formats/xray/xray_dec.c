@@ -6,7 +6,9 @@
  * offset). next() then decodes every thread's blocks in time order (by the block's WalltimeMarker)
  * through a small per-thread read window, and merges the threads by timestamp. Per-thread state:
  * running TSC (re-based by NewCPUId/TSCWrap), CPU, call stack (tail exits, unmatched exits and
- * entries left open are counted). Facts: shared/formats/xray.md. */
+ * entries left open are counted). The common record, an FDR function record, takes a short path in
+ * both passes (index_fn_run, fill_fn_record + emit_fn_record); everything else the general parse.
+ * Facts: shared/formats/xray.md. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,9 +26,11 @@
 #define EVT_USER_XRAY_MAX_WORDS 4096u /* a larger typed event is not a user record */
 #include "formats/xray/xray_map.h"
 
-#define XR_WIN   1024u          /* read window of the index pass, and per thread when threads are few */
+#define XR_WIN   1024u          /* per-thread window when threads are many (down to XR_WIN_MIN) */
 #define XR_WIN_MIN 64u          /* per-thread window when there are many threads (>= a basic record) */
 #define XR_WIN_BUDGET (16u << 20) /* bytes of per-thread windows in all (picks the window size) */
+#define XR_WIN_BIG (16u << 10)  /* window of the index pass, and per thread when threads are few... */
+#define XR_WIN_BIG_BUDGET (1u << 20) /* ...as long as they take at most this in all */
 #define XR_NONE  UINT32_MAX
 /* Limits on the index (docs/xray.md): past them a clear error names the limit and the rest is
  * counted as lost bytes. A thread costs about 400 bytes, a block 52: at the limits about 160 MB. */
@@ -37,6 +41,12 @@
  * (else it counts as unmatched): bounded work per record. */
 #define XR_MAX_STACK   (1u << 16)
 #define XR_POP_SEARCH  1024u
+/* Function names of ids below this are found by index (8 bytes per id up to the largest id met;
+ * clang numbers functions densely from 1); larger ids by the hash of fnames. */
+#define XR_FN_DENSE    (1u << 20)
+/* Out of the per-event path: the first meeting of a name, a stack that grows, a general parse. */
+#define XR_COLD __attribute__((noinline, cold))
+#define XR_HOT_INLINE inline __attribute__((always_inline)) /* the per-event path, one function */
 
 /* Record counters of info --json "records": metadata kinds, then function kinds, then ArgPayload. */
 enum { XR_C_MD = 0, XR_C_FN = XRAY_MD_COUNT_, XR_C_ARG = XRAY_MD_COUNT_ + XRAY_FN_COUNT_, XR_C_COUNT };
@@ -61,7 +71,7 @@ static const char *const k_fn_name[] = {
 typedef struct xr_win {
     uint64_t off;   /* source offset of buf[0] */
     size_t len;     /* valid bytes in buf */
-    uint32_t cap;   /* size of buf (XR_WIN or smaller) */
+    uint32_t cap;   /* size of buf (XR_WIN_BIG or smaller) */
     uint8_t *buf;
 } xr_win;
 
@@ -106,6 +116,9 @@ typedef struct xr_thread {
     uint32_t cpu;
     int ready, done;               /* a next event is positioned at pos (ready), no more events */
     uint64_t next_ts;              /* timestamp of that event */
+    int fn;                        /* FDR: that event is a function record, of fn_kind and fn_id */
+    unsigned fn_kind;
+    uint32_t fn_id;
     xr_win win;
     uint32_t *stack;               /* open function ids */
     uint32_t depth, cap;
@@ -157,6 +170,8 @@ typedef struct xr_state {
     evt_user_dec *user;            /* evtrace/user.h records in typed events (user_dec.c) */
     uint32_t *uwords;              /* one such record's words */
     evt_name_cache fnames;         /* function names by id that may be vouched for (fill_fn) */
+    const char **fn_dense;         /* the same names by id < fn_dense_n (NULL: not met yet), no hash */
+    uint32_t fn_dense_n;           /* at most XR_FN_DENSE */
     const char *vouched[4];        /* the current event's strings vouched for (text_ok.h) */
     unsigned nvouched;
 } xr_state;
@@ -410,6 +425,33 @@ static void count(xr_state *s, xr_block *b, unsigned c)
     if (b && b->thread != XR_NONE) s->threads[b->thread].counts[c]++;
 }
 
+/* The run of whole function records of known kinds at off in block b (the bulk of a block),
+ * validated and counted without the general parse: the bytes it takes (a multiple of 8; at most one
+ * window), 0 when the record at off is not one. Only where function records may follow (after
+ * NewCPUId): b's thread is known there. */
+static uint64_t index_fn_run(xr_state *s, xr_block *b, uint64_t off)
+{
+    uint64_t avail = b->end - off;
+    if (avail > s->iwin.cap) avail = s->iwin.cap;
+    avail -= avail % XRAY_FN_REC_SIZE;
+    evt_cur c;
+    if (avail == 0 || !win_cur(s, &s->iwin, off, avail, &c)) return 0;
+    uint64_t k[XRAY_FN_COUNT_] = {0}, took = 0;
+    while (evt_cur_left(&c) >= XRAY_FN_REC_SIZE) {
+        uint32_t w = evt_cur_u32le(&c);
+        unsigned kind = (w >> 1) & 7u;
+        if ((w & XRAY_MD_BIT) || kind >= XRAY_FN_COUNT_) break; /* the general parse takes it */
+        evt_cur_skip(&c, 4); /* the TSC delta: the decoder's */
+        k[kind]++;
+        took += XRAY_FN_REC_SIZE;
+    }
+    for (unsigned i = 0; i < XRAY_FN_COUNT_; i++) {
+        s->counts[XR_C_FN + i] += k[i];
+        if (b->thread != XR_NONE) s->threads[b->thread].counts[XR_C_FN + i] += k[i];
+    }
+    return took;
+}
+
 /* Validate the records of block b in [b->start, b->end); sets b->stop, the thread and wall time.
  * Returns EVT_OK, or EVT_ERR_NOMEM. */
 static evt_status index_fdr_block(xr_state *s, xr_block *b)
@@ -424,6 +466,15 @@ static evt_status index_fdr_block(xr_state *s, xr_block *b)
     while (off < b->end) {
         if (g == G_EOB) break; /* v1: the rest of the buffer is unused */
         b->used = off;
+        if (g == G_BODY || g == G_FN || g == G_ARG) {
+            uint64_t n = index_fn_run(s, b, off);
+            if (n) {
+                off += n;
+                b->used = off;
+                g = G_FN;
+                continue;
+            }
+        }
         if (!parse_fdr(s, &s->iwin, off, b->end, &rec, msg, sizeof msg)) goto bad;
         unsigned k = rec.kind;
         int ok;
@@ -686,8 +737,8 @@ static evt_status build_order(xr_state *s)
         t->nblocks++;
     }
     /* Every thread is read at once by the merge: its window shrinks as threads grow. */
-    uint32_t wcap = XR_WIN;
-    while (wcap > XR_WIN_MIN && (uint64_t)wcap * s->nthreads > XR_WIN_BUDGET) wcap /= 2;
+    uint32_t wcap = XR_WIN_BIG;
+    while (wcap > XR_WIN_MIN && (uint64_t)wcap * s->nthreads > (wcap > XR_WIN ? XR_WIN_BIG_BUDGET : XR_WIN_BUDGET)) wcap /= 2;
     for (uint32_t i = 0; i < s->nthreads; i++) {
         xr_thread *t = &s->threads[i];
         t->win.buf = evt_malloc(wcap);
@@ -758,9 +809,9 @@ static evt_status open_(evt_reader *r, void **state)
         s->have_map = 1;
         snprintf(s->map_path, sizeof s->map_path, "%s", mp);
     }
-    s->iwin.buf = evt_malloc(XR_WIN);
+    s->iwin.buf = evt_malloc(XR_WIN_BIG);
     if (!s->iwin.buf) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
-    s->iwin.cap = XR_WIN;
+    s->iwin.cap = XR_WIN_BIG;
     evt_status st = s->type == XRAY_TYPE_FDR ? index_fdr(s) : index_basic(s);
     if (st != EVT_OK) return st;
     return build_order(s);
@@ -781,11 +832,36 @@ static void set_time(xr_state *s, evt_event *ev, uint64_t ts)
     if (s->freq) ev->flags |= EVT_HAS_TNS;
 }
 
+/* The common case of thread_fill: t (not ready) has at pos a whole FDR function record of a known
+ * kind already in its window. Positions t at it and returns 1; else 0 (thread_fill's general path). */
+static inline int fill_fn_record(xr_thread *t)
+{
+    const xr_block *b = t->blk;
+    const xr_win *w = &t->win;
+    uint64_t rel = t->pos - w->off; /* past the window (or before it): huge or >= len */
+    if (!b || t->pos >= b->stop || b->stop - t->pos < XRAY_FN_REC_SIZE || rel >= w->len ||
+        w->len - rel < XRAY_FN_REC_SIZE)
+        return 0;
+    evt_cur c;
+    evt_cur_init(&c, w->buf + rel, XRAY_FN_REC_SIZE, t->pos, 0);
+    uint32_t word = evt_cur_u32le(&c);
+    unsigned kind = (word >> 1) & 7u;
+    if ((word & XRAY_MD_BIT) || kind >= XRAY_FN_COUNT_) return 0;
+    t->ready = 1;
+    t->fn = 1;
+    t->fn_kind = kind;
+    t->fn_id = word >> 4;
+    t->next_ts = t->tsc + evt_cur_u32le(&c);
+    return 1;
+}
+
 /* Position t at its next event (sets ready/next_ts) or mark it done. */
 static void thread_fill(xr_state *s, xr_thread *t)
 {
     char msg[200];
     xr_rec rec;
+    if (!t->ready && s->type == XRAY_TYPE_FDR && fill_fn_record(t)) return;
+    t->fn = 0;
     while (!t->ready && !t->done) {
         if (!t->blk) {
             if (t->bi >= t->nblocks) { t->done = 1; return; }
@@ -811,7 +887,14 @@ static void thread_fill(xr_state *s, xr_thread *t)
             continue;
         }
         if (!parse_at(s, t, &rec, msg, sizeof msg)) { t->pos = t->blk->stop; continue; }
-        if (!rec.md) { t->ready = 1; t->next_ts = t->tsc + rec.delta; return; }
+        if (!rec.md) {
+            t->ready = 1;
+            t->fn = 1;
+            t->fn_kind = rec.kind;
+            t->fn_id = rec.fid;
+            t->next_ts = t->tsc + rec.delta;
+            return;
+        }
         switch (rec.kind) {
         case XRAY_MD_NEW_CPU_ID: t->tsc = rec.u64; t->cpu = rec.cpu; break;
         case XRAY_MD_TSC_WRAP: t->tsc = rec.u64; break;
@@ -830,7 +913,8 @@ static void thread_fill(xr_state *s, xr_thread *t)
     }
 }
 
-static void push(xr_thread *t, uint32_t fid)
+/* push when the stack is full: grow it (up to XR_MAX_STACK; deeper calls are only counted). */
+static XR_COLD void push_grow(xr_thread *t, uint32_t fid)
 {
     if (t->depth == t->cap && t->cap < XR_MAX_STACK) {
         uint32_t nc = t->cap ? t->cap * 2 : 8;
@@ -841,6 +925,13 @@ static void push(xr_thread *t, uint32_t fid)
     }
     if (t->depth < t->cap) t->stack[t->depth] = fid;
     t->depth++;
+    if (t->depth > t->max_depth) t->max_depth = t->depth;
+}
+
+static inline void push(xr_thread *t, uint32_t fid)
+{
+    if (t->depth >= t->cap) { push_grow(t, fid); return; }
+    t->stack[t->depth++] = fid;
     if (t->depth > t->max_depth) t->max_depth = t->depth;
 }
 
@@ -866,15 +957,30 @@ static const char *vouch(xr_state *s, const char *p)
     return p;
 }
 
-static void fill_fn(xr_state *s, xr_thread *t, evt_event *ev, unsigned kind, uint32_t fid)
+/* Keep name nm (stable until close) for function fid < XR_FN_DENSE in fn_dense. Out of memory: not
+ * kept there (fnames still has it). */
+static void fn_dense_put(xr_state *s, uint32_t fid, const char *nm)
 {
-    ev->id = kind;
-    ev->name = vouch(s, k_fn_name[kind]);
-    evt_put_arg(ev, fid);
-    /* the function's name, kept once per id in fnames when it may be vouched for: the map's
-     * (loaded at open, it does not change), else "#<id>" */
+    if (fid >= s->fn_dense_n) {
+        uint64_t n = s->fn_dense_n ? s->fn_dense_n : 1024u;
+        while (n <= fid) n *= 2;
+        if (n > XR_FN_DENSE) n = XR_FN_DENSE;
+        const char **v = evt_realloc(s->fn_dense, (size_t)n * sizeof *v);
+        if (!v) return;
+        memset(v + s->fn_dense_n, 0, (size_t)(n - s->fn_dense_n) * sizeof *v);
+        s->fn_dense = v;
+        s->fn_dense_n = (uint32_t)n;
+    }
+    s->fn_dense[fid] = nm;
+}
+
+/* fn_name when fid is not in fn_dense (met for the first time, at or above XR_FN_DENSE, or a name
+ * that may not be vouched for): the map's name (loaded at open, it does not change), else "#<id>";
+ * kept once per id in fnames (and fn_dense) when it may be vouched for (*ok = 1). */
+static XR_COLD const char *fn_name_first(xr_state *s, uint32_t fid, int *ok)
+{
     const char *nm = evt_name_cache_get(&s->fnames, fid);
-    int ok = nm != NULL;
+    *ok = nm != NULL;
     if (!nm) {
         nm = s->have_map ? xray_map_name(&s->map, fid) : NULL;
         if (!nm) { /* "#<id>" */
@@ -887,10 +993,31 @@ static void fill_fn(xr_state *s, xr_thread *t, evt_event *ev, unsigned kind, uin
         }
         if (evt_text_ok(nm)) {
             const char *kept = evt_name_cache_put(&s->fnames, fid, nm, strlen(nm));
-            if (kept) { nm = kept; ok = 1; }
+            if (kept) { nm = kept; *ok = 1; }
         }
     }
-    if (ok) evt_put_s(ev, "function", vouch(s, nm));
+    if (*ok && fid < XR_FN_DENSE) fn_dense_put(s, fid, nm);
+    return nm;
+}
+
+/* The name of function fid; *ok = 1 when it may be vouched for. By index once met. */
+static inline const char *fn_name(xr_state *s, uint32_t fid, int *ok)
+{
+    if (fid < s->fn_dense_n && s->fn_dense[fid]) { *ok = 1; return s->fn_dense[fid]; }
+    return fn_name_first(s, fid, ok);
+}
+
+/* ev from a function record of kind and id (an entry pushes t's call stack, an exit pops it).
+ * Returns the EVT_TEXT_OK_* bits of the strings it set that are vouched for (name, and the label
+ * when the function's name is: its "function" field is then vouched for too). */
+static XR_HOT_INLINE unsigned fill_fn(xr_state *s, xr_thread *t, evt_event *ev, unsigned kind, uint32_t fid)
+{
+    ev->id = kind;
+    ev->name = k_fn_name[kind];
+    evt_put_arg(ev, fid);
+    int ok;
+    const char *nm = fn_name(s, fid, &ok);
+    if (ok) evt_put_s(ev, "function", nm);
     else evt_event_add_field_s(ev, "function", nm);
     ev->m.has |= EVT_M_LABEL;
     ev->m.label = nm;
@@ -905,6 +1032,57 @@ static void fill_fn(xr_state *s, xr_thread *t, evt_event *ev, unsigned kind, uin
         }
     }
     evt_put_u(ev, "pid", t->pid);
+    return EVT_TEXT_OK_NAME | (ok ? EVT_TEXT_OK_LABEL : 0u);
+}
+
+/* 1 when t's next record (at pos, in its block) may be a CallArgument: its first byte says so, or
+ * it is not in the window yet (the general parse looks). */
+static inline int call_arg_next(const xr_thread *t)
+{
+    if (t->pos >= t->blk->stop) return 0;
+    uint64_t rel = t->pos - t->win.off; /* past the window (or before it): huge or >= len */
+    if (rel >= t->win.len) return 1;
+    evt_cur c;
+    evt_cur_init(&c, t->win.buf + rel, t->win.len - rel, t->pos, 0);
+    return evt_cur_u8(&c) == XRAY_MD_BYTE0(XRAY_MD_CALL_ARGUMENT);
+}
+
+/* The CallArgument records that follow t's FDR function record (at pos) become ev's arguments. */
+static XR_COLD void call_args(xr_state *s, xr_thread *t, evt_event *ev)
+{
+    char msg[200];
+    xr_rec rec;
+    while (t->pos < t->blk->stop && parse_at(s, t, &rec, msg, sizeof msg) && rec.md && rec.kind == XRAY_MD_CALL_ARGUMENT) {
+        evt_put_arg(ev, rec.u64);
+        t->pos += rec.size;
+    }
+    if (ev->nargs > 1 && ev->id == XRAY_FN_ENTER) ev->name = k_fn_name[XRAY_FN_ENTER_ARG]; /* static: still vouched for */
+}
+
+/* The context members of t's events. */
+static void set_ctx(xr_thread *t, evt_event *ev)
+{
+    ev->flags |= EVT_HAS_CTX;
+    ev->ctx = t->tid;
+    ev->ctx_class = EVT_CTX_THREAD;
+    ev->ctx_name = t->name; /* "thread TID", built once: vouched for */
+}
+
+/* Emit t's positioned FDR function record (t->fn; the common case) and its call arguments. */
+static void emit_fn_record(xr_state *s, xr_thread *t, evt_event *ev)
+{
+    t->ready = 0;
+    t->events++;
+    set_ctx(t, ev);
+    ev->offset = t->pos;
+    t->tsc = t->next_ts;
+    set_time(s, ev, t->next_ts);
+    ev->flags |= EVT_HAS_CPU;
+    ev->cpu = t->cpu;
+    t->pos += XRAY_FN_REC_SIZE;
+    unsigned ok = fill_fn(s, t, ev, t->fn_kind, t->fn_id);
+    if (call_arg_next(t)) call_args(s, t, ev);
+    ev->text_ok |= ok | EVT_TEXT_OK_CTX_NAME;
 }
 
 /* Load an event payload (may be larger than a window). */
@@ -939,10 +1117,8 @@ static evt_status thread_emit_(xr_state *s, xr_thread *t, evt_event *ev)
     xr_rec rec;
     t->ready = 0;
     t->events++;
-    ev->flags |= EVT_HAS_CTX;
-    ev->ctx = t->tid;
-    ev->ctx_class = EVT_CTX_THREAD;
-    ev->ctx_name = vouch(s, t->name); /* "thread TID", built here */
+    set_ctx(t, ev);
+    vouch(s, t->name);
     if (t->pos >= t->blk->stop) { /* the broken tail of a block */
         t->lost_done = 1;
         ev->name = vouch(s, "lost");
@@ -964,7 +1140,7 @@ static evt_status thread_emit_(xr_state *s, xr_thread *t, evt_event *ev)
         set_time(s, ev, evt_cur_u64le_at(&c, XRAY_BASIC_FN_TSC));
         ev->flags |= EVT_HAS_CPU;
         ev->cpu = t->cpu;
-        fill_fn(s, t, ev, kind, fid);
+        ev->text_ok |= fill_fn(s, t, ev, kind, fid);
         t->pos += XRAY_BASIC_REC_SIZE;
         while (t->pos < t->blk->stop && win_cur(s, &t->win, t->pos, XRAY_BASIC_REC_SIZE, &c) &&
                evt_cur_u16le_at(&c, XRAY_BASIC_RECTYPE) == XRAY_BASIC_ARG_PAYLOAD && evt_cur_u32le_at(&c, XRAY_BASIC_ARG_FUNC) == fid &&
@@ -972,7 +1148,7 @@ static evt_status thread_emit_(xr_state *s, xr_thread *t, evt_event *ev)
             evt_put_arg(ev, evt_cur_u64le_at(&c, XRAY_BASIC_ARG_VALUE));
             t->pos += XRAY_BASIC_REC_SIZE;
         }
-        if (ev->nargs > 1 && kind == XRAY_FN_ENTER) ev->name = vouch(s, k_fn_name[XRAY_FN_ENTER_ARG]);
+        if (ev->nargs > 1 && kind == XRAY_FN_ENTER) ev->name = k_fn_name[XRAY_FN_ENTER_ARG]; /* static: vouched for */
         return EVT_OK;
     }
     if (!parse_at(s, t, &rec, msg, sizeof msg))
@@ -983,15 +1159,9 @@ static evt_status thread_emit_(xr_state *s, xr_thread *t, evt_event *ev)
     ev->flags |= EVT_HAS_CPU;
     ev->cpu = rec.has_cpu ? rec.cpu : t->cpu;
     t->pos += rec.size;
-    if (!rec.md) {
-        fill_fn(s, t, ev, rec.kind, rec.fid);
-        /* Call arguments follow their function record. */
-        while (t->pos < t->blk->stop && parse_at(s, t, &rec, msg, sizeof msg) &&
-               rec.md && rec.kind == XRAY_MD_CALL_ARGUMENT) {
-            evt_put_arg(ev, rec.u64);
-            t->pos += rec.size;
-        }
-        if (ev->nargs > 1 && ev->id == XRAY_FN_ENTER) ev->name = vouch(s, k_fn_name[XRAY_FN_ENTER_ARG]);
+    if (!rec.md) { /* thread_fill sets t->fn for these: emit_fn_record takes them */
+        ev->text_ok |= fill_fn(s, t, ev, rec.kind, rec.fid);
+        call_args(s, t, ev);
         return EVT_OK;
     }
     const uint8_t *p = payload(s, t, rec.payload, rec.u32);
@@ -1031,6 +1201,10 @@ static evt_status thread_emit_(xr_state *s, xr_thread *t, evt_event *ev)
 /* thread_emit_, then the strings it vouched for that the event still holds skip their check. */
 static evt_status thread_emit(xr_state *s, xr_thread *t, evt_event *ev)
 {
+    if (t->fn && t->pos < t->blk->stop) {
+        emit_fn_record(s, t, ev);
+        return EVT_OK;
+    }
     s->nvouched = 0;
     evt_status st = thread_emit_(s, t, ev);
     if (st == EVT_OK) evt_vouch_list(ev, s->vouched, s->nvouched);
@@ -1095,9 +1269,10 @@ static void heap_push(xr_state *s, uint32_t th)
     }
 }
 
-static evt_status next(void *state, evt_event *ev)
+/* The next of the file-wide lost events (before any thread's events) into ev: 1, or 0 when none is
+ * left. */
+static int global_lost(xr_state *s, evt_event *ev)
 {
-    xr_state *s = state;
     while (s->global_lost_state < 3) {
         static const char *const unit[] = {"buffers", "records", "bytes"};
         int st = s->global_lost_state++;
@@ -1110,22 +1285,30 @@ static evt_status next(void *state, evt_event *ev)
             ev->offset = st == 0 ? XRAY_HDR_EVT_LOST_OFF : st == 1 ? XRAY_HDR_EVT_DROP_OFF : XRAY_HDR_SIZE;
             evt_event_add_field_s(ev, "unit", unit[st]);
             if (st == 1 && s->dropped_saturated) evt_event_add_field_u(ev, "saturated", 1);
-            return EVT_OK;
+            return 1;
         }
     }
-    if (!s->heap_built) {
+    return 0;
+}
+
+static evt_status next(void *state, evt_event *ev)
+{
+    xr_state *s = state;
+    if (s->global_lost_state < 3 && global_lost(s, ev)) return EVT_OK;
+    if (s->refill != XR_NONE) {
+        /* The last event's thread sits at the top: position it at its next event (its window
+         * could not be touched while the caller held that event). */
+        xr_thread *t = &s->threads[s->refill]; /* not ready: its event was emitted */
+        if (s->type != XRAY_TYPE_FDR || !fill_fn_record(t)) thread_fill(s, t);
+        if (t->ready) { if (s->nheap > 1) heap_down(s, 0); }
+        else if (--s->nheap) { s->heap[0] = s->heap[s->nheap]; heap_down(s, 0); }
+        s->refill = XR_NONE;
+    } else if (!s->heap_built) {
         s->heap_built = 1;
         for (uint32_t i = 0; i < s->nthreads; i++) {
             thread_fill(s, &s->threads[i]);
             if (s->threads[i].ready) heap_push(s, i);
         }
-    } else if (s->refill != XR_NONE) {
-        /* The last event's thread sits at the top: position it at its next event (its window
-         * could not be touched while the caller held that event). */
-        thread_fill(s, &s->threads[s->refill]);
-        if (s->threads[s->refill].ready) heap_down(s, 0);
-        else if (--s->nheap) { s->heap[0] = s->heap[s->nheap]; heap_down(s, 0); }
-        s->refill = XR_NONE;
     }
     if (s->nheap == 0) return EVT_END;
     s->refill = s->heap[0];
@@ -1244,6 +1427,7 @@ static void close_(void *state)
     evt_free(s->thash);
     evt_free(s->blocks);
     evt_name_cache_free(&s->fnames);
+    evt_free(s->fn_dense);
     evt_free(s->order);
     evt_free(s->heap);
     evt_free(s->scratch);

@@ -15,7 +15,7 @@
 #include "formats/xray/xray_defs.h"
 
 /* ---- a tiny file builder (test side, independent of the recorder) ----------------------------- */
-typedef struct fb { uint8_t b[8192]; size_t n; } fb;
+typedef struct fb { uint8_t b[32768]; size_t n; } fb;
 
 static void put(fb *f, const void *p, size_t n) { memcpy(f->b + f->n, p, n); f->n += n; }
 static void hdr(fb *f, uint16_t ver, uint16_t type, uint64_t freq, uint64_t bufsize)
@@ -603,6 +603,77 @@ static void test_instr_map_errors(void **st)
     free(g);
 }
 
+/* Function names by id at the edges of the reader's index (ids 0, 1, 2^20 - 1 by index; 2^20 and
+ * the largest 28-bit id by hash), met twice (the second time from what the first kept); and an
+ * entry whose CallArguments start exactly where a 16 KiB read window from the block's start ends
+ * (the look-ahead for them must read on): every event, argument and name as written. */
+static void test_fn_ids_and_window_edge(void **st)
+{
+    (void)st;
+    static const uint32_t ids[] = {0, 1, (1u << 20) - 1, 1u << 20, XRAY_FN_ID_MAX};
+    enum { NIDS = sizeof ids / sizeof ids[0] };
+    fb *f = calloc(1, sizeof *f);
+    assert_non_null(f);
+    hdr(f, 5, 1, 1000, 32768);
+    size_t e = begin_block(f);
+    size_t body = f->n;
+    preamble(f, 7, 5, 100, 1);
+    newcpu(f, 0, 1000);
+    unsigned nfn = 0;
+    for (unsigned r = 0; r < 2; r++)
+        for (unsigned i = 0; i < NIDS; i++, nfn += 2) {
+            fn(f, XRAY_FN_ENTER, ids[i], 1);
+            fn(f, XRAY_FN_EXIT, ids[i], 1);
+        }
+    /* filler pairs until the entry with arguments ends 16 KiB after the block's first record */
+    while (f->n - body + 8 < 16384) { fn(f, (nfn & 1) ? XRAY_FN_EXIT : XRAY_FN_ENTER, 9, 1); nfn++; }
+    unsigned open9 = nfn & 1; /* the filler's last entry, left after the call with arguments */
+    assert_int_equal(f->n - body + 8, 16384);
+    fn(f, XRAY_FN_ENTER_ARG, 3, 1);
+    md_u64(f, XRAY_MD_CALL_ARGUMENT, 0x1122334455667788ull);
+    md_u64(f, XRAY_MD_CALL_ARGUMENT, 99);
+    fn(f, XRAY_FN_EXIT, 3, 1);
+    if (open9) fn(f, XRAY_FN_EXIT, 9, 1);
+    end_block(f, e);
+
+    evt_reader *r = NULL;
+    char err[300];
+    assert_int_equal(evt_reader_open_mem(f->b, f->n, "xray", NULL, NULL, NULL, &r, err, sizeof err), EVT_OK);
+    evt_event ev;
+    unsigned n = 0;
+    evt_status s;
+    while ((s = evt_reader_next(r, &ev)) == EVT_OK) {
+        assert_true(ev.ts == 1000 + n + 1);
+        assert_int_equal(field_u(&ev, "unmatched"), -1);
+        if (n < 4 * NIDS) { /* the ids, each entered and left, twice */
+            char want[16];
+            snprintf(want, sizeof want, "#%u", ids[(n / 2) % NIDS]);
+            assert_string_equal(field_s(&ev, "function"), want);
+            assert_string_equal(ev.m.label, want);
+            assert_int_equal(ev.args[0], ids[(n / 2) % NIDS]);
+            assert_string_equal(ev.name, (n & 1) ? "exit" : "enter");
+        } else if (n == nfn) {
+            assert_string_equal(ev.name, "enter_args");
+            assert_string_equal(field_s(&ev, "function"), "#3");
+            assert_int_equal(ev.nargs, 3);
+            assert_true(ev.args[1] == 0x1122334455667788ull);
+            assert_int_equal(ev.args[2], 99);
+        } else if (n == nfn + 1) {
+            assert_string_equal(ev.name, "exit");
+            assert_int_equal(ev.nargs, 1);
+        } else {
+            assert_string_equal(field_s(&ev, "function"), "#9");
+            assert_int_equal(ev.nargs, 1);
+        }
+        n++;
+    }
+    assert_int_equal(s, EVT_END);
+    assert_int_equal(n, nfn + 2 + open9);
+    assert_int_equal(r->errors, 0);
+    evt_reader_close(r);
+    free(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -618,6 +689,7 @@ int main(void)
         cmocka_unit_test(test_broken_block_is_lost_data),
         cmocka_unit_test(test_broken_basic),
         cmocka_unit_test(test_instr_map_errors),
+        cmocka_unit_test(test_fn_ids_and_window_edge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
