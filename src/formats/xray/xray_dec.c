@@ -19,6 +19,7 @@
 #include "formats/common/cursor.h"
 #include "formats/common/name_cache.h"
 #include "formats/common/text_ok.h"
+#include "host/tick_ns.h"
 #include "formats/xray/xray_defs.h"
 #include "evtrace/user_defs.h"
 #include "formats/user/user_dec.h"
@@ -138,6 +139,7 @@ typedef struct xr_state {
     uint16_t version, type;
     uint32_t bits;
     uint64_t freq, bufsize, reserved;
+    evt_tick_ns tns; /* ticks to ns at freq, no division per event (freq != 0) */
     uint64_t fsize;
     uint64_t counts[XR_C_COUNT];
     xr_block *blocks;
@@ -793,6 +795,7 @@ static evt_status open_(evt_reader *r, void **state)
     /* Only bits 0-1 are defined; compiler-rt 14's basic mode leaves bits 2-7 set (0xff): ignored. */
     if (s->freq == 0) evt_reader_error(r, XRAY_HDR_FREQ, "cycle frequency is 0: timestamps cannot be converted to time");
     r->clock_hz = s->freq;
+    evt_tick_ns_init(&s->tns, s->freq);
     if (evt_cur_u32le_at(&hc, XRAY_HDR_EVT_MAGIC_OFF) == XRAY_HDR_EVT_MAGIC) { /* written by evtrace's recorder */
         s->evtrace = 1;
         s->bufsize = evt_cur_u32le_at(&hc, XRAY_HDR_BUFSIZE);
@@ -822,14 +825,10 @@ static evt_status open_(evt_reader *r, void **state)
 static void set_time(xr_state *s, evt_event *ev, uint64_t ts)
 {
     ev->ts = ts;
-    if (s->freq == 1000000000u) {
-        ev->t_ns = ts;
-    } else if (s->freq && s->freq < 18000000000ull) { /* (ts % freq) * 1e9 fits in 64 bits */
-        ev->t_ns = (ts / s->freq) * 1000000000u + (ts % s->freq) * 1000000000u / s->freq;
-    } else if (s->freq) {
-        ev->t_ns = (uint64_t)(((unsigned __int128)ts * 1000000000u) / s->freq);
+    if (s->freq) {
+        ev->t_ns = evt_tick_ns_conv(&s->tns, ts); /* floor(ts * 1e9 / freq), saturated */
+        ev->flags |= EVT_HAS_TNS;
     }
-    if (s->freq) ev->flags |= EVT_HAS_TNS;
 }
 
 /* The common case of thread_fill: t (not ready) has at pos a whole FDR function record of a known
