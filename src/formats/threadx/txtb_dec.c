@@ -24,6 +24,7 @@
 #include "evtrace/hooks_defs.h"
 #include "evtrace/json.h"
 #include "evtrace/reader.h"
+#include "formats/common/bytes.h"
 #include "formats/common/cursor.h"
 #include "formats/common/name_cache.h"
 #include "formats/common/text_ok.h"
@@ -42,7 +43,8 @@
 #define TXTB_DIR_SCAN   (1u << 20)    /* slots that decide the timer direction (32 MiB) */
 #define TXTB_WIN        (1u << 20)    /* read window (grows to one registry entry if larger) */
 #define TXTB_NAME_NONE  UINT32_MAX
-#define TXTB_SVC_CACHE  1200u         /* event ids whose kernel service entry is cached */
+#define TXTB_IDM_N      1024u         /* id meanings cached (direct-mapped by the slot's id word) */
+#define TXTB_STM_N      64u           /* suspend states whose meaning is cached */
 
 /* One used registry entry in the lookup index (sorted by address, live before deleted, slot). */
 typedef struct txtb_obj {
@@ -73,6 +75,31 @@ enum { NAME_CTX, NAME_TARGET, NAME_INTERRUPTED, NAME_HOOKS, NAME_ROLES };
 
 typedef struct id_count { uint32_t id; uint64_t count; } id_count;
 
+/* What an event's id word alone decides (kind, name, target rule, service meaning, info roles),
+ * worked out once per id word and kernel profile and reused for every event with it (idm_get). */
+typedef struct txtb_idm {
+    uint64_t key;            /* idm_key(): id word, marker-less-190 bit, profile generation */
+    uint32_t id;             /* the id, CPU bits removed */
+    uint32_t cpu;            /* the CPU of an SMP kernel id (has_cpu) */
+    uint8_t has_cpu;
+    uint8_t k;               /* TXTB_K_* of the id's row (TXTB_K_OTHER without one) */
+    uint8_t kind;            /* evt_kind */
+    uint8_t target;          /* 0 no target, 1 info1 is the target, 2 only when info1 is a registry object */
+    uint8_t svc;             /* a service/create/delete: the meaning below applies */
+    uint8_t user_rec;        /* an id of evtrace/user.h records (user_record) */
+    uint8_t obj_type, op, op_result; /* the meaning's members (m_has says which hold) */
+    uint8_t nput, nlevel;    /* info fields and levels below */
+    uint8_t stk;             /* an info is a stack sample (TXTB_R_STK) */
+    uint8_t mroles;          /* an info is an owner/stack role of the meaning block */
+    uint8_t put_w[4], level_w[4], level_kind[4]; /* info index (0..3) of each field, level */
+    const char *put_key[4];  /* field keys in info order (k_role_field) */
+    const uint8_t *roles;    /* the id's roles (mroles) */
+    const char *name, *ok_name; /* ev->name; ok_name == name when vouched for */
+    const char *label, *ok_label; /* ev->m.label of a service (svc); ok_label when vouched for */
+    unsigned m_has;          /* EVT_M_* the service meaning sets */
+    uint32_t cslot, cgen;    /* counts[] slot of the id word while cgen == s->cgen */
+} txtb_idm;
+
 typedef struct txtb_state {
     evt_reader *r;
     int big;                     /* byte order of the buffer */
@@ -94,6 +121,7 @@ typedef struct txtb_state {
     size_t names_len, names_cap;
     char *rolebuf[NAME_ROLES];   /* name_size + 1 bytes each */
     txtb_win rwin, ewin;         /* registry and event-slot windows */
+    uint32_t ewin_first, ewin_slots; /* ewin holds slots [ewin_first, ewin_first + ewin_slots) whole, all < avail */
     int timer_down;              /* 1: timer counts down */
     uint64_t decreases, increases;
     /* iteration */
@@ -109,6 +137,7 @@ typedef struct txtb_state {
     id_count *counts;            /* hash by id, ccap slots (power of two), count 0 = empty */
     uint32_t ncounts, ccap;
     uint64_t untracked_ids;      /* events whose id did not fit in count_by_id */
+    uint32_t cgen;               /* bumped when counts[] is rebuilt (txtb_idm.cslot is stale) */
     char namebuf[48];
     evt_name_cache idnames;      /* names formatted from an id (USER_<id>, UNKNOWN_<id>): once per id */
     uint32_t objcache[256];      /* find_obj: addr hash -> objs index + 1 (0 = not cached) */
@@ -118,10 +147,14 @@ typedef struct txtb_state {
     txtb_hooks_dec hooks;        /* records of the generic kernel hooks (txtb_hooks_dec.c) */
     evt_user_dec *user;          /* evtrace/user.h records (user_dec.c), created at open */
     uint32_t uwords[4u * 1024u]; /* one user record's words, gathered from its slots */
-    /* evt_kernel_svc_find of svc_prof by event id < TXTB_SVC_CACHE (svc_known[id]: looked up) */
-    const evt_kernel_profile *svc_prof;
-    const evt_kernel_svc *svc_of[TXTB_SVC_CACHE];
-    uint8_t svc_known[TXTB_SVC_CACHE];
+    /* the kernel profile decoded with (profile()): for its reader kernel, generation gen */
+    const evt_kernel_profile *kp;
+    int kp_kernel;
+    uint32_t gen;                /* bumped when kp changes: idm[] and stm_* are stale */
+    txtb_idm *idm;               /* TXTB_IDM_N entries (open) */
+    uint32_t stm_gen[TXTB_STM_N]; /* suspend state s < TXTB_STM_N: meaning cached while stm_gen[s] == gen */
+    unsigned stm_has[TXTB_STM_N];
+    uint8_t stm_stop[TXTB_STM_N];
 } txtb_state;
 
 static const evt_reader_option k_opts[] = {{"elf", "FILE", EVT_USER_ELF_OPTION_HELP}, {NULL, NULL, NULL}};
@@ -160,15 +193,47 @@ static int win_init(txtb_win *w, size_t cap)
     return w->buf != NULL;
 }
 
+/* Slot idx's 32 bytes through the event window, refilled from idx; NULL when not in the file. */
+static const uint8_t *slot_refill(txtb_state *s, uint32_t idx)
+{
+    s->ewin_slots = 0;
+    if (idx >= s->avail) return NULL;
+    const uint8_t *p = win_at(s, &s->ewin, s->ev_off + (uint64_t)idx * TXTB_EVENT_SIZE, TXTB_EVENT_SIZE);
+    if (!p) return NULL;
+    /* ewin is only read at slot offsets: its start is a slot; only slots inside the buffer count */
+    s->ewin_first = (uint32_t)((s->ewin.off - s->ev_off) / TXTB_EVENT_SIZE);
+    uint64_t n = s->ewin.len / TXTB_EVENT_SIZE;
+    s->ewin_slots = (uint32_t)(n < s->avail - s->ewin_first ? n : s->avail - s->ewin_first);
+    return p;
+}
+
+/* Slot idx's 32 bytes (valid until the next slot access), or NULL when not in the file. */
+static inline const uint8_t *slot_at(txtb_state *s, uint32_t idx)
+{
+    uint32_t rel = idx - s->ewin_first; /* wraps above ewin_slots when idx < ewin_first */
+    if (rel < s->ewin_slots) return s->ewin.buf + (size_t)rel * TXTB_EVENT_SIZE;
+    return slot_refill(s, idx);
+}
+
+/* The 8 words of a slot whole in memory (slot_at), in the buffer's byte order (TXTB_EV_*: context,
+ * priority, id, timestamp, info1..4). */
+static inline void slot_words(const txtb_state *s, const uint8_t *p, uint32_t w[8])
+{
+    if (s->big) {
+        w[0] = evt_ld_u32be(p);      w[1] = evt_ld_u32be(p + 4);  w[2] = evt_ld_u32be(p + 8);  w[3] = evt_ld_u32be(p + 12);
+        w[4] = evt_ld_u32be(p + 16); w[5] = evt_ld_u32be(p + 20); w[6] = evt_ld_u32be(p + 24); w[7] = evt_ld_u32be(p + 28);
+    } else {
+        w[0] = evt_ld_u32le(p);      w[1] = evt_ld_u32le(p + 4);  w[2] = evt_ld_u32le(p + 8);  w[3] = evt_ld_u32le(p + 12);
+        w[4] = evt_ld_u32le(p + 16); w[5] = evt_ld_u32le(p + 20); w[6] = evt_ld_u32le(p + 24); w[7] = evt_ld_u32le(p + 28);
+    }
+}
+
 static int read_slot(txtb_state *s, uint32_t idx, uint32_t w[8])
 {
-    uint64_t off = s->ev_off + (uint64_t)idx * TXTB_EVENT_SIZE;
-    const uint8_t *p = idx < s->avail ? win_at(s, &s->ewin, off, TXTB_EVENT_SIZE) : NULL;
+    const uint8_t *p = slot_at(s, idx);
     if (!p) return 0;
-    evt_cur c;
-    evt_cur_init(&c, p, TXTB_EVENT_SIZE, off, s->big);
-    evt_cur_u32s(&c, w, 8); /* the 8 words, one bounds check */
-    return evt_cur_ok(&c);
+    slot_words(s, p, w);
+    return 1;
 }
 
 /* Parse registry entry i (from the registry window); its name, NUL-terminated, into name
@@ -209,14 +274,12 @@ static int cmp_obj_addr(const void *a, const void *b)
     return x->index < y->index ? -1 : (x->index > y->index);
 }
 
-/* The first object at addr (objs sorted by cmp_obj_addr), or NULL. A direct-mapped cache of the
- * answers (objs does not change after open) spares the binary search for the few addresses a
- * trace repeats. */
-static const txtb_obj *find_obj(txtb_state *s, uint32_t addr)
+static uint32_t obj_hash(uint32_t addr) { return (addr ^ (addr >> 8) ^ (addr >> 16)) & 255u; }
+
+/* find_obj past its cache: the binary search, whose answer is cached. */
+static const txtb_obj *find_obj_slow(txtb_state *s, uint32_t addr)
 {
-    uint32_t h = (addr ^ (addr >> 8) ^ (addr >> 16)) & 255u;
-    uint32_t c = s->objcache[h];
-    if (c && s->objs[c - 1].addr == addr) return &s->objs[c - 1];
+    uint32_t h = obj_hash(addr);
     if (s->objmiss_ok[h] && s->objmiss[h] == addr) return NULL;
     uint32_t lo = 0, hi = s->nobjs;
     while (lo < hi) {
@@ -230,6 +293,16 @@ static const txtb_obj *find_obj(txtb_state *s, uint32_t addr)
     s->objmiss[h] = addr;
     s->objmiss_ok[h] = 1;
     return NULL;
+}
+
+/* The first object at addr (objs sorted by cmp_obj_addr), or NULL. A direct-mapped cache of the
+ * answers (objs does not change after open) spares the binary search for the few addresses a
+ * trace repeats. */
+static inline const txtb_obj *find_obj(txtb_state *s, uint32_t addr)
+{
+    uint32_t c = s->objcache[obj_hash(addr)];
+    if (c && s->objs[c - 1].addr == addr) return &s->objs[c - 1];
+    return find_obj_slow(s, addr);
 }
 
 /* Name of an indexed object: from memory, or read from the file into the role's buffer (valid
@@ -344,25 +417,26 @@ static uint64_t ts_modulus(uint32_t mask)
     return mod;
 }
 
-/* Masked timestamp difference in the counting direction. */
+/* Masked timestamp difference in the counting direction (ts_mod is a power of two: the
+ * difference modulo ts_mod is its low bits). */
 static uint64_t tdelta(const txtb_state *s, uint32_t prev, uint32_t cur, int down)
 {
-    uint64_t mod = s->ts_mod;
     uint64_t a = down ? prev : cur, b = down ? cur : prev;
-    return (a + mod - b) % mod;
+    return (a - b) & (s->ts_mod - 1);
 }
 
 /* First pass: direction of the timer (TraceX's rule: whichever way most steps go), decided on
  * the first TXTB_DIR_SCAN slots in time order so that a huge buffer is read once, not twice. */
 static void scan_direction(txtb_state *s)
 {
-    uint32_t w[8], prev = 0;
+    uint32_t prev = 0;
     int have = 0;
     uint64_t half = s->ts_mod / 2;
     uint32_t n = s->span < TXTB_DIR_SCAN ? s->span : TXTB_DIR_SCAN;
     for (uint32_t k = 0; k < n; k++) {
-        if (!read_slot(s, slot_index_of(s, k), w) || w[0] == TXTB_CTX_NONE) continue;
-        uint32_t m = w[3] & s->mask;
+        const uint8_t *p = slot_at(s, slot_index_of(s, k)); /* only context and timestamp matter */
+        if (!p || evt_ld_u32(p + TXTB_EV_CONTEXT, s->big) == TXTB_CTX_NONE) continue;
+        uint32_t m = evt_ld_u32(p + TXTB_EV_TIMESTAMP, s->big) & s->mask;
         if (have && m != prev) {
             if (tdelta(s, prev, m, 0) < half) s->increases++; else s->decreases++;
         }
@@ -391,7 +465,8 @@ static evt_status open_(evt_reader *r, void **state)
     *state = s;
     s->r = r;
     s->big = big;
-    if (!(s->user = evt_user_dec_new())) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
+    if (!(s->user = evt_user_dec_new()) || !(s->idm = evt_calloc(TXTB_IDM_N, sizeof *s->idm)))
+        return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
     const char *elf = evt_opts_get(r->opts, "elf");
     if (elf) {
         char err[256];
@@ -463,18 +538,19 @@ static evt_status open_(evt_reader *r, void **state)
     return EVT_OK;
 }
 
-/* count_by_id: open addressing by id (load < 1/2), at most TXTB_MAX_IDS distinct ids. */
-static void count_id(txtb_state *s, uint32_t id)
+/* count_by_id: open addressing by id (load < 1/2), at most TXTB_MAX_IDS distinct ids. Returns the
+ * id's slot in counts (valid while s->cgen stays), UINT32_MAX when it was counted as untracked. */
+static uint32_t count_id(txtb_state *s, uint32_t id)
 {
     if (s->ccap) {
         for (uint32_t k = (id * 2654435761u) & (s->ccap - 1); s->counts[k].count; k = (k + 1) & (s->ccap - 1))
-            if (s->counts[k].id == id) { s->counts[k].count++; return; }
+            if (s->counts[k].id == id) { s->counts[k].count++; return k; }
     }
-    if (s->ncounts >= TXTB_MAX_IDS) { s->untracked_ids++; return; }
+    if (s->ncounts >= TXTB_MAX_IDS) { s->untracked_ids++; return UINT32_MAX; }
     if (2 * (s->ncounts + 1) >= s->ccap) {
         uint32_t nc = s->ccap ? s->ccap * 2 : 64;
         id_count *v = evt_calloc(nc, sizeof *v);
-        if (!v) { s->untracked_ids++; return; } /* counts are informational; events still decode */
+        if (!v) { s->untracked_ids++; return UINT32_MAX; } /* counts are informational; events still decode */
         for (uint32_t i = 0; i < s->ccap; i++) {
             if (!s->counts[i].count) continue;
             uint32_t k = (s->counts[i].id * 2654435761u) & (nc - 1);
@@ -484,12 +560,14 @@ static void count_id(txtb_state *s, uint32_t id)
         evt_free(s->counts);
         s->counts = v;
         s->ccap = nc;
+        s->cgen++;
     }
     uint32_t k = (id * 2654435761u) & (s->ccap - 1);
     while (s->counts[k].count) k = (k + 1) & (s->ccap - 1);
     s->counts[k].id = id;
     s->counts[k].count = 1;
     s->ncounts++;
+    return k;
 }
 
 /* Roles of info 1..4 of a ThreadX event (txtb_defs.h TXTB_INFO_ROLE_TABLE), or NULL. */
@@ -513,48 +591,57 @@ static const char *const k_role_field[TXTB_R_COUNT_] = {
 #undef TXTB_ROLE_NAME_
 };
 
+/* A role's level in the meaning block (level order = EVT_LEVEL_TABLE's): the object's counters. */
+static const struct { uint8_t role, level; } k_levels[] = {
+    {TXTB_R_ENQUEUED, EVT_LEVEL_DEPTH}, {TXTB_R_SEM_COUNT, EVT_LEVEL_COUNT},
+    {TXTB_R_AVAILABLE, EVT_LEVEL_AVAILABLE}, {TXTB_R_FLAGS, EVT_LEVEL_FLAGS},
+    {TXTB_R_SUSPENDED, EVT_LEVEL_WAITERS},
+};
+
+/* What add_role_fields() sets for an id with these roles (NULL: none), in its order, into e:
+ * the fields in info order, the levels in k_levels order then info order. */
+static void role_plan(txtb_idm *e, const uint8_t *roles)
+{
+    e->roles = roles;
+    if (!roles) return;
+    for (int i = 0; i < 4; i++) {
+        uint8_t ro = roles[i];
+        if (ro == TXTB_R_NONE) continue;
+        e->put_key[e->nput] = k_role_field[ro];
+        e->put_w[e->nput++] = (uint8_t)i;
+        e->stk |= ro == TXTB_R_STK;
+        e->mroles |= ro == TXTB_R_OWNER || ro == TXTB_R_OWNERSHIP_COUNT || ro == TXTB_R_STK ||
+                     ro == TXTB_R_STACK_START || ro == TXTB_R_STACK_SIZE;
+    }
+    for (size_t k = 0; k < sizeof k_levels / sizeof k_levels[0]; k++)
+        for (int i = 0; i < 4; i++)
+            if (roles[i] == k_levels[k].role) {
+                e->level_kind[e->nlevel] = k_levels[k].level;
+                e->level_w[e->nlevel++] = (uint8_t)i;
+            }
+}
+
 /* The numeric fields of the info words with a role ("enqueued", "sem_count", "stk", ...); with a
  * stack sample of a registered thread's context, that thread's stack ("ctx_stack_start",
  * "ctx_stack_size": registry param 1 and 2). Not for buffers of the generic hooks backend, whose
- * resume/suspend info3 is a state. */
-static void add_role_fields(txtb_state *s, uint32_t id, const uint32_t w[8], evt_event *ev)
+ * resume/suspend info3 is a state (idm_build plans no roles there). */
+static void add_role_fields(txtb_state *s, const txtb_idm *e, const uint32_t w[8], evt_event *ev)
 {
-    const uint8_t *roles = s->hooks.active ? NULL : info_roles(id);
-    if (!roles) return;
-    int stk = 0;
-    for (int i = 0; i < 4; i++) {
-        if (roles[i] == TXTB_R_NONE) continue;
-        evt_put_u(ev, k_role_field[roles[i]], w[4 + i]);
-        stk |= roles[i] == TXTB_R_STK;
+    const uint8_t *roles = e->roles;
+    for (unsigned i = 0; i < e->nput; i++) evt_put_u(ev, e->put_key[i], w[4 + e->put_w[i]]);
+    /* their meaning: counters of the object, a mutex's owner */
+    for (unsigned i = 0; i < e->nlevel; i++)
+        evt_meaning_add_level(&ev->m, (evt_level_kind)e->level_kind[i], w[4 + e->level_w[i]]);
+    if (e->mroles) {
+        for (int i = 0; i < 4; i++) {
+            if (roles[i] == TXTB_R_OWNER) { ev->m.has |= EVT_M_OWNER; ev->m.owner = w[4 + i]; }
+            if (roles[i] == TXTB_R_OWNERSHIP_COUNT) ev->m.owner_count = w[4 + i];
+            if (roles[i] == TXTB_R_STK) { ev->m.has |= EVT_M_SP; ev->m.sp = w[4 + i]; }
+            if (roles[i] == TXTB_R_STACK_START) { ev->m.has |= EVT_M_STACK; ev->m.stack_start = w[4 + i]; }
+            if (roles[i] == TXTB_R_STACK_SIZE) ev->m.stack_size = w[4 + i]; /* beside its start (one row) */
+        }
     }
-    /* their meaning: counters of the object, a mutex's owner (level order = EVT_LEVEL_TABLE's) */
-    static const struct { uint8_t role, level; } k_levels[] = {
-        {TXTB_R_ENQUEUED, EVT_LEVEL_DEPTH}, {TXTB_R_SEM_COUNT, EVT_LEVEL_COUNT},
-        {TXTB_R_AVAILABLE, EVT_LEVEL_AVAILABLE}, {TXTB_R_FLAGS, EVT_LEVEL_FLAGS},
-        {TXTB_R_SUSPENDED, EVT_LEVEL_WAITERS},
-    };
-    /* in k_levels order, then info order: which row each info's role is (-1: none) first */
-    static const int8_t k_row_of[TXTB_R_COUNT_] = { /* k_levels row + 1 of a role, 0: none */
-        [TXTB_R_ENQUEUED] = 1, [TXTB_R_SEM_COUNT] = 2, [TXTB_R_AVAILABLE] = 3, [TXTB_R_FLAGS] = 4, [TXTB_R_SUSPENDED] = 5,
-    };
-    int row[4];
-    unsigned rows = 0;
-    for (int i = 0; i < 4; i++) {
-        row[i] = k_row_of[roles[i]] - 1;
-        if (row[i] >= 0) rows |= 1u << row[i];
-    }
-    for (size_t k = 0; rows && k < sizeof k_levels / sizeof k_levels[0]; k++)
-        if (rows & (1u << k))
-            for (int i = 0; i < 4; i++)
-                if (row[i] == (int)k) evt_meaning_add_level(&ev->m, (evt_level_kind)k_levels[k].level, w[4 + i]);
-    for (int i = 0; i < 4; i++) {
-        if (roles[i] == TXTB_R_OWNER) { ev->m.has |= EVT_M_OWNER; ev->m.owner = w[4 + i]; }
-        if (roles[i] == TXTB_R_OWNERSHIP_COUNT) ev->m.owner_count = w[4 + i];
-        if (roles[i] == TXTB_R_STK) { ev->m.has |= EVT_M_SP; ev->m.sp = w[4 + i]; }
-        if (roles[i] == TXTB_R_STACK_START) { ev->m.has |= EVT_M_STACK; ev->m.stack_start = w[4 + i]; }
-        if (roles[i] == TXTB_R_STACK_SIZE) ev->m.stack_size = w[4 + i]; /* beside its start (one row) */
-    }
-    if (!stk || ev->ctx_class != EVT_CTX_THREAD) return;
+    if (!e->stk || ev->ctx_class != EVT_CTX_THREAD) return;
     const txtb_obj *o = find_obj(s, w[0]);
     if (o && o->type == TXTB_OBJ_THREAD) {
         evt_event_add_field_u(ev, "ctx_stack_start", o->param1);
@@ -634,19 +721,139 @@ static void user_record(txtb_state *s, uint32_t id, const uint32_t w[8], uint64_
     }
 }
 
-/* The profile's service entry of id, NULL if none; looked up once per id (and profile). */
-static const evt_kernel_svc *svc_entry(txtb_state *s, const evt_kernel_profile *kp, uint32_t id)
+/* The kernel profile decoded with (evt_reader_profile), looked up again only when the reader's
+ * kernel changes (--kernel, evt_reader_set_kernel): then the cached meanings are stale (gen). */
+static inline const evt_kernel_profile *profile(txtb_state *s)
 {
-    if (id >= TXTB_SVC_CACHE) return evt_kernel_svc_find(kp, (int32_t)id);
-    if (kp != s->svc_prof) { /* the profile changed (--kernel, or a hook buffer named it) */
-        memset(s->svc_known, 0, sizeof s->svc_known);
-        s->svc_prof = kp;
+    int k = evt_reader_effective_kernel(s->r);
+    if (!s->kp || k != s->kp_kernel) {
+        s->kp = evt_reader_profile(s->r);
+        s->kp_kernel = k;
+        s->gen++;
+        s->hooks.profile = s->kp;
     }
-    if (!s->svc_known[id]) {
-        s->svc_of[id] = evt_kernel_svc_find(kp, (int32_t)id);
-        s->svc_known[id] = 1;
+    return s->kp;
+}
+
+/* A suspend state's meaning (evt_kernel_meaning_state), cached per state below TXTB_STM_N. */
+static void stop_meaning(txtb_state *s, const evt_kernel_profile *kp, uint32_t st, evt_meaning *m)
+{
+    if (st >= TXTB_STM_N) { (void)evt_kernel_meaning_state(kp, st, m); return; }
+    if (s->stm_gen[st] != s->gen) {
+        evt_meaning t;
+        memset(&t, 0, sizeof t);
+        (void)evt_kernel_meaning_state(kp, st, &t);
+        s->stm_has[st] = t.has;
+        s->stm_stop[st] = t.stop_state;
+        s->stm_gen[st] = s->gen;
     }
-    return s->svc_of[id];
+    m->has |= s->stm_has[st];
+    if (s->stm_has[st] & EVT_M_STOP_STATE) m->stop_state = s->stm_stop[st];
+}
+
+/* Work out entry e for id word raw (not_lost: an id 190 without the LOST marker) and key. The
+ * entry is kept (e->key = key) unless its name is the per-event namebuf (names out of memory). */
+static const txtb_idm *idm_build(txtb_state *s, txtb_idm *e, uint32_t raw, int not_lost, uint64_t key)
+{
+    const evt_kernel_profile *kp = s->kp;
+    memset(e, 0, sizeof *e);
+    e->cgen = s->cgen - 1; /* no counts slot yet */
+    /* SMP builds put the core in bits 24-31 of a kernel event id. */
+    uint32_t id = raw;
+    if ((id >> 24) != 0 && (id & 0xFFFFFFu) < TXTB_USER_EVENT_START) {
+        e->cpu = id >> 24;
+        id &= 0xFFFFFFu;
+        e->has_cpu = 1;
+    }
+    e->id = id;
+    /* Id 190 is evtrace's LOST record only with its marker in info3 (the recorder always
+     * writes it, and reclaims a slot as a LOST record only with it): an application's own
+     * record with that id (tx_trace_user_event_insert takes any id) is no loss. */
+    const txtb_event_info *info = not_lost ? NULL : txtb_event_lookup(id);
+    if (info) {
+        e->name = e->ok_name = info->name;
+    } else { /* a formatted name: built once per id (a marker-less 190 keyed apart) */
+        uint64_t nkey = id | (uint64_t)not_lost << 32;
+        e->name = evt_name_cache_get(&s->idnames, nkey);
+        if (!e->name) {
+            const char *nm = s->namebuf;
+            if (not_lost) snprintf(s->namebuf, sizeof s->namebuf, "UNKNOWN_%" PRIu32, id);
+            else nm = txtb_event_name(id, s->namebuf, sizeof s->namebuf);
+            e->name = evt_text_ok(nm) ? evt_name_cache_put(&s->idnames, nkey, nm, strlen(nm)) : NULL;
+            if (!e->name) e->name = nm; /* out of memory: the name of this event only */
+        }
+        if (e->name != s->namebuf) e->ok_name = e->name; /* cached only when vouchable */
+    }
+    if (info) e->kind = (uint8_t)kind_of(info->kind);
+    else if (id >= TXTB_USER_EVENT_START && id <= TXTB_USER_EVENT_END) e->kind = EVT_KIND_USER;
+    else e->kind = (id >= 200 && id < 1100) ? EVT_KIND_SVC : EVT_KIND_OTHER;
+    int k = info ? info->kind : TXTB_K_OTHER;
+    e->k = (uint8_t)k;
+    if (k == TXTB_K_RUN || k == TXTB_K_STOP || k == TXTB_K_CREATE || k == TXTB_K_DELETE) e->target = 1;
+    else if (k == TXTB_K_SVC && id < 200 && id != TXTB_EVENT_INTERRUPT_CONTROL) e->target = 2; /* an object's */
+    if (k == TXTB_K_SVC || k == TXTB_K_CREATE || k == TXTB_K_DELETE) {
+        /* the service's meaning (ThreadX profile); an operation needs its object (next) */
+        evt_meaning t;
+        memset(&t, 0, sizeof t);
+        const evt_kernel_svc *ksvc = evt_kernel_meaning_of(kp, evt_kernel_svc_find(kp, (int32_t)id), (int32_t)id, 0, 0, &t);
+        if (ksvc) e->ok_label = ksvc->label; /* the profile's own text */
+        if (!(t.has & EVT_M_LABEL)) { t.has |= EVT_M_LABEL; t.label = e->name; }
+        if ((k == TXTB_K_CREATE || k == TXTB_K_DELETE) && !(t.has & EVT_M_OBJ_TYPE)) {
+            /* a create/delete id names its object type in the format itself (THREAD_CREATE,
+             * QUEUE_CREATE...), whichever kernel's profile the trace carries (the hooks' map) */
+            const evt_kernel_svc *tx =
+                evt_kernel_svc_find(evt_kernel_profile_by_id(EVT_HOOK_KERNEL_THREADX), (int32_t)id);
+            if (tx && tx->obj_type) {
+                t.has |= EVT_M_OBJ_TYPE;
+                t.obj_type = tx->obj_type;
+            }
+        }
+        e->svc = 1;
+        e->m_has = t.has;
+        e->label = t.label;
+        e->obj_type = t.obj_type;
+        e->op = t.op;
+        e->op_result = t.op_result;
+    }
+    role_plan(e, s->hooks.active ? NULL : info_roles(id));
+    e->user_rec = id >= EVT_USER_TXTB_BASE && id <= TXTB_USER_EVENT_END;
+    if (e->name != s->namebuf) e->key = key;
+    return e;
+}
+
+/* The entry of id word raw for the current profile (direct-mapped: a collision rebuilds). */
+static inline const txtb_idm *idm_get(txtb_state *s, uint32_t raw, int not_lost)
+{
+    uint64_t key = raw | (uint64_t)not_lost << 32 | (uint64_t)s->gen << 33; /* gen >= 1: never 0 */
+    txtb_idm *e = &s->idm[(raw ^ (raw >> 10) ^ (raw >> 24)) & (TXTB_IDM_N - 1)];
+    return e->key == key ? e : idm_build(s, e, raw, not_lost, key);
+}
+
+/* Count id word raw in count_by_id through e's remembered counts slot. */
+static inline void count_event(txtb_state *s, const txtb_idm *ce, uint32_t raw)
+{
+    txtb_idm *e = (txtb_idm *)ce; /* the slot memo is the entry's only mutable part */
+    if (e->cgen == s->cgen) { s->counts[e->cslot].count++; return; }
+    uint32_t k = count_id(s, raw);
+    if (k != UINT32_MAX) { e->cslot = k; e->cgen = s->cgen; }
+}
+
+/* The run of unwritten slots from the one at idx (off): one error for all (bounded output on a
+ * zero-filled buffer). */
+static void skip_unwritten(txtb_state *s, uint32_t idx, uint64_t off)
+{
+    uint32_t run = 1;
+    const uint8_t *p;
+    while (s->pos < s->span && (p = slot_at(s, slot_index_of(s, s->pos))) != NULL &&
+           evt_ld_u32(p + TXTB_EV_CONTEXT, s->big) == TXTB_CTX_NONE) {
+        s->pos++;
+        run++;
+    }
+    if (run == 1)
+        evt_reader_error(s->r, off, "slot %" PRIu32 " was never written but lies inside the recorded range", idx);
+    else
+        evt_reader_error(s->r, off, "slot %" PRIu32 " and the %" PRIu32 " slots after it (in time order) were never written but lie inside the recorded range",
+                         idx, run - 1);
 }
 
 static evt_status next(void *state, evt_event *ev)
@@ -660,20 +867,14 @@ static evt_status next(void *state, evt_event *ev)
         }
         uint32_t idx = slot_index_of(s, s->pos++);
         uint64_t off = s->ev_off + (uint64_t)idx * TXTB_EVENT_SIZE;
-        if (!read_slot(s, idx, w))
-            return evt_reader_fail(s->r, EVT_ERR_IO, off, "event slot %" PRIu32 " unreadable", idx);
+        const uint8_t *p = slot_at(s, idx);
+        if (!p) return evt_reader_fail(s->r, EVT_ERR_IO, off, "event slot %" PRIu32 " unreadable", idx);
+        slot_words(s, p, w);
         if (w[0] == TXTB_CTX_NONE) {
-            /* One error per run of unwritten slots (bounded output on a zero-filled buffer). */
-            uint32_t run = 1;
-            while (s->pos < s->span && read_slot(s, slot_index_of(s, s->pos), w) && w[0] == TXTB_CTX_NONE) { s->pos++; run++; }
-            if (run == 1)
-                evt_reader_error(s->r, off, "slot %" PRIu32 " was never written but lies inside the recorded range", idx);
-            else
-                evt_reader_error(s->r, off, "slot %" PRIu32 " and the %" PRIu32 " slots after it (in time order) were never written but lie inside the recorded range",
-                                 idx, run - 1);
+            skip_unwritten(s, idx, off);
             continue;
         }
-        uint32_t ctx = w[0], prio = w[1], id = w[2], raw_ts = w[3];
+        uint32_t ctx = w[0], prio = w[1], raw_ts = w[3];
         uint32_t m = raw_ts & s->mask;
         if (!s->have_prev) {
             s->ts = s->timer_down ? (uint64_t)(s->mask - m) : m; /* m <= mask: never negative */
@@ -686,46 +887,24 @@ static evt_status next(void *state, evt_event *ev)
         s->last_masked = m;
         s->valid++;
 
-        /* SMP builds put the core in bits 24-31 of a kernel event id. */
-        uint32_t cpu = 0;
-        int has_cpu = 0;
-        if ((id >> 24) != 0 && (id & 0xFFFFFFu) < TXTB_USER_EVENT_START) {
-            cpu = id >> 24;
-            id &= 0xFFFFFFu;
-            has_cpu = 1;
-        }
-        count_id(s, w[2]);
-        const txtb_event_info *info = txtb_event_lookup(id);
-        /* Id 190 is evtrace's LOST record only with its marker in info3 (the recorder always
-         * writes it, and reclaims a slot as a LOST record only with it): an application's own
-         * record with that id (tx_trace_user_event_insert takes any id) is no loss. */
-        int not_lost = id == TXTB_EVTRACE_LOST_ID && w[6] != TXTB_EVTRACE_LOST_MAGIC;
-        if (not_lost) info = NULL;
+        const evt_kernel_profile *kp = profile(s);
+        /* a marker-less 190 is no LOST record (idm_build) */
+        int not_lost = (w[2] & 0xFFFFFFu) == TXTB_EVTRACE_LOST_ID && w[6] != TXTB_EVTRACE_LOST_MAGIC;
+        const txtb_idm *e = idm_get(s, w[2], not_lost);
+        count_event(s, e, w[2]);
+        uint32_t id = e->id;
+        int k = e->k;
         ev->id = id;
-        const char *ok_name = NULL, *ok_ctx = NULL, *ok_target = NULL, *ok_label = NULL; /* text_ok.h */
-        if (info) {
-            ev->name = ok_name = info->name;
-        } else { /* a formatted name: built once per id (a marker-less 190 keyed apart) */
-            uint64_t key = id | (uint64_t)not_lost << 32;
-            ev->name = evt_name_cache_get(&s->idnames, key);
-            if (!ev->name) {
-                const char *nm = s->namebuf;
-                if (not_lost) snprintf(s->namebuf, sizeof s->namebuf, "UNKNOWN_%" PRIu32, id);
-                else nm = txtb_event_name(id, s->namebuf, sizeof s->namebuf);
-                ev->name = evt_text_ok(nm) ? evt_name_cache_put(&s->idnames, key, nm, strlen(nm)) : NULL;
-                if (!ev->name) ev->name = nm; /* out of memory: the name of this event only */
-            }
-            if (ev->name != s->namebuf) ok_name = ev->name; /* cached only when vouchable */
-        }
-        if (info) ev->kind = kind_of(info->kind);
-        else if (id >= TXTB_USER_EVENT_START && id <= TXTB_USER_EVENT_END) ev->kind = EVT_KIND_USER;
-        else ev->kind = (id >= 200 && id < 1100) ? EVT_KIND_SVC : EVT_KIND_OTHER;
+        ev->name = e->name;
+        const char *ok_name = e->ok_name, *ok_ctx = NULL, *ok_target = NULL; /* text_ok.h */
+        const char *ok_label = e->svc ? e->ok_label : NULL;
+        ev->kind = (evt_kind)e->kind;
         ev->ts = s->ts;
         ev->offset = off;
         ev->flags |= EVT_HAS_CTX | EVT_HAS_PRIO;
         ev->ctx = ctx;
         ev->prio = prio;
-        if (has_cpu) { ev->flags |= EVT_HAS_CPU; ev->cpu = cpu; }
+        if (e->has_cpu) { ev->flags |= EVT_HAS_CPU; ev->cpu = e->cpu; }
         ev->nargs = 4;
         for (int i = 0; i < 4; i++) ev->args[i] = w[4 + i];
         if (ctx == TXTB_CTX_ISR) {
@@ -758,34 +937,20 @@ static evt_status next(void *state, evt_event *ev)
             ev->m.has |= EVT_M_CTX_PRIO;
             ev->m.ctx_prio = prio & TXTB_PRIO_CURRENT_BIT ? prio & 0x3FFu : prio;
         }
-        int k = info ? info->kind : TXTB_K_OTHER;
-        if (k == TXTB_K_RUN || k == TXTB_K_STOP || k == TXTB_K_CREATE || k == TXTB_K_DELETE ||
-            (k == TXTB_K_SVC && id < 200 && id != TXTB_EVENT_INTERRUPT_CONTROL)) {
+        if (e->target) {
             const txtb_obj *o = find_obj(s, w[4]);
-            if (o || k != TXTB_K_SVC) {
+            if (o || e->target == 1) {
                 ev->flags |= EVT_HAS_TARGET;
                 ev->target = w[4];
                 ev->target_name = obj_name(s, o, NAME_TARGET);
                 ok_target = obj_name_ok(s, o);
             }
         }
-        const evt_kernel_profile *kp = evt_reader_profile(s->r);
-        s->hooks.profile = kp;
-        if (k == TXTB_K_SVC || k == TXTB_K_CREATE || k == TXTB_K_DELETE) {
-            /* the service's meaning (ThreadX profile); an operation needs its object */
-            const evt_kernel_svc *ksvc = evt_kernel_meaning_of(kp, svc_entry(s, kp, id), (int32_t)id, 0, 0, &ev->m);
-            if (ksvc) ok_label = ksvc->label; /* the profile's own text */
-            if (!(ev->m.has & EVT_M_LABEL)) { ev->m.has |= EVT_M_LABEL; ev->m.label = ev->name; }
-            if ((k == TXTB_K_CREATE || k == TXTB_K_DELETE) && !(ev->m.has & EVT_M_OBJ_TYPE)) {
-                /* a create/delete id names its object type in the format itself (THREAD_CREATE,
-                 * QUEUE_CREATE...), whichever kernel's profile the trace carries (the hooks' map) */
-                const evt_kernel_svc *tx =
-                    evt_kernel_svc_find(evt_kernel_profile_by_id(EVT_HOOK_KERNEL_THREADX), (int32_t)id);
-                if (tx && tx->obj_type) {
-                    ev->m.has |= EVT_M_OBJ_TYPE;
-                    ev->m.obj_type = tx->obj_type;
-                }
-            }
+        if (e->svc) { /* the service's meaning (idm_build); an operation needs its object */
+            ev->m.has |= e->m_has;
+            ev->m.label = e->label;
+            if (e->m_has & EVT_M_OBJ_TYPE) ev->m.obj_type = e->obj_type;
+            if (e->m_has & EVT_M_OP) { ev->m.op = e->op; ev->m.op_result = e->op_result; }
             if ((ev->m.has & EVT_M_OP) && (ev->flags & EVT_HAS_TARGET)) {
                 ev->m.obj = ev->target;
                 ev->m.obj_name = ev->target_name;
@@ -796,7 +961,7 @@ static evt_status next(void *state, evt_event *ev)
         if (k == TXTB_K_RUN || k == TXTB_K_STOP) {
             const char *sn = txtb_thread_state_name(w[5]);
             if (sn) evt_put_s(ev, "state", sn); /* txtb_names' own text */
-            if (k == TXTB_K_STOP) (void)evt_kernel_meaning_state(kp, w[5], &ev->m);
+            if (k == TXTB_K_STOP) stop_meaning(s, kp, w[5], &ev->m);
             /* info4 names the next thread in ThreadX's own records; a dispatcher hook's is not one */
             if (!s->hooks.active) {
                 evt_put_u(ev, "next_thread", w[7]);
@@ -817,9 +982,9 @@ static evt_status next(void *state, evt_event *ev)
             evt_put_u(ev, "dropped", w[4]);
             evt_put_u(ev, "overwritten", ow);
         }
-        add_role_fields(s, id, w, ev);
-        txtb_hooks_dec_event(&s->hooks, id, w, ev, hooks_obj_name, s);
-        if (id >= EVT_USER_TXTB_BASE && id <= TXTB_USER_EVENT_END) user_record(s, id, w, off, ev);
+        if (e->roles) add_role_fields(s, e, w, ev);
+        if (txtb_hooks_dec_wants(&s->hooks, id, ev)) txtb_hooks_dec_event(&s->hooks, id, w, ev, hooks_obj_name, s);
+        if (e->user_rec) user_record(s, id, w, off, ev);
         /* what is still the reader's vouched-for text needs no per-event check */
         evt_vouch(ev, EVT_TEXT_OK_NAME, ev->name, ok_name);
         evt_vouch(ev, EVT_TEXT_OK_CTX_NAME, ev->ctx_name, ok_ctx);
@@ -973,6 +1138,7 @@ static void close_(void *state)
     evt_free(s->rwin.buf);
     evt_free(s->ewin.buf);
     evt_free(s->counts);
+    evt_free(s->idm);
     evt_name_cache_free(&s->idnames);
     evt_user_dec_free(s->user);
     evt_free(s);
