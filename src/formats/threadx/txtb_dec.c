@@ -17,6 +17,7 @@
  * timer mask and unwrapped to 64 bits; a first pass decides whether the timer counts up or down
  * (as TraceX does), so `ts` only grows in both cases. */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +44,7 @@
 #define TXTB_DIR_SCAN   (1u << 20)    /* slots that decide the timer direction (32 MiB) */
 #define TXTB_WIN        (1u << 20)    /* read window (grows to one registry entry if larger) */
 #define TXTB_NAME_NONE  UINT32_MAX
-#define TXTB_IDM_N      1024u         /* id meanings cached (direct-mapped by the slot's id word) */
+#define TXTB_IDM_N      1024u         /* id meanings cached (direct-mapped by the slot's id word: 2^10) */
 #define TXTB_STM_N      64u           /* suspend states whose meaning is cached */
 
 /* One used registry entry in the lookup index (sorted by address, live before deleted, slot). */
@@ -70,6 +71,13 @@ typedef struct txtb_win {
     uint8_t *buf;
 } txtb_win;
 
+/* One answer of find_obj: the object at addr (NULL: none), key = addr | 1 << 32 (0: empty). */
+typedef struct txtb_objmemo {
+    uint64_t key;
+    const struct txtb_obj *obj;
+} txtb_objmemo;
+#define TXTB_OBJMEMO_N 1024u /* a power of two */
+
 /* Buffers that hold a name read from the file while an event points at it: one per role. */
 enum { NAME_CTX, NAME_TARGET, NAME_INTERRUPTED, NAME_HOOKS, NAME_ROLES };
 
@@ -78,7 +86,7 @@ typedef struct id_count { uint32_t id; uint64_t count; } id_count;
 /* What an event's id word alone decides (kind, name, target rule, service meaning, info roles),
  * worked out once per id word and kernel profile and reused for every event with it (idm_get). */
 typedef struct txtb_idm {
-    uint64_t key;            /* idm_key(): id word, marker-less-190 bit, profile generation */
+    uint64_t key;            /* idm_get(): id word | marker-less-190 bit << 32 | 1 << 33 (0: empty) */
     uint32_t id;             /* the id, CPU bits removed */
     uint32_t cpu;            /* the CPU of an SMP kernel id (has_cpu) */
     uint8_t has_cpu;
@@ -87,13 +95,15 @@ typedef struct txtb_idm {
     uint8_t target;          /* 0 no target, 1 info1 is the target, 2 only when info1 is a registry object */
     uint8_t svc;             /* a service/create/delete: the meaning below applies */
     uint8_t user_rec;        /* an id of evtrace/user.h records (user_record) */
+    uint8_t hooks;           /* txtb_hooks_dec_wants() of its events */
     uint8_t obj_type, op, op_result; /* the meaning's members (m_has says which hold) */
     uint8_t nput, nlevel;    /* info fields and levels below */
     uint8_t stk;             /* an info is a stack sample (TXTB_R_STK) */
-    uint8_t mroles;          /* an info is an owner/stack role of the meaning block */
+    uint8_t nmrole;          /* infos with an owner/stack role of the meaning block */
+    uint8_t mrole[4], mrole_w[4]; /* their roles and info index (0..3), in info order */
     uint8_t put_w[4], level_w[4], level_kind[4]; /* info index (0..3) of each field, level */
     const char *put_key[4];  /* field keys in info order (k_role_field) */
-    const uint8_t *roles;    /* the id's roles (mroles) */
+    const uint8_t *roles;    /* the id's roles (NULL: add_role_fields has nothing to do) */
     const char *name, *ok_name; /* ev->name; ok_name == name when vouched for */
     const char *label, *ok_label; /* ev->m.label of a service (svc); ok_label when vouched for */
     unsigned m_has;          /* EVT_M_* the service meaning sets */
@@ -107,6 +117,7 @@ typedef struct txtb_state {
     uint16_t name_size, reserved1;
     uint32_t mask;               /* timer valid mask */
     uint64_t ts_mod;             /* modulus of the masked counter (ts_modulus) */
+    uint32_t ts_low;             /* ts_mod - 1: a power of two at most 2^32, so this fits */
     uint64_t reg_off, ev_off;    /* file offsets of registry and event area */
     uint32_t reg_entries, reg_entry_size;
     uint32_t reg_present;        /* registry entries read: inside the file and TXTB_REG_READ_MAX */
@@ -140,17 +151,15 @@ typedef struct txtb_state {
     uint32_t cgen;               /* bumped when counts[] is rebuilt (txtb_idm.cslot is stale) */
     char namebuf[48];
     evt_name_cache idnames;      /* names formatted from an id (USER_<id>, UNKNOWN_<id>): once per id */
-    uint32_t objcache[256];      /* find_obj: addr hash -> objs index + 1 (0 = not cached) */
-    uint32_t objmiss[256];       /* addresses last found in no entry, + valid bit in objmiss_ok */
-    uint8_t objmiss_ok[256];
+    txtb_objmemo objmemo[TXTB_OBJMEMO_N]; /* find_obj's answers by address hash */
     int beyond_checked;
     txtb_hooks_dec hooks;        /* records of the generic kernel hooks (txtb_hooks_dec.c) */
     evt_user_dec *user;          /* evtrace/user.h records (user_dec.c), created at open */
     uint32_t uwords[4u * 1024u]; /* one user record's words, gathered from its slots */
     /* the kernel profile decoded with (profile()): for its reader kernel, generation gen */
     const evt_kernel_profile *kp;
-    int kp_kernel;
-    uint32_t gen;                /* bumped when kp changes: idm[] and stm_* are stale */
+    int kp_kernel;               /* r->kernel_user when kp was looked up (INT_MIN: not yet) */
+    uint32_t gen;                /* bumped when kp changes (idm[] is emptied): stm_* are stale */
     txtb_idm *idm;               /* TXTB_IDM_N entries (open) */
     uint32_t stm_gen[TXTB_STM_N]; /* suspend state s < TXTB_STM_N: meaning cached while stm_gen[s] == gen */
     unsigned stm_has[TXTB_STM_N];
@@ -274,34 +283,29 @@ static int cmp_obj_addr(const void *a, const void *b)
     return x->index < y->index ? -1 : (x->index > y->index);
 }
 
-static uint32_t obj_hash(uint32_t addr) { return (addr ^ (addr >> 8) ^ (addr >> 16)) & 255u; }
+static uint32_t obj_hash(uint32_t addr) { return (addr * 2654435761u) >> 22; } /* 10 bits: TXTB_OBJMEMO_N */
 
-/* find_obj past its cache: the binary search, whose answer is cached. */
+/* find_obj past its memo: the binary search, its answer memoised. */
 static const txtb_obj *find_obj_slow(txtb_state *s, uint32_t addr)
 {
-    uint32_t h = obj_hash(addr);
-    if (s->objmiss_ok[h] && s->objmiss[h] == addr) return NULL;
     uint32_t lo = 0, hi = s->nobjs;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
         if (s->objs[mid].addr < addr) lo = mid + 1; else hi = mid;
     }
-    if (lo < s->nobjs && s->objs[lo].addr == addr) {
-        s->objcache[h] = lo + 1;
-        return &s->objs[lo];
-    }
-    s->objmiss[h] = addr;
-    s->objmiss_ok[h] = 1;
-    return NULL;
+    txtb_objmemo *m = &s->objmemo[obj_hash(addr)];
+    m->key = addr | (uint64_t)1 << 32;
+    m->obj = lo < s->nobjs && s->objs[lo].addr == addr ? &s->objs[lo] : NULL;
+    return m->obj;
 }
 
-/* The first object at addr (objs sorted by cmp_obj_addr), or NULL. A direct-mapped cache of the
- * answers (objs does not change after open) spares the binary search for the few addresses a
- * trace repeats. */
+/* The first object at addr (objs sorted by cmp_obj_addr), or NULL. A direct-mapped memo of the
+ * answers, found or not (objs does not change after open), spares the binary search for the
+ * addresses a trace repeats. */
 static inline const txtb_obj *find_obj(txtb_state *s, uint32_t addr)
 {
-    uint32_t c = s->objcache[obj_hash(addr)];
-    if (c && s->objs[c - 1].addr == addr) return &s->objs[c - 1];
+    const txtb_objmemo *m = &s->objmemo[obj_hash(addr)];
+    if (m->key == (addr | (uint64_t)1 << 32)) return m->obj;
     return find_obj_slow(s, addr);
 }
 
@@ -419,29 +423,38 @@ static uint64_t ts_modulus(uint32_t mask)
 
 /* Masked timestamp difference in the counting direction (ts_mod is a power of two: the
  * difference modulo ts_mod is its low bits). */
-static uint64_t tdelta(const txtb_state *s, uint32_t prev, uint32_t cur, int down)
+static inline uint32_t tdelta(const txtb_state *s, uint32_t prev, uint32_t cur, int down)
 {
-    uint64_t a = down ? prev : cur, b = down ? cur : prev;
-    return (a - b) & (s->ts_mod - 1);
+    return (down ? prev - cur : cur - prev) & s->ts_low;
 }
 
 /* First pass: direction of the timer (TraceX's rule: whichever way most steps go), decided on
- * the first TXTB_DIR_SCAN slots in time order so that a huge buffer is read once, not twice. */
+ * the first TXTB_DIR_SCAN slots in time order so that a huge buffer is read once, not twice. Only
+ * the context (written or not) and timestamp words are read, a run of adjacent slots at a time. */
 static void scan_direction(txtb_state *s)
 {
     uint32_t prev = 0;
     int have = 0;
     uint64_t half = s->ts_mod / 2;
     uint32_t n = s->span < TXTB_DIR_SCAN ? s->span : TXTB_DIR_SCAN;
-    for (uint32_t k = 0; k < n; k++) {
-        const uint8_t *p = slot_at(s, slot_index_of(s, k)); /* only context and timestamp matter */
-        if (!p || evt_ld_u32(p + TXTB_EV_CONTEXT, s->big) == TXTB_CTX_NONE) continue;
-        uint32_t m = evt_ld_u32(p + TXTB_EV_TIMESTAMP, s->big) & s->mask;
-        if (have && m != prev) {
-            if (tdelta(s, prev, m, 0) < half) s->increases++; else s->decreases++;
+    for (uint32_t k = 0; k < n;) {
+        uint32_t idx = slot_index_of(s, k);
+        const uint8_t *p = slot_at(s, idx);
+        if (!p) { k++; continue; }
+        /* slots idx.. adjacent in time order and all in the window (slot_at: idx is) */
+        uint32_t run = (k < s->seg1 ? s->seg1 : n) - k;
+        if (run > n - k) run = n - k;
+        if (run > s->ewin_first + s->ewin_slots - idx) run = s->ewin_first + s->ewin_slots - idx;
+        for (uint32_t j = 0; j < run; j++, p += TXTB_EVENT_SIZE) {
+            if (evt_ld_u32(p + TXTB_EV_CONTEXT, s->big) == TXTB_CTX_NONE) continue;
+            uint32_t m = evt_ld_u32(p + TXTB_EV_TIMESTAMP, s->big) & s->mask;
+            if (have && m != prev) {
+                if (tdelta(s, prev, m, 0) < half) s->increases++; else s->decreases++;
+            }
+            prev = m;
+            have = 1;
         }
-        prev = m;
-        have = 1;
+        k += run;
     }
     s->timer_down = s->decreases > s->increases;
 }
@@ -481,6 +494,8 @@ static evt_status open_(evt_reader *r, void **state)
     s->name_size = evt_cur_u16(&c);  /* TXTB_HDR_NAME_SIZE */
     s->mask = s->hdr[TXTB_HDR_TIMER_MASK / 4];
     s->ts_mod = ts_modulus(s->mask);
+    s->ts_low = (uint32_t)(s->ts_mod - 1);
+    s->kp_kernel = INT_MIN;
     uint32_t base = s->hdr[TXTB_HDR_BASE / 4];
     /* Addresses are 32-bit target addresses (64-bit hosts truncate): offsets modulo 2^32. */
     uint32_t reg_start = s->hdr[TXTB_HDR_REG_START / 4] - base;
@@ -585,6 +600,37 @@ static const uint8_t *info_roles(uint32_t id)
     }
 }
 
+/* n fields appended to ev's, their keys (and string values) vouched for as evt_put_u's are, for
+ * field_u() to fill; NULL when they do not all fit (then evt_put_u, which drops the excess). */
+static inline evt_field *fields_add(evt_event *ev, unsigned n)
+{
+    uint32_t i0 = ev->nfields;
+    if (i0 + n > EVT_MAX_FIELDS) return NULL;
+    ev->nfields = i0 + n;
+    ev->fields_ok |= ((1u << n) - 1u) << i0;
+    return &ev->fields[i0];
+}
+static inline void field_u(evt_field *f, const char *key, uint64_t v)
+{
+    f->key = key;
+    f->is_str = 0;
+    f->is_signed = 0;
+    f->num = v;
+    f->str = NULL;
+}
+/* Two numeric fields, as evt_put_u(k1, v1) then evt_put_u(k2, v2). */
+static inline void put_u2(evt_event *ev, const char *k1, uint64_t v1, const char *k2, uint64_t v2)
+{
+    evt_field *f = fields_add(ev, 2);
+    if (!f) {
+        evt_put_u(ev, k1, v1);
+        evt_put_u(ev, k2, v2);
+        return;
+    }
+    field_u(f, k1, v1);
+    field_u(f + 1, k2, v2);
+}
+
 static const char *const k_role_field[TXTB_R_COUNT_] = {
 #define TXTB_ROLE_NAME_(r, name) name,
     TXTB_ROLE_TABLE(TXTB_ROLE_NAME_)
@@ -610,8 +656,11 @@ static void role_plan(txtb_idm *e, const uint8_t *roles)
         e->put_key[e->nput] = k_role_field[ro];
         e->put_w[e->nput++] = (uint8_t)i;
         e->stk |= ro == TXTB_R_STK;
-        e->mroles |= ro == TXTB_R_OWNER || ro == TXTB_R_OWNERSHIP_COUNT || ro == TXTB_R_STK ||
-                     ro == TXTB_R_STACK_START || ro == TXTB_R_STACK_SIZE;
+        if (ro == TXTB_R_OWNER || ro == TXTB_R_OWNERSHIP_COUNT || ro == TXTB_R_STK || ro == TXTB_R_STACK_START ||
+            ro == TXTB_R_STACK_SIZE) {
+            e->mrole[e->nmrole] = ro;
+            e->mrole_w[e->nmrole++] = (uint8_t)i;
+        }
     }
     for (size_t k = 0; k < sizeof k_levels / sizeof k_levels[0]; k++)
         for (int i = 0; i < 4; i++)
@@ -627,18 +676,22 @@ static void role_plan(txtb_idm *e, const uint8_t *roles)
  * resume/suspend info3 is a state (idm_build plans no roles there). */
 static void add_role_fields(txtb_state *s, const txtb_idm *e, const uint32_t w[8], evt_event *ev)
 {
-    const uint8_t *roles = e->roles;
-    for (unsigned i = 0; i < e->nput; i++) evt_put_u(ev, e->put_key[i], w[4 + e->put_w[i]]);
+    evt_field *f = fields_add(ev, e->nput);
+    for (unsigned i = 0; i < e->nput; i++) {
+        if (f) field_u(f + i, e->put_key[i], w[4 + e->put_w[i]]);
+        else evt_put_u(ev, e->put_key[i], w[4 + e->put_w[i]]);
+    }
     /* their meaning: counters of the object, a mutex's owner */
     for (unsigned i = 0; i < e->nlevel; i++)
         evt_meaning_add_level(&ev->m, (evt_level_kind)e->level_kind[i], w[4 + e->level_w[i]]);
-    if (e->mroles) {
-        for (int i = 0; i < 4; i++) {
-            if (roles[i] == TXTB_R_OWNER) { ev->m.has |= EVT_M_OWNER; ev->m.owner = w[4 + i]; }
-            if (roles[i] == TXTB_R_OWNERSHIP_COUNT) ev->m.owner_count = w[4 + i];
-            if (roles[i] == TXTB_R_STK) { ev->m.has |= EVT_M_SP; ev->m.sp = w[4 + i]; }
-            if (roles[i] == TXTB_R_STACK_START) { ev->m.has |= EVT_M_STACK; ev->m.stack_start = w[4 + i]; }
-            if (roles[i] == TXTB_R_STACK_SIZE) ev->m.stack_size = w[4 + i]; /* beside its start (one row) */
+    for (unsigned i = 0; i < e->nmrole; i++) {
+        uint32_t v = w[4 + e->mrole_w[i]];
+        switch (e->mrole[i]) {
+        case TXTB_R_OWNER: ev->m.has |= EVT_M_OWNER; ev->m.owner = v; break;
+        case TXTB_R_OWNERSHIP_COUNT: ev->m.owner_count = v; break;
+        case TXTB_R_STK: ev->m.has |= EVT_M_SP; ev->m.sp = v; break;
+        case TXTB_R_STACK_START: ev->m.has |= EVT_M_STACK; ev->m.stack_start = v; break;
+        default: ev->m.stack_size = v; break; /* TXTB_R_STACK_SIZE: beside its start (one row) */
         }
     }
     if (!e->stk || ev->ctx_class != EVT_CTX_THREAD) return;
@@ -721,16 +774,17 @@ static void user_record(txtb_state *s, uint32_t id, const uint32_t w[8], uint64_
     }
 }
 
-/* The kernel profile decoded with (evt_reader_profile), looked up again only when the reader's
- * kernel changes (--kernel, evt_reader_set_kernel): then the cached meanings are stale (gen). */
+/* The kernel profile decoded with (evt_reader_profile), looked up again only when the user's
+ * choice of kernel changes (--kernel, evt_reader_set_kernel: r->kernel_user; r->kernel is this
+ * reader's, set at open): then the cached meanings are stale. */
 static inline const evt_kernel_profile *profile(txtb_state *s)
 {
-    int k = evt_reader_effective_kernel(s->r);
-    if (!s->kp || k != s->kp_kernel) {
+    if (s->r->kernel_user != s->kp_kernel) { /* kp_kernel starts as none (open_) */
         s->kp = evt_reader_profile(s->r);
-        s->kp_kernel = k;
+        s->kp_kernel = s->r->kernel_user;
         s->gen++;
         s->hooks.profile = s->kp;
+        for (uint32_t i = 0; i < TXTB_IDM_N; i++) s->idm[i].key = 0;
     }
     return s->kp;
 }
@@ -817,6 +871,7 @@ static const txtb_idm *idm_build(txtb_state *s, txtb_idm *e, uint32_t raw, int n
     }
     role_plan(e, s->hooks.active ? NULL : info_roles(id));
     e->user_rec = id >= EVT_USER_TXTB_BASE && id <= TXTB_USER_EVENT_END;
+    e->hooks = (uint8_t)txtb_hooks_dec_wants(&s->hooks, id, (evt_kind)e->kind); /* hooks.active: set at open */
     if (e->name != s->namebuf) e->key = key;
     return e;
 }
@@ -824,8 +879,8 @@ static const txtb_idm *idm_build(txtb_state *s, txtb_idm *e, uint32_t raw, int n
 /* The entry of id word raw for the current profile (direct-mapped: a collision rebuilds). */
 static inline const txtb_idm *idm_get(txtb_state *s, uint32_t raw, int not_lost)
 {
-    uint64_t key = raw | (uint64_t)not_lost << 32 | (uint64_t)s->gen << 33; /* gen >= 1: never 0 */
-    txtb_idm *e = &s->idm[(raw ^ (raw >> 10) ^ (raw >> 24)) & (TXTB_IDM_N - 1)];
+    uint64_t key = raw | (uint64_t)not_lost << 32 | (uint64_t)1 << 33; /* never 0 */
+    txtb_idm *e = &s->idm[(raw * 2654435761u) >> 22]; /* 10 bits: TXTB_IDM_N */
     return e->key == key ? e : idm_build(s, e, raw, not_lost, key);
 }
 
@@ -929,8 +984,7 @@ static evt_status next(void *state, evt_event *ev)
             ev->ctx_name = obj_name(s, co, NAME_CTX);
             ok_ctx = obj_name_ok(s, co);
             if (prio & TXTB_PRIO_CURRENT_BIT) {
-                evt_put_u(ev, "priority", prio & 0x3FFu);
-                evt_put_u(ev, "preemption_threshold", (prio >> 16) & 0x3FFu);
+                put_u2(ev, "priority", prio & 0x3FFu, "preemption_threshold", (prio >> 16) & 0x3FFu);
             } else {
                 evt_put_u(ev, "priority", prio);
             }
@@ -979,11 +1033,10 @@ static evt_status next(void *state, evt_event *ev)
             uint64_t ow = w[7]; /* a LOST record has the marker (above) */
             ev->flags |= EVT_HAS_COUNT;
             ev->count = (uint64_t)w[4] + ow;
-            evt_put_u(ev, "dropped", w[4]);
-            evt_put_u(ev, "overwritten", ow);
+            put_u2(ev, "dropped", w[4], "overwritten", ow);
         }
         if (e->roles) add_role_fields(s, e, w, ev);
-        if (txtb_hooks_dec_wants(&s->hooks, id, ev)) txtb_hooks_dec_event(&s->hooks, id, w, ev, hooks_obj_name, s);
+        if (e->hooks) txtb_hooks_dec_event(&s->hooks, id, w, ev, hooks_obj_name, s);
         if (e->user_rec) user_record(s, id, w, off, ev);
         /* what is still the reader's vouched-for text needs no per-event check */
         evt_vouch(ev, EVT_TEXT_OK_NAME, ev->name, ok_name);
