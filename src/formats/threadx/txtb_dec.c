@@ -107,6 +107,7 @@ typedef struct txtb_idm {
     const char *name, *ok_name; /* ev->name; ok_name == name when vouched for */
     const char *label, *ok_label; /* ev->m.label of a service (svc); ok_label when vouched for */
     unsigned m_has;          /* EVT_M_* the service meaning sets */
+    unsigned vouched;        /* EVT_TEXT_OK_NAME (ok_name), _LABEL (a service's label, vouched for) */
     uint32_t cslot, cgen;    /* counts[] slot of the id word while cgen == s->cgen */
 } txtb_idm;
 
@@ -152,6 +153,10 @@ typedef struct txtb_state {
     char namebuf[48];
     evt_name_cache idnames;      /* names formatted from an id (USER_<id>, UNKNOWN_<id>): once per id */
     txtb_objmemo objmemo[TXTB_OBJMEMO_N]; /* find_obj's answers by address hash */
+    /* the thread context of the last event, which the next one mostly shares (ctx_named) */
+    uint64_t ctx_key;            /* its address | 1 << 32; 0: none */
+    const txtb_obj *ctx_obj;     /* its registry object (NULL: none) */
+    const char *ctx_name, *ctx_ok; /* its name and that name when vouched for */
     int beyond_checked;
     txtb_hooks_dec hooks;        /* records of the generic kernel hooks (txtb_hooks_dec.c) */
     evt_user_dec *user;          /* evtrace/user.h records (user_dec.c), created at open */
@@ -323,6 +328,21 @@ static const char *obj_name(txtb_state *s, const txtb_obj *o, int role)
 static const char *obj_name_ok(const txtb_state *s, const txtb_obj *o)
 {
     return o && o->name_off != TXTB_NAME_NONE && o->name_ok ? s->names + o->name_off : NULL;
+}
+
+/* Name of the thread context ctx (NAME_CTX), *ok = it when vouched for (obj_name_ok); its object
+ * in s->ctx_obj. The answer for the last context is kept unless its name was read from the file. */
+static inline const char *ctx_named(txtb_state *s, uint32_t ctx, const char **ok)
+{
+    if (s->ctx_key != (ctx | (uint64_t)1 << 32)) {
+        const txtb_obj *co = find_obj(s, ctx);
+        s->ctx_obj = co;
+        s->ctx_name = obj_name(s, co, NAME_CTX);
+        s->ctx_ok = obj_name_ok(s, co);
+        s->ctx_key = !co || co->name_off != TXTB_NAME_NONE ? ctx | (uint64_t)1 << 32 : 0;
+    }
+    *ok = s->ctx_ok;
+    return s->ctx_name;
 }
 
 /* Registry name of an object address, for txtb_hooks_dec_event(). */
@@ -695,7 +715,7 @@ static void add_role_fields(txtb_state *s, const txtb_idm *e, const uint32_t w[8
         }
     }
     if (!e->stk || ev->ctx_class != EVT_CTX_THREAD) return;
-    const txtb_obj *o = find_obj(s, w[0]);
+    const txtb_obj *o = s->ctx_obj; /* the context's (w[0]): ctx_named() ran for this event */
     if (o && o->type == TXTB_OBJ_THREAD) {
         evt_event_add_field_u(ev, "ctx_stack_start", o->param1);
         evt_event_add_field_u(ev, "ctx_stack_size", o->param2);
@@ -869,6 +889,8 @@ static const txtb_idm *idm_build(txtb_state *s, txtb_idm *e, uint32_t raw, int n
         e->op = t.op;
         e->op_result = t.op_result;
     }
+    if (e->ok_name) e->vouched |= EVT_TEXT_OK_NAME;
+    if (e->svc && e->label == (e->ok_label ? e->ok_label : e->ok_name)) e->vouched |= EVT_TEXT_OK_LABEL;
     role_plan(e, s->hooks.active ? NULL : info_roles(id));
     e->user_rec = id >= EVT_USER_TXTB_BASE && id <= TXTB_USER_EVENT_END;
     e->hooks = (uint8_t)txtb_hooks_dec_wants(&s->hooks, id, (evt_kind)e->kind); /* hooks.active: set at open */
@@ -951,8 +973,9 @@ static evt_status next(void *state, evt_event *ev)
         int k = e->k;
         ev->id = id;
         ev->name = e->name;
-        const char *ok_name = e->ok_name, *ok_ctx = NULL, *ok_target = NULL; /* text_ok.h */
-        const char *ok_label = e->svc ? e->ok_label : NULL;
+        /* the strings vouched for (text_ok.h): the id's own (idm_build), the others as they are set */
+        const char *ok_ctx = NULL, *ok_target = NULL;
+        unsigned vouched = e->vouched;
         ev->kind = (evt_kind)e->kind;
         ev->ts = s->ts;
         ev->offset = off;
@@ -966,6 +989,7 @@ static evt_status next(void *state, evt_event *ev)
             s->ctx_isr++;
             ev->ctx_class = EVT_CTX_ISR;
             ev->ctx_name = ok_ctx = "ISR";
+            vouched |= EVT_TEXT_OK_CTX_NAME;
             if (prio != 0) {
                 const txtb_obj *io = find_obj(s, prio);
                 const char *nm = obj_name(s, io, NAME_INTERRUPTED);
@@ -977,12 +1001,12 @@ static evt_status next(void *state, evt_event *ev)
             s->ctx_init++;
             ev->ctx_class = EVT_CTX_INIT;
             ev->ctx_name = ok_ctx = "Initialization";
+            vouched |= EVT_TEXT_OK_CTX_NAME;
         } else {
             s->ctx_thread++;
             ev->ctx_class = EVT_CTX_THREAD;
-            const txtb_obj *co = find_obj(s, ctx);
-            ev->ctx_name = obj_name(s, co, NAME_CTX);
-            ok_ctx = obj_name_ok(s, co);
+            ev->ctx_name = ctx_named(s, ctx, &ok_ctx);
+            if (ok_ctx) vouched |= EVT_TEXT_OK_CTX_NAME;
             if (prio & TXTB_PRIO_CURRENT_BIT) {
                 put_u2(ev, "priority", prio & 0x3FFu, "preemption_threshold", (prio >> 16) & 0x3FFu);
             } else {
@@ -998,6 +1022,7 @@ static evt_status next(void *state, evt_event *ev)
                 ev->target = w[4];
                 ev->target_name = obj_name(s, o, NAME_TARGET);
                 ok_target = obj_name_ok(s, o);
+                if (ok_target) vouched |= EVT_TEXT_OK_TARGET_NAME;
             }
         }
         if (e->svc) { /* the service's meaning (idm_build); an operation needs its object */
@@ -1008,6 +1033,7 @@ static evt_status next(void *state, evt_event *ev)
             if ((ev->m.has & EVT_M_OP) && (ev->flags & EVT_HAS_TARGET)) {
                 ev->m.obj = ev->target;
                 ev->m.obj_name = ev->target_name;
+                if (ok_target) vouched |= EVT_TEXT_OK_OBJ_NAME;
             } else {
                 ev->m.has &= ~(unsigned)EVT_M_OP;
             }
@@ -1038,7 +1064,13 @@ static evt_status next(void *state, evt_event *ev)
         if (e->roles) add_role_fields(s, e, w, ev);
         if (e->hooks) txtb_hooks_dec_event(&s->hooks, id, w, ev, hooks_obj_name, s);
         if (e->user_rec) user_record(s, id, w, off, ev);
-        /* what is still the reader's vouched-for text needs no per-event check */
+        /* what is still the reader's vouched-for text needs no per-event check: all of it, unless
+         * the hooks or user decoders replaced some */
+        if (!e->hooks && !e->user_rec) {
+            ev->text_ok |= vouched;
+            return EVT_OK;
+        }
+        const char *ok_name = e->ok_name, *ok_label = e->svc ? e->ok_label : NULL;
         evt_vouch(ev, EVT_TEXT_OK_NAME, ev->name, ok_name);
         evt_vouch(ev, EVT_TEXT_OK_CTX_NAME, ev->ctx_name, ok_ctx);
         evt_vouch(ev, EVT_TEXT_OK_TARGET_NAME, ev->target_name, ok_target);
