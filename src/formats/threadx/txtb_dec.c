@@ -44,6 +44,12 @@
 #define TXTB_DIR_SCAN   (1u << 20)    /* slots that decide the timer direction (32 MiB) */
 #define TXTB_WIN        (1u << 20)    /* read window (grows to one registry entry if larger) */
 #define TXTB_NAME_NONE  UINT32_MAX
+/* Off the per-event path (rare cases): kept out of next() so that it stays small. */
+#if defined(__GNUC__)
+#define TXTB_COLD __attribute__((noinline, cold))
+#else
+#define TXTB_COLD
+#endif
 #define TXTB_IDM_N      1024u         /* id meanings cached (direct-mapped by the slot's id word: 2^10) */
 #define TXTB_STM_N      64u           /* suspend states whose meaning is cached */
 
@@ -86,7 +92,7 @@ typedef struct id_count { uint32_t id; uint64_t count; } id_count;
 /* What an event's id word alone decides (kind, name, target rule, service meaning, info roles),
  * worked out once per id word and kernel profile and reused for every event with it (idm_get). */
 typedef struct txtb_idm {
-    uint64_t key;            /* idm_get(): id word | marker-less-190 bit << 32 | 1 << 33 (0: empty) */
+    uint64_t key;            /* id word | 1 << 32 (idm[]) or | 3 << 32 (idm190[], id 190); 0: empty */
     uint32_t id;             /* the id, CPU bits removed */
     uint32_t cpu;            /* the CPU of an SMP kernel id (has_cpu) */
     uint8_t has_cpu;
@@ -166,6 +172,7 @@ typedef struct txtb_state {
     int kp_kernel;               /* r->kernel_user when kp was looked up (INT_MIN: not yet) */
     uint32_t gen;                /* bumped when kp changes (idm[] is emptied): stm_* are stale */
     txtb_idm *idm;               /* TXTB_IDM_N entries (open) */
+    txtb_idm idm190[2];          /* id 190 as a LOST record [0] and as a marker-less one [1] */
     uint32_t stm_gen[TXTB_STM_N]; /* suspend state s < TXTB_STM_N: meaning cached while stm_gen[s] == gen */
     unsigned stm_has[TXTB_STM_N];
     uint8_t stm_stop[TXTB_STM_N];
@@ -291,7 +298,7 @@ static int cmp_obj_addr(const void *a, const void *b)
 static uint32_t obj_hash(uint32_t addr) { return (addr * 2654435761u) >> 22; } /* 10 bits: TXTB_OBJMEMO_N */
 
 /* find_obj past its memo: the binary search, its answer memoised. */
-static const txtb_obj *find_obj_slow(txtb_state *s, uint32_t addr)
+TXTB_COLD static const txtb_obj *find_obj_slow(txtb_state *s, uint32_t addr)
 {
     uint32_t lo = 0, hi = s->nobjs;
     while (lo < hi) {
@@ -448,14 +455,42 @@ static inline uint32_t tdelta(const txtb_state *s, uint32_t prev, uint32_t cur, 
     return (down ? prev - cur : cur - prev) & s->ts_low;
 }
 
+/* The direction scan's running state: the last written slot's masked timestamp (have: one was
+ * seen) and the steps up and down so far. */
+typedef struct txtb_dirscan {
+    uint32_t prev;
+    int have;
+    uint64_t up, down;
+} txtb_dirscan;
+
+/* Timer steps among n adjacent slots from p (TXTB_EV_* words in byte order big) into d. A step
+ * is the masked difference modulo ts_mod (tdelta): 0 is none, below half up, else down. */
+static inline void scan_steps(const txtb_state *s, const uint8_t *p, uint32_t n, int big, txtb_dirscan *d)
+{
+    const uint32_t mask = s->mask, low = s->ts_low;
+    const uint64_t half = s->ts_mod / 2;
+    txtb_dirscan v = *d; /* in registers for the loop */
+    for (uint32_t j = 0; j < n; j++, p += TXTB_EVENT_SIZE) {
+        if (evt_ld_u32(p + TXTB_EV_CONTEXT, big) == TXTB_CTX_NONE) continue;
+        uint32_t m = evt_ld_u32(p + TXTB_EV_TIMESTAMP, big) & mask;
+        if (v.have) {
+            uint32_t step = (m - v.prev) & low;
+            if (step) {
+                if (step < half) v.up++; else v.down++;
+            }
+        }
+        v.prev = m;
+        v.have = 1;
+    }
+    *d = v;
+}
+
 /* First pass: direction of the timer (TraceX's rule: whichever way most steps go), decided on
  * the first TXTB_DIR_SCAN slots in time order so that a huge buffer is read once, not twice. Only
  * the context (written or not) and timestamp words are read, a run of adjacent slots at a time. */
 static void scan_direction(txtb_state *s)
 {
-    uint32_t prev = 0;
-    int have = 0;
-    uint64_t half = s->ts_mod / 2;
+    txtb_dirscan d = {0, 0, 0, 0};
     uint32_t n = s->span < TXTB_DIR_SCAN ? s->span : TXTB_DIR_SCAN;
     for (uint32_t k = 0; k < n;) {
         uint32_t idx = slot_index_of(s, k);
@@ -465,17 +500,12 @@ static void scan_direction(txtb_state *s)
         uint32_t run = (k < s->seg1 ? s->seg1 : n) - k;
         if (run > n - k) run = n - k;
         if (run > s->ewin_first + s->ewin_slots - idx) run = s->ewin_first + s->ewin_slots - idx;
-        for (uint32_t j = 0; j < run; j++, p += TXTB_EVENT_SIZE) {
-            if (evt_ld_u32(p + TXTB_EV_CONTEXT, s->big) == TXTB_CTX_NONE) continue;
-            uint32_t m = evt_ld_u32(p + TXTB_EV_TIMESTAMP, s->big) & s->mask;
-            if (have && m != prev) {
-                if (tdelta(s, prev, m, 0) < half) s->increases++; else s->decreases++;
-            }
-            prev = m;
-            have = 1;
-        }
+        if (s->big) scan_steps(s, p, run, 1, &d); /* one loop per byte order */
+        else scan_steps(s, p, run, 0, &d);
         k += run;
     }
+    s->increases = d.up;
+    s->decreases = d.down;
     s->timer_down = s->decreases > s->increases;
 }
 
@@ -690,22 +720,22 @@ static void role_plan(txtb_idm *e, const uint8_t *roles)
             }
 }
 
-/* The numeric fields of the info words with a role ("enqueued", "sem_count", "stk", ...); with a
+/* The numeric fields of info 1..4 (info[0..3], the event's args) with a role ("enqueued", "sem_count", "stk", ...); with a
  * stack sample of a registered thread's context, that thread's stack ("ctx_stack_start",
  * "ctx_stack_size": registry param 1 and 2). Not for buffers of the generic hooks backend, whose
  * resume/suspend info3 is a state (idm_build plans no roles there). */
-static void add_role_fields(txtb_state *s, const txtb_idm *e, const uint32_t w[8], evt_event *ev)
+static void add_role_fields(txtb_state *s, const txtb_idm *e, const uint64_t info[4], evt_event *ev)
 {
     evt_field *f = fields_add(ev, e->nput);
     for (unsigned i = 0; i < e->nput; i++) {
-        if (f) field_u(f + i, e->put_key[i], w[4 + e->put_w[i]]);
-        else evt_put_u(ev, e->put_key[i], w[4 + e->put_w[i]]);
+        if (f) field_u(f + i, e->put_key[i], info[e->put_w[i]]);
+        else evt_put_u(ev, e->put_key[i], info[e->put_w[i]]);
     }
     /* their meaning: counters of the object, a mutex's owner */
     for (unsigned i = 0; i < e->nlevel; i++)
-        evt_meaning_add_level(&ev->m, (evt_level_kind)e->level_kind[i], w[4 + e->level_w[i]]);
+        evt_meaning_add_level(&ev->m, (evt_level_kind)e->level_kind[i], info[e->level_w[i]]);
     for (unsigned i = 0; i < e->nmrole; i++) {
-        uint32_t v = w[4 + e->mrole_w[i]];
+        uint64_t v = info[e->mrole_w[i]];
         switch (e->mrole[i]) {
         case TXTB_R_OWNER: ev->m.has |= EVT_M_OWNER; ev->m.owner = v; break;
         case TXTB_R_OWNERSHIP_COUNT: ev->m.owner_count = v; break;
@@ -742,7 +772,7 @@ static evt_kind kind_of(int k)
 }
 
 /* Slots after the current pointer of a buffer that did not wrap must be unwritten. */
-static void check_beyond(txtb_state *s)
+TXTB_COLD static void check_beyond(txtb_state *s)
 {
     uint32_t w[8];
     s->beyond_checked = 1;
@@ -761,7 +791,7 @@ static void check_beyond(txtb_state *s)
  * continuation slots, which follow it in time order (read and consumed here), decoded by the user
  * decoder into ev. A continuation slot met first lost its head to a wrap (the LOST record counts
  * it): it stays a plain user event. */
-static void user_record(txtb_state *s, uint32_t id, const uint32_t w[8], uint64_t off, evt_event *ev)
+TXTB_COLD static void user_record(txtb_state *s, uint32_t id, const uint32_t w[8], uint64_t off, evt_event *ev)
 {
     /* Ids 61440..65535 are ThreadX user ids an application may use too (TX_TRACE_USER_EVENT_END is
      * 65535): a slot is taken as an evtrace/user.h record only when it reads as one (evt_user_dec_claims),
@@ -805,6 +835,7 @@ static inline const evt_kernel_profile *profile(txtb_state *s)
         s->gen++;
         s->hooks.profile = s->kp;
         for (uint32_t i = 0; i < TXTB_IDM_N; i++) s->idm[i].key = 0;
+        s->idm190[0].key = s->idm190[1].key = 0;
     }
     return s->kp;
 }
@@ -827,7 +858,7 @@ static void stop_meaning(txtb_state *s, const evt_kernel_profile *kp, uint32_t s
 
 /* Work out entry e for id word raw (not_lost: an id 190 without the LOST marker) and key. The
  * entry is kept (e->key = key) unless its name is the per-event namebuf (names out of memory). */
-static const txtb_idm *idm_build(txtb_state *s, txtb_idm *e, uint32_t raw, int not_lost, uint64_t key)
+TXTB_COLD static const txtb_idm *idm_build(txtb_state *s, txtb_idm *e, uint32_t raw, int not_lost, uint64_t key)
 {
     const evt_kernel_profile *kp = s->kp;
     memset(e, 0, sizeof *e);
@@ -898,12 +929,27 @@ static const txtb_idm *idm_build(txtb_state *s, txtb_idm *e, uint32_t raw, int n
     return e;
 }
 
-/* The entry of id word raw for the current profile (direct-mapped: a collision rebuilds). */
-static inline const txtb_idm *idm_get(txtb_state *s, uint32_t raw, int not_lost)
+static uint32_t idm_hash(uint32_t raw) { return (raw * 2654435761u) >> 22; } /* 10 bits: TXTB_IDM_N */
+
+/* idm_get past idm[]: id 190 (its meaning depends on info3, w6: kept apart in idm190[], by whether
+ * it is a LOST record), or an entry to build. */
+TXTB_COLD static const txtb_idm *idm_miss(txtb_state *s, uint32_t raw, uint32_t w6)
 {
-    uint64_t key = raw | (uint64_t)not_lost << 32 | (uint64_t)1 << 33; /* never 0 */
-    txtb_idm *e = &s->idm[(raw * 2654435761u) >> 22]; /* 10 bits: TXTB_IDM_N */
-    return e->key == key ? e : idm_build(s, e, raw, not_lost, key);
+    if ((raw & 0xFFFFFFu) == TXTB_EVTRACE_LOST_ID) { /* CPU bits or not, the id is 190 */
+        int not_lost = w6 != TXTB_EVTRACE_LOST_MAGIC; /* a marker-less 190 is no LOST record (idm_build) */
+        txtb_idm *e = &s->idm190[not_lost];
+        uint64_t key = raw | (uint64_t)3 << 32;
+        return e->key == key ? e : idm_build(s, e, raw, not_lost, key);
+    }
+    return idm_build(s, &s->idm[idm_hash(raw)], raw, 0, raw | (uint64_t)1 << 32);
+}
+
+/* The entry of id word raw (info3 w6) for the current profile (direct-mapped: a collision
+ * rebuilds). No entry of idm[] has id 190 (idm_miss). */
+static inline const txtb_idm *idm_get(txtb_state *s, uint32_t raw, uint32_t w6)
+{
+    const txtb_idm *e = &s->idm[idm_hash(raw)];
+    return e->key == (raw | (uint64_t)1 << 32) ? e : idm_miss(s, raw, w6);
 }
 
 /* Count id word raw in count_by_id through e's remembered counts slot. */
@@ -917,7 +963,7 @@ static inline void count_event(txtb_state *s, const txtb_idm *ce, uint32_t raw)
 
 /* The run of unwritten slots from the one at idx (off): one error for all (bounded output on a
  * zero-filled buffer). */
-static void skip_unwritten(txtb_state *s, uint32_t idx, uint64_t off)
+TXTB_COLD static void skip_unwritten(txtb_state *s, uint32_t idx, uint64_t off)
 {
     uint32_t run = 1;
     const uint8_t *p;
@@ -965,9 +1011,7 @@ static evt_status next(void *state, evt_event *ev)
         s->valid++;
 
         const evt_kernel_profile *kp = profile(s);
-        /* a marker-less 190 is no LOST record (idm_build) */
-        int not_lost = (w[2] & 0xFFFFFFu) == TXTB_EVTRACE_LOST_ID && w[6] != TXTB_EVTRACE_LOST_MAGIC;
-        const txtb_idm *e = idm_get(s, w[2], not_lost);
+        const txtb_idm *e = idm_get(s, w[2], w[6]);
         count_event(s, e, w[2]);
         uint32_t id = e->id;
         int k = e->k;
@@ -1061,7 +1105,7 @@ static evt_status next(void *state, evt_event *ev)
             ev->count = (uint64_t)w[4] + ow;
             put_u2(ev, "dropped", w[4], "overwritten", ow);
         }
-        if (e->roles) add_role_fields(s, e, w, ev);
+        if (e->roles) add_role_fields(s, e, ev->args, ev); /* args[0..3]: info 1..4 */
         if (e->hooks) txtb_hooks_dec_event(&s->hooks, id, w, ev, hooks_obj_name, s);
         if (e->user_rec) user_record(s, id, w, off, ev);
         /* what is still the reader's vouched-for text needs no per-event check: all of it, unless
