@@ -15,7 +15,12 @@
  * Order: if the slot at the current pointer was written, the buffer wrapped and the oldest entry
  * is there; otherwise the entries are slots 0..current-1. Timestamps are masked with the header's
  * timer mask and unwrapped to 64 bits; a first pass decides whether the timer counts up or down
- * (as TraceX does), so `ts` only grows in both cases. */
+ * (as TraceX does), so `ts` only grows in both cases.
+ *
+ * Per event (docs: no per-event formatting or search): the slot is read in place from the window;
+ * what its id word alone decides (name, kind, target rule, the profile's service meaning, the info
+ * roles' fields and levels) comes from a direct-mapped cache built once per id word and kernel
+ * profile (txtb_idm); object names from a memo of find_obj's answers and the last context's. */
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -25,7 +30,6 @@
 #include "evtrace/hooks_defs.h"
 #include "evtrace/json.h"
 #include "evtrace/reader.h"
-#include "formats/common/bytes.h"
 #include "formats/common/cursor.h"
 #include "formats/common/name_cache.h"
 #include "formats/common/text_ok.h"
@@ -237,16 +241,33 @@ static inline const uint8_t *slot_at(txtb_state *s, uint32_t idx)
 }
 
 /* The 8 words of a slot whole in memory (slot_at), in the buffer's byte order (TXTB_EV_*: context,
- * priority, id, timestamp, info1..4). */
-static inline void slot_words(const txtb_state *s, const uint8_t *p, uint32_t w[8])
+ * priority, id, timestamp, info1..4). The cursor spans the slot, so its checks are known to pass
+ * at compile time; one sequence per byte order. */
+static inline void slot_words(const txtb_state *s, const uint8_t *slot, uint32_t w[8])
 {
+    evt_cur c;
+    evt_cur_init(&c, slot, TXTB_EVENT_SIZE, 0, s->big);
     if (s->big) {
-        w[0] = evt_ld_u32be(p);      w[1] = evt_ld_u32be(p + 4);  w[2] = evt_ld_u32be(p + 8);  w[3] = evt_ld_u32be(p + 12);
-        w[4] = evt_ld_u32be(p + 16); w[5] = evt_ld_u32be(p + 20); w[6] = evt_ld_u32be(p + 24); w[7] = evt_ld_u32be(p + 28);
+        w[0] = evt_cur_u32be(&c); w[1] = evt_cur_u32be(&c); w[2] = evt_cur_u32be(&c); w[3] = evt_cur_u32be(&c);
+        w[4] = evt_cur_u32be(&c); w[5] = evt_cur_u32be(&c); w[6] = evt_cur_u32be(&c); w[7] = evt_cur_u32be(&c);
     } else {
-        w[0] = evt_ld_u32le(p);      w[1] = evt_ld_u32le(p + 4);  w[2] = evt_ld_u32le(p + 8);  w[3] = evt_ld_u32le(p + 12);
-        w[4] = evt_ld_u32le(p + 16); w[5] = evt_ld_u32le(p + 20); w[6] = evt_ld_u32le(p + 24); w[7] = evt_ld_u32le(p + 28);
+        w[0] = evt_cur_u32le(&c); w[1] = evt_cur_u32le(&c); w[2] = evt_cur_u32le(&c); w[3] = evt_cur_u32le(&c);
+        w[4] = evt_cur_u32le(&c); w[5] = evt_cur_u32le(&c); w[6] = evt_cur_u32le(&c); w[7] = evt_cur_u32le(&c);
     }
+}
+
+/* Context and timestamp words of a slot whole in memory (slot_at), as slot_words. */
+static inline uint32_t slot_ctx(const uint8_t *slot, int big)
+{
+    evt_cur c;
+    evt_cur_init(&c, slot, TXTB_EVENT_SIZE, 0, big);
+    return big ? evt_cur_u32be_at(&c, TXTB_EV_CONTEXT) : evt_cur_u32le_at(&c, TXTB_EV_CONTEXT);
+}
+static inline uint32_t slot_ts(const uint8_t *slot, int big)
+{
+    evt_cur c;
+    evt_cur_init(&c, slot, TXTB_EVENT_SIZE, 0, big);
+    return big ? evt_cur_u32be_at(&c, TXTB_EV_TIMESTAMP) : evt_cur_u32le_at(&c, TXTB_EV_TIMESTAMP);
 }
 
 static int read_slot(txtb_state *s, uint32_t idx, uint32_t w[8])
@@ -463,16 +484,17 @@ typedef struct txtb_dirscan {
     uint64_t up, down;
 } txtb_dirscan;
 
-/* Timer steps among n adjacent slots from p (TXTB_EV_* words in byte order big) into d. A step
- * is the masked difference modulo ts_mod (tdelta): 0 is none, below half up, else down. */
-static inline void scan_steps(const txtb_state *s, const uint8_t *p, uint32_t n, int big, txtb_dirscan *d)
+/* Timer steps among the n adjacent slots of run (in byte order big) into d. A step is the masked
+ * difference modulo ts_mod (tdelta): 0 is none, below half up, else down. */
+static inline void scan_steps(const txtb_state *s, const uint8_t *run, uint32_t n, int big, txtb_dirscan *d)
 {
     const uint32_t mask = s->mask, low = s->ts_low;
     const uint64_t half = s->ts_mod / 2;
     txtb_dirscan v = *d; /* in registers for the loop */
-    for (uint32_t j = 0; j < n; j++, p += TXTB_EVENT_SIZE) {
-        if (evt_ld_u32(p + TXTB_EV_CONTEXT, big) == TXTB_CTX_NONE) continue;
-        uint32_t m = evt_ld_u32(p + TXTB_EV_TIMESTAMP, big) & mask;
+    const uint8_t *slot = run;
+    for (uint32_t j = 0; j < n; j++, slot += TXTB_EVENT_SIZE) {
+        if (slot_ctx(slot, big) == TXTB_CTX_NONE) continue;
+        uint32_t m = slot_ts(slot, big) & mask;
         if (v.have) {
             uint32_t step = (m - v.prev) & low;
             if (step) {
@@ -966,9 +988,9 @@ static inline void count_event(txtb_state *s, const txtb_idm *ce, uint32_t raw)
 TXTB_COLD static void skip_unwritten(txtb_state *s, uint32_t idx, uint64_t off)
 {
     uint32_t run = 1;
-    const uint8_t *p;
-    while (s->pos < s->span && (p = slot_at(s, slot_index_of(s, s->pos))) != NULL &&
-           evt_ld_u32(p + TXTB_EV_CONTEXT, s->big) == TXTB_CTX_NONE) {
+    const uint8_t *slot;
+    while (s->pos < s->span && (slot = slot_at(s, slot_index_of(s, s->pos))) != NULL &&
+           slot_ctx(slot, s->big) == TXTB_CTX_NONE) {
         s->pos++;
         run++;
     }
