@@ -15,8 +15,14 @@
  * Order: if the slot at the current pointer was written, the buffer wrapped and the oldest entry
  * is there; otherwise the entries are slots 0..current-1. Timestamps are masked with the header's
  * timer mask and unwrapped to 64 bits; a first pass decides whether the timer counts up or down
- * (as TraceX does), so `ts` only grows in both cases. */
+ * (as TraceX does), so `ts` only grows in both cases.
+ *
+ * Per event (docs: no per-event formatting or search): the slot is read in place from the window;
+ * what its id word alone decides (name, kind, target rule, the profile's service meaning, the info
+ * roles' fields and levels) comes from a direct-mapped cache built once per id word and kernel
+ * profile (txtb_idm); object names from a memo of find_obj's answers and the last context's. */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +48,14 @@
 #define TXTB_DIR_SCAN   (1u << 20)    /* slots that decide the timer direction (32 MiB) */
 #define TXTB_WIN        (1u << 20)    /* read window (grows to one registry entry if larger) */
 #define TXTB_NAME_NONE  UINT32_MAX
-#define TXTB_SVC_CACHE  1200u         /* event ids whose kernel service entry is cached */
+/* Off the per-event path (rare cases): kept out of next() so that it stays small. */
+#if defined(__GNUC__)
+#define TXTB_COLD __attribute__((noinline, cold))
+#else
+#define TXTB_COLD
+#endif
+#define TXTB_IDM_N      1024u         /* id meanings cached (direct-mapped by the slot's id word: 2^10) */
+#define TXTB_STM_N      64u           /* suspend states whose meaning is cached */
 
 /* One used registry entry in the lookup index (sorted by address, live before deleted, slot). */
 typedef struct txtb_obj {
@@ -68,10 +81,45 @@ typedef struct txtb_win {
     uint8_t *buf;
 } txtb_win;
 
+/* One answer of find_obj: the object at addr (NULL: none), key = addr | 1 << 32 (0: empty). */
+typedef struct txtb_objmemo {
+    uint64_t key;
+    const struct txtb_obj *obj;
+} txtb_objmemo;
+#define TXTB_OBJMEMO_N 1024u /* a power of two */
+
 /* Buffers that hold a name read from the file while an event points at it: one per role. */
 enum { NAME_CTX, NAME_TARGET, NAME_INTERRUPTED, NAME_HOOKS, NAME_ROLES };
 
 typedef struct id_count { uint32_t id; uint64_t count; } id_count;
+
+/* What an event's id word alone decides (kind, name, target rule, service meaning, info roles),
+ * worked out once per id word and kernel profile and reused for every event with it (idm_get). */
+typedef struct txtb_idm {
+    uint64_t key;            /* id word | 1 << 32 (idm[]) or | 3 << 32 (idm190[], id 190); 0: empty */
+    uint32_t id;             /* the id, CPU bits removed */
+    uint32_t cpu;            /* the CPU of an SMP kernel id (has_cpu) */
+    uint8_t has_cpu;
+    uint8_t k;               /* TXTB_K_* of the id's row (TXTB_K_OTHER without one) */
+    uint8_t kind;            /* evt_kind */
+    uint8_t target;          /* 0 no target, 1 info1 is the target, 2 only when info1 is a registry object */
+    uint8_t svc;             /* a service/create/delete: the meaning below applies */
+    uint8_t user_rec;        /* an id of evtrace/user.h records (user_record) */
+    uint8_t hooks;           /* txtb_hooks_dec_wants() of its events */
+    uint8_t obj_type, op, op_result; /* the meaning's members (m_has says which hold) */
+    uint8_t nput, nlevel;    /* info fields and levels below */
+    uint8_t stk;             /* an info is a stack sample (TXTB_R_STK) */
+    uint8_t nmrole;          /* infos with an owner/stack role of the meaning block */
+    uint8_t mrole[4], mrole_w[4]; /* their roles and info index (0..3), in info order */
+    uint8_t put_w[4], level_w[4], level_kind[4]; /* info index (0..3) of each field, level */
+    const char *put_key[4];  /* field keys in info order (k_role_field) */
+    const uint8_t *roles;    /* the id's roles (NULL: add_role_fields has nothing to do) */
+    const char *name, *ok_name; /* ev->name; ok_name == name when vouched for */
+    const char *label, *ok_label; /* ev->m.label of a service (svc); ok_label when vouched for */
+    unsigned m_has;          /* EVT_M_* the service meaning sets */
+    unsigned vouched;        /* EVT_TEXT_OK_NAME (ok_name), _LABEL (a service's label, vouched for) */
+    uint32_t cslot, cgen;    /* counts[] slot of the id word while cgen == s->cgen */
+} txtb_idm;
 
 typedef struct txtb_state {
     evt_reader *r;
@@ -80,6 +128,7 @@ typedef struct txtb_state {
     uint16_t name_size, reserved1;
     uint32_t mask;               /* timer valid mask */
     uint64_t ts_mod;             /* modulus of the masked counter (ts_modulus) */
+    uint32_t ts_low;             /* ts_mod - 1: a power of two at most 2^32, so this fits */
     uint64_t reg_off, ev_off;    /* file offsets of registry and event area */
     uint32_t reg_entries, reg_entry_size;
     uint32_t reg_present;        /* registry entries read: inside the file and TXTB_REG_READ_MAX */
@@ -94,6 +143,7 @@ typedef struct txtb_state {
     size_t names_len, names_cap;
     char *rolebuf[NAME_ROLES];   /* name_size + 1 bytes each */
     txtb_win rwin, ewin;         /* registry and event-slot windows */
+    uint32_t ewin_first, ewin_slots; /* ewin holds slots [ewin_first, ewin_first + ewin_slots) whole, all < avail */
     int timer_down;              /* 1: timer counts down */
     uint64_t decreases, increases;
     /* iteration */
@@ -109,19 +159,27 @@ typedef struct txtb_state {
     id_count *counts;            /* hash by id, ccap slots (power of two), count 0 = empty */
     uint32_t ncounts, ccap;
     uint64_t untracked_ids;      /* events whose id did not fit in count_by_id */
+    uint32_t cgen;               /* bumped when counts[] is rebuilt (txtb_idm.cslot is stale) */
     char namebuf[48];
     evt_name_cache idnames;      /* names formatted from an id (USER_<id>, UNKNOWN_<id>): once per id */
-    uint32_t objcache[256];      /* find_obj: addr hash -> objs index + 1 (0 = not cached) */
-    uint32_t objmiss[256];       /* addresses last found in no entry, + valid bit in objmiss_ok */
-    uint8_t objmiss_ok[256];
+    txtb_objmemo objmemo[TXTB_OBJMEMO_N]; /* find_obj's answers by address hash */
+    /* the thread context of the last event, which the next one mostly shares (ctx_named) */
+    uint64_t ctx_key;            /* its address | 1 << 32; 0: none */
+    const txtb_obj *ctx_obj;     /* its registry object (NULL: none) */
+    const char *ctx_name, *ctx_ok; /* its name and that name when vouched for */
     int beyond_checked;
     txtb_hooks_dec hooks;        /* records of the generic kernel hooks (txtb_hooks_dec.c) */
     evt_user_dec *user;          /* evtrace/user.h records (user_dec.c), created at open */
     uint32_t uwords[4u * 1024u]; /* one user record's words, gathered from its slots */
-    /* evt_kernel_svc_find of svc_prof by event id < TXTB_SVC_CACHE (svc_known[id]: looked up) */
-    const evt_kernel_profile *svc_prof;
-    const evt_kernel_svc *svc_of[TXTB_SVC_CACHE];
-    uint8_t svc_known[TXTB_SVC_CACHE];
+    /* the kernel profile decoded with (profile()): for its reader kernel, generation gen */
+    const evt_kernel_profile *kp;
+    int kp_kernel;               /* r->kernel_user when kp was looked up (INT_MIN: not yet) */
+    uint32_t gen;                /* bumped when kp changes (idm[] is emptied): stm_* are stale */
+    txtb_idm *idm;               /* TXTB_IDM_N entries (open) */
+    txtb_idm idm190[2];          /* id 190 as a LOST record [0] and as a marker-less one [1] */
+    uint32_t stm_gen[TXTB_STM_N]; /* suspend state s < TXTB_STM_N: meaning cached while stm_gen[s] == gen */
+    unsigned stm_has[TXTB_STM_N];
+    uint8_t stm_stop[TXTB_STM_N];
 } txtb_state;
 
 static const evt_reader_option k_opts[] = {{"elf", "FILE", EVT_USER_ELF_OPTION_HELP}, {NULL, NULL, NULL}};
@@ -160,15 +218,64 @@ static int win_init(txtb_win *w, size_t cap)
     return w->buf != NULL;
 }
 
+/* Slot idx's 32 bytes through the event window, refilled from idx; NULL when not in the file. */
+static const uint8_t *slot_refill(txtb_state *s, uint32_t idx)
+{
+    s->ewin_slots = 0;
+    if (idx >= s->avail) return NULL;
+    const uint8_t *p = win_at(s, &s->ewin, s->ev_off + (uint64_t)idx * TXTB_EVENT_SIZE, TXTB_EVENT_SIZE);
+    if (!p) return NULL;
+    /* ewin is only read at slot offsets: its start is a slot; only slots inside the buffer count */
+    s->ewin_first = (uint32_t)((s->ewin.off - s->ev_off) / TXTB_EVENT_SIZE);
+    uint64_t n = s->ewin.len / TXTB_EVENT_SIZE;
+    s->ewin_slots = (uint32_t)(n < s->avail - s->ewin_first ? n : s->avail - s->ewin_first);
+    return p;
+}
+
+/* Slot idx's 32 bytes (valid until the next slot access), or NULL when not in the file. */
+static inline const uint8_t *slot_at(txtb_state *s, uint32_t idx)
+{
+    uint32_t rel = idx - s->ewin_first; /* wraps above ewin_slots when idx < ewin_first */
+    if (rel < s->ewin_slots) return s->ewin.buf + (size_t)rel * TXTB_EVENT_SIZE;
+    return slot_refill(s, idx);
+}
+
+/* The 8 words of a slot whole in memory (slot_at), in the buffer's byte order (TXTB_EV_*: context,
+ * priority, id, timestamp, info1..4). The cursor spans the slot, so its checks are known to pass
+ * at compile time; one sequence per byte order. */
+static inline void slot_words(const txtb_state *s, const uint8_t *slot, uint32_t w[8])
+{
+    evt_cur c;
+    evt_cur_init(&c, slot, TXTB_EVENT_SIZE, 0, s->big);
+    if (s->big) {
+        w[0] = evt_cur_u32be(&c); w[1] = evt_cur_u32be(&c); w[2] = evt_cur_u32be(&c); w[3] = evt_cur_u32be(&c);
+        w[4] = evt_cur_u32be(&c); w[5] = evt_cur_u32be(&c); w[6] = evt_cur_u32be(&c); w[7] = evt_cur_u32be(&c);
+    } else {
+        w[0] = evt_cur_u32le(&c); w[1] = evt_cur_u32le(&c); w[2] = evt_cur_u32le(&c); w[3] = evt_cur_u32le(&c);
+        w[4] = evt_cur_u32le(&c); w[5] = evt_cur_u32le(&c); w[6] = evt_cur_u32le(&c); w[7] = evt_cur_u32le(&c);
+    }
+}
+
+/* Context and timestamp words of a slot whole in memory (slot_at), as slot_words. */
+static inline uint32_t slot_ctx(const uint8_t *slot, int big)
+{
+    evt_cur c;
+    evt_cur_init(&c, slot, TXTB_EVENT_SIZE, 0, big);
+    return big ? evt_cur_u32be_at(&c, TXTB_EV_CONTEXT) : evt_cur_u32le_at(&c, TXTB_EV_CONTEXT);
+}
+static inline uint32_t slot_ts(const uint8_t *slot, int big)
+{
+    evt_cur c;
+    evt_cur_init(&c, slot, TXTB_EVENT_SIZE, 0, big);
+    return big ? evt_cur_u32be_at(&c, TXTB_EV_TIMESTAMP) : evt_cur_u32le_at(&c, TXTB_EV_TIMESTAMP);
+}
+
 static int read_slot(txtb_state *s, uint32_t idx, uint32_t w[8])
 {
-    uint64_t off = s->ev_off + (uint64_t)idx * TXTB_EVENT_SIZE;
-    const uint8_t *p = idx < s->avail ? win_at(s, &s->ewin, off, TXTB_EVENT_SIZE) : NULL;
+    const uint8_t *p = slot_at(s, idx);
     if (!p) return 0;
-    evt_cur c;
-    evt_cur_init(&c, p, TXTB_EVENT_SIZE, off, s->big);
-    evt_cur_u32s(&c, w, 8); /* the 8 words, one bounds check */
-    return evt_cur_ok(&c);
+    slot_words(s, p, w);
+    return 1;
 }
 
 /* Parse registry entry i (from the registry window); its name, NUL-terminated, into name
@@ -209,27 +316,30 @@ static int cmp_obj_addr(const void *a, const void *b)
     return x->index < y->index ? -1 : (x->index > y->index);
 }
 
-/* The first object at addr (objs sorted by cmp_obj_addr), or NULL. A direct-mapped cache of the
- * answers (objs does not change after open) spares the binary search for the few addresses a
- * trace repeats. */
-static const txtb_obj *find_obj(txtb_state *s, uint32_t addr)
+static uint32_t obj_hash(uint32_t addr) { return (addr * 2654435761u) >> 22; } /* 10 bits: TXTB_OBJMEMO_N */
+
+/* find_obj past its memo: the binary search, its answer memoised. */
+TXTB_COLD static const txtb_obj *find_obj_slow(txtb_state *s, uint32_t addr)
 {
-    uint32_t h = (addr ^ (addr >> 8) ^ (addr >> 16)) & 255u;
-    uint32_t c = s->objcache[h];
-    if (c && s->objs[c - 1].addr == addr) return &s->objs[c - 1];
-    if (s->objmiss_ok[h] && s->objmiss[h] == addr) return NULL;
     uint32_t lo = 0, hi = s->nobjs;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
         if (s->objs[mid].addr < addr) lo = mid + 1; else hi = mid;
     }
-    if (lo < s->nobjs && s->objs[lo].addr == addr) {
-        s->objcache[h] = lo + 1;
-        return &s->objs[lo];
-    }
-    s->objmiss[h] = addr;
-    s->objmiss_ok[h] = 1;
-    return NULL;
+    txtb_objmemo *m = &s->objmemo[obj_hash(addr)];
+    m->key = addr | (uint64_t)1 << 32;
+    m->obj = lo < s->nobjs && s->objs[lo].addr == addr ? &s->objs[lo] : NULL;
+    return m->obj;
+}
+
+/* The first object at addr (objs sorted by cmp_obj_addr), or NULL. A direct-mapped memo of the
+ * answers, found or not (objs does not change after open), spares the binary search for the
+ * addresses a trace repeats. */
+static inline const txtb_obj *find_obj(txtb_state *s, uint32_t addr)
+{
+    const txtb_objmemo *m = &s->objmemo[obj_hash(addr)];
+    if (m->key == (addr | (uint64_t)1 << 32)) return m->obj;
+    return find_obj_slow(s, addr);
 }
 
 /* Name of an indexed object: from memory, or read from the file into the role's buffer (valid
@@ -246,6 +356,21 @@ static const char *obj_name(txtb_state *s, const txtb_obj *o, int role)
 static const char *obj_name_ok(const txtb_state *s, const txtb_obj *o)
 {
     return o && o->name_off != TXTB_NAME_NONE && o->name_ok ? s->names + o->name_off : NULL;
+}
+
+/* Name of the thread context ctx (NAME_CTX), *ok = it when vouched for (obj_name_ok); its object
+ * in s->ctx_obj. The answer for the last context is kept unless its name was read from the file. */
+static inline const char *ctx_named(txtb_state *s, uint32_t ctx, const char **ok)
+{
+    if (s->ctx_key != (ctx | (uint64_t)1 << 32)) {
+        const txtb_obj *co = find_obj(s, ctx);
+        s->ctx_obj = co;
+        s->ctx_name = obj_name(s, co, NAME_CTX);
+        s->ctx_ok = obj_name_ok(s, co);
+        s->ctx_key = !co || co->name_off != TXTB_NAME_NONE ? ctx | (uint64_t)1 << 32 : 0;
+    }
+    *ok = s->ctx_ok;
+    return s->ctx_name;
 }
 
 /* Registry name of an object address, for txtb_hooks_dec_event(). */
@@ -344,31 +469,65 @@ static uint64_t ts_modulus(uint32_t mask)
     return mod;
 }
 
-/* Masked timestamp difference in the counting direction. */
-static uint64_t tdelta(const txtb_state *s, uint32_t prev, uint32_t cur, int down)
+/* Masked timestamp difference in the counting direction (ts_mod is a power of two: the
+ * difference modulo ts_mod is its low bits). */
+static inline uint32_t tdelta(const txtb_state *s, uint32_t prev, uint32_t cur, int down)
 {
-    uint64_t mod = s->ts_mod;
-    uint64_t a = down ? prev : cur, b = down ? cur : prev;
-    return (a + mod - b) % mod;
+    return (down ? prev - cur : cur - prev) & s->ts_low;
+}
+
+/* The direction scan's running state: the last written slot's masked timestamp (have: one was
+ * seen) and the steps up and down so far. */
+typedef struct txtb_dirscan {
+    uint32_t prev;
+    int have;
+    uint64_t up, down;
+} txtb_dirscan;
+
+/* Timer steps among the n adjacent slots of run (in byte order big) into d. A step is the masked
+ * difference modulo ts_mod (tdelta): 0 is none, below half up, else down. */
+static inline void scan_steps(const txtb_state *s, const uint8_t *run, uint32_t n, int big, txtb_dirscan *d)
+{
+    const uint32_t mask = s->mask, low = s->ts_low;
+    const uint64_t half = s->ts_mod / 2;
+    txtb_dirscan v = *d; /* in registers for the loop */
+    const uint8_t *slot = run;
+    for (uint32_t j = 0; j < n; j++, slot += TXTB_EVENT_SIZE) {
+        if (slot_ctx(slot, big) == TXTB_CTX_NONE) continue;
+        uint32_t m = slot_ts(slot, big) & mask;
+        if (v.have) {
+            uint32_t step = (m - v.prev) & low;
+            if (step) {
+                if (step < half) v.up++; else v.down++;
+            }
+        }
+        v.prev = m;
+        v.have = 1;
+    }
+    *d = v;
 }
 
 /* First pass: direction of the timer (TraceX's rule: whichever way most steps go), decided on
- * the first TXTB_DIR_SCAN slots in time order so that a huge buffer is read once, not twice. */
+ * the first TXTB_DIR_SCAN slots in time order so that a huge buffer is read once, not twice. Only
+ * the context (written or not) and timestamp words are read, a run of adjacent slots at a time. */
 static void scan_direction(txtb_state *s)
 {
-    uint32_t w[8], prev = 0;
-    int have = 0;
-    uint64_t half = s->ts_mod / 2;
+    txtb_dirscan d = {0, 0, 0, 0};
     uint32_t n = s->span < TXTB_DIR_SCAN ? s->span : TXTB_DIR_SCAN;
-    for (uint32_t k = 0; k < n; k++) {
-        if (!read_slot(s, slot_index_of(s, k), w) || w[0] == TXTB_CTX_NONE) continue;
-        uint32_t m = w[3] & s->mask;
-        if (have && m != prev) {
-            if (tdelta(s, prev, m, 0) < half) s->increases++; else s->decreases++;
-        }
-        prev = m;
-        have = 1;
+    for (uint32_t k = 0; k < n;) {
+        uint32_t idx = slot_index_of(s, k);
+        const uint8_t *p = slot_at(s, idx);
+        if (!p) { k++; continue; }
+        /* slots idx.. adjacent in time order and all in the window (slot_at: idx is) */
+        uint32_t run = (k < s->seg1 ? s->seg1 : n) - k;
+        if (run > n - k) run = n - k;
+        if (run > s->ewin_first + s->ewin_slots - idx) run = s->ewin_first + s->ewin_slots - idx;
+        if (s->big) scan_steps(s, p, run, 1, &d); /* one loop per byte order */
+        else scan_steps(s, p, run, 0, &d);
+        k += run;
     }
+    s->increases = d.up;
+    s->decreases = d.down;
     s->timer_down = s->decreases > s->increases;
 }
 
@@ -391,7 +550,8 @@ static evt_status open_(evt_reader *r, void **state)
     *state = s;
     s->r = r;
     s->big = big;
-    if (!(s->user = evt_user_dec_new())) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
+    if (!(s->user = evt_user_dec_new()) || !(s->idm = evt_calloc(TXTB_IDM_N, sizeof *s->idm)))
+        return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
     const char *elf = evt_opts_get(r->opts, "elf");
     if (elf) {
         char err[256];
@@ -406,6 +566,8 @@ static evt_status open_(evt_reader *r, void **state)
     s->name_size = evt_cur_u16(&c);  /* TXTB_HDR_NAME_SIZE */
     s->mask = s->hdr[TXTB_HDR_TIMER_MASK / 4];
     s->ts_mod = ts_modulus(s->mask);
+    s->ts_low = (uint32_t)(s->ts_mod - 1);
+    s->kp_kernel = INT_MIN;
     uint32_t base = s->hdr[TXTB_HDR_BASE / 4];
     /* Addresses are 32-bit target addresses (64-bit hosts truncate): offsets modulo 2^32. */
     uint32_t reg_start = s->hdr[TXTB_HDR_REG_START / 4] - base;
@@ -463,18 +625,19 @@ static evt_status open_(evt_reader *r, void **state)
     return EVT_OK;
 }
 
-/* count_by_id: open addressing by id (load < 1/2), at most TXTB_MAX_IDS distinct ids. */
-static void count_id(txtb_state *s, uint32_t id)
+/* count_by_id: open addressing by id (load < 1/2), at most TXTB_MAX_IDS distinct ids. Returns the
+ * id's slot in counts (valid while s->cgen stays), UINT32_MAX when it was counted as untracked. */
+static uint32_t count_id(txtb_state *s, uint32_t id)
 {
     if (s->ccap) {
         for (uint32_t k = (id * 2654435761u) & (s->ccap - 1); s->counts[k].count; k = (k + 1) & (s->ccap - 1))
-            if (s->counts[k].id == id) { s->counts[k].count++; return; }
+            if (s->counts[k].id == id) { s->counts[k].count++; return k; }
     }
-    if (s->ncounts >= TXTB_MAX_IDS) { s->untracked_ids++; return; }
+    if (s->ncounts >= TXTB_MAX_IDS) { s->untracked_ids++; return UINT32_MAX; }
     if (2 * (s->ncounts + 1) >= s->ccap) {
         uint32_t nc = s->ccap ? s->ccap * 2 : 64;
         id_count *v = evt_calloc(nc, sizeof *v);
-        if (!v) { s->untracked_ids++; return; } /* counts are informational; events still decode */
+        if (!v) { s->untracked_ids++; return UINT32_MAX; } /* counts are informational; events still decode */
         for (uint32_t i = 0; i < s->ccap; i++) {
             if (!s->counts[i].count) continue;
             uint32_t k = (s->counts[i].id * 2654435761u) & (nc - 1);
@@ -484,12 +647,14 @@ static void count_id(txtb_state *s, uint32_t id)
         evt_free(s->counts);
         s->counts = v;
         s->ccap = nc;
+        s->cgen++;
     }
     uint32_t k = (id * 2654435761u) & (s->ccap - 1);
     while (s->counts[k].count) k = (k + 1) & (s->ccap - 1);
     s->counts[k].id = id;
     s->counts[k].count = 1;
     s->ncounts++;
+    return k;
 }
 
 /* Roles of info 1..4 of a ThreadX event (txtb_defs.h TXTB_INFO_ROLE_TABLE), or NULL. */
@@ -507,55 +672,102 @@ static const uint8_t *info_roles(uint32_t id)
     }
 }
 
+/* n fields appended to ev's, their keys (and string values) vouched for as evt_put_u's are, for
+ * field_u() to fill; NULL when they do not all fit (then evt_put_u, which drops the excess). */
+static inline evt_field *fields_add(evt_event *ev, unsigned n)
+{
+    uint32_t i0 = ev->nfields;
+    if (i0 + n > EVT_MAX_FIELDS) return NULL;
+    ev->nfields = i0 + n;
+    ev->fields_ok |= ((1u << n) - 1u) << i0;
+    return &ev->fields[i0];
+}
+static inline void field_u(evt_field *f, const char *key, uint64_t v)
+{
+    f->key = key;
+    f->is_str = 0;
+    f->is_signed = 0;
+    f->num = v;
+    f->str = NULL;
+}
+/* Two numeric fields, as evt_put_u(k1, v1) then evt_put_u(k2, v2). */
+static inline void put_u2(evt_event *ev, const char *k1, uint64_t v1, const char *k2, uint64_t v2)
+{
+    evt_field *f = fields_add(ev, 2);
+    if (!f) {
+        evt_put_u(ev, k1, v1);
+        evt_put_u(ev, k2, v2);
+        return;
+    }
+    field_u(f, k1, v1);
+    field_u(f + 1, k2, v2);
+}
+
 static const char *const k_role_field[TXTB_R_COUNT_] = {
 #define TXTB_ROLE_NAME_(r, name) name,
     TXTB_ROLE_TABLE(TXTB_ROLE_NAME_)
 #undef TXTB_ROLE_NAME_
 };
 
-/* The numeric fields of the info words with a role ("enqueued", "sem_count", "stk", ...); with a
+/* A role's level in the meaning block (level order = EVT_LEVEL_TABLE's): the object's counters. */
+static const struct { uint8_t role, level; } k_levels[] = {
+    {TXTB_R_ENQUEUED, EVT_LEVEL_DEPTH}, {TXTB_R_SEM_COUNT, EVT_LEVEL_COUNT},
+    {TXTB_R_AVAILABLE, EVT_LEVEL_AVAILABLE}, {TXTB_R_FLAGS, EVT_LEVEL_FLAGS},
+    {TXTB_R_SUSPENDED, EVT_LEVEL_WAITERS},
+};
+
+/* What add_role_fields() sets for an id with these roles (NULL: none), in its order, into e:
+ * the fields in info order, the levels in k_levels order then info order. */
+static void role_plan(txtb_idm *e, const uint8_t *roles)
+{
+    e->roles = roles;
+    if (!roles) return;
+    for (int i = 0; i < 4; i++) {
+        uint8_t ro = roles[i];
+        if (ro == TXTB_R_NONE) continue;
+        e->put_key[e->nput] = k_role_field[ro];
+        e->put_w[e->nput++] = (uint8_t)i;
+        e->stk |= ro == TXTB_R_STK;
+        if (ro == TXTB_R_OWNER || ro == TXTB_R_OWNERSHIP_COUNT || ro == TXTB_R_STK || ro == TXTB_R_STACK_START ||
+            ro == TXTB_R_STACK_SIZE) {
+            e->mrole[e->nmrole] = ro;
+            e->mrole_w[e->nmrole++] = (uint8_t)i;
+        }
+    }
+    for (size_t k = 0; k < sizeof k_levels / sizeof k_levels[0]; k++)
+        for (int i = 0; i < 4; i++)
+            if (roles[i] == k_levels[k].role) {
+                e->level_kind[e->nlevel] = k_levels[k].level;
+                e->level_w[e->nlevel++] = (uint8_t)i;
+            }
+}
+
+/* The numeric fields of info 1..4 (info[0..3], the event's args) with a role ("enqueued", "sem_count", "stk", ...); with a
  * stack sample of a registered thread's context, that thread's stack ("ctx_stack_start",
  * "ctx_stack_size": registry param 1 and 2). Not for buffers of the generic hooks backend, whose
- * resume/suspend info3 is a state. */
-static void add_role_fields(txtb_state *s, uint32_t id, const uint32_t w[8], evt_event *ev)
+ * resume/suspend info3 is a state (idm_build plans no roles there). */
+static void add_role_fields(txtb_state *s, const txtb_idm *e, const uint64_t info[4], evt_event *ev)
 {
-    const uint8_t *roles = s->hooks.active ? NULL : info_roles(id);
-    if (!roles) return;
-    int stk = 0;
-    for (int i = 0; i < 4; i++) {
-        if (roles[i] == TXTB_R_NONE) continue;
-        evt_put_u(ev, k_role_field[roles[i]], w[4 + i]);
-        stk |= roles[i] == TXTB_R_STK;
+    evt_field *f = fields_add(ev, e->nput);
+    for (unsigned i = 0; i < e->nput; i++) {
+        if (f) field_u(f + i, e->put_key[i], info[e->put_w[i]]);
+        else evt_put_u(ev, e->put_key[i], info[e->put_w[i]]);
     }
-    /* their meaning: counters of the object, a mutex's owner (level order = EVT_LEVEL_TABLE's) */
-    static const struct { uint8_t role, level; } k_levels[] = {
-        {TXTB_R_ENQUEUED, EVT_LEVEL_DEPTH}, {TXTB_R_SEM_COUNT, EVT_LEVEL_COUNT},
-        {TXTB_R_AVAILABLE, EVT_LEVEL_AVAILABLE}, {TXTB_R_FLAGS, EVT_LEVEL_FLAGS},
-        {TXTB_R_SUSPENDED, EVT_LEVEL_WAITERS},
-    };
-    /* in k_levels order, then info order: which row each info's role is (-1: none) first */
-    static const int8_t k_row_of[TXTB_R_COUNT_] = { /* k_levels row + 1 of a role, 0: none */
-        [TXTB_R_ENQUEUED] = 1, [TXTB_R_SEM_COUNT] = 2, [TXTB_R_AVAILABLE] = 3, [TXTB_R_FLAGS] = 4, [TXTB_R_SUSPENDED] = 5,
-    };
-    int row[4];
-    unsigned rows = 0;
-    for (int i = 0; i < 4; i++) {
-        row[i] = k_row_of[roles[i]] - 1;
-        if (row[i] >= 0) rows |= 1u << row[i];
+    /* their meaning: counters of the object, a mutex's owner */
+    for (unsigned i = 0; i < e->nlevel; i++)
+        evt_meaning_add_level(&ev->m, (evt_level_kind)e->level_kind[i], info[e->level_w[i]]);
+    for (unsigned i = 0; i < e->nmrole; i++) {
+        uint64_t v = info[e->mrole_w[i]];
+        switch (e->mrole[i]) {
+        case TXTB_R_OWNER: ev->m.has |= EVT_M_OWNER; ev->m.owner = v; break;
+        case TXTB_R_OWNERSHIP_COUNT: ev->m.owner_count = v; break;
+        case TXTB_R_STK: ev->m.has |= EVT_M_SP; ev->m.sp = v; break;
+        case TXTB_R_STACK_START: ev->m.has |= EVT_M_STACK; ev->m.stack_start = v; break;
+        default: ev->m.stack_size = v; break; /* TXTB_R_STACK_SIZE: beside its start (one row) */
+        }
     }
-    for (size_t k = 0; rows && k < sizeof k_levels / sizeof k_levels[0]; k++)
-        if (rows & (1u << k))
-            for (int i = 0; i < 4; i++)
-                if (row[i] == (int)k) evt_meaning_add_level(&ev->m, (evt_level_kind)k_levels[k].level, w[4 + i]);
-    for (int i = 0; i < 4; i++) {
-        if (roles[i] == TXTB_R_OWNER) { ev->m.has |= EVT_M_OWNER; ev->m.owner = w[4 + i]; }
-        if (roles[i] == TXTB_R_OWNERSHIP_COUNT) ev->m.owner_count = w[4 + i];
-        if (roles[i] == TXTB_R_STK) { ev->m.has |= EVT_M_SP; ev->m.sp = w[4 + i]; }
-        if (roles[i] == TXTB_R_STACK_START) { ev->m.has |= EVT_M_STACK; ev->m.stack_start = w[4 + i]; }
-        if (roles[i] == TXTB_R_STACK_SIZE) ev->m.stack_size = w[4 + i]; /* beside its start (one row) */
-    }
-    if (!stk || ev->ctx_class != EVT_CTX_THREAD) return;
-    const txtb_obj *o = find_obj(s, w[0]);
+    if (!e->stk || ev->ctx_class != EVT_CTX_THREAD) return;
+    const txtb_obj *o = s->ctx_obj; /* the context's (w[0]): ctx_named() ran for this event */
     if (o && o->type == TXTB_OBJ_THREAD) {
         evt_event_add_field_u(ev, "ctx_stack_start", o->param1);
         evt_event_add_field_u(ev, "ctx_stack_size", o->param2);
@@ -582,7 +794,7 @@ static evt_kind kind_of(int k)
 }
 
 /* Slots after the current pointer of a buffer that did not wrap must be unwritten. */
-static void check_beyond(txtb_state *s)
+TXTB_COLD static void check_beyond(txtb_state *s)
 {
     uint32_t w[8];
     s->beyond_checked = 1;
@@ -601,7 +813,7 @@ static void check_beyond(txtb_state *s)
  * continuation slots, which follow it in time order (read and consumed here), decoded by the user
  * decoder into ev. A continuation slot met first lost its head to a wrap (the LOST record counts
  * it): it stays a plain user event. */
-static void user_record(txtb_state *s, uint32_t id, const uint32_t w[8], uint64_t off, evt_event *ev)
+TXTB_COLD static void user_record(txtb_state *s, uint32_t id, const uint32_t w[8], uint64_t off, evt_event *ev)
 {
     /* Ids 61440..65535 are ThreadX user ids an application may use too (TX_TRACE_USER_EVENT_END is
      * 65535): a slot is taken as an evtrace/user.h record only when it reads as one (evt_user_dec_claims),
@@ -634,19 +846,159 @@ static void user_record(txtb_state *s, uint32_t id, const uint32_t w[8], uint64_
     }
 }
 
-/* The profile's service entry of id, NULL if none; looked up once per id (and profile). */
-static const evt_kernel_svc *svc_entry(txtb_state *s, const evt_kernel_profile *kp, uint32_t id)
+/* The kernel profile decoded with (evt_reader_profile), looked up again only when the user's
+ * choice of kernel changes (--kernel, evt_reader_set_kernel: r->kernel_user; r->kernel is this
+ * reader's, set at open): then the cached meanings are stale. */
+static inline const evt_kernel_profile *profile(txtb_state *s)
 {
-    if (id >= TXTB_SVC_CACHE) return evt_kernel_svc_find(kp, (int32_t)id);
-    if (kp != s->svc_prof) { /* the profile changed (--kernel, or a hook buffer named it) */
-        memset(s->svc_known, 0, sizeof s->svc_known);
-        s->svc_prof = kp;
+    if (s->r->kernel_user != s->kp_kernel) { /* kp_kernel starts as none (open_) */
+        s->kp = evt_reader_profile(s->r);
+        s->kp_kernel = s->r->kernel_user;
+        s->gen++;
+        s->hooks.profile = s->kp;
+        for (uint32_t i = 0; i < TXTB_IDM_N; i++) s->idm[i].key = 0;
+        s->idm190[0].key = s->idm190[1].key = 0;
     }
-    if (!s->svc_known[id]) {
-        s->svc_of[id] = evt_kernel_svc_find(kp, (int32_t)id);
-        s->svc_known[id] = 1;
+    return s->kp;
+}
+
+/* A suspend state's meaning (evt_kernel_meaning_state), cached per state below TXTB_STM_N. */
+static void stop_meaning(txtb_state *s, const evt_kernel_profile *kp, uint32_t st, evt_meaning *m)
+{
+    if (st >= TXTB_STM_N) { (void)evt_kernel_meaning_state(kp, st, m); return; }
+    if (s->stm_gen[st] != s->gen) {
+        evt_meaning t;
+        memset(&t, 0, sizeof t);
+        (void)evt_kernel_meaning_state(kp, st, &t);
+        s->stm_has[st] = t.has;
+        s->stm_stop[st] = t.stop_state;
+        s->stm_gen[st] = s->gen;
     }
-    return s->svc_of[id];
+    m->has |= s->stm_has[st];
+    if (s->stm_has[st] & EVT_M_STOP_STATE) m->stop_state = s->stm_stop[st];
+}
+
+/* Work out entry e for id word raw (not_lost: an id 190 without the LOST marker) and key. The
+ * entry is kept (e->key = key) unless its name is the per-event namebuf (names out of memory). */
+TXTB_COLD static const txtb_idm *idm_build(txtb_state *s, txtb_idm *e, uint32_t raw, int not_lost, uint64_t key)
+{
+    const evt_kernel_profile *kp = s->kp;
+    memset(e, 0, sizeof *e);
+    e->cgen = s->cgen - 1; /* no counts slot yet */
+    /* SMP builds put the core in bits 24-31 of a kernel event id. */
+    uint32_t id = raw;
+    if ((id >> 24) != 0 && (id & 0xFFFFFFu) < TXTB_USER_EVENT_START) {
+        e->cpu = id >> 24;
+        id &= 0xFFFFFFu;
+        e->has_cpu = 1;
+    }
+    e->id = id;
+    /* Id 190 is evtrace's LOST record only with its marker in info3 (the recorder always
+     * writes it, and reclaims a slot as a LOST record only with it): an application's own
+     * record with that id (tx_trace_user_event_insert takes any id) is no loss. */
+    const txtb_event_info *info = not_lost ? NULL : txtb_event_lookup(id);
+    if (info) {
+        e->name = e->ok_name = info->name;
+    } else { /* a formatted name: built once per id (a marker-less 190 keyed apart) */
+        uint64_t nkey = id | (uint64_t)not_lost << 32;
+        e->name = evt_name_cache_get(&s->idnames, nkey);
+        if (!e->name) {
+            const char *nm = s->namebuf;
+            if (not_lost) snprintf(s->namebuf, sizeof s->namebuf, "UNKNOWN_%" PRIu32, id);
+            else nm = txtb_event_name(id, s->namebuf, sizeof s->namebuf);
+            e->name = evt_text_ok(nm) ? evt_name_cache_put(&s->idnames, nkey, nm, strlen(nm)) : NULL;
+            if (!e->name) e->name = nm; /* out of memory: the name of this event only */
+        }
+        if (e->name != s->namebuf) e->ok_name = e->name; /* cached only when vouchable */
+    }
+    if (info) e->kind = (uint8_t)kind_of(info->kind);
+    else if (id >= TXTB_USER_EVENT_START && id <= TXTB_USER_EVENT_END) e->kind = EVT_KIND_USER;
+    else e->kind = (id >= 200 && id < 1100) ? EVT_KIND_SVC : EVT_KIND_OTHER;
+    int k = info ? info->kind : TXTB_K_OTHER;
+    e->k = (uint8_t)k;
+    if (k == TXTB_K_RUN || k == TXTB_K_STOP || k == TXTB_K_CREATE || k == TXTB_K_DELETE) e->target = 1;
+    else if (k == TXTB_K_SVC && id < 200 && id != TXTB_EVENT_INTERRUPT_CONTROL) e->target = 2; /* an object's */
+    if (k == TXTB_K_SVC || k == TXTB_K_CREATE || k == TXTB_K_DELETE) {
+        /* the service's meaning (ThreadX profile); an operation needs its object (next) */
+        evt_meaning t;
+        memset(&t, 0, sizeof t);
+        const evt_kernel_svc *ksvc = evt_kernel_meaning_of(kp, evt_kernel_svc_find(kp, (int32_t)id), (int32_t)id, 0, 0, &t);
+        if (ksvc) e->ok_label = ksvc->label; /* the profile's own text */
+        if (!(t.has & EVT_M_LABEL)) { t.has |= EVT_M_LABEL; t.label = e->name; }
+        if ((k == TXTB_K_CREATE || k == TXTB_K_DELETE) && !(t.has & EVT_M_OBJ_TYPE)) {
+            /* a create/delete id names its object type in the format itself (THREAD_CREATE,
+             * QUEUE_CREATE...), whichever kernel's profile the trace carries (the hooks' map) */
+            const evt_kernel_svc *tx =
+                evt_kernel_svc_find(evt_kernel_profile_by_id(EVT_HOOK_KERNEL_THREADX), (int32_t)id);
+            if (tx && tx->obj_type) {
+                t.has |= EVT_M_OBJ_TYPE;
+                t.obj_type = tx->obj_type;
+            }
+        }
+        e->svc = 1;
+        e->m_has = t.has;
+        e->label = t.label;
+        e->obj_type = t.obj_type;
+        e->op = t.op;
+        e->op_result = t.op_result;
+    }
+    if (e->ok_name) e->vouched |= EVT_TEXT_OK_NAME;
+    if (e->svc && e->label == (e->ok_label ? e->ok_label : e->ok_name)) e->vouched |= EVT_TEXT_OK_LABEL;
+    role_plan(e, s->hooks.active ? NULL : info_roles(id));
+    e->user_rec = id >= EVT_USER_TXTB_BASE && id <= TXTB_USER_EVENT_END;
+    e->hooks = (uint8_t)txtb_hooks_dec_wants(&s->hooks, id, (evt_kind)e->kind); /* hooks.active: set at open */
+    if (e->name != s->namebuf) e->key = key;
+    return e;
+}
+
+static uint32_t idm_hash(uint32_t raw) { return (raw * 2654435761u) >> 22; } /* 10 bits: TXTB_IDM_N */
+
+/* idm_get past idm[]: id 190 (its meaning depends on info3, w6: kept apart in idm190[], by whether
+ * it is a LOST record), or an entry to build. */
+TXTB_COLD static const txtb_idm *idm_miss(txtb_state *s, uint32_t raw, uint32_t w6)
+{
+    if ((raw & 0xFFFFFFu) == TXTB_EVTRACE_LOST_ID) { /* CPU bits or not, the id is 190 */
+        int not_lost = w6 != TXTB_EVTRACE_LOST_MAGIC; /* a marker-less 190 is no LOST record (idm_build) */
+        txtb_idm *e = &s->idm190[not_lost];
+        uint64_t key = raw | (uint64_t)3 << 32;
+        return e->key == key ? e : idm_build(s, e, raw, not_lost, key);
+    }
+    return idm_build(s, &s->idm[idm_hash(raw)], raw, 0, raw | (uint64_t)1 << 32);
+}
+
+/* The entry of id word raw (info3 w6) for the current profile (direct-mapped: a collision
+ * rebuilds). No entry of idm[] has id 190 (idm_miss). */
+static inline const txtb_idm *idm_get(txtb_state *s, uint32_t raw, uint32_t w6)
+{
+    const txtb_idm *e = &s->idm[idm_hash(raw)];
+    return e->key == (raw | (uint64_t)1 << 32) ? e : idm_miss(s, raw, w6);
+}
+
+/* Count id word raw in count_by_id through e's remembered counts slot. */
+static inline void count_event(txtb_state *s, const txtb_idm *ce, uint32_t raw)
+{
+    txtb_idm *e = (txtb_idm *)ce; /* the slot memo is the entry's only mutable part */
+    if (e->cgen == s->cgen) { s->counts[e->cslot].count++; return; }
+    uint32_t k = count_id(s, raw);
+    if (k != UINT32_MAX) { e->cslot = k; e->cgen = s->cgen; }
+}
+
+/* The run of unwritten slots from the one at idx (off): one error for all (bounded output on a
+ * zero-filled buffer). */
+TXTB_COLD static void skip_unwritten(txtb_state *s, uint32_t idx, uint64_t off)
+{
+    uint32_t run = 1;
+    const uint8_t *slot;
+    while (s->pos < s->span && (slot = slot_at(s, slot_index_of(s, s->pos))) != NULL &&
+           slot_ctx(slot, s->big) == TXTB_CTX_NONE) {
+        s->pos++;
+        run++;
+    }
+    if (run == 1)
+        evt_reader_error(s->r, off, "slot %" PRIu32 " was never written but lies inside the recorded range", idx);
+    else
+        evt_reader_error(s->r, off, "slot %" PRIu32 " and the %" PRIu32 " slots after it (in time order) were never written but lie inside the recorded range",
+                         idx, run - 1);
 }
 
 static evt_status next(void *state, evt_event *ev)
@@ -660,20 +1012,14 @@ static evt_status next(void *state, evt_event *ev)
         }
         uint32_t idx = slot_index_of(s, s->pos++);
         uint64_t off = s->ev_off + (uint64_t)idx * TXTB_EVENT_SIZE;
-        if (!read_slot(s, idx, w))
-            return evt_reader_fail(s->r, EVT_ERR_IO, off, "event slot %" PRIu32 " unreadable", idx);
+        const uint8_t *p = slot_at(s, idx);
+        if (!p) return evt_reader_fail(s->r, EVT_ERR_IO, off, "event slot %" PRIu32 " unreadable", idx);
+        slot_words(s, p, w);
         if (w[0] == TXTB_CTX_NONE) {
-            /* One error per run of unwritten slots (bounded output on a zero-filled buffer). */
-            uint32_t run = 1;
-            while (s->pos < s->span && read_slot(s, slot_index_of(s, s->pos), w) && w[0] == TXTB_CTX_NONE) { s->pos++; run++; }
-            if (run == 1)
-                evt_reader_error(s->r, off, "slot %" PRIu32 " was never written but lies inside the recorded range", idx);
-            else
-                evt_reader_error(s->r, off, "slot %" PRIu32 " and the %" PRIu32 " slots after it (in time order) were never written but lie inside the recorded range",
-                                 idx, run - 1);
+            skip_unwritten(s, idx, off);
             continue;
         }
-        uint32_t ctx = w[0], prio = w[1], id = w[2], raw_ts = w[3];
+        uint32_t ctx = w[0], prio = w[1], raw_ts = w[3];
         uint32_t m = raw_ts & s->mask;
         if (!s->have_prev) {
             s->ts = s->timer_down ? (uint64_t)(s->mask - m) : m; /* m <= mask: never negative */
@@ -686,52 +1032,30 @@ static evt_status next(void *state, evt_event *ev)
         s->last_masked = m;
         s->valid++;
 
-        /* SMP builds put the core in bits 24-31 of a kernel event id. */
-        uint32_t cpu = 0;
-        int has_cpu = 0;
-        if ((id >> 24) != 0 && (id & 0xFFFFFFu) < TXTB_USER_EVENT_START) {
-            cpu = id >> 24;
-            id &= 0xFFFFFFu;
-            has_cpu = 1;
-        }
-        count_id(s, w[2]);
-        const txtb_event_info *info = txtb_event_lookup(id);
-        /* Id 190 is evtrace's LOST record only with its marker in info3 (the recorder always
-         * writes it, and reclaims a slot as a LOST record only with it): an application's own
-         * record with that id (tx_trace_user_event_insert takes any id) is no loss. */
-        int not_lost = id == TXTB_EVTRACE_LOST_ID && w[6] != TXTB_EVTRACE_LOST_MAGIC;
-        if (not_lost) info = NULL;
+        const evt_kernel_profile *kp = profile(s);
+        const txtb_idm *e = idm_get(s, w[2], w[6]);
+        count_event(s, e, w[2]);
+        uint32_t id = e->id;
+        int k = e->k;
         ev->id = id;
-        const char *ok_name = NULL, *ok_ctx = NULL, *ok_target = NULL, *ok_label = NULL; /* text_ok.h */
-        if (info) {
-            ev->name = ok_name = info->name;
-        } else { /* a formatted name: built once per id (a marker-less 190 keyed apart) */
-            uint64_t key = id | (uint64_t)not_lost << 32;
-            ev->name = evt_name_cache_get(&s->idnames, key);
-            if (!ev->name) {
-                const char *nm = s->namebuf;
-                if (not_lost) snprintf(s->namebuf, sizeof s->namebuf, "UNKNOWN_%" PRIu32, id);
-                else nm = txtb_event_name(id, s->namebuf, sizeof s->namebuf);
-                ev->name = evt_text_ok(nm) ? evt_name_cache_put(&s->idnames, key, nm, strlen(nm)) : NULL;
-                if (!ev->name) ev->name = nm; /* out of memory: the name of this event only */
-            }
-            if (ev->name != s->namebuf) ok_name = ev->name; /* cached only when vouchable */
-        }
-        if (info) ev->kind = kind_of(info->kind);
-        else if (id >= TXTB_USER_EVENT_START && id <= TXTB_USER_EVENT_END) ev->kind = EVT_KIND_USER;
-        else ev->kind = (id >= 200 && id < 1100) ? EVT_KIND_SVC : EVT_KIND_OTHER;
+        ev->name = e->name;
+        /* the strings vouched for (text_ok.h): the id's own (idm_build), the others as they are set */
+        const char *ok_ctx = NULL, *ok_target = NULL;
+        unsigned vouched = e->vouched;
+        ev->kind = (evt_kind)e->kind;
         ev->ts = s->ts;
         ev->offset = off;
         ev->flags |= EVT_HAS_CTX | EVT_HAS_PRIO;
         ev->ctx = ctx;
         ev->prio = prio;
-        if (has_cpu) { ev->flags |= EVT_HAS_CPU; ev->cpu = cpu; }
+        if (e->has_cpu) { ev->flags |= EVT_HAS_CPU; ev->cpu = e->cpu; }
         ev->nargs = 4;
         for (int i = 0; i < 4; i++) ev->args[i] = w[4 + i];
         if (ctx == TXTB_CTX_ISR) {
             s->ctx_isr++;
             ev->ctx_class = EVT_CTX_ISR;
             ev->ctx_name = ok_ctx = "ISR";
+            vouched |= EVT_TEXT_OK_CTX_NAME;
             if (prio != 0) {
                 const txtb_obj *io = find_obj(s, prio);
                 const char *nm = obj_name(s, io, NAME_INTERRUPTED);
@@ -743,52 +1067,39 @@ static evt_status next(void *state, evt_event *ev)
             s->ctx_init++;
             ev->ctx_class = EVT_CTX_INIT;
             ev->ctx_name = ok_ctx = "Initialization";
+            vouched |= EVT_TEXT_OK_CTX_NAME;
         } else {
             s->ctx_thread++;
             ev->ctx_class = EVT_CTX_THREAD;
-            const txtb_obj *co = find_obj(s, ctx);
-            ev->ctx_name = obj_name(s, co, NAME_CTX);
-            ok_ctx = obj_name_ok(s, co);
+            ev->ctx_name = ctx_named(s, ctx, &ok_ctx);
+            if (ok_ctx) vouched |= EVT_TEXT_OK_CTX_NAME;
             if (prio & TXTB_PRIO_CURRENT_BIT) {
-                evt_put_u(ev, "priority", prio & 0x3FFu);
-                evt_put_u(ev, "preemption_threshold", (prio >> 16) & 0x3FFu);
+                put_u2(ev, "priority", prio & 0x3FFu, "preemption_threshold", (prio >> 16) & 0x3FFu);
             } else {
                 evt_put_u(ev, "priority", prio);
             }
             ev->m.has |= EVT_M_CTX_PRIO;
             ev->m.ctx_prio = prio & TXTB_PRIO_CURRENT_BIT ? prio & 0x3FFu : prio;
         }
-        int k = info ? info->kind : TXTB_K_OTHER;
-        if (k == TXTB_K_RUN || k == TXTB_K_STOP || k == TXTB_K_CREATE || k == TXTB_K_DELETE ||
-            (k == TXTB_K_SVC && id < 200 && id != TXTB_EVENT_INTERRUPT_CONTROL)) {
+        if (e->target) {
             const txtb_obj *o = find_obj(s, w[4]);
-            if (o || k != TXTB_K_SVC) {
+            if (o || e->target == 1) {
                 ev->flags |= EVT_HAS_TARGET;
                 ev->target = w[4];
                 ev->target_name = obj_name(s, o, NAME_TARGET);
                 ok_target = obj_name_ok(s, o);
+                if (ok_target) vouched |= EVT_TEXT_OK_TARGET_NAME;
             }
         }
-        const evt_kernel_profile *kp = evt_reader_profile(s->r);
-        s->hooks.profile = kp;
-        if (k == TXTB_K_SVC || k == TXTB_K_CREATE || k == TXTB_K_DELETE) {
-            /* the service's meaning (ThreadX profile); an operation needs its object */
-            const evt_kernel_svc *ksvc = evt_kernel_meaning_of(kp, svc_entry(s, kp, id), (int32_t)id, 0, 0, &ev->m);
-            if (ksvc) ok_label = ksvc->label; /* the profile's own text */
-            if (!(ev->m.has & EVT_M_LABEL)) { ev->m.has |= EVT_M_LABEL; ev->m.label = ev->name; }
-            if ((k == TXTB_K_CREATE || k == TXTB_K_DELETE) && !(ev->m.has & EVT_M_OBJ_TYPE)) {
-                /* a create/delete id names its object type in the format itself (THREAD_CREATE,
-                 * QUEUE_CREATE...), whichever kernel's profile the trace carries (the hooks' map) */
-                const evt_kernel_svc *tx =
-                    evt_kernel_svc_find(evt_kernel_profile_by_id(EVT_HOOK_KERNEL_THREADX), (int32_t)id);
-                if (tx && tx->obj_type) {
-                    ev->m.has |= EVT_M_OBJ_TYPE;
-                    ev->m.obj_type = tx->obj_type;
-                }
-            }
+        if (e->svc) { /* the service's meaning (idm_build); an operation needs its object */
+            ev->m.has |= e->m_has;
+            ev->m.label = e->label;
+            if (e->m_has & EVT_M_OBJ_TYPE) ev->m.obj_type = e->obj_type;
+            if (e->m_has & EVT_M_OP) { ev->m.op = e->op; ev->m.op_result = e->op_result; }
             if ((ev->m.has & EVT_M_OP) && (ev->flags & EVT_HAS_TARGET)) {
                 ev->m.obj = ev->target;
                 ev->m.obj_name = ev->target_name;
+                if (ok_target) vouched |= EVT_TEXT_OK_OBJ_NAME;
             } else {
                 ev->m.has &= ~(unsigned)EVT_M_OP;
             }
@@ -796,7 +1107,7 @@ static evt_status next(void *state, evt_event *ev)
         if (k == TXTB_K_RUN || k == TXTB_K_STOP) {
             const char *sn = txtb_thread_state_name(w[5]);
             if (sn) evt_put_s(ev, "state", sn); /* txtb_names' own text */
-            if (k == TXTB_K_STOP) (void)evt_kernel_meaning_state(kp, w[5], &ev->m);
+            if (k == TXTB_K_STOP) stop_meaning(s, kp, w[5], &ev->m);
             /* info4 names the next thread in ThreadX's own records; a dispatcher hook's is not one */
             if (!s->hooks.active) {
                 evt_put_u(ev, "next_thread", w[7]);
@@ -814,13 +1125,18 @@ static evt_status next(void *state, evt_event *ev)
             uint64_t ow = w[7]; /* a LOST record has the marker (above) */
             ev->flags |= EVT_HAS_COUNT;
             ev->count = (uint64_t)w[4] + ow;
-            evt_put_u(ev, "dropped", w[4]);
-            evt_put_u(ev, "overwritten", ow);
+            put_u2(ev, "dropped", w[4], "overwritten", ow);
         }
-        add_role_fields(s, id, w, ev);
-        txtb_hooks_dec_event(&s->hooks, id, w, ev, hooks_obj_name, s);
-        if (id >= EVT_USER_TXTB_BASE && id <= TXTB_USER_EVENT_END) user_record(s, id, w, off, ev);
-        /* what is still the reader's vouched-for text needs no per-event check */
+        if (e->roles) add_role_fields(s, e, ev->args, ev); /* args[0..3]: info 1..4 */
+        if (e->hooks) txtb_hooks_dec_event(&s->hooks, id, w, ev, hooks_obj_name, s);
+        if (e->user_rec) user_record(s, id, w, off, ev);
+        /* what is still the reader's vouched-for text needs no per-event check: all of it, unless
+         * the hooks or user decoders replaced some */
+        if (!e->hooks && !e->user_rec) {
+            ev->text_ok |= vouched;
+            return EVT_OK;
+        }
+        const char *ok_name = e->ok_name, *ok_label = e->svc ? e->ok_label : NULL;
         evt_vouch(ev, EVT_TEXT_OK_NAME, ev->name, ok_name);
         evt_vouch(ev, EVT_TEXT_OK_CTX_NAME, ev->ctx_name, ok_ctx);
         evt_vouch(ev, EVT_TEXT_OK_TARGET_NAME, ev->target_name, ok_target);
@@ -973,6 +1289,7 @@ static void close_(void *state)
     evt_free(s->rwin.buf);
     evt_free(s->ewin.buf);
     evt_free(s->counts);
+    evt_free(s->idm);
     evt_name_cache_free(&s->idnames);
     evt_user_dec_free(s->user);
     evt_free(s);

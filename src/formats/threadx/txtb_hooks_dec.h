@@ -11,6 +11,7 @@
 #include "evtrace/model.h"
 #include "formats/common/hook_meaning.h"
 #include "formats/common/hook_wait.h"
+#include "formats/threadx/txtb_defs.h"
 
 struct evt_kernel_profile;
 
@@ -40,6 +41,13 @@ void txtb_hooks_dec_registry(txtb_hooks_dec *h, unsigned type, uint32_t addr, ui
  * event is a hooks record it rewrote, else 0. name_of may be NULL. */
 int txtb_hooks_dec_event(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], evt_event *ev,
                          txtb_hooks_name_fn name_of, void *ctx);
+/* 0 when txtb_hooks_dec_event() would leave an event of this id and kind (its kind when the call
+ * would be made) and the hooks' state as they are: no hooks registry entry, not a service
+ * enter/exit record, not a LOST record. A reader may skip the call then. */
+static inline int txtb_hooks_dec_wants(const txtb_hooks_dec *h, uint32_t id, evt_kind kind)
+{
+    return h->active || id == TXTB_EVTRACE_SVC_ENTER_ID || id == TXTB_EVTRACE_SVC_EXIT_ID || kind == EVT_KIND_LOST;
+}
 /* Name of a μT-Kernel function code ("tk_wai_sem"), or NULL when not in the table. */
 const char *txtb_hooks_utk_fn_name(int32_t fncd);
 /* Name of a μT-Kernel task state ("TTS_WAI"), "NONEXISTENT" for 0, or NULL. */
