@@ -8,6 +8,9 @@
 #include <stdint.h>
 #include <string.h>
 #include "formats/common/bytes.h"
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h> /* evt_cur_span_not2_sum8 */
+#endif
 
 typedef struct evt_cur {
     const uint8_t *p;   /* bytes */
@@ -136,5 +139,36 @@ static inline size_t evt_cur_span_not2(const evt_cur *c, uint8_t a, uint8_t b, s
     return k;
 }
 static inline uint64_t evt_cur_u64(evt_cur *c) { return c->big ? evt_cur_u64be(c) : evt_cur_u64le(c); }
+/* evt_cur_span_not2 that also sums the bytes it passes: their sum mod 256 in *sum (a framer that
+ * checks a checksum in the same pass). Sixteen bytes a step where the host has SSE2, else byte by
+ * byte. */
+static inline size_t evt_cur_span_not2_sum8(const evt_cur *c, uint8_t a, uint8_t b, size_t max, unsigned *sum)
+{
+    size_t left = evt_cur_left(c), k = 0, lim = left < max ? left : max;
+    const uint8_t *q = c->p + c->pos;
+    unsigned tot = 0;
+#if defined(__SSE2__) && defined(__GNUC__)
+    const __m128i va = _mm_set1_epi8((char)a), vb = _mm_set1_epi8((char)b), zero = _mm_setzero_si128();
+    __m128i acc = zero; /* psadbw: the byte sums in two 64-bit lanes */
+    for (; lim - k >= 16; k += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(q + k));
+        unsigned hit = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, va), _mm_cmpeq_epi8(x, vb)));
+        if (hit) {
+            unsigned j = (unsigned)__builtin_ctz(hit); /* the first a or b */
+            const __m128i idx = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+            x = _mm_and_si128(x, _mm_cmplt_epi8(idx, _mm_set1_epi8((char)j))); /* the bytes before it */
+            acc = _mm_add_epi64(acc, _mm_sad_epu8(x, zero));
+            tot += (unsigned)_mm_cvtsi128_si32(acc) + (unsigned)_mm_cvtsi128_si32(_mm_unpackhi_epi64(acc, acc));
+            *sum = tot & 0xFFu;
+            return k + j;
+        }
+        acc = _mm_add_epi64(acc, _mm_sad_epu8(x, zero));
+    }
+    tot += (unsigned)_mm_cvtsi128_si32(acc) + (unsigned)_mm_cvtsi128_si32(_mm_unpackhi_epi64(acc, acc));
+#endif
+    for (; k < lim && q[k] != a && q[k] != b; k++) tot += q[k];
+    *sum = tot & 0xFFu;
+    return k;
+}
 
 #endif

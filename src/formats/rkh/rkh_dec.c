@@ -48,6 +48,31 @@ typedef struct rkh_evdef {
     rkh_arg args[MAX_ARGS];
 } rkh_evdef;
 
+/* The symbol table that names an argument's value (resolve). */
+enum { RKH_TAB_NONE, RKH_TAB_OBJS, RKH_TAB_SIGS };
+
+/* One argument of an event's layout under the current configuration (build_plans). */
+typedef struct rkh_parg {
+    const char *name, *name_key; /* the layout's keys (rkh_arg) */
+    uint32_t size;               /* bytes: kind_size under the configuration */
+    uint8_t tab;                 /* RKH_TAB_*: the table that names the value */
+    uint8_t sets_ctx;            /* rkh_arg.sets_ctx */
+} rkh_parg;
+
+/* An event's layout as the configuration has it, built once per configuration so the per-event
+ * decode neither parses the layout nor tests conditions or kinds: only for layouts whose every
+ * present argument has a fixed size (no string, no rest-of-record); others take the layout loop. */
+typedef struct rkh_plan {
+    uint8_t fixed;        /* 1: this plan decodes the event (decode_fixed) */
+    uint8_t sm_state;     /* SM_STATE or SM_TS_STATE: the state machine's new state */
+    uint8_t user;         /* a user record (RKH_TE_USER..RKH_TE_USER_LAST) */
+    uint8_t symbol;       /* a symbol record (kind 'Y') */
+    uint8_t state_names;  /* args 0 and 1 are named from the object table (SM_STATE's ao, st) */
+    uint8_t nargs;        /* the arguments present under the configuration's conditions */
+    size_t len;           /* their bytes together */
+    rkh_parg a[MAX_ARGS];
+} rkh_plan;
+
 /* Symbol tables are bounded (docs/rkh.md): their bytes (names, entries, hash slots) stay under
  * RKH_SYM_BYTES_MAX; a symbol record past it is not kept and is reported (counted). */
 #define RKH_SYM_BYTES_MAX (16u << 20)
@@ -59,7 +84,16 @@ typedef struct sym { uint64_t key; char *name; /* name[-1]: 1 when it may be vou
  * index + 1 (0 = empty; hcap a power of two > 2 * n). A redefined name replaces the old string,
  * which lives on in the state's `retired` list until the next event is pulled (the event being
  * decoded may point at it). */
-typedef struct symtab { sym *v; uint32_t n, cap; uint32_t *hash; uint32_t hcap; } symtab;
+#define RKH_SYM_FRONT 256u /* direct-mapped look-ups in front of the hash (sym_name) */
+typedef struct symtab {
+    sym *v;
+    uint32_t n, cap;
+    uint32_t *hash;
+    uint32_t hcap;
+    /* recent look-ups by key: name NULL = empty slot, k_no_name = the key has no name; a slot is
+     * emptied whenever its key is defined or renamed (sym_set), so a hit is what the hash says */
+    struct { uint64_t key; const char *name; } front[RKH_SYM_FRONT];
+} symtab;
 
 typedef struct rkh_state {
     evt_reader *r;
@@ -69,14 +103,21 @@ typedef struct rkh_state {
     int tcfg_chk;
     uint64_t tcfg_off;
     rkh_evdef defs[256];
+    rkh_plan plans[256];    /* by id, for the current configuration (build_plans) */
+    unsigned chk, hdr_seq, tsz; /* the configuration's checksum byte, seq byte, timestamp bytes */
+    uint64_t ts_mask;           /* 2^(8 tsz) - 1: timestamps wrap there */
     /* input */
     uint8_t *chunk;
     evt_cur in;             /* over the chunk's bytes (base = their source offset) */
     /* framer */
     int seen_flag, escaping, oversize;
     int oom;                 /* an allocation failed: the read ends with EVT_ERR_NOMEM */
-    uint8_t *frame;
+    uint8_t *frame;         /* a frame's bytes unescaped when they were not in one piece */
+    const uint8_t *fp;      /* the current frame's flen bytes: in `frame`, or in `chunk` when
+                               they were there without escapes (valid until the next pull) */
     size_t flen, fcap;
+    unsigned fsum;          /* the sum of the frame's bytes mod 256 when fsum_ok (next_frame) */
+    int fsum_ok;
     uint64_t frame_off;     /* offset of the frame's first byte */
     uint64_t tail_raw;      /* raw bytes since the last flag */
     int ended;
@@ -119,6 +160,10 @@ typedef struct rkh_state {
     const char *vouched[16];      /* the current event's strings vouched for (text_ok.h) */
     unsigned nvouched;
     char keybuf[64][24];          /* field keys of the current event: [0,32) values, [32,64) names */
+    /* names built once (in `keys`), by index: no look-up per event */
+    const char *usr_names[RKH_TE_USER_LAST - RKH_TE_USER + 1]; /* "USR#<n>" */
+    const char *ukey[32][16];     /* user field f of type t: "f<f>_<TYPE>" */
+    const char *ukey_name[32][16]; /* "f<f>_<TYPE>_name" */
 } rkh_state;
 
 static const evt_reader_option k_opts[] = {
@@ -164,13 +209,34 @@ static uint32_t sym_slot(const symtab *t, uint64_t key)
 }
 
 /* Index of key in t->v, or UINT32_MAX. */
-static uint32_t sym_find(const symtab *t, uint64_t key)
+static inline uint32_t sym_find(const symtab *t, uint64_t key)
 {
     if (!t->hcap) return UINT32_MAX;
     for (uint32_t k = sym_slot(t, key); t->hash[k]; k = (k + 1) & (t->hcap - 1))
         if (t->v[t->hash[k] - 1].key == key) return t->hash[k] - 1;
     return UINT32_MAX;
 }
+
+static const char k_no_name[] = ""; /* symtab.front: the key has no name (compared by address) */
+
+static inline uint32_t sym_front_slot(uint64_t key) { return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 56); }
+
+/* The name stored for key in t, or NULL: from the front slot, else the hash (then kept in front). */
+static inline const char *sym_name(symtab *t, uint64_t key)
+{
+    _Static_assert(RKH_SYM_FRONT == 256u, "sym_front_slot gives 8 bits");
+    uint32_t f = sym_front_slot(key);
+    const char *nm = t->front[f].name;
+    if (nm && t->front[f].key == key) return nm == k_no_name ? NULL : nm;
+    uint32_t i = sym_find(t, key);
+    nm = i == UINT32_MAX ? NULL : t->v[i].name;
+    t->front[f].key = key;
+    t->front[f].name = nm ? nm : k_no_name;
+    return nm;
+}
+
+/* bit when nm is a stored name that passed evt_text_ok (sym_dup's byte before it), else 0. */
+static inline unsigned sym_ok_bit(const char *nm, unsigned bit) { return nm && nm[-1] ? bit : 0u; }
 
 /* Vouch for p in the current event (text_ok.h: the reader's own text or a checked stored name). */
 static const char *vouch(rkh_state *s, const char *p)
@@ -188,11 +254,10 @@ static int is_vouched(const rkh_state *s, const char *p)
 }
 
 /* sym_get, vouching for a name that passed evt_text_ok when stored. */
-static const char *sym_get_v(rkh_state *s, const symtab *t, uint64_t key)
+static const char *sym_get_v(rkh_state *s, symtab *t, uint64_t key)
 {
-    uint32_t i = sym_find(t, key);
-    if (i == UINT32_MAX) return NULL;
-    return t->v[i].name[-1] ? vouch(s, t->v[i].name) : t->v[i].name;
+    const char *nm = sym_name(t, key);
+    return nm && nm[-1] ? vouch(s, nm) : nm;
 }
 
 /* Rebuild the hash at twice the size; 0 when memory is short. */
@@ -236,6 +301,7 @@ static void sym_set(rkh_state *s, symtab *t, uint64_t key, const char *name)
 {
     size_t len = strlen(name) + 1;
     uint32_t i = sym_find(t, key);
+    t->front[sym_front_slot(key)].name = NULL; /* whatever follows, look the key up again */
     if (i != UINT32_MAX) {
         if (strcmp(t->v[i].name, name) == 0) return;
         size_t old = strlen(t->v[i].name) + 1;
@@ -353,16 +419,37 @@ static int frame_push(rkh_state *s, uint8_t b)
     return 1;
 }
 
-/* Collect the next complete frame (bytes between two flags, unescaped). Returns 1, or 0 at the
- * end of the input. Reports aborted frames, oversize runs, leading and trailing bytes. */
+/* Collect the next complete frame (bytes between two flags, unescaped) in s->fp, s->flen. Returns
+ * 1, or 0 at the end of the input. Reports aborted frames, oversize runs, leading and trailing
+ * bytes. */
 static int next_frame(rkh_state *s)
 {
     uint8_t b;
     uint64_t off;
     for (;;) {
+        /* Between frames, a frame that lies whole in the chunk without an escape is taken where it
+         * is (what the loops below do for it, without the copy): its bytes up to the flag. */
+        size_t left = evt_cur_left(&s->in);
+        if (left && s->seen_flag && !(s->escaping | s->oversize) && s->flen == 0) {
+            unsigned sum;
+            size_t k = evt_cur_span_not2_sum8(&s->in, RKH_FLAG, RKH_ESC, left, &sum);
+            if (k < left && evt_cur_peek_at(&s->in, k) == RKH_FLAG) {
+                uint64_t at = evt_cur_offset(&s->in);
+                const uint8_t *q = evt_cur_take(&s->in, k + 1); /* the frame and its flag (k < left) */
+                s->tail_raw = 0;
+                if (k == 0) continue; /* a flag after a flag: no frame */
+                s->frame_off = at;
+                s->fp = q;
+                s->flen = k;
+                s->fsum = sum;
+                s->fsum_ok = 1;
+                return 1;
+            }
+            /* an escape, or the chunk ends first: the loops below */
+        }
         /* Inside a frame, the run of plain bytes up to the next flag or escape is copied at once
          * (what the byte loop below does for each of them). */
-        size_t left = evt_cur_left(&s->in), room = s->fcap - s->flen;
+        size_t room = s->fcap - s->flen;
         if (s->seen_flag && !s->escaping && !s->oversize && left && room) {
             /* at most what the frame has room for (the byte loop grows it): each byte is looked
              * at once here, however long the run */
@@ -412,6 +499,8 @@ static int next_frame(rkh_state *s)
                 s->flen = 0;
                 continue;
             }
+            s->fp = s->frame;
+            s->fsum_ok = 0;
             return 1;
         }
         s->tail_raw++;
@@ -453,6 +542,60 @@ static unsigned kind_size(const rkh_state *s, char k)
     }
 }
 
+/* Build s->plans from s->defs for the configuration in s->cfg; call again whenever it changes. */
+static void build_plans(rkh_state *s)
+{
+    s->chk = RKH_CFG_HAS(&s->cfg, RKH_BIT_CHK);
+    s->hdr_seq = RKH_CFG_HAS(&s->cfg, RKH_BIT_NSEQ);
+    s->tsz = RKH_CFG_HAS(&s->cfg, RKH_BIT_TSTAMP) ? s->cfg.sz_ts : 0;
+    s->ts_mask = s->tsz >= 8 ? ~0ull : ((uint64_t)1 << (8 * s->tsz)) - 1u;
+    for (unsigned id = 0; id < 256; id++) {
+        const rkh_evdef *d = &s->defs[id];
+        rkh_plan *p = &s->plans[id];
+        memset(p, 0, sizeof *p);
+        p->fixed = d->name != NULL && d->kind != 'C' && d->kind != 'L' && !(id >= RKH_TE_USER && id <= RKH_TE_USER_LAST);
+        for (unsigned a = 0; a < d->nargs; a++) {
+            const rkh_arg *g = &d->args[a];
+            if ((g->cond == 'm' && !RKH_CFG_HAS(&s->cfg, RKH_BIT_MP_LWM)) ||
+                (g->cond == 'q' && !RKH_CFG_HAS(&s->cfg, RKH_BIT_QUE_LWM)) ||
+                (g->cond == 'r' && !RKH_CFG_HAS(&s->cfg, RKH_BIT_SNDR)))
+                continue;
+            if (g->kind == 's' || g->kind == '*') { p->fixed = 0; break; }
+            rkh_parg *x = &p->a[p->nargs++];
+            x->name = g->name;
+            x->name_key = g->name_key;
+            x->size = kind_size(s, g->kind);
+            x->tab = (g->kind == 'S' || g->kind == 'F') ? RKH_TAB_OBJS : g->kind == 'G' ? RKH_TAB_SIGS : RKH_TAB_NONE;
+            x->sets_ctx = g->sets_ctx;
+            p->len += x->size;
+        }
+        p->sm_state = id == RKH_TE_SM_STATE || id == RKH_TE_SM_TS_STATE;
+        p->user = id >= RKH_TE_USER && id <= RKH_TE_USER_LAST;
+        p->symbol = d->kind == 'Y';
+        p->state_names = p->fixed && p->nargs >= 2 && p->a[0].tab == RKH_TAB_OBJS && p->a[1].tab == RKH_TAB_OBJS;
+    }
+}
+
+/* The next n-byte (1, 2, 4 or 8; else 0, skipping n) little-endian value of c: RKH's configured
+ * field widths, read in order. */
+static inline uint64_t ld_next(evt_cur *c, unsigned n)
+{
+    switch (n) {
+    case 1: return evt_cur_u8(c);
+    case 2: return evt_cur_u16le(c);
+    case 4: return evt_cur_u32le(c);
+    case 8: return evt_cur_u64le(c);
+    default: evt_cur_skip(c, n); return 0;
+    }
+}
+
+/* Sum of the first n bytes of c mod 256 (checksums of frames not summed while framed). */
+static unsigned byte_sum8(evt_cur *c, size_t n)
+{
+    evt_cur_at(c, 0);
+    return evt_cur_sum8(c, n) & 0xFFu;
+}
+
 /* The n-byte (1, 2, 4 or 8) little-endian value at pos of c: RKH's configured field widths. */
 static uint64_t ld_le(evt_cur *c, size_t pos, unsigned n)
 {
@@ -476,13 +619,6 @@ static const char *hex_of(rkh_state *s, evt_cur *c, size_t pos, size_t n)
     o[2 * n] = 0;
     s->hexused += 2 * n + 1;
     return o;
-}
-
-/* Sum of the first n bytes of c (checksums). */
-static unsigned byte_sum(evt_cur *c, size_t n)
-{
-    evt_cur_at(c, 0);
-    return evt_cur_sum8(c, n);
 }
 
 static const char *key_for(rkh_state *s, unsigned i, const char *fmt, const char *a, const char *b)
@@ -529,6 +665,51 @@ static void set_ctx_named(evt_event *ev, uint64_t ao, const char *nm)
     ev->ctx_name = nm;
 }
 
+/* "0x" and v in upper-case hex, at least 8 digits (printf's "0x%08" PRIX64), in buf (>= 19 bytes). */
+static const char *hex08(char *buf, uint64_t v)
+{
+    static const char hx[] = "0123456789ABCDEF";
+    unsigned nd = 8;
+    while (nd < 16 && (v >> (4 * nd))) nd++;
+    buf[0] = '0';
+    buf[1] = 'x';
+    for (unsigned i = 0; i < nd; i++) buf[2 + i] = hx[(v >> (4 * (nd - 1 - i))) & 15u];
+    buf[2 + nd] = 0;
+    return buf;
+}
+
+/* Decode the arguments of plan p from the p->len bytes of c at its position into ev: values, and
+ * the names the symbol tables give them (also in names[], NULL when none); the record's active
+ * object its context. Stored names are vouched for as they are put (sym_ok_bit). */
+static void decode_fixed(rkh_state *s, evt_event *ev, const rkh_plan *p, evt_cur *c, const char **names)
+{
+    /* The event holds no argument or field yet (its reset) and a plan has at most MAX_ARGS
+     * arguments of at most two fields each: they all fit, no check per field. */
+    _Static_assert(MAX_ARGS <= EVT_MAX_ARGS && 2 * MAX_ARGS <= EVT_MAX_FIELDS, "a plan's arguments fit an event");
+    uint32_t nf = 0, ok = 0; /* fields written, and those vouched for (the keys are the table's) */
+    for (unsigned a = 0; a < p->nargs; a++) {
+        const rkh_parg *g = &p->a[a];
+        uint64_t v = ld_next(c, g->size);
+        ev->args[a] = v;
+        ok |= 1u << nf;
+        ev->fields[nf++] = (evt_field){.key = g->name, .num = v};
+        const char *nm = NULL;
+        if (g->tab != RKH_TAB_NONE &&
+            (nm = sym_name(g->tab == RKH_TAB_OBJS ? &s->objs : &s->sigs, v)) != NULL) {
+            ok |= (uint32_t)(nm[-1] != 0) << nf; /* a stored name that passed evt_text_ok (sym_dup) */
+            ev->fields[nf++] = (evt_field){.key = g->name_key, .is_str = 1, .str = nm};
+        }
+        names[a] = nm;
+        if (g->sets_ctx) {
+            set_ctx_named(ev, v, nm);
+            ev->text_ok = (ev->text_ok & ~(unsigned)EVT_TEXT_OK_CTX_NAME) | sym_ok_bit(nm, EVT_TEXT_OK_CTX_NAME);
+        }
+    }
+    ev->nargs = p->nargs;
+    ev->nfields = nf;
+    ev->fields_ok = ok;
+}
+
 /* Decode user-record fields from the n bytes of u. Returns 0 on success, -1 if the fields overrun. */
 static int decode_user(rkh_state *s, evt_event *ev, evt_cur *u)
 {
@@ -556,13 +737,11 @@ static int decode_user(rkh_state *s, evt_event *ev, evt_cur *u)
         char k = tkinds[type];
         const char *key = "field";
         uint64_t fkey = (uint64_t)f << 8 | type;
-        if (f < 32) {
-            key = evt_name_cache_get(&s->keys, RKH_KEY_USR_VAL | fkey);
-            if (!key) {
-                char idx[8];
-                snprintf(idx, sizeof idx, "f%u", f);
-                key = key_cached(s, RKH_KEY_USR_VAL | fkey, f, "%s_%s", idx, tnames[type]);
-            }
+        if (f < 32 && !(key = s->ukey[f][type])) { /* built once per field and type */
+            char idx[8];
+            snprintf(idx, sizeof idx, "f%u", f);
+            key = key_cached(s, RKH_KEY_USR_VAL | fkey, f, "%s_%s", idx, tnames[type]);
+            if (key != s->keybuf[f]) s->ukey[f][type] = key; /* kept (not the scratch: memory was short) */
         }
         f++;
         if (k == 's') {
@@ -585,15 +764,22 @@ static int decode_user(rkh_state *s, evt_event *ev, evt_cur *u)
             if (sz == 0 || sz > n - i) return -1;
             uint64_t v = ld_le(u, i, sz);
             i += sz;
-            evt_event_add_arg(ev, v);
-            if (tsigned[type]) {
+            evt_put_arg(ev, v);
+            if (tsigned[type]) { /* keys: the reader's own text (tnames) */
                 int64_t sv = (int64_t)(v << (64 - 8 * sz)) >> (64 - 8 * sz);
-                evt_event_add_field_i(ev, key, sv);
+                evt_put_i(ev, key, sv);
             } else {
-                evt_event_add_field_u(ev, key, v);
+                evt_put_u(ev, key, v);
             }
             const char *nm = resolve(s, k, v);
-            if (nm && f <= 32) evt_event_add_field_s(ev, key_cached(s, RKH_KEY_USR_NAME | fkey, 31 + f, "%s%s_name", key, ""), nm);
+            if (nm && f <= 32) {
+                const char *nk = s->ukey_name[f - 1][type];
+                if (!nk) {
+                    nk = key_cached(s, RKH_KEY_USR_NAME | fkey, 31 + f, "%s%s_name", key, "");
+                    if (nk != s->keybuf[31 + f]) s->ukey_name[f - 1][type] = nk;
+                }
+                evt_event_add_field_s(ev, nk, nm);
+            }
         }
     }
     return 0;
@@ -612,6 +798,7 @@ static void tcfg_record(rkh_state *s, const uint8_t *b, int chk)
     s->tcfg_off = s->frame_off;
     s->have_tcfg = 1;
     rkh_cfg_from_tcfg(&s->cfg, b);
+    build_plans(s);
     /* the clock model (reader.h); a hook.clock record found at open (rkh_clock_dec.h) wins */
     if (!s->hooks.clock_hz && rkh_tcfg_hz_plausible(s->cfg.ts_hz)) s->r->clock_hz = s->cfg.ts_hz;
 }
@@ -645,13 +832,14 @@ static void user_record(rkh_state *s, evt_event *ev, evt_cur *c, size_t pos)
     }
 }
 
-/* Decode the frame in s->frame into ev. Returns 1 with an event, 0 if the frame produced none
- * (error reported), 2 when a lost event was produced and the frame must be decoded again. */
+/* Decode the frame at s->fp (s->flen >= 1 bytes, next_frame) into ev. Returns 1 with an event, 0
+ * if the frame produced none (error reported), 2 when a lost event was produced and the frame
+ * must be decoded again. */
 static int decode_frame(rkh_state *s, evt_event *ev)
 {
     size_t n = s->flen;
     evt_cur c; /* the unstuffed frame; shortened to exclude the checksum once it is checked */
-    evt_cur_init(&c, s->frame, n, s->frame_off, 0);
+    evt_cur_init(&c, s->fp, n, s->frame_off, 0);
     uint8_t id = evt_cur_u8_at(&c, 0);
     int redo = s->redo;
     s->redo = 0;
@@ -660,7 +848,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
     ev->offset = s->frame_off;
 
     if (id == RKH_TE_TCFG && (n == RKH_TCFG_LEN || n == RKH_TCFG_LEN + 1)) {
-        unsigned sum = byte_sum(&c, n);
+        unsigned sum = s->fsum_ok ? s->fsum : byte_sum8(&c, n);
         int chk = (n == RKH_TCFG_LEN + 1);
         if (chk && (sum & 0xFFu) != 0) {
             s->checksum_errors++;
@@ -700,25 +888,26 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         return 1;
     }
 
-    int chk = RKH_CFG_HAS(&s->cfg, RKH_BIT_CHK);
+    int chk = (int)s->chk;
     if (chk) {
-        unsigned sum = byte_sum(&c, n);
+        unsigned sum = s->fsum_ok ? s->fsum : byte_sum8(&c, n);
         if ((sum & 0xFFu) != 0) {
             s->checksum_errors++;
             rkh_diag_error(&s->diag, s->frame_off, "checksum error (frame of %zu bytes, id 0x%02x)", n, id);
             return 0;
         }
         n--;
-        evt_cur_init(&c, s->frame, n, s->frame_off, 0);
+        evt_cur_init(&c, s->fp, n, s->frame_off, 0);
     }
+    const rkh_plan *plan = &s->plans[id]; /* fixed: a known id, neither loss nor user record */
     const rkh_evdef *d = &s->defs[id];
-    int user = (id >= RKH_TE_USER && id <= RKH_TE_USER_LAST);
-    if (!d->name && !user) {
+    int user = plan->user;
+    if (!plan->fixed && !d->name && !user) {
         s->unknown_ids++;
         rkh_diag_error(&s->diag, s->frame_off, "unknown event id %u (0x%02x)", id, id);
         return 0;
     }
-    if (d->kind == 'L') {
+    if (!plan->fixed && d->kind == 'L') {
         /* evtrace's loss record: no seq, no timestamp; its count is the loss, less what sequence
          * gaps already reported (gap_debt), so nothing is counted twice. */
         if (n != 9) {
@@ -750,19 +939,19 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         return 1;
     }
     size_t pos = 1;
-    unsigned hdr_seq = RKH_CFG_HAS(&s->cfg, RKH_BIT_NSEQ);
-    unsigned tsz = RKH_CFG_HAS(&s->cfg, RKH_BIT_TSTAMP) ? s->cfg.sz_ts : 0;
+    unsigned hdr_seq = s->hdr_seq, tsz = s->tsz;
     if (n < 1 + hdr_seq + tsz) {
         s->length_errors++;
         rkh_diag_error(&s->diag, s->frame_off, "frame of %zu bytes too short for its header (id 0x%02x)", n, id);
         return 0;
     }
-    uint8_t seq = hdr_seq ? evt_cur_u8_at(&c, pos) : 0;
-    pos += hdr_seq;
-    uint32_t rawts = tsz ? (uint32_t)ld_le(&c, pos, tsz) : 0;
-    pos += tsz;
+    evt_cur_at(&c, pos); /* the header fits (checked above) */
+    uint8_t seq = hdr_seq ? evt_cur_u8(&c) : 0;
+    uint32_t rawts = (uint32_t)ld_next(&c, tsz); /* 0 when tsz is 0 */
+    pos += hdr_seq + tsz;
 
     /* decode arguments (validates the length before anything is counted as ok) */
+    const char *names[MAX_ARGS]; /* decode_fixed's names of the arguments */
     if (user) {
         evt_cur u;
         evt_cur_at(&c, pos);
@@ -773,6 +962,15 @@ static int decode_frame(rkh_state *s, evt_event *ev)
             evt_event_reset(ev);
             return 0;
         }
+    } else if (plan->fixed) {
+        if (n - pos != plan->len) { /* what the layout loop below reports */
+            s->length_errors++;
+            rkh_diag_error(&s->diag, s->frame_off, "frame length %zu does not match the layout of %s (needs %zu)", n + (size_t)chk,
+                             d->name, pos + plan->len > n ? (size_t)0 : pos + plan->len + (size_t)chk);
+            evt_event_reset(ev);
+            return 0;
+        }
+        decode_fixed(s, ev, plan, &c, names); /* c is at pos */
     } else {
         for (unsigned a = 0; a < d->nargs; a++) {
             const rkh_arg *g = &d->args[a];
@@ -851,8 +1049,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
     if (tsz) {
         if (!s->have_ts) { s->ts64 = rawts; s->have_ts = 1; }
         else {
-            uint64_t mod = (uint64_t)1 << (8 * tsz);
-            s->ts64 += ((uint64_t)rawts + mod - s->last_ts) % mod;
+            s->ts64 += ((uint64_t)rawts - s->last_ts) & s->ts_mask; /* the ticks since, modulo the wrap */
         }
         s->last_ts = rawts;
     }
@@ -861,10 +1058,11 @@ static int decode_frame(rkh_state *s, evt_event *ev)
 
     ev->id = id;
     if (user) {
-        ev->name = evt_name_cache_get(&s->keys, RKH_KEY_USR_EVENT | id);
-        if (!ev->name) {
+        ev->name = s->usr_names[id - RKH_TE_USER];
+        if (!ev->name) { /* built once per id */
             snprintf(s->namebuf, sizeof s->namebuf, "USR#%u", id - RKH_TE_USER);
             ev->name = evt_name_cache_put(&s->keys, RKH_KEY_USR_EVENT | id, s->namebuf, strlen(s->namebuf));
+            s->usr_names[id - RKH_TE_USER] = ev->name;
             if (!ev->name) ev->name = s->namebuf;
         }
         vouch(s, ev->name); /* "USR#n", built here */
@@ -872,8 +1070,12 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         const char *un = sym_get_v(s, &s->usr, id - RKH_TE_USER);
         if (un && is_vouched(s, un)) evt_put_s(ev, "user_event", un);
         else if (un) evt_event_add_field_s(ev, "user_event", un);
-        s->hooks.profile = s->r->kernel_user >= 0 ? evt_reader_profile(s->r) : NULL;
-        rkh_hooks_dec_apply(&s->hooks, ev, un, obj_name, s);
+        if (un || s->hooks.isr_depth || s->hooks.thread) {
+            /* (an unnamed record with no thread or interrupt running: the hooks leave it as it is
+             * -- no hook name, no context to give, and a user record opens or ends no wait) */
+            s->hooks.profile = s->r->kernel_user >= 0 ? evt_reader_profile(s->r) : NULL;
+            rkh_hooks_dec_apply(&s->hooks, ev, un, obj_name, s);
+        }
         if (un && id - RKH_TE_USER == EVT_USER_RKH_NUM && strcmp(un, EVT_USER_RKH_NAME) == 0) user_record(s, ev, &c, pos);
         if (s->hooks.seen) {
             s->r->caps |= EVT_CAP_SCHED | EVT_CAP_ISR | EVT_CAP_SERVICES;
@@ -881,26 +1083,31 @@ static int decode_frame(rkh_state *s, evt_event *ev)
             if (s->hooks.clock_hz) s->r->clock_hz = s->hooks.clock_hz; /* hook.clock (a live stream) */
         }
     } else {
-        ev->name = vouch(s, d->name);
+        ev->name = d->name; /* the table's own text */
+        ev->text_ok |= EVT_TEXT_OK_NAME;
         ev->kind = d->kind == 'Y' ? EVT_KIND_MARKER : EVT_KIND_OTHER;
     }
     ev->ts = s->ts64;
     if (hdr_seq) { ev->flags |= EVT_HAS_SEQ; ev->seq = seq; }
-    if ((id == RKH_TE_SM_STATE || id == RKH_TE_SM_TS_STATE) && ev->nargs >= 2) {
-        /* The state machine is now in state args[1]: named from FWK_STATE records, else hex. */
-        const char *nm = sym_get_v(s, &s->objs, ev->args[1]);
-        if (!nm) { snprintf(s->statebuf, sizeof s->statebuf, "0x%08" PRIX64, ev->args[1]); nm = vouch(s, s->statebuf); }
-        if (is_vouched(s, nm)) evt_put_s(ev, "state_entered", nm);
+    if (plan->sm_state && ev->nargs >= 2) {
+        /* The state machine is now in state args[1]: named from FWK_STATE records, else hex. The
+         * names were looked up with the arguments when the plan decoded them. */
+        const char *nm = plan->state_names ? names[1] : sym_name(&s->objs, ev->args[1]);
+        const char *on = plan->state_names ? names[0] : sym_name(&s->objs, ev->args[0]);
+        int nm_ok = nm && nm[-1]; /* sym_dup's byte */
+        if (!nm) { nm = hex08(s->statebuf, ev->args[1]); nm_ok = 1; } /* the reader's own text */
+        if (nm_ok) evt_put_s(ev, "state_entered", nm);
         else evt_event_add_field_s(ev, "state_entered", nm);
         ev->m.has |= EVT_M_SM_STATE;
         ev->m.obj = ev->args[0];
-        ev->m.obj_name = sym_get_v(s, &s->objs, ev->args[0]);
+        ev->m.obj_name = on;
         ev->m.sm_state_id = ev->args[1];
         ev->m.sm_state = nm;
+        ev->text_ok |= (nm_ok ? EVT_TEXT_OK_SM_STATE : 0u) | sym_ok_bit(on, EVT_TEXT_OK_OBJ_NAME);
     }
 
     /* symbol records define names for later records */
-    if (d->kind == 'Y' && ev->nargs >= 1 && ev->data) {
+    if (plan->symbol && ev->nargs >= 1 && ev->data) {
         const char *nm = (const char *)ev->data;
         switch (id) {
         case RKH_TE_FWK_SIG: sym_set(s, &s->sigs, ev->args[0], nm); break;
@@ -955,6 +1162,7 @@ static evt_status open_(evt_reader *r, void **state)
         if (rkh_cfg_load(&s->cfg, cfgpath, err, sizeof err) != 0)
             return evt_reader_fail(r, EVT_ERR_USAGE, 0, "%s", err);
     }
+    build_plans(s);
     return EVT_OK;
 }
 
@@ -975,7 +1183,7 @@ static evt_status next(void *state, evt_event *ev)
         s->flen = s->redo ? s->flen : 0;
         if (rc == 1 || rc == 2) {
             ev->fmt = s->r->desc->name;
-            evt_vouch_list(ev, s->vouched, s->nvouched);
+            if (s->nvouched) evt_vouch_list(ev, s->vouched, s->nvouched);
             return EVT_OK;
         }
         evt_event_reset(ev);

@@ -108,7 +108,7 @@ static void push(rkh_diag *d, uint64_t off, uint8_t st, uint64_t need, int gap, 
     vsnprintf(it->msg, sizeof it->msg, fmt, ap);
 }
 
-void rkh_diag_progress(rkh_diag *d, uint64_t off)
+void rkh_diag_progress_held(rkh_diag *d, uint64_t off)
 {
     while (d->hold && d->n && at(d, 0)->off + d->hold < off) { /* the head is undecided (flush) */
         force_oldest(d);
@@ -156,7 +156,7 @@ void rkh_diag_abort(rkh_diag *d, uint64_t off, int seq, const char *fmt, ...)
     flush(d);
 }
 
-void rkh_diag_seq_ok(rkh_diag *d)
+void rkh_diag_seq_ok_held(rkh_diag *d)
 {
     for (unsigned i = hold_start(d); i < d->n; i++)
         if (at(d, i)->st == RKH_DIAG_HOLD) at(d, i)->st = RKH_DIAG_OK;

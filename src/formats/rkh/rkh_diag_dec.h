@@ -56,8 +56,13 @@ typedef struct rkh_diag {
 void rkh_diag_init(rkh_diag *d, evt_reader *r);
 /* Live streams: hold candidates for at most `bytes` of stream (D6). */
 void rkh_diag_set_hold(rkh_diag *d, uint64_t bytes);
-/* The reader is at byte offset off (a frame's start): decide what D6 says is due. */
-void rkh_diag_progress(rkh_diag *d, uint64_t off);
+/* The reader is at byte offset off (a frame's start): decide what D6 says is due. Called per frame:
+ * nothing to do unless a live stream holds something (the out-of-line part). */
+void rkh_diag_progress_held(rkh_diag *d, uint64_t off);
+static inline void rkh_diag_progress(rkh_diag *d, uint64_t off)
+{
+    if (d->hold && d->n) rkh_diag_progress_held(d, off);
+}
 /* A problem that is an error whatever follows; reported now, or after what is held before it. */
 void rkh_diag_error(rkh_diag *d, uint64_t off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* A sequence gap of `missing` records (decides the aborted frames held for it, D4). */
@@ -65,8 +70,14 @@ void rkh_diag_gap(rkh_diag *d, uint64_t off, uint64_t missing, const char *fmt, 
     __attribute__((format(printf, 4, 5)));
 /* An aborted frame; seq: the stream has sequence numbers (D4). */
 void rkh_diag_abort(rkh_diag *d, uint64_t off, int seq, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-/* A numbered frame that follows its predecessor without a gap: held aborted frames explained (D4). */
-void rkh_diag_seq_ok(rkh_diag *d);
+/* A numbered frame that follows its predecessor without a gap: held aborted frames explained (D4).
+ * Called per frame: with nothing held it only marks the holds decided (what the full one does then). */
+void rkh_diag_seq_ok_held(rkh_diag *d);
+static inline void rkh_diag_seq_ok(rkh_diag *d)
+{
+    if (d->n) rkh_diag_seq_ok_held(d);
+    else d->hold_id = d->head_id; /* holds_decided with n == 0 */
+}
 /* The first numbered frame: nothing tells what aborted frames before it held; each needs one record
  * of credit (D4). */
 void rkh_diag_settle(rkh_diag *d);
