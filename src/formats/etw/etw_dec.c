@@ -143,6 +143,8 @@ static int load_next_buffer(etw_state *s, etw_stream *st)
     uint32_t bi = s->order[st->first + st->next_buf++];
     const etw_buf *b = &s->bufs[bi];
     st->cur_buf = bi;
+    st->proc = b->proc;
+    st->buf_off = b->off;
     st->loaded = 1;
     st->pos = 0;
     st->len = 0;
@@ -216,7 +218,48 @@ static void count_header_type(etw_state *s, unsigned ht)
     s->records++;
 }
 
-/* Find the stream's next item. Sets st->item.kind = NONE when the stream is exhausted. */
+/* Stop walking the stream's buffer: `name` (CorruptRecords, UnknownRecords) notes the `left`
+ * bytes at file offset roff as lost. */
+static void lose_rest(etw_stream *st, const char *name, size_t left, uint64_t roff)
+{
+    st->lost_after = (etw_item){.kind = ETW_ITEM_LOST, .lost_name = name, .lost_count = 1, .lost_bytes = left, .offset = roff};
+    st->pos = st->len;
+}
+
+/* The common case of the walk: the loaded buffer's next bytes are a well-formed record whose
+ * fixed header holds its timestamp (ETW_WALK_FIXED). Makes it the stream's item and returns 1;
+ * returns 0, changing nothing, for anything else (advance() handles it). */
+ETW_INLINE_ int walk_record(etw_state *s, etw_stream *st)
+{
+    if (!st->loaded || st->lost_after.kind != ETW_ITEM_NONE || st->len - st->pos < 4) return 0;
+    size_t left = st->len - st->pos;
+    evt_cur bc, c; /* the buffer's decoded records; the `left` (>= 4) bytes from st->pos */
+    evt_cur_init(&bc, st->data, st->len, 0, 0);
+    const uint8_t *rest = evt_cur_take_at(&bc, st->pos, left);
+    if (!rest) return 0; /* cannot happen: pos <= len */
+    evt_cur_init(&c, rest, left, st->pos, 0);
+    uint32_t marker = evt_cur_u32le_at(&c, 0);
+    if ((marker >> 24 & ETW_MARKER_FLAGS) != ETW_MARKER_FLAGS || marker == ETW_MARKER_END) return 0;
+    unsigned ht = marker >> 16 & 0xFFu; /* marker bytes 2 (header type) and 3 (flags) */
+    const etw_ht_desc *d = &etw_ht_descs[ht];
+    if (d->walk != ETW_WALK_FIXED || left < d->size_at + 2u) return 0;
+    uint32_t size = evt_cur_u16le_at(&c, d->size_at);
+    if (size < d->need || size > left) return 0;
+    count_header_type(s, ht);
+    st->item.kind = ETW_ITEM_RECORD;
+    st->item.pos = st->pos;
+    st->item.size = size;
+    st->item.htype = (uint8_t)ht;
+    st->item.offset = st->compressed ? st->buf_off : st->buf_off + ETW_BUFFER_HEADER_SIZE + st->pos;
+    st->item.ts = st->last_ts = evt_cur_u64le_at(&c, d->ts_at); /* ts_at + 8 <= need <= size <= left */
+    size_t next = (st->pos + size + (ETW_RECORD_ALIGN - 1)) & ~(size_t)(ETW_RECORD_ALIGN - 1);
+    st->pos = next > st->len ? st->len : next;
+    return 1;
+}
+
+/* Find the stream's next item. Sets st->item.kind = NONE when the stream is exhausted. The record
+ * is read from the checked span q of the `left` bytes from st->pos: every field read below lies
+ * inside it (left >= 4 for the marker, >= size_at + 2 for the size, ts_at + 8 for the timestamp). */
 static void advance(etw_state *s, etw_stream *st)
 {
     evt_reader *r = s->r;
@@ -232,68 +275,59 @@ static void advance(etw_state *s, etw_stream *st)
             if (!load_next_buffer(s, st)) return;
             continue;
         }
-        const etw_buf *b = &s->bufs[st->cur_buf];
-        uint64_t base = st->compressed ? b->off : b->off + ETW_BUFFER_HEADER_SIZE;
-        uint64_t roff = base + (st->compressed ? 0 : st->pos);
+        if (walk_record(s, st)) return;
         size_t left = st->len - st->pos;
         if (left < 4) { st->pos = st->len; continue; }
         evt_cur bc, c; /* the buffer's decoded records; the rest of them from st->pos */
         evt_cur_init(&bc, st->data, st->len, 0, 0);
         evt_cur_at(&bc, st->pos);
         evt_cur_sub(&bc, left, &c);
+        uint64_t roff = st->compressed ? st->buf_off : st->buf_off + ETW_BUFFER_HEADER_SIZE + st->pos;
         uint32_t marker = evt_cur_u32le_at(&c, 0);
         if (marker == ETW_MARKER_END) { st->pos = st->len; continue; }
-        unsigned ht, fixed = 0, size_at = 0, ts_at = 0xFF;
-        int family = 0;
+        unsigned ht;
         uint8_t b3 = evt_cur_u8_at(&c, 3);
         if ((b3 & ETW_MARKER_FLAGS) == ETW_MARKER_FLAGS) {
             ht = evt_cur_u8_at(&c, 2);
-            if (!etw_header_type_info(ht, &fixed, &size_at, &ts_at, &family)) family = 0;
         } else if ((b3 & ETW_MARKER_HEADER_FLAG) && (b3 & ETW_MARKER_MESSAGE)) {
             ht = ETW_HT_MESSAGE;
-            etw_header_type_info(ht, &fixed, &size_at, &ts_at, &family);
         } else if (marker == 0) {
             int nonempty = 0; /* a byte other than 0 / 0xFF after the zero marker */
             evt_cur_at(&c, 0);
             while (!nonempty && evt_cur_left(&c)) { uint8_t v = evt_cur_u8(&c); nonempty = v != 0 && v != 0xFF; }
             if (nonempty) {
                 evt_reader_error(r, roff, "zero marker inside buffer %" PRIu32 " with %zu non-empty bytes after it", st->cur_buf, left);
-                st->lost_after = (etw_item){.kind = ETW_ITEM_LOST, .lost_name = "CorruptRecords", .lost_count = 1, .lost_bytes = left, .offset = roff};
+                lose_rest(st, "CorruptRecords", left, roff);
             }
             st->pos = st->len;
             continue;
         } else {
             evt_reader_error(r, roff, "no trace-header marker (0x%08" PRIx32 ") at +0x%zx of buffer %" PRIu32 "; %zu bytes of the buffer skipped", marker, st->pos, st->cur_buf, left);
-            st->lost_after = (etw_item){.kind = ETW_ITEM_LOST, .lost_name = "CorruptRecords", .lost_count = 1, .lost_bytes = left, .offset = roff};
-            st->pos = st->len;
+            lose_rest(st, "CorruptRecords", left, roff);
             continue;
         }
-        if (family == 0 || family == ETW_HT_FAM_UNKNOWN) {
+        const etw_ht_desc *d = &etw_ht_descs[ht];
+        if (d->walk == ETW_WALK_NONE) {
             count_header_type(s, ht);
             evt_reader_error(r, roff, "record header type 0x%02x has no known layout; %zu bytes of buffer %" PRIu32 " skipped", ht, left, st->cur_buf);
-            st->lost_after = (etw_item){.kind = ETW_ITEM_LOST, .lost_name = "UnknownRecords", .lost_count = 1, .lost_bytes = left, .offset = roff};
-            st->pos = st->len;
+            lose_rest(st, "UnknownRecords", left, roff);
             continue;
         }
-        if (left < size_at + 2u) {
-            evt_reader_error(r, roff, "%s record marker at +0x%zx of buffer %" PRIu32 " with only %zu bytes left", etw_header_type_name(ht), st->pos, st->cur_buf, left);
-            st->lost_after = (etw_item){.kind = ETW_ITEM_LOST, .lost_name = "CorruptRecords", .lost_count = 1, .lost_bytes = left, .offset = roff};
-            st->pos = st->len;
+        if (left < d->size_at + 2u) {
+            evt_reader_error(r, roff, "%s record marker at +0x%zx of buffer %" PRIu32 " with only %zu bytes left", d->name, st->pos, st->cur_buf, left);
+            lose_rest(st, "CorruptRecords", left, roff);
             continue;
         }
-        uint32_t size = evt_cur_u16le_at(&c, size_at);
-        uint32_t need = fixed;
-        if (family == ETW_HT_FAM_INSTANCE || family == ETW_HT_FAM_MESSAGE)
-            need = 8; /* skipped, layout unverified: only the walk must make progress */
-        if (family == ETW_HT_FAM_PERFINFO) {
+        uint32_t size = evt_cur_u16le_at(&c, d->size_at);
+        uint32_t need = d->need; /* INSTANCE, MESSAGE: 8 (skipped, layout unverified: only the walk must make progress) */
+        if (d->walk == ETW_WALK_PERFINFO) {
             unsigned ver = evt_cur_u16le_at(&c, 0);
             need += ((ver & ETW_PERFINFO_PEBS_BIT) ? 8u : 0u) + 8u * ((ver >> 8) & 7u);
         }
         if (size < need || size > left) {
             evt_reader_error(r, roff, "%s record at +0x%zx of buffer %" PRIu32 " has size %" PRIu32 " (header %u, %zu bytes left); rest of the buffer skipped",
-                             etw_header_type_name(ht), st->pos, st->cur_buf, size, need, left);
-            st->lost_after = (etw_item){.kind = ETW_ITEM_LOST, .lost_name = "CorruptRecords", .lost_count = 1, .lost_bytes = left, .offset = roff};
-            st->pos = st->len;
+                             d->name, st->pos, st->cur_buf, size, need, left);
+            lose_rest(st, "CorruptRecords", left, roff);
             continue;
         }
         count_header_type(s, ht);
@@ -302,7 +336,8 @@ static void advance(etw_state *s, etw_stream *st)
         st->item.size = size;
         st->item.htype = (uint8_t)ht;
         st->item.offset = roff;
-        if (ts_at != 0xFF) st->last_ts = evt_cur_u64le_at(&c, ts_at);
+        /* a skipped kind's timestamp may lie past the record (need 8): 0 past the buffer */
+        if (d->ts_at != 0xFF) st->last_ts = evt_cur_u64le_at(&c, d->ts_at); /* 0 past the buffer */
         st->item.ts = st->last_ts;
         size_t next = (st->pos + size + (ETW_RECORD_ALIGN - 1)) & ~(size_t)(ETW_RECORD_ALIGN - 1);
         st->pos = next > st->len ? st->len : next;
@@ -310,40 +345,58 @@ static void advance(etw_state *s, etw_stream *st)
     }
 }
 
-/* ---- merge heap ---------------------------------------------------------------------------- */
+/* ---- merge: a loser tree over the data streams ------------------------------------------ */
 
-static int less(const etw_state *s, uint32_t a, uint32_t b)
+ETW_INLINE_ int key_less(etw_key a, etw_key b) { return a.ts < b.ts || (a.ts == b.ts && a.rank < b.rank); }
+
+/* The key of leaf `leaf` from its stream's item. */
+static void set_key(etw_state *s, uint32_t leaf)
 {
-    const etw_stream *x = &s->streams[a], *y = &s->streams[b];
-    if (x->item.ts != y->item.ts) return x->item.ts < y->item.ts;
-    return a < b;
+    const etw_stream *st = leaf + 1 < s->nstreams ? &s->streams[leaf + 1] : NULL;
+    if (st && st->item.kind != ETW_ITEM_NONE) s->keys[leaf] = (etw_key){st->item.ts, leaf};
+    else s->keys[leaf] = (etw_key){UINT64_MAX, s->nleaves + leaf};
 }
 
-/* The entry at i moves down past every child smaller in (item.ts, stream) order: the same moves
- * as swapping it with the smaller child, with its key read once and one store per level. */
-static void sift_down(etw_state *s, uint32_t i)
+/* Leaf w's key changed (it was the winner): it plays up the tree against the loser of each match
+ * on its path, ceil(log2 nleaves) comparisons, and the final winner is the smallest key. */
+ETW_INLINE_ void tree_replay(etw_state *s, uint32_t w)
 {
-    uint32_t v = s->heap[i];
-    uint64_t vt = s->streams[v].item.ts;
-    for (;;) {
-        uint32_t l = 2 * i + 1, c = l;
-        if (l >= s->nheap) break;
-        if (l + 1 < s->nheap && less(s, s->heap[l + 1], s->heap[l])) c = l + 1;
-        uint32_t cv = s->heap[c];
-        uint64_t ct = s->streams[cv].item.ts;
-        if (vt < ct || (vt == ct && v < cv)) break;
-        s->heap[i] = cv;
-        i = c;
+    etw_key wk = s->keys[w];
+    for (uint32_t node = (w + s->nleaves) >> 1; node; node >>= 1) {
+        uint32_t l = s->tree[node];
+        etw_key lk = s->keys[l];
+        if (key_less(lk, wk)) { s->tree[node] = w; w = l; wk = lk; }
     }
-    s->heap[i] = v;
+    s->tree[0] = w;
 }
 
-static void heap_build(etw_state *s)
+/* Every match played once from the leaves' keys (after each stream's first item). */
+static evt_status tree_build(etw_state *s)
 {
-    s->nheap = 0;
-    for (uint32_t i = 1; i < s->nstreams; i++)
-        if (s->streams[i].item.kind != ETW_ITEM_NONE) s->heap[s->nheap++] = i;
-    for (uint32_t i = s->nheap / 2; i-- > 0;) sift_down(s, i);
+    uint32_t k = 1, ndata = s->nstreams - 1;
+    while (k < ndata) k <<= 1;
+    s->nleaves = k;
+    s->keys = evt_calloc(k, sizeof *s->keys);
+    s->tree = evt_calloc(k, sizeof *s->tree);
+    uint32_t *win = evt_calloc(2 * (size_t)k, sizeof *win); /* winner of each match, leaves at k.. */
+    if (!s->keys || !s->tree || !win) {
+        evt_free(win);
+        return evt_reader_fail(s->r, EVT_ERR_NOMEM, 0, "out of memory for %" PRIu32 " streams", s->nstreams);
+    }
+    for (uint32_t j = 0; j < k; j++) {
+        set_key(s, j);
+        s->nlive += s->keys[j].rank < k;
+        win[k + j] = j;
+    }
+    for (uint32_t n = k; n-- > 1;) {
+        uint32_t a = win[2 * n], b = win[2 * n + 1];
+        int b_wins = key_less(s->keys[b], s->keys[a]);
+        win[n] = b_wins ? b : a;
+        s->tree[n] = b_wins ? a : b;
+    }
+    s->tree[0] = k > 1 ? win[1] : 0;
+    evt_free(win);
+    return EVT_OK;
 }
 
 /* ---- open ---------------------------------------------------------------------------------- */
@@ -379,8 +432,7 @@ static evt_status build_streams(etw_state *s)
         if (s->bufs[s->order[i]].proc != s->bufs[s->order[i - 1]].proc) n++;
     s->nstreams = 1 + (s->nbufs > 1 ? n : 0);
     s->streams = evt_calloc(s->nstreams, sizeof *s->streams);
-    s->heap = evt_calloc(s->nstreams, sizeof *s->heap);
-    if (!s->streams || !s->heap) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory for %" PRIu32 " streams", s->nstreams);
+    if (!s->streams) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory for %" PRIu32 " streams", s->nstreams);
     s->streams[0].first = 0;
     s->streams[0].count = 1;
     uint32_t k = 0;
@@ -488,6 +540,7 @@ static evt_status open_(evt_reader *r, void **state)
     advance(s, &s->streams[0]);
     st = parse_logfile_header(s);
     if (st != EVT_OK) return st;
+    etw_time_init(s);
     uint32_t data_bufs = s->nbufs;
     if (!(s->log_file_mode & ETW_FILE_MODE_CIRCULAR) && s->buffers_written > data_bufs) {
         evt_reader_error(r, r->src.size, "the logfile header says %" PRIu32 " buffers were written but the file holds %" PRIu32, s->buffers_written, data_bufs);
@@ -499,8 +552,7 @@ static evt_status open_(evt_reader *r, void **state)
         push_pending(s, "BuffersOverwritten", s->evt_loss_records ? 0 : s->buffers_written - data_bufs, 0, 0);
     }
     for (uint32_t i = 1; i < s->nstreams; i++) advance(s, &s->streams[i]);
-    heap_build(s);
-    return EVT_OK;
+    return tree_build(s);
 }
 
 /* ---- next ---------------------------------------------------------------------------------- */
@@ -517,41 +569,60 @@ static void emit_lost(etw_state *s, const etw_item *it, evt_event *ev)
     if (it->lost_at_least) evt_event_add_field_u(ev, "saturated", 1);
 }
 
+/* The stream whose item was emitted last (s->dirty) walks on, and takes its place in the merge. */
+ETW_INLINE_ void refill(etw_state *s)
+{
+    etw_stream *d = &s->streams[s->dirty];
+    if (!walk_record(s, d)) advance(s, d);
+    if (s->dirty > 0) { /* the winner of the merge: its new key plays up the tree */
+        uint32_t leaf = (uint32_t)s->dirty - 1;
+        if (d->item.kind == ETW_ITEM_NONE) {
+            s->keys[leaf] = (etw_key){UINT64_MAX, s->nleaves + leaf};
+            s->nlive--;
+            evt_free(d->data);
+            s->held -= d->cap;
+            d->data = NULL;
+            d->cap = 0;
+        } else {
+            s->keys[leaf].ts = d->item.ts;
+        }
+        tree_replay(s, leaf);
+    }
+    s->dirty = -1;
+}
+
 static evt_status next(void *state, evt_event *ev)
 {
     etw_state *s = state;
     for (;;) {
-        if (s->dirty >= 0) {
-            etw_stream *d = &s->streams[s->dirty];
-            advance(s, d);
-            if (s->dirty > 0) {
-                if (d->item.kind == ETW_ITEM_NONE) {
-                    s->heap[0] = s->heap[--s->nheap];
-                    evt_free(d->data);
-                    s->held -= d->cap;
-                    d->data = NULL;
-                    d->cap = 0;
-                }
-                if (s->nheap) sift_down(s, 0);
-            }
-            s->dirty = -1;
-        }
-        if (s->header_emitted && s->pending_pos < s->npending) {
-            etw_item it = s->pending[s->pending_pos++];
-            it.ts = s->t0;
-            emit_lost(s, &it, ev);
-            return EVT_OK;
-        }
-        etw_stream *st;
+        if (s->dirty >= 0) refill(s);
         int si;
-        if (s->streams[0].item.kind != ETW_ITEM_NONE) si = 0;
-        else if (s->nheap) si = (int)s->heap[0];
-        else return EVT_END;
-        st = &s->streams[si];
+        if (s->merging) { /* the header, the notes queued with it and buffer 0 are out: the merge only */
+            if (!s->nlive) return EVT_END;
+            si = (int)s->tree[0] + 1;
+        } else {
+            if (s->header_emitted && s->pending_pos < s->npending) {
+                etw_item it = s->pending[s->pending_pos++];
+                it.ts = s->t0;
+                emit_lost(s, &it, ev);
+                return EVT_OK;
+            }
+            if (s->streams[0].item.kind != ETW_ITEM_NONE) si = 0;
+            else {
+                s->merging = s->header_emitted; /* nothing queues notes after the header, buffer 0 stays done */
+                if (!s->nlive) return EVT_END;
+                si = (int)s->tree[0] + 1;
+            }
+        }
+        etw_stream *st = &s->streams[si];
         s->dirty = si;
         if (st->item.kind == ETW_ITEM_LOST) {
             emit_lost(s, &st->item, ev);
             return EVT_OK;
+        }
+        if (s->merging) {
+            if (etw_decode_record(s, st, &st->item, ev)) return EVT_OK;
+            continue;
         }
         int first = !s->header_emitted;
         s->header_emitted = 1;
@@ -671,7 +742,8 @@ static void close_(void *state)
     if (!s) return;
     for (uint32_t i = 0; s->streams && i < s->nstreams; i++) evt_free(s->streams[i].data);
     evt_free(s->streams);
-    evt_free(s->heap);
+    evt_free(s->keys);
+    evt_free(s->tree);
     evt_free(s->order);
     evt_free(s->bufs);
     evt_free(s->zbuf);

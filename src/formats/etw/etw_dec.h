@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "evtrace/model.h"
 #include "evtrace/reader.h"
 #include "formats/common/name_cache.h"
@@ -21,6 +22,28 @@ typedef struct etw_buf {
     uint16_t type;       /* BufferType */
     uint16_t truncated;  /* 1: the file ends inside this buffer */
 } etw_buf;
+
+/* A small function of the per-record path, inlined into each caller. */
+#if defined(__GNUC__)
+#define ETW_INLINE_ static inline __attribute__((always_inline))
+#define ETW_NOINLINE_ static __attribute__((noinline)) /* keeps a record kind's registers off the hot path */
+#else
+#define ETW_INLINE_ static inline
+#define ETW_NOINLINE_ static
+#endif
+
+/* Walk and decode facts of one header type (ETW_HEADER_TYPE_TABLE), indexed by the type byte:
+ * fixed header bytes, position of the u16 size field and of the u64 timestamp (0xFF none), family
+ * (0 = not in the table), the least record size the walk accepts (before a PERFINFO record's
+ * extension), how the walk reads it (ETW_WALK_*), name (NULL = not in the table). */
+enum {
+    ETW_WALK_NONE = 0, /* no known layout */
+    ETW_WALK_FIXED,    /* decoded; the fixed header holds the timestamp (ts_at + 8 <= fixed) */
+    ETW_WALK_SKIPPED,  /* counted and skipped (INSTANCE, ERROR, MESSAGE): need 8 bytes */
+    ETW_WALK_PERFINFO, /* decoded; the fixed header grows by the version's extension */
+};
+typedef struct etw_ht_desc { uint8_t fixed, size_at, ts_at, family, need, walk; const char *name; } etw_ht_desc;
+extern const etw_ht_desc etw_ht_descs[256];
 
 /* Something a stream has ready to emit: a record of its current buffer or a lost-data note. */
 enum { ETW_ITEM_NONE = 0, ETW_ITEM_RECORD, ETW_ITEM_LOST };
@@ -43,6 +66,8 @@ typedef struct etw_stream {
     uint32_t first, count;  /* its buffers: s->order[first .. first+count) */
     uint32_t next_buf;      /* next buffer (0..count) to load */
     uint32_t cur_buf;       /* index into s->bufs of the loaded buffer */
+    uint16_t proc;          /* its processor */
+    uint64_t buf_off;       /* its file offset */
     int loaded;             /* a buffer is loaded */
     int compressed;         /* the loaded buffer was decompressed (offsets are not file offsets) */
     uint8_t *data;          /* record area [0x48, Offset) of the loaded buffer */
@@ -53,8 +78,22 @@ typedef struct etw_stream {
     etw_item lost_after;    /* lost note to emit before scanning on (kind NONE = none) */
 } etw_stream;
 
-/* Distinct GUID and its record count ("providers" of info). */
-typedef struct etw_provider { uint8_t guid[16]; uint64_t count; } etw_provider;
+/* Distinct GUID and its record count ("providers" of info), with what the decoder needs of it
+ * per record, worked out once when the GUID is first met: its text and which of the GUIDs the
+ * reader knows it is (ETW_PK_*). */
+enum { ETW_PK_EVENT_TRACE = 1u, ETW_PK_LOSS = 2u, ETW_PK_USER = 4u };
+typedef struct etw_provider {
+    uint8_t guid[16];
+    uint64_t count;
+    char text[37];       /* canonical lowercase GUID text */
+    uint8_t known;       /* ETW_PK_* bits */
+} etw_provider;
+
+/* Merge key of a leaf of the loser tree (data stream i is leaf i - 1): the timestamp of the item
+ * the stream has ready (copied from the item so that a comparison reads the keys only) and its
+ * rank, the leaf; an exhausted stream, and a leaf without one, ranks after every stream
+ * (ts UINT64_MAX, rank nleaves + leaf). Ordered by (ts, rank): by (ts, stream). */
+typedef struct etw_key { uint64_t ts; uint32_t rank; } etw_key;
 
 #define ETW_MAX_PENDING 4
 /* Limits (docs/etw.md): buffers indexed (40 bytes each while sorting), distinct provider GUIDs
@@ -75,6 +114,12 @@ typedef struct etw_state {
     uint64_t end_time, boot_time, perf_freq, start_time;
     uint64_t t0;                 /* raw timestamp of the header record (anchor of start_time) */
     uint64_t hz;                 /* raw ticks per second (0 = unknown) */
+    /* raw ticks -> ns since the Unix epoch without a division per event (etw_time_init) */
+    int time_ok;                 /* hz known and start_time at or after 1970 */
+    uint64_t start_ns;           /* start_time in ns since the Unix epoch */
+    uint64_t ns_hi, ns_lo;       /* floor(1e9 * 2^64 / hz): ns per tick, 64.64 fixed point */
+    uint64_t ns_fast_max;        /* deltas up to this convert by multiplication (result <= 2^63) */
+    uint64_t ns_fast_lim;        /* ts - t0 below this: t_ns = start_ns + that by multiplication (0: never) */
     char logger_name[128], log_file_name[256];
     /* buffers */
     etw_buf *bufs;               /* in file order */
@@ -83,8 +128,10 @@ typedef struct etw_state {
     uint32_t ncompressed;
     etw_stream *streams;
     uint32_t nstreams;
-    uint32_t *heap;              /* stream indexes, min-heap on (item.ts, stream) */
-    uint32_t nheap;
+    etw_key *keys;               /* [nleaves] */
+    uint32_t *tree;              /* loser tree: [0] the winning leaf, [1..nleaves) the loser of each match */
+    uint32_t nleaves;            /* a power of two >= the data streams, at least 1 */
+    uint32_t nlive;              /* data streams with an item (0: the merge is done) */
     int dirty;                   /* stream index to advance before the next pick, or -1 */
     uint8_t *zbuf;               /* compressed bytes of one buffer */
     size_t zcap;
@@ -93,12 +140,15 @@ typedef struct etw_state {
     etw_item pending[ETW_MAX_PENDING];
     unsigned npending, pending_pos;
     int header_emitted;
+    int merging;                 /* header emitted, pending notes out, buffer 0 done: next() merges only */
     /* counters */
     uint64_t ht_count[256];      /* records per header type */
     uint64_t skipped;            /* records walked but not decoded (INSTANCE, ERROR, MESSAGE) */
     uint64_t records;
     etw_provider *prov;          /* in order of first record */
-    uint32_t nprov, capprov, prov_hint;
+    uint32_t nprov, capprov;
+    etw_provider *prov_last;     /* in prov: the provider of the last record counted there, or NULL */
+    etw_provider prov_other;     /* a provider past ETW_MAX_PROVIDERS (or out of memory): not counted */
     uint32_t *prov_hash;         /* open addressing: index + 1 into prov, 0 = empty */
     uint32_t prov_hcap;          /* power of two > 2 * nprov */
     uint64_t prov_untracked;     /* records of providers past ETW_MAX_PROVIDERS */
@@ -108,18 +158,15 @@ typedef struct etw_state {
     /* per-event text owned by the reader */
     char name[96], guid[40], provname[96], evname[96], actid[40];
     evt_name_cache names;        /* event names that depend on the record's ids only, built once */
-    struct { uint8_t g[16]; char str[40]; int used; } gtext[16]; /* GUID text of recent GUIDs */
+    const char *classic_names[2][256]; /* "EventTrace/<type>", "Classic/<type>" once built (names) */
     const char *ok_name;          /* the current event's name when vouched for (text_ok.h) */
 } etw_state;
 
 /* Decode the record of `it` (in stream st) into ev; counts the provider. Returns 0 if the record
  * is not decoded (skipped kinds) after counting it in s->skipped. */
 int etw_decode_record(etw_state *s, const etw_stream *st, const etw_item *it, evt_event *ev);
-/* Record walk facts of a header type: fixed size, position of the u16 size field and of the u64
- * timestamp (0xFF none), family; returns 0 for an unknown type. */
-int etw_header_type_info(unsigned ht, unsigned *fixed, unsigned *size_at, unsigned *ts_at, int *family);
 /* Name of a header type ("SYSTEM64"); NULL if unknown. */
-const char *etw_header_type_name(unsigned ht);
+static inline const char *etw_header_type_name(unsigned ht) { return etw_ht_descs[ht & 0xFFu].name; }
 /* Canonical lowercase GUID text of 16 on-disk bytes into out[37]. */
 void etw_guid_str(const uint8_t g[16], char out[37]);
 /* UTF-16LE (n bytes, stops at NUL) to UTF-8 into out[cap] (NUL-terminated, truncated to fit);
@@ -127,10 +174,60 @@ void etw_guid_str(const uint8_t g[16], char out[37]);
 size_t etw_utf16_to_utf8(const uint8_t *p, size_t n, char *out, size_t cap);
 /* Name of a clock type ("qpc"), "unknown" otherwise. */
 const char *etw_clock_name(uint32_t c);
-/* Set ev->ts (raw) and, when the clock is known, ev->t_ns (ns since the Unix epoch). */
-void etw_set_time(const etw_state *s, evt_event *ev, uint64_t ts);
-/* Count a record for a provider GUID. */
-void etw_count_provider(etw_state *s, const uint8_t g[16]);
+/* Prepare etw_set_time once hz, start_time and t0 are known (after the logfile header). */
+void etw_time_init(etw_state *s);
+/* (delta * 1e9) / hz, saturated at UINT64_MAX, by a division (etw_ticks_to_ns past ns_fast_max). */
+uint64_t etw_ticks_to_ns_div(uint64_t delta, uint64_t hz);
+
+/* floor(delta * 1e9 / hz), the same value as etw_ticks_to_ns_div. Up to ns_fast_max (result
+ * <= 2^63) by the 64.64 fixed-point ns per tick f = floor(2^64 * 1e9 / hz): q = floor(delta * f /
+ * 2^64) is the exact quotient or one less (f is short of 2^64 * 1e9 / hz by under 1, so delta * f
+ * by under delta < 2^64), and one 128-bit product tells which. */
+static inline uint64_t etw_ticks_to_ns(const etw_state *s, uint64_t delta)
+{
+#ifdef __SIZEOF_INT128__
+    if (delta <= s->ns_fast_max) {
+        uint64_t q = delta * s->ns_hi + (uint64_t)(((unsigned __int128)delta * s->ns_lo) >> 64);
+        if ((unsigned __int128)(q + 1u) * s->hz <= (unsigned __int128)delta * 1000000000u) q++;
+        return q;
+    }
+#endif
+    return etw_ticks_to_ns_div(delta, s->hz);
+}
+
+/* etw_set_time past the fast case. */
+void etw_set_time_slow(const etw_state *s, evt_event *ev, uint64_t ts);
+
+/* Set ev->ts (raw) and, when the clock is known, ev->t_ns (ns since the Unix epoch). The usual
+ * record, at or after the header record within ns_fast_lim ticks: no check can fail. */
+static inline void etw_set_time(const etw_state *s, evt_event *ev, uint64_t ts)
+{
+    uint64_t delta = ts - s->t0; /* wraps to a large number before the header record */
+#ifdef __SIZEOF_INT128__
+    if (delta < s->ns_fast_lim) {
+        uint64_t q = delta * s->ns_hi + (uint64_t)(((unsigned __int128)delta * s->ns_lo) >> 64);
+        if ((unsigned __int128)(q + 1u) * s->hz <= (unsigned __int128)delta * 1000000000u) q++;
+        ev->ts = ts;
+        ev->t_ns = s->start_ns + q;
+        ev->flags |= EVT_HAS_TNS;
+        return;
+    }
+#endif
+    etw_set_time_slow(s, ev, ts);
+}
+/* Count a record for a provider GUID; returns its entry (s->prov_other, uncounted past the
+ * limit), valid until the next call. */
+const etw_provider *etw_count_provider_slow(etw_state *s, const uint8_t g[16]);
+static inline const etw_provider *etw_count_provider(etw_state *s, const uint8_t g[16])
+{
+    /* most records come from the provider of the record before */
+    etw_provider *p = s->prov_last;
+    if (p && memcmp(p->guid, g, 16) == 0) {
+        p->count++;
+        return p;
+    }
+    return etw_count_provider_slow(s, g);
+}
 /* On-disk bytes of a well-known GUID (index into ETW_GUID_TABLE order). */
 void etw_known_guid(int which, uint8_t out[16]);
 enum { ETW_GUID_IDX_EVENT_TRACE = 0, ETW_GUID_IDX_SYSTEM_TRACE = 1 };

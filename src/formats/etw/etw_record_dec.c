@@ -63,51 +63,57 @@ static const char *keep_name(etw_state *s, uint64_t key)
     return k ? k : s->name;
 }
 
-/* The text of a GUID, formatted once while it stays in a small direct-mapped cache (a trace has
- * few providers); valid until the next event. */
-static const char *guid_text(etw_state *s, const uint8_t g[16])
+/* Fields of the hot path, written whole (their key and string text are the format's own:
+ * vouched for, text_ok.h); the caller checked there is room. */
+static inline void set_u(evt_field *f, const char *key, uint64_t v)
 {
-    unsigned h = (g[0] ^ g[3] ^ g[9] ^ g[15]) & 15u;
-    if (!s->gtext[h].used || memcmp(s->gtext[h].g, g, 16) != 0) {
-        memcpy(s->gtext[h].g, g, 16);
-        etw_guid_str(g, s->gtext[h].str);
-        s->gtext[h].used = 1;
-    }
-    return s->gtext[h].str;
+    f->key = key; f->is_str = 0; f->is_signed = 0; f->num = v; f->str = NULL;
+}
+static inline void set_s(evt_field *f, const char *key, const char *v)
+{
+    f->key = key; f->is_str = 1; f->is_signed = 0; f->num = 0; f->str = v;
 }
 
-static void common_fields(etw_state *s, evt_event *ev, const uint8_t guid[16], unsigned level, unsigned version,
-                          uint32_t pid, uint32_t tid, uint32_t ktime, uint32_t utime, unsigned ht)
+/* The eight fields every record has, at f[0..8). */
+ETW_INLINE_ void common_at(evt_field *f, const etw_provider *p, unsigned level, unsigned version, uint32_t pid,
+                           uint32_t tid, uint32_t ktime, uint32_t utime, const char *hn)
 {
-    /* Text built here or from the format's tables: vouched for (text_ok.h). The eight fields are
-     * copied from one template, then given their values. */
-    static const evt_field k_common[8] = {
-        {"guid", 1, 0, 0, NULL}, {"level", 0, 0, 0, NULL}, {"version", 0, 0, 0, NULL},
-        {"pid", 0, 0, 0, NULL}, {"tid", 0, 0, 0, NULL}, {"kernel_time", 0, 0, 0, NULL},
-        {"user_time", 0, 0, 0, NULL}, {"header_type", 1, 0, 0, NULL},
-    };
+    set_s(&f[0], "guid", p->text);
+    set_u(&f[1], "level", level);
+    set_u(&f[2], "version", version);
+    set_u(&f[3], "pid", pid);
+    set_u(&f[4], "tid", tid);
+    set_u(&f[5], "kernel_time", ktime);
+    set_u(&f[6], "user_time", utime);
+    set_s(&f[7], "header_type", hn);
+}
+
+/* The eight common fields appended (those the limit leaves room for), the thread context. */
+ETW_NOINLINE_ void common_fields(evt_event *ev, const etw_provider *p, unsigned level, unsigned version,
+                                 uint32_t pid, uint32_t tid, uint32_t ktime, uint32_t utime, unsigned ht)
+{
     const char *hn = etw_header_type_name(ht);
-    uint64_t v[8] = {0, level, version, pid, tid, ktime, utime, 0};
+    if (!hn) hn = "UNKNOWN";
     if (ev->nfields + 8u <= EVT_MAX_FIELDS) {
-        evt_field *f = &ev->fields[ev->nfields];
-        memcpy(f, k_common, sizeof k_common);
-        for (unsigned i = 1; i < 7; i++) f[i].num = v[i];
-        f[0].str = guid_text(s, guid);
-        f[7].str = hn ? hn : "UNKNOWN";
+        common_at(&ev->fields[ev->nfields], p, level, version, pid, tid, ktime, utime, hn);
         ev->fields_ok |= 0xFFu << ev->nfields;
         ev->nfields += 8u;
     } else { /* fields the limit leaves room for, as evt_event_add_field_* would */
-        for (unsigned i = 0; i < 8; i++) {
-            if (k_common[i].is_str) evt_put_s(ev, k_common[i].key, i == 0 ? guid_text(s, guid) : hn ? hn : "UNKNOWN");
-            else evt_put_u(ev, k_common[i].key, v[i]);
-        }
+        evt_put_s(ev, "guid", p->text);
+        evt_put_u(ev, "level", level);
+        evt_put_u(ev, "version", version);
+        evt_put_u(ev, "pid", pid);
+        evt_put_u(ev, "tid", tid);
+        evt_put_u(ev, "kernel_time", ktime);
+        evt_put_u(ev, "user_time", utime);
+        evt_put_s(ev, "header_type", hn);
     }
     ev->flags |= EVT_HAS_CTX;
     ev->ctx = tid;
     ev->ctx_class = EVT_CTX_THREAD;
 }
 
-static void decode_system(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, int family, evt_event *ev)
+ETW_NOINLINE_ void decode_system(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, int family, evt_event *ev)
 {
     unsigned version = evt_cur_u16le_at(c, ETW_SH_VERSION);
     unsigned hook = evt_cur_u16le_at(c, ETW_SH_HOOK_ID);
@@ -134,7 +140,7 @@ static void decode_system(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, int
         }
     }
     etw_known_guid(group == 0 ? ETW_GUID_IDX_EVENT_TRACE : ETW_GUID_IDX_SYSTEM_TRACE, guid);
-    etw_count_provider(s, guid);
+    const etw_provider *p = etw_count_provider(s, guid);
     ev->id = hook;
     ev->name = evt_name_cache_get(&s->names, ETW_NAME_SYSTEM | hook); /* names: built here */
     if (!ev->name) {
@@ -148,7 +154,7 @@ static void decode_system(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, int
     }
     s->ok_name = ev->name;
     ev->kind = group == 0 ? EVT_KIND_MARKER : EVT_KIND_OTHER;
-    common_fields(s, ev, guid, 0, version, pid, tid, kt, ut, ht);
+    common_fields(ev, p, 0, version, pid, tid, kt, ut, ht);
     if (family == ETW_HT_FAM_PERFINFO) { ev->flags &= ~(unsigned)EVT_HAS_CTX; ev->ctx_class = EVT_CTX_NONE; }
     evt_put_u(ev, "group", group);
     evt_put_u(ev, "type", type);
@@ -156,58 +162,82 @@ static void decode_system(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, int
     ev->data_len = ev->data ? n - hdr : 0;
 }
 
-/* The GUID of evtrace's loss records (ETW_GUID_TABLE row EVTRACE_LOSS, on-disk bytes). */
-static int is_loss_guid(const uint8_t *g)
+/* "EventTrace/<type>" (is_et) or "Classic/<type>", built once per pair. */
+static const char *classic_name(etw_state *s, int is_et, unsigned type)
 {
-    enum {
-#define ETW_GIDX_(n, str, ...) ETW_GIDX_##n,
-        ETW_GUID_TABLE(ETW_GIDX_)
-#undef ETW_GIDX_
-    };
-    uint8_t want[16];
-    etw_known_guid(ETW_GIDX_EVTRACE_LOSS, want);
-    return memcmp(g, want, 16) == 0;
+    const char *nm = s->classic_names[is_et][type];
+    if (nm) return nm;
+    uint64_t key = ETW_NAME_CLASSIC | (uint64_t)is_et << 8 | type;
+    nm = evt_name_cache_get(&s->names, key);
+    if (!nm) {
+        char tb[16];
+        type_text(tb, sizeof tb, type);
+        snprintf(s->name, sizeof s->name, "%s/%s", is_et ? "EventTrace" : "Classic", tb);
+        nm = keep_name(s, key);
+        if (nm == s->name) return nm; /* out of memory: not kept */
+    }
+    return s->classic_names[is_et][type] = nm;
 }
 
-static void decode_full(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, evt_event *ev)
+/* A classic EVENT_TRACE_HEADER record: c reads its n bytes (n >= the fixed header: the walk checked
+ * it). Returns 1 when it put the "size" field as well. */
+static int decode_full(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, evt_event *ev)
 {
-    const uint8_t *guid = evt_cur_take_at(c, ETW_TH_GUID, 16);
+    static const uint8_t k_zero_header[ETW_TRACE_HEADER_SIZE];
+    const uint8_t *fixed = evt_cur_take_at(c, 0, ETW_TRACE_HEADER_SIZE);
+    evt_cur h; /* the fixed header, of constant size: its reads at constant offsets need no check */
+    evt_cur_init(&h, fixed ? fixed : k_zero_header, ETW_TRACE_HEADER_SIZE, c->base, 0); /* the walk checked n */
+    const uint8_t *guid = evt_cur_take_at(&h, ETW_TH_GUID, 16);
     if (!guid) guid = k_no_guid; /* the walk checked the size: cannot happen */
-    unsigned type = evt_cur_u8_at(c, ETW_TH_CLASS_TYPE);
-    etw_count_provider(s, guid);
-    etw_set_time(s, ev, evt_cur_u64le_at(c, ETW_TH_TIMESTAMP));
+    unsigned type = evt_cur_u8_at(&h, ETW_TH_CLASS_TYPE);
+    const etw_provider *p = etw_count_provider(s, guid);
+    etw_set_time(s, ev, evt_cur_u64le_at(&h, ETW_TH_TIMESTAMP));
     ev->id = type;
-    uint8_t et[16];
-    etw_known_guid(ETW_GUID_IDX_EVENT_TRACE, et);
-    int is_et = memcmp(guid, et, 16) == 0;
-    if (!is_et && type == ETW_EVT_LOSS_TYPE && n >= ETW_TRACE_HEADER_SIZE + ETW_EVT_LOSS_PAYLOAD && is_loss_guid(guid)) {
+    int is_et = p->known & ETW_PK_EVENT_TRACE;
+    unsigned level = evt_cur_u8_at(&h, ETW_TH_CLASS_LEVEL), version = evt_cur_u16le_at(&h, ETW_TH_CLASS_VERSION);
+    uint32_t pid = evt_cur_u32le_at(&h, ETW_TH_PROCESS_ID), tid = evt_cur_u32le_at(&h, ETW_TH_THREAD_ID);
+    uint32_t kt = evt_cur_u32le_at(&h, ETW_TH_KERNEL_TIME), ut = evt_cur_u32le_at(&h, ETW_TH_USER_TIME);
+    const uint8_t *data = evt_cur_take_at(c, ETW_TRACE_HEADER_SIZE, n - ETW_TRACE_HEADER_SIZE);
+    uint32_t data_len = data ? n - ETW_TRACE_HEADER_SIZE : 0;
+    if (ev->nfields == 0 && !(p->known & (ETW_PK_LOSS | ETW_PK_USER))) {
+        /* the usual classic event: its ten fields in place */
+        _Static_assert(EVT_MAX_FIELDS >= 10, "a classic event has ten fields");
+        const char *hn = etw_header_type_name(ht);
+        evt_field *f = ev->fields;
+        ev->name = s->ok_name = classic_name(s, is_et, type);
+        ev->kind = is_et ? EVT_KIND_MARKER : EVT_KIND_USER;
+        common_at(f, p, level, version, pid, tid, kt, ut, hn ? hn : "UNKNOWN");
+        set_u(&f[8], "type", type);
+        set_u(&f[9], "size", n);
+        ev->fields_ok |= 0x3FFu;
+        ev->nfields = 10;
+        ev->flags |= EVT_HAS_CTX;
+        ev->ctx = tid;
+        ev->ctx_class = EVT_CTX_THREAD;
+        ev->data = data;
+        ev->data_len = data_len;
+        return 1;
+    }
+    if ((p->known & ETW_PK_LOSS) && type == ETW_EVT_LOSS_TYPE && n >= ETW_TRACE_HEADER_SIZE + ETW_EVT_LOSS_PAYLOAD) {
         /* evtrace's loss record: events lost before this point (added to the reader's lost). */
         ev->name = s->ok_name = "EvtraceLost";
         ev->kind = EVT_KIND_LOST;
         ev->flags |= EVT_HAS_COUNT;
         ev->count = evt_cur_u64le_at(c, ETW_TRACE_HEADER_SIZE);
-        common_fields(s, ev, guid, evt_cur_u8_at(c, ETW_TH_CLASS_LEVEL), evt_cur_u16le_at(c, ETW_TH_CLASS_VERSION),
-                      evt_cur_u32le_at(c, ETW_TH_PROCESS_ID), evt_cur_u32le_at(c, ETW_TH_THREAD_ID),
-                      evt_cur_u32le_at(c, ETW_TH_KERNEL_TIME), evt_cur_u32le_at(c, ETW_TH_USER_TIME), ht);
-        return;
+        common_fields(ev, p, level, version, pid, tid, kt, ut, ht);
+        return 0;
     }
-    uint64_t key = ETW_NAME_CLASSIC | (uint64_t)is_et << 8 | type;
-    ev->name = evt_name_cache_get(&s->names, key);
-    if (!ev->name) {
-        char tb[16];
-        type_text(tb, sizeof tb, type);
-        snprintf(s->name, sizeof s->name, "%s/%s", is_et ? "EventTrace" : "Classic", tb);
-        ev->name = keep_name(s, key);
-    }
-    s->ok_name = ev->name;
+    ev->name = s->ok_name = classic_name(s, is_et, type);
     ev->kind = is_et ? EVT_KIND_MARKER : EVT_KIND_USER;
-    common_fields(s, ev, guid, evt_cur_u8_at(c, ETW_TH_CLASS_LEVEL), evt_cur_u16le_at(c, ETW_TH_CLASS_VERSION),
-                  evt_cur_u32le_at(c, ETW_TH_PROCESS_ID), evt_cur_u32le_at(c, ETW_TH_THREAD_ID),
-                  evt_cur_u32le_at(c, ETW_TH_KERNEL_TIME), evt_cur_u32le_at(c, ETW_TH_USER_TIME), ht);
+    common_fields(ev, p, level, version, pid, tid, kt, ut, ht);
+    ev->data = data;
+    ev->data_len = data_len;
     evt_put_u(ev, "type", type);
-    ev->data = evt_cur_take_at(c, ETW_TRACE_HEADER_SIZE, n - ETW_TRACE_HEADER_SIZE);
-    ev->data_len = ev->data ? n - ETW_TRACE_HEADER_SIZE : 0;
-    if (!is_et) (void)etw_user_record(s, guid, type, c, n, ev); /* evtrace/user.h: the text, value... */
+    if (p->known & ETW_PK_USER) { /* evtrace/user.h: the text, value... */
+        evt_cur uc = *c; /* a copy: c itself stays in registers on the usual path */
+        (void)etw_user_record(s, p->guid, type, &uc, n, ev);
+    }
+    return 0;
 }
 
 /* TraceLogging metadata (EVENT_SCHEMA_TL): u16 size, tag bytes (bit 7 = another follows), name. */
@@ -231,17 +261,17 @@ static void traits_name(evt_cur *d, char *out, size_t cap)
     out[k] = 0;
 }
 
-static void decode_event(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, uint64_t off, evt_event *ev)
+ETW_NOINLINE_ void decode_event(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, uint64_t off, evt_event *ev)
 {
     const uint8_t *guid = evt_cur_take_at(c, ETW_EH_PROVIDER_ID, 16);
     if (!guid) guid = k_no_guid; /* the walk checked the size: cannot happen */
     unsigned flags = evt_cur_u16le_at(c, ETW_EH_FLAGS);
     unsigned id = evt_cur_u16le_at(c, ETW_EH_ID);
-    etw_count_provider(s, guid);
+    const etw_provider *p = etw_count_provider(s, guid);
     etw_set_time(s, ev, evt_cur_u64le_at(c, ETW_EH_TIMESTAMP));
     ev->id = id;
     ev->kind = EVT_KIND_USER;
-    common_fields(s, ev, guid, evt_cur_u8_at(c, ETW_EH_LEVEL), evt_cur_u8_at(c, ETW_EH_VERSION), evt_cur_u32le_at(c, ETW_EH_PROCESS_ID),
+    common_fields(ev, p, evt_cur_u8_at(c, ETW_EH_LEVEL), evt_cur_u8_at(c, ETW_EH_VERSION), evt_cur_u32le_at(c, ETW_EH_PROCESS_ID),
                   evt_cur_u32le_at(c, ETW_EH_THREAD_ID), evt_cur_u32le_at(c, ETW_EH_KERNEL_TIME),
                   evt_cur_u32le_at(c, ETW_EH_USER_TIME), ht);
     evt_put_u(ev, "opcode", evt_cur_u8_at(c, ETW_EH_OPCODE));
@@ -303,31 +333,33 @@ static void decode_event(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, uint
 
 int etw_decode_record(etw_state *s, const etw_stream *st, const etw_item *it, evt_event *ev)
 {
-    const etw_buf *b = &s->bufs[st->cur_buf];
     uint32_t n = it->size;
-    unsigned fixed, size_at, ts_at;
-    int family;
-    uint64_t off = st->compressed ? b->off : b->off + ETW_BUFFER_HEADER_SIZE + it->pos;
-    if (!etw_header_type_info(it->htype, &fixed, &size_at, &ts_at, &family)) return 0;
-    if (family == ETW_HT_FAM_INSTANCE || family == ETW_HT_FAM_MESSAGE || family == ETW_HT_FAM_UNKNOWN) {
-        s->skipped++;
-        return 0;
+    int family = etw_ht_descs[it->htype].family;
+    if (family != ETW_HT_FAM_FULL) {
+        if (family == 0) return 0;
+        if (family == ETW_HT_FAM_INSTANCE || family == ETW_HT_FAM_MESSAGE || family == ETW_HT_FAM_UNKNOWN) {
+            s->skipped++;
+            return 0;
+        }
     }
+    ev->offset = it->offset;
+    ev->flags |= EVT_HAS_CPU;
+    ev->cpu = st->proc;
+    s->ok_name = NULL;
     evt_cur bc, c; /* the buffer's decoded records (base 0); the record (the walk checked it lies inside) */
     evt_cur_init(&bc, st->data, st->len, 0, 0);
-    evt_cur_at(&bc, it->pos);
-    evt_cur_sub(&bc, n, &c);
-    ev->offset = off;
-    ev->flags |= EVT_HAS_CPU;
-    ev->cpu = b->proc;
-    s->ok_name = NULL;
-    switch (family) {
-    case ETW_HT_FAM_SYSTEM:
-    case ETW_HT_FAM_PERFINFO: decode_system(s, &c, n, it->htype, family, ev); break;
-    case ETW_HT_FAM_FULL: decode_full(s, &c, n, it->htype, ev); break;
-    default: decode_event(s, &c, n, it->htype, off, ev); break;
+    evt_cur_sub(&bc, 0, &c); /* empty unless the take below succeeds */
+    const uint8_t *rec = evt_cur_take_at(&bc, it->pos, n);
+    if (rec) evt_cur_init(&c, rec, n, it->pos, 0);
+    int size_put = 0;
+    if (family == ETW_HT_FAM_FULL) {
+        size_put = decode_full(s, &c, n, it->htype, ev);
+    } else {
+        evt_cur rc = c; /* a copy for the out-of-line kinds: c stays in registers */
+        if (family == ETW_HT_FAM_EVENT) decode_event(s, &rc, n, it->htype, it->offset, ev);
+        else decode_system(s, &rc, n, it->htype, family, ev);
     }
-    evt_put_u(ev, "size", n);
+    if (!size_put) evt_put_u(ev, "size", n);
     if (st->compressed) evt_put_u(ev, "buffer_pos", ETW_BUFFER_HEADER_SIZE + it->pos);
     evt_vouch(ev, EVT_TEXT_OK_NAME, ev->name, s->ok_name); /* the cache's names are built here */
     return 1;

@@ -6,26 +6,23 @@
 #include "formats/common/cursor.h"
 #include "formats/etw/etw_dec.h"
 
-int etw_header_type_info(unsigned ht, unsigned *fixed, unsigned *size_at, unsigned *ts_at, int *family)
-{
-    switch (ht) {
-#define ETW_HT_CASE_(v, n, fx, szo, tso, fam) \
-    case v: *fixed = fx; *size_at = szo; *ts_at = tso; *family = fam; return 1;
-        ETW_HEADER_TYPE_TABLE(ETW_HT_CASE_)
-#undef ETW_HT_CASE_
-    default: return 0;
-    }
-}
-
-const char *etw_header_type_name(unsigned ht)
-{
-    switch (ht) {
-#define ETW_HT_NAME_(v, n, fx, szo, tso, fam) case v: return #n;
-        ETW_HEADER_TYPE_TABLE(ETW_HT_NAME_)
-#undef ETW_HT_NAME_
-    default: return NULL;
-    }
-}
+const etw_ht_desc etw_ht_descs[256] = {
+#define ETW_HT_NEED_(fx, fam) (ETW_HT_SKIPPED_(fam) ? 8 : (fx))
+#define ETW_HT_SKIPPED_(fam) ((fam) == ETW_HT_FAM_INSTANCE || (fam) == ETW_HT_FAM_MESSAGE)
+#define ETW_HT_WALK_(fam) ((fam) == ETW_HT_FAM_UNKNOWN ? ETW_WALK_NONE : (fam) == ETW_HT_FAM_PERFINFO ? ETW_WALK_PERFINFO \
+                           : ETW_HT_SKIPPED_(fam) ? ETW_WALK_SKIPPED : ETW_WALK_FIXED)
+#define ETW_HT_DESC_(v, n, fx, szo, tso, fam) [v] = {fx, szo, tso, fam, ETW_HT_NEED_(fx, fam), ETW_HT_WALK_(fam), #n},
+    ETW_HEADER_TYPE_TABLE(ETW_HT_DESC_)
+#undef ETW_HT_DESC_
+};
+/* ETW_WALK_FIXED: a record of at least `need` bytes holds its timestamp */
+#define ETW_HT_TS_CHECK_(v, n, fx, szo, tso, fam) \
+    _Static_assert(ETW_HT_WALK_(fam) != ETW_WALK_FIXED || (tso) + 8 <= ETW_HT_NEED_(fx, fam), #n ": timestamp outside the fixed header");
+ETW_HEADER_TYPE_TABLE(ETW_HT_TS_CHECK_)
+#undef ETW_HT_TS_CHECK_
+#undef ETW_HT_WALK_
+#undef ETW_HT_NEED_
+#undef ETW_HT_SKIPPED_
 
 const char *etw_clock_name(uint32_t c)
 {
@@ -129,37 +126,65 @@ static int prov_rehash(etw_state *s)
     return 1;
 }
 
-void etw_count_provider(etw_state *s, const uint8_t g[16])
+/* The ETW_PK_* bits of a GUID. */
+static uint8_t known_bits(const uint8_t g[16])
 {
-    if (s->prov_hint < s->nprov && memcmp(s->prov[s->prov_hint].guid, g, 16) == 0) {
-        s->prov[s->prov_hint].count++;
-        return;
+    enum {
+#define ETW_KIDX_(n, str, ...) ETW_KIDX_##n,
+        ETW_GUID_TABLE(ETW_KIDX_)
+#undef ETW_KIDX_
+    };
+    static const struct { int idx; uint8_t bit; } k[] = {
+        {ETW_KIDX_EVENT_TRACE, ETW_PK_EVENT_TRACE}, {ETW_KIDX_EVTRACE_LOSS, ETW_PK_LOSS}, {ETW_KIDX_EVTRACE_USER, ETW_PK_USER},
+    };
+    uint8_t bits = 0, want[16];
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        etw_known_guid(k[i].idx, want);
+        if (memcmp(g, want, 16) == 0) bits |= k[i].bit;
     }
+    return bits;
+}
+
+static void prov_fill(etw_provider *p, const uint8_t g[16], uint64_t count)
+{
+    memcpy(p->guid, g, 16);
+    p->count = count;
+    etw_guid_str(g, p->text);
+    p->known = known_bits(g);
+}
+
+/* A provider not counted: its entry is rebuilt unless it is the one kept there already. */
+static const etw_provider *prov_other(etw_state *s, const uint8_t g[16])
+{
+    if (s->prov_other.text[0] == 0 || memcmp(s->prov_other.guid, g, 16) != 0) prov_fill(&s->prov_other, g, 0);
+    return &s->prov_other;
+}
+
+const etw_provider *etw_count_provider_slow(etw_state *s, const uint8_t g[16])
+{
     if (s->prov_hcap <= 2 * s->nprov + 2 && !prov_rehash(s)) {
         evt_reader_error(s->r, 0, "out of memory counting providers");
-        return;
+        return prov_other(s, g);
     }
     uint32_t k = prov_slot(s, g);
     for (; s->prov_hash[k]; k = (k + 1) & (s->prov_hcap - 1)) {
         uint32_t i = s->prov_hash[k] - 1;
-        if (memcmp(s->prov[i].guid, g, 16) == 0) { s->prov[i].count++; s->prov_hint = i; return; }
+        if (memcmp(s->prov[i].guid, g, 16) == 0) { s->prov[i].count++; return s->prov_last = &s->prov[i]; }
     }
-    if (s->nprov >= ETW_MAX_PROVIDERS) { s->prov_untracked++; return; }
+    if (s->nprov >= ETW_MAX_PROVIDERS) { s->prov_untracked++; return prov_other(s, g); }
     if (s->nprov == s->capprov) {
         uint32_t nc = s->capprov ? s->capprov * 2 : 16;
         etw_provider *n = evt_realloc(s->prov, nc * sizeof *n);
-        if (!n) { evt_reader_error(s->r, 0, "out of memory counting providers"); return; }
-        s->prov = n;
+        if (!n) { evt_reader_error(s->r, 0, "out of memory counting providers"); return prov_other(s, g); }
+        s->prov = n; /* prov_last is set below */
         s->capprov = nc;
     }
-    memcpy(s->prov[s->nprov].guid, g, 16);
-    s->prov[s->nprov].count = 1;
+    prov_fill(&s->prov[s->nprov], g, 1);
     s->prov_hash[k] = s->nprov + 1;
-    s->prov_hint = s->nprov++;
+    return s->prov_last = &s->prov[s->nprov++];
 }
 
-/* (delta * 1e9) / hz without overflow for any 64-bit delta. */
-static uint64_t ticks_to_ns(uint64_t delta, uint64_t hz)
+uint64_t etw_ticks_to_ns_div(uint64_t delta, uint64_t hz)
 {
 #ifdef __SIZEOF_INT128__
     unsigned __int128 v = (unsigned __int128)delta * 1000000000u / hz;
@@ -170,20 +195,41 @@ static uint64_t ticks_to_ns(uint64_t delta, uint64_t hz)
 #endif
 }
 
-void etw_set_time(const etw_state *s, evt_event *ev, uint64_t ts)
+void etw_time_init(etw_state *s)
+{
+    s->time_ok = s->hz && s->start_time >= ETW_FILETIME_UNIX_EPOCH;
+    if (!s->time_ok) return;
+    s->start_ns = (s->start_time - ETW_FILETIME_UNIX_EPOCH) * 100u;
+#ifdef __SIZEOF_INT128__
+    unsigned __int128 f = ((unsigned __int128)1000000000u << 64) / s->hz;
+    unsigned __int128 m = ((unsigned __int128)1 << 63) * s->hz / 1000000000u;
+    s->ns_hi = (uint64_t)(f >> 64);
+    s->ns_lo = (uint64_t)f;
+    s->ns_fast_max = m > UINT64_MAX ? UINT64_MAX : (uint64_t)m;
+    /* the fast case of etw_set_time: a result of at most min(2^63, UINT64_MAX - start_ns) */
+    uint64_t room = UINT64_MAX - s->start_ns, cap = room < (1ull << 63) ? room : (1ull << 63);
+    unsigned __int128 lim = (unsigned __int128)cap * s->hz / 1000000000u + 1u;
+    unsigned __int128 after = ((unsigned __int128)1 << 64) - s->t0; /* ts - t0 of any ts >= t0 is below */
+    if (lim > after) lim = after;
+    s->ns_fast_lim = lim > UINT64_MAX ? UINT64_MAX : (uint64_t)lim;
+#else
+    s->ns_fast_max = 0; /* every delta takes the division */
+#endif
+}
+
+void etw_set_time_slow(const etw_state *s, evt_event *ev, uint64_t ts)
 {
     ev->ts = ts;
-    if (!s->hz || s->start_time < ETW_FILETIME_UNIX_EPOCH) return;
-    uint64_t start_ns = (s->start_time - ETW_FILETIME_UNIX_EPOCH) * 100u;
+    if (!s->time_ok) return;
     uint64_t ns;
     if (ts >= s->t0) {
-        uint64_t d = ticks_to_ns(ts - s->t0, s->hz);
-        if (d > UINT64_MAX - start_ns) return;
-        ns = start_ns + d;
+        uint64_t d = etw_ticks_to_ns(s, ts - s->t0);
+        if (d > UINT64_MAX - s->start_ns) return;
+        ns = s->start_ns + d;
     } else {
-        uint64_t d = ticks_to_ns(s->t0 - ts, s->hz);
-        if (d > start_ns) return;
-        ns = start_ns - d;
+        uint64_t d = etw_ticks_to_ns(s, s->t0 - ts);
+        if (d > s->start_ns) return;
+        ns = s->start_ns - d;
     }
     ev->t_ns = ns;
     ev->flags |= EVT_HAS_TNS;
