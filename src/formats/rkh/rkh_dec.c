@@ -542,6 +542,15 @@ static unsigned kind_size(const rkh_state *s, char k)
     }
 }
 
+
+/* Whether the configuration puts argument g in its records (a low-water mark or the sender is
+ * recorded only when its TCFG bit says so). */
+static int arg_configured(const rkh_state *s, const rkh_arg *g)
+{
+    return !((g->cond == 'm' && !RKH_CFG_HAS(&s->cfg, RKH_BIT_MP_LWM)) ||
+             (g->cond == 'q' && !RKH_CFG_HAS(&s->cfg, RKH_BIT_QUE_LWM)) ||
+             (g->cond == 'r' && !RKH_CFG_HAS(&s->cfg, RKH_BIT_SNDR)));
+}
 /* Build s->plans from s->defs for the configuration in s->cfg; call again whenever it changes. */
 static void build_plans(rkh_state *s)
 {
@@ -556,10 +565,7 @@ static void build_plans(rkh_state *s)
         p->fixed = d->name != NULL && d->kind != 'C' && d->kind != 'L' && !(id >= RKH_TE_USER && id <= RKH_TE_USER_LAST);
         for (unsigned a = 0; a < d->nargs; a++) {
             const rkh_arg *g = &d->args[a];
-            if ((g->cond == 'm' && !RKH_CFG_HAS(&s->cfg, RKH_BIT_MP_LWM)) ||
-                (g->cond == 'q' && !RKH_CFG_HAS(&s->cfg, RKH_BIT_QUE_LWM)) ||
-                (g->cond == 'r' && !RKH_CFG_HAS(&s->cfg, RKH_BIT_SNDR)))
-                continue;
+            if (!arg_configured(s, g)) continue;
             if (g->kind == 's' || g->kind == '*') { p->fixed = 0; break; }
             rkh_parg *x = &p->a[p->nargs++];
             x->name = g->name;
@@ -974,10 +980,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
     } else {
         for (unsigned a = 0; a < d->nargs; a++) {
             const rkh_arg *g = &d->args[a];
-            if ((g->cond == 'm' && !RKH_CFG_HAS(&s->cfg, RKH_BIT_MP_LWM)) ||
-                (g->cond == 'q' && !RKH_CFG_HAS(&s->cfg, RKH_BIT_QUE_LWM)) ||
-                (g->cond == 'r' && !RKH_CFG_HAS(&s->cfg, RKH_BIT_SNDR)))
-                continue;
+            if (!arg_configured(s, g)) continue;
             if (g->kind == 's') {
                 size_t end = pos;
                 while (end < n && evt_cur_u8_at(&c, end)) end++;
