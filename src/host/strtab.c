@@ -54,9 +54,24 @@ static uint32_t lookup_(const evt_strtab *t, const char *s, size_t n, uint32_t h
     }
 }
 
+/* Slot of the recent-strings cache for address s. */
+static uint32_t recent_slot_(const char *s) { return (uint32_t)(((uintptr_t)s >> 3) ^ ((uintptr_t)s >> 11)) & 63u; }
+
+/* Id of s (n bytes) when the recent-strings cache has it at that address, else 0. */
+static uint32_t recent_(const evt_strtab *t, const char *s, size_t n, uint32_t r)
+{
+    if (t->recent[r].s == s && t->recent[r].n == n) {
+        const char *c = t->strs[t->recent[r].id - 1];
+        if (memcmp(c, s, n) == 0) return t->recent[r].id; /* same length as stored: no NUL check needed */
+    }
+    return 0;
+}
+
 uint32_t evt_strtab_find(const evt_strtab *t, const char *s, size_t n)
 {
     if (!t->nslots) return 0;
+    uint32_t id = recent_(t, s, n, recent_slot_(s)); /* a string interned lately at this address */
+    if (id) return id;
     uint32_t at;
     return lookup_(t, s, n, hash_(s, n), &at);
 }
@@ -83,11 +98,9 @@ uint32_t evt_strtab_intern(evt_strtab *t, const char *s, size_t n, int *added)
     if (added) *added = 0;
     /* Callers pass the same few strings again and again, mostly at the same addresses: a string
      * at an address met lately is compared with that entry's string (no hash over its bytes). */
-    uint32_t r = (uint32_t)(((uintptr_t)s >> 3) ^ ((uintptr_t)s >> 11)) & 63u;
-    if (t->recent[r].s == s && t->recent[r].n == n) {
-        const char *c = t->strs[t->recent[r].id - 1];
-        if (memcmp(c, s, n) == 0) return t->recent[r].id; /* same length as stored: no NUL check needed */
-    }
+    uint32_t r = recent_slot_(s);
+    uint32_t rid = recent_(t, s, n, r);
+    if (rid) return rid;
     if ((t->n + 1) * 2 > t->nslots && !grow_(t)) return 0;
     uint32_t h = hash_(s, n), at;
     uint32_t id = lookup_(t, s, n, h, &at);

@@ -19,7 +19,7 @@ typedef struct evt_strtab {
     uint32_t cap;       /* capacity of strs */
     evt_strtab_slot *slots; /* open-addressing hash table of ids */
     uint32_t nslots;    /* power of two */
-    struct { const char *s; size_t n; uint32_t id; } recent[64]; /* intern: strings met lately, by address */
+    struct { const char *s; size_t n; uint32_t id; } recent[64]; /* strings interned lately, by address (intern and find look here first) */
 } evt_strtab;
 
 /* Zero-initialise before use (a static or calloc'ed evt_strtab is ready). */

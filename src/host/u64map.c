@@ -4,29 +4,13 @@
 #include <string.h>
 #include "evtrace/alloc.h"
 
-static uint32_t mix_(uint64_t k)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    return (uint32_t)k;
-}
+static uint32_t mix_(uint64_t k) { return evt_u64map_mix_(k); }
 
 void evt_u64map_free(evt_u64map *m)
 {
     evt_free(m->keys);
     evt_free(m->vals);
     memset(m, 0, sizeof *m);
-}
-
-int evt_u64map_get(const evt_u64map *m, uint64_t key, uint32_t *val)
-{
-    if (!m->nslots) return 0;
-    uint32_t mask = m->nslots - 1;
-    for (uint32_t i = mix_(key) & mask;; i = (i + 1) & mask) {
-        if (!m->vals[i]) return 0;
-        if (m->keys[i] == key) { *val = m->vals[i] - 1; return 1; }
-    }
 }
 
 static int grow_(evt_u64map *m)

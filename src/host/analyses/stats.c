@@ -163,7 +163,16 @@ static void latency_(evt_stats *s, uint8_t cat, const char *name, uint64_t begin
 
 static void count_name_(evt_stats *s, const evt_event *ev)
 {
-    uint32_t id = intern_(s, ev->name ? ev->name : "");
+    /* the same few names recur, mostly at the same addresses: compared, not hashed */
+    const char *nm = ev->name ? ev->name : "";
+    uint32_t r = (uint32_t)(((uintptr_t)nm >> 3) ^ ((uintptr_t)nm >> 11) ^ (uint32_t)ev->kind) & 63u;
+    uint32_t c1 = s->name_cache[r].idx1;
+    if (c1 && s->name_cache[r].p == nm && s->name_cache[r].kind == (uint32_t)ev->kind &&
+        strcmp(evt_strtab_str(&s->strs, s->names[c1 - 1].name), nm) == 0) {
+        s->names[c1 - 1].count++;
+        return;
+    }
+    uint32_t id = intern_(s, nm);
     if (!id) return;
     uint64_t key = ((uint64_t)ev->kind << 32) | id;
     uint32_t idx;
@@ -177,6 +186,9 @@ static void count_name_(evt_stats *s, const evt_event *ev)
         s->nnames++;
     }
     s->names[idx].count++;
+    s->name_cache[r].p = nm;
+    s->name_cache[r].kind = (uint32_t)ev->kind;
+    s->name_cache[r].idx1 = idx + 1;
 }
 
 /* One object operation (EVT_M_OP): counted under its object, operation and result. */

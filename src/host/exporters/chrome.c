@@ -162,8 +162,9 @@ static void buf_time_(chrome_state *s, uint64_t t)
     buf_u64_(s, t / 1000);
     unsigned f = (unsigned)(t % 1000);
     if (!f) return;
-    char d[4] = {'.', (char)('0' + f / 100), (char)('0' + f / 10 % 10), (char)('0' + f % 10)};
-    size_t len = f % 100 == 0 ? 2 : f % 10 == 0 ? 3 : 4;
+    unsigned r = f % 100; /* the last two digits from the pair table */
+    char d[4] = {'.', (char)('0' + f / 100), k_d2[2 * r], k_d2[2 * r + 1]};
+    size_t len = r == 0 ? 2 : d[3] == '0' ? 3 : 4;
     if (OUT_CAP - s->n < 4) { buf_put_(s, d, len); return; }
     memcpy(s->buf + s->n, d, 4); /* fixed-size copy; bytes past len are overwritten next */
     s->n += len;

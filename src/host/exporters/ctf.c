@@ -66,6 +66,8 @@ typedef struct ctf_state {
     ctf_stream *st;
     uint32_t nst, cap, nopen;
     evt_u64map cpumap;       /* cpu -> stream index */
+    uint32_t last_cpu, last_si; /* the latest stream_of_ answer (valid when has_last) */
+    int has_last;
     ctf_classes cls;
     evt_u64map ctxmap;       /* ctx id -> ctx index */
     uint32_t *ctxname;       /* ctxname[index] = name id in names (0: none yet) */
@@ -117,7 +119,13 @@ static int flush_(ctf_state *s, uint32_t i, int force)
 static int64_t stream_of_(ctf_state *s, uint32_t cpu)
 {
     uint32_t idx;
-    if (evt_u64map_get(&s->cpumap, cpu, &idx)) return idx;
+    if (s->has_last && s->last_cpu == cpu) return s->last_si; /* most events: the CPU of the one before */
+    if (evt_u64map_get(&s->cpumap, cpu, &idx)) {
+        s->last_cpu = cpu;
+        s->last_si = idx;
+        s->has_last = 1;
+        return idx;
+    }
     if (s->nst == s->cap) {
         uint32_t nc = s->cap ? s->cap * 2 : 4;
         ctf_stream *n = evt_realloc(s->st, nc * sizeof *n);
@@ -281,6 +289,9 @@ static evt_status ctx_index_(ctf_state *s, uint32_t si, uint64_t t, const evt_ev
     }
     *index = idx;
     uint32_t nid = 0;
+    /* the name it has already (what interning it would find): nothing to write */
+    if (known && ev->ctx_name && s->ctxname[idx] && strcmp(evt_strtab_str(&s->names, s->ctxname[idx]), ev->ctx_name) == 0)
+        return EVT_OK;
     if (ev->ctx_name) {
         nid = evt_strtab_intern(&s->names, ev->ctx_name, strlen(ev->ctx_name), NULL);
         if (!nid) return EVT_ERR_NOMEM;

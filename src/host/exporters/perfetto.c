@@ -202,14 +202,14 @@ static void blocked_slice_(pf_state *s, const evt_tl_state_iv *iv)
     if (o && o->name) snprintf(nb, sizeof nb, "blocked on %s", o->name);
     else if (o) snprintf(nb, sizeof nb, "blocked on 0x%" PRIx64, o->id);
     else snprintf(nb, sizeof nb, "blocked");
-    pf_te_begin(&s->w, PF_SLICE_BEGIN, UUID_BLOCKED + iv->ctx);
+    pf_te_begin(&s->w, PF_SLICE_BEGIN, UUID_BLOCKED + iv->ctx, iv->t0);
     pf_te_name(&s->w, nb, 0, "blocked");
     ann_obj_(s, iv->obj);
     if (iv->service) pf_ann_s(&s->w, "service", iv->service, strlen(iv->service));
     if (iv->open_end) pf_ann_u(&s->w, "open_end", 1, 0);
-    pf_te_emit(&s->w, iv->t0);
-    pf_te_begin(&s->w, PF_SLICE_END, UUID_BLOCKED + iv->ctx);
-    pf_te_emit(&s->w, iv->t1);
+    pf_te_emit(&s->w);
+    pf_te_begin(&s->w, PF_SLICE_END, UUID_BLOCKED + iv->ctx, iv->t1);
+    pf_te_emit(&s->w);
 }
 
 static void on_state(void *user, const evt_tl_state_iv *iv)
@@ -241,11 +241,11 @@ static void cur_ann_(pf_state *s, evt_kind kind)
 
 static void isr_slice_begin_(pf_state *s, const evt_tl_isr *iv, uint64_t track)
 {
-    pf_te_begin(&s->w, PF_SLICE_BEGIN, track);
+    pf_te_begin(&s->w, PF_SLICE_BEGIN, track, iv->t0);
     pf_te_name(&s->w, iv->name ? iv->name : "ISR", 1, "isr");
     if (iv->has_irq) pf_ann_u(&s->w, "irq", iv->irq, 0);
     cur_ann_(s, EVT_KIND_ISR_ENTER);
-    pf_te_emit(&s->w, iv->t0);
+    pf_te_emit(&s->w);
 }
 
 static void on_isr_begin(void *user, const evt_tl_isr *iv)
@@ -264,21 +264,21 @@ static void on_isr(void *user, const evt_tl_isr *iv)
     evt_an_load_isr(&s->load, &s->tl, iv);
     if (s->isr_open[cpu] <= iv->depth) isr_slice_begin_(s, iv, track); /* reported closed only */
     else s->isr_open[cpu] = iv->depth;
-    pf_te_begin(&s->w, PF_SLICE_END, track);
+    pf_te_begin(&s->w, PF_SLICE_END, track, iv->t1);
     if (iv->truncated) pf_ann_u(&s->w, "truncated", 1, 0);
-    pf_te_emit(&s->w, iv->t1);
+    pf_te_emit(&s->w);
 }
 
 static void slice_begin_(pf_state *s, const evt_tl_slice *sl)
 {
-    pf_te_begin(&s->w, PF_SLICE_BEGIN, ctx_track_(s, sl->ctx));
+    pf_te_begin(&s->w, PF_SLICE_BEGIN, ctx_track_(s, sl->ctx), sl->t0);
     pf_te_name(&s->w, sl->name ? sl->name : "?", 1, sl->cat == EVT_SPAN_FUNC ? "func" : "svc");
     if (s->tl.cur && evt_tl_time(&s->tl, s->tl.cur) == sl->t0) {
         int is_begin;
         if (evt_span_cat_of(s->tl.cur->kind, &is_begin) == sl->cat && is_begin) pf_ann_event(&s->w, s->tl.cur);
         else if (s->tl.cur->kind == EVT_KIND_SVC) pf_ann_event(&s->w, s->tl.cur);
     }
-    pf_te_emit(&s->w, sl->t0);
+    pf_te_emit(&s->w);
 }
 
 static void on_slice_begin(void *user, const evt_tl_slice *sl)
@@ -297,9 +297,9 @@ static void on_slice(void *user, const evt_tl_slice *sl)
     if (!p) return;
     if (p->open <= sl->depth) slice_begin_(s, sl); /* zero-length, reported closed only */
     else p->open = sl->depth;
-    pf_te_begin(&s->w, PF_SLICE_END, ctx_track_(s, sl->ctx));
+    pf_te_begin(&s->w, PF_SLICE_END, ctx_track_(s, sl->ctx), sl->t1);
     if (sl->truncated) pf_ann_u(&s->w, "truncated", 1, 0);
-    pf_te_emit(&s->w, sl->t1);
+    pf_te_emit(&s->w);
 }
 
 /* ---- counters, flows, losses --------------------------------------------------------------- */
@@ -322,44 +322,44 @@ static void on_counter(void *user, const evt_tl_counter *c)
         else snprintf(nb, sizeof nb, "object 0x%" PRIx64 " %s", o->id, cname);
         pf_track(&s->w, UUID_COUNTER + n, UUID_PROCESS, nb, 1);
     }
-    pf_te_begin(&s->w, PF_COUNTER, UUID_COUNTER + n);
+    pf_te_begin(&s->w, PF_COUNTER, UUID_COUNTER + n, c->t);
     pf_te_counter(&s->w, (int64_t)c->value);
-    pf_te_emit(&s->w, c->t);
+    pf_te_emit(&s->w);
 }
 
 static void on_flow(void *user, const evt_tl_flow *f)
 {
     pf_state *s = user;
     const char *kind = f->kind ? f->kind : "flow";
-    pf_te_begin(&s->w, PF_INSTANT, ctx_track_(s, f->from_ctx));
+    pf_te_begin(&s->w, PF_INSTANT, ctx_track_(s, f->from_ctx), f->t0);
     pf_te_name(&s->w, kind, 1, "flow");
     if (f->obj != EVT_TL_NONE) ann_obj_(s, f->obj);
     pf_te_flow(&s->w, f->id, 0);
-    pf_te_emit(&s->w, f->t0);
-    pf_te_begin(&s->w, PF_INSTANT, ctx_track_(s, f->to_ctx));
+    pf_te_emit(&s->w);
+    pf_te_begin(&s->w, PF_INSTANT, ctx_track_(s, f->to_ctx), f->t1);
     pf_te_name(&s->w, kind, 1, "flow");
     pf_te_flow(&s->w, f->id, 1);
-    pf_te_emit(&s->w, f->t1);
+    pf_te_emit(&s->w);
 }
 
 static void on_lost(void *user, const evt_tl_lost *l)
 {
     pf_state *s = user;
-    pf_te_begin(&s->w, PF_INSTANT, UUID_PROCESS);
+    pf_te_begin(&s->w, PF_INSTANT, UUID_PROCESS, l->t1);
     pf_te_name(&s->w, "lost events", 1, "lost");
     if (l->has_count) pf_ann_u(&s->w, "count", l->count, 0);
     pf_ann_u(&s->w, "since", l->t0, 0);
     pf_ann_u(&s->w, "cpu", l->cpu, 0);
     cur_ann_(s, EVT_KIND_LOST);
-    pf_te_emit(&s->w, l->t1);
+    pf_te_emit(&s->w);
     if (!s->lost_described) {
         pf_track(&s->w, UUID_LOST, UUID_PROCESS, "lost events", 1);
         s->lost_described = 1;
     }
     s->lost_total += l->has_count ? l->count : 0;
-    pf_te_begin(&s->w, PF_COUNTER, UUID_LOST);
+    pf_te_begin(&s->w, PF_COUNTER, UUID_LOST, l->t1);
     pf_te_counter(&s->w, (int64_t)s->lost_total);
-    pf_te_emit(&s->w, l->t1);
+    pf_te_emit(&s->w);
 }
 
 /* CPU load samples (evt_an_load_samples) become counter events on a track per context. */
@@ -372,9 +372,9 @@ static void on_load(void *user, uint32_t ctx, uint64_t t, double pct, int first)
         snprintf(nb, sizeof nb, "CPU load %% %s", c ? evt_tl_ctx_label(c, lb, sizeof lb) : "?");
         pf_track(&s->w, UUID_LOAD + ctx, UUID_PROCESS, nb, 1);
     }
-    pf_te_begin(&s->w, PF_COUNTER, UUID_LOAD + ctx);
+    pf_te_begin(&s->w, PF_COUNTER, UUID_LOAD + ctx, t);
     pf_te_counter_double(&s->w, pct);
-    pf_te_emit(&s->w, t);
+    pf_te_emit(&s->w);
 }
 
 /* A priority change (the timeline's prio record): the context's "priority <name>" counter track
@@ -391,9 +391,9 @@ static void on_prio(void *user, const evt_tl_prio *p)
         pf_track(&s->w, UUID_PRIO + p->ctx, UUID_PROCESS, nb, 1);
         pc->prio_track = 1;
     }
-    pf_te_begin(&s->w, PF_COUNTER, UUID_PRIO + p->ctx);
+    pf_te_begin(&s->w, PF_COUNTER, UUID_PRIO + p->ctx, p->t);
     pf_te_counter(&s->w, (int64_t)p->prio);
-    pf_te_emit(&s->w, p->t);
+    pf_te_emit(&s->w);
 }
 
 /* ---- user tracks (host/timeline/user_tracks.h) ------------------------------------------------
@@ -417,9 +417,9 @@ static void u_value(void *user, uint32_t ch, uint64_t t, int64_t v, const evt_ev
     pf_state *s = user;
     (void)ev;
     if (!u_describe_(s, UUID_UVAL + ch, evt_strtab_str(&s->ut.names, ch), 1)) return;
-    pf_te_begin(&s->w, PF_COUNTER, UUID_UVAL + ch);
+    pf_te_begin(&s->w, PF_COUNTER, UUID_UVAL + ch, t);
     pf_te_counter(&s->w, v);
-    pf_te_emit(&s->w, t);
+    pf_te_emit(&s->w);
 }
 
 /* The interval track of channel ch for [t0, t1]: its slot's latest end is at or before t0. */
@@ -456,13 +456,13 @@ static void u_interval(void *user, uint32_t ch, uint64_t id, uint64_t t0, uint64
     const char *name = evt_strtab_str(&s->ut.names, ch);
     uint64_t track = u_iv_track_(s, ch, t0, t1);
     if (!track || !u_describe_(s, track, name, 0)) return;
-    pf_te_begin(&s->w, PF_SLICE_BEGIN, track);
+    pf_te_begin(&s->w, PF_SLICE_BEGIN, track, t0);
     pf_te_name(&s->w, name, 0, "user");
     pf_ann_u(&s->w, "id", id, 0);
     if (open_end) pf_ann_u(&s->w, "open_end", 1, 0);
-    pf_te_emit(&s->w, t0);
-    pf_te_begin(&s->w, PF_SLICE_END, track);
-    pf_te_emit(&s->w, t1);
+    pf_te_emit(&s->w);
+    pf_te_begin(&s->w, PF_SLICE_END, track, t1);
+    pf_te_emit(&s->w);
 }
 
 static void u_state(void *user, uint32_t sm, uint64_t obj, uint32_t st, uint64_t st_id, uint64_t t0, uint64_t t1,
@@ -477,14 +477,14 @@ static void u_state(void *user, uint32_t sm, uint64_t obj, uint32_t st, uint64_t
         snprintf(sb, sizeof sb, "state %" PRIu64, st_id);
         name = sb;
     }
-    pf_te_begin(&s->w, PF_SLICE_BEGIN, UUID_USM + sm);
+    pf_te_begin(&s->w, PF_SLICE_BEGIN, UUID_USM + sm, t0);
     pf_te_name(&s->w, name, 0, "state");
     pf_ann_u(&s->w, "state_id", st_id, 0);
     pf_ann_u(&s->w, "machine", obj, 0);
     if (open_end) pf_ann_u(&s->w, "open_end", 1, 0);
-    pf_te_emit(&s->w, t0);
-    pf_te_begin(&s->w, PF_SLICE_END, UUID_USM + sm);
-    pf_te_emit(&s->w, t1);
+    pf_te_emit(&s->w);
+    pf_te_begin(&s->w, PF_SLICE_END, UUID_USM + sm, t1);
+    pf_te_emit(&s->w);
 }
 
 /* ---- exporter ------------------------------------------------------------------------------ */
@@ -555,10 +555,10 @@ static evt_status event(void *state, const evt_event *ev)
     int is_begin;
     /* Spans are the timeline's slices; a loss is its lost record: every other event is an instant. */
     if (evt_span_cat_of(ev->kind, &is_begin) == EVT_SPAN_NONE && ev->kind != EVT_KIND_LOST) {
-        pf_te_begin(&s->w, PF_INSTANT, ctx_track_(s, idx));
+        pf_te_begin(&s->w, PF_INSTANT, ctx_track_(s, idx), evt_tl_time(&s->tl, ev));
         pf_te_name(&s->w, ev->name ? ev->name : "?", 0, evt_kind_name(ev->kind));
         pf_ann_event(&s->w, ev);
-        pf_te_emit(&s->w, evt_tl_time(&s->tl, ev));
+        pf_te_emit(&s->w);
     }
     if (ev->kind == EVT_KIND_USER && evt_ut_relevant(ev)) (void)evt_ut_event(&s->ut, ev, evt_tl_time(&s->tl, ev));
     return status_(s);

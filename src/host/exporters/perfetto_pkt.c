@@ -45,7 +45,7 @@ void pf_w_init(pf_w *w, FILE *out)
 
 void pf_w_free(pf_w *w)
 {
-    evt_pb *bufs[] = {&w->pkt, &w->te, &w->td, &w->sub, &w->sub2, &w->interned, &w->names,
+    evt_pb *bufs[] = {&w->pkt, &w->td, &w->sub, &w->sub2, &w->interned, &w->names,
                       &w->cats, &w->dnames, &w->da, &w->ft, &w->obuf};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) evt_pb_free(bufs[i]);
     evt_strtab_free(&w->events);
@@ -170,41 +170,97 @@ static uint64_t iid_slow_(pf_w *w, evt_strtab *t, evt_pb *list, uint32_t field, 
     return id;
 }
 
-void pf_te_begin(pf_w *w, int type, uint64_t track)
+/* Bytes of v as a varint. */
+static inline uint32_t vlen_(uint64_t v)
 {
-    evt_pb_clear(&w->te);
+    uint32_t n = 1;
+    while (v >= 0x80) { v >>= 7; n++; }
+    return n;
+}
+
+static inline uint8_t *vput_(uint8_t *p, uint64_t v)
+{
+    while (v >= 0x80) { *p++ = (uint8_t)(v | 0x80); v >>= 7; }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
+void pf_te_begin(pf_w *w, int type, uint64_t track, uint64_t ts)
+{
+    /* the TracePacket and its TrackEvent are written in place into the output buffer */
     evt_pb_clear(&w->names);
     evt_pb_clear(&w->cats);
     evt_pb_clear(&w->dnames);
-    evt_pb_uint(&w->te, F_TE_TYPE, (uint64_t)type);
-    evt_pb_uint(&w->te, F_TE_TRACK, track);
+    evt_pb *b = &w->obuf;
+    if (b->cap - b->n >= 2 + 11 + 4 + 2 + 11 + 11) { /* room for all of it: one pass, the same bytes */
+        uint8_t *p = b->p + b->n;
+        *p++ = (uint8_t)(F_TRACE_PACKET << 3 | 2);
+        *p++ = 0; /* length: pf_te_emit */
+        w->pkt_at = (size_t)(p - b->p);
+        *p++ = (uint8_t)(F_PKT_TIMESTAMP << 3);
+        p = vput_(p, ts);
+        *p++ = (uint8_t)(F_PKT_SEQ_ID << 3);
+        *p++ = SEQ_TRACK;
+        *p++ = (uint8_t)(F_PKT_SEQ_FLAGS << 3);
+        *p++ = SEQ_NEEDS;
+        *p++ = (uint8_t)(F_PKT_TRACK_EVENT << 3 | 2);
+        *p++ = 0;
+        w->te_at = (size_t)(p - b->p);
+        *p++ = (uint8_t)(F_TE_TYPE << 3);
+        p = vput_(p, (uint64_t)type);
+        *p++ = (uint8_t)(F_TE_TRACK << 3);
+        p = vput_(p, track);
+        b->n = (size_t)(p - b->p);
+        return;
+    }
+    w->pkt_at = evt_pb_open(&w->obuf, F_TRACE_PACKET);
+    evt_pb_uint(&w->obuf, F_PKT_TIMESTAMP, ts);
+    evt_pb_uint(&w->obuf, F_PKT_SEQ_ID, SEQ_TRACK);
+    evt_pb_uint(&w->obuf, F_PKT_SEQ_FLAGS, SEQ_NEEDS);
+    w->te_at = evt_pb_open(&w->obuf, F_PKT_TRACK_EVENT);
+    evt_pb_uint(&w->obuf, F_TE_TYPE, (uint64_t)type);
+    evt_pb_uint(&w->obuf, F_TE_TRACK, track);
 }
 
 void pf_te_name(pf_w *w, const char *name, int name_stable, const char *category)
 {
     if (category)
-        evt_pb_uint(&w->te, F_TE_CATEGORY_IIDS, iid_(w, &w->categories, &w->cats, F_ID_CATEGORIES, category, 1));
-    evt_pb_uint(&w->te, F_TE_NAME_IID, iid_(w, &w->events, &w->names, F_ID_NAMES, name, name_stable));
+        evt_pb_uint(&w->obuf, F_TE_CATEGORY_IIDS, iid_(w, &w->categories, &w->cats, F_ID_CATEGORIES, category, 1));
+    evt_pb_uint(&w->obuf, F_TE_NAME_IID, iid_(w, &w->events, &w->names, F_ID_NAMES, name, name_stable));
 }
 
-/* A DebugAnnotation, written in place into the TrackEvent (evt_pb_open/close). */
+/* A DebugAnnotation, written in place into the TrackEvent: its length (at most 1 + 5 + 1 + 10
+ * bytes) is known before its fields, so the tag, the length and the fields go out in one pass
+ * (the bytes of evt_pb_open / the fields / evt_pb_close). */
 static void ann_u_(pf_w *w, const char *key, int key_stable, uint64_t v, int is_signed)
 {
     uint64_t iid = iid_(w, &w->dbgnames, &w->dnames, F_ID_DEBUG_NAMES, key, key_stable);
-    size_t at = evt_pb_open(&w->te, F_TE_DEBUG);
-    evt_pb_uint(&w->te, F_DA_NAME_IID, iid);
-    if (is_signed) evt_pb_int(&w->te, F_DA_INT, (int64_t)v);
-    else evt_pb_uint(&w->te, F_DA_UINT, v);
-    evt_pb_close(&w->te, at);
+    evt_pb *b = &w->obuf;
+    uint32_t field = is_signed ? F_DA_INT : F_DA_UINT; /* int64: two's complement, the same varint */
+    if (b->cap - b->n < 2 + 17) { /* growth: the general path */
+        size_t at = evt_pb_open(b, F_TE_DEBUG);
+        evt_pb_uint(b, F_DA_NAME_IID, iid);
+        evt_pb_uint(b, field, v);
+        evt_pb_close(b, at);
+        return;
+    }
+    uint8_t *p = b->p + b->n;
+    *p++ = (uint8_t)(F_TE_DEBUG << 3 | 2);
+    *p++ = (uint8_t)(2 + vlen_(iid) + vlen_(v));
+    *p++ = (uint8_t)(F_DA_NAME_IID << 3);
+    p = vput_(p, iid);
+    *p++ = (uint8_t)(field << 3);
+    p = vput_(p, v);
+    b->n = (size_t)(p - b->p);
 }
 
 static void ann_s_(pf_w *w, const char *key, int key_stable, const char *s, size_t n)
 {
     uint64_t iid = iid_(w, &w->dbgnames, &w->dnames, F_ID_DEBUG_NAMES, key, key_stable);
-    size_t at = evt_pb_open(&w->te, F_TE_DEBUG);
-    evt_pb_uint(&w->te, F_DA_NAME_IID, iid);
-    evt_pb_bytes(&w->te, F_DA_STRING, s, n);
-    evt_pb_close(&w->te, at);
+    size_t at = evt_pb_open(&w->obuf, F_TE_DEBUG);
+    evt_pb_uint(&w->obuf, F_DA_NAME_IID, iid);
+    evt_pb_bytes(&w->obuf, F_DA_STRING, s, n);
+    evt_pb_close(&w->obuf, at);
 }
 
 void pf_ann_u(pf_w *w, const char *key, uint64_t v, int is_signed) { ann_u_(w, key, 1, v, is_signed); }
@@ -231,23 +287,18 @@ void pf_ann_event(pf_w *w, const evt_event *ev)
     if (ev->data && ev->data_is_text) pf_ann_s(w, "text", (const char *)ev->data, ev->data_len);
 }
 
-void pf_te_counter(pf_w *w, int64_t v) { evt_pb_int(&w->te, F_TE_COUNTER_VALUE, v); }
+void pf_te_counter(pf_w *w, int64_t v) { evt_pb_int(&w->obuf, F_TE_COUNTER_VALUE, v); }
 
-void pf_te_counter_double(pf_w *w, double v) { evt_pb_double(&w->te, F_TE_DOUBLE_COUNTER_VALUE, v); }
+void pf_te_counter_double(pf_w *w, double v) { evt_pb_double(&w->obuf, F_TE_DOUBLE_COUNTER_VALUE, v); }
 
 void pf_te_flow(pf_w *w, uint64_t id, int terminating)
 {
-    evt_pb_fixed64(&w->te, terminating ? F_TE_TERMINATING_FLOW_IDS : F_TE_FLOW_IDS, id);
+    evt_pb_fixed64(&w->obuf, terminating ? F_TE_TERMINATING_FLOW_IDS : F_TE_FLOW_IDS, id);
 }
 
-void pf_te_emit(pf_w *w, uint64_t ts)
+void pf_te_emit(pf_w *w)
 {
-    /* the TracePacket is written in place into the output buffer */
-    size_t at = evt_pb_open(&w->obuf, F_TRACE_PACKET);
-    evt_pb_uint(&w->obuf, F_PKT_TIMESTAMP, ts);
-    evt_pb_uint(&w->obuf, F_PKT_SEQ_ID, SEQ_TRACK);
-    evt_pb_uint(&w->obuf, F_PKT_SEQ_FLAGS, SEQ_NEEDS);
-    evt_pb_msg(&w->obuf, F_PKT_TRACK_EVENT, &w->te);
+    evt_pb_close(&w->obuf, w->te_at);
     if (w->names.n || w->cats.n || w->dnames.n) {
         /* InternedData: the new entries of each list, already encoded as repeated fields. */
         size_t ia = evt_pb_open(&w->obuf, F_PKT_INTERNED);
@@ -255,9 +306,9 @@ void pf_te_emit(pf_w *w, uint64_t ts)
         evt_pb_append(&w->obuf, &w->names);
         evt_pb_append(&w->obuf, &w->dnames);
         evt_pb_close(&w->obuf, ia);
+        if (w->names.oom || w->cats.oom || w->dnames.oom || w->sub2.oom) w->oom = 1;
     }
-    evt_pb_close(&w->obuf, at);
-    if (w->te.oom || w->names.oom || w->cats.oom || w->dnames.oom || w->da.oom || w->sub2.oom) w->oom = 1;
+    evt_pb_close(&w->obuf, w->pkt_at);
     if (w->obuf.oom) { w->oom = 1; return; }
     if (w->obuf.n >= PF_OUT_CAP) pf_w_flush(w);
 }

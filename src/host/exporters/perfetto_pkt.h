@@ -28,7 +28,8 @@ typedef struct pf_iid_slot {
 typedef struct pf_w {
     FILE *out;
     evt_pb obuf;             /* framed packets not yet written */
-    evt_pb pkt, te, td, sub, sub2, interned, names, cats, dnames, da; /* reusable buffers */
+    evt_pb pkt, td, sub, sub2, interned, names, cats, dnames, da; /* reusable buffers */
+    size_t pkt_at, te_at;    /* the open TracePacket and TrackEvent in obuf (pf_te_begin) */
     evt_pb ft;               /* FtraceEvent entries of the open bundle (field 2 each) */
     uint32_t ft_cpu;         /* CPU of the open bundle (valid when ft.n) */
     evt_strtab events;       /* interned event names (iid = id) */
@@ -62,8 +63,10 @@ void pf_thread_track(pf_w *w, uint64_t uuid, uint64_t parent, int32_t pid, int32
 void pf_process_tree(pf_w *w, uint64_t ts, int32_t pid, const char *cmdline, int with_process, int32_t tid,
                      const char *thread_name);
 
-/* TrackEvent: begin, add name / annotations / counter value / flows, then emit at ts. */
-void pf_te_begin(pf_w *w, int type, uint64_t track);
+/* TrackEvent at ts: begin, add name / annotations / counter value / flows, then emit. The
+ * packet is written in place into the output buffer: nothing else is written between begin and
+ * emit (no descriptor, no ftrace bundle). */
+void pf_te_begin(pf_w *w, int type, uint64_t track, uint64_t ts);
 /* name_stable: the name's bytes never change while the writer runs (a literal, a timeline label),
  * not a reader's buffer. Categories and the keys of pf_ann_u / pf_ann_s must be stable. */
 void pf_te_name(pf_w *w, const char *name, int name_stable, const char *category);
@@ -75,7 +78,7 @@ void pf_te_counter(pf_w *w, int64_t v);
 void pf_te_counter_double(pf_w *w, double v);
 /* A flow leaving (terminating 0) or arriving at (1) this event. */
 void pf_te_flow(pf_w *w, uint64_t id, int terminating);
-void pf_te_emit(pf_w *w, uint64_t ts);
+void pf_te_emit(pf_w *w);
 
 /* ftrace: events of one CPU collect in a bundle; another CPU or a full bundle writes it. */
 void pf_ft_switch(pf_w *w, uint32_t cpu, uint64_t ts, const pf_task *prev, int64_t prev_state, const pf_task *next);

@@ -128,6 +128,7 @@ static evt_status begin(const char *path, evt_reader *r, void **state, char *err
         ok = table_sql_((evt_tl_table)t, create, sizeof create) &&
              sqlite3_exec(s->db, create, NULL, NULL, NULL) == SQLITE_OK &&
              sq_batch_open(&s->b[t], s->db, d->name, d->cols, d->ncols);
+        if (ok && t == EVT_TL_T_events) sq_batch_ipk(&s->b[t]); /* events.seq */
     }
     ok = ok && sqlite3_exec(s->db, k_legacy, NULL, NULL, NULL) == SQLITE_OK &&
          sqlite3_prepare_v2(s->db, "INSERT INTO lost(seq,ts,ctx,count,prev_ts) VALUES(?1,?2,?3,?4,?5)", -1,

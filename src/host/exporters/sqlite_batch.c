@@ -25,6 +25,8 @@ static int prepare_(sqlite3 *db, const char *table, uint32_t ncols, uint32_t row
     return ok;
 }
 
+static int is_bytes_(const evt_tl_column *c) { return c->type == EVT_TL_TEXT || c->type == EVT_TL_BLOB; }
+
 int sq_batch_open(sq_batch *b, sqlite3 *db, const char *table, const evt_tl_column *cols, uint32_t ncols)
 {
     memset(b, 0, sizeof *b);
@@ -32,20 +34,39 @@ int sq_batch_open(sq_batch *b, sqlite3 *db, const char *table, const evt_tl_colu
     b->ncols = ncols;
     b->v = evt_calloc((size_t)SQ_BATCH_ROWS * ncols, sizeof *b->v);
     b->bytes = evt_malloc(SQ_BATCH_BYTES);
-    return b->v && b->bytes && prepare_(db, table, ncols, SQ_BATCH_ROWS, &b->many) &&
-           prepare_(db, table, ncols, 1, &b->one);
+    b->bcols = evt_calloc(ncols ? ncols : 1, sizeof *b->bcols);
+    b->is_null = evt_malloc((size_t)(SQ_BATCH_ROWS + 1) * ncols + 1);
+    if (!b->v || !b->bytes || !b->bcols || !b->is_null) return 0;
+    for (uint32_t c = 0; c < ncols; c++)
+        if (is_bytes_(&cols[c])) b->bcols[b->nb++] = c;
+    memset(b->is_null, 1, (size_t)(SQ_BATCH_ROWS + 1) * ncols + 1); /* a new statement binds NULL */
+    return prepare_(db, table, ncols, SQ_BATCH_ROWS, &b->many) && prepare_(db, table, ncols, 1, &b->one);
 }
 
+void sq_batch_ipk(sq_batch *b) { b->ipk = 1; }
+
 /* Bind `rows` rows of values v (TEXT/BLOB at base + i when base is set, else at s) to st from
- * parameter 1 on; step; reset. */
-static int write_(sq_batch *b, sqlite3_stmt *st, const evt_tl_val *v, const char *base, uint32_t rows)
+ * parameter 1 on (their NULL flags at is_null); step; reset. */
+static int write_(sq_batch *b, sqlite3_stmt *st, uint8_t *is_null, const evt_tl_val *v, const char *base,
+                  uint32_t rows)
 {
     int p = 1;
     for (uint32_t r = 0; r < rows; r++)
         for (uint32_t c = 0; c < b->ncols; c++, p++) {
             const evt_tl_val *x = v++;
-            if (x->is_null) { sqlite3_bind_null(st, p); continue; }
+            uint8_t *nul = &is_null[p - 1];
             evt_tl_coltype type = b->cols[c].type;
+            int null = x->is_null;
+            if (!null && c == 0 && b->ipk && type == EVT_TL_I64) { /* the rowid SQLite would pick: NULL */
+                null = b->has_max && b->ipk_max < INT64_MAX && x->i == b->ipk_max + 1;
+                if (!b->has_max || x->i > b->ipk_max) b->ipk_max = x->i;
+                b->has_max = 1;
+            }
+            if (null) {
+                if (!*nul) { sqlite3_bind_null(st, p); *nul = 1; }
+                continue;
+            }
+            *nul = 0;
             if (type == EVT_TL_I64) { sqlite3_bind_int64(st, p, x->i); continue; }
             if (type == EVT_TL_F64) { sqlite3_bind_double(st, p, x->f); continue; }
             /* never a NULL pointer: SQLite would store NULL for an empty value */
@@ -58,31 +79,31 @@ static int write_(sq_batch *b, sqlite3_stmt *st, const evt_tl_val *v, const char
     return rc == SQLITE_DONE;
 }
 
-static int is_bytes_(const sq_batch *b, uint32_t c)
-{
-    return b->cols[c].type == EVT_TL_TEXT || b->cols[c].type == EVT_TL_BLOB;
-}
+static uint8_t *one_nulls_(sq_batch *b) { return b->is_null + (size_t)SQ_BATCH_ROWS * b->ncols; }
 
 int sq_batch_add(sq_batch *b, const evt_tl_val *v)
 {
     size_t need = 0;
-    for (uint32_t c = 0; c < b->ncols; c++)
-        if (!v[c].is_null && is_bytes_(b, c)) need += v[c].n;
+    for (uint32_t k = 0; k < b->nb; k++) {
+        const evt_tl_val *x = &v[b->bcols[k]];
+        if (!x->is_null) need += x->n;
+    }
     if (b->nbytes + need > SQ_BATCH_BYTES) {
         if (!sq_batch_flush(b)) return 0;
-        if (need > SQ_BATCH_BYTES) return write_(b, b->one, v, NULL, 1); /* a big row: bound in place */
+        if (need > SQ_BATCH_BYTES) return write_(b, b->one, one_nulls_(b), v, NULL, 1); /* a big row: bound in place */
     }
     evt_tl_val *d = &b->v[(size_t)b->n * b->ncols];
-    for (uint32_t c = 0; c < b->ncols; c++) {
-        d[c] = v[c];
-        if (v[c].is_null || !is_bytes_(b, c)) continue;
-        if (v[c].n) memcpy(b->bytes + b->nbytes, v[c].s, v[c].n);
-        d[c].s = NULL; /* an offset into bytes */
-        d[c].i = (int64_t)b->nbytes;
-        b->nbytes += v[c].n;
+    memcpy(d, v, (size_t)b->ncols * sizeof *d);
+    for (uint32_t k = 0; k < b->nb; k++) {
+        evt_tl_val *x = &d[b->bcols[k]];
+        if (x->is_null) continue;
+        if (x->n) memcpy(b->bytes + b->nbytes, x->s, x->n);
+        x->s = NULL; /* an offset into bytes */
+        x->i = (int64_t)b->nbytes;
+        b->nbytes += x->n;
     }
     if (++b->n < SQ_BATCH_ROWS) return 1;
-    int ok = write_(b, b->many, b->v, b->bytes, SQ_BATCH_ROWS);
+    int ok = write_(b, b->many, b->is_null, b->v, b->bytes, SQ_BATCH_ROWS);
     b->n = 0;
     b->nbytes = 0;
     return ok;
@@ -91,7 +112,8 @@ int sq_batch_add(sq_batch *b, const evt_tl_val *v)
 int sq_batch_flush(sq_batch *b)
 {
     int ok = 1;
-    for (uint32_t r = 0; ok && r < b->n; r++) ok = write_(b, b->one, &b->v[(size_t)r * b->ncols], b->bytes, 1);
+    for (uint32_t r = 0; ok && r < b->n; r++)
+        ok = write_(b, b->one, one_nulls_(b), &b->v[(size_t)r * b->ncols], b->bytes, 1);
     b->n = 0;
     b->nbytes = 0;
     return ok;
@@ -103,5 +125,7 @@ void sq_batch_close(sq_batch *b)
     sqlite3_finalize(b->one);
     evt_free(b->v);
     evt_free(b->bytes);
+    evt_free(b->bcols);
+    evt_free(b->is_null);
     memset(b, 0, sizeof *b);
 }

@@ -60,10 +60,44 @@ static void batch_order_big_rows_and_empty_text(void **st)
     sqlite3_close(db);
 }
 
+/* An INTEGER PRIMARY KEY in column 0 (sq_batch_ipk): consecutive keys (bound as NULL), a gap, a
+ * key below the largest and a first key other than 1 all keep the key given. */
+static void batch_ipk_keeps_every_key(void **st)
+{
+    (void)st;
+    static const evt_tl_column cols[2] = {{"k", EVT_TL_I64, 0, ""}, {"b", EVT_TL_I64, 0, ""}};
+    static const int64_t keys[] = {0, 1, 2, 3, 10, 11, 5, 12, 13, 100, 101, 102};
+    enum { NK = sizeof keys / sizeof keys[0], N = 3 * SQ_BATCH_ROWS };
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "CREATE TABLE t(k INTEGER PRIMARY KEY, b INTEGER NOT NULL)", NULL, NULL, NULL),
+                     SQLITE_OK);
+    sq_batch b;
+    assert_int_equal(sq_batch_open(&b, db, "t", cols, 2), 1);
+    sq_batch_ipk(&b);
+    for (unsigned i = 0; i < N; i++) {
+        evt_tl_val v[2] = {{0}};
+        v[0].i = i < NK ? keys[i] : 1000 + (int64_t)i;
+        v[1].i = i;
+        assert_int_equal(sq_batch_add(&b, v), 1);
+    }
+    assert_int_equal(sq_batch_flush(&b), 1);
+    sq_batch_close(&b);
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT k FROM t ORDER BY b", -1, &q, NULL), SQLITE_OK);
+    unsigned i = 0;
+    for (; sqlite3_step(q) == SQLITE_ROW; i++)
+        assert_int_equal(sqlite3_column_int64(q, 0), i < NK ? keys[i] : 1000 + (int64_t)i);
+    assert_int_equal(i, N);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(batch_order_big_rows_and_empty_text),
+        cmocka_unit_test(batch_ipk_keeps_every_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

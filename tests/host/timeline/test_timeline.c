@@ -103,7 +103,7 @@ static void target_(evt_event *e, uint64_t t)
 
 static uint32_t ix_(const evt_tl *tl, uint64_t id)
 {
-    uint32_t v;
+    uint32_t v = 0;
     assert_true(evt_u64map_get(&tl->ctxmap, id, &v));
     return v;
 }
