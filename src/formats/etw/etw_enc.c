@@ -1097,17 +1097,13 @@ static inline void put_record(const evt_etw_session *s, uint8_t *r, uint32_t siz
 }
 
 #if EVT_ETW_OWNED_SLOTS
-/* After a THREAD_OWNED record, its slot's guard free: the work a signal handler that landed inside
- * it left for its end (a user line it stashed: user_nest_enc.c N5 sets bit 0 of the POSIX port's
- * evt_posix_deferred), run now, right after the record. Outside the port's sections only (inside
- * one, its outermost exit runs it, P4). A handler that lands after the guard is freed writes
- * directly and drains the stash itself (N4). One load and a predictable branch; nothing on other
- * ports (their records mask what could land inside). */
+/* After a THREAD_OWNED record, its slot's guard free: what a signal handler that landed inside it
+ * left for its end (POSIX port: evt_posix_after_record; other ports' records mask what could land
+ * inside). */
 static ETW_INLINE void owned_after_record(void)
 {
 #ifdef EVT_PORT_POSIX
-    EVT_SIGNAL_FENCE();
-    if (EVT_UNLIKELY(evt_posix_deferred != 0u) && evt_posix_hold == 0u) evt_posix_run_deferred();
+    evt_posix_after_record();
 #endif
 }
 

@@ -217,6 +217,17 @@ static inline void evt_posix_cpu_relax(void)
 /* Run the simulated interrupts held off while the thread was in a section (P4). */
 void evt_posix_run_deferred(void);
 
+/* After a record that is not a port section (the XRay writer's guard, an ETW thread-owned slot's
+ * record): the work a signal handler that landed inside it left for its end (bit 0: a user line it
+ * stashed, user_nest_enc.c N5), run now, right after the record. Only outside the port's sections
+ * (inside one, its outermost exit runs it, P4). A handler that lands after the record's guard is
+ * freed writes directly and drains the stash itself (N4). One load and a predictable branch. */
+static inline void evt_posix_after_record(void)
+{
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (__builtin_expect(evt_posix_deferred != 0u, 0) && evt_posix_hold == 0u) evt_posix_run_deferred();
+}
+
 /* Every entry but the two fast ones (B2 on the caller's bias, P1 on a lock whose bias is OFF):
  * revocation (B3), the P1 take with P2 re-entry and the contended wait, and the claim (B1).
  * Returns the exit state (0, 1 or 2, as evt_port_lock_enter's *st), or -1 when a nested context

@@ -243,16 +243,12 @@ static inline void xr_nest_exit(evt_xray_writer *w)
     __atomic_store_n(&w->nest.busy, 0u, __ATOMIC_RELEASE);
 }
 
-/* Leave a record: its guard, then the work a signal handler that landed inside it left for its
- * end: a user line it stashed (user_nest_enc.c N5 sets bit 0 of evt_posix_deferred), written now,
- * right after the record it interrupted. Only outside the port's sections (inside one, its
- * outermost exit does that, P4). A handler that lands after the guard is cleared writes directly
- * and drains the stash itself (N4), so one load and a predictable branch cover every order. */
+/* Leave a record: its guard, then what a signal handler that landed inside it left for its end
+ * (a stashed user line: evt_posix_after_record). */
 static inline void xr_leave(evt_xray_writer *w)
 {
     xr_nest_exit(w);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (__builtin_expect(evt_posix_deferred != 0u, 0) && evt_posix_hold == 0u) evt_posix_run_deferred();
+    evt_posix_after_record();
 }
 
 /* ---- event entry points ----------------------------------------------------------------------- */
