@@ -43,7 +43,7 @@
 #ifndef US_TSAN
 #define US_TSAN 0
 #endif
-/* A backend whose handler lines are all back under TSan too defines US_EXACT_UNDER_TSAN 1 (TXTB). */
+/* A backend whose handler lines are all back under TSan too may define US_EXACT_UNDER_TSAN 1 (none does now). */
 #ifndef US_EXACT_UNDER_TSAN
 #define US_EXACT_UNDER_TSAN 0
 #endif
