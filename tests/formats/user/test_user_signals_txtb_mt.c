@@ -3,7 +3,7 @@
  * own thread has its record stashed and written right after (txtb_enc.c I9), one that lands in its
  * thread's wait for the lock waits too (port P3b), one that lands where its thread enters on a
  * lock's bias being revoked takes the owner word (port B2c). Concurrency label: also under TSan,
- * where none may be lost either. */
+ * where every missing line must be counted lost (below). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
