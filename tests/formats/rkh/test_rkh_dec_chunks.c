@@ -16,6 +16,7 @@
 #include "evt_test.h"
 #include "evtrace/reader.h"
 #include "evtrace/rkh.h"
+#include "evt_rkh_test.h"
 
 #define NREC 12000u        /* records after the symbol record: about 3.3 chunks */
 #define AO   0x20001000u   /* plain pointer */
@@ -23,22 +24,9 @@
 #define ST_ESC   0x08007E7Du /* needs two escapes */
 #define CHUNK 65536u       /* the reader's input chunk (rkh_dec.c) */
 
-static uint8_t *g_s;
-static size_t g_n, g_cap;
+static evt_rkh_test_buf g_out; /* the recorded stream (preallocated: NREC records fit) */
 static size_t g_start[NREC + 1]; /* offset of each record's first byte (after its leading flag) */
 static size_t g_end[NREC + 1];   /* offset of its closing flag */
-
-static void sink(void *user, const uint8_t *p, uint32_t n)
-{
-    (void)user;
-    if (g_n + n > g_cap) {
-        g_cap = (g_n + n) * 2 + 4096;
-        g_s = realloc(g_s, g_cap);
-        assert_non_null(g_s);
-    }
-    memcpy(g_s + g_n, p, n);
-    g_n += n;
-}
 
 /* Record i's state: escaped every third record, plain otherwise (i indexes data records). */
 static uint32_t state_of(uint32_t i) { return i % 3 == 0 ? ST_ESC : ST_PLAIN + i % 7; }
@@ -50,16 +38,17 @@ static void record_stream(void)
     evt_rkh_config c;
     evt_rkh_config_default(&c);
     evt_rkh_recorder r;
-    g_n = 0;
+    if (!g_out.p) evt_rkh_test_buf_init(&g_out, 1u << 20);
+    g_out.n = 0;
     evt_test_ticks = 0;
     evt_rkh_init(&r, &c, ring, sizeof ring, evt_test_clock32, 1000);
     evt_rkh_filter_all(&r, 1);
-    evt_rkh_set_sink(&r, sink, NULL);
-    g_start[0] = g_n;
+    evt_rkh_set_sink(&r, evt_rkh_test_sink, &g_out);
+    g_start[0] = g_out.n;
     evt_rkh_sym_ao(&r, AO, "blinky");
-    g_end[0] = g_n - 1;
+    g_end[0] = g_out.n - 1;
     for (uint32_t i = 0; i < NREC; i++) {
-        g_start[i + 1] = g_n;
+        g_start[i + 1] = g_out.n;
         if (i % 2 == 0) {
             assert_true(evt_rkh_begin_ao(&r, 0x63, 1)); /* SM_STATE ao st */
             evt_rkh_sym(&r, AO);
@@ -71,10 +60,11 @@ static void record_stream(void)
             evt_rkh_sym(&r, AO);
         }
         evt_rkh_end(&r);
-        g_end[i + 1] = g_n - 1;
+        g_end[i + 1] = g_out.n - 1;
     }
-    assert_true(g_n > 3 * CHUNK);
-    assert_int_equal(g_s[g_n - 1], 0x7E);
+    assert_false(g_out.overflow);
+    assert_true(g_out.n > 3 * CHUNK);
+    assert_int_equal(g_out.p[g_out.n - 1], 0x7E);
 }
 
 /* 1 when record i's arguments are the ones recorded. */
@@ -121,11 +111,11 @@ static void decode(const uint8_t *p, size_t n, size_t shift, long bad_rec, resul
 /* The stream with `shift` flags in front. */
 static uint8_t *shifted(size_t shift, size_t *n)
 {
-    uint8_t *p = malloc(g_n + shift);
+    uint8_t *p = malloc(g_out.n + shift);
     assert_non_null(p);
     memset(p, 0x7E, shift);
-    memcpy(p + shift, g_s, g_n);
-    *n = g_n + shift;
+    memcpy(p + shift, g_out.p, g_out.n);
+    *n = g_out.n + shift;
     return p;
 }
 
@@ -210,6 +200,6 @@ int main(void)
         cmocka_unit_test(test_checksum_escaped),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
-    free(g_s);
+    evt_rkh_test_buf_free(&g_out);
     return rc;
 }
