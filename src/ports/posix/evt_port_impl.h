@@ -134,8 +134,13 @@ int evt_posix_membarrier(void);
 
 extern _Thread_local int evt_posix_in_isr;        /* set while a simulated interrupt handler runs */
 extern _Thread_local unsigned evt_posix_hold; /* sections entered, incl. taking (P4) */
-/* P3b: the lock of the thread's section at each depth (hold & 7: depth hold, the innermost) */
+/* P3b: the lock of the thread's section at each depth 1-7 (slot evt_posix_sect_slot(depth)). Deeper
+ * sections all write slot 0, which is never read: a context nested that deep never waits without
+ * bound (port_posix.c may_wait_now_), and it must not overwrite a shallower depth's name (with
+ * index depth & 7, depth 9 wrote over depth 1 and never restored it, so a later handler inside
+ * depth 1's section took it for a section of the lock it wanted, owning nothing, and waited). */
 extern _Thread_local evt_port_lock *evt_posix_sect[8];
+static inline unsigned evt_posix_sect_slot(unsigned depth) { return depth < 8u ? depth : 0u; }
 /* 1 when the calling context interrupted sections of its thread that all wait to take a lock
  * (P3b: none is inside one), so it may take the lock itself; 0 otherwise (user_nest_enc.c). */
 int evt_posix_waits_only(void);
@@ -263,7 +268,7 @@ static inline int evt_port_lock_enter(evt_port_lock *l, evt_port_crit_t *st)
     if (__builtin_expect(atomic_load_explicit(&evt_posix_mask_mode, memory_order_relaxed) != 0, 0) &&
         evt_posix_hold == 0u)
         evt_posix_mask_enter(); /* S1 */
-    evt_posix_sect[++evt_posix_hold & 7u] = l;
+    evt_posix_sect[evt_posix_sect_slot(++evt_posix_hold)] = l;
     atomic_signal_fence(memory_order_seq_cst);
     uintptr_t b = atomic_load_explicit(&l->bias, memory_order_acquire);
     if (EVT_PORT_LIKELY_(b == self)) { /* B2; revoked meanwhile: the slow path */

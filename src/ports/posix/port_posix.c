@@ -131,9 +131,9 @@ static int may_wait_now_(const evt_port_lock *l)
 {
     unsigned h = evt_posix_hold;
     if (h == t_waits) return 1;
-    if (!l || h > 8u) return 0;
+    if (!l || h > 8u) return 0; /* depths 1 to h - 1 <= 7 are named (evt_posix_sect_slot) */
     for (unsigned d = 1; d < h; d++)
-        if (evt_posix_sect[d & 7u] != l) return 0;
+        if (evt_posix_sect[d] != l) return 0;
     return 1;
 }
 

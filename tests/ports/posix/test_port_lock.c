@@ -3,7 +3,8 @@
  * the section it interrupted (P2); a handler that interrupted a section and wants another recorder's
  * lock, held by a thread that is itself waiting, gives up instead of deadlocking (P3); a
  * port-installed interrupt raised inside a section runs only after the outermost exit, with the ISR
- * flag set (P4); the same interrupt outside a section runs at once. */
+ * flag set (P4); the same interrupt outside a section runs at once; sections nested deeper than the
+ * per-depth lock names reach (P3b) leave the shallower names intact, so P3 still holds after them. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <time.h>
 #include "evt_port_test.h"
 #include "evtrace/recorder.h"
 
@@ -58,7 +60,12 @@ static void *hold_b(void *p)
     evt_port_crit_t st;
     assert_int_equal(evt_rec_lock_enter(&g_b, &st), 1);
     atomic_store(&g_holder_ready, 1);
-    while (!atomic_load(&g_release)) sched_yield();
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do { /* 2 s at most: a context that waits when it must give up gets B late instead of never */
+        sched_yield();
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    } while (!atomic_load(&g_release) && t.tv_sec - t0.tv_sec < 2);
     evt_rec_lock_exit(&g_b, st);
     return NULL;
 }
@@ -90,6 +97,39 @@ static void test_nested_context_gives_up(void **state)
     /* Outside any section the same handler may wait, and gets B once it is free. */
     raise(SIGUSR1);
     assert_int_equal(g_p3_entered, 1);
+    evt_port_test_on_signal(SIGUSR1, SIG_DFL);
+}
+
+/* ---- P3b: sections deeper than the per-depth names ------------------------------------------------ */
+
+/* evt_posix_sect names the lock of depths 1-7 only. A section at depth 9 once wrote its lock over
+ * depth 1's name (index depth & 7) and never restored it: a handler that later landed inside A's
+ * section and wanted B, held by another thread, then read every section below it as "entering B",
+ * owning nothing, and waited for B without bound (a storm of nested handlers hung that way,
+ * test_port_nested_storm_mt, about 1 run in 400 under load). It must still give up. */
+static void test_deep_nest_keeps_names(void **state)
+{
+    (void)state;
+    pthread_t t;
+    atomic_store(&g_holder_ready, 0);
+    atomic_store(&g_release, 0);
+    assert_int_equal(pthread_create(&t, NULL, hold_b, NULL), 0);
+    while (!atomic_load(&g_holder_ready)) sched_yield();
+    evt_port_test_on_signal(SIGUSR1, p3_handler);
+    evt_rec_lock c[7] = {EVT_REC_LOCK_INIT, EVT_REC_LOCK_INIT, EVT_REC_LOCK_INIT, EVT_REC_LOCK_INIT,
+                         EVT_REC_LOCK_INIT, EVT_REC_LOCK_INIT, EVT_REC_LOCK_INIT};
+    evt_port_crit_t st, cst[7], bst;
+    assert_int_equal(evt_rec_lock_enter(&g_a, &st), 1);                       /* depth 1: A */
+    for (int i = 0; i < 7; i++) assert_int_equal(evt_rec_lock_enter(&c[i], &cst[i]), 1); /* 2-8 */
+    assert_int_equal(evt_rec_lock_enter(&g_b, &bst), 0); /* depth 9: B is held, nested: gives up */
+    for (int i = 6; i >= 0; i--) evt_rec_lock_exit(&c[i], cst[i]);
+    assert_int_equal(evt_posix_hold, 1);
+    g_p3_entered = -1;
+    raise(SIGUSR1);                    /* handler inside A's section (depth 2) wants B */
+    assert_int_equal(g_p3_entered, 0); /* gave up at once, not after the holder's 2 s */
+    evt_rec_lock_exit(&g_a, st);
+    atomic_store(&g_release, 1);
+    pthread_join(t, NULL);
     evt_port_test_on_signal(SIGUSR1, SIG_DFL);
 }
 
@@ -134,6 +174,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reentry_from_handler),
         cmocka_unit_test(test_nested_context_gives_up),
+        cmocka_unit_test(test_deep_nest_keeps_names),
         cmocka_unit_test(test_port_isr_held_off),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

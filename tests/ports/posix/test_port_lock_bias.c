@@ -43,7 +43,7 @@ static void test_handler_in_revoked_entry_takes_owner(void **state)
     claim(&l);
     /* This thread's state just after B2's busy store (entering: section of l at depth 1, busy =
      * its token), and another thread's revocation begun (bias REVOKING, waiting for busy). */
-    evt_posix_sect[++evt_posix_hold & 7u] = &l;
+    evt_posix_sect[evt_posix_sect_slot(++evt_posix_hold)] = &l;
     atomic_store(&l.busy, my_token());
     atomic_store(&l.bias, EVT_POSIX_BIAS_REVOKING);
     /* The handler's enter: it used to give up (a dropped record); now it holds the owner word. */
