@@ -42,6 +42,7 @@ static void merge(evt_an_load *l)
     for (uint32_t c = 0; c < l->nctx; c++) merge_arr(l->ctx[c].busy, l->nwin, l->wincap);
     l->nwin = (l->nwin + 1) / 2;
     l->window *= 2;
+    l->wk_ok = 0;
 }
 
 static int grow_arr(uint64_t **a, uint32_t old, uint32_t cap)
@@ -53,14 +54,26 @@ static int grow_arr(uint64_t **a, uint32_t old, uint32_t cap)
     return 1;
 }
 
+/* Window number of offset d (a time less origin): (d / window), from the cache when d is in the
+ * window of the look-up before. */
+static inline uint64_t win_k_(evt_an_load *l, uint64_t d)
+{
+    if (l->wk_ok && d - l->wk_lo < l->window) return l->wk; /* d < wk_lo wraps past window */
+    uint64_t k = d / l->window;
+    l->wk = k;
+    l->wk_lo = k * l->window;
+    l->wk_ok = 1;
+    return k;
+}
+
 /* Make window k usable (merging while k would pass the limit); returns its index, or UINT32_MAX
  * when out of memory. */
 static uint32_t window_of(evt_an_load *l, uint64_t t)
 {
-    uint64_t k = (t - l->origin) / l->window;
+    uint64_t k = win_k_(l, t - l->origin);
     while (k >= EVT_AN_MAX_WINDOWS) {
         merge(l);
-        k = (t - l->origin) / l->window;
+        k = win_k_(l, t - l->origin);
     }
     if (k >= l->wincap) {
         uint32_t nc = l->wincap ? l->wincap : 64;
@@ -82,7 +95,7 @@ static uint32_t window_of(evt_an_load *l, uint64_t t)
 static void mark_(evt_an_load *l, uint64_t t)
 {
     if (!l->started || t < l->origin || !l->mark) return;
-    uint64_t k = (t - l->origin) / l->window;
+    uint64_t k = win_k_(l, t - l->origin);
     if (k < l->nwin && (!l->mark[k] || t + 1 < l->mark[k])) l->mark[k] = t + 1;
 }
 
@@ -93,13 +106,14 @@ static void charge(evt_an_load *l, const evt_tl *tl, int which, uint64_t t0, uin
     if (!l->started) {
         l->started = 1;
         l->origin = tl->have_t && tl->first < t0 ? tl->first : t0;
+        l->wk_ok = 0;
     }
     if (t0 < l->origin) t0 = l->origin;
     if (t1 <= t0) return;
     if (window_of(l, t1 - 1) == UINT32_MAX) return; /* the last window first: merges happen now */
     mark_(l, t0); /* both ends are event times */
     mark_(l, t1);
-    uint32_t k0 = (uint32_t)((t0 - l->origin) / l->window), k1 = (uint32_t)((t1 - 1 - l->origin) / l->window);
+    uint32_t k0 = (uint32_t)win_k_(l, t0 - l->origin), k1 = (uint32_t)win_k_(l, t1 - 1 - l->origin);
     uint64_t *a;
     if (which == 0) a = l->idle;
     else if (which == 1) a = l->isr;
@@ -157,7 +171,7 @@ void evt_an_load_finish(evt_an_load *l, const evt_tl *tl)
             charge(l, tl, 0, l->idle_t[c], tl->last, 1);
             l->cpu_idle[c] = 0;
         }
-    if (!l->started && tl->have_t) { l->started = 1; l->origin = tl->first; }
+    if (!l->started && tl->have_t) { l->started = 1; l->origin = tl->first; l->wk_ok = 0; }
     /* every window up to the last time exists, even when nothing ran in the last ones */
     if (l->started && tl->have_t && tl->last > l->origin) window_of(l, tl->last - 1);
     while (l->automatic && l->nwin > EVT_AN_AUTO_WINDOWS) merge(l);

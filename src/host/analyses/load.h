@@ -31,6 +31,11 @@ typedef struct evt_an_load {
     int automatic;
     int started;
     uint64_t origin;
+    /* the window of the latest look-up: offsets from origin [wk_lo, wk_lo + window) are window
+     * wk (valid when wk_ok; a merge voids it): most times fall where the one before did, and a
+     * division by a variable costs tens of cycles */
+    uint64_t wk, wk_lo;
+    int wk_ok;
     uint32_t nwin, wincap;  /* windows in use, allocated length of every per-window array */
     uint64_t *idle, *isr;   /* per window */
     uint64_t *mark;         /* per window: 1 + the earliest event time in it (0: none), for samples */

@@ -80,6 +80,9 @@ typedef struct chrome_state {
     int ns;                            /* 1: times are ns (clock known), 0: ticks */
     size_t n;                          /* bytes pending in buf */
     char buf[OUT_CAP];
+    uint64_t thi;                      /* buf_time_: µs / 10000 of the previous time (0: none) */
+    char thi_txt[24];                  /* its digits */
+    size_t thi_len;
     evt_tl tl;
     ctx_draw **ctxs;                   /* by context index (NULL until seen) */
     uint32_t nctx;
@@ -155,11 +158,43 @@ static void buf_i64_(chrome_state *s, int64_t v)
     else buf_u64_(s, (uint64_t)v);
 }
 /* "ts" value in µs: ns as integer µs and up to three decimals (trailing zeros dropped); ticks as
- * integer µs (1 tick = 1 µs). Exact: no floating point. */
+ * integer µs (1 tick = 1 µs). Exact: no floating point. Times move slowly: the digits above the
+ * last four are those of the previous call more often than not, kept as text (thi, 0 = none). */
 static void buf_time_(chrome_state *s, uint64_t t)
 {
-    if (!s->ns) { buf_u64_(s, t); return; }
-    buf_u64_(s, t / 1000);
+    uint64_t us = s->ns ? t / 1000 : t;
+    if (us < 10000) buf_u64_(s, us);
+    else {
+        uint64_t hi = us / 10000; /* >= 1, at most 16 digits */
+        unsigned lo = (unsigned)(us % 10000);
+        if (hi != s->thi) {
+            char d[20];
+            size_t k = 20;
+            uint64_t v = hi;
+            while (v >= 100) {
+                unsigned r = (unsigned)(v % 100);
+                v /= 100;
+                d[--k] = k_d2[2 * r + 1];
+                d[--k] = k_d2[2 * r];
+            }
+            if (v >= 10) { d[--k] = k_d2[2 * v + 1]; d[--k] = k_d2[2 * v]; }
+            else d[--k] = (char)('0' + v);
+            memcpy(s->thi_txt, d + k, 20 - k);
+            s->thi_len = 20 - k;
+            s->thi = hi;
+        }
+        char lo4[4] = {k_d2[2 * (lo / 100)], k_d2[2 * (lo / 100) + 1], k_d2[2 * (lo % 100)], k_d2[2 * (lo % 100) + 1]};
+        if (OUT_CAP - s->n < 24) {
+            buf_put_(s, s->thi_txt, s->thi_len);
+            buf_put_(s, lo4, 4);
+        } else {
+            memcpy(s->buf + s->n, s->thi_txt, 16); /* fixed-size copy; bytes past thi_len are overwritten next */
+            s->n += s->thi_len;
+            memcpy(s->buf + s->n, lo4, 4);
+            s->n += 4;
+        }
+    }
+    if (!s->ns) return;
     unsigned f = (unsigned)(t % 1000);
     if (!f) return;
     unsigned r = f % 100; /* the last two digits from the pair table */
@@ -190,10 +225,11 @@ static inline int plain_(const char *p, size_t n)
         memcpy(&w, p + i, 8);
         if (word_unsafe_(w)) return 0;
     }
-    if (i == n) return 1;
-    uint64_t w = ONES_ * 'a'; /* the tail, padded with a plain byte */
-    memcpy(&w, p + i, n - i);
-    return !word_unsafe_(w);
+    for (; i < n; i++) { /* the tail, byte by byte (a variable-size copy costs more) */
+        unsigned char ch = (unsigned char)p[i];
+        if (ch < 0x20 || ch >= 0x7F || ch == '"' || ch == '\\') return 0;
+    }
+    return 1;
 }
 static void buf_strn_(chrome_state *s, const char *p, size_t n)
 {

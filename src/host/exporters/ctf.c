@@ -147,37 +147,24 @@ static int64_t stream_of_(ctf_state *s, uint32_t cpu)
 }
 
 /* ---- writing one event -------------------------------------------------------------------- */
-static size_t field_size_(const ctf_field *f, const ctf_value *v)
-{
-    if (f->alias >= 0) return 0;
-    switch (f->type) {
-    case CTF_FT_UINT: case CTF_FT_SINT: return (size_t)1 << f->wlog;
-    case CTF_FT_STRING: return f->wlog < CTF_WLOG_STRING ? (size_t)1 << f->wlog : v->len + 1;
-    default: return 4 + v->len; /* CTF_FT_BYTES */
-    }
-}
-
-static void put_int_(uint8_t *p, uint64_t v, uint8_t wlog)
-{
-    switch (wlog) {
-    case 0: p[0] = (uint8_t)v; break;
-    case 1: evt_put_u16le(p, (uint16_t)v); break;
-    case 2: evt_put_u32le(p, (uint32_t)v); break;
-    default: evt_put_u64le(p, v); break;
-    }
-}
-
-/* Append an event of class `id` with these values to stream si at clock value t. */
+/* Append an event of class `id` with these values to stream si at clock value t. Integers are
+ * stored as 8 bytes and the cursor moves by their width (the buffer keeps 8 bytes spare). */
 static evt_status emit_(ctf_state *s, uint32_t si, uint32_t id, uint64_t t, const ctf_value *v)
 {
     const ctf_class *k = s->cls.cls[id];
     ctf_stream *c = &s->st[si];
-    size_t need = CTF_EXTENDED_SIZE;
-    for (uint32_t i = 0; i < k->nf; i++) need += field_size_(&k->f[i], &v[i]);
+    size_t need = CTF_EXTENDED_SIZE + k->fixed;
+    if (k->nvar)
+        for (uint32_t i = 0; i < k->nf; i++) {
+            const ctf_field *f = &k->f[i];
+            if (f->alias >= 0) continue;
+            if (f->type == CTF_FT_BYTES) need += 4 + v[i].len;
+            else if (f->type == CTF_FT_STRING && f->wlog >= CTF_WLOG_STRING) need += v[i].len + 1;
+        }
     if (c->n + need > EVT_CTF_PACKET && c->nev > 0 && !flush_(s, si, 0)) return EVT_ERR_IO;
-    if (c->n + need > c->cap) {
+    if (c->n + need + 8 > c->cap) {
         size_t nc = c->cap;
-        while (nc < c->n + need) nc *= 2;
+        while (nc < c->n + need + 8) nc *= 2;
         uint8_t *np = evt_realloc(c->buf, nc);
         if (!np) return EVT_ERR_NOMEM;
         c->buf = np;
@@ -202,19 +189,17 @@ static evt_status emit_(ctf_state *s, uint32_t si, uint32_t id, uint64_t t, cons
     for (uint32_t i = 0; i < k->nf; i++) {
         const ctf_field *f = &k->f[i];
         if (f->alias >= 0) continue; /* an arg equal to the field it aliases */
-        switch (f->type) {
-        case CTF_FT_UINT: case CTF_FT_SINT: put_int_(p, v[i].u, f->wlog); p += (size_t)1 << f->wlog; break;
-        case CTF_FT_STRING:
-            if (f->wlog < CTF_WLOG_STRING) { put_int_(p, v[i].u, f->wlog); p += (size_t)1 << f->wlog; break; }
-            memcpy(p, v[i].p, v[i].len);
-            p[v[i].len] = 0;
-            p += v[i].len + 1;
-            break;
-        default: /* CTF_FT_BYTES */
+        if (f->type == CTF_FT_BYTES) {
             evt_put_u32le(p, (uint32_t)v[i].len);
             if (v[i].len) memcpy(p + 4, v[i].p, v[i].len);
             p += 4 + v[i].len;
-            break;
+        } else if (f->type == CTF_FT_STRING && f->wlog >= CTF_WLOG_STRING) {
+            memcpy(p, v[i].p, v[i].len);
+            p[v[i].len] = 0;
+            p += v[i].len + 1;
+        } else { /* an integer or a label index: its low 8 << wlog bits, little-endian */
+            evt_put_u64le(p, v[i].u);
+            p += (size_t)1 << f->wlog;
         }
     }
     c->n = (size_t)(p - c->buf);
@@ -334,6 +319,8 @@ static const char *ident_(ctf_state *s, const ctf_field *f, uint32_t n, const ch
         int clash = 0;
         for (uint32_t j = 0; j < n && !clash; j++) {
             const char *o = f[j].ident;
+            /* every clash below needs o and out to start alike (both non-empty here) */
+            if (o[0] != out[0] && o[0] && out[0]) continue;
             size_t l = strlen(o);
             clash = strcmp(o, out) == 0 || (f[j].type == CTF_FT_BYTES && l + 4 == ol && strncmp(o, out, l) == 0 &&
                                             strcmp(out + l, "_len") == 0) ||
@@ -343,9 +330,11 @@ static const char *ident_(ctf_state *s, const ctf_field *f, uint32_t n, const ch
     }
 }
 
-static void add_(ctf_field *f, ctf_value *v, uint32_t *n, const char *ident, ctf_ftype t, uint64_t u)
+/* Field n: ident is a string literal when lit (ctf.h). */
+static void add_(ctf_field *f, ctf_value *v, uint32_t *n, const char *ident, int lit, ctf_ftype t, uint64_t u)
 {
     f[*n].ident = ident;
+    f[*n].lit = (uint8_t)lit;
     f[*n].type = (uint8_t)t;
     f[*n].wlog = t == CTF_FT_SINT ? ctf_wlog_s(u) : ctf_wlog_u(u);
     f[*n].role = CTF_ROLE_VALUE;
@@ -389,24 +378,24 @@ static evt_status event(void *state, const evt_event *ev)
     if (ev->flags & EVT_HAS_CTX) {
         uint32_t idx;
         if ((st = ctx_index_(s, si, t, ev, &idx)) != EVT_OK) return st;
-        add_(f, v, &n, "ctx", CTF_FT_UINT, idx);
+        add_(f, v, &n, "ctx", 1, CTF_FT_UINT, idx);
         f[n - 1].role = CTF_ROLE_INDEX;
     }
     if ((ev->flags & EVT_HAS_TARGET) && ev->target_name && (st = obj_name_(s, si, t, ev)) != EVT_OK) return st;
-    if (ev->flags & EVT_HAS_PRIO) add_(f, v, &n, "prio", CTF_FT_UINT, ev->prio);
-    if (ev->flags & EVT_HAS_SEQ) add_(f, v, &n, "seq", CTF_FT_UINT, ev->seq);
-    if (ev->flags & EVT_HAS_COUNT) add_(f, v, &n, "count", CTF_FT_UINT, ev->count);
-    if (ev->flags & EVT_HAS_TARGET) add_(f, v, &n, "target", CTF_FT_UINT, ev->target);
+    if (ev->flags & EVT_HAS_PRIO) add_(f, v, &n, "prio", 1, CTF_FT_UINT, ev->prio);
+    if (ev->flags & EVT_HAS_SEQ) add_(f, v, &n, "seq", 1, CTF_FT_UINT, ev->seq);
+    if (ev->flags & EVT_HAS_COUNT) add_(f, v, &n, "count", 1, CTF_FT_UINT, ev->count);
+    if (ev->flags & EVT_HAS_TARGET) add_(f, v, &n, "target", 1, CTF_FT_UINT, ev->target);
     static const char *const arg_ident[EVT_MAX_ARGS] = {"arg0", "arg1", "arg2",  "arg3",  "arg4",  "arg5",  "arg6",  "arg7",
                                                         "arg8", "arg9", "arg10", "arg11", "arg12", "arg13", "arg14", "arg15"};
     for (uint32_t i = 0; i < ev->nargs && i < EVT_MAX_ARGS; i++) {
-        add_(f, v, &n, arg_ident[i], CTF_FT_UINT, ev->args[i]);
+        add_(f, v, &n, arg_ident[i], 1, CTF_FT_UINT, ev->args[i]);
         f[n - 1].role = CTF_ROLE_ARG;
     }
     for (uint32_t i = 0; i < ev->nfields; i++) {
         const evt_field *x = &ev->fields[i];
         ctf_ftype t2 = x->is_str ? CTF_FT_STRING : x->is_signed ? CTF_FT_SINT : CTF_FT_UINT;
-        add_(f, v, &n, ident_(s, f, n, x->key ? x->key : "", 0), t2, x->is_str ? 0 : x->num);
+        add_(f, v, &n, ident_(s, f, n, x->key ? x->key : "", 0), 0, t2, x->is_str ? 0 : x->num);
         if (x->is_str) {
             v[n - 1] = str_(x->str);
             int w = label_(s, v[n - 1].p, v[n - 1].len, &v[n - 1].u);
@@ -417,7 +406,7 @@ static evt_status event(void *state, const evt_event *ev)
     if (ev->data) {
         /* text without NUL bytes as a string; other payloads as bytes */
         int text = ev->data_is_text && !memchr(ev->data, 0, ev->data_len);
-        add_(f, v, &n, ident_(s, f, n, text ? "text" : "data", !text), text ? CTF_FT_STRING : CTF_FT_BYTES, 0);
+        add_(f, v, &n, ident_(s, f, n, text ? "text" : "data", !text), 0, text ? CTF_FT_STRING : CTF_FT_BYTES, 0);
         v[n - 1].p = ev->data;
         v[n - 1].len = ev->data_len;
         f[n - 1].wlog = text ? CTF_WLOG_STRING : 0;

@@ -68,6 +68,8 @@ typedef struct ctf_field {
     uint8_t wlog;       /* integers: width 8 << wlog bits; strings: see CTF_WLOG_STRING */
     uint8_t role;       /* ctf_role; args[j] is field `argJ` */
     int8_t alias;       /* CTF_ROLE_ARG: index of the value field it equals, not written; -1: written */
+    uint8_t lit;        /* ident is a string literal (static, never changes): a class keeps the
+                         * pointer, and the same pointer means the same identifier */
 } ctf_field;
 
 /* The value of one field: integers in u (two's complement for SINT); STRING p/len (len bytes
@@ -84,6 +86,8 @@ typedef struct ctf_value {
 typedef struct ctf_class {
     char *name;         /* event name */
     char *emf;          /* model.emf.uri, or NULL */
+    uint32_t fixed;     /* payload bytes of its fields of fixed size (integers, label indexes) */
+    uint32_t nvar;      /* fields written at their value's length (whole strings, bytes) */
     uint32_t nf;
     ctf_field f[CTF_MAX_FIELDS];
 } ctf_class;
@@ -137,17 +141,27 @@ typedef struct ctf_classes {
 /* Class id for an event of this layout (name, emf and proto: its fields with the widths its
  * values v need, alias -1). A new layout's args become aliases where the first event's values
  * allow; a later value that breaks an alias or needs a wider integer makes a new class of the
- * layout. hint: a key that usually picks the same layout (the event's kind and id); the layout
- * it last picked is compared field by field first (no signature built, nothing hashed), any
- * hint gives the same result. Returns -1 when out of memory. */
+ * layout. hint: a key that usually picks the same layout (the event's kind and id), and that
+ * decides emf (the caller passes the same emf text with the same hint: ctf.c formats it from
+ * the hint); the layout it last picked is compared field by field first (no signature built,
+ * nothing hashed; emf not compared), any hint gives the same result. Returns -1 when out of
+ * memory. */
 int64_t ctf_class_for(ctf_classes *c, uint64_t hint, const char *name, const char *emf, const ctf_field *proto,
                       const ctf_value *v, uint32_t nf);
 /* Class id of a built-in class (created on first use); -1 when out of memory. */
 int64_t ctf_class_builtin(ctf_classes *c, ctf_builtin b);
 void ctf_classes_free(ctf_classes *c);
 /* Smallest wlog holding v as unsigned / as signed (two's complement in u). */
-uint8_t ctf_wlog_u(uint64_t v);
-uint8_t ctf_wlog_s(uint64_t v);
+static inline uint8_t ctf_wlog_u(uint64_t v)
+{
+    return v <= 0xFFu ? 0 : v <= 0xFFFFu ? 1 : v <= 0xFFFFFFFFu ? 2 : 3;
+}
+static inline uint8_t ctf_wlog_s(uint64_t u)
+{
+    int64_t v = (int64_t)u;
+    return (v >= -128 && v <= 127) ? 0 : (v >= -32768 && v <= 32767) ? 1
+         : (v >= -2147483647 - 1 && v <= 2147483647) ? 2 : 3;
+}
 
 /* Write the TSDL metadata: the trace (uuid), env, clock, the label enumerations (labels: label
  * index + 1 = strtab id), stream and every class. hz 0: ticks. clamped: env.sched_clamped, the

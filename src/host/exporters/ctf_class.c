@@ -6,23 +6,13 @@
 #include "evtrace/alloc.h"
 #include "host/exporters/ctf.h"
 
-uint8_t ctf_wlog_u(uint64_t v)
-{
-    return v <= 0xFFu ? 0 : v <= 0xFFFFu ? 1 : v <= 0xFFFFFFFFu ? 2 : 3;
-}
-
-uint8_t ctf_wlog_s(uint64_t u)
-{
-    int64_t v = (int64_t)u;
-    return (v >= -128 && v <= 127) ? 0 : (v >= -32768 && v <= 32767) ? 1
-         : (v >= -2147483647 - 1 && v <= 2147483647) ? 2 : 3;
-}
-
-/* A copy of a class (strings owned by the copy). */
+/* A copy of a class (strings owned by the copy, literal idents kept by pointer), with the sizes
+ * its events' payloads are made of. */
 static ctf_class *class_new_(const char *name, const char *emf, const ctf_field *f, uint32_t nf)
 {
     size_t len = 0;
-    for (uint32_t i = 0; i < nf; i++) len += strlen(f[i].ident) + 1;
+    for (uint32_t i = 0; i < nf; i++)
+        if (!f[i].lit) len += strlen(f[i].ident) + 1;
     size_t nl = strlen(name) + 1, el = emf ? strlen(emf) + 1 : 0;
     ctf_class *k = evt_calloc(1, sizeof *k + nl + el + len);
     if (!k) return NULL;
@@ -33,6 +23,11 @@ static ctf_class *class_new_(const char *name, const char *emf, const ctf_field 
     k->nf = nf;
     for (uint32_t i = 0; i < nf; i++) {
         k->f[i] = f[i];
+        if (f[i].alias < 0) {
+            if (f[i].type == CTF_FT_BYTES || (f[i].type == CTF_FT_STRING && f[i].wlog >= CTF_WLOG_STRING)) k->nvar++;
+            else k->fixed += 1u << f[i].wlog;
+        }
+        if (f[i].lit) continue;
         size_t il = strlen(f[i].ident) + 1;
         k->f[i].ident = memcpy(p, f[i].ident, il);
         p += il;
@@ -89,13 +84,15 @@ static int can_alias_(const ctf_field *f, const ctf_value *v, uint32_t i, uint32
     return f[k].role == CTF_ROLE_VALUE && (f[k].type == CTF_FT_UINT || f[k].type == CTF_FT_SINT) && v[k].u == v[i].u;
 }
 
-/* Class k is of the layout (name, emf, field types and idents) of these: the signature's parts. */
-static int same_layout_(const ctf_class *k, const char *name, const char *emf, const ctf_field *f, uint32_t nf)
+/* Class k is of the layout (name, field types and idents) of these: the signature's parts but
+ * emf, which the hint that picked k decides (ctf.h). A literal ident kept by the class is the
+ * same pointer; any other is compared. */
+static int same_layout_(const ctf_class *k, const char *name, const ctf_field *f, uint32_t nf)
 {
     if (k->nf != nf || strcmp(k->name, name) != 0) return 0;
-    if (!k->emf != !emf || (emf && strcmp(k->emf, emf) != 0)) return 0;
     for (uint32_t i = 0; i < nf; i++)
-        if (k->f[i].type != f[i].type || strcmp(k->f[i].ident, f[i].ident) != 0) return 0;
+        if (k->f[i].type != f[i].type || (k->f[i].ident != f[i].ident && strcmp(k->f[i].ident, f[i].ident) != 0))
+            return 0;
     return 1;
 }
 
@@ -104,7 +101,7 @@ int64_t ctf_class_for(ctf_classes *c, uint64_t hint, const char *name, const cha
 {
     uint32_t r = (uint32_t)((hint * 0x9E3779B97F4A7C15ull) >> 56), lid = c->recent[r].lid;
     int added = 0;
-    if (!lid || c->recent[r].hint != hint || !same_layout_(c->cls[c->cur[lid - 1]], name, emf, proto, nf)) {
+    if (!lid || c->recent[r].hint != hint || !same_layout_(c->cls[c->cur[lid - 1]], name, proto, nf)) {
         size_t n;
         if (!signature_(c, name, emf, proto, nf, &n)) return -1;
         lid = evt_strtab_intern(&c->layouts, c->sig, n, &added);
@@ -147,7 +144,7 @@ int64_t ctf_class_for(ctf_classes *c, uint64_t hint, const char *name, const cha
 int64_t ctf_class_builtin(ctf_classes *c, ctf_builtin b)
 {
     if (c->builtin[b]) return c->builtin[b] - 1;
-#define CTF_F_(i, t, w) {#i, t, w, CTF_ROLE_VALUE, -1},
+#define CTF_F_(i, t, w) {#i, t, w, CTF_ROLE_VALUE, -1, 1},
 #define CTF_B_(e, n, fields) static const ctf_field e##_f_[] = {fields};
     CTF_BUILTIN_TABLE(CTF_B_, CTF_F_)
 #undef CTF_B_
