@@ -1276,7 +1276,7 @@ static ETW_INLINE uint32_t record_locked_(evt_etw_session *s, const evt_etw_trac
     uint64_t ts;
     if (hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP) {
         ts = hdr->timestamp;
-    } else if (EVT_LIKELY(s->clk_port64)) { /* evt_clock_read with the 64-bit counter (mask all ones) */
+    } else if (evt_port_timestamp_bits() == 64u && EVT_LIKELY(s->clk_port64)) { /* (folded away on 32-bit counters) */ /* evt_clock_read with the 64-bit counter (mask all ones) */
         uint64_t t = evt_port_timestamp(), last = s->clk.last;
         ts = EVT_UNLIKELY((last - t) - 1u < (uint64_t)EVT_CLOCK_CLAMP_TICKS - 1u) ? last : t;
         s->clk.last = ts;
