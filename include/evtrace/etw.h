@@ -215,6 +215,8 @@ typedef struct evt_etw_session {
     int tid_src;            /* how records read the thread id (set at start): 0 the hook or the
                                port call, else inline (POSIX port: see etw_enc.c, ETW_TID_*) */
     uint32_t tid_mask;      /* ETW_TID_POSIX: all ones (the cache read inline), else 0 */
+    uint32_t open;          /* running and the file not full (written with them, inside the
+                               section): the locked record's one test of both */
     int clk_port64;         /* the session clock is the port's 64-bit counter (no callback) */
 } evt_etw_session;
 

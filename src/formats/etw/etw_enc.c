@@ -393,6 +393,7 @@ static int place_buffer(evt_etw_session *s, evt_rec_count events, evt_rec_count 
     *off = (uint64_t)s->cfg.buffer_size * (1u + s->data_written);
     if (s->cfg.max_file_buffers && 1u + s->data_written >= s->cfg.max_file_buffers) {
         s->file_full = 1; /* sequential file full: this buffer is lost and logging stops */
+        s->open = 0;
         return 0;
     }
     return 1;
@@ -504,6 +505,7 @@ uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config 
     s->start_time = s->cfg.filetime ? s->cfg.filetime() : 0u;
     s->start_ts = now(s);
     if (!write_header_buffer(s, s->start_time)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
+    s->open = 1;
     EVT_STORE_REL(&s->running, ETW_RUNNING);
     return EVT_ETW_SUCCESS;
 }
@@ -914,6 +916,7 @@ uint32_t evt_etw_session_stop(evt_etw_session *s)
         EVT_STORE_REL(&p->session, (evt_etw_session *)0); /* last: another session may take it now */
     }
     s->providers = 0;
+    s->open = 0;
     EVT_STORE_REL(&s->running, 0);
     evt_loss_close_wait(&s->loss); /* drops decided outside the lock while it was running */
 #if EVT_ETW_OWNED_SLOTS
@@ -1263,7 +1266,7 @@ static ETW_INLINE uint32_t record_locked_(evt_etw_session *s, const evt_etw_trac
     evt_port_crit_t c;
     if (!enter_session(s, &c)) /* nested in a record of this session */
         return drop_unless_stopped(s, EVT_ETW_ERROR_NOT_ENOUGH_MEMORY);
-    evt_etw_slot *sl = (s->file_full | !EVT_LOAD_RLX(&s->running)) ? 0 : slot_for(s, tid, &proc);
+    evt_etw_slot *sl = EVT_UNLIKELY(!s->open) ? 0 : slot_for(s, tid, &proc); /* stopped or file full: none */
     if (EVT_UNLIKELY(!sl || evt_loss_pending(&s->loss) != 0 || sl->used + need > s->cfg.buffer_size)) {
         sl = prepare_slow(s, sl, proc, tid, need);
         if (!sl) { /* stopped (after stop's section: not issued), file full or no slot (dropped) */
