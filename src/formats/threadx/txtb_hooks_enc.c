@@ -22,7 +22,7 @@ EVT_HOOK_DECLARE_BACKEND(txtb)
 
 /* Every id the switch and service hooks write (THREAD_RESUME 1, THREAD_SUSPEND 2,
  * EVTRACE_SVC_ENTER 191, EVTRACE_SVC_EXIT 192) has the INTERNAL filter bit in TXTB_EVENT_TABLE, so
- * they go through evt_tx_trace_insert with that bit (no per-id filter lookup); checked here. */
+ * they go through hook_insert with that bit (no per-id filter lookup); checked here. */
 #define TXH_FILTER TXTB_F_INTERNAL
 #define TXH_CHECK_(id, name, filt, kind) \
     char chk_##name[((id) != 1 && (id) != 2 && ((id) < 191 || (id) > 198)) || (filt) == TXH_FILTER ? 1 : -1];
@@ -123,7 +123,7 @@ void evt_txtb_hook_thread_in(uintptr_t thread, uint32_t prio)
     uint32_t t = (uint32_t)thread;
     c->thread = t;
     c->prio_word = TXTB_PRIO_CURRENT_BIT | (prio == EVT_HOOK_PRIO_UNKNOWN ? 0u : (prio & 0xFFFFu));
-    evt_tx_trace_insert(TXTB_EVENT_THREAD_RESUME, t, 0u, 0u, 0u, TXH_FILTER);
+    hook_insert(TXTB_EVENT_THREAD_RESUME, t, 0u, 0u, 0u);
 }
 
 void evt_txtb_hook_thread_out(uintptr_t thread, evt_hook_state state, uint32_t native)
@@ -142,7 +142,7 @@ void evt_txtb_hook_thread_out(uintptr_t thread, evt_hook_state state, uint32_t n
         c->thread = t;
         c->prio_word = TXTB_PRIO_CURRENT_BIT;
     }
-    evt_tx_trace_insert(TXTB_EVENT_THREAD_SUSPEND, t, tx_state[s], (s << 16) | (native & 0xFFFFu), 0u, TXH_FILTER);
+    hook_insert(TXTB_EVENT_THREAD_SUSPEND, t, tx_state[s], (s << 16) | (native & 0xFFFFu), 0u);
     c->thread = 0;
 }
 
@@ -226,15 +226,14 @@ void evt_txtb_hook_thread_switch(uintptr_t from, evt_hook_state state, uint32_t 
         c->thread = f;
         c->prio_word = f ? TXTB_PRIO_CURRENT_BIT : 0u;
     }
-    evt_tx_trace_insert(TXTB_EVTRACE_SWITCH_ID, (uint32_t)to, prio, (s << 16) | (native & 0xFFFFu), (uint32_t)blocked_on,
-                        TXH_FILTER);
+    hook_insert(TXTB_EVTRACE_SWITCH_ID, (uint32_t)to, prio, (s << 16) | (native & 0xFFFFu), (uint32_t)blocked_on);
     c->thread = (uint32_t)to;
     c->prio_word = TXTB_PRIO_CURRENT_BIT | (prio == EVT_HOOK_PRIO_UNKNOWN ? 0u : (prio & 0xFFFFu));
 }
 
 void evt_txtb_hook_thread_ready(uintptr_t thread)
 {
-    evt_tx_trace_insert(TXTB_EVTRACE_READY_ID, (uint32_t)thread, 0u, 0u, 0u, TXH_FILTER);
+    hook_insert(TXTB_EVTRACE_READY_ID, (uint32_t)thread, 0u, 0u, 0u);
 }
 
 void evt_txtb_hook_prio_set(uintptr_t thread, uint32_t prio, evt_hook_prio_why why)
@@ -242,7 +241,7 @@ void evt_txtb_hook_prio_set(uintptr_t thread, uint32_t prio, evt_hook_prio_why w
     txtb_hook_cpu *c = this_cpu();
     if (c->thread == (uint32_t)thread && c->isr_depth == 0)
         c->prio_word = TXTB_PRIO_CURRENT_BIT | (prio & 0xFFFFu);
-    evt_tx_trace_insert(TXTB_EVTRACE_PRIO_ID, (uint32_t)thread, prio, (uint32_t)why, 0u, TXH_FILTER);
+    hook_insert(TXTB_EVTRACE_PRIO_ID, (uint32_t)thread, prio, (uint32_t)why, 0u);
 }
 
 void evt_txtb_hook_obj_name(evt_hook_obj type, uintptr_t obj, const char *name)
@@ -262,5 +261,5 @@ void evt_txtb_hook_obj_name(evt_hook_obj type, uintptr_t obj, const char *name)
 
 void evt_txtb_hook_obj_op(int32_t code, uintptr_t obj, int32_t ret)
 {
-    evt_tx_trace_insert(TXTB_EVTRACE_OBJ_OP_ID, (uint32_t)code, (uint32_t)obj, (uint32_t)ret, 0u, TXH_FILTER);
+    hook_insert(TXTB_EVTRACE_OBJ_OP_ID, (uint32_t)code, (uint32_t)obj, (uint32_t)ret, 0u);
 }
