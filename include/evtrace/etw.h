@@ -209,6 +209,15 @@ typedef struct evt_etw_session {
                                read by every record, written on drops and by the lock holder */
     int owned_early;        /* THREAD_OWNED with the port's 64-bit counter: read at the call, clamped
                                to the slot's last timestamp inside the guard (set at start) */
+    int path;               /* record path of the call-site words (set at start): 0 locked, 1
+                               THREAD_OWNED, 2-3 THREAD_OWNED leaf (owned_early, no CPU-time hook,
+                               the thread id read inline) */
+    int tid_src;            /* how records read the thread id (set at start): 0 the hook or the
+                               port call, else inline (POSIX port: see etw_enc.c, ETW_TID_*) */
+    uint32_t tid_mask;      /* ETW_TID_POSIX: all ones (the cache read inline), else 0 */
+    uint32_t open;          /* running and the file not full (written with them, inside the
+                               section): the locked record's one test of both */
+    int clk_port64;         /* the session clock is the port's 64-bit counter (no callback) */
 } evt_etw_session;
 
 /* A classic provider (RegisterTraceGuids). */

@@ -198,6 +198,17 @@ extern evt_tx_hot_t evt_tx_hot_;
 unsigned evt_tx_user_event_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint32_t gate);
 void evt_tx_kernel_event_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint32_t gate);
 void evt_tx_insert_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4);
+/* 64-bit GCC/clang hosts: evt_tx_insert_slow_ with the record's context words given by the caller
+ * (ctx_prio = context | priority_word << 32), used when the recorder's context callback is fn
+ * (else as evt_tx_insert_slow_): the kernel hooks backend computes its context inline instead of
+ * being called back under the lock. */
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__aarch64__))
+#define EVT_TX_INSERT_CTX_ 1
+void evt_tx_insert_ctx_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint64_t ctx_prio,
+                        evt_tx_context_fn fn);
+#else
+#define EVT_TX_INSERT_CTX_ 0
+#endif
 
 #ifdef EVT_TX_INLINE_FAST
 inline unsigned evt_tx_trace_user_event_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)

@@ -122,6 +122,16 @@ static int pt_cas(uint32_t *p, uint32_t *expect, uint32_t v)
 #define PT_CAS(p, expect, v) pt_cas((p), (expect), (v))
 #define SESSION_CAS(p, expect, v) (*(p) == *(expect) ? (*(p) = (v), 1) : (*(expect) = *(p), 0)) /* one core */
 #endif
+/* s->path: the record path of the call-site words (evt_etw_commit_x_). The leaf (POSIX port)
+ * reads the thread id inline: the port's context id (cfg.thread_id NULL) or the per-thread cache
+ * of evt_etw_posix_thread_id. */
+#define ETW_TID_CALL  0 /* s->tid_src: cfg.thread_id, else evt_port_context_id() */
+#define ETW_TID_PORT  1 /* POSIX, cfg.thread_id NULL: evt_posix_self (0: not set yet, the call) */
+#define ETW_TID_POSIX 2 /* POSIX, cfg.thread_id == evt_etw_posix_thread_id: its cache (0: the call) */
+#define ETW_PATH_LOCKED     0
+#define ETW_PATH_OWNED      1
+#define ETW_PATH_LEAF_PORT  2
+#define ETW_PATH_LEAF_POSIX 3
 static int owned_mode(const evt_etw_session *s) { return EVT_ETW_OWNED_SLOTS && s->cfg.per_thread == EVT_ETW_SLOTS_THREAD_OWNED; }
 static uint32_t align8(uint32_t v) { return (v + (ETW_RECORD_ALIGN - 1u)) & ~(ETW_RECORD_ALIGN - 1u); }
 
@@ -201,6 +211,15 @@ static uint64_t now(const evt_etw_session *s)
 }
 static uint64_t clock_cb(void *user) { return now((const evt_etw_session *)user); }
 static uint32_t tid_of(const evt_etw_session *s) { return s->cfg.thread_id ? s->cfg.thread_id() : (uint32_t)evt_port_context_id(); }
+/* The record's thread id: tid_of, with the POSIX cases read inline once cached (s->tid_src). */
+static inline uint32_t rec_tid(const evt_etw_session *s)
+{
+#ifdef EVT_PORT_POSIX
+    uint32_t t = evt_etw_posix_tid_ & s->tid_mask; /* the port's id (ETW_TID_PORT) is inline in tid_of */
+    if (EVT_LIKELY(t != 0u)) return t;
+#endif
+    return tid_of(s);
+}
 static uint32_t pid_of(const evt_etw_session *s) { return s->cfg.process_id ? s->cfg.process_id() : 0u; }
 static int ptr64(const evt_etw_session *s) { return EVT_ETW_POINTER_SIZE ? EVT_ETW_POINTER_SIZE == 8 : s->cfg.pointer_size == 8; }
 
@@ -374,6 +393,7 @@ static int place_buffer(evt_etw_session *s, evt_rec_count events, evt_rec_count 
     *off = (uint64_t)s->cfg.buffer_size * (1u + s->data_written);
     if (s->cfg.max_file_buffers && 1u + s->data_written >= s->cfg.max_file_buffers) {
         s->file_full = 1; /* sequential file full: this buffer is lost and logging stops */
+        s->open = 0;
         return 0;
     }
     return 1;
@@ -471,9 +491,21 @@ uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config 
     else evt_clock_init(&s->clk, 0, 0, 0);
     for (uint32_t i = 0; i < s->nslots; i++) copy(&s->slots[i].clk, &s->clk, (uint32_t)sizeof s->clk);
     s->owned_early = owned_mode(s) && !s->clk.fn && evt_port_timestamp_bits() == 64u;
+    s->clk_port64 = !s->clk.fn && evt_port_timestamp_bits() == 64u;
+    s->tid_src = ETW_TID_CALL;
+#ifdef EVT_PORT_POSIX
+    s->tid_src = !s->cfg.thread_id ? ETW_TID_PORT : s->cfg.thread_id == evt_etw_posix_thread_id ? ETW_TID_POSIX : ETW_TID_CALL;
+    s->tid_mask = s->tid_src == ETW_TID_POSIX ? 0xFFFFFFFFu : 0u;
+#endif
+    s->path = owned_mode(s) ? ETW_PATH_OWNED : ETW_PATH_LOCKED;
+#if EVT_ETW_OWNED_SLOTS && EVT_ETW_CALLSITE_GATHER && defined(EVT_PORT_POSIX)
+    if (s->owned_early && !(EVT_ETW_CPU_TIMES && s->cfg.cpu_times) && s->tid_src != ETW_TID_CALL)
+        s->path = s->tid_src == ETW_TID_POSIX ? ETW_PATH_LEAF_POSIX : ETW_PATH_LEAF_PORT;
+#endif
     s->start_time = s->cfg.filetime ? s->cfg.filetime() : 0u;
     s->start_ts = now(s);
     if (!write_header_buffer(s, s->start_time)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
+    s->open = 1;
     EVT_STORE_REL(&s->running, ETW_RUNNING);
     return EVT_ETW_SUCCESS;
 }
@@ -884,6 +916,7 @@ uint32_t evt_etw_session_stop(evt_etw_session *s)
         EVT_STORE_REL(&p->session, (evt_etw_session *)0); /* last: another session may take it now */
     }
     s->providers = 0;
+    s->open = 0;
     EVT_STORE_REL(&s->running, 0);
     evt_loss_close_wait(&s->loss); /* drops decided outside the lock while it was running */
 #if EVT_ETW_OWNED_SLOTS
@@ -1172,6 +1205,47 @@ static ETW_RECORD_FN uint32_t record_owned_w(evt_etw_session *s, const evt_etw_t
 {
     return record_owned_(s, hdr, (uint32_t)cls, cls, a0, a1, a2, 1);
 }
+#ifdef EVT_PORT_POSIX
+/* The words record of a THREAD_OWNED session on a leaf path (s->path >= ETW_PATH_LEAF_PORT): the thread id read inline, no CPU-time
+ * hook, the port's 64-bit counter; every other case (id not cached yet, USE_TIMESTAMP, slot not
+ * claimed, nested, pt_flags set, buffer full) goes to record_owned_w by a tail call before this
+ * record has changed anything (the guard and `active` taken for the pt_flags/room test are given
+ * back first: to stop and to handlers that is a record that did not start). No call on the way,
+ * so no registers to save. Same bytes and accounting as record_owned_. */
+static ETW_NOINLINE uint32_t record_owned_fast_w(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls,
+                                           uint64_t a0, uint64_t a1, uint64_t a2)
+{
+    uint32_t tid = s->path == ETW_PATH_LEAF_POSIX ? evt_etw_posix_tid_ : (uint32_t)evt_posix_self;
+    uint32_t key = tid + 1u;
+    /* key 1: no id cached yet; key 0: id 0xFFFFFFFF (claim_slot refuses it) */
+    if (EVT_UNLIKELY((key <= 1u) | ((hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP) != 0u)))
+        return record_owned_w(s, hdr, cls, a0, a1, a2);
+    uint64_t t0 = evt_port_timestamp(); /* early, as owned_early: clamped below */
+    uint32_t size = ETW_TRACE_HEADER_SIZE + (uint32_t)cls, need = align8(size);
+    evt_etw_slot *sl = &s->slots[home_slot(s, key)];
+    if (EVT_UNLIKELY(EVT_LOAD_RLX(&sl->tkey) != key) || EVT_UNLIKELY(!evt_nest_enter(&sl->nest)))
+        return record_owned_w(s, hdr, cls, a0, a1, a2);
+    EVT_STORE_RLX(&sl->active, 1u);
+    EVT_SIGNAL_FENCE(); /* as record_owned_ */
+    uint32_t used = sl->used;
+    if (EVT_UNLIKELY((EVT_LOAD_RLX(&s->pt_flags) != 0u) | (used + need > s->cfg.buffer_size))) {
+        EVT_STORE_REL(&sl->active, 0u);
+        evt_nest_exit(&sl->nest);
+        return record_owned_w(s, hdr, cls, a0, a1, a2);
+    }
+    uint64_t last = sl->clk.last;
+    uint64_t ts = (int64_t)(t0 - last) < 0 ? last : t0;
+    sl->clk.last = ts;
+    put_record(s, sl->buf + used, size, need, hdr, cls, 1, a0, a1, a2, tid, 0u, ts);
+    sl->used = used + need;
+    EVT_STORE_REL(&sl->committed, used + need);
+    EVT_STORE_RLX(&sl->written, sl->written + 1u);
+    EVT_STORE_REL(&sl->active, 0u);
+    evt_nest_exit(&sl->nest);
+    owned_after_record();
+    return EVT_ETW_SUCCESS;
+}
+#endif
 #endif
 
 #endif /* EVT_ETW_OWNED_SLOTS */
@@ -1185,14 +1259,14 @@ static ETW_INLINE uint32_t record_locked_(evt_etw_session *s, const evt_etw_trac
     uint32_t size = ETW_TRACE_HEADER_SIZE + len;
     if (!words && EVT_UNLIKELY(size > s->size_limit)) /* too big: dropped, counted, carried by the next loss record */
         return drop_unless_stopped(s, EVT_ETW_ERROR_MORE_DATA);
-    uint32_t tid = s->cfg.thread_id ? s->cfg.thread_id() : (uint32_t)evt_port_context_id();
+    uint32_t tid = rec_tid(s);
     uint64_t times = EVT_ETW_CPU_TIMES && EVT_UNLIKELY(s->cfg.cpu_times != 0) ? cpu_word(s) : 0u; /* KernelTime | UserTime << 32 */
     uint32_t need = align8(size);
     uint16_t proc = 0;
     evt_port_crit_t c;
     if (!enter_session(s, &c)) /* nested in a record of this session */
         return drop_unless_stopped(s, EVT_ETW_ERROR_NOT_ENOUGH_MEMORY);
-    evt_etw_slot *sl = (s->file_full | !EVT_LOAD_RLX(&s->running)) ? 0 : slot_for(s, tid, &proc);
+    evt_etw_slot *sl = EVT_UNLIKELY(!s->open) ? 0 : slot_for(s, tid, &proc); /* stopped or file full: none */
     if (EVT_UNLIKELY(!sl || evt_loss_pending(&s->loss) != 0 || sl->used + need > s->cfg.buffer_size)) {
         sl = prepare_slow(s, sl, proc, tid, need);
         if (!sl) { /* stopped (after stop's section: not issued), file full or no slot (dropped) */
@@ -1202,7 +1276,16 @@ static ETW_INLINE uint32_t record_locked_(evt_etw_session *s, const evt_etw_trac
         }
     }
     uint8_t *r = sl->buf + sl->used;
-    uint64_t ts = (hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP) ? hdr->timestamp : evt_clock_read(&s->clk);
+    uint64_t ts;
+    if (hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP) {
+        ts = hdr->timestamp;
+    } else if (evt_port_timestamp_bits() == 64u && EVT_LIKELY(s->clk_port64)) { /* (folded away on 32-bit counters) */ /* evt_clock_read with the 64-bit counter (mask all ones) */
+        uint64_t t = evt_port_timestamp(), last = s->clk.last;
+        ts = EVT_UNLIKELY((last - t) - 1u < (uint64_t)EVT_CLOCK_CLAMP_TICKS - 1u) ? last : t;
+        s->clk.last = ts;
+    } else {
+        ts = evt_clock_read(&s->clk);
+    }
     put_record(s, r, size, need, hdr, cls, words, a0, a1, a2, tid, times, ts);
     sl->used += need;
     sl->events++;
@@ -1246,7 +1329,13 @@ uint32_t evt_etw_commit_x_(evt_etw_provider *p, const evt_etw_trace_header *hdr,
     evt_etw_session *s = (evt_etw_session *)EVT_LOAD_ACQ(&p->session);
     if (EVT_UNLIKELY(!s)) return EVT_ETW_ERROR_INVALID_HANDLE;
 #if EVT_ETW_OWNED_SLOTS
-    if (owned_mode(s)) return record_owned_w(s, hdr, cls, w0, w1, w2);
+    int path = s->path;
+    if (path != ETW_PATH_LOCKED) {
+#ifdef EVT_PORT_POSIX
+        if (EVT_LIKELY(path >= ETW_PATH_LEAF_PORT)) return record_owned_fast_w(s, hdr, cls, w0, w1, w2);
+#endif
+        return record_owned_w(s, hdr, cls, w0, w1, w2);
+    }
 #endif
     return record_locked_w(s, hdr, cls, w0, w1, w2);
 }

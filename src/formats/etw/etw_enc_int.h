@@ -13,4 +13,11 @@ evt_rec_count evt_etw_owned_written_(const evt_etw_session *s);
  * other slot modes. Any context. */
 int evt_etw_own_record_open_(evt_etw_session *s);
 
+#ifdef EVT_PORT_POSIX /* (evtrace/port.h included before this header) */
+/* evt_etw_posix_thread_id's per-thread cache (src/ports/posix/etw_file.c): the thread's kernel id,
+ * 0 until the hook ran once on the thread (and in a fork child). The record reads it inline when
+ * cfg.thread_id is that hook. */
+extern _Thread_local uint32_t evt_etw_posix_tid_;
+#endif
+
 #endif

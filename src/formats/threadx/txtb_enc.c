@@ -165,6 +165,17 @@ enum { TX_MODE_PLAIN = 0, TX_MODE_ISR = 1, TX_MODE_INTCTL = 2 };
  * everything filtered; record decides under the lock (state and filter bits, one consistent
  * view: I1b) and counts a filtered record as done. */
 #define TX_MODE_USER_TEST 4u
+/* Or'ed into a plain mode by evt_tx_insert_slow_ (the kernel hooks' inserts): commit_plain also
+ * serves a recorder whose context comes from the context callback (r->plain == TX_PLAIN_CTXFN).
+ * The other inserts keep commit_plain free of that call (their registers). */
+#define TX_MODE_CTX_PLAIN 8u
+/* r->plain: commit_plain may write the record (port clock, host byte order) with the port's
+ * context (TX_PLAIN_PORT) or the context callback's (TX_PLAIN_CTXFN, TX_MODE_CTX_PLAIN inserts). */
+/* Or'ed into a plain mode by evt_tx_insert_ctx_: the context words are given (ctx_prio) for a
+ * recorder whose context callback is the given fn; otherwise commit_locked takes the callback. */
+#define TX_MODE_CTX_GIVEN 16u
+#define TX_PLAIN_PORT  1u
+#define TX_PLAIN_CTXFN 2u
 
 /* What the hot-path test reads (evtrace/txtb.h: evt_tx_hot_t), alone in its cache line on hosts
  * so that records written by one thread do not slow down the filtered/disabled test of another. */
@@ -198,7 +209,8 @@ typedef struct tx_rec {
     uint8_t reg_on;             /* registry usable (ThreadX: registry start != NULL) */
     uint8_t swap;               /* buffer order differs from the host's */
     uint8_t wrapped;            /* the event area has wrapped since enable: slots hold records (I6b) */
-    uint8_t plain;              /* set at enable: port context, port clock, host byte order (commit_plain) */
+    uint8_t plain;              /* set at enable: port clock, host byte order and TX_PLAIN_PORT (port
+                                   context) or TX_PLAIN_CTXFN (context callback); 0: commit_locked */
     uint8_t owed;               /* disable met a record of its own context in progress (a signal or
                                    interrupt inside it, or its buffer-full callback): the stop's LOST
                                    record is written when that record ends (I6c) */
@@ -599,10 +611,34 @@ static TX_COLD void plain_wrapped(tx_rec *r)
  * the byte swap and the context structure. Returns 0, having written nothing, when a loss is
  * pending (the caller then takes commit_locked, which writes the loss record first). Lock held,
  * nest set, state ON. */
-static TX_HOT_INLINE unsigned commit_plain(tx_rec *r, uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
+static TX_HOT_INLINE unsigned commit_plain(tx_rec *r, uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4,
+                                           unsigned ctxp, uint64_t given)
 {
     if (TX_UNLIKELY(evt_loss_pending(&r->loss) != 0u)) return 0;
     uint32_t ctx = TXTB_CTX_ISR, prio = 0u; /* begin_record with no context callback */
+#if EVT_TX_OPTIONS
+    if (ctxp == TX_MODE_CTX_GIVEN) { /* what the callback would give (never context 0) */
+        ctx = (uint32_t)given;
+        prio = (uint32_t)(given >> 32);
+    } else if (ctxp && r->plain == TX_PLAIN_CTXFN) { /* begin_context with the callback: the two words a plain record keeps */
+        evt_tx_context c;
+        c.context = 0;
+        c.priority_word = 0;
+        c.system_state = 0;
+        c.preempt_disable = 0;
+        c.stack = evt_tx_addr(&c);
+        r->ctxfn(&c);
+        ctx = c.context;
+        prio = c.priority_word;
+        if (TX_UNLIKELY(ctx == TXTB_CTX_NONE)) {
+            ctx = TXTB_CTX_INIT;
+            prio = 0u;
+        }
+    } else
+#else
+    (void)ctxp;
+    (void)given;
+#endif
     if (TX_LIKELY(!evt_port_in_isr())) {
         ctx = (uint32_t)evt_port_context_id();
         prio = TXTB_PRIO_CURRENT_BIT;
@@ -788,10 +824,13 @@ static TX_COLD unsigned nested_insert(tx_rec *r, uint32_t id, uint32_t i1, uint3
 #endif
 
 /* The insert after the gate passed. Returns 1 if written, 0 if dropped or off. */
-static TX_HOT_INLINE unsigned record(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, unsigned mode)
+static TX_HOT_INLINE unsigned record_ctx(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, unsigned mode,
+                                         uint64_t given, evt_tx_context_fn given_fn)
 {
     tx_rec *r = &g_rec;
     evt_port_crit_t cs;
+    unsigned ctxp = mode & (TX_MODE_CTX_PLAIN | TX_MODE_CTX_GIVEN); /* a constant, as mode */
+    mode &= ~(TX_MODE_CTX_PLAIN | TX_MODE_CTX_GIVEN);
     if (TX_UNLIKELY(!evt_rec_lock_enter(&r->lock, &cs))) {
         /* A nested context could not take the lock without waiting: a drop, unless the trace went
          * off meanwhile (the holder was a disable, which closes the gate before it writes the
@@ -818,7 +857,10 @@ static TX_HOT_INLINE unsigned record(uint32_t id, uint32_t i1, uint32_t i2, uint
 #endif
     } else {
         if (TX_LIKELY(r->state == TX_ON)) {
-            if (!(TX_HOST_FAST && mode == TX_MODE_PLAIN && TX_LIKELY(r->plain) && commit_plain(r, id, i1, i2, i3, i4)))
+            if (!(TX_HOST_FAST && mode == TX_MODE_PLAIN &&
+                  TX_LIKELY(ctxp == TX_MODE_CTX_GIVEN ? r->plain == TX_PLAIN_CTXFN && r->ctxfn == given_fn
+                            : ctxp ? r->plain != 0u : r->plain == TX_PLAIN_PORT) &&
+                  commit_plain(r, id, i1, i2, i3, i4, ctxp, given)))
                 commit_locked(r, id, i1, i2, i3, i4, mode);
             ok = 1;
         }
@@ -829,6 +871,12 @@ static TX_HOT_INLINE unsigned record(uint32_t id, uint32_t i1, uint32_t i2, uint
     }
     evt_rec_lock_exit(&r->lock, cs);
     return ok;
+}
+
+/* record_ctx without given context words. */
+static TX_HOT_INLINE unsigned record(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, unsigned mode)
+{
+    return record_ctx(id, i1, i2, i3, i4, mode, 0u, 0);
 }
 
 /* Out-of-line part of user_event_insert, after the gate word g was read (inline fast path in
@@ -864,8 +912,16 @@ void evt_tx_kernel_event_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i
 
 void evt_tx_insert_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
 {
-    (void)record(id, i1, i2, i3, i4, TX_MODE_PLAIN);
+    (void)record(id, i1, i2, i3, i4, TX_MODE_PLAIN | TX_MODE_CTX_PLAIN);
 }
+
+#if EVT_TX_INSERT_CTX_
+void evt_tx_insert_ctx_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint64_t ctx_prio,
+                        evt_tx_context_fn fn)
+{
+    (void)record_ctx(id, i1, i2, i3, i4, TX_MODE_PLAIN | TX_MODE_CTX_GIVEN, ctx_prio, fn);
+}
+#endif
 #else /* user events only: the kernel's inserts record nothing */
 void evt_tx_kernel_event_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint32_t g)
 {
@@ -876,6 +932,14 @@ void evt_tx_insert_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uin
 {
     (void)id; (void)i1; (void)i2; (void)i3; (void)i4;
 }
+
+#if EVT_TX_INSERT_CTX_
+void evt_tx_insert_ctx_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint64_t ctx_prio,
+                        evt_tx_context_fn fn)
+{
+    (void)id; (void)i1; (void)i2; (void)i3; (void)i4; (void)ctx_prio; (void)fn;
+}
+#endif
 #endif
 
 /* ---- multi-slot user records (evtrace/user.h, TXTB carrier of evtrace/user_defs.h) --------------
@@ -1120,7 +1184,7 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
 #endif
     r->wrapped = 0;
 #if TX_HOST_FAST
-    r->plain = (uint8_t)(!TX_SWAP(r) && !r->clock.fn && !r->ctxfn);
+    r->plain = (uint8_t)(TX_SWAP(r) || r->clock.fn ? 0u : r->ctxfn ? TX_PLAIN_CTXFN : TX_PLAIN_PORT);
 #endif
     /* Fold the previous session's account into the since-program-start stats, then reset it. */
 #if EVT_TX_STATS

@@ -22,7 +22,7 @@ EVT_HOOK_DECLARE_BACKEND(txtb)
 
 /* Every id the switch and service hooks write (THREAD_RESUME 1, THREAD_SUSPEND 2,
  * EVTRACE_SVC_ENTER 191, EVTRACE_SVC_EXIT 192) has the INTERNAL filter bit in TXTB_EVENT_TABLE, so
- * they go through evt_tx_trace_insert with that bit (no per-id filter lookup); checked here. */
+ * they go through hook_insert with that bit (no per-id filter lookup); checked here. */
 #define TXH_FILTER TXTB_F_INTERNAL
 #define TXH_CHECK_(id, name, filt, kind) \
     char chk_##name[((id) != 1 && (id) != 2 && ((id) < 191 || (id) > 198)) || (filt) == TXH_FILTER ? 1 : -1];
@@ -44,20 +44,35 @@ static txtb_hook_cpu *this_cpu(void)
     return &k_cpu[c < EVT_CFG_HOOKS_CPUS ? c : EVT_CFG_HOOKS_CPUS - 1];
 }
 
+/* Context and priority word of a record on this CPU (evt_txtb_hooks_context's two words):
+ * context | priority_word << 32. */
+static inline uint64_t ctx_words(const txtb_hook_cpu *c)
+{
+    if (c->isr_depth > 0) return (uint64_t)TXTB_CTX_ISR | (uint64_t)c->thread << 32;
+    if (c->thread != 0) return (uint64_t)c->thread | (uint64_t)c->prio_word << 32;
+    return (uint64_t)TXTB_CTX_INIT;
+}
+
 void evt_txtb_hooks_context(evt_tx_context *out)
 {
     const txtb_hook_cpu *c = this_cpu();
-    if (c->isr_depth > 0) {
-        out->context = TXTB_CTX_ISR;
-        out->priority_word = c->thread;
-        out->system_state = c->isr_depth;   /* ThreadX: the ISR nesting count */
-    } else if (c->thread != 0) {
-        out->context = c->thread;
-        out->priority_word = c->prio_word;
-    } else {
-        out->context = TXTB_CTX_INIT;
-        out->priority_word = 0;
-    }
+    uint64_t w = ctx_words(c);
+    out->context = (uint32_t)w;
+    out->priority_word = (uint32_t)(w >> 32);
+    if (c->isr_depth > 0) out->system_state = c->isr_depth; /* ThreadX: the ISR nesting count */
+}
+
+/* evt_tx_trace_insert with the INTERNAL filter bit; on 64-bit hosts the context words go with the
+ * insert (the recorder uses them while its context callback is evt_txtb_hooks_context, as after
+ * evt_txtb_hooks_enable): no callback under the recorder's lock. */
+static inline void hook_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4)
+{
+#if EVT_TX_INSERT_CTX_
+    if (EVT_LOAD_RLX(&evt_tx_hot_.gate.bits) & TXH_FILTER)
+        evt_tx_insert_ctx_(id, i1, i2, i3, i4, ctx_words(this_cpu()), evt_txtb_hooks_context);
+#else
+    evt_tx_trace_insert(id, i1, i2, i3, i4, TXH_FILTER);
+#endif
 }
 
 void evt_txtb_hooks_reset(void)
@@ -108,7 +123,7 @@ void evt_txtb_hook_thread_in(uintptr_t thread, uint32_t prio)
     uint32_t t = (uint32_t)thread;
     c->thread = t;
     c->prio_word = TXTB_PRIO_CURRENT_BIT | (prio == EVT_HOOK_PRIO_UNKNOWN ? 0u : (prio & 0xFFFFu));
-    evt_tx_trace_insert(TXTB_EVENT_THREAD_RESUME, t, 0u, 0u, 0u, TXH_FILTER);
+    hook_insert(TXTB_EVENT_THREAD_RESUME, t, 0u, 0u, 0u);
 }
 
 void evt_txtb_hook_thread_out(uintptr_t thread, evt_hook_state state, uint32_t native)
@@ -127,7 +142,7 @@ void evt_txtb_hook_thread_out(uintptr_t thread, evt_hook_state state, uint32_t n
         c->thread = t;
         c->prio_word = TXTB_PRIO_CURRENT_BIT;
     }
-    evt_tx_trace_insert(TXTB_EVENT_THREAD_SUSPEND, t, tx_state[s], (s << 16) | (native & 0xFFFFu), 0u, TXH_FILTER);
+    hook_insert(TXTB_EVENT_THREAD_SUSPEND, t, tx_state[s], (s << 16) | (native & 0xFFFFu), 0u);
     c->thread = 0;
 }
 
@@ -149,12 +164,12 @@ void evt_txtb_hook_svc_enter(int32_t code, uint32_t nargs, const uintptr_t *args
     uint32_t a0 = nargs > 0 ? (uint32_t)args[0] : 0u;
     uint32_t a1 = nargs > 1 ? (uint32_t)args[1] : 0u;
     uint32_t a2 = nargs > 2 ? (uint32_t)args[2] : 0u;
-    evt_tx_trace_insert(TXTB_EVTRACE_SVC_ENTER_ID, (uint32_t)code, a0, a1, a2, TXH_FILTER);
+    hook_insert(TXTB_EVTRACE_SVC_ENTER_ID, (uint32_t)code, a0, a1, a2);
 }
 
 void evt_txtb_hook_svc_leave(int32_t code, int32_t ret, int paired)
 {
-    evt_tx_trace_insert(TXTB_EVTRACE_SVC_EXIT_ID, (uint32_t)code, (uint32_t)ret, paired ? 1u : 0u, 0u, TXH_FILTER);
+    hook_insert(TXTB_EVTRACE_SVC_EXIT_ID, (uint32_t)code, (uint32_t)ret, paired ? 1u : 0u, 0u);
 }
 
 /* Registry type and event ids of a generic object type. */
@@ -211,15 +226,14 @@ void evt_txtb_hook_thread_switch(uintptr_t from, evt_hook_state state, uint32_t 
         c->thread = f;
         c->prio_word = f ? TXTB_PRIO_CURRENT_BIT : 0u;
     }
-    evt_tx_trace_insert(TXTB_EVTRACE_SWITCH_ID, (uint32_t)to, prio, (s << 16) | (native & 0xFFFFu), (uint32_t)blocked_on,
-                        TXH_FILTER);
+    hook_insert(TXTB_EVTRACE_SWITCH_ID, (uint32_t)to, prio, (s << 16) | (native & 0xFFFFu), (uint32_t)blocked_on);
     c->thread = (uint32_t)to;
     c->prio_word = TXTB_PRIO_CURRENT_BIT | (prio == EVT_HOOK_PRIO_UNKNOWN ? 0u : (prio & 0xFFFFu));
 }
 
 void evt_txtb_hook_thread_ready(uintptr_t thread)
 {
-    evt_tx_trace_insert(TXTB_EVTRACE_READY_ID, (uint32_t)thread, 0u, 0u, 0u, TXH_FILTER);
+    hook_insert(TXTB_EVTRACE_READY_ID, (uint32_t)thread, 0u, 0u, 0u);
 }
 
 void evt_txtb_hook_prio_set(uintptr_t thread, uint32_t prio, evt_hook_prio_why why)
@@ -227,7 +241,7 @@ void evt_txtb_hook_prio_set(uintptr_t thread, uint32_t prio, evt_hook_prio_why w
     txtb_hook_cpu *c = this_cpu();
     if (c->thread == (uint32_t)thread && c->isr_depth == 0)
         c->prio_word = TXTB_PRIO_CURRENT_BIT | (prio & 0xFFFFu);
-    evt_tx_trace_insert(TXTB_EVTRACE_PRIO_ID, (uint32_t)thread, prio, (uint32_t)why, 0u, TXH_FILTER);
+    hook_insert(TXTB_EVTRACE_PRIO_ID, (uint32_t)thread, prio, (uint32_t)why, 0u);
 }
 
 void evt_txtb_hook_obj_name(evt_hook_obj type, uintptr_t obj, const char *name)
@@ -247,5 +261,5 @@ void evt_txtb_hook_obj_name(evt_hook_obj type, uintptr_t obj, const char *name)
 
 void evt_txtb_hook_obj_op(int32_t code, uintptr_t obj, int32_t ret)
 {
-    evt_tx_trace_insert(TXTB_EVTRACE_OBJ_OP_ID, (uint32_t)code, (uint32_t)obj, (uint32_t)ret, 0u, TXH_FILTER);
+    hook_insert(TXTB_EVTRACE_OBJ_OP_ID, (uint32_t)code, (uint32_t)obj, (uint32_t)ret, 0u);
 }

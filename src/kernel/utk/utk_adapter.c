@@ -101,19 +101,28 @@ static void record_create(unsigned oc, ID id)
 }
 #endif
 
+/* Role (UTK_ROLE_*) of a call by its function code: by index in the table, UTK_ROLE_NONE for an
+ * extended SVC or an index past it. */
+static unsigned role_of(FN fncd)
+{
+    unsigned ix = UTK_FNCD_INDEX(fncd);
+    return UTK_FNCD_IS_SVC(fncd) && ix <= UTK_FN_INDEX_MAX ? k_fn_role[ix] : UTK_ROLE_NONE;
+}
+
 /* 1 if the leave of this call needs its argument 1 even while filtered (a delete: the object's
  * id). */
 static int needs_arg1(FN fncd)
 {
 #if EVT_CFG_HOOKS_OBJECT
-    unsigned ix = UTK_FNCD_INDEX(fncd);
-    return UTK_FNCD_IS_SVC(fncd) && ix <= UTK_FN_INDEX_MAX && k_fn_role[ix] == UTK_ROLE_DEL;
+    return role_of(fncd) == UTK_ROLE_DEL;
 #else
     (void)fncd;
     return 0;
 #endif
 }
 
+/* The arguments are read in order, each only if the call has it (the rest stay 0): no i < n
+ * test per slot of the array. */
 void *evt_utk_svc_enter(FN fncd, TD_CALINF *calinf, ...)
 {
     uintptr_t a[EVT_HOOK_SVC_MAX_ARGS];
@@ -131,10 +140,27 @@ void *evt_utk_svc_enter(FN fncd, TD_CALINF *calinf, ...)
         return (void *)((a0 << 1) | 1u);
     }
     if (n > EVT_HOOK_SVC_MAX_ARGS) n = EVT_HOOK_SVC_MAX_ARGS;
+    typedef char five_args[EVT_HOOK_SVC_MAX_ARGS == 5 ? 1 : -1]; /* the reads below */
+    (void)sizeof(five_args);
+    a[0] = a[1] = a[2] = a[3] = a[4] = 0u;
     va_start(ap, calinf);
-    for (unsigned i = 0; i < EVT_HOOK_SVC_MAX_ARGS; i++) a[i] = i < n ? va_arg(ap, uintptr_t) : 0u;
+    if (n > 0) {
+        a[0] = va_arg(ap, uintptr_t);
+        if (n > 1) {
+            a[1] = va_arg(ap, uintptr_t);
+            if (n > 2) {
+                a[2] = va_arg(ap, uintptr_t);
+                if (n > 3) {
+                    a[3] = va_arg(ap, uintptr_t);
+                    if (n > 4) a[4] = va_arg(ap, uintptr_t);
+                }
+            }
+        }
+    }
     va_end(ap);
-    EVT_HOOK_SVC_ENTER(fncd, n, a);
+#if EVT_CFG_HOOKS_SVC
+    EVT_HOOK_CALL_(svc_enter)((int32_t)fncd, (uint32_t)n, a); /* the gate passed above */
+#endif
     /* Non-NULL whatever the argument: bit 0 says "enter seen", the rest keeps argument 1. */
     return (void *)((a[0] << 1) | 1u);
 }
@@ -145,9 +171,9 @@ void *evt_utk_svc_enter(FN fncd, TD_CALINF *calinf, ...)
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static void object_changed(unsigned ix, INT ret, void *exinf)
+static void object_changed(FN fncd, INT ret, void *exinf)
 {
-    unsigned oc = k_fn_oc[ix];
+    unsigned ix = UTK_FNCD_INDEX(fncd), oc = k_fn_oc[ix];
     if (k_fn_role[ix] == UTK_ROLE_CRE && ret > 0) {
         record_create(oc, (ID)ret);
     } else if (k_fn_role[ix] == UTK_ROLE_DEL && ret == E_OK && exinf != NULL) {
@@ -157,40 +183,33 @@ static void object_changed(unsigned ix, INT ret, void *exinf)
 }
 #endif
 
-/* After a create or delete call: keep the object registry (recorded even while service calls
- * are filtered). */
-static inline void track_object(FN fncd, INT ret, void *exinf)
-{
 #if EVT_CFG_HOOKS_OBJECT
-    if (!UTK_FNCD_IS_SVC(fncd)) return;
-    unsigned ix = UTK_FNCD_INDEX(fncd);
-    if (ix > UTK_FN_INDEX_MAX) return;
-    if (k_fn_role[ix] == UTK_ROLE_CRE || k_fn_role[ix] == UTK_ROLE_DEL) object_changed(ix, ret, exinf);
-#else
-    (void)fncd;
-    (void)ret;
-    (void)exinf;
-#endif
-}
-
-/* The leave of a call recorded (gate open): out of line, so the filtered leave below is a short
- * leaf with no registers to save. */
+/* The leave of a create or delete: the service record (gate open), then the object registry (kept
+ * even while service calls are filtered). Out of line: the common leave below makes only a tail
+ * call (no registers to save). */
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static void leave_recorded(FN fncd, INT ret, void *exinf)
+static void leave_object(FN fncd, INT ret, void *exinf)
 {
     EVT_HOOK_SVC_LEAVE(fncd, ret, exinf != NULL);
-    track_object(fncd, ret, exinf);
+    object_changed(fncd, ret, exinf);
 }
+#endif
 
 void evt_utk_svc_leave(FN fncd, INT ret, void *exinf)
 {
-    if (EVT_HOOK_GATE_(SVC)) {
-        leave_recorded(fncd, ret, exinf);
+#if EVT_CFG_HOOKS_OBJECT
+    unsigned role = role_of(fncd);
+    if (role == UTK_ROLE_CRE || role == UTK_ROLE_DEL) {
+        leave_object(fncd, ret, exinf);
         return;
     }
-    track_object(fncd, ret, exinf);
+#endif
+    EVT_HOOK_SVC_LEAVE(fncd, ret, exinf != NULL);
+    (void)fncd;
+    (void)ret;
+    (void)exinf;
 }
 
 void evt_utk_dsp_exec(ID tskid, INT lsid)

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include "evtrace/etw.h"
 #include "formats/common/bytes.h"
+#include "evtrace/port.h"
+#include "formats/etw/etw_enc_int.h"
 
 /* An open .etl file, written with pwrite (no stdio buffer: a failed write is reported by the call
  * that failed, to the buffer it belongs to; with stdio a full disk was reported by a later write
@@ -88,14 +90,15 @@ void evt_etw_posix_cpu_times(uint64_t *kernel_100ns, uint64_t *user_100ns)
 }
 
 /* Ids are cached (gettid and getpid are system calls): per thread for the thread id, per process
- * for the process id; a fork child clears both (pthread_atfork). */
-static _Thread_local uint32_t t_tid;
+ * for the process id; a fork child clears both (pthread_atfork). The thread's cache is also read
+ * inline by the ETW record (etw_enc_int.h: 0 = not cached yet, then it calls the hook). */
+_Thread_local uint32_t evt_etw_posix_tid_;
 static uint32_t g_pid;
 static int g_fork_handler; /* atomic: the fork handler is (being) registered */
 
 static void after_fork_child(void)
 {
-    t_tid = 0;
+    evt_etw_posix_tid_ = 0;
     g_pid = 0;
 }
 /* Not pthread_once: a signal handler that records on a thread inside the first call would wait for
@@ -108,15 +111,15 @@ static void register_fork_handler(void)
 
 uint32_t evt_etw_posix_thread_id(void)
 {
-    if (!t_tid) {
+    if (!evt_etw_posix_tid_) {
         register_fork_handler();
 #ifdef SYS_gettid
-        t_tid = (uint32_t)syscall(SYS_gettid);
+        evt_etw_posix_tid_ = (uint32_t)syscall(SYS_gettid);
 #else
-        t_tid = (uint32_t)getpid();
+        evt_etw_posix_tid_ = (uint32_t)getpid();
 #endif
     }
-    return t_tid;
+    return evt_etw_posix_tid_;
 }
 
 uint32_t evt_etw_posix_process_id(void)
