@@ -117,7 +117,9 @@ typedef struct txtb_idm {
     const char *name, *ok_name; /* ev->name; ok_name == name when vouched for */
     const char *label, *ok_label; /* ev->m.label of a service (svc); ok_label when vouched for */
     unsigned m_has;          /* EVT_M_* the service meaning sets */
-    unsigned vouched;        /* EVT_TEXT_OK_NAME (ok_name), _LABEL (a service's label, vouched for) */
+    unsigned vouched;        /* next()'s usual path (no hooks, no user record): EVT_TEXT_OK_NAME
+                              * (ok_name), _LABEL (a service's label, vouched for, or none), and the
+                              * strings it leaves NULL or sets only vouched for (idm_build) */
     uint32_t cslot, cgen;    /* counts[] slot of the id word while cgen == s->cgen */
 } txtb_idm;
 
@@ -943,7 +945,11 @@ TXTB_COLD static const txtb_idm *idm_build(txtb_state *s, txtb_idm *e, uint32_t 
         e->op_result = t.op_result;
     }
     if (e->ok_name) e->vouched |= EVT_TEXT_OK_NAME;
-    if (e->svc && e->label == (e->ok_label ? e->ok_label : e->ok_name)) e->vouched |= EVT_TEXT_OK_LABEL;
+    if (!e->svc || e->label == (e->ok_label ? e->ok_label : e->ok_name)) e->vouched |= EVT_TEXT_OK_LABEL;
+    /* next()'s usual path never sets next_name, sm_state or text; it clears the target and object
+     * bits when it sets a target name not vouched for (the object's name is the target's) */
+    e->vouched |= EVT_TEXT_OK_NEXT_NAME | EVT_TEXT_OK_SM_STATE | EVT_TEXT_OK_TEXT | EVT_TEXT_OK_TARGET_NAME |
+                  EVT_TEXT_OK_OBJ_NAME;
     role_plan(e, s->hooks.active ? NULL : info_roles(id));
     e->user_rec = id >= EVT_USER_TXTB_BASE && id <= TXTB_USER_EVENT_END;
     e->hooks = (uint8_t)txtb_hooks_dec_wants(&s->hooks, id, (evt_kind)e->kind); /* hooks.active: set at open */
@@ -1072,7 +1078,7 @@ static evt_status next(void *state, evt_event *ev)
             s->ctx_thread++;
             ev->ctx_class = EVT_CTX_THREAD;
             ev->ctx_name = ctx_named(s, ctx, &ok_ctx);
-            if (ok_ctx) vouched |= EVT_TEXT_OK_CTX_NAME;
+            if (ok_ctx || !ev->ctx_name) vouched |= EVT_TEXT_OK_CTX_NAME; /* NULL: nothing to check */
             if (prio & TXTB_PRIO_CURRENT_BIT) {
                 put_u2(ev, "priority", prio & 0x3FFu, "preemption_threshold", (prio >> 16) & 0x3FFu);
             } else {
@@ -1088,7 +1094,7 @@ static evt_status next(void *state, evt_event *ev)
                 ev->target = w[4];
                 ev->target_name = obj_name(s, o, NAME_TARGET);
                 ok_target = obj_name_ok(s, o);
-                if (ok_target) vouched |= EVT_TEXT_OK_TARGET_NAME;
+                if (!ok_target && ev->target_name) vouched &= ~(unsigned)(EVT_TEXT_OK_TARGET_NAME | EVT_TEXT_OK_OBJ_NAME);
             }
         }
         if (e->svc) { /* the service's meaning (idm_build); an operation needs its object */
@@ -1098,8 +1104,7 @@ static evt_status next(void *state, evt_event *ev)
             if (e->m_has & EVT_M_OP) { ev->m.op = e->op; ev->m.op_result = e->op_result; }
             if ((ev->m.has & EVT_M_OP) && (ev->flags & EVT_HAS_TARGET)) {
                 ev->m.obj = ev->target;
-                ev->m.obj_name = ev->target_name;
-                if (ok_target) vouched |= EVT_TEXT_OK_OBJ_NAME;
+                ev->m.obj_name = ev->target_name; /* its bit: the target's (above) */
             } else {
                 ev->m.has &= ~(unsigned)EVT_M_OP;
             }
@@ -1131,7 +1136,7 @@ static evt_status next(void *state, evt_event *ev)
         if (e->hooks) txtb_hooks_dec_event(&s->hooks, id, w, ev, hooks_obj_name, s);
         if (e->user_rec) user_record(s, id, w, off, ev);
         /* what is still the reader's vouched-for text needs no per-event check: all of it, unless
-         * the hooks or user decoders replaced some */
+         * the hooks or user decoders replaced some (usually EVT_TEXT_OK_ALL: one compare) */
         if (!e->hooks && !e->user_rec) {
             ev->text_ok |= vouched;
             return EVT_OK;

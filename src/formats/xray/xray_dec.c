@@ -1081,7 +1081,10 @@ static void emit_fn_record(xr_state *s, xr_thread *t, evt_event *ev)
     t->pos += XRAY_FN_REC_SIZE;
     unsigned ok = fill_fn(s, t, ev, t->fn_kind, t->fn_id);
     if (call_arg_next(t)) call_args(s, t, ev);
-    ev->text_ok |= ok | EVT_TEXT_OK_CTX_NAME;
+    /* name, ctx_name and label are all this sets; the other five strings stay NULL (vouched for:
+     * usually EVT_TEXT_OK_ALL, one compare in the reader framework) */
+    ev->text_ok |= ok | EVT_TEXT_OK_CTX_NAME | EVT_TEXT_OK_TARGET_NAME | EVT_TEXT_OK_NEXT_NAME |
+                   EVT_TEXT_OK_OBJ_NAME | EVT_TEXT_OK_SM_STATE | EVT_TEXT_OK_TEXT;
 }
 
 /* Load an event payload (may be larger than a window). */
