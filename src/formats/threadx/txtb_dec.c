@@ -674,35 +674,17 @@ static const uint8_t *info_roles(uint32_t id)
     }
 }
 
-/* n fields appended to ev's, their keys (and string values) vouched for as evt_put_u's are, for
- * field_u() to fill; NULL when they do not all fit (then evt_put_u, which drops the excess). */
-static inline evt_field *fields_add(evt_event *ev, unsigned n)
-{
-    uint32_t i0 = ev->nfields;
-    if (i0 + n > EVT_MAX_FIELDS) return NULL;
-    ev->nfields = i0 + n;
-    ev->fields_ok |= ((1u << n) - 1u) << i0;
-    return &ev->fields[i0];
-}
-static inline void field_u(evt_field *f, const char *key, uint64_t v)
-{
-    f->key = key;
-    f->is_str = 0;
-    f->is_signed = 0;
-    f->num = v;
-    f->str = NULL;
-}
 /* Two numeric fields, as evt_put_u(k1, v1) then evt_put_u(k2, v2). */
 static inline void put_u2(evt_event *ev, const char *k1, uint64_t v1, const char *k2, uint64_t v2)
 {
-    evt_field *f = fields_add(ev, 2);
+    evt_field *f = evt_put_fields(ev, 2);
     if (!f) {
         evt_put_u(ev, k1, v1);
         evt_put_u(ev, k2, v2);
         return;
     }
-    field_u(f, k1, v1);
-    field_u(f + 1, k2, v2);
+    evt_field_u(f, k1, v1);
+    evt_field_u(f + 1, k2, v2);
 }
 
 static const char *const k_role_field[TXTB_R_COUNT_] = {
@@ -750,14 +732,14 @@ static void role_plan(txtb_idm *e, const uint8_t *roles)
  * resume/suspend info3 is a state (idm_build plans no roles there). */
 static void add_role_fields(txtb_state *s, const txtb_idm *e, const uint64_t info[4], evt_event *ev)
 {
-    evt_field *f = fields_add(ev, e->nput);
+    evt_field *f = evt_put_fields(ev, e->nput);
     for (unsigned i = 0; i < e->nput; i++) {
-        if (f) field_u(f + i, e->put_key[i], info[e->put_w[i]]);
+        if (f) evt_field_u(f + i, e->put_key[i], info[e->put_w[i]]);
         else evt_put_u(ev, e->put_key[i], info[e->put_w[i]]);
     }
     /* their meaning: counters of the object, a mutex's owner */
     for (unsigned i = 0; i < e->nlevel; i++)
-        evt_meaning_add_level(&ev->m, (evt_level_kind)e->level_kind[i], info[e->level_w[i]]);
+        evt_put_level(&ev->m, (evt_level_kind)e->level_kind[i], info[e->level_w[i]]);
     for (unsigned i = 0; i < e->nmrole; i++) {
         uint64_t v = info[e->mrole_w[i]];
         switch (e->mrole[i]) {

@@ -822,7 +822,7 @@ static evt_status open_(evt_reader *r, void **state)
 
 /* ---- decoding --------------------------------------------------------------------------------- */
 
-static void set_time(xr_state *s, evt_event *ev, uint64_t ts)
+static XR_HOT_INLINE void set_time(xr_state *s, evt_event *ev, uint64_t ts)
 {
     ev->ts = ts;
     if (s->freq) {
@@ -1016,10 +1016,9 @@ static XR_HOT_INLINE unsigned fill_fn(xr_state *s, xr_thread *t, evt_event *ev, 
     evt_put_arg(ev, fid);
     int ok;
     const char *nm = fn_name(s, fid, &ok);
-    if (ok) evt_put_s(ev, "function", nm);
-    else evt_event_add_field_s(ev, "function", nm);
     ev->m.has |= EVT_M_LABEL;
     ev->m.label = nm;
+    unsigned unmatched = 0;
     if (kind == XRAY_FN_ENTER || kind == XRAY_FN_ENTER_ARG) {
         ev->kind = EVT_KIND_FUNC_ENTER;
         push(t, fid);
@@ -1027,10 +1026,22 @@ static XR_HOT_INLINE unsigned fill_fn(xr_state *s, xr_thread *t, evt_event *ev, 
         ev->kind = EVT_KIND_FUNC_EXIT;
         if (!pop(t, fid)) {
             t->unmatched_exits++;
-            evt_put_u(ev, "unmatched", 1);
+            unmatched = 1;
         }
     }
-    evt_put_u(ev, "pid", t->pid);
+    /* fields "function", "unmatched" (an exit without its entry), "pid", in that order */
+    evt_field *f = evt_put_fields(ev, 2 + unmatched);
+    if (f) {
+        evt_field_s(f, "function", nm);
+        if (!ok) evt_field_unvouch(ev, f);
+        if (unmatched) evt_field_u(++f, "unmatched", 1);
+        evt_field_u(f + 1, "pid", t->pid);
+    } else {
+        if (ok) evt_put_s(ev, "function", nm);
+        else evt_event_add_field_s(ev, "function", nm);
+        if (unmatched) evt_put_u(ev, "unmatched", 1);
+        evt_put_u(ev, "pid", t->pid);
+    }
     return EVT_TEXT_OK_NAME | (ok ? EVT_TEXT_OK_LABEL : 0u);
 }
 
