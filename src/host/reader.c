@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "evtrace/alloc.h"
+#include "event_reset.h"
 #include "safe_text.h"
 #include "tick_ns.h"
 #include "evtrace/json.h"
@@ -201,6 +202,7 @@ static const char *text_put(evt_reader *r, size_t *used, const char *s, size_t n
  * (model.h EVT_TEXT_OK_*; EVT_TEXT_OK_ALL: all eight, one compare), each field not vouched for is
  * a number (its key counts only in text-safe mode), and it has no text payload. The usual case,
  * inline on every event; anything else takes sanitize_text, which decides per string. */
+_Static_assert(EVT_MAX_FIELDS < 32, "fields_ok has a bit per field");
 static inline int text_settled_(const evt_reader *r, const evt_event *ev)
 {
     unsigned ok = ev->text_ok;
@@ -210,8 +212,8 @@ static inline int text_settled_(const evt_reader *r, const evt_event *ev)
         EVT_EVENT_STRINGS_(ev, TEXT_PENDING_);
 #undef TEXT_PENDING_
     }
-    uint32_t n = ev->nfields;
-    uint32_t pend = (n >= 32 ? ~0u : (1u << n) - 1u) & ~ev->fields_ok; /* fields not vouched for */
+    uint32_t n = ev->nfields; /* <= EVT_MAX_FIELDS (< 32): the mask is n bits */
+    uint32_t pend = (uint32_t)((1ull << (n & 63u)) - 1u) & ~ev->fields_ok; /* fields not vouched for */
     if (pend && r->text_safe) return 0;
     for (; pend; pend &= pend - 1u)
         if (ev->fields[__builtin_ctz(pend)].is_str) return 0;
@@ -434,10 +436,10 @@ static __attribute__((noinline)) evt_status next_ranged_(evt_reader *r, evt_even
     return took_(r, ev);
 }
 
-evt_status evt_reader_next(evt_reader *r, evt_event *ev)
+EVT_EVENT_RESET_FN evt_status evt_reader_next(evt_reader *r, evt_event *ev)
 {
     if (r->range.has_begin || r->range.has_end) return next_ranged_(r, ev);
-    evt_event_reset(ev); /* the usual case: no range */
+    evt_event_reset_inline(ev); /* the usual case: no range */
     ev->fmt = r->desc->name;
     evt_status st = r->desc->next(r->state, ev);
     if (st == EVT_OK && !text_settled_(r, ev)) st = sanitize_text(r, ev);

@@ -169,6 +169,7 @@ typedef struct txtb_state {
     uint64_t ctx_key;            /* its address | 1 << 32; 0: none */
     const txtb_obj *ctx_obj;     /* its registry object (NULL: none) */
     const char *ctx_name, *ctx_ok; /* its name and that name when vouched for */
+    unsigned ctx_vbit;           /* EVT_TEXT_OK_CTX_NAME when ctx_name needs no check (vouched or NULL) */
     int beyond_checked;
     txtb_hooks_dec hooks;        /* records of the generic kernel hooks (txtb_hooks_dec.c) */
     evt_user_dec *user;          /* evtrace/user.h records (user_dec.c), created at open */
@@ -369,6 +370,7 @@ static inline const char *ctx_named(txtb_state *s, uint32_t ctx, const char **ok
         s->ctx_obj = co;
         s->ctx_name = obj_name(s, co, NAME_CTX);
         s->ctx_ok = obj_name_ok(s, co);
+        s->ctx_vbit = s->ctx_ok || !s->ctx_name ? EVT_TEXT_OK_CTX_NAME : 0u;
         s->ctx_key = !co || co->name_off != TXTB_NAME_NONE ? ctx | (uint64_t)1 << 32 : 0;
     }
     *ok = s->ctx_ok;
@@ -1060,7 +1062,7 @@ static evt_status next(void *state, evt_event *ev)
             s->ctx_thread++;
             ev->ctx_class = EVT_CTX_THREAD;
             ev->ctx_name = ctx_named(s, ctx, &ok_ctx);
-            if (ok_ctx || !ev->ctx_name) vouched |= EVT_TEXT_OK_CTX_NAME; /* NULL: nothing to check */
+            vouched |= s->ctx_vbit; /* ctx_named's: vouched for, or NULL (nothing to check) */
             if (prio & TXTB_PRIO_CURRENT_BIT) {
                 put_u2(ev, "priority", prio & 0x3FFu, "preemption_threshold", (prio >> 16) & 0x3FFu);
             } else {
