@@ -225,7 +225,8 @@ enum {
     EVT_TEXT_OK_NEXT_NAME   = 1u << 4, /* m.next_name */
     EVT_TEXT_OK_OBJ_NAME    = 1u << 5, /* m.obj_name */
     EVT_TEXT_OK_SM_STATE    = 1u << 6, /* m.sm_state */
-    EVT_TEXT_OK_TEXT        = 1u << 7  /* m.text */
+    EVT_TEXT_OK_TEXT        = 1u << 7, /* m.text */
+    EVT_TEXT_OK_ALL         = 0xFFu    /* all eight: a bit may be set for a string left NULL */
 };
 
 /* One decoded event. Strings and pointers are owned by the reader and stay valid until its next

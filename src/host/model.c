@@ -1,5 +1,6 @@
 /* Canonical event model helpers: reset, argument/field appenders, kind names. */
 #include "evtrace/model.h"
+#include "event_reset.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -11,45 +12,7 @@ static const char *const k_kind_names[] = {
 #undef EVT_KIND_STR_
 };
 
-/* Zeroes n bytes at p (n a multiple of 8, p 8-aligned) with plain 16-byte stores. Every reader
- * calls evt_event_reset once per event: for these ~350 bytes, the `rep stos` a compiler makes of a
- * memset costs more to start than the stores themselves (a third of the event's decode time on an
- * AMD EPYC), and the fixed sizes let it unroll this loop. A macro, not a function: GCC's attribute
- * that keeps the loop from becoming a memset again must sit on the function that holds it. */
-#if defined(__GNUC__)
-typedef uint64_t evt_zero_v_ __attribute__((vector_size(16), aligned(8), may_alias));
-#define ZERO_(p, n)                                                                              \
-    do {                                                                                         \
-        unsigned char *c_ = (unsigned char *)(p);                                                \
-        size_t i_ = 0;                                                                           \
-        _Pragma("GCC unroll 32")                                                                 \
-        for (; i_ + 16 <= (n); i_ += 16) *(evt_zero_v_ *)(void *)(c_ + i_) = (evt_zero_v_){0, 0}; \
-        if (i_ < (n)) *(uint64_t *)(void *)(c_ + i_) = 0;                                        \
-    } while (0)
-#if defined(__clang__)
-#define NO_MEMSET_
-#else
-#define NO_MEMSET_ __attribute__((optimize("no-tree-loop-distribute-patterns")))
-#endif
-#else
-#define ZERO_(p, n) memset((p), 0, (n))
-#define NO_MEMSET_
-#endif
-
-_Static_assert(offsetof(evt_event, args) % 8 == 0 && offsetof(evt_event, m) % 8 == 0 &&
-                   sizeof(evt_meaning) % 8 == 0,
-               "evt_event_reset clears whole 8-byte words");
-
-NO_MEMSET_ void evt_event_reset(evt_event *ev)
-{
-    /* Clear only the header part; args/fields arrays are guarded by their counts. */
-    ZERO_(ev, offsetof(evt_event, args));
-    ev->nfields = 0;
-    ev->data = NULL;
-    ev->data_len = 0;
-    ev->data_is_text = 0;
-    ZERO_(&ev->m, sizeof ev->m);
-}
+EVT_EVENT_RESET_FN void evt_event_reset(evt_event *ev) { evt_event_reset_inline(ev); }
 
 void evt_event_add_arg(evt_event *ev, uint64_t v)
 {

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "evtrace/alloc.h"
+#include "event_reset.h"
 #include "safe_text.h"
 #include "tick_ns.h"
 #include "evtrace/json.h"
@@ -197,11 +198,34 @@ static const char *text_put(evt_reader *r, size_t *used, const char *s, size_t n
     X((ev)->m.next_name, EVT_TEXT_OK_NEXT_NAME); X((ev)->m.obj_name, EVT_TEXT_OK_OBJ_NAME); \
     X((ev)->m.sm_state, EVT_TEXT_OK_SM_STATE); X((ev)->m.text, EVT_TEXT_OK_TEXT)
 
+/* 1 when nothing of the event needs sanitize_text: each of its strings is NULL or vouched for
+ * (model.h EVT_TEXT_OK_*; EVT_TEXT_OK_ALL: all eight, one compare), each field not vouched for is
+ * a number (its key counts only in text-safe mode), and it has no text payload. The usual case,
+ * inline on every event; anything else takes sanitize_text, which decides per string. */
+_Static_assert(EVT_MAX_FIELDS < 32, "fields_ok has a bit per field");
+static inline int text_settled_(const evt_reader *r, const evt_event *ev)
+{
+    unsigned ok = ev->text_ok;
+    if ((ok & EVT_TEXT_OK_ALL) != EVT_TEXT_OK_ALL) {
+#define TEXT_PENDING_(p, bit) \
+    if (!(ok & (bit)) && (p)) return 0
+        EVT_EVENT_STRINGS_(ev, TEXT_PENDING_);
+#undef TEXT_PENDING_
+    }
+    uint32_t n = ev->nfields; /* <= EVT_MAX_FIELDS (< 32): the mask is n bits */
+    uint32_t pend = (uint32_t)((1ull << (n & 63u)) - 1u) & ~ev->fields_ok; /* fields not vouched for */
+    if (pend && r->text_safe) return 0;
+    for (; pend; pend &= pend - 1u)
+        if (ev->fields[__builtin_ctz(pend)].is_str) return 0;
+    return !(ev->data && ev->data_is_text);
+}
+
 /* Replace the event's strings that need it by sanitized copies in r->text (right ones, the usual
  * case, cost one scan; ones the reader vouches for, model.h EVT_TEXT_OK_*, none). Sizes first, so
  * r->text grows at most once per event and earlier copies stay put. Field keys are checked in
- * text-safe mode only (they are the readers' own words). */
-static evt_status sanitize_text(evt_reader *r, evt_event *ev)
+ * text-safe mode only (they are the readers' own words). Out of line: text_settled_ sends here
+ * only the events that have something to check. */
+static __attribute__((noinline)) evt_status sanitize_text(evt_reader *r, evt_event *ev)
 {
     size_t need = 0;
     unsigned ok = ev->text_ok;
@@ -305,9 +329,16 @@ const char *evt_clock_source_name(evt_clock_source c)
     }
 }
 
+/* 1 when set_time_ has something to do: a user frequency, or the reader's rate and no t_ns. */
+static inline int needs_time_(const evt_reader *r, const evt_event *ev)
+{
+    return r->clock_hz_user || (r->clock_hz && !(ev->flags & EVT_HAS_TNS));
+}
+
 /* Invariant after this: EVT_HAS_TNS is set iff the clock is known (or the reader gave t_ns), and a
- * user frequency wins over the reader's conversion. */
-static void set_time_(evt_reader *r, evt_event *ev)
+ * user frequency wins over the reader's conversion. Out of line (needs_time_ first): its
+ * 128-bit arithmetic keeps registers busy that evt_reader_next's usual path does not need. */
+static __attribute__((noinline)) void set_time_(evt_reader *r, evt_event *ev)
 {
     uint64_t hz;
     if (r->clock_hz_user) {
@@ -380,30 +411,40 @@ static evt_status next_in_range_(evt_reader *r, evt_event *ev)
     }
 }
 
-static void note_failure_(evt_reader *r, evt_status st)
+/* Out of line: the end of the trace or a failure, once per reader. */
+static __attribute__((noinline)) evt_status note_failure_(evt_reader *r, evt_status st)
 {
     if (st != EVT_END && !r->fail_msg[0]) snprintf(r->fail_msg, sizeof r->fail_msg, "%s", evt_status_message(st));
+    return st;
 }
 
-evt_status evt_reader_next(evt_reader *r, evt_event *ev)
+/* An event counted by evt_reader_next: the totals and its time. */
+static inline evt_status took_(evt_reader *r, evt_event *ev)
 {
-    evt_status st;
-    if (r->range.has_begin || r->range.has_end) {
-        st = next_in_range_(r, ev);
-    } else { /* the usual case: no range */
-        evt_event_reset(ev);
-        ev->fmt = r->desc->name;
-        st = r->desc->next(r->state, ev);
-    }
-    if (st == EVT_OK) st = sanitize_text(r, ev);
-    if (st != EVT_OK) {
-        note_failure_(r, st);
-        return st;
-    }
-    set_time_(r, ev);
     r->events++;
     if (ev->kind == EVT_KIND_LOST && (ev->flags & EVT_HAS_COUNT)) r->lost += ev->count;
+    if (needs_time_(r, ev)) set_time_(r, ev);
     return EVT_OK;
+}
+
+/* evt_reader_next with --begin/--end (evt_reader_set_range); out of line, off the usual path. */
+static __attribute__((noinline)) evt_status next_ranged_(evt_reader *r, evt_event *ev)
+{
+    evt_status st = next_in_range_(r, ev);
+    if (st == EVT_OK && !text_settled_(r, ev)) st = sanitize_text(r, ev);
+    if (st != EVT_OK) return note_failure_(r, st);
+    return took_(r, ev);
+}
+
+EVT_EVENT_RESET_FN evt_status evt_reader_next(evt_reader *r, evt_event *ev)
+{
+    if (r->range.has_begin || r->range.has_end) return next_ranged_(r, ev);
+    evt_event_reset_inline(ev); /* the usual case: no range */
+    ev->fmt = r->desc->name;
+    evt_status st = r->desc->next(r->state, ev);
+    if (st == EVT_OK && !text_settled_(r, ev)) st = sanitize_text(r, ev);
+    if (st != EVT_OK) return note_failure_(r, st);
+    return took_(r, ev);
 }
 
 void evt_reader_close(evt_reader *r)

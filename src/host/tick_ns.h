@@ -17,13 +17,15 @@
 
 typedef struct evt_tick_ns {
     uint64_t hz;    /* ticks per second; 0: no clock (evt_tick_ns_conv must not be called) */
-    uint64_t recip; /* floor(2^64 / hz) when the fast path applies, else 0 */
+    uint64_t recip; /* floor(2^64 / hz) when the fast path applies, else 0 (also at 1 GHz: ts is ns) */
 } evt_tick_ns;
 
 static inline void evt_tick_ns_init(evt_tick_ns *c, uint64_t hz)
 {
     c->hz = hz;
-    c->recip = (hz >= 2 && hz < EVT_TICK_NS_FAST_MAX_HZ) ? (uint64_t)(((unsigned __int128)1 << 64) / hz) : 0;
+    c->recip = (hz >= 2 && hz < EVT_TICK_NS_FAST_MAX_HZ && hz != 1000000000u)
+                   ? (uint64_t)(((unsigned __int128)1 << 64) / hz)
+                   : 0;
 }
 
 /* floor(x / hz) and x % hz through the reciprocal (c->recip != 0). */
@@ -36,18 +38,27 @@ static inline uint64_t evt_tick_ns_div_(const evt_tick_ns *c, uint64_t x, uint64
     return q;
 }
 
+/* Seconds below which q * 1e9 + frac (frac < 1e9) always fits: floor(UINT64_MAX / 1e9). */
+#define EVT_TICK_NS_SAFE_S 18446744073ull
+
+/* evt_tick_ns_conv without the reciprocal: 1 GHz, or the 128-bit division (out of line: keeps
+ * the usual path small enough to inline). */
+static __attribute__((noinline, unused)) uint64_t evt_tick_ns_conv_slow_(const evt_tick_ns *c, uint64_t ts)
+{
+    if (c->hz == 1000000000u) return ts;
+    unsigned __int128 ns = (unsigned __int128)ts * 1000000000u / c->hz;
+    return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
+}
+
 /* floor(ts * 1e9 / c->hz), UINT64_MAX when that does not fit (c->hz != 0). */
 static inline uint64_t evt_tick_ns_conv(const evt_tick_ns *c, uint64_t ts)
 {
-    if (c->hz == 1000000000u) return ts;
-    if (!c->recip) {
-        unsigned __int128 ns = (unsigned __int128)ts * 1000000000u / c->hz;
-        return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
-    }
+    if (!c->recip) return evt_tick_ns_conv_slow_(c, ts);
     uint64_t r, r2;
     uint64_t q = evt_tick_ns_div_(c, ts, &r);
     uint64_t frac = evt_tick_ns_div_(c, r * 1000000000u, &r2); /* < 1e9 */
-    if (q > (UINT64_MAX - frac) / 1000000000u) return UINT64_MAX;
+    /* q < EVT_TICK_NS_SAFE_S: q * 1e9 + frac < (q + 1) * 1e9 <= UINT64_MAX, no check needed */
+    if (q >= EVT_TICK_NS_SAFE_S && q > (UINT64_MAX - frac) / 1000000000u) return UINT64_MAX;
     return q * 1000000000u + frac;
 }
 

@@ -71,6 +71,38 @@ static inline void evt_put_s(evt_event *ev, const char *key, const char *s)
     evt_field *f = evt_put_field_(ev, key);
     if (f) { f->is_str = 1; f->str = s; }
 }
+/* n fields appended at once, their keys (and string values) vouched for as evt_put_u's are, for
+ * evt_field_u / evt_field_s to fill (every one of them); NULL when they do not all fit (then
+ * append them one by one with evt_put_*, which drops the excess). One bounds check for n. */
+static inline evt_field *evt_put_fields(evt_event *ev, unsigned n)
+{
+    uint32_t i0 = ev->nfields;
+    if (i0 + n > EVT_MAX_FIELDS) return NULL;
+    ev->nfields = i0 + n;
+    ev->fields_ok |= ((1u << n) - 1u) << i0;
+    return &ev->fields[i0];
+}
+static inline void evt_field_u(evt_field *f, const char *key, uint64_t v)
+{
+    *f = (evt_field){key, 0, 0, v, NULL};
+}
+static inline void evt_field_s(evt_field *f, const char *key, const char *s)
+{
+    *f = (evt_field){key, 1, 0, 0, s};
+}
+/* Mark the field f of ev (from evt_put_fields) not vouched for: its string is checked as usual. */
+static inline void evt_field_unvouch(evt_event *ev, const evt_field *f)
+{
+    ev->fields_ok &= ~(1u << (uint32_t)(f - ev->fields));
+}
+/* evt_meaning_add_level (model.h), inline for the hot path. */
+static inline void evt_put_level(evt_meaning *m, evt_level_kind k, uint64_t v)
+{
+    if (m->nlevels >= EVT_M_MAX_LEVELS) return;
+    m->level_kind[m->nlevels] = (uint8_t)k;
+    m->level[m->nlevels++] = v;
+    m->has |= EVT_M_LEVEL;
+}
 /* Append an argument (beyond EVT_MAX_ARGS dropped, as evt_event_add_arg does). */
 static inline void evt_put_arg(evt_event *ev, uint64_t v)
 {

@@ -117,7 +117,9 @@ typedef struct txtb_idm {
     const char *name, *ok_name; /* ev->name; ok_name == name when vouched for */
     const char *label, *ok_label; /* ev->m.label of a service (svc); ok_label when vouched for */
     unsigned m_has;          /* EVT_M_* the service meaning sets */
-    unsigned vouched;        /* EVT_TEXT_OK_NAME (ok_name), _LABEL (a service's label, vouched for) */
+    unsigned vouched;        /* next()'s usual path (no hooks, no user record): EVT_TEXT_OK_NAME
+                              * (ok_name), _LABEL (a service's label, vouched for, or none), and the
+                              * strings it leaves NULL or sets only vouched for (idm_build) */
     uint32_t cslot, cgen;    /* counts[] slot of the id word while cgen == s->cgen */
 } txtb_idm;
 
@@ -167,6 +169,7 @@ typedef struct txtb_state {
     uint64_t ctx_key;            /* its address | 1 << 32; 0: none */
     const txtb_obj *ctx_obj;     /* its registry object (NULL: none) */
     const char *ctx_name, *ctx_ok; /* its name and that name when vouched for */
+    unsigned ctx_vbit;           /* EVT_TEXT_OK_CTX_NAME when ctx_name needs no check (vouched or NULL) */
     int beyond_checked;
     txtb_hooks_dec hooks;        /* records of the generic kernel hooks (txtb_hooks_dec.c) */
     evt_user_dec *user;          /* evtrace/user.h records (user_dec.c), created at open */
@@ -367,6 +370,7 @@ static inline const char *ctx_named(txtb_state *s, uint32_t ctx, const char **ok
         s->ctx_obj = co;
         s->ctx_name = obj_name(s, co, NAME_CTX);
         s->ctx_ok = obj_name_ok(s, co);
+        s->ctx_vbit = s->ctx_ok || !s->ctx_name ? EVT_TEXT_OK_CTX_NAME : 0u;
         s->ctx_key = !co || co->name_off != TXTB_NAME_NONE ? ctx | (uint64_t)1 << 32 : 0;
     }
     *ok = s->ctx_ok;
@@ -672,35 +676,17 @@ static const uint8_t *info_roles(uint32_t id)
     }
 }
 
-/* n fields appended to ev's, their keys (and string values) vouched for as evt_put_u's are, for
- * field_u() to fill; NULL when they do not all fit (then evt_put_u, which drops the excess). */
-static inline evt_field *fields_add(evt_event *ev, unsigned n)
-{
-    uint32_t i0 = ev->nfields;
-    if (i0 + n > EVT_MAX_FIELDS) return NULL;
-    ev->nfields = i0 + n;
-    ev->fields_ok |= ((1u << n) - 1u) << i0;
-    return &ev->fields[i0];
-}
-static inline void field_u(evt_field *f, const char *key, uint64_t v)
-{
-    f->key = key;
-    f->is_str = 0;
-    f->is_signed = 0;
-    f->num = v;
-    f->str = NULL;
-}
 /* Two numeric fields, as evt_put_u(k1, v1) then evt_put_u(k2, v2). */
 static inline void put_u2(evt_event *ev, const char *k1, uint64_t v1, const char *k2, uint64_t v2)
 {
-    evt_field *f = fields_add(ev, 2);
+    evt_field *f = evt_put_fields(ev, 2);
     if (!f) {
         evt_put_u(ev, k1, v1);
         evt_put_u(ev, k2, v2);
         return;
     }
-    field_u(f, k1, v1);
-    field_u(f + 1, k2, v2);
+    evt_field_u(f, k1, v1);
+    evt_field_u(f + 1, k2, v2);
 }
 
 static const char *const k_role_field[TXTB_R_COUNT_] = {
@@ -748,14 +734,14 @@ static void role_plan(txtb_idm *e, const uint8_t *roles)
  * resume/suspend info3 is a state (idm_build plans no roles there). */
 static void add_role_fields(txtb_state *s, const txtb_idm *e, const uint64_t info[4], evt_event *ev)
 {
-    evt_field *f = fields_add(ev, e->nput);
+    evt_field *f = evt_put_fields(ev, e->nput);
     for (unsigned i = 0; i < e->nput; i++) {
-        if (f) field_u(f + i, e->put_key[i], info[e->put_w[i]]);
+        if (f) evt_field_u(f + i, e->put_key[i], info[e->put_w[i]]);
         else evt_put_u(ev, e->put_key[i], info[e->put_w[i]]);
     }
     /* their meaning: counters of the object, a mutex's owner */
     for (unsigned i = 0; i < e->nlevel; i++)
-        evt_meaning_add_level(&ev->m, (evt_level_kind)e->level_kind[i], info[e->level_w[i]]);
+        evt_put_level(&ev->m, (evt_level_kind)e->level_kind[i], info[e->level_w[i]]);
     for (unsigned i = 0; i < e->nmrole; i++) {
         uint64_t v = info[e->mrole_w[i]];
         switch (e->mrole[i]) {
@@ -943,7 +929,11 @@ TXTB_COLD static const txtb_idm *idm_build(txtb_state *s, txtb_idm *e, uint32_t 
         e->op_result = t.op_result;
     }
     if (e->ok_name) e->vouched |= EVT_TEXT_OK_NAME;
-    if (e->svc && e->label == (e->ok_label ? e->ok_label : e->ok_name)) e->vouched |= EVT_TEXT_OK_LABEL;
+    if (!e->svc || e->label == (e->ok_label ? e->ok_label : e->ok_name)) e->vouched |= EVT_TEXT_OK_LABEL;
+    /* next()'s usual path never sets next_name, sm_state or text; it clears the target and object
+     * bits when it sets a target name not vouched for (the object's name is the target's) */
+    e->vouched |= EVT_TEXT_OK_NEXT_NAME | EVT_TEXT_OK_SM_STATE | EVT_TEXT_OK_TEXT | EVT_TEXT_OK_TARGET_NAME |
+                  EVT_TEXT_OK_OBJ_NAME;
     role_plan(e, s->hooks.active ? NULL : info_roles(id));
     e->user_rec = id >= EVT_USER_TXTB_BASE && id <= TXTB_USER_EVENT_END;
     e->hooks = (uint8_t)txtb_hooks_dec_wants(&s->hooks, id, (evt_kind)e->kind); /* hooks.active: set at open */
@@ -1072,7 +1062,7 @@ static evt_status next(void *state, evt_event *ev)
             s->ctx_thread++;
             ev->ctx_class = EVT_CTX_THREAD;
             ev->ctx_name = ctx_named(s, ctx, &ok_ctx);
-            if (ok_ctx) vouched |= EVT_TEXT_OK_CTX_NAME;
+            vouched |= s->ctx_vbit; /* ctx_named's: vouched for, or NULL (nothing to check) */
             if (prio & TXTB_PRIO_CURRENT_BIT) {
                 put_u2(ev, "priority", prio & 0x3FFu, "preemption_threshold", (prio >> 16) & 0x3FFu);
             } else {
@@ -1088,7 +1078,7 @@ static evt_status next(void *state, evt_event *ev)
                 ev->target = w[4];
                 ev->target_name = obj_name(s, o, NAME_TARGET);
                 ok_target = obj_name_ok(s, o);
-                if (ok_target) vouched |= EVT_TEXT_OK_TARGET_NAME;
+                if (!ok_target && ev->target_name) vouched &= ~(unsigned)(EVT_TEXT_OK_TARGET_NAME | EVT_TEXT_OK_OBJ_NAME);
             }
         }
         if (e->svc) { /* the service's meaning (idm_build); an operation needs its object */
@@ -1098,8 +1088,7 @@ static evt_status next(void *state, evt_event *ev)
             if (e->m_has & EVT_M_OP) { ev->m.op = e->op; ev->m.op_result = e->op_result; }
             if ((ev->m.has & EVT_M_OP) && (ev->flags & EVT_HAS_TARGET)) {
                 ev->m.obj = ev->target;
-                ev->m.obj_name = ev->target_name;
-                if (ok_target) vouched |= EVT_TEXT_OK_OBJ_NAME;
+                ev->m.obj_name = ev->target_name; /* its bit: the target's (above) */
             } else {
                 ev->m.has &= ~(unsigned)EVT_M_OP;
             }
@@ -1131,7 +1120,7 @@ static evt_status next(void *state, evt_event *ev)
         if (e->hooks) txtb_hooks_dec_event(&s->hooks, id, w, ev, hooks_obj_name, s);
         if (e->user_rec) user_record(s, id, w, off, ev);
         /* what is still the reader's vouched-for text needs no per-event check: all of it, unless
-         * the hooks or user decoders replaced some */
+         * the hooks or user decoders replaced some (usually EVT_TEXT_OK_ALL: one compare) */
         if (!e->hooks && !e->user_rec) {
             ev->text_ok |= vouched;
             return EVT_OK;

@@ -822,7 +822,7 @@ static evt_status open_(evt_reader *r, void **state)
 
 /* ---- decoding --------------------------------------------------------------------------------- */
 
-static void set_time(xr_state *s, evt_event *ev, uint64_t ts)
+static XR_HOT_INLINE void set_time(xr_state *s, evt_event *ev, uint64_t ts)
 {
     ev->ts = ts;
     if (s->freq) {
@@ -1016,10 +1016,9 @@ static XR_HOT_INLINE unsigned fill_fn(xr_state *s, xr_thread *t, evt_event *ev, 
     evt_put_arg(ev, fid);
     int ok;
     const char *nm = fn_name(s, fid, &ok);
-    if (ok) evt_put_s(ev, "function", nm);
-    else evt_event_add_field_s(ev, "function", nm);
     ev->m.has |= EVT_M_LABEL;
     ev->m.label = nm;
+    unsigned unmatched = 0;
     if (kind == XRAY_FN_ENTER || kind == XRAY_FN_ENTER_ARG) {
         ev->kind = EVT_KIND_FUNC_ENTER;
         push(t, fid);
@@ -1027,10 +1026,22 @@ static XR_HOT_INLINE unsigned fill_fn(xr_state *s, xr_thread *t, evt_event *ev, 
         ev->kind = EVT_KIND_FUNC_EXIT;
         if (!pop(t, fid)) {
             t->unmatched_exits++;
-            evt_put_u(ev, "unmatched", 1);
+            unmatched = 1;
         }
     }
-    evt_put_u(ev, "pid", t->pid);
+    /* fields "function", "unmatched" (an exit without its entry), "pid", in that order */
+    evt_field *f = evt_put_fields(ev, 2 + unmatched);
+    if (f) {
+        evt_field_s(f, "function", nm);
+        if (!ok) evt_field_unvouch(ev, f);
+        if (unmatched) evt_field_u(++f, "unmatched", 1);
+        evt_field_u(f + 1, "pid", t->pid);
+    } else {
+        if (ok) evt_put_s(ev, "function", nm);
+        else evt_event_add_field_s(ev, "function", nm);
+        if (unmatched) evt_put_u(ev, "unmatched", 1);
+        evt_put_u(ev, "pid", t->pid);
+    }
     return EVT_TEXT_OK_NAME | (ok ? EVT_TEXT_OK_LABEL : 0u);
 }
 
@@ -1081,7 +1092,10 @@ static void emit_fn_record(xr_state *s, xr_thread *t, evt_event *ev)
     t->pos += XRAY_FN_REC_SIZE;
     unsigned ok = fill_fn(s, t, ev, t->fn_kind, t->fn_id);
     if (call_arg_next(t)) call_args(s, t, ev);
-    ev->text_ok |= ok | EVT_TEXT_OK_CTX_NAME;
+    /* name, ctx_name and label are all this sets; the other five strings stay NULL (vouched for:
+     * usually EVT_TEXT_OK_ALL, one compare in the reader framework) */
+    ev->text_ok |= ok | EVT_TEXT_OK_CTX_NAME | EVT_TEXT_OK_TARGET_NAME | EVT_TEXT_OK_NEXT_NAME |
+                   EVT_TEXT_OK_OBJ_NAME | EVT_TEXT_OK_SM_STATE | EVT_TEXT_OK_TEXT;
 }
 
 /* Load an event payload (may be larger than a window). */
