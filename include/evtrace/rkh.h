@@ -294,6 +294,8 @@ void evt_rkh_sym_actor(evt_rkh_recorder *r, uintptr_t actor, const char *name); 
 int evt_rkh_open_(evt_rkh_recorder *r, unsigned id); /* enter, nest, loss record, id/seq/ts */
 int evt_rkh_open_rest_(evt_rkh_recorder *r, unsigned id); /* open_ once entered (lock, guard) */
 int evt_rkh_hdr6_(evt_rkh_recorder *r, unsigned id, uint32_t t); /* the default header, any room */
+/* the default header w, with a byte to stuff, at in (room >= EVT_RKH_OPEN_ROOM_); sum: its lanes */
+int evt_rkh_hdr6_stuffed_(evt_rkh_recorder *r, uint64_t w, uint32_t in, uint32_t room, uint32_t sum);
 /* A record whose room at begin is less than this makes room first (a flight ring evicts in
  * batches, so the records after it take the fast paths). */
 #define EVT_RKH_OPEN_ROOM_ 32u
@@ -396,14 +398,16 @@ static inline int evt_rkh_open_body_(evt_rkh_recorder *r, unsigned id)
     uint32_t in = r->in, lim = r->nlim, seq = r->seq;
     uint64_t w = (uint8_t)id | seq << 8 | (uint64_t)t << 16;
     uint64_t a = w ^ 0x7E7E7E7E7E7E7E7Eull, x = a ^ (a & 0x0101010101010101ull) * 3u;
-    if (EVT_UNLIKELY(lim < in + EVT_RKH_OPEN_ROOM_ || ((x - 0x0101010101010101ull) & ~x & 0x0000808080808080ull)))
-        return evt_rkh_hdr6_(r, id, t);
+    if (EVT_UNLIKELY(lim < in + EVT_RKH_OPEN_ROOM_)) return evt_rkh_hdr6_(r, id, t);
+    uint32_t sum = (uint8_t)id + seq + (t & 0x00FF00FFu) + ((t >> 8) & 0x00FF00FFu);
+    r->seq = (uint8_t)(seq + 1u);
+    if (EVT_UNLIKELY((x - 0x0101010101010101ull) & ~x & 0x0000808080808080ull))
+        return evt_rkh_hdr6_stuffed_(r, w, in, lim - in, sum);
     uint8_t *q = r->ring + in;
     EVT_RKH_ST32LE_(q, (uint32_t)w);
     EVT_RKH_ST32LE_(q + 4, (uint32_t)(w >> 32));
-    r->seq = (uint8_t)(seq + 1u);
     r->open = 1;
-    r->sum = (uint8_t)id + seq + (t & 0x00FF00FFu) + ((t >> 8) & 0x00FF00FFu);
+    r->sum = sum;
     r->mark = in;
     r->in = in + 6u;
     r->lim = lim;
@@ -443,19 +447,16 @@ static inline void evt_rkh_end_body_(evt_rkh_recorder *r)
     uint32_t in = r->in, lim = r->lim;
     if (EVT_LIKELY(in + 3u <= lim)) {
         uint8_t *p = r->ring + in;
-        if (EVT_LIKELY(r->chk_en)) {
-            uint32_t s = r->sum;
-            uint8_t c = (uint8_t)(0u - (s + (s >> 16)));
-            if (EVT_UNLIKELY(c == EVT_RKH_FLAG || c == EVT_RKH_ESC)) {
-                *p++ = EVT_RKH_ESC;
-                c = (uint8_t)(c ^ EVT_RKH_ESC_XOR);
-                in++;
-            }
-            *p++ = c;
+        uint32_t s = r->sum, ck = r->chk_en; /* ck: 1 with a checksum, else 0 */
+        uint8_t c = (uint8_t)(0u - (s + (s >> 16)));
+        if (EVT_UNLIKELY(c == EVT_RKH_FLAG || c == EVT_RKH_ESC) && ck) {
+            *p++ = EVT_RKH_ESC;
+            c = (uint8_t)(c ^ EVT_RKH_ESC_XOR);
             in++;
         }
-        *p = EVT_RKH_FLAG;
-        in++;
+        p[0] = c;              /* the checksum, or (ck 0) a byte the flag overwrites */
+        p[ck] = EVT_RKH_FLAG;
+        in += ck + 1u;
         uint32_t qty = r->qty, mark = r->mark, out = r->out;
         evt_loss_written(&r->loss, 1u);
         r->open = 0;

@@ -1081,6 +1081,11 @@ RKH_COLD int evt_rkh_open_rest_(evt_rkh_recorder *r, unsigned id)
 /* The default header when the inline open's fast test failed (the room left by the last record
  * is short or not known, or a header byte needs stuffing). */
 RKH_COLD int evt_rkh_hdr6_(evt_rkh_recorder *r, unsigned id, uint32_t t) { return header6_after_room(r, id, t); }
+/* ... when a byte of the header needs stuffing and the room is there (seq already taken). */
+RKH_COLD int evt_rkh_hdr6_stuffed_(evt_rkh_recorder *r, uint64_t w, uint32_t in, uint32_t room, uint32_t sum)
+{
+    return header6_stuffed(r, w, in, room, sum);
+}
 #endif
 
 #ifdef EVT_RKH_INLINE_FAST
