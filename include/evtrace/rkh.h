@@ -42,6 +42,12 @@
 #if defined(EVT_RKH_INLINE_FAST) && UINTPTR_MAX > 0xFFFFFFFFu && !defined(EVT_RKH_NO_INLINE_END) && EVT_RKH_FAST
 #define EVT_RKH_INLINE_END 1
 #endif
+/* With it, begin's fast path (lock, guard, clock, the default header) is inline as well: no call,
+ * the recorder's address and the record id known at the trace point (about 250 bytes more there).
+ * Define EVT_RKH_NO_INLINE_OPEN to keep it out of line (the filter decision stays inline). */
+#if defined(EVT_RKH_INLINE_END) && !defined(EVT_RKH_NO_INLINE_OPEN)
+#define EVT_RKH_INLINE_OPEN 1
+#endif
 
 /* TCFG flag bits (value 1 = option enabled), as RKH_CFG_<name>. */
 #define EVT_RKH_F_SMA_TRC_SNDR_EN     (1u << 0)
@@ -148,11 +154,18 @@ typedef struct EVT_RKH_REC_ALIGN_ evt_rkh_recorder {
                                  the closing checksum and flag always fit after it; end tests
                                  in + 3 <= lim); a slow path sets it again; 0 while no record
                                  is open */
+    uint32_t nlim;            /* while no record is open: [in, nlim) is contiguous free room (at
+                                 most ROOM_CAP bytes), or nlim < in + OPEN_ROOM (0: not known),
+                                 where begin works the room out again; set by end's fast close
+                                 (the record's lim, or lim0 after a streamed record), 0 by every
+                                 other path that moves in */
+    uint32_t lim0;            /* nlim of an empty ring whose in is 0 (init: min(size, ROOM_CAP)) */
     uint32_t sum;             /* checksum of the open record: byte sums in two 16-bit lanes, the
                                  byte written is -(lane 0 + lane 1); a slow path folds it to one
                                  byte first */
-    uint32_t mark;            /* in when qty was last brought up to date */
     uint32_t qty;             /* bytes in the ring, as of mark while a record is open */
+    uint32_t mark;            /* in when qty was last brought up to date (not beside sum: two
+                                 stores at begin, not one vector store built from both) */
     uint32_t open_at;         /* ring index of the open record's first byte (open == 2) */
     uint32_t qty_open;        /* qty when the open record began (open == 2): streamed only, a
                                  discarded record gives the ring back as it found it */
@@ -279,6 +292,13 @@ void evt_rkh_sym_actor(evt_rkh_recorder *r, uintptr_t actor, const char *name); 
  * definitions in rkh_enc.c); define EVT_RKH_NO_INLINE for plain calls. Internals: not part of the
  * API. */
 int evt_rkh_open_(evt_rkh_recorder *r, unsigned id); /* enter, nest, loss record, id/seq/ts */
+int evt_rkh_open_rest_(evt_rkh_recorder *r, unsigned id); /* open_ once entered (lock, guard) */
+int evt_rkh_hdr6_(evt_rkh_recorder *r, unsigned id, uint32_t t); /* the default header, any room */
+/* the default header w, with a byte to stuff, at in (room >= EVT_RKH_OPEN_ROOM_); sum: its lanes */
+int evt_rkh_hdr6_stuffed_(evt_rkh_recorder *r, uint64_t w, uint32_t in, uint32_t room, uint32_t sum);
+/* A record whose room at begin is less than this makes room first (a flight ring evicts in
+ * batches, so the records after it take the fast paths). */
+#define EVT_RKH_OPEN_ROOM_ 32u
 void evt_rkh_put_(evt_rkh_recorder *r, uint32_t v, unsigned n); /* n bytes, any ring state */
 int evt_rkh_end_slow_(evt_rkh_recorder *r); /* end off the fast close; 0: no record was open */
 void evt_rkh_drain_(evt_rkh_recorder *r);   /* the ring, then a pending loss record, to the sink */
@@ -354,47 +374,106 @@ inline int evt_rkh_begin(evt_rkh_recorder *r, unsigned id) { return evt_rkh_begi
 inline int evt_rkh_begin_ao(evt_rkh_recorder *r, unsigned id, int prio) { return evt_rkh_begin_ao_sig(r, id, prio, -1); }
 #endif
 
+#ifdef EVT_RKH_INLINE_OPEN
+/* evt_rkh_open_'s fast path, inline (EVT_RKH_INLINE_OPEN): lock, guard, then, with nothing
+ * pending and the default header (hdr6: id, seq, 4-byte timestamp), the clock and the header as
+ * one 8-byte store into the room the previous record's end left (nlim), when it has at least
+ * EVT_RKH_OPEN_ROOM_ bytes and no header byte needs stuffing (the test: rkh_enc.c, header6_at);
+ * every other case out of line. The same state as evt_rkh_open_ (rkh_enc.c, R6). */
+static inline int evt_rkh_open_body_(evt_rkh_recorder *r, unsigned id)
+{
+    evt_port_crit_t st;
+    if (EVT_UNLIKELY(!evt_rec_lock_enter(&r->lock, &st))) {
+        evt_loss_drop(&r->loss);
+        return 0;
+    }
+    if (EVT_UNLIKELY(!evt_nest_enter(&r->nest))) {
+        evt_loss_drop(&r->loss);
+        evt_rec_lock_exit(&r->lock, st);
+        return 0;
+    }
+    r->crit = st;
+    if (EVT_UNLIKELY(evt_loss_pending(&r->loss) || !r->hdr6)) return evt_rkh_open_rest_(r, id);
+    uint32_t t = r->ts();
+    uint32_t in = r->in, lim = r->nlim, seq = r->seq;
+    uint64_t w = (uint8_t)id | seq << 8 | (uint64_t)t << 16;
+    uint64_t a = w ^ 0x7E7E7E7E7E7E7E7Eull, x = a ^ (a & 0x0101010101010101ull) * 3u;
+    if (EVT_UNLIKELY(lim < in + EVT_RKH_OPEN_ROOM_)) return evt_rkh_hdr6_(r, id, t);
+    uint32_t sum = (uint8_t)id + seq + (t & 0x00FF00FFu) + ((t >> 8) & 0x00FF00FFu);
+    r->seq = (uint8_t)(seq + 1u);
+    if (EVT_UNLIKELY((x - 0x0101010101010101ull) & ~x & 0x0000808080808080ull))
+        return evt_rkh_hdr6_stuffed_(r, w, in, lim - in, sum);
+    uint8_t *q = r->ring + in;
+    EVT_RKH_ST32LE_(q, (uint32_t)w);
+    EVT_RKH_ST32LE_(q + 4, (uint32_t)(w >> 32));
+    r->open = 1;
+    r->sum = sum;
+    r->mark = in;
+    r->in = in + 6u;
+    r->lim = lim;
+    return 1;
+}
+static inline int evt_rkh_begin_body_(evt_rkh_recorder *r, unsigned id, int prio, int sig)
+{
+    id &= 255u;
+    if (!((EVT_LOAD_RLX(&r->emit[id >> 3]) >> (id & 7u)) & 1u)) return 0;
+    if (prio >= 0 && r->ao_test &&
+        !((EVT_LOAD_RLX(&r->ao_filter[((unsigned)prio & 63u) >> 3]) >> ((unsigned)prio & 7u)) & 1u))
+        return 0;
+    if (sig >= 0 && r->sig_test &&
+        !((EVT_LOAD_RLX(&r->sig_filter[((unsigned)sig & 255u) >> 3]) >> ((unsigned)sig & 7u)) & 1u))
+        return 0;
+    return evt_rkh_open_body_(r, id);
+}
+#define evt_rkh_begin_ao_sig(r, id, prio, sig) evt_rkh_begin_body_((r), (id), (prio), (sig))
+#define evt_rkh_begin_ao(r, id, prio) evt_rkh_begin_body_((r), (id), (prio), -1)
+#define evt_rkh_begin(r, id) evt_rkh_begin_body_((r), (id), -1, -1)
+#endif
+
+
 /* end's body: evt_rkh_end is this, inline, with EVT_RKH_INLINE_END (a macro: the core's lock and
  * guard are static inline functions, which only a static inline function may call), and rkh_enc.c
  * (which defines EVT_RKH_END_DEFINE_) makes the external definition of it. The fast close applies when only fast paths wrote the
  * record (in + 3 <= lim; lim is 0 when no record is open): checksum (two 16-bit lanes folded,
- * stuffed) and flag into the room the fast paths keep for them. With a sink and the ring's bytes
- * in one run (the usual stream: the ring was emptied after the previous record) they go to the
- * sink and the ring starts again at index 0 (its first bytes stay in cache); anything else takes
- * the general drain. Flag, escape, ^ 0x20: evtrace/rkh_stream.h. */
+ * stuffed) and flag into the room the fast paths keep for them. With a sink and a ring that held
+ * nothing before the record (the usual stream: the ring was emptied after the previous record)
+ * the record goes to the sink and the ring starts again at index 0 (its first bytes stay in
+ * cache); anything else takes the general drain. The room left after the record is the next
+ * record's (nlim), so begin need not work it out. Flag, escape, ^ 0x20: evtrace/rkh_stream.h. */
 #if (defined(EVT_RKH_INLINE_END) || defined(EVT_RKH_END_DEFINE_)) && EVT_RKH_FAST
 static inline void evt_rkh_end_body_(evt_rkh_recorder *r)
 {
     evt_port_crit_t st = r->crit; /* read before the guard opens: a handler may record after it */
-    uint32_t in = r->in;
-    if (EVT_LIKELY(in + 3u <= r->lim)) {
+    uint32_t in = r->in, lim = r->lim;
+    if (EVT_LIKELY(in + 3u <= lim)) {
         uint8_t *p = r->ring + in;
-        if (EVT_LIKELY(r->chk_en)) {
-            uint32_t s = r->sum;
-            uint8_t c = (uint8_t)(0u - (s + (s >> 16)));
-            if (EVT_UNLIKELY(c == EVT_RKH_FLAG || c == EVT_RKH_ESC)) {
-                *p++ = EVT_RKH_ESC;
-                c = (uint8_t)(c ^ EVT_RKH_ESC_XOR);
-                in++;
-            }
-            *p++ = c;
+        uint32_t s = r->sum, ck = r->chk_en; /* ck: 1 with a checksum, else 0 */
+        uint8_t c = (uint8_t)(0u - (s + (s >> 16)));
+        if (EVT_UNLIKELY(c == EVT_RKH_FLAG || c == EVT_RKH_ESC) && ck) {
+            *p++ = EVT_RKH_ESC;
+            c = (uint8_t)(c ^ EVT_RKH_ESC_XOR);
             in++;
         }
-        *p = EVT_RKH_FLAG;
-        in++;
-        uint32_t q = r->qty + (in - r->mark), out = r->out;
+        p[0] = c;              /* the checksum, or (ck 0) a byte the flag overwrites */
+        p[ck] = EVT_RKH_FLAG;
+        in += ck + 1u;
+        uint32_t qty = r->qty, mark = r->mark, out = r->out;
         evt_loss_written(&r->loss, 1u);
         r->open = 0;
         r->lim = 0;
-        if (r->sink && out + q == in) {
-            r->qty = 0;
-            r->in = r->out = 0;
+        if (r->sink && out + qty == mark) {
+            /* the ring's bytes (qty as of mark) are one run from out to in: to the sink, and the
+               ring starts again at 0 */
+            r->in = r->out = r->qty = 0;
+            r->nlim = r->lim0;
             r->head = EVT_RKH_HEAD_START | EVT_RKH_HEAD_DRAINED; /* whole records drained */
-            r->sink(r->sink_user, r->ring + out, q);
+            r->sink(r->sink_user, r->ring + out, in - out);
             if (EVT_UNLIKELY(evt_loss_pending(&r->loss))) evt_rkh_drain_(r);
         } else {
-            r->qty = q;
-            r->in = in == r->size ? 0u : in;
+            r->qty = qty + (in - mark); /* [in, lim) is still free: the next record's room */
+            if (in == r->size) in = lim = 0u;
+            r->in = in;
+            r->nlim = lim;
             if (r->sink) evt_rkh_drain_(r);
         }
     } else if (!evt_rkh_end_slow_(r)) {

@@ -52,7 +52,14 @@
  *     means no slow path ran yet: open_at (= mark) and seq_open (= seq - NSEQ) are derived by
  *     slow_begin, which also brings qty up to date and folds sum to one byte before any slow writer
  *     runs; slow_end sets lim again (to in, no room, once the record is truncated). With no record
- *     open, lim is 0: end's fast test (in + 3 <= lim) is also its test for an open record. */
+ *     open, lim is 0: end's fast test (in + 3 <= lim) is also its test for an open record.
+ *  R7 Between records, [in, nlim) is contiguous free room of at most ROOM_CAP bytes, or nlim <
+ *     in + OPEN_ROOM (0: not known): end's fast close sets it (the record's lim: the room past
+ *     the record is still free; lim0 once a streamed record left the ring empty at index 0), and
+ *     every other path that moves in outside a record (start_record: init's TCFG, loss records;
+ *     the slow end) sets it to 0. Drains and evictions only free room, so nlim stays true. The
+ *     default header takes nlim as its lim when it leaves OPEN_ROOM bytes, else works the room
+ *     out from the ring (header6_after_room). */
 #define EVT_RKH_END_DEFINE_ 1 /* evtrace/rkh.h: evt_rkh_end's definition (external here) */
 #include "evtrace/rkh.h"
 
@@ -64,6 +71,11 @@
 /* The largest stuffed loss record: id, 2 x u32 and the checksum, each byte possibly escaped, and
  * its flag. */
 #define LOSS_MAX (2u * (1u + 8u + 1u) + 1u)
+
+/* The fast room a record may use from in: contiguous, free, and at most ROOM_CAP bytes (so the
+ * checksum's 16-bit lanes cannot overflow: each byte adds at most 255 to one lane). */
+#define ROOM_CAP 240u
+#define OPEN_ROOM EVT_RKH_OPEN_ROOM_ /* evtrace/rkh.h */
 
 /* Out of line, off the hot paths' registers. */
 #if defined(__GNUC__) || defined(__clang__)
@@ -378,6 +390,8 @@ static inline void put_bytes(evt_rkh_recorder *r, const uint8_t *b, unsigned n)
     for (unsigned i = 0; i < n; i++) put_u8(r, b[i]);
 }
 
+typedef char rkh_flag_after_esc_test[RKH_FLAG == RKH_ESC + 1u ? 1 : -1]; /* stuff_bytes' test */
+
 /* The word tests here and in evtrace/rkh.h find a byte that needs stuffing as a byte in 0x7C..0x7F
  * (b | 3 == 0x7F): the flag and the escape must be two of those. */
 typedef char rkh_stuffed_bytes_in_word_test[((RKH_FLAG | 3u) == 0x7Fu && (RKH_ESC | 3u) == 0x7Fu) ? 1 : -1];
@@ -422,6 +436,7 @@ static inline void put_n(evt_rkh_recorder *r, uint32_t v, unsigned n)
 /* trunc is 0 here: every path that sets it clears it before the section ends. */
 static void start_record(evt_rkh_recorder *r)
 {
+    if (EVT_RKH_FAST) r->nlim = 0; /* in moves: the next begin works its room out */
     r->sum = 0;
     r->open_at = r->in;
     r->qty_open = r->qty;
@@ -673,6 +688,7 @@ void evt_rkh_init(evt_rkh_recorder *r, const evt_rkh_config *cfg, uint8_t *ring,
     r->ring = ring;
     /* no ring (NULL or size 0): an inert recorder, see publish_emit; ring indices stay below 2^31 */
     r->size = !ring ? 0u : ring_size > 0x7FFFFFFFu ? 0x7FFFFFFFu : ring_size;
+    if (EVT_RKH_FAST) r->lim0 = r->size < ROOM_CAP ? r->size : ROOM_CAP;
     r->ts = ts;
     r->clock.fn = ts; /* the core's 32-bit clock: the callback taken as it is */
     uint32_t f = cfg->flags;
@@ -841,12 +857,6 @@ void evt_rkh_filter_all(evt_rkh_recorder *r, int emit)
 
 /* ---- records ----------------------------------------------------------------------------------- */
 
-/* The fast room a record may use from in: contiguous, free, and at most ROOM_CAP bytes (so the
- * checksum's 16-bit lanes cannot overflow: each byte adds at most 255 to one lane). */
-#define ROOM_CAP 240u
-/* A record whose room at begin is less than this makes room first (a flight ring evicts in
- * batches, so the records after it take the fast paths). */
-#define OPEN_ROOM 32u
 
 static inline uint32_t fast_room(const evt_rkh_recorder *r, uint32_t in)
 {
@@ -953,9 +963,9 @@ static RKH_COLD int header6_after_room(evt_rkh_recorder *r, unsigned id, uint32_
 static RKH_COLD uint32_t stuff_bytes(uint8_t *q, uint64_t w, unsigned n)
 {
     uint8_t *q0 = q;
-    for (unsigned i = 0; i < n; i++) {
-        uint8_t c = (uint8_t)(w >> (8u * i));
-        if (c == RKH_FLAG || c == RKH_ESC) {
+    for (; n > 0; n--, w >>= 8) {
+        uint8_t c = (uint8_t)w;
+        if ((uint8_t)(c - RKH_ESC) < 2u) { /* RKH_ESC, RKH_FLAG (checked below) */
             *q++ = RKH_ESC;
             c = (uint8_t)(c ^ RKH_ESC_XOR);
         }
@@ -985,18 +995,17 @@ static RKH_COLD int header6_stuffed(evt_rkh_recorder *r, uint64_t w, uint32_t in
 }
 
 /* The default header (hdr6: id, seq, 4-byte timestamp t) as one 8-byte store (the two bytes past
- * it land in the room) when the record has fast room and no header byte needs stuffing; a room
- * short of OPEN_ROOM is made first (once: evicted is 1 after it). */
-static inline int header6(evt_rkh_recorder *r, unsigned id, uint32_t t, int evicted)
+ * it land in the room) at in, with `room` (>= 8) bytes of fast room, when no header byte needs
+ * stuffing; else stuffed, into the fast room, or by the slow path. */
+static inline int header6_at(evt_rkh_recorder *r, unsigned id, uint32_t t, uint32_t in, uint32_t room)
 {
-    uint32_t in = r->in, room = fast_room(r, in), seq = r->seq;
-    if (EVT_UNLIKELY(room < OPEN_ROOM) && !evicted) return header6_after_room(r, id, t);
+    uint32_t seq = r->seq;
     uint64_t w = (uint8_t)id | seq << 8 | (uint64_t)t << 16;
     /* bytes to stuff (0x7D, 0x7E: a = 3, 0) are the zero bytes of a ^ 3 * (a & 1) */
     uint64_t a = w ^ 0x7E7E7E7E7E7E7E7Eull, x = a ^ (a & 0x0101010101010101ull) * 3u;
     uint32_t sum = (uint8_t)id + seq + (t & 0x00FF00FFu) + ((t >> 8) & 0x00FF00FFu);
     r->seq = (uint8_t)(seq + 1u);
-    if (EVT_LIKELY(room >= 8u && !((x - 0x0101010101010101ull) & ~x & 0x0000808080808080ull))) {
+    if (EVT_LIKELY(!((x - 0x0101010101010101ull) & ~x & 0x0000808080808080ull))) {
         uint8_t *q = r->ring + in;
         EVT_RKH_ST32LE_(q, (uint32_t)w);
         EVT_RKH_ST32LE_(q + 4, (uint32_t)(w >> 32));
@@ -1007,11 +1016,29 @@ static inline int header6(evt_rkh_recorder *r, unsigned id, uint32_t t, int evic
     return 1;
 }
 
-/* header6 when the fast room is short: make room (a flight ring evicts a batch), then the same. */
+/* The default header with the room end's fast close left (nlim): at least OPEN_ROOM bytes there,
+ * else header6_after_room works the room out. */
+static inline int header6(evt_rkh_recorder *r, unsigned id, uint32_t t)
+{
+    uint32_t in = r->in, lim = r->nlim;
+    if (EVT_UNLIKELY(lim < in + OPEN_ROOM)) return header6_after_room(r, id, t);
+    return header6_at(r, id, t, in, lim - in);
+}
+
+/* header6 when nlim is short or not known: the room from the ring's state; a room short of
+ * OPEN_ROOM is made first (a flight ring evicts a batch). With less than 8 bytes the slow path. */
 static RKH_COLD int header6_after_room(evt_rkh_recorder *r, unsigned id, uint32_t t)
 {
-    open_make_room(r, r->seq);
-    return header6(r, id, t, 1);
+    uint32_t in = r->in, room = r->nlim >= in + OPEN_ROOM ? r->nlim - in : fast_room(r, in);
+    if (room < OPEN_ROOM) {
+        open_make_room(r, r->seq);
+        room = fast_room(r, r->in);
+    }
+    if (room >= 8u) return header6_at(r, id, t, r->in, room);
+    uint8_t seq = r->seq;
+    r->seq = (uint8_t)(seq + 1u);
+    open_slow(r, (uint8_t)id | (uint64_t)seq << 8 | (uint64_t)t << 16, 6u, seq);
+    return 1;
 }
 #endif /* EVT_RKH_FAST */
 
@@ -1033,18 +1060,39 @@ int evt_rkh_open_(evt_rkh_recorder *r, unsigned id)
     if (EVT_LIKELY(r->hdr6)) {
         uint32_t t = r->ts(); /* hdr6: ts is set (the clock would call it); first: fewer values
                                  live across the call */
-        return header6(r, id, t, 0);
+        return header6(r, id, t);
     }
 #endif
     open_general(r, id);
     return 1;
 }
 
+#ifdef EVT_RKH_INLINE_OPEN
+/* evt_rkh_open_ after the lock and the guard: the inline open of evtrace/rkh.h calls it when
+ * losses are pending or the header is not the default one. */
+RKH_COLD int evt_rkh_open_rest_(evt_rkh_recorder *r, unsigned id)
+{
+    if (evt_loss_pending(&r->loss)) loss_before_record(r);
+    if (EVT_LIKELY(r->hdr6)) return header6(r, id, r->ts());
+    open_general(r, id);
+    return 1;
+}
+
+/* The default header when the inline open's fast test failed (the room left by the last record
+ * is short or not known, or a header byte needs stuffing). */
+RKH_COLD int evt_rkh_hdr6_(evt_rkh_recorder *r, unsigned id, uint32_t t) { return header6_after_room(r, id, t); }
+/* ... when a byte of the header needs stuffing and the room is there (seq already taken). */
+RKH_COLD int evt_rkh_hdr6_stuffed_(evt_rkh_recorder *r, uint64_t w, uint32_t in, uint32_t room, uint32_t sum)
+{
+    return header6_stuffed(r, w, in, room, sum);
+}
+#endif
+
 #ifdef EVT_RKH_INLINE_FAST
 /* The external definitions of the C99 inline functions of evtrace/rkh.h. */
-extern int evt_rkh_begin_ao_sig(evt_rkh_recorder *r, unsigned id, int prio, int sig);
-extern int evt_rkh_begin(evt_rkh_recorder *r, unsigned id);
-extern int evt_rkh_begin_ao(evt_rkh_recorder *r, unsigned id, int prio);
+extern int (evt_rkh_begin_ao_sig)(evt_rkh_recorder *r, unsigned id, int prio, int sig);
+extern int (evt_rkh_begin)(evt_rkh_recorder *r, unsigned id);
+extern int (evt_rkh_begin_ao)(evt_rkh_recorder *r, unsigned id, int prio);
 #else
 static int bit_get(const uint8_t *t, unsigned i) { return (EVT_LOAD_RLX(&t[i >> 3]) >> (i & 7u)) & 1u; }
 int evt_rkh_begin_ao_sig(evt_rkh_recorder *r, unsigned id, int prio, int sig)
@@ -1078,6 +1126,7 @@ static RKH_COLD int close_slow(evt_rkh_recorder *r)
 RKH_COLD int evt_rkh_end_slow_(evt_rkh_recorder *r)
 {
     if (!r->open) return 0;
+    if (EVT_RKH_FAST) r->nlim = 0; /* the next begin works its room out */
     if (close_slow(r)) evt_loss_written(&r->loss, 1u);
     else evt_loss_drop(&r->loss); /* larger than the ring (R2) */
     r->open = 0;

@@ -34,3 +34,8 @@ endforeach()
 foreach(t test_rkh_enc test_rkh_nested test_rkh_stress_mt test_rkh_filter_isr_mt test_rkh_config_sizes test_rkh_stream)
   evt_rkh_switch_test(${t} streamonly EVT_RKH_FLIGHT=0)
 endforeach()
+# outofline = fast paths and flight ring kept, begin's and end's fast paths out of line (as on a
+# 32-bit target; on 64-bit hosts they are inline by default).
+foreach(t test_rkh_enc test_rkh_flight test_rkh_nested test_rkh_evict_edges test_rkh_stress_mt test_rkh_stream)
+  evt_rkh_switch_test(${t} outofline EVT_RKH_NO_INLINE_OPEN EVT_RKH_NO_INLINE_END)
+endforeach()
