@@ -334,17 +334,22 @@ void evt_rkh_drain_(evt_rkh_recorder *r);   /* the ring, then a pending loss rec
         }                                                                                           \
     } while (0)
 
+/* The runtime filters of a begin (id &= 255 done): the id's emit bit, then the AO filter when prio
+ * >= 0 and the signal filter when sig >= 0, each only while it filters anything. A macro: both
+ * begins below use it, one of them an inline definition with external linkage, which may not
+ * call a static function. */
+#define EVT_RKH_FILTERS_PASS_(r, id, prio, sig)                                                        \
+    (((EVT_LOAD_RLX(&(r)->emit[(id) >> 3]) >> ((id) & 7u)) & 1u) &&                                    \
+     !((prio) >= 0 && (r)->ao_test &&                                                                  \
+       !((EVT_LOAD_RLX(&(r)->ao_filter[((unsigned)(prio) & 63u) >> 3]) >> ((unsigned)(prio) & 7u)) & 1u)) && \
+     !((sig) >= 0 && (r)->sig_test &&                                                                  \
+       !((EVT_LOAD_RLX(&(r)->sig_filter[((unsigned)(sig) & 255u) >> 3]) >> ((unsigned)(sig) & 7u)) & 1u)))
+
 #ifdef EVT_RKH_INLINE_FAST
 inline int evt_rkh_begin_ao_sig(evt_rkh_recorder *r, unsigned id, int prio, int sig)
 {
     id &= 255u;
-    if (!((EVT_LOAD_RLX(&r->emit[id >> 3]) >> (id & 7u)) & 1u)) return 0;
-    if (prio >= 0 && r->ao_test &&
-        !((EVT_LOAD_RLX(&r->ao_filter[((unsigned)prio & 63u) >> 3]) >> ((unsigned)prio & 7u)) & 1u))
-        return 0;
-    if (sig >= 0 && r->sig_test &&
-        !((EVT_LOAD_RLX(&r->sig_filter[((unsigned)sig & 255u) >> 3]) >> ((unsigned)sig & 7u)) & 1u))
-        return 0;
+    if (!EVT_RKH_FILTERS_PASS_(r, id, prio, sig)) return 0;
     return evt_rkh_open_(r, id);
 }
 #if EVT_RKH_FAST
@@ -416,13 +421,7 @@ static inline int evt_rkh_open_body_(evt_rkh_recorder *r, unsigned id)
 static inline int evt_rkh_begin_body_(evt_rkh_recorder *r, unsigned id, int prio, int sig)
 {
     id &= 255u;
-    if (!((EVT_LOAD_RLX(&r->emit[id >> 3]) >> (id & 7u)) & 1u)) return 0;
-    if (prio >= 0 && r->ao_test &&
-        !((EVT_LOAD_RLX(&r->ao_filter[((unsigned)prio & 63u) >> 3]) >> ((unsigned)prio & 7u)) & 1u))
-        return 0;
-    if (sig >= 0 && r->sig_test &&
-        !((EVT_LOAD_RLX(&r->sig_filter[((unsigned)sig & 255u) >> 3]) >> ((unsigned)sig & 7u)) & 1u))
-        return 0;
+    if (!EVT_RKH_FILTERS_PASS_(r, id, prio, sig)) return 0;
     return evt_rkh_open_body_(r, id);
 }
 #define evt_rkh_begin_ao_sig(r, id, prio, sig) evt_rkh_begin_body_((r), (id), (prio), (sig))

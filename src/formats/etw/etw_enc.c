@@ -1140,6 +1140,19 @@ static ETW_INLINE void owned_after_record(void)
 #endif
 }
 
+/* The end of a THREAD_OWNED record whose bytes lie in its slot up to `end`: committed (release:
+ * a drain reads the bytes only up to it), counted, the slot and its guard free, then what a
+ * handler left for the record's end. */
+static ETW_INLINE void owned_commit(evt_etw_slot *sl, uint32_t end)
+{
+    sl->used = end;
+    EVT_STORE_REL(&sl->committed, end);
+    EVT_STORE_RLX(&sl->written, sl->written + 1u);
+    EVT_STORE_REL(&sl->active, 0u);
+    evt_nest_exit(&sl->nest);
+    owned_after_record();
+}
+
 /* THREAD_OWNED record (see the invariants at the top): no lock, plain stores into the calling
  * thread's own slot; the session only when pt_flags is set or the buffer is full. One straight
  * function per payload kind (its own: the locked path's registers and stack frame stay out of
@@ -1186,12 +1199,7 @@ static ETW_INLINE uint32_t record_owned_(evt_etw_session *s, const evt_etw_trace
         ts = (hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP) ? hdr->timestamp : evt_clock_read(&sl->clk);
     }
     put_record(s, sl->buf + used, size, need, hdr, cls, words, a0, a1, a2, tid, times, ts);
-    sl->used = used + need;
-    EVT_STORE_REL(&sl->committed, used + need);
-    EVT_STORE_RLX(&sl->written, sl->written + 1u);
-    EVT_STORE_REL(&sl->active, 0u);
-    evt_nest_exit(&sl->nest);
-    owned_after_record();
+    owned_commit(sl, used + need);
     return EVT_ETW_SUCCESS;
 }
 static ETW_RECORD_FN uint32_t record_owned_p(evt_etw_session *s, const evt_etw_trace_header *hdr, uint32_t len,
@@ -1237,12 +1245,7 @@ static ETW_NOINLINE uint32_t record_owned_fast_w(evt_etw_session *s, const evt_e
     uint64_t ts = (int64_t)(t0 - last) < 0 ? last : t0;
     sl->clk.last = ts;
     put_record(s, sl->buf + used, size, need, hdr, cls, 1, a0, a1, a2, tid, 0u, ts);
-    sl->used = used + need;
-    EVT_STORE_REL(&sl->committed, used + need);
-    EVT_STORE_RLX(&sl->written, sl->written + 1u);
-    EVT_STORE_REL(&sl->active, 0u);
-    evt_nest_exit(&sl->nest);
-    owned_after_record();
+    owned_commit(sl, used + need);
     return EVT_ETW_SUCCESS;
 }
 #endif

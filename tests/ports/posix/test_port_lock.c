@@ -78,15 +78,22 @@ static void p3_handler(int signo)
     if (g_p3_entered) evt_rec_lock_exit(&g_b, st);
 }
 
-static void test_nested_context_gives_up(void **state)
+/* Another thread holding B until g_release (or 2 s), and p3_handler on SIGUSR1. */
+static pthread_t start_holder_b(void)
 {
-    (void)state;
     pthread_t t;
     atomic_store(&g_holder_ready, 0);
     atomic_store(&g_release, 0);
     assert_int_equal(pthread_create(&t, NULL, hold_b, NULL), 0);
     while (!atomic_load(&g_holder_ready)) sched_yield();
     evt_port_test_on_signal(SIGUSR1, p3_handler);
+    return t;
+}
+
+static void test_nested_context_gives_up(void **state)
+{
+    (void)state;
+    pthread_t t = start_holder_b();
     evt_port_crit_t st;
     assert_int_equal(evt_rec_lock_enter(&g_a, &st), 1);
     raise(SIGUSR1);                    /* handler inside A's section wants B */
@@ -110,12 +117,7 @@ static void test_nested_context_gives_up(void **state)
 static void test_deep_nest_keeps_names(void **state)
 {
     (void)state;
-    pthread_t t;
-    atomic_store(&g_holder_ready, 0);
-    atomic_store(&g_release, 0);
-    assert_int_equal(pthread_create(&t, NULL, hold_b, NULL), 0);
-    while (!atomic_load(&g_holder_ready)) sched_yield();
-    evt_port_test_on_signal(SIGUSR1, p3_handler);
+    pthread_t t = start_holder_b();
     evt_rec_lock c[7] = {EVT_REC_LOCK_INIT, EVT_REC_LOCK_INIT, EVT_REC_LOCK_INIT, EVT_REC_LOCK_INIT,
                          EVT_REC_LOCK_INIT, EVT_REC_LOCK_INIT, EVT_REC_LOCK_INIT};
     evt_port_crit_t st, cst[7], bst;
