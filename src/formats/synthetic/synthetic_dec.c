@@ -103,6 +103,17 @@ static void ctx_(syn_state *s, evt_event *ev, uint32_t t)
     ev->ctx_name = s->names[t];
 }
 
+/* Without `weird`, every string of an event is this reader's own ASCII text (the literals above,
+ * "task_<n>", "sem_<n>"), and so are its field keys and string values: vouched for (model.h
+ * EVT_TEXT_OK_*, fields_ok), so the reader framework does not check them again. `weird` events
+ * are checked and escaped as any reader's. */
+static void vouch_(const syn_state *s, evt_event *ev)
+{
+    if (s->weird) return;
+    ev->text_ok = EVT_TEXT_OK_ALL;
+    ev->fields_ok = (uint32_t)((1ull << ev->nfields) - 1u);
+}
+
 static evt_status next(void *state, evt_event *ev)
 {
     syn_state *s = state;
@@ -169,6 +180,7 @@ static evt_status next(void *state, evt_event *ev)
     default: ev->kind = EVT_KIND_THREAD_STOP; ev->name = "THREAD_STOP"; ev->id = 12;
              ev->flags |= EVT_HAS_TARGET; ev->target = ev->ctx; ev->target_name = ev->ctx_name; break;
     }
+    vouch_(s, ev);
     return EVT_OK;
 }
 
