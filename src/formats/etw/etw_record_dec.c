@@ -179,8 +179,14 @@ static const char *classic_name(etw_state *s, int is_et, unsigned type)
     return s->classic_names[is_et][type] = nm;
 }
 
+/* decode_full's answer: bits. */
+enum {
+    ETW_FULL_SIZE_PUT = 1, /* it put the "size" field as well */
+    ETW_FULL_USER = 2      /* the user decoder (etw_user_record) filled the event */
+};
+
 /* A classic EVENT_TRACE_HEADER record: c reads its n bytes (n >= the fixed header: the walk checked
- * it). Returns 1 when it put the "size" field as well. */
+ * it). Returns ETW_FULL_* bits. */
 static int decode_full(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, evt_event *ev)
 {
     static const uint8_t k_zero_header[ETW_TRACE_HEADER_SIZE];
@@ -216,7 +222,7 @@ static int decode_full(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, evt_ev
         ev->ctx_class = EVT_CTX_THREAD;
         ev->data = data;
         ev->data_len = data_len;
-        return 1;
+        return ETW_FULL_SIZE_PUT;
     }
     if ((p->known & ETW_PK_LOSS) && type == ETW_EVT_LOSS_TYPE && n >= ETW_TRACE_HEADER_SIZE + ETW_EVT_LOSS_PAYLOAD) {
         /* evtrace's loss record: events lost before this point (added to the reader's lost). */
@@ -235,7 +241,7 @@ static int decode_full(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, evt_ev
     evt_put_u(ev, "type", type);
     if (p->known & ETW_PK_USER) { /* evtrace/user.h: the text, value... */
         evt_cur uc = *c; /* a copy: c itself stays in registers on the usual path */
-        (void)etw_user_record(s, p->guid, type, &uc, n, ev);
+        if (etw_user_record(s, p->guid, type, &uc, n, ev)) return ETW_FULL_USER;
     }
     return 0;
 }
@@ -351,16 +357,21 @@ int etw_decode_record(etw_state *s, const etw_stream *st, const etw_item *it, ev
     evt_cur_sub(&bc, 0, &c); /* empty unless the take below succeeds */
     const uint8_t *rec = evt_cur_take_at(&bc, it->pos, n);
     if (rec) evt_cur_init(&c, rec, n, it->pos, 0);
-    int size_put = 0;
+    int full = 0; /* ETW_FULL_* */
     if (family == ETW_HT_FAM_FULL) {
-        size_put = decode_full(s, &c, n, it->htype, ev);
+        full = decode_full(s, &c, n, it->htype, ev);
     } else {
         evt_cur rc = c; /* a copy for the out-of-line kinds: c stays in registers */
         if (family == ETW_HT_FAM_EVENT) decode_event(s, &rc, n, it->htype, it->offset, ev);
         else decode_system(s, &rc, n, it->htype, family, ev);
     }
-    if (!size_put) evt_put_u(ev, "size", n);
+    if (!(full & ETW_FULL_SIZE_PUT)) evt_put_u(ev, "size", n);
     if (st->compressed) evt_put_u(ev, "buffer_pos", ETW_BUFFER_HEADER_SIZE + it->pos);
+    /* The name: vouched for when it is one the cache built here (ok_name), not a TraceLogging name
+     * from the record. The seven other strings: only the user decoder sets them (ETW_FULL_USER,
+     * checked by the reader framework as usual); otherwise they are left NULL, and vouched for
+     * (model.h), so the usual event has EVT_TEXT_OK_ALL. */
+    if (!(full & ETW_FULL_USER)) ev->text_ok |= EVT_TEXT_OK_ALL & ~(unsigned)EVT_TEXT_OK_NAME;
     evt_vouch(ev, EVT_TEXT_OK_NAME, ev->name, s->ok_name); /* the cache's names are built here */
     return 1;
 }
