@@ -1060,6 +1060,8 @@ static int decode_frame(rkh_state *s, evt_event *ev)
     s->by_id[id]++;
 
     ev->id = id;
+    int rich = 0; /* the hooks or the user decoder filled the event (below) */
+    unsigned unset = EVT_TEXT_OK_OBJ_NAME | EVT_TEXT_OK_SM_STATE; /* m.obj_name, m.sm_state: set only below */
     if (user) {
         ev->name = s->usr_names[id - RKH_TE_USER];
         if (!ev->name) { /* built once per id */
@@ -1078,8 +1080,12 @@ static int decode_frame(rkh_state *s, evt_event *ev)
              * -- no hook name, no context to give, and a user record opens or ends no wait) */
             s->hooks.profile = s->r->kernel_user >= 0 ? evt_reader_profile(s->r) : NULL;
             rkh_hooks_dec_apply(&s->hooks, ev, un, obj_name, s);
+            rich = 1;
         }
-        if (un && id - RKH_TE_USER == EVT_USER_RKH_NUM && strcmp(un, EVT_USER_RKH_NAME) == 0) user_record(s, ev, &c, pos);
+        if (un && id - RKH_TE_USER == EVT_USER_RKH_NUM && strcmp(un, EVT_USER_RKH_NAME) == 0) {
+            user_record(s, ev, &c, pos);
+            rich = 1;
+        }
         if (s->hooks.seen) {
             s->r->caps |= EVT_CAP_SCHED | EVT_CAP_ISR | EVT_CAP_SERVICES;
             if (s->hooks.kernel >= 0) s->r->kernel = s->hooks.kernel;
@@ -1106,7 +1112,9 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         ev->m.obj_name = on;
         ev->m.sm_state_id = ev->args[1];
         ev->m.sm_state = nm;
-        ev->text_ok |= (nm_ok ? EVT_TEXT_OK_SM_STATE : 0u) | sym_ok_bit(on, EVT_TEXT_OK_OBJ_NAME);
+        /* an object without a stored name leaves m.obj_name NULL: vouched for (model.h) */
+        ev->text_ok |= (nm_ok ? EVT_TEXT_OK_SM_STATE : 0u) | (on ? sym_ok_bit(on, EVT_TEXT_OK_OBJ_NAME) : EVT_TEXT_OK_OBJ_NAME);
+        unset = 0;
     }
 
     /* symbol records define names for later records */
@@ -1120,6 +1128,15 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         default: sym_set(s, &s->objs, ev->args[0], nm); break;
         }
         if ((ev->flags & EVT_HAS_CTX) && !ev->ctx_name) ev->ctx_name = sym_get_v(s, &s->objs, ev->ctx);
+    }
+    if (!rich) {
+        /* Without the hooks and the user decoder this path sets only name (the table's own text
+         * or "USR#<n>" built here), ctx_name, and m.obj_name and m.sm_state in the SM_STATE block
+         * (each vouched for above when a stored name that passed evt_text_ok); the four others
+         * stay NULL, as do the two of `unset`. Strings left NULL are vouched for (model.h), so the
+         * usual event has EVT_TEXT_OK_ALL. After everything that may set them. */
+        ev->text_ok |= EVT_TEXT_OK_NAME | EVT_TEXT_OK_TARGET_NAME | EVT_TEXT_OK_LABEL | EVT_TEXT_OK_NEXT_NAME |
+                       EVT_TEXT_OK_TEXT | unset | (ev->ctx_name ? 0u : EVT_TEXT_OK_CTX_NAME);
     }
     return 1;
 }
@@ -1186,7 +1203,7 @@ static evt_status next(void *state, evt_event *ev)
         s->flen = s->redo ? s->flen : 0;
         if (rc == 1 || rc == 2) {
             ev->fmt = s->r->desc->name;
-            if (s->nvouched) evt_vouch_list(ev, s->vouched, s->nvouched);
+            if (s->nvouched && (ev->text_ok & EVT_TEXT_OK_ALL) != EVT_TEXT_OK_ALL) evt_vouch_list(ev, s->vouched, s->nvouched);
             return EVT_OK;
         }
         evt_event_reset(ev);
