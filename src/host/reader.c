@@ -418,9 +418,12 @@ static __attribute__((noinline)) evt_status note_failure_(evt_reader *r, evt_sta
     return st;
 }
 
-/* An event counted by evt_reader_next: the totals and its time. */
-static inline evt_status took_(evt_reader *r, evt_event *ev)
+/* The end of evt_reader_next for the reader's status st: its strings checked, then the event
+ * counted with its time, or the failure noted. */
+static inline evt_status took_(evt_reader *r, evt_event *ev, evt_status st)
 {
+    if (st == EVT_OK && !text_settled_(r, ev)) st = sanitize_text(r, ev);
+    if (st != EVT_OK) return note_failure_(r, st);
     r->events++;
     if (ev->kind == EVT_KIND_LOST && (ev->flags & EVT_HAS_COUNT)) r->lost += ev->count;
     if (needs_time_(r, ev)) set_time_(r, ev);
@@ -430,10 +433,7 @@ static inline evt_status took_(evt_reader *r, evt_event *ev)
 /* evt_reader_next with --begin/--end (evt_reader_set_range); out of line, off the usual path. */
 static __attribute__((noinline)) evt_status next_ranged_(evt_reader *r, evt_event *ev)
 {
-    evt_status st = next_in_range_(r, ev);
-    if (st == EVT_OK && !text_settled_(r, ev)) st = sanitize_text(r, ev);
-    if (st != EVT_OK) return note_failure_(r, st);
-    return took_(r, ev);
+    return took_(r, ev, next_in_range_(r, ev));
 }
 
 EVT_EVENT_RESET_FN evt_status evt_reader_next(evt_reader *r, evt_event *ev)
@@ -441,10 +441,7 @@ EVT_EVENT_RESET_FN evt_status evt_reader_next(evt_reader *r, evt_event *ev)
     if (r->range.has_begin || r->range.has_end) return next_ranged_(r, ev);
     evt_event_reset_inline(ev); /* the usual case: no range */
     ev->fmt = r->desc->name;
-    evt_status st = r->desc->next(r->state, ev);
-    if (st == EVT_OK && !text_settled_(r, ev)) st = sanitize_text(r, ev);
-    if (st != EVT_OK) return note_failure_(r, st);
-    return took_(r, ev);
+    return took_(r, ev, r->desc->next(r->state, ev));
 }
 
 void evt_reader_close(evt_reader *r)

@@ -620,20 +620,11 @@ static TX_HOT_INLINE unsigned commit_plain(tx_rec *r, uint32_t id, uint32_t i1, 
     if (ctxp == TX_MODE_CTX_GIVEN) { /* what the callback would give (never context 0) */
         ctx = (uint32_t)given;
         prio = (uint32_t)(given >> 32);
-    } else if (ctxp && r->plain == TX_PLAIN_CTXFN) { /* begin_context with the callback: the two words a plain record keeps */
-        evt_tx_context c;
-        c.context = 0;
-        c.priority_word = 0;
-        c.system_state = 0;
-        c.preempt_disable = 0;
-        c.stack = evt_tx_addr(&c);
-        r->ctxfn(&c);
-        ctx = c.context;
-        prio = c.priority_word;
-        if (TX_UNLIKELY(ctx == TXTB_CTX_NONE)) {
-            ctx = TXTB_CTX_INIT;
-            prio = 0u;
-        }
+    } else if (ctxp && r->plain == TX_PLAIN_CTXFN) { /* the callback's context: the two words a plain record keeps */
+        tx_head h;
+        begin_context(r, &h);
+        ctx = h.c.context;
+        prio = h.c.priority_word;
     } else
 #else
     (void)ctxp;
