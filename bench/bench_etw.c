@@ -114,7 +114,7 @@ static void start_prov(evt_etw_session *s, evt_etw_provider *prov, uint8_t *mem,
     memset(&c, 0, sizeof c);
     c.buffer_size = 64 * 1024;
     c.buffers = nbuf;
-    c.per_thread = per_thread == 3 ? EVT_ETW_SLOTS_THREAD_OWNED : per_thread != 0;
+    c.per_thread = per_thread == 3 ? EVT_ETW_SLOTS_THREAD_OWNED : per_thread ? EVT_ETW_SLOTS_PER_THREAD : EVT_ETW_SLOTS_PER_CPU;
     c.log_file_mode = ETW_FILE_MODE_SEQUENTIAL;
     c.write = sink;
     c.thread_id = per_thread == 1 ? rr_thread : evt_etw_posix_thread_id; /* 2, 3: real thread ids */

@@ -109,7 +109,9 @@ typedef int (*evt_etw_write_fn)(void *user, uint64_t offset, const void *data, u
 typedef struct evt_etw_session_config {
     uint32_t buffer_size;      /* bytes per buffer; 4096 .. 16 MiB, multiple of 8 */
     uint32_t buffers;          /* in-memory buffers = slots (1 .. EVT_ETW_MAX_SLOTS) */
-    int per_thread;            /* EVT_ETW_SLOTS_PER_CPU (0): slot = CPU (evt_port_cpu() % buffers);
+    int per_thread;            /* slot mode: EVT_ETW_SLOTS_DEFAULT (0, a zero-initialised config):
+                                  THREAD_OWNED where that is safe, else per-CPU (below);
+                                  EVT_ETW_SLOTS_PER_CPU (3): slot = CPU (evt_port_cpu() % buffers);
                                   EVT_ETW_SLOTS_PER_THREAD (1): one slot per thread id, under the lock;
                                   EVT_ETW_SLOTS_THREAD_OWNED (2): each thread owns its slot, no lock
                                   per event (see below) */
@@ -152,9 +154,21 @@ typedef struct evt_etw_session_config {
  * callback) returns EVT_ETW_ERROR_BUSY and changes nothing; in a fork child its wait for a slot
  * whose owner vanished at the fork is bounded. Stop must not be called where it would starve a
  * record in flight of another context (a task that out-prioritises a recorder on one core). */
-#define EVT_ETW_SLOTS_PER_CPU      0
+/* DEFAULT (0, what a zero-initialised config asks for): THREAD_OWNED with one slot kept back as a
+ * shared slot under the session lock, for the threads that find no slot of their own (so no thread
+ * loses its events for want of a slot, as an explicit THREAD_OWNED session's would), when it is
+ * safe: the POSIX port (preemptive, time-sliced threads; a thread that interrupts a record is a
+ * signal handler, which is dropped and counted as in every mode), thread ids that differ between
+ * threads running at once (cfg.thread_id NULL or evt_etw_posix_thread_id), buffers >= 2 and the
+ * mode compiled in; cfg.sync_writers NULL is then evt_etw_posix_sync_writers. Otherwise (other
+ * ports: an interrupt or a higher-priority task could starve stop's wait; a caller's own thread-id
+ * hook, which may give two threads one id) it is PER_CPU. Both write correct files; ProcessorIndex
+ * is then the slot, not the CPU. PER_CPU was 0 until 29 Nov 2026: a caller that names it gets the
+ * per-CPU mode as before; one built with the old value gets the default. */
+#define EVT_ETW_SLOTS_DEFAULT      0
 #define EVT_ETW_SLOTS_PER_THREAD   1
 #define EVT_ETW_SLOTS_THREAD_OWNED 2
+#define EVT_ETW_SLOTS_PER_CPU      3
 
 /* One in-memory buffer of a session. The members a THREAD_OWNED record touches come first, within
  * 48 bytes (at most two cache lines wherever the session is placed). */
@@ -184,6 +198,8 @@ typedef struct evt_etw_session {
     evt_etw_session_config cfg;
     evt_etw_slot slots[EVT_ETW_MAX_SLOTS];
     uint32_t nslots;
+    uint32_t nown;          /* THREAD_OWNED: slots threads may claim ([0, nown)); slot nown, if < nslots,
+                               is the shared slot (EVT_ETW_SLOTS_DEFAULT), written under the lock */
     int running;            /* started and not stopped */
     int file_full;          /* sequential file reached max_file_buffers: logging stopped */
     uint64_t seq;           /* SequenceNumber of the last flushed buffer */

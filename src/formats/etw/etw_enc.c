@@ -446,7 +446,7 @@ static ETW_COLD void flush_slot(evt_etw_session *s, evt_etw_slot *sl, uint16_t p
 uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config *cfg, void *mem, uint32_t mem_size)
 {
     if (!s || !cfg || !cfg->write || !mem) return EVT_ETW_ERROR_INVALID_PARAMETER;
-    if (cfg->per_thread < EVT_ETW_SLOTS_PER_CPU || cfg->per_thread > EVT_ETW_SLOTS_THREAD_OWNED ||
+    if (cfg->per_thread < EVT_ETW_SLOTS_DEFAULT || cfg->per_thread > EVT_ETW_SLOTS_PER_CPU ||
         (!EVT_ETW_THREAD_SLOTS && cfg->per_thread == EVT_ETW_SLOTS_PER_THREAD) ||
         (!EVT_ETW_OWNED_SLOTS && cfg->per_thread == EVT_ETW_SLOTS_THREAD_OWNED))
         return EVT_ETW_ERROR_INVALID_PARAMETER; /* (or compiled out) */
@@ -472,7 +472,17 @@ uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config 
     if (!s->cfg.clock_hz) s->cfg.clock_hz = evt_port_timestamp_hz();
     if (!s->cfg.timer_resolution) s->cfg.timer_resolution = 156250u;
     if (!s->cfg.ncpus) s->cfg.ncpus = cfg->buffers;
-    s->nslots = cfg->buffers;
+    s->nslots = s->nown = cfg->buffers;
+    if (cfg->per_thread == EVT_ETW_SLOTS_DEFAULT) { /* THREAD_OWNED where safe (etw.h), else per-CPU */
+        s->cfg.per_thread = EVT_ETW_SLOTS_PER_CPU;
+#if EVT_ETW_OWNED_SLOTS && defined(EVT_PORT_POSIX)
+        if (cfg->buffers >= 2u && (!cfg->thread_id || cfg->thread_id == evt_etw_posix_thread_id)) {
+            s->cfg.per_thread = EVT_ETW_SLOTS_THREAD_OWNED;
+            s->nown = cfg->buffers - 1u; /* the last slot is the shared one */
+            if (!s->cfg.sync_writers) s->cfg.sync_writers = evt_etw_posix_sync_writers;
+        }
+#endif
+    }
     for (uint32_t i = 0; i < s->nslots; i++) {
         s->slots[i].buf = (uint8_t *)mem + (uint64_t)i * cfg->buffer_size;
         s->slots[i].used = s->slots[i].committed = s->slots[i].base = ETW_BUFFER_HEADER_SIZE;
@@ -686,6 +696,7 @@ static void collect_owned(evt_etw_session *s)
  * out. Returns 1 if the record may be written at sl->buf + sl->used, 0 if it is dropped (the
  * caller counts it while still active, so stop's wait covers the count), -1 if the session has
  * stopped (not issued: see drop_unless_stopped). */
+static int owned_room(evt_etw_session *s, evt_etw_slot *sl, uint32_t tid, uint32_t need);
 static int owned_slow_(evt_etw_session *s, evt_etw_slot *sl, uint32_t tid, uint32_t need)
 {
     evt_port_crit_t c;
@@ -694,6 +705,14 @@ static int owned_slow_(evt_etw_session *s, evt_etw_slot *sl, uint32_t tid, uint3
         leave(s, c);
         return -1;
     }
+    int ok = owned_room(s, sl, tid, need);
+    leave(s, c);
+    return ok;
+}
+/* owned_slow_'s work once the session is entered and running (also the shared slot's, whose
+ * owner is the lock holder): 1 if the record may be written at sl->buf + sl->used, 0 if not. */
+static int owned_room(evt_etw_session *s, evt_etw_slot *sl, uint32_t tid, uint32_t need)
+{
     int ok = !(EVT_LOAD_RLX(&s->pt_flags) & ETW_PT_CLOSED) && !s->file_full;
     if (ok) {
         PT_AND(&s->pt_flags, ~ETW_PT_LOSS); /* before the pending count is read: a later drop raises it */
@@ -711,7 +730,6 @@ static int owned_slow_(evt_etw_session *s, evt_etw_slot *sl, uint32_t tid, uint3
         ok = !s->file_full;
     }
     pt_sync(s);
-    leave(s, c);
     return ok;
 }
 
@@ -774,10 +792,10 @@ static ETW_COLD uint32_t drop_unless_stopped(evt_etw_session *s, uint32_t err)
 }
 
 #if EVT_ETW_OWNED_SLOTS
-/* Home slot of a thread key (multiplicative hash into [0, nslots)). */
+/* Home slot of a thread key (multiplicative hash into [0, nown)). */
 static uint32_t home_slot(const evt_etw_session *s, uint32_t key)
 {
-    return (uint32_t)(((uint64_t)(uint32_t)(key * 0x9E3779B9u) * s->nslots) >> 32);
+    return (uint32_t)(((uint64_t)(uint32_t)(key * 0x9E3779B9u) * s->nown) >> 32);
 }
 
 /* The calling thread's slot away from home: found by scanning, else claimed (a free slot, probing
@@ -785,9 +803,9 @@ static uint32_t home_slot(const evt_etw_session *s, uint32_t key)
 static ETW_COLD evt_etw_slot *claim_slot(evt_etw_session *s, uint32_t key)
 {
     if (!key) return 0;
-    for (uint32_t i = 0; i < s->nslots; i++)
+    for (uint32_t i = 0; i < s->nown; i++)
         if (EVT_LOAD_ACQ(&s->slots[i].tkey) == key) return &s->slots[i];
-    for (uint32_t k = 0, i = home_slot(s, key); k < s->nslots; k++, i = i + 1u == s->nslots ? 0u : i + 1u) {
+    for (uint32_t k = 0, i = home_slot(s, key); k < s->nown; k++, i = i + 1u == s->nown ? 0u : i + 1u) {
         uint32_t expect = 0;
         if (EVT_LOAD_RLX(&s->slots[i].tkey) == 0u && PT_CAS(&s->slots[i].tkey, &expect, key)) return &s->slots[i];
     }
@@ -1027,7 +1045,7 @@ uint32_t evt_etw_enable(evt_etw_session *s, evt_etw_provider *p, uint32_t code, 
 /* The slot of the calling context (crit section held); NULL if none is free (per-thread). */
 static evt_etw_slot *slot_for(evt_etw_session *s, uint32_t tid, uint16_t *proc)
 {
-    if (!EVT_ETW_THREAD_SLOTS || !s->cfg.per_thread) {
+    if (!EVT_ETW_THREAD_SLOTS || s->cfg.per_thread != EVT_ETW_SLOTS_PER_THREAD) {
         uint32_t i = evt_port_cpu();
         if (i >= s->nslots) i %= s->nslots; /* no division on the common path */
         *proc = (uint16_t)i;
@@ -1153,6 +1171,35 @@ static ETW_INLINE void owned_commit(evt_etw_slot *sl, uint32_t end)
     owned_after_record();
 }
 
+/* EVT_ETW_SLOTS_DEFAULT: a thread that found no slot of its own (all claimed) writes into the shared
+ * slot s->slots[s->nown] under the session lock and guard; the lock holder is that slot's owner
+ * (owned_room's loss record and room, committed, written), so flush, stop and the counts treat it
+ * as any slot (its `active` stays 0: the lock orders its records before or after stop's section). */
+static ETW_COLD uint32_t record_shared(evt_etw_session *s, const evt_etw_trace_header *hdr, uint32_t size, uint32_t need,
+                                       uint64_t cls, uint64_t a0, uint64_t a1, uint64_t a2, int words, uint32_t tid)
+{
+    uint64_t times = EVT_ETW_CPU_TIMES && s->cfg.cpu_times ? cpu_word(s) : 0u;
+    evt_port_crit_t c;
+    if (!enter_session(s, &c)) return drop_unless_stopped(s, EVT_ETW_ERROR_NOT_ENOUGH_MEMORY); /* nested */
+    if (!EVT_LOAD_RLX(&s->running)) { /* stop's section came first: not issued */
+        leave(s, c);
+        return EVT_ETW_ERROR_INVALID_HANDLE;
+    }
+    evt_etw_slot *sl = &s->slots[s->nown];
+    if (!owned_room(s, sl, tid, need)) { /* file full: dropped, counted */
+        owned_drop(s);
+        leave(s, c);
+        return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
+    }
+    uint64_t ts = (hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP) ? hdr->timestamp : evt_clock_read(&sl->clk);
+    put_record(s, sl->buf + sl->used, size, need, hdr, cls, words, a0, a1, a2, tid, times, ts);
+    sl->used += need;
+    EVT_STORE_REL(&sl->committed, sl->used);
+    EVT_STORE_RLX(&sl->written, sl->written + 1u);
+    leave(s, c);
+    return EVT_ETW_SUCCESS;
+}
+
 /* THREAD_OWNED record (see the invariants at the top): no lock, plain stores into the calling
  * thread's own slot; the session only when pt_flags is set or the buffer is full. One straight
  * function per payload kind (its own: the locked path's registers and stack frame stay out of
@@ -1173,8 +1220,10 @@ static ETW_INLINE uint32_t record_owned_(evt_etw_session *s, const evt_etw_trace
     uint32_t need = align8(size);
     uint32_t key = tid + 1u;
     evt_etw_slot *sl = &s->slots[home_slot(s, key)];
-    if (EVT_UNLIKELY(EVT_LOAD_RLX(&sl->tkey) != key) && !(sl = claim_slot(s, key)))
+    if (EVT_UNLIKELY(EVT_LOAD_RLX(&sl->tkey) != key) && !(sl = claim_slot(s, key))) {
+        if (s->nown < s->nslots) return record_shared(s, hdr, size, need, cls, a0, a1, a2, words, tid);
         return drop_unless_stopped(s, EVT_ETW_ERROR_NOT_ENOUGH_MEMORY); /* no slot left for this thread */
+    }
     if (EVT_UNLIKELY(!evt_nest_enter(&sl->nest)))
         return drop_unless_stopped(s, EVT_ETW_ERROR_NOT_ENOUGH_MEMORY); /* nested in a record of this slot */
     EVT_STORE_RLX(&sl->active, 1u);
