@@ -170,6 +170,11 @@ typedef struct evt_etw_session_config {
 #define EVT_ETW_SLOTS_THREAD_OWNED 2
 #define EVT_ETW_SLOTS_PER_CPU      3
 
+#if UINTPTR_MAX > 0xFFFFFFFFu
+#define EVT_ETW_SLOT_PAD_ 152u
+#else
+#define EVT_ETW_SLOT_PAD_ 128u
+#endif
 /* One in-memory buffer of a session. The members a THREAD_OWNED record touches come first, within
  * 48 bytes (at most two cache lines wherever the session is placed). */
 typedef struct evt_etw_slot {
@@ -178,9 +183,10 @@ typedef struct evt_etw_slot {
     uint32_t used;          /* bytes filled incl. the 72-byte header */
     /* THREAD_OWNED (members the owner writes on every record; `base` is the lock holder's): */
     uint32_t tkey;          /* owning thread id + 1 (0 = free): CAS on claim, release on detach */
-    uint32_t active;        /* owner: 1 while writing a record (stop waits for 0) */
+    uint32_t active;        /* owner: 1 while a record (or detach) of the slot is open: stop waits
+                               for 0, and it is the slot's nesting guard (a same-thread handler
+                               finding it set is dropped) */
     uint32_t committed;     /* owner, release: records [base, committed) are complete */
-    evt_nest nest;          /* a record of this slot is in progress (same-thread nesting) */
     evt_rec_count written;  /* owner, relaxed stores: data records stored in this slot */
     uint32_t base;          /* lock holder: records before it were written to the file */
     evt_rec_count wbase;    /* lock holder: `written` of the records before `base` */
@@ -190,7 +196,8 @@ typedef struct evt_etw_slot {
     int lost_since_flush;   /* events were lost while this buffer was current */
     evt_rec_count loss_in;  /* losses carried by the loss records in the buffer (THREAD_OWNED: in
                                [base, used), lock holder) */
-    uint8_t pad_[128];      /* keeps neighbouring slots' owners off each other's cache lines */
+    uint8_t pad_[EVT_ETW_SLOT_PAD_]; /* keeps neighbouring slots' owners off each other's cache lines
+                                        (and a slot 256 bytes on 64-bit hosts: its index a shift) */
 } evt_etw_slot;
 
 /* A logging session (controller side). All members are private to the recorder. */
@@ -234,6 +241,11 @@ typedef struct evt_etw_session {
     uint32_t open;          /* running and the file not full (written with them, inside the
                                section): the locked record's one test of both */
     int clk_port64;         /* the session clock is the port's 64-bit counter (no callback) */
+    uint64_t hw0;           /* 48 | hdr_bits: + a call site's Class word = the record's first 8 bytes */
+    uint64_t pid_hi;        /* pid << 32: | thread id = the record's ThreadId/ProcessId word */
+    /* the record of call-site words for this session's path (set at start; evt_etw_commit_x_) */
+    uint32_t (*rec_w)(struct evt_etw_session *, const struct evt_etw_trace_header *, uint64_t, uint64_t, uint64_t,
+                      uint64_t);
 } evt_etw_session;
 
 /* A classic provider (RegisterTraceGuids). */

@@ -132,7 +132,39 @@ static int pt_cas(uint32_t *p, uint32_t *expect, uint32_t v)
 #define ETW_PATH_OWNED      1
 #define ETW_PATH_LEAF_PORT  2
 #define ETW_PATH_LEAF_POSIX 3
+typedef char etw_slot_is_256[UINTPTR_MAX <= 0xFFFFFFFFu || sizeof(evt_etw_slot) == 256u ? 1 : -1]; /* (index: a shift) */
+#if EVT_ETW_CALLSITE_GATHER /* the records of call-site words, one per path (s->rec_w) */
+static uint32_t record_locked_w(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls, uint64_t a0, uint64_t a1,
+                                uint64_t a2);
+#if EVT_ETW_OWNED_SLOTS
+static uint32_t record_owned_w(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls, uint64_t a0, uint64_t a1,
+                               uint64_t a2);
+#ifdef EVT_PORT_POSIX
+static uint32_t record_owned_fast_posix(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls, uint64_t a0,
+                                        uint64_t a1, uint64_t a2);
+static uint32_t record_owned_fast_port(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls, uint64_t a0,
+                                       uint64_t a1, uint64_t a2);
+#endif
+#endif
+#endif
 static int owned_mode(const evt_etw_session *s) { return EVT_ETW_OWNED_SLOTS && s->cfg.per_thread == EVT_ETW_SLOTS_THREAD_OWNED; }
+#if EVT_ETW_OWNED_SLOTS
+/* A THREAD_OWNED slot's nesting guard is its `active` flag: set while a record (or a detach) of the
+ * slot is open, so a context nested in it (a signal handler of the owner, a callback) finds it set
+ * and is dropped, and stop, which waits for it, reads the same word (one store on entry, one on exit). */
+static inline int slot_enter(evt_etw_slot *sl)
+{
+    if (EVT_LOAD_RLX(&sl->active)) return 0;
+    EVT_STORE_RLX(&sl->active, 1u);
+    EVT_SIGNAL_FENCE(); /* stop's half of the handshake is its barrier on every thread */
+    return 1;
+}
+static inline void slot_exit(evt_etw_slot *sl)
+{
+    EVT_SIGNAL_FENCE();
+    EVT_STORE_REL(&sl->active, 0u);
+}
+#endif
 static uint32_t align8(uint32_t v) { return (v + (ETW_RECORD_ALIGN - 1u)) & ~(ETW_RECORD_ALIGN - 1u); }
 
 /* Hot-path stores of the record (little-endian fields): on a little-endian GCC/clang target one
@@ -512,6 +544,18 @@ uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config 
     if (s->owned_early && !(EVT_ETW_CPU_TIMES && s->cfg.cpu_times) && s->tid_src != ETW_TID_CALL)
         s->path = s->tid_src == ETW_TID_POSIX ? ETW_PATH_LEAF_POSIX : ETW_PATH_LEAF_PORT;
 #endif
+#if EVT_ETW_CALLSITE_GATHER
+    s->rec_w = record_locked_w;
+#if EVT_ETW_OWNED_SLOTS
+    if (s->path == ETW_PATH_OWNED) s->rec_w = record_owned_w;
+#ifdef EVT_PORT_POSIX
+    if (s->path == ETW_PATH_LEAF_POSIX) s->rec_w = record_owned_fast_posix;
+    if (s->path == ETW_PATH_LEAF_PORT) s->rec_w = record_owned_fast_port;
+#endif
+#endif
+#endif
+    s->hw0 = ETW_TRACE_HEADER_SIZE | s->hdr_bits;
+    s->pid_hi = (uint64_t)s->pid << 32;
     s->start_time = s->cfg.filetime ? s->cfg.filetime() : 0u;
     s->start_ts = now(s);
     if (!write_header_buffer(s, s->start_time)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
@@ -834,8 +878,8 @@ static int own_record_open(evt_etw_session *s)
 {
     evt_etw_slot *sl = own_slot(s);
     if (!sl) return 0;
-    if (!evt_nest_enter(&sl->nest)) return 1;
-    evt_nest_exit(&sl->nest);
+    if (!slot_enter(sl)) return 1;
+    slot_exit(sl);
     return 0;
 }
 
@@ -849,15 +893,15 @@ uint32_t evt_etw_thread_detach(evt_etw_session *s)
     if (!s || !owned_mode(s) || !EVT_LOAD_ACQ(&s->running)) return EVT_ETW_ERROR_INVALID_HANDLE;
     evt_etw_slot *sl = own_slot(s);
     if (!sl) return EVT_ETW_SUCCESS;
-    if (!evt_nest_enter(&sl->nest)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
+    if (!slot_enter(sl)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
     evt_port_crit_t c;
     if (!enter_session(s, &c)) {
-        evt_nest_exit(&sl->nest);
+        slot_exit(sl);
         return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
     }
     owned_flush(s, sl);
     pt_sync(s);
-    evt_nest_exit(&sl->nest);
+    slot_exit(sl);
     EVT_STORE_REL(&sl->tkey, 0u); /* a claimer sees the empty slot (its CAS acquires) */
     leave(s, c);
     return EVT_ETW_SUCCESS;
@@ -1166,8 +1210,7 @@ static ETW_INLINE void owned_commit(evt_etw_slot *sl, uint32_t end)
     sl->used = end;
     EVT_STORE_REL(&sl->committed, end);
     EVT_STORE_RLX(&sl->written, sl->written + 1u);
-    EVT_STORE_REL(&sl->active, 0u);
-    evt_nest_exit(&sl->nest);
+    slot_exit(sl);
     owned_after_record();
 }
 
@@ -1224,16 +1267,13 @@ static ETW_INLINE uint32_t record_owned_(evt_etw_session *s, const evt_etw_trace
         if (s->nown < s->nslots) return record_shared(s, hdr, size, need, cls, a0, a1, a2, words, tid);
         return drop_unless_stopped(s, EVT_ETW_ERROR_NOT_ENOUGH_MEMORY); /* no slot left for this thread */
     }
-    if (EVT_UNLIKELY(!evt_nest_enter(&sl->nest)))
+    if (EVT_UNLIKELY(!slot_enter(sl)))
         return drop_unless_stopped(s, EVT_ETW_ERROR_NOT_ENOUGH_MEMORY); /* nested in a record of this slot */
-    EVT_STORE_RLX(&sl->active, 1u);
-    EVT_SIGNAL_FENCE(); /* stop's half of the handshake is its barrier on every thread */
     if (EVT_UNLIKELY((EVT_LOAD_RLX(&s->pt_flags) != 0u) | (sl->used + need > s->cfg.buffer_size))) {
         int ok = owned_slow(s, sl, tid, need);
         if (ok <= 0) {
             if (ok == 0) owned_drop(s); /* while active: stop's wait orders the count before its collection */
-            EVT_STORE_REL(&sl->active, 0u);
-            evt_nest_exit(&sl->nest);
+            slot_exit(sl);
             return ok == 0 ? EVT_ETW_ERROR_NOT_ENOUGH_MEMORY : EVT_ETW_ERROR_INVALID_HANDLE;
         }
     }
@@ -1269,33 +1309,54 @@ static ETW_RECORD_FN uint32_t record_owned_w(evt_etw_session *s, const evt_etw_t
  * record has changed anything (the guard and `active` taken for the pt_flags/room test are given
  * back first: to stop and to handlers that is a record that did not start). No call on the way,
  * so no registers to save. Same bytes and accounting as record_owned_. */
-static ETW_NOINLINE uint32_t record_owned_fast_w(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls,
-                                           uint64_t a0, uint64_t a1, uint64_t a2)
+static ETW_INLINE uint32_t record_owned_fast_(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls,
+                                              uint64_t a0, uint64_t a1, uint64_t a2, int path)
 {
-    uint32_t tid = s->path == ETW_PATH_LEAF_POSIX ? evt_etw_posix_tid_ : (uint32_t)evt_posix_self;
+    uint32_t tid = path == ETW_PATH_LEAF_POSIX ? evt_etw_posix_tid_ : (uint32_t)evt_posix_self;
     uint32_t key = tid + 1u;
     /* key 1: no id cached yet; key 0: id 0xFFFFFFFF (claim_slot refuses it) */
     if (EVT_UNLIKELY((key <= 1u) | ((hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP) != 0u)))
         return record_owned_w(s, hdr, cls, a0, a1, a2);
     uint64_t t0 = evt_port_timestamp(); /* early, as owned_early: clamped below */
-    uint32_t size = ETW_TRACE_HEADER_SIZE + (uint32_t)cls, need = align8(size);
     evt_etw_slot *sl = &s->slots[home_slot(s, key)];
-    if (EVT_UNLIKELY(EVT_LOAD_RLX(&sl->tkey) != key) || EVT_UNLIKELY(!evt_nest_enter(&sl->nest)))
+    if (EVT_UNLIKELY(EVT_LOAD_RLX(&sl->tkey) != key) || EVT_UNLIKELY(!slot_enter(sl)))
         return record_owned_w(s, hdr, cls, a0, a1, a2);
-    EVT_STORE_RLX(&sl->active, 1u);
-    EVT_SIGNAL_FENCE(); /* as record_owned_ */
     uint32_t used = sl->used;
-    if (EVT_UNLIKELY((EVT_LOAD_RLX(&s->pt_flags) != 0u) | (used + need > s->cfg.buffer_size))) {
-        EVT_STORE_REL(&sl->active, 0u);
-        evt_nest_exit(&sl->nest);
+    /* Room for the whole 72 bytes the stores below write (the record is at most that: its bytes
+     * past `need` lie beyond it, in the owner's part of the slot, and are never written out); a
+     * record that fits only exactly takes record_owned_w, which writes it the same. */
+    if (EVT_UNLIKELY((EVT_LOAD_RLX(&s->pt_flags) != 0u) |
+                     (used + ETW_TRACE_HEADER_SIZE + EVT_ETW_GATHER_MAX > s->cfg.buffer_size))) {
+        slot_exit(sl);
         return record_owned_w(s, hdr, cls, a0, a1, a2);
     }
     uint64_t last = sl->clk.last;
     uint64_t ts = (int64_t)(t0 - last) < 0 ? last : t0;
     sl->clk.last = ts;
-    put_record(s, sl->buf + used, size, need, hdr, cls, 1, a0, a1, a2, tid, 0u, ts);
-    owned_commit(sl, used + need);
+    /* The record as five stores: [Size..Version (cls + the session's constant bits), ThreadId
+     * ProcessId] [TimeStamp, Guid lo] [Guid hi, no CPU times] [payload words]. */
+    uint8_t *r = sl->buf + used;
+    uint64_t g0, g1;
+    __builtin_memcpy(&g0, &hdr->guid, 8);
+    __builtin_memcpy(&g1, (const uint8_t *)&hdr->guid + 8, 8);
+    st64x2(r + ETW_TH_SIZE, cls + s->hw0, (uint64_t)tid | s->pid_hi);
+    st64x2(r + ETW_TH_TIMESTAMP, ts, g0);
+    st64x2(r + ETW_TH_GUID + 8, g1, 0u);
+    st64x2(r + ETW_TRACE_HEADER_SIZE, a0, a1);
+    st64(r + ETW_TRACE_HEADER_SIZE + 16u, a2);
+    owned_commit(sl, used + align8(ETW_TRACE_HEADER_SIZE + (uint32_t)cls));
     return EVT_ETW_SUCCESS;
+}
+/* The leaf per thread-id source (the dispatch in evt_etw_commit_x_ picks it: no test inside). */
+static ETW_NOINLINE uint32_t record_owned_fast_posix(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls,
+                                                     uint64_t a0, uint64_t a1, uint64_t a2)
+{
+    return record_owned_fast_(s, hdr, cls, a0, a1, a2, ETW_PATH_LEAF_POSIX);
+}
+static ETW_NOINLINE uint32_t record_owned_fast_port(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls,
+                                                    uint64_t a0, uint64_t a1, uint64_t a2)
+{
+    return record_owned_fast_(s, hdr, cls, a0, a1, a2, ETW_PATH_LEAF_PORT);
 }
 #endif
 #endif
@@ -1380,16 +1441,7 @@ uint32_t evt_etw_commit_x_(evt_etw_provider *p, const evt_etw_trace_header *hdr,
 {
     evt_etw_session *s = (evt_etw_session *)EVT_LOAD_ACQ(&p->session);
     if (EVT_UNLIKELY(!s)) return EVT_ETW_ERROR_INVALID_HANDLE;
-#if EVT_ETW_OWNED_SLOTS
-    int path = s->path;
-    if (path != ETW_PATH_LOCKED) {
-#ifdef EVT_PORT_POSIX
-        if (EVT_LIKELY(path >= ETW_PATH_LEAF_PORT)) return record_owned_fast_w(s, hdr, cls, w0, w1, w2);
-#endif
-        return record_owned_w(s, hdr, cls, w0, w1, w2);
-    }
-#endif
-    return record_locked_w(s, hdr, cls, w0, w1, w2);
+    return s->rec_w(s, hdr, cls, w0, w1, w2); /* by the session's path (set at start) */
 }
 #endif
 
