@@ -31,9 +31,10 @@
  *    header's LoggerName pointer field holds ETW_EVT_LOSS_MARK. So a reader's events plus the
  *    counts of loss records plus EventsLost equal the events issued, exactly.
  *  - A full buffer is flushed (written through cfg.write) inline by the context that filled it.
- *  - THREAD_OWNED slots (per_thread == 2): a record takes no lock. Its thread finds its slot (tkey
- *    == its id + 1, claimed once by CAS), enters the slot's nesting guard (a same-thread signal
- *    handler arriving mid-record drops and counts), sets `active`, tests pt_flags (one relaxed
+ *  - THREAD_OWNED slots (per_thread == 2, or the default resolved to it at start): a record takes
+ *    no lock. Its thread finds its slot (tkey == its id + 1, claimed once by CAS in [0, nown)),
+ *    sets `active`, the slot's nesting guard (a same-thread signal handler arriving mid-record
+ *    finds it set: drops and counts), tests pt_flags (one relaxed
  *    load: closed, or a loss pending) and the room left, writes the record with plain stores,
  *    publishes it (committed, release) and clears `active`. Only the owner (and its nested
  *    handlers, which run to completion) touches `used` and the bytes at or after `committed`.
@@ -44,7 +45,9 @@
  *    go out as a one-record buffer of the session's own stream (ProcessorIndex = nslots). Stop sets
  *    pt_flags closed, leaves the lock, runs cfg.sync_writers and waits for every slot's `active`
  *    to be 0 (a record that saw the session open is complete; one that starts later sees it
- *    closed: not issued, INVALID_HANDLE), then writes what the slots hold. A stop nested in a
+ *    closed: not issued, INVALID_HANDLE), then writes what the slots hold. The default mode keeps
+ *    the last slot (nown) back, shared: a thread that can claim no slot writes into it under the
+ *    lock and guard (record_shared), as its owner for that record. A stop nested in a
  *    record of its own thread would wait for itself: it is refused first (BUSY). In a fork child
  *    the wait gives up on a slot after ETW_DEAD_SPINS (its owner may be gone). Drops: s->loss.dropped (atomic)
  *    and the ETW_PT_LOSS bit; written: each slot's counter (relaxed stores), summed by the stats.
@@ -505,16 +508,16 @@ uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config 
     if (!s->cfg.timer_resolution) s->cfg.timer_resolution = 156250u;
     if (!s->cfg.ncpus) s->cfg.ncpus = cfg->buffers;
     s->nslots = s->nown = cfg->buffers;
-    if (cfg->per_thread == EVT_ETW_SLOTS_DEFAULT) { /* THREAD_OWNED where safe (etw.h), else per-CPU */
-        s->cfg.per_thread = EVT_ETW_SLOTS_PER_CPU;
+    /* EVT_ETW_SLOTS_DEFAULT: THREAD_OWNED where safe (etw.h), else per-CPU (0 then stays, read as
+     * per-CPU: owned_mode and slot_for test for the other modes by name) */
 #if EVT_ETW_OWNED_SLOTS && defined(EVT_PORT_POSIX)
-        if (cfg->buffers >= 2u && (!cfg->thread_id || cfg->thread_id == evt_etw_posix_thread_id)) {
-            s->cfg.per_thread = EVT_ETW_SLOTS_THREAD_OWNED;
-            s->nown = cfg->buffers - 1u; /* the last slot is the shared one */
-            if (!s->cfg.sync_writers) s->cfg.sync_writers = evt_etw_posix_sync_writers;
-        }
-#endif
+    if (cfg->per_thread == EVT_ETW_SLOTS_DEFAULT && cfg->buffers >= 2u &&
+        (!cfg->thread_id || cfg->thread_id == evt_etw_posix_thread_id)) {
+        s->cfg.per_thread = EVT_ETW_SLOTS_THREAD_OWNED;
+        s->nown = cfg->buffers - 1u; /* the last slot is the shared one */
+        if (!s->cfg.sync_writers) s->cfg.sync_writers = evt_etw_posix_sync_writers;
     }
+#endif
     for (uint32_t i = 0; i < s->nslots; i++) {
         s->slots[i].buf = (uint8_t *)mem + (uint64_t)i * cfg->buffer_size;
         s->slots[i].used = s->slots[i].committed = s->slots[i].base = ETW_BUFFER_HEADER_SIZE;
@@ -554,8 +557,10 @@ uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config 
 #endif
 #endif
 #endif
+#if EVT_ETW_CALLSITE_GATHER && EVT_ETW_OWNED_SLOTS
     s->hw0 = ETW_TRACE_HEADER_SIZE | s->hdr_bits;
     s->pid_hi = (uint64_t)s->pid << 32;
+#endif
     s->start_time = s->cfg.filetime ? s->cfg.filetime() : 0u;
     s->start_ts = now(s);
     if (!write_header_buffer(s, s->start_time)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
