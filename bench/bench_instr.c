@@ -116,7 +116,7 @@ static int run(const char *m)
         c.buffer_size = 64 * 1024;
         c.buffers = 4;
         c.log_file_mode = ETW_FILE_MODE_SEQUENTIAL;
-        if (!strcmp(m, "etw-owned")) c.per_thread = EVT_ETW_SLOTS_THREAD_OWNED;
+        c.per_thread = !strcmp(m, "etw-owned") ? EVT_ETW_SLOTS_THREAD_OWNED : EVT_ETW_SLOTS_PER_CPU;
         c.write = etw_sink;
         c.thread_id = evt_etw_posix_thread_id;
         c.process_id = evt_etw_posix_process_id;

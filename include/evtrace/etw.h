@@ -109,7 +109,9 @@ typedef int (*evt_etw_write_fn)(void *user, uint64_t offset, const void *data, u
 typedef struct evt_etw_session_config {
     uint32_t buffer_size;      /* bytes per buffer; 4096 .. 16 MiB, multiple of 8 */
     uint32_t buffers;          /* in-memory buffers = slots (1 .. EVT_ETW_MAX_SLOTS) */
-    int per_thread;            /* EVT_ETW_SLOTS_PER_CPU (0): slot = CPU (evt_port_cpu() % buffers);
+    int per_thread;            /* slot mode: EVT_ETW_SLOTS_DEFAULT (0, a zero-initialised config):
+                                  THREAD_OWNED where that is safe, else per-CPU (below);
+                                  EVT_ETW_SLOTS_PER_CPU (3): slot = CPU (evt_port_cpu() % buffers);
                                   EVT_ETW_SLOTS_PER_THREAD (1): one slot per thread id, under the lock;
                                   EVT_ETW_SLOTS_THREAD_OWNED (2): each thread owns its slot, no lock
                                   per event (see below) */
@@ -152,10 +154,27 @@ typedef struct evt_etw_session_config {
  * callback) returns EVT_ETW_ERROR_BUSY and changes nothing; in a fork child its wait for a slot
  * whose owner vanished at the fork is bounded. Stop must not be called where it would starve a
  * record in flight of another context (a task that out-prioritises a recorder on one core). */
-#define EVT_ETW_SLOTS_PER_CPU      0
+/* DEFAULT (0, what a zero-initialised config asks for): THREAD_OWNED with one slot kept back as a
+ * shared slot under the session lock, for the threads that find no slot of their own (so no thread
+ * loses its events for want of a slot, as an explicit THREAD_OWNED session's would), when it is
+ * safe: the POSIX port (preemptive, time-sliced threads; a thread that interrupts a record is a
+ * signal handler, which is dropped and counted as in every mode), thread ids that differ between
+ * threads running at once (cfg.thread_id NULL or evt_etw_posix_thread_id), buffers >= 2 and the
+ * mode compiled in; cfg.sync_writers NULL is then evt_etw_posix_sync_writers. Otherwise (other
+ * ports: an interrupt or a higher-priority task could starve stop's wait; a caller's own thread-id
+ * hook, which may give two threads one id) it is PER_CPU. Both write correct files; ProcessorIndex
+ * is then the slot, not the CPU. PER_CPU was 0 until 29 Nov 2026: a caller that names it gets the
+ * per-CPU mode as before; one built with the old value gets the default. */
+#define EVT_ETW_SLOTS_DEFAULT      0
 #define EVT_ETW_SLOTS_PER_THREAD   1
 #define EVT_ETW_SLOTS_THREAD_OWNED 2
+#define EVT_ETW_SLOTS_PER_CPU      3
 
+#if UINTPTR_MAX > 0xFFFFFFFFu
+#define EVT_ETW_SLOT_PAD_ 152u
+#else
+#define EVT_ETW_SLOT_PAD_ 128u
+#endif
 /* One in-memory buffer of a session. The members a THREAD_OWNED record touches come first, within
  * 48 bytes (at most two cache lines wherever the session is placed). */
 typedef struct evt_etw_slot {
@@ -164,9 +183,10 @@ typedef struct evt_etw_slot {
     uint32_t used;          /* bytes filled incl. the 72-byte header */
     /* THREAD_OWNED (members the owner writes on every record; `base` is the lock holder's): */
     uint32_t tkey;          /* owning thread id + 1 (0 = free): CAS on claim, release on detach */
-    uint32_t active;        /* owner: 1 while writing a record (stop waits for 0) */
+    uint32_t active;        /* owner: 1 while a record (or detach) of the slot is open: stop waits
+                               for 0, and it is the slot's nesting guard (a same-thread handler
+                               finding it set is dropped) */
     uint32_t committed;     /* owner, release: records [base, committed) are complete */
-    evt_nest nest;          /* a record of this slot is in progress (same-thread nesting) */
     evt_rec_count written;  /* owner, relaxed stores: data records stored in this slot */
     uint32_t base;          /* lock holder: records before it were written to the file */
     evt_rec_count wbase;    /* lock holder: `written` of the records before `base` */
@@ -176,7 +196,8 @@ typedef struct evt_etw_slot {
     int lost_since_flush;   /* events were lost while this buffer was current */
     evt_rec_count loss_in;  /* losses carried by the loss records in the buffer (THREAD_OWNED: in
                                [base, used), lock holder) */
-    uint8_t pad_[128];      /* keeps neighbouring slots' owners off each other's cache lines */
+    uint8_t pad_[EVT_ETW_SLOT_PAD_]; /* keeps neighbouring slots' owners off each other's cache lines
+                                        (and a slot 256 bytes on 64-bit hosts: its index a shift) */
 } evt_etw_slot;
 
 /* A logging session (controller side). All members are private to the recorder. */
@@ -184,6 +205,8 @@ typedef struct evt_etw_session {
     evt_etw_session_config cfg;
     evt_etw_slot slots[EVT_ETW_MAX_SLOTS];
     uint32_t nslots;
+    uint32_t nown;          /* THREAD_OWNED: slots threads may claim ([0, nown)); slot nown, if < nslots,
+                               is the shared slot (EVT_ETW_SLOTS_DEFAULT), written under the lock */
     int running;            /* started and not stopped */
     int file_full;          /* sequential file reached max_file_buffers: logging stopped */
     uint64_t seq;           /* SequenceNumber of the last flushed buffer */
@@ -218,6 +241,11 @@ typedef struct evt_etw_session {
     uint32_t open;          /* running and the file not full (written with them, inside the
                                section): the locked record's one test of both */
     int clk_port64;         /* the session clock is the port's 64-bit counter (no callback) */
+    uint64_t hw0;           /* 48 | hdr_bits: + a call site's Class word = the record's first 8 bytes */
+    uint64_t pid_hi;        /* pid << 32: | thread id = the record's ThreadId/ProcessId word */
+    /* the record of call-site words for this session's path (set at start; evt_etw_commit_x_) */
+    uint32_t (*rec_w)(struct evt_etw_session *, const struct evt_etw_trace_header *, uint64_t, uint64_t, uint64_t,
+                      uint64_t);
 } evt_etw_session;
 
 /* A classic provider (RegisterTraceGuids). */

@@ -31,9 +31,10 @@
  *    header's LoggerName pointer field holds ETW_EVT_LOSS_MARK. So a reader's events plus the
  *    counts of loss records plus EventsLost equal the events issued, exactly.
  *  - A full buffer is flushed (written through cfg.write) inline by the context that filled it.
- *  - THREAD_OWNED slots (per_thread == 2): a record takes no lock. Its thread finds its slot (tkey
- *    == its id + 1, claimed once by CAS), enters the slot's nesting guard (a same-thread signal
- *    handler arriving mid-record drops and counts), sets `active`, tests pt_flags (one relaxed
+ *  - THREAD_OWNED slots (per_thread == 2, or the default resolved to it at start): a record takes
+ *    no lock. Its thread finds its slot (tkey == its id + 1, claimed once by CAS in [0, nown)),
+ *    sets `active`, the slot's nesting guard (a same-thread signal handler arriving mid-record
+ *    finds it set: drops and counts), tests pt_flags (one relaxed
  *    load: closed, or a loss pending) and the room left, writes the record with plain stores,
  *    publishes it (committed, release) and clears `active`. Only the owner (and its nested
  *    handlers, which run to completion) touches `used` and the bytes at or after `committed`.
@@ -44,7 +45,9 @@
  *    go out as a one-record buffer of the session's own stream (ProcessorIndex = nslots). Stop sets
  *    pt_flags closed, leaves the lock, runs cfg.sync_writers and waits for every slot's `active`
  *    to be 0 (a record that saw the session open is complete; one that starts later sees it
- *    closed: not issued, INVALID_HANDLE), then writes what the slots hold. A stop nested in a
+ *    closed: not issued, INVALID_HANDLE), then writes what the slots hold. The default mode keeps
+ *    the last slot (nown) back, shared: a thread that can claim no slot writes into it under the
+ *    lock and guard (record_shared), as its owner for that record. A stop nested in a
  *    record of its own thread would wait for itself: it is refused first (BUSY). In a fork child
  *    the wait gives up on a slot after ETW_DEAD_SPINS (its owner may be gone). Drops: s->loss.dropped (atomic)
  *    and the ETW_PT_LOSS bit; written: each slot's counter (relaxed stores), summed by the stats.
@@ -132,7 +135,39 @@ static int pt_cas(uint32_t *p, uint32_t *expect, uint32_t v)
 #define ETW_PATH_OWNED      1
 #define ETW_PATH_LEAF_PORT  2
 #define ETW_PATH_LEAF_POSIX 3
+typedef char etw_slot_is_256[UINTPTR_MAX <= 0xFFFFFFFFu || sizeof(evt_etw_slot) == 256u ? 1 : -1]; /* (index: a shift) */
+#if EVT_ETW_CALLSITE_GATHER /* the records of call-site words, one per path (s->rec_w) */
+static uint32_t record_locked_w(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls, uint64_t a0, uint64_t a1,
+                                uint64_t a2);
+#if EVT_ETW_OWNED_SLOTS
+static uint32_t record_owned_w(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls, uint64_t a0, uint64_t a1,
+                               uint64_t a2);
+#ifdef EVT_PORT_POSIX
+static uint32_t record_owned_fast_posix(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls, uint64_t a0,
+                                        uint64_t a1, uint64_t a2);
+static uint32_t record_owned_fast_port(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls, uint64_t a0,
+                                       uint64_t a1, uint64_t a2);
+#endif
+#endif
+#endif
 static int owned_mode(const evt_etw_session *s) { return EVT_ETW_OWNED_SLOTS && s->cfg.per_thread == EVT_ETW_SLOTS_THREAD_OWNED; }
+#if EVT_ETW_OWNED_SLOTS
+/* A THREAD_OWNED slot's nesting guard is its `active` flag: set while a record (or a detach) of the
+ * slot is open, so a context nested in it (a signal handler of the owner, a callback) finds it set
+ * and is dropped, and stop, which waits for it, reads the same word (one store on entry, one on exit). */
+static inline int slot_enter(evt_etw_slot *sl)
+{
+    if (EVT_LOAD_RLX(&sl->active)) return 0;
+    EVT_STORE_RLX(&sl->active, 1u);
+    EVT_SIGNAL_FENCE(); /* stop's half of the handshake is its barrier on every thread */
+    return 1;
+}
+static inline void slot_exit(evt_etw_slot *sl)
+{
+    EVT_SIGNAL_FENCE();
+    EVT_STORE_REL(&sl->active, 0u);
+}
+#endif
 static uint32_t align8(uint32_t v) { return (v + (ETW_RECORD_ALIGN - 1u)) & ~(ETW_RECORD_ALIGN - 1u); }
 
 /* Hot-path stores of the record (little-endian fields): on a little-endian GCC/clang target one
@@ -446,7 +481,7 @@ static ETW_COLD void flush_slot(evt_etw_session *s, evt_etw_slot *sl, uint16_t p
 uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config *cfg, void *mem, uint32_t mem_size)
 {
     if (!s || !cfg || !cfg->write || !mem) return EVT_ETW_ERROR_INVALID_PARAMETER;
-    if (cfg->per_thread < EVT_ETW_SLOTS_PER_CPU || cfg->per_thread > EVT_ETW_SLOTS_THREAD_OWNED ||
+    if (cfg->per_thread < EVT_ETW_SLOTS_DEFAULT || cfg->per_thread > EVT_ETW_SLOTS_PER_CPU ||
         (!EVT_ETW_THREAD_SLOTS && cfg->per_thread == EVT_ETW_SLOTS_PER_THREAD) ||
         (!EVT_ETW_OWNED_SLOTS && cfg->per_thread == EVT_ETW_SLOTS_THREAD_OWNED))
         return EVT_ETW_ERROR_INVALID_PARAMETER; /* (or compiled out) */
@@ -472,7 +507,17 @@ uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config 
     if (!s->cfg.clock_hz) s->cfg.clock_hz = evt_port_timestamp_hz();
     if (!s->cfg.timer_resolution) s->cfg.timer_resolution = 156250u;
     if (!s->cfg.ncpus) s->cfg.ncpus = cfg->buffers;
-    s->nslots = cfg->buffers;
+    s->nslots = s->nown = cfg->buffers;
+    /* EVT_ETW_SLOTS_DEFAULT: THREAD_OWNED where safe (etw.h), else per-CPU (0 then stays, read as
+     * per-CPU: owned_mode and slot_for test for the other modes by name) */
+#if EVT_ETW_OWNED_SLOTS && defined(EVT_PORT_POSIX)
+    if (cfg->per_thread == EVT_ETW_SLOTS_DEFAULT && cfg->buffers >= 2u &&
+        (!cfg->thread_id || cfg->thread_id == evt_etw_posix_thread_id)) {
+        s->cfg.per_thread = EVT_ETW_SLOTS_THREAD_OWNED;
+        s->nown = cfg->buffers - 1u; /* the last slot is the shared one */
+        if (!s->cfg.sync_writers) s->cfg.sync_writers = evt_etw_posix_sync_writers;
+    }
+#endif
     for (uint32_t i = 0; i < s->nslots; i++) {
         s->slots[i].buf = (uint8_t *)mem + (uint64_t)i * cfg->buffer_size;
         s->slots[i].used = s->slots[i].committed = s->slots[i].base = ETW_BUFFER_HEADER_SIZE;
@@ -501,6 +546,20 @@ uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config 
 #if EVT_ETW_OWNED_SLOTS && EVT_ETW_CALLSITE_GATHER && defined(EVT_PORT_POSIX)
     if (s->owned_early && !(EVT_ETW_CPU_TIMES && s->cfg.cpu_times) && s->tid_src != ETW_TID_CALL)
         s->path = s->tid_src == ETW_TID_POSIX ? ETW_PATH_LEAF_POSIX : ETW_PATH_LEAF_PORT;
+#endif
+#if EVT_ETW_CALLSITE_GATHER
+    s->rec_w = record_locked_w;
+#if EVT_ETW_OWNED_SLOTS
+    if (s->path == ETW_PATH_OWNED) s->rec_w = record_owned_w;
+#ifdef EVT_PORT_POSIX
+    if (s->path == ETW_PATH_LEAF_POSIX) s->rec_w = record_owned_fast_posix;
+    if (s->path == ETW_PATH_LEAF_PORT) s->rec_w = record_owned_fast_port;
+#endif
+#endif
+#endif
+#if EVT_ETW_CALLSITE_GATHER && EVT_ETW_OWNED_SLOTS
+    s->hw0 = ETW_TRACE_HEADER_SIZE | s->hdr_bits;
+    s->pid_hi = (uint64_t)s->pid << 32;
 #endif
     s->start_time = s->cfg.filetime ? s->cfg.filetime() : 0u;
     s->start_ts = now(s);
@@ -686,6 +745,7 @@ static void collect_owned(evt_etw_session *s)
  * out. Returns 1 if the record may be written at sl->buf + sl->used, 0 if it is dropped (the
  * caller counts it while still active, so stop's wait covers the count), -1 if the session has
  * stopped (not issued: see drop_unless_stopped). */
+static int owned_room(evt_etw_session *s, evt_etw_slot *sl, uint32_t tid, uint32_t need);
 static int owned_slow_(evt_etw_session *s, evt_etw_slot *sl, uint32_t tid, uint32_t need)
 {
     evt_port_crit_t c;
@@ -694,6 +754,14 @@ static int owned_slow_(evt_etw_session *s, evt_etw_slot *sl, uint32_t tid, uint3
         leave(s, c);
         return -1;
     }
+    int ok = owned_room(s, sl, tid, need);
+    leave(s, c);
+    return ok;
+}
+/* owned_slow_'s work once the session is entered and running (also the shared slot's, whose
+ * owner is the lock holder): 1 if the record may be written at sl->buf + sl->used, 0 if not. */
+static int owned_room(evt_etw_session *s, evt_etw_slot *sl, uint32_t tid, uint32_t need)
+{
     int ok = !(EVT_LOAD_RLX(&s->pt_flags) & ETW_PT_CLOSED) && !s->file_full;
     if (ok) {
         PT_AND(&s->pt_flags, ~ETW_PT_LOSS); /* before the pending count is read: a later drop raises it */
@@ -711,7 +779,6 @@ static int owned_slow_(evt_etw_session *s, evt_etw_slot *sl, uint32_t tid, uint3
         ok = !s->file_full;
     }
     pt_sync(s);
-    leave(s, c);
     return ok;
 }
 
@@ -774,10 +841,10 @@ static ETW_COLD uint32_t drop_unless_stopped(evt_etw_session *s, uint32_t err)
 }
 
 #if EVT_ETW_OWNED_SLOTS
-/* Home slot of a thread key (multiplicative hash into [0, nslots)). */
+/* Home slot of a thread key (multiplicative hash into [0, nown)). */
 static uint32_t home_slot(const evt_etw_session *s, uint32_t key)
 {
-    return (uint32_t)(((uint64_t)(uint32_t)(key * 0x9E3779B9u) * s->nslots) >> 32);
+    return (uint32_t)(((uint64_t)(uint32_t)(key * 0x9E3779B9u) * s->nown) >> 32);
 }
 
 /* The calling thread's slot away from home: found by scanning, else claimed (a free slot, probing
@@ -785,9 +852,9 @@ static uint32_t home_slot(const evt_etw_session *s, uint32_t key)
 static ETW_COLD evt_etw_slot *claim_slot(evt_etw_session *s, uint32_t key)
 {
     if (!key) return 0;
-    for (uint32_t i = 0; i < s->nslots; i++)
+    for (uint32_t i = 0; i < s->nown; i++)
         if (EVT_LOAD_ACQ(&s->slots[i].tkey) == key) return &s->slots[i];
-    for (uint32_t k = 0, i = home_slot(s, key); k < s->nslots; k++, i = i + 1u == s->nslots ? 0u : i + 1u) {
+    for (uint32_t k = 0, i = home_slot(s, key); k < s->nown; k++, i = i + 1u == s->nown ? 0u : i + 1u) {
         uint32_t expect = 0;
         if (EVT_LOAD_RLX(&s->slots[i].tkey) == 0u && PT_CAS(&s->slots[i].tkey, &expect, key)) return &s->slots[i];
     }
@@ -816,8 +883,8 @@ static int own_record_open(evt_etw_session *s)
 {
     evt_etw_slot *sl = own_slot(s);
     if (!sl) return 0;
-    if (!evt_nest_enter(&sl->nest)) return 1;
-    evt_nest_exit(&sl->nest);
+    if (!slot_enter(sl)) return 1;
+    slot_exit(sl);
     return 0;
 }
 
@@ -831,15 +898,15 @@ uint32_t evt_etw_thread_detach(evt_etw_session *s)
     if (!s || !owned_mode(s) || !EVT_LOAD_ACQ(&s->running)) return EVT_ETW_ERROR_INVALID_HANDLE;
     evt_etw_slot *sl = own_slot(s);
     if (!sl) return EVT_ETW_SUCCESS;
-    if (!evt_nest_enter(&sl->nest)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
+    if (!slot_enter(sl)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
     evt_port_crit_t c;
     if (!enter_session(s, &c)) {
-        evt_nest_exit(&sl->nest);
+        slot_exit(sl);
         return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
     }
     owned_flush(s, sl);
     pt_sync(s);
-    evt_nest_exit(&sl->nest);
+    slot_exit(sl);
     EVT_STORE_REL(&sl->tkey, 0u); /* a claimer sees the empty slot (its CAS acquires) */
     leave(s, c);
     return EVT_ETW_SUCCESS;
@@ -1027,7 +1094,7 @@ uint32_t evt_etw_enable(evt_etw_session *s, evt_etw_provider *p, uint32_t code, 
 /* The slot of the calling context (crit section held); NULL if none is free (per-thread). */
 static evt_etw_slot *slot_for(evt_etw_session *s, uint32_t tid, uint16_t *proc)
 {
-    if (!EVT_ETW_THREAD_SLOTS || !s->cfg.per_thread) {
+    if (!EVT_ETW_THREAD_SLOTS || s->cfg.per_thread != EVT_ETW_SLOTS_PER_THREAD) {
         uint32_t i = evt_port_cpu();
         if (i >= s->nslots) i %= s->nslots; /* no division on the common path */
         *proc = (uint16_t)i;
@@ -1148,9 +1215,37 @@ static ETW_INLINE void owned_commit(evt_etw_slot *sl, uint32_t end)
     sl->used = end;
     EVT_STORE_REL(&sl->committed, end);
     EVT_STORE_RLX(&sl->written, sl->written + 1u);
-    EVT_STORE_REL(&sl->active, 0u);
-    evt_nest_exit(&sl->nest);
+    slot_exit(sl);
     owned_after_record();
+}
+
+/* EVT_ETW_SLOTS_DEFAULT: a thread that found no slot of its own (all claimed) writes into the shared
+ * slot s->slots[s->nown] under the session lock and guard; the lock holder is that slot's owner
+ * (owned_room's loss record and room, committed, written), so flush, stop and the counts treat it
+ * as any slot (its `active` stays 0: the lock orders its records before or after stop's section). */
+static ETW_COLD uint32_t record_shared(evt_etw_session *s, const evt_etw_trace_header *hdr, uint32_t size, uint32_t need,
+                                       uint64_t cls, uint64_t a0, uint64_t a1, uint64_t a2, int words, uint32_t tid)
+{
+    uint64_t times = EVT_ETW_CPU_TIMES && s->cfg.cpu_times ? cpu_word(s) : 0u;
+    evt_port_crit_t c;
+    if (!enter_session(s, &c)) return drop_unless_stopped(s, EVT_ETW_ERROR_NOT_ENOUGH_MEMORY); /* nested */
+    if (!EVT_LOAD_RLX(&s->running)) { /* stop's section came first: not issued */
+        leave(s, c);
+        return EVT_ETW_ERROR_INVALID_HANDLE;
+    }
+    evt_etw_slot *sl = &s->slots[s->nown];
+    if (!owned_room(s, sl, tid, need)) { /* file full: dropped, counted */
+        owned_drop(s);
+        leave(s, c);
+        return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
+    }
+    uint64_t ts = (hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP) ? hdr->timestamp : evt_clock_read(&sl->clk);
+    put_record(s, sl->buf + sl->used, size, need, hdr, cls, words, a0, a1, a2, tid, times, ts);
+    sl->used += need;
+    EVT_STORE_REL(&sl->committed, sl->used);
+    EVT_STORE_RLX(&sl->written, sl->written + 1u);
+    leave(s, c);
+    return EVT_ETW_SUCCESS;
 }
 
 /* THREAD_OWNED record (see the invariants at the top): no lock, plain stores into the calling
@@ -1173,18 +1268,17 @@ static ETW_INLINE uint32_t record_owned_(evt_etw_session *s, const evt_etw_trace
     uint32_t need = align8(size);
     uint32_t key = tid + 1u;
     evt_etw_slot *sl = &s->slots[home_slot(s, key)];
-    if (EVT_UNLIKELY(EVT_LOAD_RLX(&sl->tkey) != key) && !(sl = claim_slot(s, key)))
+    if (EVT_UNLIKELY(EVT_LOAD_RLX(&sl->tkey) != key) && !(sl = claim_slot(s, key))) {
+        if (s->nown < s->nslots) return record_shared(s, hdr, size, need, cls, a0, a1, a2, words, tid);
         return drop_unless_stopped(s, EVT_ETW_ERROR_NOT_ENOUGH_MEMORY); /* no slot left for this thread */
-    if (EVT_UNLIKELY(!evt_nest_enter(&sl->nest)))
+    }
+    if (EVT_UNLIKELY(!slot_enter(sl)))
         return drop_unless_stopped(s, EVT_ETW_ERROR_NOT_ENOUGH_MEMORY); /* nested in a record of this slot */
-    EVT_STORE_RLX(&sl->active, 1u);
-    EVT_SIGNAL_FENCE(); /* stop's half of the handshake is its barrier on every thread */
     if (EVT_UNLIKELY((EVT_LOAD_RLX(&s->pt_flags) != 0u) | (sl->used + need > s->cfg.buffer_size))) {
         int ok = owned_slow(s, sl, tid, need);
         if (ok <= 0) {
             if (ok == 0) owned_drop(s); /* while active: stop's wait orders the count before its collection */
-            EVT_STORE_REL(&sl->active, 0u);
-            evt_nest_exit(&sl->nest);
+            slot_exit(sl);
             return ok == 0 ? EVT_ETW_ERROR_NOT_ENOUGH_MEMORY : EVT_ETW_ERROR_INVALID_HANDLE;
         }
     }
@@ -1220,33 +1314,54 @@ static ETW_RECORD_FN uint32_t record_owned_w(evt_etw_session *s, const evt_etw_t
  * record has changed anything (the guard and `active` taken for the pt_flags/room test are given
  * back first: to stop and to handlers that is a record that did not start). No call on the way,
  * so no registers to save. Same bytes and accounting as record_owned_. */
-static ETW_NOINLINE uint32_t record_owned_fast_w(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls,
-                                           uint64_t a0, uint64_t a1, uint64_t a2)
+static ETW_INLINE uint32_t record_owned_fast_(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls,
+                                              uint64_t a0, uint64_t a1, uint64_t a2, int path)
 {
-    uint32_t tid = s->path == ETW_PATH_LEAF_POSIX ? evt_etw_posix_tid_ : (uint32_t)evt_posix_self;
+    uint32_t tid = path == ETW_PATH_LEAF_POSIX ? evt_etw_posix_tid_ : (uint32_t)evt_posix_self;
     uint32_t key = tid + 1u;
     /* key 1: no id cached yet; key 0: id 0xFFFFFFFF (claim_slot refuses it) */
     if (EVT_UNLIKELY((key <= 1u) | ((hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP) != 0u)))
         return record_owned_w(s, hdr, cls, a0, a1, a2);
     uint64_t t0 = evt_port_timestamp(); /* early, as owned_early: clamped below */
-    uint32_t size = ETW_TRACE_HEADER_SIZE + (uint32_t)cls, need = align8(size);
     evt_etw_slot *sl = &s->slots[home_slot(s, key)];
-    if (EVT_UNLIKELY(EVT_LOAD_RLX(&sl->tkey) != key) || EVT_UNLIKELY(!evt_nest_enter(&sl->nest)))
+    if (EVT_UNLIKELY(EVT_LOAD_RLX(&sl->tkey) != key) || EVT_UNLIKELY(!slot_enter(sl)))
         return record_owned_w(s, hdr, cls, a0, a1, a2);
-    EVT_STORE_RLX(&sl->active, 1u);
-    EVT_SIGNAL_FENCE(); /* as record_owned_ */
     uint32_t used = sl->used;
-    if (EVT_UNLIKELY((EVT_LOAD_RLX(&s->pt_flags) != 0u) | (used + need > s->cfg.buffer_size))) {
-        EVT_STORE_REL(&sl->active, 0u);
-        evt_nest_exit(&sl->nest);
+    /* Room for the whole 72 bytes the stores below write (the record is at most that: its bytes
+     * past `need` lie beyond it, in the owner's part of the slot, and are never written out); a
+     * record that fits only exactly takes record_owned_w, which writes it the same. */
+    if (EVT_UNLIKELY((EVT_LOAD_RLX(&s->pt_flags) != 0u) |
+                     (used + ETW_TRACE_HEADER_SIZE + EVT_ETW_GATHER_MAX > s->cfg.buffer_size))) {
+        slot_exit(sl);
         return record_owned_w(s, hdr, cls, a0, a1, a2);
     }
     uint64_t last = sl->clk.last;
     uint64_t ts = (int64_t)(t0 - last) < 0 ? last : t0;
     sl->clk.last = ts;
-    put_record(s, sl->buf + used, size, need, hdr, cls, 1, a0, a1, a2, tid, 0u, ts);
-    owned_commit(sl, used + need);
+    /* The record as five stores: [Size..Version (cls + the session's constant bits), ThreadId
+     * ProcessId] [TimeStamp, Guid lo] [Guid hi, no CPU times] [payload words]. */
+    uint8_t *r = sl->buf + used;
+    uint64_t g0, g1;
+    __builtin_memcpy(&g0, &hdr->guid, 8);
+    __builtin_memcpy(&g1, (const uint8_t *)&hdr->guid + 8, 8);
+    st64x2(r + ETW_TH_SIZE, cls + s->hw0, (uint64_t)tid | s->pid_hi);
+    st64x2(r + ETW_TH_TIMESTAMP, ts, g0);
+    st64x2(r + ETW_TH_GUID + 8, g1, 0u);
+    st64x2(r + ETW_TRACE_HEADER_SIZE, a0, a1);
+    st64(r + ETW_TRACE_HEADER_SIZE + 16u, a2);
+    owned_commit(sl, used + align8(ETW_TRACE_HEADER_SIZE + (uint32_t)cls));
     return EVT_ETW_SUCCESS;
+}
+/* The leaf per thread-id source (the dispatch in evt_etw_commit_x_ picks it: no test inside). */
+static ETW_NOINLINE uint32_t record_owned_fast_posix(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls,
+                                                     uint64_t a0, uint64_t a1, uint64_t a2)
+{
+    return record_owned_fast_(s, hdr, cls, a0, a1, a2, ETW_PATH_LEAF_POSIX);
+}
+static ETW_NOINLINE uint32_t record_owned_fast_port(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls,
+                                                    uint64_t a0, uint64_t a1, uint64_t a2)
+{
+    return record_owned_fast_(s, hdr, cls, a0, a1, a2, ETW_PATH_LEAF_PORT);
 }
 #endif
 #endif
@@ -1331,16 +1446,7 @@ uint32_t evt_etw_commit_x_(evt_etw_provider *p, const evt_etw_trace_header *hdr,
 {
     evt_etw_session *s = (evt_etw_session *)EVT_LOAD_ACQ(&p->session);
     if (EVT_UNLIKELY(!s)) return EVT_ETW_ERROR_INVALID_HANDLE;
-#if EVT_ETW_OWNED_SLOTS
-    int path = s->path;
-    if (path != ETW_PATH_LOCKED) {
-#ifdef EVT_PORT_POSIX
-        if (EVT_LIKELY(path >= ETW_PATH_LEAF_PORT)) return record_owned_fast_w(s, hdr, cls, w0, w1, w2);
-#endif
-        return record_owned_w(s, hdr, cls, w0, w1, w2);
-    }
-#endif
-    return record_locked_w(s, hdr, cls, w0, w1, w2);
+    return s->rec_w(s, hdr, cls, w0, w1, w2); /* by the session's path (set at start) */
 }
 #endif
 

@@ -12,7 +12,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -381,6 +383,96 @@ static void test_per_thread_merge(void **st)
         assert_int_equal(e->cpu, e->tid - 200); /* slots assigned in order of first use */
         if (i) assert_true(e->ts > g_data[i - 1]->ts);
     }
+}
+
+/* The default slot mode (a zero per_thread, EVT_ETW_SLOTS_DEFAULT): THREAD_OWNED on the POSIX port
+ * with the port's or POSIX thread ids and 2 buffers or more, the last slot shared under the lock;
+ * per-CPU with a caller's thread-id hook or one buffer. Shown by evt_etw_thread_detach (SUCCESS only
+ * in THREAD_OWNED) and by the streams: with 3 buffers the main thread and the first helper claim
+ * slots 0 and 1, the next two helpers (alive, their slots not given back) write into the shared
+ * slot 2; every event is read back, none lost. */
+static evt_etw_provider g_dp;
+static atomic_int g_dp_done;
+static atomic_int g_dp_go;
+enum { DP_N = 50 };
+static void dp_emit(uint32_t tag)
+{
+    for (uint32_t i = 0; i < DP_N; i++) {
+        uint32_t v[2] = {tag, i};
+        evt_etw_trace_header h;
+        hdr_init(&h, &G1, 12, 4, 8);
+        assert_int_equal(evt_etw_trace_event(&g_dp, &h, v), EVT_ETW_SUCCESS);
+    }
+}
+static void *dp_thread(void *arg)
+{
+    dp_emit((uint32_t)(uintptr_t)arg);
+    atomic_fetch_add(&g_dp_done, 1);
+    while (!atomic_load(&g_dp_go)) { /* stay alive: the slot stays this thread's */
+    }
+    return NULL;
+}
+static void test_default_slot_mode(void **st)
+{
+    (void)st;
+    evt_etw_session_config c;
+    evt_etw_session s;
+    reset_platform();
+    base_config(&c); /* per_thread 0, a caller's thread-id hook, one buffer */
+    assert_int_equal(c.per_thread, EVT_ETW_SLOTS_DEFAULT);
+    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
+    assert_int_equal(evt_etw_thread_detach(&s), EVT_ETW_ERROR_INVALID_HANDLE); /* per-CPU */
+    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+    c.buffers = 3; /* the caller's hook may give two threads one id: per-CPU */
+    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
+    assert_int_equal(evt_etw_thread_detach(&s), EVT_ETW_ERROR_INVALID_HANDLE);
+    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+    c.thread_id = NULL; /* the port's context ids */
+    c.buffers = 1;      /* no slot to spare for the shared one: per-CPU */
+    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
+    assert_int_equal(evt_etw_thread_detach(&s), EVT_ETW_ERROR_INVALID_HANDLE);
+    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+#ifdef EVT_PORT_POSIX
+    reset_platform();
+    c.buffers = 3;
+    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
+    evt_etw_register(&g_dp, &G1, NULL, NULL);
+    evt_etw_enable(&s, &g_dp, ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0);
+    dp_emit(0); /* claims slot 0 or 1 (its home) */
+    atomic_store(&g_dp_done, 0);
+    atomic_store(&g_dp_go, 0);
+    pthread_t t[3];
+    for (int k = 0; k < 3; k++) { /* one after the other: the first claims the other slot */
+        assert_int_equal(pthread_create(&t[k], NULL, dp_thread, (void *)(uintptr_t)(k + 1)), 0);
+        while (atomic_load(&g_dp_done) != k + 1) {
+        }
+    }
+    atomic_store(&g_dp_go, 1);
+    for (int k = 0; k < 3; k++) pthread_join(t[k], NULL);
+    evt_rec_stats rs;
+    evt_etw_get_rec_stats(&s, &rs);
+    assert_int_equal(rs.written, 4 * DP_N);
+    assert_int_equal(rs.dropped, 0);
+    assert_int_equal(evt_etw_thread_detach(&s), EVT_ETW_SUCCESS); /* THREAD_OWNED */
+    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+    read_back();
+    assert_int_equal(g_errors, 0);
+    split_back();
+    assert_int_equal(g_ndata, 4 * DP_N);
+    assert_int_equal(g_lost_sum, 0);
+    uint64_t cpu_of[4] = {9, 9, 9, 9}, n_of[4] = {0, 0, 0, 0};
+    for (size_t i = 0; i < g_ndata; i++) {
+        uint32_t tag = evt_ld_u32le(g_data[i]->data);
+        assert_true(tag < 4);
+        if (cpu_of[tag] == 9) cpu_of[tag] = g_data[i]->cpu;
+        assert_int_equal(g_data[i]->cpu, cpu_of[tag]); /* one stream per thread */
+        assert_int_equal(evt_ld_u32le(g_data[i]->data + 4), n_of[tag]); /* in order, none missing */
+        n_of[tag]++;
+    }
+    assert_true(cpu_of[0] < 2 && cpu_of[1] < 2 && cpu_of[0] != cpu_of[1]); /* their own slots */
+    assert_int_equal(cpu_of[2], 2); /* the shared slot */
+    assert_int_equal(cpu_of[3], 2);
+#endif
 }
 
 /* ETW's level/keyword predicate (formats/etw.md §1.1) and evt_etw_write's filtering. */
@@ -923,6 +1015,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_golden_layout),   cmocka_unit_test(test_round_trip_64),
         cmocka_unit_test(test_round_trip_32),   cmocka_unit_test(test_per_thread_merge),
+        cmocka_unit_test(test_default_slot_mode),
         cmocka_unit_test(test_level_keyword),   cmocka_unit_test(test_limits),
         cmocka_unit_test(test_enable_move_to_stopping_session),
         cmocka_unit_test(test_sequential_full), cmocka_unit_test(test_events_lost_saturates),

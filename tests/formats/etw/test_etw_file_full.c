@@ -98,6 +98,8 @@ static void test_full_per_thread(void **st) { (void)st; run(EVT_ETW_SLOTS_PER_TH
 static void test_full_thread_owned(void **st) { (void)st; run(EVT_ETW_SLOTS_THREAD_OWNED, 0); }
 static void test_full_circular_per_cpu(void **st) { (void)st; run(EVT_ETW_SLOTS_PER_CPU, 8); }
 static void test_full_circular_thread_owned(void **st) { (void)st; run(EVT_ETW_SLOTS_THREAD_OWNED, 8); }
+static void test_full_default(void **st) { (void)st; run(EVT_ETW_SLOTS_DEFAULT, 0); }
+static void test_full_circular_default(void **st) { (void)st; run(EVT_ETW_SLOTS_DEFAULT, 8); }
 
 static void test_unwritable(void **st)
 {
@@ -124,6 +126,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_full_per_cpu),
         cmocka_unit_test(test_full_per_thread),
+        cmocka_unit_test(test_full_default),
+        cmocka_unit_test(test_full_circular_default),
         cmocka_unit_test(test_full_thread_owned),
         cmocka_unit_test(test_full_circular_per_cpu),
         cmocka_unit_test(test_full_circular_thread_owned),

@@ -161,9 +161,16 @@ static void test_stop_race_thread_owned(void **st)
     run_mode(EVT_ETW_SLOTS_THREAD_OWNED);
 }
 
+static void test_stop_race_default(void **st)
+{
+    (void)st;
+    run_mode(EVT_ETW_SLOTS_DEFAULT);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stop_race_default),
         cmocka_unit_test(test_stop_race_per_cpu),
         cmocka_unit_test(test_stop_race_per_thread),
         cmocka_unit_test(test_stop_race_thread_owned),

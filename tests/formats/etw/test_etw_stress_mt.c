@@ -4,7 +4,9 @@
  * sigaction handler (may land inside the session's section: dropped and counted) and a port
  * simulated ISR (held off until the section ends) each write 2 events. After stop, the reader's
  * events plus its lost count equal the events issued, exactly; no record is torn; nothing hangs.
- * Run with per-thread slots under the session lock and with THREAD_OWNED slots (no lock per event). */
+ * Run with per-thread slots under the session lock, with THREAD_OWNED slots (no lock per event) and
+ * in the default mode (a zero per_thread: THREAD_OWNED with NWORKERS - 1 slots to claim and the
+ * last one shared under the lock, so one worker at least records there). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -83,6 +85,7 @@ static void run_once(int per_thread)
     memset(g_file, 0, sizeof g_file);
     evt_etw_session_config c;
     evt_etw_test_config(&c, per_thread, BUF_SIZE, NWORKERS, 1u + RING, sink);
+    if (per_thread == EVT_ETW_SLOTS_DEFAULT) c.sync_writers = NULL; /* the default fills it in */
     evt_etw_session s;
     assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
     evt_etw_register(&g_prov, &k_guid, NULL, NULL);
@@ -107,10 +110,11 @@ static void run_once(int per_thread)
     assert_int_equal(evt_reader_open_mem(g_file, sizeof g_file, "etw", NULL, NULL, NULL, &r, err, sizeof err), EVT_OK);
     evt_event ev;
     evt_status st;
-    uint64_t data = 0;
+    uint64_t data = 0, shared = 0;
     while ((st = evt_reader_next(r, &ev)) == EVT_OK) {
         if (ev.kind != EVT_KIND_USER) continue;
         data++;
+        shared += ev.cpu == NWORKERS - 1u; /* default mode: the shared slot's stream */
         assert_int_equal(ev.data_len, 12); /* no torn record */
         uint32_t tag = evt_ld_u32le(ev.data), seq = evt_ld_u32le(ev.data + 4);
         assert_true(tag < NWORKERS || tag == ISR_TAG);
@@ -122,6 +126,11 @@ static void run_once(int per_thread)
                   (unsigned long long)issued, (unsigned long long)data, (unsigned long long)r->lost,
                   (unsigned long long)rs.dropped, (unsigned long long)rs.overwritten, atomic_load(&g_isr_calls));
     assert_int_equal(data + r->lost, issued);
+    if (per_thread == EVT_ETW_SLOTS_DEFAULT) {
+        print_message("etw stress, default slots: %llu events decoded from the shared slot\n", (unsigned long long)shared);
+        assert_true(shared > 0); /* 4 workers, 3 slots to claim: one wrote into the shared slot */
+        assert_int_equal(evt_etw_thread_detach(&s), EVT_ETW_ERROR_INVALID_HANDLE); /* stopped */
+    }
     assert_true(rs.overwritten > 0); /* the circular file wrapped */
     assert_true(atomic_load(&g_isr_calls) > 0u); /* interrupts were taken (50 unless 3 x RUN_NS passed; 1 at least) */
     evt_reader_close(r);
@@ -141,9 +150,18 @@ static void test_thread_owned_slots_and_signal_isrs(void **st)
     for (int k = 0; k < 3; k++) run_once(EVT_ETW_SLOTS_THREAD_OWNED);
 }
 
+/* The default mode (zero per_thread): THREAD_OWNED slots for three workers, the shared slot under
+ * the lock for the fourth. */
+static void test_default_slots_and_signal_isrs(void **st)
+{
+    (void)st;
+    for (int k = 0; k < 3; k++) run_once(EVT_ETW_SLOTS_DEFAULT);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_default_slots_and_signal_isrs),
         cmocka_unit_test(test_threads_and_signal_isrs),
         cmocka_unit_test(test_thread_owned_slots_and_signal_isrs),
     };
