@@ -123,6 +123,7 @@ static void on_ctx_name(void *user, const evt_tl_ctx *c) { describe_ctx_(user, c
 /* The track of a context (described now if it is not yet). */
 static uint64_t ctx_track_(pf_state *s, uint32_t idx)
 {
+    if (idx < s->nctx && s->ctxs[idx].described) return UUID_CTX + idx; /* the usual case: written before */
     const evt_tl_ctx *c = evt_tl_ctx_at(&s->tl, idx);
     if (!c) return UUID_PROCESS;
     pf_ctx *p = pctx_(s, idx);
@@ -546,6 +547,14 @@ static evt_status status_(pf_state *s)
     return s->w.io || ferror(s->out) ? EVT_ERR_IO : EVT_OK;
 }
 
+/* status_ after an event: the stream is written only by pf_w_flush, whose failed fwrite sets
+ * w.io, so ferror (a call per event) waits for end(). */
+static inline evt_status event_status_(const pf_state *s)
+{
+    if (s->oom | s->tl.oom | s->w.oom | s->load.oom | s->ut.oom) return EVT_ERR_NOMEM;
+    return s->w.io ? EVT_ERR_IO : EVT_OK;
+}
+
 static evt_status event(void *state, const evt_event *ev)
 {
     pf_state *s = state;
@@ -561,7 +570,7 @@ static evt_status event(void *state, const evt_event *ev)
         pf_te_emit(&s->w);
     }
     if (ev->kind == EVT_KIND_USER && evt_ut_relevant(ev)) (void)evt_ut_event(&s->ut, ev, evt_tl_time(&s->tl, ev));
-    return status_(s);
+    return event_status_(s);
 }
 
 static evt_status end(void *state, evt_reader *r, char *err, size_t errlen)

@@ -144,12 +144,12 @@ void pf_process_tree(pf_w *w, uint64_t ts, int32_t pid, const char *cmdline, int
  * when new: the packet that first uses an iid carries its definition. A pointer cache skips the
  * hash lookup for strings seen before (the same names and keys recur in every event); a hit on a
  * `stable` string (a literal, a kind name, a timeline label: never rewritten while we run) is
- * trusted, any other is compared (readers may reuse their buffers). */
+ * trusted, any other is compared with the interned copy (readers may reuse their buffers). */
 static uint64_t iid_slow_(pf_w *w, evt_strtab *t, evt_pb *list, uint32_t field, const char *str, pf_iid_slot *slot);
 static inline uint64_t iid_(pf_w *w, evt_strtab *t, evt_pb *list, uint32_t field, const char *str, int stable)
 {
     pf_iid_slot *slot = &w->cache[field - 1][((uintptr_t)str >> 3) % PF_IID_CACHE];
-    if (slot->p == str && (stable || strcmp(evt_strtab_str(t, slot->id), str) == 0)) return slot->id;
+    if (slot->p == str && (stable || strcmp(slot->own, str) == 0)) return slot->id;
     return iid_slow_(w, t, list, field, str, slot);
 }
 
@@ -166,18 +166,12 @@ static uint64_t iid_slow_(pf_w *w, evt_strtab *t, evt_pb *list, uint32_t field, 
         evt_pb_msg(list, field, &w->sub2);
     }
     slot->p = str;
+    slot->own = evt_strtab_str(t, id);
     slot->id = id;
     return id;
 }
 
-/* Bytes of v as a varint. */
-static inline uint32_t vlen_(uint64_t v)
-{
-    uint32_t n = 1;
-    while (v >= 0x80) { v >>= 7; n++; }
-    return n;
-}
-
+/* Writes v as a varint at p; returns the byte after it. */
 static inline uint8_t *vput_(uint8_t *p, uint64_t v)
 {
     while (v >= 0x80) { *p++ = (uint8_t)(v | 0x80); v >>= 7; }
@@ -185,31 +179,33 @@ static inline uint8_t *vput_(uint8_t *p, uint64_t v)
     return p;
 }
 
+/* Bytes pf_te_begin writes at most: packet tag + length, timestamp (1 + 10), sequence id and
+ * flags (4), TrackEvent tag + length, type (1 + 1: every type is one byte), track (1 + 10). */
+#define TE_HEAD_MAX (2 + 11 + 4 + 2 + 2 + 11)
+
 void pf_te_begin(pf_w *w, int type, uint64_t track, uint64_t ts)
 {
-    /* the TracePacket and its TrackEvent are written in place into the output buffer */
-    evt_pb_clear(&w->names);
-    evt_pb_clear(&w->cats);
-    evt_pb_clear(&w->dnames);
+    /* The TracePacket and its TrackEvent are written in place into the output buffer. The
+     * interned lists are empty here: pf_te_emit clears what it writes. */
     evt_pb *b = &w->obuf;
-    if (b->cap - b->n >= 2 + 11 + 4 + 2 + 11 + 11) { /* room for all of it: one pass, the same bytes */
+    if (b->cap - b->n >= TE_HEAD_MAX && (uint64_t)type < 0x80) { /* room for all of it: one pass, the same bytes */
         uint8_t *p = b->p + b->n;
-        *p++ = (uint8_t)(F_TRACE_PACKET << 3 | 2);
-        *p++ = 0; /* length: pf_te_emit */
-        w->pkt_at = (size_t)(p - b->p);
-        *p++ = (uint8_t)(F_PKT_TIMESTAMP << 3);
-        p = vput_(p, ts);
-        *p++ = (uint8_t)(F_PKT_SEQ_ID << 3);
-        *p++ = SEQ_TRACK;
-        *p++ = (uint8_t)(F_PKT_SEQ_FLAGS << 3);
-        *p++ = SEQ_NEEDS;
-        *p++ = (uint8_t)(F_PKT_TRACK_EVENT << 3 | 2);
-        *p++ = 0;
-        w->te_at = (size_t)(p - b->p);
-        *p++ = (uint8_t)(F_TE_TYPE << 3);
-        p = vput_(p, (uint64_t)type);
-        *p++ = (uint8_t)(F_TE_TRACK << 3);
-        p = vput_(p, track);
+        p[0] = (uint8_t)(F_TRACE_PACKET << 3 | 2);
+        p[1] = 0; /* length: pf_te_emit */
+        p[2] = (uint8_t)(F_PKT_TIMESTAMP << 3);
+        w->pkt_at = b->n + 2;
+        p = vput_(p + 3, ts);
+        p[0] = (uint8_t)(F_PKT_SEQ_ID << 3);
+        p[1] = SEQ_TRACK;
+        p[2] = (uint8_t)(F_PKT_SEQ_FLAGS << 3);
+        p[3] = SEQ_NEEDS;
+        p[4] = (uint8_t)(F_PKT_TRACK_EVENT << 3 | 2);
+        p[5] = 0;
+        p[6] = (uint8_t)(F_TE_TYPE << 3);
+        p[7] = (uint8_t)type;
+        p[8] = (uint8_t)(F_TE_TRACK << 3);
+        w->te_at = (size_t)(p + 6 - b->p);
+        p = vput_(p + 9, track);
         b->n = (size_t)(p - b->p);
         return;
     }
@@ -229,62 +225,95 @@ void pf_te_name(pf_w *w, const char *name, int name_stable, const char *category
     evt_pb_uint(&w->obuf, F_TE_NAME_IID, iid_(w, &w->events, &w->names, F_ID_NAMES, name, name_stable));
 }
 
-/* A DebugAnnotation, written in place into the TrackEvent: its length (at most 1 + 5 + 1 + 10
- * bytes) is known before its fields, so the tag, the length and the fields go out in one pass
- * (the bytes of evt_pb_open / the fields / evt_pb_close). */
-static void ann_u_(pf_w *w, const char *key, int key_stable, uint64_t v, int is_signed)
+/* The iid of an annotation key. */
+static inline uint64_t key_iid_(pf_w *w, const char *key, int key_stable)
 {
-    uint64_t iid = iid_(w, &w->dbgnames, &w->dnames, F_ID_DEBUG_NAMES, key, key_stable);
+    return iid_(w, &w->dbgnames, &w->dnames, F_ID_DEBUG_NAMES, key, key_stable);
+}
+
+/* The iid of pf_ann_event's own key k (a literal), found once. */
+static inline uint64_t kiid_(pf_w *w, unsigned k, const char *key)
+{
+    uint32_t id = w->kiid[k];
+    if (!id) id = w->kiid[k] = (uint32_t)key_iid_(w, key, 1); /* 0 (out of memory): found again next time */
+    return id;
+}
+
+/* A DebugAnnotation {name_iid, field = v}, written in place into the TrackEvent: its length (at
+ * most 1 + 5 + 1 + 10 bytes) fits one byte, so the tag, the length and the fields go out in one
+ * pass (the bytes of evt_pb_open / the fields / evt_pb_close). int64 is two's complement, the
+ * same varint. */
+static inline void ann_put_u_(pf_w *w, uint64_t iid, int is_signed, uint64_t v)
+{
     evt_pb *b = &w->obuf;
-    uint32_t field = is_signed ? F_DA_INT : F_DA_UINT; /* int64: two's complement, the same varint */
-    if (b->cap - b->n < 2 + 17) { /* growth: the general path */
+    uint32_t field = is_signed ? F_DA_INT : F_DA_UINT;
+    if (b->cap - b->n < 2 + 1 + 10 + 1 + 10) { /* growth: the general path */
         size_t at = evt_pb_open(b, F_TE_DEBUG);
         evt_pb_uint(b, F_DA_NAME_IID, iid);
         evt_pb_uint(b, field, v);
         evt_pb_close(b, at);
         return;
     }
-    uint8_t *p = b->p + b->n;
-    *p++ = (uint8_t)(F_TE_DEBUG << 3 | 2);
-    *p++ = (uint8_t)(2 + vlen_(iid) + vlen_(v));
-    *p++ = (uint8_t)(F_DA_NAME_IID << 3);
-    p = vput_(p, iid);
-    *p++ = (uint8_t)(field << 3);
-    p = vput_(p, v);
-    b->n = (size_t)(p - b->p);
+    uint8_t *p = b->p + b->n, *q;
+    p[0] = (uint8_t)(F_TE_DEBUG << 3 | 2);
+    p[2] = (uint8_t)(F_DA_NAME_IID << 3);
+    q = vput_(p + 3, iid);
+    *q++ = (uint8_t)(field << 3);
+    q = vput_(q, v);
+    p[1] = (uint8_t)(q - p - 2);
+    b->n = (size_t)(q - b->p);
 }
 
-static void ann_s_(pf_w *w, const char *key, int key_stable, const char *s, size_t n)
+/* A DebugAnnotation {name_iid, string_value = s[0..n)}; in one pass while its length fits one
+ * byte (1 + 5 + 1 + 1 + n < 128). */
+static inline void ann_put_s_(pf_w *w, uint64_t iid, const char *s, size_t n)
 {
-    uint64_t iid = iid_(w, &w->dbgnames, &w->dnames, F_ID_DEBUG_NAMES, key, key_stable);
-    size_t at = evt_pb_open(&w->obuf, F_TE_DEBUG);
-    evt_pb_uint(&w->obuf, F_DA_NAME_IID, iid);
-    evt_pb_bytes(&w->obuf, F_DA_STRING, s, n);
-    evt_pb_close(&w->obuf, at);
+    evt_pb *b = &w->obuf;
+    if (n >= 0x70 || b->cap - b->n < 2 + 1 + 5 + 2 + n) {
+        size_t at = evt_pb_open(b, F_TE_DEBUG);
+        evt_pb_uint(b, F_DA_NAME_IID, iid);
+        evt_pb_bytes(b, F_DA_STRING, s, n);
+        evt_pb_close(b, at);
+        return;
+    }
+    uint8_t *p = b->p + b->n, *q;
+    p[0] = (uint8_t)(F_TE_DEBUG << 3 | 2);
+    p[2] = (uint8_t)(F_DA_NAME_IID << 3);
+    q = vput_(p + 3, iid);
+    q[0] = (uint8_t)(F_DA_STRING << 3 | 2);
+    q[1] = (uint8_t)n;
+    if (n) memcpy(q + 2, s, n);
+    q += 2 + n;
+    p[1] = (uint8_t)(q - p - 2);
+    b->n = (size_t)(q - b->p);
 }
 
-void pf_ann_u(pf_w *w, const char *key, uint64_t v, int is_signed) { ann_u_(w, key, 1, v, is_signed); }
+void pf_ann_u(pf_w *w, const char *key, uint64_t v, int is_signed) { ann_put_u_(w, key_iid_(w, key, 1), is_signed, v); }
 
-void pf_ann_s(pf_w *w, const char *key, const char *s, size_t n) { ann_s_(w, key, 1, s, n); }
+void pf_ann_s(pf_w *w, const char *key, const char *s, size_t n) { ann_put_s_(w, key_iid_(w, key, 1), s, n); }
 
 void pf_ann_event(pf_w *w, const evt_event *ev)
 {
     static const char *const argk[EVT_MAX_ARGS] = {"arg0", "arg1", "arg2", "arg3", "arg4", "arg5", "arg6", "arg7",
                                                    "arg8", "arg9", "arg10", "arg11", "arg12", "arg13", "arg14", "arg15"};
-    pf_ann_u(w, "id", ev->id, 0);
-    for (uint32_t i = 0; i < ev->nargs && i < EVT_MAX_ARGS; i++) pf_ann_u(w, argk[i], ev->args[i], 0);
+    ann_put_u_(w, kiid_(w, PF_K_ID, "id"), 0, ev->id);
+    uint32_t na = ev->nargs < EVT_MAX_ARGS ? ev->nargs : EVT_MAX_ARGS;
+    for (uint32_t i = 0; i < na; i++) ann_put_u_(w, kiid_(w, PF_K_ARG0 + i, argk[i]), 0, ev->args[i]);
     if (ev->flags & EVT_HAS_TARGET) {
-        pf_ann_u(w, "target", ev->target, 0);
-        if (ev->target_name) pf_ann_s(w, "object", ev->target_name, strlen(ev->target_name));
+        ann_put_u_(w, kiid_(w, PF_K_TARGET, "target"), 0, ev->target);
+        if (ev->target_name)
+            ann_put_s_(w, kiid_(w, PF_K_OBJECT, "object"), ev->target_name, strlen(ev->target_name));
     }
-    if (ev->flags & EVT_HAS_COUNT) pf_ann_u(w, "count", ev->count, 0);
+    if (ev->flags & EVT_HAS_COUNT) ann_put_u_(w, kiid_(w, PF_K_COUNT, "count"), 0, ev->count);
     for (uint32_t i = 0; i < ev->nfields; i++) {
         const evt_field *f = &ev->fields[i];
         if (!f->key) continue;
-        if (f->is_str) ann_s_(w, f->key, 0, f->str ? f->str : "", f->str ? strlen(f->str) : 0);
-        else ann_u_(w, f->key, 0, f->num, f->is_signed);
+        uint64_t iid = key_iid_(w, f->key, 0); /* the reader's key: checked against its interned copy */
+        if (f->is_str) ann_put_s_(w, iid, f->str ? f->str : "", f->str ? strlen(f->str) : 0);
+        else ann_put_u_(w, iid, f->is_signed, f->num);
     }
-    if (ev->data && ev->data_is_text) pf_ann_s(w, "text", (const char *)ev->data, ev->data_len);
+    if (ev->data && ev->data_is_text)
+        ann_put_s_(w, kiid_(w, PF_K_TEXT, "text"), (const char *)ev->data, ev->data_len);
 }
 
 void pf_te_counter(pf_w *w, int64_t v) { evt_pb_int(&w->obuf, F_TE_COUNTER_VALUE, v); }
@@ -296,70 +325,96 @@ void pf_te_flow(pf_w *w, uint64_t id, int terminating)
     evt_pb_fixed64(&w->obuf, terminating ? F_TE_TERMINATING_FLOW_IDS : F_TE_FLOW_IDS, id);
 }
 
+/* The InternedData of the packet being emitted: the new entries of each list, already encoded
+ * as repeated fields; the lists are cleared for the next packet. */
+static void interned_(pf_w *w)
+{
+    size_t ia = evt_pb_open(&w->obuf, F_PKT_INTERNED);
+    evt_pb_append(&w->obuf, &w->cats);
+    evt_pb_append(&w->obuf, &w->names);
+    evt_pb_append(&w->obuf, &w->dnames);
+    evt_pb_close(&w->obuf, ia);
+    if (w->names.oom || w->cats.oom || w->dnames.oom || w->sub2.oom) w->oom = 1;
+    evt_pb_clear(&w->names);
+    evt_pb_clear(&w->cats);
+    evt_pb_clear(&w->dnames);
+}
+
 void pf_te_emit(pf_w *w)
 {
     evt_pb_close(&w->obuf, w->te_at);
-    if (w->names.n || w->cats.n || w->dnames.n) {
-        /* InternedData: the new entries of each list, already encoded as repeated fields. */
-        size_t ia = evt_pb_open(&w->obuf, F_PKT_INTERNED);
-        evt_pb_append(&w->obuf, &w->cats);
-        evt_pb_append(&w->obuf, &w->names);
-        evt_pb_append(&w->obuf, &w->dnames);
-        evt_pb_close(&w->obuf, ia);
-        if (w->names.oom || w->cats.oom || w->dnames.oom || w->sub2.oom) w->oom = 1;
-    }
+    if (w->names.n | w->cats.n | w->dnames.n) interned_(w);
     evt_pb_close(&w->obuf, w->pkt_at);
     if (w->obuf.oom) { w->oom = 1; return; }
     if (w->obuf.n >= PF_OUT_CAP) pf_w_flush(w);
 }
 
+/* Bytes of v as a varint. */
+static inline size_t vlen_(uint64_t v)
+{
+    size_t n = 1;
+    while (v >= 0x80) { v >>= 7; n++; }
+    return n;
+}
+
 void pf_ft_flush(pf_w *w)
 {
     if (!w->ft.n) return;
-    evt_pb_clear(&w->sub);
-    evt_pb_uint(&w->sub, F_FB_CPU, w->ft_cpu);
-    evt_pb_append(&w->sub, &w->ft);
+    /* TracePacket {sequence id, ftrace {cpu, the events}}: the heads go straight into the output
+     * buffer (their lengths are known), the events follow in one copy. */
+    size_t bundle = 1 + vlen_(w->ft_cpu) + w->ft.n;
+    size_t pkt = 2 + 1 + vlen_(bundle) + bundle;
+    evt_pb_key_(&w->obuf, (uint64_t)F_TRACE_PACKET << 3 | 2, pkt);
+    evt_pb_uint(&w->obuf, F_PKT_SEQ_ID, SEQ_KERNEL);
+    evt_pb_key_(&w->obuf, (uint64_t)F_PKT_FTRACE << 3 | 2, bundle);
+    evt_pb_uint(&w->obuf, F_FB_CPU, w->ft_cpu);
+    evt_pb_append(&w->obuf, &w->ft);
     evt_pb_clear(&w->ft);
-    evt_pb_clear(&w->pkt);
-    evt_pb_uint(&w->pkt, F_PKT_SEQ_ID, SEQ_KERNEL);
-    evt_pb_msg(&w->pkt, F_PKT_FTRACE, &w->sub);
-    if (w->sub.oom) w->oom = 1;
-    flush_packet_(w);
+    if (w->obuf.oom) { w->oom = 1; return; }
+    if (w->obuf.n >= PF_OUT_CAP) pf_w_flush(w);
 }
 
-/* Add the FtraceEvent in w->td (its payload already in w->sub2 under `field`) to cpu's bundle. */
-static void ft_add_(pf_w *w, uint32_t cpu, uint64_t ts, uint32_t pid, uint32_t field)
+/* Open an FtraceEvent {timestamp, pid, field {...}} in cpu's bundle (written in place into w->ft);
+ * returns where the event and its payload start (ft_close_). */
+static inline void ft_open_(pf_w *w, uint32_t cpu, uint64_t ts, uint32_t pid, uint32_t field, size_t at[2])
 {
     if (w->ft.n && (w->ft_cpu != cpu || w->ft.n >= FT_BUNDLE_MAX)) pf_ft_flush(w);
     w->ft_cpu = cpu;
-    evt_pb_clear(&w->td);
-    evt_pb_uint(&w->td, F_FE_TIMESTAMP, ts);
-    evt_pb_uint(&w->td, F_FE_PID, pid);
-    evt_pb_msg(&w->td, field, &w->sub2);
-    evt_pb_msg(&w->ft, F_FB_EVENT, &w->td);
-    if (w->td.oom || w->ft.oom) w->oom = 1;
+    at[0] = evt_pb_open(&w->ft, F_FB_EVENT);
+    evt_pb_uint(&w->ft, F_FE_TIMESTAMP, ts);
+    evt_pb_uint(&w->ft, F_FE_PID, pid);
+    at[1] = evt_pb_open(&w->ft, field);
+}
+
+static inline void ft_close_(pf_w *w, const size_t at[2])
+{
+    evt_pb_close(&w->ft, at[1]);
+    evt_pb_close(&w->ft, at[0]);
+    if (w->ft.oom) w->oom = 1;
 }
 
 void pf_ft_switch(pf_w *w, uint32_t cpu, uint64_t ts, const pf_task *prev, int64_t prev_state, const pf_task *next)
 {
-    evt_pb_clear(&w->sub2);
-    evt_pb_str(&w->sub2, F_SS_PREV_COMM, prev->comm);
-    evt_pb_int(&w->sub2, F_SS_PREV_PID, prev->pid);
-    evt_pb_int(&w->sub2, F_SS_PREV_PRIO, prev->prio);
-    evt_pb_int(&w->sub2, F_SS_PREV_STATE, prev_state);
-    evt_pb_str(&w->sub2, F_SS_NEXT_COMM, next->comm);
-    evt_pb_int(&w->sub2, F_SS_NEXT_PID, next->pid);
-    evt_pb_int(&w->sub2, F_SS_NEXT_PRIO, next->prio);
-    ft_add_(w, cpu, ts, (uint32_t)prev->pid, F_FE_SCHED_SWITCH);
+    size_t at[2];
+    ft_open_(w, cpu, ts, (uint32_t)prev->pid, F_FE_SCHED_SWITCH, at);
+    evt_pb_str(&w->ft, F_SS_PREV_COMM, prev->comm);
+    evt_pb_int(&w->ft, F_SS_PREV_PID, prev->pid);
+    evt_pb_int(&w->ft, F_SS_PREV_PRIO, prev->prio);
+    evt_pb_int(&w->ft, F_SS_PREV_STATE, prev_state);
+    evt_pb_str(&w->ft, F_SS_NEXT_COMM, next->comm);
+    evt_pb_int(&w->ft, F_SS_NEXT_PID, next->pid);
+    evt_pb_int(&w->ft, F_SS_NEXT_PRIO, next->prio);
+    ft_close_(w, at);
 }
 
 void pf_ft_waking(pf_w *w, uint32_t cpu, uint64_t ts, int32_t waker_pid, const pf_task *target, int32_t target_cpu)
 {
-    evt_pb_clear(&w->sub2);
-    evt_pb_str(&w->sub2, F_SW_COMM, target->comm);
-    evt_pb_int(&w->sub2, F_SW_PID, target->pid);
-    evt_pb_int(&w->sub2, F_SW_PRIO, target->prio);
-    evt_pb_int(&w->sub2, F_SW_SUCCESS, 1);
-    evt_pb_int(&w->sub2, F_SW_TARGET_CPU, target_cpu);
-    ft_add_(w, cpu, ts, (uint32_t)waker_pid, F_FE_SCHED_WAKING);
+    size_t at[2];
+    ft_open_(w, cpu, ts, (uint32_t)waker_pid, F_FE_SCHED_WAKING, at);
+    evt_pb_str(&w->ft, F_SW_COMM, target->comm);
+    evt_pb_int(&w->ft, F_SW_PID, target->pid);
+    evt_pb_int(&w->ft, F_SW_PRIO, target->prio);
+    evt_pb_int(&w->ft, F_SW_SUCCESS, 1);
+    evt_pb_int(&w->ft, F_SW_TARGET_CPU, target_cpu);
+    ft_close_(w, at);
 }

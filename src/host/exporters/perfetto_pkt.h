@@ -18,12 +18,16 @@ enum { PF_SLICE_BEGIN = 1, PF_SLICE_END = 2, PF_INSTANT = 3, PF_COUNTER = 4 }; /
 #define PF_IID_CACHE 1024 /* slots per interning table of the pointer cache */
 #define PF_OUT_CAP 65536  /* output buffer: packets are written in chunks of about this size */
 
-/* A string pointer seen before and its iid (checked against the string: readers may reuse
- * their buffers). */
+/* A string pointer seen before, its iid and the interned copy (an unstable pointer is checked
+ * against it: readers may reuse their buffers). */
 typedef struct pf_iid_slot {
     const char *p;
+    const char *own;         /* the string table's copy (owned there, never moves) */
     uint32_t id;
 } pf_iid_slot;
+
+/* Annotation keys pf_ann_event writes for every event: their iids, found once (0: not yet). */
+enum { PF_K_ID, PF_K_ARG0, PF_K_TARGET = PF_K_ARG0 + EVT_MAX_ARGS, PF_K_OBJECT, PF_K_COUNT, PF_K_TEXT, PF_K_N };
 
 typedef struct pf_w {
     FILE *out;
@@ -36,6 +40,7 @@ typedef struct pf_w {
     evt_strtab categories;   /* interned categories */
     evt_strtab dbgnames;     /* interned annotation names */
     pf_iid_slot cache[3][PF_IID_CACHE]; /* categories, names, annotation names */
+    uint32_t kiid[PF_K_N];   /* iids of pf_ann_event's own keys (0: not interned yet) */
     int oom, io;             /* sticky failures */
 } pf_w;
 
