@@ -179,34 +179,78 @@ static inline uint8_t *vput_(uint8_t *p, uint64_t v)
     return p;
 }
 
-/* Bytes pf_te_begin writes at most: packet tag + length, timestamp (1 + 10), sequence id and
- * flags (4), TrackEvent tag + length, type (1 + 1: every type is one byte), track (1 + 10). */
-#define TE_HEAD_MAX (2 + 11 + 4 + 2 + 2 + 11)
+/* Timestamps as varints: a varint of v >= 2^21 is the low three 7-bit groups (each with its
+ * continuation bit) followed by the varint of v >> 21, and consecutive timestamps share that high
+ * part (it changes every 2 ms of ns), so it is kept encoded and copied. */
+#define TS_LO_BITS 21
+
+static uint8_t *ts_put_slow_(pf_w *w, uint8_t *p, uint64_t v)
+{
+    uint64_t hi = v >> TS_LO_BITS;
+    if (hi) { /* at most 43 bits: a 7-byte varint */
+        w->ts_hi = hi;
+        w->ts_hi_len = (uint8_t)(vput_(w->ts_hi_b, hi) - w->ts_hi_b);
+    }
+    return vput_(p, v);
+}
+
+/* Writes ts as a varint at p (room for 3 + 8 bytes); returns the byte after it. */
+static inline uint8_t *ts_put_(pf_w *w, uint8_t *p, uint64_t v)
+{
+    uint64_t hi = v >> TS_LO_BITS;
+    if (!hi || hi != w->ts_hi) return ts_put_slow_(w, p, v);
+    p[0] = (uint8_t)(v | 0x80);
+    p[1] = (uint8_t)((v >> 7) | 0x80);
+    p[2] = (uint8_t)((v >> 14) | 0x80);
+    memcpy(p + 3, w->ts_hi_b, sizeof w->ts_hi_b);
+    return p + 3 + w->ts_hi_len;
+}
+
+/* The head of a TrackEvent of this type (1..127) on this track, encoded once per cache slot. */
+static inline const pf_te_head *te_head_(pf_w *w, int type, uint64_t track)
+{
+    uint64_t k = (track << 2 | (uint64_t)(type & 3)) * 0x9E3779B97F4A7C15ull;
+    pf_te_head *h = &w->heads[k >> 57]; /* 7 bits: PF_HEAD_CACHE slots */
+    if (h->track == track && h->type == (uint8_t)type) return h;
+    uint8_t *p = h->b;
+    *p++ = (uint8_t)(F_PKT_SEQ_ID << 3);
+    *p++ = SEQ_TRACK;
+    *p++ = (uint8_t)(F_PKT_SEQ_FLAGS << 3);
+    *p++ = SEQ_NEEDS;
+    *p++ = (uint8_t)(F_PKT_TRACK_EVENT << 3 | 2);
+    *p++ = 0; /* the TrackEvent's length: pf_te_emit */
+    *p++ = (uint8_t)(F_TE_TYPE << 3);
+    *p++ = (uint8_t)type;
+    *p++ = (uint8_t)(F_TE_TRACK << 3);
+    p = vput_(p, track);
+    h->len = (uint8_t)(p - h->b);
+    h->track = track;
+    h->type = (uint8_t)type;
+    return h;
+}
+#define TE_HEAD_AT 6 /* the TrackEvent's first byte in a head */
+_Static_assert(PF_HEAD_CACHE == 128, "te_head_ takes 7 bits of the hash");
+
+/* Bytes pf_te_begin writes at most: packet tag + length + timestamp tag, the timestamp (with the
+ * copied high part), the whole head. */
+#define TE_HEAD_MAX (3 + 3 + 8 + sizeof(((pf_te_head *)0)->b))
 
 void pf_te_begin(pf_w *w, int type, uint64_t track, uint64_t ts)
 {
     /* The TracePacket and its TrackEvent are written in place into the output buffer. The
      * interned lists are empty here: pf_te_emit clears what it writes. */
     evt_pb *b = &w->obuf;
-    if (b->cap - b->n >= TE_HEAD_MAX && (uint64_t)type < 0x80) { /* room for all of it: one pass, the same bytes */
+    if (b->cap - b->n >= TE_HEAD_MAX && type > 0 && type < 0x80) { /* one pass, the same bytes */
+        const pf_te_head *h = te_head_(w, type, track);
         uint8_t *p = b->p + b->n;
         p[0] = (uint8_t)(F_TRACE_PACKET << 3 | 2);
         p[1] = 0; /* length: pf_te_emit */
         p[2] = (uint8_t)(F_PKT_TIMESTAMP << 3);
         w->pkt_at = b->n + 2;
-        p = vput_(p + 3, ts);
-        p[0] = (uint8_t)(F_PKT_SEQ_ID << 3);
-        p[1] = SEQ_TRACK;
-        p[2] = (uint8_t)(F_PKT_SEQ_FLAGS << 3);
-        p[3] = SEQ_NEEDS;
-        p[4] = (uint8_t)(F_PKT_TRACK_EVENT << 3 | 2);
-        p[5] = 0;
-        p[6] = (uint8_t)(F_TE_TYPE << 3);
-        p[7] = (uint8_t)type;
-        p[8] = (uint8_t)(F_TE_TRACK << 3);
-        w->te_at = (size_t)(p + 6 - b->p);
-        p = vput_(p + 9, track);
-        b->n = (size_t)(p - b->p);
+        p = ts_put_(w, p + 3, ts);
+        memcpy(p, h->b, sizeof h->b);
+        w->te_at = (size_t)(p - b->p) + TE_HEAD_AT;
+        b->n = (size_t)(p - b->p) + h->len;
         return;
     }
     w->pkt_at = evt_pb_open(&w->obuf, F_TRACE_PACKET);
@@ -220,9 +264,22 @@ void pf_te_begin(pf_w *w, int type, uint64_t track, uint64_t ts)
 
 void pf_te_name(pf_w *w, const char *name, int name_stable, const char *category)
 {
-    if (category)
-        evt_pb_uint(&w->obuf, F_TE_CATEGORY_IIDS, iid_(w, &w->categories, &w->cats, F_ID_CATEGORIES, category, 1));
-    evt_pb_uint(&w->obuf, F_TE_NAME_IID, iid_(w, &w->events, &w->names, F_ID_NAMES, name, name_stable));
+    uint64_t cat = category ? iid_(w, &w->categories, &w->cats, F_ID_CATEGORIES, category, 1) : 0;
+    uint64_t nm = iid_(w, &w->events, &w->names, F_ID_NAMES, name, name_stable);
+    evt_pb *b = &w->obuf;
+    if (b->cap - b->n < 2 * 11) { /* growth: the general path */
+        if (category) evt_pb_uint(b, F_TE_CATEGORY_IIDS, cat);
+        evt_pb_uint(b, F_TE_NAME_IID, nm);
+        return;
+    }
+    uint8_t *p = b->p + b->n;
+    if (category) {
+        *p++ = (uint8_t)(F_TE_CATEGORY_IIDS << 3);
+        p = vput_(p, cat);
+    }
+    *p++ = (uint8_t)(F_TE_NAME_IID << 3);
+    p = vput_(p, nm);
+    b->n = (size_t)(p - b->p);
 }
 
 /* The iid of an annotation key. */
@@ -374,47 +431,79 @@ void pf_ft_flush(pf_w *w)
     if (w->obuf.n >= PF_OUT_CAP) pf_w_flush(w);
 }
 
-/* Open an FtraceEvent {timestamp, pid, field {...}} in cpu's bundle (written in place into w->ft);
- * returns where the event and its payload start (ft_close_). */
-static inline void ft_open_(pf_w *w, uint32_t cpu, uint64_t ts, uint32_t pid, uint32_t field, size_t at[2])
+/* FtraceEvents are written in place into cpu's bundle in one pass: ft_begin_ makes room for the
+ * event (writing the bundle first when the CPU changes or it is full) and writes its head; the
+ * caller writes the payload's fields; ft_end_ sets the two lengths (the bytes of evt_pb_msg). */
+typedef struct ft_ev {
+    size_t at_ev, at_pl;     /* first byte of the FtraceEvent and of its payload in w->ft */
+} ft_ev;
+
+static inline uint8_t *put_int_(uint8_t *p, uint32_t field, int64_t v) /* field < 16 */
+{
+    *p++ = (uint8_t)(field << 3);
+    return vput_(p, (uint64_t)v); /* int32/int64: two's complement */
+}
+
+static inline uint8_t *put_str_(uint8_t *p, uint32_t field, const char *s, size_t n) /* field < 16 */
+{
+    *p++ = (uint8_t)(field << 3 | 2);
+    p = vput_(p, n);
+    if (n) memcpy(p, s, n);
+    return p + n;
+}
+
+/* NULL when out of memory. `payload`: the payload's size at most. */
+static uint8_t *ft_begin_(pf_w *w, uint32_t cpu, uint64_t ts, uint32_t pid, uint32_t field, size_t payload, ft_ev *e)
 {
     if (w->ft.n && (w->ft_cpu != cpu || w->ft.n >= FT_BUNDLE_MAX)) pf_ft_flush(w);
     w->ft_cpu = cpu;
-    at[0] = evt_pb_open(&w->ft, F_FB_EVENT);
-    evt_pb_uint(&w->ft, F_FE_TIMESTAMP, ts);
-    evt_pb_uint(&w->ft, F_FE_PID, pid);
-    at[1] = evt_pb_open(&w->ft, field);
+    if (!evt_pb_reserve(&w->ft, 2 + 11 + 11 + 3 + payload)) { w->oom = 1; return NULL; }
+    uint8_t *p = w->ft.p + w->ft.n;
+    *p++ = (uint8_t)(F_FB_EVENT << 3 | 2);
+    *p++ = 0;
+    e->at_ev = (size_t)(p - w->ft.p);
+    p = put_int_(p, F_FE_TIMESTAMP, (int64_t)ts);
+    p = put_int_(p, F_FE_PID, (int64_t)pid);
+    p = vput_(p, (uint64_t)field << 3 | 2);
+    *p++ = 0;
+    e->at_pl = (size_t)(p - w->ft.p);
+    return p;
 }
 
-static inline void ft_close_(pf_w *w, const size_t at[2])
+static inline void ft_end_(pf_w *w, uint8_t *end, const ft_ev *e)
 {
-    evt_pb_close(&w->ft, at[1]);
-    evt_pb_close(&w->ft, at[0]);
+    w->ft.n = (size_t)(end - w->ft.p);
+    evt_pb_close(&w->ft, e->at_pl); /* innermost first */
+    evt_pb_close(&w->ft, e->at_ev);
     if (w->ft.oom) w->oom = 1;
 }
 
 void pf_ft_switch(pf_w *w, uint32_t cpu, uint64_t ts, const pf_task *prev, int64_t prev_state, const pf_task *next)
 {
-    size_t at[2];
-    ft_open_(w, cpu, ts, (uint32_t)prev->pid, F_FE_SCHED_SWITCH, at);
-    evt_pb_str(&w->ft, F_SS_PREV_COMM, prev->comm);
-    evt_pb_int(&w->ft, F_SS_PREV_PID, prev->pid);
-    evt_pb_int(&w->ft, F_SS_PREV_PRIO, prev->prio);
-    evt_pb_int(&w->ft, F_SS_PREV_STATE, prev_state);
-    evt_pb_str(&w->ft, F_SS_NEXT_COMM, next->comm);
-    evt_pb_int(&w->ft, F_SS_NEXT_PID, next->pid);
-    evt_pb_int(&w->ft, F_SS_NEXT_PRIO, next->prio);
-    ft_close_(w, at);
+    size_t lp = strlen(prev->comm), ln = strlen(next->comm);
+    ft_ev e;
+    uint8_t *p = ft_begin_(w, cpu, ts, (uint32_t)prev->pid, F_FE_SCHED_SWITCH, 2 * 11 + lp + ln + 5 * 11, &e);
+    if (!p) return;
+    p = put_str_(p, F_SS_PREV_COMM, prev->comm, lp);
+    p = put_int_(p, F_SS_PREV_PID, prev->pid);
+    p = put_int_(p, F_SS_PREV_PRIO, prev->prio);
+    p = put_int_(p, F_SS_PREV_STATE, prev_state);
+    p = put_str_(p, F_SS_NEXT_COMM, next->comm, ln);
+    p = put_int_(p, F_SS_NEXT_PID, next->pid);
+    p = put_int_(p, F_SS_NEXT_PRIO, next->prio);
+    ft_end_(w, p, &e);
 }
 
 void pf_ft_waking(pf_w *w, uint32_t cpu, uint64_t ts, int32_t waker_pid, const pf_task *target, int32_t target_cpu)
 {
-    size_t at[2];
-    ft_open_(w, cpu, ts, (uint32_t)waker_pid, F_FE_SCHED_WAKING, at);
-    evt_pb_str(&w->ft, F_SW_COMM, target->comm);
-    evt_pb_int(&w->ft, F_SW_PID, target->pid);
-    evt_pb_int(&w->ft, F_SW_PRIO, target->prio);
-    evt_pb_int(&w->ft, F_SW_SUCCESS, 1);
-    evt_pb_int(&w->ft, F_SW_TARGET_CPU, target_cpu);
-    ft_close_(w, at);
+    size_t lt = strlen(target->comm);
+    ft_ev e;
+    uint8_t *p = ft_begin_(w, cpu, ts, (uint32_t)waker_pid, F_FE_SCHED_WAKING, 11 + lt + 4 * 11, &e);
+    if (!p) return;
+    p = put_str_(p, F_SW_COMM, target->comm, lt);
+    p = put_int_(p, F_SW_PID, target->pid);
+    p = put_int_(p, F_SW_PRIO, target->prio);
+    p = put_int_(p, F_SW_SUCCESS, 1);
+    p = put_int_(p, F_SW_TARGET_CPU, target_cpu);
+    ft_end_(w, p, &e);
 }

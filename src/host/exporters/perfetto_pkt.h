@@ -29,6 +29,17 @@ typedef struct pf_iid_slot {
 /* Annotation keys pf_ann_event writes for every event: their iids, found once (0: not yet). */
 enum { PF_K_ID, PF_K_ARG0, PF_K_TARGET = PF_K_ARG0 + EVT_MAX_ARGS, PF_K_OBJECT, PF_K_COUNT, PF_K_TEXT, PF_K_N };
 
+#define PF_HEAD_CACHE 128 /* slots of the TrackEvent head cache */
+
+/* The constant bytes of a TrackEvent packet after its timestamp, for one (type, track): sequence
+ * id and flags, the TrackEvent tag and a 1-byte length, type, track uuid (pf_te_begin). */
+typedef struct pf_te_head {
+    uint64_t track;
+    uint8_t type;            /* 0: empty slot (TrackEvent types are 1..4) */
+    uint8_t len;             /* bytes of b used */
+    uint8_t b[24];           /* 9 + a 10-byte varint at most; copied whole */
+} pf_te_head;
+
 typedef struct pf_w {
     FILE *out;
     evt_pb obuf;             /* framed packets not yet written */
@@ -41,6 +52,10 @@ typedef struct pf_w {
     evt_strtab dbgnames;     /* interned annotation names */
     pf_iid_slot cache[3][PF_IID_CACHE]; /* categories, names, annotation names */
     uint32_t kiid[PF_K_N];   /* iids of pf_ann_event's own keys (0: not interned yet) */
+    pf_te_head heads[PF_HEAD_CACHE]; /* by (type, track) */
+    uint64_t ts_hi;          /* a timestamp's bits above the lowest 21 (0: none cached) ... */
+    uint8_t ts_hi_b[8];      /* ... as a varint: the last bytes of that timestamp's varint */
+    uint8_t ts_hi_len;
     int oom, io;             /* sticky failures */
 } pf_w;
 
