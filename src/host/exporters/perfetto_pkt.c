@@ -5,36 +5,6 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Field numbers (perfetto/protos/perfetto/trace/...). */
-enum {
-    F_TRACE_PACKET = 1,
-    /* TracePacket */
-    F_PKT_FTRACE = 1, F_PKT_PROCESS_TREE = 2, F_PKT_TIMESTAMP = 8, F_PKT_SEQ_ID = 10, F_PKT_TRACK_EVENT = 11,
-    F_PKT_INTERNED = 12, F_PKT_SEQ_FLAGS = 13, F_PKT_TRACK_DESC = 60,
-    /* TrackDescriptor, ProcessDescriptor, ThreadDescriptor */
-    F_TD_UUID = 1, F_TD_NAME = 2, F_TD_PROCESS = 3, F_TD_THREAD = 4, F_TD_PARENT = 5, F_TD_COUNTER = 8,
-    F_PD_PID = 1, F_PD_NAME = 6,
-    F_THD_PID = 1, F_THD_TID = 2, F_THD_NAME = 5,
-    /* ProcessTree, .Process, .Thread */
-    F_PT_PROCESSES = 1, F_PT_THREADS = 2,
-    F_PTP_PID = 1, F_PTP_PPID = 2, F_PTP_CMDLINE = 3,
-    F_PTT_TID = 1, F_PTT_NAME = 2, F_PTT_TGID = 3,
-    /* TrackEvent, InternedData, DebugAnnotation */
-    F_TE_CATEGORY_IIDS = 3, F_TE_DEBUG = 4, F_TE_TYPE = 9, F_TE_NAME_IID = 10, F_TE_TRACK = 11,
-    F_TE_COUNTER_VALUE = 30, F_TE_DOUBLE_COUNTER_VALUE = 44, F_TE_FLOW_IDS = 47, F_TE_TERMINATING_FLOW_IDS = 48,
-    F_ID_CATEGORIES = 1, F_ID_NAMES = 2, F_ID_DEBUG_NAMES = 3,
-    F_INT_IID = 1, F_INT_NAME = 2,
-    F_DA_NAME_IID = 1, F_DA_UINT = 3, F_DA_INT = 4, F_DA_STRING = 6,
-    /* FtraceEventBundle, FtraceEvent, SchedSwitchFtraceEvent, SchedWakingFtraceEvent */
-    F_FB_CPU = 1, F_FB_EVENT = 2,
-    F_FE_TIMESTAMP = 1, F_FE_PID = 2, F_FE_SCHED_SWITCH = 4, F_FE_SCHED_WAKING = 20,
-    F_SS_PREV_COMM = 1, F_SS_PREV_PID = 2, F_SS_PREV_PRIO = 3, F_SS_PREV_STATE = 4, F_SS_NEXT_COMM = 5,
-    F_SS_NEXT_PID = 6, F_SS_NEXT_PRIO = 7,
-    F_SW_COMM = 1, F_SW_PID = 2, F_SW_PRIO = 3, F_SW_SUCCESS = 4, F_SW_TARGET_CPU = 5,
-};
-enum { SEQ_CLEARED = 1, SEQ_NEEDS = 2 };
-#define SEQ_TRACK 1   /* TrackEvents, descriptors: interning state lives here */
-#define SEQ_KERNEL 2  /* ftrace bundles and the process tree (what traced_probes would write) */
 #define FT_BUNDLE_MAX 32768 /* bytes of events per bundle before it is written */
 
 void pf_w_init(pf_w *w, FILE *out)
@@ -140,21 +110,8 @@ void pf_process_tree(pf_w *w, uint64_t ts, int32_t pid, const char *cmdline, int
     flush_packet_(w);
 }
 
-/* Interned id of str in table t; appends the InternedData entry to `list` (field `field`: 1..3)
- * when new: the packet that first uses an iid carries its definition. A pointer cache skips the
- * hash lookup for strings seen before (the same names and keys recur in every event); a hit on a
- * `stable` string (a literal, a kind name, a timeline label: never rewritten while we run) is
- * trusted, any other is compared with the interned copy (readers may reuse their buffers). */
-static uint64_t iid_slow_(pf_w *w, evt_strtab *t, evt_pb *list, uint32_t field, const char *str, pf_iid_slot *slot);
-static inline uint64_t iid_(pf_w *w, evt_strtab *t, evt_pb *list, uint32_t field, const char *str, int stable)
-{
-    pf_iid_slot *slot = &w->cache[field - 1][((uintptr_t)str >> 3) % PF_IID_CACHE];
-    if (slot->p == str && (stable || strcmp(slot->own, str) == 0)) return slot->id;
-    return iid_slow_(w, t, list, field, str, slot);
-}
-
-/* iid_ when the pointer cache has no (valid) entry: the hash look-up, the definition if new. */
-static uint64_t iid_slow_(pf_w *w, evt_strtab *t, evt_pb *list, uint32_t field, const char *str, pf_iid_slot *slot)
+/* pf_iid_ when the pointer cache has no (valid) entry: the hash look-up, the definition if new. */
+uint64_t pf_iid_slow_(pf_w *w, evt_strtab *t, evt_pb *list, uint32_t field, const char *str, pf_iid_slot *slot)
 {
     int added;
     uint32_t id = evt_strtab_intern(t, str, strlen(str), &added);
@@ -171,47 +128,19 @@ static uint64_t iid_slow_(pf_w *w, evt_strtab *t, evt_pb *list, uint32_t field, 
     return id;
 }
 
-/* Writes v as a varint at p; returns the byte after it. */
-static inline uint8_t *vput_(uint8_t *p, uint64_t v)
+uint8_t *pf_ts_put_slow_(pf_w *w, uint8_t *p, uint64_t v)
 {
-    while (v >= 0x80) { *p++ = (uint8_t)(v | 0x80); v >>= 7; }
-    *p++ = (uint8_t)v;
-    return p;
-}
-
-/* Timestamps as varints: a varint of v >= 2^21 is the low three 7-bit groups (each with its
- * continuation bit) followed by the varint of v >> 21, and consecutive timestamps share that high
- * part (it changes every 2 ms of ns), so it is kept encoded and copied. */
-#define TS_LO_BITS 21
-
-static uint8_t *ts_put_slow_(pf_w *w, uint8_t *p, uint64_t v)
-{
-    uint64_t hi = v >> TS_LO_BITS;
+    uint64_t hi = v >> PF_TS_LO_BITS;
     if (hi) { /* at most 43 bits: a 7-byte varint */
         w->ts_hi = hi;
-        w->ts_hi_len = (uint8_t)(vput_(w->ts_hi_b, hi) - w->ts_hi_b);
+        w->ts_hi_len = (uint8_t)(pf_vput_(w->ts_hi_b, hi) - w->ts_hi_b);
     }
-    return vput_(p, v);
+    return pf_vput_(p, v);
 }
 
-/* Writes ts as a varint at p (room for 3 + 8 bytes); returns the byte after it. */
-static inline uint8_t *ts_put_(pf_w *w, uint8_t *p, uint64_t v)
+/* Fills the head cache slot h for (type, track) (pf_te_head_ when it holds another). */
+const pf_te_head *pf_te_head_fill_(pf_te_head *h, int type, uint64_t track)
 {
-    uint64_t hi = v >> TS_LO_BITS;
-    if (!hi || hi != w->ts_hi) return ts_put_slow_(w, p, v);
-    p[0] = (uint8_t)(v | 0x80);
-    p[1] = (uint8_t)((v >> 7) | 0x80);
-    p[2] = (uint8_t)((v >> 14) | 0x80);
-    memcpy(p + 3, w->ts_hi_b, sizeof w->ts_hi_b);
-    return p + 3 + w->ts_hi_len;
-}
-
-/* The head of a TrackEvent of this type (1..127) on this track, encoded once per cache slot. */
-static inline const pf_te_head *te_head_(pf_w *w, int type, uint64_t track)
-{
-    uint64_t k = (track << 2 | (uint64_t)(type & 3)) * 0x9E3779B97F4A7C15ull;
-    pf_te_head *h = &w->heads[k >> 57]; /* 7 bits: PF_HEAD_CACHE slots */
-    if (h->track == track && h->type == (uint8_t)type) return h;
     uint8_t *p = h->b;
     *p++ = (uint8_t)(F_PKT_SEQ_ID << 3);
     *p++ = SEQ_TRACK;
@@ -222,37 +151,15 @@ static inline const pf_te_head *te_head_(pf_w *w, int type, uint64_t track)
     *p++ = (uint8_t)(F_TE_TYPE << 3);
     *p++ = (uint8_t)type;
     *p++ = (uint8_t)(F_TE_TRACK << 3);
-    p = vput_(p, track);
+    p = pf_vput_(p, track);
     h->len = (uint8_t)(p - h->b);
     h->track = track;
     h->type = (uint8_t)type;
     return h;
 }
-#define TE_HEAD_AT 6 /* the TrackEvent's first byte in a head */
-_Static_assert(PF_HEAD_CACHE == 128, "te_head_ takes 7 bits of the hash");
 
-/* Bytes pf_te_begin writes at most: packet tag + length + timestamp tag, the timestamp (with the
- * copied high part), the whole head. */
-#define TE_HEAD_MAX (3 + 3 + 8 + sizeof(((pf_te_head *)0)->b))
-
-void pf_te_begin(pf_w *w, int type, uint64_t track, uint64_t ts)
+void pf_te_begin_slow_(pf_w *w, int type, uint64_t track, uint64_t ts)
 {
-    /* The TracePacket and its TrackEvent are written in place into the output buffer. The
-     * interned lists are empty here: pf_te_emit clears what it writes. */
-    evt_pb *b = &w->obuf;
-    if (b->cap - b->n >= TE_HEAD_MAX && type > 0 && type < 0x80) { /* one pass, the same bytes */
-        const pf_te_head *h = te_head_(w, type, track);
-        uint8_t *p = b->p + b->n;
-        p[0] = (uint8_t)(F_TRACE_PACKET << 3 | 2);
-        p[1] = 0; /* length: pf_te_emit */
-        p[2] = (uint8_t)(F_PKT_TIMESTAMP << 3);
-        w->pkt_at = b->n + 2;
-        p = ts_put_(w, p + 3, ts);
-        memcpy(p, h->b, sizeof h->b);
-        w->te_at = (size_t)(p - b->p) + TE_HEAD_AT;
-        b->n = (size_t)(p - b->p) + h->len;
-        return;
-    }
     w->pkt_at = evt_pb_open(&w->obuf, F_TRACE_PACKET);
     evt_pb_uint(&w->obuf, F_PKT_TIMESTAMP, ts);
     evt_pb_uint(&w->obuf, F_PKT_SEQ_ID, SEQ_TRACK);
@@ -262,30 +169,16 @@ void pf_te_begin(pf_w *w, int type, uint64_t track, uint64_t ts)
     evt_pb_uint(&w->obuf, F_TE_TRACK, track);
 }
 
-void pf_te_name(pf_w *w, const char *name, int name_stable, const char *category)
+void pf_te_name_slow_(pf_w *w, uint64_t cat, int has_cat, uint64_t name_iid)
 {
-    uint64_t cat = category ? iid_(w, &w->categories, &w->cats, F_ID_CATEGORIES, category, 1) : 0;
-    uint64_t nm = iid_(w, &w->events, &w->names, F_ID_NAMES, name, name_stable);
-    evt_pb *b = &w->obuf;
-    if (b->cap - b->n < 2 * 11) { /* growth: the general path */
-        if (category) evt_pb_uint(b, F_TE_CATEGORY_IIDS, cat);
-        evt_pb_uint(b, F_TE_NAME_IID, nm);
-        return;
-    }
-    uint8_t *p = b->p + b->n;
-    if (category) {
-        *p++ = (uint8_t)(F_TE_CATEGORY_IIDS << 3);
-        p = vput_(p, cat);
-    }
-    *p++ = (uint8_t)(F_TE_NAME_IID << 3);
-    p = vput_(p, nm);
-    b->n = (size_t)(p - b->p);
+    if (has_cat) evt_pb_uint(&w->obuf, F_TE_CATEGORY_IIDS, cat);
+    evt_pb_uint(&w->obuf, F_TE_NAME_IID, name_iid);
 }
 
 /* The iid of an annotation key. */
 static inline uint64_t key_iid_(pf_w *w, const char *key, int key_stable)
 {
-    return iid_(w, &w->dbgnames, &w->dnames, F_ID_DEBUG_NAMES, key, key_stable);
+    return pf_iid_(w, &w->dbgnames, &w->dnames, F_ID_DEBUG_NAMES, key, key_stable);
 }
 
 /* The iid of pf_ann_event's own key k (a literal), found once. */
@@ -314,9 +207,9 @@ static inline void ann_put_u_(pf_w *w, uint64_t iid, int is_signed, uint64_t v)
     uint8_t *p = b->p + b->n, *q;
     p[0] = (uint8_t)(F_TE_DEBUG << 3 | 2);
     p[2] = (uint8_t)(F_DA_NAME_IID << 3);
-    q = vput_(p + 3, iid);
+    q = pf_vput_(p + 3, iid);
     *q++ = (uint8_t)(field << 3);
-    q = vput_(q, v);
+    q = pf_vput_(q, v);
     p[1] = (uint8_t)(q - p - 2);
     b->n = (size_t)(q - b->p);
 }
@@ -336,7 +229,7 @@ static inline void ann_put_s_(pf_w *w, uint64_t iid, const char *s, size_t n)
     uint8_t *p = b->p + b->n, *q;
     p[0] = (uint8_t)(F_TE_DEBUG << 3 | 2);
     p[2] = (uint8_t)(F_DA_NAME_IID << 3);
-    q = vput_(p + 3, iid);
+    q = pf_vput_(p + 3, iid);
     q[0] = (uint8_t)(F_DA_STRING << 3 | 2);
     q[1] = (uint8_t)n;
     if (n) memcpy(q + 2, s, n);
@@ -397,7 +290,7 @@ static void interned_(pf_w *w)
     evt_pb_clear(&w->dnames);
 }
 
-void pf_te_emit(pf_w *w)
+void pf_te_emit_slow_(pf_w *w)
 {
     evt_pb_close(&w->obuf, w->te_at);
     if (w->names.n | w->cats.n | w->dnames.n) interned_(w);
@@ -441,13 +334,13 @@ typedef struct ft_ev {
 static inline uint8_t *put_int_(uint8_t *p, uint32_t field, int64_t v) /* field < 16 */
 {
     *p++ = (uint8_t)(field << 3);
-    return vput_(p, (uint64_t)v); /* int32/int64: two's complement */
+    return pf_vput_(p, (uint64_t)v); /* int32/int64: two's complement */
 }
 
 static inline uint8_t *put_str_(uint8_t *p, uint32_t field, const char *s, size_t n) /* field < 16 */
 {
     *p++ = (uint8_t)(field << 3 | 2);
-    p = vput_(p, n);
+    p = pf_vput_(p, n);
     if (n) memcpy(p, s, n);
     return p + n;
 }
@@ -464,7 +357,7 @@ static uint8_t *ft_begin_(pf_w *w, uint32_t cpu, uint64_t ts, uint32_t pid, uint
     e->at_ev = (size_t)(p - w->ft.p);
     p = put_int_(p, F_FE_TIMESTAMP, (int64_t)ts);
     p = put_int_(p, F_FE_PID, (int64_t)pid);
-    p = vput_(p, (uint64_t)field << 3 | 2);
+    p = pf_vput_(p, (uint64_t)field << 3 | 2);
     *p++ = 0;
     e->at_pl = (size_t)(p - w->ft.p);
     return p;
