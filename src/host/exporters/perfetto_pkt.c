@@ -189,29 +189,27 @@ static inline uint64_t kiid_(pf_w *w, unsigned k, const char *key)
     return id;
 }
 
-/* A DebugAnnotation {name_iid, field = v}, written in place into the TrackEvent: its length (at
- * most 1 + 5 + 1 + 10 bytes) fits one byte, so the tag, the length and the fields go out in one
- * pass (the bytes of evt_pb_open / the fields / evt_pb_close). int64 is two's complement, the
- * same varint. */
-static inline void ann_put_u_(pf_w *w, uint64_t iid, int is_signed, uint64_t v)
+/* A DebugAnnotation {name_iid, field = v} at p (room for ANN_U_MAX bytes): its length (at most
+ * 1 + 5 + 1 + 10 bytes) fits one byte, so the tag, the length and the fields go out in one pass
+ * (the bytes of evt_pb_open / the fields / evt_pb_close). Returns the byte after it. */
+#define ANN_U_MAX (2 + 1 + 5 + 1 + 10)
+static inline uint8_t *ann_u_at_(uint8_t *p, uint64_t iid, uint32_t field, uint64_t v)
 {
-    evt_pb *b = &w->obuf;
-    uint32_t field = is_signed ? F_DA_INT : F_DA_UINT;
-    if (b->cap - b->n < 2 + 1 + 10 + 1 + 10) { /* growth: the general path */
-        size_t at = evt_pb_open(b, F_TE_DEBUG);
-        evt_pb_uint(b, F_DA_NAME_IID, iid);
-        evt_pb_uint(b, field, v);
-        evt_pb_close(b, at);
-        return;
-    }
-    uint8_t *p = b->p + b->n, *q;
     p[0] = (uint8_t)(F_TE_DEBUG << 3 | 2);
     p[2] = (uint8_t)(F_DA_NAME_IID << 3);
-    q = pf_vput_(p + 3, iid);
+    uint8_t *q = pf_vput_(p + 3, iid); /* an iid is 32 bits: 5 bytes at most */
     *q++ = (uint8_t)(field << 3);
     q = pf_vput_(q, v);
     p[1] = (uint8_t)(q - p - 2);
-    b->n = (size_t)(q - b->p);
+    return q;
+}
+
+/* ann_u_at_ into the TrackEvent being written. int64 is two's complement, the same varint. */
+static inline void ann_put_u_(pf_w *w, uint64_t iid, int is_signed, uint64_t v)
+{
+    evt_pb *b = &w->obuf;
+    if (!evt_pb_reserve(b, ANN_U_MAX)) return; /* out of memory: sticky, pf_te_emit reports it */
+    b->n = (size_t)(ann_u_at_(b->p + b->n, iid, is_signed ? F_DA_INT : F_DA_UINT, v) - b->p);
 }
 
 /* A DebugAnnotation {name_iid, string_value = s[0..n)}; in one pass while its length fits one
@@ -246,11 +244,15 @@ void pf_ann_event(pf_w *w, const evt_event *ev)
 {
     static const char *const argk[EVT_MAX_ARGS] = {"arg0", "arg1", "arg2", "arg3", "arg4", "arg5", "arg6", "arg7",
                                                    "arg8", "arg9", "arg10", "arg11", "arg12", "arg13", "arg14", "arg15"};
-    ann_put_u_(w, kiid_(w, PF_K_ID, "id"), 0, ev->id);
+    /* id, the args, target: one room check (interning writes other buffers, never obuf) */
+    evt_pb *b = &w->obuf;
     uint32_t na = ev->nargs < EVT_MAX_ARGS ? ev->nargs : EVT_MAX_ARGS;
-    for (uint32_t i = 0; i < na; i++) ann_put_u_(w, kiid_(w, PF_K_ARG0 + i, argk[i]), 0, ev->args[i]);
+    if (!evt_pb_reserve(b, (size_t)(na + 2) * ANN_U_MAX)) return; /* out of memory: sticky */
+    uint8_t *p = ann_u_at_(b->p + b->n, kiid_(w, PF_K_ID, "id"), F_DA_UINT, ev->id);
+    for (uint32_t i = 0; i < na; i++) p = ann_u_at_(p, kiid_(w, PF_K_ARG0 + i, argk[i]), F_DA_UINT, ev->args[i]);
+    if (ev->flags & EVT_HAS_TARGET) p = ann_u_at_(p, kiid_(w, PF_K_TARGET, "target"), F_DA_UINT, ev->target);
+    b->n = (size_t)(p - b->p);
     if (ev->flags & EVT_HAS_TARGET) {
-        ann_put_u_(w, kiid_(w, PF_K_TARGET, "target"), 0, ev->target);
         if (ev->target_name)
             ann_put_s_(w, kiid_(w, PF_K_OBJECT, "object"), ev->target_name, strlen(ev->target_name));
     }
@@ -355,7 +357,8 @@ static uint8_t *ft_begin_(pf_w *w, uint32_t cpu, uint64_t ts, uint32_t pid, uint
     *p++ = (uint8_t)(F_FB_EVENT << 3 | 2);
     *p++ = 0;
     e->at_ev = (size_t)(p - w->ft.p);
-    p = put_int_(p, F_FE_TIMESTAMP, (int64_t)ts);
+    *p++ = (uint8_t)(F_FE_TIMESTAMP << 3);
+    p = pf_ts_put_(w, p, ts); /* the same clock as TrackEvents: its high bytes are usually cached */
     p = put_int_(p, F_FE_PID, (int64_t)pid);
     p = pf_vput_(p, (uint64_t)field << 3 | 2);
     *p++ = 0;
