@@ -123,15 +123,20 @@ static void describe_ctx_(pf_state *s, const evt_tl_ctx *c)
 static void on_ctx_new(void *user, const evt_tl_ctx *c) { describe_ctx_(user, c); }
 static void on_ctx_name(void *user, const evt_tl_ctx *c) { describe_ctx_(user, c); }
 
-/* The track of a context (described now if it is not yet). */
-static uint64_t ctx_track_(pf_state *s, uint32_t idx)
+/* The track of a context (described now if it is not yet): ctx_track_ when not written yet. */
+static uint64_t ctx_track_slow_(pf_state *s, uint32_t idx)
 {
-    if (idx < s->nctx && s->ctxs[idx].described) return UUID_CTX + idx; /* the usual case: written before */
     const evt_tl_ctx *c = evt_tl_ctx_at(&s->tl, idx);
     if (!c) return UUID_PROCESS;
     pf_ctx *p = pctx_(s, idx);
     if (p && !p->described) describe_ctx_(s, c);
     return UUID_CTX + idx;
+}
+
+static inline uint64_t ctx_track_(pf_state *s, uint32_t idx)
+{
+    if (idx < s->nctx && s->ctxs[idx].described) return UUID_CTX + idx; /* the usual case: written before */
+    return ctx_track_slow_(s, idx);
 }
 
 /* The task a context index is in sched events (idle for EVT_TL_NONE). */

@@ -121,6 +121,7 @@ uint64_t pf_iid_slow_(pf_w *w, evt_strtab *t, evt_pb *list, uint32_t field, cons
         evt_pb_uint(&w->sub2, F_INT_IID, id);
         evt_pb_str(&w->sub2, F_INT_NAME, str);
         evt_pb_msg(list, field, &w->sub2);
+        w->fresh = 1;
     }
     slot->p = str;
     slot->own = evt_strtab_str(t, id);
@@ -290,12 +291,13 @@ static void interned_(pf_w *w)
     evt_pb_clear(&w->names);
     evt_pb_clear(&w->cats);
     evt_pb_clear(&w->dnames);
+    w->fresh = 0;
 }
 
 void pf_te_emit_slow_(pf_w *w)
 {
     evt_pb_close(&w->obuf, w->te_at);
-    if (w->names.n | w->cats.n | w->dnames.n) interned_(w);
+    if (w->fresh && (w->names.n | w->cats.n | w->dnames.n)) interned_(w);
     evt_pb_close(&w->obuf, w->pkt_at);
     if (w->obuf.oom) { w->oom = 1; return; }
     if (w->obuf.n >= PF_OUT_CAP) pf_w_flush(w);

@@ -84,6 +84,7 @@ typedef struct pf_w {
     evt_strtab dbgnames;     /* interned annotation names */
     pf_iid_slot cache[3][PF_IID_CACHE]; /* categories, names, annotation names */
     uint32_t kiid[PF_K_N];   /* iids of pf_ann_event's own keys (0: not interned yet) */
+    int fresh;               /* the interned lists (names, cats, dnames) hold entries for this packet */
     pf_te_head heads[PF_HEAD_CACHE]; /* by (type, track) */
     uint64_t ts_hi;          /* a timestamp's bits above the lowest 21 (0: none cached) ... */
     uint8_t ts_hi_b[8];      /* ... as a varint: the last bytes of that timestamp's varint */
@@ -236,7 +237,8 @@ static inline void pf_te_emit(pf_w *w)
      * buffer not due to be written */
     evt_pb *b = &w->obuf;
     size_t pk = b->n - w->pkt_at;
-    if ((w->names.n | w->cats.n | w->dnames.n) || b->oom || pk >= 0x80 || b->n >= PF_OUT_CAP || !w->te_at) {
+    /* (an open that failed left te_at / pkt_at 0 and b->oom set) */
+    if (w->fresh || b->oom || pk >= 0x80 || b->n >= PF_OUT_CAP) {
         pf_te_emit_slow_(w);
         return;
     }
