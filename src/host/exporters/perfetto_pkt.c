@@ -1,5 +1,8 @@
-/* Perfetto packet writer (see perfetto_pkt.h): messages are encoded bottom-up into reused
- * buffers and each TracePacket is written as one `Trace.packet` field. */
+/* Perfetto packet writer (see perfetto_pkt.h): descriptors are encoded bottom-up into reused
+ * buffers and each TracePacket is written as one `Trace.packet` field; TrackEvents and ftrace
+ * events, the per-event packets, are written in place in one pass (the usual TrackEvent's inline
+ * path is in the header; the growth and interning paths are here), byte for byte what the
+ * bottom-up encoding gives. */
 #include "perfetto_pkt.h"
 
 #include <stdint.h>
