@@ -28,6 +28,8 @@ static inline int reserve_(evt_pb *b, size_t more)
     return b->n + more <= b->cap ? 1 : grow_(b, more);
 }
 
+int evt_pb_grow_(evt_pb *b, size_t more) { return reserve_(b, more); }
+
 static inline void varint_(evt_pb *b, uint64_t v)
 {
     if (!reserve_(b, 10)) return;

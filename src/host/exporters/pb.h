@@ -74,6 +74,10 @@ static inline void evt_pb_close(evt_pb *b, size_t at)
     if (len < 0x80) { b->p[at - 1] = (uint8_t)len; return; }
     evt_pb_close_slow_(b, at);
 }
+/* Room for `more` bytes past b->n (growing the buffer when it must); 0 when out of memory (sticky
+ * b->oom). Callers then write up to `more` bytes at b->p + b->n themselves and advance b->n. */
+int evt_pb_grow_(evt_pb *b, size_t more);
+static inline int evt_pb_reserve(evt_pb *b, size_t more) { return b->cap - b->n >= more ? 1 : evt_pb_grow_(b, more); }
 /* Append already-encoded fields (concatenated fields are a valid message; repeated fields add up). */
 void evt_pb_append(evt_pb *b, const evt_pb *fields);
 

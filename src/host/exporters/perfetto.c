@@ -71,6 +71,9 @@ typedef struct pf_state {
     uint64_t isr_described;  /* bit per CPU slot (slots >= 64 share the last bit) */
     evt_u64map counters;     /* (object index + 1) << 32 | counter-name id -> counter track number */
     evt_strtab counter_names;
+    evt_strtab blocked_names; /* "blocked on <object>" slice names (owned copies: stable) */
+    uint32_t *blocked_name;   /* by object index: its name's id there << 1 | from a name (0: none yet) */
+    uint32_t nblocked_name;
     uint32_t ncounters;
     int lost_described;
     uint64_t lost_total;
@@ -120,14 +123,20 @@ static void describe_ctx_(pf_state *s, const evt_tl_ctx *c)
 static void on_ctx_new(void *user, const evt_tl_ctx *c) { describe_ctx_(user, c); }
 static void on_ctx_name(void *user, const evt_tl_ctx *c) { describe_ctx_(user, c); }
 
-/* The track of a context (described now if it is not yet). */
-static uint64_t ctx_track_(pf_state *s, uint32_t idx)
+/* The track of a context (described now if it is not yet): ctx_track_ when not written yet. */
+static uint64_t ctx_track_slow_(pf_state *s, uint32_t idx)
 {
     const evt_tl_ctx *c = evt_tl_ctx_at(&s->tl, idx);
     if (!c) return UUID_PROCESS;
     pf_ctx *p = pctx_(s, idx);
     if (p && !p->described) describe_ctx_(s, c);
     return UUID_CTX + idx;
+}
+
+static inline uint64_t ctx_track_(pf_state *s, uint32_t idx)
+{
+    if (idx < s->nctx && s->ctxs[idx].described) return UUID_CTX + idx; /* the usual case: written before */
+    return ctx_track_slow_(s, idx);
 }
 
 /* The task a context index is in sched events (idle for EVT_TL_NONE). */
@@ -182,6 +191,37 @@ static void ann_obj_(pf_state *s, uint32_t obj)
     pf_ann_u(&s->w, "object_id", o->id, 0);
 }
 
+#define BLOCKED_ON "blocked on "
+
+/* The slice name of a blocked interval on object o (NULL: none): "blocked on <name>" (or its id in
+ * hex while it has no name), formatted once per object and name and kept in s->blocked_names (so
+ * the pointer is stable); NULL when out of memory. */
+static const char *blocked_name_(pf_state *s, const evt_tl_obj *o)
+{
+    if (!o) return "blocked";
+    if (o->index >= s->nblocked_name) {
+        uint32_t n = s->nblocked_name ? s->nblocked_name : 32;
+        while (n <= o->index) n *= 2;
+        uint32_t *p = evt_realloc(s->blocked_name, n * sizeof *p);
+        if (!p) { s->oom = 1; return NULL; }
+        memset(p + s->nblocked_name, 0, (n - s->nblocked_name) * sizeof *p);
+        s->blocked_name = p;
+        s->nblocked_name = n;
+    }
+    uint32_t e = s->blocked_name[o->index]; /* id << 1 | formatted from a name */
+    const char *have = e ? evt_strtab_str(&s->blocked_names, e >> 1) : NULL;
+    /* still right: formatted from the object's current name, or from its id (fixed) while none */
+    if (have && (o->name ? (e & 1) && strcmp(have + sizeof BLOCKED_ON - 1, o->name) == 0 : !(e & 1)))
+        return have;
+    char nb[160];
+    if (o->name) snprintf(nb, sizeof nb, BLOCKED_ON "%s", o->name);
+    else snprintf(nb, sizeof nb, BLOCKED_ON "0x%" PRIx64, o->id);
+    uint32_t id = evt_strtab_intern(&s->blocked_names, nb, strlen(nb), NULL);
+    if (!id) { s->oom = 1; return NULL; }
+    s->blocked_name[o->index] = id << 1 | (o->name != NULL);
+    return evt_strtab_str(&s->blocked_names, id);
+}
+
 /* A blocked interval of a thread: a slice "blocked on <object>" (or "blocked") on the context's
  * "blocked <name>" track, annotations object, object_id, service (the call that blocked it) and
  * open_end. Perfetto's own blocked-reason field (sched_blocked_reason.caller, shown as
@@ -198,12 +238,10 @@ static void blocked_slice_(pf_state *s, const evt_tl_state_iv *iv)
         pf_track(&s->w, UUID_BLOCKED + iv->ctx, UUID_PROCESS, nb, 0);
         pc->blocked_track = 1;
     }
-    const evt_tl_obj *o = evt_tl_obj_at(&s->tl, iv->obj);
-    if (o && o->name) snprintf(nb, sizeof nb, "blocked on %s", o->name);
-    else if (o) snprintf(nb, sizeof nb, "blocked on 0x%" PRIx64, o->id);
-    else snprintf(nb, sizeof nb, "blocked");
+    const char *name = blocked_name_(s, evt_tl_obj_at(&s->tl, iv->obj));
+    if (!name) return;
     pf_te_begin(&s->w, PF_SLICE_BEGIN, UUID_BLOCKED + iv->ctx, iv->t0);
-    pf_te_name(&s->w, nb, 0, "blocked");
+    pf_te_name(&s->w, name, 1, "blocked");
     ann_obj_(s, iv->obj);
     if (iv->service) pf_ann_s(&s->w, "service", iv->service, strlen(iv->service));
     if (iv->open_end) pf_ann_u(&s->w, "open_end", 1, 0);
@@ -500,6 +538,8 @@ static void free_(pf_state *s)
     evt_free(s->u_ends);
     evt_u64map_free(&s->counters);
     evt_strtab_free(&s->counter_names);
+    evt_strtab_free(&s->blocked_names);
+    evt_free(s->blocked_name);
     evt_free(s->ctxs);
     evt_free(s);
 }
@@ -546,6 +586,14 @@ static evt_status status_(pf_state *s)
     return s->w.io || ferror(s->out) ? EVT_ERR_IO : EVT_OK;
 }
 
+/* status_ after an event: the stream is written only by pf_w_flush, whose failed fwrite sets
+ * w.io, so ferror (a call per event) waits for end(). */
+static inline evt_status event_status_(const pf_state *s)
+{
+    if (s->oom | s->tl.oom | s->w.oom | s->load.oom | s->ut.oom) return EVT_ERR_NOMEM;
+    return s->w.io ? EVT_ERR_IO : EVT_OK;
+}
+
 static evt_status event(void *state, const evt_event *ev)
 {
     pf_state *s = state;
@@ -561,7 +609,7 @@ static evt_status event(void *state, const evt_event *ev)
         pf_te_emit(&s->w);
     }
     if (ev->kind == EVT_KIND_USER && evt_ut_relevant(ev)) (void)evt_ut_event(&s->ut, ev, evt_tl_time(&s->tl, ev));
-    return status_(s);
+    return event_status_(s);
 }
 
 static evt_status end(void *state, evt_reader *r, char *err, size_t errlen)

@@ -1,6 +1,7 @@
 /* The Perfetto exporter's building blocks: the protobuf wire writer (src/host/exporters/pb.c: exact
  * bytes of varints at their limits, tags of high field numbers, fixed64/double little-endian,
- * nested messages, in-place messages, appended fields, sticky out-of-memory) and the CPU load samples it writes, which
+ * nested messages, in-place messages, appended fields, sticky out-of-memory), the packet writer's
+ * fast paths (cached TrackEvent heads and timestamp high bytes give the general encoder's bytes) and the CPU load samples it writes, which
  * come from the analyses' load windows (src/host/analyses/load.c, computed once: busy fractions
  * per window without ISR time, samples at window starts, a 0 after a context stops). */
 #include <setjmp.h>
@@ -11,6 +12,7 @@
 #include "evt_test.h"
 #include "evtrace/alloc.h"
 #include "host/exporters/pb.h"
+#include "host/exporters/perfetto_pkt.h"
 #include "host/analyses/load.h"
 
 static void assert_bytes_(const evt_pb *b, const uint8_t *want, size_t n)
@@ -204,6 +206,73 @@ static void load_samples(void **state)
     evt_an_load_free(&l);
 }
 
+
+/* A timestamp written with its cached high bytes equals its plain varint, across the 2^21 split,
+ * when the high part changes, and at the top of the range. */
+static void timestamp_varints(void **state)
+{
+    (void)state;
+    static pf_w w; /* large: not on the stack */
+    pf_w_init(&w, NULL);
+    const uint64_t vals[] = {0, 1, 127, 128, (1u << 21) - 1, 1u << 21, (1u << 21) + 1, (1u << 22) + 5, (1u << 22) + 6,
+                             (1ull << 28) - 1, 1ull << 28, 123456789012ull, 123456789013ull, 123456789012ull + (1u << 21),
+                             (1ull << 63) - 1, UINT64_MAX, UINT64_MAX - 1, 5};
+    for (int round = 0; round < 2; round++) /* the second round finds most high parts cached */
+        for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
+            uint8_t got[32], want[32];
+            memset(got, 0xEE, sizeof got);
+            size_t ng = (size_t)(pf_ts_put_(&w, got, vals[i]) - got);
+            size_t nw = (size_t)(pf_vput_(want, vals[i]) - want);
+            assert_int_equal(ng, nw);
+            assert_memory_equal(got, want, nw);
+        }
+    pf_w_free(&w);
+}
+
+/* TrackEvents from the inline path (heads cached per (type, track), colliding slots included) are
+ * the bytes of the same messages built field by field with evt_pb. */
+static void track_event_heads(void **state)
+{
+    (void)state;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    static pf_w w;
+    pf_w_init(&w, f);
+    evt_pb want = {0}, pkt = {0}, te = {0};
+    uint64_t ts = 1000;
+    for (uint32_t i = 0; i < 3000; i++) {
+        int type = 1 + (int)(i % 4);
+        uint64_t track = (i % 7 == 0) ? (1ull << 32) + i % 300 : (i % 5) * 0x100 + (uint64_t)(i % 3) * (1ull << 40);
+        ts += (i * 7919u) % 5000000u; /* crosses many 2^21 boundaries */
+        pf_te_begin(&w, type, track, ts);
+        pf_te_emit(&w);
+        evt_pb_clear(&te);
+        evt_pb_uint(&te, 9, (uint64_t)type);
+        evt_pb_uint(&te, 11, track);
+        evt_pb_clear(&pkt);
+        evt_pb_uint(&pkt, 8, ts);
+        evt_pb_uint(&pkt, 10, 1);
+        evt_pb_uint(&pkt, 13, 2);
+        evt_pb_msg(&pkt, 11, &te);
+        evt_pb_msg(&want, 1, &pkt);
+    }
+    pf_w_flush(&w);
+    assert_false(pf_w_failed(&w));
+    long n = ftell(f);
+    assert_int_equal((size_t)n, want.n);
+    uint8_t *got = evt_malloc(want.n);
+    assert_non_null(got);
+    rewind(f);
+    assert_int_equal(fread(got, 1, want.n, f), want.n);
+    assert_memory_equal(got, want.p, want.n);
+    evt_free(got);
+    fclose(f);
+    pf_w_free(&w);
+    evt_pb_free(&want);
+    evt_pb_free(&pkt);
+    evt_pb_free(&te);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -211,6 +280,8 @@ int main(void)
         cmocka_unit_test(fixed_bytes_and_messages),
         cmocka_unit_test(in_place_messages),
         cmocka_unit_test(out_of_memory_is_sticky),
+        cmocka_unit_test(timestamp_varints),
+        cmocka_unit_test(track_event_heads),
         cmocka_unit_test(load_samples),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
