@@ -42,7 +42,6 @@
 #define EVT_CTF_PACKET 32768       /* bytes per packet (bigger when one event needs it) */
 #define FIRST_CAP 1024             /* a stream's first buffer: grown to the packet size as used */
 #define MAX_OPEN 200               /* stream files kept open; the others are appended to on flush */
-#define IDENT_MAX 96               /* a reader field's identifier (longer keys are cut, then made unique) */
 
 typedef struct ctf_stream {
     uint32_t cpu;
@@ -70,13 +69,13 @@ typedef struct ctf_state {
     int has_last;
     ctf_classes cls;
     evt_u64map ctxmap;       /* ctx id -> ctx index */
-    uint32_t *ctxname;       /* ctxname[index] = name id in names (0: none yet) */
+    struct ctf_ctxname { uint32_t id; const char *s; } *ctxname; /* [index]: name id in names (0: none
+                             * yet) and its text there (strtab strings never move) */
     uint32_t nctx, ctxcap;
     evt_u64map objmap;       /* target -> name id in names */
     evt_strtab names;
     evt_strtab labels;       /* short strings of reader fields written as label indexes (ctf.h) */
     ctf_sched sched;         /* the timeline and its scheduling records (started with the clock) */
-    char ident[CTF_MAX_FIELDS][IDENT_MAX]; /* scratch: identifiers of the event being written */
     struct { uint64_t key; int ok; char s[64]; } emf[256]; /* EMF URI of recent (kind, id) pairs */
 } ctf_state;
 
@@ -116,10 +115,19 @@ static int flush_(ctf_state *s, uint32_t i, int force)
     return ok;
 }
 
-static int64_t stream_of_(ctf_state *s, uint32_t cpu)
+static int64_t stream_new_(ctf_state *s, uint32_t cpu);
+
+/* Index of CPU cpu's stream (made on first use); -1 when out of memory. */
+static inline int64_t stream_of_(ctf_state *s, uint32_t cpu)
+{
+    if (s->has_last && s->last_cpu == cpu) return s->last_si; /* most events: the CPU of the one before */
+    return stream_new_(s, cpu);
+}
+
+/* stream_of_ for a CPU other than the last one asked for. */
+static int64_t stream_new_(ctf_state *s, uint32_t cpu)
 {
     uint32_t idx;
-    if (s->has_last && s->last_cpu == cpu) return s->last_si; /* most events: the CPU of the one before */
     if (evt_u64map_get(&s->cpumap, cpu, &idx)) {
         s->last_cpu = cpu;
         s->last_si = idx;
@@ -147,20 +155,17 @@ static int64_t stream_of_(ctf_state *s, uint32_t cpu)
 }
 
 /* ---- writing one event -------------------------------------------------------------------- */
-/* Append an event of class `id` with these values to stream si at clock value t. Integers are
- * stored as 8 bytes and the cursor moves by their width (the buffer keeps 8 bytes spare). */
+/* Append an event of class `id` with these values to stream si at clock value t, following the
+ * class's write plan (ctf_class.wi/ww). Integers are stored as 8 bytes and the cursor moves by
+ * their width (the buffer keeps 8 bytes spare). */
 static evt_status emit_(ctf_state *s, uint32_t si, uint32_t id, uint64_t t, const ctf_value *v)
 {
     const ctf_class *k = s->cls.cls[id];
     ctf_stream *c = &s->st[si];
     size_t need = CTF_EXTENDED_SIZE + k->fixed;
     if (k->nvar)
-        for (uint32_t i = 0; i < k->nf; i++) {
-            const ctf_field *f = &k->f[i];
-            if (f->alias >= 0) continue;
-            if (f->type == CTF_FT_BYTES) need += 4 + v[i].len;
-            else if (f->type == CTF_FT_STRING && f->wlog >= CTF_WLOG_STRING) need += v[i].len + 1;
-        }
+        for (uint32_t j = 0; j < k->nw; j++)
+            if (!k->ww[j]) need += v[k->wi[j]].len + (k->f[k->wi[j]].type == CTF_FT_BYTES ? 4 : 1);
     if (c->n + need > EVT_CTF_PACKET && c->nev > 0 && !flush_(s, si, 0)) return EVT_ERR_IO;
     if (c->n + need + 8 > c->cap) {
         size_t nc = c->cap;
@@ -186,20 +191,19 @@ static evt_status emit_(ctf_state *s, uint32_t si, uint32_t id, uint64_t t, cons
         evt_put_u64le(p + 5, ts);
         p += CTF_EXTENDED_SIZE;
     }
-    for (uint32_t i = 0; i < k->nf; i++) {
-        const ctf_field *f = &k->f[i];
-        if (f->alias >= 0) continue; /* an arg equal to the field it aliases */
-        if (f->type == CTF_FT_BYTES) {
-            evt_put_u32le(p, (uint32_t)v[i].len);
-            if (v[i].len) memcpy(p + 4, v[i].p, v[i].len);
-            p += 4 + v[i].len;
-        } else if (f->type == CTF_FT_STRING && f->wlog >= CTF_WLOG_STRING) {
-            memcpy(p, v[i].p, v[i].len);
-            p[v[i].len] = 0;
-            p += v[i].len + 1;
-        } else { /* an integer or a label index: its low 8 << wlog bits, little-endian */
-            evt_put_u64le(p, v[i].u);
-            p += (size_t)1 << f->wlog;
+    for (uint32_t j = 0; j < k->nw; j++) {
+        const ctf_value *x = &v[k->wi[j]];
+        if (k->ww[j]) { /* an integer or a label index: its low ww bytes, little-endian */
+            evt_put_u64le(p, x->u);
+            p += k->ww[j];
+        } else if (k->f[k->wi[j]].type == CTF_FT_BYTES) {
+            evt_put_u32le(p, (uint32_t)x->len);
+            if (x->len) memcpy(p + 4, x->p, x->len);
+            p += 4 + x->len;
+        } else { /* a whole string */
+            memcpy(p, x->p, x->len);
+            p[x->len] = 0;
+            p += x->len + 1;
         }
     }
     c->n = (size_t)(p - c->buf);
@@ -263,26 +267,30 @@ static evt_status ctx_index_(ctf_state *s, uint32_t si, uint64_t t, const evt_ev
     if (!known) {
         if (s->nctx == s->ctxcap) {
             uint32_t nc = s->ctxcap ? s->ctxcap * 2 : 64;
-            uint32_t *np = evt_realloc(s->ctxname, nc * sizeof *np);
+            struct ctf_ctxname *np = evt_realloc(s->ctxname, nc * sizeof *np);
             if (!np) return EVT_ERR_NOMEM;
             s->ctxname = np;
             s->ctxcap = nc;
         }
         idx = s->nctx++;
-        s->ctxname[idx] = 0;
+        s->ctxname[idx].id = 0;
+        s->ctxname[idx].s = NULL;
         if (!evt_u64map_put(&s->ctxmap, ev->ctx, idx)) return EVT_ERR_NOMEM;
     }
     *index = idx;
     uint32_t nid = 0;
     /* the name it has already (what interning it would find): nothing to write */
-    if (known && ev->ctx_name && s->ctxname[idx] && strcmp(evt_strtab_str(&s->names, s->ctxname[idx]), ev->ctx_name) == 0)
+    if (known && ev->ctx_name && s->ctxname[idx].s && strcmp(s->ctxname[idx].s, ev->ctx_name) == 0)
         return EVT_OK;
     if (ev->ctx_name) {
         nid = evt_strtab_intern(&s->names, ev->ctx_name, strlen(ev->ctx_name), NULL);
         if (!nid) return EVT_ERR_NOMEM;
     }
-    if (known && (nid == 0 || nid == s->ctxname[idx])) return EVT_OK;
-    if (nid) s->ctxname[idx] = nid;
+    if (known && (nid == 0 || nid == s->ctxname[idx].id)) return EVT_OK;
+    if (nid) {
+        s->ctxname[idx].id = nid;
+        s->ctxname[idx].s = evt_strtab_str(&s->names, nid);
+    }
     ctf_value v[4] = {{idx, NULL, 0}, {ev->ctx, NULL, 0}, {(uint64_t)ev->ctx_class, NULL, 0}, str_(ev->ctx_name)};
     return builtin_(s, si, t, CTF_B_CTX_NAME, v);
 }
@@ -299,38 +307,7 @@ static evt_status obj_name_(ctf_state *s, uint32_t si, uint64_t t, const evt_eve
 }
 
 /* ---- an event's fields -------------------------------------------------------------------- */
-/* A TSDL identifier for field n from key: [A-Za-z0-9_] kept, others '_', cut to fit, then made
- * unique among the fields before it (suffix _2, _3...; a bytes field also claims <ident>_len). */
-static const char *ident_(ctf_state *s, const ctf_field *f, uint32_t n, const char *key, int bytes)
-{
-    char base[IDENT_MAX - 8];
-    size_t i = 0;
-    for (; key[i] && i < sizeof base - 1; i++) {
-        char ch = key[i];
-        int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
-        base[i] = ok ? ch : '_';
-    }
-    base[i] = '\0';
-    char *out = s->ident[n];
-    for (unsigned dup = 1;; dup++) {
-        if (dup == 1) memcpy(out, base, i + 1); /* base and its NUL fit (IDENT_MAX - 8 bytes) */
-        else snprintf(out, IDENT_MAX, "%s_%u", base, dup);
-        size_t ol = strlen(out);
-        int clash = 0;
-        for (uint32_t j = 0; j < n && !clash; j++) {
-            const char *o = f[j].ident;
-            /* every clash below needs o and out to start alike (both non-empty here) */
-            if (o[0] != out[0] && o[0] && out[0]) continue;
-            size_t l = strlen(o);
-            clash = strcmp(o, out) == 0 || (f[j].type == CTF_FT_BYTES && l + 4 == ol && strncmp(o, out, l) == 0 &&
-                                            strcmp(out + l, "_len") == 0) ||
-                    (bytes && ol + 4 == l && strncmp(o, out, ol) == 0 && strcmp(o + ol, "_len") == 0);
-        }
-        if (!clash) return out;
-    }
-}
-
-/* Field n: ident is a string literal when lit (ctf.h). */
+/* Field n: ident is a string literal when lit (ctf.h), else the raw key (ctf_class_for). */
 static void add_(ctf_field *f, ctf_value *v, uint32_t *n, const char *ident, int lit, ctf_ftype t, uint64_t u)
 {
     f[*n].ident = ident;
@@ -395,7 +372,7 @@ static evt_status event(void *state, const evt_event *ev)
     for (uint32_t i = 0; i < ev->nfields; i++) {
         const evt_field *x = &ev->fields[i];
         ctf_ftype t2 = x->is_str ? CTF_FT_STRING : x->is_signed ? CTF_FT_SINT : CTF_FT_UINT;
-        add_(f, v, &n, ident_(s, f, n, x->key ? x->key : "", 0), 0, t2, x->is_str ? 0 : x->num);
+        add_(f, v, &n, x->key ? x->key : "", 0, t2, x->is_str ? 0 : x->num); /* the raw key: ctf_class_for */
         if (x->is_str) {
             v[n - 1] = str_(x->str);
             int w = label_(s, v[n - 1].p, v[n - 1].len, &v[n - 1].u);
@@ -406,7 +383,7 @@ static evt_status event(void *state, const evt_event *ev)
     if (ev->data) {
         /* text without NUL bytes as a string; other payloads as bytes */
         int text = ev->data_is_text && !memchr(ev->data, 0, ev->data_len);
-        add_(f, v, &n, ident_(s, f, n, text ? "text" : "data", !text), 0, text ? CTF_FT_STRING : CTF_FT_BYTES, 0);
+        add_(f, v, &n, text ? "text" : "data", 0, text ? CTF_FT_STRING : CTF_FT_BYTES, 0);
         v[n - 1].p = ev->data;
         v[n - 1].len = ev->data_len;
         f[n - 1].wlog = text ? CTF_WLOG_STRING : 0;
