@@ -231,8 +231,46 @@ static inline int plain_(const char *p, size_t n)
     }
     return 1;
 }
+/* Bit ch of k_unsafe: byte ch needs the JSON writer (< 0x20, '"' (34), '\\' (92), >= 0x7F). */
+static const uint64_t k_unsafe[4] = {0x00000004FFFFFFFFull, 0x8000000010000000ull, ~0ull, ~0ull};
+/* The usual string: plain, and room for it and its quotes. Copied while checked (8 bytes per step,
+ * the last 8 again when n is not a multiple: overlapping bytes are written twice, the same), then
+ * committed; returns 0 having committed nothing otherwise. */
+static inline int buf_plain_fast_(chrome_state *s, const char *p, size_t n)
+{
+    if (n + 2 > OUT_CAP - s->n) return 0;
+    char *o = s->buf + s->n + 1;
+    uint64_t bad = 0;
+    if (n >= 8) {
+        size_t i = 0;
+        for (; i + 8 <= n; i += 8) {
+            uint64_t w;
+            memcpy(&w, p + i, 8);
+            bad |= word_unsafe_(w);
+            memcpy(o + i, &w, 8);
+        }
+        if (i < n) {
+            uint64_t w;
+            memcpy(&w, p + n - 8, 8);
+            bad |= word_unsafe_(w);
+            memcpy(o + n - 8, &w, 8);
+        }
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            unsigned char ch = (unsigned char)p[i];
+            bad |= (k_unsafe[ch >> 6] >> (ch & 63)) & 1;
+            o[i] = (char)ch;
+        }
+    }
+    if (bad) return 0;
+    o[-1] = '"';
+    o[n] = '"';
+    s->n += n + 2;
+    return 1;
+}
 static void buf_strn_(chrome_state *s, const char *p, size_t n)
 {
+    if (buf_plain_fast_(s, p, n)) return;
     if (!plain_(p, n)) {
         buf_flush_(s);
         evt_json_init(&s->j, s->out, 0);
@@ -289,7 +327,10 @@ static void common(chrome_state *s, const char *ph, const char *name, uint64_t t
 {
     buf_reserve_(s);
     BUF_LIT(s, ",\n{\"ph\":\"");
-    buf_put_(s, ph, strlen(ph));
+    if (ph[0]) { /* one letter, always so far (room: buf_reserve_) */
+        s->buf[s->n++] = ph[0];
+        if (ph[1]) buf_put_(s, ph + 1, strlen(ph + 1));
+    }
     BUF_LIT(s, "\"");
     if (name) {
         BUF_LIT(s, ",\"name\":");

@@ -137,6 +137,17 @@ static const char *ident_(ctf_classes *c, const ctf_field *f, uint32_t n, const 
     }
 }
 
+/* An event with these fields and values can be written with class k (of its layout): every
+ * alias of k still holds and every width of k is enough. */
+static int fits_(const ctf_class *k, const ctf_field *proto, const ctf_value *v, uint32_t nf)
+{
+    for (uint32_t i = 0; i < nf; i++) {
+        const ctf_field *o = &k->f[i];
+        if (o->alias >= 0 ? !can_alias_(proto, v, i, (uint32_t)o->alias) : proto[i].wlog > o->wlog) return 0;
+    }
+    return 1;
+}
+
 /* The fields of a new class: proto's, with the TSDL identifiers of the raw keys. */
 static void idents_(ctf_classes *c, ctf_field *f, const ctf_field *proto, uint32_t nf)
 {
@@ -145,16 +156,16 @@ static void idents_(ctf_classes *c, ctf_field *f, const ctf_field *proto, uint32
         if (!f[i].lit) f[i].ident = ident_(c, f, i, proto[i].ident, f[i].type == CTF_FT_BYTES);
 }
 
-int64_t ctf_class_for(ctf_classes *c, uint64_t hint, const char *name, const char *emf, const ctf_field *proto,
-                      const ctf_value *v, uint32_t nf)
+/* ctf_class_for when the hint's recent layout is not this one or its class does not fit: the
+ * layout found by signature (added when new), then its class, made when none fits. */
+static int64_t class_slow_(ctf_classes *c, uint32_t r, uint64_t hint, uint32_t lid, const char *name,
+                           const char *emf, const ctf_field *proto, const ctf_value *v, uint32_t nf)
 {
-    uint32_t r = (uint32_t)((hint * 0x9E3779B97F4A7C15ull) >> 56), lid = c->recent[r].lid;
-    int added = 0, named = 0;
+    int added = 0;
     ctf_field f[CTF_MAX_FIELDS];
-    if (!lid || c->recent[r].hint != hint || !same_layout_(c->cls[c->cur[lid - 1]], name, proto, nf)) {
+    idents_(c, f, proto, nf);
+    if (!lid) {
         size_t n;
-        idents_(c, f, proto, nf);
-        named = 1;
         if (!signature_(c, name, emf, f, nf, &n)) return -1;
         lid = evt_strtab_intern(&c->layouts, c->sig, n, &added);
         if (!lid) return -1;
@@ -170,33 +181,37 @@ int64_t ctf_class_for(ctf_classes *c, uint64_t hint, const char *name, const cha
         c->curcap = nc;
     }
     if (!added) {
-        /* the layout's newest class fits when every alias holds and every width is enough */
         const ctf_class *k = c->cls[c->cur[lid - 1]];
-        int fits = 1;
-        for (uint32_t i = 0; i < nf && fits; i++) {
-            const ctf_field *o = &k->f[i];
-            fits = o->alias >= 0 ? can_alias_(proto, v, i, (uint32_t)o->alias) : proto[i].wlog <= o->wlog;
-        }
-        if (fits) { c->recent[r].lid = lid; return c->cur[lid - 1]; }
-    }
-    if (!named) idents_(c, f, proto, nf);
-    if (added) {
-        /* each arg aliases the first integer value field (in field order) holding the same value */
-        for (uint32_t i = 0; i < nf; i++)
-            for (uint32_t k = 0; f[i].role == CTF_ROLE_ARG && f[i].alias < 0 && k < nf; k++)
-                if (can_alias_(f, v, i, k)) f[i].alias = (int8_t)k;
-    } else {
+        if (fits_(k, proto, v, nf)) { c->recent[r].lid = lid; return c->cur[lid - 1]; }
         /* the new class of the layout: aliases that still hold, widths grown (never shrunk) */
-        const ctf_class *k = c->cls[c->cur[lid - 1]];
         for (uint32_t i = 0; i < nf; i++) {
             const ctf_field *o = &k->f[i];
             if (o->alias >= 0 && can_alias_(f, v, i, (uint32_t)o->alias)) f[i].alias = o->alias;
             else if (o->alias < 0 && f[i].wlog <= o->wlog) f[i].wlog = o->wlog;
         }
+    } else {
+        /* each arg aliases the first integer value field (in field order) holding the same value */
+        for (uint32_t i = 0; i < nf; i++)
+            for (uint32_t k = 0; f[i].role == CTF_ROLE_ARG && f[i].alias < 0 && k < nf; k++)
+                if (can_alias_(f, v, i, k)) f[i].alias = (int8_t)k;
     }
     int64_t id = add_(c, class_new_(name, emf, f, proto, nf));
     if (id >= 0) { c->cur[lid - 1] = (uint32_t)id; c->recent[r].lid = lid; }
     return id;
+}
+
+int64_t ctf_class_for(ctf_classes *c, uint64_t hint, const char *name, const char *emf, const ctf_field *proto,
+                      const ctf_value *v, uint32_t nf)
+{
+    uint32_t r = (uint32_t)((hint * 0x9E3779B97F4A7C15ull) >> 56), lid = c->recent[r].lid;
+    if (lid && c->recent[r].hint == hint) {
+        const ctf_class *k = c->cls[c->cur[lid - 1]];
+        if (same_layout_(k, name, proto, nf)) {
+            if (fits_(k, proto, v, nf)) return c->cur[lid - 1];
+            return class_slow_(c, r, hint, lid, name, emf, proto, v, nf); /* known layout, new class */
+        }
+    }
+    return class_slow_(c, r, hint, 0, name, emf, proto, v, nf);
 }
 
 int64_t ctf_class_builtin(ctf_classes *c, ctf_builtin b)
