@@ -83,6 +83,8 @@ typedef struct chrome_state {
     uint64_t thi;                      /* buf_time_: µs / 10000 of the previous time (0: none) */
     char thi_txt[24];                  /* its digits */
     size_t thi_len;
+    char frac[1000][4];                /* frac[f]: ".ddd" of f ns (1..999), trailing zeros dropped */
+    uint8_t frac_len[1000];            /* its length (0 for f = 0: no decimals) */
     evt_tl tl;
     ctx_draw **ctxs;                   /* by context index (NULL until seen) */
     uint32_t nctx;
@@ -197,12 +199,20 @@ static void buf_time_(chrome_state *s, uint64_t t)
     if (!s->ns) return;
     unsigned f = (unsigned)(t % 1000);
     if (!f) return;
-    unsigned r = f % 100; /* the last two digits from the pair table */
-    char d[4] = {'.', (char)('0' + f / 100), k_d2[2 * r], k_d2[2 * r + 1]};
-    size_t len = r == 0 ? 2 : d[3] == '0' ? 3 : 4;
-    if (OUT_CAP - s->n < 4) { buf_put_(s, d, len); return; }
-    memcpy(s->buf + s->n, d, 4); /* fixed-size copy; bytes past len are overwritten next */
-    s->n += len;
+    if (OUT_CAP - s->n < 4) { buf_put_(s, s->frac[f], s->frac_len[f]); return; }
+    memcpy(s->buf + s->n, s->frac[f], 4); /* fixed-size copy; bytes past the length are overwritten next */
+    s->n += s->frac_len[f];
+}
+/* The decimals of buf_time_ (frac, frac_len), made once. */
+static void frac_init_(chrome_state *s)
+{
+    s->frac_len[0] = 0;
+    for (unsigned f = 1; f < 1000; f++) {
+        unsigned r = f % 100; /* the last two digits from the pair table */
+        char d[4] = {'.', (char)('0' + f / 100), k_d2[2 * r], k_d2[2 * r + 1]};
+        memcpy(s->frac[f], d, 4);
+        s->frac_len[f] = (uint8_t)(r == 0 ? 2 : d[3] == '0' ? 3 : 4);
+    }
 }
 /* A JSON string: printable ASCII without '"' or '\\' (names, keys: the usual case) is copied as it
  * is; anything else goes through the JSON writer (UTF-8 checks, escapes). */
@@ -234,8 +244,9 @@ static inline int plain_(const char *p, size_t n)
 /* Bit ch of k_unsafe: byte ch needs the JSON writer (< 0x20, '"' (34), '\\' (92), >= 0x7F). */
 static const uint64_t k_unsafe[4] = {0x00000004FFFFFFFFull, 0x8000000010000000ull, ~0ull, ~0ull};
 /* The usual string: plain, and room for it and its quotes. Copied while checked (8 bytes per step,
- * the last 8 again when n is not a multiple: overlapping bytes are written twice, the same), then
- * committed; returns 0 having committed nothing otherwise. */
+ * the last 8 again when n is not a multiple; under 8 bytes, two overlapping 4-byte words or 3
+ * bytes: overlapping bytes are written twice, the same), then committed; returns 0 having
+ * committed nothing otherwise. */
 static inline int buf_plain_fast_(chrome_state *s, const char *p, size_t n)
 {
     if (n + 2 > OUT_CAP - s->n) return 0;
@@ -255,12 +266,19 @@ static inline int buf_plain_fast_(chrome_state *s, const char *p, size_t n)
             bad |= word_unsafe_(w);
             memcpy(o + n - 8, &w, 8);
         }
-    } else {
-        for (size_t i = 0; i < n; i++) {
-            unsigned char ch = (unsigned char)p[i];
-            bad |= (k_unsafe[ch >> 6] >> (ch & 63)) & 1;
-            o[i] = (char)ch;
-        }
+    } else if (n >= 4) { /* the first and the last 4 bytes (overlapping), checked as one word */
+        uint32_t a, b;
+        memcpy(&a, p, 4);
+        memcpy(&b, p + n - 4, 4);
+        bad = word_unsafe_((uint64_t)a | (uint64_t)b << 32);
+        memcpy(o, &a, 4);
+        memcpy(o + n - 4, &b, 4);
+    } else if (n) { /* bytes 0, n/2 and n-1 cover all of 1..3 */
+        unsigned char a = (unsigned char)p[0], b = (unsigned char)p[n / 2], c = (unsigned char)p[n - 1];
+        bad = ((k_unsafe[a >> 6] >> (a & 63)) | (k_unsafe[b >> 6] >> (b & 63)) | (k_unsafe[c >> 6] >> (c & 63))) & 1;
+        o[0] = (char)a;
+        o[n / 2] = (char)b;
+        o[n - 1] = (char)c;
     }
     if (bad) return 0;
     o[-1] = '"';
@@ -792,6 +810,7 @@ static int start_(chrome_state *s)
     s->started = 1;
     s->hz = r->clock_hz;
     s->ns = s->hz != 0;
+    frac_init_(s);
     evt_tl_sink sink = {
         s, on_ctx_new, on_ctx_name, NULL, NULL, on_state, on_switch, NULL, on_isr_begin, on_isr,
         on_slice_begin, on_slice, on_counter, on_flow, on_lost, on_prio,
