@@ -75,6 +75,8 @@ typedef struct ctf_state {
     evt_u64map objmap;       /* target -> name id in names */
     evt_strtab names;
     evt_strtab labels;       /* short strings of reader fields written as label indexes (ctf.h) */
+    struct ctf_recent_label { const char *s; size_t len; uint32_t id; } rlabel[16]; /* labels found lately
+                             * (len 0: none), by a hash of length, first and last byte */
     ctf_sched sched;         /* the timeline and its scheduling records (started with the clock) */
     struct { uint64_t key; int ok; char s[64]; } emf[256]; /* EMF URI of recent (kind, id) pairs */
 } ctf_state;
@@ -221,6 +223,12 @@ static ctf_value str_(const char *sv)
 static int label_(ctf_state *s, const char *str, size_t len, uint64_t *index)
 {
     if (len == 0 || len > CTF_LABEL_LEN) return CTF_WLOG_STRING;
+    /* a label seen lately: its text (checked when it was added) compared, nothing searched */
+    struct ctf_recent_label *rl = &s->rlabel[(len * 31 + (unsigned char)str[0] + (unsigned char)str[len - 1]) & 15];
+    if (rl->len == len && memcmp(rl->s, str, len) == 0) {
+        *index = rl->id - 1;
+        return ctf_wlog_u(rl->id - 1);
+    }
     for (size_t i = 0; i < len; i++) {
         unsigned char ch = (unsigned char)str[i];
         if (ch < 0x20 || ch == 0x7f || ch == '"' || ch == '\\') return CTF_WLOG_STRING;
@@ -231,6 +239,9 @@ static int label_(ctf_state *s, const char *str, size_t len, uint64_t *index)
         id = evt_strtab_intern(&s->labels, str, len, NULL);
         if (!id) return -1;
     }
+    rl->s = evt_strtab_str(&s->labels, id); /* strtab strings never move */
+    rl->len = len;
+    rl->id = id;
     *index = id - 1;
     return ctf_wlog_u(id - 1);
 }
@@ -298,9 +309,13 @@ static evt_status ctx_index_(ctf_state *s, uint32_t si, uint64_t t, const evt_ev
 /* Writes evtrace_obj_name when the event names its target differently from before. */
 static evt_status obj_name_(ctf_state *s, uint32_t si, uint64_t t, const evt_event *ev)
 {
-    uint32_t nid = evt_strtab_intern(&s->names, ev->target_name, strlen(ev->target_name), NULL), old;
+    uint32_t old;
+    int known = evt_u64map_get(&s->objmap, ev->target, &old);
+    /* the name it has already (what interning it would find): nothing to write */
+    if (known && strcmp(evt_strtab_str(&s->names, old), ev->target_name) == 0) return EVT_OK;
+    uint32_t nid = evt_strtab_intern(&s->names, ev->target_name, strlen(ev->target_name), NULL);
     if (!nid) return EVT_ERR_NOMEM;
-    if (evt_u64map_get(&s->objmap, ev->target, &old) && old == nid) return EVT_OK;
+    if (known && old == nid) return EVT_OK;
     if (!evt_u64map_put(&s->objmap, ev->target, nid)) return EVT_ERR_NOMEM;
     ctf_value v[2] = {{ev->target, NULL, 0}, str_(ev->target_name)};
     return builtin_(s, si, t, CTF_B_OBJ_NAME, v);
