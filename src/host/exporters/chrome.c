@@ -131,7 +131,18 @@ static const char k_d2[] =
     "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
+static void buf_u64_long_(chrome_state *s, uint64_t v);
+/* Decimal v: under 100 (tids, ids, small values: the usual) from the pair table directly. */
 static inline void buf_u64_(chrome_state *s, uint64_t v)
+{
+    if (v >= 100 || OUT_CAP - s->n < 2) { buf_u64_long_(s, v); return; }
+    char *o = s->buf + s->n;
+    if (v < 10) { o[0] = (char)('0' + v); s->n++; return; }
+    o[0] = k_d2[2 * v];
+    o[1] = k_d2[2 * v + 1];
+    s->n += 2;
+}
+static void buf_u64_long_(chrome_state *s, uint64_t v)
 {
     char d[40]; /* digits end at d[20]; 20 bytes from the first are copied (a fixed-size copy) */
     size_t k = 20;
@@ -286,9 +297,9 @@ static inline int buf_plain_fast_(chrome_state *s, const char *p, size_t n)
     s->n += n + 2;
     return 1;
 }
-static void buf_strn_(chrome_state *s, const char *p, size_t n)
+/* buf_strn_ for a string that needs the JSON writer or a flush first. */
+static void buf_strn_slow_(chrome_state *s, const char *p, size_t n)
 {
-    if (buf_plain_fast_(s, p, n)) return;
     if (!plain_(p, n)) {
         buf_flush_(s);
         evt_json_init(&s->j, s->out, 0);
@@ -299,6 +310,10 @@ static void buf_strn_(chrome_state *s, const char *p, size_t n)
     BUF_LIT(s, "\"");
     buf_put_(s, p, n);
     BUF_LIT(s, "\"");
+}
+static inline void buf_strn_(chrome_state *s, const char *p, size_t n)
+{
+    if (!buf_plain_fast_(s, p, n)) buf_strn_slow_(s, p, n);
 }
 static void buf_str_(chrome_state *s, const char *p) { buf_strn_(s, p, strlen(p)); }
 
