@@ -131,7 +131,7 @@ static const char k_d2[] =
     "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
-static void buf_u64_long_(chrome_state *s, uint64_t v);
+static __attribute__((noinline)) void buf_u64_long_(chrome_state *s, uint64_t v);
 /* Decimal v: under 100 (tids, ids, small values: the usual) from the pair table directly. */
 static inline void buf_u64_(chrome_state *s, uint64_t v)
 {
@@ -170,6 +170,24 @@ static void buf_i64_(chrome_state *s, int64_t v)
     if (v < 0) { BUF_LIT(s, "-"); buf_u64_(s, 0 - (uint64_t)v); }
     else buf_u64_(s, (uint64_t)v);
 }
+/* buf_time_'s digits above the last four: hi's, kept as text (out of line: they change rarely). */
+static __attribute__((noinline)) void time_hi_(chrome_state *s, uint64_t hi)
+{
+    char d[20];
+    size_t k = 20;
+    uint64_t v = hi;
+    while (v >= 100) {
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        d[--k] = k_d2[2 * r + 1];
+        d[--k] = k_d2[2 * r];
+    }
+    if (v >= 10) { d[--k] = k_d2[2 * v + 1]; d[--k] = k_d2[2 * v]; }
+    else d[--k] = (char)('0' + v);
+    memcpy(s->thi_txt, d + k, 20 - k);
+    s->thi_len = 20 - k;
+    s->thi = hi;
+}
 /* "ts" value in µs: ns as integer µs and up to three decimals (trailing zeros dropped); ticks as
  * integer µs (1 tick = 1 µs). Exact: no floating point. Times move slowly: the digits above the
  * last four are those of the previous call more often than not, kept as text (thi, 0 = none). */
@@ -180,22 +198,7 @@ static void buf_time_(chrome_state *s, uint64_t t)
     else {
         uint64_t hi = us / 10000; /* >= 1, at most 16 digits */
         unsigned lo = (unsigned)(us % 10000);
-        if (hi != s->thi) {
-            char d[20];
-            size_t k = 20;
-            uint64_t v = hi;
-            while (v >= 100) {
-                unsigned r = (unsigned)(v % 100);
-                v /= 100;
-                d[--k] = k_d2[2 * r + 1];
-                d[--k] = k_d2[2 * r];
-            }
-            if (v >= 10) { d[--k] = k_d2[2 * v + 1]; d[--k] = k_d2[2 * v]; }
-            else d[--k] = (char)('0' + v);
-            memcpy(s->thi_txt, d + k, 20 - k);
-            s->thi_len = 20 - k;
-            s->thi = hi;
-        }
+        if (hi != s->thi) time_hi_(s, hi);
         char lo4[4] = {k_d2[2 * (lo / 100)], k_d2[2 * (lo / 100) + 1], k_d2[2 * (lo % 100)], k_d2[2 * (lo % 100) + 1]};
         if (OUT_CAP - s->n < 24) {
             buf_put_(s, s->thi_txt, s->thi_len);
