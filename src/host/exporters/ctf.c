@@ -56,6 +56,19 @@ typedef struct ctf_stream {
     int created;             /* file exists */
 } ctf_stream;
 
+/* The flags that decide which literal fields an event has (ctx prio seq count target). */
+#define SHAPE_FLAGS (EVT_HAS_CTX | EVT_HAS_PRIO | EVT_HAS_SEQ | EVT_HAS_COUNT | EVT_HAS_TARGET)
+
+/* The last event of a (kind, id) hash slot, for fast_class_: its (kind, id), shape (SHAPE_FLAGS,
+ * nargs << 8, nfields << 16, data kind << 24: 1 text, 2 bytes), its reader fields' types (2 bits
+ * each) and its layout id (0: slot unused). */
+typedef struct ctf_fast {
+    uint64_t key;
+    uint64_t types;
+    uint32_t shape;
+    uint32_t lid;
+} ctf_fast;
+
 typedef struct ctf_state {
     char *dir;
     const evt_reader *r;     /* open until end(): its clock is read at the first event */
@@ -79,6 +92,7 @@ typedef struct ctf_state {
                              * (len 0: none), by a hash of length, first and last byte */
     ctf_sched sched;         /* the timeline and its scheduling records (started with the clock) */
     struct { uint64_t key; int ok; char s[64]; } emf[256]; /* EMF URI of recent (kind, id) pairs */
+    ctf_fast fast[256];      /* by the same hash of (kind, id) */
 } ctf_state;
 
 /* ---- streams ------------------------------------------------------------------------------ */
@@ -322,19 +336,79 @@ static evt_status obj_name_(ctf_state *s, uint32_t si, uint64_t t, const evt_eve
 }
 
 /* ---- an event's fields -------------------------------------------------------------------- */
-/* Field n: ident is a string literal when lit (ctf.h), else the raw key (ctf_class_for). */
-static void add_(ctf_field *f, ctf_value *v, uint32_t *n, const char *ident, int lit, ctf_ftype t, uint64_t u)
+/* Value n: an unsigned integer and the width it needs. */
+static inline void val_u_(ctf_value *v, uint8_t *wl, uint32_t *n, uint64_t u)
+{
+    v[*n].u = u;
+    wl[*n] = ctf_wlog_u(u);
+    (*n)++;
+}
+
+static const char *const arg_ident_[EVT_MAX_ARGS] = {"arg0", "arg1", "arg2",  "arg3",  "arg4",  "arg5",  "arg6",  "arg7",
+                                                     "arg8", "arg9", "arg10", "arg11", "arg12", "arg13", "arg14", "arg15"};
+
+/* Field n: ident a string literal when lit (ctf.h), else the raw key (ctf_class_for). */
+static void field_(ctf_field *f, uint32_t *n, const char *ident, int lit, ctf_ftype t, ctf_role role, uint8_t wlog)
 {
     f[*n].ident = ident;
     f[*n].lit = (uint8_t)lit;
     f[*n].type = (uint8_t)t;
-    f[*n].wlog = t == CTF_FT_SINT ? ctf_wlog_s(u) : ctf_wlog_u(u);
-    f[*n].role = CTF_ROLE_VALUE;
+    f[*n].wlog = wlog;
+    f[*n].role = (uint8_t)role;
     f[*n].alias = -1;
-    v[*n].u = u;
-    v[*n].p = NULL;
-    v[*n].len = 0;
     (*n)++;
+}
+
+/* The field list of an event whose values event() took (wl: their widths; data as there): what
+ * ctf_class_for is given. Returns the number of fields. */
+static uint32_t fields_(const evt_event *ev, int data, const uint8_t *wl, ctf_field *f)
+{
+    uint32_t n = 0;
+    if (ev->flags & EVT_HAS_CTX) field_(f, &n, "ctx", 1, CTF_FT_UINT, CTF_ROLE_INDEX, wl[n]);
+    if (ev->flags & EVT_HAS_PRIO) field_(f, &n, "prio", 1, CTF_FT_UINT, CTF_ROLE_VALUE, wl[n]);
+    if (ev->flags & EVT_HAS_SEQ) field_(f, &n, "seq", 1, CTF_FT_UINT, CTF_ROLE_VALUE, wl[n]);
+    if (ev->flags & EVT_HAS_COUNT) field_(f, &n, "count", 1, CTF_FT_UINT, CTF_ROLE_VALUE, wl[n]);
+    if (ev->flags & EVT_HAS_TARGET) field_(f, &n, "target", 1, CTF_FT_UINT, CTF_ROLE_VALUE, wl[n]);
+    for (uint32_t i = 0; i < ev->nargs && i < EVT_MAX_ARGS; i++) field_(f, &n, arg_ident_[i], 1, CTF_FT_UINT, CTF_ROLE_ARG, wl[n]);
+    for (uint32_t i = 0; i < ev->nfields; i++) {
+        const evt_field *x = &ev->fields[i];
+        ctf_ftype t2 = x->is_str ? CTF_FT_STRING : x->is_signed ? CTF_FT_SINT : CTF_FT_UINT;
+        field_(f, &n, x->key ? x->key : "", 0, t2, CTF_ROLE_VALUE, wl[n]);
+    }
+    if (data) field_(f, &n, data == 1 ? "text" : "data", 0, data == 1 ? CTF_FT_STRING : CTF_FT_BYTES, CTF_ROLE_VALUE, wl[n]);
+    return n;
+}
+
+/* The class of an event like the last one of its hint slot (same kind and id, shape and reader
+ * field types: ctf_fast), without its field list: layout lid's newest class when the event is of
+ * that layout and fits it, else -1 (then ctf_class_for decides). Of the layout: the shape fixes
+ * the literal fields (the same identifiers as the event that set the slot, which was of lid);
+ * the name and each raw key equal the class's (equal keys after equal identifiers give equal
+ * identifiers); every type is the layout's (shape, types). Fits: as ctf_class_for, an alias
+ * holds when the aliased field is an integer value field (not ctx, not an arg) of equal value. */
+static int64_t fast_class_(const ctf_state *s, uint32_t lid, const evt_event *ev, const char *name, int data,
+                           const ctf_value *v, const uint8_t *wl, uint32_t n, uint32_t a0, uint32_t nargs)
+{
+    uint32_t cid = s->cls.cur[lid - 1];
+    const ctf_class *k = s->cls.cls[cid];
+    if (k->nf != n || strcmp(k->name, name) != 0) return -1;
+    uint32_t r0 = n - ev->nfields - (data != 0); /* position of the first reader field */
+    for (uint32_t i = 0; i < ev->nfields; i++) {
+        const char *key = ev->fields[i].key ? ev->fields[i].key : "";
+        if (!k->key[r0 + i] || strcmp(k->key[r0 + i], key) != 0) return -1;
+    }
+    if (data && (!k->key[n - 1] || strcmp(k->key[n - 1], data == 1 ? "text" : "data") != 0)) return -1;
+    for (uint32_t i = 0; i < n; i++) {
+        const ctf_field *o = &k->f[i];
+        if (o->alias < 0) {
+            if (wl[i] > o->wlog) return -1;
+            continue;
+        }
+        uint32_t a = (uint32_t)o->alias;
+        int value = !((ev->flags & EVT_HAS_CTX) && a == 0) && !(a >= a0 && a < a0 + nargs);
+        if (!value || (k->f[a].type != CTF_FT_UINT && k->f[a].type != CTF_FT_SINT) || v[a].u != v[i].u) return -1;
+    }
+    return cid;
 }
 
 static evt_status event(void *state, const evt_event *ev)
@@ -364,56 +438,73 @@ static evt_status event(void *state, const evt_event *ev)
         if (!flush_(s, si, 0)) return EVT_ERR_IO;
         c->discarded += (ev->flags & EVT_HAS_COUNT) ? ev->count : 0;
     }
-    ctf_field f[CTF_MAX_FIELDS];
+    /* the values in field order (ctf.h: ctx prio seq count target args fields data) and the
+     * width each needs; the shape says which fields these are */
     ctf_value v[CTF_MAX_FIELDS];
+    uint8_t wl[CTF_MAX_FIELDS];
     uint32_t n = 0;
     if (ev->flags & EVT_HAS_CTX) {
         uint32_t idx;
         if ((st = ctx_index_(s, si, t, ev, &idx)) != EVT_OK) return st;
-        add_(f, v, &n, "ctx", 1, CTF_FT_UINT, idx);
-        f[n - 1].role = CTF_ROLE_INDEX;
+        val_u_(v, wl, &n, idx);
     }
     if ((ev->flags & EVT_HAS_TARGET) && ev->target_name && (st = obj_name_(s, si, t, ev)) != EVT_OK) return st;
-    if (ev->flags & EVT_HAS_PRIO) add_(f, v, &n, "prio", 1, CTF_FT_UINT, ev->prio);
-    if (ev->flags & EVT_HAS_SEQ) add_(f, v, &n, "seq", 1, CTF_FT_UINT, ev->seq);
-    if (ev->flags & EVT_HAS_COUNT) add_(f, v, &n, "count", 1, CTF_FT_UINT, ev->count);
-    if (ev->flags & EVT_HAS_TARGET) add_(f, v, &n, "target", 1, CTF_FT_UINT, ev->target);
-    static const char *const arg_ident[EVT_MAX_ARGS] = {"arg0", "arg1", "arg2",  "arg3",  "arg4",  "arg5",  "arg6",  "arg7",
-                                                        "arg8", "arg9", "arg10", "arg11", "arg12", "arg13", "arg14", "arg15"};
-    for (uint32_t i = 0; i < ev->nargs && i < EVT_MAX_ARGS; i++) {
-        add_(f, v, &n, arg_ident[i], 1, CTF_FT_UINT, ev->args[i]);
-        f[n - 1].role = CTF_ROLE_ARG;
-    }
+    if (ev->flags & EVT_HAS_PRIO) val_u_(v, wl, &n, ev->prio);
+    if (ev->flags & EVT_HAS_SEQ) val_u_(v, wl, &n, ev->seq);
+    if (ev->flags & EVT_HAS_COUNT) val_u_(v, wl, &n, ev->count);
+    if (ev->flags & EVT_HAS_TARGET) val_u_(v, wl, &n, ev->target);
+    uint32_t a0 = n, nargs = ev->nargs < EVT_MAX_ARGS ? ev->nargs : EVT_MAX_ARGS;
+    for (uint32_t i = 0; i < nargs; i++) val_u_(v, wl, &n, ev->args[i]);
+    uint64_t types = 0;
     for (uint32_t i = 0; i < ev->nfields; i++) {
         const evt_field *x = &ev->fields[i];
         ctf_ftype t2 = x->is_str ? CTF_FT_STRING : x->is_signed ? CTF_FT_SINT : CTF_FT_UINT;
-        add_(f, v, &n, x->key ? x->key : "", 0, t2, x->is_str ? 0 : x->num); /* the raw key: ctf_class_for */
+        types |= (uint64_t)t2 << (2 * i);
         if (x->is_str) {
-            v[n - 1] = str_(x->str);
-            int w = label_(s, v[n - 1].p, v[n - 1].len, &v[n - 1].u);
+            v[n] = str_(x->str);
+            int w = label_(s, v[n].p, v[n].len, &v[n].u);
             if (w < 0) return EVT_ERR_NOMEM;
-            f[n - 1].wlog = (uint8_t)w;
-        }
+            wl[n++] = (uint8_t)w;
+        } else if (t2 == CTF_FT_SINT) {
+            v[n].u = x->num;
+            wl[n++] = ctf_wlog_s(x->num);
+        } else val_u_(v, wl, &n, x->num);
     }
+    int data = 0; /* 0: none, 1: text, 2: bytes */
     if (ev->data) {
         /* text without NUL bytes as a string; other payloads as bytes */
-        int text = ev->data_is_text && !memchr(ev->data, 0, ev->data_len);
-        add_(f, v, &n, text ? "text" : "data", 0, text ? CTF_FT_STRING : CTF_FT_BYTES, 0);
-        v[n - 1].p = ev->data;
-        v[n - 1].len = ev->data_len;
-        f[n - 1].wlog = text ? CTF_WLOG_STRING : 0;
+        data = ev->data_is_text && !memchr(ev->data, 0, ev->data_len) ? 1 : 2;
+        v[n].u = 0;
+        v[n].p = ev->data;
+        v[n].len = ev->data_len;
+        wl[n++] = data == 1 ? CTF_WLOG_STRING : 0;
     }
-    /* the EMF URI depends on (kind, id) only: formatted once while it stays in the cache */
+    uint32_t shape = (ev->flags & SHAPE_FLAGS) | nargs << 8 | ev->nfields << 16 | (uint32_t)data << 24;
     uint64_t ekey = (uint64_t)ev->kind << 32 | ev->id;
     uint32_t eh = (ev->id * 2654435761u ^ (uint32_t)ev->kind) >> 24;
-    if (!s->emf[eh].ok || s->emf[eh].key != ekey) {
-        snprintf(s->emf[eh].s, sizeof s->emf[eh].s, "evtrace:kind=%s;id=%" PRIu32, evt_kind_name(ev->kind), ev->id);
-        s->emf[eh].key = ekey;
-        s->emf[eh].ok = 1;
+    const char *name = ev->name ? ev->name : "";
+    ctf_fast *fp = &s->fast[eh];
+    int64_t cid = -1;
+    if (fp->lid && fp->key == ekey && fp->shape == shape && fp->types == types)
+        cid = fast_class_(s, fp->lid, ev, name, data, v, wl, n, a0, nargs);
+    if (cid < 0) {
+        /* the field list, then the class by layout (ctf_class.c); the EMF URI depends on (kind,
+         * id) only: formatted once while it stays in the cache */
+        ctf_field f[CTF_MAX_FIELDS];
+        fields_(ev, data, wl, f);
+        if (!s->emf[eh].ok || s->emf[eh].key != ekey) {
+            snprintf(s->emf[eh].s, sizeof s->emf[eh].s, "evtrace:kind=%s;id=%" PRIu32, evt_kind_name(ev->kind), ev->id);
+            s->emf[eh].key = ekey;
+            s->emf[eh].ok = 1;
+        }
+        uint32_t lid;
+        cid = ctf_class_for(&s->cls, ekey, name, s->emf[eh].s, f, v, n, &lid);
+        if (cid < 0) return EVT_ERR_NOMEM;
+        fp->key = ekey;
+        fp->shape = shape;
+        fp->types = types;
+        fp->lid = lid;
     }
-    const char *emf = s->emf[eh].s;
-    int64_t cid = ctf_class_for(&s->cls, ekey, ev->name ? ev->name : "", emf, f, v, n);
-    if (cid < 0) return EVT_ERR_NOMEM;
     return emit_(s, si, (uint32_t)cid, t, v);
 }
 

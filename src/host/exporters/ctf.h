@@ -155,10 +155,10 @@ typedef struct ctf_classes {
  * decides emf (the caller passes the same emf text with the same hint: ctf.c formats it from
  * the hint); the layout it last picked is compared field by field first (raw keys against its
  * class's raw keys: equal keys make equal identifiers; no signature built, nothing hashed; emf
- * not compared), any hint gives the same result. Returns -1 when out of
- * memory. */
+ * not compared), any hint gives the same result. *layout: the class's layout id (1..), which
+ * ctf_classes.cur maps to the layout's newest class. Returns -1 when out of memory. */
 int64_t ctf_class_for(ctf_classes *c, uint64_t hint, const char *name, const char *emf, const ctf_field *proto,
-                      const ctf_value *v, uint32_t nf);
+                      const ctf_value *v, uint32_t nf, uint32_t *layout);
 /* Class id of a built-in class (created on first use); -1 when out of memory. */
 int64_t ctf_class_builtin(ctf_classes *c, ctf_builtin b);
 void ctf_classes_free(ctf_classes *c);

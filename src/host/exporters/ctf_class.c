@@ -201,17 +201,16 @@ static int64_t class_slow_(ctf_classes *c, uint32_t r, uint64_t hint, uint32_t l
 }
 
 int64_t ctf_class_for(ctf_classes *c, uint64_t hint, const char *name, const char *emf, const ctf_field *proto,
-                      const ctf_value *v, uint32_t nf)
+                      const ctf_value *v, uint32_t nf, uint32_t *layout)
 {
     uint32_t r = (uint32_t)((hint * 0x9E3779B97F4A7C15ull) >> 56), lid = c->recent[r].lid;
-    if (lid && c->recent[r].hint == hint) {
-        const ctf_class *k = c->cls[c->cur[lid - 1]];
-        if (same_layout_(k, name, proto, nf)) {
-            if (fits_(k, proto, v, nf)) return c->cur[lid - 1];
-            return class_slow_(c, r, hint, lid, name, emf, proto, v, nf); /* known layout, new class */
-        }
-    }
-    return class_slow_(c, r, hint, 0, name, emf, proto, v, nf);
+    int64_t id;
+    if (lid && c->recent[r].hint == hint && same_layout_(c->cls[c->cur[lid - 1]], name, proto, nf)) {
+        if (fits_(c->cls[c->cur[lid - 1]], proto, v, nf)) id = c->cur[lid - 1];
+        else id = class_slow_(c, r, hint, lid, name, emf, proto, v, nf); /* known layout, new class */
+    } else id = class_slow_(c, r, hint, 0, name, emf, proto, v, nf);
+    if (id >= 0) *layout = c->recent[r].lid; /* the layout of the class found or made */
+    return id;
 }
 
 int64_t ctf_class_builtin(ctf_classes *c, ctf_builtin b)
