@@ -47,6 +47,7 @@ typedef struct ctf_stream {
     uint32_t cpu;
     uint8_t *buf;            /* current packet (header filled at flush) */
     size_t n, cap;           /* bytes used (from CTF_HDR_SIZE), capacity */
+    size_t room;             /* room_of_(cap): n + an event's bytes up to this need no room_ */
     uint64_t ts_begin, ts_end; /* first/last clock value in the packet */
     uint64_t last_ts;        /* last clock value written: what a reader's clock holds */
     uint64_t discarded;      /* cumulative events_discarded */
@@ -131,6 +132,9 @@ static int flush_(ctf_state *s, uint32_t i, int force)
     return ok;
 }
 
+/* The bytes a stream of this capacity holds without a flush or growth (8 spare: ctf.c's puts). */
+static size_t room_of_(size_t cap) { return cap - 8 < EVT_CTF_PACKET ? cap - 8 : EVT_CTF_PACKET; }
+
 static int64_t stream_new_(ctf_state *s, uint32_t cpu);
 
 /* Index of CPU cpu's stream (made on first use); -1 when out of memory. */
@@ -162,6 +166,7 @@ static int64_t stream_new_(ctf_state *s, uint32_t cpu)
     memset(c, 0, sizeof *c);
     c->cpu = cpu;
     c->cap = FIRST_CAP;
+    c->room = room_of_(FIRST_CAP);
     c->buf = evt_malloc(c->cap);
     if (!c->buf) return -1;
     c->n = CTF_HDR_SIZE;
@@ -171,6 +176,24 @@ static int64_t stream_new_(ctf_state *s, uint32_t cpu)
 }
 
 /* ---- writing one event -------------------------------------------------------------------- */
+/* Room for an event of `need` bytes in stream si: the packet flushed when it would pass
+ * EVT_CTF_PACKET (unless empty), the buffer grown to hold it and 8 spare bytes. */
+static __attribute__((noinline)) evt_status room_(ctf_state *s, uint32_t si, size_t need)
+{
+    ctf_stream *c = &s->st[si];
+    if (c->n + need > EVT_CTF_PACKET && c->nev > 0 && !flush_(s, si, 0)) return EVT_ERR_IO;
+    if (c->n + need + 8 > c->cap) {
+        size_t nc = c->cap;
+        while (nc < c->n + need + 8) nc *= 2;
+        uint8_t *np = evt_realloc(c->buf, nc);
+        if (!np) return EVT_ERR_NOMEM;
+        c->buf = np;
+        c->cap = nc;
+        c->room = room_of_(nc);
+    }
+    return EVT_OK;
+}
+
 /* Append an event of class `id` with these values to stream si at clock value t, following the
  * class's write plan (ctf_class.wi/ww). Integers are stored as 8 bytes and the cursor moves by
  * their width (the buffer keeps 8 bytes spare). */
@@ -182,14 +205,9 @@ static evt_status emit_(ctf_state *s, uint32_t si, uint32_t id, uint64_t t, cons
     if (k->nvar)
         for (uint32_t j = 0; j < k->nw; j++)
             if (!k->ww[j]) need += v[k->wi[j]].len + (k->f[k->wi[j]].type == CTF_FT_BYTES ? 4 : 1);
-    if (c->n + need > EVT_CTF_PACKET && c->nev > 0 && !flush_(s, si, 0)) return EVT_ERR_IO;
-    if (c->n + need + 8 > c->cap) {
-        size_t nc = c->cap;
-        while (nc < c->n + need + 8) nc *= 2;
-        uint8_t *np = evt_realloc(c->buf, nc);
-        if (!np) return EVT_ERR_NOMEM;
-        c->buf = np;
-        c->cap = nc;
+    if (c->n + need > c->room) {
+        evt_status st = room_(s, si, need);
+        if (st != EVT_OK) return st;
     }
     uint64_t ts = t < c->last_ts ? c->last_ts : t;
     /* A reader's clock holds timestamp_begin at a packet's start, then each event's value. */
