@@ -359,22 +359,49 @@ static const char *state_of(const evt_event *ev)
 }
 
 /* Opens a record: {"ph":PH[,"name":NAME],"pid":1,"tid":TID,"ts":T — the object stays open. */
+/* ,"pid":1,"tid":TID,"ts": — written through a local cursor (stores through the buffer's char
+ * pointer would make the compiler reload s->n after each). */
+static inline void buf_tid_ts_(chrome_state *s, uint64_t tid)
+{
+    buf_reserve_(s); /* OUT_SLACK bytes: these 41 at most fit */
+    char *o = s->buf + s->n;
+    memcpy(o, ",\"pid\":1,\"tid\":", 15);
+    size_t k = 15;
+    if (tid < 10) o[k++] = (char)('0' + tid);
+    else if (tid < 100) {
+        o[k] = k_d2[2 * tid];
+        o[k + 1] = k_d2[2 * tid + 1];
+        k += 2;
+    } else {
+        s->n += k;
+        buf_u64_long_(s, tid); /* no flush: room reserved */
+        o = s->buf + s->n;
+        k = 0;
+    }
+    memcpy(o + k, ",\"ts\":", 6);
+    s->n += k + 6;
+}
+
+/* Opens a record: {"ph":PH[,"name":NAME],"pid":1,"tid":TID,"ts":T — the object stays open. */
 static void common(chrome_state *s, const char *ph, const char *name, uint64_t tid, uint64_t t)
 {
     buf_reserve_(s);
-    BUF_LIT(s, ",\n{\"ph\":\"");
-    if (ph[0]) { /* one letter, always so far (room: buf_reserve_) */
-        s->buf[s->n++] = ph[0];
-        if (ph[1]) buf_put_(s, ph + 1, strlen(ph + 1));
+    if (ph[0] && !ph[1]) { /* one letter, always so far: the prefix through a local cursor */
+        char *o = s->buf + s->n;
+        memcpy(o, ",\n{\"ph\":\"", 9);
+        o[9] = ph[0];
+        o[10] = '"';
+        s->n += 11;
+    } else {
+        BUF_LIT(s, ",\n{\"ph\":\"");
+        buf_put_(s, ph, strlen(ph));
+        BUF_LIT(s, "\"");
     }
-    BUF_LIT(s, "\"");
     if (name) {
         BUF_LIT(s, ",\"name\":");
         buf_str_(s, name);
     }
-    BUF_LIT(s, ",\"pid\":1,\"tid\":");
-    buf_u64_(s, tid);
-    BUF_LIT(s, ",\"ts\":");
+    buf_tid_ts_(s, tid);
     buf_time_(s, t);
 }
 
@@ -396,9 +423,9 @@ static void simple(chrome_state *s, const char *ph, const char *name, uint64_t t
 static void end_(chrome_state *s, uint64_t tid, uint64_t ts)
 {
     buf_reserve_(s);
-    BUF_LIT(s, ",\n{\"ph\":\"E\",\"pid\":1,\"tid\":");
-    buf_u64_(s, tid);
-    BUF_LIT(s, ",\"ts\":");
+    memcpy(s->buf + s->n, ",\n{\"ph\":\"E\"", 11);
+    s->n += 11;
+    buf_tid_ts_(s, tid);
     buf_time_(s, ts);
     BUF_LIT(s, "}");
 }
