@@ -142,6 +142,38 @@ static inline void buf_u64_(chrome_state *s, uint64_t v)
     o[1] = k_d2[2 * v + 1];
     s->n += 2;
 }
+/* Decimal v (any) at o, which has 20 bytes of room; returns its length. */
+static __attribute__((noinline)) size_t put_u64_long_(char *o, uint64_t v)
+{
+    char d[40]; /* digits end at d[20]; 20 bytes from the first are copied (a fixed-size copy) */
+    size_t k = 20;
+    while (v > UINT32_MAX) {
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        d[--k] = k_d2[2 * r + 1];
+        d[--k] = k_d2[2 * r];
+    }
+    uint32_t w = (uint32_t)v;
+    while (w >= 100) {
+        unsigned r = w % 100;
+        w /= 100;
+        d[--k] = k_d2[2 * r + 1];
+        d[--k] = k_d2[2 * r];
+    }
+    if (w >= 10) { d[--k] = k_d2[2 * w + 1]; d[--k] = k_d2[2 * w]; }
+    else d[--k] = (char)('0' + w);
+    memcpy(o, d + k, 20); /* the bytes past the digits are overwritten next */
+    return 20 - k;
+}
+/* Decimal v at o (20 bytes of room); returns its length. Under 100 inline. */
+static inline size_t put_u64_(char *o, uint64_t v)
+{
+    if (v < 10) { o[0] = (char)('0' + v); return 1; }
+    if (v >= 100) return put_u64_long_(o, v);
+    o[0] = k_d2[2 * v];
+    o[1] = k_d2[2 * v + 1];
+    return 2;
+}
 static void buf_u64_long_(chrome_state *s, uint64_t v)
 {
     char d[40]; /* digits end at d[20]; 20 bytes from the first are copied (a fixed-size copy) */
@@ -323,14 +355,26 @@ static void buf_str_(chrome_state *s, const char *p) { buf_strn_(s, p, strlen(p)
 /* ,"args":{"id":N,"args":[...],"object":...,fields...,"text":...} */
 static void args_of(chrome_state *s, const evt_event *ev)
 {
-    BUF_LIT(s, ",\"args\":{\"id\":");
-    buf_u64_(s, ev->id);
-    BUF_LIT(s, ",\"args\":[");
+    /* the id and the raw args through a local cursor (room: OUT_SLACK, renewed as it runs low) */
+    buf_reserve_(s);
+    char *o = s->buf + s->n;
+    memcpy(o, ",\"args\":{\"id\":", 14);
+    size_t k = 14;
+    k += put_u64_(o + k, ev->id);
+    memcpy(o + k, ",\"args\":[", 9);
+    k += 9;
     for (uint32_t i = 0; i < ev->nargs; i++) {
-        if (i) BUF_LIT(s, ",");
-        buf_u64_(s, ev->args[i]);
+        if (k > OUT_SLACK - 24) {
+            s->n += k;
+            buf_reserve_(s);
+            o = s->buf + s->n;
+            k = 0;
+        }
+        if (i) o[k++] = ',';
+        k += put_u64_(o + k, ev->args[i]);
     }
-    BUF_LIT(s, "]");
+    o[k++] = ']';
+    s->n += k;
     if (ev->target_name) {
         BUF_LIT(s, ",\"object\":");
         buf_str_(s, ev->target_name);
