@@ -225,33 +225,34 @@ static __attribute__((noinline)) void time_hi_(chrome_state *s, uint64_t hi)
  * last four are those of the previous call more often than not, kept as text (thi, 0 = none). */
 static void buf_time_(chrome_state *s, uint64_t t)
 {
+    if (OUT_CAP - s->n < 48) buf_flush_(s); /* room for the longest (24) and the fixed-size copies */
+    char *o = s->buf + s->n; /* a local cursor: no reload of s->n after each store */
+    size_t k;
     uint64_t us = s->ns ? t / 1000 : t;
-    if (us < 10000) buf_u64_(s, us);
+    if (us < 10000) k = put_u64_(o, us);
     else {
         uint64_t hi = us / 10000; /* >= 1, at most 16 digits */
-        unsigned lo = (unsigned)(us % 10000);
+        unsigned lo = (unsigned)(us % 10000), a = lo / 100, b = lo % 100;
         if (hi != s->thi) time_hi_(s, hi);
-        char lo4[4] = {k_d2[2 * (lo / 100)], k_d2[2 * (lo / 100) + 1], k_d2[2 * (lo % 100)], k_d2[2 * (lo % 100) + 1]};
-        if (OUT_CAP - s->n < 24) {
-            buf_put_(s, s->thi_txt, s->thi_len);
-            buf_put_(s, lo4, 4);
-        } else {
-            memcpy(s->buf + s->n, s->thi_txt, 16); /* fixed-size copy; bytes past thi_len are overwritten next */
-            s->n += s->thi_len;
-            memcpy(s->buf + s->n, lo4, 4);
-            s->n += 4;
-        }
+        memcpy(o, s->thi_txt, 16); /* fixed-size copy; bytes past thi_len are overwritten next */
+        k = s->thi_len;
+        o[k] = k_d2[2 * a];
+        o[k + 1] = k_d2[2 * a + 1];
+        o[k + 2] = k_d2[2 * b];
+        o[k + 3] = k_d2[2 * b + 1];
+        k += 4;
     }
-    if (!s->ns) return;
-    unsigned f = (unsigned)(t % 1000);
-    if (!f) return;
-    if (OUT_CAP - s->n < 4) { buf_put_(s, s->frac[f], s->frac_len[f]); return; }
-    memcpy(s->buf + s->n, s->frac[f], 4); /* fixed-size copy; bytes past the length are overwritten next */
-    s->n += s->frac_len[f];
+    if (s->ns) { /* frac_len[0] = 0: no decimals */
+        unsigned f = (unsigned)(t % 1000);
+        memcpy(o + k, s->frac[f], 4); /* fixed-size copy; bytes past the length are overwritten next */
+        k += s->frac_len[f];
+    }
+    s->n += k;
 }
 /* The decimals of buf_time_ (frac, frac_len), made once. */
 static void frac_init_(chrome_state *s)
 {
+    memset(s->frac[0], 0, sizeof s->frac[0]);
     s->frac_len[0] = 0;
     for (unsigned f = 1; f < 1000; f++) {
         unsigned r = f % 100; /* the last two digits from the pair table */
