@@ -84,7 +84,10 @@ typedef struct chrome_state {
     char thi_txt[24];                  /* its digits */
     size_t thi_len;
     char frac[1000][4];                /* frac[f]: ".ddd" of f ns (1..999), trailing zeros dropped */
-    uint8_t frac_len[1000];            /* its length (0 for f = 0: no decimals) */
+    uint8_t frac_len[1000];
+    char kind_txt[EVT_KIND_COUNT_ + 1][48]; /* instant_cat_: ,"s":"t","cat":"<kind>" per kind (and any
+                                        * out-of-range kind: "other") */
+    uint8_t kind_len[EVT_KIND_COUNT_ + 1]; /* its length, 0 until made */            /* its length (0 for f = 0: no decimals) */
     evt_tl tl;
     ctx_draw **ctxs;                   /* by context index (NULL until seen) */
     uint32_t nctx;
@@ -947,6 +950,27 @@ static void state_track_(chrome_state *s, uint32_t idx, const evt_event *ev, con
     d->state_open = 1;
 }
 
+/* ,"s":"t","cat":"<kind>" of a context's instant: the text of each kind made once (kind_txt),
+ * then copied. */
+static void instant_cat_(chrome_state *s, evt_kind kind)
+{
+    unsigned k = (unsigned)kind < EVT_KIND_COUNT_ ? (unsigned)kind : EVT_KIND_COUNT_;
+    buf_reserve_(s); /* OUT_SLACK: the text and its fixed-size copy fit */
+    if (!s->kind_len[k]) {
+        size_t n0 = s->n;
+        BUF_LIT(s, ",\"s\":\"t\",\"cat\":");
+        buf_str_(s, evt_kind_name(kind));
+        /* kept when written whole into the buffer (a plain name: no flush, no JSON writer) */
+        if (s->n > n0 && s->n - n0 <= sizeof s->kind_txt[k]) {
+            memcpy(s->kind_txt[k], s->buf + n0, s->n - n0);
+            s->kind_len[k] = (uint8_t)(s->n - n0);
+        }
+        return;
+    }
+    memcpy(s->buf + s->n, s->kind_txt[k], sizeof s->kind_txt[k]); /* fixed-size copy; bytes past the length are overwritten next */
+    s->n += s->kind_len[k];
+}
+
 static evt_status event(void *state, const evt_event *ev)
 {
     chrome_state *s = state;
@@ -963,8 +987,7 @@ static evt_status event(void *state, const evt_event *ev)
         if (st_name && (ev->flags & EVT_HAS_CTX)) state_track_(s, idx, ev, st_name, tm);
         if (!track_(s, idx)) return EVT_ERR_NOMEM;
         common(s, "i", ev->name, TID_OF(idx), tm);
-        BUF_LIT(s, ",\"s\":\"t\",\"cat\":");
-        buf_str_(s, evt_kind_name(ev->kind));
+        instant_cat_(s, ev->kind);
         args_of(s, ev);
         BUF_LIT(s, "}");
     } else if (idx == EVT_TL_NONE && (ev->m.has & EVT_M_UNTIMED) && ev->kind != EVT_KIND_LOST) {
