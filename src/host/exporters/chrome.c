@@ -85,6 +85,9 @@ typedef struct chrome_state {
     size_t thi_len;
     char frac[1000][4];                /* frac[f]: ".ddd" of f ns (1..999), trailing zeros dropped */
     uint8_t frac_len[1000];
+    uint64_t tid_big;                  /* buf_tid_ts_: the last tid >= 100 written (0: none) */
+    char tid_big_txt[20];              /* its digits */
+    uint8_t tid_big_len;
     char kind_txt[EVT_KIND_COUNT_ + 1][48]; /* instant_cat_: ,"s":"t","cat":"<kind>" per kind (and any
                                         * out-of-range kind: "other") */
     uint8_t kind_len[EVT_KIND_COUNT_ + 1]; /* its length, 0 until made */            /* its length (0 for f = 0: no decimals) */
@@ -420,11 +423,13 @@ static inline void buf_tid_ts_(chrome_state *s, uint64_t tid)
         o[k] = k_d2[2 * tid];
         o[k + 1] = k_d2[2 * tid + 1];
         k += 2;
-    } else {
-        s->n += k;
-        buf_u64_long_(s, tid); /* no flush: room reserved */
-        o = s->buf + s->n;
-        k = 0;
+    } else { /* an ISR, state or blocked track: its digits kept from the last such tid */
+        if (tid != s->tid_big) {
+            s->tid_big_len = (uint8_t)put_u64_long_(s->tid_big_txt, tid);
+            s->tid_big = tid;
+        }
+        memcpy(o + k, s->tid_big_txt, 20); /* fixed-size copy; bytes past the length are overwritten next */
+        k += s->tid_big_len;
     }
     memcpy(o + k, ",\"ts\":", 6);
     s->n += k + 6;
