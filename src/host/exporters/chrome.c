@@ -83,6 +83,14 @@ typedef struct chrome_state {
     uint64_t thi;                      /* buf_time_: µs / 10000 of the previous time (0: none) */
     char thi_txt[24];                  /* its digits */
     size_t thi_len;
+    char frac[1000][4];                /* frac[f]: ".ddd" of f ns (1..999), trailing zeros dropped */
+    uint8_t frac_len[1000];
+    uint64_t tid_big;                  /* buf_tid_ts_: the last tid >= 100 written (0: none) */
+    char tid_big_txt[20];              /* its digits */
+    uint8_t tid_big_len;
+    char kind_txt[EVT_KIND_COUNT_ + 1][48]; /* instant_cat_: ,"s":"t","cat":"<kind>" per kind (and any
+                                        * out-of-range kind: "other") */
+    uint8_t kind_len[EVT_KIND_COUNT_ + 1]; /* its length, 0 until made */            /* its length (0 for f = 0: no decimals) */
     evt_tl tl;
     ctx_draw **ctxs;                   /* by context index (NULL until seen) */
     uint32_t nctx;
@@ -129,7 +137,50 @@ static const char k_d2[] =
     "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
+static __attribute__((noinline)) void buf_u64_long_(chrome_state *s, uint64_t v);
+/* Decimal v: under 100 (tids, ids, small values: the usual) from the pair table directly. */
 static inline void buf_u64_(chrome_state *s, uint64_t v)
+{
+    if (v >= 100 || OUT_CAP - s->n < 2) { buf_u64_long_(s, v); return; }
+    char *o = s->buf + s->n;
+    if (v < 10) { o[0] = (char)('0' + v); s->n++; return; }
+    o[0] = k_d2[2 * v];
+    o[1] = k_d2[2 * v + 1];
+    s->n += 2;
+}
+/* Decimal v (any) at o, which has 20 bytes of room; returns its length. */
+static __attribute__((noinline)) size_t put_u64_long_(char *o, uint64_t v)
+{
+    char d[40]; /* digits end at d[20]; 20 bytes from the first are copied (a fixed-size copy) */
+    size_t k = 20;
+    while (v > UINT32_MAX) {
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        d[--k] = k_d2[2 * r + 1];
+        d[--k] = k_d2[2 * r];
+    }
+    uint32_t w = (uint32_t)v;
+    while (w >= 100) {
+        unsigned r = w % 100;
+        w /= 100;
+        d[--k] = k_d2[2 * r + 1];
+        d[--k] = k_d2[2 * r];
+    }
+    if (w >= 10) { d[--k] = k_d2[2 * w + 1]; d[--k] = k_d2[2 * w]; }
+    else d[--k] = (char)('0' + w);
+    memcpy(o, d + k, 20); /* the bytes past the digits are overwritten next */
+    return 20 - k;
+}
+/* Decimal v at o (20 bytes of room); returns its length. Under 100 inline. */
+static inline size_t put_u64_(char *o, uint64_t v)
+{
+    if (v < 10) { o[0] = (char)('0' + v); return 1; }
+    if (v >= 100) return put_u64_long_(o, v);
+    o[0] = k_d2[2 * v];
+    o[1] = k_d2[2 * v + 1];
+    return 2;
+}
+static void buf_u64_long_(chrome_state *s, uint64_t v)
 {
     char d[40]; /* digits end at d[20]; 20 bytes from the first are copied (a fixed-size copy) */
     size_t k = 20;
@@ -157,52 +208,64 @@ static void buf_i64_(chrome_state *s, int64_t v)
     if (v < 0) { BUF_LIT(s, "-"); buf_u64_(s, 0 - (uint64_t)v); }
     else buf_u64_(s, (uint64_t)v);
 }
+/* buf_time_'s digits above the last four: hi's, kept as text (out of line: they change rarely). */
+static __attribute__((noinline)) void time_hi_(chrome_state *s, uint64_t hi)
+{
+    char d[20];
+    size_t k = 20;
+    uint64_t v = hi;
+    while (v >= 100) {
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        d[--k] = k_d2[2 * r + 1];
+        d[--k] = k_d2[2 * r];
+    }
+    if (v >= 10) { d[--k] = k_d2[2 * v + 1]; d[--k] = k_d2[2 * v]; }
+    else d[--k] = (char)('0' + v);
+    memcpy(s->thi_txt, d + k, 20 - k);
+    s->thi_len = 20 - k;
+    s->thi = hi;
+}
 /* "ts" value in µs: ns as integer µs and up to three decimals (trailing zeros dropped); ticks as
  * integer µs (1 tick = 1 µs). Exact: no floating point. Times move slowly: the digits above the
  * last four are those of the previous call more often than not, kept as text (thi, 0 = none). */
 static void buf_time_(chrome_state *s, uint64_t t)
 {
+    if (OUT_CAP - s->n < 48) buf_flush_(s); /* room for the longest (24) and the fixed-size copies */
+    char *o = s->buf + s->n; /* a local cursor: no reload of s->n after each store */
+    size_t k;
     uint64_t us = s->ns ? t / 1000 : t;
-    if (us < 10000) buf_u64_(s, us);
+    if (us < 10000) k = put_u64_(o, us);
     else {
         uint64_t hi = us / 10000; /* >= 1, at most 16 digits */
-        unsigned lo = (unsigned)(us % 10000);
-        if (hi != s->thi) {
-            char d[20];
-            size_t k = 20;
-            uint64_t v = hi;
-            while (v >= 100) {
-                unsigned r = (unsigned)(v % 100);
-                v /= 100;
-                d[--k] = k_d2[2 * r + 1];
-                d[--k] = k_d2[2 * r];
-            }
-            if (v >= 10) { d[--k] = k_d2[2 * v + 1]; d[--k] = k_d2[2 * v]; }
-            else d[--k] = (char)('0' + v);
-            memcpy(s->thi_txt, d + k, 20 - k);
-            s->thi_len = 20 - k;
-            s->thi = hi;
-        }
-        char lo4[4] = {k_d2[2 * (lo / 100)], k_d2[2 * (lo / 100) + 1], k_d2[2 * (lo % 100)], k_d2[2 * (lo % 100) + 1]};
-        if (OUT_CAP - s->n < 24) {
-            buf_put_(s, s->thi_txt, s->thi_len);
-            buf_put_(s, lo4, 4);
-        } else {
-            memcpy(s->buf + s->n, s->thi_txt, 16); /* fixed-size copy; bytes past thi_len are overwritten next */
-            s->n += s->thi_len;
-            memcpy(s->buf + s->n, lo4, 4);
-            s->n += 4;
-        }
+        unsigned lo = (unsigned)(us % 10000), a = lo / 100, b = lo % 100;
+        if (hi != s->thi) time_hi_(s, hi);
+        memcpy(o, s->thi_txt, 16); /* fixed-size copy; bytes past thi_len are overwritten next */
+        k = s->thi_len;
+        o[k] = k_d2[2 * a];
+        o[k + 1] = k_d2[2 * a + 1];
+        o[k + 2] = k_d2[2 * b];
+        o[k + 3] = k_d2[2 * b + 1];
+        k += 4;
     }
-    if (!s->ns) return;
-    unsigned f = (unsigned)(t % 1000);
-    if (!f) return;
-    unsigned r = f % 100; /* the last two digits from the pair table */
-    char d[4] = {'.', (char)('0' + f / 100), k_d2[2 * r], k_d2[2 * r + 1]};
-    size_t len = r == 0 ? 2 : d[3] == '0' ? 3 : 4;
-    if (OUT_CAP - s->n < 4) { buf_put_(s, d, len); return; }
-    memcpy(s->buf + s->n, d, 4); /* fixed-size copy; bytes past len are overwritten next */
-    s->n += len;
+    if (s->ns) { /* frac_len[0] = 0: no decimals */
+        unsigned f = (unsigned)(t % 1000);
+        memcpy(o + k, s->frac[f], 4); /* fixed-size copy; bytes past the length are overwritten next */
+        k += s->frac_len[f];
+    }
+    s->n += k;
+}
+/* The decimals of buf_time_ (frac, frac_len), made once. */
+static void frac_init_(chrome_state *s)
+{
+    memset(s->frac[0], 0, sizeof s->frac[0]);
+    s->frac_len[0] = 0;
+    for (unsigned f = 1; f < 1000; f++) {
+        unsigned r = f % 100; /* the last two digits from the pair table */
+        char d[4] = {'.', (char)('0' + f / 100), k_d2[2 * r], k_d2[2 * r + 1]};
+        memcpy(s->frac[f], d, 4);
+        s->frac_len[f] = (uint8_t)(r == 0 ? 2 : d[3] == '0' ? 3 : 4);
+    }
 }
 /* A JSON string: printable ASCII without '"' or '\\' (names, keys: the usual case) is copied as it
  * is; anything else goes through the JSON writer (UTF-8 checks, escapes). */
@@ -231,7 +294,53 @@ static inline int plain_(const char *p, size_t n)
     }
     return 1;
 }
-static void buf_strn_(chrome_state *s, const char *p, size_t n)
+/* Bit ch of k_unsafe: byte ch needs the JSON writer (< 0x20, '"' (34), '\\' (92), >= 0x7F). */
+static const uint64_t k_unsafe[4] = {0x00000004FFFFFFFFull, 0x8000000010000000ull, ~0ull, ~0ull};
+/* The usual string: plain, and room for it and its quotes. Copied while checked (8 bytes per step,
+ * the last 8 again when n is not a multiple; under 8 bytes, two overlapping 4-byte words or 3
+ * bytes: overlapping bytes are written twice, the same), then committed; returns 0 having
+ * committed nothing otherwise. */
+static inline int buf_plain_fast_(chrome_state *s, const char *p, size_t n)
+{
+    if (n + 2 > OUT_CAP - s->n) return 0;
+    char *o = s->buf + s->n + 1;
+    uint64_t bad = 0;
+    if (n >= 8) {
+        size_t i = 0;
+        for (; i + 8 <= n; i += 8) {
+            uint64_t w;
+            memcpy(&w, p + i, 8);
+            bad |= word_unsafe_(w);
+            memcpy(o + i, &w, 8);
+        }
+        if (i < n) {
+            uint64_t w;
+            memcpy(&w, p + n - 8, 8);
+            bad |= word_unsafe_(w);
+            memcpy(o + n - 8, &w, 8);
+        }
+    } else if (n >= 4) { /* the first and the last 4 bytes (overlapping), checked as one word */
+        uint32_t a, b;
+        memcpy(&a, p, 4);
+        memcpy(&b, p + n - 4, 4);
+        bad = word_unsafe_((uint64_t)a | (uint64_t)b << 32);
+        memcpy(o, &a, 4);
+        memcpy(o + n - 4, &b, 4);
+    } else if (n) { /* bytes 0, n/2 and n-1 cover all of 1..3 */
+        unsigned char a = (unsigned char)p[0], b = (unsigned char)p[n / 2], c = (unsigned char)p[n - 1];
+        bad = ((k_unsafe[a >> 6] >> (a & 63)) | (k_unsafe[b >> 6] >> (b & 63)) | (k_unsafe[c >> 6] >> (c & 63))) & 1;
+        o[0] = (char)a;
+        o[n / 2] = (char)b;
+        o[n - 1] = (char)c;
+    }
+    if (bad) return 0;
+    o[-1] = '"';
+    o[n] = '"';
+    s->n += n + 2;
+    return 1;
+}
+/* buf_strn_ for a string that needs the JSON writer or a flush first. */
+static void buf_strn_slow_(chrome_state *s, const char *p, size_t n)
 {
     if (!plain_(p, n)) {
         buf_flush_(s);
@@ -244,19 +353,35 @@ static void buf_strn_(chrome_state *s, const char *p, size_t n)
     buf_put_(s, p, n);
     BUF_LIT(s, "\"");
 }
+static inline void buf_strn_(chrome_state *s, const char *p, size_t n)
+{
+    if (!buf_plain_fast_(s, p, n)) buf_strn_slow_(s, p, n);
+}
 static void buf_str_(chrome_state *s, const char *p) { buf_strn_(s, p, strlen(p)); }
 
 /* ,"args":{"id":N,"args":[...],"object":...,fields...,"text":...} */
 static void args_of(chrome_state *s, const evt_event *ev)
 {
-    BUF_LIT(s, ",\"args\":{\"id\":");
-    buf_u64_(s, ev->id);
-    BUF_LIT(s, ",\"args\":[");
+    /* the id and the raw args through a local cursor (room: OUT_SLACK, renewed as it runs low) */
+    buf_reserve_(s);
+    char *o = s->buf + s->n;
+    memcpy(o, ",\"args\":{\"id\":", 14);
+    size_t k = 14;
+    k += put_u64_(o + k, ev->id);
+    memcpy(o + k, ",\"args\":[", 9);
+    k += 9;
     for (uint32_t i = 0; i < ev->nargs; i++) {
-        if (i) BUF_LIT(s, ",");
-        buf_u64_(s, ev->args[i]);
+        if (k > OUT_SLACK - 24) {
+            s->n += k;
+            buf_reserve_(s);
+            o = s->buf + s->n;
+            k = 0;
+        }
+        if (i) o[k++] = ',';
+        k += put_u64_(o + k, ev->args[i]);
     }
-    BUF_LIT(s, "]");
+    o[k++] = ']';
+    s->n += k;
     if (ev->target_name) {
         BUF_LIT(s, ",\"object\":");
         buf_str_(s, ev->target_name);
@@ -285,19 +410,51 @@ static const char *state_of(const evt_event *ev)
 }
 
 /* Opens a record: {"ph":PH[,"name":NAME],"pid":1,"tid":TID,"ts":T — the object stays open. */
+/* ,"pid":1,"tid":TID,"ts": — written through a local cursor (stores through the buffer's char
+ * pointer would make the compiler reload s->n after each). */
+static inline void buf_tid_ts_(chrome_state *s, uint64_t tid)
+{
+    buf_reserve_(s); /* OUT_SLACK bytes: these 41 at most fit */
+    char *o = s->buf + s->n;
+    memcpy(o, ",\"pid\":1,\"tid\":", 15);
+    size_t k = 15;
+    if (tid < 10) o[k++] = (char)('0' + tid);
+    else if (tid < 100) {
+        o[k] = k_d2[2 * tid];
+        o[k + 1] = k_d2[2 * tid + 1];
+        k += 2;
+    } else { /* an ISR, state or blocked track: its digits kept from the last such tid */
+        if (tid != s->tid_big) {
+            s->tid_big_len = (uint8_t)put_u64_long_(s->tid_big_txt, tid);
+            s->tid_big = tid;
+        }
+        memcpy(o + k, s->tid_big_txt, 20); /* fixed-size copy; bytes past the length are overwritten next */
+        k += s->tid_big_len;
+    }
+    memcpy(o + k, ",\"ts\":", 6);
+    s->n += k + 6;
+}
+
+/* Opens a record: {"ph":PH[,"name":NAME],"pid":1,"tid":TID,"ts":T — the object stays open. */
 static void common(chrome_state *s, const char *ph, const char *name, uint64_t tid, uint64_t t)
 {
     buf_reserve_(s);
-    BUF_LIT(s, ",\n{\"ph\":\"");
-    buf_put_(s, ph, strlen(ph));
-    BUF_LIT(s, "\"");
+    if (ph[0] && !ph[1]) { /* one letter, always so far: the prefix through a local cursor */
+        char *o = s->buf + s->n;
+        memcpy(o, ",\n{\"ph\":\"", 9);
+        o[9] = ph[0];
+        o[10] = '"';
+        s->n += 11;
+    } else {
+        BUF_LIT(s, ",\n{\"ph\":\"");
+        buf_put_(s, ph, strlen(ph));
+        BUF_LIT(s, "\"");
+    }
     if (name) {
         BUF_LIT(s, ",\"name\":");
         buf_str_(s, name);
     }
-    BUF_LIT(s, ",\"pid\":1,\"tid\":");
-    buf_u64_(s, tid);
-    BUF_LIT(s, ",\"ts\":");
+    buf_tid_ts_(s, tid);
     buf_time_(s, t);
 }
 
@@ -319,9 +476,9 @@ static void simple(chrome_state *s, const char *ph, const char *name, uint64_t t
 static void end_(chrome_state *s, uint64_t tid, uint64_t ts)
 {
     buf_reserve_(s);
-    BUF_LIT(s, ",\n{\"ph\":\"E\",\"pid\":1,\"tid\":");
-    buf_u64_(s, tid);
-    BUF_LIT(s, ",\"ts\":");
+    memcpy(s->buf + s->n, ",\n{\"ph\":\"E\"", 11);
+    s->n += 11;
+    buf_tid_ts_(s, tid);
     buf_time_(s, ts);
     BUF_LIT(s, "}");
 }
@@ -751,6 +908,7 @@ static int start_(chrome_state *s)
     s->started = 1;
     s->hz = r->clock_hz;
     s->ns = s->hz != 0;
+    frac_init_(s);
     evt_tl_sink sink = {
         s, on_ctx_new, on_ctx_name, NULL, NULL, on_state, on_switch, NULL, on_isr_begin, on_isr,
         on_slice_begin, on_slice, on_counter, on_flow, on_lost, on_prio,
@@ -797,6 +955,27 @@ static void state_track_(chrome_state *s, uint32_t idx, const evt_event *ev, con
     d->state_open = 1;
 }
 
+/* ,"s":"t","cat":"<kind>" of a context's instant: the text of each kind made once (kind_txt),
+ * then copied. */
+static void instant_cat_(chrome_state *s, evt_kind kind)
+{
+    unsigned k = (unsigned)kind < EVT_KIND_COUNT_ ? (unsigned)kind : EVT_KIND_COUNT_;
+    buf_reserve_(s); /* OUT_SLACK: the text and its fixed-size copy fit */
+    if (!s->kind_len[k]) {
+        size_t n0 = s->n;
+        BUF_LIT(s, ",\"s\":\"t\",\"cat\":");
+        buf_str_(s, evt_kind_name(kind));
+        /* kept when written whole into the buffer (a plain name: no flush, no JSON writer) */
+        if (s->n > n0 && s->n - n0 <= sizeof s->kind_txt[k]) {
+            memcpy(s->kind_txt[k], s->buf + n0, s->n - n0);
+            s->kind_len[k] = (uint8_t)(s->n - n0);
+        }
+        return;
+    }
+    memcpy(s->buf + s->n, s->kind_txt[k], sizeof s->kind_txt[k]); /* fixed-size copy; bytes past the length are overwritten next */
+    s->n += s->kind_len[k];
+}
+
 static evt_status event(void *state, const evt_event *ev)
 {
     chrome_state *s = state;
@@ -813,8 +992,7 @@ static evt_status event(void *state, const evt_event *ev)
         if (st_name && (ev->flags & EVT_HAS_CTX)) state_track_(s, idx, ev, st_name, tm);
         if (!track_(s, idx)) return EVT_ERR_NOMEM;
         common(s, "i", ev->name, TID_OF(idx), tm);
-        BUF_LIT(s, ",\"s\":\"t\",\"cat\":");
-        buf_str_(s, evt_kind_name(ev->kind));
+        instant_cat_(s, ev->kind);
         args_of(s, ev);
         BUF_LIT(s, "}");
     } else if (idx == EVT_TL_NONE && (ev->m.has & EVT_M_UNTIMED) && ev->kind != EVT_KIND_LOST) {

@@ -42,12 +42,12 @@
 #define EVT_CTF_PACKET 32768       /* bytes per packet (bigger when one event needs it) */
 #define FIRST_CAP 1024             /* a stream's first buffer: grown to the packet size as used */
 #define MAX_OPEN 200               /* stream files kept open; the others are appended to on flush */
-#define IDENT_MAX 96               /* a reader field's identifier (longer keys are cut, then made unique) */
 
 typedef struct ctf_stream {
     uint32_t cpu;
     uint8_t *buf;            /* current packet (header filled at flush) */
     size_t n, cap;           /* bytes used (from CTF_HDR_SIZE), capacity */
+    size_t room;             /* room_of_(cap): n + an event's bytes up to this need no room_ */
     uint64_t ts_begin, ts_end; /* first/last clock value in the packet */
     uint64_t last_ts;        /* last clock value written: what a reader's clock holds */
     uint64_t discarded;      /* cumulative events_discarded */
@@ -56,6 +56,19 @@ typedef struct ctf_stream {
     FILE *fp;                /* open file, or NULL */
     int created;             /* file exists */
 } ctf_stream;
+
+/* The flags that decide which literal fields an event has (ctx prio seq count target). */
+#define SHAPE_FLAGS (EVT_HAS_CTX | EVT_HAS_PRIO | EVT_HAS_SEQ | EVT_HAS_COUNT | EVT_HAS_TARGET)
+
+/* The last event of a (kind, id) hash slot, for fast_class_: its (kind, id), shape (SHAPE_FLAGS,
+ * nargs << 8, nfields << 16, data kind << 24: 1 text, 2 bytes), its reader fields' types (2 bits
+ * each) and its layout id (0: slot unused). */
+typedef struct ctf_fast {
+    uint64_t key;
+    uint64_t types;
+    uint32_t shape;
+    uint32_t lid;
+} ctf_fast;
 
 typedef struct ctf_state {
     char *dir;
@@ -70,14 +83,17 @@ typedef struct ctf_state {
     int has_last;
     ctf_classes cls;
     evt_u64map ctxmap;       /* ctx id -> ctx index */
-    uint32_t *ctxname;       /* ctxname[index] = name id in names (0: none yet) */
+    struct ctf_ctxname { uint32_t id; const char *s; } *ctxname; /* [index]: name id in names (0: none
+                             * yet) and its text there (strtab strings never move) */
     uint32_t nctx, ctxcap;
     evt_u64map objmap;       /* target -> name id in names */
     evt_strtab names;
     evt_strtab labels;       /* short strings of reader fields written as label indexes (ctf.h) */
+    struct ctf_recent_label { const char *s; size_t len; uint32_t id; } rlabel[16]; /* labels found lately
+                             * (len 0: none), by a hash of length, first and last byte */
     ctf_sched sched;         /* the timeline and its scheduling records (started with the clock) */
-    char ident[CTF_MAX_FIELDS][IDENT_MAX]; /* scratch: identifiers of the event being written */
     struct { uint64_t key; int ok; char s[64]; } emf[256]; /* EMF URI of recent (kind, id) pairs */
+    ctf_fast fast[256];      /* by the same hash of (kind, id) */
 } ctf_state;
 
 /* ---- streams ------------------------------------------------------------------------------ */
@@ -116,10 +132,22 @@ static int flush_(ctf_state *s, uint32_t i, int force)
     return ok;
 }
 
-static int64_t stream_of_(ctf_state *s, uint32_t cpu)
+/* The bytes a stream of this capacity holds without a flush or growth (8 spare: ctf.c's puts). */
+static size_t room_of_(size_t cap) { return cap - 8 < EVT_CTF_PACKET ? cap - 8 : EVT_CTF_PACKET; }
+
+static int64_t stream_new_(ctf_state *s, uint32_t cpu);
+
+/* Index of CPU cpu's stream (made on first use); -1 when out of memory. */
+static inline int64_t stream_of_(ctf_state *s, uint32_t cpu)
+{
+    if (s->has_last && s->last_cpu == cpu) return s->last_si; /* most events: the CPU of the one before */
+    return stream_new_(s, cpu);
+}
+
+/* stream_of_ for a CPU other than the last one asked for. */
+static int64_t stream_new_(ctf_state *s, uint32_t cpu)
 {
     uint32_t idx;
-    if (s->has_last && s->last_cpu == cpu) return s->last_si; /* most events: the CPU of the one before */
     if (evt_u64map_get(&s->cpumap, cpu, &idx)) {
         s->last_cpu = cpu;
         s->last_si = idx;
@@ -138,6 +166,7 @@ static int64_t stream_of_(ctf_state *s, uint32_t cpu)
     memset(c, 0, sizeof *c);
     c->cpu = cpu;
     c->cap = FIRST_CAP;
+    c->room = room_of_(FIRST_CAP);
     c->buf = evt_malloc(c->cap);
     if (!c->buf) return -1;
     c->n = CTF_HDR_SIZE;
@@ -147,20 +176,11 @@ static int64_t stream_of_(ctf_state *s, uint32_t cpu)
 }
 
 /* ---- writing one event -------------------------------------------------------------------- */
-/* Append an event of class `id` with these values to stream si at clock value t. Integers are
- * stored as 8 bytes and the cursor moves by their width (the buffer keeps 8 bytes spare). */
-static evt_status emit_(ctf_state *s, uint32_t si, uint32_t id, uint64_t t, const ctf_value *v)
+/* Room for an event of `need` bytes in stream si: the packet flushed when it would pass
+ * EVT_CTF_PACKET (unless empty), the buffer grown to hold it and 8 spare bytes. */
+static __attribute__((noinline)) evt_status room_(ctf_state *s, uint32_t si, size_t need)
 {
-    const ctf_class *k = s->cls.cls[id];
     ctf_stream *c = &s->st[si];
-    size_t need = CTF_EXTENDED_SIZE + k->fixed;
-    if (k->nvar)
-        for (uint32_t i = 0; i < k->nf; i++) {
-            const ctf_field *f = &k->f[i];
-            if (f->alias >= 0) continue;
-            if (f->type == CTF_FT_BYTES) need += 4 + v[i].len;
-            else if (f->type == CTF_FT_STRING && f->wlog >= CTF_WLOG_STRING) need += v[i].len + 1;
-        }
     if (c->n + need > EVT_CTF_PACKET && c->nev > 0 && !flush_(s, si, 0)) return EVT_ERR_IO;
     if (c->n + need + 8 > c->cap) {
         size_t nc = c->cap;
@@ -169,6 +189,25 @@ static evt_status emit_(ctf_state *s, uint32_t si, uint32_t id, uint64_t t, cons
         if (!np) return EVT_ERR_NOMEM;
         c->buf = np;
         c->cap = nc;
+        c->room = room_of_(nc);
+    }
+    return EVT_OK;
+}
+
+/* Append an event of class `id` with these values to stream si at clock value t, following the
+ * class's write plan (ctf_class.wi/ww). Integers are stored as 8 bytes and the cursor moves by
+ * their width (the buffer keeps 8 bytes spare). */
+static evt_status emit_(ctf_state *s, uint32_t si, uint32_t id, uint64_t t, const ctf_value *v)
+{
+    const ctf_class *k = s->cls.cls[id];
+    ctf_stream *c = &s->st[si];
+    size_t need = CTF_EXTENDED_SIZE + k->fixed;
+    if (k->nvar)
+        for (uint32_t j = 0; j < k->nw; j++)
+            if (!k->ww[j]) need += v[k->wi[j]].len + (k->f[k->wi[j]].type == CTF_FT_BYTES ? 4 : 1);
+    if (c->n + need > c->room) {
+        evt_status st = room_(s, si, need);
+        if (st != EVT_OK) return st;
     }
     uint64_t ts = t < c->last_ts ? c->last_ts : t;
     /* A reader's clock holds timestamp_begin at a packet's start, then each event's value. */
@@ -186,20 +225,19 @@ static evt_status emit_(ctf_state *s, uint32_t si, uint32_t id, uint64_t t, cons
         evt_put_u64le(p + 5, ts);
         p += CTF_EXTENDED_SIZE;
     }
-    for (uint32_t i = 0; i < k->nf; i++) {
-        const ctf_field *f = &k->f[i];
-        if (f->alias >= 0) continue; /* an arg equal to the field it aliases */
-        if (f->type == CTF_FT_BYTES) {
-            evt_put_u32le(p, (uint32_t)v[i].len);
-            if (v[i].len) memcpy(p + 4, v[i].p, v[i].len);
-            p += 4 + v[i].len;
-        } else if (f->type == CTF_FT_STRING && f->wlog >= CTF_WLOG_STRING) {
-            memcpy(p, v[i].p, v[i].len);
-            p[v[i].len] = 0;
-            p += v[i].len + 1;
-        } else { /* an integer or a label index: its low 8 << wlog bits, little-endian */
-            evt_put_u64le(p, v[i].u);
-            p += (size_t)1 << f->wlog;
+    for (uint32_t j = 0; j < k->nw; j++) {
+        const ctf_value *x = &v[k->wi[j]];
+        if (k->ww[j]) { /* an integer or a label index: its low ww bytes, little-endian */
+            evt_put_u64le(p, x->u);
+            p += k->ww[j];
+        } else if (k->f[k->wi[j]].type == CTF_FT_BYTES) {
+            evt_put_u32le(p, (uint32_t)x->len);
+            if (x->len) memcpy(p + 4, x->p, x->len);
+            p += 4 + x->len;
+        } else { /* a whole string */
+            memcpy(p, x->p, x->len);
+            p[x->len] = 0;
+            p += x->len + 1;
         }
     }
     c->n = (size_t)(p - c->buf);
@@ -217,6 +255,12 @@ static ctf_value str_(const char *sv)
 static int label_(ctf_state *s, const char *str, size_t len, uint64_t *index)
 {
     if (len == 0 || len > CTF_LABEL_LEN) return CTF_WLOG_STRING;
+    /* a label seen lately: its text (checked when it was added) compared, nothing searched */
+    struct ctf_recent_label *rl = &s->rlabel[(len * 31 + (unsigned char)str[0] + (unsigned char)str[len - 1]) & 15];
+    if (rl->len == len && memcmp(rl->s, str, len) == 0) {
+        *index = rl->id - 1;
+        return ctf_wlog_u(rl->id - 1);
+    }
     for (size_t i = 0; i < len; i++) {
         unsigned char ch = (unsigned char)str[i];
         if (ch < 0x20 || ch == 0x7f || ch == '"' || ch == '\\') return CTF_WLOG_STRING;
@@ -227,6 +271,9 @@ static int label_(ctf_state *s, const char *str, size_t len, uint64_t *index)
         id = evt_strtab_intern(&s->labels, str, len, NULL);
         if (!id) return -1;
     }
+    rl->s = evt_strtab_str(&s->labels, id); /* strtab strings never move */
+    rl->len = len;
+    rl->id = id;
     *index = id - 1;
     return ctf_wlog_u(id - 1);
 }
@@ -263,26 +310,30 @@ static evt_status ctx_index_(ctf_state *s, uint32_t si, uint64_t t, const evt_ev
     if (!known) {
         if (s->nctx == s->ctxcap) {
             uint32_t nc = s->ctxcap ? s->ctxcap * 2 : 64;
-            uint32_t *np = evt_realloc(s->ctxname, nc * sizeof *np);
+            struct ctf_ctxname *np = evt_realloc(s->ctxname, nc * sizeof *np);
             if (!np) return EVT_ERR_NOMEM;
             s->ctxname = np;
             s->ctxcap = nc;
         }
         idx = s->nctx++;
-        s->ctxname[idx] = 0;
+        s->ctxname[idx].id = 0;
+        s->ctxname[idx].s = NULL;
         if (!evt_u64map_put(&s->ctxmap, ev->ctx, idx)) return EVT_ERR_NOMEM;
     }
     *index = idx;
     uint32_t nid = 0;
     /* the name it has already (what interning it would find): nothing to write */
-    if (known && ev->ctx_name && s->ctxname[idx] && strcmp(evt_strtab_str(&s->names, s->ctxname[idx]), ev->ctx_name) == 0)
+    if (known && ev->ctx_name && s->ctxname[idx].s && strcmp(s->ctxname[idx].s, ev->ctx_name) == 0)
         return EVT_OK;
     if (ev->ctx_name) {
         nid = evt_strtab_intern(&s->names, ev->ctx_name, strlen(ev->ctx_name), NULL);
         if (!nid) return EVT_ERR_NOMEM;
     }
-    if (known && (nid == 0 || nid == s->ctxname[idx])) return EVT_OK;
-    if (nid) s->ctxname[idx] = nid;
+    if (known && (nid == 0 || nid == s->ctxname[idx].id)) return EVT_OK;
+    if (nid) {
+        s->ctxname[idx].id = nid;
+        s->ctxname[idx].s = evt_strtab_str(&s->names, nid);
+    }
     ctf_value v[4] = {{idx, NULL, 0}, {ev->ctx, NULL, 0}, {(uint64_t)ev->ctx_class, NULL, 0}, str_(ev->ctx_name)};
     return builtin_(s, si, t, CTF_B_CTX_NAME, v);
 }
@@ -290,59 +341,92 @@ static evt_status ctx_index_(ctf_state *s, uint32_t si, uint64_t t, const evt_ev
 /* Writes evtrace_obj_name when the event names its target differently from before. */
 static evt_status obj_name_(ctf_state *s, uint32_t si, uint64_t t, const evt_event *ev)
 {
-    uint32_t nid = evt_strtab_intern(&s->names, ev->target_name, strlen(ev->target_name), NULL), old;
+    uint32_t old;
+    int known = evt_u64map_get(&s->objmap, ev->target, &old);
+    /* the name it has already (what interning it would find): nothing to write */
+    if (known && strcmp(evt_strtab_str(&s->names, old), ev->target_name) == 0) return EVT_OK;
+    uint32_t nid = evt_strtab_intern(&s->names, ev->target_name, strlen(ev->target_name), NULL);
     if (!nid) return EVT_ERR_NOMEM;
-    if (evt_u64map_get(&s->objmap, ev->target, &old) && old == nid) return EVT_OK;
+    if (known && old == nid) return EVT_OK;
     if (!evt_u64map_put(&s->objmap, ev->target, nid)) return EVT_ERR_NOMEM;
     ctf_value v[2] = {{ev->target, NULL, 0}, str_(ev->target_name)};
     return builtin_(s, si, t, CTF_B_OBJ_NAME, v);
 }
 
 /* ---- an event's fields -------------------------------------------------------------------- */
-/* A TSDL identifier for field n from key: [A-Za-z0-9_] kept, others '_', cut to fit, then made
- * unique among the fields before it (suffix _2, _3...; a bytes field also claims <ident>_len). */
-static const char *ident_(ctf_state *s, const ctf_field *f, uint32_t n, const char *key, int bytes)
+/* Value n: an unsigned integer and the width it needs. */
+static inline void val_u_(ctf_value *v, uint8_t *wl, uint32_t *n, uint64_t u)
 {
-    char base[IDENT_MAX - 8];
-    size_t i = 0;
-    for (; key[i] && i < sizeof base - 1; i++) {
-        char ch = key[i];
-        int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
-        base[i] = ok ? ch : '_';
-    }
-    base[i] = '\0';
-    char *out = s->ident[n];
-    for (unsigned dup = 1;; dup++) {
-        if (dup == 1) memcpy(out, base, i + 1); /* base and its NUL fit (IDENT_MAX - 8 bytes) */
-        else snprintf(out, IDENT_MAX, "%s_%u", base, dup);
-        size_t ol = strlen(out);
-        int clash = 0;
-        for (uint32_t j = 0; j < n && !clash; j++) {
-            const char *o = f[j].ident;
-            /* every clash below needs o and out to start alike (both non-empty here) */
-            if (o[0] != out[0] && o[0] && out[0]) continue;
-            size_t l = strlen(o);
-            clash = strcmp(o, out) == 0 || (f[j].type == CTF_FT_BYTES && l + 4 == ol && strncmp(o, out, l) == 0 &&
-                                            strcmp(out + l, "_len") == 0) ||
-                    (bytes && ol + 4 == l && strncmp(o, out, ol) == 0 && strcmp(o + ol, "_len") == 0);
-        }
-        if (!clash) return out;
-    }
+    v[*n].u = u;
+    wl[*n] = ctf_wlog_u(u);
+    (*n)++;
 }
 
-/* Field n: ident is a string literal when lit (ctf.h). */
-static void add_(ctf_field *f, ctf_value *v, uint32_t *n, const char *ident, int lit, ctf_ftype t, uint64_t u)
+static const char *const arg_ident_[EVT_MAX_ARGS] = {"arg0", "arg1", "arg2",  "arg3",  "arg4",  "arg5",  "arg6",  "arg7",
+                                                     "arg8", "arg9", "arg10", "arg11", "arg12", "arg13", "arg14", "arg15"};
+
+/* Field n: ident a string literal when lit (ctf.h), else the raw key (ctf_class_for). */
+static void field_(ctf_field *f, uint32_t *n, const char *ident, int lit, ctf_ftype t, ctf_role role, uint8_t wlog)
 {
     f[*n].ident = ident;
     f[*n].lit = (uint8_t)lit;
     f[*n].type = (uint8_t)t;
-    f[*n].wlog = t == CTF_FT_SINT ? ctf_wlog_s(u) : ctf_wlog_u(u);
-    f[*n].role = CTF_ROLE_VALUE;
+    f[*n].wlog = wlog;
+    f[*n].role = (uint8_t)role;
     f[*n].alias = -1;
-    v[*n].u = u;
-    v[*n].p = NULL;
-    v[*n].len = 0;
     (*n)++;
+}
+
+/* The field list of an event whose values event() took (wl: their widths; data as there): what
+ * ctf_class_for is given. Returns the number of fields. */
+static uint32_t fields_(const evt_event *ev, int data, const uint8_t *wl, ctf_field *f)
+{
+    uint32_t n = 0;
+    if (ev->flags & EVT_HAS_CTX) field_(f, &n, "ctx", 1, CTF_FT_UINT, CTF_ROLE_INDEX, wl[n]);
+    if (ev->flags & EVT_HAS_PRIO) field_(f, &n, "prio", 1, CTF_FT_UINT, CTF_ROLE_VALUE, wl[n]);
+    if (ev->flags & EVT_HAS_SEQ) field_(f, &n, "seq", 1, CTF_FT_UINT, CTF_ROLE_VALUE, wl[n]);
+    if (ev->flags & EVT_HAS_COUNT) field_(f, &n, "count", 1, CTF_FT_UINT, CTF_ROLE_VALUE, wl[n]);
+    if (ev->flags & EVT_HAS_TARGET) field_(f, &n, "target", 1, CTF_FT_UINT, CTF_ROLE_VALUE, wl[n]);
+    for (uint32_t i = 0; i < ev->nargs && i < EVT_MAX_ARGS; i++) field_(f, &n, arg_ident_[i], 1, CTF_FT_UINT, CTF_ROLE_ARG, wl[n]);
+    for (uint32_t i = 0; i < ev->nfields; i++) {
+        const evt_field *x = &ev->fields[i];
+        ctf_ftype t2 = x->is_str ? CTF_FT_STRING : x->is_signed ? CTF_FT_SINT : CTF_FT_UINT;
+        field_(f, &n, x->key ? x->key : "", 0, t2, CTF_ROLE_VALUE, wl[n]);
+    }
+    if (data) field_(f, &n, data == 1 ? "text" : "data", 0, data == 1 ? CTF_FT_STRING : CTF_FT_BYTES, CTF_ROLE_VALUE, wl[n]);
+    return n;
+}
+
+/* The class of an event like the last one of its hint slot (same kind and id, shape and reader
+ * field types: ctf_fast), without its field list: layout lid's newest class when the event is of
+ * that layout and fits it, else -1 (then ctf_class_for decides). Of the layout: the shape fixes
+ * the literal fields (the same identifiers as the event that set the slot, which was of lid);
+ * the name and each raw key equal the class's (equal keys after equal identifiers give equal
+ * identifiers); every type is the layout's (shape, types). Fits: as ctf_class_for, an alias
+ * holds when the aliased field is an integer value field (not ctx, not an arg) of equal value. */
+static int64_t fast_class_(const ctf_state *s, uint32_t lid, const evt_event *ev, const char *name, int data,
+                           const ctf_value *v, const uint8_t *wl, uint32_t n, uint32_t a0, uint32_t nargs)
+{
+    uint32_t cid = s->cls.cur[lid - 1];
+    const ctf_class *k = s->cls.cls[cid];
+    if (k->nf != n || strcmp(k->name, name) != 0) return -1;
+    uint32_t r0 = n - ev->nfields - (data != 0); /* position of the first reader field */
+    for (uint32_t i = 0; i < ev->nfields; i++) {
+        const char *key = ev->fields[i].key ? ev->fields[i].key : "";
+        if (!k->key[r0 + i] || strcmp(k->key[r0 + i], key) != 0) return -1;
+    }
+    if (data && (!k->key[n - 1] || strcmp(k->key[n - 1], data == 1 ? "text" : "data") != 0)) return -1;
+    for (uint32_t i = 0; i < n; i++) {
+        const ctf_field *o = &k->f[i];
+        if (o->alias < 0) {
+            if (wl[i] > o->wlog) return -1;
+            continue;
+        }
+        uint32_t a = (uint32_t)o->alias;
+        int value = !((ev->flags & EVT_HAS_CTX) && a == 0) && !(a >= a0 && a < a0 + nargs);
+        if (!value || (k->f[a].type != CTF_FT_UINT && k->f[a].type != CTF_FT_SINT) || v[a].u != v[i].u) return -1;
+    }
+    return cid;
 }
 
 static evt_status event(void *state, const evt_event *ev)
@@ -372,56 +456,73 @@ static evt_status event(void *state, const evt_event *ev)
         if (!flush_(s, si, 0)) return EVT_ERR_IO;
         c->discarded += (ev->flags & EVT_HAS_COUNT) ? ev->count : 0;
     }
-    ctf_field f[CTF_MAX_FIELDS];
+    /* the values in field order (ctf.h: ctx prio seq count target args fields data) and the
+     * width each needs; the shape says which fields these are */
     ctf_value v[CTF_MAX_FIELDS];
+    uint8_t wl[CTF_MAX_FIELDS];
     uint32_t n = 0;
     if (ev->flags & EVT_HAS_CTX) {
         uint32_t idx;
         if ((st = ctx_index_(s, si, t, ev, &idx)) != EVT_OK) return st;
-        add_(f, v, &n, "ctx", 1, CTF_FT_UINT, idx);
-        f[n - 1].role = CTF_ROLE_INDEX;
+        val_u_(v, wl, &n, idx);
     }
     if ((ev->flags & EVT_HAS_TARGET) && ev->target_name && (st = obj_name_(s, si, t, ev)) != EVT_OK) return st;
-    if (ev->flags & EVT_HAS_PRIO) add_(f, v, &n, "prio", 1, CTF_FT_UINT, ev->prio);
-    if (ev->flags & EVT_HAS_SEQ) add_(f, v, &n, "seq", 1, CTF_FT_UINT, ev->seq);
-    if (ev->flags & EVT_HAS_COUNT) add_(f, v, &n, "count", 1, CTF_FT_UINT, ev->count);
-    if (ev->flags & EVT_HAS_TARGET) add_(f, v, &n, "target", 1, CTF_FT_UINT, ev->target);
-    static const char *const arg_ident[EVT_MAX_ARGS] = {"arg0", "arg1", "arg2",  "arg3",  "arg4",  "arg5",  "arg6",  "arg7",
-                                                        "arg8", "arg9", "arg10", "arg11", "arg12", "arg13", "arg14", "arg15"};
-    for (uint32_t i = 0; i < ev->nargs && i < EVT_MAX_ARGS; i++) {
-        add_(f, v, &n, arg_ident[i], 1, CTF_FT_UINT, ev->args[i]);
-        f[n - 1].role = CTF_ROLE_ARG;
-    }
+    if (ev->flags & EVT_HAS_PRIO) val_u_(v, wl, &n, ev->prio);
+    if (ev->flags & EVT_HAS_SEQ) val_u_(v, wl, &n, ev->seq);
+    if (ev->flags & EVT_HAS_COUNT) val_u_(v, wl, &n, ev->count);
+    if (ev->flags & EVT_HAS_TARGET) val_u_(v, wl, &n, ev->target);
+    uint32_t a0 = n, nargs = ev->nargs < EVT_MAX_ARGS ? ev->nargs : EVT_MAX_ARGS;
+    for (uint32_t i = 0; i < nargs; i++) val_u_(v, wl, &n, ev->args[i]);
+    uint64_t types = 0;
     for (uint32_t i = 0; i < ev->nfields; i++) {
         const evt_field *x = &ev->fields[i];
         ctf_ftype t2 = x->is_str ? CTF_FT_STRING : x->is_signed ? CTF_FT_SINT : CTF_FT_UINT;
-        add_(f, v, &n, ident_(s, f, n, x->key ? x->key : "", 0), 0, t2, x->is_str ? 0 : x->num);
+        types |= (uint64_t)t2 << (2 * i);
         if (x->is_str) {
-            v[n - 1] = str_(x->str);
-            int w = label_(s, v[n - 1].p, v[n - 1].len, &v[n - 1].u);
+            v[n] = str_(x->str);
+            int w = label_(s, v[n].p, v[n].len, &v[n].u);
             if (w < 0) return EVT_ERR_NOMEM;
-            f[n - 1].wlog = (uint8_t)w;
-        }
+            wl[n++] = (uint8_t)w;
+        } else if (t2 == CTF_FT_SINT) {
+            v[n].u = x->num;
+            wl[n++] = ctf_wlog_s(x->num);
+        } else val_u_(v, wl, &n, x->num);
     }
+    int data = 0; /* 0: none, 1: text, 2: bytes */
     if (ev->data) {
         /* text without NUL bytes as a string; other payloads as bytes */
-        int text = ev->data_is_text && !memchr(ev->data, 0, ev->data_len);
-        add_(f, v, &n, ident_(s, f, n, text ? "text" : "data", !text), 0, text ? CTF_FT_STRING : CTF_FT_BYTES, 0);
-        v[n - 1].p = ev->data;
-        v[n - 1].len = ev->data_len;
-        f[n - 1].wlog = text ? CTF_WLOG_STRING : 0;
+        data = ev->data_is_text && !memchr(ev->data, 0, ev->data_len) ? 1 : 2;
+        v[n].u = 0;
+        v[n].p = ev->data;
+        v[n].len = ev->data_len;
+        wl[n++] = data == 1 ? CTF_WLOG_STRING : 0;
     }
-    /* the EMF URI depends on (kind, id) only: formatted once while it stays in the cache */
+    uint32_t shape = (ev->flags & SHAPE_FLAGS) | nargs << 8 | ev->nfields << 16 | (uint32_t)data << 24;
     uint64_t ekey = (uint64_t)ev->kind << 32 | ev->id;
     uint32_t eh = (ev->id * 2654435761u ^ (uint32_t)ev->kind) >> 24;
-    if (!s->emf[eh].ok || s->emf[eh].key != ekey) {
-        snprintf(s->emf[eh].s, sizeof s->emf[eh].s, "evtrace:kind=%s;id=%" PRIu32, evt_kind_name(ev->kind), ev->id);
-        s->emf[eh].key = ekey;
-        s->emf[eh].ok = 1;
+    const char *name = ev->name ? ev->name : "";
+    ctf_fast *fp = &s->fast[eh];
+    int64_t cid = -1;
+    if (fp->lid && fp->key == ekey && fp->shape == shape && fp->types == types)
+        cid = fast_class_(s, fp->lid, ev, name, data, v, wl, n, a0, nargs);
+    if (cid < 0) {
+        /* the field list, then the class by layout (ctf_class.c); the EMF URI depends on (kind,
+         * id) only: formatted once while it stays in the cache */
+        ctf_field f[CTF_MAX_FIELDS];
+        fields_(ev, data, wl, f);
+        if (!s->emf[eh].ok || s->emf[eh].key != ekey) {
+            snprintf(s->emf[eh].s, sizeof s->emf[eh].s, "evtrace:kind=%s;id=%" PRIu32, evt_kind_name(ev->kind), ev->id);
+            s->emf[eh].key = ekey;
+            s->emf[eh].ok = 1;
+        }
+        uint32_t lid;
+        cid = ctf_class_for(&s->cls, ekey, name, s->emf[eh].s, f, v, n, &lid);
+        if (cid < 0) return EVT_ERR_NOMEM;
+        fp->key = ekey;
+        fp->shape = shape;
+        fp->types = types;
+        fp->lid = lid;
     }
-    const char *emf = s->emf[eh].s;
-    int64_t cid = ctf_class_for(&s->cls, ekey, ev->name ? ev->name : "", emf, f, v, n);
-    if (cid < 0) return EVT_ERR_NOMEM;
     return emit_(s, si, (uint32_t)cid, t, v);
 }
 

@@ -63,7 +63,8 @@ typedef enum ctf_ftype {
 typedef enum ctf_role { CTF_ROLE_VALUE, CTF_ROLE_ARG, CTF_ROLE_INDEX } ctf_role;
 
 typedef struct ctf_field {
-    const char *ident;  /* TSDL identifier without the leading '_' (a class's: owned by the class) */
+    const char *ident;  /* TSDL identifier without the leading '_' (a class's: owned by the class);
+                         * in the proto of ctf_class_for, a non-literal field's raw key instead */
     uint8_t type;       /* ctf_ftype */
     uint8_t wlog;       /* integers: width 8 << wlog bits; strings: see CTF_WLOG_STRING */
     uint8_t role;       /* ctf_role; args[j] is field `argJ` */
@@ -81,6 +82,7 @@ typedef struct ctf_value {
 } ctf_value;
 
 #define CTF_MAX_FIELDS (6 + EVT_MAX_ARGS + EVT_MAX_FIELDS) /* ctx prio seq count target args fields data */
+#define CTF_IDENT_MAX 96 /* a reader field's identifier (longer keys are cut, then made unique) */
 
 /* An event class: what the metadata declares and the writer follows. */
 typedef struct ctf_class {
@@ -90,6 +92,11 @@ typedef struct ctf_class {
     uint32_t nvar;      /* fields written at their value's length (whole strings, bytes) */
     uint32_t nf;
     ctf_field f[CTF_MAX_FIELDS];
+    /* The write plan: the fields written (not aliases), in order, and their byte widths (integers
+     * and label indexes; 0 for whole strings and bytes, written at their value's length). */
+    uint32_t nw;
+    uint8_t wi[CTF_MAX_FIELDS], ww[CTF_MAX_FIELDS];
+    const char *key[CTF_MAX_FIELDS]; /* raw key of a non-literal field (owned), NULL for a literal */
 } ctf_class;
 
 /* Built-in event classes (not from the reader's events): X(enum, name, fields) where fields is a
@@ -136,18 +143,22 @@ typedef struct ctf_classes {
     size_t sigcap;
     /* layout of a recent hint (ctf_class_for), checked against that layout's class before use */
     struct { uint64_t hint; uint32_t lid; } recent[256];
+    char ident[CTF_MAX_FIELDS][CTF_IDENT_MAX]; /* scratch: identifiers of a new layout's fields */
 } ctf_classes;
 
 /* Class id for an event of this layout (name, emf and proto: its fields with the widths its
- * values v need, alias -1). A new layout's args become aliases where the first event's values
+ * values v need, alias -1; a non-literal field's ident is its raw key, made a TSDL identifier
+ * here: [A-Za-z0-9_] kept, others '_', cut to fit, then unique among the fields before it,
+ * suffix _2, _3...; a bytes field also claims <ident>_len). A new layout's args become aliases where the first event's values
  * allow; a later value that breaks an alias or needs a wider integer makes a new class of the
  * layout. hint: a key that usually picks the same layout (the event's kind and id), and that
  * decides emf (the caller passes the same emf text with the same hint: ctf.c formats it from
- * the hint); the layout it last picked is compared field by field first (no signature built,
- * nothing hashed; emf not compared), any hint gives the same result. Returns -1 when out of
- * memory. */
+ * the hint); the layout it last picked is compared field by field first (raw keys against its
+ * class's raw keys: equal keys make equal identifiers; no signature built, nothing hashed; emf
+ * not compared), any hint gives the same result. *layout: the class's layout id (1..), which
+ * ctf_classes.cur maps to the layout's newest class. Returns -1 when out of memory. */
 int64_t ctf_class_for(ctf_classes *c, uint64_t hint, const char *name, const char *emf, const ctf_field *proto,
-                      const ctf_value *v, uint32_t nf);
+                      const ctf_value *v, uint32_t nf, uint32_t *layout);
 /* Class id of a built-in class (created on first use); -1 when out of memory. */
 int64_t ctf_class_builtin(ctf_classes *c, ctf_builtin b);
 void ctf_classes_free(ctf_classes *c);

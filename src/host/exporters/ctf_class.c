@@ -2,17 +2,19 @@
  * a label index become a whole string, an arg alias broken: ctf.h), plus the built-in classes of
  * ctf.h's CTF_BUILTIN_TABLE. Ids are dense, in first-use order, so the classes of a trace's
  * first events (usually its common ones) get the compact-header ids 0..30. */
+#include <stdio.h>
 #include <string.h>
 #include "evtrace/alloc.h"
 #include "host/exporters/ctf.h"
 
 /* A copy of a class (strings owned by the copy, literal idents kept by pointer), with the sizes
- * its events' payloads are made of. */
-static ctf_class *class_new_(const char *name, const char *emf, const ctf_field *f, uint32_t nf)
+ * its events' payloads are made of and its write plan. keys: the raw keys of its non-literal
+ * fields (the proto ctf_class_for was given), or NULL (every field literal). */
+static ctf_class *class_new_(const char *name, const char *emf, const ctf_field *f, const ctf_field *keys, uint32_t nf)
 {
     size_t len = 0;
     for (uint32_t i = 0; i < nf; i++)
-        if (!f[i].lit) len += strlen(f[i].ident) + 1;
+        if (!f[i].lit) len += strlen(f[i].ident) + 1 + strlen(keys[i].ident) + 1;
     size_t nl = strlen(name) + 1, el = emf ? strlen(emf) + 1 : 0;
     ctf_class *k = evt_calloc(1, sizeof *k + nl + el + len);
     if (!k) return NULL;
@@ -24,13 +26,18 @@ static ctf_class *class_new_(const char *name, const char *emf, const ctf_field 
     for (uint32_t i = 0; i < nf; i++) {
         k->f[i] = f[i];
         if (f[i].alias < 0) {
-            if (f[i].type == CTF_FT_BYTES || (f[i].type == CTF_FT_STRING && f[i].wlog >= CTF_WLOG_STRING)) k->nvar++;
+            int var = f[i].type == CTF_FT_BYTES || (f[i].type == CTF_FT_STRING && f[i].wlog >= CTF_WLOG_STRING);
+            if (var) k->nvar++;
             else k->fixed += 1u << f[i].wlog;
+            k->wi[k->nw] = (uint8_t)i;
+            k->ww[k->nw++] = var ? 0 : (uint8_t)(1u << f[i].wlog);
         }
         if (f[i].lit) continue;
-        size_t il = strlen(f[i].ident) + 1;
+        size_t il = strlen(f[i].ident) + 1, kl = strlen(keys[i].ident) + 1;
         k->f[i].ident = memcpy(p, f[i].ident, il);
         p += il;
+        k->key[i] = memcpy(p, keys[i].ident, kl);
+        p += kl;
     }
     return k;
 }
@@ -86,24 +93,80 @@ static int can_alias_(const ctf_field *f, const ctf_value *v, uint32_t i, uint32
 
 /* Class k is of the layout (name, field types and idents) of these: the signature's parts but
  * emf, which the hint that picked k decides (ctf.h). A literal ident kept by the class is the
- * same pointer; any other is compared. */
+ * same pointer; a raw key is compared with the one the class was made from (equal raw keys give
+ * equal identifiers; different ones may too, which the signature then finds). */
 static int same_layout_(const ctf_class *k, const char *name, const ctf_field *f, uint32_t nf)
 {
     if (k->nf != nf || strcmp(k->name, name) != 0) return 0;
-    for (uint32_t i = 0; i < nf; i++)
-        if (k->f[i].type != f[i].type || (k->f[i].ident != f[i].ident && strcmp(k->f[i].ident, f[i].ident) != 0))
-            return 0;
+    for (uint32_t i = 0; i < nf; i++) {
+        if (k->f[i].type != f[i].type || k->f[i].lit != f[i].lit) return 0;
+        if (f[i].lit ? k->f[i].ident != f[i].ident : strcmp(k->key[i], f[i].ident) != 0) return 0;
+    }
     return 1;
 }
 
-int64_t ctf_class_for(ctf_classes *c, uint64_t hint, const char *name, const char *emf, const ctf_field *proto,
-                      const ctf_value *v, uint32_t nf)
+/* A TSDL identifier for field n from key: [A-Za-z0-9_] kept, others '_', cut to fit, then made
+ * unique among the fields before it, f[0..n-1] with their identifiers (suffix _2, _3...; a bytes
+ * field also claims <ident>_len). The result is c->ident[n]. */
+static const char *ident_(ctf_classes *c, const ctf_field *f, uint32_t n, const char *key, int bytes)
 {
-    uint32_t r = (uint32_t)((hint * 0x9E3779B97F4A7C15ull) >> 56), lid = c->recent[r].lid;
+    char base[CTF_IDENT_MAX - 8];
+    size_t i = 0;
+    for (; key[i] && i < sizeof base - 1; i++) {
+        char ch = key[i];
+        int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
+        base[i] = ok ? ch : '_';
+    }
+    base[i] = '\0';
+    char *out = c->ident[n];
+    for (unsigned dup = 1;; dup++) {
+        if (dup == 1) memcpy(out, base, i + 1); /* base and its NUL fit (CTF_IDENT_MAX - 8 bytes) */
+        else snprintf(out, CTF_IDENT_MAX, "%s_%u", base, dup);
+        size_t ol = strlen(out);
+        int clash = 0;
+        for (uint32_t j = 0; j < n && !clash; j++) {
+            const char *o = f[j].ident;
+            /* every clash below needs o and out to start alike (both non-empty here) */
+            if (o[0] != out[0] && o[0] && out[0]) continue;
+            size_t l = strlen(o);
+            clash = strcmp(o, out) == 0 || (f[j].type == CTF_FT_BYTES && l + 4 == ol && strncmp(o, out, l) == 0 &&
+                                            strcmp(out + l, "_len") == 0) ||
+                    (bytes && ol + 4 == l && strncmp(o, out, ol) == 0 && strcmp(o + ol, "_len") == 0);
+        }
+        if (!clash) return out;
+    }
+}
+
+/* An event with these fields and values can be written with class k (of its layout): every
+ * alias of k still holds and every width of k is enough. */
+static int fits_(const ctf_class *k, const ctf_field *proto, const ctf_value *v, uint32_t nf)
+{
+    for (uint32_t i = 0; i < nf; i++) {
+        const ctf_field *o = &k->f[i];
+        if (o->alias >= 0 ? !can_alias_(proto, v, i, (uint32_t)o->alias) : proto[i].wlog > o->wlog) return 0;
+    }
+    return 1;
+}
+
+/* The fields of a new class: proto's, with the TSDL identifiers of the raw keys. */
+static void idents_(ctf_classes *c, ctf_field *f, const ctf_field *proto, uint32_t nf)
+{
+    memcpy(f, proto, nf * sizeof *f);
+    for (uint32_t i = 0; i < nf; i++)
+        if (!f[i].lit) f[i].ident = ident_(c, f, i, proto[i].ident, f[i].type == CTF_FT_BYTES);
+}
+
+/* ctf_class_for when the hint's recent layout is not this one or its class does not fit: the
+ * layout found by signature (added when new), then its class, made when none fits. */
+static int64_t class_slow_(ctf_classes *c, uint32_t r, uint64_t hint, uint32_t lid, const char *name,
+                           const char *emf, const ctf_field *proto, const ctf_value *v, uint32_t nf)
+{
     int added = 0;
-    if (!lid || c->recent[r].hint != hint || !same_layout_(c->cls[c->cur[lid - 1]], name, proto, nf)) {
+    ctf_field f[CTF_MAX_FIELDS];
+    idents_(c, f, proto, nf);
+    if (!lid) {
         size_t n;
-        if (!signature_(c, name, emf, proto, nf, &n)) return -1;
+        if (!signature_(c, name, emf, f, nf, &n)) return -1;
         lid = evt_strtab_intern(&c->layouts, c->sig, n, &added);
         if (!lid) return -1;
         c->recent[r].hint = hint;
@@ -117,27 +180,36 @@ int64_t ctf_class_for(ctf_classes *c, uint64_t hint, const char *name, const cha
         c->cur = np;
         c->curcap = nc;
     }
-    ctf_field f[CTF_MAX_FIELDS];
-    memcpy(f, proto, nf * sizeof *f);
-    if (added) {
+    if (!added) {
+        const ctf_class *k = c->cls[c->cur[lid - 1]];
+        if (fits_(k, proto, v, nf)) { c->recent[r].lid = lid; return c->cur[lid - 1]; }
+        /* the new class of the layout: aliases that still hold, widths grown (never shrunk) */
+        for (uint32_t i = 0; i < nf; i++) {
+            const ctf_field *o = &k->f[i];
+            if (o->alias >= 0 && can_alias_(f, v, i, (uint32_t)o->alias)) f[i].alias = o->alias;
+            else if (o->alias < 0 && f[i].wlog <= o->wlog) f[i].wlog = o->wlog;
+        }
+    } else {
         /* each arg aliases the first integer value field (in field order) holding the same value */
         for (uint32_t i = 0; i < nf; i++)
             for (uint32_t k = 0; f[i].role == CTF_ROLE_ARG && f[i].alias < 0 && k < nf; k++)
                 if (can_alias_(f, v, i, k)) f[i].alias = (int8_t)k;
-    } else {
-        const ctf_class *k = c->cls[c->cur[lid - 1]];
-        int fits = 1;
-        for (uint32_t i = 0; i < nf; i++) {
-            const ctf_field *o = &k->f[i];
-            if (o->alias >= 0 && can_alias_(f, v, i, (uint32_t)o->alias)) f[i].alias = o->alias;
-            else if (o->alias >= 0) fits = 0;                  /* the alias broke: written from now */
-            else if (f[i].wlog <= o->wlog) f[i].wlog = o->wlog;
-            else fits = 0;                                     /* needs a wider integer */
-        }
-        if (fits) { c->recent[r].lid = lid; return c->cur[lid - 1]; }
     }
-    int64_t id = add_(c, class_new_(name, emf, f, nf));
+    int64_t id = add_(c, class_new_(name, emf, f, proto, nf));
     if (id >= 0) { c->cur[lid - 1] = (uint32_t)id; c->recent[r].lid = lid; }
+    return id;
+}
+
+int64_t ctf_class_for(ctf_classes *c, uint64_t hint, const char *name, const char *emf, const ctf_field *proto,
+                      const ctf_value *v, uint32_t nf, uint32_t *layout)
+{
+    uint32_t r = (uint32_t)((hint * 0x9E3779B97F4A7C15ull) >> 56), lid = c->recent[r].lid;
+    int64_t id;
+    if (lid && c->recent[r].hint == hint && same_layout_(c->cls[c->cur[lid - 1]], name, proto, nf)) {
+        if (fits_(c->cls[c->cur[lid - 1]], proto, v, nf)) id = c->cur[lid - 1];
+        else id = class_slow_(c, r, hint, lid, name, emf, proto, v, nf); /* known layout, new class */
+    } else id = class_slow_(c, r, hint, 0, name, emf, proto, v, nf);
+    if (id >= 0) *layout = c->recent[r].lid; /* the layout of the class found or made */
     return id;
 }
 
@@ -154,7 +226,7 @@ int64_t ctf_class_builtin(ctf_classes *c, ctf_builtin b)
     };
 #undef CTF_B_
 #undef CTF_F_
-    int64_t id = add_(c, class_new_(tab[b].name, "evtrace:builtin", tab[b].f, tab[b].nf));
+    int64_t id = add_(c, class_new_(tab[b].name, "evtrace:builtin", tab[b].f, NULL, tab[b].nf));
     if (id >= 0) c->builtin[b] = (uint32_t)id + 1;
     return id;
 }
