@@ -447,7 +447,6 @@ static inline int evt_rkh_begin_body_(evt_rkh_recorder *r, unsigned id, int prio
 #if (defined(EVT_RKH_INLINE_END) || defined(EVT_RKH_END_DEFINE_)) && EVT_RKH_FAST
 static inline void evt_rkh_end_body_(evt_rkh_recorder *r)
 {
-    evt_port_crit_t st = r->crit; /* read before the guard opens: a handler may record after it */
     uint32_t in = r->in, lim = r->lim;
     if (EVT_LIKELY(in + 3u <= lim)) {
         uint8_t *p = r->ring + in;
@@ -483,6 +482,9 @@ static inline void evt_rkh_end_body_(evt_rkh_recorder *r)
     } else if (!evt_rkh_end_slow_(r)) {
         return;
     }
+    /* read after the sink call (one value fewer kept across it) and before the guard opens: a
+       handler may record after that */
+    evt_port_crit_t st = r->crit;
     evt_nest_exit(&r->nest);
     evt_rec_lock_exit(&r->lock, st);
 }
