@@ -169,6 +169,10 @@ typedef struct EVT_RKH_REC_ALIGN_ evt_rkh_recorder {
     uint32_t open_at;         /* ring index of the open record's first byte (open == 2) */
     uint32_t qty_open;        /* qty when the open record began (open == 2): streamed only, a
                                  discarded record gives the ring back as it found it */
+    uint32_t tsum;            /* the timestamp's checksum lanes, apart from sum when the inline
+                                 open wrote the header (else 0): the record's lanes are sum + tsum,
+                                 so the fields' additions to sum do not wait for the clock; a
+                                 slow path folds it into sum */
     evt_rkh_sink_fn sink;     /* drained to after every record, if set (lock held) */
     void *sink_user;
     evt_rkh_ts_fn ts;         /* timestamp source */
@@ -404,15 +408,16 @@ static inline int evt_rkh_open_body_(evt_rkh_recorder *r, unsigned id)
     uint64_t w = (uint8_t)id | seq << 8 | (uint64_t)t << 16;
     uint64_t a = w ^ 0x7E7E7E7E7E7E7E7Eull, x = a ^ (a & 0x0101010101010101ull) * 3u;
     if (EVT_UNLIKELY(lim < in + EVT_RKH_OPEN_ROOM_)) return evt_rkh_hdr6_(r, id, t);
-    uint32_t sum = (uint8_t)id + seq + (t & 0x00FF00FFu) + ((t >> 8) & 0x00FF00FFu);
+    uint32_t sum = (uint8_t)id + seq, tsum = (t & 0x00FF00FFu) + ((t >> 8) & 0x00FF00FFu);
     r->seq = (uint8_t)(seq + 1u);
     if (EVT_UNLIKELY((x - 0x0101010101010101ull) & ~x & 0x0000808080808080ull))
-        return evt_rkh_hdr6_stuffed_(r, w, in, lim - in, sum);
+        return evt_rkh_hdr6_stuffed_(r, w, in, lim - in, sum + tsum);
     uint8_t *q = r->ring + in;
     EVT_RKH_ST32LE_(q, (uint32_t)w);
     EVT_RKH_ST32LE_(q + 4, (uint32_t)(w >> 32));
     r->open = 1;
-    r->sum = sum;
+    r->sum = sum; /* the clock's lanes apart (tsum): the fields' sums need not wait for it */
+    r->tsum = tsum;
     r->mark = in;
     r->in = in + 6u;
     r->lim = lim;
@@ -442,11 +447,10 @@ static inline int evt_rkh_begin_body_(evt_rkh_recorder *r, unsigned id, int prio
 #if (defined(EVT_RKH_INLINE_END) || defined(EVT_RKH_END_DEFINE_)) && EVT_RKH_FAST
 static inline void evt_rkh_end_body_(evt_rkh_recorder *r)
 {
-    evt_port_crit_t st = r->crit; /* read before the guard opens: a handler may record after it */
     uint32_t in = r->in, lim = r->lim;
     if (EVT_LIKELY(in + 3u <= lim)) {
         uint8_t *p = r->ring + in;
-        uint32_t s = r->sum, ck = r->chk_en; /* ck: 1 with a checksum, else 0 */
+        uint32_t s = r->sum + r->tsum, ck = r->chk_en; /* ck: 1 with a checksum, else 0 */
         uint8_t c = (uint8_t)(0u - (s + (s >> 16)));
         if (EVT_UNLIKELY(c == EVT_RKH_FLAG || c == EVT_RKH_ESC) && ck) {
             *p++ = EVT_RKH_ESC;
@@ -478,6 +482,9 @@ static inline void evt_rkh_end_body_(evt_rkh_recorder *r)
     } else if (!evt_rkh_end_slow_(r)) {
         return;
     }
+    /* read after the sink call (one value fewer kept across it) and before the guard opens: a
+       handler may record after that */
+    evt_port_crit_t st = r->crit;
     evt_nest_exit(&r->nest);
     evt_rec_lock_exit(&r->lock, st);
 }

@@ -47,8 +47,11 @@
  *     contiguous free room (lim <= size, at most ROOM_CAP bytes past the cursor it was set at); a
  *     fast writer stores only when its bytes and 3 more (the largest checksum and flag) fit before
  *     lim, so the close needs no other room test. qty counts the ring as of mark: the bytes written
- *     since are added by end or by the next slow path. sum holds the record's byte sum in two 16-bit
- *     lanes (each byte adds at most 255 to one lane; ROOM_CAP keeps a lane below 65536). open == 1
+ *     since are added by end or by the next slow path. sum + tsum holds the record's byte sum in two
+ *     16-bit lanes (each byte adds at most 255 to one lane; ROOM_CAP keeps a lane of the two
+ *     together below 65536); tsum is the timestamp's lanes when the inline open (evtrace/rkh.h)
+ *     wrote the header, else 0, so the fields' additions to sum do not wait for the clock read;
+ *     every path that starts a record sets both, slow_begin folds tsum into sum. open == 1
  *     means no slow path ran yet: open_at (= mark) and seq_open (= seq - NSEQ) are derived by
  *     slow_begin, which also brings qty up to date and folds sum to one byte before any slow writer
  *     runs; slow_end sets lim again (to in, no room, once the record is truncated). With no record
@@ -438,6 +441,7 @@ static void start_record(evt_rkh_recorder *r)
 {
     if (EVT_RKH_FAST) r->nlim = 0; /* in moves: the next begin works its room out */
     r->sum = 0;
+    if (EVT_RKH_FAST) r->tsum = 0; /* (only the fast paths set it) */
     r->open_at = r->in;
     r->qty_open = r->qty;
     r->seq_open = r->seq;
@@ -879,8 +883,9 @@ static void slow_begin(evt_rkh_recorder *r)
     }
     r->qty += r->in - r->mark; /* fast paths never wrap: in >= mark */
     r->mark = r->in;
-    uint32_t s = r->sum;
+    uint32_t s = r->sum + r->tsum; /* the lanes of a record the inline open began */
     r->sum = (uint8_t)(s + (s >> 16));
+    r->tsum = 0;
 }
 
 /* After a slow path: the fast room again (none once the record is truncated). */
@@ -913,6 +918,7 @@ static RKH_COLD void open_slow(evt_rkh_recorder *r, uint64_t w, unsigned n, uint
 {
     if (fast_room(r, r->in) < OPEN_ROOM) open_make_room(r, seq0);
     r->sum = 0;
+    r->tsum = 0;
     r->open_at = r->in;
     r->qty_open = r->qty;
     r->seq_open = seq0;
@@ -980,6 +986,7 @@ static inline int header6_done(evt_rkh_recorder *r, uint32_t in, uint32_t n, uin
 {
     r->open = 1;
     r->sum = sum;
+    r->tsum = 0;
     r->mark = in;
     r->in = in + n;
     r->lim = in + room;
