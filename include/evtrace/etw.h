@@ -542,7 +542,9 @@ struct evt_etw_file *evt_etw_file_open(const char *path, evt_etw_session_config 
 /* Close the file (after evt_etw_session_stop); returns 0, or -1 if a write or close failed. */
 int evt_etw_file_close(struct evt_etw_file *f);
 /* POSIX hooks: the calling thread's kernel/user CPU time (getrusage RUSAGE_THREAD, else
- * CLOCK_THREAD_CPUTIME_ID as user time), wall clock as FILETIME, kernel thread id, process id. */
+ * CLOCK_THREAD_CPUTIME_ID as user time: a system call, which THREAD_OWNED sessions make once per
+ * thread per timer_resolution, see cfg.cpu_times), wall clock as FILETIME, kernel thread id,
+ * process id. */
 void evt_etw_posix_cpu_times(uint64_t *kernel_100ns, uint64_t *user_100ns);
 uint64_t evt_etw_posix_filetime(void);
 uint32_t evt_etw_posix_thread_id(void);
