@@ -4,7 +4,7 @@
  * work), the filtered, disabled and stopped paths (inline gate, no clock read), two threads on
  * two sessions (each its own lock and buffer) beside the two-thread own-ring baseline, two
  * threads sharing one session (per-thread buffers, one session lock), TraceEvent with POSIX CPU
- * times, and the .etl reader's MB/s over a file made by the writer in memory (64 KiB buffers, 4
+ * times, a session opened with evt_etw_file_open's defaults (what users of the file API get), and the .etl reader's MB/s over a file made by the writer in memory (64 KiB buffers, 4
  * streams). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,13 +159,30 @@ int main(void)
     g_clock = ts_const;
     start_prov(&s_nc, &p_nc, mem_nc, 1, 0, 0);
     g_clock = NULL;
-    double town = 1e30, tnc = 1e30;
+    /* What a user of the public file API gets: evt_etw_file_open's defaults (its clock, ids and
+     * CPU-time hooks; the default slot mode), 2 buffers, the file /dev/null. */
+    static evt_etw_session s_file;
+    static evt_etw_provider p_file;
+    static uint8_t mem_file[2 * 64 * 1024];
+    evt_etw_session_config cf;
+    memset(&cf, 0, sizeof cf);
+    cf.buffer_size = 64 * 1024;
+    cf.buffers = 2;
+    cf.log_file_mode = ETW_FILE_MODE_SEQUENTIAL;
+    struct evt_etw_file *ff = evt_etw_file_open("/dev/null", &cf);
+    if (!ff || evt_etw_session_start(&s_file, &cf, mem_file, sizeof mem_file) != 0) { fprintf(stderr, "file start failed\n"); exit(1); }
+    evt_etw_register(&p_file, &k_guid, NULL, NULL);
+    evt_etw_enable(&s_file, &p_file, ETW_CONTROL_ENABLE_PROVIDER, ETW_LEVEL_INFORMATION, 0, 0);
+    double town = 1e30, tnc = 1e30, tfile = 1e30;
     for (int k = 0; k < ROUNDS; k++) {
         base = min2(base, bench_baseline_ns(iters / SHORT));
         te = min2(te, bench_ns_per_call(one_event, NULL, iters / SHORT, 5));
         town = min2(town, bench_ns_per_call(one_event, &p_own, iters / SHORT, 5));
         tnc = min2(tnc, bench_ns_per_call(one_event, &p_nc, iters / SHORT, 5));
+        tfile = min2(tfile, bench_ns_per_call(one_event, &p_file, iters / SHORT, 5));
     }
+    evt_etw_session_stop(&s_file);
+    if (evt_etw_file_close(ff) != 0) { fprintf(stderr, "file close failed\n"); exit(1); }
     evt_etw_session_stop(&s_own);
     evt_etw_session_stop(&s_nc);
     bench_report("etw", "baseline (TSC + 32-byte store)", base, "ns/event");
@@ -175,6 +192,8 @@ int main(void)
     bench_report("etw", "TraceEvent, 2 MOF fields, thread-owned slot / baseline", town / base, "x");
     bench_report("etw", "TraceEvent, 2 MOF fields, clock reads nothing (the record's own work)", tnc, "ns/event");
     bench_report("etw", "TraceEvent, clock reads nothing / baseline", tnc / base, "x");
+    bench_report("etw", "file session (evt_etw_file_open defaults)", tfile, "ns/event");
+    bench_report("etw", "file session (evt_etw_file_open defaults) / baseline", tfile / base, "x");
     double empty = 1e30;
     for (int k = 0; k < ROUNDS; k++) empty = min2(empty, bench_ns_per_call(empty_call, NULL, iters / SHORT, 5));
     bench_report("etw", "harness floor: empty function through the harness call", empty, "ns/call");

@@ -3,7 +3,7 @@
  * under `valgrind --tool=callgrind --toggle-collect=<loop>` and divides by N. Run directly (as
  * `make bench` does) it runs every loop once and says how to get the counts.
  *
- *   bench_instr [SUBJECT]   SUBJECT: base txtb rkh-stream rkh-flight etw etw-owned utk utk-filtered
+ *   bench_instr [SUBJECT]   SUBJECT: base txtb rkh-stream rkh-flight etw etw-owned etw-file utk utk-filtered
  *
  * Subjects: the bench baseline (rdtsc + 32-byte store); a TXTB user event (port context and clock);
  * an RKH 2-argument record (seq + ts32 + checksum) streamed to a sink and in a full, overwriting
@@ -109,10 +109,23 @@ static int run(const char *m)
         evt_rkh_filter_all(&g_rkh, 1);
         if (!strcmp(m, "rkh-stream")) evt_rkh_set_sink(&g_rkh, rkh_sink, NULL);
         instr_loop_rkh();
-    } else if (!strcmp(m, "etw") || !strcmp(m, "etw-owned")) {
+    } else if (!strcmp(m, "etw") || !strcmp(m, "etw-owned") || !strcmp(m, "etw-file")) {
         static uint8_t mem[4 * 64 * 1024];
         evt_etw_session_config c;
         memset(&c, 0, sizeof c);
+        struct evt_etw_file *f = NULL;
+        if (!strcmp(m, "etw-file")) { /* evt_etw_file_open's defaults (its CPU-time hook too), 2 buffers */
+            c.buffer_size = 64 * 1024;
+            c.buffers = 2;
+            c.log_file_mode = ETW_FILE_MODE_SEQUENTIAL;
+            if (!(f = evt_etw_file_open("/dev/null", &c)) || evt_etw_session_start(&g_sess, &c, mem, sizeof mem) != 0)
+                return 1;
+            evt_etw_register(&g_prov, &k_guid, NULL, NULL);
+            evt_etw_enable(&g_sess, &g_prov, ETW_CONTROL_ENABLE_PROVIDER, ETW_LEVEL_INFORMATION, 0, 0);
+            instr_loop_etw();
+            evt_etw_session_stop(&g_sess);
+            return evt_etw_file_close(f) == 0 ? 0 : 1;
+        }
         c.buffer_size = 64 * 1024;
         c.buffers = 4;
         c.log_file_mode = ETW_FILE_MODE_SEQUENTIAL;
@@ -144,7 +157,7 @@ static int run(const char *m)
 int main(int argc, char **argv)
 {
     if (argc > 1) return run(argv[1]);
-    static const char *const all[] = {"base", "txtb", "rkh-stream", "rkh-flight", "etw", "etw-owned", "utk", "utk-filtered"};
+    static const char *const all[] = {"base", "txtb", "rkh-stream", "rkh-flight", "etw", "etw-owned", "etw-file", "utk", "utk-filtered"};
     for (unsigned k = 0; k < sizeof all / sizeof all[0]; k++)
         if (run(all[k]) != 0) return 1;
     printf("bench: instr: every subject ran; instructions per record: bash bench/instr.sh <build dir>\n");

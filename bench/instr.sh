@@ -10,7 +10,7 @@ prog="$1/bench_instr"
 shift
 [ -x "$prog" ] || { echo "instr.sh: $prog not built" >&2; exit 1; }
 command -v valgrind >/dev/null || { echo "instr.sh: valgrind not found" >&2; exit 1; }
-[ $# -gt 0 ] || set -- base txtb rkh-stream rkh-flight etw etw-owned utk utk-filtered
+[ $# -gt 0 ] || set -- base txtb rkh-stream rkh-flight etw etw-owned etw-file utk utk-filtered
 N=100000 # records per loop: N in bench/bench_instr.c
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT

@@ -132,7 +132,14 @@ typedef struct evt_etw_session_config {
     uint64_t (*clock)(void);     /* raw timestamp; NULL = filetime() for ETW_CLOCK_SYSTEM_TIME,
                                     else evt_port_timestamp() */
     uint64_t (*filetime)(void);  /* wall clock as FILETIME (StartTime/EndTime); NULL = 0 */
-    void (*cpu_times)(uint64_t *kernel_100ns, uint64_t *user_100ns); /* calling thread; NULL = 0 */
+    void (*cpu_times)(uint64_t *kernel_100ns, uint64_t *user_100ns); /* calling thread; NULL = 0.
+                                    THREAD_OWNED slots call it on a thread's first record and then
+                                    only when the record timestamp has moved at least one
+                                    timer_resolution (in clock ticks) past the last call: between
+                                    calls the records carry the cached KernelTime/UserTime, which
+                                    lag the thread's CPU time by at most one timer_resolution of
+                                    wall time, i.e. at most one unit, as Windows' per-tick
+                                    counters do. The other slot modes call it per record. */
     uint32_t (*thread_id)(void); /* NULL = (uint32_t)evt_port_context_id() */
     uint32_t (*process_id)(void);/* NULL = 0 */
     void (*sync_writers)(void);  /* THREAD_OWNED: a full memory barrier on every thread of the
@@ -171,9 +178,9 @@ typedef struct evt_etw_session_config {
 #define EVT_ETW_SLOTS_PER_CPU      3
 
 #if UINTPTR_MAX > 0xFFFFFFFFu
-#define EVT_ETW_SLOT_PAD_ 152u
-#else
 #define EVT_ETW_SLOT_PAD_ 128u
+#else
+#define EVT_ETW_SLOT_PAD_ 104u
 #endif
 /* One in-memory buffer of a session. The members a THREAD_OWNED record touches come first, within
  * 48 bytes (at most two cache lines wherever the session is placed). */
@@ -188,6 +195,10 @@ typedef struct evt_etw_slot {
                                finding it set is dropped) */
     uint32_t committed;     /* owner, release: records [base, committed) are complete */
     evt_rec_count written;  /* owner, relaxed stores: data records stored in this slot */
+    uint64_t cpu_word;      /* owner: KernelTime | UserTime << 32 of the owner's thread, cached */
+    uint64_t cpu_at;        /* owner: the record timestamp at which cpu_word was read */
+    uint64_t cpu_res;       /* owner: session cpu_res once cpu_word is read; 0 = read at the next
+                               record (a slot just claimed) */
     uint32_t base;          /* lock holder: records before it were written to the file */
     evt_rec_count wbase;    /* lock holder: `written` of the records before `base` */
     /* per-CPU and per-thread slots under the session lock: */
@@ -233,8 +244,8 @@ typedef struct evt_etw_session {
     int owned_early;        /* THREAD_OWNED with the port's 64-bit counter: read at the call, clamped
                                to the slot's last timestamp inside the guard (set at start) */
     int path;               /* record path of the call-site words (set at start): 0 locked, 1
-                               THREAD_OWNED, 2-3 THREAD_OWNED leaf (owned_early, no CPU-time hook,
-                               the thread id read inline) */
+                               THREAD_OWNED, 2-5 THREAD_OWNED leaf (owned_early, the thread id read
+                               inline; 4-5 with the CPU-time hook: its cached word) */
     int tid_src;            /* how records read the thread id (set at start): 0 the hook or the
                                port call, else inline (POSIX port: see etw_enc.c, ETW_TID_*) */
     uint32_t tid_mask;      /* ETW_TID_POSIX: all ones (the cache read inline), else 0 */
@@ -243,6 +254,8 @@ typedef struct evt_etw_session {
     int clk_port64;         /* the session clock is the port's 64-bit counter (no callback) */
     uint64_t hw0;           /* 48 | hdr_bits: + a call site's Class word = the record's first 8 bytes */
     uint64_t pid_hi;        /* pid << 32: | thread id = the record's ThreadId/ProcessId word */
+    uint64_t cpu_res;       /* THREAD_OWNED with cfg.cpu_times: timer_resolution in record
+                               timestamp ticks (set at start; see cfg.cpu_times) */
     /* the record of call-site words for this session's path (set at start; evt_etw_commit_x_) */
     uint32_t (*rec_w)(struct evt_etw_session *, const struct evt_etw_trace_header *, uint64_t, uint64_t, uint64_t,
                       uint64_t);
@@ -529,7 +542,9 @@ struct evt_etw_file *evt_etw_file_open(const char *path, evt_etw_session_config 
 /* Close the file (after evt_etw_session_stop); returns 0, or -1 if a write or close failed. */
 int evt_etw_file_close(struct evt_etw_file *f);
 /* POSIX hooks: the calling thread's kernel/user CPU time (getrusage RUSAGE_THREAD, else
- * CLOCK_THREAD_CPUTIME_ID as user time), wall clock as FILETIME, kernel thread id, process id. */
+ * CLOCK_THREAD_CPUTIME_ID as user time: a system call, which THREAD_OWNED sessions make once per
+ * thread per timer_resolution, see cfg.cpu_times), wall clock as FILETIME, kernel thread id,
+ * process id. */
 void evt_etw_posix_cpu_times(uint64_t *kernel_100ns, uint64_t *user_100ns);
 uint64_t evt_etw_posix_filetime(void);
 uint32_t evt_etw_posix_thread_id(void);

@@ -54,7 +54,11 @@
  *    Timestamps: each slot has its own clock state; with the port's 64-bit counter (owned_early)
  *    the counter is read when the call starts and, inside the guard, raised to the slot's last
  *    timestamp if behind it (a handler's record may have come in between): a slot's timestamps
- *    never go back in record order. Other clocks are read inside the guard (evt_clock_read). */
+ *    never go back in record order. Other clocks are read inside the guard (evt_clock_read).
+ *    CPU times (cfg.cpu_times): each slot caches its owner's KernelTime/UserTime word, read
+ *    through the hook inside the guard on the owner's first record and when the record timestamp
+ *    is s->cpu_res (one timer_resolution) or more past the last read; the shared slot and the
+ *    locked modes call the hook per record. */
 #include "evtrace/etw.h"
 #include <stddef.h>
 
@@ -135,6 +139,7 @@ static int pt_cas(uint32_t *p, uint32_t *expect, uint32_t v)
 #define ETW_PATH_OWNED      1
 #define ETW_PATH_LEAF_PORT  2
 #define ETW_PATH_LEAF_POSIX 3
+#define ETW_PATH_LEAF_CPU   2 /* + a leaf: the CPU-time hook is set (the slot's cached word) */
 typedef char etw_slot_is_256[UINTPTR_MAX <= 0xFFFFFFFFu || sizeof(evt_etw_slot) == 256u ? 1 : -1]; /* (index: a shift) */
 #if EVT_ETW_CALLSITE_GATHER /* the records of call-site words, one per path (s->rec_w) */
 static uint32_t record_locked_w(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls, uint64_t a0, uint64_t a1,
@@ -147,6 +152,12 @@ static uint32_t record_owned_fast_posix(evt_etw_session *s, const evt_etw_trace_
                                         uint64_t a1, uint64_t a2);
 static uint32_t record_owned_fast_port(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls, uint64_t a0,
                                        uint64_t a1, uint64_t a2);
+#if EVT_ETW_CPU_TIMES
+static uint32_t record_owned_fast_posix_cpu(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls, uint64_t a0,
+                                            uint64_t a1, uint64_t a2);
+static uint32_t record_owned_fast_port_cpu(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls, uint64_t a0,
+                                           uint64_t a1, uint64_t a2);
+#endif
 #endif
 #endif
 #endif
@@ -276,6 +287,37 @@ static ETW_COLD ETW_UNUSED uint64_t cpu_word(const evt_etw_session *s)
     cpu_ticks(s, &kt, &ut);
     return (uint64_t)kt | (uint64_t)ut << 32;
 }
+
+#if EVT_ETW_OWNED_SLOTS && EVT_ETW_CPU_TIMES
+/* timer_resolution (100 ns units) in record timestamp ticks, at the rate a reader gives them (the
+ * clock type's: FILETIME 10 MHz, CpuSpeedInMHz, else PerfFreq). Floored; 0 (a resolution finer
+ * than a tick): the CPU-time hook runs on every record. No overflow below 2^40 Hz. */
+static uint64_t cpu_res_ticks(const evt_etw_session *s)
+{
+    uint64_t hz = s->cfg.clock_hz, res = s->cfg.timer_resolution;
+    if (s->cfg.clock_type == ETW_CLOCK_SYSTEM_TIME) hz = 10000000u;
+    else if (s->cfg.clock_type == ETW_CLOCK_CPU_CYCLES && s->cfg.cpu_mhz) hz = (uint64_t)s->cfg.cpu_mhz * 1000000u;
+    return res / 10000000u * hz + res % 10000000u * hz / 10000000u;
+}
+
+/* THREAD_OWNED, the CPU-time hook set: read it again into the slot's cache (the slot's first
+ * record, or ts moved cpu_res or more past the last read, or back). Inside the slot's guard: a
+ * same-thread handler recording meanwhile is dropped before it reaches the cache (no tearing). */
+static ETW_COLD uint64_t owned_cpu_refresh(const evt_etw_session *s, evt_etw_slot *sl, uint64_t ts)
+{
+    sl->cpu_word = cpu_word(s);
+    sl->cpu_at = ts;
+    sl->cpu_res = s->cpu_res;
+    return sl->cpu_word;
+}
+/* KernelTime | UserTime << 32 for a record at ts in the owner's slot sl: the cached word, at most
+ * one timer_resolution of record time old (see cfg.cpu_times in etw.h). */
+static inline uint64_t owned_cpu(const evt_etw_session *s, evt_etw_slot *sl, uint64_t ts)
+{
+    if (EVT_UNLIKELY(ts - sl->cpu_at >= sl->cpu_res)) return owned_cpu_refresh(s, sl, ts);
+    return sl->cpu_word;
+}
+#endif
 
 /* Enter the session (lock, then nesting guard). 0: a nested context cannot (nothing counted). */
 static inline int enter_session(evt_etw_session *s, evt_port_crit_t *st)
@@ -544,8 +586,12 @@ uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config 
 #endif
     s->path = owned_mode(s) ? ETW_PATH_OWNED : ETW_PATH_LOCKED;
 #if EVT_ETW_OWNED_SLOTS && EVT_ETW_CALLSITE_GATHER && defined(EVT_PORT_POSIX)
-    if (s->owned_early && !(EVT_ETW_CPU_TIMES && s->cfg.cpu_times) && s->tid_src != ETW_TID_CALL)
-        s->path = s->tid_src == ETW_TID_POSIX ? ETW_PATH_LEAF_POSIX : ETW_PATH_LEAF_PORT;
+    if (s->owned_early && s->tid_src != ETW_TID_CALL)
+        s->path = (s->tid_src == ETW_TID_POSIX ? ETW_PATH_LEAF_POSIX : ETW_PATH_LEAF_PORT) +
+                  (EVT_ETW_CPU_TIMES && s->cfg.cpu_times ? ETW_PATH_LEAF_CPU : 0);
+#endif
+#if EVT_ETW_OWNED_SLOTS && EVT_ETW_CPU_TIMES
+    if (owned_mode(s) && s->cfg.cpu_times) s->cpu_res = cpu_res_ticks(s);
 #endif
 #if EVT_ETW_CALLSITE_GATHER
     s->rec_w = record_locked_w;
@@ -554,6 +600,10 @@ uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config 
 #ifdef EVT_PORT_POSIX
     if (s->path == ETW_PATH_LEAF_POSIX) s->rec_w = record_owned_fast_posix;
     if (s->path == ETW_PATH_LEAF_PORT) s->rec_w = record_owned_fast_port;
+#if EVT_ETW_CPU_TIMES
+    if (s->path == ETW_PATH_LEAF_POSIX + ETW_PATH_LEAF_CPU) s->rec_w = record_owned_fast_posix_cpu;
+    if (s->path == ETW_PATH_LEAF_PORT + ETW_PATH_LEAF_CPU) s->rec_w = record_owned_fast_port_cpu;
+#endif
 #endif
 #endif
 #endif
@@ -856,7 +906,10 @@ static ETW_COLD evt_etw_slot *claim_slot(evt_etw_session *s, uint32_t key)
         if (EVT_LOAD_ACQ(&s->slots[i].tkey) == key) return &s->slots[i];
     for (uint32_t k = 0, i = home_slot(s, key); k < s->nown; k++, i = i + 1u == s->nown ? 0u : i + 1u) {
         uint32_t expect = 0;
-        if (EVT_LOAD_RLX(&s->slots[i].tkey) == 0u && PT_CAS(&s->slots[i].tkey, &expect, key)) return &s->slots[i];
+        if (EVT_LOAD_RLX(&s->slots[i].tkey) == 0u && PT_CAS(&s->slots[i].tkey, &expect, key)) {
+            s->slots[i].cpu_res = 0u; /* the new owner's CPU times are read at its first record */
+            return &s->slots[i];
+        }
     }
     return 0;
 }
@@ -1282,7 +1335,6 @@ static ETW_INLINE uint32_t record_owned_(evt_etw_session *s, const evt_etw_trace
             return ok == 0 ? EVT_ETW_ERROR_NOT_ENOUGH_MEMORY : EVT_ETW_ERROR_INVALID_HANDLE;
         }
     }
-    uint64_t times = EVT_ETW_CPU_TIMES && EVT_UNLIKELY(s->cfg.cpu_times != 0) ? cpu_word(s) : 0u; /* KernelTime | UserTime << 32 */
     uint32_t used = sl->used;
     uint64_t ts;
     if (EVT_LIKELY(early)) { /* never behind the slot's last record (a handler's may have come in between) */
@@ -1292,6 +1344,11 @@ static ETW_INLINE uint32_t record_owned_(evt_etw_session *s, const evt_etw_trace
     } else {
         ts = (hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP) ? hdr->timestamp : evt_clock_read(&sl->clk);
     }
+#if EVT_ETW_CPU_TIMES
+    uint64_t times = EVT_UNLIKELY(s->cfg.cpu_times != 0) ? owned_cpu(s, sl, ts) : 0u; /* KernelTime | UserTime << 32 */
+#else
+    uint64_t times = 0u;
+#endif
     put_record(s, sl->buf + used, size, need, hdr, cls, words, a0, a1, a2, tid, times, ts);
     owned_commit(sl, used + need);
     return EVT_ETW_SUCCESS;
@@ -1308,16 +1365,18 @@ static ETW_RECORD_FN uint32_t record_owned_w(evt_etw_session *s, const evt_etw_t
     return record_owned_(s, hdr, (uint32_t)cls, cls, a0, a1, a2, 1);
 }
 #ifdef EVT_PORT_POSIX
-/* The words record of a THREAD_OWNED session on a leaf path (s->path >= ETW_PATH_LEAF_PORT): the thread id read inline, no CPU-time
- * hook, the port's 64-bit counter; every other case (id not cached yet, USE_TIMESTAMP, slot not
- * claimed, nested, pt_flags set, buffer full) goes to record_owned_w by a tail call before this
+/* The words record of a THREAD_OWNED session on a leaf path (s->path >= ETW_PATH_LEAF_PORT): the thread id read inline, the
+ * port's 64-bit counter, with the CPU-time hook (path + ETW_PATH_LEAF_CPU) the slot's cached word;
+ * every other case (id not cached yet, USE_TIMESTAMP, slot not claimed, nested, pt_flags set,
+ * buffer full, CPU times to read again) goes to record_owned_w by a tail call before this
  * record has changed anything (the guard and `active` taken for the pt_flags/room test are given
  * back first: to stop and to handlers that is a record that did not start). No call on the way,
  * so no registers to save. Same bytes and accounting as record_owned_. */
 static ETW_INLINE uint32_t record_owned_fast_(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls,
                                               uint64_t a0, uint64_t a1, uint64_t a2, int path)
 {
-    uint32_t tid = path == ETW_PATH_LEAF_POSIX ? evt_etw_posix_tid_ : (uint32_t)evt_posix_self;
+    const int cpu = path >= ETW_PATH_LEAF_PORT + ETW_PATH_LEAF_CPU;
+    uint32_t tid = path - (cpu ? ETW_PATH_LEAF_CPU : 0) == ETW_PATH_LEAF_POSIX ? evt_etw_posix_tid_ : (uint32_t)evt_posix_self;
     uint32_t key = tid + 1u;
     /* key 1: no id cached yet; key 0: id 0xFFFFFFFF (claim_slot refuses it) */
     if (EVT_UNLIKELY((key <= 1u) | ((hdr->flags & ETW_WNODE_FLAG_USE_TIMESTAMP) != 0u)))
@@ -1337,16 +1396,26 @@ static ETW_INLINE uint32_t record_owned_fast_(evt_etw_session *s, const evt_etw_
     }
     uint64_t last = sl->clk.last;
     uint64_t ts = (int64_t)(t0 - last) < 0 ? last : t0;
+    uint64_t times = 0u;
+#if EVT_ETW_CPU_TIMES
+    if (cpu) {
+        if (EVT_UNLIKELY(ts - sl->cpu_at >= sl->cpu_res)) { /* read them again: record_owned_w (owned_cpu) */
+            slot_exit(sl);
+            return record_owned_w(s, hdr, cls, a0, a1, a2);
+        }
+        times = sl->cpu_word;
+    }
+#endif
     sl->clk.last = ts;
     /* The record as five stores: [Size..Version (cls + the session's constant bits), ThreadId
-     * ProcessId] [TimeStamp, Guid lo] [Guid hi, no CPU times] [payload words]. */
+     * ProcessId] [TimeStamp, Guid lo] [Guid hi, KernelTime UserTime] [payload words]. */
     uint8_t *r = sl->buf + used;
     uint64_t g0, g1;
     __builtin_memcpy(&g0, &hdr->guid, 8);
     __builtin_memcpy(&g1, (const uint8_t *)&hdr->guid + 8, 8);
     st64x2(r + ETW_TH_SIZE, cls + s->hw0, (uint64_t)tid | s->pid_hi);
     st64x2(r + ETW_TH_TIMESTAMP, ts, g0);
-    st64x2(r + ETW_TH_GUID + 8, g1, 0u);
+    st64x2(r + ETW_TH_GUID + 8, g1, times);
     st64x2(r + ETW_TRACE_HEADER_SIZE, a0, a1);
     st64(r + ETW_TRACE_HEADER_SIZE + 16u, a2);
     owned_commit(sl, used + align8(ETW_TRACE_HEADER_SIZE + (uint32_t)cls));
@@ -1363,6 +1432,18 @@ static ETW_NOINLINE uint32_t record_owned_fast_port(evt_etw_session *s, const ev
 {
     return record_owned_fast_(s, hdr, cls, a0, a1, a2, ETW_PATH_LEAF_PORT);
 }
+#if EVT_ETW_CPU_TIMES
+static ETW_NOINLINE uint32_t record_owned_fast_posix_cpu(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls,
+                                                         uint64_t a0, uint64_t a1, uint64_t a2)
+{
+    return record_owned_fast_(s, hdr, cls, a0, a1, a2, ETW_PATH_LEAF_POSIX + ETW_PATH_LEAF_CPU);
+}
+static ETW_NOINLINE uint32_t record_owned_fast_port_cpu(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls,
+                                                        uint64_t a0, uint64_t a1, uint64_t a2)
+{
+    return record_owned_fast_(s, hdr, cls, a0, a1, a2, ETW_PATH_LEAF_PORT + ETW_PATH_LEAF_CPU);
+}
+#endif
 #endif
 #endif
 

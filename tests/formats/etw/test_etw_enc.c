@@ -4,8 +4,9 @@
  * ETW's level/keyword rules, the size limit, sequential file full and circular overwrite counts
  * (events read + lost reported == events issued, exactly: loss records, EventsLost), a signal
  * handler recording in the middle of a record (dropped, counted, loss record before the next
- * event; a port-installed simulated ISR held off until the record is complete), and the POSIX
- * file glue (real CPU times) read back by the evtrace command. */
+ * event; a port-installed simulated ISR held off until the record is complete), the POSIX
+ * file glue (real CPU times) read back by the evtrace command, and the CPU-time hook called once
+ * per thread per timer resolution (THREAD_OWNED slots' cache), not per record. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "evt_counter_clock.h"
 #include "evt_test.h"
 #include "evtrace/etw.h"
@@ -889,6 +891,134 @@ static void test_posix_file(void **st)
     assert_true(g_ev[1].t_ns > 1577836800000000000ull);        /* after 2020: a real wall clock */
 }
 
+/* ---- the CPU-time hook: cached per THREAD_OWNED slot, read once per timer resolution ---------- */
+
+static atomic_uint g_cpu_calls; /* calls of counting_cpu */
+static uint32_t g_cpu_res;      /* the session's timer_resolution (100 ns units) */
+/* Call n (1, 2, ...) reports kernel n, user 2n timer resolutions: the record shows which call it got. */
+static void counting_cpu(uint64_t *k, uint64_t *u)
+{
+    unsigned n = atomic_fetch_add(&g_cpu_calls, 1u) + 1u;
+    *k = (uint64_t)n * g_cpu_res;
+    *u = 2u * (uint64_t)n * g_cpu_res;
+}
+
+static uint64_t g_now; /* set_clock's reading */
+static uint64_t set_clock(void) { return g_now; }
+
+/* A set clock (1000 Hz, 1 s resolution = 1000 ticks): N records of each of two threads (ids 100
+ * and 200, each its own slot) call the hook once per thread and carry that call's values; after
+ * the clock moves one resolution, the next record of thread 100 calls it again and carries the
+ * new values; one tick short of a resolution, it does not. TraceEvent and the call-site words. */
+static void test_cpu_times_cached(void **st)
+{
+    (void)st;
+    reset_platform();
+    evt_etw_session_config c;
+    base_config(&c);
+    c.buffers = 2;
+    c.per_thread = EVT_ETW_SLOTS_THREAD_OWNED;
+    c.timer_resolution = g_cpu_res = 10000000u; /* 1 s */
+    c.cpu_times = counting_cpu;
+    c.clock = set_clock;
+    g_now = 5000;
+    evt_etw_session s;
+    evt_etw_provider p;
+    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
+    evt_etw_register(&p, &G1, NULL, NULL);
+    evt_etw_enable(&s, &p, ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0);
+    atomic_store(&g_cpu_calls, 0u); /* (the logfile header read them once) */
+    enum { N = 200 };
+    for (uint32_t i = 0; i < 2u * N; i++) {
+        g_tid = i < N ? 100u : 200u;
+        evt_etw_trace_header h;
+        hdr_init(&h, &G1, 1, 4, 8);
+        uint64_t v = i;
+        assert_int_equal(i % 2u ? evt_etw_write(&p, 0, &h, &v) : evt_etw_trace_event(&p, &h, &v), EVT_ETW_SUCCESS);
+    }
+    assert_int_equal(atomic_load(&g_cpu_calls), 2u); /* once per thread, not per record */
+    g_tid = 100;
+    evt_etw_trace_header h;
+    hdr_init(&h, &G1, 2, 4, 8);
+    uint64_t v = 0;
+    g_now = 5999; /* thread 100's read was at 5000: one tick short of a resolution */
+    assert_int_equal(evt_etw_trace_event(&p, &h, &v), EVT_ETW_SUCCESS);
+    assert_int_equal(atomic_load(&g_cpu_calls), 2u);
+    g_now = 6000; /* a resolution after it */
+    assert_int_equal(evt_etw_trace_event(&p, &h, &v), EVT_ETW_SUCCESS);
+    assert_int_equal(atomic_load(&g_cpu_calls), 3u);
+    assert_int_equal(evt_etw_write(&p, 0, &h, &v), EVT_ETW_SUCCESS);
+    assert_int_equal(atomic_load(&g_cpu_calls), 3u);
+    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+    read_back();
+    split_back();
+    assert_int_equal(g_ndata, 2u * N + 3u);
+    for (size_t i = 0; i < g_ndata; i++) {
+        const rd_event *e = g_data[i];
+        uint64_t n = e->ts == 6000u ? 3u : e->tid == 100u ? 1u : 2u; /* 5999: thread 100's first values */
+        assert_int_equal(e->ktime, n);
+        assert_int_equal(e->utime, 2u * n);
+    }
+}
+
+/* What evt_etw_file_open's sessions take (POSIX thread ids, the port's counter, the default slot
+ * mode): the thread-owned leaf with the cached CPU times. N records within one resolution (50 ms)
+ * call the hook once; after a sleep past it, the next record calls it again and carries the new
+ * values. */
+static void test_cpu_times_cached_leaf(void **st)
+{
+    (void)st;
+    reset_platform();
+    evt_etw_session_config c;
+    base_config(&c);
+    c.buffers = 2;
+    c.per_thread = EVT_ETW_SLOTS_DEFAULT;
+    c.clock = NULL;
+    c.clock_hz = 0;
+    c.thread_id = evt_etw_posix_thread_id;
+    c.timer_resolution = g_cpu_res = 500000u; /* 50 ms */
+    c.cpu_times = counting_cpu;
+    evt_etw_session s;
+    evt_etw_provider p;
+    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
+    assert_int_equal(s.cfg.per_thread, EVT_ETW_SLOTS_THREAD_OWNED);
+#if EVT_ETW_CALLSITE_GATHER
+    if (evt_port_timestamp_bits() == 64u) assert_int_equal(s.path, 5); /* the POSIX leaf with CPU times */
+#endif
+    evt_etw_register(&p, &G1, NULL, NULL);
+    evt_etw_enable(&s, &p, ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0);
+    atomic_store(&g_cpu_calls, 0u);
+    enum { N = 300 };
+    uint64_t t0 = evt_port_timestamp();
+    for (uint32_t i = 0; i < N; i++) {
+        evt_etw_trace_header h;
+        hdr_init(&h, &G1, 1, 4, 8);
+        uint64_t v = i;
+        assert_int_equal(evt_etw_write(&p, 0, &h, &v), EVT_ETW_SUCCESS);
+    }
+    uint64_t elapsed = evt_port_timestamp() - t0, res = s.cpu_res;
+    assert_true(res > 0u);
+    unsigned calls = atomic_load(&g_cpu_calls);
+    if (elapsed < res) assert_int_equal(calls, 1u); /* (a preemption past 50 ms allows more, as many) */
+    else assert_in_range(calls, 1u, 1u + elapsed / res + 1u);
+    struct timespec ts = {0, 60 * 1000 * 1000}; /* past the resolution */
+    while (nanosleep(&ts, &ts) != 0) {}
+    evt_etw_trace_header h;
+    hdr_init(&h, &G1, 2, 4, 8);
+    uint64_t v = 0;
+    assert_int_equal(evt_etw_write(&p, 0, &h, &v), EVT_ETW_SUCCESS);
+    assert_int_equal(atomic_load(&g_cpu_calls), calls + 1u);
+    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+    read_back();
+    split_back();
+    assert_int_equal(g_ndata, N + 1u);
+    assert_int_equal(g_data[0]->ktime, 1u);
+    assert_int_equal(g_data[0]->utime, 2u);
+    assert_int_equal(g_data[N]->id, 2u);
+    assert_int_equal(g_data[N]->ktime, calls + 1u); /* the values advanced */
+    assert_int_equal(g_data[N]->utime, 2u * (calls + 1u));
+}
+
 /* ---- a signal handler recording in the middle of a record ----------------------------------- */
 
 static evt_etw_provider g_np;
@@ -1023,6 +1153,7 @@ int main(void)
         cmocka_unit_test(test_write_failure),   cmocka_unit_test(test_clock_types),
         cmocka_unit_test(test_posix_file),      cmocka_unit_test(test_nested_signal),
         cmocka_unit_test(test_api_misuse),
+        cmocka_unit_test(test_cpu_times_cached), cmocka_unit_test(test_cpu_times_cached_leaf),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

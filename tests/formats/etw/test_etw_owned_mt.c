@@ -65,6 +65,8 @@ static void start_owned(evt_etw_session *s, evt_etw_provider *p, mem_file *f, ui
     c.thread_id = tid ? tid : evt_etw_posix_thread_id;
     c.process_id = evt_etw_posix_process_id;
     c.sync_writers = evt_etw_posix_sync_writers;
+    c.cpu_times = evt_etw_posix_cpu_times; /* the slots' CPU-time cache (read again each 1 ms, on */
+    c.timer_resolution = 10000u;          /* claim after a detach) in every case, under TSan too */
     assert_int_equal(evt_etw_session_start(s, &c, mem, nbuf * BUF_SIZE), EVT_ETW_SUCCESS);
     evt_etw_register(p, &k_guid, NULL, NULL);
     assert_int_equal(evt_etw_enable(s, p, ETW_CONTROL_ENABLE_PROVIDER, ETW_LEVEL_VERBOSE, 0, 0), EVT_ETW_SUCCESS);
