@@ -212,10 +212,14 @@ static int load_next_buffer(etw_state *s, etw_stream *st)
 
 /* ---- the record walk (one item ahead per stream) ------------------------------------------- */
 
-static void count_header_type(etw_state *s, unsigned ht)
+static void count_header_type(etw_state *s, unsigned ht) { s->ht_count[ht & 0xFFu]++; }
+
+/* Records walked: every one is counted under its header type. */
+static uint64_t records_walked(const etw_state *s)
 {
-    s->ht_count[ht & 0xFFu]++;
-    s->records++;
+    uint64_t n = 0;
+    for (unsigned t = 0; t < 256; t++) n += s->ht_count[t];
+    return n;
 }
 
 /* Stop walking the stream's buffer: `name` (CorruptRecords, UnknownRecords) notes the `left`
@@ -253,7 +257,7 @@ ETW_INLINE_ int walk_record(etw_state *s, etw_stream *st)
     st->item.size = size;
     st->item.htype = (uint8_t)ht;
     st->item.offset = st->compressed ? st->buf_off : st->buf_off + ETW_BUFFER_HEADER_SIZE + st->pos;
-    st->item.ts = st->last_ts = evt_ld_u64le(q + d->ts_at);
+    st->item.ts = evt_ld_u64le(q + d->ts_at);
     size_t next = (st->pos + size + (ETW_RECORD_ALIGN - 1)) & ~(size_t)(ETW_RECORD_ALIGN - 1);
     st->pos = next > st->len ? st->len : next;
     return 1;
@@ -268,8 +272,9 @@ static void advance(etw_state *s, etw_stream *st)
     st->item.kind = ETW_ITEM_NONE;
     for (;;) {
         if (st->lost_after.kind != ETW_ITEM_NONE) {
+            uint64_t last_ts = st->item.ts;
             st->item = st->lost_after;
-            st->item.ts = st->last_ts;
+            st->item.ts = last_ts;
             st->lost_after.kind = ETW_ITEM_NONE;
             return;
         }
@@ -340,8 +345,7 @@ static void advance(etw_state *s, etw_stream *st)
         st->item.htype = (uint8_t)ht;
         st->item.offset = roff;
         /* a skipped kind's timestamp may lie past the record (need 8): 0 past the buffer */
-        if (d->ts_at != 0xFF) st->last_ts = evt_cur_u64le_at(&c, d->ts_at); /* 0 past the buffer */
-        st->item.ts = st->last_ts;
+        if (d->ts_at != 0xFF) st->item.ts = evt_cur_u64le_at(&c, d->ts_at); /* 0 past the buffer; else the last one */
         size_t next = (st->pos + size + (ETW_RECORD_ALIGN - 1)) & ~(size_t)(ETW_RECORD_ALIGN - 1);
         st->pos = next > st->len ? st->len : next;
         return;
@@ -627,9 +631,8 @@ ETW_INLINE_ int decode_usual(etw_state *s, const etw_stream *st, evt_event *ev)
     if (!name) return 0; /* built by the first record of its kind (etw_record_dec.c) */
     p->count++;
     ev->offset = it->offset;
-    ev->flags |= EVT_HAS_CPU | EVT_HAS_CTX;
     ev->cpu = st->proc;
-    etw_set_time(s, ev, evt_ld_u64le(h + ETW_TH_TIMESTAMP));
+    etw_set_time_and(s, ev, evt_ld_u64le(h + ETW_TH_TIMESTAMP), EVT_HAS_CPU | EVT_HAS_CTX);
     ev->id = h[ETW_TH_CLASS_TYPE];
     etw_classic_fill(ev, h, it->size, p, name, d->name);
     if (st->compressed) evt_put_u(ev, "buffer_pos", ETW_BUFFER_HEADER_SIZE + it->pos);
@@ -731,7 +734,7 @@ static void info_json(void *state, evt_json *j)
         evt_json_ku64(j, n, s->ht_count[t]);
     }
     evt_json_obj_end(j);
-    evt_json_ku64(j, "records", s->records);
+    evt_json_ku64(j, "records", records_walked(s));
     evt_json_ku64(j, "skipped_records", s->skipped);
     evt_json_ku64(j, "compressed_buffers", s->ncompressed);
     evt_json_ku64(j, "streams", s->nstreams ? s->nstreams - 1 : 0);
@@ -772,7 +775,7 @@ static void info_text(void *state, FILE *out)
     fprintf(out, "clock:    type %" PRIu32 " (%s), PerfFreq %" PRIu64 ", start %s\n", s->clock_type, etw_clock_name(s->clock_type), s->perf_freq, tb);
     fprintf(out, "lost:     %s%" PRIu32 " events, %" PRIu32 " buffers (logfile header)\n",
             s->events_lost_saturated ? "at least " : "", s->events_lost, s->buffers_lost);
-    fprintf(out, "records:  %" PRIu64 " (%" PRIu64 " skipped)\n", s->records, s->skipped);
+    fprintf(out, "records:  %" PRIu64 " (%" PRIu64 " skipped)\n", records_walked(s), s->skipped);
     for (unsigned t = 0; t < 256; t++) {
         if (!s->ht_count[t]) continue;
         const char *n = etw_header_type_name(t);

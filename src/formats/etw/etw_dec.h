@@ -77,8 +77,8 @@ typedef struct etw_stream {
     uint8_t *data;          /* record area [0x48, Offset) of the loaded buffer */
     size_t len, cap;        /* bytes in data, allocated bytes */
     size_t pos;             /* next record position in data */
-    uint64_t last_ts;       /* timestamp of the last record emitted or peeked */
-    etw_item item;          /* what it has ready (kind NONE = exhausted) */
+    etw_item item;          /* what it has ready (kind NONE = exhausted); its ts stays the timestamp
+                             * of the last record walked (0 before one), which a lost note takes */
     etw_item lost_after;    /* lost note to emit before scanning on (kind NONE = none) */
 } etw_stream;
 
@@ -148,7 +148,6 @@ typedef struct etw_state {
     /* counters */
     uint64_t ht_count[256];      /* records per header type */
     uint64_t skipped;            /* records walked but not decoded (INSTANCE, ERROR, MESSAGE) */
-    uint64_t records;
     etw_provider *prov;          /* in order of first record */
     uint32_t nprov, capprov;
     etw_provider *prov_last;     /* in prov: the provider of the last record counted there, or NULL */
@@ -210,21 +209,24 @@ static inline uint64_t etw_ticks_to_ns(const etw_state *s, uint64_t delta)
 /* etw_set_time past the fast case. */
 void etw_set_time_slow(const etw_state *s, evt_event *ev, uint64_t ts);
 
-/* Set ev->ts (raw) and, when the clock is known, ev->t_ns (ns since the Unix epoch). The usual
- * record, at or after the header record within ns_fast_lim ticks: no check can fail. */
-static inline void etw_set_time(const etw_state *s, evt_event *ev, uint64_t ts)
+/* Set ev->ts (raw) and, when the clock is known, ev->t_ns (ns since the Unix epoch), and add
+ * `flags` (EVT_HAS_*) to ev->flags with EVT_HAS_TNS in one store. The usual record, at or after
+ * the header record within ns_fast_lim ticks: no check can fail. */
+static inline void etw_set_time_and(const etw_state *s, evt_event *ev, uint64_t ts, unsigned flags)
 {
     uint64_t delta = ts - s->t0; /* wraps to a large number before the header record */
 #ifdef __SIZEOF_INT128__
     if (delta < s->ns_fast_lim) { /* ns_fast_lim <= ns_fast_max + 1 */
         ev->ts = ts;
         ev->t_ns = s->start_ns + etw_ticks_to_ns_fast_(s, delta);
-        ev->flags |= EVT_HAS_TNS;
+        ev->flags |= flags | EVT_HAS_TNS;
         return;
     }
 #endif
+    ev->flags |= flags;
     etw_set_time_slow(s, ev, ts);
 }
+static inline void etw_set_time(const etw_state *s, evt_event *ev, uint64_t ts) { etw_set_time_and(s, ev, ts, 0); }
 /* Count a record for a provider GUID; returns its entry (s->prov_other, uncounted past the
  * limit), valid until the next call. */
 const etw_provider *etw_count_provider_slow(etw_state *s, const uint8_t g[16]);
@@ -247,18 +249,45 @@ static inline const etw_provider *etw_count_provider(etw_state *s, const uint8_t
 ETW_TRACE_HEADER_TABLE(ETW_TH_INSIDE_)
 #undef ETW_TH_INSIDE_
 
+/* A field written whole, as text_ok.h's evt_field_u / evt_field_s write it, in two 16-byte stores
+ * where GCC's vector extensions allow rather than four 8-byte ones: a classic record writes ten
+ * fields, and the stores, not the instructions, bound how fast it decodes. The halves are
+ * {key, is_str and is_signed} and {num, str} (the layout is asserted; a NULL pointer is all zero
+ * bits, as the event reset's memset assumes too). */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && UINTPTR_MAX == UINT64_MAX
+typedef uint64_t etw_half_ __attribute__((vector_size(16)));
+_Static_assert(offsetof(evt_field, is_str) == 8 && offsetof(evt_field, is_signed) == 12 && sizeof(int) == 4 &&
+                   offsetof(evt_field, num) == 16 && offsetof(evt_field, str) == 24 && sizeof(evt_field) == 32,
+               "evt_field: {key, is_str, is_signed} and {num, str} are 16 bytes each");
+ETW_INLINE_ void etw_field_u(evt_field *f, const char *key, uint64_t v)
+{
+    etw_half_ a = {(uint64_t)(uintptr_t)key, 0}, b = {v, 0}; /* is_str 0, is_signed 0; str NULL */
+    memcpy(&f->key, &a, 16);
+    memcpy(&f->num, &b, 16);
+}
+ETW_INLINE_ void etw_field_s(evt_field *f, const char *key, const char *v)
+{
+    etw_half_ a = {(uint64_t)(uintptr_t)key, 1}, b = {0, (uint64_t)(uintptr_t)v}; /* is_str 1 (low half), is_signed 0 */
+    memcpy(&f->key, &a, 16);
+    memcpy(&f->num, &b, 16);
+}
+#else
+#define etw_field_u evt_field_u
+#define etw_field_s evt_field_s
+#endif
+
 /* The eight fields every record has, at f[0..8) (keys and strings the reader's own: vouched for). */
 ETW_INLINE_ void etw_common_at(evt_field *f, const etw_provider *p, unsigned level, unsigned version, uint32_t pid,
                                uint32_t tid, uint32_t ktime, uint32_t utime, const char *hn)
 {
-    evt_field_s(&f[0], "guid", p->text);
-    evt_field_u(&f[1], "level", level);
-    evt_field_u(&f[2], "version", version);
-    evt_field_u(&f[3], "pid", pid);
-    evt_field_u(&f[4], "tid", tid);
-    evt_field_u(&f[5], "kernel_time", ktime);
-    evt_field_u(&f[6], "user_time", utime);
-    evt_field_s(&f[7], "header_type", hn);
+    etw_field_s(&f[0], "guid", p->text);
+    etw_field_u(&f[1], "level", level);
+    etw_field_u(&f[2], "version", version);
+    etw_field_u(&f[3], "pid", pid);
+    etw_field_u(&f[4], "tid", tid);
+    etw_field_u(&f[5], "kernel_time", ktime);
+    etw_field_u(&f[6], "user_time", utime);
+    etw_field_s(&f[7], "header_type", hn);
 }
 
 /* A usual classic record's name, kind, ten fields (at f[0..10): ev has none yet), thread context
@@ -274,8 +303,8 @@ ETW_INLINE_ void etw_classic_fill(evt_event *ev, const uint8_t *h, uint32_t n, c
     ev->kind = (p->known & ETW_PK_EVENT_TRACE) ? EVT_KIND_MARKER : EVT_KIND_USER;
     etw_common_at(f, p, h[ETW_TH_CLASS_LEVEL], evt_ld_u16le(h + ETW_TH_CLASS_VERSION), evt_ld_u32le(h + ETW_TH_PROCESS_ID),
                   tid, evt_ld_u32le(h + ETW_TH_KERNEL_TIME), evt_ld_u32le(h + ETW_TH_USER_TIME), hn);
-    evt_field_u(&f[8], "type", h[ETW_TH_CLASS_TYPE]);
-    evt_field_u(&f[9], "size", n);
+    etw_field_u(&f[8], "type", h[ETW_TH_CLASS_TYPE]);
+    etw_field_u(&f[9], "size", n);
     ev->fields_ok |= 0x3FFu;
     ev->nfields = 10;
     ev->ctx = tid; /* the caller sets EVT_HAS_CTX */
