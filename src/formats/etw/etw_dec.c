@@ -237,27 +237,25 @@ static void lose_rest(etw_stream *st, const char *name, size_t left, uint64_t ro
 ETW_INLINE_ int walk_record(etw_state *s, etw_stream *st)
 {
     if (!st->loaded || st->lost_after.kind != ETW_ITEM_NONE) return 0;
-    evt_cur bc; /* the buffer's decoded records */
+    evt_cur bc, c; /* the buffer's decoded records; the record's fixed header */
     evt_cur_init(&bc, st->data, st->len, 0, 0);
-    const uint8_t *q = evt_cur_take_at(&bc, st->pos, 4); /* the marker: bytes 2 (header type), 3 (flags) */
-    if (!q) return 0;
-    uint32_t marker = evt_ld_u32le(q);
+    evt_cur_at(&bc, st->pos);
+    uint32_t marker = evt_cur_u32le(&bc); /* bytes 2 (header type) and 3 (flags); 0 past the end */
     unsigned ht = marker >> 16 & 0xFFu;
     const etw_ht_desc *d = &etw_ht_descs[ht];
     if ((marker >> 24 & ETW_MARKER_FLAGS) != ETW_MARKER_FLAGS || d->walk != ETW_WALK_FIXED) return 0;
     evt_cur_at(&bc, st->pos);
-    q = evt_cur_take(&bc, d->need); /* the fixed header: its size and timestamp lie inside (etw_text_dec.c asserts it) */
-    if (!q) return 0;
-    uint32_t size = evt_ld_u16le(q + d->size_at);
+    if (!evt_cur_sub(&bc, d->need, &c)) return 0; /* its size and timestamp lie inside (etw_text_dec.c asserts it) */
+    uint32_t size = evt_cur_u16le_at(&c, d->size_at);
     if (size < d->need || size > st->len - st->pos) return 0;
     count_header_type(s, ht);
     st->item.kind = ETW_ITEM_RECORD;
     st->item.pos = st->pos;
-    st->item.rec = q;
+    st->item.rec = c.p;
     st->item.size = size;
     st->item.htype = (uint8_t)ht;
     st->item.offset = st->compressed ? st->buf_off : st->buf_off + ETW_BUFFER_HEADER_SIZE + st->pos;
-    st->item.ts = evt_ld_u64le(q + d->ts_at);
+    st->item.ts = evt_cur_u64le_at(&c, d->ts_at);
     size_t next = (st->pos + size + (ETW_RECORD_ALIGN - 1)) & ~(size_t)(ETW_RECORD_ALIGN - 1);
     st->pos = next > st->len ? st->len : next;
     return 1;
@@ -613,18 +611,21 @@ ETW_INLINE_ int decode_usual(etw_state *s, const etw_stream *st, evt_event *ev)
     const etw_item *it = &st->item;
     const etw_ht_desc *d = &etw_ht_descs[it->htype];
     if (it->kind != ETW_ITEM_RECORD || d->family != ETW_HT_FAM_FULL || ev->nfields) return 0;
-    const uint8_t *h = it->rec; /* its it->size >= 48 bytes (a FULL record's `need`): the fixed header first */
+    evt_cur c; /* its fixed header: it->rec holds it->size >= 48 bytes (a FULL record's `need`) */
+    evt_cur_init(&c, it->rec, ETW_TRACE_HEADER_SIZE, it->offset, 0); /* constant size: its reads need no check */
+    const uint8_t *guid = evt_cur_take_at(&c, ETW_TH_GUID, 16);
     etw_provider *p = s->prov_last;
-    if (!p || memcmp(p->guid, h + ETW_TH_GUID, 16) != 0 || (p->known & (ETW_PK_LOSS | ETW_PK_USER))) return 0;
+    if (!p || !guid || memcmp(p->guid, guid, 16) != 0 || (p->known & (ETW_PK_LOSS | ETW_PK_USER))) return 0;
+    unsigned type = evt_cur_u8_at(&c, ETW_TH_CLASS_TYPE);
     _Static_assert(ETW_PK_EVENT_TRACE == 1, "classic_names[is_et]");
-    const char *name = s->classic_names[p->known & ETW_PK_EVENT_TRACE][h[ETW_TH_CLASS_TYPE]];
+    const char *name = s->classic_names[p->known & ETW_PK_EVENT_TRACE][type];
     if (!name) return 0; /* built by the first record of its kind (etw_record_dec.c) */
     p->count++;
     ev->offset = it->offset;
     ev->cpu = st->proc;
-    etw_set_time_and(s, ev, evt_ld_u64le(h + ETW_TH_TIMESTAMP), EVT_HAS_CPU | EVT_HAS_CTX);
-    ev->id = h[ETW_TH_CLASS_TYPE];
-    etw_classic_fill(ev, h, it->size, p, name, d->name);
+    etw_set_time_and(s, ev, evt_cur_u64le_at(&c, ETW_TH_TIMESTAMP), EVT_HAS_CPU | EVT_HAS_CTX);
+    ev->id = type;
+    etw_classic_fill(ev, it->rec, it->size, p, name, d->name);
     if (st->compressed) evt_put_u(ev, "buffer_pos", ETW_BUFFER_HEADER_SIZE + it->pos);
     ev->text_ok |= EVT_TEXT_OK_ALL; /* the name is the cache's, the other strings NULL (as etw_decode_record) */
     return 1;

@@ -8,7 +8,7 @@
 #include <string.h>
 #include "evtrace/model.h"
 #include "evtrace/reader.h"
-#include "formats/common/bytes.h"
+#include "formats/common/cursor.h"
 #include "formats/common/name_cache.h"
 #include "formats/common/text_ok.h"
 #include "formats/etw/etw_defs.h"
@@ -242,8 +242,8 @@ static inline const etw_provider *etw_count_provider(etw_state *s, const uint8_t
 }
 /* ---- the usual classic record (FULL_HEADER32/64 of an ordinary provider) ------------------ */
 
-/* Every EVENT_TRACE_HEADER field lies inside its 48 bytes: a read at ETW_TH_* from the whole fixed
- * header, taken at once through the record's cursor, needs no check of its own. */
+/* Every EVENT_TRACE_HEADER field lies inside its 48 bytes: a cursor over the whole fixed header
+ * (taken at once from the record's) reads each at its constant offset without a check at run time. */
 #define ETW_TH_INSIDE_(n, off, sz) \
     _Static_assert((off) + (sz) <= ETW_TRACE_HEADER_SIZE, "EVENT_TRACE_HEADER." #n " outside the fixed header");
 ETW_TRACE_HEADER_TABLE(ETW_TH_INSIDE_)
@@ -297,20 +297,25 @@ ETW_INLINE_ void etw_classic_fill(evt_event *ev, const uint8_t *h, uint32_t n, c
                                   const char *hn)
 {
     _Static_assert(EVT_MAX_FIELDS >= 10, "a classic event has ten fields");
-    uint32_t tid = evt_ld_u32le(h + ETW_TH_THREAD_ID);
+    evt_cur c; /* the fixed header, of constant size: its reads at constant offsets need no check */
+    evt_cur_init(&c, h, ETW_TRACE_HEADER_SIZE, 0, 0);
+    uint32_t tid = evt_cur_u32le_at(&c, ETW_TH_THREAD_ID);
     evt_field *f = ev->fields;
     ev->name = name;
     ev->kind = (p->known & ETW_PK_EVENT_TRACE) ? EVT_KIND_MARKER : EVT_KIND_USER;
-    etw_common_at(f, p, h[ETW_TH_CLASS_LEVEL], evt_ld_u16le(h + ETW_TH_CLASS_VERSION), evt_ld_u32le(h + ETW_TH_PROCESS_ID),
-                  tid, evt_ld_u32le(h + ETW_TH_KERNEL_TIME), evt_ld_u32le(h + ETW_TH_USER_TIME), hn);
-    etw_field_u(&f[8], "type", h[ETW_TH_CLASS_TYPE]);
+    etw_common_at(f, p, evt_cur_u8_at(&c, ETW_TH_CLASS_LEVEL), evt_cur_u16le_at(&c, ETW_TH_CLASS_VERSION),
+                  evt_cur_u32le_at(&c, ETW_TH_PROCESS_ID), tid, evt_cur_u32le_at(&c, ETW_TH_KERNEL_TIME),
+                  evt_cur_u32le_at(&c, ETW_TH_USER_TIME), hn);
+    etw_field_u(&f[8], "type", evt_cur_u8_at(&c, ETW_TH_CLASS_TYPE));
     etw_field_u(&f[9], "size", n);
     ev->fields_ok |= 0x3FFu;
     ev->nfields = 10;
     ev->ctx = tid; /* the caller sets EVT_HAS_CTX */
     ev->ctx_class = EVT_CTX_THREAD;
-    ev->data = h + ETW_TRACE_HEADER_SIZE;
-    ev->data_len = n - ETW_TRACE_HEADER_SIZE;
+    evt_cur rc; /* the whole record: the payload after the fixed header */
+    evt_cur_init(&rc, h, n, 0, 0);
+    ev->data = evt_cur_take_at(&rc, ETW_TRACE_HEADER_SIZE, n - ETW_TRACE_HEADER_SIZE);
+    ev->data_len = ev->data ? n - ETW_TRACE_HEADER_SIZE : 0;
 }
 
 /* On-disk bytes of a well-known GUID (index into ETW_GUID_TABLE order). */
