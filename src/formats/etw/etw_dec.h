@@ -8,7 +8,9 @@
 #include <string.h>
 #include "evtrace/model.h"
 #include "evtrace/reader.h"
+#include "formats/common/cursor.h"
 #include "formats/common/name_cache.h"
+#include "formats/common/text_ok.h"
 #include "formats/etw/etw_defs.h"
 
 /* One buffer of the file, found by the index scan at open (72-byte headers only). */
@@ -51,6 +53,8 @@ typedef struct etw_item {
     int kind;            /* ETW_ITEM_* */
     uint64_t ts;         /* merge key: record timestamp (raw clock) or the stream's last one */
     size_t pos;          /* record: position in the stream's record area */
+    const uint8_t *rec;  /* record: its bytes in the record area, taken through the buffer's cursor by
+                          * the walk: size of them, size >= its header type's `need` */
     uint32_t size;       /* record: its Size field */
     uint8_t htype;       /* record: header type (ETW_HT_*, or ETW_HT_MESSAGE for WPP) */
     const char *lost_name; /* lost: event name */
@@ -73,8 +77,8 @@ typedef struct etw_stream {
     uint8_t *data;          /* record area [0x48, Offset) of the loaded buffer */
     size_t len, cap;        /* bytes in data, allocated bytes */
     size_t pos;             /* next record position in data */
-    uint64_t last_ts;       /* timestamp of the last record emitted or peeked */
-    etw_item item;          /* what it has ready (kind NONE = exhausted) */
+    etw_item item;          /* what it has ready (kind NONE = exhausted); its ts stays the timestamp
+                             * of the last record walked (0 before one), which a lost note takes */
     etw_item lost_after;    /* lost note to emit before scanning on (kind NONE = none) */
 } etw_stream;
 
@@ -92,7 +96,8 @@ typedef struct etw_provider {
 /* Merge key of a leaf of the loser tree (data stream i is leaf i - 1): the timestamp of the item
  * the stream has ready (copied from the item so that a comparison reads the keys only) and its
  * rank, the leaf; an exhausted stream, and a leaf without one, ranks after every stream
- * (ts UINT64_MAX, rank nleaves + leaf). Ordered by (ts, rank): by (ts, stream). */
+ * (ts UINT64_MAX, rank nleaves + leaf). Ordered by (ts, rank): by (ts, stream). The leaf is
+ * rank & (nleaves - 1). */
 typedef struct etw_key { uint64_t ts; uint32_t rank; } etw_key;
 
 #define ETW_MAX_PENDING 4
@@ -118,7 +123,7 @@ typedef struct etw_state {
     int time_ok;                 /* hz known and start_time at or after 1970 */
     uint64_t start_ns;           /* start_time in ns since the Unix epoch */
     uint64_t ns_hi, ns_lo;       /* floor(1e9 * 2^64 / hz): ns per tick, 64.64 fixed point */
-    uint64_t ns_fast_max;        /* deltas up to this convert by multiplication (result <= 2^63) */
+    uint64_t ns_fast_max;        /* deltas up to this convert by multiplication (result <= 2^63; 0 when hz > 2^63) */
     uint64_t ns_fast_lim;        /* ts - t0 below this: t_ns = start_ns + that by multiplication (0: never) */
     char logger_name[128], log_file_name[256];
     /* buffers */
@@ -128,8 +133,7 @@ typedef struct etw_state {
     uint32_t ncompressed;
     etw_stream *streams;
     uint32_t nstreams;
-    etw_key *keys;               /* [nleaves] */
-    uint32_t *tree;              /* loser tree: [0] the winning leaf, [1..nleaves) the loser of each match */
+    etw_key *tree;               /* loser tree: [0] the winner's key, [1..nleaves) the loser's key of each match */
     uint32_t nleaves;            /* a power of two >= the data streams, at least 1 */
     uint32_t nlive;              /* data streams with an item (0: the merge is done) */
     int dirty;                   /* stream index to advance before the next pick, or -1 */
@@ -144,7 +148,6 @@ typedef struct etw_state {
     /* counters */
     uint64_t ht_count[256];      /* records per header type */
     uint64_t skipped;            /* records walked but not decoded (INSTANCE, ERROR, MESSAGE) */
-    uint64_t records;
     etw_provider *prov;          /* in order of first record */
     uint32_t nprov, capprov;
     etw_provider *prov_last;     /* in prov: the provider of the last record counted there, or NULL */
@@ -179,18 +182,26 @@ void etw_time_init(etw_state *s);
 /* (delta * 1e9) / hz, saturated at UINT64_MAX, by a division (etw_ticks_to_ns past ns_fast_max). */
 uint64_t etw_ticks_to_ns_div(uint64_t delta, uint64_t hz);
 
-/* floor(delta * 1e9 / hz), the same value as etw_ticks_to_ns_div. Up to ns_fast_max (result
- * <= 2^63) by the 64.64 fixed-point ns per tick f = floor(2^64 * 1e9 / hz): q = floor(delta * f /
- * 2^64) is the exact quotient or one less (f is short of 2^64 * 1e9 / hz by under 1, so delta * f
- * by under delta < 2^64), and one 128-bit product tells which. */
+/* floor(delta * 1e9 / hz) for delta <= ns_fast_max (then hz <= 2^63: etw_time_init), by the 64.64
+ * fixed-point ns per tick f = floor(2^64 * 1e9 / hz): q = floor(delta * f / 2^64) is the exact
+ * quotient or one less (f is short of 2^64 * 1e9 / hz by under 1, so delta * f by under delta <
+ * 2^64). The remainder delta * 1e9 - q * hz is then below 2 * hz <= 2^64: its low 64 bits, two
+ * 64-bit products, are all of it, and tell which. */
+#ifdef __SIZEOF_INT128__
+static inline uint64_t etw_ticks_to_ns_fast_(const etw_state *s, uint64_t delta)
+{
+    uint64_t q = delta * s->ns_hi + (uint64_t)(((unsigned __int128)delta * s->ns_lo) >> 64);
+    uint64_t rem = delta * 1000000000u - q * s->hz;
+    return q + (rem >= s->hz);
+}
+#endif
+
+/* floor(delta * 1e9 / hz), the same value as etw_ticks_to_ns_div: by multiplication up to
+ * ns_fast_max (result <= 2^63), by the division past it. */
 static inline uint64_t etw_ticks_to_ns(const etw_state *s, uint64_t delta)
 {
 #ifdef __SIZEOF_INT128__
-    if (delta <= s->ns_fast_max) {
-        uint64_t q = delta * s->ns_hi + (uint64_t)(((unsigned __int128)delta * s->ns_lo) >> 64);
-        if ((unsigned __int128)(q + 1u) * s->hz <= (unsigned __int128)delta * 1000000000u) q++;
-        return q;
-    }
+    if (delta <= s->ns_fast_max) return etw_ticks_to_ns_fast_(s, delta);
 #endif
     return etw_ticks_to_ns_div(delta, s->hz);
 }
@@ -198,23 +209,24 @@ static inline uint64_t etw_ticks_to_ns(const etw_state *s, uint64_t delta)
 /* etw_set_time past the fast case. */
 void etw_set_time_slow(const etw_state *s, evt_event *ev, uint64_t ts);
 
-/* Set ev->ts (raw) and, when the clock is known, ev->t_ns (ns since the Unix epoch). The usual
- * record, at or after the header record within ns_fast_lim ticks: no check can fail. */
-static inline void etw_set_time(const etw_state *s, evt_event *ev, uint64_t ts)
+/* Set ev->ts (raw) and, when the clock is known, ev->t_ns (ns since the Unix epoch), and add
+ * `flags` (EVT_HAS_*) to ev->flags with EVT_HAS_TNS in one store. The usual record, at or after
+ * the header record within ns_fast_lim ticks: no check can fail. */
+static inline void etw_set_time_and(const etw_state *s, evt_event *ev, uint64_t ts, unsigned flags)
 {
     uint64_t delta = ts - s->t0; /* wraps to a large number before the header record */
 #ifdef __SIZEOF_INT128__
-    if (delta < s->ns_fast_lim) {
-        uint64_t q = delta * s->ns_hi + (uint64_t)(((unsigned __int128)delta * s->ns_lo) >> 64);
-        if ((unsigned __int128)(q + 1u) * s->hz <= (unsigned __int128)delta * 1000000000u) q++;
+    if (delta < s->ns_fast_lim) { /* ns_fast_lim <= ns_fast_max + 1 */
         ev->ts = ts;
-        ev->t_ns = s->start_ns + q;
-        ev->flags |= EVT_HAS_TNS;
+        ev->t_ns = s->start_ns + etw_ticks_to_ns_fast_(s, delta);
+        ev->flags |= flags | EVT_HAS_TNS;
         return;
     }
 #endif
+    ev->flags |= flags;
     etw_set_time_slow(s, ev, ts);
 }
+static inline void etw_set_time(const etw_state *s, evt_event *ev, uint64_t ts) { etw_set_time_and(s, ev, ts, 0); }
 /* Count a record for a provider GUID; returns its entry (s->prov_other, uncounted past the
  * limit), valid until the next call. */
 const etw_provider *etw_count_provider_slow(etw_state *s, const uint8_t g[16]);
@@ -228,6 +240,84 @@ static inline const etw_provider *etw_count_provider(etw_state *s, const uint8_t
     }
     return etw_count_provider_slow(s, g);
 }
+/* ---- the usual classic record (FULL_HEADER32/64 of an ordinary provider) ------------------ */
+
+/* Every EVENT_TRACE_HEADER field lies inside its 48 bytes: a cursor over the whole fixed header
+ * (taken at once from the record's) reads each at its constant offset without a check at run time. */
+#define ETW_TH_INSIDE_(n, off, sz) \
+    _Static_assert((off) + (sz) <= ETW_TRACE_HEADER_SIZE, "EVENT_TRACE_HEADER." #n " outside the fixed header");
+ETW_TRACE_HEADER_TABLE(ETW_TH_INSIDE_)
+#undef ETW_TH_INSIDE_
+
+/* A field written whole, as text_ok.h's evt_field_u / evt_field_s write it, in two 16-byte stores
+ * where GCC's vector extensions allow rather than four 8-byte ones: a classic record writes ten
+ * fields, and the stores, not the instructions, bound how fast it decodes. The halves are
+ * {key, is_str and is_signed} and {num, str} (the layout is asserted; a NULL pointer is all zero
+ * bits, as the event reset's memset assumes too). */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && UINTPTR_MAX == UINT64_MAX
+typedef uint64_t etw_half_ __attribute__((vector_size(16)));
+_Static_assert(offsetof(evt_field, is_str) == 8 && offsetof(evt_field, is_signed) == 12 && sizeof(int) == 4 &&
+                   offsetof(evt_field, num) == 16 && offsetof(evt_field, str) == 24 && sizeof(evt_field) == 32,
+               "evt_field: {key, is_str, is_signed} and {num, str} are 16 bytes each");
+ETW_INLINE_ void etw_field_u(evt_field *f, const char *key, uint64_t v)
+{
+    etw_half_ a = {(uint64_t)(uintptr_t)key, 0}, b = {v, 0}; /* is_str 0, is_signed 0; str NULL */
+    memcpy(&f->key, &a, 16);
+    memcpy(&f->num, &b, 16);
+}
+ETW_INLINE_ void etw_field_s(evt_field *f, const char *key, const char *v)
+{
+    etw_half_ a = {(uint64_t)(uintptr_t)key, 1}, b = {0, (uint64_t)(uintptr_t)v}; /* is_str 1 (low half), is_signed 0 */
+    memcpy(&f->key, &a, 16);
+    memcpy(&f->num, &b, 16);
+}
+#else
+#define etw_field_u evt_field_u
+#define etw_field_s evt_field_s
+#endif
+
+/* The eight fields every record has, at f[0..8) (keys and strings the reader's own: vouched for). */
+ETW_INLINE_ void etw_common_at(evt_field *f, const etw_provider *p, unsigned level, unsigned version, uint32_t pid,
+                               uint32_t tid, uint32_t ktime, uint32_t utime, const char *hn)
+{
+    etw_field_s(&f[0], "guid", p->text);
+    etw_field_u(&f[1], "level", level);
+    etw_field_u(&f[2], "version", version);
+    etw_field_u(&f[3], "pid", pid);
+    etw_field_u(&f[4], "tid", tid);
+    etw_field_u(&f[5], "kernel_time", ktime);
+    etw_field_u(&f[6], "user_time", utime);
+    etw_field_s(&f[7], "header_type", hn);
+}
+
+/* A usual classic record's name, kind, ten fields (at f[0..10): ev has none yet), thread context
+ * (but for its flag) and payload. h: its fixed header (ETW_TRACE_HEADER_SIZE bytes) and the n - ETW_TRACE_HEADER_SIZE
+ * payload bytes after it (n >= ETW_TRACE_HEADER_SIZE); p: its provider; hn: its header type's name. */
+ETW_INLINE_ void etw_classic_fill(evt_event *ev, const uint8_t *h, uint32_t n, const etw_provider *p, const char *name,
+                                  const char *hn)
+{
+    _Static_assert(EVT_MAX_FIELDS >= 10, "a classic event has ten fields");
+    evt_cur c; /* the fixed header, of constant size: its reads at constant offsets need no check */
+    evt_cur_init(&c, h, ETW_TRACE_HEADER_SIZE, 0, 0);
+    uint32_t tid = evt_cur_u32le_at(&c, ETW_TH_THREAD_ID);
+    evt_field *f = ev->fields;
+    ev->name = name;
+    ev->kind = (p->known & ETW_PK_EVENT_TRACE) ? EVT_KIND_MARKER : EVT_KIND_USER;
+    etw_common_at(f, p, evt_cur_u8_at(&c, ETW_TH_CLASS_LEVEL), evt_cur_u16le_at(&c, ETW_TH_CLASS_VERSION),
+                  evt_cur_u32le_at(&c, ETW_TH_PROCESS_ID), tid, evt_cur_u32le_at(&c, ETW_TH_KERNEL_TIME),
+                  evt_cur_u32le_at(&c, ETW_TH_USER_TIME), hn);
+    etw_field_u(&f[8], "type", evt_cur_u8_at(&c, ETW_TH_CLASS_TYPE));
+    etw_field_u(&f[9], "size", n);
+    ev->fields_ok |= 0x3FFu;
+    ev->nfields = 10;
+    ev->ctx = tid; /* the caller sets EVT_HAS_CTX */
+    ev->ctx_class = EVT_CTX_THREAD;
+    evt_cur rc; /* the whole record: the payload after the fixed header */
+    evt_cur_init(&rc, h, n, 0, 0);
+    ev->data = evt_cur_take_at(&rc, ETW_TRACE_HEADER_SIZE, n - ETW_TRACE_HEADER_SIZE);
+    ev->data_len = ev->data ? n - ETW_TRACE_HEADER_SIZE : 0;
+}
+
 /* On-disk bytes of a well-known GUID (index into ETW_GUID_TABLE order). */
 void etw_known_guid(int which, uint8_t out[16]);
 enum { ETW_GUID_IDX_EVENT_TRACE = 0, ETW_GUID_IDX_SYSTEM_TRACE = 1 };

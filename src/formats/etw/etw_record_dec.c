@@ -63,31 +63,6 @@ static const char *keep_name(etw_state *s, uint64_t key)
     return k ? k : s->name;
 }
 
-/* Fields of the hot path, written whole (their key and string text are the format's own:
- * vouched for, text_ok.h); the caller checked there is room. */
-static inline void set_u(evt_field *f, const char *key, uint64_t v)
-{
-    f->key = key; f->is_str = 0; f->is_signed = 0; f->num = v; f->str = NULL;
-}
-static inline void set_s(evt_field *f, const char *key, const char *v)
-{
-    f->key = key; f->is_str = 1; f->is_signed = 0; f->num = 0; f->str = v;
-}
-
-/* The eight fields every record has, at f[0..8). */
-ETW_INLINE_ void common_at(evt_field *f, const etw_provider *p, unsigned level, unsigned version, uint32_t pid,
-                           uint32_t tid, uint32_t ktime, uint32_t utime, const char *hn)
-{
-    set_s(&f[0], "guid", p->text);
-    set_u(&f[1], "level", level);
-    set_u(&f[2], "version", version);
-    set_u(&f[3], "pid", pid);
-    set_u(&f[4], "tid", tid);
-    set_u(&f[5], "kernel_time", ktime);
-    set_u(&f[6], "user_time", utime);
-    set_s(&f[7], "header_type", hn);
-}
-
 /* The eight common fields appended (those the limit leaves room for), the thread context. */
 ETW_NOINLINE_ void common_fields(evt_event *ev, const etw_provider *p, unsigned level, unsigned version,
                                  uint32_t pid, uint32_t tid, uint32_t ktime, uint32_t utime, unsigned ht)
@@ -95,7 +70,7 @@ ETW_NOINLINE_ void common_fields(evt_event *ev, const etw_provider *p, unsigned 
     const char *hn = etw_header_type_name(ht);
     if (!hn) hn = "UNKNOWN";
     if (ev->nfields + 8u <= EVT_MAX_FIELDS) {
-        common_at(&ev->fields[ev->nfields], p, level, version, pid, tid, ktime, utime, hn);
+        etw_common_at(&ev->fields[ev->nfields], p, level, version, pid, tid, ktime, utime, hn);
         ev->fields_ok |= 0xFFu << ev->nfields;
         ev->nfields += 8u;
     } else { /* fields the limit leaves room for, as evt_event_add_field_* would */
@@ -205,23 +180,11 @@ static int decode_full(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, evt_ev
     uint32_t kt = evt_cur_u32le_at(&h, ETW_TH_KERNEL_TIME), ut = evt_cur_u32le_at(&h, ETW_TH_USER_TIME);
     const uint8_t *data = evt_cur_take_at(c, ETW_TRACE_HEADER_SIZE, n - ETW_TRACE_HEADER_SIZE);
     uint32_t data_len = data ? n - ETW_TRACE_HEADER_SIZE : 0;
-    if (ev->nfields == 0 && !(p->known & (ETW_PK_LOSS | ETW_PK_USER))) {
-        /* the usual classic event: its ten fields in place */
-        _Static_assert(EVT_MAX_FIELDS >= 10, "a classic event has ten fields");
+    if (fixed && ev->nfields == 0 && !(p->known & (ETW_PK_LOSS | ETW_PK_USER))) {
+        /* the usual classic event: its ten fields in place (also the merge's hot path, etw_dec.c) */
         const char *hn = etw_header_type_name(ht);
-        evt_field *f = ev->fields;
-        ev->name = s->ok_name = classic_name(s, is_et, type);
-        ev->kind = is_et ? EVT_KIND_MARKER : EVT_KIND_USER;
-        common_at(f, p, level, version, pid, tid, kt, ut, hn ? hn : "UNKNOWN");
-        set_u(&f[8], "type", type);
-        set_u(&f[9], "size", n);
-        ev->fields_ok |= 0x3FFu;
-        ev->nfields = 10;
+        etw_classic_fill(ev, fixed, n, p, s->ok_name = classic_name(s, is_et, type), hn ? hn : "UNKNOWN");
         ev->flags |= EVT_HAS_CTX;
-        ev->ctx = tid;
-        ev->ctx_class = EVT_CTX_THREAD;
-        ev->data = data;
-        ev->data_len = data_len;
         return ETW_FULL_SIZE_PUT;
     }
     if ((p->known & ETW_PK_LOSS) && type == ETW_EVT_LOSS_TYPE && n >= ETW_TRACE_HEADER_SIZE + ETW_EVT_LOSS_PAYLOAD) {

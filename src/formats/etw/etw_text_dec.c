@@ -15,9 +15,12 @@ const etw_ht_desc etw_ht_descs[256] = {
     ETW_HEADER_TYPE_TABLE(ETW_HT_DESC_)
 #undef ETW_HT_DESC_
 };
-/* ETW_WALK_FIXED: a record of at least `need` bytes holds its timestamp */
+/* ETW_WALK_FIXED: a record of at least `need` bytes holds its size and timestamp (the walk reads
+ * them from the `need` bytes it took); a classic record's `need` is its whole EVENT_TRACE_HEADER */
 #define ETW_HT_TS_CHECK_(v, n, fx, szo, tso, fam) \
-    _Static_assert(ETW_HT_WALK_(fam) != ETW_WALK_FIXED || (tso) + 8 <= ETW_HT_NEED_(fx, fam), #n ": timestamp outside the fixed header");
+    _Static_assert(ETW_HT_WALK_(fam) != ETW_WALK_FIXED || (tso) + 8 <= ETW_HT_NEED_(fx, fam), #n ": timestamp outside the fixed header"); \
+    _Static_assert(ETW_HT_WALK_(fam) != ETW_WALK_FIXED || (szo) + 2 <= ETW_HT_NEED_(fx, fam), #n ": size outside the fixed header"); \
+    _Static_assert((fam) != ETW_HT_FAM_FULL || (fx) == ETW_TRACE_HEADER_SIZE, #n ": a classic record's fixed header is an EVENT_TRACE_HEADER");
 ETW_HEADER_TYPE_TABLE(ETW_HT_TS_CHECK_)
 #undef ETW_HT_TS_CHECK_
 #undef ETW_HT_WALK_
@@ -206,6 +209,11 @@ void etw_time_init(etw_state *s)
     s->ns_hi = (uint64_t)(f >> 64);
     s->ns_lo = (uint64_t)f;
     s->ns_fast_max = m > UINT64_MAX ? UINT64_MAX : (uint64_t)m;
+    if (s->hz > (1ull << 63)) { /* the fast case's remainder (below 2 * hz) would not fit 64 bits */
+        s->ns_fast_max = 0;
+        s->ns_fast_lim = 0;
+        return;
+    }
     /* the fast case of etw_set_time: a result of at most min(2^63, UINT64_MAX - start_ns) */
     uint64_t room = UINT64_MAX - s->start_ns, cap = room < (1ull << 63) ? room : (1ull << 63);
     unsigned __int128 lim = (unsigned __int128)cap * s->hz / 1000000000u + 1u;
