@@ -82,6 +82,7 @@ int evt_tl_init(evt_tl *tl, uint64_t clock_hz, const evt_tl_sink *sink)
     if (!tl->cpus) return 0;
     for (uint32_t c = 0; c < EVT_TL_MAX_CPUS; c++) tl->cpus[c].run = EVT_TL_NONE;
     tl->cur_ctx = EVT_TL_NONE;
+    tl->mru_ix[0] = tl->mru_ix[1] = EVT_TL_NONE;
     tl->caps = (1u << EVT_CAP_COUNT_) - 1;
     tl->sched = 1;
     return 1;
@@ -119,7 +120,11 @@ static uint32_t intern_(evt_tl *tl, const char *s)
     return id;
 }
 
-static const char *str_(const evt_tl *tl, uint32_t id) { return id ? evt_strtab_str(&tl->strs, id) : NULL; }
+/* String of a strtab id the timeline got from tl->strs (0: NULL). */
+static inline const char *str_(const evt_tl *tl, uint32_t id) { return id ? tl->strs.strs[id - 1] : NULL; }
+
+/* Labels are truncated to fit a buffer of this size (spans.h, evt_event_label_ref). */
+#define TL_LABEL_BUF 160
 
 /* Public name of a generic object type ("mutex"), NULL for unknown. */
 static const char *obj_type_name_(unsigned type)
@@ -163,14 +168,21 @@ static uint32_t ctx_create_(evt_tl *tl, int has_id, uint64_t id, evt_ctx_class c
     return ix;
 }
 
-static void ctx_set_name_(evt_tl *tl, evt_tl_ctx *c, const char *name)
+/* c is named name from now (a different name than it had: ctx_set_name_ checked). */
+static void ctx_rename_(evt_tl *tl, evt_tl_ctx *c, const char *name)
 {
-    if (!name || !name[0]) return;
-    if (c->name && strcmp(c->name, name) == 0) return;
     uint32_t id = intern_(tl, name);
     if (!id) return;
     c->name = str_(tl, id);
     if (tl->sink.ctx_name) tl->sink.ctx_name(tl->sink.user, c);
+}
+
+/* Inline: every event checks its context's name (the usual answer: unchanged). */
+static inline void ctx_set_name_(evt_tl *tl, evt_tl_ctx *c, const char *name)
+{
+    if (!name || !name[0]) return;
+    if (c->name && strcmp(c->name, name) == 0) return;
+    ctx_rename_(tl, c, name);
 }
 
 /* Context of a thread named as a target (thread resumed, suspended). */
@@ -435,6 +447,48 @@ static void isr_close_(evt_tl *tl, uint32_t cpu, uint64_t t, int truncated, int 
     if (tl->sink.isr) tl->sink.isr(tl->sink.user, iv);
 }
 
+/* Strtab id of an ISR entry's label: m.label, else "<name> #<irq>" ("ISR" when unnamed; without
+ * " #<irq>" when the irq is unknown) truncated to 159 bytes (snprintf's text and truncation,
+ * without its cost per ISR). The built label is cached (evt_tl.isr_lbl_*) with the name's length
+ * and irq it came from: the next entry with the same name and irq takes it after one compare. */
+static uint32_t isr_label_(evt_tl *tl, const evt_event *ev, int has_irq, uint32_t irq)
+{
+    const char *lbl = (ev->m.has & EVT_M_LABEL) ? ev->m.label : NULL;
+    if (lbl) {
+        uint32_t id = evt_strtab_recent_cstr(&tl->strs, lbl, SIZE_MAX);
+        return id ? id : intern_(tl, lbl);
+    }
+    const char *nm = ev->name ? ev->name : "ISR";
+    if (tl->isr_lbl_id && tl->isr_lbl_has_irq == has_irq && (!has_irq || tl->isr_lbl_irq == irq)) {
+        uint32_t n = tl->isr_lbl_len;
+        if (strncmp(str_(tl, tl->isr_lbl_id), nm, n) == 0 && nm[n] == '\0') return tl->isr_lbl_id;
+    }
+    char buf[TL_LABEL_BUF];
+    size_t o = 0;
+    while (nm[o] && o < sizeof buf - 1) { buf[o] = nm[o]; o++; }
+    int whole = nm[o] == '\0';
+    uint32_t nlen = (uint32_t)o;
+    if (has_irq) {
+        char d[24];
+        size_t k = sizeof d;
+        uint64_t v = irq;
+        do { d[--k] = (char)('0' + v % 10u); v /= 10u; } while (v);
+        d[--k] = '#';
+        d[--k] = ' ';
+        while (k < sizeof d && o < sizeof buf - 1) buf[o++] = d[k++];
+        if (k < sizeof d) whole = 0;
+    }
+    buf[o] = '\0';
+    uint32_t id = intern_(tl, buf);
+    if (id && whole) { /* built from the whole name and irq: the next same entry takes it */
+        tl->isr_lbl_id = id;
+        tl->isr_lbl_len = nlen;
+        tl->isr_lbl_irq = irq;
+        tl->isr_lbl_has_irq = has_irq;
+    }
+    return id;
+}
+
 static void isr_enter_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t ci, uint64_t t)
 {
     evt_tl_cpu *cp = &tl->cpus[cpu];
@@ -448,25 +502,7 @@ static void isr_enter_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t c
     iv->ctx = ci;
     iv->interrupted = cp->isr_n ? cp->isr[0].interrupted : cp->run;
     if (ev->m.has & EVT_M_IRQ) { iv->irq = ev->m.irq; iv->has_irq = 1; }
-    char buf[160];
-    const char *lbl = (ev->m.has & EVT_M_LABEL) ? ev->m.label : NULL;
-    if (!lbl) { /* "<name> #<irq>" (snprintf's text and truncation, without its cost per ISR) */
-        const char *nm = ev->name ? ev->name : "ISR";
-        size_t o = 0;
-        while (*nm && o < sizeof buf - 1) buf[o++] = *nm++;
-        if (iv->has_irq) {
-            char d[24];
-            size_t k = sizeof d;
-            uint64_t v = iv->irq;
-            do { d[--k] = (char)('0' + v % 10u); v /= 10u; } while (v);
-            d[--k] = '#';
-            d[--k] = ' ';
-            while (k < sizeof d && o < sizeof buf - 1) buf[o++] = d[k++];
-        }
-        buf[o] = '\0';
-        lbl = buf;
-    }
-    iv->name = str_(tl, intern_(tl, lbl));
+    iv->name = str_(tl, isr_label_(tl, ev, iv->has_irq, (uint32_t)iv->irq));
     cp->isr_n++;
     if (tl->sink.isr_begin) tl->sink.isr_begin(tl->sink.user, iv);
 }
@@ -509,12 +545,31 @@ static void lost_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint64_t t)
 
 /* ---- the event ---- */
 
+/* Index of the context with id `id` (created if new): the two-entry cache (evt_tl.mru_*), then
+ * the map. EVT_TL_NONE when out of memory. */
+static inline uint32_t ctx_by_id_(evt_tl *tl, const evt_event *ev, uint64_t t)
+{
+    uint64_t id = ev->ctx;
+    if (id == tl->mru_id[0] && tl->mru_ix[0] != EVT_TL_NONE) return tl->mru_ix[0];
+    uint32_t ix;
+    if (id == tl->mru_id[1] && tl->mru_ix[1] != EVT_TL_NONE) ix = tl->mru_ix[1];
+    else if (!evt_u64map_get(&tl->ctxmap, id, &ix)) {
+        ix = ctx_create_(tl, 1, id, ev->ctx_class, t, ev->ctx_name);
+        if (ix == EVT_TL_NONE) return ix;
+    }
+    tl->mru_id[1] = tl->mru_id[0];
+    tl->mru_ix[1] = tl->mru_ix[0];
+    tl->mru_id[0] = id;
+    tl->mru_ix[0] = ix;
+    return ix;
+}
+
 static uint32_t ctx_of_(evt_tl *tl, const evt_event *ev, uint64_t t)
 {
     uint32_t ix;
     if (ev->flags & EVT_HAS_CTX) {
-        if (!evt_u64map_get(&tl->ctxmap, ev->ctx, &ix)) ix = ctx_create_(tl, 1, ev->ctx, ev->ctx_class, t, ev->ctx_name);
-        else if (tl->ctxs[ix]->cls == EVT_CTX_NONE && ev->ctx_class != EVT_CTX_NONE)
+        ix = ctx_by_id_(tl, ev, t);
+        if (ix != EVT_TL_NONE && tl->ctxs[ix]->cls == EVT_CTX_NONE && ev->ctx_class != EVT_CTX_NONE)
             tl->ctxs[ix]->cls = ev->ctx_class; /* created as a target; now we know its class */
     } else {
         ix = tl->noctx[ev->ctx_class & 3];
@@ -656,15 +711,38 @@ static void thread_stop_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t
     if (st != EVT_TL_READY) tc->wake_from = EVT_TL_NONE;
 }
 
-static void svc_begin_(evt_tl *tl, evt_tl_ctx *c, const evt_event *ev, uint64_t t, int instant, uint32_t obj)
+/* Strtab id of an event's span label (spans.h rules), interned when new (0: out of memory). The
+ * usual label is one of the event's strings whole, met lately at the same address: one string
+ * compare, no strlen, no hash. */
+static uint32_t label_intern_(evt_tl *tl, const evt_event *ev)
 {
-    char buf[160];
+    const char *w = evt_event_label_whole(ev);
+    uint32_t lid = w ? evt_strtab_recent_cstr(&tl->strs, w, TL_LABEL_BUF - 1) : 0;
+    if (lid) return lid;
+    char buf[TL_LABEL_BUF];
     size_t ln;
     const char *lbl = evt_event_label_ref(ev, buf, sizeof buf, &ln);
-    uint32_t lid = evt_strtab_intern(&tl->strs, lbl, ln, NULL);
+    lid = evt_strtab_intern(&tl->strs, lbl, ln, NULL);
     if (!lid) tl->oom = 1;
-    int b;
-    evt_span_cat cat = instant ? EVT_SPAN_SVC : evt_span_cat_of(ev->kind, &b);
+    return lid;
+}
+
+/* The same label's id when it is stored, else 0 (never interns). */
+static uint32_t label_find_(const evt_tl *tl, const evt_event *ev)
+{
+    const char *w = evt_event_label_whole(ev);
+    uint32_t lid = w ? evt_strtab_recent_cstr(&tl->strs, w, TL_LABEL_BUF - 1) : 0;
+    if (lid) return lid;
+    char buf[TL_LABEL_BUF];
+    size_t ln;
+    const char *lbl = evt_event_label_ref(ev, buf, sizeof buf, &ln);
+    return evt_strtab_find(&tl->strs, lbl, ln);
+}
+
+static void svc_begin_(evt_tl *tl, evt_tl_ctx *c, const evt_event *ev, uint64_t t, int instant, uint32_t obj)
+{
+    uint32_t lid = label_intern_(tl, ev);
+    evt_span_cat cat = instant ? EVT_SPAN_SVC : evt_span_cat_fast(ev->kind);
     if (cat == EVT_SPAN_SVC) {
         c->last_svc = lid;
         c->last_obj = obj;
@@ -692,13 +770,12 @@ static void svc_begin_(evt_tl *tl, evt_tl_ctx *c, const evt_event *ev, uint64_t 
 
 static void svc_end_(evt_tl *tl, evt_tl_ctx *c, const evt_event *ev, uint64_t t)
 {
-    char buf[160];
-    int b;
-    evt_span_cat cat = evt_span_cat_of(ev->kind, &b);
-    size_t ln;
-    const char *lbl = evt_event_label_ref(ev, buf, sizeof buf, &ln);
-    uint32_t lid = evt_strtab_find(&tl->strs, lbl, ln);
-    uint32_t n = evt_span_match(&c->stack, (uint8_t)cat, lid);
+    evt_span_cat cat = evt_span_cat_fast(ev->kind);
+    uint32_t lid = label_find_(tl, ev);
+    uint32_t n;
+    if (c->stack.n && c->stack.v[c->stack.n - 1].cat == (uint8_t)cat && c->stack.v[c->stack.n - 1].label == lid)
+        n = 1; /* the usual exit: of the innermost span (what evt_span_match finds first) */
+    else n = evt_span_match(&c->stack, (uint8_t)cat, lid);
     if (!n) { tl->unmatched_exits++; return; }
     uint32_t obj = (uint32_t)c->stack.v[c->stack.n - n].ts;
     while (n-- > 1) slice_close_(tl, c, t, 1, 0);
@@ -755,6 +832,9 @@ static void meaning_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t ci,
     }
 }
 
+/* evt_reader_effective_kernel(r), inline (asked on every event). */
+static inline int reader_kernel_(const evt_reader *r) { return r->kernel_user >= 0 ? r->kernel_user : r->kernel; }
+
 uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
 {
     uint64_t t = evt_tl_time(tl, ev);
@@ -766,8 +846,8 @@ uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
         tl->cur_ctx = EVT_TL_NONE;
         return EVT_TL_NONE;
     }
-    if (tl->reader && evt_reader_effective_kernel(tl->reader) != tl->reader_kernel) { /* named later */
-        tl->reader_kernel = evt_reader_effective_kernel(tl->reader);
+    if (tl->reader && reader_kernel_(tl->reader) != tl->reader_kernel) { /* named later */
+        tl->reader_kernel = reader_kernel_(tl->reader);
         tl->higher_prio_wins = evt_reader_higher_prio_wins(tl->reader);
     }
     if (cp->seen && t < cp->prev_t) t = cp->prev_t;
