@@ -123,6 +123,17 @@ static uint32_t intern_(evt_tl *tl, const char *s)
 /* String of a strtab id the timeline got from tl->strs (0: NULL). */
 static inline const char *str_(const evt_tl *tl, uint32_t id) { return id ? tl->strs.strs[id - 1] : NULL; }
 
+/* Branch hints and an out-of-line mark for what the usual event never does. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TL_LIKELY(x) __builtin_expect(!!(x), 1)
+#define TL_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define TL_COLD __attribute__((noinline, cold))
+#else
+#define TL_LIKELY(x) (x)
+#define TL_UNLIKELY(x) (x)
+#define TL_COLD
+#endif
+
 /* Labels are truncated to fit a buffer of this size (spans.h, evt_event_label_ref). */
 #define TL_LABEL_BUF 160
 
@@ -739,33 +750,56 @@ static uint32_t label_find_(const evt_tl *tl, const evt_event *ev)
     return evt_strtab_find(&tl->strs, lbl, ln);
 }
 
-static void svc_begin_(evt_tl *tl, evt_tl_ctx *c, const evt_event *ev, uint64_t t, int instant, uint32_t obj)
+/* Push a span (cat, lid, obj) begun at t on c's stack: 0 (nothing pushed, counted) at the depth
+ * limit or out of memory. */
+static TL_COLD int span_push_slow_(evt_tl *tl, evt_tl_ctx *c, evt_span_cat cat, uint32_t lid, uint32_t obj, uint64_t t)
 {
-    uint32_t lid = label_intern_(tl, ev);
-    evt_span_cat cat = instant ? EVT_SPAN_SVC : evt_span_cat_fast(ev->kind);
-    if (cat == EVT_SPAN_SVC) {
-        c->last_svc = lid;
-        c->last_obj = obj;
-    }
-    if (instant) {
-        evt_tl_slice sl = {c->index, EVT_SPAN_SVC, str_(tl, lid), t, t, c->stack.n, obj, 0, 0};
-        if (tl->sink.slice_begin) tl->sink.slice_begin(tl->sink.user, &sl);
-        if (tl->sink.slice) tl->sink.slice(tl->sink.user, &sl);
-        return;
-    }
     /* the open span keeps its object in evt_span.ts (its begin time is in stack_t0) */
-    if (!evt_span_push(&c->stack, (uint8_t)cat, lid, obj)) { tl->span_overflow++; return; }
+    if (!evt_span_push(&c->stack, (uint8_t)cat, lid, obj)) { tl->span_overflow++; return 0; }
     if (c->t0cap < c->stack.cap) {
         uint64_t *v = evt_realloc(c->stack_t0, (size_t)c->stack.cap * sizeof *v);
-        if (!v) { c->stack.n--; tl->oom = 1; return; }
+        if (!v) { c->stack.n--; tl->oom = 1; return 0; }
         c->stack_t0 = v;
         c->t0cap = c->stack.cap;
     }
     c->stack_t0[c->stack.n - 1] = t;
+    return 1;
+}
+
+/* A service or function span of c begins (svc_enter, func_enter). */
+static void span_begin_(evt_tl *tl, evt_tl_ctx *c, const evt_event *ev, uint64_t t, evt_span_cat cat, uint32_t obj)
+{
+    uint32_t lid = label_intern_(tl, ev);
+    if (cat == EVT_SPAN_SVC) {
+        c->last_svc = lid;
+        c->last_obj = obj;
+    }
+    uint32_t d = c->stack.n;
+    if (TL_LIKELY(d < c->t0cap)) { /* room in both arrays (t0cap <= stack.cap <= the depth limit) */
+        evt_span *sp = &c->stack.v[d];
+        sp->ts = obj; /* the open span keeps its object in evt_span.ts (its begin time is in stack_t0) */
+        sp->label = lid;
+        sp->cat = (uint8_t)cat;
+        c->stack.n = d + 1;
+        c->stack_t0[d] = t;
+    } else if (!span_push_slow_(tl, c, cat, lid, obj, t)) {
+        return;
+    }
     if (tl->sink.slice_begin) {
-        evt_tl_slice sl = {c->index, cat, str_(tl, lid), t, t, c->stack.n - 1, obj, 0, 0};
+        evt_tl_slice sl = {c->index, cat, str_(tl, lid), t, t, d, obj, 0, 0};
         tl->sink.slice_begin(tl->sink.user, &sl);
     }
+}
+
+/* A service recorded as one instant: a zero-length slice. */
+static void svc_instant_(evt_tl *tl, evt_tl_ctx *c, const evt_event *ev, uint64_t t, uint32_t obj)
+{
+    uint32_t lid = label_intern_(tl, ev);
+    c->last_svc = lid;
+    c->last_obj = obj;
+    evt_tl_slice sl = {c->index, EVT_SPAN_SVC, str_(tl, lid), t, t, c->stack.n, obj, 0, 0};
+    if (tl->sink.slice_begin) tl->sink.slice_begin(tl->sink.user, &sl);
+    if (tl->sink.slice) tl->sink.slice(tl->sink.user, &sl);
 }
 
 static void svc_end_(evt_tl *tl, evt_tl_ctx *c, const evt_event *ev, uint64_t t)
@@ -835,58 +869,95 @@ static void meaning_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t ci,
 /* evt_reader_effective_kernel(r), inline (asked on every event). */
 static inline int reader_kernel_(const evt_reader *r) { return r->kernel_user >= 0 ? r->kernel_user : r->kernel; }
 
+/* The reader's kernel profile changed (the stream named its kernel after its first records). */
+static TL_COLD void kernel_named_(evt_tl *tl)
+{
+    tl->reader_kernel = reader_kernel_(tl->reader);
+    tl->higher_prio_wins = evt_reader_higher_prio_wins(tl->reader);
+}
+
+/* The first event on CPU slot cpu (its idle time starts here). */
+static TL_COLD void cpu_first_(evt_tl *tl, evt_tl_cpu *cp, uint32_t cpu, uint64_t t)
+{
+    cp->seen = 1;
+    cp->idle_since = t;
+    if (cpu + 1 > tl->ncpus) tl->ncpus = cpu + 1;
+}
+
+/* The first scheduling record: from here on who runs is known (the CPUs start now). */
+static TL_COLD void sched_on_(evt_tl *tl, uint64_t t)
+{
+    tl->sched = 1;
+    tl->caps |= EVT_CAP_SCHED;
+    for (uint32_t k = 0; k < EVT_TL_MAX_CPUS; k++) tl->cpus[k].idle_since = t;
+}
+
+/* The code that recorded a thread/init/unclassified event runs on its CPU: a switch to it. */
+static void runs_(evt_tl *tl, evt_tl_cpu *cp, uint32_t cpu, const evt_event *ev, uint32_t ci, uint64_t t)
+{
+    /* another context runs while an ISR is open: the ISR's exit was lost (closed here,
+     * truncated), so an ISR never outlasts the running of the context it interrupted */
+    if (cp->isr_n && ev->kind != EVT_KIND_ISR_ENTER && ev->kind != EVT_KIND_ISR_EXIT)
+        while (cp->isr_n) isr_close_(tl, cpu, t, 1, 0);
+    cp->pend_isr = 0; /* a switch an ISR decided has happened by now */
+    do_switch_(tl, cpu, t, ci, EVT_TL_READY, EVT_TL_NONE, 0);
+}
+
+/* Creation or deletion of object obj (EVT_TL_NONE: none named) at t. */
+static void obj_life_(evt_tl *tl, const evt_event *ev, uint32_t obj, uint64_t t)
+{
+    if (obj == EVT_TL_NONE) return;
+    evt_tl_obj *o = tl->objs[obj];
+    if (ev->kind == EVT_KIND_OBJ_CREATE) {
+        o->created = t;
+        o->has_created = 1;
+        if (!o->type && (ev->m.has & EVT_M_OBJ_TYPE)) o->type = obj_type_name_(ev->m.obj_type);
+    } else {
+        o->deleted = t;
+        o->has_deleted = 1;
+    }
+}
+
 uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
 {
     uint64_t t = evt_tl_time(tl, ev);
     uint32_t cpu = (ev->flags & EVT_HAS_CPU) ? (ev->cpu < EVT_TL_MAX_CPUS ? ev->cpu : EVT_TL_MAX_CPUS - 1) : 0;
     evt_tl_cpu *cp = &tl->cpus[cpu];
-    if (!tl->have_t && (ev->m.has & EVT_M_UNTIMED)) { /* configuration before the first timed record */
+    if (TL_UNLIKELY(!tl->have_t) && (ev->m.has & EVT_M_UNTIMED)) { /* configuration before the first timed record */
         tl->events++;
         tl->cur = ev;
         tl->cur_ctx = EVT_TL_NONE;
         return EVT_TL_NONE;
     }
-    if (tl->reader && reader_kernel_(tl->reader) != tl->reader_kernel) { /* named later */
-        tl->reader_kernel = reader_kernel_(tl->reader);
-        tl->higher_prio_wins = evt_reader_higher_prio_wins(tl->reader);
+    if (tl->reader && TL_UNLIKELY(reader_kernel_(tl->reader) != tl->reader_kernel)) kernel_named_(tl);
+    if (TL_LIKELY(cp->seen)) {
+        if (t < cp->prev_t) t = cp->prev_t;
+    } else {
+        cpu_first_(tl, cp, cpu, t);
     }
-    if (cp->seen && t < cp->prev_t) t = cp->prev_t;
-    if (!cp->seen) { cp->seen = 1; cp->idle_since = t; }
-    if (cpu + 1 > tl->ncpus) tl->ncpus = cpu + 1;
-    if (!tl->have_t) { tl->first = tl->last = t; tl->have_t = 1; }
-    if (t < tl->first) tl->first = t;
-    if (t > tl->last) tl->last = t;
+    if (TL_UNLIKELY(!tl->have_t)) { tl->first = tl->last = t; tl->have_t = 1; }
+    else if (t > tl->last) tl->last = t;
+    else if (t < tl->first) tl->first = t;
     tl->events++;
     tl->cur = ev;
 
-    if (ev->kind == EVT_KIND_LOST) {
+    if (TL_UNLIKELY(ev->kind == EVT_KIND_LOST)) {
         tl->cur_ctx = EVT_TL_NONE;
         lost_(tl, cpu, ev, t);
         cp->prev_t = t;
         return EVT_TL_NONE;
     }
-    if (!tl->sched && (ev->kind == EVT_KIND_THREAD_RUN || ev->kind == EVT_KIND_THREAD_STOP)) {
-        /* the first scheduling record: from here on who runs is known (the CPUs start now) */
-        tl->sched = 1;
-        tl->caps |= EVT_CAP_SCHED;
-        for (uint32_t k = 0; k < EVT_TL_MAX_CPUS; k++) tl->cpus[k].idle_since = t;
-    }
+    if (TL_UNLIKELY(!tl->sched) && (ev->kind == EVT_KIND_THREAD_RUN || ev->kind == EVT_KIND_THREAD_STOP))
+        sched_on_(tl, t);
     uint32_t ci = ctx_of_(tl, ev, t);
     tl->cur_ctx = ci;
-    if (ci == EVT_TL_NONE) { cp->prev_t = t; return ci; }
+    if (TL_UNLIKELY(ci == EVT_TL_NONE)) { cp->prev_t = t; return ci; }
     evt_tl_ctx *c = tl->ctxs[ci];
     int in_isr = c->cls == EVT_CTX_ISR;
 
     /* the code that recorded a thread/init/unclassified event is running on this CPU (when the
      * trace records scheduling at all) */
-    if (tl->sched && !in_isr && cp->run != ci) {
-        /* another context runs while an ISR is open: the ISR's exit was lost (closed here,
-         * truncated), so an ISR never outlasts the running of the context it interrupted */
-        if (cp->isr_n && ev->kind != EVT_KIND_ISR_ENTER && ev->kind != EVT_KIND_ISR_EXIT)
-            while (cp->isr_n) isr_close_(tl, cpu, t, 1, 0);
-        cp->pend_isr = 0; /* a switch an ISR decided has happened by now */
-        do_switch_(tl, cpu, t, ci, EVT_TL_READY, EVT_TL_NONE, 0);
-    }
+    if (tl->sched && !in_isr && cp->run != ci) runs_(tl, cp, cpu, ev, ci, t);
 
     uint32_t obj = EVT_TL_NONE;
     if ((ev->flags & EVT_HAS_TARGET) && ev->kind != EVT_KIND_THREAD_RUN && ev->kind != EVT_KIND_THREAD_STOP)
@@ -898,15 +969,14 @@ uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
     case EVT_KIND_ISR_ENTER: isr_enter_(tl, cpu, ev, ci, t); break;
     case EVT_KIND_ISR_EXIT: isr_exit_(tl, cpu, t); break;
     case EVT_KIND_SVC_ENTER:
-    case EVT_KIND_FUNC_ENTER:
-        svc_begin_(tl, c, ev, t, 0, obj);
-        if (ev->kind == EVT_KIND_SVC_ENTER && obj != EVT_TL_NONE && flow_role_(ev) == 2)
-            pend_source_(tl, obj, ci, t);
+        span_begin_(tl, c, ev, t, EVT_SPAN_SVC, obj);
+        if (obj != EVT_TL_NONE && flow_role_(ev) == 2) pend_source_(tl, obj, ci, t);
         break;
+    case EVT_KIND_FUNC_ENTER: span_begin_(tl, c, ev, t, EVT_SPAN_FUNC, obj); break;
     case EVT_KIND_SVC_EXIT:
     case EVT_KIND_FUNC_EXIT: svc_end_(tl, c, ev, t); break;
     case EVT_KIND_SVC:
-        svc_begin_(tl, c, ev, t, 1, obj);
+        svc_instant_(tl, c, ev, t, obj);
         if (obj != EVT_TL_NONE) {
             int role = flow_role_(ev);
             if (role == 3) message_sink_(tl, obj, ci, t);
@@ -914,19 +984,7 @@ uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
         }
         break;
     case EVT_KIND_OBJ_CREATE:
-    case EVT_KIND_OBJ_DELETE:
-        if (obj != EVT_TL_NONE) {
-            evt_tl_obj *o = tl->objs[obj];
-            if (ev->kind == EVT_KIND_OBJ_CREATE) {
-                o->created = t;
-                o->has_created = 1;
-                if (!o->type && (ev->m.has & EVT_M_OBJ_TYPE)) o->type = obj_type_name_(ev->m.obj_type);
-            } else {
-                o->deleted = t;
-                o->has_deleted = 1;
-            }
-        }
-        break;
+    case EVT_KIND_OBJ_DELETE: obj_life_(tl, ev, obj, t); break;
     default: break;
     }
     if (ev->m.has & (EVT_M_PRIO_SET | EVT_M_WAKE | EVT_M_OP)) meaning_(tl, cpu, ev, ci, t, in_isr);
