@@ -237,8 +237,9 @@ static uint32_t obj_of_(evt_tl *tl, uint64_t id, const char *name)
 
 /* ---- states and switches ---- */
 
-/* Move c into state st at time t (emitting the interval it leaves). */
-static void set_state_(evt_tl *tl, evt_tl_ctx *c, evt_tl_state st, uint64_t t, uint32_t obj, uint32_t svc)
+/* Move c into state st at time t (emitting the interval it leaves). Inline where a switch needs
+ * it; set_state_ elsewhere. */
+static inline void set_state_in_(evt_tl *tl, evt_tl_ctx *c, evt_tl_state st, uint64_t t, uint32_t obj, uint32_t svc)
 {
     if (c->state == st && c->state_obj == obj && c->state_svc == svc) return;
     if (t < c->state_since) t = c->state_since;
@@ -252,6 +253,11 @@ static void set_state_(evt_tl *tl, evt_tl_ctx *c, evt_tl_state st, uint64_t t, u
     c->state_since = t;
     c->state_obj = obj;
     c->state_svc = svc;
+}
+
+static void set_state_(evt_tl *tl, evt_tl_ctx *c, evt_tl_state st, uint64_t t, uint32_t obj, uint32_t svc)
+{
+    set_state_in_(tl, c, st, t, obj, svc);
 }
 
 static void idle_end_(evt_tl *tl, evt_tl_cpu *cp, uint64_t t)
@@ -280,14 +286,15 @@ static void wake_flow_(evt_tl *tl, evt_tl_ctx *c, uint64_t t)
     if (tl->sink.flow) tl->sink.flow(tl->sink.user, &f);
 }
 
-/* On CPU cpu at t: `next` (EVT_TL_NONE = idle) replaces the running context, which goes to
- * prev_state (with obj/svc when blocked). */
 static void do_switch_(evt_tl *tl, uint32_t cpu, uint64_t t, uint32_t next, evt_tl_state prev_state, uint32_t obj,
+                       uint32_t svc);
+
+/* do_switch_ when next is not running on cpu already. */
+static void switch_to_(evt_tl *tl, uint32_t cpu, uint64_t t, uint32_t next, evt_tl_state prev_state, uint32_t obj,
                        uint32_t svc)
 {
     evt_tl_cpu *cp = &tl->cpus[cpu];
     uint32_t prev = cp->run;
-    if (prev == next) return;
     if (next != EVT_TL_NONE && tl->ctxs[next]->running_on && tl->ctxs[next]->cpu != cpu) {
         /* migration: it leaves its old CPU first */
         uint32_t oc = tl->ctxs[next]->cpu;
@@ -297,8 +304,8 @@ static void do_switch_(evt_tl *tl, uint32_t cpu, uint64_t t, uint32_t next, evt_
         evt_tl_ctx *p = tl->ctxs[prev];
         /* initialisation code that stops running is not waiting for the CPU: no claim about it */
         if (p->cls == EVT_CTX_INIT && prev_state == EVT_TL_READY) prev_state = EVT_TL_UNKNOWN;
-        set_state_(tl, p, prev_state, t, prev_state == EVT_TL_BLOCKED ? obj : EVT_TL_NONE,
-                   prev_state == EVT_TL_BLOCKED ? svc : 0);
+        set_state_in_(tl, p, prev_state, t, prev_state == EVT_TL_BLOCKED ? obj : EVT_TL_NONE,
+                      prev_state == EVT_TL_BLOCKED ? svc : 0);
         p->running_on = 0;
     } else {
         idle_end_(tl, cp, t);
@@ -307,7 +314,7 @@ static void do_switch_(evt_tl *tl, uint32_t cpu, uint64_t t, uint32_t next, evt_
     if (next != EVT_TL_NONE) {
         evt_tl_ctx *n = tl->ctxs[next];
         n->cpu = cpu;
-        set_state_(tl, n, EVT_TL_RUNNING, t, EVT_TL_NONE, 0);
+        set_state_in_(tl, n, EVT_TL_RUNNING, t, EVT_TL_NONE, 0);
         n->running_on = 1;
         n->switches_in++;
         cp->run = next;
@@ -318,6 +325,14 @@ static void do_switch_(evt_tl *tl, uint32_t cpu, uint64_t t, uint32_t next, evt_
     }
     emit_switch_(tl, cpu, t, prev, next, prev_state);
     if (next != EVT_TL_NONE) wake_flow_(tl, tl->ctxs[next], t);
+}
+
+/* On CPU cpu at t: `next` (EVT_TL_NONE = idle) replaces the running context, which goes to
+ * prev_state (with obj/svc when blocked). Nothing when next runs there already. */
+static inline void do_switch_(evt_tl *tl, uint32_t cpu, uint64_t t, uint32_t next, evt_tl_state prev_state,
+                              uint32_t obj, uint32_t svc)
+{
+    if (tl->cpus[cpu].run != next) switch_to_(tl, cpu, t, next, prev_state, obj, svc);
 }
 
 /* ---- meaning ---- */
@@ -575,19 +590,21 @@ static inline uint32_t ctx_by_id_(evt_tl *tl, const evt_event *ev, uint64_t t)
     return ix;
 }
 
-static uint32_t ctx_of_(evt_tl *tl, const evt_event *ev, uint64_t t)
+/* The context of an event (created when new), with what the event says of it: its name, one more
+ * event, its latest time and priority. NULL when out of memory. */
+static inline evt_tl_ctx *ctx_of_(evt_tl *tl, const evt_event *ev, uint64_t t)
 {
     uint32_t ix;
-    if (ev->flags & EVT_HAS_CTX) {
+    if (TL_LIKELY(ev->flags & EVT_HAS_CTX)) {
         ix = ctx_by_id_(tl, ev, t);
-        if (ix != EVT_TL_NONE && tl->ctxs[ix]->cls == EVT_CTX_NONE && ev->ctx_class != EVT_CTX_NONE)
-            tl->ctxs[ix]->cls = ev->ctx_class; /* created as a target; now we know its class */
     } else {
         ix = tl->noctx[ev->ctx_class & 3];
         if (ix == EVT_TL_NONE) ix = ctx_create_(tl, 0, 0, ev->ctx_class, t, ev->ctx_name);
     }
-    if (ix == EVT_TL_NONE) return ix;
+    if (TL_UNLIKELY(ix == EVT_TL_NONE)) return NULL;
     evt_tl_ctx *c = tl->ctxs[ix];
+    if (TL_UNLIKELY(c->cls == EVT_CTX_NONE) && (ev->flags & EVT_HAS_CTX))
+        c->cls = ev->ctx_class; /* created as a target; now we know its class */
     ctx_set_name_(tl, c, ev->ctx_name);
     c->events++;
     if (t > c->last) c->last = t;
@@ -596,7 +613,7 @@ static uint32_t ctx_of_(evt_tl *tl, const evt_event *ev, uint64_t t)
         else if (ev->flags & EVT_HAS_PRIO) { c->prio = ev->prio; c->has_prio = 1; }
         if (c->has_prio && !c->inherited) { c->base_prio = c->prio; c->has_base_prio = 1; }
     }
-    return ix;
+    return c;
 }
 
 static void counters_(evt_tl *tl, const evt_event *ev, uint32_t obj, uint64_t t)
@@ -949,10 +966,14 @@ uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
     }
     if (TL_UNLIKELY(!tl->sched) && (ev->kind == EVT_KIND_THREAD_RUN || ev->kind == EVT_KIND_THREAD_STOP))
         sched_on_(tl, t);
-    uint32_t ci = ctx_of_(tl, ev, t);
+    evt_tl_ctx *c = ctx_of_(tl, ev, t);
+    if (TL_UNLIKELY(!c)) {
+        tl->cur_ctx = EVT_TL_NONE;
+        cp->prev_t = t;
+        return EVT_TL_NONE;
+    }
+    uint32_t ci = c->index;
     tl->cur_ctx = ci;
-    if (TL_UNLIKELY(ci == EVT_TL_NONE)) { cp->prev_t = t; return ci; }
-    evt_tl_ctx *c = tl->ctxs[ci];
     int in_isr = c->cls == EVT_CTX_ISR;
 
     /* the code that recorded a thread/init/unclassified event is running on this CPU (when the
