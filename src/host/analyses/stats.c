@@ -163,14 +163,18 @@ static void latency_(evt_stats *s, uint8_t cat, const char *name, uint64_t begin
 
 static void count_name_(evt_stats *s, const evt_event *ev)
 {
-    /* the same few names recur, mostly at the same addresses: compared, not hashed */
+    /* the same few names recur, mostly at the same addresses: compared, not hashed. Two ways
+     * (slot r and r ^ 32): two names whose addresses share a slot both stay cached */
     const char *nm = ev->name ? ev->name : "";
     uint32_t r = (uint32_t)(((uintptr_t)nm >> 3) ^ ((uintptr_t)nm >> 11) ^ (uint32_t)ev->kind) & 63u;
-    uint32_t c1 = s->name_cache[r].idx1;
-    if (c1 && s->name_cache[r].p == nm && s->name_cache[r].kind == (uint32_t)ev->kind &&
-        strcmp(evt_strtab_str(&s->strs, s->names[c1 - 1].name), nm) == 0) {
-        s->names[c1 - 1].count++;
-        return;
+    for (uint32_t w = 0; w < 2; w++) {
+        uint32_t k = r ^ (w << 5);
+        uint32_t c1 = s->name_cache[k].idx1;
+        if (c1 && s->name_cache[k].p == nm && s->name_cache[k].kind == (uint32_t)ev->kind &&
+            strcmp(evt_strtab_str(&s->strs, s->names[c1 - 1].name), nm) == 0) {
+            s->names[c1 - 1].count++;
+            return;
+        }
     }
     uint32_t id = intern_(s, nm);
     if (!id) return;
@@ -186,6 +190,7 @@ static void count_name_(evt_stats *s, const evt_event *ev)
         s->nnames++;
     }
     s->names[idx].count++;
+    s->name_cache[r ^ 32u] = s->name_cache[r]; /* the entry it replaces keeps the second way */
     s->name_cache[r].p = nm;
     s->name_cache[r].kind = (uint32_t)ev->kind;
     s->name_cache[r].idx1 = idx + 1;
