@@ -739,6 +739,18 @@ static void thread_stop_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t
     if (st != EVT_TL_READY) tc->wake_from = EVT_TL_NONE;
 }
 
+/* The label of an event built (or too long to be used whole): interned (intern 1) or found. */
+static TL_COLD uint32_t label_slow_(evt_tl *tl, const evt_event *ev, int intern)
+{
+    char buf[TL_LABEL_BUF];
+    size_t ln;
+    const char *lbl = evt_event_label_ref(ev, buf, sizeof buf, &ln);
+    if (!intern) return evt_strtab_find(&tl->strs, lbl, ln);
+    uint32_t lid = evt_strtab_intern(&tl->strs, lbl, ln, NULL);
+    if (!lid) tl->oom = 1;
+    return lid;
+}
+
 /* Strtab id of an event's span label (spans.h rules), interned when new (0: out of memory). The
  * usual label is one of the event's strings whole, met lately at the same address: one string
  * compare, no strlen, no hash. */
@@ -746,25 +758,15 @@ static uint32_t label_intern_(evt_tl *tl, const evt_event *ev)
 {
     const char *w = evt_event_label_whole(ev);
     uint32_t lid = w ? evt_strtab_recent_cstr(&tl->strs, w, TL_LABEL_BUF - 1) : 0;
-    if (lid) return lid;
-    char buf[TL_LABEL_BUF];
-    size_t ln;
-    const char *lbl = evt_event_label_ref(ev, buf, sizeof buf, &ln);
-    lid = evt_strtab_intern(&tl->strs, lbl, ln, NULL);
-    if (!lid) tl->oom = 1;
-    return lid;
+    return lid ? lid : label_slow_(tl, ev, 1);
 }
 
 /* The same label's id when it is stored, else 0 (never interns). */
-static uint32_t label_find_(const evt_tl *tl, const evt_event *ev)
+static uint32_t label_find_(evt_tl *tl, const evt_event *ev)
 {
     const char *w = evt_event_label_whole(ev);
     uint32_t lid = w ? evt_strtab_recent_cstr(&tl->strs, w, TL_LABEL_BUF - 1) : 0;
-    if (lid) return lid;
-    char buf[TL_LABEL_BUF];
-    size_t ln;
-    const char *lbl = evt_event_label_ref(ev, buf, sizeof buf, &ln);
-    return evt_strtab_find(&tl->strs, lbl, ln);
+    return lid ? lid : label_slow_(tl, ev, 0);
 }
 
 /* Push a span (cat, lid, obj) begun at t on c's stack: 0 (nothing pushed, counted) at the depth
