@@ -163,12 +163,13 @@ static void latency_(evt_stats *s, uint8_t cat, const char *name, uint64_t begin
 
 static void count_name_(evt_stats *s, const evt_event *ev)
 {
-    /* the same few names recur, mostly at the same addresses: compared, not hashed. Two ways
-     * (slot r and r ^ 32): two names whose addresses share a slot both stay cached */
+    /* the same few names recur, mostly at the same addresses: compared, not hashed. 16 sets of
+     * four ways (slots r, r | 16, r | 32, r | 48, the latest first): up to four names whose
+     * addresses share a set all stay cached, whatever the linker's layout */
     const char *nm = ev->name ? ev->name : "";
-    uint32_t r = (uint32_t)(((uintptr_t)nm >> 3) ^ ((uintptr_t)nm >> 11) ^ (uint32_t)ev->kind) & 63u;
-    for (uint32_t w = 0; w < 2; w++) {
-        uint32_t k = r ^ (w << 5);
+    uint32_t r = (uint32_t)(((uintptr_t)nm >> 3) ^ ((uintptr_t)nm >> 11) ^ (uint32_t)ev->kind) & 15u;
+    for (uint32_t w = 0; w < 4; w++) {
+        uint32_t k = r | (w << 4);
         uint32_t c1 = s->name_cache[k].idx1;
         if (c1 && s->name_cache[k].p == nm && s->name_cache[k].kind == (uint32_t)ev->kind &&
             strcmp(evt_strtab_str(&s->strs, s->names[c1 - 1].name), nm) == 0) {
@@ -190,7 +191,7 @@ static void count_name_(evt_stats *s, const evt_event *ev)
         s->nnames++;
     }
     s->names[idx].count++;
-    s->name_cache[r ^ 32u] = s->name_cache[r]; /* the entry it replaces keeps the second way */
+    for (uint32_t w = 3; w > 0; w--) s->name_cache[r | (w << 4)] = s->name_cache[r | ((w - 1) << 4)]; /* older ones move down */
     s->name_cache[r].p = nm;
     s->name_cache[r].kind = (uint32_t)ev->kind;
     s->name_cache[r].idx1 = idx + 1;
