@@ -54,8 +54,7 @@ static uint32_t lookup_(const evt_strtab *t, const char *s, size_t n, uint32_t h
     }
 }
 
-/* Slot of the recent-strings cache for address s. */
-static uint32_t recent_slot_(const char *s) { return (uint32_t)(((uintptr_t)s >> 3) ^ ((uintptr_t)s >> 11)) & 63u; }
+static uint32_t recent_slot_(const char *s) { return evt_strtab_recent_slot_(s); }
 
 /* Id of s (n bytes) when the recent-strings cache has it at that address, else 0. */
 static uint32_t recent_(const evt_strtab *t, const char *s, size_t n, uint32_t r)

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct evt_strtab_slot {
     uint32_t id;        /* 0 = empty */
@@ -21,6 +22,23 @@ typedef struct evt_strtab {
     uint32_t nslots;    /* power of two */
     struct { const char *s; size_t n; uint32_t id; } recent[64]; /* strings interned lately, by address (intern and find look here first) */
 } evt_strtab;
+
+/* Slot of the recent-strings cache for address s (inline for evt_strtab_recent_cstr). */
+static inline uint32_t evt_strtab_recent_slot_(const char *s)
+{
+    return (uint32_t)(((uintptr_t)s >> 3) ^ ((uintptr_t)s >> 11)) & 63u;
+}
+/* Id of the NUL-terminated s when it was interned lately at this very address, still holds the
+ * same text and is shorter than limit bytes; else 0 (then ask evt_strtab_intern/find, which give
+ * the same id when the string is stored). Needs no strlen: one compare with the stored copy.
+ * Inline: the timeline asks it for every span label. */
+static inline uint32_t evt_strtab_recent_cstr(const evt_strtab *t, const char *s, size_t limit)
+{
+    uint32_t r = evt_strtab_recent_slot_(s);
+    uint32_t id = t->recent[r].id;
+    if (t->recent[r].s != s || !id || t->lens[id - 1] >= limit) return 0;
+    return strcmp(t->strs[id - 1], s) == 0 ? id : 0;
+}
 
 /* Zero-initialise before use (a static or calloc'ed evt_strtab is ready). */
 void evt_strtab_init(evt_strtab *t);

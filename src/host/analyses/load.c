@@ -110,11 +110,22 @@ static void charge(evt_an_load *l, const evt_tl *tl, int which, uint64_t t0, uin
     }
     if (t0 < l->origin) t0 = l->origin;
     if (t1 <= t0) return;
+    uint64_t *a = which == 0 ? l->idle : which == 1 ? l->isr : l->ctx[which - 2].busy;
+    if (l->wk_ok && a && l->wk < l->nwin && t0 - l->origin - l->wk_lo < l->window &&
+        t1 - l->origin - l->wk_lo < l->window) {
+        /* the usual interval: inside the window of the look-up before, which exists: what the
+         * general path below does (no merge, one window, t0 its earlier mark), without its
+         * look-ups */
+        uint64_t *m = &l->mark[l->wk];
+        if (!*m || t0 + 1 < *m) *m = t0 + 1;
+        if (which >= 2) l->ctx[which - 2].seen = 1;
+        a[l->wk] += sign > 0 ? t1 - t0 : (uint64_t)0 - (t1 - t0);
+        return;
+    }
     if (window_of(l, t1 - 1) == UINT32_MAX) return; /* the last window first: merges happen now */
     mark_(l, t0); /* both ends are event times */
     mark_(l, t1);
     uint32_t k0 = (uint32_t)win_k_(l, t0 - l->origin), k1 = (uint32_t)win_k_(l, t1 - 1 - l->origin);
-    uint64_t *a;
     if (which == 0) a = l->idle;
     else if (which == 1) a = l->isr;
     else {

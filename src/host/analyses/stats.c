@@ -163,14 +163,19 @@ static void latency_(evt_stats *s, uint8_t cat, const char *name, uint64_t begin
 
 static void count_name_(evt_stats *s, const evt_event *ev)
 {
-    /* the same few names recur, mostly at the same addresses: compared, not hashed */
+    /* the same few names recur, mostly at the same addresses: compared, not hashed. 16 sets of
+     * four ways (slots r, r | 16, r | 32, r | 48, the latest first): up to four names whose
+     * addresses share a set all stay cached, whatever the linker's layout */
     const char *nm = ev->name ? ev->name : "";
-    uint32_t r = (uint32_t)(((uintptr_t)nm >> 3) ^ ((uintptr_t)nm >> 11) ^ (uint32_t)ev->kind) & 63u;
-    uint32_t c1 = s->name_cache[r].idx1;
-    if (c1 && s->name_cache[r].p == nm && s->name_cache[r].kind == (uint32_t)ev->kind &&
-        strcmp(evt_strtab_str(&s->strs, s->names[c1 - 1].name), nm) == 0) {
-        s->names[c1 - 1].count++;
-        return;
+    uint32_t r = (uint32_t)(((uintptr_t)nm >> 3) ^ ((uintptr_t)nm >> 11) ^ (uint32_t)ev->kind) & 15u;
+    for (uint32_t w = 0; w < 4; w++) {
+        uint32_t k = r | (w << 4);
+        uint32_t c1 = s->name_cache[k].idx1;
+        if (c1 && s->name_cache[k].p == nm && s->name_cache[k].kind == (uint32_t)ev->kind &&
+            strcmp(evt_strtab_str(&s->strs, s->names[c1 - 1].name), nm) == 0) {
+            s->names[c1 - 1].count++;
+            return;
+        }
     }
     uint32_t id = intern_(s, nm);
     if (!id) return;
@@ -186,6 +191,7 @@ static void count_name_(evt_stats *s, const evt_event *ev)
         s->nnames++;
     }
     s->names[idx].count++;
+    for (uint32_t w = 3; w > 0; w--) s->name_cache[r | (w << 4)] = s->name_cache[r | ((w - 1) << 4)]; /* older ones move down */
     s->name_cache[r].p = nm;
     s->name_cache[r].kind = (uint32_t)ev->kind;
     s->name_cache[r].idx1 = idx + 1;

@@ -6,18 +6,18 @@
 #include <string.h>
 #include "evtrace/alloc.h"
 
+#define SPAN_BEGIN_ 4u
+const uint8_t evt_span_kind_table[EVT_KIND_COUNT_] = {
+    [EVT_KIND_ISR_ENTER] = EVT_SPAN_ISR | SPAN_BEGIN_,   [EVT_KIND_ISR_EXIT] = EVT_SPAN_ISR,
+    [EVT_KIND_SVC_ENTER] = EVT_SPAN_SVC | SPAN_BEGIN_,   [EVT_KIND_SVC_EXIT] = EVT_SPAN_SVC,
+    [EVT_KIND_FUNC_ENTER] = EVT_SPAN_FUNC | SPAN_BEGIN_, [EVT_KIND_FUNC_EXIT] = EVT_SPAN_FUNC,
+};
+
 evt_span_cat evt_span_cat_of(evt_kind k, int *is_begin)
 {
-    *is_begin = 0;
-    switch (k) {
-    case EVT_KIND_ISR_ENTER: *is_begin = 1; return EVT_SPAN_ISR;
-    case EVT_KIND_ISR_EXIT: return EVT_SPAN_ISR;
-    case EVT_KIND_SVC_ENTER: *is_begin = 1; return EVT_SPAN_SVC;
-    case EVT_KIND_SVC_EXIT: return EVT_SPAN_SVC;
-    case EVT_KIND_FUNC_ENTER: *is_begin = 1; return EVT_SPAN_FUNC;
-    case EVT_KIND_FUNC_EXIT: return EVT_SPAN_FUNC;
-    default: return EVT_SPAN_NONE;
-    }
+    uint8_t v = (unsigned)k < EVT_KIND_COUNT_ ? evt_span_kind_table[k] : 0;
+    *is_begin = (v & SPAN_BEGIN_) != 0;
+    return (evt_span_cat)(v & 3u);
 }
 
 const char *evt_span_cat_name(evt_span_cat c)
@@ -47,16 +47,7 @@ static char *put_u64_(char *p, char *end, uint64_t v)
     return p;
 }
 
-/* The string the label is whole (the meaning's label or the name), NULL when it is built. */
-static const char *label_whole_(const evt_event *ev)
-{
-    int b;
-    evt_span_cat c = evt_span_cat_of(ev->kind, &b);
-    if ((ev->m.has & EVT_M_LABEL) && ev->m.label) return ev->m.label;
-    if (c == EVT_SPAN_FUNC && ev->nargs > 0) return NULL;
-    if (c == EVT_SPAN_ISR && (ev->m.has & EVT_M_IRQ)) return NULL;
-    return ev->name ? ev->name : "?";
-}
+static const char *label_whole_(const evt_event *ev) { return evt_event_label_whole(ev); }
 
 const char *evt_event_label(const evt_event *ev, char *buf, size_t len)
 {

@@ -30,6 +30,13 @@ typedef enum evt_span_cat {
 
 /* Category of an event's span and whether it begins (1) or ends (0) one. */
 evt_span_cat evt_span_cat_of(evt_kind k, int *is_begin);
+/* The category alone, from a table (inline for the timeline's every event): bits 0-1 the
+ * category, bit 2 set when the kind begins the span. */
+extern const uint8_t evt_span_kind_table[EVT_KIND_COUNT_];
+static inline evt_span_cat evt_span_cat_fast(evt_kind k)
+{
+    return (unsigned)k < EVT_KIND_COUNT_ ? (evt_span_cat)(evt_span_kind_table[k] & 3u) : EVT_SPAN_NONE;
+}
 /* Public name of a category: "isr", "svc", "func" ("" for none). */
 const char *evt_span_cat_name(evt_span_cat c);
 /* Label of an event (rules above), written into buf (NUL-terminated, truncated to len - 1);
@@ -38,6 +45,16 @@ const char *evt_event_label(const evt_event *ev, char *buf, size_t len);
 /* The same label, without a copy when it is one of the event's strings whole (shorter than len):
  * returns that string, or buf with the label built there; *n = its length. */
 const char *evt_event_label_ref(const evt_event *ev, char *buf, size_t len, size_t *n);
+/* The event's string its label is whole (m.label or the name, "?" without one; used whole when
+ * shorter than the label buffer), or NULL when the label is built ("fn#<id>", "<name> #<irq>"). */
+static inline const char *evt_event_label_whole(const evt_event *ev)
+{
+    if ((ev->m.has & EVT_M_LABEL) && ev->m.label) return ev->m.label;
+    evt_span_cat c = evt_span_cat_fast(ev->kind);
+    if (c == EVT_SPAN_FUNC && ev->nargs > 0) return NULL;
+    if (c == EVT_SPAN_ISR && (ev->m.has & EVT_M_IRQ)) return NULL;
+    return ev->name ? ev->name : "?";
+}
 
 /* One open span. */
 typedef struct evt_span {

@@ -82,6 +82,7 @@ int evt_tl_init(evt_tl *tl, uint64_t clock_hz, const evt_tl_sink *sink)
     if (!tl->cpus) return 0;
     for (uint32_t c = 0; c < EVT_TL_MAX_CPUS; c++) tl->cpus[c].run = EVT_TL_NONE;
     tl->cur_ctx = EVT_TL_NONE;
+    tl->mru_ix[0] = tl->mru_ix[1] = EVT_TL_NONE;
     tl->caps = (1u << EVT_CAP_COUNT_) - 1;
     tl->sched = 1;
     return 1;
@@ -119,7 +120,22 @@ static uint32_t intern_(evt_tl *tl, const char *s)
     return id;
 }
 
-static const char *str_(const evt_tl *tl, uint32_t id) { return id ? evt_strtab_str(&tl->strs, id) : NULL; }
+/* String of a strtab id the timeline got from tl->strs (0: NULL). */
+static inline const char *str_(const evt_tl *tl, uint32_t id) { return id ? tl->strs.strs[id - 1] : NULL; }
+
+/* Branch hints and an out-of-line mark for what the usual event never does. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TL_LIKELY(x) __builtin_expect(!!(x), 1)
+#define TL_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define TL_COLD __attribute__((noinline, cold))
+#else
+#define TL_LIKELY(x) (x)
+#define TL_UNLIKELY(x) (x)
+#define TL_COLD
+#endif
+
+/* Labels are truncated to fit a buffer of this size (spans.h, evt_event_label_ref). */
+#define TL_LABEL_BUF 160
 
 /* Public name of a generic object type ("mutex"), NULL for unknown. */
 static const char *obj_type_name_(unsigned type)
@@ -163,14 +179,21 @@ static uint32_t ctx_create_(evt_tl *tl, int has_id, uint64_t id, evt_ctx_class c
     return ix;
 }
 
-static void ctx_set_name_(evt_tl *tl, evt_tl_ctx *c, const char *name)
+/* c is named name from now (a different name than it had: ctx_set_name_ checked). */
+static void ctx_rename_(evt_tl *tl, evt_tl_ctx *c, const char *name)
 {
-    if (!name || !name[0]) return;
-    if (c->name && strcmp(c->name, name) == 0) return;
     uint32_t id = intern_(tl, name);
     if (!id) return;
     c->name = str_(tl, id);
     if (tl->sink.ctx_name) tl->sink.ctx_name(tl->sink.user, c);
+}
+
+/* Inline: every event checks its context's name (the usual answer: unchanged). */
+static inline void ctx_set_name_(evt_tl *tl, evt_tl_ctx *c, const char *name)
+{
+    if (!name || !name[0]) return;
+    if (c->name && strcmp(c->name, name) == 0) return;
+    ctx_rename_(tl, c, name);
 }
 
 /* Context of a thread named as a target (thread resumed, suspended). */
@@ -214,8 +237,9 @@ static uint32_t obj_of_(evt_tl *tl, uint64_t id, const char *name)
 
 /* ---- states and switches ---- */
 
-/* Move c into state st at time t (emitting the interval it leaves). */
-static void set_state_(evt_tl *tl, evt_tl_ctx *c, evt_tl_state st, uint64_t t, uint32_t obj, uint32_t svc)
+/* Move c into state st at time t (emitting the interval it leaves). Inline where a switch needs
+ * it; set_state_ elsewhere. */
+static inline void set_state_in_(evt_tl *tl, evt_tl_ctx *c, evt_tl_state st, uint64_t t, uint32_t obj, uint32_t svc)
 {
     if (c->state == st && c->state_obj == obj && c->state_svc == svc) return;
     if (t < c->state_since) t = c->state_since;
@@ -229,6 +253,11 @@ static void set_state_(evt_tl *tl, evt_tl_ctx *c, evt_tl_state st, uint64_t t, u
     c->state_since = t;
     c->state_obj = obj;
     c->state_svc = svc;
+}
+
+static void set_state_(evt_tl *tl, evt_tl_ctx *c, evt_tl_state st, uint64_t t, uint32_t obj, uint32_t svc)
+{
+    set_state_in_(tl, c, st, t, obj, svc);
 }
 
 static void idle_end_(evt_tl *tl, evt_tl_cpu *cp, uint64_t t)
@@ -257,14 +286,15 @@ static void wake_flow_(evt_tl *tl, evt_tl_ctx *c, uint64_t t)
     if (tl->sink.flow) tl->sink.flow(tl->sink.user, &f);
 }
 
-/* On CPU cpu at t: `next` (EVT_TL_NONE = idle) replaces the running context, which goes to
- * prev_state (with obj/svc when blocked). */
 static void do_switch_(evt_tl *tl, uint32_t cpu, uint64_t t, uint32_t next, evt_tl_state prev_state, uint32_t obj,
+                       uint32_t svc);
+
+/* do_switch_ when next is not running on cpu already. */
+static void switch_to_(evt_tl *tl, uint32_t cpu, uint64_t t, uint32_t next, evt_tl_state prev_state, uint32_t obj,
                        uint32_t svc)
 {
     evt_tl_cpu *cp = &tl->cpus[cpu];
     uint32_t prev = cp->run;
-    if (prev == next) return;
     if (next != EVT_TL_NONE && tl->ctxs[next]->running_on && tl->ctxs[next]->cpu != cpu) {
         /* migration: it leaves its old CPU first */
         uint32_t oc = tl->ctxs[next]->cpu;
@@ -274,8 +304,8 @@ static void do_switch_(evt_tl *tl, uint32_t cpu, uint64_t t, uint32_t next, evt_
         evt_tl_ctx *p = tl->ctxs[prev];
         /* initialisation code that stops running is not waiting for the CPU: no claim about it */
         if (p->cls == EVT_CTX_INIT && prev_state == EVT_TL_READY) prev_state = EVT_TL_UNKNOWN;
-        set_state_(tl, p, prev_state, t, prev_state == EVT_TL_BLOCKED ? obj : EVT_TL_NONE,
-                   prev_state == EVT_TL_BLOCKED ? svc : 0);
+        set_state_in_(tl, p, prev_state, t, prev_state == EVT_TL_BLOCKED ? obj : EVT_TL_NONE,
+                      prev_state == EVT_TL_BLOCKED ? svc : 0);
         p->running_on = 0;
     } else {
         idle_end_(tl, cp, t);
@@ -284,7 +314,7 @@ static void do_switch_(evt_tl *tl, uint32_t cpu, uint64_t t, uint32_t next, evt_
     if (next != EVT_TL_NONE) {
         evt_tl_ctx *n = tl->ctxs[next];
         n->cpu = cpu;
-        set_state_(tl, n, EVT_TL_RUNNING, t, EVT_TL_NONE, 0);
+        set_state_in_(tl, n, EVT_TL_RUNNING, t, EVT_TL_NONE, 0);
         n->running_on = 1;
         n->switches_in++;
         cp->run = next;
@@ -295,6 +325,14 @@ static void do_switch_(evt_tl *tl, uint32_t cpu, uint64_t t, uint32_t next, evt_
     }
     emit_switch_(tl, cpu, t, prev, next, prev_state);
     if (next != EVT_TL_NONE) wake_flow_(tl, tl->ctxs[next], t);
+}
+
+/* On CPU cpu at t: `next` (EVT_TL_NONE = idle) replaces the running context, which goes to
+ * prev_state (with obj/svc when blocked). Nothing when next runs there already. */
+static inline void do_switch_(evt_tl *tl, uint32_t cpu, uint64_t t, uint32_t next, evt_tl_state prev_state,
+                              uint32_t obj, uint32_t svc)
+{
+    if (tl->cpus[cpu].run != next) switch_to_(tl, cpu, t, next, prev_state, obj, svc);
 }
 
 /* ---- meaning ---- */
@@ -435,6 +473,48 @@ static void isr_close_(evt_tl *tl, uint32_t cpu, uint64_t t, int truncated, int 
     if (tl->sink.isr) tl->sink.isr(tl->sink.user, iv);
 }
 
+/* Strtab id of an ISR entry's label: m.label, else "<name> #<irq>" ("ISR" when unnamed; without
+ * " #<irq>" when the irq is unknown) truncated to 159 bytes (snprintf's text and truncation,
+ * without its cost per ISR). The built label is cached (evt_tl.isr_lbl_*) with the name's length
+ * and irq it came from: the next entry with the same name and irq takes it after one compare. */
+static uint32_t isr_label_(evt_tl *tl, const evt_event *ev, int has_irq, uint32_t irq)
+{
+    const char *lbl = (ev->m.has & EVT_M_LABEL) ? ev->m.label : NULL;
+    if (lbl) {
+        uint32_t id = evt_strtab_recent_cstr(&tl->strs, lbl, SIZE_MAX);
+        return id ? id : intern_(tl, lbl);
+    }
+    const char *nm = ev->name ? ev->name : "ISR";
+    if (tl->isr_lbl_id && tl->isr_lbl_has_irq == has_irq && (!has_irq || tl->isr_lbl_irq == irq)) {
+        uint32_t n = tl->isr_lbl_len;
+        if (strncmp(str_(tl, tl->isr_lbl_id), nm, n) == 0 && nm[n] == '\0') return tl->isr_lbl_id;
+    }
+    char buf[TL_LABEL_BUF];
+    size_t o = 0;
+    while (nm[o] && o < sizeof buf - 1) { buf[o] = nm[o]; o++; }
+    int whole = nm[o] == '\0';
+    uint32_t nlen = (uint32_t)o;
+    if (has_irq) {
+        char d[24];
+        size_t k = sizeof d;
+        uint64_t v = irq;
+        do { d[--k] = (char)('0' + v % 10u); v /= 10u; } while (v);
+        d[--k] = '#';
+        d[--k] = ' ';
+        while (k < sizeof d && o < sizeof buf - 1) buf[o++] = d[k++];
+        if (k < sizeof d) whole = 0;
+    }
+    buf[o] = '\0';
+    uint32_t id = intern_(tl, buf);
+    if (id && whole) { /* built from the whole name and irq: the next same entry takes it */
+        tl->isr_lbl_id = id;
+        tl->isr_lbl_len = nlen;
+        tl->isr_lbl_irq = irq;
+        tl->isr_lbl_has_irq = has_irq;
+    }
+    return id;
+}
+
 static void isr_enter_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t ci, uint64_t t)
 {
     evt_tl_cpu *cp = &tl->cpus[cpu];
@@ -448,25 +528,7 @@ static void isr_enter_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t c
     iv->ctx = ci;
     iv->interrupted = cp->isr_n ? cp->isr[0].interrupted : cp->run;
     if (ev->m.has & EVT_M_IRQ) { iv->irq = ev->m.irq; iv->has_irq = 1; }
-    char buf[160];
-    const char *lbl = (ev->m.has & EVT_M_LABEL) ? ev->m.label : NULL;
-    if (!lbl) { /* "<name> #<irq>" (snprintf's text and truncation, without its cost per ISR) */
-        const char *nm = ev->name ? ev->name : "ISR";
-        size_t o = 0;
-        while (*nm && o < sizeof buf - 1) buf[o++] = *nm++;
-        if (iv->has_irq) {
-            char d[24];
-            size_t k = sizeof d;
-            uint64_t v = iv->irq;
-            do { d[--k] = (char)('0' + v % 10u); v /= 10u; } while (v);
-            d[--k] = '#';
-            d[--k] = ' ';
-            while (k < sizeof d && o < sizeof buf - 1) buf[o++] = d[k++];
-        }
-        buf[o] = '\0';
-        lbl = buf;
-    }
-    iv->name = str_(tl, intern_(tl, lbl));
+    iv->name = str_(tl, isr_label_(tl, ev, iv->has_irq, (uint32_t)iv->irq));
     cp->isr_n++;
     if (tl->sink.isr_begin) tl->sink.isr_begin(tl->sink.user, iv);
 }
@@ -509,19 +571,40 @@ static void lost_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint64_t t)
 
 /* ---- the event ---- */
 
-static uint32_t ctx_of_(evt_tl *tl, const evt_event *ev, uint64_t t)
+/* Index of the context with id `id` (created if new): the two-entry cache (evt_tl.mru_*), then
+ * the map. EVT_TL_NONE when out of memory. */
+static inline uint32_t ctx_by_id_(evt_tl *tl, const evt_event *ev, uint64_t t)
+{
+    uint64_t id = ev->ctx;
+    if (id == tl->mru_id[0] && tl->mru_ix[0] != EVT_TL_NONE) return tl->mru_ix[0];
+    uint32_t ix;
+    if (id == tl->mru_id[1] && tl->mru_ix[1] != EVT_TL_NONE) ix = tl->mru_ix[1];
+    else if (!evt_u64map_get(&tl->ctxmap, id, &ix)) {
+        ix = ctx_create_(tl, 1, id, ev->ctx_class, t, ev->ctx_name);
+        if (ix == EVT_TL_NONE) return ix;
+    }
+    tl->mru_id[1] = tl->mru_id[0];
+    tl->mru_ix[1] = tl->mru_ix[0];
+    tl->mru_id[0] = id;
+    tl->mru_ix[0] = ix;
+    return ix;
+}
+
+/* The context of an event (created when new), with what the event says of it: its name, one more
+ * event, its latest time and priority. NULL when out of memory. */
+static inline evt_tl_ctx *ctx_of_(evt_tl *tl, const evt_event *ev, uint64_t t)
 {
     uint32_t ix;
-    if (ev->flags & EVT_HAS_CTX) {
-        if (!evt_u64map_get(&tl->ctxmap, ev->ctx, &ix)) ix = ctx_create_(tl, 1, ev->ctx, ev->ctx_class, t, ev->ctx_name);
-        else if (tl->ctxs[ix]->cls == EVT_CTX_NONE && ev->ctx_class != EVT_CTX_NONE)
-            tl->ctxs[ix]->cls = ev->ctx_class; /* created as a target; now we know its class */
+    if (TL_LIKELY(ev->flags & EVT_HAS_CTX)) {
+        ix = ctx_by_id_(tl, ev, t);
     } else {
         ix = tl->noctx[ev->ctx_class & 3];
         if (ix == EVT_TL_NONE) ix = ctx_create_(tl, 0, 0, ev->ctx_class, t, ev->ctx_name);
     }
-    if (ix == EVT_TL_NONE) return ix;
+    if (TL_UNLIKELY(ix == EVT_TL_NONE)) return NULL;
     evt_tl_ctx *c = tl->ctxs[ix];
+    if (TL_UNLIKELY(c->cls == EVT_CTX_NONE) && (ev->flags & EVT_HAS_CTX))
+        c->cls = ev->ctx_class; /* created as a target; now we know its class */
     ctx_set_name_(tl, c, ev->ctx_name);
     c->events++;
     if (t > c->last) c->last = t;
@@ -530,7 +613,7 @@ static uint32_t ctx_of_(evt_tl *tl, const evt_event *ev, uint64_t t)
         else if (ev->flags & EVT_HAS_PRIO) { c->prio = ev->prio; c->has_prio = 1; }
         if (c->has_prio && !c->inherited) { c->base_prio = c->prio; c->has_base_prio = 1; }
     }
-    return ix;
+    return c;
 }
 
 static void counters_(evt_tl *tl, const evt_event *ev, uint32_t obj, uint64_t t)
@@ -656,49 +739,96 @@ static void thread_stop_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t
     if (st != EVT_TL_READY) tc->wake_from = EVT_TL_NONE;
 }
 
-static void svc_begin_(evt_tl *tl, evt_tl_ctx *c, const evt_event *ev, uint64_t t, int instant, uint32_t obj)
+/* The label of an event built (or too long to be used whole): interned (intern 1) or found. */
+static TL_COLD uint32_t label_slow_(evt_tl *tl, const evt_event *ev, int intern)
 {
-    char buf[160];
+    char buf[TL_LABEL_BUF];
     size_t ln;
     const char *lbl = evt_event_label_ref(ev, buf, sizeof buf, &ln);
+    if (!intern) return evt_strtab_find(&tl->strs, lbl, ln);
     uint32_t lid = evt_strtab_intern(&tl->strs, lbl, ln, NULL);
     if (!lid) tl->oom = 1;
-    int b;
-    evt_span_cat cat = instant ? EVT_SPAN_SVC : evt_span_cat_of(ev->kind, &b);
-    if (cat == EVT_SPAN_SVC) {
-        c->last_svc = lid;
-        c->last_obj = obj;
-    }
-    if (instant) {
-        evt_tl_slice sl = {c->index, EVT_SPAN_SVC, str_(tl, lid), t, t, c->stack.n, obj, 0, 0};
-        if (tl->sink.slice_begin) tl->sink.slice_begin(tl->sink.user, &sl);
-        if (tl->sink.slice) tl->sink.slice(tl->sink.user, &sl);
-        return;
-    }
+    return lid;
+}
+
+/* Strtab id of an event's span label (spans.h rules), interned when new (0: out of memory). The
+ * usual label is one of the event's strings whole, met lately at the same address: one string
+ * compare, no strlen, no hash. */
+static uint32_t label_intern_(evt_tl *tl, const evt_event *ev)
+{
+    const char *w = evt_event_label_whole(ev);
+    uint32_t lid = w ? evt_strtab_recent_cstr(&tl->strs, w, TL_LABEL_BUF - 1) : 0;
+    return lid ? lid : label_slow_(tl, ev, 1);
+}
+
+/* The same label's id when it is stored, else 0 (never interns). */
+static uint32_t label_find_(evt_tl *tl, const evt_event *ev)
+{
+    const char *w = evt_event_label_whole(ev);
+    uint32_t lid = w ? evt_strtab_recent_cstr(&tl->strs, w, TL_LABEL_BUF - 1) : 0;
+    return lid ? lid : label_slow_(tl, ev, 0);
+}
+
+/* Push a span (cat, lid, obj) begun at t on c's stack: 0 (nothing pushed, counted) at the depth
+ * limit or out of memory. */
+static TL_COLD int span_push_slow_(evt_tl *tl, evt_tl_ctx *c, evt_span_cat cat, uint32_t lid, uint32_t obj, uint64_t t)
+{
     /* the open span keeps its object in evt_span.ts (its begin time is in stack_t0) */
-    if (!evt_span_push(&c->stack, (uint8_t)cat, lid, obj)) { tl->span_overflow++; return; }
+    if (!evt_span_push(&c->stack, (uint8_t)cat, lid, obj)) { tl->span_overflow++; return 0; }
     if (c->t0cap < c->stack.cap) {
         uint64_t *v = evt_realloc(c->stack_t0, (size_t)c->stack.cap * sizeof *v);
-        if (!v) { c->stack.n--; tl->oom = 1; return; }
+        if (!v) { c->stack.n--; tl->oom = 1; return 0; }
         c->stack_t0 = v;
         c->t0cap = c->stack.cap;
     }
     c->stack_t0[c->stack.n - 1] = t;
+    return 1;
+}
+
+/* A service or function span of c begins (svc_enter, func_enter). */
+static void span_begin_(evt_tl *tl, evt_tl_ctx *c, const evt_event *ev, uint64_t t, evt_span_cat cat, uint32_t obj)
+{
+    uint32_t lid = label_intern_(tl, ev);
+    if (cat == EVT_SPAN_SVC) {
+        c->last_svc = lid;
+        c->last_obj = obj;
+    }
+    uint32_t d = c->stack.n;
+    if (TL_LIKELY(d < c->t0cap)) { /* room in both arrays (t0cap <= stack.cap <= the depth limit) */
+        evt_span *sp = &c->stack.v[d];
+        sp->ts = obj; /* the open span keeps its object in evt_span.ts (its begin time is in stack_t0) */
+        sp->label = lid;
+        sp->cat = (uint8_t)cat;
+        c->stack.n = d + 1;
+        c->stack_t0[d] = t;
+    } else if (!span_push_slow_(tl, c, cat, lid, obj, t)) {
+        return;
+    }
     if (tl->sink.slice_begin) {
-        evt_tl_slice sl = {c->index, cat, str_(tl, lid), t, t, c->stack.n - 1, obj, 0, 0};
+        evt_tl_slice sl = {c->index, cat, str_(tl, lid), t, t, d, obj, 0, 0};
         tl->sink.slice_begin(tl->sink.user, &sl);
     }
 }
 
+/* A service recorded as one instant: a zero-length slice. */
+static void svc_instant_(evt_tl *tl, evt_tl_ctx *c, const evt_event *ev, uint64_t t, uint32_t obj)
+{
+    uint32_t lid = label_intern_(tl, ev);
+    c->last_svc = lid;
+    c->last_obj = obj;
+    evt_tl_slice sl = {c->index, EVT_SPAN_SVC, str_(tl, lid), t, t, c->stack.n, obj, 0, 0};
+    if (tl->sink.slice_begin) tl->sink.slice_begin(tl->sink.user, &sl);
+    if (tl->sink.slice) tl->sink.slice(tl->sink.user, &sl);
+}
+
 static void svc_end_(evt_tl *tl, evt_tl_ctx *c, const evt_event *ev, uint64_t t)
 {
-    char buf[160];
-    int b;
-    evt_span_cat cat = evt_span_cat_of(ev->kind, &b);
-    size_t ln;
-    const char *lbl = evt_event_label_ref(ev, buf, sizeof buf, &ln);
-    uint32_t lid = evt_strtab_find(&tl->strs, lbl, ln);
-    uint32_t n = evt_span_match(&c->stack, (uint8_t)cat, lid);
+    evt_span_cat cat = evt_span_cat_fast(ev->kind);
+    uint32_t lid = label_find_(tl, ev);
+    uint32_t n;
+    if (c->stack.n && c->stack.v[c->stack.n - 1].cat == (uint8_t)cat && c->stack.v[c->stack.n - 1].label == lid)
+        n = 1; /* the usual exit: of the innermost span (what evt_span_match finds first) */
+    else n = evt_span_match(&c->stack, (uint8_t)cat, lid);
     if (!n) { tl->unmatched_exits++; return; }
     uint32_t obj = (uint32_t)c->stack.v[c->stack.n - n].ts;
     while (n-- > 1) slice_close_(tl, c, t, 1, 0);
@@ -755,58 +885,102 @@ static void meaning_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t ci,
     }
 }
 
+/* evt_reader_effective_kernel(r), inline (asked on every event). */
+static inline int reader_kernel_(const evt_reader *r) { return r->kernel_user >= 0 ? r->kernel_user : r->kernel; }
+
+/* The reader's kernel profile changed (the stream named its kernel after its first records). */
+static TL_COLD void kernel_named_(evt_tl *tl)
+{
+    tl->reader_kernel = reader_kernel_(tl->reader);
+    tl->higher_prio_wins = evt_reader_higher_prio_wins(tl->reader);
+}
+
+/* The first event on CPU slot cpu (its idle time starts here). */
+static TL_COLD void cpu_first_(evt_tl *tl, evt_tl_cpu *cp, uint32_t cpu, uint64_t t)
+{
+    cp->seen = 1;
+    cp->idle_since = t;
+    if (cpu + 1 > tl->ncpus) tl->ncpus = cpu + 1;
+}
+
+/* The first scheduling record: from here on who runs is known (the CPUs start now). */
+static TL_COLD void sched_on_(evt_tl *tl, uint64_t t)
+{
+    tl->sched = 1;
+    tl->caps |= EVT_CAP_SCHED;
+    for (uint32_t k = 0; k < EVT_TL_MAX_CPUS; k++) tl->cpus[k].idle_since = t;
+}
+
+/* The code that recorded a thread/init/unclassified event runs on its CPU: a switch to it. */
+static void runs_(evt_tl *tl, evt_tl_cpu *cp, uint32_t cpu, const evt_event *ev, uint32_t ci, uint64_t t)
+{
+    /* another context runs while an ISR is open: the ISR's exit was lost (closed here,
+     * truncated), so an ISR never outlasts the running of the context it interrupted */
+    if (cp->isr_n && ev->kind != EVT_KIND_ISR_ENTER && ev->kind != EVT_KIND_ISR_EXIT)
+        while (cp->isr_n) isr_close_(tl, cpu, t, 1, 0);
+    cp->pend_isr = 0; /* a switch an ISR decided has happened by now */
+    do_switch_(tl, cpu, t, ci, EVT_TL_READY, EVT_TL_NONE, 0);
+}
+
+/* Creation or deletion of object obj (EVT_TL_NONE: none named) at t. */
+static void obj_life_(evt_tl *tl, const evt_event *ev, uint32_t obj, uint64_t t)
+{
+    if (obj == EVT_TL_NONE) return;
+    evt_tl_obj *o = tl->objs[obj];
+    if (ev->kind == EVT_KIND_OBJ_CREATE) {
+        o->created = t;
+        o->has_created = 1;
+        if (!o->type && (ev->m.has & EVT_M_OBJ_TYPE)) o->type = obj_type_name_(ev->m.obj_type);
+    } else {
+        o->deleted = t;
+        o->has_deleted = 1;
+    }
+}
+
 uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
 {
     uint64_t t = evt_tl_time(tl, ev);
     uint32_t cpu = (ev->flags & EVT_HAS_CPU) ? (ev->cpu < EVT_TL_MAX_CPUS ? ev->cpu : EVT_TL_MAX_CPUS - 1) : 0;
     evt_tl_cpu *cp = &tl->cpus[cpu];
-    if (!tl->have_t && (ev->m.has & EVT_M_UNTIMED)) { /* configuration before the first timed record */
+    if (TL_UNLIKELY(!tl->have_t) && (ev->m.has & EVT_M_UNTIMED)) { /* configuration before the first timed record */
         tl->events++;
         tl->cur = ev;
         tl->cur_ctx = EVT_TL_NONE;
         return EVT_TL_NONE;
     }
-    if (tl->reader && evt_reader_effective_kernel(tl->reader) != tl->reader_kernel) { /* named later */
-        tl->reader_kernel = evt_reader_effective_kernel(tl->reader);
-        tl->higher_prio_wins = evt_reader_higher_prio_wins(tl->reader);
+    if (tl->reader && TL_UNLIKELY(reader_kernel_(tl->reader) != tl->reader_kernel)) kernel_named_(tl);
+    if (TL_LIKELY(cp->seen)) {
+        if (t < cp->prev_t) t = cp->prev_t;
+    } else {
+        cpu_first_(tl, cp, cpu, t);
     }
-    if (cp->seen && t < cp->prev_t) t = cp->prev_t;
-    if (!cp->seen) { cp->seen = 1; cp->idle_since = t; }
-    if (cpu + 1 > tl->ncpus) tl->ncpus = cpu + 1;
-    if (!tl->have_t) { tl->first = tl->last = t; tl->have_t = 1; }
-    if (t < tl->first) tl->first = t;
-    if (t > tl->last) tl->last = t;
+    if (TL_UNLIKELY(!tl->have_t)) { tl->first = tl->last = t; tl->have_t = 1; }
+    else if (t > tl->last) tl->last = t;
+    else if (t < tl->first) tl->first = t;
     tl->events++;
     tl->cur = ev;
 
-    if (ev->kind == EVT_KIND_LOST) {
+    if (TL_UNLIKELY(ev->kind == EVT_KIND_LOST)) {
         tl->cur_ctx = EVT_TL_NONE;
         lost_(tl, cpu, ev, t);
         cp->prev_t = t;
         return EVT_TL_NONE;
     }
-    if (!tl->sched && (ev->kind == EVT_KIND_THREAD_RUN || ev->kind == EVT_KIND_THREAD_STOP)) {
-        /* the first scheduling record: from here on who runs is known (the CPUs start now) */
-        tl->sched = 1;
-        tl->caps |= EVT_CAP_SCHED;
-        for (uint32_t k = 0; k < EVT_TL_MAX_CPUS; k++) tl->cpus[k].idle_since = t;
+    if (TL_UNLIKELY(!tl->sched) && (ev->kind == EVT_KIND_THREAD_RUN || ev->kind == EVT_KIND_THREAD_STOP))
+        sched_on_(tl, t);
+    evt_tl_ctx *c = ctx_of_(tl, ev, t);
+    if (TL_UNLIKELY(!c)) {
+        tl->cur_ctx = EVT_TL_NONE;
+        cp->prev_t = t;
+        return EVT_TL_NONE;
     }
-    uint32_t ci = ctx_of_(tl, ev, t);
+    uint32_t ci = c->index;
     tl->cur_ctx = ci;
-    if (ci == EVT_TL_NONE) { cp->prev_t = t; return ci; }
-    evt_tl_ctx *c = tl->ctxs[ci];
     int in_isr = c->cls == EVT_CTX_ISR;
 
     /* the code that recorded a thread/init/unclassified event is running on this CPU (when the
      * trace records scheduling at all) */
-    if (tl->sched && !in_isr && cp->run != ci) {
-        /* another context runs while an ISR is open: the ISR's exit was lost (closed here,
-         * truncated), so an ISR never outlasts the running of the context it interrupted */
-        if (cp->isr_n && ev->kind != EVT_KIND_ISR_ENTER && ev->kind != EVT_KIND_ISR_EXIT)
-            while (cp->isr_n) isr_close_(tl, cpu, t, 1, 0);
-        cp->pend_isr = 0; /* a switch an ISR decided has happened by now */
-        do_switch_(tl, cpu, t, ci, EVT_TL_READY, EVT_TL_NONE, 0);
-    }
+    if (tl->sched && !in_isr && cp->run != ci) runs_(tl, cp, cpu, ev, ci, t);
 
     uint32_t obj = EVT_TL_NONE;
     if ((ev->flags & EVT_HAS_TARGET) && ev->kind != EVT_KIND_THREAD_RUN && ev->kind != EVT_KIND_THREAD_STOP)
@@ -818,15 +992,14 @@ uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
     case EVT_KIND_ISR_ENTER: isr_enter_(tl, cpu, ev, ci, t); break;
     case EVT_KIND_ISR_EXIT: isr_exit_(tl, cpu, t); break;
     case EVT_KIND_SVC_ENTER:
-    case EVT_KIND_FUNC_ENTER:
-        svc_begin_(tl, c, ev, t, 0, obj);
-        if (ev->kind == EVT_KIND_SVC_ENTER && obj != EVT_TL_NONE && flow_role_(ev) == 2)
-            pend_source_(tl, obj, ci, t);
+        span_begin_(tl, c, ev, t, EVT_SPAN_SVC, obj);
+        if (obj != EVT_TL_NONE && flow_role_(ev) == 2) pend_source_(tl, obj, ci, t);
         break;
+    case EVT_KIND_FUNC_ENTER: span_begin_(tl, c, ev, t, EVT_SPAN_FUNC, obj); break;
     case EVT_KIND_SVC_EXIT:
     case EVT_KIND_FUNC_EXIT: svc_end_(tl, c, ev, t); break;
     case EVT_KIND_SVC:
-        svc_begin_(tl, c, ev, t, 1, obj);
+        svc_instant_(tl, c, ev, t, obj);
         if (obj != EVT_TL_NONE) {
             int role = flow_role_(ev);
             if (role == 3) message_sink_(tl, obj, ci, t);
@@ -834,19 +1007,7 @@ uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
         }
         break;
     case EVT_KIND_OBJ_CREATE:
-    case EVT_KIND_OBJ_DELETE:
-        if (obj != EVT_TL_NONE) {
-            evt_tl_obj *o = tl->objs[obj];
-            if (ev->kind == EVT_KIND_OBJ_CREATE) {
-                o->created = t;
-                o->has_created = 1;
-                if (!o->type && (ev->m.has & EVT_M_OBJ_TYPE)) o->type = obj_type_name_(ev->m.obj_type);
-            } else {
-                o->deleted = t;
-                o->has_deleted = 1;
-            }
-        }
-        break;
+    case EVT_KIND_OBJ_DELETE: obj_life_(tl, ev, obj, t); break;
     default: break;
     }
     if (ev->m.has & (EVT_M_PRIO_SET | EVT_M_WAKE | EVT_M_OP)) meaning_(tl, cpu, ev, ci, t, in_isr);

@@ -336,6 +336,16 @@ typedef struct evt_tl {
      * its kernel in a record after its first ones) */
     const struct evt_reader *reader;
     int reader_kernel;
+    /* hot-path caches (private to the timeline; each only saves a look-up, never decides one):
+     * the two context ids met last and their indexes, most recent first (an event's context is
+     * nearly always the running task or the ISR interrupting it; an id keeps its index for the
+     * timeline's life, so an entry never goes stale; index EVT_TL_NONE = empty) */
+    uint64_t mru_id[2];
+    uint32_t mru_ix[2];
+    /* the label of the latest ISR entry built from its name and irq ("<name> #<irq>"): the
+     * name's length and irq it was built from and its strtab id (0 = none) */
+    uint32_t isr_lbl_id, isr_lbl_len, isr_lbl_irq;
+    int isr_lbl_has_irq;
 } evt_tl;
 
 /* Start with a zeroed evt_tl. clock_hz: the reader's clock (0 unknown) fixes the unit. Returns 0
