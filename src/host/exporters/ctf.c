@@ -412,7 +412,8 @@ static int64_t fast_class_(const ctf_state *s, uint32_t lid, const evt_event *ev
     if (k->nf != n || strcmp(k->name, name) != 0) return -1;
     uint32_t r0 = n - ev->nfields - (data != 0); /* position of the first reader field */
     for (uint32_t i = 0; i < ev->nfields; i++) {
-        const char *key = ev->fields[i].key ? ev->fields[i].key : "";
+        const evt_field *fl = &ev->fields[i]; /* its key names the layout's member (display, not meaning) */
+        const char *key = fl->key ? fl->key : "";
         if (!k->key[r0 + i] || strcmp(k->key[r0 + i], key) != 0) return -1;
     }
     if (data && (!k->key[n - 1] || strcmp(k->key[n - 1], data == 1 ? "text" : "data") != 0)) return -1;
