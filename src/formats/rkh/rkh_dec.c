@@ -68,8 +68,12 @@ typedef struct rkh_plan {
     uint8_t user;         /* a user record (RKH_TE_USER..RKH_TE_USER_LAST) */
     uint8_t symbol;       /* a symbol record (kind 'Y') */
     uint8_t state_names;  /* args 0 and 1 are named from the object table (SM_STATE's ao, st) */
+    uint8_t usual;        /* decode_usual may take the record: fixed and not a symbol record, or a
+                             user record */
+    uint8_t kind;         /* EVT_KIND_* of the record (a fixed record: OTHER or MARKER) */
     uint8_t nargs;        /* the arguments present under the configuration's conditions */
     size_t len;           /* their bytes together */
+    size_t frame_len;     /* fixed: the whole frame's bytes, header and checksum included */
     rkh_parg a[MAX_ARGS];
 } rkh_plan;
 
@@ -419,6 +423,32 @@ static int frame_push(rkh_state *s, uint8_t b)
     return 1;
 }
 
+/* Between frames, the next frame when it lies whole in the chunk without an escape: taken where it
+ * is (what next_frame's byte loops do for it, without the copy), its bytes up to the flag in
+ * s->fp, s->flen, their sum mod 256 in s->fsum (fsum_ok), the flag consumed. Returns 1 with a
+ * frame, 0 (nothing consumed but flags that follow flags) when next_frame's loops must take what
+ * comes: an escape, the chunk ending first, or the framer inside a frame. */
+static inline int frame_in_chunk(rkh_state *s)
+{
+    while (s->seen_flag && !(s->escaping | s->oversize) && s->flen == 0) {
+        size_t left = evt_cur_left(&s->in);
+        unsigned sum;
+        size_t k = evt_cur_span_not2_sum8(&s->in, RKH_FLAG, RKH_ESC, left, &sum);
+        if (k >= left || evt_cur_peek_at(&s->in, k) != RKH_FLAG) return 0;
+        uint64_t at = evt_cur_offset(&s->in);
+        const uint8_t *q = evt_cur_take(&s->in, k + 1); /* the frame and its flag (k < left) */
+        s->tail_raw = 0;
+        if (k == 0) continue; /* a flag after a flag: no frame */
+        s->frame_off = at;
+        s->fp = q;
+        s->flen = k;
+        s->fsum = sum;
+        s->fsum_ok = 1;
+        return 1;
+    }
+    return 0;
+}
+
 /* Collect the next complete frame (bytes between two flags, unescaped) in s->fp, s->flen. Returns
  * 1, or 0 at the end of the input. Reports aborted frames, oversize runs, leading and trailing
  * bytes. */
@@ -427,26 +457,8 @@ static int next_frame(rkh_state *s)
     uint8_t b;
     uint64_t off;
     for (;;) {
-        /* Between frames, a frame that lies whole in the chunk without an escape is taken where it
-         * is (what the loops below do for it, without the copy): its bytes up to the flag. */
+        if (frame_in_chunk(s)) return 1;
         size_t left = evt_cur_left(&s->in);
-        if (left && s->seen_flag && !(s->escaping | s->oversize) && s->flen == 0) {
-            unsigned sum;
-            size_t k = evt_cur_span_not2_sum8(&s->in, RKH_FLAG, RKH_ESC, left, &sum);
-            if (k < left && evt_cur_peek_at(&s->in, k) == RKH_FLAG) {
-                uint64_t at = evt_cur_offset(&s->in);
-                const uint8_t *q = evt_cur_take(&s->in, k + 1); /* the frame and its flag (k < left) */
-                s->tail_raw = 0;
-                if (k == 0) continue; /* a flag after a flag: no frame */
-                s->frame_off = at;
-                s->fp = q;
-                s->flen = k;
-                s->fsum = sum;
-                s->fsum_ok = 1;
-                return 1;
-            }
-            /* an escape, or the chunk ends first: the loops below */
-        }
         /* Inside a frame, the run of plain bytes up to the next flag or escape is copied at once
          * (what the byte loop below does for each of them). */
         size_t room = s->fcap - s->flen;
@@ -579,6 +591,9 @@ static void build_plans(rkh_state *s)
         p->user = id >= RKH_TE_USER && id <= RKH_TE_USER_LAST;
         p->symbol = d->kind == 'Y';
         p->state_names = p->fixed && p->nargs >= 2 && p->a[0].tab == RKH_TAB_OBJS && p->a[1].tab == RKH_TAB_OBJS;
+        p->usual = (p->fixed && !p->symbol) || p->user;
+        p->kind = p->user ? EVT_KIND_USER : d->kind == 'Y' ? EVT_KIND_MARKER : EVT_KIND_OTHER;
+        p->frame_len = 1 + s->hdr_seq + s->tsz + p->len + s->chk;
     }
 }
 
@@ -592,6 +607,19 @@ static inline uint64_t ld_next(evt_cur *c, unsigned n)
     case 4: return evt_cur_u32le(c);
     case 8: return evt_cur_u64le(c);
     default: evt_cur_skip(c, n); return 0;
+    }
+}
+
+/* The n-byte (1, 2, 4 or 8; else 0) little-endian value at b: a field of a span whose length was
+ * checked against its layout (the caller's bound). */
+static inline uint64_t ld_span(const uint8_t *b, unsigned n)
+{
+    switch (n) {
+    case 1: return b[0];
+    case 2: return evt_ld_u16le(b);
+    case 4: return evt_ld_u32le(b);
+    case 8: return evt_ld_u64le(b);
+    default: return 0;
     }
 }
 
@@ -684,10 +712,11 @@ static const char *hex08(char *buf, uint64_t v)
     return buf;
 }
 
-/* Decode the arguments of plan p from the p->len bytes of c at its position into ev: values, and
- * the names the symbol tables give them (also in names[], NULL when none); the record's active
- * object its context. Stored names are vouched for as they are put (sym_ok_bit). */
-static void decode_fixed(rkh_state *s, evt_event *ev, const rkh_plan *p, evt_cur *c, const char **names)
+/* Decode the arguments of plan p from the p->len bytes at b into ev: values, and the names the
+ * symbol tables give them (also in names[], NULL when none); the record's active object its
+ * context. Stored names are vouched for as they are put (sym_ok_bit). The caller checked that the
+ * frame holds exactly p->len bytes from b, the sum of the argument sizes read here. */
+static inline void decode_fixed(rkh_state *s, evt_event *ev, const rkh_plan *p, const uint8_t *b, const char **names)
 {
     /* The event holds no argument or field yet (its reset) and a plan has at most MAX_ARGS
      * arguments of at most two fields each: they all fit, no check per field. */
@@ -695,7 +724,8 @@ static void decode_fixed(rkh_state *s, evt_event *ev, const rkh_plan *p, evt_cur
     uint32_t nf = 0, ok = 0; /* fields written, and those vouched for (the keys are the table's) */
     for (unsigned a = 0; a < p->nargs; a++) {
         const rkh_parg *g = &p->a[a];
-        uint64_t v = ld_next(c, g->size);
+        uint64_t v = ld_span(b, g->size);
+        b += g->size;
         ev->args[a] = v;
         ok |= 1u << nf;
         ev->fields[nf++] = (evt_field){.key = g->name, .num = v};
@@ -838,6 +868,76 @@ static void user_record(rkh_state *s, evt_event *ev, evt_cur *c, size_t pos)
     }
 }
 
+/* The frame's sequence number seq follows its predecessor's, or is the first: the diagnostics
+ * told (rkh_diag_dec.h), the number taken. */
+static inline void seq_accept(rkh_state *s, uint8_t seq)
+{
+    if (s->have_seq) rkh_diag_seq_ok(&s->diag);
+    else rkh_diag_settle(&s->diag);
+    s->have_seq = 1;
+    s->last_seq = seq;
+}
+
+/* The frame's raw timestamp (s->tsz bytes) taken into the running time s->ts64. */
+static inline void ts_accept(rkh_state *s, uint32_t rawts)
+{
+    if (!s->have_ts) { s->ts64 = rawts; s->have_ts = 1; }
+    else s->ts64 += ((uint64_t)rawts - s->last_ts) & s->ts_mask; /* the ticks since, modulo the wrap */
+    s->last_ts = rawts;
+}
+
+/* "USR#<n>" of user record id, built once per id (kept in s->keys; s->namebuf when memory is short). */
+static const char *usr_event_name(rkh_state *s, unsigned id)
+{
+    const char *nm = s->usr_names[id - RKH_TE_USER];
+    if (nm) return nm;
+    snprintf(s->namebuf, sizeof s->namebuf, "USR#%u", id - RKH_TE_USER);
+    nm = evt_name_cache_put(&s->keys, RKH_KEY_USR_EVENT | id, s->namebuf, strlen(s->namebuf));
+    s->usr_names[id - RKH_TE_USER] = nm;
+    return nm ? nm : s->namebuf;
+}
+
+/* The generic hooks' records were seen: what they tell of the reader (caps, kernel, clock). */
+static void hooks_seen(rkh_state *s)
+{
+    s->r->caps |= EVT_CAP_SCHED | EVT_CAP_ISR | EVT_CAP_SERVICES;
+    if (s->hooks.kernel >= 0) s->r->kernel = s->hooks.kernel;
+    if (s->hooks.clock_hz) s->r->clock_hz = s->hooks.clock_hz; /* hook.clock (a live stream) */
+}
+
+/* An SM_STATE record's meaning (ev->nargs >= 2): the state machine args[0] is now in state args[1],
+ * named from FWK_STATE records, else hex; also the state_entered field. names[]: the arguments'
+ * names when the plan looked them up (plan->state_names). Sets m.obj_name's and m.sm_state's
+ * text_ok bits. */
+static inline void sm_state_meaning(rkh_state *s, evt_event *ev, const rkh_plan *plan, const char *const *names)
+{
+    const char *nm = plan->state_names ? names[1] : sym_name(&s->objs, ev->args[1]);
+    const char *on = plan->state_names ? names[0] : sym_name(&s->objs, ev->args[0]);
+    int nm_ok = nm && nm[-1]; /* sym_dup's byte */
+    if (!nm) { nm = hex08(s->statebuf, ev->args[1]); nm_ok = 1; } /* the reader's own text */
+    if (nm_ok) evt_put_s(ev, "state_entered", nm);
+    else evt_event_add_field_s(ev, "state_entered", nm);
+    ev->m.has |= EVT_M_SM_STATE;
+    ev->m.obj = ev->args[0];
+    ev->m.obj_name = on;
+    ev->m.sm_state_id = ev->args[1];
+    ev->m.sm_state = nm;
+    /* an object without a stored name leaves m.obj_name NULL: vouched for (model.h) */
+    ev->text_ok |= (nm_ok ? EVT_TEXT_OK_SM_STATE : 0u) | (on ? sym_ok_bit(on, EVT_TEXT_OK_OBJ_NAME) : EVT_TEXT_OK_OBJ_NAME);
+}
+
+/* The strings of an event neither the hooks nor the user decoder filled: this reader sets only name
+ * (the table's own text or "USR#<n>" built here), ctx_name, and m.obj_name and m.sm_state in the
+ * SM_STATE block (each vouched for when a stored name that passed evt_text_ok); the four others
+ * stay NULL, as do those of `unset` (EVT_TEXT_OK_OBJ_NAME, _SM_STATE when no SM_STATE block set
+ * them). Strings left NULL are vouched for (model.h), so the usual event has EVT_TEXT_OK_ALL. Call
+ * after everything that may set them. */
+static inline void text_ok_plain(evt_event *ev, unsigned unset)
+{
+    ev->text_ok |= EVT_TEXT_OK_NAME | EVT_TEXT_OK_TARGET_NAME | EVT_TEXT_OK_LABEL | EVT_TEXT_OK_NEXT_NAME |
+                   EVT_TEXT_OK_TEXT | unset | (ev->ctx_name ? 0u : EVT_TEXT_OK_CTX_NAME);
+}
+
 /* Decode the frame at s->fp (s->flen >= 1 bytes, next_frame) into ev. Returns 1 with an event, 0
  * if the frame produced none (error reported), 2 when a lost event was produced and the frame
  * must be decoded again. */
@@ -976,7 +1076,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
             evt_event_reset(ev);
             return 0;
         }
-        decode_fixed(s, ev, plan, &c, names); /* c is at pos */
+        decode_fixed(s, ev, plan, evt_cur_take_at(&c, pos, plan->len), names); /* n - pos bytes: checked above */
     } else {
         for (unsigned a = 0; a < d->nargs; a++) {
             const rkh_arg *g = &d->args[a];
@@ -1044,18 +1144,9 @@ static int decode_frame(rkh_state *s, evt_event *ev)
             ev->ts = s->ts64;
             return 2;
         }
-        if (s->have_seq) rkh_diag_seq_ok(&s->diag);
-        else rkh_diag_settle(&s->diag);
-        s->have_seq = 1;
-        s->last_seq = seq;
+        seq_accept(s, seq);
     }
-    if (tsz) {
-        if (!s->have_ts) { s->ts64 = rawts; s->have_ts = 1; }
-        else {
-            s->ts64 += ((uint64_t)rawts - s->last_ts) & s->ts_mask; /* the ticks since, modulo the wrap */
-        }
-        s->last_ts = rawts;
-    }
+    if (tsz) ts_accept(s, rawts);
     s->frames_ok++;
     s->by_id[id]++;
 
@@ -1063,14 +1154,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
     int rich = 0; /* the hooks or the user decoder filled the event (below) */
     unsigned unset = EVT_TEXT_OK_OBJ_NAME | EVT_TEXT_OK_SM_STATE; /* m.obj_name, m.sm_state: set only below */
     if (user) {
-        ev->name = s->usr_names[id - RKH_TE_USER];
-        if (!ev->name) { /* built once per id */
-            snprintf(s->namebuf, sizeof s->namebuf, "USR#%u", id - RKH_TE_USER);
-            ev->name = evt_name_cache_put(&s->keys, RKH_KEY_USR_EVENT | id, s->namebuf, strlen(s->namebuf));
-            s->usr_names[id - RKH_TE_USER] = ev->name;
-            if (!ev->name) ev->name = s->namebuf;
-        }
-        vouch(s, ev->name); /* "USR#n", built here */
+        ev->name = vouch(s, usr_event_name(s, id)); /* "USR#n", built here */
         ev->kind = EVT_KIND_USER;
         const char *un = sym_get_v(s, &s->usr, id - RKH_TE_USER);
         if (un && is_vouched(s, un)) evt_put_s(ev, "user_event", un);
@@ -1086,11 +1170,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
             user_record(s, ev, &c, pos);
             rich = 1;
         }
-        if (s->hooks.seen) {
-            s->r->caps |= EVT_CAP_SCHED | EVT_CAP_ISR | EVT_CAP_SERVICES;
-            if (s->hooks.kernel >= 0) s->r->kernel = s->hooks.kernel;
-            if (s->hooks.clock_hz) s->r->clock_hz = s->hooks.clock_hz; /* hook.clock (a live stream) */
-        }
+        if (s->hooks.seen) hooks_seen(s);
     } else {
         ev->name = d->name; /* the table's own text */
         ev->text_ok |= EVT_TEXT_OK_NAME;
@@ -1099,21 +1179,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
     ev->ts = s->ts64;
     if (hdr_seq) { ev->flags |= EVT_HAS_SEQ; ev->seq = seq; }
     if (plan->sm_state && ev->nargs >= 2) {
-        /* The state machine is now in state args[1]: named from FWK_STATE records, else hex. The
-         * names were looked up with the arguments when the plan decoded them. */
-        const char *nm = plan->state_names ? names[1] : sym_name(&s->objs, ev->args[1]);
-        const char *on = plan->state_names ? names[0] : sym_name(&s->objs, ev->args[0]);
-        int nm_ok = nm && nm[-1]; /* sym_dup's byte */
-        if (!nm) { nm = hex08(s->statebuf, ev->args[1]); nm_ok = 1; } /* the reader's own text */
-        if (nm_ok) evt_put_s(ev, "state_entered", nm);
-        else evt_event_add_field_s(ev, "state_entered", nm);
-        ev->m.has |= EVT_M_SM_STATE;
-        ev->m.obj = ev->args[0];
-        ev->m.obj_name = on;
-        ev->m.sm_state_id = ev->args[1];
-        ev->m.sm_state = nm;
-        /* an object without a stored name leaves m.obj_name NULL: vouched for (model.h) */
-        ev->text_ok |= (nm_ok ? EVT_TEXT_OK_SM_STATE : 0u) | (on ? sym_ok_bit(on, EVT_TEXT_OK_OBJ_NAME) : EVT_TEXT_OK_OBJ_NAME);
+        sm_state_meaning(s, ev, plan, names);
         unset = 0;
     }
 
@@ -1129,15 +1195,74 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         }
         if ((ev->flags & EVT_HAS_CTX) && !ev->ctx_name) ev->ctx_name = sym_get_v(s, &s->objs, ev->ctx);
     }
-    if (!rich) {
-        /* Without the hooks and the user decoder this path sets only name (the table's own text
-         * or "USR#<n>" built here), ctx_name, and m.obj_name and m.sm_state in the SM_STATE block
-         * (each vouched for above when a stored name that passed evt_text_ok); the four others
-         * stay NULL, as do the two of `unset`. Strings left NULL are vouched for (model.h), so the
-         * usual event has EVT_TEXT_OK_ALL. After everything that may set them. */
-        ev->text_ok |= EVT_TEXT_OK_NAME | EVT_TEXT_OK_TARGET_NAME | EVT_TEXT_OK_LABEL | EVT_TEXT_OK_NEXT_NAME |
-                       EVT_TEXT_OK_TEXT | unset | (ev->ctx_name ? 0u : EVT_TEXT_OK_CTX_NAME);
+    if (!rich) text_ok_plain(ev, unset);
+    return 1;
+}
+
+/* ---- the usual frame --------------------------------------------------------------------------- */
+
+/* A user record's fields (the n bytes at b, the frame's own bytes after the header, before the
+ * checksum) when no symbol names the record and no hook context is open: what decode_frame does for
+ * it then (no hooks, no user decoder). 0 when it is not that record (ev unchanged), or when its
+ * fields do not fit (ev reset: decode_frame reports it). */
+static int usual_user(rkh_state *s, evt_event *ev, unsigned id, const uint8_t *b, size_t n, uint64_t off)
+{
+    if (s->hooks.isr_depth || s->hooks.thread || sym_name(&s->usr, id - RKH_TE_USER)) return 0;
+    evt_cur u; /* the fields, bounded as decode_frame's cursor bounds them */
+    evt_cur_init(&u, b, n, off, 0);
+    s->hexused = 0;
+    if (decode_user(s, ev, &u) == 0) return 1;
+    evt_event_reset(ev);
+    ev->fmt = s->r->desc->name;
+    return 0;
+}
+
+/* Decode the frame frame_in_chunk found (s->fp, s->flen, its byte sum s->fsum) when it is a usual
+ * one: a record of a fixed layout (rkh_plan.fixed, not a symbol record) of exactly its plan's
+ * length, or a user record as usual_user takes it; its checksum good; its sequence number the next
+ * one (or the first). What decode_frame does with such a frame, in the same order, straight from
+ * its bytes (the length checked first: every read below is inside them). Returns 1 with the event,
+ * 0 when the frame is another or in error: nothing counted, ev as it was (or reset), and
+ * decode_frame takes the frame. */
+static int decode_usual(rkh_state *s, evt_event *ev)
+{
+    const uint8_t *q = s->fp;
+    size_t n = s->flen;
+    unsigned id = q[0], hdr_seq = s->hdr_seq, tsz = s->tsz, chk = s->chk;
+    const rkh_plan *plan = &s->plans[id];
+    size_t hdr = 1 + hdr_seq + tsz; /* id, seq, timestamp */
+    if (!plan->usual || (chk && s->fsum != 0) || (plan->user ? n < hdr + chk : n != plan->frame_len)) return 0;
+    uint8_t seq = hdr_seq ? q[1] : 0;
+    if (hdr_seq && s->have_seq && seq != (uint8_t)(s->last_seq + 1)) return 0; /* a gap */
+    uint32_t rawts = (uint32_t)ld_span(q + 1 + hdr_seq, tsz); /* 0 when tsz is 0 */
+    const char *names[MAX_ARGS]; /* decode_fixed's names of the arguments */
+    if (plan->user) {
+        if (!usual_user(s, ev, id, q + hdr, n - hdr - chk, s->frame_off + hdr)) return 0;
+        ev->name = usr_event_name(s, id); /* "USR#n", built here: vouched for by text_ok_plain */
+    } else {
+        decode_fixed(s, ev, plan, q + hdr, names); /* plan->len bytes: n == plan->frame_len */
+        ev->name = s->defs[id].name; /* the table's own text */
     }
+    s->frames++;
+    rkh_diag_progress(&s->diag, s->frame_off);
+    if (hdr_seq) seq_accept(s, seq);
+    if (tsz) ts_accept(s, rawts);
+    s->frames_ok++;
+    s->by_id[id]++;
+    ev->fmt = s->r->desc->name;
+    ev->offset = s->frame_off;
+    ev->id = id;
+    ev->kind = plan->kind;
+    ev->ts = s->ts64;
+    if (hdr_seq) { ev->flags |= EVT_HAS_SEQ; ev->seq = seq; }
+    unsigned unset = EVT_TEXT_OK_OBJ_NAME | EVT_TEXT_OK_SM_STATE; /* m.obj_name, m.sm_state */
+    if (plan->user) {
+        if (s->hooks.seen) hooks_seen(s);
+    } else if (plan->sm_state && ev->nargs >= 2) {
+        sm_state_meaning(s, ev, plan, names);
+        unset = 0;
+    }
+    text_ok_plain(ev, unset);
     return 1;
 }
 
@@ -1186,12 +1311,12 @@ static evt_status open_(evt_reader *r, void **state)
     return EVT_OK;
 }
 
-static evt_status next(void *state, evt_event *ev)
+/* next's general path: every frame, whatever it holds. have: a frame is at hand already
+ * (frame_in_chunk found it). */
+static evt_status next_general(rkh_state *s, evt_event *ev, int have)
 {
-    rkh_state *s = state;
-    sym_free_retired(s);
-    for (;;) {
-        if (!s->redo && !next_frame(s) && !s->oom) {
+    for (;; have = 0) {
+        if (!have && !s->redo && !next_frame(s) && !s->oom) {
             rkh_diag_end(&s->diag);
             return EVT_END;
         }
@@ -1209,6 +1334,21 @@ static evt_status next(void *state, evt_event *ev)
         evt_event_reset(ev);
         ev->fmt = s->r->desc->name;
     }
+}
+
+static evt_status next(void *state, evt_event *ev)
+{
+    rkh_state *s = state;
+    if (s->nretired) sym_free_retired(s);
+    /* the usual frame, whole in the chunk: decoded straight (decode_usual), else the general path */
+    if (!s->redo && frame_in_chunk(s)) {
+        if (decode_usual(s, ev)) {
+            s->flen = 0; /* the frame is consumed */
+            return EVT_OK;
+        }
+        return next_general(s, ev, 1);
+    }
+    return next_general(s, ev, 0);
 }
 
 static void sym_json(evt_json *j, const char *key, const symtab *t, int hex)
