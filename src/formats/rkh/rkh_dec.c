@@ -48,14 +48,11 @@ typedef struct rkh_evdef {
     rkh_arg args[MAX_ARGS];
 } rkh_evdef;
 
-/* The symbol table that names an argument's value (resolve). */
-enum { RKH_TAB_NONE, RKH_TAB_OBJS, RKH_TAB_SIGS };
-
 /* One argument of an event's layout under the current configuration (build_plans). */
 typedef struct rkh_parg {
     const char *name, *name_key; /* the layout's keys (rkh_arg) */
+    struct symtab *tab;          /* the table that names the value (objects, signals), or NULL */
     uint32_t size;               /* bytes: kind_size under the configuration */
-    uint8_t tab;                 /* RKH_TAB_*: the table that names the value */
     uint8_t sets_ctx;            /* rkh_arg.sets_ctx */
 } rkh_parg;
 
@@ -73,7 +70,8 @@ typedef struct rkh_plan {
     uint8_t kind;         /* EVT_KIND_* of the record (a fixed record: OTHER or MARKER) */
     uint8_t nargs;        /* the arguments present under the configuration's conditions */
     size_t len;           /* their bytes together */
-    size_t frame_len;     /* fixed: the whole frame's bytes, header and checksum included */
+    size_t frame_len;     /* a usual fixed record: the whole frame's bytes, header and checksum
+                             included; else 0 (no frame has 0 bytes) */
     rkh_parg a[MAX_ARGS];
 } rkh_plan;
 
@@ -109,6 +107,7 @@ typedef struct rkh_state {
     rkh_evdef defs[256];
     rkh_plan plans[256];    /* by id, for the current configuration (build_plans) */
     unsigned chk, hdr_seq, tsz; /* the configuration's checksum byte, seq byte, timestamp bytes */
+    unsigned sum_mask;          /* 0xFF with a checksum byte (a frame's bytes sum to 0), else 0 */
     uint64_t ts_mask;           /* 2^(8 tsz) - 1: timestamps wrap there */
     /* input */
     uint8_t *chunk;
@@ -423,6 +422,36 @@ static int frame_push(rkh_state *s, uint8_t b)
     return 1;
 }
 
+/* The usual frame's scan: the bytes at q (left readable) before the first flag or escape, their sum
+ * mod 256 in *sum, sixteen bytes a step (SSE2); left when there is none in the whole steps (then
+ * evt_cur_span_not2_sum8 takes what is left, as next_frame does). */
+static inline size_t span16_sum8(const uint8_t *q, size_t left, unsigned *sum)
+{
+#if defined(__SSE2__) && defined(__GNUC__)
+    static const uint8_t lead[32] = {255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255};
+    const __m128i flag = _mm_set1_epi8((char)RKH_FLAG), esc = _mm_set1_epi8((char)RKH_ESC), zero = _mm_setzero_si128();
+    __m128i acc = zero; /* psadbw: byte sums in two 64-bit lanes */
+    for (size_t k = 0; left - k >= 16; k += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(q + k));
+        unsigned hit = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, flag), _mm_cmpeq_epi8(x, esc)));
+        if (hit) {
+            unsigned j = (unsigned)__builtin_ctz(hit);
+            x = _mm_and_si128(x, _mm_loadu_si128((const __m128i *)(const void *)(lead + 16 - j))); /* bytes [0, j) */
+            acc = _mm_add_epi64(acc, _mm_sad_epu8(x, zero));
+            acc = _mm_add_epi64(acc, _mm_unpackhi_epi64(acc, acc));
+            *sum = (unsigned)_mm_cvtsi128_si32(acc) & 0xFFu;
+            return k + j;
+        }
+        acc = _mm_add_epi64(acc, _mm_sad_epu8(x, zero));
+    }
+#else
+    (void)q;
+    (void)sum;
+#endif
+    return left;
+}
+
+
 /* Between frames, the next frame when it lies whole in the chunk without an escape: taken where it
  * is (what next_frame's byte loops do for it, without the copy), its bytes up to the flag in
  * s->fp, s->flen, their sum mod 256 in s->fsum (fsum_ok), the flag consumed. Returns 1 with a
@@ -433,7 +462,8 @@ static inline int frame_in_chunk(rkh_state *s)
     while (s->seen_flag && !(s->escaping | s->oversize) && s->flen == 0) {
         size_t left = evt_cur_left(&s->in);
         unsigned sum;
-        size_t k = evt_cur_span_not2_sum8(&s->in, RKH_FLAG, RKH_ESC, left, &sum);
+        size_t k = span16_sum8(evt_cur_here(&s->in), left, &sum);
+        if (k == left) k = evt_cur_span_not2_sum8(&s->in, RKH_FLAG, RKH_ESC, left, &sum);
         if (k >= left || evt_cur_peek_at(&s->in, k) != RKH_FLAG) return 0;
         uint64_t at = evt_cur_offset(&s->in);
         const uint8_t *q = evt_cur_take(&s->in, k + 1); /* the frame and its flag (k < left) */
@@ -569,6 +599,7 @@ static void build_plans(rkh_state *s)
     s->chk = RKH_CFG_HAS(&s->cfg, RKH_BIT_CHK);
     s->hdr_seq = RKH_CFG_HAS(&s->cfg, RKH_BIT_NSEQ);
     s->tsz = RKH_CFG_HAS(&s->cfg, RKH_BIT_TSTAMP) ? s->cfg.sz_ts : 0;
+    s->sum_mask = s->chk ? 0xFFu : 0u;
     s->ts_mask = s->tsz >= 8 ? ~0ull : ((uint64_t)1 << (8 * s->tsz)) - 1u;
     for (unsigned id = 0; id < 256; id++) {
         const rkh_evdef *d = &s->defs[id];
@@ -583,17 +614,17 @@ static void build_plans(rkh_state *s)
             x->name = g->name;
             x->name_key = g->name_key;
             x->size = kind_size(s, g->kind);
-            x->tab = (g->kind == 'S' || g->kind == 'F') ? RKH_TAB_OBJS : g->kind == 'G' ? RKH_TAB_SIGS : RKH_TAB_NONE;
+            x->tab = (g->kind == 'S' || g->kind == 'F') ? &s->objs : g->kind == 'G' ? &s->sigs : NULL;
             x->sets_ctx = g->sets_ctx;
             p->len += x->size;
         }
         p->sm_state = id == RKH_TE_SM_STATE || id == RKH_TE_SM_TS_STATE;
         p->user = id >= RKH_TE_USER && id <= RKH_TE_USER_LAST;
         p->symbol = d->kind == 'Y';
-        p->state_names = p->fixed && p->nargs >= 2 && p->a[0].tab == RKH_TAB_OBJS && p->a[1].tab == RKH_TAB_OBJS;
+        p->state_names = p->fixed && p->nargs >= 2 && p->a[0].tab == &s->objs && p->a[1].tab == &s->objs;
         p->usual = (p->fixed && !p->symbol) || p->user;
         p->kind = p->user ? EVT_KIND_USER : d->kind == 'Y' ? EVT_KIND_MARKER : EVT_KIND_OTHER;
-        p->frame_len = 1 + s->hdr_seq + s->tsz + p->len + s->chk;
+        p->frame_len = p->usual && !p->user ? 1 + s->hdr_seq + s->tsz + p->len + s->chk : 0;
     }
 }
 
@@ -716,24 +747,24 @@ static const char *hex08(char *buf, uint64_t v)
  * symbol tables give them (also in names[], NULL when none); the record's active object its
  * context. Stored names are vouched for as they are put (sym_ok_bit). The caller checked that the
  * frame holds exactly p->len bytes from b, the sum of the argument sizes read here. */
-static inline void decode_fixed(rkh_state *s, evt_event *ev, const rkh_plan *p, const uint8_t *b, const char **names)
+static inline void decode_fixed(evt_event *ev, const rkh_plan *p, const uint8_t *b, const char **names)
 {
     /* The event holds no argument or field yet (its reset) and a plan has at most MAX_ARGS
      * arguments of at most two fields each: they all fit, no check per field. */
-    _Static_assert(MAX_ARGS <= EVT_MAX_ARGS && 2 * MAX_ARGS <= EVT_MAX_FIELDS, "a plan's arguments fit an event");
-    uint32_t nf = 0, ok = 0; /* fields written, and those vouched for (the keys are the table's) */
+    _Static_assert(MAX_ARGS <= EVT_MAX_ARGS && 2 * MAX_ARGS <= EVT_MAX_FIELDS && 2 * MAX_ARGS < 32,
+                   "a plan's arguments fit an event (and fields_ok)");
+    evt_field *f = ev->fields;
+    uint32_t bad = 0; /* name fields not vouched for; the others are (the keys are the table's) */
     for (unsigned a = 0; a < p->nargs; a++) {
         const rkh_parg *g = &p->a[a];
         uint64_t v = ld_span(b, g->size);
         b += g->size;
         ev->args[a] = v;
-        ok |= 1u << nf;
-        ev->fields[nf++] = (evt_field){.key = g->name, .num = v};
-        const char *nm = NULL;
-        if (g->tab != RKH_TAB_NONE &&
-            (nm = sym_name(g->tab == RKH_TAB_OBJS ? &s->objs : &s->sigs, v)) != NULL) {
-            ok |= (uint32_t)(nm[-1] != 0) << nf; /* a stored name that passed evt_text_ok (sym_dup) */
-            ev->fields[nf++] = (evt_field){.key = g->name_key, .is_str = 1, .str = nm};
+        *f++ = (evt_field){.key = g->name, .num = v};
+        const char *nm = g->tab ? sym_name(g->tab, v) : NULL;
+        if (nm) {
+            bad |= (uint32_t)(nm[-1] == 0) << (f - ev->fields); /* not a stored name that passed evt_text_ok (sym_dup) */
+            *f++ = (evt_field){.key = g->name_key, .is_str = 1, .str = nm};
         }
         names[a] = nm;
         if (g->sets_ctx) {
@@ -741,9 +772,10 @@ static inline void decode_fixed(rkh_state *s, evt_event *ev, const rkh_plan *p, 
             ev->text_ok = (ev->text_ok & ~(unsigned)EVT_TEXT_OK_CTX_NAME) | sym_ok_bit(nm, EVT_TEXT_OK_CTX_NAME);
         }
     }
+    uint32_t nf = (uint32_t)(f - ev->fields);
     ev->nargs = p->nargs;
     ev->nfields = nf;
-    ev->fields_ok = ok;
+    ev->fields_ok = ((1u << nf) - 1u) & ~bad;
 }
 
 /* Decode user-record fields from the n bytes of u. Returns 0 on success, -1 if the fields overrun. */
@@ -1076,7 +1108,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
             evt_event_reset(ev);
             return 0;
         }
-        decode_fixed(s, ev, plan, evt_cur_take_at(&c, pos, plan->len), names); /* n - pos bytes: checked above */
+        decode_fixed(ev, plan, evt_cur_take_at(&c, pos, plan->len), names); /* n - pos bytes: checked above */
     } else {
         for (unsigned a = 0; a < d->nargs; a++) {
             const rkh_arg *g = &d->args[a];
@@ -1201,6 +1233,37 @@ static int decode_frame(rkh_state *s, evt_event *ev)
 
 /* ---- the usual frame --------------------------------------------------------------------------- */
 
+/* decode_user for fields that are all integers of 1, 2 or 4 bytes (types I8 .. X32: their size does
+ * not depend on the configuration, and no table names them) whose keys were built before (the
+ * first field of a type at an index goes through decode_user): the same fields, read straight from
+ * the n bytes at b. 0 when another field comes or a field does not fit (ev has some of the fields
+ * then: the caller resets it). */
+static inline int user_fields_plain(rkh_state *s, evt_event *ev, const uint8_t *b, size_t n)
+{
+    static const uint8_t size[16] = {
+#define RKH_UF_SIZE_(t, name, k, sg) [t] = k == '1' ? 1 : k == '2' ? 2 : k == '4' ? 4 : 0,
+        RKH_USER_FIELD_TABLE(RKH_UF_SIZE_)
+#undef RKH_UF_SIZE_
+    };
+    static const uint8_t is_signed[16] = {
+#define RKH_UF_SG_(t, name, k, sg) [t] = sg,
+        RKH_USER_FIELD_TABLE(RKH_UF_SG_)
+#undef RKH_UF_SG_
+    };
+    size_t i = 0;
+    for (unsigned f = 0; i < n; f++) {
+        unsigned type = b[i++] & 15u, sz = size[type];
+        const char *key = f < 32 ? s->ukey[f][type] : NULL;
+        if (!sz || sz > n - i || !key) return 0;
+        uint64_t v = ld_span(b + i, sz); /* sz <= n - i: inside the fields */
+        i += sz;
+        evt_put_arg(ev, v);
+        if (is_signed[type]) evt_put_i(ev, key, (int64_t)(v << (64 - 8 * sz)) >> (64 - 8 * sz));
+        else evt_put_u(ev, key, v);
+    }
+    return 1;
+}
+
 /* A user record's fields (the n bytes at b, the frame's own bytes after the header, before the
  * checksum) when no symbol names the record and no hook context is open: what decode_frame does for
  * it then (no hooks, no user decoder). 0 when it is not that record (ev unchanged), or when its
@@ -1208,6 +1271,9 @@ static int decode_frame(rkh_state *s, evt_event *ev)
 static int usual_user(rkh_state *s, evt_event *ev, unsigned id, const uint8_t *b, size_t n, uint64_t off)
 {
     if (s->hooks.isr_depth || s->hooks.thread || sym_name(&s->usr, id - RKH_TE_USER)) return 0;
+    if (user_fields_plain(s, ev, b, n)) return 1;
+    evt_event_reset(ev); /* some fields of another kind: decode_user takes them all */
+    ev->fmt = s->r->desc->name;
     evt_cur u; /* the fields, bounded as decode_frame's cursor bounds them */
     evt_cur_init(&u, b, n, off, 0);
     s->hexused = 0;
@@ -1217,40 +1283,40 @@ static int usual_user(rkh_state *s, evt_event *ev, unsigned id, const uint8_t *b
     return 0;
 }
 
-/* Decode the frame frame_in_chunk found (s->fp, s->flen, its byte sum s->fsum) when it is a usual
- * one: a record of a fixed layout (rkh_plan.fixed, not a symbol record) of exactly its plan's
- * length, or a user record as usual_user takes it; its checksum good; its sequence number the next
- * one (or the first). What decode_frame does with such a frame, in the same order, straight from
- * its bytes (the length checked first: every read below is inside them). Returns 1 with the event,
- * 0 when the frame is another or in error: nothing counted, ev as it was (or reset), and
- * decode_frame takes the frame. */
-static int decode_usual(rkh_state *s, evt_event *ev)
+/* Decode the frame of n >= 1 bytes at q (without escapes; their sum mod 256 is sum), at source
+ * offset off, when it is a usual one: a record of a fixed layout (rkh_plan.fixed, not a symbol
+ * record) of exactly its plan's length, or a user record as usual_user takes it; its checksum good;
+ * its sequence number the next one (or the first). What decode_frame does with such a frame, in the
+ * same order, straight from its bytes (the length checked first: every read below is inside them).
+ * Returns 1 with the event, 0 when the frame is another or in error: nothing counted, ev as it was
+ * (or reset), and the general path takes the frame. */
+static inline int decode_usual(rkh_state *s, evt_event *ev, const uint8_t *q, size_t n, unsigned sum, uint64_t off)
 {
-    const uint8_t *q = s->fp;
-    size_t n = s->flen;
     unsigned id = q[0], hdr_seq = s->hdr_seq, tsz = s->tsz, chk = s->chk;
     const rkh_plan *plan = &s->plans[id];
     size_t hdr = 1 + hdr_seq + tsz; /* id, seq, timestamp */
-    if (!plan->usual || (chk && s->fsum != 0) || (plan->user ? n < hdr + chk : n != plan->frame_len)) return 0;
+    if (n != plan->frame_len && !(plan->user && n >= hdr + chk)) return 0; /* not usual, or its length is wrong */
+    if (sum & s->sum_mask) return 0; /* a checksum error */
     uint8_t seq = hdr_seq ? q[1] : 0;
     if (hdr_seq && s->have_seq && seq != (uint8_t)(s->last_seq + 1)) return 0; /* a gap */
     uint32_t rawts = (uint32_t)ld_span(q + 1 + hdr_seq, tsz); /* 0 when tsz is 0 */
     const char *names[MAX_ARGS]; /* decode_fixed's names of the arguments */
     if (plan->user) {
-        if (!usual_user(s, ev, id, q + hdr, n - hdr - chk, s->frame_off + hdr)) return 0;
+        if (!usual_user(s, ev, id, q + hdr, n - hdr - chk, off + hdr)) return 0;
         ev->name = usr_event_name(s, id); /* "USR#n", built here: vouched for by text_ok_plain */
     } else {
-        decode_fixed(s, ev, plan, q + hdr, names); /* plan->len bytes: n == plan->frame_len */
+        decode_fixed(ev, plan, q + hdr, names); /* plan->len bytes: n == plan->frame_len */
         ev->name = s->defs[id].name; /* the table's own text */
     }
+    s->frame_off = off;
     s->frames++;
-    rkh_diag_progress(&s->diag, s->frame_off);
+    rkh_diag_progress(&s->diag, off);
     if (hdr_seq) seq_accept(s, seq);
     if (tsz) ts_accept(s, rawts);
     s->frames_ok++;
     s->by_id[id]++;
     ev->fmt = s->r->desc->name;
-    ev->offset = s->frame_off;
+    ev->offset = off;
     ev->id = id;
     ev->kind = plan->kind;
     ev->ts = s->ts64;
@@ -1311,12 +1377,12 @@ static evt_status open_(evt_reader *r, void **state)
     return EVT_OK;
 }
 
-/* next's general path: every frame, whatever it holds. have: a frame is at hand already
- * (frame_in_chunk found it). */
-static evt_status next_general(rkh_state *s, evt_event *ev, int have)
+/* next's general path: every frame, whatever it holds. Out of line: it keeps registers busy that
+ * the usual frame's path does not need. */
+static __attribute__((noinline)) evt_status next_general(rkh_state *s, evt_event *ev)
 {
-    for (;; have = 0) {
-        if (!have && !s->redo && !next_frame(s) && !s->oom) {
+    for (;;) {
+        if (!s->redo && !next_frame(s) && !s->oom) {
             rkh_diag_end(&s->diag);
             return EVT_END;
         }
@@ -1340,15 +1406,21 @@ static evt_status next(void *state, evt_event *ev)
 {
     rkh_state *s = state;
     if (s->nretired) sym_free_retired(s);
-    /* the usual frame, whole in the chunk: decoded straight (decode_usual), else the general path */
-    if (!s->redo && frame_in_chunk(s)) {
-        if (decode_usual(s, ev)) {
-            s->flen = 0; /* the frame is consumed */
+    /* The usual frame: the framer between frames, the frame and its flag in the chunk's whole
+     * 16-byte steps, no escape. Decoded straight (decode_usual), then taken; anything else is left
+     * as it is for the general path (which finds the same frame first). */
+    if (!s->redo && s->seen_flag && !(s->escaping | s->oversize) && s->flen == 0) {
+        const uint8_t *q = evt_cur_here(&s->in);
+        size_t left = evt_cur_left(&s->in);
+        unsigned sum = 0;
+        size_t k = span16_sum8(q, left, &sum); /* q[k] is readable when k < left */
+        if (k - 1u < left - 1u && q[k] == RKH_FLAG && decode_usual(s, ev, q, k, sum, evt_cur_offset(&s->in))) {
+            evt_cur_skip(&s->in, k + 1); /* the frame and its flag: k + 1 <= left */
+            s->tail_raw = 0;
             return EVT_OK;
         }
-        return next_general(s, ev, 1);
     }
-    return next_general(s, ev, 0);
+    return next_general(s, ev);
 }
 
 static void sym_json(evt_json *j, const char *key, const symtab *t, int hex)
