@@ -124,6 +124,10 @@ typedef struct rkh_state {
     uint64_t frame_off;     /* offset of the frame's first byte */
     uint64_t tail_raw;      /* raw bytes since the last flag */
     int ended;
+    /* 1 when next() starts between frames with nothing pending: no redo, the first flag seen, no
+     * escape or oversize run open, no frame begun (flen 0). Set as next_general returns; the usual
+     * path leaves all of these as they are. */
+    int between;
     /* pending frame after a lost event */
     int redo;
     /* sequence and time */
@@ -753,18 +757,18 @@ static inline void decode_fixed(evt_event *ev, const rkh_plan *p, const uint8_t 
      * arguments of at most two fields each: they all fit, no check per field. */
     _Static_assert(MAX_ARGS <= EVT_MAX_ARGS && 2 * MAX_ARGS <= EVT_MAX_FIELDS && 2 * MAX_ARGS < 32,
                    "a plan's arguments fit an event (and fields_ok)");
-    evt_field *f = ev->fields;
+    unsigned nf = 0;
     uint32_t bad = 0; /* name fields not vouched for; the others are (the keys are the table's) */
     for (unsigned a = 0; a < p->nargs; a++) {
         const rkh_parg *g = &p->a[a];
         uint64_t v = ld_span(b, g->size);
         b += g->size;
         ev->args[a] = v;
-        *f++ = (evt_field){.key = g->name, .num = v};
+        ev->fields[nf++] = (evt_field){.key = g->name, .num = v};
         const char *nm = g->tab ? sym_name(g->tab, v) : NULL;
         if (nm) {
-            bad |= (uint32_t)(nm[-1] == 0) << (f - ev->fields); /* not a stored name that passed evt_text_ok (sym_dup) */
-            *f++ = (evt_field){.key = g->name_key, .is_str = 1, .str = nm};
+            if (!nm[-1]) bad |= 1u << nf; /* not a stored name that passed evt_text_ok (sym_dup) */
+            ev->fields[nf++] = (evt_field){.key = g->name_key, .is_str = 1, .str = nm};
         }
         names[a] = nm;
         if (g->sets_ctx) {
@@ -772,7 +776,6 @@ static inline void decode_fixed(evt_event *ev, const rkh_plan *p, const uint8_t 
             ev->text_ok = (ev->text_ok & ~(unsigned)EVT_TEXT_OK_CTX_NAME) | sym_ok_bit(nm, EVT_TEXT_OK_CTX_NAME);
         }
     }
-    uint32_t nf = (uint32_t)(f - ev->fields);
     ev->nargs = p->nargs;
     ev->nfields = nf;
     ev->fields_ok = ((1u << nf) - 1u) & ~bad;
@@ -1264,14 +1267,10 @@ static inline int user_fields_plain(rkh_state *s, evt_event *ev, const uint8_t *
     return 1;
 }
 
-/* A user record's fields (the n bytes at b, the frame's own bytes after the header, before the
- * checksum) when no symbol names the record and no hook context is open: what decode_frame does for
- * it then (no hooks, no user decoder). 0 when it is not that record (ev unchanged), or when its
- * fields do not fit (ev reset: decode_frame reports it). */
-static int usual_user(rkh_state *s, evt_event *ev, unsigned id, const uint8_t *b, size_t n, uint64_t off)
+/* usual_user's fields when user_fields_plain does not take them all: decode_user over them, from
+ * a reset event. 1 when they fit, else 0 with ev reset. */
+static __attribute__((noinline)) int user_fields_any(rkh_state *s, evt_event *ev, const uint8_t *b, size_t n, uint64_t off)
 {
-    if (s->hooks.isr_depth || s->hooks.thread || sym_name(&s->usr, id - RKH_TE_USER)) return 0;
-    if (user_fields_plain(s, ev, b, n)) return 1;
     evt_event_reset(ev); /* some fields of another kind: decode_user takes them all */
     ev->fmt = s->r->desc->name;
     evt_cur u; /* the fields, bounded as decode_frame's cursor bounds them */
@@ -1283,6 +1282,16 @@ static int usual_user(rkh_state *s, evt_event *ev, unsigned id, const uint8_t *b
     return 0;
 }
 
+/* A user record's fields (the n bytes at b, the frame's own bytes after the header, before the
+ * checksum, at source offset off) when no symbol names the record and no hook context is open:
+ * what decode_frame does for it then (no hooks, no user decoder). 0 when it is not that record (ev
+ * unchanged), or when its fields do not fit (ev reset: decode_frame reports it). */
+static inline int usual_user(rkh_state *s, evt_event *ev, unsigned id, const uint8_t *b, size_t n, uint64_t off)
+{
+    if (s->hooks.isr_depth || s->hooks.thread || sym_name(&s->usr, id - RKH_TE_USER)) return 0;
+    return user_fields_plain(s, ev, b, n) || user_fields_any(s, ev, b, n, off);
+}
+
 /* Decode the frame of n >= 1 bytes at q (without escapes; their sum mod 256 is sum), at source
  * offset off, when it is a usual one: a record of a fixed layout (rkh_plan.fixed, not a symbol
  * record) of exactly its plan's length, or a user record as usual_user takes it; its checksum good;
@@ -1290,7 +1299,7 @@ static int usual_user(rkh_state *s, evt_event *ev, unsigned id, const uint8_t *b
  * same order, straight from its bytes (the length checked first: every read below is inside them).
  * Returns 1 with the event, 0 when the frame is another or in error: nothing counted, ev as it was
  * (or reset), and the general path takes the frame. */
-static inline int decode_usual(rkh_state *s, evt_event *ev, const uint8_t *q, size_t n, unsigned sum, uint64_t off)
+static inline __attribute__((always_inline)) int decode_usual(rkh_state *s, evt_event *ev, const uint8_t *q, size_t n, unsigned sum, uint64_t off)
 {
     unsigned id = q[0], hdr_seq = s->hdr_seq, tsz = s->tsz, chk = s->chk;
     const rkh_plan *plan = &s->plans[id];
@@ -1315,8 +1324,7 @@ static inline int decode_usual(rkh_state *s, evt_event *ev, const uint8_t *q, si
     if (tsz) ts_accept(s, rawts);
     s->frames_ok++;
     s->by_id[id]++;
-    ev->fmt = s->r->desc->name;
-    ev->offset = off;
+    ev->offset = off; /* ev->fmt: set by evt_reader_next, as this reader sets it */
     ev->id = id;
     ev->kind = plan->kind;
     ev->ts = s->ts64;
@@ -1377,9 +1385,17 @@ static evt_status open_(evt_reader *r, void **state)
     return EVT_OK;
 }
 
-/* next's general path: every frame, whatever it holds. Out of line: it keeps registers busy that
- * the usual frame's path does not need. */
-static __attribute__((noinline)) evt_status next_general(rkh_state *s, evt_event *ev)
+/* The sum mod 256 of the current frame's bytes (s->fp, s->flen): summed while framed, or now. */
+static unsigned frame_sum8(rkh_state *s)
+{
+    if (s->fsum_ok) return s->fsum;
+    evt_cur c; /* the unstuffed frame */
+    evt_cur_init(&c, s->fp, s->flen, s->frame_off, 0);
+    return byte_sum8(&c, s->flen);
+}
+
+/* next's general path: every frame, whatever it holds. */
+static evt_status next_frames(rkh_state *s, evt_event *ev)
 {
     for (;;) {
         if (!s->redo && !next_frame(s) && !s->oom) {
@@ -1387,6 +1403,10 @@ static __attribute__((noinline)) evt_status next_general(rkh_state *s, evt_event
             return EVT_END;
         }
         if (s->oom) return evt_reader_fail(s->r, EVT_ERR_NOMEM, s->frame_off, "out of memory");
+        if (!s->redo && decode_usual(s, ev, s->fp, s->flen, frame_sum8(s), s->frame_off)) {
+            s->flen = 0; /* a usual frame that had escapes, or lay across chunks */
+            return EVT_OK;
+        }
         s->hexused = 0;
         s->nvouched = 0;
         int rc = decode_frame(s, ev);
@@ -1402,6 +1422,15 @@ static __attribute__((noinline)) evt_status next_general(rkh_state *s, evt_event
     }
 }
 
+/* next_frames, and whether the next call starts between frames (rkh_state.between). Out of line:
+ * it keeps registers busy that the usual frame's path does not need. */
+static __attribute__((noinline)) evt_status next_general(rkh_state *s, evt_event *ev)
+{
+    evt_status st = next_frames(s, ev);
+    s->between = !s->redo && s->seen_flag && !(s->escaping | s->oversize) && s->flen == 0;
+    return st;
+}
+
 static evt_status next(void *state, evt_event *ev)
 {
     rkh_state *s = state;
@@ -1409,7 +1438,7 @@ static evt_status next(void *state, evt_event *ev)
     /* The usual frame: the framer between frames, the frame and its flag in the chunk's whole
      * 16-byte steps, no escape. Decoded straight (decode_usual), then taken; anything else is left
      * as it is for the general path (which finds the same frame first). */
-    if (!s->redo && s->seen_flag && !(s->escaping | s->oversize) && s->flen == 0) {
+    if (s->between) {
         const uint8_t *q = evt_cur_here(&s->in);
         size_t left = evt_cur_left(&s->in);
         unsigned sum = 0;
