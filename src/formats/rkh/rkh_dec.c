@@ -107,7 +107,7 @@ typedef struct rkh_state {
     rkh_evdef defs[256];
     rkh_plan plans[256];    /* by id, for the current configuration (build_plans) */
     unsigned chk, hdr_seq, tsz; /* the configuration's checksum byte, seq byte, timestamp bytes */
-    unsigned sum_mask;          /* 0xFF with a checksum byte (a frame's bytes sum to 0), else 0 */
+    int hdr_usual;              /* hdr_seq 1, tsz 4, chk 1: the usual header (decode_usual) */
     uint64_t ts_mask;           /* 2^(8 tsz) - 1: timestamps wrap there */
     /* input */
     uint8_t *chunk;
@@ -603,7 +603,7 @@ static void build_plans(rkh_state *s)
     s->chk = RKH_CFG_HAS(&s->cfg, RKH_BIT_CHK);
     s->hdr_seq = RKH_CFG_HAS(&s->cfg, RKH_BIT_NSEQ);
     s->tsz = RKH_CFG_HAS(&s->cfg, RKH_BIT_TSTAMP) ? s->cfg.sz_ts : 0;
-    s->sum_mask = s->chk ? 0xFFu : 0u;
+    s->hdr_usual = s->hdr_seq == 1 && s->tsz == 4 && s->chk == 1;
     s->ts_mask = s->tsz >= 8 ? ~0ull : ((uint64_t)1 << (8 * s->tsz)) - 1u;
     for (unsigned id = 0; id < 256; id++) {
         const rkh_evdef *d = &s->defs[id];
@@ -921,15 +921,21 @@ static inline void ts_accept(rkh_state *s, uint32_t rawts)
     s->last_ts = rawts;
 }
 
-/* "USR#<n>" of user record id, built once per id (kept in s->keys; s->namebuf when memory is short). */
-static const char *usr_event_name(rkh_state *s, unsigned id)
+/* usr_event_name the first time: built and kept. */
+static __attribute__((noinline)) const char *usr_event_name_new(rkh_state *s, unsigned id)
 {
-    const char *nm = s->usr_names[id - RKH_TE_USER];
-    if (nm) return nm;
+    const char *nm;
     snprintf(s->namebuf, sizeof s->namebuf, "USR#%u", id - RKH_TE_USER);
     nm = evt_name_cache_put(&s->keys, RKH_KEY_USR_EVENT | id, s->namebuf, strlen(s->namebuf));
     s->usr_names[id - RKH_TE_USER] = nm;
     return nm ? nm : s->namebuf;
+}
+
+/* "USR#<n>" of user record id, built once per id (kept in s->keys; s->namebuf when memory is short). */
+static inline const char *usr_event_name(rkh_state *s, unsigned id)
+{
+    const char *nm = s->usr_names[id - RKH_TE_USER];
+    return nm ? nm : usr_event_name_new(s, id);
 }
 
 /* The generic hooks' records were seen: what they tell of the reader (caps, kernel, clock). */
@@ -1299,13 +1305,15 @@ static inline int usual_user(rkh_state *s, evt_event *ev, unsigned id, const uin
  * same order, straight from its bytes (the length checked first: every read below is inside them).
  * Returns 1 with the event, 0 when the frame is another or in error: nothing counted, ev as it was
  * (or reset), and the general path takes the frame. */
-static inline __attribute__((always_inline)) int decode_usual(rkh_state *s, evt_event *ev, const uint8_t *q, size_t n, unsigned sum, uint64_t off)
+static inline __attribute__((always_inline)) int decode_usual_cfg(rkh_state *s, evt_event *ev, const uint8_t *q, size_t n,
+                                                                  unsigned sum, uint64_t off, unsigned hdr_seq, unsigned tsz,
+                                                                  unsigned chk)
 {
-    unsigned id = q[0], hdr_seq = s->hdr_seq, tsz = s->tsz, chk = s->chk;
+    unsigned id = q[0];
     const rkh_plan *plan = &s->plans[id];
     size_t hdr = 1 + hdr_seq + tsz; /* id, seq, timestamp */
     if (n != plan->frame_len && !(plan->user && n >= hdr + chk)) return 0; /* not usual, or its length is wrong */
-    if (sum & s->sum_mask) return 0; /* a checksum error */
+    if (chk && sum != 0) return 0; /* a checksum error (sum < 256) */
     uint8_t seq = hdr_seq ? q[1] : 0;
     if (hdr_seq && s->have_seq && seq != (uint8_t)(s->last_seq + 1)) return 0; /* a gap */
     uint32_t rawts = (uint32_t)ld_span(q + 1 + hdr_seq, tsz); /* 0 when tsz is 0 */
@@ -1338,6 +1346,22 @@ static inline __attribute__((always_inline)) int decode_usual(rkh_state *s, evt_
     }
     text_ok_plain(ev, unset);
     return 1;
+}
+
+/* decode_usual_cfg with the configuration's header; the usual one (a seq byte, a 4-byte timestamp,
+ * a checksum: RKH's template) with them constant. */
+static inline __attribute__((always_inline)) int decode_usual(rkh_state *s, evt_event *ev, const uint8_t *q, size_t n,
+                                                              unsigned sum, uint64_t off)
+{
+    if (s->hdr_usual) return decode_usual_cfg(s, ev, q, n, sum, off, 1, 4, 1);
+    return decode_usual_cfg(s, ev, q, n, sum, off, s->hdr_seq, s->tsz, s->chk);
+}
+
+/* decode_usual out of line, for the general path. */
+static __attribute__((noinline)) int decode_usual_out(rkh_state *s, evt_event *ev, const uint8_t *q, size_t n, unsigned sum,
+                                                      uint64_t off)
+{
+    return decode_usual(s, ev, q, n, sum, off);
 }
 
 /* ---- reader API -------------------------------------------------------------------------------- */
@@ -1403,7 +1427,7 @@ static evt_status next_frames(rkh_state *s, evt_event *ev)
             return EVT_END;
         }
         if (s->oom) return evt_reader_fail(s->r, EVT_ERR_NOMEM, s->frame_off, "out of memory");
-        if (!s->redo && decode_usual(s, ev, s->fp, s->flen, frame_sum8(s), s->frame_off)) {
+        if (!s->redo && decode_usual_out(s, ev, s->fp, s->flen, frame_sum8(s), s->frame_off)) {
             s->flen = 0; /* a usual frame that had escapes, or lay across chunks */
             return EVT_OK;
         }
