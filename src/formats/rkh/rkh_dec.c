@@ -133,7 +133,6 @@ typedef struct rkh_state {
     /* sequence and time */
     int have_seq;
     uint8_t last_seq;
-    int have_ts;
     uint32_t last_ts;
     uint64_t ts64;
     /* counters (info --json) */
@@ -757,18 +756,18 @@ static inline void decode_fixed(evt_event *ev, const rkh_plan *p, const uint8_t 
      * arguments of at most two fields each: they all fit, no check per field. */
     _Static_assert(MAX_ARGS <= EVT_MAX_ARGS && 2 * MAX_ARGS <= EVT_MAX_FIELDS && 2 * MAX_ARGS < 32,
                    "a plan's arguments fit an event (and fields_ok)");
-    unsigned nf = 0;
+    evt_field *f = ev->fields;
     uint32_t bad = 0; /* name fields not vouched for; the others are (the keys are the table's) */
     for (unsigned a = 0; a < p->nargs; a++) {
         const rkh_parg *g = &p->a[a];
         uint64_t v = ld_span(b, g->size);
         b += g->size;
         ev->args[a] = v;
-        ev->fields[nf++] = (evt_field){.key = g->name, .num = v};
+        *f++ = (evt_field){.key = g->name, .num = v};
         const char *nm = g->tab ? sym_name(g->tab, v) : NULL;
         if (nm) {
-            if (!nm[-1]) bad |= 1u << nf; /* not a stored name that passed evt_text_ok (sym_dup) */
-            ev->fields[nf++] = (evt_field){.key = g->name_key, .is_str = 1, .str = nm};
+            if (!nm[-1]) bad |= 1u << (f - ev->fields); /* not a stored name that passed evt_text_ok (sym_dup) */
+            *f++ = (evt_field){.key = g->name_key, .is_str = 1, .str = nm};
         }
         names[a] = nm;
         if (g->sets_ctx) {
@@ -776,6 +775,7 @@ static inline void decode_fixed(evt_event *ev, const rkh_plan *p, const uint8_t 
             ev->text_ok = (ev->text_ok & ~(unsigned)EVT_TEXT_OK_CTX_NAME) | sym_ok_bit(nm, EVT_TEXT_OK_CTX_NAME);
         }
     }
+    uint32_t nf = (uint32_t)(f - ev->fields);
     ev->nargs = p->nargs;
     ev->nfields = nf;
     ev->fields_ok = ((1u << nf) - 1u) & ~bad;
@@ -916,8 +916,9 @@ static inline void seq_accept(rkh_state *s, uint8_t seq)
 /* The frame's raw timestamp (s->tsz bytes) taken into the running time s->ts64. */
 static inline void ts_accept(rkh_state *s, uint32_t rawts)
 {
-    if (!s->have_ts) { s->ts64 = rawts; s->have_ts = 1; }
-    else s->ts64 += ((uint64_t)rawts - s->last_ts) & s->ts_mask; /* the ticks since, modulo the wrap */
+    /* the ticks since, modulo the wrap; the first timestamp itself, as ts64 and last_ts start at 0
+     * (rawts < 2^(8 tsz): the mask keeps it whole) */
+    s->ts64 += ((uint64_t)rawts - s->last_ts) & s->ts_mask;
     s->last_ts = rawts;
 }
 
