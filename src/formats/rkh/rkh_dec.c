@@ -152,6 +152,7 @@ typedef struct rkh_state {
     uint32_t uwords[EVT_USER_RKH_MAX_WORDS];
     /* symbols */
     symtab objs, sigs, usr, pools;
+    uint32_t usr_named;           /* bit n: a symbol record named user event n (maybe not kept) */
     uint64_t sym_bytes;           /* bytes held by the four tables (<= RKH_SYM_BYTES_MAX) */
     uint64_t symbols_dropped;     /* symbol records not kept: the tables were full */
     uint64_t symbols_renamed;     /* symbol records that replaced a name */
@@ -455,6 +456,18 @@ static inline size_t span16_sum8(const uint8_t *q, size_t left, unsigned *sum)
 }
 
 
+/* Take the frame of k >= 1 bytes at the input's position, followed by its flag (k < the bytes
+ * left), whose bytes sum to sum mod 256: in s->fp, s->flen, s->fsum (fsum_ok), the flag consumed. */
+static inline void take_frame(rkh_state *s, size_t k, unsigned sum)
+{
+    s->frame_off = evt_cur_offset(&s->in);
+    s->fp = evt_cur_take(&s->in, k + 1); /* the frame and its flag */
+    s->flen = k;
+    s->fsum = sum;
+    s->fsum_ok = 1;
+    s->tail_raw = 0;
+}
+
 /* Between frames, the next frame when it lies whole in the chunk without an escape: taken where it
  * is (what next_frame's byte loops do for it, without the copy), its bytes up to the flag in
  * s->fp, s->flen, their sum mod 256 in s->fsum (fsum_ok), the flag consumed. Returns 1 with a
@@ -468,15 +481,12 @@ static inline int frame_in_chunk(rkh_state *s)
         size_t k = span16_sum8(evt_cur_here(&s->in), left, &sum);
         if (k == left) k = evt_cur_span_not2_sum8(&s->in, RKH_FLAG, RKH_ESC, left, &sum);
         if (k >= left || evt_cur_peek_at(&s->in, k) != RKH_FLAG) return 0;
-        uint64_t at = evt_cur_offset(&s->in);
-        const uint8_t *q = evt_cur_take(&s->in, k + 1); /* the frame and its flag (k < left) */
-        s->tail_raw = 0;
-        if (k == 0) continue; /* a flag after a flag: no frame */
-        s->frame_off = at;
-        s->fp = q;
-        s->flen = k;
-        s->fsum = sum;
-        s->fsum_ok = 1;
+        if (k == 0) { /* a flag after a flag: no frame */
+            evt_cur_skip(&s->in, 1);
+            s->tail_raw = 0;
+            continue;
+        }
+        take_frame(s, k, sum);
         return 1;
     }
     return 0;
@@ -644,19 +654,6 @@ static inline uint64_t ld_next(evt_cur *c, unsigned n)
     }
 }
 
-/* The n-byte (1, 2, 4 or 8; else 0) little-endian value at b: a field of a span whose length was
- * checked against its layout (the caller's bound). */
-static inline uint64_t ld_span(const uint8_t *b, unsigned n)
-{
-    switch (n) {
-    case 1: return b[0];
-    case 2: return evt_ld_u16le(b);
-    case 4: return evt_ld_u32le(b);
-    case 8: return evt_ld_u64le(b);
-    default: return 0;
-    }
-}
-
 /* Sum of the first n bytes of c mod 256 (checksums of frames not summed while framed). */
 static unsigned byte_sum8(evt_cur *c, size_t n)
 {
@@ -746,11 +743,11 @@ static const char *hex08(char *buf, uint64_t v)
     return buf;
 }
 
-/* Decode the arguments of plan p from the p->len bytes at b into ev: values, and the names the
- * symbol tables give them (also in names[], NULL when none); the record's active object its
- * context. Stored names are vouched for as they are put (sym_ok_bit). The caller checked that the
- * frame holds exactly p->len bytes from b, the sum of the argument sizes read here. */
-static inline void decode_fixed(evt_event *ev, const rkh_plan *p, const uint8_t *b, const char **names)
+/* Decode the arguments of plan p from the p->len bytes of c at its position into ev: values, and
+ * the names the symbol tables give them (also in names[], NULL when none); the record's active
+ * object its context. Stored names are vouched for as they are put (sym_ok_bit). The caller checked
+ * that c holds exactly p->len bytes from its position, the sum of the argument sizes read here. */
+static inline void decode_fixed(evt_event *ev, const rkh_plan *p, evt_cur *c, const char **names)
 {
     /* The event holds no argument or field yet (its reset) and a plan has at most MAX_ARGS
      * arguments of at most two fields each: they all fit, no check per field. */
@@ -760,8 +757,7 @@ static inline void decode_fixed(evt_event *ev, const rkh_plan *p, const uint8_t 
     uint32_t bad = 0; /* name fields not vouched for; the others are (the keys are the table's) */
     for (unsigned a = 0; a < p->nargs; a++) {
         const rkh_parg *g = &p->a[a];
-        uint64_t v = ld_span(b, g->size);
-        b += g->size;
+        uint64_t v = ld_next(c, g->size);
         ev->args[a] = v;
         *f++ = (evt_field){.key = g->name, .num = v};
         const char *nm = g->tab ? sym_name(g->tab, v) : NULL;
@@ -1118,7 +1114,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
             evt_event_reset(ev);
             return 0;
         }
-        decode_fixed(ev, plan, evt_cur_take_at(&c, pos, plan->len), names); /* n - pos bytes: checked above */
+        decode_fixed(ev, plan, &c, names); /* c is at pos, n - pos == plan->len: checked above */
     } else {
         for (unsigned a = 0; a < d->nargs; a++) {
             const rkh_arg *g = &d->args[a];
@@ -1230,7 +1226,10 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         const char *nm = (const char *)ev->data;
         switch (id) {
         case RKH_TE_FWK_SIG: sym_set(s, &s->sigs, ev->args[0], nm); break;
-        case RKH_TE_FWK_TUSR: sym_set(s, &s->usr, ev->args[0], nm); break;
+        case RKH_TE_FWK_TUSR:
+            sym_set(s, &s->usr, ev->args[0], nm);
+            if (ev->args[0] < 32) s->usr_named |= 1u << ev->args[0]; /* (also when not kept: a hint) */
+            break;
         case RKH_TE_FWK_EPOOL: sym_set(s, &s->pools, ev->args[0], nm); break;
         case RKH_TE_FWK_STATE: case RKH_TE_FWK_PSTATE: sym_set(s, &s->objs, ev->args[1], nm); break; /* the state */
         default: sym_set(s, &s->objs, ev->args[0], nm); break;
@@ -1245,10 +1244,10 @@ static int decode_frame(rkh_state *s, evt_event *ev)
 
 /* decode_user for fields that are all integers of 1, 2 or 4 bytes (types I8 .. X32: their size does
  * not depend on the configuration, and no table names them) whose keys were built before (the
- * first field of a type at an index goes through decode_user): the same fields, read straight from
- * the n bytes at b. 0 when another field comes or a field does not fit (ev has some of the fields
+ * first field of a type at an index goes through decode_user): the same fields, from the bytes of
+ * u (all of them). 0 when another field comes or a field does not fit (ev has some of the fields
  * then: the caller resets it). */
-static inline int user_fields_plain(rkh_state *s, evt_event *ev, const uint8_t *b, size_t n)
+static inline int user_fields_plain(rkh_state *s, evt_event *ev, evt_cur *u)
 {
     static const uint8_t size[16] = {
 #define RKH_UF_SIZE_(t, name, k, sg) [t] = k == '1' ? 1 : k == '2' ? 2 : k == '4' ? 4 : 0,
@@ -1260,12 +1259,12 @@ static inline int user_fields_plain(rkh_state *s, evt_event *ev, const uint8_t *
         RKH_USER_FIELD_TABLE(RKH_UF_SG_)
 #undef RKH_UF_SG_
     };
-    size_t i = 0;
+    size_t i = 0, n = u->len;
     for (unsigned f = 0; i < n; f++) {
-        unsigned type = b[i++] & 15u, sz = size[type];
+        unsigned type = evt_cur_u8_at(u, i++) & 15u, sz = size[type];
         const char *key = f < 32 ? s->ukey[f][type] : NULL;
         if (!sz || sz > n - i || !key) return 0;
-        uint64_t v = ld_span(b + i, sz); /* sz <= n - i: inside the fields */
+        uint64_t v = ld_le(u, i, sz); /* sz <= n - i: inside the fields */
         i += sz;
         evt_put_arg(ev, v);
         if (is_signed[type]) evt_put_i(ev, key, (int64_t)(v << (64 - 8 * sz)) >> (64 - 8 * sz));
@@ -1276,27 +1275,25 @@ static inline int user_fields_plain(rkh_state *s, evt_event *ev, const uint8_t *
 
 /* usual_user's fields when user_fields_plain does not take them all: decode_user over them, from
  * a reset event. 1 when they fit, else 0 with ev reset. */
-static __attribute__((noinline)) int user_fields_any(rkh_state *s, evt_event *ev, const uint8_t *b, size_t n, uint64_t off)
+static __attribute__((noinline)) int user_fields_any(rkh_state *s, evt_event *ev, evt_cur *u)
 {
     evt_event_reset(ev); /* some fields of another kind: decode_user takes them all */
     ev->fmt = s->r->desc->name;
-    evt_cur u; /* the fields, bounded as decode_frame's cursor bounds them */
-    evt_cur_init(&u, b, n, off, 0);
+    evt_cur_at(u, 0);
     s->hexused = 0;
-    if (decode_user(s, ev, &u) == 0) return 1;
+    if (decode_user(s, ev, u) == 0) return 1;
     evt_event_reset(ev);
     ev->fmt = s->r->desc->name;
     return 0;
 }
 
-/* A user record's fields (the n bytes at b, the frame's own bytes after the header, before the
- * checksum, at source offset off) when no symbol names the record and no hook context is open:
+/* A user record's fields (the bytes of u: the frame's own after the header, before the checksum) when no symbol names the record and no hook context is open:
  * what decode_frame does for it then (no hooks, no user decoder). 0 when it is not that record (ev
  * unchanged), or when its fields do not fit (ev reset: decode_frame reports it). */
-static inline int usual_user(rkh_state *s, evt_event *ev, unsigned id, const uint8_t *b, size_t n, uint64_t off)
+static inline int usual_user(rkh_state *s, evt_event *ev, unsigned id, evt_cur *u)
 {
-    if (s->hooks.isr_depth || s->hooks.thread || sym_name(&s->usr, id - RKH_TE_USER)) return 0;
-    return user_fields_plain(s, ev, b, n) || user_fields_any(s, ev, b, n, off);
+    if (sym_name(&s->usr, id - RKH_TE_USER)) return 0;
+    return user_fields_plain(s, ev, u) || user_fields_any(s, ev, u);
 }
 
 /* Decode the frame of n >= 1 bytes at q (without escapes; their sum mod 256 is sum), at source
@@ -1310,20 +1307,28 @@ static inline __attribute__((always_inline)) int decode_usual_cfg(rkh_state *s, 
                                                                   unsigned sum, uint64_t off, unsigned hdr_seq, unsigned tsz,
                                                                   unsigned chk)
 {
-    unsigned id = q[0];
+    evt_cur c; /* the frame without its checksum byte (n >= 1 + chk: a frame has its id) */
+    evt_cur_init(&c, q, n - (n > chk ? chk : 0), off, 0);
+    unsigned id = evt_cur_u8(&c);
     const rkh_plan *plan = &s->plans[id];
     size_t hdr = 1 + hdr_seq + tsz; /* id, seq, timestamp */
     if (n != plan->frame_len && !(plan->user && n >= hdr + chk)) return 0; /* not usual, or its length is wrong */
+    /* a user record a symbol record named (the generic hooks' are), or with a hook context open:
+     * decode_frame gives it to the hooks */
+    if (plan->user && ((s->usr_named >> (id - RKH_TE_USER)) & 1u || s->hooks.isr_depth || s->hooks.thread)) return 0;
     if (chk && sum != 0) return 0; /* a checksum error (sum < 256) */
-    uint8_t seq = hdr_seq ? q[1] : 0;
+    /* the header fits: n >= hdr + chk (checked above) */
+    uint8_t seq = hdr_seq ? evt_cur_u8(&c) : 0;
     if (hdr_seq && s->have_seq && seq != (uint8_t)(s->last_seq + 1)) return 0; /* a gap */
-    uint32_t rawts = (uint32_t)ld_span(q + 1 + hdr_seq, tsz); /* 0 when tsz is 0 */
+    uint32_t rawts = (uint32_t)ld_next(&c, tsz); /* 0 when tsz is 0; c is at hdr then */
     const char *names[MAX_ARGS]; /* decode_fixed's names of the arguments */
     if (plan->user) {
-        if (!usual_user(s, ev, id, q + hdr, n - hdr - chk, off + hdr)) return 0;
+        evt_cur u; /* the fields */
+        evt_cur_sub(&c, n - hdr - chk, &u);
+        if (!usual_user(s, ev, id, &u)) return 0;
         ev->name = usr_event_name(s, id); /* "USR#n", built here: vouched for by text_ok_plain */
     } else {
-        decode_fixed(ev, plan, q + hdr, names); /* plan->len bytes: n == plan->frame_len */
+        decode_fixed(ev, plan, &c, names); /* c is at hdr, plan->len bytes left: n == plan->frame_len */
         ev->name = s->defs[id].name; /* the table's own text */
     }
     s->frame_off = off;
@@ -1419,16 +1424,17 @@ static unsigned frame_sum8(rkh_state *s)
     return byte_sum8(&c, s->flen);
 }
 
-/* next's general path: every frame, whatever it holds. */
-static evt_status next_frames(rkh_state *s, evt_event *ev)
+/* next's general path: every frame, whatever it holds. have: a frame is at hand already (taken
+ * by next after decode_usual declined it). */
+static evt_status next_frames(rkh_state *s, evt_event *ev, int have)
 {
-    for (;;) {
-        if (!s->redo && !next_frame(s) && !s->oom) {
+    for (;; have = 0) {
+        if (!have && !s->redo && !next_frame(s) && !s->oom) {
             rkh_diag_end(&s->diag);
             return EVT_END;
         }
         if (s->oom) return evt_reader_fail(s->r, EVT_ERR_NOMEM, s->frame_off, "out of memory");
-        if (!s->redo && decode_usual_out(s, ev, s->fp, s->flen, frame_sum8(s), s->frame_off)) {
+        if (!have && !s->redo && decode_usual_out(s, ev, s->fp, s->flen, frame_sum8(s), s->frame_off)) {
             s->flen = 0; /* a usual frame that had escapes, or lay across chunks */
             return EVT_OK;
         }
@@ -1447,11 +1453,11 @@ static evt_status next_frames(rkh_state *s, evt_event *ev)
     }
 }
 
-/* next_frames, and whether the next call starts between frames (rkh_state.between). Out of line:
+/* next_frames (have: as there), and whether the next call starts between frames (rkh_state.between). Out of line:
  * it keeps registers busy that the usual frame's path does not need. */
-static __attribute__((noinline)) evt_status next_general(rkh_state *s, evt_event *ev)
+static __attribute__((noinline)) evt_status next_general(rkh_state *s, evt_event *ev, int have)
 {
-    evt_status st = next_frames(s, ev);
+    evt_status st = next_frames(s, ev, have);
     s->between = !s->redo && s->seen_flag && !(s->escaping | s->oversize) && s->flen == 0;
     return st;
 }
@@ -1468,13 +1474,17 @@ static evt_status next(void *state, evt_event *ev)
         size_t left = evt_cur_left(&s->in);
         unsigned sum = 0;
         size_t k = span16_sum8(q, left, &sum); /* q[k] is readable when k < left */
-        if (k - 1u < left - 1u && q[k] == RKH_FLAG && decode_usual(s, ev, q, k, sum, evt_cur_offset(&s->in))) {
-            evt_cur_skip(&s->in, k + 1); /* the frame and its flag: k + 1 <= left */
-            s->tail_raw = 0;
-            return EVT_OK;
+        if (k - 1u < left - 1u && evt_cur_peek_at(&s->in, k) == RKH_FLAG) {
+            if (decode_usual(s, ev, q, k, sum, evt_cur_offset(&s->in))) {
+                evt_cur_skip(&s->in, k + 1); /* the frame and its flag: k + 1 <= left */
+                s->tail_raw = 0;
+                return EVT_OK;
+            }
+            take_frame(s, k, sum); /* another frame: the general path decodes it, not scanned again */
+            return next_general(s, ev, 1);
         }
     }
-    return next_general(s, ev);
+    return next_general(s, ev, 0);
 }
 
 static void sym_json(evt_json *j, const char *key, const symtab *t, int hex)
