@@ -30,6 +30,9 @@ static inline void evt_cur_init(evt_cur *c, const void *p, size_t len, uint64_t 
 static inline int evt_cur_ok(const evt_cur *c) { return !c->err; }
 static inline size_t evt_cur_left(const evt_cur *c) { return c->err ? 0 : c->len - c->pos; }
 static inline uint64_t evt_cur_offset(const evt_cur *c) { return c->base + c->pos; }
+/* The bytes left (evt_cur_left of them) in place, without moving: for a scanner that reads within
+ * them and then takes what it used. */
+static inline const uint8_t *evt_cur_here(const evt_cur *c) { return c->p + c->pos; }
 
 /* Returns a pointer to n readable bytes and advances, or NULL (and sets the error). */
 static inline const uint8_t *evt_cur_take(evt_cur *c, size_t n)

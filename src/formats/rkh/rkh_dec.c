@@ -48,14 +48,11 @@ typedef struct rkh_evdef {
     rkh_arg args[MAX_ARGS];
 } rkh_evdef;
 
-/* The symbol table that names an argument's value (resolve). */
-enum { RKH_TAB_NONE, RKH_TAB_OBJS, RKH_TAB_SIGS };
-
 /* One argument of an event's layout under the current configuration (build_plans). */
 typedef struct rkh_parg {
     const char *name, *name_key; /* the layout's keys (rkh_arg) */
+    struct symtab *tab;          /* the table that names the value (objects, signals), or NULL */
     uint32_t size;               /* bytes: kind_size under the configuration */
-    uint8_t tab;                 /* RKH_TAB_*: the table that names the value */
     uint8_t sets_ctx;            /* rkh_arg.sets_ctx */
 } rkh_parg;
 
@@ -68,8 +65,13 @@ typedef struct rkh_plan {
     uint8_t user;         /* a user record (RKH_TE_USER..RKH_TE_USER_LAST) */
     uint8_t symbol;       /* a symbol record (kind 'Y') */
     uint8_t state_names;  /* args 0 and 1 are named from the object table (SM_STATE's ao, st) */
+    uint8_t usual;        /* decode_usual may take the record: fixed and not a symbol record, or a
+                             user record */
+    uint8_t kind;         /* EVT_KIND_* of the record (a fixed record: OTHER or MARKER) */
     uint8_t nargs;        /* the arguments present under the configuration's conditions */
     size_t len;           /* their bytes together */
+    size_t frame_len;     /* a usual fixed record: the whole frame's bytes, header and checksum
+                             included; else 0 (no frame has 0 bytes) */
     rkh_parg a[MAX_ARGS];
 } rkh_plan;
 
@@ -105,6 +107,7 @@ typedef struct rkh_state {
     rkh_evdef defs[256];
     rkh_plan plans[256];    /* by id, for the current configuration (build_plans) */
     unsigned chk, hdr_seq, tsz; /* the configuration's checksum byte, seq byte, timestamp bytes */
+    int hdr_usual;              /* hdr_seq 1, tsz 4, chk 1: the usual header (decode_usual) */
     uint64_t ts_mask;           /* 2^(8 tsz) - 1: timestamps wrap there */
     /* input */
     uint8_t *chunk;
@@ -121,12 +124,15 @@ typedef struct rkh_state {
     uint64_t frame_off;     /* offset of the frame's first byte */
     uint64_t tail_raw;      /* raw bytes since the last flag */
     int ended;
+    /* 1 when next() starts between frames with nothing pending: no redo, the first flag seen, no
+     * escape or oversize run open, no frame begun (flen 0). Set as next_general returns; the usual
+     * path leaves all of these as they are. */
+    int between;
     /* pending frame after a lost event */
     int redo;
     /* sequence and time */
     int have_seq;
     uint8_t last_seq;
-    int have_ts;
     uint32_t last_ts;
     uint64_t ts64;
     /* counters (info --json) */
@@ -146,6 +152,7 @@ typedef struct rkh_state {
     uint32_t uwords[EVT_USER_RKH_MAX_WORDS];
     /* symbols */
     symtab objs, sigs, usr, pools;
+    uint32_t usr_named;           /* bit n: a symbol record named user event n (maybe not kept) */
     uint64_t sym_bytes;           /* bytes held by the four tables (<= RKH_SYM_BYTES_MAX) */
     uint64_t symbols_dropped;     /* symbol records not kept: the tables were full */
     uint64_t symbols_renamed;     /* symbol records that replaced a name */
@@ -419,6 +426,72 @@ static int frame_push(rkh_state *s, uint8_t b)
     return 1;
 }
 
+/* The usual frame's scan: the bytes at q (left readable) before the first flag or escape, their sum
+ * mod 256 in *sum, sixteen bytes a step (SSE2); left when there is none in the whole steps (then
+ * evt_cur_span_not2_sum8 takes what is left, as next_frame does). */
+static inline size_t span16_sum8(const uint8_t *q, size_t left, unsigned *sum)
+{
+#if defined(__SSE2__) && defined(__GNUC__)
+    static const uint8_t lead[32] = {255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255};
+    const __m128i flag = _mm_set1_epi8((char)RKH_FLAG), esc = _mm_set1_epi8((char)RKH_ESC), zero = _mm_setzero_si128();
+    __m128i acc = zero; /* psadbw: byte sums in two 64-bit lanes */
+    for (size_t k = 0; left - k >= 16; k += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(q + k));
+        unsigned hit = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, flag), _mm_cmpeq_epi8(x, esc)));
+        if (hit) {
+            unsigned j = (unsigned)__builtin_ctz(hit);
+            x = _mm_and_si128(x, _mm_loadu_si128((const __m128i *)(const void *)(lead + 16 - j))); /* bytes [0, j) */
+            acc = _mm_add_epi64(acc, _mm_sad_epu8(x, zero));
+            acc = _mm_add_epi64(acc, _mm_unpackhi_epi64(acc, acc));
+            *sum = (unsigned)_mm_cvtsi128_si32(acc) & 0xFFu;
+            return k + j;
+        }
+        acc = _mm_add_epi64(acc, _mm_sad_epu8(x, zero));
+    }
+#else
+    (void)q;
+    (void)sum;
+#endif
+    return left;
+}
+
+
+/* Take the frame of k >= 1 bytes at the input's position, followed by its flag (k < the bytes
+ * left), whose bytes sum to sum mod 256: in s->fp, s->flen, s->fsum (fsum_ok), the flag consumed. */
+static inline void take_frame(rkh_state *s, size_t k, unsigned sum)
+{
+    s->frame_off = evt_cur_offset(&s->in);
+    s->fp = evt_cur_take(&s->in, k + 1); /* the frame and its flag */
+    s->flen = k;
+    s->fsum = sum;
+    s->fsum_ok = 1;
+    s->tail_raw = 0;
+}
+
+/* Between frames, the next frame when it lies whole in the chunk without an escape: taken where it
+ * is (what next_frame's byte loops do for it, without the copy), its bytes up to the flag in
+ * s->fp, s->flen, their sum mod 256 in s->fsum (fsum_ok), the flag consumed. Returns 1 with a
+ * frame, 0 (nothing consumed but flags that follow flags) when next_frame's loops must take what
+ * comes: an escape, the chunk ending first, or the framer inside a frame. */
+static inline int frame_in_chunk(rkh_state *s)
+{
+    while (s->seen_flag && !(s->escaping | s->oversize) && s->flen == 0) {
+        size_t left = evt_cur_left(&s->in);
+        unsigned sum;
+        size_t k = span16_sum8(evt_cur_here(&s->in), left, &sum);
+        if (k == left) k = evt_cur_span_not2_sum8(&s->in, RKH_FLAG, RKH_ESC, left, &sum);
+        if (k >= left || evt_cur_peek_at(&s->in, k) != RKH_FLAG) return 0;
+        if (k == 0) { /* a flag after a flag: no frame */
+            evt_cur_skip(&s->in, 1);
+            s->tail_raw = 0;
+            continue;
+        }
+        take_frame(s, k, sum);
+        return 1;
+    }
+    return 0;
+}
+
 /* Collect the next complete frame (bytes between two flags, unescaped) in s->fp, s->flen. Returns
  * 1, or 0 at the end of the input. Reports aborted frames, oversize runs, leading and trailing
  * bytes. */
@@ -427,26 +500,8 @@ static int next_frame(rkh_state *s)
     uint8_t b;
     uint64_t off;
     for (;;) {
-        /* Between frames, a frame that lies whole in the chunk without an escape is taken where it
-         * is (what the loops below do for it, without the copy): its bytes up to the flag. */
+        if (frame_in_chunk(s)) return 1;
         size_t left = evt_cur_left(&s->in);
-        if (left && s->seen_flag && !(s->escaping | s->oversize) && s->flen == 0) {
-            unsigned sum;
-            size_t k = evt_cur_span_not2_sum8(&s->in, RKH_FLAG, RKH_ESC, left, &sum);
-            if (k < left && evt_cur_peek_at(&s->in, k) == RKH_FLAG) {
-                uint64_t at = evt_cur_offset(&s->in);
-                const uint8_t *q = evt_cur_take(&s->in, k + 1); /* the frame and its flag (k < left) */
-                s->tail_raw = 0;
-                if (k == 0) continue; /* a flag after a flag: no frame */
-                s->frame_off = at;
-                s->fp = q;
-                s->flen = k;
-                s->fsum = sum;
-                s->fsum_ok = 1;
-                return 1;
-            }
-            /* an escape, or the chunk ends first: the loops below */
-        }
         /* Inside a frame, the run of plain bytes up to the next flag or escape is copied at once
          * (what the byte loop below does for each of them). */
         size_t room = s->fcap - s->flen;
@@ -557,6 +612,7 @@ static void build_plans(rkh_state *s)
     s->chk = RKH_CFG_HAS(&s->cfg, RKH_BIT_CHK);
     s->hdr_seq = RKH_CFG_HAS(&s->cfg, RKH_BIT_NSEQ);
     s->tsz = RKH_CFG_HAS(&s->cfg, RKH_BIT_TSTAMP) ? s->cfg.sz_ts : 0;
+    s->hdr_usual = s->hdr_seq == 1 && s->tsz == 4 && s->chk == 1;
     s->ts_mask = s->tsz >= 8 ? ~0ull : ((uint64_t)1 << (8 * s->tsz)) - 1u;
     for (unsigned id = 0; id < 256; id++) {
         const rkh_evdef *d = &s->defs[id];
@@ -571,14 +627,17 @@ static void build_plans(rkh_state *s)
             x->name = g->name;
             x->name_key = g->name_key;
             x->size = kind_size(s, g->kind);
-            x->tab = (g->kind == 'S' || g->kind == 'F') ? RKH_TAB_OBJS : g->kind == 'G' ? RKH_TAB_SIGS : RKH_TAB_NONE;
+            x->tab = (g->kind == 'S' || g->kind == 'F') ? &s->objs : g->kind == 'G' ? &s->sigs : NULL;
             x->sets_ctx = g->sets_ctx;
             p->len += x->size;
         }
         p->sm_state = id == RKH_TE_SM_STATE || id == RKH_TE_SM_TS_STATE;
         p->user = id >= RKH_TE_USER && id <= RKH_TE_USER_LAST;
         p->symbol = d->kind == 'Y';
-        p->state_names = p->fixed && p->nargs >= 2 && p->a[0].tab == RKH_TAB_OBJS && p->a[1].tab == RKH_TAB_OBJS;
+        p->state_names = p->fixed && p->nargs >= 2 && p->a[0].tab == &s->objs && p->a[1].tab == &s->objs;
+        p->usual = (p->fixed && !p->symbol) || p->user;
+        p->kind = p->user ? EVT_KIND_USER : d->kind == 'Y' ? EVT_KIND_MARKER : EVT_KIND_OTHER;
+        p->frame_len = p->usual && !p->user ? 1 + s->hdr_seq + s->tsz + p->len + s->chk : 0;
     }
 }
 
@@ -686,24 +745,25 @@ static const char *hex08(char *buf, uint64_t v)
 
 /* Decode the arguments of plan p from the p->len bytes of c at its position into ev: values, and
  * the names the symbol tables give them (also in names[], NULL when none); the record's active
- * object its context. Stored names are vouched for as they are put (sym_ok_bit). */
-static void decode_fixed(rkh_state *s, evt_event *ev, const rkh_plan *p, evt_cur *c, const char **names)
+ * object its context. Stored names are vouched for as they are put (sym_ok_bit). The caller checked
+ * that c holds exactly p->len bytes from its position, the sum of the argument sizes read here. */
+static inline void decode_fixed(evt_event *ev, const rkh_plan *p, evt_cur *c, const char **names)
 {
     /* The event holds no argument or field yet (its reset) and a plan has at most MAX_ARGS
      * arguments of at most two fields each: they all fit, no check per field. */
-    _Static_assert(MAX_ARGS <= EVT_MAX_ARGS && 2 * MAX_ARGS <= EVT_MAX_FIELDS, "a plan's arguments fit an event");
-    uint32_t nf = 0, ok = 0; /* fields written, and those vouched for (the keys are the table's) */
+    _Static_assert(MAX_ARGS <= EVT_MAX_ARGS && 2 * MAX_ARGS <= EVT_MAX_FIELDS && 2 * MAX_ARGS < 32,
+                   "a plan's arguments fit an event (and fields_ok)");
+    evt_field *f = ev->fields;
+    uint32_t bad = 0; /* name fields not vouched for; the others are (the keys are the table's) */
     for (unsigned a = 0; a < p->nargs; a++) {
         const rkh_parg *g = &p->a[a];
         uint64_t v = ld_next(c, g->size);
         ev->args[a] = v;
-        ok |= 1u << nf;
-        ev->fields[nf++] = (evt_field){.key = g->name, .num = v};
-        const char *nm = NULL;
-        if (g->tab != RKH_TAB_NONE &&
-            (nm = sym_name(g->tab == RKH_TAB_OBJS ? &s->objs : &s->sigs, v)) != NULL) {
-            ok |= (uint32_t)(nm[-1] != 0) << nf; /* a stored name that passed evt_text_ok (sym_dup) */
-            ev->fields[nf++] = (evt_field){.key = g->name_key, .is_str = 1, .str = nm};
+        *f++ = (evt_field){.key = g->name, .num = v};
+        const char *nm = g->tab ? sym_name(g->tab, v) : NULL;
+        if (nm) {
+            if (!nm[-1]) bad |= 1u << (f - ev->fields); /* not a stored name that passed evt_text_ok (sym_dup) */
+            *f++ = (evt_field){.key = g->name_key, .is_str = 1, .str = nm};
         }
         names[a] = nm;
         if (g->sets_ctx) {
@@ -711,9 +771,10 @@ static void decode_fixed(rkh_state *s, evt_event *ev, const rkh_plan *p, evt_cur
             ev->text_ok = (ev->text_ok & ~(unsigned)EVT_TEXT_OK_CTX_NAME) | sym_ok_bit(nm, EVT_TEXT_OK_CTX_NAME);
         }
     }
+    uint32_t nf = (uint32_t)(f - ev->fields);
     ev->nargs = p->nargs;
     ev->nfields = nf;
-    ev->fields_ok = ok;
+    ev->fields_ok = ((1u << nf) - 1u) & ~bad;
 }
 
 /* Decode user-record fields from the n bytes of u. Returns 0 on success, -1 if the fields overrun. */
@@ -836,6 +897,83 @@ static void user_record(rkh_state *s, evt_event *ev, evt_cur *c, size_t pos)
         uint64_t k = doff > off ? (doff - off) / 4u : 0;
         rkh_diag_error(&s->diag, off + 5u * k + 1u, "%s", diag);
     }
+}
+
+/* The frame's sequence number seq follows its predecessor's, or is the first: the diagnostics
+ * told (rkh_diag_dec.h), the number taken. */
+static inline void seq_accept(rkh_state *s, uint8_t seq)
+{
+    if (s->have_seq) rkh_diag_seq_ok(&s->diag);
+    else rkh_diag_settle(&s->diag);
+    s->have_seq = 1;
+    s->last_seq = seq;
+}
+
+/* The frame's raw timestamp (s->tsz bytes) taken into the running time s->ts64. */
+static inline void ts_accept(rkh_state *s, uint32_t rawts)
+{
+    /* the ticks since, modulo the wrap; the first timestamp itself, as ts64 and last_ts start at 0
+     * (rawts < 2^(8 tsz): the mask keeps it whole) */
+    s->ts64 += ((uint64_t)rawts - s->last_ts) & s->ts_mask;
+    s->last_ts = rawts;
+}
+
+/* usr_event_name the first time: built and kept. */
+static __attribute__((noinline)) const char *usr_event_name_new(rkh_state *s, unsigned id)
+{
+    const char *nm;
+    snprintf(s->namebuf, sizeof s->namebuf, "USR#%u", id - RKH_TE_USER);
+    nm = evt_name_cache_put(&s->keys, RKH_KEY_USR_EVENT | id, s->namebuf, strlen(s->namebuf));
+    s->usr_names[id - RKH_TE_USER] = nm;
+    return nm ? nm : s->namebuf;
+}
+
+/* "USR#<n>" of user record id, built once per id (kept in s->keys; s->namebuf when memory is short). */
+static inline const char *usr_event_name(rkh_state *s, unsigned id)
+{
+    const char *nm = s->usr_names[id - RKH_TE_USER];
+    return nm ? nm : usr_event_name_new(s, id);
+}
+
+/* The generic hooks' records were seen: what they tell of the reader (caps, kernel, clock). */
+static void hooks_seen(rkh_state *s)
+{
+    s->r->caps |= EVT_CAP_SCHED | EVT_CAP_ISR | EVT_CAP_SERVICES;
+    if (s->hooks.kernel >= 0) s->r->kernel = s->hooks.kernel;
+    if (s->hooks.clock_hz) s->r->clock_hz = s->hooks.clock_hz; /* hook.clock (a live stream) */
+}
+
+/* An SM_STATE record's meaning (ev->nargs >= 2): the state machine args[0] is now in state args[1],
+ * named from FWK_STATE records, else hex; also the state_entered field. names[]: the arguments'
+ * names when the plan looked them up (plan->state_names). Sets m.obj_name's and m.sm_state's
+ * text_ok bits. */
+static inline void sm_state_meaning(rkh_state *s, evt_event *ev, const rkh_plan *plan, const char *const *names)
+{
+    const char *nm = plan->state_names ? names[1] : sym_name(&s->objs, ev->args[1]);
+    const char *on = plan->state_names ? names[0] : sym_name(&s->objs, ev->args[0]);
+    int nm_ok = nm && nm[-1]; /* sym_dup's byte */
+    if (!nm) { nm = hex08(s->statebuf, ev->args[1]); nm_ok = 1; } /* the reader's own text */
+    if (nm_ok) evt_put_s(ev, "state_entered", nm);
+    else evt_event_add_field_s(ev, "state_entered", nm);
+    ev->m.has |= EVT_M_SM_STATE;
+    ev->m.obj = ev->args[0];
+    ev->m.obj_name = on;
+    ev->m.sm_state_id = ev->args[1];
+    ev->m.sm_state = nm;
+    /* an object without a stored name leaves m.obj_name NULL: vouched for (model.h) */
+    ev->text_ok |= (nm_ok ? EVT_TEXT_OK_SM_STATE : 0u) | (on ? sym_ok_bit(on, EVT_TEXT_OK_OBJ_NAME) : EVT_TEXT_OK_OBJ_NAME);
+}
+
+/* The strings of an event neither the hooks nor the user decoder filled: this reader sets only name
+ * (the table's own text or "USR#<n>" built here), ctx_name, and m.obj_name and m.sm_state in the
+ * SM_STATE block (each vouched for when a stored name that passed evt_text_ok); the four others
+ * stay NULL, as do those of `unset` (EVT_TEXT_OK_OBJ_NAME, _SM_STATE when no SM_STATE block set
+ * them). Strings left NULL are vouched for (model.h), so the usual event has EVT_TEXT_OK_ALL. Call
+ * after everything that may set them. */
+static inline void text_ok_plain(evt_event *ev, unsigned unset)
+{
+    ev->text_ok |= EVT_TEXT_OK_NAME | EVT_TEXT_OK_TARGET_NAME | EVT_TEXT_OK_LABEL | EVT_TEXT_OK_NEXT_NAME |
+                   EVT_TEXT_OK_TEXT | unset | (ev->ctx_name ? 0u : EVT_TEXT_OK_CTX_NAME);
 }
 
 /* Decode the frame at s->fp (s->flen >= 1 bytes, next_frame) into ev. Returns 1 with an event, 0
@@ -976,7 +1114,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
             evt_event_reset(ev);
             return 0;
         }
-        decode_fixed(s, ev, plan, &c, names); /* c is at pos */
+        decode_fixed(ev, plan, &c, names); /* c is at pos, n - pos == plan->len: checked above */
     } else {
         for (unsigned a = 0; a < d->nargs; a++) {
             const rkh_arg *g = &d->args[a];
@@ -1044,18 +1182,9 @@ static int decode_frame(rkh_state *s, evt_event *ev)
             ev->ts = s->ts64;
             return 2;
         }
-        if (s->have_seq) rkh_diag_seq_ok(&s->diag);
-        else rkh_diag_settle(&s->diag);
-        s->have_seq = 1;
-        s->last_seq = seq;
+        seq_accept(s, seq);
     }
-    if (tsz) {
-        if (!s->have_ts) { s->ts64 = rawts; s->have_ts = 1; }
-        else {
-            s->ts64 += ((uint64_t)rawts - s->last_ts) & s->ts_mask; /* the ticks since, modulo the wrap */
-        }
-        s->last_ts = rawts;
-    }
+    if (tsz) ts_accept(s, rawts);
     s->frames_ok++;
     s->by_id[id]++;
 
@@ -1063,14 +1192,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
     int rich = 0; /* the hooks or the user decoder filled the event (below) */
     unsigned unset = EVT_TEXT_OK_OBJ_NAME | EVT_TEXT_OK_SM_STATE; /* m.obj_name, m.sm_state: set only below */
     if (user) {
-        ev->name = s->usr_names[id - RKH_TE_USER];
-        if (!ev->name) { /* built once per id */
-            snprintf(s->namebuf, sizeof s->namebuf, "USR#%u", id - RKH_TE_USER);
-            ev->name = evt_name_cache_put(&s->keys, RKH_KEY_USR_EVENT | id, s->namebuf, strlen(s->namebuf));
-            s->usr_names[id - RKH_TE_USER] = ev->name;
-            if (!ev->name) ev->name = s->namebuf;
-        }
-        vouch(s, ev->name); /* "USR#n", built here */
+        ev->name = vouch(s, usr_event_name(s, id)); /* "USR#n", built here */
         ev->kind = EVT_KIND_USER;
         const char *un = sym_get_v(s, &s->usr, id - RKH_TE_USER);
         if (un && is_vouched(s, un)) evt_put_s(ev, "user_event", un);
@@ -1086,11 +1208,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
             user_record(s, ev, &c, pos);
             rich = 1;
         }
-        if (s->hooks.seen) {
-            s->r->caps |= EVT_CAP_SCHED | EVT_CAP_ISR | EVT_CAP_SERVICES;
-            if (s->hooks.kernel >= 0) s->r->kernel = s->hooks.kernel;
-            if (s->hooks.clock_hz) s->r->clock_hz = s->hooks.clock_hz; /* hook.clock (a live stream) */
-        }
+        if (s->hooks.seen) hooks_seen(s);
     } else {
         ev->name = d->name; /* the table's own text */
         ev->text_ok |= EVT_TEXT_OK_NAME;
@@ -1099,21 +1217,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
     ev->ts = s->ts64;
     if (hdr_seq) { ev->flags |= EVT_HAS_SEQ; ev->seq = seq; }
     if (plan->sm_state && ev->nargs >= 2) {
-        /* The state machine is now in state args[1]: named from FWK_STATE records, else hex. The
-         * names were looked up with the arguments when the plan decoded them. */
-        const char *nm = plan->state_names ? names[1] : sym_name(&s->objs, ev->args[1]);
-        const char *on = plan->state_names ? names[0] : sym_name(&s->objs, ev->args[0]);
-        int nm_ok = nm && nm[-1]; /* sym_dup's byte */
-        if (!nm) { nm = hex08(s->statebuf, ev->args[1]); nm_ok = 1; } /* the reader's own text */
-        if (nm_ok) evt_put_s(ev, "state_entered", nm);
-        else evt_event_add_field_s(ev, "state_entered", nm);
-        ev->m.has |= EVT_M_SM_STATE;
-        ev->m.obj = ev->args[0];
-        ev->m.obj_name = on;
-        ev->m.sm_state_id = ev->args[1];
-        ev->m.sm_state = nm;
-        /* an object without a stored name leaves m.obj_name NULL: vouched for (model.h) */
-        ev->text_ok |= (nm_ok ? EVT_TEXT_OK_SM_STATE : 0u) | (on ? sym_ok_bit(on, EVT_TEXT_OK_OBJ_NAME) : EVT_TEXT_OK_OBJ_NAME);
+        sm_state_meaning(s, ev, plan, names);
         unset = 0;
     }
 
@@ -1122,23 +1226,148 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         const char *nm = (const char *)ev->data;
         switch (id) {
         case RKH_TE_FWK_SIG: sym_set(s, &s->sigs, ev->args[0], nm); break;
-        case RKH_TE_FWK_TUSR: sym_set(s, &s->usr, ev->args[0], nm); break;
+        case RKH_TE_FWK_TUSR:
+            sym_set(s, &s->usr, ev->args[0], nm);
+            if (ev->args[0] < 32) s->usr_named |= 1u << ev->args[0]; /* (also when not kept: a hint) */
+            break;
         case RKH_TE_FWK_EPOOL: sym_set(s, &s->pools, ev->args[0], nm); break;
         case RKH_TE_FWK_STATE: case RKH_TE_FWK_PSTATE: sym_set(s, &s->objs, ev->args[1], nm); break; /* the state */
         default: sym_set(s, &s->objs, ev->args[0], nm); break;
         }
         if ((ev->flags & EVT_HAS_CTX) && !ev->ctx_name) ev->ctx_name = sym_get_v(s, &s->objs, ev->ctx);
     }
-    if (!rich) {
-        /* Without the hooks and the user decoder this path sets only name (the table's own text
-         * or "USR#<n>" built here), ctx_name, and m.obj_name and m.sm_state in the SM_STATE block
-         * (each vouched for above when a stored name that passed evt_text_ok); the four others
-         * stay NULL, as do the two of `unset`. Strings left NULL are vouched for (model.h), so the
-         * usual event has EVT_TEXT_OK_ALL. After everything that may set them. */
-        ev->text_ok |= EVT_TEXT_OK_NAME | EVT_TEXT_OK_TARGET_NAME | EVT_TEXT_OK_LABEL | EVT_TEXT_OK_NEXT_NAME |
-                       EVT_TEXT_OK_TEXT | unset | (ev->ctx_name ? 0u : EVT_TEXT_OK_CTX_NAME);
+    if (!rich) text_ok_plain(ev, unset);
+    return 1;
+}
+
+/* ---- the usual frame --------------------------------------------------------------------------- */
+
+/* decode_user for fields that are all integers of 1, 2 or 4 bytes (types I8 .. X32: their size does
+ * not depend on the configuration, and no table names them) whose keys were built before (the
+ * first field of a type at an index goes through decode_user): the same fields, from the bytes of
+ * u (all of them). 0 when another field comes or a field does not fit (ev has some of the fields
+ * then: the caller resets it). */
+static inline int user_fields_plain(rkh_state *s, evt_event *ev, evt_cur *u)
+{
+    static const uint8_t size[16] = {
+#define RKH_UF_SIZE_(t, name, k, sg) [t] = k == '1' ? 1 : k == '2' ? 2 : k == '4' ? 4 : 0,
+        RKH_USER_FIELD_TABLE(RKH_UF_SIZE_)
+#undef RKH_UF_SIZE_
+    };
+    static const uint8_t is_signed[16] = {
+#define RKH_UF_SG_(t, name, k, sg) [t] = sg,
+        RKH_USER_FIELD_TABLE(RKH_UF_SG_)
+#undef RKH_UF_SG_
+    };
+    size_t i = 0, n = u->len;
+    for (unsigned f = 0; i < n; f++) {
+        unsigned type = evt_cur_u8_at(u, i++) & 15u, sz = size[type];
+        const char *key = f < 32 ? s->ukey[f][type] : NULL;
+        if (!sz || sz > n - i || !key) return 0;
+        uint64_t v = ld_le(u, i, sz); /* sz <= n - i: inside the fields */
+        i += sz;
+        evt_put_arg(ev, v);
+        if (is_signed[type]) evt_put_i(ev, key, (int64_t)(v << (64 - 8 * sz)) >> (64 - 8 * sz));
+        else evt_put_u(ev, key, v);
     }
     return 1;
+}
+
+/* usual_user's fields when user_fields_plain does not take them all: decode_user over them, from
+ * a reset event. 1 when they fit, else 0 with ev reset. */
+static __attribute__((noinline)) int user_fields_any(rkh_state *s, evt_event *ev, evt_cur *u)
+{
+    evt_event_reset(ev); /* some fields of another kind: decode_user takes them all */
+    ev->fmt = s->r->desc->name;
+    evt_cur_at(u, 0);
+    s->hexused = 0;
+    if (decode_user(s, ev, u) == 0) return 1;
+    evt_event_reset(ev);
+    ev->fmt = s->r->desc->name;
+    return 0;
+}
+
+/* A user record's fields (the bytes of u: the frame's own after the header, before the checksum) when no symbol names the record and no hook context is open:
+ * what decode_frame does for it then (no hooks, no user decoder). 0 when it is not that record (ev
+ * unchanged), or when its fields do not fit (ev reset: decode_frame reports it). */
+static inline int usual_user(rkh_state *s, evt_event *ev, unsigned id, evt_cur *u)
+{
+    if (sym_name(&s->usr, id - RKH_TE_USER)) return 0;
+    return user_fields_plain(s, ev, u) || user_fields_any(s, ev, u);
+}
+
+/* Decode the frame of n >= 1 bytes at q (without escapes; their sum mod 256 is sum), at source
+ * offset off, when it is a usual one: a record of a fixed layout (rkh_plan.fixed, not a symbol
+ * record) of exactly its plan's length, or a user record as usual_user takes it; its checksum good;
+ * its sequence number the next one (or the first). What decode_frame does with such a frame, in the
+ * same order, straight from its bytes (the length checked first: every read below is inside them).
+ * Returns 1 with the event, 0 when the frame is another or in error: nothing counted, ev as it was
+ * (or reset), and the general path takes the frame. */
+static inline __attribute__((always_inline)) int decode_usual_cfg(rkh_state *s, evt_event *ev, const uint8_t *q, size_t n,
+                                                                  unsigned sum, uint64_t off, unsigned hdr_seq, unsigned tsz,
+                                                                  unsigned chk)
+{
+    evt_cur c; /* the frame without its checksum byte (n >= 1 + chk: a frame has its id) */
+    evt_cur_init(&c, q, n - (n > chk ? chk : 0), off, 0);
+    unsigned id = evt_cur_u8(&c);
+    const rkh_plan *plan = &s->plans[id];
+    size_t hdr = 1 + hdr_seq + tsz; /* id, seq, timestamp */
+    if (n != plan->frame_len && !(plan->user && n >= hdr + chk)) return 0; /* not usual, or its length is wrong */
+    /* a user record a symbol record named (the generic hooks' are), or with a hook context open:
+     * decode_frame gives it to the hooks */
+    if (plan->user && ((s->usr_named >> (id - RKH_TE_USER)) & 1u || s->hooks.isr_depth || s->hooks.thread)) return 0;
+    if (chk && sum != 0) return 0; /* a checksum error (sum < 256) */
+    /* the header fits: n >= hdr + chk (checked above) */
+    uint8_t seq = hdr_seq ? evt_cur_u8(&c) : 0;
+    if (hdr_seq && s->have_seq && seq != (uint8_t)(s->last_seq + 1)) return 0; /* a gap */
+    uint32_t rawts = (uint32_t)ld_next(&c, tsz); /* 0 when tsz is 0; c is at hdr then */
+    const char *names[MAX_ARGS]; /* decode_fixed's names of the arguments */
+    if (plan->user) {
+        evt_cur u; /* the fields */
+        evt_cur_sub(&c, n - hdr - chk, &u);
+        if (!usual_user(s, ev, id, &u)) return 0;
+        ev->name = usr_event_name(s, id); /* "USR#n", built here: vouched for by text_ok_plain */
+    } else {
+        decode_fixed(ev, plan, &c, names); /* c is at hdr, plan->len bytes left: n == plan->frame_len */
+        ev->name = s->defs[id].name; /* the table's own text */
+    }
+    s->frame_off = off;
+    s->frames++;
+    rkh_diag_progress(&s->diag, off);
+    if (hdr_seq) seq_accept(s, seq);
+    if (tsz) ts_accept(s, rawts);
+    s->frames_ok++;
+    s->by_id[id]++;
+    ev->offset = off; /* ev->fmt: set by evt_reader_next, as this reader sets it */
+    ev->id = id;
+    ev->kind = plan->kind;
+    ev->ts = s->ts64;
+    if (hdr_seq) { ev->flags |= EVT_HAS_SEQ; ev->seq = seq; }
+    unsigned unset = EVT_TEXT_OK_OBJ_NAME | EVT_TEXT_OK_SM_STATE; /* m.obj_name, m.sm_state */
+    if (plan->user) {
+        if (s->hooks.seen) hooks_seen(s);
+    } else if (plan->sm_state && ev->nargs >= 2) {
+        sm_state_meaning(s, ev, plan, names);
+        unset = 0;
+    }
+    text_ok_plain(ev, unset);
+    return 1;
+}
+
+/* decode_usual_cfg with the configuration's header; the usual one (a seq byte, a 4-byte timestamp,
+ * a checksum: RKH's template) with them constant. */
+static inline __attribute__((always_inline)) int decode_usual(rkh_state *s, evt_event *ev, const uint8_t *q, size_t n,
+                                                              unsigned sum, uint64_t off)
+{
+    if (s->hdr_usual) return decode_usual_cfg(s, ev, q, n, sum, off, 1, 4, 1);
+    return decode_usual_cfg(s, ev, q, n, sum, off, s->hdr_seq, s->tsz, s->chk);
+}
+
+/* decode_usual out of line, for the general path. */
+static __attribute__((noinline)) int decode_usual_out(rkh_state *s, evt_event *ev, const uint8_t *q, size_t n, unsigned sum,
+                                                      uint64_t off)
+{
+    return decode_usual(s, ev, q, n, sum, off);
 }
 
 /* ---- reader API -------------------------------------------------------------------------------- */
@@ -1186,16 +1415,29 @@ static evt_status open_(evt_reader *r, void **state)
     return EVT_OK;
 }
 
-static evt_status next(void *state, evt_event *ev)
+/* The sum mod 256 of the current frame's bytes (s->fp, s->flen): summed while framed, or now. */
+static unsigned frame_sum8(rkh_state *s)
 {
-    rkh_state *s = state;
-    sym_free_retired(s);
-    for (;;) {
-        if (!s->redo && !next_frame(s) && !s->oom) {
+    if (s->fsum_ok) return s->fsum;
+    evt_cur c; /* the unstuffed frame */
+    evt_cur_init(&c, s->fp, s->flen, s->frame_off, 0);
+    return byte_sum8(&c, s->flen);
+}
+
+/* next's general path: every frame, whatever it holds. have: a frame is at hand already (taken
+ * by next after decode_usual declined it). */
+static evt_status next_frames(rkh_state *s, evt_event *ev, int have)
+{
+    for (;; have = 0) {
+        if (!have && !s->redo && !next_frame(s) && !s->oom) {
             rkh_diag_end(&s->diag);
             return EVT_END;
         }
         if (s->oom) return evt_reader_fail(s->r, EVT_ERR_NOMEM, s->frame_off, "out of memory");
+        if (!have && !s->redo && decode_usual_out(s, ev, s->fp, s->flen, frame_sum8(s), s->frame_off)) {
+            s->flen = 0; /* a usual frame that had escapes, or lay across chunks */
+            return EVT_OK;
+        }
         s->hexused = 0;
         s->nvouched = 0;
         int rc = decode_frame(s, ev);
@@ -1209,6 +1451,40 @@ static evt_status next(void *state, evt_event *ev)
         evt_event_reset(ev);
         ev->fmt = s->r->desc->name;
     }
+}
+
+/* next_frames (have: as there), and whether the next call starts between frames (rkh_state.between). Out of line:
+ * it keeps registers busy that the usual frame's path does not need. */
+static __attribute__((noinline)) evt_status next_general(rkh_state *s, evt_event *ev, int have)
+{
+    evt_status st = next_frames(s, ev, have);
+    s->between = !s->redo && s->seen_flag && !(s->escaping | s->oversize) && s->flen == 0;
+    return st;
+}
+
+static evt_status next(void *state, evt_event *ev)
+{
+    rkh_state *s = state;
+    if (s->nretired) sym_free_retired(s);
+    /* The usual frame: the framer between frames, the frame and its flag in the chunk's whole
+     * 16-byte steps, no escape. Decoded straight (decode_usual), then taken; anything else is left
+     * as it is for the general path (which finds the same frame first). */
+    if (s->between) {
+        const uint8_t *q = evt_cur_here(&s->in);
+        size_t left = evt_cur_left(&s->in);
+        unsigned sum = 0;
+        size_t k = span16_sum8(q, left, &sum); /* q[k] is readable when k < left */
+        if (k - 1u < left - 1u && evt_cur_peek_at(&s->in, k) == RKH_FLAG) {
+            if (decode_usual(s, ev, q, k, sum, evt_cur_offset(&s->in))) {
+                evt_cur_skip(&s->in, k + 1); /* the frame and its flag: k + 1 <= left */
+                s->tail_raw = 0;
+                return EVT_OK;
+            }
+            take_frame(s, k, sum); /* another frame: the general path decodes it, not scanned again */
+            return next_general(s, ev, 1);
+        }
+    }
+    return next_general(s, ev, 0);
 }
 
 static void sym_json(evt_json *j, const char *key, const symtab *t, int hex)
