@@ -4,6 +4,7 @@
 #ifndef EVT_CURSOR_H
 #define EVT_CURSOR_H
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -172,6 +173,81 @@ static inline size_t evt_cur_span_not2_sum8(const evt_cur *c, uint8_t a, uint8_t
     for (; k < lim && q[k] != a && q[k] != b; k++) tot += q[k];
     *sum = tot & 0xFFu;
     return k;
+}
+
+/* A checked span: n bytes whose length was checked once (evt_cur_take_span), so that reads at
+ * fixed offsets inside them need no check of their own. Contract of every evt_span_* read: the
+ * field lies inside the span (off + its width <= len: the caller checked the length that makes it
+ * so, e.g. a record's length against its layout); asserted in debug builds. An empty span (len 0,
+ * p NULL) is what a short take gives. */
+typedef struct evt_span {
+    const uint8_t *p; /* bytes */
+    size_t len;       /* number of bytes at p */
+} evt_span;
+
+/* The next n bytes of c as a span, advancing (one bound check); on a short read an empty span and
+ * c's error set. */
+static inline evt_span evt_cur_take_span(evt_cur *c, size_t n)
+{
+    const uint8_t *q = evt_cur_take(c, n);
+    evt_span sp = {q, q ? n : 0};
+    return sp;
+}
+static inline uint8_t evt_span_u8(evt_span sp, size_t off) { assert(off < sp.len); return sp.p[off]; }
+static inline uint16_t evt_span_u16le(evt_span sp, size_t off) { assert(off + 2 <= sp.len); return evt_ld_u16le(sp.p + off); }
+static inline uint32_t evt_span_u32le(evt_span sp, size_t off) { assert(off + 4 <= sp.len); return evt_ld_u32le(sp.p + off); }
+static inline uint64_t evt_span_u64le(evt_span sp, size_t off) { assert(off + 8 <= sp.len); return evt_ld_u64le(sp.p + off); }
+/* The n-byte (1, 2, 4 or 8; else 0) little-endian value at off: fields whose width is configured. */
+static inline uint64_t evt_span_le(evt_span sp, size_t off, unsigned n)
+{
+    switch (n) {
+    case 1: return evt_span_u8(sp, off);
+    case 2: return evt_span_u16le(sp, off);
+    case 4: return evt_span_u32le(sp, off);
+    case 8: return evt_span_u64le(sp, off);
+    default: return 0;
+    }
+}
+/* A cursor over the n bytes at off of the span (off + n <= len), its base the absolute offset base
+ * of the span's first byte plus off: a part read field by field with checks. */
+static inline void evt_span_cur(evt_span sp, size_t off, size_t n, uint64_t base, evt_cur *c)
+{
+    assert(off <= sp.len && n <= sp.len - off);
+    evt_cur_init(c, sp.p + off, n, base + off, 0);
+}
+
+/* evt_cur_span_not2_sum8 over the whole 16-byte steps of what is left only (SSE2 hosts; none
+ * elsewhere): the bytes from the position before the first a or b, their sum mod 256 in *sum; or
+ * evt_cur_left (and *sum unset) when no a or b lies in those steps (the caller then scans the rest
+ * with evt_cur_span_not2_sum8). No move. The short scan of a framer's usual case. */
+static inline size_t evt_cur_span16_not2_sum8(const evt_cur *c, uint8_t a, uint8_t b, unsigned *sum)
+{
+    size_t left = evt_cur_left(c);
+#if defined(__SSE2__) && defined(__GNUC__)
+    /* lead + 16 - j: j bytes of 0xFF then zeros, the mask of the bytes before the first match */
+    static const uint8_t lead[32] = {255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255};
+    const uint8_t *q = c->p + c->pos;
+    const __m128i va = _mm_set1_epi8((char)a), vb = _mm_set1_epi8((char)b), zero = _mm_setzero_si128();
+    __m128i acc = zero; /* psadbw: byte sums in two 64-bit lanes */
+    for (size_t k = 0; left - k >= 16; k += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(q + k));
+        unsigned hit = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, va), _mm_cmpeq_epi8(x, vb)));
+        if (hit) {
+            unsigned j = (unsigned)__builtin_ctz(hit);
+            x = _mm_and_si128(x, _mm_loadu_si128((const __m128i *)(const void *)(lead + 16 - j))); /* bytes [0, j) */
+            acc = _mm_add_epi64(acc, _mm_sad_epu8(x, zero));
+            acc = _mm_add_epi64(acc, _mm_unpackhi_epi64(acc, acc));
+            *sum = (unsigned)_mm_cvtsi128_si32(acc) & 0xFFu;
+            return k + j;
+        }
+        acc = _mm_add_epi64(acc, _mm_sad_epu8(x, zero));
+    }
+#else
+    (void)a;
+    (void)b;
+    (void)sum;
+#endif
+    return left;
 }
 
 #endif

@@ -426,36 +426,6 @@ static int frame_push(rkh_state *s, uint8_t b)
     return 1;
 }
 
-/* The usual frame's scan: the bytes at q (left readable) before the first flag or escape, their sum
- * mod 256 in *sum, sixteen bytes a step (SSE2); left when there is none in the whole steps (then
- * evt_cur_span_not2_sum8 takes what is left, as next_frame does). */
-static inline size_t span16_sum8(const uint8_t *q, size_t left, unsigned *sum)
-{
-#if defined(__SSE2__) && defined(__GNUC__)
-    static const uint8_t lead[32] = {255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255};
-    const __m128i flag = _mm_set1_epi8((char)RKH_FLAG), esc = _mm_set1_epi8((char)RKH_ESC), zero = _mm_setzero_si128();
-    __m128i acc = zero; /* psadbw: byte sums in two 64-bit lanes */
-    for (size_t k = 0; left - k >= 16; k += 16) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(q + k));
-        unsigned hit = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, flag), _mm_cmpeq_epi8(x, esc)));
-        if (hit) {
-            unsigned j = (unsigned)__builtin_ctz(hit);
-            x = _mm_and_si128(x, _mm_loadu_si128((const __m128i *)(const void *)(lead + 16 - j))); /* bytes [0, j) */
-            acc = _mm_add_epi64(acc, _mm_sad_epu8(x, zero));
-            acc = _mm_add_epi64(acc, _mm_unpackhi_epi64(acc, acc));
-            *sum = (unsigned)_mm_cvtsi128_si32(acc) & 0xFFu;
-            return k + j;
-        }
-        acc = _mm_add_epi64(acc, _mm_sad_epu8(x, zero));
-    }
-#else
-    (void)q;
-    (void)sum;
-#endif
-    return left;
-}
-
-
 /* Take the frame of k >= 1 bytes at the input's position, followed by its flag (k < the bytes
  * left), whose bytes sum to sum mod 256: in s->fp, s->flen, s->fsum (fsum_ok), the flag consumed. */
 static inline void take_frame(rkh_state *s, size_t k, unsigned sum)
@@ -478,7 +448,7 @@ static inline int frame_in_chunk(rkh_state *s)
     while (s->seen_flag && !(s->escaping | s->oversize) && s->flen == 0) {
         size_t left = evt_cur_left(&s->in);
         unsigned sum;
-        size_t k = span16_sum8(evt_cur_here(&s->in), left, &sum);
+        size_t k = evt_cur_span16_not2_sum8(&s->in, RKH_FLAG, RKH_ESC, &sum);
         if (k == left) k = evt_cur_span_not2_sum8(&s->in, RKH_FLAG, RKH_ESC, left, &sum);
         if (k >= left || evt_cur_peek_at(&s->in, k) != RKH_FLAG) return 0;
         if (k == 0) { /* a flag after a flag: no frame */
@@ -743,11 +713,12 @@ static const char *hex08(char *buf, uint64_t v)
     return buf;
 }
 
-/* Decode the arguments of plan p from the p->len bytes of c at its position into ev: values, and
- * the names the symbol tables give them (also in names[], NULL when none); the record's active
- * object its context. Stored names are vouched for as they are put (sym_ok_bit). The caller checked
- * that c holds exactly p->len bytes from its position, the sum of the argument sizes read here. */
-static inline void decode_fixed(evt_event *ev, const rkh_plan *p, evt_cur *c, const char **names)
+/* Decode the arguments of plan p from the p->len bytes of sp at off into ev: values, and the names
+ * the symbol tables give them (also in names[], NULL when none); the record's active object its
+ * context. Stored names are vouched for as they are put (sym_ok_bit). The caller checked that sp
+ * holds p->len bytes from off (off + p->len <= sp.len), the sum of the argument sizes read here:
+ * every read is inside them. */
+static inline void decode_fixed(evt_event *ev, const rkh_plan *p, evt_span sp, size_t off, const char **names)
 {
     /* The event holds no argument or field yet (its reset) and a plan has at most MAX_ARGS
      * arguments of at most two fields each: they all fit, no check per field. */
@@ -757,7 +728,8 @@ static inline void decode_fixed(evt_event *ev, const rkh_plan *p, evt_cur *c, co
     uint32_t bad = 0; /* name fields not vouched for; the others are (the keys are the table's) */
     for (unsigned a = 0; a < p->nargs; a++) {
         const rkh_parg *g = &p->a[a];
-        uint64_t v = ld_next(c, g->size);
+        uint64_t v = evt_span_le(sp, off, g->size); /* 0 for a size not 1, 2, 4 or 8 */
+        off += g->size;
         ev->args[a] = v;
         *f++ = (evt_field){.key = g->name, .num = v};
         const char *nm = g->tab ? sym_name(g->tab, v) : NULL;
@@ -1114,7 +1086,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
             evt_event_reset(ev);
             return 0;
         }
-        decode_fixed(ev, plan, &c, names); /* c is at pos, n - pos == plan->len: checked above */
+        decode_fixed(ev, plan, evt_cur_take_span(&c, plan->len), 0, names); /* c is at pos, n - pos == plan->len: checked above */
     } else {
         for (unsigned a = 0; a < d->nargs; a++) {
             const rkh_arg *g = &d->args[a];
@@ -1309,7 +1281,8 @@ static inline __attribute__((always_inline)) int decode_usual_cfg(rkh_state *s, 
 {
     evt_cur c; /* the frame without its checksum byte (n >= 1 + chk: a frame has its id) */
     evt_cur_init(&c, q, n - (n > chk ? chk : 0), off, 0);
-    unsigned id = evt_cur_u8(&c);
+    evt_span fr = evt_cur_take_span(&c, n - (n > chk ? chk : 0)); /* all of it: the reads below are inside */
+    unsigned id = evt_span_u8(fr, 0);
     const rkh_plan *plan = &s->plans[id];
     size_t hdr = 1 + hdr_seq + tsz; /* id, seq, timestamp */
     if (n != plan->frame_len && !(plan->user && n >= hdr + chk)) return 0; /* not usual, or its length is wrong */
@@ -1318,17 +1291,17 @@ static inline __attribute__((always_inline)) int decode_usual_cfg(rkh_state *s, 
     if (plan->user && ((s->usr_named >> (id - RKH_TE_USER)) & 1u || s->hooks.isr_depth || s->hooks.thread)) return 0;
     if (chk && sum != 0) return 0; /* a checksum error (sum < 256) */
     /* the header fits: n >= hdr + chk (checked above) */
-    uint8_t seq = hdr_seq ? evt_cur_u8(&c) : 0;
+    uint8_t seq = hdr_seq ? evt_span_u8(fr, 1) : 0;
     if (hdr_seq && s->have_seq && seq != (uint8_t)(s->last_seq + 1)) return 0; /* a gap */
-    uint32_t rawts = (uint32_t)ld_next(&c, tsz); /* 0 when tsz is 0; c is at hdr then */
+    uint32_t rawts = (uint32_t)evt_span_le(fr, 1 + hdr_seq, tsz); /* 0 when tsz is 0 */
     const char *names[MAX_ARGS]; /* decode_fixed's names of the arguments */
     if (plan->user) {
         evt_cur u; /* the fields */
-        evt_cur_sub(&c, n - hdr - chk, &u);
+        evt_span_cur(fr, hdr, n - hdr - chk, off, &u);
         if (!usual_user(s, ev, id, &u)) return 0;
         ev->name = usr_event_name(s, id); /* "USR#n", built here: vouched for by text_ok_plain */
     } else {
-        decode_fixed(ev, plan, &c, names); /* c is at hdr, plan->len bytes left: n == plan->frame_len */
+        decode_fixed(ev, plan, fr, hdr, names); /* plan->len bytes from hdr: n == plan->frame_len */
         ev->name = s->defs[id].name; /* the table's own text */
     }
     s->frame_off = off;
@@ -1473,7 +1446,7 @@ static evt_status next(void *state, evt_event *ev)
         const uint8_t *q = evt_cur_here(&s->in);
         size_t left = evt_cur_left(&s->in);
         unsigned sum = 0;
-        size_t k = span16_sum8(q, left, &sum); /* q[k] is readable when k < left */
+        size_t k = evt_cur_span16_not2_sum8(&s->in, RKH_FLAG, RKH_ESC, &sum); /* q[k] is readable when k < left */
         if (k - 1u < left - 1u && evt_cur_peek_at(&s->in, k) == RKH_FLAG) {
             if (decode_usual(s, ev, q, k, sum, evt_cur_offset(&s->in))) {
                 evt_cur_skip(&s->in, k + 1); /* the frame and its flag: k + 1 <= left */

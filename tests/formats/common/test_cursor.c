@@ -184,6 +184,81 @@ static void test_block_helpers_match_bytewise(void **st)
     assert_int_equal(evt_cur_sum8(&c, sizeof big), 0xFFu * sizeof big);
 }
 
+/* A checked span: one bound check at the take (a short take gives an empty span and the cursor's
+ * error), then little-endian reads at fixed offsets; a cursor over a part of it keeps the absolute
+ * offsets. */
+static void test_checked_span(void **st)
+{
+    (void)st;
+    static const uint8_t b[] = {0xAA, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0A, 0x0B};
+    evt_cur c;
+    evt_cur_init(&c, b, sizeof b, 100, 0);
+    assert_int_equal(evt_cur_u8(&c), 0xAA);
+    evt_span sp = evt_cur_take_span(&c, 11);
+    assert_true(evt_cur_ok(&c));
+    assert_int_equal(evt_cur_left(&c), 0);
+    assert_int_equal(sp.len, 11);
+    assert_int_equal(evt_span_u8(sp, 10), 0x0B);
+    assert_int_equal(evt_span_u16le(sp, 1), 0x0302);
+    assert_int_equal(evt_span_u32le(sp, 7), 0x0B0A0908u);
+    assert_true(evt_span_u64le(sp, 0) == 0x0807060504030201ull);
+    assert_int_equal(evt_span_le(sp, 3, 1), 0x04);
+    assert_int_equal(evt_span_le(sp, 3, 2), 0x0504);
+    assert_int_equal(evt_span_le(sp, 3, 4), 0x07060504u);
+    assert_true(evt_span_le(sp, 3, 8) == 0x0B0A090807060504ull);
+    assert_int_equal(evt_span_le(sp, 3, 3), 0); /* not a field width */
+    evt_cur sub;
+    evt_span_cur(sp, 4, 3, 101, &sub); /* sp[0] is at offset 101 */
+    assert_int_equal(evt_cur_offset(&sub), 105);
+    assert_int_equal(evt_cur_u16le(&sub), 0x0605);
+    assert_int_equal(evt_cur_u16le(&sub), 0); /* one byte left */
+    assert_false(evt_cur_ok(&sub));
+    assert_true(sub.err_off == 107);
+    evt_cur_init(&c, b, sizeof b, 100, 0);
+    evt_cur_skip(&c, 2);
+    sp = evt_cur_take_span(&c, 11); /* 10 left */
+    assert_int_equal(sp.len, 0);
+    assert_null(sp.p);
+    assert_false(evt_cur_ok(&c));
+    assert_true(c.err_off == 102);
+}
+
+/* evt_cur_span16_not2_sum8 agrees with evt_cur_span_not2_sum8 wherever a stop byte lies in the
+ * whole 16-byte steps, and otherwise gives what is left (on every host: without SSE2 it always
+ * does). */
+static void test_span16_matches_span(void **st)
+{
+    (void)st;
+    uint8_t buf[80];
+    uint32_t x = 777u;
+    for (unsigned round = 0; round < 200; round++) {
+        for (size_t i = 0; i < sizeof buf; i++) {
+            x = x * 1103515245u + 12345u;
+            uint8_t v = (uint8_t)(x >> 16);
+            buf[i] = (x >> 8) % 23u == 0 ? (uint8_t)(0x7D + v % 2u) : v == 0x7E || v == 0x7D ? 0x7F : v;
+        }
+        for (size_t start = 0; start < 8; start++) {
+            for (size_t len = 0; len + start <= sizeof buf; len++) {
+                evt_cur c;
+                evt_cur_init(&c, buf + start, len, 0, 0);
+                unsigned s16 = 999, s = 999;
+                size_t k16 = evt_cur_span16_not2_sum8(&c, 0x7E, 0x7D, &s16);
+                size_t k = evt_cur_span_not2_sum8(&c, 0x7E, 0x7D, len, &s);
+                assert_int_equal(evt_cur_left(&c), len); /* no move */
+                if (k16 == len) {
+                    assert_true(k == len || k >= len / 16 * 16 || s16 == 999);
+                } else {
+                    assert_int_equal(k16, k);
+                    assert_int_equal(s16, s);
+                }
+#if defined(__SSE2__) && defined(__GNUC__)
+                if (k < len / 16 * 16) assert_int_equal(k16, k); /* a stop in the whole steps is found */
+#endif
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -194,6 +269,8 @@ int main(void)
         cmocka_unit_test(test_sub_cursor),
         cmocka_unit_test(test_block_helpers),
         cmocka_unit_test(test_block_helpers_match_bytewise),
+        cmocka_unit_test(test_checked_span),
+        cmocka_unit_test(test_span16_matches_span),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
