@@ -639,7 +639,9 @@ static evt_status next(void *state, evt_event *ev)
     etw_state *s = state;
     /* ev's ten classic field keys are in place when decode_usual filled it last (the reader
      * framework and the callers leave an event's fields as the reader wrote them) */
-    int keys_set = s->keys_ev == ev;
+    /* ...and, since a caller may clear or reuse its event between calls (`evt_event ev = {0}` in
+     * a loop has one address), the first and last keys still those decode_usual wrote */
+    int keys_set = s->keys_ev == ev && ev->fields[0].key == s->keys_first && ev->fields[9].key == s->keys_last;
     if (!s->merging) s->keys_ev = NULL; /* the merge clears it itself, when it returns anything else */
     while (!s->merging) { /* buffer 0 first: the logfile header, the lost notes queued with it, its other records */
         if (s->dirty >= 0) {
@@ -689,7 +691,11 @@ static evt_status next(void *state, evt_event *ev)
         etw_stream *st = &s->streams[si];
         s->dirty = si;
         if (decode_usual(s, st, ev, keys_set)) {
-            if (!keys_set) s->keys_ev = ev;
+            if (!keys_set) {
+                s->keys_ev = ev;
+                s->keys_first = ev->fields[0].key;
+                s->keys_last = ev->fields[9].key;
+            }
             return EVT_OK;
         }
         s->keys_ev = NULL; /* anything else may write ev's fields */

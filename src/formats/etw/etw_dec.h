@@ -151,6 +151,7 @@ typedef struct etw_state {
     etw_provider *prov;          /* in order of first record */
     uint32_t nprov, capprov;
     const evt_event *keys_ev;    /* the event decode_usual filled last, when nothing else wrote to it since */
+    const char *keys_first, *keys_last; /* the keys it wrote at fields[0] and fields[9] then */
     etw_provider *prov_last;     /* in prov: the provider of the last record counted there, or NULL */
     etw_provider prov_other;     /* a provider past ETW_MAX_PROVIDERS (or out of memory): not counted */
     uint32_t *prov_hash;         /* open addressing: index + 1 into prov, 0 = empty */
