@@ -378,7 +378,7 @@ ETW_INLINE_ void tree_replay(etw_state *s, uint32_t w, etw_key wk)
             wk = t;
         }
     }
-    s->tree[0] = wk;
+    s->tree[0].rank = wk.rank; /* only the winner's rank is read (tree_winner) */
 }
 
 /* The data stream of the winning key (valid while nlive > 0). */
@@ -581,7 +581,8 @@ static void emit_lost(etw_state *s, const etw_item *it, evt_event *ev)
     if (it->lost_at_least) evt_event_add_field_u(ev, "saturated", 1);
 }
 
-/* The stream whose item was emitted last (s->dirty) walks on, and takes its place in the merge. */
+/* The stream whose item was emitted last (s->dirty) walks on, and takes its place in the merge.
+ * The caller sets s->dirty again (-1 or the next winner). */
 ETW_INLINE_ void refill(etw_state *s)
 {
     etw_stream *d = &s->streams[s->dirty];
@@ -599,14 +600,13 @@ ETW_INLINE_ void refill(etw_state *s)
         }
         tree_replay(s, leaf, k);
     }
-    s->dirty = -1;
 }
 
 /* The usual record of the merge: a classic FULL_HEADER record of the provider of the record before
  * (an ordinary one: not evtrace's loss or user records) whose name is built already. Decodes it as
  * etw_decode_record does, without its dispatch, and returns 1; returns 0, changing nothing, for
  * anything else. */
-ETW_INLINE_ int decode_usual(etw_state *s, const etw_stream *st, evt_event *ev)
+ETW_INLINE_ int decode_usual(etw_state *s, const etw_stream *st, evt_event *ev, int keys_set)
 {
     const etw_item *it = &st->item;
     const etw_ht_desc *d = &etw_ht_descs[it->htype];
@@ -625,17 +625,29 @@ ETW_INLINE_ int decode_usual(etw_state *s, const etw_stream *st, evt_event *ev)
     ev->cpu = st->proc;
     etw_set_time_and(s, ev, evt_cur_u64le_at(&c, ETW_TH_TIMESTAMP), EVT_HAS_CPU | EVT_HAS_CTX);
     ev->id = type;
-    etw_classic_fill(ev, it->rec, it->size, p, name, d->name);
+    etw_classic_fill(ev, it->rec, it->size, p, name, d->name, keys_set);
+    /* the name is the cache's, the other strings NULL (as etw_decode_record); the ten fields the
+     * reader's. Both words were 0 (ev had no fields): set in one store. */
+    ev->text_ok = EVT_TEXT_OK_ALL;
+    ev->fields_ok = 0x3FFu;
     if (st->compressed) evt_put_u(ev, "buffer_pos", ETW_BUFFER_HEADER_SIZE + it->pos);
-    ev->text_ok |= EVT_TEXT_OK_ALL; /* the name is the cache's, the other strings NULL (as etw_decode_record) */
     return 1;
 }
 
 static evt_status next(void *state, evt_event *ev)
 {
     etw_state *s = state;
+    /* ev's ten classic field keys are in place when decode_usual filled it last (the reader
+     * framework and the callers leave an event's fields as the reader wrote them) */
+    /* ...and, since a caller may clear or reuse its event between calls (`evt_event ev = {0}` in
+     * a loop has one address), the first and last keys still those decode_usual wrote */
+    int keys_set = s->keys_ev == ev && ev->fields[0].key == s->keys_first && ev->fields[9].key == s->keys_last;
+    if (!s->merging) s->keys_ev = NULL; /* the merge clears it itself, when it returns anything else */
     while (!s->merging) { /* buffer 0 first: the logfile header, the lost notes queued with it, its other records */
-        if (s->dirty >= 0) refill(s);
+        if (s->dirty >= 0) {
+            refill(s);
+            s->dirty = -1;
+        }
         if (s->header_emitted && s->pending_pos < s->npending) {
             etw_item it = s->pending[s->pending_pos++];
             it.ts = s->t0;
@@ -669,12 +681,25 @@ static evt_status next(void *state, evt_event *ev)
         }
     }
     for (;;) { /* the merge of the data streams */
-        if (s->dirty >= 0) refill(s);
-        if (!s->nlive) return EVT_END;
+        if (s->dirty >= 0) refill(s); /* dirty stays: it is set again below, or cleared at the end */
+        if (!s->nlive) {
+            s->dirty = -1;
+            s->keys_ev = NULL;
+            return EVT_END;
+        }
         int si = tree_winner(s);
         etw_stream *st = &s->streams[si];
         s->dirty = si;
-        if (decode_usual(s, st, ev)) return EVT_OK;
+        if (decode_usual(s, st, ev, keys_set)) {
+            if (!keys_set) {
+                s->keys_ev = ev;
+                s->keys_first = ev->fields[0].key;
+                s->keys_last = ev->fields[9].key;
+            }
+            return EVT_OK;
+        }
+        s->keys_ev = NULL; /* anything else may write ev's fields */
+        keys_set = 0;
         if (st->item.kind == ETW_ITEM_LOST) {
             emit_lost(s, &st->item, ev);
             return EVT_OK;

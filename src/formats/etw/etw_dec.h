@@ -150,6 +150,8 @@ typedef struct etw_state {
     uint64_t skipped;            /* records walked but not decoded (INSTANCE, ERROR, MESSAGE) */
     etw_provider *prov;          /* in order of first record */
     uint32_t nprov, capprov;
+    const evt_event *keys_ev;    /* the event decode_usual filled last, when nothing else wrote to it since */
+    const char *keys_first, *keys_last; /* the keys it wrote at fields[0] and fields[9] then */
     etw_provider *prov_last;     /* in prov: the provider of the last record counted there, or NULL */
     etw_provider prov_other;     /* a provider past ETW_MAX_PROVIDERS (or out of memory): not counted */
     uint32_t *prov_hash;         /* open addressing: index + 1 into prov, 0 = empty */
@@ -271,9 +273,22 @@ ETW_INLINE_ void etw_field_s(evt_field *f, const char *key, const char *v)
     memcpy(&f->key, &a, 16);
     memcpy(&f->num, &b, 16);
 }
+/* Only the value half {num, str} of a field whose key half is in place already. */
+ETW_INLINE_ void etw_value_u(evt_field *f, uint64_t v)
+{
+    etw_half_ b = {v, 0};
+    memcpy(&f->num, &b, 16);
+}
+ETW_INLINE_ void etw_value_s(evt_field *f, const char *v)
+{
+    etw_half_ b = {0, (uint64_t)(uintptr_t)v};
+    memcpy(&f->num, &b, 16);
+}
 #else
 #define etw_field_u evt_field_u
 #define etw_field_s evt_field_s
+ETW_INLINE_ void etw_value_u(evt_field *f, uint64_t v) { f->num = v; f->str = NULL; }
+ETW_INLINE_ void etw_value_s(evt_field *f, const char *v) { f->num = 0; f->str = v; }
 #endif
 
 /* The eight fields every record has, at f[0..8) (keys and strings the reader's own: vouched for). */
@@ -290,11 +305,13 @@ ETW_INLINE_ void etw_common_at(evt_field *f, const etw_provider *p, unsigned lev
     etw_field_s(&f[7], "header_type", hn);
 }
 
-/* A usual classic record's name, kind, ten fields (at f[0..10): ev has none yet), thread context
+/* A usual classic record's name, kind, ten fields (the caller sets their fields_ok bits) (at f[0..10): ev has none yet), thread context
  * (but for its flag) and payload. h: its fixed header (ETW_TRACE_HEADER_SIZE bytes) and the n - ETW_TRACE_HEADER_SIZE
- * payload bytes after it (n >= ETW_TRACE_HEADER_SIZE); p: its provider; hn: its header type's name. */
+ * payload bytes after it (n >= ETW_TRACE_HEADER_SIZE); p: its provider; hn: its header type's name.
+ * keys_set: the ten fields' key halves hold what this function writes there already (the event
+ * before, in the same evt_event, was filled by it): only the values are written. */
 ETW_INLINE_ void etw_classic_fill(evt_event *ev, const uint8_t *h, uint32_t n, const etw_provider *p, const char *name,
-                                  const char *hn)
+                                  const char *hn, int keys_set)
 {
     _Static_assert(EVT_MAX_FIELDS >= 10, "a classic event has ten fields");
     evt_cur c; /* the fixed header, of constant size: its reads at constant offsets need no check */
@@ -303,13 +320,25 @@ ETW_INLINE_ void etw_classic_fill(evt_event *ev, const uint8_t *h, uint32_t n, c
     evt_field *f = ev->fields;
     ev->name = name;
     ev->kind = (p->known & ETW_PK_EVENT_TRACE) ? EVT_KIND_MARKER : EVT_KIND_USER;
-    etw_common_at(f, p, evt_cur_u8_at(&c, ETW_TH_CLASS_LEVEL), evt_cur_u16le_at(&c, ETW_TH_CLASS_VERSION),
-                  evt_cur_u32le_at(&c, ETW_TH_PROCESS_ID), tid, evt_cur_u32le_at(&c, ETW_TH_KERNEL_TIME),
-                  evt_cur_u32le_at(&c, ETW_TH_USER_TIME), hn);
-    etw_field_u(&f[8], "type", evt_cur_u8_at(&c, ETW_TH_CLASS_TYPE));
-    etw_field_u(&f[9], "size", n);
-    ev->fields_ok |= 0x3FFu;
-    ev->nfields = 10;
+    if (keys_set) { /* ten stores fewer: the keys are those of etw_common_at and the two after */
+        etw_value_s(&f[0], p->text);
+        etw_value_u(&f[1], evt_cur_u8_at(&c, ETW_TH_CLASS_LEVEL));
+        etw_value_u(&f[2], evt_cur_u16le_at(&c, ETW_TH_CLASS_VERSION));
+        etw_value_u(&f[3], evt_cur_u32le_at(&c, ETW_TH_PROCESS_ID));
+        etw_value_u(&f[4], tid);
+        etw_value_u(&f[5], evt_cur_u32le_at(&c, ETW_TH_KERNEL_TIME));
+        etw_value_u(&f[6], evt_cur_u32le_at(&c, ETW_TH_USER_TIME));
+        etw_value_s(&f[7], hn);
+        etw_value_u(&f[8], evt_cur_u8_at(&c, ETW_TH_CLASS_TYPE));
+        etw_value_u(&f[9], n);
+    } else {
+        etw_common_at(f, p, evt_cur_u8_at(&c, ETW_TH_CLASS_LEVEL), evt_cur_u16le_at(&c, ETW_TH_CLASS_VERSION),
+                      evt_cur_u32le_at(&c, ETW_TH_PROCESS_ID), tid, evt_cur_u32le_at(&c, ETW_TH_KERNEL_TIME),
+                      evt_cur_u32le_at(&c, ETW_TH_USER_TIME), hn);
+        etw_field_u(&f[8], "type", evt_cur_u8_at(&c, ETW_TH_CLASS_TYPE));
+        etw_field_u(&f[9], "size", n);
+    }
+    ev->nfields = 10; /* the caller vouches for them (fields_ok bits 0..9) */
     ev->ctx = tid; /* the caller sets EVT_HAS_CTX */
     ev->ctx_class = EVT_CTX_THREAD;
     evt_cur rc; /* the whole record: the payload after the fixed header */

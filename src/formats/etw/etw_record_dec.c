@@ -183,7 +183,8 @@ static int decode_full(etw_state *s, evt_cur *c, uint32_t n, unsigned ht, evt_ev
     if (fixed && ev->nfields == 0 && !(p->known & (ETW_PK_LOSS | ETW_PK_USER))) {
         /* the usual classic event: its ten fields in place (also the merge's hot path, etw_dec.c) */
         const char *hn = etw_header_type_name(ht);
-        etw_classic_fill(ev, fixed, n, p, s->ok_name = classic_name(s, is_et, type), hn ? hn : "UNKNOWN");
+        etw_classic_fill(ev, fixed, n, p, s->ok_name = classic_name(s, is_et, type), hn ? hn : "UNKNOWN", 0);
+        ev->fields_ok |= 0x3FFu;
         ev->flags |= EVT_HAS_CTX;
         return ETW_FULL_SIZE_PUT;
     }

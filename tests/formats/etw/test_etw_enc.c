@@ -252,6 +252,54 @@ static void test_golden_layout(void **st)
 }
 
 /* Several providers, levels, MOF fields, GUID pointer; 64- and 32-bit loggers; spans buffers. */
+/* A caller may clear its event between calls (`evt_event ev = {0}` inside a loop has one
+ * address): the reader's usual classic record, which leaves the ten field keys it wrote last in
+ * place, must still give every event its keys and values. */
+static void test_event_cleared_between_calls(void **st)
+{
+    (void)st;
+    reset_platform();
+    evt_etw_session_config c;
+    base_config(&c);
+    evt_etw_session s;
+    evt_etw_provider p;
+    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
+    evt_etw_register(&p, &G1, NULL, NULL);
+    assert_int_equal(evt_etw_enable(&s, &p, ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0), EVT_ETW_SUCCESS);
+    enum { N = 40 };
+    for (uint32_t i = 0; i < N; i++) { /* one provider, one thread: every record after the first is usual */
+        evt_etw_trace_header h;
+        uint32_t a = i;
+        hdr_init(&h, &G1, (uint8_t)(10 + i % 3), ETW_LEVEL_INFORMATION, 4);
+        assert_int_equal(evt_etw_trace_event(&p, &h, &a), EVT_ETW_SUCCESS);
+    }
+    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+    evt_reader *r = NULL;
+    char err[256];
+    assert_int_equal(evt_reader_open_mem(g_file, g_file_len, NULL, NULL, NULL, NULL, &r, err, sizeof err), EVT_OK);
+    evt_event ev;
+    uint32_t data = 0;
+    for (int round = 0; round < 2 * N + 8; round++) {
+        memset(&ev, round % 2 ? 0 : 0x5A, sizeof ev); /* cleared, or filled with junk, each time */
+        evt_status rs = evt_reader_next(r, &ev);
+        if (rs == EVT_END) break;
+        assert_int_equal(rs, EVT_OK);
+        if (ev.kind != EVT_KIND_USER) continue;
+        assert_int_equal(ev.nfields, 10);
+        static const char *const keys[10] = {"guid", "level", "version", "pid", "tid", "kernel_time",
+                                             "user_time", "header_type", "type", "size"};
+        for (int k = 0; k < 10; k++) {
+            assert_non_null(ev.fields[k].key);
+            assert_string_equal(ev.fields[k].key, keys[k]);
+        }
+        assert_int_equal(fnum(&ev, "type"), 10 + data % 3);
+        assert_int_equal(fnum(&ev, "pid"), 4242);
+        data++;
+    }
+    assert_int_equal(data, N);
+    evt_reader_close(r);
+}
+
 static void round_trip(uint32_t pointer_size)
 {
     reset_platform();
@@ -1143,7 +1191,8 @@ static void test_api_misuse(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_golden_layout),   cmocka_unit_test(test_round_trip_64),
+        cmocka_unit_test(test_golden_layout),   cmocka_unit_test(test_event_cleared_between_calls),
+        cmocka_unit_test(test_round_trip_64),
         cmocka_unit_test(test_round_trip_32),   cmocka_unit_test(test_per_thread_merge),
         cmocka_unit_test(test_default_slot_mode),
         cmocka_unit_test(test_level_keyword),   cmocka_unit_test(test_limits),
