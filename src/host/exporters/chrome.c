@@ -182,26 +182,12 @@ static inline size_t put_u64_(char *o, uint64_t v)
 }
 static void buf_u64_long_(chrome_state *s, uint64_t v)
 {
-    char d[40]; /* digits end at d[20]; 20 bytes from the first are copied (a fixed-size copy) */
-    size_t k = 20;
-    while (v > UINT32_MAX) {
-        unsigned r = (unsigned)(v % 100);
-        v /= 100;
-        d[--k] = k_d2[2 * r + 1];
-        d[--k] = k_d2[2 * r];
+    if (OUT_CAP - s->n >= 20) { /* put_u64_long_ writes 20 bytes (its digits first) */
+        s->n += put_u64_long_(s->buf + s->n, v);
+        return;
     }
-    uint32_t w = (uint32_t)v; /* the rest in 32-bit arithmetic (cheaper division by 100) */
-    while (w >= 100) {
-        unsigned r = w % 100;
-        w /= 100;
-        d[--k] = k_d2[2 * r + 1];
-        d[--k] = k_d2[2 * r];
-    }
-    if (w >= 10) { d[--k] = k_d2[2 * w + 1]; d[--k] = k_d2[2 * w]; }
-    else d[--k] = (char)('0' + w);
-    if (OUT_CAP - s->n < 20) { buf_put_(s, d + k, 20 - k); return; }
-    memcpy(s->buf + s->n, d + k, 20); /* the bytes past the digits are overwritten next */
-    s->n += 20 - k;
+    char d[20];
+    buf_put_(s, d, put_u64_long_(d, v));
 }
 static void buf_i64_(chrome_state *s, int64_t v)
 {
