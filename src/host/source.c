@@ -178,6 +178,24 @@ void evt_source_from_mem(evt_source *src, const void *data, size_t len)
     src->path = "<memory>";
 }
 
+/* What fread() at byte `at` of the file would give: up to n bytes, fewer at its end or on an error.
+ * pread() reads straight into dst at the offset: one system call per buffer, where fseeko + fread
+ * cost an lseek and up to three reads (stdio's buffer, then the rest, then EOF). An offset past
+ * off_t's range fails as fseeko did: 0 bytes. */
+static size_t file_read_at(int fd, uint64_t at, void *dst, size_t n)
+{
+    size_t got = 0;
+    while (got < n) {
+        uint64_t pos = at + got;
+        if (pos < at || pos > (uint64_t)INT64_MAX) break;
+        ssize_t r = pread(fd, (uint8_t *)dst + got, n - got, (off_t)pos);
+        if (r > 0) { got += (size_t)r; continue; }
+        if (r < 0 && errno == EINTR) continue;
+        break; /* 0: the end of the file; < 0: an error, as fread's short count */
+    }
+    return got;
+}
+
 size_t evt_source_read_at(evt_source *src, uint64_t off, void *dst, size_t n)
 {
     if (n == 0) return 0; /* dst may be NULL for an empty read (memcpy(NULL, ..., 0) is UB) */
@@ -197,8 +215,7 @@ size_t evt_source_read_at(evt_source *src, uint64_t off, void *dst, size_t n)
         memcpy(dst, src->mem + off, n);
         return n;
     }
-    if (!src->fp || fseeko(src->fp, (off_t)(src->file_off + off), SEEK_SET) != 0) return 0;
-    return fread(dst, 1, n, src->fp);
+    return src->fp ? file_read_at(fileno(src->fp), src->file_off + off, dst, n) : 0;
 }
 
 evt_status evt_source_buffer_stream(evt_source *src, uint64_t max, char *err, size_t errlen)
