@@ -62,7 +62,13 @@ enum {
     EVT_READER_STREAMS = 1u << 0,
     /* Not a user format (a generator for tests and benchmarks): not listed by --help, never
      * auto-detected from a stream, still usable with --format NAME. */
-    EVT_READER_HIDDEN = 1u << 1
+    EVT_READER_HIDDEN = 1u << 1,
+    /* Resets its events itself: evt_reader_next does not call evt_event_reset before next(), and
+     * next() must leave every member of *ev it does not write for this event as evt_event_reset
+     * leaves it, whatever *ev held before the call (the caller may have changed it; ev->fmt is
+     * set by the framework before next() and must be kept). For a reader whose usual record writes
+     * most members anyway: it zeroes only the others (src/host/event_reset.h has the helpers). */
+    EVT_READER_RESETS = 1u << 2
 };
 
 /* A trim of the events a reader returns (--begin/--end): each bound an event index (0 = the
@@ -105,6 +111,9 @@ struct evt_reader {
     uint64_t range_index;     /* events the format gave so far, trimmed ones included */
     uint64_t tick_ns_hz;      /* private: the rate tick_ns_recip is for (src/host/tick_ns.h) */
     uint64_t tick_ns_recip;
+    /* private: 0 for evt_reader_next's usual path (a range-less reader whose events the framework
+     * resets), else which other: set by open (EVT_READER_RESETS) and evt_reader_set_range. */
+    uint64_t next_path;
 };
 
 /* Where a reader's clock frequency comes from ("clock_source" in JSON). */

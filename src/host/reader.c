@@ -24,6 +24,9 @@ static const evt_reader_desc *const k_readers[] = {
 
 #define PROBE_HEAD 4096
 
+/* evt_reader.next_path: what evt_reader_next does past its usual path (the bits may combine). */
+enum { NEXT_RANGE_ = 1u, NEXT_RESETS_ = 2u };
+
 size_t evt_reader_count(void) { return sizeof k_readers / sizeof k_readers[0]; }
 const evt_reader_desc *evt_reader_at(size_t i) { return i < evt_reader_count() ? k_readers[i] : NULL; }
 
@@ -114,6 +117,7 @@ static evt_status open_src(evt_source *src, const char *format, const evt_open_o
     r->diag = diag;
     r->diag_user = diag_user;
     r->kernel = r->kernel_user = -1;
+    r->next_path = (d->flags & EVT_READER_RESETS) ? NEXT_RESETS_ : 0;
     evt_status st = d->open(r, &r->state);
     if (st != EVT_OK) {
         if (!r->fail_msg[0]) snprintf(r->fail_msg, sizeof r->fail_msg, "%s", evt_status_message(st));
@@ -375,6 +379,7 @@ void evt_reader_set_range(evt_reader *r, const evt_range *range)
 {
     if (range) r->range = *range;
     else memset(&r->range, 0, sizeof r->range);
+    r->next_path = (r->next_path & ~(uint64_t)NEXT_RANGE_) | (r->range.has_begin || r->range.has_end ? NEXT_RANGE_ : 0u);
 }
 
 /* Is the event inside the range? 0: skip it; 1: keep it; -1: past an index end (nothing later
@@ -436,10 +441,19 @@ static __attribute__((noinline)) evt_status next_ranged_(evt_reader *r, evt_even
     return took_(r, ev, next_in_range_(r, ev));
 }
 
+/* evt_reader_next past its usual path: a reader that resets its own events (EVT_READER_RESETS)
+ * without a range, or a range. Out of line: the usual path keeps its one test. */
+static __attribute__((noinline)) evt_status next_other_(evt_reader *r, evt_event *ev)
+{
+    if (r->next_path != NEXT_RESETS_) return next_ranged_(r, ev);
+    ev->fmt = r->desc->name;
+    return took_(r, ev, r->desc->next(r->state, ev));
+}
+
 EVT_EVENT_RESET_FN evt_status evt_reader_next(evt_reader *r, evt_event *ev)
 {
-    if (r->range.has_begin || r->range.has_end) return next_ranged_(r, ev);
-    evt_event_reset_inline(ev); /* the usual case: no range */
+    if (r->next_path) return next_other_(r, ev);
+    evt_event_reset_inline(ev); /* the usual case */
     ev->fmt = r->desc->name;
     return took_(r, ev, r->desc->next(r->state, ev));
 }

@@ -229,6 +229,25 @@ static inline void etw_set_time_and(const etw_state *s, evt_event *ev, uint64_t 
     etw_set_time_slow(s, ev, ts);
 }
 static inline void etw_set_time(const etw_state *s, evt_event *ev, uint64_t ts) { etw_set_time_and(s, ev, ts, 0); }
+/* etw_set_time_and for an event the reader resets itself (etw_dec.c decode_usual): ev->flags and
+ * ev->t_ns are written, not merged into (flags = `flags` and EVT_HAS_TNS when the time is known,
+ * t_ns 0 when not), as on a reset event. */
+static inline void etw_set_time_fresh(const etw_state *s, evt_event *ev, uint64_t ts, unsigned flags)
+{
+    uint64_t delta = ts - s->t0; /* wraps to a large number before the header record */
+#ifdef __SIZEOF_INT128__
+    if (delta < s->ns_fast_lim) {
+        ev->ts = ts;
+        ev->t_ns = s->start_ns + etw_ticks_to_ns_fast_(s, delta);
+        ev->flags = flags | EVT_HAS_TNS;
+        return;
+    }
+#endif
+    (void)delta;
+    ev->t_ns = 0;
+    ev->flags = flags;
+    etw_set_time_slow(s, ev, ts);
+}
 /* Count a record for a provider GUID; returns its entry (s->prov_other, uncounted past the
  * limit), valid until the next call. */
 const etw_provider *etw_count_provider_slow(etw_state *s, const uint8_t g[16]);

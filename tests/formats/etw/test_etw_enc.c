@@ -300,6 +300,105 @@ static void test_event_cleared_between_calls(void **st)
     evt_reader_close(r);
 }
 
+/* Two events that hold the same (the strings compared as text: from two readers of one file). */
+static void assert_same_str(const char *a, const char *b)
+{
+    if (!a || !b) assert_ptr_equal(a, b);
+    else assert_string_equal(a, b);
+}
+static void assert_same_event(const evt_event *a, const evt_event *b)
+{
+    assert_same_str(a->fmt, b->fmt);
+    assert_int_equal(a->id, b->id);
+    assert_same_str(a->name, b->name);
+    assert_int_equal(a->kind, b->kind);
+    assert_int_equal(a->ts, b->ts);
+    assert_int_equal(a->t_ns, b->t_ns);
+    assert_int_equal(a->offset, b->offset);
+    assert_int_equal(a->flags, b->flags);
+    assert_int_equal(a->ctx, b->ctx);
+    assert_int_equal(a->ctx_class, b->ctx_class);
+    assert_same_str(a->ctx_name, b->ctx_name);
+    assert_int_equal(a->cpu, b->cpu);
+    assert_int_equal(a->prio, b->prio);
+    assert_int_equal(a->seq, b->seq);
+    assert_int_equal(a->count, b->count);
+    assert_int_equal(a->target, b->target);
+    assert_same_str(a->target_name, b->target_name);
+    assert_int_equal(a->text_ok, b->text_ok);
+    assert_int_equal(a->fields_ok, b->fields_ok);
+    assert_int_equal(a->nargs, b->nargs);
+    for (uint32_t i = 0; i < a->nargs; i++) assert_int_equal(a->args[i], b->args[i]);
+    assert_int_equal(a->nfields, b->nfields);
+    for (uint32_t i = 0; i < a->nfields; i++) {
+        assert_same_str(a->fields[i].key, b->fields[i].key);
+        assert_int_equal(a->fields[i].is_str, b->fields[i].is_str);
+        assert_int_equal(a->fields[i].is_signed, b->fields[i].is_signed);
+        assert_int_equal(a->fields[i].num, b->fields[i].num);
+        assert_same_str(a->fields[i].str, b->fields[i].str);
+    }
+    assert_int_equal(a->data_len, b->data_len);
+    assert_int_equal(a->data != NULL, b->data != NULL);
+    if (a->data_len) assert_memory_equal(a->data, b->data, a->data_len);
+    assert_int_equal(a->data_is_text, b->data_is_text);
+    assert_int_equal(a->m.has, b->m.has);
+}
+
+/* The reader resets its own events (EVT_READER_RESETS): whatever a caller leaves in its event
+ * between calls, every member the reader does not write for an event reads as evt_event_reset
+ * leaves it. Three readers of one file with usual and other records (two providers in turns, the
+ * header, a lost-data note): one whose event is zeroed before each call, one whose event is
+ * filled with junk, one whose event is left as the call before left it; they must agree member
+ * by member, and the meaning block (no classic record fills it) must be all zero bytes. */
+static void test_event_reset_exact(void **st)
+{
+    (void)st;
+    reset_platform();
+    evt_etw_session_config c;
+    base_config(&c);
+    evt_etw_session s;
+    evt_etw_provider p[2];
+    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
+    evt_etw_register(&p[0], &G1, NULL, NULL);
+    evt_etw_register(&p[1], &G2, NULL, NULL);
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(evt_etw_enable(&s, &p[k], ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0), EVT_ETW_SUCCESS);
+    enum { N = 300 };
+    for (uint32_t i = 0; i < N; i++) { /* runs of 1..4 records of one provider, then the other */
+        evt_etw_trace_header h;
+        uint32_t a[3] = {i, i * 7u, i * 13u};
+        int k = (int)(i / (1u + i % 4u)) & 1;
+        hdr_init(&h, k ? &G2 : &G1, (uint8_t)(10 + i % 5), ETW_LEVEL_INFORMATION, (uint16_t)(4u * (1u + i % 3u)));
+        assert_int_equal(evt_etw_trace_event(&p[k], &h, a), EVT_ETW_SUCCESS);
+    }
+    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+    evt_reader *r[3] = {NULL, NULL, NULL};
+    char err[256];
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(evt_reader_open_mem(g_file, g_file_len, NULL, NULL, NULL, NULL, &r[k], err, sizeof err), EVT_OK);
+    static evt_event ev[3];
+    static const evt_meaning zero_m;
+    uint32_t n = 0, classic = 0;
+    for (;;) {
+        memset(&ev[0], 0, sizeof ev[0]);
+        memset(&ev[1], 0xA5, sizeof ev[1]);
+        evt_status rs[3];
+        for (int k = 0; k < 3; k++) rs[k] = evt_reader_next(r[k], &ev[k]);
+        assert_int_equal(rs[1], rs[0]);
+        assert_int_equal(rs[2], rs[0]);
+        if (rs[0] == EVT_END) break;
+        assert_int_equal(rs[0], EVT_OK);
+        assert_same_event(&ev[0], &ev[1]);
+        assert_same_event(&ev[0], &ev[2]);
+        for (int k = 0; k < 3; k++) assert_memory_equal(&ev[k].m, &zero_m, sizeof zero_m);
+        classic += ev[0].kind == EVT_KIND_USER;
+        n++;
+    }
+    assert_int_equal(classic, N);
+    assert_true(n > N); /* the logfile header too */
+    for (int k = 0; k < 3; k++) evt_reader_close(r[k]);
+}
+
 static void round_trip(uint32_t pointer_size)
 {
     reset_platform();
@@ -1192,6 +1291,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_golden_layout),   cmocka_unit_test(test_event_cleared_between_calls),
+        cmocka_unit_test(test_event_reset_exact),
         cmocka_unit_test(test_round_trip_64),
         cmocka_unit_test(test_round_trip_32),   cmocka_unit_test(test_per_thread_merge),
         cmocka_unit_test(test_default_slot_mode),
