@@ -78,6 +78,7 @@
 #include "evtrace/port.h"
 #include "evtrace/recorder.h"
 #include "formats/threadx/txtb_defs.h"
+#include "formats/threadx/txtb_stash.h"
 
 /* Compile-time switches (docs/firmware.md, "Footprint switches"). Each defaults to 1, today's
  * recorder; 0 compiles the feature out for a small target:
@@ -187,16 +188,6 @@ enum { TX_MODE_PLAIN = 0, TX_MODE_ISR = 1, TX_MODE_INTCTL = 2 };
 evt_tx_hot_t evt_tx_hot_ TX_LINE_ALIGNED;
 #define g_hot evt_tx_hot_
 
-/* I9: the stash of records nested in a record of their own context. Default: on where a handler
- * can land inside a record (a port whose nested contexts do not mask the section: POSIX signals);
- * on a port whose section masks interrupts only a recursing callback nests, and is dropped. */
-#ifndef EVT_TX_NEST_STASH_WORDS
-#if defined(EVT_PORT_POSIX) && (defined(__GNUC__) || defined(__clang__))
-#define EVT_TX_NEST_STASH_WORDS 8192u
-#else
-#define EVT_TX_NEST_STASH_WORDS 0u
-#endif
-#endif
 /* An entry: k (slots), context, priority word, raw timestamp, then k slots of 5 words (id, info1..4). */
 #define TX_STASH_HEAD 4u
 #define TX_STASH_SLOT 5u
@@ -682,7 +673,7 @@ static TX_COLD uint32_t *stash_reserve(tx_rec *r, uint32_t k, tx_head *h)
     uint32_t at = __atomic_fetch_add(&r->stash_used[a], need, __ATOMIC_RELAXED);
     if (need > TX_STASH_HALF || at > TX_STASH_HALF - need) {
         if (at < TX_STASH_HALF) g_stash[a][at] = 0u;
-        for (uint32_t j = 0; j < k; j++) evt_loss_drop(&r->loss);
+        EVT_ADD_RLX(&r->loss.dropped, k); /* k drops (evt_loss_drop k times, one add) */
         return 0;
     }
     uint32_t *e = g_stash[a] + at;
