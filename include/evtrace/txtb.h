@@ -201,11 +201,12 @@ void evt_tx_insert_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uin
 /* 64-bit GCC/clang hosts: evt_tx_insert_slow_ with the record's context words given by the caller
  * (ctx_prio = context | priority_word << 32), used when the recorder's context callback is fn
  * (else as evt_tx_insert_slow_): the kernel hooks backend computes its context inline instead of
- * being called back under the lock. */
+ * being called back under the lock. fn is never NULL. Info 3 and 4 come as one word
+ * (i34 = info3 | info4 << 32), so every argument is in a register (a caller can make it a tail
+ * call). */
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__aarch64__))
 #define EVT_TX_INSERT_CTX_ 1
-void evt_tx_insert_ctx_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint64_t ctx_prio,
-                        evt_tx_context_fn fn);
+void evt_tx_insert_ctx_(uint32_t id, uint32_t i1, uint32_t i2, uint64_t i34, uint64_t ctx_prio, evt_tx_context_fn fn);
 #else
 #define EVT_TX_INSERT_CTX_ 0
 #endif

@@ -78,6 +78,7 @@
 #include "evtrace/port.h"
 #include "evtrace/recorder.h"
 #include "formats/threadx/txtb_defs.h"
+#include "formats/threadx/txtb_stash.h"
 
 /* Compile-time switches (docs/firmware.md, "Footprint switches"). Each defaults to 1, today's
  * recorder; 0 compiles the feature out for a small target:
@@ -187,16 +188,6 @@ enum { TX_MODE_PLAIN = 0, TX_MODE_ISR = 1, TX_MODE_INTCTL = 2 };
 evt_tx_hot_t evt_tx_hot_ TX_LINE_ALIGNED;
 #define g_hot evt_tx_hot_
 
-/* I9: the stash of records nested in a record of their own context. Default: on where a handler
- * can land inside a record (a port whose nested contexts do not mask the section: POSIX signals);
- * on a port whose section masks interrupts only a recursing callback nests, and is dropped. */
-#ifndef EVT_TX_NEST_STASH_WORDS
-#if defined(EVT_PORT_POSIX) && (defined(__GNUC__) || defined(__clang__))
-#define EVT_TX_NEST_STASH_WORDS 8192u
-#else
-#define EVT_TX_NEST_STASH_WORDS 0u
-#endif
-#endif
 /* An entry: k (slots), context, priority word, raw timestamp, then k slots of 5 words (id, info1..4). */
 #define TX_STASH_HEAD 4u
 #define TX_STASH_SLOT 5u
@@ -219,7 +210,8 @@ typedef struct tx_rec {
     uint8_t *reg;               /* registry entry 0 */
     uint8_t *ev_start, *ev_end; /* event slots [start, end) */
     uint8_t *cur;               /* next slot to write (oldest after a wrap) */
-    uint32_t base;              /* target address of hdr */
+    uint32_t addr_off;          /* target address of hdr less hdr's low 32 bits: a byte's target
+                                   address is its own low 32 bits plus this (mod 2^32) */
     uint32_t reg_total;         /* registry entries R */
     uint32_t reg_avail;         /* ThreadX _tx_trace_available_registry_entries */
     uint32_t reg_search;        /* ThreadX _tx_trace_registry_search_start */
@@ -231,8 +223,15 @@ typedef struct tx_rec {
                                    EVT_TX_FULL_NOTIFY) */
     evt_loss loss;              /* since enable (I5, I6) */
     evt_rec_count wraps;        /* since enable (a word, like the loss account) */
+#if EVT_TX_INSERT_CTX_ && TX_HOST_FAST
+    evt_tx_context_fn plain_fn; /* ctxfn when plain == TX_PLAIN_CTXFN, else NULL: given context
+                                   words may take commit_plain (one compare) */
+#endif
 #if EVT_TX_NEST_STASH_WORDS
-    uint32_t stash_used[2];     /* words of each half of g_stash reserved by nested inserts (I9) */
+    union {
+        uint32_t half[2];       /* words of each half of g_stash reserved by nested inserts (I9) */
+        uint64_t both;          /* both at once: the stash is empty when it is 0 (one load) */
+    } stash_used;
     uint32_t stash_act;         /* the half nested inserts reserve in (the other one is empty or
                                    being written by the holder of the nesting guard) */
 #endif
@@ -333,7 +332,7 @@ static void publish(uint32_t gate, uint32_t on) { evt_gate_publish(&g_hot.gate, 
 
 /* ---- byte helpers ------------------------------------------------------------------------------- */
 
-static uint32_t addr_of(const tx_rec *r, const uint8_t *p) { return r->base + (uint32_t)(p - r->hdr); }
+static uint32_t addr_of(const tx_rec *r, const uint8_t *p) { return (uint32_t)(uintptr_t)p + r->addr_off; }
 
 /* Store / load a 32-bit word in host order at any alignment (one store or load). */
 static inline void store_host32(uint8_t *p, uint32_t v)
@@ -679,10 +678,10 @@ static TX_COLD uint32_t *stash_reserve(tx_rec *r, uint32_t k, tx_head *h)
     uint32_t need = TX_STASH_HEAD + TX_STASH_SLOT * k, a = EVT_LOAD_RLX(&r->stash_act);
     /* a handler nested here reserves after (the half cannot change under us: only the holder of
      * the nesting guard, an outer frame, switches it) */
-    uint32_t at = __atomic_fetch_add(&r->stash_used[a], need, __ATOMIC_RELAXED);
+    uint32_t at = __atomic_fetch_add(&r->stash_used.half[a], need, __ATOMIC_RELAXED);
     if (need > TX_STASH_HALF || at > TX_STASH_HALF - need) {
         if (at < TX_STASH_HALF) g_stash[a][at] = 0u;
-        for (uint32_t j = 0; j < k; j++) evt_loss_drop(&r->loss);
+        EVT_ADD_RLX(&r->loss.dropped, k); /* k drops (evt_loss_drop k times, one add) */
         return 0;
     }
     uint32_t *e = g_stash[a] + at;
@@ -736,19 +735,19 @@ static TX_COLD void stash_drain(tx_rec *r)
     evt_posix_hold_signals(1); /* no handler lands in a drained record (I9): two system calls */
 #endif
     for (;;) {
-        uint32_t a = EVT_LOAD_RLX(&r->stash_act), used = __atomic_load_n(&r->stash_used[a], __ATOMIC_RELAXED);
+        uint32_t a = EVT_LOAD_RLX(&r->stash_act), used = __atomic_load_n(&r->stash_used.half[a], __ATOMIC_RELAXED);
         if (used == 0u) break;
         /* New nested inserts go to the other half (empty); every one that reserved in this half
          * has finished (it interrupted this context), so this half is still now. */
         EVT_STORE_RLX(&r->stash_act, a ^ 1u);
         EVT_SIGNAL_FENCE();
-        used = __atomic_load_n(&r->stash_used[a], __ATOMIC_RELAXED);
+        used = __atomic_load_n(&r->stash_used.half[a], __ATOMIC_RELAXED);
         uint32_t lim = used < TX_STASH_HALF ? used : TX_STASH_HALF;
         for (uint32_t pos = 0; pos < lim && g_stash[a][pos] != 0u; /* k = 0: one that did not fit, the end */
              pos += TX_STASH_HEAD + TX_STASH_SLOT * g_stash[a][pos])
             stash_write(r, g_stash[a] + pos);
         EVT_SIGNAL_FENCE();
-        EVT_STORE_RLX(&r->stash_used[a], 0u);
+        EVT_STORE_RLX(&r->stash_used.half[a], 0u);
     }
 #ifdef EVT_PORT_POSIX
     evt_posix_hold_signals(0); /* the signals held meanwhile land now: nest_leave tests again */
@@ -771,7 +770,7 @@ static TX_HOT_INLINE int nest_take(tx_rec *r, evt_port_crit_t cs)
 #ifdef EVT_PORT_POSIX
     if (TX_LIKELY(cs != 0u)) return 1;
 #endif
-    if (TX_UNLIKELY((EVT_LOAD_RLX(&r->stash_used[0]) | EVT_LOAD_RLX(&r->stash_used[1])) != 0u)) stash_drain(r);
+    if (TX_UNLIKELY(EVT_LOAD_RLX(&r->stash_used.both) != 0u)) stash_drain(r);
 #endif
     (void)cs;
     return 1;
@@ -783,9 +782,9 @@ static TX_HOT_INLINE void nest_leave(tx_rec *r)
 {
 #if EVT_TX_NEST_STASH_WORDS
     for (;;) {
-        if (TX_UNLIKELY((EVT_LOAD_RLX(&r->stash_used[0]) | EVT_LOAD_RLX(&r->stash_used[1])) != 0u)) stash_drain(r);
+        if (TX_UNLIKELY(EVT_LOAD_RLX(&r->stash_used.both) != 0u)) stash_drain(r);
         evt_nest_exit(&r->nest);
-        if (TX_LIKELY((EVT_LOAD_RLX(&r->stash_used[0]) | EVT_LOAD_RLX(&r->stash_used[1])) == 0u) ||
+        if (TX_LIKELY(EVT_LOAD_RLX(&r->stash_used.both) == 0u) ||
             !evt_nest_enter(&r->nest))
             return;
     }
@@ -812,6 +811,13 @@ static TX_COLD unsigned nested_insert(tx_rec *r, uint32_t id, uint32_t i1, uint3
     v[4] = i4;
     return 1;
 }
+#endif
+
+/* plain == TX_PLAIN_CTXFN && ctxfn == fn (fn never NULL). */
+#if EVT_TX_INSERT_CTX_ && TX_HOST_FAST
+#define TX_PLAIN_FN_IS(r, fn) ((r)->plain_fn == (fn))
+#else
+#define TX_PLAIN_FN_IS(r, fn) ((r)->plain == TX_PLAIN_CTXFN && (r)->ctxfn == (fn))
 #endif
 
 /* The insert after the gate passed. Returns 1 if written, 0 if dropped or off. */
@@ -849,7 +855,7 @@ static TX_HOT_INLINE unsigned record_ctx(uint32_t id, uint32_t i1, uint32_t i2, 
     } else {
         if (TX_LIKELY(r->state == TX_ON)) {
             if (!(TX_HOST_FAST && mode == TX_MODE_PLAIN &&
-                  TX_LIKELY(ctxp == TX_MODE_CTX_GIVEN ? r->plain == TX_PLAIN_CTXFN && r->ctxfn == given_fn
+                  TX_LIKELY(ctxp == TX_MODE_CTX_GIVEN ? TX_PLAIN_FN_IS(r, given_fn)
                             : ctxp ? r->plain != 0u : r->plain == TX_PLAIN_PORT) &&
                   commit_plain(r, id, i1, i2, i3, i4, ctxp, given)))
                 commit_locked(r, id, i1, i2, i3, i4, mode);
@@ -907,10 +913,9 @@ void evt_tx_insert_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uin
 }
 
 #if EVT_TX_INSERT_CTX_
-void evt_tx_insert_ctx_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint64_t ctx_prio,
-                        evt_tx_context_fn fn)
+void evt_tx_insert_ctx_(uint32_t id, uint32_t i1, uint32_t i2, uint64_t i34, uint64_t ctx_prio, evt_tx_context_fn fn)
 {
-    (void)record_ctx(id, i1, i2, i3, i4, TX_MODE_PLAIN | TX_MODE_CTX_GIVEN, ctx_prio, fn);
+    (void)record_ctx(id, i1, i2, (uint32_t)i34, (uint32_t)(i34 >> 32), TX_MODE_PLAIN | TX_MODE_CTX_GIVEN, ctx_prio, fn);
 }
 #endif
 #else /* user events only: the kernel's inserts record nothing */
@@ -925,10 +930,9 @@ void evt_tx_insert_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uin
 }
 
 #if EVT_TX_INSERT_CTX_
-void evt_tx_insert_ctx_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint64_t ctx_prio,
-                        evt_tx_context_fn fn)
+void evt_tx_insert_ctx_(uint32_t id, uint32_t i1, uint32_t i2, uint64_t i34, uint64_t ctx_prio, evt_tx_context_fn fn)
 {
-    (void)id; (void)i1; (void)i2; (void)i3; (void)i4; (void)ctx_prio; (void)fn;
+    (void)id; (void)i1; (void)i2; (void)i34; (void)ctx_prio; (void)fn;
 }
 #endif
 #endif
@@ -1160,7 +1164,7 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
     r->ev_start = ev_start;
     r->ev_end = ev_end;
     r->cur = ev_start;
-    r->base = base;
+    r->addr_off = base - (uint32_t)(uintptr_t)b;
 #if EVT_TX_REGISTRY
     r->reg = reg;
     r->reg_total = registry_entries;
@@ -1176,6 +1180,9 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
     r->wrapped = 0;
 #if TX_HOST_FAST
     r->plain = (uint8_t)(TX_SWAP(r) || r->clock.fn ? 0u : r->ctxfn ? TX_PLAIN_CTXFN : TX_PLAIN_PORT);
+#if EVT_TX_INSERT_CTX_
+    r->plain_fn = r->plain == TX_PLAIN_CTXFN ? r->ctxfn : 0;
+#endif
 #endif
     /* Fold the previous session's account into the since-program-start stats, then reset it. */
 #if EVT_TX_STATS

@@ -29,8 +29,15 @@ EVT_HOOK_DECLARE_BACKEND(txtb)
 struct txh_filter_check { TXTB_EVENT_TABLE(TXH_CHECK_) };
 #undef TXH_CHECK_
 
-/* What one CPU is doing, as the switch and ISR hooks reported it. */
+/* What one CPU is doing, as the switch and ISR hooks reported it. Invariant (64-bit hosts, where
+ * each record takes its context words from here: hook_insert): ctx_x == ctx_of(the other three) ^
+ * TXTB_CTX_INIT, set by every hook that changes them (cpu_set_ctx), so a record reads one word;
+ * small targets compute them when asked (less code). */
 typedef struct txtb_hook_cpu {
+#if EVT_TX_INSERT_CTX_
+    uint64_t ctx_x;      /* the records' context | priority word << 32 (ctx_of), xor
+                            TXTB_CTX_INIT: a CPU never reset (all 0) gives the init context */
+#endif
     uint32_t thread;     /* running thread handle (low 32 bits), 0 when none */
     uint32_t prio_word;  /* its priority word: 0x80000000 | priority */
     uint32_t isr_depth;  /* open isr_enter records */
@@ -46,12 +53,21 @@ static txtb_hook_cpu *this_cpu(void)
 
 /* Context and priority word of a record on this CPU (evt_txtb_hooks_context's two words):
  * context | priority_word << 32. */
-static inline uint64_t ctx_words(const txtb_hook_cpu *c)
+static inline uint64_t ctx_of(const txtb_hook_cpu *c)
 {
     if (c->isr_depth > 0) return (uint64_t)TXTB_CTX_ISR | (uint64_t)c->thread << 32;
     if (c->thread != 0) return (uint64_t)c->thread | (uint64_t)c->prio_word << 32;
     return (uint64_t)TXTB_CTX_INIT;
 }
+
+/* After a change of thread, prio_word or isr_depth: the word the records read. */
+#if EVT_TX_INSERT_CTX_
+static inline void cpu_set_ctx(txtb_hook_cpu *c) { c->ctx_x = ctx_of(c) ^ (uint64_t)TXTB_CTX_INIT; }
+static inline uint64_t ctx_words(const txtb_hook_cpu *c) { return c->ctx_x ^ (uint64_t)TXTB_CTX_INIT; }
+#else
+static inline void cpu_set_ctx(txtb_hook_cpu *c) { (void)c; }
+static inline uint64_t ctx_words(const txtb_hook_cpu *c) { return ctx_of(c); }
+#endif
 
 void evt_txtb_hooks_context(evt_tx_context *out)
 {
@@ -69,7 +85,7 @@ static inline void hook_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i
 {
 #if EVT_TX_INSERT_CTX_
     if (EVT_LOAD_RLX(&evt_tx_hot_.gate.bits) & TXH_FILTER)
-        evt_tx_insert_ctx_(id, i1, i2, i3, i4, ctx_words(this_cpu()), evt_txtb_hooks_context);
+        evt_tx_insert_ctx_(id, i1, i2, (uint64_t)i3 | (uint64_t)i4 << 32, ctx_words(this_cpu()), evt_txtb_hooks_context);
 #else
     evt_tx_trace_insert(id, i1, i2, i3, i4, TXH_FILTER);
 #endif
@@ -81,6 +97,7 @@ void evt_txtb_hooks_reset(void)
         k_cpu[i].thread = 0;
         k_cpu[i].prio_word = 0;
         k_cpu[i].isr_depth = 0;
+        cpu_set_ctx(&k_cpu[i]);
     }
 }
 
@@ -123,6 +140,7 @@ void evt_txtb_hook_thread_in(uintptr_t thread, uint32_t prio)
     uint32_t t = (uint32_t)thread;
     c->thread = t;
     c->prio_word = TXTB_PRIO_CURRENT_BIT | (prio == EVT_HOOK_PRIO_UNKNOWN ? 0u : (prio & 0xFFFFu));
+    cpu_set_ctx(c);
     hook_insert(TXTB_EVENT_THREAD_RESUME, t, 0u, 0u, 0u);
 }
 
@@ -141,14 +159,18 @@ void evt_txtb_hook_thread_out(uintptr_t thread, evt_hook_state state, uint32_t n
     if (c->thread != t) {
         c->thread = t;
         c->prio_word = TXTB_PRIO_CURRENT_BIT;
+        cpu_set_ctx(c);
     }
     hook_insert(TXTB_EVENT_THREAD_SUSPEND, t, tx_state[s], (s << 16) | (native & 0xFFFFu), 0u);
     c->thread = 0;
+    cpu_set_ctx(c);
 }
 
 void evt_txtb_hook_isr_enter(uint32_t irq)
 {
-    this_cpu()->isr_depth++;
+    txtb_hook_cpu *c = this_cpu();
+    c->isr_depth++;
+    cpu_set_ctx(c);
     evt_tx_trace_isr_enter_insert(irq);
 }
 
@@ -157,6 +179,7 @@ void evt_txtb_hook_isr_exit(uint32_t irq)
     txtb_hook_cpu *c = this_cpu();
     evt_tx_trace_isr_exit_insert(irq);
     if (c->isr_depth > 0) c->isr_depth--;
+    cpu_set_ctx(c);
 }
 
 void evt_txtb_hook_svc_enter(int32_t code, uint32_t nargs, const uintptr_t *args)
@@ -225,10 +248,12 @@ void evt_txtb_hook_thread_switch(uintptr_t from, evt_hook_state state, uint32_t 
     if (c->thread != f) {
         c->thread = f;
         c->prio_word = f ? TXTB_PRIO_CURRENT_BIT : 0u;
+        cpu_set_ctx(c);
     }
     hook_insert(TXTB_EVTRACE_SWITCH_ID, (uint32_t)to, prio, (s << 16) | (native & 0xFFFFu), (uint32_t)blocked_on);
     c->thread = (uint32_t)to;
     c->prio_word = TXTB_PRIO_CURRENT_BIT | (prio == EVT_HOOK_PRIO_UNKNOWN ? 0u : (prio & 0xFFFFu));
+    cpu_set_ctx(c);
 }
 
 void evt_txtb_hook_thread_ready(uintptr_t thread)
@@ -239,8 +264,10 @@ void evt_txtb_hook_thread_ready(uintptr_t thread)
 void evt_txtb_hook_prio_set(uintptr_t thread, uint32_t prio, evt_hook_prio_why why)
 {
     txtb_hook_cpu *c = this_cpu();
-    if (c->thread == (uint32_t)thread && c->isr_depth == 0)
+    if (c->thread == (uint32_t)thread && c->isr_depth == 0) {
         c->prio_word = TXTB_PRIO_CURRENT_BIT | (prio & 0xFFFFu);
+        cpu_set_ctx(c);
+    }
     hook_insert(TXTB_EVTRACE_PRIO_ID, (uint32_t)thread, prio, (uint32_t)why, 0u);
 }
 

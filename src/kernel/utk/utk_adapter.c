@@ -121,8 +121,8 @@ static int needs_arg1(FN fncd)
 #endif
 }
 
-/* The arguments are read in order, each only if the call has it (the rest stay 0): no i < n
- * test per slot of the array. */
+/* The arguments are read in order, each only if the call has it: no i < n test per slot of the
+ * array. */
 void *evt_utk_svc_enter(FN fncd, TD_CALINF *calinf, ...)
 {
     uintptr_t a[EVT_HOOK_SVC_MAX_ARGS];
@@ -142,7 +142,9 @@ void *evt_utk_svc_enter(FN fncd, TD_CALINF *calinf, ...)
     if (n > EVT_HOOK_SVC_MAX_ARGS) n = EVT_HOOK_SVC_MAX_ARGS;
     typedef char five_args[EVT_HOOK_SVC_MAX_ARGS == 5 ? 1 : -1]; /* the reads below */
     (void)sizeof(five_args);
-    a[0] = a[1] = a[2] = a[3] = a[4] = 0u;
+    /* The backend reads args[0..n-1] only (evtrace/hooks.h): the rest stays unset; a[0] is the
+     * return value's argument 1 (0 without one). */
+    a[0] = 0u;
     va_start(ap, calinf);
     if (n > 0) {
         a[0] = va_arg(ap, uintptr_t);

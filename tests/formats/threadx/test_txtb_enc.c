@@ -18,6 +18,7 @@
 #include "evtrace/txtb.h"
 #include "formats/common/bytes.h"
 #include "formats/threadx/txtb_defs.h"
+#include "formats/threadx/txtb_stash.h"
 
 /* ---- fixtures: counter clock, fixed context ---------------------------------------------------- */
 
@@ -515,9 +516,9 @@ static void test_filtered_changes_nothing(void **st)
 /* ---- buffer-full callback, nested inserts, LOST record ------------------------------------------ */
 
 /* A nested insert that cannot be stashed (I9): a record of NESTED_K slots is more than a half of
- * the nested stash holds (EVT_TX_NEST_STASH_WORDS / 2, 4096 words on POSIX hosts: 4 + 5 per slot),
- * so it is dropped and counted, NESTED_K drops (a slot is a record in the account). */
-#define NESTED_K 820u
+ * the nested stash holds (EVT_TX_NEST_STASH_WORDS / 2 words, txtb_stash.h; 4 + 5 per slot), so it
+ * is dropped and counted, NESTED_K drops (a slot is a record in the account). */
+#define NESTED_K (EVT_TX_NEST_STASH_WORDS / 2u / 5u + 1u) /* 4 + 5 * NESTED_K > a half */
 static uint32_t g_big[4u * NESTED_K];
 static unsigned g_nested_rc;
 static void on_full_nested(void *buf)

@@ -19,6 +19,7 @@
 #include "evtrace/reader.h"
 #include "evtrace/txtb.h"
 #include "formats/threadx/txtb_defs.h"
+#include "formats/threadx/txtb_stash.h"
 
 #define PER_THREAD 1000000u
 #define NTHREADS   2u
@@ -53,10 +54,11 @@ static void infos(uint32_t tid, uint32_t seq, uint32_t out[4])
     out[3] = seq + 0x01000000u * (tid + 1u);
 }
 
-/* The nested insert: a record of NESTED_K slots, more than the nested stash holds (txtb_enc.c I9:
- * 4096 words per half on POSIX hosts, 4 + 5 per slot), so it is dropped and counted as NESTED_K drops (a
- * smaller one would be stashed and written after the record that wrapped). */
-#define NESTED_K 820u
+/* The nested insert: a record of NESTED_K slots, more than a half of the nested stash holds
+ * (txtb_enc.c I9; EVT_TX_NEST_STASH_WORDS / 2 words a half, txtb_stash.h; 4 + 5 per slot), so it is
+ * dropped and counted as NESTED_K drops (a smaller one would be stashed and written after the
+ * record that wrapped). */
+#define NESTED_K (EVT_TX_NEST_STASH_WORDS / 2u / 5u + 1u) /* 4 + 5 * NESTED_K > a half */
 static uint32_t g_big[4u * NESTED_K];
 static void on_full(void *buf)
 {

@@ -17,6 +17,7 @@
 #include "evtrace/reader.h"
 #include "evtrace/txtb.h"
 #include "formats/threadx/txtb_defs.h"
+#include "formats/threadx/txtb_stash.h"
 
 /* One recorded event, as the recorder should have written it. */
 typedef struct exp_ev {
@@ -52,10 +53,10 @@ static uint32_t clock_fn(void)
     return g_last_ts;
 }
 static void ctx_fn(evt_tx_context *out) { *out = g_ctx; }
-/* Nested insert from the callback, too big for the nested stash (txtb_enc.c I9: 4096 words a half on
- * POSIX hosts, 4 + 5 per slot): must be dropped and counted (NESTED_K slots), then reported by
- * LOST. */
-#define NESTED_K 820u
+/* Nested insert from the callback, too big for the nested stash (txtb_enc.c I9;
+ * EVT_TX_NEST_STASH_WORDS / 2 words a half, txtb_stash.h; 4 + 5 per slot): must be dropped and
+ * counted (NESTED_K slots), then reported by LOST. */
+#define NESTED_K (EVT_TX_NEST_STASH_WORDS / 2u / 5u + 1u) /* 4 + 5 * NESTED_K > a half */
 static uint32_t g_big[4u * NESTED_K];
 static void on_full(void *buf)
 {
