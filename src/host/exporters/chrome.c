@@ -58,6 +58,21 @@ typedef struct open_slice {
     int drawn;                         /* a B of its current piece is written (not yet its E) */
 } open_slice;
 
+/* One kept record prefix (see common): ,\n{"ph":"P"[,"name":"NAME"],"pid":1,"tid":TID,"ts": */
+#define PFX_BITS 9
+#define PFX_SLOTS (1u << PFX_BITS)
+#define PFX_TXT 112     /* room for the text: 11 + 8 + 2 + PFX_NAME_MAX + 15 + 20 + 6 */
+#define PFX_NAME_AT 20  /* the name's bytes in txt: after ,\n{"ph":"P","name":" */
+#define PFX_NAME_MAX 50 /* longer names are written each time */
+#define PFX_NONAME 255  /* nlen of a record without a name */
+typedef struct pfx_slot {
+    uint64_t tid;
+    char ph;                           /* 0: empty */
+    uint8_t nlen;                      /* the name's length, PFX_NONAME */
+    uint8_t len;                       /* the text's */
+    char txt[PFX_TXT];
+} pfx_slot;
+
 /* Drawing state of one context (by timeline index). */
 typedef struct ctx_draw {
     int named;                         /* a thread_name is written */
@@ -85,9 +100,7 @@ typedef struct chrome_state {
     size_t thi_len;
     char frac[1000][4];                /* frac[f]: ".ddd" of f ns (1..999), trailing zeros dropped */
     uint8_t frac_len[1000];
-    uint64_t tid_big;                  /* buf_tid_ts_: the last tid >= 100 written (0: none) */
-    char tid_big_txt[20];              /* its digits */
-    uint8_t tid_big_len;
+    pfx_slot pfx[PFX_SLOTS];           /* record prefixes (common) */
     char kind_txt[EVT_KIND_COUNT_ + 1][48]; /* instant_cat_: ,"s":"t","cat":"<kind>" per kind (and any
                                         * out-of-range kind: "other") */
     uint8_t kind_len[EVT_KIND_COUNT_ + 1]; /* its length, 0 until made */            /* its length (0 for f = 0: no decimals) */
@@ -103,6 +116,7 @@ typedef struct chrome_state {
     evt_ut ut;                         /* user tracks: values, intervals, state machines */
     uint64_t usm_named[1024];          /* bit per machine name id (< 65536): its track is named */
     int oom;
+    int wrote;                         /* the file was written to since event() last asked ferror */
 } chrome_state;
 
 /* Output buffer: records are assembled here (constant text and integers) and written in
@@ -114,6 +128,7 @@ static void buf_flush_(chrome_state *s)
 {
     if (s->n) fwrite(s->buf, 1, s->n, s->out);
     s->n = 0;
+    s->wrote = 1;
 }
 static void buf_reserve_(chrome_state *s)
 {
@@ -333,6 +348,7 @@ static void buf_strn_slow_(chrome_state *s, const char *p, size_t n)
         evt_json_init(&s->j, s->out, 0);
         s->j.after_key = 1; /* the string alone: no separator */
         evt_json_strn(&s->j, p, n);
+        s->wrote = 1;
         return;
     }
     BUF_LIT(s, "\"");
@@ -395,52 +411,105 @@ static const char *state_of(const evt_event *ev)
     return (ev->m.has & EVT_M_SM_STATE) ? ev->m.sm_state : NULL;
 }
 
-/* Opens a record: {"ph":PH[,"name":NAME],"pid":1,"tid":TID,"ts":T — the object stays open. */
 /* ,"pid":1,"tid":TID,"ts": — written through a local cursor (stores through the buffer's char
- * pointer would make the compiler reload s->n after each). */
+ * pointer would make the compiler reload s->n after each). Needs 41 bytes of room. */
 static inline void buf_tid_ts_(chrome_state *s, uint64_t tid)
 {
-    buf_reserve_(s); /* OUT_SLACK bytes: these 41 at most fit */
     char *o = s->buf + s->n;
     memcpy(o, ",\"pid\":1,\"tid\":", 15);
-    size_t k = 15;
-    if (tid < 10) o[k++] = (char)('0' + tid);
-    else if (tid < 100) {
-        o[k] = k_d2[2 * tid];
-        o[k + 1] = k_d2[2 * tid + 1];
-        k += 2;
-    } else { /* an ISR, state or blocked track: its digits kept from the last such tid */
-        if (tid != s->tid_big) {
-            s->tid_big_len = (uint8_t)put_u64_long_(s->tid_big_txt, tid);
-            s->tid_big = tid;
-        }
-        memcpy(o + k, s->tid_big_txt, 20); /* fixed-size copy; bytes past the length are overwritten next */
-        k += s->tid_big_len;
-    }
+    size_t k = 15 + put_u64_(o + 15, tid);
     memcpy(o + k, ",\"ts\":", 6);
     s->n += k + 6;
 }
 
-/* Opens a record: {"ph":PH[,"name":NAME],"pid":1,"tid":TID,"ts":T — the object stays open. */
-static void common(chrome_state *s, const char *ph, const char *name, uint64_t tid, uint64_t t)
+/* ---- record prefixes ------------------------------------------------------------------------
+ * ,\n{"ph":"P"[,"name":"NAME"],"pid":1,"tid":TID,"ts": is made once per (ph, tid, name) and then
+ * copied whole: a direct-mapped cache (pfx). The name is matched by CONTENT (its length and bytes,
+ * compared with the copy inside the slot's text), never trusted by address: a reader's strings
+ * live only until its next event and another string may sit at the same address later (the
+ * address only picks the slot). Only plain names (no JSON escapes) of at most PFX_NAME_MAX bytes
+ * are kept: the text then holds the name's bytes as they are, at PFX_NAME_AT. */
+
+/* n bytes at a and b are equal (n <= PFX_NAME_MAX): 8 bytes per step, the last 8 again when n is
+ * not a multiple; under 8 bytes two overlapping 4-byte words or three bytes. Reads n bytes of each. */
+static inline int same_(const char *a, const char *b, size_t n)
 {
-    buf_reserve_(s);
-    if (ph[0] && !ph[1]) { /* one letter, always so far: the prefix through a local cursor */
-        char *o = s->buf + s->n;
-        memcpy(o, ",\n{\"ph\":\"", 9);
-        o[9] = ph[0];
-        o[10] = '"';
-        s->n += 11;
-    } else {
-        BUF_LIT(s, ",\n{\"ph\":\"");
-        buf_put_(s, ph, strlen(ph));
-        BUF_LIT(s, "\"");
+    uint64_t x, y, diff = 0;
+    if (n >= 8) {
+        size_t i = 0;
+        for (; i + 8 <= n; i += 8) {
+            memcpy(&x, a + i, 8);
+            memcpy(&y, b + i, 8);
+            diff |= x ^ y;
+        }
+        if (i < n) {
+            memcpy(&x, a + n - 8, 8);
+            memcpy(&y, b + n - 8, 8);
+            diff |= x ^ y;
+        }
+        return !diff;
     }
+    if (n >= 4) {
+        uint32_t a0, a1, b0, b1;
+        memcpy(&a0, a, 4);
+        memcpy(&a1, a + n - 4, 4);
+        memcpy(&b0, b, 4);
+        memcpy(&b1, b + n - 4, 4);
+        return !((a0 ^ b0) | (a1 ^ b1));
+    }
+    return !n || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
+}
+
+/* The slot for (ph, tid, name at that address, nlen): a hash of them (PFX_SLOTS is 2^PFX_BITS). */
+static inline pfx_slot *pfx_slot_(chrome_state *s, char ph, const char *name, size_t nlen, uint64_t tid)
+{
+    uint64_t h = (uint64_t)(uintptr_t)name * 0x9E3779B97F4A7C15ull ^
+                 (tid + ((uint64_t)(unsigned char)ph << 40) + ((uint64_t)nlen << 48)) * 0xC2B2AE3D27D4EB4Full;
+    return &s->pfx[h >> (64 - PFX_BITS)];
+}
+
+/* A prefix not in its slot: written piece by piece, then kept in e when it may be (a plain name
+ * that fits). The buffer has OUT_SLACK bytes of room (no flush happens for a plain name). */
+static __attribute__((noinline)) void pfx_make_(chrome_state *s, pfx_slot *e, char ph, const char *name,
+                                                size_t nlen, uint64_t tid)
+{
+    size_t n0 = s->n;
+    char *o = s->buf + s->n;
+    memcpy(o, ",\n{\"ph\":\"", 9);
+    o[9] = ph;
+    o[10] = '"';
+    s->n += 11;
+    int keep = 1;
     if (name) {
         BUF_LIT(s, ",\"name\":");
-        buf_str_(s, name);
+        keep = nlen <= PFX_NAME_MAX && plain_(name, nlen);
+        buf_strn_(s, name, nlen);
+        /* room for buf_tid_ts_ after a long name; a kept name leaves more (no flush: n0 holds) */
+        if (OUT_CAP - s->n < 48) buf_flush_(s);
     }
     buf_tid_ts_(s, tid);
+    if (!keep) return;
+    e->ph = ph;
+    e->tid = tid;
+    e->nlen = name ? (uint8_t)nlen : PFX_NONAME;
+    e->len = (uint8_t)(s->n - n0);
+    memcpy(e->txt, s->buf + n0, e->len);
+}
+
+/* Opens a record: {"ph":PH[,"name":NAME],"pid":1,"tid":TID,"ts":T — the object stays open. PH is
+ * one letter (every caller's). */
+static void common(chrome_state *s, const char *ph, const char *name, uint64_t tid, uint64_t t)
+{
+    buf_reserve_(s); /* OUT_SLACK: a slot's whole text fits */
+    size_t nlen = name ? strlen(name) : PFX_NONAME;
+    pfx_slot *e = pfx_slot_(s, ph[0], name, nlen, tid);
+    if (e->ph == ph[0] && e->tid == tid && e->nlen == nlen &&
+        (!name || (nlen <= PFX_NAME_MAX && same_(e->txt + PFX_NAME_AT, name, nlen)))) {
+        memcpy(s->buf + s->n, e->txt, PFX_TXT); /* fixed-size copy; bytes past len are overwritten next */
+        s->n += e->len;
+    } else {
+        pfx_make_(s, e, ph[0], name, nlen, tid);
+    }
     buf_time_(s, t);
 }
 
@@ -458,20 +527,17 @@ static void simple(chrome_state *s, const char *ph, const char *name, uint64_t t
     BUF_LIT(s, "}");
 }
 
-/* {"ph":"E",...}: the most frequent record, one constant prefix. */
+/* {"ph":"E",...}: the most frequent record. */
 static void end_(chrome_state *s, uint64_t tid, uint64_t ts)
 {
-    buf_reserve_(s);
-    memcpy(s->buf + s->n, ",\n{\"ph\":\"E\"", 11);
-    s->n += 11;
-    buf_tid_ts_(s, tid);
-    buf_time_(s, ts);
+    common(s, "E", NULL, tid, ts);
     BUF_LIT(s, "}");
 }
 
 /* ---- contexts ------------------------------------------------------------------------------ */
 
-static ctx_draw *draw_(chrome_state *s, uint32_t idx)
+/* draw_ for a context not seen yet (or EVT_TL_NONE): grows the table, makes its state. */
+static __attribute__((noinline)) ctx_draw *draw_new_(chrome_state *s, uint32_t idx)
 {
     if (idx == EVT_TL_NONE) return NULL;
     if (idx >= s->nctx) {
@@ -491,6 +557,13 @@ static ctx_draw *draw_(chrome_state *s, uint32_t idx)
         s->ctxs[idx] = d;
     }
     return s->ctxs[idx];
+}
+
+/* The drawing state of context idx (made at its first use), NULL for EVT_TL_NONE or out of memory. */
+static inline ctx_draw *draw_(chrome_state *s, uint32_t idx)
+{
+    if (idx < s->nctx && s->ctxs[idx]) return s->ctxs[idx]; /* EVT_TL_NONE >= nctx */
+    return draw_new_(s, idx);
 }
 
 static void name_ctx_(chrome_state *s, const evt_tl_ctx *c)
@@ -538,11 +611,7 @@ static void run_in_(chrome_state *s, uint32_t idx, uint64_t t)
 {
     ctx_draw *d = track_(s, idx);
     if (!d || d->running || whole_(s, d)) return;
-    buf_reserve_(s);
-    BUF_LIT(s, ",\n{\"ph\":\"B\",\"name\":\"running\",\"pid\":1,\"tid\":");
-    buf_u64_(s, TID_OF(idx));
-    BUF_LIT(s, ",\"ts\":");
-    buf_time_(s, t);
+    common(s, "B", "running", TID_OF(idx), t);
     BUF_LIT(s, ",\"cat\":\"sched\"}");
     d->running = 1;
     for (int i = 0; i < d->depth; i++)
@@ -572,6 +641,32 @@ static void on_switch(void *user, const evt_tl_switch *sw)
  * context's "<context> (blocked)" track (its own track: running slices and their B/E pieces stay
  * alone on the thread's), args object (the name, else the id in hex), object_id (the id, as
  * SQLite's thread_states.object), service (the call that blocked it), open_end. */
+/* "0x" and v in lowercase hex (as "0x%" PRIx64) at o (>= 19 bytes); NUL-terminated. */
+static void hex_id_(char *o, uint64_t v)
+{
+    char d[16];
+    size_t k = 16;
+    do {
+        d[--k] = "0123456789abcdef"[v & 15];
+        v >>= 4;
+    } while (v);
+    o[0] = '0';
+    o[1] = 'x';
+    memcpy(o + 2, d + k, 16 - k);
+    o[2 + 16 - k] = '\0';
+}
+
+/* nb (size n) = "blocked on " + on, cut as snprintf cuts it (no formatting per record). */
+static void blocked_on_(char *nb, size_t n, const char *on)
+{
+    static const char k_pre[] = "blocked on ";
+    size_t len = strlen(on), room = n - sizeof k_pre; /* bytes left for on, its NUL counted */
+    if (len > room) len = room;
+    memcpy(nb, k_pre, sizeof k_pre - 1);
+    memcpy(nb + sizeof k_pre - 1, on, len);
+    nb[sizeof k_pre - 1 + len] = '\0';
+}
+
 static void blocked_(chrome_state *s, const evt_tl_state_iv *iv)
 {
     ctx_draw *d = draw_(s, iv->ctx);
@@ -585,11 +680,14 @@ static void blocked_(chrome_state *s, const evt_tl_state_iv *iv)
     }
     const evt_tl_obj *o = evt_tl_obj_at(&s->tl, iv->obj);
     char ib[24] = "";
-    if (o) snprintf(ib, sizeof ib, "0x%" PRIx64, o->id);
+    if (o && !o->name) hex_id_(ib, o->id);
     const char *on = o ? (o->name ? o->name : ib) : NULL;
-    if (on) snprintf(nb, sizeof nb, "blocked on %s", on);
-    else snprintf(nb, sizeof nb, "blocked");
-    common(s, "X", nb, BLOCKED_TID_BASE + TID_OF(iv->ctx), iv->t0);
+    const char *name = "blocked";
+    if (on) {
+        blocked_on_(nb, sizeof nb, on);
+        name = nb;
+    }
+    common(s, "X", name, BLOCKED_TID_BASE + TID_OF(iv->ctx), iv->t0);
     BUF_LIT(s, ",\"dur\":");
     buf_time_(s, iv->t1 - iv->t0);
     BUF_LIT(s, ",\"cat\":\"blocked\",\"args\":{\"state\":\"blocked\"");
@@ -710,7 +808,7 @@ static void on_flow(void *user, const evt_tl_flow *f)
     const evt_tl_obj *o = evt_tl_obj_at(&s->tl, f->obj); /* what it went through (a wake-up: the blocked-on object) */
     if (o) {
         char ib[24];
-        snprintf(ib, sizeof ib, "0x%" PRIx64, o->id);
+        if (!o->name) hex_id_(ib, o->id);
         BUF_LIT(s, ",\"args\":{\"object\":");
         buf_str_(s, o->name ? o->name : ib);
         BUF_LIT(s, ",\"object_id\":");
@@ -920,6 +1018,7 @@ static int start_(chrome_state *s)
     evt_json_kstr(&s->j, "name", r->src.path);
     evt_json_obj_end(&s->j);
     evt_json_obj_end(&s->j);
+    s->wrote = 1;
     return 1;
 }
 
@@ -990,6 +1089,8 @@ static evt_status event(void *state, const evt_event *ev)
         args_of(s, ev);
         BUF_LIT(s, "}");
     }
+    if (!s->wrote) return EVT_OK; /* only buffered: no new error to see (ferror is sticky) */
+    s->wrote = 0;
     return ferror(s->out) ? EVT_ERR_IO : EVT_OK;
 }
 
