@@ -98,6 +98,9 @@ typedef struct chrome_state {
     uint64_t thi;                      /* buf_time_: µs / 10000 of the previous time (0: none) */
     char thi_txt[24];                  /* its digits */
     size_t thi_len;
+    uint64_t us_last;                  /* buf_time_: integer µs of the previous time */
+    char us_txt[24];                   /* its digits (us_len of them) */
+    uint8_t us_len;
     char frac[1000][4];                /* frac[f]: ".ddd" of f ns (1..999), trailing zeros dropped */
     uint8_t frac_len[1000];
     pfx_slot pfx[PFX_SLOTS];           /* record prefixes (common) */
@@ -227,33 +230,70 @@ static __attribute__((noinline)) void time_hi_(chrome_state *s, uint64_t hi)
     s->thi_len = 20 - k;
     s->thi = hi;
 }
-/* "ts" value in µs: ns as integer µs and up to three decimals (trailing zeros dropped); ticks as
- * integer µs (1 tick = 1 µs). Exact: no floating point. Times move slowly: the digits above the
- * last four are those of the previous call more often than not, kept as text (thi, 0 = none). */
-static void buf_time_(chrome_state *s, uint64_t t)
+/* Integer µs as text at o (room: 24 bytes and the fixed-size copy's 16); returns its length. Times
+ * move slowly: the digits above the last four are those of the previous call more often than
+ * not, kept as text (thi, 0 = none). */
+static inline size_t put_us_(chrome_state *s, char *o, uint64_t us)
+{
+    if (us < 10000) return put_u64_(o, us);
+    uint64_t hi = us / 10000; /* >= 1, at most 16 digits */
+    unsigned lo = (unsigned)(us % 10000), a = lo / 100, b = lo % 100;
+    if (hi != s->thi) time_hi_(s, hi);
+    memcpy(o, s->thi_txt, 16); /* fixed-size copy; bytes past thi_len are overwritten next */
+    size_t k = s->thi_len;
+    memcpy(o + k, k_d2 + 2 * a, 2);
+    memcpy(o + k + 2, k_d2 + 2 * b, 2);
+    return k + 4;
+}
+/* A time or a duration t in the exporter's unit at o as "ts" shows it, given its integer µs us
+ * (room: 48 bytes); returns its length. ns: up to three decimals (trailing zeros dropped). */
+static inline size_t put_frac_(const chrome_state *s, char *o, uint64_t t, uint64_t us)
+{
+    if (!s->ns) return 0;
+    unsigned f = (unsigned)(t - us * 1000); /* frac_len[0] = 0: no decimals */
+    memcpy(o, s->frac[f], 4); /* fixed-size copy; bytes past the length are overwritten next */
+    return s->frac_len[f];
+}
+/* buf_time_ when the buffer is low or the µs differ from the previous time's: flushes when
+ * needed, makes the µs text (us_last, us_txt, us_len: start_ makes them valid) and writes t. Out
+ * of line, so that the usual path calls nothing (no registers to save). */
+static __attribute__((noinline)) void buf_time_slow_(chrome_state *s, uint64_t t, uint64_t us)
 {
     if (OUT_CAP - s->n < 48) buf_flush_(s); /* room for the longest (24) and the fixed-size copies */
-    char *o = s->buf + s->n; /* a local cursor: no reload of s->n after each store */
-    size_t k;
+    if (us != s->us_last) {
+        char d[48];
+        s->us_len = (uint8_t)put_us_(s, d, us);
+        memcpy(s->us_txt, d, sizeof s->us_txt);
+        s->us_last = us;
+    }
+    char *o = s->buf + s->n;
+    memcpy(o, s->us_txt, sizeof s->us_txt);
+    size_t k = s->us_len;
+    k += put_frac_(s, o + k, t, us);
+    s->n += k;
+}
+/* "ts" value in µs: ns as integer µs and up to three decimals (trailing zeros dropped); ticks as
+ * integer µs (1 tick = 1 µs). Exact: no floating point. Several records in a row fall in the same
+ * µs: its text is the previous time's (us_txt). */
+static void buf_time_(chrome_state *s, uint64_t t)
+{
     uint64_t us = s->ns ? t / 1000 : t;
-    if (us < 10000) k = put_u64_(o, us);
-    else {
-        uint64_t hi = us / 10000; /* >= 1, at most 16 digits */
-        unsigned lo = (unsigned)(us % 10000), a = lo / 100, b = lo % 100;
-        if (hi != s->thi) time_hi_(s, hi);
-        memcpy(o, s->thi_txt, 16); /* fixed-size copy; bytes past thi_len are overwritten next */
-        k = s->thi_len;
-        o[k] = k_d2[2 * a];
-        o[k + 1] = k_d2[2 * a + 1];
-        o[k + 2] = k_d2[2 * b];
-        o[k + 3] = k_d2[2 * b + 1];
-        k += 4;
-    }
-    if (s->ns) { /* frac_len[0] = 0: no decimals */
-        unsigned f = (unsigned)(t % 1000);
-        memcpy(o + k, s->frac[f], 4); /* fixed-size copy; bytes past the length are overwritten next */
-        k += s->frac_len[f];
-    }
+    if (us != s->us_last || OUT_CAP - s->n < 48) { buf_time_slow_(s, t, us); return; }
+    char *o = s->buf + s->n; /* a local cursor: no reload of s->n after each store */
+    memcpy(o, s->us_txt, sizeof s->us_txt); /* fixed-size copy; bytes past us_len are overwritten next */
+    size_t k = s->us_len;
+    k += put_frac_(s, o + k, t, us);
+    s->n += k;
+}
+/* A duration ("dur"), as buf_time_ writes a time, without its cache (a duration is not near the
+ * times around it). */
+static void buf_dur_(chrome_state *s, uint64_t d)
+{
+    if (OUT_CAP - s->n < 48) buf_flush_(s);
+    char *o = s->buf + s->n;
+    uint64_t us = s->ns ? d / 1000 : d;
+    size_t k = put_us_(s, o, us);
+    k += put_frac_(s, o + k, d, us);
     s->n += k;
 }
 /* The decimals of buf_time_ (frac, frac_len), made once. */
@@ -460,19 +500,29 @@ static inline int same_(const char *a, const char *b, size_t n)
     return !n || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
 }
 
-/* The slot for (ph, tid, name at that address, nlen): a hash of them (PFX_SLOTS is 2^PFX_BITS). */
-static inline pfx_slot *pfx_slot_(chrome_state *s, char ph, const char *name, size_t nlen, uint64_t tid)
+/* The pair of slots for (ph, tid, name at that address, nlen): a hash of them (PFX_SLOTS is
+ * 2^PFX_BITS; two ways per set, the most recently made first). */
+static inline pfx_slot *pfx_set_(chrome_state *s, char ph, const char *name, size_t nlen, uint64_t tid)
 {
-    uint64_t h = (uint64_t)(uintptr_t)name * 0x9E3779B97F4A7C15ull ^
-                 (tid + ((uint64_t)(unsigned char)ph << 40) + ((uint64_t)nlen << 48)) * 0xC2B2AE3D27D4EB4Full;
-    return &s->pfx[h >> (64 - PFX_BITS)];
+    uint64_t h = ((uint64_t)(uintptr_t)name ^ (tid + ((uint64_t)(unsigned char)ph << 40) + ((uint64_t)nlen << 48))) *
+                 0x9E3779B97F4A7C15ull;
+    h = (h ^ (h >> 29)) * 0xC2B2AE3D27D4EB4Full; /* every key bit reaches the top bits */
+    return &s->pfx[(h >> (64 - PFX_BITS + 1)) * 2];
+}
+
+/* Slot e holds the prefix of (ph, tid, name of length nlen). */
+static inline int pfx_hit_(const pfx_slot *e, char ph, const char *name, size_t nlen, uint64_t tid)
+{
+    return e->ph == ph && e->tid == tid && e->nlen == nlen &&
+           (!name || (nlen <= PFX_NAME_MAX && same_(e->txt + PFX_NAME_AT, name, nlen)));
 }
 
 /* A prefix not in its slot: written piece by piece, then kept in e when it may be (a plain name
  * that fits). The buffer has OUT_SLACK bytes of room (no flush happens for a plain name). */
-static __attribute__((noinline)) void pfx_make_(chrome_state *s, pfx_slot *e, char ph, const char *name,
+static __attribute__((noinline)) void pfx_make_(chrome_state *s, pfx_slot *set, char ph, const char *name,
                                                 size_t nlen, uint64_t tid)
 {
+    pfx_slot *e = &set[0];
     size_t n0 = s->n;
     char *o = s->buf + s->n;
     memcpy(o, ",\n{\"ph\":\"", 9);
@@ -489,6 +539,7 @@ static __attribute__((noinline)) void pfx_make_(chrome_state *s, pfx_slot *e, ch
     }
     buf_tid_ts_(s, tid);
     if (!keep) return;
+    set[1] = set[0]; /* the older way goes */
     e->ph = ph;
     e->tid = tid;
     e->nlen = name ? (uint8_t)nlen : PFX_NONAME;
@@ -502,13 +553,14 @@ static void common(chrome_state *s, const char *ph, const char *name, uint64_t t
 {
     buf_reserve_(s); /* OUT_SLACK: a slot's whole text fits */
     size_t nlen = name ? strlen(name) : PFX_NONAME;
-    pfx_slot *e = pfx_slot_(s, ph[0], name, nlen, tid);
-    if (e->ph == ph[0] && e->tid == tid && e->nlen == nlen &&
-        (!name || (nlen <= PFX_NAME_MAX && same_(e->txt + PFX_NAME_AT, name, nlen)))) {
+    pfx_slot *set = pfx_set_(s, ph[0], name, nlen, tid), *e = NULL;
+    if (pfx_hit_(&set[0], ph[0], name, nlen, tid)) e = &set[0];
+    else if (pfx_hit_(&set[1], ph[0], name, nlen, tid)) e = &set[1];
+    if (e) {
         memcpy(s->buf + s->n, e->txt, PFX_TXT); /* fixed-size copy; bytes past len are overwritten next */
         s->n += e->len;
     } else {
-        pfx_make_(s, e, ph[0], name, nlen, tid);
+        pfx_make_(s, set, ph[0], name, nlen, tid);
     }
     buf_time_(s, t);
 }
@@ -689,7 +741,7 @@ static void blocked_(chrome_state *s, const evt_tl_state_iv *iv)
     }
     common(s, "X", name, BLOCKED_TID_BASE + TID_OF(iv->ctx), iv->t0);
     BUF_LIT(s, ",\"dur\":");
-    buf_time_(s, iv->t1 - iv->t0);
+    buf_dur_(s, iv->t1 - iv->t0);
     BUF_LIT(s, ",\"cat\":\"blocked\",\"args\":{\"state\":\"blocked\"");
     if (on) {
         BUF_LIT(s, ",\"object\":");
@@ -715,7 +767,7 @@ static void on_state(void *user, const evt_tl_state_iv *iv)
     if (iv->state == EVT_TL_ACTIVE) { /* a trace without scheduling: when the context was active */
         common(s, "X", "active", TID_OF(iv->ctx), iv->t0);
         BUF_LIT(s, ",\"dur\":");
-        buf_time_(s, iv->t1 - iv->t0);
+        buf_dur_(s, iv->t1 - iv->t0);
         BUF_LIT(s, ",\"cat\":\"activity\"}");
         return;
     }
@@ -963,7 +1015,7 @@ static void u_state(void *user, uint32_t sm, uint64_t obj, uint32_t st, uint64_t
     }
     common(s, "X", name, tid, t0);
     BUF_LIT(s, ",\"dur\":");
-    buf_time_(s, t1 - t0);
+    buf_dur_(s, t1 - t0);
     BUF_LIT(s, ",\"cat\":\"state\",\"args\":{\"state_id\":");
     buf_u64_(s, st_id);
     if (open_end) BUF_LIT(s, ",\"open_end\":true");
@@ -993,6 +1045,7 @@ static int start_(chrome_state *s)
     s->hz = r->clock_hz;
     s->ns = s->hz != 0;
     frac_init_(s);
+    s->us_len = (uint8_t)put_u64_(s->us_txt, 0); /* us_last (0) and us_txt agree from here on */
     evt_tl_sink sink = {
         s, on_ctx_new, on_ctx_name, NULL, NULL, on_state, on_switch, NULL, on_isr_begin, on_isr,
         on_slice_begin, on_slice, on_counter, on_flow, on_lost, on_prio,
