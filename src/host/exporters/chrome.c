@@ -59,17 +59,17 @@ typedef struct open_slice {
 } open_slice;
 
 /* One kept record prefix (see common): ,\n{"ph":"P"[,"name":"NAME"],"pid":1,"tid":TID,"ts": */
-#define PFX_BITS 9
-#define PFX_SLOTS (1u << PFX_BITS)
+#define PFX_SET_BITS 8 /* 256 sets */
+#define PFX_WAYS 4      /* slots per set */
+#define PFX_SLOTS (PFX_WAYS << PFX_SET_BITS)
 #define PFX_TXT 112     /* room for the text: 11 + 8 + 2 + PFX_NAME_MAX + 15 + 20 + 6 */
 #define PFX_NAME_AT 20  /* the name's bytes in txt: after ,\n{"ph":"P","name":" */
 #define PFX_NAME_MAX 50 /* longer names are written each time */
 #define PFX_NONAME 255  /* nlen of a record without a name */
+#define PFX_TID_LIMIT (1ull << 48) /* larger tids are not kept (none so far: see the *_TID_BASEs) */
 typedef struct pfx_slot {
-    uint64_t tid;
-    char ph;                           /* 0: empty */
-    uint8_t nlen;                      /* the name's length, PFX_NONAME */
-    uint8_t len;                       /* the text's */
+    uint64_t key;                      /* pfx_key_ of (ph, name length, tid); 0: empty */
+    uint8_t len;                       /* the text's length */
     char txt[PFX_TXT];
 } pfx_slot;
 
@@ -104,6 +104,7 @@ typedef struct chrome_state {
     char frac[1000][4];                /* frac[f]: ".ddd" of f ns (1..999), trailing zeros dropped */
     uint8_t frac_len[1000];
     pfx_slot pfx[PFX_SLOTS];           /* record prefixes (common) */
+    unsigned pfx_victim;               /* the way the next new prefix replaces (round robin) */
     char kind_txt[EVT_KIND_COUNT_ + 1][48]; /* instant_cat_: ,"s":"t","cat":"<kind>" per kind (and any
                                         * out-of-range kind: "other") */
     uint8_t kind_len[EVT_KIND_COUNT_ + 1]; /* its length, 0 until made */            /* its length (0 for f = 0: no decimals) */
@@ -189,14 +190,17 @@ static __attribute__((noinline)) size_t put_u64_long_(char *o, uint64_t v)
     memcpy(o, d + k, 20); /* the bytes past the digits are overwritten next */
     return 20 - k;
 }
-/* Decimal v at o (20 bytes of room); returns its length. Under 100 inline. */
+/* Decimal v at o (20 bytes of room); returns its length. Under 10000 inline. */
 static inline size_t put_u64_(char *o, uint64_t v)
 {
     if (v < 10) { o[0] = (char)('0' + v); return 1; }
-    if (v >= 100) return put_u64_long_(o, v);
-    o[0] = k_d2[2 * v];
-    o[1] = k_d2[2 * v + 1];
-    return 2;
+    if (v < 100) { memcpy(o, k_d2 + 2 * v, 2); return 2; }
+    if (v >= 10000) return put_u64_long_(o, v);
+    unsigned a = (unsigned)v / 100, b = (unsigned)v % 100;
+    if (a >= 10) { memcpy(o, k_d2 + 2 * a, 2); memcpy(o + 2, k_d2 + 2 * b, 2); return 4; }
+    o[0] = (char)('0' + a);
+    memcpy(o + 1, k_d2 + 2 * b, 2);
+    return 3;
 }
 static void buf_u64_long_(chrome_state *s, uint64_t v)
 {
@@ -500,49 +504,56 @@ static inline int same_(const char *a, const char *b, size_t n)
     return !n || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
 }
 
-/* The pair of slots for (ph, tid, name at that address, nlen): a hash of them (PFX_SLOTS is
- * 2^PFX_BITS; two ways per set, the most recently made first). */
-static inline pfx_slot *pfx_set_(chrome_state *s, char ph, const char *name, size_t nlen, uint64_t tid)
+/* The key of a prefix: ph (nonzero), nlen (<= PFX_NAME_MAX, or PFX_NONAME) and tid
+ * (< PFX_TID_LIMIT) in one word, so that a slot is matched by one compare before its name's bytes. */
+static inline uint64_t pfx_key_(char ph, size_t nlen, uint64_t tid)
 {
-    uint64_t h = ((uint64_t)(uintptr_t)name ^ (tid + ((uint64_t)(unsigned char)ph << 40) + ((uint64_t)nlen << 48))) *
-                 0x9E3779B97F4A7C15ull;
+    return (uint64_t)(unsigned char)ph << 56 | (uint64_t)nlen << 48 | tid;
+}
+
+/* The set of PFX_WAYS slots for key and the name's address: a hash of them. */
+static inline pfx_slot *pfx_set_(chrome_state *s, uint64_t key, const char *name)
+{
+    uint64_t h = ((uint64_t)(uintptr_t)name ^ key) * 0x9E3779B97F4A7C15ull;
     h = (h ^ (h >> 29)) * 0xC2B2AE3D27D4EB4Full; /* every key bit reaches the top bits */
-    return &s->pfx[(h >> (64 - PFX_BITS + 1)) * 2];
+    return &s->pfx[(h >> (64 - PFX_SET_BITS)) * PFX_WAYS];
 }
 
-/* Slot e holds the prefix of (ph, tid, name of length nlen). */
-static inline int pfx_hit_(const pfx_slot *e, char ph, const char *name, size_t nlen, uint64_t tid)
+/* The slot of set holding the prefix of key and name (its bytes compared), NULL. */
+static inline const pfx_slot *pfx_find_(const pfx_slot *set, uint64_t key, const char *name, size_t nlen)
 {
-    return e->ph == ph && e->tid == tid && e->nlen == nlen &&
-           (!name || (nlen <= PFX_NAME_MAX && same_(e->txt + PFX_NAME_AT, name, nlen)));
+    for (int w = 0; w < PFX_WAYS; w++)
+        if (set[w].key == key && (!name || same_(set[w].txt + PFX_NAME_AT, name, nlen))) return &set[w];
+    return NULL;
 }
 
-/* A prefix not in its slot: written piece by piece, then kept in e when it may be (a plain name
- * that fits). The buffer has OUT_SLACK bytes of room (no flush happens for a plain name). */
+/* A prefix not in its set: written piece by piece, then kept in set (NULL: not to be kept) when it
+ * may be (a plain name). The buffer has OUT_SLACK bytes of room (no flush happens for a plain
+ * name of at most PFX_NAME_MAX bytes). */
 static __attribute__((noinline)) void pfx_make_(chrome_state *s, pfx_slot *set, char ph, const char *name,
                                                 size_t nlen, uint64_t tid)
 {
-    pfx_slot *e = &set[0];
     size_t n0 = s->n;
     char *o = s->buf + s->n;
     memcpy(o, ",\n{\"ph\":\"", 9);
     o[9] = ph;
     o[10] = '"';
     s->n += 11;
-    int keep = 1;
+    int keep = set != NULL;
     if (name) {
         BUF_LIT(s, ",\"name\":");
-        keep = nlen <= PFX_NAME_MAX && plain_(name, nlen);
+        keep = keep && plain_(name, nlen);
         buf_strn_(s, name, nlen);
         /* room for buf_tid_ts_ after a long name; a kept name leaves more (no flush: n0 holds) */
         if (OUT_CAP - s->n < 48) buf_flush_(s);
     }
     buf_tid_ts_(s, tid);
     if (!keep) return;
-    set[1] = set[0]; /* the older way goes */
-    e->ph = ph;
-    e->tid = tid;
-    e->nlen = name ? (uint8_t)nlen : PFX_NONAME;
+    pfx_slot *e = NULL; /* an empty way, else the next in turn */
+    for (int w = 0; w < PFX_WAYS && !e; w++)
+        if (!set[w].key) e = &set[w];
+    if (!e) e = &set[s->pfx_victim++ % PFX_WAYS];
+    e->key = pfx_key_(ph, nlen, tid);
     e->len = (uint8_t)(s->n - n0);
     memcpy(e->txt, s->buf + n0, e->len);
 }
@@ -553,9 +564,13 @@ static void common(chrome_state *s, const char *ph, const char *name, uint64_t t
 {
     buf_reserve_(s); /* OUT_SLACK: a slot's whole text fits */
     size_t nlen = name ? strlen(name) : PFX_NONAME;
-    pfx_slot *set = pfx_set_(s, ph[0], name, nlen, tid), *e = NULL;
-    if (pfx_hit_(&set[0], ph[0], name, nlen, tid)) e = &set[0];
-    else if (pfx_hit_(&set[1], ph[0], name, nlen, tid)) e = &set[1];
+    pfx_slot *set = NULL; /* stays NULL for a prefix never kept */
+    const pfx_slot *e = NULL;
+    if (tid < PFX_TID_LIMIT && (!name || nlen <= PFX_NAME_MAX)) {
+        uint64_t key = pfx_key_(ph[0], nlen, tid);
+        set = pfx_set_(s, key, name);
+        e = pfx_find_(set, key, name, nlen);
+    }
     if (e) {
         memcpy(s->buf + s->n, e->txt, PFX_TXT); /* fixed-size copy; bytes past len are overwritten next */
         s->n += e->len;
