@@ -341,14 +341,13 @@ static inline int plain_(const char *p, size_t n)
 }
 /* Bit ch of k_unsafe: byte ch needs the JSON writer (< 0x20, '"' (34), '\\' (92), >= 0x7F). */
 static const uint64_t k_unsafe[4] = {0x00000004FFFFFFFFull, 0x8000000010000000ull, ~0ull, ~0ull};
-/* The usual string: plain, and room for it and its quotes. Copied while checked (8 bytes per step,
- * the last 8 again when n is not a multiple; under 8 bytes, two overlapping 4-byte words or 3
- * bytes: overlapping bytes are written twice, the same), then committed; returns 0 having
- * committed nothing otherwise. */
-static inline int buf_plain_fast_(chrome_state *s, const char *p, size_t n)
+/* put_plain_: the usual string at o (room: n + 2 bytes), plain: copied while checked (8 bytes per
+ * step, the last 8 again when n is not a multiple; under 8 bytes, two overlapping 4-byte words or
+ * 3 bytes: overlapping bytes are written twice, the same) and quoted; returns its length with the
+ * quotes, or 0 when it is not plain (bytes at o are then garbage, not committed). */
+static inline size_t put_plain_(char *o, const char *p, size_t n)
 {
-    if (n + 2 > OUT_CAP - s->n) return 0;
-    char *o = s->buf + s->n + 1;
+    o++;
     uint64_t bad = 0;
     if (n >= 8) {
         size_t i = 0;
@@ -381,8 +380,16 @@ static inline int buf_plain_fast_(chrome_state *s, const char *p, size_t n)
     if (bad) return 0;
     o[-1] = '"';
     o[n] = '"';
-    s->n += n + 2;
-    return 1;
+    return n + 2;
+}
+/* The usual string into the buffer: plain, and room for it and its quotes; returns 0 having
+ * committed nothing otherwise. */
+static inline int buf_plain_fast_(chrome_state *s, const char *p, size_t n)
+{
+    if (n + 2 > OUT_CAP - s->n) return 0;
+    size_t w = put_plain_(s->buf + s->n, p, n);
+    s->n += w;
+    return w != 0;
 }
 /* buf_strn_ for a string that needs the JSON writer or a flush first. */
 static void buf_strn_slow_(chrome_state *s, const char *p, size_t n)
@@ -405,76 +412,7 @@ static inline void buf_strn_(chrome_state *s, const char *p, size_t n)
 }
 static void buf_str_(chrome_state *s, const char *p) { buf_strn_(s, p, strlen(p)); }
 
-/* ,"args":{"id":N,"args":[...],"object":...,fields...,"text":...} */
-static void args_of(chrome_state *s, const evt_event *ev)
-{
-    /* the id and the raw args through a local cursor (room: OUT_SLACK, renewed as it runs low) */
-    buf_reserve_(s);
-    char *o = s->buf + s->n;
-    memcpy(o, ",\"args\":{\"id\":", 14);
-    size_t k = 14;
-    k += put_u64_(o + k, ev->id);
-    memcpy(o + k, ",\"args\":[", 9);
-    k += 9;
-    for (uint32_t i = 0; i < ev->nargs; i++) {
-        if (k > OUT_SLACK - 24) {
-            s->n += k;
-            buf_reserve_(s);
-            o = s->buf + s->n;
-            k = 0;
-        }
-        if (i) o[k++] = ',';
-        k += put_u64_(o + k, ev->args[i]);
-    }
-    o[k++] = ']';
-    s->n += k;
-    if (ev->target_name) {
-        BUF_LIT(s, ",\"object\":");
-        buf_str_(s, ev->target_name);
-    }
-    for (uint32_t i = 0; i < ev->nfields; i++) {
-        const evt_field *f = &ev->fields[i];
-        BUF_LIT(s, ",");
-        buf_str_(s, f->key);
-        BUF_LIT(s, ":");
-        if (f->is_str && f->str) buf_str_(s, f->str);
-        else if (f->is_str) BUF_LIT(s, "null");
-        else if (f->is_signed) buf_i64_(s, (int64_t)f->num);
-        else buf_u64_(s, f->num);
-    }
-    if (ev->data && ev->data_is_text) {
-        BUF_LIT(s, ",\"text\":");
-        buf_strn_(s, (const char *)ev->data, ev->data_len);
-    }
-    BUF_LIT(s, "}");
-}
-
-/* The state a state machine entered (the meaning block's EVT_M_SM_STATE), or NULL. */
-static const char *state_of(const evt_event *ev)
-{
-    return (ev->m.has & EVT_M_SM_STATE) ? ev->m.sm_state : NULL;
-}
-
-/* ,"pid":1,"tid":TID,"ts": — written through a local cursor (stores through the buffer's char
- * pointer would make the compiler reload s->n after each). Needs 41 bytes of room. */
-static inline void buf_tid_ts_(chrome_state *s, uint64_t tid)
-{
-    char *o = s->buf + s->n;
-    memcpy(o, ",\"pid\":1,\"tid\":", 15);
-    size_t k = 15 + put_u64_(o + 15, tid);
-    memcpy(o + k, ",\"ts\":", 6);
-    s->n += k + 6;
-}
-
-/* ---- record prefixes ------------------------------------------------------------------------
- * ,\n{"ph":"P"[,"name":"NAME"],"pid":1,"tid":TID,"ts": is made once per (ph, tid, name) and then
- * copied whole: a direct-mapped cache (pfx). The name is matched by CONTENT (its length and bytes,
- * compared with the copy inside the slot's text), never trusted by address: a reader's strings
- * live only until its next event and another string may sit at the same address later (the
- * address only picks the slot). Only plain names (no JSON escapes) of at most PFX_NAME_MAX bytes
- * are kept: the text then holds the name's bytes as they are, at PFX_NAME_AT. */
-
-/* n bytes at a and b are equal (n <= PFX_NAME_MAX): 8 bytes per step, the last 8 again when n is
+/* n bytes at a and b are equal: 8 bytes per step, the last 8 again when n is
  * not a multiple; under 8 bytes two overlapping 4-byte words or three bytes. Reads n bytes of each. */
 static inline int same_(const char *a, const char *b, size_t n)
 {
@@ -503,6 +441,100 @@ static inline int same_(const char *a, const char *b, size_t n)
     }
     return !n || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
 }
+
+/* ---- a record's tail through a cursor ------------------------------------------------------
+ * o points into the buffer past the committed bytes (s->n); every cur_* call returns the cursor
+ * with at least CUR_ROOM bytes of room after it (room for any literal key and one number), and
+ * the caller commits with s->n = o - s->buf. */
+#define CUR_ROOM 64
+
+/* The cursor with CUR_ROOM bytes of room: the bytes before it flushed when it runs low. */
+static inline char *cur_room_(chrome_state *s, char *o)
+{
+    if ((size_t)(s->buf + OUT_CAP - o) >= CUR_ROOM) return o;
+    s->n = (size_t)(o - s->buf);
+    buf_flush_(s);
+    return s->buf;
+}
+
+/* String p (n bytes) at the cursor: copied when plain and it fits with CUR_ROOM to spare; else
+ * the bytes before it committed and it goes through buf_strn_ (JSON writer, flushes). */
+static inline char *cur_strn_(chrome_state *s, char *o, const char *p, size_t n)
+{
+    if ((size_t)(s->buf + OUT_CAP - o) >= n + 2 + CUR_ROOM) {
+        size_t w = put_plain_(o, p, n);
+        if (w) return o + w;
+    }
+    s->n = (size_t)(o - s->buf);
+    buf_strn_(s, p, n);
+    buf_reserve_(s);
+    return s->buf + s->n;
+}
+static inline char *cur_str_(chrome_state *s, char *o, const char *p) { return cur_strn_(s, o, p, strlen(p)); }
+#define CUR_LIT(o, lit) (memcpy((o), (lit), sizeof(lit) - 1), (o) + sizeof(lit) - 1)
+
+/* ,"args":{"id":N,"args":[...],"object":...,fields...,"text":...} */
+static void args_of(chrome_state *s, const evt_event *ev)
+{
+    buf_reserve_(s); /* OUT_SLACK >= CUR_ROOM */
+    char *o = CUR_LIT(s->buf + s->n, ",\"args\":{\"id\":");
+    o += put_u64_(o, ev->id);
+    o = CUR_LIT(o, ",\"args\":[");
+    for (uint32_t i = 0; i < ev->nargs; i++) {
+        o = cur_room_(s, o);
+        if (i) *o++ = ',';
+        o += put_u64_(o, ev->args[i]);
+    }
+    *o++ = ']';
+    if (ev->target_name) {
+        o = CUR_LIT(o, ",\"object\":");
+        o = cur_str_(s, o, ev->target_name);
+    }
+    for (uint32_t i = 0; i < ev->nfields; i++) {
+        const evt_field *f = &ev->fields[i];
+        *o++ = ',';
+        o = cur_str_(s, o, f->key);
+        *o++ = ':';
+        if (f->is_str && f->str) o = cur_str_(s, o, f->str);
+        else if (f->is_str) o = CUR_LIT(o, "null");
+        else if (f->is_signed && (int64_t)f->num < 0) {
+            *o++ = '-';
+            o += put_u64_(o, 0 - f->num);
+        } else o += put_u64_(o, f->num);
+        o = cur_room_(s, o);
+    }
+    if (ev->data && ev->data_is_text) {
+        o = CUR_LIT(o, ",\"text\":");
+        o = cur_strn_(s, o, (const char *)ev->data, ev->data_len);
+    }
+    *o++ = '}';
+    s->n = (size_t)(o - s->buf);
+}
+
+/* The state a state machine entered (the meaning block's EVT_M_SM_STATE), or NULL. */
+static const char *state_of(const evt_event *ev)
+{
+    return (ev->m.has & EVT_M_SM_STATE) ? ev->m.sm_state : NULL;
+}
+
+/* ,"pid":1,"tid":TID,"ts": — written through a local cursor (stores through the buffer's char
+ * pointer would make the compiler reload s->n after each). Needs 41 bytes of room. */
+static inline void buf_tid_ts_(chrome_state *s, uint64_t tid)
+{
+    char *o = s->buf + s->n;
+    memcpy(o, ",\"pid\":1,\"tid\":", 15);
+    size_t k = 15 + put_u64_(o + 15, tid);
+    memcpy(o + k, ",\"ts\":", 6);
+    s->n += k + 6;
+}
+
+/* ---- record prefixes ------------------------------------------------------------------------
+ * ,\n{"ph":"P"[,"name":"NAME"],"pid":1,"tid":TID,"ts": is made once per (ph, tid, name) and then
+ * copied whole: a direct-mapped cache (pfx). The name is matched by CONTENT (its length and bytes,
+ * compared with the copy inside the slot's text), never trusted by address: a reader's strings
+ * live only until its next event and another string may sit at the same address later (the
+ * address only picks the slot). Only plain names (no JSON escapes) of at most PFX_NAME_MAX bytes
+ * are kept: the text then holds the name's bytes as they are, at PFX_NAME_AT. */
 
 /* The key of a prefix: ph (nonzero), nlen (<= PFX_NAME_MAX, or PFX_NONAME) and tid
  * (< PFX_TID_LIMIT) in one word, so that a slot is matched by one compare before its name's bytes. */
