@@ -107,7 +107,8 @@ typedef struct chrome_state {
     unsigned pfx_victim;               /* the way the next new prefix replaces (round robin) */
     char kind_txt[EVT_KIND_COUNT_ + 1][48]; /* instant_cat_: ,"s":"t","cat":"<kind>" per kind (and any
                                         * out-of-range kind: "other") */
-    uint8_t kind_len[EVT_KIND_COUNT_ + 1]; /* its length, 0 until made */            /* its length (0 for f = 0: no decimals) */
+    uint8_t kind_len[EVT_KIND_COUNT_ + 1]; /* its length, 0 until made */
+    uint8_t kind_instant[EVT_KIND_COUNT_ + 1]; /* 1: the kind is no span's (evt_span_cat_of), an instant */
     evt_tl tl;
     ctx_draw **ctxs;                   /* by context index (NULL until seen) */
     uint32_t nctx;
@@ -546,8 +547,9 @@ static inline uint64_t pfx_key_(char ph, size_t nlen, uint64_t tid)
 /* The set of PFX_WAYS slots for key and the name's address: a hash of them. */
 static inline pfx_slot *pfx_set_(chrome_state *s, uint64_t key, const char *name)
 {
+    /* one multiply: every input bit reaches the top bits (the key's high bits only them, but ph
+     * and nlen are few values) */
     uint64_t h = ((uint64_t)(uintptr_t)name ^ key) * 0x9E3779B97F4A7C15ull;
-    h = (h ^ (h >> 29)) * 0xC2B2AE3D27D4EB4Full; /* every key bit reaches the top bits */
     return &s->pfx[(h >> (64 - PFX_SET_BITS)) * PFX_WAYS];
 }
 
@@ -604,7 +606,9 @@ static void common(chrome_state *s, const char *ph, const char *name, uint64_t t
         e = pfx_find_(set, key, name, nlen);
     }
     if (e) {
-        memcpy(s->buf + s->n, e->txt, PFX_TXT); /* fixed-size copy; bytes past len are overwritten next */
+        /* fixed-size copies; bytes past len are overwritten next */
+        if (e->len <= 64) memcpy(s->buf + s->n, e->txt, 64);
+        else memcpy(s->buf + s->n, e->txt, PFX_TXT);
         s->n += e->len;
     } else {
         pfx_make_(s, set, ph[0], name, nlen, tid);
@@ -1092,6 +1096,10 @@ static int start_(chrome_state *s)
     s->hz = r->clock_hz;
     s->ns = s->hz != 0;
     frac_init_(s);
+    for (unsigned k = 0; k <= EVT_KIND_COUNT_; k++) { /* EVT_KIND_COUNT_: any out-of-range kind */
+        int is_begin;
+        s->kind_instant[k] = evt_span_cat_of((evt_kind)k, &is_begin) == EVT_SPAN_NONE;
+    }
     s->us_len = (uint8_t)put_u64_(s->us_txt, 0); /* us_last (0) and us_txt agree from here on */
     evt_tl_sink sink = {
         s, on_ctx_new, on_ctx_name, NULL, NULL, on_state, on_switch, NULL, on_isr_begin, on_isr,
@@ -1171,8 +1179,8 @@ static evt_status event(void *state, const evt_event *ev)
     s->last_ts = tm;
     /* user events only: other state machines (RKH) have their state tracks below (state_track_) */
     if (ev->kind == EVT_KIND_USER && evt_ut_relevant(ev) && !evt_ut_event(&s->ut, ev, tm)) return EVT_ERR_NOMEM;
-    int is_begin;
-    if (idx != EVT_TL_NONE && evt_span_cat_of(ev->kind, &is_begin) == EVT_SPAN_NONE) {
+    unsigned kind = (unsigned)ev->kind < EVT_KIND_COUNT_ ? (unsigned)ev->kind : EVT_KIND_COUNT_;
+    if (idx != EVT_TL_NONE && s->kind_instant[kind]) {
         const char *st_name = state_of(ev);
         if (st_name && (ev->flags & EVT_HAS_CTX)) state_track_(s, idx, ev, st_name, tm);
         if (!track_(s, idx)) return EVT_ERR_NOMEM;
