@@ -98,6 +98,7 @@ typedef struct chrome_state {
     uint64_t thi;                      /* buf_time_: µs / 10000 of the previous time (0: none) */
     char thi_txt[24];                  /* its digits */
     size_t thi_len;
+    uint64_t thi_base;                 /* thi * 10000 */
     uint64_t us_last;                  /* buf_time_: integer µs of the previous time */
     char us_txt[24];                   /* its digits (us_len of them) */
     uint8_t us_len;
@@ -234,6 +235,7 @@ static __attribute__((noinline)) void time_hi_(chrome_state *s, uint64_t hi)
     memcpy(s->thi_txt, d + k, 20 - k);
     s->thi_len = 20 - k;
     s->thi = hi;
+    s->thi_base = hi * 10000;
 }
 /* Integer µs as text at o (room: 24 bytes and the fixed-size copy's 16); returns its length. Times
  * move slowly: the digits above the last four are those of the previous call more often than
@@ -241,9 +243,12 @@ static __attribute__((noinline)) void time_hi_(chrome_state *s, uint64_t hi)
 static inline size_t put_us_(chrome_state *s, char *o, uint64_t us)
 {
     if (us < 10000) return put_u64_(o, us);
-    uint64_t hi = us / 10000; /* >= 1, at most 16 digits */
-    unsigned lo = (unsigned)(us % 10000), a = lo / 100, b = lo % 100;
-    if (hi != s->thi) time_hi_(s, hi);
+    uint64_t lo64 = us - s->thi_base; /* the usual: the same hi as before, no division */
+    if (lo64 >= 10000) { /* another hi (or none yet: thi_base 0); us < thi_base wraps here too */
+        time_hi_(s, us / 10000); /* >= 1, at most 16 digits */
+        lo64 = us - s->thi_base;
+    }
+    unsigned lo = (unsigned)lo64, a = lo / 100, b = lo % 100;
     memcpy(o, s->thi_txt, 16); /* fixed-size copy; bytes past thi_len are overwritten next */
     size_t k = s->thi_len;
     memcpy(o + k, k_d2 + 2 * a, 2);
@@ -266,9 +271,7 @@ static __attribute__((noinline)) void buf_time_slow_(chrome_state *s, uint64_t t
 {
     if (OUT_CAP - s->n < 48) buf_flush_(s); /* room for the longest (24) and the fixed-size copies */
     if (us != s->us_last) {
-        char d[48];
-        s->us_len = (uint8_t)put_us_(s, d, us);
-        memcpy(s->us_txt, d, sizeof s->us_txt);
+        s->us_len = (uint8_t)put_us_(s, s->us_txt, us); /* at most 20 bytes written */
         s->us_last = us;
     }
     char *o = s->buf + s->n;
@@ -681,8 +684,8 @@ static void name_ctx_(chrome_state *s, const evt_tl_ctx *c)
 static void on_ctx_new(void *user, const evt_tl_ctx *c) { name_ctx_(user, c); }
 static void on_ctx_name(void *user, const evt_tl_ctx *c) { name_ctx_(user, c); }
 
-/* The context's drawing state, its track named. */
-static ctx_draw *track_(chrome_state *s, uint32_t idx)
+/* track_ for a context whose track is not named yet (or not seen). */
+static __attribute__((noinline)) ctx_draw *track_name_(chrome_state *s, uint32_t idx)
 {
     ctx_draw *d = draw_(s, idx);
     if (d && !d->named) {
@@ -690,6 +693,12 @@ static ctx_draw *track_(chrome_state *s, uint32_t idx)
         if (c) name_ctx_(s, c);
     }
     return d;
+}
+/* The context's drawing state, its track named; NULL for EVT_TL_NONE or out of memory. */
+static inline ctx_draw *track_(chrome_state *s, uint32_t idx)
+{
+    if (idx < s->nctx && s->ctxs[idx] && s->ctxs[idx]->named) return s->ctxs[idx]; /* the usual */
+    return track_name_(s, idx);
 }
 
 /* ---- running and slice pieces -------------------------------------------------------------- */
