@@ -282,17 +282,18 @@ static __attribute__((noinline)) void buf_time_slow_(chrome_state *s, uint64_t t
 }
 /* "ts" value in µs: ns as integer µs and up to three decimals (trailing zeros dropped); ticks as
  * integer µs (1 tick = 1 µs). Exact: no floating point. Several records in a row fall in the same
- * µs: its text is the previous time's (us_txt). */
-static void buf_time_(chrome_state *s, uint64_t t)
+ * µs: its text is the previous time's (us_txt). room: the caller knows 48 bytes are free. */
+static inline void buf_time_room_(chrome_state *s, uint64_t t, int room)
 {
     uint64_t us = s->ns ? t / 1000 : t;
-    if (us != s->us_last || OUT_CAP - s->n < 48) { buf_time_slow_(s, t, us); return; }
+    if (us != s->us_last || (!room && OUT_CAP - s->n < 48)) { buf_time_slow_(s, t, us); return; }
     char *o = s->buf + s->n; /* a local cursor: no reload of s->n after each store */
     memcpy(o, s->us_txt, sizeof s->us_txt); /* fixed-size copy; bytes past us_len are overwritten next */
     size_t k = s->us_len;
     k += put_frac_(s, o + k, t, us);
     s->n += k;
 }
+static void buf_time_(chrome_state *s, uint64_t t) { buf_time_room_(s, t, 0); }
 /* A duration ("dur"), as buf_time_ writes a time, without its cache (a duration is not near the
  * times around it). */
 static void buf_dur_(chrome_state *s, uint64_t d)
@@ -581,8 +582,9 @@ static __attribute__((noinline)) void pfx_make_(chrome_state *s, pfx_slot *set, 
         BUF_LIT(s, ",\"name\":");
         keep = keep && plain_(name, nlen);
         buf_strn_(s, name, nlen);
-        /* room for buf_tid_ts_ after a long name; a kept name leaves more (no flush: n0 holds) */
-        if (OUT_CAP - s->n < 48) buf_flush_(s);
+        /* room for buf_tid_ts_ (41) and the time (48) after a long name; a kept name leaves more
+         * (no flush: n0 holds) */
+        if (OUT_CAP - s->n < 96) buf_flush_(s);
     }
     buf_tid_ts_(s, tid);
     if (!keep) return;
@@ -616,7 +618,7 @@ static void common(chrome_state *s, const char *ph, const char *name, uint64_t t
     } else {
         pfx_make_(s, set, ph[0], name, nlen, tid);
     }
-    buf_time_(s, t);
+    buf_time_room_(s, t, 1); /* room: OUT_SLACK - PFX_TXT after a kept prefix, 48 after pfx_make_ */
 }
 
 static void thread_name(chrome_state *s, uint64_t tid, const char *name)
