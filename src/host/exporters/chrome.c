@@ -478,8 +478,9 @@ static inline char *cur_strn_(chrome_state *s, char *o, const char *p, size_t n)
 static inline char *cur_str_(chrome_state *s, char *o, const char *p) { return cur_strn_(s, o, p, strlen(p)); }
 #define CUR_LIT(o, lit) (memcpy((o), (lit), sizeof(lit) - 1), (o) + sizeof(lit) - 1)
 
-/* ,"args":{"id":N,"args":[...],"object":...,fields...,"text":...} */
-static void args_of(chrome_state *s, const evt_event *ev)
+/* ,"args":{"id":N,"args":[...],"object":...,fields...,"text":...}} — the second brace closes the
+ * record (args are always a record's last member). */
+static void args_end_(chrome_state *s, const evt_event *ev)
 {
     buf_reserve_(s); /* OUT_SLACK >= CUR_ROOM */
     char *o = CUR_LIT(s->buf + s->n, ",\"args\":{\"id\":");
@@ -512,8 +513,8 @@ static void args_of(chrome_state *s, const evt_event *ev)
         o = CUR_LIT(o, ",\"text\":");
         o = cur_strn_(s, o, (const char *)ev->data, ev->data_len);
     }
-    *o++ = '}';
-    s->n = (size_t)(o - s->buf);
+    memcpy(o, "}}", 2);
+    s->n = (size_t)(o + 2 - s->buf);
 }
 
 /* The state a state machine entered (the meaning block's EVT_M_SM_STATE), or NULL. */
@@ -709,7 +710,7 @@ static void piece_begin_(chrome_state *s, uint32_t idx, open_slice *o, uint64_t 
 {
     common(s, "B", o->name, TID_OF(idx), t);
     if (t > o->t0) BUF_LIT(s, ",\"args\":{\"resumed\":true}}");
-    else if (ev) { args_of(s, ev); BUF_LIT(s, "}"); }
+    else if (ev) args_end_(s, ev);
     else BUF_LIT(s, "}");
     o->drawn = 1;
 }
@@ -885,8 +886,8 @@ static void isr_b_(chrome_state *s, const evt_tl_isr *iv)
     common(s, "B", iv->name ? iv->name : "ISR", isr_tid_(s, iv->cpu), iv->t0);
     BUF_LIT(s, ",\"cat\":\"isr\"");
     const evt_event *ev = s->tl.cur;
-    if (ev && ev->kind == EVT_KIND_ISR_ENTER) args_of(s, ev);
-    BUF_LIT(s, "}");
+    if (ev && ev->kind == EVT_KIND_ISR_ENTER) args_end_(s, ev);
+    else BUF_LIT(s, "}");
 }
 
 static void on_isr_begin(void *user, const evt_tl_isr *iv)
@@ -1197,16 +1198,14 @@ static evt_status event(void *state, const evt_event *ev)
         if (!track_(s, idx)) return EVT_ERR_NOMEM;
         common(s, "i", ev->name, TID_OF(idx), tm);
         instant_cat_(s, ev->kind);
-        args_of(s, ev);
-        BUF_LIT(s, "}");
+        args_end_(s, ev);
     } else if (idx == EVT_TL_NONE && (ev->m.has & EVT_M_UNTIMED) && ev->kind != EVT_KIND_LOST) {
         /* a record without a time of its own before the trace's first (RKH's TCFG): a global
          * instant at the time it carries, outside every context */
         common(s, "i", ev->name, 1, tm);
         BUF_LIT(s, ",\"s\":\"g\",\"cat\":");
         buf_str_(s, evt_kind_name(ev->kind));
-        args_of(s, ev);
-        BUF_LIT(s, "}");
+        args_end_(s, ev);
     }
     if (!s->wrote) return EVT_OK; /* only buffered: no new error to see (ferror is sticky) */
     s->wrote = 0;
