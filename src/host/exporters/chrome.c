@@ -24,7 +24,9 @@
  * otherData says "time_unit":"ticks".
  * Speed: records are assembled in a 64 KiB output buffer (constant keys copied whole, integers
  * formatted two digits at a time, plain-ASCII strings copied) and written in chunks; only strings
- * that need escaping or UTF-8 repair go through the JSON writer. The header is written at the first
+ * that need escaping or UTF-8 repair go through the JSON writer. A record's opening up to "ts"
+ * (phase, name, tid) is made once and copied from a cache matched by the name's content (see
+ * common), and a time in the same µs as the previous one reuses its digits (buf_time_). The header is written at the first
  * event, when the reader's clock is known. Memory: the timeline's, plus per context its open
  * slices (MAX_DEPTH entries). */
 #include <errno.h>
@@ -58,6 +60,21 @@ typedef struct open_slice {
     int drawn;                         /* a B of its current piece is written (not yet its E) */
 } open_slice;
 
+/* One kept record prefix (see common): ,\n{"ph":"P"[,"name":"NAME"],"pid":1,"tid":TID,"ts": */
+#define PFX_SET_BITS 8 /* 256 sets */
+#define PFX_WAYS 4      /* slots per set */
+#define PFX_SLOTS (PFX_WAYS << PFX_SET_BITS)
+#define PFX_TXT 112     /* room for the text: 11 + 8 + 2 + PFX_NAME_MAX + 15 + 20 + 6 */
+#define PFX_NAME_AT 20  /* the name's bytes in txt: after ,\n{"ph":"P","name":" */
+#define PFX_NAME_MAX 50 /* longer names are written each time */
+#define PFX_NONAME 255  /* nlen of a record without a name */
+#define PFX_TID_LIMIT (1ull << 48) /* larger tids are not kept (none so far: see the *_TID_BASEs) */
+typedef struct pfx_slot {
+    uint64_t key;                      /* pfx_key_ of (ph, name length, tid); 0: empty */
+    uint8_t len;                       /* the text's length */
+    char txt[PFX_TXT];
+} pfx_slot;
+
 /* Drawing state of one context (by timeline index). */
 typedef struct ctx_draw {
     int named;                         /* a thread_name is written */
@@ -83,14 +100,18 @@ typedef struct chrome_state {
     uint64_t thi;                      /* buf_time_: µs / 10000 of the previous time (0: none) */
     char thi_txt[24];                  /* its digits */
     size_t thi_len;
+    uint64_t thi_base;                 /* thi * 10000 */
+    uint64_t us_last;                  /* buf_time_: integer µs of the previous time */
+    char us_txt[24];                   /* its digits (us_len of them) */
+    uint8_t us_len;
     char frac[1000][4];                /* frac[f]: ".ddd" of f ns (1..999), trailing zeros dropped */
     uint8_t frac_len[1000];
-    uint64_t tid_big;                  /* buf_tid_ts_: the last tid >= 100 written (0: none) */
-    char tid_big_txt[20];              /* its digits */
-    uint8_t tid_big_len;
+    pfx_slot pfx[PFX_SLOTS];           /* record prefixes (common) */
+    unsigned pfx_victim;               /* the way the next new prefix replaces (round robin) */
     char kind_txt[EVT_KIND_COUNT_ + 1][48]; /* instant_cat_: ,"s":"t","cat":"<kind>" per kind (and any
                                         * out-of-range kind: "other") */
-    uint8_t kind_len[EVT_KIND_COUNT_ + 1]; /* its length, 0 until made */            /* its length (0 for f = 0: no decimals) */
+    uint8_t kind_len[EVT_KIND_COUNT_ + 1]; /* its length, 0 until made */
+    uint8_t kind_instant[EVT_KIND_COUNT_ + 1]; /* 1: the kind is no span's (evt_span_cat_of), an instant */
     evt_tl tl;
     ctx_draw **ctxs;                   /* by context index (NULL until seen) */
     uint32_t nctx;
@@ -103,6 +124,7 @@ typedef struct chrome_state {
     evt_ut ut;                         /* user tracks: values, intervals, state machines */
     uint64_t usm_named[1024];          /* bit per machine name id (< 65536): its track is named */
     int oom;
+    int wrote;                         /* the file was written to since event() last asked ferror */
 } chrome_state;
 
 /* Output buffer: records are assembled here (constant text and integers) and written in
@@ -114,6 +136,7 @@ static void buf_flush_(chrome_state *s)
 {
     if (s->n) fwrite(s->buf, 1, s->n, s->out);
     s->n = 0;
+    s->wrote = 1;
 }
 static void buf_reserve_(chrome_state *s)
 {
@@ -171,14 +194,17 @@ static __attribute__((noinline)) size_t put_u64_long_(char *o, uint64_t v)
     memcpy(o, d + k, 20); /* the bytes past the digits are overwritten next */
     return 20 - k;
 }
-/* Decimal v at o (20 bytes of room); returns its length. Under 100 inline. */
+/* Decimal v at o (20 bytes of room); returns its length. Under 10000 inline. */
 static inline size_t put_u64_(char *o, uint64_t v)
 {
     if (v < 10) { o[0] = (char)('0' + v); return 1; }
-    if (v >= 100) return put_u64_long_(o, v);
-    o[0] = k_d2[2 * v];
-    o[1] = k_d2[2 * v + 1];
-    return 2;
+    if (v < 100) { memcpy(o, k_d2 + 2 * v, 2); return 2; }
+    if (v >= 10000) return put_u64_long_(o, v);
+    unsigned a = (unsigned)v / 100, b = (unsigned)v % 100;
+    if (a >= 10) { memcpy(o, k_d2 + 2 * a, 2); memcpy(o + 2, k_d2 + 2 * b, 2); return 4; }
+    o[0] = (char)('0' + a);
+    memcpy(o + 1, k_d2 + 2 * b, 2);
+    return 3;
 }
 static void buf_u64_long_(chrome_state *s, uint64_t v)
 {
@@ -211,34 +237,74 @@ static __attribute__((noinline)) void time_hi_(chrome_state *s, uint64_t hi)
     memcpy(s->thi_txt, d + k, 20 - k);
     s->thi_len = 20 - k;
     s->thi = hi;
+    s->thi_base = hi * 10000;
 }
-/* "ts" value in µs: ns as integer µs and up to three decimals (trailing zeros dropped); ticks as
- * integer µs (1 tick = 1 µs). Exact: no floating point. Times move slowly: the digits above the
- * last four are those of the previous call more often than not, kept as text (thi, 0 = none). */
-static void buf_time_(chrome_state *s, uint64_t t)
+/* Integer µs as text at o (room: 24 bytes and the fixed-size copy's 16); returns its length. Times
+ * move slowly: the digits above the last four are those of the previous call more often than
+ * not, kept as text (thi, 0 = none). */
+static inline size_t put_us_(chrome_state *s, char *o, uint64_t us)
+{
+    if (us < 10000) return put_u64_(o, us);
+    uint64_t lo64 = us - s->thi_base; /* the usual: the same hi as before, no division */
+    if (lo64 >= 10000) { /* another hi (or none yet: thi_base 0); us < thi_base wraps here too */
+        time_hi_(s, us / 10000); /* >= 1, at most 16 digits */
+        lo64 = us - s->thi_base;
+    }
+    unsigned lo = (unsigned)lo64, a = lo / 100, b = lo % 100;
+    memcpy(o, s->thi_txt, 16); /* fixed-size copy; bytes past thi_len are overwritten next */
+    size_t k = s->thi_len;
+    memcpy(o + k, k_d2 + 2 * a, 2);
+    memcpy(o + k + 2, k_d2 + 2 * b, 2);
+    return k + 4;
+}
+/* A time or a duration t in the exporter's unit at o as "ts" shows it, given its integer µs us
+ * (room: 48 bytes); returns its length. ns: up to three decimals (trailing zeros dropped). */
+static inline size_t put_frac_(const chrome_state *s, char *o, uint64_t t, uint64_t us)
+{
+    if (!s->ns) return 0;
+    unsigned f = (unsigned)(t - us * 1000); /* frac_len[0] = 0: no decimals */
+    memcpy(o, s->frac[f], 4); /* fixed-size copy; bytes past the length are overwritten next */
+    return s->frac_len[f];
+}
+/* buf_time_ when the buffer is low or the µs differ from the previous time's: flushes when
+ * needed, makes the µs text (us_last, us_txt, us_len: start_ makes them valid) and writes t. Out
+ * of line, so that the usual path calls nothing (no registers to save). */
+static __attribute__((noinline)) void buf_time_slow_(chrome_state *s, uint64_t t, uint64_t us)
 {
     if (OUT_CAP - s->n < 48) buf_flush_(s); /* room for the longest (24) and the fixed-size copies */
-    char *o = s->buf + s->n; /* a local cursor: no reload of s->n after each store */
-    size_t k;
+    if (us != s->us_last) {
+        s->us_len = (uint8_t)put_us_(s, s->us_txt, us); /* at most 20 bytes written */
+        s->us_last = us;
+    }
+    char *o = s->buf + s->n;
+    memcpy(o, s->us_txt, sizeof s->us_txt);
+    size_t k = s->us_len;
+    k += put_frac_(s, o + k, t, us);
+    s->n += k;
+}
+/* "ts" value in µs: ns as integer µs and up to three decimals (trailing zeros dropped); ticks as
+ * integer µs (1 tick = 1 µs). Exact: no floating point. Several records in a row fall in the same
+ * µs: its text is the previous time's (us_txt). room: the caller knows 48 bytes are free. */
+static inline void buf_time_room_(chrome_state *s, uint64_t t, int room)
+{
     uint64_t us = s->ns ? t / 1000 : t;
-    if (us < 10000) k = put_u64_(o, us);
-    else {
-        uint64_t hi = us / 10000; /* >= 1, at most 16 digits */
-        unsigned lo = (unsigned)(us % 10000), a = lo / 100, b = lo % 100;
-        if (hi != s->thi) time_hi_(s, hi);
-        memcpy(o, s->thi_txt, 16); /* fixed-size copy; bytes past thi_len are overwritten next */
-        k = s->thi_len;
-        o[k] = k_d2[2 * a];
-        o[k + 1] = k_d2[2 * a + 1];
-        o[k + 2] = k_d2[2 * b];
-        o[k + 3] = k_d2[2 * b + 1];
-        k += 4;
-    }
-    if (s->ns) { /* frac_len[0] = 0: no decimals */
-        unsigned f = (unsigned)(t % 1000);
-        memcpy(o + k, s->frac[f], 4); /* fixed-size copy; bytes past the length are overwritten next */
-        k += s->frac_len[f];
-    }
+    if (us != s->us_last || (!room && OUT_CAP - s->n < 48)) { buf_time_slow_(s, t, us); return; }
+    char *o = s->buf + s->n; /* a local cursor: no reload of s->n after each store */
+    memcpy(o, s->us_txt, sizeof s->us_txt); /* fixed-size copy; bytes past us_len are overwritten next */
+    size_t k = s->us_len;
+    k += put_frac_(s, o + k, t, us);
+    s->n += k;
+}
+static void buf_time_(chrome_state *s, uint64_t t) { buf_time_room_(s, t, 0); }
+/* A duration ("dur"), as buf_time_ writes a time, without its cache (a duration is not near the
+ * times around it). */
+static void buf_dur_(chrome_state *s, uint64_t d)
+{
+    if (OUT_CAP - s->n < 48) buf_flush_(s);
+    char *o = s->buf + s->n;
+    uint64_t us = s->ns ? d / 1000 : d;
+    size_t k = put_us_(s, o, us);
+    k += put_frac_(s, o + k, d, us);
     s->n += k;
 }
 /* The decimals of buf_time_ (frac, frac_len), made once. */
@@ -282,14 +348,13 @@ static inline int plain_(const char *p, size_t n)
 }
 /* Bit ch of k_unsafe: byte ch needs the JSON writer (< 0x20, '"' (34), '\\' (92), >= 0x7F). */
 static const uint64_t k_unsafe[4] = {0x00000004FFFFFFFFull, 0x8000000010000000ull, ~0ull, ~0ull};
-/* The usual string: plain, and room for it and its quotes. Copied while checked (8 bytes per step,
- * the last 8 again when n is not a multiple; under 8 bytes, two overlapping 4-byte words or 3
- * bytes: overlapping bytes are written twice, the same), then committed; returns 0 having
- * committed nothing otherwise. */
-static inline int buf_plain_fast_(chrome_state *s, const char *p, size_t n)
+/* put_plain_: the usual string at o (room: n + 2 bytes), plain: copied while checked (8 bytes per
+ * step, the last 8 again when n is not a multiple; under 8 bytes, two overlapping 4-byte words or
+ * 3 bytes: overlapping bytes are written twice, the same) and quoted; returns its length with the
+ * quotes, or 0 when it is not plain (bytes at o are then garbage, not committed). */
+static inline size_t put_plain_(char *o, const char *p, size_t n)
 {
-    if (n + 2 > OUT_CAP - s->n) return 0;
-    char *o = s->buf + s->n + 1;
+    o++;
     uint64_t bad = 0;
     if (n >= 8) {
         size_t i = 0;
@@ -322,8 +387,16 @@ static inline int buf_plain_fast_(chrome_state *s, const char *p, size_t n)
     if (bad) return 0;
     o[-1] = '"';
     o[n] = '"';
-    s->n += n + 2;
-    return 1;
+    return n + 2;
+}
+/* The usual string into the buffer: plain, and room for it and its quotes; returns 0 having
+ * committed nothing otherwise. */
+static inline int buf_plain_fast_(chrome_state *s, const char *p, size_t n)
+{
+    if (n + 2 > OUT_CAP - s->n) return 0;
+    size_t w = put_plain_(s->buf + s->n, p, n);
+    s->n += w;
+    return w != 0;
 }
 /* buf_strn_ for a string that needs the JSON writer or a flush first. */
 static void buf_strn_slow_(chrome_state *s, const char *p, size_t n)
@@ -333,6 +406,7 @@ static void buf_strn_slow_(chrome_state *s, const char *p, size_t n)
         evt_json_init(&s->j, s->out, 0);
         s->j.after_key = 1; /* the string alone: no separator */
         evt_json_strn(&s->j, p, n);
+        s->wrote = 1;
         return;
     }
     BUF_LIT(s, "\"");
@@ -345,48 +419,104 @@ static inline void buf_strn_(chrome_state *s, const char *p, size_t n)
 }
 static void buf_str_(chrome_state *s, const char *p) { buf_strn_(s, p, strlen(p)); }
 
-/* ,"args":{"id":N,"args":[...],"object":...,fields...,"text":...} */
-static void args_of(chrome_state *s, const evt_event *ev)
+/* n bytes at a and b are equal: 8 bytes per step, the last 8 again when n is
+ * not a multiple; under 8 bytes two overlapping 4-byte words or three bytes. Reads n bytes of each. */
+static inline int same_(const char *a, const char *b, size_t n)
 {
-    /* the id and the raw args through a local cursor (room: OUT_SLACK, renewed as it runs low) */
-    buf_reserve_(s);
-    char *o = s->buf + s->n;
-    memcpy(o, ",\"args\":{\"id\":", 14);
-    size_t k = 14;
-    k += put_u64_(o + k, ev->id);
-    memcpy(o + k, ",\"args\":[", 9);
-    k += 9;
-    for (uint32_t i = 0; i < ev->nargs; i++) {
-        if (k > OUT_SLACK - 24) {
-            s->n += k;
-            buf_reserve_(s);
-            o = s->buf + s->n;
-            k = 0;
+    uint64_t x, y, diff = 0;
+    if (n >= 8) {
+        size_t i = 0;
+        for (; i + 8 <= n; i += 8) {
+            memcpy(&x, a + i, 8);
+            memcpy(&y, b + i, 8);
+            diff |= x ^ y;
         }
-        if (i) o[k++] = ',';
-        k += put_u64_(o + k, ev->args[i]);
+        if (i < n) {
+            memcpy(&x, a + n - 8, 8);
+            memcpy(&y, b + n - 8, 8);
+            diff |= x ^ y;
+        }
+        return !diff;
     }
-    o[k++] = ']';
-    s->n += k;
+    if (n >= 4) {
+        uint32_t a0, a1, b0, b1;
+        memcpy(&a0, a, 4);
+        memcpy(&a1, a + n - 4, 4);
+        memcpy(&b0, b, 4);
+        memcpy(&b1, b + n - 4, 4);
+        return !((a0 ^ b0) | (a1 ^ b1));
+    }
+    return !n || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
+}
+
+/* ---- a record's tail through a cursor ------------------------------------------------------
+ * o points into the buffer past the committed bytes (s->n); every cur_* call returns the cursor
+ * with at least CUR_ROOM bytes of room after it (room for any literal key and one number), and
+ * the caller commits with s->n = o - s->buf. */
+#define CUR_ROOM 64
+
+/* The cursor with CUR_ROOM bytes of room: the bytes before it flushed when it runs low. */
+static inline char *cur_room_(chrome_state *s, char *o)
+{
+    if ((size_t)(s->buf + OUT_CAP - o) >= CUR_ROOM) return o;
+    s->n = (size_t)(o - s->buf);
+    buf_flush_(s);
+    return s->buf;
+}
+
+/* String p (n bytes) at the cursor: copied when plain and it fits with CUR_ROOM to spare; else
+ * the bytes before it committed and it goes through buf_strn_ (JSON writer, flushes). */
+static inline char *cur_strn_(chrome_state *s, char *o, const char *p, size_t n)
+{
+    if ((size_t)(s->buf + OUT_CAP - o) >= n + 2 + CUR_ROOM) {
+        size_t w = put_plain_(o, p, n);
+        if (w) return o + w;
+    }
+    s->n = (size_t)(o - s->buf);
+    buf_strn_(s, p, n);
+    buf_reserve_(s);
+    return s->buf + s->n;
+}
+static inline char *cur_str_(chrome_state *s, char *o, const char *p) { return cur_strn_(s, o, p, strlen(p)); }
+#define CUR_LIT(o, lit) (memcpy((o), (lit), sizeof(lit) - 1), (o) + sizeof(lit) - 1)
+
+/* ,"args":{"id":N,"args":[...],"object":...,fields...,"text":...}} — the second brace closes the
+ * record (args are always a record's last member). */
+static void args_end_(chrome_state *s, const evt_event *ev)
+{
+    buf_reserve_(s); /* OUT_SLACK >= CUR_ROOM */
+    char *o = CUR_LIT(s->buf + s->n, ",\"args\":{\"id\":");
+    o += put_u64_(o, ev->id);
+    o = CUR_LIT(o, ",\"args\":[");
+    for (uint32_t i = 0; i < ev->nargs; i++) {
+        o = cur_room_(s, o);
+        if (i) *o++ = ',';
+        o += put_u64_(o, ev->args[i]);
+    }
+    *o++ = ']';
     if (ev->target_name) {
-        BUF_LIT(s, ",\"object\":");
-        buf_str_(s, ev->target_name);
+        o = CUR_LIT(o, ",\"object\":");
+        o = cur_str_(s, o, ev->target_name);
     }
     for (uint32_t i = 0; i < ev->nfields; i++) {
         const evt_field *f = &ev->fields[i];
-        BUF_LIT(s, ",");
-        buf_str_(s, f->key);
-        BUF_LIT(s, ":");
-        if (f->is_str && f->str) buf_str_(s, f->str);
-        else if (f->is_str) BUF_LIT(s, "null");
-        else if (f->is_signed) buf_i64_(s, (int64_t)f->num);
-        else buf_u64_(s, f->num);
+        *o++ = ',';
+        o = cur_str_(s, o, f->key);
+        *o++ = ':';
+        if (f->is_str && f->str) o = cur_str_(s, o, f->str);
+        else if (f->is_str) o = CUR_LIT(o, "null");
+        else if (f->is_signed && (int64_t)f->num < 0) {
+            *o++ = '-';
+            o += put_u64_(o, 0 - f->num);
+        } else o += put_u64_(o, f->num);
+        o = cur_room_(s, o);
     }
     if (ev->data && ev->data_is_text) {
-        BUF_LIT(s, ",\"text\":");
-        buf_strn_(s, (const char *)ev->data, ev->data_len);
+        o = CUR_LIT(o, ",\"text\":");
+        o = cur_strn_(s, o, (const char *)ev->data, ev->data_len);
     }
-    BUF_LIT(s, "}");
+    memcpy(o, "}}", 2);
+    s->n = (size_t)(o + 2 - s->buf);
 }
 
 /* The state a state machine entered (the meaning block's EVT_M_SM_STATE), or NULL. */
@@ -395,53 +525,103 @@ static const char *state_of(const evt_event *ev)
     return (ev->m.has & EVT_M_SM_STATE) ? ev->m.sm_state : NULL;
 }
 
-/* Opens a record: {"ph":PH[,"name":NAME],"pid":1,"tid":TID,"ts":T — the object stays open. */
 /* ,"pid":1,"tid":TID,"ts": — written through a local cursor (stores through the buffer's char
- * pointer would make the compiler reload s->n after each). */
+ * pointer would make the compiler reload s->n after each). Needs 41 bytes of room. */
 static inline void buf_tid_ts_(chrome_state *s, uint64_t tid)
 {
-    buf_reserve_(s); /* OUT_SLACK bytes: these 41 at most fit */
     char *o = s->buf + s->n;
     memcpy(o, ",\"pid\":1,\"tid\":", 15);
-    size_t k = 15;
-    if (tid < 10) o[k++] = (char)('0' + tid);
-    else if (tid < 100) {
-        o[k] = k_d2[2 * tid];
-        o[k + 1] = k_d2[2 * tid + 1];
-        k += 2;
-    } else { /* an ISR, state or blocked track: its digits kept from the last such tid */
-        if (tid != s->tid_big) {
-            s->tid_big_len = (uint8_t)put_u64_long_(s->tid_big_txt, tid);
-            s->tid_big = tid;
-        }
-        memcpy(o + k, s->tid_big_txt, 20); /* fixed-size copy; bytes past the length are overwritten next */
-        k += s->tid_big_len;
-    }
+    size_t k = 15 + put_u64_(o + 15, tid);
     memcpy(o + k, ",\"ts\":", 6);
     s->n += k + 6;
 }
 
-/* Opens a record: {"ph":PH[,"name":NAME],"pid":1,"tid":TID,"ts":T — the object stays open. */
-static void common(chrome_state *s, const char *ph, const char *name, uint64_t tid, uint64_t t)
+/* ---- record prefixes ------------------------------------------------------------------------
+ * ,\n{"ph":"P"[,"name":"NAME"],"pid":1,"tid":TID,"ts": is made once per (ph, tid, name) and then
+ * copied whole: a direct-mapped cache (pfx). The name is matched by CONTENT (its length and bytes,
+ * compared with the copy inside the slot's text), never trusted by address: a reader's strings
+ * live only until its next event and another string may sit at the same address later (the
+ * address only picks the slot). Only plain names (no JSON escapes) of at most PFX_NAME_MAX bytes
+ * are kept: the text then holds the name's bytes as they are, at PFX_NAME_AT. */
+
+/* The key of a prefix: ph (nonzero), nlen (<= PFX_NAME_MAX, or PFX_NONAME) and tid
+ * (< PFX_TID_LIMIT) in one word, so that a slot is matched by one compare before its name's bytes. */
+static inline uint64_t pfx_key_(char ph, size_t nlen, uint64_t tid)
 {
-    buf_reserve_(s);
-    if (ph[0] && !ph[1]) { /* one letter, always so far: the prefix through a local cursor */
-        char *o = s->buf + s->n;
-        memcpy(o, ",\n{\"ph\":\"", 9);
-        o[9] = ph[0];
-        o[10] = '"';
-        s->n += 11;
-    } else {
-        BUF_LIT(s, ",\n{\"ph\":\"");
-        buf_put_(s, ph, strlen(ph));
-        BUF_LIT(s, "\"");
-    }
+    return (uint64_t)(unsigned char)ph << 56 | (uint64_t)nlen << 48 | tid;
+}
+
+/* The set of PFX_WAYS slots for key and the name's address: a hash of them. */
+static inline pfx_slot *pfx_set_(chrome_state *s, uint64_t key, const char *name)
+{
+    /* one multiply: every input bit reaches the top bits (the key's high bits only them, but ph
+     * and nlen are few values) */
+    uint64_t h = ((uint64_t)(uintptr_t)name ^ key) * 0x9E3779B97F4A7C15ull;
+    return &s->pfx[(h >> (64 - PFX_SET_BITS)) * PFX_WAYS];
+}
+
+/* The slot of set holding the prefix of key and name (its bytes compared), NULL. */
+static inline const pfx_slot *pfx_find_(const pfx_slot *set, uint64_t key, const char *name, size_t nlen)
+{
+    for (int w = 0; w < PFX_WAYS; w++)
+        if (set[w].key == key && (!name || same_(set[w].txt + PFX_NAME_AT, name, nlen))) return &set[w];
+    return NULL;
+}
+
+/* A prefix not in its set: written piece by piece, then kept in set (NULL: not to be kept) when it
+ * may be (a plain name). The buffer has OUT_SLACK bytes of room (no flush happens for a plain
+ * name of at most PFX_NAME_MAX bytes). */
+static __attribute__((noinline)) void pfx_make_(chrome_state *s, pfx_slot *set, char ph, const char *name,
+                                                size_t nlen, uint64_t tid)
+{
+    size_t n0 = s->n;
+    char *o = s->buf + s->n;
+    memcpy(o, ",\n{\"ph\":\"", 9);
+    o[9] = ph;
+    o[10] = '"';
+    s->n += 11;
+    int keep = set != NULL;
     if (name) {
         BUF_LIT(s, ",\"name\":");
-        buf_str_(s, name);
+        keep = keep && plain_(name, nlen);
+        buf_strn_(s, name, nlen);
+        /* room for buf_tid_ts_ (41) and the time (48) after a long name; a kept name leaves more
+         * (no flush: n0 holds) */
+        if (OUT_CAP - s->n < 96) buf_flush_(s);
     }
     buf_tid_ts_(s, tid);
-    buf_time_(s, t);
+    if (!keep) return;
+    pfx_slot *e = NULL; /* an empty way, else the next in turn */
+    for (int w = 0; w < PFX_WAYS && !e; w++)
+        if (!set[w].key) e = &set[w];
+    if (!e) e = &set[s->pfx_victim++ % PFX_WAYS];
+    e->key = pfx_key_(ph, nlen, tid);
+    e->len = (uint8_t)(s->n - n0);
+    memcpy(e->txt, s->buf + n0, e->len);
+}
+
+/* Opens a record: {"ph":PH[,"name":NAME],"pid":1,"tid":TID,"ts":T — the object stays open. PH is
+ * one letter (every caller's). */
+static void common(chrome_state *s, const char *ph, const char *name, uint64_t tid, uint64_t t)
+{
+    buf_reserve_(s); /* OUT_SLACK: a slot's whole text fits */
+    size_t nlen = name ? strlen(name) : PFX_NONAME;
+    pfx_slot *set = NULL; /* stays NULL for a prefix never kept */
+    const pfx_slot *e = NULL;
+    if (tid < PFX_TID_LIMIT && (!name || nlen <= PFX_NAME_MAX)) {
+        uint64_t key = pfx_key_(ph[0], nlen, tid);
+        set = pfx_set_(s, key, name);
+        e = pfx_find_(set, key, name, nlen);
+    }
+    if (e) {
+        /* fixed-size copies; bytes past len are overwritten next */
+        if (e->len <= 64) memcpy(s->buf + s->n, e->txt, 64);
+        else memcpy(s->buf + s->n, e->txt, PFX_TXT);
+        s->n += e->len;
+    } else {
+        pfx_make_(s, set, ph[0], name, nlen, tid);
+    }
+    buf_time_room_(s, t, 1); /* room: OUT_SLACK - PFX_TXT after a kept prefix, 48 after pfx_make_ */
 }
 
 static void thread_name(chrome_state *s, uint64_t tid, const char *name)
@@ -458,20 +638,17 @@ static void simple(chrome_state *s, const char *ph, const char *name, uint64_t t
     BUF_LIT(s, "}");
 }
 
-/* {"ph":"E",...}: the most frequent record, one constant prefix. */
+/* {"ph":"E",...}: the most frequent record. */
 static void end_(chrome_state *s, uint64_t tid, uint64_t ts)
 {
-    buf_reserve_(s);
-    memcpy(s->buf + s->n, ",\n{\"ph\":\"E\"", 11);
-    s->n += 11;
-    buf_tid_ts_(s, tid);
-    buf_time_(s, ts);
+    common(s, "E", NULL, tid, ts);
     BUF_LIT(s, "}");
 }
 
 /* ---- contexts ------------------------------------------------------------------------------ */
 
-static ctx_draw *draw_(chrome_state *s, uint32_t idx)
+/* draw_ for a context not seen yet (or EVT_TL_NONE): grows the table, makes its state. */
+static __attribute__((noinline)) ctx_draw *draw_new_(chrome_state *s, uint32_t idx)
 {
     if (idx == EVT_TL_NONE) return NULL;
     if (idx >= s->nctx) {
@@ -493,6 +670,13 @@ static ctx_draw *draw_(chrome_state *s, uint32_t idx)
     return s->ctxs[idx];
 }
 
+/* The drawing state of context idx (made at its first use), NULL for EVT_TL_NONE or out of memory. */
+static inline ctx_draw *draw_(chrome_state *s, uint32_t idx)
+{
+    if (idx < s->nctx && s->ctxs[idx]) return s->ctxs[idx]; /* EVT_TL_NONE >= nctx */
+    return draw_new_(s, idx);
+}
+
 static void name_ctx_(chrome_state *s, const evt_tl_ctx *c)
 {
     ctx_draw *d = draw_(s, c->index);
@@ -505,8 +689,8 @@ static void name_ctx_(chrome_state *s, const evt_tl_ctx *c)
 static void on_ctx_new(void *user, const evt_tl_ctx *c) { name_ctx_(user, c); }
 static void on_ctx_name(void *user, const evt_tl_ctx *c) { name_ctx_(user, c); }
 
-/* The context's drawing state, its track named. */
-static ctx_draw *track_(chrome_state *s, uint32_t idx)
+/* track_ for a context whose track is not named yet (or not seen). */
+static __attribute__((noinline)) ctx_draw *track_name_(chrome_state *s, uint32_t idx)
 {
     ctx_draw *d = draw_(s, idx);
     if (d && !d->named) {
@@ -515,6 +699,12 @@ static ctx_draw *track_(chrome_state *s, uint32_t idx)
     }
     return d;
 }
+/* The context's drawing state, its track named; NULL for EVT_TL_NONE or out of memory. */
+static inline ctx_draw *track_(chrome_state *s, uint32_t idx)
+{
+    if (idx < s->nctx && s->ctxs[idx] && s->ctxs[idx]->named) return s->ctxs[idx]; /* the usual */
+    return track_name_(s, idx);
+}
 
 /* ---- running and slice pieces -------------------------------------------------------------- */
 
@@ -522,7 +712,7 @@ static void piece_begin_(chrome_state *s, uint32_t idx, open_slice *o, uint64_t 
 {
     common(s, "B", o->name, TID_OF(idx), t);
     if (t > o->t0) BUF_LIT(s, ",\"args\":{\"resumed\":true}}");
-    else if (ev) { args_of(s, ev); BUF_LIT(s, "}"); }
+    else if (ev) args_end_(s, ev);
     else BUF_LIT(s, "}");
     o->drawn = 1;
 }
@@ -538,11 +728,7 @@ static void run_in_(chrome_state *s, uint32_t idx, uint64_t t)
 {
     ctx_draw *d = track_(s, idx);
     if (!d || d->running || whole_(s, d)) return;
-    buf_reserve_(s);
-    BUF_LIT(s, ",\n{\"ph\":\"B\",\"name\":\"running\",\"pid\":1,\"tid\":");
-    buf_u64_(s, TID_OF(idx));
-    BUF_LIT(s, ",\"ts\":");
-    buf_time_(s, t);
+    common(s, "B", "running", TID_OF(idx), t);
     BUF_LIT(s, ",\"cat\":\"sched\"}");
     d->running = 1;
     for (int i = 0; i < d->depth; i++)
@@ -572,6 +758,32 @@ static void on_switch(void *user, const evt_tl_switch *sw)
  * context's "<context> (blocked)" track (its own track: running slices and their B/E pieces stay
  * alone on the thread's), args object (the name, else the id in hex), object_id (the id, as
  * SQLite's thread_states.object), service (the call that blocked it), open_end. */
+/* "0x" and v in lowercase hex (as "0x%" PRIx64) at o (>= 19 bytes); NUL-terminated. */
+static void hex_id_(char *o, uint64_t v)
+{
+    char d[16];
+    size_t k = 16;
+    do {
+        d[--k] = "0123456789abcdef"[v & 15];
+        v >>= 4;
+    } while (v);
+    o[0] = '0';
+    o[1] = 'x';
+    memcpy(o + 2, d + k, 16 - k);
+    o[2 + 16 - k] = '\0';
+}
+
+/* nb (size n) = "blocked on " + on, cut as snprintf cuts it (no formatting per record). */
+static void blocked_on_(char *nb, size_t n, const char *on)
+{
+    static const char k_pre[] = "blocked on ";
+    size_t len = strlen(on), room = n - sizeof k_pre; /* bytes left for on, its NUL counted */
+    if (len > room) len = room;
+    memcpy(nb, k_pre, sizeof k_pre - 1);
+    memcpy(nb + sizeof k_pre - 1, on, len);
+    nb[sizeof k_pre - 1 + len] = '\0';
+}
+
 static void blocked_(chrome_state *s, const evt_tl_state_iv *iv)
 {
     ctx_draw *d = draw_(s, iv->ctx);
@@ -585,13 +797,16 @@ static void blocked_(chrome_state *s, const evt_tl_state_iv *iv)
     }
     const evt_tl_obj *o = evt_tl_obj_at(&s->tl, iv->obj);
     char ib[24] = "";
-    if (o) snprintf(ib, sizeof ib, "0x%" PRIx64, o->id);
+    if (o && !o->name) hex_id_(ib, o->id);
     const char *on = o ? (o->name ? o->name : ib) : NULL;
-    if (on) snprintf(nb, sizeof nb, "blocked on %s", on);
-    else snprintf(nb, sizeof nb, "blocked");
-    common(s, "X", nb, BLOCKED_TID_BASE + TID_OF(iv->ctx), iv->t0);
+    const char *name = "blocked";
+    if (on) {
+        blocked_on_(nb, sizeof nb, on);
+        name = nb;
+    }
+    common(s, "X", name, BLOCKED_TID_BASE + TID_OF(iv->ctx), iv->t0);
     BUF_LIT(s, ",\"dur\":");
-    buf_time_(s, iv->t1 - iv->t0);
+    buf_dur_(s, iv->t1 - iv->t0);
     BUF_LIT(s, ",\"cat\":\"blocked\",\"args\":{\"state\":\"blocked\"");
     if (on) {
         BUF_LIT(s, ",\"object\":");
@@ -617,7 +832,7 @@ static void on_state(void *user, const evt_tl_state_iv *iv)
     if (iv->state == EVT_TL_ACTIVE) { /* a trace without scheduling: when the context was active */
         common(s, "X", "active", TID_OF(iv->ctx), iv->t0);
         BUF_LIT(s, ",\"dur\":");
-        buf_time_(s, iv->t1 - iv->t0);
+        buf_dur_(s, iv->t1 - iv->t0);
         BUF_LIT(s, ",\"cat\":\"activity\"}");
         return;
     }
@@ -673,8 +888,8 @@ static void isr_b_(chrome_state *s, const evt_tl_isr *iv)
     common(s, "B", iv->name ? iv->name : "ISR", isr_tid_(s, iv->cpu), iv->t0);
     BUF_LIT(s, ",\"cat\":\"isr\"");
     const evt_event *ev = s->tl.cur;
-    if (ev && ev->kind == EVT_KIND_ISR_ENTER) args_of(s, ev);
-    BUF_LIT(s, "}");
+    if (ev && ev->kind == EVT_KIND_ISR_ENTER) args_end_(s, ev);
+    else BUF_LIT(s, "}");
 }
 
 static void on_isr_begin(void *user, const evt_tl_isr *iv)
@@ -710,7 +925,7 @@ static void on_flow(void *user, const evt_tl_flow *f)
     const evt_tl_obj *o = evt_tl_obj_at(&s->tl, f->obj); /* what it went through (a wake-up: the blocked-on object) */
     if (o) {
         char ib[24];
-        snprintf(ib, sizeof ib, "0x%" PRIx64, o->id);
+        if (!o->name) hex_id_(ib, o->id);
         BUF_LIT(s, ",\"args\":{\"object\":");
         buf_str_(s, o->name ? o->name : ib);
         BUF_LIT(s, ",\"object_id\":");
@@ -865,7 +1080,7 @@ static void u_state(void *user, uint32_t sm, uint64_t obj, uint32_t st, uint64_t
     }
     common(s, "X", name, tid, t0);
     BUF_LIT(s, ",\"dur\":");
-    buf_time_(s, t1 - t0);
+    buf_dur_(s, t1 - t0);
     BUF_LIT(s, ",\"cat\":\"state\",\"args\":{\"state_id\":");
     buf_u64_(s, st_id);
     if (open_end) BUF_LIT(s, ",\"open_end\":true");
@@ -895,6 +1110,11 @@ static int start_(chrome_state *s)
     s->hz = r->clock_hz;
     s->ns = s->hz != 0;
     frac_init_(s);
+    for (unsigned k = 0; k <= EVT_KIND_COUNT_; k++) { /* EVT_KIND_COUNT_: any out-of-range kind */
+        int is_begin;
+        s->kind_instant[k] = evt_span_cat_of((evt_kind)k, &is_begin) == EVT_SPAN_NONE;
+    }
+    s->us_len = (uint8_t)put_u64_(s->us_txt, 0); /* us_last (0) and us_txt agree from here on */
     evt_tl_sink sink = {
         s, on_ctx_new, on_ctx_name, NULL, NULL, on_state, on_switch, NULL, on_isr_begin, on_isr,
         on_slice_begin, on_slice, on_counter, on_flow, on_lost, on_prio,
@@ -920,6 +1140,7 @@ static int start_(chrome_state *s)
     evt_json_kstr(&s->j, "name", r->src.path);
     evt_json_obj_end(&s->j);
     evt_json_obj_end(&s->j);
+    s->wrote = 1;
     return 1;
 }
 
@@ -972,24 +1193,24 @@ static evt_status event(void *state, const evt_event *ev)
     s->last_ts = tm;
     /* user events only: other state machines (RKH) have their state tracks below (state_track_) */
     if (ev->kind == EVT_KIND_USER && evt_ut_relevant(ev) && !evt_ut_event(&s->ut, ev, tm)) return EVT_ERR_NOMEM;
-    int is_begin;
-    if (idx != EVT_TL_NONE && evt_span_cat_of(ev->kind, &is_begin) == EVT_SPAN_NONE) {
+    unsigned kind = (unsigned)ev->kind < EVT_KIND_COUNT_ ? (unsigned)ev->kind : EVT_KIND_COUNT_;
+    if (idx != EVT_TL_NONE && s->kind_instant[kind]) {
         const char *st_name = state_of(ev);
         if (st_name && (ev->flags & EVT_HAS_CTX)) state_track_(s, idx, ev, st_name, tm);
         if (!track_(s, idx)) return EVT_ERR_NOMEM;
         common(s, "i", ev->name, TID_OF(idx), tm);
         instant_cat_(s, ev->kind);
-        args_of(s, ev);
-        BUF_LIT(s, "}");
+        args_end_(s, ev);
     } else if (idx == EVT_TL_NONE && (ev->m.has & EVT_M_UNTIMED) && ev->kind != EVT_KIND_LOST) {
         /* a record without a time of its own before the trace's first (RKH's TCFG): a global
          * instant at the time it carries, outside every context */
         common(s, "i", ev->name, 1, tm);
         BUF_LIT(s, ",\"s\":\"g\",\"cat\":");
         buf_str_(s, evt_kind_name(ev->kind));
-        args_of(s, ev);
-        BUF_LIT(s, "}");
+        args_end_(s, ev);
     }
+    if (!s->wrote) return EVT_OK; /* only buffered: no new error to see (ferror is sticky) */
+    s->wrote = 0;
     return ferror(s->out) ? EVT_ERR_IO : EVT_OK;
 }
 
