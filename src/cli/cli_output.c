@@ -1,14 +1,28 @@
-/* Safe outputs for -o (cli_output.h): temporary name, replace policy, atomic rename, marker. */
+/* Safe outputs for -o (cli_output.h): temporary name, replace policy, atomic rename, marker,
+ * early write-back of a growing file (Linux). */
+#if defined(__linux__)
+#define _GNU_SOURCE /* sync_file_range */
+#endif
 #include "cli_output.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
 #include "evtrace/out.h"
+
+#if defined(__linux__) && defined(SYNC_FILE_RANGE_WRITE)
+#define CLI_WB 1
+#include <pthread.h>
+#include <signal.h>
+#include <time.h>
+#else
+#define CLI_WB 0
+#endif
 
 static void guard_tmp_(const cli_output *o, int on)
 {
@@ -70,8 +84,8 @@ static int reserve_tmp_(cli_output *o)
         int rc;
         if (o->is_dir) rc = mkdir(o->tmp, 0777);
         else {
-            int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
-            rc = fd < 0 ? -1 : close(fd);
+            o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+            rc = o->fd < 0 ? -1 : 0; /* held open: the write-back thread and commit's fsync use it */
         }
         if (rc == 0) {
             o->reserved = 1;
@@ -83,9 +97,140 @@ static int reserve_tmp_(cli_output *o)
     return -1;
 }
 
+/* ---- early write-back ----------------------------------------------------------------------
+ * Without it, the whole output is dirty in the page cache when the writer finishes, and commit
+ * waits for all of it (ext4 even starts it in the writer's close(), when its fopen "w" truncated
+ * the empty file cli_output_begin created). The helper thread polls the file's size and starts
+ * the write-back (SYNC_FILE_RANGE_WRITE: no wait, no durability promise) of each new whole
+ * WB_GRAIN-aligned range, so the disk works while the writer still produces and commit's fsync,
+ * which keeps the guarantee, finds little left. The writer is never slowed or blocked by it. A
+ * range written back and then rewritten (a header patched at the end) is dirty again and
+ * written again by that fsync. The kernel's dirty limits still bound the memory. */
+#define WB_GRAIN (1u << 20) /* bytes; ranges start and end on this */
+#define WB_PERIOD_NS 10000000L /* poll period */
+
+#if CLI_WB
+struct cli_wb {
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;  /* stop was set */
+    int fd;
+    int stop;           /* under mu: commit/abort wants the thread to end */
+    int err;            /* under mu: errno of a failed write-back (the output is not sound) */
+    unsigned long long started; /* under mu: bytes [0, started) handed to write-back */
+};
+
+/* One poll: start the write-back of the whole grains written since *done. 0, or an errno. */
+static int wb_step_(int fd, unsigned long long *done)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0) return errno;
+    unsigned long long end = (unsigned long long)st.st_size & ~(unsigned long long)(WB_GRAIN - 1);
+    if (end < *done) *done = end; /* the file was truncated and is written again */
+    if (end == *done) return 0;
+    if (sync_file_range(fd, (off_t)*done, (off_t)(end - *done), SYNC_FILE_RANGE_WRITE) != 0) return errno;
+    *done = end;
+    return 0;
+}
+
+static void *wb_main_(void *arg)
+{
+    struct cli_wb *w = arg;
+    unsigned long long done = 0;
+    pthread_mutex_lock(&w->mu);
+    while (!w->stop) {
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        t.tv_nsec += WB_PERIOD_NS;
+        if (t.tv_nsec >= 1000000000L) { t.tv_sec++; t.tv_nsec -= 1000000000L; }
+        while (!w->stop && pthread_cond_timedwait(&w->cv, &w->mu, &t) == 0) {}
+        if (w->stop) break;
+        pthread_mutex_unlock(&w->mu);
+        int e = wb_step_(w->fd, &done);
+        pthread_mutex_lock(&w->mu);
+        w->started = done;
+        if (e == EINVAL || e == ESPIPE || e == ENOSYS || e == EOPNOTSUPP) break; /* not supported here: fsync does it all */
+        if (e) { w->err = e; break; } /* EIO, ENOSPC, ...: commit fails with it */
+    }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+/* Start the thread for o->fd; without it (no memory, no thread) the output is written as before. */
+static void wb_start_(cli_output *o)
+{
+    struct cli_wb *w = calloc(1, sizeof *w);
+    if (!w) return;
+    w->fd = o->fd;
+    pthread_condattr_t ca;
+    int ok = pthread_condattr_init(&ca) == 0;
+    if (ok) {
+        ok = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) == 0 && pthread_cond_init(&w->cv, &ca) == 0;
+        pthread_condattr_destroy(&ca);
+    }
+    if (!ok) { free(w); return; }
+    if (pthread_mutex_init(&w->mu, NULL) != 0) { pthread_cond_destroy(&w->cv); free(w); return; }
+    /* every signal stays with the main thread (cli_signal.c's handlers, the live capture's stop) */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    int rc = pthread_create(&w->th, NULL, wb_main_, w);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0) {
+        pthread_mutex_destroy(&w->mu);
+        pthread_cond_destroy(&w->cv);
+        free(w);
+        return;
+    }
+    o->wb = w;
+}
+
+/* Stop and join the thread; returns the errno of a failed write-back, or 0. */
+static int wb_stop_(cli_output *o)
+{
+    struct cli_wb *w = o->wb;
+    if (!w) return 0;
+    pthread_mutex_lock(&w->mu);
+    w->stop = 1;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->th, NULL);
+    int e = w->err;
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->cv);
+    free(w);
+    o->wb = NULL;
+    return e;
+}
+
+unsigned long long cli_output_written_back(cli_output *o)
+{
+    struct cli_wb *w = o->wb;
+    if (!w) return 0;
+    pthread_mutex_lock(&w->mu);
+    unsigned long long n = w->started;
+    pthread_mutex_unlock(&w->mu);
+    return n;
+}
+#else
+static void wb_start_(cli_output *o) { (void)o; }
+static int wb_stop_(cli_output *o) { (void)o; return 0; }
+unsigned long long cli_output_written_back(cli_output *o) { (void)o; return 0; }
+#endif
+
+/* Stop the write-back and close the held file (abort and commit). Returns wb_stop_'s errno. */
+static int release_fd_(cli_output *o)
+{
+    int e = wb_stop_(o);
+    if (o->fd >= 0) close(o->fd);
+    o->fd = -1;
+    return e;
+}
+
 int cli_output_begin(cli_output *o, const char *cmd, const char *path, int is_dir, int can_stdout, int force)
 {
     memset(o, 0, sizeof *o);
+    o->fd = -1;
     o->cmd = cmd;
     o->path = path;
     o->is_dir = is_dir;
@@ -106,6 +251,7 @@ int cli_output_begin(cli_output *o, const char *cmd, const char *path, int is_di
         cli_err(cmd, "%s: cannot create a temporary output beside it: %s", path, strerror(errno));
         return EXIT_INPUT;
     }
+    if (o->fd >= 0) wb_start_(o);
     return 0;
 }
 
@@ -113,6 +259,7 @@ const char *cli_output_path(const cli_output *o) { return o->tmp; }
 
 void cli_output_abort(cli_output *o)
 {
+    release_fd_(o); /* a write-back error does not matter: the output goes */
     if (o->to_stdout || !o->reserved) return;
     if (evt_out_remove_tree(o->tmp) != 0 && errno != ENOENT)
         cli_err(o->cmd, "cannot remove the temporary output %s: %s", o->tmp, strerror(errno));
@@ -133,13 +280,27 @@ static int mark_(cli_output *o)
     return ok;
 }
 
-/* fsync a finished file (so a crash after the rename cannot leave an empty OUT). */
-static int sync_file_(const char *path)
+/* fsync a finished file (so a crash after the rename cannot leave an empty OUT): through the
+ * descriptor held since its creation when path still names that file (it then also reports a
+ * write-back error seen since), else through a new one. Stops the write-back thread first; its
+ * error fails the output. 1, or 0 with errno set. */
+static int sync_file_(cli_output *o)
 {
-    int fd = open(path, O_RDONLY | O_NOFOLLOW);
+    int fd = o->fd;
+    o->fd = -1;
+    int e = wb_stop_(o);
+    struct stat held, now;
+    if (fd >= 0 && (fstat(fd, &held) != 0 || lstat(o->tmp, &now) != 0 || held.st_dev != now.st_dev ||
+                    held.st_ino != now.st_ino)) {
+        close(fd); /* the writer replaced the file: sync the one at the name */
+        fd = -1;
+    }
+    if (fd < 0) fd = open(o->tmp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) return 0;
     int ok = fsync(fd) == 0 || errno == EINVAL; /* EINVAL: a file system without fsync */
+    if (!ok) e = errno;
     close(fd);
+    if (e) { errno = e; return 0; }
     return ok;
 }
 
@@ -157,7 +318,7 @@ int cli_output_commit(cli_output *o)
         return 0;
     }
     errno = 0;
-    if (o->is_dir ? !mark_(o) : !sync_file_(o->tmp)) return fail_(o, "cannot finish the output");
+    if (o->is_dir ? !mark_(o) : !sync_file_(o)) return fail_(o, "cannot finish the output");
     out_kind k = kind_at_(o->path); /* again: it may have changed while we wrote */
     int code = check_replace_(o, k);
     if (code) { cli_output_abort(o); return code; }

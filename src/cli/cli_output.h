@@ -16,11 +16,16 @@ typedef struct cli_output {
     int to_stdout;       /* OUT is "-" */
     int force;           /* --force */
     int reserved;        /* tmp exists (created by cli_output_begin or the writer) */
+    int fd;              /* a file tmp held open from its creation to commit/abort, else -1 */
+    struct cli_wb *wb;   /* early write-back of the growing file (Linux), or NULL */
     char tmp[4096];      /* temporary name beside OUT, or "-" */
 } cli_output;
 
 /* Check that OUT may be written and reserve a temporary name beside it (an empty file, or an
- * empty directory when is_dir). can_stdout: the kind may write "-". Returns 0 or an exit code
+ * empty directory when is_dir). can_stdout: the kind may write "-". On Linux, a file output also
+ * gets a helper thread that starts the write-back of what the writer has written so far every few
+ * milliseconds (sync_file_range, no waiting), so commit's fsync waits for the tail only, not for
+ * the whole file; the durability guarantee is the same fsync. Returns 0 or an exit code
  * (message printed): EXIT_USAGE when OUT may not be replaced or "-" is not possible, EXIT_INPUT
  * when the temporary name cannot be created. */
 int cli_output_begin(cli_output *o, const char *cmd, const char *path, int is_dir, int can_stdout, int force);
@@ -31,5 +36,8 @@ const char *cli_output_path(const cli_output *o);
 int cli_output_commit(cli_output *o);
 /* The writer failed: remove the temporary output (nothing at OUT changes). */
 void cli_output_abort(cli_output *o);
+/* Bytes of the file whose write-back was started early so far (0 without the helper thread;
+ * for tests). */
+unsigned long long cli_output_written_back(cli_output *o);
 
 #endif

@@ -234,7 +234,7 @@ static inline void ann_put_s_(pf_w *w, uint64_t iid, const char *s, size_t n)
     q = pf_vput_(p + 3, iid);
     q[0] = (uint8_t)(F_DA_STRING << 3 | 2);
     q[1] = (uint8_t)n;
-    if (n) memcpy(q + 2, s, n);
+    pf_copy_(q + 2, s, n);
     q += 2 + n;
     p[1] = (uint8_t)(q - p - 2);
     b->n = (size_t)(q - b->p);
@@ -348,7 +348,7 @@ static inline uint8_t *put_str_(uint8_t *p, uint32_t field, const char *s, size_
 {
     *p++ = (uint8_t)(field << 3 | 2);
     p = pf_vput_(p, n);
-    if (n) memcpy(p, s, n);
+    pf_copy_(p, s, n);
     return p + n;
 }
 

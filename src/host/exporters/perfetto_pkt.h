@@ -149,6 +149,25 @@ static inline uint8_t *pf_vput_(uint8_t *p, uint64_t v)
     return p;
 }
 
+/* memcpy for the short strings of annotations and sched events (names, comms: mostly under 16
+ * bytes) without a library call: two fixed-size copies that overlap, never reading or writing
+ * outside [0, n); longer ones go to memcpy. */
+static inline void pf_copy_(uint8_t *d, const void *src, size_t n)
+{
+    const uint8_t *s = src;
+    if (n >= 8 && n <= 16) {
+        memcpy(d, s, 8);
+        memcpy(d + n - 8, s + n - 8, 8);
+    } else if (n >= 4 && n < 8) {
+        memcpy(d, s, 4);
+        memcpy(d + n - 4, s + n - 4, 4);
+    } else if (n < 4) {
+        for (size_t i = 0; i < n; i++) d[i] = s[i];
+    } else {
+        memcpy(d, s, n);
+    }
+}
+
 /* Interned id of str in table t; appends the InternedData entry to `list` (field `field`: 1..3)
  * when new: the packet that first uses an iid carries its definition. A pointer cache skips the
  * hash lookup for strings seen before (the same names and keys recur in every event); a hit on a
