@@ -137,9 +137,10 @@ typedef struct EVT_RKH_REC_ALIGN_ evt_rkh_recorder {
                                  follow) */
     evt_nest nest;            /* set while a record is written or the ring drained: nested = drop */
     uint8_t seq;              /* next sequence number */
-    uint8_t open;             /* 0: no record open; 1: open, every byte so far written by a fast
-                                 path (qty, open_at and seq_open not yet brought up to date);
-                                 2: open, a slow path ran (they are) */
+    uint8_t open;             /* 2: a record is open and a slow path ran (qty, open_at and
+                                 seq_open are up to date); else 0: no record open when lim is 0,
+                                 or (lim != 0) one every byte of which a fast path wrote (they
+                                 are not yet): no begin writes it, every end sets 0 (R6) */
     uint8_t trunc;            /* the open record does not fit in the ring: discarded at end */
     uint8_t seq_open;         /* seq before the open record (restored when it is discarded) */
     uint8_t ao_test;          /* hot: the AO runtime filter applies (RTFIL and RTFIL_SMA) */
@@ -415,7 +416,6 @@ static inline int evt_rkh_open_body_(evt_rkh_recorder *r, unsigned id)
     uint8_t *q = r->ring + in;
     EVT_RKH_ST32LE_(q, (uint32_t)w);
     EVT_RKH_ST32LE_(q + 4, (uint32_t)(w >> 32));
-    r->open = 1;
     r->sum = sum; /* the clock's lanes apart (tsum): the fields' sums need not wait for it */
     r->tsum = tsum;
     r->mark = in;
@@ -462,7 +462,7 @@ static inline void evt_rkh_end_body_(evt_rkh_recorder *r)
         in += ck + 1u;
         uint32_t qty = r->qty, mark = r->mark, out = r->out;
         evt_loss_written(&r->loss, 1u);
-        r->open = 0;
+        r->open = 0; /* a slow path may have run (it leaves fast room for the close) */
         r->lim = 0;
         if (r->sink && out + qty == mark) {
             /* the ring's bytes (qty as of mark) are one run from out to in: to the sink, and the

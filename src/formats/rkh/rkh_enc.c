@@ -51,9 +51,10 @@
  *     16-bit lanes (each byte adds at most 255 to one lane; ROOM_CAP keeps a lane of the two
  *     together below 65536); tsum is the timestamp's lanes when the inline open (evtrace/rkh.h)
  *     wrote the header, else 0, so the fields' additions to sum do not wait for the clock read;
- *     every path that starts a record sets both, slow_begin folds tsum into sum. open == 1
- *     means no slow path ran yet: open_at (= mark) and seq_open (= seq - NSEQ) are derived by
- *     slow_begin, which also brings qty up to date and folds sum to one byte before any slow writer
+ *     every path that starts a record sets both, slow_begin folds tsum into sum. open != 2 with
+ *     lim != 0 means a record is open and no slow path ran yet (no begin writes open, every end
+ *     sets it to 0: one store fewer per record): open_at (= mark) and seq_open (= seq - NSEQ) are
+ *     derived by slow_begin, which also brings qty up to date and folds sum to one byte before any slow writer
  *     runs; slow_end sets lim again (to in, no room, once the record is truncated). With no record
  *     open, lim is 0: end's fast test (in + 3 <= lim) is also its test for an open record.
  *  R7 Between records, [in, nlim) is contiguous free room of at most ROOM_CAP bytes, or nlim <
@@ -870,12 +871,12 @@ static inline uint32_t fast_room(const evt_rkh_recorder *r, uint32_t in)
 }
 
 /* Before a slow path writes into the open record: bring qty up to date from the fast paths'
- * cursor, the record's start and sequence number (open == 1: only fast paths ran so far; the
+ * cursor, the record's start and sequence number (open != 2, lim != 0: only fast paths ran so far; the
  * header took a sequence number when NSEQ is on), and fold the checksum to one byte. */
 static void slow_begin(evt_rkh_recorder *r)
 {
     if (!EVT_RKH_FAST) return; /* qty, open_at and sum are always exact */
-    if (r->open == 1u) {
+    if (r->open != 2u && r->lim) { /* only fast paths wrote the record so far */
         r->open_at = r->mark;
         r->qty_open = r->qty; /* still as of mark */
         r->seq_open = (uint8_t)(r->seq - ((r->cfg.flags & EVT_RKH_F_TRC_NSEQ_EN) != 0u));
@@ -984,7 +985,6 @@ static RKH_COLD uint32_t stuff_bytes(uint8_t *q, uint64_t w, unsigned n)
  * with the escapes, into contiguous room (R6). */
 static inline int header6_done(evt_rkh_recorder *r, uint32_t in, uint32_t n, uint32_t room, uint32_t sum)
 {
-    r->open = 1;
     r->sum = sum;
     r->tsum = 0;
     r->mark = in;
@@ -1051,7 +1051,7 @@ static RKH_COLD int header6_after_room(evt_rkh_recorder *r, unsigned id, uint32_
 
 /* The body of every begin once the filters passed (R3, R4). The default header (hdr6: id, seq,
  * 4-byte timestamp) with fast room is one 8-byte store (the two bytes past it land in the room);
- * qty, open_at and seq_open are left for end or a slow path (open = 1). */
+ * qty, open_at and seq_open are left for end or a slow path (open stays 0, lim != 0: R6). */
 int evt_rkh_open_(evt_rkh_recorder *r, unsigned id)
 {
     evt_port_crit_t st;
@@ -1128,11 +1128,11 @@ static RKH_COLD int close_slow(evt_rkh_recorder *r)
     return close_record(r);
 }
 
-/* end when the fast close (evtrace/rkh.h) does not apply: no record open (lim is 0), a slow path
- * truncated it, or the room is short. Returns 0 when no record was open (nothing to release). */
+/* end when the fast close (evtrace/rkh.h) does not apply: no record open (lim is 0 and open is 0:
+ * a record only fast paths wrote has lim != 0, R6), a slow path truncated it, or the room is short. Returns 0 when no record was open (nothing to release). */
 RKH_COLD int evt_rkh_end_slow_(evt_rkh_recorder *r)
 {
-    if (!r->open) return 0;
+    if (!r->open && !r->lim) return 0;
     if (EVT_RKH_FAST) r->nlim = 0; /* the next begin works its room out */
     if (close_slow(r)) evt_loss_written(&r->loss, 1u);
     else evt_loss_drop(&r->loss); /* larger than the ring (R2) */
