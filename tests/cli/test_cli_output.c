@@ -35,14 +35,7 @@ static int run_(char **out, size_t *outlen, char **err, const char *const *words
 }
 #define EVT(out, outlen, err, ...) run_((out), (outlen), (err), (const char *const[]){__VA_ARGS__, NULL})
 
-static char *path_(const char *name)
-{
-    static char buf[4][4096];
-    static int k;
-    char *p = buf[k++ & 3];
-    snprintf(p, 4096, "%s/%s", evt_test_tmpdir(), name);
-    return p;
-}
+static char *path_(const char *name) { return evt_test_tmp_path(name); }
 
 /* No leftover temporary outputs in the test directory. */
 static void assert_no_tmp(void)

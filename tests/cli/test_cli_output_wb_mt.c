@@ -20,14 +20,7 @@
 
 #define MB (1024u * 1024u)
 
-static char *path_(const char *name)
-{
-    static char buf[4][4096];
-    static int k;
-    char *p = buf[k++ & 3];
-    snprintf(p, 4096, "%s/%s", evt_test_tmpdir(), name);
-    return p;
-}
+static char *path_(const char *name) { return evt_test_tmp_path(name); }
 
 /* Deterministic bytes, different for each seed. */
 static void fill_(uint8_t *b, size_t n, uint32_t seed)

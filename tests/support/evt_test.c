@@ -120,6 +120,15 @@ const char *evt_test_tmpdir(void)
     return dir;
 }
 
+char *evt_test_tmp_path(const char *name)
+{
+    static char buf[4][4096];
+    static unsigned k;
+    char *p = buf[k++ & 3u];
+    snprintf(p, sizeof buf[0], "%s/%s", evt_test_tmpdir(), name);
+    return p;
+}
+
 int evt_test_exists(const char *path)
 {
     struct stat st;

@@ -27,5 +27,8 @@ int evt_test_exists(const char *path);
 const char *evt_test_find_name(const char *dir, const char *part);
 /* A fresh temporary directory for this test process (created once, under $TMPDIR or /tmp). */
 const char *evt_test_tmpdir(void);
+/* evt_test_tmpdir()/name in one of four static buffers used in turn (so up to four paths can be
+ * held at once; the fifth call reuses the first buffer). */
+char *evt_test_tmp_path(const char *name);
 
 #endif
