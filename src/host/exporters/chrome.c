@@ -111,7 +111,6 @@ typedef struct chrome_state {
     char kind_txt[EVT_KIND_COUNT_ + 1][48]; /* instant_cat_: ,"s":"t","cat":"<kind>" per kind (and any
                                         * out-of-range kind: "other") */
     uint8_t kind_len[EVT_KIND_COUNT_ + 1]; /* its length, 0 until made */
-    uint8_t kind_instant[EVT_KIND_COUNT_ + 1]; /* 1: the kind is no span's (evt_span_cat_of), an instant */
     evt_tl tl;
     ctx_draw **ctxs;                   /* by context index (NULL until seen) */
     uint32_t nctx;
@@ -1110,10 +1109,6 @@ static int start_(chrome_state *s)
     s->hz = r->clock_hz;
     s->ns = s->hz != 0;
     frac_init_(s);
-    for (unsigned k = 0; k <= EVT_KIND_COUNT_; k++) { /* EVT_KIND_COUNT_: any out-of-range kind */
-        int is_begin;
-        s->kind_instant[k] = evt_span_cat_of((evt_kind)k, &is_begin) == EVT_SPAN_NONE;
-    }
     s->us_len = (uint8_t)put_u64_(s->us_txt, 0); /* us_last (0) and us_txt agree from here on */
     evt_tl_sink sink = {
         s, on_ctx_new, on_ctx_name, NULL, NULL, on_state, on_switch, NULL, on_isr_begin, on_isr,
@@ -1193,8 +1188,7 @@ static evt_status event(void *state, const evt_event *ev)
     s->last_ts = tm;
     /* user events only: other state machines (RKH) have their state tracks below (state_track_) */
     if (ev->kind == EVT_KIND_USER && evt_ut_relevant(ev) && !evt_ut_event(&s->ut, ev, tm)) return EVT_ERR_NOMEM;
-    unsigned kind = (unsigned)ev->kind < EVT_KIND_COUNT_ ? (unsigned)ev->kind : EVT_KIND_COUNT_;
-    if (idx != EVT_TL_NONE && s->kind_instant[kind]) {
+    if (idx != EVT_TL_NONE && evt_span_cat_fast(ev->kind) == EVT_SPAN_NONE) { /* an instant */
         const char *st_name = state_of(ev);
         if (st_name && (ev->flags & EVT_HAS_CTX)) state_track_(s, idx, ev, st_name, tm);
         if (!track_(s, idx)) return EVT_ERR_NOMEM;

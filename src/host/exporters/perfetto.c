@@ -313,8 +313,8 @@ static void slice_begin_(pf_state *s, const evt_tl_slice *sl)
     pf_te_begin(&s->w, PF_SLICE_BEGIN, ctx_track_(s, sl->ctx), sl->t0);
     pf_te_name(&s->w, sl->name ? sl->name : "?", 1, sl->cat == EVT_SPAN_FUNC ? "func" : "svc");
     if (s->tl.cur && evt_tl_time(&s->tl, s->tl.cur) == sl->t0) {
-        evt_kind k = s->tl.cur->kind; /* the table's bit 2: the kind begins its span (spans.h) */
-        if (evt_span_cat_fast(k) == sl->cat && (evt_span_kind_table[k] & 4u)) pf_ann_event(&s->w, s->tl.cur);
+        evt_kind k = s->tl.cur->kind;
+        if (evt_span_cat_fast(k) == sl->cat && evt_span_kind_begins(k)) pf_ann_event(&s->w, s->tl.cur);
         else if (s->tl.cur->kind == EVT_KIND_SVC) pf_ann_event(&s->w, s->tl.cur);
     }
     pf_te_emit(&s->w);

@@ -37,6 +37,11 @@ static inline evt_span_cat evt_span_cat_fast(evt_kind k)
 {
     return (unsigned)k < EVT_KIND_COUNT_ ? (evt_span_cat)(evt_span_kind_table[k] & 3u) : EVT_SPAN_NONE;
 }
+/* Whether the kind begins its span (evt_span_cat_of's *is_begin), from the same table. */
+static inline int evt_span_kind_begins(evt_kind k)
+{
+    return (unsigned)k < EVT_KIND_COUNT_ && (evt_span_kind_table[k] & 4u) != 0u;
+}
 /* Public name of a category: "isr", "svc", "func" ("" for none). */
 const char *evt_span_cat_name(evt_span_cat c);
 /* Label of an event (rules above), written into buf (NUL-terminated, truncated to len - 1);

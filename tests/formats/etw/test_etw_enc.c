@@ -251,7 +251,6 @@ static void test_golden_layout(void **st)
     assert_int_equal(b[0x48 + 56], 0xFF);
 }
 
-/* Several providers, levels, MOF fields, GUID pointer; 64- and 32-bit loggers; spans buffers. */
 /* A caller may clear its event between calls (`evt_event ev = {0}` inside a loop has one
  * address): the reader's usual classic record, which leaves the ten field keys it wrote last in
  * place, must still give every event its keys and values. */
@@ -399,6 +398,7 @@ static void test_event_reset_exact(void **st)
     for (int k = 0; k < 3; k++) evt_reader_close(r[k]);
 }
 
+/* Several providers, levels, MOF fields, GUID pointer; 64- and 32-bit loggers; spans buffers. */
 static void round_trip(uint32_t pointer_size)
 {
     reset_platform();
