@@ -537,7 +537,7 @@ static inline void buf_tid_ts_(chrome_state *s, uint64_t tid)
 
 /* ---- record prefixes ------------------------------------------------------------------------
  * ,\n{"ph":"P"[,"name":"NAME"],"pid":1,"tid":TID,"ts": is made once per (ph, tid, name) and then
- * copied whole: a direct-mapped cache (pfx). The name is matched by CONTENT (its length and bytes,
+ * copied whole: a cache of PFX_WAYS-way sets (pfx). The name is matched by CONTENT (its length and bytes,
  * compared with the copy inside the slot's text), never trusted by address: a reader's strings
  * live only until its next event and another string may sit at the same address later (the
  * address only picks the slot). Only plain names (no JSON escapes) of at most PFX_NAME_MAX bytes
