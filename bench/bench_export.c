@@ -10,7 +10,8 @@
  * prints the output's bytes per event (metadata and packet headers included), and times
  * `babeltrace2 -o dummy` reading that output (decode only) in the same run. Every output is also
  * read once with read() + memchr (the physical floor of a pass over those bytes) and the ratio
- * printed. Outputs go to $TMPDIR and are removed. */
+ * printed, and as many bytes are written and fsynced beside it (the write floor: the disk's
+ * limit on an export of that size). Outputs go to $TMPDIR and are removed. */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -114,6 +115,16 @@ int main(int argc, char **argv)
             if (fns) {
                 bench_report(subject, "read()+memchr over the output (floor)", (double)fb * 1e3 / (double)fns, "MB/s");
                 bench_report(subject, "export time / floor time", (double)ns / (double)fns, "x");
+            }
+            /* the write floor: as many bytes written and fsynced beside it (the output's own
+             * last step), same run: what the disk allows, which no exporter can beat */
+            char wpath[4400];
+            snprintf(wpath, sizeof wpath, "%s/write-floor", dir);
+            uint64_t wns = bench_write_floor_ns(wpath, bytes);
+            if (wns) {
+                bench_report(subject, "write()+fsync of as many bytes (write floor)", (double)bytes * 1e3 / (double)wns, "MB/s");
+                bench_report(subject, "events/s at the write floor", (double)events * 1e9 / (double)wns, "ev/s");
+                bench_report(subject, "export time / write floor time", (double)ns / (double)wns, "x");
             }
         }
         /* CTF: babeltrace2 reading the same output (the dummy sink: decode only, no text), same run */

@@ -236,6 +236,27 @@ uint64_t bench_floor_ns(const char *path, int memchr_scan, uint64_t *bytes)
     return bench_now_ns() - t0;
 }
 
+uint64_t bench_write_floor_ns(const char *path, uint64_t bytes)
+{
+    static char chunk[1u << 20];
+    memset(chunk, 'x', sizeof chunk); /* pages of its own, not the shared zero page */
+    uint64_t t0 = bench_now_ns();
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) return 0;
+    int ok = 1;
+    for (uint64_t left = bytes; ok && left;) {
+        size_t n = left < sizeof chunk ? (size_t)left : sizeof chunk;
+        ssize_t w = write(fd, chunk, n);
+        if (w <= 0) ok = 0;
+        else left -= (uint64_t)w;
+    }
+    if (fsync(fd) != 0) ok = 0;
+    if (close(fd) != 0) ok = 0;
+    uint64_t ns = bench_now_ns() - t0;
+    unlink(path);
+    return ok ? ns : 0;
+}
+
 long bench_run_child(char *const argv[], int quiet, uint64_t *ns, uint64_t *cpu_ns)
 {
     uint64_t t0 = bench_now_ns();

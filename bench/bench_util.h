@@ -52,6 +52,10 @@ void bench_report(const char *subject, const char *what, double value, const cha
  * 1 MiB chunks as `cat` does, and with memchr_scan also memchr over every byte read. Returns the
  * ns it took (0 on error); *bytes receives the bytes read. */
 uint64_t bench_floor_ns(const char *path, int memchr_scan, uint64_t *bytes);
+/* The physical floor of writing an output: write() `bytes` bytes in 1 MiB chunks into a new file
+ * at path, fsync it (as evtrace's -o does before its rename), and remove it. Returns the ns it
+ * took, or 0 on error. */
+uint64_t bench_write_floor_ns(const char *path, uint64_t bytes);
 /* Run argv (a path, or a name looked up in PATH) in a child, its stdout and stderr to /dev/null
  * when quiet; returns its peak RSS in kB, or -1 when it could not run or did not exit 0; wall ns
  * in *ns, user + system CPU ns in *cpu_ns. */

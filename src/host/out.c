@@ -10,10 +10,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "evtrace/alloc.h"
+#include "out_async.h"
 
 #define FAULT_BUF 512 /* stdio buffer of a shimmed stream: small, so writes are many */
 
@@ -105,7 +107,7 @@ FILE *evt_out_fopen(const char *path, const char *mode)
         return fd < 0 ? NULL : shimmed_(fd, mode);
     }
 #endif
-    if (!to_stdout) return fopen(path, mode);
+    if (!to_stdout) return evt_out_async_fopen_(path, mode);
     fflush(stdout);
     int fd = dup(STDOUT_FILENO);
     if (fd < 0) return NULL;
