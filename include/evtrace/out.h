@@ -1,15 +1,19 @@
 /* The one output seam of the host library: every exporter and the report open the files they
  * write through evt_out_fopen, so tests can make the Nth write fail (disk full) or come up short,
  * as SQLite's test VFS does. The SQLite exporter's database writes go through the same counter
- * (evt_out_sqlite_vfs). Without a test hook armed this is plain fopen. */
+ * (evt_out_sqlite_vfs). Without a test hook armed, a regular file's stream is written by a writer
+ * thread (src/host/out_async.c, glibc; plain fopen elsewhere): its bytes reach the file in order,
+ * fflush hands them on, and fclose returns once they are all written, with the first write error
+ * if one happened. */
 #ifndef EVTRACE_OUT_H
 #define EVTRACE_OUT_H
 
 #include <stddef.h>
 #include <stdio.h>
 
-/* fopen(path, mode) for writing ("w", "wb", "a", "ab"). path "-" is standard output (a
- * duplicate of fd 1: fclose leaves stdout open). NULL with errno set on failure. */
+/* fopen(path, mode) for writing ("w", "wb", "a", "ab"; fseek and ftell work). path "-" is
+ * standard output (a duplicate of fd 1: fclose leaves stdout open). NULL with errno set on
+ * failure. Always check fclose: a write error may show only there. */
 FILE *evt_out_fopen(const char *path, const char *mode);
 
 /* Name of the SQLite VFS to open output databases with: NULL (the default VFS) unless a write

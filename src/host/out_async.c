@@ -24,7 +24,10 @@
  *     first waits up to AW_LINGER_NS for it, and is woken early only for a full chunk, a chunk
  *     behind it, or a close or seek waiting (`drains`); then it writes the chunk anyway. Two
  *     wake-ups per chunk, not one per stdio buffer; fflushed bytes reach the file within
- *     AW_LINGER_NS. */
+ *     AW_LINGER_NS.
+ *  A6 In a fork child (no writer thread there) streams are synchronous: a write goes straight to
+ *     the descriptor, close does not wait, and new streams are plain fopen ones. Chunks the parent
+ *     had queued are the parent's to write. */
 #if defined(__linux__)
 #define _GNU_SOURCE /* fopencookie */
 #endif
@@ -71,7 +74,19 @@ static struct {
     int idle;            /* the writer waits on `work`: 0 no, 1 lingering (A5), 2 for any chunk */
     unsigned drains;     /* threads waiting for their stream's chunks (A5: no lingering then) */
     int state;           /* 0 not tried, 1 running, -1 unavailable (plain streams) */
-} g = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, NULL, {{0}}, 0, 0, 0};
+    int forked;          /* A6: in a fork child */
+    clockid_t clock;     /* of `work`'s timed waits: CLOCK_MONOTONIC where it can be set */
+} g = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, NULL, {{0}},
+       0, 0, 0, 0, CLOCK_REALTIME};
+
+/* A6: a fork child has no writer thread, and g.mu may have been held at the fork. */
+static void after_fork_child_(void)
+{
+    g.forked = 1;
+    g.mu = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+    g.work = (pthread_cond_t)PTHREAD_COND_INITIALIZER;
+    g.done = (pthread_cond_t)PTHREAD_COND_INITIALIZER;
+}
 
 /* write(2) all of n bytes, retrying EINTR: 0 or an errno. */
 static int write_all_(int fd, const char *p, size_t n)
@@ -89,11 +104,11 @@ static int write_all_(int fd, const char *p, size_t n)
 /* A5: the wait for a partial last chunk to fill (ns). */
 #define AW_LINGER_NS 5000000L
 
-/* Wait on `work` until *until (CLOCK_REALTIME, pthread_cond_timedwait's clock) or a signal. */
+/* Wait on `work` for AW_LINGER_NS at most (the clock `work` was made with: start_locked_). */
 static void linger_locked_(void)
 {
     struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
+    clock_gettime(g.clock, &t);
     t.tv_nsec += AW_LINGER_NS;
     if (t.tv_nsec >= 1000000000L) { t.tv_sec++; t.tv_nsec -= 1000000000L; }
     pthread_cond_timedwait(&g.work, &g.mu, &t);
@@ -142,6 +157,15 @@ static int start_locked_(void)
         g.chunks[i].data = mem + (size_t)i * AW_CHUNK;
         g.chunks[i].next = i + 1 < AW_CHUNKS ? &g.chunks[i + 1] : NULL;
     }
+    pthread_condattr_t ca; /* a clock step must not stretch A5's wait */
+    if (pthread_condattr_init(&ca) == 0) {
+        if (pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) == 0) {
+            pthread_cond_destroy(&g.work); /* nobody waits on it before the writer starts */
+            if (pthread_cond_init(&g.work, &ca) == 0) g.clock = CLOCK_MONOTONIC;
+            else pthread_cond_init(&g.work, NULL);
+        }
+        pthread_condattr_destroy(&ca);
+    }
     /* every signal stays with the other threads (cli_signal.c's handlers, a live capture's stop) */
     sigset_t all, old;
     sigfillset(&all);
@@ -151,6 +175,7 @@ static int start_locked_(void)
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (rc != 0) { evt_free(mem); g.state = -1; return 0; }
     pthread_detach(th);
+    pthread_atfork(NULL, NULL, after_fork_child_);
     g.free = &g.chunks[0];
     g.state = 1;
     return 1;
@@ -215,6 +240,11 @@ static ssize_t aw_write_(void *cookie, const char *buf, size_t n)
     aw_stream *s = cookie;
     int e = atomic_load_explicit(&s->err, memory_order_relaxed);
     if (e) { errno = e; return -1; } /* A4 */
+    if (g.forked) { /* A6 */
+        e = write_all_(s->fd, buf, n);
+        if (e) { atomic_store_explicit(&s->err, e, memory_order_relaxed); errno = e; return -1; }
+        return (ssize_t)n;
+    }
     enqueue_(s, buf, n);
     return (ssize_t)n;
 }
@@ -222,6 +252,7 @@ static ssize_t aw_write_(void *cookie, const char *buf, size_t n)
 /* Wait for s's bytes to be written; its first write error (A4), or 0. */
 static int drain_(aw_stream *s)
 {
+    if (g.forked) return atomic_load_explicit(&s->err, memory_order_relaxed); /* A6 */
     pthread_mutex_lock(&g.mu);
     drain_locked_(s); /* A2 */
     pthread_mutex_unlock(&g.mu);
@@ -252,6 +283,7 @@ static int aw_close_(void *cookie)
 
 FILE *evt_out_async_fopen_(const char *path, const char *mode)
 {
+    if (g.forked) return fopen(path, mode); /* A6 */
     pthread_mutex_lock(&g.mu);
     int ok = start_locked_();
     pthread_mutex_unlock(&g.mu);

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "evt_test.h"
@@ -158,6 +159,52 @@ static void fflush_hands_bytes_on(void **st)
     free(got);
 }
 
+/* A fork child (no writer thread there) writes synchronously: a new stream and an inherited one
+ * close without waiting for the parent's queue, and the parent's bytes are written once. */
+static void fork_child_writes_synchronously(void **st)
+{
+    (void)st;
+    char pa[4096], pb[4096];
+    snprintf(pa, sizeof pa, "%s", p_("forkparent", 0));
+    snprintf(pb, sizeof pb, "%s", p_("forkchild", 0));
+    wstream a = {evt_out_fopen(pa, "wb"), 21, 0, 4242u, malloc(PIECE_MAX)};
+    assert_non_null(a.f);
+    assert_non_null(a.piece);
+    const size_t total = 6u << 20;
+    while (a.n < total / 2) assert_true(put_piece(&a, total / 2));
+    assert_int_equal(fflush(a.f), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        FILE *b = evt_out_fopen(pb, "wb");
+        int ok = b && fwrite("child\n", 1, 6, b) == 6 && fclose(b) == 0;
+        ok &= fclose(a.f) == 0; /* its stdio buffer is empty: nothing of the parent's is written */
+        _exit(ok ? 0 : 1);
+    }
+    int status = -1;
+    for (int i = 0; i < 1000; i++) { /* up to 10 s: a child that hangs fails the test */
+        if (waitpid(pid, &status, WNOHANG) == pid) break;
+        status = -1;
+        nanosleep(&(struct timespec){0, 10000000L}, NULL);
+    }
+    if (status == -1) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        fail_msg("the fork child hung");
+    }
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    while (a.n < total) assert_true(put_piece(&a, total));
+    assert_int_equal(fclose(a.f), 0);
+    free(a.piece);
+    check_file(pa, 21, total);
+    size_t len = 0;
+    char *got = (char *)evt_test_read_file(pb, &len);
+    assert_non_null(got);
+    assert_int_equal(len, 6);
+    assert_memory_equal(got, "child\n", 6);
+    free(got);
+}
+
 /* "ab" appends to what is there; "wb" truncates it. */
 static void append_and_truncate(void **st)
 {
@@ -277,6 +324,7 @@ int main(void)
         cmocka_unit_test(many_streams_keep_order),
         cmocka_unit_test(fflush_hands_bytes_on),
         cmocka_unit_test(append_and_truncate),
+        cmocka_unit_test(fork_child_writes_synchronously),
         cmocka_unit_test(write_error_reaches_fclose),
         cmocka_unit_test(threads_write_their_own_streams),
     };
