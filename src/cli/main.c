@@ -1,6 +1,7 @@
 /* The evtrace command: top-level help and version, then one subcommand (cmd_*.c) with its
  * options parsed by cli_parse (cli_parse.c). */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
@@ -67,6 +68,10 @@ static void cmd_usage(const cli_command *c, FILE *o)
 
 int main(int argc, char **argv)
 {
+    /* A file-size limit (ulimit -f) is a write error like a full disk: the write fails with EFBIG,
+     * evtrace says so, removes its temporary output and exits 3, instead of being killed by
+     * SIGXFSZ with the temporary left behind. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) { usage(stderr); return EXIT_USAGE; }
     const char *cmd = argv[1];
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {

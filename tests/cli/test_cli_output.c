@@ -2,7 +2,8 @@
  * process without a shell: a shell-injection path is only a name; an existing directory without
  * evtrace's marker is refused and left intact, a marked one is replaced, --force overrides;
  * regular files are replaced, symbolic links and FIFOs refused; -o - equals the file output and is
- * refused for ctf and sqlite; failures, refusals and SIGTERM leave no temporary files. */
+ * refused for ctf and sqlite; failures, refusals, SIGTERM and the file-size limit leave no
+ * temporary files. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -293,6 +295,46 @@ static void full_stdout_is_an_error(void **st)
     assert_int_equal(FULL("report", "-q", SAMPLE, "-o", "-"), 3);
 }
 
+/* The file-size limit (RLIMIT_FSIZE, inherited by the child) stops a file output part way: evtrace
+ * ignores SIGXFSZ (which used to kill it and leave its temporary behind), so the write fails with
+ * EFBIG, evtrace says so and exits 3; the old OUT stays whole and nothing is left beside it. */
+static void file_size_limit_is_an_error(void **st)
+{
+    (void)st;
+    char spec[4096]; /* a copy: path_'s buffers are reused */
+    snprintf(spec, sizeof spec, "%s", path_("fsize.syn"));
+    write_text(spec, "evtrace-synthetic 1\nevents 300000\nthreads 4\n");
+    static const char *const kinds[][2] = {{"chrome", "fsize.json"}, {"perfetto", "fsize.pftrace"}, {"ctf", "fsize.ctf"},
+                                           {"sqlite", "fsize.sqlite"}, {"report", "fsize.html"}};
+    struct rlimit old;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    if (old.rlim_max != RLIM_INFINITY && old.rlim_max < (1u << 20)) skip();
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        const char *out = path_(kinds[k][1]);
+        if (strcmp(kinds[k][0], "ctf") != 0) write_text(out, "old\n");
+        struct rlimit lim = {1u << 20, old.rlim_max}; /* 1 MB: each output is larger */
+        assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+        char *err = NULL;
+        int rc = strcmp(kinds[k][0], "report") == 0 ? EVT(NULL, NULL, &err, "report", "-q", spec, "-o", out)
+                                                    : EVT(NULL, NULL, &err, "convert", "-q", spec, "--to", kinds[k][0], "-o", out);
+        assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+        /* SQLite says "disk I/O error" for the same EFBIG */
+        const char *why = strcmp(kinds[k][0], "sqlite") == 0 ? "disk I/O error" : "File too large";
+        if (rc != 3 || !strstr(err, why)) fail_msg("%s: exit %d, stderr: %s", kinds[k][0], rc, err);
+        free(err);
+        if (strcmp(kinds[k][0], "ctf") != 0) {
+            size_t n;
+            uint8_t *b = evt_test_read_file(out, &n);
+            assert_non_null(b);
+            assert_int_equal(n, 4); /* the old output, whole */
+            free(b);
+        } else {
+            assert_false(evt_test_exists(out));
+        }
+        assert_no_tmp();
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -304,6 +346,7 @@ int main(void)
         cmocka_unit_test(failures_leave_nothing),
         cmocka_unit_test(interrupted_leaves_nothing),
         cmocka_unit_test(full_stdout_is_an_error),
+        cmocka_unit_test(file_size_limit_is_an_error),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     evt_out_remove_tree(evt_test_tmpdir());
