@@ -83,6 +83,17 @@ static void check_file(const char *path, unsigned seed, size_t n)
     if (bad != n) fail_msg("%s: byte %zu differs", path, bad);
 }
 
+/* The file holds exactly the n bytes of want. */
+static void check_text(const char *path, const char *want, size_t n)
+{
+    size_t len = 0;
+    char *got = (char *)evt_test_read_file(path, &len);
+    assert_non_null(got);
+    assert_int_equal(len, n);
+    assert_memory_equal(got, want, n);
+    free(got);
+}
+
 /* Seven streams (the pool has four chunks) written piece by piece in turn, 3 MB each. */
 static void many_streams_keep_order(void **st)
 {
@@ -152,11 +163,7 @@ static void fflush_hands_bytes_on(void **st)
     assert_int_equal(fseek(f, 0, SEEK_END), 0);
     assert_int_equal(ftell(f), 10);
     assert_int_equal(fclose(f), 0);
-    uint8_t *got = evt_test_read_file(path, &len);
-    assert_non_null(got);
-    assert_int_equal(len, 10);
-    assert_memory_equal(got, "01ab456789", 10);
-    free(got);
+    check_text(path, "01ab456789", 10);
 }
 
 /* A fork child (no writer thread there) writes synchronously: a new stream and an inherited one
@@ -197,12 +204,7 @@ static void fork_child_writes_synchronously(void **st)
     assert_int_equal(fclose(a.f), 0);
     free(a.piece);
     check_file(pa, 21, total);
-    size_t len = 0;
-    char *got = (char *)evt_test_read_file(pb, &len);
-    assert_non_null(got);
-    assert_int_equal(len, 6);
-    assert_memory_equal(got, "child\n", 6);
-    free(got);
+    check_text(pb, "child\n", 6);
 }
 
 /* "ab" appends to what is there; "wb" truncates it. */
@@ -218,21 +220,12 @@ static void append_and_truncate(void **st)
         assert_int_equal(fwrite(line, 1, (size_t)k, f), (size_t)k);
         assert_int_equal(fclose(f), 0);
     }
-    size_t len = 0;
-    char *got = (char *)evt_test_read_file(path, &len);
-    assert_non_null(got);
-    assert_int_equal(len, 24);
-    assert_memory_equal(got, "round 0\nround 1\nround 2\n", 24);
-    free(got);
+    check_text(path, "round 0\nround 1\nround 2\n", 24);
     FILE *f = evt_out_fopen(path, "wb");
     assert_non_null(f);
     assert_true(fputs("new\n", f) >= 0);
     assert_int_equal(fclose(f), 0);
-    got = (char *)evt_test_read_file(path, &len);
-    assert_non_null(got);
-    assert_int_equal(len, 4);
-    assert_memory_equal(got, "new\n", 4);
-    free(got);
+    check_text(path, "new\n", 4);
 }
 
 /* The file may not grow past 1 MB (RLIMIT_FSIZE): the writer thread's write fails with EFBIG;
