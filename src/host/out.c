@@ -1,7 +1,7 @@
 /* The output seam (evtrace/out.h): fopen for writing, "-" for standard output, and the write-fault
  * counter that tests arm. When armed, streams are wrapped with fopencookie (glibc) so each flush
- * of the stdio buffer is one counted write; elsewhere fault injection is not available and
- * evt_out_fopen is plain fopen. */
+ * of the stdio buffer is one counted write; elsewhere fault injection is not available. Unarmed,
+ * a file is written by out_async.c's writer thread (glibc; plain fopen elsewhere). */
 #if defined(__linux__)
 #define _GNU_SOURCE /* fopencookie */
 #endif
@@ -10,7 +10,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
