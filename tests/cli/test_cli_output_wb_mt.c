@@ -71,15 +71,34 @@ static void assert_no_tmp_(void)
     if (t) fail_msg("temporary output left behind: %s", t);
 }
 
+/* n bytes of fill_(seed), malloc'ed. */
+static uint8_t *filled_(size_t n, uint32_t seed)
+{
+    uint8_t *b = malloc(n);
+    assert_non_null(b);
+    fill_(b, n, seed);
+    return b;
+}
+
+/* Begin OUT, write a (n bytes) to its temporary as an exporter does, wait until the write-back
+ * of the first `started` bytes has started, close the file. */
+static void begin_written_(cli_output *o, const char *out, const uint8_t *a, size_t n, size_t started)
+{
+    assert_int_equal(cli_output_begin(o, "test", out, 0, 0, 0), 0);
+    FILE *f = evt_out_fopen(cli_output_path(o), "wb");
+    assert_non_null(f);
+    write_all_(f, a, n);
+    wait_written_back_(o, started);
+    assert_int_equal(fclose(f), 0);
+}
+
 /* A file written in pieces, like an exporter does, with its first bytes patched after their
  * write-back started (a header rewritten at the end), and a tail that is not a whole grain. */
 static void written_back_file_is_intact(void **st)
 {
     (void)st;
     const size_t n = 21 * MB + 12345;
-    uint8_t *want = malloc(n);
-    assert_non_null(want);
-    fill_(want, n, 1);
+    uint8_t *want = filled_(n, 1);
     const char *out = path_("wb_pieces.bin");
     cli_output o;
     assert_int_equal(cli_output_begin(&o, "test", out, 0, 0, 0), 0);
@@ -106,20 +125,11 @@ static void truncated_and_rewritten(void **st)
 {
     (void)st;
     const size_t n1 = 6 * MB, n2 = 2 * MB + 7;
-    uint8_t *a = malloc(n1), *b = malloc(n2);
-    assert_non_null(a);
-    assert_non_null(b);
-    fill_(a, n1, 3);
-    fill_(b, n2, 4);
+    uint8_t *a = filled_(n1, 3), *b = filled_(n2, 4);
     const char *out = path_("wb_trunc.bin");
     cli_output o;
-    assert_int_equal(cli_output_begin(&o, "test", out, 0, 0, 0), 0);
+    begin_written_(&o, out, a, n1, n1);
     FILE *f = evt_out_fopen(cli_output_path(&o), "wb");
-    assert_non_null(f);
-    write_all_(f, a, n1);
-    wait_written_back_(&o, n1);
-    assert_int_equal(fclose(f), 0);
-    f = evt_out_fopen(cli_output_path(&o), "wb");
     assert_non_null(f);
     write_all_(f, b, n2);
     assert_int_equal(fclose(f), 0);
@@ -136,19 +146,10 @@ static void replaced_by_the_writer(void **st)
 {
     (void)st;
     const size_t n1 = 3 * MB, n2 = 1 * MB + 99;
-    uint8_t *a = malloc(n1), *b = malloc(n2);
-    assert_non_null(a);
-    assert_non_null(b);
-    fill_(a, n1, 5);
-    fill_(b, n2, 6);
+    uint8_t *a = filled_(n1, 5), *b = filled_(n2, 6);
     const char *out = path_("wb_replaced.bin");
     cli_output o;
-    assert_int_equal(cli_output_begin(&o, "test", out, 0, 0, 0), 0);
-    FILE *f = evt_out_fopen(cli_output_path(&o), "wb");
-    assert_non_null(f);
-    write_all_(f, a, n1);
-    wait_written_back_(&o, n1 & ~(size_t)(MB - 1));
-    assert_int_equal(fclose(f), 0);
+    begin_written_(&o, out, a, n1, n1 & ~(size_t)(MB - 1));
     assert_int_equal(unlink(cli_output_path(&o)), 0);
     assert_int_equal(evt_test_write_file(cli_output_path(&o), b, n2), 0);
     assert_int_equal(cli_output_commit(&o), 0);
@@ -166,16 +167,9 @@ static void abort_leaves_old_output(void **st)
     static const char old[] = "the previous output\n";
     assert_int_equal(evt_test_write_file(out, old, sizeof old - 1), 0);
     const size_t n = 5 * MB;
-    uint8_t *a = malloc(n);
-    assert_non_null(a);
-    fill_(a, n, 7);
+    uint8_t *a = filled_(n, 7);
     cli_output o;
-    assert_int_equal(cli_output_begin(&o, "test", out, 0, 0, 0), 0);
-    FILE *f = evt_out_fopen(cli_output_path(&o), "wb");
-    assert_non_null(f);
-    write_all_(f, a, n);
-    wait_written_back_(&o, n & ~(size_t)(MB - 1));
-    assert_int_equal(fclose(f), 0);
+    begin_written_(&o, out, a, n, n & ~(size_t)(MB - 1));
     cli_output_abort(&o);
     assert_no_tmp_();
     assert_file_is_(out, (const uint8_t *)old, sizeof old - 1);
@@ -190,9 +184,7 @@ static void failed_write_aborts(void **st)
     (void)st;
     const char *out = path_("wb_full.bin");
     const size_t n = 4 * MB;
-    uint8_t *a = malloc(n);
-    assert_non_null(a);
-    fill_(a, n, 8);
+    uint8_t *a = filled_(n, 8);
     cli_output o;
     assert_int_equal(cli_output_begin(&o, "test", out, 0, 0, 0), 0);
     evt_out_fail_after(64, EVT_OUT_FAULT_NOSPC);
