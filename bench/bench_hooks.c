@@ -103,6 +103,7 @@ int main(void)
     bench_report("hooks", "generic pair / two baseline records", gen / (2 * base), "x");
     bench_report("hooks", "thread switch out+in, recorded (2 records)", sw, "ns");
     bench_report("hooks", "switch pair / two baseline records", sw / (2 * base), "x");
+    bench_report("hooks", "core speed probe after these figures (bench_alu_probe_ns; bench_machine prints its fastest and spread)", bench_alu_probe_ns(), "ns");
     evt_tx_trace_event_filter(EVT_TX_TRACE_INTERNAL_EVENTS);
     double uf = best(pair_adapter, iters);
     bench_report("hooks", "utk svc enter+leave pair, filtered", uf, "ns");

@@ -100,6 +100,7 @@ int main(void)
     rig_init(&g_rig[0], ts32, 0); /* flight ring: full after the first ~240 records, then overwriting */
     for (int i = 0; i < 1000; i++) rec_state(r0, (uint64_t)i);
     double flight = bench_best_of(rec_state, r0, iters);
+    double probe = bench_alu_probe_ns(); /* the core's speed while the two figures above ran */
     evt_rec_stats st;
     evt_rkh_get_stats(r0, &st);
     double base2 = bench_best_of(NULL, NULL, iters);
@@ -142,6 +143,7 @@ int main(void)
     bench_report("rkh", "2-arg record, seq + ts32 + checksum, full overwriting flight ring", flight, "ns/event");
     bench_report("rkh", "flight ring / baseline", flight / base, "x");
     bench_report("rkh", "flight ring: records overwritten", (double)st.overwritten, "records");
+    bench_report("rkh", "core speed probe after these figures (bench_alu_probe_ns; bench_machine prints its fastest and spread)", probe, "ns");
     bench_report("rkh", "streamed, clock reads nothing (the record's own work, no TSC read)", own_streamed, "ns/event");
     bench_report("rkh", "streamed, clock reads nothing / baseline", own_streamed / base, "x");
     bench_report("rkh", "flight ring, clock reads nothing / baseline", own_flight / base, "x");

@@ -97,6 +97,7 @@ int main(void)
     bench_report(SUBJ, "baseline (rdtsc + store 32 B)", base, "ns/event");
     bench_report(SUBJ, "user event, enabled, 1 thread", en, "ns/event");
     bench_report(SUBJ, "enabled / baseline", en / base, "x");
+    bench_report(SUBJ, "core speed probe after these figures (bench_alu_probe_ns; bench_machine prints its fastest and spread)", bench_alu_probe_ns(), "ns");
     bench_report(SUBJ, "kernel event, enabled, 1 thread", bench_best_of(ins_kernel, NULL, iters), "ns/event");
     bench_report(SUBJ, "user event, enabled, 2 threads", two_threads(iters / 2), "ns/event per thread");
     evt_tx_trace_event_filter(EVT_TX_TRACE_USER_EVENTS);

@@ -148,6 +148,26 @@ double bench_baseline_2t_ns(uint64_t iters, int reps)
     return bench_2t_ns_per_call(baseline_own, args, iters, reps);
 }
 
+void bench_alu_work(void *arg, uint64_t i)
+{
+    bench_alu_lanes *a = arg;
+    uint64_t x[8];
+    for (int k = 0; k < 8; k++) x[k] = a->x[k];
+    for (int n = 0; n < 4; n++)
+        for (int k = 0; k < 8; k++) {
+            x[k] ^= x[k] << 13;
+            x[k] += i;
+            __asm__ __volatile__("" : "+r"(x[k])); /* kept as written */
+        }
+    for (int k = 0; k < 8; k++) a->x[k] = x[k];
+}
+
+double bench_alu_probe_ns(void)
+{
+    static bench_alu_lanes lanes = {{1, 2, 3, 4, 5, 6, 7, 8}};
+    return bench_ns_per_call(bench_alu_work, &lanes, 20000, 5);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;

@@ -46,6 +46,17 @@ void bench_interleaved(void (*fn)(void *arg, uint64_t i), void *arg, uint64_t it
  * ratios (returned). */
 double bench_2t_interleaved(void (*fn)(void *arg, uint64_t i), void *const args[2], uint64_t iters, int rounds,
                             double *base, double *subj);
+/* Execution-bound work (the kind a record is): eight independent lanes of shifts, xors and adds,
+ * no memory beyond the caller's lanes (arg: a bench_alu_lanes, one per thread). */
+typedef struct bench_alu_lanes {
+    _Alignas(128) uint64_t x[8];
+} bench_alu_lanes;
+void bench_alu_work(void *arg, uint64_t i);
+/* How fast the core runs right now: bench_alu_work's ns per call, best of 5 runs of 20,000 calls
+ * (~0.7 ms). A host that slows this vCPU in phases (frequency, or another guest on the same core)
+ * raises it, while the rdtsc-bound baseline does not move: every recorder's ratio then rises by
+ * its own work's share. The benchmarks print it beside their ratios, bench_machine its spread. */
+double bench_alu_probe_ns(void);
 /* Print "bench: <subject>: <what>: <value> <unit>" (one parseable line). */
 void bench_report(const char *subject, const char *what, double value, const char *unit);
 /* The physical floor of a pass over a file (or every file of a directory, one level): read() in

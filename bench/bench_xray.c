@@ -218,6 +218,7 @@ int main(void)
     bench_report("xray", "baseline: read TSC + store 32 bytes", base, "ns");
     bench_report("xray", "recorder core: entry+exit records incl. 2 rdtsc, no trampoline", core, "ns/call");
     bench_report("xray", "recorder core pair / two baselines", core / (2 * base), "x");
+    bench_report("xray", "core speed probe after these figures (bench_alu_probe_ns; bench_machine prints its fastest and spread)", bench_alu_probe_ns(), "ns");
     /* The explicit API and the cyg hooks through the runtime (per-thread buffers, flight rotation). */
     evt_xray_config cfg = {16384, 64, 1};
     if (evt_xray_start(&cfg) == 0) {
