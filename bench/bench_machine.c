@@ -13,7 +13,7 @@
  * does not), whatever the recorder shares. Last, the core's speed over 4 s (bench_alu_probe_ns): a
  * host that slows this vCPU in phases (29 Nov, this EPYC VM: the probe and every record's own work
  * ~25 % slower for seconds at a time, the TSC baseline unchanged, so the RKH ratio read 1.59x in a
- * fast phase and 2.4-2.7x in a slow one) shows as probes well above the fastest; each recorder
+ * fast phase and 2.2-2.7x in a slow one) shows as probes well above the fastest; each recorder
  * benchmark prints the probe beside its ratios, so a figure can be told to come from a slow phase. */
 #include <stdint.h>
 #include <stdio.h>
