@@ -311,6 +311,7 @@ int main(void)
         uint64_t events = count_events(bin, path); /* also brings the file into the page cache */
         int bad = 0;
         uint64_t w[MAXR], c[MAXR], cat[MAXR], mc[MAXR], lx[MAXR];
+        double probe = 1e30; /* the core's speed right after each round's `info`, the fastest */
         long rss = 0;
         int lx_ok = have_llvm_xray && strcmp(k_fmt[f].name, "xray") == 0;
         for (int k = 0; k < rounds; k++) {
@@ -320,6 +321,8 @@ int main(void)
             long r = bench_run_child(argv, 1, &w[k], &c[k]);
             if (r < 0) { bad = 1; break; }
             if (r > rss) rss = r;
+            double pr = bench_alu_probe_ns();
+            if (pr < probe) probe = pr;
             if (lx_ok) {
                 uint64_t lc = 0;
                 char *la[] = {"/usr/bin/llvm-xray", "convert", "-f", "yaml", "-o", "/dev/null", path, NULL};
@@ -335,6 +338,8 @@ int main(void)
         report_rate(subj, "evtrace info (wall)", events, bytes, mw);
         report_rate(subj, "evtrace info (per CPU second)", events, bytes, mcpu);
         bench_report(subj, "evtrace info peak RSS", (double)rss / 1024.0, "MB");
+        bench_report(subj, "core speed probe after the rounds, fastest (bench_alu_probe_ns; bench_machine prints its fastest)",
+                     probe, "ns");
         report_rate(subj, "cat-style read() (floor)", events, bytes, mcat);
         report_rate(subj, "read() + memchr (floor)", events, bytes, mmc);
         bench_report(subj, "evtrace info time / read()+memchr time", (double)mw / (double)mmc, "x");

@@ -105,6 +105,8 @@ int main(int argc, char **argv)
         bench_report(subject, "events/s", (double)events * 1e9 / (double)ns, "ev/s");
         if (cpu_ns) bench_report(subject, "events/s per CPU s", (double)events * 1e9 / (double)cpu_ns, "ev/s");
         bench_report(subject, "peak RSS", (double)rss / 1024.0, "MB");
+        bench_report(subject, "core speed probe after the run (bench_alu_probe_ns; bench_machine prints its fastest)",
+                     bench_alu_probe_ns(), "ns");
         uint64_t bytes = du_bytes(out);
         bench_report(subject, "output", (double)bytes / 1e6, "MB");
         if (bytes) {
