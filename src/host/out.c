@@ -62,15 +62,11 @@ static ssize_t shim_write_(void *cookie, const char *buf, size_t n)
     shim *s = cookie;
     int fail;
     size_t ok = evt_out_write_allowed_(n, &fail);
-    if (fail || ok < n) errno = ENOSPC; /* a short write is a full disk, too, seen one write later */
-    if (fail) return -1;
-    size_t done = 0;
-    while (done < ok) {
-        ssize_t w = write(s->fd, buf + done, ok - done);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return done ? (ssize_t)done : -1;
-        done += (size_t)w;
-    }
+    if (fail) { errno = ENOSPC; return -1; }
+    int e;
+    size_t done = evt_out_write_full_(s->fd, buf, ok, &e);
+    if (e) { errno = e; return done ? (ssize_t)done : -1; }
+    if (ok < n) errno = ENOSPC; /* a short write is a full disk, too, seen one write later */
     return (ssize_t)done;
 }
 

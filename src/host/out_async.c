@@ -90,17 +90,12 @@ static void after_fork_child_(void)
     g.done = (pthread_cond_t)PTHREAD_COND_INITIALIZER;
 }
 
-/* write(2) all of n bytes, retrying EINTR: 0 or an errno. */
+/* write(2) all of n bytes: 0 or an errno. */
 static int write_all_(int fd, const char *p, size_t n)
 {
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return w < 0 ? errno : EIO;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
+    int e;
+    evt_out_write_full_(fd, p, n, &e);
+    return e;
 }
 
 /* A5: the wait for a partial last chunk to fill (ns). */
@@ -305,3 +300,16 @@ FILE *evt_out_async_fopen_(const char *path, const char *mode)
 #else
 FILE *evt_out_async_fopen_(const char *path, const char *mode) { return fopen(path, mode); }
 #endif
+
+size_t evt_out_write_full_(int fd, const char *p, size_t n, int *err)
+{
+    size_t done = 0;
+    *err = 0;
+    while (done < n) {
+        ssize_t w = write(fd, p + done, n - done);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) { *err = w < 0 ? errno : EIO; break; }
+        done += (size_t)w;
+    }
+    return done;
+}

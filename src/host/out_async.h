@@ -9,4 +9,8 @@
  * where the platform allows (glibc), else plain fopen. NULL with errno set on failure. */
 FILE *evt_out_async_fopen_(const char *path, const char *mode);
 
+/* write(2) all n bytes of p to fd, retrying EINTR (the writer thread's and out.c's fault shim's
+ * loop): the bytes written, n unless *err is set to an errno (EIO for a write of 0 bytes). */
+size_t evt_out_write_full_(int fd, const char *p, size_t n, int *err);
+
 #endif
