@@ -19,9 +19,11 @@ secure    (issue 31) a server with an https_port (a certificate from a CA the te
           load stopped by SIGINT keeps what it read (its traces row is written).
 
 Usage: clickhouse_check.py MODE EVTRACE DATA_DIR DOCS_MD [SYNTHETIC_EVENTS]"""
+import atexit
 import json
 import os
 import re
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -208,6 +210,7 @@ def mode_load(evtrace, data, docs, nsyn, contexts=True):
         if q not in SQLITE:
             die('docs/clickhouse.md %s has no SQLite counterpart in this test' % q)
     tmp = tempfile.mkdtemp(prefix='evt-ch-load-')
+    atexit.register(shutil.rmtree, tmp, True)  # also when die()/fail() exit
     with ClickHouse(1) as ch:
         apply_schema(evtrace, ch)
         url = ch.urls[0] + '?database=' + DB
@@ -321,6 +324,7 @@ def counts(ch, tid):
 
 def mode_failures(evtrace, data, docs):
     tmp = tempfile.mkdtemp(prefix='evt-ch-fail-')
+    atexit.register(shutil.rmtree, tmp, True)  # also when die()/fail() exit
     sample = os.path.join(data, 'threadx_tracex', 'demo_threadx.trx')
     with ClickHouse(1) as ch:
         url = ch.urls[0] + '?database=' + DB

@@ -586,7 +586,7 @@ def lost_isr_exit_copy(path, tmp):
 
 def utk_trace(test_bin, tmp):
     """The μT-Kernel scenario trace that tests/kernel/utk/test_utk_scenario writes."""
-    env = dict(os.environ, TMPDIR=tmp)
+    env = dict(os.environ, TMPDIR=tmp, EVT_TEST_KEEP_TMP="1")  # its file is read after it exits
     r = subprocess.run([test_bin], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
     if r.returncode != 0:
         fail('%s failed: %s' % (test_bin, r.stdout.decode()[-2000:]))

@@ -109,15 +109,53 @@ int evt_test_run(const char *cmdline, char **out, size_t *outlen)
     return evt_test_runv(argv, out, outlen, NULL);
 }
 
+/* Remove path and, for a directory, everything under it (not following links); depth bounds the
+ * recursion (test directories are a few levels deep). Errors are ignored: what cannot be removed
+ * stays. */
+static void remove_tree(const char *path, int depth)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0) return;
+    if (S_ISDIR(st.st_mode) && depth > 0) {
+        DIR *d = opendir(path);
+        if (d) {
+            struct dirent *e;
+            char sub[4096];
+            while ((e = readdir(d)) != NULL) {
+                if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+                if (snprintf(sub, sizeof sub, "%s/%s", path, e->d_name) < (int)sizeof sub) remove_tree(sub, depth - 1);
+            }
+            closedir(d);
+        }
+        (void)rmdir(path);
+        return;
+    }
+    (void)unlink(path);
+}
+
+static char g_tmpdir[512];
+static pid_t g_tmpdir_owner;
+
+/* At exit of the process that made it, the temporary directory goes, unless EVT_TEST_KEEP_TMP is
+ * set (to look at what a test wrote, or for a script that reads a test's files after it exits).
+ * A forked child that calls exit() leaves it to its parent. */
+static void tmpdir_cleanup(void)
+{
+    const char *keep = getenv("EVT_TEST_KEEP_TMP");
+    if (getpid() != g_tmpdir_owner || (keep && *keep)) return;
+    remove_tree(g_tmpdir, 16);
+}
+
 const char *evt_test_tmpdir(void)
 {
-    static char dir[512];
-    if (!dir[0]) {
+    if (!g_tmpdir[0]) {
         const char *t = getenv("TMPDIR");
-        snprintf(dir, sizeof dir, "%s/evtrace-test-XXXXXX", t ? t : "/tmp");
-        if (!mkdtemp(dir)) { perror("mkdtemp"); exit(2); }
+        snprintf(g_tmpdir, sizeof g_tmpdir, "%s/evtrace-test-XXXXXX", t ? t : "/tmp");
+        if (!mkdtemp(g_tmpdir)) { perror("mkdtemp"); exit(2); }
+        g_tmpdir_owner = getpid();
+        atexit(tmpdir_cleanup);
     }
-    return dir;
+    return g_tmpdir;
 }
 
 char *evt_test_tmp_path(const char *name)

@@ -25,7 +25,8 @@ int evt_test_run(const char *cmdline, char **out, size_t *outlen);
 int evt_test_exists(const char *path);
 /* The name of an entry of dir whose name contains part, or NULL (a static buffer). */
 const char *evt_test_find_name(const char *dir, const char *part);
-/* A fresh temporary directory for this test process (created once, under $TMPDIR or /tmp). */
+/* A fresh temporary directory for this test process (created once, under $TMPDIR or /tmp),
+ * removed with its contents when the process exits normally unless EVT_TEST_KEEP_TMP is set. */
 const char *evt_test_tmpdir(void);
 /* evt_test_tmpdir()/name in one of four static buffers used in turn (so up to four paths can be
  * held at once; the fifth call reuses the first buffer). */
