@@ -441,19 +441,13 @@ static __attribute__((noinline)) evt_status next_ranged_(evt_reader *r, evt_even
     return took_(r, ev, next_in_range_(r, ev));
 }
 
-/* evt_reader_next past its usual path: a reader that resets its own events (EVT_READER_RESETS)
- * without a range, or a range. Out of line: the usual path keeps its one test. */
-static __attribute__((noinline)) evt_status next_other_(evt_reader *r, evt_event *ev)
-{
-    if (r->next_path != NEXT_RESETS_) return next_ranged_(r, ev);
-    ev->fmt = r->desc->name;
-    return took_(r, ev, r->desc->next(r->state, ev));
-}
-
 EVT_EVENT_RESET_FN evt_status evt_reader_next(evt_reader *r, evt_event *ev)
 {
-    if (r->next_path) return next_other_(r, ev);
-    evt_event_reset_inline(ev); /* the usual case */
+    uint64_t path = r->next_path;
+    if (!path) evt_event_reset_inline(ev); /* the usual case */
+    else if (path & NEXT_RANGE_) return next_ranged_(r, ev);
+    /* else a reader that resets its own events (EVT_READER_RESETS): one test more than the usual
+     * case, no call */
     ev->fmt = r->desc->name;
     return took_(r, ev, r->desc->next(r->state, ev));
 }

@@ -20,7 +20,10 @@
  * Per event (docs: no per-event formatting or search): the slot is read in place from the window;
  * what its id word alone decides (name, kind, target rule, the profile's service meaning, the info
  * roles' fields and levels) comes from a direct-mapped cache built once per id word and kernel
- * profile (txtb_idm); object names from a memo of find_obj's answers and the last context's. */
+ * profile (txtb_idm); object names from a memo of find_obj's answers and the last context's. The
+ * reader resets its own events (EVT_READER_RESETS: slot_reset zeroes only what decode_slot does not
+ * write), takes the slots of a run adjacent in time order and in the window without recomputing
+ * where they are (run_start), and counts an event's fields in registers (txtb_fields). */
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -36,6 +39,7 @@
 #include "formats/threadx/txtb_defs.h"
 #include "formats/threadx/txtb_hooks_dec.h"
 #include "formats/threadx/txtb_names.h"
+#include "host/event_reset.h"
 #include "host/safe_text.h"
 #include "host/kernels/kernel_profile.h"
 #include "formats/user/user_dec.h"
@@ -53,6 +57,12 @@
 #define TXTB_COLD __attribute__((noinline, cold))
 #else
 #define TXTB_COLD
+#endif
+/* On the per-event path: inlined whatever the compiler's estimate (decode_slot: one copy per byte order). */
+#if defined(__GNUC__)
+#define TXTB_INLINE static inline __attribute__((always_inline))
+#else
+#define TXTB_INLINE static inline
 #endif
 #define TXTB_IDM_N      1024u         /* id meanings cached (direct-mapped by the slot's id word: 2^10) */
 #define TXTB_STM_N      64u           /* suspend states whose meaning is cached */
@@ -93,6 +103,10 @@ enum { NAME_CTX, NAME_TARGET, NAME_INTERRUPTED, NAME_HOOKS, NAME_ROLES };
 
 typedef struct id_count { uint32_t id; uint64_t count; } id_count;
 
+/* What decode_slot adds for an id's kind (txtb_idm.kcase): nothing, a thread's state and the next
+ * thread (TXTB_K_RUN, _STOP), the ISR id (_ISR_IN, _OUT), the LOST counts (_LOST). */
+enum { TXTB_KC_NONE, TXTB_KC_THREAD, TXTB_KC_ISR, TXTB_KC_LOST };
+
 /* What an event's id word alone decides (kind, name, target rule, service meaning, info roles),
  * worked out once per id word and kernel profile and reused for every event with it (idm_get). */
 typedef struct txtb_idm {
@@ -100,7 +114,9 @@ typedef struct txtb_idm {
     uint32_t id;             /* the id, CPU bits removed */
     uint32_t cpu;            /* the CPU of an SMP kernel id (has_cpu) */
     uint8_t has_cpu;
+    unsigned ev_flags;       /* EVT_HAS_CTX | EVT_HAS_PRIO, and EVT_HAS_CPU with has_cpu: its events' flags before a target or count */
     uint8_t k;               /* TXTB_K_* of the id's row (TXTB_K_OTHER without one) */
+    uint8_t kcase;           /* TXTB_KC_*: what decode_slot adds for k */
     uint8_t kind;            /* evt_kind */
     uint8_t target;          /* 0 no target, 1 info1 is the target, 2 only when info1 is a registry object */
     uint8_t svc;             /* a service/create/delete: the meaning below applies */
@@ -108,6 +124,7 @@ typedef struct txtb_idm {
     uint8_t hooks;           /* txtb_hooks_dec_wants() of its events */
     uint8_t obj_type, op, op_result; /* the meaning's members (m_has says which hold) */
     uint8_t nput, nlevel;    /* info fields and levels below */
+    uint8_t put_ok;          /* (1 << nput) - 1: their fields_ok bits from the first */
     uint8_t stk;             /* an info is a stack sample (TXTB_R_STK) */
     uint8_t nmrole;          /* infos with an owner/stack role of the meaning block */
     uint8_t mrole[4], mrole_w[4]; /* their roles and info index (0..3), in info order */
@@ -120,7 +137,7 @@ typedef struct txtb_idm {
     unsigned vouched;        /* next()'s usual path (no hooks, no user record): EVT_TEXT_OK_NAME
                               * (ok_name), _LABEL (a service's label, vouched for, or none), and the
                               * strings it leaves NULL or sets only vouched for (idm_build) */
-    uint32_t cslot, cgen;    /* counts[] slot of the id word while cgen == s->cgen */
+    id_count *cnt;           /* the id word's entry of counts[] (NULL: none yet; count_id re-points it) */
 } txtb_idm;
 
 typedef struct txtb_state {
@@ -152,16 +169,21 @@ typedef struct txtb_state {
     uint32_t pos;                /* events visited in chronological order (0..span) */
     uint32_t span;               /* slots in chronological order to visit */
     uint32_t seg1;               /* slots [current, avail) first when wrapped, then [0, current) */
-    int have_prev;
-    uint32_t prev_masked;
+    /* the run: the slots after the one next() took last that are adjacent to it in time order and
+     * in the event window (run_left of them, the first at run_p, file offset run_off); whatever
+     * else reads a slot or moves pos ends it (run_left = 0: skip_unwritten, user_record) */
+    const uint8_t *run_p;
+    uint64_t run_off;
+    uint32_t run_left;
+    uint32_t ts_neg;             /* UINT32_MAX when the timer counts down, else 0 (ts_dir) */
+    uint32_t prev_dir;           /* ts_dir of the last event's masked timestamp (before the first: scan_direction) */
     uint64_t ts;
-    uint32_t first_masked, last_masked;
+    uint32_t first_masked;       /* the first event's masked timestamp; the last one's: ts_dir(prev_dir) */
     uint64_t valid;
     uint64_t ctx_thread, ctx_isr, ctx_init;
     id_count *counts;            /* hash by id, ccap slots (power of two), count 0 = empty */
     uint32_t ncounts, ccap;
     uint64_t untracked_ids;      /* events whose id did not fit in count_by_id */
-    uint32_t cgen;               /* bumped when counts[] is rebuilt (txtb_idm.cslot is stale) */
     char namebuf[48];
     evt_name_cache idnames;      /* names formatted from an id (USER_<id>, UNKNOWN_<id>): once per id */
     txtb_objmemo objmemo[TXTB_OBJMEMO_N]; /* find_obj's answers by address hash */
@@ -183,6 +205,7 @@ typedef struct txtb_state {
     uint32_t stm_gen[TXTB_STM_N]; /* suspend state s < TXTB_STM_N: meaning cached while stm_gen[s] == gen */
     unsigned stm_has[TXTB_STM_N];
     uint8_t stm_stop[TXTB_STM_N];
+    const char *stm_name[TXTB_STM_N]; /* txtb_thread_state_name of the states below TXTB_STM_N (open) */
 } txtb_state;
 
 static const evt_reader_option k_opts[] = {{"elf", "FILE", EVT_USER_ELF_OPTION_HELP}, {NULL, NULL, NULL}};
@@ -259,19 +282,17 @@ static inline void slot_words(const txtb_state *s, const uint8_t *slot, uint32_t
     }
 }
 
-/* Context and timestamp words of a slot whole in memory (slot_at), as slot_words. */
-static inline uint32_t slot_ctx(const uint8_t *slot, int big)
+/* The word at byte off (TXTB_EV_*) of a slot whole in memory (slot_at), in byte order big, as
+ * slot_words reads it: one load where big and off are constants. */
+static inline uint32_t slot_word(const uint8_t *slot, size_t off, int big)
 {
     evt_cur c;
     evt_cur_init(&c, slot, TXTB_EVENT_SIZE, 0, big);
-    return big ? evt_cur_u32be_at(&c, TXTB_EV_CONTEXT) : evt_cur_u32le_at(&c, TXTB_EV_CONTEXT);
+    return big ? evt_cur_u32be_at(&c, off) : evt_cur_u32le_at(&c, off);
 }
-static inline uint32_t slot_ts(const uint8_t *slot, int big)
-{
-    evt_cur c;
-    evt_cur_init(&c, slot, TXTB_EVENT_SIZE, 0, big);
-    return big ? evt_cur_u32be_at(&c, TXTB_EV_TIMESTAMP) : evt_cur_u32le_at(&c, TXTB_EV_TIMESTAMP);
-}
+/* Context and timestamp words of a slot (slot_word). */
+static inline uint32_t slot_ctx(const uint8_t *slot, int big) { return slot_word(slot, TXTB_EV_CONTEXT, big); }
+static inline uint32_t slot_ts(const uint8_t *slot, int big) { return slot_word(slot, TXTB_EV_TIMESTAMP, big); }
 
 static int read_slot(txtb_state *s, uint32_t idx, uint32_t w[8])
 {
@@ -473,11 +494,12 @@ static uint64_t ts_modulus(uint32_t mask)
     return mod;
 }
 
-/* Masked timestamp difference in the counting direction (ts_mod is a power of two: the
- * difference modulo ts_mod is its low bits). */
-static inline uint32_t tdelta(const txtb_state *s, uint32_t prev, uint32_t cur, int down)
+/* A masked timestamp m turned to count up: m, or -m (mod 2^32) when the timer counts down; its
+ * own inverse. The step from one to the next in the counting direction is then (x - prev) & ts_low
+ * either way (ts_mod is a power of two: the difference modulo ts_mod is its low bits). */
+static inline uint32_t ts_dir(const txtb_state *s, uint32_t m)
 {
-    return (down ? prev - cur : cur - prev) & s->ts_low;
+    return (m ^ s->ts_neg) - s->ts_neg;
 }
 
 /* The direction scan's running state: the last written slot's masked timestamp (have: one was
@@ -489,7 +511,7 @@ typedef struct txtb_dirscan {
 } txtb_dirscan;
 
 /* Timer steps among the n adjacent slots of run (in byte order big) into d. A step is the masked
- * difference modulo ts_mod (tdelta): 0 is none, below half up, else down. */
+ * difference modulo ts_mod: 0 is none, below half up, else down. */
 static inline void scan_steps(const txtb_state *s, const uint8_t *run, uint32_t n, int big, txtb_dirscan *d)
 {
     const uint32_t mask = s->mask, low = s->ts_low;
@@ -533,6 +555,10 @@ static void scan_direction(txtb_state *s)
     s->increases = d.up;
     s->decreases = d.down;
     s->timer_down = s->decreases > s->increases;
+    /* the first event's step from prev_dir is its ts: m counting up, mask - m counting down */
+    s->ts_neg = s->timer_down ? UINT32_MAX : 0u;
+    s->prev_dir = s->timer_down ? 0u - s->mask : 0u;
+    s->ts = 0;
 }
 
 static evt_status open_(evt_reader *r, void **state)
@@ -572,6 +598,7 @@ static evt_status open_(evt_reader *r, void **state)
     s->ts_mod = ts_modulus(s->mask);
     s->ts_low = (uint32_t)(s->ts_mod - 1);
     s->kp_kernel = INT_MIN;
+    for (uint32_t i = 0; i < TXTB_STM_N; i++) s->stm_name[i] = txtb_thread_state_name(i);
     uint32_t base = s->hdr[TXTB_HDR_BASE / 4];
     /* Addresses are 32-bit target addresses (64-bit hosts truncate): offsets modulo 2^32. */
     uint32_t reg_start = s->hdr[TXTB_HDR_REG_START / 4] - base;
@@ -629,8 +656,27 @@ static evt_status open_(evt_reader *r, void **state)
     return EVT_OK;
 }
 
+/* The slot of id in a counts table of cap slots (a power of two) that holds it. */
+static uint32_t count_slot(const id_count *v, uint32_t cap, uint32_t id)
+{
+    uint32_t k = (id * 2654435761u) & (cap - 1);
+    while (v[k].id != id || !v[k].count) k = (k + 1) & (cap - 1);
+    return k;
+}
+
+/* Re-point the id meanings' counters (txtb_idm.cnt) from the counts table being replaced into v
+ * (cap slots), which holds all of its entries. */
+static void count_repoint(txtb_state *s, id_count *v, uint32_t cap)
+{
+    for (uint32_t i = 0; i < TXTB_IDM_N + 2u; i++) {
+        txtb_idm *e = i < TXTB_IDM_N ? &s->idm[i] : &s->idm190[i - TXTB_IDM_N];
+        if (e->cnt) e->cnt = &v[count_slot(v, cap, e->cnt->id)];
+    }
+}
+
 /* count_by_id: open addressing by id (load < 1/2), at most TXTB_MAX_IDS distinct ids. Returns the
- * id's slot in counts (valid while s->cgen stays), UINT32_MAX when it was counted as untracked. */
+ * id's slot in counts (valid until the table is rebuilt, when count_repoint moves the
+ * txtb_idm.cnt that point into it), UINT32_MAX when it was counted as untracked. */
 static uint32_t count_id(txtb_state *s, uint32_t id)
 {
     if (s->ccap) {
@@ -648,10 +694,10 @@ static uint32_t count_id(txtb_state *s, uint32_t id)
             while (v[k].count) k = (k + 1) & (nc - 1);
             v[k] = s->counts[i];
         }
+        count_repoint(s, v, nc);
         evt_free(s->counts);
         s->counts = v;
         s->ccap = nc;
-        s->cgen++;
     }
     uint32_t k = (id * 2654435761u) & (s->ccap - 1);
     while (s->counts[k].count) k = (k + 1) & (s->ccap - 1);
@@ -676,19 +722,6 @@ static const uint8_t *info_roles(uint32_t id)
     }
 }
 
-/* Two numeric fields, as evt_put_u(k1, v1) then evt_put_u(k2, v2). */
-static inline void put_u2(evt_event *ev, const char *k1, uint64_t v1, const char *k2, uint64_t v2)
-{
-    evt_field *f = evt_put_fields(ev, 2);
-    if (!f) {
-        evt_put_u(ev, k1, v1);
-        evt_put_u(ev, k2, v2);
-        return;
-    }
-    evt_field_u(f, k1, v1);
-    evt_field_u(f + 1, k2, v2);
-}
-
 static const char *const k_role_field[TXTB_R_COUNT_] = {
 #define TXTB_ROLE_NAME_(r, name) name,
     TXTB_ROLE_TABLE(TXTB_ROLE_NAME_)
@@ -703,7 +736,8 @@ static const struct { uint8_t role, level; } k_levels[] = {
 };
 
 /* What add_role_fields() sets for an id with these roles (NULL: none), in its order, into e:
- * the fields in info order, the levels in k_levels order then info order. */
+ * the fields in info order, the levels in k_levels order then info order (the first
+ * EVT_M_MAX_LEVELS: no level is set before them). */
 static void role_plan(txtb_idm *e, const uint8_t *roles)
 {
     e->roles = roles;
@@ -720,47 +754,13 @@ static void role_plan(txtb_idm *e, const uint8_t *roles)
             e->mrole_w[e->nmrole++] = (uint8_t)i;
         }
     }
+    e->put_ok = (uint8_t)((1u << e->nput) - 1u);
     for (size_t k = 0; k < sizeof k_levels / sizeof k_levels[0]; k++)
         for (int i = 0; i < 4; i++)
-            if (roles[i] == k_levels[k].role) {
+            if (roles[i] == k_levels[k].role && e->nlevel < EVT_M_MAX_LEVELS) { /* past it: dropped, as evt_put_level does */
                 e->level_kind[e->nlevel] = k_levels[k].level;
                 e->level_w[e->nlevel++] = (uint8_t)i;
             }
-}
-
-/* The numeric fields of info 1..4 (info[0..3], the event's args) with a role ("enqueued", "sem_count", "stk", ...); with a
- * stack sample of a registered thread's context, that thread's stack ("ctx_stack_start",
- * "ctx_stack_size": registry param 1 and 2). Not for buffers of the generic hooks backend, whose
- * resume/suspend info3 is a state (idm_build plans no roles there). */
-static void add_role_fields(txtb_state *s, const txtb_idm *e, const uint64_t info[4], evt_event *ev)
-{
-    evt_field *f = evt_put_fields(ev, e->nput);
-    for (unsigned i = 0; i < e->nput; i++) {
-        if (f) evt_field_u(f + i, e->put_key[i], info[e->put_w[i]]);
-        else evt_put_u(ev, e->put_key[i], info[e->put_w[i]]);
-    }
-    /* their meaning: counters of the object, a mutex's owner */
-    for (unsigned i = 0; i < e->nlevel; i++)
-        evt_put_level(&ev->m, (evt_level_kind)e->level_kind[i], info[e->level_w[i]]);
-    for (unsigned i = 0; i < e->nmrole; i++) {
-        uint64_t v = info[e->mrole_w[i]];
-        switch (e->mrole[i]) {
-        case TXTB_R_OWNER: ev->m.has |= EVT_M_OWNER; ev->m.owner = v; break;
-        case TXTB_R_OWNERSHIP_COUNT: ev->m.owner_count = v; break;
-        case TXTB_R_STK: ev->m.has |= EVT_M_SP; ev->m.sp = v; break;
-        case TXTB_R_STACK_START: ev->m.has |= EVT_M_STACK; ev->m.stack_start = v; break;
-        default: ev->m.stack_size = v; break; /* TXTB_R_STACK_SIZE: beside its start (one row) */
-        }
-    }
-    if (!e->stk || ev->ctx_class != EVT_CTX_THREAD) return;
-    const txtb_obj *o = s->ctx_obj; /* the context's (w[0]): ctx_named() ran for this event */
-    if (o && o->type == TXTB_OBJ_THREAD) {
-        evt_event_add_field_u(ev, "ctx_stack_start", o->param1);
-        evt_event_add_field_u(ev, "ctx_stack_size", o->param2);
-        ev->m.has |= EVT_M_STACK; /* a sample's event creates nothing: the stack is its context's */
-        ev->m.stack_start = o->param1;
-        ev->m.stack_size = o->param2;
-    }
 }
 
 static evt_kind kind_of(int k)
@@ -809,6 +809,7 @@ TXTB_COLD static void user_record(txtb_state *s, uint32_t id, const uint32_t w[8
     uint32_t n = id & 0x3FFu, got = n < 4u ? n : 4u;
     if (!s->user || !evt_user_dec_claims(s->user, rec, w + 4, got, n)) return;
     memcpy(s->uwords, w + 4, 4 * sizeof w[0]);
+    s->run_left = 0; /* read_slot below may move the window, and pos moves */
     for (uint32_t j = 1; 4u * j < n; j++) {
         uint32_t c[8];
         if (s->pos >= s->span || !read_slot(s, slot_index_of(s, s->pos), c) || c[0] == TXTB_CTX_NONE ||
@@ -870,7 +871,6 @@ TXTB_COLD static const txtb_idm *idm_build(txtb_state *s, txtb_idm *e, uint32_t 
 {
     const evt_kernel_profile *kp = s->kp;
     memset(e, 0, sizeof *e);
-    e->cgen = s->cgen - 1; /* no counts slot yet */
     /* SMP builds put the core in bits 24-31 of a kernel event id. */
     uint32_t id = raw;
     if ((id >> 24) != 0 && (id & 0xFFFFFFu) < TXTB_USER_EVENT_START) {
@@ -878,6 +878,7 @@ TXTB_COLD static const txtb_idm *idm_build(txtb_state *s, txtb_idm *e, uint32_t 
         id &= 0xFFFFFFu;
         e->has_cpu = 1;
     }
+    e->ev_flags = EVT_HAS_CTX | EVT_HAS_PRIO | (e->has_cpu ? EVT_HAS_CPU : 0u);
     e->id = id;
     /* Id 190 is evtrace's LOST record only with its marker in info3 (the recorder always
      * writes it, and reclaims a slot as a LOST record only with it): an application's own
@@ -902,6 +903,10 @@ TXTB_COLD static const txtb_idm *idm_build(txtb_state *s, txtb_idm *e, uint32_t 
     else e->kind = (id >= 200 && id < 1100) ? EVT_KIND_SVC : EVT_KIND_OTHER;
     int k = info ? info->kind : TXTB_K_OTHER;
     e->k = (uint8_t)k;
+    e->kcase = k == TXTB_K_RUN || k == TXTB_K_STOP       ? TXTB_KC_THREAD
+               : k == TXTB_K_ISR_IN || k == TXTB_K_ISR_OUT ? TXTB_KC_ISR
+               : k == TXTB_K_LOST                          ? TXTB_KC_LOST
+                                                           : TXTB_KC_NONE;
     if (k == TXTB_K_RUN || k == TXTB_K_STOP || k == TXTB_K_CREATE || k == TXTB_K_DELETE) e->target = 1;
     else if (k == TXTB_K_SVC && id < 200 && id != TXTB_EVENT_INTERRUPT_CONTROL) e->target = 2; /* an object's */
     if (k == TXTB_K_SVC || k == TXTB_K_CREATE || k == TXTB_K_DELETE) {
@@ -924,9 +929,10 @@ TXTB_COLD static const txtb_idm *idm_build(txtb_state *s, txtb_idm *e, uint32_t 
         e->svc = 1;
         e->m_has = t.has;
         e->label = t.label;
-        e->obj_type = t.obj_type;
-        e->op = t.op;
-        e->op_result = t.op_result;
+        /* 0 unless their bit is set: decode_slot writes them whole into a cleared block */
+        e->obj_type = t.has & EVT_M_OBJ_TYPE ? t.obj_type : 0;
+        e->op = t.has & EVT_M_OP ? t.op : 0;
+        e->op_result = t.has & EVT_M_OP ? t.op_result : 0;
     }
     if (e->ok_name) e->vouched |= EVT_TEXT_OK_NAME;
     if (!e->svc || e->label == (e->ok_label ? e->ok_label : e->ok_name)) e->vouched |= EVT_TEXT_OK_LABEL;
@@ -964,13 +970,13 @@ static inline const txtb_idm *idm_get(txtb_state *s, uint32_t raw, uint32_t w6)
     return e->key == (raw | (uint64_t)1 << 32) ? e : idm_miss(s, raw, w6);
 }
 
-/* Count id word raw in count_by_id through e's remembered counts slot. */
+/* Count id word raw in count_by_id through e's remembered counts entry. */
 static inline void count_event(txtb_state *s, const txtb_idm *ce, uint32_t raw)
 {
-    txtb_idm *e = (txtb_idm *)ce; /* the slot memo is the entry's only mutable part */
-    if (e->cgen == s->cgen) { s->counts[e->cslot].count++; return; }
+    txtb_idm *e = (txtb_idm *)ce; /* the counter is the entry's only mutable part */
+    if (e->cnt) { e->cnt->count++; return; }
     uint32_t k = count_id(s, raw);
-    if (k != UINT32_MAX) { e->cslot = k; e->cgen = s->cgen; }
+    if (k != UINT32_MAX) e->cnt = &s->counts[k];
 }
 
 /* The run of unwritten slots from the one at idx (off): one error for all (bounded output on a
@@ -979,6 +985,7 @@ TXTB_COLD static void skip_unwritten(txtb_state *s, uint32_t idx, uint64_t off)
 {
     uint32_t run = 1;
     const uint8_t *slot;
+    s->run_left = 0; /* slot_at below may move the window */
     while (s->pos < s->span && (slot = slot_at(s, slot_index_of(s, s->pos))) != NULL &&
            slot_ctx(slot, s->big) == TXTB_CTX_NONE) {
         s->pos++;
@@ -991,147 +998,309 @@ TXTB_COLD static void skip_unwritten(txtb_state *s, uint32_t idx, uint64_t off)
                          idx, run - 1);
 }
 
-static evt_status next(void *state, evt_event *ev)
+/* ---- the event reset: this reader's own (EVT_READER_RESETS) -------------------------------- */
+
+/* What evt_event_reset leaves, ev->fmt kept (the reader framework set it): the end of the trace
+ * and a failure, once per reader. */
+TXTB_COLD static void fresh_event(evt_event *ev)
+{
+    const char *fmt = ev->fmt;
+    evt_event_reset(ev);
+    ev->fmt = fmt;
+}
+
+/* A decoded slot's reset: the members decode_slot does not write whole on every event are zeroed
+ * here (target, target_name and count it writes only on some); it writes every other one whole
+ * (id, name, kind, ts, offset, flags, ctx, ctx_class, ctx_name, cpu, prio, text_ok, fields_ok,
+ * nargs, nfields), so ev reads as evt_event_reset and those writes, whatever it held. */
+_Static_assert(offsetof(evt_event, seq) % 8 == 0 && offsetof(evt_event, text_ok) - offsetof(evt_event, seq) == 32 &&
+                   offsetof(evt_event, data) % 8 == 0 && offsetof(evt_event, data_is_text) - offsetof(evt_event, data) == 16,
+               "slot_reset zeroes seq..target_name and data..data_len whole");
+TXTB_INLINE EVT_EVENT_RESET_FN void slot_reset(evt_event *ev)
+{
+    ev->t_ns = 0;
+    ZERO_(&ev->seq, 32); /* seq, count, target, target_name */
+    ZERO_(&ev->data, 16); /* data, data_len */
+    ev->data_is_text = 0;
+    evt_meaning_reset_inline(&ev->m);
+}
+
+/* ---- one slot into an event ----------------------------------------------------------------- */
+
+/* The fields decode_slot appends, counted in registers: the event starts with none (slot_reset's
+ * caller writes nfields from n), and one slot gives at most TXTB_SLOT_FIELDS (priority and
+ * preemption threshold or the interrupted thread and its name, 2; state and next thread, isr_id
+ * or the LOST counts, 2; info roles, 4; the context's stack, 2), so no append needs a bound. */
+#define TXTB_SLOT_FIELDS 10u
+_Static_assert(TXTB_SLOT_FIELDS <= EVT_MAX_FIELDS, "a slot's fields fit in an event");
+typedef struct txtb_fields {
+    evt_field *f;  /* ev->fields */
+    unsigned n;    /* appended: <= TXTB_SLOT_FIELDS */
+    uint32_t ok;   /* fields_ok of the appended ones (vouched for: key and string value) */
+} txtb_fields;
+
+/* Append a number field (vouched), a string field (vouched when ok), as evt_put_u / _s and
+ * evt_event_add_field_s do. */
+static inline void fld_u(txtb_fields *b, const char *key, uint64_t v)
+{
+    evt_field_u(b->f + b->n, key, v);
+    b->ok |= 1u << b->n++;
+}
+static inline void fld_s(txtb_fields *b, const char *key, const char *v, int ok)
+{
+    evt_field_s(b->f + b->n, key, v);
+    b->ok |= (uint32_t)(ok != 0) << b->n++;
+}
+
+/* The numeric fields of info 1..4 (info[0..3], the event's args) with a role ("enqueued", "sem_count", "stk", ...); with a
+ * stack sample of a registered thread's context, that thread's stack ("ctx_stack_start",
+ * "ctx_stack_size": registry param 1 and 2, not vouched for). Not for buffers of the generic
+ * hooks backend, whose resume/suspend info3 is a state (idm_build plans no roles there). */
+static inline void add_role_fields(txtb_state *s, const txtb_idm *e, const uint64_t info[4], evt_event *ev,
+                                   txtb_fields *b)
+{
+    evt_field *f = b->f + b->n; /* nput fields, all vouched for */
+    for (unsigned i = 0; i < e->nput; i++) evt_field_u(f + i, e->put_key[i], info[e->put_w[i]]);
+    b->ok |= (uint32_t)e->put_ok << b->n;
+    b->n += e->nput;
+    /* their meaning: counters of the object, a mutex's owner */
+    if (e->nlevel) { /* the block's first levels (at most EVT_M_MAX_LEVELS: role_plan) */
+        ev->m.nlevels = e->nlevel;
+        for (unsigned i = 0; i < e->nlevel; i++) {
+            ev->m.level_kind[i] = e->level_kind[i];
+            ev->m.level[i] = info[e->level_w[i]];
+        }
+        ev->m.has |= EVT_M_LEVEL;
+    }
+    for (unsigned i = 0; i < e->nmrole; i++) {
+        uint64_t v = info[e->mrole_w[i]];
+        switch (e->mrole[i]) {
+        case TXTB_R_OWNER: ev->m.has |= EVT_M_OWNER; ev->m.owner = v; break;
+        case TXTB_R_OWNERSHIP_COUNT: ev->m.owner_count = v; break;
+        case TXTB_R_STK: ev->m.has |= EVT_M_SP; ev->m.sp = v; break;
+        case TXTB_R_STACK_START: ev->m.has |= EVT_M_STACK; ev->m.stack_start = v; break;
+        default: ev->m.stack_size = v; break; /* TXTB_R_STACK_SIZE: beside its start (one row) */
+        }
+    }
+    if (!e->stk || ev->ctx_class != EVT_CTX_THREAD) return;
+    const txtb_obj *o = s->ctx_obj; /* the context's (w[0]): ctx_named() ran for this event */
+    if (o && o->type == TXTB_OBJ_THREAD) {
+        fld_u(b, "ctx_stack_start", o->param1);
+        b->ok &= ~(1u << (b->n - 1)); /* as evt_event_add_field_u: checked as usual */
+        fld_u(b, "ctx_stack_size", o->param2);
+        b->ok &= ~(1u << (b->n - 1));
+        ev->m.has |= EVT_M_STACK; /* a sample's event creates nothing: the stack is its context's */
+        ev->m.stack_start = o->param1;
+        ev->m.stack_size = o->param2;
+    }
+}
+
+/* The end of an event whose id the generic hooks or the user records decode too (e->hooks,
+ * e->user_rec): their decoders get the slot's 8 words (p is still valid: since slot_at gave it,
+ * only the registry window was read); then a string is vouched for only while it is still the
+ * reader's own (ok_ctx, ok_target: as decode_slot set them). */
+TXTB_COLD static void decode_more(txtb_state *s, const txtb_idm *e, const uint8_t *p, uint64_t off,
+                                        evt_event *ev, const char *ok_ctx, const char *ok_target)
+{
+    uint32_t w[8];
+    slot_words(s, p, w);
+    ev->text_ok = 0; /* slot_reset left it to the end: the decoders below do not set it */
+    if (e->hooks) txtb_hooks_dec_event(&s->hooks, e->id, w, ev, hooks_obj_name, s);
+    if (e->user_rec) user_record(s, e->id, w, off, ev);
+    const char *ok_name = e->ok_name, *ok_label = e->svc ? e->ok_label : NULL;
+    evt_vouch(ev, EVT_TEXT_OK_NAME, ev->name, ok_name);
+    evt_vouch(ev, EVT_TEXT_OK_CTX_NAME, ev->ctx_name, ok_ctx);
+    evt_vouch(ev, EVT_TEXT_OK_TARGET_NAME, ev->target_name, ok_target);
+    evt_vouch(ev, EVT_TEXT_OK_LABEL, ev->m.label, ok_label ? ok_label : ok_name);
+    evt_vouch(ev, EVT_TEXT_OK_OBJ_NAME, ev->m.obj_name, ok_target);
+}
+
+/* The slot p (file offset off) into ev, which it resets itself (slot_reset), in byte order big: a
+ * constant where next() inlines it, one copy per byte order. 0, changing nothing, when the slot was
+ * never written; else 1 (an event). */
+TXTB_INLINE EVT_EVENT_RESET_FN int decode_slot(txtb_state *s, const uint8_t *p, uint64_t off, evt_event *ev,
+                                               int big)
+{
+#if defined(__GNUC__)
+    if (!p) __builtin_unreachable(); /* a slot in memory: its reads need no NULL test */
+#endif
+    uint32_t ctx = slot_word(p, TXTB_EV_CONTEXT, big);
+    if (ctx == TXTB_CTX_NONE) return 0;
+    uint32_t prio = slot_word(p, TXTB_EV_PRIORITY, big);
+    uint32_t raw = slot_word(p, TXTB_EV_ID, big), raw_ts = slot_word(p, TXTB_EV_TIMESTAMP, big);
+    uint32_t i3 = slot_word(p, TXTB_EV_INFO3, big);
+    uint32_t m = raw_ts & s->mask, x = ts_dir(s, m);
+    if (!s->valid) s->first_masked = m; /* the first event */
+    s->ts += (x - s->prev_dir) & s->ts_low; /* m <= mask <= ts_low: the first step is m or mask - m */
+    s->prev_dir = x;
+    s->valid++;
+
+    const evt_kernel_profile *kp = profile(s);
+    const txtb_idm *e = idm_get(s, raw, i3);
+    count_event(s, e, raw);
+    int k = e->k;
+    slot_reset(ev);
+    ev->id = e->id;
+    ev->name = e->name;
+    /* the strings vouched for (text_ok.h): the id's own (idm_build), the others as they are set */
+    const char *ok_ctx = NULL, *ok_target = NULL;
+    unsigned vouched = e->vouched;
+    unsigned flags = e->ev_flags; /* ev->flags, written whole below */
+    txtb_fields fb = {ev->fields, 0, 0};
+    ev->kind = (evt_kind)e->kind;
+    ev->ts = s->ts;
+    ev->offset = off;
+    ev->ctx = ctx;
+    ev->prio = prio;
+    ev->cpu = e->cpu; /* 0 without EVT_HAS_CPU */
+    ev->nargs = 4;
+    /* info 1..4; the code below reads them back from args[] where it needs them (rather than
+     * keeping them in registers across its calls) */
+    ev->args[0] = slot_word(p, TXTB_EV_INFO1, big);
+    ev->args[1] = slot_word(p, TXTB_EV_INFO2, big);
+    ev->args[2] = i3;
+    ev->args[3] = slot_word(p, TXTB_EV_INFO4, big);
+    if (ctx == TXTB_CTX_ISR) {
+        s->ctx_isr++;
+        ev->ctx_class = EVT_CTX_ISR;
+        ev->ctx_name = ok_ctx = "ISR";
+        vouched |= EVT_TEXT_OK_CTX_NAME;
+        if (prio != 0) {
+            const txtb_obj *io = find_obj(s, prio);
+            const char *nm = obj_name(s, io, NAME_INTERRUPTED);
+            fld_u(&fb, "interrupted", prio);
+            if (nm) fld_s(&fb, "interrupted_name", nm, nm == obj_name_ok(s, io));
+        }
+    } else if (ctx == TXTB_CTX_INIT) {
+        s->ctx_init++;
+        ev->ctx_class = EVT_CTX_INIT;
+        ev->ctx_name = ok_ctx = "Initialization";
+        vouched |= EVT_TEXT_OK_CTX_NAME;
+    } else {
+        s->ctx_thread++;
+        ev->ctx_class = EVT_CTX_THREAD;
+        ev->ctx_name = ctx_named(s, ctx, &ok_ctx);
+        vouched |= s->ctx_vbit; /* ctx_named's: vouched for, or NULL (nothing to check) */
+        if (prio & TXTB_PRIO_CURRENT_BIT) {
+            fld_u(&fb, "priority", prio & 0x3FFu);
+            fld_u(&fb, "preemption_threshold", (prio >> 16) & 0x3FFu);
+        } else {
+            fld_u(&fb, "priority", prio);
+        }
+        ev->m.has = EVT_M_CTX_PRIO; /* the first bit: slot_reset cleared the block */
+        ev->m.ctx_prio = prio & TXTB_PRIO_CURRENT_BIT ? prio & 0x3FFu : prio;
+    }
+    if (e->target) {
+        uint32_t i1 = (uint32_t)ev->args[0];
+        const txtb_obj *o = find_obj(s, i1);
+        if (o || e->target == 1) {
+            flags |= EVT_HAS_TARGET;
+            ev->target = i1;
+            ev->target_name = obj_name(s, o, NAME_TARGET);
+            ok_target = obj_name_ok(s, o);
+            if (!ok_target && ev->target_name) vouched &= ~(unsigned)(EVT_TEXT_OK_TARGET_NAME | EVT_TEXT_OK_OBJ_NAME);
+        }
+    }
+    if (e->svc) { /* the service's meaning (idm_build); an operation needs its object */
+        unsigned has = ev->m.has | e->m_has;
+        ev->m.label = e->label;
+        ev->m.obj_type = e->obj_type; /* 0 without their bit (idm_build) */
+        ev->m.op = e->op;
+        ev->m.op_result = e->op_result;
+        if ((e->m_has & EVT_M_OP) && (flags & EVT_HAS_TARGET)) {
+            ev->m.obj = ev->target;
+            ev->m.obj_name = ev->target_name; /* its bit: the target's (above) */
+        } else {
+            has &= ~(unsigned)EVT_M_OP;
+        }
+        ev->m.has = has;
+    }
+    switch (e->kcase) {
+    case TXTB_KC_NONE: break;
+    case TXTB_KC_THREAD: {
+        uint32_t i2 = (uint32_t)ev->args[1];
+        const char *sn = i2 < TXTB_STM_N ? s->stm_name[i2] : txtb_thread_state_name(i2);
+        if (sn) fld_s(&fb, "state", sn, 1); /* txtb_names' own text */
+        if (k == TXTB_K_STOP) stop_meaning(s, kp, i2, &ev->m);
+        /* info4 names the next thread in ThreadX's own records; a dispatcher hook's is not one */
+        if (!s->hooks.active) {
+            fld_u(&fb, "next_thread", ev->args[3]);
+            ev->m.has |= EVT_M_NEXT;
+            ev->m.next_ctx = ev->args[3];
+            ev->m.next_prio = EVT_HOOK_PRIO_UNKNOWN;
+        }
+        break;
+    }
+    case TXTB_KC_ISR:
+        fld_u(&fb, "isr_id", ev->args[1]);
+        ev->m.has |= EVT_M_IRQ;
+        ev->m.irq = (uint32_t)ev->args[1];
+        break;
+    default: { /* TXTB_KC_LOST */
+        /* evtrace's LOST record (txtb_defs.h): info1 dropped (and carried again), info4
+         * overwritten by wraps (written at disable); both are records lost. */
+        uint64_t dropped = ev->args[0], ow = ev->args[3]; /* a LOST record has the marker (above) */
+        flags |= EVT_HAS_COUNT;
+        ev->count = dropped + ow;
+        fld_u(&fb, "dropped", dropped);
+        fld_u(&fb, "overwritten", ow);
+        break;
+    }
+    }
+    if (e->roles) add_role_fields(s, e, ev->args, ev, &fb); /* args[0..3]: info 1..4 */
+    ev->flags = flags;
+    ev->nfields = fb.n;
+    ev->fields_ok = fb.ok;
+    /* what is still the reader's vouched-for text needs no per-event check: all of it, unless
+     * the hooks or user decoders replace some (usually EVT_TEXT_OK_ALL: one compare) */
+    if (e->hooks || e->user_rec) decode_more(s, e, p, off, ev, ok_ctx, ok_target);
+    else ev->text_ok = vouched;
+    return 1;
+}
+
+/* Start the run after slot idx, time order pos - 1, just read through slot_at (file offset off):
+ * the slots after it in its segment of the time order (slot_index_of) that the window holds, each
+ * whole in memory as slot_at gives it. */
+static void run_start(txtb_state *s, uint32_t idx, uint64_t off)
+{
+    uint32_t seg_end = s->pos - 1 < s->seg1 ? s->seg1 : s->span; /* seg1 <= span */
+    uint32_t win_end = s->ewin_first + s->ewin_slots;        /* > idx: slot_at found idx there */
+    uint32_t in_time = seg_end - s->pos, in_win = win_end > idx ? win_end - idx - 1 : 0;
+    s->run_left = in_time < in_win ? in_time : in_win;
+    s->run_p = s->ewin.buf + (size_t)(idx + 1 - s->ewin_first) * TXTB_EVENT_SIZE; /* as slot_at */
+    s->run_off = off + TXTB_EVENT_SIZE;
+}
+
+/* EVT_READER_RESETS: every return leaves ev reset but for what it writes (decode_slot's
+ * slot_reset; the end and a failure: fresh_event). */
+static EVT_EVENT_RESET_FN evt_status next(void *state, evt_event *ev)
 {
     txtb_state *s = state;
-    uint32_t w[8];
     for (;;) {
-        if (s->pos >= s->span) {
-            if (!s->beyond_checked) check_beyond(s);
-            return EVT_END;
-        }
-        uint32_t idx = slot_index_of(s, s->pos++);
-        uint64_t off = s->ev_off + (uint64_t)idx * TXTB_EVENT_SIZE;
-        const uint8_t *p = slot_at(s, idx);
-        if (!p) return evt_reader_fail(s->r, EVT_ERR_IO, off, "event slot %" PRIu32 " unreadable", idx);
-        slot_words(s, p, w);
-        if (w[0] == TXTB_CTX_NONE) {
-            skip_unwritten(s, idx, off);
-            continue;
-        }
-        uint32_t ctx = w[0], prio = w[1], raw_ts = w[3];
-        uint32_t m = raw_ts & s->mask;
-        if (!s->have_prev) {
-            s->ts = s->timer_down ? (uint64_t)(s->mask - m) : m; /* m <= mask: never negative */
-            s->first_masked = m;
-            s->have_prev = 1;
+        const uint8_t *p = s->run_p;
+        uint64_t off = s->run_off;
+        if (s->run_left) { /* the usual case: the next slot of the run */
+            s->run_left--;
+            s->pos++;
+            s->run_p += TXTB_EVENT_SIZE;
+            s->run_off = off + TXTB_EVENT_SIZE;
         } else {
-            s->ts += tdelta(s, s->prev_masked, m, s->timer_down);
-        }
-        s->prev_masked = m;
-        s->last_masked = m;
-        s->valid++;
-
-        const evt_kernel_profile *kp = profile(s);
-        const txtb_idm *e = idm_get(s, w[2], w[6]);
-        count_event(s, e, w[2]);
-        uint32_t id = e->id;
-        int k = e->k;
-        ev->id = id;
-        ev->name = e->name;
-        /* the strings vouched for (text_ok.h): the id's own (idm_build), the others as they are set */
-        const char *ok_ctx = NULL, *ok_target = NULL;
-        unsigned vouched = e->vouched;
-        ev->kind = (evt_kind)e->kind;
-        ev->ts = s->ts;
-        ev->offset = off;
-        ev->flags |= EVT_HAS_CTX | EVT_HAS_PRIO;
-        ev->ctx = ctx;
-        ev->prio = prio;
-        if (e->has_cpu) { ev->flags |= EVT_HAS_CPU; ev->cpu = e->cpu; }
-        ev->nargs = 4;
-        for (int i = 0; i < 4; i++) ev->args[i] = w[4 + i];
-        if (ctx == TXTB_CTX_ISR) {
-            s->ctx_isr++;
-            ev->ctx_class = EVT_CTX_ISR;
-            ev->ctx_name = ok_ctx = "ISR";
-            vouched |= EVT_TEXT_OK_CTX_NAME;
-            if (prio != 0) {
-                const txtb_obj *io = find_obj(s, prio);
-                const char *nm = obj_name(s, io, NAME_INTERRUPTED);
-                evt_put_u(ev, "interrupted", prio);
-                if (nm && nm == obj_name_ok(s, io)) evt_put_s(ev, "interrupted_name", nm);
-                else if (nm) evt_event_add_field_s(ev, "interrupted_name", nm);
+            if (s->pos >= s->span) {
+                if (!s->beyond_checked) check_beyond(s);
+                fresh_event(ev);
+                return EVT_END;
             }
-        } else if (ctx == TXTB_CTX_INIT) {
-            s->ctx_init++;
-            ev->ctx_class = EVT_CTX_INIT;
-            ev->ctx_name = ok_ctx = "Initialization";
-            vouched |= EVT_TEXT_OK_CTX_NAME;
-        } else {
-            s->ctx_thread++;
-            ev->ctx_class = EVT_CTX_THREAD;
-            ev->ctx_name = ctx_named(s, ctx, &ok_ctx);
-            vouched |= s->ctx_vbit; /* ctx_named's: vouched for, or NULL (nothing to check) */
-            if (prio & TXTB_PRIO_CURRENT_BIT) {
-                put_u2(ev, "priority", prio & 0x3FFu, "preemption_threshold", (prio >> 16) & 0x3FFu);
-            } else {
-                evt_put_u(ev, "priority", prio);
+            uint32_t idx = slot_index_of(s, s->pos++);
+            off = s->ev_off + (uint64_t)idx * TXTB_EVENT_SIZE;
+            p = slot_at(s, idx);
+            if (!p) {
+                fresh_event(ev);
+                return evt_reader_fail(s->r, EVT_ERR_IO, off, "event slot %" PRIu32 " unreadable", idx);
             }
-            ev->m.has |= EVT_M_CTX_PRIO;
-            ev->m.ctx_prio = prio & TXTB_PRIO_CURRENT_BIT ? prio & 0x3FFu : prio;
+            run_start(s, idx, off);
         }
-        if (e->target) {
-            const txtb_obj *o = find_obj(s, w[4]);
-            if (o || e->target == 1) {
-                ev->flags |= EVT_HAS_TARGET;
-                ev->target = w[4];
-                ev->target_name = obj_name(s, o, NAME_TARGET);
-                ok_target = obj_name_ok(s, o);
-                if (!ok_target && ev->target_name) vouched &= ~(unsigned)(EVT_TEXT_OK_TARGET_NAME | EVT_TEXT_OK_OBJ_NAME);
-            }
-        }
-        if (e->svc) { /* the service's meaning (idm_build); an operation needs its object */
-            ev->m.has |= e->m_has;
-            ev->m.label = e->label;
-            if (e->m_has & EVT_M_OBJ_TYPE) ev->m.obj_type = e->obj_type;
-            if (e->m_has & EVT_M_OP) { ev->m.op = e->op; ev->m.op_result = e->op_result; }
-            if ((ev->m.has & EVT_M_OP) && (ev->flags & EVT_HAS_TARGET)) {
-                ev->m.obj = ev->target;
-                ev->m.obj_name = ev->target_name; /* its bit: the target's (above) */
-            } else {
-                ev->m.has &= ~(unsigned)EVT_M_OP;
-            }
-        }
-        if (k == TXTB_K_RUN || k == TXTB_K_STOP) {
-            const char *sn = txtb_thread_state_name(w[5]);
-            if (sn) evt_put_s(ev, "state", sn); /* txtb_names' own text */
-            if (k == TXTB_K_STOP) stop_meaning(s, kp, w[5], &ev->m);
-            /* info4 names the next thread in ThreadX's own records; a dispatcher hook's is not one */
-            if (!s->hooks.active) {
-                evt_put_u(ev, "next_thread", w[7]);
-                ev->m.has |= EVT_M_NEXT;
-                ev->m.next_ctx = w[7];
-                ev->m.next_prio = EVT_HOOK_PRIO_UNKNOWN;
-            }
-        } else if (k == TXTB_K_ISR_IN || k == TXTB_K_ISR_OUT) {
-            evt_put_u(ev, "isr_id", w[5]);
-            ev->m.has |= EVT_M_IRQ;
-            ev->m.irq = w[5];
-        } else if (k == TXTB_K_LOST) {
-            /* evtrace's LOST record (txtb_defs.h): info1 dropped (and carried again), info4
-             * overwritten by wraps (written at disable); both are records lost. */
-            uint64_t ow = w[7]; /* a LOST record has the marker (above) */
-            ev->flags |= EVT_HAS_COUNT;
-            ev->count = (uint64_t)w[4] + ow;
-            put_u2(ev, "dropped", w[4], "overwritten", ow);
-        }
-        if (e->roles) add_role_fields(s, e, ev->args, ev); /* args[0..3]: info 1..4 */
-        if (e->hooks) txtb_hooks_dec_event(&s->hooks, id, w, ev, hooks_obj_name, s);
-        if (e->user_rec) user_record(s, id, w, off, ev);
-        /* what is still the reader's vouched-for text needs no per-event check: all of it, unless
-         * the hooks or user decoders replaced some (usually EVT_TEXT_OK_ALL: one compare) */
-        if (!e->hooks && !e->user_rec) {
-            ev->text_ok |= vouched;
-            return EVT_OK;
-        }
-        const char *ok_name = e->ok_name, *ok_label = e->svc ? e->ok_label : NULL;
-        evt_vouch(ev, EVT_TEXT_OK_NAME, ev->name, ok_name);
-        evt_vouch(ev, EVT_TEXT_OK_CTX_NAME, ev->ctx_name, ok_ctx);
-        evt_vouch(ev, EVT_TEXT_OK_TARGET_NAME, ev->target_name, ok_target);
-        evt_vouch(ev, EVT_TEXT_OK_LABEL, ev->m.label, ok_label ? ok_label : ok_name);
-        evt_vouch(ev, EVT_TEXT_OK_OBJ_NAME, ev->m.obj_name, ok_target);
-        return EVT_OK;
+        if (s->big ? decode_slot(s, p, off, ev, 1) : decode_slot(s, p, off, ev, 0)) return EVT_OK;
+        skip_unwritten(s, (uint32_t)((off - s->ev_off) / TXTB_EVENT_SIZE), off);
     }
 }
 
@@ -1189,7 +1358,7 @@ static void info_json(void *state, evt_json *j)
     evt_json_key(j, "first_timestamp");
     if (s->valid) evt_json_u64(j, s->first_masked); else evt_json_null(j);
     evt_json_key(j, "last_timestamp");
-    if (s->valid) evt_json_u64(j, s->last_masked); else evt_json_null(j);
+    if (s->valid) evt_json_u64(j, ts_dir(s, s->prev_dir)); else evt_json_null(j);
     evt_json_ku64(j, "registry_entries", s->reg_entries);
     evt_json_ku64(j, "object_name_size", s->name_size);
     evt_json_ku64(j, "registry_offset", s->reg_off);
@@ -1286,5 +1455,5 @@ static void close_(void *state)
 
 const evt_reader_desc evt_reader_threadx = {
     "threadx", "ThreadX event trace buffer (TXTB, TraceX .trx), either byte order",
-    probe, open_, next, info_json, info_text, close_, k_opts,
+    probe, open_, next, info_json, info_text, close_, k_opts, EVT_READER_RESETS,
 };
