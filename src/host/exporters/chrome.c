@@ -69,6 +69,7 @@ typedef struct open_slice {
 #define PFX_NAME_MAX 50 /* longer names are written each time */
 #define PFX_NONAME 255  /* nlen of a record without a name */
 #define PFX_TID_LIMIT (1ull << 48) /* larger tids are not kept (none so far: see the *_TID_BASEs) */
+#define LBL_SLOTS 64 /* label lengths kept by address (lbl_len_) */
 typedef struct pfx_slot {
     uint64_t key;                      /* pfx_key_ of (ph, name length, tid); 0: empty */
     uint8_t len;                       /* the text's length */
@@ -107,6 +108,7 @@ typedef struct chrome_state {
     char frac[1000][4];                /* frac[f]: ".ddd" of f ns (1..999), trailing zeros dropped */
     uint8_t frac_len[1000];
     pfx_slot pfx[PFX_SLOTS];           /* record prefixes (common) */
+    struct { const char *p; size_t len; } lbl[LBL_SLOTS]; /* lengths of the timeline's labels (lbl_len_) */
     unsigned pfx_victim;               /* the way the next new prefix replaces (round robin) */
     char kind_txt[EVT_KIND_COUNT_ + 1][48]; /* instant_cat_: ,"s":"t","cat":"<kind>" per kind (and any
                                         * out-of-range kind: "other") */
@@ -600,11 +602,12 @@ static __attribute__((noinline)) void pfx_make_(chrome_state *s, pfx_slot *set, 
 }
 
 /* Opens a record: {"ph":PH[,"name":NAME],"pid":1,"tid":TID,"ts":T — the object stays open. PH is
- * one letter (every caller's). */
-static void common(chrome_state *s, const char *ph, const char *name, uint64_t tid, uint64_t t)
+ * one letter (every caller's). nlen: strlen(name) (any value when name is NULL): callers that
+ * know it pass it (common_lit_, lbl_len_), the others go through common. */
+static void common_n(chrome_state *s, const char *ph, const char *name, size_t nlen, uint64_t tid, uint64_t t)
 {
     buf_reserve_(s); /* OUT_SLACK: a slot's whole text fits */
-    size_t nlen = name ? strlen(name) : PFX_NONAME;
+    if (!name) nlen = PFX_NONAME;
     pfx_slot *set = NULL; /* stays NULL for a prefix never kept */
     const pfx_slot *e = NULL;
     if (tid < PFX_TID_LIMIT && (!name || nlen <= PFX_NAME_MAX)) {
@@ -622,10 +625,30 @@ static void common(chrome_state *s, const char *ph, const char *name, uint64_t t
     }
     buf_time_room_(s, t, 1); /* room: OUT_SLACK - PFX_TXT after a kept prefix, 48 after pfx_make_ */
 }
+static void common(chrome_state *s, const char *ph, const char *name, uint64_t tid, uint64_t t)
+{
+    common_n(s, ph, name, name ? strlen(name) : 0, tid, t);
+}
+/* common for a string literal name: its length known at compile time. */
+#define common_lit_(s, ph, lit, tid, t) common_n((s), (ph), (lit), sizeof(lit) - 1, (tid), (t))
+
+/* strlen of a label owned by the timeline (slice and ISR names) or a literal: kept by address. Safe only for
+ * those: the timeline's strings are interned copies, never changed nor freed before evt_tl_free,
+ * so an address seen once holds the same text for the whole export (a reader's strings are not:
+ * common matches them by content). */
+static inline size_t lbl_len_(chrome_state *s, const char *p)
+{
+    unsigned k = (unsigned)(((uintptr_t)p >> 3) ^ ((uintptr_t)p >> 9)) % LBL_SLOTS;
+    if (s->lbl[k].p != p) {
+        s->lbl[k].p = p;
+        s->lbl[k].len = strlen(p);
+    }
+    return s->lbl[k].len;
+}
 
 static void thread_name(chrome_state *s, uint64_t tid, const char *name)
 {
-    common(s, "M", "thread_name", tid, 0);
+    common_lit_(s, "M", "thread_name", tid, 0);
     BUF_LIT(s, ",\"args\":{\"name\":");
     buf_str_(s, name);
     BUF_LIT(s, "}}");
@@ -709,7 +732,7 @@ static inline ctx_draw *track_(chrome_state *s, uint32_t idx)
 
 static void piece_begin_(chrome_state *s, uint32_t idx, open_slice *o, uint64_t t, const evt_event *ev)
 {
-    common(s, "B", o->name, TID_OF(idx), t);
+    common_n(s, "B", o->name, lbl_len_(s, o->name), TID_OF(idx), t); /* o->name: the timeline's, or "?" */
     if (t > o->t0) BUF_LIT(s, ",\"args\":{\"resumed\":true}}");
     else if (ev) args_end_(s, ev);
     else BUF_LIT(s, "}");
@@ -727,7 +750,7 @@ static void run_in_(chrome_state *s, uint32_t idx, uint64_t t)
 {
     ctx_draw *d = track_(s, idx);
     if (!d || d->running || whole_(s, d)) return;
-    common(s, "B", "running", TID_OF(idx), t);
+    common_lit_(s, "B", "running", TID_OF(idx), t);
     BUF_LIT(s, ",\"cat\":\"sched\"}");
     d->running = 1;
     for (int i = 0; i < d->depth; i++)
@@ -772,8 +795,9 @@ static void hex_id_(char *o, uint64_t v)
     o[2 + 16 - k] = '\0';
 }
 
-/* nb (size n) = "blocked on " + on, cut as snprintf cuts it (no formatting per record). */
-static void blocked_on_(char *nb, size_t n, const char *on)
+/* nb (size n) = "blocked on " + on, cut as snprintf cuts it (no formatting per record); returns
+ * its length. */
+static size_t blocked_on_(char *nb, size_t n, const char *on)
 {
     static const char k_pre[] = "blocked on ";
     size_t len = strlen(on), room = n - sizeof k_pre; /* bytes left for on, its NUL counted */
@@ -781,6 +805,7 @@ static void blocked_on_(char *nb, size_t n, const char *on)
     memcpy(nb, k_pre, sizeof k_pre - 1);
     memcpy(nb + sizeof k_pre - 1, on, len);
     nb[sizeof k_pre - 1 + len] = '\0';
+    return sizeof k_pre - 1 + len;
 }
 
 static void blocked_(chrome_state *s, const evt_tl_state_iv *iv)
@@ -798,12 +823,9 @@ static void blocked_(chrome_state *s, const evt_tl_state_iv *iv)
     char ib[24] = "";
     if (o && !o->name) hex_id_(ib, o->id);
     const char *on = o ? (o->name ? o->name : ib) : NULL;
-    const char *name = "blocked";
-    if (on) {
-        blocked_on_(nb, sizeof nb, on);
-        name = nb;
-    }
-    common(s, "X", name, BLOCKED_TID_BASE + TID_OF(iv->ctx), iv->t0);
+    uint64_t btid = BLOCKED_TID_BASE + TID_OF(iv->ctx);
+    if (on) common_n(s, "X", nb, blocked_on_(nb, sizeof nb, on), btid, iv->t0);
+    else common_lit_(s, "X", "blocked", btid, iv->t0);
     BUF_LIT(s, ",\"dur\":");
     buf_dur_(s, iv->t1 - iv->t0);
     BUF_LIT(s, ",\"cat\":\"blocked\",\"args\":{\"state\":\"blocked\"");
@@ -829,7 +851,7 @@ static void on_state(void *user, const evt_tl_state_iv *iv)
         return;
     }
     if (iv->state == EVT_TL_ACTIVE) { /* a trace without scheduling: when the context was active */
-        common(s, "X", "active", TID_OF(iv->ctx), iv->t0);
+        common_lit_(s, "X", "active", TID_OF(iv->ctx), iv->t0);
         BUF_LIT(s, ",\"dur\":");
         buf_dur_(s, iv->t1 - iv->t0);
         BUF_LIT(s, ",\"cat\":\"activity\"}");
@@ -853,7 +875,7 @@ static void on_slice_begin(void *user, const evt_tl_slice *sl)
     o->t0 = sl->t0;
     o->drawn = 0;
     if (d->running || whole_(s, d)) {
-        piece_begin_(s, sl->ctx, o, sl->t0, ev && evt_tl_time(&s->tl, ev) == sl->t0 ? ev : NULL);
+        piece_begin_(s, sl->ctx, o, sl->t0, ev && s->tl.cur_t == sl->t0 ? ev : NULL);
     }
 }
 
@@ -884,7 +906,8 @@ static uint64_t isr_tid_(chrome_state *s, uint32_t cpu)
 
 static void isr_b_(chrome_state *s, const evt_tl_isr *iv)
 {
-    common(s, "B", iv->name ? iv->name : "ISR", isr_tid_(s, iv->cpu), iv->t0);
+    if (iv->name) common_n(s, "B", iv->name, lbl_len_(s, iv->name), isr_tid_(s, iv->cpu), iv->t0);
+    else common_lit_(s, "B", "ISR", isr_tid_(s, iv->cpu), iv->t0);
     BUF_LIT(s, ",\"cat\":\"isr\"");
     const evt_event *ev = s->tl.cur;
     if (ev && ev->kind == EVT_KIND_ISR_ENTER) args_end_(s, ev);
@@ -1008,7 +1031,7 @@ static void on_lost(void *user, const evt_tl_lost *l)
 {
     chrome_state *s = user;
     const evt_event *ev = s->tl.cur;
-    common(s, "i", "lost events", GLOBAL_TID, l->t1);
+    common_lit_(s, "i", "lost events", GLOBAL_TID, l->t1);
     BUF_LIT(s, ",\"s\":\"g\",\"cat\":\"lost\",\"args\":{\"count\":");
     if (l->has_count) buf_u64_(s, l->count);
     else BUF_LIT(s, "null");
@@ -1184,7 +1207,7 @@ static evt_status event(void *state, const evt_event *ev)
     if (!s->started && !start_(s)) return EVT_ERR_NOMEM;
     uint32_t idx = evt_tl_add(&s->tl, ev); /* EVT_TL_NONE: a loss (on_lost wrote it), or out of memory */
     if (s->tl.oom || s->oom) return EVT_ERR_NOMEM;
-    uint64_t tm = evt_tl_time(&s->tl, ev);
+    uint64_t tm = s->tl.cur_t; /* evt_tl_time(&s->tl, ev), as evt_tl_add made it */
     s->last_ts = tm;
     /* user events only: other state machines (RKH) have their state tracks below (state_track_) */
     if (ev->kind == EVT_KIND_USER && evt_ut_relevant(ev) && !evt_ut_event(&s->ut, ev, tm)) return EVT_ERR_NOMEM;
