@@ -76,6 +76,25 @@ typedef struct pfx_slot {
     char txt[PFX_TXT];
 } pfx_slot;
 
+/* A record prefix one context's track repeats (see memo_open_): its text, made at its first use. */
+#define MEMO_TXT 96 /* >= the longest memo text: a slice label's (SLICE_MEMO_NAME_MAX), 82 bytes */
+typedef struct rec_memo {
+    uint8_t len;                       /* 0 until made */
+    char txt[MEMO_TXT];
+} rec_memo;
+
+/* A "B" prefix of a slice label (piece_begin_), by the label's address: the timeline's labels are
+ * interned copies, never changed nor freed before the export ends (see lbl_len_), so the address
+ * names the text. usable 0: the label is not memoized (too long for MEMO_TXT, or not plain). */
+#define SLICE_MEMOS 4
+#define SLICE_MEMO_NAME_MAX 30 /* ,\n{"ph":"B" ,"name":"LABEL" ,"pid":1,"tid": TID ,"ts": is
+                                * 11 + 8 + 2 + 30 + 15 + 10 (a context tid < 2^32 + 2) + 6 = 82 */
+typedef struct lbl_memo {
+    const char *name;                  /* NULL: empty */
+    int usable;
+    rec_memo m;
+} lbl_memo;
+
 /* Drawing state of one context (by timeline index). */
 typedef struct ctx_draw {
     int named;                         /* a thread_name is written */
@@ -86,6 +105,11 @@ typedef struct ctx_draw {
     int state_open;                    /* a state-occupancy slice is open on its state track */
     int state_named;                   /* the state track's thread_name was written */
     int blocked_named;                 /* the blocked track's thread_name was written */
+    rec_memo end_memo;                 /* its track's "E" prefix */
+    rec_memo run_memo;                 /* its track's "B" "running" prefix */
+    rec_memo blocked_memo;             /* its blocked track's "X" "blocked" prefix */
+    lbl_memo slice_memo[SLICE_MEMOS];  /* its track's "B" prefixes of slice labels lately drawn */
+    unsigned slice_victim;             /* the slice_memo entry the next new label replaces */
     open_slice open[MAX_DEPTH];        /* bottom first */
 } ctx_draw;
 
@@ -118,6 +142,7 @@ typedef struct chrome_state {
     uint32_t nctx;
     uint64_t isr_named[(EVT_TL_MAX_CPUS + 63) / 64]; /* bit per CPU: its ISR track is named */
     uint32_t isr_open[EVT_TL_MAX_CPUS]; /* ISR slices begun per CPU */
+    rec_memo isr_end_memo[EVT_TL_MAX_CPUS]; /* each ISR track's "E" prefix (memo_open_) */
     evt_u64map counters;               /* (object index + 1) << 32 | name id -> counter name id */
     evt_strtab cnames;                 /* counter names and "<object> <counter>" labels */
     uint64_t last_ts;                  /* time of the latest event (exporter's unit) */
@@ -603,8 +628,9 @@ static __attribute__((noinline)) void pfx_make_(chrome_state *s, pfx_slot *set, 
 
 /* Opens a record: {"ph":PH[,"name":NAME],"pid":1,"tid":TID,"ts":T — the object stays open. PH is
  * one letter (every caller's). nlen: strlen(name) (any value when name is NULL): callers that
- * know it pass it (common_lit_, lbl_len_), the others go through common. */
-static void common_n(chrome_state *s, const char *ph, const char *name, size_t nlen, uint64_t tid, uint64_t t)
+ * know it pass it (common_lit_, lbl_len_), the others go through common. pfx_put_ writes the
+ * text up to "ts": (the prefix), common_n the time after it. */
+static void pfx_put_(chrome_state *s, const char *ph, const char *name, size_t nlen, uint64_t tid)
 {
     buf_reserve_(s); /* OUT_SLACK: a slot's whole text fits */
     if (!name) nlen = PFX_NONAME;
@@ -623,6 +649,10 @@ static void common_n(chrome_state *s, const char *ph, const char *name, size_t n
     } else {
         pfx_make_(s, set, ph[0], name, nlen, tid);
     }
+}
+static void common_n(chrome_state *s, const char *ph, const char *name, size_t nlen, uint64_t tid, uint64_t t)
+{
+    pfx_put_(s, ph, name, nlen, tid);
     buf_time_room_(s, t, 1); /* room: OUT_SLACK - PFX_TXT after a kept prefix, 48 after pfx_make_ */
 }
 static void common(chrome_state *s, const char *ph, const char *name, uint64_t tid, uint64_t t)
@@ -631,6 +661,29 @@ static void common(chrome_state *s, const char *ph, const char *name, uint64_t t
 }
 /* common for a string literal name: its length known at compile time. */
 #define common_lit_(s, ph, lit, tid, t) common_n((s), (ph), (lit), sizeof(lit) - 1, (tid), (t))
+
+/* common_n for a prefix a context's track repeats, kept in m: the same (ph, name, tid) every time
+ * (the caller's invariant: one memo per track and record kind), so the bytes are those common_n
+ * would write, copied without a look-up. name: NULL or a plain literal no longer than
+ * PFX_NAME_MAX, so pfx_put_ writes the prefix whole into the buffer (no flush: n0 holds) and it
+ * fits in MEMO_TXT. */
+static void memo_open_(chrome_state *s, rec_memo *m, const char *ph, const char *name, size_t nlen, uint64_t tid,
+                       uint64_t t)
+{
+    buf_reserve_(s); /* OUT_SLACK: the fixed-size copy and the time fit */
+    if (m->len) {
+        /* fixed-size copies; bytes past len are overwritten next */
+        if (m->len <= 64) memcpy(s->buf + s->n, m->txt, 64);
+        else memcpy(s->buf + s->n, m->txt, MEMO_TXT);
+        s->n += m->len;
+    } else {
+        size_t n0 = s->n;
+        pfx_put_(s, ph, name, nlen, tid);
+        m->len = (uint8_t)(s->n - n0);
+        memcpy(m->txt, s->buf + n0, m->len);
+    }
+    buf_time_room_(s, t, 1);
+}
 
 /* strlen of a label owned by the timeline (slice and ISR names) or a literal: kept by address. Safe only for
  * those: the timeline's strings are interned copies, never changed nor freed before evt_tl_free,
@@ -664,6 +717,12 @@ static void simple(chrome_state *s, const char *ph, const char *name, uint64_t t
 static void end_(chrome_state *s, uint64_t tid, uint64_t ts)
 {
     common(s, "E", NULL, tid, ts);
+    BUF_LIT(s, "}");
+}
+/* end_ on the track of context idx (d its drawing state), through its memo. */
+static void end_ctx_(chrome_state *s, ctx_draw *d, uint32_t idx, uint64_t ts)
+{
+    memo_open_(s, &d->end_memo, "E", NULL, 0, TID_OF(idx), ts);
     BUF_LIT(s, "}");
 }
 
@@ -730,9 +789,25 @@ static inline ctx_draw *track_(chrome_state *s, uint32_t idx)
 
 /* ---- running and slice pieces -------------------------------------------------------------- */
 
-static void piece_begin_(chrome_state *s, uint32_t idx, open_slice *o, uint64_t t, const evt_event *ev)
+/* The memo of label name (the timeline's, or "?": stable addresses) on d's track: found by address,
+ * else an entry taken for it (usable when the prefix qualifies for memo_open_). */
+static lbl_memo *slice_memo_(chrome_state *s, ctx_draw *d, const char *name)
 {
-    common_n(s, "B", o->name, lbl_len_(s, o->name), TID_OF(idx), t); /* o->name: the timeline's, or "?" */
+    for (int i = 0; i < SLICE_MEMOS; i++)
+        if (d->slice_memo[i].name == name) return &d->slice_memo[i];
+    lbl_memo *e = &d->slice_memo[d->slice_victim++ % SLICE_MEMOS];
+    size_t nlen = lbl_len_(s, name);
+    e->name = name;
+    e->usable = nlen <= SLICE_MEMO_NAME_MAX && plain_(name, nlen);
+    e->m.len = 0;
+    return e;
+}
+
+static void piece_begin_(chrome_state *s, ctx_draw *d, uint32_t idx, open_slice *o, uint64_t t, const evt_event *ev)
+{
+    lbl_memo *e = slice_memo_(s, d, o->name);
+    if (e->usable) memo_open_(s, &e->m, "B", o->name, lbl_len_(s, o->name), TID_OF(idx), t);
+    else common_n(s, "B", o->name, lbl_len_(s, o->name), TID_OF(idx), t);
     if (t > o->t0) BUF_LIT(s, ",\"args\":{\"resumed\":true}}");
     else if (ev) args_end_(s, ev);
     else BUF_LIT(s, "}");
@@ -750,11 +825,11 @@ static void run_in_(chrome_state *s, uint32_t idx, uint64_t t)
 {
     ctx_draw *d = track_(s, idx);
     if (!d || d->running || whole_(s, d)) return;
-    common_lit_(s, "B", "running", TID_OF(idx), t);
+    memo_open_(s, &d->run_memo, "B", "running", sizeof "running" - 1, TID_OF(idx), t);
     BUF_LIT(s, ",\"cat\":\"sched\"}");
     d->running = 1;
     for (int i = 0; i < d->depth; i++)
-        if (!d->open[i].drawn) piece_begin_(s, idx, &d->open[i], t, NULL);
+        if (!d->open[i].drawn) piece_begin_(s, d, idx, &d->open[i], t, NULL);
 }
 
 /* idx stops running at t: close its open slices' pieces (top first), then its running slice. */
@@ -763,8 +838,8 @@ static void run_out_(chrome_state *s, uint32_t idx, uint64_t t)
     ctx_draw *d = draw_(s, idx);
     if (!d || !d->running) return;
     for (int i = d->depth - 1; i >= 0; i--)
-        if (d->open[i].drawn) { end_(s, TID_OF(idx), t); d->open[i].drawn = 0; }
-    end_(s, TID_OF(idx), t);
+        if (d->open[i].drawn) { end_ctx_(s, d, idx, t); d->open[i].drawn = 0; }
+    end_ctx_(s, d, idx, t);
     d->running = 0;
 }
 
@@ -825,7 +900,7 @@ static void blocked_(chrome_state *s, const evt_tl_state_iv *iv)
     const char *on = o ? (o->name ? o->name : ib) : NULL;
     uint64_t btid = BLOCKED_TID_BASE + TID_OF(iv->ctx);
     if (on) common_n(s, "X", nb, blocked_on_(nb, sizeof nb, on), btid, iv->t0);
-    else common_lit_(s, "X", "blocked", btid, iv->t0);
+    else memo_open_(s, &d->blocked_memo, "X", "blocked", sizeof "blocked" - 1, btid, iv->t0);
     BUF_LIT(s, ",\"dur\":");
     buf_dur_(s, iv->t1 - iv->t0);
     BUF_LIT(s, ",\"cat\":\"blocked\",\"args\":{\"state\":\"blocked\"");
@@ -875,7 +950,7 @@ static void on_slice_begin(void *user, const evt_tl_slice *sl)
     o->t0 = sl->t0;
     o->drawn = 0;
     if (d->running || whole_(s, d)) {
-        piece_begin_(s, sl->ctx, o, sl->t0, ev && s->tl.cur_t == sl->t0 ? ev : NULL);
+        piece_begin_(s, d, sl->ctx, o, sl->t0, ev && s->tl.cur_t == sl->t0 ? ev : NULL);
     }
 }
 
@@ -887,7 +962,7 @@ static void on_slice(void *user, const evt_tl_slice *sl)
     if (d->overflow && (int)sl->depth >= MAX_DEPTH) { d->overflow--; return; }
     while (d->depth > (int)sl->depth) { /* the slice and any the timeline did not close above it */
         open_slice *o = &d->open[--d->depth];
-        if (o->drawn) end_(s, TID_OF(sl->ctx), sl->t1);
+        if (o->drawn) end_ctx_(s, d, sl->ctx, sl->t1);
     }
 }
 
@@ -927,7 +1002,8 @@ static void on_isr(void *user, const evt_tl_isr *iv)
     evt_an_load_isr(&s->load, &s->tl, iv);
     if (s->isr_open[iv->cpu] <= iv->depth) isr_b_(s, iv); /* reported closed only */
     else s->isr_open[iv->cpu] = iv->depth;
-    end_(s, isr_tid_(s, iv->cpu), iv->t1);
+    memo_open_(s, &s->isr_end_memo[iv->cpu], "E", NULL, 0, isr_tid_(s, iv->cpu), iv->t1); /* end_ */
+    BUF_LIT(s, "}");
 }
 
 /* ---- flows, counters, losses --------------------------------------------------------------- */
