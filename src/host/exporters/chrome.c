@@ -308,13 +308,32 @@ static __attribute__((noinline)) void buf_time_slow_(chrome_state *s, uint64_t t
     k += put_frac_(s, o + k, t, us);
     s->n += k;
 }
+/* The µs text (us_txt) made for us in place when us and the previous time's us_last have the same
+ * digits above the last four, those of thi: us_txt is then thi_txt and us_last's last four, so
+ * only the four change (put_us_ would write the same bytes). Returns 0, having changed nothing,
+ * otherwise (or when us_last is below 10000: its text is not thi's). thi_base is 0 (none) or at
+ * least 10000, and both differences wrap to large values below it. */
+static inline int us_step_(chrome_state *s, uint64_t us)
+{
+    uint64_t lo = us - s->thi_base, prev = s->us_last - s->thi_base;
+    if (lo >= 10000 || prev >= 10000 || s->us_last < 10000) return 0;
+    unsigned a = (unsigned)lo / 100, b = (unsigned)lo % 100;
+    memcpy(s->us_txt + s->thi_len, k_d2 + 2 * a, 2);
+    memcpy(s->us_txt + s->thi_len + 2, k_d2 + 2 * b, 2);
+    s->us_last = us;
+    return 1;
+}
 /* "ts" value in µs: ns as integer µs and up to three decimals (trailing zeros dropped); ticks as
  * integer µs (1 tick = 1 µs). Exact: no floating point. Several records in a row fall in the same
- * µs: its text is the previous time's (us_txt). room: the caller knows 48 bytes are free. */
+ * µs: its text is the previous time's (us_txt), or the previous one's with its last four digits
+ * changed (us_step_). room: the caller knows 48 bytes are free. */
 static inline void buf_time_room_(chrome_state *s, uint64_t t, int room)
 {
     uint64_t us = s->ns ? t / 1000 : t;
-    if (us != s->us_last || (!room && OUT_CAP - s->n < 48)) { buf_time_slow_(s, t, us); return; }
+    if ((us != s->us_last && !us_step_(s, us)) || (!room && OUT_CAP - s->n < 48)) {
+        buf_time_slow_(s, t, us);
+        return;
+    }
     char *o = s->buf + s->n; /* a local cursor: no reload of s->n after each store */
     memcpy(o, s->us_txt, sizeof s->us_txt); /* fixed-size copy; bytes past us_len are overwritten next */
     size_t k = s->us_len;
