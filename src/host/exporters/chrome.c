@@ -77,23 +77,29 @@ typedef struct pfx_slot {
 } pfx_slot;
 
 /* A record prefix one context's track repeats (see memo_open_): its text, made at its first use. */
-#define MEMO_TXT 96 /* >= the longest memo text: a slice label's (SLICE_MEMO_NAME_MAX), 82 bytes */
+#define MEMO_TXT 96 /* >= the longest memo text: a slice label's (LBL_MEMO_NAME_MAX), 82 bytes */
 typedef struct rec_memo {
     uint8_t len;                       /* 0 until made */
     char txt[MEMO_TXT];
 } rec_memo;
 
-/* A "B" prefix of a slice label (piece_begin_), by the label's address: the timeline's labels are
- * interned copies, never changed nor freed before the export ends (see lbl_len_), so the address
- * names the text. usable 0: the label is not memoized (too long for MEMO_TXT, or not plain). */
-#define SLICE_MEMOS 4
-#define SLICE_MEMO_NAME_MAX 30 /* ,\n{"ph":"B" ,"name":"LABEL" ,"pid":1,"tid": TID ,"ts": is
+/* A "B" prefix of a slice or ISR label on one track (lbl_open_), by the label's address: the
+ * timeline's labels are interned copies, never changed nor freed before the export ends (see
+ * lbl_len_), so the address names the text. usable 0: the label is not memoized (too long for
+ * MEMO_TXT, or not plain). */
+#define LBL_MEMOS 4
+#define LBL_MEMO_NAME_MAX 30 /* ,\n{"ph":"B" ,"name":"LABEL" ,"pid":1,"tid": TID ,"ts": is
                                 * 11 + 8 + 2 + 30 + 15 + 10 (a context tid < 2^32 + 2) + 6 = 82 */
 typedef struct lbl_memo {
     const char *name;                  /* NULL: empty */
+    size_t nlen;                       /* its length */
     int usable;
     rec_memo m;
 } lbl_memo;
+typedef struct lbl_memos {
+    lbl_memo e[LBL_MEMOS];             /* the labels lately drawn on the track */
+    unsigned victim;                   /* the entry the next new label replaces */
+} lbl_memos;
 
 /* Drawing state of one context (by timeline index). */
 typedef struct ctx_draw {
@@ -108,8 +114,7 @@ typedef struct ctx_draw {
     rec_memo end_memo;                 /* its track's "E" prefix */
     rec_memo run_memo;                 /* its track's "B" "running" prefix */
     rec_memo blocked_memo;             /* its blocked track's "X" "blocked" prefix */
-    lbl_memo slice_memo[SLICE_MEMOS];  /* its track's "B" prefixes of slice labels lately drawn */
-    unsigned slice_victim;             /* the slice_memo entry the next new label replaces */
+    lbl_memos slice_memos;             /* its track's "B" prefixes of slice labels */
     open_slice open[MAX_DEPTH];        /* bottom first */
 } ctx_draw;
 
@@ -143,6 +148,7 @@ typedef struct chrome_state {
     uint64_t isr_named[(EVT_TL_MAX_CPUS + 63) / 64]; /* bit per CPU: its ISR track is named */
     uint32_t isr_open[EVT_TL_MAX_CPUS]; /* ISR slices begun per CPU */
     rec_memo isr_end_memo[EVT_TL_MAX_CPUS]; /* each ISR track's "E" prefix (memo_open_) */
+    lbl_memos isr_memos[EVT_TL_MAX_CPUS]; /* each ISR track's "B" prefixes of ISR labels (lbl_open_) */
     evt_u64map counters;               /* (object index + 1) << 32 | name id -> counter name id */
     evt_strtab cnames;                 /* counter names and "<object> <counter>" labels */
     uint64_t last_ts;                  /* time of the latest event (exporter's unit) */
@@ -808,25 +814,28 @@ static inline ctx_draw *track_(chrome_state *s, uint32_t idx)
 
 /* ---- running and slice pieces -------------------------------------------------------------- */
 
-/* The memo of label name (the timeline's, or "?": stable addresses) on d's track: found by address,
- * else an entry taken for it (usable when the prefix qualifies for memo_open_). */
-static lbl_memo *slice_memo_(chrome_state *s, ctx_draw *d, const char *name)
+/* common_n(s, "B", name, ...) on the track of tid, whose labels' memos are in set: name is the
+ * timeline's label or a literal (a stable address, see lbl_len_). Found by address, else an entry
+ * is taken for it, usable when the prefix qualifies for memo_open_ (plain, short). */
+static void lbl_open_(chrome_state *s, lbl_memos *set, const char *name, uint64_t tid, uint64_t t)
 {
-    for (int i = 0; i < SLICE_MEMOS; i++)
-        if (d->slice_memo[i].name == name) return &d->slice_memo[i];
-    lbl_memo *e = &d->slice_memo[d->slice_victim++ % SLICE_MEMOS];
-    size_t nlen = lbl_len_(s, name);
-    e->name = name;
-    e->usable = nlen <= SLICE_MEMO_NAME_MAX && plain_(name, nlen);
-    e->m.len = 0;
-    return e;
+    lbl_memo *e = NULL;
+    for (int i = 0; i < LBL_MEMOS && !e; i++)
+        if (set->e[i].name == name) e = &set->e[i];
+    if (!e) {
+        e = &set->e[set->victim++ % LBL_MEMOS];
+        e->name = name;
+        e->nlen = lbl_len_(s, name);
+        e->usable = e->nlen <= LBL_MEMO_NAME_MAX && plain_(name, e->nlen);
+        e->m.len = 0;
+    }
+    if (e->usable) memo_open_(s, &e->m, "B", name, e->nlen, tid, t);
+    else common_n(s, "B", name, e->nlen, tid, t);
 }
 
 static void piece_begin_(chrome_state *s, ctx_draw *d, uint32_t idx, open_slice *o, uint64_t t, const evt_event *ev)
 {
-    lbl_memo *e = slice_memo_(s, d, o->name);
-    if (e->usable) memo_open_(s, &e->m, "B", o->name, lbl_len_(s, o->name), TID_OF(idx), t);
-    else common_n(s, "B", o->name, lbl_len_(s, o->name), TID_OF(idx), t);
+    lbl_open_(s, &d->slice_memos, o->name, TID_OF(idx), t); /* o->name: the timeline's, or "?" */
     if (t > o->t0) BUF_LIT(s, ",\"args\":{\"resumed\":true}}");
     else if (ev) args_end_(s, ev);
     else BUF_LIT(s, "}");
@@ -1000,8 +1009,7 @@ static uint64_t isr_tid_(chrome_state *s, uint32_t cpu)
 
 static void isr_b_(chrome_state *s, const evt_tl_isr *iv)
 {
-    if (iv->name) common_n(s, "B", iv->name, lbl_len_(s, iv->name), isr_tid_(s, iv->cpu), iv->t0);
-    else common_lit_(s, "B", "ISR", isr_tid_(s, iv->cpu), iv->t0);
+    lbl_open_(s, &s->isr_memos[iv->cpu], iv->name ? iv->name : "ISR", isr_tid_(s, iv->cpu), iv->t0);
     BUF_LIT(s, ",\"cat\":\"isr\"");
     const evt_event *ev = s->tl.cur;
     if (ev && ev->kind == EVT_KIND_ISR_ENTER) args_end_(s, ev);
