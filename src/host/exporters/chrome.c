@@ -692,8 +692,17 @@ static void common(chrome_state *s, const char *ph, const char *name, uint64_t t
  * would write, copied without a look-up. name: NULL or a plain literal no longer than
  * PFX_NAME_MAX, so pfx_put_ writes the prefix whole into the buffer (no flush: n0 holds) and it
  * fits in MEMO_TXT. */
-static void memo_open_(chrome_state *s, rec_memo *m, const char *ph, const char *name, size_t nlen, uint64_t tid,
-                       uint64_t t)
+/* memo_open_ the first time: the prefix written by pfx_put_ (no flush: see memo_open_) and kept. */
+static __attribute__((noinline)) void memo_make_(chrome_state *s, rec_memo *m, const char *ph, const char *name,
+                                                 size_t nlen, uint64_t tid)
+{
+    size_t n0 = s->n;
+    pfx_put_(s, ph, name, nlen, tid);
+    m->len = (uint8_t)(s->n - n0);
+    memcpy(m->txt, s->buf + n0, m->len);
+}
+static inline void memo_open_(chrome_state *s, rec_memo *m, const char *ph, const char *name, size_t nlen,
+                              uint64_t tid, uint64_t t)
 {
     buf_reserve_(s); /* OUT_SLACK: the fixed-size copy and the time fit */
     if (m->len) {
@@ -702,10 +711,7 @@ static void memo_open_(chrome_state *s, rec_memo *m, const char *ph, const char 
         else memcpy(s->buf + s->n, m->txt, MEMO_TXT);
         s->n += m->len;
     } else {
-        size_t n0 = s->n;
-        pfx_put_(s, ph, name, nlen, tid);
-        m->len = (uint8_t)(s->n - n0);
-        memcpy(m->txt, s->buf + n0, m->len);
+        memo_make_(s, m, ph, name, nlen, tid);
     }
     buf_time_room_(s, t, 1);
 }
