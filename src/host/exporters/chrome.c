@@ -655,7 +655,7 @@ static __attribute__((noinline)) void pfx_make_(chrome_state *s, pfx_slot *set, 
  * one letter (every caller's). nlen: strlen(name) (any value when name is NULL): callers that
  * know it pass it (common_lit_, lbl_len_), the others go through common. pfx_put_ writes the
  * text up to "ts": (the prefix), common_n the time after it. */
-static void pfx_put_(chrome_state *s, const char *ph, const char *name, size_t nlen, uint64_t tid)
+static inline void pfx_put_(chrome_state *s, const char *ph, const char *name, size_t nlen, uint64_t tid)
 {
     buf_reserve_(s); /* OUT_SLACK: a slot's whole text fits */
     if (!name) nlen = PFX_NONAME;
@@ -675,17 +675,25 @@ static void pfx_put_(chrome_state *s, const char *ph, const char *name, size_t n
         pfx_make_(s, set, ph[0], name, nlen, tid);
     }
 }
-static void common_n(chrome_state *s, const char *ph, const char *name, size_t nlen, uint64_t tid, uint64_t t)
+static inline void common_n(chrome_state *s, const char *ph, const char *name, size_t nlen, uint64_t tid, uint64_t t)
 {
     pfx_put_(s, ph, name, nlen, tid);
     buf_time_room_(s, t, 1); /* room: OUT_SLACK - PFX_TXT after a kept prefix, 48 after pfx_make_ */
 }
+/* common_n out of line: for the records that are not each event's (inline, it would be copied into
+ * every one of their callers). */
+static __attribute__((noinline)) void common_nl_(chrome_state *s, const char *ph, const char *name, size_t nlen,
+                                                 uint64_t tid, uint64_t t)
+{
+    common_n(s, ph, name, nlen, tid, t);
+}
+/* common_n for a name of unknown length (an instant's: the reader's string). */
 static void common(chrome_state *s, const char *ph, const char *name, uint64_t tid, uint64_t t)
 {
     common_n(s, ph, name, name ? strlen(name) : 0, tid, t);
 }
 /* common for a string literal name: its length known at compile time. */
-#define common_lit_(s, ph, lit, tid, t) common_n((s), (ph), (lit), sizeof(lit) - 1, (tid), (t))
+#define common_lit_(s, ph, lit, tid, t) common_nl_((s), (ph), (lit), sizeof(lit) - 1, (tid), (t))
 
 /* common_n for a prefix a context's track repeats, kept in m: the same (ph, name, tid) every time
  * (the caller's invariant: one memo per track and record kind), so the bytes are those common_n
@@ -836,7 +844,7 @@ static void lbl_open_(chrome_state *s, lbl_memos *set, const char *name, uint64_
         e->m.len = 0;
     }
     if (e->usable) memo_open_(s, &e->m, "B", name, e->nlen, tid, t);
-    else common_n(s, "B", name, e->nlen, tid, t);
+    else common_nl_(s, "B", name, e->nlen, tid, t);
 }
 
 static void piece_begin_(chrome_state *s, ctx_draw *d, uint32_t idx, open_slice *o, uint64_t t, const evt_event *ev)
@@ -933,7 +941,7 @@ static void blocked_(chrome_state *s, const evt_tl_state_iv *iv)
     if (o && !o->name) hex_id_(ib, o->id);
     const char *on = o ? (o->name ? o->name : ib) : NULL;
     uint64_t btid = BLOCKED_TID_BASE + TID_OF(iv->ctx);
-    if (on) common_n(s, "X", nb, blocked_on_(nb, sizeof nb, on), btid, iv->t0);
+    if (on) common_nl_(s, "X", nb, blocked_on_(nb, sizeof nb, on), btid, iv->t0);
     else memo_open_(s, &d->blocked_memo, "X", "blocked", sizeof "blocked" - 1, btid, iv->t0);
     BUF_LIT(s, ",\"dur\":");
     buf_dur_(s, iv->t1 - iv->t0);
