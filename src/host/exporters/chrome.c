@@ -26,9 +26,12 @@
  * formatted two digits at a time, plain-ASCII strings copied) and written in chunks; only strings
  * that need escaping or UTF-8 repair go through the JSON writer. A record's opening up to "ts"
  * (phase, name, tid) is made once and copied from a cache matched by the name's content (see
- * common), and a time in the same µs as the previous one reuses its digits (buf_time_). The header is written at the first
+ * common); the prefixes a track repeats (its "E", "running", "blocked", its slice and ISR labels,
+ * whose addresses are the timeline's and stable) are copied from per-track memos without a
+ * look-up (memo_open_, lbl_open_); a time in the same µs as the previous one reuses its digits,
+ * and one with the same digits above the last four rewrites only those (buf_time_room_). The header is written at the first
  * event, when the reader's clock is known. Memory: the timeline's, plus per context its open
- * slices (MAX_DEPTH entries). */
+ * slices (MAX_DEPTH entries) and its prefix memos (under 1 KiB). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -695,11 +698,6 @@ static void common(chrome_state *s, const char *ph, const char *name, uint64_t t
 /* common for a string literal name: its length known at compile time. */
 #define common_lit_(s, ph, lit, tid, t) common_nl_((s), (ph), (lit), sizeof(lit) - 1, (tid), (t))
 
-/* common_n for a prefix a context's track repeats, kept in m: the same (ph, name, tid) every time
- * (the caller's invariant: one memo per track and record kind), so the bytes are those common_n
- * would write, copied without a look-up. name: NULL or a plain literal no longer than
- * PFX_NAME_MAX, so pfx_put_ writes the prefix whole into the buffer (no flush: n0 holds) and it
- * fits in MEMO_TXT. */
 /* memo_open_ the first time: the prefix written by pfx_put_ (no flush: see memo_open_) and kept. */
 static __attribute__((noinline)) void memo_make_(chrome_state *s, rec_memo *m, const char *ph, const char *name,
                                                  size_t nlen, uint64_t tid)
@@ -709,6 +707,12 @@ static __attribute__((noinline)) void memo_make_(chrome_state *s, rec_memo *m, c
     m->len = (uint8_t)(s->n - n0);
     memcpy(m->txt, s->buf + n0, m->len);
 }
+/* common_n for a prefix a context's track repeats, kept in m: the same (ph, name, tid) every time
+ * (the caller's invariant: one memo per track and record kind, or per label address: lbl_open_),
+ * so the bytes are those common_n would write, copied without a look-up. name: NULL, or plain
+ * and at most LBL_MEMO_NAME_MAX bytes (a literal, or a label lbl_open_ checked), so pfx_put_
+ * writes the prefix whole into the buffer (no flush: memo_make_'s n0 holds) and it fits in
+ * MEMO_TXT. */
 static inline void memo_open_(chrome_state *s, rec_memo *m, const char *ph, const char *name, size_t nlen,
                               uint64_t tid, uint64_t t)
 {
@@ -724,8 +728,8 @@ static inline void memo_open_(chrome_state *s, rec_memo *m, const char *ph, cons
     buf_time_room_(s, t, 1);
 }
 
-/* strlen of a label owned by the timeline (slice and ISR names) or a literal: kept by address. Safe only for
- * those: the timeline's strings are interned copies, never changed nor freed before evt_tl_free,
+/* strlen of a label owned by the timeline (slice and ISR names) or a literal: kept by address. Safe
+ * only for those: the timeline's strings are interned copies, never changed nor freed before evt_tl_free,
  * so an address seen once holds the same text for the whole export (a reader's strings are not:
  * common matches them by content). */
 static inline size_t lbl_len_(chrome_state *s, const char *p)
