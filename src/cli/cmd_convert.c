@@ -67,10 +67,11 @@ static int export_(const cli_args *a, const evt_exporter_desc *x, evt_reader *r,
     int werr = 0; /* errno of a failed write (ENOSPC, EIO, ...), when the exporter left one */
     cli_progress prog; /* progress line on a terminal (cli_progress.h) */
     cli_progress_init(&prog, "convert", r, a->quiet);
+    int *errp = &errno; /* this thread's errno: its address looked up once, not per event */
     while ((st = evt_reader_next(r, &ev)) == EVT_OK) {
-        errno = 0;
-        if ((wst = x->event(xs, &ev)) != EVT_OK) { werr = errno; break; }
-        cli_progress_tick(&prog, &ev);
+        *errp = 0;
+        if ((wst = x->event(xs, &ev)) != EVT_OK) { werr = *errp; break; }
+        if (prog.on) cli_progress_tick(&prog, &ev); /* off (-q, not a terminal): no call per event */
     }
     cli_progress_done(&prog);
     *last = st;

@@ -339,6 +339,18 @@ static inline int needs_time_(const evt_reader *r, const evt_event *ev)
     return r->clock_hz_user || (r->clock_hz && !(ev->flags & EVT_HAS_TNS));
 }
 
+/* The reader's conversion constants (tick_ns_*) for rate hz (src/host/tick_ns.h). Out of line:
+ * once per trace, so that set_time_'s usual path saves no registers. */
+static __attribute__((noinline)) void tick_ns_setup_(evt_reader *r, uint64_t hz)
+{
+    evt_tick_ns c;
+    evt_tick_ns_init(&c, hz);
+    r->tick_ns_hz = hz;
+    r->tick_ns_recip = c.recip;
+    r->tick_ns_mul = c.mul;
+    r->tick_ns_mul_max = c.mul_max;
+}
+
 /* Invariant after this: EVT_HAS_TNS is set iff the clock is known (or the reader gave t_ns), and a
  * user frequency wins over the reader's conversion. Out of line (needs_time_ first): its
  * 128-bit arithmetic keeps registers busy that evt_reader_next's usual path does not need. */
@@ -352,12 +364,8 @@ static __attribute__((noinline)) void set_time_(evt_reader *r, evt_event *ev)
     } else {
         return;
     }
-    evt_tick_ns c = {hz, r->tick_ns_recip};
-    if (hz != r->tick_ns_hz) { /* the first event, or a rate learnt late: a new reciprocal */
-        evt_tick_ns_init(&c, hz);
-        r->tick_ns_hz = hz;
-        r->tick_ns_recip = c.recip;
-    }
+    if (hz != r->tick_ns_hz) tick_ns_setup_(r, hz); /* the first event, or a rate learnt late */
+    evt_tick_ns c = {hz, r->tick_ns_recip, r->tick_ns_mul, r->tick_ns_mul_max};
     ev->t_ns = evt_tick_ns_conv(&c, ev->ts);
     ev->flags |= EVT_HAS_TNS;
 }
@@ -423,6 +431,18 @@ static __attribute__((noinline)) evt_status note_failure_(evt_reader *r, evt_sta
     return st;
 }
 
+/* set_time_'s usual case for a rate that divides 1e9 (1/10/100 MHz timers, 10 MHz QPC: one
+ * multiplication, tick_ns.h), inline: the reader's own rate, its constants already made
+ * (tick_ns_setup_), and no t_ns from the reader. Returns 0 (nothing done) for anything else, which
+ * set_time_ handles (other rates' reciprocal arithmetic inline here costs more than the call). */
+static inline int fast_time_(const evt_reader *r, evt_event *ev)
+{
+    if (r->clock_hz_user || !r->tick_ns_mul || r->clock_hz != r->tick_ns_hz || (ev->flags & EVT_HAS_TNS)) return 0;
+    ev->t_ns = ev->ts <= r->tick_ns_mul_max ? ev->ts * r->tick_ns_mul : UINT64_MAX; /* evt_tick_ns_conv's */
+    ev->flags |= EVT_HAS_TNS;
+    return 1;
+}
+
 /* The end of evt_reader_next for the reader's status st: its strings checked, then the event
  * counted with its time, or the failure noted. */
 static inline evt_status took_(evt_reader *r, evt_event *ev, evt_status st)
@@ -431,6 +451,7 @@ static inline evt_status took_(evt_reader *r, evt_event *ev, evt_status st)
     if (st != EVT_OK) return note_failure_(r, st);
     r->events++;
     if (ev->kind == EVT_KIND_LOST && (ev->flags & EVT_HAS_COUNT)) r->lost += ev->count;
+    if (fast_time_(r, ev)) return EVT_OK;
     if (needs_time_(r, ev)) set_time_(r, ev);
     return EVT_OK;
 }

@@ -7,7 +7,11 @@
  * reciprocal is short of 2^64 / hz by less than 1, so the estimate is short by less than
  * x / 2^64 < 1), and one compare of the remainder fixes it. ts = q * hz + r gives
  * ns = q * 1e9 + floor(r * 1e9 / hz), and r * 1e9 < hz * 1e9 fits in 64 bits while
- * hz < EVT_TICK_NS_FAST_MAX_HZ; faster clocks, and hz 1, take the 128-bit path. */
+ * hz < EVT_TICK_NS_FAST_MAX_HZ; faster clocks, and hz 1, take the 128-bit path.
+ *
+ * A rate that divides 1e9 (1 kHz, 1/10/100 MHz, 125 MHz, 1 GHz, ...) needs no division at all:
+ * ts * 1e9 / hz is exactly ts * (1e9 / hz), one multiplication and one compare for the
+ * saturation (ts <= mul_max: the product fits). */
 #ifndef EVT_HOST_TICK_NS_H
 #define EVT_HOST_TICK_NS_H
 
@@ -18,6 +22,8 @@
 typedef struct evt_tick_ns {
     uint64_t hz;    /* ticks per second; 0: no clock (evt_tick_ns_conv must not be called) */
     uint64_t recip; /* floor(2^64 / hz) when the fast path applies, else 0 (also at 1 GHz: ts is ns) */
+    uint64_t mul;   /* 1e9 / hz when hz divides 1e9 (then ns = ts * mul exactly), else 0 */
+    uint64_t mul_max; /* floor(UINT64_MAX / mul): the largest ts whose product fits (mul != 0) */
 } evt_tick_ns;
 
 static inline void evt_tick_ns_init(evt_tick_ns *c, uint64_t hz)
@@ -26,6 +32,8 @@ static inline void evt_tick_ns_init(evt_tick_ns *c, uint64_t hz)
     c->recip = (hz >= 2 && hz < EVT_TICK_NS_FAST_MAX_HZ && hz != 1000000000u)
                    ? (uint64_t)(((unsigned __int128)1 << 64) / hz)
                    : 0;
+    c->mul = hz && 1000000000u % hz == 0 ? 1000000000u / hz : 0;
+    c->mul_max = c->mul ? UINT64_MAX / c->mul : 0;
 }
 
 /* floor(x / hz) and x % hz through the reciprocal (c->recip != 0). */
@@ -53,6 +61,7 @@ static __attribute__((noinline, unused)) uint64_t evt_tick_ns_conv_slow_(const e
 /* floor(ts * 1e9 / c->hz), UINT64_MAX when that does not fit (c->hz != 0). */
 static inline uint64_t evt_tick_ns_conv(const evt_tick_ns *c, uint64_t ts)
 {
+    if (c->mul) return ts <= c->mul_max ? ts * c->mul : UINT64_MAX;
     if (!c->recip) return evt_tick_ns_conv_slow_(c, ts);
     uint64_t r, r2;
     uint64_t q = evt_tick_ns_div_(c, ts, &r);

@@ -1,6 +1,6 @@
 /* Ticks to ns without a division (src/host/tick_ns.h) against the 128-bit division it replaces
  * (evt_ticks_to_ns): the rates real traces carry (32768 Hz, 1 MHz, odd TSC rates, 1 GHz, 10 MHz
- * QPC, 5 GHz), every rate edge (2, 3, hz just below and at the fast path's limit, hz beyond
+ * QPC, 5 GHz; the divisors of 1e9 that take the multiply path: 1 kHz ... 500 MHz), every rate edge (2, 3, hz just below and at the fast path's limit, hz beyond
  * it, UINT64_MAX), and times at every multiple-of-hz boundary, near the saturation point and at
  * UINT64_MAX, plus a million random pairs. */
 #include <setjmp.h>
@@ -31,7 +31,7 @@ static void check(uint64_t hz, uint64_t ts)
 }
 
 static const uint64_t k_rates[] = {
-    1, 2, 3, 7, 1000, 32768, 1000000, 10000000, 16000000, 48000000, 168000000, 999999999, 1000000000,
+    1, 2, 3, 7, 1000, 32768, 1000000, 10000000, 16000000, 100000000, 125000000, 500000000, 48000000, 168000000, 999999999, 1000000000,
     1000000001, 2596159892ull, 2596134000ull, 3000000000ull, 5000000000ull, 17999999999ull,
     18000000000ull, 18000000001ull, 1ull << 40, UINT64_MAX / 3, UINT64_MAX,
 };

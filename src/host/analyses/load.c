@@ -143,7 +143,8 @@ static void charge(evt_an_load *l, const evt_tl *tl, int which, uint64_t t0, uin
 
 static int ctx_slot(evt_an_load *l, uint32_t c)
 {
-    if (!evt_an_reserve((void **)&l->ctx, &l->ctxcap, c, sizeof *l->ctx)) { l->oom = 1; return 0; }
+    /* the usual: room already (evt_an_reserve's own first test, without the call) */
+    if (c >= l->ctxcap && !evt_an_reserve((void **)&l->ctx, &l->ctxcap, c, sizeof *l->ctx)) { l->oom = 1; return 0; }
     if (c >= l->nctx) l->nctx = c + 1;
     return 1;
 }

@@ -26,9 +26,12 @@
  * formatted two digits at a time, plain-ASCII strings copied) and written in chunks; only strings
  * that need escaping or UTF-8 repair go through the JSON writer. A record's opening up to "ts"
  * (phase, name, tid) is made once and copied from a cache matched by the name's content (see
- * common), and a time in the same µs as the previous one reuses its digits (buf_time_). The header is written at the first
+ * common); the prefixes a track repeats (its "E", "running", "blocked", its slice and ISR labels,
+ * whose addresses are the timeline's and stable) are copied from per-track memos without a
+ * look-up (memo_open_, lbl_open_); a time in the same µs as the previous one reuses its digits,
+ * and one with the same digits above the last four rewrites only those (buf_time_room_). The header is written at the first
  * event, when the reader's clock is known. Memory: the timeline's, plus per context its open
- * slices (MAX_DEPTH entries). */
+ * slices (MAX_DEPTH entries) and its prefix memos (under 1 KiB). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -69,11 +72,37 @@ typedef struct open_slice {
 #define PFX_NAME_MAX 50 /* longer names are written each time */
 #define PFX_NONAME 255  /* nlen of a record without a name */
 #define PFX_TID_LIMIT (1ull << 48) /* larger tids are not kept (none so far: see the *_TID_BASEs) */
+#define LBL_SLOTS 64 /* label lengths kept by address (lbl_len_) */
 typedef struct pfx_slot {
     uint64_t key;                      /* pfx_key_ of (ph, name length, tid); 0: empty */
     uint8_t len;                       /* the text's length */
     char txt[PFX_TXT];
 } pfx_slot;
+
+/* A record prefix one context's track repeats (see memo_open_): its text, made at its first use. */
+#define MEMO_TXT 96 /* >= the longest memo text: a slice label's (LBL_MEMO_NAME_MAX), 82 bytes */
+typedef struct rec_memo {
+    uint8_t len;                       /* 0 until made */
+    char txt[MEMO_TXT];
+} rec_memo;
+
+/* A "B" prefix of a slice or ISR label on one track (lbl_open_), by the label's address: the
+ * timeline's labels are interned copies, never changed nor freed before the export ends (see
+ * lbl_len_), so the address names the text. usable 0: the label is not memoized (too long for
+ * MEMO_TXT, or not plain). */
+#define LBL_MEMOS 4
+#define LBL_MEMO_NAME_MAX 30 /* ,\n{"ph":"B" ,"name":"LABEL" ,"pid":1,"tid": TID ,"ts": is
+                                * 11 + 8 + 2 + 30 + 15 + 10 (a context tid < 2^32 + 2) + 6 = 82 */
+typedef struct lbl_memo {
+    const char *name;                  /* NULL: empty */
+    size_t nlen;                       /* its length */
+    int usable;
+    rec_memo m;
+} lbl_memo;
+typedef struct lbl_memos {
+    lbl_memo e[LBL_MEMOS];             /* the labels lately drawn on the track */
+    unsigned victim;                   /* the entry the next new label replaces */
+} lbl_memos;
 
 /* Drawing state of one context (by timeline index). */
 typedef struct ctx_draw {
@@ -85,6 +114,10 @@ typedef struct ctx_draw {
     int state_open;                    /* a state-occupancy slice is open on its state track */
     int state_named;                   /* the state track's thread_name was written */
     int blocked_named;                 /* the blocked track's thread_name was written */
+    rec_memo end_memo;                 /* its track's "E" prefix */
+    rec_memo run_memo;                 /* its track's "B" "running" prefix */
+    rec_memo blocked_memo;             /* its blocked track's "X" "blocked" prefix */
+    lbl_memos slice_memos;             /* its track's "B" prefixes of slice labels */
     open_slice open[MAX_DEPTH];        /* bottom first */
 } ctx_draw;
 
@@ -107,6 +140,7 @@ typedef struct chrome_state {
     char frac[1000][4];                /* frac[f]: ".ddd" of f ns (1..999), trailing zeros dropped */
     uint8_t frac_len[1000];
     pfx_slot pfx[PFX_SLOTS];           /* record prefixes (common) */
+    struct { const char *p; size_t len; } lbl[LBL_SLOTS]; /* lengths of the timeline's labels (lbl_len_) */
     unsigned pfx_victim;               /* the way the next new prefix replaces (round robin) */
     char kind_txt[EVT_KIND_COUNT_ + 1][48]; /* instant_cat_: ,"s":"t","cat":"<kind>" per kind (and any
                                         * out-of-range kind: "other") */
@@ -116,6 +150,8 @@ typedef struct chrome_state {
     uint32_t nctx;
     uint64_t isr_named[(EVT_TL_MAX_CPUS + 63) / 64]; /* bit per CPU: its ISR track is named */
     uint32_t isr_open[EVT_TL_MAX_CPUS]; /* ISR slices begun per CPU */
+    rec_memo isr_end_memo[EVT_TL_MAX_CPUS]; /* each ISR track's "E" prefix (memo_open_) */
+    lbl_memos isr_memos[EVT_TL_MAX_CPUS]; /* each ISR track's "B" prefixes of ISR labels (lbl_open_) */
     evt_u64map counters;               /* (object index + 1) << 32 | name id -> counter name id */
     evt_strtab cnames;                 /* counter names and "<object> <counter>" labels */
     uint64_t last_ts;                  /* time of the latest event (exporter's unit) */
@@ -281,13 +317,32 @@ static __attribute__((noinline)) void buf_time_slow_(chrome_state *s, uint64_t t
     k += put_frac_(s, o + k, t, us);
     s->n += k;
 }
+/* The µs text (us_txt) made for us in place when us and the previous time's us_last have the same
+ * digits above the last four, those of thi: us_txt is then thi_txt and us_last's last four, so
+ * only the four change (put_us_ would write the same bytes). Returns 0, having changed nothing,
+ * otherwise (or when us_last is below 10000: its text is not thi's). thi_base is 0 (none) or at
+ * least 10000, and both differences wrap to large values below it. */
+static inline int us_step_(chrome_state *s, uint64_t us)
+{
+    uint64_t lo = us - s->thi_base, prev = s->us_last - s->thi_base;
+    if (lo >= 10000 || prev >= 10000 || s->us_last < 10000) return 0;
+    unsigned a = (unsigned)lo / 100, b = (unsigned)lo % 100;
+    memcpy(s->us_txt + s->thi_len, k_d2 + 2 * a, 2);
+    memcpy(s->us_txt + s->thi_len + 2, k_d2 + 2 * b, 2);
+    s->us_last = us;
+    return 1;
+}
 /* "ts" value in µs: ns as integer µs and up to three decimals (trailing zeros dropped); ticks as
  * integer µs (1 tick = 1 µs). Exact: no floating point. Several records in a row fall in the same
- * µs: its text is the previous time's (us_txt). room: the caller knows 48 bytes are free. */
+ * µs: its text is the previous time's (us_txt), or the previous one's with its last four digits
+ * changed (us_step_). room: the caller knows 48 bytes are free. */
 static inline void buf_time_room_(chrome_state *s, uint64_t t, int room)
 {
     uint64_t us = s->ns ? t / 1000 : t;
-    if (us != s->us_last || (!room && OUT_CAP - s->n < 48)) { buf_time_slow_(s, t, us); return; }
+    if ((us != s->us_last && !us_step_(s, us)) || (!room && OUT_CAP - s->n < 48)) {
+        buf_time_slow_(s, t, us);
+        return;
+    }
     char *o = s->buf + s->n; /* a local cursor: no reload of s->n after each store */
     memcpy(o, s->us_txt, sizeof s->us_txt); /* fixed-size copy; bytes past us_len are overwritten next */
     size_t k = s->us_len;
@@ -600,11 +655,13 @@ static __attribute__((noinline)) void pfx_make_(chrome_state *s, pfx_slot *set, 
 }
 
 /* Opens a record: {"ph":PH[,"name":NAME],"pid":1,"tid":TID,"ts":T — the object stays open. PH is
- * one letter (every caller's). */
-static void common(chrome_state *s, const char *ph, const char *name, uint64_t tid, uint64_t t)
+ * one letter (every caller's). nlen: strlen(name) (any value when name is NULL): callers that
+ * know it pass it (common_lit_, lbl_len_), the others go through common. pfx_put_ writes the
+ * text up to "ts": (the prefix), common_n the time after it. */
+static inline void pfx_put_(chrome_state *s, const char *ph, const char *name, size_t nlen, uint64_t tid)
 {
     buf_reserve_(s); /* OUT_SLACK: a slot's whole text fits */
-    size_t nlen = name ? strlen(name) : PFX_NONAME;
+    if (!name) nlen = PFX_NONAME;
     pfx_slot *set = NULL; /* stays NULL for a prefix never kept */
     const pfx_slot *e = NULL;
     if (tid < PFX_TID_LIMIT && (!name || nlen <= PFX_NAME_MAX)) {
@@ -620,12 +677,74 @@ static void common(chrome_state *s, const char *ph, const char *name, uint64_t t
     } else {
         pfx_make_(s, set, ph[0], name, nlen, tid);
     }
+}
+static inline void common_n(chrome_state *s, const char *ph, const char *name, size_t nlen, uint64_t tid, uint64_t t)
+{
+    pfx_put_(s, ph, name, nlen, tid);
     buf_time_room_(s, t, 1); /* room: OUT_SLACK - PFX_TXT after a kept prefix, 48 after pfx_make_ */
+}
+/* common_n out of line: for the records that are not each event's (inline, it would be copied into
+ * every one of their callers). */
+static __attribute__((noinline)) void common_nl_(chrome_state *s, const char *ph, const char *name, size_t nlen,
+                                                 uint64_t tid, uint64_t t)
+{
+    common_n(s, ph, name, nlen, tid, t);
+}
+/* common_n for a name of unknown length (an instant's: the reader's string). */
+static void common(chrome_state *s, const char *ph, const char *name, uint64_t tid, uint64_t t)
+{
+    common_n(s, ph, name, name ? strlen(name) : 0, tid, t);
+}
+/* common for a string literal name: its length known at compile time. */
+#define common_lit_(s, ph, lit, tid, t) common_nl_((s), (ph), (lit), sizeof(lit) - 1, (tid), (t))
+
+/* memo_open_ the first time: the prefix written by pfx_put_ (no flush: see memo_open_) and kept. */
+static __attribute__((noinline)) void memo_make_(chrome_state *s, rec_memo *m, const char *ph, const char *name,
+                                                 size_t nlen, uint64_t tid)
+{
+    size_t n0 = s->n;
+    pfx_put_(s, ph, name, nlen, tid);
+    m->len = (uint8_t)(s->n - n0);
+    memcpy(m->txt, s->buf + n0, m->len);
+}
+/* common_n for a prefix a context's track repeats, kept in m: the same (ph, name, tid) every time
+ * (the caller's invariant: one memo per track and record kind, or per label address: lbl_open_),
+ * so the bytes are those common_n would write, copied without a look-up. name: NULL, or plain
+ * and at most LBL_MEMO_NAME_MAX bytes (a literal, or a label lbl_open_ checked), so pfx_put_
+ * writes the prefix whole into the buffer (no flush: memo_make_'s n0 holds) and it fits in
+ * MEMO_TXT. */
+static inline void memo_open_(chrome_state *s, rec_memo *m, const char *ph, const char *name, size_t nlen,
+                              uint64_t tid, uint64_t t)
+{
+    buf_reserve_(s); /* OUT_SLACK: the fixed-size copy and the time fit */
+    if (m->len) {
+        /* fixed-size copies; bytes past len are overwritten next */
+        if (m->len <= 64) memcpy(s->buf + s->n, m->txt, 64);
+        else memcpy(s->buf + s->n, m->txt, MEMO_TXT);
+        s->n += m->len;
+    } else {
+        memo_make_(s, m, ph, name, nlen, tid);
+    }
+    buf_time_room_(s, t, 1);
+}
+
+/* strlen of a label owned by the timeline (slice and ISR names) or a literal: kept by address. Safe
+ * only for those: the timeline's strings are interned copies, never changed nor freed before evt_tl_free,
+ * so an address seen once holds the same text for the whole export (a reader's strings are not:
+ * common matches them by content). */
+static inline size_t lbl_len_(chrome_state *s, const char *p)
+{
+    unsigned k = (unsigned)(((uintptr_t)p >> 3) ^ ((uintptr_t)p >> 9)) % LBL_SLOTS;
+    if (s->lbl[k].p != p) {
+        s->lbl[k].p = p;
+        s->lbl[k].len = strlen(p);
+    }
+    return s->lbl[k].len;
 }
 
 static void thread_name(chrome_state *s, uint64_t tid, const char *name)
 {
-    common(s, "M", "thread_name", tid, 0);
+    common_lit_(s, "M", "thread_name", tid, 0);
     BUF_LIT(s, ",\"args\":{\"name\":");
     buf_str_(s, name);
     BUF_LIT(s, "}}");
@@ -641,6 +760,12 @@ static void simple(chrome_state *s, const char *ph, const char *name, uint64_t t
 static void end_(chrome_state *s, uint64_t tid, uint64_t ts)
 {
     common(s, "E", NULL, tid, ts);
+    BUF_LIT(s, "}");
+}
+/* end_ on the track of context idx (d its drawing state), through its memo. */
+static void end_ctx_(chrome_state *s, ctx_draw *d, uint32_t idx, uint64_t ts)
+{
+    memo_open_(s, &d->end_memo, "E", NULL, 0, TID_OF(idx), ts);
     BUF_LIT(s, "}");
 }
 
@@ -707,9 +832,28 @@ static inline ctx_draw *track_(chrome_state *s, uint32_t idx)
 
 /* ---- running and slice pieces -------------------------------------------------------------- */
 
-static void piece_begin_(chrome_state *s, uint32_t idx, open_slice *o, uint64_t t, const evt_event *ev)
+/* common_n(s, "B", name, ...) on the track of tid, whose labels' memos are in set: name is the
+ * timeline's label or a literal (a stable address, see lbl_len_). Found by address, else an entry
+ * is taken for it, usable when the prefix qualifies for memo_open_ (plain, short). */
+static void lbl_open_(chrome_state *s, lbl_memos *set, const char *name, uint64_t tid, uint64_t t)
 {
-    common(s, "B", o->name, TID_OF(idx), t);
+    lbl_memo *e = NULL;
+    for (int i = 0; i < LBL_MEMOS && !e; i++)
+        if (set->e[i].name == name) e = &set->e[i];
+    if (!e) {
+        e = &set->e[set->victim++ % LBL_MEMOS];
+        e->name = name;
+        e->nlen = lbl_len_(s, name);
+        e->usable = e->nlen <= LBL_MEMO_NAME_MAX && plain_(name, e->nlen);
+        e->m.len = 0;
+    }
+    if (e->usable) memo_open_(s, &e->m, "B", name, e->nlen, tid, t);
+    else common_nl_(s, "B", name, e->nlen, tid, t);
+}
+
+static void piece_begin_(chrome_state *s, ctx_draw *d, uint32_t idx, open_slice *o, uint64_t t, const evt_event *ev)
+{
+    lbl_open_(s, &d->slice_memos, o->name, TID_OF(idx), t); /* o->name: the timeline's, or "?" */
     if (t > o->t0) BUF_LIT(s, ",\"args\":{\"resumed\":true}}");
     else if (ev) args_end_(s, ev);
     else BUF_LIT(s, "}");
@@ -727,11 +871,11 @@ static void run_in_(chrome_state *s, uint32_t idx, uint64_t t)
 {
     ctx_draw *d = track_(s, idx);
     if (!d || d->running || whole_(s, d)) return;
-    common(s, "B", "running", TID_OF(idx), t);
+    memo_open_(s, &d->run_memo, "B", "running", sizeof "running" - 1, TID_OF(idx), t);
     BUF_LIT(s, ",\"cat\":\"sched\"}");
     d->running = 1;
     for (int i = 0; i < d->depth; i++)
-        if (!d->open[i].drawn) piece_begin_(s, idx, &d->open[i], t, NULL);
+        if (!d->open[i].drawn) piece_begin_(s, d, idx, &d->open[i], t, NULL);
 }
 
 /* idx stops running at t: close its open slices' pieces (top first), then its running slice. */
@@ -740,8 +884,8 @@ static void run_out_(chrome_state *s, uint32_t idx, uint64_t t)
     ctx_draw *d = draw_(s, idx);
     if (!d || !d->running) return;
     for (int i = d->depth - 1; i >= 0; i--)
-        if (d->open[i].drawn) { end_(s, TID_OF(idx), t); d->open[i].drawn = 0; }
-    end_(s, TID_OF(idx), t);
+        if (d->open[i].drawn) { end_ctx_(s, d, idx, t); d->open[i].drawn = 0; }
+    end_ctx_(s, d, idx, t);
     d->running = 0;
 }
 
@@ -772,8 +916,9 @@ static void hex_id_(char *o, uint64_t v)
     o[2 + 16 - k] = '\0';
 }
 
-/* nb (size n) = "blocked on " + on, cut as snprintf cuts it (no formatting per record). */
-static void blocked_on_(char *nb, size_t n, const char *on)
+/* nb (size n) = "blocked on " + on, cut as snprintf cuts it (no formatting per record); returns
+ * its length. */
+static size_t blocked_on_(char *nb, size_t n, const char *on)
 {
     static const char k_pre[] = "blocked on ";
     size_t len = strlen(on), room = n - sizeof k_pre; /* bytes left for on, its NUL counted */
@@ -781,6 +926,7 @@ static void blocked_on_(char *nb, size_t n, const char *on)
     memcpy(nb, k_pre, sizeof k_pre - 1);
     memcpy(nb + sizeof k_pre - 1, on, len);
     nb[sizeof k_pre - 1 + len] = '\0';
+    return sizeof k_pre - 1 + len;
 }
 
 static void blocked_(chrome_state *s, const evt_tl_state_iv *iv)
@@ -798,12 +944,9 @@ static void blocked_(chrome_state *s, const evt_tl_state_iv *iv)
     char ib[24] = "";
     if (o && !o->name) hex_id_(ib, o->id);
     const char *on = o ? (o->name ? o->name : ib) : NULL;
-    const char *name = "blocked";
-    if (on) {
-        blocked_on_(nb, sizeof nb, on);
-        name = nb;
-    }
-    common(s, "X", name, BLOCKED_TID_BASE + TID_OF(iv->ctx), iv->t0);
+    uint64_t btid = BLOCKED_TID_BASE + TID_OF(iv->ctx);
+    if (on) common_nl_(s, "X", nb, blocked_on_(nb, sizeof nb, on), btid, iv->t0);
+    else memo_open_(s, &d->blocked_memo, "X", "blocked", sizeof "blocked" - 1, btid, iv->t0);
     BUF_LIT(s, ",\"dur\":");
     buf_dur_(s, iv->t1 - iv->t0);
     BUF_LIT(s, ",\"cat\":\"blocked\",\"args\":{\"state\":\"blocked\"");
@@ -829,7 +972,7 @@ static void on_state(void *user, const evt_tl_state_iv *iv)
         return;
     }
     if (iv->state == EVT_TL_ACTIVE) { /* a trace without scheduling: when the context was active */
-        common(s, "X", "active", TID_OF(iv->ctx), iv->t0);
+        common_lit_(s, "X", "active", TID_OF(iv->ctx), iv->t0);
         BUF_LIT(s, ",\"dur\":");
         buf_dur_(s, iv->t1 - iv->t0);
         BUF_LIT(s, ",\"cat\":\"activity\"}");
@@ -853,7 +996,7 @@ static void on_slice_begin(void *user, const evt_tl_slice *sl)
     o->t0 = sl->t0;
     o->drawn = 0;
     if (d->running || whole_(s, d)) {
-        piece_begin_(s, sl->ctx, o, sl->t0, ev && evt_tl_time(&s->tl, ev) == sl->t0 ? ev : NULL);
+        piece_begin_(s, d, sl->ctx, o, sl->t0, ev && s->tl.cur_t == sl->t0 ? ev : NULL);
     }
 }
 
@@ -865,7 +1008,7 @@ static void on_slice(void *user, const evt_tl_slice *sl)
     if (d->overflow && (int)sl->depth >= MAX_DEPTH) { d->overflow--; return; }
     while (d->depth > (int)sl->depth) { /* the slice and any the timeline did not close above it */
         open_slice *o = &d->open[--d->depth];
-        if (o->drawn) end_(s, TID_OF(sl->ctx), sl->t1);
+        if (o->drawn) end_ctx_(s, d, sl->ctx, sl->t1);
     }
 }
 
@@ -884,7 +1027,7 @@ static uint64_t isr_tid_(chrome_state *s, uint32_t cpu)
 
 static void isr_b_(chrome_state *s, const evt_tl_isr *iv)
 {
-    common(s, "B", iv->name ? iv->name : "ISR", isr_tid_(s, iv->cpu), iv->t0);
+    lbl_open_(s, &s->isr_memos[iv->cpu], iv->name ? iv->name : "ISR", isr_tid_(s, iv->cpu), iv->t0);
     BUF_LIT(s, ",\"cat\":\"isr\"");
     const evt_event *ev = s->tl.cur;
     if (ev && ev->kind == EVT_KIND_ISR_ENTER) args_end_(s, ev);
@@ -904,7 +1047,8 @@ static void on_isr(void *user, const evt_tl_isr *iv)
     evt_an_load_isr(&s->load, &s->tl, iv);
     if (s->isr_open[iv->cpu] <= iv->depth) isr_b_(s, iv); /* reported closed only */
     else s->isr_open[iv->cpu] = iv->depth;
-    end_(s, isr_tid_(s, iv->cpu), iv->t1);
+    memo_open_(s, &s->isr_end_memo[iv->cpu], "E", NULL, 0, isr_tid_(s, iv->cpu), iv->t1); /* end_ */
+    BUF_LIT(s, "}");
 }
 
 /* ---- flows, counters, losses --------------------------------------------------------------- */
@@ -1008,7 +1152,7 @@ static void on_lost(void *user, const evt_tl_lost *l)
 {
     chrome_state *s = user;
     const evt_event *ev = s->tl.cur;
-    common(s, "i", "lost events", GLOBAL_TID, l->t1);
+    common_lit_(s, "i", "lost events", GLOBAL_TID, l->t1);
     BUF_LIT(s, ",\"s\":\"g\",\"cat\":\"lost\",\"args\":{\"count\":");
     if (l->has_count) buf_u64_(s, l->count);
     else BUF_LIT(s, "null");
@@ -1184,7 +1328,7 @@ static evt_status event(void *state, const evt_event *ev)
     if (!s->started && !start_(s)) return EVT_ERR_NOMEM;
     uint32_t idx = evt_tl_add(&s->tl, ev); /* EVT_TL_NONE: a loss (on_lost wrote it), or out of memory */
     if (s->tl.oom || s->oom) return EVT_ERR_NOMEM;
-    uint64_t tm = evt_tl_time(&s->tl, ev);
+    uint64_t tm = s->tl.cur_t; /* evt_tl_time(&s->tl, ev), as evt_tl_add made it */
     s->last_ts = tm;
     /* user events only: other state machines (RKH) have their state tracks below (state_track_) */
     if (ev->kind == EVT_KIND_USER && evt_ut_relevant(ev) && !evt_ut_event(&s->ut, ev, tm)) return EVT_ERR_NOMEM;

@@ -940,6 +940,7 @@ static void obj_life_(evt_tl *tl, const evt_event *ev, uint32_t obj, uint64_t t)
 uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
 {
     uint64_t t = evt_tl_time(tl, ev);
+    tl->cur_t = t;
     uint32_t cpu = (ev->flags & EVT_HAS_CPU) ? (ev->cpu < EVT_TL_MAX_CPUS ? ev->cpu : EVT_TL_MAX_CPUS - 1) : 0;
     evt_tl_cpu *cp = &tl->cpus[cpu];
     if (TL_UNLIKELY(!tl->have_t) && (ev->m.has & EVT_M_UNTIMED)) { /* configuration before the first timed record */

@@ -325,6 +325,8 @@ typedef struct evt_tl {
     int oom;
     /* the event being added (valid inside sink callbacks made by evt_tl_add) */
     const evt_event *cur;
+    uint64_t cur_t;        /* its time as evt_tl_time gives it (before the per-CPU ordering clamp):
+                            * set by evt_tl_add, so that a sink need not convert it again */
     uint32_t cur_ctx;      /* its context index */
     /* what the trace holds (evtrace/model.h EVT_CAP_*): every kind until evt_tl_set_caps says
      * otherwise; sched is 0 while the trace has shown no scheduling (no states, no switches,
