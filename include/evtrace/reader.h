@@ -111,11 +111,11 @@ struct evt_reader {
     uint64_t range_index;     /* events the format gave so far, trimmed ones included */
     uint64_t tick_ns_hz;      /* private: the rate tick_ns_recip is for (src/host/tick_ns.h) */
     uint64_t tick_ns_recip;
-    uint64_t tick_ns_mul;     /* private: its evt_tick_ns mul and mul_max */
-    uint64_t tick_ns_mul_max;
     /* private: 0 for evt_reader_next's usual path (a range-less reader whose events the framework
      * resets), else which other: set by open (EVT_READER_RESETS) and evt_reader_set_range. */
     uint64_t next_path;
+    uint64_t tick_ns_mul;     /* private: tick_ns_hz's evt_tick_ns mul and mul_max (src/host/tick_ns.h) */
+    uint64_t tick_ns_mul_max;
 };
 
 /* Where a reader's clock frequency comes from ("clock_source" in JSON). */
