@@ -438,7 +438,7 @@ static __attribute__((noinline)) evt_status note_failure_(evt_reader *r, evt_sta
 static inline int fast_time_(const evt_reader *r, evt_event *ev)
 {
     if (r->clock_hz_user || !r->tick_ns_mul || r->clock_hz != r->tick_ns_hz || (ev->flags & EVT_HAS_TNS)) return 0;
-    ev->t_ns = ev->ts <= r->tick_ns_mul_max ? ev->ts * r->tick_ns_mul : UINT64_MAX; /* evt_tick_ns_conv's */
+    ev->t_ns = evt_tick_ns_mul_conv(r->tick_ns_mul, r->tick_ns_mul_max, ev->ts);
     ev->flags |= EVT_HAS_TNS;
     return 1;
 }

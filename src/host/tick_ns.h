@@ -58,10 +58,17 @@ static __attribute__((noinline, unused)) uint64_t evt_tick_ns_conv_slow_(const e
     return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
 }
 
+/* ts * mul saturated at UINT64_MAX (mul = 1e9 / hz, mul_max = floor(UINT64_MAX / mul): the
+ * conversion of a rate that divides 1e9; the reader's inline path calls it with its copies). */
+static inline uint64_t evt_tick_ns_mul_conv(uint64_t mul, uint64_t mul_max, uint64_t ts)
+{
+    return ts <= mul_max ? ts * mul : UINT64_MAX;
+}
+
 /* floor(ts * 1e9 / c->hz), UINT64_MAX when that does not fit (c->hz != 0). */
 static inline uint64_t evt_tick_ns_conv(const evt_tick_ns *c, uint64_t ts)
 {
-    if (c->mul) return ts <= c->mul_max ? ts * c->mul : UINT64_MAX;
+    if (c->mul) return evt_tick_ns_mul_conv(c->mul, c->mul_max, ts);
     if (!c->recip) return evt_tick_ns_conv_slow_(c, ts);
     uint64_t r, r2;
     uint64_t q = evt_tick_ns_div_(c, ts, &r);
