@@ -3,7 +3,8 @@ lost data and objects: the schema (tables, columns, indexes) is the one of tl_ta
 version-1 tables (meta, lost, the spans view); every row of `events` equals `evtrace dump --json`
 of the same trace (order, id, name, kind, ts, ctx, args, fields, data); contexts, objects, lost
 ranges, ISR and slice counts agree with the dump; `evtrace query` on the trace itself (temporary
-database) and on the database gives the dump's counts."""
+database) and on the database gives the dump's counts; SQLite's integrity_check finds the
+database sound."""
 import json
 import os
 import re
@@ -45,6 +46,11 @@ def check(evtrace, path, tmp):
     # every output carries the same valid UTF-8 text (the reader replaces invalid bytes with
     # U+FFFD): the database's text must decode strictly
     con.text_factory = lambda b: b.decode('utf-8')
+    # the tables' pages are written by evtrace itself (sqlite_pages.h), not by INSERTs: SQLite
+    # must find the file sound (b-trees, page accounting, NOT NULL columns)
+    integrity = con.execute('PRAGMA integrity_check').fetchall()
+    if integrity != [('ok',)]:
+        fail('%s: integrity_check: %r' % (path, integrity[:5]))
     for t, cols in list(SCHEMA.items()) + list(LEGACY.items()):
         got = [row[1] for row in con.execute('PRAGMA table_info(%s)' % t)]
         if got != cols:

@@ -1,8 +1,10 @@
 /* SQLite exporter: the trace as a database to query (`evtrace query`, sqlite3, any SQL tool).
- * A row sink of the query tables (src/host/timeline/tl_rows.h): the tables of tl_tables.def are
- * created from their column descriptors (events.seq is the INTEGER PRIMARY KEY), rows inserted
- * by a batched multi-row INSERT per table (sqlite_batch.h). Schema documented in docs/sqlite.md (version 2).
- * Kept for queries written against version 1:
+ * A row sink of the query tables (src/host/timeline/tl_rows.h). SQLite creates the database,
+ * the tables of tl_tables.def from their column descriptors (events.seq is the INTEGER PRIMARY
+ * KEY) and the version-1 tables below, and closes it; the rows are then written as SQLite's own
+ * b-tree pages, appended as they fill (sqlite_pages.h: no INSERT per row). At the end SQLite
+ * opens the file again, fills `meta` and builds the indexes. Schema documented in docs/sqlite.md
+ * (version 2). Kept for queries written against version 1:
  *   meta(key, value)  schema_version (2), format, source, clock_hz, clock_source, time_unit,
  *                     events, lost, errors
  *   lost(seq, ts, ctx, count, prev_ts, next_ts)  a table: each loss record with the raw
@@ -10,8 +12,8 @@
  *   spans(cat, name, ctx, begin_ts, end_ts, dur, depth)  a VIEW over isrs and slices (times in
  *                     traces.time_unit; ctx NULL for ISRs)
  * Indexes the documented queries need are built at the end (faster than maintaining them).
- * Streaming: rows are inserted as they are final, in transactions of TXN_ROWS rows, with a
- * bounded page cache and temp files on disk, so memory does not grow with the trace. */
+ * Streaming: rows go out in pages as they are final; memory holds one page per table. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sqlite3.h>
@@ -19,13 +21,15 @@
 #include "evtrace/exporter.h"
 #include "evtrace/out.h"
 #include "host/timeline/tl_rows.h"
-#include "sqlite_batch.h"
+#include "sqlite_pages.h"
 
-#define TXN_ROWS 1000000
 #define SCHEMA_VERSION 2
 
+/* Page size, auto_vacuum and the other header facts sqlite_pages.h relies on are set before the
+ * first table; the rest hold for the index build after the pages are in. */
+static const char k_pragmas_new[] = "PRAGMA page_size=65536; PRAGMA auto_vacuum=NONE;";
 static const char k_pragmas[] =
-    "PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
+    "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
     "PRAGMA cache_size=-8192; PRAGMA temp_store=FILE;";
 
 static const char k_legacy[] =
@@ -42,18 +46,24 @@ static const char k_indexes[] =
     "CREATE INDEX thread_states_t0 ON thread_states(t0);"
     "CREATE INDEX objects_target ON objects(target);";
 
-enum { Q_LOST, Q_LOST_NEXT, Q_COUNT };
+/* The version-1 lost table's columns, for the page writer (seq is its INTEGER PRIMARY KEY). */
+enum { L_SEQ, L_TS, L_CTX, L_COUNT, L_PREV_TS, L_NEXT_TS, L_NCOLS };
+static const evt_tl_column k_lost_cols[L_NCOLS] = {
+    {"seq", EVT_TL_I64, 0, ""},  {"ts", EVT_TL_I64, 1, ""},      {"ctx", EVT_TL_I64, 1, ""},
+    {"count", EVT_TL_I64, 1, ""}, {"prev_ts", EVT_TL_I64, 1, ""}, {"next_ts", EVT_TL_I64, 1, ""},
+};
 
 typedef struct sq_state {
-    sqlite3 *db;
     evt_reader *r;            /* open until end(): its clock is read at the first event */
     evt_tl_rows *rows;        /* created at the first event, when the time unit is known */
-    sq_batch b[EVT_TL_T_COUNT_]; /* the INSERT of each table */
-    sqlite3_stmt *q[Q_COUNT]; /* the legacy lost table's */
-    uint64_t txn;             /* rows in the current transaction */
+    char path[4096];
+    sq_pages *pages;          /* every table's rows but meta's */
+    int tab[EVT_TL_T_COUNT_]; /* each query table's handle in pages */
+    int lost_tab;             /* the lost table's */
+    evt_tl_val lost[L_NCOLS]; /* a loss row waiting for the next event's ts (lost_pending) */
+    int lost_pending;
     uint64_t seq, prev_ts;
-    int64_t pending_lost;     /* seq of a lost row waiting for next_ts, -1 none */
-    int failed;               /* SQLite refused a row (the message is in the db handle) */
+    int failed;               /* a row was refused or not written (sq_pages_error says why) */
 } sq_state;
 
 static const char *const k_sql_types[] = {"INTEGER", "REAL", "TEXT", "BLOB"}; /* by evt_tl_coltype */
@@ -74,73 +84,89 @@ static int table_sql_(evt_tl_table t, char *create, size_t clen)
     return cn < clen;
 }
 
-static int step_(sqlite3_stmt *st)
-{
-    int rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    return rc == SQLITE_DONE;
-}
-
-static int commit_maybe_(sq_state *s)
-{
-    if (++s->txn < TXN_ROWS) return 1;
-    s->txn = 0;
-    return sqlite3_exec(s->db, "COMMIT; BEGIN;", NULL, NULL, NULL) == SQLITE_OK;
-}
-
 /* The row sink of tl_rows. */
 static int row_(void *user, evt_tl_table t, const evt_tl_val *v)
 {
     sq_state *s = user;
-    if (!sq_batch_add(&s->b[t], v) || !commit_maybe_(s)) { s->failed = 1; return 0; }
+    if (!sq_pages_add(s->pages, s->tab[t], v)) { s->failed = 1; return 0; }
     return 1;
 }
 
-static int flush_(sq_state *s)
+/* The root page SQLite gave table `name`, 0 when not found. */
+static uint32_t root_of_(sqlite3 *db, const char *name)
 {
-    for (int t = 0; t < EVT_TL_T_COUNT_; t++)
-        if (!sq_batch_flush(&s->b[t])) return 0;
-    return 1;
+    sqlite3_stmt *q;
+    uint32_t root = 0;
+    if (sqlite3_prepare_v2(db, "SELECT rootpage FROM sqlite_schema WHERE type='table' AND name=?1", -1, &q, NULL) !=
+        SQLITE_OK)
+        return 0;
+    sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+    if (sqlite3_step(q) == SQLITE_ROW) root = (uint32_t)sqlite3_column_int64(q, 0);
+    sqlite3_finalize(q);
+    return root;
 }
 
 static void free_(sq_state *s)
 {
-    for (int i = 0; i < Q_COUNT; i++) sqlite3_finalize(s->q[i]);
-    for (int t = 0; t < EVT_TL_T_COUNT_; t++) sq_batch_close(&s->b[t]);
-    if (s->db) sqlite3_close(s->db);
+    sq_pages_free(s->pages);
     evt_tl_rows_free(s->rows);
     evt_free(s);
+}
+
+static int exec_(sqlite3 *db, const char *sql) { return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK; }
+
+static int open_db_(const char *path, sqlite3 **db, int flags)
+{
+    /* NOMUTEX: one thread uses this connection (no lock per call) */
+    return sqlite3_open_v2(path, db, flags | SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, evt_out_sqlite_vfs()) ==
+           SQLITE_OK;
+}
+
+/* SQLite makes the database: its schema, every table empty; their root pages into roots. */
+static int create_(const char *path, uint32_t *roots, uint32_t *lost_root, char *err, size_t errlen)
+{
+    sqlite3 *db = NULL;
+    int ok = open_db_(path, &db, SQLITE_OPEN_CREATE) && exec_(db, k_pragmas_new) && exec_(db, k_pragmas) &&
+             exec_(db, "BEGIN;");
+    for (int t = 0; ok && t < EVT_TL_T_COUNT_; t++) {
+        char create[2048];
+        ok = table_sql_((evt_tl_table)t, create, sizeof create) && exec_(db, create);
+    }
+    ok = ok && exec_(db, k_legacy) && exec_(db, "COMMIT;");
+    for (int t = 0; ok && t < EVT_TL_T_COUNT_; t++) ok = (roots[t] = root_of_(db, evt_tl_table_at((evt_tl_table)t)->name)) != 0;
+    ok = ok && (*lost_root = root_of_(db, "lost")) != 0;
+    if (!ok) snprintf(err, errlen, "cannot create database %s: %s", path, db ? sqlite3_errmsg(db) : "out of memory");
+    if (sqlite3_close(db) != SQLITE_OK && ok) { /* nothing of SQLite's may stay unwritten */
+        snprintf(err, errlen, "cannot create database %s: it did not close", path);
+        ok = 0;
+    }
+    return ok;
 }
 
 static evt_status begin(const char *path, evt_reader *r, void **state, char *err, size_t errlen)
 {
     sq_state *s = evt_calloc(1, sizeof *s);
     if (!s) { snprintf(err, errlen, "out of memory"); return EVT_ERR_NOMEM; }
-    s->pending_lost = -1;
     s->r = r;
-    /* NOMUTEX: one thread uses this connection (no lock per call) */
-    int ok = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                             evt_out_sqlite_vfs()) == SQLITE_OK &&
-             sqlite3_exec(s->db, k_pragmas, NULL, NULL, NULL) == SQLITE_OK;
+    snprintf(err, errlen, "output path too long"); /* replaced by the reason of any later failure */
+    uint32_t roots[EVT_TL_T_COUNT_], lost_root = 0;
+    size_t plen = strlen(path);
+    if (plen < sizeof s->path) {
+        memcpy(s->path, path, plen + 1);
+        snprintf(err, errlen, "out of memory");
+    }
+    int ok = plen < sizeof s->path && create_(path, roots, &lost_root, err, errlen) &&
+             (s->pages = sq_pages_open(path, SQ_PAGES_PENDING_BYTE, err, errlen)) != NULL;
     for (int t = 0; ok && t < EVT_TL_T_COUNT_; t++) {
         const evt_tl_table_desc *d = evt_tl_table_at((evt_tl_table)t);
-        char create[2048];
-        ok = table_sql_((evt_tl_table)t, create, sizeof create) &&
-             sqlite3_exec(s->db, create, NULL, NULL, NULL) == SQLITE_OK &&
-             sq_batch_open(&s->b[t], s->db, d->name, d->cols, d->ncols);
-        if (ok && t == EVT_TL_T_events) sq_batch_ipk(&s->b[t]); /* events.seq */
+        ok = (s->tab[t] = sq_pages_table(s->pages, roots[t], d->cols, d->ncols, t == EVT_TL_T_events)) >= 0;
     }
-    ok = ok && sqlite3_exec(s->db, k_legacy, NULL, NULL, NULL) == SQLITE_OK &&
-         sqlite3_prepare_v2(s->db, "INSERT INTO lost(seq,ts,ctx,count,prev_ts) VALUES(?1,?2,?3,?4,?5)", -1,
-                            &s->q[Q_LOST], NULL) == SQLITE_OK &&
-         sqlite3_prepare_v2(s->db, "UPDATE lost SET next_ts=?2 WHERE seq=?1", -1, &s->q[Q_LOST_NEXT], NULL) ==
-             SQLITE_OK &&
-         sqlite3_exec(s->db, "BEGIN;", NULL, NULL, NULL) == SQLITE_OK;
+    ok = ok && (s->lost_tab = sq_pages_table(s->pages, lost_root, k_lost_cols, L_NCOLS, 1)) >= 0;
     if (!ok) {
-        snprintf(err, errlen, "cannot create database %s: %s", path, s->db ? sqlite3_errmsg(s->db) : "?");
         free_(s);
         return EVT_ERR_IO;
     }
+    err[0] = '\0';
     *state = s;
     return EVT_OK;
 }
@@ -156,26 +182,22 @@ static int rows_start_(sq_state *s)
     return s->rows != NULL;
 }
 
-/* The legacy lost table: each loss with the raw timestamps of its neighbours. */
+/* The version-1 lost table: each loss with the raw timestamps of its neighbours (a row is
+ * written when the next event gives its next_ts, or at the end without one). */
 static int lost_(sq_state *s, const evt_event *ev, uint64_t seq)
 {
-    if (s->pending_lost >= 0) {
-        sqlite3_stmt *q = s->q[Q_LOST_NEXT];
-        sqlite3_bind_int64(q, 1, s->pending_lost);
-        sqlite3_bind_int64(q, 2, (int64_t)ev->ts);
-        if (!step_(q)) return 0;
-        s->pending_lost = -1;
+    if (s->lost_pending) {
+        s->lost[L_NEXT_TS] = (evt_tl_val){.i = ev ? (int64_t)ev->ts : 0, .is_null = !ev};
+        s->lost_pending = 0;
+        if (!sq_pages_add(s->pages, s->lost_tab, s->lost)) return 0;
     }
-    if (ev->kind != EVT_KIND_LOST) return 1;
-    sqlite3_stmt *q = s->q[Q_LOST];
-    sqlite3_clear_bindings(q);
-    sqlite3_bind_int64(q, 1, (int64_t)seq);
-    sqlite3_bind_int64(q, 2, (int64_t)ev->ts);
-    if (ev->flags & EVT_HAS_CTX) sqlite3_bind_int64(q, 3, (int64_t)ev->ctx);
-    if (ev->flags & EVT_HAS_COUNT) sqlite3_bind_int64(q, 4, (int64_t)ev->count);
-    if (seq > 0) sqlite3_bind_int64(q, 5, (int64_t)s->prev_ts);
-    if (!step_(q)) return 0;
-    s->pending_lost = (int64_t)seq;
+    if (!ev || ev->kind != EVT_KIND_LOST) return 1;
+    s->lost[L_SEQ] = (evt_tl_val){.i = (int64_t)seq};
+    s->lost[L_TS] = (evt_tl_val){.i = (int64_t)ev->ts};
+    s->lost[L_CTX] = (evt_tl_val){.i = (int64_t)ev->ctx, .is_null = !(ev->flags & EVT_HAS_CTX)};
+    s->lost[L_COUNT] = (evt_tl_val){.i = (int64_t)ev->count, .is_null = !(ev->flags & EVT_HAS_COUNT)};
+    s->lost[L_PREV_TS] = (evt_tl_val){.i = (int64_t)s->prev_ts, .is_null = seq == 0};
+    s->lost_pending = 1;
     return 1;
 }
 
@@ -184,21 +206,41 @@ static evt_status event(void *state, const evt_event *ev)
     sq_state *s = state;
     if (!s->rows && !rows_start_(s)) return EVT_ERR_NOMEM;
     uint64_t seq = s->seq++;
-    if (!lost_(s, ev, seq)) return EVT_ERR_IO;
+    if (!lost_(s, ev, seq)) { s->failed = 1; return EVT_ERR_IO; }
     s->prev_ts = ev->ts;
     if (!evt_tl_rows_add(s->rows, ev)) return s->failed ? EVT_ERR_IO : EVT_ERR_NOMEM;
     return EVT_OK;
 }
 
-static int meta_(sq_state *s, const char *k, const char *sv, int64_t iv, int is_int)
+static int meta_(sqlite3 *db, const char *k, const char *sv, int64_t iv, int is_int)
 {
     sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(s->db, "INSERT INTO meta VALUES(?1,?2)", -1, &q, NULL) != SQLITE_OK) return 0;
+    if (sqlite3_prepare_v2(db, "INSERT INTO meta VALUES(?1,?2)", -1, &q, NULL) != SQLITE_OK) return 0;
     sqlite3_bind_text(q, 1, k, -1, SQLITE_STATIC);
     if (is_int) sqlite3_bind_int64(q, 2, iv);
     else if (sv) sqlite3_bind_text(q, 2, sv, -1, SQLITE_TRANSIENT);
     int ok = sqlite3_step(q) == SQLITE_DONE;
     sqlite3_finalize(q);
+    return ok;
+}
+
+/* The pages are in: SQLite opens the file again for meta and the indexes. */
+static int meta_and_indexes_(sq_state *s, evt_reader *r, char *err, size_t errlen)
+{
+    const evt_tl *tl = evt_tl_rows_timeline(s->rows);
+    sqlite3 *db = NULL;
+    int ok = open_db_(s->path, &db, 0) && exec_(db, k_pragmas) && exec_(db, "BEGIN;") &&
+             meta_(db, "schema_version", NULL, SCHEMA_VERSION, 1) && meta_(db, "format", r->desc->name, 0, 0) &&
+             meta_(db, "source", r->src.path, 0, 0) && meta_(db, "clock_hz", NULL, (int64_t)r->clock_hz, 1) &&
+             meta_(db, "clock_source", evt_clock_source_name(evt_reader_clock_source(r)), 0, 0) &&
+             meta_(db, "time_unit", tl->clock_hz ? "ns" : "ticks", 0, 0) &&
+             meta_(db, "events", NULL, (int64_t)s->seq, 1) && meta_(db, "lost", NULL, (int64_t)r->lost, 1) &&
+             meta_(db, "errors", NULL, (int64_t)r->errors, 1) && exec_(db, "COMMIT;") && exec_(db, k_indexes);
+    if (!ok) snprintf(err, errlen, "sqlite: %s", db ? sqlite3_errmsg(db) : "out of memory");
+    if (sqlite3_close(db) != SQLITE_OK && ok) {
+        snprintf(err, errlen, "sqlite: the database did not close");
+        ok = 0;
+    }
     return ok;
 }
 
@@ -210,22 +252,17 @@ static evt_status end(void *state, evt_reader *r, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory");
         return EVT_ERR_NOMEM;
     }
-    if (!evt_tl_rows_finish(s->rows, r->errors)) {
-        evt_status st = s->failed ? EVT_ERR_IO : EVT_ERR_NOMEM;
-        snprintf(err, errlen, "%s", s->failed ? sqlite3_errmsg(s->db) : "out of memory");
+    int rows_ok = evt_tl_rows_finish(s->rows, r->errors);
+    if (!rows_ok || !lost_(s, NULL, 0)) {
+        int io = !rows_ok ? s->failed : 1; /* the rows stopped for a refused or unwritten row, or memory */
+        evt_status st = io ? EVT_ERR_IO : EVT_ERR_NOMEM;
+        snprintf(err, errlen, "%s", io ? sq_pages_error(s->pages) : "out of memory");
         free_(s);
         return st;
     }
-    const evt_tl *tl = evt_tl_rows_timeline(s->rows);
-    int ok = meta_(s, "schema_version", NULL, SCHEMA_VERSION, 1) && meta_(s, "format", r->desc->name, 0, 0) &&
-             meta_(s, "source", r->src.path, 0, 0) && meta_(s, "clock_hz", NULL, (int64_t)r->clock_hz, 1) &&
-             meta_(s, "clock_source", evt_clock_source_name(evt_reader_clock_source(r)), 0, 0) &&
-             meta_(s, "time_unit", tl->clock_hz ? "ns" : "ticks", 0, 0) &&
-             meta_(s, "events", NULL, (int64_t)s->seq, 1) && meta_(s, "lost", NULL, (int64_t)r->lost, 1) &&
-             meta_(s, "errors", NULL, (int64_t)r->errors, 1) && flush_(s) &&
-             sqlite3_exec(s->db, "COMMIT;", NULL, NULL, NULL) == SQLITE_OK &&
-             sqlite3_exec(s->db, k_indexes, NULL, NULL, NULL) == SQLITE_OK;
-    if (!ok) snprintf(err, errlen, "sqlite: %s", sqlite3_errmsg(s->db));
+    int ok = sq_pages_finish(s->pages);
+    if (!ok) snprintf(err, errlen, "%s", sq_pages_error(s->pages));
+    ok = ok && meta_and_indexes_(s, r, err, errlen);
     free_(s);
     return ok ? EVT_OK : EVT_ERR_IO;
 }
