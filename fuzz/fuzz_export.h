@@ -1,6 +1,6 @@
 /* Shared body of the exporter fuzz targets: a reader decodes the fuzz input (selector byte 0
  * picks the format, 0 = auto-detection; fuzz_common.h) and one exporter writes every event it
- * yields to a tmpfs scratch path (or SQLite's :memory:), which is removed after the iteration. An
+ * yields to a tmpfs scratch path, which is removed after the iteration. An
  * exporter error ends the export through abort(), as the CLI does. */
 #ifndef EVT_FUZZ_EXPORT_H
 #define EVT_FUZZ_EXPORT_H

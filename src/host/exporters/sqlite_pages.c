@@ -62,7 +62,10 @@ typedef struct tree {
 #define ROW_BODY_ALLOC (ROW_BODY + 8 * SQ_PAGES_MAX_COLS + 8)
 
 struct sq_pages {
-    int fd;
+    int fd;                 /* the database, for the root pages and the header */
+    FILE *app;              /* the same file appended to, pages after SQLite's (evt_out_fopen: written
+                             * by the output's writer thread, beside the encoding) */
+    uint32_t file_pages;    /* pages in the file, appended ones included */
     uint32_t psize, usable, format, pending_page;
     uint32_t max_local, min_local; /* table leaf payload split (fileformat2 "Cell Payload Overflow") */
     uint32_t k0;            /* SQLite's page count */
@@ -70,6 +73,7 @@ struct sq_pages {
     tree *t;
     size_t nt;
     uint8_t *ovf;           /* the overflow page being filled */
+    uint8_t *zero;          /* a page of zeros (the lock-byte page) */
     uint8_t hdr[9 * SQ_PAGES_MAX_COLS];
     uint8_t *body;          /* ROW_BODY_ALLOC bytes */
     char err[256];
@@ -95,6 +99,7 @@ static inline unsigned varint_len_(uint64_t v)
 static inline unsigned put_varint_(uint8_t *p, uint64_t v)
 {
     if (v < 0x80) { p[0] = (uint8_t)v; return 1; }
+    if (v < 0x4000) { p[0] = (uint8_t)(v >> 7) | 0x80; p[1] = (uint8_t)(v & 0x7F); return 2; } /* a text of 58..8185 bytes */
     if (v >> 56) { /* nine bytes: 8 groups of 7, then 8 bits */
         p[8] = (uint8_t)v;
         v >>= 8;
@@ -180,9 +185,20 @@ static int pwrite_all_(sq_pages *p, const uint8_t *b, size_t n, uint64_t off)
     }
     return 1;
 }
+/* A page: one of SQLite's (a root) in place; a new one appended, in page order (new_page_ gives
+ * them out in order and each is written when given out or, for a table's last leaf, at finish
+ * before any later one), the lock-byte page as zeros. */
 static int write_page_(sq_pages *p, const uint8_t *pg, uint32_t pageno)
 {
-    return pwrite_all_(p, pg, p->psize, (uint64_t)(pageno - 1) * p->psize);
+    if (pageno <= p->k0) return pwrite_all_(p, pg, p->psize, (uint64_t)(pageno - 1) * p->psize);
+    for (; p->file_pages + 1 < pageno; p->file_pages++) /* only ever the lock-byte page */
+        if (fwrite(p->zero, 1, p->psize, p->app) != p->psize) return fail_(p, "cannot write the database");
+    if (pageno != p->file_pages + 1 || fwrite(pg, 1, p->psize, p->app) != p->psize) {
+        if (pageno != p->file_pages + 1) errno = EINVAL;
+        return fail_(p, "cannot write the database");
+    }
+    p->file_pages = pageno;
+    return 1;
 }
 
 /* The next free page number (after SQLite's, never the lock-byte page); 0 when none is left. */
@@ -470,6 +486,9 @@ int sq_pages_finish(sq_pages *p)
     if (!ok) { errno = ENOMEM; fail_(p, "out of memory"); }
     for (size_t i = 0; ok && i < p->nt; i++) ok = finish_tree_(p, &p->t[i], pg);
     evt_free(pg);
+    FILE *app = p->app; /* every appended page in the file (the writer thread done) */
+    p->app = NULL;
+    if (fclose(app) != 0 && ok) ok = fail_(p, "cannot write the database");
     if (ok && p->next_page - 1 > p->k0) { /* the page count: the last page given out */
         uint8_t b[4];
         put32_(b, p->next_page - 1);
@@ -509,10 +528,15 @@ sq_pages *sq_pages_open(const char *db_path, uint32_t pending_byte, char *err, s
     p->next_page = p->k0 + 1;
     p->max_local = p->usable - 35;
     p->min_local = (p->usable - 12) * 32 / 255 - 23;
+    p->file_pages = p->k0;
     p->ovf = evt_calloc(1, p->psize);
+    p->zero = evt_calloc(1, p->psize);
     p->body = evt_malloc(ROW_BODY_ALLOC);
-    if (!p->ovf || !p->body) {
-        snprintf(err, errlen, "out of memory");
+    int mem = p->ovf && p->zero && p->body;
+    if (mem) p->app = evt_out_fopen(db_path, "ab");
+    if (!p->app) {
+        if (mem) snprintf(err, errlen, "cannot open the database %s: %s", db_path, strerror(errno));
+        else snprintf(err, errlen, "out of memory");
         sq_pages_free(p);
         return NULL;
     }
@@ -554,7 +578,9 @@ void sq_pages_free(sq_pages *p)
     }
     evt_free(p->t);
     evt_free(p->ovf);
+    evt_free(p->zero);
     evt_free(p->body);
+    if (p->app) fclose(p->app);
     if (p->fd >= 0) close(p->fd);
     evt_free(p);
 }
