@@ -2,8 +2,9 @@
  * A row sink of the query tables (src/host/timeline/tl_rows.h). SQLite creates the database,
  * the tables of tl_tables.def from their column descriptors (events.seq is the INTEGER PRIMARY
  * KEY) and the version-1 tables below, and closes it; the rows are then written as SQLite's own
- * b-tree pages, appended as they fill (sqlite_pages.h: no INSERT per row). At the end SQLite
- * opens the file again, fills `meta` and builds the indexes. Schema documented in docs/sqlite.md
+ * b-tree pages, appended as they fill (sqlite_pages.h: no INSERT per row), and so are the
+ * entries of the indexes (created empty with the tables; sorted, then written at the end). SQLite
+ * then opens the file again and fills `meta`. Schema documented in docs/sqlite.md
  * (version 2). Kept for queries written against version 1:
  *   meta(key, value)  schema_version (2), format, source, clock_hz, clock_source, time_unit,
  *                     events, lost, errors
@@ -11,7 +12,7 @@
  *                     timestamps of the events around it (filled here from the event stream)
  *   spans(cat, name, ctx, begin_ts, end_ts, dur, depth)  a VIEW over isrs and slices (times in
  *                     traces.time_unit; ctx NULL for ISRs)
- * Indexes the documented queries need are built at the end (faster than maintaining them).
+ * The indexes are those the documented queries need (k_indexes).
  * Streaming: rows go out in pages as they are final; memory holds one page per table. */
 #include <errno.h>
 #include <stdio.h>
@@ -40,11 +41,15 @@ static const char k_legacy[] =
     " SELECT 'isr', name, isr_ctx, t0, t1, dur, depth FROM isrs"
     " UNION ALL SELECT cat, name, ctx, t0, t1, dur, depth FROM slices;";
 
-/* What the queries of docs/sqlite.md filter and join on; built after the last row. */
-static const char k_indexes[] =
-    "CREATE INDEX thread_states_ctx_t0 ON thread_states(ctx, t0);"
-    "CREATE INDEX thread_states_t0 ON thread_states(t0);"
-    "CREATE INDEX objects_target ON objects(target);";
+/* What the queries of docs/sqlite.md filter and join on. Created on the empty tables; their
+ * entries are written by the page writer (sq_pages_index) with the rows. */
+typedef struct sq_index_def { const char *name; evt_tl_table table; const char *cols[2]; } sq_index_def;
+static const sq_index_def k_indexes[] = {
+    {"thread_states_ctx_t0", EVT_TL_T_thread_states, {"ctx", "t0"}},
+    {"thread_states_t0", EVT_TL_T_thread_states, {"t0", NULL}},
+    {"objects_target", EVT_TL_T_objects, {"target", NULL}},
+};
+#define N_INDEXES (sizeof k_indexes / sizeof k_indexes[0])
 
 /* The version-1 lost table's columns, for the page writer (seq is its INTEGER PRIMARY KEY). */
 enum { L_SEQ, L_TS, L_CTX, L_COUNT, L_PREV_TS, L_NEXT_TS, L_NCOLS };
@@ -92,13 +97,13 @@ static int row_(void *user, evt_tl_table t, const evt_tl_val *v)
     return 1;
 }
 
-/* The root page SQLite gave table `name`, 0 when not found. */
+/* The root page SQLite gave table or index `name`, 0 when not found. */
 static uint32_t root_of_(sqlite3 *db, const char *name)
 {
     sqlite3_stmt *q;
     uint32_t root = 0;
-    if (sqlite3_prepare_v2(db, "SELECT rootpage FROM sqlite_schema WHERE type='table' AND name=?1", -1, &q, NULL) !=
-        SQLITE_OK)
+    if (sqlite3_prepare_v2(db, "SELECT rootpage FROM sqlite_schema WHERE type IN ('table','index') AND name=?1", -1,
+                           &q, NULL) != SQLITE_OK)
         return 0;
     sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
     if (sqlite3_step(q) == SQLITE_ROW) root = (uint32_t)sqlite3_column_int64(q, 0);
@@ -122,8 +127,31 @@ static int open_db_(const char *path, sqlite3 **db, int flags)
            SQLITE_OK;
 }
 
-/* SQLite makes the database: its schema, every table empty; their root pages into roots. */
-static int create_(const char *path, uint32_t *roots, uint32_t *lost_root, char *err, size_t errlen)
+/* The column numbers of index i in its table's descriptor; returns how many (0: a name unknown). */
+static uint32_t index_cols_(size_t i, uint32_t *cols)
+{
+    const evt_tl_table_desc *d = evt_tl_table_at(k_indexes[i].table);
+    uint32_t n = 0;
+    for (; n < 2 && k_indexes[i].cols[n]; n++) {
+        uint32_t c = 0;
+        while (c < d->ncols && strcmp(d->cols[c].name, k_indexes[i].cols[n]) != 0) c++;
+        if (c == d->ncols) return 0;
+        cols[n] = c;
+    }
+    return n;
+}
+
+/* CREATE INDEX text of index i. */
+static void index_sql_(size_t i, char *sql, size_t len)
+{
+    const sq_index_def *x = &k_indexes[i];
+    snprintf(sql, len, "CREATE INDEX %s ON %s(%s%s%s);", x->name, evt_tl_table_at(x->table)->name, x->cols[0],
+             x->cols[1] ? ", " : "", x->cols[1] ? x->cols[1] : "");
+}
+
+/* SQLite makes the database: its schema, every table and index empty; their root pages into
+ * roots, lost_root and iroots. */
+static int create_(const char *path, uint32_t *roots, uint32_t *lost_root, uint32_t *iroots, char *err, size_t errlen)
 {
     sqlite3 *db = NULL;
     int ok = open_db_(path, &db, SQLITE_OPEN_CREATE) && exec_(db, k_pragmas_new) && exec_(db, k_pragmas) &&
@@ -132,8 +160,14 @@ static int create_(const char *path, uint32_t *roots, uint32_t *lost_root, char 
         char create[2048];
         ok = table_sql_((evt_tl_table)t, create, sizeof create) && exec_(db, create);
     }
+    for (size_t i = 0; ok && i < N_INDEXES; i++) {
+        char sql[256];
+        index_sql_(i, sql, sizeof sql);
+        ok = exec_(db, sql);
+    }
     ok = ok && exec_(db, k_legacy) && exec_(db, "COMMIT;");
     for (int t = 0; ok && t < EVT_TL_T_COUNT_; t++) ok = (roots[t] = root_of_(db, evt_tl_table_at((evt_tl_table)t)->name)) != 0;
+    for (size_t i = 0; ok && i < N_INDEXES; i++) ok = (iroots[i] = root_of_(db, k_indexes[i].name)) != 0;
     ok = ok && (*lost_root = root_of_(db, "lost")) != 0;
     if (!ok) snprintf(err, errlen, "cannot create database %s: %s", path, db ? sqlite3_errmsg(db) : "out of memory");
     if (sqlite3_close(db) != SQLITE_OK && ok) { /* nothing of SQLite's may stay unwritten */
@@ -149,17 +183,21 @@ static evt_status begin(const char *path, evt_reader *r, void **state, char *err
     if (!s) { snprintf(err, errlen, "out of memory"); return EVT_ERR_NOMEM; }
     s->r = r;
     snprintf(err, errlen, "output path too long"); /* replaced by the reason of any later failure */
-    uint32_t roots[EVT_TL_T_COUNT_], lost_root = 0;
+    uint32_t roots[EVT_TL_T_COUNT_], iroots[N_INDEXES], lost_root = 0;
     size_t plen = strlen(path);
     if (plen < sizeof s->path) {
         memcpy(s->path, path, plen + 1);
         snprintf(err, errlen, "out of memory");
     }
-    int ok = plen < sizeof s->path && create_(path, roots, &lost_root, err, errlen) &&
+    int ok = plen < sizeof s->path && create_(path, roots, &lost_root, iroots, err, errlen) &&
              (s->pages = sq_pages_open(path, SQ_PAGES_PENDING_BYTE, err, errlen)) != NULL;
     for (int t = 0; ok && t < EVT_TL_T_COUNT_; t++) {
         const evt_tl_table_desc *d = evt_tl_table_at((evt_tl_table)t);
         ok = (s->tab[t] = sq_pages_table(s->pages, roots[t], d->cols, d->ncols, t == EVT_TL_T_events)) >= 0;
+    }
+    for (size_t i = 0; ok && i < N_INDEXES; i++) {
+        uint32_t cols[2], n = index_cols_(i, cols);
+        ok = n && sq_pages_index(s->pages, s->tab[k_indexes[i].table], iroots[i], cols, n);
     }
     ok = ok && (s->lost_tab = sq_pages_table(s->pages, lost_root, k_lost_cols, L_NCOLS, 1)) >= 0;
     if (!ok) {
@@ -224,8 +262,8 @@ static int meta_(sqlite3 *db, const char *k, const char *sv, int64_t iv, int is_
     return ok;
 }
 
-/* The pages are in: SQLite opens the file again for meta and the indexes. */
-static int meta_and_indexes_(sq_state *s, evt_reader *r, char *err, size_t errlen)
+/* The pages are in: SQLite opens the file again for meta. */
+static int meta_table_(sq_state *s, evt_reader *r, char *err, size_t errlen)
 {
     const evt_tl *tl = evt_tl_rows_timeline(s->rows);
     sqlite3 *db = NULL;
@@ -235,7 +273,7 @@ static int meta_and_indexes_(sq_state *s, evt_reader *r, char *err, size_t errle
              meta_(db, "clock_source", evt_clock_source_name(evt_reader_clock_source(r)), 0, 0) &&
              meta_(db, "time_unit", tl->clock_hz ? "ns" : "ticks", 0, 0) &&
              meta_(db, "events", NULL, (int64_t)s->seq, 1) && meta_(db, "lost", NULL, (int64_t)r->lost, 1) &&
-             meta_(db, "errors", NULL, (int64_t)r->errors, 1) && exec_(db, "COMMIT;") && exec_(db, k_indexes);
+             meta_(db, "errors", NULL, (int64_t)r->errors, 1) && exec_(db, "COMMIT;");
     if (!ok) snprintf(err, errlen, "sqlite: %s", db ? sqlite3_errmsg(db) : "out of memory");
     if (sqlite3_close(db) != SQLITE_OK && ok) {
         snprintf(err, errlen, "sqlite: the database did not close");
@@ -258,12 +296,14 @@ static evt_status end(void *state, evt_reader *r, char *err, size_t errlen)
         evt_status st = io ? EVT_ERR_IO : EVT_ERR_NOMEM;
         snprintf(err, errlen, "%s", io ? sq_pages_error(s->pages) : "out of memory");
         free_(s);
+        errno = 0;
         return st;
     }
     int ok = sq_pages_finish(s->pages);
     if (!ok) snprintf(err, errlen, "%s", sq_pages_error(s->pages));
-    ok = ok && meta_and_indexes_(s, r, err, errlen);
+    ok = ok && meta_table_(s, r, err, errlen);
     free_(s);
+    if (!ok) errno = 0; /* err says it all (a write's errno included): not said twice */
     return ok ? EVT_OK : EVT_ERR_IO;
 }
 

@@ -1,4 +1,16 @@
-/* Append-only table b-trees in SQLite's file format (see sqlite_pages.h for what is written). */
+/* Append-only table b-trees in SQLite's file format (see sqlite_pages.h for what is written).
+ *
+ * Invariants
+ *  S1 Page numbers are given out in increasing order from SQLite's last page + 1 (new_page_),
+ *     never the lock-byte page, and each page is written before any page given out after it
+ *     (an overflow page takes its successor's number before it is written, and the successor is
+ *     written after it): the file grows by appending, page by page in order (write_page_ checks).
+ *  S2 A table's cells are in rowid order: leaves in the order they filled, cells in a leaf in the
+ *     order added; each flushed leaf's largest rowid is kept for the interior pages. After a
+ *     flush the leaf being filled gets the row that did not fit, so it is never empty then: a
+ *     table of several leaves gives its interior pages at least two children.
+ *  S3 Of what SQLite wrote, only the roots of the tables given to sq_pages_table (empty leaves)
+ *     and the header's page count change. */
 #define _DEFAULT_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -9,6 +21,7 @@
 #include "evtrace/alloc.h"
 #include "evtrace/out.h"
 #include "sqlite_pages.h"
+#include "sqlite_sort.h"
 
 /* Database header (page 1, offset 0): the fields read or written here. */
 enum {
@@ -33,7 +46,9 @@ enum {
     BT_LEAF_HDR = 8,
     BT_INTERIOR_HDR = 12,
     BT_TABLE_LEAF = 13,
-    BT_TABLE_INTERIOR = 5
+    BT_TABLE_INTERIOR = 5,
+    BT_INDEX_LEAF = 10,
+    BT_INDEX_INTERIOR = 2
 };
 #define MAX_PAYLOAD 1000000000u /* SQLITE_MAX_LENGTH's default: longer rows are refused as SQLite does */
 
@@ -54,7 +69,18 @@ typedef struct tree {
     int64_t last_rowid;
     kid *kids;              /* the leaves written, in rowid order */
     size_t nkids, capkids;
+    struct sq_index *idx;   /* its indexes */
+    size_t nidx;
 } tree;
+
+/* An index of a table on integer columns: its entries sorted (sqlite_sort.h), its b-tree built at
+ * finish. */
+typedef struct sq_index {
+    uint32_t root;
+    uint32_t ncols;
+    uint32_t cols[SQ_SORT_MAX_COLS]; /* the table's columns, in key order */
+    sq_sort *sort;
+} sq_index;
 
 /* The row buffer: a record whose body is larger spills anyway. Integers may take it past its
  * end by 8 bytes per column (TEXT and BLOB values are checked against it), and put_int_ stores 8. */
@@ -76,6 +102,8 @@ struct sq_pages {
     uint8_t *zero;          /* a page of zeros (the lock-byte page) */
     uint8_t hdr[9 * SQ_PAGES_MAX_COLS];
     uint8_t *body;          /* ROW_BODY_ALLOC bytes */
+    char path[4096];        /* the database's (scratch files of the index sorts go beside it) */
+    size_t sort_run;        /* entries per sort run (0: SQ_SORT_RUN) */
     char err[256];
 };
 
@@ -429,6 +457,16 @@ placed:
     t->ncell++;
     t->nrows++;
     t->last_rowid = rowid;
+    for (size_t i = 0; i < t->nidx; i++) { /* the row's entry in each index */
+        const sq_index *x = &t->idx[i];
+        sq_ent e = {.rowid = rowid};
+        for (uint32_t c = 0; c < x->ncols; c++) {
+            const evt_tl_val *kv = &v[x->cols[c]];
+            if (kv->is_null) e.nulls |= 1u << c;
+            else e.k[c] = kv->i;
+        }
+        if (!sq_sort_add(x->sort, &e)) return fail_(p, "cannot sort an index");
+    }
     return 1;
 }
 
@@ -479,6 +517,125 @@ static int finish_tree_(sq_pages *p, tree *t, uint8_t *pg)
     return build_interior_(p, t, t->kids, t->nkids, pg);
 }
 
+/* ---- indexes: a b-tree bulk-loaded from the sorted entries ------------------------------------
+ * Every entry is stored once (an index b-tree's interior cells are entries too). The shape is
+ * planned from the entry count and the largest cell an entry can make, so no page overflows and
+ * none is left with too few: a subtree of height h holds at most cap[h] entries (cap[0] = a
+ * leaf's cells, cap[h] = (c1 + 1) * cap[h-1] + c1 with c1 an interior page's cells); a node of
+ * height h and n entries has k = ceil((n + 1) / (cap[h-1] + 1)) children (at least 2, since
+ * n > cap[h-1]) sharing its n - (k - 1) entries evenly, each child followed by one entry as the
+ * divider but the last. Pages are written in post-order, each numbered when written (S1). */
+
+#define IDX_MAX_HEIGHT 16
+
+typedef struct ibuild {
+    sq_pages *p;
+    sq_index *x;
+    uint64_t cap[IDX_MAX_HEIGHT + 1];
+    uint8_t *pg[IDX_MAX_HEIGHT + 1]; /* the page being filled at each height */
+    uint32_t height;
+} ibuild;
+
+/* The record of entry e (key columns then the rowid) at w; returns its length. */
+static uint32_t index_record_(const sq_pages *p, uint32_t ncols, const sq_ent *e, uint8_t *w)
+{
+    uint8_t body[8 * (SQ_SORT_MAX_COLS + 1) + 8], *b = body;
+    uint32_t n = ncols + 1;
+    w[0] = (uint8_t)(1 + n); /* the header's length: one byte per serial type (each < 10) */
+    for (uint32_t c = 0; c < n; c++) {
+        int null = c < ncols && (e->nulls >> c & 1);
+        int64_t v = c < ncols ? e->k[c] : e->rowid;
+        uint32_t ty = null ? 0 : int_type_(v, p->format);
+        w[1 + c] = (uint8_t)ty;
+        b = put_int_(b, (uint64_t)v, k_int_size[ty]);
+    }
+    memcpy(w + 1 + n, body, (size_t)(b - body));
+    return 1 + n + (uint32_t)(b - body);
+}
+
+/* Append a cell to page pg (cells from the end, pointers after a header of hdr bytes). The plan
+ * leaves room for it (0 would mean a planning error: said, never a corrupt page). */
+static int put_cell_(uint8_t *pg, uint32_t hdr, uint32_t *ncell, uint32_t *top, const uint8_t *cell, uint32_t len)
+{
+    if (hdr + 2 * (*ncell + 1) + len > *top) return 0;
+    *top -= len;
+    memcpy(pg + *top, cell, len);
+    put16_(pg + hdr + 2 * *ncell, *top);
+    (*ncell)++;
+    return 1;
+}
+
+/* The next entry's cell: [child page,] payload size, record. */
+static int next_cell_(ibuild *ib, uint32_t child, uint8_t *cell, uint32_t *len)
+{
+    sq_ent e;
+    int r = sq_sort_next(ib->x->sort, &e);
+    if (r <= 0) {
+        if (!r) errno = EIO; /* fewer entries than counted: cannot happen */
+        return fail_(ib->p, "cannot read an index's sorted entries");
+    }
+    uint32_t at = child ? 4 : 0;
+    if (child) put32_(cell, child);
+    uint32_t n = index_record_(ib->p, ib->x->ncols, &e, cell + at + 1);
+    cell[at] = (uint8_t)n; /* the payload's size: under 128 bytes */
+    *len = at + 1 + n;
+    return 1;
+}
+
+/* A subtree of height h holding the next n entries; its page number in *out (the index's root
+ * when top). */
+static int node_(ibuild *ib, uint32_t h, uint64_t n, int top, uint32_t *out)
+{
+    sq_pages *p = ib->p;
+    uint8_t *pg = ib->pg[h], cell[64];
+    uint32_t ncell = 0, ctop = p->usable, len;
+    memset(pg, 0, p->psize);
+    if (h == 0) {
+        for (uint64_t i = 0; i < n; i++) {
+            if (!next_cell_(ib, 0, cell, &len)) return 0;
+            if (!put_cell_(pg, BT_LEAF_HDR, &ncell, &ctop, cell, len)) return refuse_(p, "index page overflow", NULL);
+        }
+        page_header_(pg, BT_INDEX_LEAF, ncell, ctop);
+    } else {
+        uint64_t k = (n + 1 + ib->cap[h - 1]) / (ib->cap[h - 1] + 1), q = n - (k - 1); /* children, their entries */
+        uint32_t child = 0;
+        for (uint64_t i = 0; i < k; i++) {
+            if (!node_(ib, h - 1, q / k + (i < q % k), 0, &child)) return 0;
+            if (i + 1 == k) break;
+            if (!next_cell_(ib, child, cell, &len)) return 0; /* the divider, its left child */
+            if (!put_cell_(pg, BT_INTERIOR_HDR, &ncell, &ctop, cell, len)) return refuse_(p, "index page overflow", NULL);
+        }
+        page_header_(pg, BT_INDEX_INTERIOR, ncell, ctop);
+        put32_(pg + BT_RIGHT, child);
+    }
+    *out = top ? ib->x->root : new_page_(p);
+    return *out && write_page_(p, pg, *out);
+}
+
+static int build_index_(sq_pages *p, sq_index *x)
+{
+    uint64_t n = sq_sort_count(x->sort);
+    if (!n) return 1; /* the root stays SQLite's empty leaf */
+    if (!sq_sort_done(x->sort)) return fail_(p, "cannot sort an index");
+    ibuild ib = {p, x, {0}, {NULL}, 0};
+    /* the largest cell: payload size, a header of one byte per column and its length, 8 bytes a value */
+    uint32_t rec = 1 + (x->ncols + 1) + 8 * (x->ncols + 1);
+    uint64_t c0 = (p->usable - BT_LEAF_HDR) / (2 + 1 + rec), c1 = (p->usable - BT_INTERIOR_HDR) / (2 + 4 + 1 + rec);
+    ib.cap[0] = c0;
+    while (ib.cap[ib.height] < n) {
+        if (ib.height == IDX_MAX_HEIGHT) { errno = EFBIG; return fail_(p, "an index too large"); }
+        ib.cap[ib.height + 1] = (c1 + 1) * ib.cap[ib.height] + c1;
+        ib.height++;
+    }
+    int ok = 1;
+    for (uint32_t h = 0; ok && h <= ib.height; h++)
+        if (!(ib.pg[h] = evt_malloc(p->psize))) ok = 0, errno = ENOMEM, fail_(p, "out of memory");
+    uint32_t root;
+    ok = ok && node_(&ib, ib.height, n, 1, &root);
+    for (uint32_t h = 0; h <= ib.height; h++) evt_free(ib.pg[h]);
+    return ok;
+}
+
 int sq_pages_finish(sq_pages *p)
 {
     uint8_t *pg = evt_malloc(p->psize);
@@ -486,6 +643,8 @@ int sq_pages_finish(sq_pages *p)
     if (!ok) { errno = ENOMEM; fail_(p, "out of memory"); }
     for (size_t i = 0; ok && i < p->nt; i++) ok = finish_tree_(p, &p->t[i], pg);
     evt_free(pg);
+    for (size_t i = 0; ok && i < p->nt; i++)
+        for (size_t j = 0; ok && j < p->t[i].nidx; j++) ok = build_index_(p, &p->t[i].idx[j]);
     FILE *app = p->app; /* every appended page in the file (the writer thread done) */
     p->app = NULL;
     if (fclose(app) != 0 && ok) ok = fail_(p, "cannot write the database");
@@ -504,6 +663,12 @@ sq_pages *sq_pages_open(const char *db_path, uint32_t pending_byte, char *err, s
 {
     sq_pages *p = evt_calloc(1, sizeof *p);
     if (!p) { snprintf(err, errlen, "out of memory"); return NULL; }
+    if (strlen(db_path) >= sizeof p->path) {
+        snprintf(err, errlen, "path too long");
+        evt_free(p);
+        return NULL;
+    }
+    memcpy(p->path, db_path, strlen(db_path) + 1);
     p->fd = open(db_path, O_RDWR | O_CLOEXEC);
     uint8_t h[HDR_SIZE];
     off_t size = p->fd >= 0 ? lseek(p->fd, 0, SEEK_END) : -1;
@@ -567,6 +732,27 @@ int sq_pages_table(sq_pages *p, uint32_t root, const evt_tl_column *cols, uint32
     return (int)p->nt++;
 }
 
+int sq_pages_index(sq_pages *p, int table, uint32_t root, const uint32_t *cols, uint32_t ncols)
+{
+    tree *t = &p->t[table];
+    if (!ncols || ncols > SQ_SORT_MAX_COLS) return 0;
+    for (uint32_t c = 0; c < ncols; c++)
+        if (cols[c] >= t->ncols || t->kind[cols[c]] != K_I64) return 0;
+    sq_index *ni = evt_realloc(t->idx, (t->nidx + 1) * sizeof *ni);
+    if (!ni) return 0;
+    t->idx = ni;
+    sq_index *x = &t->idx[t->nidx];
+    memset(x, 0, sizeof *x);
+    x->root = root;
+    x->ncols = ncols;
+    memcpy(x->cols, cols, ncols * sizeof *cols);
+    if (!(x->sort = sq_sort_new(p->path, ncols, p->sort_run))) return 0;
+    t->nidx++;
+    return 1;
+}
+
+void sq_pages_set_sort_run_(sq_pages *p, size_t entries) { p->sort_run = entries; }
+
 const char *sq_pages_error(const sq_pages *p) { return p->err; }
 
 void sq_pages_free(sq_pages *p)
@@ -575,6 +761,8 @@ void sq_pages_free(sq_pages *p)
     for (size_t i = 0; i < p->nt; i++) {
         evt_free(p->t[i].leaf);
         evt_free(p->t[i].kids);
+        for (size_t j = 0; j < p->t[i].nidx; j++) sq_sort_free(p->t[i].idx[j].sort);
+        evt_free(p->t[i].idx);
     }
     evt_free(p->t);
     evt_free(p->ovf);

@@ -52,6 +52,15 @@ sq_pages *sq_pages_open(const char *db_path, uint32_t pending_byte, char *err, s
  * Returns its handle (>= 0), or -1 when out of memory or with more than SQ_PAGES_MAX_COLS
  * columns. cols must outlive the writer. */
 int sq_pages_table(sq_pages *p, uint32_t root, const evt_tl_column *cols, uint32_t ncols, int ipk);
+/* An index of `table` on its integer columns cols[0..ncols) (1 or 2, in key order; not an
+ * INTEGER PRIMARY KEY) whose root page is `root` and which SQLite holds empty (CREATE INDEX on
+ * the empty table): each row's entry is collected as it is added, sorted in bounded memory
+ * (sqlite_sort.h: a scratch file beside the database), and the index b-tree is written at finish,
+ * each entry once, in SQLite's order (NULL first, then by value, then the rowid). Returns 0 when
+ * out of memory or the columns are not such. */
+int sq_pages_index(sq_pages *p, int table, uint32_t root, const uint32_t *cols, uint32_t ncols);
+/* Test hook: entries per sort run of the indexes registered after it (0: the default). */
+void sq_pages_set_sort_run_(sq_pages *p, size_t entries);
 /* Append a row (ncols values). Returns 0 on a refused row or a write error. */
 int sq_pages_add(sq_pages *p, int table, const evt_tl_val *v);
 /* Write every table's last pages and roots and the page count, and close the file. Returns 0 on

@@ -6,7 +6,10 @@
  * limits), in tables that end empty, of one row, of one leaf and of three levels; pages of 512,
  * 4096 and 65536 bytes, with bytes reserved at the end of each page; with the lock-byte page
  * moved (SQLITE_TESTCTRL_PENDING_BYTE, set before any database opens) to where the writer's
- * pages cross it. A table that fits one leaf gets the very bytes SQLite writes for it.
+ * pages cross it. A table that fits one leaf gets the very bytes SQLite writes for it. Indexes
+ * (one and two columns, NULLs, tables empty to three levels; entries sorted in memory, or in many
+ * runs merged): SQLite's integrity_check checks every entry against its row, and a scan through
+ * each index gives the reference's sequence.
  * Refused rows: NULL in a NOT NULL column, a key out of order. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -34,6 +37,15 @@ static const table_plan k_tables[] = {
     {"big_ipk", 1, 3000}, {"big", 0, 2500}, {"empty", 0, 0}, {"one", 1, 1}, {"few", 0, 3},
 };
 #define NTABLES (sizeof k_tables / sizeof k_tables[0])
+
+/* Indexes on integer columns (k_cols numbers), created empty with the tables: SQLite keeps the
+ * reference database's up to date, the writer sorts and writes its own. */
+typedef struct index_plan { const char *name; size_t table; uint32_t cols[2], ncols; } index_plan;
+static const index_plan k_indexes[] = {
+    {"big_i_n", 1, {1, 5}, 2}, {"big_n", 1, {5, 0}, 1}, {"big_ipk_i", 0, {1, 0}, 1},
+    {"empty_i", 2, {1, 0}, 1}, {"one_n_i", 3, {5, 1}, 2}, {"few_i", 4, {1, 0}, 1},
+};
+#define NINDEXES (sizeof k_indexes / sizeof k_indexes[0])
 
 static uint64_t g_rng;
 static uint64_t rnd(void)
@@ -98,7 +110,8 @@ static void make_row(row *r, int ipk, int64_t *key, uint32_t page)
     r->v[5].i = rnd_int();
 }
 
-/* A database with the tables empty, page size and reserved bytes set; the root of each table. */
+/* A database with the tables and indexes empty, page size and reserved bytes set; the root of
+ * each table, then of each index. */
 static void create_db(const char *path, uint32_t page, int reserved, uint32_t *roots)
 {
     remove(path);
@@ -118,11 +131,17 @@ static void create_db(const char *path, uint32_t page, int reserved, uint32_t *r
         snprintf(sql + n, sizeof sql - n, ")");
         assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
     }
-    for (size_t t = 0; t < NTABLES; t++) {
+    for (size_t i = 0; i < NINDEXES; i++) {
+        const index_plan *x = &k_indexes[i];
+        snprintf(sql, sizeof sql, "CREATE INDEX %s ON %s(%s%s%s)", x->name, k_tables[x->table].name,
+                 k_cols[x->cols[0]].name, x->ncols > 1 ? ", " : "", x->ncols > 1 ? k_cols[x->cols[1]].name : "");
+        assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    }
+    for (size_t t = 0; t < NTABLES + NINDEXES; t++) { /* the tables' roots, then the indexes' */
         sqlite3_stmt *q;
         assert_int_equal(sqlite3_prepare_v2(db, "SELECT rootpage FROM sqlite_schema WHERE name=?1", -1, &q, NULL),
                          SQLITE_OK);
-        sqlite3_bind_text(q, 1, k_tables[t].name, -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 1, t < NTABLES ? k_tables[t].name : k_indexes[t - NTABLES].name, -1, SQLITE_STATIC);
         assert_int_equal(sqlite3_step(q), SQLITE_ROW);
         roots[t] = (uint32_t)sqlite3_column_int64(q, 0);
         sqlite3_finalize(q);
@@ -187,11 +206,36 @@ static void assert_same_rows(sqlite3 *a, sqlite3 *b, size_t t, int expect_rows)
     sqlite3_finalize(qb);
 }
 
+/* Every entry of index i in the same order in both databases (a scan through the index). */
+static void assert_same_index(sqlite3 *a, sqlite3 *b, size_t i)
+{
+    const index_plan *x = &k_indexes[i];
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT %s, %s, rowid FROM %s INDEXED BY %s ORDER BY %s%s%s", k_cols[x->cols[0]].name,
+             k_cols[x->cols[x->ncols - 1]].name, k_tables[x->table].name, x->name, k_cols[x->cols[0]].name,
+             x->ncols > 1 ? ", " : "", x->ncols > 1 ? k_cols[x->cols[1]].name : "");
+    sqlite3_stmt *qa, *qb;
+    assert_int_equal(sqlite3_prepare_v2(a, sql, -1, &qa, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(b, sql, -1, &qb, NULL), SQLITE_OK);
+    int ra;
+    while ((ra = sqlite3_step(qa)) == SQLITE_ROW) {
+        assert_int_equal(sqlite3_step(qb), SQLITE_ROW);
+        for (int c = 0; c < 3; c++) {
+            assert_int_equal(sqlite3_column_type(qa, c), sqlite3_column_type(qb, c));
+            assert_true(sqlite3_column_int64(qa, c) == sqlite3_column_int64(qb, c));
+        }
+    }
+    assert_int_equal(ra, SQLITE_DONE);
+    assert_int_equal(sqlite3_step(qb), SQLITE_DONE);
+    sqlite3_finalize(qa);
+    sqlite3_finalize(qb);
+}
+
 /* Both databases from the same random rows; compared. Returns the writer's page count. */
-static long same_as_sqlite(uint32_t page, int reserved, uint64_t seed)
+static long same_as_sqlite(uint32_t page, int reserved, uint64_t seed, size_t sort_run)
 {
     char *ref = evt_test_tmp_path("ref.db"), *out = evt_test_tmp_path("pages.db");
-    uint32_t roots[NTABLES], roots_ref[NTABLES];
+    uint32_t roots[NTABLES + NINDEXES], roots_ref[NTABLES + NINDEXES];
     create_db(ref, page, reserved, roots_ref);
     create_db(out, page, reserved, roots);
     sqlite3 *db;
@@ -200,8 +244,11 @@ static long same_as_sqlite(uint32_t page, int reserved, uint64_t seed)
     char err[256] = "";
     sq_pages *p = sq_pages_open(out, PENDING, err, sizeof err);
     if (!p) fail_msg("sq_pages_open: %s", err);
+    sq_pages_set_sort_run_(p, sort_run);
     int h[NTABLES];
     for (size_t t = 0; t < NTABLES; t++) assert_true((h[t] = sq_pages_table(p, roots[t], k_cols, NCOLS, k_tables[t].ipk)) >= 0);
+    for (size_t i = 0; i < NINDEXES; i++)
+        assert_int_equal(sq_pages_index(p, h[k_indexes[i].table], roots[NTABLES + i], k_indexes[i].cols, k_indexes[i].ncols), 1);
     g_rng = seed;
     int64_t key[NTABLES];
     int left[NTABLES];
@@ -232,13 +279,15 @@ static long same_as_sqlite(uint32_t page, int reserved, uint64_t seed)
     assert_integrity(dbo);
     assert_integrity(db);
     for (size_t t = 0; t < NTABLES; t++) assert_same_rows(db, dbo, t, k_tables[t].rows);
+    for (size_t i = 0; i < NINDEXES; i++) assert_same_index(db, dbo, i);
     sqlite3_stmt *q;
     assert_int_equal(sqlite3_prepare_v2(dbo, "PRAGMA page_count", -1, &q, NULL), SQLITE_OK);
     assert_int_equal(sqlite3_step(q), SQLITE_ROW);
     long pages = (long)sqlite3_column_int64(q, 0);
     sqlite3_finalize(q);
-    /* SQLite can go on writing the database: an index over the written pages, more rows */
-    assert_int_equal(sqlite3_exec(dbo, "CREATE INDEX big_n ON big(n); INSERT INTO big(k, n) VALUES(1, 2);", NULL, NULL, NULL),
+    /* SQLite can go on writing the database: an index over the written pages, more rows (into the
+     * written indexes too) */
+    assert_int_equal(sqlite3_exec(dbo, "CREATE INDEX big_k_more ON big(k); INSERT INTO big(k, i, n) VALUES(1, NULL, 2), (2, 5, -7);", NULL, NULL, NULL),
                      SQLITE_OK);
     assert_integrity(dbo);
     sqlite3_close(dbo);
@@ -251,12 +300,12 @@ static long same_as_sqlite(uint32_t page, int reserved, uint64_t seed)
 static void pages_512(void **st)
 {
     (void)st;
-    long pages = same_as_sqlite(512, 0, 0x9E3779B97F4A7C15u);
+    long pages = same_as_sqlite(512, 0, 0x9E3779B97F4A7C15u, 0);
     assert_true(pages > (long)(PENDING / 512) + 1); /* the writer's pages crossed the lock-byte page */
 }
-static void pages_512_reserved(void **st) { (void)st; same_as_sqlite(512, 32, 77); }
-static void pages_4096(void **st) { (void)st; same_as_sqlite(4096, 0, 12345); }
-static void pages_65536(void **st) { (void)st; same_as_sqlite(65536, 8, 99); }
+static void pages_512_reserved(void **st) { (void)st; same_as_sqlite(512, 32, 77, 0); }
+static void pages_4096_sort_runs(void **st) { (void)st; same_as_sqlite(4096, 0, 12345, 97); } /* indexes merged from many runs */
+static void pages_65536(void **st) { (void)st; same_as_sqlite(65536, 8, 99, 1); }
 
 /* Tables of one leaf, no overflow: the root page the writer fills is the one SQLite fills, byte
  * for byte (record headers and serial types included: 0 and 1 as types 8 and 9, the fewest
@@ -265,7 +314,7 @@ static void one_leaf_bytes_as_sqlite(void **st)
 {
     (void)st;
     char *ref = evt_test_tmp_path("ref1.db"), *out = evt_test_tmp_path("pages1.db");
-    uint32_t roots[NTABLES], roots_ref[NTABLES];
+    uint32_t roots[NTABLES + NINDEXES], roots_ref[NTABLES + NINDEXES];
     create_db(ref, 4096, 0, roots_ref);
     create_db(out, 4096, 0, roots);
     assert_memory_equal(roots, roots_ref, sizeof roots);
@@ -275,8 +324,12 @@ static void one_leaf_bytes_as_sqlite(void **st)
     sq_pages *p = sq_pages_open(out, PENDING, err, sizeof err);
     assert_non_null(p);
     g_rng = 4242;
+    int hs[NTABLES];
+    for (size_t t = 0; t < NTABLES; t++) hs[t] = sq_pages_table(p, roots[t], k_cols, NCOLS, k_tables[t].ipk);
+    for (size_t i = 0; i < NINDEXES; i++)
+        assert_int_equal(sq_pages_index(p, hs[k_indexes[i].table], roots[NTABLES + i], k_indexes[i].cols, k_indexes[i].ncols), 1);
     for (size_t t = 0; t < NTABLES; t++) {
-        int h = sq_pages_table(p, roots[t], k_cols, NCOLS, k_tables[t].ipk);
+        int h = hs[t];
         int64_t key = k_tables[t].ipk ? -3 : 0;
         for (int i = 0; i < 12; i++) {
             row r;
@@ -290,6 +343,10 @@ static void one_leaf_bytes_as_sqlite(void **st)
     assert_int_equal(sqlite3_close(db), SQLITE_OK);
     assert_int_equal(sq_pages_finish(p), 1);
     sq_pages_free(p);
+    sqlite3 *dbo;
+    assert_int_equal(sqlite3_open(out, &dbo), SQLITE_OK);
+    assert_integrity(dbo);
+    sqlite3_close(dbo);
     size_t na, nb;
     uint8_t *a = evt_test_read_file(ref, &na), *b = evt_test_read_file(out, &nb);
     assert_int_equal(na, nb); /* no page more or less */
@@ -309,7 +366,7 @@ static void refused_rows(void **st)
 {
     (void)st;
     char *out = evt_test_tmp_path("refused.db");
-    uint32_t roots[NTABLES];
+    uint32_t roots[NTABLES + NINDEXES];
     create_db(out, 4096, 0, roots);
     char err[256];
     sq_pages *p = sq_pages_open(out, PENDING, err, sizeof err);
@@ -323,6 +380,10 @@ static void refused_rows(void **st)
     assert_int_equal(sq_pages_add(p, plain, v), 0);
     assert_non_null(strstr(sq_pages_error(p), "NOT NULL constraint failed: n"));
     assert_int_equal(sq_pages_table(p, roots[2], k_cols, SQ_PAGES_MAX_COLS + 1, 0), -1);
+    uint32_t text_col = 3, no_col = NCOLS, ipk_col = 0;
+    assert_int_equal(sq_pages_index(p, plain, roots[NTABLES], &text_col, 1), 0); /* integer columns only */
+    assert_int_equal(sq_pages_index(p, plain, roots[NTABLES], &no_col, 1), 0);
+    assert_int_equal(sq_pages_index(p, ipk, roots[NTABLES], &ipk_col, 1), 0); /* the rowid itself */
     sq_pages_free(p);
     /* not a database: said, no writer */
     char *bad = evt_test_tmp_path("bad.db");
@@ -338,7 +399,7 @@ int main(void)
     /* before any database is opened (SQLite reads it when a pager opens) */
     sqlite3_test_control(SQLITE_TESTCTRL_PENDING_BYTE, PENDING);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(pages_512), cmocka_unit_test(pages_512_reserved), cmocka_unit_test(pages_4096),
+        cmocka_unit_test(pages_512), cmocka_unit_test(pages_512_reserved), cmocka_unit_test(pages_4096_sort_runs),
         cmocka_unit_test(pages_65536), cmocka_unit_test(one_leaf_bytes_as_sqlite), cmocka_unit_test(refused_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
