@@ -633,6 +633,8 @@ static int build_index_(sq_pages *p, sq_index *x)
     uint32_t root;
     ok = ok && node_(&ib, ib.height, n, 1, &root);
     for (uint32_t h = 0; h <= ib.height; h++) evt_free(ib.pg[h]);
+    sq_sort_free(x->sort); /* its memory and scratch file go before the next index's merge */
+    x->sort = NULL;
     return ok;
 }
 

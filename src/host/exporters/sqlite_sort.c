@@ -17,7 +17,7 @@
 
 typedef struct run {
     uint64_t off, left;     /* the next entry's index in the scratch file; entries not yet read */
-    sq_ent *buf;            /* SQ_SORT_READ entries */
+    sq_ent *buf;            /* sq_sort.read entries */
     uint32_t pos, n;        /* the current entry buf[pos] of n read */
 } run;
 
@@ -30,6 +30,7 @@ struct sq_sort {
     uint64_t count, flushed;
     run *runs;
     size_t nruns, capruns;
+    uint32_t read;          /* merge: entries read at a time from each run */
     size_t *heap;           /* merge: run indexes, a min-heap by current entry */
     size_t nheap;
     size_t mem_pos;         /* no run flushed: the next entry of buf to give */
@@ -117,7 +118,7 @@ uint64_t sq_sort_count(const sq_sort *s) { return s->count; }
 /* Read the next entries of run r into its buffer. */
 static int refill_(sq_sort *s, run *r)
 {
-    uint32_t n = r->left < SQ_SORT_READ ? (uint32_t)r->left : SQ_SORT_READ;
+    uint32_t n = r->left < s->read ? (uint32_t)r->left : s->read;
     size_t len = (size_t)n * sizeof *r->buf;
     ssize_t got = pread(s->fd, r->buf, len, (off_t)(r->off * sizeof *r->buf));
     if (got != (ssize_t)len) {
@@ -162,9 +163,11 @@ int sq_sort_done(sq_sort *s)
     s->buf = NULL;
     s->heap = evt_malloc(s->nruns * sizeof *s->heap);
     if (!s->heap) { errno = ENOMEM; return 0; }
+    size_t per = SQ_SORT_MERGE_BYTES / sizeof(sq_ent) / s->nruns; /* the budget shared by the runs */
+    s->read = per > SQ_SORT_READ ? SQ_SORT_READ : per < 64 ? 64 : (uint32_t)per;
     for (size_t i = 0; i < s->nruns; i++) {
         run *r = &s->runs[i];
-        r->buf = evt_malloc(SQ_SORT_READ * sizeof *r->buf);
+        r->buf = evt_malloc(s->read * sizeof *r->buf);
         if (!r->buf) { errno = ENOMEM; return 0; }
         if (!refill_(s, r)) return 0;
         s->heap[s->nheap++] = i;

@@ -4,7 +4,8 @@
  * database (unlinked as soon as it is created); at the end the runs are merged (a heap of run
  * cursors, each reading through a small buffer), or the one run left in memory is sorted and
  * read in place. Order: SQLite's for integer and NULL columns (NULL first, then by value), column
- * by column, then the rowid. Memory: the run buffer plus SQ_SORT_READ entries per run at merge. */
+ * by column, then the rowid. Memory: the run buffer while adding; at the merge, read buffers of
+ * SQ_SORT_MERGE_BYTES in all (64 entries a run at least: 2 KB per 65,536 entries sorted). */
 #ifndef EVT_EXPORTERS_SQLITE_SORT_H
 #define EVT_EXPORTERS_SQLITE_SORT_H
 
@@ -13,7 +14,9 @@
 
 #define SQ_SORT_MAX_COLS 2      /* key columns of an entry */
 #define SQ_SORT_RUN 65536       /* entries of a run (2 MB) unless sq_sort_new is told otherwise */
-#define SQ_SORT_READ 1024       /* entries read at a time from each run while merging */
+#define SQ_SORT_READ 1024       /* entries read at a time from each run while merging, at most */
+#define SQ_SORT_MERGE_BYTES (4u << 20) /* the merge's read buffers together, while runs are few
+                                        * enough for 64 entries each */
 
 typedef struct sq_ent {
     int64_t k[SQ_SORT_MAX_COLS];
