@@ -79,6 +79,8 @@ typedef struct sq_index {
     uint32_t root;
     uint32_t ncols;
     uint32_t cols[SQ_SORT_MAX_COLS]; /* the table's columns, in key order */
+    uint64_t mag[SQ_SORT_MAX_COLS + 1]; /* OR of every value's magnitude (v ^ v >> 63), per key
+                                         * column and the rowid: how wide the widest is */
     sq_sort *sort;
 } sq_index;
 
@@ -458,13 +460,15 @@ placed:
     t->nrows++;
     t->last_rowid = rowid;
     for (size_t i = 0; i < t->nidx; i++) { /* the row's entry in each index */
-        const sq_index *x = &t->idx[i];
+        sq_index *x = &t->idx[i];
         sq_ent e = {.rowid = rowid};
         for (uint32_t c = 0; c < x->ncols; c++) {
             const evt_tl_val *kv = &v[x->cols[c]];
             if (kv->is_null) e.nulls |= 1u << c;
             else e.k[c] = kv->i;
+            x->mag[c] |= (uint64_t)e.k[c] ^ (uint64_t)(e.k[c] >> 63);
         }
+        x->mag[x->ncols] |= (uint64_t)rowid ^ (uint64_t)(rowid >> 63);
         if (!sq_sort_add(x->sort, &e)) return fail_(p, "cannot sort an index");
     }
     return 1;
@@ -519,7 +523,7 @@ static int finish_tree_(sq_pages *p, tree *t, uint8_t *pg)
 
 /* ---- indexes: a b-tree bulk-loaded from the sorted entries ------------------------------------
  * Every entry is stored once (an index b-tree's interior cells are entries too). The shape is
- * planned from the entry count and the largest cell an entry can make, so no page overflows and
+ * planned from the entry count and the largest cell an entry makes, so no page overflows and
  * none is left with too few: a subtree of height h holds at most cap[h] entries (cap[0] = a
  * leaf's cells, cap[h] = (c1 + 1) * cap[h-1] + c1 with c1 an interior page's cells); a node of
  * height h and n entries has k = ceil((n + 1) / (cap[h-1] + 1)) children (at least 2, since
@@ -618,8 +622,11 @@ static int build_index_(sq_pages *p, sq_index *x)
     if (!n) return 1; /* the root stays SQLite's empty leaf */
     if (!sq_sort_done(x->sort)) return fail_(p, "cannot sort an index");
     ibuild ib = {p, x, {0}, {NULL}, 0};
-    /* the largest cell: payload size, a header of one byte per column and its length, 8 bytes a value */
-    uint32_t rec = 1 + (x->ncols + 1) + 8 * (x->ncols + 1);
+    /* the largest cell: payload size, a header of one byte per column and its length, and each
+     * value as wide as the widest of its column (from the OR of magnitudes: never less) */
+    uint32_t rec = 1 + (x->ncols + 1);
+    for (uint32_t c = 0; c <= x->ncols; c++)
+        rec += k_int_size[k_type_of_bytes[(64 - (unsigned)__builtin_clzll(x->mag[c] | 1) + 8) >> 3]];
     uint64_t c0 = (p->usable - BT_LEAF_HDR) / (2 + 1 + rec), c1 = (p->usable - BT_INTERIOR_HDR) / (2 + 4 + 1 + rec);
     ib.cap[0] = c0;
     while (ib.cap[ib.height] < n) {

@@ -42,7 +42,8 @@ static const table_plan k_tables[] = {
  * reference database's up to date, the writer sorts and writes its own. */
 typedef struct index_plan { const char *name; size_t table; uint32_t cols[2], ncols; } index_plan;
 static const index_plan k_indexes[] = {
-    {"big_i_n", 1, {1, 5}, 2}, {"big_n", 1, {5, 0}, 1}, {"big_ipk_i", 0, {1, 0}, 1},
+    {"big_i_n", 1, {1, 5}, 2}, {"big_n", 1, {5, 0}, 1}, {"big_k", 1, {0, 0}, 1}, /* narrow keys: full pages */
+    {"big_ipk_i", 0, {1, 0}, 1},
     {"empty_i", 2, {1, 0}, 1}, {"one_n_i", 3, {5, 1}, 2}, {"few_i", 4, {1, 0}, 1},
 };
 #define NINDEXES (sizeof k_indexes / sizeof k_indexes[0])
