@@ -27,7 +27,8 @@
 #define SCHEMA_VERSION 2
 
 /* Page size, auto_vacuum and the other header facts sqlite_pages.h relies on are set before the
- * first table; the rest hold for the index build after the pages are in. */
+ * first table; the rest hold for each connection (the one that creates the database, the one
+ * that fills meta after the pages are in). */
 static const char k_pragmas_new[] = "PRAGMA page_size=65536; PRAGMA auto_vacuum=NONE;";
 static const char k_pragmas[] =
     "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
@@ -35,8 +36,6 @@ static const char k_pragmas[] =
 
 static const char k_legacy[] =
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value);"
-    "CREATE TABLE lost(seq INTEGER PRIMARY KEY, ts INTEGER, ctx INTEGER, count INTEGER, prev_ts INTEGER,"
-    " next_ts INTEGER);"
     "CREATE VIEW spans(cat, name, ctx, begin_ts, end_ts, dur, depth) AS"
     " SELECT 'isr', name, isr_ctx, t0, t1, dur, depth FROM isrs"
     " UNION ALL SELECT cat, name, ctx, t0, t1, dur, depth FROM slices;";
@@ -73,14 +72,13 @@ typedef struct sq_state {
 
 static const char *const k_sql_types[] = {"INTEGER", "REAL", "TEXT", "BLOB"}; /* by evt_tl_coltype */
 
-/* CREATE TABLE text of a table, from its descriptor. */
-static int table_sql_(evt_tl_table t, char *create, size_t clen)
+/* CREATE TABLE text of a table from its columns; ipk: column 0 is its INTEGER PRIMARY KEY. */
+static int table_sql_(const char *name, const evt_tl_column *cols, uint32_t ncols, int ipk, char *create, size_t clen)
 {
-    const evt_tl_table_desc *d = evt_tl_table_at(t);
-    size_t cn = (size_t)snprintf(create, clen, "CREATE TABLE %s(", d->name);
-    for (uint32_t i = 0; i < d->ncols && cn < clen; i++) {
-        const evt_tl_column *c = &d->cols[i];
-        int key = t == EVT_TL_T_events && i == 0; /* events.seq: the rowid, trace order */
+    size_t cn = (size_t)snprintf(create, clen, "CREATE TABLE %s(", name);
+    for (uint32_t i = 0; i < ncols && cn < clen; i++) {
+        const evt_tl_column *c = &cols[i];
+        int key = ipk && i == 0;
         cn += (size_t)snprintf(create + cn, clen - cn, "%s\"%s\" %s%s", i ? ", " : "", c->name,
                                key ? "INTEGER PRIMARY KEY" : k_sql_types[c->type],
                                c->nullable || key ? "" : " NOT NULL");
@@ -158,8 +156,12 @@ static int create_(const char *path, uint32_t *roots, uint32_t *lost_root, uint3
              exec_(db, "BEGIN;");
     for (int t = 0; ok && t < EVT_TL_T_COUNT_; t++) {
         char create[2048];
-        ok = table_sql_((evt_tl_table)t, create, sizeof create) && exec_(db, create);
+        const evt_tl_table_desc *d = evt_tl_table_at((evt_tl_table)t);
+        ok = table_sql_(d->name, d->cols, d->ncols, t == EVT_TL_T_events, create, sizeof create) && /* events.seq: the rowid */
+             exec_(db, create);
     }
+    char lost[512];
+    ok = ok && table_sql_("lost", k_lost_cols, L_NCOLS, 1, lost, sizeof lost) && exec_(db, lost);
     for (size_t i = 0; ok && i < N_INDEXES; i++) {
         char sql[256];
         index_sql_(i, sql, sizeof sql);
