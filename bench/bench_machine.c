@@ -10,7 +10,9 @@
  * the two hardware threads of one core, or a busy neighbour): ALU-bound work on two
  * threads against one thread, 20 interleaved rounds. Well above 1.00, every two-thread
  * ratio of a recorder whose record is execution-bound rises with it (the rdtsc-bound baseline
- * does not), whatever the recorder shares. Last, the core's speed over 4 s (bench_alu_probe_ns): a
+ * does not), whatever the recorder shares. The least an exact record does (min_record), alone and
+ * with 64 more instructions, gives the room a target ratio leaves a record's format work on this
+ * CPU. Last, the core's speed over 4 s (bench_alu_probe_ns): a
  * host that slows this vCPU in phases (29 Nov, this EPYC VM: the probe and every record's own work
  * ~25 % slower for seconds at a time, the TSC baseline unchanged, so the RKH ratio read 1.59x in a
  * fast phase and 2.2-2.7x in a slow one) shows as probes well above the fastest; each recorder
@@ -58,6 +60,55 @@ static void chain_only(void *arg, uint64_t i)
 /* Each thread's ALU lanes on their own cache lines (two threads share nothing). */
 static bench_alu_lanes g_alu[2] = {{{1, 2, 3, 4, 5, 6, 7, 8}}, {{9, 10, 11, 12, 13, 14, 15, 16}}};
 
+/* The least an exact record does besides the baseline's read and store, as one function: the
+ * owner word taken and released by plain stores (the POSIX lock's fast path without its
+ * bookkeeping), the nesting guard (C3), the clamp of the counter (C6), the ring cursor with its wrap
+ * and the written count (C4). Not a recorder (one thread only); a yardstick for what the format
+ * work of a real record may add on this CPU. extra > 0 appends that many rounds of four register
+ * operations (what further instructions of a record cost here). */
+static struct {
+    volatile uint32_t(*in)[8];
+    uint64_t written, dropped;
+    volatile uintptr_t owner;
+    volatile uint8_t nest;
+    uint32_t last;
+} g_min = {g_ring, 0, 0, 0, 0, 0};
+static inline void min_record(uint64_t i, int extra)
+{
+    if (g_min.owner != 0u || g_min.nest) {
+        g_min.dropped++;
+        return;
+    }
+    g_min.owner = 1u;
+    g_min.nest = 1u;
+    __asm__ __volatile__("" ::: "memory");
+    uint32_t t = (uint32_t)bench_read_tsc();
+    if (g_min.last - t - 1u < 0xFFFFu) t = g_min.last;
+    g_min.last = t;
+    volatile uint32_t *s = *g_min.in;
+    uint32_t a = (uint32_t)i, b = a ^ 5u, c = a + 7u, d = a << 3;
+    for (int k = 0; k < extra; k++) {
+        a += b; b ^= c; c -= d; d |= a;
+        __asm__ __volatile__("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d)); /* kept as written */
+    }
+    s[0] = 1; s[1] = 2; s[2] = a; s[3] = t; s[4] = b; s[5] = c; s[6] = d; s[7] = 8;
+    g_min.in = g_min.in + 1 == g_ring + 1024 ? g_ring : g_min.in + 1;
+    g_min.written++;
+    __asm__ __volatile__("" ::: "memory");
+    g_min.nest = 0u;
+    g_min.owner = 0u;
+}
+static void min_exact(void *arg, uint64_t i)
+{
+    (void)arg;
+    min_record(i, 0);
+}
+static void min_exact_more(void *arg, uint64_t i)
+{
+    (void)arg;
+    min_record(i, 16);
+}
+
 static int cmp_d(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -81,6 +132,7 @@ int main(void)
     double store = bench_best_of(store_only, NULL, iters);
     double work = bench_best_of(chain_only, NULL, iters);
     double both = bench_best_of(chain_tsc, NULL, iters);
+    double min0 = bench_best_of(min_exact, NULL, iters), min64 = bench_best_of(min_exact_more, NULL, iters);
     /* 1: the read costs nothing beside the chain (both = the longer of the two); 0: it adds its
      * whole cost (both = chain + read). */
     /* execution-bound work on two threads against one: 20 interleaved rounds, the best of each */
@@ -116,6 +168,10 @@ int main(void)
     bench_report("machine", "10 dependent multiplies (work that does not use the TSC)", work, "ns");
     bench_report("machine", "the same with one TSC read", both, "ns");
     bench_report("machine", "TSC read hidden behind that work (1: all, 0: none)", hidden, "share");
+    bench_report("machine", "the least an exact record does (owner word, nesting guard, clamp, cursor, count; "
+                 "bench_machine.c min_record) / baseline", min0 / base, "x");
+    bench_report("machine", "... with 64 more register instructions (16 rounds of four) / baseline", min64 / base, "x");
+    bench_report("machine", "... so each further instruction of a record adds", (min64 - min0) / 64.0, "ns");
     bench_report("machine", "ALU-bound work (8 lanes), one thread", one_t, "ns");
     bench_report("machine", "ALU-bound work, two threads / one thread, best of 20 rounds each (1.00: the vCPUs do "
                  "not slow each other)", two_t / one_t, "x");
