@@ -462,6 +462,45 @@ static inline int frame_in_chunk(rkh_state *s)
     return 0;
 }
 
+/* Between frames, the next frame when it lies whole in the chunk and has escapes (k0 plain bytes,
+ * summing to sum0 mod 256, then an escape at the input's position + k0): unescaped into s->frame,
+ * as next_frame's loops would (an escape and the byte after it, not a flag, give that byte ^ 0x20),
+ * its bytes in s->fp, s->flen, their sum mod 256 in s->fsum (fsum_ok), the flag consumed. Returns
+ * 1 with a frame; 0, nothing consumed, when next_frame must take it: the chunk ends first, an
+ * escape comes right before a flag (an aborted frame) or last in the chunk, or the frame needs
+ * more room than s->frame has. Out of line: one frame in ~30 of the usual stream has an escape. */
+static __attribute__((noinline)) int frame_escaped_in_chunk(rkh_state *s, size_t k0, unsigned sum0)
+{
+    evt_cur c = s->in; /* the scan's own: s->in moves only when the frame is taken */
+    size_t o = 0, k = k0;
+    unsigned tot = sum0;
+    for (;;) {
+        if (k > s->fcap - o) return 0;
+        const uint8_t *run = evt_cur_take(&c, k); /* k <= what is left: the scan saw those bytes */
+        if (k) memcpy(s->frame + o, run, k);
+        o += k;
+        int b = evt_cur_peek_at(&c, 0);
+        if (b == RKH_FLAG) break;
+        /* b is an escape (the scan stops only at a flag, an escape or the chunk's end, -1) */
+        int e = evt_cur_peek_at(&c, 1);
+        if (b != RKH_ESC || e < 0 || e == RKH_FLAG || o == s->fcap) return 0;
+        evt_cur_skip(&c, 2);
+        s->frame[o++] = (uint8_t)(e ^ RKH_ESC_XOR);
+        tot += (unsigned)(e ^ RKH_ESC_XOR);
+        unsigned rs;
+        k = evt_cur_span_not2_sum8(&c, RKH_FLAG, RKH_ESC, evt_cur_left(&c), &rs);
+        tot += rs;
+    }
+    s->frame_off = evt_cur_offset(&s->in);
+    evt_cur_skip(&s->in, evt_cur_offset(&c) - evt_cur_offset(&s->in) + 1); /* the frame and its flag */
+    s->fp = s->frame;
+    s->flen = o;
+    s->fsum = tot & 0xFFu;
+    s->fsum_ok = 1;
+    s->tail_raw = 0;
+    return 1;
+}
+
 /* Collect the next complete frame (bytes between two flags, unescaped) in s->fp, s->flen. Returns
  * 1, or 0 at the end of the input. Reports aborted frames, oversize runs, leading and trailing
  * bytes. */
@@ -1454,6 +1493,14 @@ static evt_status next(void *state, evt_event *ev)
                 return EVT_OK;
             }
             take_frame(s, k, sum); /* another frame: the general path decodes it, not scanned again */
+            return next_general(s, ev, 1);
+        }
+        /* a frame with escapes, whole in the chunk: unescaped here, decoded as the usual frame */
+        if (k < left && evt_cur_peek_at(&s->in, k) == RKH_ESC && frame_escaped_in_chunk(s, k, sum)) {
+            if (decode_usual_out(s, ev, s->fp, s->flen, s->fsum, s->frame_off)) {
+                s->flen = 0;
+                return EVT_OK;
+            }
             return next_general(s, ev, 1);
         }
     }
