@@ -438,30 +438,6 @@ static inline void take_frame(rkh_state *s, size_t k, unsigned sum)
     s->tail_raw = 0;
 }
 
-/* Between frames, the next frame when it lies whole in the chunk without an escape: taken where it
- * is (what next_frame's byte loops do for it, without the copy), its bytes up to the flag in
- * s->fp, s->flen, their sum mod 256 in s->fsum (fsum_ok), the flag consumed. Returns 1 with a
- * frame, 0 (nothing consumed but flags that follow flags) when next_frame's loops must take what
- * comes: an escape, the chunk ending first, or the framer inside a frame. */
-static inline int frame_in_chunk(rkh_state *s)
-{
-    while (s->seen_flag && !(s->escaping | s->oversize) && s->flen == 0) {
-        size_t left = evt_cur_left(&s->in);
-        unsigned sum;
-        size_t k = evt_cur_span16_not2_sum8(&s->in, RKH_FLAG, RKH_ESC, &sum);
-        if (k == left) k = evt_cur_span_not2_sum8(&s->in, RKH_FLAG, RKH_ESC, left, &sum);
-        if (k >= left || evt_cur_peek_at(&s->in, k) != RKH_FLAG) return 0;
-        if (k == 0) { /* a flag after a flag: no frame */
-            evt_cur_skip(&s->in, 1);
-            s->tail_raw = 0;
-            continue;
-        }
-        take_frame(s, k, sum);
-        return 1;
-    }
-    return 0;
-}
-
 /* Between frames, the next frame when it lies whole in the chunk and has escapes (k0 plain bytes,
  * summing to sum0 mod 256, then an escape at the input's position + k0): unescaped into s->frame,
  * as next_frame's loops would (an escape and the byte after it, not a flag, give that byte ^ 0x20),
@@ -499,6 +475,32 @@ static __attribute__((noinline)) int frame_escaped_in_chunk(rkh_state *s, size_t
     s->fsum_ok = 1;
     s->tail_raw = 0;
     return 1;
+}
+
+/* Between frames, the next frame when it lies whole in the chunk: without an escape, taken where
+ * it is (what next_frame's byte loops do for it, without the copy); with escapes, unstuffed by
+ * frame_escaped_in_chunk. Its bytes up to the flag in s->fp, s->flen, their sum mod 256 in
+ * s->fsum (fsum_ok), the flag consumed. Returns 1 with a frame, 0 (nothing consumed but flags that
+ * follow flags) when next_frame's loops must take what comes: the chunk ending first, an escape
+ * frame_escaped_in_chunk leaves to them, or the framer inside a frame. */
+static inline int frame_in_chunk(rkh_state *s)
+{
+    while (s->seen_flag && !(s->escaping | s->oversize) && s->flen == 0) {
+        size_t left = evt_cur_left(&s->in);
+        unsigned sum;
+        size_t k = evt_cur_span16_not2_sum8(&s->in, RKH_FLAG, RKH_ESC, &sum);
+        if (k == left) k = evt_cur_span_not2_sum8(&s->in, RKH_FLAG, RKH_ESC, left, &sum);
+        if (k >= left) return 0;
+        if (evt_cur_peek_at(&s->in, k) != RKH_FLAG) return frame_escaped_in_chunk(s, k, sum); /* an escape */
+        if (k == 0) { /* a flag after a flag: no frame */
+            evt_cur_skip(&s->in, 1);
+            s->tail_raw = 0;
+            continue;
+        }
+        take_frame(s, k, sum);
+        return 1;
+    }
+    return 0;
 }
 
 /* Collect the next complete frame (bytes between two flags, unescaped) in s->fp, s->flen. Returns
@@ -1493,14 +1495,6 @@ static evt_status next(void *state, evt_event *ev)
                 return EVT_OK;
             }
             take_frame(s, k, sum); /* another frame: the general path decodes it, not scanned again */
-            return next_general(s, ev, 1);
-        }
-        /* a frame with escapes, whole in the chunk: unescaped here, decoded as the usual frame */
-        if (k < left && evt_cur_peek_at(&s->in, k) == RKH_ESC && frame_escaped_in_chunk(s, k, sum)) {
-            if (decode_usual_out(s, ev, s->fp, s->flen, s->fsum, s->frame_off)) {
-                s->flen = 0;
-                return EVT_OK;
-            }
             return next_general(s, ev, 1);
         }
     }

@@ -1,7 +1,7 @@
 /* RKH reader framing across its input chunks: a stream of several 64 KiB chunks whose frames mix
  * plain ones (taken in place, checksum summed while scanned) and escaped ones (unescaped in place
- * when whole in a chunk, frame_escaped_in_chunk, else by the byte loop), decoded with the chunk boundaries at every alignment against the frames (empty
- * frames, i.e. extra flags, shift it). Every record must come out once, in order, with its own
+ * when whole in a chunk, frame_escaped_in_chunk, else by the byte loop), decoded with the chunk
+ * boundaries at every alignment against the frames (empty frames, i.e. extra flags, shift it). Every record must come out once, in order, with its own
  * arguments, timestamp and byte offset, and no diagnostic; a checksum error in a plain frame and in
  * an escaped one that straddle a boundary is reported at the frame's offset, its neighbours intact. */
 #include <setjmp.h>
