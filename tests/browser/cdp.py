@@ -121,6 +121,17 @@ class Browser:
             raise CdpError('evaluate %r: %s' % (expr[:80], r['exceptionDetails']))
         return r['result'].get('value')
 
+    def eval_while_loading(self, expr):
+        """eval for a page that may still navigate by itself (evtrace live's waiting page
+        reloads when the first data arrives): None when the page navigated or its context went
+        away during the evaluation, so the caller polls again."""
+        try:
+            return self.eval(expr)
+        except CdpError as e:
+            if 'navigated or closed' in str(e) or 'context' in str(e).lower():
+                return None
+            raise
+
     def navigate(self, url):
         self.events = [e for e in self.events if e.get('method') != 'Page.loadEventFired']
         r = self.call('Page.navigate', {'url': url})

@@ -158,7 +158,7 @@ try:
     # the page: tasks and the ISR lane while the firmware still runs
     while time.monotonic() < t_end:
         ms = mon.word(g_ms)
-        st = b.eval("(function(){var L=window.evtLive;if(!L||!L.hook||document.body.dataset.ready!=='1')return null;"
+        st = b.eval_while_loading("(function(){var L=window.evtLive;if(!L||!L.hook||document.body.dataset.ready!=='1')return null;"
                     "var labs=[].map.call(document.querySelectorAll('.lane-label'),function(e){return e.textContent;});"
                     "return {newest:L.newest,ns:L.ns,gen:L.gen,labels:labs,swapMs:L.swapMs};})()")
         ms_after = mon.word(g_ms)
@@ -361,7 +361,7 @@ paused_ok = None
 try:
     b.navigate(url)
     t_ready = time.monotonic() + 20
-    while time.monotonic() < t_ready and not b.eval("!!(window.evtLive&&window.evtLive.hook)"):
+    while time.monotonic() < t_ready and not b.eval_while_loading("!!(window.evtLive&&window.evtLive.hook)"):
         time.sleep(0.1)
     t_sample = time.monotonic() + 2.5
     while time.monotonic() < t_sample and not send_done.is_set():
