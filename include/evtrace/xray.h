@@ -128,8 +128,32 @@ int evt_xray_rec_fn(evt_xray_writer *w, evt_xray_pool *p, unsigned kind, uint32_
 int evt_xray_rec_event(evt_xray_writer *w, evt_xray_pool *p, int32_t type, const void *data,
                        uint32_t size, uint64_t tsc, uint32_t cpu);
 
-/* Fast path for the common case (same buffer, CPU and a small delta): writes the 8-byte function
- * record inline; otherwise calls evt_xray_rec_fn. Same result contract. */
+/* Store the 8-byte function record of first word `word` at q (w->pos, with room) and advance the
+ * writer: delta is tsc - w->last_tsc and fits in 31 bits. Internal to evt_xray_fn_fast and the
+ * POSIX runtime's entry points. */
+static inline void evt_xray_fn_store_(evt_xray_writer *w, uint8_t *q, uint32_t word, uint64_t delta, uint64_t tsc)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t rec = (uint64_t)word | (delta << 32); /* the record is two little-endian u32 */
+    __builtin_memcpy(q, &rec, 8);                  /* one unaligned 8-byte store */
+#else
+    q[0] = (uint8_t)word; q[1] = (uint8_t)(word >> 8); q[2] = (uint8_t)(word >> 16); q[3] = (uint8_t)(word >> 24);
+    q[4] = (uint8_t)delta; q[5] = (uint8_t)(delta >> 8); q[6] = (uint8_t)(delta >> 16); q[7] = (uint8_t)(delta >> 24);
+#endif
+    w->pos = q + 8;
+    w->last_tsc = tsc;
+    w->nrec++;
+    __atomic_store_n(&w->buf->extents, (uint32_t)(w->pos - w->base), __ATOMIC_RELEASE);
+}
+
+/* A function record's first word: kind 0..3, id 1..2^28-1 (higher bits dropped, as the format's). */
+static inline uint32_t evt_xray_fn_word_(unsigned kind, uint32_t fid)
+{
+    return ((fid & 0x0FFFFFFFu) << 4) | ((uint32_t)kind << 1);
+}
+
+/* Fast path for the common case (same buffer, CPU and a small delta, no loss pending): writes
+ * the 8-byte function record inline; otherwise calls evt_xray_rec_fn. Same result contract. */
 static inline int evt_xray_fn_fast(evt_xray_writer *w, evt_xray_pool *p, unsigned kind,
                                    uint32_t fid, uint64_t tsc, uint32_t cpu)
 {
@@ -137,18 +161,7 @@ static inline int evt_xray_fn_fast(evt_xray_writer *w, evt_xray_pool *p, unsigne
     uint8_t *q = w->pos;
     if (__builtin_expect(q != 0 && w->end - q >= 8 && cpu == w->cpu && delta <= 0x7FFFFFFFu &&
                          w->generation == p->generation && evt_xray_loss_pending(p) == 0, 1)) {
-        uint32_t word = ((fid & 0x0FFFFFFFu) << 4) | ((uint32_t)kind << 1);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        uint64_t rec = (uint64_t)word | (delta << 32); /* the record is two little-endian u32 */
-        __builtin_memcpy(q, &rec, 8);                  /* one unaligned 8-byte store */
-#else
-        q[0] = (uint8_t)word; q[1] = (uint8_t)(word >> 8); q[2] = (uint8_t)(word >> 16); q[3] = (uint8_t)(word >> 24);
-        q[4] = (uint8_t)delta; q[5] = (uint8_t)(delta >> 8); q[6] = (uint8_t)(delta >> 16); q[7] = (uint8_t)(delta >> 24);
-#endif
-        w->pos = q + 8;
-        w->last_tsc = tsc;
-        w->nrec++;
-        __atomic_store_n(&w->buf->extents, (uint32_t)(w->pos - w->base), __ATOMIC_RELEASE);
+        evt_xray_fn_store_(w, q, evt_xray_fn_word_(kind, fid), delta, tsc);
         return 0;
     }
     return evt_xray_rec_fn(w, p, kind, fid, tsc, cpu, 0, (const uint64_t *)0);

@@ -67,6 +67,9 @@ static pthread_once_t g_key_once = PTHREAD_ONCE_INIT;
 /* A thread's writer and its link in the registry of live writers (stop waits for their records). */
 typedef struct xr_thread {
     evt_xray_writer w;
+    /* The thread's rseq cpu_id word, set with tid when the thread has an rseq area (else NULL,
+     * and cleared with tid): evt_xray_fn_on's fast path reads the CPU through it. */
+    const volatile uint32_t *cpu_at;
     struct xr_thread *prev, *next; /* g_threads, under g_reg_mu */
     int linked;
 } xr_thread;
@@ -79,20 +82,34 @@ static pthread_mutex_t g_reg_mu = PTHREAD_MUTEX_INITIALIZER;
  * re-based by a TSCWrap record (the FDR format's own rule), never clamped across threads. */
 static inline uint64_t now_tsc(void) { return evt_port_timestamp(); }
 
-/* Current CPU: the kernel-maintained rseq area that glibc registers for every thread (a TLS load,
- * ~0.3 ns here) when available, else sched_getcpu() (~4 ns, vDSO). */
-static inline uint32_t now_cpu(void)
+/* The calling thread's rseq cpu_id word (struct rseq.cpu_id in the area glibc registers for every
+ * thread), or NULL when the thread has none. */
+static const volatile uint32_t *rseq_cpu_at(void)
 {
 #ifdef XR_HAVE_RSEQ
-    if (__builtin_expect(__rseq_size >= 8, 1)) {
+    if (__rseq_size >= 8) {
         const char *tp;
         __asm__("mov %%fs:0, %0" : "=r"(tp));
-        uint32_t c = *(const volatile uint32_t *)(tp + __rseq_offset + 4); /* struct rseq.cpu_id */
-        if (__builtin_expect(c < 0xFFFFFFF0u, 1)) return c;
+        return (const volatile uint32_t *)(tp + __rseq_offset + 4);
     }
 #endif
-    int c = sched_getcpu();
-    return c < 0 ? 0 : (uint32_t)c;
+    return NULL;
+}
+
+/* The CPU from the rseq word's value c (a TLS load, ~0.3 ns here) when the kernel keeps it,
+ * else sched_getcpu() (~4 ns, vDSO). */
+static inline uint32_t cpu_from(uint32_t c)
+{
+    if (__builtin_expect(c < 0xFFFFFFF0u, 1)) return c;
+    int k = sched_getcpu();
+    return k < 0 ? 0 : (uint32_t)k;
+}
+
+/* Current CPU. */
+static inline uint32_t now_cpu(void)
+{
+    const volatile uint32_t *at = rseq_cpu_at();
+    return cpu_from(at ? *at : 0xFFFFFFFFu);
 }
 
 static uint64_t mono_ns(void)
@@ -180,6 +197,7 @@ static void thread_gone(void *arg)
         x->linked = 0;
     }
     x->w.tid = 0;
+    x->cpu_at = NULL;
     reg_unlock(&old);
 }
 
@@ -208,6 +226,7 @@ static __attribute__((noinline)) evt_xray_writer *writer_init(void)
     pthread_once(&g_key_once, make_key);
     if (x->w.tid == 0) {
         x->w.tid = (uint32_t)syscall(SYS_gettid);
+        x->cpu_at = rseq_cpu_at();
         if (!x->linked) {
             x->prev = NULL;
             x->next = g_threads;
@@ -279,11 +298,68 @@ static inline evt_xray_writer *enter(void)
     return w;
 }
 
-void evt_xray_fn_on(unsigned kind, uint32_t fid)
+/* evt_xray_fn_on for whatever its fast path leaves (first record of a thread, no rseq area, an
+ * unknown kind, the test hook set): the general entry. */
+static __attribute__((noinline)) void fn_on_general(unsigned kind, uint32_t fid)
 {
     evt_xray_writer *w = enter();
     if (!w) return;
     (void)evt_xray_fn_fast(w, &g_pool, kind <= XRAY_FN_ENTER_ARG ? kind : XRAY_FN_ENTER, fid, now_tsc(), now_cpu());
+    xr_leave(w);
+}
+
+/* evt_xray_fn_on's record when it is not the inline case (new buffer, CPU changed, a long delta,
+ * losses pending, the kernel not keeping the rseq word): guard held, clock read (rseq value c);
+ * word as evt_xray_fn_word_ made it. */
+static __attribute__((noinline)) void fn_on_rest(evt_xray_writer *w, uint32_t word, uint64_t tsc, uint32_t c)
+{
+    (void)evt_xray_fn_fast(w, &g_pool, (word >> 1) & 7u, word >> 4, tsc, cpu_from(c));
+    xr_leave(w);
+}
+
+/* The writer's side of evt_xray_fn_fast's test (room, the same CPU, a delta that fits): stores the
+ * record (first word `word`) and returns 1, else 0 with nothing written. */
+static inline int fn_put(evt_xray_writer *w, uint32_t word, uint64_t tsc, uint32_t cpu)
+{
+    uint64_t delta = tsc - w->last_tsc;
+    uint8_t *q = w->pos;
+    if (__builtin_expect(!(q != 0 && w->end - q >= 8 && cpu == w->cpu && delta <= 0x7FFFFFFFu), 0)) return 0;
+    evt_xray_fn_store_(w, q, word, delta, tsc);
+    return 1;
+}
+
+/* The same steps as fn_on_general (enter, clock, record, leave), with every call out of its
+ * usual path a tail call: it saves no registers (70 instructions per record on x86-64 against 89
+ * through enter(); docs/recorder.md). */
+void evt_xray_fn_on(unsigned kind, uint32_t fid)
+{
+    xr_thread *x = &t_x;
+    const volatile uint32_t *cpu_at = x->cpu_at; /* NULL before the thread's first record */
+    if (__builtin_expect(kind > XRAY_FN_ENTER_ARG || cpu_at == NULL || evt_xray_test_in_record_hook != NULL, 0)) {
+        fn_on_general(kind, fid);
+        return;
+    }
+    uint32_t word = evt_xray_fn_word_(kind, fid); /* made now: one register less past the clock read */
+    evt_xray_writer *w = &x->w;
+    if (__builtin_expect(!xr_nest_enter(w), 0)) { /* a record of this thread is in progress */
+        evt_xray_drop(&g_pool);
+        return;
+    }
+    if (__builtin_expect(!__atomic_load_n(&evt_xray_gate.bits, __ATOMIC_ACQUIRE), 0)) { /* as enter() */
+        xr_nest_exit(w);
+        return;
+    }
+    /* The pool's side of evt_xray_fn_fast's test, made before the clock is read while fewer values
+     * are live (no register is saved; the asm keeps the compiler from sinking it past the read).
+     * A loss counted meanwhile waits for the next record, as one counted just after the test. */
+    int pool_ok = __builtin_expect(w->generation == g_pool.generation && evt_xray_loss_pending(&g_pool) == 0, 1);
+    __asm__ __volatile__("" : "+r"(pool_ok));
+    uint64_t tsc = now_tsc();
+    uint32_t c = *cpu_at;
+    if (__builtin_expect(!pool_ok || c >= 0xFFFFFFF0u || !fn_put(w, word, tsc, c), 0)) {
+        fn_on_rest(w, word, tsc, c);
+        return;
+    }
     xr_leave(w);
 }
 
