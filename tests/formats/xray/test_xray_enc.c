@@ -3,7 +3,10 @@
  * round trips through the reader; whole-buffer rotation (newest buffers kept, every overwritten
  * record carried by loss records) and exhaustion (records dropped, counted, loss record before
  * the next record); the POSIX explicit API writing a file the reader reads; a signal handler
- * recording in the middle of a record (dropped, counted, loss record in place: exact). */
+ * recording in the middle of a record (dropped, counted, loss record in place: exact); the
+ * explicit API's usual path (loss record first, NewCPUId on a CPU change). */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -383,6 +386,73 @@ static void test_posix_nested_signal(void **st)
     signal(SIGUSR2, SIG_DFL);
 }
 
+/* ---- the explicit API's usual path ------------------------------------------------------------ */
+
+/* Pin the calling thread to cpu; returns 0 or -1. */
+static int pin_to(int cpu)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    return sched_setaffinity(0, sizeof set, &set);
+}
+
+/* evt_xray_fn_on's usual path (no test hook: the path every program takes) keeps the record
+ * contract: a loss counted between two records (a custom event too large to record: dropped and
+ * counted, nothing written) is carried by a loss record written before the next record, and a
+ * record made on another CPU than the writer's last is preceded by NewCPUId, so each event reads
+ * back with the CPU it ran on. On a machine with a single usable CPU the CPU half says so and
+ * checks the one CPU. */
+static void test_posix_usual_path(void **st)
+{
+    (void)st;
+    cpu_set_t orig;
+    assert_int_equal(sched_getaffinity(0, sizeof orig, &orig), 0);
+    int cpus[2] = {-1, -1}, ncpu = 0;
+    for (int c = 0; c < CPU_SETSIZE && ncpu < 2; c++)
+        if (CPU_ISSET(c, &orig)) cpus[ncpu++] = c;
+    if (ncpu < 2) {
+        fprintf(stderr, "test_posix_usual_path: one usable CPU: the CPU change is not exercised\n");
+        cpus[1] = cpus[0];
+    }
+    evt_xray_config cfg = {4096, 8, 1};
+    assert_int_equal(evt_xray_start(&cfg), 0);
+    evt_xray_enter(11); /* the writer's first record of this session takes the general path */
+    evt_xray_exit(11);
+    evt_xray_custom_event("x", (size_t)0x80000000u); /* above 2^31 - 1: dropped, counted */
+    evt_xray_enter(12);                              /* loss record first */
+    evt_xray_exit(12);
+    assert_int_equal(pin_to(cpus[0]), 0);
+    evt_xray_enter(13);
+    assert_int_equal(pin_to(cpus[1]), 0);
+    evt_xray_exit(13);
+    assert_int_equal(sched_setaffinity(0, sizeof orig, &orig), 0);
+    assert_int_equal(evt_xray_stop(), 0);
+    char path[512];
+    snprintf(path, sizeof path, "%s/usual.xray", evt_test_tmpdir());
+    assert_int_equal(evt_xray_write_file(path), 0);
+    evt_reader *r = NULL;
+    char err[256];
+    assert_int_equal(evt_reader_open_file(path, "xray", NULL, NULL, NULL, &r, err, sizeof err), EVT_OK);
+    static const struct { int lost; uint64_t fid_or_count; } want[] = {
+        {0, 11}, {0, 11}, {1, 1}, {0, 12}, {0, 12}, {0, 13}, {0, 13}};
+    evt_event ev;
+    unsigned n = 0;
+    while (evt_reader_next(r, &ev) == EVT_OK) {
+        assert_true(n < sizeof want / sizeof want[0]);
+        assert_int_equal(ev.kind == EVT_KIND_LOST, want[n].lost);
+        assert_int_equal(want[n].lost ? ev.count : ev.args[0], want[n].fid_or_count);
+        if (n >= 5) { /* enter(13) on cpus[0], exit(13) on cpus[1] */
+            assert_true(ev.flags & EVT_HAS_CPU);
+            assert_int_equal(ev.cpu, (unsigned)cpus[n - 5]);
+        }
+        n++;
+    }
+    assert_int_equal(r->errors, 0);
+    evt_reader_close(r);
+    assert_int_equal(n, sizeof want / sizeof want[0]);
+}
+
 /* Stopped: the explicit API and the hooks record nothing and do not reach the runtime. */
 static void test_posix_stopped_gate(void **st)
 {
@@ -408,6 +478,7 @@ int main(void)
         cmocka_unit_test(test_posix_explicit_api),
         cmocka_unit_test(test_posix_nested_signal),
         cmocka_unit_test(test_posix_stopped_gate),
+        cmocka_unit_test(test_posix_usual_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
