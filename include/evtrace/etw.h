@@ -290,7 +290,10 @@ uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config 
 /* ControlTrace(STOP): flush every non-empty buffer, rewrite buffer 0 with the final counts
  * (BuffersWritten, EventsLost, BuffersLost, EndTime); providers enabled by it are disabled.
  * ..._INVALID_HANDLE when the session is not running, also when a stop racing this one took the
- * session first (exactly one of concurrent stops succeeds). */
+ * session first (exactly one of concurrent stops succeeds). On success it returns once no other
+ * thread is still inside a TraceEvent, flush or detach that reached this session, so the object
+ * may be started again at once while other threads keep calling TraceEvent (a stop made in a
+ * signal handler does not wait for the call its own thread was making). */
 uint32_t evt_etw_session_stop(evt_etw_session *s);
 /* ControlTrace(FLUSH): write out every non-empty buffer now. ..._INVALID_HANDLE when the session is
  * not running, also when a racing stop took the session first (nothing is written after stop's

@@ -67,6 +67,17 @@
 #include "formats/common/bytes.h"
 #include "formats/etw/etw_enc_int.h"
 
+/* Enter a call of the port's Q1 (calls in progress: a stop waits for the calls that may have
+ * loaded its session, so a start may re-initialise the object; port.h), registering the thread on
+ * its first call. */
+static inline void call_enter(void)
+{
+    if (!evt_port_call_enter()) {
+        evt_port_call_link();
+        (void)evt_port_call_enter();
+    }
+}
+
 /* Slow paths kept out of TraceEvent's body (fewer registers to save on every event). */
 #if defined(__GNUC__) || defined(__clang__)
 #define ETW_COLD __attribute__((noinline, cold))
@@ -541,8 +552,12 @@ uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config 
     if (cfg->pointer_size != 0 && cfg->pointer_size != 4 && cfg->pointer_size != 8) return EVT_ETW_ERROR_INVALID_PARAMETER;
     if (EVT_ETW_POINTER_SIZE && cfg->pointer_size && cfg->pointer_size != EVT_ETW_POINTER_SIZE)
         return EVT_ETW_ERROR_INVALID_PARAMETER; /* the other layout is compiled out */
+    /* Every member zeroed but `running`, which a flush or detach racing this start reads (atomic):
+     * it is written atomically, 0 now, ETW_RUNNING last. */
     uint8_t *z = (uint8_t *)s;
-    for (uint32_t i = 0; i < sizeof *s; i++) z[i] = 0;
+    for (uint32_t i = 0; i < sizeof *s; i++)
+        if (i - (uint32_t)offsetof(evt_etw_session, running) >= (uint32_t)sizeof s->running) z[i] = 0;
+    EVT_STORE_RLX(&s->running, 0);
     copy(&s->cfg, cfg, (uint32_t)sizeof *cfg);
     if (!s->cfg.pointer_size) s->cfg.pointer_size = EVT_ETW_POINTER_SIZE ? EVT_ETW_POINTER_SIZE : (uint32_t)sizeof(void *);
     if (!s->cfg.clock_type) s->cfg.clock_type = ETW_CLOCK_QPC;
@@ -946,9 +961,20 @@ static int own_record_open(evt_etw_session *s)
  * (a few milliseconds) its published records are written without it. */
 #define ETW_DEAD_SPINS (1u << 22)
 
+/* Bracketed as the record entry points (a detach racing a stop and a start of the same object);
+ * `running` first: a start in progress writes the rest before it publishes `running`. */
+static uint32_t thread_detach(evt_etw_session *s);
 uint32_t evt_etw_thread_detach(evt_etw_session *s)
 {
-    if (!s || !owned_mode(s) || !EVT_LOAD_ACQ(&s->running)) return EVT_ETW_ERROR_INVALID_HANDLE;
+    call_enter();
+    uint32_t rc = thread_detach(s);
+    evt_port_call_exit();
+    return rc;
+}
+
+static uint32_t thread_detach(evt_etw_session *s)
+{
+    if (!s || !EVT_LOAD_ACQ(&s->running) || !owned_mode(s)) return EVT_ETW_ERROR_INVALID_HANDLE;
     evt_etw_slot *sl = own_slot(s);
     if (!sl) return EVT_ETW_SUCCESS;
     if (!slot_enter(sl)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
@@ -988,7 +1014,17 @@ int evt_etw_own_record_open_(evt_etw_session *s)
 #endif
 }
 
+/* A flush racing a stop and a start of the same object: bracketed as the record entry points. */
+static uint32_t session_flush(evt_etw_session *s);
 uint32_t evt_etw_session_flush(evt_etw_session *s)
+{
+    call_enter();
+    uint32_t rc = session_flush(s);
+    evt_port_call_exit();
+    return rc;
+}
+
+static uint32_t session_flush(evt_etw_session *s)
 {
     if (!s || !EVT_LOAD_ACQ(&s->running)) return EVT_ETW_ERROR_INVALID_HANDLE;
     evt_port_crit_t c;
@@ -1063,6 +1099,9 @@ uint32_t evt_etw_session_stop(evt_etw_session *s)
     uint64_t end = s->cfg.filetime ? s->cfg.filetime() : 0u;
     int ok = write_header_buffer(s, end); /* EventsLost = what stays pending (file full) */
     leave(s, c);
+    /* A call that loaded this session before the gates closed may still be reading it (refused:
+     * not issued): wait for it, so a start of this object may re-initialise it (port.h Q2). */
+    evt_port_calls_quiesce();
     return ok ? EVT_ETW_SUCCESS : EVT_ETW_ERROR_NOT_ENOUGH_MEMORY;
 }
 
@@ -1263,14 +1302,16 @@ static ETW_INLINE void owned_after_record(void)
 /* The end of a THREAD_OWNED record whose bytes lie in its slot up to `end`: committed (release:
  * a drain reads the bytes only up to it), counted, the slot and its guard free, then what a
  * handler left for the record's end. */
-static ETW_INLINE void owned_commit(evt_etw_slot *sl, uint32_t end)
+static ETW_INLINE void owned_commit_(evt_etw_slot *sl, uint32_t end, int leave_call)
 {
     sl->used = end;
     EVT_STORE_REL(&sl->committed, end);
     EVT_STORE_RLX(&sl->written, sl->written + 1u);
     slot_exit(sl);
+    if (leave_call) evt_port_call_exit(); /* done with the session (Q1), before what a handler left */
     owned_after_record();
 }
+static ETW_INLINE void owned_commit(evt_etw_slot *sl, uint32_t end) { owned_commit_(sl, end, 0); }
 
 /* EVT_ETW_SLOTS_DEFAULT: a thread that found no slot of its own (all claimed) writes into the shared
  * slot s->slots[s->nown] under the session lock and guard; the lock holder is that slot's owner
@@ -1359,10 +1400,14 @@ static ETW_RECORD_FN uint32_t record_owned_p(evt_etw_session *s, const evt_etw_t
     return record_owned_(s, hdr, len, etw_cls(hdr), a0, 0u, 0u, 0);
 }
 #if EVT_ETW_CALLSITE_GATHER
+/* The rec_w records (evt_etw_commit_x_ calls them inside its Q1 call): each leaves the call when
+ * it is done with the session. */
 static ETW_RECORD_FN uint32_t record_owned_w(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls,
                                              uint64_t a0, uint64_t a1, uint64_t a2)
 {
-    return record_owned_(s, hdr, (uint32_t)cls, cls, a0, a1, a2, 1);
+    uint32_t rc = record_owned_(s, hdr, (uint32_t)cls, cls, a0, a1, a2, 1);
+    evt_port_call_exit();
+    return rc;
 }
 #ifdef EVT_PORT_POSIX
 /* The words record of a THREAD_OWNED session on a leaf path (s->path >= ETW_PATH_LEAF_PORT): the thread id read inline, the
@@ -1418,7 +1463,8 @@ static ETW_INLINE uint32_t record_owned_fast_(evt_etw_session *s, const evt_etw_
     st64x2(r + ETW_TH_GUID + 8, g1, times);
     st64x2(r + ETW_TRACE_HEADER_SIZE, a0, a1);
     st64(r + ETW_TRACE_HEADER_SIZE + 16u, a2);
-    owned_commit(sl, used + align8(ETW_TRACE_HEADER_SIZE + (uint32_t)cls));
+    owned_commit_(sl, used + align8(ETW_TRACE_HEADER_SIZE + (uint32_t)cls), 1); /* and leaves the call (the other
+                                                                               ways out: record_owned_w) */
     return EVT_ETW_SUCCESS;
 }
 /* The leaf per thread-id source (the dispatch in evt_etw_commit_x_ picks it: no test inside). */
@@ -1501,7 +1547,9 @@ static ETW_RECORD_FN uint32_t record_locked_p(evt_etw_session *s, const evt_etw_
 static ETW_RECORD_FN uint32_t record_locked_w(evt_etw_session *s, const evt_etw_trace_header *hdr, uint64_t cls,
                                               uint64_t a0, uint64_t a1, uint64_t a2)
 {
-    return record_locked_(s, hdr, (uint32_t)cls, cls, a0, a1, a2, 1);
+    uint32_t rc = record_locked_(s, hdr, (uint32_t)cls, cls, a0, a1, a2, 1);
+    evt_port_call_exit(); /* (a rec_w record: it leaves evt_etw_commit_x_'s call) */
+    return rc;
 }
 #endif
 
@@ -1514,26 +1562,43 @@ static uint32_t record(evt_etw_session *s, const evt_etw_trace_header *hdr, uint
     return record_locked_p(s, hdr, len, payload);
 }
 
+/* The entry points below reach a session through p->session, which a stop unpublishes and a start
+ * of the same object re-initialises: each brackets its call with evt_port_call_enter/exit, so the
+ * stop's evt_port_calls_quiesce waits for a call that loaded the session before (port.h; POSIX
+ * Q1-Q3). */
 uint32_t evt_etw_commit_(evt_etw_provider *p, const evt_etw_trace_header *hdr, const void *payload, uint32_t payload_len)
 {
+    call_enter();
     evt_etw_session *s = (evt_etw_session *)EVT_LOAD_ACQ(&p->session);
-    if (EVT_UNLIKELY(!s)) return EVT_ETW_ERROR_INVALID_HANDLE;
-    return record(s, hdr, payload_len, (uintptr_t)payload);
+    uint32_t rc = EVT_LIKELY(s) ? record(s, hdr, payload_len, (uintptr_t)payload) : EVT_ETW_ERROR_INVALID_HANDLE;
+    evt_port_call_exit();
+    return rc;
 }
 
 #if EVT_ETW_CALLSITE_GATHER
+/* evt_etw_commit_x_ on a thread's first call: register it (Q3), then the call. */
+static ETW_COLD uint32_t commit_x_link_(evt_etw_provider *p, const evt_etw_trace_header *hdr, uint64_t cls, uint64_t w0,
+                                        uint64_t w1, uint64_t w2)
+{
+    evt_port_call_link();
+    return evt_etw_commit_x_(p, hdr, cls, w0, w1, w2);
+}
+
 uint32_t evt_etw_commit_x_(evt_etw_provider *p, const evt_etw_trace_header *hdr, uint64_t cls, uint64_t w0, uint64_t w1,
                            uint64_t w2)
 {
+    if (EVT_UNLIKELY(!evt_port_call_enter())) return commit_x_link_(p, hdr, cls, w0, w1, w2);
     evt_etw_session *s = (evt_etw_session *)EVT_LOAD_ACQ(&p->session);
-    if (EVT_UNLIKELY(!s)) return EVT_ETW_ERROR_INVALID_HANDLE;
-    return s->rec_w(s, hdr, cls, w0, w1, w2); /* by the session's path (set at start) */
+    if (EVT_UNLIKELY(!s)) {
+        evt_port_call_exit();
+        return EVT_ETW_ERROR_INVALID_HANDLE;
+    }
+    return s->rec_w(s, hdr, cls, w0, w1, w2); /* by the session's path (set at start); it leaves the call */
 }
 #endif
 
-uint32_t (evt_etw_trace_event)(evt_etw_provider *p, const evt_etw_trace_header *hdr, const void *payload)
+static uint32_t trace_event(evt_etw_provider *p, const evt_etw_trace_header *hdr, const void *payload)
 {
-    if (!p || !evt_gate_bits(&p->gate)) return EVT_ETW_ERROR_INVALID_HANDLE;
     evt_etw_session *s = (evt_etw_session *)EVT_LOAD_ACQ(&p->session);
     if (!s) return EVT_ETW_ERROR_INVALID_HANDLE;
     if (!hdr || hdr->size < ETW_TRACE_HEADER_SIZE) return EVT_ETW_ERROR_INVALID_PARAMETER;
@@ -1567,4 +1632,13 @@ uint32_t (evt_etw_trace_event)(evt_etw_provider *p, const evt_etw_trace_header *
         return record(s, &h, payload_len, (uintptr_t)payload);
     }
     return record(s, hdr, payload_len, (uintptr_t)payload);
+}
+
+uint32_t (evt_etw_trace_event)(evt_etw_provider *p, const evt_etw_trace_header *hdr, const void *payload)
+{
+    if (!p || !evt_gate_bits(&p->gate)) return EVT_ETW_ERROR_INVALID_HANDLE;
+    call_enter();
+    uint32_t rc = trace_event(p, hdr, payload);
+    evt_port_call_exit();
+    return rc;
 }

@@ -342,4 +342,46 @@ int evt_port_wait_step(unsigned *steps);
 /* A nested context may give up on a lock held by another thread (P3). */
 #define EVT_PORT_LOCK_MAY_FAIL 1
 
+/* Calls in progress (Q1-Q3), for a recorder whose object a controller may re-initialise after a
+ * stop while other threads still call it (ETW: a session started again after evt_etw_session_stop,
+ * on the same memory).
+ *  Q1 Each public call that reaches such an object through a shared pointer raises its thread's
+ *     depth (evt_port_call_enter) before it loads the pointer and lowers it (evt_port_call_exit,
+ *     release) after the object's last access. A signal handler's call nests (depth 2).
+ *  Q2 Stop unpublishes the object first (its pointers and gates), then evt_port_calls_quiesce:
+ *     membarrier (every thread's depth store is visible to it, or that thread's later load of the
+ *     pointer sees the object unpublished), then waits until each other registered thread has
+ *     been seen outside any call (depth 1). After it, no other thread can be touching the object: re-initialising
+ *     it races nothing.
+ *  Q3 A thread registers (a list under a mutex, signals blocked: evt_port_call_link) before its
+ *     first call, is unlinked at its exit (a thread-specific key's destructor) and, in a fork
+ *     child, the list keeps only the thread that called fork. The calling thread is never waited
+ *     for (a stop in a signal handler does not wait for the call its thread was making). */
+typedef struct evt_posix_calls {
+    _Atomic unsigned depth; /* 0: not registered; 1 + this thread's calls in progress */
+    struct evt_posix_calls *next, *prev; /* the registry, under its mutex */
+} evt_posix_calls;
+extern _Thread_local evt_posix_calls evt_posix_calls_;
+/* Q1: 1 with the depth raised, or 0 (nothing done) when the thread is not registered yet: the
+ * caller then calls evt_port_call_link and enters again (kept out of the usual path). */
+static inline int evt_port_call_enter(void)
+{
+    evt_posix_calls *t = &evt_posix_calls_;
+    unsigned d = atomic_load_explicit(&t->depth, memory_order_relaxed);
+    if (__builtin_expect(d == 0u, 0)) return 0;
+    atomic_store_explicit(&t->depth, d + 1u, memory_order_relaxed);
+    atomic_signal_fence(memory_order_seq_cst); /* before the pointer's load; the CPU: Q2's membarrier */
+    return 1;
+}
+static inline void evt_port_call_exit(void)
+{
+    evt_posix_calls *t = &evt_posix_calls_;
+    atomic_store_explicit(&t->depth, atomic_load_explicit(&t->depth, memory_order_relaxed) - 1u, memory_order_release);
+}
+/* Q3: register the calling thread (any context). */
+void evt_port_call_link(void);
+/* Q2: wait until no other thread is inside a call that began before the object was unpublished.
+ * Thread context (a stop); bounded only by the calls in progress. */
+void evt_port_calls_quiesce(void);
+
 #endif

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -52,10 +53,99 @@ static _Thread_local struct dead_lock {
     uintptr_t owner, busy; /* its holder when this thread gave up on it */
 } t_dead[DEAD_LOCKS];
 static _Thread_local unsigned t_dead_next; /* the entry to replace next (round robin) */
-static void after_fork_child(void) { atomic_store_explicit(&evt_posix_forked, 1, memory_order_relaxed); }
+static void calls_after_fork(void);
+static void after_fork_child(void)
+{
+    atomic_store_explicit(&evt_posix_forked, 1, memory_order_relaxed);
+    calls_after_fork();
+}
+static pthread_key_t g_calls_key; /* Q3: unlinks a thread's entry at its exit */
+static void calls_unlink(void *arg);
 /* Registered when the library is loaded: before any lock can be held (a first take registering it
  * could run in a signal handler, where pthread_once is not allowed). */
-__attribute__((constructor)) static void register_fork_handler(void) { (void)pthread_atfork(NULL, NULL, after_fork_child); }
+__attribute__((constructor)) static void register_fork_handler(void)
+{
+    (void)pthread_atfork(NULL, NULL, after_fork_child);
+    (void)pthread_key_create(&g_calls_key, calls_unlink);
+}
+
+/* ---- Q1-Q3: calls in progress (evt_port_impl.h) -------------------------------------------------- */
+
+_Thread_local evt_posix_calls evt_posix_calls_;
+static evt_posix_calls *g_calls; /* registered threads, under g_calls_mu */
+static pthread_mutex_t g_calls_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* The registry's mutex, with the thread's signals blocked: a handler's first call on a thread that
+ * holds it never waits for it. */
+static void calls_lock(sigset_t *old)
+{
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, old);
+    pthread_mutex_lock(&g_calls_mu);
+}
+static void calls_unlock(const sigset_t *old)
+{
+    pthread_mutex_unlock(&g_calls_mu);
+    pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+void evt_port_call_link(void)
+{
+    evt_posix_calls *t = &evt_posix_calls_;
+    sigset_t old;
+    calls_lock(&old);
+    if (atomic_load_explicit(&t->depth, memory_order_relaxed) == 0u) {
+        t->prev = NULL;
+        t->next = g_calls;
+        if (g_calls) g_calls->prev = t;
+        g_calls = t;
+        atomic_store_explicit(&t->depth, 1u, memory_order_relaxed); /* registered, outside any call */
+        (void)pthread_setspecific(g_calls_key, t);
+    }
+    calls_unlock(&old);
+}
+
+/* Thread exit (the key's destructor): leave the registry. A later call on this thread (another
+ * destructor) links it again. */
+static void calls_unlink(void *arg)
+{
+    evt_posix_calls *t = arg;
+    sigset_t old;
+    calls_lock(&old);
+    if (atomic_load_explicit(&t->depth, memory_order_relaxed) != 0u) {
+        if (t->prev) t->prev->next = t->next;
+        else g_calls = t->next;
+        if (t->next) t->next->prev = t->prev;
+        t->next = t->prev = NULL;
+        atomic_store_explicit(&t->depth, 0u, memory_order_relaxed);
+    }
+    calls_unlock(&old);
+}
+
+/* Fork child: only this thread lives on (the others may have been inside calls). */
+static void calls_after_fork(void)
+{
+    pthread_mutex_init(&g_calls_mu, NULL);
+    evt_posix_calls *t = &evt_posix_calls_;
+    g_calls = atomic_load_explicit(&t->depth, memory_order_relaxed) != 0u ? t : NULL;
+    t->next = t->prev = NULL;
+}
+
+void evt_port_calls_quiesce(void)
+{
+    (void)evt_posix_membarrier(); /* Q2 */
+    sigset_t old;
+    calls_lock(&old);
+    for (evt_posix_calls *t = g_calls; t; t = t->next) {
+        if (t == &evt_posix_calls_) continue;
+        for (unsigned spins = 1; atomic_load_explicit(&t->depth, memory_order_acquire) > 1u; spins++) {
+            if ((spins & 255u) == 0u) sched_yield();
+            else evt_posix_cpu_relax();
+        }
+    }
+    calls_unlock(&old);
+}
 
 /* One step of a wait: a pause, and every 256th step a yield when the context may wait (a nested
  * context only spins: P3, NESTED_TRIES). */
