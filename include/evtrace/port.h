@@ -41,13 +41,14 @@ typedef uint32_t evt_port_crit_t;
  *   EVT_PORT_SINGLE_CORE                     optional, 1: every context that records runs on one
  *                                            core (thread code and its interrupts): acquire and
  *                                            release orderings then need no barrier instruction
- *   int evt_port_call_enter(void);           bracket a public call that reaches an object a
- *   void evt_port_call_exit(void);           controller may re-initialise after a stop (ETW
- *   void evt_port_call_link(void);           sessions): enter returns 0 (nothing done) until link
- *   void evt_port_calls_quiesce(void);       registered the context; quiesce (the stop, after
- *                                            unpublishing the object) returns once no other
- *                                            context is inside a call that began before (POSIX:
- *                                            Q1-Q3; one core: enter 1, the others no-ops)
+ *   EVT_PORT_CALLS 1, with                   (optional; without it, the no-ops below: right on
+ *   int evt_port_call_enter(void);           one core) bracket a public call that reaches an
+ *   void evt_port_call_exit(void);           object a controller may re-initialise after a stop
+ *   void evt_port_call_link(void);           (ETW sessions): enter returns 0 (nothing done) until
+ *   void evt_port_calls_quiesce(void);       link registered the context; quiesce (the stop,
+ *                                            after unpublishing the object) returns once no
+ *                                            other context is inside a call that began before
+ *                                            (POSIX: Q1-Q3)
  *   int evt_port_wait_step(unsigned *steps); (EVT_PORT_LOCK_MAY_FAIL 1 only) one step of a wait
  *                                            for another context (pause, yield where the context
  *                                            may wait; *steps starts at 0); non-zero: give up (a
@@ -55,5 +56,12 @@ typedef uint32_t evt_port_crit_t;
  *                                            interrupted, a fork child)
  */
 #include "evt_port_impl.h"
+
+#ifndef EVT_PORT_CALLS /* a port without calls in progress: nothing can overlap a stop (one core) */
+static inline int evt_port_call_enter(void) { return 1; }
+static inline void evt_port_call_exit(void) {}
+static inline void evt_port_call_link(void) {}
+static inline void evt_port_calls_quiesce(void) {}
+#endif
 
 #endif

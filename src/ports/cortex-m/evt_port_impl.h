@@ -82,13 +82,8 @@ static inline int evt_port_wait_bounded(void) { return 0; } /* contexts never va
  * decided outside a section, so the core's race protocol compiles to nothing here (and needs no
  * evt_port_wait_step). */
 #define EVT_PORT_LOCK_MAY_FAIL 0
-/* Calls in progress (the POSIX port's Q1-Q3): on one core a stop in thread context cannot
- * overlap another context's call (an interrupt runs to completion first), so there is nothing to
- * count or wait for. */
-static inline int evt_port_call_enter(void) { return 1; }
-static inline void evt_port_call_exit(void) {}
-static inline void evt_port_call_link(void) {}
-static inline void evt_port_calls_quiesce(void) {}
+/* No EVT_PORT_CALLS (the POSIX port's Q1-Q3): on one core a stop in thread context cannot overlap
+ * another context's call (an interrupt runs to completion first); port.h's no-ops. */
 /* One core: the recorders' acquire/release orderings need no DMB (evtrace/recorder.h). A
  * dual-core part (Cortex-M7 + M4) whose cores share a recorder must not define it. */
 #define EVT_PORT_SINGLE_CORE 1

@@ -357,6 +357,7 @@ int evt_port_wait_step(unsigned *steps);
  *     first call, is unlinked at its exit (a thread-specific key's destructor) and, in a fork
  *     child, the list keeps only the thread that called fork. The calling thread is never waited
  *     for (a stop in a signal handler does not wait for the call its thread was making). */
+#define EVT_PORT_CALLS 1
 typedef struct evt_posix_calls {
     _Atomic unsigned depth; /* 0: not registered; 1 + this thread's calls in progress */
     struct evt_posix_calls *next, *prev; /* the registry, under its mutex */
