@@ -4,12 +4,12 @@
 # depend on libmicrohttpd. Its page script (src/host/live/live.js) is embedded as a C string.
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(MHD REQUIRED IMPORTED_TARGET libmicrohttpd)
-file(GLOB EVT_LIVE_SRC CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/host/live/*.c)
-set(EVT_LIVE_JS_C ${CMAKE_BINARY_DIR}/gen/live_js.c)
+file(GLOB EVT_LIVE_SRC CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/host/live/*.c)
+set(EVT_LIVE_JS_C ${PROJECT_BINARY_DIR}/gen/live_js.c)
 add_custom_command(OUTPUT ${EVT_LIVE_JS_C}
-  COMMAND ${CMAKE_COMMAND} -DIN=${CMAKE_SOURCE_DIR}/src/host/live/live.js -DOUT=${EVT_LIVE_JS_C}
-          -DNAME=evt_live_js -P ${CMAKE_SOURCE_DIR}/cmake/embed_file.cmake
-  DEPENDS ${CMAKE_SOURCE_DIR}/src/host/live/live.js ${CMAKE_SOURCE_DIR}/cmake/embed_file.cmake)
+  COMMAND ${CMAKE_COMMAND} -DIN=${PROJECT_SOURCE_DIR}/src/host/live/live.js -DOUT=${EVT_LIVE_JS_C}
+          -DNAME=evt_live_js -P ${PROJECT_SOURCE_DIR}/cmake/embed_file.cmake
+  DEPENDS ${PROJECT_SOURCE_DIR}/src/host/live/live.js ${PROJECT_SOURCE_DIR}/cmake/embed_file.cmake)
 add_library(evtrace_live STATIC ${EVT_LIVE_SRC} ${EVT_LIVE_JS_C})
-target_include_directories(evtrace_live PRIVATE ${CMAKE_SOURCE_DIR}/src/host)
+target_include_directories(evtrace_live PRIVATE ${PROJECT_SOURCE_DIR}/src/host)
 target_link_libraries(evtrace_live PUBLIC evtrace_host PRIVATE PkgConfig::MHD)

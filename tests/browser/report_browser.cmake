@@ -4,7 +4,7 @@
 # and zooms in time. Screenshots: build/<dir>/artifacts/report/*.png.
 # Fails (never skips) when chromium is missing.
 add_test(NAME browser/report_html
-  COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/browser/report_browser.py $<TARGET_FILE:evtrace>
-          ${EVT_TEST_DATA_DIR} ${CMAKE_SOURCE_DIR}/tests/host/data ${CMAKE_BINARY_DIR}/artifacts/report
+  COMMAND python3 ${PROJECT_SOURCE_DIR}/tests/browser/report_browser.py $<TARGET_FILE:evtrace>
+          ${EVT_TEST_DATA_DIR} ${PROJECT_SOURCE_DIR}/tests/host/data ${PROJECT_BINARY_DIR}/artifacts/report
           $<TARGET_FILE:demo_threadx>)
 set_tests_properties(browser/report_html PROPERTIES LABELS unit TIMEOUT 900)

@@ -3,13 +3,13 @@
 foreach(s threadx_real/nowrap_m32le threadx_tracex/demo_threadx threadx_tracex/demo_netx_udp)
   string(REPLACE "/" "_" tname ${s})
   add_test(NAME host/chrome_export_${tname}
-    COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/host/check_chrome.py $<TARGET_FILE:evtrace>
-            ${EVT_TEST_DATA_DIR}/${s}.trx ${EVT_TEST_DATA_DIR}/${s}.key.json ${CMAKE_SOURCE_DIR}/tests/host/data)
+    COMMAND python3 ${PROJECT_SOURCE_DIR}/tests/host/check_chrome.py $<TARGET_FILE:evtrace>
+            ${EVT_TEST_DATA_DIR}/${s}.trx ${EVT_TEST_DATA_DIR}/${s}.key.json ${PROJECT_SOURCE_DIR}/tests/host/data)
   set_tests_properties(host/chrome_export_${tname} PROPERTIES LABELS unit TIMEOUT 60)
 endforeach()
 foreach(s small weird)
   add_test(NAME host/chrome_export_syn_${s}
-    COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/host/check_chrome.py $<TARGET_FILE:evtrace>
-            ${CMAKE_SOURCE_DIR}/tests/host/data/${s}.syn - ${CMAKE_SOURCE_DIR}/tests/host/data)
+    COMMAND python3 ${PROJECT_SOURCE_DIR}/tests/host/check_chrome.py $<TARGET_FILE:evtrace>
+            ${PROJECT_SOURCE_DIR}/tests/host/data/${s}.syn - ${PROJECT_SOURCE_DIR}/tests/host/data)
   set_tests_properties(host/chrome_export_syn_${s} PROPERTIES LABELS unit TIMEOUT 60)
 endforeach()

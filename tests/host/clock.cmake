@@ -3,6 +3,6 @@
 # first/last timestamps and three durations; without a rate every output says ticks. Needs
 # protoc and babeltrace2 (fails when either is missing).
 add_test(NAME host/clock_model
-  COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/host/clock_check.py $<TARGET_FILE:evtrace>
-          ${EVT_TEST_DATA_DIR} ${CMAKE_SOURCE_DIR}/tests/host/data)
+  COMMAND python3 ${PROJECT_SOURCE_DIR}/tests/host/clock_check.py $<TARGET_FILE:evtrace>
+          ${EVT_TEST_DATA_DIR} ${PROJECT_SOURCE_DIR}/tests/host/data)
 set_tests_properties(host/clock_model PROPERTIES LABELS unit TIMEOUT 300)

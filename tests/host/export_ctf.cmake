@@ -6,6 +6,6 @@
 # independent model of the scheduling rules) and the trace's isr_enter / isr_exit events. Fails if
 # babeltrace2 is missing.
 add_test(NAME host/export_ctf
-  COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/host/ctf_check.py $<TARGET_FILE:evtrace>
-          ${EVT_TEST_DATA_DIR} ${CMAKE_SOURCE_DIR}/tests/host/data $<TARGET_FILE:test_utk_scenario>)
+  COMMAND python3 ${PROJECT_SOURCE_DIR}/tests/host/ctf_check.py $<TARGET_FILE:evtrace>
+          ${EVT_TEST_DATA_DIR} ${PROJECT_SOURCE_DIR}/tests/host/data $<TARGET_FILE:test_utk_scenario>)
 set_tests_properties(host/export_ctf PROPERTIES LABELS unit TIMEOUT 300)

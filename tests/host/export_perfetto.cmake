@@ -8,6 +8,6 @@ if(TARGET utk_demo)
   set(EVT_PERFETTO_UTK $<TARGET_FILE:utk_demo>)
 endif()
 add_test(NAME host/export_perfetto
-  COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/host/perfetto_check.py $<TARGET_FILE:evtrace>
-          ${EVT_TEST_DATA_DIR} ${CMAKE_SOURCE_DIR}/tests/host/data ${EVT_PERFETTO_UTK})
+  COMMAND python3 ${PROJECT_SOURCE_DIR}/tests/host/perfetto_check.py $<TARGET_FILE:evtrace>
+          ${EVT_TEST_DATA_DIR} ${PROJECT_SOURCE_DIR}/tests/host/data ${EVT_PERFETTO_UTK})
 set_tests_properties(host/export_perfetto PROPERTIES LABELS unit TIMEOUT 300)

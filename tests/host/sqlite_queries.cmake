@@ -2,6 +2,6 @@
 # against figures from `evtrace dump --json` / `stats --json` (this script), and on a constructed
 # trace with answers known by construction (tests/host/exporters/test_sqlite_queries.c).
 add_test(NAME host/sqlite_queries
-  COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/host/sqlite_queries.py $<TARGET_FILE:evtrace>
-          ${CMAKE_SOURCE_DIR}/docs/sqlite.md ${EVT_TEST_DATA_DIR}/threadx_tracex/demo_threadx.trx)
+  COMMAND python3 ${PROJECT_SOURCE_DIR}/tests/host/sqlite_queries.py $<TARGET_FILE:evtrace>
+          ${PROJECT_SOURCE_DIR}/docs/sqlite.md ${EVT_TEST_DATA_DIR}/threadx_tracex/demo_threadx.trx)
 set_tests_properties(host/sqlite_queries PROPERTIES LABELS unit TIMEOUT 300)

@@ -6,6 +6,6 @@
 # docs/exports.md, "One timeline in every output"). Needs protoc and babeltrace2 (fails when
 # either is missing).
 add_test(NAME host/timeline_agree
-  COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/host/timeline_agree.py $<TARGET_FILE:evtrace>
-          ${EVT_TEST_DATA_DIR} ${CMAKE_SOURCE_DIR}/tests/host/data $<TARGET_FILE:test_utk_scenario>)
+  COMMAND python3 ${PROJECT_SOURCE_DIR}/tests/host/timeline_agree.py $<TARGET_FILE:evtrace>
+          ${EVT_TEST_DATA_DIR} ${PROJECT_SOURCE_DIR}/tests/host/data $<TARGET_FILE:test_utk_scenario>)
 set_tests_properties(host/timeline_agree PROPERTIES LABELS unit TIMEOUT 600)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install test (tests/install/install.cmake). Two modes:
+# Install test (tests/install/install.cmake). Three modes:
 #   full SRC BUILD WORK CC GEN       cmake --install BUILD into WORK/prefix; every installed header
 #                                    compiles alone against the prefix; nothing installed names the
 #                                    source tree; the two consumers build with find_package AND with
@@ -11,6 +11,16 @@
 #                                    command, no host library; the recorder consumer builds both ways
 #                                    and EVTRACE (the build's own command) reads its trace; asking
 #                                    for the host component fails.
+#   subdirectory SRC WORK CC GEN EVTRACE both|recorder-only
+#                                    the parent project consumer_subdir/ does add_subdirectory(SRC)
+#                                    with evtrace's default options (both: host half on; recorder-only:
+#                                    set(EVT_BUILD_HOST OFF) first, SQLite made unfindable) and links
+#                                    evtrace_rec, evtrace::recorder, evtrace_freertos (and evtrace::host,
+#                                    evtrace_host); the parent configures (no tests, examples,
+#                                    benchmarks or install rules of evtrace's), builds, its programs
+#                                    record (the FreeRTOS one starts and stops a snapshot) and read
+#                                    the traces back (EVTRACE reads them too); its install installs
+#                                    nothing of evtrace's.
 set -euo pipefail
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -20,6 +30,8 @@ mode="$1"; shift
 case "$mode" in
     full) [ $# -eq 5 ] || fail "usage: $0 full SRC BUILD WORK CC GEN"; SRC="$1" BUILD="$2" WORK="$3" CC="$4" GEN="$5" ;;
     recorder-only) [ $# -eq 5 ] || fail "usage: $0 recorder-only SRC WORK CC GEN EVTRACE"; SRC="$1" WORK="$2" CC="$3" GEN="$4" EVTRACE="$5" ;;
+    subdirectory) [ $# -eq 6 ] || fail "usage: $0 subdirectory SRC WORK CC GEN EVTRACE both|recorder-only"
+        SRC="$1" WORK="$2" CC="$3" GEN="$4" EVTRACE="$5" VARIANT="$6" ;;
     *) fail "unknown mode $mode" ;;
 esac
 CONSUMERS="$SRC/tests/install"
@@ -68,7 +80,46 @@ check_headers_alone() {
     echo "$n installed headers compile alone"
 }
 
-if [ "$mode" = full ]; then
+# user_events FILE: how many user events EVTRACE finds in FILE
+user_events() {
+    "$EVTRACE" dump --json "$1" | grep -c '"kind":"user"' || true
+}
+
+if [ "$mode" = subdirectory ]; then
+    B="$WORK/build"
+    opts=()
+    if [ "$VARIANT" = recorder-only ]; then
+        opts=(-DCONSUMER_RECORDER_ONLY=ON -DCMAKE_DISABLE_FIND_PACKAGE_SQLite3=ON)
+    fi
+    step "parent project: add_subdirectory($SRC), $VARIANT"
+    cmake -S "$CONSUMERS/consumer_subdir" -B "$B" -G "$GEN" -DCMAKE_C_COMPILER="$CC" \
+          -DEVTRACE_SOURCE_DIR="$SRC" "${opts[@]}" >"$WORK/configure.log" 2>&1 \
+        || { cat "$WORK/configure.log" >&2; fail "the parent project did not configure"; }
+    grep 'evtrace targets:' "$WORK/configure.log" || true
+    cmake --build "$B" >"$WORK/build.log" 2>&1 || { tail -n 60 "$WORK/build.log" >&2; fail "the parent project did not build"; }
+    for p in sub_recorder sub_recorder_alias; do
+        "$B/$p" "$WORK/$p.trx" || fail "$p (linked with $([ $p = sub_recorder ] && echo evtrace_rec || echo evtrace::recorder)) failed"
+        n="$(user_events "$WORK/$p.trx")"
+        [ "$n" = 10 ] || fail "evtrace dump $p.trx: $n user events, expected 10"
+    done
+    "$B/sub_freertos" "$WORK/freertos.trx" || fail "sub_freertos (linked with evtrace_freertos) failed"
+    n="$(user_events "$WORK/freertos.trx")"
+    [ "$n" = 10 ] || fail "evtrace dump freertos.trx: $n user events, expected 10"
+    "$EVTRACE" info "$WORK/freertos.trx" | grep -qi 'freertos' || fail "freertos.trx: no FreeRTOS kernel profile"
+    if [ "$VARIANT" = both ]; then
+        for h in sub_host sub_host_plain; do
+            "$B/$h" "$WORK/sub_recorder.trx" || fail "$h could not read sub_recorder.trx back"
+        done
+        [ -x "$B/evtrace/evtrace" ] || fail "the subdirectory's evtrace command was not built"
+        "$B/evtrace/evtrace" check "$WORK/sub_recorder_alias.trx" || fail "the subdirectory's evtrace check found errors"
+    fi
+    step "the parent's install installs nothing of evtrace's"
+    cmake --install "$B" --prefix "$WORK/prefix" >"$WORK/install.log" 2>&1 || { cat "$WORK/install.log" >&2; fail "cmake --install"; }
+    if [ -d "$WORK/prefix" ] && [ -n "$(find "$WORK/prefix" -type f)" ]; then
+        fail "the parent's install installed evtrace files: $(find "$WORK/prefix" -type f | head -n 5)"
+    fi
+    echo "PASS: add_subdirectory(evtrace) ($VARIANT): configured without evtrace's tests, built, recorded, read back"
+elif [ "$mode" = full ]; then
     step "cmake --install $BUILD --prefix $PREFIX"
     cmake --install "$BUILD" --prefix "$PREFIX" >"$WORK/install.log" || { cat "$WORK/install.log" >&2; fail "cmake --install"; }
     expect_files bin/evtrace lib/libevtrace_host.a lib/libevtrace_recorder.a include/evtrace/reader.h \

@@ -11,8 +11,8 @@ else()
   set(_evt_live_build normal)
 endif()
 add_test(NAME live/qemu_rtt
-  COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/live/check_live.py ${CMAKE_SOURCE_DIR}
-          ${CMAKE_BINARY_DIR}/live-test $<TARGET_FILE:evtrace> ${CMAKE_BINARY_DIR}/artifacts/live
+  COMMAND python3 ${PROJECT_SOURCE_DIR}/tests/live/check_live.py ${PROJECT_SOURCE_DIR}
+          ${PROJECT_BINARY_DIR}/live-test $<TARGET_FILE:evtrace> ${PROJECT_BINARY_DIR}/artifacts/live
           ${_evt_live_build})
 # Alone: it measures how far the page lags the running target (at most 1 s), and a second test
 # loading both CPUs of a 2-core machine beside it pushed that to 1.02 s on 28 Nov.

@@ -5,7 +5,7 @@
 # nofast = no fast paths, flight ring kept.
 function(evt_rkh_switch_test test suffix)
   set(name ${test}_${suffix})
-  add_executable(${name} ${CMAKE_SOURCE_DIR}/tests/formats/rkh/${test}.c ${CMAKE_SOURCE_DIR}/src/formats/rkh/rkh_enc.c)
+  add_executable(${name} ${PROJECT_SOURCE_DIR}/tests/formats/rkh/${test}.c ${PROJECT_SOURCE_DIR}/src/formats/rkh/rkh_enc.c)
   target_compile_definitions(${name} PRIVATE ${ARGN})
   target_link_libraries(${name} PRIVATE evt_test_support)
   add_dependencies(${name} evtrace)

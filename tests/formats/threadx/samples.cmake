@@ -3,7 +3,7 @@ foreach(s threadx_real/nowrap_m32le threadx_tracex/demo_threadx threadx_tracex/d
           threadx_tracex/demo_netx_tcp threadx_tracex/demo_netx_udp)
   string(REPLACE "/" "_" tname ${s})
   add_test(NAME formats/threadx/sample_key_${tname}
-    COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/formats/threadx/check_sample_key.py
+    COMMAND python3 ${PROJECT_SOURCE_DIR}/tests/formats/threadx/check_sample_key.py
             $<TARGET_FILE:evtrace> ${EVT_TEST_DATA_DIR}/${s})
   set_tests_properties(formats/threadx/sample_key_${tname} PROPERTIES LABELS unit TIMEOUT 60)
 endforeach()

@@ -6,8 +6,8 @@
 # not linked.
 function(evt_txtb_switch_test test suffix)
   set(name ${test}_${suffix})
-  add_executable(${name} ${CMAKE_SOURCE_DIR}/tests/formats/threadx/${test}.c
-                 ${CMAKE_SOURCE_DIR}/src/formats/threadx/txtb_enc.c)
+  add_executable(${name} ${PROJECT_SOURCE_DIR}/tests/formats/threadx/${test}.c
+                 ${PROJECT_SOURCE_DIR}/src/formats/threadx/txtb_enc.c)
   target_compile_definitions(${name} PRIVATE ${ARGN})
   target_link_libraries(${name} PRIVATE evt_test_support)
   add_test(NAME formats/threadx/${name} COMMAND ${name})

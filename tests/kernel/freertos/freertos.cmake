@@ -3,7 +3,7 @@
 # transports (POSIX port; Cortex-M3 port under QEMU) and the simulator stress (equal-priority tasks
 # recording with the tick on must end); without it one test that skips saying why (fails under
 # CI=true); normal build only. With FREERTOS_KERNEL_V10_PATH also against FreeRTOS V10.4. The recorded traces in tests/data/freertos are checked on every clone.
-set(EVT_FR_CHECK ${CMAKE_SOURCE_DIR}/tests/kernel/freertos/check_freertos.py)
+set(EVT_FR_CHECK ${PROJECT_SOURCE_DIR}/tests/kernel/freertos/check_freertos.py)
 if(TARGET freertos_posix_demo)
   foreach(mode snapshot stream)
     add_test(NAME kernel/freertos/counters_${mode}
@@ -16,8 +16,8 @@ if(TARGET freertos_posix_demo)
   # The Cortex-M3 example under QEMU (mps2-an385): GDB snapshot and UART stream against the counters
   # (check_freertos_cm3.py; a missing cross tool, QEMU or GDB is a failure, as ports/cortexm_example).
   add_test(NAME kernel/freertos/cortex_m3_qemu
-    COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/kernel/freertos/check_freertos_cm3.py ${CMAKE_SOURCE_DIR}
-            ${CMAKE_BINARY_DIR}/freertos-cm3 $<TARGET_FILE:evtrace> ${FREERTOS_KERNEL_PATH})
+    COMMAND python3 ${PROJECT_SOURCE_DIR}/tests/kernel/freertos/check_freertos_cm3.py ${PROJECT_SOURCE_DIR}
+            ${PROJECT_BINARY_DIR}/freertos-cm3 $<TARGET_FILE:evtrace> ${FREERTOS_KERNEL_PATH})
   set_tests_properties(kernel/freertos/cortex_m3_qemu PROPERTIES LABELS unit TIMEOUT 600)
   # FreeRTOS V10.4 (FREERTOS_KERNEL_V10_PATH, optional): the same counters checks, on the POSIX port
   # and on the Cortex-M3 port under QEMU (building against a V10.4 kernel).
@@ -27,8 +27,8 @@ if(TARGET freertos_posix_demo)
         COMMAND python3 ${EVT_FR_CHECK} counters $<TARGET_FILE:evtrace> $<TARGET_FILE:freertos_posix_demo_v10> ${mode} 1 V10.4)
     endforeach()
     add_test(NAME kernel/freertos/v10_cortex_m3_qemu
-      COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/kernel/freertos/check_freertos_cm3.py ${CMAKE_SOURCE_DIR}
-              ${CMAKE_BINARY_DIR}/freertos-cm3-v10 $<TARGET_FILE:evtrace> ${FREERTOS_KERNEL_V10_PATH})
+      COMMAND python3 ${PROJECT_SOURCE_DIR}/tests/kernel/freertos/check_freertos_cm3.py ${PROJECT_SOURCE_DIR}
+              ${PROJECT_BINARY_DIR}/freertos-cm3-v10 $<TARGET_FILE:evtrace> ${FREERTOS_KERNEL_V10_PATH})
     set_tests_properties(kernel/freertos/v10_counters_snapshot kernel/freertos/v10_counters_stream
       PROPERTIES LABELS unit TIMEOUT 120 RUN_SERIAL TRUE)
     set_tests_properties(kernel/freertos/v10_cortex_m3_qemu PROPERTIES LABELS unit TIMEOUT 600)

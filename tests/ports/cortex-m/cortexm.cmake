@@ -6,6 +6,6 @@ add_executable(cortexm_twin ${CMAKE_CURRENT_LIST_DIR}/cm_twin_host.c)
 target_include_directories(cortexm_twin PRIVATE ${CMAKE_CURRENT_LIST_DIR})
 target_link_libraries(cortexm_twin PRIVATE evtrace_rec)
 add_test(NAME ports/cortexm_qemu
-         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run_cortexm.sh ${CMAKE_SOURCE_DIR}
-                 ${CMAKE_BINARY_DIR}/cortexm-test $<TARGET_FILE:evtrace> $<TARGET_FILE:cortexm_twin>)
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run_cortexm.sh ${PROJECT_SOURCE_DIR}
+                 ${PROJECT_BINARY_DIR}/cortexm-test $<TARGET_FILE:evtrace> $<TARGET_FILE:cortexm_twin>)
 set_tests_properties(ports/cortexm_qemu PROPERTIES LABELS unit TIMEOUT 120)
