@@ -262,6 +262,11 @@
 /* A registry entry of type EVTRACE_HOOKS with pointer TXTB_HOOKS_CLOCK_MAGIC carries the rate of
  * the buffer's timestamps: param1 = Hz low 32 bits, param2 = high 32 bits, name "clock_hz". */
 #define TXTB_HOOKS_CLOCK_MAGIC    0x6576687Au  /* "evhz" */
+/* A hooks buffer's <TYPE>_CREATE record whose id names another type than the object's (a message
+ * buffer or a queue set created as a QUEUE_CREATE: txtb_hooks.h) has info4 = this tag | the generic
+ * object type (evt_hook_obj, low 8 bits); other create records keep info4 0. */
+#define TXTB_HOOKS_OBJTYPE_TAG    0x65740000u  /* "et" */
+#define TXTB_HOOKS_OBJTYPE_MASK   0xFFFFFF00u
 
 /* What an info word of a ThreadX event is, where the host names it as a numeric field (threadx.md
  * §3 table: counts and states are the values before the call). X(role, field name) */
