@@ -184,11 +184,14 @@ static void observer(void *p)
     }
     vTaskSuspend(NULL);
 }
-/* Takes a recursive mutex three deep (FreeRTOS makes a queue record for the outermost take and the
- * last give only), then sends into a queue that is a member of a queue set and a message buffer. */
+/* Creates a semaphore once, running; then takes a recursive mutex three deep (FreeRTOS makes a queue
+ * record for the outermost take and the last give only), then sends into a queue that is a member of a queue set and a message buffer. */
 static void rec_task(void *p)
 {
     (void)p;
+    /* an object created while the scheduler runs (the stream writes its name record here) */
+    SemaphoreHandle_t late = xSemaphoreCreateBinary();
+    vQueueAddToRegistry(late, "late_sem");
     for (uint32_t i = 0; !g_stop; i++) {
         for (int d = 0; d < 3; d++)
             if (xSemaphoreTakeRecursive(g_rec_mx, portMAX_DELAY) == pdPASS) g_rec_takes++;
