@@ -10,12 +10,14 @@
  *  4 timer valid mask                             1 u8 object type (0 = never used)
  *  8 trace base address (= header address)       2 u8 reserved1: threads 0x80 | prio >> 8
  * 12 registry start address                      3 u8 reserved2: threads prio & 0xFF
- * 16 u16 reserved1 (0)  18 u16 object name size  4 object pointer
+ * 16 u16 reserved1     18 u16 object name size  4 object pointer
  * 20 registry end address                        8 param 1
  * 24 event buffer start address                 12 param 2
  * 28 event buffer end address                   16 name[name size], NUL-terminated
  * 32 current pointer (next slot; oldest after a wrap)
  * 36 0xAAAAAAAA  40 0xBBBBBBBB  44 0xCCCCCCCC
+ * reserved1: 0 from ThreadX; evtrace's recorder counts there the registrations it could not write
+ * (registry full), saturating at 0xFFFF: objects and threads whose names the registry lacks.
  *
  * Event slot (32 bytes)
  *  0 context: thread address | 0xFFFFFFFF ISR | 0xF0F0F0F0 init | 0 never written

@@ -217,6 +217,8 @@ typedef struct tx_rec {
     uint32_t reg_search;        /* ThreadX _tx_trace_registry_search_start */
     uint32_t reg_size;          /* 16 + name_size */
     uint32_t name_size;         /* registry name field size */
+    uint16_t reg_lost;          /* registrations not written (full or busy registry), saturating;
+                                   mirrored in the header's reserved1 (txtb_defs.h) */
     evt_clock32 clock;          /* time source (TX_TRACE_TIME_SOURCE) or the clamped port counter (I3) */
     evt_tx_context_fn ctxfn;    /* NULL: the port default */
     void (*full_cb)(void *);    /* buffer-full callback (survives disable/enable; NULL without
@@ -1170,6 +1172,7 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
     r->reg_total = registry_entries;
     r->reg_avail = registry_entries;
     r->reg_search = 0;
+    r->reg_lost = 0;
     r->reg_size = reg_size;
     r->name_size = name_size;
 #endif
@@ -1287,6 +1290,19 @@ void evt_tx_trace_get_rec_stats(evt_rec_stats *out) { evt_loss_stats(&g_rec.loss
 
 /* ---- object registry (threadx.md §7) ------------------------------------------------------------ */
 
+#if EVT_TX_REGISTRY
+/* One more registration not written: counted (saturating at 0xFFFF) and written to the header's
+ * reserved1 in the buffer's byte order, so a dump says names were lost. Under the lock. */
+static void reg_count_lost(tx_rec *r)
+{
+    if (r->reg_lost < 0xFFFFu) r->reg_lost++;
+    unsigned big = (unsigned)host_is_big() ^ TX_SWAP(r);
+    uint8_t *p = r->hdr + TXTB_HDR_RESERVED1;
+    p[0] = (uint8_t)(big ? r->reg_lost >> 8 : r->reg_lost);
+    p[1] = (uint8_t)(big ? r->reg_lost : r->reg_lost >> 8);
+}
+#endif
+
 /* reserved: the entry's two reserved bytes as reserved1 << 8 | reserved2 (a thread's priority). */
 static void reg_add(uint8_t type, uint32_t ptr, const char *name, uint32_t p1, uint32_t p2, uint32_t reserved)
 {
@@ -1297,8 +1313,9 @@ static void reg_add(uint8_t type, uint32_t ptr, const char *name, uint32_t p1, u
     evt_port_crit_t cs;
     if (!evt_rec_lock_enter(&r->lock, &cs)) return; /* nested context, lock busy: like a full registry */
     if (!r->reg_on || r->reg_busy || r->reg_avail == 0u) {
+        if (r->reg_on) reg_count_lost(r); /* full (or busy): dropped as ThreadX does, but counted */
         evt_rec_lock_exit(&r->lock, cs);
-        return; /* registry off or full: silently dropped, as ThreadX */
+        return;
     }
     r->reg_busy = 1;
     uint32_t entries = r->reg_total, found = entries, i = r->reg_search;
@@ -1335,6 +1352,8 @@ static void reg_add(uint8_t type, uint32_t ptr, const char *name, uint32_t p1, u
         e[TXTB_REG_NAME + k] = 0u; /* bytes after the NUL keep the old name's tail */
         e[TXTB_REG_RESERVED1] = (uint8_t)(reserved >> 8);
         e[TXTB_REG_RESERVED2] = (uint8_t)reserved;
+    } else {
+        reg_count_lost(r); /* no slot free */
     }
     r->reg_busy = 0;
     evt_rec_lock_exit(&r->lock, cs);
