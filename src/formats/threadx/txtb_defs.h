@@ -17,7 +17,8 @@
  * 32 current pointer (next slot; oldest after a wrap)
  * 36 0xAAAAAAAA  40 0xBBBBBBBB  44 0xCCCCCCCC
  * reserved1: 0 from ThreadX; evtrace's recorder counts there the registrations it could not write
- * (registry full), saturating at 0xFFFF: objects and threads whose names the registry lacks.
+ * (registry full), low byte first in either byte order, saturating at 0xFFFF: objects and threads
+ * whose names the registry lacks.
  *
  * Event slot (32 bytes)
  *  0 context: thread address | 0xFFFFFFFF ISR | 0xF0F0F0F0 init | 0 never written

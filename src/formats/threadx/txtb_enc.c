@@ -217,8 +217,6 @@ typedef struct tx_rec {
     uint32_t reg_search;        /* ThreadX _tx_trace_registry_search_start */
     uint32_t reg_size;          /* 16 + name_size */
     uint32_t name_size;         /* registry name field size */
-    uint16_t reg_lost;          /* registrations not written (full or busy registry), saturating;
-                                   mirrored in the header's reserved1 (txtb_defs.h) */
     evt_clock32 clock;          /* time source (TX_TRACE_TIME_SOURCE) or the clamped port counter (I3) */
     evt_tx_context_fn ctxfn;    /* NULL: the port default */
     void (*full_cb)(void *);    /* buffer-full callback (survives disable/enable; NULL without
@@ -1172,7 +1170,6 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
     r->reg_total = registry_entries;
     r->reg_avail = registry_entries;
     r->reg_search = 0;
-    r->reg_lost = 0;
     r->reg_size = reg_size;
     r->name_size = name_size;
 #endif
@@ -1291,15 +1288,17 @@ void evt_tx_trace_get_rec_stats(evt_rec_stats *out) { evt_loss_stats(&g_rec.loss
 /* ---- object registry (threadx.md §7) ------------------------------------------------------------ */
 
 #if EVT_TX_REGISTRY
-/* One more registration not written: counted (saturating at 0xFFFF) and written to the header's
- * reserved1 in the buffer's byte order, so a dump says names were lost. Under the lock. */
-static void reg_count_lost(tx_rec *r)
+/* One more registration not written: counted in the header's reserved1 (0 at enable), low byte
+ * first in either byte order, saturating at 0xFFFF (txtb_defs.h), so a dump says names were lost.
+ * The header bytes are the counter. Under the lock. */
+static void reg_count_lost(const tx_rec *r)
 {
-    if (r->reg_lost < 0xFFFFu) r->reg_lost++;
-    unsigned big = (unsigned)host_is_big() ^ TX_SWAP(r);
     uint8_t *p = r->hdr + TXTB_HDR_RESERVED1;
-    p[0] = (uint8_t)(big ? r->reg_lost >> 8 : r->reg_lost);
-    p[1] = (uint8_t)(big ? r->reg_lost : r->reg_lost >> 8);
+    unsigned n = (unsigned)p[0] | (unsigned)p[1] << 8;
+    if (n == 0xFFFFu) return;
+    n++;
+    p[0] = (uint8_t)n;
+    p[1] = (uint8_t)(n >> 8);
 }
 #endif
 
@@ -1352,9 +1351,7 @@ static void reg_add(uint8_t type, uint32_t ptr, const char *name, uint32_t p1, u
         e[TXTB_REG_NAME + k] = 0u; /* bytes after the NUL keep the old name's tail */
         e[TXTB_REG_RESERVED1] = (uint8_t)(reserved >> 8);
         e[TXTB_REG_RESERVED2] = (uint8_t)reserved;
-    } else {
-        reg_count_lost(r); /* no slot free */
-    }
+    } /* (reg_avail > 0: an available slot exists, found) */
     r->reg_busy = 0;
     evt_rec_lock_exit(&r->lock, cs);
 #endif
