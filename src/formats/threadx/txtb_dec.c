@@ -592,10 +592,10 @@ static evt_status open_(evt_reader *r, void **state)
     evt_cur_init(&c, h, sizeof h, 0, big);
     for (int i = 0; i < 12; i++) s->hdr[i] = evt_cur_u32(&c);
     evt_cur_at(&c, TXTB_HDR_RESERVED1);
-    (void)evt_cur_u16(&c);
     /* reserved1: evtrace's recorder counts the registrations it lost there, low byte first in
      * either byte order (txtb_defs.h); ThreadX writes 0 */
-    s->reserved1 = (uint16_t)(h[TXTB_HDR_RESERVED1] | h[TXTB_HDR_RESERVED1 + 1] << 8);
+    uint8_t lost_lo = evt_cur_u8(&c);
+    s->reserved1 = (uint16_t)(lost_lo | evt_cur_u8(&c) << 8);
     s->name_size = evt_cur_u16(&c);  /* TXTB_HDR_NAME_SIZE */
     s->mask = s->hdr[TXTB_HDR_TIMER_MASK / 4];
     s->ts_mod = ts_modulus(s->mask);
