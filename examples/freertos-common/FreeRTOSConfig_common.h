@@ -24,6 +24,7 @@
 #define configUSE_MUTEXES                       1
 #define configUSE_RECURSIVE_MUTEXES             1
 #define configUSE_COUNTING_SEMAPHORES           1
+#define configUSE_QUEUE_SETS                    1
 #define configUSE_TASK_NOTIFICATIONS            1
 #define configQUEUE_REGISTRY_SIZE               8
 #define configSUPPORT_DYNAMIC_ALLOCATION        1

@@ -6,6 +6,7 @@
 #include "queue.h"
 #include "semphr.h"
 #include "stream_buffer.h"
+#include "message_buffer.h"
 #include "task.h"
 #include "timers.h"
 
@@ -84,6 +85,10 @@ static StreamBufferHandle_t g_stream_buf;
 static TaskHandle_t g_notified;
 static volatile uint32_t g_sent, g_received, g_sem_given, g_sem_taken, g_timer_fired;
 static volatile uint32_t g_ev_set, g_ev_waited, g_sb_sent, g_sb_received, g_notes_given, g_notes_taken;
+static volatile uint32_t g_rec_takes, g_rec_gives, g_set_selected, g_set_sent, g_mb_sent;
+static QueueHandle_t g_set_q, g_rec_mx;
+static QueueSetHandle_t g_set;
+static MessageBufferHandle_t g_msg_buf;
 static volatile int g_stop;
 static uint32_t g_run_ms;
 
@@ -179,6 +184,40 @@ static void observer(void *p)
     }
     vTaskSuspend(NULL);
 }
+/* Creates a semaphore once, running; then takes a recursive mutex three deep (FreeRTOS makes a queue
+ * record for the outermost take and the last give only), then sends into a queue that is a member of a queue set and a message buffer. */
+static void rec_task(void *p)
+{
+    (void)p;
+    /* an object created while the scheduler runs (the stream writes its name record here) */
+    SemaphoreHandle_t late = xSemaphoreCreateBinary();
+    vQueueAddToRegistry(late, "late_sem");
+    for (uint32_t i = 0; !g_stop; i++) {
+        for (int d = 0; d < 3; d++)
+            if (xSemaphoreTakeRecursive(g_rec_mx, portMAX_DELAY) == pdPASS) g_rec_takes++;
+        for (int d = 0; d < 3; d++)
+            if (xSemaphoreGiveRecursive(g_rec_mx) == pdPASS) g_rec_gives++;
+        if (xQueueSend(g_set_q, &i, 0) == pdPASS) g_set_sent++;
+        if (xMessageBufferSend(g_msg_buf, &i, sizeof i, 0) == sizeof i) g_mb_sent++;
+        vTaskDelay(2);
+    }
+    vTaskSuspend(NULL);
+}
+/* Waits on the queue set, then reads the member it names and the message buffer. */
+static void set_task(void *p)
+{
+    (void)p;
+    uint32_t v;
+    while (!g_stop) {
+        QueueSetMemberHandle_t m = xQueueSelectFromSet(g_set, pdMS_TO_TICKS(10));
+        if (m) {
+            g_set_selected++;
+            (void)xQueueReceive(m, &v, 0);
+            (void)xMessageBufferReceive(g_msg_buf, &v, sizeof v, 0);
+        }
+    }
+    vTaskSuspend(NULL);
+}
 static void timer_cb(TimerHandle_t t)
 {
     (void)t;
@@ -232,6 +271,16 @@ void app_create_demo(void)
     vQueueAddToRegistry(g_isr_sem, "isr_sem");
     g_events = xEventGroupCreate();
     g_stream_buf = xStreamBufferCreate(64, 1);
+    g_rec_mx = xSemaphoreCreateRecursiveMutex();
+    vQueueAddToRegistry(g_rec_mx, "rec_mx");
+    g_set_q = xQueueCreate(4, sizeof(uint32_t));
+    vQueueAddToRegistry(g_set_q, "set_q");
+    g_set = xQueueCreateSet(4);
+    vQueueAddToRegistry(g_set, "set");
+    xQueueAddToSet(g_set_q, g_set);
+    g_msg_buf = xMessageBufferCreate(64);
+    xTaskCreate(rec_task, "rec", configMINIMAL_STACK_SIZE, NULL, 2, NULL);
+    xTaskCreate(set_task, "set_rx", configMINIMAL_STACK_SIZE, NULL, 3, NULL);
     TimerHandle_t t = xTimerCreate("tick5", pdMS_TO_TICKS(5), pdTRUE, NULL, timer_cb);
     xTaskCreate(producer, "producer", configMINIMAL_STACK_SIZE, NULL, 3, NULL);
     xTaskCreate(consumer, "consumer", configMINIMAL_STACK_SIZE, NULL, 2, NULL);
@@ -302,6 +351,14 @@ const char *app_counters_line(void)
     put_s("},\"stream_buffer\":{\"sends\":");
     put_u(g_sb_sent);
     put_kv("receives", g_sb_received);
+    put_s("},\"recursive_mutex\":{\"name\":\"rec_mx\"");
+    put_kv("takes", g_rec_takes);
+    put_kv("gives", g_rec_gives);
+    put_s("},\"queue_set\":{\"name\":\"set\"");
+    put_kv("selected", g_set_selected);
+    put_kv("member_sends", g_set_sent);
+    put_s("},\"message_buffer\":{\"sends\":");
+    put_u(g_mb_sent);
     put_s("},\"notifications\":{\"given\":");
     put_u(g_notes_given);
     put_kv("taken", g_notes_taken);

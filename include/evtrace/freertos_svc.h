@@ -7,25 +7,28 @@
  * Queue-based objects: FreeRTOS reports queue, semaphore and mutex operations through the same
  * trace macros (traceQUEUE_SEND ...); the code is EVT_FREERTOS_QCODE(event, queue type), queue type
  * = FreeRTOS's ucQueueType (queueQUEUE_TYPE_BASE 0, MUTEX 1, COUNTING_SEMAPHORE 2,
- * BINARY_SEMAPHORE 3, RECURSIVE_MUTEX 4), so one event gives five codes with their own names. */
+ * BINARY_SEMAPHORE 3, RECURSIVE_MUTEX 4, SET 5: queue.h), so one event gives six codes with their
+ * own names. A queue set is a queue of member handles: xQueueSelectFromSet is xQueueReceive on it,
+ * and a member's send writes into it through traceQUEUE_SET_SEND, FreeRTOS's default for which is
+ * traceQUEUE_SEND (of the set). */
 #ifndef EVTRACE_FREERTOS_SVC_H
 #define EVTRACE_FREERTOS_SVC_H
 
-/* Queue events. X(index, NAME, queue label, semaphore label, queue op, semaphore op, mutex op,
- * result). The FreeRTOS trace macro is trace<NAME>. */
+/* Queue events. X(index, NAME, queue label, semaphore label, queue-set label, queue op, semaphore op,
+ * mutex op, result). The FreeRTOS trace macro is trace<NAME>. */
 #define EVT_FREERTOS_QEVENT_TABLE(X)                                                                              \
-    X(0,  QUEUE_SEND,                 "xQueueSend",               "xSemaphoreGive",        SEND,    GIVE, RELEASE, SUCCESS)     \
-    X(1,  QUEUE_SEND_FAILED,          "xQueueSend",               "xSemaphoreGive",        SEND,    GIVE, RELEASE, TIMEOUT)     \
-    X(2,  QUEUE_RECEIVE,              "xQueueReceive",            "xSemaphoreTake",        RECEIVE, TAKE, ACQUIRE, SUCCESS)     \
-    X(3,  QUEUE_RECEIVE_FAILED,       "xQueueReceive",            "xSemaphoreTake",        RECEIVE, TAKE, ACQUIRE, TIMEOUT)     \
-    X(4,  QUEUE_PEEK,                 "xQueuePeek",               "xQueuePeek",            NONE,    NONE, NONE,    SUCCESS)     \
-    X(5,  QUEUE_PEEK_FAILED,          "xQueuePeek",               "xQueuePeek",            NONE,    NONE, NONE,    TIMEOUT)     \
-    X(6,  QUEUE_SEND_FROM_ISR,        "xQueueSendFromISR",        "xSemaphoreGiveFromISR", SEND,    GIVE, RELEASE, SUCCESS)     \
-    X(7,  QUEUE_SEND_FROM_ISR_FAILED, "xQueueSendFromISR",        "xSemaphoreGiveFromISR", SEND,    GIVE, RELEASE, WOULD_BLOCK) \
-    X(8,  QUEUE_RECEIVE_FROM_ISR,     "xQueueReceiveFromISR",     "xSemaphoreTakeFromISR", RECEIVE, TAKE, ACQUIRE, SUCCESS)     \
-    X(9,  QUEUE_RECEIVE_FROM_ISR_FAILED, "xQueueReceiveFromISR",  "xSemaphoreTakeFromISR", RECEIVE, TAKE, ACQUIRE, WOULD_BLOCK) \
-    X(10, QUEUE_PEEK_FROM_ISR,        "xQueuePeekFromISR",        "xQueuePeekFromISR",     NONE,    NONE, NONE,    SUCCESS)     \
-    X(11, QUEUE_PEEK_FROM_ISR_FAILED, "xQueuePeekFromISR",        "xQueuePeekFromISR",     NONE,    NONE, NONE,    WOULD_BLOCK)
+    X(0,  QUEUE_SEND,                 "xQueueSend",           "xSemaphoreGive",        "queue set send",             SEND,    GIVE, RELEASE, SUCCESS)     \
+    X(1,  QUEUE_SEND_FAILED,          "xQueueSend",           "xSemaphoreGive",        "queue set send",             SEND,    GIVE, RELEASE, TIMEOUT)     \
+    X(2,  QUEUE_RECEIVE,              "xQueueReceive",        "xSemaphoreTake",        "xQueueSelectFromSet",        RECEIVE, TAKE, ACQUIRE, SUCCESS)     \
+    X(3,  QUEUE_RECEIVE_FAILED,       "xQueueReceive",        "xSemaphoreTake",        "xQueueSelectFromSet",        RECEIVE, TAKE, ACQUIRE, TIMEOUT)     \
+    X(4,  QUEUE_PEEK,                 "xQueuePeek",           "xQueuePeek",            "xQueuePeek",                 NONE,    NONE, NONE,    SUCCESS)     \
+    X(5,  QUEUE_PEEK_FAILED,          "xQueuePeek",           "xQueuePeek",            "xQueuePeek",                 NONE,    NONE, NONE,    TIMEOUT)     \
+    X(6,  QUEUE_SEND_FROM_ISR,        "xQueueSendFromISR",    "xSemaphoreGiveFromISR", "queue set send from ISR",    SEND,    GIVE, RELEASE, SUCCESS)     \
+    X(7,  QUEUE_SEND_FROM_ISR_FAILED, "xQueueSendFromISR",    "xSemaphoreGiveFromISR", "queue set send from ISR",    SEND,    GIVE, RELEASE, WOULD_BLOCK) \
+    X(8,  QUEUE_RECEIVE_FROM_ISR,     "xQueueReceiveFromISR", "xSemaphoreTakeFromISR", "xQueueSelectFromSetFromISR", RECEIVE, TAKE, ACQUIRE, SUCCESS)     \
+    X(9,  QUEUE_RECEIVE_FROM_ISR_FAILED, "xQueueReceiveFromISR", "xSemaphoreTakeFromISR", "xQueueSelectFromSetFromISR", RECEIVE, TAKE, ACQUIRE, WOULD_BLOCK) \
+    X(10, QUEUE_PEEK_FROM_ISR,        "xQueuePeekFromISR",    "xQueuePeekFromISR",     "xQueuePeekFromISR",          NONE,    NONE, NONE,    SUCCESS)     \
+    X(11, QUEUE_PEEK_FROM_ISR_FAILED, "xQueuePeekFromISR",    "xQueuePeekFromISR",     "xQueuePeekFromISR",          NONE,    NONE, NONE,    WOULD_BLOCK)
 
 /* FreeRTOS queue types (ucQueueType). X(type, NAME, generic object type EVT_HOOK_OBJ_*) */
 #define EVT_FREERTOS_QTYPE_TABLE(X, E)          \
@@ -33,11 +36,17 @@
     X(E, 1, MUTEX,           MUTEX)             \
     X(E, 2, COUNTING_SEM,    SEMAPHORE)         \
     X(E, 3, BINARY_SEM,      SEMAPHORE)         \
-    X(E, 4, RECURSIVE_MUTEX, MUTEX)
-#define EVT_FREERTOS_QTYPES 8u /* codes per queue event (types 0..4 used) */
+    X(E, 4, RECURSIVE_MUTEX, MUTEX)             \
+    X(E, 5, QUEUE_SET,       QUEUE_SET)
+#define EVT_FREERTOS_QTYPE_N 6u /* types 0..5 used */
+#define EVT_FREERTOS_QTYPES 8u /* codes per queue event */
 #define EVT_FREERTOS_QCODE(event, qtype) (0x100u + (unsigned)(event) * EVT_FREERTOS_QTYPES + ((unsigned)(qtype) & 7u))
 /* Every other operation. X(code, NAME, label, op, generic object type, result); codes increase.
- * result DEPENDS: the return value decides (> 0 or pdPASS success, else would_block/timeout). */
+ * result DEPENDS: the return value decides (> 0 or pdPASS success, else would_block/timeout; for
+ * the queue-set add/remove, pdPASS success, else error). The recursive-mutex rows are the takes and
+ * gives that make no queue record: a nested take (the holder takes again) and a give that leaves
+ * the mutex held; the outermost take and the last give are QUEUE_RECEIVE/QUEUE_SEND of the mutex
+ * (queue.c: xQueueTakeMutexRecursive, xQueueGiveMutexRecursive; freertos_trace.h). */
 #define EVT_FREERTOS_SVC_TABLE(X)                                                                      \
     X(0x400, EVENT_GROUP_SET_BITS,          "xEventGroupSetBits",          SET,     EVENT_FLAGS, SUCCESS) \
     X(0x401, EVENT_GROUP_SET_BITS_FROM_ISR, "xEventGroupSetBitsFromISR",   SET,     EVENT_FLAGS, SUCCESS) \
@@ -54,6 +63,11 @@
     X(0x414, STREAM_BUFFER_RECEIVE_FAILED,  "xStreamBufferReceive",        RECEIVE, MSGBUF,      TIMEOUT) \
     X(0x415, STREAM_BUFFER_RECEIVE_FROM_ISR, "xStreamBufferReceiveFromISR", RECEIVE, MSGBUF,     DEPENDS) \
     X(0x416, STREAM_BUFFER_RESET,           "xStreamBufferReset",          CLEAR,   MSGBUF,      SUCCESS) \
+    X(0x418, TAKE_MUTEX_RECURSIVE,          "xSemaphoreTakeRecursive",     ACQUIRE, MUTEX,       SUCCESS) \
+    X(0x419, GIVE_MUTEX_RECURSIVE,          "xSemaphoreGiveRecursive",     RELEASE, MUTEX,       SUCCESS) \
+    X(0x41A, GIVE_MUTEX_RECURSIVE_FAILED,   "xSemaphoreGiveRecursive",     RELEASE, MUTEX,       ERROR)   \
+    X(0x41C, QUEUE_SET_ADD,                 "xQueueAddToSet",              ADD,     QUEUE_SET,   DEPENDS) \
+    X(0x41D, QUEUE_SET_REMOVE,              "xQueueRemoveFromSet",         REMOVE,  QUEUE_SET,   DEPENDS) \
     X(0x420, TASK_NOTIFY,                   "xTaskNotify",                 SET,     THREAD,      SUCCESS) \
     X(0x421, TASK_NOTIFY_FROM_ISR,          "xTaskNotifyFromISR",          SET,     THREAD,      SUCCESS) \
     X(0x422, TASK_NOTIFY_GIVE_FROM_ISR,     "vTaskNotifyGiveFromISR",      GIVE,    THREAD,      SUCCESS) \
@@ -94,7 +108,7 @@ enum evt_freertos_svc {
 #define EVT_FREERTOS_SVC_ENUM_(code, name, label, op, obj, res) EVT_FREERTOS_##name = code,
     EVT_FREERTOS_SVC_TABLE(EVT_FREERTOS_SVC_ENUM_)
 #undef EVT_FREERTOS_SVC_ENUM_
-#define EVT_FREERTOS_QEV_ENUM_(ix, name, ql, sl, qop, sop, mop, res) EVT_FREERTOS_QEV_##name = ix,
+#define EVT_FREERTOS_QEV_ENUM_(ix, name, ql, sl, setl, qop, sop, mop, res) EVT_FREERTOS_QEV_##name = ix,
     EVT_FREERTOS_QEVENT_TABLE(EVT_FREERTOS_QEV_ENUM_)
 #undef EVT_FREERTOS_QEV_ENUM_
     EVT_FREERTOS_SVC_END_

@@ -213,6 +213,44 @@ static inline uint32_t evt_freertos_ipsr_(void)
 #ifndef traceQUEUE_PEEK_FROM_ISR_FAILED
 #define traceQUEUE_PEEK_FROM_ISR_FAILED(q) evtFREERTOS_QOP_(QUEUE_PEEK_FROM_ISR_FAILED, q)
 #endif
+/* Recursive mutexes (xQueueTakeMutexRecursive / xQueueGiveMutexRecursive): the outermost take is
+ * xQueueSemaphoreTake (traceQUEUE_RECEIVE or _FAILED of the mutex) and the give that unwinds the
+ * count to 0 is xQueueGenericSend (traceQUEUE_SEND): those are recorded there. Recorded here: only
+ * the calls that make no queue record, so each take and give counts once: a nested take (the
+ * holder takes again: traceTAKE_MUTEX_RECURSIVE runs before the holder test, on every call), a give
+ * that leaves the mutex held (count > 1 before FreeRTOS decrements it), and a give by a task that
+ * is not the holder (pdFAIL). traceTAKE_MUTEX_RECURSIVE_FAILED follows a failed xQueueSemaphoreTake,
+ * already recorded as QUEUE_RECEIVE_FAILED: nothing. Value: the nesting count after the call. */
+#ifndef traceTAKE_MUTEX_RECURSIVE
+#define traceTAKE_MUTEX_RECURSIVE(m)                                                                     \
+    evtFREERTOS_IF_(if ((m)->u.xSemaphore.xMutexHolder == xTaskGetCurrentTaskHandle())                    \
+                        evt_freertos_op(EVT_FREERTOS_TAKE_MUTEX_RECURSIVE, (m),                         \
+                                        (int32_t)(m)->u.xSemaphore.uxRecursiveCallCount + 1))
+#endif
+#ifndef traceTAKE_MUTEX_RECURSIVE_FAILED
+#define traceTAKE_MUTEX_RECURSIVE_FAILED(m) do { } while (0)
+#endif
+#ifndef traceGIVE_MUTEX_RECURSIVE
+#define traceGIVE_MUTEX_RECURSIVE(m)                                                                     \
+    evtFREERTOS_IF_(if ((m)->u.xSemaphore.uxRecursiveCallCount > 1u)                                      \
+                        evt_freertos_op(EVT_FREERTOS_GIVE_MUTEX_RECURSIVE, (m),                         \
+                                        (int32_t)(m)->u.xSemaphore.uxRecursiveCallCount - 1))
+#endif
+#ifndef traceGIVE_MUTEX_RECURSIVE_FAILED
+#define traceGIVE_MUTEX_RECURSIVE_FAILED(m) evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_GIVE_MUTEX_RECURSIVE_FAILED, (m), 0))
+#endif
+/* Queue sets (queueQUEUE_TYPE_SET): xQueueSelectFromSet is xQueueReceive of the set and a member's
+ * send goes into it through traceQUEUE_SET_SEND (FreeRTOS's default: traceQUEUE_SEND), both coded
+ * by the set's queue type (freertos_svc.h). Adding and removing a member (V11's API macros; V10.4
+ * has none): recorded at the return with its result; the set is the function's parameter xQueueSet
+ * (queue.c), in scope where the macro expands. */
+#ifndef traceRETURN_xQueueAddToSet
+#define traceRETURN_xQueueAddToSet(r) evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_QUEUE_SET_ADD, xQueueSet, (int32_t)(r)))
+#endif
+#ifndef traceRETURN_xQueueRemoveFromSet
+#define traceRETURN_xQueueRemoveFromSet(r) \
+    evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_QUEUE_SET_REMOVE, xQueueSet, (int32_t)(r)))
+#endif
 #ifndef traceBLOCKING_ON_QUEUE_RECEIVE
 #define traceBLOCKING_ON_QUEUE_RECEIVE(q) evtFREERTOS_IF_(evt_freertos_block(q))
 #endif
@@ -263,7 +301,13 @@ static inline uint32_t evt_freertos_ipsr_(void)
 
 /* ---- stream and message buffers (stream_buffer.c) ---------------------------------------------- */
 #ifndef traceSTREAM_BUFFER_CREATE
-#define traceSTREAM_BUFFER_CREATE(b, m) evtFREERTOS_IF_(evt_freertos_obj_create(6u /* MSGBUF */, (b), (const char *)0))
+/* The second argument: V11's xStreamBufferType (sbTYPE_STREAM_BUFFER 0, sbTYPE_MESSAGE_BUFFER 1,
+ * sbTYPE_STREAM_BATCHING_BUFFER 2), V10.4's xIsMessageBuffer (pdFALSE 0, pdTRUE 1): 1 is a message
+ * buffer in both. The object is named after its kind (FreeRTOS has no registry for buffers). */
+#define traceSTREAM_BUFFER_CREATE(b, t)                                                                  \
+    evtFREERTOS_IF_(evt_freertos_obj_create(6u /* MSGBUF */, (b),                                        \
+                                            (t) == 1 ? "MESSAGE_BUFFER" : (t) == 2 ? "STREAM_BATCHING_BUFFER" \
+                                                                                   : "STREAM_BUFFER"))
 #endif
 #ifndef traceSTREAM_BUFFER_DELETE
 #define traceSTREAM_BUFFER_DELETE(b) evtFREERTOS_IF_(evt_freertos_obj_delete(6u, (b)))

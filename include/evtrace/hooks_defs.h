@@ -34,7 +34,8 @@ typedef enum evt_hook_state {
     X(MEMPOOL_VAR,   9,  "mempool_var")                \
     X(OTHER,         10, "other")                      \
     X(INTERRUPT,     11, "interrupt") /* handle = the irq number; names an interrupt */ \
-    X(QUEUE,         12, "queue")     /* message queue (ThreadX, FreeRTOS) */
+    X(QUEUE,         12, "queue")     /* message queue (ThreadX, FreeRTOS) */ \
+    X(QUEUE_SET,     13, "queue_set") /* a set of queues/semaphores waited on together (FreeRTOS) */
 
 typedef enum evt_hook_obj {
 #define EVT_HOOK_OBJ_ENUM_(n, v, s) EVT_HOOK_OBJ_##n = v,

@@ -82,7 +82,9 @@ enum {
     X(WAIT_START, "wait_start") /* the context starts waiting on the object (blocks) */  \
     X(WAIT_END,   "wait_end")   /* its wait ended (result says how) */                   \
     X(INHERIT,    "inherit")    /* priority inheritance raised the holder (target) */    \
-    X(DISINHERIT, "disinherit") /* the holder's inherited priority was given back */
+    X(DISINHERIT, "disinherit") /* the holder's inherited priority was given back */     \
+    X(ADD,        "add")        /* a member joins a set (FreeRTOS xQueueAddToSet) */     \
+    X(REMOVE,     "remove")     /* a member leaves a set (xQueueRemoveFromSet) */
 
 typedef enum evt_obj_op {
 #define EVT_OBJ_OP_ENUM_(n, s) EVT_OP_##n,

@@ -116,6 +116,9 @@ struct evt_reader {
     uint64_t next_path;
     uint64_t tick_ns_mul;     /* private: tick_ns_hz's evt_tick_ns mul and mul_max (src/host/tick_ns.h) */
     uint64_t tick_ns_mul_max;
+    /* Names the trace says it could not record (TXTB: registrations dropped by a full registry),
+     * set by the reader at open; 0: none or not known. info and check report it. */
+    uint64_t names_lost;
 };
 
 /* Where a reader's clock frequency comes from ("clock_source" in JSON). */

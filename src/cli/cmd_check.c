@@ -20,6 +20,9 @@ static int run(const cli_args *a)
     else
         printf("%s: %llu error%s (%s, %llu events decoded, %llu lost)\n", cli_safe(a->file), errs, errs == 1 ? "" : "s",
                r->desc->name, (unsigned long long)r->events, (unsigned long long)r->lost);
+    if (r->names_lost) /* not corruption: the trace is whole, some names are missing */
+        printf("%s: note: %llu registrations lost (registry full): those objects have no name\n",
+               cli_safe(a->file), (unsigned long long)r->names_lost);
     evt_reader_close(r);
     return code;
 }

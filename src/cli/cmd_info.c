@@ -24,6 +24,7 @@ static int run(const cli_args *a)
         evt_json_ku64(&j, "size", r->src.size);
         evt_json_ku64(&j, "events", r->events);
         evt_json_ku64(&j, "lost", r->lost);
+        if (r->names_lost) evt_json_ku64(&j, "names_lost", r->names_lost); /* registry full */
         evt_json_ku64(&j, "errors", r->errors + (uint64_t)failed);
         evt_json_key(&j, "fatal");
         if (failed) evt_json_str(&j, r->fail_msg); else evt_json_null(&j);
@@ -53,6 +54,9 @@ static int run(const cli_args *a)
         printf("format:   %s (%s)\n", r->desc->name, r->desc->description);
         printf("events:   %llu\n", (unsigned long long)r->events);
         printf("lost:     %llu\n", (unsigned long long)r->lost);
+        if (r->names_lost)
+            printf("names:    %llu registrations lost (registry full): those objects have no name\n",
+                   (unsigned long long)r->names_lost);
         printf("errors:   %llu\n", (unsigned long long)(r->errors + (uint64_t)failed));
         if (r->clock_hz)
             printf("clock:    %llu Hz (%s)\n", (unsigned long long)r->clock_hz,

@@ -1248,6 +1248,10 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         default: sym_set(s, &s->objs, ev->args[0], nm); break;
         }
         if ((ev->flags & EVT_HAS_CTX) && !ev->ctx_name) ev->ctx_name = sym_get_v(s, &s->objs, ev->ctx);
+        /* a hooks stream writes a symbol record where the running code creates an object (the
+         * FWK_OBJ before obj_create): it ran in that code's context, not in none (else the next
+         * record of the running thread counted as a switch into it) */
+        if (s->hooks.seen && !(ev->flags & EVT_HAS_CTX)) rkh_hooks_dec_context(&s->hooks, ev, obj_name, s);
     }
     if (!rich) text_ok_plain(ev, unset);
     return 1;

@@ -223,6 +223,11 @@ static void apply_(rkh_hooks_dec *h, evt_event *ev, const char *user_event, rkh_
     }
 }
 
+void rkh_hooks_dec_context(const rkh_hooks_dec *h, evt_event *ev, rkh_hooks_name_fn name_of, void *user)
+{
+    set_current_ctx(h, ev, name_of, user);
+}
+
 void rkh_hooks_dec_apply(rkh_hooks_dec *h, evt_event *ev, const char *user_event, rkh_hooks_name_fn name_of,
                          void *user)
 {

@@ -592,7 +592,10 @@ static evt_status open_(evt_reader *r, void **state)
     evt_cur_init(&c, h, sizeof h, 0, big);
     for (int i = 0; i < 12; i++) s->hdr[i] = evt_cur_u32(&c);
     evt_cur_at(&c, TXTB_HDR_RESERVED1);
-    s->reserved1 = evt_cur_u16(&c);
+    /* reserved1: evtrace's recorder counts the registrations it lost there, low byte first in
+     * either byte order (txtb_defs.h); ThreadX writes 0 */
+    uint8_t lost_lo = evt_cur_u8(&c);
+    s->reserved1 = (uint16_t)(lost_lo | evt_cur_u8(&c) << 8);
     s->name_size = evt_cur_u16(&c);  /* TXTB_HDR_NAME_SIZE */
     s->mask = s->hdr[TXTB_HDR_TIMER_MASK / 4];
     s->ts_mod = ts_modulus(s->mask);
@@ -639,6 +642,7 @@ static evt_status open_(evt_reader *r, void **state)
         if (!(s->rolebuf[i] = evt_malloc((size_t)s->name_size + 1))) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
     evt_status st = read_registry(s);
     if (s->hooks.clock_hz && !s->r->clock_hz) s->r->clock_hz = s->hooks.clock_hz; /* the hooks' clock entry */
+    s->r->names_lost = s->reserved1; /* registrations the recorder could not write (txtb_defs.h) */
     if (st != EVT_OK) return st;
     /* every TXTB buffer records scheduling, interrupts, services on objects and user events; its
      * kernel is the hooks' profile (registry) or ThreadX's own */

@@ -10,12 +10,15 @@
  *  4 timer valid mask                             1 u8 object type (0 = never used)
  *  8 trace base address (= header address)       2 u8 reserved1: threads 0x80 | prio >> 8
  * 12 registry start address                      3 u8 reserved2: threads prio & 0xFF
- * 16 u16 reserved1 (0)  18 u16 object name size  4 object pointer
+ * 16 u16 reserved1     18 u16 object name size  4 object pointer
  * 20 registry end address                        8 param 1
  * 24 event buffer start address                 12 param 2
  * 28 event buffer end address                   16 name[name size], NUL-terminated
  * 32 current pointer (next slot; oldest after a wrap)
  * 36 0xAAAAAAAA  40 0xBBBBBBBB  44 0xCCCCCCCC
+ * reserved1: 0 from ThreadX; evtrace's recorder counts there the registrations it could not write
+ * (registry full), low byte first in either byte order, saturating at 0xFFFF: objects and threads
+ * whose names the registry lacks.
  *
  * Event slot (32 bytes)
  *  0 context: thread address | 0xFFFFFFFF ISR | 0xF0F0F0F0 init | 0 never written
@@ -262,6 +265,11 @@
 /* A registry entry of type EVTRACE_HOOKS with pointer TXTB_HOOKS_CLOCK_MAGIC carries the rate of
  * the buffer's timestamps: param1 = Hz low 32 bits, param2 = high 32 bits, name "clock_hz". */
 #define TXTB_HOOKS_CLOCK_MAGIC    0x6576687Au  /* "evhz" */
+/* A hooks buffer's <TYPE>_CREATE record whose id names another type than the object's (a message
+ * buffer or a queue set created as a QUEUE_CREATE: txtb_hooks.h) has info4 = this tag | the generic
+ * object type (evt_hook_obj, low 8 bits); other create records keep info4 0. */
+#define TXTB_HOOKS_OBJTYPE_TAG    0x65740000u  /* "et" */
+#define TXTB_HOOKS_OBJTYPE_MASK   0xFFFFFF00u
 
 /* What an info word of a ThreadX event is, where the host names it as a numeric field (threadx.md
  * §3 table: counts and states are the values before the call). X(role, field name) */

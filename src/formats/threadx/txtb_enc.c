@@ -1287,6 +1287,21 @@ void evt_tx_trace_get_rec_stats(evt_rec_stats *out) { evt_loss_stats(&g_rec.loss
 
 /* ---- object registry (threadx.md §7) ------------------------------------------------------------ */
 
+#if EVT_TX_REGISTRY
+/* One more registration not written: counted in the header's reserved1 (0 at enable), low byte
+ * first in either byte order, saturating at 0xFFFF (txtb_defs.h), so a dump says names were lost.
+ * The header bytes are the counter. Under the lock. */
+static void reg_count_lost(const tx_rec *r)
+{
+    uint8_t *p = r->hdr + TXTB_HDR_RESERVED1;
+    unsigned n = (unsigned)p[0] | (unsigned)p[1] << 8;
+    if (n == 0xFFFFu) return;
+    n++;
+    p[0] = (uint8_t)n;
+    p[1] = (uint8_t)(n >> 8);
+}
+#endif
+
 /* reserved: the entry's two reserved bytes as reserved1 << 8 | reserved2 (a thread's priority). */
 static void reg_add(uint8_t type, uint32_t ptr, const char *name, uint32_t p1, uint32_t p2, uint32_t reserved)
 {
@@ -1297,8 +1312,9 @@ static void reg_add(uint8_t type, uint32_t ptr, const char *name, uint32_t p1, u
     evt_port_crit_t cs;
     if (!evt_rec_lock_enter(&r->lock, &cs)) return; /* nested context, lock busy: like a full registry */
     if (!r->reg_on || r->reg_busy || r->reg_avail == 0u) {
+        if (r->reg_on) reg_count_lost(r); /* full (or busy): dropped as ThreadX does, but counted */
         evt_rec_lock_exit(&r->lock, cs);
-        return; /* registry off or full: silently dropped, as ThreadX */
+        return;
     }
     r->reg_busy = 1;
     uint32_t entries = r->reg_total, found = entries, i = r->reg_search;
@@ -1335,7 +1351,7 @@ static void reg_add(uint8_t type, uint32_t ptr, const char *name, uint32_t p1, u
         e[TXTB_REG_NAME + k] = 0u; /* bytes after the NUL keep the old name's tail */
         e[TXTB_REG_RESERVED1] = (uint8_t)(reserved >> 8);
         e[TXTB_REG_RESERVED2] = (uint8_t)reserved;
-    }
+    } /* (reg_avail > 0: an available slot exists, found) */
     r->reg_busy = 0;
     evt_rec_lock_exit(&r->lock, cs);
 #endif

@@ -150,6 +150,12 @@ static int decode_event(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], evt
 {
     uint32_t code = w[4];
     const evt_kernel_profile *p = profile_of(h);
+    if (h->active && ev->kind == EVT_KIND_OBJ_CREATE && (w[7] & TXTB_HOOKS_OBJTYPE_MASK) == TXTB_HOOKS_OBJTYPE_TAG &&
+        (w[7] & 0xFFu) != 0u && (w[7] & 0xFFu) < EVT_HOOK_OBJ_COUNT_) {
+        ev->m.has |= EVT_M_OBJ_TYPE; /* the object's own type, not the create id's (txtb_defs.h) */
+        ev->m.obj_type = (uint8_t)(w[7] & 0xFFu);
+        return 1;
+    }
     if (id == TXTB_EVTRACE_SVC_ENTER_ID || id == TXTB_EVTRACE_SVC_EXIT_ID) {
         int enter = (id == TXTB_EVTRACE_SVC_ENTER_ID);
         ev->kind = enter ? EVT_KIND_SVC_ENTER : EVT_KIND_SVC_EXIT;

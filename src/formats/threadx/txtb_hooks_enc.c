@@ -6,7 +6,9 @@
  *   svc_enter   -> EVTRACE_SVC_ENTER (191) info1 code, info2..4 args 0..2
  *   svc_leave   -> EVTRACE_SVC_EXIT (192)  info1 code, info2 ret, info3 paired, info4 0
  *   obj_create/delete -> registry entry + the ThreadX <TYPE>_CREATE/_DELETE event (interrupt n:
- *                  registry entry only, pointer TXTB_HOOKS_IRQ_BASE | n)
+ *                  registry entry only, pointer TXTB_HOOKS_IRQ_BASE | n); a create of a type the
+ *                  ThreadX id does not name (message buffer, queue set: QUEUE_CREATE) has
+ *                  info4 = TXTB_HOOKS_OBJTYPE_TAG | the generic type
  *   user        -> user event 4096 + id
  *   kernel_info -> registry entry type EVTRACE_HOOKS, pointer TXTB_HOOKS_MAGIC
  *   thread_switch/thread_ready/prio_set/obj_op -> EVTRACE_SWITCH/READY/PRIO/OBJ_OP (195-198,
@@ -199,7 +201,7 @@ void evt_txtb_hook_svc_leave(int32_t code, int32_t ret, int paired)
 static void obj_map(evt_hook_obj type, uint8_t *txtype, uint32_t *create, uint32_t *del)
 {
     switch (type) {
-#define TXTB_HO_CASE_(n, txt, cr, de) \
+#define TXTB_HO_CASE_(n, txt, cr, de, tag) \
     case EVT_HOOK_OBJ_##n: *txtype = TXTB_OBJ_##txt; *create = cr; *del = de; return;
         TXTB_HOOKS_OBJ_MAP(TXTB_HO_CASE_)
 #undef TXTB_HO_CASE_
@@ -208,6 +210,18 @@ static void obj_map(evt_hook_obj type, uint8_t *txtype, uint32_t *create, uint32
     *txtype = TXTB_OBJ_EVTRACE_HOOKS;
     *create = 0;
     *del = 0;
+}
+
+/* info4 of a create record: the generic type where the create id names another one, else 0. */
+static uint32_t obj_tag(evt_hook_obj type)
+{
+    switch (type) {
+#define TXTB_HO_TAG_(n, txt, cr, de, tag) \
+    case EVT_HOOK_OBJ_##n: return (tag) ? TXTB_HOOKS_OBJTYPE_TAG | (uint32_t)type : 0u;
+        TXTB_HOOKS_OBJ_MAP(TXTB_HO_TAG_)
+#undef TXTB_HO_TAG_
+    default: return 0u;
+    }
 }
 
 void evt_txtb_hook_obj_create(evt_hook_obj type, uintptr_t obj, const char *name, uint32_t param)
@@ -220,7 +234,7 @@ void evt_txtb_hook_obj_create(evt_hook_obj type, uintptr_t obj, const char *name
         evt_tx_trace_thread_register(p, name ? name : "", 0u, 0u, param);
     else
         evt_tx_trace_object_register(txtype, p, name ? name : "", param, 0u);
-    if (cr) evt_tx_trace_kernel_event(cr, (uint32_t)obj, param, 0u, 0u);
+    if (cr) evt_tx_trace_kernel_event(cr, (uint32_t)obj, param, 0u, obj_tag(type));
 }
 
 void evt_txtb_hook_obj_delete(evt_hook_obj type, uintptr_t obj)

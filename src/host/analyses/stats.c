@@ -9,6 +9,7 @@
 #include "host/analyses/analyses.h"
 #include "evtrace/alloc.h"
 #include "evtrace/json.h"
+#include "evtrace/reader.h"
 
 int evt_stats_init(evt_stats *s, uint64_t clock_hz)
 {
@@ -542,6 +543,7 @@ void evt_stats_json(evt_stats *s, evt_json *j, const char *format, const char *f
     evt_json_obj_begin(j);
     evt_json_ku64(j, "events", s->lost_events);
     evt_json_ku64(j, "count", s->lost_count);
+    if (s->reader && s->reader->names_lost) evt_json_ku64(j, "names", s->reader->names_lost); /* registry full */
     evt_json_obj_end(j);
     evt_json_key(j, "contexts");
     evt_json_arr_begin(j);
@@ -658,6 +660,9 @@ void evt_stats_text(evt_stats *s, FILE *out, const char *format, const char *fil
             evt_stats_time(s, s->idle_ticks), unit, pct_(s->idle_ticks, dur), evt_stats_time(s, s->isr_ticks), unit,
             pct_(s->isr_ticks, dur));
     fprintf(out, "lost:     %" PRIu64 " lost-data events, count %" PRIu64 "\n", s->lost_events, s->lost_count);
+    if (s->reader && s->reader->names_lost)
+        fprintf(out, "          %" PRIu64 " registrations lost (registry full): those objects have no name\n",
+                s->reader->names_lost);
     fprintf(out, "\nContexts (by CPU time):\n  %-32s %-6s %9s %14s %8s %9s %9s\n", "name", "class", "events",
             "cpu_time", "load%", "switches", "isrs");
     uint32_t *o = evt_stats_ctx_order(s);

@@ -6,14 +6,15 @@
 #include "evtrace/freertos_svc.h"
 #include "evtrace/hooks_defs.h"
 
-/* Five rows per queue event (one per queue type), then the other services: sorted by code. */
+/* Six rows per queue event (one per queue type), then the other services: sorted by code. */
 static const evt_kernel_svc k_svcs[] = {
-#define FR_QEV_ROWS_(ix, name, ql, sl, qop, sop, mop, res)                                                \
+#define FR_QEV_ROWS_(ix, name, ql, sl, setl, qop, sop, mop, res)                                          \
     {EVT_FREERTOS_QCODE(ix, 0), ql, EVT_OP_##qop, EVT_HOOK_OBJ_QUEUE, 0},                                \
     {EVT_FREERTOS_QCODE(ix, 1), sl, EVT_OP_##mop, EVT_HOOK_OBJ_MUTEX, 0},                                  \
     {EVT_FREERTOS_QCODE(ix, 2), sl, EVT_OP_##sop, EVT_HOOK_OBJ_SEMAPHORE, 0},                              \
     {EVT_FREERTOS_QCODE(ix, 3), sl, EVT_OP_##sop, EVT_HOOK_OBJ_SEMAPHORE, 0},                              \
-    {EVT_FREERTOS_QCODE(ix, 4), sl, EVT_OP_##mop, EVT_HOOK_OBJ_MUTEX, 0},
+    {EVT_FREERTOS_QCODE(ix, 4), sl, EVT_OP_##mop, EVT_HOOK_OBJ_MUTEX, 0},                                  \
+    {EVT_FREERTOS_QCODE(ix, 5), setl, EVT_OP_##qop, EVT_HOOK_OBJ_QUEUE_SET, 0},
     EVT_FREERTOS_QEVENT_TABLE(FR_QEV_ROWS_)
 #undef FR_QEV_ROWS_
 #define FR_SVC_ROW_(code, name, label, op, obj, res) {code, label, EVT_OP_##op, EVT_HOOK_OBJ_##obj, 0},
@@ -30,11 +31,12 @@ enum { RES_DEPENDS = EVT_RES_COUNT_ };
 #define RES_SUCCESS EVT_RES_SUCCESS
 #define RES_TIMEOUT EVT_RES_TIMEOUT
 #define RES_WOULD_BLOCK EVT_RES_WOULD_BLOCK
+#define RES_ERROR EVT_RES_ERROR
 static const struct { int32_t code; uint8_t res; } k_res[] = {
-#define FR_QEV_RES_(ix, name, ql, sl, qop, sop, mop, res)                                                  \
+#define FR_QEV_RES_(ix, name, ql, sl, setl, qop, sop, mop, res)                                            \
     {EVT_FREERTOS_QCODE(ix, 0), RES_##res}, {EVT_FREERTOS_QCODE(ix, 1), RES_##res},                         \
     {EVT_FREERTOS_QCODE(ix, 2), RES_##res}, {EVT_FREERTOS_QCODE(ix, 3), RES_##res},                         \
-    {EVT_FREERTOS_QCODE(ix, 4), RES_##res},
+    {EVT_FREERTOS_QCODE(ix, 4), RES_##res}, {EVT_FREERTOS_QCODE(ix, 5), RES_##res},
     EVT_FREERTOS_QEVENT_TABLE(FR_QEV_RES_)
 #undef FR_QEV_RES_
 #define FR_SVC_RES_(code, name, label, op, obj, res) {code, RES_##res},
@@ -50,6 +52,8 @@ static evt_op_result result_of(int32_t code, int64_t ret)
         if (code == EVT_FREERTOS_TASK_NOTIFY_TAKE || code == EVT_FREERTOS_TIMER_COMMAND_SEND ||
             code == EVT_FREERTOS_TASK_NOTIFY_WAIT)
             return ret != 0 ? EVT_RES_SUCCESS : EVT_RES_TIMEOUT; /* pdPASS / a count / received */
+        if (code == EVT_FREERTOS_QUEUE_SET_ADD || code == EVT_FREERTOS_QUEUE_SET_REMOVE)
+            return ret != 0 ? EVT_RES_SUCCESS : EVT_RES_ERROR; /* pdPASS / pdFAIL */
         return ret > 0 ? EVT_RES_SUCCESS : EVT_RES_WOULD_BLOCK; /* bytes moved from an ISR */
     }
     return EVT_RES_UNKNOWN;

@@ -64,17 +64,17 @@ static const uint8_t k_generic[] = {
     EVT_FREERTOS_STATE_TABLE(FR_GEN_)
 #undef FR_GEN_
 };
-static const uint8_t k_qobj[5] = {
+static const uint8_t k_qobj[EVT_FREERTOS_QTYPE_N] = {
 #define FR_QOBJ_(e, t, name, obj) [t] = EVT_HOOK_OBJ_##obj,
     EVT_FREERTOS_QTYPE_TABLE(FR_QOBJ_, 0)
 #undef FR_QOBJ_
 };
 
-static evt_hook_obj qobj(uint32_t qtype) { return (evt_hook_obj)(qtype < 5u ? k_qobj[qtype] : EVT_HOOK_OBJ_OTHER); }
+static evt_hook_obj qobj(uint32_t qtype) { return (evt_hook_obj)(qtype < EVT_FREERTOS_QTYPE_N ? k_qobj[qtype] : EVT_HOOK_OBJ_OTHER); }
 
 /* The name of an object FreeRTOS names later or never (queues before vQueueAddToRegistry, event
  * groups, stream buffers): its kind, never an empty name. */
-static const char *const k_qname[5] = {
+static const char *const k_qname[EVT_FREERTOS_QTYPE_N] = {
 #define FR_QNAME_(e, t, name, obj) [t] = #name,
     EVT_FREERTOS_QTYPE_TABLE(FR_QNAME_, 0)
 #undef FR_QNAME_
@@ -193,7 +193,7 @@ void evt_freertos_obj_name(uint32_t type, const void *obj, const char *name)
 
 void evt_freertos_qobj_create(const void *q, uint32_t qtype)
 {
-    FR_HOOK_(obj_create, qobj(qtype), (uintptr_t)q, qtype < 5u ? k_qname[qtype] : "OBJECT", 0u);
+    FR_HOOK_(obj_create, qobj(qtype), (uintptr_t)q, qtype < EVT_FREERTOS_QTYPE_N ? k_qname[qtype] : "OBJECT", 0u);
 }
 void evt_freertos_qobj_delete(const void *q, uint32_t qtype) { FR_HOOK_(obj_delete, qobj(qtype), (uintptr_t)q); }
 void evt_freertos_qobj_name(const void *q, uint32_t qtype, const char *name)

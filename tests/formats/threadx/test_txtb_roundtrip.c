@@ -293,6 +293,33 @@ static void test_lost_records_be_down16(void **st) { (void)st; run(1, 1, 7000, 1
  * core in bits 24-31): such a record is the application's, not evtrace's LOST record (which has
  * the "evtr" marker in info3). Before, the reader took every id-190 record as a loss of info1
  * records: decoded + lost != issued. Both byte orders, before and after the ring wraps. */
+/* Registrations a full registry drops are counted in the header (reserved1) and the reader gives
+ * the count (r->names_lost: info, stats, check). Before, a full registry dropped them silently
+ * (FreeRTOS: 22 tasks with 8 entries, every task unnamed and nothing said so). Both byte orders. */
+static void test_registry_full_counted(void **st)
+{
+    (void)st;
+    enum { R = 2, SZ = 48 + 48 * R + 32 * 8 };
+    static uint8_t buf[SZ];
+    for (int big = 0; big < 2; big++) {
+        evt_tx_options o;
+        memset(&o, 0, sizeof o);
+        o.big_endian = big;
+        memset(buf, 0, sizeof buf);
+        assert_int_equal(evt_tx_trace_enable_ex(buf, SZ, R, &o), EVT_TX_SUCCESS);
+        for (uintptr_t i = 1; i <= 5; i++)
+            evt_tx_trace_object_register(TXTB_OBJ_QUEUE, (const void *)(i * 0x100u), "q", 0, 0);
+        evt_tx_trace_kernel_event(TXTB_EVENT_QUEUE_SEND, 0x500, 0, 0, 0);
+        evt_tx_trace_disable();
+        assert_int_equal(buf[17] << 8 | buf[16], 3); /* 5 - R, low byte first in both orders */
+        char err[256];
+        evt_reader *r = NULL;
+        assert_int_equal(evt_reader_open_mem(buf, SZ, "threadx", NULL, NULL, NULL, &r, err, sizeof err), EVT_OK);
+        assert_int_equal(r->names_lost, 3);
+        evt_reader_close(r);
+    }
+}
+
 static void test_user_id_190_is_no_loss(void **st)
 {
     (void)st;
@@ -339,6 +366,7 @@ static void test_user_id_190_is_no_loss(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_registry_full_counted),
         cmocka_unit_test(test_no_wrap_le),
         cmocka_unit_test(test_no_wrap_be),
         cmocka_unit_test(test_wraps_le),

@@ -114,13 +114,33 @@ def compare(counters, evtrace, path, label):
             fail('%s: %s %s successes: trace %d, FreeRTOS %d' % (label, obj, op, got, n))
     def by_type(t, op):
         return sum(o['ops'].get(op, {}).get('success', 0) for o in st['objects'] if o['type'] == t)
+    def ops_of(name, op, res='success'):
+        return objs.get(name, {}).get(op, {}).get(res, 0)
     extra = []
     if 'event_group' in counters:  # EVT_HOOK_OBJ_EVENT_FLAGS 4, MSGBUF 6, THREAD 1 (notified)
         extra = [('event group set', by_type(4, 'set'), counters['event_group']['set']),
                  ('event group wait', by_type(4, 'wait'), counters['event_group']['waited']),
-                 ('stream buffer send', by_type(6, 'send'), counters['stream_buffer']['sends']),
-                 ('stream buffer receive', by_type(6, 'receive'), counters['stream_buffer']['receives']),
+                 ('stream buffer send', ops_of('STREAM_BUFFER', 'send'), counters['stream_buffer']['sends']),
+                 ('stream buffer receive', ops_of('STREAM_BUFFER', 'receive'), counters['stream_buffer']['receives']),
                  ('notifications given', by_type(1, 'set'), counters['notifications']['given'])]
+    if 'recursive_mutex' in counters:
+        # every successful recursive take and give once (nested ones have no queue record of their
+        # own); the mutex's releases include FreeRTOS's own give at its creation (docs/freertos.md)
+        rm = counters['recursive_mutex']
+        extra += [('recursive mutex takes', ops_of(rm['name'], 'acquire'), rm['takes']),
+                  ('recursive mutex gives', ops_of(rm['name'], 'release') - 1, rm['gives'])]
+    if 'queue_set' in counters:
+        qs = counters['queue_set']
+        extra += [('queue set selects', ops_of(qs['name'], 'receive'), qs['selected']),
+                  ('queue set sends', ops_of(qs['name'], 'send'), qs['member_sends']),
+                  ('queue set adds', ops_of(qs['name'], 'add'), 1 if counters['kernel'].startswith('V11') else 0)]
+        types = object_types(evtrace, path)
+        for name, want in ((qs['name'], 'queue_set'), ('MESSAGE_BUFFER', 'message_buffer'),
+                           ('STREAM_BUFFER', 'message_buffer')):
+            if types.get(name) != want:
+                fail('%s: object %s has type %r in the outputs, not %r' % (label, name, types.get(name), want))
+    if 'message_buffer' in counters:
+        extra += [('message buffer sends', ops_of('MESSAGE_BUFFER', 'send'), counters['message_buffer']['sends'])]
     for what, got, n in extra:
         if got != n:
             fail('%s: %s successes: trace %d, FreeRTOS %d' % (label, what, got, n))
@@ -129,7 +149,8 @@ def compare(counters, evtrace, path, label):
         fail('%s: inheritances: trace %d, FreeRTOS %d' % (label, inh, counters['mutexes'][0]['inheritances']))
     print('ok: %s: %d tasks (switch-ins%s exact, CPU within 1 %%), queue/semaphore%s operations and %d '
           'inheritances exact' % (label, checked, ', moves to ready' if ready is not None else '',
-                                  ', event-group, stream-buffer, notification' if extra else '', inh))
+                                  ', event-group, stream-buffer, notification, recursive-mutex, queue-set'
+                                  if extra else '', inh))
 
 
 def cmd_counters(evtrace, demo, mode, seconds, kernel=''):
