@@ -43,11 +43,11 @@ typedef const char *(*rkh_hooks_name_fn)(void *user, uint64_t obj);
  * type; a wait's start and end, hook_wait.h) and update h. Other records: context only (the code
  * that recorded them runs in the thread or interrupt the hooks last reported), when the stream
  * has hooks at all. */
+void rkh_hooks_dec_apply(rkh_hooks_dec *h, evt_event *ev, const char *user_event, rkh_hooks_name_fn name_of,
+                         void *user);
 /* Give ev, a record with no context of its own (a framework symbol record: the FWK_OBJ an
  * obj_create writes first), the context the hooks say runs: the running thread, the interrupt, or
  * none before the first switch (then ev is left as it is). */
 void rkh_hooks_dec_context(const rkh_hooks_dec *h, evt_event *ev, rkh_hooks_name_fn name_of, void *user);
-void rkh_hooks_dec_apply(rkh_hooks_dec *h, evt_event *ev, const char *user_event, rkh_hooks_name_fn name_of,
-                         void *user);
 
 #endif
