@@ -44,11 +44,13 @@ typedef uint32_t evt_port_crit_t;
  *   EVT_PORT_CALLS 1, with                   (optional; without it, the no-ops below: right on
  *   int evt_port_call_enter(void);           one core) bracket a public call that reaches an
  *   void evt_port_call_exit(void);           object a controller may re-initialise after a stop
- *   void evt_port_call_link(void);           (ETW sessions): enter returns 0 (nothing done) until
- *   void evt_port_calls_quiesce(void);       link registered the context; quiesce (the stop,
+ *   int evt_port_call_link(void);            (ETW sessions): enter returns 0 (nothing done) until
+ *   void evt_port_call_unlinked_done(void);  link registered the context; link returns 0 when
+ *   void evt_port_calls_quiesce(void);       it cannot (the call is then ended by
+ *                                            unlinked_done after its exit); quiesce (the stop,
  *                                            after unpublishing the object) returns once no
  *                                            other context is inside a call that began before
- *                                            (POSIX: Q1-Q3)
+ *                                            (POSIX: Q1-Q5)
  *   int evt_port_wait_step(unsigned *steps); (EVT_PORT_LOCK_MAY_FAIL 1 only) one step of a wait
  *                                            for another context (pause, yield where the context
  *                                            may wait; *steps starts at 0); non-zero: give up (a
@@ -60,7 +62,8 @@ typedef uint32_t evt_port_crit_t;
 #ifndef EVT_PORT_CALLS /* a port without calls in progress: nothing can overlap a stop (one core) */
 static inline int evt_port_call_enter(void) { return 1; }
 static inline void evt_port_call_exit(void) {}
-static inline void evt_port_call_link(void) {}
+static inline int evt_port_call_link(void) { return 1; }
+static inline void evt_port_call_unlinked_done(void) {}
 static inline void evt_port_calls_quiesce(void) {}
 #endif
 

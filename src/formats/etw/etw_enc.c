@@ -69,13 +69,21 @@
 
 /* Enter a call of the port's Q1 (calls in progress: a stop waits for the calls that may have
  * loaded its session, so a start may re-initialise the object; port.h), registering the thread on
- * its first call. */
-static inline void call_enter(void)
+ * its first call. Returns 0 when the port could not register the thread (POSIX Q4: a call made
+ * after its exit's destructor): call_exit then ends the call the port counted instead. */
+static inline int call_enter(void)
 {
     if (!evt_port_call_enter()) {
-        evt_port_call_link();
+        int linked = evt_port_call_link();
         (void)evt_port_call_enter();
+        return linked;
     }
+    return 1;
+}
+static inline void call_exit(int linked)
+{
+    evt_port_call_exit();
+    if (!linked) evt_port_call_unlinked_done();
 }
 
 /* Slow paths kept out of TraceEvent's body (fewer registers to save on every event). */
@@ -966,9 +974,9 @@ static int own_record_open(evt_etw_session *s)
 static uint32_t thread_detach(evt_etw_session *s);
 uint32_t evt_etw_thread_detach(evt_etw_session *s)
 {
-    call_enter();
+    int linked = call_enter();
     uint32_t rc = thread_detach(s);
-    evt_port_call_exit();
+    call_exit(linked);
     return rc;
 }
 
@@ -1018,9 +1026,9 @@ int evt_etw_own_record_open_(evt_etw_session *s)
 static uint32_t session_flush(evt_etw_session *s);
 uint32_t evt_etw_session_flush(evt_etw_session *s)
 {
-    call_enter();
+    int linked = call_enter();
     uint32_t rc = session_flush(s);
-    evt_port_call_exit();
+    call_exit(linked);
     return rc;
 }
 
@@ -1568,20 +1576,23 @@ static uint32_t record(evt_etw_session *s, const evt_etw_trace_header *hdr, uint
  * Q1-Q3). */
 uint32_t evt_etw_commit_(evt_etw_provider *p, const evt_etw_trace_header *hdr, const void *payload, uint32_t payload_len)
 {
-    call_enter();
+    int linked = call_enter();
     evt_etw_session *s = (evt_etw_session *)EVT_LOAD_ACQ(&p->session);
     uint32_t rc = EVT_LIKELY(s) ? record(s, hdr, payload_len, (uintptr_t)payload) : EVT_ETW_ERROR_INVALID_HANDLE;
-    evt_port_call_exit();
+    call_exit(linked);
     return rc;
 }
 
 #if EVT_ETW_CALLSITE_GATHER
-/* evt_etw_commit_x_ on a thread's first call: register it (Q3), then the call. */
+/* evt_etw_commit_x_ on a thread's first call: register it (Q3), then the call; a thread the port
+ * cannot register (POSIX Q4) makes the call the port counted instead, and ends it. */
 static ETW_COLD uint32_t commit_x_link_(evt_etw_provider *p, const evt_etw_trace_header *hdr, uint64_t cls, uint64_t w0,
                                         uint64_t w1, uint64_t w2)
 {
-    evt_port_call_link();
-    return evt_etw_commit_x_(p, hdr, cls, w0, w1, w2);
+    if (evt_port_call_link()) return evt_etw_commit_x_(p, hdr, cls, w0, w1, w2);
+    uint32_t rc = evt_etw_commit_x_(p, hdr, cls, w0, w1, w2);
+    evt_port_call_unlinked_done();
+    return rc;
 }
 
 uint32_t evt_etw_commit_x_(evt_etw_provider *p, const evt_etw_trace_header *hdr, uint64_t cls, uint64_t w0, uint64_t w1,
@@ -1637,8 +1648,8 @@ static uint32_t trace_event(evt_etw_provider *p, const evt_etw_trace_header *hdr
 uint32_t (evt_etw_trace_event)(evt_etw_provider *p, const evt_etw_trace_header *hdr, const void *payload)
 {
     if (!p || !evt_gate_bits(&p->gate)) return EVT_ETW_ERROR_INVALID_HANDLE;
-    call_enter();
+    int linked = call_enter();
     uint32_t rc = trace_event(p, hdr, payload);
-    evt_port_call_exit();
+    call_exit(linked);
     return rc;
 }

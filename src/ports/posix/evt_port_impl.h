@@ -356,11 +356,25 @@ int evt_port_wait_step(unsigned *steps);
  *  Q3 A thread registers (a list under a mutex, signals blocked: evt_port_call_link) before its
  *     first call, is unlinked at its exit (a thread-specific key's destructor) and, in a fork
  *     child, the list keeps only the thread that called fork. The calling thread is never waited
- *     for (a stop in a signal handler does not wait for the call its thread was making). */
+ *     for (a stop in a signal handler does not wait for the call its thread was making).
+ *  Q4 Once its exit's destructor has unlinked it, a thread never registers again: a call it makes
+ *     later (a thread-specific destructor that runs after the registry's, a signal handler that
+ *     lands after the destructors) may come after the last destructor round, where nothing would
+ *     unlink it, and the list would keep the address of thread-local memory that the next thread
+ *     on the same stack reuses (its own link then made the list a cycle: the next stop looped
+ *     forever). link returns 0 to such a thread; its call is counted process-wide instead
+ *     (evt_port_call_unlinked_done ends it) and quiesce waits for that count too.
+ *  Q5 quiesce waits for a thread with the registry's mutex released, the thread's entry pinned
+ *     (its exit's unlink waits for the pin): a stop made in a signal handler that interrupted a
+ *     call of its thread waits for the mutex, and used to wait forever for a quiesce that held it
+ *     while waiting for that very call. */
 #define EVT_PORT_CALLS 1
 typedef struct evt_posix_calls {
     _Atomic unsigned depth; /* 0: not registered; 1 + this thread's calls in progress */
     struct evt_posix_calls *next, *prev; /* the registry, under its mutex */
+    unsigned pins;          /* Q5: quiesces waiting for this entry (under the mutex) */
+    unsigned gone;          /* Q4: unlinked at the thread's exit (this thread only) */
+    unsigned unlinked;      /* Q4: this thread's calls counted process-wide (this thread only) */
 } evt_posix_calls;
 extern _Thread_local evt_posix_calls evt_posix_calls_;
 /* Q1: 1 with the depth raised, or 0 (nothing done) when the thread is not registered yet: the
@@ -379,8 +393,11 @@ static inline void evt_port_call_exit(void)
     evt_posix_calls *t = &evt_posix_calls_;
     atomic_store_explicit(&t->depth, atomic_load_explicit(&t->depth, memory_order_relaxed) - 1u, memory_order_release);
 }
-/* Q3: register the calling thread (any context). */
-void evt_port_call_link(void);
+/* Q3: register the calling thread (any context): 1, after which enter succeeds. 0 (Q4: the
+ * thread's exit unlinked it): the call is counted process-wide and enter succeeds too; the caller
+ * calls evt_port_call_unlinked_done after the call's evt_port_call_exit. */
+int evt_port_call_link(void);
+void evt_port_call_unlinked_done(void);
 /* Q2: wait until no other thread is inside a call that began before the object was unpublished.
  * Thread context (a stop); bounded only by the calls in progress. */
 void evt_port_calls_quiesce(void);

@@ -90,9 +90,19 @@ static void calls_unlock(const sigset_t *old)
     pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
-void evt_port_call_link(void)
+/* Q4: calls of threads the registry no longer holds (their exit unlinked them), in progress. */
+static _Atomic unsigned g_unlinked_calls;
+
+int evt_port_call_link(void)
 {
     evt_posix_calls *t = &evt_posix_calls_;
+    if (t->gone) { /* Q4: counted before the call loads anything (seq_cst: quiesce's membarrier pairs with it) */
+        atomic_fetch_add_explicit(&g_unlinked_calls, 1u, memory_order_seq_cst);
+        t->unlinked++;
+        atomic_signal_fence(memory_order_seq_cst);
+        atomic_store_explicit(&t->depth, 1u, memory_order_relaxed); /* enter then succeeds */
+        return 0;
+    }
     sigset_t old;
     calls_lock(&old);
     if (atomic_load_explicit(&t->depth, memory_order_relaxed) == 0u) {
@@ -104,15 +114,32 @@ void evt_port_call_link(void)
         (void)pthread_setspecific(g_calls_key, t);
     }
     calls_unlock(&old);
+    return 1;
 }
 
-/* Thread exit (the key's destructor): leave the registry. A later call on this thread (another
- * destructor) links it again. */
+/* Q4: the end of a call that link counted process-wide (after its evt_port_call_exit). A handler
+ * that lands here finds depth 0 and counts its own call. */
+void evt_port_call_unlinked_done(void)
+{
+    evt_posix_calls *t = &evt_posix_calls_;
+    atomic_store_explicit(&t->depth, 0u, memory_order_relaxed);
+    atomic_signal_fence(memory_order_seq_cst);
+    t->unlinked--;
+    atomic_fetch_sub_explicit(&g_unlinked_calls, 1u, memory_order_release);
+}
+
+/* Thread exit (the key's destructor): leave the registry for good (Q4), once no quiesce has the
+ * entry pinned (Q5). */
 static void calls_unlink(void *arg)
 {
     evt_posix_calls *t = arg;
     sigset_t old;
     calls_lock(&old);
+    while (t->pins != 0u) { /* a quiesce reads this entry without the mutex: wait for it */
+        calls_unlock(&old);
+        sched_yield();
+        calls_lock(&old);
+    }
     if (atomic_load_explicit(&t->depth, memory_order_relaxed) != 0u) {
         if (t->prev) t->prev->next = t->next;
         else g_calls = t->next;
@@ -120,29 +147,45 @@ static void calls_unlink(void *arg)
         t->next = t->prev = NULL;
         atomic_store_explicit(&t->depth, 0u, memory_order_relaxed);
     }
+    t->gone = 1u;
     calls_unlock(&old);
 }
 
-/* Fork child: only this thread lives on (the others may have been inside calls). */
+/* Fork child: only this thread lives on (the others may have been inside calls, or pinned). */
 static void calls_after_fork(void)
 {
     pthread_mutex_init(&g_calls_mu, NULL);
     evt_posix_calls *t = &evt_posix_calls_;
-    g_calls = atomic_load_explicit(&t->depth, memory_order_relaxed) != 0u ? t : NULL;
+    g_calls = atomic_load_explicit(&t->depth, memory_order_relaxed) != 0u && !t->gone ? t : NULL;
     t->next = t->prev = NULL;
+    t->pins = 0u;
+    atomic_store_explicit(&g_unlinked_calls, t->unlinked, memory_order_relaxed);
+}
+
+static void calls_spin(unsigned *spins)
+{
+    if ((++*spins & 255u) == 0u) sched_yield();
+    else evt_posix_cpu_relax();
 }
 
 void evt_port_calls_quiesce(void)
 {
     (void)evt_posix_membarrier(); /* Q2 */
+    evt_posix_calls *self = &evt_posix_calls_;
+    unsigned spins = 0;
+    /* Q4: the calls of unlinked threads (not this thread's own: a stop nested in one) */
+    while (atomic_load_explicit(&g_unlinked_calls, memory_order_acquire) > self->unlinked) calls_spin(&spins);
     sigset_t old;
     calls_lock(&old);
     for (evt_posix_calls *t = g_calls; t; t = t->next) {
-        if (t == &evt_posix_calls_) continue;
-        for (unsigned spins = 1; atomic_load_explicit(&t->depth, memory_order_acquire) > 1u; spins++) {
-            if ((spins & 255u) == 0u) sched_yield();
-            else evt_posix_cpu_relax();
-        }
+        if (t == self || atomic_load_explicit(&t->depth, memory_order_acquire) <= 1u) continue;
+        /* Q5: wait without the mutex (a handler of that thread may need it to finish its call);
+         * the pin keeps the entry linked, so the walk goes on from it */
+        t->pins++;
+        calls_unlock(&old);
+        while (atomic_load_explicit(&t->depth, memory_order_acquire) > 1u) calls_spin(&spins);
+        calls_lock(&old);
+        t->pins--;
     }
     calls_unlock(&old);
 }

@@ -19,7 +19,15 @@
  * then waits for every registered guard to clear and releases each writer's buffer (its records
  * count as written). So once stop returns no record is being written: the file written after it
  * holds every record counted, the stats are final (written + dropped == issued), and a restart
- * may free the old pool. */
+ * may free the old pool.
+ *
+ * A thread whose exit hook has run never registers again: a record it makes later (a
+ * thread-specific destructor that runs after the runtime's, a signal handler that lands after
+ * the destructors) may come after the last destructor round, where nothing would unlink it, and
+ * the registry would keep the address of thread-local memory the next thread on the same stack
+ * reuses (its own registration then made the list a cycle: the next stop looped forever). Such a
+ * record is counted process-wide while it runs (g_unlinked: stop waits for it as for a guard) and
+ * hands its buffer back at its end (enter_gone, leave_gone). */
 #define _GNU_SOURCE
 #include "evtrace/xray.h"
 
@@ -72,10 +80,13 @@ typedef struct xr_thread {
     const volatile uint32_t *cpu_at;
     struct xr_thread *prev, *next; /* g_threads, under g_reg_mu */
     int linked;
+    unsigned gone;     /* its exit hook ran: never registered again */
+    unsigned unlinked; /* this thread's records counted in g_unlinked (this thread only) */
 } xr_thread;
 static __thread xr_thread t_x;
 static xr_thread *g_threads;
 static pthread_mutex_t g_reg_mu = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic unsigned g_unlinked; /* records of threads past their exit hook, in progress */
 
 /* The port's counter (rdtsc on x86, CLOCK_MONOTONIC ns elsewhere): what the header's cycle
  * frequency describes. A writer's records are in its own order; a value read out of turn is
@@ -181,8 +192,8 @@ static void reg_unlock(const sigset_t *old)
     pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
-/* Thread exit: hand the buffer back as full so the pool can reuse it, leave the registry. A record
- * made later on this thread (a later destructor) registers it again (tid 0). */
+/* Thread exit: hand the buffer back as full so the pool can reuse it, leave the registry for good
+ * (a record made later on this thread: enter_gone). */
 static void thread_gone(void *arg)
 {
     xr_thread *x = arg;
@@ -196,8 +207,8 @@ static void thread_gone(void *arg)
         x->prev = x->next = NULL;
         x->linked = 0;
     }
-    x->w.tid = 0;
-    x->cpu_at = NULL;
+    x->gone = 1u;
+    x->cpu_at = NULL; /* evt_xray_fn_on takes fn_on_general, which tests `gone` */
     reg_unlock(&old);
 }
 
@@ -207,6 +218,7 @@ static void after_fork_child(void)
     pthread_mutex_init(&g_reg_mu, NULL);
     g_threads = t_x.linked ? &t_x : NULL;
     t_x.prev = t_x.next = NULL;
+    atomic_store_explicit(&g_unlinked, t_x.unlinked, memory_order_relaxed);
 }
 
 static void make_key(void)
@@ -276,14 +288,52 @@ int evt_xray_in_record_(void) { return t_x.w.tid != 0 && __atomic_load_n(&t_x.w.
 
 static inline int xr_on(void) { return evt_gate_bits(&evt_xray_gate) != 0; }
 
+static void leave_gone(evt_xray_writer *w);
+/* The end of a record begun by enter() (a thread past its exit hook: leave_gone). */
+static inline void leave(evt_xray_writer *w)
+{
+    if (__builtin_expect(t_x.gone != 0u, 0)) leave_gone(w);
+    else xr_leave(w);
+}
+
 /* Test hook: called inside the nesting guard, before the clock read (a test raises a signal
  * there to land a handler in the middle of a record). NULL in production. */
 void (*evt_xray_test_in_record_hook)(void);
+
+/* A record of a thread past its exit hook: counted in g_unlinked before the gate is loaded again
+ * (seq_cst: stop's membarrier pairs with it), then as enter(). */
+static __attribute__((noinline)) evt_xray_writer *enter_gone(void)
+{
+    xr_thread *x = &t_x;
+    atomic_fetch_add_explicit(&g_unlinked, 1u, memory_order_seq_cst);
+    x->unlinked++;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    evt_xray_writer *w = &x->w;
+    if (!xr_nest_enter(w)) evt_xray_drop(&g_pool); /* a record of this thread is in progress */
+    else if (__atomic_load_n(&evt_xray_gate.bits, __ATOMIC_ACQUIRE)) return w;
+    else xr_nest_exit(w); /* stopped: not issued */
+    x->unlinked--;
+    atomic_fetch_sub_explicit(&g_unlinked, 1u, memory_order_release);
+    return NULL;
+}
+
+/* Its end: nothing releases this thread's buffer later, so it goes back now (its records count as
+ * written), inside the guard; then the guard and the count. */
+static __attribute__((noinline)) void leave_gone(evt_xray_writer *w)
+{
+    xr_thread *x = &t_x;
+    evt_xray_writer_release(w);
+    xr_nest_exit(w);
+    x->unlinked--;
+    atomic_fetch_sub_explicit(&g_unlinked, 1u, memory_order_release);
+    evt_posix_after_record();
+}
 
 /* Enter the thread's nesting guard, or count the record dropped (a record of this thread is being
  * written: we are a signal handler that interrupted it). */
 static inline evt_xray_writer *enter(void)
 {
+    if (__builtin_expect(t_x.gone != 0u, 0)) return enter_gone();
     evt_xray_writer *w = writer();
     if (__builtin_expect(!xr_nest_enter(w), 0)) {
         evt_xray_drop(&g_pool);
@@ -305,7 +355,7 @@ static __attribute__((noinline)) void fn_on_general(unsigned kind, uint32_t fid)
     evt_xray_writer *w = enter();
     if (!w) return;
     (void)evt_xray_fn_fast(w, &g_pool, kind <= XRAY_FN_ENTER_ARG ? kind : XRAY_FN_ENTER, fid, now_tsc(), now_cpu());
-    xr_leave(w);
+    leave(w);
 }
 
 /* evt_xray_fn_on's record when it is not the inline case (new buffer, CPU changed, a long delta,
@@ -376,7 +426,7 @@ static void h_arg1(int32_t fid, int type, uint64_t arg)
     evt_xray_writer *w = enter();
     if (!w) return;
     (void)evt_xray_rec_fn(w, &g_pool, XRAY_FN_ENTER_ARG, (uint32_t)fid, now_tsc(), now_cpu(), 1, &arg);
-    xr_leave(w);
+    leave(w);
 }
 
 static void h_event(int32_t type, const void *data, size_t size)
@@ -389,7 +439,7 @@ static void h_event(int32_t type, const void *data, size_t size)
     } else {
         (void)evt_xray_rec_event(w, &g_pool, type, data, (uint32_t)size, now_tsc(), now_cpu());
     }
-    xr_leave(w);
+    leave(w);
 }
 
 static void h_custom(void *data, size_t size) { h_event(-1, data, size); }
@@ -455,6 +505,8 @@ int evt_xray_start(const evt_xray_config *cfg)
 static void quiesce(void)
 {
     (void)evt_posix_membarrier();
+    /* records of threads past their exit hook (not this thread's own: a stop nested in one) */
+    while (atomic_load_explicit(&g_unlinked, memory_order_acquire) > t_x.unlinked) sched_yield();
     sigset_t old;
     reg_lock(&old);
     for (xr_thread *x = g_threads; x; x = x->next) {
