@@ -47,6 +47,7 @@
 #define evtFREERTOS_APP_SWITCHED_IN()            app_switched_in(pxCurrentTCB)
 #define evtFREERTOS_APP_PRIORITY_INHERIT(t, p)   app_inherited(t)
 #define evtFREERTOS_APP_MOVED_TO_READY(t)        app_moved_to_ready(t)
+#define evtFREERTOS_APP_TASK_DELETE(t)           app_task_deleted(t)
 
 #include "evtrace/freertos_trace.h"
 

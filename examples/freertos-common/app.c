@@ -23,7 +23,7 @@ typedef configRUN_TIME_COUNTER_TYPE run_time_t;
 
 /* ---- FreeRTOS's counters, kept in its trace hooks ----------------------------------------------- */
 
-#define MAX_TASKS 16
+#define MAX_TASKS 20
 typedef struct {
     void *tcb;
     uint32_t switch_ins, ready;
@@ -34,16 +34,30 @@ static uint32_t g_inherits;
 static uint64_t g_rt_base;
 static int g_rt_started;
 
-/* The slot of tcb (a new one at its first sight), or NULL when all are taken. */
+/* The slot of tcb (a free one at its first sight), or NULL when all are taken. */
 static task_count *slot(void *tcb)
 {
+    for (int i = 0; i < MAX_TASKS; i++)
+        if (g_tasks[i].tcb == tcb) return &g_tasks[i];
     for (int i = 0; i < MAX_TASKS; i++) {
-        if (g_tasks[i].tcb == tcb || !g_tasks[i].tcb) {
+        if (!g_tasks[i].tcb) {
             g_tasks[i].tcb = tcb;
             return &g_tasks[i];
         }
     }
     return 0;
+}
+
+/* A deleted task's counts end with it: a task created later at its address counts from zero, as
+ * FreeRTOS's own run-time counter of the new TCB does. */
+void app_task_deleted(void *tcb)
+{
+    for (int i = 0; i < MAX_TASKS; i++) {
+        if (g_tasks[i].tcb == tcb) {
+            g_tasks[i].tcb = 0;
+            g_tasks[i].switch_ins = g_tasks[i].ready = 0;
+        }
+    }
 }
 
 uint64_t app_run_time(void)
@@ -218,6 +232,57 @@ static void set_task(void *p)
     }
     vTaskSuspend(NULL);
 }
+/* Tasks deleted and created again: "churn" runs a few rounds and deletes itself (FreeRTOS frees its
+ * TCB later, in the idle task), "victim" runs until the spawner deletes it (freed at once); the
+ * spawner creates each again, and the heap mostly hands the freed TCB back (g_reused counts the
+ * creates that got their predecessor's address). The ones alive at the end are in the counters. */
+static volatile int g_churn_done;
+static volatile uint32_t g_reused;
+static void churn(void *p)
+{
+    (void)p;
+    for (int k = 0; k < 3 && !g_stop; k++) {
+        spin_us(40);
+        vTaskDelay(1);
+    }
+    if (!g_stop) {
+        g_churn_done = 1;
+        vTaskDelete(NULL); /* its last records (the switch out) come after the delete's */
+    }
+    vTaskSuspend(NULL);
+}
+static void victim(void *p)
+{
+    (void)p;
+    while (!g_stop) {
+        spin_us(30);
+        vTaskDelay(1);
+    }
+    vTaskSuspend(NULL);
+}
+static TaskHandle_t create_again(TaskFunction_t fn, const char *name, UBaseType_t prio, TaskHandle_t before)
+{
+    TaskHandle_t h = NULL;
+    if (xTaskCreate(fn, name, configMINIMAL_STACK_SIZE, NULL, prio, &h) == pdPASS && h == before) g_reused++;
+    return h;
+}
+static void spawner(void *p)
+{
+    (void)p;
+    TaskHandle_t c = create_again(churn, "churn", 3, NULL), v = NULL;
+    while (!g_stop) {
+        v = create_again(victim, "victim", 2, v);
+        vTaskDelay(4);
+        if (g_stop) break;
+        vTaskDelete(v);
+        if (g_churn_done) {
+            g_churn_done = 0;
+            c = create_again(churn, "churn", 3, c);
+        }
+    }
+    vTaskSuspend(NULL);
+}
+
 static void timer_cb(TimerHandle_t t)
 {
     (void)t;
@@ -289,12 +354,13 @@ void app_create_demo(void)
     xTaskCreate(high_task, "high", configMINIMAL_STACK_SIZE, NULL, 5, NULL);
     xTaskCreate(isr_waiter, "isr_waiter", configMINIMAL_STACK_SIZE, NULL, 6, NULL);
     xTaskCreate(observer, "observer", configMINIMAL_STACK_SIZE, NULL, 4, &g_notified);
+    xTaskCreate(spawner, "spawner", configMINIMAL_STACK_SIZE, NULL, 4, NULL);
     xTimerStart(t, 0);
 }
 
 /* ---- the counters line --------------------------------------------------------------------- */
 
-static char g_line[2048];
+static char g_line[4096];
 static uint32_t g_len;
 static void put_s(const char *s)
 {
@@ -324,8 +390,9 @@ const char *app_counters_line(void)
     put_s("{\"kernel\":\"" tskKERNEL_VERSION_NUMBER "\"");
     put_kv("clock_hz", app_clock_hz());
     put_s(",\"tasks\":[");
-    for (UBaseType_t i = 0; i < n; i++) {
-        put_s(i ? ",{\"name\":\"" : "{\"name\":\"");
+    for (UBaseType_t i = 0, k = 0; i < n; i++) {
+        if (st[i].eCurrentState == eDeleted) continue; /* deleted, its TCB not yet freed */
+        put_s(k++ ? ",{\"name\":\"" : "{\"name\":\"");
         put_s(st[i].pcTaskName);
         put_s("\"");
         put_kv("run_time", st[i].ulRunTimeCounter);
@@ -362,7 +429,9 @@ const char *app_counters_line(void)
     put_s("},\"notifications\":{\"given\":");
     put_u(g_notes_given);
     put_kv("taken", g_notes_taken);
-    put_s("}}\n");
+    put_s("}");
+    put_kv("reused_tcbs", g_reused);
+    put_s("}\n");
     g_line[g_len] = '\0';
     return g_line;
 }

@@ -1,7 +1,8 @@
 /* The application both evtrace FreeRTOS examples run (app.c): a producer and a consumer around a
  * queue, two tasks sharing a priority-inheriting mutex with a third in between, a software timer,
  * an event group, a stream buffer and task notifications (an observer task), a semaphore given from
- * an interrupt, and a control task that ends the run; beside it FreeRTOS's own counters (switch-ins,
+ * an interrupt, tasks deleted and created again (a spawner; the heap hands their TCB addresses
+ * back), and a control task that ends the run; beside it FreeRTOS's own counters (switch-ins,
  * moves to ready, inheritances, successful operations) and the JSON line that reports them with the
  * run-time stats. Included by FreeRTOSConfig_common.h (the counting hooks run inside the kernel).
  *
@@ -21,6 +22,7 @@ void app_finished(void);     /* the run is over, the scheduler suspended, the tr
 void app_switched_in(void *tcb);    /* traceTASK_SWITCHED_IN: a switch-in unless the same task again */
 void app_inherited(void *tcb);      /* traceTASK_PRIORITY_INHERIT */
 void app_moved_to_ready(void *tcb); /* traceMOVED_TASK_TO_READY_STATE: a move unless tcb is running */
+void app_task_deleted(void *tcb);   /* traceTASK_DELETE: its counts end (the address may come back) */
 uint64_t app_run_time(void);        /* the run-time stats counter: app_clock from the first switch-in */
 
 /* ---- the application ------------------------------------------------------------------------ */

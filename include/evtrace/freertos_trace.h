@@ -13,6 +13,7 @@
  *   evtFREERTOS_APP_SWITCHED_IN()   called in traceTASK_SWITCHED_IN after evtrace's own record
  *   evtFREERTOS_APP_PRIORITY_INHERIT(tcb, prio)   in traceTASK_PRIORITY_INHERIT
  *   evtFREERTOS_APP_MOVED_TO_READY(tcb)   in traceMOVED_TASK_TO_READY_STATE (every call, running task too)
+ *   evtFREERTOS_APP_TASK_DELETE(tcb)      in traceTASK_DELETE after evtrace's own record
  *   evtFREERTOS_IRQ()               the interrupt number traceISR_ENTER records (Cortex-M: IPSR) */
 #ifndef EVTRACE_FREERTOS_TRACE_H
 #define EVTRACE_FREERTOS_TRACE_H
@@ -43,6 +44,9 @@
 #endif
 #ifndef evtFREERTOS_APP_MOVED_TO_READY
 #define evtFREERTOS_APP_MOVED_TO_READY(tcb) do { } while (0)
+#endif
+#ifndef evtFREERTOS_APP_TASK_DELETE
+#define evtFREERTOS_APP_TASK_DELETE(tcb) do { } while (0)
 #endif
 #ifndef evtFREERTOS_IRQ
 #if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__) || defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_8M_MAIN__)
@@ -97,7 +101,11 @@ static inline uint32_t evt_freertos_ipsr_(void)
     evtFREERTOS_IF_(evt_freertos_task_create((t), (const char *)(t)->pcTaskName, (uint32_t)(t)->uxPriority))
 #endif
 #ifndef traceTASK_DELETE
-#define traceTASK_DELETE(t) evtFREERTOS_IF_(evt_freertos_task_delete(t))
+#define traceTASK_DELETE(t)                              \
+    do {                                                 \
+        evtFREERTOS_IF_(evt_freertos_task_delete(t));    \
+        evtFREERTOS_APP_TASK_DELETE(t);                  \
+    } while (0)
 #endif
 /* Every task is ready from its creation, the first one too (it is already pxCurrentTCB when
  * prvAddNewTaskToReadyList adds it, before the scheduler runs); once the scheduler runs, the running

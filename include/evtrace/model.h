@@ -284,4 +284,18 @@ const char *evt_level_name(evt_level_kind k);
 /* Add a counter to the meaning block (ignored past EVT_M_MAX_LEVELS). */
 void evt_meaning_add_level(evt_meaning *m, evt_level_kind k, uint64_t v);
 
+/* Incarnations of a reused thread id (docs/model.md "Contexts"). A thread deleted and another created
+ * later under the same id (a FreeRTOS TCB address, a μT-Kernel task id) are distinct contexts: the
+ * reader framework gives the first incarnation in the trace the raw id and the n-th later one
+ * (n >= 1) the id evt_ctx_make(raw, n): raw with n in bits 48-62, n wrapping from
+ * EVT_CTX_INCARNATION_MAX to 1 (a raw id of 2^48 and up is never split). Every member naming a
+ * context carries it: ctx, m.next_ctx, m.owner, and target / m.obj of a thread's operations. */
+#define EVT_CTX_INCARNATION_SHIFT 48
+#define EVT_CTX_INCARNATION_MAX   0x7FFFu
+uint64_t evt_ctx_make(uint64_t raw, uint32_t incarnation);
+/* The raw id of a context id (itself for a first incarnation). */
+uint64_t evt_ctx_raw(uint64_t ctx);
+/* Its incarnation: 0 the first in the trace (the raw id), n the n-th later one. */
+uint32_t evt_ctx_incarnation(uint64_t ctx);
+
 #endif

@@ -119,6 +119,9 @@ struct evt_reader {
     /* Names the trace says it could not record (TXTB: registrations dropped by a full registry),
      * set by the reader at open; 0: none or not known. info and check report it. */
     uint64_t names_lost;
+    /* private: the incarnations of reused thread ids (src/host/ctx_incarnation.h), NULL until the
+     * first thread create or delete */
+    struct evt_ctx_incarn *incarn;
 };
 
 /* Where a reader's clock frequency comes from ("clock_source" in JSON). */

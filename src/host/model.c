@@ -108,3 +108,21 @@ void evt_meaning_add_level(evt_meaning *m, evt_level_kind k, uint64_t v)
     m->level[m->nlevels++] = v;
     m->has |= EVT_M_LEVEL;
 }
+
+uint64_t evt_ctx_make(uint64_t raw, uint32_t incarnation)
+{
+    if (raw >> EVT_CTX_INCARNATION_SHIFT || !incarnation) return raw;
+    uint64_t n = (incarnation - 1u) % EVT_CTX_INCARNATION_MAX + 1u;
+    return raw | n << EVT_CTX_INCARNATION_SHIFT;
+}
+
+/* An id with bit 63 set (a 64-bit kernel address) is never split: incarnation 0, raw itself. */
+uint32_t evt_ctx_incarnation(uint64_t ctx)
+{
+    return ctx >> 63 ? 0u : (uint32_t)(ctx >> EVT_CTX_INCARNATION_SHIFT) & EVT_CTX_INCARNATION_MAX;
+}
+
+uint64_t evt_ctx_raw(uint64_t ctx)
+{
+    return evt_ctx_incarnation(ctx) ? ctx & ((1ull << EVT_CTX_INCARNATION_SHIFT) - 1u) : ctx;
+}

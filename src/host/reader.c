@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <string.h>
 #include "evtrace/alloc.h"
+#include "evtrace/hooks_defs.h"
+#include "ctx_incarnation.h"
 #include "event_reset.h"
 #include "safe_text.h"
 #include "tick_ns.h"
@@ -408,13 +410,36 @@ static int in_range_(evt_reader *r, const evt_event *ev, uint64_t index)
     return keep;
 }
 
+/* ---- contexts: a reused thread id's later incarnations are contexts of their own --------------- */
+
+/* Out of line: a create or delete, or any event once an id was reused (ctx_incarnation.h). */
+static __attribute__((noinline)) evt_status incarn_slow_(evt_reader *r, evt_event *ev)
+{
+    if (!r->incarn) {
+        if (!(ev->m.has & EVT_M_OBJ_TYPE) || ev->m.obj_type != EVT_HOOK_OBJ_THREAD) return EVT_OK; /* no thread */
+        r->incarn = evt_calloc(1, sizeof *r->incarn);
+        if (!r->incarn) return evt_reader_fail(r, EVT_ERR_NOMEM, ev->offset, "out of memory (contexts)");
+    }
+    evt_ctx_incarn_event(r->incarn, ev);
+    return EVT_OK;
+}
+
+/* Every event the format gives, in trace order, trimmed ones too: a create before --begin counts. */
+static inline evt_status incarn_(evt_reader *r, evt_event *ev, evt_status st)
+{
+    if (st != EVT_OK) return st;
+    if ((unsigned)ev->kind - (unsigned)EVT_KIND_OBJ_CREATE <= 1u || (r->incarn && r->incarn->later))
+        return incarn_slow_(r, ev);
+    return EVT_OK;
+}
+
 /* The next event inside --begin/--end (evt_reader_set_range); EVT_END past an index end. */
 static evt_status next_in_range_(evt_reader *r, evt_event *ev)
 {
     for (;;) {
         evt_event_reset(ev);
         ev->fmt = r->desc->name;
-        evt_status st = r->desc->next(r->state, ev);
+        evt_status st = incarn_(r, ev, r->desc->next(r->state, ev));
         if (st != EVT_OK) return st;
         set_time_(r, ev);
         int k = in_range_(r, ev, r->range_index++);
@@ -470,13 +495,15 @@ EVT_EVENT_RESET_FN evt_status evt_reader_next(evt_reader *r, evt_event *ev)
     /* else a reader that resets its own events (EVT_READER_RESETS): one test more than the usual
      * case, no call */
     ev->fmt = r->desc->name;
-    return took_(r, ev, r->desc->next(r->state, ev));
+    return took_(r, ev, incarn_(r, ev, r->desc->next(r->state, ev)));
 }
 
 void evt_reader_close(evt_reader *r)
 {
     if (!r) return;
     if (r->desc->close) r->desc->close(r->state);
+    if (r->incarn) evt_ctx_incarn_free(r->incarn);
+    evt_free(r->incarn);
     evt_source_close(&r->src);
     evt_free(r->text);
     evt_free(r);

@@ -483,7 +483,9 @@ const char *evt_stats_class_name(evt_ctx_class c)
 const char *evt_stats_ctx_name(const evt_stats *s, const evt_stats_ctx *c, char *buf, size_t len)
 {
     if (c->name) return evt_strtab_str(&s->strs, c->name);
-    if (c->has_ctx) snprintf(buf, len, "ctx 0x%" PRIx64, c->ctx);
+    if (c->has_ctx && evt_ctx_incarnation(c->ctx)) /* a reused id's later incarnation */
+        snprintf(buf, len, "ctx 0x%" PRIx64 " #%u", evt_ctx_raw(c->ctx), (unsigned)evt_ctx_incarnation(c->ctx) + 1u);
+    else if (c->has_ctx) snprintf(buf, len, "ctx 0x%" PRIx64, c->ctx);
     else snprintf(buf, len, "(no context: %s)", evt_stats_class_name(c->cls));
     return buf;
 }
@@ -564,6 +566,10 @@ void evt_stats_json(evt_stats *s, evt_json *j, const char *format, const char *f
         evt_json_ku64(j, "isr_count", c->isr_count);
         evt_json_ku64(j, "first_ts", c->first_ts);
         evt_json_ku64(j, "last_ts", c->last_ts);
+        if (c->has_ctx && evt_ctx_incarnation(c->ctx)) { /* a reused id's later incarnation (model.h) */
+            evt_json_ku64(j, "raw_ctx", evt_ctx_raw(c->ctx));
+            evt_json_ku64(j, "incarnation", evt_ctx_incarnation(c->ctx));
+        }
         evt_json_obj_end(j);
     }
     evt_free(o);

@@ -57,7 +57,9 @@ const char *evt_tl_class_name(evt_ctx_class c)
 const char *evt_tl_ctx_label(const evt_tl_ctx *c, char *buf, size_t len)
 {
     if (c->name) return c->name;
-    if (c->has_id) snprintf(buf, len, "ctx 0x%" PRIx64, c->id);
+    if (c->has_id && evt_ctx_incarnation(c->id)) /* a reused id's later incarnation (model.h) */
+        snprintf(buf, len, "ctx 0x%" PRIx64 " #%u", evt_ctx_raw(c->id), (unsigned)evt_ctx_incarnation(c->id) + 1u);
+    else if (c->has_id) snprintf(buf, len, "ctx 0x%" PRIx64, c->id);
     else snprintf(buf, len, "(no context: %s)", evt_tl_class_name(c->cls));
     return buf;
 }

@@ -68,10 +68,11 @@ def check_generic(path, s):
         fail('%s: idle windows %d / total %d, stats idle_time %d' % (path, sum(ld['idle']), ld['totals']['idle_time'], s['idle_time']))
     if sum(ld['isr']) != s['isr_time'] or ld['totals']['isr_time'] != s['isr_time']:
         fail('%s: ISR windows %d, stats isr_time %d' % (path, sum(ld['isr']), s['isr_time']))
-    stats_cpu = {(c['name'], c['class']): c['cpu_time'] for c in s['contexts']}
-    totals = {(c['name'], c['class']): c['cpu_time'] for c in ld['totals']['contexts']}
+    # by id too: tasks created again under one name are contexts of their own (docs/model.md)
+    stats_cpu = {(c['name'], c['class'], c['ctx']): c['cpu_time'] for c in s['contexts']}
+    totals = {(c['name'], c['class'], c.get('id')): c['cpu_time'] for c in ld['totals']['contexts']}
     for c in ld['contexts']:
-        key = (c['name'], c['class'])
+        key = (c['name'], c['class'], c.get('id'))
         if len(c['busy']) != n:
             fail('%s: %s has %d windows' % (path, c['name'], len(c['busy'])))
         if sum(c['busy']) != totals.get(key, 0) or stats_cpu.get(key) != totals.get(key, 0):

@@ -6,8 +6,10 @@
       counters it prints with `evtrace stats --json` of the trace it recorded: switch-ins, queue
       and semaphore operations, moves to ready per task and mutex inheritances exact; per-task CPU time within 1 % or one
       counter unit (the counter is the recorder's timestamp, so a unit is one tick); the control
-      task that stops the trace is left out of the CPU check (its last slice is open). KERNEL: the
-      version the example must report (a prefix: V10.4).
+      task that stops the trace is left out of the CPU check (its last slice is open). Tasks the
+      example deletes and creates again (at their predecessor's TCB address: reused_tcbs, which
+      must not be 0) are compared as the others, each name's latest context against FreeRTOS's
+      task alive at the end. KERNEL: the version the example must report (a prefix: V10.4).
   check_freertos.py stress DEMO EVTRACE SECONDS TASKS
       equal-priority tasks recording in a tight loop with the tick on must end (the POSIX port
       parks tasks in its SIGALRM handler: a section left half-done hangs), and their trace decode.
@@ -68,25 +70,41 @@ def object_types(evtrace, path):
 
 
 def ready_counts(evtrace, path):
-    """Per task name, the trace's moves to ready (thread_ready records)."""
-    sql = ("SELECT target_name, count(*) FROM events WHERE kind = 'thread_run' "
-           "AND json_extract(fields, '$.state') = 'ready' GROUP BY 1")
+    """Per task name, the trace's moves to ready (thread_ready records) of its latest task: the
+    one a deleted task's successor of the same name is (a context of its own)."""
+    sql = ("SELECT target, target_name, count(*) AS n, min(seq) AS first FROM events WHERE kind = 'thread_run' "
+           "AND json_extract(fields, '$.state') = 'ready' GROUP BY target")
     out = subprocess.run([evtrace, 'query', '-q', '--json', path, sql], capture_output=True, text=True, timeout=120)
     if out.returncode != 0:
         fail('evtrace query %s: %s' % (path, out.stderr.strip()))
     rows = [json.loads(l) for l in out.stdout.splitlines() if l.strip()]
-    return {r['target_name']: r['count(*)'] for r in rows}
+    return {r['target_name']: r['n'] for r in sorted(rows, key=lambda r: r['first'])}
+
+
+def latest_contexts(st):
+    """Per thread name, its latest context in `stats --json` (the latest first_ts): FreeRTOS counts
+    the tasks alive at the end, and a task deleted and created again under the same name (at the
+    same TCB address, or another) is a context of its own for each creation."""
+    ctx = {}
+    for c in sorted((c for c in st['contexts'] if c['class'] == 'thread'), key=lambda c: c['first_ts']):
+        ctx[c['name']] = c
+    return ctx
 
 
 def compare(counters, evtrace, path, label):
     """The counters FreeRTOS printed against the trace at path: fails on the first difference."""
     st = stats(evtrace, path)
     ready = ready_counts(evtrace, path) if 'ready' in counters['tasks'][0] else None
-    ctx = {c['name']: c for c in st['contexts'] if c['class'] == 'thread'}
+    ctx = latest_contexts(st)
     objs = {o['name']: o['ops'] for o in st['objects'] if o['name']}
     if st['lost']['count']:
         fail('%s: %d records lost (a wrapped snapshot or a lossy stream cannot be compared)'
              % (label, st['lost']['count']))
+    # the app's tasks deleted and created again (app.c "spawner"): some creates must have got
+    # their predecessor's TCB address back, or the run checks no reused address
+    reused = counters.get('reused_tcbs')
+    if reused == 0:
+        fail('%s: no task was created at its deleted predecessor\'s TCB address (reused_tcbs 0)' % label)
     checked = 0
     for t in counters['tasks']:
         c = ctx.get(t['name'])
@@ -147,8 +165,9 @@ def compare(counters, evtrace, path, label):
     inh = sum(o['ops'].get('inherit', {}).get('success', 0) for o in st['objects'])
     if inh != counters['mutexes'][0]['inheritances']:
         fail('%s: inheritances: trace %d, FreeRTOS %d' % (label, inh, counters['mutexes'][0]['inheritances']))
-    print('ok: %s: %d tasks (switch-ins%s exact, CPU within 1 %%), queue/semaphore%s operations and %d '
+    print('ok: %s: %d tasks (switch-ins%s exact, CPU within 1 %%%s), queue/semaphore%s operations and %d '
           'inheritances exact' % (label, checked, ', moves to ready' if ready is not None else '',
+                                  '; %d creates at a reused TCB address' % reused if reused else '',
                                   ', event-group, stream-buffer, notification, recursive-mutex, queue-set'
                                   if extra else '', inh))
 
