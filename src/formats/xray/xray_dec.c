@@ -7,7 +7,7 @@
  * through a small per-thread read window, and merges the threads by timestamp. Per-thread state:
  * running TSC (re-based by NewCPUId/TSCWrap), CPU, call stack (tail exits, unmatched exits and
  * entries left open are counted). The common record, an FDR function record, takes a short path in
- * both passes (index_fn_run, fill_fn_record + emit_fn_record); everything else the general parse.
+ * both passes (index_fn_run, fn_at + emit_fn); everything else the general parse.
  * Facts: shared/formats/xray.md. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -140,6 +140,10 @@ typedef struct xr_state {
     uint32_t bits;
     uint64_t freq, bufsize, reserved;
     evt_tick_ns tns; /* ticks to ns at freq, no division per event (freq != 0) */
+    uint64_t sec_ts, sec_ns, sec_span; /* time_ns: the cached second (sec_span 0: none) */
+    uint64_t frac_a, frac_m;       /* time_ns: ceil(2^64 * 1e9 / freq) in two words */
+    int frac_ok;                   /* time_ns applies: 0 < freq <= 2^32 */
+    unsigned fn_flags;             /* flags of a function record's event (EVT_HAS_TNS with a clock) */
     uint64_t fsize;
     uint64_t counts[XR_C_COUNT];
     xr_block *blocks;
@@ -179,6 +183,7 @@ typedef struct xr_state {
 } xr_state;
 
 static void user_record(xr_state *s, uint16_t type, const uint8_t *p, uint32_t len, uint64_t off, evt_event *ev);
+static void time_init(xr_state *s);
 
 static const evt_reader_option k_opts[] = {
     {"instr-map", "FILE", "XRay instrumentation map: llvm-xray extract YAML, evtrace's map, or the instrumented ELF binary"},
@@ -795,7 +800,7 @@ static evt_status open_(evt_reader *r, void **state)
     /* Only bits 0-1 are defined; compiler-rt 14's basic mode leaves bits 2-7 set (0xff): ignored. */
     if (s->freq == 0) evt_reader_error(r, XRAY_HDR_FREQ, "cycle frequency is 0: timestamps cannot be converted to time");
     r->clock_hz = s->freq;
-    evt_tick_ns_init(&s->tns, s->freq);
+    time_init(s);
     if (evt_cur_u32le_at(&hc, XRAY_HDR_EVT_MAGIC_OFF) == XRAY_HDR_EVT_MAGIC) { /* written by evtrace's recorder */
         s->evtrace = 1;
         s->bufsize = evt_cur_u32le_at(&hc, XRAY_HDR_BUFSIZE);
@@ -822,18 +827,56 @@ static evt_status open_(evt_reader *r, void **state)
 
 /* ---- decoding --------------------------------------------------------------------------------- */
 
+/* t_ns of a TSC inside the cached second [sec_ts, sec_ts + freq) without a division:
+ * floor(ts * 1e9 / freq) = sec_ns + floor(x * 1e9 / freq) for x = ts - sec_ts < freq, and with
+ * M = ceil(2^64 * 1e9 / freq) = frac_a * 2^64 + frac_m, floor(x * M / 2^64) = x * frac_a +
+ * mulhi(x, frac_m) is that floor exactly while freq <= 2^32: M / 2^64 overshoots 1e9 / freq by less
+ * than 2^-64, so x * M / 2^64 overshoots x * 1e9 / freq by less than freq / 2^64 <= 1 / freq, and
+ * x * 1e9 / freq is short of the next integer by at least 1 / freq. */
+static void time_init(xr_state *s)
+{
+    evt_tick_ns_init(&s->tns, s->freq);
+    s->fn_flags = EVT_HAS_CTX | EVT_HAS_CPU | (s->freq ? EVT_HAS_TNS : 0u);
+    if (s->freq == 0 || s->freq > (1ull << 32)) return; /* sec_span 0: every ts takes time_slow */
+    unsigned __int128 m = (((unsigned __int128)1000000000u << 64) + s->freq - 1) / s->freq;
+    s->frac_a = (uint64_t)(m >> 64);
+    s->frac_m = (uint64_t)m;
+    s->frac_ok = 1;
+}
+
+/* floor(ts * 1e9 / freq), saturated (0 without a clock), and the second of ts cached when the fast
+ * form applies to it. */
+static XR_COLD uint64_t time_slow(xr_state *s, uint64_t ts)
+{
+    if (!s->freq) return 0;
+    uint64_t q = ts / s->freq;
+    if (s->frac_ok && q < EVT_TICK_NS_SAFE_S) { /* sec_ns + 1e9 fits */
+        s->sec_ts = q * s->freq;
+        s->sec_ns = q * 1000000000u;
+        s->sec_span = s->freq;
+    }
+    return evt_tick_ns_conv(&s->tns, ts);
+}
+
+static XR_HOT_INLINE uint64_t time_ns(xr_state *s, uint64_t ts)
+{
+    uint64_t x = ts - s->sec_ts; /* before sec_ts: huge */
+    if (x < s->sec_span) return s->sec_ns + x * s->frac_a + (uint64_t)(((unsigned __int128)x * s->frac_m) >> 64);
+    return time_slow(s, ts);
+}
+
 static XR_HOT_INLINE void set_time(xr_state *s, evt_event *ev, uint64_t ts)
 {
     ev->ts = ts;
     if (s->freq) {
-        ev->t_ns = evt_tick_ns_conv(&s->tns, ts); /* floor(ts * 1e9 / freq), saturated */
+        ev->t_ns = time_ns(s, ts); /* floor(ts * 1e9 / freq), saturated */
         ev->flags |= EVT_HAS_TNS;
     }
 }
 
-/* The common case of thread_fill: t (not ready) has at pos a whole FDR function record of a known
- * kind already in its window. Positions t at it and returns 1; else 0 (thread_fill's general path). */
-static inline int fill_fn_record(xr_thread *t)
+/* A whole FDR function record of a known kind at t's pos, in its block and already in its
+ * window: 1 with its kind, id and TSC delta; else 0 (the general parse takes it). */
+static XR_HOT_INLINE int fn_at(const xr_thread *t, unsigned *kind, uint32_t *fid, uint32_t *delta)
 {
     const xr_block *b = t->blk;
     const xr_win *w = &t->win;
@@ -844,13 +887,25 @@ static inline int fill_fn_record(xr_thread *t)
     evt_cur c;
     evt_cur_init(&c, w->buf + rel, XRAY_FN_REC_SIZE, t->pos, 0);
     uint32_t word = evt_cur_u32le(&c);
-    unsigned kind = (word >> 1) & 7u;
-    if ((word & XRAY_MD_BIT) || kind >= XRAY_FN_COUNT_) return 0;
+    *kind = (word >> 1) & 7u;
+    if ((word & XRAY_MD_BIT) || *kind >= XRAY_FN_COUNT_) return 0;
+    *fid = word >> 4;
+    *delta = evt_cur_u32le(&c);
+    return 1;
+}
+
+/* The common case of thread_fill: t (not ready) has at pos a whole FDR function record of a known
+ * kind already in its window. Positions t at it and returns 1; else 0 (thread_fill's general path). */
+static inline int fill_fn_record(xr_thread *t)
+{
+    unsigned kind;
+    uint32_t fid, delta;
+    if (!fn_at(t, &kind, &fid, &delta)) return 0;
     t->ready = 1;
     t->fn = 1;
     t->fn_kind = kind;
-    t->fn_id = word >> 4;
-    t->next_ts = t->tsc + evt_cur_u32le(&c);
+    t->fn_id = fid;
+    t->next_ts = t->tsc + delta;
     return 1;
 }
 
@@ -1078,24 +1133,48 @@ static void set_ctx(xr_thread *t, evt_event *ev)
     ev->ctx_name = t->name; /* "thread TID", built once: vouched for */
 }
 
-/* Emit t's positioned FDR function record (t->fn; the common case) and its call arguments. */
-static void emit_fn_record(xr_state *s, xr_thread *t, evt_event *ev)
+/* ev from t's FDR function record at pos (the common event): kind, fid, timestamp ts; t moves past
+ * it and the CallArgument records that follow it. ev is as evt_event_reset leaves it: what
+ * fill_fn, set_ctx and set_time would add to it is written whole, in one pass. */
+static XR_HOT_INLINE void emit_fn(xr_state *s, xr_thread *t, evt_event *ev, unsigned kind, uint32_t fid, uint64_t ts)
 {
+    static const evt_kind k_kind[XRAY_FN_COUNT_] = {EVT_KIND_FUNC_ENTER, EVT_KIND_FUNC_EXIT, EVT_KIND_FUNC_EXIT, EVT_KIND_FUNC_ENTER};
+    int ok;
+    const char *nm = fn_name(s, fid, &ok);
+    uint32_t unmatched = 0;
+    if (kind == XRAY_FN_ENTER || kind == XRAY_FN_ENTER_ARG) push(t, fid);
+    else if (!pop(t, fid)) { t->unmatched_exits++; unmatched = 1; }
+    uint64_t pos = t->pos;
     t->ready = 0;
     t->events++;
-    set_ctx(t, ev);
-    ev->offset = t->pos;
-    t->tsc = t->next_ts;
-    set_time(s, ev, t->next_ts);
-    ev->flags |= EVT_HAS_CPU;
+    t->tsc = ts;
+    t->pos = pos + XRAY_FN_REC_SIZE;
+    ev->id = kind;
+    ev->name = k_fn_name[kind];
+    ev->kind = k_kind[kind];
+    ev->ts = ts;
+    ev->t_ns = time_ns(s, ts); /* 0 without a clock, as reset */
+    ev->offset = pos;
+    ev->flags = s->fn_flags;
+    ev->ctx = t->tid;
+    ev->ctx_class = EVT_CTX_THREAD;
+    ev->ctx_name = t->name; /* "thread TID", built once: vouched for */
     ev->cpu = t->cpu;
-    t->pos += XRAY_FN_REC_SIZE;
-    unsigned ok = fill_fn(s, t, ev, t->fn_kind, t->fn_id);
-    if (call_arg_next(t)) call_args(s, t, ev);
+    ev->nargs = 1;
+    ev->args[0] = fid;
+    /* fields "function", "unmatched" (an exit without its entry), "pid", in that order; all
+     * vouched for but the function's name when it is not (!ok) */
+    evt_field_s(&ev->fields[0], "function", nm);
+    if (unmatched) evt_field_u(&ev->fields[1], "unmatched", 1);
+    evt_field_u(&ev->fields[1 + unmatched], "pid", t->pid);
+    ev->nfields = 2 + unmatched;
+    ev->fields_ok = ((4u << unmatched) - 1u) & (ok ? ~0u : ~1u); /* bit 0: the function field */
+    ev->m.has = EVT_M_LABEL;
+    ev->m.label = nm;
     /* name, ctx_name and label are all this sets; the other five strings stay NULL (vouched for:
      * usually EVT_TEXT_OK_ALL, one compare in the reader framework) */
-    ev->text_ok |= ok | EVT_TEXT_OK_CTX_NAME | EVT_TEXT_OK_TARGET_NAME | EVT_TEXT_OK_NEXT_NAME |
-                   EVT_TEXT_OK_OBJ_NAME | EVT_TEXT_OK_SM_STATE | EVT_TEXT_OK_TEXT;
+    ev->text_ok = ok ? EVT_TEXT_OK_ALL : EVT_TEXT_OK_ALL & ~(unsigned)EVT_TEXT_OK_LABEL;
+    if (call_arg_next(t)) call_args(s, t, ev);
 }
 
 /* Load an event payload (may be larger than a window). */
@@ -1215,7 +1294,7 @@ static evt_status thread_emit_(xr_state *s, xr_thread *t, evt_event *ev)
 static evt_status thread_emit(xr_state *s, xr_thread *t, evt_event *ev)
 {
     if (t->fn && t->pos < t->blk->stop) {
-        emit_fn_record(s, t, ev);
+        emit_fn(s, t, ev, t->fn_kind, t->fn_id, t->next_ts);
         return EVT_OK;
     }
     s->nvouched = 0;
@@ -1304,18 +1383,49 @@ static int global_lost(xr_state *s, evt_event *ev)
     return 0;
 }
 
+/* 1 when thread ti, at the top of the heap, stays there with next_ts ts: heap_down would not move
+ * it (neither child comes first). */
+static XR_HOT_INLINE int top_stays(const xr_state *s, uint32_t ti, uint64_t ts)
+{
+    for (uint32_t c = 1; c <= 2 && c < s->nheap; c++) {
+        uint32_t ci = s->heap[c];
+        uint64_t cts = s->threads[ci].next_ts;
+        if (cts < ts || (cts == ts && ci < ti)) return 0;
+    }
+    return 1;
+}
+
 static evt_status next(void *state, evt_event *ev)
 {
     xr_state *s = state;
-    if (s->global_lost_state < 3 && global_lost(s, ev)) return EVT_OK;
-    if (s->refill != XR_NONE) {
+    uint32_t ti = s->refill; /* set only once the file-wide lost events are out */
+    if (ti != XR_NONE) {
         /* The last event's thread sits at the top: position it at its next event (its window
          * could not be touched while the caller held that event). */
-        xr_thread *t = &s->threads[s->refill]; /* not ready: its event was emitted */
-        if (s->type != XRAY_TYPE_FDR || !fill_fn_record(t)) thread_fill(s, t);
+        xr_thread *t = &s->threads[ti]; /* not ready: its event was emitted */
+        unsigned kind;
+        uint32_t fid, delta;
+        if (s->type == XRAY_TYPE_FDR && fn_at(t, &kind, &fid, &delta)) {
+            uint64_t ts = t->tsc + delta;
+            /* the usual case: a function record of the thread that stays first: emitted at once
+             * (t->next_ts is not needed: refill sets it before the heap compares t again) */
+            if (top_stays(s, ti, ts)) {
+                emit_fn(s, t, ev, kind, fid, ts);
+                return EVT_OK;
+            }
+            t->ready = 1;
+            t->fn = 1;
+            t->fn_kind = kind;
+            t->fn_id = fid;
+            t->next_ts = ts;
+        } else {
+            thread_fill(s, t);
+        }
         if (t->ready) { if (s->nheap > 1) heap_down(s, 0); }
         else if (--s->nheap) { s->heap[0] = s->heap[s->nheap]; heap_down(s, 0); }
         s->refill = XR_NONE;
+    } else if (s->global_lost_state < 3 && global_lost(s, ev)) {
+        return EVT_OK;
     } else if (!s->heap_built) {
         s->heap_built = 1;
         for (uint32_t i = 0; i < s->nthreads; i++) {
