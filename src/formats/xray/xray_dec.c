@@ -74,6 +74,11 @@ typedef struct xr_win {
     size_t len;     /* valid bytes in buf */
     uint32_t cap;   /* size of buf (XR_WIN_BIG or smaller) */
     uint8_t *buf;
+    /* A thread's window: min(off + len, stop of the block being decoded), set by fn_at_end when
+     * the thread's pos was in [off, that end); 0 when not known. A refill (win_get) and a new
+     * block (thread_fill) clear it; pos only grows in between: the bytes [pos, fast_end) are in
+     * buf at pos - off, and in the block. */
+    uint64_t fast_end;
 } xr_win;
 
 /* One block: an FDR buffer or a basic run of records of one thread. */
@@ -223,6 +228,7 @@ static const uint8_t *win_get(xr_state *s, xr_win *w, uint64_t off, size_t n)
     if (w->len && off >= w->off && off - w->off + n <= w->len) return w->buf + (off - w->off);
     w->off = off;
     w->len = evt_source_read_at(&s->r->src, off, w->buf, w->cap);
+    w->fast_end = 0;
     return n <= w->len ? w->buf : NULL;
 }
 
@@ -874,21 +880,29 @@ static XR_HOT_INLINE void set_time(xr_state *s, evt_event *ev, uint64_t ts)
     }
 }
 
-/* A whole FDR function record of a known kind at t's pos, in its block and already in its
- * window: 1 with its kind, id and TSC delta; else 0 (the general parse takes it). */
-static XR_HOT_INLINE int fn_at(const xr_thread *t, unsigned *kind, uint32_t *fid, uint32_t *delta)
+/* t's window's fast_end for its pos and block, when pos is in both; then 1 when a function
+ * record's 8 bytes at pos lie before it. */
+static XR_COLD int fn_at_end(xr_thread *t)
 {
     const xr_block *b = t->blk;
-    const xr_win *w = &t->win;
-    uint64_t rel = t->pos - w->off; /* past the window (or before it): huge or >= len */
-    if (!b || t->pos >= b->stop || b->stop - t->pos < XRAY_FN_REC_SIZE || rel >= w->len ||
-        w->len - rel < XRAY_FN_REC_SIZE)
-        return 0;
+    xr_win *w = &t->win;
+    if (!b || t->pos < w->off || t->pos - w->off >= w->len || t->pos >= b->stop) return 0;
+    w->fast_end = w->off + w->len < b->stop ? w->off + w->len : b->stop;
+    return w->fast_end - t->pos >= XRAY_FN_REC_SIZE;
+}
+
+/* A whole FDR function record of a known kind at t's pos, in its block and already in its
+ * window: 1 with its kind, id and TSC delta; else 0 (the general parse takes it). */
+static XR_HOT_INLINE int fn_at(xr_thread *t, unsigned *kind, uint32_t *fid, uint32_t *delta)
+{
+    uint64_t pos = t->pos;
+    if (pos + XRAY_FN_REC_SIZE > t->win.fast_end && !fn_at_end(t)) return 0;
     evt_cur c;
-    evt_cur_init(&c, w->buf + rel, XRAY_FN_REC_SIZE, t->pos, 0);
+    evt_cur_init(&c, t->win.buf + (pos - t->win.off), XRAY_FN_REC_SIZE, pos, 0);
     uint32_t word = evt_cur_u32le(&c);
-    *kind = (word >> 1) & 7u;
-    if ((word & XRAY_MD_BIT) || *kind >= XRAY_FN_COUNT_) return 0;
+    _Static_assert(XRAY_FN_COUNT_ == 4, "a known kind is one whose bit 2 (word bit 3) is clear");
+    if (word & (XRAY_MD_BIT | 8u)) return 0; /* metadata, or kind >= XRAY_FN_COUNT_ */
+    *kind = (word >> 1) & 3u;
     *fid = word >> 4;
     *delta = evt_cur_u32le(&c);
     return 1;
@@ -920,6 +934,7 @@ static void thread_fill(xr_state *s, xr_thread *t)
         if (!t->blk) {
             if (t->bi >= t->nblocks) { t->done = 1; return; }
             t->blk = &s->blocks[s->order[t->first + t->bi++]];
+            t->win.fast_end = 0;
             t->pos = t->blk->start;
             t->lost_done = 0;
             continue;
@@ -927,6 +942,7 @@ static void thread_fill(xr_state *s, xr_thread *t)
         if (t->pos >= t->blk->stop) {
             if (t->blk->stop < t->blk->end && !t->lost_done) { t->ready = 1; t->next_ts = t->tsc; return; }
             t->blk = NULL;
+            t->win.fast_end = 0;
             continue;
         }
         if (s->type == XRAY_TYPE_BASIC) {
@@ -990,7 +1006,7 @@ static inline void push(xr_thread *t, uint32_t fid)
 }
 
 /* Pop up to and including fid; returns 0 when fid is not open (unmatched exit). */
-static int pop(xr_thread *t, uint32_t fid)
+static int pop_search(xr_thread *t, uint32_t fid)
 {
     uint32_t lim = t->depth < t->cap ? t->depth : t->cap;
     uint32_t low = lim > XR_POP_SEARCH ? lim - XR_POP_SEARCH : 0;
@@ -1002,6 +1018,17 @@ static int pop(xr_thread *t, uint32_t fid)
         }
     }
     return 0;
+}
+
+/* pop_search, its usual case first: fid is the innermost open call (and its id is kept). */
+static inline int pop(xr_thread *t, uint32_t fid)
+{
+    uint32_t d = t->depth;
+    if (d - 1 < t->cap && t->stack[d - 1] == fid) { /* 0 < d <= cap */
+        t->depth = d - 1;
+        return 1;
+    }
+    return pop_search(t, fid);
 }
 
 /* Vouch for p in the current event (text_ok.h). */
@@ -1054,10 +1081,17 @@ static XR_COLD const char *fn_name_first(xr_state *s, uint32_t fid, int *ok)
     return nm;
 }
 
+/* The name of function fid when it is kept by index (vouched for), else NULL. */
+static inline const char *fn_name_dense(const xr_state *s, uint32_t fid)
+{
+    return fid < s->fn_dense_n ? s->fn_dense[fid] : NULL;
+}
+
 /* The name of function fid; *ok = 1 when it may be vouched for. By index once met. */
 static inline const char *fn_name(xr_state *s, uint32_t fid, int *ok)
 {
-    if (fid < s->fn_dense_n && s->fn_dense[fid]) { *ok = 1; return s->fn_dense[fid]; }
+    const char *nm = fn_name_dense(s, fid);
+    if (nm) { *ok = 1; return nm; }
     return fn_name_first(s, fid, ok);
 }
 
@@ -1101,14 +1135,12 @@ static XR_HOT_INLINE unsigned fill_fn(xr_state *s, xr_thread *t, evt_event *ev, 
 }
 
 /* 1 when t's next record (at pos, in its block) may be a CallArgument: its first byte says so, or
- * it is not in the window yet (the general parse looks). */
+ * it is not known to be in the window (the general parse looks). */
 static inline int call_arg_next(const xr_thread *t)
 {
-    if (t->pos >= t->blk->stop) return 0;
-    uint64_t rel = t->pos - t->win.off; /* past the window (or before it): huge or >= len */
-    if (rel >= t->win.len) return 1;
+    if (t->pos >= t->win.fast_end) return t->pos < t->blk->stop;
     evt_cur c;
-    evt_cur_init(&c, t->win.buf + rel, t->win.len - rel, t->pos, 0);
+    evt_cur_init(&c, t->win.buf + (t->pos - t->win.off), 1, t->pos, 0);
     return evt_cur_u8(&c) == XRAY_MD_BYTE0(XRAY_MD_CALL_ARGUMENT);
 }
 
@@ -1133,19 +1165,18 @@ static void set_ctx(xr_thread *t, evt_event *ev)
     ev->ctx_name = t->name; /* "thread TID", built once: vouched for */
 }
 
-/* ev from t's FDR function record at pos (the common event): kind, fid, timestamp ts; t moves past
- * it and the CallArgument records that follow it. ev is as evt_event_reset leaves it: what
- * fill_fn, set_ctx and set_time would add to it is written whole, in one pass. */
-static XR_HOT_INLINE void emit_fn(xr_state *s, xr_thread *t, evt_event *ev, unsigned kind, uint32_t fid, uint64_t ts)
+/* ev from t's FDR function record at pos (the common event): kind, fid, its name nm (fn_name: ok
+ * when vouched for), timestamp ts; t moves past it and the CallArgument records that follow it.
+ * ev is as evt_event_reset leaves it: what fill_fn, set_ctx and set_time would add to it is
+ * written whole, in one pass. */
+static XR_HOT_INLINE void emit_fn(xr_state *s, xr_thread *t, evt_event *ev, unsigned kind, uint32_t fid,
+                                  uint64_t ts, const char *nm, int ok)
 {
     static const evt_kind k_kind[XRAY_FN_COUNT_] = {EVT_KIND_FUNC_ENTER, EVT_KIND_FUNC_EXIT, EVT_KIND_FUNC_EXIT, EVT_KIND_FUNC_ENTER};
-    int ok;
-    const char *nm = fn_name(s, fid, &ok);
     uint32_t unmatched = 0;
     if (kind == XRAY_FN_ENTER || kind == XRAY_FN_ENTER_ARG) push(t, fid);
     else if (!pop(t, fid)) { t->unmatched_exits++; unmatched = 1; }
     uint64_t pos = t->pos;
-    t->ready = 0;
     t->events++;
     t->tsc = ts;
     t->pos = pos + XRAY_FN_REC_SIZE;
@@ -1165,10 +1196,17 @@ static XR_HOT_INLINE void emit_fn(xr_state *s, xr_thread *t, evt_event *ev, unsi
     /* fields "function", "unmatched" (an exit without its entry), "pid", in that order; all
      * vouched for but the function's name when it is not (!ok) */
     evt_field_s(&ev->fields[0], "function", nm);
-    if (unmatched) evt_field_u(&ev->fields[1], "unmatched", 1);
-    evt_field_u(&ev->fields[1 + unmatched], "pid", t->pid);
-    ev->nfields = 2 + unmatched;
-    ev->fields_ok = ((4u << unmatched) - 1u) & (ok ? ~0u : ~1u); /* bit 0: the function field */
+    uint32_t fok = ok ? ~0u : ~1u; /* bit 0: the function field */
+    if (!unmatched) {
+        evt_field_u(&ev->fields[1], "pid", t->pid);
+        ev->nfields = 2;
+        ev->fields_ok = 3u & fok;
+    } else {
+        evt_field_u(&ev->fields[1], "unmatched", 1);
+        evt_field_u(&ev->fields[2], "pid", t->pid);
+        ev->nfields = 3;
+        ev->fields_ok = 7u & fok;
+    }
     ev->m.has = EVT_M_LABEL;
     ev->m.label = nm;
     /* name, ctx_name and label are all this sets; the other five strings stay NULL (vouched for:
@@ -1294,7 +1332,10 @@ static evt_status thread_emit_(xr_state *s, xr_thread *t, evt_event *ev)
 static evt_status thread_emit(xr_state *s, xr_thread *t, evt_event *ev)
 {
     if (t->fn && t->pos < t->blk->stop) {
-        emit_fn(s, t, ev, t->fn_kind, t->fn_id, t->next_ts);
+        int ok;
+        const char *nm = fn_name(s, t->fn_id, &ok);
+        t->ready = 0;
+        emit_fn(s, t, ev, t->fn_kind, t->fn_id, t->next_ts, nm, ok);
         return EVT_OK;
     }
     s->nvouched = 0;
@@ -1395,32 +1436,14 @@ static XR_HOT_INLINE int top_stays(const xr_state *s, uint32_t ti, uint64_t ts)
     return 1;
 }
 
-static evt_status next(void *state, evt_event *ev)
+/* next() but for its usual case. */
+static __attribute__((noinline)) evt_status next_slow(xr_state *s, evt_event *ev)
 {
-    xr_state *s = state;
-    uint32_t ti = s->refill; /* set only once the file-wide lost events are out */
-    if (ti != XR_NONE) {
+    if (s->refill != XR_NONE) {
         /* The last event's thread sits at the top: position it at its next event (its window
          * could not be touched while the caller held that event). */
-        xr_thread *t = &s->threads[ti]; /* not ready: its event was emitted */
-        unsigned kind;
-        uint32_t fid, delta;
-        if (s->type == XRAY_TYPE_FDR && fn_at(t, &kind, &fid, &delta)) {
-            uint64_t ts = t->tsc + delta;
-            /* the usual case: a function record of the thread that stays first: emitted at once
-             * (t->next_ts is not needed: refill sets it before the heap compares t again) */
-            if (top_stays(s, ti, ts)) {
-                emit_fn(s, t, ev, kind, fid, ts);
-                return EVT_OK;
-            }
-            t->ready = 1;
-            t->fn = 1;
-            t->fn_kind = kind;
-            t->fn_id = fid;
-            t->next_ts = ts;
-        } else {
-            thread_fill(s, t);
-        }
+        xr_thread *t = &s->threads[s->refill]; /* not ready unless next() positioned it */
+        if (!t->ready) thread_fill(s, t);
         if (t->ready) { if (s->nheap > 1) heap_down(s, 0); }
         else if (--s->nheap) { s->heap[0] = s->heap[s->nheap]; heap_down(s, 0); }
         s->refill = XR_NONE;
@@ -1436,6 +1459,34 @@ static evt_status next(void *state, evt_event *ev)
     if (s->nheap == 0) return EVT_END;
     s->refill = s->heap[0];
     return thread_emit(s, &s->threads[s->heap[0]], ev);
+}
+
+static evt_status next(void *state, evt_event *ev)
+{
+    xr_state *s = state;
+    uint32_t ti = s->refill; /* set only once the file-wide lost events are out */
+    if (ti != XR_NONE && s->type == XRAY_TYPE_FDR) {
+        xr_thread *t = &s->threads[ti]; /* not ready: its event was emitted */
+        unsigned kind;
+        uint32_t fid, delta;
+        if (fn_at(t, &kind, &fid, &delta)) {
+            uint64_t ts = t->tsc + delta;
+            const char *nm = fn_name_dense(s, fid);
+            /* the usual case: a function record of the thread that stays first, its function
+             * met before: emitted at once (t->next_ts is not needed: refill sets it before the
+             * heap compares t again) */
+            if (nm && top_stays(s, ti, ts)) {
+                emit_fn(s, t, ev, kind, fid, ts, nm, 1);
+                return EVT_OK;
+            }
+            t->ready = 1;
+            t->fn = 1;
+            t->fn_kind = kind;
+            t->fn_id = fid;
+            t->next_ts = ts;
+        }
+    }
+    return next_slow(s, ev);
 }
 
 /* ---- info ------------------------------------------------------------------------------------- */
