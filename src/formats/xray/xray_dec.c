@@ -19,6 +19,7 @@
 #include "formats/common/cursor.h"
 #include "formats/common/name_cache.h"
 #include "formats/common/text_ok.h"
+#include "host/event_reset.h"
 #include "host/tick_ns.h"
 #include "formats/xray/xray_defs.h"
 #include "evtrace/user_defs.h"
@@ -899,12 +900,13 @@ static XR_HOT_INLINE int fn_at(xr_thread *t, unsigned *kind, uint32_t *fid, uint
     if (pos + XRAY_FN_REC_SIZE > t->win.fast_end && !fn_at_end(t)) return 0;
     evt_cur c;
     evt_cur_init(&c, t->win.buf + (pos - t->win.off), XRAY_FN_REC_SIZE, pos, 0);
-    uint32_t word = evt_cur_u32le(&c);
+    evt_span rec = evt_cur_take_span(&c, XRAY_FN_REC_SIZE); /* the whole cursor: no check left */
+    uint32_t word = evt_span_u32le(rec, 0);
     _Static_assert(XRAY_FN_COUNT_ == 4, "a known kind is one whose bit 2 (word bit 3) is clear");
     if (word & (XRAY_MD_BIT | 8u)) return 0; /* metadata, or kind >= XRAY_FN_COUNT_ */
     *kind = (word >> 1) & 3u;
     *fid = word >> 4;
-    *delta = evt_cur_u32le(&c);
+    *delta = evt_span_u32le(rec, 4);
     return 1;
 }
 
@@ -1141,7 +1143,7 @@ static inline int call_arg_next(const xr_thread *t)
     if (t->pos >= t->win.fast_end) return t->pos < t->blk->stop;
     evt_cur c;
     evt_cur_init(&c, t->win.buf + (t->pos - t->win.off), 1, t->pos, 0);
-    return evt_cur_u8(&c) == XRAY_MD_BYTE0(XRAY_MD_CALL_ARGUMENT);
+    return evt_span_u8(evt_cur_take_span(&c, 1), 0) == XRAY_MD_BYTE0(XRAY_MD_CALL_ARGUMENT);
 }
 
 /* The CallArgument records that follow t's FDR function record (at pos) become ev's arguments. */
@@ -1436,9 +1438,37 @@ static XR_HOT_INLINE int top_stays(const xr_state *s, uint32_t ti, uint64_t ts)
     return 1;
 }
 
-/* next() but for its usual case. */
+/* ---- the event reset: this reader's own (EVT_READER_RESETS) -------------------------------- */
+
+/* What evt_event_reset leaves, ev->fmt kept (the reader framework set it): every event but the
+ * usual one. */
+static void fresh_event(evt_event *ev)
+{
+    const char *fmt = ev->fmt;
+    evt_event_reset(ev);
+    ev->fmt = fmt;
+}
+
+/* The usual event's reset: the members emit_fn does not write are zeroed here (the args and
+ * fields past their counts are not part of the event); it writes every other one whole (id, name,
+ * kind, ts, t_ns, offset, flags, ctx, ctx_class, ctx_name, cpu, text_ok, fields_ok, nargs,
+ * nfields, m.has, m.label), so ev reads as evt_event_reset and those writes, whatever it held. */
+_Static_assert(offsetof(evt_event, prio) % 8 == 0 && offsetof(evt_event, text_ok) - offsetof(evt_event, prio) == 40,
+               "fn_reset zeroes prio..target_name whole");
+_Static_assert(offsetof(evt_meaning, irq) == 16 && sizeof(evt_meaning) % 8 == 0, "fn_reset zeroes m past label whole");
+static XR_HOT_INLINE EVT_EVENT_RESET_FN void fn_reset(evt_event *ev)
+{
+    ZERO_(&ev->prio, 40); /* prio, seq, count, target, target_name */
+    ev->data = NULL;
+    ev->data_len = 0;
+    ev->data_is_text = 0;
+    ZERO_(&ev->m.irq, sizeof ev->m - offsetof(evt_meaning, irq)); /* has and label: emit_fn's */
+}
+
+/* next() but for its usual case: from a fresh event. */
 static __attribute__((noinline)) evt_status next_slow(xr_state *s, evt_event *ev)
 {
+    fresh_event(ev);
     if (s->refill != XR_NONE) {
         /* The last event's thread sits at the top: position it at its next event (its window
          * could not be touched while the caller held that event). */
@@ -1461,7 +1491,8 @@ static __attribute__((noinline)) evt_status next_slow(xr_state *s, evt_event *ev
     return thread_emit(s, &s->threads[s->heap[0]], ev);
 }
 
-static evt_status next(void *state, evt_event *ev)
+/* EVT_READER_RESETS: every return leaves ev reset but for what it writes (fn_reset, next_slow). */
+static EVT_EVENT_RESET_FN evt_status next(void *state, evt_event *ev)
 {
     xr_state *s = state;
     uint32_t ti = s->refill; /* set only once the file-wide lost events are out */
@@ -1476,6 +1507,7 @@ static evt_status next(void *state, evt_event *ev)
              * met before: emitted at once (t->next_ts is not needed: refill sets it before the
              * heap compares t again) */
             if (nm && top_stays(s, ti, ts)) {
+                fn_reset(ev);
                 emit_fn(s, t, ev, kind, fid, ts, nm, 1);
                 return EVT_OK;
             }
@@ -1614,5 +1646,5 @@ static void close_(void *state)
 
 const evt_reader_desc evt_reader_xray = {
     "xray", "LLVM XRay trace: FDR versions 1-5, basic versions 1-3 (--instr-map names functions)",
-    probe, open_, next, info_json, info_text, close_, k_opts,
+    probe, open_, next, info_json, info_text, close_, k_opts, EVT_READER_RESETS,
 };
