@@ -178,7 +178,7 @@ typedef struct xr_state {
     uint32_t *heap;                /* merge: ready threads, min-heap by (next_ts, index) */
     uint32_t nheap;
     int heap_built;
-    uint32_t refill;               /* thread whose event was returned last (refilled next call) */
+    xr_thread *refill;             /* thread whose event was returned last (refilled next call) */
     evt_user_dec *user;            /* evtrace/user.h records in typed events (user_dec.c) */
     uint32_t *uwords;              /* one such record's words */
     evt_name_cache fnames;         /* function names by id that may be vouched for (fill_fn) */
@@ -453,10 +453,10 @@ static uint64_t index_fn_run(xr_state *s, xr_block *b, uint64_t off)
     uint64_t k[XRAY_FN_COUNT_] = {0}, took = 0;
     while (evt_cur_left(&c) >= XRAY_FN_REC_SIZE) {
         uint32_t w = evt_cur_u32le(&c);
-        unsigned kind = (w >> 1) & 7u;
-        if ((w & XRAY_MD_BIT) || kind >= XRAY_FN_COUNT_) break; /* the general parse takes it */
+        /* metadata, or kind >= XRAY_FN_COUNT_ (4: its bit 2, word bit 3): the general parse's */
+        if (w & (XRAY_MD_BIT | 8u)) break;
         evt_cur_skip(&c, 4); /* the TSC delta: the decoder's */
-        k[kind]++;
+        k[(w >> 1) & 3u]++;
         took += XRAY_FN_REC_SIZE;
     }
     for (unsigned i = 0; i < XRAY_FN_COUNT_; i++) {
@@ -761,7 +761,7 @@ static evt_status build_order(xr_state *s)
     }
     s->heap = evt_calloc(s->nthreads ? s->nthreads : 1, sizeof *s->heap);
     if (!s->heap) return evt_reader_fail(s->r, EVT_ERR_NOMEM, 0, "out of memory");
-    s->refill = XR_NONE;
+    s->refill = NULL;
     return EVT_OK;
 }
 
@@ -1167,17 +1167,14 @@ static void set_ctx(xr_thread *t, evt_event *ev)
     ev->ctx_name = t->name; /* "thread TID", built once: vouched for */
 }
 
-/* ev from t's FDR function record at pos (the common event): kind, fid, its name nm (fn_name: ok
- * when vouched for), timestamp ts; t moves past it and the CallArgument records that follow it.
- * ev is as evt_event_reset leaves it: what fill_fn, set_ctx and set_time would add to it is
- * written whole, in one pass. */
-static XR_HOT_INLINE void emit_fn(xr_state *s, xr_thread *t, evt_event *ev, unsigned kind, uint32_t fid,
-                                  uint64_t ts, const char *nm, int ok)
+/* ev from t's FDR function record at pos: kind, fid, its name nm (ok when vouched for), time ts
+ * (t_ns in ns), an exit without its entry (unmatched); t moves past the record (its call stack is
+ * the caller's). ev is as evt_event_reset leaves it: what fill_fn, set_ctx and set_time would add
+ * to it is written whole, in one pass, and no call (fn_fast stays a leaf). */
+static XR_HOT_INLINE void fn_event(const xr_state *s, xr_thread *t, evt_event *ev, unsigned kind, uint32_t fid,
+                                   uint64_t ts, uint64_t t_ns, const char *nm, int ok, uint32_t unmatched)
 {
     static const evt_kind k_kind[XRAY_FN_COUNT_] = {EVT_KIND_FUNC_ENTER, EVT_KIND_FUNC_EXIT, EVT_KIND_FUNC_EXIT, EVT_KIND_FUNC_ENTER};
-    uint32_t unmatched = 0;
-    if (kind == XRAY_FN_ENTER || kind == XRAY_FN_ENTER_ARG) push(t, fid);
-    else if (!pop(t, fid)) { t->unmatched_exits++; unmatched = 1; }
     uint64_t pos = t->pos;
     t->events++;
     t->tsc = ts;
@@ -1186,7 +1183,7 @@ static XR_HOT_INLINE void emit_fn(xr_state *s, xr_thread *t, evt_event *ev, unsi
     ev->name = k_fn_name[kind];
     ev->kind = k_kind[kind];
     ev->ts = ts;
-    ev->t_ns = time_ns(s, ts); /* 0 without a clock, as reset */
+    ev->t_ns = t_ns; /* 0 without a clock, as reset */
     ev->offset = pos;
     ev->flags = s->fn_flags;
     ev->ctx = t->tid;
@@ -1195,8 +1192,8 @@ static XR_HOT_INLINE void emit_fn(xr_state *s, xr_thread *t, evt_event *ev, unsi
     ev->cpu = t->cpu;
     ev->nargs = 1;
     ev->args[0] = fid;
-    /* fields "function", "unmatched" (an exit without its entry), "pid", in that order; all
-     * vouched for but the function's name when it is not (!ok) */
+    /* fields "function", "unmatched", "pid", in that order; all vouched for but the function's
+     * name when it is not (!ok) */
     evt_field_s(&ev->fields[0], "function", nm);
     uint32_t fok = ok ? ~0u : ~1u; /* bit 0: the function field */
     if (!unmatched) {
@@ -1214,6 +1211,20 @@ static XR_HOT_INLINE void emit_fn(xr_state *s, xr_thread *t, evt_event *ev, unsi
     /* name, ctx_name and label are all this sets; the other five strings stay NULL (vouched for:
      * usually EVT_TEXT_OK_ALL, one compare in the reader framework) */
     ev->text_ok = ok ? EVT_TEXT_OK_ALL : EVT_TEXT_OK_ALL & ~(unsigned)EVT_TEXT_OK_LABEL;
+}
+
+/* 1 for the kinds that push the call stack (enter, enter with arguments), 0 for exits. */
+static inline int fn_enters(unsigned kind) { return kind == XRAY_FN_ENTER || kind == XRAY_FN_ENTER_ARG; }
+
+/* ev from t's FDR function record at pos, positioned (kind, fid, timestamp ts; nm: fn_name), and
+ * the CallArgument records that follow it; t's call stack moves. Any case: thread_emit's. */
+static inline void emit_fn(xr_state *s, xr_thread *t, evt_event *ev, unsigned kind, uint32_t fid,
+                           uint64_t ts, const char *nm, int ok)
+{
+    uint32_t unmatched = 0;
+    if (fn_enters(kind)) push(t, fid);
+    else if (!pop(t, fid)) { t->unmatched_exits++; unmatched = 1; }
+    fn_event(s, t, ev, kind, fid, ts, time_ns(s, ts), nm, ok, unmatched);
     if (call_arg_next(t)) call_args(s, t, ev);
 }
 
@@ -1337,7 +1348,7 @@ static evt_status thread_emit(xr_state *s, xr_thread *t, evt_event *ev)
         int ok;
         const char *nm = fn_name(s, t->fn_id, &ok);
         t->ready = 0;
-        emit_fn(s, t, ev, t->fn_kind, t->fn_id, t->next_ts, nm, ok);
+        emit_fn(s, t, ev, t->fn_kind, t->fn_id, t->next_ts, nm, ok); /* not inline: the usual path is fn_fast */
         return EVT_OK;
     }
     s->nvouched = 0;
@@ -1426,10 +1437,12 @@ static int global_lost(xr_state *s, evt_event *ev)
     return 0;
 }
 
-/* 1 when thread ti, at the top of the heap, stays there with next_ts ts: heap_down would not move
+/* 1 when thread t, at the top of the heap, stays there with next_ts ts: heap_down would not move
  * it (neither child comes first). */
-static XR_HOT_INLINE int top_stays(const xr_state *s, uint32_t ti, uint64_t ts)
+static XR_HOT_INLINE int top_stays(const xr_state *s, const xr_thread *t, uint64_t ts)
 {
+    if (s->nheap <= 1) return 1;
+    uint32_t ti = (uint32_t)(t - s->threads);
     for (uint32_t c = 1; c <= 2 && c < s->nheap; c++) {
         uint32_t ci = s->heap[c];
         uint64_t cts = s->threads[ci].next_ts;
@@ -1469,14 +1482,14 @@ static XR_HOT_INLINE EVT_EVENT_RESET_FN void fn_reset(evt_event *ev)
 static __attribute__((noinline)) evt_status next_slow(xr_state *s, evt_event *ev)
 {
     fresh_event(ev);
-    if (s->refill != XR_NONE) {
+    if (s->refill) {
         /* The last event's thread sits at the top: position it at its next event (its window
          * could not be touched while the caller held that event). */
-        xr_thread *t = &s->threads[s->refill]; /* not ready unless next() positioned it */
+        xr_thread *t = s->refill; /* not ready unless next() positioned it */
         if (!t->ready) thread_fill(s, t);
         if (t->ready) { if (s->nheap > 1) heap_down(s, 0); }
         else if (--s->nheap) { s->heap[0] = s->heap[s->nheap]; heap_down(s, 0); }
-        s->refill = XR_NONE;
+        s->refill = NULL;
     } else if (s->global_lost_state < 3 && global_lost(s, ev)) {
         return EVT_OK;
     } else if (!s->heap_built) {
@@ -1487,37 +1500,67 @@ static __attribute__((noinline)) evt_status next_slow(xr_state *s, evt_event *ev
         }
     }
     if (s->nheap == 0) return EVT_END;
-    s->refill = s->heap[0];
+    s->refill = &s->threads[s->heap[0]];
     return thread_emit(s, &s->threads[s->heap[0]], ev);
+}
+
+/* The usual event, emitted with no call at all: the next record of t (the thread whose event was
+ * returned last: not ready) is a function record before its window's fast_end, of a function
+ * met before, t stays first in the merge, the record pushes its call stack or pops its innermost
+ * entry (ids kept), its time lies in the cached second (time_ns) and no CallArgument follows it
+ * (the next byte is in the window and is not one, or the block ends). Returns 1 when ev holds it;
+ * else 0, t positioned at the record when it is a function record (next_slow goes on from there:
+ * thread_emit and emit_fn take every case). */
+static XR_HOT_INLINE EVT_EVENT_RESET_FN int fn_fast(xr_state *s, xr_thread *t, evt_event *ev)
+{
+    uint64_t pos = t->pos;
+    const xr_win *w = &t->win;
+    if (pos + XRAY_FN_REC_SIZE > w->fast_end) return 0; /* thread_fill sets fast_end or parses */
+    evt_cur c; /* the record, and the next one's first byte when it is before fast_end */
+    evt_cur_init(&c, w->buf + (pos - w->off), pos + XRAY_FN_REC_SIZE < w->fast_end ? XRAY_FN_REC_SIZE + 1 : XRAY_FN_REC_SIZE, pos, 0);
+    evt_span rec = evt_cur_take_span(&c, XRAY_FN_REC_SIZE);
+    uint32_t word = evt_span_u32le(rec, 0);
+    _Static_assert(XRAY_FN_COUNT_ == 4, "a known kind is one whose bit 2 (word bit 3) is clear");
+    if (word & (XRAY_MD_BIT | 8u)) return 0; /* metadata, or kind >= XRAY_FN_COUNT_ */
+    unsigned kind = (word >> 1) & 3u;
+    uint32_t fid = word >> 4;
+    uint64_t ts = t->tsc + evt_span_u32le(rec, 4);
+    const char *nm = fn_name_dense(s, fid);
+    uint64_t x = ts - s->sec_ts; /* time_ns's fast form */
+    uint32_t d = t->depth;
+    int enters = fn_enters(kind);
+    if (!nm || x >= s->sec_span) goto positioned;
+    if (enters ? d >= t->cap : (d - 1 >= t->cap || t->stack[d - 1] != fid)) goto positioned; /* else 0 < d <= cap */
+    int next = evt_cur_peek(&c); /* the next record's first byte, -1 past fast_end */
+    if (next == XRAY_MD_BYTE0(XRAY_MD_CALL_ARGUMENT) || (next < 0 && pos + XRAY_FN_REC_SIZE < t->blk->stop)) goto positioned;
+    if (!top_stays(s, t, ts)) goto positioned;
+    if (enters) {
+        t->stack[d] = fid;
+        t->depth = ++d;
+        if (d > t->max_depth) t->max_depth = d;
+    } else {
+        t->depth = d - 1;
+    }
+    fn_reset(ev);
+    /* (t->next_ts is not needed: refill sets it before the heap compares t again) */
+    fn_event(s, t, ev, kind, fid, ts, s->sec_ns + x * s->frac_a + (uint64_t)(((unsigned __int128)x * s->frac_m) >> 64),
+             nm, 1, 0);
+    return 1;
+positioned:
+    t->ready = 1;
+    t->fn = 1;
+    t->fn_kind = kind;
+    t->fn_id = fid;
+    t->next_ts = ts;
+    return 0;
 }
 
 /* EVT_READER_RESETS: every return leaves ev reset but for what it writes (fn_reset, next_slow). */
 static EVT_EVENT_RESET_FN evt_status next(void *state, evt_event *ev)
 {
     xr_state *s = state;
-    uint32_t ti = s->refill; /* set only once the file-wide lost events are out */
-    if (ti != XR_NONE && s->type == XRAY_TYPE_FDR) {
-        xr_thread *t = &s->threads[ti]; /* not ready: its event was emitted */
-        unsigned kind;
-        uint32_t fid, delta;
-        if (fn_at(t, &kind, &fid, &delta)) {
-            uint64_t ts = t->tsc + delta;
-            const char *nm = fn_name_dense(s, fid);
-            /* the usual case: a function record of the thread that stays first, its function
-             * met before: emitted at once (t->next_ts is not needed: refill sets it before the
-             * heap compares t again) */
-            if (nm && top_stays(s, ti, ts)) {
-                fn_reset(ev);
-                emit_fn(s, t, ev, kind, fid, ts, nm, 1);
-                return EVT_OK;
-            }
-            t->ready = 1;
-            t->fn = 1;
-            t->fn_kind = kind;
-            t->fn_id = fid;
-            t->next_ts = ts;
-        }
-    }
+    xr_thread *t = s->refill; /* set only once the file-wide lost events are out */
+    if (t && s->type == XRAY_TYPE_FDR && fn_fast(s, t, ev)) return EVT_OK;
     return next_slow(s, ev);
 }
 
