@@ -7,7 +7,8 @@
  * through a small per-thread read window, and merges the threads by timestamp. Per-thread state:
  * running TSC (re-based by NewCPUId/TSCWrap), CPU, call stack (tail exits, unmatched exits and
  * entries left open are counted). The common record, an FDR function record, takes a short path in
- * both passes (index_fn_run, fn_at + emit_fn); everything else the general parse.
+ * both passes (index_fn_run; fn_fast, which emits it with no call while nothing unusual is met,
+ * else fn_at + emit_fn); everything else the general parse.
  * Facts: shared/formats/xray.md. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -865,11 +866,16 @@ static XR_COLD uint64_t time_slow(xr_state *s, uint64_t ts)
     return evt_tick_ns_conv(&s->tns, ts);
 }
 
+/* t_ns of the TSC sec_ts + x, x < sec_span. */
+static XR_HOT_INLINE uint64_t time_in_sec(const xr_state *s, uint64_t x)
+{
+    return s->sec_ns + x * s->frac_a + (uint64_t)(((unsigned __int128)x * s->frac_m) >> 64);
+}
+
 static XR_HOT_INLINE uint64_t time_ns(xr_state *s, uint64_t ts)
 {
     uint64_t x = ts - s->sec_ts; /* before sec_ts: huge */
-    if (x < s->sec_span) return s->sec_ns + x * s->frac_a + (uint64_t)(((unsigned __int128)x * s->frac_m) >> 64);
-    return time_slow(s, ts);
+    return x < s->sec_span ? time_in_sec(s, x) : time_slow(s, ts);
 }
 
 static XR_HOT_INLINE void set_time(xr_state *s, evt_event *ev, uint64_t ts)
@@ -1348,7 +1354,7 @@ static evt_status thread_emit(xr_state *s, xr_thread *t, evt_event *ev)
         int ok;
         const char *nm = fn_name(s, t->fn_id, &ok);
         t->ready = 0;
-        emit_fn(s, t, ev, t->fn_kind, t->fn_id, t->next_ts, nm, ok); /* not inline: the usual path is fn_fast */
+        emit_fn(s, t, ev, t->fn_kind, t->fn_id, t->next_ts, nm, ok);
         return EVT_OK;
     }
     s->nvouched = 0;
@@ -1543,8 +1549,7 @@ static XR_HOT_INLINE EVT_EVENT_RESET_FN int fn_fast(xr_state *s, xr_thread *t, e
     }
     fn_reset(ev);
     /* (t->next_ts is not needed: refill sets it before the heap compares t again) */
-    fn_event(s, t, ev, kind, fid, ts, s->sec_ns + x * s->frac_a + (uint64_t)(((unsigned __int128)x * s->frac_m) >> 64),
-             nm, 1, 0);
+    fn_event(s, t, ev, kind, fid, ts, time_in_sec(s, x), nm, 1, 0);
     return 1;
 positioned:
     t->ready = 1;
