@@ -7,7 +7,8 @@
  * through a small per-thread read window, and merges the threads by timestamp. Per-thread state:
  * running TSC (re-based by NewCPUId/TSCWrap), CPU, call stack (tail exits, unmatched exits and
  * entries left open are counted). The common record, an FDR function record, takes a short path in
- * both passes (index_fn_run, fill_fn_record + emit_fn_record); everything else the general parse.
+ * both passes (index_fn_run; fn_fast, which emits it with no call while nothing unusual is met,
+ * else fn_at + emit_fn); everything else the general parse.
  * Facts: shared/formats/xray.md. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include "formats/common/cursor.h"
 #include "formats/common/name_cache.h"
 #include "formats/common/text_ok.h"
+#include "host/event_reset.h"
 #include "host/tick_ns.h"
 #include "formats/xray/xray_defs.h"
 #include "evtrace/user_defs.h"
@@ -74,6 +76,11 @@ typedef struct xr_win {
     size_t len;     /* valid bytes in buf */
     uint32_t cap;   /* size of buf (XR_WIN_BIG or smaller) */
     uint8_t *buf;
+    /* A thread's window: min(off + len, stop of the block being decoded), set by fn_at_end when
+     * the thread's pos was in [off, that end); 0 when not known. A refill (win_get) and a new
+     * block (thread_fill) clear it; pos only grows in between: the bytes [pos, fast_end) are in
+     * buf at pos - off, and in the block. */
+    uint64_t fast_end;
 } xr_win;
 
 /* One block: an FDR buffer or a basic run of records of one thread. */
@@ -140,6 +147,10 @@ typedef struct xr_state {
     uint32_t bits;
     uint64_t freq, bufsize, reserved;
     evt_tick_ns tns; /* ticks to ns at freq, no division per event (freq != 0) */
+    uint64_t sec_ts, sec_ns, sec_span; /* time_ns: the cached second (sec_span 0: none) */
+    uint64_t frac_a, frac_m;       /* time_ns: ceil(2^64 * 1e9 / freq) in two words */
+    int frac_ok;                   /* time_ns applies: 0 < freq <= 2^32 */
+    unsigned fn_flags;             /* flags of a function record's event (EVT_HAS_TNS with a clock) */
     uint64_t fsize;
     uint64_t counts[XR_C_COUNT];
     xr_block *blocks;
@@ -168,7 +179,7 @@ typedef struct xr_state {
     uint32_t *heap;                /* merge: ready threads, min-heap by (next_ts, index) */
     uint32_t nheap;
     int heap_built;
-    uint32_t refill;               /* thread whose event was returned last (refilled next call) */
+    xr_thread *refill;             /* thread whose event was returned last (refilled next call) */
     evt_user_dec *user;            /* evtrace/user.h records in typed events (user_dec.c) */
     uint32_t *uwords;              /* one such record's words */
     evt_name_cache fnames;         /* function names by id that may be vouched for (fill_fn) */
@@ -179,6 +190,7 @@ typedef struct xr_state {
 } xr_state;
 
 static void user_record(xr_state *s, uint16_t type, const uint8_t *p, uint32_t len, uint64_t off, evt_event *ev);
+static void time_init(xr_state *s);
 
 static const evt_reader_option k_opts[] = {
     {"instr-map", "FILE", "XRay instrumentation map: llvm-xray extract YAML, evtrace's map, or the instrumented ELF binary"},
@@ -218,6 +230,7 @@ static const uint8_t *win_get(xr_state *s, xr_win *w, uint64_t off, size_t n)
     if (w->len && off >= w->off && off - w->off + n <= w->len) return w->buf + (off - w->off);
     w->off = off;
     w->len = evt_source_read_at(&s->r->src, off, w->buf, w->cap);
+    w->fast_end = 0;
     return n <= w->len ? w->buf : NULL;
 }
 
@@ -441,10 +454,10 @@ static uint64_t index_fn_run(xr_state *s, xr_block *b, uint64_t off)
     uint64_t k[XRAY_FN_COUNT_] = {0}, took = 0;
     while (evt_cur_left(&c) >= XRAY_FN_REC_SIZE) {
         uint32_t w = evt_cur_u32le(&c);
-        unsigned kind = (w >> 1) & 7u;
-        if ((w & XRAY_MD_BIT) || kind >= XRAY_FN_COUNT_) break; /* the general parse takes it */
+        /* metadata, or kind >= XRAY_FN_COUNT_ (4: its bit 2, word bit 3): the general parse's */
+        if (w & (XRAY_MD_BIT | 8u)) break;
         evt_cur_skip(&c, 4); /* the TSC delta: the decoder's */
-        k[kind]++;
+        k[(w >> 1) & 3u]++;
         took += XRAY_FN_REC_SIZE;
     }
     for (unsigned i = 0; i < XRAY_FN_COUNT_; i++) {
@@ -749,7 +762,7 @@ static evt_status build_order(xr_state *s)
     }
     s->heap = evt_calloc(s->nthreads ? s->nthreads : 1, sizeof *s->heap);
     if (!s->heap) return evt_reader_fail(s->r, EVT_ERR_NOMEM, 0, "out of memory");
-    s->refill = XR_NONE;
+    s->refill = NULL;
     return EVT_OK;
 }
 
@@ -795,7 +808,7 @@ static evt_status open_(evt_reader *r, void **state)
     /* Only bits 0-1 are defined; compiler-rt 14's basic mode leaves bits 2-7 set (0xff): ignored. */
     if (s->freq == 0) evt_reader_error(r, XRAY_HDR_FREQ, "cycle frequency is 0: timestamps cannot be converted to time");
     r->clock_hz = s->freq;
-    evt_tick_ns_init(&s->tns, s->freq);
+    time_init(s);
     if (evt_cur_u32le_at(&hc, XRAY_HDR_EVT_MAGIC_OFF) == XRAY_HDR_EVT_MAGIC) { /* written by evtrace's recorder */
         s->evtrace = 1;
         s->bufsize = evt_cur_u32le_at(&hc, XRAY_HDR_BUFSIZE);
@@ -822,35 +835,99 @@ static evt_status open_(evt_reader *r, void **state)
 
 /* ---- decoding --------------------------------------------------------------------------------- */
 
+/* t_ns of a TSC inside the cached second [sec_ts, sec_ts + freq) without a division:
+ * floor(ts * 1e9 / freq) = sec_ns + floor(x * 1e9 / freq) for x = ts - sec_ts < freq, and with
+ * M = ceil(2^64 * 1e9 / freq) = frac_a * 2^64 + frac_m, floor(x * M / 2^64) = x * frac_a +
+ * mulhi(x, frac_m) is that floor exactly while freq <= 2^32: M / 2^64 overshoots 1e9 / freq by less
+ * than 2^-64, so x * M / 2^64 overshoots x * 1e9 / freq by less than freq / 2^64 <= 1 / freq, and
+ * x * 1e9 / freq is short of the next integer by at least 1 / freq. */
+static void time_init(xr_state *s)
+{
+    evt_tick_ns_init(&s->tns, s->freq);
+    s->fn_flags = EVT_HAS_CTX | EVT_HAS_CPU | (s->freq ? EVT_HAS_TNS : 0u);
+    if (s->freq == 0 || s->freq > (1ull << 32)) return; /* sec_span 0: every ts takes time_slow */
+    unsigned __int128 m = (((unsigned __int128)1000000000u << 64) + s->freq - 1) / s->freq;
+    s->frac_a = (uint64_t)(m >> 64);
+    s->frac_m = (uint64_t)m;
+    s->frac_ok = 1;
+}
+
+/* floor(ts * 1e9 / freq), saturated (0 without a clock), and the second of ts cached when the fast
+ * form applies to it. */
+static XR_COLD uint64_t time_slow(xr_state *s, uint64_t ts)
+{
+    if (!s->freq) return 0;
+    uint64_t q = ts / s->freq;
+    if (s->frac_ok && q < EVT_TICK_NS_SAFE_S) { /* sec_ns + 1e9 fits */
+        s->sec_ts = q * s->freq;
+        s->sec_ns = q * 1000000000u;
+        s->sec_span = s->freq;
+    }
+    return evt_tick_ns_conv(&s->tns, ts);
+}
+
+/* t_ns of the TSC sec_ts + x, x < sec_span. */
+static XR_HOT_INLINE uint64_t time_in_sec(const xr_state *s, uint64_t x)
+{
+    return s->sec_ns + x * s->frac_a + (uint64_t)(((unsigned __int128)x * s->frac_m) >> 64);
+}
+
+static XR_HOT_INLINE uint64_t time_ns(xr_state *s, uint64_t ts)
+{
+    uint64_t x = ts - s->sec_ts; /* before sec_ts: huge */
+    return x < s->sec_span ? time_in_sec(s, x) : time_slow(s, ts);
+}
+
 static XR_HOT_INLINE void set_time(xr_state *s, evt_event *ev, uint64_t ts)
 {
     ev->ts = ts;
     if (s->freq) {
-        ev->t_ns = evt_tick_ns_conv(&s->tns, ts); /* floor(ts * 1e9 / freq), saturated */
+        ev->t_ns = time_ns(s, ts); /* floor(ts * 1e9 / freq), saturated */
         ev->flags |= EVT_HAS_TNS;
     }
+}
+
+/* t's window's fast_end for its pos and block, when pos is in both; then 1 when a function
+ * record's 8 bytes at pos lie before it. */
+static XR_COLD int fn_at_end(xr_thread *t)
+{
+    const xr_block *b = t->blk;
+    xr_win *w = &t->win;
+    if (!b || t->pos < w->off || t->pos - w->off >= w->len || t->pos >= b->stop) return 0;
+    w->fast_end = w->off + w->len < b->stop ? w->off + w->len : b->stop;
+    return w->fast_end - t->pos >= XRAY_FN_REC_SIZE;
+}
+
+/* A whole FDR function record of a known kind at t's pos, in its block and already in its
+ * window: 1 with its kind, id and TSC delta; else 0 (the general parse takes it). */
+static XR_HOT_INLINE int fn_at(xr_thread *t, unsigned *kind, uint32_t *fid, uint32_t *delta)
+{
+    uint64_t pos = t->pos;
+    if (pos + XRAY_FN_REC_SIZE > t->win.fast_end && !fn_at_end(t)) return 0;
+    evt_cur c;
+    evt_cur_init(&c, t->win.buf + (pos - t->win.off), XRAY_FN_REC_SIZE, pos, 0);
+    evt_span rec = evt_cur_take_span(&c, XRAY_FN_REC_SIZE); /* the whole cursor: no check left */
+    uint32_t word = evt_span_u32le(rec, 0);
+    _Static_assert(XRAY_FN_COUNT_ == 4, "a known kind is one whose bit 2 (word bit 3) is clear");
+    if (word & (XRAY_MD_BIT | 8u)) return 0; /* metadata, or kind >= XRAY_FN_COUNT_ */
+    *kind = (word >> 1) & 3u;
+    *fid = word >> 4;
+    *delta = evt_span_u32le(rec, 4);
+    return 1;
 }
 
 /* The common case of thread_fill: t (not ready) has at pos a whole FDR function record of a known
  * kind already in its window. Positions t at it and returns 1; else 0 (thread_fill's general path). */
 static inline int fill_fn_record(xr_thread *t)
 {
-    const xr_block *b = t->blk;
-    const xr_win *w = &t->win;
-    uint64_t rel = t->pos - w->off; /* past the window (or before it): huge or >= len */
-    if (!b || t->pos >= b->stop || b->stop - t->pos < XRAY_FN_REC_SIZE || rel >= w->len ||
-        w->len - rel < XRAY_FN_REC_SIZE)
-        return 0;
-    evt_cur c;
-    evt_cur_init(&c, w->buf + rel, XRAY_FN_REC_SIZE, t->pos, 0);
-    uint32_t word = evt_cur_u32le(&c);
-    unsigned kind = (word >> 1) & 7u;
-    if ((word & XRAY_MD_BIT) || kind >= XRAY_FN_COUNT_) return 0;
+    unsigned kind;
+    uint32_t fid, delta;
+    if (!fn_at(t, &kind, &fid, &delta)) return 0;
     t->ready = 1;
     t->fn = 1;
     t->fn_kind = kind;
-    t->fn_id = word >> 4;
-    t->next_ts = t->tsc + evt_cur_u32le(&c);
+    t->fn_id = fid;
+    t->next_ts = t->tsc + delta;
     return 1;
 }
 
@@ -865,6 +942,7 @@ static void thread_fill(xr_state *s, xr_thread *t)
         if (!t->blk) {
             if (t->bi >= t->nblocks) { t->done = 1; return; }
             t->blk = &s->blocks[s->order[t->first + t->bi++]];
+            t->win.fast_end = 0;
             t->pos = t->blk->start;
             t->lost_done = 0;
             continue;
@@ -872,6 +950,7 @@ static void thread_fill(xr_state *s, xr_thread *t)
         if (t->pos >= t->blk->stop) {
             if (t->blk->stop < t->blk->end && !t->lost_done) { t->ready = 1; t->next_ts = t->tsc; return; }
             t->blk = NULL;
+            t->win.fast_end = 0;
             continue;
         }
         if (s->type == XRAY_TYPE_BASIC) {
@@ -935,7 +1014,7 @@ static inline void push(xr_thread *t, uint32_t fid)
 }
 
 /* Pop up to and including fid; returns 0 when fid is not open (unmatched exit). */
-static int pop(xr_thread *t, uint32_t fid)
+static int pop_search(xr_thread *t, uint32_t fid)
 {
     uint32_t lim = t->depth < t->cap ? t->depth : t->cap;
     uint32_t low = lim > XR_POP_SEARCH ? lim - XR_POP_SEARCH : 0;
@@ -947,6 +1026,17 @@ static int pop(xr_thread *t, uint32_t fid)
         }
     }
     return 0;
+}
+
+/* pop_search, its usual case first: fid is the innermost open call (and its id is kept). */
+static inline int pop(xr_thread *t, uint32_t fid)
+{
+    uint32_t d = t->depth;
+    if (d - 1 < t->cap && t->stack[d - 1] == fid) { /* 0 < d <= cap */
+        t->depth = d - 1;
+        return 1;
+    }
+    return pop_search(t, fid);
 }
 
 /* Vouch for p in the current event (text_ok.h). */
@@ -999,10 +1089,17 @@ static XR_COLD const char *fn_name_first(xr_state *s, uint32_t fid, int *ok)
     return nm;
 }
 
+/* The name of function fid when it is kept by index (vouched for), else NULL. */
+static inline const char *fn_name_dense(const xr_state *s, uint32_t fid)
+{
+    return fid < s->fn_dense_n ? s->fn_dense[fid] : NULL;
+}
+
 /* The name of function fid; *ok = 1 when it may be vouched for. By index once met. */
 static inline const char *fn_name(xr_state *s, uint32_t fid, int *ok)
 {
-    if (fid < s->fn_dense_n && s->fn_dense[fid]) { *ok = 1; return s->fn_dense[fid]; }
+    const char *nm = fn_name_dense(s, fid);
+    if (nm) { *ok = 1; return nm; }
     return fn_name_first(s, fid, ok);
 }
 
@@ -1046,15 +1143,13 @@ static XR_HOT_INLINE unsigned fill_fn(xr_state *s, xr_thread *t, evt_event *ev, 
 }
 
 /* 1 when t's next record (at pos, in its block) may be a CallArgument: its first byte says so, or
- * it is not in the window yet (the general parse looks). */
+ * it is not known to be in the window (the general parse looks). */
 static inline int call_arg_next(const xr_thread *t)
 {
-    if (t->pos >= t->blk->stop) return 0;
-    uint64_t rel = t->pos - t->win.off; /* past the window (or before it): huge or >= len */
-    if (rel >= t->win.len) return 1;
+    if (t->pos >= t->win.fast_end) return t->pos < t->blk->stop;
     evt_cur c;
-    evt_cur_init(&c, t->win.buf + rel, t->win.len - rel, t->pos, 0);
-    return evt_cur_u8(&c) == XRAY_MD_BYTE0(XRAY_MD_CALL_ARGUMENT);
+    evt_cur_init(&c, t->win.buf + (t->pos - t->win.off), 1, t->pos, 0);
+    return evt_span_u8(evt_cur_take_span(&c, 1), 0) == XRAY_MD_BYTE0(XRAY_MD_CALL_ARGUMENT);
 }
 
 /* The CallArgument records that follow t's FDR function record (at pos) become ev's arguments. */
@@ -1078,24 +1173,65 @@ static void set_ctx(xr_thread *t, evt_event *ev)
     ev->ctx_name = t->name; /* "thread TID", built once: vouched for */
 }
 
-/* Emit t's positioned FDR function record (t->fn; the common case) and its call arguments. */
-static void emit_fn_record(xr_state *s, xr_thread *t, evt_event *ev)
+/* ev from t's FDR function record at pos: kind, fid, its name nm (ok when vouched for), time ts
+ * (t_ns in ns), an exit without its entry (unmatched); t moves past the record (its call stack is
+ * the caller's). ev is as evt_event_reset leaves it: what fill_fn, set_ctx and set_time would add
+ * to it is written whole, in one pass, and no call (fn_fast stays a leaf). */
+static XR_HOT_INLINE void fn_event(const xr_state *s, xr_thread *t, evt_event *ev, unsigned kind, uint32_t fid,
+                                   uint64_t ts, uint64_t t_ns, const char *nm, int ok, uint32_t unmatched)
 {
-    t->ready = 0;
+    static const evt_kind k_kind[XRAY_FN_COUNT_] = {EVT_KIND_FUNC_ENTER, EVT_KIND_FUNC_EXIT, EVT_KIND_FUNC_EXIT, EVT_KIND_FUNC_ENTER};
+    uint64_t pos = t->pos;
     t->events++;
-    set_ctx(t, ev);
-    ev->offset = t->pos;
-    t->tsc = t->next_ts;
-    set_time(s, ev, t->next_ts);
-    ev->flags |= EVT_HAS_CPU;
+    t->tsc = ts;
+    t->pos = pos + XRAY_FN_REC_SIZE;
+    ev->id = kind;
+    ev->name = k_fn_name[kind];
+    ev->kind = k_kind[kind];
+    ev->ts = ts;
+    ev->t_ns = t_ns; /* 0 without a clock, as reset */
+    ev->offset = pos;
+    ev->flags = s->fn_flags;
+    ev->ctx = t->tid;
+    ev->ctx_class = EVT_CTX_THREAD;
+    ev->ctx_name = t->name; /* "thread TID", built once: vouched for */
     ev->cpu = t->cpu;
-    t->pos += XRAY_FN_REC_SIZE;
-    unsigned ok = fill_fn(s, t, ev, t->fn_kind, t->fn_id);
-    if (call_arg_next(t)) call_args(s, t, ev);
+    ev->nargs = 1;
+    ev->args[0] = fid;
+    /* fields "function", "unmatched", "pid", in that order; all vouched for but the function's
+     * name when it is not (!ok) */
+    evt_field_s(&ev->fields[0], "function", nm);
+    uint32_t fok = ok ? ~0u : ~1u; /* bit 0: the function field */
+    if (!unmatched) {
+        evt_field_u(&ev->fields[1], "pid", t->pid);
+        ev->nfields = 2;
+        ev->fields_ok = 3u & fok;
+    } else {
+        evt_field_u(&ev->fields[1], "unmatched", 1);
+        evt_field_u(&ev->fields[2], "pid", t->pid);
+        ev->nfields = 3;
+        ev->fields_ok = 7u & fok;
+    }
+    ev->m.has = EVT_M_LABEL;
+    ev->m.label = nm;
     /* name, ctx_name and label are all this sets; the other five strings stay NULL (vouched for:
      * usually EVT_TEXT_OK_ALL, one compare in the reader framework) */
-    ev->text_ok |= ok | EVT_TEXT_OK_CTX_NAME | EVT_TEXT_OK_TARGET_NAME | EVT_TEXT_OK_NEXT_NAME |
-                   EVT_TEXT_OK_OBJ_NAME | EVT_TEXT_OK_SM_STATE | EVT_TEXT_OK_TEXT;
+    ev->text_ok = ok ? EVT_TEXT_OK_ALL : EVT_TEXT_OK_ALL & ~(unsigned)EVT_TEXT_OK_LABEL;
+}
+
+/* 1 for the kinds that push the call stack (enter, enter with arguments), 0 for exits. */
+static inline int fn_enters(unsigned kind) { return kind == XRAY_FN_ENTER || kind == XRAY_FN_ENTER_ARG; }
+
+/* ev from t's FDR function record at pos, positioned (kind, fid, timestamp ts; nm: fn_name), and
+ * the CallArgument records that follow it; t's call stack moves. Any case: thread_emit's. */
+static inline void emit_fn(xr_state *s, xr_thread *t, evt_event *ev, unsigned kind, uint32_t fid,
+                           uint64_t ts, const char *nm, int ok)
+{
+    uint32_t unmatched = 0;
+    if (fn_enters(kind)) push(t, fid);
+    else if (!pop(t, fid)) { t->unmatched_exits++; unmatched = 1; }
+    fn_event(s, t, ev, kind, fid, ts, time_ns(s, ts), nm, ok, unmatched);
+    if (call_arg_next(t)) call_args(s, t, ev);
 }
 
 /* Load an event payload (may be larger than a window). */
@@ -1215,7 +1351,10 @@ static evt_status thread_emit_(xr_state *s, xr_thread *t, evt_event *ev)
 static evt_status thread_emit(xr_state *s, xr_thread *t, evt_event *ev)
 {
     if (t->fn && t->pos < t->blk->stop) {
-        emit_fn_record(s, t, ev);
+        int ok;
+        const char *nm = fn_name(s, t->fn_id, &ok);
+        t->ready = 0;
+        emit_fn(s, t, ev, t->fn_kind, t->fn_id, t->next_ts, nm, ok);
         return EVT_OK;
     }
     s->nvouched = 0;
@@ -1304,18 +1443,61 @@ static int global_lost(xr_state *s, evt_event *ev)
     return 0;
 }
 
-static evt_status next(void *state, evt_event *ev)
+/* 1 when thread t, at the top of the heap, stays there with next_ts ts: heap_down would not move
+ * it (neither child comes first). */
+static XR_HOT_INLINE int top_stays(const xr_state *s, const xr_thread *t, uint64_t ts)
 {
-    xr_state *s = state;
-    if (s->global_lost_state < 3 && global_lost(s, ev)) return EVT_OK;
-    if (s->refill != XR_NONE) {
+    if (s->nheap <= 1) return 1;
+    uint32_t ti = (uint32_t)(t - s->threads);
+    for (uint32_t c = 1; c <= 2 && c < s->nheap; c++) {
+        uint32_t ci = s->heap[c];
+        uint64_t cts = s->threads[ci].next_ts;
+        if (cts < ts || (cts == ts && ci < ti)) return 0;
+    }
+    return 1;
+}
+
+/* ---- the event reset: this reader's own (EVT_READER_RESETS) -------------------------------- */
+
+/* What evt_event_reset leaves, ev->fmt kept (the reader framework set it): every event but the
+ * usual one. */
+static void fresh_event(evt_event *ev)
+{
+    const char *fmt = ev->fmt;
+    evt_event_reset(ev);
+    ev->fmt = fmt;
+}
+
+/* The usual event's reset: the members emit_fn does not write are zeroed here (the args and
+ * fields past their counts are not part of the event); it writes every other one whole (id, name,
+ * kind, ts, t_ns, offset, flags, ctx, ctx_class, ctx_name, cpu, text_ok, fields_ok, nargs,
+ * nfields, m.has, m.label), so ev reads as evt_event_reset and those writes, whatever it held. */
+_Static_assert(offsetof(evt_event, prio) % 8 == 0 && offsetof(evt_event, text_ok) - offsetof(evt_event, prio) == 40,
+               "fn_reset zeroes prio..target_name whole");
+_Static_assert(offsetof(evt_meaning, irq) == 16 && sizeof(evt_meaning) % 8 == 0, "fn_reset zeroes m past label whole");
+static XR_HOT_INLINE EVT_EVENT_RESET_FN void fn_reset(evt_event *ev)
+{
+    ZERO_(&ev->prio, 40); /* prio, seq, count, target, target_name */
+    ev->data = NULL;
+    ev->data_len = 0;
+    ev->data_is_text = 0;
+    ZERO_(&ev->m.irq, sizeof ev->m - offsetof(evt_meaning, irq)); /* has and label: emit_fn's */
+}
+
+/* next() but for its usual case: from a fresh event. */
+static __attribute__((noinline)) evt_status next_slow(xr_state *s, evt_event *ev)
+{
+    fresh_event(ev);
+    if (s->refill) {
         /* The last event's thread sits at the top: position it at its next event (its window
          * could not be touched while the caller held that event). */
-        xr_thread *t = &s->threads[s->refill]; /* not ready: its event was emitted */
-        if (s->type != XRAY_TYPE_FDR || !fill_fn_record(t)) thread_fill(s, t);
+        xr_thread *t = s->refill; /* not ready unless next() positioned it */
+        if (!t->ready) thread_fill(s, t);
         if (t->ready) { if (s->nheap > 1) heap_down(s, 0); }
         else if (--s->nheap) { s->heap[0] = s->heap[s->nheap]; heap_down(s, 0); }
-        s->refill = XR_NONE;
+        s->refill = NULL;
+    } else if (s->global_lost_state < 3 && global_lost(s, ev)) {
+        return EVT_OK;
     } else if (!s->heap_built) {
         s->heap_built = 1;
         for (uint32_t i = 0; i < s->nthreads; i++) {
@@ -1324,8 +1506,67 @@ static evt_status next(void *state, evt_event *ev)
         }
     }
     if (s->nheap == 0) return EVT_END;
-    s->refill = s->heap[0];
+    s->refill = &s->threads[s->heap[0]];
     return thread_emit(s, &s->threads[s->heap[0]], ev);
+}
+
+/* The usual event, emitted with no call at all: the next record of t (the thread whose event was
+ * returned last: not ready) is a function record before its window's fast_end, of a function
+ * met before, t stays first in the merge, the record pushes its call stack or pops its innermost
+ * entry (ids kept), its time lies in the cached second (time_ns) and no CallArgument follows it
+ * (the next byte is in the window and is not one, or the block ends). Returns 1 when ev holds it;
+ * else 0, t positioned at the record when it is a function record (next_slow goes on from there:
+ * thread_emit and emit_fn take every case). */
+static XR_HOT_INLINE EVT_EVENT_RESET_FN int fn_fast(xr_state *s, xr_thread *t, evt_event *ev)
+{
+    uint64_t pos = t->pos;
+    const xr_win *w = &t->win;
+    if (pos + XRAY_FN_REC_SIZE > w->fast_end) return 0; /* thread_fill sets fast_end or parses */
+    evt_cur c; /* the record, and the next one's first byte when it is before fast_end */
+    evt_cur_init(&c, w->buf + (pos - w->off), pos + XRAY_FN_REC_SIZE < w->fast_end ? XRAY_FN_REC_SIZE + 1 : XRAY_FN_REC_SIZE, pos, 0);
+    evt_span rec = evt_cur_take_span(&c, XRAY_FN_REC_SIZE);
+    uint32_t word = evt_span_u32le(rec, 0);
+    _Static_assert(XRAY_FN_COUNT_ == 4, "a known kind is one whose bit 2 (word bit 3) is clear");
+    if (word & (XRAY_MD_BIT | 8u)) return 0; /* metadata, or kind >= XRAY_FN_COUNT_ */
+    unsigned kind = (word >> 1) & 3u;
+    uint32_t fid = word >> 4;
+    uint64_t ts = t->tsc + evt_span_u32le(rec, 4);
+    const char *nm = fn_name_dense(s, fid);
+    uint64_t x = ts - s->sec_ts; /* time_ns's fast form */
+    uint32_t d = t->depth;
+    int enters = fn_enters(kind);
+    if (!nm || x >= s->sec_span) goto positioned;
+    if (enters ? d >= t->cap : (d - 1 >= t->cap || t->stack[d - 1] != fid)) goto positioned; /* else 0 < d <= cap */
+    int next = evt_cur_peek(&c); /* the next record's first byte, -1 past fast_end */
+    if (next == XRAY_MD_BYTE0(XRAY_MD_CALL_ARGUMENT) || (next < 0 && pos + XRAY_FN_REC_SIZE < t->blk->stop)) goto positioned;
+    if (!top_stays(s, t, ts)) goto positioned;
+    if (enters) {
+        t->stack[d] = fid;
+        t->depth = ++d;
+        if (d > t->max_depth) t->max_depth = d;
+    } else {
+        t->depth = d - 1;
+    }
+    fn_reset(ev);
+    /* (t->next_ts is not needed: refill sets it before the heap compares t again) */
+    fn_event(s, t, ev, kind, fid, ts, time_in_sec(s, x), nm, 1, 0);
+    return 1;
+positioned:
+    t->ready = 1;
+    t->fn = 1;
+    t->fn_kind = kind;
+    t->fn_id = fid;
+    t->next_ts = ts;
+    return 0;
+}
+
+/* EVT_READER_RESETS: every return leaves ev reset but for what it writes (fn_reset, next_slow). */
+static EVT_EVENT_RESET_FN evt_status next(void *state, evt_event *ev)
+{
+    xr_state *s = state;
+    xr_thread *t = s->refill; /* set only once the file-wide lost events are out */
+    if (t && s->type == XRAY_TYPE_FDR && fn_fast(s, t, ev)) return EVT_OK;
+    return next_slow(s, ev);
 }
 
 /* ---- info ------------------------------------------------------------------------------------- */
@@ -1453,5 +1694,5 @@ static void close_(void *state)
 
 const evt_reader_desc evt_reader_xray = {
     "xray", "LLVM XRay trace: FDR versions 1-5, basic versions 1-3 (--instr-map names functions)",
-    probe, open_, next, info_json, info_text, close_, k_opts,
+    probe, open_, next, info_json, info_text, close_, k_opts, EVT_READER_RESETS,
 };
