@@ -468,14 +468,35 @@ static inline int fast_time_(const evt_reader *r, evt_event *ev)
     return 1;
 }
 
-/* The end of evt_reader_next for the reader's status st: its strings checked, then the event
- * counted with its time, or the failure noted. */
-static inline evt_status took_(evt_reader *r, evt_event *ev, evt_status st)
+/* took_'s rare kinds (a create or delete, a marker, a loss) and, with incarn, every event of a
+ * trace where a thread id was reused: the incarnations (when incarn: the ranged path noted them
+ * already), then the loss count. Out of line. */
+_Static_assert(EVT_KIND_OBJ_DELETE == EVT_KIND_OBJ_CREATE + 1 && EVT_KIND_MARKER == EVT_KIND_OBJ_CREATE + 2 &&
+                   EVT_KIND_LOST == EVT_KIND_OBJ_CREATE + 3,
+               "took_ tests the rare kinds as one range");
+static __attribute__((noinline)) evt_status took_rare_(evt_reader *r, evt_event *ev, int incarn)
+{
+    if (incarn) {
+        evt_status st = incarn_(r, ev, EVT_OK);
+        if (st != EVT_OK) return st;
+    }
+    if (ev->kind == EVT_KIND_LOST && (ev->flags & EVT_HAS_COUNT)) r->lost += ev->count;
+    return EVT_OK;
+}
+
+/* The end of evt_reader_next for the reader's status st: its strings checked, the incarnations
+ * of its context ids (incarn: 0 when next_in_range_ did it), then the event counted with its
+ * time, or the failure noted. The usual event is none of the rare kinds in a trace without a
+ * reused thread id: one range test and one load. */
+static inline evt_status took_(evt_reader *r, evt_event *ev, evt_status st, int incarn)
 {
     if (st == EVT_OK && !text_settled_(r, ev)) st = sanitize_text(r, ev);
     if (st != EVT_OK) return note_failure_(r, st);
+    if (__builtin_expect((unsigned)ev->kind - (unsigned)EVT_KIND_OBJ_CREATE <= 3u || (incarn && r->incarn && r->incarn->later), 0)) {
+        st = took_rare_(r, ev, incarn);
+        if (st != EVT_OK) return note_failure_(r, st);
+    }
     r->events++;
-    if (ev->kind == EVT_KIND_LOST && (ev->flags & EVT_HAS_COUNT)) r->lost += ev->count;
     if (fast_time_(r, ev)) return EVT_OK;
     if (needs_time_(r, ev)) set_time_(r, ev);
     return EVT_OK;
@@ -484,7 +505,7 @@ static inline evt_status took_(evt_reader *r, evt_event *ev, evt_status st)
 /* evt_reader_next with --begin/--end (evt_reader_set_range); out of line, off the usual path. */
 static __attribute__((noinline)) evt_status next_ranged_(evt_reader *r, evt_event *ev)
 {
-    return took_(r, ev, next_in_range_(r, ev));
+    return took_(r, ev, next_in_range_(r, ev), 0);
 }
 
 EVT_EVENT_RESET_FN evt_status evt_reader_next(evt_reader *r, evt_event *ev)
@@ -495,7 +516,7 @@ EVT_EVENT_RESET_FN evt_status evt_reader_next(evt_reader *r, evt_event *ev)
     /* else a reader that resets its own events (EVT_READER_RESETS): one test more than the usual
      * case, no call */
     ev->fmt = r->desc->name;
-    return took_(r, ev, incarn_(r, ev, r->desc->next(r->state, ev)));
+    return took_(r, ev, r->desc->next(r->state, ev), 1);
 }
 
 void evt_reader_close(evt_reader *r)
