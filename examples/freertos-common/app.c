@@ -234,10 +234,13 @@ static void set_task(void *p)
 }
 /* Tasks deleted and created again: "churn" runs a few rounds and deletes itself (FreeRTOS frees its
  * TCB later, in the idle task), "victim" runs until the spawner deletes it (freed at once); the
- * spawner creates each again, and the heap mostly hands the freed TCB back (g_reused counts the
- * creates that got their predecessor's address). The ones alive at the end are in the counters. */
+ * spawner creates each again, and the heap hands freed TCBs back (g_reused counts the creates that
+ * got the address of a task deleted before: g_dead keeps the last few). The ones alive at the end
+ * are in the counters. */
 static volatile int g_churn_done;
 static volatile uint32_t g_reused;
+static TaskHandle_t g_dead[8]; /* the spawner's only: addresses of deleted churn and victim tasks */
+static unsigned g_ndead;
 static void churn(void *p)
 {
     (void)p;
@@ -260,24 +263,36 @@ static void victim(void *p)
     }
     vTaskSuspend(NULL);
 }
-static TaskHandle_t create_again(TaskFunction_t fn, const char *name, UBaseType_t prio, TaskHandle_t before)
+static void note_dead(TaskHandle_t h)
+{
+    if (h) g_dead[g_ndead++ % (sizeof g_dead / sizeof g_dead[0])] = h;
+}
+static TaskHandle_t create_again(TaskFunction_t fn, const char *name, UBaseType_t prio)
 {
     TaskHandle_t h = NULL;
-    if (xTaskCreate(fn, name, configMINIMAL_STACK_SIZE, NULL, prio, &h) == pdPASS && h == before) g_reused++;
+    if (xTaskCreate(fn, name, configMINIMAL_STACK_SIZE, NULL, prio, &h) != pdPASS) return NULL;
+    for (unsigned k = 0; k < sizeof g_dead / sizeof g_dead[0]; k++) {
+        if (g_dead[k] == h) {
+            g_reused++;
+            break;
+        }
+    }
     return h;
 }
 static void spawner(void *p)
 {
     (void)p;
-    TaskHandle_t c = create_again(churn, "churn", 3, NULL), v = NULL;
+    TaskHandle_t c = create_again(churn, "churn", 3), v = NULL;
     while (!g_stop) {
-        v = create_again(victim, "victim", 2, v);
+        v = create_again(victim, "victim", 2);
         vTaskDelay(4);
         if (g_stop) break;
         vTaskDelete(v);
+        note_dead(v);
         if (g_churn_done) {
             g_churn_done = 0;
-            c = create_again(churn, "churn", 3, c);
+            note_dead(c); /* deleted itself: freed by the idle task, maybe not yet */
+            c = create_again(churn, "churn", 3);
         }
     }
     vTaskSuspend(NULL);

@@ -7,8 +7,8 @@
       and semaphore operations, moves to ready per task and mutex inheritances exact; per-task CPU time within 1 % or one
       counter unit (the counter is the recorder's timestamp, so a unit is one tick); the control
       task that stops the trace is left out of the CPU check (its last slice is open). Tasks the
-      example deletes and creates again (at their predecessor's TCB address: reused_tcbs, which
-      must not be 0) are compared as the others, each name's latest context against FreeRTOS's
+      example deletes and creates again (at a deleted task's TCB address: reused_tcbs, which
+      must not be 0 in a recorded reuse run) are compared as the others, each name's latest context against FreeRTOS's
       task alive at the end. KERNEL: the version the example must report (a prefix: V10.4).
   check_freertos.py stress DEMO EVTRACE SECONDS TASKS
       equal-priority tasks recording in a tight loop with the tick on must end (the POSIX port
@@ -91,7 +91,7 @@ def latest_contexts(st):
     return ctx
 
 
-def compare(counters, evtrace, path, label):
+def compare(counters, evtrace, path, label, need_reuse=False):
     """The counters FreeRTOS printed against the trace at path: fails on the first difference."""
     st = stats(evtrace, path)
     ready = ready_counts(evtrace, path) if 'ready' in counters['tasks'][0] else None
@@ -100,11 +100,14 @@ def compare(counters, evtrace, path, label):
     if st['lost']['count']:
         fail('%s: %d records lost (a wrapped snapshot or a lossy stream cannot be compared)'
              % (label, st['lost']['count']))
-    # the app's tasks deleted and created again (app.c "spawner"): some creates must have got
-    # their predecessor's TCB address back, or the run checks no reused address
+    # the app's tasks deleted and created again (app.c "spawner"): creates that got a deleted
+    # task's TCB address back. Whether the heap hands one back depends on the C library's
+    # allocator and the run's timing (glibc, POSIX port: none in most live runs under this script,
+    # 30 Nov), so a live run only reports it; the recorded runs of that application
+    # (tests/data/freertos/*reuse*) must have some, and are checked on every clone.
     reused = counters.get('reused_tcbs')
-    if reused == 0:
-        fail('%s: no task was created at its deleted predecessor\'s TCB address (reused_tcbs 0)' % label)
+    if reused == 0 and need_reuse:
+        fail('%s: no task was created at a deleted task\'s TCB address (reused_tcbs 0)' % label)
     checked = 0
     for t in counters['tasks']:
         c = ctx.get(t['name'])
@@ -219,7 +222,7 @@ def cmd_data(evtrace, d):
             p = os.path.join(d, base + '.' + ext)
             if os.path.exists(p):
                 check_self_described(counters, evtrace, p, base + '.' + ext)
-                compare(counters, evtrace, p, base + '.' + ext)
+                compare(counters, evtrace, p, base + '.' + ext, need_reuse='reuse' in base)
                 n += 1
                 seen.add((line[:3], ext))
     # both transports (the snapshot, TXTB; the stream, RKH), recorded on both kernel lines (V11 and
