@@ -1264,7 +1264,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
  * first field of a type at an index goes through decode_user): the same fields, from the bytes of
  * u (all of them). 0 when another field comes or a field does not fit (ev has some of the fields
  * then: the caller resets it). */
-static inline int user_fields_plain(rkh_state *s, evt_event *ev, evt_cur *u)
+static inline int user_fields_plain(rkh_state *s, evt_event *ev, evt_span u)
 {
     static const uint8_t size[16] = {
 #define RKH_UF_SIZE_(t, name, k, sg) [t] = k == '1' ? 1 : k == '2' ? 2 : k == '4' ? 4 : 0,
@@ -1276,12 +1276,12 @@ static inline int user_fields_plain(rkh_state *s, evt_event *ev, evt_cur *u)
         RKH_USER_FIELD_TABLE(RKH_UF_SG_)
 #undef RKH_UF_SG_
     };
-    size_t i = 0, n = u->len;
+    size_t i = 0, n = u.len;
     for (unsigned f = 0; i < n; f++) {
-        unsigned type = evt_cur_u8_at(u, i++) & 15u, sz = size[type];
+        unsigned type = evt_span_u8(u, i++) & 15u, sz = size[type];
         const char *key = f < 32 ? s->ukey[f][type] : NULL;
         if (!sz || sz > n - i || !key) return 0;
-        uint64_t v = ld_le(u, i, sz); /* sz <= n - i: inside the fields */
+        uint64_t v = evt_span_le(u, i, sz); /* sz <= n - i: inside the fields */
         i += sz;
         evt_put_arg(ev, v);
         if (is_signed[type]) evt_put_i(ev, key, (int64_t)(v << (64 - 8 * sz)) >> (64 - 8 * sz));
@@ -1290,27 +1290,28 @@ static inline int user_fields_plain(rkh_state *s, evt_event *ev, evt_cur *u)
     return 1;
 }
 
-/* usual_user's fields when user_fields_plain does not take them all: decode_user over them, from
- * a reset event. 1 when they fit, else 0 with ev reset. */
-static __attribute__((noinline)) int user_fields_any(rkh_state *s, evt_event *ev, evt_cur *u)
+/* usual_user's fields when user_fields_plain does not take them all: decode_user over them (the
+ * span's bytes at source offset base), from a reset event. 1 when they fit, else 0 with ev reset. */
+static __attribute__((noinline)) int user_fields_any(rkh_state *s, evt_event *ev, evt_span fields, uint64_t base)
 {
     evt_event_reset(ev); /* some fields of another kind: decode_user takes them all */
     ev->fmt = s->r->desc->name;
-    evt_cur_at(u, 0);
+    evt_cur u;
+    evt_span_cur(fields, 0, fields.len, base, &u);
     s->hexused = 0;
-    if (decode_user(s, ev, u) == 0) return 1;
+    if (decode_user(s, ev, &u) == 0) return 1;
     evt_event_reset(ev);
     ev->fmt = s->r->desc->name;
     return 0;
 }
 
-/* A user record's fields (the bytes of u: the frame's own after the header, before the checksum) when no symbol names the record and no hook context is open:
- * what decode_frame does for it then (no hooks, no user decoder). 0 when it is not that record (ev
- * unchanged), or when its fields do not fit (ev reset: decode_frame reports it). */
-static inline int usual_user(rkh_state *s, evt_event *ev, unsigned id, evt_cur *u)
+/* A user record's fields (fields: the frame's own bytes after the header, before the checksum, at
+ * source offset base) when no symbol record named the record (s->usr_named: no name, so no hook
+ * and no user decoder takes it) and no hook context is open: what decode_frame does for it then.
+ * 1 with the fields; 0 when they do not fit (ev reset: decode_frame reports it). */
+static inline int usual_user(rkh_state *s, evt_event *ev, evt_span fields, uint64_t base)
 {
-    if (sym_name(&s->usr, id - RKH_TE_USER)) return 0;
-    return user_fields_plain(s, ev, u) || user_fields_any(s, ev, u);
+    return user_fields_plain(s, ev, fields) || user_fields_any(s, ev, fields, base);
 }
 
 /* Decode the frame of n >= 1 bytes at q (without escapes; their sum mod 256 is sum), at source
@@ -1341,9 +1342,9 @@ static inline __attribute__((always_inline)) int decode_usual_cfg(rkh_state *s, 
     uint32_t rawts = (uint32_t)evt_span_le(fr, 1 + hdr_seq, tsz); /* 0 when tsz is 0 */
     const char *names[MAX_ARGS]; /* decode_fixed's names of the arguments */
     if (plan->user) {
-        evt_cur u; /* the fields */
-        evt_span_cur(fr, hdr, n - hdr - chk, off, &u);
-        if (!usual_user(s, ev, id, &u)) return 0;
+        evt_cur uc; /* the fields: n >= hdr + chk (checked above), inside fr */
+        evt_span_cur(fr, hdr, n - hdr - chk, off, &uc);
+        if (!usual_user(s, ev, evt_cur_take_span(&uc, n - hdr - chk), off + hdr)) return 0;
         ev->name = usr_event_name(s, id); /* "USR#n", built here: vouched for by text_ok_plain */
     } else {
         decode_fixed(ev, plan, fr, hdr, names); /* plan->len bytes from hdr: n == plan->frame_len */
