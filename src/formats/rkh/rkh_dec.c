@@ -772,11 +772,11 @@ static inline void decode_fixed(evt_event *ev, const rkh_plan *p, evt_span sp, s
         uint64_t v = evt_span_le(sp, off, g->size); /* 0 for a size not 1, 2, 4 or 8 */
         off += g->size;
         ev->args[a] = v;
-        *f++ = (evt_field){.key = g->name, .num = v};
+        evt_field_u(f++, g->name, v);
         const char *nm = g->tab ? sym_name(g->tab, v) : NULL;
         if (nm) {
             if (!nm[-1]) bad |= 1u << (f - ev->fields); /* not a stored name that passed evt_text_ok (sym_dup) */
-            *f++ = (evt_field){.key = g->name_key, .is_str = 1, .str = nm};
+            evt_field_s(f++, g->name_key, nm);
         }
         names[a] = nm;
         if (g->sets_ctx) {
