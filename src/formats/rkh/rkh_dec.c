@@ -966,8 +966,11 @@ static inline void sm_state_meaning(rkh_state *s, evt_event *ev, const rkh_plan 
     const char *on = plan->state_names ? names[0] : sym_name(&s->objs, ev->args[0]);
     int nm_ok = nm && nm[-1]; /* sym_dup's byte */
     if (!nm) { nm = hex08(s->statebuf, ev->args[1]); nm_ok = 1; } /* the reader's own text */
-    if (nm_ok) evt_put_s(ev, "state_entered", nm);
-    else evt_event_add_field_s(ev, "state_entered", nm);
+    evt_field *f = evt_put_fields(ev, 1); /* NULL: the event's fields are full (the field dropped) */
+    if (f) {
+        evt_field_s(f, "state_entered", nm);
+        if (!nm_ok) evt_field_unvouch(ev, f);
+    }
     ev->m.has |= EVT_M_SM_STATE;
     ev->m.obj = ev->args[0];
     ev->m.obj_name = on;
