@@ -1355,8 +1355,13 @@ static inline __attribute__((always_inline)) int decode_usual_cfg(rkh_state *s, 
     }
     s->frame_off = off;
     s->frames++;
-    rkh_diag_progress(&s->diag, off);
-    if (hdr_seq) seq_accept(s, seq);
+    if (hdr_seq && s->have_seq) { /* the usual case: seq_accept's, with rkh_diag_progress */
+        rkh_diag_progress_seq_ok(&s->diag, off);
+        s->last_seq = seq;
+    } else {
+        rkh_diag_progress(&s->diag, off);
+        if (hdr_seq) seq_accept(s, seq);
+    }
     if (tsz) ts_accept(s, rawts);
     s->frames_ok++;
     s->by_id[id]++;
