@@ -1343,16 +1343,14 @@ static inline __attribute__((always_inline)) int decode_usual_cfg(rkh_state *s, 
     uint8_t seq = hdr_seq ? evt_span_u8(fr, 1) : 0;
     if (hdr_seq && s->have_seq && seq != (uint8_t)(s->last_seq + 1)) return 0; /* a gap */
     uint32_t rawts = (uint32_t)evt_span_le(fr, 1 + hdr_seq, tsz); /* 0 when tsz is 0 */
-    const char *names[MAX_ARGS]; /* decode_fixed's names of the arguments */
-    if (plan->user) {
+    if (plan->user) { /* its fields first: they may not fit (a fixed record's always do) */
         evt_cur uc; /* the fields: n >= hdr + chk (checked above), inside fr */
         evt_span_cur(fr, hdr, n - hdr - chk, off, &uc);
         if (!usual_user(s, ev, evt_cur_take_span(&uc, n - hdr - chk), off + hdr)) return 0;
         ev->name = usr_event_name(s, id); /* "USR#n", built here: vouched for by text_ok_plain */
-    } else {
-        decode_fixed(ev, plan, fr, hdr, names); /* plan->len bytes from hdr: n == plan->frame_len */
-        ev->name = s->defs[id].name; /* the table's own text */
     }
+    /* the frame is taken: counted, its sequence number and time accepted, then the event (the
+     * header's values die here, before decode_fixed) */
     s->frame_off = off;
     s->frames++;
     if (hdr_seq && s->have_seq) { /* the usual case: seq_accept's, with rkh_diag_progress */
@@ -1370,6 +1368,11 @@ static inline __attribute__((always_inline)) int decode_usual_cfg(rkh_state *s, 
     ev->kind = plan->kind;
     ev->ts = s->ts64;
     if (hdr_seq) { ev->flags |= EVT_HAS_SEQ; ev->seq = seq; }
+    const char *names[MAX_ARGS]; /* decode_fixed's names of the arguments */
+    if (!plan->user) {
+        decode_fixed(ev, plan, fr, hdr, names); /* plan->len bytes from hdr: n == plan->frame_len */
+        ev->name = s->defs[id].name; /* the table's own text */
+    }
     unsigned unset = EVT_TEXT_OK_OBJ_NAME | EVT_TEXT_OK_SM_STATE; /* m.obj_name, m.sm_state */
     if (plan->user) {
         if (s->hooks.seen) hooks_seen(s);
