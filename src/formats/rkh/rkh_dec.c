@@ -92,8 +92,10 @@ typedef struct symtab {
     uint32_t n, cap;
     uint32_t *hash;
     uint32_t hcap;
-    /* recent look-ups by key: name NULL = empty slot, k_no_name = the key has no name; a slot is
-     * emptied whenever its key is defined or renamed (sym_set), so a hit is what the hash says */
+    /* recent look-ups by key, in slot sym_front_slot(key): name NULL = the key has no name. A slot
+     * is emptied (sym_front_forget: a key it never holds) whenever its key is defined or renamed
+     * (sym_set), so a hit is what the hash says. Zeroed, every slot is empty but slot 0, which
+     * says that key 0 has no name: true until sym_set names it. */
     struct { uint64_t key; const char *name; } front[RKH_SYM_FRONT];
 } symtab;
 
@@ -224,21 +226,27 @@ static inline uint32_t sym_find(const symtab *t, uint64_t key)
     return UINT32_MAX;
 }
 
-static const char k_no_name[] = ""; /* symtab.front: the key has no name (compared by address) */
-
 static inline uint32_t sym_front_slot(uint64_t key) { return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 56); }
+
+/* Empty key's front slot: its key becomes one whose slot is another (key 0's slot is 0, key 1's
+ * is not), so the next look-up of key goes to the hash. */
+_Static_assert((0x9E3779B97F4A7C15ull >> 56) != 0, "key 1 is not in front slot 0");
+static inline void sym_front_forget(symtab *t, uint64_t key)
+{
+    uint32_t f = sym_front_slot(key);
+    t->front[f].key = f ? 0u : 1u;
+}
 
 /* The name stored for key in t, or NULL: from the front slot, else the hash (then kept in front). */
 static inline const char *sym_name(symtab *t, uint64_t key)
 {
     _Static_assert(RKH_SYM_FRONT == 256u, "sym_front_slot gives 8 bits");
     uint32_t f = sym_front_slot(key);
-    const char *nm = t->front[f].name;
-    if (nm && t->front[f].key == key) return nm == k_no_name ? NULL : nm;
+    if (t->front[f].key == key) return t->front[f].name;
     uint32_t i = sym_find(t, key);
-    nm = i == UINT32_MAX ? NULL : t->v[i].name;
+    const char *nm = i == UINT32_MAX ? NULL : t->v[i].name;
     t->front[f].key = key;
-    t->front[f].name = nm ? nm : k_no_name;
+    t->front[f].name = nm;
     return nm;
 }
 
@@ -308,7 +316,7 @@ static void sym_set(rkh_state *s, symtab *t, uint64_t key, const char *name)
 {
     size_t len = strlen(name) + 1;
     uint32_t i = sym_find(t, key);
-    t->front[sym_front_slot(key)].name = NULL; /* whatever follows, look the key up again */
+    sym_front_forget(t, key); /* whatever follows, look the key up again */
     if (i != UINT32_MAX) {
         if (strcmp(t->v[i].name, name) == 0) return;
         size_t old = strlen(t->v[i].name) + 1;
