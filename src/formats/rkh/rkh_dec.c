@@ -199,6 +199,8 @@ static void parse_layout(rkh_evdef *d, const char *lay)
         memcpy(a->name_key, a->name, nl);
         memcpy(a->name_key + nl, "_name", sizeof "_name");
         a->sets_ctx = strcmp(a->name, "ao") == 0 && a->kind == 'S';
+        if (a->sets_ctx) /* the last one is the context (decode_fixed: at most one) */
+            for (unsigned k = 0; k + 1 < d->nargs; k++) d->args[k].sets_ctx = 0;
     }
 }
 
@@ -766,7 +768,8 @@ static const char *hex08(char *buf, uint64_t v)
  * the symbol tables give them (also in names[], NULL when none); the record's active object its
  * context. Stored names are vouched for as they are put (sym_ok_bit). The caller checked that sp
  * holds p->len bytes from off (off + p->len <= sp.len), the sum of the argument sizes read here:
- * every read is inside them. */
+ * every read is inside them; and ev is as evt_event_reset left it but for the header's members
+ * (no argument, field or text_ok bit yet). */
 static inline void decode_fixed(evt_event *ev, const rkh_plan *p, evt_span sp, size_t off, const char **names)
 {
     /* The event holds no argument or field yet (its reset) and a plan has at most MAX_ARGS
@@ -787,9 +790,9 @@ static inline void decode_fixed(evt_event *ev, const rkh_plan *p, evt_span sp, s
             evt_field_s(f++, g->name_key, nm);
         }
         names[a] = nm;
-        if (g->sets_ctx) {
+        if (g->sets_ctx) { /* one argument at most (parse_layout): its text_ok bit is the only one yet */
             set_ctx_named(ev, v, nm);
-            ev->text_ok = (ev->text_ok & ~(unsigned)EVT_TEXT_OK_CTX_NAME) | sym_ok_bit(nm, EVT_TEXT_OK_CTX_NAME);
+            ev->text_ok |= sym_ok_bit(nm, EVT_TEXT_OK_CTX_NAME);
         }
     }
     uint32_t nf = (uint32_t)(f - ev->fields);
