@@ -92,8 +92,10 @@ typedef struct symtab {
     uint32_t n, cap;
     uint32_t *hash;
     uint32_t hcap;
-    /* recent look-ups by key: name NULL = empty slot, k_no_name = the key has no name; a slot is
-     * emptied whenever its key is defined or renamed (sym_set), so a hit is what the hash says */
+    /* recent look-ups by key, in slot sym_front_slot(key): name NULL = the key has no name. A slot
+     * is emptied (sym_front_forget: a key it never holds) whenever its key is defined or renamed
+     * (sym_set), so a hit is what the hash says. Zeroed, every slot is empty but slot 0, which
+     * says that key 0 has no name: true until sym_set names it. */
     struct { uint64_t key; const char *name; } front[RKH_SYM_FRONT];
 } symtab;
 
@@ -197,6 +199,8 @@ static void parse_layout(rkh_evdef *d, const char *lay)
         memcpy(a->name_key, a->name, nl);
         memcpy(a->name_key + nl, "_name", sizeof "_name");
         a->sets_ctx = strcmp(a->name, "ao") == 0 && a->kind == 'S';
+        if (a->sets_ctx) /* the last one is the context (decode_fixed: at most one) */
+            for (unsigned k = 0; k + 1 < d->nargs; k++) d->args[k].sets_ctx = 0;
     }
 }
 
@@ -224,21 +228,27 @@ static inline uint32_t sym_find(const symtab *t, uint64_t key)
     return UINT32_MAX;
 }
 
-static const char k_no_name[] = ""; /* symtab.front: the key has no name (compared by address) */
-
 static inline uint32_t sym_front_slot(uint64_t key) { return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 56); }
+
+/* Empty key's front slot: its key becomes one whose slot is another (key 0's slot is 0, key 1's
+ * is not), so the next look-up of key goes to the hash. */
+_Static_assert((0x9E3779B97F4A7C15ull >> 56) != 0, "key 1 is not in front slot 0");
+static inline void sym_front_forget(symtab *t, uint64_t key)
+{
+    uint32_t f = sym_front_slot(key);
+    t->front[f].key = f ? 0u : 1u;
+}
 
 /* The name stored for key in t, or NULL: from the front slot, else the hash (then kept in front). */
 static inline const char *sym_name(symtab *t, uint64_t key)
 {
     _Static_assert(RKH_SYM_FRONT == 256u, "sym_front_slot gives 8 bits");
     uint32_t f = sym_front_slot(key);
-    const char *nm = t->front[f].name;
-    if (nm && t->front[f].key == key) return nm == k_no_name ? NULL : nm;
+    if (t->front[f].key == key) return t->front[f].name;
     uint32_t i = sym_find(t, key);
-    nm = i == UINT32_MAX ? NULL : t->v[i].name;
+    const char *nm = i == UINT32_MAX ? NULL : t->v[i].name;
     t->front[f].key = key;
-    t->front[f].name = nm ? nm : k_no_name;
+    t->front[f].name = nm;
     return nm;
 }
 
@@ -308,7 +318,7 @@ static void sym_set(rkh_state *s, symtab *t, uint64_t key, const char *name)
 {
     size_t len = strlen(name) + 1;
     uint32_t i = sym_find(t, key);
-    t->front[sym_front_slot(key)].name = NULL; /* whatever follows, look the key up again */
+    sym_front_forget(t, key); /* whatever follows, look the key up again */
     if (i != UINT32_MAX) {
         if (strcmp(t->v[i].name, name) == 0) return;
         size_t old = strlen(t->v[i].name) + 1;
@@ -758,7 +768,8 @@ static const char *hex08(char *buf, uint64_t v)
  * the symbol tables give them (also in names[], NULL when none); the record's active object its
  * context. Stored names are vouched for as they are put (sym_ok_bit). The caller checked that sp
  * holds p->len bytes from off (off + p->len <= sp.len), the sum of the argument sizes read here:
- * every read is inside them. */
+ * every read is inside them; and ev is as evt_event_reset left it but for the header's members
+ * (no argument, field or text_ok bit yet). */
 static inline void decode_fixed(evt_event *ev, const rkh_plan *p, evt_span sp, size_t off, const char **names)
 {
     /* The event holds no argument or field yet (its reset) and a plan has at most MAX_ARGS
@@ -772,16 +783,16 @@ static inline void decode_fixed(evt_event *ev, const rkh_plan *p, evt_span sp, s
         uint64_t v = evt_span_le(sp, off, g->size); /* 0 for a size not 1, 2, 4 or 8 */
         off += g->size;
         ev->args[a] = v;
-        *f++ = (evt_field){.key = g->name, .num = v};
+        evt_field_u(f++, g->name, v);
         const char *nm = g->tab ? sym_name(g->tab, v) : NULL;
         if (nm) {
             if (!nm[-1]) bad |= 1u << (f - ev->fields); /* not a stored name that passed evt_text_ok (sym_dup) */
-            *f++ = (evt_field){.key = g->name_key, .is_str = 1, .str = nm};
+            evt_field_s(f++, g->name_key, nm);
         }
         names[a] = nm;
-        if (g->sets_ctx) {
+        if (g->sets_ctx) { /* one argument at most (parse_layout): its text_ok bit is the only one yet */
             set_ctx_named(ev, v, nm);
-            ev->text_ok = (ev->text_ok & ~(unsigned)EVT_TEXT_OK_CTX_NAME) | sym_ok_bit(nm, EVT_TEXT_OK_CTX_NAME);
+            ev->text_ok |= sym_ok_bit(nm, EVT_TEXT_OK_CTX_NAME);
         }
     }
     uint32_t nf = (uint32_t)(f - ev->fields);
@@ -966,8 +977,11 @@ static inline void sm_state_meaning(rkh_state *s, evt_event *ev, const rkh_plan 
     const char *on = plan->state_names ? names[0] : sym_name(&s->objs, ev->args[0]);
     int nm_ok = nm && nm[-1]; /* sym_dup's byte */
     if (!nm) { nm = hex08(s->statebuf, ev->args[1]); nm_ok = 1; } /* the reader's own text */
-    if (nm_ok) evt_put_s(ev, "state_entered", nm);
-    else evt_event_add_field_s(ev, "state_entered", nm);
+    evt_field *f = evt_put_fields(ev, 1); /* NULL: the event's fields are full (the field dropped) */
+    if (f) {
+        evt_field_s(f, "state_entered", nm);
+        if (!nm_ok) evt_field_unvouch(ev, f);
+    }
     ev->m.has |= EVT_M_SM_STATE;
     ev->m.obj = ev->args[0];
     ev->m.obj_name = on;
@@ -1264,7 +1278,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
  * first field of a type at an index goes through decode_user): the same fields, from the bytes of
  * u (all of them). 0 when another field comes or a field does not fit (ev has some of the fields
  * then: the caller resets it). */
-static inline int user_fields_plain(rkh_state *s, evt_event *ev, evt_cur *u)
+static inline int user_fields_plain(rkh_state *s, evt_event *ev, evt_span u)
 {
     static const uint8_t size[16] = {
 #define RKH_UF_SIZE_(t, name, k, sg) [t] = k == '1' ? 1 : k == '2' ? 2 : k == '4' ? 4 : 0,
@@ -1276,12 +1290,12 @@ static inline int user_fields_plain(rkh_state *s, evt_event *ev, evt_cur *u)
         RKH_USER_FIELD_TABLE(RKH_UF_SG_)
 #undef RKH_UF_SG_
     };
-    size_t i = 0, n = u->len;
+    size_t i = 0, n = u.len;
     for (unsigned f = 0; i < n; f++) {
-        unsigned type = evt_cur_u8_at(u, i++) & 15u, sz = size[type];
+        unsigned type = evt_span_u8(u, i++) & 15u, sz = size[type];
         const char *key = f < 32 ? s->ukey[f][type] : NULL;
         if (!sz || sz > n - i || !key) return 0;
-        uint64_t v = ld_le(u, i, sz); /* sz <= n - i: inside the fields */
+        uint64_t v = evt_span_le(u, i, sz); /* sz <= n - i: inside the fields */
         i += sz;
         evt_put_arg(ev, v);
         if (is_signed[type]) evt_put_i(ev, key, (int64_t)(v << (64 - 8 * sz)) >> (64 - 8 * sz));
@@ -1290,27 +1304,28 @@ static inline int user_fields_plain(rkh_state *s, evt_event *ev, evt_cur *u)
     return 1;
 }
 
-/* usual_user's fields when user_fields_plain does not take them all: decode_user over them, from
- * a reset event. 1 when they fit, else 0 with ev reset. */
-static __attribute__((noinline)) int user_fields_any(rkh_state *s, evt_event *ev, evt_cur *u)
+/* usual_user's fields when user_fields_plain does not take them all: decode_user over them (the
+ * span's bytes at source offset base), from a reset event. 1 when they fit, else 0 with ev reset. */
+static __attribute__((noinline)) int user_fields_any(rkh_state *s, evt_event *ev, evt_span fields, uint64_t base)
 {
     evt_event_reset(ev); /* some fields of another kind: decode_user takes them all */
     ev->fmt = s->r->desc->name;
-    evt_cur_at(u, 0);
+    evt_cur u;
+    evt_span_cur(fields, 0, fields.len, base, &u);
     s->hexused = 0;
-    if (decode_user(s, ev, u) == 0) return 1;
+    if (decode_user(s, ev, &u) == 0) return 1;
     evt_event_reset(ev);
     ev->fmt = s->r->desc->name;
     return 0;
 }
 
-/* A user record's fields (the bytes of u: the frame's own after the header, before the checksum) when no symbol names the record and no hook context is open:
- * what decode_frame does for it then (no hooks, no user decoder). 0 when it is not that record (ev
- * unchanged), or when its fields do not fit (ev reset: decode_frame reports it). */
-static inline int usual_user(rkh_state *s, evt_event *ev, unsigned id, evt_cur *u)
+/* A user record's fields (fields: the frame's own bytes after the header, before the checksum, at
+ * source offset base) when no symbol record named the record (s->usr_named: no name, so no hook
+ * and no user decoder takes it) and no hook context is open: what decode_frame does for it then.
+ * 1 with the fields; 0 when they do not fit (ev reset: decode_frame reports it). */
+static inline int usual_user(rkh_state *s, evt_event *ev, evt_span fields, uint64_t base)
 {
-    if (sym_name(&s->usr, id - RKH_TE_USER)) return 0;
-    return user_fields_plain(s, ev, u) || user_fields_any(s, ev, u);
+    return user_fields_plain(s, ev, fields) || user_fields_any(s, ev, fields, base);
 }
 
 /* Decode the frame of n >= 1 bytes at q (without escapes; their sum mod 256 is sum), at source
@@ -1339,20 +1354,23 @@ static inline __attribute__((always_inline)) int decode_usual_cfg(rkh_state *s, 
     uint8_t seq = hdr_seq ? evt_span_u8(fr, 1) : 0;
     if (hdr_seq && s->have_seq && seq != (uint8_t)(s->last_seq + 1)) return 0; /* a gap */
     uint32_t rawts = (uint32_t)evt_span_le(fr, 1 + hdr_seq, tsz); /* 0 when tsz is 0 */
-    const char *names[MAX_ARGS]; /* decode_fixed's names of the arguments */
-    if (plan->user) {
-        evt_cur u; /* the fields */
-        evt_span_cur(fr, hdr, n - hdr - chk, off, &u);
-        if (!usual_user(s, ev, id, &u)) return 0;
+    if (plan->user) { /* its fields first: they may not fit (a fixed record's always do) */
+        evt_cur uc; /* the fields: n >= hdr + chk (checked above), inside fr */
+        evt_span_cur(fr, hdr, n - hdr - chk, off, &uc);
+        if (!usual_user(s, ev, evt_cur_take_span(&uc, n - hdr - chk), off + hdr)) return 0;
         ev->name = usr_event_name(s, id); /* "USR#n", built here: vouched for by text_ok_plain */
-    } else {
-        decode_fixed(ev, plan, fr, hdr, names); /* plan->len bytes from hdr: n == plan->frame_len */
-        ev->name = s->defs[id].name; /* the table's own text */
     }
+    /* the frame is taken: counted, its sequence number and time accepted, then the event (the
+     * header's values die here, before decode_fixed) */
     s->frame_off = off;
     s->frames++;
-    rkh_diag_progress(&s->diag, off);
-    if (hdr_seq) seq_accept(s, seq);
+    if (hdr_seq && s->have_seq) { /* the usual case: seq_accept's, with rkh_diag_progress */
+        rkh_diag_progress_seq_ok(&s->diag, off);
+        s->last_seq = seq;
+    } else {
+        rkh_diag_progress(&s->diag, off);
+        if (hdr_seq) seq_accept(s, seq);
+    }
     if (tsz) ts_accept(s, rawts);
     s->frames_ok++;
     s->by_id[id]++;
@@ -1361,6 +1379,11 @@ static inline __attribute__((always_inline)) int decode_usual_cfg(rkh_state *s, 
     ev->kind = plan->kind;
     ev->ts = s->ts64;
     if (hdr_seq) { ev->flags |= EVT_HAS_SEQ; ev->seq = seq; }
+    const char *names[MAX_ARGS]; /* decode_fixed's names of the arguments */
+    if (!plan->user) {
+        decode_fixed(ev, plan, fr, hdr, names); /* plan->len bytes from hdr: n == plan->frame_len */
+        ev->name = s->defs[id].name; /* the table's own text */
+    }
     unsigned unset = EVT_TEXT_OK_OBJ_NAME | EVT_TEXT_OK_SM_STATE; /* m.obj_name, m.sm_state */
     if (plan->user) {
         if (s->hooks.seen) hooks_seen(s);

@@ -78,6 +78,17 @@ static inline void rkh_diag_seq_ok(rkh_diag *d)
     if (d->n) rkh_diag_seq_ok_held(d);
     else d->hold_id = d->head_id; /* holds_decided with n == 0 */
 }
+/* rkh_diag_progress then rkh_diag_seq_ok (a numbered frame after another, at off): with nothing
+ * held, one test (neither has anything to do but mark the holds decided). */
+static inline void rkh_diag_progress_seq_ok(rkh_diag *d, uint64_t off)
+{
+    if (!d->n) {
+        d->hold_id = d->head_id;
+        return;
+    }
+    rkh_diag_progress(d, off);
+    rkh_diag_seq_ok(d);
+}
 /* The first numbered frame: nothing tells what aborted frames before it held; each needs one record
  * of credit (D4). */
 void rkh_diag_settle(rkh_diag *d);
