@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
+#include "posix_masked_lock.h"
 #if defined(__linux__)
 #include <sys/syscall.h>
 #endif
@@ -75,20 +76,9 @@ _Thread_local evt_posix_calls evt_posix_calls_;
 static evt_posix_calls *g_calls; /* registered threads, under g_calls_mu */
 static pthread_mutex_t g_calls_mu = PTHREAD_MUTEX_INITIALIZER;
 
-/* The registry's mutex, with the thread's signals blocked: a handler's first call on a thread that
- * holds it never waits for it. */
-static void calls_lock(sigset_t *old)
-{
-    sigset_t all;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, old);
-    pthread_mutex_lock(&g_calls_mu);
-}
-static void calls_unlock(const sigset_t *old)
-{
-    pthread_mutex_unlock(&g_calls_mu);
-    pthread_sigmask(SIG_SETMASK, old, NULL);
-}
+/* The registry's mutex, with the thread's signals blocked (posix_masked_lock.h). */
+static void calls_lock(sigset_t *old) { evt_posix_masked_lock(&g_calls_mu, old); }
+static void calls_unlock(const sigset_t *old) { evt_posix_masked_unlock(&g_calls_mu, old); }
 
 /* Q4: calls of threads the registry no longer holds (their exit unlinked them), in progress. */
 static _Atomic unsigned g_unlinked_calls;

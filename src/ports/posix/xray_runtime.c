@@ -47,6 +47,7 @@
 #define XR_HAVE_RSEQ 1
 #endif
 #include "formats/xray/xray_defs.h"
+#include "posix_masked_lock.h"
 
 /* compiler-rt XRay runtime (xray_interface.h is C++; enums are int-sized). Weak: may be absent. */
 extern int __xray_set_handler(void (*)(int32_t, int)) __attribute__((weak));
@@ -177,20 +178,10 @@ static void cpu_flags(void)
 #endif
 }
 
-/* The registry's lock is taken with the thread's signals blocked: a handler that records on a
- * thread holding it never waits for it (and a first record in a handler may register). */
-static void reg_lock(sigset_t *old)
-{
-    sigset_t all;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, old);
-    pthread_mutex_lock(&g_reg_mu);
-}
-static void reg_unlock(const sigset_t *old)
-{
-    pthread_mutex_unlock(&g_reg_mu);
-    pthread_sigmask(SIG_SETMASK, old, NULL);
-}
+/* The registry's lock is taken with the thread's signals blocked (posix_masked_lock.h): a
+ * handler that records on a thread holding it never waits for it. */
+static void reg_lock(sigset_t *old) { evt_posix_masked_lock(&g_reg_mu, old); }
+static void reg_unlock(const sigset_t *old) { evt_posix_masked_unlock(&g_reg_mu, old); }
 
 /* Thread exit: hand the buffer back as full so the pool can reuse it, leave the registry for good
  * (a record made later on this thread: enter_gone). */
