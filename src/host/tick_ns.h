@@ -78,4 +78,44 @@ static inline uint64_t evt_tick_ns_conv(const evt_tick_ns *c, uint64_t ts)
     return q * 1000000000u + frac;
 }
 
+/* A cached second: t_ns of a tick inside [ts0, ts0 + hz) without a division, for a reader whose
+ * events come in time order (XRay's function records). floor(ts * 1e9 / hz) = ns0 + floor(x * 1e9
+ * / hz) for x = ts - ts0 < hz, and with M = ceil(2^64 * 1e9 / hz) = frac_a * 2^64 + frac_m,
+ * floor(x * M / 2^64) = x * frac_a + mulhi(x, frac_m) is that floor exactly while hz <= 2^32: M /
+ * 2^64 overshoots 1e9 / hz by less than 2^-64, so x * M / 2^64 overshoots x * 1e9 / hz by less
+ * than hz / 2^64 <= 1 / hz, and x * 1e9 / hz is short of the next integer by at least 1 / hz.
+ * Zero-initialised it caches nothing (span 0: every tick takes the caller's full conversion). */
+typedef struct evt_tick_ns_sec {
+    uint64_t ts0, ns0, span; /* the cached second: ticks [ts0, ts0 + span) from ns0 (span 0: none) */
+    uint64_t frac_a, frac_m; /* ceil(2^64 * 1e9 / hz) in two words */
+    uint64_t hz;             /* 0 when the form does not apply (no clock, or hz > 2^32) */
+} evt_tick_ns_sec;
+
+static inline void evt_tick_ns_sec_init(evt_tick_ns_sec *c, uint64_t hz)
+{
+    *c = (evt_tick_ns_sec){0, 0, 0, 0, 0, 0};
+    if (hz == 0 || hz > (1ull << 32)) return;
+    unsigned __int128 m = (((unsigned __int128)1000000000u << 64) + hz - 1) / hz;
+    c->frac_a = (uint64_t)(m >> 64);
+    c->frac_m = (uint64_t)m;
+    c->hz = hz;
+}
+
+/* Cache the second of ts when the form applies to it (ns0 + 1e9 fits); a division, once per second. */
+static inline void evt_tick_ns_sec_cache(evt_tick_ns_sec *c, uint64_t ts)
+{
+    if (!c->hz) return;
+    uint64_t q = ts / c->hz;
+    if (q >= EVT_TICK_NS_SAFE_S) return;
+    c->ts0 = q * c->hz;
+    c->ns0 = q * 1000000000u;
+    c->span = c->hz;
+}
+
+/* t_ns of the tick ts0 + x, x < span. */
+static inline uint64_t evt_tick_ns_sec_at(const evt_tick_ns_sec *c, uint64_t x)
+{
+    return c->ns0 + x * c->frac_a + (uint64_t)(((unsigned __int128)x * c->frac_m) >> 64);
+}
+
 #endif

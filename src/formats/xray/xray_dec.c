@@ -147,9 +147,7 @@ typedef struct xr_state {
     uint32_t bits;
     uint64_t freq, bufsize, reserved;
     evt_tick_ns tns; /* ticks to ns at freq, no division per event (freq != 0) */
-    uint64_t sec_ts, sec_ns, sec_span; /* time_ns: the cached second (sec_span 0: none) */
-    uint64_t frac_a, frac_m;       /* time_ns: ceil(2^64 * 1e9 / freq) in two words */
-    int frac_ok;                   /* time_ns applies: 0 < freq <= 2^32 */
+    evt_tick_ns_sec sec; /* time_ns: the cached second (tick_ns.h) */
     unsigned fn_flags;             /* flags of a function record's event (EVT_HAS_TNS with a clock) */
     uint64_t fsize;
     uint64_t counts[XR_C_COUNT];
@@ -835,21 +833,13 @@ static evt_status open_(evt_reader *r, void **state)
 
 /* ---- decoding --------------------------------------------------------------------------------- */
 
-/* t_ns of a TSC inside the cached second [sec_ts, sec_ts + freq) without a division:
- * floor(ts * 1e9 / freq) = sec_ns + floor(x * 1e9 / freq) for x = ts - sec_ts < freq, and with
- * M = ceil(2^64 * 1e9 / freq) = frac_a * 2^64 + frac_m, floor(x * M / 2^64) = x * frac_a +
- * mulhi(x, frac_m) is that floor exactly while freq <= 2^32: M / 2^64 overshoots 1e9 / freq by less
- * than 2^-64, so x * M / 2^64 overshoots x * 1e9 / freq by less than freq / 2^64 <= 1 / freq, and
- * x * 1e9 / freq is short of the next integer by at least 1 / freq. */
+/* The clock's conversions: the full one (tns) and the cached second (sec, tick_ns.h), which the
+ * usual function record takes. */
 static void time_init(xr_state *s)
 {
     evt_tick_ns_init(&s->tns, s->freq);
     s->fn_flags = EVT_HAS_CTX | EVT_HAS_CPU | (s->freq ? EVT_HAS_TNS : 0u);
-    if (s->freq == 0 || s->freq > (1ull << 32)) return; /* sec_span 0: every ts takes time_slow */
-    unsigned __int128 m = (((unsigned __int128)1000000000u << 64) + s->freq - 1) / s->freq;
-    s->frac_a = (uint64_t)(m >> 64);
-    s->frac_m = (uint64_t)m;
-    s->frac_ok = 1;
+    evt_tick_ns_sec_init(&s->sec, s->freq); /* span 0 until time_slow caches a second */
 }
 
 /* floor(ts * 1e9 / freq), saturated (0 without a clock), and the second of ts cached when the fast
@@ -857,25 +847,14 @@ static void time_init(xr_state *s)
 static XR_COLD uint64_t time_slow(xr_state *s, uint64_t ts)
 {
     if (!s->freq) return 0;
-    uint64_t q = ts / s->freq;
-    if (s->frac_ok && q < EVT_TICK_NS_SAFE_S) { /* sec_ns + 1e9 fits */
-        s->sec_ts = q * s->freq;
-        s->sec_ns = q * 1000000000u;
-        s->sec_span = s->freq;
-    }
+    evt_tick_ns_sec_cache(&s->sec, ts);
     return evt_tick_ns_conv(&s->tns, ts);
-}
-
-/* t_ns of the TSC sec_ts + x, x < sec_span. */
-static XR_HOT_INLINE uint64_t time_in_sec(const xr_state *s, uint64_t x)
-{
-    return s->sec_ns + x * s->frac_a + (uint64_t)(((unsigned __int128)x * s->frac_m) >> 64);
 }
 
 static XR_HOT_INLINE uint64_t time_ns(xr_state *s, uint64_t ts)
 {
-    uint64_t x = ts - s->sec_ts; /* before sec_ts: huge */
-    return x < s->sec_span ? time_in_sec(s, x) : time_slow(s, ts);
+    uint64_t x = ts - s->sec.ts0; /* before ts0: huge */
+    return x < s->sec.span ? evt_tick_ns_sec_at(&s->sec, x) : time_slow(s, ts);
 }
 
 static XR_HOT_INLINE void set_time(xr_state *s, evt_event *ev, uint64_t ts)
@@ -1532,10 +1511,10 @@ static XR_HOT_INLINE EVT_EVENT_RESET_FN int fn_fast(xr_state *s, xr_thread *t, e
     uint32_t fid = word >> 4;
     uint64_t ts = t->tsc + evt_span_u32le(rec, 4);
     const char *nm = fn_name_dense(s, fid);
-    uint64_t x = ts - s->sec_ts; /* time_ns's fast form */
+    uint64_t x = ts - s->sec.ts0; /* time_ns's fast form */
     uint32_t d = t->depth;
     int enters = fn_enters(kind);
-    if (!nm || x >= s->sec_span) goto positioned;
+    if (!nm || x >= s->sec.span) goto positioned;
     if (enters ? d >= t->cap : (d - 1 >= t->cap || t->stack[d - 1] != fid)) goto positioned; /* else 0 < d <= cap */
     int next = evt_cur_peek(&c); /* the next record's first byte, -1 past fast_end */
     if (next == XRAY_MD_BYTE0(XRAY_MD_CALL_ARGUMENT) || (next < 0 && pos + XRAY_FN_REC_SIZE < t->blk->stop)) goto positioned;
@@ -1549,7 +1528,7 @@ static XR_HOT_INLINE EVT_EVENT_RESET_FN int fn_fast(xr_state *s, xr_thread *t, e
     }
     fn_reset(ev);
     /* (t->next_ts is not needed: refill sets it before the heap compares t again) */
-    fn_event(s, t, ev, kind, fid, ts, time_in_sec(s, x), nm, 1, 0);
+    fn_event(s, t, ev, kind, fid, ts, evt_tick_ns_sec_at(&s->sec, x), nm, 1, 0);
     return 1;
 positioned:
     t->ready = 1;
