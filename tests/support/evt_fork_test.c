@@ -12,15 +12,22 @@ static int status_of(int status)
     return WIFSIGNALED(status) ? 256 + WTERMSIG(status) : -1;
 }
 
-int evt_test_fork_run(void (*child)(void))
+/* Fork a child that runs child() (which must not return): its pid, or -1. */
+static pid_t spawn(void (*child)(void))
 {
-    nanosleep(&(struct timespec){0, 1000000}, NULL);
     pid_t p = fork();
-    if (p < 0) return -1;
     if (p == 0) {
         child();
         _exit(127); /* child() must not return */
     }
+    return p;
+}
+
+int evt_test_fork_run(void (*child)(void))
+{
+    nanosleep(&(struct timespec){0, 1000000}, NULL);
+    pid_t p = spawn(child);
+    if (p < 0) return -1;
     int status;
     if (waitpid(p, &status, 0) != p) return -1;
     return status_of(status);
@@ -28,12 +35,8 @@ int evt_test_fork_run(void (*child)(void))
 
 int evt_test_fork_run_for(void (*child)(void), unsigned seconds)
 {
-    pid_t p = fork();
+    pid_t p = spawn(child);
     if (p < 0) return -1;
-    if (p == 0) {
-        child();
-        _exit(127); /* child() must not return */
-    }
     int status;
     for (unsigned ms = 0; ms < seconds * 1000u; ms += 10u) {
         pid_t w = waitpid(p, &status, WNOHANG);
