@@ -80,44 +80,8 @@
 #include "formats/threadx/txtb_defs.h"
 #include "formats/threadx/txtb_stash.h"
 
-/* Compile-time switches (docs/firmware.md, "Footprint switches"). Each defaults to 1, today's
- * recorder; 0 compiles the feature out for a small target:
- *  EVT_TX_REGISTRY      the object registry (register/unregister do nothing, and the buffer has
- *                       no registry area: registry_entries is taken as 0);
- *  EVT_TX_KERNEL_EVENTS kernel events, ISR enter/exit and interrupt control (user events only:
- *                       those calls record nothing);
- *  EVT_TX_BYTE_SWAP     a buffer in the other byte order (opt->big_endian): without it enable
- *                       refuses that order with EVT_TX_PTR_ERROR;
- *  EVT_TX_OPTIONS       evt_tx_trace_enable_ex's options (byte order, name size, time source and
- *                       mask, context callback, base address): without them enable_ex refuses a
- *                       non-NULL opt with EVT_TX_PTR_ERROR, and records take the port's context
- *                       and clock;
- *  EVT_TX_USER_RECORDS  the multi-slot user records of evtrace/user.h (below);
- *  EVT_TX_STATS         evt_tx_trace_get_stats and evt_tx_trace_get_rec_stats (without them those
- *                       two are not defined, so a program that calls them does not link; the loss
- *                       account is kept all the same and written into the buffer as LOST records);
- *  EVT_TX_FULL_NOTIFY   the buffer-full callback (evt_tx_trace_buffer_full_notify: not defined
- *                       without it; the buffer wraps as before, its overwrites counted).
- * The last two are left out by the smallest configuration (scripts/footprint.def).
- * EVT_REC_NESTING (evtrace/recorder.h) compiles the nesting guard out. */
-#ifndef EVT_TX_REGISTRY
-#define EVT_TX_REGISTRY 1
-#endif
-#ifndef EVT_TX_KERNEL_EVENTS
-#define EVT_TX_KERNEL_EVENTS 1
-#endif
-#ifndef EVT_TX_OPTIONS
-#define EVT_TX_OPTIONS 1
-#endif
-#ifndef EVT_TX_STATS
-#define EVT_TX_STATS 1
-#endif
-#ifndef EVT_TX_FULL_NOTIFY
-#define EVT_TX_FULL_NOTIFY 1
-#endif
-#ifndef EVT_TX_BYTE_SWAP
-#define EVT_TX_BYTE_SWAP EVT_TX_OPTIONS /* the other order is an option */
-#endif
+#include "formats/threadx/txtb_switches.h"
+
 /* The buffer's order differs from the host's: a constant 0 without EVT_TX_BYTE_SWAP. */
 #define TX_SWAP(r) (EVT_TX_BYTE_SWAP ? (unsigned)(r)->swap : 0u)
 /* A stop's LOST record is owed (I6c): only a nested disable can owe one, never without the
@@ -940,9 +904,6 @@ void evt_tx_insert_ctx_(uint32_t id, uint32_t i1, uint32_t i2, uint64_t i34, uin
 /* ---- multi-slot user records (evtrace/user.h, TXTB carrier of evtrace/user_defs.h) --------------
  * EVT_TX_USER_RECORDS 0 leaves them out (scripts/build-cortex-m.sh measures the recorder both ways:
  * the plain TXTB recorder must not grow). */
-#ifndef EVT_TX_USER_RECORDS
-#define EVT_TX_USER_RECORDS 1
-#endif
 #if EVT_TX_USER_RECORDS
 
 unsigned evt_tx_user_slot_insert_(uint32_t head_id, uint32_t w0, uint32_t w1, uint32_t w2, uint32_t w3)

@@ -15,22 +15,8 @@
 #include "evtrace/reader.h"
 #include "evtrace/txtb.h"
 #include "formats/threadx/txtb_defs.h"
+#include "formats/threadx/txtb_switches.h"
 
-#ifndef EVT_TX_REGISTRY
-#define EVT_TX_REGISTRY 1
-#endif
-#ifndef EVT_TX_KERNEL_EVENTS
-#define EVT_TX_KERNEL_EVENTS 1
-#endif
-#ifndef EVT_TX_OPTIONS
-#define EVT_TX_OPTIONS 1
-#endif
-#ifndef EVT_TX_STATS
-#define EVT_TX_STATS 1
-#endif
-#ifndef EVT_TX_FULL_NOTIFY
-#define EVT_TX_FULL_NOTIFY 1
-#endif
 
 static _Alignas(8) uint8_t g_buf[48 + 4 * 48 + 64 * 32];
 
