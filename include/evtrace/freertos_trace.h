@@ -162,11 +162,18 @@ static inline uint32_t evt_freertos_ipsr_(void)
     evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_TASK_NOTIFY_WAIT, pxCurrentTCB,               \
                                     pxCurrentTCB->ucNotifyState[(i)] == taskNOTIFICATION_RECEIVED ? 1 : 0))
 #endif
+/* xTaskGenericNotify / xTaskGenericNotifyFromISR call these after the action, with their result in
+ * xReturn (V10.4 and V11): pdFAIL when eSetValueWithoutOverwrite found a notification pending, which
+ * is recorded as the failed notification (freertos_svc.h), not as a success. */
 #ifndef traceTASK_NOTIFY
-#define traceTASK_NOTIFY(i) evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_TASK_NOTIFY, pxTCB, 0))
+#define traceTASK_NOTIFY(i)                                                                              \
+    evtFREERTOS_IF_(evt_freertos_op(xReturn != pdFAIL ? EVT_FREERTOS_TASK_NOTIFY : EVT_FREERTOS_TASK_NOTIFY_FAILED, \
+                                    pxTCB, 0))
 #endif
 #ifndef traceTASK_NOTIFY_FROM_ISR
-#define traceTASK_NOTIFY_FROM_ISR(i) evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_TASK_NOTIFY_FROM_ISR, pxTCB, 0))
+#define traceTASK_NOTIFY_FROM_ISR(i)                                                                     \
+    evtFREERTOS_IF_(evt_freertos_op(xReturn != pdFAIL ? EVT_FREERTOS_TASK_NOTIFY_FROM_ISR                \
+                                                      : EVT_FREERTOS_TASK_NOTIFY_FROM_ISR_FAILED, pxTCB, 0))
 #endif
 #ifndef traceTASK_NOTIFY_GIVE_FROM_ISR
 #define traceTASK_NOTIFY_GIVE_FROM_ISR(i) evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_TASK_NOTIFY_GIVE_FROM_ISR, pxTCB, 0))

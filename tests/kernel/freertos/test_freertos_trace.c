@@ -1,0 +1,156 @@
+/* evtrace's FreeRTOS trace macros (evtrace/freertos_trace.h) and integration (src/kernel/freertos/)
+ * without a FreeRTOS kernel: the macros expand here in functions shaped like the kernel's (the
+ * variables they read in scope, as in tasks.c), record through either transport into memory, and
+ * the reader gives back what FreeRTOS did. Found by an outside FreeRTOS application checked against
+ * the kernel's own counters (30 Nov, FreeRTOS V11.1.0+ POSIX port, 1 s runs, both transports):
+ *   - a notification that FreeRTOS refuses (xTaskNotify with eSetValueWithoutOverwrite on a task with
+ *     one pending: pdFAIL) was a success in the trace (11 in the run, 213 with configUSE_PREEMPTION 0). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include "evtrace/freertos.h"
+#include "evtrace/reader.h"
+
+/* ---- the kernel's scope, as far as the expanded macros read it ---------------------------------- */
+#define configUSE_TRACE_FACILITY 1
+#define configUSE_MUTEXES 1
+typedef long BaseType_t;
+typedef unsigned long UBaseType_t;
+#define pdPASS ((BaseType_t)1)
+#define pdFAIL ((BaseType_t)0)
+typedef struct tskTaskControlBlock {
+    UBaseType_t uxPriority, uxBasePriority;
+} TCB_t;
+static TCB_t *volatile pxCurrentTCB;
+#include "evtrace/freertos_trace.h"
+
+/* xTaskGenericNotify / xTaskGenericNotifyFromISR: the action decided xReturn, then the macro. */
+static void notify(TCB_t *pxTCB, BaseType_t xReturn)
+{
+    (void)xReturn; /* read by the macro since the fix */
+    traceTASK_NOTIFY(0);
+}
+static void notify_from_isr(TCB_t *pxTCB, BaseType_t xReturn)
+{
+    (void)xReturn;
+    traceTASK_NOTIFY_FROM_ISR(0);
+}
+static TCB_t g_low, g_mid;
+
+/* Two tasks, low running at 1 and mid at 3. */
+static void tasks(void)
+{
+    g_low.uxPriority = g_low.uxBasePriority = 1;
+    g_mid.uxPriority = g_mid.uxBasePriority = 3;
+    pxCurrentTCB = &g_mid;
+    evt_freertos_task_create(&g_low, "low", 1);
+    evt_freertos_task_create(&g_mid, "mid", 3);
+}
+
+/* Open a reader on a recorded trace. */
+static evt_reader *open_trace(const uint8_t *p, size_t n)
+{
+    evt_reader *rd;
+    char err[256];
+    assert_int_equal(evt_reader_open_mem(p, n, NULL, NULL, NULL, NULL, &rd, err, sizeof err), EVT_OK);
+    return rd;
+}
+
+/* ---- notifications: a refused one is no success ------------------------------------------------- */
+
+static void notify_script(void)
+{
+    tasks();
+    notify(&g_low, pdPASS);
+    notify(&g_low, pdFAIL); /* eSetValueWithoutOverwrite, one pending */
+    notify_from_isr(&g_low, pdPASS);
+    notify_from_isr(&g_low, pdFAIL);
+}
+
+static void notify_check(const uint8_t *p, size_t n)
+{
+    static const struct { const char *label; evt_op_result res; } want[] = {
+        {"xTaskNotify", EVT_RES_SUCCESS}, {"xTaskNotify", EVT_RES_ERROR},
+        {"xTaskNotifyFromISR", EVT_RES_SUCCESS}, {"xTaskNotifyFromISR", EVT_RES_ERROR},
+    };
+    evt_reader *rd = open_trace(p, n);
+    size_t k = 0;
+    evt_event ev;
+    while (evt_reader_next(rd, &ev) == EVT_OK) {
+        const evt_meaning *m = &ev.m;
+        if (!(m->has & EVT_M_OP) || !(m->has & EVT_M_LABEL) || strncmp(m->label, "xTaskNotify", 11) != 0) continue;
+        assert_true(k < sizeof want / sizeof want[0]);
+        assert_string_equal(m->label, want[k].label);
+        assert_int_equal(m->op, EVT_OP_SET);
+        assert_int_equal(m->op_result, want[k].res);
+        assert_string_equal(m->obj_name, "low");
+        k++;
+    }
+    assert_int_equal(k, sizeof want / sizeof want[0]);
+    assert_int_equal(rd->errors, 0);
+    evt_reader_close(rd);
+}
+
+/* ---- transports ----------------------------------------------------------------------------------- */
+
+typedef void (*script_fn)(void);
+typedef void (*check_fn)(const uint8_t *p, size_t n);
+
+static uint8_t g_snap[64 * 1024];
+/* script recorded by the snapshot transport, then check of the buffer. */
+static void snapshot(script_fn script, check_fn check)
+{
+    memset(g_snap, 0, sizeof g_snap);
+    assert_int_equal(evt_freertos_start_snapshot(g_snap, sizeof g_snap, 8), 0);
+    script();
+    evt_freertos_stop();
+    check(g_snap, sizeof g_snap);
+}
+
+typedef struct out_buf { uint8_t p[16384]; size_t n; } out_buf;
+static out_buf g_out;
+static void sink(void *user, const uint8_t *p, uint32_t n)
+{
+    out_buf *o = user;
+    assert_true(o->n + n <= sizeof o->p);
+    memcpy(o->p + o->n, p, n);
+    o->n += n;
+}
+static uint32_t ts(void)
+{
+    static uint32_t t;
+    return t += 10;
+}
+
+/* script recorded by the stream transport, then check of the bytes its sink got. */
+static void stream(script_fn script, check_fn check)
+{
+    static uint8_t ring[8192];
+    static evt_rkh_recorder r;
+    evt_rkh_config cfg;
+    evt_rkh_config_default(&cfg);
+    g_out.n = 0;
+    evt_rkh_init(&r, &cfg, ring, sizeof ring, ts, 1000u);
+    evt_rkh_set_sink(&r, sink, &g_out);
+    evt_freertos_set_clock(ts, 1000u);
+    assert_int_equal(evt_freertos_start_stream(&r), 0);
+    script();
+    evt_freertos_stop();
+    evt_freertos_set_clock(NULL, 0);
+    check(g_out.p, g_out.n);
+}
+
+static void notify_snapshot(void **st) { (void)st; snapshot(notify_script, notify_check); }
+static void notify_stream(void **st) { (void)st; stream(notify_script, notify_check); }
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(notify_snapshot),
+        cmocka_unit_test(notify_stream),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
