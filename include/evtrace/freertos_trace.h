@@ -117,8 +117,23 @@ static inline uint32_t evt_freertos_ipsr_(void)
         evtFREERTOS_APP_MOVED_TO_READY(t);                                                     \
     } while (0)
 #endif
+/* vTaskPrioritySet calls traceTASK_PRIORITY_SET before it changes anything. With mutexes, a task
+ * running at an inherited priority keeps it when its base priority is set lower (or to anything not
+ * above the inherited one): only uxBasePriority changes, and the disinheritance restores it later.
+ * The record carries the priority the task runs at after the call (vTaskPrioritySet's own rule),
+ * not the requested base priority: before, the timeline dropped such a task to its new base
+ * priority while FreeRTOS kept it at the inherited one. */
+#if defined(configUSE_MUTEXES) && (configUSE_MUTEXES == 1)
+#define evtFREERTOS_SET_PRIO_(t, p)                                                                  \
+    (((t)->uxBasePriority == (t)->uxPriority || (UBaseType_t)(p) > (t)->uxPriority) ? (uint32_t)(p) \
+                                                                                : (uint32_t)(t)->uxPriority)
+#else
+#define evtFREERTOS_SET_PRIO_(t, p) ((uint32_t)(p))
+#endif
 #ifndef traceTASK_PRIORITY_SET
-#define traceTASK_PRIORITY_SET(t, p) evtFREERTOS_IF_(evt_freertos_prio((t) ? (const void *)(t) : (const void *)pxCurrentTCB, (uint32_t)(p), 0u))
+#define traceTASK_PRIORITY_SET(t, p) \
+    evtFREERTOS_IF_(evt_freertos_prio((t) ? (const void *)(t) : (const void *)pxCurrentTCB, \
+                                      (t) ? evtFREERTOS_SET_PRIO_((t), (p)) : evtFREERTOS_SET_PRIO_(pxCurrentTCB, (p)), 0u))
 #endif
 #ifndef traceTASK_PRIORITY_INHERIT
 #define traceTASK_PRIORITY_INHERIT(t, p)                                   \
