@@ -43,6 +43,19 @@ static const void *g_block;
  * run-time counter for the outgoing task, rather than after the scheduler chose the next one; the
  * snapshot's time source returns it once (for the switch record), else the counter. 0: none. */
 static uint64_t g_switch_ts;
+
+/* Interrupts entered and not yet left (nesting depth), and the numbers of the innermost
+ * FR_ISR_NEST_. FreeRTOS's ports call traceISR_EXIT (or _EXIT_TO_SCHEDULER) in portYIELD_FROM_ISR /
+ * portEND_SWITCHING_ISR of every handler, the application's too, while only the ports' own tick
+ * handler calls traceISR_ENTER (ARM_CM3/CM4F SysTick; the POSIX port none): an exit with no
+ * interrupt open is no interrupt's end and is not recorded (before, the POSIX port's tick hook
+ * calling portYIELD_FROM_ISR wrote one unmatched exit per tick: 1000 a second). A handler that
+ * brackets itself (evt_freertos_isr_enter/_exit) and also calls portYIELD_FROM_ISR gets one enter
+ * and one exit, whichever comes first ends it. Single core: a nested interrupt's enter and exit
+ * leave the depth as they found it. */
+#define FR_ISR_NEST_ 8u
+static volatile uint32_t g_isr_depth;
+static uint32_t g_isr_irq[FR_ISR_NEST_];
 static uint32_t (*volatile g_clock)(void); /* evt_freertos_set_clock, or NULL: the port's counter */
 static uint64_t g_clock_hz;                 /* its rate */
 static uint64_t now(void) { return g_clock ? g_clock() : evt_port_timestamp(); }
@@ -88,6 +101,7 @@ static void started(void)
 {
     g_from = 0;
     g_block = 0;
+    g_isr_depth = 0;
 #if FR_POSIX_
     evt_posix_mask_signals(1);
 #endif
@@ -209,5 +223,21 @@ void evt_freertos_api_enter(uint32_t code, const void *obj)
 
 void evt_freertos_api_return(uint32_t code, int32_t ret) { FR_HOOK_(svc_leave, (int32_t)code, ret, 1); }
 
-void evt_freertos_isr_enter(uint32_t irq) { FR_HOOK_(isr_enter, irq); }
-void evt_freertos_isr_exit(uint32_t irq) { FR_HOOK_(isr_exit, irq); }
+void evt_freertos_isr_enter(uint32_t irq)
+{
+    if (!evt_freertos_on) return;
+    uint32_t d = g_isr_depth;
+    if (d < FR_ISR_NEST_) g_isr_irq[d] = irq;
+    g_isr_depth = d + 1u;
+    FR_HOOK_(isr_enter, irq);
+}
+
+/* The end of the innermost open interrupt, recorded with the number its enter had (the POSIX
+ * port's exits say 0); nothing when none is open (see g_isr_depth). */
+void evt_freertos_isr_exit(uint32_t irq)
+{
+    uint32_t d = g_isr_depth;
+    if (!evt_freertos_on || d == 0u) return;
+    g_isr_depth = --d;
+    FR_HOOK_(isr_exit, d < FR_ISR_NEST_ ? g_isr_irq[d] : irq);
+}
