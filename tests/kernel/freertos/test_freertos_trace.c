@@ -10,7 +10,9 @@
  *     task's priority disagreed with uxTaskPriorityGet);
  *   - portYIELD_FROM_ISR calls traceISR_EXIT in any handler, while no port but the Cortex-M tick calls
  *     traceISR_ENTER: the POSIX port's tick hook wrote an unmatched ISR exit per tick (1000 in 1 s;
- *     `stats` unmatched_exits.isr 1000). */
+ *     `stats` unmatched_exits.isr 1000);
+ *   - xEventGroupSetBitsFromISR only asks the timer daemon to call xEventGroupSetBits, which is
+ *     recorded too: both were an event-group set (400 sets for the application's 200). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -189,6 +191,44 @@ static void isr_check(const uint8_t *p, size_t n)
     evt_reader_close(rd);
 }
 
+/* ---- event groups from an ISR: the request, then the daemon's set ---------------------------------- */
+
+static int g_group; /* an event group's handle */
+
+static void eg_script(void)
+{
+    tasks();
+    traceEVENT_GROUP_CREATE(&g_group);
+    traceEVENT_GROUP_SET_BITS_FROM_ISR(&g_group, 1u);   /* xEventGroupSetBitsFromISR: pends the set */
+    traceEVENT_GROUP_SET_BITS(&g_group, 1u);            /* the timer daemon's xEventGroupSetBits */
+    traceEVENT_GROUP_CLEAR_BITS_FROM_ISR(&g_group, 1u); /* the same for a clear */
+    traceEVENT_GROUP_CLEAR_BITS(&g_group, 1u);
+}
+
+static void eg_check(const uint8_t *p, size_t n)
+{
+    static const struct { const char *label; evt_obj_op op; } want[] = {
+        {"xEventGroupSetBitsFromISR", EVT_OP_SEND}, {"xEventGroupSetBits", EVT_OP_SET},
+        {"xEventGroupClearBitsFromISR", EVT_OP_SEND}, {"xEventGroupClearBits", EVT_OP_CLEAR},
+    };
+    evt_reader *rd = open_trace(p, n);
+    size_t k = 0;
+    evt_event ev;
+    while (evt_reader_next(rd, &ev) == EVT_OK) {
+        const evt_meaning *m = &ev.m;
+        if (!(m->has & EVT_M_OP) || !(m->has & EVT_M_LABEL) || strncmp(m->label, "xEventGroup", 11) != 0) continue;
+        assert_true(k < sizeof want / sizeof want[0]);
+        assert_string_equal(m->label, want[k].label);
+        assert_int_equal(m->op, want[k].op);
+        assert_int_equal(m->op_result, EVT_RES_SUCCESS);
+        assert_int_equal(m->obj & 0xFFFFFFFFu, (uint64_t)(uintptr_t)&g_group & 0xFFFFFFFFu);
+        k++;
+    }
+    assert_int_equal(k, sizeof want / sizeof want[0]);
+    assert_int_equal(rd->errors, 0);
+    evt_reader_close(rd);
+}
+
 /* ---- transports ----------------------------------------------------------------------------------- */
 
 typedef void (*script_fn)(void);
@@ -244,6 +284,8 @@ static void prio_snapshot(void **st) { (void)st; snapshot(prio_script, prio_chec
 static void prio_stream(void **st) { (void)st; stream(prio_script, prio_check); }
 static void isr_snapshot(void **st) { (void)st; snapshot(isr_script, isr_check); }
 static void isr_stream(void **st) { (void)st; stream(isr_script, isr_check); }
+static void eg_snapshot(void **st) { (void)st; snapshot(eg_script, eg_check); }
+static void eg_stream(void **st) { (void)st; stream(eg_script, eg_check); }
 
 int main(void)
 {
@@ -254,6 +296,8 @@ int main(void)
         cmocka_unit_test(prio_stream),
         cmocka_unit_test(isr_snapshot),
         cmocka_unit_test(isr_stream),
+        cmocka_unit_test(eg_snapshot),
+        cmocka_unit_test(eg_stream),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
