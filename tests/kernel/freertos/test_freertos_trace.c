@@ -12,7 +12,10 @@
  *     traceISR_ENTER: the POSIX port's tick hook wrote an unmatched ISR exit per tick (1000 in 1 s;
  *     `stats` unmatched_exits.isr 1000);
  *   - xEventGroupSetBitsFromISR only asks the timer daemon to call xEventGroupSetBits, which is
- *     recorded too: both were an event-group set (400 sets for the application's 200). */
+ *     recorded too: both were an event-group set (400 sets for the application's 200);
+ *   - the stream stamped a switch after the scheduler chose the next task and the recorder took its
+ *     lock, not where FreeRTOS reads its run-time counter (traceTASK_SWITCHED_OUT, as the snapshot
+ *     does): a host pause in between moved CPU time between tasks (1 run in 13: 6-60 % off). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -229,6 +232,42 @@ static void eg_check(const uint8_t *p, size_t n)
     evt_reader_close(rd);
 }
 
+/* ---- the switch's time: where FreeRTOS reads its run-time counter --------------------------------- */
+
+static uint32_t g_now; /* the clock of both transports here (evt_freertos_set_clock) */
+static uint32_t now_fn(void) { return g_now; }
+
+static void stamp_script(void)
+{
+    tasks();
+    g_now = 1000;
+    evt_freertos_switched_out(&g_low, 1); /* traceTASK_SWITCHED_OUT: FreeRTOS read its counter */
+    g_now = 5000;                         /* the scheduler's choice, the recorder's lock, a pause */
+    evt_freertos_switched_in(&g_mid, 3);
+    evt_freertos_user(7, 0, 0, 0, 0);     /* at 5000 */
+}
+
+static void stamp_check(const uint8_t *p, size_t n)
+{
+    evt_reader *rd = open_trace(p, n);
+    uint64_t sw = 0, user = 0;
+    int nsw = 0, nuser = 0;
+    evt_event ev;
+    while (evt_reader_next(rd, &ev) == EVT_OK) {
+        if ((ev.m.has & EVT_M_NEXT) && ev.m.next_ctx == ((uint64_t)(uintptr_t)&g_mid & 0xFFFFFFFFu)) {
+            sw = ev.ts;
+            nsw++;
+        } else if (ev.kind == EVT_KIND_USER && ev.ctx == ((uint64_t)(uintptr_t)&g_mid & 0xFFFFFFFFu)) {
+            user = ev.ts;
+            nuser++;
+        }
+    }
+    assert_int_equal(nsw, 1);
+    assert_int_equal(nuser, 1);
+    assert_int_equal(user - sw, 4000); /* the switch at 1000 */
+    evt_reader_close(rd);
+}
+
 /* ---- transports ----------------------------------------------------------------------------------- */
 
 typedef void (*script_fn)(void);
@@ -260,23 +299,24 @@ static uint32_t ts(void)
     return t += 10;
 }
 
-/* script recorded by the stream transport, then check of the bytes its sink got. */
-static void stream(script_fn script, check_fn check)
+/* script recorded by the stream transport on clock fn, then check of the bytes its sink got. */
+static void stream_ts(uint32_t (*fn)(void), script_fn script, check_fn check)
 {
     static uint8_t ring[8192];
     static evt_rkh_recorder r;
     evt_rkh_config cfg;
     evt_rkh_config_default(&cfg);
     g_out.n = 0;
-    evt_rkh_init(&r, &cfg, ring, sizeof ring, ts, 1000u);
+    evt_rkh_init(&r, &cfg, ring, sizeof ring, fn, 1000u);
     evt_rkh_set_sink(&r, sink, &g_out);
-    evt_freertos_set_clock(ts, 1000u);
+    evt_freertos_set_clock(fn, 1000u);
     assert_int_equal(evt_freertos_start_stream(&r), 0);
     script();
     evt_freertos_stop();
     evt_freertos_set_clock(NULL, 0);
     check(g_out.p, g_out.n);
 }
+static void stream(script_fn script, check_fn check) { stream_ts(ts, script, check); }
 
 static void notify_snapshot(void **st) { (void)st; snapshot(notify_script, notify_check); }
 static void notify_stream(void **st) { (void)st; stream(notify_script, notify_check); }
@@ -286,6 +326,14 @@ static void isr_snapshot(void **st) { (void)st; snapshot(isr_script, isr_check);
 static void isr_stream(void **st) { (void)st; stream(isr_script, isr_check); }
 static void eg_snapshot(void **st) { (void)st; snapshot(eg_script, eg_check); }
 static void eg_stream(void **st) { (void)st; stream(eg_script, eg_check); }
+static void stamp_snapshot(void **st)
+{
+    (void)st;
+    evt_freertos_set_clock(now_fn, 1000u);
+    snapshot(stamp_script, stamp_check);
+    evt_freertos_set_clock(NULL, 0);
+}
+static void stamp_stream(void **st) { (void)st; stream_ts(now_fn, stamp_script, stamp_check); }
 
 int main(void)
 {
@@ -298,6 +346,8 @@ int main(void)
         cmocka_unit_test(isr_stream),
         cmocka_unit_test(eg_snapshot),
         cmocka_unit_test(eg_stream),
+        cmocka_unit_test(stamp_snapshot),
+        cmocka_unit_test(stamp_stream),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
