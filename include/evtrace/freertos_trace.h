@@ -318,15 +318,23 @@ static inline uint32_t evt_freertos_ipsr_(void)
 #ifndef traceEVENT_GROUP_SYNC_BLOCK
 #define traceEVENT_GROUP_SYNC_BLOCK(g, s, w) evtFREERTOS_IF_(evt_freertos_block(g))
 #endif
+/* The wait's outcome is what the caller gets: the bits it returns (uxReturn, in scope in
+ * xEventGroupWaitBits and xEventGroupSync) meet the condition or not. FreeRTOS's timeout flag alone
+ * is not it: a task whose wait timed out but whose bits were set before it ran again gets them (and
+ * clears them) with xTimeoutOccurred still pdTRUE, which was a timeout in the trace. */
+#define evtFREERTOS_EG_MET_(b, all) \
+    ((all) != pdFALSE ? (uxReturn & (EventBits_t)(b)) == (EventBits_t)(b) : (uxReturn & (EventBits_t)(b)) != 0u)
 #ifndef traceEVENT_GROUP_WAIT_BITS_END
 #define traceEVENT_GROUP_WAIT_BITS_END(g, b, timeout)                                                      \
-    evtFREERTOS_IF_(evt_freertos_op((timeout) ? EVT_FREERTOS_EVENT_GROUP_WAIT_BITS_TIMEOUT                 \
-                                              : EVT_FREERTOS_EVENT_GROUP_WAIT_BITS_END, (g), (int32_t)(b)))
+    evtFREERTOS_IF_(evt_freertos_op((timeout) && !evtFREERTOS_EG_MET_((b), xWaitForAllBits)                 \
+                                        ? EVT_FREERTOS_EVENT_GROUP_WAIT_BITS_TIMEOUT                        \
+                                        : EVT_FREERTOS_EVENT_GROUP_WAIT_BITS_END, (g), (int32_t)(b)))
 #endif
 #ifndef traceEVENT_GROUP_SYNC_END
 #define traceEVENT_GROUP_SYNC_END(g, s, w, timeout)                                                        \
-    evtFREERTOS_IF_(evt_freertos_op((timeout) ? EVT_FREERTOS_EVENT_GROUP_SYNC_TIMEOUT                      \
-                                              : EVT_FREERTOS_EVENT_GROUP_SYNC_END, (g), (int32_t)(w)))
+    evtFREERTOS_IF_(evt_freertos_op((timeout) && !evtFREERTOS_EG_MET_((w), pdTRUE)                          \
+                                        ? EVT_FREERTOS_EVENT_GROUP_SYNC_TIMEOUT                             \
+                                        : EVT_FREERTOS_EVENT_GROUP_SYNC_END, (g), (int32_t)(w)))
 #endif
 
 /* ---- stream and message buffers (stream_buffer.c) ---------------------------------------------- */

@@ -15,7 +15,10 @@
  *     recorded too: both were an event-group set (400 sets for the application's 200);
  *   - the stream stamped a switch after the scheduler chose the next task and the recorder took its
  *     lock, not where FreeRTOS reads its run-time counter (traceTASK_SWITCHED_OUT, as the snapshot
- *     does): a host pause in between moved CPU time between tasks (1 run in 13: 6-60 % off). */
+ *     does): a host pause in between moved CPU time between tasks (1 run in 13: 6-60 % off);
+ *   - xEventGroupWaitBits / Sync that timed out but found its bits set when it ran again returns them
+ *     (a success for the caller) with FreeRTOS's timeout flag set: it was a timeout in the trace (1 in
+ *     296 waits of a configUSE_PREEMPTION 0 run). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -30,8 +33,11 @@
 #define configUSE_MUTEXES 1
 typedef long BaseType_t;
 typedef unsigned long UBaseType_t;
+typedef unsigned long EventBits_t;
 #define pdPASS ((BaseType_t)1)
 #define pdFAIL ((BaseType_t)0)
+#define pdTRUE ((BaseType_t)1)
+#define pdFALSE ((BaseType_t)0)
 typedef struct tskTaskControlBlock {
     UBaseType_t uxPriority, uxBasePriority;
 } TCB_t;
@@ -198,6 +204,20 @@ static void isr_check(const uint8_t *p, size_t n)
 
 static int g_group; /* an event group's handle */
 
+/* xEventGroupWaitBits's end: the bits it returns, whether it waited for all, its timeout flag. */
+static void wait_end(int *g, EventBits_t uxBitsToWaitFor, BaseType_t xWaitForAllBits, EventBits_t uxReturn, BaseType_t xTimeoutOccurred)
+{
+    (void)xWaitForAllBits; /* read by the macro since the fix */
+    (void)uxReturn;
+    traceEVENT_GROUP_WAIT_BITS_END(g, uxBitsToWaitFor, xTimeoutOccurred);
+}
+/* xEventGroupSync's end. */
+static void sync_end(int *g, EventBits_t uxBitsToWaitFor, EventBits_t uxReturn, BaseType_t xTimeoutOccurred)
+{
+    (void)uxReturn;
+    traceEVENT_GROUP_SYNC_END(g, 0u, uxBitsToWaitFor, xTimeoutOccurred);
+}
+
 static void eg_script(void)
 {
     tasks();
@@ -206,6 +226,12 @@ static void eg_script(void)
     traceEVENT_GROUP_SET_BITS(&g_group, 1u);            /* the timer daemon's xEventGroupSetBits */
     traceEVENT_GROUP_CLEAR_BITS_FROM_ISR(&g_group, 1u); /* the same for a clear */
     traceEVENT_GROUP_CLEAR_BITS(&g_group, 1u);
+    wait_end(&g_group, 3u, pdTRUE, 3u, pdFALSE);  /* all bits, woken by the set */
+    wait_end(&g_group, 3u, pdTRUE, 1u, pdTRUE);   /* timed out with one of two */
+    wait_end(&g_group, 3u, pdTRUE, 7u, pdTRUE);   /* timed out, both set before it ran: got them */
+    wait_end(&g_group, 3u, pdFALSE, 2u, pdTRUE);  /* any bit: timed out, one set before it ran */
+    sync_end(&g_group, 7u, 7u, pdTRUE);           /* the rendezvous completed as it timed out */
+    sync_end(&g_group, 7u, 5u, pdTRUE);           /* it did not */
 }
 
 static void eg_check(const uint8_t *p, size_t n)
@@ -213,6 +239,13 @@ static void eg_check(const uint8_t *p, size_t n)
     static const struct { const char *label; evt_obj_op op; } want[] = {
         {"xEventGroupSetBitsFromISR", EVT_OP_SEND}, {"xEventGroupSetBits", EVT_OP_SET},
         {"xEventGroupClearBitsFromISR", EVT_OP_SEND}, {"xEventGroupClearBits", EVT_OP_CLEAR},
+        {"xEventGroupWaitBits", EVT_OP_WAIT}, {"xEventGroupWaitBits", EVT_OP_WAIT},
+        {"xEventGroupWaitBits", EVT_OP_WAIT}, {"xEventGroupWaitBits", EVT_OP_WAIT},
+        {"xEventGroupSync", EVT_OP_WAIT}, {"xEventGroupSync", EVT_OP_WAIT},
+    };
+    static const evt_op_result res[] = {
+        EVT_RES_SUCCESS, EVT_RES_SUCCESS, EVT_RES_SUCCESS, EVT_RES_SUCCESS, EVT_RES_SUCCESS,
+        EVT_RES_TIMEOUT, EVT_RES_SUCCESS, EVT_RES_SUCCESS, EVT_RES_SUCCESS, EVT_RES_TIMEOUT,
     };
     evt_reader *rd = open_trace(p, n);
     size_t k = 0;
@@ -223,7 +256,7 @@ static void eg_check(const uint8_t *p, size_t n)
         assert_true(k < sizeof want / sizeof want[0]);
         assert_string_equal(m->label, want[k].label);
         assert_int_equal(m->op, want[k].op);
-        assert_int_equal(m->op_result, EVT_RES_SUCCESS);
+        assert_int_equal(m->op_result, res[k]);
         assert_int_equal(m->obj & 0xFFFFFFFFu, (uint64_t)(uintptr_t)&g_group & 0xFFFFFFFFu);
         k++;
     }
