@@ -163,10 +163,10 @@ static inline uint32_t evt_freertos_ipsr_(void)
 
 /* ---- notifications (tasks.c) ------------------------------------------------------------------ */
 #ifndef traceTASK_NOTIFY_TAKE_BLOCK
-#define traceTASK_NOTIFY_TAKE_BLOCK(i) evtFREERTOS_IF_(evt_freertos_block(pxCurrentTCB))
+#define traceTASK_NOTIFY_TAKE_BLOCK(i) evtFREERTOS_IF_(evt_freertos_block_notify(pxCurrentTCB))
 #endif
 #ifndef traceTASK_NOTIFY_WAIT_BLOCK
-#define traceTASK_NOTIFY_WAIT_BLOCK(i) evtFREERTOS_IF_(evt_freertos_block(pxCurrentTCB))
+#define traceTASK_NOTIFY_WAIT_BLOCK(i) evtFREERTOS_IF_(evt_freertos_block_notify(pxCurrentTCB))
 #endif
 #ifndef traceTASK_NOTIFY_TAKE
 #define traceTASK_NOTIFY_TAKE(i) \
@@ -373,11 +373,13 @@ static inline uint32_t evt_freertos_ipsr_(void)
 #define traceSTREAM_BUFFER_RECEIVE_FROM_ISR(b, n) \
     evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_STREAM_BUFFER_RECEIVE_FROM_ISR, (b), (int32_t)(n)))
 #endif
+/* The buffer's wait is xTaskNotifyWait (its traceTASK_NOTIFY_WAIT_BLOCK follows): the switch's
+ * blocked-on object stays the buffer, not the task itself (before: mbrx "blocked on" mbrx). */
 #ifndef traceBLOCKING_ON_STREAM_BUFFER_SEND
-#define traceBLOCKING_ON_STREAM_BUFFER_SEND(b) evtFREERTOS_IF_(evt_freertos_block(b))
+#define traceBLOCKING_ON_STREAM_BUFFER_SEND(b) evtFREERTOS_IF_(evt_freertos_block_buffer(b))
 #endif
 #ifndef traceBLOCKING_ON_STREAM_BUFFER_RECEIVE
-#define traceBLOCKING_ON_STREAM_BUFFER_RECEIVE(b) evtFREERTOS_IF_(evt_freertos_block(b))
+#define traceBLOCKING_ON_STREAM_BUFFER_RECEIVE(b) evtFREERTOS_IF_(evt_freertos_block_buffer(b))
 #endif
 
 /* ---- software timers (timers.c) ---------------------------------------------------------------- */

@@ -38,6 +38,7 @@ volatile uint8_t evt_freertos_on;
 static const void *g_from;
 static uint32_t g_from_state; /* eTaskState */
 static const void *g_block;
+static uint8_t g_block_buffer; /* g_block is a stream/message buffer, waited for by a notification */
 
 /* The switch's timestamp: the counter read in traceTASK_SWITCHED_OUT, right after FreeRTOS read its
  * run-time counter for the outgoing task, rather than after the scheduler chose the next one; the
@@ -137,6 +138,7 @@ static void started(void)
 {
     g_from = 0;
     g_block = 0;
+    g_block_buffer = 0;
     g_isr_depth = 0;
 #if FR_POSIX_
     evt_posix_mask_signals(1);
@@ -221,6 +223,7 @@ void evt_freertos_switched_in(const void *tcb, uint32_t prio)
     evt_hook_state gen = from ? (evt_hook_state)k_generic[st] : EVT_HOOK_STATE_READY;
     const void *on = gen == EVT_HOOK_STATE_WAITING ? g_block : 0;
     g_block = 0;
+    g_block_buffer = 0;
     FR_HOOK_(thread_switch, (uintptr_t)from, gen, from ? st : 0u, (uintptr_t)on, (uintptr_t)tcb, prio);
 }
 
@@ -231,7 +234,24 @@ void evt_freertos_prio(const void *tcb, uint32_t prio, uint32_t why)
     FR_HOOK_(prio_set, (uintptr_t)tcb, prio, why <= EVT_HOOK_PRIO_DISINHERIT ? (evt_hook_prio_why)why : EVT_HOOK_PRIO_SET);
 }
 
-void evt_freertos_block(const void *obj) { g_block = obj; }
+void evt_freertos_block(const void *obj)
+{
+    g_block = obj;
+    g_block_buffer = 0;
+}
+
+void evt_freertos_block_buffer(const void *buf)
+{
+    g_block = buf;
+    g_block_buffer = 1;
+}
+
+/* The notification wait right after a buffer's block is the buffer's: the buffer stays. */
+void evt_freertos_block_notify(const void *tcb)
+{
+    if (!g_block_buffer) g_block = tcb;
+    g_block_buffer = 0;
+}
 
 void evt_freertos_op(uint32_t code, const void *obj, int32_t ret)
 {

@@ -22,7 +22,7 @@
       disinheritances exact, CPU within 1 % (plus the trace's ISR time); every object's operations by
       result exact (event groups, notifications, stream/message buffers, timers, semaphores, mutexes,
       queues; the few FreeRTOS makes itself accounted for); each sampled priority (user event 8:
-      uxTaskPriorityGet) equal to the trace's; no unmatched ISR exit. wrap: a snapshot of 128 KiB,
+      uxTaskPriorityGet) equal to the trace's; buffer waits blocked on the buffer; no unmatched ISR exit. wrap: a snapshot of 128 KiB,
       wrapped: decoded records + lost = the recorder's written + dropped.
   check_freertos.py nokernel
       FREERTOS_KERNEL_PATH is not set: skipped (77) saying why; a failure under CI=true.
@@ -284,12 +284,19 @@ def outsider_objects(c, st, check):
         check(what, got, exp)
 
 
-def outsider_priorities(evtrace, path, check):
+def outsider_dump(evtrace, path, check):
     """Each priority sample (user event 8: TCB, uxTaskPriorityGet) against the trace's priority of that
-    task at that point (its latest prio_set, inherit or disinherit record)."""
+    task at that point (its latest prio_set, inherit or disinherit record); the tasks that wait only
+    in buffer calls (sbtx, sb2r; mbrx also in vTaskDelay) blocked on their buffer, never on themselves
+    (FreeRTOS waits for a buffer with a task notification)."""
     cur, n, wrong = {}, 0, []
+    on_buffer, on_self = 0, 0
     for e in run_lines(evtrace, 'dump', '--json', path):
         f = e.get('fields') or {}
+        m = e.get('meaning') or {}
+        if m.get('blocked_on') and e.get('ctx_name') in ('sbtx', 'sb2r', 'mbrx'):
+            on_self += m.get('obj_name') == e['ctx_name']
+            on_buffer += m.get('obj_name') in ('STREAM_BUFFER', 'MESSAGE_BUFFER')
         if e['name'] in ('prio_set', 'prio_inherit', 'prio_disinherit') and 'target' in f:
             cur[f['target'] & 0xFFFFFFFF] = f.get('new_priority')
             continue
@@ -303,6 +310,9 @@ def outsider_priorities(evtrace, path, check):
             if cur.get(a[0] & 0xFFFFFFFF, a[1]) != a[1]:
                 wrong.append((e['t_ns'], a[1], cur[a[0] & 0xFFFFFFFF]))
     check('priority samples (%d) the trace disagrees with' % n, len(wrong), 0)
+    check('buffer waits blocked on the waiting task itself', on_self, 0)
+    if on_buffer == 0:
+        fail('no task blocked on a stream or message buffer')
     if n == 0:
         fail('no priority sample in the trace')
 
@@ -334,12 +344,12 @@ def cmd_outsider(evtrace, app, mode, seconds):
             check('unmatched ISR exits', st['unmatched_exits']['isr'], 0)
             outsider_tasks(c, evtrace, out, st, check)
             outsider_objects(c, st, check)
-            outsider_priorities(evtrace, out, check)
+            outsider_dump(evtrace, out, check)
         if bad:
             fail('outsider %s (FreeRTOS %s): %s' % (mode, c['kernel'], '; '.join(bad)))
         print('ok: outsider %s (FreeRTOS %s): %s' % (mode, c['kernel'], 'decoded + lost = written' if mode == 'wrap' else
               '%d tasks (switch-ins, moves to ready, inheritances exact, CPU within 1 %%), every object\'s '
-              'operations by result exact, priority samples agree' % len(c['tasks'])))
+              'operations by result exact, priority samples agree, buffer waits on their buffer' % len(c['tasks'])))
 
 
 def cmd_stress(demo, evtrace, seconds, tasks):

@@ -18,7 +18,9 @@
  *     does): a host pause in between moved CPU time between tasks (1 run in 13: 6-60 % off);
  *   - xEventGroupWaitBits / Sync that timed out but found its bits set when it ran again returns them
  *     (a success for the caller) with FreeRTOS's timeout flag set: it was a timeout in the trace (1 in
- *     296 waits of a configUSE_PREEMPTION 0 run). */
+ *     296 waits of a configUSE_PREEMPTION 0 run);
+ *   - a task blocked in a stream or message buffer call waits with xTaskNotifyWait, whose block
+ *     replaced the buffer: the switch said the task was blocked on itself (mbrx on "mbrx"). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -301,6 +303,52 @@ static void stamp_check(const uint8_t *p, size_t n)
     evt_reader_close(rd);
 }
 
+/* ---- blocked on: a buffer's wait is a notification wait ------------------------------------------ */
+
+static int g_buffer; /* a message buffer's handle */
+
+/* traceTASK_SWITCHED_OUT / _IN of a switch from `from`, blocked, to `to`. */
+static void block_switch(TCB_t *from, TCB_t *to)
+{
+    evt_freertos_switched_out(from, 2u /* eBlocked */);
+    pxCurrentTCB = to;
+    evt_freertos_switched_in(to, (uint32_t)to->uxPriority);
+}
+
+static void block_script(void)
+{
+    tasks();
+    traceSTREAM_BUFFER_CREATE(&g_buffer, 1);
+    pxCurrentTCB = &g_low;
+    traceBLOCKING_ON_STREAM_BUFFER_RECEIVE(&g_buffer); /* xMessageBufferReceive on an empty buffer ... */
+    traceTASK_NOTIFY_WAIT_BLOCK(0);                    /* ... waits with xTaskNotifyWait */
+    block_switch(&g_low, &g_mid);
+    traceTASK_NOTIFY_WAIT_BLOCK(0); /* mid's own xTaskNotifyWait: on itself */
+    block_switch(&g_mid, &g_low);
+    traceBLOCKING_ON_STREAM_BUFFER_SEND(&g_buffer); /* a full buffer */
+    traceTASK_NOTIFY_WAIT_BLOCK(0);
+    block_switch(&g_low, &g_mid);
+}
+
+static void block_check(const uint8_t *p, size_t n)
+{
+    const uint64_t buf = (uint64_t)(uintptr_t)&g_buffer & 0xFFFFFFFFu, mid = (uint64_t)(uintptr_t)&g_mid & 0xFFFFFFFFu;
+    static const char *const names[] = {"MESSAGE_BUFFER", "mid", "MESSAGE_BUFFER"};
+    const uint64_t want[] = {buf, mid, buf};
+    evt_reader *rd = open_trace(p, n);
+    size_t k = 0;
+    evt_event ev;
+    while (evt_reader_next(rd, &ev) == EVT_OK) {
+        if (!(ev.m.has & EVT_M_BLOCKED_ON)) continue;
+        assert_true(k < 3);
+        assert_int_equal(ev.m.obj & 0xFFFFFFFFu, want[k]);
+        assert_string_equal(ev.m.obj_name, names[k]);
+        k++;
+    }
+    assert_int_equal(k, 3);
+    evt_reader_close(rd);
+}
+
 /* ---- transports ----------------------------------------------------------------------------------- */
 
 typedef void (*script_fn)(void);
@@ -367,6 +415,8 @@ static void stamp_snapshot(void **st)
     evt_freertos_set_clock(NULL, 0);
 }
 static void stamp_stream(void **st) { (void)st; stream_ts(now_fn, stamp_script, stamp_check); }
+static void block_snapshot(void **st) { (void)st; snapshot(block_script, block_check); }
+static void block_stream(void **st) { (void)st; stream(block_script, block_check); }
 
 int main(void)
 {
@@ -381,6 +431,8 @@ int main(void)
         cmocka_unit_test(eg_stream),
         cmocka_unit_test(stamp_snapshot),
         cmocka_unit_test(stamp_stream),
+        cmocka_unit_test(block_snapshot),
+        cmocka_unit_test(block_stream),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
