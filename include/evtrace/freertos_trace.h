@@ -287,6 +287,13 @@ static inline uint32_t evt_freertos_ipsr_(void)
 #ifndef traceBLOCKING_ON_QUEUE_SEND
 #define traceBLOCKING_ON_QUEUE_SEND(q) evtFREERTOS_IF_(evt_freertos_block(q))
 #endif
+/* The timer task waits for its command queue in vQueueWaitForMessageRestricted, which has no
+ * traceBLOCKING_ON_ macro; V11's API macro there says which queue, and whether it is empty (it
+ * blocks only then). V10.4 has no such macro: its timer task's waits keep no object. */
+#ifndef traceENTER_vQueueWaitForMessageRestricted
+#define traceENTER_vQueueWaitForMessageRestricted(q, wait, forever) \
+    evtFREERTOS_IF_(if (((const Queue_t *)(q))->uxMessagesWaiting == 0u) evt_freertos_block(q))
+#endif
 #ifndef traceBLOCKING_ON_QUEUE_PEEK
 #define traceBLOCKING_ON_QUEUE_PEEK(q) evtFREERTOS_IF_(evt_freertos_block(q))
 #endif

@@ -288,15 +288,17 @@ def outsider_dump(evtrace, path, check):
     """Each priority sample (user event 8: TCB, uxTaskPriorityGet) against the trace's priority of that
     task at that point (its latest prio_set, inherit or disinherit record); the tasks that wait only
     in buffer calls (sbtx, sb2r; mbrx also in vTaskDelay) blocked on their buffer, never on themselves
-    (FreeRTOS waits for a buffer with a task notification)."""
+    (FreeRTOS waits for a buffer with a task notification); the timer task blocked on TmrQ."""
     cur, n, wrong = {}, 0, []
-    on_buffer, on_self = 0, 0
+    on_buffer, on_self, timer_on_q = 0, 0, 0
     for e in run_lines(evtrace, 'dump', '--json', path):
         f = e.get('fields') or {}
         m = e.get('meaning') or {}
         if m.get('blocked_on') and e.get('ctx_name') in ('sbtx', 'sb2r', 'mbrx'):
             on_self += m.get('obj_name') == e['ctx_name']
             on_buffer += m.get('obj_name') in ('STREAM_BUFFER', 'MESSAGE_BUFFER')
+        if m.get('blocked_on') and e.get('ctx_name') == 'Tmr Svc':
+            timer_on_q += m.get('obj_name') == 'TmrQ'
         if e['name'] in ('prio_set', 'prio_inherit', 'prio_disinherit') and 'target' in f:
             cur[f['target'] & 0xFFFFFFFF] = f.get('new_priority')
             continue
@@ -313,6 +315,8 @@ def outsider_dump(evtrace, path, check):
     check('buffer waits blocked on the waiting task itself', on_self, 0)
     if on_buffer == 0:
         fail('no task blocked on a stream or message buffer')
+    if timer_on_q == 0:  # V11: traceENTER_vQueueWaitForMessageRestricted (the only kernel line built here)
+        fail('the timer task never blocked on its queue TmrQ')
     if n == 0:
         fail('no priority sample in the trace')
 

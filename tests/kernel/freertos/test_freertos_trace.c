@@ -40,11 +40,18 @@ typedef unsigned long EventBits_t;
 #define pdFAIL ((BaseType_t)0)
 #define pdTRUE ((BaseType_t)1)
 #define pdFALSE ((BaseType_t)0)
+typedef struct QueueDefinition {
+    UBaseType_t uxMessagesWaiting;
+} Queue_t;
 typedef struct tskTaskControlBlock {
     UBaseType_t uxPriority, uxBasePriority;
 } TCB_t;
 static TCB_t *volatile pxCurrentTCB;
 #include "evtrace/freertos_trace.h"
+/* FreeRTOS.h's empty default for an API macro the header does not define. */
+#ifndef traceENTER_vQueueWaitForMessageRestricted
+#define traceENTER_vQueueWaitForMessageRestricted(q, wait, forever) ((void)(q))
+#endif
 
 /* xTaskGenericNotify / xTaskGenericNotifyFromISR: the action decided xReturn, then the macro. */
 static void notify(TCB_t *pxTCB, BaseType_t xReturn)
@@ -306,6 +313,13 @@ static void stamp_check(const uint8_t *p, size_t n)
 /* ---- blocked on: a buffer's wait is a notification wait ------------------------------------------ */
 
 static int g_buffer; /* a message buffer's handle */
+static Queue_t g_tmrq; /* the timer task's command queue */
+
+/* vQueueWaitForMessageRestricted's entry: the API macro, with the queue as its parameter. */
+static void wait_restricted(Queue_t *xQueue)
+{
+    traceENTER_vQueueWaitForMessageRestricted(xQueue, 5, pdFALSE);
+}
 
 /* traceTASK_SWITCHED_OUT / _IN of a switch from `from`, blocked, to `to`. */
 static void block_switch(TCB_t *from, TCB_t *to)
@@ -319,6 +333,8 @@ static void block_script(void)
 {
     tasks();
     traceSTREAM_BUFFER_CREATE(&g_buffer, 1);
+    evt_freertos_qobj_create(&g_tmrq, 0);
+    evt_freertos_qobj_name(&g_tmrq, 0, "TmrQ");
     pxCurrentTCB = &g_low;
     traceBLOCKING_ON_STREAM_BUFFER_RECEIVE(&g_buffer); /* xMessageBufferReceive on an empty buffer ... */
     traceTASK_NOTIFY_WAIT_BLOCK(0);                    /* ... waits with xTaskNotifyWait */
@@ -328,24 +344,31 @@ static void block_script(void)
     traceBLOCKING_ON_STREAM_BUFFER_SEND(&g_buffer); /* a full buffer */
     traceTASK_NOTIFY_WAIT_BLOCK(0);
     block_switch(&g_low, &g_mid);
+    g_tmrq.uxMessagesWaiting = 0; /* mid as the timer task: an empty queue, it blocks on it */
+    wait_restricted(&g_tmrq);
+    block_switch(&g_mid, &g_low);
+    g_tmrq.uxMessagesWaiting = 1; /* a command waiting: no block, nothing remembered */
+    wait_restricted(&g_tmrq);
+    block_switch(&g_low, &g_mid); /* (low blocks in a vTaskDelay: no object) */
 }
 
 static void block_check(const uint8_t *p, size_t n)
 {
     const uint64_t buf = (uint64_t)(uintptr_t)&g_buffer & 0xFFFFFFFFu, mid = (uint64_t)(uintptr_t)&g_mid & 0xFFFFFFFFu;
-    static const char *const names[] = {"MESSAGE_BUFFER", "mid", "MESSAGE_BUFFER"};
-    const uint64_t want[] = {buf, mid, buf};
+    const uint64_t q = (uint64_t)(uintptr_t)&g_tmrq & 0xFFFFFFFFu;
+    static const char *const names[] = {"MESSAGE_BUFFER", "mid", "MESSAGE_BUFFER", "TmrQ"};
+    const uint64_t want[] = {buf, mid, buf, q};
     evt_reader *rd = open_trace(p, n);
     size_t k = 0;
     evt_event ev;
     while (evt_reader_next(rd, &ev) == EVT_OK) {
         if (!(ev.m.has & EVT_M_BLOCKED_ON)) continue;
-        assert_true(k < 3);
+        assert_true(k < 4);
         assert_int_equal(ev.m.obj & 0xFFFFFFFFu, want[k]);
         assert_string_equal(ev.m.obj_name, names[k]);
         k++;
     }
-    assert_int_equal(k, 3);
+    assert_int_equal(k, 4);
     evt_reader_close(rd);
 }
 
