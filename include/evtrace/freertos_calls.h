@@ -15,6 +15,11 @@ void evt_freertos_switched_in(const void *tcb, uint32_t prio);
 void evt_freertos_ready(const void *tcb);
 void evt_freertos_prio(const void *tcb, uint32_t prio, uint32_t why);
 void evt_freertos_block(const void *obj);
+/* A stream or message buffer the task blocks on: FreeRTOS waits for it with a task notification,
+ * whose block (evt_freertos_block_notify) then keeps the buffer as the object. */
+void evt_freertos_block_buffer(const void *buf);
+/* A notification wait's block: the task itself, unless a buffer's wait (above) is its reason. */
+void evt_freertos_block_notify(const void *tcb);
 void evt_freertos_op(uint32_t code, const void *obj, int32_t ret);
 void evt_freertos_obj_create(uint32_t type, const void *obj, const char *name);
 void evt_freertos_obj_delete(uint32_t type, const void *obj);

@@ -42,16 +42,23 @@
 #define EVT_FREERTOS_QTYPES 8u /* codes per queue event */
 #define EVT_FREERTOS_QCODE(event, qtype) (0x100u + (unsigned)(event) * EVT_FREERTOS_QTYPES + ((unsigned)(qtype) & 7u))
 /* Every other operation. X(code, NAME, label, op, generic object type, result); codes increase.
+ * xEventGroupSetBitsFromISR / ClearBitsFromISR only send the request to the timer daemon
+ * (xTimerPendFunctionCallFromISR), which then calls xEventGroupSetBits / ClearBits, recorded as the
+ * set or clear itself: their op is send, so that each change of the bits counts once (before, set
+ * from an ISR counted twice: 400 sets for an application's 200).
  * result DEPENDS: the return value decides (> 0 or pdPASS success, else would_block/timeout; for
  * the queue-set add/remove, pdPASS success, else error). The recursive-mutex rows are the takes and
  * gives that make no queue record: a nested take (the holder takes again) and a give that leaves
  * the mutex held; the outermost take and the last give are QUEUE_RECEIVE/QUEUE_SEND of the mutex
- * (queue.c: xQueueTakeMutexRecursive, xQueueGiveMutexRecursive; freertos_trace.h). */
+ * (queue.c: xQueueTakeMutexRecursive, xQueueGiveMutexRecursive; freertos_trace.h). A notification
+ * that could not be written (eSetValueWithoutOverwrite on a task with one pending: pdFAIL) is
+ * TASK_NOTIFY_FAILED / TASK_NOTIFY_FROM_ISR_FAILED, the same call with result error (before them
+ * every notification was recorded as TASK_NOTIFY, a success). */
 #define EVT_FREERTOS_SVC_TABLE(X)                                                                      \
     X(0x400, EVENT_GROUP_SET_BITS,          "xEventGroupSetBits",          SET,     EVENT_FLAGS, SUCCESS) \
-    X(0x401, EVENT_GROUP_SET_BITS_FROM_ISR, "xEventGroupSetBitsFromISR",   SET,     EVENT_FLAGS, SUCCESS) \
+    X(0x401, EVENT_GROUP_SET_BITS_FROM_ISR, "xEventGroupSetBitsFromISR",   SEND,    EVENT_FLAGS, SUCCESS) \
     X(0x402, EVENT_GROUP_CLEAR_BITS,        "xEventGroupClearBits",        CLEAR,   EVENT_FLAGS, SUCCESS) \
-    X(0x403, EVENT_GROUP_CLEAR_BITS_FROM_ISR, "xEventGroupClearBitsFromISR", CLEAR, EVENT_FLAGS, SUCCESS) \
+    X(0x403, EVENT_GROUP_CLEAR_BITS_FROM_ISR, "xEventGroupClearBitsFromISR", SEND,  EVENT_FLAGS, SUCCESS) \
     X(0x404, EVENT_GROUP_WAIT_BITS_END,     "xEventGroupWaitBits",         WAIT,    EVENT_FLAGS, SUCCESS) \
     X(0x405, EVENT_GROUP_WAIT_BITS_TIMEOUT, "xEventGroupWaitBits",         WAIT,    EVENT_FLAGS, TIMEOUT) \
     X(0x406, EVENT_GROUP_SYNC_END,          "xEventGroupSync",             WAIT,    EVENT_FLAGS, SUCCESS) \
@@ -73,6 +80,8 @@
     X(0x422, TASK_NOTIFY_GIVE_FROM_ISR,     "vTaskNotifyGiveFromISR",      GIVE,    THREAD,      SUCCESS) \
     X(0x423, TASK_NOTIFY_TAKE,              "ulTaskNotifyTake",            TAKE,    THREAD,      DEPENDS) \
     X(0x424, TASK_NOTIFY_WAIT,              "xTaskNotifyWait",             WAIT,    THREAD,      DEPENDS) \
+    X(0x425, TASK_NOTIFY_FAILED,            "xTaskNotify",                 SET,     THREAD,      ERROR)   \
+    X(0x426, TASK_NOTIFY_FROM_ISR_FAILED,   "xTaskNotifyFromISR",          SET,     THREAD,      ERROR)   \
     X(0x430, TASK_DELAY,                    "vTaskDelay",                  NONE,    THREAD,      SUCCESS) \
     X(0x431, TASK_DELAY_UNTIL,              "xTaskDelayUntil",             NONE,    THREAD,      SUCCESS) \
     X(0x432, TASK_SUSPEND,                  "vTaskSuspend",                NONE,    THREAD,      SUCCESS) \

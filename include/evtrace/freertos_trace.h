@@ -117,8 +117,23 @@ static inline uint32_t evt_freertos_ipsr_(void)
         evtFREERTOS_APP_MOVED_TO_READY(t);                                                     \
     } while (0)
 #endif
+/* vTaskPrioritySet calls traceTASK_PRIORITY_SET before it changes anything. With mutexes, a task
+ * running at an inherited priority keeps it when its base priority is set lower (or to anything not
+ * above the inherited one): only uxBasePriority changes, and the disinheritance restores it later.
+ * The record carries the priority the task runs at after the call (vTaskPrioritySet's own rule),
+ * not the requested base priority: before, the timeline dropped such a task to its new base
+ * priority while FreeRTOS kept it at the inherited one. */
+#if defined(configUSE_MUTEXES) && (configUSE_MUTEXES == 1)
+#define evtFREERTOS_SET_PRIO_(t, p)                                                                  \
+    (((t)->uxBasePriority == (t)->uxPriority || (UBaseType_t)(p) > (t)->uxPriority) ? (uint32_t)(p) \
+                                                                                : (uint32_t)(t)->uxPriority)
+#else
+#define evtFREERTOS_SET_PRIO_(t, p) ((uint32_t)(p))
+#endif
 #ifndef traceTASK_PRIORITY_SET
-#define traceTASK_PRIORITY_SET(t, p) evtFREERTOS_IF_(evt_freertos_prio((t) ? (const void *)(t) : (const void *)pxCurrentTCB, (uint32_t)(p), 0u))
+#define traceTASK_PRIORITY_SET(t, p) \
+    evtFREERTOS_IF_(evt_freertos_prio((t) ? (const void *)(t) : (const void *)pxCurrentTCB, \
+                                      (t) ? evtFREERTOS_SET_PRIO_((t), (p)) : evtFREERTOS_SET_PRIO_(pxCurrentTCB, (p)), 0u))
 #endif
 #ifndef traceTASK_PRIORITY_INHERIT
 #define traceTASK_PRIORITY_INHERIT(t, p)                                   \
@@ -148,10 +163,10 @@ static inline uint32_t evt_freertos_ipsr_(void)
 
 /* ---- notifications (tasks.c) ------------------------------------------------------------------ */
 #ifndef traceTASK_NOTIFY_TAKE_BLOCK
-#define traceTASK_NOTIFY_TAKE_BLOCK(i) evtFREERTOS_IF_(evt_freertos_block(pxCurrentTCB))
+#define traceTASK_NOTIFY_TAKE_BLOCK(i) evtFREERTOS_IF_(evt_freertos_block_notify(pxCurrentTCB))
 #endif
 #ifndef traceTASK_NOTIFY_WAIT_BLOCK
-#define traceTASK_NOTIFY_WAIT_BLOCK(i) evtFREERTOS_IF_(evt_freertos_block(pxCurrentTCB))
+#define traceTASK_NOTIFY_WAIT_BLOCK(i) evtFREERTOS_IF_(evt_freertos_block_notify(pxCurrentTCB))
 #endif
 #ifndef traceTASK_NOTIFY_TAKE
 #define traceTASK_NOTIFY_TAKE(i) \
@@ -162,11 +177,18 @@ static inline uint32_t evt_freertos_ipsr_(void)
     evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_TASK_NOTIFY_WAIT, pxCurrentTCB,               \
                                     pxCurrentTCB->ucNotifyState[(i)] == taskNOTIFICATION_RECEIVED ? 1 : 0))
 #endif
+/* xTaskGenericNotify / xTaskGenericNotifyFromISR call these after the action, with their result in
+ * xReturn (V10.4 and V11): pdFAIL when eSetValueWithoutOverwrite found a notification pending, which
+ * is recorded as the failed notification (freertos_svc.h), not as a success. */
 #ifndef traceTASK_NOTIFY
-#define traceTASK_NOTIFY(i) evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_TASK_NOTIFY, pxTCB, 0))
+#define traceTASK_NOTIFY(i)                                                                              \
+    evtFREERTOS_IF_(evt_freertos_op(xReturn != pdFAIL ? EVT_FREERTOS_TASK_NOTIFY : EVT_FREERTOS_TASK_NOTIFY_FAILED, \
+                                    pxTCB, 0))
 #endif
 #ifndef traceTASK_NOTIFY_FROM_ISR
-#define traceTASK_NOTIFY_FROM_ISR(i) evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_TASK_NOTIFY_FROM_ISR, pxTCB, 0))
+#define traceTASK_NOTIFY_FROM_ISR(i)                                                                     \
+    evtFREERTOS_IF_(evt_freertos_op(xReturn != pdFAIL ? EVT_FREERTOS_TASK_NOTIFY_FROM_ISR                \
+                                                      : EVT_FREERTOS_TASK_NOTIFY_FROM_ISR_FAILED, pxTCB, 0))
 #endif
 #ifndef traceTASK_NOTIFY_GIVE_FROM_ISR
 #define traceTASK_NOTIFY_GIVE_FROM_ISR(i) evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_TASK_NOTIFY_GIVE_FROM_ISR, pxTCB, 0))
@@ -265,6 +287,13 @@ static inline uint32_t evt_freertos_ipsr_(void)
 #ifndef traceBLOCKING_ON_QUEUE_SEND
 #define traceBLOCKING_ON_QUEUE_SEND(q) evtFREERTOS_IF_(evt_freertos_block(q))
 #endif
+/* The timer task waits for its command queue in vQueueWaitForMessageRestricted, which has no
+ * traceBLOCKING_ON_ macro; V11's API macro there says which queue, and whether it is empty (it
+ * blocks only then). V10.4 has no such macro: its timer task's waits keep no object. */
+#ifndef traceENTER_vQueueWaitForMessageRestricted
+#define traceENTER_vQueueWaitForMessageRestricted(q, wait, forever) \
+    evtFREERTOS_IF_(if (((const Queue_t *)(q))->uxMessagesWaiting == 0u) evt_freertos_block(q))
+#endif
 #ifndef traceBLOCKING_ON_QUEUE_PEEK
 #define traceBLOCKING_ON_QUEUE_PEEK(q) evtFREERTOS_IF_(evt_freertos_block(q))
 #endif
@@ -296,15 +325,23 @@ static inline uint32_t evt_freertos_ipsr_(void)
 #ifndef traceEVENT_GROUP_SYNC_BLOCK
 #define traceEVENT_GROUP_SYNC_BLOCK(g, s, w) evtFREERTOS_IF_(evt_freertos_block(g))
 #endif
+/* The wait's outcome is what the caller gets: the bits it returns (uxReturn, in scope in
+ * xEventGroupWaitBits and xEventGroupSync) meet the condition or not. FreeRTOS's timeout flag alone
+ * is not it: a task whose wait timed out but whose bits were set before it ran again gets them (and
+ * clears them) with xTimeoutOccurred still pdTRUE, which was a timeout in the trace. */
+#define evtFREERTOS_EG_MET_(b, all) \
+    ((all) != pdFALSE ? (uxReturn & (EventBits_t)(b)) == (EventBits_t)(b) : (uxReturn & (EventBits_t)(b)) != 0u)
 #ifndef traceEVENT_GROUP_WAIT_BITS_END
 #define traceEVENT_GROUP_WAIT_BITS_END(g, b, timeout)                                                      \
-    evtFREERTOS_IF_(evt_freertos_op((timeout) ? EVT_FREERTOS_EVENT_GROUP_WAIT_BITS_TIMEOUT                 \
-                                              : EVT_FREERTOS_EVENT_GROUP_WAIT_BITS_END, (g), (int32_t)(b)))
+    evtFREERTOS_IF_(evt_freertos_op((timeout) && !evtFREERTOS_EG_MET_((b), xWaitForAllBits)                 \
+                                        ? EVT_FREERTOS_EVENT_GROUP_WAIT_BITS_TIMEOUT                        \
+                                        : EVT_FREERTOS_EVENT_GROUP_WAIT_BITS_END, (g), (int32_t)(b)))
 #endif
 #ifndef traceEVENT_GROUP_SYNC_END
 #define traceEVENT_GROUP_SYNC_END(g, s, w, timeout)                                                        \
-    evtFREERTOS_IF_(evt_freertos_op((timeout) ? EVT_FREERTOS_EVENT_GROUP_SYNC_TIMEOUT                      \
-                                              : EVT_FREERTOS_EVENT_GROUP_SYNC_END, (g), (int32_t)(w)))
+    evtFREERTOS_IF_(evt_freertos_op((timeout) && !evtFREERTOS_EG_MET_((w), pdTRUE)                          \
+                                        ? EVT_FREERTOS_EVENT_GROUP_SYNC_TIMEOUT                             \
+                                        : EVT_FREERTOS_EVENT_GROUP_SYNC_END, (g), (int32_t)(w)))
 #endif
 
 /* ---- stream and message buffers (stream_buffer.c) ---------------------------------------------- */
@@ -343,11 +380,13 @@ static inline uint32_t evt_freertos_ipsr_(void)
 #define traceSTREAM_BUFFER_RECEIVE_FROM_ISR(b, n) \
     evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_STREAM_BUFFER_RECEIVE_FROM_ISR, (b), (int32_t)(n)))
 #endif
+/* The buffer's wait is xTaskNotifyWait (its traceTASK_NOTIFY_WAIT_BLOCK follows): the switch's
+ * blocked-on object stays the buffer, not the task itself (before: mbrx "blocked on" mbrx). */
 #ifndef traceBLOCKING_ON_STREAM_BUFFER_SEND
-#define traceBLOCKING_ON_STREAM_BUFFER_SEND(b) evtFREERTOS_IF_(evt_freertos_block(b))
+#define traceBLOCKING_ON_STREAM_BUFFER_SEND(b) evtFREERTOS_IF_(evt_freertos_block_buffer(b))
 #endif
 #ifndef traceBLOCKING_ON_STREAM_BUFFER_RECEIVE
-#define traceBLOCKING_ON_STREAM_BUFFER_RECEIVE(b) evtFREERTOS_IF_(evt_freertos_block(b))
+#define traceBLOCKING_ON_STREAM_BUFFER_RECEIVE(b) evtFREERTOS_IF_(evt_freertos_block_buffer(b))
 #endif
 
 /* ---- software timers (timers.c) ---------------------------------------------------------------- */

@@ -16,6 +16,14 @@
   check_freertos.py data EVTRACE DIR
       the recorded traces in tests/data/freertos against the counters recorded beside them (at
       least one snapshot .trx and one stream .rkh on each kernel line, V11 and V10.4).
+  check_freertos.py outsider EVTRACE APP snapshot|stream|wrap SECONDS
+      an outsider's application (tests/kernel/freertos/outsider/) against `evtrace stats --json`,
+      `query` and `dump --json` of its trace: per task switch-ins, moves to ready, inheritances and
+      disinheritances exact, CPU within 1 % (plus the trace's ISR time); every object's operations by
+      result exact (event groups, notifications, stream/message buffers, timers, semaphores, mutexes,
+      queues; the few FreeRTOS makes itself accounted for); each sampled priority (user event 8:
+      uxTaskPriorityGet) equal to the trace's; buffer waits blocked on the buffer; no unmatched ISR exit. wrap: a snapshot of 128 KiB,
+      wrapped: decoded records + lost = the recorder's written + dropped.
   check_freertos.py nokernel
       FREERTOS_KERNEL_PATH is not set: skipped (77) saying why; a failure under CI=true.
 """
@@ -187,6 +195,167 @@ def cmd_counters(evtrace, demo, mode, seconds, kernel=''):
         compare(counters, evtrace, out, '%s (FreeRTOS %s)' % (mode, counters['kernel']))
 
 
+def run_lines(evtrace, *args):
+    """The JSON lines `evtrace ARGS` prints."""
+    out = subprocess.run([evtrace] + list(args), capture_output=True, text=True, timeout=300)
+    if out.returncode != 0:
+        fail('evtrace %s: %s' % (' '.join(args[:2]), out.stderr.strip()))
+    return [json.loads(l) for l in out.stdout.splitlines() if l.strip()]
+
+
+def outsider_tasks(c, evtrace, path, st, check):
+    """Per task (its latest context): switch-ins, moves to ready, inheritances, CPU."""
+    ready = ready_counts(evtrace, path)
+    ctx = latest_contexts(st)
+    objs = {}
+    for o in st['objects']:
+        objs[o['name']] = o
+    isr_ticks = st['isr_time'] * c['clock_hz'] // 10**9  # the ISRs' time, FreeRTOS's to the tasks
+    for t in c['tasks']:
+        x = ctx.get(t['name'])
+        if x is None:
+            fail('task %s not in the trace' % t['name'])
+        check('%s switch-ins' % t['name'], x['switches'], t['switch_ins'])
+        check('%s moves to ready' % t['name'], ready.get(t['name'], 0), t['ready'])
+        ops = objs.get(t['name'], {}).get('ops', {})
+        check('%s inheritances' % t['name'], ops.get('inherit', {}).get('success', 0), t['inherits'])
+        check('%s disinheritances' % t['name'], ops.get('disinherit', {}).get('success', 0), t['disinherits'])
+        if t['name'] != 'ctl':  # its last slice is open when the trace stops
+            check('%s CPU ticks' % t['name'], x['cpu_ticks'], t['run_time'], max(1, t['run_time'] // 100) + isr_ticks)
+
+
+def outsider_objects(c, st, check):
+    """Every object's operations by result against the application's counts."""
+    n = c['counts']
+    by_name = {o['name']: o for o in st['objects'] if o['name']}
+    by_addr = {o['obj'] & 0xFFFFFFFF: o for o in st['objects']}
+    def ops(o, op, res='success'):
+        return o['ops'].get(op, {}).get(res, 0) if o else 0
+    def failed(o, op):
+        return sum(v for k, v in o['ops'].get(op, {}).items() if k != 'success') if o else 0
+    eg, eg2, eg3, sb, sb2 = (by_addr.get(c['objects'][k] & 0xFFFFFFFF) for k in ('eg', 'eg2', 'eg3', 'sb', 'sb2'))
+    syncs = n['sync_ok'] + n['sync_timeout']
+    nrx, ntk, iq, cs = by_name.get('nrx'), by_name.get('ntk'), by_name.get('iq'), by_name.get('cs')
+    mb = by_name.get('MESSAGE_BUFFER')
+    want = [
+        ('eg set', ops(eg, 'set'), n['eg_set'] - syncs), ('eg clear', ops(eg, 'clear'), n['eg_clear']),
+        ('eg wait ok', ops(eg, 'wait'), n['eg_wait_ok']), ('eg wait timeout', ops(eg, 'wait', 'timeout'), n['eg_wait_timeout']),
+        ('eg2 set (xEventGroupSync)', ops(eg2, 'set'), syncs),
+        ('eg2 sync ok', ops(eg2, 'wait'), n['sync_ok']), ('eg2 sync timeout', ops(eg2, 'wait', 'timeout'), n['sync_timeout']),
+        # xEventGroupSetBitsFromISR: the request (send), then the timer daemon's set
+        ('eg3 requests from ISR', ops(eg3, 'send'), n['eg3_isr_ok'] + n['eg3_isr_fail']),
+        ('eg3 set (daemon)', ops(eg3, 'set'), n['eg3_isr_ok']),
+        ('eg3 wait ok', ops(eg3, 'wait'), n['eg3_wait_ok']), ('eg3 wait timeout', ops(eg3, 'wait', 'timeout'), n['eg3_wait_timeout']),
+        ('nrx notified', ops(nrx, 'set'), n['notify_rx_ok']), ('nrx notifications refused', failed(nrx, 'set'), n['notify_rx_fail']),
+        ('nrx wait ok', ops(nrx, 'wait'), n['nwait_ok']), ('nrx wait timeout', ops(nrx, 'wait', 'timeout'), n['nwait_timeout']),
+        ('ntk notified', ops(ntk, 'set'), n['notify_ntk'] + n['notify_isr_ntk']),
+        ('ntk given from ISR', ops(ntk, 'give'), n['notify_give_isr_ntk']),
+        ('ntk take ok', ops(ntk, 'take'), n['ntake_ok']), ('ntk take timeout', ops(ntk, 'take', 'timeout'), n['ntake_timeout']),
+        ('sb send ok', ops(sb, 'send'), n['sb_send_ok']), ('sb send failed', failed(sb, 'send'), n['sb_send_fail']),
+        ('sb receive ok', ops(sb, 'receive'), n['sb_recv_ok']), ('sb receive failed', failed(sb, 'receive'), n['sb_recv_fail']),
+        ('sb2 send from ISR ok', ops(sb2, 'send'), n['sb2_isr_ok']), ('sb2 send from ISR failed', failed(sb2, 'send'), n['sb2_isr_fail']),
+        ('sb2 receive ok', ops(sb2, 'receive'), n['sb2_recv_ok']), ('sb2 receive timeout', failed(sb2, 'receive'), n['sb2_recv_timeout']),
+        ('mb send ok', ops(mb, 'send'), n['mb_send_ok']), ('mb send failed', failed(mb, 'send'), n['mb_send_fail']),
+        ('mb receive ok', ops(mb, 'receive'), n['mb_recv_ok']), ('mb receive failed', failed(mb, 'receive'), n['mb_recv_fail']),
+        ('tauto callbacks', ops(by_name.get('tauto'), 'none'), n['tauto_cb']),
+        ('tone callbacks', ops(by_name.get('tone'), 'none'), n['tone_cb']),
+        # the timer queue: the application's commands and pended calls, and the ISR's event-group requests
+        ('TmrQ sends', ops(by_name.get('TmrQ'), 'send'), n['timer_cmd_ok'] + n['eg3_isr_ok']),
+        ('cs give ok', ops(cs, 'give'), n['cs_give_ok'] + n['cs_isr_give_ok']),
+        ('cs give timeout', ops(cs, 'give', 'timeout'), n['cs_give_fail']),
+        ('cs give from ISR refused', ops(cs, 'give', 'would_block'), n['cs_isr_give_fail']),
+        ('cs take ok', ops(cs, 'take'), n['cs_take_ok']), ('cs take timeout', ops(cs, 'take', 'timeout'), n['cs_take_timeout']),
+        ('pq send ok', ops(by_name.get('pq'), 'send'), n['pq_send_ok']), ('pq receive ok', ops(by_name.get('pq'), 'receive'), n['pq_recv_ok']),
+        ('iq send ok (ISR, overwrite)', ops(iq, 'send'), n['iq_isr_ok'] + n['iq_overwrite']),
+        ('iq send from ISR refused', ops(iq, 'send', 'would_block'), n['iq_isr_fail']),
+        ('iq peek ok', ops(iq, 'none'), n['iq_peek_ok']), ('iq peek timeout', ops(iq, 'none', 'timeout'), n['iq_peek_timeout']),
+        ('iq receive ok', ops(iq, 'receive'), n['iq_recv_ok']), ('iq receive timeout', ops(iq, 'receive', 'timeout'), n['iq_recv_timeout']),
+    ]
+    for m in ('m1', 'm2'):  # + FreeRTOS's own give at the mutex's creation (docs/freertos.md)
+        o = by_name.get(m)
+        want += [('%s take ok' % m, ops(o, 'acquire'), n[m + '_take_ok']),
+                 ('%s take timeout' % m, ops(o, 'acquire', 'timeout'), n[m + '_take_timeout']),
+                 ('%s give' % m, ops(o, 'release'), n[m + '_give'] + 1)]
+    names = {x['name']: x['count'] for x in st['names']}
+    want += [('vTaskResume', names.get('vTaskResume', 0), n['resume']),
+             ('xTaskResumeFromISR', names.get('xTaskResumeFromISR', 0), n['resume_from_isr']),
+             ('priority sets', names.get('prio_set', 0), n['prioset'])]
+    for what, got, exp in want:
+        check(what, got, exp)
+
+
+def outsider_dump(evtrace, path, check):
+    """Each priority sample (user event 8: TCB, uxTaskPriorityGet) against the trace's priority of that
+    task at that point (its latest prio_set, inherit or disinherit record); the tasks that wait only
+    in buffer calls (sbtx, sb2r; mbrx also in vTaskDelay) blocked on their buffer, never on themselves
+    (FreeRTOS waits for a buffer with a task notification); the timer task blocked on TmrQ."""
+    cur, n, wrong = {}, 0, []
+    on_buffer, on_self, timer_on_q = 0, 0, 0
+    for e in run_lines(evtrace, 'dump', '--json', path):
+        f = e.get('fields') or {}
+        m = e.get('meaning') or {}
+        if m.get('blocked_on') and e.get('ctx_name') in ('sbtx', 'sb2r', 'mbrx'):
+            on_self += m.get('obj_name') == e['ctx_name']
+            on_buffer += m.get('obj_name') in ('STREAM_BUFFER', 'MESSAGE_BUFFER')
+        if m.get('blocked_on') and e.get('ctx_name') == 'Tmr Svc':
+            timer_on_q += m.get('obj_name') == 'TmrQ'
+        if e['name'] in ('prio_set', 'prio_inherit', 'prio_disinherit') and 'target' in f:
+            cur[f['target'] & 0xFFFFFFFF] = f.get('new_priority')
+            continue
+        a = None
+        if e['kind'] == 'user' and e['name'] == 'USER_4104':  # TXTB: user event 8
+            a = e['args'][:2]
+        elif e['kind'] == 'user' and f.get('user_event') == 'hook.user' and e['args'][0] == 8:  # RKH
+            a = e['args'][1:3]
+        if a:
+            n += 1
+            if cur.get(a[0] & 0xFFFFFFFF, a[1]) != a[1]:
+                wrong.append((e['t_ns'], a[1], cur[a[0] & 0xFFFFFFFF]))
+    check('priority samples (%d) the trace disagrees with' % n, len(wrong), 0)
+    check('buffer waits blocked on the waiting task itself', on_self, 0)
+    if on_buffer == 0:
+        fail('no task blocked on a stream or message buffer')
+    if timer_on_q == 0:  # V11: traceENTER_vQueueWaitForMessageRestricted (the only kernel line built here)
+        fail('the timer task never blocked on its queue TmrQ')
+    if n == 0:
+        fail('no priority sample in the trace')
+
+
+def cmd_outsider(evtrace, app, mode, seconds):
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, 'trace.' + ('rkh' if mode == 'stream' else 'trx'))
+        args = [app, 'stream' if mode == 'stream' else 'snapshot', out, str(int(float(seconds) * 1000))]
+        if mode == 'wrap':
+            args.append('128')
+        r = subprocess.run(args, capture_output=True, text=True, timeout=120)
+        if r.returncode != 0:
+            fail('outsider %s exited %d: %s' % (mode, r.returncode, r.stderr.strip()))
+        c = json.loads(r.stdout.strip().splitlines()[-1])
+        st = stats(evtrace, out)
+        bad = []
+        def check(what, got, want, tol=0):
+            if abs(got - want) > tol:
+                bad.append('%s: trace %d, FreeRTOS %d' % (what, got, want))
+        if mode == 'wrap':
+            lost_records = sum(x['count'] for x in st['names'] if x['kind'] == 'lost')
+            check('decoded + lost (wrapped snapshot)', st['events'] - lost_records + st['lost']['count'],
+                  c['txtb']['written'] + c['txtb']['dropped'])
+            if not st['lost']['count']:
+                bad.append('the snapshot did not wrap')
+        else:
+            if st['lost']['count']:
+                fail('%s: %d records lost' % (mode, st['lost']['count']))
+            check('unmatched ISR exits', st['unmatched_exits']['isr'], 0)
+            outsider_tasks(c, evtrace, out, st, check)
+            outsider_objects(c, st, check)
+            outsider_dump(evtrace, out, check)
+        if bad:
+            fail('outsider %s (FreeRTOS %s): %s' % (mode, c['kernel'], '; '.join(bad)))
+        print('ok: outsider %s (FreeRTOS %s): %s' % (mode, c['kernel'], 'decoded + lost = written' if mode == 'wrap' else
+              '%d tasks (switch-ins, moves to ready, inheritances exact, CPU within 1 %%), every object\'s '
+              'operations by result exact, priority samples agree, buffer waits on their buffer' % len(c['tasks'])))
+
+
 def cmd_stress(demo, evtrace, seconds, tasks):
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, 'stress.trx')
@@ -239,6 +408,8 @@ def main():
         cmd_counters(*a[1:])
     elif a[:1] == ['stress'] and len(a) == 5:
         cmd_stress(a[1], a[2], a[3], a[4])
+    elif a[:1] == ['outsider'] and len(a) == 5:
+        cmd_outsider(*a[1:])
     elif a[:1] == ['data'] and len(a) == 3:
         cmd_data(a[1], a[2])
     elif a[:1] == ['nokernel']:

@@ -9,6 +9,33 @@ if(TARGET freertos_posix_demo)
     add_test(NAME kernel/freertos/counters_${mode}
       COMMAND python3 ${EVT_FR_CHECK} counters $<TARGET_FILE:evtrace> $<TARGET_FILE:freertos_posix_demo> ${mode} 1)
   endforeach()
+  # An outsider's application (outsider/: event groups, notifications, buffers, timers, suspension,
+  # priorities, inheritance, deletion, ISR work) against FreeRTOS's counters, both transports, three
+  # scheduler settings (preemption/time slicing 1/1, 1/0, 0/1), and a wrapped snapshot's accounting.
+  set(fr ${FREERTOS_KERNEL_PATH})
+  set(px ${fr}/portable/ThirdParty/GCC/Posix)
+  foreach(v 11 10 01)
+    string(SUBSTRING ${v} 0 1 pre)
+    string(SUBSTRING ${v} 1 1 slice)
+    add_library(freertos_outsider_kernel_${v} STATIC ${fr}/tasks.c ${fr}/queue.c ${fr}/list.c ${fr}/timers.c
+      ${fr}/event_groups.c ${fr}/stream_buffer.c ${fr}/portable/MemMang/heap_3.c ${px}/port.c ${px}/utils/wait_for_event.c)
+    target_include_directories(freertos_outsider_kernel_${v} PUBLIC ${PROJECT_SOURCE_DIR}/tests/kernel/freertos/outsider
+      ${fr}/include ${px} ${px}/utils)
+    target_compile_options(freertos_outsider_kernel_${v} PRIVATE -w) # FreeRTOS's code: its warnings are not ours
+    target_compile_definitions(freertos_outsider_kernel_${v} PUBLIC _GNU_SOURCE OUTSIDER_PREEMPTION=${pre}
+      OUTSIDER_TIME_SLICING=${slice})
+    target_link_libraries(freertos_outsider_kernel_${v} PUBLIC evtrace_freertos Threads::Threads)
+    add_executable(freertos_outsider_${v} ${PROJECT_SOURCE_DIR}/tests/kernel/freertos/outsider/outsider_app.c)
+    target_link_libraries(freertos_outsider_${v} PRIVATE freertos_outsider_kernel_${v} evtrace_freertos)
+    foreach(mode snapshot stream)
+      add_test(NAME kernel/freertos/outsider_${mode}_${v}
+        COMMAND python3 ${EVT_FR_CHECK} outsider $<TARGET_FILE:evtrace> $<TARGET_FILE:freertos_outsider_${v}> ${mode} 1)
+      set_tests_properties(kernel/freertos/outsider_${mode}_${v} PROPERTIES LABELS unit TIMEOUT 120 RUN_SERIAL TRUE)
+    endforeach()
+  endforeach()
+  add_test(NAME kernel/freertos/outsider_wrap
+    COMMAND python3 ${EVT_FR_CHECK} outsider $<TARGET_FILE:evtrace> $<TARGET_FILE:freertos_outsider_11> wrap 1)
+  set_tests_properties(kernel/freertos/outsider_wrap PROPERTIES LABELS unit TIMEOUT 120 RUN_SERIAL TRUE)
   add_test(NAME kernel/freertos/posix_stress
     COMMAND python3 ${EVT_FR_CHECK} stress $<TARGET_FILE:freertos_posix_demo> $<TARGET_FILE:evtrace> 3 3)
   set_tests_properties(kernel/freertos/counters_snapshot kernel/freertos/counters_stream kernel/freertos/posix_stress

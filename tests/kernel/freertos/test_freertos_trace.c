@@ -1,0 +1,461 @@
+/* evtrace's FreeRTOS trace macros (evtrace/freertos_trace.h) and integration (src/kernel/freertos/)
+ * without a FreeRTOS kernel: the macros expand here in functions shaped like the kernel's (the
+ * variables they read in scope, as in tasks.c), record through either transport into memory, and
+ * the reader gives back what FreeRTOS did. Found by an outside FreeRTOS application checked against
+ * the kernel's own counters (30 Nov, FreeRTOS V11.1.0+ POSIX port, 1 s runs, both transports):
+ *   - a notification that FreeRTOS refuses (xTaskNotify with eSetValueWithoutOverwrite on a task with
+ *     one pending: pdFAIL) was a success in the trace (11 in the run, 213 with configUSE_PREEMPTION 0);
+ *   - vTaskPrioritySet on a task running at an inherited priority changes only its base priority in
+ *     FreeRTOS, but the trace dropped the task to the new base priority (71 of 3150 samples of the
+ *     task's priority disagreed with uxTaskPriorityGet);
+ *   - portYIELD_FROM_ISR calls traceISR_EXIT in any handler, while no port but the Cortex-M tick calls
+ *     traceISR_ENTER: the POSIX port's tick hook wrote an unmatched ISR exit per tick (1000 in 1 s;
+ *     `stats` unmatched_exits.isr 1000);
+ *   - xEventGroupSetBitsFromISR only asks the timer daemon to call xEventGroupSetBits, which is
+ *     recorded too: both were an event-group set (400 sets for the application's 200);
+ *   - the stream stamped a switch after the scheduler chose the next task and the recorder took its
+ *     lock, not where FreeRTOS reads its run-time counter (traceTASK_SWITCHED_OUT, as the snapshot
+ *     does): a host pause in between moved CPU time between tasks (1 run in 13: 6-60 % off);
+ *   - xEventGroupWaitBits / Sync that timed out but found its bits set when it ran again returns them
+ *     (a success for the caller) with FreeRTOS's timeout flag set: it was a timeout in the trace (1 in
+ *     296 waits of a configUSE_PREEMPTION 0 run);
+ *   - a task blocked in a stream or message buffer call waits with xTaskNotifyWait, whose block
+ *     replaced the buffer: the switch said the task was blocked on itself (mbrx on "mbrx"). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include "evtrace/freertos.h"
+#include "evtrace/reader.h"
+
+/* ---- the kernel's scope, as far as the expanded macros read it ---------------------------------- */
+#define configUSE_TRACE_FACILITY 1
+#define configUSE_MUTEXES 1
+typedef long BaseType_t;
+typedef unsigned long UBaseType_t;
+typedef unsigned long EventBits_t;
+#define pdPASS ((BaseType_t)1)
+#define pdFAIL ((BaseType_t)0)
+#define pdTRUE ((BaseType_t)1)
+#define pdFALSE ((BaseType_t)0)
+typedef struct QueueDefinition {
+    UBaseType_t uxMessagesWaiting;
+} Queue_t;
+typedef struct tskTaskControlBlock {
+    UBaseType_t uxPriority, uxBasePriority;
+} TCB_t;
+static TCB_t *volatile pxCurrentTCB;
+#include "evtrace/freertos_trace.h"
+/* FreeRTOS.h's empty default for an API macro the header does not define. */
+#ifndef traceENTER_vQueueWaitForMessageRestricted
+#define traceENTER_vQueueWaitForMessageRestricted(q, wait, forever) ((void)(q))
+#endif
+
+/* xTaskGenericNotify / xTaskGenericNotifyFromISR: the action decided xReturn, then the macro. */
+static void notify(TCB_t *pxTCB, BaseType_t xReturn)
+{
+    (void)xReturn; /* read by the macro since the fix */
+    traceTASK_NOTIFY(0);
+}
+static void notify_from_isr(TCB_t *pxTCB, BaseType_t xReturn)
+{
+    (void)xReturn;
+    traceTASK_NOTIFY_FROM_ISR(0);
+}
+/* vTaskPrioritySet: the macro first, then FreeRTOS's rule (configUSE_MUTEXES 1). */
+static void prio_set(TCB_t *pxTCB, UBaseType_t uxNewPriority)
+{
+    traceTASK_PRIORITY_SET(pxTCB, uxNewPriority);
+    if (pxTCB->uxBasePriority != uxNewPriority) {
+        if (pxTCB->uxBasePriority == pxTCB->uxPriority || uxNewPriority > pxTCB->uxPriority) pxTCB->uxPriority = uxNewPriority;
+        pxTCB->uxBasePriority = uxNewPriority;
+    }
+}
+/* xTaskPriorityInherit / xTaskPriorityDisinheritAfterTimeout. */
+static void inherit(TCB_t *t, UBaseType_t p)
+{
+    traceTASK_PRIORITY_INHERIT(t, p);
+    t->uxPriority = p;
+}
+static void disinherit(TCB_t *t)
+{
+    traceTASK_PRIORITY_DISINHERIT(t, t->uxBasePriority);
+    t->uxPriority = t->uxBasePriority;
+}
+
+static TCB_t g_low, g_mid;
+
+/* Two tasks, low running at 1 and mid at 3. */
+static void tasks(void)
+{
+    g_low.uxPriority = g_low.uxBasePriority = 1;
+    g_mid.uxPriority = g_mid.uxBasePriority = 3;
+    pxCurrentTCB = &g_mid;
+    evt_freertos_task_create(&g_low, "low", 1);
+    evt_freertos_task_create(&g_mid, "mid", 3);
+}
+
+/* Open a reader on a recorded trace. */
+static evt_reader *open_trace(const uint8_t *p, size_t n)
+{
+    evt_reader *rd;
+    char err[256];
+    assert_int_equal(evt_reader_open_mem(p, n, NULL, NULL, NULL, NULL, &rd, err, sizeof err), EVT_OK);
+    return rd;
+}
+
+/* ---- notifications: a refused one is no success ------------------------------------------------- */
+
+static void notify_script(void)
+{
+    tasks();
+    notify(&g_low, pdPASS);
+    notify(&g_low, pdFAIL); /* eSetValueWithoutOverwrite, one pending */
+    notify_from_isr(&g_low, pdPASS);
+    notify_from_isr(&g_low, pdFAIL);
+}
+
+static void notify_check(const uint8_t *p, size_t n)
+{
+    static const struct { const char *label; evt_op_result res; } want[] = {
+        {"xTaskNotify", EVT_RES_SUCCESS}, {"xTaskNotify", EVT_RES_ERROR},
+        {"xTaskNotifyFromISR", EVT_RES_SUCCESS}, {"xTaskNotifyFromISR", EVT_RES_ERROR},
+    };
+    evt_reader *rd = open_trace(p, n);
+    size_t k = 0;
+    evt_event ev;
+    while (evt_reader_next(rd, &ev) == EVT_OK) {
+        const evt_meaning *m = &ev.m;
+        if (!(m->has & EVT_M_OP) || !(m->has & EVT_M_LABEL) || strncmp(m->label, "xTaskNotify", 11) != 0) continue;
+        assert_true(k < sizeof want / sizeof want[0]);
+        assert_string_equal(m->label, want[k].label);
+        assert_int_equal(m->op, EVT_OP_SET);
+        assert_int_equal(m->op_result, want[k].res);
+        assert_string_equal(m->obj_name, "low");
+        k++;
+    }
+    assert_int_equal(k, sizeof want / sizeof want[0]);
+    assert_int_equal(rd->errors, 0);
+    evt_reader_close(rd);
+}
+
+/* ---- priorities: a set while inheriting keeps the inherited priority ----------------------------- */
+
+static void prio_script(void)
+{
+    tasks();
+    inherit(&g_low, 4);  /* low holds a mutex a priority-4 task waits for: runs at 4 */
+    prio_set(&g_low, 2); /* base 2, still 4 */
+    prio_set(&g_low, 5); /* above the inherited one: 5 (base 5 too: no longer inheriting) */
+    prio_set(&g_low, 2); /* so this one lowers it: 2 */
+    disinherit(&g_low);  /* (the mutex's give) its base, 2 */
+    prio_set(&g_mid, 1); /* no inheritance: 1 */
+}
+
+static void prio_check(const uint8_t *p, size_t n)
+{
+    static const struct { TCB_t *t; uint64_t prio; } want[] = {
+        {&g_low, 4}, {&g_low, 4}, {&g_low, 5}, {&g_low, 2}, {&g_low, 2}, {&g_mid, 1},
+    };
+    evt_reader *rd = open_trace(p, n);
+    size_t k = 0;
+    evt_event ev;
+    while (evt_reader_next(rd, &ev) == EVT_OK) {
+        if (!(ev.m.has & EVT_M_PRIO_SET)) continue;
+        assert_true(k < sizeof want / sizeof want[0]);
+        assert_int_equal(ev.target & 0xFFFFFFFFu, (uint64_t)(uintptr_t)want[k].t & 0xFFFFFFFFu);
+        assert_int_equal(ev.m.new_prio, want[k].prio);
+        k++;
+    }
+    assert_int_equal(k, sizeof want / sizeof want[0]);
+    assert_int_equal(rd->errors, 0);
+    evt_reader_close(rd);
+}
+
+/* ---- interrupts: an exit ends an open interrupt or nothing ---------------------------------------- */
+
+static void isr_script(void)
+{
+    tasks();
+    evt_freertos_isr_exit(0); /* portYIELD_FROM_ISR outside any recorded interrupt: no record */
+    evt_freertos_isr_enter(14);
+    evt_freertos_isr_exit(14);
+    evt_freertos_isr_exit(0); /* the same handler's portYIELD_FROM_ISR after its own exit: none */
+    evt_freertos_isr_enter(15);
+    evt_freertos_isr_exit(0);  /* portYIELD_FROM_ISR first (the POSIX port says 0): ends 15 ... */
+    evt_freertos_isr_exit(15); /* ... and the handler's own exit is none */
+}
+
+static void isr_check(const uint8_t *p, size_t n)
+{
+    static const uint32_t irq[] = {14, 15};
+    evt_reader *rd = open_trace(p, n);
+    size_t in = 0, out = 0;
+    evt_event ev;
+    while (evt_reader_next(rd, &ev) == EVT_OK) {
+        if (ev.kind == EVT_KIND_ISR_ENTER) {
+            assert_true(in < 2 && in == out);
+            assert_int_equal(ev.m.irq, irq[in++]);
+        } else if (ev.kind == EVT_KIND_ISR_EXIT) {
+            assert_true(out < 2 && out + 1 == in);
+            assert_int_equal(ev.m.irq, irq[out++]); /* the open interrupt's number */
+        }
+    }
+    assert_int_equal(in, 2);
+    assert_int_equal(out, 2);
+    assert_int_equal(rd->errors, 0);
+    evt_reader_close(rd);
+}
+
+/* ---- event groups from an ISR: the request, then the daemon's set ---------------------------------- */
+
+static int g_group; /* an event group's handle */
+
+/* xEventGroupWaitBits's end: the bits it returns, whether it waited for all, its timeout flag. */
+static void wait_end(int *g, EventBits_t uxBitsToWaitFor, BaseType_t xWaitForAllBits, EventBits_t uxReturn, BaseType_t xTimeoutOccurred)
+{
+    (void)xWaitForAllBits; /* read by the macro since the fix */
+    (void)uxReturn;
+    traceEVENT_GROUP_WAIT_BITS_END(g, uxBitsToWaitFor, xTimeoutOccurred);
+}
+/* xEventGroupSync's end. */
+static void sync_end(int *g, EventBits_t uxBitsToWaitFor, EventBits_t uxReturn, BaseType_t xTimeoutOccurred)
+{
+    (void)uxReturn;
+    traceEVENT_GROUP_SYNC_END(g, 0u, uxBitsToWaitFor, xTimeoutOccurred);
+}
+
+static void eg_script(void)
+{
+    tasks();
+    traceEVENT_GROUP_CREATE(&g_group);
+    traceEVENT_GROUP_SET_BITS_FROM_ISR(&g_group, 1u);   /* xEventGroupSetBitsFromISR: pends the set */
+    traceEVENT_GROUP_SET_BITS(&g_group, 1u);            /* the timer daemon's xEventGroupSetBits */
+    traceEVENT_GROUP_CLEAR_BITS_FROM_ISR(&g_group, 1u); /* the same for a clear */
+    traceEVENT_GROUP_CLEAR_BITS(&g_group, 1u);
+    wait_end(&g_group, 3u, pdTRUE, 3u, pdFALSE);  /* all bits, woken by the set */
+    wait_end(&g_group, 3u, pdTRUE, 1u, pdTRUE);   /* timed out with one of two */
+    wait_end(&g_group, 3u, pdTRUE, 7u, pdTRUE);   /* timed out, both set before it ran: got them */
+    wait_end(&g_group, 3u, pdFALSE, 2u, pdTRUE);  /* any bit: timed out, one set before it ran */
+    sync_end(&g_group, 7u, 7u, pdTRUE);           /* the rendezvous completed as it timed out */
+    sync_end(&g_group, 7u, 5u, pdTRUE);           /* it did not */
+}
+
+static void eg_check(const uint8_t *p, size_t n)
+{
+    static const struct { const char *label; evt_obj_op op; } want[] = {
+        {"xEventGroupSetBitsFromISR", EVT_OP_SEND}, {"xEventGroupSetBits", EVT_OP_SET},
+        {"xEventGroupClearBitsFromISR", EVT_OP_SEND}, {"xEventGroupClearBits", EVT_OP_CLEAR},
+        {"xEventGroupWaitBits", EVT_OP_WAIT}, {"xEventGroupWaitBits", EVT_OP_WAIT},
+        {"xEventGroupWaitBits", EVT_OP_WAIT}, {"xEventGroupWaitBits", EVT_OP_WAIT},
+        {"xEventGroupSync", EVT_OP_WAIT}, {"xEventGroupSync", EVT_OP_WAIT},
+    };
+    static const evt_op_result res[] = {
+        EVT_RES_SUCCESS, EVT_RES_SUCCESS, EVT_RES_SUCCESS, EVT_RES_SUCCESS, EVT_RES_SUCCESS,
+        EVT_RES_TIMEOUT, EVT_RES_SUCCESS, EVT_RES_SUCCESS, EVT_RES_SUCCESS, EVT_RES_TIMEOUT,
+    };
+    evt_reader *rd = open_trace(p, n);
+    size_t k = 0;
+    evt_event ev;
+    while (evt_reader_next(rd, &ev) == EVT_OK) {
+        const evt_meaning *m = &ev.m;
+        if (!(m->has & EVT_M_OP) || !(m->has & EVT_M_LABEL) || strncmp(m->label, "xEventGroup", 11) != 0) continue;
+        assert_true(k < sizeof want / sizeof want[0]);
+        assert_string_equal(m->label, want[k].label);
+        assert_int_equal(m->op, want[k].op);
+        assert_int_equal(m->op_result, res[k]);
+        assert_int_equal(m->obj & 0xFFFFFFFFu, (uint64_t)(uintptr_t)&g_group & 0xFFFFFFFFu);
+        k++;
+    }
+    assert_int_equal(k, sizeof want / sizeof want[0]);
+    assert_int_equal(rd->errors, 0);
+    evt_reader_close(rd);
+}
+
+/* ---- the switch's time: where FreeRTOS reads its run-time counter --------------------------------- */
+
+static uint32_t g_now; /* the clock of both transports here (evt_freertos_set_clock) */
+static uint32_t now_fn(void) { return g_now; }
+
+static void stamp_script(void)
+{
+    tasks();
+    g_now = 1000;
+    evt_freertos_switched_out(&g_low, 1); /* traceTASK_SWITCHED_OUT: FreeRTOS read its counter */
+    g_now = 5000;                         /* the scheduler's choice, the recorder's lock, a pause */
+    evt_freertos_switched_in(&g_mid, 3);
+    evt_freertos_user(7, 0, 0, 0, 0);     /* at 5000 */
+}
+
+static void stamp_check(const uint8_t *p, size_t n)
+{
+    evt_reader *rd = open_trace(p, n);
+    uint64_t sw = 0, user = 0;
+    int nsw = 0, nuser = 0;
+    evt_event ev;
+    while (evt_reader_next(rd, &ev) == EVT_OK) {
+        if ((ev.m.has & EVT_M_NEXT) && ev.m.next_ctx == ((uint64_t)(uintptr_t)&g_mid & 0xFFFFFFFFu)) {
+            sw = ev.ts;
+            nsw++;
+        } else if (ev.kind == EVT_KIND_USER && ev.ctx == ((uint64_t)(uintptr_t)&g_mid & 0xFFFFFFFFu)) {
+            user = ev.ts;
+            nuser++;
+        }
+    }
+    assert_int_equal(nsw, 1);
+    assert_int_equal(nuser, 1);
+    assert_int_equal(user - sw, 4000); /* the switch at 1000 */
+    evt_reader_close(rd);
+}
+
+/* ---- blocked on: a buffer's wait is a notification wait ------------------------------------------ */
+
+static int g_buffer; /* a message buffer's handle */
+static Queue_t g_tmrq; /* the timer task's command queue */
+
+/* vQueueWaitForMessageRestricted's entry: the API macro, with the queue as its parameter. */
+static void wait_restricted(Queue_t *xQueue)
+{
+    traceENTER_vQueueWaitForMessageRestricted(xQueue, 5, pdFALSE);
+}
+
+/* traceTASK_SWITCHED_OUT / _IN of a switch from `from`, blocked, to `to`. */
+static void block_switch(TCB_t *from, TCB_t *to)
+{
+    evt_freertos_switched_out(from, 2u /* eBlocked */);
+    pxCurrentTCB = to;
+    evt_freertos_switched_in(to, (uint32_t)to->uxPriority);
+}
+
+static void block_script(void)
+{
+    tasks();
+    traceSTREAM_BUFFER_CREATE(&g_buffer, 1);
+    evt_freertos_qobj_create(&g_tmrq, 0);
+    evt_freertos_qobj_name(&g_tmrq, 0, "TmrQ");
+    pxCurrentTCB = &g_low;
+    traceBLOCKING_ON_STREAM_BUFFER_RECEIVE(&g_buffer); /* xMessageBufferReceive on an empty buffer ... */
+    traceTASK_NOTIFY_WAIT_BLOCK(0);                    /* ... waits with xTaskNotifyWait */
+    block_switch(&g_low, &g_mid);
+    traceTASK_NOTIFY_WAIT_BLOCK(0); /* mid's own xTaskNotifyWait: on itself */
+    block_switch(&g_mid, &g_low);
+    traceBLOCKING_ON_STREAM_BUFFER_SEND(&g_buffer); /* a full buffer */
+    traceTASK_NOTIFY_WAIT_BLOCK(0);
+    block_switch(&g_low, &g_mid);
+    g_tmrq.uxMessagesWaiting = 0; /* mid as the timer task: an empty queue, it blocks on it */
+    wait_restricted(&g_tmrq);
+    block_switch(&g_mid, &g_low);
+    g_tmrq.uxMessagesWaiting = 1; /* a command waiting: no block, nothing remembered */
+    wait_restricted(&g_tmrq);
+    block_switch(&g_low, &g_mid); /* (low blocks in a vTaskDelay: no object) */
+}
+
+static void block_check(const uint8_t *p, size_t n)
+{
+    const uint64_t buf = (uint64_t)(uintptr_t)&g_buffer & 0xFFFFFFFFu, mid = (uint64_t)(uintptr_t)&g_mid & 0xFFFFFFFFu;
+    const uint64_t q = (uint64_t)(uintptr_t)&g_tmrq & 0xFFFFFFFFu;
+    static const char *const names[] = {"MESSAGE_BUFFER", "mid", "MESSAGE_BUFFER", "TmrQ"};
+    const uint64_t want[] = {buf, mid, buf, q};
+    evt_reader *rd = open_trace(p, n);
+    size_t k = 0;
+    evt_event ev;
+    while (evt_reader_next(rd, &ev) == EVT_OK) {
+        if (!(ev.m.has & EVT_M_BLOCKED_ON)) continue;
+        assert_true(k < 4);
+        assert_int_equal(ev.m.obj & 0xFFFFFFFFu, want[k]);
+        assert_string_equal(ev.m.obj_name, names[k]);
+        k++;
+    }
+    assert_int_equal(k, 4);
+    evt_reader_close(rd);
+}
+
+/* ---- transports ----------------------------------------------------------------------------------- */
+
+typedef void (*script_fn)(void);
+typedef void (*check_fn)(const uint8_t *p, size_t n);
+
+static uint8_t g_snap[64 * 1024];
+/* script recorded by the snapshot transport, then check of the buffer. */
+static void snapshot(script_fn script, check_fn check)
+{
+    memset(g_snap, 0, sizeof g_snap);
+    assert_int_equal(evt_freertos_start_snapshot(g_snap, sizeof g_snap, 8), 0);
+    script();
+    evt_freertos_stop();
+    check(g_snap, sizeof g_snap);
+}
+
+typedef struct out_buf { uint8_t p[16384]; size_t n; } out_buf;
+static out_buf g_out;
+static void sink(void *user, const uint8_t *p, uint32_t n)
+{
+    out_buf *o = user;
+    assert_true(o->n + n <= sizeof o->p);
+    memcpy(o->p + o->n, p, n);
+    o->n += n;
+}
+static uint32_t ts(void)
+{
+    static uint32_t t;
+    return t += 10;
+}
+
+/* script recorded by the stream transport on clock fn, then check of the bytes its sink got. */
+static void stream_ts(uint32_t (*fn)(void), script_fn script, check_fn check)
+{
+    static uint8_t ring[8192];
+    static evt_rkh_recorder r;
+    evt_rkh_config cfg;
+    evt_rkh_config_default(&cfg);
+    g_out.n = 0;
+    evt_rkh_init(&r, &cfg, ring, sizeof ring, fn, 1000u);
+    evt_rkh_set_sink(&r, sink, &g_out);
+    evt_freertos_set_clock(fn, 1000u);
+    assert_int_equal(evt_freertos_start_stream(&r), 0);
+    script();
+    evt_freertos_stop();
+    evt_freertos_set_clock(NULL, 0);
+    check(g_out.p, g_out.n);
+}
+static void stream(script_fn script, check_fn check) { stream_ts(ts, script, check); }
+
+static void notify_snapshot(void **st) { (void)st; snapshot(notify_script, notify_check); }
+static void notify_stream(void **st) { (void)st; stream(notify_script, notify_check); }
+static void prio_snapshot(void **st) { (void)st; snapshot(prio_script, prio_check); }
+static void prio_stream(void **st) { (void)st; stream(prio_script, prio_check); }
+static void isr_snapshot(void **st) { (void)st; snapshot(isr_script, isr_check); }
+static void isr_stream(void **st) { (void)st; stream(isr_script, isr_check); }
+static void eg_snapshot(void **st) { (void)st; snapshot(eg_script, eg_check); }
+static void eg_stream(void **st) { (void)st; stream(eg_script, eg_check); }
+static void stamp_snapshot(void **st)
+{
+    (void)st;
+    evt_freertos_set_clock(now_fn, 1000u);
+    snapshot(stamp_script, stamp_check);
+    evt_freertos_set_clock(NULL, 0);
+}
+static void stamp_stream(void **st) { (void)st; stream_ts(now_fn, stamp_script, stamp_check); }
+static void block_snapshot(void **st) { (void)st; snapshot(block_script, block_check); }
+static void block_stream(void **st) { (void)st; stream(block_script, block_check); }
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(notify_snapshot),
+        cmocka_unit_test(notify_stream),
+        cmocka_unit_test(prio_snapshot),
+        cmocka_unit_test(prio_stream),
+        cmocka_unit_test(isr_snapshot),
+        cmocka_unit_test(isr_stream),
+        cmocka_unit_test(eg_snapshot),
+        cmocka_unit_test(eg_stream),
+        cmocka_unit_test(stamp_snapshot),
+        cmocka_unit_test(stamp_stream),
+        cmocka_unit_test(block_snapshot),
+        cmocka_unit_test(block_stream),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
