@@ -297,12 +297,19 @@ void evt_freertos_isr_enter(uint32_t irq)
     FR_HOOK_(isr_enter, irq);
 }
 
-/* The end of the innermost open interrupt, recorded with the number its enter had (the POSIX
- * port's exits say 0); nothing when none is open (see g_isr_depth). */
+/* The end of the innermost open interrupt, recorded with the number its enter had; nothing when
+ * none is open (see g_isr_depth). An exit that names its handler (irq != 0: IPSR on Cortex-M, never
+ * 0 in a handler) ends only an interrupt entered with that number: another handler's
+ * portYIELD_FROM_ISR, nested in the open one without an enter of its own, ends nothing (it would
+ * have cut the open interrupt short, and that one's own exit would then have found none open).
+ * An exit that says 0 (the POSIX port, evtFREERTOS_IRQ() elsewhere) cannot tell: it ends the
+ * innermost. */
 void evt_freertos_isr_exit(uint32_t irq)
 {
     uint32_t d = g_isr_depth;
     if (!evt_freertos_on || d == 0u) return;
-    g_isr_depth = --d;
-    FR_HOOK_(isr_exit, d < FR_ISR_NEST_ ? g_isr_irq[d] : irq);
+    uint32_t open = d <= FR_ISR_NEST_ ? g_isr_irq[d - 1u] : irq;
+    if (irq != 0u && irq != open) return;
+    g_isr_depth = d - 1u;
+    FR_HOOK_(isr_exit, open);
 }
