@@ -82,14 +82,6 @@ void evt_rkh_hook_thread_out(uintptr_t thread, evt_hook_state state, uint32_t na
     evt_rkh_end(r);
 }
 
-void evt_rkh_hooks_idle_task(uintptr_t thread)
-{
-    evt_rkh_recorder *r = hook_begin(RKH_HOOK_IDLE_TASK);
-    if (!r) return;
-    evt_rkh_usr_int(r, UF_OBJ, 0, (uint32_t)thread);
-    evt_rkh_end(r);
-}
-
 static void irq_record(unsigned n, uint32_t irq)
 {
     evt_rkh_recorder *r = hook_begin(n);

@@ -136,13 +136,6 @@ void evt_txtb_hooks_clock(uint64_t hz)
     evt_tx_trace_clock_register(hz);
 }
 
-void evt_txtb_hooks_idle_task(uint32_t core, uintptr_t thread)
-{
-    /* the thread's 32-bit word, as every TXTB record names it (evt_tx_addr) */
-    evt_tx_trace_object_register(TXTB_OBJ_EVTRACE_HOOKS, (const void *)(uintptr_t)(TXTB_HOOKS_IDLE_BASE | (core & 0xFFu)),
-                                 "idle_task", evt_tx_addr((const void *)thread), 0u);
-}
-
 void evt_txtb_hook_thread_in(uintptr_t thread, uint32_t prio)
 {
     txtb_hook_cpu *c = this_cpu();
