@@ -3,7 +3,7 @@
  * evtrace/freertos.h). TXTB backend (EVT_CFG_HOOKS_BACKEND txtb): the snapshot buffer, enabled
  * with its context provider and the kernel profile; RKH backend (rkh): a stream recorder attached.
  * Mapping of every hook to each format: docs/hooks.md. Sources: src/formats/threadx/txtb_hooks_enc.c,
- * txtb_clock_enc.c; src/formats/rkh/rkh_hooks_enc.c, rkh_clock_enc.c. */
+ * txtb_clock_enc.c, txtb_idle_enc.c; src/formats/rkh/rkh_hooks_enc.c, rkh_clock_enc.c, rkh_idle_enc.c. */
 #ifndef EVTRACE_HOOKS_BACKENDS_H
 #define EVTRACE_HOOKS_BACKENDS_H
 
