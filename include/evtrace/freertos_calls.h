@@ -10,6 +10,12 @@
 extern volatile uint8_t evt_freertos_on; /* non-zero while a transport is started */
 void evt_freertos_task_create(const void *tcb, const char *name, uint32_t prio);
 void evt_freertos_task_delete(const void *tcb);
+/* tcb is the kernel's idle task (V11: traceSTARTING_SCHEDULER's handles): recorded once. */
+void evt_freertos_idle_task(const void *tcb);
+/* The same when the task's name equals the kernel's idle task name `idle` compared as FreeRTOS
+ * stores names (max: configMAX_TASK_NAME_LEN); V10.4's traceTASK_CREATE of a task at the idle
+ * priority. */
+void evt_freertos_idle_if_named(const void *tcb, const char *name, const char *idle, uint32_t max);
 void evt_freertos_switched_out(const void *tcb, uint32_t native_state);
 void evt_freertos_switched_in(const void *tcb, uint32_t prio);
 void evt_freertos_ready(const void *tcb);

@@ -96,9 +96,26 @@ static inline uint32_t evt_freertos_ipsr_(void)
         evtFREERTOS_APP_SWITCHED_IN();                                                         \
     } while (0)
 #endif
+/* The kernel's idle task, recorded once so that the host counts its running as idle time
+ * (docs/freertos.md "Idle"). V11 names the idle task handles (one per core) in
+ * traceSTARTING_SCHEDULER; V10.4 has no such macro and calls none of the ones V11 added, so there
+ * the idle task is recognised at its creation, inside tasks.c, by the kernel's own idle task name
+ * and priority (configIDLE_TASK_NAME, tskIDLE_PRIORITY; tskKERNEL_VERSION_MAJOR of task.h tells
+ * the versions apart: a constant test). */
+#ifndef traceSTARTING_SCHEDULER
+#define traceSTARTING_SCHEDULER(handles) \
+    evtFREERTOS_IF_(for (int evt_i_ = 0; evt_i_ < (int)configNUMBER_OF_CORES; evt_i_++) evt_freertos_idle_task((handles)[evt_i_]))
+#endif
+#define evtFREERTOS_IDLE_CREATE_(t)                                                                     \
+    do {                                                                                                \
+        if (tskKERNEL_VERSION_MAJOR < 11 && (t)->uxPriority == tskIDLE_PRIORITY)                        \
+            evt_freertos_idle_if_named((t), (const char *)(t)->pcTaskName, configIDLE_TASK_NAME,         \
+                                       (uint32_t)configMAX_TASK_NAME_LEN);                              \
+    } while (0)
 #ifndef traceTASK_CREATE
-#define traceTASK_CREATE(t) \
-    evtFREERTOS_IF_(evt_freertos_task_create((t), (const char *)(t)->pcTaskName, (uint32_t)(t)->uxPriority))
+#define traceTASK_CREATE(t)                                                                               \
+    evtFREERTOS_IF_(evt_freertos_task_create((t), (const char *)(t)->pcTaskName, (uint32_t)(t)->uxPriority); \
+                    evtFREERTOS_IDLE_CREATE_(t))
 #endif
 #ifndef traceTASK_DELETE
 #define traceTASK_DELETE(t)                              \

@@ -3,7 +3,7 @@
  * evtrace/freertos.h). TXTB backend (EVT_CFG_HOOKS_BACKEND txtb): the snapshot buffer, enabled
  * with its context provider and the kernel profile; RKH backend (rkh): a stream recorder attached.
  * Mapping of every hook to each format: docs/hooks.md. Sources: src/formats/threadx/txtb_hooks_enc.c,
- * txtb_clock_enc.c; src/formats/rkh/rkh_hooks_enc.c, rkh_clock_enc.c. */
+ * txtb_clock_enc.c, txtb_idle_enc.c; src/formats/rkh/rkh_hooks_enc.c, rkh_clock_enc.c, rkh_idle_enc.c. */
 #ifndef EVTRACE_HOOKS_BACKENDS_H
 #define EVTRACE_HOOKS_BACKENDS_H
 
@@ -35,6 +35,11 @@ unsigned evt_txtb_hooks_enable(void *buffer, uint32_t size, uint32_t registry_en
  * evt_txtb_hooks_enable. */
 void evt_txtb_hooks_clock(uint64_t hz);
 
+/* Record that `thread` is the kernel's idle task on core `core` (0 on a single core): a registry
+ * entry (TXTB_HOOKS_IDLE_BASE, txtb_defs.h), so the reader counts its running as idle time. Once,
+ * after evt_txtb_hooks_enable, when the kernel names its idle task (FreeRTOS: evtrace/freertos.h). */
+void evt_txtb_hooks_idle_task(uint32_t core, uintptr_t thread);
+
 /* Forget the per-CPU hook state (current thread, ISR depth): for tests that reboot a kernel. */
 void evt_txtb_hooks_reset(void);
 
@@ -50,6 +55,10 @@ void evt_rkh_hooks_attach(evt_rkh_recorder *r);
  * right after evt_rkh_hooks_attach (the reader looks for it in the stream's first 8 KiB). hz 0:
  * nothing is written. rkh_clock_enc.c: a recorder that never calls it links none of it. */
 void evt_rkh_hooks_clock(uint32_t kernel, uint64_t hz);
+
+/* Record that `thread` is the kernel's idle task (a hook.idle_task record, rkh_hooks_defs.h): the
+ * reader counts its running as idle time. Once, when the kernel names its idle task. */
+void evt_rkh_hooks_idle_task(uintptr_t thread);
 
 #ifdef __cplusplus
 }

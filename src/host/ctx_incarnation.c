@@ -58,6 +58,7 @@ void evt_ctx_incarn_event(evt_ctx_incarn *s, evt_event *ev)
     if ((ev->flags & EVT_HAS_CTX) && ev->ctx_class == EVT_CTX_THREAD) ev->ctx = cur_(s, ev->ctx);
     if (m->has & EVT_M_NEXT) m->next_ctx = cur_(s, m->next_ctx);
     if ((m->has & EVT_M_OWNER) && m->owner) m->owner = cur_(s, m->owner);
+    if (m->has & EVT_M_IDLE_TASK) m->idle_ctx = cur_(s, m->idle_ctx);
     if (!target_is_thread_(ev)) return;
     if (ev->flags & EVT_HAS_TARGET) ev->target = cur_(s, ev->target);
     /* m.obj is the thread of a thread operation or an inheritance, not a blocked-on object */

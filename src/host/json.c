@@ -197,6 +197,7 @@ void evt_json_meaning(evt_json *j, const evt_meaning *m)
         evt_json_obj_end(j);
     }
     if (m->has & EVT_M_UNTIMED) evt_json_kbool(j, "untimed", 1);
+    if (m->has & EVT_M_IDLE_TASK) evt_json_ku64(j, "idle_task", m->idle_ctx);
     if (m->has & EVT_M_OWNER) {
         evt_json_ku64(j, "owner", m->owner);
         evt_json_ku64(j, "owner_count", m->owner_count);

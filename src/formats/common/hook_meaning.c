@@ -127,3 +127,21 @@ void evt_hook_m_obj_op(evt_event *ev, const evt_kernel_profile *k, int32_t code,
     evt_event_add_field_s(ev, "op", evt_obj_op_name((evt_obj_op)ev->m.op));
     evt_event_add_field_s(ev, "result", evt_op_result_name(r));
 }
+
+void evt_hook_idle_add(evt_hook_idle *s, uint64_t thread)
+{
+    for (uint32_t i = 0; i < s->n; i++)
+        if (s->id[i] == thread) return;
+    if (thread && s->n < EVT_HOOK_MAX_IDLE) s->id[s->n++] = thread;
+}
+
+void evt_hook_m_idle_task(evt_event *ev, evt_hook_idle *s, uint64_t thread, const char *name)
+{
+    evt_hook_idle_add(s, thread);
+    ev->kind = EVT_KIND_OTHER;
+    ev->name = "idle_task";
+    set_target(ev, thread, nm_(name));
+    ev->m.has |= EVT_M_IDLE_TASK | EVT_M_LABEL;
+    ev->m.idle_ctx = thread;
+    ev->m.label = ev->name;
+}

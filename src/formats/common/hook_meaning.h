@@ -33,4 +33,34 @@ void evt_hook_m_prio(evt_event *ev, uint64_t thread, const char *name, uint64_t 
 void evt_hook_m_obj_op(evt_event *ev, const evt_kernel_profile *k, int32_t code, uint64_t obj, const char *obj_name,
                        int32_t ret, evt_hook_mbuf *buf);
 
+/* The kernel's idle tasks a trace named (hook.idle_task record, TXTB registry entry), which the
+ * readers mark on the events that name them. */
+#define EVT_HOOK_MAX_IDLE 8
+typedef struct evt_hook_idle {
+    uint32_t n;
+    uint64_t id[EVT_HOOK_MAX_IDLE];
+} evt_hook_idle;
+
+/* Note `thread` as an idle task (kept once; beyond EVT_HOOK_MAX_IDLE ignored). */
+void evt_hook_idle_add(evt_hook_idle *s, uint64_t thread);
+/* The record naming `thread` the kernel's idle task: kind other, name/label "idle_task", target
+ * thread, m IDLE_TASK (idle_ctx = thread); notes it in s. */
+void evt_hook_m_idle_task(evt_event *ev, evt_hook_idle *s, uint64_t thread, const char *name);
+/* An event of an idle task known to s (its thread context, or the one a switch brings in): m
+ * IDLE_TASK with idle_ctx = that task, so that a view sees it from the task's first event even
+ * when the naming record is outside its range. Nothing when s is empty. */
+static inline void evt_hook_idle_mark(const evt_hook_idle *s, evt_event *ev)
+{
+    if (!s->n) return;
+    for (uint32_t i = 0; i < s->n; i++) {
+        uint64_t t = s->id[i];
+        if (((ev->flags & EVT_HAS_CTX) && ev->ctx_class == EVT_CTX_THREAD && ev->ctx == t) ||
+            ((ev->m.has & EVT_M_NEXT) && ev->m.next_ctx == t)) {
+            ev->m.has |= EVT_M_IDLE_TASK;
+            ev->m.idle_ctx = t;
+            return;
+        }
+    }
+}
+
 #endif

@@ -216,6 +216,11 @@ static void apply_(rkh_hooks_dec *h, evt_event *ev, const char *user_event, rkh_
         }
         set_current_ctx(h, ev, name_of, user);
         return;
+    case RKH_HOOK_IDLE_TASK: /* OBJ thread */
+        if (ev->nargs < 1) return;
+        set_current_ctx(h, ev, name_of, user);
+        evt_hook_m_idle_task(ev, &h->idle, a[0], name_of(user, a[0]));
+        return;
     case RKH_HOOK_USER:
     default: /* the application's own records: recorded where the hooks say code runs */
         set_current_ctx(h, ev, name_of, user);
@@ -232,5 +237,6 @@ void rkh_hooks_dec_apply(rkh_hooks_dec *h, evt_event *ev, const char *user_event
                          void *user)
 {
     apply_(h, ev, user_event, name_of, user);
+    evt_hook_idle_mark(&h->idle, ev); /* an idle task's events say so (hook_meaning.h) */
     evt_hook_waits_event(&h->waits, ev); /* a wait's start and end (hook_wait.h) */
 }

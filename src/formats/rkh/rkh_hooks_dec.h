@@ -29,6 +29,7 @@ typedef struct rkh_hooks_dec {
     char namebuf[48];     /* formatted service label (valid until the next record) */
     evt_hook_mbuf mbuf;   /* strings of the RTOS records (hook_meaning.h) */
     evt_hook_waits waits; /* open calls and waits per context (hook_wait.h) */
+    evt_hook_idle idle;   /* the kernel's idle tasks named by hook.idle_task (hook_meaning.h) */
 } rkh_hooks_dec;
 
 /* Start state: no thread, no interrupt, no kernel named. */

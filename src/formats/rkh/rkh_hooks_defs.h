@@ -21,7 +21,8 @@
     X(22, PRIO_SET,     "hook.prio_set")       /* OBJ thread, UI32 prio, UI8 why (evt_hook_prio_why) */ \
     X(23, OBJ_NAME,     "hook.obj_name")       /* UI8 type, OBJ obj (named by the FWK_OBJ before it) */ \
     X(24, OBJ_OP,       "hook.obj_op")         /* I32 code, OBJ obj, I32 ret */                   \
-    X(25, CLOCK,        "hook.clock")          /* UI32 magic, UI32 kernel, UI32 hz low, UI32 hz high */
+    X(25, CLOCK,        "hook.clock")          /* UI32 magic, UI32 kernel, UI32 hz low, UI32 hz high */ \
+    X(26, IDLE_TASK,    "hook.idle_task")      /* OBJ thread: the kernel's idle task (its running is idle) */
 
 /* hook.clock (rkh_clock_enc.c): the stream's timestamp rate and kernel profile, which TCFG cannot
  * carry (its rate field is 16 bits: 1 MHz arrives as 16960). Its first field is this magic ("evhz",

@@ -265,6 +265,11 @@
 /* A registry entry of type EVTRACE_HOOKS with pointer TXTB_HOOKS_CLOCK_MAGIC carries the rate of
  * the buffer's timestamps: param1 = Hz low 32 bits, param2 = high 32 bits, name "clock_hz". */
 #define TXTB_HOOKS_CLOCK_MAGIC    0x6576687Au  /* "evhz" */
+/* A registry entry of type EVTRACE_HOOKS with pointer TXTB_HOOKS_IDLE_BASE | n (n < 256: the core)
+ * says that a thread is the kernel's idle task, which the kernel runs when no other thread is
+ * ready (FreeRTOS's IDLE): param1 = its handle as TXTB records name threads (32 bits), param2 = 0, name
+ * "idle_task". The reader counts that thread's running as idle time (docs/freertos.md "Idle"). */
+#define TXTB_HOOKS_IDLE_BASE      0x65766900u  /* "evi" */
 /* A hooks buffer's <TYPE>_CREATE record whose id names another type than the object's (a message
  * buffer or a queue set created as a QUEUE_CREATE: txtb_hooks.h) has info4 = this tag | the generic
  * object type (evt_hook_obj, low 8 bits); other create records keep info4 0. */

@@ -82,6 +82,10 @@ void txtb_hooks_dec_registry(txtb_hooks_dec *h, unsigned type, uint32_t addr, ui
         h->clock_hz = (uint64_t)param2 << 32 | param1;
         return;
     }
+    if (type == TXTB_OBJ_EVTRACE_HOOKS && (addr & ~0xFFu) == TXTB_HOOKS_IDLE_BASE) {
+        evt_hook_idle_add(&h->idle, param1); /* a thread's 32-bit word, as the records name it */
+        return;
+    }
     if (type == TXTB_OBJ_EVTRACE_HOOKS && addr == TXTB_HOOKS_MAGIC) {
         h->active = 1;
         h->kernel = param1;
@@ -249,6 +253,7 @@ int txtb_hooks_dec_event(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], ev
                          txtb_hooks_name_fn name_of, void *ctx)
 {
     int mine = decode_event(h, id, w, ev, name_of, ctx);
+    evt_hook_idle_mark(&h->idle, ev); /* an idle task's events say so (hook_meaning.h) */
     if (mine || ev->kind == EVT_KIND_LOST) evt_hook_waits_event(&h->waits, ev); /* hook_wait.h */
     return mine;
 }

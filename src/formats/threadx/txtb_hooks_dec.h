@@ -25,6 +25,7 @@ typedef struct txtb_hooks_dec {
     char statebuf[32];   /* formatted state name */
     evt_hook_mbuf mbuf;  /* strings of the RTOS records (hook_meaning.h) */
     evt_hook_waits waits; /* open calls and waits per context (hook_wait.h) */
+    evt_hook_idle idle;   /* the kernel's idle tasks (registry TXTB_HOOKS_IDLE_BASE entries) */
 } txtb_hooks_dec;
 
 /* Looks up the registry name of an object pointer; NULL if unknown. */

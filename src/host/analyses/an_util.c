@@ -75,6 +75,7 @@ void evt_an_ctx_keys(const evt_tl *tl, uint32_t index, evt_json *j)
     evt_json_kstr(j, "name", evt_an_ctx_label(tl, index, b, sizeof b));
     evt_json_kstr(j, "class", c ? evt_tl_class_name(c->cls) : "none");
     if (c && c->has_id) evt_json_ku64(j, "id", c->id);
+    if (c && c->idle_task) evt_json_kbool(j, "idle_task", 1); /* the kernel's idle task (its time is idle) */
 }
 
 const char *evt_an_obj_label(const evt_tl *tl, uint32_t index, char *buf, size_t len)

@@ -149,9 +149,21 @@ static int ctx_slot(evt_an_load *l, uint32_t c)
     return 1;
 }
 
+/* Context index c is the kernel's idle task (timeline.h): its running is idle time. */
+static int idle_task_(const evt_tl *tl, uint32_t c)
+{
+    const evt_tl_ctx *x = evt_tl_ctx_at(tl, c);
+    return x && x->idle_task;
+}
+
 void evt_an_load_state(evt_an_load *l, const evt_tl *tl, const evt_tl_state_iv *iv)
 {
-    if (iv->state != EVT_TL_RUNNING || !ctx_slot(l, iv->ctx)) return;
+    if (iv->state != EVT_TL_RUNNING) return;
+    if (idle_task_(tl, iv->ctx)) { /* the kernel's idle task running: idle, not busy (timeline.h) */
+        charge(l, tl, 0, iv->t0, iv->t1, 1);
+        return;
+    }
+    if (!ctx_slot(l, iv->ctx)) return;
     charge(l, tl, 2 + (int)iv->ctx, iv->t0, iv->t1, 1);
 }
 
@@ -159,7 +171,7 @@ void evt_an_load_isr(evt_an_load *l, const evt_tl *tl, const evt_tl_isr *iv)
 {
     if (iv->depth != 0) return; /* outermost ISRs hold the nested ones */
     charge(l, tl, 1, iv->t0, iv->t1, 1);
-    if (iv->interrupted == EVT_TL_NONE) charge(l, tl, 0, iv->t0, iv->t1, -1);
+    if (iv->interrupted == EVT_TL_NONE || idle_task_(tl, iv->interrupted)) charge(l, tl, 0, iv->t0, iv->t1, -1);
     else if (ctx_slot(l, iv->interrupted)) charge(l, tl, 2 + (int)iv->interrupted, iv->t0, iv->t1, -1);
 }
 

@@ -387,6 +387,7 @@ static void contexts_from_tl_(evt_stats *s)
         c->cpu_ticks = x->run_time >= x->isr_time ? x->run_time - x->isr_time : 0;
         c->cpu_raw = to_raw_(s, c->cpu_ticks);
         c->switches = x->switches_in;
+        c->idle_task = x->idle_task;
         if (x->has_id ? !evt_u64map_put(&map, x->id, i) : (noctx[(unsigned)x->cls & 3] = i, 0)) s->oom = 1;
     }
     for (uint32_t i = 0; i < s->nctx; i++) evt_free(s->ctxs[i].bins);
@@ -570,6 +571,7 @@ void evt_stats_json(evt_stats *s, evt_json *j, const char *format, const char *f
             evt_json_ku64(j, "raw_ctx", evt_ctx_raw(c->ctx));
             evt_json_ku64(j, "incarnation", evt_ctx_incarnation(c->ctx));
         }
+        if (c->idle_task) evt_json_kbool(j, "idle_task", 1); /* its cpu_time is part of idle_time */
         evt_json_obj_end(j);
     }
     evt_free(o);
@@ -662,9 +664,10 @@ void evt_stats_text(evt_stats *s, FILE *out, const char *format, const char *fil
     else fprintf(out, "clock:    unknown (times in ticks; give the rate with --clock-hz HZ)\n");
     fprintf(out, "duration: %" PRIu64 " %s (ts %" PRIu64 " .. %" PRIu64 "), %u CPU(s)\n", evt_stats_time(s, dur),
             unit, s->have_ts ? s->first_raw : 0, s->have_ts ? s->last_raw : 0, s->ncpus);
-    fprintf(out, "idle:     %" PRIu64 " %s (%.2f%%)\nin ISRs:  %" PRIu64 " %s (%.2f%%)\n",
-            evt_stats_time(s, s->idle_ticks), unit, pct_(s->idle_ticks, dur), evt_stats_time(s, s->isr_ticks), unit,
-            pct_(s->isr_ticks, dur));
+    fprintf(out, "idle:     %" PRIu64 " %s (%.2f%%)", evt_stats_time(s, s->idle_ticks), unit, pct_(s->idle_ticks, dur));
+    if (s->tl_ready && s->tl.idle_task_time) /* the kernel's idle task ran part of it (timeline.h) */
+        fprintf(out, ", of which the idle task %" PRIu64 " %s", evt_stats_time(s, s->tl.idle_task_time), unit);
+    fprintf(out, "\nin ISRs:  %" PRIu64 " %s (%.2f%%)\n", evt_stats_time(s, s->isr_ticks), unit, pct_(s->isr_ticks, dur));
     fprintf(out, "lost:     %" PRIu64 " lost-data events, count %" PRIu64 "\n", s->lost_events, s->lost_count);
     if (s->reader && s->reader->names_lost)
         fprintf(out, "          %" PRIu64 " registrations lost (registry full): those objects have no name\n",

@@ -48,6 +48,7 @@ static void ctxs_(evt_json *j, const evt_report *r)
         evt_json_ku64(j, "run", c->run_time);
         evt_json_ku64(j, "isr", c->isr_time);
         evt_json_ku64(j, "switches", c->switches_in);
+        if (c->idle_task) evt_json_kbool(j, "idle_task", 1); /* its cpu time is within idle_time */
         evt_json_obj_end(j);
     }
     evt_json_arr_end(j);

@@ -925,6 +925,23 @@ static void runs_(evt_tl *tl, evt_tl_cpu *cp, uint32_t cpu, const evt_event *ev,
 }
 
 /* Creation or deletion of object obj (EVT_TL_NONE: none named) at t. */
+/* ev names the kernel's idle task (EVT_M_IDLE_TASK): flag its context (created when new). */
+static TL_COLD void idle_task_(evt_tl *tl, const evt_event *ev, uint32_t ci, uint64_t t)
+{
+    uint64_t id = ev->m.idle_ctx;
+    uint32_t ix = ci != EVT_TL_NONE && tl->ctxs[ci]->has_id && tl->ctxs[ci]->id == id ? ci : EVT_TL_NONE;
+    if (ix == EVT_TL_NONE) {
+        if (evt_u64map_get(&tl->ctxmap, id, &ix)) {
+            /* known */
+        } else if (ev->m.has & EVT_M_NEXT && ev->m.next_ctx == id) {
+            ix = target_ctx_(tl, id, ev->m.next_name, t); /* named as the switch will name it */
+        } else {
+            ix = target_ctx_(tl, id, ev->flags & EVT_HAS_TARGET && ev->target == id ? ev->target_name : NULL, t);
+        }
+    }
+    if (ix != EVT_TL_NONE) tl->ctxs[ix]->idle_task = 1;
+}
+
 static void obj_life_(evt_tl *tl, const evt_event *ev, uint32_t obj, uint64_t t)
 {
     if (obj == EVT_TL_NONE) return;
@@ -980,6 +997,7 @@ uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
     uint32_t ci = c->index;
     tl->cur_ctx = ci;
     int in_isr = c->cls == EVT_CTX_ISR;
+    if (TL_UNLIKELY(ev->m.has & EVT_M_IDLE_TASK)) idle_task_(tl, ev, ci, t);
 
     /* the code that recorded a thread/init/unclassified event is running on this CPU (when the
      * trace records scheduling at all) */
@@ -1047,6 +1065,16 @@ void evt_tl_finish(evt_tl *tl)
             tl->sink.state(tl->sink.user, &iv);
         }
         c->state_since = t;
+    }
+    /* the kernel's idle tasks: their cpu time is idle time as well (timeline.h); a second call
+     * counts it once */
+    tl->idle_time -= tl->idle_task_time;
+    tl->idle_task_time = 0;
+    for (uint32_t i = 0; i < tl->nctx; i++) {
+        evt_tl_ctx *c = tl->ctxs[i];
+        if (!c->idle_task || c->run_time <= c->isr_time) continue;
+        tl->idle_task_time += c->run_time - c->isr_time;
+        tl->idle_time += c->run_time - c->isr_time;
     }
 }
 

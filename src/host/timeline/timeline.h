@@ -56,6 +56,10 @@
  *   be running, contexts show only their slices and, at finish, one `active` interval each from
  *   its first to its last event (activity, not CPU time). The first scheduling event
  *   (thread_run/thread_stop) turns scheduling on (an RKH stream whose hooks appear).
+ * - EVT_M_IDLE_TASK names the kernel's idle task (m.idle_ctx; FreeRTOS's IDLE, which runs when no
+ *   other task is ready): it stays a context with its states and its own cpu time, and that cpu
+ *   time (running less the ISRs that interrupted it) is idle time too: evt_tl_finish adds it to
+ *   idle_time (idle_task_time), the load analysis charges it to its idle windows, not as busy.
  * - A record without a time of its own (EVT_M_UNTIMED: RKH's TCFG) before the first timed one
  *   is counted and otherwise ignored: the trace's time range starts at its first timed record.
  * - A lost event drops every open ISR and slice (closed at the loss, `truncated`), makes every
@@ -142,6 +146,7 @@ typedef struct evt_tl_ctx {
     int has_base_prio;
     int inherited;         /* its priority is raised by inheritance (m.op inherit, not yet given back) */
     uint32_t wait_obj;     /* object of its latest wait start (m.op wait_start), EVT_TL_NONE */
+    int idle_task;         /* the kernel's idle task (EVT_M_IDLE_TASK): its cpu time is idle time */
 } evt_tl_ctx;
 
 /* One kernel object (queue, semaphore, mutex, ...) seen as an event's target. */
@@ -317,7 +322,9 @@ typedef struct evt_tl {
     uint64_t first, last;  /* min and max time seen */
     int have_t;
     uint64_t events;
-    uint64_t idle_time;    /* time with no running context, summed over CPUs */
+    uint64_t idle_time;    /* time with no running context, summed over CPUs, and (from
+                            * evt_tl_finish) the cpu time of the kernel's idle tasks */
+    uint64_t idle_task_time; /* the part of idle_time the idle tasks ran (set by evt_tl_finish) */
     uint64_t isr_time;     /* time in outermost ISRs, summed over CPUs */
     uint64_t next_flow;
     /* what could not be tracked (counted, never silent) */

@@ -39,6 +39,7 @@ static const void *g_from;
 static uint32_t g_from_state; /* eTaskState */
 static const void *g_block;
 static uint8_t g_block_buffer; /* g_block is a stream/message buffer, waited for by a notification */
+static const void *g_idle_last; /* the idle task recorded last (evt_freertos_idle_task): once each */
 
 /* The switch's timestamp: the counter read in traceTASK_SWITCHED_OUT, right after FreeRTOS read its
  * run-time counter for the outgoing task, rather than after the scheduler chose the next one; the
@@ -137,6 +138,7 @@ static const char *obj_default_name(uint32_t type)
 static void started(void)
 {
     g_from = 0;
+    g_idle_last = 0;
     g_block = 0;
     g_block_buffer = 0;
     g_isr_depth = 0;
@@ -195,6 +197,32 @@ void evt_freertos_user(uint32_t id, uint32_t a1, uint32_t a2, uint32_t a3, uint3
 void evt_freertos_task_create(const void *tcb, const char *name, uint32_t prio)
 {
     FR_HOOK_(obj_create, EVT_HOOK_OBJ_THREAD, (uintptr_t)tcb, name, prio); /* ready: its own macro */
+}
+
+/* The kernel's idle task: recorded once per handle, so the host counts its running as idle time
+ * (SystemView's rule for FreeRTOS: the idle task running is the CPU idle). Snapshot: a registry
+ * entry (kept when the ring wraps); stream: a hook.idle_task record. */
+void evt_freertos_idle_task(const void *tcb)
+{
+    if (!tcb || tcb == g_idle_last) return;
+    g_idle_last = tcb;
+    if (evt_freertos_on == FR_SNAPSHOT) evt_txtb_hooks_idle_task(0u, (uintptr_t)tcb);
+    else if (evt_freertos_on == FR_STREAM) evt_rkh_hooks_idle_task((uintptr_t)tcb);
+}
+
+/* 1 when the task name `name` (a TCB's pcTaskName, at most max - 1 characters kept) is the kernel's
+ * idle task name `idle` (configIDLE_TASK_NAME, which FreeRTOS truncates the same way). */
+static int idle_name(const char *name, const char *idle, uint32_t max)
+{
+    uint32_t i = 0;
+    for (; i + 1u < max && idle[i]; i++)
+        if (name[i] != idle[i]) return 0;
+    return i + 1u >= max || name[i] == '\0';
+}
+
+void evt_freertos_idle_if_named(const void *tcb, const char *name, const char *idle, uint32_t max)
+{
+    if (name && idle && max && idle_name(name, idle, max)) evt_freertos_idle_task(tcb);
 }
 
 void evt_freertos_task_delete(const void *tcb) { FR_HOOK_(obj_delete, EVT_HOOK_OBJ_THREAD, (uintptr_t)tcb); }

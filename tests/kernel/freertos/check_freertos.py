@@ -9,7 +9,9 @@
       task that stops the trace is left out of the CPU check (its last slice is open). Tasks the
       example deletes and creates again (at a deleted task's TCB address: reused_tcbs, which
       must not be 0 in a recorded reuse run) are compared as the others, each name's latest context against FreeRTOS's
-      task alive at the end. KERNEL: the version the example must report (a prefix: V10.4).
+      task alive at the end. The idle task: named by the trace (contexts[].idle_task), and
+      `stats`' idle_time within the same 1 % of FreeRTOS's IDLE run time. KERNEL: the version the
+      example must report (a prefix: V10.4).
   check_freertos.py stress DEMO EVTRACE SECONDS TASKS
       equal-priority tasks recording in a tight loop with the tick on must end (the POSIX port
       parks tasks in its SIGALRM handler: a section left half-done hangs), and their trace decode.
@@ -99,7 +101,35 @@ def latest_contexts(st):
     return ctx
 
 
-def compare(counters, evtrace, path, label, need_reuse=False):
+def to_ticks(st, t):
+    """A time of `stats --json` (ns when the clock is known) in the trace's ticks."""
+    return round(t * st['clock_hz'] / 1e9) if st.get('time_unit') == 'ns' else t
+
+
+def check_idle(counters, st, label, need_idle):
+    """The kernel's idle task, which the recorder names (docs/freertos.md "Idle"): its context says
+    idle_task, and `stats`' idle_time is its run time within 1 % or one counter unit (plus the
+    trace's ISR time, as the tasks' CPU time). Traces recorded before the recorder named it have no
+    idle task: checked only when need_idle (a live run) or when the trace names one. Returns the
+    idle time in ticks, or None when not checked."""
+    named = [c for c in st['contexts'] if c.get('idle_task')]
+    if not named and not need_idle:
+        return None
+    if len(named) != 1 or named[0]['name'] != 'IDLE':
+        fail('%s: the idle task: contexts %r say idle_task, not FreeRTOS\'s IDLE alone'
+             % (label, [c['name'] for c in named]))
+    b = next(t['run_time'] for t in counters['tasks'] if t['name'] == 'IDLE')
+    a = to_ticks(st, st['idle_time'])
+    if abs(a - b) > max(1, b // 100) + to_ticks(st, st['isr_time']) + 1:
+        fail('%s: idle time: trace %d ticks, FreeRTOS\'s IDLE ran %d' % (label, a, b))
+    load = st['analyses']['load']
+    if sum(load['idle']) != st['idle_time'] or any(c['name'] == 'IDLE' for c in load['contexts']):
+        fail('%s: the load analysis does not count the idle task as idle (idle windows %d, idle_time %d)'
+             % (label, sum(load['idle']), st['idle_time']))
+    return a
+
+
+def compare(counters, evtrace, path, label, need_reuse=False, need_idle=False):
     """The counters FreeRTOS printed against the trace at path: fails on the first difference."""
     st = stats(evtrace, path)
     ready = ready_counts(evtrace, path) if 'ready' in counters['tasks'][0] else None
@@ -134,6 +164,7 @@ def compare(counters, evtrace, path, label, need_reuse=False):
             if abs(a - b) > max(1, b // 100) + st['isr_time']:
                 fail('%s: task %s CPU: trace %d ticks, FreeRTOS %d' % (label, t['name'], a, b))
         checked += 1
+    idle = check_idle(counters, st, label, need_idle)
     q = {x['name']: x for x in counters['queues']}
     want = [('work_q', 'send', q['work_q']['sends']), ('work_q', 'receive', q['work_q']['receives']),
             ('isr_sem', 'give', q['isr_sem']['sends']), ('isr_sem', 'take', q['isr_sem']['receives'])]
@@ -176,8 +207,9 @@ def compare(counters, evtrace, path, label, need_reuse=False):
     inh = sum(o['ops'].get('inherit', {}).get('success', 0) for o in st['objects'])
     if inh != counters['mutexes'][0]['inheritances']:
         fail('%s: inheritances: trace %d, FreeRTOS %d' % (label, inh, counters['mutexes'][0]['inheritances']))
-    print('ok: %s: %d tasks (switch-ins%s exact, CPU within 1 %%%s), queue/semaphore%s operations and %d '
+    print('ok: %s: %d tasks (switch-ins%s exact, CPU%s within 1 %%%s), queue/semaphore%s operations and %d '
           'inheritances exact' % (label, checked, ', moves to ready' if ready is not None else '',
+                                  ' and idle time (%d ticks)' % idle if idle is not None else '',
                                   '; %d creates at a reused TCB address' % reused if reused else '',
                                   ', event-group, stream-buffer, notification, recursive-mutex, queue-set'
                                   if extra else '', inh))
@@ -192,7 +224,7 @@ def cmd_counters(evtrace, demo, mode, seconds, kernel=''):
         counters = json.loads(r.stdout.strip().splitlines()[-1])
         if not counters['kernel'].startswith(kernel):
             fail('the example runs FreeRTOS %s, not %s' % (counters['kernel'], kernel))
-        compare(counters, evtrace, out, '%s (FreeRTOS %s)' % (mode, counters['kernel']))
+        compare(counters, evtrace, out, '%s (FreeRTOS %s)' % (mode, counters['kernel']), need_idle=True)
 
 
 def run_lines(evtrace, *args):
@@ -391,11 +423,18 @@ def cmd_data(evtrace, d):
             p = os.path.join(d, base + '.' + ext)
             if os.path.exists(p):
                 check_self_described(counters, evtrace, p, base + '.' + ext)
-                compare(counters, evtrace, p, base + '.' + ext, need_reuse='reuse' in base)
+                compare(counters, evtrace, p, base + '.' + ext, need_reuse='reuse' in base,
+                        need_idle='idle' in base)
                 n += 1
                 seen.add((line[:3], ext))
+                if 'idle' in base:
+                    seen.add(('idle', ext))
     # both transports (the snapshot, TXTB; the stream, RKH), recorded on both kernel lines (V11 and
     # V10.4: the V10.4 runs are this repository's check of V10.4 on every clone and in CI)
+    # and a run of each transport whose recorder named the idle task (posix_idle_*)
+    for ext in ('trx', 'rkh'):
+        if ('idle', ext) not in seen:
+            fail('no recorded FreeRTOS .%s trace naming its idle task (posix_idle_*) in %s' % (ext, d))
     for k in ('V11', 'V10'):
         for ext in ('trx', 'rkh'):
             if (k, ext) not in seen:

@@ -66,6 +66,9 @@ function contextsTable() {
     { h: 'load', v: function (r) { return Math.max(0, r.c.run - r.c.isr) * 100 / (DUR * D.ncpus); }, f: function (v) { return v.toFixed(2) + '%'; } },
     { h: 'switched in', v: function (r) { return r.c.switches; }, f: fmtInt }
   ], function (r) { goToLane(r.i); }));
-  box.appendChild(el('p', 'meta', 'Idle (no running context, all CPUs): ' + fmtDur(D.idle_time) + ' \u00b7 in ISRs: ' +
+  /* the kernel's idle tasks (FreeRTOS's IDLE): their running is idle time too (docs/analyses.md) */
+  var idleTasks = CTX.filter(function (c) { return c.idle_task; }).map(function (c) { return c.name; });
+  box.appendChild(el('p', 'meta', 'Idle (no running context' + (idleTasks.length ? ', or the kernel\'s idle task ' +
+    idleTasks.join(', ') + ' running' : '') + ', all CPUs): ' + fmtDur(D.idle_time) + ' \u00b7 in ISRs: ' +
     fmtDur(D.isr_time) + ' \u00b7 times in ' + (NS ? 'real time (ns)' : 'ticks') + '. Click a row to show its lane.'));
 }
