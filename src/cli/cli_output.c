@@ -255,6 +255,24 @@ int cli_output_begin(cli_output *o, const char *cmd, const char *path, int is_di
     return 0;
 }
 
+int cli_output_not_input(const char *cmd, const char *out, const char *input)
+{
+    struct stat so, si;
+    if (!out || !input || strcmp(out, "-") == 0 || strcmp(input, "-") == 0) return 0;
+    if (lstat(out, &so) != 0 || stat(input, &si) != 0) return 0;
+    if (so.st_dev != si.st_dev || so.st_ino != si.st_ino) return 0;
+    cli_err(cmd, "%s: is the input %s itself: not replacing it (give another -o)", out, input);
+    return EXIT_USAGE;
+}
+
+int cli_output_not_inputs(const char *cmd, const cli_args *a)
+{
+    int code = cli_output_not_input(cmd, a->out, a->file);
+    if (!code) code = cli_output_not_input(cmd, a->out, a->elf);
+    for (unsigned i = 0; !code && i < a->ropts.n; i++) code = cli_output_not_input(cmd, a->out, a->ropts.val[i]);
+    return code;
+}
+
 const char *cli_output_path(const cli_output *o) { return o->tmp; }
 
 void cli_output_abort(cli_output *o)

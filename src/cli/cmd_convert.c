@@ -109,7 +109,9 @@ static int run(const cli_args *a)
         return EXIT_USAGE;
     }
     cli_output out;
-    int code = cli_output_begin(&out, "convert", a->out, x->is_dir, x->streams, a->force);
+    int code = cli_output_not_inputs("convert", a);
+    if (code) return code;
+    code = cli_output_begin(&out, "convert", a->out, x->is_dir, x->streams, a->force);
     if (code) return code;
     int live = cli_is_live(a) && cli_live_arm() == 0; /* Ctrl-C ends the stream, not the capture */
     evt_reader *r = cli_open(a, &code);

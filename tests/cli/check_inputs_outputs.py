@@ -173,6 +173,19 @@ raw = [c for c in r.stderr if (ord(c) < 0x20 and c != "\n") or ord(c) == 0x7f]
 check(r.returncode == 3 and not raw and "\\x1b]0;pwned\\x07" in r.stderr and "forged\\n" in r.stderr,
       f"a server's error text is escaped: exit {r.returncode}, raw control bytes {raw}, {r.stderr.strip()[:160]!r}")
 
+# 7. -o naming the input itself (same path, a hard link, the reader's --instr-map) is refused with
+# exit 2 and the input left intact: the rename would otherwise replace the trace being read
+src = os.path.join(tmp, "same.trx")
+open(src, "wb").write(open(TRX, "rb").read())
+os.link(src, os.path.join(tmp, "same_link.trx"))
+for args in (["convert", src, "-o", src, "--to", "chrome"], ["report", src, "-o", src],
+             ["convert", src, "-o", os.path.join(tmp, "same_link.trx"), "--to", "perfetto"],
+             ["convert", XRAY, "--instr-map", src, "-o", src, "--to", "chrome"]):
+    r = run(args)
+    check(r.returncode == 2 and "is the input" in r.stderr and open(src, "rb").read() == open(TRX, "rb").read()
+          and not [f for f in os.listdir(tmp) if ".tmp-" in f],
+          f"-o the input itself is refused, input intact: {' '.join(args[:1] + args[2:])}: exit {r.returncode} {r.stderr.strip()[:100]}")
+
 import shutil
 shutil.rmtree(tmp, True)
 if fails:
