@@ -98,7 +98,33 @@ expect("escflag", esc, 1, frames=N, frames_ok=N, aborted_frames=1, seq_gaps=1, m
 
 # 4. a truncated tail: the last frame loses its end
 tail = clean[: starts[N - 1] + 6]
-expect("tail", tail, 1, frames=N, frames_ok=N, trailing_bytes=6, _states=N - 1, stderr=["trailing"])
+expect("tail", tail, 1, frames=N, frames_ok=N, trailing_bytes=6, _states=N - 1, _lost=[1], lost=1, damaged_lost=1,
+       stderr=["trailing"])
+
+# 4b. the last frame's checksum wrong: no numbered frame follows to show a gap, yet its record is
+# lost and counted (a lost event of 1 at its offset)
+b = bytearray(clean)
+k = starts[N - 1] + 8
+b[k] ^= 0x01 if (b[k] ^ 0x01) not in (0x7E, 0x7D) else 0x02
+expect("lastchk", bytes(b), 1, frames=N + 1, frames_ok=N, checksum_errors=1, seq_gaps=0, _states=N - 1, _lost=[1],
+       lost=1, damaged_lost=1, stderr=[f"offset {starts[N - 1]}"])
+# 4c. a damaged frame followed by good ones: the gap counts it, once (no second lost event)
+b = bytearray(clean)
+k = starts[700] + 8
+b[k] ^= 0x01 if (b[k] ^ 0x01) not in (0x7E, 0x7D) else 0x02
+expect("midchk", bytes(b), 1, checksum_errors=1, seq_gaps=1, _states=N - 1, _lost=[1], lost=1, damaged_lost=0)
+# 4d. without sequence numbers (TCFG NSEQ off, frames without the seq byte) nothing else can count
+# a damaged record: each checksum error is a lost record
+tcfg_ns = [0xAC, 0x00, 0x34] + u32(flags & ~(1 << 15)) + tcfg[7:]
+ns = bytearray(b"\x7e") + record(tcfg_ns)
+ns_starts = []
+for i in range(50):
+    ns_starts.append(len(ns))
+    ns += record([0x63] + u32(1000 + 7 * i) + u32(0x20001000) + u32(0x20002000 + i))
+expect("noseq_clean", bytes(ns), 0, frames_ok=51, checksum_errors=0, _states=50, _lost=[], lost=0)
+for i in (10, 30):
+    ns[ns_starts[i] + 6] ^= 0x01
+expect("noseq_chk", bytes(ns), 1, checksum_errors=2, _states=48, _lost=[1, 1], lost=2, damaged_lost=2)
 
 # 5. a start in mid-frame: the first 40 bytes (TCFG, frame 0 and the start of frame 1) are gone
 mid = clean[40:]
