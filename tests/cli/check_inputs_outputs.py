@@ -96,6 +96,10 @@ check(r.returncode == 0 and "warning" in r.stderr and "x.json" in r.stderr and "
       f"--to perfetto into x.json is warned about: {r.stderr.strip()[:140]}")
 r = run(["convert", TRX, "-o", "y.pftrace", "--to", "perfetto"])
 check(r.returncode == 0 and "warning" not in r.stderr, "no warning when --to and the extension agree")
+r = run(["convert", TRX, "-o", "z.json", "--to", "bogus"])
+check(r.returncode == 2 and "unknown output kind 'bogus'" in r.stderr and "as asked" not in r.stderr
+      and not os.path.exists(os.path.join(tmp, "z.json")),
+      f"an unknown --to is an error only, not also 'writing bogus as asked': {r.stderr.strip()[:140]}")
 
 # 4. --begin/--end everywhere a trace is read
 dump = [json.loads(l) for l in run(["dump", "--json", TRX]).stdout.splitlines()]
