@@ -207,6 +207,17 @@ evt_reader *cli_open(const cli_args *a, int *code)
         *code = (st == EVT_ERR_USAGE) ? EXIT_USAGE : EXIT_INPUT;
         return NULL;
     }
+    if (r->src.gap_bytes && !(r->src.gaps == 1 && r->src.gap_addr + r->src.gap_len <= r->src.image_addr)) {
+        /* (a single gap wholly before the trace's start, --offset, is not read) */
+        /* bytes no record gave are read as 0x00: the decoder would take them for data */
+        uint64_t at = r->src.gap_addr >= r->src.image_addr ? r->src.gap_addr - r->src.image_addr : 0;
+        evt_reader_error(r, at,
+                         "%llu bytes of the memory image are in no record of the dump (%llu gap%s, the first at "
+                         "address 0x%llx, %llu bytes): read as 0x00",
+                         (unsigned long long)r->src.gap_bytes, (unsigned long long)r->src.gaps,
+                         r->src.gaps == 1 ? "" : "s", (unsigned long long)r->src.gap_addr,
+                         (unsigned long long)r->src.gap_len);
+    }
     if (a->clock_hz) evt_reader_set_clock_hz(r, a->clock_hz);
     evt_reader_set_range(r, &a->range);
     set_profile_(r, a);
