@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,13 +72,21 @@ static int check_replace_(const cli_output *o, out_kind k)
     }
 }
 
-/* Reserve a fresh temporary name beside OUT: path + ".tmp-PID-N", created exclusively. */
+/* Reserve a fresh temporary name beside OUT: path + ".tmp-PID-N", created exclusively. When OUT's
+ * own name is so long that the suffix would pass NAME_MAX (a legal OUT of 250 bytes), the name is
+ * cut to make room: still beside OUT, still unique (O_EXCL). */
 static int reserve_tmp_(cli_output *o)
 {
     size_t n = strlen(o->path);
     while (n > 1 && o->path[n - 1] == '/') n--; /* "dir/" names dir */
+    size_t dir = n; /* bytes of the directory part, up to and with the last '/' */
+    while (dir > 0 && o->path[dir - 1] != '/') dir--;
     for (unsigned i = 0; i < 100; i++) {
-        if (snprintf(o->tmp, sizeof o->tmp, "%.*s.tmp-%ld-%u", (int)n, o->path, (long)getpid(), i) >= (int)sizeof o->tmp) {
+        char suffix[48];
+        int sl = snprintf(suffix, sizeof suffix, ".tmp-%ld-%u", (long)getpid(), i);
+        size_t keep = n;
+        if (n - dir + (size_t)sl > NAME_MAX) keep = dir + (NAME_MAX - (size_t)sl);
+        if (snprintf(o->tmp, sizeof o->tmp, "%.*s%s", (int)keep, o->path, suffix) >= (int)sizeof o->tmp) {
             errno = ENAMETOOLONG;
             return -1;
         }

@@ -190,6 +190,16 @@ for args in (["convert", src, "-o", src, "--to", "chrome"], ["report", src, "-o"
           and not [f for f in os.listdir(tmp) if ".tmp-" in f],
           f"-o the input itself is refused, input intact: {' '.join(args[:1] + args[2:])}: exit {r.returncode} {r.stderr.strip()[:100]}")
 
+# 8. an OUT whose name is legal but too long for the ".tmp-PID-N" suffix (NAME_MAX 255): the
+# temporary name is shortened, not refused with "File name too long"
+longdir = os.path.join(tmp, "long")
+os.mkdir(longdir)
+for ext, kind in ((".json", "chrome"), (".ctf", "ctf"), (".sqlite", "sqlite")):
+    out = os.path.join(longdir, "n" * (250 - len(ext)) + ext)
+    r = run(["convert", TRX, "-o", out, "--to", kind])
+    check(r.returncode == 0 and os.path.exists(out) and [f for f in os.listdir(longdir) if ".tmp-" in f] == [],
+          f"a 250-byte OUT name ({kind}) is written: exit {r.returncode} {r.stderr.strip()[-100:]}")
+
 import shutil
 shutil.rmtree(tmp, True)
 if fails:
