@@ -151,6 +151,11 @@ typedef struct rkh_state {
     /* Damaged frames (checksum errors, the cut-short last frame) no sequence gap has counted yet:
      * tail_drops since the numbered frame count drop_mark (numbered_ok), the first at drop_off. */
     uint64_t tail_drops, drop_mark, drop_off, damaged_lost;
+    /* A TCFG record after the stream's start: the recorder was initialised again (a target reset
+     * during a capture) and numbers its records from 0 again. restart_mark: numbered_ok when it
+     * came; the first numbered frame after it with sequence number 0 is a restart, not a gap. */
+    int restart_pending;
+    uint64_t restart_mark, restarts;
     /* every diagnostic, in order; gaps and aborted frames the loss records explain are not errors */
     rkh_diag diag;
     uint64_t by_id[256];
@@ -1080,6 +1085,8 @@ static int decode_frame(rkh_state *s, evt_event *ev)
             return 0;
         }
         tcfg_record(s, evt_cur_take_at(&c, 0, RKH_TCFG_LEN), chk);
+        s->restart_pending = 1;
+        s->restart_mark = numbered_ok(s);
         s->frames_ok++;
         s->by_id[id]++;
         ev->id = id;
@@ -1227,7 +1234,23 @@ static int decode_frame(rkh_state *s, evt_event *ev)
 
     /* sequence: a gap produces a lost event first, then the frame is decoded again */
     if (hdr_seq && !redo) {
-        if (s->have_seq && seq != (uint8_t)(s->last_seq + 1)) {
+        if (s->have_seq && seq == 0 && seq != (uint8_t)(s->last_seq + 1) && s->restart_pending &&
+            numbered_ok(s) == s->restart_mark) {
+            /* TCFG, then 0: the recorder started again (its records are numbered from 0), not a
+             * gap of (0 - last - 1) mod 256 records. A damaged frame just before the restart is
+             * still lost: a lost event first, then this frame again. */
+            s->restarts++;
+            s->restart_pending = 0;
+            s->have_seq = 0; /* seq_accept below: the first numbered frame again */
+            s->last_ts = rawts; /* its clock restarted too: the time goes on from here (not a wrap) */
+            if (s->tail_drops && numbered_ok(s) == s->drop_mark) {
+                seq_accept(s, seq);
+                damaged_lost(s, ev, s->tail_drops, s->drop_off);
+                s->tail_drops = 0;
+                s->redo = 1;
+                return 2;
+            }
+        } else if (s->have_seq && seq != (uint8_t)(s->last_seq + 1)) {
             uint8_t missing = (uint8_t)(seq - s->last_seq - 1);
             s->seq_gaps++;
             s->missing_records += missing;
@@ -1600,6 +1623,7 @@ static void info_json(void *state, evt_json *j)
     evt_json_ku64(j, "seq_gaps", s->seq_gaps);
     evt_json_ku64(j, "missing_records", s->missing_records);
     evt_json_ku64(j, "damaged_lost", s->damaged_lost);
+    evt_json_ku64(j, "restarts", s->restarts);
     evt_json_ku64(j, "trailing_bytes", s->trailing_bytes);
     evt_json_ku64(j, "bytes_before_first_flag", s->bytes_before_first_flag);
     evt_json_ku64(j, "length_errors", s->length_errors);

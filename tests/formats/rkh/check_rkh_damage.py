@@ -126,6 +126,19 @@ for i in (10, 30):
     ns[ns_starts[i] + 6] ^= 0x01
 expect("noseq_chk", bytes(ns), 1, checksum_errors=2, _states=48, _lost=[1, 1], lost=2, damaged_lost=2)
 
+# 4e. the target restarted during the capture: TCFG again, then records numbered from 0. Not a
+# sequence gap of (0 - last - 1) mod 256 "missing" records (it was: 1 error, N % 256 lost)
+expect("restart", clean + clean, 0, seq_gaps=0, missing_records=0, lost=0, restarts=1, _states=2 * N, _lost=[])
+# ... a damaged last frame before the restart is still one lost record
+b = bytearray(clean)
+k = starts[N - 1] + 8
+b[k] ^= 0x01 if (b[k] ^ 0x01) not in (0x7E, 0x7D) else 0x02
+expect("restart_lastchk", bytes(b) + clean, 1, checksum_errors=1, seq_gaps=0, restarts=1, _states=2 * N - 1,
+       _lost=[1], lost=1)
+# ... and a TCFG followed by a number other than 0 is no restart: the gap is reported
+expect("tcfg_gap", clean + clean[: starts[0]] + clean[starts[5]:], 1, seq_gaps=1, missing_records=(5 - N) % 256,
+       restarts=0, _states=2 * N - 5)
+
 # 5. a start in mid-frame: the first 40 bytes (TCFG, frame 0 and the start of frame 1) are gone
 mid = clean[40:]
 first_flag = mid.index(0x7E)
