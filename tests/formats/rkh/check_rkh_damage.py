@@ -156,6 +156,18 @@ j = json.loads(r.stdout) if r.stdout else {}
 if j.get("frames_ok") != N - 2 or j.get("frames") != N - 2 or j.get("checksum_errors") != 0 or j.get("length_errors") != 0:
     fails.append(f"rkh-config: {j.get('frames_ok')} ok frames, {j.get('checksum_errors')} checksum errors")
 
+# 6b. --rkh-config that is not a configuration: /dev/zero (was read forever: a hang), a directory
+# and a binary file (were silently an empty configuration): each an error naming it, exit 2
+for bad, want in (("/dev/zero", "more than"), (tmp, "cannot read"), (p, "no #define RKH_CFG")):
+    try:
+        r = subprocess.run([evtrace, "info", "--rkh-config", bad, p], capture_output=True, text=True, timeout=30)
+        ok = r.returncode == 2 and want in r.stderr
+        msg = f"exit {r.returncode}: {r.stderr.strip()[:160]}"
+    except subprocess.TimeoutExpired:
+        ok, msg = False, "still reading after 30 s"
+    if not ok:
+        fails.append(f"--rkh-config {bad}: {msg}")
+
 # 7. garbage never crashes and never claims to be clean
 import random
 rnd = random.Random(3)
