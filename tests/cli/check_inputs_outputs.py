@@ -200,6 +200,22 @@ for ext, kind in ((".json", "chrome"), (".ctf", "ctf"), (".sqlite", "sqlite")):
     check(r.returncode == 0 and os.path.exists(out) and [f for f in os.listdir(longdir) if ".tmp-" in f] == [],
           f"a 250-byte OUT name ({kind}) is written: exit {r.returncode} {r.stderr.strip()[-100:]}")
 
+# 9. --json when the input cannot be opened (empty, missing, a directory, not the forced format):
+# still one JSON object with the contract's keys (it printed nothing), the reason in `fatal`,
+# exit 3 as before
+empty = os.path.join(tmp, "empty.bin")
+open(empty, "wb").close()
+for args in (["info", "--json", empty], ["stats", "--json", empty], ["info", "--json", os.path.join(tmp, "missing")],
+             ["info", "--json", tmp], ["stats", "--json", "--format", "xray", TRX]):
+    r = run(args)
+    try:
+        j = json.loads(r.stdout)
+        ok = (r.returncode == 3 and j["format"] is None and j["events"] == 0 and j["errors"] == 1 and
+              "lost" in j and j["fatal"] and j["fatal"] in r.stderr)
+    except (ValueError, KeyError, TypeError):
+        ok = False
+    check(ok, f"{' '.join(args[:2])} on an unreadable input: JSON with fatal, exit 3: exit {r.returncode} stdout {r.stdout[:120]!r}")
+
 import shutil
 shutil.rmtree(tmp, True)
 if fails:
