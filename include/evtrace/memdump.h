@@ -31,6 +31,9 @@ typedef struct evt_mem_image {
     uint64_t base_addr;   /* target address of data[0] */
     uint64_t covered;     /* bytes given by data records */
     uint64_t gap_bytes;   /* bytes filled with 0x00 between records */
+    uint64_t gap_first;   /* offset in data of the first such byte (when gap_bytes) */
+    uint64_t gap_first_len; /* and the length of that gap */
+    uint64_t gaps;        /* number of gaps */
     unsigned records;     /* data records read */
 } evt_mem_image;
 

@@ -26,6 +26,9 @@ typedef struct evt_source {
     uint8_t *owned;       /* memory owned by the source (a decoded dump image), freed on close */
     evt_dump_kind dump;   /* the input's container (binary, ihex, srec) */
     uint64_t image_addr;  /* ihex/srec: target address of the trace's byte 0 */
+    uint64_t gap_bytes;   /* ihex/srec: bytes of the image no record gave (read as 0x00), in gaps */
+    uint64_t gaps;        /* ...how many gaps */
+    uint64_t gap_addr, gap_len; /* ...the first: its target address and length */
     int idle_expired;     /* stream: ended because --idle-exit passed without data */
     char failure[200];    /* stream: why it ended abnormally ("" = it did not) */
     int stopped;          /* stream: ended because a stop was requested (evt_source_set_stop_fd) */

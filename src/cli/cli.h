@@ -120,6 +120,12 @@ void cli_print_options(const cli_command *c, FILE *o);
  * "evtrace: FILE: offset N (0xN): message". On failure prints the error and returns NULL; *code
  * receives the exit code to use. */
 evt_reader *cli_open(const cli_args *a, int *code);
+/* The message cli_open printed when it returned NULL (exact text, "" if none). */
+const char *cli_open_error(void);
+/* --json when the input cannot be opened: one object on standard output with the contract's
+ * keys (format null, file, events 0, lost 0, errors 1, fatal = cli_open_error()); stats: lost as
+ * stats --json has it ({events, count}), written compact as stats writes. */
+void cli_open_failure_json(const cli_args *a, int stats);
 /* Exit code after reading: EXIT_DATA if the data had errors or the read failed part-way. */
 int cli_finish(evt_reader *r, evt_status last);
 /* --connect / --gdb: open the remote stream into *src (cli_remote.c); EVT_OK or an error with

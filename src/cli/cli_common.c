@@ -9,7 +9,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "evtrace/json.h"
 #include "host/safe_text.h"
+
+/* While cli_open runs, the last message it printed (exact bytes, without its final newline): the
+ * `fatal` of the JSON a --json command prints when the input cannot be opened. */
+static char g_open_err[1024];
+static int g_open_rec;
 
 /* Write fmt's text to f with every part terminal-safe (safe_text.h); a final newline stays. */
 static void vsafe_(FILE *f, const char *fmt, va_list ap)
@@ -18,6 +24,8 @@ static void vsafe_(FILE *f, const char *fmt, va_list ap)
     int n = vsnprintf(buf, sizeof buf, fmt, ap);
     if (n < 0) return;
     size_t len = (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1;
+    if (g_open_rec && f == stderr)
+        snprintf(g_open_err, sizeof g_open_err, "%.*s", (int)(len && buf[len - 1] == '\n' ? len - 1 : len), buf);
     int nl = len && buf[len - 1] == '\n';
     evt_text_fput(buf, len - (size_t)nl, f);
     if (nl) fputc('\n', f);
@@ -163,7 +171,49 @@ static void set_profile_(evt_reader *r, const cli_args *a)
     if (a->prio_order) evt_reader_set_prio_order(r, a->prio_order);
 }
 
+static evt_reader *open_(const cli_args *a, int *code);
+
 evt_reader *cli_open(const cli_args *a, int *code)
+{
+    g_open_err[0] = 0;
+    g_open_rec = 1;
+    evt_reader *r = open_(a, code);
+    g_open_rec = 0;
+    return r;
+}
+
+const char *cli_open_error(void) { return g_open_err; }
+
+void cli_open_failure_json(const cli_args *a, int stats)
+{
+    evt_json j;
+    evt_json_init(&j, stdout, !stats);
+    evt_json_obj_begin(&j);
+    evt_json_key(&j, "format");
+    evt_json_null(&j);
+    evt_json_kstr(&j, "file", a->file);
+    evt_json_ku64(&j, "events", 0);
+    if (stats) {
+        evt_json_ku64(&j, "errors", 1);
+        evt_json_key(&j, "lost");
+        evt_json_obj_begin(&j);
+        evt_json_ku64(&j, "events", 0);
+        evt_json_ku64(&j, "count", 0);
+        evt_json_obj_end(&j);
+    } else {
+        evt_json_ku64(&j, "lost", 0);
+        evt_json_ku64(&j, "errors", 1);
+    }
+    const char *msg = g_open_err;
+    size_t cl = strlen(a->cmd);
+    if (strncmp(msg, "evtrace ", 8) == 0 && strncmp(msg + 8, a->cmd, cl) == 0 && strncmp(msg + 8 + cl, ": ", 2) == 0)
+        msg += 8 + cl + 2; /* the message without the "evtrace CMD: " that stderr shows */
+    evt_json_kstr(&j, "fatal", *msg ? msg : "the input cannot be read");
+    evt_json_obj_end(&j);
+    fputc('\n', stdout);
+}
+
+static evt_reader *open_(const cli_args *a, int *code)
 {
     char err[512];
     evt_reader *r = NULL;
@@ -206,6 +256,17 @@ evt_reader *cli_open(const cli_args *a, int *code)
         cli_eprintf("evtrace %s: %s\n", a->cmd, err);
         *code = (st == EVT_ERR_USAGE) ? EXIT_USAGE : EXIT_INPUT;
         return NULL;
+    }
+    if (r->src.gap_bytes && !(r->src.gaps == 1 && r->src.gap_addr + r->src.gap_len <= r->src.image_addr)) {
+        /* (a single gap wholly before the trace's start, --offset, is not read) */
+        /* bytes no record gave are read as 0x00: the decoder would take them for data */
+        uint64_t at = r->src.gap_addr >= r->src.image_addr ? r->src.gap_addr - r->src.image_addr : 0;
+        evt_reader_error(r, at,
+                         "%llu bytes of the memory image are in no record of the dump (%llu gap%s, the first at "
+                         "address 0x%llx, %llu bytes): read as 0x00",
+                         (unsigned long long)r->src.gap_bytes, (unsigned long long)r->src.gaps,
+                         r->src.gaps == 1 ? "" : "s", (unsigned long long)r->src.gap_addr,
+                         (unsigned long long)r->src.gap_len);
     }
     if (a->clock_hz) evt_reader_set_clock_hz(r, a->clock_hz);
     evt_reader_set_range(r, &a->range);

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,13 +72,21 @@ static int check_replace_(const cli_output *o, out_kind k)
     }
 }
 
-/* Reserve a fresh temporary name beside OUT: path + ".tmp-PID-N", created exclusively. */
+/* Reserve a fresh temporary name beside OUT: path + ".tmp-PID-N", created exclusively. When OUT's
+ * own name is so long that the suffix would pass NAME_MAX (a legal OUT of 250 bytes), the name is
+ * cut to make room: still beside OUT, still unique (O_EXCL). */
 static int reserve_tmp_(cli_output *o)
 {
     size_t n = strlen(o->path);
     while (n > 1 && o->path[n - 1] == '/') n--; /* "dir/" names dir */
+    size_t dir = n; /* bytes of the directory part, up to and with the last '/' */
+    while (dir > 0 && o->path[dir - 1] != '/') dir--;
     for (unsigned i = 0; i < 100; i++) {
-        if (snprintf(o->tmp, sizeof o->tmp, "%.*s.tmp-%ld-%u", (int)n, o->path, (long)getpid(), i) >= (int)sizeof o->tmp) {
+        char suffix[48];
+        int sl = snprintf(suffix, sizeof suffix, ".tmp-%ld-%u", (long)getpid(), i);
+        size_t keep = n;
+        if (n - dir + (size_t)sl > NAME_MAX) keep = dir + (NAME_MAX - (size_t)sl);
+        if (snprintf(o->tmp, sizeof o->tmp, "%.*s%s", (int)keep, o->path, suffix) >= (int)sizeof o->tmp) {
             errno = ENAMETOOLONG;
             return -1;
         }
@@ -253,6 +262,24 @@ int cli_output_begin(cli_output *o, const char *cmd, const char *path, int is_di
     }
     if (o->fd >= 0) wb_start_(o);
     return 0;
+}
+
+int cli_output_not_input(const char *cmd, const char *out, const char *input)
+{
+    struct stat so, si;
+    if (!out || !input || strcmp(out, "-") == 0 || strcmp(input, "-") == 0) return 0;
+    if (lstat(out, &so) != 0 || stat(input, &si) != 0) return 0;
+    if (so.st_dev != si.st_dev || so.st_ino != si.st_ino) return 0;
+    cli_err(cmd, "%s: is the input %s itself: not replacing it (give another -o)", out, input);
+    return EXIT_USAGE;
+}
+
+int cli_output_not_inputs(const char *cmd, const cli_args *a)
+{
+    int code = cli_output_not_input(cmd, a->out, a->file);
+    if (!code) code = cli_output_not_input(cmd, a->out, a->elf);
+    for (unsigned i = 0; !code && i < a->ropts.n; i++) code = cli_output_not_input(cmd, a->out, a->ropts.val[i]);
+    return code;
 }
 
 const char *cli_output_path(const cli_output *o) { return o->tmp; }

@@ -29,6 +29,14 @@ typedef struct cli_output {
  * (message printed): EXIT_USAGE when OUT may not be replaced or "-" is not possible, EXIT_INPUT
  * when the temporary name cannot be created. */
 int cli_output_begin(cli_output *o, const char *cmd, const char *path, int is_dir, int can_stdout, int force);
+/* Is OUT (lstat: a symbolic link named as OUT is replaced itself, never its target) the same
+ * file as input (stat), so that the rename would replace the trace being read? Then says so and
+ * returns EXIT_USAGE; else 0 (also when either cannot be stat'ed: nothing to protect). */
+int cli_output_not_input(const char *cmd, const char *out, const char *input);
+/* cli_output_not_input for every file the command reads: FILE, --elf and the reader options'
+ * files (--instr-map, --rkh-config). */
+struct cli_args;
+int cli_output_not_inputs(const char *cmd, const struct cli_args *a);
 /* The path the writer writes to: the temporary name, or "-". */
 const char *cli_output_path(const cli_output *o);
 /* The writer finished: mark a directory, flush to disk, replace the old OUT (checked again) and

@@ -38,12 +38,13 @@ static const evt_exporter_desc *kind_of_(const cli_args *a, int *html)
     const char *named = kind_of_name_(a->out);
     const char *kind = a->to ? a->to : named;
     *html = kind && (strcmp(kind, "html") == 0 || strcmp(kind, "report") == 0);
-    if (a->to && named && strcmp(a->to, named) != 0 && !(*html && strcmp(named, "html") == 0) && strcmp(a->out, "-") != 0)
+    const evt_exporter_desc *x = *html ? NULL : kind ? evt_exporter_find(kind) : evt_exporter_for_path(a->out);
+    /* the warning only for a kind that exists: an unknown --to is an error, not "writing it as asked" */
+    if ((*html || x) && a->to && named && strcmp(a->to, named) != 0 && !(*html && strcmp(named, "html") == 0) &&
+        strcmp(a->out, "-") != 0)
         cli_err("convert", "warning: %s: the name says %s but --to says %s: writing %s as asked", a->out, named, a->to,
                 a->to);
-    if (*html) return NULL;
-    const evt_exporter_desc *x = kind ? evt_exporter_find(kind) : evt_exporter_for_path(a->out);
-    if (x) return x;
+    if (*html || x) return x;
     if (a->to) cli_err("convert", "unknown output kind '%s'", a->to);
     else cli_err("convert", "cannot tell the output kind from '%s': give --to KIND", a->out);
     fprintf(stderr, "kinds:");
@@ -109,7 +110,9 @@ static int run(const cli_args *a)
         return EXIT_USAGE;
     }
     cli_output out;
-    int code = cli_output_begin(&out, "convert", a->out, x->is_dir, x->streams, a->force);
+    int code = cli_output_not_inputs("convert", a);
+    if (code) return code;
+    code = cli_output_begin(&out, "convert", a->out, x->is_dir, x->streams, a->force);
     if (code) return code;
     int live = cli_is_live(a) && cli_live_arm() == 0; /* Ctrl-C ends the stream, not the capture */
     evt_reader *r = cli_open(a, &code);

@@ -8,7 +8,10 @@ static int run(const cli_args *a)
 {
     int code;
     evt_reader *r = cli_open(a, &code);
-    if (!r) return code;
+    if (!r) {
+        if (a->json) cli_open_failure_json(a, 0); /* the keys are a contract: also when nothing was read */
+        return code;
+    }
     evt_reader_set_text_safe(r, !a->json); /* text lines: no raw control byte from the trace */
     evt_event ev;
     evt_status st;

@@ -30,7 +30,9 @@ static int run_(const cli_args *a)
         return EXIT_USAGE;
     }
     cli_output out;
-    int code = cli_output_begin(&out, "report", a->out, 0, 1, a->force);
+    int code = cli_output_not_inputs("report", a);
+    if (code) return code;
+    code = cli_output_begin(&out, "report", a->out, 0, 1, a->force);
     if (code) return code;
     evt_reader *r = cli_open(a, &code);
     if (!r) { cli_output_abort(&out); return code; }

@@ -19,7 +19,10 @@ static int run(const cli_args *a)
     }
     int code;
     evt_reader *r = cli_open(a, &code);
-    if (!r) return code;
+    if (!r) {
+        if (a->json) cli_open_failure_json(a, 1);
+        return code;
+    }
     evt_reader_set_text_safe(r, !a->json); /* text lines: no raw control byte from the trace */
     evt_stats s;
     if (!evt_stats_init(&s, r->clock_hz) || !evt_stats_enable_analyses(&s, &cfg)) {

@@ -224,6 +224,19 @@ evt_status md_builder_finish(md_builder *b, uint64_t start_addr, evt_mem_image *
     }
     evt_free(have);
     img->gap_bytes = img->size - img->covered;
+    /* the gaps: between the end of what the sorted records cover so far and the next record */
+    uint64_t end = lo;
+    for (size_t i = 0; i < b->nseg && img->gap_bytes; i++) {
+        const md_seg *s = &b->seg[i];
+        if (s->addr + s->len <= lo) continue;
+        if (s->addr > end) {
+            if (!img->gaps++) {
+                img->gap_first = end - lo;
+                img->gap_first_len = s->addr - end;
+            }
+        }
+        if (s->addr + s->len > end) end = s->addr + s->len;
+    }
     img->records = b->records;
 out:
     md_builder_free(b);

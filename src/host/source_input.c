@@ -48,6 +48,10 @@ static evt_status open_dump(evt_source *src, evt_dump_kind kind, const evt_input
     src->mem = img.data;
     src->size = img.size;
     src->image_addr = img.base_addr;
+    src->gap_bytes = img.gap_bytes;
+    src->gaps = img.gaps;
+    src->gap_addr = img.base_addr + img.gap_first;
+    src->gap_len = img.gap_first_len;
     return EVT_OK;
 }
 

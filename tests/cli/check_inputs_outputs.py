@@ -96,6 +96,10 @@ check(r.returncode == 0 and "warning" in r.stderr and "x.json" in r.stderr and "
       f"--to perfetto into x.json is warned about: {r.stderr.strip()[:140]}")
 r = run(["convert", TRX, "-o", "y.pftrace", "--to", "perfetto"])
 check(r.returncode == 0 and "warning" not in r.stderr, "no warning when --to and the extension agree")
+r = run(["convert", TRX, "-o", "z.json", "--to", "bogus"])
+check(r.returncode == 2 and "unknown output kind 'bogus'" in r.stderr and "as asked" not in r.stderr
+      and not os.path.exists(os.path.join(tmp, "z.json")),
+      f"an unknown --to is an error only, not also 'writing bogus as asked': {r.stderr.strip()[:140]}")
 
 # 4. --begin/--end everywhere a trace is read
 dump = [json.loads(l) for l in run(["dump", "--json", TRX]).stdout.splitlines()]
@@ -172,6 +176,45 @@ ls.close()
 raw = [c for c in r.stderr if (ord(c) < 0x20 and c != "\n") or ord(c) == 0x7f]
 check(r.returncode == 3 and not raw and "\\x1b]0;pwned\\x07" in r.stderr and "forged\\n" in r.stderr,
       f"a server's error text is escaped: exit {r.returncode}, raw control bytes {raw}, {r.stderr.strip()[:160]!r}")
+
+# 7. -o naming the input itself (same path, a hard link, the reader's --instr-map) is refused with
+# exit 2 and the input left intact: the rename would otherwise replace the trace being read
+src = os.path.join(tmp, "same.trx")
+open(src, "wb").write(open(TRX, "rb").read())
+os.link(src, os.path.join(tmp, "same_link.trx"))
+for args in (["convert", src, "-o", src, "--to", "chrome"], ["report", src, "-o", src],
+             ["convert", src, "-o", os.path.join(tmp, "same_link.trx"), "--to", "perfetto"],
+             ["convert", XRAY, "--instr-map", src, "-o", src, "--to", "chrome"]):
+    r = run(args)
+    check(r.returncode == 2 and "is the input" in r.stderr and open(src, "rb").read() == open(TRX, "rb").read()
+          and not [f for f in os.listdir(tmp) if ".tmp-" in f],
+          f"-o the input itself is refused, input intact: {' '.join(args[:1] + args[2:])}: exit {r.returncode} {r.stderr.strip()[:100]}")
+
+# 8. an OUT whose name is legal but too long for the ".tmp-PID-N" suffix (NAME_MAX 255): the
+# temporary name is shortened, not refused with "File name too long"
+longdir = os.path.join(tmp, "long")
+os.mkdir(longdir)
+for ext, kind in ((".json", "chrome"), (".ctf", "ctf"), (".sqlite", "sqlite")):
+    out = os.path.join(longdir, "n" * (250 - len(ext)) + ext)
+    r = run(["convert", TRX, "-o", out, "--to", kind])
+    check(r.returncode == 0 and os.path.exists(out) and [f for f in os.listdir(longdir) if ".tmp-" in f] == [],
+          f"a 250-byte OUT name ({kind}) is written: exit {r.returncode} {r.stderr.strip()[-100:]}")
+
+# 9. --json when the input cannot be opened (empty, missing, a directory, not the forced format):
+# still one JSON object with the contract's keys (it printed nothing), the reason in `fatal`,
+# exit 3 as before
+empty = os.path.join(tmp, "empty.bin")
+open(empty, "wb").close()
+for args in (["info", "--json", empty], ["stats", "--json", empty], ["info", "--json", os.path.join(tmp, "missing")],
+             ["info", "--json", tmp], ["stats", "--json", "--format", "xray", TRX]):
+    r = run(args)
+    try:
+        j = json.loads(r.stdout)
+        ok = (r.returncode == 3 and j["format"] is None and j["events"] == 0 and j["errors"] == 1 and
+              "lost" in j and j["fatal"] and j["fatal"] in r.stderr)
+    except (ValueError, KeyError, TypeError):
+        ok = False
+    check(ok, f"{' '.join(args[:2])} on an unreadable input: JSON with fatal, exit 3: exit {r.returncode} stdout {r.stdout[:120]!r}")
 
 import shutil
 shutil.rmtree(tmp, True)

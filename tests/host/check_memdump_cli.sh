@@ -80,5 +80,19 @@ expect_err "$WORK/nowrap_m32le.ram.hex" 3 "" "a HEX RAM dump of 256 filler bytes
 [ $? -eq 2 ] && grep -q "past the end" "$WORK/err" && ok "--offset past the end: usage error" ||
     fail "--offset past the end: $(cat "$WORK/err")"
 
+# Ten data records (160 bytes of the registry) deleted from the middle: the image is still
+# contiguous to the decoder, the hole read as 0x00; a gap is damage: an error at its offset, exit 1
+# (it was silent: 0 errors, check OK, objects missing)
+sed '100,109d' "$hex" >"$WORK/gap.hex"
+gap_line=$(sed -n 100p "$hex")
+gap_addr=$(( 0x20010000 + 0x${gap_line:3:4} - 0x$(sed -n 2p "$hex" | cut -c4-7) ))
+"$EVT" check "$WORK/gap.hex" >/dev/null 2>"$WORK/err"
+rc=$?
+[ $rc -eq 1 ] && grep -qE "offset $((gap_addr - 0x20010000)) .*160 bytes .* in no record of the dump \(1 gap, the first at address $(printf '0x%x' $gap_addr), 160 bytes\)" "$WORK/err" &&
+    ok "ihex with 10 records deleted: exit 1, $(head -c 200 "$WORK/err")" ||
+    fail "ihex with records deleted: exit $rc (want 1), stderr: $(head -c 300 "$WORK/err")"
+"$EVT" check "$WORK/nowrap_m32le.hex" >/dev/null 2>"$WORK/err" && ! grep -q "no record" "$WORK/err" &&
+    ok "a dump without gaps: no gap reported" || fail "a dump without gaps: $(head -c 300 "$WORK/err")"
+
 [ $fails -eq 0 ] || { echo "$fails memory-dump check(s) failed" >&2; exit 1; }
 echo "memory dumps: HEX and S-record decode as the raw buffer; damage reported with offsets"

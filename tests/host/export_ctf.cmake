@@ -9,3 +9,8 @@ add_test(NAME host/export_ctf
   COMMAND python3 ${PROJECT_SOURCE_DIR}/tests/host/ctf_check.py $<TARGET_FILE:evtrace>
           ${EVT_TEST_DATA_DIR} ${PROJECT_SOURCE_DIR}/tests/host/data $<TARGET_FILE:test_utk_scenario>)
 set_tests_properties(host/export_ctf PROPERTIES LABELS unit TIMEOUT 300)
+# CTF clock values babeltrace2 cannot read (>= INT64_MAX ns, from a damaged timestamp) are written
+# as the largest it reads and counted in env.time_clamped: babeltrace2 reads the output.
+add_test(NAME host/export_ctf_clock_limit
+  COMMAND python3 ${PROJECT_SOURCE_DIR}/tests/host/ctf_clock_limit.py $<TARGET_FILE:evtrace> ${EVT_TEST_DATA_DIR})
+set_tests_properties(host/export_ctf_clock_limit PROPERTIES LABELS unit TIMEOUT 120)

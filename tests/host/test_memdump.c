@@ -36,6 +36,9 @@ static void test_ihex_gap_and_linear_address(void **st)
     assert_int_equal(img.size, 10);
     assert_int_equal(img.covered, 6);
     assert_int_equal(img.gap_bytes, 4);
+    assert_int_equal(img.gaps, 1);          /* where the gap is, for the error the CLI reports */
+    assert_int_equal(img.gap_first, 4);
+    assert_int_equal(img.gap_first_len, 4);
     assert_int_equal(img.records, 2);
     const uint8_t want[10] = {1, 2, 3, 4, 0, 0, 0, 0, 0xAA, 0xBB};
     assert_memory_equal(img.data, want, 10);

@@ -425,9 +425,23 @@ static int cmp_order(const void *a, const void *b)
     return x->off < y->off ? -1 : (x->off > y->off);
 }
 
+/* Are len bytes at offsets a and b of the source the same? */
+static int same_bytes(evt_source *src, uint64_t a, uint64_t b, uint64_t len)
+{
+    uint8_t x[4096], y[4096];
+    for (uint64_t done = 0; done < len;) {
+        size_t n = len - done < sizeof x ? (size_t)(len - done) : sizeof x;
+        if (evt_source_read_at(src, a + done, x, n) != n || evt_source_read_at(src, b + done, y, n) != n) return 0;
+        if (memcmp(x, y, n) != 0) return 0;
+        done += n;
+    }
+    return 1;
+}
+
 static evt_status build_streams(etw_state *s)
 {
     evt_reader *r = s->r;
+    uint32_t nord = s->nbufs; /* buffers in the order: all but the duplicates */
     s->order = evt_malloc((size_t)s->nbufs * sizeof *s->order);
     if (!s->order) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
     s->order[0] = 0;
@@ -437,19 +451,34 @@ static evt_status build_streams(etw_state *s)
         for (uint32_t i = 1; i < s->nbufs; i++)
             k[i - 1] = (order_key){s->bufs[i].seq, s->bufs[i].off, i, s->bufs[i].proc};
         qsort(k, s->nbufs - 1, sizeof *k, cmp_order);
-        for (uint32_t i = 1; i < s->nbufs; i++) s->order[i] = k[i - 1].idx;
+        nord = 1;
+        for (uint32_t i = 1; i < s->nbufs; i++) {
+            const etw_buf *b = &s->bufs[k[i - 1].idx], *p = &s->bufs[s->order[nord - 1]];
+            /* a byte-identical copy of the previous buffer of its stream or of buffer 0 (same CPU and
+             * SequenceNumber, which Windows never repeats): its events would be decoded twice */
+            if (!(p->proc == b->proc && p->seq == b->seq)) p = &s->bufs[0];
+            if (p->proc == b->proc && p->seq == b->seq && p->stride == b->stride &&
+                same_bytes(&r->src, p->off, b->off, b->stride)) {
+                evt_reader_error(r, b->off, "buffer %" PRIu32 " repeats the buffer at offset %" PRIu64
+                                 " byte for byte (CPU %u, SequenceNumber %" PRIu64 "): skipped",
+                                 k[i - 1].idx, p->off, (unsigned)b->proc, b->seq);
+                s->dup_bufs++;
+                continue;
+            }
+            s->order[nord++] = k[i - 1].idx;
+        }
         evt_free(k);
     }
     uint32_t n = 1;
-    for (uint32_t i = 2; i < s->nbufs; i++)
+    for (uint32_t i = 2; i < nord; i++)
         if (s->bufs[s->order[i]].proc != s->bufs[s->order[i - 1]].proc) n++;
-    s->nstreams = 1 + (s->nbufs > 1 ? n : 0);
+    s->nstreams = 1 + (nord > 1 ? n : 0);
     s->streams = evt_calloc(s->nstreams, sizeof *s->streams);
     if (!s->streams) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory for %" PRIu32 " streams", s->nstreams);
     s->streams[0].first = 0;
     s->streams[0].count = 1;
     uint32_t k = 0;
-    for (uint32_t i = 1; i < s->nbufs; i++) {
+    for (uint32_t i = 1; i < nord; i++) {
         if (i == 1 || s->bufs[s->order[i]].proc != s->bufs[s->order[i - 1]].proc) {
             k++;
             s->streams[k].first = i;
@@ -554,7 +583,7 @@ static evt_status open_(evt_reader *r, void **state)
     st = parse_logfile_header(s);
     if (st != EVT_OK) return st;
     etw_time_init(s);
-    uint32_t data_bufs = s->nbufs;
+    uint32_t data_bufs = s->nbufs - s->dup_bufs;
     if (!(s->log_file_mode & ETW_FILE_MODE_CIRCULAR) && s->buffers_written > data_bufs) {
         evt_reader_error(r, r->src.size, "the logfile header says %" PRIu32 " buffers were written but the file holds %" PRIu32, s->buffers_written, data_bufs);
         push_pending(s, "BuffersMissing", s->buffers_written - data_bufs, 0, r->src.size);
@@ -762,6 +791,7 @@ static void info_json(void *state, evt_json *j)
     etw_state *s = state;
     char tb[64], g[37];
     evt_json_ku64(j, "buffers", s->nbufs);
+    evt_json_ku64(j, "duplicate_buffers", s->dup_bufs);
     evt_json_ku64(j, "pointer_size", s->pointer_size);
     evt_json_ku64(j, "clock_type", s->clock_type);
     evt_json_kstr(j, "clock_name", etw_clock_name(s->clock_type));

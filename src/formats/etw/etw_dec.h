@@ -129,7 +129,9 @@ typedef struct etw_state {
     /* buffers */
     etw_buf *bufs;               /* in file order */
     uint32_t nbufs, capbufs;
-    uint32_t *order;             /* buffer indexes grouped by stream */
+    uint32_t *order;             /* buffer indexes grouped by stream (without duplicates) */
+    uint32_t dup_bufs;           /* buffers skipped as byte-identical copies of another (same CPU and
+                                  * SequenceNumber): a file spliced or a block written twice */
     uint32_t ncompressed;
     etw_stream *streams;
     uint32_t nstreams;

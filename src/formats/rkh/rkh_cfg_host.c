@@ -41,18 +41,41 @@ static int parse_value(const char *v, unsigned long *out)
     return (end == buf || *end) ? -1 : 0;
 }
 
+/* The next line of f into line (cut to cap - 1 bytes, NUL-terminated), adding every byte read to
+ * *bytes (NUL bytes too); 0 at the end of the file. */
+static int read_line(FILE *f, char *line, size_t cap, uint64_t *bytes)
+{
+    size_t n = 0;
+    int ch = EOF;
+    while ((ch = getc(f)) != EOF) {
+        ++*bytes;
+        if (n + 1 < cap) line[n++] = (char)ch;
+        if (ch == '\n' || *bytes > RKH_CFG_FILE_MAX) break;
+    }
+    line[n] = 0;
+    return n > 0 || ch != EOF;
+}
+
 int rkh_cfg_load(rkh_cfg *c, const char *path, char *err, unsigned errlen)
 {
     FILE *f = fopen(path, "r");
     if (!f) { snprintf(err, errlen, "cannot open RKH config %s", path); return -1; }
     char line[512];
-    unsigned lineno = 0;
-    while (fgets(line, sizeof line, f)) {
+    unsigned lineno = 0, defines = 0;
+    uint64_t bytes = 0;
+    while (read_line(f, line, sizeof line, &bytes)) {
         lineno++;
+        if (bytes > RKH_CFG_FILE_MAX) { /* /dev/zero, a wrong file: a configuration header is small */
+            fclose(f);
+            snprintf(err, errlen, "RKH config %s: more than %u bytes (line %u): not a configuration header", path,
+                     (unsigned)RKH_CFG_FILE_MAX, lineno);
+            return -1;
+        }
         char name[128], val[128];
         if (sscanf(line, " # define %127s %127[^\n/]", name, val) != 2) continue;
         unsigned long v;
         if (strncmp(name, "RKH_CFG", 7) != 0) continue;
+        defines++;
         if (parse_value(val, &v) != 0) continue; /* macros of other macros: not ours to evaluate */
         int known = 0;
         for (size_t i = 0; i < sizeof k_flag_names / sizeof k_flag_names[0]; i++)
@@ -72,8 +95,14 @@ int rkh_cfg_load(rkh_cfg *c, const char *path, char *err, unsigned errlen)
         else if (strcmp(name, "RKH_CFG_MP_SIZEOF_BSIZE") == 0) c->sz_bsize = int_bytes((unsigned)v);
         else if (strcmp(name, "RKH_CFG_FWK_MAX_EVT_POOL") == 0) c->max_pool = (unsigned)v;
     }
+    int bad = ferror(f); /* a directory (EISDIR), an I/O error: not silently an empty config */
     fclose(f);
-    (void)lineno;
+    if (bad) { snprintf(err, errlen, "cannot read RKH config %s", path); return -1; }
+    if (!defines) {
+        snprintf(err, errlen, "RKH config %s: no #define RKH_CFG... line in %u lines (expected rkhcfg.h-style defines)", path,
+                 lineno);
+        return -1;
+    }
     return 0;
 }
 

@@ -26,8 +26,10 @@ enum { RKH_BIT_SNDR = 0, RKH_BIT_QUE_LWM = 11, RKH_BIT_MP_LWM = 12, RKH_BIT_NSEQ
 /* RKH's template configuration (doc/rkhcfg.h, Linux port sizes): every flag on, 8-bit sizes,
  * 32-bit pointers and timestamps. */
 void rkh_cfg_default(rkh_cfg *c);
+#define RKH_CFG_FILE_MAX (4u << 20) /* bytes read from a config file at most */
 /* Read "#define RKH_CFG_... value" / "#define RKH_CFGPORT_... value" lines over c. Returns 0, or -1
- * with a message in err (file unreadable, or a value that is not a number). */
+ * with a message in err: the file cannot be opened or read (a directory), is larger than
+ * RKH_CFG_FILE_MAX (/dev/zero once read forever), or has no RKH_CFG define at all (a wrong file). */
 int rkh_cfg_load(rkh_cfg *c, const char *path, char *err, unsigned errlen);
 /* Apply a TCFG record body (14 unescaped bytes from the id on) over c; keeps sz_fun if it came
  * from a file, else sets it equal to the pointer size. */

@@ -6,6 +6,9 @@
  * with their counts; a gap and the loss record that explains it count once), bytes before the first flag,
  * trailing bytes, frames whose length does not match their event's layout, unknown ids. Gaps and
  * aborted frames that the loss records account for are losses, not errors (rkh_diag_dec.h).
+ * A record destroyed by damage (a checksum error, a last frame cut short) is lost too: with
+ * sequence numbers the gap at the next numbered frame counts it; when none follows, or without
+ * sequence numbers, it is counted here, one record per frame (damaged_lost).
  * Streams in bounded memory: one chunk of input, one frame, the symbol tables. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -145,6 +148,14 @@ typedef struct rkh_state {
      * writes it later) count once. gap_debt: gap losses no loss record has explained yet;
      * loss_credit: loss-record losses no gap has shown yet (drops never take a sequence number). */
     uint64_t gap_debt, loss_credit;
+    /* Damaged frames (checksum errors, the cut-short last frame) no sequence gap has counted yet:
+     * tail_drops since the numbered frame count drop_mark (numbered_ok), the first at drop_off. */
+    uint64_t tail_drops, drop_mark, drop_off, damaged_lost;
+    /* A TCFG record after the stream's start: the recorder was initialised again (a target reset
+     * during a capture) and numbers its records from 0 again. restart_mark: numbered_ok when it
+     * came; the first numbered frame after it with sequence number 0 is a restart, not a gap. */
+    int restart_pending;
+    uint64_t restart_mark, restarts;
     /* every diagnostic, in order; gaps and aborted frames the loss records explain are not errors */
     rkh_diag diag;
     uint64_t by_id[256];
@@ -513,6 +524,39 @@ static inline int frame_in_chunk(rkh_state *s)
     return 0;
 }
 
+/* Good frames that carry a sequence number so far (TCFG and loss records carry none). */
+static uint64_t numbered_ok(const rkh_state *s)
+{
+    return s->frames_ok - s->by_id[RKH_TE_TCFG] - s->by_id[RKH_TE_EVTRACE_LOST];
+}
+
+/* A damaged frame at off whose record is lost unless a later sequence gap counts it. */
+static void drop_frame(rkh_state *s, uint64_t off)
+{
+    uint64_t k = numbered_ok(s);
+    if (k != s->drop_mark || !s->tail_drops) { /* a numbered frame since: its gap counted the older ones */
+        s->tail_drops = 0;
+        s->drop_mark = k;
+        s->drop_off = off;
+    }
+    s->tail_drops++;
+}
+
+/* ev becomes a lost event of count records at off (damaged frames no gap counts). */
+static void damaged_lost(rkh_state *s, evt_event *ev, uint64_t count, uint64_t off)
+{
+    evt_event_reset(ev);
+    ev->fmt = s->r->desc->name;
+    ev->kind = EVT_KIND_LOST;
+    ev->name = vouch(s, "lost");
+    ev->id = 0;
+    ev->offset = off;
+    ev->ts = s->ts64;
+    ev->flags |= EVT_HAS_COUNT;
+    ev->count = count;
+    s->damaged_lost += count;
+}
+
 /* Collect the next complete frame (bytes between two flags, unescaped) in s->fp, s->flen. Returns
  * 1, or 0 at the end of the input. Reports aborted frames, oversize runs, leading and trailing
  * bytes. */
@@ -593,6 +637,7 @@ static int next_frame(rkh_state *s)
         if (s->seen_flag && s->tail_raw) {
             s->trailing_bytes = s->tail_raw;
             rkh_diag_error(&s->diag, s->frame_off, "%" PRIu64 " trailing bytes without a closing flag", s->tail_raw);
+            drop_frame(s, s->frame_off); /* the last record, cut short */
         }
     }
     return 0;
@@ -1040,6 +1085,8 @@ static int decode_frame(rkh_state *s, evt_event *ev)
             return 0;
         }
         tcfg_record(s, evt_cur_take_at(&c, 0, RKH_TCFG_LEN), chk);
+        s->restart_pending = 1;
+        s->restart_mark = numbered_ok(s);
         s->frames_ok++;
         s->by_id[id]++;
         ev->id = id;
@@ -1065,7 +1112,9 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         if ((sum & 0xFFu) != 0) {
             s->checksum_errors++;
             rkh_diag_error(&s->diag, s->frame_off, "checksum error (frame of %zu bytes, id 0x%02x)", n, id);
-            return 0;
+            if (s->hdr_seq) { drop_frame(s, s->frame_off); return 0; } /* the next gap counts it */
+            damaged_lost(s, ev, 1, s->frame_off);
+            return 1;
         }
         n--;
         evt_cur_init(&c, s->fp, n, s->frame_off, 0);
@@ -1185,7 +1234,23 @@ static int decode_frame(rkh_state *s, evt_event *ev)
 
     /* sequence: a gap produces a lost event first, then the frame is decoded again */
     if (hdr_seq && !redo) {
-        if (s->have_seq && seq != (uint8_t)(s->last_seq + 1)) {
+        if (s->have_seq && seq == 0 && seq != (uint8_t)(s->last_seq + 1) && s->restart_pending &&
+            numbered_ok(s) == s->restart_mark) {
+            /* TCFG, then 0: the recorder started again (its records are numbered from 0), not a
+             * gap of (0 - last - 1) mod 256 records. A damaged frame just before the restart is
+             * still lost: a lost event first, then this frame again. */
+            s->restarts++;
+            s->restart_pending = 0;
+            s->have_seq = 0; /* seq_accept below: the first numbered frame again */
+            s->last_ts = rawts; /* its clock restarted too: the time goes on from here (not a wrap) */
+            if (s->tail_drops && numbered_ok(s) == s->drop_mark) {
+                seq_accept(s, seq);
+                damaged_lost(s, ev, s->tail_drops, s->drop_off);
+                s->tail_drops = 0;
+                s->redo = 1;
+                return 2;
+            }
+        } else if (s->have_seq && seq != (uint8_t)(s->last_seq + 1)) {
             uint8_t missing = (uint8_t)(seq - s->last_seq - 1);
             s->seq_gaps++;
             s->missing_records += missing;
@@ -1471,6 +1536,13 @@ static evt_status next_frames(rkh_state *s, evt_event *ev, int have)
 {
     for (;; have = 0) {
         if (!have && !s->redo && !next_frame(s) && !s->oom) {
+            if (s->tail_drops && (!s->hdr_seq || numbered_ok(s) == s->drop_mark)) {
+                s->nvouched = 0;
+                damaged_lost(s, ev, s->tail_drops, s->drop_off); /* no numbered frame after them */
+                s->tail_drops = 0;
+                evt_vouch_list(ev, s->vouched, s->nvouched);
+                return EVT_OK;
+            }
             rkh_diag_end(&s->diag);
             return EVT_END;
         }
@@ -1550,6 +1622,8 @@ static void info_json(void *state, evt_json *j)
     evt_json_ku64(j, "aborted_frames", s->aborted_frames);
     evt_json_ku64(j, "seq_gaps", s->seq_gaps);
     evt_json_ku64(j, "missing_records", s->missing_records);
+    evt_json_ku64(j, "damaged_lost", s->damaged_lost);
+    evt_json_ku64(j, "restarts", s->restarts);
     evt_json_ku64(j, "trailing_bytes", s->trailing_bytes);
     evt_json_ku64(j, "bytes_before_first_flag", s->bytes_before_first_flag);
     evt_json_ku64(j, "length_errors", s->length_errors);

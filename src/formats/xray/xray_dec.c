@@ -154,6 +154,7 @@ typedef struct xr_state {
     xr_block *blocks;
     uint32_t nblocks, capblocks;
     uint32_t *order;               /* block indices by (thread, time, offset) */
+    uint32_t dup_blocks;           /* FDR blocks skipped as byte-identical copies of the one before */
     xr_thread *threads;
     uint32_t nthreads, capthreads;
     uint32_t last_thread;          /* lookup cache */
@@ -734,6 +735,19 @@ static int cmp_block(const void *a, const void *b)
     return (x->start > y->start) - (x->start < y->start);
 }
 
+/* Are the len bytes at offsets a and b of the file the same? */
+static int same_bytes(evt_source *src, uint64_t a, uint64_t b, uint64_t len)
+{
+    uint8_t x[4096], y[4096];
+    for (uint64_t done = 0; done < len;) {
+        size_t n = len - done < sizeof x ? (size_t)(len - done) : sizeof x;
+        if (evt_source_read_at(src, a + done, x, n) != n || evt_source_read_at(src, b + done, y, n) != n) return 0;
+        if (memcmp(x, y, n) != 0) return 0;
+        done += n;
+    }
+    return 1;
+}
+
 static evt_status build_order(xr_state *s)
 {
     uint32_t n = 0;
@@ -744,6 +758,24 @@ static evt_status build_order(xr_state *s)
     g_sort_state = s;
     qsort(s->order, n, sizeof *s->order, cmp_block);
     g_sort_state = NULL;
+    if (s->type == XRAY_TYPE_FDR && n > 1) {
+        /* A block repeated byte for byte (a file concatenated with itself, a buffer flushed twice)
+         * sorts next to its original (same thread and WalltimeMarker): its records would be
+         * decoded twice, so it is reported and skipped. */
+        uint32_t k = 1;
+        for (uint32_t i = 1; i < n; i++) {
+            const xr_block *p = &s->blocks[s->order[k - 1]], *b = &s->blocks[s->order[i]];
+            if (p->thread == b->thread && p->wall_sec == b->wall_sec && p->wall_usec == b->wall_usec &&
+                p->end - p->start == b->end - b->start && same_bytes(&s->r->src, p->start, b->start, b->end - b->start)) {
+                evt_reader_error(s->r, b->start, "block at offset %" PRIu64 " repeats the block at offset %" PRIu64
+                                 " byte for byte (same thread and WalltimeMarker): skipped", b->start, p->start);
+                s->dup_blocks++;
+                continue;
+            }
+            s->order[k++] = s->order[i];
+        }
+        n = k;
+    }
     for (uint32_t i = 0; i < n; i++) {
         xr_thread *t = &s->threads[s->blocks[s->order[i]].thread];
         if (t->nblocks == 0) t->first = i;
@@ -1586,6 +1618,7 @@ static void info_json(void *state, evt_json *j)
     evt_json_ku64(j, "header_bits", s->bits);
     evt_json_ku64(j, "buffer_size", s->type == XRAY_TYPE_FDR ? s->bufsize : 0);
     evt_json_ku64(j, "blocks", s->type == XRAY_TYPE_FDR ? s->nblocks : 0);
+    evt_json_ku64(j, "duplicate_blocks", s->dup_blocks);
     evt_json_kbool(j, "evtrace_recorder", s->evtrace);
     evt_json_ku64(j, "lost_buffers", s->lost_buffers);
     evt_json_ku64(j, "dropped_records", s->dropped);

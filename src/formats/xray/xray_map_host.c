@@ -190,16 +190,49 @@ static int yaml_entry(const char *line, size_t len, uint32_t *id, uint64_t *addr
     return have_id ? 1 : -1;
 }
 
+#define XRAY_MAP_LINE_MAX (1u << 20) /* bytes of one YAML line at most (a sled entry is < 1 KiB) */
+
+/* The next line of f (with its newline) into *buf (grown, at most XRAY_MAP_LINE_MAX bytes), its
+ * length in *len: 1, 0 at the end of the file, -1 a line longer than the limit (/dev/zero, a binary
+ * file: getline grew its buffer without end), -2 out of memory. */
+static int map_line(FILE *f, char **buf, size_t *cap, size_t *len)
+{
+    size_t n = 0;
+    int ch = EOF;
+    while ((ch = getc(f)) != EOF) {
+        if (n + 1 >= *cap) {
+            if (*cap >= XRAY_MAP_LINE_MAX) return -1;
+            size_t nc = *cap ? 2 * *cap : 256;
+            if (nc > XRAY_MAP_LINE_MAX) nc = XRAY_MAP_LINE_MAX;
+            char *q = evt_realloc(*buf, nc);
+            if (!q) return -2;
+            *buf = q;
+            *cap = nc;
+        }
+        (*buf)[n++] = (char)ch;
+        if (ch == '\n') break;
+    }
+    if (n == 0 && ch == EOF) return 0;
+    (*buf)[n] = 0;
+    *len = n;
+    return 1;
+}
+
 static int load_yaml(xray_map *m, FILE *f, const char *path, char *err, size_t errlen)
 {
     char *line = NULL, *unq = NULL;
-    size_t cap = 0;
-    ssize_t got;
+    size_t cap = 0, got = 0;
+    int more;
     unsigned long lineno = 0;
     int rc = 0;
     m->source = "yaml";
-    while ((got = getline(&line, &cap, f)) >= 0) {
+    while ((more = map_line(f, &line, &cap, &got)) > 0) {
         lineno++;
+        if (m->n == 0 && lineno > 1000) { /* llvm-xray's map starts with its entries (after "---") */
+            snprintf(err, errlen, "%s: no instrumentation map entry ('- { id: N, ... }') in the first 1000 lines", path);
+            rc = -1;
+            break;
+        }
         uint32_t id = 0;
         uint64_t addr;
         const char *name;
@@ -216,8 +249,19 @@ static int load_yaml(xray_map *m, FILE *f, const char *path, char *err, size_t e
         if (e == 0) continue;
         if (map_put(m, id, addr, name, nlen) < 0) { snprintf(err, errlen, "%s: out of memory", path); rc = -1; break; }
     }
-    free(line); /* allocated by getline */
+    evt_free(line);
     evt_free(unq);
+    if (rc == 0 && more == -1) {
+        snprintf(err, errlen, "%s: line %lu is longer than %u bytes: not an instrumentation map", path, lineno + 1,
+                 (unsigned)XRAY_MAP_LINE_MAX);
+        rc = -1;
+    } else if (rc == 0 && more == -2) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        rc = -1;
+    } else if (rc == 0 && ferror(f)) { /* a read error is not the end of the map */
+        snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
+        rc = -1;
+    }
     if (rc == 0 && m->n == 0) {
         snprintf(err, errlen, "%s: no instrumentation map entries found (expected llvm-xray extract YAML or an ELF binary)", path);
         rc = -1;

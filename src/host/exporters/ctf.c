@@ -42,6 +42,13 @@
 #define EVT_CTF_PACKET 32768       /* bytes per packet (bigger when one event needs it) */
 #define FIRST_CAP 1024             /* a stream's first buffer: grown to the packet size as used */
 #define MAX_OPEN 200               /* stream files kept open; the others are appended to on flush */
+/* The largest clock value written. babeltrace2 converts a clock value to signed 64-bit ns from
+ * the origin and refuses a stream with a value of INT64_MAX or more ("Failed to convert raw
+ * timestamp to nanoseconds since Epoch", "Cannot convert clock cycles to nanoseconds from
+ * origin"); it also takes a timestamp_end of 2^64-1 as "unknown" and then
+ * aborts on a packet with discarded events. A larger time (a damaged timestamp, t_ns saturated
+ * at 2^64-1) is written as this value and counted in env.time_clamped. */
+#define CTF_CLOCK_MAX ((uint64_t)INT64_MAX - 1)
 
 typedef struct ctf_stream {
     uint32_t cpu;
@@ -92,6 +99,7 @@ typedef struct ctf_state {
     struct ctf_recent_label { const char *s; size_t len; uint32_t id; } rlabel[16]; /* labels found lately
                              * (len 0: none), by a hash of length, first and last byte */
     ctf_sched sched;         /* the timeline and its scheduling records (started with the clock) */
+    uint64_t time_clamped;   /* clock values past CTF_CLOCK_MAX written as CTF_CLOCK_MAX */
     struct { uint64_t key; int ok; char s[64]; } emf[256]; /* EMF URI of recent (kind, id) pairs */
     ctf_fast fast[256];      /* by the same hash of (kind, id) */
 } ctf_state;
@@ -209,6 +217,7 @@ static evt_status emit_(ctf_state *s, uint32_t si, uint32_t id, uint64_t t, cons
         evt_status st = room_(s, si, need);
         if (st != EVT_OK) return st;
     }
+    if (t > CTF_CLOCK_MAX) { t = CTF_CLOCK_MAX; s->time_clamped++; }
     uint64_t ts = t < c->last_ts ? c->last_ts : t;
     /* A reader's clock holds timestamp_begin at a packet's start, then each event's value. */
     uint64_t base = c->nev == 0 ? ts : c->last_ts;
@@ -447,6 +456,7 @@ static evt_status event(void *state, const evt_event *ev)
     uint32_t si = (uint32_t)si64;
     uint64_t t = time_of_(s, ev);
     if (ev->kind == EVT_KIND_LOST) {
+        if (t > CTF_CLOCK_MAX) t = CTF_CLOCK_MAX; /* the packet bounds below; emit_ counts it */
         /* End the packet so the loss sits between packets, then count it as discarded. */
         ctf_stream *c = &s->st[si];
         if (!c->created && c->nev == 0) {
@@ -596,7 +606,8 @@ static int write_metadata_(ctf_state *s, evt_reader *r)
     if (snprintf(p, sizeof p, "%s/metadata", s->dir) >= (int)sizeof p) return 0;
     FILE *f = evt_out_fopen(p, "w");
     if (!f) return 0;
-    int ok = ctf_write_metadata(f, &s->cls, &s->labels, r, s->hz, s->uuid, trace_name_(r), s->sched.clamped);
+    int ok = ctf_write_metadata(f, &s->cls, &s->labels, r, s->hz, s->uuid, trace_name_(r), s->sched.clamped,
+                                s->time_clamped);
     if (fclose(f) != 0) ok = 0;
     return ok;
 }

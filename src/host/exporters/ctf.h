@@ -176,9 +176,12 @@ static inline uint8_t ctf_wlog_s(uint64_t u)
 
 /* Write the TSDL metadata: the trace (uuid), env, clock, the label enumerations (labels: label
  * index + 1 = strtab id), stream and every class. hz 0: ticks. clamped: env.sched_clamped, the
- * timeline records written at a later time than their own (ctf_sched.c). */
+ * timeline records written at a later time than their own (ctf_sched.c). time_clamped:
+ * env.time_clamped, clock values past INT64_MAX - 1 written as that (ctf.c,
+ * CTF_CLOCK_MAX: the largest babeltrace2 reads). */
 int ctf_write_metadata(FILE *f, const ctf_classes *c, const evt_strtab *labels, const evt_reader *r, uint64_t hz,
-                       const uint8_t uuid[16], const char *trace_name, uint64_t clamped);
+                       const uint8_t uuid[16], const char *trace_name, uint64_t clamped,
+                       uint64_t time_clamped);
 
 /* ---- the timeline's records (ctf_sched.c) ------------------------------------------------- */
 /* The writer of ctf.c (its state is private there). */

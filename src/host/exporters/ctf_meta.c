@@ -74,7 +74,8 @@ static void labels_(FILE *f, const evt_strtab *labels)
 }
 
 int ctf_write_metadata(FILE *f, const ctf_classes *c, const evt_strtab *labels, const evt_reader *r, uint64_t hz,
-                       const uint8_t uuid[16], const char *trace_name, uint64_t clamped)
+                       const uint8_t uuid[16], const char *trace_name, uint64_t clamped,
+                       uint64_t time_clamped)
 {
     char us[37];
     ctf_uuid_str(uuid, us);
@@ -96,7 +97,7 @@ int ctf_write_metadata(FILE *f, const ctf_classes *c, const evt_strtab *labels, 
     quoted_(f, r->src.path ? r->src.path : "");
     fprintf(f, ";\n\tclock_hz = %" PRIu64 ";\n\tclock_source = \"%s\";\n\ttime_unit = \"%s\";\n", hz, csrc,
             hz ? "ns" : "ticks");
-    fprintf(f, "\tsched_clamped = %" PRIu64 ";\n};\n\n", clamped);
+    fprintf(f, "\tsched_clamped = %" PRIu64 ";\n\ttime_clamped = %" PRIu64 ";\n};\n\n", clamped, time_clamped);
     fputs("clock {\n\tname = evtrace_clock;\n\tdescription = ", f);
     if (hz) fprintf(f, "\"ns, from the trace clock of %" PRIu64 " Hz (%s)\"", hz, csrc);
     else fputs("\"ticks: clock rate unknown, 1 tick shown as 1 ns (give it with --clock-hz HZ)\"", f);

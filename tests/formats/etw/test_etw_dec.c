@@ -211,11 +211,18 @@ static void test_time_conversion(void **st)
 
 typedef struct bad_result { evt_status open_st, end_st; uint64_t events, errors, lost; char msg[512]; } bad_result;
 
+/* The first diagnostic: "offset N: message" into b->msg (when open succeeded). */
+static void first_diag(void *user, uint64_t offset, const char *msg)
+{
+    bad_result *b = user;
+    if (!b->msg[0]) snprintf(b->msg, sizeof b->msg, "offset %" PRIu64 ": %s", offset, msg);
+}
+
 static void run_mem(const uint8_t *d, size_t n, bad_result *b)
 {
     memset(b, 0, sizeof *b);
     evt_reader *r = NULL;
-    b->open_st = evt_reader_open_mem(d, n, "etw", NULL, NULL, NULL, &r, b->msg, sizeof b->msg);
+    b->open_st = evt_reader_open_mem(d, n, "etw", NULL, first_diag, b, &r, b->msg, sizeof b->msg);
     if (b->open_st != EVT_OK) return;
     evt_event ev;
     while ((b->end_st = evt_reader_next(r, &ev)) == EVT_OK) {
@@ -272,6 +279,41 @@ static void test_empty_buffer_mid_file(void **st)
     assert_int_equal(b.errors, 0);
     assert_int_equal(b.lost, 0);
     assert_int_equal(b.events, full.events - 1); /* buffer 1 held one event */
+    free(d);
+}
+
+/* A buffer that appears twice, byte for byte (a file concatenated with itself, a block written
+ * twice): same CPU and SequenceNumber, which Windows never repeats. Its events were decoded twice
+ * without an error; the copy is now skipped and reported at its offset. */
+static void test_duplicate_buffers(void **st)
+{
+    (void)st;
+    size_t n;
+    uint8_t *d = load(SAMPLE("etl-parser_lxcore_kernel.etl"), &n);
+    bad_result full, b;
+    run_mem(d, n, &full);
+    assert_int_equal(full.errors, 0);
+    uint8_t *dd = malloc(n + 0x2000);
+    assert_non_null(dd);
+    for (unsigned k = 0; k < 3; k++) { /* each of the 3 buffers appended again */
+        memcpy(dd, d, n);
+        memcpy(dd + n, d + k * 0x2000, 0x2000);
+        run_mem(dd, n + 0x2000, &b);
+        assert_int_equal(b.open_st, EVT_OK);
+        assert_int_equal(b.end_st, EVT_END);
+        assert_int_equal(b.events, full.events);
+        assert_int_equal(b.errors, 1);
+        assert_int_equal(b.lost, 0);
+        assert_non_null(strstr(b.msg, "offset 24576"));
+        assert_non_null(strstr(b.msg, "repeats the buffer"));
+    }
+    /* the same SequenceNumber with other bytes is not taken for a copy: decoded */
+    memcpy(dd, d, n);
+    memcpy(dd + n, d + 0x2000, 0x2000);
+    dd[n + 0x2000 - 1] ^= 0x5a; /* in the unused tail of the buffer */
+    run_mem(dd, n + 0x2000, &b);
+    assert_int_equal(b.errors, 0);
+    free(dd);
     free(d);
 }
 
@@ -496,6 +538,7 @@ int main(void)
         cmocka_unit_test(test_time_conversion),
         cmocka_unit_test(test_truncated_file),
         cmocka_unit_test(test_empty_buffer_mid_file),
+        cmocka_unit_test(test_duplicate_buffers),
         cmocka_unit_test(test_corrupt_compression),
         cmocka_unit_test(test_bad_records),
         cmocka_unit_test(test_record_kinds),

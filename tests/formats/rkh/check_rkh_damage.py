@@ -98,7 +98,46 @@ expect("escflag", esc, 1, frames=N, frames_ok=N, aborted_frames=1, seq_gaps=1, m
 
 # 4. a truncated tail: the last frame loses its end
 tail = clean[: starts[N - 1] + 6]
-expect("tail", tail, 1, frames=N, frames_ok=N, trailing_bytes=6, _states=N - 1, stderr=["trailing"])
+expect("tail", tail, 1, frames=N, frames_ok=N, trailing_bytes=6, _states=N - 1, _lost=[1], lost=1, damaged_lost=1,
+       stderr=["trailing"])
+
+# 4b. the last frame's checksum wrong: no numbered frame follows to show a gap, yet its record is
+# lost and counted (a lost event of 1 at its offset)
+b = bytearray(clean)
+k = starts[N - 1] + 8
+b[k] ^= 0x01 if (b[k] ^ 0x01) not in (0x7E, 0x7D) else 0x02
+expect("lastchk", bytes(b), 1, frames=N + 1, frames_ok=N, checksum_errors=1, seq_gaps=0, _states=N - 1, _lost=[1],
+       lost=1, damaged_lost=1, stderr=[f"offset {starts[N - 1]}"])
+# 4c. a damaged frame followed by good ones: the gap counts it, once (no second lost event)
+b = bytearray(clean)
+k = starts[700] + 8
+b[k] ^= 0x01 if (b[k] ^ 0x01) not in (0x7E, 0x7D) else 0x02
+expect("midchk", bytes(b), 1, checksum_errors=1, seq_gaps=1, _states=N - 1, _lost=[1], lost=1, damaged_lost=0)
+# 4d. without sequence numbers (TCFG NSEQ off, frames without the seq byte) nothing else can count
+# a damaged record: each checksum error is a lost record
+tcfg_ns = [0xAC, 0x00, 0x34] + u32(flags & ~(1 << 15)) + tcfg[7:]
+ns = bytearray(b"\x7e") + record(tcfg_ns)
+ns_starts = []
+for i in range(50):
+    ns_starts.append(len(ns))
+    ns += record([0x63] + u32(1000 + 7 * i) + u32(0x20001000) + u32(0x20002000 + i))
+expect("noseq_clean", bytes(ns), 0, frames_ok=51, checksum_errors=0, _states=50, _lost=[], lost=0)
+for i in (10, 30):
+    ns[ns_starts[i] + 6] ^= 0x01
+expect("noseq_chk", bytes(ns), 1, checksum_errors=2, _states=48, _lost=[1, 1], lost=2, damaged_lost=2)
+
+# 4e. the target restarted during the capture: TCFG again, then records numbered from 0. Not a
+# sequence gap of (0 - last - 1) mod 256 "missing" records (it was: 1 error, N % 256 lost)
+expect("restart", clean + clean, 0, seq_gaps=0, missing_records=0, lost=0, restarts=1, _states=2 * N, _lost=[])
+# ... a damaged last frame before the restart is still one lost record
+b = bytearray(clean)
+k = starts[N - 1] + 8
+b[k] ^= 0x01 if (b[k] ^ 0x01) not in (0x7E, 0x7D) else 0x02
+expect("restart_lastchk", bytes(b) + clean, 1, checksum_errors=1, seq_gaps=0, restarts=1, _states=2 * N - 1,
+       _lost=[1], lost=1)
+# ... and a TCFG followed by a number other than 0 is no restart: the gap is reported
+expect("tcfg_gap", clean + clean[: starts[0]] + clean[starts[5]:], 1, seq_gaps=1, missing_records=(5 - N) % 256,
+       restarts=0, _states=2 * N - 5)
 
 # 5. a start in mid-frame: the first 40 bytes (TCFG, frame 0 and the start of frame 1) are gone
 mid = clean[40:]
@@ -116,6 +155,18 @@ r = subprocess.run([evtrace, "info", "--json", "--rkh-config", cfg, p], capture_
 j = json.loads(r.stdout) if r.stdout else {}
 if j.get("frames_ok") != N - 2 or j.get("frames") != N - 2 or j.get("checksum_errors") != 0 or j.get("length_errors") != 0:
     fails.append(f"rkh-config: {j.get('frames_ok')} ok frames, {j.get('checksum_errors')} checksum errors")
+
+# 6b. --rkh-config that is not a configuration: /dev/zero (was read forever: a hang), a directory
+# and a binary file (were silently an empty configuration): each an error naming it, exit 2
+for bad, want in (("/dev/zero", "more than"), (tmp, "cannot read"), (p, "no #define RKH_CFG")):
+    try:
+        r = subprocess.run([evtrace, "info", "--rkh-config", bad, p], capture_output=True, text=True, timeout=30)
+        ok = r.returncode == 2 and want in r.stderr
+        msg = f"exit {r.returncode}: {r.stderr.strip()[:160]}"
+    except subprocess.TimeoutExpired:
+        ok, msg = False, "still reading after 30 s"
+    if not ok:
+        fails.append(f"--rkh-config {bad}: {msg}")
 
 # 7. garbage never crashes and never claims to be clean
 import random

@@ -548,6 +548,39 @@ static void test_broken_block_is_lost_data(void **st)
     free(g);
 }
 
+/* The sample with its blocks repeated byte for byte (the file concatenated with itself, one block
+ * appended again): each copy sorts next to its original (same thread and WalltimeMarker) and was
+ * decoded twice without an error (function counts doubled); now each is an error at its offset
+ * and skipped. */
+static void test_duplicate_blocks(void **st)
+{
+    (void)st;
+    size_t n;
+    uint8_t *p = evt_test_read_file(EVT_TEST_DATA_DIR "/xray/fdr-v5-small.xray", &n);
+    uint8_t *d = malloc(2 * n);
+    assert_non_null(d);
+    memcpy(d, p, n);
+    memcpy(d + n, p + 32, n - 32); /* every block again, after the header */
+    got *g = read_mem(d, 2 * n - 32, NULL);
+    assert_int_equal(g->last, EVT_END);
+    assert_int_equal(g->n, 271);
+    assert_int_equal(g->errors, 3);
+    assert_true(has_diag(g, "offset 2744", "repeats the block at offset 48"));
+    free(g);
+    memcpy(d + n, p + 32 + 904, 904); /* the second block (904 bytes at offset 936) once more */
+    g = read_mem(d, n + 904, NULL);
+    assert_int_equal(g->last, EVT_END);
+    assert_int_equal(g->n, 271);
+    assert_int_equal(g->errors, 1);
+    free(g);
+    d[n + 904 - 1] ^= 0x01; /* not a byte-identical copy: decoded (its last record changed) */
+    g = read_mem(d, n + 904, NULL);
+    assert_true(g->n > 271);
+    free(g);
+    free(d);
+    free(p);
+}
+
 static void test_broken_basic(void **st)
 {
     (void)st;
@@ -687,6 +720,7 @@ int main(void)
         cmocka_unit_test(test_broken_header),
         cmocka_unit_test(test_broken_records),
         cmocka_unit_test(test_broken_block_is_lost_data),
+        cmocka_unit_test(test_duplicate_blocks),
         cmocka_unit_test(test_broken_basic),
         cmocka_unit_test(test_instr_map_errors),
         cmocka_unit_test(test_fn_ids_and_window_edge),

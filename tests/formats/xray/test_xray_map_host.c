@@ -119,11 +119,43 @@ static void ranges_past_the_end_refused(void **st)
     xray_map_free(&m);
 }
 
+/* YAML maps that are not maps: /dev/zero (one endless line: getline grew its buffer to gigabytes),
+ * a directory (a read error taken for the end: "no entries found"), lines that never hold an
+ * entry (/dev/urandom was read without end). Each is refused at once, naming why. */
+static void yaml_not_a_map_refused(void **st)
+{
+    (void)st;
+    xray_map m;
+    char err[256];
+    memset(&m, 0, sizeof m);
+    assert_int_equal(xray_map_load(&m, "/dev/zero", err, sizeof err), -1);
+    assert_non_null(strstr(err, "line 1 is longer than"));
+    memset(&m, 0, sizeof m);
+    assert_int_equal(xray_map_load(&m, evt_test_tmpdir(), err, sizeof err), -1);
+    assert_non_null(strstr(err, "read error"));
+    static char text[2000 * 6 + 256];
+    size_t n = 0;
+    for (int i = 0; i < 2000; i++) n += (size_t)snprintf(text + n, sizeof text - n, "x%04d\n", i);
+    n += (size_t)snprintf(text + n, sizeof text - n, "- { id: 1, address: 0x10, function: 0x10, kind: function-enter }\n");
+    memset(&m, 0, sizeof m);
+    assert_int_equal(xray_map_load(&m, write_((const uint8_t *)text, n), err, sizeof err), -1);
+    assert_non_null(strstr(err, "in the first 1000 lines"));
+    /* the same entry after a few lines loads */
+    n = (size_t)snprintf(text, sizeof text, "---\n- { id: 1, address: 0x10, function: 0x10, kind: function-enter, "
+                                           "function-name: f }\n...\n");
+    memset(&m, 0, sizeof m);
+    assert_int_equal(xray_map_load(&m, write_((const uint8_t *)text, n), err, sizeof err), 0);
+    assert_int_equal(m.n, 1);
+    assert_string_equal(xray_map_name(&m, 1), "f");
+    xray_map_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(elf_map_loads),
         cmocka_unit_test(ranges_past_the_end_refused),
+        cmocka_unit_test(yaml_not_a_map_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
