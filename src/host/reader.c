@@ -497,6 +497,9 @@ static inline evt_status took_(evt_reader *r, evt_event *ev, evt_status st, int 
         if (st != EVT_OK) return note_failure_(r, st);
     }
     r->events++;
+    /* the time: a reader that gave t_ns (and no user frequency) is done, in two tests; else as
+     * fast_time_ / set_time_ decide */
+    if ((ev->flags & EVT_HAS_TNS) && !r->clock_hz_user) return EVT_OK;
     if (fast_time_(r, ev)) return EVT_OK;
     if (needs_time_(r, ev)) set_time_(r, ev);
     return EVT_OK;
