@@ -212,6 +212,7 @@ _Static_assert(EVT_MAX_FIELDS < 32, "fields_ok has a bit per field");
 static inline int text_settled_(const evt_reader *r, const evt_event *ev)
 {
     unsigned ok = ev->text_ok;
+    if (ok & EVT_TEXT_OK_EVENT) return 1; /* the reader vouches for all of it */
     if ((ok & EVT_TEXT_OK_ALL) != EVT_TEXT_OK_ALL) {
 #define TEXT_PENDING_(p, bit) \
     if (!(ok & (bit)) && (p)) return 0

@@ -1292,9 +1292,10 @@ static XR_HOT_INLINE void fn_event(const xr_state *s, xr_thread *t, evt_event *e
     }
     ev->m.has = EVT_M_LABEL;
     ev->m.label = nm;
-    /* name, ctx_name and label are all this sets; the other five strings stay NULL (vouched for:
-     * usually EVT_TEXT_OK_ALL, one compare in the reader framework) */
-    ev->text_ok = ok ? EVT_TEXT_OK_ALL : EVT_TEXT_OK_ALL & ~(unsigned)EVT_TEXT_OK_LABEL;
+    /* name, ctx_name and label are all this sets; the other five strings stay NULL (vouched for),
+     * and so are the fields when the name is (ok): then the event is (EVT_TEXT_OK_EVENT, one test
+     * in the reader framework; emit_fn adds only arguments after this) */
+    ev->text_ok = ok ? EVT_TEXT_OK_ALL | EVT_TEXT_OK_EVENT : EVT_TEXT_OK_ALL & ~(unsigned)EVT_TEXT_OK_LABEL;
 }
 
 /* 1 for the kinds that push the call stack (enter, enter with arguments), 0 for exits. */
