@@ -1564,11 +1564,19 @@ _Static_assert(offsetof(evt_event, prio) % 8 == 0 && offsetof(evt_event, text_ok
 _Static_assert(offsetof(evt_meaning, irq) == 16 && sizeof(evt_meaning) % 8 == 0, "fn_reset zeroes m past label whole");
 static XR_HOT_INLINE EVT_EVENT_RESET_FN void fn_reset(evt_event *ev)
 {
-    ZERO_(&ev->prio, 40); /* prio, seq, count, target, target_name */
-    ev->data = NULL;
-    ev->data_len = 0;
-    ev->data_is_text = 0;
-    ZERO_(&ev->m.irq, sizeof ev->m - offsetof(evt_meaning, irq)); /* has and label: emit_fn's */
+    /* Each part is checked before it is cleared: it is usually zero already (the usual event
+     * before this one left it so), and loads cost less than these stores (measured: clearing the
+     * 216 bytes on every event took a fifth of `evtrace info`'s time on 10 M function records). */
+    int clear;
+    EVT_IS_CLEAR_(&ev->prio, 40, clear); /* prio, seq, count, target, target_name */
+    if (!clear) ZERO_(&ev->prio, 40);
+    if (ev->data || ev->data_len || ev->data_is_text) {
+        ev->data = NULL;
+        ev->data_len = 0;
+        ev->data_is_text = 0;
+    }
+    EVT_IS_CLEAR_(&ev->m.irq, sizeof ev->m - offsetof(evt_meaning, irq), clear);
+    if (!clear) ZERO_(&ev->m.irq, sizeof ev->m - offsetof(evt_meaning, irq)); /* has and label: emit_fn's */
 }
 
 /* next() but for its usual case: from a fresh event. */
