@@ -231,7 +231,11 @@ enum {
     EVT_TEXT_OK_OBJ_NAME    = 1u << 5, /* m.obj_name */
     EVT_TEXT_OK_SM_STATE    = 1u << 6, /* m.sm_state */
     EVT_TEXT_OK_TEXT        = 1u << 7, /* m.text */
-    EVT_TEXT_OK_ALL         = 0xFFu    /* all eight: a bit may be set for a string left NULL */
+    EVT_TEXT_OK_ALL         = 0xFFu,   /* all eight: a bit may be set for a string left NULL */
+    /* More than all eight: every field (key and string value) is vouched for too and the event
+     * has no text payload, so the framework checks nothing (one test). A reader sets it last, for
+     * an event it wrote whole; adding an unvouched field or unvouching one clears it. */
+    EVT_TEXT_OK_EVENT       = 1u << 8
 };
 
 /* One decoded event. Strings and pointers are owned by the reader and stay valid until its next

@@ -51,27 +51,42 @@ static inline NO_MEMSET_ void evt_event_reset_inline(evt_event *ev)
     ZERO_(&ev->m, sizeof ev->m);
 }
 
-/* 1 when the meaning block is all zero bits, as evt_event_reset leaves it: loads only, no store.
- * For a reader that resets its own events (reader.h EVT_READER_RESETS) and whose usual event has
- * no meaning: checking the block costs fewer stores than clearing it, and is exact whatever the
- * caller left in it. */
+/* 1 when the n bytes at p (n a multiple of 8, p 8-aligned) are all zero bits: loads only, no
+ * store. For a reader that resets its own events (reader.h EVT_READER_RESETS): checking a block
+ * its usual event leaves zero costs fewer stores than clearing it, and is exact whatever the
+ * caller left in it. A macro for the fixed sizes' unrolling, as ZERO_; sets int `out`. */
+#if defined(__GNUC__)
+#define EVT_IS_CLEAR_(p, n, out)                                                                 \
+    do {                                                                                         \
+        const unsigned char *c_ = (const unsigned char *)(p);                                    \
+        size_t i_ = 0;                                                                           \
+        evt_zero_v_ acc_ = {0, 0};                                                               \
+        _Pragma("GCC unroll 16")                                                                 \
+        for (; i_ + 16 <= (n); i_ += 16) acc_ |= *(const evt_zero_v_ *)(const void *)(c_ + i_);  \
+        uint64_t any_ = acc_[0] | acc_[1];                                                       \
+        if (i_ < (n)) any_ |= *(const uint64_t *)(const void *)(c_ + i_);                       \
+        (out) = any_ == 0;                                                                       \
+    } while (0)
+#else
+#define EVT_IS_CLEAR_(p, n, out)                                                                 \
+    do {                                                                                         \
+        const unsigned char *c_ = (const unsigned char *)(p);                                    \
+        uint64_t any_ = 0;                                                                       \
+        for (size_t i_ = 0; i_ < (n); i_ += 8) {                                                 \
+            uint64_t w_;                                                                         \
+            memcpy(&w_, c_ + i_, 8);                                                             \
+            any_ |= w_;                                                                          \
+        }                                                                                        \
+        (out) = any_ == 0;                                                                       \
+    } while (0)
+#endif
+
+/* 1 when the meaning block is all zero bits, as evt_event_reset leaves it (EVT_IS_CLEAR_). */
 static inline int evt_meaning_is_clear(const evt_meaning *m)
 {
-    const unsigned char *c = (const unsigned char *)m;
-    size_t i = 0;
-    uint64_t any = 0;
-#if defined(__GNUC__)
-    evt_zero_v_ acc = {0, 0};
-    _Pragma("GCC unroll 16")
-    for (; i + 16 <= sizeof *m; i += 16) acc |= *(const evt_zero_v_ *)(const void *)(c + i);
-    any = acc[0] | acc[1];
-#endif
-    for (; i < sizeof *m; i += 8) {
-        uint64_t w;
-        memcpy(&w, c + i, 8);
-        any |= w;
-    }
-    return any == 0;
+    int clear;
+    EVT_IS_CLEAR_(m, sizeof *m, clear);
+    return clear;
 }
 
 /* Zero the meaning block as evt_event_reset does (the caller is EVT_EVENT_RESET_FN). */

@@ -23,6 +23,7 @@ static evt_field *next_field(evt_event *ev, const char *key)
 {
     if (ev->nfields >= EVT_MAX_FIELDS) return NULL;
     ev->fields_ok &= ~(1u << ev->nfields); /* not vouched for (formats/common/text_ok.h) */
+    ev->text_ok &= ~(unsigned)EVT_TEXT_OK_EVENT;
     evt_field *f = &ev->fields[ev->nfields++];
     memset(f, 0, sizeof *f);
     f->key = key;

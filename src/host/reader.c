@@ -212,6 +212,7 @@ _Static_assert(EVT_MAX_FIELDS < 32, "fields_ok has a bit per field");
 static inline int text_settled_(const evt_reader *r, const evt_event *ev)
 {
     unsigned ok = ev->text_ok;
+    if (ok & EVT_TEXT_OK_EVENT) return 1; /* the reader vouches for all of it */
     if ((ok & EVT_TEXT_OK_ALL) != EVT_TEXT_OK_ALL) {
 #define TEXT_PENDING_(p, bit) \
     if (!(ok & (bit)) && (p)) return 0
@@ -335,12 +336,6 @@ const char *evt_clock_source_name(evt_clock_source c)
     }
 }
 
-/* 1 when set_time_ has something to do: a user frequency, or the reader's rate and no t_ns. */
-static inline int needs_time_(const evt_reader *r, const evt_event *ev)
-{
-    return r->clock_hz_user || (r->clock_hz && !(ev->flags & EVT_HAS_TNS));
-}
-
 /* The reader's conversion constants (tick_ns_*) for rate hz (src/host/tick_ns.h). Out of line:
  * once per trace, so that set_time_'s usual path saves no registers. */
 static __attribute__((noinline)) void tick_ns_setup_(evt_reader *r, uint64_t hz)
@@ -354,7 +349,8 @@ static __attribute__((noinline)) void tick_ns_setup_(evt_reader *r, uint64_t hz)
 }
 
 /* Invariant after this: EVT_HAS_TNS is set iff the clock is known (or the reader gave t_ns), and a
- * user frequency wins over the reader's conversion. Out of line (needs_time_ first): its
+ * user frequency wins over the reader's conversion. Out of line (took_ tests first whether it has
+ * anything to do: a user frequency, or the reader's rate and no t_ns): its
  * 128-bit arithmetic keeps registers busy that evt_reader_next's usual path does not need. */
 static __attribute__((noinline)) void set_time_(evt_reader *r, evt_event *ev)
 {
@@ -497,8 +493,10 @@ static inline evt_status took_(evt_reader *r, evt_event *ev, evt_status st, int 
         if (st != EVT_OK) return note_failure_(r, st);
     }
     r->events++;
-    if (fast_time_(r, ev)) return EVT_OK;
-    if (needs_time_(r, ev)) set_time_(r, ev);
+    /* the time, tested in the order that settles each usual case soonest: a user frequency wins
+     * (set_time_), a reader that gave t_ns is done, else fast_time_ or set_time_ convert */
+    if (r->clock_hz_user) set_time_(r, ev);
+    else if (!(ev->flags & EVT_HAS_TNS) && !fast_time_(r, ev) && r->clock_hz) set_time_(r, ev);
     return EVT_OK;
 }
 

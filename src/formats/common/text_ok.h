@@ -94,6 +94,7 @@ static inline void evt_field_s(evt_field *f, const char *key, const char *s)
 static inline void evt_field_unvouch(evt_event *ev, const evt_field *f)
 {
     ev->fields_ok &= ~(1u << (uint32_t)(f - ev->fields));
+    ev->text_ok &= ~(unsigned)EVT_TEXT_OK_EVENT;
 }
 /* evt_meaning_add_level (model.h), inline for the hot path. */
 static inline void evt_put_level(evt_meaning *m, evt_level_kind k, uint64_t v)

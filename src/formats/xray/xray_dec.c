@@ -3,7 +3,9 @@
  * open() makes one validating pass over the file (constant memory per record) and keeps only a
  * small index: one entry per block (FDR buffer, or basic run of one thread's records) with its
  * thread, wall time and the offset where decoding must stop (a broken record, reported with its
- * offset). next() then decodes every thread's blocks in time order (by the block's WalltimeMarker)
+ * offset). A file of one thread's FDR blocks in time order (the usual recording) is read once:
+ * open() reads only each block's extents and preamble, and each block's records are validated as
+ * the decoder starts it, in the window it decodes it from (scan_blocks). next() then decodes every thread's blocks in time order (by the block's WalltimeMarker)
  * through a small per-thread read window, and merges the threads by timestamp. Per-thread state:
  * running TSC (re-based by NewCPUId/TSCWrap), CPU, call stack (tail exits, unmatched exits and
  * entries left open are counted). The common record, an FDR function record, takes a short path in
@@ -175,6 +177,9 @@ typedef struct xr_state {
     size_t scratch_cap;
     char fnbuf[24];
     xr_win iwin;                   /* window of the index pass */
+    int lazy;                      /* the blocks' records are checked as they are decoded (scan_blocks) */
+    uint32_t nchecked;             /* lazy: blocks[0 .. nchecked) are checked (index_fdr_block) */
+    int started;                   /* next() was called */
     uint32_t *heap;                /* merge: ready threads, min-heap by (next_ts, index) */
     uint32_t nheap;
     int heap_built;
@@ -443,32 +448,36 @@ static void count(xr_state *s, xr_block *b, unsigned c)
  * validated and counted without the general parse: the bytes it takes (a multiple of 8; at most one
  * window), 0 when the record at off is not one. Only where function records may follow (after
  * NewCPUId): b's thread is known there. */
-static uint64_t index_fn_run(xr_state *s, xr_block *b, uint64_t off)
+static uint64_t index_fn_run(xr_state *s, xr_block *b, uint64_t off, xr_win *w)
 {
     uint64_t avail = b->end - off;
-    if (avail > s->iwin.cap) avail = s->iwin.cap;
+    if (avail > w->cap) avail = w->cap;
+    if (avail > 0xFFFFu * XRAY_FN_REC_SIZE) avail = 0xFFFFu * XRAY_FN_REC_SIZE; /* lanes below */
     avail -= avail % XRAY_FN_REC_SIZE;
     evt_cur c;
-    if (avail == 0 || !win_cur(s, &s->iwin, off, avail, &c)) return 0;
-    uint64_t k[XRAY_FN_COUNT_] = {0}, took = 0;
+    if (avail == 0 || !win_cur(s, w, off, avail, &c)) return 0;
+    /* the records of each kind, counted in a register: four 16-bit lanes (kind k in bits 16k..16k+15;
+     * a run has fewer than 2^16 records, above), so that a kind met twice in a row waits for no store */
+    uint64_t lanes = 0, took = 0;
     while (evt_cur_left(&c) >= XRAY_FN_REC_SIZE) {
-        uint32_t w = evt_cur_u32le(&c);
+        uint32_t word = evt_cur_u32le(&c);
         /* metadata, or kind >= XRAY_FN_COUNT_ (4: its bit 2, word bit 3): the general parse's */
-        if (w & (XRAY_MD_BIT | 8u)) break;
+        if (word & (XRAY_MD_BIT | 8u)) break;
         evt_cur_skip(&c, 4); /* the TSC delta: the decoder's */
-        k[(w >> 1) & 3u]++;
+        lanes += 1ull << ((word & 6u) << 3); /* kind (word bits 1-2) * 16 */
         took += XRAY_FN_REC_SIZE;
     }
     for (unsigned i = 0; i < XRAY_FN_COUNT_; i++) {
-        s->counts[XR_C_FN + i] += k[i];
-        if (b->thread != XR_NONE) s->threads[b->thread].counts[XR_C_FN + i] += k[i];
+        uint64_t k = (lanes >> (16u * i)) & 0xFFFFu;
+        s->counts[XR_C_FN + i] += k;
+        if (b->thread != XR_NONE) s->threads[b->thread].counts[XR_C_FN + i] += k;
     }
     return took;
 }
 
-/* Validate the records of block b in [b->start, b->end); sets b->stop, the thread and wall time.
- * Returns EVT_OK, or EVT_ERR_NOMEM. */
-static evt_status index_fdr_block(xr_state *s, xr_block *b)
+/* Validate the records of block b in [b->start, b->end), read through window w; sets b->stop, the
+ * thread (unless known: check_block) and wall time. Returns EVT_OK, or EVT_ERR_NOMEM. */
+static evt_status index_fdr_block(xr_state *s, xr_block *b, xr_win *w)
 {
     int g = G_START;
     uint64_t off = b->start;
@@ -481,7 +490,7 @@ static evt_status index_fdr_block(xr_state *s, xr_block *b)
         if (g == G_EOB) break; /* v1: the rest of the buffer is unused */
         b->used = off;
         if (g == G_BODY || g == G_FN || g == G_ARG) {
-            uint64_t n = index_fn_run(s, b, off);
+            uint64_t n = index_fn_run(s, b, off, w);
             if (n) {
                 off += n;
                 b->used = off;
@@ -489,7 +498,7 @@ static evt_status index_fdr_block(xr_state *s, xr_block *b)
                 continue;
             }
         }
-        if (!parse_fdr(s, &s->iwin, off, b->end, &rec, msg, sizeof msg)) goto bad;
+        if (!parse_fdr(s, w, off, b->end, &rec, msg, sizeof msg)) goto bad;
         unsigned k = rec.kind;
         int ok;
         if (!rec.md) {
@@ -632,7 +641,7 @@ static evt_status index_fdr(xr_state *s)
         if (!b) return evt_reader_fail(r, EVT_ERR_NOMEM, bstart, "out of memory indexing blocks");
         b->start = bstart;
         b->end = bend;
-        evt_status st = index_fdr_block(s, b);
+        evt_status st = index_fdr_block(s, b, &s->iwin);
         if (st != EVT_OK) return st;
         if (s->version == 1 && !v1_sized) {
             /* v1 without a usable buffer size: the block ends at its EndOfBuffer (or a broken
@@ -643,6 +652,94 @@ static evt_status index_fdr(xr_state *s)
     }
     if (s->nblocks == 0) evt_reader_error(r, XRAY_HDR_SIZE, "no blocks: the file holds only the header (llvm-xray rejects it)");
     return EVT_OK;
+}
+
+/* The preamble of block b (NewBuffer, WalltimeMarker, [Pid,] NewCPUId: what index_fdr_block
+ * needs to know the thread), read through w: 1 with b's thread and wall time set, 0 when it is
+ * anything else (index_fdr_block would report it) or its thread cannot be added. Reports nothing,
+ * counts nothing. */
+static int scan_preamble(xr_state *s, xr_block *b, xr_win *w)
+{
+    static const unsigned k_want[] = {XRAY_MD_NEW_BUFFER, XRAY_MD_WALLTIME, XRAY_MD_PID, XRAY_MD_NEW_CPU_ID};
+    char msg[200];
+    xr_rec rec;
+    uint64_t off = b->start;
+    uint32_t tid = 0, pid = 0;
+    for (unsigned i = 0; i < 4; i++) {
+        if (!parse_fdr(s, w, off, b->end, &rec, msg, sizeof msg) || !rec.md) return 0;
+        if (i == 2 && rec.kind == XRAY_MD_NEW_CPU_ID) i++; /* no Pid record */
+        if (rec.kind != k_want[i]) return 0;
+        if (i == 0) tid = rec.u32;
+        if (i == 1) { b->wall_sec = (int64_t)rec.u64; b->wall_usec = (int32_t)rec.u32; }
+        if (i == 2) pid = rec.u32;
+        off += rec.size;
+    }
+    if (s->version == 2) pid = tid; /* as index_fdr_block */
+    uint32_t th = thread_of(s, pid, tid);
+    if (th == XR_NONE || th == XR_MAX_THREADS) return 0;
+    b->thread = th;
+    return 1;
+}
+
+/* The index of an FDR file of version 2+ that reads only each block's BufferExtents record and
+ * preamble (80 bytes), not its records, when that gives what index_fdr would: the file is a chain
+ * of blocks with no problem there, of one thread, in time order, each within a thread's window.
+ * Then (s->lazy) each block's records are checked (index_fdr_block: b->stop, its reports, the
+ * counts) when the decoder starts it, through the window it decodes it from (check_block): the
+ * file is read once, and the reports come in the order index_fdr gives them, the blocks being
+ * checked in file order. Returns 1 so; 0 (the index as open found it: no block, no thread, no
+ * count) when index_fdr must read the file. */
+static int scan_blocks(xr_state *s)
+{
+    uint8_t buf[XRAY_MD_REC_SIZE + 4 * XRAY_MD_REC_SIZE];
+    xr_win w = {0, 0, sizeof buf, buf, 0};
+    uint64_t off = XRAY_HDR_SIZE, extents = 0;
+    int ok = s->version >= 2;
+    while (ok && off < s->fsize) {
+        evt_cur c;
+        if (s->fsize - off < XRAY_MD_REC_SIZE || !win_cur(s, &w, off, XRAY_MD_REC_SIZE, &c) ||
+            evt_cur_u8(&c) != XRAY_MD_BYTE0(XRAY_MD_BUFFER_EXTENTS)) { ok = 0; break; }
+        uint64_t n = evt_cur_u64le_at(&c, XRAY_MD_EXTENTS_SIZE), bstart = off + XRAY_MD_REC_SIZE;
+        extents++;
+        if (n > s->fsize - bstart || n > XR_WIN_BIG) { ok = 0; break; }
+        off = bstart + n;
+        if (n == 0) continue;
+        xr_block *b = new_block(s);
+        if (!b) { ok = 0; break; }
+        b->start = bstart;
+        b->end = b->stop = off;
+        const xr_block *p = s->nblocks > 1 ? b - 1 : NULL;
+        ok = scan_preamble(s, b, &w) && s->nthreads == 1 &&
+             (!p || p->wall_sec < b->wall_sec || (p->wall_sec == b->wall_sec && p->wall_usec <= b->wall_usec));
+    }
+    if (!ok || s->nblocks == 0) { /* back to nothing known */
+        s->nblocks = 0;
+        s->over_blocks = 0;
+        s->nthreads = 0;
+        s->last_thread = XR_NONE;
+        if (s->thash) memset(s->thash, 0, (size_t)s->thash_cap * sizeof *s->thash);
+        return 0;
+    }
+    s->counts[XR_C_MD + XRAY_MD_BUFFER_EXTENTS] += extents;
+    s->lazy = 1;
+    return 1;
+}
+
+/* Lazy index: check block b, which thread t starts, through t's window, when it is the next one
+ * to check (blocks are checked in file order: check_rest may have checked it already). */
+static void check_block(xr_state *s, xr_thread *t, xr_block *b)
+{
+    if (b != &s->blocks[s->nchecked]) return;
+    s->nchecked++;
+    win_get(s, &t->win, b->start, b->end - b->start); /* the whole block (scan_blocks): one read */
+    index_fdr_block(s, b, &t->win); /* the thread is known: EVT_OK */
+}
+
+/* Lazy index: check every block not checked yet, through the index window: before anything else
+ * is reported, or the events may stop early (so reports and counts are index_fdr's). */
+static void check_rest(xr_state *s)
+{
+    while (s->lazy && s->nchecked < s->nblocks) index_fdr_block(s, &s->blocks[s->nchecked++], &s->iwin);
 }
 
 /* Basic mode: validate records, group runs of one thread into blocks. */
@@ -858,7 +955,7 @@ static evt_status open_(evt_reader *r, void **state)
     s->iwin.buf = evt_malloc(XR_WIN_BIG);
     if (!s->iwin.buf) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
     s->iwin.cap = XR_WIN_BIG;
-    evt_status st = s->type == XRAY_TYPE_FDR ? index_fdr(s) : index_basic(s);
+    evt_status st = s->type == XRAY_TYPE_BASIC ? index_basic(s) : scan_blocks(s) ? EVT_OK : index_fdr(s);
     if (st != EVT_OK) return st;
     return build_order(s);
 }
@@ -952,7 +1049,9 @@ static void thread_fill(xr_state *s, xr_thread *t)
     while (!t->ready && !t->done) {
         if (!t->blk) {
             if (t->bi >= t->nblocks) { t->done = 1; return; }
-            t->blk = &s->blocks[s->order[t->first + t->bi++]];
+            xr_block *b = &s->blocks[s->order[t->first + t->bi++]];
+            if (s->lazy) check_block(s, t, b);
+            t->blk = b;
             t->win.fast_end = 0;
             t->pos = t->blk->start;
             t->lost_done = 0;
@@ -1225,9 +1324,10 @@ static XR_HOT_INLINE void fn_event(const xr_state *s, xr_thread *t, evt_event *e
     }
     ev->m.has = EVT_M_LABEL;
     ev->m.label = nm;
-    /* name, ctx_name and label are all this sets; the other five strings stay NULL (vouched for:
-     * usually EVT_TEXT_OK_ALL, one compare in the reader framework) */
-    ev->text_ok = ok ? EVT_TEXT_OK_ALL : EVT_TEXT_OK_ALL & ~(unsigned)EVT_TEXT_OK_LABEL;
+    /* name, ctx_name and label are all this sets; the other five strings stay NULL (vouched for),
+     * and so are the fields when the name is (ok): then the event is (EVT_TEXT_OK_EVENT, one test
+     * in the reader framework; emit_fn adds only arguments after this) */
+    ev->text_ok = ok ? EVT_TEXT_OK_ALL | EVT_TEXT_OK_EVENT : EVT_TEXT_OK_ALL & ~(unsigned)EVT_TEXT_OK_LABEL;
 }
 
 /* 1 for the kinds that push the call stack (enter, enter with arguments), 0 for exits. */
@@ -1311,8 +1411,10 @@ static evt_status thread_emit_(xr_state *s, xr_thread *t, evt_event *ev)
         if (ev->nargs > 1 && kind == XRAY_FN_ENTER) ev->name = k_fn_name[XRAY_FN_ENTER_ARG]; /* static: vouched for */
         return EVT_OK;
     }
-    if (!parse_at(s, t, &rec, msg, sizeof msg))
+    if (!parse_at(s, t, &rec, msg, sizeof msg)) {
+        check_rest(s);
         return evt_reader_fail(s->r, EVT_ERR_IO, t->pos, "record changed since it was indexed: %s", msg);
+    }
     /* v1-v4 custom events carry an absolute TSC that does not re-base the thread's running TSC. */
     if (!(rec.md && rec.kind == XRAY_MD_CUSTOM_EVENT && s->version < 5)) t->tsc = t->next_ts;
     set_time(s, ev, t->next_ts);
@@ -1325,7 +1427,10 @@ static evt_status thread_emit_(xr_state *s, xr_thread *t, evt_event *ev)
         return EVT_OK;
     }
     const uint8_t *p = payload(s, t, rec.payload, rec.u32);
-    if (!p) return evt_reader_fail(s->r, EVT_ERR_NOMEM, rec.payload, "cannot load %" PRIu32 " bytes of event payload", rec.u32);
+    if (!p) {
+        check_rest(s);
+        return evt_reader_fail(s->r, EVT_ERR_NOMEM, rec.payload, "cannot load %" PRIu32 " bytes of event payload", rec.u32);
+    }
     ev->id = XRAY_MD_COUNT_ + rec.kind; /* distinct from function kinds 0-3 */
     evt_cur pc;
     evt_cur_init(&pc, p, rec.u32, rec.payload, 0);
@@ -1394,7 +1499,10 @@ static void user_record(xr_state *s, uint16_t type, const uint8_t *p, uint32_t l
     ev->data_is_text = 0;
     uint64_t doff = off;
     const char *diag = evt_user_dec_record(s->user, rec, s->uwords, n, off, ev, &doff);
-    if (diag) evt_reader_error(s->r, doff, "%s", diag);
+    if (diag) {
+        check_rest(s); /* the index's reports come first */
+        evt_reader_error(s->r, doff, "%s", diag);
+    }
 }
 
 /* Merge heap of thread indices by (next_ts, index). */
@@ -1488,17 +1596,29 @@ _Static_assert(offsetof(evt_event, prio) % 8 == 0 && offsetof(evt_event, text_ok
 _Static_assert(offsetof(evt_meaning, irq) == 16 && sizeof(evt_meaning) % 8 == 0, "fn_reset zeroes m past label whole");
 static XR_HOT_INLINE EVT_EVENT_RESET_FN void fn_reset(evt_event *ev)
 {
-    ZERO_(&ev->prio, 40); /* prio, seq, count, target, target_name */
-    ev->data = NULL;
-    ev->data_len = 0;
-    ev->data_is_text = 0;
-    ZERO_(&ev->m.irq, sizeof ev->m - offsetof(evt_meaning, irq)); /* has and label: emit_fn's */
+    /* Each part is checked before it is cleared: it is usually zero already (the usual event
+     * before this one left it so), and loads cost less than these stores (measured: clearing the
+     * 216 bytes on every event took a fifth of `evtrace info`'s time on 10 M function records). */
+    int clear;
+    EVT_IS_CLEAR_(&ev->prio, 40, clear); /* prio, seq, count, target, target_name */
+    if (!clear) ZERO_(&ev->prio, 40);
+    if (ev->data || ev->data_len || ev->data_is_text) {
+        ev->data = NULL;
+        ev->data_len = 0;
+        ev->data_is_text = 0;
+    }
+    EVT_IS_CLEAR_(&ev->m.irq, sizeof ev->m - offsetof(evt_meaning, irq), clear);
+    if (!clear) ZERO_(&ev->m.irq, sizeof ev->m - offsetof(evt_meaning, irq)); /* has and label: emit_fn's */
 }
 
 /* next() but for its usual case: from a fresh event. */
 static __attribute__((noinline)) evt_status next_slow(xr_state *s, evt_event *ev)
 {
     fresh_event(ev);
+    if (!s->started) { /* --begin/--end may stop the events early: the index's reports first */
+        s->started = 1;
+        if (s->r->range.has_begin || s->r->range.has_end) check_rest(s);
+    }
     if (s->refill) {
         /* The last event's thread sits at the top: position it at its next event (its window
          * could not be touched while the caller held that event). */
@@ -1610,6 +1730,7 @@ static xr_thread **sorted_threads(xr_state *s)
 static void info_json(void *state, evt_json *j)
 {
     xr_state *s = state;
+    check_rest(s); /* the counts of blocks the events did not reach */
     evt_json_ku64(j, "version", s->version);
     evt_json_kstr(j, "type", s->type == XRAY_TYPE_FDR ? "fdr" : "basic");
     evt_json_ku64(j, "cycle_frequency", s->freq);
@@ -1661,6 +1782,7 @@ static void info_json(void *state, evt_json *j)
 static void info_text(void *state, FILE *out)
 {
     xr_state *s = state;
+    check_rest(s); /* the counts of blocks the events did not reach */
     fprintf(out, "xray:     %s version %u, cycle frequency %" PRIu64 " Hz, constant_tsc %u, nonstop_tsc %u\n",
             s->type == XRAY_TYPE_FDR ? "FDR" : "basic", s->version, s->freq, s->bits & 1u, (s->bits >> 1) & 1u);
     if (s->type == XRAY_TYPE_FDR)
@@ -1685,6 +1807,7 @@ static void close_(void *state)
 {
     xr_state *s = state;
     if (!s) return;
+    check_rest(s); /* the reports of blocks the events did not reach (a consumer that stopped) */
     for (uint32_t i = 0; i < s->nthreads; i++) {
         evt_free(s->threads[i].win.buf);
         evt_free(s->threads[i].stack);
