@@ -83,6 +83,9 @@ int evt_source_stop_fd(void);
 int evt_source_stop_requested(void);
 /* Read up to n bytes at off into dst; returns the number read (less than n only at the end). */
 size_t evt_source_read_at(evt_source *src, uint64_t off, void *dst, size_t n);
+/* 1 if the len bytes at offsets a and b can both be read and are the same, else 0 (a reader's test
+ * for a block written twice: etw_dec.c, xray_dec.c). */
+int evt_source_same_bytes(evt_source *src, uint64_t a, uint64_t b, uint64_t len);
 /* Read a stream to its end (its writer closes, --idle-exit, a stop) into memory, at most max bytes,
  * and make src a memory source of those bytes (size known, readable at any offset); the stream's
  * end state (failure, idle_expired, stopped) stays. A non-stream source is left as it is. Returns

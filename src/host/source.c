@@ -218,6 +218,18 @@ size_t evt_source_read_at(evt_source *src, uint64_t off, void *dst, size_t n)
     return src->fp ? file_read_at(fileno(src->fp), src->file_off + off, dst, n) : 0;
 }
 
+int evt_source_same_bytes(evt_source *src, uint64_t a, uint64_t b, uint64_t len)
+{
+    uint8_t x[4096], y[4096];
+    for (uint64_t done = 0; done < len;) {
+        size_t n = len - done < sizeof x ? (size_t)(len - done) : sizeof x;
+        if (evt_source_read_at(src, a + done, x, n) != n || evt_source_read_at(src, b + done, y, n) != n) return 0;
+        if (memcmp(x, y, n) != 0) return 0;
+        done += n;
+    }
+    return 1;
+}
+
 evt_status evt_source_buffer_stream(evt_source *src, uint64_t max, char *err, size_t errlen)
 {
     if (!src->is_stream) return EVT_OK;

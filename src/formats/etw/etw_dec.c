@@ -425,19 +425,6 @@ static int cmp_order(const void *a, const void *b)
     return x->off < y->off ? -1 : (x->off > y->off);
 }
 
-/* Are len bytes at offsets a and b of the source the same? */
-static int same_bytes(evt_source *src, uint64_t a, uint64_t b, uint64_t len)
-{
-    uint8_t x[4096], y[4096];
-    for (uint64_t done = 0; done < len;) {
-        size_t n = len - done < sizeof x ? (size_t)(len - done) : sizeof x;
-        if (evt_source_read_at(src, a + done, x, n) != n || evt_source_read_at(src, b + done, y, n) != n) return 0;
-        if (memcmp(x, y, n) != 0) return 0;
-        done += n;
-    }
-    return 1;
-}
-
 static evt_status build_streams(etw_state *s)
 {
     evt_reader *r = s->r;
@@ -458,7 +445,7 @@ static evt_status build_streams(etw_state *s)
              * SequenceNumber, which Windows never repeats): its events would be decoded twice */
             if (!(p->proc == b->proc && p->seq == b->seq)) p = &s->bufs[0];
             if (p->proc == b->proc && p->seq == b->seq && p->stride == b->stride &&
-                same_bytes(&r->src, p->off, b->off, b->stride)) {
+                evt_source_same_bytes(&r->src, p->off, b->off, b->stride)) {
                 evt_reader_error(r, b->off, "buffer %" PRIu32 " repeats the buffer at offset %" PRIu64
                                  " byte for byte (CPU %u, SequenceNumber %" PRIu64 "): skipped",
                                  k[i - 1].idx, p->off, (unsigned)b->proc, b->seq);

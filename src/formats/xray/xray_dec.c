@@ -832,19 +832,6 @@ static int cmp_block(const void *a, const void *b)
     return (x->start > y->start) - (x->start < y->start);
 }
 
-/* Are the len bytes at offsets a and b of the file the same? */
-static int same_bytes(evt_source *src, uint64_t a, uint64_t b, uint64_t len)
-{
-    uint8_t x[4096], y[4096];
-    for (uint64_t done = 0; done < len;) {
-        size_t n = len - done < sizeof x ? (size_t)(len - done) : sizeof x;
-        if (evt_source_read_at(src, a + done, x, n) != n || evt_source_read_at(src, b + done, y, n) != n) return 0;
-        if (memcmp(x, y, n) != 0) return 0;
-        done += n;
-    }
-    return 1;
-}
-
 static evt_status build_order(xr_state *s)
 {
     uint32_t n = 0;
@@ -863,7 +850,7 @@ static evt_status build_order(xr_state *s)
         for (uint32_t i = 1; i < n; i++) {
             const xr_block *p = &s->blocks[s->order[k - 1]], *b = &s->blocks[s->order[i]];
             if (p->thread == b->thread && p->wall_sec == b->wall_sec && p->wall_usec == b->wall_usec &&
-                p->end - p->start == b->end - b->start && same_bytes(&s->r->src, p->start, b->start, b->end - b->start)) {
+                p->end - p->start == b->end - b->start && evt_source_same_bytes(&s->r->src, p->start, b->start, b->end - b->start)) {
                 evt_reader_error(s->r, b->start, "block at offset %" PRIu64 " repeats the block at offset %" PRIu64
                                  " byte for byte (same thread and WalltimeMarker): skipped", b->start, p->start);
                 s->dup_blocks++;
