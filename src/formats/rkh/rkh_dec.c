@@ -542,8 +542,9 @@ static void drop_frame(rkh_state *s, uint64_t off)
     s->tail_drops++;
 }
 
-/* ev becomes a lost event of count records at off (damaged frames no gap counts). */
-static void damaged_lost(rkh_state *s, evt_event *ev, uint64_t count, uint64_t off)
+/* ev becomes a lost event of count records at off, at the stream's current time (a sequence gap,
+ * or damaged frames). */
+static void lost_event(rkh_state *s, evt_event *ev, uint64_t count, uint64_t off)
 {
     evt_event_reset(ev);
     ev->fmt = s->r->desc->name;
@@ -554,6 +555,12 @@ static void damaged_lost(rkh_state *s, evt_event *ev, uint64_t count, uint64_t o
     ev->ts = s->ts64;
     ev->flags |= EVT_HAS_COUNT;
     ev->count = count;
+}
+
+/* ev becomes a lost event of count records at off (damaged frames no gap counts). */
+static void damaged_lost(rkh_state *s, evt_event *ev, uint64_t count, uint64_t off)
+{
+    lost_event(s, ev, count, off);
     s->damaged_lost += count;
 }
 
@@ -1258,20 +1265,13 @@ static int decode_frame(rkh_state *s, evt_event *ev)
                          s->last_seq, seq, missing, missing == 1 ? "" : "s");
             s->last_seq = seq;
             s->redo = 1;
-            evt_event_reset(ev);
-            ev->fmt = s->r->desc->name;
-            ev->kind = EVT_KIND_LOST;
-            ev->name = vouch(s, "lost");
-            ev->id = 0;
-            ev->offset = s->frame_off;
-            ev->flags |= EVT_HAS_COUNT | EVT_HAS_SEQ;
             /* only what loss records have not already reported */
             uint64_t explained = missing < s->loss_credit ? missing : s->loss_credit;
             s->loss_credit -= explained;
             s->gap_debt += missing - explained;
-            ev->count = missing - explained;
+            lost_event(s, ev, missing - explained, s->frame_off);
+            ev->flags |= EVT_HAS_SEQ;
             ev->seq = seq;
-            ev->ts = s->ts64;
             return 2;
         }
         seq_accept(s, seq);
