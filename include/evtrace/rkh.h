@@ -208,6 +208,10 @@ void evt_rkh_config_default(evt_rkh_config *c);
  * as if filtered, drains return nothing. Call before the recorder is shared. */
 void evt_rkh_init(evt_rkh_recorder *r, const evt_rkh_config *cfg, uint8_t *ring, uint32_t ring_size,
                   evt_rkh_ts_fn ts, uint32_t ts_hz);
+/* Replace r's timestamp source (same rate, same width): the next record reads the new one. Call
+ * while nothing records into r (before it is used or between uses); the FreeRTOS integration
+ * wraps the source this way while it streams (freertos_rec.c). */
+void evt_rkh_set_ts(evt_rkh_recorder *r, evt_rkh_ts_fn ts);
 /* Output: a sink gets every complete record as soon as it ends (streaming; called with the
  * recorder's lock held, so calls are serialised; a record the sink itself begins on this recorder
  * is dropped and counted), or the ring is drained with the RKH-like calls below (each under the

@@ -672,6 +672,15 @@ static void filter_all_locked(evt_rkh_recorder *r, int emit)
     publish_emit(r);
 }
 
+/* The timestamp source and the core's 32-bit clock over it (the callback taken as it is). */
+static inline void set_ts_(evt_rkh_recorder *r, evt_rkh_ts_fn ts)
+{
+    r->ts = ts;
+    r->clock.fn = ts;
+}
+
+void evt_rkh_set_ts(evt_rkh_recorder *r, evt_rkh_ts_fn ts) { set_ts_(r, ts); }
+
 void evt_rkh_init(evt_rkh_recorder *r, const evt_rkh_config *cfg, uint8_t *ring, uint32_t ring_size,
                   evt_rkh_ts_fn ts, uint32_t ts_hz)
 {
@@ -694,8 +703,7 @@ void evt_rkh_init(evt_rkh_recorder *r, const evt_rkh_config *cfg, uint8_t *ring,
     /* no ring (NULL or size 0): an inert recorder, see publish_emit; ring indices stay below 2^31 */
     r->size = !ring ? 0u : ring_size > 0x7FFFFFFFu ? 0x7FFFFFFFu : ring_size;
     if (EVT_RKH_FAST) r->lim0 = r->size < ROOM_CAP ? r->size : ROOM_CAP;
-    r->ts = ts;
-    r->clock.fn = ts; /* the core's 32-bit clock: the callback taken as it is */
+    set_ts_(r, ts);
     uint32_t f = cfg->flags;
     r->ao_test = (f & EVT_RKH_F_TRC_RTFIL_EN) && (f & EVT_RKH_F_TRC_RTFIL_SMA_EN);
     r->sig_test = (f & EVT_RKH_F_TRC_RTFIL_EN) && (f & EVT_RKH_F_TRC_RTFIL_SIGNAL_EN);

@@ -92,15 +92,13 @@ static void stream_clock(evt_rkh_recorder *r)
 {
     g_stream_stamp = 0;
     if (g_stream_rec) {
-        g_stream_rec->ts = g_stream_ts;
-        g_stream_rec->clock.fn = g_stream_ts;
+        evt_rkh_set_ts(g_stream_rec, g_stream_ts);
         g_stream_rec = 0;
     }
     if (r && r->ts && r->ts != stream_time) {
         g_stream_ts = r->ts;
         g_stream_rec = r;
-        r->ts = stream_time;
-        r->clock.fn = stream_time;
+        evt_rkh_set_ts(r, stream_time);
     }
 }
 
