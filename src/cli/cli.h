@@ -99,6 +99,9 @@ extern const cli_command cli_cmd_report; /* convert -o x.html runs it */
  * (-h/--help seen: print cli_print_options) or CLI_PARSE_BAD_FORMAT (--format names no reader;
  * a usage error). Callable repeatedly (a fuzz target does). */
 int cli_parse(const cli_command *c, int argc, char **argv, cli_args *out);
+/* Set a reader option (the same one again: the last value wins); 0, or EXIT_USAGE with a message
+ * when too many were given. */
+int cli_set_reader_opt(cli_args *a, const char *name, const char *val);
 /* The rows of the one option table (options.def), for the man page and the completion. */
 typedef struct cli_option_info {
     const char *name;  /* long name without "--" */
@@ -109,6 +112,11 @@ typedef struct cli_option_info {
 size_t cli_option_count(void);
 /* Fill *out with row i; returns 1 when c accepts it (c NULL: always), 0 otherwise or past the end. */
 int cli_option_row(size_t i, const cli_command *c, cli_option_info *out);
+/* The readers' options without repeats: the i-th distinct name (registry order) with the first
+ * declaration's placeholder and help, and in readers the names of every reader that declares it
+ * ("threadx, etw, ..."; cut to fit n). Returns 0 past the end. --elf is declared by four readers:
+ * help, man page and completion list it once. */
+int cli_reader_option(size_t i, cli_option_info *out, char *readers, size_t n);
 /* The man page (roff) and the bash completion script, made from the commands, the option table
  * and the readers' and exporters' registries (cli_doc.c): `evtrace help --man|--bash-completion`. */
 void cli_doc_man(FILE *o);
@@ -131,6 +139,10 @@ int cli_finish(evt_reader *r, evt_status last);
 /* --connect / --gdb: open the remote stream into *src (cli_remote.c); EVT_OK or an error with
  * err filled. */
 evt_status cli_open_remote(const cli_args *a, evt_source *src, char *err, size_t errlen);
+/* --gdb --rtt --elf FW: the readers get FW as their --elf (user-event sites) when it has a
+ * section .evt_user; a firmware that registers its sites in the trace is still a valid --elf for
+ * the control block. Returns 0 or an exit code (main calls it after cli_parse). */
+int cli_remote_elf_sites(cli_args *a);
 /* Print an error for the command: "evtrace CMD: message", terminal-safe (host/safe_text.h:
  * control bytes and invalid UTF-8 from file names, traces or servers shown as \x1b, \n, ...). */
 void cli_err(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -84,14 +84,11 @@ void cli_doc_man(FILE *o)
         roff_para_(o, in.help);
     }
     fprintf(o, ".SH READER OPTIONS\n");
-    for (size_t i = 0; i < evt_reader_count(); i++) {
-        const evt_reader_desc *d = evt_reader_at(i);
-        for (const evt_reader_option *op = d->options; op && op->name; op++) {
-            cli_option_info ri = {op->name, 0, op->arg, op->help};
-            man_opt_head_(o, &ri);
-            roff_para_(o, op->help);
-            fprintf(o, "(%s)\n", d->name);
-        }
+    char readers[128];
+    for (size_t i = 0; cli_reader_option(i, &in, readers, sizeof readers); i++) {
+        man_opt_head_(o, &in);
+        roff_para_(o, in.help);
+        fprintf(o, "(%s)\n", readers);
     }
     fprintf(o, ".SH FORMATS\n");
     for (size_t i = 0; i < evt_reader_count(); i++) {
@@ -130,8 +127,7 @@ static void bash_opts_(FILE *o, const cli_command *c)
             first = 0;
         }
     if (!(c->opts & OPT_NO_FILE))
-        for (size_t i = 0; i < evt_reader_count(); i++)
-            for (const evt_reader_option *op = evt_reader_at(i)->options; op && op->name; op++) fprintf(o, " --%s", op->name);
+        for (size_t i = 0; cli_reader_option(i, &in, NULL, 0); i++) fprintf(o, " --%s", in.name);
 }
 
 void cli_doc_bash(FILE *o)
@@ -157,9 +153,8 @@ void cli_doc_bash(FILE *o)
         if (in.arg && (strcmp(in.arg, "FILE") == 0 || strcmp(in.arg, "OUT") == 0) && strcmp(in.name, "output") != 0)
             fprintf(o, "|--%s", in.name);
     }
-    for (size_t i = 0; i < evt_reader_count(); i++)
-        for (const evt_reader_option *op = evt_reader_at(i)->options; op && op->name; op++)
-            if (op->arg && strcmp(op->arg, "FILE") == 0) fprintf(o, "|--%s", op->name);
+    for (size_t i = 0; cli_reader_option(i, &in, NULL, 0); i++)
+        if (in.arg && strcmp(in.arg, "FILE") == 0) fprintf(o, "|--%s", in.name);
     fprintf(o, ") COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n        ");
     int first = 1;
     for (size_t k = 0; k < cli_option_count(); k++) {

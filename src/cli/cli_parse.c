@@ -64,6 +64,30 @@ static const evt_reader_option *reader_opt_(size_t i)
     return NULL;
 }
 
+int cli_reader_option(size_t i, cli_option_info *out, char *readers, size_t n)
+{
+    const evt_reader_option *op = NULL;
+    for (size_t k = 0; (op = reader_opt_(k)) != NULL; k++) {
+        size_t j = 0;
+        while (strcmp(reader_opt_(j)->name, op->name) != 0) j++; /* first declaration of the name */
+        if (j == k && i-- == 0) break;
+    }
+    if (!op) return 0;
+    out->name = op->name;
+    out->shortopt = 0;
+    out->arg = op->arg;
+    out->help = op->help;
+    if (n) readers[0] = '\0';
+    for (size_t k = 0, len = 0; k < evt_reader_count() && n; k++)
+        for (const evt_reader_option *o = evt_reader_at(k)->options; o && o->name; o++)
+            if (strcmp(o->name, op->name) == 0) {
+                int w = snprintf(readers + len, n - len, "%s%s", len ? ", " : "", evt_reader_at(k)->name);
+                len = w < 0 || (size_t)w >= n - len ? n - 1 : len + (size_t)w;
+                break;
+            }
+    return 1;
+}
+
 size_t cli_option_count(void) { return NOPTS; }
 
 int cli_option_row(size_t i, const cli_command *c, cli_option_info *out)
@@ -136,6 +160,16 @@ static int parse_when_(const char *s, int *kind, uint64_t *v)
             *v = (uint64_t)(ns + 0.5);
             return 1;
         }
+    return 0;
+}
+
+int cli_set_reader_opt(cli_args *a, const char *name, const char *val)
+{
+    for (unsigned i = 0; i < a->ropts.n; i++)
+        if (strcmp(a->ropts.key[i], name) == 0) { a->ropts.val[i] = val; return 0; }
+    if (a->ropts.n >= EVT_MAX_OPTS) { cli_err(a->cmd, "too many reader options"); return EXIT_USAGE; }
+    a->ropts.key[a->ropts.n] = name;
+    a->ropts.val[a->ropts.n++] = val;
     return 0;
 }
 
@@ -264,11 +298,7 @@ static int apply_(const cli_command *c, int id, const char *val, cli_args *a)
     default: {
         const evt_reader_option *op = reader_opt_((size_t)(id - ID_READER_OPT));
         if (!op) return EXIT_USAGE;
-        for (unsigned i = 0; i < a->ropts.n; i++) /* the same option again: the last one wins */
-            if (strcmp(a->ropts.key[i], op->name) == 0) { a->ropts.val[i] = val; return 0; }
-        if (a->ropts.n >= EVT_MAX_OPTS) { cli_err(c->name, "too many reader options"); return EXIT_USAGE; }
-        a->ropts.key[a->ropts.n] = op->name;
-        a->ropts.val[a->ropts.n++] = val;
+        return cli_set_reader_opt(a, op->name, val);
     }
     }
     return 0;
@@ -366,7 +396,14 @@ int cli_parse(const cli_command *c, int argc, char **argv, cli_args *a)
         a->file = a->nextra ? a->extra[0] : NULL;
         if (a->nextra) memmove(a->extra, a->extra + 1, (size_t)--a->nextra * sizeof a->extra[0]);
     }
-    if ((a->rtt || a->elf) && !a->gdb) { cli_err(c->name, "--rtt and --elf go with --gdb HOST:PORT"); return EXIT_USAGE; }
+    if (a->rtt && !a->gdb) { cli_err(c->name, "--rtt goes with --gdb HOST:PORT"); return EXIT_USAGE; }
+    /* --elf names the firmware: where its user-event sites are (the readers' --elf, which the
+     * stream commands' own --elf hides) and, with --gdb --rtt, where _SEGGER_RTT is; over RTT the
+     * readers get it from cli_remote_elf_sites (which reads the file: parsing reads none). */
+    if (a->elf && !(c->opts & OPT_NO_FILE) && !a->gdb) {
+        int bad = cli_set_reader_opt(a, "elf", a->elf);
+        if (bad) return bad;
+    }
     if (a->gdb && !a->rtt) { cli_err(c->name, "--gdb needs --rtt [ADDR] (the trace comes from the RTT up buffer)"); return EXIT_USAGE; }
     if (!a->file && a->connect) a->file = a->connect;
     if (!a->file && a->gdb) a->file = a->gdb;

@@ -20,11 +20,7 @@ evt_status cli_open_remote(const cli_args *a, evt_source *src, char *err, size_t
         snprintf(err, errlen, "--rtt needs ADDR (the control block) or ADDR:LEN (a range to search), not '%s'", a->rtt);
         return EVT_ERR_USAGE;
     }
-    if (a->elf) {
-        if (w.has_addr || w.search_len) {
-            snprintf(err, errlen, "--elf and --rtt ADDR both say where the control block is: give one");
-            return EVT_ERR_USAGE;
-        }
+    if (a->elf && !w.has_addr && !w.search_len) { /* --rtt ADDR wins: --elf then names user-event sites only */
         char why[300];
         if (!evt_elf_symbol(a->elf, "_SEGGER_RTT", &w.addr, why, sizeof why)) {
             snprintf(err, errlen, "--elf %s: %s", a->elf, why);
@@ -33,4 +29,10 @@ evt_status cli_open_remote(const cli_args *a, evt_source *src, char *err, size_t
         w.has_addr = 1;
     }
     return evt_source_gdb_rtt(src, a->gdb, &w, a->idle_exit_ms, note_gdb, (void *)a, err, errlen);
+}
+
+int cli_remote_elf_sites(cli_args *a)
+{
+    if (!a->gdb || !a->elf || !evt_elf_has_section(a->elf, ".evt_user")) return 0;
+    return cli_set_reader_opt(a, "elf", a->elf);
 }

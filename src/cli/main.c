@@ -19,15 +19,13 @@ static void print_formats(FILE *o)
 
 static void print_reader_options(FILE *o)
 {
-    int any = 0;
-    for (size_t i = 0; i < evt_reader_count(); i++) {
-        const evt_reader_desc *d = evt_reader_at(i);
-        for (const evt_reader_option *op = d->options; op && op->name; op++) {
-            if (!any++) fprintf(o, "\nReader options:\n");
-            char buf[64];
-            snprintf(buf, sizeof buf, "--%s %s", op->name, op->arg ? op->arg : "");
-            fprintf(o, "  %-24s %s (%s)\n", buf, op->help, d->name);
-        }
+    cli_option_info op;
+    char readers[128];
+    for (size_t i = 0; cli_reader_option(i, &op, readers, sizeof readers); i++) {
+        if (i == 0) fprintf(o, "\nReader options:\n");
+        char buf[64];
+        snprintf(buf, sizeof buf, "--%s %s", op.name, op.arg ? op.arg : "");
+        fprintf(o, "  %-24s %s (%s)\n", buf, op.help, readers);
     }
 }
 
@@ -100,6 +98,7 @@ int main(int argc, char **argv)
     if (rc == CLI_PARSE_HELP) { cmd_usage(c, stdout); return 0; }
     if (rc == CLI_PARSE_BAD_FORMAT) { print_formats(stderr); return EXIT_USAGE; }
     if (rc) return rc;
+    if ((rc = cli_remote_elf_sites(&a)) != 0) return rc;
     rc = c->run(&a);
     /* Whatever went to standard output must have got there: a full disk or a closed stdout is an
      * error (exit 3), never a silent loss. */

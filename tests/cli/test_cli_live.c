@@ -1,14 +1,20 @@
 /* The options of the live inputs and of `evtrace live` (cli_parse): --connect, --gdb with --rtt
  * (no value, --rtt=ADDR, and --rtt ADDR with a space, which getopt leaves as a positional),
- * --elf, --port, --bind, --view-bytes; the inputs exclude each other; --gdb needs --rtt; --rtt and
- * --elf need --gdb; bad numbers are usage errors; dump accepts the remote inputs too. */
+ * --elf, --port, --bind, --view-bytes; the inputs exclude each other; --gdb needs --rtt and --rtt
+ * needs --gdb; --elf is the readers' --elf too (user-event sites: without --gdb always, with it when
+ * the file has a section .evt_user, as this program has); bad numbers are usage errors; dump
+ * accepts the remote inputs too. */
+#define EVT_CFG_USER_ELF 1 /* this program's own user-event site: a section .evt_user */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli/cli.h"
 #include "evt_cli_args.h"
+#include "evtrace/user.h"
 
 #define PARSE EVT_PARSE
 
@@ -31,7 +37,31 @@ static void test_gdb_rtt(void **st)
     assert_int_equal(a.follow, 1);
     assert_int_equal(PARSE(&a, "live", "--gdb", "h:1"), EXIT_USAGE);          /* no --rtt */
     assert_int_equal(PARSE(&a, "live", "--connect", "h:1", "--rtt"), EXIT_USAGE);
-    assert_int_equal(PARSE(&a, "live", "--elf", "fw.elf", "x.bin"), EXIT_USAGE);
+    assert_int_equal(PARSE(&a, "live", "--rtt", "x.bin"), EXIT_USAGE);            /* --rtt without --gdb */
+    /* --elf without --gdb: the readers' --elf (user-event sites), the one option of every command */
+    assert_int_equal(PARSE(&a, "live", "--elf", "fw.elf", "x.bin"), 0);
+    assert_int_equal(a.ropts.n, 1);
+    assert_string_equal(a.ropts.key[0], "elf");
+    assert_string_equal(a.ropts.val[0], "fw.elf");
+    assert_int_equal(PARSE(&a, "dump", "--elf", "fw.elf", "t.trx"), 0);
+    assert_string_equal(a.ropts.val[0], "fw.elf");
+    assert_int_equal(PARSE(&a, "info", "--elf", "fw.elf", "t.trx"), 0);
+    assert_string_equal(a.ropts.val[0], "fw.elf");
+    /* over RTT parsing reads no file: cli_remote_elf_sites decides (fw.elf does not exist: not given) */
+    assert_int_equal(PARSE(&a, "dump", "--gdb", "h:1", "--rtt", "--elf", "fw.elf"), 0);
+    assert_int_equal(a.ropts.n, 0);
+    assert_int_equal(cli_remote_elf_sites(&a), 0);
+    assert_int_equal(a.ropts.n, 0);
+    /* a firmware with user-event sites (this program): the readers get it too */
+    static char self[1024];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(n > 0);
+    self[n] = '\0';
+    assert_int_equal(PARSE(&a, "dump", "--gdb", "h:1", "--rtt", "--elf", self), 0);
+    assert_int_equal(cli_remote_elf_sites(&a), 0);
+    assert_int_equal(a.ropts.n, 1);
+    assert_string_equal(a.ropts.key[0], "elf");
+    assert_string_equal(a.ropts.val[0], self);
 }
 
 static void test_connect_and_server(void **st)
@@ -54,8 +84,10 @@ static void test_connect_and_server(void **st)
     assert_int_equal(PARSE(&a, "live"), EXIT_USAGE);                           /* no input */
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    (void)argv;
+    if (argc > 1000) evt_printf("never", "a site in .evt_user (never called)");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gdb_rtt),
         cmocka_unit_test(test_connect_and_server),

@@ -2,12 +2,16 @@
  * program, the trace holds only an ANCHOR record and CALL records; with the program's file as
  * --elf the host formats the text (relocating the position-independent addresses by the anchor);
  * without it the events show their raw words and a diagnostic each; a file that is no ELF, or
- * has no .evt_user section, is refused with a message. */
+ * has no .evt_user section, is refused with a message. The evtrace command takes the same --elf in
+ * every command, including the stream commands (dump, convert), whose own --elf (the firmware of
+ * --gdb --rtt) used to hide it: `evtrace dump --elf firmware.elf trace.trx` refused to run. */
 #define EVT_CFG_USER_ELF 1
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 #include <unistd.h>
 #include "evt_test.h"
@@ -84,6 +88,55 @@ static void test_bad_elf(void **st)
     assert_non_null(strstr(err, "--elf"));
 }
 
+/* The command line of docs/user-events.md: dump and convert format the text from the ELF file;
+ * info, stats and dump agree on refusing a file without .evt_user. */
+static void test_cli_elf(void **st)
+{
+    (void)st;
+    record();
+    char *trace = evt_test_tmp_path("elf_user.trx");
+    assert_int_equal(evt_test_write_file(trace, g_buf, BUF_SIZE), 0);
+    char *out = NULL, *err = NULL;
+    const char *dump[] = {evt_test_bin(), "dump", "--elf", g_self, trace, NULL};
+    assert_int_equal(evt_test_runv(dump, &out, NULL, &err), 0);
+    for (int i = 0; i < 3; i++) {
+        char x[32];
+        snprintf(x, sizeof x, "i=%d of %s", i, "three");
+        assert_non_null(strstr(out, x));
+    }
+    free(out);
+    free(err);
+    char *json = evt_test_tmp_path("elf_user.json");
+    const char *conv[] = {evt_test_bin(), "convert", "--to", "chrome", "--elf", g_self, "-o", json, trace, NULL};
+    assert_int_equal(evt_test_runv(conv, NULL, NULL, NULL), 0);
+    size_t len;
+    uint8_t *j = evt_test_read_file(json, &len);
+    char *text = malloc(len + 1);
+    assert_non_null(text);
+    memcpy(text, j, len);
+    text[len] = '\0';
+    assert_non_null(strstr(text, "i=2 of three"));
+    free(text);
+    free(j);
+    /* without --elf: no text (the records stay plain user events) */
+    const char *plain[] = {evt_test_bin(), "dump", trace, NULL};
+    assert_int_equal(evt_test_runv(plain, &out, NULL, NULL), 0);
+    assert_null(strstr(out, "i=1 of three"));
+    free(out);
+    /* a file that is no ELF: refused by each command, with the option named */
+    char *bad = evt_test_tmp_path("not_elf");
+    assert_int_equal(evt_test_write_file(bad, "hello", 5), 0);
+    const char *cmds[] = {"dump", "info", "stats"};
+    for (int k = 0; k < 3; k++) {
+        const char *argv[] = {evt_test_bin(), cmds[k], "--elf", bad, trace, NULL};
+        err = NULL;
+        assert_int_not_equal(evt_test_runv(argv, NULL, NULL, &err), 0);
+        assert_non_null(strstr(err, "--elf"));
+        assert_null(strstr(err, "--gdb")); /* the reader's refusal, not the RTT option's */
+        free(err);
+    }
+}
+
 int main(void)
 {
     ssize_t n = readlink("/proc/self/exe", g_self, sizeof g_self - 1);
@@ -93,6 +146,6 @@ int main(void)
     }
     g_self[n] = '\0';
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_with_elf), cmocka_unit_test(test_without_elf),
-                                       cmocka_unit_test(test_bad_elf)};
+                                       cmocka_unit_test(test_bad_elf), cmocka_unit_test(test_cli_elf)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
