@@ -115,10 +115,13 @@ typedef struct evt_user_site_hdr {
  * little-endian order. */
 #define EVT_USER_XRAY_TYPE 0x7500u
 
-/* RKH carrier: one user record RKH_TE_USER + EVT_USER_RKH_NUM (0xC0 + 24) named "evtrace.user" by
+/* RKH carrier: one user record RKH_TE_USER + EVT_USER_RKH_NUM (0xC0 + 31) named "evtrace.user" by
  * its FWK_TUSR symbol (written by evt_rkh_user_attach), fields: UI8 record type, then one UI32 field
- * per word (RKH's typed user fields: its tools show them as numbers). */
-#define EVT_USER_RKH_NUM  24u
+ * per word (RKH's typed user fields: its tools show them as numbers). The number is RKH's last user
+ * event, none of the kernel hooks' (src/formats/rkh/rkh_hooks_defs.h: 0-9, 20-26), which share the
+ * stream of a FreeRTOS integration; it was 24, hook.obj_op's, until 30 Nov 2026: the reader knows
+ * the carrier by its name, so streams with either number decode. */
+#define EVT_USER_RKH_NUM  31u
 #define EVT_USER_RKH_NAME "evtrace.user"
 #define EVT_USER_RKH_MAX_WORDS 200u /* 1 + 5 bytes each: fits a record of a 1 KiB ring */
 

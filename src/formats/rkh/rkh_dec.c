@@ -1296,7 +1296,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
             rkh_hooks_dec_apply(&s->hooks, ev, un, obj_name, s);
             rich = 1;
         }
-        if (un && id - RKH_TE_USER == EVT_USER_RKH_NUM && strcmp(un, EVT_USER_RKH_NAME) == 0) {
+        if (un && strcmp(un, EVT_USER_RKH_NAME) == 0) { /* by its name: 31, or 24 before 30 Nov 2026 (user_defs.h) */
             user_record(s, ev, &c, pos);
             rich = 1;
         }
