@@ -82,6 +82,8 @@ static int run(const cli_args *a)
     o.format = a->format;
     o.ropts = &a->ropts;
     o.clock_hz = a->clock_hz;
+    o.kernel = a->kernel;
+    o.prio_order = a->prio_order;
     o.title = a->file;
     char err[400];
     evt_live *l = evt_live_start(&o, open_input, (void *)a, err, sizeof err);

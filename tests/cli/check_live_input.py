@@ -8,7 +8,10 @@
 5. --listen HOST:PORT on 127.0.0.1 with --idle-exit on a connected but silent socket, and on
    a listener nobody connects to;
 6. a followed file that shrinks: a clear message and exit 3;
-7. bad --listen / --baud values: usage errors (exit 2)."""
+7. bad --listen / --baud values: usage errors (exit 2);
+8. `evtrace live --kernel`: a FreeRTOS stream joined late (the recorded stream without its first
+   100 kB: no names for its hook records) shows FreeRTOS's services on the page only when the
+   kernel is named (the live page used to ignore --kernel and --priority-order)."""
 import json, os, pty, socket, subprocess, sys, tempfile, termios, threading, time
 
 evtrace, samples = sys.argv[1], sys.argv[2]
@@ -213,6 +216,39 @@ for args, what in ((["--listen", "127.0.0.1:99999"], "port out of range"), (["--
     check(r.returncode == 2, f"usage: {what}: exit {r.returncode} ({r.stderr.strip()[:100]})")
 r = subprocess.run([evtrace, "dump", "--serial", "/dev/null"], capture_output=True, text=True, timeout=10)
 check(r.returncode == 3 and "not a serial device" in r.stderr, f"serial: /dev/null is not a tty: exit {r.returncode}")
+
+# 8. live --kernel on a stream joined late.
+import urllib.request
+late = os.path.join(tmp, "late.rkh")
+with open(late, "wb") as f:
+    f.write(open(os.path.join(samples, "freertos", "posix_stream.rkh"), "rb").read()[100000:])
+for kernel in ([], ["--kernel", "freertos"]):
+    trace = os.path.join(tmp, "live%d.trace" % len(kernel))
+    p = subprocess.Popen([evtrace, "live", "-o", trace, "--idle-exit", "1"] + kernel + [late],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    page, last = "", -1
+    try:
+        url = p.stdout.readline().strip()
+        end = time.time() + 20 * SLACK
+        # until the page is the whole stream's: two fetches 0.5 s apart of the same size, over 1 MB
+        while time.time() < end:
+            try:
+                page = urllib.request.urlopen(url, timeout=5).read().decode("utf-8", "replace")
+            except OSError:
+                page = ""
+            if len(page) > 1000000 and len(page) == last:
+                break
+            last = len(page)
+            time.sleep(0.5)
+    finally:
+        p.send_signal(2)
+        try:
+            p.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill(); p.communicate()
+    has = "xSemaphoreGive" in page
+    check(len(page) > 1000000 and has == bool(kernel),
+          f"live {' '.join(kernel) or '(no --kernel)'}: page of {len(page)} bytes, FreeRTOS service names: {has}")
 
 import shutil
 shutil.rmtree(tmp, True)

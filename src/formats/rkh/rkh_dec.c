@@ -25,6 +25,7 @@
 #include "formats/rkh/rkh_diag_dec.h"
 #include "formats/rkh/rkh_defs.h"
 #include "formats/rkh/rkh_hooks_dec.h"
+#include "formats/rkh/rkh_hooks_defs.h"
 #include "evtrace/user_defs.h"
 #include "formats/user/user_dec.h"
 #include "evtrace/hooks_defs.h"
@@ -165,7 +166,9 @@ typedef struct rkh_state {
     uint32_t uwords[EVT_USER_RKH_MAX_WORDS];
     /* symbols */
     symtab objs, sigs, usr, pools;
-    uint32_t usr_named;           /* bit n: a symbol record named user event n (maybe not kept) */
+    uint32_t usr_named;           /* bit n: a symbol record named user event n (maybe not kept), or
+                                     the hooks table does under an RTOS --kernel (late_hooks) */
+    int kernel_hint;              /* r->kernel_user as next() last saw it (it changes after open) */
     uint64_t sym_bytes;           /* bytes held by the four tables (<= RKH_SYM_BYTES_MAX) */
     uint64_t symbols_dropped;     /* symbol records not kept: the tables were full */
     uint64_t symbols_renamed;     /* symbol records that replaced a name */
@@ -1012,6 +1015,25 @@ static inline const char *usr_event_name(rkh_state *s, unsigned id)
 }
 
 /* The generic hooks' records were seen: what they tell of the reader (caps, kernel, clock). */
+/* The user said the stream comes from an RTOS's kernel hooks (--kernel: an RTOS profile, not RKH's
+ * own nor Windows'): user records the stream never named take the hooks table's names, as in a
+ * stream joined after its FWK_TUSR records (rkh_hooks_name). */
+static int late_hooks(const rkh_state *s)
+{
+    int k = s->r->kernel_user;
+    return k >= 0 && k != EVT_HOOK_KERNEL_RKH && k != EVT_HOOK_KERNEL_WINDOWS;
+}
+
+/* --kernel was set or changed (after open, before or between events): under late_hooks the hooks
+ * table's numbers count as named, so the usual-frame path leaves their records to decode_frame. */
+static __attribute__((noinline, cold)) void kernel_changed(rkh_state *s)
+{
+    s->kernel_hint = s->r->kernel_user;
+#define RKH_HOOK_BIT_(n, name, str) | (1u << (n))
+    if (late_hooks(s)) s->usr_named |= 0u RKH_HOOKS_TABLE(RKH_HOOK_BIT_);
+#undef RKH_HOOK_BIT_
+}
+
 static void hooks_seen(rkh_state *s)
 {
     s->r->caps |= EVT_CAP_SCHED | EVT_CAP_ISR | EVT_CAP_SERVICES;
@@ -1287,6 +1309,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         ev->name = vouch(s, usr_event_name(s, id)); /* "USR#n", built here */
         ev->kind = EVT_KIND_USER;
         const char *un = sym_get_v(s, &s->usr, id - RKH_TE_USER);
+        if (!un && late_hooks(s)) un = vouch(s, rkh_hooks_name(id - RKH_TE_USER)); /* --kernel RTOS: joined late */
         if (un && is_vouched(s, un)) evt_put_s(ev, "user_event", un);
         else if (un) evt_event_add_field_s(ev, "user_event", un);
         if (un || s->hooks.isr_depth || s->hooks.thread) {
@@ -1484,6 +1507,7 @@ static evt_status open_(evt_reader *r, void **state)
     if (!s) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
     *state = s;
     s->r = r;
+    s->kernel_hint = -1; /* evt_reader_open's: no --kernel yet */
     if (!(s->user = evt_user_dec_new())) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
     const char *uelf = evt_opts_get(r->opts, "elf");
     if (uelf) {
@@ -1579,6 +1603,7 @@ static evt_status next(void *state, evt_event *ev)
 {
     rkh_state *s = state;
     if (s->nretired) sym_free_retired(s);
+    if (__builtin_expect(s->kernel_hint != s->r->kernel_user, 0)) kernel_changed(s);
     /* The usual frame: the framer between frames, the frame and its flag in the chunk's whole
      * 16-byte steps, no escape. Decoded straight (decode_usual), then taken; anything else is left
      * as it is for the general path (which finds the same frame first). */

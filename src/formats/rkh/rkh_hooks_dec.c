@@ -30,6 +30,18 @@ static int hook_number(const char *user_event)
     return -1;
 }
 
+const char *rkh_hooks_name(unsigned n)
+{
+    static const struct { unsigned n; const char *s; } table[] = {
+#define RKH_HOOK_ROW_(num, name, s) {num, s},
+        RKH_HOOKS_TABLE(RKH_HOOK_ROW_)
+#undef RKH_HOOK_ROW_
+    };
+    for (unsigned i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (table[i].n == n) return table[i].s;
+    return NULL;
+}
+
 void rkh_hooks_dec_init(rkh_hooks_dec *h)
 {
     memset(h, 0, sizeof *h);

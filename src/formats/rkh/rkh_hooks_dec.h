@@ -32,6 +32,12 @@ typedef struct rkh_hooks_dec {
     evt_hook_idle idle;   /* the kernel's idle tasks named by hook.idle_task (hook_meaning.h) */
 } rkh_hooks_dec;
 
+/* The hook name of user event n in RKH_HOOKS_TABLE (a static string), or NULL. A stream joined
+ * after its FWK_TUSR records (a UART plugged in while the target runs) has no names: the reader
+ * uses these when the user names an RTOS kernel (--kernel), not otherwise (an application's own
+ * user records may have any number). */
+const char *rkh_hooks_name(unsigned n);
+
 /* Start state: no thread, no interrupt, no kernel named. */
 void rkh_hooks_dec_init(rkh_hooks_dec *h);
 

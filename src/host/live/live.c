@@ -157,6 +157,8 @@ static int build_(evt_live *l, int fd, uint64_t L)
         return 0;
     }
     if (l->clock_hz) evt_reader_set_clock_hz(r, l->clock_hz);
+    if (l->kernel) evt_reader_set_kernel(r, l->kernel - 1); /* as the other commands (cli_common.c) */
+    if (l->prio_order) evt_reader_set_prio_order(r, l->prio_order);
     l->framed = strcmp(r->desc->name, "rkh") == 0;
     evt_report_info info;
     memset(&info, 0, sizeof info);
@@ -250,6 +252,8 @@ evt_live *evt_live_start(const evt_live_opts *o, evt_live_open_fn open_fn, void 
     l->format = o->format;
     l->ropts = o->ropts;
     l->clock_hz = o->clock_hz;
+    l->kernel = o->kernel;
+    l->prio_order = o->prio_order;
     snprintf(l->title, sizeof l->title, "%s", o->title ? o->title : "live");
     snprintf(l->out, sizeof l->out, "%s", o->out);
     snprintf(l->part, sizeof l->part, "%s.part", o->out);

@@ -28,6 +28,8 @@ typedef struct evt_live_opts {
     const evt_open_opts *ropts; /* reader options */
     uint64_t clock_hz;          /* --clock-hz (0: the trace's) */
     const char *title;          /* what the page calls its input */
+    int kernel;                 /* --kernel: the profile's id + 1; 0: the trace's own (as cli_args) */
+    int prio_order;             /* --priority-order: evt_reader_set_prio_order's value, 0 for none */
 } evt_live_opts;
 
 #define EVT_LIVE_VIEW_DEFAULT (1u << 20)

@@ -15,6 +15,7 @@ struct evt_live {
     const char *format;
     const evt_open_opts *ropts;
     uint64_t clock_hz, view_bytes;
+    int kernel, prio_order;     /* evt_live_opts' */
     unsigned refresh_ms;
     char title[256], out[1024], part[1040], url[128];
     pthread_t tee, builder;
