@@ -1014,7 +1014,6 @@ static inline const char *usr_event_name(rkh_state *s, unsigned id)
     return nm ? nm : usr_event_name_new(s, id);
 }
 
-/* The generic hooks' records were seen: what they tell of the reader (caps, kernel, clock). */
 /* The user said the stream comes from an RTOS's kernel hooks (--kernel: an RTOS profile, not RKH's
  * own nor Windows'): user records the stream never named take the hooks table's names, as in a
  * stream joined after its FWK_TUSR records (rkh_hooks_name). */
@@ -1034,6 +1033,7 @@ static __attribute__((noinline, cold)) void kernel_changed(rkh_state *s)
 #undef RKH_HOOK_BIT_
 }
 
+/* The generic hooks' records were seen: what they tell of the reader (caps, kernel, clock). */
 static void hooks_seen(rkh_state *s)
 {
     s->r->caps |= EVT_CAP_SCHED | EVT_CAP_ISR | EVT_CAP_SERVICES;

@@ -13,32 +13,28 @@
 
 #define RKH_HOOK_ISR_CTX 0xFFFFFFFFu /* context id of interrupt code (as the TXTB reader uses) */
 
+/* The hook records: user event number and FWK_TUSR name. */
+static const struct {
+    int n;
+    const char *s;
+} k_hooks[] = {
+#define RKH_HOOK_ROW_(num, name, str) {num, str},
+    RKH_HOOKS_TABLE(RKH_HOOK_ROW_)
+#undef RKH_HOOK_ROW_
+};
+#define N_HOOKS (sizeof k_hooks / sizeof k_hooks[0])
+
 static int hook_number(const char *user_event)
 {
-    static const char *const names[] = {
-#define RKH_HOOK_NAME_(n, name, s) s,
-        RKH_HOOKS_TABLE(RKH_HOOK_NAME_)
-#undef RKH_HOOK_NAME_
-    };
-    static const int numbers[] = {
-#define RKH_HOOK_NUM_(n, name, s) n,
-        RKH_HOOKS_TABLE(RKH_HOOK_NUM_)
-#undef RKH_HOOK_NUM_
-    };
-    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(names[i], user_event) == 0) return numbers[i];
+    for (unsigned i = 0; i < N_HOOKS; i++)
+        if (strcmp(k_hooks[i].s, user_event) == 0) return k_hooks[i].n;
     return -1;
 }
 
 const char *rkh_hooks_name(unsigned n)
 {
-    static const struct { unsigned n; const char *s; } table[] = {
-#define RKH_HOOK_ROW_(num, name, s) {num, s},
-        RKH_HOOKS_TABLE(RKH_HOOK_ROW_)
-#undef RKH_HOOK_ROW_
-    };
-    for (unsigned i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (table[i].n == n) return table[i].s;
+    for (unsigned i = 0; i < N_HOOKS; i++)
+        if ((unsigned)k_hooks[i].n == n) return k_hooks[i].s;
     return NULL;
 }
 
