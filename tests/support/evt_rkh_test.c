@@ -16,6 +16,16 @@ void evt_rkh_test_buf_init(evt_rkh_test_buf *b, size_t cap)
     b->overflow = 0;
 }
 
+void evt_rkh_test_streamed(evt_rkh_recorder *r, uint8_t *ring, uint32_t size, evt_rkh_ts_fn ts, uint32_t hz,
+                           evt_rkh_test_buf *out, size_t cap)
+{
+    evt_rkh_test_buf_init(out, cap);
+    evt_rkh_config c;
+    evt_rkh_config_default(&c);
+    evt_rkh_init(r, &c, ring, size, ts, hz);
+    evt_rkh_set_sink(r, evt_rkh_test_sink, out);
+}
+
 void evt_rkh_test_buf_free(evt_rkh_test_buf *b)
 {
     free(b->p);

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "evtrace/rkh.h"
 
 typedef struct evt_rkh_test_buf {
     uint8_t *p;
@@ -21,6 +22,11 @@ void evt_rkh_test_buf_free(evt_rkh_test_buf *b);
 void evt_rkh_test_sink(void *user, const uint8_t *p, uint32_t n);
 /* Append bytes (drains by the caller). */
 void evt_rkh_test_buf_add(evt_rkh_test_buf *b, const uint8_t *p, size_t n);
+/* A streamed recorder on ring[size] with RKH's template configuration and time source ts at hz,
+ * its sink appending to out (initialised here with cap bytes). Compiled with the default switches:
+ * not for the switch variants of tests/formats/rkh/switches.cmake (their recorder's layout differs). */
+void evt_rkh_test_streamed(evt_rkh_recorder *r, uint8_t *ring, uint32_t size, evt_rkh_ts_fn ts, uint32_t hz,
+                           evt_rkh_test_buf *out, size_t cap);
 /* A recorder time source: CLOCK_MONOTONIC in µs (1 MHz), async-signal-safe. */
 uint32_t evt_rkh_test_clock_us(void);
 

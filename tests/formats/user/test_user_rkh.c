@@ -21,12 +21,8 @@ static void test_rkh_roundtrip(void **st)
 {
     (void)st;
     evt_rkh_test_buf out;
-    evt_rkh_test_buf_init(&out, 1 << 20);
-    evt_rkh_config c;
-    evt_rkh_config_default(&c);
     evt_rkh_recorder r;
-    evt_rkh_init(&r, &c, g_ring, sizeof g_ring, clock_fn, 1000000u);
-    evt_rkh_set_sink(&r, evt_rkh_test_sink, &out);
+    evt_rkh_test_streamed(&r, g_ring, sizeof g_ring, clock_fn, 1000000u, &out, 1 << 20);
     int evaluated = 0;
     evt_printf("off", "%d", ++evaluated); /* not attached: nothing, not evaluated */
     assert_int_equal(evaluated, 0);

@@ -29,12 +29,8 @@ RKH_HOOKS_TABLE(NOT_CARRIER_)
 static void run(int hooks_first)
 {
     evt_rkh_test_buf out;
-    evt_rkh_test_buf_init(&out, 1 << 20);
-    evt_rkh_config c;
-    evt_rkh_config_default(&c);
     evt_rkh_recorder r;
-    evt_rkh_init(&r, &c, g_ring, sizeof g_ring, clock_fn, 1000000u);
-    evt_rkh_set_sink(&r, evt_rkh_test_sink, &out);
+    evt_rkh_test_streamed(&r, g_ring, sizeof g_ring, clock_fn, 1000000u, &out, 1 << 20);
     if (hooks_first) evt_rkh_hooks_attach(&r);
     evt_rkh_user_attach(&r);
     if (!hooks_first) evt_rkh_hooks_attach(&r);
