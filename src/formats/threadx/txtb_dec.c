@@ -561,6 +561,8 @@ static void scan_direction(txtb_state *s)
     s->ts = 0;
 }
 
+TXTB_COLD static void user_sites_first(txtb_state *s);
+
 static evt_status open_(evt_reader *r, void **state)
 {
     uint8_t h[TXTB_HEADER_SIZE];
@@ -657,6 +659,7 @@ static evt_status open_(evt_reader *r, void **state)
     s->seg1 = s->wrapped ? s->avail - s->current : 0;
     s->span = s->wrapped ? s->avail : (s->current < s->avail ? s->current : s->avail);
     scan_direction(s);
+    if (s->wrapped && s->user) user_sites_first(s);
     return EVT_OK;
 }
 
@@ -834,6 +837,39 @@ TXTB_COLD static void user_record(txtb_state *s, uint32_t id, const uint32_t w[8
         uint64_t wi = doff > off ? (doff - off) / 4u : 0u;
         uint64_t at = off + (wi / 4u) * TXTB_EVENT_SIZE + TXTB_EV_INFO1 + (wi % 4u) * 4u;
         evt_reader_error(s->r, at, "%s%s", diag, got < n ? " (record cut short)" : "");
+    }
+}
+
+/* A wrapped buffer's oldest records may be calls of sites whose SITE (or ANCHOR) record the wrap
+ * overwrote; a recorder that calls evt_user_resend from its buffer-full callback (docs/user-events.md)
+ * registers them again after the wrap, later in the buffer. So the SITE and ANCHOR records of a
+ * wrapped buffer are read once, in time order, before its first event: such a call then decodes
+ * with its site (a buffer holds one session: one build, one address per site). Their diagnostics
+ * come when they are decoded in order (user_record); here they are ignored. Open only. */
+TXTB_COLD static void user_sites_first(txtb_state *s)
+{
+    evt_event scratch;
+    for (uint32_t p = 0; p < s->span; p++) {
+        uint32_t w[8];
+        if (!read_slot(s, slot_index_of(s, p), w) || w[0] == TXTB_CTX_NONE) continue;
+        uint32_t id = w[2], n = id & 0x3FFu, got = n < 4u ? n : 4u;
+        unsigned rec = (id >> 10) & 3u;
+        if (id < EVT_USER_TXTB_BASE || id >= EVT_USER_TXTB_CONT || (rec != EVT_USER_R_SITE && rec != EVT_USER_R_ANCHOR) ||
+            !evt_user_dec_claims(s->user, rec, w + 4, got, n))
+            continue;
+        memcpy(s->uwords, w + 4, 4 * sizeof w[0]);
+        for (uint32_t j = 1; 4u * j < n && p + j < s->span; j++) { /* its continuation slots (user_record) */
+            uint32_t c[8];
+            if (!read_slot(s, slot_index_of(s, p + j), c) || c[0] == TXTB_CTX_NONE ||
+                c[2] != (EVT_USER_TXTB_CONT | (j & 0x3FFu)))
+                break;
+            for (uint32_t i = 0; i < 4u && 4u * j + i < n; i++) s->uwords[4u * j + i] = c[4 + i];
+            got = 4u * j + 4u < n ? 4u * j + 4u : n;
+        }
+        if (got < n) continue; /* cut short: reported in order */
+        uint64_t doff;
+        evt_event_reset(&scratch);
+        (void)evt_user_dec_record(s->user, rec, s->uwords, got, 0, &scratch, &doff);
     }
 }
 

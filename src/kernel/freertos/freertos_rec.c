@@ -10,8 +10,10 @@
 #include "evtrace/freertos_svc.h"
 
 #include "evtrace/hooks.h"
+#include "evtrace/user.h"
 #include "formats/rkh/rkh_hooks.h"
 #include "formats/threadx/txtb_hooks.h"
+#include "formats/threadx/txtb_switches.h"
 
 EVT_HOOK_DECLARE_BACKEND(txtb)
 EVT_HOOK_DECLARE_BACKEND(rkh)
@@ -145,6 +147,17 @@ static void started(void)
 #endif
 }
 
+/* printf-style user events (evtrace/user.h) in the snapshot ring: every site registers again at its
+ * first call after a wrap, so the calls of the oldest records left find their site in a SITE record
+ * further on (the reader reads those first: txtb_dec.c user_sites_first). */
+#if EVT_TX_FULL_NOTIFY
+static void snapshot_full(void *hdr)
+{
+    (void)hdr;
+    evt_user_resend();
+}
+#endif
+
 int evt_freertos_start_snapshot(void *buf, uint32_t size, uint32_t registry_entries)
 {
     if (evt_freertos_on != FR_OFF) return -1;
@@ -160,6 +173,10 @@ int evt_freertos_start_snapshot(void *buf, uint32_t size, uint32_t registry_entr
     if (evt_txtb_hooks_enable(buf, size, registry_entries, &o, EVT_HOOK_KERNEL_FREERTOS) != EVT_TX_SUCCESS)
         return -1;
     evt_txtb_hooks_clock(g_clock ? g_clock_hz : evt_port_timestamp_hz());
+    evt_user_resend(); /* a new session of user-event sites: this buffer's */
+#if EVT_TX_FULL_NOTIFY
+    (void)evt_tx_trace_buffer_full_notify(snapshot_full);
+#endif
     evt_freertos_on = FR_SNAPSHOT;
     return 0;
 }
@@ -180,7 +197,12 @@ void evt_freertos_stop(void)
 {
     uint8_t m = evt_freertos_on;
     evt_freertos_on = FR_OFF;
-    if (m == FR_SNAPSHOT) (void)evt_tx_trace_disable();
+    if (m == FR_SNAPSHOT) {
+        (void)evt_tx_trace_disable();
+#if EVT_TX_FULL_NOTIFY
+        (void)evt_tx_trace_buffer_full_notify((void (*)(void *))0);
+#endif
+    }
     else if (m == FR_STREAM) {
         evt_rkh_hooks_attach((evt_rkh_recorder *)0);
         stream_clock((evt_rkh_recorder *)0);

@@ -29,6 +29,9 @@
 #include <cmocka.h>
 #include "evtrace/freertos.h"
 #include "evtrace/reader.h"
+#include "evtrace/user.h"
+#include "evtrace/user_defs.h"
+#include <stdio.h>
 
 /* ---- the kernel's scope, as far as the expanded macros read it ---------------------------------- */
 #define configUSE_TRACE_FACILITY 1
@@ -446,6 +449,49 @@ static void stamp_snapshot(void **st)
 }
 static void stamp_stream(void **st) { (void)st; stream_ts(now_fn, stamp_script, stamp_check); }
 static void block_snapshot(void **st) { (void)st; snapshot(block_script, block_check); }
+
+/* ---- printf-style user events in a snapshot that wraps -------------------------------------------
+ * evt_freertos_start_snapshot starts a session of user-event sites and re-registers them after each
+ * wrap (its buffer-full callback calls evt_user_resend), and the reader reads a wrapped buffer's SITE
+ * records first: every printf left in the ring has its text, none stays a raw TXTB user record
+ * (without the callback every SITE record was overwritten: all 300 calls left were raw). */
+static uint8_t g_small[48 + 48 * 8 + 32 * 100];
+static void printf_wrap(void **st)
+{
+    (void)st;
+    memset(g_small, 0, sizeof g_small);
+    assert_int_equal(evt_freertos_start_snapshot(g_small, sizeof g_small, 8), 0);
+    tasks();
+    for (unsigned i = 0; i < 300; i++) {
+        evt_printf("ctl", "step %u", i);
+        evt_printf("pr", "%u:%s", i, "x");
+    }
+    evt_freertos_stop();
+    evt_reader *rd = open_trace(g_small, sizeof g_small);
+    evt_event ev;
+    unsigned ctl = 0, pr = 0, last = 0;
+    while (evt_reader_next(rd, &ev) == EVT_OK) {
+        unsigned k;
+        char want[32];
+        if (ev.kind == EVT_KIND_USER) assert_true(ev.id < EVT_USER_TXTB_BASE || (ev.m.has & EVT_M_TEXT)); /* no raw record */
+        if (!(ev.m.has & EVT_M_TEXT)) continue;
+        if (strcmp(ev.m.label, "ctl") == 0) {
+            assert_int_equal(sscanf(ev.m.text, "step %u", &k), 1);
+            assert_true(k >= last); /* in order */
+            last = k;
+            ctl++;
+        } else if (strcmp(ev.m.label, "pr") == 0) {
+            assert_int_equal(sscanf(ev.m.text, "%u:", &k), 1);
+            snprintf(want, sizeof want, "%u:%s", k, "x");
+            assert_string_equal(ev.m.text, want);
+            pr++;
+        }
+    }
+    assert_int_equal(rd->errors, 0);
+    assert_true(ctl > 20 && pr > 20);
+    assert_int_equal(last, 299);
+    evt_reader_close(rd);
+}
 static void block_stream(void **st) { (void)st; stream(block_script, block_check); }
 
 int main(void)
@@ -463,6 +509,7 @@ int main(void)
         cmocka_unit_test(stamp_stream),
         cmocka_unit_test(block_snapshot),
         cmocka_unit_test(block_stream),
+        cmocka_unit_test(printf_wrap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,91 @@
+/* User events in a TXTB ring that wraps (a FreeRTOS snapshot, any flight ring): a site's SITE record
+ * is written at its first call of a session, so once the ring has wrapped, the oldest records left
+ * may be calls whose SITE record was overwritten. With evt_user_resend() in the buffer-full callback
+ * (docs/user-events.md) every site registers again at its first call after each wrap, and the
+ * reader takes a site it has not met yet from a SITE record further on in the buffer (a TXTB buffer
+ * is one session: one build, one address per site). Every printf and value then decodes with its
+ * text, no error. A site called only before the last wrap, never after, cannot be known: its calls
+ * keep their raw words with a diagnostic each, as any unknown site. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <cmocka.h>
+#include "evtrace/user.h"
+#include "formats/threadx/txtb_defs.h"
+#include "user_test_util.h"
+
+#define SLOTS 96u
+#define BUF_SIZE (48u + 48u * 4u + 32u * SLOTS)
+static uint8_t g_buf[BUF_SIZE];
+
+static void on_full(void *hdr)
+{
+    (void)hdr;
+    evt_user_resend();
+}
+
+static void record(unsigned rounds, int lonely)
+{
+    assert_int_equal(evt_tx_trace_enable(g_buf, BUF_SIZE, 4), EVT_TX_SUCCESS);
+    assert_int_equal(evt_tx_trace_buffer_full_notify(on_full), EVT_TX_SUCCESS);
+    evt_user_resend();
+    if (lonely) evt_printf("lonely", "called once, first of all (%d)", 1);
+    for (unsigned i = 0; i < rounds; i++) {
+        evt_printf("a", "i=%u", i);
+        evt_value("v", (int64_t)i * 3);
+        evt_printf("b", "%u and %s", i, "words");
+    }
+    assert_int_equal(evt_tx_trace_disable(), EVT_TX_SUCCESS);
+    evt_tx_trace_buffer_full_notify(NULL);
+}
+
+static void test_wrapped_sites(void **st)
+{
+    (void)st;
+    record(200, 0); /* 600 calls, a few wraps of a 96-slot ring */
+    ut_trace t;
+    assert_int_equal(ut_decode(g_buf, BUF_SIZE, "threadx", NULL, &t), EVT_END);
+    assert_int_equal(t.errors, 0);
+    unsigned a = 0, b = 0, v = 0;
+    for (unsigned i = 0; i < t.n; i++) {
+        const ut_ev *e = &t.ev[i];
+        char want[64];
+        unsigned k;
+        if (!strcmp(e->name, "a")) {
+            assert_int_equal(sscanf(e->text, "i=%u", &k), 1);
+            a++;
+        } else if (!strcmp(e->name, "b")) {
+            assert_int_equal(sscanf(e->text, "%u and", &k), 1);
+            snprintf(want, sizeof want, "%u and %s", k, "words");
+            assert_string_equal(e->text, want);
+            b++;
+        } else if (!strcmp(e->name, "v")) {
+            assert_int_equal(e->value % 3, 0);
+            v++;
+        } else {
+            fail_msg("event %s (%s): not a known site", e->name, e->text);
+        }
+    }
+    assert_true(a > 10 && b > 10 && v > 10);
+    free(t.ev);
+}
+
+static void test_site_gone(void **st)
+{
+    (void)st;
+    record(200, 1);
+    /* "lonely" registered and called once at the start, long overwritten: nothing of it is left,
+     * and nothing else errs */
+    ut_trace t;
+    assert_int_equal(ut_decode(g_buf, BUF_SIZE, "threadx", NULL, &t), EVT_END);
+    assert_int_equal(t.errors, 0);
+    for (unsigned i = 0; i < t.n; i++) assert_string_not_equal(t.ev[i].name, "lonely");
+    free(t.ev);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_wrapped_sites), cmocka_unit_test(test_site_gone)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
