@@ -849,18 +849,18 @@ TXTB_COLD static void user_record(txtb_state *s, uint32_t id, const uint32_t w[8
 TXTB_COLD static void user_sites_first(txtb_state *s)
 {
     evt_event scratch;
-    for (uint32_t p = 0; p < s->span; p++) {
+    for (uint32_t at = 0; at < s->span; at++) {
         uint32_t w[8];
-        if (!read_slot(s, slot_index_of(s, p), w) || w[0] == TXTB_CTX_NONE) continue;
+        if (!read_slot(s, slot_index_of(s, at), w) || w[0] == TXTB_CTX_NONE) continue;
         uint32_t id = w[2], n = id & 0x3FFu, got = n < 4u ? n : 4u;
         unsigned rec = (id >> 10) & 3u;
         if (id < EVT_USER_TXTB_BASE || id >= EVT_USER_TXTB_CONT || (rec != EVT_USER_R_SITE && rec != EVT_USER_R_ANCHOR) ||
             !evt_user_dec_claims(s->user, rec, w + 4, got, n))
             continue;
         memcpy(s->uwords, w + 4, 4 * sizeof w[0]);
-        for (uint32_t j = 1; 4u * j < n && p + j < s->span; j++) { /* its continuation slots (user_record) */
+        for (uint32_t j = 1; 4u * j < n && at + j < s->span; j++) { /* its continuation slots (user_record) */
             uint32_t c[8];
-            if (!read_slot(s, slot_index_of(s, p + j), c) || c[0] == TXTB_CTX_NONE ||
+            if (!read_slot(s, slot_index_of(s, at + j), c) || c[0] == TXTB_CTX_NONE ||
                 c[2] != (EVT_USER_TXTB_CONT | (j & 0x3FFu)))
                 break;
             for (uint32_t i = 0; i < 4u && 4u * j + i < n; i++) s->uwords[4u * j + i] = c[4 + i];
