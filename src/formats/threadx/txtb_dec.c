@@ -829,7 +829,11 @@ TXTB_COLD static void user_record(txtb_state *s, uint32_t id, const uint32_t w[8
     }
     ev->nargs = 0;
     uint64_t doff = off;
+    /* A call of a site no SITE record of a wrapped buffer names (user_sites_first read them all):
+     * its SITE record went with a wrap, counted lost there. It shows its raw words, no data error. */
+    int site_lost = s->wrapped && rec == EVT_USER_R_CALL && got >= 1 && !evt_user_dec_site_known(s->user, s->uwords[0]);
     const char *diag = s->user ? evt_user_dec_record(s->user, rec, s->uwords, got, off, ev, &doff) : "out of memory";
+    if (site_lost && diag && got == n) diag = NULL;
     if (!diag && got < n) {
         evt_reader_error(s->r, off, "user record of %" PRIu32 " words: only %" PRIu32 " in consecutive slots", n, got);
     } else if (diag) {

@@ -91,6 +91,8 @@ static const evt_user_site *find_site(const evt_user_dec *d, uint32_t ref)
 
 static const char *diag_at(evt_user_dec *d, uint64_t *diag_off, uint64_t off, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+int evt_user_dec_site_known(const evt_user_dec *d, uint32_t site) { return find_site(d, site) != NULL; }
+
 static const char *diag_at(evt_user_dec *d, uint64_t *diag_off, uint64_t off, const char *fmt, ...)
 {
     va_list ap;

@@ -29,6 +29,10 @@ int evt_user_dec_load_elf(evt_user_dec *d, const char *path, char *err, size_t e
 const char *evt_user_dec_record(evt_user_dec *d, unsigned rec, const uint32_t *w, uint32_t n, uint64_t offset,
                                 evt_event *ev, uint64_t *diag_off);
 
+/* 1 when a CALL record's site word names a site d knows (registered in the trace, or from the ELF
+ * file relocated by the ANCHOR record). */
+int evt_user_dec_site_known(const evt_user_dec *d, uint32_t site);
+
 /* Whether a record whose type is rec, whose first words are w[0..have) and whose declared length
  * is n words reads as an evtrace/user.h record, for carriers whose ids an application may use for
  * its own events (TXTB user ids): a SITE record with a known kind and strings that fit, an ANCHOR

@@ -5,7 +5,7 @@
  * reader takes a site it has not met yet from a SITE record further on in the buffer (a TXTB buffer
  * is one session: one build, one address per site). Every printf and value then decodes with its
  * text, no error. A site called only before the last wrap, never after, cannot be known: its calls
- * keep their raw words with a diagnostic each, as any unknown site. */
+ * left keep their raw words, without a data error (the SITE record's loss is the wrap's, counted). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -84,8 +84,41 @@ static void test_site_gone(void **st)
     free(t.ev);
 }
 
+/* A site called twice in one lap, not after the wrap that overwrote its SITE record: its second
+ * call is left, its site unknown anywhere in the buffer. The SITE record went with the wrap (counted
+ * lost there), so the call shows its raw words without a data error. Slots: SITE records of these
+ * two sites take 2 slots, calls 1 (96-slot ring): rare's SITE and first call 0-2, a's SITE 3-4 and
+ * 40 calls 5-44, rare's second call 45, a's calls 46-95, the wrap, a's SITE 0-1 and 8 calls 2-9:
+ * slots 10-95 (rare's second call among them) are the oldest left. */
+static void test_site_overwritten(void **st)
+{
+    (void)st;
+    assert_int_equal(evt_tx_trace_enable(g_buf, BUF_SIZE, 4), EVT_TX_SUCCESS);
+    assert_int_equal(evt_tx_trace_buffer_full_notify(on_full), EVT_TX_SUCCESS);
+    evt_user_resend();
+    for (unsigned i = 0; i < 2; i++) {
+        evt_printf("rare", "r %u", i);
+        for (unsigned k = 0; k < (i == 0 ? 40u : 58u); k++) evt_printf("a", "i=%u", k);
+    }
+    assert_int_equal(evt_tx_trace_disable(), EVT_TX_SUCCESS);
+    evt_tx_trace_buffer_full_notify(NULL);
+    ut_trace t;
+    assert_int_equal(ut_decode(g_buf, BUF_SIZE, "threadx", NULL, &t), EVT_END);
+    assert_int_equal(t.errors, 0);
+    unsigned raw = 0, a = 0;
+    for (unsigned i = 0; i < t.n; i++) {
+        assert_string_not_equal(t.ev[i].name, "rare");
+        if (!strncmp(t.ev[i].text, "<site 0x", 8)) raw++;
+        else if (!strcmp(t.ev[i].name, "a")) a++;
+    }
+    assert_int_equal(raw, 1); /* rare's second call */
+    assert_true(a > 50);
+    free(t.ev);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_wrapped_sites), cmocka_unit_test(test_site_gone)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_wrapped_sites), cmocka_unit_test(test_site_gone),
+                                       cmocka_unit_test(test_site_overwritten)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
