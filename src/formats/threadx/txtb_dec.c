@@ -806,6 +806,24 @@ TXTB_COLD static void check_beyond(txtb_state *s)
  * continuation slots, which follow it in time order (read and consumed here), decoded by the user
  * decoder into ev. A continuation slot met first lost its head to a wrap (the LOST record counts
  * it): it stays a plain user event. */
+/* A user record's n words into s->uwords: the first slot's infos w[4..8), then those of the
+ * continuation slots at time positions at, at + 1, ... (read, not consumed). Returns the words
+ * gathered (fewer than n: cut short, the decoder reports the missing ones). */
+static uint32_t user_words(txtb_state *s, const uint32_t w[8], uint32_t n, uint32_t at)
+{
+    uint32_t got = n < 4u ? n : 4u;
+    memcpy(s->uwords, w + 4, 4 * sizeof w[0]);
+    for (uint32_t j = 1; 4u * j < n; j++, at++) {
+        uint32_t c[8];
+        if (at >= s->span || !read_slot(s, slot_index_of(s, at), c) || c[0] == TXTB_CTX_NONE ||
+            c[2] != (EVT_USER_TXTB_CONT | (j & 0x3FFu)))
+            break;
+        for (uint32_t i = 0; i < 4u && 4u * j + i < n; i++) s->uwords[4u * j + i] = c[4 + i];
+        got = 4u * j + 4u < n ? 4u * j + 4u : n;
+    }
+    return got;
+}
+
 TXTB_COLD static void user_record(txtb_state *s, uint32_t id, const uint32_t w[8], uint64_t off, evt_event *ev)
 {
     /* Ids 61440..65535 are ThreadX user ids an application may use too (TX_TRACE_USER_EVENT_END is
@@ -815,18 +833,11 @@ TXTB_COLD static void user_record(txtb_state *s, uint32_t id, const uint32_t w[8
     unsigned rec = (id >> 10) & 3u;
     uint32_t n = id & 0x3FFu, got = n < 4u ? n : 4u;
     if (!s->user || !evt_user_dec_claims(s->user, rec, w + 4, got, n)) return;
-    memcpy(s->uwords, w + 4, 4 * sizeof w[0]);
     s->run_left = 0; /* read_slot below may move the window, and pos moves */
-    for (uint32_t j = 1; 4u * j < n; j++) {
-        uint32_t c[8];
-        if (s->pos >= s->span || !read_slot(s, slot_index_of(s, s->pos), c) || c[0] == TXTB_CTX_NONE ||
-            c[2] != (EVT_USER_TXTB_CONT | (j & 0x3FFu)))
-            break; /* cut short: the decoder reports the missing words */
-        s->pos++;
-        s->valid++;
-        for (uint32_t i = 0; i < 4u && 4u * j + i < n; i++) s->uwords[4u * j + i] = c[4 + i];
-        got = 4u * j + 4u < n ? 4u * j + 4u : n;
-    }
+    got = user_words(s, w, n, s->pos);
+    uint32_t cont = got > 4u ? (got - 1u) / 4u : 0u; /* continuation slots read: consumed */
+    s->pos += cont;
+    s->valid += cont;
     ev->nargs = 0;
     uint64_t doff = off;
     /* A call of a site no SITE record of a wrapped buffer names (user_sites_first read them all):
@@ -861,16 +872,7 @@ TXTB_COLD static void user_sites_first(txtb_state *s)
         if (id < EVT_USER_TXTB_BASE || id >= EVT_USER_TXTB_CONT || (rec != EVT_USER_R_SITE && rec != EVT_USER_R_ANCHOR) ||
             !evt_user_dec_claims(s->user, rec, w + 4, got, n))
             continue;
-        memcpy(s->uwords, w + 4, 4 * sizeof w[0]);
-        for (uint32_t j = 1; 4u * j < n && at + j < s->span; j++) { /* its continuation slots (user_record) */
-            uint32_t c[8];
-            if (!read_slot(s, slot_index_of(s, at + j), c) || c[0] == TXTB_CTX_NONE ||
-                c[2] != (EVT_USER_TXTB_CONT | (j & 0x3FFu)))
-                break;
-            for (uint32_t i = 0; i < 4u && 4u * j + i < n; i++) s->uwords[4u * j + i] = c[4 + i];
-            got = 4u * j + 4u < n ? 4u * j + 4u : n;
-        }
-        if (got < n) continue; /* cut short: reported in order */
+        if ((got = user_words(s, w, n, at + 1)) < n) continue; /* cut short: reported in order */
         uint64_t doff;
         evt_event_reset(&scratch);
         (void)evt_user_dec_record(s->user, rec, s->uwords, got, 0, &scratch, &doff);
