@@ -52,8 +52,5 @@ int evt_source_gdb_wait(unsigned timeout_ms);
  * .dynsym). Returns 1 and sets *value; 0 when absent (err says why: not ELF, no symbol table,
  * no such symbol, a damaged header with its byte offset). */
 int evt_elf_symbol(const char *path, const char *name, uint64_t *value, char *err, size_t errlen);
-/* 1 when the ELF file has a section of that name with contents, 0
- * when it has none (or it is empty) or the file is no readable ELF file. */
-int evt_elf_has_section(const char *path, const char *name);
 
 #endif

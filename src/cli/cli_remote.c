@@ -5,6 +5,7 @@
 #include <string.h>
 #include "cli.h"
 #include "evtrace/source_remote.h"
+#include "formats/user/user_dec.h"
 
 static void note_gdb(void *user, const char *msg)
 {
@@ -33,6 +34,11 @@ evt_status cli_open_remote(const cli_args *a, evt_source *src, char *err, size_t
 
 int cli_remote_elf_sites(cli_args *a)
 {
-    if (!a->gdb || !a->elf || !evt_elf_has_section(a->elf, ".evt_user")) return 0;
-    return cli_set_reader_opt(a, "elf", a->elf);
+    if (!a->gdb || !a->elf) return 0;
+    /* the readers' own test of the file (user_elf_host.c): sites in a section .evt_user */
+    evt_user_dec *d = evt_user_dec_new();
+    char err[256];
+    int sites = d && evt_user_dec_load_elf(d, a->elf, err, sizeof err) == 0;
+    evt_user_dec_free(d);
+    return sites ? cli_set_reader_opt(a, "elf", a->elf) : 0;
 }

@@ -1,5 +1,4 @@
-/* A symbol's value from an ELF file (--elf FILE: where `_SEGGER_RTT` is), and whether it has a
- * section (.evt_user: user-event sites for the reader): the section headers, the
+/* A symbol's value from an ELF file (--elf FILE: where `_SEGGER_RTT` is): the section headers, the
  * symbol tables (.symtab, else .dynsym) and their string tables, read field by field with the
  * bounded cursor in the file's own class (32/64-bit) and byte order. Facts: the System V ABI's
  * ELF header, section header and symbol layouts. */
@@ -66,102 +65,51 @@ static int find_in(const uint8_t *f, int is64, int big, const elf_sec *sym, cons
     return 0;
 }
 
-/* A loaded ELF file and its section header table. */
-typedef struct elf_file {
-    uint8_t *f;
-    size_t n;
-    int is64, big;
-    uint64_t shoff;
-    uint16_t shentsize, shnum, shstrndx;
-} elf_file;
-
-/* Load path and check its header; 0 with err set (the file freed) when it is no usable ELF. */
-static int elf_load(const char *path, elf_file *e, char *err, size_t errlen)
+int evt_elf_symbol(const char *path, const char *name, uint64_t *value, char *err, size_t errlen)
 {
-    memset(e, 0, sizeof *e);
     FILE *fp = fopen(path, "rb");
     if (!fp) { snprintf(err, errlen, "cannot open: %s", strerror(errno)); return 0; }
+    uint8_t *f = NULL;
+    size_t n = 0;
+    int found = 0;
     if (fseeko(fp, 0, SEEK_END) == 0) {
         off_t sz = ftello(fp);
-        if (sz >= 0 && (uint64_t)sz <= ELF_MAX && fseeko(fp, 0, SEEK_SET) == 0 && (e->f = evt_malloc((size_t)sz + 1))) {
-            e->n = fread(e->f, 1, (size_t)sz, fp);
-            if (e->n != (size_t)sz) e->n = 0;
+        if (sz >= 0 && (uint64_t)sz <= ELF_MAX && fseeko(fp, 0, SEEK_SET) == 0 && (f = evt_malloc((size_t)sz + 1))) {
+            n = fread(f, 1, (size_t)sz, fp);
+            if (n != (size_t)sz) n = 0;
         }
     }
     fclose(fp);
-    const uint8_t *f = e->f;
-    if (!f || e->n < 52 || memcmp(f, "\x7f" "ELF", 4) != 0 || (f[4] != 1 && f[4] != 2) || (f[5] != 1 && f[5] != 2)) {
+    if (!f || n < 52 || memcmp(f, "\x7f" "ELF", 4) != 0 || (f[4] != 1 && f[4] != 2) || (f[5] != 1 && f[5] != 2)) {
         snprintf(err, errlen, "%s", !f ? "cannot read it (or larger than 256 MiB)" : "offset 0 (0x0): not an ELF file");
-        evt_free(e->f);
-        e->f = NULL;
+        evt_free(f);
         return 0;
     }
-    e->is64 = f[4] == 2;
-    e->big = f[5] == 2;
+    int is64 = f[4] == 2, big = f[5] == 2;
     evt_cur c;
-    evt_cur_init(&c, f, e->n, 0, e->big);
-    evt_cur_at(&c, e->is64 ? 0x28u : 0x20u);
-    e->shoff = e->is64 ? evt_cur_u64(&c) : evt_cur_u32(&c);
-    evt_cur_at(&c, e->is64 ? 0x3Au : 0x2Eu);
-    e->shentsize = evt_cur_u16(&c);
-    e->shnum = evt_cur_u16(&c);
-    e->shstrndx = evt_cur_u16(&c);
-    if (!evt_cur_ok(&c) || e->shentsize < (e->is64 ? 64u : 40u) || e->shoff > e->n ||
-        (uint64_t)e->shnum * e->shentsize > e->n - e->shoff) {
-        unsigned at = e->is64 ? 0x28u : 0x20u;
-        snprintf(err, errlen, "offset %u (0x%x): bad section header table (offset %llu, %u entries of %u bytes)", at, at,
-                 (unsigned long long)e->shoff, e->shnum, e->shentsize);
-        evt_free(e->f);
-        e->f = NULL;
+    evt_cur_init(&c, f, n, 0, big);
+    evt_cur_at(&c, is64 ? 0x28u : 0x20u);
+    uint64_t shoff = is64 ? evt_cur_u64(&c) : evt_cur_u32(&c);
+    evt_cur_at(&c, is64 ? 0x3Au : 0x2Eu);
+    uint16_t shentsize = evt_cur_u16(&c), shnum = evt_cur_u16(&c);
+    if (!evt_cur_ok(&c) || shentsize < (is64 ? 64u : 40u) || shoff > n || (uint64_t)shnum * shentsize > n - shoff) {
+        snprintf(err, errlen, "offset %u (0x%x): bad section header table (offset %llu, %u entries of %u bytes)",
+                 is64 ? 0x28u : 0x20u, is64 ? 0x28u : 0x20u, (unsigned long long)shoff, shnum, shentsize);
+        evt_free(f);
         return 0;
     }
-    return 1;
-}
-
-int evt_elf_symbol(const char *path, const char *name, uint64_t *value, char *err, size_t errlen)
-{
-    elf_file e;
-    if (!elf_load(path, &e, err, errlen)) return 0;
-    int tables = 0, found = 0;
+    int tables = 0;
     for (uint32_t want = SHT_SYMTAB; !found; want = SHT_DYNSYM) {
-        for (uint16_t i = 0; i < e.shnum && !found; i++) {
+        for (uint16_t i = 0; i < shnum && !found; i++) {
             elf_sec s, str;
-            if (!read_sec(e.f, e.n, e.is64, e.big, e.shoff + (uint64_t)i * e.shentsize, &s) || s.type != want) continue;
-            if (s.link >= e.shnum || !read_sec(e.f, e.n, e.is64, e.big, e.shoff + (uint64_t)s.link * e.shentsize, &str))
-                continue;
+            if (!read_sec(f, n, is64, big, shoff + (uint64_t)i * shentsize, &s) || s.type != want) continue;
+            if (s.link >= shnum || !read_sec(f, n, is64, big, shoff + (uint64_t)s.link * shentsize, &str)) continue;
             tables++;
-            found = find_in(e.f, e.is64, e.big, &s, &str, name, value);
+            found = find_in(f, is64, big, &s, &str, name, value);
         }
         if (want == SHT_DYNSYM) break;
     }
     if (!found) snprintf(err, errlen, tables ? "no symbol '%s'" : "no symbol table (stripped?): cannot find '%s'", name);
-    evt_free(e.f);
+    evt_free(f);
     return found;
 }
-
-int evt_elf_has_section(const char *path, const char *name)
-{
-    elf_file e;
-    char err[160];
-    if (!elf_load(path, &e, err, sizeof err)) return 0;
-    elf_sec names;
-    size_t nl = strlen(name);
-    int found = 0;
-    if (e.shstrndx < e.shnum && read_sec(e.f, e.n, e.is64, e.big, e.shoff + (uint64_t)e.shstrndx * e.shentsize, &names))
-        for (uint16_t i = 0; i < e.shnum && !found; i++) {
-            evt_cur c;
-            uint64_t at = e.shoff + (uint64_t)i * e.shentsize;
-            evt_cur_init(&c, e.f, e.n, 0, e.big);
-            if (!evt_cur_at(&c, (size_t)at)) break;
-            uint32_t nm = evt_cur_u32(&c); /* sh_name: an offset into the section name table */
-            elf_sec s;
-            if (!evt_cur_ok(&c) || !read_sec(e.f, e.n, e.is64, e.big, at, &s) || nm >= names.size ||
-                names.size - nm <= nl)
-                continue;
-            const char *sn = (const char *)e.f + names.off + nm;
-            found = memcmp(sn, name, nl) == 0 && sn[nl] == '\0' && s.size != 0;
-        }
-    evt_free(e.f);
-    return found;
-}
-
