@@ -1077,6 +1077,301 @@ static inline void text_ok_plain(evt_event *ev, unsigned unset)
                    EVT_TEXT_OK_TEXT | unset | (ev->ctx_name ? 0u : EVT_TEXT_OK_CTX_NAME);
 }
 
+/* ---- the general frame: tokenized by next_frame, parsed below in the record's order ----------
+ * decode_frame reads the header, then hands each part to one step: a TCFG record (frame_tcfg), the
+ * checksum (frame_checksum), evtrace's loss record (frame_loss), the fields (frame_fields), the
+ * sequence number (frame_sequence) and the meaning (frame_meaning, frame_symbol). A step that
+ * reports an error leaves the event reset; counters move only once the frame's length is good. */
+
+/* A TCFG record of n bytes (RKH_TCFG_LEN, or one more: its checksum): the configuration the
+ * records after it are decoded with. 1 with its event, 0 when corrupt (reported; the
+ * configuration stays). */
+static int frame_tcfg(rkh_state *s, evt_cur *c, size_t n, evt_event *ev)
+{
+    unsigned sum = s->fsum_ok ? s->fsum : byte_sum8(c, n);
+    int chk = (n == RKH_TCFG_LEN + 1);
+    if (chk && (sum & 0xFFu) != 0) {
+        s->checksum_errors++;
+        rkh_diag_error(&s->diag, s->frame_off, "checksum error in the TCFG record");
+        return 0;
+    }
+    /* Field sizes must be 1, 2 or 4 bytes, and the pointer's 1, 2, 4 or 8 (SIZEOF_PTR 8..64,
+     * a 64-bit port says 8; rkh_cfg_from_tcfg maps it to the 2 or 4 bytes sent): a record that
+     * says otherwise is corrupt (its checksum may still add up) and does not replace the
+     * configuration. */
+    static const unsigned char ok_size[16] = {0, 1, 1, 0, 1}, ok_ptr[16] = {0, 1, 1, 0, 1, 0, 0, 0, 1};
+    uint8_t z7 = evt_cur_u8_at(c, 7), z8 = evt_cur_u8(c), z9 = evt_cur_u8(c), z10 = evt_cur_u8(c), z11 = evt_cur_u8(c);
+    if (!ok_size[z7 >> 4] || !ok_size[z7 & 15u] || !ok_ptr[z8 >> 4] || !ok_size[z8 & 15u] ||
+        !ok_size[z9 >> 4] || !ok_size[z9 & 15u] || z10 > 4 || !ok_size[z10] || !ok_size[z11 >> 4]) {
+        s->length_errors++;
+        rkh_diag_error(&s->diag, s->frame_off, "TCFG record with impossible field sizes (%02x %02x %02x %02x %02x); ignored",
+                         z7, z8, z9, z10, z11);
+        return 0;
+    }
+    tcfg_record(s, evt_cur_take_at(c, 0, RKH_TCFG_LEN), chk);
+    s->restart_pending = 1;
+    s->restart_mark = numbered_ok(s);
+    s->frames_ok++;
+    s->by_id[RKH_TE_TCFG]++;
+    ev->id = RKH_TE_TCFG;
+    ev->name = vouch(s, "FWK_TCFG");
+    ev->kind = EVT_KIND_MARKER;
+    ev->ts = s->ts64;
+    ev->m.has |= EVT_M_UNTIMED; /* TCFG carries no timestamp: the trace starts at its first record */
+    const rkh_evdef *d = &s->defs[RKH_TE_TCFG];
+    size_t pos = 1;
+    for (unsigned a = 0; a < d->nargs; a++) {
+        unsigned sz = kind_size(s, d->args[a].kind);
+        uint64_t v = ld_le(c, pos, sz);
+        pos += sz;
+        evt_put_arg(ev, v);
+        evt_put_u(ev, d->args[a].name, v); /* the layout table's own key */
+    }
+    return 1;
+}
+
+/* The frame's checksum (the configuration has one): good, *n loses the checksum byte and c is
+ * the frame without it (-1: go on); else the error is reported and decode_frame returns this (0:
+ * the next sequence gap counts the record; 1: a lost event, without sequence numbers). */
+static int frame_checksum(rkh_state *s, evt_cur *c, size_t *n, uint8_t id, evt_event *ev)
+{
+    unsigned sum = s->fsum_ok ? s->fsum : byte_sum8(c, *n);
+    if ((sum & 0xFFu) != 0) {
+        s->checksum_errors++;
+        rkh_diag_error(&s->diag, s->frame_off, "checksum error (frame of %zu bytes, id 0x%02x)", *n, id);
+        if (s->hdr_seq) { drop_frame(s, s->frame_off); return 0; } /* the next gap counts it */
+        damaged_lost(s, ev, 1, s->frame_off);
+        return 1;
+    }
+    (*n)--;
+    evt_cur_init(c, s->fp, *n, s->frame_off, 0);
+    return -1;
+}
+
+/* evtrace's loss record (n bytes without the checksum; no seq, no timestamp): its count is the
+ * loss, less what sequence gaps already reported (gap_debt), so nothing is counted twice. 1 with
+ * the lost event, 0 when its length is wrong (reported). */
+static int frame_loss(rkh_state *s, evt_cur *c, size_t n, uint8_t id, evt_event *ev)
+{
+    if (n != 9) {
+        s->length_errors++;
+        rkh_diag_error(&s->diag, s->frame_off, "loss record of %zu bytes (needs 9)", n);
+        return 0;
+    }
+    s->frames_ok++;
+    s->by_id[id]++;
+    ev->id = id;
+    ev->name = vouch(s, s->defs[id].name);
+    ev->ts = s->ts64;
+    uint32_t cnt = evt_cur_u32le_at(c, 1), tot = evt_cur_u32le(c); /* id, u32 count, u32 running total */
+    evt_event_add_arg(ev, cnt);
+    evt_event_add_arg(ev, tot);
+    evt_put_u(ev, "lost", cnt);
+    evt_put_u(ev, "total", tot);
+    /* The running total is authoritative: a loss record that was itself overwritten is
+     * accounted for by the next one. */
+    uint64_t since = (tot >= s->recorder_lost) ? tot - s->recorder_lost : cnt;
+    s->recorder_lost = tot;
+    uint64_t explained = since < s->gap_debt ? since : s->gap_debt;
+    s->gap_debt -= explained;
+    s->loss_credit += since - explained;
+    rkh_diag_loss(&s->diag, since);
+    ev->kind = EVT_KIND_LOST;
+    ev->flags |= EVT_HAS_COUNT;
+    ev->count = since - explained;
+    return 1;
+}
+
+/* A table-driven layout's fields (plan neither fixed nor user) from pos to n: one per configured
+ * argument, a string up to its NUL, a '*' block to the end. The position after them (n + 1 when
+ * one does not fit). */
+static size_t layout_fields(rkh_state *s, evt_event *ev, evt_cur *c, size_t pos, size_t n, const rkh_evdef *d)
+{
+    for (unsigned a = 0; a < d->nargs; a++) {
+        const rkh_arg *g = &d->args[a];
+        if (!arg_configured(s, g)) continue;
+        if (g->kind == 's') {
+            size_t end = pos;
+            while (end < n && evt_cur_u8_at(c, end)) end++;
+            if (end >= n) return n + 1;
+            const uint8_t *str = evt_cur_take_at(c, pos, end - pos + 1); /* NUL-terminated in the frame */
+            evt_event_add_field_s(ev, g->name, (const char *)str);
+            if (!ev->data) { ev->data = str; ev->data_len = end - pos; ev->data_is_text = 1; }
+            pos = end + 1;
+            continue;
+        }
+        if (g->kind == '*') {
+            if (!ev->data) { ev->data = evt_cur_take_at(c, pos, n - pos); ev->data_len = n - pos; }
+            pos = n;
+            continue;
+        }
+        unsigned sz = kind_size(s, g->kind);
+        if (sz > n - pos) return n + 1;
+        uint64_t v = ld_le(c, pos, sz);
+        pos += sz;
+        evt_put_arg(ev, v);
+        evt_put_u(ev, g->name, v); /* the layout table's own key */
+        const char *nm = resolve(s, g->kind, v); /* kind I (uevt): no name */
+        if (nm) { /* the key: the layout table's own text */
+            if (is_vouched(s, nm)) evt_put_s(ev, g->name_key, nm);
+            else evt_event_add_field_s(ev, g->name_key, nm);
+        }
+        if (g->sets_ctx) set_ctx_named(ev, v, nm);
+    }
+    return pos;
+}
+
+/* The record's fields, from pos (after the header) to n (without the checksum; chk: its byte, for
+ * the messages): a user record's, a fixed layout's (names: decode_fixed's names of the arguments)
+ * or a table-driven layout's. 1 when they fill the frame exactly; else 0, reported, ev reset.
+ * Nothing is counted before this holds. */
+static int frame_fields(rkh_state *s, evt_event *ev, evt_cur *c, size_t pos, size_t n, int chk, uint8_t id,
+                        const char **names)
+{
+    const rkh_plan *plan = &s->plans[id];
+    const rkh_evdef *d = &s->defs[id];
+    if (plan->user) {
+        evt_cur u;
+        evt_cur_at(c, pos);
+        evt_cur_sub(c, n - pos, &u);
+        if (decode_user(s, ev, &u) == 0) return 1;
+        s->length_errors++;
+        rkh_diag_error(&s->diag, s->frame_off, "user record fields do not fit the frame (id 0x%02x)", id);
+        evt_event_reset(ev);
+        return 0;
+    }
+    size_t end;
+    if (plan->fixed) {
+        end = pos + plan->len; /* n when it fits (pos <= n: the header fits) */
+        if (end == n) decode_fixed(ev, plan, evt_cur_take_span(c, plan->len), 0, names); /* c is at pos */
+    } else {
+        end = layout_fields(s, ev, c, pos, n, d);
+    }
+    if (end == n) return 1;
+    s->length_errors++;
+    rkh_diag_error(&s->diag, s->frame_off, "frame length %zu does not match the layout of %s (needs %zu)", n + (size_t)chk,
+                     d->name, end > n ? (size_t)0 : end + (size_t)chk);
+    evt_event_reset(ev);
+    return 0;
+}
+
+/* The sequence number seq of a numbered frame decoded the first time (rawts: its timestamp). 0:
+ * accepted, go on; 2: a lost event is in ev and the frame is decoded again (a gap, or a damaged
+ * frame just before a restart). TCFG then 0 is a restart of the recorder, not a gap. */
+static int frame_sequence(rkh_state *s, evt_event *ev, uint8_t seq, uint32_t rawts)
+{
+    if (s->have_seq && seq == 0 && seq != (uint8_t)(s->last_seq + 1) && s->restart_pending &&
+        numbered_ok(s) == s->restart_mark) {
+        /* TCFG, then 0: the recorder started again (its records are numbered from 0), not a
+         * gap of (0 - last - 1) mod 256 records. A damaged frame just before the restart is
+         * still lost: a lost event first, then this frame again. */
+        s->restarts++;
+        s->restart_pending = 0;
+        s->have_seq = 0; /* seq_accept below: the first numbered frame again */
+        s->last_ts = rawts; /* its clock restarted too: the time goes on from here (not a wrap) */
+        if (s->tail_drops && numbered_ok(s) == s->drop_mark) {
+            seq_accept(s, seq);
+            damaged_lost(s, ev, s->tail_drops, s->drop_off);
+            s->tail_drops = 0;
+            s->redo = 1;
+            return 2;
+        }
+    } else if (s->have_seq && seq != (uint8_t)(s->last_seq + 1)) {
+        uint8_t missing = (uint8_t)(seq - s->last_seq - 1);
+        s->seq_gaps++;
+        s->missing_records += missing;
+        rkh_diag_gap(&s->diag, s->frame_off, missing, "sequence gap: %u followed by %u, %u record%s missing",
+                     s->last_seq, seq, missing, missing == 1 ? "" : "s");
+        s->last_seq = seq;
+        s->redo = 1;
+        /* only what loss records have not already reported */
+        uint64_t explained = missing < s->loss_credit ? missing : s->loss_credit;
+        s->loss_credit -= explained;
+        s->gap_debt += missing - explained;
+        lost_event(s, ev, missing - explained, s->frame_off);
+        ev->flags |= EVT_HAS_SEQ;
+        ev->seq = seq;
+        return 2;
+    }
+    seq_accept(s, seq);
+    return 0;
+}
+
+/* A user record's meaning (c: the frame, its fields from pos): "USR#n", the name a FWK_TUSR record
+ * (or, under --kernel, the hooks table) gave it, the generic hooks' meaning when it is theirs or a
+ * hook context is open, a printf-style user event when it is the carrier. 1 when the hooks or the
+ * user decoder filled the event. */
+static int user_meaning(rkh_state *s, evt_event *ev, uint8_t id, evt_cur *c, size_t pos)
+{
+    int rich = 0;
+    ev->name = vouch(s, usr_event_name(s, id)); /* "USR#n", built here */
+    ev->kind = EVT_KIND_USER;
+    const char *un = sym_get_v(s, &s->usr, id - RKH_TE_USER);
+    if (!un && late_hooks(s)) un = vouch(s, rkh_hooks_name(id - RKH_TE_USER)); /* --kernel RTOS: joined late */
+    if (un && is_vouched(s, un)) evt_put_s(ev, "user_event", un);
+    else if (un) evt_event_add_field_s(ev, "user_event", un);
+    if (un || s->hooks.isr_depth || s->hooks.thread) {
+        /* (an unnamed record with no thread or interrupt running: the hooks leave it as it is
+         * -- no hook name, no context to give, and a user record opens or ends no wait) */
+        s->hooks.profile = s->r->kernel_user >= 0 ? evt_reader_profile(s->r) : NULL;
+        rkh_hooks_dec_apply(&s->hooks, ev, un, obj_name, s);
+        rich = 1;
+    }
+    if (un && strcmp(un, EVT_USER_RKH_NAME) == 0) { /* by its name: 31, or 24 before 30 Nov 2026 (user_defs.h) */
+        user_record(s, ev, c, pos);
+        rich = 1;
+    }
+    if (s->hooks.seen) hooks_seen(s);
+    return rich;
+}
+
+/* A symbol record (ev->nargs >= 1, its name in ev->data): the name of a signal, user record, pool
+ * or object for the records after it. */
+static void frame_symbol(rkh_state *s, evt_event *ev, uint8_t id)
+{
+    const char *nm = (const char *)ev->data;
+    switch (id) {
+    case RKH_TE_FWK_SIG: sym_set(s, &s->sigs, ev->args[0], nm); break;
+    case RKH_TE_FWK_TUSR:
+        sym_set(s, &s->usr, ev->args[0], nm);
+        if (ev->args[0] < 32) s->usr_named |= 1u << ev->args[0]; /* (also when not kept: a hint) */
+        break;
+    case RKH_TE_FWK_EPOOL: sym_set(s, &s->pools, ev->args[0], nm); break;
+    case RKH_TE_FWK_STATE: case RKH_TE_FWK_PSTATE: sym_set(s, &s->objs, ev->args[1], nm); break; /* the state */
+    default: sym_set(s, &s->objs, ev->args[0], nm); break;
+    }
+    if ((ev->flags & EVT_HAS_CTX) && !ev->ctx_name) ev->ctx_name = sym_get_v(s, &s->objs, ev->ctx);
+    /* a hooks stream writes a symbol record where the running code creates an object (the
+     * FWK_OBJ before obj_create): it ran in that code's context, not in none (else the next
+     * record of the running thread counted as a switch into it) */
+    if (s->hooks.seen && !(ev->flags & EVT_HAS_CTX)) rkh_hooks_dec_context(&s->hooks, ev, obj_name, s);
+}
+
+/* The meaning of an accepted record (its fields in ev; c: the frame, the fields from pos; names:
+ * frame_fields'): its name and kind, a user record's meaning, a state change's, a symbol's. */
+static void frame_meaning(rkh_state *s, evt_event *ev, uint8_t id, evt_cur *c, size_t pos, const char *const *names)
+{
+    const rkh_plan *plan = &s->plans[id];
+    const rkh_evdef *d = &s->defs[id];
+    int rich = 0; /* the hooks or the user decoder filled the event */
+    unsigned unset = EVT_TEXT_OK_OBJ_NAME | EVT_TEXT_OK_SM_STATE; /* m.obj_name, m.sm_state: set only below */
+    ev->id = id;
+    if (plan->user) {
+        rich = user_meaning(s, ev, id, c, pos);
+    } else {
+        ev->name = d->name; /* the table's own text */
+        ev->text_ok |= EVT_TEXT_OK_NAME;
+        ev->kind = d->kind == 'Y' ? EVT_KIND_MARKER : EVT_KIND_OTHER;
+    }
+    ev->ts = s->ts64;
+    if (plan->sm_state && ev->nargs >= 2) {
+        sm_state_meaning(s, ev, plan, names);
+        unset = 0;
+    }
+    if (plan->symbol && ev->nargs >= 1 && ev->data) frame_symbol(s, ev, id);
+    if (!rich) text_ok_plain(ev, unset);
+}
+
 /* Decode the frame at s->fp (s->flen >= 1 bytes, next_frame) into ev. Returns 1 with an event, 0
  * if the frame produced none (error reported), 2 when a lost event was produced and the frame
  * must be decoded again. */
@@ -1092,270 +1387,44 @@ static int decode_frame(rkh_state *s, evt_event *ev)
     rkh_diag_progress(&s->diag, s->frame_off);
     ev->offset = s->frame_off;
 
-    if (id == RKH_TE_TCFG && (n == RKH_TCFG_LEN || n == RKH_TCFG_LEN + 1)) {
-        unsigned sum = s->fsum_ok ? s->fsum : byte_sum8(&c, n);
-        int chk = (n == RKH_TCFG_LEN + 1);
-        if (chk && (sum & 0xFFu) != 0) {
-            s->checksum_errors++;
-            rkh_diag_error(&s->diag, s->frame_off, "checksum error in the TCFG record");
-            return 0;
-        }
-        /* Field sizes must be 1, 2 or 4 bytes, and the pointer's 1, 2, 4 or 8 (SIZEOF_PTR 8..64,
-         * a 64-bit port says 8; rkh_cfg_from_tcfg maps it to the 2 or 4 bytes sent): a record that
-         * says otherwise is corrupt (its checksum may still add up) and does not replace the
-         * configuration. */
-        static const unsigned char ok_size[16] = {0, 1, 1, 0, 1}, ok_ptr[16] = {0, 1, 1, 0, 1, 0, 0, 0, 1};
-        uint8_t z7 = evt_cur_u8_at(&c, 7), z8 = evt_cur_u8(&c), z9 = evt_cur_u8(&c), z10 = evt_cur_u8(&c), z11 = evt_cur_u8(&c);
-        if (!ok_size[z7 >> 4] || !ok_size[z7 & 15u] || !ok_ptr[z8 >> 4] || !ok_size[z8 & 15u] ||
-            !ok_size[z9 >> 4] || !ok_size[z9 & 15u] || z10 > 4 || !ok_size[z10] || !ok_size[z11 >> 4]) {
-            s->length_errors++;
-            rkh_diag_error(&s->diag, s->frame_off, "TCFG record with impossible field sizes (%02x %02x %02x %02x %02x); ignored",
-                             z7, z8, z9, z10, z11);
-            return 0;
-        }
-        tcfg_record(s, evt_cur_take_at(&c, 0, RKH_TCFG_LEN), chk);
-        s->restart_pending = 1;
-        s->restart_mark = numbered_ok(s);
-        s->frames_ok++;
-        s->by_id[id]++;
-        ev->id = id;
-        ev->name = vouch(s, "FWK_TCFG");
-        ev->kind = EVT_KIND_MARKER;
-        ev->ts = s->ts64;
-        ev->m.has |= EVT_M_UNTIMED; /* TCFG carries no timestamp: the trace starts at its first record */
-        const rkh_evdef *d = &s->defs[id];
-        size_t pos = 1;
-        for (unsigned a = 0; a < d->nargs; a++) {
-            unsigned sz = kind_size(s, d->args[a].kind);
-            uint64_t v = ld_le(&c, pos, sz);
-            pos += sz;
-            evt_put_arg(ev, v);
-            evt_put_u(ev, d->args[a].name, v); /* the layout table's own key */
-        }
-        return 1;
-    }
-
+    if (id == RKH_TE_TCFG && (n == RKH_TCFG_LEN || n == RKH_TCFG_LEN + 1)) return frame_tcfg(s, &c, n, ev);
     int chk = (int)s->chk;
     if (chk) {
-        unsigned sum = s->fsum_ok ? s->fsum : byte_sum8(&c, n);
-        if ((sum & 0xFFu) != 0) {
-            s->checksum_errors++;
-            rkh_diag_error(&s->diag, s->frame_off, "checksum error (frame of %zu bytes, id 0x%02x)", n, id);
-            if (s->hdr_seq) { drop_frame(s, s->frame_off); return 0; } /* the next gap counts it */
-            damaged_lost(s, ev, 1, s->frame_off);
-            return 1;
-        }
-        n--;
-        evt_cur_init(&c, s->fp, n, s->frame_off, 0);
+        int rc = frame_checksum(s, &c, &n, id, ev);
+        if (rc >= 0) return rc;
     }
     const rkh_plan *plan = &s->plans[id]; /* fixed: a known id, neither loss nor user record */
     const rkh_evdef *d = &s->defs[id];
-    int user = plan->user;
-    if (!plan->fixed && !d->name && !user) {
+    if (!plan->fixed && !d->name && !plan->user) {
         s->unknown_ids++;
         rkh_diag_error(&s->diag, s->frame_off, "unknown event id %u (0x%02x)", id, id);
         return 0;
     }
-    if (!plan->fixed && d->kind == 'L') {
-        /* evtrace's loss record: no seq, no timestamp; its count is the loss, less what sequence
-         * gaps already reported (gap_debt), so nothing is counted twice. */
-        if (n != 9) {
-            s->length_errors++;
-            rkh_diag_error(&s->diag, s->frame_off, "loss record of %zu bytes (needs 9)", n);
-            return 0;
-        }
-        s->frames_ok++;
-        s->by_id[id]++;
-        ev->id = id;
-        ev->name = vouch(s, d->name);
-        ev->ts = s->ts64;
-        uint32_t cnt = evt_cur_u32le_at(&c, 1), tot = evt_cur_u32le(&c); /* id, u32 count, u32 running total */
-        evt_event_add_arg(ev, cnt);
-        evt_event_add_arg(ev, tot);
-        evt_put_u(ev, "lost", cnt);
-        evt_put_u(ev, "total", tot);
-        /* The running total is authoritative: a loss record that was itself overwritten is
-         * accounted for by the next one. */
-        uint64_t since = (tot >= s->recorder_lost) ? tot - s->recorder_lost : cnt;
-        s->recorder_lost = tot;
-        uint64_t explained = since < s->gap_debt ? since : s->gap_debt;
-        s->gap_debt -= explained;
-        s->loss_credit += since - explained;
-        rkh_diag_loss(&s->diag, since);
-        ev->kind = EVT_KIND_LOST;
-        ev->flags |= EVT_HAS_COUNT;
-        ev->count = since - explained;
-        return 1;
-    }
-    size_t pos = 1;
+    if (!plan->fixed && d->kind == 'L') return frame_loss(s, &c, n, id, ev);
+
+    /* the header: id, seq, timestamp */
     unsigned hdr_seq = s->hdr_seq, tsz = s->tsz;
     if (n < 1 + hdr_seq + tsz) {
         s->length_errors++;
         rkh_diag_error(&s->diag, s->frame_off, "frame of %zu bytes too short for its header (id 0x%02x)", n, id);
         return 0;
     }
-    evt_cur_at(&c, pos); /* the header fits (checked above) */
+    evt_cur_at(&c, 1); /* the header fits (checked above) */
     uint8_t seq = hdr_seq ? evt_cur_u8(&c) : 0;
     uint32_t rawts = (uint32_t)ld_next(&c, tsz); /* 0 when tsz is 0 */
-    pos += hdr_seq + tsz;
+    size_t pos = 1 + hdr_seq + tsz;
 
-    /* decode arguments (validates the length before anything is counted as ok) */
     const char *names[MAX_ARGS]; /* decode_fixed's names of the arguments */
-    if (user) {
-        evt_cur u;
-        evt_cur_at(&c, pos);
-        evt_cur_sub(&c, n - pos, &u);
-        if (decode_user(s, ev, &u) != 0) {
-            s->length_errors++;
-            rkh_diag_error(&s->diag, s->frame_off, "user record fields do not fit the frame (id 0x%02x)", id);
-            evt_event_reset(ev);
-            return 0;
-        }
-    } else if (plan->fixed) {
-        if (n - pos != plan->len) { /* what the layout loop below reports */
-            s->length_errors++;
-            rkh_diag_error(&s->diag, s->frame_off, "frame length %zu does not match the layout of %s (needs %zu)", n + (size_t)chk,
-                             d->name, pos + plan->len > n ? (size_t)0 : pos + plan->len + (size_t)chk);
-            evt_event_reset(ev);
-            return 0;
-        }
-        decode_fixed(ev, plan, evt_cur_take_span(&c, plan->len), 0, names); /* c is at pos, n - pos == plan->len: checked above */
-    } else {
-        for (unsigned a = 0; a < d->nargs; a++) {
-            const rkh_arg *g = &d->args[a];
-            if (!arg_configured(s, g)) continue;
-            if (g->kind == 's') {
-                size_t end = pos;
-                while (end < n && evt_cur_u8_at(&c, end)) end++;
-                if (end >= n) { pos = n + 1; break; }
-                const uint8_t *str = evt_cur_take_at(&c, pos, end - pos + 1); /* NUL-terminated in the frame */
-                evt_event_add_field_s(ev, g->name, (const char *)str);
-                if (!ev->data) { ev->data = str; ev->data_len = end - pos; ev->data_is_text = 1; }
-                pos = end + 1;
-                continue;
-            }
-            if (g->kind == '*') {
-                if (!ev->data) { ev->data = evt_cur_take_at(&c, pos, n - pos); ev->data_len = n - pos; }
-                pos = n;
-                continue;
-            }
-            unsigned sz = kind_size(s, g->kind);
-            if (sz > n - pos) { pos = n + 1; break; }
-            uint64_t v = ld_le(&c, pos, sz);
-            pos += sz;
-            evt_put_arg(ev, v);
-            evt_put_u(ev, g->name, v); /* the layout table's own key */
-            const char *nm = resolve(s, g->kind, v); /* kind I (uevt): no name */
-            if (nm) { /* the key: the layout table's own text */
-                if (is_vouched(s, nm)) evt_put_s(ev, g->name_key, nm);
-                else evt_event_add_field_s(ev, g->name_key, nm);
-            }
-            if (g->sets_ctx) set_ctx_named(ev, v, nm);
-        }
-        if (pos != n) {
-            s->length_errors++;
-            rkh_diag_error(&s->diag, s->frame_off, "frame length %zu does not match the layout of %s (needs %zu)", n + (size_t)chk,
-                             d->name, pos > n ? (size_t)0 : pos + (size_t)chk);
-            evt_event_reset(ev);
-            return 0;
-        }
-    }
-
-    /* sequence: a gap produces a lost event first, then the frame is decoded again */
+    if (!frame_fields(s, ev, &c, pos, n, chk, id, names)) return 0;
     if (hdr_seq && !redo) {
-        if (s->have_seq && seq == 0 && seq != (uint8_t)(s->last_seq + 1) && s->restart_pending &&
-            numbered_ok(s) == s->restart_mark) {
-            /* TCFG, then 0: the recorder started again (its records are numbered from 0), not a
-             * gap of (0 - last - 1) mod 256 records. A damaged frame just before the restart is
-             * still lost: a lost event first, then this frame again. */
-            s->restarts++;
-            s->restart_pending = 0;
-            s->have_seq = 0; /* seq_accept below: the first numbered frame again */
-            s->last_ts = rawts; /* its clock restarted too: the time goes on from here (not a wrap) */
-            if (s->tail_drops && numbered_ok(s) == s->drop_mark) {
-                seq_accept(s, seq);
-                damaged_lost(s, ev, s->tail_drops, s->drop_off);
-                s->tail_drops = 0;
-                s->redo = 1;
-                return 2;
-            }
-        } else if (s->have_seq && seq != (uint8_t)(s->last_seq + 1)) {
-            uint8_t missing = (uint8_t)(seq - s->last_seq - 1);
-            s->seq_gaps++;
-            s->missing_records += missing;
-            rkh_diag_gap(&s->diag, s->frame_off, missing, "sequence gap: %u followed by %u, %u record%s missing",
-                         s->last_seq, seq, missing, missing == 1 ? "" : "s");
-            s->last_seq = seq;
-            s->redo = 1;
-            /* only what loss records have not already reported */
-            uint64_t explained = missing < s->loss_credit ? missing : s->loss_credit;
-            s->loss_credit -= explained;
-            s->gap_debt += missing - explained;
-            lost_event(s, ev, missing - explained, s->frame_off);
-            ev->flags |= EVT_HAS_SEQ;
-            ev->seq = seq;
-            return 2;
-        }
-        seq_accept(s, seq);
+        int rc = frame_sequence(s, ev, seq, rawts);
+        if (rc) return rc;
     }
     if (tsz) ts_accept(s, rawts);
     s->frames_ok++;
     s->by_id[id]++;
-
-    ev->id = id;
-    int rich = 0; /* the hooks or the user decoder filled the event (below) */
-    unsigned unset = EVT_TEXT_OK_OBJ_NAME | EVT_TEXT_OK_SM_STATE; /* m.obj_name, m.sm_state: set only below */
-    if (user) {
-        ev->name = vouch(s, usr_event_name(s, id)); /* "USR#n", built here */
-        ev->kind = EVT_KIND_USER;
-        const char *un = sym_get_v(s, &s->usr, id - RKH_TE_USER);
-        if (!un && late_hooks(s)) un = vouch(s, rkh_hooks_name(id - RKH_TE_USER)); /* --kernel RTOS: joined late */
-        if (un && is_vouched(s, un)) evt_put_s(ev, "user_event", un);
-        else if (un) evt_event_add_field_s(ev, "user_event", un);
-        if (un || s->hooks.isr_depth || s->hooks.thread) {
-            /* (an unnamed record with no thread or interrupt running: the hooks leave it as it is
-             * -- no hook name, no context to give, and a user record opens or ends no wait) */
-            s->hooks.profile = s->r->kernel_user >= 0 ? evt_reader_profile(s->r) : NULL;
-            rkh_hooks_dec_apply(&s->hooks, ev, un, obj_name, s);
-            rich = 1;
-        }
-        if (un && strcmp(un, EVT_USER_RKH_NAME) == 0) { /* by its name: 31, or 24 before 30 Nov 2026 (user_defs.h) */
-            user_record(s, ev, &c, pos);
-            rich = 1;
-        }
-        if (s->hooks.seen) hooks_seen(s);
-    } else {
-        ev->name = d->name; /* the table's own text */
-        ev->text_ok |= EVT_TEXT_OK_NAME;
-        ev->kind = d->kind == 'Y' ? EVT_KIND_MARKER : EVT_KIND_OTHER;
-    }
-    ev->ts = s->ts64;
+    frame_meaning(s, ev, id, &c, pos, names);
     if (hdr_seq) { ev->flags |= EVT_HAS_SEQ; ev->seq = seq; }
-    if (plan->sm_state && ev->nargs >= 2) {
-        sm_state_meaning(s, ev, plan, names);
-        unset = 0;
-    }
-
-    /* symbol records define names for later records */
-    if (plan->symbol && ev->nargs >= 1 && ev->data) {
-        const char *nm = (const char *)ev->data;
-        switch (id) {
-        case RKH_TE_FWK_SIG: sym_set(s, &s->sigs, ev->args[0], nm); break;
-        case RKH_TE_FWK_TUSR:
-            sym_set(s, &s->usr, ev->args[0], nm);
-            if (ev->args[0] < 32) s->usr_named |= 1u << ev->args[0]; /* (also when not kept: a hint) */
-            break;
-        case RKH_TE_FWK_EPOOL: sym_set(s, &s->pools, ev->args[0], nm); break;
-        case RKH_TE_FWK_STATE: case RKH_TE_FWK_PSTATE: sym_set(s, &s->objs, ev->args[1], nm); break; /* the state */
-        default: sym_set(s, &s->objs, ev->args[0], nm); break;
-        }
-        if ((ev->flags & EVT_HAS_CTX) && !ev->ctx_name) ev->ctx_name = sym_get_v(s, &s->objs, ev->ctx);
-        /* a hooks stream writes a symbol record where the running code creates an object (the
-         * FWK_OBJ before obj_create): it ran in that code's context, not in none (else the next
-         * record of the running thread counted as a switch into it) */
-        if (s->hooks.seen && !(ev->flags & EVT_HAS_CTX)) rkh_hooks_dec_context(&s->hooks, ev, obj_name, s);
-    }
-    if (!rich) text_ok_plain(ev, unset);
     return 1;
 }
 
