@@ -144,12 +144,23 @@ r = expect(["dump", "--json", patched("maskfff0.trx", 4, 0xFFF0)], 0)
 ts = [json.loads(l)["ts"] for l in r.stdout.splitlines()]
 if ts != sorted(ts) or len(ts) != 445:
     fails.append("maskfff0.trx: ts not monotonic")
-# a registry of 0 entries (registry end = start, event area right after it) is valid
-b = bytearray(real)
+# a registry of 0 entries (registry end = start, event area right after it) is valid: the
+# registry's 1920 bytes cut out, the slot pointers moved down by as much
+b = bytearray(real[:48] + real[1968:])
 struct.pack_into("<I", b, 20, rbase + 48)
+for off in (24, 28, 32):
+    struct.pack_into("<I", b, off, struct.unpack_from("<I", real, off)[0] - 1920)
 r = expect(["info", "--json", write("noreg.trx", bytes(b))], 0)
 if json.loads(r.stdout)["registry_entries"] != 0 or json.loads(r.stdout)["events"] != 445:
     fails.append("noreg.trx: registry_entries/events wrong")
+# registry end moved back without moving the slots: the 1920 bytes between the registry end and
+# the slots are a data error at offset 24 (they were passed over in silence, exit 0); the slots
+# still decode
+b = bytearray(real)
+struct.pack_into("<I", b, 20, rbase + 48)
+r = expect(["info", "--json", write("reggap.trx", bytes(b))], 1, stderr_has=["offset 24", "1920 bytes"])
+if json.loads(r.stdout)["events"] != 445:
+    fails.append("reggap.trx: the slots should still decode")
 
 # a buffer that was enabled but never written (no registry, 4 empty slots, big-endian): 0 events
 # (word at 16 = reserved1 0 | name size 32)

@@ -636,6 +636,14 @@ static evt_status open_(evt_reader *r, void **state)
         evt_reader_error(r, fsize, "file truncated at offset %" PRIu64 ": the event buffer ends at offset %" PRIu32
                          " (header); %" PRIu32 " of %" PRIu32 " registry entries and %" PRIu32 " of %" PRIu32 " event slots are present and decoded",
                          fsize, buf_end, s->reg_present, s->reg_entries, s->avail, s->capacity);
+    /* ThreadX lays the three areas end to end (registry at base + 48, slots at the registry's
+     * end): bytes between them are a damaged pointer, or slots or entries the read passes over */
+    if (reg_start != TXTB_HEADER_SIZE)
+        evt_reader_error(r, TXTB_HDR_REG_START, "registry start (offset %" PRIu32 ") is not right after the %u-byte header: the %" PRIu32
+                         " bytes between them are not decoded", reg_start, TXTB_HEADER_SIZE, reg_start - TXTB_HEADER_SIZE);
+    if (buf_start != reg_end)
+        evt_reader_error(r, TXTB_HDR_BUF_START, "event buffer start (offset %" PRIu32 ") is not the registry end (offset %" PRIu32 "): the %" PRIu32
+                         " bytes between them are not decoded", buf_start, reg_end, buf_start - reg_end);
     if (s->mask == 0) evt_reader_error(r, TXTB_HDR_TIMER_MASK, "timer valid mask is 0: timestamps carry no information");
 
     if (!win_init(&s->rwin, s->reg_entry_size > TXTB_WIN ? s->reg_entry_size : TXTB_WIN) || !win_init(&s->ewin, TXTB_WIN))
