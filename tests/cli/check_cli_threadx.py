@@ -103,18 +103,35 @@ for cut in (3, 4, 47, 48, 48 + 48 * 5, 48 + 48 * 5 + 17, 1967, 1968, 1968 + 100 
     expect(["info", "--format", "threadx", path], 1, stderr_has=["truncated", f"offset {cut}"])
     expect(["check", path], 1, stderr_has=["truncated", f"offset {cut}"])
     r = expect(["dump", "--json", path], 1, stderr_has=[f"offset {cut}"])
-    got = [json.loads(l) for l in r.stdout.splitlines()]
+    evs = [json.loads(l) for l in r.stdout.splitlines()]
+    got = [e for e in evs if e["kind"] != "lost"]
     present = max(0, (cut - 1968) // 32)   # slots 0..present-1 of an unwrapped buffer (445 written)
     want = [e for e in full if e["offset"] + 32 <= cut]
     if got != want or len(got) != min(present, 445):
         fails.append(f"cut{cut}.trx: dump gave {len(got)} events, want the {len(want)} whose slots are in the file")
+    # the written slots the file lacks (before the current slot 445) are one lost event at the end
+    # (they were not counted at all: lost 0)
+    lost = [(i, e["count"], e["offset"]) for i, e in enumerate(evs) if e["kind"] == "lost"]
+    want_lost = [(len(evs) - 1, 445 - present, cut)] if present < 445 else []
+    if lost != want_lost:
+        fails.append(f"cut{cut}.trx: lost events {lost}, want {want_lost}")
+    j = json.loads(expect(["info", "--json", path], 1).stdout)
+    if j["lost"] != max(0, 445 - present):
+        fails.append(f"cut{cut}.trx: info lost {j['lost']}, want {max(0, 445 - present)}")
 # the wrapped demo (974 slots at 1584, oldest = current slot 888): cuts before the current slot keep
 # slots 0..k-1 (the newest events, in order); a cut after it keeps 888..k-1 then 0..887
 for cut in (1584, 1584 + 888 * 32 + 31, 1584 + 900 * 32, len(wrapped) - 17):
     path = write(f"wcut{cut}.trx", wrapped[:cut])
     expect(["check", path], 1, stderr_has=["truncated", f"offset {cut}"])
-    got = [json.loads(l) for l in expect(["dump", "--json", path], 1).stdout.splitlines()]
+    evs = [json.loads(l) for l in expect(["dump", "--json", path], 1).stdout.splitlines()]
+    got = [e for e in evs if e["kind"] != "lost"]
     k = (cut - 1584) // 32
+    # lost: the slots before the current one the file lacks (at the end), or with the current slot
+    # present (wrapped) all those past the file, between the last present and slot 0 in time
+    lost = [(i, e["count"]) for i, e in enumerate(evs) if e["kind"] == "lost"]
+    want_lost = [] if k == 888 else [(len(evs) - 1, 888 - k)] if k < 888 else [(k - 888, 974 - k)]
+    if lost != want_lost:
+        fails.append(f"wcut{cut}.trx: lost events {lost}, want {want_lost}")
     want = [e for e in wfull if e["offset"] + 32 <= cut]
     if [e["offset"] for e in got] != [e["offset"] for e in want] or len(want) != k:
         fails.append(f"wcut{cut}.trx: dump gave {len(got)} events, want {len(want)} in time order")
