@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "cli_output.h"
 #include "evtrace/source_remote.h"
 #include "host/live/live.h"
 
@@ -61,6 +62,10 @@ static int run(const cli_args *a)
         path = out;
     }
     if (strcmp(path, "-") == 0) { cli_err("live", "-o must name a file (the trace is written as it arrives)"); return EXIT_USAGE; }
+    /* -o not a file it reads (FILE followed, --elf, --rkh-config), even with --force: the final
+     * rename would replace it (a writer still appending to FILE goes on into the unlinked file) */
+    int same = a->out ? cli_output_not_inputs("live", a) : 0;
+    if (same) return same;
     if (!a->force && access(path, F_OK) == 0) {
         cli_err("live", "%s exists: give another -o, or --force to replace it", path);
         return EXIT_USAGE;

@@ -190,6 +190,21 @@ for args in (["convert", src, "-o", src, "--to", "chrome"], ["report", src, "-o"
           and not [f for f in os.listdir(tmp) if ".tmp-" in f],
           f"-o the input itself is refused, input intact: {' '.join(args[:1] + args[2:])}: exit {r.returncode} {r.stderr.strip()[:100]}")
 
+# ... and by live, --force or not (it followed FILE and, at Ctrl-C, renamed its copy over it: a
+# writer still appending went on into the unlinked file); also its --rkh-config
+ino = os.stat(src).st_ino
+for args in (["live", src, "-o", src, "--force", "-q"], ["live", src, "-o", src, "-q"],
+             ["live", TRX, "--format", "rkh", "--rkh-config", src, "-o", src, "--force", "-q"]):
+    try:
+        r = subprocess.run([evtrace] + args, capture_output=True, text=True, timeout=10, cwd=tmp,
+                           stdin=subprocess.DEVNULL)
+        code, err = r.returncode, r.stderr
+    except subprocess.TimeoutExpired:
+        code, err = None, "still serving after 10 s"
+    check(code == 2 and "is the input" in err and os.stat(src).st_ino == ino
+          and open(src, "rb").read() == open(TRX, "rb").read() and not [f for f in os.listdir(tmp) if ".part" in f],
+          f"live -o the input itself is refused, input intact: {' '.join(args[:1] + args[2:])}: exit {code} {err.strip()[:100]}")
+
 # 8. an OUT whose name is legal but too long for the ".tmp-PID-N" suffix (NAME_MAX 255): the
 # temporary name is shortened, not refused with "File name too long"
 longdir = os.path.join(tmp, "long")
