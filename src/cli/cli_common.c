@@ -164,6 +164,19 @@ static int isatty_path_(const char *path)
     return t;
 }
 
+const char *cli_not_a_trace_file(const char *path, int stream)
+{
+    struct stat st;
+    if (!path || strcmp(path, "-") == 0 || stat(path, &st) != 0) return NULL; /* open() says why */
+    if (S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) return NULL;
+    if (S_ISDIR(st.st_mode)) return "is a directory, not a trace file";
+    if (S_ISBLK(st.st_mode)) return "is a block device: copy the trace into a file first";
+    if (!S_ISCHR(st.st_mode)) return "is not a regular file";
+    /* a terminal read as it is goes through its line discipline (CR made LF, ^D, ^S ...) */
+    if (isatty_path_(path)) return "is a terminal or serial device: read it with --serial DEV";
+    return stream ? NULL : "is a character device (such as /dev/null), not a trace file";
+}
+
 /* --kernel and --priority-order: the reader decodes with them from its first event. */
 static void set_profile_(evt_reader *r, const cli_args *a)
 {
@@ -221,20 +234,15 @@ static evt_reader *open_(const cli_args *a, int *code)
     g_diag.shown = 0;
     struct stat st_in;
     int piped = 0; /* a FIFO or socket named as FILE (a named pipe, <(...) process substitution) */
-    if (!cli_is_live(a) && stat(a->file, &st_in) == 0 && !S_ISREG(st_in.st_mode)) {
-        if (S_ISFIFO(st_in.st_mode) || S_ISSOCK(st_in.st_mode)) piped = 1; /* read in order, as a stream */
-        else {
-            const char *what = S_ISDIR(st_in.st_mode) ? "is a directory, not a trace file"
-                             : S_ISCHR(st_in.st_mode) ? (isatty_path_(a->file)
-                                                             ? "is a terminal or serial device: read it with --serial DEV"
-                                                             : "is a character device (such as /dev/null), not a trace file")
-                             : S_ISBLK(st_in.st_mode) ? "is a block device: copy the trace into a file first"
-                             : "is not a regular file";
-            cli_err(a->cmd, "%s: %s", a->file, what);
-            *code = EXIT_INPUT;
-            return NULL;
-        }
+    int named = !(a->listen || a->serial || a->connect || a->gdb); /* FILE is a file's path */
+    const char *what = named ? cli_not_a_trace_file(a->file, cli_is_live(a)) : NULL;
+    if (what) {
+        cli_err(a->cmd, "%s: %s", a->file, what);
+        *code = EXIT_INPUT;
+        return NULL;
     }
+    if (!cli_is_live(a) && stat(a->file, &st_in) == 0 && (S_ISFIFO(st_in.st_mode) || S_ISSOCK(st_in.st_mode)))
+        piped = 1; /* read in order, as a stream */
     if (piped || cli_is_live(a)) {
         r = open_stream(a, code);
         if (r && a->clock_hz) evt_reader_set_clock_hz(r, a->clock_hz);

@@ -62,6 +62,12 @@ static int run(const cli_args *a)
         path = out;
     }
     if (strcmp(path, "-") == 0) { cli_err("live", "-o must name a file (the trace is written as it arrives)"); return EXIT_USAGE; }
+    /* FILE a directory or a terminal: refused before the page is served (it was a 0-byte trace) */
+    const char *what = a->listen || a->serial || a->connect || a->gdb ? NULL : cli_not_a_trace_file(a->file, 1);
+    if (what) {
+        cli_err("live", "%s: %s", a->file, what);
+        return EXIT_INPUT;
+    }
     /* -o not a file it reads (FILE followed, --elf, --rkh-config), even with --force: the final
      * rename would replace it (a writer still appending to FILE goes on into the unlinked file) */
     int same = a->out ? cli_output_not_inputs("live", a) : 0;

@@ -9,7 +9,7 @@
 4. --begin/--end (event index, ticks, time) on every command that reads a trace;
 5. help lists exactly what applies: query's 13 tables, no reader options for clickhouse-schema,
    no `synthetic` among the formats, --clock-hz among the common options."""
-import json, os, sqlite3, subprocess, sys, tempfile
+import json, os, pty, sqlite3, subprocess, sys, tempfile
 
 evtrace, samples = sys.argv[1], sys.argv[2]
 TRX = os.path.join(samples, "threadx_real", "nowrap_m32le.trx")
@@ -57,6 +57,28 @@ r = run(["info", "/dev/null"])
 check(r.returncode == 3 and "character device" in r.stderr and "Is a directory" not in r.stderr, f"/dev/null: {r.stderr.strip()}")
 r = run(["info", tmp])
 check(r.returncode == 3 and "is a directory" in r.stderr, f"a directory: {r.stderr.strip()}")
+# ... also followed (--follow, live): a directory was "empty file (offset 0)", and live served a
+# page and wrote a 0-byte trace; a terminal was read through its line discipline (CR became LF)
+live_out = os.path.join(tmp, "dir_live.trace")
+for args in (["dump", "--follow", "--idle-exit", "1", tmp], ["convert", "--follow", "--idle-exit", "1", tmp, "-o", "d.json"],
+             ["live", tmp, "-o", live_out, "-q"]):
+    try:
+        r = subprocess.run([evtrace] + args, capture_output=True, text=True, timeout=10, cwd=tmp, stdin=subprocess.DEVNULL)
+        code, err = r.returncode, r.stderr
+    except subprocess.TimeoutExpired:
+        code, err = None, "still running after 10 s"
+    check(code == 3 and "is a directory" in err and not os.path.exists(live_out) and not os.path.exists(os.path.join(tmp, "d.json")),
+          f"{args[0]} {args[1]} DIR: exit {code} {err.strip()[:100]}")
+pty_m, pty_s = pty.openpty()
+for args in (["dump", "--follow", "--idle-exit", "1", os.ttyname(pty_s)], ["live", os.ttyname(pty_s), "-o", live_out, "-q"]):
+    try:
+        r = subprocess.run([evtrace] + args, capture_output=True, text=True, timeout=10, cwd=tmp, stdin=subprocess.DEVNULL)
+        code, err = r.returncode, r.stderr
+    except subprocess.TimeoutExpired:
+        code, err = None, "still running after 10 s"
+    check(code == 3 and "--serial" in err and not os.path.exists(live_out), f"{args[0]} a terminal as FILE: exit {code} {err.strip()[:100]}")
+os.close(pty_m)
+os.close(pty_s)
 
 # 2. whole-trace formats through a pipe, truncated buffers
 for path, n, name in ((TRX, N_TRX, "threadx"), (XRAY, N_XRAY, "xray")):
