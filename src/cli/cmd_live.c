@@ -32,7 +32,7 @@ static evt_status open_input(void *user, evt_source *src, char *err, size_t errl
     if (a->serial) return evt_source_open_serial(src, a->serial, a->baud, a->idle_exit_ms, err, errlen);
     int fd = 0;
     if (strcmp(a->file, "-") != 0 && (fd = open(a->file, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0) {
-        snprintf(err, errlen, "%s: cannot open: %s", a->file, strerror(errno));
+        snprintf(err, errlen, "cannot open: %s", strerror(errno)); /* run() names a->file */
         return EVT_ERR_IO;
     }
     /* a regular file is followed as it grows; a FIFO or "-" ends with its writer */
@@ -124,13 +124,16 @@ static int run(const cli_args *a)
         }
     }
     evt_live_get_stats(l, &st);
+    /* the input never opened: no output, and an OUT replaced with --force stays as it was (it was
+     * renamed over, then removed) */
+    if (code != EXIT_OK_ && !st.opened) evt_live_abandon(l);
     int fin = evt_live_finish(l, err, sizeof err);
     if (!evt_source_gdb_wait(3000) && !a->quiet) fprintf(stderr, "evtrace live: the GDB server did not confirm the detach\n");
     if (!fin) {
         cli_err("live", "%s", err);
         return EXIT_INPUT;
     }
-    if (code != EXIT_OK_ && !st.opened) { unlink(path); return code; }
+    if (code != EXIT_OK_ && !st.opened) return code;
     if (!a->quiet)
         fprintf(stderr, "evtrace live: wrote %s (%llu bytes, complete); %llu pages served from it\n", path,
                 (unsigned long long)st.bytes, (unsigned long long)st.pages);

@@ -227,6 +227,21 @@ for args in (["live", src, "-o", src, "--force", "-q"], ["live", src, "-o", src,
           and open(src, "rb").read() == open(TRX, "rb").read() and not [f for f in os.listdir(tmp) if ".part" in f],
           f"live -o the input itself is refused, input intact: {' '.join(args[:1] + args[2:])}: exit {code} {err.strip()[:100]}")
 
+# ... and live whose input never opens leaves an OUT given with --force as it was (it was renamed
+# over with an empty recording, then removed: the old file gone), and creates none otherwise
+old_out = os.path.join(tmp, "old_live.trace")
+open(old_out, "w").write("old")
+for args in (["live", os.path.join(tmp, "missing.rkh"), "-o", old_out, "--force", "-q"],
+             ["live", os.path.join(tmp, "missing.rkh"), "-o", os.path.join(tmp, "new_live.trace"), "-q"]):
+    try:
+        r = subprocess.run([evtrace] + args, capture_output=True, text=True, timeout=10, cwd=tmp, stdin=subprocess.DEVNULL)
+        code, err = r.returncode, r.stderr
+    except subprocess.TimeoutExpired:
+        code, err = None, "still running after 10 s"
+    check(code == 3 and "missing.rkh: cannot open" in err and open(old_out).read() == "old"
+          and not os.path.exists(os.path.join(tmp, "new_live.trace")) and not [f for f in os.listdir(tmp) if ".part" in f],
+          f"live on an input that does not open leaves OUT as it was: {' '.join(args[3:])}: exit {code} {err.strip()[:100]}")
+
 # 8. an OUT whose name is legal but too long for the ".tmp-PID-N" suffix (NAME_MAX 255): the
 # temporary name is shortened, not refused with "File name too long"
 longdir = os.path.join(tmp, "long")
