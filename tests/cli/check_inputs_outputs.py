@@ -212,6 +212,26 @@ for args in (["convert", src, "-o", src, "--to", "chrome"], ["report", src, "-o"
           and not [f for f in os.listdir(tmp) if ".tmp-" in f],
           f"-o the input itself is refused, input intact: {' '.join(args[:1] + args[2:])}: exit {r.returncode} {r.stderr.strip()[:100]}")
 
+# ... nor a directory holding the input (or --instr-map), --force or not: replacing it removed the
+# input with everything else in it (an evtrace CTF directory, marked as its own, without --force)
+holder = os.path.join(tmp, "holder")
+os.makedirs(os.path.join(holder, "sub"))
+held = os.path.join(holder, "sub", "held.trx")
+open(held, "wb").write(open(TRX, "rb").read())
+ctfdir = os.path.join(tmp, "old.ctf")
+r = run(["convert", TRX, "-o", ctfdir, "--to", "ctf"])
+check(r.returncode == 0 and os.path.isdir(ctfdir), f"a CTF directory to hold an input: exit {r.returncode}")
+held2 = os.path.join(ctfdir, "held.trx")
+open(held2, "wb").write(open(TRX, "rb").read())
+for args in (["convert", held, "-o", holder, "--to", "chrome", "--force"],
+             ["report", held, "-o", os.path.join(holder, "sub"), "--force"],
+             ["convert", XRAY, "--instr-map", held, "-o", holder, "--to", "perfetto", "--force"],
+             ["convert", held2, "-o", ctfdir, "--to", "ctf"]):
+    r = run(args)
+    check(r.returncode == 2 and "holding the input" in r.stderr and os.path.exists(held) and os.path.exists(held2)
+          and os.path.isdir(holder),
+          f"-o a directory holding the input is refused: {' '.join(args[:1] + args[2:])}: exit {r.returncode} {r.stderr.strip()[:100]}")
+
 # ... and by live, --force or not (it followed FILE and, at Ctrl-C, renamed its copy over it: a
 # writer still appending went on into the unlinked file); also its --rkh-config
 ino = os.stat(src).st_ino
