@@ -177,6 +177,19 @@ const char *cli_not_a_trace_file(const char *path, int stream)
     return stream ? NULL : "is a character device (such as /dev/null), not a trace file";
 }
 
+/* A reader option the reader that took FILE does not have (--instr-map on an RKH stream) is
+ * ignored: said on stderr, as the file it names is never read (a missing one included). */
+static void warn_unused_opts_(const cli_args *a, const evt_reader *r)
+{
+    for (unsigned i = 0; i < a->ropts.n; i++) {
+        const evt_reader_option *o = r->desc->options;
+        while (o && o->name && strcmp(o->name, a->ropts.key[i]) != 0) o++;
+        if (!o || !o->name)
+            cli_eprintf("evtrace %s: warning: --%s is not an option of the %s reader (%s): ignored\n", a->cmd,
+                        a->ropts.key[i], r->desc->name, a->file);
+    }
+}
+
 /* --kernel and --priority-order: the reader decodes with them from its first event. */
 static void set_profile_(evt_reader *r, const cli_args *a)
 {
@@ -245,6 +258,7 @@ static evt_reader *open_(const cli_args *a, int *code)
         piped = 1; /* read in order, as a stream */
     if (piped || cli_is_live(a)) {
         r = open_stream(a, code);
+        if (r) warn_unused_opts_(a, r);
         if (r && a->clock_hz) evt_reader_set_clock_hz(r, a->clock_hz);
         if (r) evt_reader_set_range(r, &a->range);
         if (r) set_profile_(r, a);
@@ -279,6 +293,7 @@ static evt_reader *open_(const cli_args *a, int *code)
     if (a->clock_hz) evt_reader_set_clock_hz(r, a->clock_hz);
     evt_reader_set_range(r, &a->range);
     set_profile_(r, a);
+    warn_unused_opts_(a, r);
     *code = EXIT_OK_;
     return r;
 }

@@ -262,6 +262,15 @@ for args in (["live", os.path.join(tmp, "missing.rkh"), "-o", old_out, "--force"
           and not os.path.exists(os.path.join(tmp, "new_live.trace")) and not [f for f in os.listdir(tmp) if ".part" in f],
           f"live on an input that does not open leaves OUT as it was: {' '.join(args[3:])}: exit {code} {err.strip()[:100]}")
 
+# 7b. a reader option the reader of FILE does not have is ignored, and said so (it was silent:
+# --instr-map naming a missing file on a ThreadX trace, exit 0, no word); the reader's own is used
+r = run(["info", "--instr-map", os.path.join(tmp, "no-such-map.yaml"), TRX])
+check(r.returncode == 0 and "warning: --instr-map is not an option of the threadx reader" in r.stderr,
+      f"--instr-map on a ThreadX trace is said to be ignored: exit {r.returncode} {r.stderr.strip()[:120]}")
+r = run(["info", "--instr-map", os.path.join(tmp, "no-such-map.yaml"), XRAY])
+check(r.returncode == 2 and "warning" not in r.stderr and "no-such-map.yaml" in r.stderr,
+      f"--instr-map on an XRay trace is read: exit {r.returncode} {r.stderr.strip()[:120]}")
+
 # 8. an OUT whose name is legal but too long for the ".tmp-PID-N" suffix (NAME_MAX 255): the
 # temporary name is shortened, not refused with "File name too long"
 longdir = os.path.join(tmp, "long")
