@@ -58,7 +58,8 @@ typedef struct evt_reader_desc {
 /* evt_reader_desc.flags. */
 enum {
     /* Decodes a stream as it arrives (reads in order, needs no size). A reader without it gets a
-     * stream (pipe, socket, serial line) buffered whole in memory first, then read as a file. */
+     * stream (pipe, socket, serial line) buffered whole first (an unlinked temporary file; memory
+     * when none can be made), then read as a file. */
     EVT_READER_STREAMS = 1u << 0,
     /* Not a user format (a generator for tests and benchmarks): not listed by --help, never
      * auto-detected from a stream, still usable with --format NAME. */

@@ -86,10 +86,12 @@ size_t evt_source_read_at(evt_source *src, uint64_t off, void *dst, size_t n);
 /* 1 if the len bytes at offsets a and b can both be read and are the same, else 0 (a reader's test
  * for a block written twice: etw_dec.c, xray_dec.c). */
 int evt_source_same_bytes(evt_source *src, uint64_t a, uint64_t b, uint64_t len);
-/* Read a stream to its end (its writer closes, --idle-exit, a stop) into memory, at most max bytes,
- * and make src a memory source of those bytes (size known, readable at any offset); the stream's
- * end state (failure, idle_expired, stopped) stays. A non-stream source is left as it is. Returns
- * EVT_OK, or EVT_ERR_NOMEM with err filled (longer than max, or no memory). */
+/* Read a stream to its end (its writer closes, --idle-exit, a stop), at most max bytes, into an
+ * unlinked temporary file in $TMPDIR (else /tmp; into memory when none can be made), and make src
+ * a source of those bytes (size known, readable at any offset); the stream's end state (failure,
+ * idle_expired, stopped) stays. A non-stream source is left as it is. Returns EVT_OK, or
+ * EVT_ERR_NOMEM with err filled (longer than max, or no memory), or EVT_ERR_IO (the temporary
+ * file could not be written: err names the offset and the reason). */
 evt_status evt_source_buffer_stream(evt_source *src, uint64_t max, char *err, size_t errlen);
 /* Why a stream ended abnormally (a followed file shrank, a read error), or NULL. */
 const char *evt_source_failure(const evt_source *src);

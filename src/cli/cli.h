@@ -153,6 +153,10 @@ void cli_eprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *cli_safe(const char *s);
 /* The input is a live stream (--follow, --listen, --serial, or "-"). */
 int cli_is_live(const cli_args *a);
+/* Why path (FILE) cannot be read as a trace (a directory, a block device, a terminal: use
+ * --serial; stream 0: any character device), or NULL: a regular file, FIFO, socket, "-", or a
+ * path open() will explain. */
+const char *cli_not_a_trace_file(const char *path, int stream);
 /* "SIGINT", "SIGTERM", ... */
 const char *cli_signal_name(int sig);
 

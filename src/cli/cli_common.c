@@ -164,6 +164,32 @@ static int isatty_path_(const char *path)
     return t;
 }
 
+const char *cli_not_a_trace_file(const char *path, int stream)
+{
+    struct stat st;
+    if (!path || strcmp(path, "-") == 0 || stat(path, &st) != 0) return NULL; /* open() says why */
+    if (S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) return NULL;
+    if (S_ISDIR(st.st_mode)) return "is a directory, not a trace file";
+    if (S_ISBLK(st.st_mode)) return "is a block device: copy the trace into a file first";
+    if (!S_ISCHR(st.st_mode)) return "is not a regular file";
+    /* a terminal read as it is goes through its line discipline (CR made LF, ^D, ^S ...) */
+    if (isatty_path_(path)) return "is a terminal or serial device: read it with --serial DEV";
+    return stream ? NULL : "is a character device (such as /dev/null), not a trace file";
+}
+
+/* A reader option the reader that took FILE does not have (--instr-map on an RKH stream) is
+ * ignored: said on stderr, as the file it names is never read (a missing one included). */
+static void warn_unused_opts_(const cli_args *a, const evt_reader *r)
+{
+    for (unsigned i = 0; i < a->ropts.n; i++) {
+        const evt_reader_option *o = r->desc->options;
+        while (o && o->name && strcmp(o->name, a->ropts.key[i]) != 0) o++;
+        if (!o || !o->name)
+            cli_eprintf("evtrace %s: warning: --%s is not an option of the %s reader (%s): ignored\n", a->cmd,
+                        a->ropts.key[i], r->desc->name, a->file);
+    }
+}
+
 /* --kernel and --priority-order: the reader decodes with them from its first event. */
 static void set_profile_(evt_reader *r, const cli_args *a)
 {
@@ -221,22 +247,18 @@ static evt_reader *open_(const cli_args *a, int *code)
     g_diag.shown = 0;
     struct stat st_in;
     int piped = 0; /* a FIFO or socket named as FILE (a named pipe, <(...) process substitution) */
-    if (!cli_is_live(a) && stat(a->file, &st_in) == 0 && !S_ISREG(st_in.st_mode)) {
-        if (S_ISFIFO(st_in.st_mode) || S_ISSOCK(st_in.st_mode)) piped = 1; /* read in order, as a stream */
-        else {
-            const char *what = S_ISDIR(st_in.st_mode) ? "is a directory, not a trace file"
-                             : S_ISCHR(st_in.st_mode) ? (isatty_path_(a->file)
-                                                             ? "is a terminal or serial device: read it with --serial DEV"
-                                                             : "is a character device (such as /dev/null), not a trace file")
-                             : S_ISBLK(st_in.st_mode) ? "is a block device: copy the trace into a file first"
-                             : "is not a regular file";
-            cli_err(a->cmd, "%s: %s", a->file, what);
-            *code = EXIT_INPUT;
-            return NULL;
-        }
+    int named = !(a->listen || a->serial || a->connect || a->gdb); /* FILE is a file's path */
+    const char *what = named ? cli_not_a_trace_file(a->file, cli_is_live(a)) : NULL;
+    if (what) {
+        cli_err(a->cmd, "%s: %s", a->file, what);
+        *code = EXIT_INPUT;
+        return NULL;
     }
+    if (!cli_is_live(a) && stat(a->file, &st_in) == 0 && (S_ISFIFO(st_in.st_mode) || S_ISSOCK(st_in.st_mode)))
+        piped = 1; /* read in order, as a stream */
     if (piped || cli_is_live(a)) {
         r = open_stream(a, code);
+        if (r) warn_unused_opts_(a, r);
         if (r && a->clock_hz) evt_reader_set_clock_hz(r, a->clock_hz);
         if (r) evt_reader_set_range(r, &a->range);
         if (r) set_profile_(r, a);
@@ -271,6 +293,7 @@ static evt_reader *open_(const cli_args *a, int *code)
     if (a->clock_hz) evt_reader_set_clock_hz(r, a->clock_hz);
     evt_reader_set_range(r, &a->range);
     set_profile_(r, a);
+    warn_unused_opts_(a, r);
     *code = EXIT_OK_;
     return r;
 }

@@ -264,11 +264,26 @@ int cli_output_begin(cli_output *o, const char *cmd, const char *path, int is_di
     return 0;
 }
 
+/* 1 when the directory out (a real directory, not a link to one) holds the file input, at any
+ * depth: replacing out (--force) would remove it. */
+static int dir_holds_(const char *out, const char *input)
+{
+    char o[PATH_MAX], i[PATH_MAX];
+    if (!realpath(out, o) || !realpath(input, i)) return 0;
+    size_t n = strlen(o);
+    if (n == 1) return 1; /* "/" holds everything */
+    return strncmp(i, o, n) == 0 && i[n] == '/';
+}
+
 int cli_output_not_input(const char *cmd, const char *out, const char *input)
 {
     struct stat so, si;
     if (!out || !input || strcmp(out, "-") == 0 || strcmp(input, "-") == 0) return 0;
     if (lstat(out, &so) != 0 || stat(input, &si) != 0) return 0;
+    if (S_ISDIR(so.st_mode) && dir_holds_(out, input)) {
+        cli_err(cmd, "%s: is a directory holding the input %s: not replacing it (give another -o)", out, input);
+        return EXIT_USAGE;
+    }
     if (so.st_dev != si.st_dev || so.st_ino != si.st_ino) return 0;
     cli_err(cmd, "%s: is the input %s itself: not replacing it (give another -o)", out, input);
     return EXIT_USAGE;

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "cli_output.h"
 #include "evtrace/source_remote.h"
 #include "host/live/live.h"
 
@@ -31,7 +32,7 @@ static evt_status open_input(void *user, evt_source *src, char *err, size_t errl
     if (a->serial) return evt_source_open_serial(src, a->serial, a->baud, a->idle_exit_ms, err, errlen);
     int fd = 0;
     if (strcmp(a->file, "-") != 0 && (fd = open(a->file, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0) {
-        snprintf(err, errlen, "%s: cannot open: %s", a->file, strerror(errno));
+        snprintf(err, errlen, "cannot open: %s", strerror(errno)); /* run() names a->file */
         return EVT_ERR_IO;
     }
     /* a regular file is followed as it grows; a FIFO or "-" ends with its writer */
@@ -61,6 +62,16 @@ static int run(const cli_args *a)
         path = out;
     }
     if (strcmp(path, "-") == 0) { cli_err("live", "-o must name a file (the trace is written as it arrives)"); return EXIT_USAGE; }
+    /* FILE a directory or a terminal: refused before the page is served (it was a 0-byte trace) */
+    const char *what = a->listen || a->serial || a->connect || a->gdb ? NULL : cli_not_a_trace_file(a->file, 1);
+    if (what) {
+        cli_err("live", "%s: %s", a->file, what);
+        return EXIT_INPUT;
+    }
+    /* -o not a file it reads (FILE followed, --elf, --rkh-config), even with --force: the final
+     * rename would replace it (a writer still appending to FILE goes on into the unlinked file) */
+    int same = a->out ? cli_output_not_inputs("live", a) : 0;
+    if (same) return same;
     if (!a->force && access(path, F_OK) == 0) {
         cli_err("live", "%s exists: give another -o, or --force to replace it", path);
         return EXIT_USAGE;
@@ -113,13 +124,16 @@ static int run(const cli_args *a)
         }
     }
     evt_live_get_stats(l, &st);
+    /* the input never opened: no output, and an OUT replaced with --force stays as it was (it was
+     * renamed over, then removed) */
+    if (code != EXIT_OK_ && !st.opened) evt_live_abandon(l);
     int fin = evt_live_finish(l, err, sizeof err);
     if (!evt_source_gdb_wait(3000) && !a->quiet) fprintf(stderr, "evtrace live: the GDB server did not confirm the detach\n");
     if (!fin) {
         cli_err("live", "%s", err);
         return EXIT_INPUT;
     }
-    if (code != EXIT_OK_ && !st.opened) { unlink(path); return code; }
+    if (code != EXIT_OK_ && !st.opened) return code;
     if (!a->quiet)
         fprintf(stderr, "evtrace live: wrote %s (%llu bytes, complete); %llu pages served from it\n", path,
                 (unsigned long long)st.bytes, (unsigned long long)st.pages);

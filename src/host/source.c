@@ -230,9 +230,55 @@ int evt_source_same_bytes(evt_source *src, uint64_t a, uint64_t b, uint64_t len)
     return 1;
 }
 
-evt_status evt_source_buffer_stream(evt_source *src, uint64_t max, char *err, size_t errlen)
+/* An unlinked temporary file in $TMPDIR (else /tmp), open for reading and writing, or -1. */
+static int spill_fd(void)
 {
-    if (!src->is_stream) return EVT_OK;
+    const char *dir = getenv("TMPDIR");
+    char path[4096];
+    if (!dir || !*dir) dir = "/tmp";
+    if (snprintf(path, sizeof path, "%s/evtrace-stream-XXXXXX", dir) >= (int)sizeof path) return -1;
+    int fd = mkstemp(path);
+    if (fd >= 0) unlink(path);
+    return fd;
+}
+
+/* Write all of b[0..n) to fd; 0, or -1 (errno set). */
+static int write_all(int fd, const uint8_t *b, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, b, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return -1;
+        b += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* The stream is done with: src becomes a source of what was read, whose end state stays. */
+static void stream_done(evt_source *src, uint64_t len)
+{
+    if (src->fd > 2) close(src->fd);
+    src->fd = -1;
+    evt_free(src->head);
+    src->head = NULL;
+    src->head_len = 0;
+    src->is_stream = 0;
+    src->follow = 0;
+    src->size = len;
+}
+
+static evt_status too_long(char *err, size_t errlen, uint64_t len, uint64_t max)
+{
+    snprintf(err, errlen, "offset %llu (0x%llx): the stream is longer than %llu bytes, the most evtrace "
+             "holds for a format that needs the whole trace: save it to a file first",
+             (unsigned long long)len, (unsigned long long)len, (unsigned long long)max);
+    return EVT_ERR_NOMEM;
+}
+
+/* The stream into memory (no temporary file could be made). */
+static evt_status buffer_in_memory(evt_source *src, uint64_t max, char *err, size_t errlen)
+{
     size_t cap = 1u << 16, len = 0;
     uint8_t *buf = evt_malloc(cap);
     if (!buf) { snprintf(err, errlen, "out of memory"); return EVT_ERR_NOMEM; }
@@ -240,10 +286,7 @@ evt_status evt_source_buffer_stream(evt_source *src, uint64_t max, char *err, si
         if (len == cap) {
             if ((uint64_t)len >= max) {
                 evt_free(buf);
-                snprintf(err, errlen, "offset %llu (0x%llx): the stream is longer than %llu bytes, the most evtrace "
-                         "holds in memory for a format that needs the whole trace: save it to a file first",
-                         (unsigned long long)len, (unsigned long long)len, (unsigned long long)max);
-                return EVT_ERR_NOMEM;
+                return too_long(err, errlen, len, max);
             }
             size_t ncap = (uint64_t)cap * 2 > max ? (size_t)max : cap * 2;
             uint8_t *nb = evt_realloc(buf, ncap);
@@ -255,16 +298,44 @@ evt_status evt_source_buffer_stream(evt_source *src, uint64_t max, char *err, si
         if (n == 0) break;
         len += n;
     }
-    if (src->fd > 2) close(src->fd);
-    src->fd = -1;
-    evt_free(src->head);
-    src->head = NULL;
-    src->head_len = 0;
-    src->is_stream = 0;
-    src->follow = 0;
+    stream_done(src, len);
     src->owned = buf;
     src->mem = buf;
-    src->size = len;
+    return EVT_OK;
+}
+
+evt_status evt_source_buffer_stream(evt_source *src, uint64_t max, char *err, size_t errlen)
+{
+    if (!src->is_stream) return EVT_OK;
+    /* into an unlinked temporary file, read back at offsets like any file: memory stays flat
+     * whatever the stream's length (it was held in memory: a 3 GB pipe took 2.9 GB) */
+    int fd = spill_fd();
+    FILE *fp = fd >= 0 ? fdopen(fd, "rb") : NULL;
+    if (!fp) {
+        if (fd >= 0) close(fd);
+        return buffer_in_memory(src, max, err, errlen);
+    }
+    enum { CHUNK = 1u << 16 };
+    uint8_t *buf = evt_malloc(CHUNK);
+    if (!buf) { fclose(fp); snprintf(err, errlen, "out of memory"); return EVT_ERR_NOMEM; }
+    uint64_t len = 0;
+    for (;;) {
+        size_t n = evt_source_read_at(src, len, buf, CHUNK);
+        if (n == 0) break;
+        if (len + n > max) { evt_free(buf); fclose(fp); return too_long(err, errlen, len + n, max); }
+        if (write_all(fd, buf, n) != 0) {
+            snprintf(err, errlen, "offset %llu (0x%llx): cannot keep the stream in a temporary file: %s",
+                     (unsigned long long)len, (unsigned long long)len, strerror(errno));
+            evt_free(buf);
+            fclose(fp);
+            return EVT_ERR_IO;
+        }
+        len += n;
+    }
+    evt_free(buf);
+    stream_done(src, len);
+    src->fp = fp;
+    src->file_off = 0;
     return EVT_OK;
 }
 

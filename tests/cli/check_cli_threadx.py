@@ -103,18 +103,35 @@ for cut in (3, 4, 47, 48, 48 + 48 * 5, 48 + 48 * 5 + 17, 1967, 1968, 1968 + 100 
     expect(["info", "--format", "threadx", path], 1, stderr_has=["truncated", f"offset {cut}"])
     expect(["check", path], 1, stderr_has=["truncated", f"offset {cut}"])
     r = expect(["dump", "--json", path], 1, stderr_has=[f"offset {cut}"])
-    got = [json.loads(l) for l in r.stdout.splitlines()]
+    evs = [json.loads(l) for l in r.stdout.splitlines()]
+    got = [e for e in evs if e["kind"] != "lost"]
     present = max(0, (cut - 1968) // 32)   # slots 0..present-1 of an unwrapped buffer (445 written)
     want = [e for e in full if e["offset"] + 32 <= cut]
     if got != want or len(got) != min(present, 445):
         fails.append(f"cut{cut}.trx: dump gave {len(got)} events, want the {len(want)} whose slots are in the file")
+    # the written slots the file lacks (before the current slot 445) are one lost event at the end
+    # (they were not counted at all: lost 0)
+    lost = [(i, e["count"], e["offset"]) for i, e in enumerate(evs) if e["kind"] == "lost"]
+    want_lost = [(len(evs) - 1, 445 - present, cut)] if present < 445 else []
+    if lost != want_lost:
+        fails.append(f"cut{cut}.trx: lost events {lost}, want {want_lost}")
+    j = json.loads(expect(["info", "--json", path], 1).stdout)
+    if j["lost"] != max(0, 445 - present):
+        fails.append(f"cut{cut}.trx: info lost {j['lost']}, want {max(0, 445 - present)}")
 # the wrapped demo (974 slots at 1584, oldest = current slot 888): cuts before the current slot keep
 # slots 0..k-1 (the newest events, in order); a cut after it keeps 888..k-1 then 0..887
 for cut in (1584, 1584 + 888 * 32 + 31, 1584 + 900 * 32, len(wrapped) - 17):
     path = write(f"wcut{cut}.trx", wrapped[:cut])
     expect(["check", path], 1, stderr_has=["truncated", f"offset {cut}"])
-    got = [json.loads(l) for l in expect(["dump", "--json", path], 1).stdout.splitlines()]
+    evs = [json.loads(l) for l in expect(["dump", "--json", path], 1).stdout.splitlines()]
+    got = [e for e in evs if e["kind"] != "lost"]
     k = (cut - 1584) // 32
+    # lost: the slots before the current one the file lacks (at the end), or with the current slot
+    # present (wrapped) all those past the file, between the last present and slot 0 in time
+    lost = [(i, e["count"]) for i, e in enumerate(evs) if e["kind"] == "lost"]
+    want_lost = [] if k == 888 else [(len(evs) - 1, 888 - k)] if k < 888 else [(k - 888, 974 - k)]
+    if lost != want_lost:
+        fails.append(f"wcut{cut}.trx: lost events {lost}, want {want_lost}")
     want = [e for e in wfull if e["offset"] + 32 <= cut]
     if [e["offset"] for e in got] != [e["offset"] for e in want] or len(want) != k:
         fails.append(f"wcut{cut}.trx: dump gave {len(got)} events, want {len(want)} in time order")
@@ -144,12 +161,23 @@ r = expect(["dump", "--json", patched("maskfff0.trx", 4, 0xFFF0)], 0)
 ts = [json.loads(l)["ts"] for l in r.stdout.splitlines()]
 if ts != sorted(ts) or len(ts) != 445:
     fails.append("maskfff0.trx: ts not monotonic")
-# a registry of 0 entries (registry end = start, event area right after it) is valid
-b = bytearray(real)
+# a registry of 0 entries (registry end = start, event area right after it) is valid: the
+# registry's 1920 bytes cut out, the slot pointers moved down by as much
+b = bytearray(real[:48] + real[1968:])
 struct.pack_into("<I", b, 20, rbase + 48)
+for off in (24, 28, 32):
+    struct.pack_into("<I", b, off, struct.unpack_from("<I", real, off)[0] - 1920)
 r = expect(["info", "--json", write("noreg.trx", bytes(b))], 0)
 if json.loads(r.stdout)["registry_entries"] != 0 or json.loads(r.stdout)["events"] != 445:
     fails.append("noreg.trx: registry_entries/events wrong")
+# registry end moved back without moving the slots: the 1920 bytes between the registry end and
+# the slots are a data error at offset 24 (they were passed over in silence, exit 0); the slots
+# still decode
+b = bytearray(real)
+struct.pack_into("<I", b, 20, rbase + 48)
+r = expect(["info", "--json", write("reggap.trx", bytes(b))], 1, stderr_has=["offset 24", "1920 bytes"])
+if json.loads(r.stdout)["events"] != 445:
+    fails.append("reggap.trx: the slots should still decode")
 
 # a buffer that was enabled but never written (no registry, 4 empty slots, big-endian): 0 events
 # (word at 16 = reserved1 0 | name size 32)

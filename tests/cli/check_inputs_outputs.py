@@ -9,7 +9,7 @@
 4. --begin/--end (event index, ticks, time) on every command that reads a trace;
 5. help lists exactly what applies: query's 13 tables, no reader options for clickhouse-schema,
    no `synthetic` among the formats, --clock-hz among the common options."""
-import json, os, sqlite3, subprocess, sys, tempfile
+import json, os, pty, sqlite3, subprocess, sys, tempfile
 
 evtrace, samples = sys.argv[1], sys.argv[2]
 TRX = os.path.join(samples, "threadx_real", "nowrap_m32le.trx")
@@ -57,6 +57,28 @@ r = run(["info", "/dev/null"])
 check(r.returncode == 3 and "character device" in r.stderr and "Is a directory" not in r.stderr, f"/dev/null: {r.stderr.strip()}")
 r = run(["info", tmp])
 check(r.returncode == 3 and "is a directory" in r.stderr, f"a directory: {r.stderr.strip()}")
+# ... also followed (--follow, live): a directory was "empty file (offset 0)", and live served a
+# page and wrote a 0-byte trace; a terminal was read through its line discipline (CR became LF)
+live_out = os.path.join(tmp, "dir_live.trace")
+for args in (["dump", "--follow", "--idle-exit", "1", tmp], ["convert", "--follow", "--idle-exit", "1", tmp, "-o", "d.json"],
+             ["live", tmp, "-o", live_out, "-q"]):
+    try:
+        r = subprocess.run([evtrace] + args, capture_output=True, text=True, timeout=10, cwd=tmp, stdin=subprocess.DEVNULL)
+        code, err = r.returncode, r.stderr
+    except subprocess.TimeoutExpired:
+        code, err = None, "still running after 10 s"
+    check(code == 3 and "is a directory" in err and not os.path.exists(live_out) and not os.path.exists(os.path.join(tmp, "d.json")),
+          f"{args[0]} {args[1]} DIR: exit {code} {err.strip()[:100]}")
+pty_m, pty_s = pty.openpty()
+for args in (["dump", "--follow", "--idle-exit", "1", os.ttyname(pty_s)], ["live", os.ttyname(pty_s), "-o", live_out, "-q"]):
+    try:
+        r = subprocess.run([evtrace] + args, capture_output=True, text=True, timeout=10, cwd=tmp, stdin=subprocess.DEVNULL)
+        code, err = r.returncode, r.stderr
+    except subprocess.TimeoutExpired:
+        code, err = None, "still running after 10 s"
+    check(code == 3 and "--serial" in err and not os.path.exists(live_out), f"{args[0]} a terminal as FILE: exit {code} {err.strip()[:100]}")
+os.close(pty_m)
+os.close(pty_s)
 
 # 2. whole-trace formats through a pipe, truncated buffers
 for path, n, name in ((TRX, N_TRX, "threadx"), (XRAY, N_XRAY, "xray")):
@@ -189,6 +211,65 @@ for args in (["convert", src, "-o", src, "--to", "chrome"], ["report", src, "-o"
     check(r.returncode == 2 and "is the input" in r.stderr and open(src, "rb").read() == open(TRX, "rb").read()
           and not [f for f in os.listdir(tmp) if ".tmp-" in f],
           f"-o the input itself is refused, input intact: {' '.join(args[:1] + args[2:])}: exit {r.returncode} {r.stderr.strip()[:100]}")
+
+# ... nor a directory holding the input (or --instr-map), --force or not: replacing it removed the
+# input with everything else in it (an evtrace CTF directory, marked as its own, without --force)
+holder = os.path.join(tmp, "holder")
+os.makedirs(os.path.join(holder, "sub"))
+held = os.path.join(holder, "sub", "held.trx")
+open(held, "wb").write(open(TRX, "rb").read())
+ctfdir = os.path.join(tmp, "old.ctf")
+r = run(["convert", TRX, "-o", ctfdir, "--to", "ctf"])
+check(r.returncode == 0 and os.path.isdir(ctfdir), f"a CTF directory to hold an input: exit {r.returncode}")
+held2 = os.path.join(ctfdir, "held.trx")
+open(held2, "wb").write(open(TRX, "rb").read())
+for args in (["convert", held, "-o", holder, "--to", "chrome", "--force"],
+             ["report", held, "-o", os.path.join(holder, "sub"), "--force"],
+             ["convert", XRAY, "--instr-map", held, "-o", holder, "--to", "perfetto", "--force"],
+             ["convert", held2, "-o", ctfdir, "--to", "ctf"]):
+    r = run(args)
+    check(r.returncode == 2 and "holding the input" in r.stderr and os.path.exists(held) and os.path.exists(held2)
+          and os.path.isdir(holder),
+          f"-o a directory holding the input is refused: {' '.join(args[:1] + args[2:])}: exit {r.returncode} {r.stderr.strip()[:100]}")
+
+# ... and by live, --force or not (it followed FILE and, at Ctrl-C, renamed its copy over it: a
+# writer still appending went on into the unlinked file); also its --rkh-config
+ino = os.stat(src).st_ino
+for args in (["live", src, "-o", src, "--force", "-q"], ["live", src, "-o", src, "-q"],
+             ["live", TRX, "--format", "rkh", "--rkh-config", src, "-o", src, "--force", "-q"]):
+    try:
+        r = subprocess.run([evtrace] + args, capture_output=True, text=True, timeout=10, cwd=tmp,
+                           stdin=subprocess.DEVNULL)
+        code, err = r.returncode, r.stderr
+    except subprocess.TimeoutExpired:
+        code, err = None, "still serving after 10 s"
+    check(code == 2 and "is the input" in err and os.stat(src).st_ino == ino
+          and open(src, "rb").read() == open(TRX, "rb").read() and not [f for f in os.listdir(tmp) if ".part" in f],
+          f"live -o the input itself is refused, input intact: {' '.join(args[:1] + args[2:])}: exit {code} {err.strip()[:100]}")
+
+# ... and live whose input never opens leaves an OUT given with --force as it was (it was renamed
+# over with an empty recording, then removed: the old file gone), and creates none otherwise
+old_out = os.path.join(tmp, "old_live.trace")
+open(old_out, "w").write("old")
+for args in (["live", os.path.join(tmp, "missing.rkh"), "-o", old_out, "--force", "-q"],
+             ["live", os.path.join(tmp, "missing.rkh"), "-o", os.path.join(tmp, "new_live.trace"), "-q"]):
+    try:
+        r = subprocess.run([evtrace] + args, capture_output=True, text=True, timeout=10, cwd=tmp, stdin=subprocess.DEVNULL)
+        code, err = r.returncode, r.stderr
+    except subprocess.TimeoutExpired:
+        code, err = None, "still running after 10 s"
+    check(code == 3 and "missing.rkh: cannot open" in err and open(old_out).read() == "old"
+          and not os.path.exists(os.path.join(tmp, "new_live.trace")) and not [f for f in os.listdir(tmp) if ".part" in f],
+          f"live on an input that does not open leaves OUT as it was: {' '.join(args[3:])}: exit {code} {err.strip()[:100]}")
+
+# 7b. a reader option the reader of FILE does not have is ignored, and said so (it was silent:
+# --instr-map naming a missing file on a ThreadX trace, exit 0, no word); the reader's own is used
+r = run(["info", "--instr-map", os.path.join(tmp, "no-such-map.yaml"), TRX])
+check(r.returncode == 0 and "warning: --instr-map is not an option of the threadx reader" in r.stderr,
+      f"--instr-map on a ThreadX trace is said to be ignored: exit {r.returncode} {r.stderr.strip()[:120]}")
+r = run(["info", "--instr-map", os.path.join(tmp, "no-such-map.yaml"), XRAY])
+check(r.returncode == 2 and "warning" not in r.stderr and "no-such-map.yaml" in r.stderr,
+      f"--instr-map on an XRay trace is read: exit {r.returncode} {r.stderr.strip()[:120]}")
 
 # 8. an OUT whose name is legal but too long for the ".tmp-PID-N" suffix (NAME_MAX 255): the
 # temporary name is shortened, not refused with "File name too long"

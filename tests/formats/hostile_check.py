@@ -23,13 +23,15 @@ def fail(msg):
     sys.exit(1)
 
 
-def run(argv, sanitized):
-    """(exit code, stdout, stderr, seconds, peak RSS kB) of evtrace argv, checked against budgets."""
+def run(argv, sanitized, stdin=None):
+    """(exit code, stdout, stderr, seconds, peak RSS kB) of evtrace argv (standard input from the
+    file stdin, if given), checked against budgets."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t0 = time.monotonic()
-        pid = os.posix_spawn(argv[0], argv, os.environ,
-                             file_actions=[(os.POSIX_SPAWN_DUP2, out.fileno(), 1),
-                                           (os.POSIX_SPAWN_DUP2, err.fileno(), 2)])
+        acts = [(os.POSIX_SPAWN_DUP2, out.fileno(), 1), (os.POSIX_SPAWN_DUP2, err.fileno(), 2)]
+        if stdin:
+            acts.append((os.POSIX_SPAWN_OPEN, 0, stdin, os.O_RDONLY, 0))
+        pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=acts)
         _, status, ru = os.wait4(pid, 0)
         wall = time.monotonic() - t0
         secs = ru.ru_utime + ru.ru_stime  # the work evtrace did, whatever else the machine runs
@@ -227,6 +229,59 @@ def case_threadx_unwritten(ev, san, tmp):
     j = json.loads(o)
     expect(code == 1 and j['events'] == 1 and j['errors'] == 1 and 'never written' in e,
            'threadx unwritten run: exit %d, %s' % (code, o[:200]))
+
+
+# ---- --elf (user-event sites) -------------------------------------------------------------------
+
+def small_trx(tmp):
+    p = os.path.join(tmp, 'two.trx')
+    with open(p, 'wb') as f:
+        f.write(txtb_header(0x1000, 48, 32, 48, 48, 48 + 32 * 4, 48 + 32 * 2))
+        f.write(txtb_slot(0xAAAA0000, 10) + txtb_slot(0xAAAA0000, 20) + bytes(64))
+    return p
+
+
+def case_elf_large(ev, san, tmp):
+    # a 32-bit ELF of 1 GB (sparse): .evt_user with one site and the name table at its start, the
+    # section header table at its end; was refused ("file too large", the whole file read to 256 MB)
+    site = struct.pack('<IIHHBBH', 0x55545645, 0, 3, 9, 0, 0, 0) + b'ch\0' + b'hello %d\0'
+    site += bytes(-len(site) % 4)
+    names = b'\0.evt_user\0.shstrtab\0'
+    shoff = 1 << 30
+    p = os.path.join(tmp, 'big.elf')
+    with open(p, 'wb') as f:
+        f.write(b'\x7fELF' + bytes([1, 1, 1]) + bytes(9) +
+                struct.pack('<HHIIIIIHHHHHH', 2, 40, 1, 0, 0, shoff, 0, 52, 0, 0, 40, 3, 2))
+        f.write(site + names)
+        f.seek(shoff)
+        f.write(bytes(40) + struct.pack('<10I', 1, 1, 2, 0x08001000, 52, len(site), 0, 0, 4, 0) +
+                struct.pack('<10I', 11, 3, 0, 0, 52 + len(site), len(names), 0, 0, 1, 0))
+    code, o, e, _, _ = run([ev, 'info', '--json', '--elf', p, small_trx(tmp)], san)
+    expect(code == 0 and json.loads(o)['events'] == 2, 'elf large: exit %d, %r' % (code, e[:300]))
+
+
+def case_elf_device(ev, san, tmp):
+    # --elf /dev/zero was read to 256 MB (270 MB peak RSS) before "file too large", naming no file
+    code, _, e, _, _ = run([ev, 'info', '--elf', '/dev/zero', small_trx(tmp)], san)
+    expect(code == 2 and '/dev/zero' in e and 'not a regular file' in e, 'elf /dev/zero: exit %d, %r' % (code, e[:300]))
+    code, _, e, _, _ = run([ev, 'info', '--elf', tmp, small_trx(tmp)], san)
+    expect(code == 2 and 'is a directory' in e, 'elf directory: exit %d, %r' % (code, e[:300]))
+    code, _, e, _, _ = run([ev, 'info', '--elf', os.path.join(tmp, 'none.elf'), small_trx(tmp)], san)
+    expect(code == 2 and 'none.elf: cannot open: No such file' in e, 'elf missing: exit %d, %r' % (code, e[:300]))
+
+
+# ---- streams ------------------------------------------------------------------------------------
+
+def case_stream_buffer(ev, san, tmp):
+    # a format that needs the whole trace, on standard input: 300 MB (a ThreadX buffer, then a
+    # sparse run of zeros) was held in memory (318 MB peak RSS; a 3 GB pipe took 2.9 GB)
+    p = small_trx(tmp)
+    with open(p, 'r+b') as f:
+        f.truncate(300 << 20)
+    code, o, e, _, _ = run([ev, 'info', '--json', '-'], san, stdin=p)
+    j = json.loads(o)
+    expect(code == 0 and j['events'] == 2 and j['size'] == 300 << 20,
+           'stream buffer: exit %d, %s %r' % (code, o[:200], e[:300]))
 
 
 # ---- ETW ---------------------------------------------------------------------------------------

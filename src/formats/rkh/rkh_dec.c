@@ -1084,8 +1084,8 @@ static inline void text_ok_plain(evt_event *ev, unsigned unset)
  * reports an error leaves the event reset; counters move only once the frame's length is good. */
 
 /* A TCFG record of n bytes (RKH_TCFG_LEN, or one more: its checksum): the configuration the
- * records after it are decoded with. 1 with its event, 0 when corrupt (reported; the
- * configuration stays). */
+ * records after it are decoded with. 1 with its event, or, when corrupt (reported; the
+ * configuration stays), with a lost event of one record: it has no number a gap could count. */
 static int frame_tcfg(rkh_state *s, evt_cur *c, size_t n, evt_event *ev)
 {
     unsigned sum = s->fsum_ok ? s->fsum : byte_sum8(c, n);
@@ -1093,7 +1093,8 @@ static int frame_tcfg(rkh_state *s, evt_cur *c, size_t n, evt_event *ev)
     if (chk && (sum & 0xFFu) != 0) {
         s->checksum_errors++;
         rkh_diag_error(&s->diag, s->frame_off, "checksum error in the TCFG record");
-        return 0;
+        damaged_lost(s, ev, 1, s->frame_off); /* unnumbered: no sequence gap can count it */
+        return 1;
     }
     /* Field sizes must be 1, 2 or 4 bytes, and the pointer's 1, 2, 4 or 8 (SIZEOF_PTR 8..64,
      * a 64-bit port says 8; rkh_cfg_from_tcfg maps it to the 2 or 4 bytes sent): a record that
@@ -1106,7 +1107,8 @@ static int frame_tcfg(rkh_state *s, evt_cur *c, size_t n, evt_event *ev)
         s->length_errors++;
         rkh_diag_error(&s->diag, s->frame_off, "TCFG record with impossible field sizes (%02x %02x %02x %02x %02x); ignored",
                          z7, z8, z9, z10, z11);
-        return 0;
+        damaged_lost(s, ev, 1, s->frame_off);
+        return 1;
     }
     tcfg_record(s, evt_cur_take_at(c, 0, RKH_TCFG_LEN), chk);
     s->restart_pending = 1;
@@ -1291,6 +1293,14 @@ static int frame_sequence(rkh_state *s, evt_event *ev, uint8_t seq, uint32_t raw
         lost_event(s, ev, missing - explained, s->frame_off);
         ev->flags |= EVT_HAS_SEQ;
         ev->seq = seq;
+        return 2;
+    } else if (!s->have_seq && s->tail_drops && numbered_ok(s) == s->drop_mark) {
+        /* damaged frames before the first numbered one (of the stream, or since a restart): no
+         * earlier number shows them as a gap, so they are lost here, then this frame again */
+        seq_accept(s, seq);
+        damaged_lost(s, ev, s->tail_drops, s->drop_off);
+        s->tail_drops = 0;
+        s->redo = 1;
         return 2;
     }
     seq_accept(s, seq);
@@ -1510,6 +1520,7 @@ static inline __attribute__((always_inline)) int decode_usual_cfg(rkh_state *s, 
     /* the header fits: n >= hdr + chk (checked above) */
     uint8_t seq = hdr_seq ? evt_span_u8(fr, 1) : 0;
     if (hdr_seq && s->have_seq && seq != (uint8_t)(s->last_seq + 1)) return 0; /* a gap */
+    if (hdr_seq && !s->have_seq && s->tail_drops) return 0; /* damaged frames before the first number: decode_frame counts them */
     uint32_t rawts = (uint32_t)evt_span_le(fr, 1 + hdr_seq, tsz); /* 0 when tsz is 0 */
     if (plan->user) { /* its fields first: they may not fit (a fixed record's always do) */
         evt_cur uc; /* the fields: n >= hdr + chk (checked above), inside fr */

@@ -169,6 +169,8 @@ typedef struct txtb_state {
     uint32_t pos;                /* events visited in chronological order (0..span) */
     uint32_t span;               /* slots in chronological order to visit */
     uint32_t seg1;               /* slots [current, avail) first when wrapped, then [0, current) */
+    uint32_t cut_lost;           /* a truncated file: written slots it lacks (at least), one lost event */
+    uint32_t cut_pos;            /* ... given when pos reaches it (seg1: wrapped; span: at the end) */
     /* the run: the slots after the one next() took last that are adjacent to it in time order and
      * in the event window (run_left of them, the first at run_p, file offset run_off); whatever
      * else reads a slot or moves pos ends it (run_left = 0: skip_unwritten, user_record) */
@@ -636,6 +638,14 @@ static evt_status open_(evt_reader *r, void **state)
         evt_reader_error(r, fsize, "file truncated at offset %" PRIu64 ": the event buffer ends at offset %" PRIu32
                          " (header); %" PRIu32 " of %" PRIu32 " registry entries and %" PRIu32 " of %" PRIu32 " event slots are present and decoded",
                          fsize, buf_end, s->reg_present, s->reg_entries, s->avail, s->capacity);
+    /* ThreadX lays the three areas end to end (registry at base + 48, slots at the registry's
+     * end): bytes between them are a damaged pointer, or slots or entries the read passes over */
+    if (reg_start != TXTB_HEADER_SIZE)
+        evt_reader_error(r, TXTB_HDR_REG_START, "registry start (offset %" PRIu32 ") is not right after the %u-byte header: the %" PRIu32
+                         " bytes between them are not decoded", reg_start, TXTB_HEADER_SIZE, reg_start - TXTB_HEADER_SIZE);
+    if (buf_start != reg_end)
+        evt_reader_error(r, TXTB_HDR_BUF_START, "event buffer start (offset %" PRIu32 ") is not the registry end (offset %" PRIu32 "): the %" PRIu32
+                         " bytes between them are not decoded", buf_start, reg_end, buf_start - reg_end);
     if (s->mask == 0) evt_reader_error(r, TXTB_HDR_TIMER_MASK, "timer valid mask is 0: timestamps carry no information");
 
     if (!win_init(&s->rwin, s->reg_entry_size > TXTB_WIN ? s->reg_entry_size : TXTB_WIN) || !win_init(&s->ewin, TXTB_WIN))
@@ -658,6 +668,13 @@ static evt_status open_(evt_reader *r, void **state)
     } /* else the current slot is missing: the slots present all lie before it, oldest first */
     s->seg1 = s->wrapped ? s->avail - s->current : 0;
     s->span = s->wrapped ? s->avail : (s->current < s->avail ? s->current : s->avail);
+    /* The written slots a truncated file lacks: all past the file when wrapped (between the
+     * oldest run and slot 0 in time), else those before the current slot (the newest, at the end;
+     * a wrap the missing current slot would have shown is not counted). */
+    if (s->avail < s->capacity && (s->wrapped || s->current > s->avail)) {
+        s->cut_lost = s->wrapped ? s->capacity - s->avail : s->current - s->avail;
+        s->cut_pos = s->wrapped ? s->seg1 : s->span;
+    }
     scan_direction(s);
     if (s->wrapped && s->user) user_sites_first(s);
     return EVT_OK;
@@ -1317,6 +1334,20 @@ static void run_start(txtb_state *s, uint32_t idx, uint64_t off)
     s->run_off = off + TXTB_EVENT_SIZE;
 }
 
+/* The lost event of the slots a truncated file lacks (cut_lost), at the file's end offset. */
+TXTB_COLD static evt_status cut_lost_event(txtb_state *s, evt_event *ev)
+{
+    fresh_event(ev);
+    ev->kind = EVT_KIND_LOST;
+    ev->name = "lost";
+    ev->offset = s->r->src.size;
+    ev->ts = s->ts;
+    ev->flags = EVT_HAS_COUNT;
+    ev->count = s->cut_lost;
+    s->cut_lost = 0;
+    return EVT_OK;
+}
+
 /* EVT_READER_RESETS: every return leaves ev reset but for what it writes (decode_slot's
  * slot_reset; the end and a failure: fresh_event). */
 static EVT_EVENT_RESET_FN evt_status next(void *state, evt_event *ev)
@@ -1331,6 +1362,7 @@ static EVT_EVENT_RESET_FN evt_status next(void *state, evt_event *ev)
             s->run_p += TXTB_EVENT_SIZE;
             s->run_off = off + TXTB_EVENT_SIZE;
         } else {
+            if (s->cut_lost && s->pos == s->cut_pos) return cut_lost_event(s, ev);
             if (s->pos >= s->span) {
                 if (!s->beyond_checked) check_beyond(s);
                 fresh_event(ev);

@@ -301,6 +301,13 @@ void evt_live_get_stats(evt_live *l, evt_live_stats *out)
     pthread_mutex_unlock(&l->mu);
 }
 
+void evt_live_abandon(evt_live *l)
+{
+    pthread_mutex_lock(&l->mu);
+    l->aborted = 1;
+    pthread_mutex_unlock(&l->mu);
+}
+
 int evt_live_finish(evt_live *l, char *err, size_t errlen)
 {
     int ok = 1;

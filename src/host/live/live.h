@@ -58,6 +58,9 @@ evt_live *evt_live_start(const evt_live_opts *o, evt_live_open_fn open_fn, void 
 /* The page's address, "http://127.0.0.1:PORT/". */
 const char *evt_live_url(const evt_live *l);
 void evt_live_get_stats(evt_live *l, evt_live_stats *out);
+/* The session gives no output: evt_live_finish then removes OUT.part instead of renaming it, so
+ * an OUT that exists stays as it was (the input never opened). */
+void evt_live_abandon(evt_live *l);
 /* End the session: stop reading, complete the file (flushed, synced, renamed to OUT), stop the
  * server. Returns 1 when the file is complete, 0 with err filled. Frees l. */
 int evt_live_finish(evt_live *l, char *err, size_t errlen);

@@ -113,6 +113,28 @@ b = bytearray(clean)
 k = starts[700] + 8
 b[k] ^= 0x01 if (b[k] ^ 0x01) not in (0x7E, 0x7D) else 0x02
 expect("midchk", bytes(b), 1, checksum_errors=1, seq_gaps=1, _states=N - 1, _lost=[1], lost=1, damaged_lost=0)
+# 4c'. the first numbered frame damaged: no earlier number can show a gap, so it is lost here (it
+# was an error with lost 0); and the TCFG record damaged, which has no number at all (same)
+b = bytearray(clean)
+k = starts[0] + 8
+b[k] ^= 0x01 if (b[k] ^ 0x01) not in (0x7E, 0x7D) else 0x02
+expect("firstchk", bytes(b), 1, checksum_errors=1, seq_gaps=0, _states=N - 1, _lost=[1], lost=1, damaged_lost=1,
+       stderr=[f"offset {starts[0]}"])
+b = bytearray(clean)
+b[5] ^= 0x01  # a flags byte of the TCFG record
+expect("tcfgchk", bytes(b), 1, checksum_errors=1, seq_gaps=0, _states=N, _lost=[1], lost=1, damaged_lost=1,
+       stderr=["offset 1 ", "TCFG"])
+# ... also two damaged frames first, then the damaged TCFG of a restart and its first frame
+b = bytearray(clean)
+for i in (0, 1):
+    k = starts[i] + 8
+    b[k] ^= 0x01 if (b[k] ^ 0x01) not in (0x7E, 0x7D) else 0x02
+expect("first2chk", bytes(b), 1, checksum_errors=2, seq_gaps=0, _states=N - 2, _lost=[2], lost=2, damaged_lost=2)
+r = bytearray(clean)
+k = starts[0] + 8
+r[k] ^= 0x01 if (r[k] ^ 0x01) not in (0x7E, 0x7D) else 0x02
+expect("restart_firstchk", clean + bytes(r), 1, checksum_errors=1, restarts=0, _states=2 * N - 1, lost=(1 - N) % 256)
+
 # 4d. without sequence numbers (TCFG NSEQ off, frames without the seq byte) nothing else can count
 # a damaged record: each checksum error is a lost record
 tcfg_ns = [0xAC, 0x00, 0x34] + u32(flags & ~(1 << 15)) + tcfg[7:]

@@ -1,7 +1,9 @@
 /* TXTB reader on layouts the samples do not cover, built with the recorder and patched where the
  * recorder cannot produce them: no registry (R = 0), a 16-byte name field, addresses that wrap
  * past 2^32 (a buffer at the top of a 32-bit address space), the old priority word (bit 31 clear),
- * SMP core bits in the event id, and names whose registry slot is reused. */
+ * SMP core bits in the event id, and names whose registry slot is reused; and headers whose areas
+ * are not end to end (registry start past the header, slots past the registry end): the bytes
+ * between are an error naming the pointer's offset, not passed over in silence. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +11,7 @@
 #include <string.h>
 #include "evtrace/reader.h"
 #include "evtrace/txtb.h"
+#include "evt_reader_test.h"
 #include "formats/common/bytes.h"
 #include "formats/threadx/txtb_defs.h"
 
@@ -121,6 +124,50 @@ static void test_old_priority_and_smp_bits(void **st)
     evt_reader_close(r);
 }
 
+/* Decode g_buf with its diagnostics collected into d; returns the event count. */
+static unsigned decode_diags(evt_test_diags *d, evt_reader **rp)
+{
+    char err[256] = "";
+    memset(d, 0, sizeof *d);
+    evt_status s = evt_reader_open_mem(g_buf, sizeof g_buf, NULL, NULL, evt_test_diag_collect, d, rp, err, sizeof err);
+    if (s != EVT_OK) fail_msg("open: %s", err);
+    unsigned k = 0;
+    evt_event ev;
+    while (evt_reader_next(*rp, &ev) == EVT_OK) k++;
+    return k;
+}
+
+/* Slots past the registry end: the two slots between (queue of 4 records) were silently skipped,
+ * exit 0 with 2 of 4 events. */
+static void test_slots_not_at_registry_end(void **st)
+{
+    (void)st;
+    record(2, 0, 0);
+    uint32_t reg_end = evt_ld_u32le(g_buf + TXTB_HDR_REG_END);
+    assert_int_equal(evt_ld_u32le(g_buf + TXTB_HDR_BUF_START), reg_end);
+    evt_put_u32le(g_buf + TXTB_HDR_BUF_START, reg_end + 2 * 32);
+    evt_test_diags d;
+    evt_reader *r;
+    assert_int_equal(decode_diags(&d, &r), 2);
+    assert_int_equal(r->errors, 1);
+    assert_true(evt_test_diag_has(&d, TXTB_HDR_BUF_START, "64 bytes between them are not decoded"));
+    evt_reader_close(r);
+}
+
+/* Registry start past the header: its first entry was silently skipped (the thread's name gone). */
+static void test_registry_not_after_header(void **st)
+{
+    (void)st;
+    record(2, 0, 0);
+    evt_put_u32le(g_buf + TXTB_HDR_REG_START, evt_ld_u32le(g_buf + TXTB_HDR_REG_START) + 48);
+    evt_test_diags d;
+    evt_reader *r;
+    assert_int_equal(decode_diags(&d, &r), 4);
+    assert_int_equal(r->errors, 1);
+    assert_true(evt_test_diag_has(&d, TXTB_HDR_REG_START, "48 bytes between them are not decoded"));
+    evt_reader_close(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -128,6 +175,8 @@ int main(void)
         cmocka_unit_test(test_small_name_field),
         cmocka_unit_test(test_addresses_wrap_past_4g),
         cmocka_unit_test(test_old_priority_and_smp_bits),
+        cmocka_unit_test(test_slots_not_at_registry_end),
+        cmocka_unit_test(test_registry_not_after_header),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
