@@ -270,7 +270,10 @@ static evt_reader *open_(const cli_args *a, int *code)
     evt_status st = evt_source_open_input(&src, a->file, &a->input, why, sizeof why);
     if (st != EVT_OK) {
         cli_eprintf("evtrace %s: %s: %s\n", a->cmd, a->file, why);
-        *code = st == EVT_ERR_USAGE ? EXIT_USAGE : st == EVT_ERR_CORRUPT ? EXIT_DATA : EXIT_INPUT;
+        /* a damaged dump (a bad record checksum, a missing end record) opens nothing: unreadable
+           at open (3), as the JSON's "fatal" says; a gap between records is an error while reading
+           (below: 1, the rest decodes) */
+        *code = st == EVT_ERR_USAGE ? EXIT_USAGE : EXIT_INPUT;
         return NULL;
     }
     st = evt_reader_open_stream(&src, a->format, &a->ropts, print_diag, &g_diag, &r, err, sizeof err);

@@ -48,7 +48,8 @@ grep -q '"container": "srec"' "$WORK/info.json" && grep -q '"image_address": 536
 grep -q '"container": "binary"' "$WORK/info.json" && grep -q '"file_offset": 256' "$WORK/info.json" &&
     ok "info --json: container binary, file_offset 256" || fail "info --json with --offset: $(head -c 300 "$WORK/info.json")"
 
-# Damage. expect_err FILE EXIT PATTERN WHAT
+# Damage. expect_err FILE EXIT PATTERN WHAT. A damaged dump opens nothing: exit 3 (unreadable at
+# open, docs/json-contract.md), with the line and offset of the damage
 expect_err() {
     "$EVT" info "$1" >/dev/null 2>"$WORK/err"
     rc=$?
@@ -61,17 +62,17 @@ tr -d '\r' <"$WORK/nowrap_m32le.hex" >"$hex"
 awk 'NR == 3 { c = substr($0, length($0), 1); $0 = substr($0, 1, length($0) - 1) (c == "0" ? "1" : "0") } { print }' \
     "$hex" >"$WORK/badsum.hex"
 off=$(( $(head -n 2 "$hex" | wc -c) + $(sed -n 3p "$hex" | wc -c) - 3 ))
-expect_err "$WORK/badsum.hex" 1 "offset $off \(0x[0-9a-f]+\): line 3: checksum" "ihex bad checksum at offset $off"
+expect_err "$WORK/badsum.hex" 3 "offset $off \(0x[0-9a-f]+\): line 3: checksum" "ihex bad checksum at offset $off"
 sed '4s/.$//' "$hex" >"$WORK/odd.hex"
-expect_err "$WORK/odd.hex" 1 "line 4: odd number of hex digits" "ihex odd digit count"
+expect_err "$WORK/odd.hex" 3 "line 4: odd number of hex digits" "ihex odd digit count"
 grep -v '^:00000001FF' "$hex" >"$WORK/noeof.hex"
-expect_err "$WORK/noeof.hex" 1 "offset $(wc -c <"$WORK/noeof.hex") .*missing end-of-file record" "ihex missing EOF record"
+expect_err "$WORK/noeof.hex" 3 "offset $(wc -c <"$WORK/noeof.hex") .*missing end-of-file record" "ihex missing EOF record"
 srec="$WORK/lf.srec"
 tr -d '\r' <"$WORK/nowrap_m32le.srec" >"$srec"
 grep -v '^S[789]' "$srec" >"$WORK/noend.srec"
-expect_err "$WORK/noend.srec" 1 "missing termination record" "srec missing S7/S8/S9"
+expect_err "$WORK/noend.srec" 3 "missing termination record" "srec missing S7/S8/S9"
 awk 'NR == 5 { $0 = substr($0, 1, 12) (substr($0, 13, 1) == "A" ? "B" : "A") substr($0, 14) } { print }' "$srec" >"$WORK/bad.srec"
-expect_err "$WORK/bad.srec" 1 "line 5: checksum" "srec flipped data digit caught by the checksum"
+expect_err "$WORK/bad.srec" 3 "line 5: checksum" "srec flipped data digit caught by the checksum"
 expect_err "$WORK/nowrap_m32le.ram.hex" 3 "" "a HEX RAM dump of 256 filler bytes then the buffer is not a trace at its start"
 "$EVT" info --base-address 0x10 "$DATA/threadx_real/nowrap_m32le.trx" >/dev/null 2>"$WORK/err"
 [ $? -eq 2 ] && grep -q "needs an Intel HEX or S-record dump" "$WORK/err" && ok "--base-address on a raw file: usage error" ||
