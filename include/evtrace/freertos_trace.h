@@ -69,10 +69,29 @@ static inline uint32_t evt_freertos_ipsr_(void)
  * timeout), suspended 3, deleted 4. */
 #define evtFREERTOS_ON_(t, list) (listLIST_ITEM_CONTAINER(&(t)->xStateListItem) == (list))
 /* The suspended and the termination lists exist only with vTaskSuspend / vTaskDelete (a task
- * without them is never on them: a blocked task without vTaskSuspend is on a delayed list). */
+ * without them is never on them: a blocked task without vTaskSuspend is on a delayed list). A task
+ * on the suspended list is blocked when it waits for an object for ever (its event item is on the
+ * object's list) or for one of its notifications for ever (ulTaskNotifyTake / xTaskNotifyWait, and
+ * a stream or message buffer's wait, with portMAX_DELAY: its notify state is taskWAITING_NOTIFICATION,
+ * 1 in V10.4 and V11), as eTaskGetState says; suspended otherwise. Before, such a notification wait
+ * was recorded as eSuspended, with no blocked-on object. */
+#if !defined(configUSE_TASK_NOTIFICATIONS) || (configUSE_TASK_NOTIFICATIONS == 1) /* FreeRTOS's default: 1 */
+static inline uint32_t evt_freertos_notify_waiting_(const volatile uint8_t *state, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (state[i] == 1u /* taskWAITING_NOTIFICATION */) return 1u;
+    return 0u;
+}
+#define evtFREERTOS_NOTIFY_WAITING_(t) \
+    evt_freertos_notify_waiting_((t)->ucNotifyState, (uint32_t)configTASK_NOTIFICATION_ARRAY_ENTRIES)
+#else
+#define evtFREERTOS_NOTIFY_WAITING_(t) 0u
+#endif
 #if defined(INCLUDE_vTaskSuspend) && (INCLUDE_vTaskSuspend == 1)
-#define evtFREERTOS_SUSP_(t) \
-    (evtFREERTOS_ON_(t, &xSuspendedTaskList) ? (listLIST_ITEM_CONTAINER(&(t)->xEventListItem) != NULL ? 2u : 3u) : 0u)
+#define evtFREERTOS_SUSP_(t)                                                                              \
+    (evtFREERTOS_ON_(t, &xSuspendedTaskList)                                                              \
+         ? ((listLIST_ITEM_CONTAINER(&(t)->xEventListItem) != NULL || evtFREERTOS_NOTIFY_WAITING_(t)) ? 2u : 3u) \
+         : 0u)
 #else
 #define evtFREERTOS_SUSP_(t) 0u
 #endif

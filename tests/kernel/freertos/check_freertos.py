@@ -26,6 +26,13 @@
       queues; the few FreeRTOS makes itself accounted for); each sampled priority (user event 8:
       uxTaskPriorityGet) equal to the trace's; buffer waits blocked on the buffer; no unmatched ISR exit. wrap: a snapshot of 128 KiB,
       wrapped: decoded records + lost = the recorder's written + dropped.
+  check_freertos.py matrix EVTRACE APP snapshot|stream SECONDS
+      the matrix application (tests/kernel/freertos/matrix/: static allocation only, 40 priorities,
+      one-letter names, the tick count wrapping, cooperative scheduling) against `evtrace stats
+      --json`, `query` and `dump --json`: per task switch-ins, moves to ready and inheritances exact,
+      CPU within 1 %; the queue set, its members, the mutexes and the notifications by result exact;
+      object types; one idle task; every context of the task deleted and created again; the task
+      that waits for its notification for ever stopped blocked on it, never suspended.
   check_freertos.py nokernel
       FREERTOS_KERNEL_PATH is not set: skipped (77) saying why; a failure under CI=true.
 """
@@ -388,6 +395,94 @@ def cmd_outsider(evtrace, app, mode, seconds):
               'operations by result exact, priority samples agree, buffer waits on their buffer' % len(c['tasks'])))
 
 
+def matrix_check(c, evtrace, path, st, check, bad):
+    """The matrix application's counters (matrix_app.c) against the trace at path."""
+    n = c['counts']
+    objs = {o['name']: o for o in st['objects'] if o['name']}
+    ready, ctx = ready_counts(evtrace, path), latest_contexts(st)
+    isr_ticks = st['isr_time'] * c['clock_hz'] // 10**9
+    for t in c['tasks']:
+        x = ctx.get(t['name'])
+        if x is None:
+            bad.append('task %s not in the trace' % t['name'])
+            continue
+        check('%s switch-ins' % t['name'], x['switches'], t['switch_ins'])
+        check('%s moves to ready' % t['name'], ready.get(t['name'], 0), t['ready'])
+        check('%s inheritances' % t['name'], objs.get(t['name'], {}).get('ops', {}).get('inherit', {}).get('success', 0),
+              t['inherits'])
+        if t['name'] not in ('c', 'ctl'):  # the control task: its last slice is open when the trace stops
+            check('%s CPU ticks' % t['name'], x['cpu_ticks'], t['run_time'], max(1, t['run_time'] // 100) + isr_ticks)
+    def ops(name, op, res='success'):
+        return objs.get(name, {}).get('ops', {}).get(op, {}).get(res, 0)
+    def failed(name, op):
+        return sum(v for k, v in objs.get(name, {}).get('ops', {}).get(op, {}).items() if k != 'success')
+    nix = 'n' if any(t['name'] == 'n' for t in c['tasks']) else 'nix'  # configMAX_TASK_NAME_LEN 2: one letter
+    wf = nix.replace('nix', 'wf').replace('n', 'w')
+    for what, got, want in [
+            ('q1 send ok', ops('q1', 'send'), n['q1_send_ok']), ('q1 send failed', failed('q1', 'send'), n['q1_send_fail']),
+            ('q2 send ok', ops('q2', 'send'), n['q2_send_ok']), ('q2 send failed', failed('q2', 'send'), n['q2_send_fail']),
+            ('q1 receive', ops('q1', 'receive'), n['q1_recv']), ('q2 receive', ops('q2', 'receive'), n['q2_recv']),
+            ('cs give ok', ops('cs', 'give'), n['cs_give_ok']), ('cs give failed', failed('cs', 'give'), n['cs_give_fail']),
+            ('cs take', ops('cs', 'take'), n['cs_take']),
+            ('set select ok', ops('set', 'receive'), n['sel_ok']), ('set select timeout', failed('set', 'receive'), n['sel_timeout']),
+            ('set member sends', ops('set', 'send'), n['q1_send_ok'] + n['q2_send_ok'] + n['cs_give_ok']),
+            ('mx take ok', ops('mx', 'acquire'), n['mx_take_ok']), ('mx take timeout', failed('mx', 'acquire'), n['mx_take_timeout']),
+            ('mx give (+ its creation)', ops('mx', 'release'), n['mx_give'] + 1),
+            ('rm take ok', ops('rm', 'acquire'), n['rm_take_ok']), ('rm take timeout', failed('rm', 'acquire'), n['rm_take_timeout']),
+            ('rm give ok (+ its creation)', ops('rm', 'release'), n['rm_give_ok'] + 1),
+            ('rm give by a non-holder', failed('rm', 'release'), n['rm_give_fail']),
+            # the timer callback's xTaskNotifyGiveIndexed is an xTaskNotify (eIncrement) too
+            ('nix notified', ops(nix, 'set'), n['notify_ok'] + n['timer_cb']),
+            ('nix notifications refused', failed(nix, 'set'), n['notify_fail']),
+            ('nix wait ok', ops(nix, 'wait'), n['n1_wait_ok']), ('nix wait timeout', failed(nix, 'wait'), n['n1_wait_timeout']),
+            ('nix take ok', ops(nix, 'take'), n['n2_take_ok']), ('nix take timeout', failed(nix, 'take'), n['n2_take_timeout']),
+            ('timer callbacks', ops('tm', 'none'), n['timer_cb']),
+            ('priority sets', {x['name']: x['count'] for x in st['names']}.get('prio_set', 0), n['prioset']),
+            ('contexts of the re-created task', sum(1 for x in st['contexts'] if x['name'] in ('e', 'eph')), n['created'])]:
+        check(what, got, want)
+    types = object_types(evtrace, path)
+    for name, want in (('q1', 'queue'), ('q2', 'queue'), ('set', 'queue_set'), ('cs', 'semaphore'), ('mx', 'mutex'),
+                       ('rm', 'mutex'), ('tm', 'timer'), ('TmrQ', 'queue')):
+        if types.get(name) != want:
+            bad.append('object %s has type %r, not %r' % (name, types.get(name), want))
+    idle = [x['name'] for x in st['contexts'] if x.get('idle_task')]
+    if idle != [next(t['name'] for t in c['tasks'] if t['name'] in ('I', 'IDLE'))]:
+        bad.append('idle task: %r' % idle)
+    # wf waits for its notification with portMAX_DELAY (on the suspended list, as eTaskGetState
+    # knows): blocked on itself, never suspended
+    stops = {}
+    for e in run_lines(evtrace, 'dump', '--json', path):
+        if e['kind'] == 'thread_stop' and e.get('ctx_name') == wf:
+            f = e.get('fields') or {}
+            k = (f.get('state'), f.get('blocked_on_name'))
+            stops[k] = stops.get(k, 0) + 1
+    if not stops.get(('eBlocked', wf)) or any(k[0] != 'eReady' and k != ('eBlocked', wf) for k in stops):
+        bad.append('%s waiting for its notification for ever stopped as %r, not eBlocked on itself' % (wf, stops))
+
+
+def cmd_matrix(evtrace, app, mode, seconds):
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, 'trace.' + ('rkh' if mode == 'stream' else 'trx'))
+        r = subprocess.run([app, mode, out, str(int(float(seconds) * 1000))], capture_output=True, text=True, timeout=120)
+        if r.returncode != 0:
+            fail('matrix %s exited %d: %s' % (mode, r.returncode, r.stderr.strip()))
+        c = json.loads(r.stdout.strip().splitlines()[-1])
+        st = stats(evtrace, out)
+        if st['lost']['count']:
+            fail('matrix %s: %d records lost' % (mode, st['lost']['count']))
+        bad = []
+        def check(what, got, want, tol=0):
+            if abs(got - want) > tol:
+                bad.append('%s: trace %d, FreeRTOS %d' % (what, got, want))
+        matrix_check(c, evtrace, out, st, check, bad)
+        if bad:
+            fail('matrix %s (FreeRTOS %s): %s' % (mode, c['kernel'], '; '.join(bad)))
+        print('ok: matrix %s (FreeRTOS %s, tick count at the end %d): %d tasks (switch-ins, moves to ready, '
+              'inheritances exact, CPU within 1 %%), the queue set, mutexes and notifications by result exact, '
+              '%d contexts of the re-created task, the for-ever notification wait blocked'
+              % (mode, c['kernel'], c['tick'], len(c['tasks']), c['counts']['created']))
+
+
 def cmd_stress(demo, evtrace, seconds, tasks):
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, 'stress.trx')
@@ -449,6 +544,8 @@ def main():
         cmd_stress(a[1], a[2], a[3], a[4])
     elif a[:1] == ['outsider'] and len(a) == 5:
         cmd_outsider(*a[1:])
+    elif a[:1] == ['matrix'] and len(a) == 5:
+        cmd_matrix(*a[1:])
     elif a[:1] == ['data'] and len(a) == 3:
         cmd_data(a[1], a[2])
     elif a[:1] == ['nokernel']:

@@ -33,6 +33,39 @@ if(TARGET freertos_posix_demo)
       set_tests_properties(kernel/freertos/outsider_${mode}_${v} PROPERTIES LABELS unit TIMEOUT 120 RUN_SERIAL TRUE)
     endforeach()
   endforeach()
+  # The matrix application (matrix/): the kernel settings the checks above do not use, against
+  # FreeRTOS's counters, both transports. edge: static allocation only, 40 priorities (tasks at
+  # 30..37, the timer daemon at 39), one-letter task names, four notification entries, the tick
+  # count wrapping during the run, no time slicing; coop: configUSE_PREEMPTION 0, no time slicing.
+  # Against V10.4 too when FREERTOS_KERNEL_V10_PATH names one (matrix_*_v10).
+  function(evt_freertos_matrix variant kernel suffix defs)
+    set(px ${kernel}/portable/ThirdParty/GCC/Posix)
+    set(k freertos_matrix_kernel_${variant}${suffix})
+    add_library(${k} STATIC ${kernel}/tasks.c ${kernel}/queue.c ${kernel}/list.c ${kernel}/timers.c
+      ${px}/port.c ${px}/utils/wait_for_event.c)
+    if(NOT defs MATCHES "MATRIX_STATIC=1") # heap_3 refuses a static-only configuration
+      target_sources(${k} PRIVATE ${kernel}/portable/MemMang/heap_3.c)
+    endif()
+    target_include_directories(${k} PUBLIC ${PROJECT_SOURCE_DIR}/tests/kernel/freertos/matrix ${kernel}/include ${px} ${px}/utils)
+    target_compile_options(${k} PRIVATE -w) # FreeRTOS's code: its warnings are not ours
+    target_compile_definitions(${k} PUBLIC _GNU_SOURCE ${defs})
+    target_link_libraries(${k} PUBLIC evtrace_freertos Threads::Threads)
+    add_executable(freertos_matrix_${variant}${suffix} ${PROJECT_SOURCE_DIR}/tests/kernel/freertos/matrix/matrix_app.c)
+    target_compile_options(freertos_matrix_${variant}${suffix} PRIVATE -Wall -Wextra -Werror) # the user's app
+    target_link_libraries(freertos_matrix_${variant}${suffix} PRIVATE ${k} evtrace_freertos)
+    foreach(mode snapshot stream)
+      add_test(NAME kernel/freertos/matrix_${variant}_${mode}${suffix}
+        COMMAND python3 ${EVT_FR_CHECK} matrix $<TARGET_FILE:evtrace> $<TARGET_FILE:freertos_matrix_${variant}${suffix}> ${mode} 1)
+      set_tests_properties(kernel/freertos/matrix_${variant}_${mode}${suffix} PROPERTIES LABELS unit TIMEOUT 120 RUN_SERIAL TRUE)
+    endforeach()
+  endfunction()
+  set(EVT_FR_MATRIX_EDGE "MATRIX_STATIC=1;MATRIX_PRIOS=40;MATRIX_NAMELEN=2;MATRIX_NOTIFY_N=4;MATRIX_SLICE=0;MATRIX_TICK0=(~0ul-400ul)")
+  evt_freertos_matrix(edge "${FREERTOS_KERNEL_PATH}" "" "${EVT_FR_MATRIX_EDGE}")
+  evt_freertos_matrix(coop "${FREERTOS_KERNEL_PATH}" "" "MATRIX_PREEMPT=0;MATRIX_SLICE=0")
+  if(FREERTOS_KERNEL_V10_PATH AND EXISTS "${FREERTOS_KERNEL_V10_PATH}/tasks.c")
+    evt_freertos_matrix(edge "${FREERTOS_KERNEL_V10_PATH}" "_v10" "${EVT_FR_MATRIX_EDGE}")
+    evt_freertos_matrix(coop "${FREERTOS_KERNEL_V10_PATH}" "_v10" "MATRIX_PREEMPT=0;MATRIX_SLICE=0")
+  endif()
   add_test(NAME kernel/freertos/outsider_wrap
     COMMAND python3 ${EVT_FR_CHECK} outsider $<TARGET_FILE:evtrace> $<TARGET_FILE:freertos_outsider_11> wrap 1)
   set_tests_properties(kernel/freertos/outsider_wrap PROPERTIES LABELS unit TIMEOUT 120 RUN_SERIAL TRUE)
