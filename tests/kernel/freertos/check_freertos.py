@@ -202,7 +202,9 @@ def compare(counters, evtrace, path, label, need_reuse=False, need_idle=False):
                   ('queue set sends', ops_of(qs['name'], 'send'), qs['member_sends']),
                   ('queue set adds', ops_of(qs['name'], 'add'), 1 if counters['kernel'].startswith('V11') else 0)]
         types = object_types(evtrace, path)
-        for name, want in ((qs['name'], 'queue_set'), ('MESSAGE_BUFFER', 'message_buffer'),
+        # before V11 a queue set has a queue's ucQueueType (docs/freertos.md "Queue sets before V11")
+        set_type = 'queue' if counters['kernel'].startswith('V10') else 'queue_set'
+        for name, want in ((qs['name'], set_type), ('MESSAGE_BUFFER', 'message_buffer'),
                            ('STREAM_BUFFER', 'message_buffer')):
             if types.get(name) != want:
                 fail('%s: object %s has type %r in the outputs, not %r' % (label, name, types.get(name), want))
