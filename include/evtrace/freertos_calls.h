@@ -35,6 +35,10 @@ void evt_freertos_qobj_delete(const void *q, uint32_t qtype);
 void evt_freertos_qobj_name(const void *q, uint32_t qtype, const char *name);
 void evt_freertos_api_enter(uint32_t code, const void *obj);
 void evt_freertos_api_return(uint32_t code, int32_t ret);
+/* A tick (traceTASK_INCREMENT_TICK, traceINCREASE_TICK_COUNT): records one TICK operation when the
+ * trace clock advanced a quarter of its range since the last one, so that no two records are a
+ * whole wrap of the timestamp apart (freertos_rec.c). tcb: the running task, tick: the tick count. */
+void evt_freertos_tick(const void *tcb, uint32_t tick);
 void evt_freertos_isr_enter(uint32_t irq);
 void evt_freertos_isr_exit(uint32_t irq);
 

@@ -104,6 +104,10 @@ static void stream_clock(evt_rkh_recorder *r)
     }
 }
 
+/* The clock keep-alive (evt_freertos_tick): the trace clock at the last TICK record, or at start. */
+static uint32_t g_keep_last;
+static uint32_t trace_clock(void) { return evt_freertos_on == FR_SNAPSHOT ? (uint32_t)now() : g_stream_rec ? g_stream_ts() : 0u; }
+
 void evt_freertos_set_clock(uint32_t (*fn)(void), uint64_t hz)
 {
     g_clock = fn;
@@ -178,6 +182,7 @@ int evt_freertos_start_snapshot(void *buf, uint32_t size, uint32_t registry_entr
     (void)evt_tx_trace_buffer_full_notify(snapshot_full);
 #endif
     evt_freertos_on = FR_SNAPSHOT;
+    g_keep_last = trace_clock();
     return 0;
 }
 
@@ -190,6 +195,7 @@ int evt_freertos_start_stream(evt_rkh_recorder *r)
     evt_rkh_hook_kernel_info(EVT_HOOK_KERNEL_FREERTOS, 1u);
     evt_rkh_hooks_clock(EVT_HOOK_KERNEL_FREERTOS, g_clock ? g_clock_hz : evt_port_timestamp_hz());
     evt_freertos_on = FR_STREAM;
+    g_keep_last = trace_clock();
     return 0;
 }
 
@@ -335,6 +341,25 @@ void evt_freertos_api_enter(uint32_t code, const void *obj)
 }
 
 void evt_freertos_api_return(uint32_t code, int32_t ret) { FR_HOOK_(svc_leave, (int32_t)code, ret, 1); }
+
+/* A TICK record once a quarter of the timestamp's range passed since the last one: the reader
+ * unwraps the 32-bit (TXTB; RKH: sz_ts bytes) timestamp one wrap at a time, so no two records may be
+ * a whole range apart, which a system whose tasks all wait (the idle task records nothing) reached
+ * silently (freertos_trace.h, traceTASK_INCREMENT_TICK). Not while a switch's stamp waits for its
+ * record (switched_out .. switched_in); a stream whose recorder has no timestamp source: nothing. */
+void evt_freertos_tick(const void *tcb, uint32_t tick)
+{
+    uint32_t span;
+    if (g_switch_ts || g_stream_stamp) return;
+    if (evt_freertos_on == FR_SNAPSHOT) span = 1u << 30;
+    else if (evt_freertos_on == FR_STREAM && g_stream_rec)
+        span = g_stream_rec->cfg.sz_ts >= 4u ? 1u << 30 : g_stream_rec->cfg.sz_ts == 2u ? 1u << 14 : 1u << 6;
+    else return;
+    uint32_t t = trace_clock();
+    if (t - g_keep_last < span) return;
+    g_keep_last = t;
+    FR_HOOK_(obj_op, (int32_t)EVT_FREERTOS_TICK, (uintptr_t)tcb, (int32_t)tick);
+}
 
 void evt_freertos_isr_enter(uint32_t irq)
 {

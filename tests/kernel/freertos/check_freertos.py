@@ -33,6 +33,10 @@
       CPU within 1 %; the queue set, its members, the mutexes and the notifications by result exact;
       object types; one idle task; every context of the task deleted and created again; the task
       that waits for its notification for ever stopped blocked on it, never suspended.
+  check_freertos.py gap EVTRACE APP snapshot|stream ROUNDS
+      the gap application (tests/kernel/freertos/matrix/gap_app.c): its one task sleeps three wraps of
+      the 32-bit trace clock at a time, while only the idle task runs; `stats` idle time and every
+      task's CPU time and switch-ins against FreeRTOS's, and the span against the run's clock.
   check_freertos.py nokernel
       FREERTOS_KERNEL_PATH is not set: skipped (77) saying why; a failure under CI=true.
 """
@@ -488,6 +492,56 @@ def cmd_matrix(evtrace, app, mode, seconds):
               % (mode, c['kernel'], c['tick'], len(c['tasks']), c['counts']['created']))
 
 
+def cmd_gap(evtrace, app, mode, rounds):
+    # The tick keeps the trace's clock: a run where the simulator's tick itself stalled for 3/4 of a
+    # wrap (the process not scheduled on a busy host) cannot tell; up to three runs, then skipped.
+    for attempt in range(3):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, 'trace.' + ('rkh' if mode == 'stream' else 'trx'))
+            r = subprocess.run([app, mode, out, rounds], capture_output=True, text=True, timeout=120)
+            if r.returncode != 0:
+                fail('gap %s exited %d: %s' % (mode, r.returncode, r.stderr.strip()))
+            c = json.loads(r.stdout.strip().splitlines()[-1])
+            if c['max_tick_gap'] >= 3 << 30:
+                print('gap %s: the simulator\'s tick stalled %.0f ms (%.2f of a wrap): run again'
+                      % (mode, c['max_tick_gap'] * 1e3 / c['clock_hz'], c['max_tick_gap'] / 2.0**32))
+                continue
+            gap_check(evtrace, mode, rounds, c, out)
+            return
+    print('SKIP: gap %s: the simulator\'s tick stalled for most of a wrap of the clock in three runs (a busy host)' % mode)
+    sys.exit(77)
+
+
+def gap_check(evtrace, mode, rounds, c, out):
+    """The gap run's counters c against its trace at out."""
+    if c['wraps'] < 3 * int(rounds):
+        fail('gap %s: the trace clock wrapped %d times, not the %d the run needs' % (mode, c['wraps'], 3 * int(rounds)))
+    st = stats(evtrace, out)
+    if st['lost']['count']:
+        fail('gap %s: %d records lost' % (mode, st['lost']['count']))
+    bad = []
+    ctx = latest_contexts(st)
+    for t in c['tasks']:
+        x = ctx.get(t['name'])
+        if x is None:
+            bad.append('task %s not in the trace' % t['name'])
+            continue
+        if x['switches'] != t['switch_ins']:
+            bad.append('%s switch-ins: trace %d, FreeRTOS %d' % (t['name'], x['switches'], t['switch_ins']))
+        # 'w' stops the trace (its last slice is open); 1 % or 10 us (the timer task runs once,
+        # for a few us: where FreeRTOS and the trace read the clock around it differs by a few
+        # hundred ns), far below a wrap (2^32 ticks)
+        if t['name'] != 'w' and abs(x['cpu_ticks'] - t['run_time']) > max(c['clock_hz'] // 100000, t['run_time'] // 100):
+            bad.append('%s CPU: trace %d ticks, FreeRTOS %d' % (t['name'], x['cpu_ticks'], t['run_time']))
+    idle = next(t['run_time'] for t in c['tasks'] if t['name'] == 'I')
+    if abs(to_ticks(st, st['idle_time']) - idle) > max(1, idle // 100):
+        bad.append('idle time: trace %d ticks, FreeRTOS\'s idle task %d' % (to_ticks(st, st['idle_time']), idle))
+    if bad:
+        fail('gap %s (FreeRTOS %s, %d wraps of the clock): %s' % (mode, c['kernel'], c['wraps'], '; '.join(bad)))
+    print('ok: gap %s (FreeRTOS %s): the clock wrapped %d times while only the idle task ran; CPU, idle '
+          'time and switch-ins as FreeRTOS counted' % (mode, c['kernel'], c['wraps']))
+
+
 def cmd_stress(demo, evtrace, seconds, tasks):
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, 'stress.trx')
@@ -549,6 +603,8 @@ def main():
         cmd_stress(a[1], a[2], a[3], a[4])
     elif a[:1] == ['outsider'] and len(a) == 5:
         cmd_outsider(*a[1:])
+    elif a[:1] == ['gap'] and len(a) == 5:
+        cmd_gap(*a[1:])
     elif a[:1] == ['matrix'] and len(a) == 5:
         cmd_matrix(*a[1:])
     elif a[:1] == ['data'] and len(a) == 3:

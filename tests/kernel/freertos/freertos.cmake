@@ -37,7 +37,8 @@ if(TARGET freertos_posix_demo)
   # FreeRTOS's counters, both transports. edge: static allocation only, 40 priorities (tasks at
   # 30..37, the timer daemon at 39), one-letter task names, four notification entries, the tick
   # count wrapping during the run, no time slicing; coop: configUSE_PREEMPTION 0, no time slicing.
-  # Against V10.4 too when FREERTOS_KERNEL_V10_PATH names one (matrix_*_v10).
+  # Against V10.4 too when FREERTOS_KERNEL_V10_PATH names one (matrix_*_v10). gap_*: tasks that all
+  # wait longer than the trace clock's wrap (gap_app.c), CPU and idle time against FreeRTOS's.
   function(evt_freertos_matrix variant kernel suffix defs)
     set(px ${kernel}/portable/ThirdParty/GCC/Posix)
     set(k freertos_matrix_kernel_${variant}${suffix})
@@ -58,6 +59,18 @@ if(TARGET freertos_posix_demo)
         COMMAND python3 ${EVT_FR_CHECK} matrix $<TARGET_FILE:evtrace> $<TARGET_FILE:freertos_matrix_${variant}${suffix}> ${mode} 1)
       set_tests_properties(kernel/freertos/matrix_${variant}_${mode}${suffix} PROPERTIES LABELS unit TIMEOUT 120 RUN_SERIAL TRUE)
     endforeach()
+    # gap_app.c on the edge kernel: every task waits three wraps of the trace clock at a time
+    if(variant STREQUAL "edge")
+      add_executable(freertos_gap${suffix} ${PROJECT_SOURCE_DIR}/tests/kernel/freertos/matrix/gap_app.c)
+      target_compile_options(freertos_gap${suffix} PRIVATE -Wall -Wextra -Werror)
+      target_link_libraries(freertos_gap${suffix} PRIVATE ${k} evtrace_freertos)
+      foreach(mode snapshot stream)
+        add_test(NAME kernel/freertos/gap_${mode}${suffix}
+          COMMAND python3 ${EVT_FR_CHECK} gap $<TARGET_FILE:evtrace> $<TARGET_FILE:freertos_gap${suffix}> ${mode} 2)
+        set_tests_properties(kernel/freertos/gap_${mode}${suffix} PROPERTIES LABELS unit TIMEOUT 120 RUN_SERIAL TRUE
+          SKIP_RETURN_CODE 77)
+      endforeach()
+    endif()
   endfunction()
   set(EVT_FR_MATRIX_EDGE "MATRIX_STATIC=1;MATRIX_PRIOS=40;MATRIX_NAMELEN=2;MATRIX_NOTIFY_N=4;MATRIX_SLICE=0;MATRIX_TICK0=(~0ul-400ul)")
   evt_freertos_matrix(edge "${FREERTOS_KERNEL_PATH}" "" "${EVT_FR_MATRIX_EDGE}")

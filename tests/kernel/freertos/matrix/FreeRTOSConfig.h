@@ -46,7 +46,7 @@ void matrix_deleted(void *tcb);
 #define configTICK_RATE_HZ                      1000u
 #define configINITIAL_TICK_COUNT                MATRIX_TICK0
 #define configUSE_IDLE_HOOK                     0
-#define configUSE_TICK_HOOK                     0
+#define configUSE_TICK_HOOK                     1
 #define configMAX_PRIORITIES                    MATRIX_PRIOS
 #define configMINIMAL_STACK_SIZE                ((unsigned short)1024)
 #define configTOTAL_HEAP_SIZE                   ((size_t)(1024 * 1024))

@@ -81,6 +81,9 @@ void matrix_inherited(void *tcb)
     if (c) c->inherits++;
 }
 
+void vApplicationTickHook(void);
+void vApplicationTickHook(void) {}
+
 void matrix_deleted(void *tcb)
 {
     for (int i = 0; i < MAX_TASKS; i++)
