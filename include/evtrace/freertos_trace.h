@@ -121,9 +121,13 @@ static inline uint32_t evt_freertos_notify_waiting_(const volatile uint8_t *stat
  * the idle task is recognised at its creation, inside tasks.c, by the kernel's own idle task name
  * and priority (configIDLE_TASK_NAME, tskIDLE_PRIORITY; tskKERNEL_VERSION_MAJOR of task.h tells
  * the versions apart: a constant test). */
+/* Both are called while recording is off too (once, at the scheduler's start; per task creation a
+ * test of its priority first): the integration remembers the handle, and a recording started later,
+ * from a task, names the idle task at its start (before, such a recording had no idle task: idle
+ * time 0, the idle task a busy one). */
 #ifndef traceSTARTING_SCHEDULER
 #define traceSTARTING_SCHEDULER(handles) \
-    evtFREERTOS_IF_(for (int evt_i_ = 0; evt_i_ < (int)configNUMBER_OF_CORES; evt_i_++) evt_freertos_idle_task((handles)[evt_i_]))
+    do { for (int evt_i_ = 0; evt_i_ < (int)configNUMBER_OF_CORES; evt_i_++) evt_freertos_idle_task((handles)[evt_i_]); } while (0)
 #endif
 #define evtFREERTOS_IDLE_CREATE_(t)                                                                     \
     do {                                                                                                \
@@ -132,9 +136,11 @@ static inline uint32_t evt_freertos_notify_waiting_(const volatile uint8_t *stat
                                        (uint32_t)configMAX_TASK_NAME_LEN);                              \
     } while (0)
 #ifndef traceTASK_CREATE
-#define traceTASK_CREATE(t)                                                                               \
-    evtFREERTOS_IF_(evt_freertos_task_create((t), (const char *)(t)->pcTaskName, (uint32_t)(t)->uxPriority); \
-                    evtFREERTOS_IDLE_CREATE_(t))
+#define traceTASK_CREATE(t)                                                                                   \
+    do {                                                                                                      \
+        evtFREERTOS_IF_(evt_freertos_task_create((t), (const char *)(t)->pcTaskName, (uint32_t)(t)->uxPriority)); \
+        evtFREERTOS_IDLE_CREATE_(t);                                                                          \
+    } while (0)
 #endif
 #ifndef traceTASK_DELETE
 #define traceTASK_DELETE(t)                              \

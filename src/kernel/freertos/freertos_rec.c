@@ -42,6 +42,8 @@ static uint32_t g_from_state; /* eTaskState */
 static const void *g_block;
 static uint8_t g_block_buffer; /* g_block is a stream/message buffer, waited for by a notification */
 static const void *g_idle_last; /* the idle task recorded last (evt_freertos_idle_task): once each */
+static const void *g_idle_known; /* the idle task the kernel named, recording or not: a recording
+                                    started after the scheduler names it at its start */
 
 /* The switch's timestamp: the counter read in traceTASK_SWITCHED_OUT, right after FreeRTOS read its
  * run-time counter for the outgoing task, rather than after the scheduler chose the next one; the
@@ -183,6 +185,7 @@ int evt_freertos_start_snapshot(void *buf, uint32_t size, uint32_t registry_entr
 #endif
     evt_freertos_on = FR_SNAPSHOT;
     g_keep_last = trace_clock();
+    evt_freertos_idle_task(g_idle_known); /* the scheduler runs already: its idle task */
     return 0;
 }
 
@@ -196,6 +199,7 @@ int evt_freertos_start_stream(evt_rkh_recorder *r)
     evt_rkh_hooks_clock(EVT_HOOK_KERNEL_FREERTOS, g_clock ? g_clock_hz : evt_port_timestamp_hz());
     evt_freertos_on = FR_STREAM;
     g_keep_last = trace_clock();
+    evt_freertos_idle_task(g_idle_known); /* the scheduler runs already: its idle task */
     return 0;
 }
 
@@ -227,10 +231,14 @@ void evt_freertos_task_create(const void *tcb, const char *name, uint32_t prio)
 
 /* The kernel's idle task: recorded once per handle, so the host counts its running as idle time
  * (SystemView's rule for FreeRTOS: the idle task running is the CPU idle). Snapshot: a registry
- * entry (kept when the ring wraps); stream: a hook.idle_task record. */
+ * entry (kept when the ring wraps); stream: a hook.idle_task record. Called while recording is off
+ * too (the kernel names it once, when the scheduler starts): remembered, and recorded by a
+ * recording started later (evt_freertos_start_*, from a task). */
 void evt_freertos_idle_task(const void *tcb)
 {
-    if (!tcb || tcb == g_idle_last) return;
+    if (!tcb) return;
+    g_idle_known = tcb;
+    if (!evt_freertos_on || tcb == g_idle_last) return;
     g_idle_last = tcb;
     if (evt_freertos_on == FR_SNAPSHOT) evt_txtb_hooks_idle_task(0u, (uintptr_t)tcb);
     else if (evt_freertos_on == FR_STREAM) evt_rkh_hooks_idle_task((uintptr_t)tcb);

@@ -69,6 +69,11 @@ if(TARGET freertos_posix_demo)
           COMMAND python3 ${EVT_FR_CHECK} gap $<TARGET_FILE:evtrace> $<TARGET_FILE:freertos_gap${suffix}> ${mode} 2)
         set_tests_properties(kernel/freertos/gap_${mode}${suffix} PROPERTIES LABELS unit TIMEOUT 120 RUN_SERIAL TRUE
           SKIP_RETURN_CODE 77)
+        # the same with the recording started from the task, the scheduler running
+        add_test(NAME kernel/freertos/gap_late_${mode}${suffix}
+          COMMAND python3 ${EVT_FR_CHECK} gap $<TARGET_FILE:evtrace> $<TARGET_FILE:freertos_gap${suffix}> ${mode} 1 late)
+        set_tests_properties(kernel/freertos/gap_late_${mode}${suffix} PROPERTIES LABELS unit TIMEOUT 120 RUN_SERIAL TRUE
+          SKIP_RETURN_CODE 77)
       endforeach()
     endif()
   endfunction()

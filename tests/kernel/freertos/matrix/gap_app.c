@@ -9,7 +9,9 @@
  * and a run where it reached 3/4 of a wrap cannot tell (check_freertos.py runs again). Built with
  * the matrix application's FreeRTOSConfig.h and kernels (freertos.cmake).
  *
- *   gap_app snapshot|stream OUT ROUNDS
+ *   gap_app snapshot|stream OUT ROUNDS [late]
+ * late: the recording starts in the task, after the scheduler started (evt_freertos_start_* from a
+ * task, as docs/freertos.md allows), not before it.
  * At the end it prints one JSON line: the clock rate, the wraps the run's clock made, the longest
  * time between two ticks, per task FreeRTOS's run time and switch-ins. */
 #include <stdio.h>
@@ -97,6 +99,7 @@ void vApplicationGetTimerTaskMemory(StaticTask_t **t, StackType_t **s, gap_depth
 
 static const char *g_mode, *g_out;
 static unsigned g_rounds;
+static int g_late;
 static uint8_t *g_buf;
 static uint32_t g_size = 4u << 20;
 static FILE *g_stream;
@@ -128,10 +131,30 @@ static void report(void)
     fflush(stdout);
 }
 
+/* Start the transport of g_mode. */
+static int start(void)
+{
+    if (strcmp(g_mode, "stream") == 0) {
+        g_stream = fopen(g_out, "wb");
+        if (!g_stream) return -1;
+        evt_rkh_config cfg;
+        evt_rkh_config_default(&cfg);
+        evt_rkh_init(&g_rkh, &cfg, g_ring, sizeof g_ring, clock32, 0);
+        evt_rkh_set_sink(&g_rkh, sink, NULL);
+        return evt_freertos_start_stream(&g_rkh);
+    }
+    g_buf = calloc(1, g_size);
+    return g_buf ? evt_freertos_start_snapshot(g_buf, g_size, 16) : -1;
+}
+
 /* Work 2 ms, sleep three wraps of the trace clock; then stop, report, write. */
 static void work(void *p)
 {
     (void)p;
+    if (g_late && start() != 0) {
+        fprintf(stderr, "could not start the %s transport from the task\n", g_mode);
+        exit(1);
+    }
     uint64_t wrap_ms = (1000ull << 32) / (evt_port_timestamp_hz() * SCALE) + 1u;
     for (unsigned i = 0; i < g_rounds; i++) {
         uint64_t t0 = evt_port_timestamp();
@@ -152,29 +175,16 @@ static void work(void *p)
 
 int main(int argc, char **argv)
 {
-    if (argc != 4) {
-        fprintf(stderr, "usage: %s snapshot|stream OUT ROUNDS\n", argv[0]);
+    if (argc != 4 && argc != 5) {
+        fprintf(stderr, "usage: %s snapshot|stream OUT ROUNDS [late]\n", argv[0]);
         return 2;
     }
     g_mode = argv[1];
     g_out = argv[2];
     g_rounds = (unsigned)atoi(argv[3]);
     evt_freertos_set_clock(clock32, evt_port_timestamp_hz() * SCALE);
-    int rc;
-    if (strcmp(g_mode, "stream") == 0) {
-        g_stream = fopen(g_out, "wb");
-        if (!g_stream) return 1;
-        evt_rkh_config cfg;
-        evt_rkh_config_default(&cfg);
-        evt_rkh_init(&g_rkh, &cfg, g_ring, sizeof g_ring, clock32, 0);
-        evt_rkh_set_sink(&g_rkh, sink, NULL);
-        rc = evt_freertos_start_stream(&g_rkh);
-    }
-    else {
-        g_buf = calloc(1, g_size);
-        rc = g_buf ? evt_freertos_start_snapshot(g_buf, g_size, 16) : -1;
-    }
-    if (rc != 0) {
+    g_late = argc == 5 && strcmp(argv[4], "late") == 0;
+    if (!g_late && start() != 0) {
         fprintf(stderr, "%s: could not start the %s transport\n", argv[0], g_mode);
         return 1;
     }
