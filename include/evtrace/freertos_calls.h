@@ -7,6 +7,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" { /* included by FreeRTOSConfig.h (evtrace/freertos_trace.h) in C++ files too */
+#endif
+
 extern volatile uint8_t evt_freertos_on; /* non-zero while a transport is started */
 void evt_freertos_task_create(const void *tcb, const char *name, uint32_t prio);
 void evt_freertos_task_delete(const void *tcb);
@@ -41,5 +45,9 @@ void evt_freertos_api_return(uint32_t code, int32_t ret);
 void evt_freertos_tick(const void *tcb, uint32_t tick);
 void evt_freertos_isr_enter(uint32_t irq);
 void evt_freertos_isr_exit(uint32_t irq);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

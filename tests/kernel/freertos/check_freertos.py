@@ -38,6 +38,9 @@
       the 32-bit trace clock at a time, while only the idle task runs; `stats` idle time and every
       task's CPU time and switch-ins against FreeRTOS's. late: the recording started from the task
       (the scheduler running): the idle task named all the same, its idle time FreeRTOS's.
+  check_freertos.py cxx CXX NM SOURCE ARGS...
+      compile SOURCE (freertos_header_cxx.cpp) with the C++ compiler CXX and ARGS, and fail on any
+      evt_ name it references C++-mangled (the C functions would not link).
   check_freertos.py nokernel
       FREERTOS_KERNEL_PATH is not set: skipped (77) saying why; a failure under CI=true.
 """
@@ -549,6 +552,23 @@ def gap_check(evtrace, mode, rounds, c, out, late):
           'time and switch-ins as FreeRTOS counted' % (mode, c['kernel'], c['wraps']))
 
 
+def cmd_cxx(cxx, nm, src, *args):
+    with tempfile.TemporaryDirectory() as d:
+        obj = os.path.join(d, 'cxx.o')
+        r = subprocess.run([cxx, '-c', '-o', obj, src] + list(args), capture_output=True, text=True, timeout=120)
+        if r.returncode != 0:
+            fail('%s %s: %s' % (os.path.basename(cxx), os.path.basename(src), r.stderr.strip()))
+        r = subprocess.run([nm, '-u', obj], capture_output=True, text=True, timeout=60)
+        if r.returncode != 0:
+            fail('%s: %s' % (os.path.basename(nm), r.stderr.strip()))
+        used = [l.split()[-1] for l in r.stdout.splitlines() if l.strip()]
+        mangled = [n for n in used if n.startswith('_Z') and 'evt_' in n]
+        if mangled:
+            fail('evtrace names C++-mangled in a C++ caller (no extern "C"): %s' % ', '.join(mangled))
+        print('ok: %s from C++: %d evtrace functions referenced by their C names'
+              % (os.path.basename(src), sum(1 for n in used if n.startswith('evt_'))))
+
+
 def cmd_stress(demo, evtrace, seconds, tasks):
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, 'stress.trx')
@@ -610,6 +630,8 @@ def main():
         cmd_stress(a[1], a[2], a[3], a[4])
     elif a[:1] == ['outsider'] and len(a) == 5:
         cmd_outsider(*a[1:])
+    elif a[:1] == ['cxx'] and len(a) >= 4:
+        cmd_cxx(*a[1:])
     elif a[:1] == ['gap'] and len(a) in (5, 6):
         cmd_gap(*a[1:])
     elif a[:1] == ['matrix'] and len(a) == 5:

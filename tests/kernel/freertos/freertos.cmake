@@ -117,6 +117,18 @@ elseif(EVT_SANITIZE STREQUAL "")
   add_test(NAME kernel/freertos/kernel_needed COMMAND python3 ${EVT_FR_CHECK} nokernel)
   set_tests_properties(kernel/freertos/kernel_needed PROPERTIES LABELS unit TIMEOUT 30 SKIP_RETURN_CODE 77)
 endif()
+# A C++ FreeRTOS application: evtrace's FreeRTOS headers compiled as C++ for Cortex-M (the POSIX
+# port's header is C11, not C++), its calls to evtrace by their C names. Needs no kernel; the
+# Cortex-M cross C++ compiler is optional (the C one is required by cortex_m3_qemu).
+find_program(EVT_ARM_GXX arm-none-eabi-g++)
+find_program(EVT_ARM_NM arm-none-eabi-nm)
+if(EVT_ARM_GXX AND EVT_ARM_NM AND EVT_SANITIZE STREQUAL "")
+  add_test(NAME kernel/freertos/header_cxx
+    COMMAND python3 ${EVT_FR_CHECK} cxx ${EVT_ARM_GXX} ${EVT_ARM_NM} ${PROJECT_SOURCE_DIR}/tests/kernel/freertos/freertos_header_cxx.cpp
+            -mcpu=cortex-m3 -mthumb -std=c++11 -Wall -Wextra -Werror -I${PROJECT_SOURCE_DIR}/include
+            -I${PROJECT_SOURCE_DIR}/src -I${PROJECT_SOURCE_DIR}/src/ports/cortex-m)
+  set_tests_properties(kernel/freertos/header_cxx PROPERTIES LABELS unit TIMEOUT 60)
+endif()
 add_test(NAME kernel/freertos/recorded_traces
   COMMAND python3 ${EVT_FR_CHECK} data $<TARGET_FILE:evtrace> ${EVT_TEST_DATA_DIR}/freertos)
 set_tests_properties(kernel/freertos/recorded_traces PROPERTIES LABELS unit TIMEOUT 60)
