@@ -23,10 +23,13 @@
 #include "evtrace/freertos_svc.h"
 
 #if defined(configUSE_TRACE_FACILITY) && (configUSE_TRACE_FACILITY != 1)
-#error "evtrace/freertos_trace.h needs configUSE_TRACE_FACILITY 1 in FreeRTOSConfig.h"
+#error "evtrace/freertos_trace.h needs configUSE_TRACE_FACILITY 1 in FreeRTOSConfig.h (a build without the trace facility leaves this header out)"
+#elif !defined(configUSE_TRACE_FACILITY) && defined(configUSE_PREEMPTION)
+/* Not defined in a FreeRTOSConfig.h (every one defines configUSE_PREEMPTION): FreeRTOS's default, 0.
+ * Before, this compiled and the kernel's queue.c then failed on "Queue_t has no member named
+ * ucQueueType" in the macros below. The header alone (no configuration) still compiles. */
+#error "evtrace/freertos_trace.h needs configUSE_TRACE_FACILITY 1 defined in FreeRTOSConfig.h before it (FreeRTOS's default is 0)"
 #endif
-/* (Not defined at all: FreeRTOS's default 0; the queue macros then fail to compile on the missing
- * ucQueueType. The header itself compiles alone, as every public header does.) */
 #if defined(configNUMBER_OF_CORES) && (configNUMBER_OF_CORES > 1)
 #error "evtrace/freertos_trace.h records single-core FreeRTOS only (configNUMBER_OF_CORES 1)"
 #endif

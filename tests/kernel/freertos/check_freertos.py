@@ -41,6 +41,10 @@
   check_freertos.py cxx CXX NM SOURCE ARGS...
       compile SOURCE (freertos_header_cxx.cpp) with the C++ compiler CXX and ARGS, and fail on any
       evt_ name it references C++-mangled (the C functions would not link).
+  check_freertos.py config CC INCLUDE
+      evtrace/freertos_trace.h at the end of a FreeRTOSConfig.h: with configUSE_TRACE_FACILITY 1 it
+      compiles; left undefined (FreeRTOS's default 0) or 0, the build stops at the header with an
+      error naming configUSE_TRACE_FACILITY; alone (no configuration) it compiles.
   check_freertos.py nokernel
       FREERTOS_KERNEL_PATH is not set: skipped (77) saying why; a failure under CI=true.
 """
@@ -569,6 +573,26 @@ def cmd_cxx(cxx, nm, src, *args):
               % (os.path.basename(src), sum(1 for n in used if n.startswith('evt_'))))
 
 
+def cmd_config(cc, include):
+    cases = [('configUSE_TRACE_FACILITY 1', '#define configUSE_PREEMPTION 1\n#define configUSE_TRACE_FACILITY 1\n', True),
+             ('configUSE_TRACE_FACILITY left undefined', '#define configUSE_PREEMPTION 1\n', False),
+             ('configUSE_TRACE_FACILITY 0', '#define configUSE_PREEMPTION 1\n#define configUSE_TRACE_FACILITY 0\n', False),
+             ('the header alone', '', True)]
+    with tempfile.TemporaryDirectory() as d:
+        for what, config, builds in cases:
+            src = os.path.join(d, 'FreeRTOSConfig.c')
+            with open(src, 'w') as f:
+                f.write(config + '#include "evtrace/freertos_trace.h"\nint config_main(void);\nint config_main(void) { return 0; }\n')
+            r = subprocess.run([cc, '-std=c99', '-Wall', '-Wextra', '-Werror', '-fsyntax-only', '-I' + include, src],
+                               capture_output=True, text=True, timeout=60)
+            if builds and r.returncode != 0:
+                fail('%s: does not compile: %s' % (what, r.stderr.strip()))
+            if not builds and (r.returncode == 0 or 'configUSE_TRACE_FACILITY' not in r.stderr):
+                fail('%s: compiles, or fails without naming configUSE_TRACE_FACILITY (the kernel would stop later, '
+                     'on ucQueueType): %s' % (what, r.stderr.strip() or 'no error'))
+    print('ok: freertos_trace.h: builds with configUSE_TRACE_FACILITY 1 and alone; undefined or 0 stops at the header naming it')
+
+
 def cmd_stress(demo, evtrace, seconds, tasks):
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, 'stress.trx')
@@ -630,6 +654,8 @@ def main():
         cmd_stress(a[1], a[2], a[3], a[4])
     elif a[:1] == ['outsider'] and len(a) == 5:
         cmd_outsider(*a[1:])
+    elif a[:1] == ['config'] and len(a) == 3:
+        cmd_config(a[1], a[2])
     elif a[:1] == ['cxx'] and len(a) >= 4:
         cmd_cxx(*a[1:])
     elif a[:1] == ['gap'] and len(a) in (5, 6):

@@ -117,6 +117,10 @@ elseif(EVT_SANITIZE STREQUAL "")
   add_test(NAME kernel/freertos/kernel_needed COMMAND python3 ${EVT_FR_CHECK} nokernel)
   set_tests_properties(kernel/freertos/kernel_needed PROPERTIES LABELS unit TIMEOUT 30 SKIP_RETURN_CODE 77)
 endif()
+# evtrace/freertos_trace.h without configUSE_TRACE_FACILITY 1: a clear error at the header (no kernel needed).
+add_test(NAME kernel/freertos/config_trace_facility
+  COMMAND python3 ${EVT_FR_CHECK} config ${CMAKE_C_COMPILER} ${PROJECT_SOURCE_DIR}/include)
+set_tests_properties(kernel/freertos/config_trace_facility PROPERTIES LABELS unit TIMEOUT 60)
 # A C++ FreeRTOS application: evtrace's FreeRTOS headers compiled as C++ for Cortex-M (the POSIX
 # port's header is C11, not C++), its calls to evtrace by their C names. Needs no kernel; the
 # Cortex-M cross C++ compiler is optional (the C one is required by cortex_m3_qemu).
