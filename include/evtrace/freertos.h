@@ -27,8 +27,8 @@ extern "C" { /* a C++ application starts and stops the recording (FreeRTOS's hea
  * given to evt_rkh_init.) */
 void evt_freertos_set_clock(uint32_t (*fn)(void), uint64_t hz);
 /* Snapshot: record into buf[size] as a TXTB buffer with `registry_entries` object slots (tasks,
- * queues, semaphores, timers: one each). Returns 0, or -1 when the buffer is too small or
- * another recording is on. */
+ * queues, semaphores, timers: one each; three of them evtrace's own, and fewer than three is taken
+ * as three). Returns 0, or -1 when the buffer is too small or another recording is on. */
 int evt_freertos_start_snapshot(void *buf, uint32_t size, uint32_t registry_entries);
 /* Stream: record into r, initialised by the caller with evt_rkh_init (its timestamp source and
  * rate go into the stream) and given a sink with evt_rkh_set_sink. Returns 0, or -1 when another

@@ -167,6 +167,9 @@ static void snapshot_full(void *hdr)
 int evt_freertos_start_snapshot(void *buf, uint32_t size, uint32_t registry_entries)
 {
     if (evt_freertos_on != FR_OFF) return -1;
+    /* evtrace's own three entries (kernel profile, clock, idle task) always fit: the profile is the
+     * first, and without it the FreeRTOS trace was read as ThreadX's (0 entries). */
+    if (registry_entries < 3u) registry_entries = 3u;
     started();
     evt_txtb_hooks_reset();
     evt_tx_options o; /* member by member: no memset in a freestanding build */
