@@ -22,6 +22,10 @@ void evt_freertos_idle_task(const void *tcb);
 void evt_freertos_idle_if_named(const void *tcb, const char *name, const char *idle, uint32_t max);
 void evt_freertos_switched_out(const void *tcb, uint32_t native_state);
 void evt_freertos_switched_in(const void *tcb, uint32_t prio);
+/* The same with the task's name (its pcTaskName), which the trace macros pass: a recording started
+ * after the scheduler (from a task) names each task created before it at its first switch. */
+void evt_freertos_switched_out_named(const void *tcb, uint32_t native_state, const char *name);
+void evt_freertos_switched_in_named(const void *tcb, uint32_t prio, const char *name);
 void evt_freertos_ready(const void *tcb);
 void evt_freertos_prio(const void *tcb, uint32_t prio, uint32_t why);
 void evt_freertos_block(const void *obj);

@@ -109,13 +109,16 @@ static inline uint32_t evt_freertos_notify_waiting_(const volatile uint8_t *stat
      evtFREERTOS_SUSP_(t) ? evtFREERTOS_SUSP_(t) : evtFREERTOS_DEL_(t) ? 4u : 1u)
 
 #ifndef traceTASK_SWITCHED_OUT
-#define traceTASK_SWITCHED_OUT() evtFREERTOS_IF_(evt_freertos_switched_out(pxCurrentTCB, evtFREERTOS_STATE_(pxCurrentTCB)))
+#define traceTASK_SWITCHED_OUT()                                                                       \
+    evtFREERTOS_IF_(evt_freertos_switched_out_named(pxCurrentTCB, evtFREERTOS_STATE_(pxCurrentTCB),    \
+                                                    (const char *)pxCurrentTCB->pcTaskName))
 #endif
 #ifndef traceTASK_SWITCHED_IN
-#define traceTASK_SWITCHED_IN()                                                                \
-    do {                                                                                       \
-        evtFREERTOS_IF_(evt_freertos_switched_in(pxCurrentTCB, (uint32_t)pxCurrentTCB->uxPriority)); \
-        evtFREERTOS_APP_SWITCHED_IN();                                                         \
+#define traceTASK_SWITCHED_IN()                                                                         \
+    do {                                                                                                \
+        evtFREERTOS_IF_(evt_freertos_switched_in_named(pxCurrentTCB, (uint32_t)pxCurrentTCB->uxPriority, \
+                                                       (const char *)pxCurrentTCB->pcTaskName));        \
+        evtFREERTOS_APP_SWITCHED_IN();                                                                  \
     } while (0)
 #endif
 /* The kernel's idle task, recorded once so that the host counts its running as idle time

@@ -45,6 +45,34 @@ static const void *g_idle_last; /* the idle task recorded last (evt_freertos_idl
 static const void *g_idle_known; /* the idle task the kernel named, recording or not: a recording
                                     started after the scheduler names it at its start */
 
+/* A recording started after the scheduler (the idle task known at its start: from a task) met tasks
+ * created before it, whose create records it never saw: each is named at its first switch in this
+ * session (an obj_name record after the switch), up to EVT_FREERTOS_LATE_NAMES tasks; before, they
+ * were all "ctx 0x..." (docs/freertos.md "Start"). The table holds the tasks named (or created) in
+ * the session; it is searched at a switch only in such a session. */
+#ifndef EVT_FREERTOS_LATE_NAMES
+#define EVT_FREERTOS_LATE_NAMES 64
+#endif
+static uint8_t g_late;
+static uint32_t g_late_n;
+static const void *g_late_named[EVT_FREERTOS_LATE_NAMES];
+static const char *g_from_name; /* the outgoing task's name (switched_out_named) */
+
+/* Remember tcb as named in this session; 1 if it was not yet (and there was room). */
+static int late_first(const void *tcb)
+{
+    for (uint32_t i = 0; i < g_late_n; i++)
+        if (g_late_named[i] == tcb) return 0;
+    if (g_late_n >= (uint32_t)EVT_FREERTOS_LATE_NAMES) return 0;
+    g_late_named[g_late_n++] = tcb;
+    return 1;
+}
+
+static void late_name(const void *tcb, const char *name)
+{
+    if (tcb && name && late_first(tcb)) FR_HOOK_(obj_name, EVT_HOOK_OBJ_THREAD, (uintptr_t)tcb, name);
+}
+
 /* The switch's timestamp: the counter read in traceTASK_SWITCHED_OUT, right after FreeRTOS read its
  * run-time counter for the outgoing task, rather than after the scheduler chose the next one; the
  * snapshot's time source returns it once (for the switch record), else the counter. 0: none. */
@@ -143,6 +171,9 @@ static const char *obj_default_name(uint32_t type)
 
 static void started(void)
 {
+    g_late = g_idle_known != 0; /* the scheduler created its idle task: it runs */
+    g_late_n = 0;
+    g_from_name = 0;
     g_from = 0;
     g_idle_last = 0;
     g_block = 0;
@@ -229,6 +260,7 @@ void evt_freertos_user(uint32_t id, uint32_t a1, uint32_t a2, uint32_t a3, uint3
 
 void evt_freertos_task_create(const void *tcb, const char *name, uint32_t prio)
 {
+    if (g_late) (void)late_first(tcb); /* named by this record */
     FR_HOOK_(obj_create, EVT_HOOK_OBJ_THREAD, (uintptr_t)tcb, name, prio); /* ready: its own macro */
 }
 
@@ -263,6 +295,24 @@ void evt_freertos_idle_if_named(const void *tcb, const char *name, const char *i
 }
 
 void evt_freertos_task_delete(const void *tcb) { FR_HOOK_(obj_delete, EVT_HOOK_OBJ_THREAD, (uintptr_t)tcb); }
+
+void evt_freertos_switched_out_named(const void *tcb, uint32_t native_state, const char *name)
+{
+    evt_freertos_switched_out(tcb, native_state);
+    g_from_name = name;
+}
+
+void evt_freertos_switched_in_named(const void *tcb, uint32_t prio, const char *name)
+{
+    const void *from = g_from;
+    const char *from_name = g_from_name;
+    g_from_name = 0;
+    evt_freertos_switched_in(tcb, prio);
+    if (g_late && from != tcb) { /* after the switch record, which takes the switch's stamp */
+        late_name(from, from_name);
+        late_name(tcb, name);
+    }
+}
 
 void evt_freertos_switched_out(const void *tcb, uint32_t native_state)
 {

@@ -37,7 +37,8 @@
       the gap application (tests/kernel/freertos/matrix/gap_app.c): its one task sleeps three wraps of
       the 32-bit trace clock at a time, while only the idle task runs; `stats` idle time and every
       task's CPU time and switch-ins against FreeRTOS's. late: the recording started from the task
-      (the scheduler running): the idle task named all the same, its idle time FreeRTOS's.
+      (the scheduler running): the idle task and every task that ran named all the same, the idle
+      time FreeRTOS's.
   check_freertos.py cxx CXX NM SOURCE ARGS...
       compile SOURCE (freertos_header_cxx.cpp) with the C++ compiler CXX and ARGS, and fail on any
       evt_ name it references C++-mangled (the C functions would not link).
@@ -523,8 +524,8 @@ def cmd_gap(evtrace, app, mode, rounds, late=None):
 
 def gap_check(evtrace, mode, rounds, c, out, late):
     """The gap run's counters c against its trace at out. late: the recording started in the task,
-    the scheduler running: the kernel's idle task named all the same (the tasks created before the
-    start are not: docs/freertos.md), its idle time FreeRTOS's."""
+    the scheduler running: the kernel's idle task named all the same, every task that ran named (at
+    its first switch), the idle time FreeRTOS's."""
     if c['wraps'] < 3 * int(rounds):
         fail('gap %s: the trace clock wrapped %d times, not the %d the run needs' % (mode, c['wraps'], 3 * int(rounds)))
     st = stats(evtrace, out)
@@ -535,6 +536,10 @@ def gap_check(evtrace, mode, rounds, c, out, late):
     named = [x for x in st['contexts'] if x.get('idle_task')]
     if len(named) != 1:
         bad.append('%d contexts are the idle task, not one' % len(named))
+    if late:  # the tasks created before the start are named at their first switch in the session
+        unnamed = [x['name'] for x in st['contexts'] if x['class'] == 'thread' and x['name'].startswith('ctx ')]
+        if unnamed or 'w' not in ctx:
+            bad.append('tasks without their names: %s (named: %s)' % (unnamed, sorted(ctx)))
     for t in ([] if late else c['tasks']):
         x = ctx.get(t['name'])
         if x is None:
