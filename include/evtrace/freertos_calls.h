@@ -14,6 +14,10 @@ extern "C" { /* included by FreeRTOSConfig.h (evtrace/freertos_trace.h) in C++ f
 extern volatile uint8_t evt_freertos_on; /* non-zero while a transport is started */
 void evt_freertos_task_create(const void *tcb, const char *name, uint32_t prio);
 void evt_freertos_task_delete(const void *tcb);
+/* The kernel's pxCurrentTCB (its address) and where a TCB keeps its name (offsetof pcTaskName), given
+ * while recording or not at a task's creation: a recording started later, from a task, begins with a
+ * switch into the task running then, named. */
+void evt_freertos_kernel_current(const volatile void *current, uint32_t name_offset);
 /* tcb is the kernel's idle task (V11: traceSTARTING_SCHEDULER's handles): recorded once. */
 void evt_freertos_idle_task(const void *tcb);
 /* The same when the task's name equals the kernel's idle task name `idle` compared as FreeRTOS

@@ -19,6 +19,7 @@
 #define EVTRACE_FREERTOS_TRACE_H
 
 #ifndef __ASSEMBLER__
+#include <stddef.h>
 #include <stdint.h>
 #include "evtrace/freertos_svc.h"
 
@@ -130,7 +131,8 @@ static inline uint32_t evt_freertos_notify_waiting_(const volatile uint8_t *stat
 /* Both are called while recording is off too (once, at the scheduler's start; per task creation a
  * test of its priority first): the integration remembers the handle, and a recording started later,
  * from a task, names the idle task at its start (before, such a recording had no idle task: idle
- * time 0, the idle task a busy one). */
+ * time 0, the idle task a busy one). traceTASK_CREATE also gives the address of pxCurrentTCB, so
+ * that such a recording starts in the running task. */
 #ifndef traceSTARTING_SCHEDULER
 #define traceSTARTING_SCHEDULER(handles) \
     do { for (int evt_i_ = 0; evt_i_ < (int)configNUMBER_OF_CORES; evt_i_++) evt_freertos_idle_task((handles)[evt_i_]); } while (0)
@@ -141,11 +143,13 @@ static inline uint32_t evt_freertos_notify_waiting_(const volatile uint8_t *stat
             evt_freertos_idle_if_named((t), (const char *)(t)->pcTaskName, configIDLE_TASK_NAME,         \
                                        (uint32_t)configMAX_TASK_NAME_LEN);                              \
     } while (0)
+/* (And, recording or not, where the kernel keeps its running task: evt_freertos_kernel_current.) */
 #ifndef traceTASK_CREATE
 #define traceTASK_CREATE(t)                                                                                   \
     do {                                                                                                      \
         evtFREERTOS_IF_(evt_freertos_task_create((t), (const char *)(t)->pcTaskName, (uint32_t)(t)->uxPriority)); \
         evtFREERTOS_IDLE_CREATE_(t);                                                                          \
+        evt_freertos_kernel_current(&pxCurrentTCB, (uint32_t)offsetof(TCB_t, pcTaskName));                   \
     } while (0)
 #endif
 #ifndef traceTASK_DELETE

@@ -540,6 +540,14 @@ def gap_check(evtrace, mode, rounds, c, out, late):
         unnamed = [x['name'] for x in st['contexts'] if x['class'] == 'thread' and x['name'].startswith('ctx ')]
         if unnamed or 'w' not in ctx:
             bad.append('tasks without their names: %s (named: %s)' % (unnamed, sorted(ctx)))
+        # the trace starts in the task that started it: what it ran before its first switch (2 ms
+        # of work) is its own, not "Initialization" (snapshot) or no context's (stream)
+        before = [(x['name'], x['cpu_time']) for x in st['contexts'] if x['class'] != 'thread' or x['name'] == 'Initialization']
+        if any(t > 100000 for _, t in before):
+            bad.append('CPU time before the first switch outside the starting task: %s ns' % before)
+        delays = {e.get('ctx_name') for e in run_lines(evtrace, 'dump', '--json', out) if e['name'] == 'vTaskDelay'}
+        if delays != {'w'}:
+            bad.append('vTaskDelay of the starting task recorded in %s' % sorted(map(str, delays)))
     for t in ([] if late else c['tasks']):
         x = ctx.get(t['name'])
         if x is None:
@@ -557,8 +565,10 @@ def gap_check(evtrace, mode, rounds, c, out, late):
         bad.append('idle time: trace %d ticks, FreeRTOS\'s idle task %d' % (to_ticks(st, st['idle_time']), idle))
     if bad:
         fail('gap %s (FreeRTOS %s, %d wraps of the clock): %s' % (mode, c['kernel'], c['wraps'], '; '.join(bad)))
-    print('ok: gap %s (FreeRTOS %s): the clock wrapped %d times while only the idle task ran; CPU, idle '
-          'time and switch-ins as FreeRTOS counted' % (mode, c['kernel'], c['wraps']))
+    print('ok: gap %s%s (FreeRTOS %s): the clock wrapped %d times while only the idle task ran; %s'
+          % (mode, ' (started from the task)' if late else '', c['kernel'], c['wraps'],
+             'the tasks named, the trace starting in the task, the idle time as FreeRTOS counted' if late else
+             'CPU, idle time and switch-ins as FreeRTOS counted'))
 
 
 def cmd_cxx(cxx, nm, src, *args):
