@@ -53,7 +53,8 @@
  * (queue.c: xQueueTakeMutexRecursive, xQueueGiveMutexRecursive; freertos_trace.h). A notification
  * that could not be written (eSetValueWithoutOverwrite on a task with one pending: pdFAIL) is
  * TASK_NOTIFY_FAILED / TASK_NOTIFY_FROM_ISR_FAILED, the same call with result error (before them
- * every notification was recorded as TASK_NOTIFY, a success). */
+ * every notification was recorded as TASK_NOTIFY, a success). TICK: a tick (the task it interrupted,
+ * the tick count), recorded only as the trace clock's keep-alive (evt_freertos_tick). */
 #define EVT_FREERTOS_SVC_TABLE(X)                                                                      \
     X(0x400, EVENT_GROUP_SET_BITS,          "xEventGroupSetBits",          SET,     EVENT_FLAGS, SUCCESS) \
     X(0x401, EVENT_GROUP_SET_BITS_FROM_ISR, "xEventGroupSetBitsFromISR",   SEND,    EVENT_FLAGS, SUCCESS) \
@@ -89,7 +90,8 @@
     X(0x434, TASK_RESUME_FROM_ISR,          "xTaskResumeFromISR",          NONE,    THREAD,      SUCCESS) \
     X(0x440, TIMER_COMMAND_SEND,            "xTimerGenericCommand",        SEND,    TIMER,       DEPENDS) \
     X(0x441, TIMER_EXPIRED,                 "timer callback",              NONE,    TIMER,       SUCCESS) \
-    X(0x442, TIMER_COMMAND_RECEIVED,        "timer command",               RECEIVE, TIMER,       SUCCESS)
+    X(0x442, TIMER_COMMAND_RECEIVED,        "timer command",               RECEIVE, TIMER,       SUCCESS) \
+    X(0x450, TICK,                          "xTaskIncrementTick",          NONE,    THREAD,      SUCCESS)
 
 /* The V11 API calls recorded as service spans (traceENTER_<fn> -> svc_enter, traceRETURN_<fn> ->
  * svc_leave with the return value): the calls that may block. X(code, function). Their operation is

@@ -19,14 +19,18 @@
 #define EVTRACE_FREERTOS_TRACE_H
 
 #ifndef __ASSEMBLER__
+#include <stddef.h>
 #include <stdint.h>
 #include "evtrace/freertos_svc.h"
 
 #if defined(configUSE_TRACE_FACILITY) && (configUSE_TRACE_FACILITY != 1)
-#error "evtrace/freertos_trace.h needs configUSE_TRACE_FACILITY 1 in FreeRTOSConfig.h"
+#error "evtrace/freertos_trace.h needs configUSE_TRACE_FACILITY 1 in FreeRTOSConfig.h (a build without the trace facility leaves this header out)"
+#elif !defined(configUSE_TRACE_FACILITY) && defined(configUSE_PREEMPTION)
+/* Not defined in a FreeRTOSConfig.h (every one defines configUSE_PREEMPTION): FreeRTOS's default, 0.
+ * Before, this compiled and the kernel's queue.c then failed on "Queue_t has no member named
+ * ucQueueType" in the macros below. The header alone (no configuration) still compiles. */
+#error "evtrace/freertos_trace.h needs configUSE_TRACE_FACILITY 1 defined in FreeRTOSConfig.h before it (FreeRTOS's default is 0)"
 #endif
-/* (Not defined at all: FreeRTOS's default 0; the queue macros then fail to compile on the missing
- * ucQueueType. The header itself compiles alone, as every public header does.) */
 #if defined(configNUMBER_OF_CORES) && (configNUMBER_OF_CORES > 1)
 #error "evtrace/freertos_trace.h records single-core FreeRTOS only (configNUMBER_OF_CORES 1)"
 #endif
@@ -69,10 +73,29 @@ static inline uint32_t evt_freertos_ipsr_(void)
  * timeout), suspended 3, deleted 4. */
 #define evtFREERTOS_ON_(t, list) (listLIST_ITEM_CONTAINER(&(t)->xStateListItem) == (list))
 /* The suspended and the termination lists exist only with vTaskSuspend / vTaskDelete (a task
- * without them is never on them: a blocked task without vTaskSuspend is on a delayed list). */
+ * without them is never on them: a blocked task without vTaskSuspend is on a delayed list). A task
+ * on the suspended list is blocked when it waits for an object for ever (its event item is on the
+ * object's list) or for one of its notifications for ever (ulTaskNotifyTake / xTaskNotifyWait, and
+ * a stream or message buffer's wait, with portMAX_DELAY: its notify state is taskWAITING_NOTIFICATION,
+ * 1 in V10.4 and V11), as eTaskGetState says; suspended otherwise. Before, such a notification wait
+ * was recorded as eSuspended, with no blocked-on object. */
+#if !defined(configUSE_TASK_NOTIFICATIONS) || (configUSE_TASK_NOTIFICATIONS == 1) /* FreeRTOS's default: 1 */
+static inline uint32_t evt_freertos_notify_waiting_(const volatile uint8_t *state, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (state[i] == 1u /* taskWAITING_NOTIFICATION */) return 1u;
+    return 0u;
+}
+#define evtFREERTOS_NOTIFY_WAITING_(t) \
+    evt_freertos_notify_waiting_((t)->ucNotifyState, (uint32_t)configTASK_NOTIFICATION_ARRAY_ENTRIES)
+#else
+#define evtFREERTOS_NOTIFY_WAITING_(t) 0u
+#endif
 #if defined(INCLUDE_vTaskSuspend) && (INCLUDE_vTaskSuspend == 1)
-#define evtFREERTOS_SUSP_(t) \
-    (evtFREERTOS_ON_(t, &xSuspendedTaskList) ? (listLIST_ITEM_CONTAINER(&(t)->xEventListItem) != NULL ? 2u : 3u) : 0u)
+#define evtFREERTOS_SUSP_(t)                                                                              \
+    (evtFREERTOS_ON_(t, &xSuspendedTaskList)                                                              \
+         ? ((listLIST_ITEM_CONTAINER(&(t)->xEventListItem) != NULL || evtFREERTOS_NOTIFY_WAITING_(t)) ? 2u : 3u) \
+         : 0u)
 #else
 #define evtFREERTOS_SUSP_(t) 0u
 #endif
@@ -87,13 +110,16 @@ static inline uint32_t evt_freertos_ipsr_(void)
      evtFREERTOS_SUSP_(t) ? evtFREERTOS_SUSP_(t) : evtFREERTOS_DEL_(t) ? 4u : 1u)
 
 #ifndef traceTASK_SWITCHED_OUT
-#define traceTASK_SWITCHED_OUT() evtFREERTOS_IF_(evt_freertos_switched_out(pxCurrentTCB, evtFREERTOS_STATE_(pxCurrentTCB)))
+#define traceTASK_SWITCHED_OUT()                                                                       \
+    evtFREERTOS_IF_(evt_freertos_switched_out_named(pxCurrentTCB, evtFREERTOS_STATE_(pxCurrentTCB),    \
+                                                    (const char *)pxCurrentTCB->pcTaskName))
 #endif
 #ifndef traceTASK_SWITCHED_IN
-#define traceTASK_SWITCHED_IN()                                                                \
-    do {                                                                                       \
-        evtFREERTOS_IF_(evt_freertos_switched_in(pxCurrentTCB, (uint32_t)pxCurrentTCB->uxPriority)); \
-        evtFREERTOS_APP_SWITCHED_IN();                                                         \
+#define traceTASK_SWITCHED_IN()                                                                         \
+    do {                                                                                                \
+        evtFREERTOS_IF_(evt_freertos_switched_in_named(pxCurrentTCB, (uint32_t)pxCurrentTCB->uxPriority, \
+                                                       (const char *)pxCurrentTCB->pcTaskName));        \
+        evtFREERTOS_APP_SWITCHED_IN();                                                                  \
     } while (0)
 #endif
 /* The kernel's idle task, recorded once so that the host counts its running as idle time
@@ -102,9 +128,14 @@ static inline uint32_t evt_freertos_ipsr_(void)
  * the idle task is recognised at its creation, inside tasks.c, by the kernel's own idle task name
  * and priority (configIDLE_TASK_NAME, tskIDLE_PRIORITY; tskKERNEL_VERSION_MAJOR of task.h tells
  * the versions apart: a constant test). */
+/* Both are called while recording is off too (once, at the scheduler's start; per task creation a
+ * test of its priority first): the integration remembers the handle, and a recording started later,
+ * from a task, names the idle task at its start (before, such a recording had no idle task: idle
+ * time 0, the idle task a busy one). traceTASK_CREATE also gives the address of pxCurrentTCB, so
+ * that such a recording starts in the running task. */
 #ifndef traceSTARTING_SCHEDULER
 #define traceSTARTING_SCHEDULER(handles) \
-    evtFREERTOS_IF_(for (int evt_i_ = 0; evt_i_ < (int)configNUMBER_OF_CORES; evt_i_++) evt_freertos_idle_task((handles)[evt_i_]))
+    do { for (int evt_i_ = 0; evt_i_ < (int)configNUMBER_OF_CORES; evt_i_++) evt_freertos_idle_task((handles)[evt_i_]); } while (0)
 #endif
 #define evtFREERTOS_IDLE_CREATE_(t)                                                                     \
     do {                                                                                                \
@@ -112,10 +143,14 @@ static inline uint32_t evt_freertos_ipsr_(void)
             evt_freertos_idle_if_named((t), (const char *)(t)->pcTaskName, configIDLE_TASK_NAME,         \
                                        (uint32_t)configMAX_TASK_NAME_LEN);                              \
     } while (0)
+/* (And, recording or not, where the kernel keeps its running task: evt_freertos_kernel_current.) */
 #ifndef traceTASK_CREATE
-#define traceTASK_CREATE(t)                                                                               \
-    evtFREERTOS_IF_(evt_freertos_task_create((t), (const char *)(t)->pcTaskName, (uint32_t)(t)->uxPriority); \
-                    evtFREERTOS_IDLE_CREATE_(t))
+#define traceTASK_CREATE(t)                                                                                   \
+    do {                                                                                                      \
+        evtFREERTOS_IF_(evt_freertos_task_create((t), (const char *)(t)->pcTaskName, (uint32_t)(t)->uxPriority)); \
+        evtFREERTOS_IDLE_CREATE_(t);                                                                          \
+        evt_freertos_kernel_current(&pxCurrentTCB, (uint32_t)offsetof(TCB_t, pcTaskName));                   \
+    } while (0)
 #endif
 #ifndef traceTASK_DELETE
 #define traceTASK_DELETE(t)                              \
@@ -176,6 +211,20 @@ static inline uint32_t evt_freertos_ipsr_(void)
 #endif
 #ifndef traceTASK_RESUME_FROM_ISR
 #define traceTASK_RESUME_FROM_ISR(t) evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_TASK_RESUME_FROM_ISR, (t), 0))
+#endif
+
+/* The tick: nothing is recorded per tick. While no task or interrupt records anything (every task
+ * delayed or blocked, the idle task running), the trace's 32-bit (stream: 1, 2 or 4-byte)
+ * timestamp may wrap more than once between two records, and the reader, which unwraps one wrap
+ * at a time, loses those wraps: the idle time and the span were short by whole wraps (2^32 ticks:
+ * 1.9 s of a 2.3 GHz counter, 26 s of a 168 MHz one) with nothing counted as lost. The tick keeps
+ * the clock: every tick (and tickless idle's step) tests it, and a TICK operation is recorded when
+ * a quarter of the timestamp's range passed since the last one (evt_freertos_tick). */
+#ifndef traceTASK_INCREMENT_TICK
+#define traceTASK_INCREMENT_TICK(t) evtFREERTOS_IF_(evt_freertos_tick(pxCurrentTCB, (uint32_t)(t)))
+#endif
+#ifndef traceINCREASE_TICK_COUNT
+#define traceINCREASE_TICK_COUNT(n) evtFREERTOS_IF_(evt_freertos_tick(pxCurrentTCB, (uint32_t)(xTickCount + (n))))
 #endif
 
 /* ---- notifications (tasks.c) ------------------------------------------------------------------ */

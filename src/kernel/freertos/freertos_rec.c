@@ -42,6 +42,55 @@ static uint32_t g_from_state; /* eTaskState */
 static const void *g_block;
 static uint8_t g_block_buffer; /* g_block is a stream/message buffer, waited for by a notification */
 static const void *g_idle_last; /* the idle task recorded last (evt_freertos_idle_task): once each */
+static const void *g_idle_known; /* the idle task the kernel named, recording or not: a recording
+                                    started after the scheduler names it at its start */
+
+/* A recording started after the scheduler (the idle task known at its start: from a task) met tasks
+ * created before it, whose create records it never saw: each is named at its first switch in this
+ * session (an obj_name record after the switch), up to EVT_FREERTOS_LATE_NAMES tasks; before, they
+ * were all "ctx 0x..." (docs/freertos.md "Start"). The table holds the tasks named (or created) in
+ * the session; it is searched at a switch only in such a session. */
+#ifndef EVT_FREERTOS_LATE_NAMES
+#define EVT_FREERTOS_LATE_NAMES 64
+#endif
+static uint8_t g_late;
+static const void *const volatile *g_kernel_current; /* &pxCurrentTCB (evt_freertos_kernel_current) */
+static uint32_t g_name_offset;                       /* offsetof(TCB_t, pcTaskName) */
+static uint32_t g_late_n;
+static const void *g_late_named[EVT_FREERTOS_LATE_NAMES];
+static const char *g_from_name; /* the outgoing task's name (switched_out_named) */
+
+/* Remember tcb as named in this session; 1 if it was not yet (and there was room). */
+static int late_first(const void *tcb)
+{
+    for (uint32_t i = 0; i < g_late_n; i++)
+        if (g_late_named[i] == tcb) return 0;
+    if (g_late_n >= (uint32_t)EVT_FREERTOS_LATE_NAMES) return 0;
+    g_late_named[g_late_n++] = tcb;
+    return 1;
+}
+
+static void late_name(const void *tcb, const char *name)
+{
+    if (tcb && name && late_first(tcb)) FR_HOOK_(obj_name, EVT_HOOK_OBJ_THREAD, (uintptr_t)tcb, name);
+}
+
+void evt_freertos_kernel_current(const volatile void *current, uint32_t name_offset)
+{
+    g_kernel_current = (const void *const volatile *)current;
+    g_name_offset = name_offset;
+}
+
+/* A session started after the scheduler begins in the task running at its start (the caller): a
+ * switch into it, as the scheduler's first one (no task before it, priority unknown), then its name. Before, what it did until then was in "Initialization" (snapshot: 17.6 ms of a
+ * task's 33 ms in one run) or in no context (stream). */
+static void late_start(void)
+{
+    const void *cur = g_late && g_kernel_current ? *g_kernel_current : 0;
+    if (!cur) return;
+    FR_HOOK_(thread_switch, 0u, EVT_HOOK_STATE_READY, 0u, 0u, (uintptr_t)cur, EVT_HOOK_PRIO_UNKNOWN);
+    late_name(cur, (const char *)cur + g_name_offset);
+}
 
 /* The switch's timestamp: the counter read in traceTASK_SWITCHED_OUT, right after FreeRTOS read its
  * run-time counter for the outgoing task, rather than after the scheduler chose the next one; the
@@ -104,6 +153,10 @@ static void stream_clock(evt_rkh_recorder *r)
     }
 }
 
+/* The clock keep-alive (evt_freertos_tick): the trace clock at the last TICK record, or at start. */
+static uint32_t g_keep_last;
+static uint32_t trace_clock(void) { return evt_freertos_on == FR_SNAPSHOT ? (uint32_t)now() : g_stream_rec ? g_stream_ts() : 0u; }
+
 void evt_freertos_set_clock(uint32_t (*fn)(void), uint64_t hz)
 {
     g_clock = fn;
@@ -137,6 +190,9 @@ static const char *obj_default_name(uint32_t type)
 
 static void started(void)
 {
+    g_late = g_idle_known != 0; /* the scheduler created its idle task: it runs */
+    g_late_n = 0;
+    g_from_name = 0;
     g_from = 0;
     g_idle_last = 0;
     g_block = 0;
@@ -161,6 +217,9 @@ static void snapshot_full(void *hdr)
 int evt_freertos_start_snapshot(void *buf, uint32_t size, uint32_t registry_entries)
 {
     if (evt_freertos_on != FR_OFF) return -1;
+    /* evtrace's own three entries (kernel profile, clock, idle task) always fit: the profile is the
+     * first, and without it the FreeRTOS trace was read as ThreadX's (0 entries). */
+    if (registry_entries < 3u) registry_entries = 3u;
     started();
     evt_txtb_hooks_reset();
     evt_tx_options o; /* member by member: no memset in a freestanding build */
@@ -178,6 +237,9 @@ int evt_freertos_start_snapshot(void *buf, uint32_t size, uint32_t registry_entr
     (void)evt_tx_trace_buffer_full_notify(snapshot_full);
 #endif
     evt_freertos_on = FR_SNAPSHOT;
+    g_keep_last = trace_clock();
+    evt_freertos_idle_task(g_idle_known); /* the scheduler runs already: its idle task */
+    late_start();
     return 0;
 }
 
@@ -190,6 +252,9 @@ int evt_freertos_start_stream(evt_rkh_recorder *r)
     evt_rkh_hook_kernel_info(EVT_HOOK_KERNEL_FREERTOS, 1u);
     evt_rkh_hooks_clock(EVT_HOOK_KERNEL_FREERTOS, g_clock ? g_clock_hz : evt_port_timestamp_hz());
     evt_freertos_on = FR_STREAM;
+    g_keep_last = trace_clock();
+    evt_freertos_idle_task(g_idle_known); /* the scheduler runs already: its idle task */
+    late_start();
     return 0;
 }
 
@@ -216,15 +281,20 @@ void evt_freertos_user(uint32_t id, uint32_t a1, uint32_t a2, uint32_t a3, uint3
 
 void evt_freertos_task_create(const void *tcb, const char *name, uint32_t prio)
 {
+    if (g_late) (void)late_first(tcb); /* named by this record */
     FR_HOOK_(obj_create, EVT_HOOK_OBJ_THREAD, (uintptr_t)tcb, name, prio); /* ready: its own macro */
 }
 
 /* The kernel's idle task: recorded once per handle, so the host counts its running as idle time
  * (SystemView's rule for FreeRTOS: the idle task running is the CPU idle). Snapshot: a registry
- * entry (kept when the ring wraps); stream: a hook.idle_task record. */
+ * entry (kept when the ring wraps); stream: a hook.idle_task record. Called while recording is off
+ * too (the kernel names it once, when the scheduler starts): remembered, and recorded by a
+ * recording started later (evt_freertos_start_*, from a task). */
 void evt_freertos_idle_task(const void *tcb)
 {
-    if (!tcb || tcb == g_idle_last) return;
+    if (!tcb) return;
+    g_idle_known = tcb;
+    if (!evt_freertos_on || tcb == g_idle_last) return;
     g_idle_last = tcb;
     if (evt_freertos_on == FR_SNAPSHOT) evt_txtb_hooks_idle_task(0u, (uintptr_t)tcb);
     else if (evt_freertos_on == FR_STREAM) evt_rkh_hooks_idle_task((uintptr_t)tcb);
@@ -246,6 +316,24 @@ void evt_freertos_idle_if_named(const void *tcb, const char *name, const char *i
 }
 
 void evt_freertos_task_delete(const void *tcb) { FR_HOOK_(obj_delete, EVT_HOOK_OBJ_THREAD, (uintptr_t)tcb); }
+
+void evt_freertos_switched_out_named(const void *tcb, uint32_t native_state, const char *name)
+{
+    evt_freertos_switched_out(tcb, native_state);
+    g_from_name = name;
+}
+
+void evt_freertos_switched_in_named(const void *tcb, uint32_t prio, const char *name)
+{
+    const void *from = g_from;
+    const char *from_name = g_from_name;
+    g_from_name = 0;
+    evt_freertos_switched_in(tcb, prio);
+    if (g_late && from != tcb) { /* after the switch record, which takes the switch's stamp */
+        late_name(from, from_name);
+        late_name(tcb, name);
+    }
+}
 
 void evt_freertos_switched_out(const void *tcb, uint32_t native_state)
 {
@@ -335,6 +423,25 @@ void evt_freertos_api_enter(uint32_t code, const void *obj)
 }
 
 void evt_freertos_api_return(uint32_t code, int32_t ret) { FR_HOOK_(svc_leave, (int32_t)code, ret, 1); }
+
+/* A TICK record once a quarter of the timestamp's range passed since the last one: the reader
+ * unwraps the 32-bit (TXTB; RKH: sz_ts bytes) timestamp one wrap at a time, so no two records may be
+ * a whole range apart, which a system whose tasks all wait (the idle task records nothing) reached
+ * silently (freertos_trace.h, traceTASK_INCREMENT_TICK). Not while a switch's stamp waits for its
+ * record (switched_out .. switched_in); a stream whose recorder has no timestamp source: nothing. */
+void evt_freertos_tick(const void *tcb, uint32_t tick)
+{
+    uint32_t span;
+    if (g_switch_ts || g_stream_stamp) return;
+    if (evt_freertos_on == FR_SNAPSHOT) span = 1u << 30;
+    else if (evt_freertos_on == FR_STREAM && g_stream_rec)
+        span = g_stream_rec->cfg.sz_ts >= 4u ? 1u << 30 : g_stream_rec->cfg.sz_ts == 2u ? 1u << 14 : 1u << 6;
+    else return;
+    uint32_t t = trace_clock();
+    if (t - g_keep_last < span) return;
+    g_keep_last = t;
+    FR_HOOK_(obj_op, (int32_t)EVT_FREERTOS_TICK, (uintptr_t)tcb, (int32_t)tick);
+}
 
 void evt_freertos_isr_enter(uint32_t irq)
 {

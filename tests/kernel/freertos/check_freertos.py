@@ -26,6 +26,26 @@
       queues; the few FreeRTOS makes itself accounted for); each sampled priority (user event 8:
       uxTaskPriorityGet) equal to the trace's; buffer waits blocked on the buffer; no unmatched ISR exit. wrap: a snapshot of 128 KiB,
       wrapped: decoded records + lost = the recorder's written + dropped.
+  check_freertos.py matrix EVTRACE APP snapshot|stream SECONDS
+      the matrix application (tests/kernel/freertos/matrix/: static allocation only, 40 priorities,
+      one-letter names, the tick count wrapping, cooperative scheduling) against `evtrace stats
+      --json`, `query` and `dump --json`: per task switch-ins, moves to ready and inheritances exact,
+      CPU within 1 %; the queue set, its members, the mutexes and the notifications by result exact;
+      object types; one idle task; every context of the task deleted and created again; the task
+      that waits for its notification for ever stopped blocked on it, never suspended.
+  check_freertos.py gap EVTRACE APP snapshot|stream ROUNDS [late]
+      the gap application (tests/kernel/freertos/matrix/gap_app.c): its one task sleeps three wraps of
+      the 32-bit trace clock at a time, while only the idle task runs; `stats` idle time and every
+      task's CPU time and switch-ins against FreeRTOS's. late: the recording started from the task
+      (the scheduler running): the idle task and every task that ran named all the same, the idle
+      time FreeRTOS's.
+  check_freertos.py cxx CXX NM SOURCE ARGS...
+      compile SOURCE (freertos_header_cxx.cpp) with the C++ compiler CXX and ARGS, and fail on any
+      evt_ name it references C++-mangled (the C functions would not link).
+  check_freertos.py config CC INCLUDE
+      evtrace/freertos_trace.h at the end of a FreeRTOSConfig.h: with configUSE_TRACE_FACILITY 1 it
+      compiles; left undefined (FreeRTOS's default 0) or 0, the build stops at the header with an
+      error naming configUSE_TRACE_FACILITY; alone (no configuration) it compiles.
   check_freertos.py nokernel
       FREERTOS_KERNEL_PATH is not set: skipped (77) saying why; a failure under CI=true.
 """
@@ -195,7 +215,9 @@ def compare(counters, evtrace, path, label, need_reuse=False, need_idle=False):
                   ('queue set sends', ops_of(qs['name'], 'send'), qs['member_sends']),
                   ('queue set adds', ops_of(qs['name'], 'add'), 1 if counters['kernel'].startswith('V11') else 0)]
         types = object_types(evtrace, path)
-        for name, want in ((qs['name'], 'queue_set'), ('MESSAGE_BUFFER', 'message_buffer'),
+        # before V11 a queue set has a queue's ucQueueType (docs/freertos.md "Queue sets before V11")
+        set_type = 'queue' if counters['kernel'].startswith('V10') else 'queue_set'
+        for name, want in ((qs['name'], set_type), ('MESSAGE_BUFFER', 'message_buffer'),
                            ('STREAM_BUFFER', 'message_buffer')):
             if types.get(name) != want:
                 fail('%s: object %s has type %r in the outputs, not %r' % (label, name, types.get(name), want))
@@ -388,6 +410,204 @@ def cmd_outsider(evtrace, app, mode, seconds):
               'operations by result exact, priority samples agree, buffer waits on their buffer' % len(c['tasks'])))
 
 
+def matrix_check(c, evtrace, path, st, check, bad):
+    """The matrix application's counters (matrix_app.c) against the trace at path."""
+    n = c['counts']
+    objs = {o['name']: o for o in st['objects'] if o['name']}
+    ready, ctx = ready_counts(evtrace, path), latest_contexts(st)
+    isr_ticks = st['isr_time'] * c['clock_hz'] // 10**9
+    for t in c['tasks']:
+        x = ctx.get(t['name'])
+        if x is None:
+            bad.append('task %s not in the trace' % t['name'])
+            continue
+        check('%s switch-ins' % t['name'], x['switches'], t['switch_ins'])
+        check('%s moves to ready' % t['name'], ready.get(t['name'], 0), t['ready'])
+        check('%s inheritances' % t['name'], objs.get(t['name'], {}).get('ops', {}).get('inherit', {}).get('success', 0),
+              t['inherits'])
+        if t['name'] not in ('c', 'ctl'):  # the control task: its last slice is open when the trace stops
+            check('%s CPU ticks' % t['name'], x['cpu_ticks'], t['run_time'], max(1, t['run_time'] // 100) + isr_ticks)
+    def ops(name, op, res='success'):
+        return objs.get(name, {}).get('ops', {}).get(op, {}).get(res, 0)
+    def failed(name, op):
+        return sum(v for k, v in objs.get(name, {}).get('ops', {}).get(op, {}).items() if k != 'success')
+    nix = 'n' if any(t['name'] == 'n' for t in c['tasks']) else 'nix'  # configMAX_TASK_NAME_LEN 2: one letter
+    wf = nix.replace('nix', 'wf').replace('n', 'w')
+    for what, got, want in [
+            ('q1 send ok', ops('q1', 'send'), n['q1_send_ok']), ('q1 send failed', failed('q1', 'send'), n['q1_send_fail']),
+            ('q2 send ok', ops('q2', 'send'), n['q2_send_ok']), ('q2 send failed', failed('q2', 'send'), n['q2_send_fail']),
+            ('q1 receive', ops('q1', 'receive'), n['q1_recv']), ('q2 receive', ops('q2', 'receive'), n['q2_recv']),
+            ('cs give ok', ops('cs', 'give'), n['cs_give_ok']), ('cs give failed', failed('cs', 'give'), n['cs_give_fail']),
+            ('cs take', ops('cs', 'take'), n['cs_take']),
+            ('set select ok', ops('set', 'receive'), n['sel_ok']), ('set select timeout', failed('set', 'receive'), n['sel_timeout']),
+            ('set member sends', ops('set', 'send'), n['q1_send_ok'] + n['q2_send_ok'] + n['cs_give_ok']),
+            ('mx take ok', ops('mx', 'acquire'), n['mx_take_ok']), ('mx take timeout', failed('mx', 'acquire'), n['mx_take_timeout']),
+            ('mx give (+ its creation)', ops('mx', 'release'), n['mx_give'] + 1),
+            ('rm take ok', ops('rm', 'acquire'), n['rm_take_ok']), ('rm take timeout', failed('rm', 'acquire'), n['rm_take_timeout']),
+            ('rm give ok (+ its creation)', ops('rm', 'release'), n['rm_give_ok'] + 1),
+            ('rm give by a non-holder', failed('rm', 'release'), n['rm_give_fail']),
+            # the timer callback's xTaskNotifyGiveIndexed is an xTaskNotify (eIncrement) too
+            ('nix notified', ops(nix, 'set'), n['notify_ok'] + n['timer_cb']),
+            ('nix notifications refused', failed(nix, 'set'), n['notify_fail']),
+            ('nix wait ok', ops(nix, 'wait'), n['n1_wait_ok']), ('nix wait timeout', failed(nix, 'wait'), n['n1_wait_timeout']),
+            ('nix take ok', ops(nix, 'take'), n['n2_take_ok']), ('nix take timeout', failed(nix, 'take'), n['n2_take_timeout']),
+            ('timer callbacks', ops('tm', 'none'), n['timer_cb']),
+            ('priority sets', {x['name']: x['count'] for x in st['names']}.get('prio_set', 0), n['prioset']),
+            ('contexts of the re-created task', sum(1 for x in st['contexts'] if x['name'] in ('e', 'eph')), n['created'])]:
+        check(what, got, want)
+    types = object_types(evtrace, path)
+    # before V11 FreeRTOS's queueQUEUE_TYPE_SET is queueQUEUE_TYPE_BASE (0): a set is a queue there
+    # (docs/freertos.md "Queue sets before V11")
+    set_type = 'queue' if c['kernel'].startswith('V10') else 'queue_set'
+    for name, want in (('q1', 'queue'), ('q2', 'queue'), ('set', set_type), ('cs', 'semaphore'), ('mx', 'mutex'),
+                       ('rm', 'mutex'), ('tm', 'timer'), ('TmrQ', 'queue')):
+        if types.get(name) != want:
+            bad.append('object %s has type %r, not %r' % (name, types.get(name), want))
+    idle = [x['name'] for x in st['contexts'] if x.get('idle_task')]
+    if idle != [next(t['name'] for t in c['tasks'] if t['name'] in ('I', 'IDLE'))]:
+        bad.append('idle task: %r' % idle)
+    # wf waits for its notification with portMAX_DELAY (on the suspended list, as eTaskGetState
+    # knows): blocked on itself, never suspended
+    stops = {}
+    for e in run_lines(evtrace, 'dump', '--json', path):
+        if e['kind'] == 'thread_stop' and e.get('ctx_name') == wf:
+            f = e.get('fields') or {}
+            k = (f.get('state'), f.get('blocked_on_name'))
+            stops[k] = stops.get(k, 0) + 1
+    if not stops.get(('eBlocked', wf)) or any(k[0] != 'eReady' and k != ('eBlocked', wf) for k in stops):
+        bad.append('%s waiting for its notification for ever stopped as %r, not eBlocked on itself' % (wf, stops))
+
+
+def cmd_matrix(evtrace, app, mode, seconds):
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, 'trace.' + ('rkh' if mode == 'stream' else 'trx'))
+        r = subprocess.run([app, mode, out, str(int(float(seconds) * 1000))], capture_output=True, text=True, timeout=120)
+        if r.returncode != 0:
+            fail('matrix %s exited %d: %s' % (mode, r.returncode, r.stderr.strip()))
+        c = json.loads(r.stdout.strip().splitlines()[-1])
+        st = stats(evtrace, out)
+        if st['lost']['count']:
+            fail('matrix %s: %d records lost' % (mode, st['lost']['count']))
+        bad = []
+        def check(what, got, want, tol=0):
+            if abs(got - want) > tol:
+                bad.append('%s: trace %d, FreeRTOS %d' % (what, got, want))
+        matrix_check(c, evtrace, out, st, check, bad)
+        if bad:
+            fail('matrix %s (FreeRTOS %s): %s' % (mode, c['kernel'], '; '.join(bad)))
+        print('ok: matrix %s (FreeRTOS %s, tick count at the end %d): %d tasks (switch-ins, moves to ready, '
+              'inheritances exact, CPU within 1 %%), the queue set, mutexes and notifications by result exact, '
+              '%d contexts of the re-created task, the for-ever notification wait blocked'
+              % (mode, c['kernel'], c['tick'], len(c['tasks']), c['counts']['created']))
+
+
+def cmd_gap(evtrace, app, mode, rounds, late=None):
+    # The tick keeps the trace's clock: a run where the simulator's tick itself stalled for 3/4 of a
+    # wrap (the process not scheduled on a busy host) cannot tell; up to three runs, then skipped.
+    for attempt in range(3):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, 'trace.' + ('rkh' if mode == 'stream' else 'trx'))
+            r = subprocess.run([app, mode, out, rounds] + ([late] if late else []), capture_output=True, text=True,
+                               timeout=120)
+            if r.returncode != 0:
+                fail('gap %s exited %d: %s' % (mode, r.returncode, r.stderr.strip()))
+            c = json.loads(r.stdout.strip().splitlines()[-1])
+            if c['max_tick_gap'] >= 3 << 30:
+                print('gap %s: the simulator\'s tick stalled %.0f ms (%.2f of a wrap): run again'
+                      % (mode, c['max_tick_gap'] * 1e3 / c['clock_hz'], c['max_tick_gap'] / 2.0**32))
+                continue
+            gap_check(evtrace, mode, rounds, c, out, late == 'late')
+            return
+    print('SKIP: gap %s: the simulator\'s tick stalled for most of a wrap of the clock in three runs (a busy host)' % mode)
+    sys.exit(77)
+
+
+def gap_check(evtrace, mode, rounds, c, out, late):
+    """The gap run's counters c against its trace at out. late: the recording started in the task,
+    the scheduler running: the kernel's idle task named all the same, every task that ran named (at
+    its first switch), the idle time FreeRTOS's."""
+    if c['wraps'] < 3 * int(rounds):
+        fail('gap %s: the trace clock wrapped %d times, not the %d the run needs' % (mode, c['wraps'], 3 * int(rounds)))
+    st = stats(evtrace, out)
+    if st['lost']['count']:
+        fail('gap %s: %d records lost' % (mode, st['lost']['count']))
+    bad = []
+    ctx = latest_contexts(st)
+    named = [x for x in st['contexts'] if x.get('idle_task')]
+    if len(named) != 1:
+        bad.append('%d contexts are the idle task, not one' % len(named))
+    if late:  # the tasks created before the start are named at their first switch in the session
+        unnamed = [x['name'] for x in st['contexts'] if x['class'] == 'thread' and x['name'].startswith('ctx ')]
+        if unnamed or 'w' not in ctx:
+            bad.append('tasks without their names: %s (named: %s)' % (unnamed, sorted(ctx)))
+        # the trace starts in the task that started it: what it ran before its first switch (2 ms
+        # of work) is its own, not "Initialization" (snapshot) or no context's (stream)
+        before = [(x['name'], x['cpu_time']) for x in st['contexts'] if x['class'] != 'thread' or x['name'] == 'Initialization']
+        if any(t > 100000 for _, t in before):
+            bad.append('CPU time before the first switch outside the starting task: %s ns' % before)
+        delays = {e.get('ctx_name') for e in run_lines(evtrace, 'dump', '--json', out) if e['name'] == 'vTaskDelay'}
+        if delays != {'w'}:
+            bad.append('vTaskDelay of the starting task recorded in %s' % sorted(map(str, delays)))
+    for t in ([] if late else c['tasks']):
+        x = ctx.get(t['name'])
+        if x is None:
+            bad.append('task %s not in the trace' % t['name'])
+            continue
+        if x['switches'] != t['switch_ins']:
+            bad.append('%s switch-ins: trace %d, FreeRTOS %d' % (t['name'], x['switches'], t['switch_ins']))
+        # 'w' stops the trace (its last slice is open); 1 % or 10 us (the timer task runs once,
+        # for a few us: where FreeRTOS and the trace read the clock around it differs by a few
+        # hundred ns), far below a wrap (2^32 ticks)
+        if t['name'] != 'w' and abs(x['cpu_ticks'] - t['run_time']) > max(c['clock_hz'] // 100000, t['run_time'] // 100):
+            bad.append('%s CPU: trace %d ticks, FreeRTOS %d' % (t['name'], x['cpu_ticks'], t['run_time']))
+    idle = next(t['run_time'] for t in c['tasks'] if t['name'] == 'I')
+    if abs(to_ticks(st, st['idle_time']) - idle) > max(1, idle // 100):
+        bad.append('idle time: trace %d ticks, FreeRTOS\'s idle task %d' % (to_ticks(st, st['idle_time']), idle))
+    if bad:
+        fail('gap %s (FreeRTOS %s, %d wraps of the clock): %s' % (mode, c['kernel'], c['wraps'], '; '.join(bad)))
+    print('ok: gap %s%s (FreeRTOS %s): the clock wrapped %d times while only the idle task ran; %s'
+          % (mode, ' (started from the task)' if late else '', c['kernel'], c['wraps'],
+             'the tasks named, the trace starting in the task, the idle time as FreeRTOS counted' if late else
+             'CPU, idle time and switch-ins as FreeRTOS counted'))
+
+
+def cmd_cxx(cxx, nm, src, *args):
+    with tempfile.TemporaryDirectory() as d:
+        obj = os.path.join(d, 'cxx.o')
+        r = subprocess.run([cxx, '-c', '-o', obj, src] + list(args), capture_output=True, text=True, timeout=120)
+        if r.returncode != 0:
+            fail('%s %s: %s' % (os.path.basename(cxx), os.path.basename(src), r.stderr.strip()))
+        r = subprocess.run([nm, '-u', obj], capture_output=True, text=True, timeout=60)
+        if r.returncode != 0:
+            fail('%s: %s' % (os.path.basename(nm), r.stderr.strip()))
+        used = [l.split()[-1] for l in r.stdout.splitlines() if l.strip()]
+        mangled = [n for n in used if n.startswith('_Z') and 'evt_' in n]
+        if mangled:
+            fail('evtrace names C++-mangled in a C++ caller (no extern "C"): %s' % ', '.join(mangled))
+        print('ok: %s from C++: %d evtrace functions referenced by their C names'
+              % (os.path.basename(src), sum(1 for n in used if n.startswith('evt_'))))
+
+
+def cmd_config(cc, include):
+    cases = [('configUSE_TRACE_FACILITY 1', '#define configUSE_PREEMPTION 1\n#define configUSE_TRACE_FACILITY 1\n', True),
+             ('configUSE_TRACE_FACILITY left undefined', '#define configUSE_PREEMPTION 1\n', False),
+             ('configUSE_TRACE_FACILITY 0', '#define configUSE_PREEMPTION 1\n#define configUSE_TRACE_FACILITY 0\n', False),
+             ('the header alone', '', True)]
+    with tempfile.TemporaryDirectory() as d:
+        for what, config, builds in cases:
+            src = os.path.join(d, 'FreeRTOSConfig.c')
+            with open(src, 'w') as f:
+                f.write(config + '#include "evtrace/freertos_trace.h"\nint config_main(void);\nint config_main(void) { return 0; }\n')
+            r = subprocess.run([cc, '-std=c99', '-Wall', '-Wextra', '-Werror', '-fsyntax-only', '-I' + include, src],
+                               capture_output=True, text=True, timeout=60)
+            if builds and r.returncode != 0:
+                fail('%s: does not compile: %s' % (what, r.stderr.strip()))
+            if not builds and (r.returncode == 0 or 'configUSE_TRACE_FACILITY' not in r.stderr):
+                fail('%s: compiles, or fails without naming configUSE_TRACE_FACILITY (the kernel would stop later, '
+                     'on ucQueueType): %s' % (what, r.stderr.strip() or 'no error'))
+    print('ok: freertos_trace.h: builds with configUSE_TRACE_FACILITY 1 and alone; undefined or 0 stops at the header naming it')
+
+
 def cmd_stress(demo, evtrace, seconds, tasks):
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, 'stress.trx')
@@ -449,6 +669,14 @@ def main():
         cmd_stress(a[1], a[2], a[3], a[4])
     elif a[:1] == ['outsider'] and len(a) == 5:
         cmd_outsider(*a[1:])
+    elif a[:1] == ['config'] and len(a) == 3:
+        cmd_config(a[1], a[2])
+    elif a[:1] == ['cxx'] and len(a) >= 4:
+        cmd_cxx(*a[1:])
+    elif a[:1] == ['gap'] and len(a) in (5, 6):
+        cmd_gap(*a[1:])
+    elif a[:1] == ['matrix'] and len(a) == 5:
+        cmd_matrix(*a[1:])
     elif a[:1] == ['data'] and len(a) == 3:
         cmd_data(a[1], a[2])
     elif a[:1] == ['nokernel']:

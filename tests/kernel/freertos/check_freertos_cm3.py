@@ -12,6 +12,7 @@ Usage: check_freertos_cm3.py SOURCE_DIR WORK_DIR EVTRACE FREERTOS_KERNEL_PATH"""
 import json, os, shutil, socket, subprocess, sys, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree (it was committed once by mistake)
 from check_freertos import compare, fail  # noqa: E402
 
 src, work, evtrace, kernel = sys.argv[1:5]

@@ -33,6 +33,57 @@ if(TARGET freertos_posix_demo)
       set_tests_properties(kernel/freertos/outsider_${mode}_${v} PROPERTIES LABELS unit TIMEOUT 120 RUN_SERIAL TRUE)
     endforeach()
   endforeach()
+  # The matrix application (matrix/): the kernel settings the checks above do not use, against
+  # FreeRTOS's counters, both transports. edge: static allocation only, 40 priorities (tasks at
+  # 30..37, the timer daemon at 39), one-letter task names, four notification entries, the tick
+  # count wrapping during the run, no time slicing; coop: configUSE_PREEMPTION 0, no time slicing.
+  # Against V10.4 too when FREERTOS_KERNEL_V10_PATH names one (matrix_*_v10). gap_*: tasks that all
+  # wait longer than the trace clock's wrap (gap_app.c), CPU and idle time against FreeRTOS's.
+  function(evt_freertos_matrix variant kernel suffix defs)
+    set(px ${kernel}/portable/ThirdParty/GCC/Posix)
+    set(k freertos_matrix_kernel_${variant}${suffix})
+    add_library(${k} STATIC ${kernel}/tasks.c ${kernel}/queue.c ${kernel}/list.c ${kernel}/timers.c
+      ${px}/port.c ${px}/utils/wait_for_event.c)
+    if(NOT defs MATCHES "MATRIX_STATIC=1") # heap_3 refuses a static-only configuration
+      target_sources(${k} PRIVATE ${kernel}/portable/MemMang/heap_3.c)
+    endif()
+    target_include_directories(${k} PUBLIC ${PROJECT_SOURCE_DIR}/tests/kernel/freertos/matrix ${kernel}/include ${px} ${px}/utils)
+    target_compile_options(${k} PRIVATE -w) # FreeRTOS's code: its warnings are not ours
+    target_compile_definitions(${k} PUBLIC _GNU_SOURCE ${defs})
+    target_link_libraries(${k} PUBLIC evtrace_freertos Threads::Threads)
+    add_executable(freertos_matrix_${variant}${suffix} ${PROJECT_SOURCE_DIR}/tests/kernel/freertos/matrix/matrix_app.c)
+    target_compile_options(freertos_matrix_${variant}${suffix} PRIVATE -Wall -Wextra -Werror) # the user's app
+    target_link_libraries(freertos_matrix_${variant}${suffix} PRIVATE ${k} evtrace_freertos)
+    foreach(mode snapshot stream)
+      add_test(NAME kernel/freertos/matrix_${variant}_${mode}${suffix}
+        COMMAND python3 ${EVT_FR_CHECK} matrix $<TARGET_FILE:evtrace> $<TARGET_FILE:freertos_matrix_${variant}${suffix}> ${mode} 1)
+      set_tests_properties(kernel/freertos/matrix_${variant}_${mode}${suffix} PROPERTIES LABELS unit TIMEOUT 120 RUN_SERIAL TRUE)
+    endforeach()
+    # gap_app.c on the edge kernel: every task waits three wraps of the trace clock at a time
+    if(variant STREQUAL "edge")
+      add_executable(freertos_gap${suffix} ${PROJECT_SOURCE_DIR}/tests/kernel/freertos/matrix/gap_app.c)
+      target_compile_options(freertos_gap${suffix} PRIVATE -Wall -Wextra -Werror)
+      target_link_libraries(freertos_gap${suffix} PRIVATE ${k} evtrace_freertos)
+      foreach(mode snapshot stream)
+        add_test(NAME kernel/freertos/gap_${mode}${suffix}
+          COMMAND python3 ${EVT_FR_CHECK} gap $<TARGET_FILE:evtrace> $<TARGET_FILE:freertos_gap${suffix}> ${mode} 2)
+        set_tests_properties(kernel/freertos/gap_${mode}${suffix} PROPERTIES LABELS unit TIMEOUT 120 RUN_SERIAL TRUE
+          SKIP_RETURN_CODE 77)
+        # the same with the recording started from the task, the scheduler running
+        add_test(NAME kernel/freertos/gap_late_${mode}${suffix}
+          COMMAND python3 ${EVT_FR_CHECK} gap $<TARGET_FILE:evtrace> $<TARGET_FILE:freertos_gap${suffix}> ${mode} 1 late)
+        set_tests_properties(kernel/freertos/gap_late_${mode}${suffix} PROPERTIES LABELS unit TIMEOUT 120 RUN_SERIAL TRUE
+          SKIP_RETURN_CODE 77)
+      endforeach()
+    endif()
+  endfunction()
+  set(EVT_FR_MATRIX_EDGE "MATRIX_STATIC=1;MATRIX_PRIOS=40;MATRIX_NAMELEN=2;MATRIX_NOTIFY_N=4;MATRIX_SLICE=0;MATRIX_TICK0=(~0ul-400ul)")
+  evt_freertos_matrix(edge "${FREERTOS_KERNEL_PATH}" "" "${EVT_FR_MATRIX_EDGE}")
+  evt_freertos_matrix(coop "${FREERTOS_KERNEL_PATH}" "" "MATRIX_PREEMPT=0;MATRIX_SLICE=0")
+  if(FREERTOS_KERNEL_V10_PATH AND EXISTS "${FREERTOS_KERNEL_V10_PATH}/tasks.c")
+    evt_freertos_matrix(edge "${FREERTOS_KERNEL_V10_PATH}" "_v10" "${EVT_FR_MATRIX_EDGE}")
+    evt_freertos_matrix(coop "${FREERTOS_KERNEL_V10_PATH}" "_v10" "MATRIX_PREEMPT=0;MATRIX_SLICE=0")
+  endif()
   add_test(NAME kernel/freertos/outsider_wrap
     COMMAND python3 ${EVT_FR_CHECK} outsider $<TARGET_FILE:evtrace> $<TARGET_FILE:freertos_outsider_11> wrap 1)
   set_tests_properties(kernel/freertos/outsider_wrap PROPERTIES LABELS unit TIMEOUT 120 RUN_SERIAL TRUE)
@@ -65,6 +116,22 @@ if(TARGET freertos_posix_demo)
 elseif(EVT_SANITIZE STREQUAL "")
   add_test(NAME kernel/freertos/kernel_needed COMMAND python3 ${EVT_FR_CHECK} nokernel)
   set_tests_properties(kernel/freertos/kernel_needed PROPERTIES LABELS unit TIMEOUT 30 SKIP_RETURN_CODE 77)
+endif()
+# evtrace/freertos_trace.h without configUSE_TRACE_FACILITY 1: a clear error at the header (no kernel needed).
+add_test(NAME kernel/freertos/config_trace_facility
+  COMMAND python3 ${EVT_FR_CHECK} config ${CMAKE_C_COMPILER} ${PROJECT_SOURCE_DIR}/include)
+set_tests_properties(kernel/freertos/config_trace_facility PROPERTIES LABELS unit TIMEOUT 60)
+# A C++ FreeRTOS application: evtrace's FreeRTOS headers compiled as C++ for Cortex-M (the POSIX
+# port's header is C11, not C++), its calls to evtrace by their C names. Needs no kernel; the
+# Cortex-M cross C++ compiler is optional (the C one is required by cortex_m3_qemu).
+find_program(EVT_ARM_GXX arm-none-eabi-g++)
+find_program(EVT_ARM_NM arm-none-eabi-nm)
+if(EVT_ARM_GXX AND EVT_ARM_NM AND EVT_SANITIZE STREQUAL "")
+  add_test(NAME kernel/freertos/header_cxx
+    COMMAND python3 ${EVT_FR_CHECK} cxx ${EVT_ARM_GXX} ${EVT_ARM_NM} ${PROJECT_SOURCE_DIR}/tests/kernel/freertos/freertos_header_cxx.cpp
+            -mcpu=cortex-m3 -mthumb -std=c++11 -Wall -Wextra -Werror -I${PROJECT_SOURCE_DIR}/include
+            -I${PROJECT_SOURCE_DIR}/src -I${PROJECT_SOURCE_DIR}/src/ports/cortex-m)
+  set_tests_properties(kernel/freertos/header_cxx PROPERTIES LABELS unit TIMEOUT 60)
 endif()
 add_test(NAME kernel/freertos/recorded_traces
   COMMAND python3 ${EVT_FR_CHECK} data $<TARGET_FILE:evtrace> ${EVT_TEST_DATA_DIR}/freertos)

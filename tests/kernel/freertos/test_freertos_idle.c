@@ -34,6 +34,7 @@ static int kernel_major = 11;                     /* task.h's constant; a variab
 #include "evtrace/freertos_trace.h"
 
 static TCB_t *xIdleTaskHandles[configNUMBER_OF_CORES];
+static TCB_t *volatile pxCurrentTCB; /* traceTASK_CREATE gives its address (evt_freertos_kernel_current) */
 
 static void at(uint64_t t) { evt_test_ticks = t; }
 
