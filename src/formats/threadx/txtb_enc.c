@@ -293,6 +293,29 @@ static uint32_t kernel_filter(uint32_t id)
 
 /* Publish gate and on for enable/disable (lock held), see I1b. */
 static void publish(uint32_t gate, uint32_t on) { evt_gate_publish(&g_hot.gate, gate, on); }
+/* Publish the filter bits and state in effect (I1), again until a publish saw them unchanged: a
+ * filter call from a signal handler on this thread re-enters the lock (P2) and may land after the
+ * values were read for the gate, its own publish then overwritten by the stale ones (before: about
+ * 1 handler in 100 that changed the filter inside its thread's filter change had its change
+ * undone in the gate, test_txtb_filter_isr_mt). Under the lock; not on a record's path. Where the
+ * lock masks every context that could call in (EVT_PORT_LOCK_MAY_FAIL 0) nothing nests: one
+ * publish, as before (small code). */
+#if EVT_PORT_LOCK_MAY_FAIL
+static void publish_state(tx_rec *r)
+{
+    for (;;) {
+        uint32_t bits = EVT_LOAD_RLX(&r->enable_bits);
+        uint32_t on = EVT_LOAD_RLX(&r->state) == TX_ON;
+        publish(bits, on);
+        if (EVT_LOAD_RLX(&r->enable_bits) == bits && (uint32_t)(EVT_LOAD_RLX(&r->state) == TX_ON) == on) return;
+    }
+}
+/* set_filter while ON: the gate is not on yet inside enable's section, whose publish takes them. */
+#define TX_PUBLISH_FILTER(r) do { if (EVT_LOAD_RLX(&g_hot.gate.on)) publish_state(r); } while (0)
+#else
+#define publish_state(r) publish((r)->enable_bits, 1u) /* only called while ON */
+#define TX_PUBLISH_FILTER(r) evt_gate_set_bits(&g_hot.gate, (r)->enable_bits)
+#endif
 
 /* ---- byte helpers ------------------------------------------------------------------------------- */
 
@@ -1165,7 +1188,7 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
         commit_locked(r, TXTB_EVENT_RUNNING, 0u, 0u, 0u, 0u, TX_MODE_PLAIN);
     nest_leave(r);
     if (TX_OWED(r)) flush_owed(r); /* disabled by the buffer-full callback (I6c) */
-    if (!TX_CALLBACKS || r->state == TX_ON) publish(r->enable_bits, 1u);
+    if (!TX_CALLBACKS || r->state == TX_ON) publish_state(r);
     evt_rec_lock_exit(&r->lock, cs);
     return EVT_TX_SUCCESS;
 }
@@ -1211,7 +1234,7 @@ static unsigned set_filter(uint32_t clear, uint32_t set)
     evt_port_crit_t cs;
     if (!evt_rec_lock_enter(&r->lock, &cs)) return EVT_TX_NOT_DONE;
     r->enable_bits = (r->enable_bits & ~clear) | set;
-    if (r->state == TX_ON) evt_gate_set_bits(&g_hot.gate, r->enable_bits);
+    if (r->state == TX_ON) TX_PUBLISH_FILTER(r);
     evt_rec_lock_exit(&r->lock, cs);
     return EVT_TX_SUCCESS;
 }
