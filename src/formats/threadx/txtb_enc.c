@@ -212,6 +212,24 @@ static tx_rec g_rec TX_LINE_ALIGNED;
  * targets to reach it and the gate after it. */
 #if EVT_TX_STATS
 static evt_tx_stats g_prior;
+/* g_prior is written by enable (lock held) and read by get_stats from any context, another thread's
+ * signal handler included: relaxed atomics where 64-bit ones are lock-free (hosts); elsewhere
+ * (Cortex-M) the lock masks every reader while enable writes. */
+#if defined(__GCC_ATOMIC_LLONG_LOCK_FREE) && __GCC_ATOMIC_LLONG_LOCK_FREE == 2
+#define TX_LOAD64(p)     EVT_LOAD_RLX(p)
+#define TX_FOLD_PRIOR()                                          \
+    do {                                                         \
+        evt_tx_stats now_;                                       \
+        evt_tx_trace_get_stats(&now_);                           \
+        EVT_STORE_RLX(&g_prior.written, now_.written);           \
+        EVT_STORE_RLX(&g_prior.dropped, now_.dropped);           \
+        EVT_STORE_RLX(&g_prior.wraps, now_.wraps);               \
+        EVT_STORE_RLX(&g_prior.lost_records, now_.lost_records); \
+    } while (0)
+#else
+#define TX_LOAD64(p)     (*(p))
+#define TX_FOLD_PRIOR()  evt_tx_trace_get_stats(&g_prior)
+#endif
 #endif
 
 /* ---- kernel-event filter bits, generated from TXTB_EVENT_TABLE ---------------------------------- */
@@ -488,7 +506,7 @@ static TX_ONE_COPY unsigned put_slot(tx_rec *r, const tx_head *h, uint32_t id, u
     if (TX_UNLIKELY(s >= r->ev_end)) {
         s = r->ev_start;
 #if EVT_TX_STATS
-        r->wraps++;
+        EVT_STORE_RLX(&r->wraps, r->wraps + 1u); /* read by get_stats from any context */
 #endif
         r->wrapped = 1u;
         wrapped = 1u;
@@ -587,7 +605,7 @@ static TX_GENERAL void commit_locked(tx_rec *r, uint32_t id, uint32_t i1, uint32
  * slot it wrote wrapped. */
 static TX_COLD void plain_wrapped(tx_rec *r)
 {
-    r->wraps++;
+    EVT_STORE_RLX(&r->wraps, r->wraps + 1u); /* read by get_stats from any context */
     r->wrapped = 1u;
     notify_full(r, 1u);
 }
@@ -1170,11 +1188,11 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
 #endif
     /* Fold the previous session's account into the since-program-start stats, then reset it. */
 #if EVT_TX_STATS
-    evt_tx_trace_get_stats(&g_prior);
+    TX_FOLD_PRIOR();
 #endif
     evt_loss_reset(&r->loss);
 #if EVT_TX_STATS
-    r->wraps = 0;
+    EVT_STORE_RLX(&r->wraps, 0u);
 #endif
 #if EVT_TX_REGISTRY
     r->reg_on = 1;
@@ -1260,10 +1278,10 @@ void evt_tx_trace_get_stats(evt_tx_stats *out)
      * reports them: read directly, without the rest of evt_rec_stats. */
     const tx_rec *r = &g_rec;
     const evt_tx_stats *p = &g_prior;
-    out->written = p->written + EVT_LOAD_RLX(&r->loss.written);
-    out->dropped = p->dropped + EVT_LOAD_RLX(&r->loss.dropped);
-    out->wraps = p->wraps + r->wraps;
-    out->lost_records = p->lost_records + EVT_LOAD_RLX(&r->loss.loss_records);
+    out->written = TX_LOAD64(&p->written) + EVT_LOAD_RLX(&r->loss.written);
+    out->dropped = TX_LOAD64(&p->dropped) + EVT_LOAD_RLX(&r->loss.dropped);
+    out->wraps = TX_LOAD64(&p->wraps) + EVT_LOAD_RLX(&r->wraps);
+    out->lost_records = TX_LOAD64(&p->lost_records) + EVT_LOAD_RLX(&r->loss.loss_records);
 }
 
 void evt_tx_trace_get_rec_stats(evt_rec_stats *out) { evt_loss_stats(&g_rec.loss, out); }
