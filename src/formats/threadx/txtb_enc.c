@@ -215,20 +215,18 @@ static evt_tx_stats g_prior;
 /* g_prior is written by enable (lock held) and read by get_stats from any context, another thread's
  * signal handler included: relaxed atomics where 64-bit ones are lock-free (hosts); elsewhere
  * (Cortex-M) the lock masks every reader while enable writes. */
-#if defined(__GCC_ATOMIC_LLONG_LOCK_FREE) && __GCC_ATOMIC_LLONG_LOCK_FREE == 2
-#define TX_LOAD64(p)     EVT_LOAD_RLX(p)
-#define TX_FOLD_PRIOR()                                          \
-    do {                                                         \
-        evt_tx_stats now_;                                       \
-        evt_tx_trace_get_stats(&now_);                           \
-        EVT_STORE_RLX(&g_prior.written, now_.written);           \
-        EVT_STORE_RLX(&g_prior.dropped, now_.dropped);           \
-        EVT_STORE_RLX(&g_prior.wraps, now_.wraps);               \
-        EVT_STORE_RLX(&g_prior.lost_records, now_.lost_records); \
+#if EVT_ATOMIC64
+#define TX_FOLD_PRIOR()                                            \
+    do {                                                           \
+        evt_tx_stats now_;                                         \
+        evt_tx_trace_get_stats(&now_);                             \
+        EVT_STORE64_RLX(&g_prior.written, now_.written);           \
+        EVT_STORE64_RLX(&g_prior.dropped, now_.dropped);           \
+        EVT_STORE64_RLX(&g_prior.wraps, now_.wraps);               \
+        EVT_STORE64_RLX(&g_prior.lost_records, now_.lost_records); \
     } while (0)
 #else
-#define TX_LOAD64(p)     (*(p))
-#define TX_FOLD_PRIOR()  evt_tx_trace_get_stats(&g_prior)
+#define TX_FOLD_PRIOR() evt_tx_trace_get_stats(&g_prior)
 #endif
 #endif
 
@@ -1278,10 +1276,10 @@ void evt_tx_trace_get_stats(evt_tx_stats *out)
      * reports them: read directly, without the rest of evt_rec_stats. */
     const tx_rec *r = &g_rec;
     const evt_tx_stats *p = &g_prior;
-    out->written = TX_LOAD64(&p->written) + EVT_LOAD_RLX(&r->loss.written);
-    out->dropped = TX_LOAD64(&p->dropped) + EVT_LOAD_RLX(&r->loss.dropped);
-    out->wraps = TX_LOAD64(&p->wraps) + EVT_LOAD_RLX(&r->wraps);
-    out->lost_records = TX_LOAD64(&p->lost_records) + EVT_LOAD_RLX(&r->loss.loss_records);
+    out->written = EVT_LOAD64_RLX(&p->written) + EVT_LOAD_RLX(&r->loss.written);
+    out->dropped = EVT_LOAD64_RLX(&p->dropped) + EVT_LOAD_RLX(&r->loss.dropped);
+    out->wraps = EVT_LOAD64_RLX(&p->wraps) + EVT_LOAD_RLX(&r->wraps);
+    out->lost_records = EVT_LOAD64_RLX(&p->lost_records) + EVT_LOAD_RLX(&r->loss.loss_records);
 }
 
 void evt_tx_trace_get_rec_stats(evt_rec_stats *out) { evt_loss_stats(&g_rec.loss, out); }
