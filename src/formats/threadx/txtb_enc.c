@@ -313,9 +313,12 @@ static void publish(uint32_t gate, uint32_t on) { evt_gate_publish(&g_hot.gate, 
  * filter call from a signal handler on this thread re-enters the lock (P2) and may land after the
  * values were read for the gate, its own publish then overwritten by the stale ones (before: about
  * 1 handler in 100 that changed the filter inside its thread's filter change had its change
- * undone in the gate, test_txtb_filter_isr_mt). Under the lock; not on a record's path. Where the
- * lock masks every context that could call in (EVT_PORT_LOCK_MAY_FAIL 0) nothing nests: one
- * publish, as before (small code). */
+ * undone in the gate until the next change, test_txtb_filter_isr_mt). Between the stale store and
+ * the one after it a record may still see the stale word: a transient of a few instructions, not a
+ * lost change. (A compare-and-swap from the word read first is no better: two handler runs that
+ * flip a bit and back between the reads let a stale swap succeed for good.) Under the lock; not on
+ * a record's path. Where the lock masks every context that could call in
+ * (EVT_PORT_LOCK_MAY_FAIL 0) nothing nests: one publish, as before (small code). */
 #if EVT_PORT_LOCK_MAY_FAIL
 static void publish_state(tx_rec *r)
 {
@@ -1249,7 +1252,14 @@ static unsigned set_filter(uint32_t clear, uint32_t set)
     tx_rec *r = &g_rec;
     evt_port_crit_t cs;
     if (!evt_rec_lock_enter(&r->lock, &cs)) return EVT_TX_NOT_DONE;
+#if EVT_PORT_LOCK_MAY_FAIL
+    /* Atomic read-modify-writes: a handler on this thread that re-entered the lock (P2) may change
+     * other bits between a plain load and store, which the store would undo. */
+    if (clear) (void)__atomic_fetch_and(&r->enable_bits, ~clear, __ATOMIC_RELAXED);
+    if (set) (void)__atomic_fetch_or(&r->enable_bits, set, __ATOMIC_RELAXED);
+#else
     r->enable_bits = (r->enable_bits & ~clear) | set;
+#endif
     if (r->state == TX_ON) TX_PUBLISH_FILTER(r);
     evt_rec_lock_exit(&r->lock, cs);
     return EVT_TX_SUCCESS;
