@@ -73,6 +73,21 @@ typedef struct evt_rec_stats {
 #define EVT_UNLIKELY(x)      (x)
 #endif
 
+/* 64-bit counters that the stats calls read from any context (C7) while their writer changes them:
+ * relaxed atomics where the compiler makes 64-bit ones lock-free (hosts), plain accesses elsewhere
+ * (32-bit MCUs without 64-bit exclusive access, whose recorder locks mask every reader while the
+ * counters are written). */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__GCC_ATOMIC_LLONG_LOCK_FREE) && \
+    __GCC_ATOMIC_LLONG_LOCK_FREE == 2
+#define EVT_ATOMIC64 1
+#define EVT_LOAD64_RLX(p)     __atomic_load_n((p), __ATOMIC_RELAXED)
+#define EVT_STORE64_RLX(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#else
+#define EVT_ATOMIC64 0
+#define EVT_LOAD64_RLX(p)     (*(p))
+#define EVT_STORE64_RLX(p, v) (*(p) = (v))
+#endif
+
 /* A counter as wide as the machine word: atomic increments are native on every port (Cortex-M3+
  * has no 64-bit exclusive access). Differences are taken modulo its width. */
 typedef uintptr_t evt_rec_count;

@@ -5,15 +5,18 @@
 
 void evt_loss_reset(evt_loss *l)
 {
+    /* Atomic stores for every member the stats read (evt_loss_stats): any context may read them
+     * while a recorder is enabled or started again (C7; a signal handler on another thread read
+     * them while TXTB's enable or XRay's start reset them: a data race under TSan). */
     EVT_STORE_RLX(&l->dropped, 0u);
-    l->overwritten = 0;
-    l->repended = 0;
-    l->reported = 0;
-    l->written = 0;
-    l->loss_records = 0;
-    l->ow_stop = 0;
-    l->ow_reported = 0;
-    l->owed = 0;
+    EVT_STORE_RLX(&l->overwritten, 0u);
+    EVT_STORE_RLX(&l->repended, 0u);
+    EVT_STORE_RLX(&l->reported, 0u);
+    EVT_STORE_RLX(&l->written, 0u);
+    EVT_STORE_RLX(&l->loss_records, 0u);
+    EVT_STORE_RLX(&l->ow_stop, 0u);
+    EVT_STORE_RLX(&l->ow_reported, 0u);
+    l->owed = 0; /* the lock holder's only */
     EVT_STORE_RLX(&l->racing, 0u); /* a fresh account: no drop can be in flight against it */
 }
 

@@ -17,9 +17,10 @@ void evt_etw_session_stats(const evt_etw_session *s, evt_etw_stats *out)
     }
     out->events = EVT_LOAD_RLX(&s->loss.written) + evt_etw_owned_written_(s);
     out->events_lost = EVT_LOAD_RLX(&s->loss.dropped);
-    out->buffers_written = 1u + s->data_written;
-    out->buffers_lost = s->buffers_lost;
-    out->buffers_overwritten = s->overwritten;
+    /* (the lock holder's counters, read without the lock from any context: relaxed loads) */
+    out->buffers_written = 1u + EVT_LOAD64_RLX(&s->data_written);
+    out->buffers_lost = EVT_LOAD64_RLX(&s->buffers_lost);
+    out->buffers_overwritten = EVT_LOAD64_RLX(&s->overwritten);
 }
 
 void evt_etw_get_rec_stats(const evt_etw_session *s, evt_rec_stats *out)

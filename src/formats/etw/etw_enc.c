@@ -478,7 +478,7 @@ static int place_buffer(evt_etw_session *s, evt_rec_count events, evt_rec_count 
         uint64_t pos = s->data_written % ring;
         *off = (uint64_t)s->cfg.buffer_size * (1u + pos);
         if (s->data_written >= ring) { /* the buffer there leaves the file: its events, its loss counts */
-            s->overwritten++;
+            EVT_STORE64_RLX(&s->overwritten, s->overwritten + 1u); /* read by the stats, any context */
             evt_loss_overwritten(&s->loss, s->ring[2u * pos]);
             evt_loss_repend(&s->loss, s->ring[2u * pos + 1u]);
         }
@@ -501,10 +501,10 @@ static void buffer_done(evt_etw_session *s, int ok, evt_rec_count events, evt_re
 {
     if (ok) {
         s->seq++;
-        s->data_written++;
+        EVT_STORE64_RLX(&s->data_written, s->data_written + 1u); /* read by the stats, any context */
         return;
     }
-    s->buffers_lost++;
+    EVT_STORE64_RLX(&s->buffers_lost, s->buffers_lost + 1u);
     if (EVT_ETW_CIRCULAR && (s->cfg.log_file_mode & ETW_FILE_MODE_CIRCULAR)) {
         uint64_t pos = s->data_written % (s->cfg.max_file_buffers - 1u);
         s->ring[2u * pos] = s->ring[2u * pos + 1u] = 0;
@@ -539,6 +539,24 @@ static ETW_COLD void flush_slot(evt_etw_session *s, evt_etw_slot *sl, uint16_t p
  * one. Tested as a truth value everywhere else. */
 #define ETW_RUNNING 0x52554E21
 
+/* Whether byte i of a session belongs to a member the stats calls read (etw_ctl_enc.c): start resets
+ * those with atomic stores. Only where another thread's handler can read them during a start
+ * (EVT_PORT_LOCK_MAY_FAIL: POSIX); elsewhere the byte loop clears everything, as before (size). */
+#if EVT_PORT_LOCK_MAY_FAIL
+#define ETW_STATS_BYTE(i) stats_byte(i)
+static int stats_byte(uint32_t i)
+{
+#define ETW_IN_(m) (i - (uint32_t)offsetof(evt_etw_session, m) < (uint32_t)sizeof(((evt_etw_session *)0)->m))
+    uint32_t k = i - (uint32_t)offsetof(evt_etw_session, slots);
+    if (k < (uint32_t)sizeof(((evt_etw_session *)0)->slots))
+        return (k % (uint32_t)sizeof(evt_etw_slot)) - (uint32_t)offsetof(evt_etw_slot, written) < (uint32_t)sizeof(evt_rec_count);
+    return ETW_IN_(loss) || ETW_IN_(data_written) || ETW_IN_(buffers_lost) || ETW_IN_(overwritten);
+#undef ETW_IN_
+}
+#else
+#define ETW_STATS_BYTE(i) 0
+#endif
+
 uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config *cfg, void *mem, uint32_t mem_size)
 {
     if (!s || !cfg || !cfg->write || !mem) return EVT_ETW_ERROR_INVALID_PARAMETER;
@@ -561,11 +579,20 @@ uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config 
     if (EVT_ETW_POINTER_SIZE && cfg->pointer_size && cfg->pointer_size != EVT_ETW_POINTER_SIZE)
         return EVT_ETW_ERROR_INVALID_PARAMETER; /* the other layout is compiled out */
     /* Every member zeroed but `running`, which a flush or detach racing this start reads (atomic):
-     * it is written atomically, 0 now, ETW_RUNNING last. */
+     * it is written atomically, 0 now, ETW_RUNNING last. The counters the stats calls read from any
+     * context (C7: a signal handler on another thread while the object starts again) are reset with
+     * atomic stores instead of byte stores (before: TSan data races, test_etw_stats_mt). */
     uint8_t *z = (uint8_t *)s;
     for (uint32_t i = 0; i < sizeof *s; i++)
-        if (i - (uint32_t)offsetof(evt_etw_session, running) >= (uint32_t)sizeof s->running) z[i] = 0;
+        if (i - (uint32_t)offsetof(evt_etw_session, running) >= (uint32_t)sizeof s->running && !ETW_STATS_BYTE(i)) z[i] = 0;
     EVT_STORE_RLX(&s->running, 0);
+#if EVT_PORT_LOCK_MAY_FAIL
+    evt_loss_reset(&s->loss);
+    EVT_STORE64_RLX(&s->data_written, 0u);
+    EVT_STORE64_RLX(&s->buffers_lost, 0u);
+    EVT_STORE64_RLX(&s->overwritten, 0u);
+    for (uint32_t i = 0; i < EVT_ETW_MAX_SLOTS; i++) EVT_STORE_RLX(&s->slots[i].written, 0u);
+#endif
     copy(&s->cfg, cfg, (uint32_t)sizeof *cfg);
     if (!s->cfg.pointer_size) s->cfg.pointer_size = EVT_ETW_POINTER_SIZE ? EVT_ETW_POINTER_SIZE : (uint32_t)sizeof(void *);
     if (!s->cfg.clock_type) s->cfg.clock_type = ETW_CLOCK_QPC;
@@ -939,8 +966,8 @@ static ETW_COLD evt_etw_slot *claim_slot(evt_etw_session *s, uint32_t key)
 
 evt_rec_count evt_etw_owned_written_(const evt_etw_session *s)
 {
-    evt_rec_count n = 0;
-    for (uint32_t i = 0; i < s->nslots; i++) n += EVT_LOAD_RLX(&s->slots[i].written);
+    evt_rec_count n = 0; /* every slot (0 past nslots): nslots changes at a start the stats may race */
+    for (uint32_t i = 0; i < EVT_ETW_MAX_SLOTS; i++) n += EVT_LOAD_RLX(&s->slots[i].written);
     return n;
 }
 

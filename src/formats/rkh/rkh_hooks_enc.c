@@ -15,7 +15,12 @@ enum {
 #undef RKH_HOOK_UF_
 };
 
-static evt_rkh_recorder *volatile g_rec; /* the attached recorder, or NULL */
+/* The attached recorder, or NULL: stored and loaded atomically (relaxed loads; the recorder's lock
+ * orders what attach wrote into it), since attach and detach may run while other threads and
+ * handlers call hooks (before: a plain volatile pointer, a data race under TSan,
+ * test_rkh_hooks_attach_mt). */
+static evt_rkh_recorder *g_rec;
+#define HOOK_REC() EVT_LOAD_RLX(&g_rec)
 
 static const char *const k_hook_names[] = {
 #define RKH_HOOK_NAME_(n, name, s) s,
@@ -31,7 +36,7 @@ static const uint8_t k_hook_numbers[] = {
 void evt_rkh_hooks_attach(evt_rkh_recorder *r)
 {
     if (!r) {
-        g_rec = r;
+        EVT_STORE_REL(&g_rec, r);
         return;
     }
     /* Every hook record enabled and named before the first hook records: an interrupt arriving
@@ -40,17 +45,17 @@ void evt_rkh_hooks_attach(evt_rkh_recorder *r)
         evt_rkh_filter_off_event(r, RKH_TE_USER + k_hook_numbers[n]);
         evt_rkh_sym_tusr(r, k_hook_numbers[n], k_hook_names[n]);
     }
-    g_rec = r;
+    EVT_STORE_REL(&g_rec, r);
 }
 
 /* The attached recorder, or NULL (for rkh_clock_enc.c). */
 evt_rkh_recorder *evt_rkh_hooks_recorder(void);
-evt_rkh_recorder *evt_rkh_hooks_recorder(void) { return g_rec; }
+evt_rkh_recorder *evt_rkh_hooks_recorder(void) { return HOOK_REC(); }
 
 /* Open hook record n on the attached recorder; 0 if detached or filtered. */
 static evt_rkh_recorder *hook_begin(unsigned n)
 {
-    evt_rkh_recorder *r = g_rec;
+    evt_rkh_recorder *r = HOOK_REC();
     return (r && evt_rkh_begin(r, RKH_TE_USER + n)) ? r : (evt_rkh_recorder *)0;
 }
 
@@ -115,7 +120,7 @@ void evt_rkh_hook_svc_leave(int32_t code, int32_t ret, int paired)
 
 void evt_rkh_hook_obj_create(evt_hook_obj type, uintptr_t obj, const char *name, uint32_t param)
 {
-    evt_rkh_recorder *r = g_rec;
+    evt_rkh_recorder *r = HOOK_REC();
     if (r && name) evt_rkh_sym_obj(r, obj, name); /* the name first, so the record below shows it */
     if (!(r = hook_begin(RKH_HOOK_OBJ_CREATE))) return;
     evt_rkh_usr_int(r, UF_UI8, 0, (uint32_t)type);
@@ -179,7 +184,7 @@ void evt_rkh_hook_prio_set(uintptr_t thread, uint32_t prio, evt_hook_prio_why wh
 
 void evt_rkh_hook_obj_name(evt_hook_obj type, uintptr_t obj, const char *name)
 {
-    evt_rkh_recorder *r = g_rec;
+    evt_rkh_recorder *r = HOOK_REC();
     if (r && name) evt_rkh_sym_obj(r, obj, name);
     if (!(r = hook_begin(RKH_HOOK_OBJ_NAME))) return;
     evt_rkh_usr_int(r, UF_UI8, 0, (uint32_t)type);

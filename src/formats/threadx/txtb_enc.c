@@ -212,6 +212,22 @@ static tx_rec g_rec TX_LINE_ALIGNED;
  * targets to reach it and the gate after it. */
 #if EVT_TX_STATS
 static evt_tx_stats g_prior;
+/* g_prior is written by enable (lock held) and read by get_stats from any context, another thread's
+ * signal handler included: relaxed atomics where 64-bit ones are lock-free (hosts); elsewhere
+ * (Cortex-M) the lock masks every reader while enable writes. */
+#if EVT_ATOMIC64
+#define TX_FOLD_PRIOR()                                            \
+    do {                                                           \
+        evt_tx_stats now_;                                         \
+        evt_tx_trace_get_stats(&now_);                             \
+        EVT_STORE64_RLX(&g_prior.written, now_.written);           \
+        EVT_STORE64_RLX(&g_prior.dropped, now_.dropped);           \
+        EVT_STORE64_RLX(&g_prior.wraps, now_.wraps);               \
+        EVT_STORE64_RLX(&g_prior.lost_records, now_.lost_records); \
+    } while (0)
+#else
+#define TX_FOLD_PRIOR() evt_tx_trace_get_stats(&g_prior)
+#endif
 #endif
 
 /* ---- kernel-event filter bits, generated from TXTB_EVENT_TABLE ---------------------------------- */
@@ -293,6 +309,32 @@ static uint32_t kernel_filter(uint32_t id)
 
 /* Publish gate and on for enable/disable (lock held), see I1b. */
 static void publish(uint32_t gate, uint32_t on) { evt_gate_publish(&g_hot.gate, gate, on); }
+/* Publish the filter bits and state in effect (I1), again until a publish saw them unchanged: a
+ * filter call from a signal handler on this thread re-enters the lock (P2) and may land after the
+ * values were read for the gate, its own publish then overwritten by the stale ones (before: about
+ * 1 handler in 100 that changed the filter inside its thread's filter change had its change
+ * undone in the gate until the next change, test_txtb_filter_isr_mt). Between the stale store and
+ * the one after it a record may still see the stale word: a transient of a few instructions, not a
+ * lost change. (A compare-and-swap from the word read first is no better: two handler runs that
+ * flip a bit and back between the reads let a stale swap succeed for good.) Under the lock; not on
+ * a record's path. Where the lock masks every context that could call in
+ * (EVT_PORT_LOCK_MAY_FAIL 0) nothing nests: one publish, as before (small code). */
+#if EVT_PORT_LOCK_MAY_FAIL
+static void publish_state(tx_rec *r)
+{
+    for (;;) {
+        uint32_t bits = EVT_LOAD_RLX(&r->enable_bits);
+        uint32_t on = EVT_LOAD_RLX(&r->state) == TX_ON;
+        publish(bits, on);
+        if (EVT_LOAD_RLX(&r->enable_bits) == bits && (uint32_t)(EVT_LOAD_RLX(&r->state) == TX_ON) == on) return;
+    }
+}
+/* set_filter while ON: the gate is not on yet inside enable's section, whose publish takes them. */
+#define TX_PUBLISH_FILTER(r) do { if (EVT_LOAD_RLX(&g_hot.gate.on)) publish_state(r); } while (0)
+#else
+#define publish_state(r) publish((r)->enable_bits, 1u) /* only called while ON */
+#define TX_PUBLISH_FILTER(r) evt_gate_set_bits(&g_hot.gate, (r)->enable_bits)
+#endif
 
 /* ---- byte helpers ------------------------------------------------------------------------------- */
 
@@ -465,7 +507,7 @@ static TX_ONE_COPY unsigned put_slot(tx_rec *r, const tx_head *h, uint32_t id, u
     if (TX_UNLIKELY(s >= r->ev_end)) {
         s = r->ev_start;
 #if EVT_TX_STATS
-        r->wraps++;
+        EVT_STORE_RLX(&r->wraps, r->wraps + 1u); /* read by get_stats from any context */
 #endif
         r->wrapped = 1u;
         wrapped = 1u;
@@ -564,7 +606,7 @@ static TX_GENERAL void commit_locked(tx_rec *r, uint32_t id, uint32_t i1, uint32
  * slot it wrote wrapped. */
 static TX_COLD void plain_wrapped(tx_rec *r)
 {
-    r->wraps++;
+    EVT_STORE_RLX(&r->wraps, r->wraps + 1u); /* read by get_stats from any context */
     r->wrapped = 1u;
     notify_full(r, 1u);
 }
@@ -1147,11 +1189,11 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
 #endif
     /* Fold the previous session's account into the since-program-start stats, then reset it. */
 #if EVT_TX_STATS
-    evt_tx_trace_get_stats(&g_prior);
+    TX_FOLD_PRIOR();
 #endif
     evt_loss_reset(&r->loss);
 #if EVT_TX_STATS
-    r->wraps = 0;
+    EVT_STORE_RLX(&r->wraps, 0u);
 #endif
 #if EVT_TX_REGISTRY
     r->reg_on = 1;
@@ -1165,7 +1207,7 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
         commit_locked(r, TXTB_EVENT_RUNNING, 0u, 0u, 0u, 0u, TX_MODE_PLAIN);
     nest_leave(r);
     if (TX_OWED(r)) flush_owed(r); /* disabled by the buffer-full callback (I6c) */
-    if (!TX_CALLBACKS || r->state == TX_ON) publish(r->enable_bits, 1u);
+    if (!TX_CALLBACKS || r->state == TX_ON) publish_state(r);
     evt_rec_lock_exit(&r->lock, cs);
     return EVT_TX_SUCCESS;
 }
@@ -1210,8 +1252,15 @@ static unsigned set_filter(uint32_t clear, uint32_t set)
     tx_rec *r = &g_rec;
     evt_port_crit_t cs;
     if (!evt_rec_lock_enter(&r->lock, &cs)) return EVT_TX_NOT_DONE;
+#if EVT_PORT_LOCK_MAY_FAIL
+    /* Atomic read-modify-writes: a handler on this thread that re-entered the lock (P2) may change
+     * other bits between a plain load and store, which the store would undo. */
+    if (clear) (void)__atomic_fetch_and(&r->enable_bits, ~clear, __ATOMIC_RELAXED);
+    if (set) (void)__atomic_fetch_or(&r->enable_bits, set, __ATOMIC_RELAXED);
+#else
     r->enable_bits = (r->enable_bits & ~clear) | set;
-    if (r->state == TX_ON) evt_gate_set_bits(&g_hot.gate, r->enable_bits);
+#endif
+    if (r->state == TX_ON) TX_PUBLISH_FILTER(r);
     evt_rec_lock_exit(&r->lock, cs);
     return EVT_TX_SUCCESS;
 }
@@ -1237,10 +1286,10 @@ void evt_tx_trace_get_stats(evt_tx_stats *out)
      * reports them: read directly, without the rest of evt_rec_stats. */
     const tx_rec *r = &g_rec;
     const evt_tx_stats *p = &g_prior;
-    out->written = p->written + EVT_LOAD_RLX(&r->loss.written);
-    out->dropped = p->dropped + EVT_LOAD_RLX(&r->loss.dropped);
-    out->wraps = p->wraps + r->wraps;
-    out->lost_records = p->lost_records + EVT_LOAD_RLX(&r->loss.loss_records);
+    out->written = EVT_LOAD64_RLX(&p->written) + EVT_LOAD_RLX(&r->loss.written);
+    out->dropped = EVT_LOAD64_RLX(&p->dropped) + EVT_LOAD_RLX(&r->loss.dropped);
+    out->wraps = EVT_LOAD64_RLX(&p->wraps) + EVT_LOAD_RLX(&r->wraps);
+    out->lost_records = EVT_LOAD64_RLX(&p->lost_records) + EVT_LOAD_RLX(&r->loss.loss_records);
 }
 
 void evt_tx_trace_get_rec_stats(evt_rec_stats *out) { evt_loss_stats(&g_rec.loss, out); }

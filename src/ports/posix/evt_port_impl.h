@@ -29,6 +29,9 @@
  *     would, so a handler that lands where its thread waits for, takes or gives back a contended
  *     lock does not lose its record to a holder that was descheduled; the holder it waits for
  *     never waits for this thread (a context whose thread owns a lock only tries).
+ *  P3c At most WAIT_DEPTH (4) contexts of a thread wait that way at once; a deeper one only tries,
+ *     as in P3: a storm of SA_NODEFER signals that land in a wait otherwise piles waiting
+ *     handlers up at every yield until the stack overflows (test_port_wait_storm_mt).
  *  P5 In a fork child (only the forking thread survives) a wait is bounded too: a lock held by a
  *     thread that did not survive the fork gives up after a bounded wait (drop + count, as P3),
  *     never hangs; details at wait_until in port_posix.c.

@@ -38,6 +38,16 @@ uintptr_t evt_posix_context_id(void)
  * with 30,749 frames in 1 of 9 loaded runs of an ETW stress program). */
 #define NESTED_TRIES 1024u
 
+/* P3c: at most this many contexts of one thread wait without bound (P3b) at once: the thread and
+ * the handlers nested in its wait. A deeper one only tries, as P3's nested contexts do, and drops
+ * and counts its record if it cannot have the lock. An unbounded wait yields, and every yield lets
+ * another signal in: under a steady storm of SA_NODEFER signals while the holder was descheduled,
+ * each waiting handler gathered more waiting handlers on top of it until the stack overflowed (an
+ * outside stress program on one RKH recorder: about 2,970 nested handlers, every one in lock_slow;
+ * test_port_wait_storm_mt reached its depth limit of 64 in every run). Two signals of different
+ * handlers nested in a waiting thread (the user-event signal tests) stay within it. */
+#define WAIT_DEPTH 4u
+
 /* P5 fork: a fork child has only the thread that called fork; a lock another thread held (or was
  * inside on its bias) at that instant stays held forever. So in a fork child every wait is bounded
  * (FORK_TRIES tries, 256 yields) and the record is dropped and counted, as P3's; a thread that
@@ -253,6 +263,7 @@ void evt_posix_hold_signals(int on)
 static int may_wait_now_(const evt_port_lock *l)
 {
     unsigned h = evt_posix_hold;
+    if (t_waits > WAIT_DEPTH) return 0; /* a storm's handlers piling up on one wait: try only (P3c) */
     if (h == t_waits) return 1;
     if (!l || h > 8u) return 0; /* depths 1 to h - 1 <= 7 are named (evt_posix_sect_slot) */
     for (unsigned d = 1; d < h; d++)
