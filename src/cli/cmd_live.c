@@ -104,10 +104,17 @@ static int run(const cli_args *a)
     fflush(stdout);
     if (!a->quiet) fprintf(stderr, "evtrace live: open %s in a browser; the trace goes to %s; Ctrl-C ends\n", evt_live_url(l), path);
     evt_live_stats st;
-    int said_end = 0, code = EXIT_OK_;
+    int said_end = 0, said_undecodable = 0, code = EXIT_OK_;
     while (!g_stop) {
         sleep_ms(100);
         evt_live_get_stats(l, &st);
+        if (st.undecodable[0] && !said_undecodable && !a->quiet) {
+            /* said once: the page keeps waiting and the file keeps every byte (it may be a
+               stream that starts later, or the wrong port) */
+            said_undecodable = 1;
+            fprintf(stderr, "evtrace live: no trace in the first %llu bytes yet (%s); still reading\n",
+                    (unsigned long long)st.bytes, st.undecodable);
+        }
         if (st.ended && !st.opened) {
             cli_err("live", "%s: %s", a->file, st.end_reason);
             code = EXIT_INPUT;

@@ -11,7 +11,8 @@
 7. bad --listen / --baud values: usage errors (exit 2);
 8. `evtrace live --kernel`: a FreeRTOS stream joined late (the recorded stream without its first
    100 kB: no names for its hook records) shows FreeRTOS's services on the page only when the
-   kernel is named (the live page used to ignore --kernel and --priority-order)."""
+   kernel is named (the live page used to ignore --kernel and --priority-order);
+9. `evtrace live` on bytes that no reader recognises says so once on stderr."""
 import json, os, pty, socket, subprocess, sys, tempfile, termios, threading, time
 
 evtrace, samples = sys.argv[1], sys.argv[2]
@@ -249,6 +250,27 @@ for kernel in ([], ["--kernel", "freertos"]):
     has = "xSemaphoreGive" in page
     check(len(page) > 1000000 and has == bool(kernel),
           f"live {' '.join(kernel) or '(no --kernel)'}: page of {len(page)} bytes, FreeRTOS service names: {has}")
+
+# 9. live on bytes that are no trace: said once on stderr (the page keeps waiting, the file keeps
+# every byte), not a silent wait until Ctrl-C.
+zeros = os.path.join(tmp, "zeros.bin")
+with open(zeros, "wb") as f:
+    f.write(bytes(20000))
+trace = os.path.join(tmp, "zeros.trace")
+p = subprocess.Popen([evtrace, "live", "-o", trace, zeros], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+err = ""
+try:
+    p.stdout.readline()  # the address: serving
+    time.sleep(3 * SLACK)
+finally:
+    p.send_signal(2)
+    try:
+        _, err = p.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill(); _, err = p.communicate()
+said = [l for l in err.splitlines() if "no trace in the first" in l]
+check(len(said) == 1 and "unrecognised format" in said[0] and p.returncode == 0 and os.path.getsize(trace) == 20000,
+      f"live on 20000 zero bytes: said once ({said[:1]}), exit {p.returncode}, trace kept")
 
 import shutil
 shutil.rmtree(tmp, True)

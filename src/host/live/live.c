@@ -149,11 +149,17 @@ static int build_(evt_live *l, int fd, uint64_t L)
     if (!win) return 0;
     evt_source src;
     evt_source_from_mem(&src, win, n);
+    src.path = l->title; /* what the reader's messages call it */
     evt_reader *r = NULL;
     char err[256];
     int ok = 0;
     if (evt_reader_open_stream(&src, l->format, l->ropts, NULL, NULL, &r, err, sizeof err) != EVT_OK) {
         evt_free(win);
+        if (L >= EVT_LIVE_HEAD_BYTES * 4) { /* enough bytes that no format's probe is waiting for more */
+            pthread_mutex_lock(&l->mu);
+            snprintf(l->undecodable, sizeof l->undecodable, "%s", err);
+            pthread_mutex_unlock(&l->mu);
+        }
         return 0;
     }
     if (l->clock_hz) evt_reader_set_clock_hz(r, l->clock_hz);
@@ -198,6 +204,7 @@ static int build_(evt_live *l, int fd, uint64_t L)
     l->page = page;
     l->page_len = plen;
     l->gen = gen;
+    l->undecodable[0] = '\0';
     l->view_events = events;
     l->view_bytes_used = n;
     pthread_cond_broadcast(&l->cv);
@@ -298,6 +305,7 @@ void evt_live_get_stats(evt_live *l, evt_live_stats *out)
     out->ended = l->ended;
     out->opened = l->src_open;
     snprintf(out->end_reason, sizeof out->end_reason, "%s", l->end_reason);
+    snprintf(out->undecodable, sizeof out->undecodable, "%s", l->undecodable);
     pthread_mutex_unlock(&l->mu);
 }
 

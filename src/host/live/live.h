@@ -45,6 +45,10 @@ typedef struct evt_live_stats {
     int ended;             /* the source ended (target gone, connection closed) or never opened */
     int opened;            /* the source was opened */
     char end_reason[400];
+    /* Set once EVT_LIVE_HEAD_BYTES * 4 bytes have arrived and none of them opens as a trace (the
+     * reader's error: not a trace format, or not the --format given); "" while they may still,
+     * and again once a page is built. */
+    char undecodable[300];
 } evt_live_stats;
 
 /* Opens the live input (run by the tee thread, so the page is served while it waits for a

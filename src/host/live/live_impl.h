@@ -32,6 +32,7 @@ struct evt_live {
     uint64_t view_events, view_bytes_used;
     int ended, tee_done, stopping, aborted;
     char end_reason[400], write_error[128];
+    char undecodable[300];      /* why the bytes so far decode to nothing (build_), or "" */
 };
 
 /* live_http.c: start the server on bind:port (fills l->url) / stop it. */
