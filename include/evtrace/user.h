@@ -12,7 +12,7 @@
  *
  * Channel names, formats and state names must be string literals: each call site becomes a const
  * "site" (evtrace/user_defs.h) holding them and the argument types (found at compile time by
- * _Generic, GCC/Clang or C11), and a record carries only the site's address and the argument
+ * _Generic, GCC/Clang or C11; by overloads in C++11), and a record carries only the site's address and the argument
  * values. The host learns the sites one of two ways:
  *  - registered (default): the first call of a site in a session writes a SITE record with its
  *    strings (evt_user_resend() starts a new session: call it after each enable, and from the
@@ -70,6 +70,10 @@
  * cut string (header + STR_MAX bytes). Checked by the encoder against EVT_USER_PAYLOAD_MAX. */
 #define EVT_USER_CALL_WORDS_ (1u + EVT_USER_MAX_ARGS * (1u + ((EVT_CFG_USER_STR_MAX) + 3u) / 4u))
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Start a new session of registered strings: every site writes its SITE record again at its next
  * call (and, in ELF mode, the next call writes the ANCHOR record). Safe from any context. */
 void evt_user_resend(void);
@@ -120,7 +124,11 @@ uint32_t evt_etw_user_attach(evt_etw_session *s, uint8_t level);
 
 /* The inline gates: non-zero while the backend records user events. */
 #define EVT_USER_GATE_txtb() (EVT_LOAD_RLX(&evt_tx_hot_.gate.bits) & EVT_TX_TRACE_USER_EVENTS)
+#ifdef __cplusplus /* evtrace/xray.h keeps its gate from C++ (it needs the POSIX port's C11 header) */
+#define EVT_USER_GATE_xray() EVT_USER_XRAY_NOT_FROM_CXX_ /* an error naming the reason */
+#else
 #define EVT_USER_GATE_xray() (EVT_LOAD_RLX(&evt_xray_gate.bits))
+#endif
 #define EVT_USER_GATE_rkh() evt_rkh_user_on_()
 #define EVT_USER_GATE_etw() evt_gate_bits(&evt_etw_user_provider.gate)
 
@@ -131,10 +139,36 @@ uint32_t evt_etw_user_attach(evt_etw_session *s, uint8_t level);
 #define EVT_USER_FN3_(b, what) evt_##b##_user_##what
 #define EVT_USER_GATE_() EVT_USER_CAT_(EVT_USER_GATE_, EVT_CFG_USER_BACKEND)()
 
+#ifdef __cplusplus
+}
+#endif
+
 /* ---- argument tags at compile time ------------------------------------------------------------ */
 #define EVT_USER_LONG_TAG_  (sizeof(long) == 8 ? EVT_USER_T_I64 : EVT_USER_T_I32)
 #define EVT_USER_ULONG_TAG_ (sizeof(long) == 8 ? EVT_USER_T_U64 : EVT_USER_T_U32)
 #define EVT_USER_PTR_TAG_   (sizeof(void *) == 8 ? EVT_USER_T_PTR64 : EVT_USER_T_PTR32)
+#ifdef __cplusplus
+/* C++ (11 or later): the same tags as C's _Generic below, from the type of the promoted argument
+ * (+x: bool, char, short and unscoped enums become int, arrays pointers) alone, so the site stays a
+ * constant (no guard on its static): any pointer takes the general case (a pointer tag), char * and
+ * const char * their own (strings). */
+template <typename T> struct evt_user_tag_cxx_ { static constexpr uint32_t v() { return EVT_USER_PTR_TAG_; } };
+#define EVT_USER_TAG_CXX_(type, tag)                                                                 \
+    template <> struct evt_user_tag_cxx_<type> { static constexpr uint32_t v() { return tag; } };
+EVT_USER_TAG_CXX_(int, EVT_USER_T_I32)
+EVT_USER_TAG_CXX_(unsigned int, EVT_USER_T_U32)
+EVT_USER_TAG_CXX_(long, EVT_USER_LONG_TAG_)
+EVT_USER_TAG_CXX_(unsigned long, EVT_USER_ULONG_TAG_)
+EVT_USER_TAG_CXX_(long long, EVT_USER_T_I64)
+EVT_USER_TAG_CXX_(unsigned long long, EVT_USER_T_U64)
+EVT_USER_TAG_CXX_(float, EVT_USER_T_F64)
+EVT_USER_TAG_CXX_(double, EVT_USER_T_F64)
+EVT_USER_TAG_CXX_(long double, EVT_USER_T_LDBL)
+EVT_USER_TAG_CXX_(char *, EVT_USER_T_STR)
+EVT_USER_TAG_CXX_(const char *, EVT_USER_T_STR)
+#undef EVT_USER_TAG_CXX_
+#define EVT_USER_TAG_(x) (evt_user_tag_cxx_<decltype(+(x))>::v())
+#else
 #define EVT_USER_TAG_(x) __extension__ _Generic((x),                                                  \
     _Bool: EVT_USER_T_I32, char: EVT_USER_T_I32, signed char: EVT_USER_T_I32,                         \
     unsigned char: EVT_USER_T_I32, short: EVT_USER_T_I32, unsigned short: EVT_USER_T_I32,             \
@@ -142,6 +176,7 @@ uint32_t evt_etw_user_attach(evt_etw_session *s, uint8_t level);
     unsigned long: EVT_USER_ULONG_TAG_, long long: EVT_USER_T_I64, unsigned long long: EVT_USER_T_U64, \
     float: EVT_USER_T_F64, double: EVT_USER_T_F64, long double: EVT_USER_T_LDBL,                      \
     char *: EVT_USER_T_STR, const char *: EVT_USER_T_STR, default: EVT_USER_PTR_TAG_)
+#endif
 #define EVT_USER_T_(x, k) ((uint32_t)EVT_USER_TAG_(x) << (4 * (k)))
 
 #define EVT_USER_NARGS_(...) EVT_USER_NARGS2_(__VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, 0, ~)

@@ -41,7 +41,9 @@
       time FreeRTOS's.
   check_freertos.py cxx CXX NM SOURCE ARGS...
       compile SOURCE (freertos_header_cxx.cpp) with the C++ compiler CXX and ARGS, and fail on any
-      evt_ name it references C++-mangled (the C functions would not link).
+      evt_ name it references C++-mangled (the C functions would not link), or on a __cxa_guard
+      (a static initialised at run time: a lock in an interrupt). Also used by
+      tests/formats/user/user_cxx.cmake for evtrace/user.h.
   check_freertos.py config CC INCLUDE
       evtrace/freertos_trace.h at the end of a FreeRTOSConfig.h: with configUSE_TRACE_FACILITY 1 it
       compiles; left undefined (FreeRTOS's default 0) or 0, the build stops at the header with an
@@ -584,6 +586,9 @@ def cmd_cxx(cxx, nm, src, *args):
         mangled = [n for n in used if n.startswith('_Z') and 'evt_' in n]
         if mangled:
             fail('evtrace names C++-mangled in a C++ caller (no extern "C"): %s' % ', '.join(mangled))
+        guards = [n for n in used if n.startswith('__cxa_guard')]
+        if guards:
+            fail('a static initialised at run time (%s): an evtrace site or table is not a constant' % ', '.join(guards))
         print('ok: %s from C++: %d evtrace functions referenced by their C names'
               % (os.path.basename(src), sum(1 for n in used if n.startswith('evt_'))))
 
