@@ -1,6 +1,7 @@
 /* XRay instrumentation map loader: llvm-xray's YAML (one flow mapping per sled line) and ELF64
  * little-endian binaries (xray_instr_map section, ids assigned as the runtime does, names from
- * .symtab/.dynsym). Facts: shared/formats/xray.md §9. */
+ * .symtab/.dynsym; the ELF read in parts, each capped: host/elf_file.h). Facts:
+ * shared/formats/xray.md §9. */
 #include "formats/xray/xray_map.h"
 
 #include <errno.h>
@@ -10,6 +11,7 @@
 #include "evtrace/alloc.h"
 #include "formats/common/cursor.h"
 #include "formats/xray/xray_defs.h"
+#include "host/elf_file.h"
 
 /* Add (or complete) the entry for id. Returns 0, or -1 when out of memory. */
 static int map_put(xray_map *m, uint32_t id, uint64_t addr, const char *name, size_t nlen)
@@ -271,18 +273,10 @@ static int load_yaml(xray_map *m, FILE *f, const char *path, char *err, size_t e
 
 /* ---- ELF -------------------------------------------------------------------------------------- */
 
-typedef struct elf_sec { uint32_t name, type; uint64_t addr, off, size; uint32_t link; uint64_t entsize; } elf_sec;
 typedef struct elf_sym { uint64_t value; uint32_t name; } elf_sym;
 
-/* Whether [off, off + size) lies inside a file of fsize bytes: checked before any allocation
- * sized from a header field, so a small file cannot ask for a large block. */
-static int in_file(uint64_t off, uint64_t size, uint64_t fsize) { return off <= fsize && size <= fsize - off; }
-
-static int read_at(FILE *f, uint64_t off, void *dst, size_t n)
-{
-    if (fseeko(f, (off_t)off, SEEK_SET) != 0) return -1;
-    return fread(dst, 1, n, f) == n ? 0 : -1;
-}
+#define XRAY_SYMS_MAX (256u << 20) /* a symbol table, or its string table: larger ones give no names */
+#define XRAY_MAP_MAX (256u << 20)  /* the instrumentation map (32 bytes a sled) */
 
 static int cmp_sym(const void *a, const void *b)
 {
@@ -290,31 +284,33 @@ static int cmp_sym(const void *a, const void *b)
     return (x->value > y->value) - (x->value < y->value);
 }
 
-/* Load FUNC symbols of one symbol table (plus its string table). */
-static int load_syms(FILE *f, uint64_t fsize, const elf_sec *secs, uint16_t nsec, uint32_t type, elf_sym **syms,
-                     uint32_t *nsyms, char **strtab, uint64_t *strsize)
+/* The FUNC symbols of the first symbol table of this type (and its string table), sorted by value:
+ * 0, 1 when there is none, -1 when it cannot be read (outside the file, too large, no memory). */
+static int load_syms(evt_elf *e, uint32_t type, elf_sym **syms, uint32_t *nsyms, char **strtab, uint64_t *strsize)
 {
-    for (uint16_t i = 0; i < nsec; i++) {
-        const elf_sec *s = &secs[i];
-        if (s->type != type || s->link >= nsec || s->size / 24 == 0) continue;
-        const elf_sec *st = &secs[s->link];
-        uint64_t n = s->size / 24;
-        if (n > 0x4000000u || st->size > 0x40000000u || !in_file(s->off, s->size, fsize) ||
-            !in_file(st->off, st->size, fsize))
-            return -1;
-        uint8_t *raw = evt_malloc((size_t)s->size);
-        *strtab = evt_malloc((size_t)st->size + 1);
-        *syms = evt_calloc((size_t)n, sizeof **syms);
-        if (!raw || !*strtab || !*syms || read_at(f, s->off, raw, (size_t)s->size) ||
-            read_at(f, st->off, *strtab, (size_t)st->size)) {
+    char err[256]; /* a table that cannot be read gives no names: the map loads without them */
+    for (unsigned i = 0; i < e->shnum; i++) {
+        evt_elf_sec ss, ts;
+        evt_elf_sec_at(e, i, &ss);
+        if (ss.type != type || ss.link >= e->shnum || ss.size / 24 == 0) continue;
+        evt_elf_sec_at(e, ss.link, &ts);
+        uint64_t n = ss.size / 24;
+        uint8_t *raw = evt_elf_read_sec(e, &ss, XRAY_SYMS_MAX, "symbol table", err, sizeof err);
+        uint8_t *str = raw ? evt_elf_read_sec(e, &ts, XRAY_SYMS_MAX, "symbol string table", err, sizeof err) : NULL;
+        *syms = str ? evt_calloc((size_t)n, sizeof **syms) : NULL;
+        *strtab = str ? evt_malloc((size_t)ts.size + 1) : NULL;
+        if (!*syms || !*strtab) {
             evt_free(raw);
+            evt_free(str);
             return -1;
         }
-        (*strtab)[st->size] = 0;
-        *strsize = st->size;
+        memcpy(*strtab, str, (size_t)ts.size);
+        evt_free(str);
+        (*strtab)[ts.size] = 0;
+        *strsize = ts.size;
         uint32_t k = 0;
         evt_cur c; /* Elf64_Sym[n]: name u32, info u8, other u8, shndx u16, value u64, size u64 */
-        evt_cur_init(&c, raw, (size_t)n * 24, s->off, 0);
+        evt_cur_init(&c, raw, (size_t)n * 24, ss.off, 0);
         for (uint64_t j = 0; j < n; j++) {
             uint32_t name = evt_cur_u32le(&c);
             uint8_t info = evt_cur_u8(&c);
@@ -345,99 +341,68 @@ static const char *sym_name(const elf_sym *syms, uint32_t n, const char *strtab,
     return NULL;
 }
 
-static int load_elf(xray_map *m, FILE *f, const char *path, char *err, size_t errlen)
+/* The section named XRAY_MAP_SECTION into *ms: 0, or -1 with err. */
+static int find_map(evt_elf *e, evt_elf_sec *ms, char *err, size_t errlen)
 {
-    uint8_t eh[64];
+    evt_elf_sec ns;
+    if (e->shstrndx >= e->shnum) return evt_elf_err(e, err, errlen, "no section name table", 0x3E);
+    evt_elf_sec_at(e, e->shstrndx, &ns);
+    uint8_t *names = evt_elf_read_sec(e, &ns, EVT_ELF_TABLE_MAX, "section name table", err, errlen);
+    if (!names) return -1;
+    int found = 0;
+    for (unsigned i = 0; i < e->shnum && !found; i++) {
+        evt_elf_sec_at(e, i, ms);
+        found = ms->name < ns.size && strnlen((const char *)names + ms->name, (size_t)(ns.size - ms->name)) ==
+                                          sizeof XRAY_MAP_SECTION - 1 &&
+                memcmp(names + ms->name, XRAY_MAP_SECTION, sizeof XRAY_MAP_SECTION - 1) == 0;
+    }
+    evt_free(names);
+    if (!found) snprintf(err, errlen, "%s: no %s section (not built with -fxray-instrument?)", e->path, XRAY_MAP_SECTION);
+    return found ? 0 : -1;
+}
+
+/* The map of an ELF64 little-endian binary: its sleds (ids by function, as the runtime assigns them)
+ * named from .symtab, else .dynsym (read in parts: host/elf_file.h). 0, or -1 with err. */
+static int load_elf(xray_map *m, const char *path, char *err, size_t errlen)
+{
     m->source = "elf";
-    if (read_at(f, 0, eh, sizeof eh)) { snprintf(err, errlen, "%s: ELF header truncated", path); return -1; }
-    evt_cur hc; /* Elf64_Ehdr */
-    evt_cur_init(&hc, eh, sizeof eh, 0, 0);
-    uint8_t ei_class = evt_cur_u8_at(&hc, 4), ei_data = evt_cur_u8_at(&hc, 5);
-    if (ei_class != 2 || ei_data != 1) {
-        snprintf(err, errlen, "%s: only 64-bit little-endian ELF binaries are supported (class %u, data %u)", path, ei_class, ei_data);
-        return -1;
-    }
-    if (fseeko(f, 0, SEEK_END) != 0) { snprintf(err, errlen, "%s: cannot size the file", path); return -1; }
-    const uint64_t fsize = (uint64_t)ftello(f);
-    uint64_t shoff = evt_cur_u64le_at(&hc, 0x28);        /* e_shoff */
-    uint16_t shentsize = evt_cur_u16le_at(&hc, 0x3A);    /* e_shentsize, e_shnum, e_shstrndx */
-    uint16_t shnum = evt_cur_u16le(&hc), shstrndx = evt_cur_u16le(&hc);
-    if (shentsize != 64 || shnum == 0 || shstrndx >= shnum) {
-        snprintf(err, errlen, "%s: ELF section header table unusable (offset 0x3a: entsize %u, %u sections)", path, shentsize, shnum);
-        return -1;
-    }
-    if (!in_file(shoff, (uint64_t)shnum * 64, fsize)) {
-        snprintf(err, errlen, "%s: ELF section headers at offset %llu lie past the end of the file (%llu bytes)", path,
-                 (unsigned long long)shoff, (unsigned long long)fsize);
-        return -1;
-    }
-    elf_sec *secs = evt_calloc(shnum, sizeof *secs);
-    uint8_t *tab = evt_malloc((size_t)shnum * 64);
-    char *shstr = NULL, *strtab = NULL;
+    evt_elf e;
+    if (evt_elf_open(&e, path, err, errlen) != 0) return -1;
+    evt_elf_sec ms;
+    char *strtab = NULL;
     elf_sym *syms = NULL;
     uint8_t *map = NULL;
     uint32_t nsyms = 0;
     uint64_t strsize = 0;
     int rc = -1;
-    if (!secs || !tab) { snprintf(err, errlen, "%s: out of memory", path); goto out; }
-    if (read_at(f, shoff, tab, (size_t)shnum * 64)) {
-        snprintf(err, errlen, "%s: ELF section headers at offset %llu truncated", path, (unsigned long long)shoff);
+    if (!e.is64 || e.big) {
+        snprintf(err, errlen, "%s: only 64-bit little-endian ELF binaries are supported (this one is %s %s-endian)", path,
+                 e.is64 ? "64-bit" : "32-bit", e.big ? "big" : "little");
         goto out;
     }
-    evt_cur tc; /* Elf64_Shdr[shnum] */
-    evt_cur_init(&tc, tab, (size_t)shnum * 64, shoff, 0);
-    for (uint16_t i = 0; i < shnum; i++) {
-        secs[i].name = evt_cur_u32le(&tc);     /* sh_name */
-        secs[i].type = evt_cur_u32le(&tc);     /* sh_type */
-        evt_cur_skip(&tc, 8);                  /* sh_flags */
-        secs[i].addr = evt_cur_u64le(&tc);     /* sh_addr */
-        secs[i].off = evt_cur_u64le(&tc);      /* sh_offset */
-        secs[i].size = evt_cur_u64le(&tc);     /* sh_size */
-        secs[i].link = evt_cur_u32le(&tc);     /* sh_link */
-        evt_cur_skip(&tc, 4 + 8);              /* sh_info, sh_addralign */
-        secs[i].entsize = evt_cur_u64le(&tc);  /* sh_entsize */
-    }
-    const elf_sec *ss = &secs[shstrndx];
-    if (!in_file(ss->off, ss->size, fsize) || !(shstr = evt_malloc((size_t)ss->size + 1)) || read_at(f, ss->off, shstr, (size_t)ss->size)) {
-        snprintf(err, errlen, "%s: ELF section name table unreadable", path);
-        goto out;
-    }
-    shstr[ss->size] = 0;
-    const elf_sec *ms = NULL;
-    for (uint16_t i = 0; i < shnum; i++)
-        if (secs[i].name < ss->size && strcmp(shstr + secs[i].name, XRAY_MAP_SECTION) == 0) ms = &secs[i];
-    if (!ms) { snprintf(err, errlen, "%s: no %s section (not built with -fxray-instrument?)", path, XRAY_MAP_SECTION); goto out; }
-    if (!in_file(ms->off, ms->size, fsize)) {
-        snprintf(err, errlen, "%s: %s section at offset %llu (%llu bytes) lies past the end of the file", path,
-                 XRAY_MAP_SECTION, (unsigned long long)ms->off, (unsigned long long)ms->size);
-        goto out;
-    }
-    if (ms->size % XRAY_MAP_ENTRY_SIZE || ms->size > 0x40000000u) {
+    if (find_map(&e, &ms, err, errlen) != 0) goto out;
+    if (ms.size % XRAY_MAP_ENTRY_SIZE) {
         snprintf(err, errlen, "%s: %s section at offset %llu has size %llu, not a multiple of %u", path, XRAY_MAP_SECTION,
-                 (unsigned long long)ms->off, (unsigned long long)ms->size, XRAY_MAP_ENTRY_SIZE);
+                 (unsigned long long)ms.off, (unsigned long long)ms.size, XRAY_MAP_ENTRY_SIZE);
         goto out;
     }
-    map = evt_malloc((size_t)ms->size ? (size_t)ms->size : 1);
-    if (!map || read_at(f, ms->off, map, (size_t)ms->size)) {
-        snprintf(err, errlen, "%s: %s section at offset %llu unreadable", path, XRAY_MAP_SECTION, (unsigned long long)ms->off);
-        goto out;
-    }
-    if (load_syms(f, fsize, secs, shnum, 2 /* SHT_SYMTAB */, &syms, &nsyms, &strtab, &strsize) != 0) {
+    if (!(map = evt_elf_read_sec(&e, &ms, XRAY_MAP_MAX, "section " XRAY_MAP_SECTION, err, errlen))) goto out;
+    if (load_syms(&e, EVT_ELF_SHT_SYMTAB, &syms, &nsyms, &strtab, &strsize) != 0) {
         evt_free(syms); evt_free(strtab); syms = NULL; strtab = NULL; nsyms = 0;
-        if (load_syms(f, fsize, secs, shnum, 11 /* SHT_DYNSYM */, &syms, &nsyms, &strtab, &strsize) != 0) {
+        if (load_syms(&e, EVT_ELF_SHT_DYNSYM, &syms, &nsyms, &strtab, &strsize) != 0) {
             evt_free(syms); evt_free(strtab); syms = NULL; strtab = NULL; nsyms = 0;
         }
     }
     uint32_t id = 0;
     uint64_t prev_fn = 0;
     evt_cur mc; /* xray_instr_map entries */
-    evt_cur_init(&mc, map, (size_t)ms->size, ms->off, 0);
-    for (uint64_t i = 0; i < ms->size / XRAY_MAP_ENTRY_SIZE; i++) {
-        evt_cur e;
-        evt_cur_sub(&mc, XRAY_MAP_ENTRY_SIZE, &e);
-        uint64_t entry_addr = ms->addr + i * XRAY_MAP_ENTRY_SIZE;
-        uint64_t fn = evt_cur_u64le_at(&e, XRAY_MAP_FUNCTION);
-        if (evt_cur_u8_at(&e, XRAY_MAP_VERSION) >= 2) fn = entry_addr + XRAY_MAP_FUNCTION + fn; /* PC-relative */
+    evt_cur_init(&mc, map, (size_t)ms.size, ms.off, 0);
+    for (uint64_t i = 0; i < ms.size / XRAY_MAP_ENTRY_SIZE; i++) {
+        evt_cur c;
+        evt_cur_sub(&mc, XRAY_MAP_ENTRY_SIZE, &c);
+        uint64_t entry_addr = ms.addr + i * XRAY_MAP_ENTRY_SIZE;
+        uint64_t fn = evt_cur_u64le_at(&c, XRAY_MAP_FUNCTION);
+        if (evt_cur_u8_at(&c, XRAY_MAP_VERSION) >= 2) fn = entry_addr + XRAY_MAP_FUNCTION + fn; /* PC-relative */
         if (i == 0 || fn != prev_fn) id++;
         prev_fn = fn;
         const char *nm = sym_name(syms, nsyms, strtab, strsize, fn);
@@ -446,9 +411,7 @@ static int load_elf(xray_map *m, FILE *f, const char *path, char *err, size_t er
     if (m->n == 0) { snprintf(err, errlen, "%s: %s section is empty", path, XRAY_MAP_SECTION); goto out; }
     rc = 0;
 out:
-    evt_free(secs);
-    evt_free(tab);
-    evt_free(shstr);
+    evt_elf_close(&e);
     evt_free(strtab);
     evt_free(syms);
     evt_free(map);
@@ -462,10 +425,14 @@ int xray_map_load(xray_map *m, const char *path, char *err, size_t errlen)
     uint8_t magic[4] = {0};
     size_t n = fread(magic, 1, 4, f);
     rewind(f);
-    int rc = (n == 4 && memcmp(magic, "\177ELF", 4) == 0)
-                 ? load_elf(m, f, path, err, errlen)
-                 : load_yaml(m, f, path, err, errlen);
-    fclose(f);
+    int rc;
+    if (n == 4 && memcmp(magic, "\177ELF", 4) == 0) {
+        fclose(f);
+        rc = load_elf(m, path, err, errlen);
+    } else {
+        rc = load_yaml(m, f, path, err, errlen);
+        fclose(f);
+    }
     if (rc == 0) map_finish(m);
     else xray_map_free(m);
     return rc;

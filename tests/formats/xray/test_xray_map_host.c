@@ -101,10 +101,10 @@ static void ranges_past_the_end_refused(void **st)
     uint8_t e[ELF_LEN];
     build_elf_(e); /* the instrumentation map claims 704 MB */
     evt_put_u64le(e + OFF_SH + 64 * SEC_MAP + 32, 704u * 1024 * 1024);
-    refuse_(e, "past the end of the file");
+    refuse_(e, "section xray_instr_map outside the file");
     build_elf_(e); /* section headers beyond the file */
     evt_put_u64le(e + 0x28, 1ull << 40);
-    refuse_(e, "past the end of the file");
+    refuse_(e, "section header table outside the file");
     build_elf_(e); /* the name table past the end */
     evt_put_u64le(e + OFF_SH + 64 * 1 + 24, ELF_LEN - 2);
     refuse_(e, "section name table");
