@@ -254,6 +254,10 @@ int cli_output_begin(cli_output *o, const char *cmd, const char *path, int is_di
         return 0;
     }
     if (!*path) { cli_err(cmd, "-o: empty path"); return EXIT_USAGE; }
+    if (!is_dir && path[strlen(path) - 1] == '/') { /* a file output named as a directory: said now, not after the work */
+        cli_err(cmd, "-o %s: this output is a file: give a file name, not a directory", path);
+        return EXIT_USAGE;
+    }
     int code = check_replace_(o, kind_at_(path));
     if (code) return code;
     if (reserve_tmp_(o) != 0) {

@@ -281,6 +281,17 @@ for ext, kind in ((".json", "chrome"), (".ctf", "ctf"), (".sqlite", "sqlite")):
     check(r.returncode == 0 and os.path.exists(out) and [f for f in os.listdir(longdir) if ".tmp-" in f] == [],
           f"a 250-byte OUT name ({kind}) is written: exit {r.returncode} {r.stderr.strip()[-100:]}")
 
+# 8b. a file output named as a directory (a trailing '/') is refused before the conversion runs
+# (it used to convert everything, then fail at the rename); a directory output (CTF) takes one
+for cmd, extra in (("convert", ["--to", "chrome"]), ("report", [])):
+    out = os.path.join(tmp, "as-dir.out") + "/"
+    r = run([cmd, TRX, "-o", out] + extra)
+    check(r.returncode == 2 and "give a file name" in r.stderr and not os.path.exists(out.rstrip("/")),
+          f"{cmd} -o DIR/ for a file output: exit {r.returncode} {r.stderr.strip()[:100]}")
+ctfslash = os.path.join(tmp, "ctf-slash") + "/"
+r = run(["convert", TRX, "-o", ctfslash, "--to", "ctf"])
+check(r.returncode == 0 and os.path.isdir(ctfslash), f"convert --to ctf -o DIR/: exit {r.returncode}")
+
 # 9. --json when the input cannot be opened (empty, missing, a directory, not the forced format):
 # still one JSON object with the contract's keys (it printed nothing), the reason in `fatal`,
 # exit 3 as before
