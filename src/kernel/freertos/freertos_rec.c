@@ -214,6 +214,16 @@ static void snapshot_full(void *hdr)
 }
 #endif
 
+/* What both starts do once recording is on: the clock keep-alive's origin, the idle task when the
+ * scheduler runs already, and a session started from a task begins in it (late_start). 0. */
+static int recording(void)
+{
+    g_keep_last = trace_clock();
+    evt_freertos_idle_task(g_idle_known); /* the scheduler runs already: its idle task */
+    late_start();
+    return 0;
+}
+
 int evt_freertos_start_snapshot(void *buf, uint32_t size, uint32_t registry_entries)
 {
     if (evt_freertos_on != FR_OFF) return -1;
@@ -237,10 +247,7 @@ int evt_freertos_start_snapshot(void *buf, uint32_t size, uint32_t registry_entr
     (void)evt_tx_trace_buffer_full_notify(snapshot_full);
 #endif
     evt_freertos_on = FR_SNAPSHOT;
-    g_keep_last = trace_clock();
-    evt_freertos_idle_task(g_idle_known); /* the scheduler runs already: its idle task */
-    late_start();
-    return 0;
+    return recording();
 }
 
 int evt_freertos_start_stream(evt_rkh_recorder *r)
@@ -252,10 +259,7 @@ int evt_freertos_start_stream(evt_rkh_recorder *r)
     evt_rkh_hook_kernel_info(EVT_HOOK_KERNEL_FREERTOS, 1u);
     evt_rkh_hooks_clock(EVT_HOOK_KERNEL_FREERTOS, g_clock ? g_clock_hz : evt_port_timestamp_hz());
     evt_freertos_on = FR_STREAM;
-    g_keep_last = trace_clock();
-    evt_freertos_idle_task(g_idle_known); /* the scheduler runs already: its idle task */
-    late_start();
-    return 0;
+    return recording();
 }
 
 void evt_freertos_stop(void)
