@@ -4,11 +4,13 @@
  * work), the filtered, disabled and stopped paths (inline gate, no clock read), two threads on
  * two sessions (each its own lock and buffer) beside the two-thread own-ring baseline, two
  * threads sharing one session (per-thread buffers, one session lock), TraceEvent with POSIX CPU
- * times, a session opened with evt_etw_file_open's defaults (what users of the file API get), and the .etl reader's MB/s over a file made by the writer in memory (64 KiB buffers, 4
- * streams). */
+ * times, a session opened with evt_etw_file_open's defaults (what users of the file API get; and
+ * the same with its buffers written to memory, which leaves the file's system calls apart), and
+ * the .etl reader's MB/s over a file made by the writer in memory (64 KiB buffers, 4 streams). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "bench_util.h"
 #include "evtrace/etw.h"
 #include "evtrace/reader.h"
@@ -44,6 +46,14 @@ static const evt_etw_guid k_guid = {0x9b79ee91u, 0xb5fd, 0x41c0, {0xa2, 0x43, 0x
 static evt_etw_provider g_prov;
 static uint32_t g_cpu_rr;
 static uint32_t rr_thread(void) { return g_cpu_rr; }
+
+/* A system call that does nothing: what each of the file's system calls costs at least here. */
+static void one_syscall(void *arg, uint64_t i)
+{
+    (void)arg;
+    (void)i;
+    (void)getppid();
+}
 
 static void one_event(void *arg, uint64_t i)
 {
@@ -173,6 +183,18 @@ int main(void)
     if (!ff || evt_etw_session_start(&s_file, &cf, mem_file, sizeof mem_file) != 0) { fprintf(stderr, "file start failed\n"); exit(1); }
     evt_etw_register(&p_file, &k_guid, NULL, NULL);
     evt_etw_enable(&s_file, &p_file, ETW_CONTROL_ENABLE_PROVIDER, ETW_LEVEL_INFORMATION, 0, 0);
+    /* Where its time goes: the same session with its buffers written to memory (the bench's sink)
+     * instead of through the file's system calls (pwrite, and the signal mask held around it). */
+    static evt_etw_session s_fmem;
+    static evt_etw_provider p_fmem;
+    static uint8_t mem_fmem[2 * 64 * 1024];
+    evt_etw_session_config cm = cf;
+    cm.write = sink;
+    cm.write_user = NULL;
+    if (evt_etw_session_start(&s_fmem, &cm, mem_fmem, sizeof mem_fmem) != 0) { fprintf(stderr, "file start failed\n"); exit(1); }
+    evt_etw_register(&p_fmem, &k_guid, NULL, NULL);
+    evt_etw_enable(&s_fmem, &p_fmem, ETW_CONTROL_ENABLE_PROVIDER, ETW_LEVEL_INFORMATION, 0, 0);
+    double tfmem = 1e30, tsys = 1e30;
     double town = 1e30, tnc = 1e30, tfile = 1e30, probe = 1e30;
     for (int k = 0; k < ROUNDS; k++) {
         probe = min2(probe, bench_alu_probe_ns());
@@ -181,8 +203,11 @@ int main(void)
         town = min2(town, bench_ns_per_call(one_event, &p_own, iters / SHORT, 5));
         tnc = min2(tnc, bench_ns_per_call(one_event, &p_nc, iters / SHORT, 5));
         tfile = min2(tfile, bench_ns_per_call(one_event, &p_file, iters / SHORT, 5));
+        tfmem = min2(tfmem, bench_ns_per_call(one_event, &p_fmem, iters / SHORT, 5));
+        tsys = min2(tsys, bench_ns_per_call(one_syscall, NULL, iters / SHORT / 50u, 5));
     }
     evt_etw_session_stop(&s_file);
+    evt_etw_session_stop(&s_fmem);
     if (evt_etw_file_close(ff) != 0) { fprintf(stderr, "file close failed\n"); exit(1); }
     evt_etw_session_stop(&s_own);
     evt_etw_session_stop(&s_nc);
@@ -195,6 +220,12 @@ int main(void)
     bench_report("etw", "TraceEvent, clock reads nothing / baseline", tnc / base, "x");
     bench_report("etw", "file session (evt_etw_file_open defaults)", tfile, "ns/event");
     bench_report("etw", "file session (evt_etw_file_open defaults) / baseline", tfile / base, "x");
+    bench_report("etw", "file session, its buffers written to memory instead (the record's own part) / baseline", tfmem / base, "x");
+    /* the records of one 64 KiB buffer (its header, then 80-byte records) */
+    double per_buf = (double)((64 * 1024 - ETW_BUFFER_HEADER_SIZE) / 80);
+    bench_report("etw", "file session: time per 64 KiB buffer beyond writing it to memory (pwrite, signals held around it)",
+                 (tfile - tfmem) * per_buf / 1000.0, "us");
+    bench_report("etw", "a system call on this machine (getppid), for comparison", tsys, "ns");
     bench_report("etw", "core speed probe during these figures, best of the rounds (bench_alu_probe_ns; bench_machine prints its fastest and spread)", probe, "ns");
     double empty = 1e30;
     for (int k = 0; k < ROUNDS; k++) empty = min2(empty, bench_ns_per_call(empty_call, NULL, iters / SHORT, 5));
