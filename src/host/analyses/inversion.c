@@ -244,9 +244,19 @@ static void ctx_json(const evt_tl *tl, evt_json *j, const char *key, uint32_t c,
     evt_json_obj_end(j);
 }
 
-void evt_an_inv_json(const evt_an_inversion *v, const evt_tl *tl, evt_json *j)
+/* The members every inversion object starts with: when, how long, the mutex, the two contexts. */
+static void inv_json_head(const evt_tl *tl, evt_json *j, const evt_an_inv *r)
 {
     char b[96];
+    evt_json_ku64(j, "start", r->t0);
+    evt_json_ku64(j, "duration", r->t1 - r->t0);
+    evt_json_kstr(j, "mutex", evt_an_obj_label(tl, r->obj, b, sizeof b));
+    ctx_json(tl, j, "high", r->high, 0, r->prio_high);
+    ctx_json(tl, j, "low", r->low, r->low_id, r->prio_low);
+}
+
+void evt_an_inv_json(const evt_an_inversion *v, const evt_tl *tl, evt_json *j)
+{
     evt_json_obj_begin(j);
     evt_json_kstr(j, "unit", evt_an_unit(tl));
     int lower = v->order_fixed || v->order_set ? v->lower_wins : !tl->higher_prio_wins;
@@ -261,13 +271,8 @@ void evt_an_inv_json(const evt_an_inversion *v, const evt_tl *tl, evt_json *j)
     evt_json_key(j, "bounded_list");
     evt_json_arr_begin(j);
     for (uint32_t i = 0; i < v->nblist; i++) {
-        const evt_an_inv *r = &v->blist[i];
         evt_json_obj_begin(j);
-        evt_json_ku64(j, "start", r->t0);
-        evt_json_ku64(j, "duration", r->t1 - r->t0);
-        evt_json_kstr(j, "mutex", evt_an_obj_label(tl, r->obj, b, sizeof b));
-        ctx_json(tl, j, "high", r->high, 0, r->prio_high);
-        ctx_json(tl, j, "low", r->low, r->low_id, r->prio_low);
+        inv_json_head(tl, j, &v->blist[i]);
         evt_json_obj_end(j);
     }
     evt_json_arr_end(j);
@@ -276,11 +281,7 @@ void evt_an_inv_json(const evt_an_inversion *v, const evt_tl *tl, evt_json *j)
     for (uint32_t i = 0; i < v->nlist; i++) {
         const evt_an_inv *r = &v->list[i];
         evt_json_obj_begin(j);
-        evt_json_ku64(j, "start", r->t0);
-        evt_json_ku64(j, "duration", r->t1 - r->t0);
-        evt_json_kstr(j, "mutex", evt_an_obj_label(tl, r->obj, b, sizeof b));
-        ctx_json(tl, j, "high", r->high, 0, r->prio_high);
-        ctx_json(tl, j, "low", r->low, r->low_id, r->prio_low);
+        inv_json_head(tl, j, r);
         ctx_json(tl, j, "middle", r->mid, 0, r->prio_mid);
         evt_json_ku64(j, "middle_time", r->mid_time);
         evt_json_obj_end(j);
