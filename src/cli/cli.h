@@ -99,8 +99,9 @@ extern const cli_command cli_cmd_report; /* convert -o x.html runs it */
  * (-h/--help seen: print cli_print_options) or CLI_PARSE_BAD_FORMAT (--format names no reader;
  * a usage error). Callable repeatedly (a fuzz target does). */
 int cli_parse(const cli_command *c, int argc, char **argv, cli_args *out);
-/* Set a reader option (the same one again: the last value wins); 0, or EXIT_USAGE with a message
- * when too many were given. */
+/* Set a reader option (the same one again: the last value wins; cli_parse has already refused one
+ * given twice on the command line with two values); 0, or EXIT_USAGE with a message when too many
+ * were given. */
 int cli_set_reader_opt(cli_args *a, const char *name, const char *val);
 /* The rows of the one option table (options.def), for the man page and the completion. */
 typedef struct cli_option_info {

@@ -16,14 +16,14 @@
 /* Option ids (getopt_long's `val`): printable short letters, or values past 256 for long-only. */
 enum {
     ID_LONG_BASE_ = 255,
-#define CLI_OPT(id, name, shortopt, arg, need, help) ID_##id##_LONG_,
+#define CLI_OPT(id, name, shortopt, arg, need, repeat, help) ID_##id##_LONG_,
 #include "options.def"
 #undef CLI_OPT
     ID_READER_OPT /* ID_READER_OPT + i: the i-th reader option found */
 };
 /* The id of a row: its short letter when it has one. */
 enum {
-#define CLI_OPT(id, name, shortopt, arg, need, help) ID_##id = (shortopt) ? (shortopt) : ID_##id##_LONG_,
+#define CLI_OPT(id, name, shortopt, arg, need, repeat, help) ID_##id = (shortopt) ? (shortopt) : ID_##id##_LONG_,
 #include "options.def"
 #undef CLI_OPT
 };
@@ -34,11 +34,13 @@ typedef struct cli_opt {
     const char *arg;  /* placeholder of its value for --help, or NULL: a flag; wholly in brackets
                          ("[ADDR]"): the value is optional */
     unsigned need;    /* OPT_* bit of the commands that accept it; 0: every command */
+    int many;         /* MANY: every value is kept (a list); ONCE: a second, different value is refused */
     const char *help;
 } cli_opt;
 
+enum { ONCE, MANY }; /* options.def's repeat column */
 static const cli_opt k_opts[] = {
-#define CLI_OPT(id, name, shortopt, arg, need, help) {name, ID_##id, arg, need, help},
+#define CLI_OPT(id, name, shortopt, arg, need, repeat, help) {name, ID_##id, arg, need, repeat, help},
 #include "options.def"
 #undef CLI_OPT
 };
@@ -170,6 +172,43 @@ int cli_set_reader_opt(cli_args *a, const char *name, const char *val)
     if (a->ropts.n >= EVT_MAX_OPTS) { cli_err(a->cmd, "too many reader options"); return EXIT_USAGE; }
     a->ropts.key[a->ropts.n] = name;
     a->ropts.val[a->ropts.n++] = val;
+    return 0;
+}
+
+/* The options seen so far in one parse and their first values (NULL: none, a flag or a bare --rtt). */
+typedef struct seen_opts {
+    struct { int id; const char *val; } at[NOPTS + MAX_READER_OPTS];
+    size_t n;
+} seen_opts;
+
+/* Option id given again (options.def's ONCE, and every reader option): the same value is harmless,
+ * another is a usage error naming both, as which one the user meant cannot be guessed. A MANY
+ * option keeps every value (apply_). Returns 0 or EXIT_USAGE. */
+static int repeated_(const cli_command *c, seen_opts *seen, int id, const char *val)
+{
+    const char *name = NULL;
+    for (size_t i = 0; i < NOPTS; i++)
+        if (k_opts[i].id == id) {
+            if (k_opts[i].many) return 0;
+            name = k_opts[i].name;
+            break;
+        }
+    if (!name) { /* a reader option: it holds one value (cli_set_reader_opt) */
+        const evt_reader_option *op = reader_opt_((size_t)(id - ID_READER_OPT));
+        if (!op) return 0;
+        name = op->name;
+    }
+    for (size_t i = 0; i < seen->n; i++) {
+        if (seen->at[i].id != id) continue;
+        const char *was = seen->at[i].val;
+        if (was == val || (was && val && strcmp(was, val) == 0)) return 0;
+        cli_err(c->name, "--%s given twice (%s, %s)", name, was ? was : "no value", val ? val : "no value");
+        return EXIT_USAGE;
+    }
+    if (seen->n < sizeof seen->at / sizeof seen->at[0]) {
+        seen->at[seen->n].id = id;
+        seen->at[seen->n++].val = val;
+    }
     return 0;
 }
 
@@ -368,6 +407,7 @@ int cli_parse(const cli_command *c, int argc, char **argv, cli_args *a)
     optind = 1;
 #endif
     int ret, code = 0;
+    seen_opts seen = {.n = 0};
     while (code == 0 && (ret = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
         if (ret == 1) code = positional_(c, optarg, a);
         else if (ret == ID_HELP) return CLI_PARSE_HELP;
@@ -378,7 +418,7 @@ int cli_parse(const cli_command *c, int argc, char **argv, cli_args *a)
                 strchr(argv[optind], optopt))
                 arg = argv[optind];
             return bad_option_(c, ret, arg, optopt);
-        } else code = apply_(c, ret, optarg, a);
+        } else if ((code = repeated_(c, &seen, ret, optarg)) == 0) code = apply_(c, ret, optarg, a);
     }
     if (code) return code;
     for (int i = optind; i < argc && code == 0; i++) code = positional_(c, argv[i], a); /* after `--` */

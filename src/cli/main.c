@@ -43,7 +43,8 @@ static void usage(FILE *o)
                "  -h, --help               help (also: evtrace COMMAND --help)\n"
                "  --version                print the version\n"
                "  help --man, help --bash-completion   the man page (roff) and the bash completion\n"
-               "Options take their value as --opt VALUE or --opt=VALUE; -- ends the options.\n");
+               "Options take their value as --opt VALUE or --opt=VALUE; -- ends the options.\n"
+               "An option given twice must have the same value both times (except the lists --label, --trace-id).\n");
     print_formats(o);
     print_reader_options(o);
     fprintf(o, "\nExit codes: 0 success, 1 the data has errors, 2 usage, 3 unreadable or unsupported input.\n");

@@ -8,7 +8,9 @@
    disagrees with the extension is warned about;
 4. --begin/--end (event index, ticks, time) on every command that reads a trace;
 5. help lists exactly what applies: query's 13 tables, no reader options for clickhouse-schema,
-   no `synthetic` among the formats, --clock-hz among the common options."""
+   no `synthetic` among the formats, --clock-hz among the common options;
+10. a single-valued option given twice with two values is a usage error naming both; the same value
+   twice, a repeated flag and a list option (--label) are accepted."""
 import json, os, pty, sqlite3, subprocess, sys, tempfile
 
 evtrace, samples = sys.argv[1], sys.argv[2]
@@ -307,6 +309,39 @@ for args in (["info", "--json", empty], ["stats", "--json", empty], ["info", "--
     except (ValueError, KeyError, TypeError):
         ok = False
     check(ok, f"{' '.join(args[:2])} on an unreadable input: JSON with fatal, exit 3: exit {r.returncode} stdout {r.stdout[:120]!r}")
+
+# 10. a single-valued option given twice with two values is a usage error naming both (the last
+# one won, silently), before anything is read or written: no output made, an old one untouched;
+# the same value twice and a repeated flag are harmless; a list option (--label) keeps working
+old = os.path.join(tmp, "rep-old.json")
+open(old, "w").write("old")
+for args, msg in ((["convert", TRX, "--to", "perfetto", "--to", "ctf", "-o", "rep.out"], "--to given twice (perfetto, ctf)"),
+                  (["convert", TRX, "-o", "rep-a.json", "-o", old, "--force"], f"--output given twice (rep-a.json, {old})"),
+                  (["report", TRX, "--output=rep-a.html", "-o", "rep-b.html"], "--output given twice (rep-a.html, rep-b.html)"),
+                  (["dump", "--begin", "1", "--begin", "2", TRX], "--begin given twice (1, 2)"),
+                  (["info", XRAY, "--instr-map", "a.yaml", "--instr-map", "b.yaml"], "--instr-map given twice (a.yaml, b.yaml)")):
+    r = run(args)
+    check(r.returncode == 2 and r.stderr == f"evtrace {args[0]}: {msg}\n" and r.stdout == "" and open(old).read() == "old"
+          and not [f for f in os.listdir(tmp) if f.startswith("rep") and f != "rep-old.json"],
+          f"{' '.join(w for w in args if w not in (TRX, XRAY))}: exit {r.returncode} {r.stderr.strip()[:100]}")
+# --json: as every usage error (an unknown --kernel here): the message on stderr, nothing on stdout
+ref = run(["info", "--json", "--kernel", "bogus", TRX])
+r = run(["info", "--json", "--clock-hz", "1000", "--clock-hz", "2000", TRX])
+check(r.returncode == ref.returncode == 2 and r.stdout == ref.stdout == ""
+      and r.stderr == "evtrace info: --clock-hz given twice (1000, 2000)\n" and ref.stderr.startswith("evtrace info: "),
+      f"info --json --clock-hz twice: a usage error as the others: exit {r.returncode} stdout {r.stdout[:60]!r} {r.stderr.strip()[:100]}")
+r = run(["convert", TRX, "--to", "chrome", "--to=chrome", "-o", "rep-same.json", "-orep-same.json", "-q", "--quiet"])
+check(r.returncode == 0 and isinstance(json.load(open(os.path.join(tmp, "rep-same.json"))), (dict, list)),
+      f"the same --to and -o twice, -q twice: converted, exit {r.returncode} {r.stderr.strip()[:100]}")
+r = run(["info", "--json", "--json", "--clock-hz", "1000", "--clock-hz=1000", TRX])
+check(r.returncode == 0 and json.loads(r.stdout)["clock_hz"] == 1000, f"--json and --clock-hz 1000 twice: exit {r.returncode}")
+closed = socket.socket()  # bound, not listening: the connection is refused
+closed.bind(("127.0.0.1", 0))
+r = run(["convert", TRX, "--to", "clickhouse", "-o", f"http://127.0.0.1:{closed.getsockname()[1]}/?database=evtrace",
+         "--label", "board=b7", "--label", "board=b8", "--label", "fw=6.4", "-q"])
+closed.close()
+check(r.returncode == 3 and "cannot connect" in r.stderr and "twice" not in r.stderr,
+      f"--label three times: accepted, the load tried (exit 3: no server): {r.stderr.strip()[:120]}")
 
 import shutil
 shutil.rmtree(tmp, True)
