@@ -56,7 +56,8 @@ if(TARGET freertos_posix_demo)
     target_compile_options(${k} PRIVATE -w) # FreeRTOS's code: its warnings are not ours
     target_compile_definitions(${k} PUBLIC _GNU_SOURCE ${defs})
     target_link_libraries(${k} PUBLIC evtrace_freertos evt_freertos_test Threads::Threads)
-    add_executable(freertos_matrix_${variant}${suffix} ${PROJECT_SOURCE_DIR}/tests/kernel/freertos/matrix/matrix_app.c)
+    add_executable(freertos_matrix_${variant}${suffix} ${PROJECT_SOURCE_DIR}/tests/kernel/freertos/matrix/matrix_app.c
+      ${PROJECT_SOURCE_DIR}/tests/kernel/freertos/matrix/matrix_memory.c)
     target_compile_options(freertos_matrix_${variant}${suffix} PRIVATE -Wall -Wextra -Werror) # the user's app
     target_link_libraries(freertos_matrix_${variant}${suffix} PRIVATE ${k} evtrace_freertos)
     foreach(mode snapshot stream)
@@ -66,7 +67,8 @@ if(TARGET freertos_posix_demo)
     endforeach()
     # gap_app.c on the edge kernel: every task waits three wraps of the trace clock at a time
     if(variant STREQUAL "edge")
-      add_executable(freertos_gap${suffix} ${PROJECT_SOURCE_DIR}/tests/kernel/freertos/matrix/gap_app.c)
+      add_executable(freertos_gap${suffix} ${PROJECT_SOURCE_DIR}/tests/kernel/freertos/matrix/gap_app.c
+        ${PROJECT_SOURCE_DIR}/tests/kernel/freertos/matrix/matrix_memory.c)
       target_compile_options(freertos_gap${suffix} PRIVATE -Wall -Wextra -Werror)
       target_link_libraries(freertos_gap${suffix} PRIVATE ${k} evtrace_freertos)
       foreach(mode snapshot stream)

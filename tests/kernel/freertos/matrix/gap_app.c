@@ -40,30 +40,6 @@ void vApplicationTickHook(void)
     g_last_tick = t;
 }
 
-#if tskKERNEL_VERSION_MAJOR >= 11
-typedef configSTACK_DEPTH_TYPE gap_depth;
-#else
-typedef uint32_t gap_depth;
-#endif
-void vApplicationGetIdleTaskMemory(StaticTask_t **t, StackType_t **s, gap_depth *n);
-void vApplicationGetIdleTaskMemory(StaticTask_t **t, StackType_t **s, gap_depth *n)
-{
-    static StaticTask_t tcb;
-    static StackType_t st[configMINIMAL_STACK_SIZE];
-    *t = &tcb;
-    *s = st;
-    *n = configMINIMAL_STACK_SIZE;
-}
-void vApplicationGetTimerTaskMemory(StaticTask_t **t, StackType_t **s, gap_depth *n);
-void vApplicationGetTimerTaskMemory(StaticTask_t **t, StackType_t **s, gap_depth *n)
-{
-    static StaticTask_t tcb;
-    static StackType_t st[configTIMER_TASK_STACK_DEPTH];
-    *t = &tcb;
-    *s = st;
-    *n = configTIMER_TASK_STACK_DEPTH;
-}
-
 static const char *g_mode, *g_out;
 static unsigned g_rounds;
 static int g_late;
