@@ -91,14 +91,17 @@ def check_self_described(counters, evtrace, path, label):
              % (label, info.get('clock_hz'), info.get('clock_source'), counters['clock_hz']))
 
 
-def object_types(evtrace, path):
-    """Per object name, its type as the outputs show it (SQLite objects.type)."""
-    out = subprocess.run([evtrace, 'query', '-q', '--json', path, 'SELECT name, type FROM objects'],
-                         capture_output=True, text=True, timeout=120)
+def query(evtrace, path, sql):
+    """The rows of `evtrace query` sql on the trace at path."""
+    out = subprocess.run([evtrace, 'query', '-q', '--json', path, sql], capture_output=True, text=True, timeout=120)
     if out.returncode != 0:
         fail('evtrace query %s: %s' % (path, out.stderr.strip()))
-    rows = [json.loads(l) for l in out.stdout.splitlines() if l.strip()]
-    return {r['name']: r['type'] for r in rows if r['name']}
+    return [json.loads(l) for l in out.stdout.splitlines() if l.strip()]
+
+
+def object_types(evtrace, path):
+    """Per object name, its type as the outputs show it (SQLite objects.type)."""
+    return {r['name']: r['type'] for r in query(evtrace, path, 'SELECT name, type FROM objects') if r['name']}
 
 
 def ready_counts(evtrace, path):
@@ -106,11 +109,7 @@ def ready_counts(evtrace, path):
     one a deleted task's successor of the same name is (a context of its own)."""
     sql = ("SELECT target, target_name, count(*) AS n, min(seq) AS first FROM events WHERE kind = 'thread_run' "
            "AND json_extract(fields, '$.state') = 'ready' GROUP BY target")
-    out = subprocess.run([evtrace, 'query', '-q', '--json', path, sql], capture_output=True, text=True, timeout=120)
-    if out.returncode != 0:
-        fail('evtrace query %s: %s' % (path, out.stderr.strip()))
-    rows = [json.loads(l) for l in out.stdout.splitlines() if l.strip()]
-    return {r['target_name']: r['n'] for r in sorted(rows, key=lambda r: r['first'])}
+    return {r['target_name']: r['n'] for r in sorted(query(evtrace, path, sql), key=lambda r: r['first'])}
 
 
 def latest_contexts(st):
@@ -239,13 +238,35 @@ def compare(counters, evtrace, path, label, need_reuse=False, need_idle=False):
                                   if extra else '', inh))
 
 
+def trace_file(d, mode):
+    """The trace's path in the directory d: an RKH stream, or a TXTB snapshot."""
+    return os.path.join(d, 'trace.' + ('rkh' if mode == 'stream' else 'trx'))
+
+
+def run_app(what, args):
+    """Run an application (args: its command line) to its end; the JSON line of counters it printed
+    last. Fails when it exits non-zero."""
+    r = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    if r.returncode != 0:
+        fail('%s exited %d: %s' % (what, r.returncode, r.stderr.strip()))
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def mismatches():
+    """A list of mismatches, and check(what, got, want, tol=0), which adds one when got is more than
+    tol from want."""
+    bad = []
+
+    def check(what, got, want, tol=0):
+        if abs(got - want) > tol:
+            bad.append('%s: trace %d, FreeRTOS %d' % (what, got, want))
+    return bad, check
+
+
 def cmd_counters(evtrace, demo, mode, seconds, kernel=''):
     with tempfile.TemporaryDirectory() as d:
-        out = os.path.join(d, 'trace.' + ('trx' if mode == 'snapshot' else 'rkh'))
-        r = subprocess.run([demo, mode, out, seconds], capture_output=True, text=True, timeout=120)
-        if r.returncode != 0:
-            fail('demo %s exited %d: %s' % (mode, r.returncode, r.stderr.strip()))
-        counters = json.loads(r.stdout.strip().splitlines()[-1])
+        out = trace_file(d, mode)
+        counters = run_app('demo ' + mode, [demo, mode, out, seconds])
         if not counters['kernel'].startswith(kernel):
             fail('the example runs FreeRTOS %s, not %s' % (counters['kernel'], kernel))
         compare(counters, evtrace, out, '%s (FreeRTOS %s)' % (mode, counters['kernel']), need_idle=True)
@@ -259,24 +280,26 @@ def run_lines(evtrace, *args):
     return [json.loads(l) for l in out.stdout.splitlines() if l.strip()]
 
 
-def outsider_tasks(c, evtrace, path, st, check):
-    """Per task (its latest context): switch-ins, moves to ready, inheritances, CPU."""
-    ready = ready_counts(evtrace, path)
-    ctx = latest_contexts(st)
-    objs = {}
-    for o in st['objects']:
-        objs[o['name']] = o
-    isr_ticks = st['isr_time'] * c['clock_hz'] // 10**9  # the ISRs' time, FreeRTOS's to the tasks
+def task_checks(c, evtrace, path, st, check, bad, disinherits=False):
+    """Per task of the counters c (its latest context): switch-ins, moves to ready, inheritances (and
+    disinheritances: the outsider application counts them) exact; CPU within 1 % plus the trace's ISR
+    time (FreeRTOS books an interrupt's time to the task it interrupted), but for the control task (ctl,
+    c with one-letter names), whose last slice is open when the trace stops."""
+    ready, ctx = ready_counts(evtrace, path), latest_contexts(st)
+    objs = {o['name']: o for o in st['objects'] if o['name']}
+    isr_ticks = st['isr_time'] * c['clock_hz'] // 10**9
     for t in c['tasks']:
         x = ctx.get(t['name'])
         if x is None:
-            fail('task %s not in the trace' % t['name'])
+            bad.append('task %s not in the trace' % t['name'])
+            continue
         check('%s switch-ins' % t['name'], x['switches'], t['switch_ins'])
         check('%s moves to ready' % t['name'], ready.get(t['name'], 0), t['ready'])
         ops = objs.get(t['name'], {}).get('ops', {})
         check('%s inheritances' % t['name'], ops.get('inherit', {}).get('success', 0), t['inherits'])
-        check('%s disinheritances' % t['name'], ops.get('disinherit', {}).get('success', 0), t['disinherits'])
-        if t['name'] != 'ctl':  # its last slice is open when the trace stops
+        if disinherits:
+            check('%s disinheritances' % t['name'], ops.get('disinherit', {}).get('success', 0), t['disinherits'])
+        if t['name'] not in ('c', 'ctl'):
             check('%s CPU ticks' % t['name'], x['cpu_ticks'], t['run_time'], max(1, t['run_time'] // 100) + isr_ticks)
 
 
@@ -379,19 +402,13 @@ def outsider_dump(evtrace, path, check):
 
 def cmd_outsider(evtrace, app, mode, seconds):
     with tempfile.TemporaryDirectory() as d:
-        out = os.path.join(d, 'trace.' + ('rkh' if mode == 'stream' else 'trx'))
+        out = trace_file(d, mode)
         args = [app, 'stream' if mode == 'stream' else 'snapshot', out, str(int(float(seconds) * 1000))]
         if mode == 'wrap':
             args.append('128')
-        r = subprocess.run(args, capture_output=True, text=True, timeout=120)
-        if r.returncode != 0:
-            fail('outsider %s exited %d: %s' % (mode, r.returncode, r.stderr.strip()))
-        c = json.loads(r.stdout.strip().splitlines()[-1])
+        c = run_app('outsider ' + mode, args)
         st = stats(evtrace, out)
-        bad = []
-        def check(what, got, want, tol=0):
-            if abs(got - want) > tol:
-                bad.append('%s: trace %d, FreeRTOS %d' % (what, got, want))
+        bad, check = mismatches()
         if mode == 'wrap':
             lost_records = sum(x['count'] for x in st['names'] if x['kind'] == 'lost')
             check('decoded + lost (wrapped snapshot)', st['events'] - lost_records + st['lost']['count'],
@@ -402,7 +419,7 @@ def cmd_outsider(evtrace, app, mode, seconds):
             if st['lost']['count']:
                 fail('%s: %d records lost' % (mode, st['lost']['count']))
             check('unmatched ISR exits', st['unmatched_exits']['isr'], 0)
-            outsider_tasks(c, evtrace, out, st, check)
+            task_checks(c, evtrace, out, st, check, bad, disinherits=True)
             outsider_objects(c, st, check)
             outsider_dump(evtrace, out, check)
         if bad:
@@ -416,19 +433,7 @@ def matrix_check(c, evtrace, path, st, check, bad):
     """The matrix application's counters (matrix_app.c) against the trace at path."""
     n = c['counts']
     objs = {o['name']: o for o in st['objects'] if o['name']}
-    ready, ctx = ready_counts(evtrace, path), latest_contexts(st)
-    isr_ticks = st['isr_time'] * c['clock_hz'] // 10**9
-    for t in c['tasks']:
-        x = ctx.get(t['name'])
-        if x is None:
-            bad.append('task %s not in the trace' % t['name'])
-            continue
-        check('%s switch-ins' % t['name'], x['switches'], t['switch_ins'])
-        check('%s moves to ready' % t['name'], ready.get(t['name'], 0), t['ready'])
-        check('%s inheritances' % t['name'], objs.get(t['name'], {}).get('ops', {}).get('inherit', {}).get('success', 0),
-              t['inherits'])
-        if t['name'] not in ('c', 'ctl'):  # the control task: its last slice is open when the trace stops
-            check('%s CPU ticks' % t['name'], x['cpu_ticks'], t['run_time'], max(1, t['run_time'] // 100) + isr_ticks)
+    task_checks(c, evtrace, path, st, check, bad)
     def ops(name, op, res='success'):
         return objs.get(name, {}).get('ops', {}).get(op, {}).get(res, 0)
     def failed(name, op):
@@ -482,18 +487,12 @@ def matrix_check(c, evtrace, path, st, check, bad):
 
 def cmd_matrix(evtrace, app, mode, seconds):
     with tempfile.TemporaryDirectory() as d:
-        out = os.path.join(d, 'trace.' + ('rkh' if mode == 'stream' else 'trx'))
-        r = subprocess.run([app, mode, out, str(int(float(seconds) * 1000))], capture_output=True, text=True, timeout=120)
-        if r.returncode != 0:
-            fail('matrix %s exited %d: %s' % (mode, r.returncode, r.stderr.strip()))
-        c = json.loads(r.stdout.strip().splitlines()[-1])
+        out = trace_file(d, mode)
+        c = run_app('matrix ' + mode, [app, mode, out, str(int(float(seconds) * 1000))])
         st = stats(evtrace, out)
         if st['lost']['count']:
             fail('matrix %s: %d records lost' % (mode, st['lost']['count']))
-        bad = []
-        def check(what, got, want, tol=0):
-            if abs(got - want) > tol:
-                bad.append('%s: trace %d, FreeRTOS %d' % (what, got, want))
+        bad, check = mismatches()
         matrix_check(c, evtrace, out, st, check, bad)
         if bad:
             fail('matrix %s (FreeRTOS %s): %s' % (mode, c['kernel'], '; '.join(bad)))
@@ -508,12 +507,8 @@ def cmd_gap(evtrace, app, mode, rounds, late=None):
     # wrap (the process not scheduled on a busy host) cannot tell; up to three runs, then skipped.
     for attempt in range(3):
         with tempfile.TemporaryDirectory() as d:
-            out = os.path.join(d, 'trace.' + ('rkh' if mode == 'stream' else 'trx'))
-            r = subprocess.run([app, mode, out, rounds] + ([late] if late else []), capture_output=True, text=True,
-                               timeout=120)
-            if r.returncode != 0:
-                fail('gap %s exited %d: %s' % (mode, r.returncode, r.stderr.strip()))
-            c = json.loads(r.stdout.strip().splitlines()[-1])
+            out = trace_file(d, mode)
+            c = run_app('gap ' + mode, [app, mode, out, rounds] + ([late] if late else []))
             if c['max_tick_gap'] >= 3 << 30:
                 print('gap %s: the simulator\'s tick stalled %.0f ms (%.2f of a wrap): run again'
                       % (mode, c['max_tick_gap'] * 1e3 / c['clock_hz'], c['max_tick_gap'] / 2.0**32))

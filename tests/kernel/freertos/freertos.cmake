@@ -9,6 +9,11 @@ if(TARGET freertos_posix_demo)
     add_test(NAME kernel/freertos/counters_${mode}
       COMMAND python3 ${EVT_FR_CHECK} counters $<TARGET_FILE:evtrace> $<TARGET_FILE:freertos_posix_demo> ${mode} 1)
   endforeach()
+  # What the applications below share (tests/support/evt_freertos_test.c: FreeRTOS's counters kept in
+  # the trace hooks their FreeRTOSConfig.h calls, the recording, the counters line); no FreeRTOS header.
+  add_library(evt_freertos_test STATIC ${PROJECT_SOURCE_DIR}/tests/support/evt_freertos_test.c)
+  target_include_directories(evt_freertos_test PUBLIC ${PROJECT_SOURCE_DIR}/tests/support)
+  target_link_libraries(evt_freertos_test PUBLIC evtrace_freertos)
   # An outsider's application (outsider/: event groups, notifications, buffers, timers, suspension,
   # priorities, inheritance, deletion, ISR work) against FreeRTOS's counters, both transports, three
   # scheduler settings (preemption/time slicing 1/1, 1/0, 0/1), and a wrapped snapshot's accounting.
@@ -24,7 +29,7 @@ if(TARGET freertos_posix_demo)
     target_compile_options(freertos_outsider_kernel_${v} PRIVATE -w) # FreeRTOS's code: its warnings are not ours
     target_compile_definitions(freertos_outsider_kernel_${v} PUBLIC _GNU_SOURCE OUTSIDER_PREEMPTION=${pre}
       OUTSIDER_TIME_SLICING=${slice})
-    target_link_libraries(freertos_outsider_kernel_${v} PUBLIC evtrace_freertos Threads::Threads)
+    target_link_libraries(freertos_outsider_kernel_${v} PUBLIC evtrace_freertos evt_freertos_test Threads::Threads)
     add_executable(freertos_outsider_${v} ${PROJECT_SOURCE_DIR}/tests/kernel/freertos/outsider/outsider_app.c)
     target_link_libraries(freertos_outsider_${v} PRIVATE freertos_outsider_kernel_${v} evtrace_freertos)
     foreach(mode snapshot stream)
@@ -50,8 +55,9 @@ if(TARGET freertos_posix_demo)
     target_include_directories(${k} PUBLIC ${PROJECT_SOURCE_DIR}/tests/kernel/freertos/matrix ${kernel}/include ${px} ${px}/utils)
     target_compile_options(${k} PRIVATE -w) # FreeRTOS's code: its warnings are not ours
     target_compile_definitions(${k} PUBLIC _GNU_SOURCE ${defs})
-    target_link_libraries(${k} PUBLIC evtrace_freertos Threads::Threads)
-    add_executable(freertos_matrix_${variant}${suffix} ${PROJECT_SOURCE_DIR}/tests/kernel/freertos/matrix/matrix_app.c)
+    target_link_libraries(${k} PUBLIC evtrace_freertos evt_freertos_test Threads::Threads)
+    add_executable(freertos_matrix_${variant}${suffix} ${PROJECT_SOURCE_DIR}/tests/kernel/freertos/matrix/matrix_app.c
+      ${PROJECT_SOURCE_DIR}/tests/kernel/freertos/matrix/matrix_memory.c)
     target_compile_options(freertos_matrix_${variant}${suffix} PRIVATE -Wall -Wextra -Werror) # the user's app
     target_link_libraries(freertos_matrix_${variant}${suffix} PRIVATE ${k} evtrace_freertos)
     foreach(mode snapshot stream)
@@ -61,7 +67,8 @@ if(TARGET freertos_posix_demo)
     endforeach()
     # gap_app.c on the edge kernel: every task waits three wraps of the trace clock at a time
     if(variant STREQUAL "edge")
-      add_executable(freertos_gap${suffix} ${PROJECT_SOURCE_DIR}/tests/kernel/freertos/matrix/gap_app.c)
+      add_executable(freertos_gap${suffix} ${PROJECT_SOURCE_DIR}/tests/kernel/freertos/matrix/gap_app.c
+        ${PROJECT_SOURCE_DIR}/tests/kernel/freertos/matrix/matrix_memory.c)
       target_compile_options(freertos_gap${suffix} PRIVATE -Wall -Wextra -Werror)
       target_link_libraries(freertos_gap${suffix} PRIVATE ${k} evtrace_freertos)
       foreach(mode snapshot stream)

@@ -158,11 +158,7 @@ static void stream(int v10)
     static evt_rkh_recorder r;
     static uint8_t ring[4096];
     evt_rkh_test_buf out;
-    evt_rkh_config cfg;
-    evt_rkh_config_default(&cfg);
-    evt_rkh_test_buf_init(&out, 1u << 16);
-    evt_rkh_init(&r, &cfg, ring, sizeof ring, evt_test_clock32, 1000u);
-    evt_rkh_set_sink(&r, evt_rkh_test_sink, &out);
+    evt_rkh_test_streamed(&r, ring, sizeof ring, evt_test_clock32, 1000u, &out, 1u << 16);
     evt_freertos_set_clock(evt_test_clock32, 1000000u);
     assert_int_equal(evt_freertos_start_stream(&r), 0);
     script(v10);

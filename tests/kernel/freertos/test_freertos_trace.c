@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
+#include "evt_rkh_test.h"
 #include "evtrace/freertos.h"
 #include "evtrace/reader.h"
 #include "evtrace/user.h"
@@ -398,15 +399,6 @@ static void snapshot(script_fn script, check_fn check)
     check(g_snap, sizeof g_snap);
 }
 
-typedef struct out_buf { uint8_t p[16384]; size_t n; } out_buf;
-static out_buf g_out;
-static void sink(void *user, const uint8_t *p, uint32_t n)
-{
-    out_buf *o = user;
-    assert_true(o->n + n <= sizeof o->p);
-    memcpy(o->p + o->n, p, n);
-    o->n += n;
-}
 static uint32_t ts(void)
 {
     static uint32_t t;
@@ -418,17 +410,16 @@ static void stream_ts(uint32_t (*fn)(void), script_fn script, check_fn check)
 {
     static uint8_t ring[8192];
     static evt_rkh_recorder r;
-    evt_rkh_config cfg;
-    evt_rkh_config_default(&cfg);
-    g_out.n = 0;
-    evt_rkh_init(&r, &cfg, ring, sizeof ring, fn, 1000u);
-    evt_rkh_set_sink(&r, sink, &g_out);
+    evt_rkh_test_buf out;
+    evt_rkh_test_streamed(&r, ring, sizeof ring, fn, 1000u, &out, 16384);
     evt_freertos_set_clock(fn, 1000u);
     assert_int_equal(evt_freertos_start_stream(&r), 0);
     script();
     evt_freertos_stop();
     evt_freertos_set_clock(NULL, 0);
-    check(g_out.p, g_out.n);
+    assert_false(out.overflow); /* the stream fits its 16 KiB */
+    check(out.p, out.n);
+    evt_rkh_test_buf_free(&out);
 }
 static void stream(script_fn script, check_fn check) { stream_ts(ts, script, check); }
 

@@ -9,13 +9,7 @@
 #define FREERTOS_CONFIG_H
 
 #ifndef __ASSEMBLER__
-#include <stdint.h>
-void matrix_assert(const char *file, int line);
-uint64_t matrix_run_time(void);
-void matrix_switched_in(void *tcb);
-void matrix_ready(void *tcb);
-void matrix_inherited(void *tcb);
-void matrix_deleted(void *tcb);
+#include "evt_freertos_test.h" /* FreeRTOS's counters in the hooks below (tests/support) */
 #endif
 
 #ifndef MATRIX_PREEMPT
@@ -69,10 +63,10 @@ void matrix_deleted(void *tcb);
 #define configTIMER_TASK_STACK_DEPTH            (configMINIMAL_STACK_SIZE * 2)
 #define configGENERATE_RUN_TIME_STATS           1
 #define configRUN_TIME_COUNTER_TYPE             uint64_t
-#define portALT_GET_RUN_TIME_COUNTER_VALUE(x)   ((x) = matrix_run_time())
+#define portALT_GET_RUN_TIME_COUNTER_VALUE(x)   ((x) = evt_freertos_test_run_time())
 #define configCHECK_FOR_STACK_OVERFLOW          0
 #define configUSE_MALLOC_FAILED_HOOK            0
-#define configASSERT(x)                         do { if (!(x)) matrix_assert(__FILE__, __LINE__); } while (0)
+#define configASSERT(x)                         do { if (!(x)) evt_freertos_test_assert(__FILE__, __LINE__); } while (0)
 #define INCLUDE_vTaskPrioritySet                1
 #define INCLUDE_uxTaskPriorityGet               1
 #define INCLUDE_vTaskDelete                     1
@@ -85,10 +79,10 @@ void matrix_deleted(void *tcb);
 #define INCLUDE_eTaskGetState                   1
 
 /* FreeRTOS's own counters, beside evtrace's records (evtrace/freertos_trace.h's application hooks) */
-#define evtFREERTOS_APP_SWITCHED_IN()            matrix_switched_in(pxCurrentTCB)
-#define evtFREERTOS_APP_PRIORITY_INHERIT(t, p)   matrix_inherited(t)
-#define evtFREERTOS_APP_MOVED_TO_READY(t)        matrix_ready(t)
-#define evtFREERTOS_APP_TASK_DELETE(t)           matrix_deleted(t)
+#define evtFREERTOS_APP_SWITCHED_IN()            evt_freertos_test_switched_in(pxCurrentTCB)
+#define evtFREERTOS_APP_PRIORITY_INHERIT(t, p)   evt_freertos_test_inherited(t)
+#define evtFREERTOS_APP_MOVED_TO_READY(t)        evt_freertos_test_ready(t)
+#define evtFREERTOS_APP_TASK_DELETE(t)           evt_freertos_test_deleted(t)
 
 #include "evtrace/freertos_trace.h"
 

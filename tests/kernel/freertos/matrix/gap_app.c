@@ -21,48 +21,17 @@
 #include "FreeRTOS.h"
 #include "task.h"
 
+#include "evt_freertos_test.h"
 #include "evtrace/freertos.h"
 #include "evtrace/port.h"
 
 #define SCALE 4u
-
-void matrix_assert(const char *file, int line)
-{
-    fprintf(stderr, "configASSERT failed: %s:%d\n", file, line);
-    abort();
-}
+#define MAX_TASKS 8 /* the counters line's room */
 
 static uint64_t clock64(void) { return evt_port_timestamp() * SCALE; }
 static uint32_t clock32(void) { return (uint32_t)clock64(); }
 
-#define MAX_TASKS 8
-static struct {
-    void *tcb;
-    unsigned switch_ins;
-} g_tasks[MAX_TASKS];
-static void *g_last_in;
-static uint64_t g_rt_base, g_start;
-static int g_rt_started;
-
-uint64_t matrix_run_time(void) { return g_rt_started ? clock64() - g_rt_base : 0u; }
-void matrix_switched_in(void *tcb)
-{
-    if (tcb == g_last_in) return;
-    if (!g_rt_started) {
-        g_rt_base = clock64();
-        g_rt_started = 1;
-    }
-    g_last_in = tcb;
-    for (int i = 0; i < MAX_TASKS; i++)
-        if (g_tasks[i].tcb == tcb || !g_tasks[i].tcb) {
-            g_tasks[i].tcb = tcb;
-            g_tasks[i].switch_ins++;
-            return;
-        }
-}
-void matrix_ready(void *tcb) { (void)tcb; }
-
-static uint64_t g_last_tick, g_max_tick_gap;
+static uint64_t g_start, g_last_tick, g_max_tick_gap;
 void vApplicationTickHook(void);
 void vApplicationTickHook(void)
 {
@@ -70,47 +39,10 @@ void vApplicationTickHook(void)
     if (g_last_tick && t - g_last_tick > g_max_tick_gap) g_max_tick_gap = t - g_last_tick;
     g_last_tick = t;
 }
-void matrix_inherited(void *tcb) { (void)tcb; }
-void matrix_deleted(void *tcb) { (void)tcb; }
-
-#if tskKERNEL_VERSION_MAJOR >= 11
-typedef configSTACK_DEPTH_TYPE gap_depth;
-#else
-typedef uint32_t gap_depth;
-#endif
-void vApplicationGetIdleTaskMemory(StaticTask_t **t, StackType_t **s, gap_depth *n);
-void vApplicationGetIdleTaskMemory(StaticTask_t **t, StackType_t **s, gap_depth *n)
-{
-    static StaticTask_t tcb;
-    static StackType_t st[configMINIMAL_STACK_SIZE];
-    *t = &tcb;
-    *s = st;
-    *n = configMINIMAL_STACK_SIZE;
-}
-void vApplicationGetTimerTaskMemory(StaticTask_t **t, StackType_t **s, gap_depth *n);
-void vApplicationGetTimerTaskMemory(StaticTask_t **t, StackType_t **s, gap_depth *n)
-{
-    static StaticTask_t tcb;
-    static StackType_t st[configTIMER_TASK_STACK_DEPTH];
-    *t = &tcb;
-    *s = st;
-    *n = configTIMER_TASK_STACK_DEPTH;
-}
 
 static const char *g_mode, *g_out;
 static unsigned g_rounds;
 static int g_late;
-static uint8_t *g_buf;
-static uint32_t g_size = 4u << 20;
-static FILE *g_stream;
-static evt_rkh_recorder g_rkh;
-static uint8_t g_ring[64 * 1024];
-
-static void sink(void *user, const uint8_t *p, uint32_t n)
-{
-    (void)user;
-    if (g_stream) fwrite(p, 1, n, g_stream);
-}
 
 static void report(void)
 {
@@ -121,9 +53,7 @@ static void report(void)
            tskKERNEL_VERSION_NUMBER, (unsigned long long)(evt_port_timestamp_hz() * SCALE),
            (unsigned long long)((clock64() - g_start) >> 32), (unsigned long long)g_max_tick_gap);
     for (UBaseType_t i = 0; i < n; i++) {
-        unsigned sw = 0;
-        for (int k = 0; k < MAX_TASKS; k++)
-            if (g_tasks[k].tcb == st[i].xHandle) sw = g_tasks[k].switch_ins;
+        unsigned sw = evt_freertos_test_task_of(st[i].xHandle)->switch_ins;
         printf("%s{\"name\":\"%s\",\"run_time\":%llu,\"switch_ins\":%u}", i ? "," : "", st[i].pcTaskName,
                (unsigned long long)st[i].ulRunTimeCounter, sw);
     }
@@ -131,21 +61,8 @@ static void report(void)
     fflush(stdout);
 }
 
-/* Start the transport of g_mode. */
-static int start(void)
-{
-    if (strcmp(g_mode, "stream") == 0) {
-        g_stream = fopen(g_out, "wb");
-        if (!g_stream) return -1;
-        evt_rkh_config cfg;
-        evt_rkh_config_default(&cfg);
-        evt_rkh_init(&g_rkh, &cfg, g_ring, sizeof g_ring, clock32, 0);
-        evt_rkh_set_sink(&g_rkh, sink, NULL);
-        return evt_freertos_start_stream(&g_rkh);
-    }
-    g_buf = calloc(1, g_size);
-    return g_buf ? evt_freertos_start_snapshot(g_buf, g_size, 16) : -1;
-}
+/* Start the transport of g_mode (a snapshot of 4 MiB with 16 registry entries), on the trace clock. */
+static int start(void) { return evt_freertos_test_start(g_mode, g_out, 4u << 20, 16, clock32); }
 
 /* Work 2 ms, sleep three wraps of the trace clock; then stop, report, write. */
 static void work(void *p)
@@ -162,15 +79,7 @@ static void work(void *p)
         }
         vTaskDelay(pdMS_TO_TICKS(3u * wrap_ms));
     }
-    evt_freertos_stop();
-    report();
-    int rc;
-    if (g_stream) rc = fclose(g_stream) != 0;
-    else {
-        FILE *f = fopen(g_out, "wb");
-        rc = !f || fwrite(g_buf, 1, g_size, f) != g_size || fclose(f) != 0;
-    }
-    exit(rc);
+    evt_freertos_test_end(report);
 }
 
 int main(int argc, char **argv)
@@ -183,6 +92,7 @@ int main(int argc, char **argv)
     g_out = argv[2];
     g_rounds = (unsigned)atoi(argv[3]);
     evt_freertos_set_clock(clock32, evt_port_timestamp_hz() * SCALE);
+    evt_freertos_test_set_clock(clock64); /* FreeRTOS's run-time stats count the same clock */
     g_late = argc == 5 && strcmp(argv[4], "late") == 0;
     if (!g_late && start() != 0) {
         fprintf(stderr, "%s: could not start the %s transport\n", argv[0], g_mode);

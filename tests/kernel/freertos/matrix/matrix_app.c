@@ -14,8 +14,6 @@
  * switch-ins, moves to ready and inheritances counted in its trace hooks, its priorities and TCB;
  * the application's count of every call by result; for the snapshot, the recorder's accounting. */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "FreeRTOS.h"
 #include "queue.h"
@@ -23,72 +21,13 @@
 #include "task.h"
 #include "timers.h"
 
-#include "evtrace/freertos.h"
+#include "evt_freertos_test.h"
 #include "evtrace/port.h"
-#include "evtrace/txtb.h"
 
-void matrix_assert(const char *file, int line)
-{
-    fprintf(stderr, "configASSERT failed: %s:%d\n", file, line);
-    abort();
-}
-
-#define MAX_TASKS 32
-typedef struct {
-    void *tcb;
-    unsigned switch_ins, ready, inherits;
-} task_count;
-static task_count g_tasks[MAX_TASKS];
-static void *g_last_in;
-static uint64_t g_rt_base;
-static int g_rt_started;
-
-static task_count *slot(void *tcb)
-{
-    for (int i = 0; i < MAX_TASKS; i++)
-        if (g_tasks[i].tcb == tcb) return &g_tasks[i];
-    for (int i = 0; i < MAX_TASKS; i++)
-        if (!g_tasks[i].tcb) {
-            g_tasks[i].tcb = tcb;
-            return &g_tasks[i];
-        }
-    return NULL;
-}
-
-uint64_t matrix_run_time(void) { return g_rt_started ? evt_port_timestamp() - g_rt_base : 0u; }
-
-void matrix_switched_in(void *tcb)
-{
-    if (tcb == g_last_in) return;
-    if (!g_rt_started) {
-        g_rt_base = evt_port_timestamp();
-        g_rt_started = 1;
-    }
-    g_last_in = tcb;
-    task_count *c = slot(tcb);
-    if (c) c->switch_ins++;
-}
-
-void matrix_ready(void *tcb)
-{
-    task_count *c = tcb != g_last_in ? slot(tcb) : NULL;
-    if (c) c->ready++;
-}
-
-void matrix_inherited(void *tcb)
-{
-    task_count *c = slot(tcb);
-    if (c) c->inherits++;
-}
+#define MAX_TASKS 32 /* the counters line's room */
 
 void vApplicationTickHook(void);
 void vApplicationTickHook(void) {}
-
-void matrix_deleted(void *tcb)
-{
-    for (int i = 0; i < MAX_TASKS; i++)
-        if (g_tasks[i].tcb == tcb) memset(&g_tasks[i], 0, sizeof g_tasks[i]);
-}
 
 #define COUNTS(X)                                                                                     \
     X(Q1_SEND_OK, "q1_send_ok") X(Q1_SEND_FAIL, "q1_send_fail") X(Q2_SEND_OK, "q2_send_ok")           \
@@ -102,20 +41,9 @@ void matrix_deleted(void *tcb)
     X(ABORT_OK, "abort_ok") X(ABORT_FAIL, "abort_fail") X(PRIOSET, "prioset") X(CREATED, "created")   \
     X(DELETED, "deleted") X(STORMS, "storms") X(SELFDEL, "selfdel")
 
-enum {
-#define E_(n, s) C_##n,
-    COUNTS(E_)
-#undef E_
-    C_N
-};
-static const char *const k_names[C_N] = {
-#define S_(n, s) s,
-    COUNTS(S_)
-#undef S_
-};
-static volatile unsigned g_c[C_N];
-#define CNT(i) (g_c[(i)]++)
-#define CNT_IF(c, a, b) ((c) ? CNT(a) : CNT(b))
+enum { COUNTS(EVT_FREERTOS_TEST_ENUM) C_N };
+static const char *const k_names[C_N] = {COUNTS(EVT_FREERTOS_TEST_KEY)};
+_Static_assert(C_N <= EVT_FREERTOS_TEST_NCOUNTS, "more counts than evt_freertos_test holds");
 
 #define PBASE (configMAX_PRIORITIES > 16 ? configMAX_PRIORITIES - 10 : 0)
 #define PR(x) ((UBaseType_t)(PBASE + (x)))
@@ -156,41 +84,10 @@ static TaskHandle_t make_task(TaskFunction_t fn, const char *name, UBaseType_t p
     return h;
 }
 
-#if tskKERNEL_VERSION_MAJOR >= 11
-typedef configSTACK_DEPTH_TYPE matrix_depth;
-#else
-typedef uint32_t matrix_depth;
-#endif
-void vApplicationGetIdleTaskMemory(StaticTask_t **t, StackType_t **s, matrix_depth *n);
-void vApplicationGetIdleTaskMemory(StaticTask_t **t, StackType_t **s, matrix_depth *n)
-{
-    static StaticTask_t tcb;
-    static StackType_t st[configMINIMAL_STACK_SIZE];
-    *t = &tcb;
-    *s = st;
-    *n = configMINIMAL_STACK_SIZE;
-}
-void vApplicationGetTimerTaskMemory(StaticTask_t **t, StackType_t **s, matrix_depth *n);
-void vApplicationGetTimerTaskMemory(StaticTask_t **t, StackType_t **s, matrix_depth *n)
-{
-    static StaticTask_t tcb;
-    static StackType_t st[configTIMER_TASK_STACK_DEPTH];
-    *t = &tcb;
-    *s = st;
-    *n = configTIMER_TASK_STACK_DEPTH;
-}
-
 static void park(void)
 {
     vTaskSuspend(NULL);
     for (;;) vTaskDelay(1000);
-}
-
-static void spin_us(unsigned us)
-{
-    uint64_t t0 = evt_port_timestamp(), n = evt_port_timestamp_hz() / 1000000u * us;
-    while (evt_port_timestamp() - t0 < n) {
-    }
 }
 
 static void yield_coop(void)
@@ -243,7 +140,7 @@ static void lo(void *p)
     while (!g_stop) {
         if (xSemaphoreTake(mx, 5) == pdPASS) {
             CNT(C_MX_TAKE_OK);
-            spin_us(1500);
+            evt_freertos_test_spin_us(1500);
             yield_coop();
             xSemaphoreGive(mx);
             CNT(C_MX_GIVE);
@@ -287,7 +184,7 @@ static void mid(void *p)
             CNT(C_RM_TAKE_OK);
             if (xSemaphoreTakeRecursive(rm, 0) == pdPASS) CNT(C_RM_TAKE_OK);
             else CNT(C_RM_TAKE_TO);
-            spin_us(700);
+            evt_freertos_test_spin_us(700);
             yield_coop();
             CNT_IF(xSemaphoreGiveRecursive(rm) == pdPASS, C_RM_GIVE_OK, C_RM_GIVE_FAIL);
             CNT_IF(xSemaphoreGiveRecursive(rm) == pdPASS, C_RM_GIVE_OK, C_RM_GIVE_FAIL);
@@ -334,7 +231,7 @@ static void rot(void *p)
 {
     (void)p;
     while (!g_stop) {
-        spin_us(300);
+        evt_freertos_test_spin_us(300);
         yield_coop();
         vTaskDelay(1);
     }
@@ -346,7 +243,7 @@ static void stm(void *p)
     (void)p;
     for (uint32_t i = 0; !g_stop; i++) {
         vTaskSuspendAll();
-        spin_us(2500); /* ticks pend */
+        evt_freertos_test_spin_us(2500); /* ticks pend */
         CNT_IF(xQueueSend(q1, &i, 0) == pdPASS, C_Q1_SEND_OK, C_Q1_SEND_FAIL);
         CNT_IF(xTaskNotifyIndexed(h_nix, NIDX, i, eSetValueWithoutOverwrite) == pdPASS, C_NOTIFY_OK, C_NOTIFY_FAIL);
         CNT(C_STORMS);
@@ -359,7 +256,7 @@ static void spn(void *p)
 {
     (void)p;
     while (!g_stop) {
-        spin_us(200);
+        evt_freertos_test_spin_us(200);
         yield_coop();
     }
     park();
@@ -367,7 +264,7 @@ static void spn(void *p)
 static void eph(void *p)
 {
     (void)p;
-    spin_us(100);
+    evt_freertos_test_spin_us(100);
     vTaskDelay(1);
     if ((uintptr_t)p) {
         CNT(C_SELFDEL);
@@ -396,20 +293,6 @@ static void control_step(unsigned i)
     if (i % 11 == 0) CNT_IF(xTaskNotifyIndexed(h_nix, NIDX, i, eSetValueWithoutOverwrite) == pdPASS, C_NOTIFY_OK, C_NOTIFY_FAIL);
 }
 
-static const char *g_mode, *g_out;
-static uint8_t *g_buf;
-static uint32_t g_size = 32u << 20, g_registry = 64;
-static FILE *g_stream;
-static evt_rkh_recorder g_rkh;
-static uint8_t g_ring[256 * 1024];
-
-static void sink(void *user, const uint8_t *p, uint32_t n)
-{
-    (void)user;
-    if (g_stream) fwrite(p, 1, n, g_stream);
-}
-static uint32_t rkh_ts(void) { return (uint32_t)evt_port_timestamp(); }
-
 static void report(void)
 {
     static TaskStatus_t st[MAX_TASKS];
@@ -419,7 +302,7 @@ static void report(void)
            (unsigned long long)evt_port_timestamp_hz(), (unsigned long long)xTaskGetTickCount());
     for (UBaseType_t i = 0, k = 0; i < n; i++) {
         if (st[i].eCurrentState == eDeleted) continue;
-        task_count *c = slot(st[i].xHandle);
+        evt_freertos_test_task *c = evt_freertos_test_task_of(st[i].xHandle);
         printf("%s{\"name\":\"%s\",\"run_time\":%llu,\"switch_ins\":%u,\"ready\":%u,\"inherits\":%u,"
                "\"prio\":%u,\"base\":%u,\"tcb\":%llu}",
                k++ ? "," : "", st[i].pcTaskName, (unsigned long long)st[i].ulRunTimeCounter, c->switch_ins, c->ready,
@@ -427,15 +310,7 @@ static void report(void)
                (unsigned long long)(uintptr_t)st[i].xHandle);
     }
     printf("],\"counts\":{");
-    for (int i = 0; i < C_N; i++) printf("%s\"%s\":%u", i ? "," : "", k_names[i], g_c[i]);
-    printf("}");
-    if (!g_stream) {
-        evt_tx_stats x;
-        evt_tx_trace_get_stats(&x);
-        printf(",\"txtb\":{\"written\":%llu,\"dropped\":%llu}", (unsigned long long)x.written, (unsigned long long)x.dropped);
-    }
-    printf("}\n");
-    fflush(stdout);
+    evt_freertos_test_report_end(k_names, C_N);
 }
 
 static void finish(void)
@@ -443,15 +318,7 @@ static void finish(void)
     g_stop = 1;
     xTimerStop(tm, 0);
     vTaskDelay(40);
-    evt_freertos_stop();
-    report();
-    int rc;
-    if (g_stream) rc = fclose(g_stream) != 0;
-    else {
-        FILE *f = fopen(g_out, "wb");
-        rc = !f || fwrite(g_buf, 1, g_size, f) != g_size || fclose(f) != 0;
-    }
-    exit(rc);
+    evt_freertos_test_end(report);
 }
 
 static void ctl(void *p)
@@ -517,36 +384,10 @@ static void create_tasks(void)
     make_task(spn, "y_spin", PR(0), 0);
 }
 
-static int start(void)
-{
-    if (strcmp(g_mode, "stream") == 0) {
-        g_stream = fopen(g_out, "wb");
-        if (!g_stream) return -1;
-        evt_rkh_config cfg;
-        evt_rkh_config_default(&cfg);
-        evt_rkh_init(&g_rkh, &cfg, g_ring, sizeof g_ring, rkh_ts, 0);
-        evt_rkh_set_sink(&g_rkh, sink, NULL);
-        return evt_freertos_start_stream(&g_rkh);
-    }
-    g_buf = calloc(1, g_size);
-    return g_buf ? evt_freertos_start_snapshot(g_buf, g_size, g_registry) : -1;
-}
-
 int main(int argc, char **argv)
 {
-    if (argc < 4) {
-        fprintf(stderr, "usage: %s snapshot|stream OUT MS [BUF_KIB [REGISTRY]]\n", argv[0]);
-        return 2;
-    }
-    g_mode = argv[1];
-    g_out = argv[2];
-    g_ms = (unsigned)atoi(argv[3]);
-    if (argc > 4) g_size = (uint32_t)atoi(argv[4]) * 1024u;
-    if (argc > 5) g_registry = (uint32_t)atoi(argv[5]);
-    if (start() != 0) {
-        fprintf(stderr, "%s: could not start the %s transport\n", argv[0], g_mode);
-        return 1;
-    }
+    int rc = evt_freertos_test_begin(argc, argv, &g_ms);
+    if (rc) return rc;
     create_objects();
     create_tasks();
     vTaskStartScheduler();

@@ -6,14 +6,7 @@
 #define FREERTOS_CONFIG_H
 
 #ifndef __ASSEMBLER__
-#include <stdint.h>
-void outsider_assert(const char *file, int line);
-uint64_t outsider_run_time(void);
-void outsider_switched_in(void *tcb);
-void outsider_ready(void *tcb);
-void outsider_inherited(void *tcb);
-void outsider_disinherited(void *tcb);
-void outsider_deleted(void *tcb);
+#include "evt_freertos_test.h" /* FreeRTOS's counters in the hooks below (tests/support) */
 #endif
 
 #ifndef OUTSIDER_PREEMPTION
@@ -50,10 +43,10 @@ void outsider_deleted(void *tcb);
 #define configGENERATE_RUN_TIME_STATS           1
 #define configRUN_TIME_COUNTER_TYPE             uint64_t
 /* run-time stats on the recorder's timestamp counter from the first switch-in */
-#define portALT_GET_RUN_TIME_COUNTER_VALUE(x)   ((x) = outsider_run_time())
+#define portALT_GET_RUN_TIME_COUNTER_VALUE(x)   ((x) = evt_freertos_test_run_time())
 #define configCHECK_FOR_STACK_OVERFLOW          0
 #define configUSE_MALLOC_FAILED_HOOK            0
-#define configASSERT(x)                         do { if (!(x)) outsider_assert(__FILE__, __LINE__); } while (0)
+#define configASSERT(x)                         do { if (!(x)) evt_freertos_test_assert(__FILE__, __LINE__); } while (0)
 #define INCLUDE_vTaskPrioritySet                1
 #define INCLUDE_uxTaskPriorityGet               1
 #define INCLUDE_vTaskDelete                     1
@@ -69,14 +62,14 @@ void outsider_deleted(void *tcb);
 
 /* FreeRTOS's own counters, beside evtrace's records (evtrace/freertos_trace.h's application hooks;
  * the disinheritance has none: its macro is defined here with evtrace's call, then the count). */
-#define evtFREERTOS_APP_SWITCHED_IN()            outsider_switched_in(pxCurrentTCB)
-#define evtFREERTOS_APP_PRIORITY_INHERIT(t, p)   outsider_inherited(t)
-#define evtFREERTOS_APP_MOVED_TO_READY(t)        outsider_ready(t)
-#define evtFREERTOS_APP_TASK_DELETE(t)           outsider_deleted(t)
+#define evtFREERTOS_APP_SWITCHED_IN()            evt_freertos_test_switched_in(pxCurrentTCB)
+#define evtFREERTOS_APP_PRIORITY_INHERIT(t, p)   evt_freertos_test_inherited(t)
+#define evtFREERTOS_APP_MOVED_TO_READY(t)        evt_freertos_test_ready(t)
+#define evtFREERTOS_APP_TASK_DELETE(t)           evt_freertos_test_deleted(t)
 #define traceTASK_PRIORITY_DISINHERIT(t, p)                                  \
     do {                                                                     \
         evtFREERTOS_IF_(evt_freertos_prio((t), (uint32_t)(p), 2u));          \
-        outsider_disinherited(t);                                            \
+        evt_freertos_test_disinherited(t);                                   \
     } while (0)
 
 #include "evtrace/freertos_trace.h"

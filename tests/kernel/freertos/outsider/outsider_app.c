@@ -15,8 +15,6 @@
  * recorder's own accounting (written, dropped). The effective priorities of three tasks are sampled
  * into the trace (user event 8: TCB, uxTaskPriorityGet) for the priority view. */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "FreeRTOS.h"
 #include "event_groups.h"
@@ -27,81 +25,14 @@
 #include "task.h"
 #include "timers.h"
 
+#include "evt_freertos_test.h"
 #include "evtrace/freertos.h"
 #include "evtrace/port.h"
-#include "evtrace/txtb.h"
 
-void outsider_assert(const char *file, int line)
-{
-    fprintf(stderr, "configASSERT failed: %s:%d\n", file, line);
-    abort();
-}
+/* ---- FreeRTOS's counters: the trace hooks' (FreeRTOSConfig.h), the idle hook's ----------------- */
 
-/* ---- FreeRTOS's counters, kept in its trace hooks ------------------------------------------------ */
-
-#define MAX_TASKS 48
-typedef struct {
-    void *tcb;
-    unsigned switch_ins, ready, inherits, disinherits;
-} task_count;
-static task_count g_tasks[MAX_TASKS];
-static void *g_last_in;
-static uint64_t g_rt_base;
-static int g_rt_started;
+#define MAX_TASKS 48 /* the counters line's room */
 static volatile unsigned g_idle_hooks;
-
-/* The slot of tcb (a free one at its first sight), or NULL. */
-static task_count *slot(void *tcb)
-{
-    for (int i = 0; i < MAX_TASKS; i++)
-        if (g_tasks[i].tcb == tcb) return &g_tasks[i];
-    for (int i = 0; i < MAX_TASKS; i++)
-        if (!g_tasks[i].tcb) {
-            g_tasks[i].tcb = tcb;
-            return &g_tasks[i];
-        }
-    return NULL;
-}
-
-uint64_t outsider_run_time(void) { return g_rt_started ? evt_port_timestamp() - g_rt_base : 0u; }
-
-void outsider_switched_in(void *tcb)
-{
-    if (tcb == g_last_in) return;
-    if (!g_rt_started) {
-        g_rt_base = evt_port_timestamp();
-        g_rt_started = 1;
-    }
-    g_last_in = tcb;
-    task_count *c = slot(tcb);
-    if (c) c->switch_ins++;
-}
-
-/* A move to ready of a task other than the running one (the running one is no wake-up). */
-void outsider_ready(void *tcb)
-{
-    task_count *c = tcb != g_last_in ? slot(tcb) : NULL;
-    if (c) c->ready++;
-}
-
-void outsider_inherited(void *tcb)
-{
-    task_count *c = slot(tcb);
-    if (c) c->inherits++;
-}
-
-void outsider_disinherited(void *tcb)
-{
-    task_count *c = slot(tcb);
-    if (c) c->disinherits++;
-}
-
-/* A deleted task's counts end with it (a task created later at its TCB counts from zero). */
-void outsider_deleted(void *tcb)
-{
-    for (int i = 0; i < MAX_TASKS; i++)
-        if (g_tasks[i].tcb == tcb) memset(&g_tasks[i], 0, sizeof g_tasks[i]);
-}
 
 void vApplicationIdleHook(void);
 void vApplicationIdleHook(void) { g_idle_hooks++; }
@@ -130,21 +61,9 @@ void vApplicationIdleHook(void) { g_idle_hooks++; }
     X(IQ_PEEK_TO, "iq_peek_timeout") X(IQ_RECV_OK, "iq_recv_ok") X(IQ_RECV_TO, "iq_recv_timeout")     \
     X(DELETED_OTHER, "deleted_other") X(CREATED, "created")
 
-enum {
-#define OUTSIDER_ENUM_(n, s) C_##n,
-    OUTSIDER_COUNTS(OUTSIDER_ENUM_)
-#undef OUTSIDER_ENUM_
-    C_N
-};
-static const char *const k_count_names[C_N] = {
-#define OUTSIDER_NAME_(n, s) s,
-    OUTSIDER_COUNTS(OUTSIDER_NAME_)
-#undef OUTSIDER_NAME_
-};
-static volatile unsigned g_c[C_N];
-#define CNT(i) (g_c[(i)]++)
-/* Count ok or fail by a call's result. */
-#define CNT_IF(cond, ok, fail) ((cond) ? CNT(ok) : CNT(fail))
+enum { OUTSIDER_COUNTS(EVT_FREERTOS_TEST_ENUM) C_N };
+static const char *const k_count_names[C_N] = {OUTSIDER_COUNTS(EVT_FREERTOS_TEST_KEY)};
+_Static_assert(C_N <= EVT_FREERTOS_TEST_NCOUNTS, "more counts than evt_freertos_test holds");
 
 /* ---- objects and tasks --------------------------------------------------------------------------- */
 
@@ -163,13 +82,6 @@ static void park(void)
 {
     vTaskSuspend(NULL);
     for (;;) vTaskDelay(1000);
-}
-
-static void spin_us(unsigned us)
-{
-    uint64_t t0 = evt_port_timestamp(), n = evt_port_timestamp_hz() / 1000000u * us;
-    while (evt_port_timestamp() - t0 < n) {
-    }
 }
 
 /* Busy for n ticks (yielding without preemption, so that the others run). */
@@ -332,7 +244,7 @@ static void cb_one(TimerHandle_t t)
 {
     (void)t;
     CNT(C_TONE_CB);
-    spin_us(20);
+    evt_freertos_test_spin_us(20);
 }
 
 static void pended(void *a, uint32_t b)
@@ -350,7 +262,7 @@ static void sus(void *p)
     (void)p;
     while (!g_stop) {
         vTaskDelay(1);
-        spin_us(30);
+        evt_freertos_test_spin_us(30);
     }
     park();
 }
@@ -361,7 +273,7 @@ static void rsi(void *p)
     while (!g_stop) {
         g_rsi_suspended = 1;
         vTaskSuspend(NULL);
-        spin_us(10);
+        evt_freertos_test_spin_us(10);
     }
     park();
 }
@@ -389,7 +301,7 @@ static void per(void *p)
     while (!g_stop) {
         xTaskDelayUntil(&last, 2);
         CNT(C_DELAY_UNTIL);
-        spin_us(40);
+        evt_freertos_test_spin_us(40);
     }
     park();
 }
@@ -444,7 +356,7 @@ static void mH(void *p)
         int one = !(i & 1);
         if (xSemaphoreTake(one ? m1 : m2, 2) == pdPASS) {
             CNT(one ? C_M1_TAKE_OK : C_M2_TAKE_OK);
-            spin_us(50);
+            evt_freertos_test_spin_us(50);
             xSemaphoreGive(one ? m1 : m2);
             CNT(one ? C_M1_GIVE : C_M2_GIVE);
         } else {
@@ -474,7 +386,7 @@ static void spin(void *p)
 {
     (void)p;
     while (!g_stop) {
-        spin_us(200);
+        evt_freertos_test_spin_us(200);
         if (!OUTSIDER_PREEMPTION) taskYIELD();
     }
     park();
@@ -490,7 +402,7 @@ static void vic(void *p)
 static void selfdel(void *p)
 {
     (void)p;
-    spin_us(30);
+    evt_freertos_test_spin_us(30);
     vTaskDelay(1);
     vTaskDelete(NULL);
 }
@@ -592,20 +504,6 @@ static void control_step(unsigned i)
     if (i % 23 == 0 && xTaskCreate(selfdel, "selfdel", configMINIMAL_STACK_SIZE, NULL, 2, NULL) == pdPASS) CNT(C_CREATED);
 }
 
-static const char *g_mode, *g_out;
-static uint8_t *g_buf;
-static uint32_t g_size = 32u << 20, g_registry = 64;
-static FILE *g_stream;
-static evt_rkh_recorder g_rkh;
-static uint8_t g_ring[256 * 1024];
-
-static void sink(void *user, const uint8_t *p, uint32_t n)
-{
-    (void)user;
-    if (g_stream) fwrite(p, 1, n, g_stream);
-}
-static uint32_t rkh_ts(void) { return (uint32_t)evt_port_timestamp(); }
-
 /* The counters line. */
 static void report(void)
 {
@@ -616,7 +514,7 @@ static void report(void)
            (unsigned long long)evt_port_timestamp_hz(), g_idle_hooks);
     for (UBaseType_t i = 0, k = 0; i < n; i++) {
         if (st[i].eCurrentState == eDeleted) continue;
-        task_count *c = slot(st[i].xHandle);
+        evt_freertos_test_task *c = evt_freertos_test_task_of(st[i].xHandle);
         printf("%s{\"name\":\"%s\",\"run_time\":%llu,\"switch_ins\":%u,\"ready\":%u,\"inherits\":%u,\"disinherits\":%u,"
                "\"prio\":%u,\"base\":%u,\"state\":%d}",
                k++ ? "," : "", st[i].pcTaskName, (unsigned long long)st[i].ulRunTimeCounter, c->switch_ins, c->ready,
@@ -626,15 +524,7 @@ static void report(void)
     printf("],\"objects\":{\"eg\":%llu,\"eg2\":%llu,\"eg3\":%llu,\"sb\":%llu,\"sb2\":%llu},\"counts\":{",
            (unsigned long long)(uintptr_t)eg, (unsigned long long)(uintptr_t)eg2, (unsigned long long)(uintptr_t)eg3,
            (unsigned long long)(uintptr_t)sb, (unsigned long long)(uintptr_t)sb2);
-    for (int i = 0; i < C_N; i++) printf("%s\"%s\":%u", i ? "," : "", k_count_names[i], g_c[i]);
-    printf("}");
-    if (!g_stream) {
-        evt_tx_stats x;
-        evt_tx_trace_get_stats(&x);
-        printf(",\"txtb\":{\"written\":%llu,\"dropped\":%llu}", (unsigned long long)x.written, (unsigned long long)x.dropped);
-    }
-    printf("}\n");
-    fflush(stdout);
+    evt_freertos_test_report_end(k_count_names, C_N);
 }
 
 /* Every task parks at its loop's top, the trace stops, the counters, the file. */
@@ -654,15 +544,7 @@ static void finish(void)
         CNT(C_RESUME);
     }
     vTaskDelay(40);
-    evt_freertos_stop();
-    report();
-    int rc;
-    if (g_stream) rc = fclose(g_stream) != 0;
-    else {
-        FILE *f = fopen(g_out, "wb");
-        rc = !f || fwrite(g_buf, 1, g_size, f) != g_size || fclose(f) != 0;
-    }
-    exit(rc);
+    evt_freertos_test_end(report);
 }
 
 static void ctl(void *p)
@@ -723,37 +605,10 @@ static void create_tasks(void)
         xTaskCreate(k[i].fn, k[i].name, configMINIMAL_STACK_SIZE * (k[i].fn == ctl ? 2 : 1), k[i].arg, k[i].prio, k[i].h);
 }
 
-/* Start the transport of mode (snapshot: a buffer of g_size bytes; stream: RKH into g_out). */
-static int start(void)
-{
-    if (strcmp(g_mode, "stream") == 0) {
-        g_stream = fopen(g_out, "wb");
-        if (!g_stream) return -1;
-        evt_rkh_config cfg;
-        evt_rkh_config_default(&cfg);
-        evt_rkh_init(&g_rkh, &cfg, g_ring, sizeof g_ring, rkh_ts, 0);
-        evt_rkh_set_sink(&g_rkh, sink, NULL);
-        return evt_freertos_start_stream(&g_rkh);
-    }
-    g_buf = calloc(1, g_size);
-    return g_buf ? evt_freertos_start_snapshot(g_buf, g_size, g_registry) : -1;
-}
-
 int main(int argc, char **argv)
 {
-    if (argc < 4) {
-        fprintf(stderr, "usage: %s snapshot|stream OUT MS [BUF_KIB [REGISTRY]]\n", argv[0]);
-        return 2;
-    }
-    g_mode = argv[1];
-    g_out = argv[2];
-    g_ms = (unsigned)atoi(argv[3]);
-    if (argc > 4) g_size = (uint32_t)atoi(argv[4]) * 1024u;
-    if (argc > 5) g_registry = (uint32_t)atoi(argv[5]);
-    if (start() != 0) {
-        fprintf(stderr, "%s: could not start the %s transport\n", argv[0], g_mode);
-        return 1;
-    }
+    int rc = evt_freertos_test_begin(argc, argv, &g_ms);
+    if (rc) return rc;
     create_objects();
     create_tasks();
     vTaskStartScheduler();
