@@ -41,6 +41,18 @@ static const void *g_from;
 static uint32_t g_from_state; /* eTaskState */
 static const void *g_block;
 static uint8_t g_block_buffer; /* g_block is a stream/message buffer, waited for by a notification */
+/* A buffer's wait is two hooks apart (traceBLOCKING_ON_STREAM_BUFFER_*, then the notification
+ * wait's block in xTaskNotifyWait), and FreeRTOS runs the code between them preemptible: a tick may
+ * switch the task out there (ready, not waiting), which clears g_block. Such a task's buffer is
+ * kept here until it runs again, when it is g_block again (as if it had not been switched out). One
+ * entry per task; a full table forgets its oldest (that task's wait is then "on itself", as before). */
+#ifndef EVT_FREERTOS_BUFFER_WAITS
+#define EVT_FREERTOS_BUFFER_WAITS 8
+#endif
+static struct {
+    const void *tcb, *buf;
+} g_buf_wait[EVT_FREERTOS_BUFFER_WAITS];
+static uint32_t g_buf_wait_old; /* the entry a full table replaces next */
 static const void *g_idle_last; /* the idle task recorded last (evt_freertos_idle_task): once each */
 static const void *g_idle_known; /* the idle task the kernel named, recording or not: a recording
                                     started after the scheduler names it at its start */
@@ -197,6 +209,7 @@ static void started(void)
     g_idle_last = 0;
     g_block = 0;
     g_block_buffer = 0;
+    for (uint32_t i = 0; i < EVT_FREERTOS_BUFFER_WAITS; i++) g_buf_wait[i].tcb = 0;
     g_isr_depth = 0;
 #if FR_POSIX_
     evt_posix_mask_signals(1);
@@ -350,6 +363,38 @@ void evt_freertos_switched_out(const void *tcb, uint32_t native_state)
     g_from_state = native_state;
 }
 
+/* A task switched out ready between a buffer's block and its notification wait (g_block_buffer
+ * set): its buffer is kept for it (g_buf_wait). */
+static void buf_wait_keep(const void *tcb, const void *buf)
+{
+    uint32_t k = EVT_FREERTOS_BUFFER_WAITS;
+    for (uint32_t i = 0; i < EVT_FREERTOS_BUFFER_WAITS; i++) {
+        if (g_buf_wait[i].tcb == tcb) {
+            k = i;
+            break;
+        }
+        if (!g_buf_wait[i].tcb && k == EVT_FREERTOS_BUFFER_WAITS) k = i;
+    }
+    if (k == EVT_FREERTOS_BUFFER_WAITS) {
+        k = g_buf_wait_old;
+        g_buf_wait_old = (g_buf_wait_old + 1u) % EVT_FREERTOS_BUFFER_WAITS;
+    }
+    g_buf_wait[k].tcb = tcb;
+    g_buf_wait[k].buf = buf;
+}
+
+/* tcb runs again: a buffer kept for it is its pending block again. */
+static void buf_wait_resume(const void *tcb)
+{
+    for (uint32_t i = 0; i < EVT_FREERTOS_BUFFER_WAITS; i++)
+        if (g_buf_wait[i].tcb == tcb) {
+            g_block = g_buf_wait[i].buf;
+            g_block_buffer = 1;
+            g_buf_wait[i].tcb = 0;
+            return;
+        }
+}
+
 void evt_freertos_switched_in(const void *tcb, uint32_t prio)
 {
     const void *from = g_from;
@@ -362,8 +407,10 @@ void evt_freertos_switched_in(const void *tcb, uint32_t prio)
     uint32_t st = g_from_state < sizeof k_generic ? g_from_state : 1u;
     evt_hook_state gen = from ? (evt_hook_state)k_generic[st] : EVT_HOOK_STATE_READY;
     const void *on = gen == EVT_HOOK_STATE_WAITING ? g_block : 0;
+    if (g_block_buffer && from && gen == EVT_HOOK_STATE_READY) buf_wait_keep(from, g_block);
     g_block = 0;
     g_block_buffer = 0;
+    buf_wait_resume(tcb);
     FR_HOOK_(thread_switch, (uintptr_t)from, gen, from ? st : 0u, (uintptr_t)on, (uintptr_t)tcb, prio);
 }
 
