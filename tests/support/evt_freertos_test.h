@@ -44,7 +44,9 @@ evt_freertos_test_task *evt_freertos_test_task_of(void *tcb);
 #define EVT_FREERTOS_TEST_ENUM(n, s) C_##n,
 #define EVT_FREERTOS_TEST_KEY(n, s) s,
 extern volatile unsigned evt_freertos_test_count[EVT_FREERTOS_TEST_NCOUNTS];
-#define CNT(i) (evt_freertos_test_count[(i)]++)
+/* One read-modify-write: tasks of any priority count the same call, and a tick may switch a task
+ * out between a plain ++'s load and store (an increment lost: "eg set: trace 280, FreeRTOS 279"). */
+#define CNT(i) __atomic_fetch_add(&evt_freertos_test_count[(i)], 1u, __ATOMIC_RELAXED)
 #define CNT_IF(cond, ok, fail) ((cond) ? CNT(ok) : CNT(fail))
 
 /* ---- the recording and the run's end --------------------------------------------------------------- */
