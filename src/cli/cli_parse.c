@@ -437,6 +437,13 @@ int cli_parse(const cli_command *c, int argc, char **argv, cli_args *a)
         if (a->nextra) memmove(a->extra, a->extra + 1, (size_t)--a->nextra * sizeof a->extra[0]);
     }
     if (a->rtt && !a->gdb) { cli_err(c->name, "--rtt goes with --gdb HOST:PORT"); return EXIT_USAGE; }
+    /* A remote source is the input: a FILE beside it (a stray word, or a second --rtt ADDR written
+     * with a space) would only have named the page and the messages. */
+    const char *remote = a->connect ? "--connect" : a->gdb ? "--gdb" : a->listen ? "--listen" : a->serial ? "--serial" : NULL;
+    if (remote && a->file && !(c->opts & OPT_NO_FILE)) {
+        cli_err(c->name, "%s and '%s' are two inputs: give one%s", remote, a->file, a->gdb ? " (--rtt takes one ADDR)" : "");
+        return EXIT_USAGE;
+    }
     /* --elf names the firmware: where its user-event sites are (the readers' --elf, which the
      * stream commands' own --elf hides) and, with --gdb --rtt, where _SEGGER_RTT is; over RTT the
      * readers get it from cli_remote_elf_sites (which reads the file: parsing reads none). */

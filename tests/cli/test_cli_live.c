@@ -77,6 +77,10 @@ static void test_connect_and_server(void **st)
     assert_int_equal(a.view_bytes, 0x200000);
     assert_int_equal(PARSE(&a, "convert", "--connect", "h:2", "-o", "x.json"), 0);
     assert_int_equal(PARSE(&a, "live", "--connect", "h:1", "--listen", "4000"), EXIT_USAGE);
+    /* a FILE beside a remote source: two inputs (it only named the page before) */
+    assert_int_equal(PARSE(&a, "live", "--connect", "h:1", "trace.bin"), EXIT_USAGE);
+    assert_int_equal(PARSE(&a, "convert", "--listen", "4000", "in.trx", "-o", "x.json"), EXIT_USAGE);
+    assert_int_equal(PARSE(&a, "live", "--gdb", "h:1", "--rtt", "0x1", "--rtt", "0x2"), EXIT_USAGE); /* two ADDRs */
     assert_int_equal(PARSE(&a, "live", "--connect", "h:1", "--gdb", "h:2", "--rtt"), EXIT_USAGE);
     assert_int_equal(PARSE(&a, "live", "--connect", "h:1", "--port", "70000"), EXIT_USAGE);
     assert_int_equal(PARSE(&a, "live", "--connect", "h:1", "--view-bytes", "100"), EXIT_USAGE);
