@@ -53,6 +53,8 @@ static struct {
     const void *tcb, *buf;
 } g_buf_wait[EVT_FREERTOS_BUFFER_WAITS];
 static uint32_t g_buf_wait_old; /* the entry a full table replaces next */
+static uint32_t g_buf_waits;    /* entries in use: 0 in all but a rare switch, which then scans nothing */
+static const void *buf_wait_take(const void *tcb);
 static const void *g_idle_last; /* the idle task recorded last (evt_freertos_idle_task): once each */
 static const void *g_idle_known; /* the idle task the kernel named, recording or not: a recording
                                     started after the scheduler names it at its start */
@@ -210,6 +212,7 @@ static void started(void)
     g_block = 0;
     g_block_buffer = 0;
     for (uint32_t i = 0; i < EVT_FREERTOS_BUFFER_WAITS; i++) g_buf_wait[i].tcb = 0;
+    g_buf_waits = 0;
     g_isr_depth = 0;
 #if FR_POSIX_
     evt_posix_mask_signals(1);
@@ -332,7 +335,11 @@ void evt_freertos_idle_if_named(const void *tcb, const char *name, const char *i
     if (name && idle && max && idle_name(name, idle, max)) evt_freertos_idle_task(tcb);
 }
 
-void evt_freertos_task_delete(const void *tcb) { FR_HOOK_(obj_delete, EVT_HOOK_OBJ_THREAD, (uintptr_t)tcb); }
+void evt_freertos_task_delete(const void *tcb)
+{
+    (void)buf_wait_take(tcb); /* its TCB may come back as another task's */
+    FR_HOOK_(obj_delete, EVT_HOOK_OBJ_THREAD, (uintptr_t)tcb);
+}
 
 void evt_freertos_switched_out_named(const void *tcb, uint32_t native_state, const char *name)
 {
@@ -378,21 +385,24 @@ static void buf_wait_keep(const void *tcb, const void *buf)
     if (k == EVT_FREERTOS_BUFFER_WAITS) {
         k = g_buf_wait_old;
         g_buf_wait_old = (g_buf_wait_old + 1u) % EVT_FREERTOS_BUFFER_WAITS;
+    } else if (!g_buf_wait[k].tcb) {
+        g_buf_waits++;
     }
     g_buf_wait[k].tcb = tcb;
     g_buf_wait[k].buf = buf;
 }
 
-/* tcb runs again: a buffer kept for it is its pending block again. */
-static void buf_wait_resume(const void *tcb)
+/* Take tcb's entry out of the table: its buffer, or NULL when it has none. */
+static const void *buf_wait_take(const void *tcb)
 {
+    if (!g_buf_waits) return 0;
     for (uint32_t i = 0; i < EVT_FREERTOS_BUFFER_WAITS; i++)
         if (g_buf_wait[i].tcb == tcb) {
-            g_block = g_buf_wait[i].buf;
-            g_block_buffer = 1;
             g_buf_wait[i].tcb = 0;
-            return;
+            g_buf_waits--;
+            return g_buf_wait[i].buf;
         }
+    return 0;
 }
 
 void evt_freertos_switched_in(const void *tcb, uint32_t prio)
@@ -408,9 +418,8 @@ void evt_freertos_switched_in(const void *tcb, uint32_t prio)
     evt_hook_state gen = from ? (evt_hook_state)k_generic[st] : EVT_HOOK_STATE_READY;
     const void *on = gen == EVT_HOOK_STATE_WAITING ? g_block : 0;
     if (g_block_buffer && from && gen == EVT_HOOK_STATE_READY) buf_wait_keep(from, g_block);
-    g_block = 0;
-    g_block_buffer = 0;
-    buf_wait_resume(tcb);
+    g_block = buf_wait_take(tcb); /* tcb runs again: a buffer kept for it is its pending block */
+    g_block_buffer = g_block != 0;
     FR_HOOK_(thread_switch, (uintptr_t)from, gen, from ? st : 0u, (uintptr_t)on, (uintptr_t)tcb, prio);
 }
 
