@@ -11,6 +11,7 @@
  * sequence numbers, it is counted here, one record per frame (damaged_lost).
  * Streams in bounded memory: one chunk of input, one frame, the symbol tables. */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,8 +111,8 @@ typedef struct rkh_state {
     uint8_t tcfg_raw[RKH_TCFG_LEN];
     int tcfg_chk;
     uint64_t tcfg_off;
-    rkh_evdef defs[256];
-    rkh_plan plans[256];    /* by id, for the current configuration (build_plans) */
+    const rkh_evdef *defs;  /* by id: g_defs (the event table parsed once per process) */
+    rkh_plan *plans;        /* [256] by id, for the current configuration (build_plans) */
     unsigned chk, hdr_seq, tsz; /* the configuration's checksum byte, seq byte, timestamp bytes */
     int hdr_usual;              /* hdr_seq 1, tsz 4, chk 1: the usual header (decode_usual) */
     uint64_t ts_mask;           /* 2^(8 tsz) - 1: timestamps wrap there */
@@ -218,10 +219,15 @@ static void parse_layout(rkh_evdef *d, const char *lay)
     }
 }
 
-static void build_defs(rkh_state *s)
+/* The event table's layouts, parsed once (pthread_once: readers open on any thread) and read-only
+ * after: shared by every reader, which keeps a reader's state small (140 KB less per open). */
+static rkh_evdef g_defs[256];
+static pthread_once_t g_defs_once = PTHREAD_ONCE_INIT;
+
+static void build_defs(void)
 {
 #define RKH_DEF_(id_, nm_, lay_, k_) \
-    s->defs[id_].name = #nm_; s->defs[id_].kind = k_; parse_layout(&s->defs[id_], lay_);
+    g_defs[id_].name = #nm_; g_defs[id_].kind = k_; parse_layout(&g_defs[id_], lay_);
     RKH_EVENT_TABLE(RKH_DEF_)
 #undef RKH_DEF_
 }
@@ -1612,8 +1618,10 @@ static evt_status open_(evt_reader *r, void **state)
     rkh_diag_init(&s->diag, r);
     if (r->src.is_stream) rkh_diag_set_hold(&s->diag, RKH_LIVE_HOLD);
     s->chunk = evt_malloc(CHUNK);
-    if (!s->chunk) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
-    build_defs(s);
+    s->plans = evt_malloc(256 * sizeof *s->plans);
+    if (!s->chunk || !s->plans) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
+    pthread_once(&g_defs_once, build_defs);
+    s->defs = g_defs;
     rkh_cfg_default(&s->cfg);
     const char *cfgpath = evt_opts_get(r->opts, "rkh-config");
     if (cfgpath) {
@@ -1813,6 +1821,7 @@ static void close_(void *state)
     rkh_state *s = state;
     if (!s) return;
     evt_user_dec_free(s->user);
+    rkh_diag_free(&s->diag);
     evt_name_cache_free(&s->keys);
     sym_free(&s->objs);
     sym_free(&s->sigs);
@@ -1821,6 +1830,7 @@ static void close_(void *state)
     sym_free_retired(s);
     evt_free(s->frame);
     evt_free(s->chunk);
+    evt_free(s->plans);
     evt_free(s);
 }
 

@@ -4,6 +4,9 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "evtrace/alloc.h"
 
 enum {
     RKH_DIAG_ERR,    /* an error, reported when it reaches the head */
@@ -16,7 +19,8 @@ enum {
 void rkh_diag_init(rkh_diag *d, evt_reader *r)
 {
     d->r = r;
-    d->head = d->n = 0;
+    d->q = NULL;
+    d->head = d->n = d->cap = 0;
     d->head_id = d->hold_id = 0;
     d->credit = d->explained_gaps = d->explained_aborts = 0;
     d->hold = 0;
@@ -24,7 +28,7 @@ void rkh_diag_init(rkh_diag *d, evt_reader *r)
 
 void rkh_diag_set_hold(rkh_diag *d, uint64_t bytes) { d->hold = bytes; }
 
-static rkh_diag_item *at(rkh_diag *d, unsigned i) { return &d->q[(d->head + i) % RKH_DIAG_MAX]; }
+static rkh_diag_item *at(rkh_diag *d, unsigned i) { return &d->q[(d->head + i) & (d->cap - 1u)]; }
 
 static void report(rkh_diag *d, const rkh_diag_item *it) { evt_reader_error(d->r, it->off, "%s", it->msg); }
 
@@ -59,7 +63,7 @@ static void flush(rkh_diag *d)
         if (f == RKH_DIAG_PEND || f == RKH_DIAG_HOLD) return;
         if (f == RKH_DIAG_ERR) report(d, h);
         else explained(d, h);
-        d->head = (d->head + 1) % RKH_DIAG_MAX;
+        d->head = (d->head + 1) & (d->cap - 1u);
         d->head_id++;
         d->n--;
     }
@@ -92,10 +96,32 @@ static void force_oldest(rkh_diag *d)
     }
 }
 
+/* Double the ring (its items keep their order, from q[0]); 0 when it is at RKH_DIAG_MAX or the
+ * allocation failed (D5: the items held are the bound). */
+static int grow(rkh_diag *d)
+{
+    unsigned cap = d->cap ? 2u * d->cap : 16u;
+    if (cap > RKH_DIAG_MAX) return 0;
+    rkh_diag_item *q = evt_malloc((size_t)cap * sizeof *q);
+    if (!q) return 0;
+    for (unsigned i = 0; i < d->n; i++) q[i] = *at(d, i);
+    evt_free(d->q);
+    d->q = q;
+    d->cap = cap;
+    d->head = 0;
+    return 1;
+}
+
 /* Append an item; its message from fmt. */
 static void push(rkh_diag *d, uint64_t off, uint8_t st, uint64_t need, int gap, const char *fmt, va_list ap)
 {
-    while (d->n == RKH_DIAG_MAX) {
+    while (d->n == d->cap && !grow(d)) {
+        if (!d->n) { /* nothing held and no room: decided now, as an error */
+            char msg[RKH_DIAG_MSG];
+            vsnprintf(msg, sizeof msg, fmt, ap);
+            evt_reader_error(d->r, off, "%s", msg);
+            return;
+        }
         force_oldest(d);
         flush(d);
     }
@@ -186,4 +212,11 @@ void rkh_diag_end(rkh_diag *d)
     for (unsigned i = 0; i < d->n; i++)
         if (at(d, i)->st == RKH_DIAG_PEND) at(d, i)->st = RKH_DIAG_ERR;
     flush(d);
+}
+
+void rkh_diag_free(rkh_diag *d)
+{
+    evt_free(d->q);
+    d->q = NULL;
+    d->head = d->n = d->cap = 0;
 }

@@ -18,7 +18,9 @@
  *     next numbered frame: nothing is missing, not an error. Before the first numbered frame, at
  *     the end, or with sequence numbers off, an aborted frame needs one record of credit.
  *  D5 At most RKH_DIAG_MAX diagnostics are held; one more decides the oldest held candidate as an
- *     error, so memory stays bounded on any input.
+ *     error, so memory stays bounded on any input. The ring grows to that bound as items are held
+ *     (a reader that holds none allocates nothing); when growing fails, the items held so far are
+ *     the bound.
  *  D6 On a live stream (hold > 0) a candidate is decided as an error once the stream is `hold`
  *     bytes past it, so diagnostics keep coming. The recorder writes the loss record for a gap
  *     within one ring's worth of bytes after it, so this is exact for rings up to `hold` bytes. */
@@ -42,8 +44,8 @@ typedef struct rkh_diag_item {
 
 typedef struct rkh_diag {
     evt_reader *r;
-    rkh_diag_item q[RKH_DIAG_MAX]; /* held diagnostics, a ring: q[head] has id head_id */
-    unsigned head, n;
+    rkh_diag_item *q;              /* held diagnostics, a ring of cap items: q[head] has id head_id */
+    unsigned head, n, cap;         /* cap: 0 or a power of two <= RKH_DIAG_MAX */
     uint64_t head_id;
     uint64_t hold_id;              /* items from this id on were pushed since the last numbered
                                       frame: only they can be HOLD (D4), so each is visited once */
@@ -96,5 +98,7 @@ void rkh_diag_settle(rkh_diag *d);
 void rkh_diag_loss(rkh_diag *d, uint64_t records);
 /* The end of the stream: what is still held is an error (D1). */
 void rkh_diag_end(rkh_diag *d);
+/* Release the ring (the state may be initialised again after). */
+void rkh_diag_free(rkh_diag *d);
 
 #endif

@@ -15,6 +15,7 @@
 #include "evt_counter_clock.h"
 #include "formats/rkh/rkh_diag_dec.h"
 #include "evt_test.h"
+#include "evtrace/alloc.h"
 #include "evtrace/reader.h"
 #include "evtrace/rkh.h"
 #include "evtrace/source.h"
@@ -390,6 +391,50 @@ static void test_many_unexplained_gaps(void **st)
     done(&s, &res);
 }
 
+/* The held diagnostics grow as they come (D5): when growing fails, the items held are the bound and
+ * a diagnostic with no room is decided at once as an error. Whichever allocation after the open
+ * fails, every gap is counted once (an error or explained), lost is exact, and nothing crashes or
+ * leaks (ASan); the read either ends or stops with EVT_ERR_NOMEM. */
+static void test_held_ring_alloc_failure(void **st)
+{
+    (void)st;
+    stream s;
+    start(&s);
+    for (size_t k = 0; k < 80; k += 2) put_rec(&s, k); /* 39 gaps */
+    put_loss(&s, 39);
+    int decided_early = 0, completed = 0;
+    for (unsigned long nth = 1; nth <= 40; nth++) {
+        evt_test_diags d;
+        memset(&d, 0, sizeof d);
+        char err[256];
+        evt_reader *rd;
+        assert_int_equal(evt_reader_open_mem(s.p, s.n, "rkh", NULL, evt_test_diag_collect, &d, &rd, err, sizeof err), EVT_OK);
+        evt_alloc_fail_after(nth, 1);
+        evt_event ev;
+        evt_status stt;
+        while ((stt = evt_reader_next(rd, &ev)) == EVT_OK) {
+        }
+        evt_alloc_fail_after(0, 0);
+        if (stt == EVT_END) {
+            completed++;
+            char *info = evt_test_info_json(rd);
+            result res = {.errors = rd->errors, .lost = rd->lost, .info = info};
+            assert_int_equal(res.lost, 39);
+            assert_int_equal(d.n, res.errors);
+            want(&res, "seq_gaps", 39);
+            want(&res, "seq_gaps_explained", 39 - res.errors);
+            decided_early += res.errors > 0;
+            free(info);
+        } else {
+            assert_int_equal(stt, EVT_ERR_NOMEM);
+        }
+        evt_reader_close(rd);
+    }
+    assert_true(completed > 0);
+    assert_true(decided_early > 0); /* some failure hit the ring's growth */
+    free(s.p);
+}
+
 /* A live stream holds a gap for 64 KiB (D6): with its loss record 80 KiB later, a file reads it as
  * explained, a live stream has reported it as an error by then; the lost count is the same. */
 static void test_live_stream_hold_bound(void **st)
@@ -455,6 +500,7 @@ int main(void)
         cmocka_unit_test(test_abort_at_end),
         cmocka_unit_test(test_many_unexplained_gaps),
         cmocka_unit_test(test_live_stream_hold_bound),
+        cmocka_unit_test(test_held_ring_alloc_failure),
     };
     const struct CMUnitTest noseq[] = {
         cmocka_unit_test(test_noseq_abort),
