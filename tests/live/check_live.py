@@ -344,7 +344,7 @@ live = subprocess.Popen([evtrace, 'live', '--connect', '127.0.0.1:%d' % rport, '
 children.append(live)
 url = live.stdout.readline().strip()
 rss_peak = 0
-evals, gens, zooms, swaps = [], set(), [], []
+evals, gens, zooms, swaps, zoom_walls = [], set(), [], [], []
 
 
 def rss():
@@ -372,13 +372,18 @@ try:
         if st:
             gens.add(st['gen'])
             swaps.append(st['swapMs'])
-            if st.get('ready') == '1':  # a zoom redraw while data keeps arriving (a page swap in
-                t = time.monotonic()    # between is timed as a swap, not as the zoom)
-                n0 = b.eval("(function(){var h=window.evtLive.hook;if(!h)return -1;var v=h.getView();var s=(v.t1-v.t0)/2;"
-                            "h.setView(v.t1-s,v.t1);return window.evtLive.swaps;})()")
-                b.frames(2)
-                if n0 >= 0 and b.eval("window.evtLive.swaps") == n0:
-                    zooms.append(time.monotonic() - t)
+            if st.get('ready') == '1':  # a zoom redraw while data keeps arriving, timed in the page
+                # from the zoom to the second animation frame after it (what the user sees; the
+                # DevTools round trips around it are the evaluate figures); a page swap in between
+                # is timed as a swap, not as the zoom
+                t = time.monotonic()
+                z = b.eval("new Promise(function(res){var L=window.evtLive,h=L.hook;if(!h){res(null);return;}"
+                           "var n0=L.swaps,t0=performance.now(),v=h.getView(),s=(v.t1-v.t0)/2,k=2;h.setView(v.t1-s,v.t1);"
+                           "(function f(){if(--k<0)res({ms:performance.now()-t0,same:L.swaps===n0});"
+                           "else requestAnimationFrame(f);})();})", await_promise=True)
+                if z and z['same']:
+                    zooms.append(z['ms'] / 1e3)
+                    zoom_walls.append(time.monotonic() - t)
         time.sleep(0.2)
     # pause while data arrives: the page stays, newer pages wait; unpause catches up
     b.eval("(function(){var c=document.getElementById('evt-live-pause');c.checked=true;c.dispatchEvent(new Event('change'));})()")
@@ -429,8 +434,9 @@ check(len(gens) >= 3 and announced >= 4 - (SLOW - 1),
       'new pages kept coming while data arrived (%d shown, %d announced)' % (len(gens), announced))
 ev_sorted = sorted(evals)
 print('page responsiveness while receiving: evaluate round trip p50 %.0f ms, max %.0f ms; zoom redraw max %.0f ms '
-      '(%d zooms); a new page swapped in within %.0f ms at most'
-      % (ev_sorted[len(ev_sorted) // 2] * 1e3, ev_sorted[-1] * 1e3, max(zooms or [0]) * 1e3, len(zooms), max(swaps or [0])))
+      '(%d zooms; %.0f ms with the DevTools round trip); a new page swapped in within %.0f ms at most'
+      % (ev_sorted[len(ev_sorted) // 2] * 1e3, ev_sorted[-1] * 1e3, max(zooms or [0]) * 1e3, len(zooms),
+         max(zoom_walls or [0]) * 1e3, max(swaps or [0])))
 check(max(swaps or [0]) < 5000 * SLOW, 'each new page swapped in within %d s (max %.0f ms)' % (5 * SLOW, max(swaps or [0])))
 check(ev_sorted and ev_sorted[-1] < 5.0, 'the page answered within 5 s throughout, page swaps included (max %.2f s)' % (ev_sorted[-1] if ev_sorted else -1))
 check(zooms and max(zooms) < 1.0 * SLOW, 'a zoom redrew within %d s while data arrived (max %.2f s)' % (SLOW, max(zooms or [99])))
