@@ -111,7 +111,6 @@ typedef struct rkh_state {
     uint8_t tcfg_raw[RKH_TCFG_LEN];
     int tcfg_chk;
     uint64_t tcfg_off;
-    const rkh_evdef *defs;  /* by id: g_defs (the event table parsed once per process) */
     rkh_plan *plans;        /* [256] by id, for the current configuration (build_plans) */
     unsigned chk, hdr_seq, tsz; /* the configuration's checksum byte, seq byte, timestamp bytes */
     int hdr_usual;              /* hdr_seq 1, tsz 4, chk 1: the usual header (decode_usual) */
@@ -688,7 +687,7 @@ static int arg_configured(const rkh_state *s, const rkh_arg *g)
              (g->cond == 'q' && !RKH_CFG_HAS(&s->cfg, RKH_BIT_QUE_LWM)) ||
              (g->cond == 'r' && !RKH_CFG_HAS(&s->cfg, RKH_BIT_SNDR)));
 }
-/* Build s->plans from s->defs for the configuration in s->cfg; call again whenever it changes. */
+/* Build s->plans from g_defs for the configuration in s->cfg; call again whenever it changes. */
 static void build_plans(rkh_state *s)
 {
     s->chk = RKH_CFG_HAS(&s->cfg, RKH_BIT_CHK);
@@ -697,7 +696,7 @@ static void build_plans(rkh_state *s)
     s->hdr_usual = s->hdr_seq == 1 && s->tsz == 4 && s->chk == 1;
     s->ts_mask = s->tsz >= 8 ? ~0ull : ((uint64_t)1 << (8 * s->tsz)) - 1u;
     for (unsigned id = 0; id < 256; id++) {
-        const rkh_evdef *d = &s->defs[id];
+        const rkh_evdef *d = &g_defs[id];
         rkh_plan *p = &s->plans[id];
         memset(p, 0, sizeof *p);
         p->fixed = d->name != NULL && d->kind != 'C' && d->kind != 'L' && !(id >= RKH_TE_USER && id <= RKH_TE_USER_LAST);
@@ -1126,7 +1125,7 @@ static int frame_tcfg(rkh_state *s, evt_cur *c, size_t n, evt_event *ev)
     ev->kind = EVT_KIND_MARKER;
     ev->ts = s->ts64;
     ev->m.has |= EVT_M_UNTIMED; /* TCFG carries no timestamp: the trace starts at its first record */
-    const rkh_evdef *d = &s->defs[RKH_TE_TCFG];
+    const rkh_evdef *d = &g_defs[RKH_TE_TCFG];
     size_t pos = 1;
     for (unsigned a = 0; a < d->nargs; a++) {
         unsigned sz = kind_size(s, d->args[a].kind);
@@ -1169,7 +1168,7 @@ static int frame_loss(rkh_state *s, evt_cur *c, size_t n, uint8_t id, evt_event 
     s->frames_ok++;
     s->by_id[id]++;
     ev->id = id;
-    ev->name = vouch(s, s->defs[id].name);
+    ev->name = vouch(s, g_defs[id].name);
     ev->ts = s->ts64;
     uint32_t cnt = evt_cur_u32le_at(c, 1), tot = evt_cur_u32le(c); /* id, u32 count, u32 running total */
     evt_event_add_arg(ev, cnt);
@@ -1237,7 +1236,7 @@ static int frame_fields(rkh_state *s, evt_event *ev, evt_cur *c, size_t pos, siz
                         const char **names)
 {
     const rkh_plan *plan = &s->plans[id];
-    const rkh_evdef *d = &s->defs[id];
+    const rkh_evdef *d = &g_defs[id];
     if (plan->user) {
         evt_cur u;
         evt_cur_at(c, pos);
@@ -1368,7 +1367,7 @@ static void frame_symbol(rkh_state *s, evt_event *ev, uint8_t id)
 static void frame_meaning(rkh_state *s, evt_event *ev, uint8_t id, evt_cur *c, size_t pos, const char *const *names)
 {
     const rkh_plan *plan = &s->plans[id];
-    const rkh_evdef *d = &s->defs[id];
+    const rkh_evdef *d = &g_defs[id];
     int rich = 0; /* the hooks or the user decoder filled the event */
     unsigned unset = EVT_TEXT_OK_OBJ_NAME | EVT_TEXT_OK_SM_STATE; /* m.obj_name, m.sm_state: set only below */
     ev->id = id;
@@ -1410,7 +1409,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
         if (rc >= 0) return rc;
     }
     const rkh_plan *plan = &s->plans[id]; /* fixed: a known id, neither loss nor user record */
-    const rkh_evdef *d = &s->defs[id];
+    const rkh_evdef *d = &g_defs[id];
     if (!plan->fixed && !d->name && !plan->user) {
         s->unknown_ids++;
         rkh_diag_error(&s->diag, s->frame_off, "unknown event id %u (0x%02x)", id, id);
@@ -1556,7 +1555,7 @@ static inline __attribute__((always_inline)) int decode_usual_cfg(rkh_state *s, 
     const char *names[MAX_ARGS]; /* decode_fixed's names of the arguments */
     if (!plan->user) {
         decode_fixed(ev, plan, fr, hdr, names); /* plan->len bytes from hdr: n == plan->frame_len */
-        ev->name = s->defs[id].name; /* the table's own text */
+        ev->name = g_defs[id].name; /* the table's own text */
     }
     unsigned unset = EVT_TEXT_OK_OBJ_NAME | EVT_TEXT_OK_SM_STATE; /* m.obj_name, m.sm_state */
     if (plan->user) {
@@ -1621,7 +1620,6 @@ static evt_status open_(evt_reader *r, void **state)
     s->plans = evt_malloc(256 * sizeof *s->plans);
     if (!s->chunk || !s->plans) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
     pthread_once(&g_defs_once, build_defs);
-    s->defs = g_defs;
     rkh_cfg_default(&s->cfg);
     const char *cfgpath = evt_opts_get(r->opts, "rkh-config");
     if (cfgpath) {
@@ -1786,7 +1784,7 @@ static void info_json(void *state, evt_json *j)
     for (unsigned id = 0; id < 256; id++) {
         if (!s->by_id[id]) continue;
         char nb[16];
-        const char *nm = s->defs[id].name;
+        const char *nm = g_defs[id].name;
         if (id >= RKH_TE_USER && id <= RKH_TE_USER_LAST) { snprintf(nb, sizeof nb, "USR#%u", id - RKH_TE_USER); nm = nb; }
         evt_json_ku64(j, nm ? nm : "?", s->by_id[id]);
     }

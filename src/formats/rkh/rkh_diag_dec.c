@@ -4,7 +4,6 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "evtrace/alloc.h"
 
@@ -31,6 +30,14 @@ void rkh_diag_set_hold(rkh_diag *d, uint64_t bytes) { d->hold = bytes; }
 static rkh_diag_item *at(rkh_diag *d, unsigned i) { return &d->q[(d->head + i) & (d->cap - 1u)]; }
 
 static void report(rkh_diag *d, const rkh_diag_item *it) { evt_reader_error(d->r, it->off, "%s", it->msg); }
+
+/* An error with nothing held before it: reported at once, its message from fmt. */
+static void report_now(rkh_diag *d, uint64_t off, const char *fmt, va_list ap)
+{
+    char msg[RKH_DIAG_MSG];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    evt_reader_error(d->r, off, "%s", msg);
+}
 
 static void explained(rkh_diag *d, const rkh_diag_item *it)
 {
@@ -117,9 +124,7 @@ static void push(rkh_diag *d, uint64_t off, uint8_t st, uint64_t need, int gap, 
 {
     while (d->n == d->cap && !grow(d)) {
         if (!d->n) { /* nothing held and no room: decided now, as an error */
-            char msg[RKH_DIAG_MSG];
-            vsnprintf(msg, sizeof msg, fmt, ap);
-            evt_reader_error(d->r, off, "%s", msg);
+            report_now(d, off, fmt, ap);
             return;
         }
         force_oldest(d);
@@ -147,9 +152,7 @@ void rkh_diag_error(rkh_diag *d, uint64_t off, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     if (!d->n) {
-        char msg[RKH_DIAG_MSG];
-        vsnprintf(msg, sizeof msg, fmt, ap);
-        evt_reader_error(d->r, off, "%s", msg);
+        report_now(d, off, fmt, ap);
     } else {
         push(d, off, RKH_DIAG_ERR, 0, 0, fmt, ap);
     }
