@@ -57,13 +57,16 @@
  *     derived by slow_begin, which also brings qty up to date and folds sum to one byte before any slow writer
  *     runs; slow_end sets lim again (to in, no room, once the record is truncated). With no record
  *     open, lim is 0: end's fast test (in + 3 <= lim) is also its test for an open record.
- *  R7 Between records, [in, nlim) is contiguous free room of at most ROOM_CAP bytes, or nlim <
- *     in + OPEN_ROOM (0: not known): end's fast close sets it (the record's lim: the room past
- *     the record is still free; lim0 once a streamed record left the ring empty at index 0), and
- *     every other path that moves in outside a record (start_record: init's TCFG, loss records;
- *     the slow end) sets it to 0. Drains and evictions only free room, so nlim stays true. The
- *     default header takes nlim as its lim when it leaves OPEN_ROOM bytes, else works the room
- *     out from the ring (header6_after_room). */
+ *  R7 [in, nlim) is contiguous free room, or nlim < in + OPEN_ROOM (0: not known), between
+ *     records and while only fast paths wrote the open record (they write below its lim <= nlim,
+ *     so the room past the record stays free: end's fast close leaves nlim as it is, but sets 0
+ *     when the record ended at the ring's end and in wraps to 0). A slow path's slow_end sets it
+ *     from the ring's state with lim (0 once truncated); size once a streamed record left
+ *     the ring empty at index 0; every other path that moves in outside a record (start_record:
+ *     init's TCFG, loss records; the slow end) sets it to 0. Drains and evictions only free room,
+ *     so nlim stays true. The default header takes min(nlim, in + ROOM_CAP) as its lim when nlim
+ *     leaves OPEN_ROOM bytes, else works the room out from the ring (header6_after_room): a flight
+ *     ring's records take that path at its evictions and wraps only, not every ROOM_CAP bytes. */
 #define EVT_RKH_END_DEFINE_ 1 /* evtrace/rkh.h: evt_rkh_end's definition (external here) */
 #include "evtrace/rkh.h"
 
@@ -78,7 +81,7 @@
 
 /* The fast room a record may use from in: contiguous, free, and at most ROOM_CAP bytes (so the
  * checksum's 16-bit lanes cannot overflow: each byte adds at most 255 to one lane). */
-#define ROOM_CAP 240u
+#define ROOM_CAP EVT_RKH_ROOM_CAP_ /* evtrace/rkh.h */
 #define OPEN_ROOM EVT_RKH_OPEN_ROOM_ /* evtrace/rkh.h */
 
 /* Out of line, off the hot paths' registers. */
@@ -108,6 +111,14 @@ static inline int in_run(const evt_rkh_recorder *r, uint32_t from, uint32_t n, u
 }
 
 #if EVT_RKH_FLIGHT
+/* The fewest bytes a data record takes with its flag: id, seq, the timestamp, the checksum (with
+ * sequence numbers on; every data record has the configured header). */
+static inline uint32_t min_unit(const evt_rkh_recorder *r)
+{
+    uint32_t f = r->cfg.flags, ts = r->cfg.sz_ts < 4u ? r->cfg.sz_ts : 4u;
+    return 3u + ((f & EVT_RKH_F_TRC_TSTAMP_EN) ? ts : 0u) + ((f & EVT_RKH_F_TRC_CHK_EN) != 0u);
+}
+
 /* n bytes from the head at out0 left the ring by eviction: if the last loss record written was
  * among them (or, partial_lr, was the rest of a record a drain started), the next flush writes
  * another to carry the running total (R4). */
@@ -288,14 +299,15 @@ static int unit_seq(const evt_rkh_recorder *r, uint32_t k)
  * that leaves `want` bytes free), and the data records evicted are counted exactly as the
  * difference of the sequence numbers of the first data record evicted and the first one kept
  * (seq0 if none): data records take consecutive numbers (a discarded record gives its number
- * back, a dropped one takes none), and fewer than 256 fit in the 765 bytes this looks at (each
- * is at least id, seq and flag). Returns 0 (nothing done) where evict must run. */
+ * back, a dropped one takes none), and at most 255 start in the d < 255 * min_unit bytes before
+ * the new head (each takes at least min_unit: 2040 bytes with RKH's template configuration, 765
+ * with neither timestamp nor checksum). Returns 0 (nothing done) where evict must run. */
 static int evict_by_seq(evt_rkh_recorder *r, uint32_t want, uint8_t seq0)
 {
     const uint32_t n = r->qty;
     if ((r->head & (HEAD_START | HEAD_PARTIAL)) || n < 2u || r->size - n >= want) return 0;
     uint32_t d = want - (r->size - n); /* bytes to evict at least: the new head is a flag at >= d */
-    if (d >= n || d >= 3u * 255u) return 0;
+    if (d >= n || d >= 255u * min_unit(r)) return 0;
     uint32_t k = flag_at_or_after(r, d);
     if (k >= n) return 0;
     uint32_t g = k; /* the first data record kept: skip the other records (loss records) */
@@ -321,10 +333,17 @@ static int evict_by_seq(evt_rkh_recorder *r, uint32_t want, uint8_t seq0)
 }
 #endif
 
-/* The room made beyond what is needed when a full ring evicts: an eighth of the ring, at most 512
- * bytes, so a full ring evicts in batches and the records after it take the fast paths (and
- * evict_by_seq's window, under 765 bytes, covers a batch). */
-static inline uint32_t evict_ahead(const evt_rkh_recorder *r) { return r->size / 8u < 512u ? r->size / 8u : 512u; }
+/* The room made beyond what is needed when a full ring evicts: a quarter of the ring, at most 1024
+ * bytes and less than evict_by_seq's window (so it covers a batch), so a full ring evicts in
+ * batches and the records between take the fast paths. A flight ring thus holds 3/4 to all of
+ * its bytes in records; an eighth (at most 512 bytes) cost 0.05x of the baseline per record
+ * more on bench_rkh's 4 KiB ring (twice the evictions; 30 Nov 2026, Zen 5). */
+static inline uint32_t evict_ahead(const evt_rkh_recorder *r)
+{
+    uint32_t a = r->size / 4u, w = 255u * min_unit(r) - OPEN_ROOM - 1u;
+    if (a > 1024u) a = 1024u;
+    return a < w ? a : w;
+}
 
 #endif /* EVT_RKH_FLIGHT */
 
@@ -702,7 +721,6 @@ void evt_rkh_init(evt_rkh_recorder *r, const evt_rkh_config *cfg, uint8_t *ring,
     r->ring = ring;
     /* no ring (NULL or size 0): an inert recorder, see publish_emit; ring indices stay below 2^31 */
     r->size = !ring ? 0u : ring_size > 0x7FFFFFFFu ? 0x7FFFFFFFu : ring_size;
-    if (EVT_RKH_FAST) r->lim0 = r->size < ROOM_CAP ? r->size : ROOM_CAP;
     set_ts_(r, ts);
     uint32_t f = cfg->flags;
     r->ao_test = (f & EVT_RKH_F_TRC_RTFIL_EN) && (f & EVT_RKH_F_TRC_RTFIL_SMA_EN);
@@ -871,10 +889,15 @@ void evt_rkh_filter_all(evt_rkh_recorder *r, int emit)
 /* ---- records ----------------------------------------------------------------------------------- */
 
 
-static inline uint32_t fast_room(const evt_rkh_recorder *r, uint32_t in)
+/* The contiguous free room from in (qty exact); fast_room: at most ROOM_CAP of it. */
+static inline uint32_t free_room(const evt_rkh_recorder *r, uint32_t in)
 {
     uint32_t room = r->size - r->qty, contig = r->size - in;
-    if (contig < room) room = contig;
+    return contig < room ? contig : room;
+}
+static inline uint32_t fast_room(const evt_rkh_recorder *r, uint32_t in)
+{
+    uint32_t room = free_room(r, in);
     return room < ROOM_CAP ? room : ROOM_CAP;
 }
 
@@ -897,13 +920,15 @@ static void slow_begin(evt_rkh_recorder *r)
     r->tsum = 0;
 }
 
-/* After a slow path: the fast room again (none once the record is truncated). */
+/* After a slow path: the fast room again (none once the record is truncated), and nlim (R7: the
+ * slow path may have moved in anywhere, across the ring's end too). */
 static void slow_end(evt_rkh_recorder *r)
 {
     if (!EVT_RKH_FAST) return; /* no fast room: lim stays 0 */
-    uint32_t in = r->in;
+    uint32_t in = r->in, room = r->trunc ? 0u : free_room(r, in);
     r->mark = in;
-    r->lim = r->trunc ? in : in + fast_room(r, in);
+    r->nlim = room ? in + room : 0u;
+    r->lim = in + (room < ROOM_CAP ? room : ROOM_CAP);
 }
 
 #if EVT_RKH_FAST
@@ -1037,19 +1062,21 @@ static inline int header6(evt_rkh_recorder *r, unsigned id, uint32_t t)
 {
     uint32_t in = r->in, lim = r->nlim;
     if (EVT_UNLIKELY(lim < in + OPEN_ROOM)) return header6_after_room(r, id, t);
-    return header6_at(r, id, t, in, lim - in);
+    return header6_at(r, id, t, in, lim - in < ROOM_CAP ? lim - in : ROOM_CAP); /* nlim stays (R7) */
 }
 
 /* header6 when nlim is short or not known: the room from the ring's state; a room short of
  * OPEN_ROOM is made first (a flight ring evicts a batch). With less than 8 bytes the slow path. */
 static RKH_COLD int header6_after_room(evt_rkh_recorder *r, unsigned id, uint32_t t)
 {
-    uint32_t in = r->in, room = r->nlim >= in + OPEN_ROOM ? r->nlim - in : fast_room(r, in);
+    uint32_t in = r->in, room = r->nlim >= in + OPEN_ROOM ? r->nlim - in : free_room(r, in);
     if (room < OPEN_ROOM) {
         open_make_room(r, r->seq);
-        room = fast_room(r, r->in);
+        in = r->in;
+        room = free_room(r, in);
     }
-    if (room >= 8u) return header6_at(r, id, t, r->in, room);
+    r->nlim = in + room; /* R7 (a slow header's slow_end sets it again) */
+    if (room >= 8u) return header6_at(r, id, t, in, room < ROOM_CAP ? room : ROOM_CAP);
     uint8_t seq = r->seq;
     r->seq = (uint8_t)(seq + 1u);
     open_slow(r, (uint8_t)id | (uint64_t)seq << 8 | (uint64_t)t << 16, 6u, seq);
