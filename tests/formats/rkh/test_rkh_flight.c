@@ -17,7 +17,7 @@
 #include "formats/rkh/rkh_defs.h"
 
 static evt_rkh_recorder g_r;
-static uint8_t g_ring[4096];
+static uint8_t g_ring[16384];
 static evt_rkh_test_buf g_out;
 
 /* One record of a kind picked by x; returns the records issued (a dropped nested one included). */
@@ -109,6 +109,57 @@ static void run(uint32_t flags_off, uint32_t ring_size, unsigned records, uint32
     assert_int_equal(s.written + s.dropped, issued);
 }
 
+/* The smallest data records (a user record without fields: id, seq, the timestamp and the
+ * checksum as configured, and its flag) in a ring large enough for the largest eviction batch
+ * (1024 bytes): a batch then holds as many records as evict_by_seq's sequence-number window
+ * allows (255 * the smallest record's bytes), and a window one record too wide would count a
+ * batch of 256 as 0. Exact: decoded + lost = issued, the recorder's overwritten = written -
+ * decoded. */
+static void run_smallest(uint32_t flags_off, uint32_t ring_size)
+{
+    evt_rkh_config c;
+    evt_rkh_config_default(&c);
+    c.flags &= ~flags_off;
+    evt_test_ticks = 0;
+    evt_rkh_init(&g_r, &c, g_ring, ring_size, evt_test_clock32, 1000000u);
+    evt_rkh_filter_all(&g_r, 1);
+    const unsigned records = 20000;
+    for (unsigned i = 0; i < records; i++) {
+        assert_true(evt_rkh_begin(&g_r, RKH_TE_USER));
+        evt_rkh_end(&g_r);
+    }
+    evt_rkh_flush(&g_r);
+    evt_rkh_test_buf_free(&g_out);
+    evt_rkh_test_buf_init(&g_out, 1u << 16);
+    evt_rkh_recorder cfg_rec;
+    uint8_t cfg_ring[64];
+    evt_rkh_init(&cfg_rec, &c, cfg_ring, sizeof cfg_ring, evt_test_clock32, 1000000u);
+    g_out.n = evt_rkh_get_whole_block(&cfg_rec, g_out.p, (uint32_t)g_out.cap);
+    g_out.n += evt_rkh_get_whole_block(&g_r, g_out.p + g_out.n, (uint32_t)(g_out.cap - g_out.n));
+    evt_rkh_decoded d;
+    assert_int_equal(evt_rkh_test_decode(g_out.p, g_out.n, &d), 0);
+    evt_rec_stats s;
+    evt_rkh_get_stats(&g_r, &s);
+    if (d.errors || d.data + d.lost != records || s.overwritten != s.written - d.data || s.pending ||
+        s.written != records || d.data < ring_size / 2u / 8u) /* 3/4 of the ring, less stuffing and loss records */
+        fail_msg("smallest records, flags off 0x%X, ring %u: errors %llu, decoded %llu + lost %llu vs issued %u; "
+                 "written %llu, overwritten %llu, pending %llu", (unsigned)flags_off, (unsigned)ring_size,
+                 (unsigned long long)d.errors, (unsigned long long)d.data, (unsigned long long)d.lost, records,
+                 (unsigned long long)s.written, (unsigned long long)s.overwritten, (unsigned long long)s.pending);
+}
+
+static void test_flight_smallest_records(void **st)
+{
+    (void)st;
+    static const uint32_t sizes[] = {4096, 5000, 16384};
+    for (unsigned k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        run_smallest(0, sizes[k]);                                                   /* 8 bytes */
+        run_smallest(EVT_RKH_F_TRC_CHK_EN, sizes[k]);                                /* 7 */
+        run_smallest(EVT_RKH_F_TRC_TSTAMP_EN, sizes[k]);                             /* 4 */
+        run_smallest(EVT_RKH_F_TRC_TSTAMP_EN | EVT_RKH_F_TRC_CHK_EN, sizes[k]);      /* 3 */
+    }
+}
+
 static const uint32_t g_sizes[] = {128, 300, 1000, 4096};
 
 static void test_flight_default(void **st)
@@ -137,6 +188,7 @@ int main(void)
         cmocka_unit_test(test_flight_default),
         cmocka_unit_test(test_flight_no_seq),
         cmocka_unit_test(test_flight_bare),
+        cmocka_unit_test(test_flight_smallest_records),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     evt_rkh_test_buf_free(&g_out);
