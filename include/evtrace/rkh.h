@@ -155,12 +155,12 @@ typedef struct EVT_RKH_REC_ALIGN_ evt_rkh_recorder {
                                  the closing checksum and flag always fit after it; end tests
                                  in + 3 <= lim); a slow path sets it again; 0 while no record
                                  is open */
-    uint32_t nlim;            /* [in, nlim) is contiguous free room, or nlim < in + OPEN_ROOM
-                                 (0: not known), where begin works the room out again; a record
-                                 takes at most ROOM_CAP bytes of it as its lim and leaves it as
-                                 it is (the room past the record stays free); set by a slow
-                                 path's end, size after a streamed record, 0 by every other path
-                                 that moves in (R7) */
+    uint32_t nlim;            /* while no record is open: [in, nlim) is contiguous free room (at
+                                 most ROOM_CAP bytes), or nlim < in + OPEN_ROOM (0: not known),
+                                 where begin works the room out again; set by end's fast close
+                                 (min(fend, in + ROOM_CAP), or lim0 after a streamed record), 0
+                                 by every other path that moves in (R7) */
+    uint32_t lim0;            /* nlim of an empty ring whose in is 0 (init: min(size, ROOM_CAP)) */
     uint32_t sum;             /* checksum of the open record: byte sums in two 16-bit lanes, the
                                  byte written is -(lane 0 + lane 1); a slow path folds it to one
                                  byte first */
@@ -197,6 +197,10 @@ typedef struct EVT_RKH_REC_ALIGN_ evt_rkh_recorder {
     uint32_t lr_at;           /* ... its ring index (its id byte) while EVT_RKH_LR_LIVE */
     uint32_t lost_total;      /* losses carried by the loss records written since init (the last
                                  loss record's running total) */
+    uint32_t fend;            /* [in, fend) is contiguous free room when fend > in (at most all
+                                 of it: end's fast close takes nlim from it in a flight ring, R7;
+                                 here, not among the hot fields: their offsets, and so the
+                                 stores the compiler merges, stay as the streamed record wants) */
 } evt_rkh_recorder;
 
 /* RKH's template configuration (doc/rkhcfg.h with the Linux port's 32-bit pointers/timestamps). */
@@ -417,10 +421,9 @@ static inline int evt_rkh_open_body_(evt_rkh_recorder *r, unsigned id)
     uint64_t a = w ^ 0x7E7E7E7E7E7E7E7Eull, x = a ^ (a & 0x0101010101010101ull) * 3u;
     if (EVT_UNLIKELY(lim < in + EVT_RKH_OPEN_ROOM_)) return evt_rkh_hdr6_(r, id, t);
     uint32_t sum = (uint8_t)id + seq, tsum = (t & 0x00FF00FFu) + ((t >> 8) & 0x00FF00FFu);
-    uint32_t room = lim - in > EVT_RKH_ROOM_CAP_ ? EVT_RKH_ROOM_CAP_ : lim - in; /* nlim stays (R7) */
     r->seq = (uint8_t)(seq + 1u);
     if (EVT_UNLIKELY((x - 0x0101010101010101ull) & ~x & 0x0000808080808080ull))
-        return evt_rkh_hdr6_stuffed_(r, w, in, room, sum + tsum);
+        return evt_rkh_hdr6_stuffed_(r, w, in, lim - in, sum + tsum);
     uint8_t *q = r->ring + in;
     EVT_RKH_ST32LE_(q, (uint32_t)w);
     EVT_RKH_ST32LE_(q + 4, (uint32_t)(w >> 32));
@@ -428,7 +431,7 @@ static inline int evt_rkh_open_body_(evt_rkh_recorder *r, unsigned id)
     r->tsum = tsum;
     r->mark = in;
     r->in = in + 6u;
-    r->lim = in + room;
+    r->lim = lim;
     return 1;
 }
 static inline int evt_rkh_begin_body_(evt_rkh_recorder *r, unsigned id, int prio, int sig)
@@ -476,17 +479,19 @@ static inline void evt_rkh_end_body_(evt_rkh_recorder *r)
             /* the ring's bytes (qty as of mark) are one run from out to in: to the sink, and the
                ring starts again at 0 */
             r->in = r->out = r->qty = 0;
-            r->nlim = r->size;
+            r->nlim = r->lim0; /* fend stays: the ring is empty, any fend <= size is true (R7) */
             r->head = EVT_RKH_HEAD_START | EVT_RKH_HEAD_DRAINED; /* whole records drained */
             r->sink(r->sink_user, r->ring + out, in - out);
             if (EVT_UNLIKELY(evt_loss_pending(&r->loss))) evt_rkh_drain_(r);
         } else {
-            r->qty = qty + (in - mark); /* [in, nlim) is still free: the next record's room */
-            if (in == r->size) { /* nlim was size too: the next begin works its room out */
-                in = 0u;
-                r->nlim = 0u;
-            }
+            /* [in, fend) is still free: the next record's room, at most ROOM_CAP of it (fend was
+               size too when in is: the next begin works its room out from index 0) */
+            uint32_t nl = r->fend;
+            r->qty = qty + (in - mark);
+            if (nl > in + EVT_RKH_ROOM_CAP_) nl = in + EVT_RKH_ROOM_CAP_;
+            if (in == r->size) in = nl = 0u;
             r->in = in;
+            r->nlim = nl;
             if (r->sink) evt_rkh_drain_(r);
         }
     } else if (!evt_rkh_end_slow_(r)) {

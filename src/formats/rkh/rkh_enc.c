@@ -57,16 +57,19 @@
  *     derived by slow_begin, which also brings qty up to date and folds sum to one byte before any slow writer
  *     runs; slow_end sets lim again (to in, no room, once the record is truncated). With no record
  *     open, lim is 0: end's fast test (in + 3 <= lim) is also its test for an open record.
- *  R7 [in, nlim) is contiguous free room, or nlim < in + OPEN_ROOM (0: not known), between
- *     records and while only fast paths wrote the open record (they write below its lim <= nlim,
- *     so the room past the record stays free: end's fast close leaves nlim as it is, but sets 0
- *     when the record ended at the ring's end and in wraps to 0). A slow path's slow_end sets it
- *     from the ring's state with lim (0 once truncated); size once a streamed record left
- *     the ring empty at index 0; every other path that moves in outside a record (start_record:
- *     init's TCFG, loss records; the slow end) sets it to 0. Drains and evictions only free room,
- *     so nlim stays true. The default header takes min(nlim, in + ROOM_CAP) as its lim when nlim
- *     leaves OPEN_ROOM bytes, else works the room out from the ring (header6_after_room): a flight
- *     ring's records take that path at its evictions and wraps only, not every ROOM_CAP bytes. */
+ *  R7 Between records, [in, nlim) is contiguous free room of at most ROOM_CAP bytes, or nlim <
+ *     in + OPEN_ROOM (0: not known). [in, fend) is contiguous free room when fend > in (at most
+ *     all of it): header6_after_room and slow_end set it from the ring's state (with lim, so lim
+ *     <= fend and a record's writers leave the room past it free); drains and evictions only
+ *     free room; every path that takes in back or across the ring's end either empties the ring
+ *     (end's streamed close: any fend <= size is then true) or sets nlim to 0 (the ring's end in
+ *     end's fast close, the slow end), so the next begin sets fend again before it is read. End's
+ *     fast close sets nlim to min(fend, in + ROOM_CAP): a flight ring's records work the room out
+ *     only at its evictions and wraps, not every ROOM_CAP bytes; lim0 once a streamed record left
+ *     the ring empty at index 0. Every other path that moves in outside a record (start_record:
+ *     init's TCFG, loss records; the slow end) sets nlim to 0. The default header takes nlim as
+ *     its lim when it leaves OPEN_ROOM bytes, else works the room out from the ring
+ *     (header6_after_room). */
 #define EVT_RKH_END_DEFINE_ 1 /* evtrace/rkh.h: evt_rkh_end's definition (external here) */
 #include "evtrace/rkh.h"
 
@@ -721,6 +724,7 @@ void evt_rkh_init(evt_rkh_recorder *r, const evt_rkh_config *cfg, uint8_t *ring,
     r->ring = ring;
     /* no ring (NULL or size 0): an inert recorder, see publish_emit; ring indices stay below 2^31 */
     r->size = !ring ? 0u : ring_size > 0x7FFFFFFFu ? 0x7FFFFFFFu : ring_size;
+    if (EVT_RKH_FAST) r->lim0 = r->size < ROOM_CAP ? r->size : ROOM_CAP;
     set_ts_(r, ts);
     uint32_t f = cfg->flags;
     r->ao_test = (f & EVT_RKH_F_TRC_RTFIL_EN) && (f & EVT_RKH_F_TRC_RTFIL_SMA_EN);
@@ -920,14 +924,14 @@ static void slow_begin(evt_rkh_recorder *r)
     r->tsum = 0;
 }
 
-/* After a slow path: the fast room again (none once the record is truncated), and nlim (R7: the
+/* After a slow path: the fast room again (none once the record is truncated), and fend (R7: the
  * slow path may have moved in anywhere, across the ring's end too). */
 static void slow_end(evt_rkh_recorder *r)
 {
     if (!EVT_RKH_FAST) return; /* no fast room: lim stays 0 */
     uint32_t in = r->in, room = r->trunc ? 0u : free_room(r, in);
     r->mark = in;
-    r->nlim = room ? in + room : 0u;
+    r->fend = in + room;
     r->lim = in + (room < ROOM_CAP ? room : ROOM_CAP);
 }
 
@@ -1062,20 +1066,19 @@ static inline int header6(evt_rkh_recorder *r, unsigned id, uint32_t t)
 {
     uint32_t in = r->in, lim = r->nlim;
     if (EVT_UNLIKELY(lim < in + OPEN_ROOM)) return header6_after_room(r, id, t);
-    return header6_at(r, id, t, in, lim - in < ROOM_CAP ? lim - in : ROOM_CAP); /* nlim stays (R7) */
+    return header6_at(r, id, t, in, lim - in);
 }
 
 /* header6 when nlim is short or not known: the room from the ring's state; a room short of
  * OPEN_ROOM is made first (a flight ring evicts a batch). With less than 8 bytes the slow path. */
 static RKH_COLD int header6_after_room(evt_rkh_recorder *r, unsigned id, uint32_t t)
 {
-    uint32_t in = r->in, room = r->nlim >= in + OPEN_ROOM ? r->nlim - in : free_room(r, in);
+    uint32_t in = r->in, room = free_room(r, in);
     if (room < OPEN_ROOM) {
         open_make_room(r, r->seq);
-        in = r->in;
         room = free_room(r, in);
     }
-    r->nlim = in + room; /* R7 (a slow header's slow_end sets it again) */
+    r->fend = in + room; /* R7 (a slow header's slow_end sets it again) */
     if (room >= 8u) return header6_at(r, id, t, in, room < ROOM_CAP ? room : ROOM_CAP);
     uint8_t seq = r->seq;
     r->seq = (uint8_t)(seq + 1u);
