@@ -68,33 +68,45 @@ static unsigned one_record(uint32_t x, unsigned i)
     }
 }
 
+/* A fresh recorder on g_ring: RKH's template configuration less flags_off, every record emitted,
+ * the counter clock from 0. */
+static void start(evt_rkh_config *c, uint32_t flags_off, uint32_t ring_size)
+{
+    evt_rkh_config_default(c);
+    c->flags &= ~flags_off;
+    evt_test_ticks = 0;
+    evt_rkh_init(&g_r, c, g_ring, ring_size, evt_test_clock32, 1000000u);
+    evt_rkh_filter_all(&g_r, 1);
+}
+
+/* Flush the ring and decode it. Its TCFG record was evicted: the same configuration's TCFG first,
+ * from a fresh recorder, tells the reader the configuration (the ring's bytes start at a flag). */
+static void flush_and_decode(const evt_rkh_config *c, evt_rkh_decoded *d)
+{
+    evt_rkh_flush(&g_r);
+    evt_rkh_test_buf_free(&g_out);
+    evt_rkh_test_buf_init(&g_out, 1u << 16);
+    evt_rkh_recorder cfg_rec;
+    uint8_t cfg_ring[64];
+    evt_rkh_init(&cfg_rec, c, cfg_ring, sizeof cfg_ring, evt_test_clock32, 1000000u);
+    g_out.n = evt_rkh_get_whole_block(&cfg_rec, g_out.p, (uint32_t)g_out.cap);
+    assert_true(g_out.n > 14u);
+    g_out.n += evt_rkh_get_whole_block(&g_r, g_out.p + g_out.n, (uint32_t)(g_out.cap - g_out.n));
+    assert_int_equal(evt_rkh_test_decode(g_out.p, g_out.n, d), 0);
+}
+
 static void run(uint32_t flags_off, uint32_t ring_size, unsigned records, uint32_t seed)
 {
     evt_rkh_config c;
-    evt_rkh_config_default(&c);
-    c.flags &= ~flags_off;
-    evt_test_ticks = 0;
-    evt_rkh_init(&g_r, &c, g_ring, ring_size, evt_test_clock32, 1000000u);
-    evt_rkh_filter_all(&g_r, 1);
+    start(&c, flags_off, ring_size);
     uint64_t issued = 0;
     uint32_t x = seed;
     for (unsigned i = 0; i < records; i++) {
         x = x * 1103515245u + 12345u;
         issued += one_record(x, i);
     }
-    evt_rkh_flush(&g_r);
-    evt_rkh_test_buf_free(&g_out);
-    evt_rkh_test_buf_init(&g_out, 1u << 16);
-    /* The ring's TCFG record was evicted: the same configuration's TCFG first, from a fresh
-     * recorder, tells the reader the configuration (the ring's bytes start at a flag). */
-    evt_rkh_recorder cfg_rec;
-    uint8_t cfg_ring[64];
-    evt_rkh_init(&cfg_rec, &c, cfg_ring, sizeof cfg_ring, evt_test_clock32, 1000000u);
-    g_out.n = evt_rkh_get_whole_block(&cfg_rec, g_out.p, (uint32_t)g_out.cap);
-    assert_true(g_out.n > 14u);
-    g_out.n += evt_rkh_get_whole_block(&g_r, g_out.p + g_out.n, (uint32_t)(g_out.cap - g_out.n));
     evt_rkh_decoded d;
-    assert_int_equal(evt_rkh_test_decode(g_out.p, g_out.n, &d), 0);
+    flush_and_decode(&c, &d);
     evt_rec_stats s;
     evt_rkh_get_stats(&g_r, &s);
     if (d.errors || d.data + d.lost != issued || s.overwritten != s.written - d.data || s.pending)
@@ -118,26 +130,14 @@ static void run(uint32_t flags_off, uint32_t ring_size, unsigned records, uint32
 static void run_smallest(uint32_t flags_off, uint32_t ring_size)
 {
     evt_rkh_config c;
-    evt_rkh_config_default(&c);
-    c.flags &= ~flags_off;
-    evt_test_ticks = 0;
-    evt_rkh_init(&g_r, &c, g_ring, ring_size, evt_test_clock32, 1000000u);
-    evt_rkh_filter_all(&g_r, 1);
+    start(&c, flags_off, ring_size);
     const unsigned records = 20000;
     for (unsigned i = 0; i < records; i++) {
         assert_true(evt_rkh_begin(&g_r, RKH_TE_USER));
         evt_rkh_end(&g_r);
     }
-    evt_rkh_flush(&g_r);
-    evt_rkh_test_buf_free(&g_out);
-    evt_rkh_test_buf_init(&g_out, 1u << 16);
-    evt_rkh_recorder cfg_rec;
-    uint8_t cfg_ring[64];
-    evt_rkh_init(&cfg_rec, &c, cfg_ring, sizeof cfg_ring, evt_test_clock32, 1000000u);
-    g_out.n = evt_rkh_get_whole_block(&cfg_rec, g_out.p, (uint32_t)g_out.cap);
-    g_out.n += evt_rkh_get_whole_block(&g_r, g_out.p + g_out.n, (uint32_t)(g_out.cap - g_out.n));
     evt_rkh_decoded d;
-    assert_int_equal(evt_rkh_test_decode(g_out.p, g_out.n, &d), 0);
+    flush_and_decode(&c, &d);
     evt_rec_stats s;
     evt_rkh_get_stats(&g_r, &s);
     if (d.errors || d.data + d.lost != records || s.overwritten != s.written - d.data || s.pending ||
