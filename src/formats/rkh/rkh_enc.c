@@ -893,17 +893,13 @@ void evt_rkh_filter_all(evt_rkh_recorder *r, int emit)
 /* ---- records ----------------------------------------------------------------------------------- */
 
 
-/* The contiguous free room from in (qty exact); fast_room: at most ROOM_CAP of it. */
+/* The contiguous free room from in (qty exact); capped: the part of a room one record may use. */
 static inline uint32_t free_room(const evt_rkh_recorder *r, uint32_t in)
 {
     uint32_t room = r->size - r->qty, contig = r->size - in;
     return contig < room ? contig : room;
 }
-static inline uint32_t fast_room(const evt_rkh_recorder *r, uint32_t in)
-{
-    uint32_t room = free_room(r, in);
-    return room < ROOM_CAP ? room : ROOM_CAP;
-}
+static inline uint32_t capped(uint32_t room) { return room < ROOM_CAP ? room : ROOM_CAP; }
 
 /* Before a slow path writes into the open record: bring qty up to date from the fast paths'
  * cursor, the record's start and sequence number (open != 2, lim != 0: only fast paths ran so far; the
@@ -932,7 +928,7 @@ static void slow_end(evt_rkh_recorder *r)
     uint32_t in = r->in, room = r->trunc ? 0u : free_room(r, in);
     r->mark = in;
     r->fend = in + room;
-    r->lim = in + (room < ROOM_CAP ? room : ROOM_CAP);
+    r->lim = in + capped(room);
 }
 
 #if EVT_RKH_FAST
@@ -954,7 +950,7 @@ static void open_make_room(evt_rkh_recorder *r, uint8_t seq0)
  * number before it (restored if the record is discarded). */
 static RKH_COLD void open_slow(evt_rkh_recorder *r, uint64_t w, unsigned n, uint8_t seq0)
 {
-    if (fast_room(r, r->in) < OPEN_ROOM) open_make_room(r, seq0);
+    if (capped(free_room(r, r->in)) < OPEN_ROOM) open_make_room(r, seq0);
     r->sum = 0;
     r->tsum = 0;
     r->open_at = r->in;
@@ -1079,7 +1075,7 @@ static RKH_COLD int header6_after_room(evt_rkh_recorder *r, unsigned id, uint32_
         room = free_room(r, in);
     }
     r->fend = in + room; /* R7 (a slow header's slow_end sets it again) */
-    if (room >= 8u) return header6_at(r, id, t, in, room < ROOM_CAP ? room : ROOM_CAP);
+    if (room >= 8u) return header6_at(r, id, t, in, capped(room));
     uint8_t seq = r->seq;
     r->seq = (uint8_t)(seq + 1u);
     open_slow(r, (uint8_t)id | (uint64_t)seq << 8 | (uint64_t)t << 16, 6u, seq);
