@@ -30,7 +30,10 @@
  *    what stays pending at stop (file full) goes into the logfile header's EventsLost, and the
  *    header's LoggerName pointer field holds ETW_EVT_LOSS_MARK. So a reader's events plus the
  *    counts of loss records plus EventsLost equal the events issued, exactly.
- *  - A full buffer is flushed (written through cfg.write) inline by the context that filled it.
+ *  - A full buffer is flushed (written through cfg.write) inline by the context that filled it:
+ *    whole, in one write of buffer_size (header and 0xFF tail put into the buffer's own bytes:
+ *    write_whole), unless a THREAD_OWNED flush already wrote some of its records (write_records:
+ *    header, records and tail in pieces, the signals held once around them).
  *  - THREAD_OWNED slots (per_thread == 2, or the default resolved to it at start): a record takes
  *    no lock. Its thread finds its slot (tkey == its id + 1, claimed once by CAS in [0, nown)),
  *    sets `active`, the slot's nesting guard (a same-thread signal handler arriving mid-record
@@ -392,20 +395,58 @@ static uint32_t put_name(uint8_t *p, const char *s)
     return 2 * (n + 1);
 }
 
-/* One write through cfg.write. On the POSIX port with signals held (evt_posix_hold_signals): a
- * write may take long (a system call, page faults), and signal handlers that land meanwhile inside
- * this record of their thread could only be stashed (user_nest_enc.c) until the stash is full;
- * held, they run once it is done (at most one of each signal pends). */
-static int write_at(evt_etw_session *s, uint64_t off, const uint8_t *p, uint32_t n)
+#if EVT_ETW_OWNED_SLOTS
+/* The unused tail of a buffer not written whole, written in pieces of this (ETW fills it with
+ * 0xFF): 1 KiB on 64-bit hosts, 128 bytes on small targets (text size); without THREAD_OWNED
+ * slots (only buffer 0 is written in pieces then) 64 bytes on the stack. */
+#define FF8 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF
+#define FF64 FF8, FF8, FF8, FF8, FF8, FF8, FF8, FF8
+#if UINTPTR_MAX > 0xFFFFFFFFu
+static const uint8_t k_ff[1024] = {FF64, FF64, FF64, FF64, FF64, FF64, FF64, FF64,
+                                   FF64, FF64, FF64, FF64, FF64, FF64, FF64, FF64};
+#else
+static const uint8_t k_ff[128] = {FF64, FF64};
+#endif
+#endif
+
+/* On the POSIX port, the thread's signals held (evt_posix_hold_signals; holds nest, and only the
+ * outermost costs system calls: two). Every cfg.write runs inside one: a write may take long (a
+ * system call, page faults), and signal handlers that land meanwhile inside this record of their
+ * thread could only be stashed (user_nest_enc.c) until the stash is full; held, they run once it
+ * is done (at most one of each signal pends). A buffer written in pieces holds them once around
+ * all its pieces. */
+static void hold_signals(int on)
 {
 #ifdef EVT_PORT_POSIX
-    evt_posix_hold_signals(1);
-    int ok = s->cfg.write(s->cfg.write_user, off, p, n) == 0;
-    evt_posix_hold_signals(0);
-    return ok;
+    evt_posix_hold_signals(on);
 #else
-    return s->cfg.write(s->cfg.write_user, off, p, n) == 0;
+    (void)on;
 #endif
+}
+
+/* One write through cfg.write, signals held. */
+static int write_at(evt_etw_session *s, uint64_t off, const uint8_t *p, uint32_t n)
+{
+    hold_signals(1);
+    int ok = s->cfg.write(s->cfg.write_user, off, p, n) == 0;
+    hold_signals(0);
+    return ok;
+}
+
+/* Bytes [at, end) of the buffer at file offset off: 0xFF (signals held by the caller). */
+static int write_ff(evt_etw_session *s, uint64_t off, uint32_t at, uint32_t end)
+{
+#if EVT_ETW_OWNED_SLOTS
+    const uint8_t *ff = k_ff;
+    const uint32_t piece = (uint32_t)sizeof k_ff;
+#else
+    uint8_t ff[64];
+    const uint32_t piece = (uint32_t)sizeof ff;
+    fill_ff(ff, piece);
+#endif
+    int ok = 1;
+    for (; ok && at < end; at += piece) ok = write_at(s, off + at, ff, end - at < piece ? end - at : piece);
+    return ok;
 }
 
 /* Buffer 0: the SYSTEM logfile-header record carrying TRACE_LOGFILE_HEADER and the two names,
@@ -456,15 +497,10 @@ static int write_header_buffer(evt_etw_session *s, uint64_t end_time)
 #undef LF
     put_buffer_header(b, s, filled, 0, 0, 0, ETW_BUFFER_FLAG_FLUSH_MARKER, ETW_BUFFER_TYPE_HEADER);
     fill_ff(b + ETW_BUFFER_HEADER_SIZE + size, filled - ETW_BUFFER_HEADER_SIZE - size);
-    if (!write_at(s, 0, b, filled)) return 0;
-    uint8_t ff[64];
-    fill_ff(ff, sizeof ff);
-    for (uint32_t off = filled; off < s->cfg.buffer_size;) {
-        uint32_t n = s->cfg.buffer_size - off < sizeof ff ? s->cfg.buffer_size - off : (uint32_t)sizeof ff;
-        if (!write_at(s, off, ff, n)) return 0;
-        off += n;
-    }
-    return 1;
+    hold_signals(1); /* once for the buffer's pieces */
+    int ok = write_at(s, 0, b, filled) && write_ff(s, 0, filled, s->cfg.buffer_size);
+    hold_signals(0);
+    return ok;
 }
 
 /* The file offset of the next data buffer, which holds `events` data events and loss records
@@ -513,21 +549,31 @@ static void buffer_done(evt_etw_session *s, int ok, evt_rec_count events, evt_re
     evt_loss_repend(&s->loss, loss_in);
 }
 
-/* Write a slot's buffer to the file (session entered) and reset it. A buffer that leaves the
- * file (overwritten, not written) re-pends its events and loss counts. */
+/* A slot's buffer, records at [72, filled), as one data buffer of stream proc, written whole (one
+ * cfg.write): its header into the first 72 bytes (kept free for it), the 0xFF tail into the bytes
+ * after `filled`, both the writer's (session entered; THREAD_OWNED: the slot's owner, whose
+ * records these are). Accounted as `events` data events and loss records carrying `loss_in`; a
+ * buffer that leaves the file (overwritten, not written) re-pends them. */
+static void write_whole(evt_etw_session *s, uint8_t *buf, uint32_t filled, uint16_t proc, int lost,
+                        evt_rec_count events, evt_rec_count loss_in)
+{
+    uint64_t off;
+    int ok = place_buffer(s, events, loss_in, &off);
+    if (ok) {
+        put_buffer_header(buf, s, filled, now(s), s->seq + 1u, proc, lost ? ETW_BUFFER_FLAG_EVENTS_LOST : 0u,
+                          ETW_BUFFER_TYPE_GENERIC);
+        fill_ff(buf + filled, s->cfg.buffer_size - filled);
+        ok = write_at(s, off, buf, s->cfg.buffer_size);
+    }
+    buffer_done(s, ok, events, loss_in);
+}
+
+/* Write a slot's buffer to the file (session entered) and reset it. */
 static ETW_COLD void flush_slot(evt_etw_session *s, evt_etw_slot *sl, uint16_t proc)
 {
     uint32_t filled = sl->used;
     if (filled <= ETW_BUFFER_HEADER_SIZE) return;
-    uint64_t off;
-    int ok = place_buffer(s, sl->events, sl->loss_in, &off);
-    if (ok) {
-        put_buffer_header(sl->buf, s, filled, now(s), s->seq + 1u, proc,
-                          sl->lost_since_flush ? ETW_BUFFER_FLAG_EVENTS_LOST : 0u, ETW_BUFFER_TYPE_GENERIC);
-        fill_ff(sl->buf + filled, s->cfg.buffer_size - filled);
-        ok = write_at(s, off, sl->buf, s->cfg.buffer_size);
-    }
-    buffer_done(s, ok, sl->events, sl->loss_in);
+    write_whole(s, sl->buf, filled, proc, sl->lost_since_flush, sl->events, sl->loss_in);
     sl->used = ETW_BUFFER_HEADER_SIZE;
     sl->events = 0;
     sl->loss_in = 0;
@@ -744,17 +790,6 @@ static int count_records(const evt_etw_session *s, const uint8_t *r, uint32_t le
     return lost;
 }
 
-/* The unused tail of a buffer, written in pieces of this (ETW fills it with 0xFF): 1 KiB on 64-bit
- * hosts, 128 bytes on small targets (text size). */
-#define FF8 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF
-#define FF64 FF8, FF8, FF8, FF8, FF8, FF8, FF8, FF8
-#if UINTPTR_MAX > 0xFFFFFFFFu
-static const uint8_t k_ff[1024] = {FF64, FF64, FF64, FF64, FF64, FF64, FF64, FF64,
-                                   FF64, FF64, FF64, FF64, FF64, FF64, FF64, FF64};
-#else
-static const uint8_t k_ff[128] = {FF64, FF64};
-#endif
-
 /* Write the records [recs, recs + len) as one data buffer of stream proc: the 72-byte header and
  * the 0xFF tail from the stack, the records from where they are (an owner may be appending after
  * them). They are `events` data events and loss records carrying `loss_in`. Accounted like
@@ -771,12 +806,10 @@ static ETW_COLD void write_records(evt_etw_session *s, uint16_t proc, const uint
         uint32_t filled = ETW_BUFFER_HEADER_SIZE + len;
         put_buffer_header(h, s, filled, now(s), s->seq + 1u, proc, lost ? ETW_BUFFER_FLAG_EVENTS_LOST : 0u,
                           ETW_BUFFER_TYPE_GENERIC);
-        ok = write_at(s, off, h, ETW_BUFFER_HEADER_SIZE) && write_at(s, off + ETW_BUFFER_HEADER_SIZE, recs, len);
-        for (uint32_t at = filled; ok && at < s->cfg.buffer_size;) {
-            uint32_t n = s->cfg.buffer_size - at < sizeof k_ff ? s->cfg.buffer_size - at : (uint32_t)sizeof k_ff;
-            ok = write_at(s, off + at, k_ff, n);
-            at += n;
-        }
+        hold_signals(1); /* once for the buffer's pieces */
+        ok = write_at(s, off, h, ETW_BUFFER_HEADER_SIZE) && write_at(s, off + ETW_BUFFER_HEADER_SIZE, recs, len) &&
+             write_ff(s, off, filled, s->cfg.buffer_size);
+        hold_signals(0);
     }
     buffer_done(s, ok, events, loss_in);
 }
@@ -787,7 +820,11 @@ static ETW_COLD void write_records(evt_etw_session *s, uint16_t proc, const uint
 static ETW_COLD void owned_flush(evt_etw_session *s, evt_etw_slot *sl)
 {
     evt_rec_count w = sl->written;
-    write_records(s, (uint16_t)(sl - s->slots), sl->buf + sl->base, sl->used - sl->base, w - sl->wbase, sl->loss_in);
+    uint16_t proc = (uint16_t)(sl - s->slots);
+    if (sl->base == ETW_BUFFER_HEADER_SIZE && sl->used > sl->base) /* none of it written yet: whole */
+        write_whole(s, sl->buf, sl->used, proc, sl->loss_in != 0, w - sl->wbase, sl->loss_in);
+    else
+        write_records(s, proc, sl->buf + sl->base, sl->used - sl->base, w - sl->wbase, sl->loss_in);
     sl->wbase = w;
     sl->loss_in = 0;
     sl->used = sl->base = ETW_BUFFER_HEADER_SIZE;
@@ -887,14 +924,10 @@ static int owned_room(evt_etw_session *s, evt_etw_slot *sl, uint32_t tid, uint32
  * would only pile up in the user layer's stash (user_nest_enc.c); held, they run after it. */
 static ETW_COLD int owned_slow(evt_etw_session *s, evt_etw_slot *sl, uint32_t tid, uint32_t need)
 {
-#ifdef EVT_PORT_POSIX
-    evt_posix_hold_signals(1);
+    hold_signals(1);
     int ok = owned_slow_(s, sl, tid, need);
-    evt_posix_hold_signals(0);
+    hold_signals(0);
     return ok;
-#else
-    return owned_slow_(s, sl, tid, need);
-#endif
 }
 
 /* A drop on the THREAD_OWNED path: counted, and the next record's pt_flags test sees it. */

@@ -5,8 +5,9 @@
  * (events read + lost reported == events issued, exactly: loss records, EventsLost), a signal
  * handler recording in the middle of a record (dropped, counted, loss record before the next
  * event; a port-installed simulated ISR held off until the record is complete), the POSIX
- * file glue (real CPU times) read back by the evtrace command, and the CPU-time hook called once
- * per thread per timer resolution (THREAD_OWNED slots' cache), not per record. */
+ * file glue (real CPU times) read back by the evtrace command, the CPU-time hook called once
+ * per thread per timer resolution (THREAD_OWNED slots' cache), not per record, and THREAD_OWNED
+ * buffers written whole (one write) unless a flush took some of their records. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -1236,6 +1237,98 @@ static void test_nested_signal(void **st)
     signal(SIGUSR2, SIG_DFL);
 }
 
+/* THREAD_OWNED buffers as the file receives them: a slot buffer none of whose records went out
+ * before is written whole, in one cfg.write of BufferSize at its file offset (one system call for
+ * the POSIX file glue, instead of one per piece); one a flush took records from goes out in pieces
+ * (header, records, 0xFF tail). Either way the header says what the buffer holds (SavedOffset,
+ * SequenceNumber in file order, EVENTS_LOST where a loss record is in it), the tail is 0xFF, and
+ * the events and the loss read back are the ones issued. */
+static struct { uint64_t off; uint32_t len; } g_wlog[256];
+static uint32_t g_nwlog;
+static int logged_write(void *user, uint64_t off, const void *data, uint32_t len)
+{
+    if (g_nwlog < 256u) {
+        g_wlog[g_nwlog].off = off;
+        g_wlog[g_nwlog].len = len;
+        g_nwlog++;
+    }
+    return mem_write(user, off, data, len);
+}
+/* How data buffer k (1, 2, ...) reached the file: 1 whole, 2 in pieces, 0 not (yet) written. */
+static int buffer_written(uint32_t k)
+{
+    uint32_t pieces = 0, whole = 0;
+    for (uint32_t i = 0; i < g_nwlog; i++) {
+        if (g_wlog[i].off / 4096u != k) continue;
+        pieces++;
+        whole += g_wlog[i].off == 4096u * k && g_wlog[i].len == 4096u;
+    }
+    return !pieces ? 0 : pieces == 1 && whole ? 1 : 2;
+}
+static evt_etw_provider g_wp;
+static uint32_t g_wissued;
+static void owned_emit(void)
+{
+    evt_etw_trace_header h;
+    hdr_init(&h, &G1, 10, 1, 8);
+    uint64_t v = g_wissued;
+    if (evt_etw_trace_event(&g_wp, &h, &v) == EVT_ETW_SUCCESS) g_wissued++;
+}
+static void test_owned_whole_buffers(void **st)
+{
+    (void)st;
+    reset_platform();
+    g_nwlog = 0;
+    g_wissued = 0;
+    evt_etw_session_config c;
+    base_config(&c);
+    c.per_thread = EVT_ETW_SLOTS_THREAD_OWNED;
+    c.write = logged_write;
+    evt_etw_session s;
+    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
+    evt_etw_register(&g_wp, &G1, NULL, NULL);
+    evt_etw_enable(&s, &g_wp, ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0);
+    /* buffer 1: 71 records of 56 bytes fill it (72 + 71 * 56 = 4048); the 72nd sends it out */
+    while (!buffer_written(1)) owned_emit();
+    assert_int_equal(g_wissued, 72);
+    /* buffer 2: a drop (too big) first, so its first record is a loss record */
+    evt_etw_trace_header big;
+    static uint8_t payload[4096];
+    hdr_init(&big, &G1, 10, 1, (uint16_t)(4096 - 72 - 48));
+    assert_int_equal(evt_etw_trace_event(&g_wp, &big, payload), EVT_ETW_ERROR_MORE_DATA);
+    while (!buffer_written(2)) owned_emit();
+    /* buffer 3: what a flush finds; buffer 4: the rest of that slot buffer, when it fills */
+    for (int i = 0; i < 5; i++) owned_emit();
+    assert_int_equal(evt_etw_session_flush(&s), EVT_ETW_SUCCESS);
+    assert_int_equal(buffer_written(3), 2);
+    while (!buffer_written(4)) owned_emit();
+    /* buffer 5: a slot buffer of its own again */
+    while (!buffer_written(5)) owned_emit();
+    owned_emit();
+    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS); /* buffer 6: the one record left */
+    static const int how[] = {0, 1, 1, 2, 2, 1, 2};
+    static const uint16_t flag[] = {0, 0x20, 0x22, 0x20, 0x20, 0x20, 0x20};
+    for (uint32_t k = 1; k <= 6; k++) {
+        const uint8_t *b = g_file + 4096u * k;
+        assert_int_equal(buffer_written(k), how[k]);
+        assert_int_equal(evt_ld_u32le(b + ETW_BH_BUFFER_SIZE), 4096);
+        assert_int_equal(evt_ld_u64le(b + ETW_BH_SEQUENCE), k);
+        assert_int_equal(evt_ld_u16le(b + ETW_BH_BUFFER_FLAG), flag[k]);
+        uint32_t filled = evt_ld_u32le(b + ETW_BH_SAVED_OFFSET);
+        assert_true(filled > 72u && filled <= 4096u);
+        for (uint32_t i = filled; i < 4096u; i++) assert_int_equal(b[i], 0xFF);
+    }
+    assert_int_equal(evt_ld_u32le(g_file + 4096u + ETW_BH_SAVED_OFFSET), 4048);
+    assert_int_equal(g_file_len, 7u * 4096u);
+    read_back();
+    assert_int_equal(g_errors, 0);
+    split_back();
+    assert_int_equal(g_ndata, g_wissued);
+    for (size_t i = 0; i < g_ndata; i++) assert_int_equal(evt_ld_u64le(g_data[i]->data), i);
+    assert_int_equal(g_lost_sum, 1);
+    assert_int_equal(g_loss_records, 1);
+}
+
 /* Public API misuse returns an error or does nothing, never crashes: NULL arguments to the stats,
  * register, enable-state and evt_etw_write calls (they dereferenced them), a second start on a
  * running session (it re-initialised it: records in flight wrote into zeroed state and the file
@@ -1301,7 +1394,7 @@ int main(void)
         cmocka_unit_test(test_circular),
         cmocka_unit_test(test_write_failure),   cmocka_unit_test(test_clock_types),
         cmocka_unit_test(test_posix_file),      cmocka_unit_test(test_nested_signal),
-        cmocka_unit_test(test_api_misuse),
+        cmocka_unit_test(test_api_misuse),      cmocka_unit_test(test_owned_whole_buffers),
         cmocka_unit_test(test_cpu_times_cached), cmocka_unit_test(test_cpu_times_cached_leaf),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
