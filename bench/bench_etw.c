@@ -213,6 +213,7 @@ int main(void)
     struct evt_etw_file *fr = evt_etw_file_open(real_path, &cr);
     if (!fr || evt_etw_session_start(&s_real, &cr, mem_real, sizeof mem_real) != 0) {
         fprintf(stderr, "real file start failed (%s)\n", real_path);
+        (void)unlink(real_path);
         exit(1);
     }
     evt_etw_register(&p_real, &k_guid, NULL, NULL);
