@@ -119,6 +119,20 @@ static void report_filtered(const char *what, uint64_t iters)
 static uint64_t ts_const(void) { return 0x0102030405060708ull; }
 static uint64_t (*g_clock)(void);
 
+/* Start s on c and mem with p registered and enabled at level INFORMATION; on failure say what,
+ * remove `made` (a file the session was to write, or NULL) and exit. */
+static void start_on(evt_etw_session *s, evt_etw_provider *p, const evt_etw_session_config *c, void *mem,
+                     uint32_t mem_size, const char *what, const char *made)
+{
+    if (evt_etw_session_start(s, c, mem, mem_size) != 0) {
+        fprintf(stderr, "%s: start failed\n", what);
+        if (made) (void)unlink(made);
+        exit(1);
+    }
+    evt_etw_register(p, &k_guid, NULL, NULL);
+    evt_etw_enable(s, p, ETW_CONTROL_ENABLE_PROVIDER, ETW_LEVEL_INFORMATION, 0, 0);
+}
+
 static void start_prov(evt_etw_session *s, evt_etw_provider *prov, uint8_t *mem, uint32_t nbuf, int per_thread, int cpu_times)
 {
     evt_etw_session_config c;
@@ -138,9 +152,7 @@ static void start_prov(evt_etw_session *s, evt_etw_provider *prov, uint8_t *mem,
     c.filetime = evt_etw_posix_filetime;
     c.clock = g_clock;
     if (cpu_times) c.cpu_times = evt_etw_posix_cpu_times;
-    if (evt_etw_session_start(s, &c, mem, nbuf * c.buffer_size) != 0) { fprintf(stderr, "start failed\n"); exit(1); }
-    evt_etw_register(prov, &k_guid, NULL, NULL);
-    evt_etw_enable(s, prov, ETW_CONTROL_ENABLE_PROVIDER, ETW_LEVEL_INFORMATION, 0, 0);
+    start_on(s, prov, &c, mem, nbuf * c.buffer_size, "session", NULL);
 }
 static void start(evt_etw_session *s, uint8_t *mem, uint32_t nbuf, int per_thread, int cpu_times)
 {
@@ -181,9 +193,8 @@ int main(void)
     cf.buffers = 2;
     cf.log_file_mode = ETW_FILE_MODE_SEQUENTIAL;
     struct evt_etw_file *ff = evt_etw_file_open("/dev/null", &cf);
-    if (!ff || evt_etw_session_start(&s_file, &cf, mem_file, sizeof mem_file) != 0) { fprintf(stderr, "file start failed\n"); exit(1); }
-    evt_etw_register(&p_file, &k_guid, NULL, NULL);
-    evt_etw_enable(&s_file, &p_file, ETW_CONTROL_ENABLE_PROVIDER, ETW_LEVEL_INFORMATION, 0, 0);
+    if (!ff) { fprintf(stderr, "file open failed\n"); exit(1); }
+    start_on(&s_file, &p_file, &cf, mem_file, sizeof mem_file, "file session", NULL);
     /* Where its time goes: the same session with its buffers written to memory (the bench's sink)
      * instead of through the file's system calls (pwrite, and the signal mask held around it). */
     static evt_etw_session s_fmem;
@@ -192,9 +203,7 @@ int main(void)
     evt_etw_session_config cm = cf;
     cm.write = sink;
     cm.write_user = NULL;
-    if (evt_etw_session_start(&s_fmem, &cm, mem_fmem, sizeof mem_fmem) != 0) { fprintf(stderr, "file start failed\n"); exit(1); }
-    evt_etw_register(&p_fmem, &k_guid, NULL, NULL);
-    evt_etw_enable(&s_fmem, &p_fmem, ETW_CONTROL_ENABLE_PROVIDER, ETW_LEVEL_INFORMATION, 0, 0);
+    start_on(&s_fmem, &p_fmem, &cm, mem_fmem, sizeof mem_fmem, "file session in memory", NULL);
     /* The same on a real file: a circular .etl of 64 buffers (4 MiB) in $TMPDIR, so its pwrite also
      * copies each buffer into pages of the page cache, as a user's file session does (the pages are
      * reused once the file wrapped: no block allocation in the timed rounds). */
@@ -206,18 +215,13 @@ int main(void)
     snprintf(real_path, sizeof real_path, "%s/bench_etw_%ld.etl", tmpd && *tmpd ? tmpd : "/tmp", (long)getpid());
     evt_etw_session_config cr;
     memset(&cr, 0, sizeof cr);
-    cr.buffer_size = 64 * 1024;
-    cr.buffers = 2;
+    cr.buffer_size = cf.buffer_size;
+    cr.buffers = cf.buffers;
     cr.log_file_mode = ETW_FILE_MODE_CIRCULAR;
     cr.max_file_buffers = 64;
     struct evt_etw_file *fr = evt_etw_file_open(real_path, &cr);
-    if (!fr || evt_etw_session_start(&s_real, &cr, mem_real, sizeof mem_real) != 0) {
-        fprintf(stderr, "real file start failed (%s)\n", real_path);
-        (void)unlink(real_path);
-        exit(1);
-    }
-    evt_etw_register(&p_real, &k_guid, NULL, NULL);
-    evt_etw_enable(&s_real, &p_real, ETW_CONTROL_ENABLE_PROVIDER, ETW_LEVEL_INFORMATION, 0, 0);
+    if (!fr) { fprintf(stderr, "real file open failed (%s)\n", real_path); exit(1); }
+    start_on(&s_real, &p_real, &cr, mem_real, sizeof mem_real, "real file session", real_path);
     double treal = 1e30;
     double tfmem = 1e30, tsys = 1e30;
     double town = 1e30, tnc = 1e30, tfile = 1e30, probe = 1e30;
