@@ -13,7 +13,8 @@
  *    A signal handler (or interrupt) that records while its thread holds the session finds the
  *    guard busy: its record is dropped and counted, never spliced into the interrupted one
  *    (user events stash such a record in the user layer instead: etw_user_enc.c). On the POSIX
- *    port every cfg.write runs with the thread's signals held (write_at).
+ *    port every cfg.write runs with the thread's signals held (write_at) once a handler of the
+ *    process has recorded inside a record of its thread (hold_begin).
  *  - Providers' gates: bits = ETW_GATE_ON | enable level while the provider is enabled by a
  *    running session, 0 otherwise; evt_etw_write tests it inline (no clock read when filtered).
  *    A provider's `session` changes only inside a session's section: S -> 0 inside S (disable,
@@ -183,6 +184,14 @@ static uint32_t record_owned_fast_port_cpu(evt_etw_session *s, const evt_etw_tra
 #endif
 #endif
 #endif
+/* A context found a record of its own thread open (a nesting guard refused it). */
+static ETW_COLD void note_nested(void)
+{
+#ifdef EVT_PORT_POSIX
+    evt_posix_note_nested();
+#endif
+}
+
 static int owned_mode(const evt_etw_session *s) { return EVT_ETW_OWNED_SLOTS && s->cfg.per_thread == EVT_ETW_SLOTS_THREAD_OWNED; }
 #if EVT_ETW_OWNED_SLOTS
 /* A THREAD_OWNED slot's nesting guard is its `active` flag: set while a record (or a detach) of the
@@ -344,9 +353,13 @@ static inline uint64_t owned_cpu(const evt_etw_session *s, evt_etw_slot *sl, uin
 /* Enter the session (lock, then nesting guard). 0: a nested context cannot (nothing counted). */
 static inline int enter_session(evt_etw_session *s, evt_port_crit_t *st)
 {
-    if (!evt_rec_lock_enter(&s->lock, st)) return 0;
+    if (!evt_rec_lock_enter(&s->lock, st)) {
+        note_nested();
+        return 0;
+    }
     if (!evt_nest_enter(&s->nest)) {
         evt_rec_lock_exit(&s->lock, *st);
+        note_nested();
         return 0;
     }
     return 1;
@@ -410,26 +423,39 @@ static const uint8_t k_ff[128] = {FF64, FF64};
 #endif
 
 /* On the POSIX port, the thread's signals held (evt_posix_hold_signals; holds nest, and only the
- * outermost costs system calls: two). Every cfg.write runs inside one: a write may take long (a
- * system call, page faults), and signal handlers that land meanwhile inside this record of their
- * thread could only be stashed (user_nest_enc.c) until the stash is full; held, they run once it
- * is done (at most one of each signal pends). A buffer written in pieces holds them once around
- * all its pieces. */
-static void hold_signals(int on)
+ * outermost costs system calls: two). Every cfg.write runs inside one once a handler of the
+ * process has recorded inside a record of its own thread (evt_posix_nested_seen, set by the
+ * nesting guards that refused it and by the user layer's stash): a write may take long (a system
+ * call, page faults), and handlers that land meanwhile inside this record of their thread could
+ * only be stashed (user_nest_enc.c) until the stash is full, or dropped; held, they run once it is
+ * done (at most one of each signal pends). A buffer written in pieces holds them once around all
+ * its pieces. Before any handler recorded, nothing needs keeping out, and the hold's two system
+ * calls per buffer (0.2x of a 64-byte record's cost on the Zen 5 VM: docs/recorder.md) are not
+ * paid. Returns whether it held; hold_end(that) releases. */
+static int hold_begin(void)
 {
 #ifdef EVT_PORT_POSIX
-    evt_posix_hold_signals(on);
+    if (!__atomic_load_n(&evt_posix_nested_seen, __ATOMIC_RELAXED)) return 0;
+    evt_posix_hold_signals(1);
+    return 1;
 #else
-    (void)on;
+    return 0;
 #endif
 }
-
-/* One write through cfg.write, signals held. */
+static void hold_end(int held)
+{
+#ifdef EVT_PORT_POSIX
+    if (held) evt_posix_hold_signals(0);
+#else
+    (void)held;
+#endif
+}
+/* One write through cfg.write, signals held (hold_begin). */
 static int write_at(evt_etw_session *s, uint64_t off, const uint8_t *p, uint32_t n)
 {
-    hold_signals(1);
+    int h = hold_begin();
     int ok = s->cfg.write(s->cfg.write_user, off, p, n) == 0;
-    hold_signals(0);
+    hold_end(h);
     return ok;
 }
 
@@ -497,9 +523,9 @@ static int write_header_buffer(evt_etw_session *s, uint64_t end_time)
 #undef LF
     put_buffer_header(b, s, filled, 0, 0, 0, ETW_BUFFER_FLAG_FLUSH_MARKER, ETW_BUFFER_TYPE_HEADER);
     fill_ff(b + ETW_BUFFER_HEADER_SIZE + size, filled - ETW_BUFFER_HEADER_SIZE - size);
-    hold_signals(1); /* once for the buffer's pieces */
+    int held = hold_begin(); /* once for the buffer's pieces */
     int ok = write_at(s, 0, b, filled) && write_ff(s, 0, filled, s->cfg.buffer_size);
-    hold_signals(0);
+    hold_end(held);
     return ok;
 }
 
@@ -806,10 +832,10 @@ static ETW_COLD void write_records(evt_etw_session *s, uint16_t proc, const uint
         uint32_t filled = ETW_BUFFER_HEADER_SIZE + len;
         put_buffer_header(h, s, filled, now(s), s->seq + 1u, proc, lost ? ETW_BUFFER_FLAG_EVENTS_LOST : 0u,
                           ETW_BUFFER_TYPE_GENERIC);
-        hold_signals(1); /* once for the buffer's pieces */
+        int held = hold_begin(); /* once for the buffer's pieces */
         ok = write_at(s, off, h, ETW_BUFFER_HEADER_SIZE) && write_at(s, off + ETW_BUFFER_HEADER_SIZE, recs, len) &&
              write_ff(s, off, filled, s->cfg.buffer_size);
-        hold_signals(0);
+        hold_end(held);
     }
     buffer_done(s, ok, events, loss_in);
 }
@@ -919,14 +945,15 @@ static int owned_room(evt_etw_session *s, evt_etw_slot *sl, uint32_t tid, uint32
     return ok;
 }
 
-/* On the POSIX port with the thread's signals held: the slot's record is open meanwhile (its guard
- * held) and the session lock may be long to come (its holder descheduled), so handlers that landed
- * would only pile up in the user layer's stash (user_nest_enc.c); held, they run after it. */
+/* On the POSIX port with the thread's signals held (hold_begin): the slot's record is open
+ * meanwhile (its guard held) and the session lock may be long to come (its holder descheduled), so
+ * handlers that landed would only pile up in the user layer's stash (user_nest_enc.c); held, they
+ * run after it. */
 static ETW_COLD int owned_slow(evt_etw_session *s, evt_etw_slot *sl, uint32_t tid, uint32_t need)
 {
-    hold_signals(1);
+    int h = hold_begin();
     int ok = owned_slow_(s, sl, tid, need);
-    hold_signals(0);
+    hold_end(h);
     return ok;
 }
 
@@ -1434,8 +1461,10 @@ static ETW_INLINE uint32_t record_owned_(evt_etw_session *s, const evt_etw_trace
         if (s->nown < s->nslots) return record_shared(s, hdr, size, need, cls, a0, a1, a2, words, tid);
         return drop_unless_stopped(s, EVT_ETW_ERROR_NOT_ENOUGH_MEMORY); /* no slot left for this thread */
     }
-    if (EVT_UNLIKELY(!slot_enter(sl)))
-        return drop_unless_stopped(s, EVT_ETW_ERROR_NOT_ENOUGH_MEMORY); /* nested in a record of this slot */
+    if (EVT_UNLIKELY(!slot_enter(sl))) { /* nested in a record of this slot */
+        note_nested();
+        return drop_unless_stopped(s, EVT_ETW_ERROR_NOT_ENOUGH_MEMORY);
+    }
     if (EVT_UNLIKELY((EVT_LOAD_RLX(&s->pt_flags) != 0u) | (sl->used + need > s->cfg.buffer_size))) {
         int ok = owned_slow(s, sl, tid, need);
         if (ok <= 0) {

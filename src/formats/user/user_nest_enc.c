@@ -120,6 +120,7 @@ static int exit_hook(void)
 /* Reserve and fill a stash entry (N2); 2, or the carrier's result for one that does not fit. */
 static int stash(nest_write_fn write, int (*inside)(void), unsigned rec, const uint32_t *w, uint32_t n, int at_exit)
 {
+    evt_posix_note_nested(); /* ETW holds signals around its writes from now on (etw_enc.c hold_begin) */
     if (t_un.write != write) { /* the first entry of an empty stash names its carrier */
         if (__atomic_load_n(&t_un.used, __ATOMIC_RELAXED) != 0u) return write(rec, w, n);
         t_un.write = write;

@@ -152,6 +152,17 @@ int evt_posix_waits_only(void);
  * and restores (user_nest_enc.c N3 and txtb_enc.c I9: the drain of a thread's stash; etw_enc.c: a
  * buffer written out inside a record). */
 void evt_posix_hold_signals(int on);
+/* Set (never cleared) once a context of the process has found a record of its own thread open: a
+ * signal handler that records, dropped by a nesting guard or stashed (user_nest_enc.c N2). ETW
+ * holds signals around its file writes only from then on (etw_enc.c hold_begin): a process whose
+ * handlers never record has nothing a hold would keep out of a write, and saves its two system
+ * calls per buffer. */
+extern int evt_posix_nested_seen;
+static inline void evt_posix_note_nested(void)
+{
+    if (!__atomic_load_n(&evt_posix_nested_seen, __ATOMIC_RELAXED))
+        __atomic_store_n(&evt_posix_nested_seen, 1, __ATOMIC_RELAXED);
+}
 extern _Thread_local volatile unsigned evt_posix_deferred; /* held-off simulated interrupts */
 /* Called at the outermost exit of a thread whose evt_posix_deferred has bit 0 set (P4), with the
  * bit cleared first; set once, before any context sets the bit. It returns 1 to be called again

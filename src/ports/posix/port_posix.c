@@ -241,6 +241,8 @@ int evt_posix_waits_only(void)
 static _Thread_local sigset_t t_held_mask;
 static _Thread_local unsigned t_held_depth;
 
+int evt_posix_nested_seen; /* atomic accesses only (evt_port_impl.h) */
+
 void evt_posix_hold_signals(int on)
 {
     if (on) {
