@@ -102,7 +102,11 @@ typedef struct evt_etw_trace_header {
 /* File writes of a session: write len bytes at offset; return 0 on success. A buffer is written as
  * calls at rising offsets from its start; when one fails the buffer's events are counted lost, so
  * a writer that cannot undo the buffer's earlier bytes leaves a part of it for a reader to find
- * (the POSIX glue truncates a failed buffer that was growing the file). */
+ * (the POSIX glue truncates a failed buffer that was growing the file). On the POSIX port the
+ * thread's signals are held around the call only once a signal handler of the process has
+ * recorded inside a record of its own thread (docs/etw.md): until then a handler may run during
+ * it, so a write that can be interrupted must retry on EINTR and on a short count (the glue's
+ * does). */
 typedef int (*evt_etw_write_fn)(void *user, uint64_t offset, const void *data, uint32_t len);
 
 /* Session properties (EVENT_TRACE_PROPERTIES + platform hooks). Zero = default where stated. */
