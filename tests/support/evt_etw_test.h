@@ -1,6 +1,7 @@
-/* ETW test helpers shared by the recorder's multithreaded tests: the classic event header of a
- * traced-GUID event whose payload is two MOF fields given by pointer (EVENT_TRACE_HEADER,
- * 48 bytes, plus two 16-byte MOF_FIELD entries: /work/shared/formats/etw.md). */
+/* ETW test helpers shared by the recorder's tests: the classic event header of a traced-GUID
+ * event whose payload is two MOF fields given by pointer (EVENT_TRACE_HEADER, 48 bytes, plus two
+ * 16-byte MOF_FIELD entries: /work/shared/formats/etw.md) or a flat payload; a session's
+ * configuration. */
 #ifndef EVT_ETW_TEST_H
 #define EVT_ETW_TEST_H
 
@@ -16,6 +17,16 @@ static inline void evt_etw_test_header2(evt_etw_trace_header *h, const evt_etw_g
     h->level = 4;
     h->guid = *guid;
     h->flags = ETW_WNODE_FLAG_TRACED_GUID | ETW_WNODE_FLAG_USE_MOF_PTR;
+}
+
+/* Fill *h: type 10, the given GUID, a flat payload of `payload` bytes after the header. */
+static inline void evt_etw_test_header_flat(evt_etw_trace_header *h, const evt_etw_guid *guid, uint32_t payload)
+{
+    memset(h, 0, sizeof *h);
+    h->size = (uint16_t)(48u + payload);
+    h->type = 10;
+    h->guid = *guid;
+    h->flags = ETW_WNODE_FLAG_TRACED_GUID;
 }
 
 /* A POSIX session's configuration for the multithreaded tests: `buffers` slots of `buffer_size`

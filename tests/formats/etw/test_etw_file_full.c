@@ -49,11 +49,7 @@ static int record_child(const char *path, int mode, uint32_t max_file_buffers)
     for (uint32_t i = 0; i < EVENTS; i++) {
         uint32_t v[6] = {i, ~i, 1, 2, 3, 4};
         evt_etw_trace_header h;
-        memset(&h, 0, sizeof h);
-        h.size = 48 + sizeof v;
-        h.type = 10;
-        h.guid = k_guid;
-        h.flags = ETW_WNODE_FLAG_TRACED_GUID;
+        evt_etw_test_header_flat(&h, &k_guid, sizeof v);
         if (evt_etw_trace_event(&p, &h, v) != EVT_ETW_SUCCESS) return 14; /* written (maybe lost later) */
         if (i % 1000u == 999u) (void)evt_etw_session_flush(&s);
     }

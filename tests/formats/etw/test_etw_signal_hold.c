@@ -42,11 +42,7 @@ static int record(void)
 {
     uint32_t v[6] = {(uint32_t)g_issued, 1, 2, 3, 4, 5};
     evt_etw_trace_header h;
-    memset(&h, 0, sizeof h);
-    h.size = 48 + sizeof v;
-    h.type = 10;
-    h.guid = k_guid;
-    h.flags = ETW_WNODE_FLAG_TRACED_GUID;
+    evt_etw_test_header_flat(&h, &k_guid, sizeof v);
     g_issued++;
     return evt_etw_trace_event(&g_p, &h, v) == EVT_ETW_SUCCESS;
 }
