@@ -138,8 +138,7 @@ int main(int argc, char **argv)
     }
 
     char dir[4096];
-    const char *tmpd = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/evtrace-bench-ch-XXXXXX", tmpd && *tmpd ? tmpd : "/tmp");
+    snprintf(dir, sizeof dir, "%s/evtrace-bench-ch-XXXXXX", bench_tmpdir());
     if (!mkdtemp(dir)) return 1;
     char spec[4200];
     snprintf(spec, sizeof spec, "%s/trace.syn", dir);

@@ -280,8 +280,7 @@ int main(void)
     char dir[4096];
     if (keep) snprintf(dir, sizeof dir, "%s", keep);
     else {
-        const char *tmpd = getenv("TMPDIR");
-        snprintf(dir, sizeof dir, "%s/evtrace-bench-XXXXXX", tmpd && *tmpd ? tmpd : "/tmp");
+        snprintf(dir, sizeof dir, "%s/evtrace-bench-XXXXXX", bench_tmpdir());
         if (!mkdtemp(dir)) return 1;
     }
     static const struct { const char *name, *ext; int (*gen)(const char *, uint64_t); } k_fmt[] = {

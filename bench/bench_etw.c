@@ -211,9 +211,8 @@ int main(void)
     static evt_etw_session s_real;
     static evt_etw_provider p_real;
     static _Alignas(8) uint8_t mem_real[2 * 64 * 1024 + 64 * 2 * sizeof(evt_rec_count)];
-    const char *tmpd = getenv("TMPDIR");
     char real_path[512];
-    snprintf(real_path, sizeof real_path, "%s/bench_etw_%ld.etl", tmpd && *tmpd ? tmpd : "/tmp", (long)getpid());
+    snprintf(real_path, sizeof real_path, "%s/bench_etw_%ld.etl", bench_tmpdir(), (long)getpid());
     evt_etw_session_config cr;
     memset(&cr, 0, sizeof cr);
     cr.buffer_size = cf.buffer_size;

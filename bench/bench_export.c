@@ -61,9 +61,8 @@ int main(int argc, char **argv)
     if (access(bin, X_OK) != 0) { fprintf(stderr, "%s: no evtrace beside it (%s)\n", argv[0], bin); return 1; }
     const char *ev = getenv("EVT_BENCH_EXPORT_EVENTS");
     unsigned long long events = ev ? strtoull(ev, NULL, 10) : 20000000ull;
-    const char *tmpd = getenv("TMPDIR");
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s/evtrace-bench-XXXXXX", tmpd && *tmpd ? tmpd : "/tmp");
+    snprintf(dir, sizeof dir, "%s/evtrace-bench-XXXXXX", bench_tmpdir());
     if (!mkdtemp(dir)) return 1;
     char spec[4200];
     snprintf(spec, sizeof spec, "%s/trace.syn", dir);

@@ -21,6 +21,12 @@ uint64_t bench_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+const char *bench_tmpdir(void)
+{
+    const char *d = getenv("TMPDIR");
+    return d && *d ? d : "/tmp";
+}
+
 uint64_t bench_iters(uint64_t dflt)
 {
     const char *e = getenv("EVT_BENCH_ITERS");

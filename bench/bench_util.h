@@ -10,6 +10,8 @@
 uint64_t bench_now_ns(void);
 /* Iterations from $EVT_BENCH_ITERS or the default. */
 uint64_t bench_iters(uint64_t dflt);
+/* The directory benchmarks write their files in: $TMPDIR, or /tmp when it is unset or empty. */
+const char *bench_tmpdir(void);
 /* Time fn(arg, i) for i in [0, iters): best ns per call over `reps` repetitions. */
 double bench_ns_per_call(void (*fn)(void *arg, uint64_t i), void *arg, uint64_t iters, int reps);
 /* The baseline: read the CPU timestamp counter and store 32 bytes into a ring slot. */
