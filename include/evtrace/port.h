@@ -38,6 +38,12 @@ typedef uint32_t evt_port_crit_t;
  *   EVT_PORT_LOCK_MAY_FAIL                   1 if evt_port_lock_enter can return 0 (then drops
  *                                            decided outside a section race a close: the core's
  *                                            evt_loss_race_enter/close_wait); 0 if it never does
+ *   EVT_PORT_LOCK_TELLS_NESTING              optional, 1: evt_port_lock_enter's state is 0 exactly
+ *                                            for a context whose own thread is inside, entering
+ *                                            or leaving a section of that lock (a handler that
+ *                                            interrupted it), never for one that owns the section
+ *                                            alone: a recorder that writes only inside its lock
+ *                                            may take its nesting guard from it (evt_rec_guard_*)
  *   EVT_PORT_SINGLE_CORE                     optional, 1: every context that records runs on one
  *                                            core (thread code and its interrupts): acquire and
  *                                            release orderings then need no barrier instruction

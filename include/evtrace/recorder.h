@@ -9,6 +9,7 @@
  *   lock:   if (!evt_rec_lock_enter(&lk, &st)) { evt_loss_drop(&loss); return; }
  *           (a recorder that can be closed meanwhile: evt_loss_race_enter, test open, drop, exit)
  *   nest:   if (!evt_nest_enter(&nest))         { evt_loss_drop(&loss); unlock; return; }
+ *           (a recorder writing only inside its lock: evt_rec_guard_enter(&nest, st))
  *   time:   t = evt_clock_read(&clk);            inside the section: timestamps follow record order
  *   loss:   if (evt_loss_pending(&loss)) write a loss record carrying evt_loss_take(&loss)
  *   write the record; evt_loss_written(&loss, 1); evt_nest_exit(&nest); evt_rec_lock_exit(&lk, st);
@@ -167,6 +168,29 @@ static inline void evt_nest_exit(evt_nest *n)
 #else
 static inline int evt_nest_enter(evt_nest *n) { (void)n; return 1; }
 static inline void evt_nest_exit(evt_nest *n) { (void)n; }
+#endif
+
+/* The guard of a recorder that touches its guarded state only inside its own evt_rec_lock (RKH),
+ * entered right after the lock with the lock's state st. On a port whose lock tells nesting
+ * (EVT_PORT_LOCK_TELLS_NESTING 1: POSIX), st is 0 exactly for a context nested in a section of its
+ * own thread, so st is the guard: a nested context is refused as the flag would refuse it (and one
+ * that lands while its thread enters or leaves the section is refused too, where the flag would
+ * let it write first: both counted drops), and the owner pays no store and no compiler barrier.
+ * Elsewhere: the flag (evt_nest_enter/exit). */
+#if EVT_REC_NESTING && defined(EVT_PORT_LOCK_TELLS_NESTING) && EVT_PORT_LOCK_TELLS_NESTING
+static inline int evt_rec_guard_enter(evt_nest *n, evt_port_crit_t st)
+{
+    (void)n;
+    return st != 0;
+}
+static inline void evt_rec_guard_exit(evt_nest *n) { (void)n; }
+#else
+static inline int evt_rec_guard_enter(evt_nest *n, evt_port_crit_t st)
+{
+    (void)st;
+    return evt_nest_enter(n);
+}
+static inline void evt_rec_guard_exit(evt_nest *n) { evt_nest_exit(n); }
 #endif
 
 /* ---- loss account ----------------------------------------------------------------------------- */

@@ -135,7 +135,8 @@ typedef struct EVT_RKH_REC_ALIGN_ evt_rkh_recorder {
     evt_port_crit_t crit;     /* saved critical-section state of the open record (every record
                                  writes it: here, not beside the cold tail another recorder may
                                  follow) */
-    evt_nest nest;            /* set while a record is written or the ring drained: nested = drop */
+    evt_nest nest;            /* set while a record is written or the ring drained: nested = drop
+                                 (unused where the lock's state is the guard: evt_rec_guard_enter) */
     uint8_t seq;              /* next sequence number */
     uint8_t open;             /* 2: a record is open and a slow path ran (qty, open_at and
                                  seq_open are up to date); else 0: no record open when lim is 0,
@@ -409,7 +410,7 @@ static inline int evt_rkh_open_body_(evt_rkh_recorder *r, unsigned id)
         evt_loss_drop(&r->loss);
         return 0;
     }
-    if (EVT_UNLIKELY(!evt_nest_enter(&r->nest))) {
+    if (EVT_UNLIKELY(!evt_rec_guard_enter(&r->nest, st))) {
         evt_loss_drop(&r->loss);
         evt_rec_lock_exit(&r->lock, st);
         return 0;
@@ -501,7 +502,7 @@ static inline void evt_rkh_end_body_(evt_rkh_recorder *r)
     /* read after the sink call (one value fewer kept across it) and before the guard opens: a
        handler may record after that */
     evt_port_crit_t st = r->crit;
-    evt_nest_exit(&r->nest);
+    evt_rec_guard_exit(&r->nest);
     evt_rec_lock_exit(&r->lock, st);
 }
 #endif

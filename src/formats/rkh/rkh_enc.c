@@ -23,7 +23,9 @@
  *     too (a filter change by a nested context that cannot take it is made anyway: FILTER_FN).
  *     A begin nested in an open record of the same recorder (an interrupt, a signal, the sink)
  *     finds the guard set, or a nested context finds the lock held elsewhere: it returns 0 and
- *     counts a drop, touching nothing else. A filtered record touches nothing (no clock read, no
+ *     counts a drop, touching nothing else. (On a port whose lock tells nesting, POSIX, the
+ *     guard is the lock's state, evt_rec_guard_enter: a context of the thread inside, entering
+ *     or leaving any section of the lock is refused, a drain's, a filter change's or a record's.) A filtered record touches nothing (no clock read, no
  *     sequence number, no ring byte), as in RKH. (The user-event carrier, rkh_user_enc.c, keeps a
  *     signal handler's user record nested in a record of its thread, a user one or the
  *     application's, out of this drop: it stashes it and writes it after, user_nest_enc.c
@@ -608,12 +610,12 @@ RKH_COLD void evt_rkh_drain_(evt_rkh_recorder *r)
 static int enter(evt_rkh_recorder *r, evt_port_crit_t *st)
 {
     if (!evt_rec_lock_enter(&r->lock, st)) return 0;
-    if (!evt_nest_enter(&r->nest)) { evt_rec_lock_exit(&r->lock, *st); return 0; }
+    if (!evt_rec_guard_enter(&r->nest, *st)) { evt_rec_lock_exit(&r->lock, *st); return 0; }
     return 1;
 }
 static void leave(evt_rkh_recorder *r, evt_port_crit_t st)
 {
-    evt_nest_exit(&r->nest);
+    evt_rec_guard_exit(&r->nest);
     evt_rec_lock_exit(&r->lock, st);
 }
 
@@ -1090,7 +1092,7 @@ int evt_rkh_open_(evt_rkh_recorder *r, unsigned id)
 {
     evt_port_crit_t st;
     if (EVT_UNLIKELY(!evt_rec_lock_enter(&r->lock, &st))) { evt_loss_drop(&r->loss); return 0; }
-    if (EVT_UNLIKELY(!evt_nest_enter(&r->nest))) {
+    if (EVT_UNLIKELY(!evt_rec_guard_enter(&r->nest, st))) {
         evt_loss_drop(&r->loss);
         evt_rec_lock_exit(&r->lock, st);
         return 0;
@@ -1183,7 +1185,7 @@ void evt_rkh_end(evt_rkh_recorder *r)
 {
     evt_port_crit_t st = r->crit; /* read before the guard opens: a handler may record after it */
     if (!evt_rkh_end_slow_(r)) return; /* no record open */
-    evt_nest_exit(&r->nest);
+    evt_rec_guard_exit(&r->nest);
     evt_rec_lock_exit(&r->lock, st);
 }
 #endif

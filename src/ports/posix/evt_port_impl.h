@@ -14,7 +14,8 @@
  *     re-entry by a handler that interrupted the holder: it succeeds without waiting, and st = 0
  *     makes its exit a no-op. The
  *     recorder's nesting guard (evtrace/recorder.h) then keeps the nested record out of the
- *     interrupted one.
+ *     interrupted one; a recorder that writes only inside its lock takes state 0 itself as the
+ *     guard (EVT_PORT_LOCK_TELLS_NESTING, evt_rec_guard_enter: RKH).
  *  P3 A context that waits for a lock holds no other lock: a context entering a section while its
  *     thread is already inside (or entering, or leaving) one — a handler that interrupted it, or a
  *     recorder callback that records into another recorder — only tries, with a bounded spin, and
@@ -52,6 +53,13 @@
  *     still names the thread, the section is entered (exit: busy = 0, release); otherwise busy goes
  *     back to 0 and the thread takes the P1 path. A handler on that thread that finds busy = its
  *     token re-enters (P2; the nesting guard decides).
+ *  B2a The take that claims the bias (B1, holding the owner word) moves its section onto it: busy
+ *     = its token, then bias = its token, then B2's second load; still its own: busy = inside,
+ *     then the owner word is given back (st 2); revoked meanwhile: busy = 0, the owner word kept
+ *     (st 1). Its handlers find their token in the owner word or busy at every step (P2), so none
+ *     enters on the fresh bias beside the section (one did, before: st 2 inside its thread's P1
+ *     section, which only the recorder's nesting flag then kept out), and state 0 stays re-entry
+ *     alone (EVT_PORT_LOCK_TELLS_NESTING).
  *  B2b Once its second load saw the bias still its own, the bias thread marks busy as inside
  *     (EVT_POSIX_BUSY_IN: a plain store; only its own handlers read the difference). A handler of
  *     that thread that meets a revocation (bias REVOKING) while busy says inside re-enters (P2: the
@@ -355,6 +363,10 @@ static inline int evt_port_wait_bounded(void) { return atomic_load_explicit(&evt
 int evt_port_wait_step(unsigned *steps);
 /* A nested context may give up on a lock held by another thread (P3). */
 #define EVT_PORT_LOCK_MAY_FAIL 1
+/* State 0 is re-entry and nothing else (P2, B2, B2b: the owner word or busy holds the caller's own
+ * token only while a context of its thread is inside, entering or leaving the section; every
+ * other entry gives 1 or 2): a recorder may take its nesting guard from it (evtrace/recorder.h). */
+#define EVT_PORT_LOCK_TELLS_NESTING 1
 
 /* Calls in progress (Q1-Q3), for a recorder whose object a controller may re-initialise after a
  * stop while other threads still call it (ETW: a session started again after evt_etw_session_stop,

@@ -386,20 +386,38 @@ static int bias_revoke(evt_port_lock *l, uintptr_t b, unsigned *tries)
     return 1;
 }
 
-/* B1, under the P1 lock while bias is 0: count this take towards a claim. */
-static void count_take(evt_port_lock *l, uintptr_t self)
+/* B1, under the P1 lock while bias is 0: count this take towards a claim. Returns the state of the
+ * section the caller now holds: 1 (the owner word), or 2 when this take claimed the bias and the
+ * section moved onto it (B2a). */
+static evt_port_crit_t count_take(evt_port_lock *l, uintptr_t self)
 {
     if (l->last != self) {
         l->last = self;
         l->streak = 0;
         if (++l->switches >= EVT_POSIX_BIAS_SWITCHES) {
             atomic_store_explicit(&l->bias, EVT_POSIX_BIAS_OFF, memory_order_release); /* shared */
-            return;
+            return 1;
         }
     }
-    if (++l->streak >= EVT_POSIX_BIAS_AFTER)
-        atomic_store_explicit(&l->bias, evt_posix_membarrier_ready() ? self : EVT_POSIX_BIAS_OFF,
-                              memory_order_release);
+    if (++l->streak < EVT_POSIX_BIAS_AFTER) return 1;
+    if (!evt_posix_membarrier_ready()) {
+        atomic_store_explicit(&l->bias, EVT_POSIX_BIAS_OFF, memory_order_release);
+        return 1;
+    }
+    /* B2a: busy says "entering" before the bias names this thread, so a handler of it that lands
+       anywhere from here on re-enters (P2: the owner word or busy holds its token), never enters
+       on the bias beside this section; then B2's second load, as an entry on the bias. */
+    atomic_store_explicit(&l->busy, self, memory_order_release);
+    atomic_store_explicit(&l->bias, self, memory_order_release);
+    atomic_signal_fence(memory_order_seq_cst); /* the CPU may still reorder: B3's membarrier */
+    if (atomic_load_explicit(&l->bias, memory_order_acquire) != self) { /* revoked already */
+        atomic_store_explicit(&l->busy, 0, memory_order_release);
+        return 1;
+    }
+    atomic_store_explicit(&l->busy, EVT_POSIX_BUSY_IN(self), memory_order_relaxed);
+    atomic_signal_fence(memory_order_seq_cst);
+    atomic_store_explicit(&l->owner, 0, memory_order_release); /* held by busy now (B5) */
+    return 2;
 }
 
 static int lock_slow(evt_port_lock *l, uintptr_t self, evt_port_crit_t *st);
@@ -469,8 +487,10 @@ static int lock_slow(evt_port_lock *l, uintptr_t self, evt_port_crit_t *st)
             }
         }
         b = atomic_load_explicit(&l->bias, memory_order_acquire); /* B4: OFF carries the drain */
-        if (b == 0) count_take(l, self);
-        else if (b != EVT_POSIX_BIAS_OFF) { /* claimed since we looked: give it back, revoke first */
+        if (b == 0) {
+            *st = count_take(l, self);
+            return 1;
+        } else if (b != EVT_POSIX_BIAS_OFF) { /* claimed since we looked: give it back, revoke first */
             atomic_store_explicit(&l->owner, 0, memory_order_release);
             WAITING_();
             continue;

@@ -1,6 +1,7 @@
 /* The POSIX port's biased locks (invariants B1-B4 in src/ports/posix/evt_port_impl.h),
  * deterministically: one thread's consecutive takes claim the bias, after which it enters with no
- * owner word (exit state 2); a handler on that thread re-enters without waiting; another thread
+ * owner word (exit state 2); the claiming take's own section moves onto the bias, and a handler
+ * inside it re-enters (state 0); a handler on that thread re-enters without waiting; another thread
  * revokes the bias and waits for the bias thread to leave; a nested context on another thread gives
  * up instead of waiting (P3); a handler whose thread is entering on a bias being revoked takes the
  * owner word (B2c); a lock that keeps changing hands is never biased; a revoked lock stays a P1
@@ -103,6 +104,7 @@ static void test_claim_then_plain_entry(void **state)
 /* ---- B2 + P2: a handler on the bias thread, inside its section ----------------------------------- */
 
 static evt_rec_lock g_hl = EVT_REC_LOCK_INIT;
+static evt_rec_lock *volatile g_h_lock = &g_hl; /* the lock handler_enters takes */
 static volatile int g_h_entered = -1;
 static volatile evt_port_crit_t g_h_st = 99;
 
@@ -110,9 +112,9 @@ static void handler_enters(int signo)
 {
     (void)signo;
     evt_port_crit_t st;
-    g_h_entered = evt_rec_lock_enter(&g_hl, &st);
+    g_h_entered = evt_rec_lock_enter(g_h_lock, &st);
     g_h_st = st;
-    if (g_h_entered) evt_rec_lock_exit(&g_hl, st);
+    if (g_h_entered) evt_rec_lock_exit(g_h_lock, st);
 }
 
 static void test_handler_reenters_biased_section(void **state)
@@ -136,6 +138,38 @@ static void test_handler_reenters_biased_section(void **state)
     assert_int_equal(g_h_st, 2);
     assert_false(evt_posix_lock_held(&g_hl));
     evt_port_test_on_signal(SIGUSR1, SIG_DFL);
+}
+
+/* ---- B2a: the claiming take's section moves onto the bias; a handler inside it re-enters ------- */
+
+static void test_claiming_section_moves_onto_bias(void **state)
+{
+    (void)state;
+    if (!evt_port_test_bias_available()) { skip(); return; }
+    static evt_rec_lock l = EVT_REC_LOCK_INIT;
+    evt_port_crit_t st;
+    for (unsigned i = 0; i + 1 < EVT_POSIX_BIAS_AFTER; i++) take_give(&l, NULL);
+    assert_true(atomic_load(&l.bias) == 0);
+    g_h_lock = &l;
+    evt_port_test_on_signal(SIGUSR1, handler_enters);
+    assert_int_equal(evt_rec_lock_enter(&l, &st), 1); /* the claiming take */
+    assert_true(atomic_load(&l.bias) == my_token());
+    assert_int_equal(st, 2); /* held on the bias now, the owner word given back */
+    assert_true(atomic_load(&l.owner) == 0);
+    assert_true(atomic_load(&l.busy) == EVT_POSIX_BUSY_IN(my_token()));
+    /* A handler of this thread inside it is re-entry (state 0), not a second section on the fresh
+       bias (state 2, as before B2a): state 0 tells nesting (EVT_PORT_LOCK_TELLS_NESTING). */
+    raise(SIGUSR1);
+    assert_int_equal(g_h_entered, 1);
+    assert_int_equal(g_h_st, 0);
+    assert_true(atomic_load(&l.busy) == EVT_POSIX_BUSY_IN(my_token()));
+    evt_rec_lock_exit(&l, st);
+    assert_false(evt_posix_lock_held(&l));
+    assert_int_equal(evt_posix_hold, 0);
+    take_give(&l, &st);
+    assert_int_equal(st, 2);
+    evt_port_test_on_signal(SIGUSR1, SIG_DFL);
+    g_h_lock = &g_hl;
 }
 
 /* ---- B3: another thread revokes and waits for the bias thread to leave -------------------------- */
@@ -261,6 +295,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_claim_then_plain_entry),
         cmocka_unit_test(test_handler_reenters_biased_section),
+        cmocka_unit_test(test_claiming_section_moves_onto_bias),
         cmocka_unit_test(test_other_thread_revokes_and_waits),
         cmocka_unit_test(test_nested_revoker_gives_up),
         cmocka_unit_test(test_handler_in_revoked_entry_takes_owner),
