@@ -25,8 +25,9 @@
  *     finds the guard set, or a nested context finds the lock held elsewhere: it returns 0 and
  *     counts a drop, touching nothing else. (On a port whose lock tells nesting, POSIX, the
  *     guard is the lock's state, evt_rec_guard_enter: a context of the thread inside, entering
- *     or leaving any section of the lock is refused, a drain's, a filter change's or a record's.) A filtered record touches nothing (no clock read, no
- *     sequence number, no ring byte), as in RKH. (The user-event carrier, rkh_user_enc.c, keeps a
+ *     or leaving any section of the lock is refused, a drain's, a filter change's or a
+ *     record's.) A filtered record touches nothing (no clock read, no sequence number, no ring
+ *     byte), as in RKH. (The user-event carrier, rkh_user_enc.c, keeps a
  *     signal handler's user record nested in a record of its thread, a user one or the
  *     application's, out of this drop: it stashes it and writes it after, user_nest_enc.c
  *     N1-N5; the recorder itself is unchanged.)

@@ -363,7 +363,7 @@ static inline int evt_port_wait_bounded(void) { return atomic_load_explicit(&evt
 int evt_port_wait_step(unsigned *steps);
 /* A nested context may give up on a lock held by another thread (P3). */
 #define EVT_PORT_LOCK_MAY_FAIL 1
-/* State 0 is re-entry and nothing else (P2, B2, B2b: the owner word or busy holds the caller's own
+/* State 0 is re-entry and nothing else (P2, B2, B2a, B2b: the owner word or busy holds the caller's own
  * token only while a context of its thread is inside, entering or leaving the section; every
  * other entry gives 1 or 2): a recorder may take its nesting guard from it (evtrace/recorder.h). */
 #define EVT_PORT_LOCK_TELLS_NESTING 1
