@@ -262,6 +262,20 @@ static inline void evt_posix_after_record(void)
  * so a recorder keeps it in a register on its fast path. */
 int evt_posix_lock_slow(evt_port_lock *l, uintptr_t self);
 
+/* B2's second half, once busy holds the caller's token: load the bias again; still its own: busy
+ * says inside (B2b), 1; revoked meanwhile: busy back to 0, 0. (Also B2a's, port_posix.c.) */
+static inline int evt_posix_bias_confirm(evt_port_lock *l, uintptr_t self)
+{
+    atomic_signal_fence(memory_order_seq_cst); /* the CPU may still reorder: B3's membarrier */
+    if (EVT_PORT_LIKELY_(atomic_load_explicit(&l->bias, memory_order_acquire) == self)) {
+        atomic_store_explicit(&l->busy, EVT_POSIX_BUSY_IN(self), memory_order_relaxed); /* B2b: inside */
+        atomic_signal_fence(memory_order_seq_cst);
+        return 1;
+    }
+    atomic_store_explicit(&l->busy, 0, memory_order_release);
+    return 0;
+}
+
 /* B2 for the thread whose token the bias holds: 1 with *st set (0 a handler re-entering, 2 entered
  * on the bias), or 0 when the bias was revoked meanwhile (busy is 0 again: take the P1 path). */
 static inline int evt_posix_bias_enter(evt_port_lock *l, uintptr_t self, evt_port_crit_t *st)
@@ -272,14 +286,10 @@ static inline int evt_posix_bias_enter(evt_port_lock *l, uintptr_t self, evt_por
         return 1;
     }
     atomic_store_explicit(&l->busy, self, memory_order_release);
-    atomic_signal_fence(memory_order_seq_cst); /* the CPU may still reorder: B3's membarrier */
-    if (EVT_PORT_LIKELY_(atomic_load_explicit(&l->bias, memory_order_acquire) == self)) {
-        atomic_store_explicit(&l->busy, EVT_POSIX_BUSY_IN(self), memory_order_relaxed); /* B2b: inside */
-        atomic_signal_fence(memory_order_seq_cst);
+    if (EVT_PORT_LIKELY_(evt_posix_bias_confirm(l, self))) {
         *st = 2;
         return 1;
     }
-    atomic_store_explicit(&l->busy, 0, memory_order_release);
     return 0;
 }
 

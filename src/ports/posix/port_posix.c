@@ -409,13 +409,7 @@ static evt_port_crit_t count_take(evt_port_lock *l, uintptr_t self)
        on the bias beside this section; then B2's second load, as an entry on the bias. */
     atomic_store_explicit(&l->busy, self, memory_order_release);
     atomic_store_explicit(&l->bias, self, memory_order_release);
-    atomic_signal_fence(memory_order_seq_cst); /* the CPU may still reorder: B3's membarrier */
-    if (atomic_load_explicit(&l->bias, memory_order_acquire) != self) { /* revoked already */
-        atomic_store_explicit(&l->busy, 0, memory_order_release);
-        return 1;
-    }
-    atomic_store_explicit(&l->busy, EVT_POSIX_BUSY_IN(self), memory_order_relaxed);
-    atomic_signal_fence(memory_order_seq_cst);
+    if (!evt_posix_bias_confirm(l, self)) return 1; /* revoked already: the owner word kept */
     atomic_store_explicit(&l->owner, 0, memory_order_release); /* held by busy now (B5) */
     return 2;
 }
