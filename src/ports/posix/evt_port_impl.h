@@ -161,10 +161,11 @@ int evt_posix_waits_only(void);
  * buffer written out inside a record). */
 void evt_posix_hold_signals(int on);
 /* Set (never cleared) once a context of the process has found a record of its own thread open: a
- * signal handler that records, dropped by a nesting guard or stashed (user_nest_enc.c N2). ETW
- * holds signals around its file writes only from then on (etw_enc.c hold_begin): a process whose
- * handlers never record has nothing a hold would keep out of a write, and saves its two system
- * calls per buffer. */
+ * signal handler that records, dropped by a nesting guard or stashed (user_nest_enc.c N2); or once
+ * user events are attached to an ETW session (etw_user_enc.c: before the first write, which a
+ * storm of handler lines could otherwise fill the stash in). ETW holds signals around its file
+ * writes only from then on (etw_enc.c hold_begin): a process whose handlers never record has
+ * nothing a hold would keep out of a write, and saves its two system calls per buffer. */
 extern int evt_posix_nested_seen;
 static inline void evt_posix_note_nested(void)
 {

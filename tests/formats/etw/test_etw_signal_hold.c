@@ -1,13 +1,16 @@
 /* ETW on the POSIX port: when the recorder holds its thread's signals around a file write
  * (etw_enc.c hold_begin). A process none of whose signal handlers has recorded inside a record of
- * its own thread pays no hold: every write, in the thread-owned and the per-CPU slot modes, runs
- * with SIGUSR1 deliverable (before, each buffer cost two rt_sigprocmask calls, 0.2x of a record's
- * cost on the Zen 5 VM). Once a handler has, every later write in both modes runs with the signals
- * blocked, and a signal raised inside one runs only after it. Three ways a handler's record finds
- * its thread's record open each turn the holds on, one per child process (the flag is
- * process-wide and never cleared; a fork child starts from the parent's, which has none): the
- * thread-owned slot's nesting guard (the handler lands in a record), the session's section (it
- * lands in a per-CPU record), the user layer's stash (an evt_printf lands in a record). Every
+ * its own thread, and that has attached no user events, pays no hold: every write, in the
+ * thread-owned and the per-CPU slot modes, runs with SIGUSR1 deliverable (before, each buffer cost
+ * two rt_sigprocmask calls, 0.2x of a record's cost on the Zen 5 VM). Once a handler has, every
+ * later write in both modes runs with the signals blocked, and a signal raised inside one runs
+ * only after it. Two ways a handler's record finds its thread's record open each turn the holds
+ * on, one per child process (the flag is process-wide and never cleared; a fork child starts from
+ * the parent's, which has none): the thread-owned slot's nesting guard (the handler lands in a
+ * record), the session's section (it lands in a per-CPU record). Attaching user events turns them
+ * on from the first write (a child per slot mode): a storm of handler lines inside that write, which
+ * before filled the user layer's stash (8,192 words) and lost the rest (counted: the first test of
+ * test_user_signals_etw_mt, "lost 1" in a CI run), now waits for its end, none lost. Every
  * session's file read back adds up: events + lost == issued. */
 #define EVT_CFG_USER_BACKEND etw
 #include <setjmp.h>
@@ -35,7 +38,9 @@ static _Alignas(8) uint8_t g_mem[4u * BUF_SIZE];
 static uint8_t g_file[FILE_MAX];
 static size_t g_len;
 static unsigned g_writes, g_blocked;  /* cfg.write calls, and how many found SIGUSR1 blocked */
+static unsigned g_writes_at, g_blocked_at; /* the two when the last session had attached user events */
 static volatile sig_atomic_t g_in_write, g_raise_write, g_raise_clock, g_ran, g_ran_in_write, g_printf;
+#define STORM 5000 /* signals raised inside one write: lines enough to fill the stash twice */
 static unsigned long g_issued, g_handler_ok;
 
 static int record(void)
@@ -71,9 +76,10 @@ static int logged_write(void *user, uint64_t off, const void *p, uint32_t n)
     g_writes++;
     if (sigismember(&cur, SIGUSR1)) g_blocked++;
     g_in_write = 1;
-    if (g_raise_write) { /* inside the write: delivered now unless held */
+    if (g_raise_write) { /* inside the write (that many times): delivered now unless held */
+        int k = g_raise_write;
         g_raise_write = 0;
-        raise(SIGUSR1);
+        while (k-- > 0) raise(SIGUSR1);
     }
     g_in_write = 0;
     memcpy(g_file + off, p, n);
@@ -93,10 +99,10 @@ static uint64_t clock_raising(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* One session in slot mode `mode` (user events attached): records until three data buffers went
- * out, the signal raised inside the first write when `in_write`, inside the 10th record when
- * `in_record`; then stop and read back. 0, or the number of the check that failed. */
-static int session(int mode, int in_write, int in_record)
+/* One session in slot mode `mode` (user events attached when `user`): records until three data
+ * buffers went out, the signal raised in_write times inside the first write, once inside the 10th
+ * record when `in_record`; then stop and read back. 0, or the number of the check that failed. */
+static int session(int mode, int in_write, int in_record, int user)
 {
     evt_etw_session_config c;
     evt_etw_test_config(&c, mode, BUF_SIZE, 2u, 0u, logged_write);
@@ -109,7 +115,9 @@ static int session(int mode, int in_write, int in_record)
     if (evt_etw_session_start(&s, &c, g_mem, sizeof g_mem) != EVT_ETW_SUCCESS) return 1;
     evt_etw_register(&g_p, &k_guid, NULL, NULL);
     if (evt_etw_enable(&s, &g_p, ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0) != EVT_ETW_SUCCESS) return 2;
-    if (evt_etw_user_attach(&s, ETW_LEVEL_INFORMATION) != EVT_ETW_SUCCESS) return 3;
+    if (user && evt_etw_user_attach(&s, ETW_LEVEL_INFORMATION) != EVT_ETW_SUCCESS) return 3;
+    g_writes_at = g_writes; /* (the logfile header went out at start) */
+    g_blocked_at = g_blocked;
     g_raise_write = in_write;
     unsigned long ok = 0;
     for (unsigned i = 0; g_len < 4u * BUF_SIZE; i++) {
@@ -141,8 +149,8 @@ static int holds_from_now_on(void)
 {
     unsigned w0 = g_writes, b0 = g_blocked, in0 = (unsigned)g_ran_in_write, r0 = (unsigned)g_ran;
     int rc;
-    if ((rc = session(EVT_ETW_SLOTS_THREAD_OWNED, 1, 0)) != 0) return 20 + rc;
-    if ((rc = session(EVT_ETW_SLOTS_PER_CPU, 1, 0)) != 0) return 40 + rc;
+    if ((rc = session(EVT_ETW_SLOTS_THREAD_OWNED, 1, 0, 0)) != 0) return 20 + rc;
+    if ((rc = session(EVT_ETW_SLOTS_PER_CPU, 1, 0, 0)) != 0) return 40 + rc;
     if (g_writes - w0 < 8u) return 60;
     if (g_blocked - b0 != g_writes - w0) return 61;
     if ((unsigned)g_ran != r0 + 2u) return 62;
@@ -150,24 +158,37 @@ static int holds_from_now_on(void)
     return 0;
 }
 
-/* A child: the handler lands inside a record once (mode, printf or an event), which must be
- * refused or stashed, then the holds. Exit status 0, or the check that failed. */
-static int child(int mode, int printf_line)
+/* A child: the handler lands inside a record once (an event), which must be refused, then the
+ * holds. Exit status 0, or the check that failed. */
+static int child(int mode)
 {
-    g_printf = printf_line;
-    int rc = session(mode, 0, 1);
+    int rc = session(mode, 0, 1, 0);
     if (rc) return rc;
     if (g_ran != 1 || g_ran_in_write != 0) return 11;
-    if (!printf_line && g_handler_ok != 0) return 12; /* refused: dropped, counted */
+    if (g_handler_ok != 0) return 12; /* refused: dropped, counted */
+    return holds_from_now_on();
+}
+
+/* A child: user events attached before any handler recorded; the first write raises the signal
+ * STORM times, each handler writes a line. Held from that first write: one handler runs, after
+ * it; its line and every event back, none lost. Then the holds, in both modes. */
+static int child_user(int mode)
+{
+    g_printf = 1;
+    int rc = session(mode, STORM, 0, 1);
+    if (rc) return rc;
+    if (g_writes - g_writes_at < 4u) return 13;
+    if (g_blocked - g_blocked_at != g_writes - g_writes_at) return 14; /* every write since held */
+    if (g_ran != 1 || g_ran_in_write != 0 || g_handler_ok != 1) return 15; /* one, after it */
     g_printf = 0;
     return holds_from_now_on();
 }
 
-static void run_child(int mode, int printf_line)
+static void run_child(int mode, int user)
 {
     pid_t pid = fork();
     assert_true(pid >= 0);
-    if (pid == 0) _exit(child(mode, printf_line));
+    if (pid == 0) _exit(user ? child_user(mode) : child(mode));
     int status = 0;
     assert_int_equal(waitpid(pid, &status, 0), pid);
     assert_true(WIFEXITED(status));
@@ -178,8 +199,8 @@ static void test_no_hold_before_a_handler_recorded(void **st)
 {
     (void)st;
     evt_port_test_on_signal(SIGUSR1, on_usr1);
-    assert_int_equal(session(EVT_ETW_SLOTS_THREAD_OWNED, 0, 0), 0);
-    assert_int_equal(session(EVT_ETW_SLOTS_PER_CPU, 0, 0), 0);
+    assert_int_equal(session(EVT_ETW_SLOTS_THREAD_OWNED, 0, 0, 0), 0);
+    assert_int_equal(session(EVT_ETW_SLOTS_PER_CPU, 0, 0, 0), 0);
     assert_true(g_writes >= 8u);
     assert_int_equal(g_blocked, 0);
     assert_int_equal(g_ran, 0);
@@ -188,7 +209,8 @@ static void test_no_hold_before_a_handler_recorded(void **st)
 /* Each from a parent in which no handler has recorded (the test above). */
 static void test_hold_after_slot_guard(void **st) { (void)st; run_child(EVT_ETW_SLOTS_THREAD_OWNED, 0); }
 static void test_hold_after_session_section(void **st) { (void)st; run_child(EVT_ETW_SLOTS_PER_CPU, 0); }
-static void test_hold_after_user_stash(void **st) { (void)st; run_child(EVT_ETW_SLOTS_THREAD_OWNED, 1); }
+static void test_hold_from_user_attach_per_cpu(void **st) { (void)st; run_child(EVT_ETW_SLOTS_PER_CPU, 1); }
+static void test_hold_from_user_attach_owned(void **st) { (void)st; run_child(EVT_ETW_SLOTS_THREAD_OWNED, 1); }
 
 /* The control: the same steps in this process, a signal raised inside a write while nothing is
  * held runs there (its record is refused by the guard of the record the write is in); after it,
@@ -197,7 +219,7 @@ static void test_hold_after_a_write_was_interrupted(void **st)
 {
     (void)st;
     assert_int_equal(g_blocked, 0);
-    assert_int_equal(session(EVT_ETW_SLOTS_THREAD_OWNED, 1, 0), 0);
+    assert_int_equal(session(EVT_ETW_SLOTS_THREAD_OWNED, 1, 0, 0), 0);
     assert_int_equal(g_ran, 1);
     assert_int_equal(g_ran_in_write, 1);
     assert_int_equal(g_handler_ok, 0);
@@ -211,7 +233,8 @@ int main(void)
         cmocka_unit_test(test_no_hold_before_a_handler_recorded),
         cmocka_unit_test(test_hold_after_slot_guard),
         cmocka_unit_test(test_hold_after_session_section),
-        cmocka_unit_test(test_hold_after_user_stash),
+        cmocka_unit_test(test_hold_from_user_attach_per_cpu),
+        cmocka_unit_test(test_hold_from_user_attach_owned),
         cmocka_unit_test(test_hold_after_a_write_was_interrupted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
