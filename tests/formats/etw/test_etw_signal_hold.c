@@ -40,7 +40,7 @@ static size_t g_len;
 static unsigned g_writes, g_blocked;  /* cfg.write calls, and how many found SIGUSR1 blocked */
 static unsigned g_writes_at, g_blocked_at; /* the two when the last session had attached user events */
 static volatile sig_atomic_t g_in_write, g_raise_write, g_raise_clock, g_ran, g_ran_in_write, g_printf;
-#define STORM 5000 /* signals raised inside one write: lines enough to fill the stash twice */
+#define STORM 5000 /* signals raised inside one write: lines for six stashes (819 fit in one) */
 static unsigned long g_issued, g_handler_ok;
 
 static int record(void)
