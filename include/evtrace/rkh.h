@@ -26,6 +26,14 @@
 #ifndef EVT_RKH_FLIGHT
 #define EVT_RKH_FLIGHT 1
 #endif
+/* EVT_RKH_OWNED: thread-owned recorders (evt_rkh_own), on the POSIX port with GCC/Clang: 1 there
+ * unless EVT_RKH_NO_OWNED is defined; 0 elsewhere (a port whose lock masks interrupts has nothing
+ * cheaper to offer). */
+#if defined(EVT_PORT_POSIX) && (defined(__GNUC__) || defined(__clang__)) && !defined(EVT_RKH_NO_OWNED)
+#define EVT_RKH_OWNED 1
+#else
+#define EVT_RKH_OWNED 0
+#endif
 
 /* GCC/Clang with C99 inline semantics: begin, begin_ao and begin_ao_sig are inline functions (fast
  * path at the end of this file); elsewhere, or with -DEVT_RKH_NO_INLINE, plain functions. */
@@ -203,6 +211,13 @@ typedef struct EVT_RKH_REC_ALIGN_ evt_rkh_recorder {
                                  here, not among the hot fields: put beside nlim, it moved them
                                  by 4 bytes and the streamed record took 1.37x instead of 1.27x
                                  on the Zen 5 VM, with the same instructions) */
+#if EVT_RKH_OWNED
+    /* thread ownership (evt_rkh_own; rkh_enc.c O1-O5) */
+    uintptr_t own;            /* the owner thread's flag (&evt_rkh_obusy_ of that thread), or 0:
+                                 every context locks */
+    uint32_t claim;           /* 1 while another thread holds the lock and waits for / holds
+                                 the recorder without the owner (O3) */
+#endif
 } evt_rkh_recorder;
 
 /* RKH's template configuration (doc/rkhcfg.h with the Linux port's 32-bit pointers/timestamps). */
@@ -232,6 +247,20 @@ uint32_t evt_rkh_get_whole_block(evt_rkh_recorder *r, uint8_t *dst, uint32_t n);
  * and pass it to the sink if one is set. Call it from a normal context; nested in a record of the
  * same recorder it does nothing. */
 void evt_rkh_flush(evt_rkh_recorder *r);
+/* Thread ownership (POSIX port; EVT_RKH_OWNED): evt_rkh_own makes r the calling thread's own
+ * recorder. Its records (and drains, flushes) then take no lock: a flag the owner's signal
+ * handlers also test (a handler that lands inside one of the owner's records drops its record and
+ * counts it, as the lock's nesting guard does; its user events are stashed and written after it,
+ * docs/user-events.md). Every other thread still may record, drain, flush or change filters: it
+ * takes the lock and then claims the recorder from its owner (a process-wide barrier, membarrier(2),
+ * and a wait for the owner's record in progress), a few microseconds per call: meant for the
+ * occasional drain, flush or stats call, not for a second writer. Returns 1, or 0 when not
+ * available (another port, no membarrier(2), an inert recorder, or called nested in a record of
+ * r). evt_rkh_disown (any thread) makes r a locked recorder again. Ownership follows the thread's
+ * token: call evt_rkh_disown before the owner exits if other threads go on recording. evt_rkh_init
+ * resets it. */
+int evt_rkh_own(evt_rkh_recorder *r);
+void evt_rkh_disown(evt_rkh_recorder *r);
 /* The core's stats (evtrace/recorder.h): data records written, dropped (nested begin, lock not
  * available to a nested context, record larger than the ring), overwritten by wraps, pending,
  * loss records and the losses they carried. */
@@ -321,6 +350,70 @@ void evt_rkh_put_(evt_rkh_recorder *r, uint32_t v, unsigned n); /* n bytes, any 
 int evt_rkh_end_slow_(evt_rkh_recorder *r); /* end off the fast close; 0: no record was open */
 void evt_rkh_drain_(evt_rkh_recorder *r);   /* the ring, then a pending loss record, to the sink */
 
+/* Entering the recorder (a record, a drain, a flush) and leaving it. *st / r->crit: the lock's
+ * state (0-2, evt_port_lock_enter), or, for a thread-owned recorder, EVT_RKH_ST_OWNER (the owner,
+ * no lock: rkh_enc.c O2) or the lock's state with EVT_RKH_ST_OWNLK (the owner through the lock, a
+ * claim was in progress) or EVT_RKH_ST_CLAIM (another thread, holding the claim) added. */
+#define EVT_RKH_ST_CLAIM 4u
+#define EVT_RKH_ST_OWNLK 8u
+#define EVT_RKH_ST_OWNER 16u
+#if EVT_RKH_OWNED
+/* 1 while this thread is inside a recorder it owns (rkh_enc.c O2); its address is the thread's
+ * owner token (own). */
+extern _Thread_local uint32_t evt_rkh_obusy_;
+int evt_rkh_enter_slow_(evt_rkh_recorder *r, evt_port_crit_t *st); /* every entry but the owner's own */
+int evt_rkh_enter_locked_(evt_rkh_recorder *r, evt_port_crit_t *st); /* its part after the lock */
+void evt_rkh_exit_slow_(evt_rkh_recorder *r, evt_port_crit_t st);  /* ... and its exit */
+#endif
+static inline int evt_rkh_enter_(evt_rkh_recorder *r, evt_port_crit_t *st)
+{
+#if EVT_RKH_OWNED
+    uintptr_t own = EVT_LOAD_RLX(&r->own);
+    if (EVT_UNLIKELY(own != 0u)) {
+        if (own != (uintptr_t)&evt_rkh_obusy_) return evt_rkh_enter_slow_(r, st);
+        /* O2: the owner, or one of its handlers (which finds the flag set inside the owner's record) */
+        if (EVT_UNLIKELY(EVT_LOAD_RLX(&evt_rkh_obusy_) != 0u)) return 0;
+        EVT_STORE_RLX(&evt_rkh_obusy_, 1u);
+        __atomic_signal_fence(__ATOMIC_SEQ_CST); /* the CPU's order: the claimer's membarrier (O3) */
+        /* still its own after the claim's test (acquire: a claimer that gave it to another
+           thread stored own before it cleared claim) */
+        if (EVT_LIKELY(EVT_LOAD_ACQ(&r->claim) == 0u) && EVT_LIKELY(EVT_LOAD_RLX(&r->own) == own)) {
+            *st = EVT_RKH_ST_OWNER;
+            return 1;
+        }
+        EVT_STORE_REL(&evt_rkh_obusy_, 0u); /* claimed, or owned by another now: through the lock */
+        return evt_rkh_enter_slow_(r, st);
+    }
+#endif
+    if (EVT_UNLIKELY(!evt_rec_lock_enter(&r->lock, st))) return 0;
+    if (EVT_UNLIKELY(!evt_rec_guard_enter(&r->nest, *st))) {
+        evt_rec_lock_exit(&r->lock, *st);
+        return 0;
+    }
+#if EVT_RKH_OWNED
+    /* O1: own leaves 0 only inside the lock: 0 here and no thread owns r while we hold it
+       (acquire: an owner that gave it up in its own entry wrote its records before) */
+    if (EVT_UNLIKELY(EVT_LOAD_ACQ(&r->own) != 0u)) return evt_rkh_enter_locked_(r, st);
+#endif
+    return 1;
+}
+static inline void evt_rkh_exit_(evt_rkh_recorder *r, evt_port_crit_t st)
+{
+#if EVT_RKH_OWNED
+    if (EVT_UNLIKELY(st >= EVT_RKH_ST_CLAIM)) {
+        if (EVT_LIKELY(st == EVT_RKH_ST_OWNER)) {
+            EVT_STORE_REL(&evt_rkh_obusy_, 0u);
+            evt_posix_after_record(); /* what a handler left for the record's end (a stashed line) */
+        } else {
+            evt_rkh_exit_slow_(r, st);
+        }
+        return;
+    }
+#endif
+    evt_rec_guard_exit(&r->nest);
+    evt_rec_lock_exit(&r->lock, st);
+}
+
 /* v's four bytes at q in little-endian order: one store on a little-endian GCC/Clang target
  * (fewer, wider stores make the lock that follows cheaper), else byte by byte. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -406,13 +499,8 @@ inline int evt_rkh_begin_ao(evt_rkh_recorder *r, unsigned id, int prio) { return
 static inline int evt_rkh_open_body_(evt_rkh_recorder *r, unsigned id)
 {
     evt_port_crit_t st;
-    if (EVT_UNLIKELY(!evt_rec_lock_enter(&r->lock, &st))) {
+    if (EVT_UNLIKELY(!evt_rkh_enter_(r, &st))) {
         evt_loss_drop(&r->loss);
-        return 0;
-    }
-    if (EVT_UNLIKELY(!evt_rec_guard_enter(&r->nest, st))) {
-        evt_loss_drop(&r->loss);
-        evt_rec_lock_exit(&r->lock, st);
         return 0;
     }
     r->crit = st;
@@ -501,9 +589,7 @@ static inline void evt_rkh_end_body_(evt_rkh_recorder *r)
     }
     /* read after the sink call (one value fewer kept across it) and before the guard opens: a
        handler may record after that */
-    evt_port_crit_t st = r->crit;
-    evt_rec_guard_exit(&r->nest);
-    evt_rec_lock_exit(&r->lock, st);
+    evt_rkh_exit_(r, r->crit);
 }
 #endif
 #ifdef EVT_RKH_INLINE_END

@@ -9,14 +9,15 @@
 #include "evt_port_test.h"
 #include "evtrace/port.h"
 
-int evt_port_test_bias_available(void)
+int evt_port_test_membarrier_available(const char *what)
 {
     if (evt_posix_membarrier_ready()) return 1;
     const char *ci = getenv("CI");
-    if (ci && !strcmp(ci, "true")) fail_msg("membarrier(PRIVATE_EXPEDITED) unavailable in CI");
-    print_message("skipped: membarrier(PRIVATE_EXPEDITED) unavailable here: no lock is biased (B1)\n");
+    if (ci && !strcmp(ci, "true")) fail_msg("membarrier(PRIVATE_EXPEDITED) unavailable in CI (%s)", what);
+    print_message("skipped: membarrier(PRIVATE_EXPEDITED) unavailable here: no %s\n", what);
     return 0;
 }
+int evt_port_test_bias_available(void) { return evt_port_test_membarrier_available("lock is biased (B1)"); }
 
 void evt_port_test_on_signal_flags(int signo, void (*fn)(int), int flags)
 {

@@ -6,6 +6,9 @@
  * Otherwise prints why the bias cases skip and returns 0, except in CI (CI=true), where the kernel
  * has membarrier and a skip would hide a broken claim: there it fails the test. */
 int evt_port_test_bias_available(void);
+/* The same test for anything else that needs membarrier(2) (what names it: "thread ownership
+ * (evt_rkh_own)"): 1, or prints why it skips and returns 0, failing in CI. */
+int evt_port_test_membarrier_available(const char *what);
 
 /* Install fn as signo's handler with sigaction (persistent, unlike signal(); no SA_RESTART; no
  * mask), or SIG_DFL/SIG_IGN; fails the test if sigaction does. */

@@ -8,12 +8,46 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "evtrace/rkh.h"
+#include "formats/rkh/rkh_defs.h"
 
 typedef struct evt_rkh_test_buf {
     uint8_t *p;
     size_t n, cap;
     int overflow; /* a sink call did not fit (the test must fail) */
 } evt_rkh_test_buf;
+
+/* One record of shape kind % 3 from tag, through the public API (inline: compiled with the
+ * caller's switches): 0 SM_STATE (begin_ao, priority 1, two pointers, the first with bytes that
+ * need stuffing), 1 a user record (RKH_TE_USER + 3: an integer and 1-24 bytes, half of them 0x7E),
+ * 2 FWK_OBJ (begin_nofilt: a pointer and a string that needs stuffing). Returns 1 when written, 0
+ * when begin refused it (filtered, or dropped and counted). EVT_RKH_TEST_ID(kind): its RKH id. */
+#define EVT_RKH_TEST_ID(kind) ((kind) % 3u == 0u ? RKH_TE_SM_STATE : (kind) % 3u == 1u ? RKH_TE_USER + 3u : RKH_TE_FWK_OBJ)
+static inline int evt_rkh_test_record(evt_rkh_recorder *r, unsigned kind, uint32_t tag)
+{
+    switch (kind % 3u) {
+    case 0:
+        if (!evt_rkh_begin_ao(r, RKH_TE_SM_STATE, 1)) return 0;
+        evt_rkh_sym(r, 0x7E7D0000u | (tag & 0xFFFFu));
+        evt_rkh_sym(r, tag);
+        break;
+    case 1: {
+        uint8_t mem[24];
+        unsigned n = 1u + tag % 24u;
+        for (unsigned i = 0; i < n; i++) mem[i] = (uint8_t)(i & 1u ? 0x7Eu : tag + i);
+        if (!evt_rkh_begin(r, RKH_TE_USER + 3u)) return 0;
+        evt_rkh_usr_int(r, 5, 0, tag);
+        evt_rkh_usr_mem(r, mem, (uint8_t)n);
+        break;
+    }
+    default:
+        if (!evt_rkh_begin_nofilt(r, RKH_TE_FWK_OBJ)) return 0;
+        evt_rkh_sym(r, tag);
+        evt_rkh_str(r, "obj~}");
+        break;
+    }
+    evt_rkh_end(r);
+    return 1;
+}
 
 /* cap bytes, allocated now (aborts if it cannot). */
 void evt_rkh_test_buf_init(evt_rkh_test_buf *b, size_t cap);

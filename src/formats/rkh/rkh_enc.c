@@ -19,7 +19,8 @@
  *     its sequence number taken back) and counted as dropped. The ring it leaves keeps what the
  *     eviction left before the record's flag (R2b's escape).
  *  R3 Every record is written inside the recorder's own lock (evt_rec_lock) with the nesting guard
- *     set, from begin to end, including the sink calls; drains and filter changes take the lock
+ *     set, from begin to end, including the sink calls (or, on a thread-owned recorder, inside
+ *     its owner's flag: O1-O5); drains and filter changes take the lock
  *     too (a filter change by a nested context that cannot take it is made anyway: FILTER_FN).
  *     A begin nested in an open record of the same recorder (an interrupt, a signal, the sink)
  *     finds the guard set, or a nested context finds the lock held elsewhere: it returns 0 and
@@ -72,7 +73,37 @@
  *     the ring empty at index 0. Every other path that moves in outside a record (start_record:
  *     init's TCFG, loss records; the slow end) sets nlim to 0. The default header takes nlim as
  *     its lim when it leaves OPEN_ROOM bytes, else works the room out from the ring
- *     (header6_after_room). */
+ *     (header6_after_room).
+ * Thread ownership (EVT_RKH_OWNED: the POSIX port; evt_rkh_own). own is 0 (every context locks, as
+ * above) or the owner thread's token; obusy and claim hand the recorder between the owner and the
+ * others without the owner taking the lock:
+ *  O1 own changes only inside an entry of the recorder: the lock with the claim held (O3) or the
+ *     owner's own flag (O2, O4), with no record open (set_owner is one). So a context inside the
+ *     recorder reads it stable, and an entry that read it before another's change came to the
+ *     same section after it: the owner through the lock (O4) or a claimer (O3) re-reads it there.
+ *  O2 The owner (own == its token) enters by setting obusy, a compiler barrier, then reading claim:
+ *     0 and it is inside, alone, until it stores obusy 0 (release) at its exit. Its own signal
+ *     handlers run on the same thread: one that lands inside finds obusy set and is refused (a
+ *     record: dropped and counted, as R3's guard does; a drain or flush: nothing done), one that
+ *     lands between the owner's store and its test of claim finds obusy set too. claim 1 and it
+ *     stores obusy 0 and goes through the lock (O4).
+ *  O3 Any other context takes the lock and its guard (R3), then, owned, stores claim 1, runs
+ *     membarrier(2) (every thread of the process passes a full barrier: the owner's obusy store
+ *     and its claim load are then ordered, a Dekker pair with no fence on the owner's side) and
+ *     waits until obusy reads 0 (acquire: the owner's bytes before it). From then on the owner
+ *     finds claim set, backs off and queues on the lock: the claimer has the recorder alone until
+ *     it stores claim 0 (release) and leaves the lock. The wait is the port's bounded wait step:
+ *     a context that gives up (a handler whose own thread is the one inside, a fork child whose
+ *     owner did not survive) clears claim and leaves, refused like a nested context (R3).
+ *  O4 The owner through the lock (it found a claim): inside the lock no claim is in progress
+ *     (claims are made under it), so it sets obusy (keeping its own handlers out, as O2) and
+ *     clears it at its exit, before the lock.
+ *  O5 The owner's records are in no port section, so the user-event carrier's test for a handler
+ *     inside a record of its thread (rkh_user_enc.c in_owned_record: own is this thread, obusy
+ *     set) stashes a handler's user line there instead of dropping it, and the owner's exit runs
+ *     what a handler left for it (evt_posix_after_record: user_nest_enc.c N5).
+ * Filter changes stay on the lock alone (R3: their bits are atomic, their publish a CAS), read by
+ * the owner's begins with relaxed loads as every context's are. */
 #define EVT_RKH_END_DEFINE_ 1 /* evtrace/rkh.h: evt_rkh_end's definition (external here) */
 #include "evtrace/rkh.h"
 
@@ -607,18 +638,134 @@ RKH_COLD void evt_rkh_drain_(evt_rkh_recorder *r)
     }
 }
 
-/* Enter the recorder for a drain or a flush: lock and guard, or 0 (nested: nothing done). */
-static int enter(evt_rkh_recorder *r, evt_port_crit_t *st)
+/* Enter the recorder for a drain or a flush: lock and guard (or the owner's flag, O2), or 0
+ * (nested: nothing done). */
+static int enter(evt_rkh_recorder *r, evt_port_crit_t *st) { return evt_rkh_enter_(r, st); }
+static void leave(evt_rkh_recorder *r, evt_port_crit_t st) { evt_rkh_exit_(r, st); }
+
+/* ---- thread ownership (O1-O5) ------------------------------------------------------------------ */
+
+#if EVT_RKH_OWNED
+_Thread_local uint32_t evt_rkh_obusy_;
+
+/* Every entry but the owner's own (O2): the lock and its guard, then, on an owned recorder, O4 for
+ * the owner (a claim was in progress when it looked, or own changed under it) or O3 for any other
+ * thread. */
+RKH_COLD int evt_rkh_enter_slow_(evt_rkh_recorder *r, evt_port_crit_t *st)
 {
     if (!evt_rec_lock_enter(&r->lock, st)) return 0;
-    if (!evt_rec_guard_enter(&r->nest, *st)) { evt_rec_lock_exit(&r->lock, *st); return 0; }
+    if (!evt_rec_guard_enter(&r->nest, *st)) {
+        evt_rec_lock_exit(&r->lock, *st);
+        return 0;
+    }
+    return evt_rkh_enter_locked_(r, st);
+}
+
+/* The lock and its guard held (*st: the lock's state): O4, O3 or a plain entry. */
+RKH_COLD int evt_rkh_enter_locked_(evt_rkh_recorder *r, evt_port_crit_t *st)
+{
+    evt_port_crit_t ls = *st;
+    uintptr_t own = EVT_LOAD_ACQ(&r->own); /* stable here (O1); acquire: set_owner */
+    if (own == (uintptr_t)&evt_rkh_obusy_) {
+        /* O4: the owner through the lock. No claim can be in progress (claims are made under the
+           lock); the flag keeps its own handlers out, as in O2. A handler that landed before this
+           store found the flag 0 and no claim: it wrote its whole record on its own, before us. */
+        if (evt_rkh_obusy_ != 0u) goto refused; /* inside another recorder this thread owns */
+        EVT_STORE_RLX(&evt_rkh_obusy_, 1u);
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        *st = ls | EVT_RKH_ST_OWNLK;
+        return 1;
+    }
+    if (own != 0u) {
+        /* O3: claim, then wait for the owner's record in progress: without bound when this
+           thread owns no other lock and is inside no recorder it owns (the owner needs nothing
+           of it to finish, and only the lock holder waits here), else bounded as a nested
+           context's wait, as is a fork child's whose owner did not survive */
+        EVT_STORE_RLX(&r->claim, 1u);
+        (void)evt_posix_membarrier();
+        const evt_port_lock *l = evt_rkh_obusy_ ? NULL : &r->lock;
+        unsigned steps = 0;
+        while (EVT_LOAD_ACQ((const uint32_t *)own) != 0u) {
+            if (evt_posix_wait_step_holding(&steps, l)) {
+                EVT_STORE_REL(&r->claim, 0u);
+                goto refused;
+            }
+        }
+        *st = ls | EVT_RKH_ST_CLAIM;
+        return 1;
+    }
+    *st = ls;
+    return 1;
+refused:
+    evt_rec_guard_exit(&r->nest);
+    evt_rec_lock_exit(&r->lock, ls);
+    return 0;
+}
+
+RKH_COLD void evt_rkh_exit_slow_(evt_rkh_recorder *r, evt_port_crit_t st)
+{
+    if (st & EVT_RKH_ST_OWNLK) EVT_STORE_REL(&evt_rkh_obusy_, 0u);
+    if (st & EVT_RKH_ST_CLAIM) EVT_STORE_REL(&r->claim, 0u);
+    evt_rec_guard_exit(&r->nest);
+    evt_rec_lock_exit(&r->lock, st & 3u);
+}
+
+/* Change the owner (O1): inside the lock with the claim held, or, for the owner itself, inside
+ * its own entry (no record of it can be open: this is it). */
+static int set_owner(evt_rkh_recorder *r, uintptr_t own)
+{
+    evt_port_crit_t st;
+    if (!enter(r, &st)) return 0;
+    /* release: a thread that then finds 0 and takes the lock alone sees the owner's records */
+    EVT_STORE_REL(&r->own, own);
+    leave(r, st); /* as entered: the owner's flag (O2, O4), the claim (O3) or the lock */
     return 1;
 }
-static void leave(evt_rkh_recorder *r, evt_port_crit_t st)
+
+/* O6: the recorders this thread took (some may have been taken from it since): its exit gives up
+ * those it still owns. A place is taken with a compare-and-swap (a signal handler's evt_rkh_own
+ * may run in between). */
+#define OWN_MAX 8u
+static _Thread_local evt_rkh_recorder *t_owned[OWN_MAX];
+static int owned_here(const evt_rkh_recorder *r) { return EVT_LOAD_RLX(&r->own) == (uintptr_t)&evt_rkh_obusy_; }
+static void owner_exit(void)
 {
-    evt_rec_guard_exit(&r->nest);
-    evt_rec_lock_exit(&r->lock, st);
+    for (unsigned i = 0; i < OWN_MAX; i++) {
+        evt_rkh_recorder *r = __atomic_exchange_n(&t_owned[i], NULL, __ATOMIC_RELAXED);
+        if (!r || !owned_here(r) || !set_owner(r, 0u)) continue;
+        /* then once through the lock: a claimer that read own before it was given up (and so
+           reads this thread's flag in its wait) has left the lock, and the flag may go */
+        evt_port_crit_t st;
+        if (enter(r, &st)) leave(r, st);
+    }
 }
+static const evt_posix_exit_fn k_owner_exit = {owner_exit};
+
+int evt_rkh_own(evt_rkh_recorder *r)
+{
+    if (!r->size || !evt_posix_membarrier_ready()) return 0; /* O3 needs the process-wide barrier */
+    unsigned i = 0;
+    for (; i < OWN_MAX; i++) { /* r's place, or a free one, or one whose recorder is not ours now */
+        evt_rkh_recorder *o = __atomic_load_n(&t_owned[i], __ATOMIC_RELAXED);
+        if (o == r) break;
+        if ((!o || !owned_here(o)) &&
+            __atomic_compare_exchange_n(&t_owned[i], &o, r, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            break;
+    }
+    if (i == OWN_MAX) return 0; /* OWN_MAX recorders owned already */
+    if (!set_owner(r, (uintptr_t)&evt_rkh_obusy_)) return 0; /* (its place is reused by the next call) */
+    evt_posix_on_thread_exit(&k_owner_exit);
+    return 1;
+}
+void evt_rkh_disown(evt_rkh_recorder *r) { (void)set_owner(r, 0u); }
+#else
+int evt_rkh_own(evt_rkh_recorder *r)
+{
+    (void)r;
+    return 0;
+}
+void evt_rkh_disown(evt_rkh_recorder *r) { (void)r; }
+#endif
 
 /* ---- configuration and init -------------------------------------------------------------------- */
 
@@ -774,13 +921,25 @@ void evt_rkh_flush(evt_rkh_recorder *r)
 void evt_rkh_get_stats(const evt_rkh_recorder *r, evt_rec_stats *out)
 {
     /* Under the lock when it can be had (a consistent snapshot; TSan-clean), else a moment old. */
-    evt_rkh_recorder *w = (evt_rkh_recorder *)(uintptr_t)r; /* the lock word only */
+    evt_rkh_recorder *w = (evt_rkh_recorder *)(uintptr_t)r; /* the lock word (and the claim) only */
     evt_port_crit_t st;
+#if EVT_RKH_OWNED
+    /* owned: ow_pend is the owner's, written without the lock (O2); entered as a drain is */
+    int owned = EVT_LOAD_RLX(&r->own) != 0u;
+    int locked = owned ? evt_rkh_enter_(w, &st) : evt_rec_lock_enter(&w->lock, &st);
+#else
     int locked = evt_rec_lock_enter(&w->lock, &st);
+#endif
     evt_loss_stats(&r->loss, out);
     if (locked) {
         out->overwritten += r->ow_pend; /* overwritten, pending, not yet in the account */
         out->pending += r->ow_pend;
+#if EVT_RKH_OWNED
+        if (owned) {
+            evt_rkh_exit_(w, st);
+            return;
+        }
+#endif
         evt_rec_lock_exit(&w->lock, st);
     }
 }
@@ -1092,12 +1251,7 @@ static RKH_COLD int header6_after_room(evt_rkh_recorder *r, unsigned id, uint32_
 int evt_rkh_open_(evt_rkh_recorder *r, unsigned id)
 {
     evt_port_crit_t st;
-    if (EVT_UNLIKELY(!evt_rec_lock_enter(&r->lock, &st))) { evt_loss_drop(&r->loss); return 0; }
-    if (EVT_UNLIKELY(!evt_rec_guard_enter(&r->nest, st))) {
-        evt_loss_drop(&r->loss);
-        evt_rec_lock_exit(&r->lock, st);
-        return 0;
-    }
+    if (EVT_UNLIKELY(!evt_rkh_enter_(r, &st))) { evt_loss_drop(&r->loss); return 0; }
     r->crit = st;
     if (EVT_UNLIKELY(evt_loss_pending(&r->loss))) loss_before_record(r);
 #if EVT_RKH_FAST
@@ -1186,8 +1340,7 @@ void evt_rkh_end(evt_rkh_recorder *r)
 {
     evt_port_crit_t st = r->crit; /* read before the guard opens: a handler may record after it */
     if (!evt_rkh_end_slow_(r)) return; /* no record open */
-    evt_rec_guard_exit(&r->nest);
-    evt_rec_lock_exit(&r->lock, st);
+    evt_rkh_exit_(r, st);
 }
 #endif
 

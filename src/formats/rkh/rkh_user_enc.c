@@ -29,11 +29,23 @@ static int write_now(unsigned rec, const uint32_t *words, uint32_t n)
     return 1;
 }
 
-/* A signal handler's record nested in a user record of its thread (which the recorder's nesting
- * guard would drop, rkh_enc.c R3) is stashed and written right after it (user_nest_enc.c). */
+#if EVT_RKH_OWNED
+/* user_nest_enc.c N2's test for thread-owned recorders, whose owners record outside any port
+ * section (rkh_enc.c O2, O5): is the caller (a handler) inside a record of its thread in a
+ * recorder that thread owns? */
+static int in_owned_record(void) { return EVT_LOAD_RLX(&evt_rkh_obusy_) != 0u; }
+#endif
+
+/* A signal handler's record nested in a record of its thread (which the recorder's nesting guard,
+ * or a thread-owned recorder's flag, would drop: rkh_enc.c R3, O5) is stashed and written right
+ * after it (user_nest_enc.c). */
 int evt_rkh_user_write(unsigned rec, const uint32_t *words, uint32_t n)
 {
+#if EVT_RKH_OWNED
+    return evt_user_nested_write_in_(write_now, in_owned_record, rec, words, n);
+#else
     return evt_user_nested_write_(write_now, rec, words, n);
+#endif
 }
 
 EVT_USER_DEFINE_WRITE4_VIA_WRITE_(rkh)

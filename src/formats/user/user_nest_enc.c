@@ -37,7 +37,8 @@
  *     test outside a user write, also sets bit 0 of the port's evt_posix_deferred, so the outermost
  *     exit of its thread's sections (P4) drains it, after the interrupted record, whoever wrote
  *     that record (the application's evt_rkh_end; XRay: the runtime's record exit, xr_leave; ETW
- *     thread-owned slots: the record's exit, owned_after_record). The hook waits (returns 1, P4
+ *     thread-owned slots: the record's exit, owned_after_record; an RKH thread-owned recorder: the
+ *     owner's exit, rkh_enc.c O5). The hook waits (returns 1, P4
  *     calls it again at a later exit) while the carrier's test says the thread is still inside
  *     one of its records, so a drain never runs inside a record that would drop its lines.
  *     No drain runs above a reservation in progress: a context that would interrupt one finds the

@@ -372,6 +372,19 @@ static inline int evt_port_wait_bounded(void) { return atomic_load_explicit(&evt
  * up: a nested context after NESTED_TRIES pauses (it may be waiting for a context it interrupted
  * on its own thread, P3), a fork child after FORK_TRIES steps (P5). */
 int evt_port_wait_step(unsigned *steps);
+/* The same for a context that holds l (its innermost section) and waits for a thread that needs no
+ * lock to finish (rkh_enc.c O3: a thread-owned recorder's owner): it waits without bound, as a
+ * context with one section does, when every other section of its thread waits to take l (P3b: a
+ * handler that landed in its thread's wait for l and took l itself; they own nothing). l NULL:
+ * bounded as a nested context's wait, whatever the thread holds. */
+int evt_posix_wait_step_holding(unsigned *steps, const evt_port_lock *l);
+/* f->fn runs at the calling thread's exit (a thread-specific key's destructor, after the thread's
+ * code returned or called pthread_exit): one per thread, a later call replaces it, NULL removes
+ * it. rkh_enc.c gives up the recorders the thread owns there. */
+typedef struct evt_posix_exit_fn {
+    void (*fn)(void);
+} evt_posix_exit_fn;
+void evt_posix_on_thread_exit(const evt_posix_exit_fn *f);
 /* A nested context may give up on a lock held by another thread (P3). */
 #define EVT_PORT_LOCK_MAY_FAIL 1
 /* State 0 is re-entry and nothing else (P2, B2, B2a, B2b: the owner word or busy holds the caller's own

@@ -72,12 +72,16 @@ static void after_fork_child(void)
 }
 static pthread_key_t g_calls_key; /* Q3: unlinks a thread's entry at its exit */
 static void calls_unlink(void *arg);
+static pthread_key_t g_exit_key; /* evt_posix_on_thread_exit */
+static void exit_fn_run(void *arg) { ((const evt_posix_exit_fn *)arg)->fn(); }
+void evt_posix_on_thread_exit(const evt_posix_exit_fn *f) { (void)pthread_setspecific(g_exit_key, f); }
 /* Registered when the library is loaded: before any lock can be held (a first take registering it
  * could run in a signal handler, where pthread_once is not allowed). */
 __attribute__((constructor)) static void register_fork_handler(void)
 {
     (void)pthread_atfork(NULL, NULL, after_fork_child);
     (void)pthread_key_create(&g_calls_key, calls_unlink);
+    (void)pthread_key_create(&g_exit_key, exit_fn_run);
 }
 
 /* ---- Q1-Q3: calls in progress (evt_port_impl.h) -------------------------------------------------- */
@@ -202,9 +206,8 @@ static void pause_or_yield(unsigned *spins, int may_wait)
     }
 }
 
-int evt_port_wait_step(unsigned *steps)
+static int wait_step_(unsigned *steps, int may_wait)
 {
-    int may_wait = evt_posix_hold <= 1u;
     unsigned n = ++*steps;
     if (!may_wait ? n >= NESTED_TRIES : atomic_load_explicit(&evt_posix_forked, memory_order_relaxed) && n >= FORK_TRIES)
         return 1;
@@ -213,6 +216,16 @@ int evt_port_wait_step(unsigned *steps)
     pause_or_yield(&spins, may_wait);
     errno = saved;
     return 0;
+}
+int evt_port_wait_step(unsigned *steps) { return wait_step_(steps, evt_posix_hold <= 1u); }
+
+int evt_posix_wait_step_holding(unsigned *steps, const evt_port_lock *l)
+{
+    unsigned h = evt_posix_hold;
+    int may_wait = l && h <= 8u; /* depths 1 to h - 1 <= 7 are named (evt_posix_sect_slot) */
+    for (unsigned d = 1; may_wait && d < h; d++)
+        if (evt_posix_sect[d] != l) may_wait = 0;
+    return wait_step_(steps, may_wait);
 }
 
 /* P3b: contexts of this thread inside lock_slow that own nothing there (taking: the count drops

@@ -48,37 +48,13 @@ static uint32_t rnd(void)
 
 static uint32_t ts32(void) { return (uint32_t)evt_port_timestamp(); }
 
-/* One record of a random shape: SM_STATE (2 pointers), a user record with bytes that need
- * stuffing, or a string record. Counted as issued before begin. */
+/* One record of a random shape (evt_rkh_test_record: SM_STATE half the time, a user record with
+ * bytes that need stuffing, a string record), counted as issued before begin. */
 static void record_one(rig *g, uint32_t tag)
 {
-    evt_rkh_recorder *r = &g->rec;
     atomic_fetch_add_explicit(&g->issued, 1u, memory_order_relaxed);
-    switch (tag % 4u) {
-    case 0:
-    case 1:
-        if (!evt_rkh_begin_ao(r, RKH_TE_SM_STATE, 1)) return;
-        evt_rkh_sym(r, 0x7E7D0000u | (tag & 0xFFFFu));
-        evt_rkh_sym(r, tag);
-        evt_rkh_end(r);
-        return;
-    case 2: {
-        uint8_t mem[24];
-        unsigned n = 1u + tag % 24u;
-        for (unsigned i = 0; i < n; i++) mem[i] = (uint8_t)(i & 1u ? 0x7Eu : tag + i);
-        if (!evt_rkh_begin(r, RKH_TE_USER + 3u)) return;
-        evt_rkh_usr_int(r, 5, 0, tag);
-        evt_rkh_usr_mem(r, mem, (uint8_t)n);
-        evt_rkh_end(r);
-        return;
-    }
-    default:
-        if (!evt_rkh_begin_nofilt(r, RKH_TE_FWK_OBJ)) return;
-        evt_rkh_sym(r, tag);
-        evt_rkh_str(r, "obj~}");
-        evt_rkh_end(r);
-        return;
-    }
+    static const unsigned kind[4] = {0, 0, 1, 2};
+    (void)evt_rkh_test_record(&g->rec, kind[tag % 4u], tag);
 }
 
 /* ---- ISRs ---------------------------------------------------------------------------------------- */

@@ -8,7 +8,8 @@
  * timestamps that never go back, and no loss at all (under TSan: every missing line counted lost). The backend's test file starts and stops its
  * recorder around us_run and decodes the trace. A test that defines US_APP_RECORD(w, n) also has
  * each worker write a record of its own through the recorder's API after each line (the handlers'
- * lines then land inside those records too) and checks those records itself. */
+ * lines then land inside those records too) and checks those records itself. One that defines
+ * US_WORKER_START(w) has each worker run it first (RKH: worker 0 owns the recorder). */
 #ifndef USER_SIGNALS_H
 #define USER_SIGNALS_H
 
@@ -78,6 +79,9 @@ static void us_kill(int signo)
 static void *us_worker(void *p)
 {
     unsigned w = (unsigned)(uintptr_t)p, n = 0;
+#ifdef US_WORKER_START
+    US_WORKER_START(w);
+#endif
     while (!atomic_load(&us_go)) { /* a fast recorder would be done before the first signal */
         struct timespec ts = {0, 10000};
         nanosleep(&ts, NULL);
