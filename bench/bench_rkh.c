@@ -4,7 +4,9 @@
  * out (with the clock reads it made: none); two threads on two separate recorders against the
  * two-thread own-ring baseline; and decoder MB/s on a large recorded stream. Where the time goes:
  * the same records with a clock that reads nothing (the record's own work against a baseline that
- * is mostly its TSC read) and a flight ring 4x larger (fewer wraps). */
+ * is mostly its TSC read) and a flight ring 4x larger (fewer wraps). Built with EVT_RKH_OWNED=1
+ * (bench_rkh_owned): the same rows (the locked ones pay the switch's tests), then the streamed,
+ * flight and two-thread figures on thread-owned recorders (evt_rkh_own: no lock per record). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,13 @@
 #include "evtrace/port.h"
 #include "evtrace/reader.h"
 #include "evtrace/rkh.h"
+
+/* bench_rkh_owned (CMakeLists.txt) is this file built with EVT_RKH_OWNED=1: its rows say so. */
+#if EVT_RKH_OWNED
+#define SUBJECT "rkh (EVT_RKH_OWNED=1)"
+#else
+#define SUBJECT "rkh"
+#endif
 
 /* A recorder and its ring on their own cache lines (two threads share nothing). */
 typedef struct bench_rig {
@@ -87,6 +96,16 @@ static void rec_init(evt_rkh_recorder *r, uint8_t *ring, uint32_t size, evt_rkh_
     if (with_sink) evt_rkh_set_sink(r, sink, NULL);
 }
 static void rig_init(bench_rig *g, evt_rkh_ts_fn ts, int with_sink) { rec_init(&g->rec, g->ring, sizeof g->ring, ts, with_sink); }
+#if EVT_RKH_OWNED
+/* Makes arg the calling thread's own recorder (evt_rkh_own): run once on each thread of a
+ * two-thread figure (bench_2t_ns_per_call gives thread k args[k] every time). */
+static int g_owned;
+static void own_rec(void *arg, uint64_t i)
+{
+    (void)i;
+    g_owned += evt_rkh_own(arg);
+}
+#endif
 
 int main(void)
 {
@@ -137,29 +156,55 @@ int main(void)
     double base_2a, two_a;
     double two_a_med = bench_2t_interleaved(rec_state, pair, iters / 20u, 20, &base_2a, &two_a);
 
-    bench_report("rkh", "baseline (TSC + 32-byte store)", base, "ns/event");
-    bench_report("rkh", "2-arg record, seq + ts32 + checksum, streamed to a sink", streamed, "ns/event");
-    bench_report("rkh", "streamed / baseline", streamed / base, "x");
-    bench_report("rkh", "2-arg record, seq + ts32 + checksum, full overwriting flight ring", flight, "ns/event");
-    bench_report("rkh", "flight ring / baseline", flight / base, "x");
-    bench_report("rkh", "flight ring: records overwritten", (double)st.overwritten, "records");
-    bench_report("rkh", "core speed probe after these figures (bench_alu_probe_ns; bench_machine prints its fastest and spread)", probe, "ns");
-    bench_report("rkh", "streamed, clock reads nothing (the record's own work, no TSC read)", own_streamed, "ns/event");
-    bench_report("rkh", "streamed, clock reads nothing / baseline", own_streamed / base, "x");
-    bench_report("rkh", "flight ring, clock reads nothing / baseline", own_flight / base, "x");
-    bench_report("rkh", "flight ring of 16 KiB (4 KiB above) / baseline", flight16 / base, "x");
-    bench_report("rkh", "2-arg record, filtered (through a function pointer, like the baseline)", off, "ns/event");
-    bench_report("rkh", "2-arg record, filtered, plain loop", off_loop, "ns/event");
-    bench_report("rkh", "filtered: clock reads", (double)off_reads, "reads");
-    bench_report("rkh", "two-thread baseline (own rings)", base_2t, "ns/event/thread");
-    bench_report("rkh", "2-arg record, two threads on two recorders", two, "ns/event/thread");
-    bench_report("rkh", "two threads / two-thread baseline", two / base_2t, "x");
-    bench_report("rkh", "two threads / two-thread baseline, median of 20 rounds", two_med, "x");
-    bench_report("rkh", "two threads on two recorders side by side in an array / two-thread baseline", two_a / base_2a, "x");
-    bench_report("rkh", "... median of 20 rounds", two_a_med, "x");
-    bench_report("rkh", "recorder size (sizeof evt_rkh_recorder)", (double)sizeof(evt_rkh_recorder), "bytes");
+#if EVT_RKH_OWNED
+    /* The same records on thread-owned recorders (evt_rkh_own: the owner's flag, no lock;
+     * rkh_enc.c O2): streamed, the full flight ring, two threads each owning its recorder. */
+    rig_init(&g_rig[0], ts32, 1);
+    own_rec(r0, 0);
+    double o_streamed = bench_best_of(rec_state, r0, iters);
+    rig_init(&g_rig[0], ts32, 0);
+    own_rec(r0, 0);
+    for (int i = 0; i < 1000; i++) rec_state(r0, (uint64_t)i);
+    double o_flight = bench_best_of(rec_state, r0, iters);
+    rig_init(&g_rig[0], ts32, 1);
+    rig_init(&g_rig[1], ts32, 1);
+    (void)bench_2t_ns_per_call(own_rec, args, 1, 1);
+    double obase_2t, o_two;
+    double o_two_med = bench_2t_interleaved(rec_state, args, iters / 20u, 20, &obase_2t, &o_two);
+    int owned_all = g_owned == 4; /* 0 without membarrier(2) (valgrind): the rows are then locked */
+#endif
+
+    bench_report(SUBJECT, "baseline (TSC + 32-byte store)", base, "ns/event");
+    bench_report(SUBJECT, "2-arg record, seq + ts32 + checksum, streamed to a sink", streamed, "ns/event");
+    bench_report(SUBJECT, "streamed / baseline", streamed / base, "x");
+    bench_report(SUBJECT, "2-arg record, seq + ts32 + checksum, full overwriting flight ring", flight, "ns/event");
+    bench_report(SUBJECT, "flight ring / baseline", flight / base, "x");
+    bench_report(SUBJECT, "flight ring: records overwritten", (double)st.overwritten, "records");
+    bench_report(SUBJECT, "core speed probe after these figures (bench_alu_probe_ns; bench_machine prints its fastest and spread)", probe, "ns");
+    bench_report(SUBJECT, "streamed, clock reads nothing (the record's own work, no TSC read)", own_streamed, "ns/event");
+    bench_report(SUBJECT, "streamed, clock reads nothing / baseline", own_streamed / base, "x");
+    bench_report(SUBJECT, "flight ring, clock reads nothing / baseline", own_flight / base, "x");
+    bench_report(SUBJECT, "flight ring of 16 KiB (4 KiB above) / baseline", flight16 / base, "x");
+    bench_report(SUBJECT, "2-arg record, filtered (through a function pointer, like the baseline)", off, "ns/event");
+    bench_report(SUBJECT, "2-arg record, filtered, plain loop", off_loop, "ns/event");
+    bench_report(SUBJECT, "filtered: clock reads", (double)off_reads, "reads");
+    bench_report(SUBJECT, "two-thread baseline (own rings)", base_2t, "ns/event/thread");
+    bench_report(SUBJECT, "2-arg record, two threads on two recorders", two, "ns/event/thread");
+    bench_report(SUBJECT, "two threads / two-thread baseline", two / base_2t, "x");
+    bench_report(SUBJECT, "two threads / two-thread baseline, median of 20 rounds", two_med, "x");
+    bench_report(SUBJECT, "two threads on two recorders side by side in an array / two-thread baseline", two_a / base_2a, "x");
+    bench_report(SUBJECT, "... median of 20 rounds", two_a_med, "x");
+#if EVT_RKH_OWNED
+    bench_report(SUBJECT, owned_all ? "thread-owned (evt_rkh_own): streamed / baseline"
+                                  : "thread-owned NOT AVAILABLE (no membarrier): locked, streamed / baseline",
+                 o_streamed / base, "x");
+    bench_report(SUBJECT, "thread-owned: flight ring / baseline", o_flight / base, "x");
+    bench_report(SUBJECT, "thread-owned: two threads on two owned recorders / two-thread baseline, median of 20 rounds",
+                 o_two_med, "x");
+#endif
+    bench_report(SUBJECT, "recorder size (sizeof evt_rkh_recorder)", (double)sizeof(evt_rkh_recorder), "bytes");
     /* Scaling alone: each ratio against its own baseline, so 1.00 means nothing is shared. */
-    bench_report("rkh", "two-thread ratio / one-thread streamed ratio (1.00: nothing shared)",
+    bench_report(SUBJECT, "two-thread ratio / one-thread streamed ratio (1.00: nothing shared)",
                  (two / base_2t) / (streamed / base), "x");
 
     /* decoder throughput on a ~32 MB stream */
@@ -178,9 +223,9 @@ int main(void)
     uint64_t n = 0;
     while (evt_reader_next(r, &ev) == EVT_OK) n++;
     uint64_t t1 = bench_now_ns();
-    bench_report("rkh", "decoder input", (double)g_outn / 1e6, "MB");
-    bench_report("rkh", "decoder events", (double)n, "events");
-    bench_report("rkh", "decoder throughput", (double)g_outn / 1e6 / ((double)(t1 - t0) / 1e9), "MB/s");
+    bench_report(SUBJECT, "decoder input", (double)g_outn / 1e6, "MB");
+    bench_report(SUBJECT, "decoder events", (double)n, "events");
+    bench_report(SUBJECT, "decoder throughput", (double)g_outn / 1e6 / ((double)(t1 - t0) / 1e9), "MB/s");
     evt_reader_close(r);
     free(g_out);
     return 0;

@@ -26,12 +26,17 @@
 #ifndef EVT_RKH_FLIGHT
 #define EVT_RKH_FLIGHT 1
 #endif
-/* EVT_RKH_OWNED: thread-owned recorders (evt_rkh_own), on the POSIX port with GCC/Clang: 1 there
- * unless EVT_RKH_NO_OWNED is defined; 0 elsewhere (a port whose lock masks interrupts has nothing
- * cheaper to offer). */
-#if defined(EVT_PORT_POSIX) && (defined(__GNUC__) || defined(__clang__)) && !defined(EVT_RKH_NO_OWNED)
-#define EVT_RKH_OWNED 1
-#else
+/* EVT_RKH_OWNED=1: thread-owned recorders (evt_rkh_own: the owner records without the lock), on
+ * the POSIX port with GCC/Clang (elsewhere it stays 0: a port whose lock masks interrupts has
+ * nothing cheaper to offer). Off by default: its tests cost every locked record ~10 instructions
+ * (202 -> 212 per streamed record, 1.27x -> 1.32x of the baseline on the Zen 5 VM). Like the
+ * other switches it changes the recorder's layout: compile the library and the application with
+ * the same value. */
+#ifndef EVT_RKH_OWNED
+#define EVT_RKH_OWNED 0
+#endif
+#if EVT_RKH_OWNED && !(defined(EVT_PORT_POSIX) && (defined(__GNUC__) || defined(__clang__)))
+#undef EVT_RKH_OWNED
 #define EVT_RKH_OWNED 0
 #endif
 
@@ -212,7 +217,7 @@ typedef struct EVT_RKH_REC_ALIGN_ evt_rkh_recorder {
                                  by 4 bytes and the streamed record took 1.37x instead of 1.27x
                                  on the Zen 5 VM, with the same instructions) */
 #if EVT_RKH_OWNED
-    /* thread ownership (evt_rkh_own; rkh_enc.c O1-O5) */
+    /* thread ownership (evt_rkh_own; rkh_enc.c O1-O6) */
     uintptr_t own;            /* the owner thread's flag (&evt_rkh_obusy_ of that thread), or 0:
                                  every context locks */
     uint32_t claim;           /* 1 while another thread holds the lock and waits for / holds
@@ -247,18 +252,20 @@ uint32_t evt_rkh_get_whole_block(evt_rkh_recorder *r, uint8_t *dst, uint32_t n);
  * and pass it to the sink if one is set. Call it from a normal context; nested in a record of the
  * same recorder it does nothing. */
 void evt_rkh_flush(evt_rkh_recorder *r);
-/* Thread ownership (POSIX port; EVT_RKH_OWNED): evt_rkh_own makes r the calling thread's own
- * recorder. Its records (and drains, flushes) then take no lock: a flag the owner's signal
- * handlers also test (a handler that lands inside one of the owner's records drops its record and
- * counts it, as the lock's nesting guard does; its user events are stashed and written after it,
- * docs/user-events.md). Every other thread still may record, drain, flush or change filters: it
- * takes the lock and then claims the recorder from its owner (a process-wide barrier, membarrier(2),
- * and a wait for the owner's record in progress), a few microseconds per call: meant for the
- * occasional drain, flush or stats call, not for a second writer. Returns 1, or 0 when not
- * available (another port, no membarrier(2), an inert recorder, or called nested in a record of
- * r). evt_rkh_disown (any thread) makes r a locked recorder again. Ownership follows the thread's
- * token: call evt_rkh_disown before the owner exits if other threads go on recording. evt_rkh_init
- * resets it. */
+/* Thread ownership (the POSIX port, compiled with EVT_RKH_OWNED=1; docs/rkh.md): evt_rkh_own
+ * makes r the calling thread's own recorder. Its records (and drains, flushes) then take no lock
+ * but a flag of the thread, which its signal handlers also test: a handler that lands inside one
+ * of its records (of any recorder the thread owns) drops its record and counts it, as the lock's
+ * nesting guard does, port simulated ISRs included (not held off: the owner is in no port
+ * section); its user events are stashed and written after it (docs/user-events.md). Every other
+ * thread still may record, drain, flush or change filters: it takes the lock and then claims the
+ * recorder from its owner (a process-wide barrier, membarrier(2), and a wait for the owner's
+ * record in progress), a few microseconds per call: meant for the occasional drain, flush or
+ * stats call, not for a second writer. Returns 1, or 0 when not available (built without
+ * EVT_RKH_OWNED, no membarrier(2), an inert recorder, 8 recorders owned by this thread already,
+ * or called nested in a record of r). evt_rkh_disown (any thread) makes r a locked recorder
+ * again; the owner's exit does it too (pthread_exit or returning from the thread's function).
+ * evt_rkh_init resets it; r must outlive its ownership. */
 int evt_rkh_own(evt_rkh_recorder *r);
 void evt_rkh_disown(evt_rkh_recorder *r);
 /* The core's stats (evtrace/recorder.h): data records written, dropped (nested begin, lock not
@@ -361,16 +368,20 @@ void evt_rkh_drain_(evt_rkh_recorder *r);   /* the ring, then a pending loss rec
 /* 1 while this thread is inside a recorder it owns (rkh_enc.c O2); its address is the thread's
  * owner token (own). */
 extern _Thread_local uint32_t evt_rkh_obusy_;
-int evt_rkh_enter_slow_(evt_rkh_recorder *r, evt_port_crit_t *st); /* every entry but the owner's own */
-int evt_rkh_enter_locked_(evt_rkh_recorder *r, evt_port_crit_t *st); /* its part after the lock */
-void evt_rkh_exit_slow_(evt_rkh_recorder *r, evt_port_crit_t st);  /* ... and its exit */
+/* Every entry but the owner's own, and its part after the lock (ls: the lock's state): the
+ * entry's state, or EVT_RKH_ST_REFUSED (nothing held). By value: a state passed by address would
+ * keep every record's state in memory (+11 instructions per record). */
+#define EVT_RKH_ST_REFUSED 0xFFFFFFFFu
+evt_port_crit_t evt_rkh_enter_slow_(evt_rkh_recorder *r);
+evt_port_crit_t evt_rkh_enter_locked_(evt_rkh_recorder *r, evt_port_crit_t ls);
+void evt_rkh_exit_slow_(evt_rkh_recorder *r, evt_port_crit_t st); /* their exit */
 #endif
 static inline int evt_rkh_enter_(evt_rkh_recorder *r, evt_port_crit_t *st)
 {
 #if EVT_RKH_OWNED
     uintptr_t own = EVT_LOAD_RLX(&r->own);
     if (EVT_UNLIKELY(own != 0u)) {
-        if (own != (uintptr_t)&evt_rkh_obusy_) return evt_rkh_enter_slow_(r, st);
+        if (own != (uintptr_t)&evt_rkh_obusy_) return (*st = evt_rkh_enter_slow_(r)) != EVT_RKH_ST_REFUSED;
         /* O2: the owner, or one of its handlers (which finds the flag set inside the owner's record) */
         if (EVT_UNLIKELY(EVT_LOAD_RLX(&evt_rkh_obusy_) != 0u)) return 0;
         EVT_STORE_RLX(&evt_rkh_obusy_, 1u);
@@ -382,7 +393,7 @@ static inline int evt_rkh_enter_(evt_rkh_recorder *r, evt_port_crit_t *st)
             return 1;
         }
         EVT_STORE_REL(&evt_rkh_obusy_, 0u); /* claimed, or owned by another now: through the lock */
-        return evt_rkh_enter_slow_(r, st);
+        return (*st = evt_rkh_enter_slow_(r)) != EVT_RKH_ST_REFUSED;
     }
 #endif
     if (EVT_UNLIKELY(!evt_rec_lock_enter(&r->lock, st))) return 0;
@@ -393,7 +404,7 @@ static inline int evt_rkh_enter_(evt_rkh_recorder *r, evt_port_crit_t *st)
 #if EVT_RKH_OWNED
     /* O1: own leaves 0 only inside the lock: 0 here and no thread owns r while we hold it
        (acquire: an owner that gave it up in its own entry wrote its records before) */
-    if (EVT_UNLIKELY(EVT_LOAD_ACQ(&r->own) != 0u)) return evt_rkh_enter_locked_(r, st);
+    if (EVT_UNLIKELY(EVT_LOAD_ACQ(&r->own) != 0u)) return (*st = evt_rkh_enter_locked_(r, *st)) != EVT_RKH_ST_REFUSED;
 #endif
     return 1;
 }

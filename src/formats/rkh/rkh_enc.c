@@ -20,7 +20,7 @@
  *     eviction left before the record's flag (R2b's escape).
  *  R3 Every record is written inside the recorder's own lock (evt_rec_lock) with the nesting guard
  *     set, from begin to end, including the sink calls (or, on a thread-owned recorder, inside
- *     its owner's flag: O1-O5); drains and filter changes take the lock
+ *     its owner's flag: O1-O6); drains and filter changes take the lock
  *     too (a filter change by a nested context that cannot take it is made anyway: FILTER_FN).
  *     A begin nested in an open record of the same recorder (an interrupt, a signal, the sink)
  *     finds the guard set, or a nested context finds the lock held elsewhere: it returns 0 and
@@ -74,34 +74,44 @@
  *     init's TCFG, loss records; the slow end) sets nlim to 0. The default header takes nlim as
  *     its lim when it leaves OPEN_ROOM bytes, else works the room out from the ring
  *     (header6_after_room).
- * Thread ownership (EVT_RKH_OWNED: the POSIX port; evt_rkh_own). own is 0 (every context locks, as
- * above) or the owner thread's token; obusy and claim hand the recorder between the owner and the
- * others without the owner taking the lock:
- *  O1 own changes only inside an entry of the recorder: the lock with the claim held (O3) or the
- *     owner's own flag (O2, O4), with no record open (set_owner is one). So a context inside the
- *     recorder reads it stable, and an entry that read it before another's change came to the
- *     same section after it: the owner through the lock (O4) or a claimer (O3) re-reads it there.
- *  O2 The owner (own == its token) enters by setting obusy, a compiler barrier, then reading claim:
- *     0 and it is inside, alone, until it stores obusy 0 (release) at its exit. Its own signal
- *     handlers run on the same thread: one that lands inside finds obusy set and is refused (a
- *     record: dropped and counted, as R3's guard does; a drain or flush: nothing done), one that
- *     lands between the owner's store and its test of claim finds obusy set too. claim 1 and it
- *     stores obusy 0 and goes through the lock (O4).
+ * Thread ownership (EVT_RKH_OWNED=1, the POSIX port; evt_rkh_own). own is 0 (every context locks,
+ * as above) or the owner thread's flag: the address of its evt_rkh_obusy_, 1 while a context of
+ * that thread is inside a recorder it owns. The flag is the thread's, not the recorder's, so a
+ * thread that read own just before another took the recorder over writes only its own flag
+ * (with a flag in the recorder it cleared the new owner's, or found it set and refused a normal
+ * context's record: a dropped record in test_rkh_owned_mt's handoff under TSan).
+ *  O1 own leaves 0 only inside the lock, and changes only inside an entry of the recorder: the
+ *     lock with the claim held (O3), or the owner's own flag (O2, O4); never with a record open
+ *     (set_owner is an entry of its own). So a locked entry that read 0 before taking the lock
+ *     reads it again inside (acquire: an owner that gave it up wrote its records before) and,
+ *     not 0, continues as O3 or O4.
+ *  O2 The owner (own == its flag) tests its flag (set: a context of its thread is inside, a handler
+ *     or a sink: refused, dropped and counted as R3's guard does), sets it, a compiler barrier,
+ *     then reads claim (acquire) and own again: claim 0 and own still its flag, and it is inside,
+ *     alone, until it clears the flag (release) at its exit. Otherwise it clears the flag and goes
+ *     through the lock (O4, or O3 if another thread took the recorder meanwhile).
  *  O3 Any other context takes the lock and its guard (R3), then, owned, stores claim 1, runs
- *     membarrier(2) (every thread of the process passes a full barrier: the owner's obusy store
+ *     membarrier(2) (every thread of the process passes a full barrier: the owner's flag store
  *     and its claim load are then ordered, a Dekker pair with no fence on the owner's side) and
- *     waits until obusy reads 0 (acquire: the owner's bytes before it). From then on the owner
- *     finds claim set, backs off and queues on the lock: the claimer has the recorder alone until
- *     it stores claim 0 (release) and leaves the lock. The wait is the port's bounded wait step:
- *     a context that gives up (a handler whose own thread is the one inside, a fork child whose
- *     owner did not survive) clears claim and leaves, refused like a nested context (R3).
+ *     waits until the owner's flag reads 0 (acquire: the owner's bytes before it). From then on
+ *     the owner finds claim set and queues on the lock: the claimer has the recorder alone until
+ *     it stores claim 0 (release) and leaves the lock. The wait is unbounded when the claimer's
+ *     thread holds no other lock and no owned recorder (the owner needs nothing of it to finish;
+ *     only the lock holder waits here), else bounded as a nested context's (the port's wait step;
+ *     a fork child whose owner did not survive gives up too): giving up clears claim and leaves,
+ *     refused as R3's nested contexts are.
  *  O4 The owner through the lock (it found a claim): inside the lock no claim is in progress
- *     (claims are made under it), so it sets obusy (keeping its own handlers out, as O2) and
+ *     (claims are made under it), so it sets its flag (keeping its handlers out, as O2) and
  *     clears it at its exit, before the lock.
- *  O5 The owner's records are in no port section, so the user-event carrier's test for a handler
- *     inside a record of its thread (rkh_user_enc.c in_owned_record: own is this thread, obusy
- *     set) stashes a handler's user line there instead of dropping it, and the owner's exit runs
- *     what a handler left for it (evt_posix_after_record: user_nest_enc.c N5).
+ *  O5 The owner's records are in no port section (a port simulated ISR is not held off: refused,
+ *     counted), so the user-event carrier's test for a handler inside a record of its thread
+ *     (rkh_user_enc.c in_owned_record: its flag set) stashes the handler's user line instead of
+ *     dropping it, and the owner's exit runs what a handler left for it (evt_posix_after_record:
+ *     user_nest_enc.c N5).
+ *  O6 A thread's flag lives as long as the thread: evt_rkh_own lists the recorder in the thread's
+ *     t_owned (at most OWN_MAX) and the thread's exit (a thread-specific key's destructor, port
+ *     evt_posix_on_thread_exit) gives up each it still owns, then passes through its lock once,
+ *     so that no claimer still reads the flag when the thread is gone.
  * Filter changes stay on the lock alone (R3: their bits are atomic, their publish a CAS), read by
  * the owner's begins with relaxed loads as every context's are. */
 #define EVT_RKH_END_DEFINE_ 1 /* evtrace/rkh.h: evt_rkh_end's definition (external here) */
@@ -643,7 +653,7 @@ RKH_COLD void evt_rkh_drain_(evt_rkh_recorder *r)
 static int enter(evt_rkh_recorder *r, evt_port_crit_t *st) { return evt_rkh_enter_(r, st); }
 static void leave(evt_rkh_recorder *r, evt_port_crit_t st) { evt_rkh_exit_(r, st); }
 
-/* ---- thread ownership (O1-O5) ------------------------------------------------------------------ */
+/* ---- thread ownership (O1-O6) ------------------------------------------------------------------ */
 
 #if EVT_RKH_OWNED
 _Thread_local uint32_t evt_rkh_obusy_;
@@ -651,20 +661,20 @@ _Thread_local uint32_t evt_rkh_obusy_;
 /* Every entry but the owner's own (O2): the lock and its guard, then, on an owned recorder, O4 for
  * the owner (a claim was in progress when it looked, or own changed under it) or O3 for any other
  * thread. */
-RKH_COLD int evt_rkh_enter_slow_(evt_rkh_recorder *r, evt_port_crit_t *st)
+RKH_COLD evt_port_crit_t evt_rkh_enter_slow_(evt_rkh_recorder *r)
 {
-    if (!evt_rec_lock_enter(&r->lock, st)) return 0;
-    if (!evt_rec_guard_enter(&r->nest, *st)) {
-        evt_rec_lock_exit(&r->lock, *st);
-        return 0;
+    evt_port_crit_t ls;
+    if (!evt_rec_lock_enter(&r->lock, &ls)) return EVT_RKH_ST_REFUSED;
+    if (!evt_rec_guard_enter(&r->nest, ls)) {
+        evt_rec_lock_exit(&r->lock, ls);
+        return EVT_RKH_ST_REFUSED;
     }
-    return evt_rkh_enter_locked_(r, st);
+    return evt_rkh_enter_locked_(r, ls);
 }
 
-/* The lock and its guard held (*st: the lock's state): O4, O3 or a plain entry. */
-RKH_COLD int evt_rkh_enter_locked_(evt_rkh_recorder *r, evt_port_crit_t *st)
+/* The lock and its guard held (ls: the lock's state): O4, O3 or a plain entry. */
+RKH_COLD evt_port_crit_t evt_rkh_enter_locked_(evt_rkh_recorder *r, evt_port_crit_t ls)
 {
-    evt_port_crit_t ls = *st;
     uintptr_t own = EVT_LOAD_ACQ(&r->own); /* stable here (O1); acquire: set_owner */
     if (own == (uintptr_t)&evt_rkh_obusy_) {
         /* O4: the owner through the lock. No claim can be in progress (claims are made under the
@@ -673,8 +683,7 @@ RKH_COLD int evt_rkh_enter_locked_(evt_rkh_recorder *r, evt_port_crit_t *st)
         if (evt_rkh_obusy_ != 0u) goto refused; /* inside another recorder this thread owns */
         EVT_STORE_RLX(&evt_rkh_obusy_, 1u);
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
-        *st = ls | EVT_RKH_ST_OWNLK;
-        return 1;
+        return ls | EVT_RKH_ST_OWNLK;
     }
     if (own != 0u) {
         /* O3: claim, then wait for the owner's record in progress: without bound when this
@@ -691,15 +700,13 @@ RKH_COLD int evt_rkh_enter_locked_(evt_rkh_recorder *r, evt_port_crit_t *st)
                 goto refused;
             }
         }
-        *st = ls | EVT_RKH_ST_CLAIM;
-        return 1;
+        return ls | EVT_RKH_ST_CLAIM;
     }
-    *st = ls;
-    return 1;
+    return ls;
 refused:
     evt_rec_guard_exit(&r->nest);
     evt_rec_lock_exit(&r->lock, ls);
-    return 0;
+    return EVT_RKH_ST_REFUSED;
 }
 
 RKH_COLD void evt_rkh_exit_slow_(evt_rkh_recorder *r, evt_port_crit_t st)

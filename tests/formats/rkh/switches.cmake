@@ -39,3 +39,8 @@ endforeach()
 foreach(t test_rkh_enc test_rkh_flight test_rkh_nested test_rkh_evict_edges test_rkh_stress_mt test_rkh_stream)
   evt_rkh_switch_test(${t} outofline EVT_RKH_NO_INLINE_OPEN EVT_RKH_NO_INLINE_END)
 endforeach()
+# owned = thread-owned recorders compiled in (EVT_RKH_OWNED=1, POSIX): the ownership test, and the
+# locked recorder's own tests again (the switch adds a test of own to every locked entry).
+foreach(t test_rkh_owned_mt test_rkh_enc test_rkh_nested test_rkh_stress_mt test_rkh_stats_mt test_rkh_filter_isr_mt)
+  evt_rkh_switch_test(${t} owned EVT_RKH_OWNED=1)
+endforeach()

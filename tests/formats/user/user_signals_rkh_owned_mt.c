@@ -1,5 +1,6 @@
 /* Threads and signal handlers calling evt_printf through a thread-owned RKH recorder
- * (user_signals.h; evt_rkh_own, rkh_enc.c O1-O5): worker 0 owns it (its lines take no lock), the
+ * (user_signals.h; evt_rkh_own, rkh_enc.c O1-O6; built with EVT_RKH_OWNED=1 as
+ * test_user_signals_rkh_owned_mt, signals.cmake): worker 0 owns it (its lines take no lock), the
  * other workers' lines claim it from the owner (O3). Every line back from the stream, exact, once,
  * in time order, none lost: a handler that lands inside one of the owner's records finds its flag
  * set and has its line stashed and written right after that record (rkh_user_enc.c
