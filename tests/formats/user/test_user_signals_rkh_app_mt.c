@@ -32,6 +32,7 @@ static void app_record(unsigned w, unsigned n)
 }
 #define US_APP_RECORD(w, n) app_record((w), (n))
 #include "user_signals.h"
+#include "user_signals_rkh.h"
 
 static uint8_t g_ring[64u << 10];
 
@@ -64,10 +65,7 @@ static void test_signals_rkh_app(void **st)
     assert_int_equal(g_rec.loss.dropped, 0);
     assert_int_equal(written, issued);
 #endif
-    ut_trace t;
-    assert_int_equal(ut_decode(out.p, out.n, "rkh", NULL, &t), EVT_END);
-    us_check(&t);
-    free(t.ev);
+    us_rkh_check_stream(&out);
     evt_rkh_test_buf_free(&out);
 }
 

@@ -13,6 +13,7 @@
 #include "evt_rkh_test.h"
 #include "evt_test.h"
 #include "user_signals.h"
+#include "user_signals_rkh.h"
 
 static uint8_t g_ring[64u << 10];
 
@@ -28,18 +29,7 @@ static void test_signals_rkh(void **st)
     evt_rkh_set_sink(&r, evt_rkh_test_sink, &out);
     evt_rkh_user_attach(&r);
     us_run();
-    evt_rkh_user_attach(NULL);
-    evt_rkh_flush(&r);
-    assert_int_equal(out.overflow, 0);
-    printf("rkh: stream %zu bytes, recorder dropped %llu\n", out.n, (unsigned long long)r.loss.dropped);
-#if !US_TSAN /* under TSan: every missing line counted lost (us_check) */
-    assert_int_equal(r.loss.dropped, 0);
-#endif
-    ut_trace t;
-    assert_int_equal(ut_decode(out.p, out.n, "rkh", NULL, &t), EVT_END);
-    us_check(&t);
-    free(t.ev);
-    evt_rkh_test_buf_free(&out);
+    us_rkh_finish(&r, &out, "rkh");
 }
 
 int main(void)

@@ -24,6 +24,7 @@ static atomic_int g_owned; /* worker 0's evt_rkh_own: 1 */
         if ((w) == 0u) atomic_store(&g_owned, evt_rkh_own(&g_rec));                                \
     } while (0)
 #include "user_signals.h"
+#include "user_signals_rkh.h"
 
 static uint8_t g_ring[64u << 10];
 
@@ -41,18 +42,7 @@ static void test_signals_rkh_owned(void **st)
     us_run();
     assert_int_equal(atomic_load(&g_owned), 1);
     assert_int_equal(g_rec.own, 0u); /* worker 0 owned it to its exit, which gave it up (rkh_enc.c O6) */
-    evt_rkh_user_attach(NULL);
-    evt_rkh_flush(&g_rec);
-    assert_int_equal(out.overflow, 0);
-    printf("rkh owned: stream %zu bytes, recorder dropped %llu\n", out.n, (unsigned long long)g_rec.loss.dropped);
-#if !US_TSAN /* under TSan: every missing line counted lost (us_check) */
-    assert_int_equal(g_rec.loss.dropped, 0);
-#endif
-    ut_trace t;
-    assert_int_equal(ut_decode(out.p, out.n, "rkh", NULL, &t), EVT_END);
-    us_check(&t);
-    free(t.ev);
-    evt_rkh_test_buf_free(&out);
+    us_rkh_finish(&g_rec, &out, "rkh owned");
 }
 
 int main(void)
