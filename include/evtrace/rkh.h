@@ -265,7 +265,8 @@ void evt_rkh_flush(evt_rkh_recorder *r);
  * EVT_RKH_OWNED, no membarrier(2), an inert recorder, 8 recorders owned by this thread already,
  * or called nested in a record of r). evt_rkh_disown (any thread) makes r a locked recorder
  * again; the owner's exit does it too (pthread_exit or returning from the thread's function).
- * evt_rkh_init resets it; r must outlive its ownership. */
+ * evt_rkh_init resets it. A recorder a thread took must stay valid until that thread gives it up
+ * itself (evt_rkh_disown) or exits: the thread's exit looks at it. */
 int evt_rkh_own(evt_rkh_recorder *r);
 void evt_rkh_disown(evt_rkh_recorder *r);
 /* The core's stats (evtrace/recorder.h): data records written, dropped (nested begin, lock not

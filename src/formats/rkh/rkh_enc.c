@@ -730,8 +730,9 @@ static int set_owner(evt_rkh_recorder *r, uintptr_t own)
 }
 
 /* O6: the recorders this thread took (some may have been taken from it since): its exit gives up
- * those it still owns. A place is taken with a compare-and-swap (a signal handler's evt_rkh_own
- * may run in between). */
+ * those it still owns; its own evt_rkh_disown frees the place (so a recorder it gave up may go
+ * away). A place is taken with a compare-and-swap (a signal handler's evt_rkh_own may run in
+ * between). */
 #define OWN_MAX 8u
 static _Thread_local evt_rkh_recorder *t_owned[OWN_MAX];
 static int owned_here(const evt_rkh_recorder *r) { return EVT_LOAD_RLX(&r->own) == (uintptr_t)&evt_rkh_obusy_; }
@@ -764,7 +765,14 @@ int evt_rkh_own(evt_rkh_recorder *r)
     evt_posix_on_thread_exit(&k_owner_exit);
     return 1;
 }
-void evt_rkh_disown(evt_rkh_recorder *r) { (void)set_owner(r, 0u); }
+void evt_rkh_disown(evt_rkh_recorder *r)
+{
+    (void)set_owner(r, 0u);
+    for (unsigned i = 0; i < OWN_MAX; i++) { /* the caller's place for r, if it took r (O6) */
+        evt_rkh_recorder *o = r;
+        if (__atomic_compare_exchange_n(&t_owned[i], &o, NULL, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) break;
+    }
+}
 #else
 int evt_rkh_own(evt_rkh_recorder *r)
 {

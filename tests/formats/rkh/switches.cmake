@@ -41,6 +41,6 @@ foreach(t test_rkh_enc test_rkh_flight test_rkh_nested test_rkh_evict_edges test
 endforeach()
 # owned = thread-owned recorders compiled in (EVT_RKH_OWNED=1, POSIX): the ownership test, and the
 # locked recorder's own tests again (the switch adds a test of own to every locked entry).
-foreach(t test_rkh_owned_mt test_rkh_owned_fork test_rkh_enc test_rkh_nested test_rkh_stress_mt test_rkh_stats_mt test_rkh_filter_isr_mt)
+foreach(t test_rkh_owned_mt test_rkh_owned test_rkh_owned_fork test_rkh_enc test_rkh_nested test_rkh_stress_mt test_rkh_stats_mt test_rkh_filter_isr_mt)
   evt_rkh_switch_test(${t} owned EVT_RKH_OWNED=1)
 endforeach()
