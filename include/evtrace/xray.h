@@ -177,6 +177,13 @@ void evt_xray_file_header(uint8_t out[32], uint64_t cycle_hz, int constant_tsc, 
                           uint32_t buf_size, uint32_t lost_buffers, uint32_t dropped_records);
 /* The BufferExtents record that precedes a block of n bytes. */
 void evt_xray_extents_record(uint8_t out[16], uint64_t n);
+/* A block's 64-byte preamble at out: NewBuffer (tid), WalltimeMarker (p's clock), Pid (p's),
+ * NewCPUId (cpu, tsc). Every buffer starts with it; after a BufferExtents of 64 it is also a
+ * whole block with no records, which a writer puts in a file that would otherwise hold no block
+ * (llvm-xray rejects a file that ends after its header; it reads such a block as no records). */
+#if __STDC_HOSTED__ /* hosted builds only (xray_enc.c) */
+void evt_xray_preamble(uint8_t *out, const evt_xray_pool *p, uint32_t tid, uint32_t cpu, uint64_t tsc);
+#endif
 #endif /* !__cplusplus */
 
 /* ---- POSIX runtime (evtrace_rec, src/ports/posix/xray_runtime.c) ---------------------------- */

@@ -72,6 +72,30 @@ static void put_newcpu(uint8_t *q, uint32_t cpu, uint64_t tsc)
     evt_put_u64le(q + XRAY_MD_NEWCPU_TSC, tsc);
 }
 
+/* External in hosted builds (the POSIX runtime writes an empty session's block with it, xray.h);
+ * in a freestanding image it stays static, inlined into take_buffer: no text of its own (the
+ * Cortex-M figure of core + XRay, scripts/footprint.def). */
+#if __STDC_HOSTED__
+#define XRAY_PREAMBLE_LINKAGE
+#else
+#define XRAY_PREAMBLE_LINKAGE static
+#endif
+XRAY_PREAMBLE_LINKAGE void evt_xray_preamble(uint8_t *out, const evt_xray_pool *p, uint32_t tid, uint32_t cpu, uint64_t tsc)
+{
+    int64_t sec = 0;
+    int32_t usec = 0;
+    if (p->walltime) p->walltime(&sec, &usec);
+    uint8_t *q = out;
+    evt_put_u32le(md_begin(q, XRAY_MD_NEW_BUFFER) + XRAY_MD_NEWBUF_TID, tid);
+    q += XRAY_MD_REC_SIZE;
+    md_begin(q, XRAY_MD_WALLTIME);
+    evt_put_u64le(q + XRAY_MD_WALL_SEC, (uint64_t)sec);
+    evt_put_u32le(q + XRAY_MD_WALL_USEC, (uint32_t)usec);
+    q += XRAY_MD_REC_SIZE;
+    evt_put_u32le(md_begin(q, XRAY_MD_PID) + XRAY_MD_PID_PID, p->pid);
+    put_newcpu(q + XRAY_MD_REC_SIZE, cpu, tsc);
+}
+
 static void publish(evt_xray_writer *w)
 {
     __atomic_store_n(&w->buf->extents, (uint32_t)(w->pos - w->base), __ATOMIC_RELEASE);
@@ -154,20 +178,8 @@ static int take_buffer(evt_xray_writer *w, evt_xray_pool *p, uint64_t tsc, uint3
         w->buf = b;
         w->base = w->pos = p->mem + (uint64_t)(seq % p->nbufs) * p->buf_size;
         w->end = w->base + p->buf_size;
-        int64_t sec = 0;
-        int32_t usec = 0;
-        if (p->walltime) p->walltime(&sec, &usec);
-        uint8_t *q = w->pos;
-        evt_put_u32le(md_begin(q, XRAY_MD_NEW_BUFFER) + XRAY_MD_NEWBUF_TID, w->tid);
-        q += XRAY_MD_REC_SIZE;
-        md_begin(q, XRAY_MD_WALLTIME);
-        evt_put_u64le(q + XRAY_MD_WALL_SEC, (uint64_t)sec);
-        evt_put_u32le(q + XRAY_MD_WALL_USEC, (uint32_t)usec);
-        q += XRAY_MD_REC_SIZE;
-        evt_put_u32le(md_begin(q, XRAY_MD_PID) + XRAY_MD_PID_PID, p->pid);
-        q += XRAY_MD_REC_SIZE;
-        put_newcpu(q, cpu, tsc);
-        w->pos = q + XRAY_MD_REC_SIZE;
+        evt_xray_preamble(w->pos, p, w->tid, cpu, tsc);
+        w->pos += PREAMBLE_SIZE;
         w->cpu = cpu;
         w->last_tsc = tsc;
         publish(w);

@@ -11,6 +11,7 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "formats/xray/xray_defs.h"
 
 #define CYG_SLOTS (1u << 16) /* power of two; at most CYG_SLOTS - 1 functions */
@@ -79,9 +80,14 @@ static NOINST void yaml_scalar(FILE *f, const char *s)
     fputc('\'', f);
 }
 
+/* Written under a temporary name beside path and renamed over it once whole (as the trace). */
 NOINST int evt_xray_write_map(const char *path)
 {
-    FILE *f = fopen(path, "w");
+    static unsigned g_tmp_seq;
+    char tmp[4096];
+    int k = snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", path, (long)getpid(), __atomic_add_fetch(&g_tmp_seq, 1u, __ATOMIC_RELAXED));
+    if (k < 0 || (size_t)k >= sizeof tmp) return -1;
+    FILE *f = fopen(tmp, "wx");
     if (!f) return -1;
     fprintf(f, "# evtrace XRay map for -finstrument-functions: ids in order of first call; addresses are\n"
                "# run-time addresses (module and offset in the comment after each entry).\n---\n");
@@ -103,5 +109,9 @@ NOINST int evt_xray_write_map(const char *path)
         fputc('\n', f);
     }
     fputs("...\n", f);
-    return fclose(f) == 0 ? 0 : -1;
+    int ok = !ferror(f);
+    if (fclose(f) != 0) ok = 0;
+    if (ok && rename(tmp, path) == 0) return 0;
+    (void)unlink(tmp);
+    return -1;
 }

@@ -559,18 +559,28 @@ static int cmp_seq(const void *a, const void *b)
     return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
+/* The file is written beside path under a temporary name and renamed over it once whole, so a
+ * failed write (a full disk) leaves an earlier file at path as it was and no part of this one.
+ * A session in which no buffer holds anything (nothing recorded, or every record dropped: the
+ * header's field then carries the count) gets one block with no records, the calling thread's
+ * preamble: compiler-rt writes the header alone there, which llvm-xray rejects ("no blocks" in
+ * our reader too); it reads this block as no records. */
 int evt_xray_write_file(const char *path)
 {
     if (!g_mem || !path) return -1;
+    static unsigned g_tmp_seq;
+    char tmp[4096];
+    int k = snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", path, (long)getpid(), __atomic_add_fetch(&g_tmp_seq, 1u, __ATOMIC_RELAXED));
+    if (k < 0 || (size_t)k >= sizeof tmp) return -1;
     evt_xray_buf **order = calloc(g_pool.nbufs, sizeof *order);
     if (!order) return -1;
     uint32_t n = 0;
     for (uint32_t i = 0; i < g_pool.nbufs; i++)
         if (__atomic_load_n(&g_bufs[i].extents, __ATOMIC_ACQUIRE) > 0) order[n++] = &g_bufs[i];
     qsort(order, n, sizeof *order, cmp_seq);
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) { free(order); return -1; }
-    uint8_t hdr[XRAY_HDR_SIZE], ext[XRAY_MD_REC_SIZE];
+    uint8_t hdr[XRAY_HDR_SIZE], ext[XRAY_MD_REC_SIZE], pre[4u * XRAY_MD_REC_SIZE];
     /* Losses travel in loss records; the header's dropped-records field carries what is still
      * pending (no record of any thread got through after them), saturated at 0xFFFFFFFF (at least
      * that many; the stats keep the exact count) rather than wrapped. Whole buffers overwritten are
@@ -585,8 +595,19 @@ int evt_xray_write_file(const char *path)
         if (rc == 0) rc = write_all(fd, data, len);
     }
     free(order);
+    if (rc == 0 && n == 0) { /* no block: one with no records (above) */
+        evt_xray_preamble(pre, &g_pool, (uint32_t)syscall(SYS_gettid), now_cpu(), now_tsc());
+        evt_xray_extents_record(ext, sizeof pre);
+        rc = write_all(fd, ext, sizeof ext);
+        if (rc == 0) rc = write_all(fd, pre, sizeof pre);
+    }
     if (close(fd) != 0) rc = -1;
-    if (rc == 0 && evt_xray_cyg_count && evt_xray_cyg_count() && evt_xray_write_map) {
+    if (rc == 0 && rename(tmp, path) != 0) rc = -1;
+    if (rc != 0) {
+        (void)unlink(tmp);
+        return -1;
+    }
+    if (evt_xray_cyg_count && evt_xray_cyg_count() && evt_xray_write_map) {
         char mp[4096];
         snprintf(mp, sizeof mp, "%s.map.yaml", path);
         rc = evt_xray_write_map(mp);

@@ -286,6 +286,21 @@ def cmd_rec(evtrace, src, work):
         fail("custom events: %s" % [e.get("text") for e in custom])
     print("rec: %d records; llvm-xray fdr-dump --verify and convert accept the file; calls match (%d function x thread)"
           % (n, len(calls)))
+    # A session that records nothing: llvm-xray reads its file as no records (compiler-rt writes
+    # the header alone there, which llvm-xray rejects), and so does evtrace.
+    empty = os.path.join(work, "evt-empty.xray")
+    if os.path.exists(empty):
+        os.unlink(empty)
+    env["EVT_XRAY_FILE"] = empty
+    run([exe, "evtrace-empty"], env=env)
+    run([xray, "fdr-dump", "--verify", empty])
+    hdr, recs = llvm_records(run([xray, "convert", "-f", "yaml", "-m", exe, "-y", empty]))
+    if recs:
+        fail("empty session: llvm-xray convert found records: %s" % recs[:3])
+    info = json.loads(run([evtrace, "info", "--json", empty]))
+    if info["errors"] or info["events"] or info["lost"]:
+        fail("empty session: info: %s" % info)
+    print("rec: the empty session's file: llvm-xray fdr-dump --verify and convert read no records, evtrace 0 events")
 
 
 def cmd_cyg(evtrace, src, work):

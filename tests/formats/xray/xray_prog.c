@@ -2,7 +2,7 @@
  * 3 threads doing recursion, a logged argument, a tail call and custom events. argv[1] selects the
  * logging: "xray-fdr" (compiler-rt FDR: init, finalize, flush), "xray-basic" (compiler-rt basic,
  * selected by XRAY_OPTIONS), or "evtrace" (built with -DXRAY_PROG_EVTRACE: evtrace's handlers,
- * file $EVT_XRAY_FILE). In evtrace mode it prints the calls it made as one JSON line
+ * file $EVT_XRAY_FILE; "evtrace-empty": a session started and stopped before any call). In evtrace mode it prints the calls it made as one JSON line
  * {"function:tid": count}. */
 #define _GNU_SOURCE /* syscall() */
 #include <pthread.h>
@@ -107,6 +107,15 @@ int main(int argc, char **argv)
         if (__xray_log_init_mode("xray-fdr", "") != 2) { fprintf(stderr, "xray-fdr init failed\n"); return 1; }
     }
 #ifdef XRAY_PROG_EVTRACE
+    if (strcmp(mode, "evtrace-empty") == 0) { /* a session that records nothing: its file */
+        const char *path = getenv("EVT_XRAY_FILE");
+        if (evt_xray_start(NULL) != 0 || evt_xray_stop() != 0 || evt_xray_write_file(path ? path : "evtrace.xray") != 0) {
+            fprintf(stderr, "evtrace: the empty session's file failed\n");
+            return 1;
+        }
+        printf("{}\n");
+        return 0;
+    }
     if (strcmp(mode, "evtrace") == 0 && evt_xray_start(NULL) != 0) { fprintf(stderr, "evt_xray_start failed\n"); return 1; }
 #endif
     pthread_t th[NTHREADS];
