@@ -254,6 +254,10 @@ void evt_xray_typed_event(uint16_t type, const void *data, size_t size);
  * inside one: its writer's nesting guard is set), else 0. Internal: the user-event carrier's stash
  * (src/formats/user/user_nest_enc.c). */
 int evt_xray_in_record_(void);
+/* A new file "<path>.tmp.<pid>.<n>" beside path, opened for writing (its name in tmp); the
+ * descriptor or -1. Internal: the POSIX runtime writes the trace and the map through it and
+ * renames it over path once whole. */
+int evt_xray_open_tmp_(const char *path, char *tmp, size_t size);
 
 /* Test hook (NULL in production): called by the POSIX runtime inside a record, after the thread's
  * nesting guard is taken and before the clock is read (tests raise a signal there). */

@@ -83,12 +83,15 @@ static NOINST void yaml_scalar(FILE *f, const char *s)
 /* Written under a temporary name beside path and renamed over it once whole (as the trace). */
 NOINST int evt_xray_write_map(const char *path)
 {
-    static unsigned g_tmp_seq;
     char tmp[4096];
-    int k = snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", path, (long)getpid(), __atomic_add_fetch(&g_tmp_seq, 1u, __ATOMIC_RELAXED));
-    if (k < 0 || (size_t)k >= sizeof tmp) return -1;
-    FILE *f = fopen(tmp, "wx");
-    if (!f) return -1;
+    int fd = evt_xray_open_tmp_(path, tmp, sizeof tmp);
+    if (fd < 0) return -1;
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        unlink(tmp);
+        return -1;
+    }
     fprintf(f, "# evtrace XRay map for -finstrument-functions: ids in order of first call; addresses are\n"
                "# run-time addresses (module and offset in the comment after each entry).\n---\n");
     for (uint32_t h = 0; h < CYG_SLOTS; h++) { /* slot order; readers sort by id */

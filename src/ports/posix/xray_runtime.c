@@ -565,21 +565,36 @@ static int cmp_seq(const void *a, const void *b)
  * header's field then carries the count) gets one block with no records, the calling thread's
  * preamble: compiler-rt writes the header alone there, which llvm-xray rejects ("no blocks" in
  * our reader too); it reads this block as no records. */
+/* A new file beside path, "<path>.tmp.<pid>.<n>" (n counts up past names already taken), opened
+ * for writing; its name in tmp. Returns the descriptor, or -1. Also the map's (xray_cyg.c). */
+int evt_xray_open_tmp_(const char *path, char *tmp, size_t size)
+{
+    static unsigned g_tmp_seq;
+    for (int tries = 0; tries < 64; tries++) {
+        int k = snprintf(tmp, size, "%s.tmp.%ld.%u", path, (long)getpid(), __atomic_add_fetch(&g_tmp_seq, 1u, __ATOMIC_RELAXED));
+        if (k < 0 || (size_t)k >= size) return -1;
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd >= 0 || errno != EEXIST) return fd;
+    }
+    return -1;
+}
+
 int evt_xray_write_file(const char *path)
 {
     if (!g_mem || !path) return -1;
-    static unsigned g_tmp_seq;
     char tmp[4096];
-    int k = snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", path, (long)getpid(), __atomic_add_fetch(&g_tmp_seq, 1u, __ATOMIC_RELAXED));
-    if (k < 0 || (size_t)k >= sizeof tmp) return -1;
+    int fd = evt_xray_open_tmp_(path, tmp, sizeof tmp);
+    if (fd < 0) return -1;
     evt_xray_buf **order = calloc(g_pool.nbufs, sizeof *order);
-    if (!order) return -1;
+    if (!order) {
+        close(fd);
+        unlink(tmp);
+        return -1;
+    }
     uint32_t n = 0;
     for (uint32_t i = 0; i < g_pool.nbufs; i++)
         if (__atomic_load_n(&g_bufs[i].extents, __ATOMIC_ACQUIRE) > 0) order[n++] = &g_bufs[i];
     qsort(order, n, sizeof *order, cmp_seq);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) { free(order); return -1; }
     uint8_t hdr[XRAY_HDR_SIZE], ext[XRAY_MD_REC_SIZE], pre[4u * XRAY_MD_REC_SIZE];
     /* Losses travel in loss records; the header's dropped-records field carries what is still
      * pending (no record of any thread got through after them), saturated at 0xFFFFFFFF (at least
