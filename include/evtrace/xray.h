@@ -247,7 +247,9 @@ static inline EVT_XRAY_NOINST_ void evt_xray_fn_gated_(unsigned kind, uint32_t f
 #endif /* !__cplusplus */
 /* Custom and typed events (what __xray_customevent / __xray_typedevent hand the handler). size 0
  * writes nothing and counts nothing: the format has no empty custom event (llvm-xray rejects a
- * size <= 0 as "Invalid size for custom event"). A size above 2^31 - 1 is dropped and counted. */
+ * size <= 0 as "Invalid size for custom event"). A size above 2^31 - 1 is dropped and counted, and
+ * so is a custom event of 16 bytes that starts with "evtrLOSS" (it would read back as the
+ * runtime's loss record, docs/xray.md). */
 void evt_xray_custom_event(const void *data, size_t size);
 void evt_xray_typed_event(uint16_t type, const void *data, size_t size);
 /* 1 when the calling context interrupted a record of its own thread (a signal handler landing

@@ -1421,7 +1421,10 @@ static evt_status thread_emit_(xr_state *s, xr_thread *t, evt_event *ev)
     ev->id = XRAY_MD_COUNT_ + rec.kind; /* distinct from function kinds 0-3 */
     evt_cur pc;
     evt_cur_init(&pc, p, rec.u32, rec.payload, 0);
-    const uint8_t *tag = rec.kind == XRAY_MD_CUSTOM_EVENT && rec.u32 == XRAY_EVT_LOSS_SIZE ? evt_cur_take(&pc, XRAY_EVT_LOSS_TAG_SIZE) : NULL;
+    /* a loss record only in a file of evtrace's runtime (its header says so): another writer's
+     * custom event with the same bytes is the application's */
+    const uint8_t *tag = s->evtrace && rec.kind == XRAY_MD_CUSTOM_EVENT && rec.u32 == XRAY_EVT_LOSS_SIZE
+                             ? evt_cur_take(&pc, XRAY_EVT_LOSS_TAG_SIZE) : NULL;
     if (tag && memcmp(tag, XRAY_EVT_LOSS_TAG, XRAY_EVT_LOSS_TAG_SIZE) == 0) {
         /* evtrace's loss record: records lost (dropped or overwritten) before this point. */
         ev->name = vouch(s, "lost");

@@ -251,6 +251,17 @@ int evt_xray_rec_event(evt_xray_writer *w, evt_xray_pool *p, int32_t type, const
                        uint32_t size, uint64_t tsc, uint32_t cpu)
 {
     if (size == 0 || size > 0x7FFFFFFFu || (size > 0 && !data)) return -1;
+    /* The application's copy of a loss record (16 bytes, the tag first) would read back as a
+     * loss: refused, dropped and counted (docs/xray.md). */
+    if (type < 0 && size == XRAY_EVT_LOSS_SIZE) {
+        const uint8_t *d = (const uint8_t *)data;
+        unsigned i = 0;
+        while (i < XRAY_EVT_LOSS_TAG_SIZE && d[i] == (uint8_t)XRAY_EVT_LOSS_TAG[i]) i++;
+        if (i == XRAY_EVT_LOSS_TAG_SIZE) {
+            drop(p);
+            return -1;
+        }
+    }
     if (prepare(w, p, XRAY_MD_REC_SIZE + size, tsc, cpu) != 0) return -1;
     uint8_t *q = w->pos;
     uint32_t delta = (uint32_t)(tsc - w->last_tsc);

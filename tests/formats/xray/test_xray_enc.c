@@ -243,6 +243,64 @@ static void test_exhaustion_drops_and_counts(void **st)
     assert_int_equal(evt_xray_pool_init(&p, mem, 100, bufs, 1, 1, NULL), -1);
 }
 
+/* An application custom event of 16 bytes that starts with the loss record's tag would read back
+ * as a loss record (its event gone, its bytes 8-15 taken as a count: 123456789 lost from 2 events
+ * issued, found by an outside stress run): the recorder refuses it, dropped and counted (the next
+ * loss record carries it: decoded + lost == issued); one byte shorter or with another tag, and a
+ * typed event with those bytes, are written as they are. A file of another writer (no "evtr" in
+ * its header: compiler-rt's) keeps such an event as the application's custom event. */
+static void test_loss_lookalike_refused(void **st)
+{
+    (void)st;
+    static uint8_t mem[1024], file[2048];
+    evt_xray_buf bufs[2];
+    evt_xray_pool p;
+    memset(&p, 0, sizeof p);
+    assert_int_equal(evt_xray_pool_init(&p, mem, sizeof mem, bufs, 2, 1, NULL), 0);
+    evt_xray_writer w;
+    memset(&w, 0, sizeof w);
+    w.tid = 5;
+    uint8_t fake[16];
+    memcpy(fake, XRAY_EVT_LOSS_TAG, 8);
+    evt_put_u64le(fake + 8, 123456789u);
+    assert_int_equal(evt_xray_rec_event(&w, &p, -1, "hello", 5, 10, 0), 0);
+    assert_int_equal(evt_xray_rec_event(&w, &p, -1, fake, 16, 11, 0), -1); /* refused */
+    assert_int_equal(p.dropped, 1);
+    assert_int_equal(evt_xray_rec_event(&w, &p, -1, fake, 15, 12, 0), 0);  /* not 16 bytes */
+    assert_int_equal(evt_xray_rec_event(&w, &p, 3, fake, 16, 13, 0), 0);   /* typed */
+    fake[0] = 'E';
+    assert_int_equal(evt_xray_rec_event(&w, &p, -1, fake, 16, 14, 0), 0);  /* another tag */
+    size_t n = to_file(&p, file, 1000);
+    rd *g = read_back(file, n);
+    assert_int_equal(g->errors, 0);
+    assert_int_equal(g->n, 4);              /* hello, the 15 bytes, the typed event, "Evtr..." */
+    assert_int_equal(g->lost_sum, 1);       /* the refused one */
+    free(g);
+    /* the same bytes as another writer's custom event (written with 'E', made 'e' in the file):
+     * with evtrace's header mark it is a loss record; without it (compiler-rt's header), the
+     * application's event */
+    memset(&p, 0, sizeof p);
+    assert_int_equal(evt_xray_pool_init(&p, mem, sizeof mem, bufs, 2, 1, NULL), 0);
+    memset(&w, 0, sizeof w);
+    w.tid = 5;
+    assert_int_equal(evt_xray_rec_event(&w, &p, -1, fake, 16, 10, 0), 0);
+    n = to_file(&p, file, 1000);
+    size_t at = 0;
+    for (size_t i = 32; i + 16 <= n; i++)
+        if (memcmp(file + i, "EvtrLOSS", 8) == 0) { at = i; break; }
+    assert_true(at != 0);
+    file[at] = 'e';
+    g = read_back(file, n);
+    assert_int_equal(g->lost_sum, 123456789u);
+    free(g);
+    evt_put_u32le(file + XRAY_HDR_EVT_MAGIC_OFF, 0);
+    g = read_back(file, n);
+    assert_int_equal(g->errors, 0);
+    assert_int_equal(g->lost_events, 0);
+    assert_int_equal(g->n, 1);
+    free(g);
+}
+
 /* The header's records-dropped field is a u32: more than 2^32 - 1 pending drops are written as
  * 0xFFFFFFFF and read as at least that many (fields.saturated), not wrapped to a small count
  * (2^32 + 3 read as 3 before). The drops are added to the account directly: 4 billion calls
@@ -474,6 +532,7 @@ int main(void)
         cmocka_unit_test(test_roundtrip_two_threads),
         cmocka_unit_test(test_rotation_keeps_newest),
         cmocka_unit_test(test_exhaustion_drops_and_counts),
+        cmocka_unit_test(test_loss_lookalike_refused),
         cmocka_unit_test(test_header_dropped_saturates),
         cmocka_unit_test(test_posix_explicit_api),
         cmocka_unit_test(test_posix_nested_signal),
