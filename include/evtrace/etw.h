@@ -331,7 +331,9 @@ int evt_etw_event_enabled(const evt_etw_provider *p, uint8_t level, uint64_t key
 /* TraceEvent: write hdr (+ payload bytes, or payload = const evt_etw_mof_field[n] with
  * USE_MOF_PTR) as one record. Not filtered: the provider checks its level/flags itself.
  * Returns ..._NOT_ENOUGH_MEMORY when the event was dropped (counted: nested in a record of the
- * same session, no buffer, file full). May be called from a signal handler or interrupt. */
+ * same session, no buffer, file full), ..._INVALID_PARAMETER (not issued) for an event of
+ * evtrace's own loss class (EVTRACE_LOSS, etw_defs.h: read back it would be a loss record). May
+ * be called from a signal handler or interrupt. */
 uint32_t evt_etw_trace_event(evt_etw_provider *p, const evt_etw_trace_header *hdr, const void *payload);
 /* evt_etw_event_enabled(p, hdr->level, keyword) then TraceEvent; a filtered call returns
  * EVT_ETW_SUCCESS without reading the clock. The macro below inlines the test; the function
@@ -377,8 +379,11 @@ uint32_t evt_etw_commit_(evt_etw_provider *p, const evt_etw_trace_header *hdr, c
 static inline EVT_ETW_ALWAYS_INLINE_ int evt_etw_check_(const evt_etw_trace_header *hdr, const void *payload, uint32_t *len)
 {
     uint32_t f = hdr->flags, extra = (uint32_t)hdr->size - ETW_TRACE_HEADER_SIZE;
+    /* evtrace's loss class (data1 "evtr", data2 "lo": etw_defs.h EVTRACE_LOSS) goes out of line,
+     * which refuses it */
     int ok = hdr->size >= ETW_TRACE_HEADER_SIZE &&
-             (f & (ETW_WNODE_FLAG_TRACED_GUID | ETW_WNODE_FLAG_USE_GUID_PTR)) == ETW_WNODE_FLAG_TRACED_GUID;
+             (f & (ETW_WNODE_FLAG_TRACED_GUID | ETW_WNODE_FLAG_USE_GUID_PTR)) == ETW_WNODE_FLAG_TRACED_GUID &&
+             !(hdr->guid.data1 == 0x65767472u && hdr->guid.data2 == 0x6f6cu);
     *len = extra;
     if (ok && (f & ETW_WNODE_FLAG_USE_MOF_PTR)) {
         if (!EVT_ETW_MOF) return 0; /* compiled out: the out-of-line call refuses it */

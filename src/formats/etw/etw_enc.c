@@ -275,6 +275,13 @@ static void put_guid(uint8_t *p, const evt_etw_guid *g)
 }
 
 static const evt_etw_guid k_loss_guid = {0x65767472u, 0x6f6c, 0x7373, {0x80, 0x00, 0x65, 0x76, 0x74, 0x72, 0x61, 0x63}};
+static int is_loss_class(const evt_etw_guid *g)
+{
+    const uint8_t *a = (const uint8_t *)g, *b = (const uint8_t *)&k_loss_guid;
+    for (unsigned i = 0; i < (unsigned)sizeof *g; i++)
+        if (a[i] != b[i]) return 0;
+    return 1;
+}
 
 /* Raw session clock outside a record (start, flush times): the configured one; for the
  * system-time clock the FILETIME hook; else the port's counter (QPC-like, or the cycle counter
@@ -1708,6 +1715,9 @@ static uint32_t trace_event(evt_etw_provider *p, const evt_etw_trace_header *hdr
         guid = (const evt_etw_guid *)(uintptr_t)hdr->guid_ptr;
         if (!guid) return EVT_ETW_ERROR_INVALID_PARAMETER;
     }
+    /* evtrace's loss class is the recorder's own: an application's event of it would read back
+     * as a loss record (its count taken from its payload). Refused, not issued. */
+    if (is_loss_class(guid)) return EVT_ETW_ERROR_INVALID_PARAMETER;
     uint32_t extra = hdr->size - ETW_TRACE_HEADER_SIZE, payload_len = 0;
     if (hdr->flags & ETW_WNODE_FLAG_USE_MOF_PTR) {
         if (!EVT_ETW_MOF) return EVT_ETW_ERROR_INVALID_PARAMETER; /* compiled out */

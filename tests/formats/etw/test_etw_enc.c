@@ -1380,9 +1380,62 @@ static void test_api_misuse(void **st)
     assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
 }
 
+/* An application event of evtrace's own loss class (EVTRACE_LOSS, type 32, a u64 payload) would
+ * read back as a loss record: 999 lost from one event issued, before 2 Dec 2026 (found with the
+ * XRay runtime's copy of the same clash by an outside stress run). It is refused with
+ * INVALID_PARAMETER, not issued: a constant header (the inline path sends the class out of line),
+ * a header the compiler cannot see, and one that names the class by pointer (USE_GUID_PTR), in
+ * each slot mode. Events of the user-event class (EVTRACE_USER) still go through. */
+static void test_loss_class_refused(void **st)
+{
+    (void)st;
+    static const evt_etw_guid k_loss = {0x65767472u, 0x6f6c, 0x7373, {0x80, 0x00, 0x65, 0x76, 0x74, 0x72, 0x61, 0x63}};
+    static const evt_etw_guid k_user = {0x65767472u, 0x7375, 0x7265, {0x80, 0x00, 0x65, 0x76, 0x74, 0x72, 0x61, 0x63}};
+    static const int k_modes[] = {EVT_ETW_SLOTS_PER_CPU, EVT_ETW_SLOTS_PER_THREAD, EVT_ETW_SLOTS_THREAD_OWNED};
+    int runs = 0;
+    for (unsigned m = 0; m < sizeof k_modes / sizeof k_modes[0]; m++, runs++) {
+        int mode = k_modes[m];
+        reset_platform();
+        evt_etw_session_config c;
+        base_config(&c);
+        c.per_thread = mode;
+        evt_etw_session s;
+        evt_etw_provider p;
+        assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
+        evt_etw_register(&p, &G1, NULL, NULL);
+        assert_int_equal(evt_etw_enable(&s, &p, ETW_CONTROL_ENABLE_PROVIDER, 5, 0, 0), EVT_ETW_SUCCESS);
+        uint64_t v = 999;
+        static const evt_etw_trace_header kh = {ETW_TRACE_HEADER_SIZE + 8, 32, 4, 0, 0,
+                                                {0x65767472u, 0x6f6c, 0x7373, {0x80, 0x00, 0x65, 0x76, 0x74, 0x72, 0x61, 0x63}},
+                                                0, ETW_WNODE_FLAG_TRACED_GUID};
+        assert_int_equal(evt_etw_trace_event(&p, &kh, &v), EVT_ETW_ERROR_INVALID_PARAMETER);
+        evt_etw_trace_header h;
+        hdr_init(&h, &k_loss, 32, 4, 8);
+        volatile evt_etw_trace_header *vh = &h; /* not a constant for the compiler */
+        assert_int_equal(evt_etw_trace_event(&p, (const evt_etw_trace_header *)vh, &v), EVT_ETW_ERROR_INVALID_PARAMETER);
+        assert_int_equal((evt_etw_trace_event)(&p, &h, &v), EVT_ETW_ERROR_INVALID_PARAMETER);
+        h.flags |= ETW_WNODE_FLAG_USE_GUID_PTR;
+        memset(&h.guid, 0, sizeof h.guid);
+        h.guid_ptr = (uint64_t)(uintptr_t)&k_loss;
+        assert_int_equal(evt_etw_trace_event(&p, &h, &v), EVT_ETW_ERROR_INVALID_PARAMETER);
+        hdr_init(&h, &k_user, 10, 4, 8);
+        assert_int_equal(evt_etw_trace_event(&p, &h, &v), EVT_ETW_SUCCESS);
+        hdr_init(&h, &G2, 32, 4, 8);
+        assert_int_equal(evt_etw_trace_event(&p, &h, &v), EVT_ETW_SUCCESS);
+        assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+        read_back();
+        split_back();
+        assert_int_equal(g_errors, 0);
+        assert_int_equal(g_lost_sum, 0);
+        assert_int_equal(g_ndata, 2);
+    }
+    assert_int_equal(runs, 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_loss_class_refused),
         cmocka_unit_test(test_golden_layout),   cmocka_unit_test(test_event_cleared_between_calls),
         cmocka_unit_test(test_event_reset_exact),
         cmocka_unit_test(test_round_trip_64),
