@@ -89,7 +89,8 @@
  * following overwrites, once per ring's worth of bytes while a full ring keeps overwriting, and by
  * evt_rkh_flush / a drain that empties the ring (also with nothing pending, count 0, when the last
  * loss record written was evicted before a reader got it whole: its total must reach the stream). Trazer reports it as an unknown event and goes
- * on; evtrace adds the counts to the losses it reports. */
+ * on; evtrace adds the counts to the losses it reports. Its id and TCFG's (0xAC) are the
+ * recorder's own: no begin passes them (filtered, whatever the filters say). */
 #define EVT_RKH_TE_LOST 0xBFu
 
 /* Stream configuration (RKH_CFG_* / RKH_CFGPORT_* equivalents). Sizes in bytes (1, 2 or 4); a

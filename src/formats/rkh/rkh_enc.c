@@ -824,6 +824,10 @@ static inline int emit_replace(uint32_t *p, uint32_t seen, uint32_t mask)
     return 1;
 #endif
 }
+/* The recorder's own records, TCFG and the loss record: no begin may pass their ids (a record of
+ * the application with one of them reads back as a broken TCFG or loss record: reader errors,
+ * the record gone, not counted). Filtered, never issued: publish_emit keeps their emit bits 0. */
+static int reserved_id(unsigned id) { return id == RKH_TE_TCFG || id == EVT_RKH_TE_LOST; }
 static void publish_emit(evt_rkh_recorder *r)
 {
     int rtfil = (r->cfg.flags & EVT_RKH_F_TRC_RTFIL_EN) != 0;
@@ -840,6 +844,8 @@ static void publish_emit(evt_rkh_recorder *r)
             if (!r->size || !group_built(&r->cfg, g)) mask = 0u;
             else if (!rtfil) mask = 0xFFu;
             else mask = ((grp >> g) & 1u) ? ev : 0u;
+            if (b == RKH_TE_TCFG >> 3) mask &= ~(1u << (RKH_TE_TCFG & 7u));
+            if (b == EVT_RKH_TE_LOST >> 3) mask &= ~(1u << (EVT_RKH_TE_LOST & 7u));
         } while (!emit_replace(&r->emit[b], seen, mask));
     }
 }
@@ -1322,7 +1328,7 @@ int evt_rkh_begin_ao(evt_rkh_recorder *r, unsigned id, int prio) { return evt_rk
 
 int evt_rkh_begin_nofilt(evt_rkh_recorder *r, unsigned id)
 {
-    if (!r->size || !group_built(&r->cfg, (id & 255u) >> 5)) return 0;
+    if (!r->size || !group_built(&r->cfg, (id & 255u) >> 5) || reserved_id(id & 255u)) return 0; /* as publish_emit */
     return evt_rkh_open_(r, id & 255u);
 }
 
