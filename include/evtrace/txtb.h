@@ -29,6 +29,14 @@
 #define EVT_TX_FAST_
 #endif
 
+/* 1 (default): user_event_insert refuses a record that would read back as evtrace's LOST record
+ * (id 190 with info3 "evtr": dropped and counted, NOT_DONE); 0 (the MCU profiles of
+ * docs/firmware.md): such an insert is written and misread. Give the recorder's value to every
+ * file that includes this header. */
+#ifndef EVT_TX_LOST_GUARD
+#define EVT_TX_LOST_GUARD 1
+#endif
+
 /* ThreadX return codes used by the trace API. */
 #define EVT_TX_SUCCESS        0x00u
 #define EVT_TX_PTR_ERROR      0x03u
@@ -110,7 +118,8 @@ unsigned evt_tx_trace_event_unfilter(uint32_t bits);
 unsigned evt_tx_trace_buffer_full_notify(void (*fn)(void *buffer)); /* not defined when built with EVT_TX_FULL_NOTIFY 0 */
 /* tx_trace_user_event_insert: EVT_TX_NOT_DONE when off (or when the record had to be dropped, see
  * evt_tx_stats), else EVT_TX_SUCCESS (also when filtered). id unchecked (32 bits), USER bit. A
- * record of id 190 is read as evtrace's LOST record only with info3 = 0x65767472 ("evtr"). */
+ * record of id 190 is read as evtrace's LOST record only with info3 = 0x65767472 ("evtr"): such an
+ * insert is refused, dropped and counted (NOT_DONE), unless built with EVT_TX_LOST_GUARD 0. */
 EVT_TX_FAST_ unsigned evt_tx_trace_user_event_insert(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4);
 /* tx_trace_isr_enter_insert / exit: ISR_ENTER (3) / ISR_EXIT (4), INTERNAL bit:
  * info1 = stk, info2 = isr_id, info3 = system state, info4 = preempt-disable (from the context). */
@@ -196,6 +205,9 @@ typedef struct evt_tx_hot_t {
 extern evt_tx_hot_t evt_tx_hot_;
 /* The out-of-line rest of user_event_insert / kernel_event / insert, given the gate word read. */
 unsigned evt_tx_user_event_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint32_t gate);
+#if EVT_TX_LOST_GUARD
+unsigned evt_tx_lost_lookalike_(uint32_t gate); /* a LOST look-alike refused (EVT_TX_LOST_GUARD) */
+#endif
 void evt_tx_kernel_event_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4, uint32_t gate);
 void evt_tx_insert_slow_(uint32_t id, uint32_t i1, uint32_t i2, uint32_t i3, uint32_t i4);
 /* 64-bit GCC/clang hosts: evt_tx_insert_slow_ with the record's context words given by the caller
@@ -221,6 +233,10 @@ inline unsigned evt_tx_trace_user_event_insert(uint32_t id, uint32_t i1, uint32_
      * (enable sets it before the bits, disable clears it with them): NOT_DONE. Everything
      * filtered while on (rare) takes the slow path's consistent snapshot (I1b in txtb_enc.c). */
     if (g == 0u && !EVT_LOAD_ACQ(&evt_tx_hot_.gate.on)) return EVT_TX_NOT_DONE;
+#if EVT_TX_LOST_GUARD
+    /* folded away for a constant id other than 190 */
+    if (__builtin_expect(id == 190u, 0) && i3 == 0x65767472u) return evt_tx_lost_lookalike_(g);
+#endif
     return evt_tx_user_event_slow_(id, i1, i2, i3, i4, g);
 }
 #if defined(EVT_TX_KERNEL_EVENTS) && !EVT_TX_KERNEL_EVENTS /* user events only: these record nothing */

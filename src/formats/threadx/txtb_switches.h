@@ -21,7 +21,11 @@
  *                       two are not defined, so a program that calls them does not link; the loss
  *                       account is kept all the same and written into the buffer as LOST records);
  *  EVT_TX_FULL_NOTIFY   the buffer-full callback (evt_tx_trace_buffer_full_notify: not defined
- *                       without it; the buffer wraps as before, its overwrites counted).
+ *                       without it; the buffer wraps as before, its overwrites counted);
+ *  EVT_TX_LOST_GUARD    user_event_insert refuses a record that would read back as evtrace's
+ *                       LOST record (id 190 with info3 "evtr": dropped and counted, NOT_DONE);
+ *                       without it such an insert is written and misread (its info1 + info4 taken
+ *                       as losses): an application must not insert it. 0 in the MCU profiles.
  * The last two are left out by the smallest configuration (scripts/footprint.def).
  * EVT_REC_NESTING (evtrace/recorder.h) compiles the nesting guard out. */
 #ifndef EVT_TX_REGISTRY
@@ -44,6 +48,9 @@
 #endif
 #ifndef EVT_TX_USER_RECORDS
 #define EVT_TX_USER_RECORDS 1
+#endif
+#ifndef EVT_TX_LOST_GUARD
+#define EVT_TX_LOST_GUARD 1
 #endif
 
 #endif

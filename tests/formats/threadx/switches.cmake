@@ -13,6 +13,6 @@ function(evt_txtb_switch_test test suffix)
   add_test(NAME formats/threadx/${name} COMMAND ${name})
   set_tests_properties(formats/threadx/${name} PROPERTIES TIMEOUT 300 LABELS unit SKIP_RETURN_CODE 77)
 endfunction()
-evt_txtb_switch_test(test_txtb_switches mcu EVT_TX_USER_RECORDS=0 EVT_TX_OPTIONS=0 EVT_REC_NESTING=0)
-evt_txtb_switch_test(test_txtb_switches smallest EVT_TX_USER_RECORDS=0 EVT_TX_OPTIONS=0 EVT_REC_NESTING=0
+evt_txtb_switch_test(test_txtb_switches mcu EVT_TX_USER_RECORDS=0 EVT_TX_OPTIONS=0 EVT_REC_NESTING=0 EVT_TX_LOST_GUARD=0)
+evt_txtb_switch_test(test_txtb_switches smallest EVT_TX_USER_RECORDS=0 EVT_TX_OPTIONS=0 EVT_REC_NESTING=0 EVT_TX_LOST_GUARD=0
                      EVT_TX_REGISTRY=0 EVT_TX_KERNEL_EVENTS=0 EVT_TX_STATS=0 EVT_TX_FULL_NOTIFY=0)

@@ -597,6 +597,47 @@ static void test_nested_drop_and_lost_record(void **st)
     evt_tx_trace_disable();
 }
 
+/* A user insert that would read back as evtrace's LOST record (id 190, info3 "evtr") is refused
+ * (EVT_TX_LOST_GUARD): NOT_DONE, counted as dropped, so the buffer's data records plus its LOST
+ * counts still equal the inserts issued; with user events filtered it is a filtered call (SUCCESS,
+ * nothing counted); id 190 with another info3 is an ordinary record. Before 2 Dec 2026 two such
+ * inserts were written and read back as 1,564 lost (their info1 + info4). */
+static void test_lost_lookalike_refused(void **st)
+{
+    (void)st;
+    enum { N = 8, SIZE = 48 + 32 * N };
+    static uint8_t buf[SIZE];
+    evt_tx_options o = opts(0, 0);
+    evt_tx_trace_buffer_full_notify(NULL);
+    assert_int_equal(evt_tx_trace_enable_ex(buf, SIZE, 0, &o), EVT_TX_SUCCESS); /* 2 RUNNING */
+    evt_tx_stats s0, s1;
+    evt_tx_trace_get_stats(&s0);
+    set_ctx(0x3000, 0x80000005u, 0, 0, 0);
+    assert_int_equal(evt_tx_trace_user_event_insert(TXTB_EVTRACE_LOST_ID, 777, 0, TXTB_EVTRACE_LOST_MAGIC, 5), EVT_TX_NOT_DONE);
+    volatile uint32_t id = TXTB_EVTRACE_LOST_ID; /* not a constant at the call */
+    assert_int_equal(evt_tx_trace_user_event_insert(id, 777, 0, TXTB_EVTRACE_LOST_MAGIC, 5), EVT_TX_NOT_DONE);
+    assert_int_equal(evt_tx_trace_user_event_insert(TXTB_EVTRACE_LOST_ID, 1, 2, 3, 4), EVT_TX_SUCCESS);
+    evt_tx_trace_get_stats(&s1);
+    assert_int_equal(s1.dropped - s0.dropped, 2);
+    assert_int_equal(evt_tx_trace_event_filter(EVT_TX_TRACE_USER_EVENTS), EVT_TX_SUCCESS);
+    assert_int_equal(evt_tx_trace_user_event_insert(TXTB_EVTRACE_LOST_ID, 777, 0, TXTB_EVTRACE_LOST_MAGIC, 5), EVT_TX_SUCCESS);
+    evt_tx_trace_get_stats(&s1);
+    assert_int_equal(s1.dropped - s0.dropped, 2);
+    assert_int_equal(evt_tx_trace_event_unfilter(EVT_TX_TRACE_USER_EVENTS), EVT_TX_SUCCESS);
+    assert_int_equal(evt_tx_trace_disable(), EVT_TX_SUCCESS);
+    uint64_t data = 0, lost = 0;
+    for (uint32_t k = 0; k < N; k++) {
+        const uint8_t *e = slot(buf, 0, 48, k);
+        if (evt_ld_u32le(e) == 0) continue; /* never written */
+        if (evt_ld_u32le(e + 8) == TXTB_EVTRACE_LOST_ID && evt_ld_u32le(e + 24) == TXTB_EVTRACE_LOST_MAGIC)
+            lost += (uint64_t)evt_ld_u32le(e + 16) + evt_ld_u32le(e + 28);
+        else
+            data++;
+    }
+    assert_int_equal(data, 3);  /* 2 RUNNING + the id-190 record with info3 3 */
+    assert_int_equal(lost, 2);  /* the two refused: the stop's LOST record */
+}
+
 /* The common-case commit (port context, port clock, host byte order: no callback) keeps the same
  * account as the general one: drops from the buffer-full callback become LOST records, wraps over
  * LOST records carry their counts again, and after disable the data records in the buffer plus
@@ -882,6 +923,7 @@ int main(void)
         cmocka_unit_test_setup(test_filtered_changes_nothing, reset),
         cmocka_unit_test_setup(test_full_callback_each_wrap, reset),
         cmocka_unit_test_setup(test_nested_drop_and_lost_record, reset),
+        cmocka_unit_test_setup(test_lost_lookalike_refused, reset),
         cmocka_unit_test_setup(test_nested_record_stashed, reset),
         cmocka_unit_test_setup(test_stop_when_full, reset),
         cmocka_unit_test_setup(test_plain_path_accounting, reset),
