@@ -45,6 +45,9 @@ int evt_user_register_(const evt_user_site_hdr *site, uint32_t *sent,
     } while (0)
 extern uint32_t evt_user_anchor_gen_;
 
+/* Test hook (NULL in production): called by a thread's stash that names its carrier, between its
+ * two tests of the stash (tests raise a nested signal there: test_user_nest_first_stash). */
+extern void (*evt_user_nest_test_hook_)(void);
 /* write(rec, w, n), unless this thread is inside a user write through this function already (a
  * signal handler that interrupted it, POSIX port): then the record is stashed and the interrupted
  * write writes it through write right after its own, in order, before it returns

@@ -19,7 +19,9 @@
  *     reservation that does not fit stores a 0 header where it starts (if inside the stash: the
  *     end of the entries that fitted) and goes to the carrier as it is, which drops and counts it
  *     (nothing is lost uncounted). All entries of a thread's stash go to one carrier (the first
- *     one's: another carrier's record is handed to its carrier as it is, meanwhile).
+ *     one's: another carrier's record is handed to its carrier as it is, meanwhile). "Another
+ *     carrier" is decided by reading the carrier again once the stash is seen non-empty: a
+ *     handler nested between the two reads may have named this very carrier and stashed.
  *  N3 A drain writes the entries through the carrier in reservation order with every signal of its
  *     thread blocked (the port's evt_posix_hold_signals: two system calls, only when something was
  *     stashed), so no handler lands inside a drained record and the stash cannot grow while it
@@ -61,6 +63,7 @@
 #define EVT_CFG_USER_NEST_WORDS 8192u
 #endif
 typedef int (*nest_write_fn)(unsigned, const uint32_t *, uint32_t);
+void (*evt_user_nest_test_hook_)(void); /* tests only (user_enc.h) */
 static __thread struct {
     uint32_t depth;                        /* N1 */
     uint32_t draining;                     /* a drain of this thread runs (N3) */
@@ -123,7 +126,16 @@ static int stash(nest_write_fn write, int (*inside)(void), unsigned rec, const u
 {
     evt_posix_note_nested(); /* ETW holds signals around its writes from now on (etw_enc.c hold_begin) */
     if (t_un.write != write) { /* the first entry of an empty stash names its carrier */
-        if (__atomic_load_n(&t_un.used, __ATOMIC_RELAXED) != 0u) return write(rec, w, n);
+        if (evt_user_nest_test_hook_) evt_user_nest_test_hook_();
+        /* Entries of another carrier: this record goes to its own as it is. A handler nested here
+         * may have named this carrier and stashed since the test above (the thread's first stash,
+         * two handlers): then `write` is this carrier's again, and the record is stashed too.
+         * Before 2 Dec 2026 it went to the carrier, whose guard dropped it (counted: 1 line in
+         * about 1,500 runs of test_user_signals_etw_mt; test_user_nest_first_stash). */
+        if (__atomic_load_n(&t_un.used, __ATOMIC_RELAXED) != 0u) {
+            __atomic_signal_fence(__ATOMIC_SEQ_CST);
+            if (t_un.write != write) return write(rec, w, n);
+        }
         t_un.write = write;
         t_un.inside = inside;
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
