@@ -2,9 +2,13 @@
 #define _GNU_SOURCE
 #include "evt_reader_test.h"
 
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <cmocka.h>
 #include "evtrace/json.h"
 
 char *evt_test_info_json(evt_reader *rd)
@@ -40,4 +44,20 @@ int evt_test_diag_has(const evt_test_diags *d, uint64_t off, const char *word)
     for (unsigned i = 0; i < d->n && i < EVT_TEST_DIAG_MAX; i++)
         if (d->off[i] == off && strstr(d->msg[i], word)) return 1;
     return 0;
+}
+
+void evt_test_count_file(const char *path, const char *format, uint64_t *data, uint64_t *lost, uint64_t *errors)
+{
+    evt_reader *r = NULL;
+    char err[256];
+    if (evt_reader_open_file(path, format, NULL, NULL, NULL, &r, err, sizeof err) != EVT_OK) fail_msg("%s: %s", path, err);
+    evt_event ev;
+    evt_status st;
+    *data = 0;
+    while ((st = evt_reader_next(r, &ev)) == EVT_OK)
+        if (ev.kind != EVT_KIND_LOST) (*data)++;
+    assert_int_equal(st, EVT_END);
+    *errors = r->errors;
+    *lost = r->lost;
+    evt_reader_close(r);
 }

@@ -23,4 +23,9 @@ int evt_test_diag_has(const evt_test_diags *d, uint64_t off, const char *word);
  * memory stream cannot be opened. */
 char *evt_test_info_json(evt_reader *rd);
 
+/* Open the file at path with the named reader (NULL: detected) and read it to its end (EVT_END,
+ * checked): *data = its events other than lost events, *lost = the reader's lost, *errors = its
+ * errors. Fails the test (cmocka) when it cannot open or does not end cleanly. */
+void evt_test_count_file(const char *path, const char *format, uint64_t *data, uint64_t *lost, uint64_t *errors);
+
 #endif

@@ -20,24 +20,16 @@
 #include <unistd.h>
 #include "evt_test.h"
 #include "evt_port_test.h"
+#include "evt_reader_test.h"
 #include "evtrace/reader.h"
 #include "evtrace/xray.h"
 
-/* Data records and lost count of the file at path. */
+/* Data records and lost count of the file at path (read without errors). */
 static void read_back(const char *path, uint64_t *data, uint64_t *lost)
 {
-    evt_reader *r = NULL;
-    char err[256];
-    assert_int_equal(evt_reader_open_file(path, "xray", NULL, NULL, NULL, &r, err, sizeof err), EVT_OK);
-    evt_event ev;
-    evt_status st;
-    *data = 0;
-    while ((st = evt_reader_next(r, &ev)) == EVT_OK)
-        if (ev.kind != EVT_KIND_LOST) (*data)++;
-    assert_int_equal(st, EVT_END);
-    assert_int_equal(r->errors, 0);
-    *lost = r->lost;
-    evt_reader_close(r);
+    uint64_t errors;
+    evt_test_count_file(path, "xray", data, lost, &errors);
+    assert_int_equal(errors, 0);
 }
 
 static void sleep_ms(long ms)

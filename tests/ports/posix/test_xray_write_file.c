@@ -21,27 +21,16 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "evt_reader_test.h"
 #include "evt_test.h"
 #include "evtrace/reader.h"
 #include "evtrace/xray.h"
 
 static char g_dir[256];
 
-/* Events (lost records apart), lost count and errors of the file at path. */
 static void read_back(const char *path, uint64_t *data, uint64_t *lost, uint64_t *errors)
 {
-    evt_reader *r = NULL;
-    char err[256];
-    assert_int_equal(evt_reader_open_file(path, "xray", NULL, NULL, NULL, &r, err, sizeof err), EVT_OK);
-    evt_event ev;
-    evt_status st;
-    *data = 0;
-    while ((st = evt_reader_next(r, &ev)) == EVT_OK)
-        if (ev.kind != EVT_KIND_LOST) (*data)++;
-    assert_int_equal(st, EVT_END);
-    *errors = r->errors;
-    *lost = r->lost;
-    evt_reader_close(r);
+    evt_test_count_file(path, "xray", data, lost, errors);
 }
 
 static long file_size(const char *path)
