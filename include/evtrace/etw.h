@@ -383,7 +383,7 @@ static inline EVT_ETW_ALWAYS_INLINE_ int evt_etw_check_(const evt_etw_trace_head
      * which refuses it */
     int ok = hdr->size >= ETW_TRACE_HEADER_SIZE &&
              (f & (ETW_WNODE_FLAG_TRACED_GUID | ETW_WNODE_FLAG_USE_GUID_PTR)) == ETW_WNODE_FLAG_TRACED_GUID &&
-             !(hdr->guid.data1 == 0x65767472u && hdr->guid.data2 == 0x6f6cu);
+             !(hdr->guid.data1 == ETW_EVTRACE_LOSS_DATA1 && hdr->guid.data2 == ETW_EVTRACE_LOSS_DATA2);
     *len = extra;
     if (ok && (f & ETW_WNODE_FLAG_USE_MOF_PTR)) {
         if (!EVT_ETW_MOF) return 0; /* compiled out: the out-of-line call refuses it */

@@ -435,6 +435,8 @@ enum etw_trace_type {
 #define ETW_HOOK_PARTITION_INFO 0x0050u
 
 /* Well-known GUIDs as {Data1, Data2, Data3, Data4[8]} (§2.3). X(NAME, "canonical", d1, d2, d3, b0..b7) */
+#define ETW_EVTRACE_LOSS_DATA1 0x65767472u /* "evtr": the recorder's inline check (etw.h) tests these two */
+#define ETW_EVTRACE_LOSS_DATA2 0x6f6cu     /* "lo" */
 #define ETW_GUID_TABLE(X)                                                                      \
     X(EVENT_TRACE,   "68fdd900-4a3e-11d1-84f4-0000f80464e3", 0x68fdd900u, 0x4a3e, 0x11d1,        \
       0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3)                                           \
@@ -442,7 +444,8 @@ enum etw_trace_type {
       0x9a, 0x82, 0x00, 0x60, 0x08, 0xa8, 0x69, 0x39)                                           \
     X(EVENT_TRACE_CONFIG, "01853a65-418f-4f36-aefc-dc0f1d2fd235", 0x01853a65u, 0x418f, 0x4f36,   \
       0xae, 0xfc, 0xdc, 0x0f, 0x1d, 0x2f, 0xd2, 0x35)                                           \
-    X(EVTRACE_LOSS, "65767472-6f6c-7373-8000-657674726163", 0x65767472u, 0x6f6c, 0x7373,         \
+    X(EVTRACE_LOSS, "65767472-6f6c-7373-8000-657674726163", ETW_EVTRACE_LOSS_DATA1,               \
+      ETW_EVTRACE_LOSS_DATA2, 0x7373,                                                           \
       0x80, 0x00, 0x65, 0x76, 0x74, 0x72, 0x61, 0x63)                                           \
     X(EVTRACE_USER, "65767472-7375-7265-8000-657674726163", 0x65767472u, 0x7375, 0x7265,         \
       0x80, 0x00, 0x65, 0x76, 0x74, 0x72, 0x61, 0x63)

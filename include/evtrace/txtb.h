@@ -36,6 +36,11 @@
 #ifndef EVT_TX_LOST_GUARD
 #define EVT_TX_LOST_GUARD 1
 #endif
+/* evtrace's LOST record as a reader tells it: id 190, info3 "evtr" (the format's own facts are
+ * TXTB_EVTRACE_LOST_ID and _MAGIC in src/formats/threadx/txtb_defs.h; txtb_enc.c fails to compile
+ * if these differ). */
+#define EVT_TX_LOST_ID    190u
+#define EVT_TX_LOST_MAGIC 0x65767472u
 
 /* ThreadX return codes used by the trace API. */
 #define EVT_TX_SUCCESS        0x00u
@@ -235,7 +240,7 @@ inline unsigned evt_tx_trace_user_event_insert(uint32_t id, uint32_t i1, uint32_
     if (g == 0u && !EVT_LOAD_ACQ(&evt_tx_hot_.gate.on)) return EVT_TX_NOT_DONE;
 #if EVT_TX_LOST_GUARD
     /* folded away for a constant id other than 190 */
-    if (__builtin_expect(id == 190u, 0) && i3 == 0x65767472u) return evt_tx_lost_lookalike_(g);
+    if (__builtin_expect(id == EVT_TX_LOST_ID, 0) && i3 == EVT_TX_LOST_MAGIC) return evt_tx_lost_lookalike_(g);
 #endif
     return evt_tx_user_event_slow_(id, i1, i2, i3, i4, g);
 }

@@ -93,6 +93,8 @@
 
 /* enable writes the header as 12 words indexed by field offset: every field starts on a word,
  * reserved1 and name_size share one (reserved1 first). */
+/* the public header's inline LOST guard tests the format's own LOST facts */
+typedef char tx_lost_facts_check[(EVT_TX_LOST_ID == TXTB_EVTRACE_LOST_ID && EVT_TX_LOST_MAGIC == TXTB_EVTRACE_LOST_MAGIC) ? 1 : -1];
 typedef char tx_hdr_words_check[(TXTB_HEADER_SIZE == 48u && TXTB_HDR_RESERVED1 + 2u == TXTB_HDR_NAME_SIZE &&
                                  TXTB_HDR_RESERVED1 % 4u == 0u && TXTB_HDR_RESERVED4 == 44u) ? 1 : -1];
 
