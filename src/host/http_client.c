@@ -14,6 +14,48 @@
 #include <strings.h>
 #include <time.h>
 #include "evtrace/alloc.h"
+#include "lazy_lib.h"
+
+/* libcurl is loaded on the first request (lazy_lib.h: it costs every start 12 ms otherwise);
+ * these are the calls made into it. EVT_CURL_SONAME: the soname of the library built against. */
+#define CURL_FNS(X) \
+    X(easy_cleanup) \
+    X(easy_getinfo) \
+    X(easy_init) \
+    X(easy_pause) \
+    X(easy_setopt) \
+    X(easy_strerror) \
+    X(global_init) \
+    X(multi_add_handle) \
+    X(multi_cleanup) \
+    X(multi_info_read) \
+    X(multi_init) \
+    X(multi_perform) \
+    X(multi_poll) \
+    X(multi_remove_handle) \
+    X(slist_append) \
+    X(slist_free_all) \
+
+static struct {
+#define X(n) __typeof__(curl_##n) *n;
+    CURL_FNS(X)
+#undef X
+} C;
+#ifndef EVT_CURL_SONAME
+#define EVT_CURL_SONAME "libcurl.so.4"
+#endif
+static const char *const k_curl_sonames[] = {EVT_CURL_SONAME, "libcurl.so.4", "libcurl.so", NULL};
+static const char *const k_curl_syms[] = {
+#define X(n) "curl_" #n,
+    CURL_FNS(X)
+#undef X
+    NULL};
+static void *const k_curl_slots[] = {
+#define X(n) (void *)&C.n,
+    CURL_FNS(X)
+#undef X
+};
+static evt_lazy_lib g_curl_lib = {"libcurl", k_curl_sonames, k_curl_syms, k_curl_slots, PTHREAD_MUTEX_INITIALIZER, 0, ""};
 
 struct evt_http_req {
     CURLM *m;
@@ -205,7 +247,8 @@ evt_http_req *evt_http_post_begin(const evt_http_url *u, evt_http_opts *o, const
                                   size_t errlen)
 {
     if (!g_curl_ready) {
-        if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) { snprintf(err, errlen, "cannot initialise libcurl"); return NULL; }
+        if (evt_lazy_load(&g_curl_lib, err, errlen) != 0) return NULL;
+        if (C.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) { snprintf(err, errlen, "cannot initialise libcurl"); return NULL; }
         g_curl_ready = 1;
     }
     if (o->budget_total > 0 && o->budget_s <= 0) {
@@ -219,10 +262,10 @@ evt_http_req *evt_http_post_begin(const evt_http_url *u, evt_http_opts *o, const
     char url[2300];
     int w = snprintf(url, sizeof url, "%s://%s%s", u->https ? "https" : "http", q->where, target);
     q->buf = evt_malloc(EVT_HTTP_CHUNK);
-    q->m = curl_multi_init();
-    q->h = curl_easy_init();
-    q->hdrs = curl_slist_append(NULL, "Transfer-Encoding: chunked");
-    struct curl_slist *h2 = q->hdrs ? curl_slist_append(q->hdrs, "Expect:") : NULL; /* no 100-continue wait */
+    q->m = C.multi_init();
+    q->h = C.easy_init();
+    q->hdrs = C.slist_append(NULL, "Transfer-Encoding: chunked");
+    struct curl_slist *h2 = q->hdrs ? C.slist_append(q->hdrs, "Expect:") : NULL; /* no 100-continue wait */
     if (w < 0 || (size_t)w >= sizeof url || !q->buf || !q->m || !q->h || !h2) {
         snprintf(err, errlen, (w < 0 || (size_t)w >= sizeof url) ? "request too long" : "out of memory");
         evt_http_abort(q);
@@ -230,35 +273,35 @@ evt_http_req *evt_http_post_begin(const evt_http_url *u, evt_http_opts *o, const
     }
     q->hdrs = h2;
     CURL *h = q->h;
-    curl_easy_setopt(h, CURLOPT_URL, url);
-    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(h, CURLOPT_POST, 1L);
-    curl_easy_setopt(h, CURLOPT_HTTPHEADER, q->hdrs);
-    curl_easy_setopt(h, CURLOPT_READFUNCTION, read_cb_);
-    curl_easy_setopt(h, CURLOPT_READDATA, q);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, write_cb_);
-    curl_easy_setopt(h, CURLOPT_WRITEDATA, q);
-    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, header_cb_);
-    curl_easy_setopt(h, CURLOPT_HEADERDATA, q);
-    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, q->errbuf);
-    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, (long)EVT_HTTP_CONNECT_S);
-    curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(h, CURLOPT_PROXY, ""); /* no proxy from the environment: the server is named */
-    curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
+    C.easy_setopt(h, CURLOPT_URL, url);
+    C.easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+    C.easy_setopt(h, CURLOPT_POST, 1L);
+    C.easy_setopt(h, CURLOPT_HTTPHEADER, q->hdrs);
+    C.easy_setopt(h, CURLOPT_READFUNCTION, read_cb_);
+    C.easy_setopt(h, CURLOPT_READDATA, q);
+    C.easy_setopt(h, CURLOPT_WRITEFUNCTION, write_cb_);
+    C.easy_setopt(h, CURLOPT_WRITEDATA, q);
+    C.easy_setopt(h, CURLOPT_HEADERFUNCTION, header_cb_);
+    C.easy_setopt(h, CURLOPT_HEADERDATA, q);
+    C.easy_setopt(h, CURLOPT_ERRORBUFFER, q->errbuf);
+    C.easy_setopt(h, CURLOPT_CONNECTTIMEOUT, (long)EVT_HTTP_CONNECT_S);
+    C.easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+    C.easy_setopt(h, CURLOPT_PROXY, ""); /* no proxy from the environment: the server is named */
+    C.easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
     const char *user = o->user, *password = o->password;
     if (!user && u->user[0]) user = u->user;
     if (!password && u->password[0]) password = u->password;
     if (user || password) {
-        curl_easy_setopt(h, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
-        curl_easy_setopt(h, CURLOPT_USERNAME, user ? user : "default");
-        curl_easy_setopt(h, CURLOPT_PASSWORD, password ? password : "");
+        C.easy_setopt(h, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
+        C.easy_setopt(h, CURLOPT_USERNAME, user ? user : "default");
+        C.easy_setopt(h, CURLOPT_PASSWORD, password ? password : "");
     }
     if (u->https) {
-        if (o->ca_file) curl_easy_setopt(h, CURLOPT_CAINFO, o->ca_file);
-        curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, o->insecure ? 0L : 1L);
-        curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, o->insecure ? 0L : 2L);
+        if (o->ca_file) C.easy_setopt(h, CURLOPT_CAINFO, o->ca_file);
+        C.easy_setopt(h, CURLOPT_SSL_VERIFYPEER, o->insecure ? 0L : 1L);
+        C.easy_setopt(h, CURLOPT_SSL_VERIFYHOST, o->insecure ? 0L : 2L);
     }
-    if (curl_multi_add_handle(q->m, h) != CURLM_OK) {
+    if (C.multi_add_handle(q->m, h) != CURLM_OK) {
         snprintf(err, errlen, "out of memory");
         evt_http_abort(q);
         return NULL;
@@ -270,21 +313,21 @@ evt_http_req *evt_http_post_begin(const evt_http_url *u, evt_http_opts *o, const
 static void transfer_error_(const evt_http_req *q, char *err, size_t errlen)
 {
     long os_err = 0;
-    curl_easy_getinfo(q->h, CURLINFO_OS_ERRNO, &os_err);
+    C.easy_getinfo(q->h, CURLINFO_OS_ERRNO, &os_err);
     switch (q->result) {
     case CURLE_COULDNT_CONNECT:
     case CURLE_COULDNT_RESOLVE_HOST:
         snprintf(err, errlen, "cannot connect to %s: %s", q->where,
-                 os_err ? strerror((int)os_err) : q->errbuf[0] ? q->errbuf : curl_easy_strerror(q->result));
+                 os_err ? strerror((int)os_err) : q->errbuf[0] ? q->errbuf : C.easy_strerror(q->result));
         break;
     case CURLE_PEER_FAILED_VERIFICATION:
     case CURLE_SSL_CACERT_BADFILE:
     case CURLE_SSL_CONNECT_ERROR:
         snprintf(err, errlen, "TLS with %s failed: %s (a private CA: --ca-file FILE; no check at all: --insecure)",
-                 q->where, q->errbuf[0] ? q->errbuf : curl_easy_strerror(q->result));
+                 q->where, q->errbuf[0] ? q->errbuf : C.easy_strerror(q->result));
         break;
     default:
-        snprintf(err, errlen, "%s: %s", q->where, q->errbuf[0] ? q->errbuf : curl_easy_strerror(q->result));
+        snprintf(err, errlen, "%s: %s", q->where, q->errbuf[0] ? q->errbuf : C.easy_strerror(q->result));
     }
 }
 
@@ -295,17 +338,17 @@ static int drive_(evt_http_req *q, int all, char *err, size_t errlen)
 {
     if (q->paused) {
         q->paused = 0;
-        curl_easy_pause(q->h, CURLPAUSE_CONT);
+        C.easy_pause(q->h, CURLPAUSE_CONT);
     }
     double t0 = now_s_(), win_t = t0;
     unsigned long long win_moved = q->moved;
     int stop = 0;
     while (!q->done) {
         int running = 0;
-        curl_multi_perform(q->m, &running);
+        C.multi_perform(q->m, &running);
         CURLMsg *msg;
         int left;
-        while ((msg = curl_multi_info_read(q->m, &left)) != NULL)
+        while ((msg = C.multi_info_read(q->m, &left)) != NULL)
             if (msg->msg == CURLMSG_DONE) { q->done = 1; q->result = msg->data.result; }
         if (q->done || (!all && q->paused)) break;
         double now = now_s_();
@@ -315,7 +358,7 @@ static int drive_(evt_http_req *q, int all, char *err, size_t errlen)
             win_t = now;
             win_moved = q->moved;
         }
-        curl_multi_poll(q->m, NULL, 0, 100, NULL);
+        C.multi_poll(q->m, NULL, 0, 100, NULL);
     }
     if (q->o->budget_total > 0) q->o->budget_s -= now_s_() - t0;
     if (stop == 1) {
@@ -334,7 +377,7 @@ static int drive_(evt_http_req *q, int all, char *err, size_t errlen)
     }
     if (q->done && !all) { /* the server answered before the body was complete */
         long status = 0;
-        curl_easy_getinfo(q->h, CURLINFO_RESPONSE_CODE, &status);
+        C.easy_getinfo(q->h, CURLINFO_RESPONSE_CODE, &status);
         snprintf(err, errlen, "%s answered before the request was sent: HTTP %ld: %.600s", q->where, status,
                  q->resp ? q->resp : "");
         return 0;
@@ -363,10 +406,10 @@ int evt_http_write(evt_http_req *q, const void *p, size_t n, char *err, size_t e
 void evt_http_abort(evt_http_req *q)
 {
     if (!q) return;
-    if (q->m && q->h) curl_multi_remove_handle(q->m, q->h);
-    if (q->h) curl_easy_cleanup(q->h);
-    if (q->m) curl_multi_cleanup(q->m);
-    curl_slist_free_all(q->hdrs);
+    if (q->m && q->h) C.multi_remove_handle(q->m, q->h);
+    if (q->h) C.easy_cleanup(q->h);
+    if (q->m) C.multi_cleanup(q->m);
+    C.slist_free_all(q->hdrs);
     evt_free(q->buf);
     evt_free(q->resp);
     evt_free(q);
@@ -380,7 +423,7 @@ int evt_http_post_end(evt_http_req *q, char **body, size_t *body_len, char *err,
     int ok = drive_(q, 1, err, errlen);
     long status = 0;
     if (ok) {
-        curl_easy_getinfo(q->h, CURLINFO_RESPONSE_CODE, &status);
+        C.easy_getinfo(q->h, CURLINFO_RESPONSE_CODE, &status);
         if (status < 200 || status > 299) {
             size_t n = q->resp_len;
             while (n && (q->resp[n - 1] == '\n' || q->resp[n - 1] == '\r')) n--;

@@ -34,7 +34,8 @@
 #define XR_WIN   1024u          /* per-thread window when threads are many (down to XR_WIN_MIN) */
 #define XR_WIN_MIN 64u          /* per-thread window when there are many threads (>= a basic record) */
 #define XR_WIN_BUDGET (16u << 20) /* bytes of per-thread windows in all (picks the window size) */
-#define XR_WIN_BIG (16u << 10)  /* window of the index pass, and per thread when threads are few... */
+#define XR_WIN_BIG (16u << 10)  /* the largest block the one-pass index takes (scan_blocks) */
+#define XR_WIN_TOP (128u << 10) /* window of the index pass, and per thread when threads are few... */
 #define XR_WIN_BIG_BUDGET (1u << 20) /* ...as long as they take at most this in all */
 #define XR_NONE  UINT32_MAX
 /* Limits on the index (docs/xray.md): past them a clear error names the limit and the rest is
@@ -76,7 +77,7 @@ static const char *const k_fn_name[] = {
 typedef struct xr_win {
     uint64_t off;   /* source offset of buf[0] */
     size_t len;     /* valid bytes in buf */
-    uint32_t cap;   /* size of buf (XR_WIN_BIG or smaller) */
+    uint32_t cap;   /* size of buf (XR_WIN_TOP or smaller) */
     uint8_t *buf;
     /* A thread's window: min(off + len, stop of the block being decoded), set by fn_at_end when
      * the thread's pos was in [off, that end); 0 when not known. A refill (win_get) and a new
@@ -866,7 +867,7 @@ static evt_status build_order(xr_state *s)
         t->nblocks++;
     }
     /* Every thread is read at once by the merge: its window shrinks as threads grow. */
-    uint32_t wcap = XR_WIN_BIG;
+    uint32_t wcap = XR_WIN_TOP;
     while (wcap > XR_WIN_MIN && (uint64_t)wcap * s->nthreads > (wcap > XR_WIN ? XR_WIN_BIG_BUDGET : XR_WIN_BUDGET)) wcap /= 2;
     for (uint32_t i = 0; i < s->nthreads; i++) {
         xr_thread *t = &s->threads[i];
@@ -939,9 +940,9 @@ static evt_status open_(evt_reader *r, void **state)
         s->have_map = 1;
         snprintf(s->map_path, sizeof s->map_path, "%s", mp);
     }
-    s->iwin.buf = evt_malloc(XR_WIN_BIG);
+    s->iwin.buf = evt_malloc(XR_WIN_TOP);
     if (!s->iwin.buf) return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
-    s->iwin.cap = XR_WIN_BIG;
+    s->iwin.cap = XR_WIN_TOP;
     evt_status st = s->type == XRAY_TYPE_BASIC ? index_basic(s) : scan_blocks(s) ? EVT_OK : index_fdr(s);
     if (st != EVT_OK) return st;
     return build_order(s);
