@@ -18,44 +18,28 @@
 
 /* libcurl is loaded on the first request (lazy_lib.h: it costs every start 12 ms otherwise);
  * these are the calls made into it. EVT_CURL_SONAME: the soname of the library built against. */
-#define CURL_FNS(X) \
-    X(easy_cleanup) \
-    X(easy_getinfo) \
-    X(easy_init) \
-    X(easy_pause) \
-    X(easy_setopt) \
-    X(easy_strerror) \
-    X(global_init) \
-    X(multi_add_handle) \
-    X(multi_cleanup) \
-    X(multi_info_read) \
-    X(multi_init) \
-    X(multi_perform) \
-    X(multi_poll) \
-    X(multi_remove_handle) \
-    X(slist_append) \
-    X(slist_free_all) \
+#define CURL_FNS(X, A) \
+    X(easy_cleanup, A) \
+    X(easy_getinfo, A) \
+    X(easy_init, A) \
+    X(easy_pause, A) \
+    X(easy_setopt, A) \
+    X(easy_strerror, A) \
+    X(global_init, A) \
+    X(multi_add_handle, A) \
+    X(multi_cleanup, A) \
+    X(multi_info_read, A) \
+    X(multi_init, A) \
+    X(multi_perform, A) \
+    X(multi_poll, A) \
+    X(multi_remove_handle, A) \
+    X(slist_append, A) \
+    X(slist_free_all, A) \
 
-static struct {
-#define X(n) __typeof__(curl_##n) *n;
-    CURL_FNS(X)
-#undef X
-} C;
 #ifndef EVT_CURL_SONAME
 #define EVT_CURL_SONAME "libcurl.so.4"
 #endif
-static const char *const k_curl_sonames[] = {EVT_CURL_SONAME, "libcurl.so.4", "libcurl.so", NULL};
-static const char *const k_curl_syms[] = {
-#define X(n) "curl_" #n,
-    CURL_FNS(X)
-#undef X
-    NULL};
-static void *const k_curl_slots[] = {
-#define X(n) (void *)&C.n,
-    CURL_FNS(X)
-#undef X
-};
-static evt_lazy_lib g_curl_lib = {"libcurl", k_curl_sonames, k_curl_syms, k_curl_slots, PTHREAD_MUTEX_INITIALIZER, 0, ""};
+EVT_LAZY_LIB(C, g_curl_lib, "libcurl", curl_, CURL_FNS, EVT_CURL_SONAME, "libcurl.so.4", "libcurl.so");
 
 struct evt_http_req {
     CURLM *m;

@@ -14,24 +14,21 @@
 #include "evt_test.h"
 #include "host/lazy_lib.h"
 
-static struct {
-    __typeof__(cos) *cos_;
-    __typeof__(sqrt) *sqrt_;
-} L;
+/* libm through the users' macro, with no prefix: L.cos, L.sqrt */
+#define M_FNS(X, A) X(cos, A) X(sqrt, A)
+EVT_LAZY_LIB(L, g_libm, "libm", , M_FNS, "libevtrace-no-such-library.so.9", "libm.so.6");
 static const char *const k_m_names[] = {"libm.so.6", NULL};
-static const char *const k_m_syms[] = {"cos", "sqrt", NULL};
-static void *const k_m_slots[] = {(void *)&L.cos_, (void *)&L.sqrt_};
 
 static void loads_every_symbol(void **st)
 {
     (void)st;
-    evt_lazy_lib lib = {"libm", k_m_names, k_m_syms, k_m_slots, PTHREAD_MUTEX_INITIALIZER, 0, ""};
     char err[256] = "";
-    assert_int_equal(evt_lazy_load(&lib, err, sizeof err), 0);
-    assert_non_null(L.cos_);
-    assert_true(L.sqrt_(16.0) == 4.0);
-    assert_true(L.cos_(0.0) == 1.0);
-    assert_int_equal(evt_lazy_load(&lib, err, sizeof err), 0); /* once loaded, stays loaded */
+    assert_null(L.cos);
+    assert_int_equal(evt_lazy_load(&g_libm, err, sizeof err), 0); /* the second soname loads */
+    assert_non_null(L.cos);
+    assert_true(L.sqrt(16.0) == 4.0);
+    assert_true(L.cos(0.0) == 1.0);
+    assert_int_equal(evt_lazy_load(&g_libm, err, sizeof err), 0); /* once loaded, stays loaded */
 }
 
 static void missing_library_is_an_error(void **st)

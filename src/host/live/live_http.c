@@ -18,36 +18,20 @@
 /* libmicrohttpd is loaded when a live view starts its server (host/lazy_lib.h: it costs every
  * start 4.7 ms otherwise); these are the calls made into it. EVT_MHD_SONAME: the soname of the
  * library built against. */
-#define MHD_FNS(X) \
-    X(add_response_header) \
-    X(create_response_from_buffer) \
-    X(create_response_from_callback) \
-    X(destroy_response) \
-    X(get_daemon_info) \
-    X(queue_response) \
-    X(start_daemon) \
-    X(stop_daemon) \
+#define MHD_FNS(X, A) \
+    X(add_response_header, A) \
+    X(create_response_from_buffer, A) \
+    X(create_response_from_callback, A) \
+    X(destroy_response, A) \
+    X(get_daemon_info, A) \
+    X(queue_response, A) \
+    X(start_daemon, A) \
+    X(stop_daemon, A) \
 
-static struct {
-#define X(n) __typeof__(MHD_##n) *n;
-    MHD_FNS(X)
-#undef X
-} M;
 #ifndef EVT_MHD_SONAME
 #define EVT_MHD_SONAME "libmicrohttpd.so.12"
 #endif
-static const char *const k_mhd_sonames[] = {EVT_MHD_SONAME, "libmicrohttpd.so.12", "libmicrohttpd.so", NULL};
-static const char *const k_mhd_syms[] = {
-#define X(n) "MHD_" #n,
-    MHD_FNS(X)
-#undef X
-    NULL};
-static void *const k_mhd_slots[] = {
-#define X(n) (void *)&M.n,
-    MHD_FNS(X)
-#undef X
-};
-static evt_lazy_lib g_mhd_lib = {"libmicrohttpd", k_mhd_sonames, k_mhd_syms, k_mhd_slots, PTHREAD_MUTEX_INITIALIZER, 0, ""};
+EVT_LAZY_LIB(M, g_mhd_lib, "libmicrohttpd", MHD_, MHD_FNS, EVT_MHD_SONAME, "libmicrohttpd.so.12", "libmicrohttpd.so");
 
 #define SSE_KEEPALIVE_S 15
 
