@@ -5,7 +5,7 @@
 # live session is its own static library, linked into the command only. Its page script
 # (src/host/live/live.js) is embedded as a C string.
 find_package(PkgConfig REQUIRED)
-pkg_check_modules(MHD REQUIRED IMPORTED_TARGET libmicrohttpd)
+pkg_check_modules(MHD REQUIRED libmicrohttpd)
 file(GLOB EVT_LIVE_SRC CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/host/live/*.c)
 set(EVT_LIVE_JS_C ${PROJECT_BINARY_DIR}/gen/live_js.c)
 add_custom_command(OUTPUT ${EVT_LIVE_JS_C}

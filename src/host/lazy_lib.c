@@ -21,15 +21,17 @@ static int load_(evt_lazy_lib *lib)
                  lib->what, lib->sonames[0] ? lib->sonames[0] : "?", why ? why : "unknown error");
         return -1;
     }
+    /* every symbol first, so a library with one missing leaves no pointer into it behind */
     for (size_t i = 0; lib->syms[i]; i++) {
-        dlerror();
-        void *p = dlsym(h, lib->syms[i]);
-        if (!p) {
+        if (!dlsym(h, lib->syms[i])) {
             snprintf(lib->msg, sizeof lib->msg, "%s: symbol %s is missing (an older library than the build's?)",
                      lib->what, lib->syms[i]);
             dlclose(h);
             return -1;
         }
+    }
+    for (size_t i = 0; lib->syms[i]; i++) {
+        void *p = dlsym(h, lib->syms[i]);
         memcpy(lib->slots[i], &p, sizeof p); /* POSIX: a function's address round-trips through void * */
     }
     return 0;

@@ -59,6 +59,7 @@ static void missing_symbol_is_an_error(void **st)
     char err[512] = "";
     assert_int_equal(evt_lazy_load(&lib, err, sizeof err), -1);
     assert_non_null(strstr(err, "symbol evt_no_such_symbol_in_libm is missing"));
+    assert_null(a); /* no pointer into the library it closed again */
     assert_null(b);
 }
 
