@@ -134,7 +134,7 @@ for nm, c in stats_ctx.items():
             fail(f"{base}: {nm}: running {sum(b - a for a, b in ivs)} - ISR {inside} != stats cpu_time {c['cpu_time']}")
 
 # The same timeline as the Perfetto export.
-pf_names = set(P.thread_name.values()) | {P.track_name(u) for u in P.tracks if 1 << 32 <= int(u) < 2 << 32}
+pf_names = set(P.thread_name.values()) | {P.track_name(u) for u in P.tracks if int(u) & 15 == 4}  # context tracks: perfetto.c UUID_CTX
 ch_names = {n for t, n in names.items() if t < STATE_TID_BASE or ISR_TID_BASE <= t < BLOCKED_TID_BASE}
 if ch_names != pf_names | {P.track_name(u) for u in P.tracks if (P.track_name(u) or "").startswith("ISR cpu ")}:
     fail(f"{base}: track names differ: chrome {sorted(ch_names)}, perfetto {sorted(pf_names)}")

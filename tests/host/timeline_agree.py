@@ -26,7 +26,7 @@ timeline in every output") states every rule:
   events; stats per name: the slices with a duration (not one-instant services, not open at the
   end, not closed by a loss);
 - blocked states: every blocked interval (context, t0, t1, object) of SQLite thread_states =
-  Perfetto's "blocked" slices (track (8 << 32) + index, annotation object_id) = Chrome's "X"
+  Perfetto's "blocked" slices (track uuid index << 4 | 11, annotation object_id) = Chrome's "X"
   slices of cat "blocked" (tid 4000000 + index + 2, args.object_id);
 - lost records: SQLite traces.lost = sum(losses.count) = Perfetto "lost events" instants' counts =
   Chrome "lost events" args.count = CTF discarded events (babeltrace2's warnings) = stats
@@ -58,7 +58,7 @@ from perfetto_decode import decode, Trace  # noqa: E402
 ISR_TID_BASE = 2000000
 STATE_TID_BASE = 1000000
 BLOCKED_TID_BASE = 4000000
-UUID_BLOCKED = 8 << 32
+UUID_KIND_BLOCKED = 11  # perfetto.c UUID_OF(kind, key) = key << 4 | kind
 LAST_SLOT = 63  # EVT_TL_MAX_CPUS - 1: CPUs from 63 up share the timeline's last CPU slot
 CHROME_MAX_DEPTH = 32  # chrome.c MAX_DEPTH: open slices drawn per context
 BT_LINE = re.compile(r"^\[(\d+)\] \(\+[^)]*\) (\w+): \{ cpu_id = (\d+) \}, \{ (.*) \}$")
@@ -173,7 +173,9 @@ def perfetto_out(evtrace, path, extra, tmp, proto_dir, end):
     bl_end = [(tr, t0, t1) for tr, t0, t1, _, cat in T.closed if cat == 'blocked']
     if [(tr, ts) for tr, ts, _ in bl_begin] != [(tr, t0) for tr, t0, _ in bl_end]:
         raise Disagree('perfetto: blocked slices do not close right after they begin')
-    blocked = sorted((int(tr) - UUID_BLOCKED, t0, t1, b[2]) for (tr, t0, t1), b in zip(bl_end, bl_begin))
+    if any(int(tr) & 15 != UUID_KIND_BLOCKED for tr, _, _ in bl_end):
+        raise Disagree('perfetto: a blocked slice on a track that is not a blocked track')
+    blocked = sorted((int(tr) >> 4, t0, t1, b[2]) for (tr, t0, t1), b in zip(bl_end, bl_begin))
     pnames = [one(pr, 'process_name') for p in packets for td in p.get('track_descriptor', [])
               for pr in td.get('process', [])]
     return {'unit': 'ticks' if any('ticks' in (n or '') for n in pnames) else 'ns',

@@ -38,17 +38,21 @@
 #include "perfetto_pkt.h"
 
 #define PID 1                        /* the traced target, as one process */
-#define UUID_PROCESS 1
-#define UUID_LOST 2                  /* cumulative lost-count counter track */
-#define UUID_ISR 0x100               /* + cpu: "ISR cpu N" */
-#define UUID_CTX (1ull << 32)        /* + context index */
-#define UUID_COUNTER (2ull << 32)    /* + counter track number */
-#define UUID_LOAD (3ull << 32)       /* + context index: CPU load */
-#define UUID_UVAL (4ull << 32)       /* + channel name id: a user value channel (counter track) */
-#define UUID_UIV (5ull << 32)        /* + channel name id * 8 + slot: user intervals (async) */
-#define UUID_USM (6ull << 32)        /* + machine name id: a state machine's states */
-#define UUID_PRIO (7ull << 32)       /* + context index: its priority (counter track) */
-#define UUID_BLOCKED (8ull << 32)    /* + context index: what it was blocked on (slices) */
+/* Track uuids: a kind in the low 4 bits (never 0) and its key above, so that the tracks of the
+ * first contexts, CPUs and channels take a 1- or 2-byte varint in every TrackEvent (a uuid is
+ * written with each event: uuids above 2^32 cost 5 bytes more per packet, about a tenth of it). */
+#define UUID_OF(kind, key) ((uint64_t)(key) << 4 | (kind))
+#define UUID_PROCESS UUID_OF(1, 0)
+#define UUID_LOST UUID_OF(2, 0)             /* cumulative lost-count counter track */
+#define UUID_ISR(cpu) UUID_OF(3, cpu)       /* "ISR cpu N" */
+#define UUID_CTX(idx) UUID_OF(4, idx)       /* a context's own track */
+#define UUID_COUNTER(n) UUID_OF(5, n)       /* counter track number n */
+#define UUID_LOAD(ctx) UUID_OF(6, ctx)      /* a context's CPU load */
+#define UUID_UVAL(ch) UUID_OF(7, ch)        /* channel name id: a user value channel (counter track) */
+#define UUID_UIV(ch, k) UUID_OF(8, (uint64_t)(ch) * UIV_SLOTS + (k)) /* user intervals (async), slot k */
+#define UUID_USM(sm) UUID_OF(9, sm)         /* machine name id: a state machine's states */
+#define UUID_PRIO(ctx) UUID_OF(10, ctx)     /* a context's priority (counter track) */
+#define UUID_BLOCKED(ctx) UUID_OF(11, ctx)  /* what a context was blocked on (slices) */
 #define UIV_SLOTS 8                  /* tracks per interval channel (overlapping intervals) */
 #define TID_OF(idx) ((int32_t)((idx) + 2))
 
@@ -112,11 +116,11 @@ static void describe_ctx_(pf_state *s, const evt_tl_ctx *c)
     char lb[96];
     const char *name = evt_tl_ctx_label(c, lb, sizeof lb);
     if (c->cls != EVT_CTX_ISR) { /* a thread: a sched task */
-        pf_thread_track(&s->w, UUID_CTX + c->index, UUID_PROCESS, PID, TID_OF(c->index), name);
+        pf_thread_track(&s->w, UUID_CTX(c->index), UUID_PROCESS, PID, TID_OF(c->index), name);
         pf_process_tree(&s->w, c->first, PID, s->procname, !s->tree_started, TID_OF(c->index), name);
         s->tree_started = 1;
     } else {
-        pf_track(&s->w, UUID_CTX + c->index, UUID_PROCESS, name, 0);
+        pf_track(&s->w, UUID_CTX(c->index), UUID_PROCESS, name, 0);
     }
     p->described = 1;
 }
@@ -131,12 +135,12 @@ static uint64_t ctx_track_slow_(pf_state *s, uint32_t idx)
     if (!c) return UUID_PROCESS;
     pf_ctx *p = pctx_(s, idx);
     if (p && !p->described) describe_ctx_(s, c);
-    return UUID_CTX + idx;
+    return UUID_CTX(idx);
 }
 
 static inline uint64_t ctx_track_(pf_state *s, uint32_t idx)
 {
-    if (idx < s->nctx && s->ctxs[idx].described) return UUID_CTX + idx; /* the usual case: written before */
+    if (idx < s->nctx && s->ctxs[idx].described) return UUID_CTX(idx); /* the usual case: written before */
     return ctx_track_slow_(s, idx);
 }
 
@@ -236,18 +240,18 @@ static void blocked_slice_(pf_state *s, const evt_tl_state_iv *iv)
     char lb[96], nb[160];
     if (!pc->blocked_track) {
         snprintf(nb, sizeof nb, "blocked %s", evt_tl_ctx_label(c, lb, sizeof lb));
-        pf_track(&s->w, UUID_BLOCKED + iv->ctx, UUID_PROCESS, nb, 0);
+        pf_track(&s->w, UUID_BLOCKED(iv->ctx), UUID_PROCESS, nb, 0);
         pc->blocked_track = 1;
     }
     const char *name = blocked_name_(s, evt_tl_obj_at(&s->tl, iv->obj));
     if (!name) return;
-    pf_te_begin(&s->w, PF_SLICE_BEGIN, UUID_BLOCKED + iv->ctx, iv->t0);
+    pf_te_begin(&s->w, PF_SLICE_BEGIN, UUID_BLOCKED(iv->ctx), iv->t0);
     pf_te_name(&s->w, name, 1, "blocked");
     ann_obj_(s, iv->obj);
     if (iv->service) pf_ann_s(&s->w, "service", iv->service, strlen(iv->service));
     if (iv->open_end) pf_ann_u(&s->w, "open_end", 1, 0);
     pf_te_emit(&s->w);
-    pf_te_begin(&s->w, PF_SLICE_END, UUID_BLOCKED + iv->ctx, iv->t1);
+    pf_te_begin(&s->w, PF_SLICE_END, UUID_BLOCKED(iv->ctx), iv->t1);
     pf_te_emit(&s->w);
 }
 
@@ -266,10 +270,10 @@ static uint64_t isr_track_(pf_state *s, uint32_t cpu)
     if (!(s->isr_described & bit)) {
         char nb[32];
         snprintf(nb, sizeof nb, "ISR cpu %u", cpu);
-        pf_track(&s->w, UUID_ISR + cpu, UUID_PROCESS, nb, 0);
+        pf_track(&s->w, UUID_ISR(cpu), UUID_PROCESS, nb, 0);
         s->isr_described |= bit;
     }
-    return UUID_ISR + cpu;
+    return UUID_ISR(cpu);
 }
 
 /* Annotations of the event being added, when it is the one the record starts at. */
@@ -359,9 +363,9 @@ static void on_counter(void *user, const evt_tl_counter *c)
         if (!o) snprintf(nb, sizeof nb, "%s", cname);
         else if (o->name) snprintf(nb, sizeof nb, "%s %s", o->name, cname);
         else snprintf(nb, sizeof nb, "object 0x%" PRIx64 " %s", o->id, cname);
-        pf_track(&s->w, UUID_COUNTER + n, UUID_PROCESS, nb, 1);
+        pf_track(&s->w, UUID_COUNTER(n), UUID_PROCESS, nb, 1);
     }
-    pf_te_begin(&s->w, PF_COUNTER, UUID_COUNTER + n, c->t);
+    pf_te_begin(&s->w, PF_COUNTER, UUID_COUNTER(n), c->t);
     pf_te_counter(&s->w, (int64_t)c->value);
     pf_te_emit(&s->w);
 }
@@ -409,9 +413,9 @@ static void on_load(void *user, uint32_t ctx, uint64_t t, double pct, int first)
         char lb[96], nb[128];
         const evt_tl_ctx *c = evt_tl_ctx_at(&s->tl, ctx);
         snprintf(nb, sizeof nb, "CPU load %% %s", c ? evt_tl_ctx_label(c, lb, sizeof lb) : "?");
-        pf_track(&s->w, UUID_LOAD + ctx, UUID_PROCESS, nb, 1);
+        pf_track(&s->w, UUID_LOAD(ctx), UUID_PROCESS, nb, 1);
     }
-    pf_te_begin(&s->w, PF_COUNTER, UUID_LOAD + ctx, t);
+    pf_te_begin(&s->w, PF_COUNTER, UUID_LOAD(ctx), t);
     pf_te_counter_double(&s->w, pct);
     pf_te_emit(&s->w);
 }
@@ -427,10 +431,10 @@ static void on_prio(void *user, const evt_tl_prio *p)
         char lb[96], nb[128];
         const evt_tl_ctx *c = evt_tl_ctx_at(&s->tl, p->ctx);
         snprintf(nb, sizeof nb, "priority %s", c ? evt_tl_ctx_label(c, lb, sizeof lb) : "?");
-        pf_track(&s->w, UUID_PRIO + p->ctx, UUID_PROCESS, nb, 1);
+        pf_track(&s->w, UUID_PRIO(p->ctx), UUID_PROCESS, nb, 1);
         pc->prio_track = 1;
     }
-    pf_te_begin(&s->w, PF_COUNTER, UUID_PRIO + p->ctx, p->t);
+    pf_te_begin(&s->w, PF_COUNTER, UUID_PRIO(p->ctx), p->t);
     pf_te_counter(&s->w, (int64_t)p->prio);
     pf_te_emit(&s->w);
 }
@@ -455,8 +459,8 @@ static void u_value(void *user, uint32_t ch, uint64_t t, int64_t v, const evt_ev
 {
     pf_state *s = user;
     (void)ev;
-    if (!u_describe_(s, UUID_UVAL + ch, evt_strtab_str(&s->ut.names, ch), 1)) return;
-    pf_te_begin(&s->w, PF_COUNTER, UUID_UVAL + ch, t);
+    if (!u_describe_(s, UUID_UVAL(ch), evt_strtab_str(&s->ut.names, ch), 1)) return;
+    pf_te_begin(&s->w, PF_COUNTER, UUID_UVAL(ch), t);
     pf_te_counter(&s->w, v);
     pf_te_emit(&s->w);
 }
@@ -466,7 +470,7 @@ static uint64_t u_iv_track_(pf_state *s, uint32_t ch, uint64_t t0, uint64_t t1)
 {
     uint64_t uuid = 0;
     for (unsigned k = 0; k < UIV_SLOTS; k++) {
-        uuid = UUID_UIV + (uint64_t)ch * UIV_SLOTS + k;
+        uuid = UUID_UIV(ch, k);
         uint32_t i;
         if (!evt_u64map_get(&s->u_slot_end, uuid, &i)) {
             if (s->n_ends == s->cap_ends) {
@@ -510,19 +514,19 @@ static void u_state(void *user, uint32_t sm, uint64_t obj, uint32_t st, uint64_t
     pf_state *s = user;
     char nb[160], sb[32];
     snprintf(nb, sizeof nb, "%s (state machine)", sm ? evt_strtab_str(&s->ut.names, sm) : "state machine");
-    if (!u_describe_(s, UUID_USM + sm, nb, 0)) return;
+    if (!u_describe_(s, UUID_USM(sm), nb, 0)) return;
     const char *name = st ? evt_strtab_str(&s->ut.names, st) : NULL;
     if (!name) {
         snprintf(sb, sizeof sb, "state %" PRIu64, st_id);
         name = sb;
     }
-    pf_te_begin(&s->w, PF_SLICE_BEGIN, UUID_USM + sm, t0);
+    pf_te_begin(&s->w, PF_SLICE_BEGIN, UUID_USM(sm), t0);
     pf_te_name(&s->w, name, 0, "state");
     pf_ann_u(&s->w, "state_id", st_id, 0);
     pf_ann_u(&s->w, "machine", obj, 0);
     if (open_end) pf_ann_u(&s->w, "open_end", 1, 0);
     pf_te_emit(&s->w);
-    pf_te_begin(&s->w, PF_SLICE_END, UUID_USM + sm, t1);
+    pf_te_begin(&s->w, PF_SLICE_END, UUID_USM(sm), t1);
     pf_te_emit(&s->w);
 }
 
