@@ -21,17 +21,16 @@ static int load_(evt_lazy_lib *lib)
                  lib->what, lib->sonames[0] ? lib->sonames[0] : "?", why ? why : "unknown error");
         return -1;
     }
-    /* every symbol first, so a library with one missing leaves no pointer into it behind */
     for (size_t i = 0; lib->syms[i]; i++) {
-        if (!dlsym(h, lib->syms[i])) {
+        void *p = dlsym(h, lib->syms[i]);
+        if (!p) {
             snprintf(lib->msg, sizeof lib->msg, "%s: symbol %s is missing (an older library than the build's?)",
                      lib->what, lib->syms[i]);
+            static void *const none = NULL; /* no pointer into the library closed below stays behind */
+            while (i--) memcpy(lib->slots[i], &none, sizeof none);
             dlclose(h);
             return -1;
         }
-    }
-    for (size_t i = 0; lib->syms[i]; i++) {
-        void *p = dlsym(h, lib->syms[i]);
         memcpy(lib->slots[i], &p, sizeof p); /* POSIX: a function's address round-trips through void * */
     }
     return 0;
