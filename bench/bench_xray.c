@@ -226,6 +226,10 @@ int main(void)
         bench_interleaved(api_pair, NULL, iters / 20u, 20, &base_a, &api);
         bench_report("xray", "explicit API enter+exit, recording", api, "ns/call");
         bench_report("xray", "explicit API pair / two baselines", api / (2 * base_a), "x");
+        /* The two-thread rows' call (one record per call) on one thread: what the second thread adds. */
+        double base_1, one;
+        bench_interleaved(api_one, NULL, iters / 20u, 20, &base_1, &one);
+        bench_report("xray", "explicit API, one record per call / baseline", one / base_1, "x");
         /* 20 short interleaved rounds (baseline, subject), best of each: two threads on a shared
          * 2-core machine are at the mercy of every other job; a slowed round slows both sides. */
         double base2, t2;
