@@ -8,6 +8,7 @@
 
 #include <curl/curl.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,16 +226,34 @@ static size_t header_cb_(char *p, size_t size, size_t n, void *user)
     return k;
 }
 
-static int g_curl_ready; /* curl_global_init done (the first request; the command is single-threaded) */
+/* curl_global_init done (acquire/release: the library's pointers and its initialisation are seen
+ * by a thread that sees the flag); g_curl_mu makes the first requests of several threads of a
+ * library user run it once (curl_global_init is not thread-safe in every libcurl). */
+static int g_curl_ready;
+static pthread_mutex_t g_curl_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static int curl_ready(char *err, size_t errlen)
+{
+    if (__atomic_load_n(&g_curl_ready, __ATOMIC_ACQUIRE)) return 0;
+    pthread_mutex_lock(&g_curl_mu);
+    int rc = 0;
+    if (!__atomic_load_n(&g_curl_ready, __ATOMIC_RELAXED)) {
+        if (evt_lazy_load(&g_curl_lib, err, errlen) != 0) rc = -1;
+        else if (C.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+            snprintf(err, errlen, "cannot initialise libcurl");
+            rc = -1;
+        } else {
+            __atomic_store_n(&g_curl_ready, 1, __ATOMIC_RELEASE);
+        }
+    }
+    pthread_mutex_unlock(&g_curl_mu);
+    return rc;
+}
 
 evt_http_req *evt_http_post_begin(const evt_http_url *u, evt_http_opts *o, const char *target, char *err,
                                   size_t errlen)
 {
-    if (!g_curl_ready) {
-        if (evt_lazy_load(&g_curl_lib, err, errlen) != 0) return NULL;
-        if (C.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) { snprintf(err, errlen, "cannot initialise libcurl"); return NULL; }
-        g_curl_ready = 1;
-    }
+    if (curl_ready(err, errlen) != 0) return NULL;
     if (o->budget_total > 0 && o->budget_s <= 0) {
         snprintf(err, errlen, "the time allowed for the server is used up (--timeout %g s)", o->budget_total);
         return NULL;
