@@ -23,7 +23,7 @@ typedef struct {
     const evt_http_url *u;
     pthread_barrier_t *go;
     int ok;           /* requests answered 200 */
-    char err[512];    /* the first failure's message */
+    char err[600];    /* the first failure's message (a request's err and its status) */
 } job;
 
 static void *run(void *arg)
