@@ -28,12 +28,23 @@ void evt_freertos_test_spin_us(unsigned us)
 static evt_freertos_test_task g_tasks[MAX_TASKS];
 static void *g_last_in;
 static uint64_t (*g_clock)(void) = evt_port_timestamp;
+static uint64_t g_clock_hz; /* 0: the port's timestamp rate */
 static uint64_t g_rt_base;
+static uint64_t g_rt_read; /* the clock at the latest run-time read */
 static int g_rt_started;
 
-void evt_freertos_test_set_clock(uint64_t (*clock)(void)) { g_clock = clock ? clock : evt_port_timestamp; }
+void evt_freertos_test_set_clock(uint64_t (*clock)(void), uint64_t hz)
+{
+    g_clock = clock ? clock : evt_port_timestamp;
+    g_clock_hz = clock ? hz : 0u;
+}
 
-uint64_t evt_freertos_test_run_time(void) { return g_rt_started ? g_clock() - g_rt_base : 0u; }
+uint64_t evt_freertos_test_run_time(void)
+{
+    uint64_t now = g_clock();
+    g_rt_read = now;
+    return g_rt_started ? now - g_rt_base : 0u;
+}
 
 evt_freertos_test_task *evt_freertos_test_task_of(void *tcb)
 {
@@ -49,14 +60,24 @@ evt_freertos_test_task *evt_freertos_test_task_of(void *tcb)
 
 void evt_freertos_test_switched_in(void *tcb)
 {
+    uint64_t now = g_clock(); /* after the trace's record (evtFREERTOS_APP_SWITCHED_IN) */
     if (tcb == g_last_in) return;
     if (!g_rt_started) {
-        g_rt_base = g_clock();
+        g_rt_base = now;
         g_rt_started = 1;
     }
-    g_last_in = tcb;
     evt_freertos_test_task *c = evt_freertos_test_task_of(tcb);
     if (c) c->switch_ins++;
+    /* the switch's window, from FreeRTOS's run-time read to here: held up, both tasks' slices
+       may differ by it (evt_freertos_test_task.held) */
+    uint64_t hz = g_clock_hz ? g_clock_hz : evt_port_timestamp_hz();
+    uint64_t w = g_rt_read && now > g_rt_read ? now - g_rt_read : 0u;
+    if (w > hz / 1000000u * EVT_FREERTOS_TEST_HELD_US) {
+        evt_freertos_test_task *o = g_last_in ? evt_freertos_test_task_of(g_last_in) : NULL;
+        if (c) c->held += w;
+        if (o) o->held += w;
+    }
+    g_last_in = tcb;
 }
 
 void evt_freertos_test_ready(void *tcb)

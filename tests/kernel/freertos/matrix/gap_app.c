@@ -53,9 +53,9 @@ static void report(void)
            tskKERNEL_VERSION_NUMBER, (unsigned long long)(evt_port_timestamp_hz() * SCALE),
            (unsigned long long)((clock64() - g_start) >> 32), (unsigned long long)g_max_tick_gap);
     for (UBaseType_t i = 0; i < n; i++) {
-        unsigned sw = evt_freertos_test_task_of(st[i].xHandle)->switch_ins;
-        printf("%s{\"name\":\"%s\",\"run_time\":%llu,\"switch_ins\":%u}", i ? "," : "", st[i].pcTaskName,
-               (unsigned long long)st[i].ulRunTimeCounter, sw);
+        const evt_freertos_test_task *c = evt_freertos_test_task_of(st[i].xHandle);
+        printf("%s{\"name\":\"%s\",\"run_time\":%llu,\"switch_ins\":%u,\"held\":%llu}", i ? "," : "",
+               st[i].pcTaskName, (unsigned long long)st[i].ulRunTimeCounter, c->switch_ins, (unsigned long long)c->held);
     }
     printf("]}\n");
     fflush(stdout);
@@ -92,7 +92,7 @@ int main(int argc, char **argv)
     g_out = argv[2];
     g_rounds = (unsigned)atoi(argv[3]);
     evt_freertos_set_clock(clock32, evt_port_timestamp_hz() * SCALE);
-    evt_freertos_test_set_clock(clock64); /* FreeRTOS's run-time stats count the same clock */
+    evt_freertos_test_set_clock(clock64, evt_port_timestamp_hz() * SCALE); /* FreeRTOS's run-time stats count the same clock */
     g_late = argc == 5 && strcmp(argv[4], "late") == 0;
     if (!g_late && start() != 0) {
         fprintf(stderr, "%s: could not start the %s transport\n", argv[0], g_mode);

@@ -304,10 +304,10 @@ static void report(void)
         if (st[i].eCurrentState == eDeleted) continue;
         evt_freertos_test_task *c = evt_freertos_test_task_of(st[i].xHandle);
         printf("%s{\"name\":\"%s\",\"run_time\":%llu,\"switch_ins\":%u,\"ready\":%u,\"inherits\":%u,"
-               "\"prio\":%u,\"base\":%u,\"tcb\":%llu}",
+               "\"prio\":%u,\"base\":%u,\"tcb\":%llu,\"held\":%llu}",
                k++ ? "," : "", st[i].pcTaskName, (unsigned long long)st[i].ulRunTimeCounter, c->switch_ins, c->ready,
                c->inherits, (unsigned)st[i].uxCurrentPriority, (unsigned)st[i].uxBasePriority,
-               (unsigned long long)(uintptr_t)st[i].xHandle);
+               (unsigned long long)(uintptr_t)st[i].xHandle, (unsigned long long)c->held);
     }
     printf("],\"counts\":{");
     evt_freertos_test_report_end(k_names, C_N);

@@ -516,10 +516,10 @@ static void report(void)
         if (st[i].eCurrentState == eDeleted) continue;
         evt_freertos_test_task *c = evt_freertos_test_task_of(st[i].xHandle);
         printf("%s{\"name\":\"%s\",\"run_time\":%llu,\"switch_ins\":%u,\"ready\":%u,\"inherits\":%u,\"disinherits\":%u,"
-               "\"prio\":%u,\"base\":%u,\"state\":%d}",
+               "\"prio\":%u,\"base\":%u,\"state\":%d,\"held\":%llu}",
                k++ ? "," : "", st[i].pcTaskName, (unsigned long long)st[i].ulRunTimeCounter, c->switch_ins, c->ready,
                c->inherits, c->disinherits, (unsigned)st[i].uxCurrentPriority, (unsigned)st[i].uxBasePriority,
-               (int)st[i].eCurrentState);
+               (int)st[i].eCurrentState, (unsigned long long)c->held);
     }
     printf("],\"objects\":{\"eg\":%llu,\"eg2\":%llu,\"eg3\":%llu,\"sb\":%llu,\"sb2\":%llu},\"counts\":{",
            (unsigned long long)(uintptr_t)eg, (unsigned long long)(uintptr_t)eg2, (unsigned long long)(uintptr_t)eg3,
