@@ -27,11 +27,13 @@ typedef configRUN_TIME_COUNTER_TYPE run_time_t;
 typedef struct {
     void *tcb;
     uint32_t switch_ins, ready;
+    uint64_t held; /* clock ticks of its switches held up over 10 us (app_switched_in) */
 } task_count;
 static task_count g_tasks[MAX_TASKS];
 static void *g_last_in; /* the running task as the switch-ins saw it; NULL before the scheduler */
 static uint32_t g_inherits;
 static uint64_t g_rt_base;
+static uint64_t g_rt_read; /* the clock at FreeRTOS's latest run-time read */
 static int g_rt_started;
 
 /* The slot of tcb (a free one at its first sight), or NULL when all are taken. */
@@ -56,26 +58,43 @@ void app_task_deleted(void *tcb)
         if (g_tasks[i].tcb == tcb) {
             g_tasks[i].tcb = 0;
             g_tasks[i].switch_ins = g_tasks[i].ready = 0;
+            g_tasks[i].held = 0;
         }
     }
 }
 
 uint64_t app_run_time(void)
 {
+    uint64_t now = app_clock();
+    g_rt_read = now;
     /* Truncated to the counter's type: a 32-bit clock's difference survives its wrap. */
-    return g_rt_started ? (run_time_t)(app_clock() - g_rt_base) : 0u;
+    return g_rt_started ? (run_time_t)(now - g_rt_base) : 0u;
 }
 
+/* FreeRTOS reads its run-time counter before it picks the next task, the trace records the switch
+ * after; both count the time between, but give it to different tasks of the switch. That window is
+ * normally well under a microsecond; a thread preempted inside it (the POSIX port on a loaded
+ * machine) makes it long, so each task keeps the windows over 10 us of its switches (held), which
+ * the counters' check allows beside FreeRTOS's run time. */
 void app_switched_in(void *tcb)
 {
+    uint64_t now = app_clock(); /* after the trace's record (evtFREERTOS_APP_SWITCHED_IN) */
     if (tcb == g_last_in) return;
     if (!g_rt_started) { /* the run-time counter starts with the first task */
-        g_rt_base = app_clock();
+        g_rt_base = now;
         g_rt_started = 1;
     }
-    g_last_in = tcb;
     task_count *c = slot(tcb);
     if (c) c->switch_ins++;
+    static uint64_t held_min; /* 10 us in clock ticks (the rate read once) */
+    if (!held_min) held_min = app_clock_hz() / 100000u + 1u;
+    uint64_t w = g_rt_read && now > g_rt_read ? now - g_rt_read : 0u;
+    if (w >= held_min) {
+        task_count *o = g_last_in ? slot(g_last_in) : 0;
+        if (c) c->held += w;
+        if (o) o->held += w;
+    }
+    g_last_in = tcb;
 }
 
 void app_moved_to_ready(void *tcb)
@@ -415,6 +434,7 @@ const char *app_counters_line(void)
         put_kv("switch_ins", c ? c->switch_ins : 0u);
         put_kv("ready", c ? c->ready : 0u);
         put_kv("priority", st[i].uxBasePriority);
+        put_kv("held", c ? c->held : 0u);
         put_s("}");
     }
     put_s("],\"queues\":[{\"name\":\"work_q\"");

@@ -190,8 +190,8 @@ def compare(counters, evtrace, path, label, need_reuse=False, need_idle=False):
         if t['name'] != 'ctl':
             a, b = c['cpu_ticks'], t['run_time']
             # FreeRTOS books an interrupt's time to the task it interrupted, the trace to the
-            # interrupt: the trace's ISR time is allowed on top.
-            if abs(a - b) > max(1, b // 100) + to_ticks(st, st['isr_time']):
+            # interrupt: the trace's ISR time is allowed on top, and the task's held-up switches.
+            if abs(a - b) > max(1, b // 100) + to_ticks(st, st['isr_time']) + held(t):
                 fail('%s: task %s CPU: trace %d ticks, FreeRTOS %d' % (label, t['name'], a, b))
         checked += 1
     idle = check_idle(counters, st, label, need_idle)
