@@ -42,7 +42,9 @@ int app_stopping(void);
 
 /* FreeRTOS's counters as one JSON line ending in '\n' (a static buffer; after app_finished's
  * call, the scheduler suspended): per task name, run_time (uxTaskGetSystemState), switch_ins,
- * ready (moves to ready) and base priority; per queue sends and receives; the mutex's inheritances;
+ * ready (moves to ready), base priority and held (clock ticks of its switches held up over 10 us
+ * between FreeRTOS's run-time read and the trace's record: app.c, app_switched_in); per queue sends
+ * and receives; the mutex's inheritances;
  * timer expiries; event-group, stream-buffer and notification operations. */
 const char *app_counters_line(void);
 
