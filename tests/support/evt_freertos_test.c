@@ -28,7 +28,7 @@ void evt_freertos_test_spin_us(unsigned us)
 static evt_freertos_test_task g_tasks[MAX_TASKS];
 static void *g_last_in;
 static uint64_t (*g_clock)(void) = evt_port_timestamp;
-static uint64_t g_clock_hz; /* 0: the port's timestamp rate */
+static uint64_t g_held_min; /* EVT_FREERTOS_TEST_HELD_US in g_clock's ticks (0: not worked out yet) */
 static uint64_t g_rt_base;
 static uint64_t g_rt_read; /* the clock at the latest run-time read */
 static int g_rt_started;
@@ -36,7 +36,7 @@ static int g_rt_started;
 void evt_freertos_test_set_clock(uint64_t (*clock)(void), uint64_t hz)
 {
     g_clock = clock ? clock : evt_port_timestamp;
-    g_clock_hz = clock ? hz : 0u;
+    g_held_min = (clock ? hz : evt_port_timestamp_hz()) / 1000000u * EVT_FREERTOS_TEST_HELD_US;
 }
 
 uint64_t evt_freertos_test_run_time(void)
@@ -70,9 +70,9 @@ void evt_freertos_test_switched_in(void *tcb)
     if (c) c->switch_ins++;
     /* the switch's window, from FreeRTOS's run-time read to here: held up, both tasks' slices
        may differ by it (evt_freertos_test_task.held) */
-    uint64_t hz = g_clock_hz ? g_clock_hz : evt_port_timestamp_hz();
+    if (!g_held_min) g_held_min = evt_port_timestamp_hz() / 1000000u * EVT_FREERTOS_TEST_HELD_US;
     uint64_t w = g_rt_read && now > g_rt_read ? now - g_rt_read : 0u;
-    if (w > hz / 1000000u * EVT_FREERTOS_TEST_HELD_US) {
+    if (w > g_held_min) {
         evt_freertos_test_task *o = g_last_in ? evt_freertos_test_task_of(g_last_in) : NULL;
         if (c) c->held += w;
         if (o) o->held += w;
