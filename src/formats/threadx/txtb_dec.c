@@ -197,6 +197,9 @@ typedef struct txtb_state {
     int beyond_checked;
     txtb_hooks_dec hooks;        /* records of the generic kernel hooks (txtb_hooks_dec.c) */
     evt_user_dec *user;          /* evtrace/user.h records (user_dec.c), created at open */
+    int user_sites;              /* a wrapped buffer holds user.h SITE or ANCHOR records (user_sites_first) */
+    uint32_t torn;               /* its oldest slots that continue a user.h record whose first slot the
+                                    wrap overwrote: not shown (user_torn) */
     uint32_t uwords[4u * 1024u]; /* one user record's words, gathered from its slots */
     /* the kernel profile decoded with (profile()): for its reader kernel, generation gen */
     const evt_kernel_profile *kp;
@@ -822,7 +825,8 @@ TXTB_COLD static void check_beyond(txtb_state *s)
 /* An evtrace/user.h record (ids and layout: evtrace/user_defs.h): the first slot's words, then its
  * continuation slots, which follow it in time order (read and consumed here), decoded by the user
  * decoder into ev. A continuation slot met first lost its head to a wrap (the LOST record counts
- * it): it stays a plain user event. */
+ * that slot): at the oldest position of a buffer with user.h records it is not shown (user_torn),
+ * elsewhere it stays a plain user event. */
 /* A user record's n words into s->uwords: the first slot's infos w[4..8), then those of the
  * continuation slots at time positions at, at + 1, ... (read, not consumed). Returns the words
  * gathered (fewer than n: cut short, the decoder reports the missing ones). */
@@ -841,15 +845,37 @@ static uint32_t user_words(txtb_state *s, const uint32_t w[8], uint32_t n, uint3
     return got;
 }
 
-TXTB_COLD static void user_record(txtb_state *s, uint32_t id, const uint32_t w[8], uint64_t off, evt_event *ev)
+/* A continuation slot at the oldest time position of a wrapped buffer that holds user.h records
+ * (user_sites: the application keeps its own user ids below 61440, docs/user-events.md): the wrap
+ * overwrote the first slot of its record, which the recorder counted among its overwritten slots.
+ * What is left of the record cannot be decoded; it is not shown as events. The run of such slots
+ * (consecutive continuation numbers, the same context and timestamp: one record's) is consumed
+ * here and counted in `torn` (info's torn_user_slots); they stay among the valid entries, so the
+ * slot counts compared with the recorder's do not change. Returns whether the slot was such a one. */
+TXTB_COLD static int user_torn(txtb_state *s, uint32_t id, const uint32_t w[8])
+{
+    if (!s->wrapped || !s->user_sites || s->pos - 1u != s->torn || (id & 0x3FFu) == 0u) return 0;
+    s->run_left = 0; /* read_slot below may move the window, and pos moves */
+    uint32_t n = 1;
+    for (uint32_t c[8]; s->pos < s->span; s->pos++, n++)
+        if (!read_slot(s, slot_index_of(s, s->pos), c) || c[0] != w[0] || c[3] != w[3] ||
+            c[2] != (EVT_USER_TXTB_CONT | ((id + n) & 0x3FFu)))
+            break;
+    s->valid += n - 1u;
+    s->torn += n;
+    return 1;
+}
+
+/* Returns 0 when the slot is not to be shown (user_torn), else 1. */
+TXTB_COLD static int user_record(txtb_state *s, uint32_t id, const uint32_t w[8], uint64_t off, evt_event *ev)
 {
     /* Ids 61440..65535 are ThreadX user ids an application may use too (TX_TRACE_USER_EVENT_END is
      * 65535): a slot is taken as an evtrace/user.h record only when it reads as one (evt_user_dec_claims),
      * else it stays the plain user event it was decoded as. */
-    if (id >= EVT_USER_TXTB_CONT) return;
+    if (id >= EVT_USER_TXTB_CONT) return !user_torn(s, id, w);
     unsigned rec = (id >> 10) & 3u;
     uint32_t n = id & 0x3FFu, got = n < 4u ? n : 4u;
-    if (!s->user || !evt_user_dec_claims(s->user, rec, w + 4, got, n)) return;
+    if (!s->user || !evt_user_dec_claims(s->user, rec, w + 4, got, n)) return 1;
     s->run_left = 0; /* read_slot below may move the window, and pos moves */
     got = user_words(s, w, n, s->pos);
     uint32_t cont = got > 4u ? (got - 1u) / 4u : 0u; /* continuation slots read: consumed */
@@ -870,6 +896,7 @@ TXTB_COLD static void user_record(txtb_state *s, uint32_t id, const uint32_t w[8
         uint64_t at = off + (wi / 4u) * TXTB_EVENT_SIZE + TXTB_EV_INFO1 + (wi % 4u) * 4u;
         evt_reader_error(s->r, at, "%s%s", diag, got < n ? " (record cut short)" : "");
     }
+    return 1;
 }
 
 /* A wrapped buffer's oldest records may be calls of sites whose SITE (or ANCHOR) record the wrap
@@ -889,6 +916,7 @@ TXTB_COLD static void user_sites_first(txtb_state *s)
         if (id < EVT_USER_TXTB_BASE || id >= EVT_USER_TXTB_CONT || (rec != EVT_USER_R_SITE && rec != EVT_USER_R_ANCHOR) ||
             !evt_user_dec_claims(s->user, rec, w + 4, got, n))
             continue;
+        s->user_sites = 1;
         if ((got = user_words(s, w, n, at + 1)) < n) continue; /* cut short: reported in order */
         uint64_t doff;
         evt_event_reset(&scratch);
@@ -1162,25 +1190,27 @@ static inline void add_role_fields(txtb_state *s, const txtb_idm *e, const uint6
  * e->user_rec): their decoders get the slot's 8 words (p is still valid: since slot_at gave it,
  * only the registry window was read); then a string is vouched for only while it is still the
  * reader's own (ok_ctx, ok_target: as decode_slot set them). */
-TXTB_COLD static void decode_more(txtb_state *s, const txtb_idm *e, const uint8_t *p, uint64_t off,
+TXTB_COLD static int decode_more(txtb_state *s, const txtb_idm *e, const uint8_t *p, uint64_t off,
                                         evt_event *ev, const char *ok_ctx, const char *ok_target)
 {
     uint32_t w[8];
     slot_words(s, p, w);
     ev->text_ok = 0; /* slot_reset left it to the end: the decoders below do not set it */
     if (e->hooks) txtb_hooks_dec_event(&s->hooks, e->id, w, ev, hooks_obj_name, s);
-    if (e->user_rec) user_record(s, e->id, w, off, ev);
+    if (e->user_rec && !user_record(s, e->id, w, off, ev)) return 2; /* not shown: the next slot */
     const char *ok_name = e->ok_name, *ok_label = e->svc ? e->ok_label : NULL;
     evt_vouch(ev, EVT_TEXT_OK_NAME, ev->name, ok_name);
     evt_vouch(ev, EVT_TEXT_OK_CTX_NAME, ev->ctx_name, ok_ctx);
     evt_vouch(ev, EVT_TEXT_OK_TARGET_NAME, ev->target_name, ok_target);
     evt_vouch(ev, EVT_TEXT_OK_LABEL, ev->m.label, ok_label ? ok_label : ok_name);
     evt_vouch(ev, EVT_TEXT_OK_OBJ_NAME, ev->m.obj_name, ok_target);
+    return 1;
 }
 
 /* The slot p (file offset off) into ev, which it resets itself (slot_reset), in byte order big: a
  * constant where next() inlines it, one copy per byte order. 0, changing nothing, when the slot was
- * never written; else 1 (an event). */
+ * never written; 2 when it is not shown (decode_more: ev is left to the next slot's reset); else 1
+ * (an event). */
 TXTB_INLINE EVT_EVENT_RESET_FN int decode_slot(txtb_state *s, const uint8_t *p, uint64_t off, evt_event *ev,
                                                int big)
 {
@@ -1316,8 +1346,8 @@ TXTB_INLINE EVT_EVENT_RESET_FN int decode_slot(txtb_state *s, const uint8_t *p, 
     ev->fields_ok = fb.ok;
     /* what is still the reader's vouched-for text needs no per-event check: all of it, unless
      * the hooks or user decoders replace some (usually EVT_TEXT_OK_ALL: one compare) */
-    if (e->hooks || e->user_rec) decode_more(s, e, p, off, ev, ok_ctx, ok_target);
-    else ev->text_ok = vouched;
+    if (e->hooks || e->user_rec) return decode_more(s, e, p, off, ev, ok_ctx, ok_target);
+    ev->text_ok = vouched;
     return 1;
 }
 
@@ -1377,8 +1407,9 @@ static EVT_EVENT_RESET_FN evt_status next(void *state, evt_event *ev)
             }
             run_start(s, idx, off);
         }
-        if (s->big ? decode_slot(s, p, off, ev, 1) : decode_slot(s, p, off, ev, 0)) return EVT_OK;
-        skip_unwritten(s, (uint32_t)((off - s->ev_off) / TXTB_EVENT_SIZE), off);
+        int k = s->big ? decode_slot(s, p, off, ev, 1) : decode_slot(s, p, off, ev, 0);
+        if (k == 1) return EVT_OK;
+        if (!k) skip_unwritten(s, (uint32_t)((off - s->ev_off) / TXTB_EVENT_SIZE), off);
     }
 }
 
@@ -1431,6 +1462,7 @@ static void info_json(void *state, evt_json *j)
     evt_json_ku64(j, "oldest_index", s->wrapped ? s->current : 0);
     evt_json_ku64(j, "current_index", s->current);
     evt_json_ku64(j, "valid_entries", s->valid);
+    evt_json_ku64(j, "torn_user_slots", s->torn);
     evt_json_ku64(j, "timer_mask", s->mask);
     evt_json_kstr(j, "timer_direction", s->timer_down ? "down" : "up");
     evt_json_key(j, "first_timestamp");

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <cmocka.h>
+#include "evtrace/json.h"
 #include "evtrace/user.h"
 #include "formats/threadx/txtb_defs.h"
 #include "user_test_util.h"
@@ -116,9 +117,79 @@ static void test_site_overwritten(void **st)
     free(t.ev);
 }
 
+/* The reader's torn_user_slots (info --json) for the buffer, once it has read every event. */
+static unsigned long torn_slots(void)
+{
+    evt_reader *r = NULL;
+    char err[256], *text = NULL;
+    size_t len = 0;
+    assert_int_equal(evt_reader_open_mem(g_buf, BUF_SIZE, "threadx", NULL, NULL, NULL, &r, err, sizeof err), EVT_OK);
+    evt_event ev;
+    while (evt_reader_next(r, &ev) == EVT_OK) {
+    }
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    evt_json j;
+    evt_json_init(&j, f, 0);
+    evt_json_obj_begin(&j);
+    r->desc->info(r->state, &j);
+    evt_json_obj_end(&j);
+    fclose(f);
+    evt_reader_close(r);
+    const char *at = strstr(text, "\"torn_user_slots\":");
+    assert_non_null(at);
+    unsigned long n = strtoul(at + strlen("\"torn_user_slots\":"), NULL, 10);
+    free(text);
+    return n;
+}
+
+/* A record of several slots cut by the wrap: its first slot overwritten (the recorder counts that
+ * slot), its continuation slots left as the buffer's oldest. They are not shown: before, they
+ * decoded as plain ThreadX user events USER_64513.. whose info words were pieces of the text. The
+ * reader counts them (torn_user_slots); every event shown is a whole call. Records of 3 slots
+ * (site, number, a 26-byte string) and of 1 in the 96-slot ring, wrapped once, after 0-3 records
+ * of another site that shift the first lap against the second (whose SITE records come again at
+ * its start, evt_user_resend): the wrap falls inside a 3-slot record in some of them. */
+static void test_torn_record(void **st)
+{
+    (void)st;
+    unsigned torn_runs = 0;
+    for (unsigned run = 0; run < 8; run++) {
+        unsigned pre = run % 4u, calls = 40u + run / 4u;
+        assert_int_equal(evt_tx_trace_enable(g_buf, BUF_SIZE, 4), EVT_TX_SUCCESS);
+        assert_int_equal(evt_tx_trace_buffer_full_notify(on_full), EVT_TX_SUCCESS);
+        evt_user_resend();
+        for (unsigned i = 0; i < pre; i++) evt_printf("pre", "%u", i); /* the first lap's records shifted */
+        for (unsigned i = 0; i < calls; i++) {
+            evt_printf("long", "%u: %s", i, "abcdefghijklmnopqrstuvwxyz");
+            evt_printf("s", "%u", i);
+        }
+        assert_int_equal(evt_tx_trace_disable(), EVT_TX_SUCCESS);
+        evt_tx_trace_buffer_full_notify(NULL);
+        ut_trace t;
+        assert_int_equal(ut_decode(g_buf, BUF_SIZE, "threadx", NULL, &t), EVT_END);
+        assert_int_equal(t.errors, 0);
+        assert_true(t.n > 10);
+        for (unsigned i = 0; i < t.n; i++) {
+            unsigned k;
+            if (!strcmp(t.ev[i].name, "s") || !strcmp(t.ev[i].name, "pre")) continue;
+            if (strcmp(t.ev[i].name, "long") != 0) fail_msg("event %s (%s): a piece of a torn record", t.ev[i].name, t.ev[i].text);
+            assert_int_equal(sscanf(t.ev[i].text, "%u: ", &k), 1);
+            char want[64];
+            snprintf(want, sizeof want, "%u: %s", k, "abcdefghijklmnopqrstuvwxyz");
+            assert_string_equal(t.ev[i].text, want);
+        }
+        unsigned long torn = torn_slots();
+        assert_true(torn <= 2u); /* at most a record's continuation slots */
+        torn_runs += torn != 0;
+        free(t.ev);
+    }
+    assert_true(torn_runs > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_wrapped_sites), cmocka_unit_test(test_site_gone),
-                                       cmocka_unit_test(test_site_overwritten)};
+                                       cmocka_unit_test(test_site_overwritten), cmocka_unit_test(test_torn_record)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
