@@ -102,7 +102,10 @@ typedef struct evt_etw_trace_header {
 /* File writes of a session: write len bytes at offset; return 0 on success. A buffer is written as
  * calls at rising offsets from its start; when one fails the buffer's events are counted lost, so
  * a writer that cannot undo the buffer's earlier bytes leaves a part of it for a reader to find
- * (the POSIX glue truncates a failed buffer that was growing the file). On the POSIX port the
+ * (the POSIX glue truncates a failed buffer that was growing the file). In a circular file a
+ * failed write that wrote nothing leaves the position's older buffer in place, still counted as
+ * there (the next buffer tries the position again); one that failed after changing part of it
+ * leaves a buffer part new, part old, and the loss count is then not exact for that buffer. On the POSIX port the
  * thread's signals are held around the call only once a signal handler of the process has
  * recorded inside a record of its own thread (docs/etw.md): until then a handler may run during
  * it, so a write that can be interrupted must retry on EINTR and on a short count (the glue's
@@ -294,10 +297,15 @@ uint32_t evt_etw_session_start(evt_etw_session *s, const evt_etw_session_config 
 /* ControlTrace(STOP): flush every non-empty buffer, rewrite buffer 0 with the final counts
  * (BuffersWritten, EventsLost, BuffersLost, EndTime); providers enabled by it are disabled.
  * ..._INVALID_HANDLE when the session is not running, also when a stop racing this one took the
- * session first (exactly one of concurrent stops succeeds). On success it returns once no other
- * thread is still inside a TraceEvent, flush or detach that reached this session, so the object
- * may be started again at once while other threads keep calling TraceEvent (a stop made in a
- * signal handler does not wait for the call its own thread was making). */
+ * session first (exactly one of concurrent stops succeeds). ..._NOT_ENOUGH_MEMORY, changing
+ * nothing, when called nested in a record, flush or stop of this session on its own thread (a
+ * signal handler, a callback) in the locked slot modes (THREAD_OWNED: ..._BUSY, above), or when the
+ * rewrite of buffer 0 failed. A data buffer whose write failed is counted lost (BuffersLost, its
+ * events in EventsLost or a loss record) without failing stop; the POSIX glue's
+ * evt_etw_file_close reports it. On success it returns once no other thread is still inside a
+ * TraceEvent, flush, detach or enable that reached this session, so the object may be started
+ * again at once while other threads keep calling them (a stop made in a signal handler does not
+ * wait for the call its own thread was making). */
 uint32_t evt_etw_session_stop(evt_etw_session *s);
 /* ControlTrace(FLUSH): write out every non-empty buffer now. ..._INVALID_HANDLE when the session is
  * not running, also when a racing stop took the session first (nothing is written after stop's
@@ -319,7 +327,10 @@ uint32_t evt_etw_thread_detach(evt_etw_session *s);
 void evt_etw_register(evt_etw_provider *p, const evt_etw_guid *guid,
                       void (*control)(evt_etw_provider *, uint32_t, void *), void *ctx);
 /* EnableTraceEx2: code ETW_CONTROL_ENABLE_PROVIDER / DISABLE_PROVIDER / CAPTURE_STATE, the level
- * and keyword masks; calls the provider's callback with the code. */
+ * and keyword masks; calls the provider's callback with the code, once the session is left (it
+ * may stop a session). ..._INVALID_HANDLE (ENABLE) when s is not running; safe against a stop and
+ * a start of s on other threads, as TraceEvent is. A call racing an enable that changes the
+ * keyword masks is filtered by the old masks or the new ones. */
 uint32_t evt_etw_enable(evt_etw_session *s, evt_etw_provider *p, uint32_t code, uint8_t level,
                         uint64_t match_any, uint64_t match_all);
 /* GetTraceEnableLevel / GetTraceEnableFlags (low 32 bits of MatchAnyKeyword). */
@@ -346,7 +357,11 @@ static inline int evt_etw_event_enabled_inline(const evt_etw_provider *p, uint8_
 {
     uint32_t b = evt_gate_bits(&p->gate), lvl = b & 0xFFu;
     if (!b || (lvl && level > lvl)) return 0;
-    return keyword == 0 || ((keyword & p->match_any) != 0 && (keyword & p->match_all) == p->match_all);
+    if (keyword == 0) return 1;
+    /* written by evt_etw_enable under its session's lock, read here without it (relaxed: a call
+       racing an enable may see the old masks or the new ones) */
+    uint64_t any = EVT_LOAD64_RLX(&p->match_any), all = EVT_LOAD64_RLX(&p->match_all);
+    return (keyword & any) != 0 && (keyword & all) == all;
 }
 #ifndef EVT_ETW_CALLSITE_GATHER
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \

@@ -117,8 +117,11 @@ unsigned evt_tx_trace_disable(void);
 unsigned evt_tx_trace_event_filter(uint32_t bits);
 unsigned evt_tx_trace_event_unfilter(uint32_t bits);
 /* tx_trace_buffer_full_notify: fn(header address) is called on every wrap, inside the insert that
- * wrapped, in the recording context with the critical section held (records it attempts are
- * dropped and counted). NULL removes it. Survives disable/enable. Always EVT_TX_SUCCESS (no lock:
+ * wrapped, in the recording context with the critical section held. Records it inserts are nested
+ * in that insert: where the recorder stashes nested records (EVT_TX_NEST_STASH_WORDS > 0, the
+ * POSIX default: txtb_enc.c I9) they are written right after it and return EVT_TX_SUCCESS, else
+ * (a full stash, other ports) dropped and counted
+ * (EVT_TX_NOT_DONE). NULL removes it. Survives disable/enable. Always EVT_TX_SUCCESS (no lock:
  * also from a handler). */
 unsigned evt_tx_trace_buffer_full_notify(void (*fn)(void *buffer)); /* not defined when built with EVT_TX_FULL_NOTIFY 0 */
 /* tx_trace_user_event_insert: EVT_TX_NOT_DONE when off (or when the record had to be dropped, see

@@ -35,8 +35,11 @@ void evt_etw_get_rec_stats(const evt_etw_session *s, evt_rec_stats *out)
     out->written += evt_etw_owned_written_(s);
 }
 
-uint8_t evt_etw_enable_level(const evt_etw_provider *p) { return p && evt_gate_bits(&p->gate) ? p->level : 0; }
-uint32_t evt_etw_enable_flags(const evt_etw_provider *p) { return p && evt_gate_bits(&p->gate) ? (uint32_t)p->match_any : 0; }
+uint8_t evt_etw_enable_level(const evt_etw_provider *p) { return p && evt_gate_bits(&p->gate) ? EVT_LOAD_RLX(&p->level) : 0; }
+uint32_t evt_etw_enable_flags(const evt_etw_provider *p)
+{
+    return p && evt_gate_bits(&p->gate) ? (uint32_t)EVT_LOAD64_RLX(&p->match_any) : 0;
+}
 
 int evt_etw_event_enabled(const evt_etw_provider *p, uint8_t level, uint64_t keyword)
 {

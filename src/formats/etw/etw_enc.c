@@ -536,23 +536,13 @@ static int write_header_buffer(evt_etw_session *s, uint64_t end_time)
     return ok;
 }
 
-/* The file offset of the next data buffer, which holds `events` data events and loss records
- * carrying `loss_in` (session entered). Returns 0 when it cannot go into the file (sequential file
- * full: logging stops). In a circular file the buffer at that position leaves the file here: its
- * events are lost, its loss counts re-pended. */
-static int place_buffer(evt_etw_session *s, evt_rec_count events, evt_rec_count loss_in, uint64_t *off)
+/* The file offset of the next data buffer (session entered). Returns 0 when it cannot go into the
+ * file (sequential file full: logging stops). In a circular file the buffer it overwrites leaves
+ * the file once the write succeeded (buffer_done). */
+static int place_buffer(evt_etw_session *s, uint64_t *off)
 {
     if (EVT_ETW_CIRCULAR && (s->cfg.log_file_mode & ETW_FILE_MODE_CIRCULAR)) {
-        uint64_t ring = s->cfg.max_file_buffers - 1u;
-        uint64_t pos = s->data_written % ring;
-        *off = (uint64_t)s->cfg.buffer_size * (1u + pos);
-        if (s->data_written >= ring) { /* the buffer there leaves the file: its events, its loss counts */
-            EVT_STORE64_RLX(&s->overwritten, s->overwritten + 1u); /* read by the stats, any context */
-            evt_loss_overwritten(&s->loss, s->ring[2u * pos]);
-            evt_loss_repend(&s->loss, s->ring[2u * pos + 1u]);
-        }
-        s->ring[2u * pos] = events;
-        s->ring[2u * pos + 1u] = loss_in;
+        *off = (uint64_t)s->cfg.buffer_size * (1u + s->data_written % (s->cfg.max_file_buffers - 1u));
         return 1;
     }
     *off = (uint64_t)s->cfg.buffer_size * (1u + s->data_written);
@@ -564,20 +554,34 @@ static int place_buffer(evt_etw_session *s, evt_rec_count events, evt_rec_count 
     return 1;
 }
 
-/* After a placed buffer's write (ok) or its loss (not placed, or the write failed): a lost buffer
- * counts its events as lost and re-pends its loss counts. */
+/* After a placed buffer's write (ok) or its loss (not placed, or the write failed), for a buffer of
+ * `events` data events and loss records carrying `loss_in`: a lost buffer counts its events as
+ * lost and re-pends its loss counts. In a circular file a written buffer takes its position's
+ * place in ring[]: the buffer it overwrote leaves the file there (its events lost, its loss counts
+ * re-pended). A failed write leaves the position's old buffer and its counts as they were (the
+ * next buffer tries the position again): before 3 Dec 2026 the old buffer was counted as gone
+ * before the write, so a write that failed and wrote nothing left it in the file, read and
+ * counted lost. (A write that fails after changing part of the old buffer leaves a buffer part
+ * new, part old, whose count is not exact: etw.h, evt_etw_write_fn.) */
 static void buffer_done(evt_etw_session *s, int ok, evt_rec_count events, evt_rec_count loss_in)
 {
     if (ok) {
+        if (EVT_ETW_CIRCULAR && (s->cfg.log_file_mode & ETW_FILE_MODE_CIRCULAR)) {
+            uint64_t ring = s->cfg.max_file_buffers - 1u;
+            uint64_t pos = s->data_written % ring;
+            if (s->data_written >= ring) { /* the buffer there left the file: its events, its loss counts */
+                EVT_STORE64_RLX(&s->overwritten, s->overwritten + 1u); /* read by the stats, any context */
+                evt_loss_overwritten(&s->loss, s->ring[2u * pos]);
+                evt_loss_repend(&s->loss, s->ring[2u * pos + 1u]);
+            }
+            s->ring[2u * pos] = events;
+            s->ring[2u * pos + 1u] = loss_in;
+        }
         s->seq++;
         EVT_STORE64_RLX(&s->data_written, s->data_written + 1u); /* read by the stats, any context */
         return;
     }
     EVT_STORE64_RLX(&s->buffers_lost, s->buffers_lost + 1u);
-    if (EVT_ETW_CIRCULAR && (s->cfg.log_file_mode & ETW_FILE_MODE_CIRCULAR)) {
-        uint64_t pos = s->data_written % (s->cfg.max_file_buffers - 1u);
-        s->ring[2u * pos] = s->ring[2u * pos + 1u] = 0;
-    }
     evt_loss_overwritten(&s->loss, events);
     evt_loss_repend(&s->loss, loss_in);
 }
@@ -591,7 +595,7 @@ static void write_whole(evt_etw_session *s, uint8_t *buf, uint32_t filled, uint1
                         evt_rec_count events, evt_rec_count loss_in)
 {
     uint64_t off;
-    int ok = place_buffer(s, events, loss_in, &off);
+    int ok = place_buffer(s, &off);
     if (ok) {
         put_buffer_header(buf, s, filled, now(s), s->seq + 1u, proc, lost ? ETW_BUFFER_FLAG_EVENTS_LOST : 0u,
                           ETW_BUFFER_TYPE_GENERIC);
@@ -833,7 +837,7 @@ static ETW_COLD void write_records(evt_etw_session *s, uint16_t proc, const uint
     if (!len) return;
     int lost = loss_in != 0; /* a loss record carries at least 1 */
     uint64_t off;
-    int ok = place_buffer(s, events, loss_in, &off);
+    int ok = place_buffer(s, &off);
     if (ok) {
         uint8_t h[ETW_BUFFER_HEADER_SIZE];
         uint32_t filled = ETW_BUFFER_HEADER_SIZE + len;
@@ -1235,12 +1239,37 @@ static void unlink_provider(evt_etw_session *s, evt_etw_provider *p)
  * in S's list exactly while p->session == S, and its gate is written only inside that session.
  * The section includes the nesting guard: a handler that interrupted an enable or a record of the
  * same session gets NOT_ENOUGH_MEMORY instead of editing the list under it. */
+/* Bracketed as the record entry points (Q1): a stop waits for an enable or disable that may have
+ * loaded its session, so a start that follows cannot re-initialise the session's lock under it
+ * (before 3 Dec 2026 it could: an enable racing a stop and a start left the session's lock held,
+ * and the next stop failed). The provider's callback runs after the bracket (it may stop a
+ * session). */
+#define ETW_ENABLE_MOVE_ 0xFFFFFFFFu /* provider_enable: p is another session's (disable it there first) */
+static uint32_t provider_enable(evt_etw_session *s, evt_etw_provider *p, uint32_t code, uint8_t level,
+                                uint64_t match_any, uint64_t match_all);
 uint32_t evt_etw_enable(evt_etw_session *s, evt_etw_provider *p, uint32_t code, uint8_t level,
                         uint64_t match_any, uint64_t match_all)
 {
     if (!p || (code != ETW_CONTROL_DISABLE_PROVIDER && !s)) return EVT_ETW_ERROR_INVALID_PARAMETER;
     if (code != ETW_CONTROL_ENABLE_PROVIDER && code != ETW_CONTROL_DISABLE_PROVIDER && code != ETW_CONTROL_CAPTURE_STATE)
         return EVT_ETW_ERROR_INVALID_PARAMETER;
+    for (;;) {
+        int linked = call_enter();
+        uint32_t rc = provider_enable(s, p, code, level, match_any, match_all);
+        call_exit(linked);
+        if (rc != ETW_ENABLE_MOVE_) {
+            if (rc == EVT_ETW_SUCCESS && p->control) p->control(p, code, p->control_ctx);
+            return rc;
+        }
+        /* enabled by another session: disabled there first (its callback too), then again */
+        rc = evt_etw_enable(0, p, ETW_CONTROL_DISABLE_PROVIDER, 0, 0, 0);
+        if (rc != EVT_ETW_SUCCESS) return rc;
+    }
+}
+
+static uint32_t provider_enable(evt_etw_session *s, evt_etw_provider *p, uint32_t code, uint8_t level,
+                                uint64_t match_any, uint64_t match_all)
+{
     evt_port_crit_t c;
     if (code == ETW_CONTROL_DISABLE_PROVIDER) {
         evt_etw_session *o;
@@ -1250,8 +1279,9 @@ uint32_t evt_etw_enable(evt_etw_session *s, evt_etw_provider *p, uint32_t code, 
             if (here) {
                 evt_gate_publish(&p->gate, 0u, 0u);
                 unlink_provider(o, p);
-                p->level = 0;
-                p->match_any = p->match_all = 0;
+                EVT_STORE_RLX(&p->level, (uint8_t)0); /* read without the lock (enable_level, the inline filter) */
+                EVT_STORE64_RLX(&p->match_any, (uint64_t)0);
+                EVT_STORE64_RLX(&p->match_all, (uint64_t)0);
                 EVT_STORE_REL(&p->session, (evt_etw_session *)0); /* last: another session may take it now */
             }
             leave(o, c);
@@ -1259,13 +1289,15 @@ uint32_t evt_etw_enable(evt_etw_session *s, evt_etw_provider *p, uint32_t code, 
         }
     } else if (code == ETW_CONTROL_ENABLE_PROVIDER) {
         for (;;) {
+            /* not running: stopped, or a start of it in progress (its lock not ready) */
+            if (!EVT_LOAD_ACQ(&s->running)) return EVT_ETW_ERROR_INVALID_HANDLE;
             if (!enter_session(s, &c)) return EVT_ETW_ERROR_NOT_ENOUGH_MEMORY; /* nested context */
             if (!EVT_LOAD_RLX(&s->running)) { leave(s, c); return EVT_ETW_ERROR_INVALID_HANDLE; }
             evt_etw_session *old = (evt_etw_session *)EVT_LOAD_RLX(&p->session), *none = 0;
             if (old == s || (!old && SESSION_CAS(&p->session, &none, s))) {
-                p->level = level;
-                p->match_any = match_any;
-                p->match_all = match_all;
+                EVT_STORE_RLX(&p->level, level);
+                EVT_STORE64_RLX(&p->match_any, match_any);
+                EVT_STORE64_RLX(&p->match_all, match_all);
                 if (!old) {
                     p->next_enabled = s->providers;
                     s->providers = p;
@@ -1275,13 +1307,10 @@ uint32_t evt_etw_enable(evt_etw_session *s, evt_etw_provider *p, uint32_t code, 
                 break;
             }
             leave(s, c);
-            if (old) { /* moving between sessions: disable at the old one first, then again */
-                uint32_t rc = evt_etw_enable(0, p, ETW_CONTROL_DISABLE_PROVIDER, 0, 0, 0);
-                if (rc != EVT_ETW_SUCCESS) return rc;
-            } /* else another session took it since the load: again */
+            if (old) return ETW_ENABLE_MOVE_; /* moving between sessions (evt_etw_enable) */
+            /* else another session took it since the load: again */
         }
     }
-    if (p->control) p->control(p, code, p->control_ctx);
     return EVT_ETW_SUCCESS;
 }
 

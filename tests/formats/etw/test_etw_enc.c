@@ -34,11 +34,14 @@ static uint8_t g_file[1 << 20];
 static uint64_t g_file_len;
 static uint32_t g_tid = 100;
 static int g_fail_writes;
+static uint32_t g_data_writes, g_fail_from, g_fail_to; /* data-buffer writes; [from, to) fail (0: none) */
 
 static int mem_write(void *user, uint64_t off, const void *data, uint32_t len)
 {
     (void)user;
     if (g_fail_writes) return -1;
+    if (off >= 4096u && off % 4096u == 0u && ++g_data_writes >= g_fail_from && g_fail_from && g_data_writes < g_fail_to)
+        return -1; /* a data buffer's write (4 KiB buffers) that fails and writes nothing */
     if (off + len > sizeof g_file) return -1;
     memcpy(g_file + off, data, len);
     if (off + len > g_file_len) g_file_len = off + len;
@@ -77,6 +80,7 @@ static void reset_platform(void)
     evt_test_ticks = 1000;
     g_tid = 100;
     g_fail_writes = 0;
+    g_data_writes = g_fail_from = g_fail_to = 0;
 }
 
 static const evt_etw_guid G1 = {0x11111111u, 0x2222, 0x3333, {0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb}};
@@ -929,6 +933,54 @@ static void test_circular(void **st)
     assert_int_equal(header_lost, rs.pending);
 }
 
+/* A circular file whose data writes fail ([from, to) of them, each writing nothing, as a write
+ * that fails at once: EIO, ENOSPC): the buffer at that position stays in the file with its events,
+ * the failed buffer's events are lost, and events read + lost == issued. Before 3 Dec 2026 the
+ * position's old buffer was counted overwritten before its write, so after a failed write its
+ * events were read and counted lost. A ring of 2, 45 records per buffer, 235 events: 6 data
+ * writes, the last at stop. */
+static void circular_failed_writes(uint32_t from, uint32_t to)
+{
+    reset_platform();
+    g_fail_from = from;
+    g_fail_to = to;
+    evt_etw_session_config c;
+    base_config(&c);
+    c.log_file_mode = ETW_FILE_MODE_CIRCULAR;
+    c.max_file_buffers = 3; /* header + a ring of 2 */
+    evt_etw_session s;
+    evt_etw_provider p;
+    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
+    evt_etw_register(&p, &G1, NULL, NULL);
+    evt_etw_enable(&s, &p, ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0);
+    enum { N = 45 * 5 + 10 };
+    for (uint32_t i = 0; i < N; i++) {
+        evt_etw_trace_header h;
+        hdr_init(&h, &G1, 10, 1, 40);
+        uint8_t pl[40] = {0};
+        evt_put_u32le(pl, i);
+        assert_int_equal(evt_etw_trace_event(&p, &h, pl), EVT_ETW_SUCCESS);
+    }
+    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+    assert_true(g_data_writes >= 6u); /* every buffer's write was tried (a failed write at stop too) */
+    evt_etw_stats stt;
+    evt_etw_session_stats(&s, &stt);
+    assert_true(stt.buffers_lost > 0);
+    read_back();
+    assert_int_equal(g_errors, 0);
+    split_back();
+    for (size_t i = 1; i < g_ndata; i++) /* each event once, in order */
+        assert_true(evt_ld_u32le(g_data[i]->data) > evt_ld_u32le(g_data[i - 1]->data));
+    assert_int_equal(g_ndata + g_lost_sum, N);
+    evt_rec_stats rs;
+    evt_etw_get_rec_stats(&s, &rs);
+    assert_int_equal(rs.written, N);
+    assert_int_equal(rs.overwritten + rs.dropped, rs.lost_reported + rs.pending);
+}
+static void test_circular_failed_last_write(void **st) { (void)st; circular_failed_writes(6, 7); }
+static void test_circular_failed_writes(void **st) { (void)st; circular_failed_writes(4, 100); }
+static void test_circular_failed_write_then_ok(void **st) { (void)st; circular_failed_writes(3, 4); }
+
 /* A file that cannot be written: buffers lost, counted; start fails if the header cannot be. */
 static void test_write_failure(void **st)
 {
@@ -1445,6 +1497,9 @@ int main(void)
         cmocka_unit_test(test_enable_move_to_stopping_session),
         cmocka_unit_test(test_sequential_full), cmocka_unit_test(test_events_lost_saturates),
         cmocka_unit_test(test_circular),
+        cmocka_unit_test(test_circular_failed_last_write),
+        cmocka_unit_test(test_circular_failed_writes),
+        cmocka_unit_test(test_circular_failed_write_then_ok),
         cmocka_unit_test(test_write_failure),   cmocka_unit_test(test_clock_types),
         cmocka_unit_test(test_posix_file),      cmocka_unit_test(test_nested_signal),
         cmocka_unit_test(test_api_misuse),      cmocka_unit_test(test_owned_whole_buffers),

@@ -6,7 +6,8 @@
  * and no call writes into the new session with the old one's state. Every call is classified by
  * its return code; over all rounds, the records read back from each round's file plus the losses
  * they report equal the calls that returned SUCCESS or a drop code, exactly. Per-CPU slots under
- * the session lock, THREAD_OWNED slots (with threads detaching) and the POSIX default. */
+ * the session lock, THREAD_OWNED slots (with threads detaching) and the POSIX default. Another
+ * thread keeps enabling the provider on the session (enabler), one more evaluates its filter. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -81,6 +82,30 @@ static void *worker(void *p)
     return NULL;
 }
 
+/* Enables the provider on the session again and again (the same level; keyword masks that pass
+ * every call: the records stay those of emit), refused while it is stopped. An enable is bracketed
+ * as the calls are: before 3 Dec 2026 one that raced a stop and the next start held the lock that
+ * start re-initialised (TSan: a race in every run; then a stop could fail, and a session stay
+ * running). It also rewrites the masks that kw_reader reads without the lock (relaxed). */
+#define KW 0x10u
+static void *enabler(void *p)
+{
+    (void)p;
+    uint64_t n = 0;
+    while (atomic_load_explicit(&g_run, memory_order_relaxed)) {
+        uint32_t rc = evt_etw_enable(&g_s, &g_prov, ETW_CONTROL_ENABLE_PROVIDER, ETW_LEVEL_VERBOSE, KW | (n++ & 1u) << 8, 0);
+        if (rc != EVT_ETW_SUCCESS && rc != EVT_ETW_ERROR_INVALID_HANDLE) fail_msg("enable returned %u", rc);
+    }
+    return NULL;
+}
+/* ETW's filter rule on the provider (its masks read inline) while enabler rewrites them. */
+static void *kw_reader(void *p)
+{
+    (void)p;
+    while (atomic_load_explicit(&g_run, memory_order_relaxed)) (void)evt_etw_event_enabled(&g_prov, ETW_LEVEL_INFORMATION, KW);
+    return NULL;
+}
+
 /* Flushes the session while it runs (refused while it is stopped). */
 static void *flusher(void *p)
 {
@@ -141,9 +166,11 @@ static void run_mode(int mode)
     evt_etw_register(&g_prov, &k_guid, NULL, NULL);
     assert_int_equal(evt_irq_install(isr, isr), 0);
     evt_irq_init(&g_irq);
-    pthread_t ws[NWORKERS], fl;
+    pthread_t ws[NWORKERS], fl, en, kw;
     for (uintptr_t i = 0; i < NWORKERS; i++) assert_int_equal(pthread_create(&ws[i], NULL, worker, (void *)i), 0);
     assert_int_equal(pthread_create(&fl, NULL, flusher, NULL), 0);
+    assert_int_equal(pthread_create(&en, NULL, enabler, NULL), 0);
+    assert_int_equal(pthread_create(&kw, NULL, kw_reader, NULL), 0);
     assert_int_equal(evt_irq_start(&g_irq, ws, NWORKERS), 0);
     uint64_t file_total = 0, account_total = 0;
     for (int k = 0; k < ROUNDS; k++) one_round(mode, k, &file_total, &account_total);
@@ -151,6 +178,8 @@ static void run_mode(int mode)
     evt_irq_join(&g_irq);
     for (int i = 0; i < NWORKERS; i++) pthread_join(ws[i], NULL);
     pthread_join(fl, NULL);
+    pthread_join(en, NULL);
+    pthread_join(kw, NULL);
     evt_irq_uninstall();
     uint64_t issued = atomic_load(&g_issued);
     print_message("etw restart, mode %d: %d rounds, issued %llu = read + lost %llu, refused %lu\n", mode, ROUNDS,
