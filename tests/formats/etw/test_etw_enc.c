@@ -882,29 +882,36 @@ static void test_events_lost_saturates(void **st)
     assert_int_equal(g_ev[1].saturated, UINT64_MAX); /* no such field */
 }
 
-/* Circular file: the oldest buffers are overwritten and counted; the newest events remain. */
-static void test_circular(void **st)
+/* A circular session (header + a ring of max_file_buffers - 1) that records n events of 40
+ * payload bytes (45 per 4 KiB buffer), the first word of each its number, and stops. */
+static void circular_record(evt_etw_session *s, uint32_t max_file_buffers, uint32_t n)
 {
-    (void)st;
-    reset_platform();
     evt_etw_session_config c;
     base_config(&c);
     c.log_file_mode = ETW_FILE_MODE_CIRCULAR;
-    c.max_file_buffers = 4; /* header + a ring of 3 */
-    evt_etw_session s;
+    c.max_file_buffers = max_file_buffers;
     evt_etw_provider p;
-    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
+    assert_int_equal(evt_etw_session_start(s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
     evt_etw_register(&p, &G1, NULL, NULL);
-    evt_etw_enable(&s, &p, ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0);
-    enum { N = 45 * 10 }; /* exactly 10 full buffers */
-    for (uint32_t i = 0; i < N; i++) {
+    evt_etw_enable(s, &p, ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0);
+    for (uint32_t i = 0; i < n; i++) {
         evt_etw_trace_header h;
         hdr_init(&h, &G1, 10, 1, 40);
         uint8_t pl[40] = {0};
         evt_put_u32le(pl, i);
         assert_int_equal(evt_etw_trace_event(&p, &h, pl), EVT_ETW_SUCCESS);
     }
-    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+    assert_int_equal(evt_etw_session_stop(s), EVT_ETW_SUCCESS);
+}
+
+/* Circular file: the oldest buffers are overwritten and counted; the newest events remain. */
+static void test_circular(void **st)
+{
+    (void)st;
+    reset_platform();
+    evt_etw_session s;
+    enum { N = 45 * 10 }; /* exactly 10 full buffers */
+    circular_record(&s, 4, N); /* header + a ring of 3 */
     evt_etw_stats stt;
     evt_etw_session_stats(&s, &stt);
     assert_int_equal(stt.buffers_written, 11);
@@ -944,24 +951,9 @@ static void circular_failed_writes(uint32_t from, uint32_t to)
     reset_platform();
     g_fail_from = from;
     g_fail_to = to;
-    evt_etw_session_config c;
-    base_config(&c);
-    c.log_file_mode = ETW_FILE_MODE_CIRCULAR;
-    c.max_file_buffers = 3; /* header + a ring of 2 */
     evt_etw_session s;
-    evt_etw_provider p;
-    assert_int_equal(evt_etw_session_start(&s, &c, g_mem, sizeof g_mem), EVT_ETW_SUCCESS);
-    evt_etw_register(&p, &G1, NULL, NULL);
-    evt_etw_enable(&s, &p, ETW_CONTROL_ENABLE_PROVIDER, 0, 0, 0);
     enum { N = 45 * 5 + 10 };
-    for (uint32_t i = 0; i < N; i++) {
-        evt_etw_trace_header h;
-        hdr_init(&h, &G1, 10, 1, 40);
-        uint8_t pl[40] = {0};
-        evt_put_u32le(pl, i);
-        assert_int_equal(evt_etw_trace_event(&p, &h, pl), EVT_ETW_SUCCESS);
-    }
-    assert_int_equal(evt_etw_session_stop(&s), EVT_ETW_SUCCESS);
+    circular_record(&s, 3, N); /* header + a ring of 2 */
     assert_true(g_data_writes >= 6u); /* every buffer's write was tried (a failed write at stop too) */
     evt_etw_stats stt;
     evt_etw_session_stats(&s, &stt);
