@@ -7,7 +7,11 @@
  * a nesting guard, the loss account. Every function may be called from any thread, interrupt or
  * signal handler; a record is written whole inside the recorder's critical section, and an insert
  * that interrupts another insert of the same context is dropped, counted and reported in the trace
- * by an EVTRACE_LOST record.
+ * by an EVTRACE_LOST record (POSIX: stashed and written after it, txtb_enc.c I9). Built with
+ * EVT_REC_NESTING 0 (the MCU profile: no nesting guard, evtrace/recorder.h) nothing may interrupt
+ * an insert and record: only threads, and interrupts the section masks, may call it (a signal
+ * handler that records there is spliced into the record it interrupted, and the counts are no
+ * longer exact; docs/firmware.md).
  *
  * Addresses in the buffer are 32-bit target addresses. On a 64-bit host every pointer (buffer,
  * objects, contexts) is written as its low 32 bits, exactly as ThreadX's own Linux port does;

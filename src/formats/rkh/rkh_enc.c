@@ -945,9 +945,11 @@ void evt_rkh_get_stats(const evt_rkh_recorder *r, evt_rec_stats *out)
     evt_rkh_recorder *w = (evt_rkh_recorder *)(uintptr_t)r; /* the lock word (and the claim) only */
     evt_port_crit_t st;
 #if EVT_RKH_OWNED
-    /* owned: ow_pend is the owner's, written without the lock (O2); entered as a drain is */
-    int owned = EVT_LOAD_RLX(&r->own) != 0u;
-    int locked = owned ? evt_rkh_enter_(w, &st) : evt_rec_lock_enter(&w->lock, &st);
+    /* ow_pend is an owner's, written without the lock (O2): entered as a drain is, whether or not
+       the recorder is owned now (evt_rkh_enter_ tests own again once it holds the lock; before 3
+       Dec 2026 a recorder seen unowned was read under the lock only, and an evt_rkh_own between
+       that test and the lock let the new owner write ow_pend meanwhile: a TSan data race) */
+    int locked = evt_rkh_enter_(w, &st);
 #else
     int locked = evt_rec_lock_enter(&w->lock, &st);
 #endif
@@ -956,12 +958,10 @@ void evt_rkh_get_stats(const evt_rkh_recorder *r, evt_rec_stats *out)
         out->overwritten += r->ow_pend; /* overwritten, pending, not yet in the account */
         out->pending += r->ow_pend;
 #if EVT_RKH_OWNED
-        if (owned) {
-            evt_rkh_exit_(w, st);
-            return;
-        }
-#endif
+        evt_rkh_exit_(w, st);
+#else
         evt_rec_lock_exit(&w->lock, st);
+#endif
     }
 }
 

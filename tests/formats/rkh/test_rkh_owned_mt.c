@@ -366,33 +366,65 @@ static void *robber_main(void *p)
     return NULL;
 }
 
-static void test_handoff(void **st)
+/* Reads the stats until g_stop (a flight ring's owner writes its pending overwrites, ow_pend,
+ * without the lock: the stats must enter as a drain does, owned or not). */
+static void *stats_main(void *p)
 {
-    (void)st;
+    unsigned long *reads = p;
+    while (!atomic_load(&g_stop)) {
+        evt_rec_stats s;
+        evt_rkh_get_stats(&g_rec, &s);
+        (*reads)++;
+    }
+    return NULL;
+}
+
+/* Ownership handed between two threads while a third takes it away; streamed, or (flight) a
+ * flight ring that keeps overflowing while a fourth thread reads the stats (before 3 Dec 2026 a
+ * stats call that found the recorder unowned read ow_pend under the lock only, while an
+ * evt_rkh_own that came in between let the new owner write it: TSan, a data race). */
+static void handoff(int flight)
+{
     if (!ownable_here()) return;
-    rec_init(384, 1);
+    rec_init(384, !flight);
     atomic_store(&g_stop, 0);
     atomic_int done;
     atomic_init(&done, 0);
     atomic_ulong robbed;
     atomic_init(&robbed, 0);
-    pthread_t wd, ta, tb, rb;
+    pthread_t wd, ta, tb, rb, sr;
     assert_int_equal(pthread_create(&wd, NULL, watchdog_main, &done), 0);
     taker_arg a = {.kind = K_OWNER}, b = {.kind = K_OTHER};
     assert_int_equal(pthread_create(&rb, NULL, robber_main, &robbed), 0);
+    unsigned long reads = 0;
+    if (flight) assert_int_equal(pthread_create(&sr, NULL, stats_main, &reads), 0);
     assert_int_equal(pthread_create(&ta, NULL, taker_main, &a), 0);
     assert_int_equal(pthread_create(&tb, NULL, taker_main, &b), 0);
     pthread_join(ta, NULL);
     pthread_join(tb, NULL);
     atomic_store(&g_stop, 1);
     pthread_join(rb, NULL);
+    if (flight) {
+        pthread_join(sr, NULL);
+        assert_true(reads > 0);
+    }
     atomic_store(&done, 1);
     pthread_join(wd, NULL);
     fprintf(stderr, "handoff: owned %u + %u of %u rounds each, disowned by a third thread %lu times\n", a.owned,
             b.owned, HANDOFF_ROUNDS, atomic_load(&robbed));
     assert_int_equal(a.owned, OWNABLE * HANDOFF_ROUNDS); /* a normal context is never refused ownership */
     assert_int_equal(b.owned, OWNABLE * HANDOFF_ROUNDS);
-    rec_check("handoff", 1u << K_OWNER | 1u << K_OTHER);
+    rec_check(flight ? "handoff, flight ring, stats read meanwhile" : "handoff", flight ? 0u : 1u << K_OWNER | 1u << K_OTHER);
+}
+static void test_handoff(void **st)
+{
+    (void)st;
+    handoff(0);
+}
+static void test_handoff_flight_stats(void **st)
+{
+    (void)st;
+    handoff(1);
 }
 
 int main(void)
@@ -404,6 +436,7 @@ int main(void)
         cmocka_unit_test(test_owner_streamed),
         cmocka_unit_test(test_owner_drained_ring),
         cmocka_unit_test(test_handoff),
+        cmocka_unit_test(test_handoff_flight_stats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
