@@ -80,6 +80,8 @@ class Trace:
                     k = dnames.get(one(da, 'name_iid'))
                     if k is None:
                         fail('annotation name iid not interned')
+                    if k in ann:  # a consumer keying them by name would see one (until 3 Dec 2026: lost instants' count)
+                        fail('annotation %r twice on one track event (%s at %s)' % (k, t, ts))
                     for vk in ('uint_value', 'int_value', 'string_value'):
                         if vk in da:
                             ann[k] = one(da, vk) if vk == 'string_value' else int(one(da, vk))

@@ -240,9 +240,23 @@ static inline void ann_put_s_(pf_w *w, uint64_t iid, const char *s, size_t n)
     b->n = (size_t)(q - b->p);
 }
 
-void pf_ann_u(pf_w *w, const char *key, uint64_t v, int is_signed) { ann_put_u_(w, key_iid_(w, key, 1), is_signed, v); }
+/* The iid of an exporter's own annotation, kept for pf_ann_event (pf_w.pre_iid). */
+static uint64_t pre_key_(pf_w *w, const char *key)
+{
+    uint64_t iid = key_iid_(w, key, 1);
+    if (w->npre < sizeof w->pre_iid / sizeof w->pre_iid[0]) w->pre_iid[w->npre++] = iid;
+    return iid;
+}
+static int pre_has_(const pf_w *w, uint64_t iid)
+{
+    for (uint32_t i = 0; i < w->npre; i++)
+        if (w->pre_iid[i] == iid) return 1;
+    return 0;
+}
 
-void pf_ann_s(pf_w *w, const char *key, const char *s, size_t n) { ann_put_s_(w, key_iid_(w, key, 1), s, n); }
+void pf_ann_u(pf_w *w, const char *key, uint64_t v, int is_signed) { ann_put_u_(w, pre_key_(w, key), is_signed, v); }
+
+void pf_ann_s(pf_w *w, const char *key, const char *s, size_t n) { ann_put_s_(w, pre_key_(w, key), s, n); }
 
 void pf_ann_event(pf_w *w, const evt_event *ev)
 {
@@ -260,11 +274,15 @@ void pf_ann_event(pf_w *w, const evt_event *ev)
         if (ev->target_name)
             ann_put_s_(w, kiid_(w, PF_K_OBJECT, "object"), ev->target_name, strlen(ev->target_name));
     }
-    if (ev->flags & EVT_HAS_COUNT) ann_put_u_(w, kiid_(w, PF_K_COUNT, "count"), 0, ev->count);
+    if (ev->flags & EVT_HAS_COUNT) {
+        uint64_t iid = kiid_(w, PF_K_COUNT, "count");
+        if (!w->npre || !pre_has_(w, iid)) ann_put_u_(w, iid, 0, ev->count);
+    }
     for (uint32_t i = 0; i < ev->nfields; i++) {
         const evt_field *f = &ev->fields[i];
         if (!f->key) continue;
         uint64_t iid = key_iid_(w, f->key, 0); /* the reader's key: checked against its interned copy */
+        if (w->npre && pre_has_(w, iid)) continue; /* the exporter wrote that name (pf_ann_u, _s) */
         if (f->is_str) ann_put_s_(w, iid, f->str ? f->str : "", f->str ? strlen(f->str) : 0);
         else ann_put_u_(w, iid, f->is_signed, f->num);
     }

@@ -84,6 +84,9 @@ typedef struct pf_w {
     evt_strtab dbgnames;     /* interned annotation names */
     pf_iid_slot cache[3][PF_IID_CACHE]; /* categories, names, annotation names */
     uint32_t kiid[PF_K_N];   /* iids of pf_ann_event's own keys (0: not interned yet) */
+    uint64_t pre_iid[4];     /* the open track event's annotations by pf_ann_u / pf_ann_s (the first
+                                4): pf_ann_event writes no second one of those names */
+    uint32_t npre;           /* how many (pf_te_emit clears it) */
     int fresh;               /* the interned lists (names, cats, dnames) hold entries for this packet */
     pf_te_head heads[PF_HEAD_CACHE]; /* by (type, track) */
     uint64_t ts_hi;          /* a timestamp's bits above the lowest 21 (0: none cached) ... */
@@ -125,7 +128,10 @@ static inline void pf_te_begin(pf_w *w, int type, uint64_t track, uint64_t ts);
 static inline void pf_te_name(pf_w *w, const char *name, int name_stable, const char *category);
 void pf_ann_u(pf_w *w, const char *key, uint64_t v, int is_signed);
 void pf_ann_s(pf_w *w, const char *key, const char *s, size_t n);
-/* id, arg0.., target, object, count, the reader's fields, text. */
+/* id, arg0.., target, object, count, the reader's fields, text; a count or field whose name a
+ * pf_ann_u / pf_ann_s of this track event wrote is left out (a consumer that keys annotations by
+ * name would see one of the two: before 3 Dec 2026 a lost instant had two "count", an ISR slice
+ * two "irq"). */
 void pf_ann_event(pf_w *w, const evt_event *ev);
 void pf_te_counter(pf_w *w, int64_t v);
 void pf_te_counter_double(pf_w *w, double v);
@@ -256,6 +262,7 @@ static inline void pf_te_emit(pf_w *w)
      * buffer not due to be written */
     evt_pb *b = &w->obuf;
     size_t pk = b->n - w->pkt_at;
+    w->npre = 0;
     /* (an open that failed left te_at / pkt_at 0 and b->oom set) */
     if (w->fresh || b->oom || pk >= 0x80 || b->n >= PF_OUT_CAP) {
         pf_te_emit_slow_(w);

@@ -373,13 +373,14 @@ static int flow_role_(const evt_event *ev)
 /* Grow obj's ring (unrolled into the new arrays); 0 when at the cap or out of memory. */
 static int pend_grow_(evt_tl *tl, evt_tl_obj *o)
 {
+    _Static_assert((EVT_TL_MAX_PENDING & (EVT_TL_MAX_PENDING - 1)) == 0, "pend_cap doubles from 16: a power of two");
     if (o->pend_cap >= EVT_TL_MAX_PENDING) return 0;
     uint32_t nc = o->pend_cap ? o->pend_cap * 2 : 16;
     uint32_t *c = evt_malloc((size_t)nc * sizeof *c);
     uint64_t *t = evt_malloc((size_t)nc * sizeof *t);
     if (!c || !t) { evt_free(c); evt_free(t); tl->oom = 1; return 0; }
     for (uint32_t i = 0; i < o->pend_n; i++) {
-        uint32_t k = (o->pend_head + i) % o->pend_cap;
+        uint32_t k = (o->pend_head + i) & (o->pend_cap - 1u);
         c[i] = o->pend_ctx[k];
         t[i] = o->pend_t[k];
     }
@@ -397,35 +398,43 @@ static void pend_source_(evt_tl *tl, uint32_t obj, uint32_t ctx, uint64_t t)
     evt_tl_obj *o = tl->objs[obj];
     if (o->pend_n == o->pend_cap && !pend_grow_(tl, o)) {
         if (!o->pend_cap) { tl->flows_dropped++; return; }
-        o->pend_head = (o->pend_head + 1) % o->pend_cap; /* full: drop the oldest */
+        o->pend_head = (o->pend_head + 1) & (o->pend_cap - 1u); /* full: drop the oldest */
         o->pend_n--;
         tl->flows_dropped++;
     }
-    uint32_t k = (o->pend_head + o->pend_n) % o->pend_cap;
+    if (!o->pend_n) o->pend_only = ctx;
+    else if (o->pend_only != ctx) o->pend_only = EVT_TL_NONE;
+    uint32_t k = (o->pend_head + o->pend_n) & (o->pend_cap - 1u);
     o->pend_ctx[k] = ctx;
     o->pend_t[k] = t;
     o->pend_n++;
 }
 
-/* The oldest pending source of obj from a context other than ctx: removed, 1 if found. */
+/* The oldest pending source of obj from a context other than ctx: removed, 1 if found. A context
+ * that gives and takes the same object itself (a semaphore used as a lock, a task's own queue)
+ * finds only its own sources there: known at once from pend_only once a scan has found that
+ * (before 3 Dec 2026 every take scanned them all, up to EVT_TL_MAX_PENDING: `stats` of such a
+ * TXTB trace ran at 0.54 M events/s, 9,000 instructions per event in this function). */
 static int take_source_(evt_tl *tl, uint32_t obj, uint32_t ctx, uint32_t *from, uint64_t *t0)
 {
     evt_tl_obj *o = tl->objs[obj];
-    uint32_t cap = o->pend_cap;
+    if (!o->pend_n || o->pend_only == ctx) return 0;
+    uint32_t mask = o->pend_cap - 1u;
     for (uint32_t i = 0; i < o->pend_n; i++) {
-        uint32_t k = (o->pend_head + i) % cap;
+        uint32_t k = (o->pend_head + i) & mask;
         if (o->pend_ctx[k] == ctx) continue;
         *from = o->pend_ctx[k];
         *t0 = o->pend_t[k];
         for (uint32_t j = i; j > 0; j--) { /* close the gap: shift the older ones up */
-            uint32_t a = (o->pend_head + j) % cap, b = (o->pend_head + j - 1) % cap;
+            uint32_t a = (o->pend_head + j) & mask, b = (o->pend_head + j - 1) & mask;
             o->pend_ctx[a] = o->pend_ctx[b];
             o->pend_t[a] = o->pend_t[b];
         }
-        o->pend_head = (o->pend_head + 1) % cap;
+        o->pend_head = (o->pend_head + 1) & mask;
         o->pend_n--;
         return 1;
     }
+    o->pend_only = ctx; /* every pending source is ctx's own */
     return 0;
 }
 

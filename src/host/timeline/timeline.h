@@ -157,10 +157,12 @@ typedef struct evt_tl_obj {
     const char *type;      /* "queue", "semaphore", ... from the creating event's name, or NULL */
     uint64_t created, deleted; /* times, valid when has_created / has_deleted */
     int has_created, has_deleted;
-    /* pending flow sources: a ring that grows to EVT_TL_MAX_PENDING */
+    /* pending flow sources: a ring that grows to EVT_TL_MAX_PENDING (pend_cap a power of two) */
     uint32_t *pend_ctx;
     uint64_t *pend_t;
     uint32_t pend_head, pend_n, pend_cap;
+    uint32_t pend_only;    /* the context every pending source is from, EVT_TL_NONE: not known to
+                              be one (a take by that context then finds none at once) */
 } evt_tl_obj;
 
 /* A closed state interval of a context. */
