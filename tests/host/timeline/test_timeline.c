@@ -327,6 +327,52 @@ static evt_event hook_(uint64_t ts, uint64_t ctx, evt_kind k, const char *name, 
     return e;
 }
 
+/* Message flows through an object some contexts give and take themselves (a semaphore used as a
+ * lock): a take finds the oldest pending give of another context, never its own. A's own gives
+ * pile up (before 3 Dec 2026 each of its takes scanned them all: 17x slower stats on such a
+ * trace); the answers are the same with the shortcut that now knows they are all A's. */
+static void svc_op_(evt_tl *tl, uint64_t ts, uint64_t ctx, evt_obj_op op)
+{
+    evt_event e = ev_(ts, ctx, EVT_CTX_THREAD, EVT_KIND_SVC, op == EVT_OP_GIVE ? "SEM_PUT" : "SEM_GET");
+    tm_op(&e, op, S);
+    evt_tl_add(tl, &e);
+}
+static void message_own_sources(void **st)
+{
+    (void)st;
+    evt_tl tl;
+    rec r;
+    start(&tl, &r);
+    uint64_t t = 1;
+    for (int i = 0; i < 100; i++) { /* A gives and takes: no flow, its gives pending */
+        svc_op_(&tl, t++, A, EVT_OP_GIVE);
+        svc_op_(&tl, t++, A, EVT_OP_TAKE);
+    }
+    assert_int_equal(r.nfl, 0);
+    svc_op_(&tl, 500, B, EVT_OP_GIVE);  /* B's give: A's next take takes it */
+    svc_op_(&tl, 501, A, EVT_OP_TAKE);
+    svc_op_(&tl, 502, A, EVT_OP_TAKE);  /* only A's own left: none */
+    svc_op_(&tl, 503, B, EVT_OP_TAKE);  /* B takes A's oldest give (t = 1) */
+    svc_op_(&tl, 504, B, EVT_OP_TAKE);  /* and the next (t = 3) */
+    svc_op_(&tl, 505, A, EVT_OP_TAKE);  /* still only A's own: none */
+    evt_tl_finish(&tl);
+    uint32_t a = ix_(&tl, A), b = ix_(&tl, B);
+    assert_int_equal(r.nfl, 3);
+    for (uint32_t i = 0; i < 3; i++) assert_string_equal(r.fl[i].kind, "message");
+    assert_int_equal(r.fl[0].from_ctx, b);
+    assert_int_equal(r.fl[0].to_ctx, a);
+    assert_int_equal(r.fl[0].t0, 500);
+    assert_int_equal(r.fl[0].t1, 501);
+    assert_int_equal(r.fl[1].from_ctx, a);
+    assert_int_equal(r.fl[1].to_ctx, b);
+    assert_int_equal(r.fl[1].t0, 1);
+    assert_int_equal(r.fl[1].t1, 503);
+    assert_int_equal(r.fl[2].from_ctx, a);
+    assert_int_equal(r.fl[2].t0, 3);
+    assert_int_equal(r.fl[2].t1, 504);
+    evt_tl_free(&tl);
+}
+
 /* Dispatcher hooks: stop(old) leaves no current task until exec(new): two switches with idle
  * between, as the kernel reports it. A semaphore signalled in an ISR is a message flow to the task
  * whose wait returns. */
@@ -689,6 +735,7 @@ int main(void)
         cmocka_unit_test(threadx_style),
         cmocka_unit_test(meaning_wake_prio_blocked_on),
         cmocka_unit_test(hooks_style),
+        cmocka_unit_test(message_own_sources),
         cmocka_unit_test(wait_marked_on_the_stop),
         cmocka_unit_test(nesting_and_loss),
         cmocka_unit_test(no_scheduling_is_activity),
