@@ -370,7 +370,9 @@ def isr_model(evs):
             irq = m.get('irq') if isinstance(m, dict) and isinstance(m.get('irq'), int) else None  # EVT_M_IRQ first
             if irq is None:
                 irq = next((f[k] for k in IRQ_KEYS if isinstance(f.get(k), int) and not isinstance(f.get(k), bool)), None)
-            if isinstance(f.get('irq_name'), str):
+            if isinstance(m, dict) and isinstance(m.get('label'), str):  # the timeline's rule: label first
+                nm = m['label']
+            elif isinstance(f.get('irq_name'), str):
                 nm = f['irq_name']
             else:
                 nm = e['name'] if irq is None else '%s #%d' % (e['name'], irq % 2 ** 64)

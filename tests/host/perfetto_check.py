@@ -52,12 +52,15 @@ def label(e):
 
 
 def isr_label(e):
-    """ISR interval name, the timeline's rule: field irq_name, else "<name> #<id>" with the id
-    from the meaning's irq, else isr_id, irq, intno, dintno, vector or isr, else the name."""
+    """ISR interval name, the timeline's rule: the meaning's label, else field irq_name, else
+    "<name> #<id>" with the id from the meaning's irq, else isr_id, irq, intno, dintno, vector or
+    isr, else the name."""
     f = e.get('fields', {})
+    m = e.get('meaning', {})
+    if isinstance(m, dict) and isinstance(m.get('label'), str):
+        return m['label']
     if isinstance(f.get('irq_name'), str):
         return f['irq_name']
-    m = e.get('meaning', {})
     if isinstance(m, dict) and isinstance(m.get('irq'), int):  # EVT_M_IRQ first
         return '%s #%d' % (e['name'] or 'ISR', m['irq'])
     for k in ('isr_id',) + IRQ_KEYS:

@@ -24,10 +24,26 @@ static const struct {
 };
 #define N_HOOKS (sizeof k_hooks / sizeof k_hooks[0])
 
-static int hook_number(const char *user_event)
+/* The event names of object creates and deletes by type ("thread_create", ...), as the snapshot's
+ * ThreadX ids name them (THREAD_CREATE ...). */
+static const char *const k_create[EVT_HOOK_OBJ_COUNT_] = {
+#define RKH_HOOK_CREATE_(n, v, s) [v] = s "_create",
+    EVT_HOOK_OBJ_TABLE(RKH_HOOK_CREATE_)
+#undef RKH_HOOK_CREATE_
+};
+static const char *const k_delete[EVT_HOOK_OBJ_COUNT_] = {
+#define RKH_HOOK_DELETE_(n, v, s) [v] = s "_delete",
+    EVT_HOOK_OBJ_TABLE(RKH_HOOK_DELETE_)
+#undef RKH_HOOK_DELETE_
+};
+
+#define RKH_HOOK_PREFIX_LEN 5 /* "hook." */
+
+/* The row of the hook record named user_event, or -1. */
+static int hook_row(const char *user_event)
 {
     for (unsigned i = 0; i < N_HOOKS; i++)
-        if (strcmp(k_hooks[i].s, user_event) == 0) return k_hooks[i].n;
+        if (strcmp(k_hooks[i].s, user_event) == 0) return (int)i;
     return -1;
 }
 
@@ -84,6 +100,21 @@ static void svc_meaning(rkh_hooks_dec *h, evt_event *ev, int enter, rkh_hooks_na
     }
 }
 
+/* An interrupt's enter or exit: its number, and its name as the snapshot gives it: the one
+ * hook.obj_create(INTERRUPT) gave it, else "int<n>" (also the event's name). */
+static void irq_meaning(rkh_hooks_dec *h, evt_event *ev, uint64_t irq, rkh_hooks_name_fn name_of, void *user)
+{
+    const char *n = irq_named(h, irq) ? name_of(user, irq) : NULL;
+    if (!n || !n[0]) {
+        snprintf(h->namebuf, sizeof h->namebuf, "int%u", (unsigned)(uint32_t)irq);
+        n = h->namebuf;
+    }
+    ev->name = n;
+    ev->m.has |= EVT_M_IRQ | EVT_M_LABEL;
+    ev->m.irq = (uint32_t)irq;
+    ev->m.label = n;
+}
+
 static void set_thread_ctx(evt_event *ev, uint64_t thread, rkh_hooks_name_fn name_of, void *user)
 {
     ev->flags |= EVT_HAS_CTX;
@@ -113,9 +144,13 @@ static void set_target(evt_event *ev, uint64_t obj, rkh_hooks_name_fn name_of, v
 
 static void apply_(rkh_hooks_dec *h, evt_event *ev, const char *user_event, rkh_hooks_name_fn name_of, void *user)
 {
-    int n = user_event ? hook_number(user_event) : -1;
+    int row = user_event ? hook_row(user_event) : -1;
+    int n = row >= 0 ? k_hooks[row].n : -1;
     const uint64_t *a = ev->args;
     if (n >= 0) h->seen = 1;
+    if (n >= 0 && n != RKH_HOOK_USER) /* a hook record is named by what it is, not "USR#<n>"; the
+                                        * cases below name it more closely where they can */
+        ev->name = k_hooks[row].s + RKH_HOOK_PREFIX_LEN;
     switch (n) {
     case RKH_HOOK_THREAD_IN: /* OBJ thread, UI32 prio */
         if (ev->nargs < 2) return;
@@ -147,16 +182,13 @@ static void apply_(rkh_hooks_dec *h, evt_event *ev, const char *user_event, rkh_
         h->isr_irq = a[0];
         ev->kind = EVT_KIND_ISR_ENTER;
         set_current_ctx(h, ev, name_of, user);
-        ev->m.has |= EVT_M_IRQ;
-        ev->m.irq = (uint32_t)a[0];
-        if (irq_named(h, a[0]) && (ev->m.label = name_of(user, a[0])) != NULL) ev->m.has |= EVT_M_LABEL;
+        irq_meaning(h, ev, a[0], name_of, user);
         return;
     case RKH_HOOK_ISR_EXIT:
         if (ev->nargs < 1) return;
         ev->kind = EVT_KIND_ISR_EXIT;
         set_current_ctx(h, ev, name_of, user);
-        ev->m.has |= EVT_M_IRQ;
-        ev->m.irq = (uint32_t)a[0];
+        irq_meaning(h, ev, a[0], name_of, user);
         if (h->isr_depth) h->isr_depth--;
         return;
     case RKH_HOOK_SVC_ENTER: /* I32 code, X32 args... */
@@ -165,6 +197,7 @@ static void apply_(rkh_hooks_dec *h, evt_event *ev, const char *user_event, rkh_
         ev->kind = n == RKH_HOOK_SVC_ENTER ? EVT_KIND_SVC_ENTER : EVT_KIND_SVC_EXIT;
         set_current_ctx(h, ev, name_of, user);
         svc_meaning(h, ev, n == RKH_HOOK_SVC_ENTER, name_of, user);
+        if (ev->m.has & EVT_M_LABEL) ev->name = ev->m.label; /* the service, as the snapshot names it */
         return;
     case RKH_HOOK_OBJ_CREATE: /* UI8 type, OBJ obj, UI32 param */
     case RKH_HOOK_OBJ_DELETE: /* UI8 type, OBJ obj */
@@ -175,6 +208,7 @@ static void apply_(rkh_hooks_dec *h, evt_event *ev, const char *user_event, rkh_
         if (a[0] && a[0] < EVT_HOOK_OBJ_COUNT_) {
             ev->m.has |= EVT_M_OBJ_TYPE;
             ev->m.obj_type = (uint8_t)a[0];
+            ev->name = (n == RKH_HOOK_OBJ_CREATE ? k_create : k_delete)[a[0]];
         }
         if (n == RKH_HOOK_OBJ_CREATE && a[0] == EVT_HOOK_OBJ_INTERRUPT && !irq_named(h, a[1]) &&
             h->nirqs < RKH_HOOKS_MAX_IRQS)

@@ -123,6 +123,54 @@ static void test_every_hook_round_trips(void **st)
     evt_reader_close(rd);
 }
 
+/* A hook record's event name says what it is, as the snapshot's do (THREAD_CREATE, int<n>, the
+ * service): never "USR#<n>" but for hook.user, the application's own; an interrupt named by
+ * hook.obj_create is named so, another "int<n>" (also its label: the ISR tables and tracks). */
+static void test_hook_records_named_by_meaning(void **st)
+{
+    (void)st;
+    evt_rkh_recorder r;
+    evt_rkh_config cfg;
+    evt_rkh_config_default(&cfg);
+    g_out.n = 0;
+    evt_rkh_init(&r, &cfg, g_ring, sizeof g_ring, evt_test_clock32, 1000u);
+    evt_rkh_set_sink(&r, sink, &g_out);
+    evt_rkh_hooks_attach(&r);
+    const uintptr_t sargs[3] = {0x7, 0x1, 0x64};
+    evt_rkh_hook_kernel_info(EVT_HOOK_KERNEL_UTKERNEL, 2);
+    evt_rkh_hook_obj_create(EVT_HOOK_OBJ_INTERRUPT, 11, "adc", 0);
+    evt_rkh_hook_obj_create(EVT_HOOK_OBJ_THREAD, 0x20000100u, "worker", 5);
+    evt_rkh_hook_thread_in(0x20000100u, 5);
+    evt_rkh_hook_isr_enter(11);
+    evt_rkh_hook_isr_enter(12);
+    evt_rkh_hook_isr_exit(12);
+    evt_rkh_hook_isr_exit(11);
+    evt_rkh_hook_svc_enter(UTK_TFN_tk_wai_sem, 3, sargs);
+    evt_rkh_hook_svc_leave(UTK_TFN_tk_wai_sem, -50, 1);
+    evt_rkh_hook_user(42, 1, 2, 3, 4);
+    evt_rkh_hook_thread_out(0x20000100u, EVT_HOOK_STATE_WAITING, 4);
+    evt_rkh_hook_obj_delete(EVT_HOOK_OBJ_QUEUE, 0x20000300u);
+    evt_rkh_hooks_attach(NULL);
+
+    static const char *const want[] = {"kernel_info", "interrupt_create", "thread_create", "thread_in",
+                                       "adc", "int12", "int12", "adc", "tk_wai_sem", "tk_wai_sem", "USR#9",
+                                       "thread_out", "queue_delete"};
+    evt_reader *rd;
+    char err[256];
+    assert_int_equal(evt_reader_open_mem(g_out.p, g_out.n, NULL, NULL, NULL, NULL, &rd, err, sizeof err), EVT_OK);
+    evt_event ev;
+    for (unsigned i = 0; i < sizeof want / sizeof want[0]; i++) {
+        assert_int_equal(next_user(rd, &ev), EVT_OK);
+        assert_string_equal(ev.name, want[i]);
+        if (ev.kind == EVT_KIND_ISR_ENTER || ev.kind == EVT_KIND_ISR_EXIT) {
+            assert_true(ev.m.has & EVT_M_LABEL);
+            assert_string_equal(ev.m.label, want[i]);
+        }
+    }
+    assert_int_equal(next_user(rd, &ev), EVT_END);
+    evt_reader_close(rd);
+}
+
 static void test_filtered_hooks_write_nothing(void **st)
 {
     (void)st;
@@ -255,6 +303,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_hook_round_trips),
+        cmocka_unit_test(test_hook_records_named_by_meaning),
         cmocka_unit_test(test_filtered_hooks_write_nothing),
         cmocka_unit_test(test_hooks_meaning_from_the_profile),
         cmocka_unit_test(test_clock_record),
