@@ -15,7 +15,11 @@
 #define EVTRACE_FREERTOS_SVC_H
 
 /* Queue events. X(index, NAME, queue label, semaphore label, queue-set label, queue op, semaphore op,
- * mutex op, result). The FreeRTOS trace macro is trace<NAME>. */
+ * mutex op, result). The FreeRTOS trace macro is trace<NAME>, but for the _REFUSED rows (since 3 Dec
+ * 2026): traceQUEUE_SEND/RECEIVE/PEEK_FAILED of a call that did not wait (no block time, the
+ * object not ready: FreeRTOS's first pass through the call, xEntryTimeSet still pdFALSE) is
+ * <NAME>_REFUSED, result would_block; _FAILED (timeout) is a wait that ran out. Before, both were
+ * _FAILED: an xSemaphoreGive of a full semaphore (it never waits) said timeout. */
 #define EVT_FREERTOS_QEVENT_TABLE(X)                                                                              \
     X(0,  QUEUE_SEND,                 "xQueueSend",           "xSemaphoreGive",        "queue set send",             SEND,    GIVE, RELEASE, SUCCESS)     \
     X(1,  QUEUE_SEND_FAILED,          "xQueueSend",           "xSemaphoreGive",        "queue set send",             SEND,    GIVE, RELEASE, TIMEOUT)     \
@@ -28,7 +32,10 @@
     X(8,  QUEUE_RECEIVE_FROM_ISR,     "xQueueReceiveFromISR", "xSemaphoreTakeFromISR", "xQueueSelectFromSetFromISR", RECEIVE, TAKE, ACQUIRE, SUCCESS)     \
     X(9,  QUEUE_RECEIVE_FROM_ISR_FAILED, "xQueueReceiveFromISR", "xSemaphoreTakeFromISR", "xQueueSelectFromSetFromISR", RECEIVE, TAKE, ACQUIRE, WOULD_BLOCK) \
     X(10, QUEUE_PEEK_FROM_ISR,        "xQueuePeekFromISR",    "xQueuePeekFromISR",     "xQueuePeekFromISR",          NONE,    NONE, NONE,    SUCCESS)     \
-    X(11, QUEUE_PEEK_FROM_ISR_FAILED, "xQueuePeekFromISR",    "xQueuePeekFromISR",     "xQueuePeekFromISR",          NONE,    NONE, NONE,    WOULD_BLOCK)
+    X(11, QUEUE_PEEK_FROM_ISR_FAILED, "xQueuePeekFromISR",    "xQueuePeekFromISR",     "xQueuePeekFromISR",          NONE,    NONE, NONE,    WOULD_BLOCK) \
+    X(12, QUEUE_SEND_REFUSED,         "xQueueSend",           "xSemaphoreGive",        "queue set send",             SEND,    GIVE, RELEASE, WOULD_BLOCK) \
+    X(13, QUEUE_RECEIVE_REFUSED,      "xQueueReceive",        "xSemaphoreTake",        "xQueueSelectFromSet",        RECEIVE, TAKE, ACQUIRE, WOULD_BLOCK) \
+    X(14, QUEUE_PEEK_REFUSED,         "xQueuePeek",           "xQueuePeek",            "xQueuePeek",                 NONE,    NONE, NONE,    WOULD_BLOCK)
 
 /* FreeRTOS queue types (ucQueueType). X(type, NAME, generic object type EVT_HOOK_OBJ_*) */
 #define EVT_FREERTOS_QTYPE_TABLE(X, E)          \
@@ -53,7 +60,10 @@
  * (queue.c: xQueueTakeMutexRecursive, xQueueGiveMutexRecursive; freertos_trace.h). A notification
  * that could not be written (eSetValueWithoutOverwrite on a task with one pending: pdFAIL) is
  * TASK_NOTIFY_FAILED / TASK_NOTIFY_FROM_ISR_FAILED, the same call with result error (before them
- * every notification was recorded as TASK_NOTIFY, a success). TICK: a tick (the task it interrupted,
+ * every notification was recorded as TASK_NOTIFY, a success). The _REFUSED rows (3 Dec 2026) are a
+ * wait for bits or a notification with no block time (xTicksToWait 0, FreeRTOS's argument, which
+ * these calls do not change) that found nothing: would_block, where _TIMEOUT (or a take or wait
+ * returning 0) is a wait that ran out. TICK: a tick (the task it interrupted,
  * the tick count), recorded only as the trace clock's keep-alive (evt_freertos_tick). */
 #define EVT_FREERTOS_SVC_TABLE(X)                                                                      \
     X(0x400, EVENT_GROUP_SET_BITS,          "xEventGroupSetBits",          SET,     EVENT_FLAGS, SUCCESS) \
@@ -64,6 +74,8 @@
     X(0x405, EVENT_GROUP_WAIT_BITS_TIMEOUT, "xEventGroupWaitBits",         WAIT,    EVENT_FLAGS, TIMEOUT) \
     X(0x406, EVENT_GROUP_SYNC_END,          "xEventGroupSync",             WAIT,    EVENT_FLAGS, SUCCESS) \
     X(0x407, EVENT_GROUP_SYNC_TIMEOUT,      "xEventGroupSync",             WAIT,    EVENT_FLAGS, TIMEOUT) \
+    X(0x408, EVENT_GROUP_WAIT_BITS_REFUSED, "xEventGroupWaitBits",         WAIT,    EVENT_FLAGS, WOULD_BLOCK) \
+    X(0x409, EVENT_GROUP_SYNC_REFUSED,      "xEventGroupSync",             WAIT,    EVENT_FLAGS, WOULD_BLOCK) \
     X(0x410, STREAM_BUFFER_SEND,            "xStreamBufferSend",           SEND,    MSGBUF,      SUCCESS) \
     X(0x411, STREAM_BUFFER_SEND_FAILED,     "xStreamBufferSend",           SEND,    MSGBUF,      TIMEOUT) \
     X(0x412, STREAM_BUFFER_SEND_FROM_ISR,   "xStreamBufferSendFromISR",    SEND,    MSGBUF,      DEPENDS) \
@@ -83,6 +95,8 @@
     X(0x424, TASK_NOTIFY_WAIT,              "xTaskNotifyWait",             WAIT,    THREAD,      DEPENDS) \
     X(0x425, TASK_NOTIFY_FAILED,            "xTaskNotify",                 SET,     THREAD,      ERROR)   \
     X(0x426, TASK_NOTIFY_FROM_ISR_FAILED,   "xTaskNotifyFromISR",          SET,     THREAD,      ERROR)   \
+    X(0x427, TASK_NOTIFY_TAKE_REFUSED,      "ulTaskNotifyTake",            TAKE,    THREAD,      WOULD_BLOCK) \
+    X(0x428, TASK_NOTIFY_WAIT_REFUSED,      "xTaskNotifyWait",             WAIT,    THREAD,      WOULD_BLOCK) \
     X(0x430, TASK_DELAY,                    "vTaskDelay",                  NONE,    THREAD,      SUCCESS) \
     X(0x431, TASK_DELAY_UNTIL,              "xTaskDelayUntil",             NONE,    THREAD,      SUCCESS) \
     X(0x432, TASK_SUSPEND,                  "vTaskSuspend",                NONE,    THREAD,      SUCCESS) \

@@ -235,12 +235,18 @@ static inline uint32_t evt_freertos_notify_waiting_(const volatile uint8_t *stat
 #define traceTASK_NOTIFY_WAIT_BLOCK(i) evtFREERTOS_IF_(evt_freertos_block_notify(pxCurrentTCB))
 #endif
 #ifndef traceTASK_NOTIFY_TAKE
-#define traceTASK_NOTIFY_TAKE(i) \
-    evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_TASK_NOTIFY_TAKE, pxCurrentTCB, (int32_t)pxCurrentTCB->ulNotifiedValue[(i)]))
+#define traceTASK_NOTIFY_TAKE(i)                                                                        \
+    evtFREERTOS_IF_(evt_freertos_op(pxCurrentTCB->ulNotifiedValue[(i)] == 0U && xTicksToWait == 0           \
+                                        ? EVT_FREERTOS_TASK_NOTIFY_TAKE_REFUSED                             \
+                                        : EVT_FREERTOS_TASK_NOTIFY_TAKE,                                    \
+                                    pxCurrentTCB, (int32_t)pxCurrentTCB->ulNotifiedValue[(i)]))
 #endif
 #ifndef traceTASK_NOTIFY_WAIT
-#define traceTASK_NOTIFY_WAIT(i)                                                              \
-    evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_TASK_NOTIFY_WAIT, pxCurrentTCB,               \
+#define traceTASK_NOTIFY_WAIT(i)                                                                        \
+    evtFREERTOS_IF_(evt_freertos_op(pxCurrentTCB->ucNotifyState[(i)] != taskNOTIFICATION_RECEIVED && xTicksToWait == 0 \
+                                        ? EVT_FREERTOS_TASK_NOTIFY_WAIT_REFUSED                             \
+                                        : EVT_FREERTOS_TASK_NOTIFY_WAIT,                                    \
+                                    pxCurrentTCB,                                                       \
                                     pxCurrentTCB->ucNotifyState[(i)] == taskNOTIFICATION_RECEIVED ? 1 : 0))
 #endif
 /* xTaskGenericNotify / xTaskGenericNotifyFromISR call these after the action, with their result in
@@ -263,6 +269,14 @@ static inline uint32_t evt_freertos_notify_waiting_(const volatile uint8_t *stat
 /* ---- queues, semaphores, mutexes (queue.c: Queue_t in scope) ----------------------------------- */
 #define evtFREERTOS_QOP_(ev, q) \
     evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_QCODE(EVT_FREERTOS_QEV_##ev, (q)->ucQueueType), (q), 0))
+/* A failed send, receive or peek of a task: refused at once (the call's first pass: its local
+ * xEntryTimeSet, in xQueueGenericSend, xQueueReceive, xQueueSemaphoreTake and xQueuePeek of every
+ * FreeRTOS since V7, is still pdFALSE) or a wait that timed out (freertos_svc.h). */
+#define evtFREERTOS_QFAIL_(ev, q)                                                                        \
+    evtFREERTOS_IF_(evt_freertos_op(EVT_FREERTOS_QCODE(xEntryTimeSet == pdFALSE ? EVT_FREERTOS_QEV_##ev##_REFUSED \
+                                                                                 : EVT_FREERTOS_QEV_##ev##_FAILED, \
+                                                       (q)->ucQueueType),                                \
+                                    (q), 0))
 #ifndef traceQUEUE_CREATE
 #define traceQUEUE_CREATE(q) evtFREERTOS_IF_(evt_freertos_qobj_create((q), (uint32_t)(q)->ucQueueType))
 #endif
@@ -277,19 +291,19 @@ static inline uint32_t evt_freertos_notify_waiting_(const volatile uint8_t *stat
 #define traceQUEUE_SEND(q) evtFREERTOS_QOP_(QUEUE_SEND, q)
 #endif
 #ifndef traceQUEUE_SEND_FAILED
-#define traceQUEUE_SEND_FAILED(q) evtFREERTOS_QOP_(QUEUE_SEND_FAILED, q)
+#define traceQUEUE_SEND_FAILED(q) evtFREERTOS_QFAIL_(QUEUE_SEND, q)
 #endif
 #ifndef traceQUEUE_RECEIVE
 #define traceQUEUE_RECEIVE(q) evtFREERTOS_QOP_(QUEUE_RECEIVE, q)
 #endif
 #ifndef traceQUEUE_RECEIVE_FAILED
-#define traceQUEUE_RECEIVE_FAILED(q) evtFREERTOS_QOP_(QUEUE_RECEIVE_FAILED, q)
+#define traceQUEUE_RECEIVE_FAILED(q) evtFREERTOS_QFAIL_(QUEUE_RECEIVE, q)
 #endif
 #ifndef traceQUEUE_PEEK
 #define traceQUEUE_PEEK(q) evtFREERTOS_QOP_(QUEUE_PEEK, q)
 #endif
 #ifndef traceQUEUE_PEEK_FAILED
-#define traceQUEUE_PEEK_FAILED(q) evtFREERTOS_QOP_(QUEUE_PEEK_FAILED, q)
+#define traceQUEUE_PEEK_FAILED(q) evtFREERTOS_QFAIL_(QUEUE_PEEK, q)
 #endif
 #ifndef traceQUEUE_SEND_FROM_ISR
 #define traceQUEUE_SEND_FROM_ISR(q) evtFREERTOS_QOP_(QUEUE_SEND_FROM_ISR, q)
@@ -400,13 +414,15 @@ static inline uint32_t evt_freertos_notify_waiting_(const volatile uint8_t *stat
 #ifndef traceEVENT_GROUP_WAIT_BITS_END
 #define traceEVENT_GROUP_WAIT_BITS_END(g, b, timeout)                                                      \
     evtFREERTOS_IF_(evt_freertos_op((timeout) && !evtFREERTOS_EG_MET_((b), xWaitForAllBits)                 \
-                                        ? EVT_FREERTOS_EVENT_GROUP_WAIT_BITS_TIMEOUT                        \
+                                        ? (xTicksToWait == 0 ? EVT_FREERTOS_EVENT_GROUP_WAIT_BITS_REFUSED   \
+                                                             : EVT_FREERTOS_EVENT_GROUP_WAIT_BITS_TIMEOUT)  \
                                         : EVT_FREERTOS_EVENT_GROUP_WAIT_BITS_END, (g), (int32_t)(b)))
 #endif
 #ifndef traceEVENT_GROUP_SYNC_END
 #define traceEVENT_GROUP_SYNC_END(g, s, w, timeout)                                                        \
     evtFREERTOS_IF_(evt_freertos_op((timeout) && !evtFREERTOS_EG_MET_((w), pdTRUE)                          \
-                                        ? EVT_FREERTOS_EVENT_GROUP_SYNC_TIMEOUT                             \
+                                        ? (xTicksToWait == 0 ? EVT_FREERTOS_EVENT_GROUP_SYNC_REFUSED        \
+                                                             : EVT_FREERTOS_EVENT_GROUP_SYNC_TIMEOUT)       \
                                         : EVT_FREERTOS_EVENT_GROUP_SYNC_END, (g), (int32_t)(w)))
 #endif
 

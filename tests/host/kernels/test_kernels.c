@@ -9,6 +9,7 @@
 #include <cmocka.h>
 #include "evt_counter_clock.h"
 #include <string.h>
+#include "evtrace/freertos_svc.h"
 #include "evtrace/hooks.h"
 #include "evtrace/reader.h"
 #include "evtrace/rkh.h"
@@ -57,6 +58,53 @@ static void zephyr_states(void **st)
     memset(&m, 0, sizeof m);
     assert_int_equal(evt_kernel_meaning_state(z, 0x40, &m), 0); /* not in the table: untouched */
     assert_int_equal(m.has, 0);
+}
+
+/* FreeRTOS: a failed send, receive or peek says how it failed, by code (freertos_svc.h): refused at
+ * once (no wait: would_block, as from an ISR) or a wait that ran out (timeout), with the same
+ * label and operation, for each queue type. */
+static void freertos_refused_or_timed_out(void **st)
+{
+    (void)st;
+    const evt_kernel_profile *p = evt_kernel_profile_by_name("freertos");
+    static const struct { unsigned failed, refused; const char *sem; evt_obj_op sop; } ev[] = {
+        {EVT_FREERTOS_QEV_QUEUE_SEND_FAILED, EVT_FREERTOS_QEV_QUEUE_SEND_REFUSED, "xSemaphoreGive", EVT_OP_GIVE},
+        {EVT_FREERTOS_QEV_QUEUE_RECEIVE_FAILED, EVT_FREERTOS_QEV_QUEUE_RECEIVE_REFUSED, "xSemaphoreTake", EVT_OP_TAKE},
+        {EVT_FREERTOS_QEV_QUEUE_PEEK_FAILED, EVT_FREERTOS_QEV_QUEUE_PEEK_REFUSED, "xQueuePeek", EVT_OP_NONE},
+    };
+    for (size_t i = 0; i < sizeof ev / sizeof ev[0]; i++) {
+        for (unsigned qt = 0; qt < EVT_FREERTOS_QTYPE_N; qt++) {
+            int32_t f = (int32_t)EVT_FREERTOS_QCODE(ev[i].failed, qt), r = (int32_t)EVT_FREERTOS_QCODE(ev[i].refused, qt);
+            const evt_kernel_svc *sf = evt_kernel_svc_find(p, f), *sr = evt_kernel_svc_find(p, r);
+            assert_non_null(sf);
+            assert_non_null(sr);
+            assert_string_equal(sf->label, sr->label);
+            assert_int_equal(sf->op, sr->op);
+            assert_int_equal(sf->obj_type, sr->obj_type);
+            assert_int_equal(p->result_of(f, 0), EVT_RES_TIMEOUT);
+            assert_int_equal(p->result_of(r, 0), EVT_RES_WOULD_BLOCK);
+        }
+        const evt_kernel_svc *sem = evt_kernel_svc_find(p, (int32_t)EVT_FREERTOS_QCODE(ev[i].refused, 2));
+        assert_string_equal(sem->label, ev[i].sem);
+        assert_int_equal(sem->op, ev[i].sop);
+    }
+    /* the waits for bits and notifications: a timeout (or a take or wait returning 0) against a
+     * call with no block time that found nothing */
+    static const struct { int32_t timed_out, refused; } w[] = {
+        {EVT_FREERTOS_EVENT_GROUP_WAIT_BITS_TIMEOUT, EVT_FREERTOS_EVENT_GROUP_WAIT_BITS_REFUSED},
+        {EVT_FREERTOS_EVENT_GROUP_SYNC_TIMEOUT, EVT_FREERTOS_EVENT_GROUP_SYNC_REFUSED},
+        {EVT_FREERTOS_TASK_NOTIFY_TAKE, EVT_FREERTOS_TASK_NOTIFY_TAKE_REFUSED},
+        {EVT_FREERTOS_TASK_NOTIFY_WAIT, EVT_FREERTOS_TASK_NOTIFY_WAIT_REFUSED},
+    };
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+        const evt_kernel_svc *st_ = evt_kernel_svc_find(p, w[i].timed_out), *sr = evt_kernel_svc_find(p, w[i].refused);
+        assert_non_null(st_);
+        assert_non_null(sr);
+        assert_string_equal(st_->label, sr->label);
+        assert_int_equal(st_->op, sr->op);
+        assert_int_equal(p->result_of(w[i].timed_out, 0), EVT_RES_TIMEOUT);
+        assert_int_equal(p->result_of(w[i].refused, 0), EVT_RES_WOULD_BLOCK);
+    }
 }
 
 typedef struct out_buf { uint8_t p[4096]; size_t n; } out_buf;
@@ -119,6 +167,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_profile),
         cmocka_unit_test(zephyr_states),
+        cmocka_unit_test(freertos_refused_or_timed_out),
         cmocka_unit_test(hooks_streams_use_the_profile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

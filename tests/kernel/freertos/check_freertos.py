@@ -351,8 +351,10 @@ def outsider_objects(c, st, check):
         # the timer queue: the application's commands and pended calls, and the ISR's event-group requests
         ('TmrQ sends', ops(by_name.get('TmrQ'), 'send'), n['timer_cmd_ok'] + n['eg3_isr_ok']),
         ('cs give ok', ops(cs, 'give'), n['cs_give_ok'] + n['cs_isr_give_ok']),
-        ('cs give timeout', ops(cs, 'give', 'timeout'), n['cs_give_fail']),
-        ('cs give from ISR refused', ops(cs, 'give', 'would_block'), n['cs_isr_give_fail']),
+        # xSemaphoreGive never waits: a full semaphore refuses it at once (would_block, as from an
+        # ISR), never a timeout (before 3 Dec 2026 the task's refusals said timeout)
+        ('cs give timeout', ops(cs, 'give', 'timeout'), 0),
+        ('cs give refused (task and ISR)', ops(cs, 'give', 'would_block'), n['cs_give_fail'] + n['cs_isr_give_fail']),
         ('cs take ok', ops(cs, 'take'), n['cs_take_ok']), ('cs take timeout', ops(cs, 'take', 'timeout'), n['cs_take_timeout']),
         ('pq send ok', ops(by_name.get('pq'), 'send'), n['pq_send_ok']), ('pq receive ok', ops(by_name.get('pq'), 'receive'), n['pq_recv_ok']),
         ('iq send ok (ISR, overwrite)', ops(iq, 'send'), n['iq_isr_ok'] + n['iq_overwrite']),
@@ -453,6 +455,10 @@ def matrix_check(c, evtrace, path, st, check, bad):
     for what, got, want in [
             ('q1 send ok', ops('q1', 'send'), n['q1_send_ok']), ('q1 send failed', failed('q1', 'send'), n['q1_send_fail']),
             ('q2 send ok', ops('q2', 'send'), n['q2_send_ok']), ('q2 send failed', failed('q2', 'send'), n['q2_send_fail']),
+            # q1 waits a tick (a failure is a timeout), q2 and the semaphore's give none (refused)
+            ('q1 send timeout', ops('q1', 'send', 'timeout'), n['q1_send_fail']),
+            ('q2 send refused', ops('q2', 'send', 'would_block'), n['q2_send_fail']),
+            ('cs give refused', ops('cs', 'give', 'would_block'), n['cs_give_fail']),
             ('q1 receive', ops('q1', 'receive'), n['q1_recv']), ('q2 receive', ops('q2', 'receive'), n['q2_recv']),
             ('cs give ok', ops('cs', 'give'), n['cs_give_ok']), ('cs give failed', failed('cs', 'give'), n['cs_give_fail']),
             ('cs take', ops('cs', 'take'), n['cs_take']),

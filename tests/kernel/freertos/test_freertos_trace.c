@@ -46,12 +46,17 @@ typedef unsigned long EventBits_t;
 #define pdFAIL ((BaseType_t)0)
 #define pdTRUE ((BaseType_t)1)
 #define pdFALSE ((BaseType_t)0)
+typedef unsigned long TickType_t;
 typedef struct QueueDefinition {
     UBaseType_t uxMessagesWaiting;
+    uint8_t ucQueueType;
 } Queue_t;
 typedef struct tskTaskControlBlock {
     UBaseType_t uxPriority, uxBasePriority;
+    uint32_t ulNotifiedValue[1];
+    uint8_t ucNotifyState[1];
 } TCB_t;
+#define taskNOTIFICATION_RECEIVED ((uint8_t)2)
 static TCB_t *volatile pxCurrentTCB;
 #include "evtrace/freertos_trace.h"
 /* FreeRTOS.h's empty default for an API macro the header does not define. */
@@ -226,18 +231,31 @@ static void isr_check(const uint8_t *p, size_t n)
 
 static int g_group; /* an event group's handle */
 
-/* xEventGroupWaitBits's end: the bits it returns, whether it waited for all, its timeout flag. */
-static void wait_end(int *g, EventBits_t uxBitsToWaitFor, BaseType_t xWaitForAllBits, EventBits_t uxReturn, BaseType_t xTimeoutOccurred)
+/* xEventGroupWaitBits's end: the bits it returns, whether it waited for all, its timeout flag, its
+ * block time (10 ticks in the calls below that wait, 0 for a poll). */
+static void wait_end_t(int *g, EventBits_t uxBitsToWaitFor, BaseType_t xWaitForAllBits, EventBits_t uxReturn,
+                       BaseType_t xTimeoutOccurred, TickType_t xTicksToWait)
 {
     (void)xWaitForAllBits; /* read by the macro since the fix */
     (void)uxReturn;
+    (void)xTicksToWait;
     traceEVENT_GROUP_WAIT_BITS_END(g, uxBitsToWaitFor, xTimeoutOccurred);
 }
+static void wait_end(int *g, EventBits_t uxBitsToWaitFor, BaseType_t xWaitForAllBits, EventBits_t uxReturn, BaseType_t xTimeoutOccurred)
+{
+    wait_end_t(g, uxBitsToWaitFor, xWaitForAllBits, uxReturn, xTimeoutOccurred, 10u);
+}
 /* xEventGroupSync's end. */
-static void sync_end(int *g, EventBits_t uxBitsToWaitFor, EventBits_t uxReturn, BaseType_t xTimeoutOccurred)
+static void sync_end_t(int *g, EventBits_t uxBitsToWaitFor, EventBits_t uxReturn, BaseType_t xTimeoutOccurred,
+                       TickType_t xTicksToWait)
 {
     (void)uxReturn;
+    (void)xTicksToWait;
     traceEVENT_GROUP_SYNC_END(g, 0u, uxBitsToWaitFor, xTimeoutOccurred);
+}
+static void sync_end(int *g, EventBits_t uxBitsToWaitFor, EventBits_t uxReturn, BaseType_t xTimeoutOccurred)
+{
+    sync_end_t(g, uxBitsToWaitFor, uxReturn, xTimeoutOccurred, 10u);
 }
 
 static void eg_script(void)
@@ -254,6 +272,9 @@ static void eg_script(void)
     wait_end(&g_group, 3u, pdFALSE, 2u, pdTRUE);  /* any bit: timed out, one set before it ran */
     sync_end(&g_group, 7u, 7u, pdTRUE);           /* the rendezvous completed as it timed out */
     sync_end(&g_group, 7u, 5u, pdTRUE);           /* it did not */
+    wait_end_t(&g_group, 3u, pdTRUE, 1u, pdTRUE, 0u);  /* a poll (no block time) that found one of two */
+    wait_end_t(&g_group, 3u, pdFALSE, 2u, pdTRUE, 0u); /* a poll for any bit that found one */
+    sync_end_t(&g_group, 7u, 5u, pdTRUE, 0u);          /* a rendezvous that would not wait */
 }
 
 static void eg_check(const uint8_t *p, size_t n)
@@ -264,10 +285,12 @@ static void eg_check(const uint8_t *p, size_t n)
         {"xEventGroupWaitBits", EVT_OP_WAIT}, {"xEventGroupWaitBits", EVT_OP_WAIT},
         {"xEventGroupWaitBits", EVT_OP_WAIT}, {"xEventGroupWaitBits", EVT_OP_WAIT},
         {"xEventGroupSync", EVT_OP_WAIT}, {"xEventGroupSync", EVT_OP_WAIT},
+        {"xEventGroupWaitBits", EVT_OP_WAIT}, {"xEventGroupWaitBits", EVT_OP_WAIT}, {"xEventGroupSync", EVT_OP_WAIT},
     };
     static const evt_op_result res[] = {
         EVT_RES_SUCCESS, EVT_RES_SUCCESS, EVT_RES_SUCCESS, EVT_RES_SUCCESS, EVT_RES_SUCCESS,
         EVT_RES_TIMEOUT, EVT_RES_SUCCESS, EVT_RES_SUCCESS, EVT_RES_SUCCESS, EVT_RES_TIMEOUT,
+        EVT_RES_WOULD_BLOCK, EVT_RES_SUCCESS, EVT_RES_WOULD_BLOCK,
     };
     evt_reader *rd = open_trace(p, n);
     size_t k = 0;
@@ -280,6 +303,76 @@ static void eg_check(const uint8_t *p, size_t n)
         assert_int_equal(m->op, want[k].op);
         assert_int_equal(m->op_result, res[k]);
         assert_int_equal(m->obj & 0xFFFFFFFFu, (uint64_t)(uintptr_t)&g_group & 0xFFFFFFFFu);
+        k++;
+    }
+    assert_int_equal(k, sizeof want / sizeof want[0]);
+    assert_int_equal(rd->errors, 0);
+    evt_reader_close(rd);
+}
+
+/* ---- refused at once or timed out: a call with no block time that fails would block -------------- */
+
+static Queue_t g_q = {0, 0}, g_sem = {0, 2}; /* a queue (queueQUEUE_TYPE_BASE), a counting semaphore */
+
+/* A failing xQueueGenericSend / xQueueSemaphoreTake / xQueuePeek: on its first pass through the
+ * call (xEntryTimeSet pdFALSE: no block time, refused) or after its wait ran out (pdTRUE). */
+static void send_failed(Queue_t *pxQueue, BaseType_t xEntryTimeSet) { (void)xEntryTimeSet; traceQUEUE_SEND_FAILED(pxQueue); }
+static void receive_failed(Queue_t *pxQueue, BaseType_t xEntryTimeSet) { (void)xEntryTimeSet; traceQUEUE_RECEIVE_FAILED(pxQueue); }
+static void peek_failed(Queue_t *pxQueue, BaseType_t xEntryTimeSet) { (void)xEntryTimeSet; traceQUEUE_PEEK_FAILED(pxQueue); }
+/* ulTaskGenericNotifyTake / xTaskGenericNotifyWait at their end, with their block time. */
+static void notify_take(uint32_t value, TickType_t xTicksToWait)
+{
+    (void)xTicksToWait;
+    pxCurrentTCB->ulNotifiedValue[0] = value;
+    traceTASK_NOTIFY_TAKE(0);
+}
+static void notify_wait(int received, TickType_t xTicksToWait)
+{
+    (void)xTicksToWait;
+    pxCurrentTCB->ucNotifyState[0] = received ? taskNOTIFICATION_RECEIVED : 0u;
+    traceTASK_NOTIFY_WAIT(0);
+}
+
+static void refused_script(void)
+{
+    tasks();
+    traceQUEUE_CREATE(&g_q);
+    traceQUEUE_CREATE(&g_sem);
+    send_failed(&g_q, pdFALSE);     /* xQueueSend(q, &v, 0) of a full queue */
+    send_failed(&g_q, pdTRUE);      /* xQueueSend(q, &v, 5): still full after 5 ticks */
+    send_failed(&g_sem, pdFALSE);   /* xSemaphoreGive of a full semaphore: it never waits */
+    receive_failed(&g_sem, pdFALSE); /* xSemaphoreTake(s, 0) of an empty one */
+    receive_failed(&g_sem, pdTRUE);
+    peek_failed(&g_q, pdFALSE);
+    peek_failed(&g_q, pdTRUE);
+    notify_take(0u, 0u);             /* ulTaskNotifyTake(pdTRUE, 0): nothing pending */
+    notify_take(0u, 10u);            /* waited 10 ticks for nothing */
+    notify_take(3u, 0u);             /* three pending */
+    notify_wait(0, 0u);
+    notify_wait(0, 10u);
+    notify_wait(1, 0u);
+}
+
+static void refused_check(const uint8_t *p, size_t n)
+{
+    static const struct { const char *label; evt_op_result res; } want[] = {
+        {"xQueueSend", EVT_RES_WOULD_BLOCK},    {"xQueueSend", EVT_RES_TIMEOUT},
+        {"xSemaphoreGive", EVT_RES_WOULD_BLOCK}, {"xSemaphoreTake", EVT_RES_WOULD_BLOCK},
+        {"xSemaphoreTake", EVT_RES_TIMEOUT},    {"xQueuePeek", EVT_RES_WOULD_BLOCK},
+        {"xQueuePeek", EVT_RES_TIMEOUT},        {"ulTaskNotifyTake", EVT_RES_WOULD_BLOCK},
+        {"ulTaskNotifyTake", EVT_RES_TIMEOUT},  {"ulTaskNotifyTake", EVT_RES_SUCCESS},
+        {"xTaskNotifyWait", EVT_RES_WOULD_BLOCK}, {"xTaskNotifyWait", EVT_RES_TIMEOUT},
+        {"xTaskNotifyWait", EVT_RES_SUCCESS},
+    };
+    evt_reader *rd = open_trace(p, n);
+    size_t k = 0;
+    evt_event ev;
+    while (evt_reader_next(rd, &ev) == EVT_OK) {
+        const evt_meaning *m = &ev.m;
+        if (ev.kind != EVT_KIND_SVC || !(m->has & EVT_M_LABEL)) continue;
+        assert_true(k < sizeof want / sizeof want[0]);
+        assert_string_equal(m->label, want[k].label);
+        assert_int_equal(m->op_result, want[k].res);
         k++;
     }
     assert_int_equal(k, sizeof want / sizeof want[0]);
@@ -444,6 +537,8 @@ static void isr_snapshot(void **st) { (void)st; snapshot(isr_script, isr_check);
 static void isr_stream(void **st) { (void)st; stream(isr_script, isr_check); }
 static void eg_snapshot(void **st) { (void)st; snapshot(eg_script, eg_check); }
 static void eg_stream(void **st) { (void)st; stream(eg_script, eg_check); }
+static void refused_snapshot(void **st) { (void)st; snapshot(refused_script, refused_check); }
+static void refused_stream(void **st) { (void)st; stream(refused_script, refused_check); }
 static void stamp_snapshot(void **st)
 {
     (void)st;
@@ -525,6 +620,8 @@ int main(void)
         cmocka_unit_test(isr_stream),
         cmocka_unit_test(eg_snapshot),
         cmocka_unit_test(eg_stream),
+        cmocka_unit_test(refused_snapshot),
+        cmocka_unit_test(refused_stream),
         cmocka_unit_test(stamp_snapshot),
         cmocka_unit_test(stamp_stream),
         cmocka_unit_test(block_snapshot),
