@@ -22,7 +22,6 @@
 #include "evtrace/out.h"
 #include "evtrace/rkh.h"
 #include "evtrace/rkh_stream.h"
-#include "evtrace/txtb.h"
 #include "evtrace/xray.h"
 
 /* ---- generators ---------------------------------------------------------------------------- */
@@ -33,45 +32,6 @@ static int write_all(const char *path, const uint8_t *p, size_t n)
     if (!f) return -1;
     size_t w = fwrite(p, 1, n, f);
     return (fclose(f) == 0 && w == n) ? 0 : -1;
-}
-
-/* TXTB: 8 registered threads and a queue, semaphore and mutex; per 8 events a switch pair
- * (THREAD_SUSPEND, THREAD_RESUME), queue send and receive, semaphore get and put, an ISR pair in
- * every other group, user events otherwise. */
-static int gen_txtb(const char *path, uint64_t n)
-{
-    size_t size = (size_t)(n + 64) * 32u + 65536u;
-    uint8_t *buf = malloc(size);
-    if (!buf || evt_tx_trace_enable(buf, (uint32_t)size, 32) != EVT_TX_SUCCESS) return -1;
-    static char th[8], q, sem, mtx;
-    static const char *const names[8] = {"main", "rx", "tx", "ui", "log", "net", "idle", "timer"};
-    for (int i = 0; i < 8; i++) evt_tx_trace_thread_register(&th[i], names[i], 0x20000000u + 0x400u * (uint32_t)i, 1024, 4 + (uint32_t)i);
-    evt_tx_trace_object_register(3, &q, "queue", 16, 4);
-    evt_tx_trace_object_register(4, &sem, "sem", 1, 0);
-    evt_tx_trace_object_register(5, &mtx, "mutex", 0, 0);
-    for (uint64_t i = 0; i < n; i++) {
-        uint32_t t = (uint32_t)(i >> 3) & 7u, a = (uint32_t)i;
-        switch (i & 7u) {
-        case 0: evt_tx_trace_kernel_event(2, evt_tx_addr(&th[t]), 4, a, evt_tx_addr(&th[(t + 1) & 7u])); break;
-        case 1: evt_tx_trace_kernel_event(1, evt_tx_addr(&th[(t + 1) & 7u]), 3, a, 0); break;
-        case 2: evt_tx_trace_kernel_event(69, evt_tx_addr(&q), a, 0, 3); break;       /* QUEUE_SEND */
-        case 3: evt_tx_trace_kernel_event(68, evt_tx_addr(&q), a, 0, 2); break;       /* QUEUE_RECEIVE */
-        case 4: evt_tx_trace_kernel_event(83, evt_tx_addr(&sem), 0, 0, 0); break;     /* SEMAPHORE_GET */
-        case 5: evt_tx_trace_kernel_event(88, evt_tx_addr(&sem), 0, 0, 0); break;     /* SEMAPHORE_PUT */
-        case 6:
-            if (t & 1u) evt_tx_trace_isr_enter_insert(7);
-            else (void)evt_tx_trace_user_event_insert(4096u + (a & 15u), a, 2, 3, 4);
-            break;
-        default:
-            if (t & 1u) evt_tx_trace_isr_exit_insert(7);
-            else (void)evt_tx_trace_user_event_insert(4100u, a, 5, 6, 7);
-            break;
-        }
-    }
-    evt_tx_trace_disable();
-    int rc = write_all(path, buf, size);
-    free(buf);
-    return rc;
 }
 
 static uint8_t *g_out;
@@ -284,7 +244,7 @@ int main(void)
         if (!mkdtemp(dir)) return 1;
     }
     static const struct { const char *name, *ext; int (*gen)(const char *, uint64_t); } k_fmt[] = {
-        {"txtb", "trx", gen_txtb}, {"rkh", "rkh", gen_rkh}, {"etw", "etl", gen_etw}, {"xray", "xray", gen_xray},
+        {"txtb", "trx", bench_write_txtb}, {"rkh", "rkh", gen_rkh}, {"etw", "etl", gen_etw}, {"xray", "xray", gen_xray},
     };
     int have_llvm_xray = access("/usr/bin/llvm-xray", X_OK) == 0;
     printf("bench_decode: %llu events written per format, %d rounds (median), `evtrace info --json`\n",

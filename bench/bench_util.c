@@ -1,6 +1,7 @@
 /* Implementation of the benchmark helpers. */
 #define _DEFAULT_SOURCE
 #include "bench_util.h"
+#include "evtrace/txtb.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -304,4 +305,42 @@ long bench_run_child(char *const argv[], int quiet, uint64_t *ns, uint64_t *cpu_
               (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
     return ru.ru_maxrss;
+}
+
+int bench_write_txtb(const char *path, uint64_t n)
+{
+    size_t size = (size_t)(n + 64) * 32u + 65536u;
+    uint8_t *buf = malloc(size);
+    if (!buf || evt_tx_trace_enable(buf, (uint32_t)size, 32) != EVT_TX_SUCCESS) { free(buf); return -1; }
+    static char th[8], q, sem, mtx;
+    static const char *const names[8] = {"main", "rx", "tx", "ui", "log", "net", "idle", "timer"};
+    for (int i = 0; i < 8; i++) evt_tx_trace_thread_register(&th[i], names[i], 0x20000000u + 0x400u * (uint32_t)i, 1024, 4 + (uint32_t)i);
+    evt_tx_trace_object_register(3, &q, "queue", 16, 4);
+    evt_tx_trace_object_register(4, &sem, "sem", 1, 0);
+    evt_tx_trace_object_register(5, &mtx, "mutex", 0, 0);
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t t = (uint32_t)(i >> 3) & 7u, a = (uint32_t)i;
+        switch (i & 7u) {
+        case 0: evt_tx_trace_kernel_event(2, evt_tx_addr(&th[t]), 4, a, evt_tx_addr(&th[(t + 1) & 7u])); break;
+        case 1: evt_tx_trace_kernel_event(1, evt_tx_addr(&th[(t + 1) & 7u]), 3, a, 0); break;
+        case 2: evt_tx_trace_kernel_event(69, evt_tx_addr(&q), a, 0, 3); break;       /* QUEUE_SEND */
+        case 3: evt_tx_trace_kernel_event(68, evt_tx_addr(&q), a, 0, 2); break;       /* QUEUE_RECEIVE */
+        case 4: evt_tx_trace_kernel_event(83, evt_tx_addr(&sem), 0, 0, 0); break;     /* SEMAPHORE_GET */
+        case 5: evt_tx_trace_kernel_event(88, evt_tx_addr(&sem), 0, 0, 0); break;     /* SEMAPHORE_PUT */
+        case 6:
+            if (t & 1u) evt_tx_trace_isr_enter_insert(7);
+            else (void)evt_tx_trace_user_event_insert(4096u + (a & 15u), a, 2, 3, 4);
+            break;
+        default:
+            if (t & 1u) evt_tx_trace_isr_exit_insert(7);
+            else (void)evt_tx_trace_user_event_insert(4100u, a, 5, 6, 7);
+            break;
+        }
+    }
+    evt_tx_trace_disable();
+    FILE *f = fopen(path, "wb");
+    size_t w = f ? fwrite(buf, 1, size, f) : 0;
+    int rc = (f && fclose(f) == 0 && w == size) ? 0 : -1;
+    free(buf);
+    return rc;
 }

@@ -1,5 +1,6 @@
 /* Shared helpers of the benchmark programs: a cycle/ns clock, a timing loop, the common
- * "read the timestamp counter + store 32 bytes" baseline, and one output line format. */
+ * "read the timestamp counter + store 32 bytes" baseline, one output line format, and the recorded
+ * TXTB trace bench_decode and bench_export read. */
 #ifndef EVT_BENCH_UTIL_H
 #define EVT_BENCH_UTIL_H
 
@@ -75,5 +76,12 @@ uint64_t bench_write_floor_ns(const char *path, uint64_t bytes);
 long bench_run_child(char *const argv[], int quiet, uint64_t *ns, uint64_t *cpu_ns);
 /* Peak resident set size of this process in kB (from getrusage). */
 long bench_peak_rss_kb(void);
+
+/* Record n events with the TXTB recorder (evt_tx_*: its global state; call it in a child process)
+ * and write the buffer to path: 8 registered threads and a queue, semaphore and mutex; per 8 events
+ * a switch pair (THREAD_SUSPEND, THREAD_RESUME), queue send and receive, semaphore get and put (each
+ * thread gives and takes the semaphore itself, as a lock), an ISR pair in every other group, user
+ * events otherwise. 0, or -1 on failure. */
+int bench_write_txtb(const char *path, uint64_t n);
 
 #endif
