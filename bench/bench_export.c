@@ -166,10 +166,7 @@ int main(int argc, char **argv)
     if (!mkdtemp(dir)) return 1;
     char spec[4200];
     snprintf(spec, sizeof spec, "%s/trace.syn", dir);
-    FILE *f = fopen(spec, "w");
-    if (!f) return 1;
-    fprintf(f, "evtrace-synthetic 1\nevents %llu\nthreads 8\nhz 100000000\nlost_every 1000000\n", events);
-    fclose(f);
+    if (bench_write_synthetic(spec, events) != 0) return 1;
     const char *sel = getenv("EVT_BENCH_EXPORTERS");
     const char *base = getenv("EVT_BENCH_EXPORT_BASELINE");
     if (base && access(base, X_OK) != 0) { fprintf(stderr, "%s: baseline %s is not executable\n", argv[0], base); return 1; }

@@ -344,3 +344,11 @@ int bench_write_txtb(const char *path, uint64_t n)
     free(buf);
     return rc;
 }
+
+int bench_write_synthetic(const char *path, unsigned long long events)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    int w = fprintf(f, "evtrace-synthetic 1\nevents %llu\nthreads 8\nhz 100000000\nlost_every 1000000\n", events);
+    return (fclose(f) == 0 && w > 0) ? 0 : -1;
+}

@@ -84,4 +84,8 @@ long bench_peak_rss_kb(void);
  * events otherwise. 0, or -1 on failure. */
 int bench_write_txtb(const char *path, uint64_t n);
 
+/* Write the spec of a synthetic trace of `events` events (the "synthetic" reader: 8 threads, 100
+ * MHz, a loss every million) to path. 0, or -1 on failure. */
+int bench_write_synthetic(const char *path, unsigned long long events);
+
 #endif

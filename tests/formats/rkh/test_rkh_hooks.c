@@ -37,6 +37,16 @@ static const char *str_field(const evt_event *ev, const char *key)
     return NULL;
 }
 
+/* r initialised (default configuration, g_ring, the test clock) and streaming into g_out, emptied. */
+static void recorder_start(evt_rkh_recorder *r)
+{
+    evt_rkh_config cfg;
+    evt_rkh_config_default(&cfg);
+    g_out.n = 0;
+    evt_rkh_init(r, &cfg, g_ring, sizeof g_ring, evt_test_clock32, 1000u);
+    evt_rkh_set_sink(r, sink, &g_out);
+}
+
 /* The next user record (it has a user_event name), skipping symbol and configuration records. */
 static evt_status next_user(evt_reader *rd, evt_event *ev)
 {
@@ -68,11 +78,7 @@ static void test_every_hook_round_trips(void **st)
 {
     (void)st;
     evt_rkh_recorder r;
-    evt_rkh_config cfg;
-    evt_rkh_config_default(&cfg);
-    g_out.n = 0;
-    evt_rkh_init(&r, &cfg, g_ring, sizeof g_ring, evt_test_clock32, 1000u);
-    evt_rkh_set_sink(&r, sink, &g_out);
+    recorder_start(&r);
     evt_rkh_hook_user(1, 2, 3, 4, 5); /* before attach: nothing */
     evt_rkh_hooks_attach(&r);
     const uintptr_t sargs[3] = {0x10, 0x20, 0x30};
@@ -130,11 +136,7 @@ static void test_hook_records_named_by_meaning(void **st)
 {
     (void)st;
     evt_rkh_recorder r;
-    evt_rkh_config cfg;
-    evt_rkh_config_default(&cfg);
-    g_out.n = 0;
-    evt_rkh_init(&r, &cfg, g_ring, sizeof g_ring, evt_test_clock32, 1000u);
-    evt_rkh_set_sink(&r, sink, &g_out);
+    recorder_start(&r);
     evt_rkh_hooks_attach(&r);
     const uintptr_t sargs[3] = {0x7, 0x1, 0x64};
     evt_rkh_hook_kernel_info(EVT_HOOK_KERNEL_UTKERNEL, 2);
@@ -175,11 +177,7 @@ static void test_filtered_hooks_write_nothing(void **st)
 {
     (void)st;
     evt_rkh_recorder r;
-    evt_rkh_config cfg;
-    evt_rkh_config_default(&cfg);
-    g_out.n = 0;
-    evt_rkh_init(&r, &cfg, g_ring, sizeof g_ring, evt_test_clock32, 1000u);
-    evt_rkh_set_sink(&r, sink, &g_out);
+    recorder_start(&r);
     evt_rkh_hooks_attach(&r);
     size_t after_attach = g_out.n;
     evt_rkh_filter_on_event(&r, RKH_TE_USER + RKH_HOOK_ISR_ENTER);
@@ -197,11 +195,7 @@ static void test_hooks_meaning_from_the_profile(void **st)
 {
     (void)st;
     evt_rkh_recorder r;
-    evt_rkh_config cfg;
-    evt_rkh_config_default(&cfg);
-    g_out.n = 0;
-    evt_rkh_init(&r, &cfg, g_ring, sizeof g_ring, evt_test_clock32, 1000u);
-    evt_rkh_set_sink(&r, sink, &g_out);
+    recorder_start(&r);
     evt_rkh_hooks_attach(&r);
     const uintptr_t sargs[3] = {0x7, 0x1, 0x64};
     evt_rkh_hook_kernel_info(EVT_HOOK_KERNEL_UTKERNEL, 2);
@@ -256,11 +250,7 @@ static void test_clock_record(void **st)
 {
     (void)st;
     evt_rkh_recorder r;
-    evt_rkh_config cfg;
-    evt_rkh_config_default(&cfg);
-    g_out.n = 0;
-    evt_rkh_init(&r, &cfg, g_ring, sizeof g_ring, evt_test_clock32, 1000u);
-    evt_rkh_set_sink(&r, sink, &g_out);
+    recorder_start(&r);
     evt_rkh_hooks_clock(EVT_HOOK_KERNEL_FREERTOS, 1000u); /* detached: writes nothing */
     evt_rkh_hooks_attach(&r);
     const uint64_t hz = 0x12A05F27Dull; /* 5 000 000 125: the low word holds 0x7D (escaped) */
@@ -290,9 +280,7 @@ static void test_clock_record(void **st)
     evt_reader_close(rd);
 
     /* a stream without the record: not found */
-    g_out.n = 0;
-    evt_rkh_init(&r, &cfg, g_ring, sizeof g_ring, evt_test_clock32, 1000u);
-    evt_rkh_set_sink(&r, sink, &g_out);
+    recorder_start(&r);
     evt_rkh_hooks_attach(&r);
     evt_rkh_hook_kernel_info(EVT_HOOK_KERNEL_FREERTOS, 1);
     evt_rkh_hooks_attach(NULL);
