@@ -208,7 +208,8 @@ static void apply_(rkh_hooks_dec *h, evt_event *ev, const char *user_event, rkh_
         if (a[0] && a[0] < EVT_HOOK_OBJ_COUNT_) {
             ev->m.has |= EVT_M_OBJ_TYPE;
             ev->m.obj_type = (uint8_t)a[0];
-            ev->name = (n == RKH_HOOK_OBJ_CREATE ? k_create : k_delete)[a[0]];
+            const char *tn = (n == RKH_HOOK_OBJ_CREATE ? k_create : k_delete)[a[0]];
+            if (tn) ev->name = tn; /* (every type has its row: the table has no gap) */
         }
         if (n == RKH_HOOK_OBJ_CREATE && a[0] == EVT_HOOK_OBJ_INTERRUPT && !irq_named(h, a[1]) &&
             h->nirqs < RKH_HOOKS_MAX_IRQS)
