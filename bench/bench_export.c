@@ -67,23 +67,22 @@ static const char *const k_kinds[] = {"chrome", "perfetto", "ctf", "sqlite", "st
 /* Each kind on the trace at path (events events), lines "export_<prefix><kind>". */
 static void run_source(const bench_ctx *bc, const char *prefix, const char *path, unsigned long long events)
 {
-    char *bin = bc->bin, *base = bc->base, *spec = (char *)path;
-    const char *sel = bc->sel, *dir = bc->dir;
+    char *base = bc->base, *trace = (char *)path; /* (argv strings) */
     for (size_t run = 0; run < 2 * (sizeof k_kinds / sizeof k_kinds[0]); run++) {
         size_t i = run / 2;
         int baseline = (int)(run % 2); /* each kind: this build, then the baseline binary if given */
         if (baseline && !base) continue;
-        if (sel && !strstr(sel, k_kinds[i])) continue;
+        if (bc->sel && !strstr(bc->sel, k_kinds[i])) continue;
         char out[4300], subject[64];
-        snprintf(out, sizeof out, "%s/out.%s", dir, k_kinds[i]);
+        snprintf(out, sizeof out, "%s/out.%s", bc->dir, k_kinds[i]);
         char *args[10];
         int k = 0;
-        args[k++] = baseline ? (char *)base : bin;
-        if (strcmp(k_kinds[i], "stats") == 0) { args[k++] = "stats"; args[k++] = "--json"; args[k++] = spec; }
+        args[k++] = baseline ? base : bc->bin;
+        if (strcmp(k_kinds[i], "stats") == 0) { args[k++] = "stats"; args[k++] = "--json"; args[k++] = trace; }
         else if (strcmp(k_kinds[i], "report") == 0) {
-            args[k++] = "report"; args[k++] = "-q"; args[k++] = spec; args[k++] = "-o"; args[k++] = out;
+            args[k++] = "report"; args[k++] = "-q"; args[k++] = trace; args[k++] = "-o"; args[k++] = out;
         } else {
-            args[k++] = "convert"; args[k++] = "-q"; args[k++] = spec; args[k++] = "-o"; args[k++] = out;
+            args[k++] = "convert"; args[k++] = "-q"; args[k++] = trace; args[k++] = "-o"; args[k++] = out;
             args[k++] = "--to"; args[k++] = (char *)k_kinds[i];
         }
         args[k] = NULL;
@@ -114,7 +113,7 @@ static void run_source(const bench_ctx *bc, const char *prefix, const char *path
             /* the write floor: as many bytes written and fsynced beside it (the output's own
              * last step), same run: what the disk allows, which no exporter can beat */
             char wpath[4400];
-            snprintf(wpath, sizeof wpath, "%s/write-floor", dir);
+            snprintf(wpath, sizeof wpath, "%s/write-floor", bc->dir);
             uint64_t wns = bench_write_floor_ns(wpath, bytes);
             if (wns) {
                 bench_report(subject, "write()+fsync of as many bytes (write floor)", (double)bytes * 1e3 / (double)wns, "MB/s");

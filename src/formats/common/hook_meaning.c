@@ -79,6 +79,19 @@ void evt_hook_m_ready(evt_event *ev, uint64_t thread, const char *name)
     ev->m.has |= EVT_M_WAKE;
 }
 
+const char *evt_hook_m_irq(evt_event *ev, uint32_t irq, const char *name, evt_hook_mbuf *buf)
+{
+    if (!name || !name[0]) {
+        snprintf(buf->label, sizeof buf->label, "int%u", (unsigned)irq);
+        name = buf->label;
+    }
+    ev->name = name;
+    ev->m.has |= EVT_M_IRQ | EVT_M_LABEL;
+    ev->m.irq = irq;
+    ev->m.label = name;
+    return name;
+}
+
 void evt_hook_m_prio(evt_event *ev, uint64_t thread, const char *name, uint64_t prio, uint32_t why)
 {
     name = nm_(name);

@@ -23,6 +23,10 @@ typedef struct evt_hook_mbuf {
 void evt_hook_m_switch(evt_event *ev, const evt_kernel_profile *k, uint64_t from, uint32_t state, uint32_t native,
                        uint64_t blocked_on, const char *blocked_name, uint64_t to, const char *to_name, uint64_t prio,
                        evt_hook_mbuf *buf);
+/* An interrupt's enter or exit (its kind set by the caller): m IRQ, and its name -- `name` (the
+ * one the application gave it), else "int<irq>" in buf -- as the event's name and m LABEL (the ISR
+ * tables and tracks). Returns the name. */
+const char *evt_hook_m_irq(evt_event *ev, uint32_t irq, const char *name, evt_hook_mbuf *buf);
 /* `thread` became ready: kind thread_run with target, m WAKE. */
 void evt_hook_m_ready(evt_event *ev, uint64_t thread, const char *name);
 /* `thread`'s priority is now `prio`, why = evt_hook_prio_why: kind other, target, m PRIO_SET (and

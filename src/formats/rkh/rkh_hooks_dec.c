@@ -13,12 +13,12 @@
 
 #define RKH_HOOK_ISR_CTX 0xFFFFFFFFu /* context id of interrupt code (as the TXTB reader uses) */
 
-/* The hook records: user event number and FWK_TUSR name. */
+/* The hook records: user event number, FWK_TUSR name and the event name it gets here. */
 static const struct {
     int n;
-    const char *s;
+    const char *s, *name;
 } k_hooks[] = {
-#define RKH_HOOK_ROW_(num, name, str) {num, str},
+#define RKH_HOOK_ROW_(num, name, str) {num, RKH_HOOKS_PREFIX str, str},
     RKH_HOOKS_TABLE(RKH_HOOK_ROW_)
 #undef RKH_HOOK_ROW_
 };
@@ -36,8 +36,6 @@ static const char *const k_delete[EVT_HOOK_OBJ_COUNT_] = {
     EVT_HOOK_OBJ_TABLE(RKH_HOOK_DELETE_)
 #undef RKH_HOOK_DELETE_
 };
-
-#define RKH_HOOK_PREFIX_LEN 5 /* "hook." */
 
 /* The row of the hook record named user_event, or -1. */
 static int hook_row(const char *user_event)
@@ -100,21 +98,6 @@ static void svc_meaning(rkh_hooks_dec *h, evt_event *ev, int enter, rkh_hooks_na
     }
 }
 
-/* An interrupt's enter or exit: its number, and its name as the snapshot gives it: the one
- * hook.obj_create(INTERRUPT) gave it, else "int<n>" (also the event's name). */
-static void irq_meaning(rkh_hooks_dec *h, evt_event *ev, uint64_t irq, rkh_hooks_name_fn name_of, void *user)
-{
-    const char *n = irq_named(h, irq) ? name_of(user, irq) : NULL;
-    if (!n || !n[0]) {
-        snprintf(h->namebuf, sizeof h->namebuf, "int%u", (unsigned)(uint32_t)irq);
-        n = h->namebuf;
-    }
-    ev->name = n;
-    ev->m.has |= EVT_M_IRQ | EVT_M_LABEL;
-    ev->m.irq = (uint32_t)irq;
-    ev->m.label = n;
-}
-
 static void set_thread_ctx(evt_event *ev, uint64_t thread, rkh_hooks_name_fn name_of, void *user)
 {
     ev->flags |= EVT_HAS_CTX;
@@ -150,7 +133,7 @@ static void apply_(rkh_hooks_dec *h, evt_event *ev, const char *user_event, rkh_
     if (n >= 0) h->seen = 1;
     if (n >= 0 && n != RKH_HOOK_USER) /* a hook record is named by what it is, not "USR#<n>"; the
                                         * cases below name it more closely where they can */
-        ev->name = k_hooks[row].s + RKH_HOOK_PREFIX_LEN;
+        ev->name = k_hooks[row].name;
     switch (n) {
     case RKH_HOOK_THREAD_IN: /* OBJ thread, UI32 prio */
         if (ev->nargs < 2) return;
@@ -182,13 +165,13 @@ static void apply_(rkh_hooks_dec *h, evt_event *ev, const char *user_event, rkh_
         h->isr_irq = a[0];
         ev->kind = EVT_KIND_ISR_ENTER;
         set_current_ctx(h, ev, name_of, user);
-        irq_meaning(h, ev, a[0], name_of, user);
+        (void)evt_hook_m_irq(ev, (uint32_t)a[0], irq_named(h, a[0]) ? name_of(user, a[0]) : NULL, &h->mbuf);
         return;
     case RKH_HOOK_ISR_EXIT:
         if (ev->nargs < 1) return;
         ev->kind = EVT_KIND_ISR_EXIT;
         set_current_ctx(h, ev, name_of, user);
-        irq_meaning(h, ev, a[0], name_of, user);
+        (void)evt_hook_m_irq(ev, (uint32_t)a[0], irq_named(h, a[0]) ? name_of(user, a[0]) : NULL, &h->mbuf);
         if (h->isr_depth) h->isr_depth--;
         return;
     case RKH_HOOK_SVC_ENTER: /* I32 code, X32 args... */

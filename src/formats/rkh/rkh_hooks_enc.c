@@ -23,7 +23,7 @@ static evt_rkh_recorder *g_rec;
 #define HOOK_REC() EVT_LOAD_RLX(&g_rec)
 
 static const char *const k_hook_names[] = {
-#define RKH_HOOK_NAME_(n, name, s) s,
+#define RKH_HOOK_NAME_(n, name, s) RKH_HOOKS_PREFIX s,
     RKH_HOOKS_TABLE(RKH_HOOK_NAME_)
 #undef RKH_HOOK_NAME_
 };

@@ -207,15 +207,7 @@ static int decode_event(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], evt
         /* The interrupt's name (evt_utk_name_interrupt / EVT_HOOK_OBJ_INTERRUPT) or "int<n>". */
         uint32_t irq = w[5];
         const char *n = name_of ? name_of(ctx, TXTB_HOOKS_IRQ_BASE | (irq & 0xFFFFu)) : NULL;
-        if (!n || !n[0]) {
-            snprintf(h->namebuf, sizeof h->namebuf, "int%u", (unsigned)irq);
-            n = h->namebuf;
-        }
-        ev->name = n;
-        evt_event_add_field_s(ev, "irq_name", n);
-        ev->m.has |= EVT_M_LABEL | EVT_M_IRQ;
-        ev->m.label = n;
-        ev->m.irq = irq;
+        evt_event_add_field_s(ev, "irq_name", evt_hook_m_irq(ev, irq, n, &h->mbuf));
         return 1;
     }
     if (id == TXTB_EVENT_THREAD_RESUME || id == TXTB_EVENT_THREAD_SUSPEND) {
