@@ -63,6 +63,17 @@ typedef struct pf_ctx {
     uint32_t open;           /* slices begun on its track and not yet ended */
 } pf_ctx;
 
+/* A counter track seen before, by the timeline's name pointer and object: the name is checked as
+ * pf_iid_ checks its pointers (trusted in the program's read-only image, else compared). */
+typedef struct pf_ctr_slot {
+    const char *p;           /* NULL: empty */
+    const char *own;         /* the name's copy in counter_names (never moves) */
+    uint32_t obj, n;         /* object index; counter track number */
+    int ro;
+} pf_ctr_slot;
+#define CTR_CACHE 64         /* slots of the counter track cache (on_counter: pairs by 6 bits of a hash) */
+_Static_assert(CTR_CACHE == 64, "on_counter takes 6 bits of the hash");
+
 typedef struct pf_state {
     FILE *out;
     evt_reader *r;           /* open until end(): its clock is read at the first event */
@@ -79,6 +90,7 @@ typedef struct pf_state {
     uint32_t *blocked_name;   /* by object index: its name's id there << 1 | from a name (0: none yet) */
     uint32_t nblocked_name;
     uint32_t ncounters;
+    pf_ctr_slot ctr_cache[CTR_CACHE];
     int lost_described;
     uint64_t lost_total;
     evt_an_load load;        /* CPU load windows (analyses/load.h) */
@@ -347,23 +359,52 @@ static void on_slice(void *user, const evt_tl_slice *sl)
 
 /* ---- counters, flows, losses --------------------------------------------------------------- */
 
-static void on_counter(void *user, const evt_tl_counter *c)
+/* The counter track number of (object, name) (on_counter when ctr_cache has no entry): found or
+ * described now; kept in slot cs. Returns 0 when out of memory. */
+static int counter_track_slow_(pf_state *s, const evt_tl_counter *c, const char *cname, pf_ctr_slot *cs, uint32_t *pn)
 {
-    pf_state *s = user;
-    const char *cname = c->name ? c->name : "counter";
     uint32_t nid = evt_strtab_intern(&s->counter_names, cname, strlen(cname), NULL);
-    if (!nid) { s->oom = 1; return; }
+    if (!nid) { s->oom = 1; return 0; }
     uint64_t key = ((uint64_t)(c->obj == EVT_TL_NONE ? 0 : c->obj + 1) << 32) | nid;
     uint32_t n;
     if (!evt_u64map_get(&s->counters, key, &n)) {
         n = s->ncounters++;
-        if (!evt_u64map_put(&s->counters, key, n)) { s->oom = 1; return; }
+        if (!evt_u64map_put(&s->counters, key, n)) { s->oom = 1; return 0; }
         char nb[256];
         const evt_tl_obj *o = evt_tl_obj_at(&s->tl, c->obj);
         if (!o) snprintf(nb, sizeof nb, "%s", cname);
         else if (o->name) snprintf(nb, sizeof nb, "%s %s", o->name, cname);
         else snprintf(nb, sizeof nb, "object 0x%" PRIx64 " %s", o->id, cname);
         pf_track(&s->w, UUID_COUNTER(n), UUID_PROCESS, nb, 1);
+    }
+    cs->p = cname;
+    cs->own = evt_strtab_str(&s->counter_names, nid);
+    cs->obj = c->obj;
+    cs->n = n;
+    cs->ro = pf_ro(&s->w, cname);
+    *pn = n;
+    return 1;
+}
+
+static inline int ctr_hit_(const pf_ctr_slot *cs, const char *cname, uint32_t obj)
+{
+    return cs->p == cname && cs->obj == obj && (cs->ro || strcmp(cs->own, cname) == 0);
+}
+
+static void on_counter(void *user, const evt_tl_counter *c)
+{
+    pf_state *s = user;
+    const char *cname = c->name ? c->name : "counter";
+    /* two slots per hash (an event's counters, e.g. a semaphore's count and waiters, may share
+     * one): a miss moves the first to the second and takes the first */
+    uint64_t h = ((uintptr_t)cname ^ (uint64_t)c->obj << 32) * 0x9E3779B97F4A7C15ull;
+    pf_ctr_slot *cs = &s->ctr_cache[(h >> 58) & ~1u];
+    uint32_t n;
+    if (ctr_hit_(&cs[0], cname, c->obj)) n = cs[0].n;
+    else if (ctr_hit_(&cs[1], cname, c->obj)) n = cs[1].n;
+    else {
+        cs[1] = cs[0];
+        if (!counter_track_slow_(s, c, cname, cs, &n)) return;
     }
     pf_te_begin(&s->w, PF_COUNTER, UUID_COUNTER(n), c->t);
     pf_te_counter(&s->w, (int64_t)c->value);

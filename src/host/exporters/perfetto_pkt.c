@@ -3,6 +3,11 @@
  * events, the per-event packets, are written in place in one pass (the usual TrackEvent's inline
  * path is in the header; the growth and interning paths are here), byte for byte what the
  * bottom-up encoding gives. */
+#if defined(__linux__) && defined(__ELF__)
+#define _GNU_SOURCE /* dl_iterate_phdr */
+#include <link.h>
+#define PF_HAVE_PHDR 1
+#endif
 #include "perfetto_pkt.h"
 
 #include <stdint.h>
@@ -10,10 +15,41 @@
 
 #define FT_BUNDLE_MAX 32768 /* bytes of events per bundle before it is written */
 
+#ifdef PF_HAVE_PHDR
+/* Keeps the program's PT_LOAD segments without write permission: literals and const data, whose
+ * bytes never change (the first object dl_iterate_phdr reports is the program itself, which is
+ * never unloaded). A segment past PF_RO_MAX is left out: its strings are compared as any other. */
+static int ro_segments_(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    pf_w *w = data;
+    for (size_t i = 0; i < info->dlpi_phnum && w->nro < PF_RO_MAX; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || (ph->p_flags & PF_W) || !ph->p_memsz) continue;
+        w->ro[w->nro][0] = (uintptr_t)(info->dlpi_addr + ph->p_vaddr);
+        w->ro[w->nro][1] = w->ro[w->nro][0] + (uintptr_t)ph->p_memsz;
+        w->nro++;
+    }
+    return 1; /* the program only */
+}
+#endif
+
 void pf_w_init(pf_w *w, FILE *out)
 {
     memset(w, 0, sizeof *w);
     w->out = out;
+    for (size_t i = 0; i < PF_FKEY_N; i++) w->fkey[i] = &w->cache[F_ID_DEBUG_NAMES - 1][0];
+#ifdef PF_HAVE_PHDR
+    dl_iterate_phdr(ro_segments_, w);
+#endif
+}
+
+int pf_ro(const pf_w *w, const void *s)
+{
+    uintptr_t a = (uintptr_t)s;
+    for (uint32_t i = 0; i < w->nro; i++)
+        if (a >= w->ro[i][0] && a < w->ro[i][1]) return 1;
+    return 0;
 }
 
 void pf_w_free(pf_w *w)
@@ -113,22 +149,31 @@ void pf_process_tree(pf_w *w, uint64_t ts, int32_t pid, const char *cmdline, int
     flush_packet_(w);
 }
 
-/* pf_iid_ when the pointer cache has no (valid) entry: the hash look-up, the definition if new. */
+/* pf_iid_ when the pointer cache has no (valid) entry: the hash look-up, the definition if new.
+ * Out of memory: 0, and the slot is emptied (iid 0, a pointer no string has). */
 uint64_t pf_iid_slow_(pf_w *w, evt_strtab *t, evt_pb *list, uint32_t field, const char *str, pf_iid_slot *slot)
 {
     int added;
     uint32_t id = evt_strtab_intern(t, str, strlen(str), &added);
-    if (!id) { w->oom = 1; return 0; }
-    if (added) {
+    if (!id) w->oom = 1;
+    else if (added) {
         evt_pb_clear(&w->sub2);
         evt_pb_uint(&w->sub2, F_INT_IID, id);
         evt_pb_str(&w->sub2, F_INT_NAME, str);
         evt_pb_msg(list, field, &w->sub2);
         w->fresh = 1;
     }
-    slot->p = str;
-    slot->own = evt_strtab_str(t, id);
+    slot->p = id ? str : NULL;
+    slot->own = id ? evt_strtab_str(t, id) : "";
     slot->id = id;
+    slot->ro = (uint8_t)pf_ro(w, str);
+    uint8_t *h = slot->head;
+    *h++ = (uint8_t)(F_TE_DEBUG << 3 | 2);
+    *h++ = 0; /* the length: below */
+    *h++ = (uint8_t)(F_DA_NAME_IID << 3);
+    h = pf_vput_(h, id); /* 32 bits: 5 bytes at most */
+    slot->head_len = (uint8_t)(h - slot->head);
+    slot->head[1] = slot->head_len; /* name_iid, a tag and a 1-byte value: the usual number */
     return id;
 }
 
@@ -179,73 +224,101 @@ void pf_te_name_slow_(pf_w *w, uint64_t cat, int has_cat, uint64_t name_iid)
     evt_pb_uint(&w->obuf, F_TE_NAME_IID, name_iid);
 }
 
-/* The iid of an annotation key. */
-static inline uint64_t key_iid_(pf_w *w, const char *key, int key_stable)
+/* The slot of an annotation key (its iid and annotation head); valid until the next interning. */
+static inline const pf_iid_slot *key_(pf_w *w, const char *key, int key_stable)
 {
-    return pf_iid_(w, &w->dbgnames, &w->dnames, F_ID_DEBUG_NAMES, key, key_stable);
+    pf_iid_slot *slot = pf_iid_slot_(w, F_ID_DEBUG_NAMES, key);
+    if (slot->p == key && (key_stable || slot->ro || strcmp(slot->own, key) == 0)) return slot;
+    pf_iid_slow_(w, &w->dbgnames, &w->dnames, F_ID_DEBUG_NAMES, key, slot);
+    return slot;
 }
 
-/* The iid of pf_ann_event's own key k (a literal), found once. */
-static inline uint64_t kiid_(pf_w *w, unsigned k, const char *key)
+/* pf_ann_event's own key k (a literal), found once (kept unless out of memory: found again next
+ * time). */
+static const pf_iid_slot *kkey_slow_(pf_w *w, unsigned k, const char *key)
 {
-    uint32_t id = w->kiid[k];
-    if (!id) id = w->kiid[k] = (uint32_t)key_iid_(w, key, 1); /* 0 (out of memory): found again next time */
-    return id;
+    const pf_iid_slot *slot = key_(w, key, 1);
+    if (slot->id) w->kkey[k] = *slot;
+    return slot;
+}
+static inline const pf_iid_slot *kkey_(pf_w *w, unsigned k, const char *key)
+{
+    return w->kkey[k].head_len ? &w->kkey[k] : kkey_slow_(w, k, key);
 }
 
 /* A DebugAnnotation {name_iid, field = v} at p (room for ANN_U_MAX bytes): its length (at most
- * 1 + 5 + 1 + 10 bytes) fits one byte, so the tag, the length and the fields go out in one pass
- * (the bytes of evt_pb_open / the fields / evt_pb_close). Returns the byte after it. */
+ * 1 + 5 + 1 + 10 bytes) fits one byte, so the key's cached head (tag, the length of a 1-byte
+ * value's annotation, name_iid: the 8 bytes are copied whole), the value and the length go out in
+ * one pass (the bytes of evt_pb_open / the fields / evt_pb_close). Returns the byte after it. */
 #define ANN_U_MAX (2 + 1 + 5 + 1 + 10)
-static inline uint8_t *ann_u_at_(uint8_t *p, uint64_t iid, uint32_t field, uint64_t v)
+static inline uint8_t *ann_u_at_(uint8_t *p, const pf_iid_slot *k, uint32_t field, uint64_t v)
 {
-    p[0] = (uint8_t)(F_TE_DEBUG << 3 | 2);
-    p[2] = (uint8_t)(F_DA_NAME_IID << 3);
-    uint8_t *q = pf_vput_(p + 3, iid); /* an iid is 32 bits: 5 bytes at most */
+    memcpy(p, k->head, sizeof k->head);
+    uint8_t *q = p + k->head_len;
     *q++ = (uint8_t)(field << 3);
+    if (v < 0x80) { /* the usual: the head's length is right */
+        *q = (uint8_t)v;
+        return q + 1;
+    }
+    if (v - (1u << 28) < (1ull << 35) - (1u << 28)) { /* 5 bytes (an address, a 32-bit word): no loop */
+        q[0] = (uint8_t)(v | 0x80);
+        q[1] = (uint8_t)(v >> 7 | 0x80);
+        q[2] = (uint8_t)(v >> 14 | 0x80);
+        q[3] = (uint8_t)(v >> 21 | 0x80);
+        q[4] = (uint8_t)(v >> 28);
+        p[1] = (uint8_t)(k->head_len + 4);
+        return q + 5;
+    }
     q = pf_vput_(q, v);
     p[1] = (uint8_t)(q - p - 2);
     return q;
 }
 
 /* ann_u_at_ into the TrackEvent being written. int64 is two's complement, the same varint. */
-static inline void ann_put_u_(pf_w *w, uint64_t iid, int is_signed, uint64_t v)
+static inline void ann_put_u_(pf_w *w, const pf_iid_slot *k, int is_signed, uint64_t v)
 {
     evt_pb *b = &w->obuf;
     if (!evt_pb_reserve(b, ANN_U_MAX)) return; /* out of memory: sticky, pf_te_emit reports it */
-    b->n = (size_t)(ann_u_at_(b->p + b->n, iid, is_signed ? F_DA_INT : F_DA_UINT, v) - b->p);
+    b->n = (size_t)(ann_u_at_(b->p + b->n, k, is_signed ? F_DA_INT : F_DA_UINT, v) - b->p);
 }
 
-/* A DebugAnnotation {name_iid, string_value = s[0..n)}; in one pass while its length fits one
- * byte (1 + 5 + 1 + 1 + n < 128). */
-static inline void ann_put_s_(pf_w *w, uint64_t iid, const char *s, size_t n)
+/* A DebugAnnotation {name_iid, string_value = s[0..n)} at p (room for ANN_S_ROOM + n bytes) when
+ * its length fits one byte (1 + 5 + 1 + 1 + n < 128: n < ANN_S_ONE). Returns the byte after it. */
+#define ANN_S_ROOM (2 + 1 + 5 + 2)
+#define ANN_S_ONE 0x70
+static inline uint8_t *ann_s_at_(uint8_t *p, const pf_iid_slot *k, const char *s, size_t n)
 {
-    evt_pb *b = &w->obuf;
-    if (n >= 0x70 || b->cap - b->n < 2 + 1 + 5 + 2 + n) {
-        size_t at = evt_pb_open(b, F_TE_DEBUG);
-        evt_pb_uint(b, F_DA_NAME_IID, iid);
-        evt_pb_bytes(b, F_DA_STRING, s, n);
-        evt_pb_close(b, at);
-        return;
-    }
-    uint8_t *p = b->p + b->n, *q;
-    p[0] = (uint8_t)(F_TE_DEBUG << 3 | 2);
-    p[2] = (uint8_t)(F_DA_NAME_IID << 3);
-    q = pf_vput_(p + 3, iid);
+    memcpy(p, k->head, sizeof k->head);
+    uint8_t *q = p + k->head_len;
     q[0] = (uint8_t)(F_DA_STRING << 3 | 2);
     q[1] = (uint8_t)n;
     pf_copy_(q + 2, s, n);
     q += 2 + n;
     p[1] = (uint8_t)(q - p - 2);
-    b->n = (size_t)(q - b->p);
+    return q;
 }
 
-/* The iid of an exporter's own annotation, kept for pf_ann_event (pf_w.pre_iid). */
-static uint64_t pre_key_(pf_w *w, const char *key)
+/* ann_s_at_ into the TrackEvent being written, or the general encoder when it must grow or the
+ * length needs more bytes. */
+static inline void ann_put_s_(pf_w *w, const pf_iid_slot *k, const char *s, size_t n)
 {
-    uint64_t iid = key_iid_(w, key, 1);
-    if (w->npre < sizeof w->pre_iid / sizeof w->pre_iid[0]) w->pre_iid[w->npre++] = iid;
-    return iid;
+    evt_pb *b = &w->obuf;
+    if (n >= ANN_S_ONE || b->cap - b->n < ANN_S_ROOM + n) {
+        size_t at = evt_pb_open(b, F_TE_DEBUG);
+        evt_pb_uint(b, F_DA_NAME_IID, k->id);
+        evt_pb_bytes(b, F_DA_STRING, s, n);
+        evt_pb_close(b, at);
+        return;
+    }
+    b->n = (size_t)(ann_s_at_(b->p + b->n, k, s, n) - b->p);
+}
+
+/* The slot of an exporter's own annotation key, its iid kept for pf_ann_event (pf_w.pre_iid). */
+static const pf_iid_slot *pre_key_(pf_w *w, const char *key)
+{
+    const pf_iid_slot *k = key_(w, key, 1);
+    if (w->npre < sizeof w->pre_iid / sizeof w->pre_iid[0]) w->pre_iid[w->npre++] = k->id;
+    return k;
 }
 static int pre_has_(const pf_w *w, uint64_t iid)
 {
@@ -258,39 +331,68 @@ void pf_ann_u(pf_w *w, const char *key, uint64_t v, int is_signed) { ann_put_u_(
 
 void pf_ann_s(pf_w *w, const char *key, const char *s, size_t n) { ann_put_s_(w, pre_key_(w, key), s, n); }
 
-void pf_ann_event(pf_w *w, const evt_event *ev)
+/* Interns the keys of args nkargs..na-1 (in order: the bytes give iids at first use); 0 when out
+ * of memory (sticky). */
+static int kargs_slow_(pf_w *w, uint32_t na)
 {
     static const char *const argk[EVT_MAX_ARGS] = {"arg0", "arg1", "arg2", "arg3", "arg4", "arg5", "arg6", "arg7",
                                                    "arg8", "arg9", "arg10", "arg11", "arg12", "arg13", "arg14", "arg15"};
-    /* id, the args, target: one room check (interning writes other buffers, never obuf) */
-    evt_pb *b = &w->obuf;
-    uint32_t na = ev->nargs < EVT_MAX_ARGS ? ev->nargs : EVT_MAX_ARGS;
-    if (!evt_pb_reserve(b, (size_t)(na + 2) * ANN_U_MAX)) return; /* out of memory: sticky */
-    uint8_t *p = ann_u_at_(b->p + b->n, kiid_(w, PF_K_ID, "id"), F_DA_UINT, ev->id);
-    for (uint32_t i = 0; i < na; i++) p = ann_u_at_(p, kiid_(w, PF_K_ARG0 + i, argk[i]), F_DA_UINT, ev->args[i]);
-    if (ev->flags & EVT_HAS_TARGET) p = ann_u_at_(p, kiid_(w, PF_K_TARGET, "target"), F_DA_UINT, ev->target);
-    b->n = (size_t)(p - b->p);
-    if (ev->flags & EVT_HAS_TARGET) {
-        if (ev->target_name)
-            ann_put_s_(w, kiid_(w, PF_K_OBJECT, "object"), ev->target_name, strlen(ev->target_name));
-    }
-    if (ev->flags & EVT_HAS_COUNT) {
-        uint64_t iid = kiid_(w, PF_K_COUNT, "count");
-        if (!w->npre || !pre_has_(w, iid)) ann_put_u_(w, iid, 0, ev->count);
-    }
-    for (uint32_t i = 0; i < ev->nfields; i++) {
-        const evt_field *f = &ev->fields[i];
-        if (!f->key) continue;
-        uint64_t iid = key_iid_(w, f->key, 0); /* the reader's key: checked against its interned copy */
-        if (w->npre && pre_has_(w, iid)) continue; /* the exporter wrote that name (pf_ann_u, _s) */
-        if (f->is_str) ann_put_s_(w, iid, f->str ? f->str : "", f->str ? strlen(f->str) : 0);
-        else ann_put_u_(w, iid, f->is_signed, f->num);
-    }
-    if (ev->data && ev->data_is_text)
-        ann_put_s_(w, kiid_(w, PF_K_TEXT, "text"), (const char *)ev->data, ev->data_len);
+    for (; w->nkargs < na; w->nkargs++)
+        if (!kkey_slow_(w, PF_K_ARG0 + w->nkargs, argk[w->nkargs])->id) return 0;
+    return 1;
 }
 
-void pf_te_counter(pf_w *w, int64_t v) { evt_pb_int(&w->obuf, F_TE_COUNTER_VALUE, v); }
+/* A string annotation among pf_ann_event's numeric ones: the bytes before p are kept (b->n), the
+ * string goes through ann_put_s_ (its own room check), then room is made again for `more` numeric
+ * ones. Returns where they go, NULL when out of memory (sticky). */
+static inline uint8_t *ann_s_among_(pf_w *w, uint8_t *p, const pf_iid_slot *k, const char *s, size_t n, size_t more)
+{
+    evt_pb *b = &w->obuf;
+    b->n = (size_t)(p - b->p);
+    ann_put_s_(w, k, s, n);
+    return evt_pb_reserve(b, more * ANN_U_MAX) ? b->p + b->n : NULL;
+}
+
+void pf_ann_event(pf_w *w, const evt_event *ev)
+{
+    /* One room check for every numeric annotation (id, the args, target, count, the fields) and
+     * the object's name, written at p: interning writes other buffers, never obuf; a string field
+     * makes room again for those after it (ann_s_among_). */
+    evt_pb *b = &w->obuf;
+    uint32_t na = ev->nargs < EVT_MAX_ARGS ? ev->nargs : EVT_MAX_ARGS, nf = ev->nfields;
+    const char *obj = ev->flags & EVT_HAS_TARGET ? ev->target_name : NULL;
+    size_t nobj = obj ? strlen(obj) : 0;
+    if (!evt_pb_reserve(b, (size_t)(na + 3 + nf) * ANN_U_MAX + ANN_S_ROOM + nobj)) return; /* out of memory: sticky */
+    uint8_t *p = ann_u_at_(b->p + b->n, kkey_(w, PF_K_ID, "id"), F_DA_UINT, ev->id);
+    if (na > w->nkargs && !kargs_slow_(w, na)) return;
+    for (uint32_t i = 0; i < na; i++) p = ann_u_at_(p, &w->kkey[PF_K_ARG0 + i], F_DA_UINT, ev->args[i]);
+    if (ev->flags & EVT_HAS_TARGET) {
+        p = ann_u_at_(p, kkey_(w, PF_K_TARGET, "target"), F_DA_UINT, ev->target);
+        if (obj) {
+            const pf_iid_slot *k = kkey_(w, PF_K_OBJECT, "object");
+            if (nobj < ANN_S_ONE) p = ann_s_at_(p, k, obj, nobj);
+            else if (!(p = ann_s_among_(w, p, k, obj, nobj, 1 + (size_t)nf))) return;
+        }
+    }
+    if (ev->flags & EVT_HAS_COUNT) {
+        const pf_iid_slot *k = kkey_(w, PF_K_COUNT, "count");
+        if (!w->npre || !pre_has_(w, k->id)) p = ann_u_at_(p, k, F_DA_UINT, ev->count);
+    }
+    for (uint32_t i = 0; i < nf; i++) {
+        const evt_field *f = &ev->fields[i];
+        if (!f->key) continue;
+        /* the reader's key: the slot of this field's last key while it holds it, read-only (a
+         * reader's layout repeats), else the pointer cache (checked against its interned copy) */
+        const pf_iid_slot *k = w->fkey[i % PF_FKEY_N];
+        if (k->p != f->key || !k->ro) w->fkey[i % PF_FKEY_N] = k = key_(w, f->key, 0);
+        if (w->npre && pre_has_(w, k->id)) continue; /* the exporter wrote that name (pf_ann_u, _s) */
+        if (!f->is_str) p = ann_u_at_(p, k, f->is_signed ? F_DA_INT : F_DA_UINT, f->num);
+        else if (!(p = ann_s_among_(w, p, k, f->str ? f->str : "", f->str ? strlen(f->str) : 0, nf - i))) return;
+    }
+    b->n = (size_t)(p - b->p);
+    if (ev->data && ev->data_is_text)
+        ann_put_s_(w, kkey_(w, PF_K_TEXT, "text"), (const char *)ev->data, ev->data_len);
+}
 
 void pf_te_counter_double(pf_w *w, double v) { evt_pb_double(&w->obuf, F_TE_DOUBLE_COUNTER_VALUE, v); }
 

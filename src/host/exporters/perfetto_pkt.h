@@ -48,18 +48,29 @@ enum { SEQ_CLEARED = 1, SEQ_NEEDS = 2 };
 enum { PF_SLICE_BEGIN = 1, PF_SLICE_END = 2, PF_INSTANT = 3, PF_COUNTER = 4 }; /* TrackEvent.Type */
 
 #define PF_IID_CACHE 1024 /* slots per interning table of the pointer cache */
+#define PF_IID_BITS 10    /* log2(PF_IID_CACHE) */
 #define PF_OUT_CAP 65536  /* output buffer: packets are written in chunks of about this size */
 
 /* A string pointer seen before, its iid and the interned copy (an unstable pointer is checked
- * against it: readers may reuse their buffers). */
+ * against it: readers may reuse their buffers, unless it points into the program's read-only
+ * image, where a string's bytes never change). */
 typedef struct pf_iid_slot {
     const char *p;
     const char *own;         /* the string table's copy (owned there, never moves) */
     uint32_t id;
+    uint8_t ro;              /* p is in the program's read-only image (pf_w.ro) */
+    uint8_t head_len;        /* bytes of head: 4..8 (0: none) */
+    uint8_t head[8];         /* a DebugAnnotation named id: its tag, its 1-byte length (that of
+                                name_iid, a value tag and a 1-byte value), name_iid */
 } pf_iid_slot;
 
-/* Annotation keys pf_ann_event writes for every event: their iids, found once (0: not yet). */
+/* Annotation keys pf_ann_event writes for every event: their slots, found once (head_len 0: not
+ * yet). */
 enum { PF_K_ID, PF_K_ARG0, PF_K_TARGET = PF_K_ARG0 + EVT_MAX_ARGS, PF_K_OBJECT, PF_K_COUNT, PF_K_TEXT, PF_K_N };
+
+#define PF_RO_MAX 8 /* read-only segments of the program kept (pf_w.ro) */
+#define PF_FKEY_N 32 /* pf_w.fkey: a power of 2 at least EVT_MAX_FIELDS (indexed i % PF_FKEY_N) */
+_Static_assert(PF_FKEY_N >= EVT_MAX_FIELDS && !(PF_FKEY_N & (PF_FKEY_N - 1)), "PF_FKEY_N");
 
 #define PF_HEAD_CACHE 128 /* slots of the TrackEvent head cache */
 
@@ -83,7 +94,12 @@ typedef struct pf_w {
     evt_strtab categories;   /* interned categories */
     evt_strtab dbgnames;     /* interned annotation names */
     pf_iid_slot cache[3][PF_IID_CACHE]; /* categories, names, annotation names */
-    uint32_t kiid[PF_K_N];   /* iids of pf_ann_event's own keys (0: not interned yet) */
+    pf_iid_slot kkey[PF_K_N]; /* pf_ann_event's own keys (head_len 0: not interned yet) */
+    uint32_t nkargs;         /* kkey[PF_K_ARG0 + i] is interned for every i below it */
+    const pf_iid_slot *fkey[PF_FKEY_N]; /* the slot of field i's last key (pf_ann_event; any slot:
+                                trusted only while it holds that key, read-only) */
+    uintptr_t ro[PF_RO_MAX][2]; /* the program's read-only segments [start, end): literals */
+    uint32_t nro;
     uint64_t pre_iid[4];     /* the open track event's annotations by pf_ann_u / pf_ann_s (the first
                                 4): pf_ann_event writes no second one of those names */
     uint32_t npre;           /* how many (pf_te_emit clears it) */
@@ -133,7 +149,8 @@ void pf_ann_s(pf_w *w, const char *key, const char *s, size_t n);
  * name would see one of the two: before 3 Dec 2026 a lost instant had two "count", an ISR slice
  * two "irq"). */
 void pf_ann_event(pf_w *w, const evt_event *ev);
-void pf_te_counter(pf_w *w, int64_t v);
+/* inline: the key's varint is a constant */
+static inline void pf_te_counter(pf_w *w, int64_t v) { evt_pb_int(&w->obuf, F_TE_COUNTER_VALUE, v); }
 void pf_te_counter_double(pf_w *w, double v);
 /* A flow leaving (terminating 0) or arriving at (1) this event. */
 void pf_te_flow(pf_w *w, uint64_t id, int terminating);
@@ -177,13 +194,24 @@ static inline void pf_copy_(uint8_t *d, const void *src, size_t n)
 /* Interned id of str in table t; appends the InternedData entry to `list` (field `field`: 1..3)
  * when new: the packet that first uses an iid carries its definition. A pointer cache skips the
  * hash lookup for strings seen before (the same names and keys recur in every event); a hit on a
- * `stable` string (a literal, a kind name, a timeline label: never rewritten while we run) is
- * trusted, any other is compared with the interned copy (readers may reuse their buffers). */
+ * `stable` string (a literal, a kind name, a timeline label: never rewritten while we run) or on
+ * one in the program's read-only image is trusted, any other is compared with the interned copy
+ * (readers may reuse their buffers). */
 uint64_t pf_iid_slow_(pf_w *w, evt_strtab *t, evt_pb *list, uint32_t field, const char *str, pf_iid_slot *slot);
+/* The cache slot of str in table field (1..3): a multiplicative hash of the pointer (its low bits
+ * alone put a literal and a reader's heap copy a multiple of 8 KiB apart in one slot, and two
+ * event names then missed at every other event). */
+static inline pf_iid_slot *pf_iid_slot_(pf_w *w, uint32_t field, const char *str)
+{
+    return &w->cache[field - 1][((uintptr_t)str * 0x9E3779B97F4A7C15ull) >> (64 - PF_IID_BITS)];
+}
+_Static_assert(PF_IID_CACHE == 1 << PF_IID_BITS, "pf_iid_slot_ takes PF_IID_BITS bits of the hash");
+/* 1 when s points into the program's read-only image (its bytes never change). */
+int pf_ro(const pf_w *w, const void *s);
 static inline uint64_t pf_iid_(pf_w *w, evt_strtab *t, evt_pb *list, uint32_t field, const char *str, int stable)
 {
-    pf_iid_slot *slot = &w->cache[field - 1][((uintptr_t)str >> 3) % PF_IID_CACHE];
-    if (slot->p == str && (stable || strcmp(slot->own, str) == 0)) return slot->id;
+    pf_iid_slot *slot = pf_iid_slot_(w, field, str);
+    if (slot->p == str && (stable || slot->ro || strcmp(slot->own, str) == 0)) return slot->id;
     return pf_iid_slow_(w, t, list, field, str, slot);
 }
 
