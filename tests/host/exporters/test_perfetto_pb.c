@@ -1,7 +1,8 @@
 /* The Perfetto exporter's building blocks: the protobuf wire writer (src/host/exporters/pb.c: exact
  * bytes of varints at their limits, tags of high field numbers, fixed64/double little-endian,
  * nested messages, in-place messages, appended fields, sticky out-of-memory), the packet writer's
- * fast paths (cached TrackEvent heads and timestamp high bytes give the general encoder's bytes) and the CPU load samples it writes, which
+ * fast paths (cached TrackEvent heads and timestamp high bytes give the general encoder's bytes;
+ * names and keys in a rewritten buffer are interned by their text) and the CPU load samples it writes, which
  * come from the analyses' load windows (src/host/analyses/load.c, computed once: busy fractions
  * per window without ISR time, samples at window starts, a 0 after a context stops). */
 #include <setjmp.h>
@@ -273,6 +274,66 @@ static void track_event_heads(void **state)
     evt_pb_free(&te);
 }
 
+/* The annotation events of write_texts_: round r names the event and its one field key texts[r],
+ * either from one writable buffer rewritten each round (reuse: a reader's buffer, the same address
+ * with other text) or from a heap copy per round. Returns the bytes written (caller frees). */
+static const char *const texts_[] = {"alpha", "beta", "alpha", "gamma", "beta"};
+static uint8_t *write_texts_(int reuse, size_t *len)
+{
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    static pf_w w;
+    pf_w_init(&w, f);
+    enum { N = sizeof texts_ / sizeof texts_[0] };
+    char *buf[N];
+    for (unsigned r = 0; r < N; r++) {
+        buf[r] = reuse && r ? buf[0] : evt_malloc(16);
+        assert_non_null(buf[r]);
+        strcpy(buf[r], texts_[r]);
+        assert_false(pf_ro(&w, buf[r])); /* heap text is never trusted by address */
+        evt_event ev;
+        evt_event_reset(&ev);
+        evt_event_add_field_u(&ev, buf[r], r);
+        for (unsigned rep = 0; rep < 3; rep++) { /* the repeats take the caches' fast paths */
+            pf_te_begin(&w, PF_INSTANT, 0x14, 1000 + 10 * r + rep);
+            pf_te_name(&w, buf[r], 0, "cat");
+            pf_ann_event(&w, &ev);
+            pf_te_emit(&w);
+        }
+        assert_int_not_equal(evt_strtab_find(&w.dbgnames, texts_[r], strlen(texts_[r])), 0);
+    }
+#if defined(__linux__) && defined(__ELF__)
+    assert_true(pf_ro(&w, texts_[0])); /* a literal: in the program's read-only image */
+#endif
+    pf_w_flush(&w);
+    assert_false(pf_w_failed(&w));
+    *len = (size_t)ftell(f);
+    uint8_t *got = evt_malloc(*len);
+    assert_non_null(got);
+    rewind(f);
+    assert_int_equal(fread(got, 1, *len, f), *len);
+    fclose(f);
+    pf_w_free(&w);
+    for (unsigned r = 0; r < N; r++)
+        if (!reuse || !r) evt_free(buf[r]);
+    return got;
+}
+
+/* Event names and annotation keys in a buffer a reader rewrites: the pointer caches compare the
+ * text of any string outside the program's read-only image, so the trace is byte for byte the one
+ * written from a fresh copy of each text (a cache that trusted the address would name "beta" and
+ * "gamma" "alpha"). */
+static void reused_buffers_named_by_text(void **state)
+{
+    (void)state;
+    size_t n_fresh, n_reuse;
+    uint8_t *fresh = write_texts_(0, &n_fresh), *reused = write_texts_(1, &n_reuse);
+    assert_int_equal(n_reuse, n_fresh);
+    assert_memory_equal(reused, fresh, n_fresh);
+    evt_free(fresh);
+    evt_free(reused);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -282,6 +343,7 @@ int main(void)
         cmocka_unit_test(out_of_memory_is_sticky),
         cmocka_unit_test(timestamp_varints),
         cmocka_unit_test(track_event_heads),
+        cmocka_unit_test(reused_buffers_named_by_text),
         cmocka_unit_test(load_samples),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
