@@ -69,12 +69,15 @@ typedef struct ctf_stream {
 
 /* The last event of a (kind, id) hash slot, for fast_class_: its (kind, id), shape (SHAPE_FLAGS,
  * nargs << 8, nfields << 16, data kind << 24: 1 text, 2 bytes), its reader fields' types (2 bits
- * each) and its layout id (0: slot unused). */
+ * each) and its layout id (0: slot unused); cid: a class of that layout found to have raw keys
+ * where events of this shape have reader fields, and aliases of integer value fields only
+ * (UINT32_MAX: none yet). */
 typedef struct ctf_fast {
     uint64_t key;
     uint64_t types;
     uint32_t shape;
     uint32_t lid;
+    uint32_t cid;
 } ctf_fast;
 
 typedef struct ctf_state {
@@ -98,6 +101,11 @@ typedef struct ctf_state {
     evt_strtab labels;       /* short strings of reader fields written as label indexes (ctf.h) */
     struct ctf_recent_label { const char *s; size_t len; uint32_t id; } rlabel[16]; /* labels found lately
                              * (len 0: none), by a hash of length, first and last byte */
+    uint64_t lctx;           /* the context id of the latest ctx_index_ call, its index lctx_ix */
+    uint32_t lctx_ix;
+    int has_lctx;
+    struct ctf_recent_obj { uint64_t target; const char *s; } robj[64]; /* objmap entries met lately
+                             * (s NULL: none), by target: its name's text in names */
     ctf_sched sched;         /* the timeline and its scheduling records (started with the clock) */
     uint64_t time_clamped;   /* clock values past CTF_CLOCK_MAX written as CTF_CLOCK_MAX */
     struct { uint64_t key; int ok; char s[64]; } emf[256]; /* EMF URI of recent (kind, id) pairs */
@@ -202,28 +210,40 @@ static __attribute__((noinline)) evt_status room_(ctf_state *s, uint32_t si, siz
     return EVT_OK;
 }
 
-/* Append an event of class `id` with these values to stream si at clock value t, following the
- * class's write plan (ctf_class.wi/ww). Integers are stored as 8 bytes and the cursor moves by
- * their width (the buffer keeps 8 bytes spare). */
-static evt_status emit_(ctf_state *s, uint32_t si, uint32_t id, uint64_t t, const ctf_value *v)
+/* Every value of u is in the range of its written field of class k (ctf_class.put). */
+static int fits_(const ctf_class *k, const uint64_t *u)
+{
+    for (uint32_t j = 0; j < k->nw; j++)
+        if ((u[k->put[j].i] + k->put[j].add) & k->put[j].out) return 0;
+    return 1;
+}
+
+/* Append an event of class `id` with values u (integers, label indexes) and sb (whole strings,
+ * bytes) to stream si at clock value t, following the class's write plan (ctf_class.put).
+ * Integers are stored as 8 bytes and the cursor moves by their width (the buffer keeps 8 bytes
+ * spare). fit non-NULL: the class is only likely, and when a value is out of its field's range
+ * nothing is written (the stream as it was) and *fit is set to 0: the caller finds the class it
+ * needs (ctf_class_for). Always inlined (three callers): the call of seven arguments was about
+ * 30 instructions an event. */
+static inline __attribute__((always_inline)) evt_status emit_(ctf_state *s, uint32_t si, uint32_t id, uint64_t t,
+                                                              const uint64_t *u, const ctf_bytes *sb, int *fit)
 {
     const ctf_class *k = s->cls.cls[id];
     ctf_stream *c = &s->st[si];
     size_t need = CTF_EXTENDED_SIZE + k->fixed;
     if (k->nvar)
         for (uint32_t j = 0; j < k->nw; j++)
-            if (!k->ww[j]) need += v[k->wi[j]].len + (k->f[k->wi[j]].type == CTF_FT_BYTES ? 4 : 1);
+            if (!k->put[j].w) need += sb[k->put[j].i].len + (k->f[k->put[j].i].type == CTF_FT_BYTES ? 4 : 1);
     if (c->n + need > c->room) {
+        /* room_ may flush, which only the class written may decide */
+        if (fit && !fits_(k, u)) { *fit = 0; return EVT_OK; }
         evt_status st = room_(s, si, need);
         if (st != EVT_OK) return st;
     }
-    if (t > CTF_CLOCK_MAX) { t = CTF_CLOCK_MAX; s->time_clamped++; }
-    uint64_t ts = t < c->last_ts ? c->last_ts : t;
+    uint64_t tc = t > CTF_CLOCK_MAX ? CTF_CLOCK_MAX : t;
+    uint64_t ts = tc < c->last_ts ? c->last_ts : tc;
     /* A reader's clock holds timestamp_begin at a packet's start, then each event's value. */
     uint64_t base = c->nev == 0 ? ts : c->last_ts;
-    if (c->nev == 0) c->ts_begin = ts;
-    c->ts_end = c->last_ts = ts;
-    c->nev++;
     uint8_t *p = c->buf + c->n;
     if (id <= CTF_COMPACT_MAX_ID && ts - base < ((uint64_t)1 << CTF_COMPACT_TS_BITS)) {
         evt_put_u32le(p, id | (uint32_t)((ts & ((1u << CTF_COMPACT_TS_BITS) - 1)) << 5));
@@ -234,12 +254,23 @@ static evt_status emit_(ctf_state *s, uint32_t si, uint32_t id, uint64_t t, cons
         evt_put_u64le(p + 5, ts);
         p += CTF_EXTENDED_SIZE;
     }
-    for (uint32_t j = 0; j < k->nw; j++) {
-        const ctf_value *x = &v[k->wi[j]];
-        if (k->ww[j]) { /* an integer or a label index: its low ww bytes, little-endian */
-            evt_put_u64le(p, x->u);
-            p += k->ww[j];
-        } else if (k->f[k->wi[j]].type == CTF_FT_BYTES) {
+    uint64_t out = 0; /* non-zero: a value out of its field's range */
+    const struct ctf_put *e = k->put, *end = e + k->nw;
+    if (!k->nvar) /* integers and label indexes only (most classes): their low w bytes, little-endian */
+        for (; e < end; e++) {
+            out |= (u[e->i] + e->add) & e->out;
+            evt_put_u64le(p, u[e->i]);
+            p += e->w;
+        }
+    for (; e < end; e++) {
+        if (e->w) {
+            out |= (u[e->i] + e->add) & e->out;
+            evt_put_u64le(p, u[e->i]);
+            p += e->w;
+            continue;
+        }
+        const ctf_bytes *x = &sb[e->i];
+        if (k->f[e->i].type == CTF_FT_BYTES) {
             evt_put_u32le(p, (uint32_t)x->len);
             if (x->len) memcpy(p + 4, x->p, x->len);
             p += 4 + x->len;
@@ -249,34 +280,43 @@ static evt_status emit_(ctf_state *s, uint32_t si, uint32_t id, uint64_t t, cons
             p += x->len + 1;
         }
     }
+    if (fit && out) { *fit = 0; return EVT_OK; } /* written past c->n only: dropped */
+    if (t > CTF_CLOCK_MAX) s->time_clamped++;
+    if (c->nev == 0) c->ts_begin = ts;
+    c->ts_end = c->last_ts = ts;
+    c->nev++;
     c->n = (size_t)(p - c->buf);
     return EVT_OK;
 }
 
-static ctf_value str_(const char *sv)
+static ctf_bytes str_(const char *sv)
 {
-    ctf_value v = {0, sv ? sv : "", sv ? strlen(sv) : 0};
-    return v;
+    ctf_bytes b = {sv ? sv : "", sv ? strlen(sv) : 0};
+    return b;
 }
 
-/* The label index of a string field's value in *index; returns the field's wlog: 0/1 when it has
- * a label (8/16-bit index), CTF_WLOG_STRING when it is written whole (ctf.h), -1 out of memory. */
+/* The label index of a string field's value in *index, CTF_WHOLE when it is written whole (ctf.h);
+ * returns 0, or -1 when out of memory. */
 static int label_(ctf_state *s, const char *str, size_t len, uint64_t *index)
 {
-    if (len == 0 || len > CTF_LABEL_LEN) return CTF_WLOG_STRING;
-    /* a label seen lately: its text (checked when it was added) compared, nothing searched */
-    struct ctf_recent_label *rl = &s->rlabel[(len * 31 + (unsigned char)str[0] + (unsigned char)str[len - 1]) & 15];
+    *index = CTF_WHOLE;
+    if (len == 0 || len > CTF_LABEL_LEN) return 0;
+    /* a label seen lately: its text (checked when it was added) compared, nothing searched; the
+     * hash multiplies, so the few labels of a field (states) rarely share a slot */
+    uint32_t h = (uint32_t)len * 0x9E3779B1u ^ (unsigned char)str[0] * 0x85EBCA77u ^
+                 (unsigned char)str[len - 1] * 0xC2B2AE3Du;
+    struct ctf_recent_label *rl = &s->rlabel[h >> 28];
     if (rl->len == len && memcmp(rl->s, str, len) == 0) {
         *index = rl->id - 1;
-        return ctf_wlog_u(rl->id - 1);
+        return 0;
     }
     for (size_t i = 0; i < len; i++) {
         unsigned char ch = (unsigned char)str[i];
-        if (ch < 0x20 || ch == 0x7f || ch == '"' || ch == '\\') return CTF_WLOG_STRING;
+        if (ch < 0x20 || ch == 0x7f || ch == '"' || ch == '\\') return 0;
     }
     uint32_t id = evt_strtab_find(&s->labels, str, len);
     if (!id) {
-        if (s->labels.n >= CTF_LABEL_MAX) return CTF_WLOG_STRING;
+        if (s->labels.n >= CTF_LABEL_MAX) return 0;
         id = evt_strtab_intern(&s->labels, str, len, NULL);
         if (!id) return -1;
     }
@@ -284,7 +324,7 @@ static int label_(ctf_state *s, const char *str, size_t len, uint64_t *index)
     rl->len = len;
     rl->id = id;
     *index = id - 1;
-    return ctf_wlog_u(id - 1);
+    return 0;
 }
 
 /* The clock value of an event: ns when the clock is known, else ticks. */
@@ -295,27 +335,32 @@ static uint64_t time_of_(const ctf_state *s, const evt_event *ev)
 }
 
 /* Append a built-in event (ctf.h, CTF_BUILTIN_TABLE) with values in its fields' order. */
-static evt_status builtin_(ctf_state *s, uint32_t si, uint64_t t, ctf_builtin b, const ctf_value *v)
+static evt_status builtin_(ctf_state *s, uint32_t si, uint64_t t, ctf_builtin bi, const uint64_t *u,
+                           const ctf_bytes *b)
 {
-    int64_t cid = ctf_class_builtin(&s->cls, b);
+    int64_t cid = s->cls.builtin[bi] ? (int64_t)s->cls.builtin[bi] - 1 : ctf_class_builtin(&s->cls, bi);
     if (cid < 0) return EVT_ERR_NOMEM;
-    return emit_(s, si, (uint32_t)cid, t, v);
+    return emit_(s, si, (uint32_t)cid, t, u, b, NULL);
 }
 
-evt_status ctf_put_builtin(ctf_state *s, uint32_t cpu, uint64_t t, ctf_builtin b, const ctf_value *v, int *clamped)
+evt_status ctf_put_builtin(ctf_state *s, uint32_t cpu, uint64_t t, ctf_builtin bi, const uint64_t *u, const ctf_bytes *b,
+                           int *clamped)
 {
     int64_t si = stream_of_(s, cpu);
     if (si < 0) return EVT_ERR_NOMEM;
     *clamped = t < s->st[si].last_ts;
-    return builtin_(s, (uint32_t)si, t, b, v);
+    return builtin_(s, (uint32_t)si, t, bi, u, b);
 }
 
 /* ---- the name tables ---------------------------------------------------------------------- */
 /* Index of the event's context; writes evtrace_ctx_name when the context or its name is new. */
 static evt_status ctx_index_(ctf_state *s, uint32_t si, uint64_t t, const evt_event *ev, uint32_t *index)
 {
-    uint32_t idx;
-    int known = evt_u64map_get(&s->ctxmap, ev->ctx, &idx);
+    /* most events: the context of the one before (an id keeps its index), without a name */
+    uint32_t idx = s->lctx_ix;
+    int known = s->has_lctx && s->lctx == ev->ctx;
+    if (known && !ev->ctx_name) { *index = idx; return EVT_OK; }
+    if (!known) known = evt_u64map_get(&s->ctxmap, ev->ctx, &idx);
     if (!known) {
         if (s->nctx == s->ctxcap) {
             uint32_t nc = s->ctxcap ? s->ctxcap * 2 : 64;
@@ -329,6 +374,9 @@ static evt_status ctx_index_(ctf_state *s, uint32_t si, uint64_t t, const evt_ev
         s->ctxname[idx].s = NULL;
         if (!evt_u64map_put(&s->ctxmap, ev->ctx, idx)) return EVT_ERR_NOMEM;
     }
+    s->lctx = ev->ctx;
+    s->lctx_ix = idx;
+    s->has_lctx = 1;
     *index = idx;
     uint32_t nid = 0;
     /* the name it has already (what interning it would find): nothing to write */
@@ -343,34 +391,37 @@ static evt_status ctx_index_(ctf_state *s, uint32_t si, uint64_t t, const evt_ev
         s->ctxname[idx].id = nid;
         s->ctxname[idx].s = evt_strtab_str(&s->names, nid);
     }
-    ctf_value v[4] = {{idx, NULL, 0}, {ev->ctx, NULL, 0}, {(uint64_t)ev->ctx_class, NULL, 0}, str_(ev->ctx_name)};
-    return builtin_(s, si, t, CTF_B_CTX_NAME, v);
+    uint64_t u[4] = {idx, ev->ctx, (uint64_t)ev->ctx_class, 0};
+    ctf_bytes b[4] = {{NULL, 0}, {NULL, 0}, {NULL, 0}, str_(ev->ctx_name)};
+    return builtin_(s, si, t, CTF_B_CTX_NAME, u, b);
 }
 
 /* Writes evtrace_obj_name when the event names its target differently from before. */
 static evt_status obj_name_(ctf_state *s, uint32_t si, uint64_t t, const evt_event *ev)
 {
+    /* the name it has already (what interning it would find): nothing to write; a target met
+     * lately has that name's text at hand (it mirrors objmap) */
+    struct ctf_recent_obj *ro = &s->robj[(uint32_t)(ev->target * 0x9E3779B97F4A7C15ull >> 58)];
+    if (ro->s && ro->target == ev->target && strcmp(ro->s, ev->target_name) == 0) return EVT_OK;
     uint32_t old;
     int known = evt_u64map_get(&s->objmap, ev->target, &old);
-    /* the name it has already (what interning it would find): nothing to write */
-    if (known && strcmp(evt_strtab_str(&s->names, old), ev->target_name) == 0) return EVT_OK;
+    if (known) {
+        ro->target = ev->target;
+        ro->s = evt_strtab_str(&s->names, old);
+        if (strcmp(ro->s, ev->target_name) == 0) return EVT_OK;
+    }
     uint32_t nid = evt_strtab_intern(&s->names, ev->target_name, strlen(ev->target_name), NULL);
     if (!nid) return EVT_ERR_NOMEM;
     if (known && old == nid) return EVT_OK;
     if (!evt_u64map_put(&s->objmap, ev->target, nid)) return EVT_ERR_NOMEM;
-    ctf_value v[2] = {{ev->target, NULL, 0}, str_(ev->target_name)};
-    return builtin_(s, si, t, CTF_B_OBJ_NAME, v);
+    ro->target = ev->target;
+    ro->s = evt_strtab_str(&s->names, nid);
+    uint64_t u[2] = {ev->target, 0};
+    ctf_bytes b[2] = {{NULL, 0}, str_(ev->target_name)};
+    return builtin_(s, si, t, CTF_B_OBJ_NAME, u, b);
 }
 
 /* ---- an event's fields -------------------------------------------------------------------- */
-/* Value n: an unsigned integer and the width it needs. */
-static inline void val_u_(ctf_value *v, uint8_t *wl, uint32_t *n, uint64_t u)
-{
-    v[*n].u = u;
-    wl[*n] = ctf_wlog_u(u);
-    (*n)++;
-}
-
 static const char *const arg_ident_[EVT_MAX_ARGS] = {"arg0", "arg1", "arg2",  "arg3",  "arg4",  "arg5",  "arg6",  "arg7",
                                                      "arg8", "arg9", "arg10", "arg11", "arg12", "arg13", "arg14", "arg15"};
 
@@ -386,56 +437,72 @@ static void field_(ctf_field *f, uint32_t *n, const char *ident, int lit, ctf_ft
     (*n)++;
 }
 
-/* The field list of an event whose values event() took (wl: their widths; data as there): what
- * ctf_class_for is given. Returns the number of fields. */
-static uint32_t fields_(const evt_event *ev, int data, const uint8_t *wl, ctf_field *f)
+/* The field list of an event whose values u event() took (data as there), each with the width
+ * its value needs: what ctf_class_for is given. Returns the number of fields. */
+static uint32_t fields_(const evt_event *ev, int data, const uint64_t *u, ctf_field *f)
 {
     uint32_t n = 0;
-    if (ev->flags & EVT_HAS_CTX) field_(f, &n, "ctx", 1, CTF_FT_UINT, CTF_ROLE_INDEX, wl[n]);
-    if (ev->flags & EVT_HAS_PRIO) field_(f, &n, "prio", 1, CTF_FT_UINT, CTF_ROLE_VALUE, wl[n]);
-    if (ev->flags & EVT_HAS_SEQ) field_(f, &n, "seq", 1, CTF_FT_UINT, CTF_ROLE_VALUE, wl[n]);
-    if (ev->flags & EVT_HAS_COUNT) field_(f, &n, "count", 1, CTF_FT_UINT, CTF_ROLE_VALUE, wl[n]);
-    if (ev->flags & EVT_HAS_TARGET) field_(f, &n, "target", 1, CTF_FT_UINT, CTF_ROLE_VALUE, wl[n]);
-    for (uint32_t i = 0; i < ev->nargs && i < EVT_MAX_ARGS; i++) field_(f, &n, arg_ident_[i], 1, CTF_FT_UINT, CTF_ROLE_ARG, wl[n]);
+    if (ev->flags & EVT_HAS_CTX) field_(f, &n, "ctx", 1, CTF_FT_UINT, CTF_ROLE_INDEX, ctf_wlog_u(u[n]));
+    if (ev->flags & EVT_HAS_PRIO) field_(f, &n, "prio", 1, CTF_FT_UINT, CTF_ROLE_VALUE, ctf_wlog_u(u[n]));
+    if (ev->flags & EVT_HAS_SEQ) field_(f, &n, "seq", 1, CTF_FT_UINT, CTF_ROLE_VALUE, ctf_wlog_u(u[n]));
+    if (ev->flags & EVT_HAS_COUNT) field_(f, &n, "count", 1, CTF_FT_UINT, CTF_ROLE_VALUE, ctf_wlog_u(u[n]));
+    if (ev->flags & EVT_HAS_TARGET) field_(f, &n, "target", 1, CTF_FT_UINT, CTF_ROLE_VALUE, ctf_wlog_u(u[n]));
+    for (uint32_t i = 0; i < ev->nargs && i < EVT_MAX_ARGS; i++)
+        field_(f, &n, arg_ident_[i], 1, CTF_FT_UINT, CTF_ROLE_ARG, ctf_wlog_u(u[n]));
     for (uint32_t i = 0; i < ev->nfields; i++) {
         const evt_field *x = &ev->fields[i];
-        ctf_ftype t2 = x->is_str ? CTF_FT_STRING : x->is_signed ? CTF_FT_SINT : CTF_FT_UINT;
-        field_(f, &n, x->key ? x->key : "", 0, t2, CTF_ROLE_VALUE, wl[n]);
+        const char *key = x->key ? x->key : "";
+        uint64_t y = u[n];
+        if (x->is_str) /* a label index over 8/16 bits, or the whole string */
+            field_(f, &n, key, 0, CTF_FT_STRING, CTF_ROLE_VALUE, y == CTF_WHOLE ? CTF_WLOG_STRING : ctf_wlog_u(y));
+        else if (x->is_signed) field_(f, &n, key, 0, CTF_FT_SINT, CTF_ROLE_VALUE, ctf_wlog_s(y));
+        else field_(f, &n, key, 0, CTF_FT_UINT, CTF_ROLE_VALUE, ctf_wlog_u(y));
     }
-    if (data) field_(f, &n, data == 1 ? "text" : "data", 0, data == 1 ? CTF_FT_STRING : CTF_FT_BYTES, CTF_ROLE_VALUE, wl[n]);
+    if (data == 1) field_(f, &n, "text", 0, CTF_FT_STRING, CTF_ROLE_VALUE, CTF_WLOG_STRING);
+    else if (data) field_(f, &n, "data", 0, CTF_FT_BYTES, CTF_ROLE_VALUE, 0);
     return n;
 }
 
-/* The class of an event like the last one of its hint slot (same kind and id, shape and reader
- * field types: ctf_fast), without its field list: layout lid's newest class when the event is of
- * that layout and fits it, else -1 (then ctf_class_for decides). Of the layout: the shape fixes
- * the literal fields (the same identifiers as the event that set the slot, which was of lid);
- * the name and each raw key equal the class's (equal keys after equal identifiers give equal
- * identifiers); every type is the layout's (shape, types). Fits: as ctf_class_for, an alias
- * holds when the aliased field is an integer value field (not ctx, not an arg) of equal value. */
-static int64_t fast_class_(const ctf_state *s, uint32_t lid, const evt_event *ev, const char *name, int data,
-                           const ctf_value *v, const uint8_t *wl, uint32_t n, uint32_t a0, uint32_t nargs)
+/* The raw keys ck are the keys of the n fields f (a field's key names the layout's member:
+ * display, not meaning). Not inlined: its loop keeps to a few registers around strcmp. */
+static __attribute__((noinline)) int same_keys_(const char *const *ck, const evt_field *f, uint32_t n)
 {
-    uint32_t cid = s->cls.cur[lid - 1];
+    for (const evt_field *end = f + n; f < end; f++, ck++)
+        if (strcmp(*ck, f->key ? f->key : "") != 0) return 0;
+    return 1;
+}
+
+/* The class of an event like the last one of its hint slot fp (same kind and id, shape and
+ * reader field types: ctf_fast), without its field list: the slot's layout's newest class when
+ * the event is of that layout and its aliases hold, else -1 (then ctf_class_for decides). Of the
+ * layout: the shape fixes the literal fields (the same identifiers as the event that set the
+ * slot, which was of that layout); the name and each raw key equal the class's (equal keys after
+ * equal identifiers give equal identifiers); every type is the layout's (shape, types). As
+ * ctf_class_for, an alias holds when the aliased field is an integer value field (not ctx, not an
+ * arg: fixed by the class and the shape, so checked once per class in the slot) of equal value.
+ * The other values' widths are checked as emit_ writes them (ctf_class.put). */
+static int64_t fast_class_(ctf_state *s, ctf_fast *fp, const evt_event *ev, const char *name, int data,
+                           const uint64_t *u, uint32_t n, uint32_t a0, uint32_t nargs)
+{
+    uint32_t cid = s->cls.cur[fp->lid - 1];
     const ctf_class *k = s->cls.cls[cid];
-    if (k->nf != n || strcmp(k->name, name) != 0) return -1;
-    uint32_t r0 = n - ev->nfields - (data != 0); /* position of the first reader field */
-    for (uint32_t i = 0; i < ev->nfields; i++) {
-        const evt_field *fl = &ev->fields[i]; /* its key names the layout's member (display, not meaning) */
-        const char *key = fl->key ? fl->key : "";
-        if (!k->key[r0 + i] || strcmp(k->key[r0 + i], key) != 0) return -1;
-    }
-    if (data && (!k->key[n - 1] || strcmp(k->key[n - 1], data == 1 ? "text" : "data") != 0)) return -1;
-    for (uint32_t i = 0; i < n; i++) {
-        const ctf_field *o = &k->f[i];
-        if (o->alias < 0) {
-            if (wl[i] > o->wlog) return -1;
-            continue;
+    if (k->nf != n) return -1;
+    uint32_t r0 = a0 + nargs; /* position of the first reader field */
+    if (fp->cid != cid) { /* what the class and the shape decide, once */
+        for (uint32_t i = r0; i < n; i++) /* a raw key there (else a literal field of the layout) */
+            if (!k->key[i]) return -1;
+        for (uint32_t i = 0; i < n; i++) {
+            if (k->f[i].alias < 0) continue;
+            uint32_t a = (uint32_t)k->f[i].alias;
+            int value = !((ev->flags & EVT_HAS_CTX) && a == 0) && !(a >= a0 && a < a0 + nargs);
+            if (!value || (k->f[a].type != CTF_FT_UINT && k->f[a].type != CTF_FT_SINT)) return -1;
         }
-        uint32_t a = (uint32_t)o->alias;
-        int value = !((ev->flags & EVT_HAS_CTX) && a == 0) && !(a >= a0 && a < a0 + nargs);
-        if (!value || (k->f[a].type != CTF_FT_UINT && k->f[a].type != CTF_FT_SINT) || v[a].u != v[i].u) return -1;
+        fp->cid = cid;
     }
+    if (strcmp(k->name, name) != 0 || !same_keys_(&k->key[r0], ev->fields, ev->nfields)) return -1;
+    if (data && strcmp(k->key[n - 1], data == 1 ? "text" : "data") != 0) return -1;
+    for (const struct ctf_alias *a = k->al, *end = a + k->nal; a < end; a++)
+        if (u[a->i] != u[a->a]) return -1;
     return cid;
 }
 
@@ -467,74 +534,80 @@ static evt_status event(void *state, const evt_event *ev)
         if (!flush_(s, si, 0)) return EVT_ERR_IO;
         c->discarded += (ev->flags & EVT_HAS_COUNT) ? ev->count : 0;
     }
-    /* the values in field order (ctf.h: ctx prio seq count target args fields data) and the
-     * width each needs; the shape says which fields these are */
-    ctf_value v[CTF_MAX_FIELDS];
-    uint8_t wl[CTF_MAX_FIELDS];
+    /* the values in field order (ctf.h: ctx prio seq count target args fields data); the shape
+     * says which fields these are, the widths they need are found when a class is looked for */
+    uint64_t u[CTF_MAX_FIELDS];
+    ctf_bytes sb[CTF_MAX_FIELDS]; /* only those of strings and bytes are set */
     uint32_t n = 0;
     if (ev->flags & EVT_HAS_CTX) {
         uint32_t idx;
         if ((st = ctx_index_(s, si, t, ev, &idx)) != EVT_OK) return st;
-        val_u_(v, wl, &n, idx);
+        u[n++] = idx;
     }
     if ((ev->flags & EVT_HAS_TARGET) && ev->target_name && (st = obj_name_(s, si, t, ev)) != EVT_OK) return st;
-    if (ev->flags & EVT_HAS_PRIO) val_u_(v, wl, &n, ev->prio);
-    if (ev->flags & EVT_HAS_SEQ) val_u_(v, wl, &n, ev->seq);
-    if (ev->flags & EVT_HAS_COUNT) val_u_(v, wl, &n, ev->count);
-    if (ev->flags & EVT_HAS_TARGET) val_u_(v, wl, &n, ev->target);
+    if (ev->flags & EVT_HAS_PRIO) u[n++] = ev->prio;
+    if (ev->flags & EVT_HAS_SEQ) u[n++] = ev->seq;
+    if (ev->flags & EVT_HAS_COUNT) u[n++] = ev->count;
+    if (ev->flags & EVT_HAS_TARGET) u[n++] = ev->target;
     uint32_t a0 = n, nargs = ev->nargs < EVT_MAX_ARGS ? ev->nargs : EVT_MAX_ARGS;
-    for (uint32_t i = 0; i < nargs; i++) val_u_(v, wl, &n, ev->args[i]);
-    uint64_t types = 0;
-    for (uint32_t i = 0; i < ev->nfields; i++) {
-        const evt_field *x = &ev->fields[i];
-        ctf_ftype t2 = x->is_str ? CTF_FT_STRING : x->is_signed ? CTF_FT_SINT : CTF_FT_UINT;
-        types |= (uint64_t)t2 << (2 * i);
-        if (x->is_str) {
-            v[n] = str_(x->str);
-            int w = label_(s, v[n].p, v[n].len, &v[n].u);
-            if (w < 0) return EVT_ERR_NOMEM;
-            wl[n++] = (uint8_t)w;
-        } else if (t2 == CTF_FT_SINT) {
-            v[n].u = x->num;
-            wl[n++] = ctf_wlog_s(x->num);
-        } else val_u_(v, wl, &n, x->num);
+    /* copies of fixed size, a few vector moves (a variable one, `rep movs`, is slow to start): the
+     * first four words (most formats' args fit), else the whole array; the words past nargs are
+     * overwritten by the next values or never read */
+    _Static_assert(5 + EVT_MAX_ARGS <= CTF_MAX_FIELDS && EVT_MAX_ARGS >= 4, "u holds ctx..target and every arg");
+    if (nargs <= 4) memcpy(u + n, ev->args, 4 * sizeof *u);
+    else memcpy(u + n, ev->args, sizeof ev->args);
+    n += nargs;
+    uint64_t types = 0; /* ctf_ftype of each reader field, 2 bits each (CTF_FT_UINT: 0) */
+    const evt_field *x = ev->fields;
+    for (uint32_t i = 0; i < ev->nfields; i++, x++, n++) {
+        if (!x->is_str) {
+            u[n] = x->num;
+            if (x->is_signed) types |= (uint64_t)CTF_FT_SINT << (2 * i);
+            continue;
+        }
+        sb[n].p = x->str ? x->str : "";
+        sb[n].len = strlen(sb[n].p);
+        if (label_(s, sb[n].p, sb[n].len, &u[n]) < 0) return EVT_ERR_NOMEM;
+        types |= (uint64_t)CTF_FT_STRING << (2 * i);
     }
     int data = 0; /* 0: none, 1: text, 2: bytes */
     if (ev->data) {
         /* text without NUL bytes as a string; other payloads as bytes */
         data = ev->data_is_text && !memchr(ev->data, 0, ev->data_len) ? 1 : 2;
-        v[n].u = 0;
-        v[n].p = ev->data;
-        v[n].len = ev->data_len;
-        wl[n++] = data == 1 ? CTF_WLOG_STRING : 0;
+        u[n] = 0;
+        sb[n].p = ev->data;
+        sb[n].len = ev->data_len;
+        n++;
     }
     uint32_t shape = (ev->flags & SHAPE_FLAGS) | nargs << 8 | ev->nfields << 16 | (uint32_t)data << 24;
     uint64_t ekey = (uint64_t)ev->kind << 32 | ev->id;
     uint32_t eh = (ev->id * 2654435761u ^ (uint32_t)ev->kind) >> 24;
     const char *name = ev->name ? ev->name : "";
     ctf_fast *fp = &s->fast[eh];
-    int64_t cid = -1;
-    if (fp->lid && fp->key == ekey && fp->shape == shape && fp->types == types)
-        cid = fast_class_(s, fp->lid, ev, name, data, v, wl, n, a0, nargs);
-    if (cid < 0) {
-        /* the field list, then the class by layout (ctf_class.c); the EMF URI depends on (kind,
-         * id) only: formatted once while it stays in the cache */
-        ctf_field f[CTF_MAX_FIELDS];
-        fields_(ev, data, wl, f);
-        if (!s->emf[eh].ok || s->emf[eh].key != ekey) {
-            snprintf(s->emf[eh].s, sizeof s->emf[eh].s, "evtrace:kind=%s;id=%" PRIu32, evt_kind_name(ev->kind), ev->id);
-            s->emf[eh].key = ekey;
-            s->emf[eh].ok = 1;
-        }
-        uint32_t lid;
-        cid = ctf_class_for(&s->cls, ekey, name, s->emf[eh].s, f, v, n, &lid);
-        if (cid < 0) return EVT_ERR_NOMEM;
-        fp->key = ekey;
-        fp->shape = shape;
-        fp->types = types;
-        fp->lid = lid;
+    int64_t cid;
+    if (fp->lid && fp->key == ekey && fp->shape == shape && fp->types == types &&
+        (cid = fast_class_(s, fp, ev, name, data, u, n, a0, nargs)) >= 0) {
+        int fit = 1; /* the slot's class, written unless a value is too wide for it */
+        if ((st = emit_(s, si, (uint32_t)cid, t, u, sb, &fit)) != EVT_OK || fit) return st;
     }
-    return emit_(s, si, (uint32_t)cid, t, v);
+    /* the field list, then the class by layout (ctf_class.c); the EMF URI depends on (kind, id)
+     * only: formatted once while it stays in the cache */
+    ctf_field f[CTF_MAX_FIELDS];
+    fields_(ev, data, u, f);
+    if (!s->emf[eh].ok || s->emf[eh].key != ekey) {
+        snprintf(s->emf[eh].s, sizeof s->emf[eh].s, "evtrace:kind=%s;id=%" PRIu32, evt_kind_name(ev->kind), ev->id);
+        s->emf[eh].key = ekey;
+        s->emf[eh].ok = 1;
+    }
+    uint32_t lid;
+    cid = ctf_class_for(&s->cls, ekey, name, s->emf[eh].s, f, u, n, &lid);
+    if (cid < 0) return EVT_ERR_NOMEM;
+    fp->key = ekey;
+    fp->shape = shape;
+    fp->types = types;
+    fp->lid = lid;
+    fp->cid = UINT32_MAX;
+    return emit_(s, si, (uint32_t)cid, t, u, sb, NULL);
 }
 
 /* ---- exporter ----------------------------------------------------------------------------- */

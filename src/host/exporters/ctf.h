@@ -73,13 +73,13 @@ typedef struct ctf_field {
                          * pointer, and the same pointer means the same identifier */
 } ctf_field;
 
-/* The value of one field: integers in u (two's complement for SINT); STRING p/len (len bytes
- * before the first NUL) and u its label index when it has one; BYTES p/len. */
-typedef struct ctf_value {
-    uint64_t u;
+/* An event's values are two arrays in field order (the integers in a row, for the writer's
+ * loops): u[i] an integer (two's complement for SINT) or a STRING's label index when it has one;
+ * b[i] (ctf_bytes) a STRING's or BYTES' bytes (a string's len: the bytes before its first NUL). */
+typedef struct ctf_bytes {
     const void *p;
     size_t len;
-} ctf_value;
+} ctf_bytes;
 
 #define CTF_MAX_FIELDS (6 + EVT_MAX_ARGS + EVT_MAX_FIELDS) /* ctx prio seq count target args fields data */
 #define CTF_IDENT_MAX 96 /* a reader field's identifier (longer keys are cut, then made unique) */
@@ -92,12 +92,20 @@ typedef struct ctf_class {
     uint32_t nvar;      /* fields written at their value's length (whole strings, bytes) */
     uint32_t nf;
     ctf_field f[CTF_MAX_FIELDS];
-    /* The write plan: the fields written (not aliases), in order, and their byte widths (integers
-     * and label indexes; 0 for whole strings and bytes, written at their value's length). */
+    /* The write plan: the fields written (not aliases), in order: field i, its byte width w
+     * (integers and label indexes; 0 for whole strings and bytes, written at their value's
+     * length) and the values it holds, as ctf_class_for decides (ctf.c writes an event of a
+     * known layout without asking it): those u with (u + add) & out == 0, i.e. u + add below
+     * 2^bits (add 2^(bits-1) for a signed field; a string's u is its label index, CTF_WHOLE when
+     * written whole; out 0: any value). */
     uint32_t nw;
-    uint8_t wi[CTF_MAX_FIELDS], ww[CTF_MAX_FIELDS];
+    struct ctf_put { uint64_t add, out; uint8_t i, w; } put[CTF_MAX_FIELDS];
+    uint32_t nal;
+    struct ctf_alias { uint8_t i, a; } al[CTF_MAX_FIELDS]; /* the aliases: field i equals field a */
     const char *key[CTF_MAX_FIELDS]; /* raw key of a non-literal field (owned), NULL for a literal */
 } ctf_class;
+
+#define CTF_WHOLE UINT64_MAX /* the u of a reader's string field written whole (no label) */
 
 /* Built-in event classes (not from the reader's events): X(enum, name, fields) where fields is a
  * list of F(ident, type, wlog); STRING fields take wlog CTF_WLOG_STRING. A class gets its id the
@@ -158,7 +166,7 @@ typedef struct ctf_classes {
  * not compared), any hint gives the same result. *layout: the class's layout id (1..), which
  * ctf_classes.cur maps to the layout's newest class. Returns -1 when out of memory. */
 int64_t ctf_class_for(ctf_classes *c, uint64_t hint, const char *name, const char *emf, const ctf_field *proto,
-                      const ctf_value *v, uint32_t nf, uint32_t *layout);
+                      const uint64_t *v, uint32_t nf, uint32_t *layout);
 /* Class id of a built-in class (created on first use); -1 when out of memory. */
 int64_t ctf_class_builtin(ctf_classes *c, ctf_builtin b);
 void ctf_classes_free(ctf_classes *c);
@@ -186,10 +194,11 @@ int ctf_write_metadata(FILE *f, const ctf_classes *c, const evt_strtab *labels, 
 /* ---- the timeline's records (ctf_sched.c) ------------------------------------------------- */
 /* The writer of ctf.c (its state is private there). */
 typedef struct ctf_state ctf_state;
-/* Append a built-in event with values in its fields' order to CPU cpu's stream at clock value t
- * (ctf.c). *clamped is set to 1 when t is before the stream's last clock value (then written at
- * that value: a stream never goes back in time), else 0. */
-evt_status ctf_put_builtin(ctf_state *s, uint32_t cpu, uint64_t t, ctf_builtin b, const ctf_value *v, int *clamped);
+/* Append a built-in event with values u, b in its fields' order to CPU cpu's stream at clock
+ * value t (ctf.c). *clamped is set to 1 when t is before the stream's last clock value (then
+ * written at that value: a stream never goes back in time), else 0. */
+evt_status ctf_put_builtin(ctf_state *s, uint32_t cpu, uint64_t t, ctf_builtin bi, const uint64_t *u, const ctf_bytes *b,
+                           int *clamped);
 
 /* Scheduling records from the one timeline (src/host/timeline/timeline.h), as LTTng's kernel
  * tracer writes them: sched_switch, sched_waking, irq_handler_entry and irq_handler_exit, in the
@@ -211,8 +220,15 @@ typedef struct ctf_sched {
 
 /* Start feeding records to out; hz as the timeline's (0: ticks). Returns 0 when out of memory. */
 int ctf_sched_init(ctf_sched *k, ctf_state *out, uint64_t hz);
-/* Feed one event (before the event itself is written): writes the records it causes. */
-evt_status ctf_sched_add(ctf_sched *k, const evt_event *ev);
+/* Feed one event (before the event itself is written): writes the records it causes. Inline:
+ * every event comes here. */
+static inline evt_status ctf_sched_add(ctf_sched *k, const evt_event *ev)
+{
+    if (!k->cpu && (ev->flags & EVT_HAS_CPU) && ev->cpu >= EVT_TL_MAX_CPUS - 1) k->cpu = ev->cpu;
+    (void)evt_tl_add(&k->tl, ev);
+    if (k->tl.oom && k->st == EVT_OK) k->st = EVT_ERR_NOMEM;
+    return k->st;
+}
 void ctf_sched_free(ctf_sched *k);
 
 /* The trace UUID: a hash of the input's bytes and format name for a file or memory source (reruns

@@ -7,6 +7,24 @@
 #include "evtrace/alloc.h"
 #include "host/exporters/ctf.h"
 
+/* Append field i (not an alias) to the write plan of class k (ctf.h, ctf_class.put). */
+static void put_(ctf_class *k, const ctf_field *f, uint32_t i)
+{
+    int var = f->type == CTF_FT_BYTES || (f->type == CTF_FT_STRING && f->wlog >= CTF_WLOG_STRING);
+    struct ctf_put *e = &k->put[k->nw++];
+    e->i = (uint8_t)i;
+    e->w = var ? 0 : (uint8_t)(1u << f->wlog);
+    e->add = 0;
+    e->out = 0; /* 64-bit integers, whole strings, bytes: any value */
+    if (var) k->nvar++;
+    else k->fixed += e->w;
+    if (!var && f->wlog < 3) {
+        unsigned bits = 8u << f->wlog;
+        e->out = ~(((uint64_t)1 << bits) - 1);
+        if (f->type == CTF_FT_SINT) e->add = (uint64_t)1 << (bits - 1);
+    }
+}
+
 /* A copy of a class (strings owned by the copy, literal idents kept by pointer), with the sizes
  * its events' payloads are made of and its write plan. keys: the raw keys of its non-literal
  * fields (the proto ctf_class_for was given), or NULL (every field literal). */
@@ -25,12 +43,10 @@ static ctf_class *class_new_(const char *name, const char *emf, const ctf_field 
     k->nf = nf;
     for (uint32_t i = 0; i < nf; i++) {
         k->f[i] = f[i];
-        if (f[i].alias < 0) {
-            int var = f[i].type == CTF_FT_BYTES || (f[i].type == CTF_FT_STRING && f[i].wlog >= CTF_WLOG_STRING);
-            if (var) k->nvar++;
-            else k->fixed += 1u << f[i].wlog;
-            k->wi[k->nw] = (uint8_t)i;
-            k->ww[k->nw++] = var ? 0 : (uint8_t)(1u << f[i].wlog);
+        if (f[i].alias < 0) put_(k, &f[i], i);
+        else {
+            k->al[k->nal].i = (uint8_t)i;
+            k->al[k->nal++].a = (uint8_t)f[i].alias;
         }
         if (f[i].lit) continue;
         size_t il = strlen(f[i].ident) + 1, kl = strlen(keys[i].ident) + 1;
@@ -85,10 +101,10 @@ static int signature_(ctf_classes *c, const char *name, const char *emf, const c
     return 1;
 }
 
-/* Field i of an event with values v may alias field k: an integer value field, equal (64 bits). */
-static int can_alias_(const ctf_field *f, const ctf_value *v, uint32_t i, uint32_t k)
+/* Field i of an event with values u may alias field k: an integer value field, equal (64 bits). */
+static int can_alias_(const ctf_field *f, const uint64_t *u, uint32_t i, uint32_t k)
 {
-    return f[k].role == CTF_ROLE_VALUE && (f[k].type == CTF_FT_UINT || f[k].type == CTF_FT_SINT) && v[k].u == v[i].u;
+    return f[k].role == CTF_ROLE_VALUE && (f[k].type == CTF_FT_UINT || f[k].type == CTF_FT_SINT) && u[k] == u[i];
 }
 
 /* Class k is of the layout (name, field types and idents) of these: the signature's parts but
@@ -139,7 +155,7 @@ static const char *ident_(ctf_classes *c, const ctf_field *f, uint32_t n, const 
 
 /* An event with these fields and values can be written with class k (of its layout): every
  * alias of k still holds and every width of k is enough. */
-static int fits_(const ctf_class *k, const ctf_field *proto, const ctf_value *v, uint32_t nf)
+static int fits_(const ctf_class *k, const ctf_field *proto, const uint64_t *v, uint32_t nf)
 {
     for (uint32_t i = 0; i < nf; i++) {
         const ctf_field *o = &k->f[i];
@@ -159,7 +175,7 @@ static void idents_(ctf_classes *c, ctf_field *f, const ctf_field *proto, uint32
 /* ctf_class_for when the hint's recent layout is not this one or its class does not fit: the
  * layout found by signature (added when new), then its class, made when none fits. */
 static int64_t class_slow_(ctf_classes *c, uint32_t r, uint64_t hint, uint32_t lid, const char *name,
-                           const char *emf, const ctf_field *proto, const ctf_value *v, uint32_t nf)
+                           const char *emf, const ctf_field *proto, const uint64_t *v, uint32_t nf)
 {
     int added = 0;
     ctf_field f[CTF_MAX_FIELDS];
@@ -201,7 +217,7 @@ static int64_t class_slow_(ctf_classes *c, uint32_t r, uint64_t hint, uint32_t l
 }
 
 int64_t ctf_class_for(ctf_classes *c, uint64_t hint, const char *name, const char *emf, const ctf_field *proto,
-                      const ctf_value *v, uint32_t nf, uint32_t *layout)
+                      const uint64_t *v, uint32_t nf, uint32_t *layout)
 {
     uint32_t r = (uint32_t)((hint * 0x9E3779B97F4A7C15ull) >> 56), lid = c->recent[r].lid;
     int64_t id;

@@ -36,44 +36,44 @@ static uint32_t cpu_of_(const ctf_sched *k, uint32_t cpu)
     return cpu == EVT_TL_MAX_CPUS - 1 && k->cpu ? k->cpu : cpu;
 }
 
-static void put_(ctf_sched *k, uint32_t cpu, uint64_t t, ctf_builtin b, const ctf_value *v)
+static void put_(ctf_sched *k, uint32_t cpu, uint64_t t, ctf_builtin bi, const uint64_t *u, const ctf_bytes *b)
 {
     if (k->st != EVT_OK) return;
     int clamped = 0;
-    k->st = ctf_put_builtin(k->out, cpu_of_(k, cpu), t, b, v, &clamped);
+    k->st = ctf_put_builtin(k->out, cpu_of_(k, cpu), t, bi, u, b, &clamped);
     k->records++;
     k->clamped += (uint64_t)clamped;
 }
 
-static ctf_value int_(int64_t x)
-{
-    ctf_value v = {(uint64_t)x, NULL, 0};
-    return v;
-}
+static uint64_t int_(int64_t x) { return (uint64_t)x; } /* a signed field's u */
 
-static ctf_value text_(const char *s)
+static ctf_bytes text_(const char *s)
 {
-    ctf_value v = {0, s, strlen(s)};
-    return v;
+    ctf_bytes b = {s, strlen(s)};
+    return b;
 }
 
 /* comm of a context (idle: "swapper") into buf, which must outlive the record's write. */
-static ctf_value comm_(const ctf_sched *k, uint32_t index, char *buf, size_t len)
+static ctf_bytes comm_(const ctf_sched *k, uint32_t index, char *buf, size_t len)
 {
     const evt_tl_ctx *c = evt_tl_ctx_at(&k->tl, index);
     return text_(c ? evt_tl_ctx_label(c, buf, len) : "swapper");
 }
 
+static const ctf_bytes none_ = {NULL, 0}; /* the bytes of an integer field */
+
 static void on_switch_(void *user, const evt_tl_switch *sw)
 {
     ctf_sched *k = user;
     char pb[96], nb[96];
-    ctf_value v[7] = {
-        comm_(k, sw->prev, pb, sizeof pb), int_(tid_(sw->prev)), int_((int32_t)sw->prev_prio),
+    uint64_t u[7] = {
+        0, int_(tid_(sw->prev)), int_((int32_t)sw->prev_prio),
         int_(sw->prev == EVT_TL_NONE ? 0 : evt_tl_state_linux(sw->prev_state)),
-        comm_(k, sw->next, nb, sizeof nb), int_(tid_(sw->next)), int_((int32_t)sw->next_prio),
+        0, int_(tid_(sw->next)), int_((int32_t)sw->next_prio),
     };
-    put_(k, sw->cpu, sw->t, CTF_B_SCHED_SWITCH, v);
+    ctf_bytes b[7] = {comm_(k, sw->prev, pb, sizeof pb), none_, none_, none_,
+                      comm_(k, sw->next, nb, sizeof nb), none_, none_};
+    put_(k, sw->cpu, sw->t, CTF_B_SCHED_SWITCH, u, b);
 }
 
 static void on_waking_(void *user, const evt_tl_waking *w)
@@ -81,26 +81,28 @@ static void on_waking_(void *user, const evt_tl_waking *w)
     ctf_sched *k = user;
     const evt_tl_ctx *c = evt_tl_ctx_at(&k->tl, w->target);
     if (!c) return;
-    char b[96];
+    char buf[96];
     uint32_t target_cpu = c->switches_in ? cpu_of_(k, c->cpu) : cpu_of_(k, w->cpu);
-    ctf_value v[4] = {comm_(k, w->target, b, sizeof b), int_(tid_(w->target)),
-                      int_(c->has_prio ? (int32_t)c->prio : 0), int_((int32_t)target_cpu)};
-    put_(k, w->cpu, w->t, CTF_B_SCHED_WAKING, v);
+    uint64_t u[4] = {0, int_(tid_(w->target)), int_(c->has_prio ? (int32_t)c->prio : 0), int_((int32_t)target_cpu)};
+    ctf_bytes b[4] = {comm_(k, w->target, buf, sizeof buf), none_, none_, none_};
+    put_(k, w->cpu, w->t, CTF_B_SCHED_WAKING, u, b);
 }
 
 static int64_t irq_(const evt_tl_isr *iv) { return iv->has_irq ? (int32_t)iv->irq : -1; }
 
 static void on_isr_begin_(void *user, const evt_tl_isr *iv)
 {
-    ctf_value v[2] = {int_(irq_(iv)), text_(iv->name ? iv->name : "ISR")};
-    put_(user, iv->cpu, iv->t0, CTF_B_IRQ_ENTRY, v);
+    uint64_t u[2] = {int_(irq_(iv)), 0};
+    ctf_bytes b[2] = {none_, text_(iv->name ? iv->name : "ISR")};
+    put_(user, iv->cpu, iv->t0, CTF_B_IRQ_ENTRY, u, b);
 }
 
 static void on_isr_(void *user, const evt_tl_isr *iv)
 {
     if (iv->truncated || iv->open_end) return; /* no exit was recorded */
-    ctf_value v[2] = {int_(irq_(iv)), int_(1)};
-    put_(user, iv->cpu, iv->t1, CTF_B_IRQ_EXIT, v);
+    uint64_t u[2] = {int_(irq_(iv)), 1};
+    ctf_bytes b[2] = {none_, none_};
+    put_(user, iv->cpu, iv->t1, CTF_B_IRQ_EXIT, u, b);
 }
 
 int ctf_sched_init(ctf_sched *k, ctf_state *out, uint64_t hz)
@@ -115,14 +117,6 @@ int ctf_sched_init(ctf_sched *k, ctf_state *out, uint64_t hz)
     sink.isr_begin = on_isr_begin_;
     sink.isr = on_isr_;
     return evt_tl_init(&k->tl, hz, &sink);
-}
-
-evt_status ctf_sched_add(ctf_sched *k, const evt_event *ev)
-{
-    if (!k->cpu && (ev->flags & EVT_HAS_CPU) && ev->cpu >= EVT_TL_MAX_CPUS - 1) k->cpu = ev->cpu;
-    (void)evt_tl_add(&k->tl, ev);
-    if (k->tl.oom && k->st == EVT_OK) k->st = EVT_ERR_NOMEM;
-    return k->st;
 }
 
 void ctf_sched_free(ctf_sched *k) { evt_tl_free(&k->tl); }

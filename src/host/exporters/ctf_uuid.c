@@ -33,7 +33,15 @@ static void word_(hash128 *h, uint64_t w)
 static void hash_bytes_(hash128 *h, const uint8_t *p, size_t n)
 {
     size_t i = 0;
-    for (; i + 8 <= n; i += 8) word_(h, evt_ld_u64le(p + i));
+    hash128 x = *h; /* a copy the compiler keeps in registers */
+    for (; i + 32 <= n; i += 32) {
+        word_(&x, evt_ld_u64le(p + i));
+        word_(&x, evt_ld_u64le(p + i + 8));
+        word_(&x, evt_ld_u64le(p + i + 16));
+        word_(&x, evt_ld_u64le(p + i + 24));
+    }
+    for (; i + 8 <= n; i += 8) word_(&x, evt_ld_u64le(p + i));
+    *h = x;
     if (i < n) {
         uint8_t t[8] = {0};
         memcpy(t, p + i, n - i);
