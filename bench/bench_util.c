@@ -286,6 +286,11 @@ uint64_t bench_write_floor_ns(const char *path, uint64_t bytes)
 
 long bench_run_child(char *const argv[], int quiet, uint64_t *ns, uint64_t *cpu_ns)
 {
+    return bench_run_child_user(argv, quiet, ns, cpu_ns, NULL);
+}
+
+long bench_run_child_user(char *const argv[], int quiet, uint64_t *ns, uint64_t *cpu_ns, uint64_t *user_ns)
+{
     uint64_t t0 = bench_now_ns();
     pid_t pid = fork();
     if (pid < 0) return -1;
@@ -303,6 +308,7 @@ long bench_run_child(char *const argv[], int quiet, uint64_t *ns, uint64_t *cpu_
     *ns = bench_now_ns() - t0;
     *cpu_ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
               (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
+    if (user_ns) *user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000u + (uint64_t)ru.ru_utime.tv_usec * 1000u;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
     return ru.ru_maxrss;
 }

@@ -74,6 +74,8 @@ uint64_t bench_write_floor_ns(const char *path, uint64_t bytes);
  * when quiet; returns its peak RSS in kB, or -1 when it could not run or did not exit 0; wall ns
  * in *ns, user + system CPU ns in *cpu_ns. */
 long bench_run_child(char *const argv[], int quiet, uint64_t *ns, uint64_t *cpu_ns);
+/* The same, and the child's user CPU ns alone in *user_ns (NULL: not wanted). */
+long bench_run_child_user(char *const argv[], int quiet, uint64_t *ns, uint64_t *cpu_ns, uint64_t *user_ns);
 /* Peak resident set size of this process in kB (from getrusage). */
 long bench_peak_rss_kb(void);
 
