@@ -388,7 +388,7 @@ static int counter_track_slow_(pf_state *s, const evt_tl_counter *c, const char 
 
 static inline int ctr_hit_(const pf_ctr_slot *cs, const char *cname, uint32_t obj)
 {
-    return cs->p == cname && cs->obj == obj && (cs->ro || strcmp(cs->own, cname) == 0);
+    return cs->obj == obj && pf_cache_holds_(cs->p, cs->own, cs->ro, cname);
 }
 
 static void on_counter(void *user, const evt_tl_counter *c)

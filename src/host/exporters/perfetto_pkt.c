@@ -228,7 +228,7 @@ void pf_te_name_slow_(pf_w *w, uint64_t cat, int has_cat, uint64_t name_iid)
 static inline const pf_iid_slot *key_(pf_w *w, const char *key, int key_stable)
 {
     pf_iid_slot *slot = pf_iid_slot_(w, F_ID_DEBUG_NAMES, key);
-    if (slot->p == key && (key_stable || slot->ro || strcmp(slot->own, key) == 0)) return slot;
+    if (pf_cache_holds_(slot->p, slot->own, key_stable || slot->ro, key)) return slot;
     pf_iid_slow_(w, &w->dbgnames, &w->dnames, F_ID_DEBUG_NAMES, key, slot);
     return slot;
 }

@@ -208,10 +208,17 @@ static inline pf_iid_slot *pf_iid_slot_(pf_w *w, uint32_t field, const char *str
 _Static_assert(PF_IID_CACHE == 1 << PF_IID_BITS, "pf_iid_slot_ takes PF_IID_BITS bits of the hash");
 /* 1 when s points into the program's read-only image (its bytes never change). */
 int pf_ro(const pf_w *w, const void *s);
+/* A pointer cache's entry (pointer p, the interned copy own) holds str: the same pointer and,
+ * unless its text cannot have changed (trusted: stable, or in the read-only image), the same
+ * text. Every pointer cache of the writer tests this way (names, keys, counter tracks). */
+static inline int pf_cache_holds_(const char *p, const char *own, int trusted, const char *str)
+{
+    return p == str && (trusted || strcmp(own, str) == 0);
+}
 static inline uint64_t pf_iid_(pf_w *w, evt_strtab *t, evt_pb *list, uint32_t field, const char *str, int stable)
 {
     pf_iid_slot *slot = pf_iid_slot_(w, field, str);
-    if (slot->p == str && (stable || slot->ro || strcmp(slot->own, str) == 0)) return slot->id;
+    if (pf_cache_holds_(slot->p, slot->own, stable || slot->ro, str)) return slot->id;
     return pf_iid_slow_(w, t, list, field, str, slot);
 }
 
