@@ -276,6 +276,71 @@ static void sink_stop(void **st)
     }
 }
 
+/* The fields text of strings of every length 0..40 (the 8-byte steps, their overlapping last
+ * word, the 4-byte and 1..3-byte paths), each clean and with one byte to escape at every position
+ * ('"', '\\', control bytes, DEL), and with UTF-8 (bytes >= 0x80: copied as they are), in the key
+ * and in the value: the JSON text equals a byte-by-byte escaping done here. */
+static void json_quote_ref_(char *o, const char *s)
+{
+    *o++ = '"';
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        if (*c == '"' || *c == '\\') { *o++ = '\\'; *o++ = (char)*c; }
+        else if (*c < 0x20 || *c == 0x7f) o += sprintf(o, "\\u%04x", *c);
+        else *o++ = (char)*c;
+    }
+    *o++ = '"';
+    *o = '\0';
+}
+
+static void json_text_of_every_length(void **st)
+{
+    (void)st;
+    static const unsigned char special[] = {'"', '\\', 0x01, 0x0a, 0x1f, 0x7f, 0xc3};
+    rows_seen rs;
+    memset(&rs, 0, sizeof rs);
+    evt_tl_trace_info info = {"test", "t.bin", 0, "unknown", 0};
+    evt_tl_row_sink sink = {&rs, keep_row};
+    evt_tl_rows *r = evt_tl_rows_new(&info, &sink);
+    assert_non_null(r);
+    unsigned checked = 0;
+    for (size_t n = 0; n <= 40; n++) {
+        for (size_t at = 0; at <= n; at++) { /* at == n: no special byte */
+            for (size_t k = 0; k < sizeof special; k++) {
+                if (at == n && k) break;
+                char str[48];
+                for (size_t i = 0; i < n; i++) str[i] = (char)('a' + i % 26);
+                str[n] = '\0';
+                if (at < n) {
+                    str[at] = (char)special[k];
+                    if (special[k] == 0xc3) { /* a whole two-byte UTF-8 character (é) when it fits */
+                        if (at + 1 < n) str[at + 1] = (char)0xa9;
+                        else str[at] = (char)0x7e;
+                    }
+                }
+                for (int where = 0; where < 2; where++) { /* the string as the key, then as the value */
+                    evb b;
+                    evt_event *e = ev_(&b, EVT_KIND_USER, "U", 100 + checked, A, EVT_CTX_THREAD);
+                    evt_event_add_field_s(e, where ? "k" : str, where ? str : "v");
+                    assert_int_equal(evt_tl_rows_add(r, e), 1);
+                    char q[300], want[400];
+                    json_quote_ref_(q, str);
+                    if (where) snprintf(want, sizeof want, "{\"k\":%s}", q);
+                    else snprintf(want, sizeof want, "{%s:\"v\"}", q);
+                    /* the last events row: ...|args|fields|data|text|t */
+                    const char *row = rs.rows[EVT_TL_T_events][rs.n[EVT_TL_T_events] - 1];
+                    if (!strstr(row, want)) fail_msg("length %zu, byte %zu = 0x%02x: row %s, want %s", n, at,
+                                                     at < n ? special[k] : 0, row, want);
+                    free(rs.rows[EVT_TL_T_events][--rs.n[EVT_TL_T_events]]);
+                    checked++;
+                }
+            }
+        }
+    }
+    assert_true(checked > 5000);
+    evt_tl_rows_free(r);
+    seen_free(&rs);
+}
+
 /* Out of memory at every allocation in turn: 0 from the producer, no crash, no leak (ASan). */
 static void out_of_memory(void **st)
 {
@@ -303,6 +368,7 @@ int main(void)
         cmocka_unit_test(docs_list_every_column),
         cmocka_unit_test(rows_of_a_small_trace),
         cmocka_unit_test(sink_stop),
+        cmocka_unit_test(json_text_of_every_length),
         cmocka_unit_test(out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
