@@ -35,6 +35,7 @@
 #include "evtrace/exporter.h"
 #include "evtrace/out.h"
 #include "formats/common/bytes.h"
+#include "host/ro_image.h"
 #include "host/strtab.h"
 #include "host/u64map.h"
 #include "host/exporters/ctf.h"
@@ -72,12 +73,19 @@ typedef struct ctf_stream {
  * each) and its layout id (0: slot unused); cid: a class of that layout found to have raw keys
  * where events of this shape have reader fields, and aliases of integer value fields only
  * (UINT32_MAX: none yet). */
+#define CTF_FAST_RO 8 /* reader keys remembered per slot (ctf_fast.ro_key) */
 typedef struct ctf_fast {
     uint64_t key;
     uint64_t types;
     uint32_t shape;
     uint32_t lid;
     uint32_t cid;
+    /* Since cid was set: the event name and the first CTF_FAST_RO reader keys found equal to the
+     * class's, each kept only when it lies in the program's read-only image (evt_ro_image: its
+     * text never changes, so an event with the same pointer has the same text); NULL: none. A
+     * reader's other strings live only until its next event (model.h) and are compared. */
+    const char *ro_name;
+    const char *ro_key[CTF_FAST_RO];
 } ctf_fast;
 
 typedef struct ctf_state {
@@ -110,6 +118,7 @@ typedef struct ctf_state {
     uint64_t time_clamped;   /* clock values past CTF_CLOCK_MAX written as CTF_CLOCK_MAX */
     struct { uint64_t key; int ok; char s[64]; } emf[256]; /* EMF URI of recent (kind, id) pairs */
     ctf_fast fast[256];      /* by the same hash of (kind, id) */
+    evt_ro_image ro;         /* the program's read-only image (ctf_fast's remembered strings) */
 } ctf_state;
 
 /* ---- streams ------------------------------------------------------------------------------ */
@@ -464,11 +473,18 @@ static uint32_t fields_(const evt_event *ev, int data, const uint64_t *u, ctf_fi
 }
 
 /* The raw keys ck are the keys of the n fields f (a field's key names the layout's member:
- * display, not meaning). Not inlined: its loop keeps to a few registers around strcmp. */
-static __attribute__((noinline)) int same_keys_(const char *const *ck, const evt_field *f, uint32_t n)
+ * display, not meaning): a key that is the slot's remembered read-only pointer (ro_key) is, else
+ * its text is compared, and remembered when equal and read-only. Not inlined: its loop keeps to a
+ * few registers around strcmp. */
+static __attribute__((noinline)) int same_keys_(const evt_ro_image *ro, const char **ro_key, const char *const *ck,
+                                                const evt_field *f, uint32_t n)
 {
-    for (const evt_field *end = f + n; f < end; f++, ck++)
-        if (strcmp(*ck, f->key ? f->key : "") != 0) return 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const char *key = f[i].key ? f[i].key : "";
+        if (i < CTF_FAST_RO && key == ro_key[i]) continue;
+        if (strcmp(ck[i], key) != 0) return 0;
+        if (i < CTF_FAST_RO && evt_ro_image_has(ro, key)) ro_key[i] = key;
+    }
     return 1;
 }
 
@@ -498,8 +514,14 @@ static int64_t fast_class_(ctf_state *s, ctf_fast *fp, const evt_event *ev, cons
             if (!value || (k->f[a].type != CTF_FT_UINT && k->f[a].type != CTF_FT_SINT)) return -1;
         }
         fp->cid = cid;
+        fp->ro_name = NULL;
+        memset(fp->ro_key, 0, sizeof fp->ro_key);
     }
-    if (strcmp(k->name, name) != 0 || !same_keys_(&k->key[r0], ev->fields, ev->nfields)) return -1;
+    if (name != fp->ro_name) {
+        if (strcmp(k->name, name) != 0) return -1;
+        if (evt_ro_image_has(&s->ro, name)) fp->ro_name = name;
+    }
+    if (!same_keys_(&s->ro, fp->ro_key, &k->key[r0], ev->fields, ev->nfields)) return -1;
     if (data && strcmp(k->key[n - 1], data == 1 ? "text" : "data") != 0) return -1;
     for (const struct ctf_alias *a = k->al, *end = a + k->nal; a < end; a++)
         if (u[a->i] != u[a->a]) return -1;
@@ -659,6 +681,7 @@ static evt_status begin(const char *path, evt_reader *r, void **state, char *err
         free_(s);
         return EVT_ERR_IO;
     }
+    evt_ro_image_init(&s->ro);
     s->r = r;
     *state = s;
     return EVT_OK;
