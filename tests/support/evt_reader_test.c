@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "evtrace/exporter.h"
 #include "evtrace/json.h"
 
 char *evt_test_info_json(evt_reader *rd)
@@ -60,4 +61,18 @@ void evt_test_count_file(const char *path, const char *format, uint64_t *data, u
     *errors = r->errors;
     *lost = r->lost;
     evt_reader_close(r);
+}
+
+const evt_exporter_desc *evt_test_export_begin(const char *kind, const char *spec, const char *out, evt_reader **r,
+                                               void **xs)
+{
+    const evt_exporter_desc *x = evt_exporter_find(kind);
+    assert_non_null(x);
+    char err[256];
+    *r = NULL;
+    assert_int_equal(evt_reader_open_mem(spec, strlen(spec), "synthetic", NULL, NULL, NULL, r, err, sizeof err),
+                     EVT_OK);
+    *xs = NULL;
+    assert_int_equal(x->begin(out, *r, xs, err, sizeof err), EVT_OK);
+    return x;
 }

@@ -28,4 +28,11 @@ char *evt_test_info_json(evt_reader *rd);
  * errors. Fails the test (cmocka) when it cannot open or does not end cleanly. */
 void evt_test_count_file(const char *path, const char *format, uint64_t *data, uint64_t *lost, uint64_t *errors);
 
+/* Open the synthetic reader on spec (an "evtrace-synthetic 1" text) and begin the exporter named
+ * kind writing to out: the exporter, *r the reader (the caller closes it) and *xs its state to
+ * feed events to and end. Fails the test (cmocka) when either step fails. */
+struct evt_exporter_desc;
+const struct evt_exporter_desc *evt_test_export_begin(const char *kind, const char *spec, const char *out,
+                                                      evt_reader **r, void **xs);
+
 #endif

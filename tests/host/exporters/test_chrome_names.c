@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "evt_reader_test.h"
 #include "evt_test.h"
 #include "evtrace/exporter.h"
 #include "evtrace/reader.h"
@@ -43,14 +44,10 @@ static void relocate(evt_event *ev)
 /* Exports spec to out, relocating every event's strings when asked. */
 static void export_spec(const char *spec, const char *out, int reuse)
 {
-    const evt_exporter_desc *x = evt_exporter_find("chrome");
-    assert_non_null(x);
-    evt_reader *r = NULL;
+    evt_reader *r;
+    void *xs;
+    const evt_exporter_desc *x = evt_test_export_begin("chrome", spec, out, &r, &xs);
     char err[256];
-    assert_int_equal(evt_reader_open_mem(spec, strlen(spec), "synthetic", NULL, NULL, NULL, &r, err, sizeof err),
-                     EVT_OK);
-    void *xs = NULL;
-    assert_int_equal(x->begin(out, r, &xs, err, sizeof err), EVT_OK);
     evt_event ev;
     evt_status st;
     while ((st = evt_reader_next(r, &ev)) == EVT_OK) {

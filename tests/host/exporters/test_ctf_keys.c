@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "evt_reader_test.h"
 #include "evt_test.h"
 #include "evtrace/alloc.h"
 #include "evtrace/exporter.h"
@@ -29,14 +30,9 @@ static void export_rounds(const char *out, int how)
 {
     static const char *const names_[] = {"u_alpha", "u_beta", "u_alpha", "u_gamma", "u_beta", "u_alpha"};
     static const char spec[] = "evtrace-synthetic 1\nevents 1\nthreads 1\nhz 1000000\n";
-    const evt_exporter_desc *x = evt_exporter_find("ctf");
-    assert_non_null(x);
-    evt_reader *r = NULL;
-    char err[256];
-    assert_int_equal(evt_reader_open_mem(spec, strlen(spec), "synthetic", NULL, NULL, NULL, &r, err, sizeof err),
-                     EVT_OK);
-    void *xs = NULL;
-    assert_int_equal(x->begin(out, r, &xs, err, sizeof err), EVT_OK);
+    evt_reader *r;
+    void *xs;
+    const evt_exporter_desc *x = evt_test_export_begin("ctf", spec, out, &r, &xs);
     char *name[ROUNDS], *key[ROUNDS];
     for (unsigned k = 0; k < ROUNDS; k++) {
         if (how == LITERAL) {
@@ -68,6 +64,7 @@ static void export_rounds(const char *out, int how)
             assert_int_equal(x->event(xs, &ev), EVT_OK);
         }
     }
+    char err[256];
     assert_int_equal(x->end(xs, r, err, sizeof err), EVT_OK);
     evt_reader_close(r);
     if (how != LITERAL)
@@ -79,23 +76,11 @@ static void export_rounds(const char *out, int how)
 }
 
 /* The whole file dir/name, its size in *len (caller frees). */
-static char *slurp(const char *dir, const char *name, size_t *len)
+static uint8_t *slurp(const char *dir, const char *name, size_t *len)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    assert_int_equal(fseek(f, 0, SEEK_END), 0);
-    long n = ftell(f);
-    assert_true(n >= 0);
-    rewind(f);
-    char *b = malloc((size_t)n + 1);
-    assert_non_null(b);
-    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-    b[n] = '\0';
-    fclose(f);
-    *len = (size_t)n;
-    return b;
+    return evt_test_read_file(path, len);
 }
 
 /* Every file of directory a is in b with the same bytes, and b has no other. */
@@ -108,7 +93,7 @@ static void same_tree(const char *a, const char *b)
     while ((e = readdir(d)) != NULL) {
         if (e->d_name[0] == '.') continue;
         size_t la, lb;
-        char *fa = slurp(a, e->d_name, &la), *fb = slurp(b, e->d_name, &lb);
+        uint8_t *fa = slurp(a, e->d_name, &la), *fb = slurp(b, e->d_name, &lb);
         assert_int_equal(la, lb);
         assert_memory_equal(fa, fb, la);
         free(fa);
@@ -134,7 +119,12 @@ static void keys_named_by_text(void **st)
         export_rounds(dir[how], how);
     }
     size_t n;
-    char *meta = slurp(dir[FRESH], "metadata", &n);
+    uint8_t *m = slurp(dir[FRESH], "metadata", &n);
+    char *meta = malloc(n + 1);
+    assert_non_null(meta);
+    memcpy(meta, m, n);
+    meta[n] = '\0';
+    free(m);
     assert_non_null(strstr(meta, "beta")); /* every key got its class */
     assert_non_null(strstr(meta, "gamma"));
     free(meta);

@@ -209,15 +209,22 @@ static int feed_(evt_tl_rows *r)
     return evt_tl_rows_add(r, e);
 }
 
+/* A producer of a ticks trace "t.bin" whose rows go to rs (cleared). */
+static evt_tl_rows *rows_into_(rows_seen *rs)
+{
+    memset(rs, 0, sizeof *rs);
+    evt_tl_trace_info info = {"test", "t.bin", 0, "unknown", 0};
+    evt_tl_row_sink sink = {rs, keep_row};
+    evt_tl_rows *r = evt_tl_rows_new(&info, &sink);
+    assert_non_null(r);
+    return r;
+}
+
 static void rows_of_a_small_trace(void **st)
 {
     (void)st;
     rows_seen rs;
-    memset(&rs, 0, sizeof rs);
-    evt_tl_trace_info info = {"test", "t.bin", 0, "unknown", 0};
-    evt_tl_row_sink sink = {&rs, keep_row};
-    evt_tl_rows *r = evt_tl_rows_new(&info, &sink);
-    assert_non_null(r);
+    evt_tl_rows *r = rows_into_(&rs);
     assert_int_equal(feed_(r), 1);
     assert_int_equal(evt_tl_rows_finish(r, 2), 1);
     /* events: seq|ts|t_ns|id|name|kind|ctx|cpu|prio|seq_no|count|target|target_name|offset|args|fields|data|text|t */
@@ -297,11 +304,7 @@ static void json_text_of_every_length(void **st)
     (void)st;
     static const unsigned char special[] = {'"', '\\', 0x01, 0x0a, 0x1f, 0x7f, 0xc3};
     rows_seen rs;
-    memset(&rs, 0, sizeof rs);
-    evt_tl_trace_info info = {"test", "t.bin", 0, "unknown", 0};
-    evt_tl_row_sink sink = {&rs, keep_row};
-    evt_tl_rows *r = evt_tl_rows_new(&info, &sink);
-    assert_non_null(r);
+    evt_tl_rows *r = rows_into_(&rs);
     unsigned checked = 0;
     for (size_t n = 0; n <= 40; n++) {
         for (size_t at = 0; at <= n; at++) { /* at == n: no special byte */
