@@ -10,6 +10,7 @@
 #include <string.h>
 #include "evtrace/alloc.h"
 #include "host/json_fast.h"
+#include "host/ro_image.h"
 #include "host/timeline/tl_rows.h"
 #include "host/timeline/user_tracks.h"
 
@@ -82,6 +83,16 @@ typedef struct rows_obj {
     int rows;                       /* rows written for this object */
 } rows_obj;
 
+/* A string of the program's read-only image (a reader's table literal: a key, a state name) as
+ * jstr_ quotes it, kept by its address (jlit_). */
+#define JLIT_BITS 6
+#define JLIT_TXT 48 /* the longest quoted text kept */
+typedef struct jlit {
+    const char *p; /* NULL: empty */
+    uint32_t len;
+    char txt[JLIT_TXT];
+} jlit;
+
 struct evt_tl_rows {
     evt_tl tl;
     evt_tl_row_sink sink;
@@ -98,6 +109,8 @@ struct evt_tl_rows {
     char *js;                       /* JSON scratch for args and fields */
     size_t jn, jcap;
     evt_tl_val v[TL_MAX_COLS];
+    evt_ro_image ro;                /* the program's read-only image (jlit_) */
+    jlit jlits[1u << JLIT_BITS];    /* quoted read-only strings by address (jlit_) */
     evt_ut ut;                      /* user tracks: user_events, user_values, user_intervals, sm_states */
     uint64_t ev_seq;                /* seq of the event being added (user-track rows) */
     size_t args_len;                /* its args JSON in js[0..args_len) */
@@ -195,6 +208,32 @@ static void jstr_(evt_tl_rows *r, const char *str)
     if (!w) { jstr_escaped_(r, str); return; }
     r->jn += w;
 }
+/* jlit_ when str is not in its slot: quoted by jstr_, and kept there when it is read-only and
+ * short (the slot's previous string is dropped). */
+static __attribute__((noinline)) void jlit_miss_(evt_tl_rows *r, jlit *k, const char *str)
+{
+    size_t at = r->jn;
+    jstr_(r, str);
+    size_t n = r->jn - at;
+    if (r->oom || n > JLIT_TXT || !evt_ro_image_has(&r->ro, str)) return;
+    memcpy(k->txt, r->js + at, n);
+    k->len = (uint32_t)n;
+    k->p = str;
+}
+/* A string, quoted as jstr_ does: a string of the program's read-only image, whose bytes never
+ * change, is quoted once and then copied whole from its slot (found by its address alone); any
+ * other (a reader's buffer, which may hold other text at the same address later) is quoted every
+ * time. */
+static inline void jlit_(evt_tl_rows *r, const char *str)
+{
+    jlit *k = &r->jlits[((uintptr_t)str * 0x9E3779B97F4A7C15ull) >> (64 - JLIT_BITS)];
+    if (k->p == str && jroom_(r, JLIT_TXT)) {
+        memcpy(r->js + r->jn, k->txt, JLIT_TXT); /* fixed-size copy: the bytes past len are overwritten next */
+        r->jn += k->len;
+        return;
+    }
+    jlit_miss_(r, k, str);
+}
 static inline void jnum_(evt_tl_rows *r, uint64_t v, int is_signed)
 {
     if (!jroom_(r, 21)) return; /* '-' and 20 digits */
@@ -228,9 +267,9 @@ static void json_(evt_tl_rows *r, const evt_event *ev, size_t *args_len)
         const evt_field *f = &ev->fields[i];
         if (!first) jput_(r, ",", 1);
         first = 0;
-        jstr_(r, f->key ? f->key : "");
+        jlit_(r, f->key ? f->key : "");
         jput_(r, ":", 1);
-        if (f->is_str) jstr_(r, f->str ? f->str : "");
+        if (f->is_str) jlit_(r, f->str ? f->str : "");
         else jnum_(r, f->num, f->is_signed);
     }
     jput_(r, "}", 1);
@@ -475,6 +514,7 @@ evt_tl_rows *evt_tl_rows_new(const evt_tl_trace_info *info, const evt_tl_row_sin
 {
     evt_tl_rows *r = evt_calloc(1, sizeof *r);
     if (!r) return NULL;
+    evt_ro_image_init(&r->ro);
     r->sink = *sink;
     r->clock_hz = info->clock_hz;
     r->format = evt_strdup(info->format ? info->format : "");

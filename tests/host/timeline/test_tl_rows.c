@@ -286,7 +286,9 @@ static void sink_stop(void **st)
 /* The fields text of strings of every length 0..40 (the 8-byte steps, their overlapping last
  * word, the 4-byte and 1..3-byte paths), each clean and with one byte to escape at every position
  * ('"', '\\', control bytes, DEL), and with UTF-8 (bytes >= 0x80: copied as they are), in the key
- * and in the value: the JSON text equals a byte-by-byte escaping done here. */
+ * and in the value: the JSON text equals a byte-by-byte escaping done here. Every such string sits
+ * in one buffer rewritten for the next (a cache of quoted strings that trusted a writable address
+ * would repeat an earlier text); the other key and value are literals (the cached path). */
 static void json_quote_ref_(char *o, const char *s)
 {
     *o++ = '"';
