@@ -3,11 +3,6 @@
  * events, the per-event packets, are written in place in one pass (the usual TrackEvent's inline
  * path is in the header; the growth and interning paths are here), byte for byte what the
  * bottom-up encoding gives. */
-#if defined(__linux__) && defined(__ELF__)
-#define _GNU_SOURCE /* dl_iterate_phdr */
-#include <link.h>
-#define PF_HAVE_PHDR 1
-#endif
 #include "perfetto_pkt.h"
 
 #include <stdint.h>
@@ -15,41 +10,12 @@
 
 #define FT_BUNDLE_MAX 32768 /* bytes of events per bundle before it is written */
 
-#ifdef PF_HAVE_PHDR
-/* Keeps the program's PT_LOAD segments without write permission: literals and const data, whose
- * bytes never change (the first object dl_iterate_phdr reports is the program itself, which is
- * never unloaded). A segment past PF_RO_MAX is left out: its strings are compared as any other. */
-static int ro_segments_(struct dl_phdr_info *info, size_t size, void *data)
-{
-    (void)size;
-    pf_w *w = data;
-    for (size_t i = 0; i < info->dlpi_phnum && w->nro < PF_RO_MAX; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_LOAD || (ph->p_flags & PF_W) || !ph->p_memsz) continue;
-        w->ro[w->nro][0] = (uintptr_t)(info->dlpi_addr + ph->p_vaddr);
-        w->ro[w->nro][1] = w->ro[w->nro][0] + (uintptr_t)ph->p_memsz;
-        w->nro++;
-    }
-    return 1; /* the program only */
-}
-#endif
-
 void pf_w_init(pf_w *w, FILE *out)
 {
     memset(w, 0, sizeof *w);
     w->out = out;
     for (size_t i = 0; i < PF_FKEY_N; i++) w->fkey[i] = &w->cache[F_ID_DEBUG_NAMES - 1][0];
-#ifdef PF_HAVE_PHDR
-    dl_iterate_phdr(ro_segments_, w);
-#endif
-}
-
-int pf_ro(const pf_w *w, const void *s)
-{
-    uintptr_t a = (uintptr_t)s;
-    for (uint32_t i = 0; i < w->nro; i++)
-        if (a >= w->ro[i][0] && a < w->ro[i][1]) return 1;
-    return 0;
+    evt_ro_image_init(&w->ro);
 }
 
 void pf_w_free(pf_w *w)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "evtrace/model.h"
+#include "host/ro_image.h"
 #include "host/strtab.h"
 #include "pb.h"
 
@@ -68,7 +69,6 @@ typedef struct pf_iid_slot {
  * yet). */
 enum { PF_K_ID, PF_K_ARG0, PF_K_TARGET = PF_K_ARG0 + EVT_MAX_ARGS, PF_K_OBJECT, PF_K_COUNT, PF_K_TEXT, PF_K_N };
 
-#define PF_RO_MAX 8 /* read-only segments of the program kept (pf_w.ro) */
 #define PF_FKEY_N 32 /* pf_w.fkey: a power of 2 at least EVT_MAX_FIELDS (indexed i % PF_FKEY_N) */
 _Static_assert(PF_FKEY_N >= EVT_MAX_FIELDS && !(PF_FKEY_N & (PF_FKEY_N - 1)), "PF_FKEY_N");
 
@@ -98,8 +98,7 @@ typedef struct pf_w {
     uint32_t nkargs;         /* kkey[PF_K_ARG0 + i] is interned for every i below it */
     const pf_iid_slot *fkey[PF_FKEY_N]; /* the slot of field i's last key (pf_ann_event; any slot:
                                 trusted only while it holds that key, read-only) */
-    uintptr_t ro[PF_RO_MAX][2]; /* the program's read-only segments [start, end): literals */
-    uint32_t nro;
+    evt_ro_image ro;         /* the program's read-only segments: literals (host/ro_image.h) */
     uint64_t pre_iid[4];     /* the open track event's annotations by pf_ann_u / pf_ann_s (the first
                                 4): pf_ann_event writes no second one of those names */
     uint32_t npre;           /* how many (pf_te_emit clears it) */
@@ -207,7 +206,7 @@ static inline pf_iid_slot *pf_iid_slot_(pf_w *w, uint32_t field, const char *str
 }
 _Static_assert(PF_IID_CACHE == 1 << PF_IID_BITS, "pf_iid_slot_ takes PF_IID_BITS bits of the hash");
 /* 1 when s points into the program's read-only image (its bytes never change). */
-int pf_ro(const pf_w *w, const void *s);
+static inline int pf_ro(const pf_w *w, const void *s) { return evt_ro_image_has(&w->ro, s); }
 /* A pointer cache's entry (pointer p, the interned copy own) holds str: the same pointer and,
  * unless its text cannot have changed (trusted: stable, or in the read-only image), the same
  * text. Every pointer cache of the writer tests this way (names, keys, counter tracks). */
