@@ -91,6 +91,16 @@ typedef struct qs_slot {
     char txt[QS_TXT];
 } qs_slot;
 
+/* The decimal text of a large integer (args_put_): by its value. */
+#define NUM_BITS 8      /* 256 slots, direct-mapped */
+#define NUM_MIN 100000000 /* kept from 9 digits on (addresses, stack pointers: few values, repeated);
+                            * smaller ones are put_u8_'s */
+typedef struct num_slot {
+    uint64_t v;                        /* >= NUM_MIN; 0: empty */
+    char txt[20];
+    uint8_t len;
+} num_slot;
+
 /* The text of a counter record up to its time, ,\n{"ph":"C","name":"LABEL","pid":1,"ts":, for one
  * (counter name, object) (ctr_put_): name is the timeline's name pointer, kept only when it lies
  * in the read-only image (evt_level_name's literals), so the pointer names the text for good. */
@@ -172,6 +182,7 @@ typedef struct chrome_state {
     evt_ro_image ro;                   /* the program's read-only segments (qs, ctr) */
     qs_slot qs[1u << QS_BITS];         /* quoted read-only strings by address (qs_str_) */
     ctr_slot ctr[1u << CTR_BITS];      /* counter record prefixes (ctr_put_) */
+    num_slot num[1u << NUM_BITS];      /* large integers' text (arg_put_) */
     evt_tl tl;
     ctx_draw **ctxs;                   /* by context index (NULL until seen) */
     uint32_t nctx;
@@ -599,6 +610,22 @@ static inline char *qs_str_(chrome_state *s, char *o, const char *p)
     return o + e->len;
 }
 
+/* An event's number (an arg or a field) at o (20 bytes of room), as put_u64_ writes it; one of 9
+ * digits or more copied from its slot (num_fill_ makes it when the slot holds another value). */
+static __attribute__((noinline)) void num_fill_(num_slot *e, uint64_t v)
+{
+    e->v = v;
+    e->len = (uint8_t)put_u64_long_(e->txt, v);
+}
+static inline size_t arg_put_(chrome_state *s, char *o, uint64_t v)
+{
+    if (v < NUM_MIN) return put_u8_(o, (uint32_t)v);
+    num_slot *e = &s->num[(v * 0x9E3779B97F4A7C15ull) >> (64 - NUM_BITS)];
+    if (e->v != v) num_fill_(e, v);
+    memcpy(o, e->txt, sizeof e->txt); /* fixed-size copy; bytes past len are overwritten next */
+    return e->len;
+}
+
 /* ,"args":{"id":N,"args":[...],"object":...,fields...,"text":...}} — the second brace closes the
  * record (args are always a record's last member). */
 _Static_assert(1 + QS_TXT + 1 + QS_TXT <= CUR_ROOM, "args_end_: a field of kept strings fits in CUR_ROOM");
@@ -611,7 +638,7 @@ static void args_end_(chrome_state *s, const evt_event *ev)
     o = CUR_LIT(o, ",\"args\":[");
     for (uint32_t i = 0; i < ev->nargs; i++) {
         if (i) *o++ = ',';
-        o += put_u64_(o, ev->args[i]);
+        o += arg_put_(s, o, ev->args[i]);
     }
     *o++ = ']';
     if (ev->target_name) {
@@ -628,8 +655,8 @@ static void args_end_(chrome_state *s, const evt_event *ev)
         else if (f->is_str) o = CUR_LIT(o, "null");
         else if (f->is_signed && (int64_t)f->num < 0) {
             *o++ = '-';
-            o += put_u64_(o, 0 - f->num);
-        } else o += put_u64_(o, f->num);
+            o += arg_put_(s, o, 0 - f->num);
+        } else o += arg_put_(s, o, f->num);
         o = cur_room_(s, o);
     }
     if (ev->data && ev->data_is_text) {
