@@ -23,15 +23,21 @@
  * up to 3 decimals when the clock is known; otherwise one tick is shown as one microsecond and
  * otherData says "time_unit":"ticks".
  * Speed: records are assembled in a 64 KiB output buffer (constant keys copied whole, integers
- * formatted two digits at a time, plain-ASCII strings copied) and written in chunks; only strings
- * that need escaping or UTF-8 repair go through the JSON writer. A record's opening up to "ts"
- * (phase, name, tid) is made once and copied from a cache matched by the name's content (see
- * common); the prefixes a track repeats (its "E", "running", "blocked", its slice and ISR labels,
+ * formatted in groups of 8 digits two at a time, plain-ASCII strings copied) and written in chunks;
+ * only strings that need escaping or UTF-8 repair go through the JSON writer. Strings in the
+ * program's read-only image (host/ro_image.h: the readers' literals, whose bytes never change) are
+ * trusted by address: a field's key or string value and an event's name length come from a memo
+ * of their quoted text (qs_str_), and a counter record's text up to "ts" from a memo by (name,
+ * object) (ctr_put_); any other string (a reader's buffer) is measured and checked every time. An
+ * event's integers of 9 digits and more (addresses) are copied from a memo by value (arg_put_).
+ * A record's opening up to "ts" (phase, name, tid) is made once and copied from a cache matched
+ * by the name's content (see common); the prefixes a track repeats (its "E", "running", "blocked", its slice and ISR labels,
  * whose addresses are the timeline's and stable) are copied from per-track memos without a
  * look-up (memo_open_, lbl_open_); a time in the same µs as the previous one reuses its digits,
  * and one with the same digits above the last four rewrites only those (buf_time_room_). The header is written at the first
  * event, when the reader's clock is known. Memory: the timeline's, plus per context its open
- * slices (MAX_DEPTH entries) and its prefix memos (under 1 KiB). */
+ * slices (MAX_DEPTH entries) and its prefix memos (under 1 KiB), and the fixed caches (pfx, qs, ctr,
+ * num: about 170 KiB). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -583,28 +589,37 @@ static inline qs_slot *qs_slot_(chrome_state *s, const char *p)
 {
     return &s->qs[((uintptr_t)p * 0x9E3779B97F4A7C15ull) >> (64 - QS_BITS)];
 }
-/* qs_str_ for an address not in its slot: the slot is taken for it (kept when trusted), then the
- * string written as cur_str_ writes it. */
-static __attribute__((noinline)) char *qs_miss_(chrome_state *s, char *o, const char *p)
+/* The slot of p made for it (qs_get_ found another address there): kept when trusted. */
+static __attribute__((noinline)) const qs_slot *qs_fill_(qs_slot *e, const evt_ro_image *ro, const char *p)
 {
-    qs_slot *e = qs_slot_(s, p);
     size_t n = strlen(p);
     e->p = p;
     e->len = 0;
-    if (n + 2 <= QS_TXT && evt_ro_image_has(&s->ro, p) && plain_(p, n)) {
+    if (n + 2 <= QS_TXT && evt_ro_image_has(ro, p) && plain_(p, n)) {
         e->txt[0] = '"';
         memcpy(e->txt + 1, p, n);
         e->txt[n + 1] = '"';
         e->len = (uint8_t)(n + 2);
     }
-    return cur_strn_(s, o, p, n);
+    return e;
+}
+/* The slot of string p: len 0, or its quoted text (p lies in the read-only image). */
+static inline const qs_slot *qs_get_(chrome_state *s, const char *p)
+{
+    qs_slot *e = qs_slot_(s, p);
+    return e->p == p ? e : qs_fill_(e, &s->ro, p);
+}
+/* strlen(p), from p's slot when it is kept. */
+static inline size_t qs_len_(chrome_state *s, const char *p)
+{
+    const qs_slot *e = qs_get_(s, p);
+    return e->len ? (size_t)e->len - 2 : strlen(p);
 }
 /* String p at the cursor (as cur_str_), which has CUR_ROOM bytes of room: a kept one's text is
  * copied whole (QS_TXT bytes; those past len are overwritten next). */
 static inline char *qs_str_(chrome_state *s, char *o, const char *p)
 {
-    const qs_slot *e = qs_slot_(s, p);
-    if (e->p != p) return qs_miss_(s, o, p);
+    const qs_slot *e = qs_get_(s, p);
     if (!e->len) return cur_str_(s, o, p);
     memcpy(o, e->txt, QS_TXT);
     return o + e->len;
@@ -784,10 +799,16 @@ static __attribute__((noinline)) void common_nl_(chrome_state *s, const char *ph
 {
     common_n(s, ph, name, nlen, tid, t);
 }
-/* common_n for a name of unknown length (an instant's: the reader's string). */
+/* common_n for a name of unknown length. */
 static void common(chrome_state *s, const char *ph, const char *name, uint64_t tid, uint64_t t)
 {
     common_n(s, ph, name, name ? strlen(name) : 0, tid, t);
+}
+/* common for an event's name (an instant's: the reader's string), its length from qs_len_ (no
+ * strlen for a read-only one). */
+static inline void common_ev_(chrome_state *s, const char *ph, const char *name, uint64_t tid, uint64_t t)
+{
+    common_n(s, ph, name, name ? qs_len_(s, name) : 0, tid, t);
 }
 /* common for a string literal name: its length known at compile time. */
 #define common_lit_(s, ph, lit, tid, t) common_nl_((s), (ph), (lit), sizeof(lit) - 1, (tid), (t))
@@ -1466,7 +1487,7 @@ static evt_status event(void *state, const evt_event *ev)
         const char *st_name = state_of(ev);
         if (st_name && (ev->flags & EVT_HAS_CTX)) state_track_(s, idx, ev, st_name, tm);
         if (!track_(s, idx)) return EVT_ERR_NOMEM;
-        common(s, "i", ev->name, TID_OF(idx), tm);
+        common_ev_(s, "i", ev->name, TID_OF(idx), tm);
         instant_cat_(s, ev->kind);
         args_end_(s, ev);
     } else if (idx == EVT_TL_NONE && (ev->m.has & EVT_M_UNTIMED) && ev->kind != EVT_KIND_LOST) {
