@@ -24,20 +24,20 @@
  * otherData says "time_unit":"ticks".
  * Speed: records are assembled in a 64 KiB output buffer (constant keys copied whole, integers
  * formatted in groups of 8 digits two at a time, plain-ASCII strings copied) and written in chunks;
- * only strings that need escaping or UTF-8 repair go through the JSON writer. Strings in the
- * program's read-only image (host/ro_image.h: the readers' literals, whose bytes never change) are
- * trusted by address: a field's key or string value and an event's name length come from a memo
- * of their quoted text (qs_str_), and a counter record's text up to "ts" from a memo by (name,
- * object) (ctr_put_); any other string (a reader's buffer) is measured and checked every time. An
- * event's integers of 9 digits and more (addresses) are copied from a memo by value (arg_put_).
- * A record's opening up to "ts" (phase, name, tid) is made once and copied from a cache matched
- * by the name's content (see common); the prefixes a track repeats (its "E", "running", "blocked", its slice and ISR labels,
- * whose addresses are the timeline's and stable) are copied from per-track memos without a
- * look-up (memo_open_, lbl_open_); a time in the same µs as the previous one reuses its digits,
- * and one with the same digits above the last four rewrites only those (buf_time_room_). The header is written at the first
- * event, when the reader's clock is known. Memory: the timeline's, plus per context its open
- * slices (MAX_DEPTH entries) and its prefix memos (under 1 KiB), and the fixed caches (pfx, qs, ctr,
- * num: about 170 KiB). */
+ * only strings that need escaping or UTF-8 repair go through the JSON writer. A record's opening
+ * up to "ts" (phase, name, tid) is made once and copied from a cache matched by the name's content
+ * (see common); the prefixes a track repeats (its "E", "running", "blocked", its slice and ISR
+ * labels, whose addresses are the timeline's and stable) are copied from per-track memos without
+ * a look-up (memo_open_, lbl_open_). Strings in the program's read-only image (host/ro_image.h:
+ * the readers' literals, whose bytes never change) are trusted by address: a field's key or string
+ * value is copied from a memo of its quoted text and an event's name measured there (qs_str_),
+ * a counter record's text up to "ts" is copied from a memo by (name, object) (ctr_put_); any other
+ * string (a reader's buffer) is measured and checked every time. An event's integers of 9 digits
+ * and more (addresses) are copied from a memo by value (arg_put_). A time in the same µs as the
+ * previous one reuses its digits, and one with the same digits above the last four rewrites only
+ * those (buf_time_room_). The header is written at the first event, when the reader's clock is
+ * known. Memory: the timeline's, plus per context its open slices (MAX_DEPTH entries) and its
+ * prefix memos (under 1 KiB), and the fixed caches (pfx, qs, ctr, num: about 170 KiB). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -86,18 +86,20 @@ typedef struct pfx_slot {
     char txt[PFX_TXT];
 } pfx_slot;
 
-/* A string of the program's read-only image (a reader's key or value literal) as JSON text: quoted,
- * made once, by its address (qs_str_). len 0: a string that is not kept (not in the read-only
- * image, or longer than QS_TXT - 2, or not plain): written as any other. */
-#define QS_BITS 8 /* 256 slots, direct-mapped */
-#define QS_TXT 32 /* copied whole: room for a 30-byte string and its quotes */
+/* A string of the program's read-only image (a reader's key or value literal) as JSON text, made
+ * once, by its address (qs_key_, qs_str_): ,"STR": (its form as a key; from txt + 1 and without the
+ * last byte, "STR", its form as a value). len 0: a string that is not kept (not in the read-only
+ * image, or longer than QS_MAX, or not plain): written as any other. */
+#define QS_BITS 8  /* 256 slots, direct-mapped */
+#define QS_COPY 32 /* bytes copied whole (either form) */
+#define QS_MAX (QS_COPY - 4) /* the longest string kept: its key form fills QS_COPY */
 typedef struct qs_slot {
     const char *p;                     /* NULL: empty */
-    uint8_t len;                       /* the text's length (0: not kept) */
-    char txt[QS_TXT];
+    uint8_t len;                       /* the key form's length (0: not kept) */
+    char txt[QS_COPY + 1];             /* the value form's copy reads one byte past the key form's */
 } qs_slot;
 
-/* The decimal text of a large integer (args_put_): by its value. */
+/* The decimal text of a large integer (arg_put_), by its value. */
 #define NUM_BITS 8      /* 256 slots, direct-mapped */
 #define NUM_MIN 100000000 /* kept from 9 digits on (addresses, stack pointers: few values, repeated);
                             * smaller ones are put_u8_'s */
@@ -595,15 +597,15 @@ static __attribute__((noinline)) const qs_slot *qs_fill_(qs_slot *e, const evt_r
     size_t n = strlen(p);
     e->p = p;
     e->len = 0;
-    if (n + 2 <= QS_TXT && evt_ro_image_has(ro, p) && plain_(p, n)) {
-        e->txt[0] = '"';
-        memcpy(e->txt + 1, p, n);
-        e->txt[n + 1] = '"';
-        e->len = (uint8_t)(n + 2);
+    if (n <= QS_MAX && evt_ro_image_has(ro, p) && plain_(p, n)) {
+        memcpy(e->txt, ",\"", 2);
+        memcpy(e->txt + 2, p, n);
+        memcpy(e->txt + 2 + n, "\":", 2);
+        e->len = (uint8_t)(n + 4);
     }
     return e;
 }
-/* The slot of string p: len 0, or its quoted text (p lies in the read-only image). */
+/* The slot of string p: len 0, or its texts (p lies in the read-only image). */
 static inline const qs_slot *qs_get_(chrome_state *s, const char *p)
 {
     qs_slot *e = qs_slot_(s, p);
@@ -613,16 +615,29 @@ static inline const qs_slot *qs_get_(chrome_state *s, const char *p)
 static inline size_t qs_len_(chrome_state *s, const char *p)
 {
     const qs_slot *e = qs_get_(s, p);
-    return e->len ? (size_t)e->len - 2 : strlen(p);
+    return e->len ? (size_t)e->len - 4 : strlen(p);
 }
-/* String p at the cursor (as cur_str_), which has CUR_ROOM bytes of room: a kept one's text is
- * copied whole (QS_TXT bytes; those past len are overwritten next). */
+/* ,"p": (a field's key) and "p" (a string value) at the cursor, which has CUR_ROOM bytes of room:
+ * a kept one's text is copied whole (QS_COPY bytes; those past its length are overwritten next),
+ * any other written as cur_str_ writes it. */
+static inline char *qs_key_(chrome_state *s, char *o, const char *p)
+{
+    const qs_slot *e = qs_get_(s, p);
+    if (!e->len) {
+        *o++ = ',';
+        o = cur_str_(s, o, p);
+        *o = ':';
+        return o + 1;
+    }
+    memcpy(o, e->txt, QS_COPY);
+    return o + e->len;
+}
 static inline char *qs_str_(chrome_state *s, char *o, const char *p)
 {
     const qs_slot *e = qs_get_(s, p);
     if (!e->len) return cur_str_(s, o, p);
-    memcpy(o, e->txt, QS_TXT);
-    return o + e->len;
+    memcpy(o, e->txt + 1, QS_COPY);
+    return o + e->len - 2;
 }
 
 /* An event's number (an arg or a field) at o (20 bytes of room), as put_u64_ writes it; one of 9
@@ -643,7 +658,7 @@ static inline size_t arg_put_(chrome_state *s, char *o, uint64_t v)
 
 /* ,"args":{"id":N,"args":[...],"object":...,fields...,"text":...}} — the second brace closes the
  * record (args are always a record's last member). */
-_Static_assert(1 + QS_TXT + 1 + QS_TXT <= CUR_ROOM, "args_end_: a field of kept strings fits in CUR_ROOM");
+_Static_assert(2 * QS_COPY <= CUR_ROOM, "args_end_: a field of kept strings fits in CUR_ROOM");
 _Static_assert(16 + 20 + 9 + EVT_MAX_ARGS * 21 + 1 + CUR_ROOM <= OUT_SLACK, "args_end_: the args fit without a check");
 static void args_end_(chrome_state *s, const evt_event *ev)
 {
@@ -651,8 +666,9 @@ static void args_end_(chrome_state *s, const evt_event *ev)
     char *o = CUR_LIT(s->buf + s->n, ",\"args\":{\"id\":");
     o += put_u64_(o, ev->id);
     o = CUR_LIT(o, ",\"args\":[");
-    for (uint32_t i = 0; i < ev->nargs; i++) {
-        if (i) *o++ = ',';
+    if (ev->nargs) o += arg_put_(s, o, ev->args[0]);
+    for (uint32_t i = 1; i < ev->nargs; i++) {
+        *o++ = ',';
         o += arg_put_(s, o, ev->args[i]);
     }
     *o++ = ']';
@@ -662,10 +678,7 @@ static void args_end_(chrome_state *s, const evt_event *ev)
     }
     for (uint32_t i = 0; i < ev->nfields; i++) {
         const evt_field *f = &ev->fields[i];
-        /* room: CUR_ROOM >= 1 + QS_TXT (the key) + 1 + QS_TXT or 21 (the value) */
-        *o++ = ',';
-        o = qs_str_(s, o, f->key);
-        *o++ = ':';
+        o = qs_key_(s, o, f->key); /* room: CUR_ROOM >= QS_COPY (the key) + QS_COPY or 21 (the value) */
         if (f->is_str && f->str) o = qs_str_(s, o, f->str);
         else if (f->is_str) o = CUR_LIT(o, "null");
         else if (f->is_signed && (int64_t)f->num < 0) {
