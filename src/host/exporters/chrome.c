@@ -113,7 +113,7 @@ typedef struct num_slot {
  * (counter name, object) (ctr_put_): name is the timeline's name pointer, kept only when it lies
  * in the read-only image (evt_level_name's literals), so the pointer names the text for good. */
 #define CTR_BITS 7  /* 128 slots, direct-mapped */
-#define CTR_TXT 96  /* 20 + 15 + a label of at most 61 bytes */
+#define CTR_TXT 96  /* the text of a label of at most 61 bytes (35 more) */
 typedef struct ctr_slot {
     const char *name;                  /* NULL: empty */
     uint32_t obj;                      /* the object index (EVT_TL_NONE: none) */
@@ -1237,11 +1237,13 @@ static __attribute__((noinline)) int ctr_make_(chrome_state *s, ctr_slot *e, con
     }
     const char *label = evt_strtab_str(&s->cnames, lid);
     size_t n = strlen(label), n0 = s->n;
+    int keep = evt_ro_image_has(&s->ro, cname) && plain_(label, n);
     BUF_LIT(s, ",\n{\"ph\":\"C\",\"name\":");
     buf_strn_(s, label, n);
     BUF_LIT(s, ",\"pid\":1,\"ts\":");
-    /* the bytes since n0 are the text when the label was plain and short (no flush then) */
-    if (20 + n + 2 + 15 <= CTR_TXT && evt_ro_image_has(&s->ro, cname) && plain_(label, n)) {
+    /* a plain label (at most 255 bytes: nb) was written whole, without a flush: the bytes since n0
+     * are the text */
+    if (keep && s->n - n0 <= CTR_TXT) {
         e->name = cname;
         e->obj = obj;
         e->len = (uint8_t)(s->n - n0);
