@@ -89,7 +89,7 @@ typedef struct pfx_slot {
 /* A string of the program's read-only image (a reader's key or value literal) as JSON text, made
  * once, by its address (qs_key_, qs_str_): ,"STR": (its form as a key; from txt + 1 and without the
  * last byte, "STR", its form as a value). len 0: a string that is not kept (not in the read-only
- * image, or longer than QS_MAX, or not plain): written as any other. */
+ * image, or longer than QS_MAX, or not plain): written as any other (see qs_key_). */
 #define QS_BITS 8  /* 256 slots, direct-mapped */
 #define QS_COPY 32 /* bytes copied whole (either form) */
 #define QS_MAX (QS_COPY - 4) /* the longest string kept: its key form fills QS_COPY */
@@ -581,10 +581,10 @@ static inline char *cur_strn_(chrome_state *s, char *o, const char *p, size_t n)
 static inline char *cur_str_(chrome_state *s, char *o, const char *p) { return cur_strn_(s, o, p, strlen(p)); }
 #define CUR_LIT(o, lit) (memcpy((o), (lit), sizeof(lit) - 1), (o) + sizeof(lit) - 1)
 
-/* qs_str_ ---------------------------------------------------------------------------------------
+/* qs_key_, qs_str_ ------------------------------------------------------------------------------
  * The keys and string values of a reader's fields are mostly its own literals, the same every
- * event ("priority", "state", "SLEEP"): by the address of such a string its quoted text is copied
- * whole, with no strlen and no check. The address is trusted only inside the program's read-only
+ * event ("priority", "state", "SLEEP"): by the address of such a string its text as a key or a
+ * value is copied whole, with no strlen and no check. The address is trusted only inside the program's read-only
  * image (its bytes never change); any other (a reader's buffer, which may hold other text at the
  * same address later) takes a slot with len 0 and is written as usual, never from the slot. */
 static inline qs_slot *qs_slot_(chrome_state *s, const char *p)
