@@ -23,15 +23,21 @@
  * up to 3 decimals when the clock is known; otherwise one tick is shown as one microsecond and
  * otherData says "time_unit":"ticks".
  * Speed: records are assembled in a 64 KiB output buffer (constant keys copied whole, integers
- * formatted two digits at a time, plain-ASCII strings copied) and written in chunks; only strings
- * that need escaping or UTF-8 repair go through the JSON writer. A record's opening up to "ts"
- * (phase, name, tid) is made once and copied from a cache matched by the name's content (see
- * common); the prefixes a track repeats (its "E", "running", "blocked", its slice and ISR labels,
- * whose addresses are the timeline's and stable) are copied from per-track memos without a
- * look-up (memo_open_, lbl_open_); a time in the same µs as the previous one reuses its digits,
- * and one with the same digits above the last four rewrites only those (buf_time_room_). The header is written at the first
- * event, when the reader's clock is known. Memory: the timeline's, plus per context its open
- * slices (MAX_DEPTH entries) and its prefix memos (under 1 KiB). */
+ * formatted in groups of 8 digits two at a time, plain-ASCII strings copied) and written in chunks;
+ * only strings that need escaping or UTF-8 repair go through the JSON writer. A record's opening
+ * up to "ts" (phase, name, tid) is made once and copied from a cache matched by the name's content
+ * (see common); the prefixes a track repeats (its "E", "running", "blocked", its slice and ISR
+ * labels, whose addresses are the timeline's and stable) are copied from per-track memos without
+ * a look-up (memo_open_, lbl_open_). Strings in the program's read-only image (host/ro_image.h:
+ * the readers' literals, whose bytes never change) are trusted by address: a field's key or string
+ * value is copied from a memo of its quoted text and an event's name measured there (qs_str_),
+ * a counter record's text up to "ts" is copied from a memo by (name, object) (ctr_put_); any other
+ * string (a reader's buffer) is measured and checked every time. An event's integers of 9 digits
+ * and more (addresses) are copied from a memo by value (arg_put_). A time in the same µs as the
+ * previous one reuses its digits, and one with the same digits above the last four rewrites only
+ * those (buf_time_room_). The header is written at the first event, when the reader's clock is
+ * known. Memory: the timeline's, plus per context its open slices (MAX_DEPTH entries) and its
+ * prefix memos (under 1 KiB), and the fixed caches (pfx, qs, ctr, num: about 170 KiB). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -41,6 +47,7 @@
 #include "evtrace/exporter.h"
 #include "evtrace/json.h"
 #include "evtrace/out.h"
+#include "host/ro_image.h"
 #include "host/strtab.h"
 #include "host/timeline/timeline.h"
 #include "host/timeline/user_tracks.h"
@@ -78,6 +85,41 @@ typedef struct pfx_slot {
     uint8_t len;                       /* the text's length */
     char txt[PFX_TXT];
 } pfx_slot;
+
+/* A string of the program's read-only image (a reader's key or value literal) as JSON text, made
+ * once, by its address (qs_key_, qs_str_): ,"STR": (its form as a key; from txt + 1 and without the
+ * last byte, "STR", its form as a value). len 0: a string that is not kept (not in the read-only
+ * image, or longer than QS_MAX, or not plain): written as any other (see qs_key_). */
+#define QS_BITS 8  /* 256 slots, direct-mapped */
+#define QS_COPY 32 /* bytes copied whole (either form) */
+#define QS_MAX (QS_COPY - 4) /* the longest string kept: its key form fills QS_COPY */
+typedef struct qs_slot {
+    const char *p;                     /* NULL: empty */
+    uint8_t len;                       /* the key form's length (0: not kept) */
+    char txt[QS_COPY + 1];             /* the value form's copy reads one byte past the key form's */
+} qs_slot;
+
+/* The decimal text of a large integer (arg_put_), by its value. */
+#define NUM_BITS 8      /* 256 slots, direct-mapped */
+#define NUM_MIN 100000000 /* kept from 9 digits on (addresses, stack pointers: few values, repeated);
+                            * smaller ones are put_u8_'s */
+typedef struct num_slot {
+    uint64_t v;                        /* >= NUM_MIN; 0: empty */
+    char txt[20];
+    uint8_t len;
+} num_slot;
+
+/* The text of a counter record up to its time, ,\n{"ph":"C","name":"LABEL","pid":1,"ts":, for one
+ * (counter name, object) (ctr_put_): name is the timeline's name pointer, kept only when it lies
+ * in the read-only image (evt_level_name's literals), so the pointer names the text for good. */
+#define CTR_BITS 7  /* 128 slots, direct-mapped */
+#define CTR_TXT 96  /* the text of a label of at most 61 bytes (35 more) */
+typedef struct ctr_slot {
+    const char *name;                  /* NULL: empty */
+    uint32_t obj;                      /* the object index (EVT_TL_NONE: none) */
+    uint8_t len;
+    char txt[CTR_TXT];
+} ctr_slot;
 
 /* A record prefix one context's track repeats (see memo_open_): its text, made at its first use. */
 #define MEMO_TXT 96 /* >= the longest memo text: a slice label's (LBL_MEMO_NAME_MAX), 82 bytes */
@@ -145,6 +187,10 @@ typedef struct chrome_state {
     char kind_txt[EVT_KIND_COUNT_ + 1][48]; /* instant_cat_: ,"s":"t","cat":"<kind>" per kind (and any
                                         * out-of-range kind: "other") */
     uint8_t kind_len[EVT_KIND_COUNT_ + 1]; /* its length, 0 until made */
+    evt_ro_image ro;                   /* the program's read-only segments (qs, ctr) */
+    qs_slot qs[1u << QS_BITS];         /* quoted read-only strings by address (qs_str_) */
+    ctr_slot ctr[1u << CTR_BITS];      /* counter record prefixes (ctr_put_) */
+    num_slot num[1u << NUM_BITS];      /* large integers' text (arg_put_) */
     evt_tl tl;
     ctx_draw **ctxs;                   /* by context index (NULL until seen) */
     uint32_t nctx;
@@ -206,44 +252,61 @@ static inline void buf_u64_(chrome_state *s, uint64_t v)
     o[1] = k_d2[2 * v + 1];
     s->n += 2;
 }
-/* Decimal v (any) at o, which has 20 bytes of room; returns its length. */
+/* Exactly 4 (put4_) or 8 (put8_) decimal digits of x, leading zeros included, at o. */
+static inline void put4_(char *o, uint32_t x)
+{
+    memcpy(o, k_d2 + 2 * (x / 100), 2);
+    memcpy(o + 2, k_d2 + 2 * (x % 100), 2);
+}
+static inline void put8_(char *o, uint32_t x)
+{
+    put4_(o, x / 10000);
+    put4_(o + 4, x % 10000);
+}
+/* Decimal v (0..9999) without leading zeros at o; returns its length. */
+static inline size_t put_u4_(char *o, uint32_t v)
+{
+    if (v < 10) { o[0] = (char)('0' + v); return 1; }
+    if (v < 100) { memcpy(o, k_d2 + 2 * v, 2); return 2; }
+    if (v >= 1000) { put4_(o, v); return 4; }
+    o[0] = (char)('0' + v / 100);
+    memcpy(o + 1, k_d2 + 2 * (v % 100), 2);
+    return 3;
+}
+/* Decimal v (0..99999999) without leading zeros at o; returns its length. */
+static inline size_t put_u8_(char *o, uint32_t v)
+{
+    if (v < 10000) return put_u4_(o, v);
+    size_t k = put_u4_(o, v / 10000);
+    put4_(o + k, v % 10000);
+    return k + 4;
+}
+/* Decimal v (any) at o, which has 20 bytes of room; returns its length. Groups of 8 digits
+ * (divisions by constants: multiplications), the first without leading zeros. */
 static __attribute__((noinline)) size_t put_u64_long_(char *o, uint64_t v)
 {
-    char d[40]; /* digits end at d[20]; 20 bytes from the first are copied (a fixed-size copy) */
-    size_t k = 20;
-    while (v > UINT32_MAX) {
-        unsigned r = (unsigned)(v % 100);
-        v /= 100;
-        d[--k] = k_d2[2 * r + 1];
-        d[--k] = k_d2[2 * r];
+    if (v < 100000000) return put_u8_(o, (uint32_t)v);
+    uint64_t hi = v / 100000000;
+    uint32_t lo = (uint32_t)(v % 100000000);
+    size_t k;
+    if (hi < 100000000) {
+        k = put_u8_(o, (uint32_t)hi);
+    } else { /* 17..20 digits: hi / 10^8 <= 1844 */
+        k = put_u4_(o, (uint32_t)(hi / 100000000));
+        put8_(o + k, (uint32_t)(hi % 100000000));
+        k += 8;
     }
-    uint32_t w = (uint32_t)v;
-    while (w >= 100) {
-        unsigned r = w % 100;
-        w /= 100;
-        d[--k] = k_d2[2 * r + 1];
-        d[--k] = k_d2[2 * r];
-    }
-    if (w >= 10) { d[--k] = k_d2[2 * w + 1]; d[--k] = k_d2[2 * w]; }
-    else d[--k] = (char)('0' + w);
-    memcpy(o, d + k, 20); /* the bytes past the digits are overwritten next */
-    return 20 - k;
+    put8_(o + k, lo);
+    return k + 8;
 }
 /* Decimal v at o (20 bytes of room); returns its length. Under 10000 inline. */
 static inline size_t put_u64_(char *o, uint64_t v)
 {
-    if (v < 10) { o[0] = (char)('0' + v); return 1; }
-    if (v < 100) { memcpy(o, k_d2 + 2 * v, 2); return 2; }
-    if (v >= 10000) return put_u64_long_(o, v);
-    unsigned a = (unsigned)v / 100, b = (unsigned)v % 100;
-    if (a >= 10) { memcpy(o, k_d2 + 2 * a, 2); memcpy(o + 2, k_d2 + 2 * b, 2); return 4; }
-    o[0] = (char)('0' + a);
-    memcpy(o + 1, k_d2 + 2 * b, 2);
-    return 3;
+    return v < 10000 ? put_u4_(o, (uint32_t)v) : put_u64_long_(o, v);
 }
 static void buf_u64_long_(chrome_state *s, uint64_t v)
 {
-    if (OUT_CAP - s->n >= 20) { /* put_u64_long_ writes 20 bytes (its digits first) */
+    if (OUT_CAP - s->n >= 20) {
         s->n += put_u64_long_(s->buf + s->n, v);
         return;
     }
@@ -258,19 +321,7 @@ static void buf_i64_(chrome_state *s, int64_t v)
 /* buf_time_'s digits above the last four: hi's, kept as text (out of line: they change rarely). */
 static __attribute__((noinline)) void time_hi_(chrome_state *s, uint64_t hi)
 {
-    char d[20];
-    size_t k = 20;
-    uint64_t v = hi;
-    while (v >= 100) {
-        unsigned r = (unsigned)(v % 100);
-        v /= 100;
-        d[--k] = k_d2[2 * r + 1];
-        d[--k] = k_d2[2 * r];
-    }
-    if (v >= 10) { d[--k] = k_d2[2 * v + 1]; d[--k] = k_d2[2 * v]; }
-    else d[--k] = (char)('0' + v);
-    memcpy(s->thi_txt, d + k, 20 - k);
-    s->thi_len = 20 - k;
+    s->thi_len = put_u64_long_(s->thi_txt, hi);
     s->thi = hi;
     s->thi_base = hi * 10000;
 }
@@ -285,12 +336,9 @@ static inline size_t put_us_(chrome_state *s, char *o, uint64_t us)
         time_hi_(s, us / 10000); /* >= 1, at most 16 digits */
         lo64 = us - s->thi_base;
     }
-    unsigned lo = (unsigned)lo64, a = lo / 100, b = lo % 100;
     memcpy(o, s->thi_txt, 16); /* fixed-size copy; bytes past thi_len are overwritten next */
-    size_t k = s->thi_len;
-    memcpy(o + k, k_d2 + 2 * a, 2);
-    memcpy(o + k + 2, k_d2 + 2 * b, 2);
-    return k + 4;
+    put4_(o + s->thi_len, (uint32_t)lo64);
+    return s->thi_len + 4;
 }
 /* A time or a duration t in the exporter's unit at o as "ts" shows it, given its integer µs us
  * (room: 48 bytes); returns its length. ns: up to three decimals (trailing zeros dropped). */
@@ -326,9 +374,7 @@ static inline int us_step_(chrome_state *s, uint64_t us)
 {
     uint64_t lo = us - s->thi_base, prev = s->us_last - s->thi_base;
     if (lo >= 10000 || prev >= 10000 || s->us_last < 10000) return 0;
-    unsigned a = (unsigned)lo / 100, b = (unsigned)lo % 100;
-    memcpy(s->us_txt + s->thi_len, k_d2 + 2 * a, 2);
-    memcpy(s->us_txt + s->thi_len + 2, k_d2 + 2 * b, 2);
+    put4_(s->us_txt + s->thi_len, (uint32_t)lo);
     s->us_last = us;
     return 1;
 }
@@ -505,9 +551,10 @@ static inline int same_(const char *a, const char *b, size_t n)
 
 /* ---- a record's tail through a cursor ------------------------------------------------------
  * o points into the buffer past the committed bytes (s->n); every cur_* call returns the cursor
- * with at least CUR_ROOM bytes of room after it (room for any literal key and one number), and
+ * with at least CUR_ROOM bytes of room after it (room for any literal key and one number, or one
+ * field whose key and value come from qs_str_), and
  * the caller commits with s->n = o - s->buf. */
-#define CUR_ROOM 64
+#define CUR_ROOM 96
 
 /* The cursor with CUR_ROOM bytes of room: the bytes before it flushed when it runs low. */
 static inline char *cur_room_(chrome_state *s, char *o)
@@ -534,18 +581,95 @@ static inline char *cur_strn_(chrome_state *s, char *o, const char *p, size_t n)
 static inline char *cur_str_(chrome_state *s, char *o, const char *p) { return cur_strn_(s, o, p, strlen(p)); }
 #define CUR_LIT(o, lit) (memcpy((o), (lit), sizeof(lit) - 1), (o) + sizeof(lit) - 1)
 
+/* qs_key_, qs_str_ ------------------------------------------------------------------------------
+ * The keys and string values of a reader's fields are mostly its own literals, the same every
+ * event ("priority", "state", "SLEEP"): by the address of such a string its text as a key or a
+ * value is copied whole, with no strlen and no check. The address is trusted only inside the program's read-only
+ * image (its bytes never change); any other (a reader's buffer, which may hold other text at the
+ * same address later) takes a slot with len 0 and is written as usual, never from the slot. */
+static inline qs_slot *qs_slot_(chrome_state *s, const char *p)
+{
+    return &s->qs[((uintptr_t)p * 0x9E3779B97F4A7C15ull) >> (64 - QS_BITS)];
+}
+/* The slot of p made for it (qs_get_ found another address there): kept when trusted. */
+static __attribute__((noinline)) const qs_slot *qs_fill_(qs_slot *e, const evt_ro_image *ro, const char *p)
+{
+    size_t n = strlen(p);
+    e->p = p;
+    e->len = 0;
+    if (n <= QS_MAX && evt_ro_image_has(ro, p) && plain_(p, n)) {
+        memcpy(e->txt, ",\"", 2);
+        memcpy(e->txt + 2, p, n);
+        memcpy(e->txt + 2 + n, "\":", 2);
+        e->len = (uint8_t)(n + 4);
+    }
+    return e;
+}
+/* The slot of string p: len 0, or its texts (p lies in the read-only image). */
+static inline const qs_slot *qs_get_(chrome_state *s, const char *p)
+{
+    qs_slot *e = qs_slot_(s, p);
+    return e->p == p ? e : qs_fill_(e, &s->ro, p);
+}
+/* strlen(p), from p's slot when it is kept. */
+static inline size_t qs_len_(chrome_state *s, const char *p)
+{
+    const qs_slot *e = qs_get_(s, p);
+    return e->len ? (size_t)e->len - 4 : strlen(p);
+}
+/* ,"p": (a field's key) and "p" (a string value) at the cursor, which has CUR_ROOM bytes of room:
+ * a kept one's text is copied whole (QS_COPY bytes; those past its length are overwritten next),
+ * any other written as cur_str_ writes it. */
+static inline char *qs_key_(chrome_state *s, char *o, const char *p)
+{
+    const qs_slot *e = qs_get_(s, p);
+    if (!e->len) {
+        *o++ = ',';
+        o = cur_str_(s, o, p);
+        *o = ':';
+        return o + 1;
+    }
+    memcpy(o, e->txt, QS_COPY);
+    return o + e->len;
+}
+static inline char *qs_str_(chrome_state *s, char *o, const char *p)
+{
+    const qs_slot *e = qs_get_(s, p);
+    if (!e->len) return cur_str_(s, o, p);
+    memcpy(o, e->txt + 1, QS_COPY);
+    return o + e->len - 2;
+}
+
+/* An event's number (an arg or a field) at o (20 bytes of room), as put_u64_ writes it; one of 9
+ * digits or more copied from its slot (num_fill_ makes it when the slot holds another value). */
+static __attribute__((noinline)) void num_fill_(num_slot *e, uint64_t v)
+{
+    e->v = v;
+    e->len = (uint8_t)put_u64_long_(e->txt, v);
+}
+static inline size_t arg_put_(chrome_state *s, char *o, uint64_t v)
+{
+    if (v < NUM_MIN) return put_u8_(o, (uint32_t)v);
+    num_slot *e = &s->num[(v * 0x9E3779B97F4A7C15ull) >> (64 - NUM_BITS)];
+    if (e->v != v) num_fill_(e, v);
+    memcpy(o, e->txt, sizeof e->txt); /* fixed-size copy; bytes past len are overwritten next */
+    return e->len;
+}
+
 /* ,"args":{"id":N,"args":[...],"object":...,fields...,"text":...}} — the second brace closes the
  * record (args are always a record's last member). */
+_Static_assert(2 * QS_COPY <= CUR_ROOM, "args_end_: a field of kept strings fits in CUR_ROOM");
+_Static_assert(16 + 20 + 9 + EVT_MAX_ARGS * 21 + 1 + CUR_ROOM <= OUT_SLACK, "args_end_: the args fit without a check");
 static void args_end_(chrome_state *s, const evt_event *ev)
 {
-    buf_reserve_(s); /* OUT_SLACK >= CUR_ROOM */
+    buf_reserve_(s); /* OUT_SLACK: the id and every arg, then CUR_ROOM */
     char *o = CUR_LIT(s->buf + s->n, ",\"args\":{\"id\":");
     o += put_u64_(o, ev->id);
     o = CUR_LIT(o, ",\"args\":[");
-    for (uint32_t i = 0; i < ev->nargs; i++) {
-        o = cur_room_(s, o);
-        if (i) *o++ = ',';
-        o += put_u64_(o, ev->args[i]);
+    if (ev->nargs) o += arg_put_(s, o, ev->args[0]);
+    for (uint32_t i = 1; i < ev->nargs; i++) {
+        *o++ = ',';
+        o += arg_put_(s, o, ev->args[i]);
     }
     *o++ = ']';
     if (ev->target_name) {
@@ -554,15 +678,13 @@ static void args_end_(chrome_state *s, const evt_event *ev)
     }
     for (uint32_t i = 0; i < ev->nfields; i++) {
         const evt_field *f = &ev->fields[i];
-        *o++ = ',';
-        o = cur_str_(s, o, f->key);
-        *o++ = ':';
-        if (f->is_str && f->str) o = cur_str_(s, o, f->str);
+        o = qs_key_(s, o, f->key); /* room: CUR_ROOM >= QS_COPY (the key) + QS_COPY or 21 (the value) */
+        if (f->is_str && f->str) o = qs_str_(s, o, f->str);
         else if (f->is_str) o = CUR_LIT(o, "null");
         else if (f->is_signed && (int64_t)f->num < 0) {
             *o++ = '-';
-            o += put_u64_(o, 0 - f->num);
-        } else o += put_u64_(o, f->num);
+            o += arg_put_(s, o, 0 - f->num);
+        } else o += arg_put_(s, o, f->num);
         o = cur_room_(s, o);
     }
     if (ev->data && ev->data_is_text) {
@@ -690,10 +812,16 @@ static __attribute__((noinline)) void common_nl_(chrome_state *s, const char *ph
 {
     common_n(s, ph, name, nlen, tid, t);
 }
-/* common_n for a name of unknown length (an instant's: the reader's string). */
+/* common_n for a name of unknown length. */
 static void common(chrome_state *s, const char *ph, const char *name, uint64_t tid, uint64_t t)
 {
     common_n(s, ph, name, name ? strlen(name) : 0, tid, t);
+}
+/* common for an event's name (an instant's: the reader's string), its length from qs_len_ (no
+ * strlen for a read-only one). */
+static inline void common_ev_(chrome_state *s, const char *ph, const char *name, uint64_t tid, uint64_t t)
+{
+    common_n(s, ph, name, name ? qs_len_(s, name) : 0, tid, t);
 }
 /* common for a string literal name: its length known at compile time. */
 #define common_lit_(s, ph, lit, tid, t) common_nl_((s), (ph), (lit), sizeof(lit) - 1, (tid), (t))
@@ -1082,28 +1210,65 @@ static void on_flow(void *user, const evt_tl_flow *f)
     BUF_LIT(s, "}");
 }
 
-static void on_counter(void *user, const evt_tl_counter *c)
+/* The slot of counter name cname on object obj. */
+static inline ctr_slot *ctr_slot_(chrome_state *s, const char *cname, uint32_t obj)
 {
-    chrome_state *s = user;
-    const char *cname = c->name ? c->name : "counter";
+    uint64_t h = ((uint64_t)(uintptr_t)cname ^ (uint64_t)obj << 40) * 0x9E3779B97F4A7C15ull;
+    return &s->ctr[h >> (64 - CTR_BITS)];
+}
+/* ctr_put_ for a (name, object) not in its slot: the label of the counter "<object> <name>", made
+ * at its first use per (object, name text) and kept (cnames, counters), written; the text is kept
+ * in the slot e when cname is in the read-only image and the label is plain and short. The buffer
+ * has OUT_SLACK bytes of room. Returns 0 when out of memory. */
+static __attribute__((noinline)) int ctr_make_(chrome_state *s, ctr_slot *e, const char *cname, uint32_t obj)
+{
     uint32_t nid = evt_strtab_intern(&s->cnames, cname, strlen(cname), NULL);
-    if (!nid) { s->oom = 1; return; }
-    uint64_t key = ((uint64_t)(c->obj == EVT_TL_NONE ? 0 : c->obj + 1) << 32) | nid;
+    if (!nid) { s->oom = 1; return 0; }
+    uint64_t key = ((uint64_t)(obj == EVT_TL_NONE ? 0 : obj + 1) << 32) | nid;
     uint32_t lid;
     if (!evt_u64map_get(&s->counters, key, &lid)) {
         char nb[256];
-        const evt_tl_obj *o = evt_tl_obj_at(&s->tl, c->obj);
+        const evt_tl_obj *o = evt_tl_obj_at(&s->tl, obj);
         if (!o) snprintf(nb, sizeof nb, "%s", cname);
         else if (o->name) snprintf(nb, sizeof nb, "%s %s", o->name, cname);
         else snprintf(nb, sizeof nb, "object 0x%" PRIx64 " %s", o->id, cname);
         lid = evt_strtab_intern(&s->cnames, nb, strlen(nb), NULL);
-        if (!lid || !evt_u64map_put(&s->counters, key, lid)) { s->oom = 1; return; }
+        if (!lid || !evt_u64map_put(&s->counters, key, lid)) { s->oom = 1; return 0; }
+    }
+    const char *label = evt_strtab_str(&s->cnames, lid);
+    size_t n = strlen(label), n0 = s->n;
+    int keep = evt_ro_image_has(&s->ro, cname) && plain_(label, n);
+    BUF_LIT(s, ",\n{\"ph\":\"C\",\"name\":");
+    buf_strn_(s, label, n);
+    BUF_LIT(s, ",\"pid\":1,\"ts\":");
+    /* a plain label (at most 255 bytes: nb) was written whole, without a flush: the bytes since n0
+     * are the text */
+    if (keep && s->n - n0 <= CTR_TXT) {
+        e->name = cname;
+        e->obj = obj;
+        e->len = (uint8_t)(s->n - n0);
+        memcpy(e->txt, s->buf + n0, e->len);
     }
     buf_reserve_(s);
-    BUF_LIT(s, ",\n{\"ph\":\"C\",\"name\":");
-    buf_str_(s, evt_strtab_str(&s->cnames, lid));
-    BUF_LIT(s, ",\"pid\":1,\"ts\":");
-    buf_time_(s, c->t);
+    return 1;
+}
+/* A counter record's text up to its time (the buffer has OUT_SLACK bytes of room): from its
+ * slot (one compare of the name pointer and the object), else made. Returns 0 when out of memory. */
+static inline int ctr_put_(chrome_state *s, const char *cname, uint32_t obj)
+{
+    ctr_slot *e = ctr_slot_(s, cname, obj);
+    if (e->name != cname || e->obj != obj) return ctr_make_(s, e, cname, obj);
+    memcpy(s->buf + s->n, e->txt, CTR_TXT); /* fixed-size copy; bytes past len are overwritten next */
+    s->n += e->len;
+    return 1;
+}
+
+static void on_counter(void *user, const evt_tl_counter *c)
+{
+    chrome_state *s = user;
+    buf_reserve_(s);
+    if (!ctr_put_(s, c->name ? c->name : "counter", c->obj)) return;
+    buf_time_room_(s, c->t, 1); /* room: OUT_SLACK - CTR_TXT */
     BUF_LIT(s, ",\"args\":{\"value\":");
     buf_u64_(s, c->value);
     BUF_LIT(s, "}}");
@@ -1239,6 +1404,7 @@ static evt_status begin(const char *path, evt_reader *r, void **state, char *err
     s->out = evt_out_fopen(path, "w");
     if (!s->out) { snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno)); evt_free(s); return EVT_ERR_IO; }
     s->r = r;
+    evt_ro_image_init(&s->ro);
     *state = s;
     return EVT_OK;
 }
@@ -1336,7 +1502,7 @@ static evt_status event(void *state, const evt_event *ev)
         const char *st_name = state_of(ev);
         if (st_name && (ev->flags & EVT_HAS_CTX)) state_track_(s, idx, ev, st_name, tm);
         if (!track_(s, idx)) return EVT_ERR_NOMEM;
-        common(s, "i", ev->name, TID_OF(idx), tm);
+        common_ev_(s, "i", ev->name, TID_OF(idx), tm);
         instant_cat_(s, ev->kind);
         args_end_(s, ev);
     } else if (idx == EVT_TL_NONE && (ev->m.has & EVT_M_UNTIMED) && ev->kind != EVT_KIND_LOST) {
