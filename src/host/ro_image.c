@@ -6,6 +6,7 @@
 #endif
 #include "ro_image.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #ifdef RO_HAVE_PHDR
@@ -40,4 +41,22 @@ int evt_ro_image_has(const evt_ro_image *im, const void *p)
     for (uint32_t i = 0; i < im->n; i++)
         if (a >= im->seg[i][0] && a < im->seg[i][1]) return 1;
     return 0;
+}
+
+int evt_ro_image_has_cstr(const evt_ro_image *im, const char *p, size_t n)
+{
+    uintptr_t a = (uintptr_t)p;
+    for (uint32_t i = 0; i < im->n; i++)
+        if (a >= im->seg[i][0] && a < im->seg[i][1]) return n < im->seg[i][1] - a && p[n] == '\0';
+    return 0;
+}
+
+static evt_ro_image g_self_;
+static pthread_once_t g_self_once_ = PTHREAD_ONCE_INIT;
+static void self_init_(void) { evt_ro_image_init(&g_self_); }
+
+const evt_ro_image *evt_ro_image_self(void)
+{
+    pthread_once(&g_self_once_, self_init_);
+    return &g_self_;
 }

@@ -6,6 +6,7 @@
 #ifndef EVT_HOST_RO_IMAGE_H
 #define EVT_HOST_RO_IMAGE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define EVT_RO_IMAGE_MAX 8 /* segments kept; one past them is left out (its strings are compared) */
@@ -19,5 +20,11 @@ typedef struct evt_ro_image {
 void evt_ro_image_init(evt_ro_image *im);
 /* 1 when p points into one of them: its bytes never change. */
 int evt_ro_image_has(const evt_ro_image *im, const void *p);
+/* 1 when p[0..n] (n bytes and the byte after them) lies in one of them and p[n] is NUL: p is a
+ * C string of length n whose text never changes (only then is p[n] read). */
+int evt_ro_image_has_cstr(const evt_ro_image *im, const char *p, size_t n);
+/* The process's own image, found at the first call (thread-safe), for users that keep no copy
+ * (the string table's recent cache, the statistics' name caches). */
+const evt_ro_image *evt_ro_image_self(void);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "evtrace/alloc.h"
+#include "host/ro_image.h"
 
 /* 64-bit mix of the bytes, 8 at a time (little-endian words, the tail zero-padded), folded to 32
  * bits. Only table placement depends on it: ids are dense in first-use order whatever the hash. */
@@ -60,6 +61,7 @@ static uint32_t recent_slot_(const char *s) { return evt_strtab_recent_slot_(s);
 static uint32_t recent_(const evt_strtab *t, const char *s, size_t n, uint32_t r)
 {
     if (t->recent[r].s == s && t->recent[r].n == n) {
+        if (t->recent[r].ro) return t->recent[r].id; /* its text cannot have changed */
         const char *c = t->strs[t->recent[r].id - 1];
         if (memcmp(c, s, n) == 0) return t->recent[r].id; /* same length as stored: no NUL check needed */
     }
@@ -129,6 +131,7 @@ uint32_t evt_strtab_intern(evt_strtab *t, const char *s, size_t n, int *added)
     t->recent[r].s = s;
     t->recent[r].n = n;
     t->recent[r].id = id;
+    t->recent[r].ro = (uint32_t)evt_ro_image_has_cstr(evt_ro_image_self(), s, n);
     return id;
 }
 

@@ -20,7 +20,10 @@ typedef struct evt_strtab {
     uint32_t cap;       /* capacity of strs */
     evt_strtab_slot *slots; /* open-addressing hash table of ids */
     uint32_t nslots;    /* power of two */
-    struct { const char *s; size_t n; uint32_t id; } recent[64]; /* strings interned lately, by address (intern and find look here first) */
+    /* strings interned lately, by address (intern and find look here first); ro: s is a C string
+     * of length n in the program's read-only image (host/ro_image.h), whose text never changes, so
+     * the address alone names it (no compare) */
+    struct { const char *s; size_t n; uint32_t id, ro; } recent[64];
 } evt_strtab;
 
 /* Slot of the recent-strings cache for address s (inline for evt_strtab_recent_cstr). */
@@ -30,13 +33,15 @@ static inline uint32_t evt_strtab_recent_slot_(const char *s)
 }
 /* Id of the NUL-terminated s when it was interned lately at this very address, still holds the
  * same text and is shorter than limit bytes; else 0 (then ask evt_strtab_intern/find, which give
- * the same id when the string is stored). Needs no strlen: one compare with the stored copy.
+ * the same id when the string is stored). Needs no strlen: one compare with the stored copy, none
+ * for a read-only string.
  * Inline: the timeline asks it for every span label. */
 static inline uint32_t evt_strtab_recent_cstr(const evt_strtab *t, const char *s, size_t limit)
 {
     uint32_t r = evt_strtab_recent_slot_(s);
     uint32_t id = t->recent[r].id;
     if (t->recent[r].s != s || !id || t->lens[id - 1] >= limit) return 0;
+    if (t->recent[r].ro) return id;
     return strcmp(t->strs[id - 1], s) == 0 ? id : 0;
 }
 

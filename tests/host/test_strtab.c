@@ -1,14 +1,19 @@
 /* String interning (src/host/strtab.c): dense ids in first-use order, lookup by content whatever
  * the address (a reused buffer with new bytes is a new string), prefixes and lengths that differ
  * by one byte, strings of every length around the hash's 8-byte steps, growth past many
- * entries, find without adding, and the length of each id. */
+ * entries, find without adding, and the length of each id; the recent cache trusts an address
+ * only for a whole C string in the program's read-only image (a rewritten heap buffer or a
+ * literal's prefix is compared). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "evt_test.h"
+#include "host/ro_image.h"
 #include "host/strtab.h"
 
 static void ids_are_dense_and_by_content(void **state)
@@ -75,11 +80,49 @@ static void lengths_and_growth(void **state)
     evt_strtab_free(&t);
 }
 
+/* The recent cache by address: a literal (read-only image) is named by its address alone; a heap
+ * buffer rewritten with other text of the same length at the same address, and a literal of which
+ * only a prefix was interned, are new strings (they fail if their addresses were trusted). */
+static void read_only_strings_by_address(void **state)
+{
+    (void)state;
+    evt_strtab t;
+    evt_strtab_init(&t);
+    static const char lit[] = "queue depth";
+    char *h = malloc(16);
+    assert_non_null(h);
+    strcpy(h, "SLEEP");
+    uint32_t a = evt_strtab_intern(&t, lit, strlen(lit), NULL), b = evt_strtab_intern(&t, h, 5, NULL);
+    assert_int_equal(a, 1);
+    assert_int_equal(b, 2);
+    assert_int_equal(evt_strtab_recent_cstr(&t, lit, SIZE_MAX), a);
+    assert_int_equal(evt_strtab_recent_cstr(&t, h, SIZE_MAX), b);
+    if (evt_ro_image_self()->n) /* ELF/Linux: the literal is trusted, the heap buffer is not */
+        assert_int_equal(t.recent[evt_strtab_recent_slot_(lit)].ro, 1);
+    assert_int_equal(t.recent[evt_strtab_recent_slot_(h)].ro, 0);
+    strcpy(h, "READY"); /* the same address and length, other text */
+    assert_int_equal(evt_strtab_recent_cstr(&t, h, SIZE_MAX), 0);
+    assert_int_equal(evt_strtab_intern(&t, h, 5, NULL), 3);
+    assert_string_equal(evt_strtab_str(&t, 3), "READY");
+    strcpy(h, "SLEEP");
+    assert_int_equal(evt_strtab_intern(&t, h, 5, NULL), b); /* by content again */
+    /* a literal's prefix: its address is a longer C string, compared */
+    static const char lit2[] = "semaphore count";
+    assert_int_equal(evt_strtab_intern(&t, lit2, 9, NULL), 4);
+    assert_int_equal(t.recent[evt_strtab_recent_slot_(lit2)].ro, 0);
+    assert_int_equal(evt_strtab_recent_cstr(&t, lit2, SIZE_MAX), 0);
+    assert_int_equal(evt_strtab_intern(&t, lit2, strlen(lit2), NULL), 5);
+    assert_int_equal(evt_strtab_recent_cstr(&t, lit2, SIZE_MAX), 5);
+    free(h);
+    evt_strtab_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ids_are_dense_and_by_content),
         cmocka_unit_test(lengths_and_growth),
+        cmocka_unit_test(read_only_strings_by_address),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,14 +13,10 @@ void evt_an_obj_init(evt_an_objhist *o) { memset(o, 0, sizeof *o); }
 void evt_an_obj_counter(evt_an_objhist *o, const evt_tl_counter *c)
 {
     const char *nm = c->name ? c->name : "value";
-    /* the counters' few names recur, mostly at the same addresses: the one last seen at this
-     * address is compared before the name is looked up (hashed) */
-    uint32_t *slot = &o->name_at[((uintptr_t)nm >> 3) % EVT_AN_OBJ_NAME_SLOTS];
-    uint32_t name = *slot && strcmp(evt_strtab_str(&o->names, *slot), nm) == 0
-                        ? *slot
-                        : evt_strtab_intern(&o->names, nm, strlen(nm), NULL);
-    if (!name) { o->oom = 1; return; }
-    *slot = name;
+    /* the counters' few names recur, at the same addresses (mostly evt_level_name's literals): the
+     * string table's recent cache finds them by address before they are looked up (hashed) */
+    uint32_t name = evt_strtab_recent_cstr(&o->names, nm, SIZE_MAX);
+    if (!name && !(name = evt_strtab_intern(&o->names, nm, strlen(nm), NULL))) { o->oom = 1; return; }
     uint64_t key = (uint64_t)c->obj << 32 | name;
     uint32_t k;
     if (!evt_u64map_get(&o->seriesmap, key, &k)) {

@@ -40,11 +40,8 @@ typedef struct evt_an_flowagg {
     uint32_t next;          /* next entry with the same (from, to), UINT32_MAX */
 } evt_an_flowagg;
 
-#define EVT_AN_OBJ_NAME_SLOTS 8 /* counter names cached by address (evt_an_obj_counter) */
-
 typedef struct evt_an_objhist {
     evt_strtab names;
-    uint32_t name_at[EVT_AN_OBJ_NAME_SLOTS]; /* names' ids by their address's bits, 0: none */
     evt_an_series *series;
     uint32_t nseries, seriescap;
     evt_u64map seriesmap;   /* obj << 32 | name -> index */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "host/analyses/analyses.h"
+#include "host/ro_image.h"
 #include "evtrace/alloc.h"
 #include "evtrace/json.h"
 #include "evtrace/reader.h"
@@ -173,7 +174,7 @@ static void count_name_(evt_stats *s, const evt_event *ev)
         uint32_t k = r | (w << 4);
         uint32_t c1 = s->name_cache[k].idx1;
         if (c1 && s->name_cache[k].p == nm && s->name_cache[k].kind == (uint32_t)ev->kind &&
-            strcmp(evt_strtab_str(&s->strs, s->names[c1 - 1].name), nm) == 0) {
+            (s->name_cache[k].ro || strcmp(evt_strtab_str(&s->strs, s->names[c1 - 1].name), nm) == 0)) {
             s->names[c1 - 1].count++;
             return;
         }
@@ -196,6 +197,7 @@ static void count_name_(evt_stats *s, const evt_event *ev)
     s->name_cache[r].p = nm;
     s->name_cache[r].kind = (uint32_t)ev->kind;
     s->name_cache[r].idx1 = idx + 1;
+    s->name_cache[r].ro = (uint32_t)evt_ro_image_has_cstr(evt_ro_image_self(), nm, evt_strtab_len(&s->strs, id));
 }
 
 /* One object operation (EVT_M_OP): counted under its object, operation and result. */

@@ -93,8 +93,9 @@ typedef struct evt_stats {
     evt_stats_name *names;
     uint32_t nnames, namecap;
     evt_u64map namemap;    /* (kind << 32 | name id) -> index */
-    /* names met lately, by address and kind: index + 1 (0 empty), checked against the string */
-    struct { const char *p; uint32_t kind, idx1; } name_cache[64];
+    /* names met lately, by address and kind: index + 1 (0 empty), checked against the string
+     * unless ro (the string lies in the program's read-only image: its text cannot change) */
+    struct { const char *p; uint32_t kind, idx1, ro; } name_cache[64];
     evt_stats_obj *objs;   /* object operations (JSON "objects") */
     uint32_t nobjs, objcap;
     evt_u64map objmap;     /* m.obj -> index */

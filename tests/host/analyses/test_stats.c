@@ -1,8 +1,9 @@
 /* Unit tests of the stats engine on hand-built event sequences with hand-computed answers: CPU
  * time per context with ISR time subtracted, idle after a self thread_stop, service pairing per
  * context (by name, and by position when the exit has another name), nested functions with a
- * tail exit unwinding the stack (llvm-xray account -d), unmatched exits, lost data, and the same
- * answers from `evtrace stats --json` on a synthetic trace. */
+ * tail exit unwinding the stack (llvm-xray account -d), unmatched exits, lost data, event names
+ * counted by their text (a reader's buffer rewritten at the same address is another name), and the
+ * same answers from `evtrace stats --json` on a synthetic trace. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -155,12 +156,46 @@ static void cli_json_synthetic(void **st)
     free(out);
 }
 
+static uint64_t name_count_(const char *name, evt_kind k)
+{
+    for (uint32_t i = 0; i < S.nnames; i++)
+        if (S.names[i].kind == k && strcmp(evt_strtab_str(&S.strs, S.names[i].name), name) == 0) return S.names[i].count;
+    return 0;
+}
+
+/* The name counts' cache by address: a literal's address may be trusted (its text cannot change),
+ * a reader's buffer rewritten with other text is compared (this fails if it were trusted). */
+static void names_by_text_not_address(void **st)
+{
+    (void)st;
+    evt_stats_init(&S, 0);
+    char *h = malloc(16);
+    assert_non_null(h);
+    uint64_t t = 0;
+    for (int round = 0; round < 3; round++) {
+        strcpy(h, "tx_queue_send");
+        ev_(EVT_KIND_USER, h, t++, A, T, NULL);
+        ev_(EVT_KIND_USER, "tx_queue_send", t++, A, T, NULL);
+        strcpy(h, "tx_queue_recv"); /* the same address and length */
+        ev_(EVT_KIND_USER, h, t++, A, T, NULL);
+        ev_(EVT_KIND_USER, h, t++, A, T, NULL);
+        ev_(EVT_KIND_MARKER, h, t++, A, T, NULL); /* another kind: another count */
+    }
+    evt_stats_finish(&S);
+    assert_int_equal(name_count_("tx_queue_send", EVT_KIND_USER), 6);
+    assert_int_equal(name_count_("tx_queue_recv", EVT_KIND_USER), 6);
+    assert_int_equal(name_count_("tx_queue_recv", EVT_KIND_MARKER), 3);
+    free(h);
+    evt_stats_free(&S);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(cpu_time_and_isr),
         cmocka_unit_test(nested_functions_tail_exit),
         cmocka_unit_test(lost_data),
+        cmocka_unit_test(names_by_text_not_address),
         cmocka_unit_test(cli_json_synthetic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
