@@ -4,9 +4,49 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include "evtrace/model.h"
+#include "host/json_fast.h"
 #include "utf8.h"
+
+/* Each call assembles its bytes in a jb (a buffer on the stack) and writes them with one fwrite
+ * when it returns (an event: one fwrite for the whole object), so nothing is kept between calls:
+ * the caller may write to the same FILE between them. */
+#define JB_CAP 2048
+typedef struct jb {
+    FILE *f;
+    size_t n;
+    char p[JB_CAP];
+} jb;
+
+static void jb_flush_(jb *b)
+{
+    if (b->n) fwrite(b->p, 1, b->n, b->f);
+    b->n = 0;
+}
+/* k (<= JB_CAP) bytes of room at the end of b's bytes (flushed first when they would not fit). */
+static inline char *jb_room_(jb *b, size_t k)
+{
+    if (JB_CAP - b->n < k) jb_flush_(b);
+    return b->p + b->n;
+}
+static void jb_put_(jb *b, const void *s, size_t n)
+{
+    if (n > JB_CAP / 2) { /* written as it is, after what is pending */
+        jb_flush_(b);
+        fwrite(s, 1, n, b->f);
+        return;
+    }
+    memcpy(jb_room_(b, n), s, n);
+    b->n += n;
+}
+static inline void jb_c_(jb *b, char c)
+{
+    *jb_room_(b, 1) = c;
+    b->n++;
+}
+#define JB_LIT(b, lit) jb_put_((b), (lit), sizeof(lit) - 1)
 
 void evt_json_init(evt_json *j, FILE *out, int pretty)
 {
@@ -17,126 +57,187 @@ void evt_json_init(evt_json *j, FILE *out, int pretty)
     j->pretty = pretty;
 }
 
-static void indent(evt_json *j)
+static void indent(evt_json *j, jb *b)
 {
     if (!j->pretty) return;
-    fputc('\n', j->out);
-    for (int i = 0; i < j->depth; i++) fputs("  ", j->out);
+    char *o = jb_room_(b, 1 + 2 * EVT_JSON_MAX_DEPTH);
+    *o++ = '\n';
+    for (int i = 0; i < j->depth; i++, o += 2) memcpy(o, "  ", 2);
+    b->n = (size_t)(o - b->p);
 }
 
 /* Separator before a value (or a key) at the current level. */
-static void pre_value(evt_json *j)
+static inline void pre_value(evt_json *j, jb *b)
 {
     if (j->after_key) { j->after_key = 0; return; }
-    if (j->need_comma[j->depth]) fputc(',', j->out);
-    if (j->depth > 0) indent(j);
+    if (j->need_comma[j->depth]) jb_c_(b, ',');
+    if (j->depth > 0) indent(j, b);
     j->need_comma[j->depth] = 1;
 }
 
-static void open_(evt_json *j, char c)
+static void open_(evt_json *j, jb *b, char c)
 {
-    pre_value(j);
-    fputc(c, j->out);
+    pre_value(j, b);
+    jb_c_(b, c);
     if (j->depth < EVT_JSON_MAX_DEPTH - 1) j->depth++;
     j->need_comma[j->depth] = 0;
 }
 
-static void close_(evt_json *j, char c)
+static void close_(evt_json *j, jb *b, char c)
 {
     int had = j->need_comma[j->depth];
     if (j->depth > 0) j->depth--;
-    if (had) indent(j);
-    fputc(c, j->out);
+    if (had) indent(j, b);
+    jb_c_(b, c);
 }
-
-void evt_json_obj_begin(evt_json *j) { open_(j, '{'); }
-void evt_json_obj_end(evt_json *j) { close_(j, '}'); }
-void evt_json_arr_begin(evt_json *j) { open_(j, '['); }
-void evt_json_arr_end(evt_json *j) { close_(j, ']'); }
 
 /* A JSON string of the bytes s[0..n): valid UTF-8 passes through unchanged; every invalid or
  * truncated sequence (maximal subpart) becomes U+FFFD; '"', '\\' and control characters are
- * escaped. Runs of bytes that need nothing are written with one fwrite. */
-static void put_escaped(FILE *o, const char *str, size_t n)
+ * escaped. The usual string (printable ASCII, nothing to escape) is checked 8 bytes at a time
+ * while it is copied (host/json_fast.h); any other goes byte by byte, runs of bytes that need
+ * nothing copied whole. */
+static void put_escaped(jb *b, const char *str, size_t n)
 {
+    if (n <= JB_CAP / 2) {
+        size_t k = evt_jf_put_plain_(jb_room_(b, n + 2), str, n, EVT_JF_HIGH_);
+        if (k) { b->n += k; return; }
+    }
     const unsigned char *s = (const unsigned char *)str;
     size_t run = 0; /* start of the pending run of bytes written as they are */
-    fputc('"', o);
+    jb_c_(b, '"');
     for (size_t i = 0; i < n;) {
         unsigned char c = s[i];
         if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') { i++; continue; }
         if (c >= 0x80) {
             size_t bad, k = evt_utf8_seq(s + i, n - i, &bad);
             if (k) { i += k; continue; } /* valid: part of the run */
-            if (i > run) fwrite(s + run, 1, i - run, o);
-            fputs("\xEF\xBF\xBD", o); /* U+FFFD for the maximal subpart */
+            if (i > run) jb_put_(b, s + run, i - run);
+            JB_LIT(b, "\xEF\xBF\xBD"); /* U+FFFD for the maximal subpart */
             i += bad;
             run = i;
             continue;
         }
-        if (i > run) fwrite(s + run, 1, i - run, o);
+        if (i > run) jb_put_(b, s + run, i - run);
         switch (c) {
-        case '"': fputs("\\\"", o); break;
-        case '\\': fputs("\\\\", o); break;
-        case '\n': fputs("\\n", o); break;
-        case '\r': fputs("\\r", o); break;
-        case '\t': fputs("\\t", o); break;
-        default: fprintf(o, "\\u%04x", c); /* other control characters, DEL */
+        case '"': JB_LIT(b, "\\\""); break;
+        case '\\': JB_LIT(b, "\\\\"); break;
+        case '\n': JB_LIT(b, "\\n"); break;
+        case '\r': JB_LIT(b, "\\r"); break;
+        case '\t': JB_LIT(b, "\\t"); break;
+        default: { /* other control characters, DEL: \u00XX */
+            static const char hexd[] = "0123456789abcdef";
+            char u[6] = {'\\', 'u', '0', '0', hexd[c >> 4], hexd[c & 15]};
+            jb_put_(b, u, sizeof u);
+        }
         }
         i++;
         run = i;
     }
-    if (n > run) fwrite(s + run, 1, n - run, o);
-    fputc('"', o);
+    if (n > run) jb_put_(b, s + run, n - run);
+    jb_c_(b, '"');
 }
 
-void evt_json_key(evt_json *j, const char *k)
+static void key_(evt_json *j, jb *b, const char *k)
 {
-    pre_value(j);
-    put_escaped(j->out, k, strlen(k));
-    fputs(j->pretty ? ": " : ":", j->out);
+    pre_value(j, b);
+    put_escaped(b, k, strlen(k));
+    if (j->pretty) JB_LIT(b, ": ");
+    else jb_c_(b, ':');
     j->after_key = 1;
 }
-
-void evt_json_str(evt_json *j, const char *s)
+static void strn_(evt_json *j, jb *b, const char *s, size_t n)
 {
-    if (!s) { evt_json_null(j); return; }
-    evt_json_strn(j, s, strlen(s));
+    pre_value(j, b);
+    put_escaped(b, s, n);
 }
-
-void evt_json_strn(evt_json *j, const char *s, size_t n)
+static void null_(evt_json *j, jb *b)
 {
-    pre_value(j);
-    put_escaped(j->out, s, n);
+    pre_value(j, b);
+    JB_LIT(b, "null");
 }
-
-void evt_json_u64(evt_json *j, uint64_t v) { pre_value(j); fprintf(j->out, "%" PRIu64, v); }
-void evt_json_i64(evt_json *j, int64_t v) { pre_value(j); fprintf(j->out, "%" PRId64, v); }
-void evt_json_f64(evt_json *j, double v)
+static void str_(evt_json *j, jb *b, const char *s)
 {
-    pre_value(j);
-    if (isfinite(v)) fprintf(j->out, "%.17g", v);
-    else fputs("null", j->out);
+    if (s) strn_(j, b, s, strlen(s));
+    else null_(j, b);
 }
-void evt_json_bool(evt_json *j, int v) { pre_value(j); fputs(v ? "true" : "false", j->out); }
-void evt_json_null(evt_json *j) { pre_value(j); fputs("null", j->out); }
-
-void evt_json_hex(evt_json *j, const uint8_t *p, size_t n)
+static void u64_(evt_json *j, jb *b, uint64_t v)
+{
+    pre_value(j, b);
+    b->n += evt_jf_u64_(jb_room_(b, 20), v); /* it may write all 20 bytes */
+}
+static void i64_(evt_json *j, jb *b, int64_t v)
+{
+    pre_value(j, b);
+    char *o = jb_room_(b, 21);
+    size_t k = 0;
+    if (v < 0) o[k++] = '-';
+    b->n += k + evt_jf_u64_(o + k, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+}
+static void bool_(evt_json *j, jb *b, int v)
+{
+    pre_value(j, b);
+    if (v) JB_LIT(b, "true");
+    else JB_LIT(b, "false");
+}
+static void hex_(evt_json *j, jb *b, const uint8_t *p, size_t n)
 {
     static const char hexd[] = "0123456789abcdef";
-    pre_value(j);
-    fputc('"', j->out);
+    pre_value(j, b);
+    jb_c_(b, '"');
     for (size_t i = 0; i < n; i++) {
-        fputc(hexd[p[i] >> 4], j->out);
-        fputc(hexd[p[i] & 15], j->out);
+        char *o = jb_room_(b, 2);
+        o[0] = hexd[p[i] >> 4];
+        o[1] = hexd[p[i] & 15];
+        b->n += 2;
     }
-    fputc('"', j->out);
+    jb_c_(b, '"');
 }
 
-void evt_json_kstr(evt_json *j, const char *k, const char *s) { evt_json_key(j, k); evt_json_str(j, s); }
-void evt_json_ku64(evt_json *j, const char *k, uint64_t v) { evt_json_key(j, k); evt_json_u64(j, v); }
-void evt_json_ki64(evt_json *j, const char *k, int64_t v) { evt_json_key(j, k); evt_json_i64(j, v); }
-void evt_json_kbool(evt_json *j, const char *k, int v) { evt_json_key(j, k); evt_json_bool(j, v); }
+static void kstr_(evt_json *j, jb *b, const char *k, const char *s) { key_(j, b, k); str_(j, b, s); }
+static void ku64_(evt_json *j, jb *b, const char *k, uint64_t v) { key_(j, b, k); u64_(j, b, v); }
+static void kbool_(evt_json *j, jb *b, const char *k, int v) { key_(j, b, k); bool_(j, b, v); }
+
+/* The public calls: one jb each, written when the call returns. */
+#define JB_CALL(j, body)                                                                            \
+    do {                                                                                            \
+        jb b_;                                                                                      \
+        b_.f = (j)->out;                                                                            \
+        b_.n = 0;                                                                                   \
+        jb *b = &b_;                                                                                \
+        body;                                                                                       \
+        jb_flush_(b);                                                                               \
+    } while (0)
+
+void evt_json_obj_begin(evt_json *j) { JB_CALL(j, open_(j, b, '{')); }
+void evt_json_obj_end(evt_json *j) { JB_CALL(j, close_(j, b, '}')); }
+void evt_json_arr_begin(evt_json *j) { JB_CALL(j, open_(j, b, '[')); }
+void evt_json_arr_end(evt_json *j) { JB_CALL(j, close_(j, b, ']')); }
+void evt_json_key(evt_json *j, const char *k) { JB_CALL(j, key_(j, b, k)); }
+void evt_json_str(evt_json *j, const char *s) { JB_CALL(j, str_(j, b, s)); }
+void evt_json_strn(evt_json *j, const char *s, size_t n) { JB_CALL(j, strn_(j, b, s, n)); }
+void evt_json_u64(evt_json *j, uint64_t v) { JB_CALL(j, u64_(j, b, v)); }
+void evt_json_i64(evt_json *j, int64_t v) { JB_CALL(j, i64_(j, b, v)); }
+void evt_json_f64(evt_json *j, double v)
+{
+    JB_CALL(j, {
+        pre_value(j, b);
+        if (isfinite(v)) {
+            char d[40];
+            int k = snprintf(d, sizeof d, "%.17g", v);
+            jb_put_(b, d, k > 0 ? (size_t)k : 0);
+        } else {
+            JB_LIT(b, "null");
+        }
+    });
+}
+void evt_json_bool(evt_json *j, int v) { JB_CALL(j, bool_(j, b, v)); }
+void evt_json_null(evt_json *j) { JB_CALL(j, null_(j, b)); }
+void evt_json_hex(evt_json *j, const uint8_t *p, size_t n) { JB_CALL(j, hex_(j, b, p, n)); }
+
+void evt_json_kstr(evt_json *j, const char *k, const char *s) { JB_CALL(j, kstr_(j, b, k, s)); }
+void evt_json_ku64(evt_json *j, const char *k, uint64_t v) { JB_CALL(j, ku64_(j, b, k, v)); }
+void evt_json_ki64(evt_json *j, const char *k, int64_t v) { JB_CALL(j, { key_(j, b, k); i64_(j, b, v); }); }
+void evt_json_kbool(evt_json *j, const char *k, int v) { JB_CALL(j, kbool_(j, b, k, v)); }
 
 static const char *hook_state_name_(unsigned st)
 {
@@ -158,101 +259,104 @@ static const char *hook_obj_name_(unsigned t)
     }
 }
 
-void evt_json_meaning(evt_json *j, const evt_meaning *m)
+static void meaning_(evt_json *j, jb *b, const evt_meaning *m)
 {
-    evt_json_obj_begin(j);
-    if (m->has & EVT_M_LABEL) evt_json_kstr(j, "label", m->label);
-    if (m->has & EVT_M_IRQ) evt_json_ku64(j, "irq", m->irq);
-    if (m->has & EVT_M_STOP_STATE) evt_json_kstr(j, "stop_state", hook_state_name_(m->stop_state));
-    if (m->has & EVT_M_KEEP_STATE) evt_json_kbool(j, "keep_state", 1);
-    if (m->has & EVT_M_RUNS_NOW) evt_json_kbool(j, "runs_now", 1);
+    open_(j, b, '{');
+    if (m->has & EVT_M_LABEL) kstr_(j, b, "label", m->label);
+    if (m->has & EVT_M_IRQ) ku64_(j, b, "irq", m->irq);
+    if (m->has & EVT_M_STOP_STATE) kstr_(j, b, "stop_state", hook_state_name_(m->stop_state));
+    if (m->has & EVT_M_KEEP_STATE) kbool_(j, b, "keep_state", 1);
+    if (m->has & EVT_M_RUNS_NOW) kbool_(j, b, "runs_now", 1);
     if (m->has & EVT_M_NEXT) {
-        evt_json_ku64(j, "next", m->next_ctx);
-        if (m->next_name) evt_json_kstr(j, "next_name", m->next_name);
-        if (m->next_prio != EVT_HOOK_PRIO_UNKNOWN) evt_json_ku64(j, "next_prio", m->next_prio);
+        ku64_(j, b, "next", m->next_ctx);
+        if (m->next_name) kstr_(j, b, "next_name", m->next_name);
+        if (m->next_prio != EVT_HOOK_PRIO_UNKNOWN) ku64_(j, b, "next_prio", m->next_prio);
     }
     if (m->has & EVT_M_SM_STATE) {
-        evt_json_ku64(j, "sm", m->obj);
-        evt_json_ku64(j, "sm_state_id", m->sm_state_id);
-        if (m->sm_state) evt_json_kstr(j, "sm_state", m->sm_state);
+        ku64_(j, b, "sm", m->obj);
+        ku64_(j, b, "sm_state_id", m->sm_state_id);
+        if (m->sm_state) kstr_(j, b, "sm_state", m->sm_state);
     }
     if (m->has & EVT_M_OP) {
-        evt_json_kstr(j, "op", evt_obj_op_name((evt_obj_op)m->op));
-        evt_json_kstr(j, "result", evt_op_result_name((evt_op_result)m->op_result));
+        kstr_(j, b, "op", evt_obj_op_name((evt_obj_op)m->op));
+        kstr_(j, b, "result", evt_op_result_name((evt_op_result)m->op_result));
     }
     if (m->has & (EVT_M_OP | EVT_M_BLOCKED_ON)) {
-        evt_json_ku64(j, "obj", m->obj);
-        if (m->obj_name) evt_json_kstr(j, "obj_name", m->obj_name);
+        ku64_(j, b, "obj", m->obj);
+        if (m->obj_name) kstr_(j, b, "obj_name", m->obj_name);
     }
-    if (m->has & EVT_M_BLOCKED_ON) evt_json_kbool(j, "blocked_on", 1);
-    if (m->has & EVT_M_OBJ_TYPE) evt_json_kstr(j, "obj_type", hook_obj_name_(m->obj_type));
-    if (m->has & EVT_M_PRIO_SET) evt_json_ku64(j, "new_prio", m->new_prio);
-    if (m->has & EVT_M_WAKE) evt_json_kbool(j, "wake", 1);
-    if (m->has & EVT_M_CTX_PRIO) evt_json_ku64(j, "ctx_prio", m->ctx_prio);
+    if (m->has & EVT_M_BLOCKED_ON) kbool_(j, b, "blocked_on", 1);
+    if (m->has & EVT_M_OBJ_TYPE) kstr_(j, b, "obj_type", hook_obj_name_(m->obj_type));
+    if (m->has & EVT_M_PRIO_SET) ku64_(j, b, "new_prio", m->new_prio);
+    if (m->has & EVT_M_WAKE) kbool_(j, b, "wake", 1);
+    if (m->has & EVT_M_CTX_PRIO) ku64_(j, b, "ctx_prio", m->ctx_prio);
     if (m->has & EVT_M_LEVEL) {
-        evt_json_key(j, "levels");
-        evt_json_obj_begin(j);
+        key_(j, b, "levels");
+        open_(j, b, '{');
         for (uint32_t i = 0; i < m->nlevels && i < EVT_M_MAX_LEVELS; i++)
-            evt_json_ku64(j, evt_level_name((evt_level_kind)m->level_kind[i]), m->level[i]);
-        evt_json_obj_end(j);
+            ku64_(j, b, evt_level_name((evt_level_kind)m->level_kind[i]), m->level[i]);
+        close_(j, b, '}');
     }
-    if (m->has & EVT_M_UNTIMED) evt_json_kbool(j, "untimed", 1);
-    if (m->has & EVT_M_IDLE_TASK) evt_json_ku64(j, "idle_task", m->idle_ctx);
+    if (m->has & EVT_M_UNTIMED) kbool_(j, b, "untimed", 1);
+    if (m->has & EVT_M_IDLE_TASK) ku64_(j, b, "idle_task", m->idle_ctx);
     if (m->has & EVT_M_OWNER) {
-        evt_json_ku64(j, "owner", m->owner);
-        evt_json_ku64(j, "owner_count", m->owner_count);
+        ku64_(j, b, "owner", m->owner);
+        ku64_(j, b, "owner_count", m->owner_count);
     }
-    evt_json_obj_end(j);
+    close_(j, b, '}');
 }
 
-void evt_json_event(evt_json *j, const evt_event *ev)
+static void event_(evt_json *j, jb *b, const evt_event *ev)
 {
-    evt_json_obj_begin(j);
-    evt_json_kstr(j, "fmt", ev->fmt);
-    evt_json_ku64(j, "id", ev->id);
-    evt_json_kstr(j, "name", ev->name ? ev->name : "");
-    evt_json_kstr(j, "kind", evt_kind_name(ev->kind));
-    evt_json_ku64(j, "ts", ev->ts);
-    if (ev->flags & EVT_HAS_TNS) evt_json_ku64(j, "t_ns", ev->t_ns);
-    evt_json_key(j, "ctx");
-    if (ev->flags & EVT_HAS_CTX) evt_json_u64(j, ev->ctx); else evt_json_null(j);
-    if (ev->ctx_name) evt_json_kstr(j, "ctx_name", ev->ctx_name);
-    if (ev->flags & EVT_HAS_CPU) evt_json_ku64(j, "cpu", ev->cpu);
-    if (ev->flags & EVT_HAS_PRIO) evt_json_ku64(j, "prio", ev->prio);
-    if (ev->flags & EVT_HAS_SEQ) evt_json_ku64(j, "seq", ev->seq);
-    if (ev->flags & EVT_HAS_COUNT) evt_json_ku64(j, "count", ev->count);
-    evt_json_ku64(j, "offset", ev->offset);
-    evt_json_key(j, "args");
-    evt_json_arr_begin(j);
-    for (uint32_t i = 0; i < ev->nargs; i++) evt_json_u64(j, ev->args[i]);
-    evt_json_arr_end(j);
+    open_(j, b, '{');
+    kstr_(j, b, "fmt", ev->fmt);
+    ku64_(j, b, "id", ev->id);
+    kstr_(j, b, "name", ev->name ? ev->name : "");
+    kstr_(j, b, "kind", evt_kind_name(ev->kind));
+    ku64_(j, b, "ts", ev->ts);
+    if (ev->flags & EVT_HAS_TNS) ku64_(j, b, "t_ns", ev->t_ns);
+    key_(j, b, "ctx");
+    if (ev->flags & EVT_HAS_CTX) u64_(j, b, ev->ctx); else null_(j, b);
+    if (ev->ctx_name) kstr_(j, b, "ctx_name", ev->ctx_name);
+    if (ev->flags & EVT_HAS_CPU) ku64_(j, b, "cpu", ev->cpu);
+    if (ev->flags & EVT_HAS_PRIO) ku64_(j, b, "prio", ev->prio);
+    if (ev->flags & EVT_HAS_SEQ) ku64_(j, b, "seq", ev->seq);
+    if (ev->flags & EVT_HAS_COUNT) ku64_(j, b, "count", ev->count);
+    ku64_(j, b, "offset", ev->offset);
+    key_(j, b, "args");
+    open_(j, b, '[');
+    for (uint32_t i = 0; i < ev->nargs; i++) u64_(j, b, ev->args[i]);
+    close_(j, b, ']');
     if (ev->nfields || (ev->flags & EVT_HAS_TARGET)) {
-        evt_json_key(j, "fields");
-        evt_json_obj_begin(j);
+        key_(j, b, "fields");
+        open_(j, b, '{');
         if (ev->flags & EVT_HAS_TARGET) {
-            evt_json_ku64(j, "target", ev->target);
-            if (ev->target_name) evt_json_kstr(j, "target_name", ev->target_name);
+            ku64_(j, b, "target", ev->target);
+            if (ev->target_name) kstr_(j, b, "target_name", ev->target_name);
         }
         for (uint32_t i = 0; i < ev->nfields; i++) {
             const evt_field *f = &ev->fields[i];
-            evt_json_key(j, f->key);
-            if (f->is_str) evt_json_str(j, f->str);
-            else if (f->is_signed) evt_json_i64(j, (int64_t)f->num);
-            else evt_json_u64(j, f->num);
+            key_(j, b, f->key);
+            if (f->is_str) str_(j, b, f->str);
+            else if (f->is_signed) i64_(j, b, (int64_t)f->num);
+            else u64_(j, b, f->num);
         }
-        evt_json_obj_end(j);
+        close_(j, b, '}');
     }
     if (ev->m.has) {
-        evt_json_key(j, "meaning");
-        evt_json_meaning(j, &ev->m);
+        key_(j, b, "meaning");
+        meaning_(j, b, &ev->m);
     }
     if (ev->data) {
-        evt_json_key(j, "data");
-        evt_json_hex(j, ev->data, ev->data_len);
+        key_(j, b, "data");
+        hex_(j, b, ev->data, ev->data_len);
         if (ev->data_is_text) {
-            evt_json_key(j, "text");
-            evt_json_strn(j, (const char *)ev->data, ev->data_len);
+            key_(j, b, "text");
+            strn_(j, b, (const char *)ev->data, ev->data_len);
         }
     }
-    evt_json_obj_end(j);
+    close_(j, b, '}');
 }
+
+void evt_json_meaning(evt_json *j, const evt_meaning *m) { JB_CALL(j, meaning_(j, b, m)); }
+void evt_json_event(evt_json *j, const evt_event *ev) { JB_CALL(j, event_(j, b, ev)); }

@@ -1,4 +1,8 @@
-/* Unit tests of the streaming JSON writer and the stable JSON form of an event. */
+/* Unit tests of the streaming JSON writer and the stable JSON form of an event; strings of every
+ * length to past the writer's 2 KiB assembly buffer against a reference escaper, with a byte to
+ * escape, a UTF-8 sequence or an invalid byte at the start, middle and end, each value followed by
+ * a marker written to the same FILE directly (nothing is kept between calls); numbers at their
+ * limits; indentation past the deepest level. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +12,7 @@
 #include <string.h>
 #include "evtrace/json.h"
 #include "evtrace/model.h"
+#include "host/utf8.h"
 
 static char *render(void (*fn)(evt_json *))
 {
@@ -147,6 +152,119 @@ static void test_limits_drop_extra(void **st)
     assert_int_equal(ev.nfields, EVT_MAX_FIELDS);
 }
 
+
+/* The escaping rules written plainly (json.c's contract): valid UTF-8 as it is, an invalid
+ * sequence's maximal subpart as U+FFFD, '"' '\\' \n \r \t as two characters, other bytes below
+ * 0x20 and DEL as \u00xx. */
+static void ref_escape_(FILE *o, const unsigned char *s, size_t n)
+{
+    fputc('"', o);
+    for (size_t i = 0; i < n;) {
+        unsigned char c = s[i];
+        if (c >= 0x80) {
+            size_t bad, k = evt_utf8_seq(s + i, n - i, &bad);
+            if (k) fwrite(s + i, 1, k, o);
+            else fputs("\xEF\xBF\xBD", o);
+            i += k ? k : bad;
+            continue;
+        }
+        if (c == '"') fputs("\\\"", o);
+        else if (c == '\\') fputs("\\\\", o);
+        else if (c == '\n') fputs("\\n", o);
+        else if (c == '\r') fputs("\\r", o);
+        else if (c == '\t') fputs("\\t", o);
+        else if (c < 0x20 || c == 0x7F) fprintf(o, "\\u%04x", c);
+        else fputc(c, o);
+        i++;
+    }
+    fputc('"', o);
+}
+
+static void test_strings_every_length(void **st)
+{
+    (void)st;
+    static const char *const ins[] = {"", "\"", "\x01", "\x7f", "\xc3\xa9", "\xff", "\xe2\x82", "\\", "\t"};
+    static unsigned char s[2200];
+    char *got = NULL, *want = NULL;
+    size_t glen = 0, wlen = 0;
+    FILE *g = open_memstream(&got, &glen), *w = open_memstream(&want, &wlen);
+    evt_json j;
+    evt_json_init(&j, g, 0);
+    evt_json_arr_begin(&j);
+    fputc('[', w);
+    int first = 1;
+    for (size_t n = 0; n <= 2100; n += n < 80 ? 1 : (n > 1000 && n < 1060) || n > 2030 ? 1 : 13) {
+        for (size_t c = 0; c < sizeof ins / sizeof ins[0]; c++) {
+            for (int at = 0; at < 3; at++) {
+                size_t m = strlen(ins[c]);
+                if (n < m) continue;
+                for (size_t i = 0; i < n; i++) s[i] = (unsigned char)('a' + i % 26);
+                size_t pos = at == 0 ? 0 : at == 1 ? (n - m) / 2 : n - m;
+                memcpy(s + pos, ins[c], m);
+                evt_json_strn(&j, (const char *)s, n);
+                fputs("|", g); /* written between two calls: lands right after the value */
+                if (!first) fputc(',', w);
+                first = 0;
+                ref_escape_(w, s, n);
+                fputs("|", w);
+            }
+        }
+    }
+    evt_json_arr_end(&j);
+    fputc(']', w);
+    fclose(g);
+    fclose(w);
+    assert_int_equal(glen, wlen);
+    assert_memory_equal(got, want, wlen);
+    free(got);
+    free(want);
+}
+
+static void limits_and_depth(evt_json *j)
+{
+    evt_json_obj_begin(j);
+    evt_json_ki64(j, "min", INT64_MIN);
+    evt_json_ki64(j, "max", INT64_MAX);
+    evt_json_ki64(j, "minus", -1);
+    evt_json_ku64(j, "u", 10000000000000000000ull);
+    evt_json_ku64(j, "zero", 0);
+    evt_json_key(j, "deep");
+    for (int i = 0; i < 35; i++) evt_json_arr_begin(j);
+    evt_json_u64(j, 7);
+    for (int i = 0; i < 35; i++) evt_json_arr_end(j);
+    evt_json_obj_end(j);
+}
+
+static char *render_pretty(void (*fn)(evt_json *))
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    evt_json j;
+    evt_json_init(&j, f, 1);
+    fn(&j);
+    fclose(f);
+    return buf;
+}
+
+static void test_numbers_and_depth(void **st)
+{
+    (void)st;
+    char *a = render(limits_and_depth);
+    assert_non_null(strstr(a, "{\"min\":-9223372036854775808,\"max\":9223372036854775807,\"minus\":-1,"
+                              "\"u\":10000000000000000000,\"zero\":0,\"deep\":[[[["));
+    assert_non_null(strstr(a, "[[[7]]]"));
+    free(a);
+    char *p = render_pretty(limits_and_depth);
+    /* the deepest level's indentation: 31 levels of two spaces (EVT_JSON_MAX_DEPTH - 1) */
+    char want[80] = "\n";
+    for (int i = 0; i < 31; i++) strcat(want, "  ");
+    strcat(want, "7");
+    assert_non_null(strstr(p, want));
+    assert_non_null(strstr(p, "\n  \"min\": -9223372036854775808,"));
+    free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -156,6 +274,8 @@ int main(void)
         cmocka_unit_test(test_event_null_ctx_and_lost),
         cmocka_unit_test(test_kind_names_roundtrip),
         cmocka_unit_test(test_limits_drop_extra),
+        cmocka_unit_test(test_strings_every_length),
+        cmocka_unit_test(test_numbers_and_depth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
  * the same timeline: its sink is this file's, chained with theirs (evt_an_chain). report_data.c writes the page's
  * JSON from them, report_page.c the page. */
 #include "host/report/report.h"
+#include "host/report/report_fields.h"
 #include "host/report/report_impl.h"
 #include "host/report/report_user.h"
 
@@ -187,46 +188,6 @@ static int start_(evt_report *r)
     return !r->oom;
 }
 
-/* The event's fields as one line of tab-separated "key=value" pairs (the details panel's). */
-static void field_text_(const evt_event *ev, char *b, size_t n)
-{
-    size_t k = 0;
-#define ADD_(...)                                                              \
-    do {                                                                       \
-        if (k < n) {                                                           \
-            int w_ = snprintf(b + k, n - k, __VA_ARGS__);                      \
-            k = w_ < 0 ? n : k + (size_t)w_;                                   \
-        }                                                                      \
-    } while (0)
-    b[0] = 0;
-    ADD_("id=%" PRIu32, ev->id);
-    if (ev->flags & EVT_HAS_CPU) ADD_("\tcpu=%" PRIu32, ev->cpu);
-    if (ev->flags & EVT_HAS_PRIO) ADD_("\tprio=%" PRIu64, ev->prio);
-    if (ev->flags & EVT_HAS_SEQ) ADD_("\tseq=%" PRIu64, ev->seq);
-    if (ev->flags & EVT_HAS_COUNT) ADD_("\tcount=%" PRIu64, ev->count);
-    if (ev->flags & EVT_HAS_TARGET) {
-        if (ev->target_name) ADD_("\ttarget=%s (0x%" PRIx64 ")", ev->target_name, ev->target);
-        else ADD_("\ttarget=0x%" PRIx64, ev->target);
-    }
-    for (uint32_t i = 0; i < ev->nfields && i < EVT_MAX_FIELDS; i++) {
-        const evt_field *f = &ev->fields[i];
-        if (!f->key) continue;
-        if (f->is_str) ADD_("\t%s=%s", f->key, f->str ? f->str : "");
-        else if (f->is_signed) ADD_("\t%s=%" PRId64, f->key, (int64_t)f->num);
-        else ADD_("\t%s=%" PRIu64, f->key, f->num);
-    }
-    if (ev->nargs) {
-        ADD_("\targs=");
-        for (uint32_t i = 0; i < ev->nargs && i < EVT_MAX_ARGS; i++) ADD_("%s0x%" PRIx64, i ? "," : "", ev->args[i]);
-    }
-    if (ev->data && ev->data_len) {
-        if (ev->data_is_text) ADD_("\ttext=%.*s", ev->data_len > 200 ? 200 : (int)ev->data_len, (const char *)ev->data);
-        else ADD_("\tdata=%zu bytes", ev->data_len);
-    }
-#undef ADD_
-    if (k >= n && n > 4) memcpy(b + n - 4, "...", 4);
-}
-
 int evt_report_add(evt_report *r, const evt_event *ev)
 {
     if (r->oom || !start_(r)) return 0;
@@ -244,7 +205,7 @@ int evt_report_add(evt_report *r, const evt_event *ev)
     r->events++;
     if (r->listed < EVT_REPORT_MAX_LIST && !r->oom) {
         char fb[1024];
-        field_text_(ev, fb, sizeof fb);
+        rp_field_text(ev, fb, sizeof fb);
         r->listed++;
         i_(r, RP_COL_ev_t, untimed_head ? 0 : (int64_t)(t - r->prev_t));
         if (!untimed_head) r->prev_t = t;
