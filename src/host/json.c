@@ -94,8 +94,8 @@ static void close_(evt_json *j, jb *b, char c)
 /* A JSON string of the bytes s[0..n): valid UTF-8 passes through unchanged; every invalid or
  * truncated sequence (maximal subpart) becomes U+FFFD; '"', '\\' and control characters are
  * escaped. The usual string (printable ASCII, nothing to escape) is checked 8 bytes at a time
- * while it is copied (host/json_fast.h); any other goes byte by byte, runs of bytes that need
- * nothing copied whole. */
+ * while it is copied (host/json_fast.h); any other is scanned 8 bytes at a time up to the next byte
+ * that needs attention, runs of bytes that need nothing copied whole. */
 static void put_escaped(jb *b, const char *str, size_t n)
 {
     if (n <= JB_CAP / 2) {
@@ -106,6 +106,20 @@ static void put_escaped(jb *b, const char *str, size_t n)
     size_t run = 0; /* start of the pending run of bytes written as they are */
     jb_c_(b, '"');
     for (size_t i = 0; i < n;) {
+        if (i + 8 <= n) {
+            uint64_t w8;
+            memcpy(&w8, s + i, 8);
+            uint64_t m8 = evt_jf_unsafe8_(w8, EVT_JF_HIGH_);
+            if (!m8) {
+                i += 8; /* eight bytes that need nothing: part of the run */
+                continue;
+            }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            /* the lowest flag is the first byte that needs attention (the check's false flags
+               only follow a true one): the bytes before it need nothing */
+            i += (size_t)__builtin_ctzll(m8) >> 3;
+#endif
+        }
         unsigned char c = s[i];
         if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') { i++; continue; }
         if (c >= 0x80) {

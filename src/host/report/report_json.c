@@ -5,17 +5,17 @@
 #include "host/report/report_impl.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void rp_put_json(FILE *o, const char *s, size_t n)
 {
-    size_t run = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] != '<') continue;
-        fwrite(s + run, 1, i - run, o);
+    const char *p = s, *end = s + n, *lt;
+    while ((lt = memchr(p, '<', (size_t)(end - p))) != NULL) {
+        fwrite(p, 1, (size_t)(lt - p), o);
         fputs("\\u003c", o);
-        run = i + 1;
+        p = lt + 1;
     }
-    fwrite(s + run, 1, n - run, o);
+    fwrite(p, 1, (size_t)(end - p), o);
 }
 
 int rp_json_escaped(FILE *o, const evt_report *r, rp_json_fn write, const void *arg)
