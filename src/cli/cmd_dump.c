@@ -1,32 +1,8 @@
 /* evtrace dump: every event, oldest first, as text lines or JSON Lines. */
-#include <inttypes.h>
 #include <stdio.h>
 #include "cli.h"
+#include "dump_text.h"
 #include "evtrace/json.h"
-
-static void print_text(const evt_event *ev)
-{
-    /* real time (s.ns) when the clock is known, then the raw ticks */
-    if (ev->flags & EVT_HAS_TNS)
-        printf("%6" PRIu64 ".%09" PRIu64 "s ", ev->t_ns / 1000000000u, ev->t_ns % 1000000000u);
-    printf("%12" PRIu64 "  ", ev->ts);
-    if (ev->ctx_name) printf("%-20.20s ", ev->ctx_name);
-    else if (ev->flags & EVT_HAS_CTX) printf("0x%-18" PRIx64 " ", ev->ctx);
-    else printf("%-20s ", "-");
-    printf("%-28s", ev->name ? ev->name : "?");
-    if (ev->kind == EVT_KIND_LOST && (ev->flags & EVT_HAS_COUNT)) printf(" lost=%" PRIu64, ev->count);
-    for (uint32_t i = 0; i < ev->nargs; i++) printf(" 0x%" PRIx64, ev->args[i]);
-    if ((ev->flags & EVT_HAS_TARGET) && ev->target_name) printf("  [%s]", ev->target_name);
-    for (uint32_t i = 0; i < ev->nfields; i++) {
-        const evt_field *f = &ev->fields[i];
-        if (f->is_str) printf(" %s=%s", f->key, f->str ? f->str : "");
-        else if (f->is_signed) printf(" %s=%" PRId64, f->key, (int64_t)f->num);
-        else printf(" %s=%" PRIu64, f->key, f->num);
-    }
-    if (ev->data && ev->data_is_text) printf(" \"%.*s\"", (int)ev->data_len, (const char *)ev->data);
-    else if (ev->data) printf(" data[%zu]", ev->data_len);
-    putchar('\n');
-}
 
 static int run(const cli_args *a)
 {
@@ -44,7 +20,7 @@ static int run(const cli_args *a)
             evt_json_event(&j, &ev);
             putchar('\n');
         } else {
-            print_text(&ev);
+            cli_dump_text(stdout, &ev);
         }
         if (a->follow) fflush(stdout);
     }
