@@ -3,90 +3,49 @@
 #include "dump_text.h"
 
 #include <string.h>
+#include "host/fbuf.h"
 #include "host/json_fast.h"
 
-#define LB_CAP 4096
-typedef struct lb {
-    FILE *o;
-    size_t n;
-    char p[LB_CAP];
-} lb;
-
-static void flush_(lb *b)
-{
-    if (b->n) fwrite(b->p, 1, b->n, b->o);
-    b->n = 0;
-}
-/* k (<= LB_CAP) bytes of room. */
-static char *room_(lb *b, size_t k)
-{
-    if (LB_CAP - b->n < k) flush_(b);
-    return b->p + b->n;
-}
-static void put_(lb *b, const char *s, size_t n)
-{
-    if (n > LB_CAP / 2) {
-        flush_(b);
-        fwrite(s, 1, n, b->o);
-        return;
-    }
-    memcpy(room_(b, n), s, n);
-    b->n += n;
-}
+static void put_(evt_fbuf *b, const char *s, size_t n) { evt_fbuf_put(b, s, n); }
 #define PUT_LIT(b, lit) put_((b), (lit), sizeof(lit) - 1)
-static void str_(lb *b, const char *s) { put_(b, s, strlen(s)); }
-static void spaces_(lb *b, size_t k)
+static void str_(evt_fbuf *b, const char *s) { put_(b, s, strlen(s)); }
+static void spaces_(evt_fbuf *b, size_t k)
 {
     while (k) {
         size_t c = k < 64 ? k : 64;
-        memset(room_(b, c), ' ', c);
+        memset(evt_fbuf_room(b, c), ' ', c);
         b->n += c;
         k -= c;
     }
 }
 /* s[0..n) left-aligned in width w ("%-*.*s" / "%-*s"). */
-static void left_(lb *b, const char *s, size_t n, size_t w)
+static void left_(evt_fbuf *b, const char *s, size_t n, size_t w)
 {
     put_(b, s, n);
     if (n < w) spaces_(b, w - n);
 }
-static void u64_(lb *b, uint64_t v)
+static void u64_(evt_fbuf *b, uint64_t v)
 {
-    b->n += evt_jf_u64_(room_(b, 20), v); /* it may write all 20 bytes */
+    b->n += evt_jf_u64_(evt_fbuf_room(b, 20), v); /* it may write all 20 bytes */
 }
 /* v right-aligned in width w ("%*llu", w <= 20). */
-static void u64_right_(lb *b, uint64_t v, size_t w)
+static void u64_right_(evt_fbuf *b, uint64_t v, size_t w)
 {
     char d[20];
     size_t k = evt_jf_u64_(d, v);
     if (k < w) spaces_(b, w - k);
     put_(b, d, k);
 }
-/* v in lowercase hex without leading zeros ("%llx") into d (16 bytes); returns its length. */
-static size_t hex_(char *d, uint64_t v)
-{
-    static const char hexd[] = "0123456789abcdef";
-    char t[16];
-    size_t k = sizeof t;
-    do {
-        t[--k] = hexd[v & 15u];
-        v >>= 4;
-    } while (v);
-    memcpy(d, t + k, sizeof t - k);
-    return sizeof t - k;
-}
-
 void cli_dump_text(FILE *o, const evt_event *ev)
 {
-    lb b;
-    b.o = o;
-    b.n = 0;
+    evt_fbuf b;
+    evt_fbuf_init(&b, o);
     char d[24];
     /* real time (s.ns) when the clock is known, then the raw ticks */
     if (ev->flags & EVT_HAS_TNS) {
         u64_right_(&b, ev->t_ns / 1000000000u, 6);
         uint32_t ns = (uint32_t)(ev->t_ns % 1000000000u);
-        char *p = room_(&b, 10);
+        char *p = evt_fbuf_room(&b, 10);
         p[0] = '.';
         for (int i = 9; i >= 1; i--, ns /= 10) p[i] = (char)('0' + ns % 10);
         b.n += 10;
@@ -99,7 +58,7 @@ void cli_dump_text(FILE *o, const evt_event *ev)
     } else if (ev->flags & EVT_HAS_CTX) {
         d[0] = '0';
         d[1] = 'x';
-        left_(&b, d, 2 + hex_(d + 2, ev->ctx), 20);
+        left_(&b, d, 2 + evt_jf_hex_(d + 2, ev->ctx), 20);
     } else {
         left_(&b, "-", 1, 20);
     }
@@ -114,7 +73,7 @@ void cli_dump_text(FILE *o, const evt_event *ev)
         d[0] = ' ';
         d[1] = '0';
         d[2] = 'x';
-        put_(&b, d, 3 + hex_(d + 3, ev->args[i]));
+        put_(&b, d, 3 + evt_jf_hex_(d + 3, ev->args[i]));
     }
     if ((ev->flags & EVT_HAS_TARGET) && ev->target_name) {
         PUT_LIT(&b, "  [");
@@ -145,5 +104,5 @@ void cli_dump_text(FILE *o, const evt_event *ev)
         PUT_LIT(&b, "]");
     }
     PUT_LIT(&b, "\n");
-    flush_(&b);
+    evt_fbuf_flush(&b);
 }

@@ -7,47 +7,13 @@
 #include <stdio.h>
 #include <string.h>
 #include "evtrace/model.h"
+#include "host/fbuf.h"
 #include "host/json_fast.h"
 #include "utf8.h"
 
-/* Each call assembles its bytes in a jb (a buffer on the stack) and writes them with one fwrite
- * when it returns (an event: one fwrite for the whole object), so nothing is kept between calls:
- * the caller may write to the same FILE between them. */
-#define JB_CAP 2048
-typedef struct jb {
-    FILE *f;
-    size_t n;
-    char p[JB_CAP];
-} jb;
-
-static void jb_flush_(jb *b)
-{
-    if (b->n) fwrite(b->p, 1, b->n, b->f);
-    b->n = 0;
-}
-/* k (<= JB_CAP) bytes of room at the end of b's bytes (flushed first when they would not fit). */
-static inline char *jb_room_(jb *b, size_t k)
-{
-    if (JB_CAP - b->n < k) jb_flush_(b);
-    return b->p + b->n;
-}
-static void jb_put_(jb *b, const void *s, size_t n)
-{
-    if (n > JB_CAP / 2) { /* written as it is, after what is pending */
-        jb_flush_(b);
-        fwrite(s, 1, n, b->f);
-        return;
-    }
-    memcpy(jb_room_(b, n), s, n);
-    b->n += n;
-}
-static inline void jb_c_(jb *b, char c)
-{
-    *jb_room_(b, 1) = c;
-    b->n++;
-}
-#define JB_LIT(b, lit) jb_put_((b), (lit), sizeof(lit) - 1)
-
+/* Each call assembles its bytes in an evt_fbuf (a buffer on the stack, host/fbuf.h) and writes
+ * them with one fwrite when it returns (an event: one fwrite for the whole object), so nothing is
+ * kept between calls: the caller may write to the same FILE between them. */
 void evt_json_init(evt_json *j, FILE *out, int pretty)
 {
     j->out = out;
@@ -57,38 +23,38 @@ void evt_json_init(evt_json *j, FILE *out, int pretty)
     j->pretty = pretty;
 }
 
-static void indent(evt_json *j, jb *b)
+static void indent(evt_json *j, evt_fbuf *b)
 {
     if (!j->pretty) return;
-    char *o = jb_room_(b, 1 + 2 * EVT_JSON_MAX_DEPTH);
+    char *o = evt_fbuf_room(b, 1 + 2 * EVT_JSON_MAX_DEPTH);
     *o++ = '\n';
     for (int i = 0; i < j->depth; i++, o += 2) memcpy(o, "  ", 2);
     b->n = (size_t)(o - b->p);
 }
 
 /* Separator before a value (or a key) at the current level. */
-static inline void pre_value(evt_json *j, jb *b)
+static inline void pre_value(evt_json *j, evt_fbuf *b)
 {
     if (j->after_key) { j->after_key = 0; return; }
-    if (j->need_comma[j->depth]) jb_c_(b, ',');
+    if (j->need_comma[j->depth]) evt_fbuf_c(b, ',');
     if (j->depth > 0) indent(j, b);
     j->need_comma[j->depth] = 1;
 }
 
-static void open_(evt_json *j, jb *b, char c)
+static void open_(evt_json *j, evt_fbuf *b, char c)
 {
     pre_value(j, b);
-    jb_c_(b, c);
+    evt_fbuf_c(b, c);
     if (j->depth < EVT_JSON_MAX_DEPTH - 1) j->depth++;
     j->need_comma[j->depth] = 0;
 }
 
-static void close_(evt_json *j, jb *b, char c)
+static void close_(evt_json *j, evt_fbuf *b, char c)
 {
     int had = j->need_comma[j->depth];
     if (j->depth > 0) j->depth--;
     if (had) indent(j, b);
-    jb_c_(b, c);
+    evt_fbuf_c(b, c);
 }
 
 /* A JSON string of the bytes s[0..n): valid UTF-8 passes through unchanged; every invalid or
@@ -96,15 +62,15 @@ static void close_(evt_json *j, jb *b, char c)
  * escaped. The usual string (printable ASCII, nothing to escape) is checked 8 bytes at a time
  * while it is copied (host/json_fast.h); any other is scanned 8 bytes at a time up to the next byte
  * that needs attention, runs of bytes that need nothing copied whole. */
-static void put_escaped(jb *b, const char *str, size_t n)
+static void put_escaped(evt_fbuf *b, const char *str, size_t n)
 {
-    if (n <= JB_CAP / 2) {
-        size_t k = evt_jf_put_plain_(jb_room_(b, n + 2), str, n, EVT_JF_HIGH_);
+    if (n <= EVT_FBUF_CAP / 2) {
+        size_t k = evt_jf_put_plain_(evt_fbuf_room(b, n + 2), str, n, EVT_JF_HIGH_);
         if (k) { b->n += k; return; }
     }
     const unsigned char *s = (const unsigned char *)str;
     size_t run = 0; /* start of the pending run of bytes written as they are */
-    jb_c_(b, '"');
+    evt_fbuf_c(b, '"');
     for (size_t i = 0; i < n;) {
         if (i + 8 <= n) {
             uint64_t w8;
@@ -125,101 +91,114 @@ static void put_escaped(jb *b, const char *str, size_t n)
         if (c >= 0x80) {
             size_t bad, k = evt_utf8_seq(s + i, n - i, &bad);
             if (k) { i += k; continue; } /* valid: part of the run */
-            if (i > run) jb_put_(b, s + run, i - run);
-            JB_LIT(b, "\xEF\xBF\xBD"); /* U+FFFD for the maximal subpart */
+            if (i > run) evt_fbuf_put(b, s + run, i - run);
+            EVT_FBUF_LIT(b, "\xEF\xBF\xBD"); /* U+FFFD for the maximal subpart */
             i += bad;
             run = i;
             continue;
         }
-        if (i > run) jb_put_(b, s + run, i - run);
+        if (i > run) evt_fbuf_put(b, s + run, i - run);
         switch (c) {
-        case '"': JB_LIT(b, "\\\""); break;
-        case '\\': JB_LIT(b, "\\\\"); break;
-        case '\n': JB_LIT(b, "\\n"); break;
-        case '\r': JB_LIT(b, "\\r"); break;
-        case '\t': JB_LIT(b, "\\t"); break;
+        case '"': EVT_FBUF_LIT(b, "\\\""); break;
+        case '\\': EVT_FBUF_LIT(b, "\\\\"); break;
+        case '\n': EVT_FBUF_LIT(b, "\\n"); break;
+        case '\r': EVT_FBUF_LIT(b, "\\r"); break;
+        case '\t': EVT_FBUF_LIT(b, "\\t"); break;
         default: { /* other control characters, DEL: \u00XX */
             static const char hexd[] = "0123456789abcdef";
             char u[6] = {'\\', 'u', '0', '0', hexd[c >> 4], hexd[c & 15]};
-            jb_put_(b, u, sizeof u);
+            evt_fbuf_put(b, u, sizeof u);
         }
         }
         i++;
         run = i;
     }
-    if (n > run) jb_put_(b, s + run, n - run);
-    jb_c_(b, '"');
+    if (n > run) evt_fbuf_put(b, s + run, n - run);
+    evt_fbuf_c(b, '"');
 }
 
-static void key_(evt_json *j, jb *b, const char *k)
+static void key_(evt_json *j, evt_fbuf *b, const char *k)
 {
     pre_value(j, b);
     put_escaped(b, k, strlen(k));
-    if (j->pretty) JB_LIT(b, ": ");
-    else jb_c_(b, ':');
+    if (j->pretty) EVT_FBUF_LIT(b, ": ");
+    else evt_fbuf_c(b, ':');
     j->after_key = 1;
 }
-static void strn_(evt_json *j, jb *b, const char *s, size_t n)
+static void strn_(evt_json *j, evt_fbuf *b, const char *s, size_t n)
 {
     pre_value(j, b);
     put_escaped(b, s, n);
 }
-static void null_(evt_json *j, jb *b)
+static void null_(evt_json *j, evt_fbuf *b)
 {
     pre_value(j, b);
-    JB_LIT(b, "null");
+    EVT_FBUF_LIT(b, "null");
 }
-static void str_(evt_json *j, jb *b, const char *s)
+static void str_(evt_json *j, evt_fbuf *b, const char *s)
 {
     if (s) strn_(j, b, s, strlen(s));
     else null_(j, b);
 }
-static void u64_(evt_json *j, jb *b, uint64_t v)
+static void u64_(evt_json *j, evt_fbuf *b, uint64_t v)
 {
     pre_value(j, b);
-    b->n += evt_jf_u64_(jb_room_(b, 20), v); /* it may write all 20 bytes */
+    b->n += evt_jf_u64_(evt_fbuf_room(b, 20), v); /* it may write all 20 bytes */
 }
-static void i64_(evt_json *j, jb *b, int64_t v)
+static void i64_(evt_json *j, evt_fbuf *b, int64_t v)
 {
     pre_value(j, b);
-    char *o = jb_room_(b, 21);
+    char *o = evt_fbuf_room(b, 21);
     size_t k = 0;
     if (v < 0) o[k++] = '-';
     b->n += k + evt_jf_u64_(o + k, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
 }
-static void bool_(evt_json *j, jb *b, int v)
+static void bool_(evt_json *j, evt_fbuf *b, int v)
 {
     pre_value(j, b);
-    if (v) JB_LIT(b, "true");
-    else JB_LIT(b, "false");
+    if (v) EVT_FBUF_LIT(b, "true");
+    else EVT_FBUF_LIT(b, "false");
 }
-static void hex_(evt_json *j, jb *b, const uint8_t *p, size_t n)
+static void hex_(evt_json *j, evt_fbuf *b, const uint8_t *p, size_t n)
 {
     static const char hexd[] = "0123456789abcdef";
     pre_value(j, b);
-    jb_c_(b, '"');
+    evt_fbuf_c(b, '"');
     for (size_t i = 0; i < n; i++) {
-        char *o = jb_room_(b, 2);
+        char *o = evt_fbuf_room(b, 2);
         o[0] = hexd[p[i] >> 4];
         o[1] = hexd[p[i] & 15];
         b->n += 2;
     }
-    jb_c_(b, '"');
+    evt_fbuf_c(b, '"');
 }
 
-static void kstr_(evt_json *j, jb *b, const char *k, const char *s) { key_(j, b, k); str_(j, b, s); }
-static void ku64_(evt_json *j, jb *b, const char *k, uint64_t v) { key_(j, b, k); u64_(j, b, v); }
-static void kbool_(evt_json *j, jb *b, const char *k, int v) { key_(j, b, k); bool_(j, b, v); }
+/* A key given as a string literal that needs no escaping (evt_json_event's, evt_json_meaning's):
+ * its quoted text is the literal's, copied whole. */
+static void lkey_(evt_json *j, evt_fbuf *b, const char *quoted, size_t n)
+{
+    pre_value(j, b);
+    evt_fbuf_put(b, quoted, n);
+    if (j->pretty) EVT_FBUF_LIT(b, ": ");
+    else evt_fbuf_c(b, ':');
+    j->after_key = 1;
+}
+#define LKEY_(j, b, lit) lkey_((j), (b), "\"" lit "\"", sizeof(lit) + 1)
+#define LKSTR_(j, b, lit, s) (LKEY_(j, b, lit), str_((j), (b), (s)))
+#define LKU64_(j, b, lit, v) (LKEY_(j, b, lit), u64_((j), (b), (v)))
+#define LKBOOL_(j, b, lit, v) (LKEY_(j, b, lit), bool_((j), (b), (v)))
+static void kstr_(evt_json *j, evt_fbuf *b, const char *k, const char *s) { key_(j, b, k); str_(j, b, s); }
+static void ku64_(evt_json *j, evt_fbuf *b, const char *k, uint64_t v) { key_(j, b, k); u64_(j, b, v); }
+static void kbool_(evt_json *j, evt_fbuf *b, const char *k, int v) { key_(j, b, k); bool_(j, b, v); }
 
-/* The public calls: one jb each, written when the call returns. */
-#define JB_CALL(j, body)                                                                            \
-    do {                                                                                            \
-        jb b_;                                                                                      \
-        b_.f = (j)->out;                                                                            \
-        b_.n = 0;                                                                                   \
-        jb *b = &b_;                                                                                \
-        body;                                                                                       \
-        jb_flush_(b);                                                                               \
+/* The public calls: one evt_fbuf each, written when the call returns. */
+#define JB_CALL(j, body)                                                                           \
+    do {                                                                                           \
+        evt_fbuf b_;                                                                               \
+        evt_fbuf_init(&b_, (j)->out);                                                              \
+        evt_fbuf *b = &b_;                                                                         \
+        body;                                                                                      \
+        evt_fbuf_flush(b);                                                                         \
     } while (0)
 
 void evt_json_obj_begin(evt_json *j) { JB_CALL(j, open_(j, b, '{')); }
@@ -238,9 +217,9 @@ void evt_json_f64(evt_json *j, double v)
         if (isfinite(v)) {
             char d[40];
             int k = snprintf(d, sizeof d, "%.17g", v);
-            jb_put_(b, d, k > 0 ? (size_t)k : 0);
+            evt_fbuf_put(b, d, k > 0 ? (size_t)k : 0);
         } else {
-            JB_LIT(b, "null");
+            EVT_FBUF_LIT(b, "null");
         }
     });
 }
@@ -273,80 +252,80 @@ static const char *hook_obj_name_(unsigned t)
     }
 }
 
-static void meaning_(evt_json *j, jb *b, const evt_meaning *m)
+static void meaning_(evt_json *j, evt_fbuf *b, const evt_meaning *m)
 {
     open_(j, b, '{');
-    if (m->has & EVT_M_LABEL) kstr_(j, b, "label", m->label);
-    if (m->has & EVT_M_IRQ) ku64_(j, b, "irq", m->irq);
-    if (m->has & EVT_M_STOP_STATE) kstr_(j, b, "stop_state", hook_state_name_(m->stop_state));
-    if (m->has & EVT_M_KEEP_STATE) kbool_(j, b, "keep_state", 1);
-    if (m->has & EVT_M_RUNS_NOW) kbool_(j, b, "runs_now", 1);
+    if (m->has & EVT_M_LABEL) LKSTR_(j, b, "label", m->label);
+    if (m->has & EVT_M_IRQ) LKU64_(j, b, "irq", m->irq);
+    if (m->has & EVT_M_STOP_STATE) LKSTR_(j, b, "stop_state", hook_state_name_(m->stop_state));
+    if (m->has & EVT_M_KEEP_STATE) LKBOOL_(j, b, "keep_state", 1);
+    if (m->has & EVT_M_RUNS_NOW) LKBOOL_(j, b, "runs_now", 1);
     if (m->has & EVT_M_NEXT) {
-        ku64_(j, b, "next", m->next_ctx);
-        if (m->next_name) kstr_(j, b, "next_name", m->next_name);
-        if (m->next_prio != EVT_HOOK_PRIO_UNKNOWN) ku64_(j, b, "next_prio", m->next_prio);
+        LKU64_(j, b, "next", m->next_ctx);
+        if (m->next_name) LKSTR_(j, b, "next_name", m->next_name);
+        if (m->next_prio != EVT_HOOK_PRIO_UNKNOWN) LKU64_(j, b, "next_prio", m->next_prio);
     }
     if (m->has & EVT_M_SM_STATE) {
-        ku64_(j, b, "sm", m->obj);
-        ku64_(j, b, "sm_state_id", m->sm_state_id);
-        if (m->sm_state) kstr_(j, b, "sm_state", m->sm_state);
+        LKU64_(j, b, "sm", m->obj);
+        LKU64_(j, b, "sm_state_id", m->sm_state_id);
+        if (m->sm_state) LKSTR_(j, b, "sm_state", m->sm_state);
     }
     if (m->has & EVT_M_OP) {
-        kstr_(j, b, "op", evt_obj_op_name((evt_obj_op)m->op));
-        kstr_(j, b, "result", evt_op_result_name((evt_op_result)m->op_result));
+        LKSTR_(j, b, "op", evt_obj_op_name((evt_obj_op)m->op));
+        LKSTR_(j, b, "result", evt_op_result_name((evt_op_result)m->op_result));
     }
     if (m->has & (EVT_M_OP | EVT_M_BLOCKED_ON)) {
-        ku64_(j, b, "obj", m->obj);
-        if (m->obj_name) kstr_(j, b, "obj_name", m->obj_name);
+        LKU64_(j, b, "obj", m->obj);
+        if (m->obj_name) LKSTR_(j, b, "obj_name", m->obj_name);
     }
-    if (m->has & EVT_M_BLOCKED_ON) kbool_(j, b, "blocked_on", 1);
-    if (m->has & EVT_M_OBJ_TYPE) kstr_(j, b, "obj_type", hook_obj_name_(m->obj_type));
-    if (m->has & EVT_M_PRIO_SET) ku64_(j, b, "new_prio", m->new_prio);
-    if (m->has & EVT_M_WAKE) kbool_(j, b, "wake", 1);
-    if (m->has & EVT_M_CTX_PRIO) ku64_(j, b, "ctx_prio", m->ctx_prio);
+    if (m->has & EVT_M_BLOCKED_ON) LKBOOL_(j, b, "blocked_on", 1);
+    if (m->has & EVT_M_OBJ_TYPE) LKSTR_(j, b, "obj_type", hook_obj_name_(m->obj_type));
+    if (m->has & EVT_M_PRIO_SET) LKU64_(j, b, "new_prio", m->new_prio);
+    if (m->has & EVT_M_WAKE) LKBOOL_(j, b, "wake", 1);
+    if (m->has & EVT_M_CTX_PRIO) LKU64_(j, b, "ctx_prio", m->ctx_prio);
     if (m->has & EVT_M_LEVEL) {
-        key_(j, b, "levels");
+        LKEY_(j, b, "levels");
         open_(j, b, '{');
         for (uint32_t i = 0; i < m->nlevels && i < EVT_M_MAX_LEVELS; i++)
             ku64_(j, b, evt_level_name((evt_level_kind)m->level_kind[i]), m->level[i]);
         close_(j, b, '}');
     }
-    if (m->has & EVT_M_UNTIMED) kbool_(j, b, "untimed", 1);
-    if (m->has & EVT_M_IDLE_TASK) ku64_(j, b, "idle_task", m->idle_ctx);
+    if (m->has & EVT_M_UNTIMED) LKBOOL_(j, b, "untimed", 1);
+    if (m->has & EVT_M_IDLE_TASK) LKU64_(j, b, "idle_task", m->idle_ctx);
     if (m->has & EVT_M_OWNER) {
-        ku64_(j, b, "owner", m->owner);
-        ku64_(j, b, "owner_count", m->owner_count);
+        LKU64_(j, b, "owner", m->owner);
+        LKU64_(j, b, "owner_count", m->owner_count);
     }
     close_(j, b, '}');
 }
 
-static void event_(evt_json *j, jb *b, const evt_event *ev)
+static void event_(evt_json *j, evt_fbuf *b, const evt_event *ev)
 {
     open_(j, b, '{');
-    kstr_(j, b, "fmt", ev->fmt);
-    ku64_(j, b, "id", ev->id);
-    kstr_(j, b, "name", ev->name ? ev->name : "");
-    kstr_(j, b, "kind", evt_kind_name(ev->kind));
-    ku64_(j, b, "ts", ev->ts);
-    if (ev->flags & EVT_HAS_TNS) ku64_(j, b, "t_ns", ev->t_ns);
-    key_(j, b, "ctx");
+    LKSTR_(j, b, "fmt", ev->fmt);
+    LKU64_(j, b, "id", ev->id);
+    LKSTR_(j, b, "name", ev->name ? ev->name : "");
+    LKSTR_(j, b, "kind", evt_kind_name(ev->kind));
+    LKU64_(j, b, "ts", ev->ts);
+    if (ev->flags & EVT_HAS_TNS) LKU64_(j, b, "t_ns", ev->t_ns);
+    LKEY_(j, b, "ctx");
     if (ev->flags & EVT_HAS_CTX) u64_(j, b, ev->ctx); else null_(j, b);
-    if (ev->ctx_name) kstr_(j, b, "ctx_name", ev->ctx_name);
-    if (ev->flags & EVT_HAS_CPU) ku64_(j, b, "cpu", ev->cpu);
-    if (ev->flags & EVT_HAS_PRIO) ku64_(j, b, "prio", ev->prio);
-    if (ev->flags & EVT_HAS_SEQ) ku64_(j, b, "seq", ev->seq);
-    if (ev->flags & EVT_HAS_COUNT) ku64_(j, b, "count", ev->count);
-    ku64_(j, b, "offset", ev->offset);
-    key_(j, b, "args");
+    if (ev->ctx_name) LKSTR_(j, b, "ctx_name", ev->ctx_name);
+    if (ev->flags & EVT_HAS_CPU) LKU64_(j, b, "cpu", ev->cpu);
+    if (ev->flags & EVT_HAS_PRIO) LKU64_(j, b, "prio", ev->prio);
+    if (ev->flags & EVT_HAS_SEQ) LKU64_(j, b, "seq", ev->seq);
+    if (ev->flags & EVT_HAS_COUNT) LKU64_(j, b, "count", ev->count);
+    LKU64_(j, b, "offset", ev->offset);
+    LKEY_(j, b, "args");
     open_(j, b, '[');
     for (uint32_t i = 0; i < ev->nargs; i++) u64_(j, b, ev->args[i]);
     close_(j, b, ']');
     if (ev->nfields || (ev->flags & EVT_HAS_TARGET)) {
-        key_(j, b, "fields");
+        LKEY_(j, b, "fields");
         open_(j, b, '{');
         if (ev->flags & EVT_HAS_TARGET) {
-            ku64_(j, b, "target", ev->target);
-            if (ev->target_name) kstr_(j, b, "target_name", ev->target_name);
+            LKU64_(j, b, "target", ev->target);
+            if (ev->target_name) LKSTR_(j, b, "target_name", ev->target_name);
         }
         for (uint32_t i = 0; i < ev->nfields; i++) {
             const evt_field *f = &ev->fields[i];
@@ -358,14 +337,14 @@ static void event_(evt_json *j, jb *b, const evt_event *ev)
         close_(j, b, '}');
     }
     if (ev->m.has) {
-        key_(j, b, "meaning");
+        LKEY_(j, b, "meaning");
         meaning_(j, b, &ev->m);
     }
     if (ev->data) {
-        key_(j, b, "data");
+        LKEY_(j, b, "data");
         hex_(j, b, ev->data, ev->data_len);
         if (ev->data_is_text) {
-            key_(j, b, "text");
+            LKEY_(j, b, "text");
             strn_(j, b, (const char *)ev->data, ev->data_len);
         }
     }

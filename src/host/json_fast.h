@@ -1,7 +1,8 @@
-/* Fast pieces of JSON text for the writers that assemble their text themselves (the query
- * tables' args and fields text, tl_rows.c): a string's bytes checked 8 at a time while they are
- * copied, and decimal digits two at a time. Header-only (static inline): these run for every
- * field of every event. The JSON writer (evtrace/json.h) remains the one that escapes. */
+/* Fast pieces of text for the writers that assemble it themselves (the JSON writer, json.c; the
+ * query tables' args and fields text, tl_rows.c; Chrome's numbers; dump's text lines and the
+ * report's details): a string's bytes checked 8 at a time while they are copied, decimal digits
+ * in groups of 8 written two at a time, hex without printf. Header-only (static inline): these
+ * run for every field of every event. */
 #ifndef EVT_JSON_FAST_H
 #define EVT_JSON_FAST_H
 
@@ -75,21 +76,67 @@ static const char evt_jf_d2_[201] =
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
-/* Decimal v at o (room: 20 bytes, all of which may be written); returns its length. */
-static inline size_t evt_jf_u64_(char *o, uint64_t v)
+/* Exactly 4 (put4) or 8 (put8) decimal digits of x, leading zeros included, at o. */
+static inline void evt_jf_put4_(char *o, uint32_t x)
+{
+    memcpy(o, evt_jf_d2_ + 2 * (x / 100), 2);
+    memcpy(o + 2, evt_jf_d2_ + 2 * (x % 100), 2);
+}
+static inline void evt_jf_put8_(char *o, uint32_t x)
+{
+    evt_jf_put4_(o, x / 10000);
+    evt_jf_put4_(o + 4, x % 10000);
+}
+/* Decimal v (below 10^4, evt_jf_u4_; below 10^8, evt_jf_u8_) without leading zeros at o;
+ * returns its length. */
+static inline size_t evt_jf_u4_(char *o, uint32_t v)
 {
     if (v < 10) { o[0] = (char)('0' + v); return 1; }
     if (v < 100) { memcpy(o, evt_jf_d2_ + 2 * v, 2); return 2; }
-    char d[40]; /* the digits end at d[20]; 20 bytes from the first are copied (a fixed-size copy) */
-    size_t k = 20;
-    for (; v >= 100; v /= 100) {
-        k -= 2;
-        memcpy(d + k, evt_jf_d2_ + 2 * (v % 100), 2);
+    if (v >= 1000) { evt_jf_put4_(o, v); return 4; }
+    o[0] = (char)('0' + v / 100);
+    memcpy(o + 1, evt_jf_d2_ + 2 * (v % 100), 2);
+    return 3;
+}
+static inline size_t evt_jf_u8_(char *o, uint32_t v)
+{
+    if (v < 10000) return evt_jf_u4_(o, v);
+    size_t k = evt_jf_u4_(o, v / 10000);
+    evt_jf_put4_(o + k, v % 10000);
+    return k + 4;
+}
+
+/* Decimal v at o (room: 20 bytes); returns its length. Groups of 8 digits (divisions by
+ * constants: multiplications), the first without leading zeros. */
+static inline size_t evt_jf_u64_(char *o, uint64_t v)
+{
+    if (v < 100000000) return evt_jf_u8_(o, (uint32_t)v);
+    uint64_t hi = v / 100000000;
+    uint32_t lo = (uint32_t)(v % 100000000);
+    size_t k;
+    if (hi < 100000000) {
+        k = evt_jf_u8_(o, (uint32_t)hi);
+    } else { /* 17..20 digits: hi / 10^8 <= 1844 */
+        k = evt_jf_u4_(o, (uint32_t)(hi / 100000000));
+        evt_jf_put8_(o + k, (uint32_t)(hi % 100000000));
+        k += 8;
     }
-    if (v >= 10) { k -= 2; memcpy(d + k, evt_jf_d2_ + 2 * v, 2); }
-    else d[--k] = (char)('0' + v);
-    memcpy(o, d + k, 20);
-    return 20 - k;
+    evt_jf_put8_(o + k, lo);
+    return k + 8;
+}
+/* v in lowercase hex without leading zeros (printf's "%" PRIx64) at o (room: 16 bytes); returns
+ * its length. */
+static inline size_t evt_jf_hex_(char *o, uint64_t v)
+{
+    static const char hexd[] = "0123456789abcdef";
+    char t[16];
+    size_t k = sizeof t;
+    do {
+        t[--k] = hexd[v & 15u];
+        v >>= 4;
+    } while (v);
+    memcpy(o, t + k, sizeof t - k);
+    return sizeof t - k;
 }
 
 #endif

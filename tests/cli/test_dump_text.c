@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "evt_test.h"
 #include "cli/dump_text.h"
 
 /* cmd_dump.c's print_text before dump_text.c. */
@@ -103,14 +104,8 @@ static void hand_made_events(void **state)
 }
 
 static uint64_t rng_ = 0x2545F4914F6CDD1Dull;
-static uint64_t rnd_(void)
-{
-    rng_ ^= rng_ << 13;
-    rng_ ^= rng_ >> 7;
-    rng_ ^= rng_ << 17;
-    return rng_;
-}
-static uint64_t num_(void) { return rnd_() >> (rnd_() % 64); }
+static uint64_t rnd_(void) { return evt_test_rand(&rng_); }
+static uint64_t num_(void) { return evt_test_rand_mag(&rng_); }
 
 static void random_events(void **state)
 {

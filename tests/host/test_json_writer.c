@@ -14,17 +14,19 @@
 #include "evtrace/model.h"
 #include "host/utf8.h"
 
-static char *render(void (*fn)(evt_json *))
+/* fn's JSON text (pretty: 1 with newlines and indentation). */
+static char *render_as(void (*fn)(evt_json *), int pretty)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     evt_json j;
-    evt_json_init(&j, f, 0);
+    evt_json_init(&j, f, pretty);
     fn(&j);
     fclose(f);
     return buf;
 }
+static char *render(void (*fn)(evt_json *)) { return render_as(fn, 0); }
 
 static void nested(evt_json *j)
 {
@@ -235,18 +237,6 @@ static void limits_and_depth(evt_json *j)
     evt_json_obj_end(j);
 }
 
-static char *render_pretty(void (*fn)(evt_json *))
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    evt_json j;
-    evt_json_init(&j, f, 1);
-    fn(&j);
-    fclose(f);
-    return buf;
-}
-
 static void test_numbers_and_depth(void **st)
 {
     (void)st;
@@ -255,7 +245,7 @@ static void test_numbers_and_depth(void **st)
                               "\"u\":10000000000000000000,\"zero\":0,\"deep\":[[[["));
     assert_non_null(strstr(a, "[[[7]]]"));
     free(a);
-    char *p = render_pretty(limits_and_depth);
+    char *p = render_as(limits_and_depth, 1);
     /* the deepest level's indentation: 31 levels of two spaces (EVT_JSON_MAX_DEPTH - 1) */
     char want[80] = "\n";
     for (int i = 0; i < 31; i++) strcat(want, "  ");

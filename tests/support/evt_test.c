@@ -188,3 +188,18 @@ const char *evt_test_find_name(const char *dir, const char *part)
     closedir(d);
     return found;
 }
+
+uint64_t evt_test_rand(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *state = x;
+}
+
+uint64_t evt_test_rand_mag(uint64_t *state)
+{
+    uint64_t v = evt_test_rand(state);
+    return v >> (evt_test_rand(state) % 64);
+}

@@ -31,5 +31,9 @@ const char *evt_test_tmpdir(void);
 /* evt_test_tmpdir()/name in one of four static buffers used in turn (so up to four paths can be
  * held at once; the fifth call reuses the first buffer). */
 char *evt_test_tmp_path(const char *name);
+/* xorshift64 for randomized tests: the next value of *state (start it nonzero). */
+uint64_t evt_test_rand(uint64_t *state);
+/* A number of any magnitude: a random value shifted right by a random 0..63 bits. */
+uint64_t evt_test_rand_mag(uint64_t *state);
 
 #endif

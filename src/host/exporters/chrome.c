@@ -47,6 +47,7 @@
 #include "evtrace/exporter.h"
 #include "evtrace/json.h"
 #include "evtrace/out.h"
+#include "host/json_fast.h"
 #include "host/ro_image.h"
 #include "host/strtab.h"
 #include "host/timeline/timeline.h"
@@ -252,53 +253,12 @@ static inline void buf_u64_(chrome_state *s, uint64_t v)
     o[1] = k_d2[2 * v + 1];
     s->n += 2;
 }
-/* Exactly 4 (put4_) or 8 (put8_) decimal digits of x, leading zeros included, at o. */
-static inline void put4_(char *o, uint32_t x)
-{
-    memcpy(o, k_d2 + 2 * (x / 100), 2);
-    memcpy(o + 2, k_d2 + 2 * (x % 100), 2);
-}
-static inline void put8_(char *o, uint32_t x)
-{
-    put4_(o, x / 10000);
-    put4_(o + 4, x % 10000);
-}
-/* Decimal v (0..9999) without leading zeros at o; returns its length. */
-static inline size_t put_u4_(char *o, uint32_t v)
-{
-    if (v < 10) { o[0] = (char)('0' + v); return 1; }
-    if (v < 100) { memcpy(o, k_d2 + 2 * v, 2); return 2; }
-    if (v >= 1000) { put4_(o, v); return 4; }
-    o[0] = (char)('0' + v / 100);
-    memcpy(o + 1, k_d2 + 2 * (v % 100), 2);
-    return 3;
-}
-/* Decimal v (0..99999999) without leading zeros at o; returns its length. */
-static inline size_t put_u8_(char *o, uint32_t v)
-{
-    if (v < 10000) return put_u4_(o, v);
-    size_t k = put_u4_(o, v / 10000);
-    put4_(o + k, v % 10000);
-    return k + 4;
-}
-/* Decimal v (any) at o, which has 20 bytes of room; returns its length. Groups of 8 digits
- * (divisions by constants: multiplications), the first without leading zeros. */
-static __attribute__((noinline)) size_t put_u64_long_(char *o, uint64_t v)
-{
-    if (v < 100000000) return put_u8_(o, (uint32_t)v);
-    uint64_t hi = v / 100000000;
-    uint32_t lo = (uint32_t)(v % 100000000);
-    size_t k;
-    if (hi < 100000000) {
-        k = put_u8_(o, (uint32_t)hi);
-    } else { /* 17..20 digits: hi / 10^8 <= 1844 */
-        k = put_u4_(o, (uint32_t)(hi / 100000000));
-        put8_(o + k, (uint32_t)(hi % 100000000));
-        k += 8;
-    }
-    put8_(o + k, lo);
-    return k + 8;
-}
+/* Digits in groups (host/json_fast.h): exactly 4 (put4_), without leading zeros below 10^4
+ * (put_u4_) and 10^8 (put_u8_), any (put_u64_long_, out of line: the long numbers are rare). */
+#define put4_ evt_jf_put4_
+#define put_u4_ evt_jf_u4_
+#define put_u8_ evt_jf_u8_
+static __attribute__((noinline)) size_t put_u64_long_(char *o, uint64_t v) { return evt_jf_u64_(o, v); }
 /* Decimal v at o (20 bytes of room); returns its length. Under 10000 inline. */
 static inline size_t put_u64_(char *o, uint64_t v)
 {

@@ -37,16 +37,8 @@ static void i64_(ft *t, int64_t v)
 /* 0x and v in lowercase hex without leading zeros (printf's "0x%" PRIx64). */
 static void hex_(ft *t, uint64_t v)
 {
-    static const char hexd[] = "0123456789abcdef";
-    char d[18];
-    size_t k = sizeof d;
-    do {
-        d[--k] = hexd[v & 15u];
-        v >>= 4;
-    } while (v);
-    d[--k] = 'x';
-    d[--k] = '0';
-    put_(t, d + k, sizeof d - k);
+    char d[18] = {'0', 'x'};
+    put_(t, d, 2 + evt_jf_hex_(d + 2, v));
 }
 
 void rp_field_text(const evt_event *ev, char *b, size_t n)

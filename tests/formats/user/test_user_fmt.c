@@ -13,16 +13,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "evt_test.h"
 #include "formats/user/user_fmt.h"
 
 static uint64_t g_rng = 0x9E3779B97F4A7C15u;
-static uint64_t rnd(void)
-{
-    g_rng ^= g_rng << 13;
-    g_rng ^= g_rng >> 7;
-    g_rng ^= g_rng << 17;
-    return g_rng;
-}
+static uint64_t rnd(void) { return evt_test_rand(&g_rng); }
 static unsigned pick(unsigned n) { return (unsigned)(rnd() % n); }
 
 /* A random integer of random magnitude (small, around a width boundary, or full 64-bit). */

@@ -116,15 +116,8 @@ static void hand_made_events(void **state)
 }
 
 static uint64_t rng_ = 0x9E3779B97F4A7C15ull;
-static uint64_t rnd_(void)
-{
-    rng_ ^= rng_ << 13;
-    rng_ ^= rng_ >> 7;
-    rng_ ^= rng_ << 17;
-    return rng_;
-}
-/* A number of any magnitude: all bits, or a few. */
-static uint64_t num_(void) { return rnd_() >> (rnd_() % 64); }
+static uint64_t rnd_(void) { return evt_test_rand(&rng_); }
+static uint64_t num_(void) { return evt_test_rand_mag(&rng_); }
 
 static void random_events(void **state)
 {
