@@ -1,5 +1,5 @@
 /* Shared body of the reader fuzz targets: open the bytes from memory with one reader (or with
- * auto-detection when format is NULL), pull every event (the first 4,096 also written as `dump
+ * auto-detection when format is NULL), pull every event (the first 512 also written as `dump
  * --json` writes them, each line checked to be one well-formed JSON object: json_check.h), write
  * the info JSON and text. */
 #ifndef EVT_FUZZ_READER_H
@@ -25,7 +25,7 @@ static void fuzz_read_all(const uint8_t *data, size_t size, const char *format)
     size_t len = 0;
     FILE *m = open_memstream(&line, &len);
     while (evt_reader_next(r, &ev) == EVT_OK && n < 1000000) {
-        if (m && n < 4096) { /* the event's dump --json line, rewritten in place each time */
+        if (m && n < 512) { /* the event's dump --json line, rewritten in place each time */
             evt_json j;
             evt_json_init(&j, m, 0);
             if (fseek(m, 0, SEEK_SET) != 0) abort();
