@@ -6,9 +6,8 @@
 #include "host/fbuf.h"
 #include "host/json_fast.h"
 
-static void put_(evt_fbuf *b, const char *s, size_t n) { evt_fbuf_put(b, s, n); }
-#define PUT_LIT(b, lit) put_((b), (lit), sizeof(lit) - 1)
-static void str_(evt_fbuf *b, const char *s) { put_(b, s, strlen(s)); }
+#define PUT_LIT(b, lit) EVT_FBUF_LIT(b, lit)
+static void str_(evt_fbuf *b, const char *s) { evt_fbuf_put(b, s, strlen(s)); }
 static void spaces_(evt_fbuf *b, size_t k)
 {
     while (k) {
@@ -21,12 +20,12 @@ static void spaces_(evt_fbuf *b, size_t k)
 /* s[0..n) left-aligned in width w ("%-*.*s" / "%-*s"). */
 static void left_(evt_fbuf *b, const char *s, size_t n, size_t w)
 {
-    put_(b, s, n);
+    evt_fbuf_put(b, s, n);
     if (n < w) spaces_(b, w - n);
 }
 static void u64_(evt_fbuf *b, uint64_t v)
 {
-    b->n += evt_jf_u64_(evt_fbuf_room(b, 20), v); /* it may write all 20 bytes */
+    b->n += evt_jf_u64_(evt_fbuf_room(b, 20), v);
 }
 /* v right-aligned in width w ("%*llu", w <= 20). */
 static void u64_right_(evt_fbuf *b, uint64_t v, size_t w)
@@ -34,7 +33,7 @@ static void u64_right_(evt_fbuf *b, uint64_t v, size_t w)
     char d[20];
     size_t k = evt_jf_u64_(d, v);
     if (k < w) spaces_(b, w - k);
-    put_(b, d, k);
+    evt_fbuf_put(b, d, k);
 }
 void cli_dump_text(FILE *o, const evt_event *ev)
 {
@@ -73,7 +72,7 @@ void cli_dump_text(FILE *o, const evt_event *ev)
         d[0] = ' ';
         d[1] = '0';
         d[2] = 'x';
-        put_(&b, d, 3 + evt_jf_hex_(d + 3, ev->args[i]));
+        evt_fbuf_put(&b, d, 3 + evt_jf_hex_(d + 3, ev->args[i]));
     }
     if ((ev->flags & EVT_HAS_TARGET) && ev->target_name) {
         PUT_LIT(&b, "  [");
@@ -96,7 +95,7 @@ void cli_dump_text(FILE *o, const evt_event *ev)
     }
     if (ev->data && ev->data_is_text) { /* to its first NUL, as %.*s */
         PUT_LIT(&b, " \"");
-        put_(&b, (const char *)ev->data, strnlen((const char *)ev->data, ev->data_len));
+        evt_fbuf_put(&b, (const char *)ev->data, strnlen((const char *)ev->data, ev->data_len));
         PUT_LIT(&b, "\"");
     } else if (ev->data) {
         PUT_LIT(&b, " data[");

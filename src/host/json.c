@@ -143,7 +143,7 @@ static void str_(evt_json *j, evt_fbuf *b, const char *s)
 static void u64_(evt_json *j, evt_fbuf *b, uint64_t v)
 {
     pre_value(j, b);
-    b->n += evt_jf_u64_(evt_fbuf_room(b, 20), v); /* it may write all 20 bytes */
+    b->n += evt_jf_u64_(evt_fbuf_room(b, 20), v);
 }
 static void i64_(evt_json *j, evt_fbuf *b, int64_t v)
 {

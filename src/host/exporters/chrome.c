@@ -992,16 +992,9 @@ static void on_switch(void *user, const evt_tl_switch *sw)
 /* "0x" and v in lowercase hex (as "0x%" PRIx64) at o (>= 19 bytes); NUL-terminated. */
 static void hex_id_(char *o, uint64_t v)
 {
-    char d[16];
-    size_t k = 16;
-    do {
-        d[--k] = "0123456789abcdef"[v & 15];
-        v >>= 4;
-    } while (v);
     o[0] = '0';
     o[1] = 'x';
-    memcpy(o + 2, d + k, 16 - k);
-    o[2 + 16 - k] = '\0';
+    o[2 + evt_jf_hex_(o + 2, v)] = '\0';
 }
 
 /* nb (size n) = "blocked on " + on, cut as snprintf cuts it (no formatting per record); returns
