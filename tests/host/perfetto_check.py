@@ -9,7 +9,8 @@ check against `evtrace dump --json` / `stats --json` of the same trace:
 - a thread (ThreadDescriptor + ProcessTree, tid = index + 2, pid 1) per non-ISR context, named from
   the trace; ISR contexts never in sched events;
 - ISR slices on "ISR cpu N" tracks, one per isr_enter, named by the timeline's ISR label; service/function
-  slices on their context's track in order; every other event an instant, in order;
+  slices on their context's track in order (a service recorded as one instant: a zero-length slice
+  with its id and args, no instant); every other event an instant, in order;
 - lost data: one "lost events" instant per loss with its count, a cumulative counter;
 - flows: each id leaves one instant and ends at one later instant; the wake flows are the model's
   (waker at the wake-up -> the woken context's next run); counters: one sample per
@@ -20,6 +21,7 @@ import sys
 import tempfile
 from export_common import fail, run, readable_samples, dump, info, one
 import json
+from collections import Counter
 from perfetto_decode import decode, Trace
 from perfetto_sched_model import model, names_of, event_time, LINUX_STATE, NOCTX, caps_of
 
@@ -165,9 +167,19 @@ def check(evtrace, proto_dir, path, tmp, acct=None, proto_file='perfetto_subset.
         w = sorted((event_time(e), label(e)) for e in evs if e['kind'] in kinds)
         if sorted(by_track.get(cat, [])) != w:
             fail('%s: %s slices %d != %d events %r' % (base, cat, len(by_track.get(cat, [])), len(w), kinds))
-    # Instants: every event that is neither a span end point nor a loss, in order.
+    # A service recorded as one instant is its zero-length slice, which carries the event's
+    # annotations (id, args), and has no instant beside it (until 5 Dec 2026 it had one, a second
+    # row of trace_processor's `slice` table for the same call).
+    svc_ann = Counter((ts, nm, ann.get('id'), tuple(ann.get('arg%d' % i) for i in range(4)))
+                      for tr, ts, nm, cat, ann in T.slices if tr not in isr_tracks and cat == 'svc')
+    want_ann = Counter((event_time(e), label(e), e.get('id'), tuple((e.get('args', []) + [None] * 4)[:4]))
+                       for e in evs if e['kind'] == 'svc')
+    if want_ann - svc_ann:
+        fail('%s: one-instant services without a zero-length slice carrying their id and args: %r' %
+             (base, list((want_ann - svc_ann).items())[:3]))
+    # Instants: every event that is neither a span end point, a one-instant service nor a loss, in order.
     got_inst = [(ts, nm) for _, ts, nm, cat, _, _, _ in T.instants if cat not in ('flow', 'lost')]
-    want_inst = [(event_time(e), e['name']) for e in evs if e['kind'] not in SPAN_KINDS and e['kind'] != 'lost']
+    want_inst = [(event_time(e), e['name']) for e in evs if e['kind'] not in SPAN_KINDS + ('svc', 'lost')]
     if got_inst != want_inst:
         fail('%s: %d instants != %d events (first difference %r)' % (base, len(got_inst), len(want_inst),
              next(((g, w) for g, w in zip(got_inst, want_inst) if g != w), None)))

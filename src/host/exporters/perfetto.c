@@ -11,7 +11,8 @@
  * - Blocked on: each blocked interval of a thread is a slice "blocked on <object>" (category
  *   "blocked"; annotations object, object_id, service, open_end) on the thread's "blocked <name>"
  *   track, so what the sched thread state "S" waits for shows beside it.
- * - Track events: service and function slices on the context's track; ISR slices on an
+ * - Track events: service and function slices on the context's track (a service recorded as one
+ *   instant is a zero-length slice with the event's annotations, and no instant); ISR slices on an
  *   "ISR cpu N" track per CPU (named by the timeline's label, annotation `irq`); an instant for
  *   every other event (category = its kind; annotations id, args, fields...); flows as a pair of
  *   instants (category "flow", named by the flow's kind) on the two contexts' tracks linked by
@@ -102,6 +103,8 @@ typedef struct pf_state {
     uint64_t *u_ends;        /* per interval track: the latest end on it */
     uint32_t n_ends, cap_ends;
     const char *kind_cat[EVT_KIND_COUNT_ + 1]; /* an instant's category by kind: evt_kind_name, found once */
+    int svc_drawn;           /* the event being added is a one-instant service, written as its
+                                zero-length slice with its annotations (slice_begin_): no instant */
     int oom;
 } pf_state;
 
@@ -331,7 +334,10 @@ static void slice_begin_(pf_state *s, const evt_tl_slice *sl)
     if (s->tl.cur && evt_tl_time(&s->tl, s->tl.cur) == sl->t0) {
         evt_kind k = s->tl.cur->kind;
         if (evt_span_cat_fast(k) == sl->cat && evt_span_kind_begins(k)) pf_ann_event(&s->w, s->tl.cur);
-        else if (s->tl.cur->kind == EVT_KIND_SVC) pf_ann_event(&s->w, s->tl.cur);
+        else if (k == EVT_KIND_SVC) {
+            pf_ann_event(&s->w, s->tl.cur);
+            s->svc_drawn = 1;
+        }
     }
     pf_te_emit(&s->w);
 }
@@ -656,10 +662,14 @@ static evt_status event(void *state, const evt_event *ev)
 {
     pf_state *s = state;
     if (!s->started && !start_(s)) return EVT_ERR_NOMEM;
+    s->svc_drawn = 0;
     uint32_t idx = evt_tl_add(&s->tl, ev); /* EVT_TL_NONE: a loss, or out of memory */
     if (s->tl.oom) return EVT_ERR_NOMEM;
-    /* Spans are the timeline's slices; a loss is its lost record: every other event is an instant. */
-    if (evt_span_cat_fast(ev->kind) == EVT_SPAN_NONE && ev->kind != EVT_KIND_LOST) instant_(s, ev, idx);
+    /* Spans are the timeline's slices, and so is a service recorded as one instant (its zero-length
+     * slice, which carries its annotations: an instant beside it was a second row of `slice` in
+     * trace_processor until 5 Dec 2026); a loss is its lost record: every other event is an instant. */
+    if (evt_span_cat_fast(ev->kind) == EVT_SPAN_NONE && ev->kind != EVT_KIND_LOST && !s->svc_drawn)
+        instant_(s, ev, idx);
     if (ev->kind == EVT_KIND_USER && evt_ut_relevant(ev)) (void)evt_ut_event(&s->ut, ev, evt_tl_time(&s->tl, ev));
     return event_status_(s);
 }
