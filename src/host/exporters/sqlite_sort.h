@@ -4,8 +4,10 @@
  * database (unlinked as soon as it is created); at the end the runs are merged (a heap of run
  * cursors, each reading through a small buffer), or the one run left in memory is sorted and
  * read in place. Order: SQLite's for integer and NULL columns (NULL first, then by value), column
- * by column, then the rowid. Memory: the run buffer while adding; at the merge, read buffers of
- * SQ_SORT_MERGE_BYTES in all (64 entries a run at least: 2 KB per 65,536 entries sorted). */
+ * by column, then the rowid. A run is sorted by a radix sort on the bytes where its keys differ
+ * (qsort for a few entries). Memory: the run buffer while adding, and a second one of its size
+ * while a run is sorted; at the merge, read buffers of SQ_SORT_MERGE_BYTES in all (64 entries a
+ * run at least: 2 KB per 65,536 entries sorted). */
 #ifndef EVT_EXPORTERS_SQLITE_SORT_H
 #define EVT_EXPORTERS_SQLITE_SORT_H
 
