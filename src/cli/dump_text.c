@@ -6,7 +6,6 @@
 #include "host/fbuf.h"
 #include "host/json_fast.h"
 
-#define PUT_LIT(b, lit) EVT_FBUF_LIT(b, lit)
 static void str_(evt_fbuf *b, const char *s) { evt_fbuf_put(b, s, strlen(s)); }
 static void spaces_(evt_fbuf *b, size_t k)
 {
@@ -48,10 +47,10 @@ void cli_dump_text(FILE *o, const evt_event *ev)
         p[0] = '.';
         for (int i = 9; i >= 1; i--, ns /= 10) p[i] = (char)('0' + ns % 10);
         b.n += 10;
-        PUT_LIT(&b, "s ");
+        EVT_FBUF_LIT(&b, "s ");
     }
     u64_right_(&b, ev->ts, 12);
-    PUT_LIT(&b, "  ");
+    EVT_FBUF_LIT(&b, "  ");
     if (ev->ctx_name) {
         left_(&b, ev->ctx_name, strnlen(ev->ctx_name, 20), 20);
     } else if (ev->flags & EVT_HAS_CTX) {
@@ -61,11 +60,11 @@ void cli_dump_text(FILE *o, const evt_event *ev)
     } else {
         left_(&b, "-", 1, 20);
     }
-    PUT_LIT(&b, " ");
+    EVT_FBUF_LIT(&b, " ");
     const char *name = ev->name ? ev->name : "?";
     left_(&b, name, strlen(name), 28);
     if (ev->kind == EVT_KIND_LOST && (ev->flags & EVT_HAS_COUNT)) {
-        PUT_LIT(&b, " lost=");
+        EVT_FBUF_LIT(&b, " lost=");
         u64_(&b, ev->count);
     }
     for (uint32_t i = 0; i < ev->nargs; i++) {
@@ -75,33 +74,33 @@ void cli_dump_text(FILE *o, const evt_event *ev)
         evt_fbuf_put(&b, d, 3 + evt_jf_hex_(d + 3, ev->args[i]));
     }
     if ((ev->flags & EVT_HAS_TARGET) && ev->target_name) {
-        PUT_LIT(&b, "  [");
+        EVT_FBUF_LIT(&b, "  [");
         str_(&b, ev->target_name);
-        PUT_LIT(&b, "]");
+        EVT_FBUF_LIT(&b, "]");
     }
     for (uint32_t i = 0; i < ev->nfields; i++) {
         const evt_field *f = &ev->fields[i];
-        PUT_LIT(&b, " ");
+        EVT_FBUF_LIT(&b, " ");
         str_(&b, f->key ? f->key : "(null)"); /* glibc's printf of a NULL %s */
-        PUT_LIT(&b, "=");
+        EVT_FBUF_LIT(&b, "=");
         if (f->is_str) {
             str_(&b, f->str ? f->str : "");
         } else if (f->is_signed && (int64_t)f->num < 0) {
-            PUT_LIT(&b, "-");
+            EVT_FBUF_LIT(&b, "-");
             u64_(&b, 0 - f->num);
         } else {
             u64_(&b, f->num);
         }
     }
     if (ev->data && ev->data_is_text) { /* to its first NUL, as %.*s */
-        PUT_LIT(&b, " \"");
+        EVT_FBUF_LIT(&b, " \"");
         evt_fbuf_put(&b, (const char *)ev->data, strnlen((const char *)ev->data, ev->data_len));
-        PUT_LIT(&b, "\"");
+        EVT_FBUF_LIT(&b, "\"");
     } else if (ev->data) {
-        PUT_LIT(&b, " data[");
+        EVT_FBUF_LIT(&b, " data[");
         u64_(&b, ev->data_len);
-        PUT_LIT(&b, "]");
+        EVT_FBUF_LIT(&b, "]");
     }
-    PUT_LIT(&b, "\n");
+    EVT_FBUF_LIT(&b, "\n");
     evt_fbuf_flush(&b);
 }
