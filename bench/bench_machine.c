@@ -12,7 +12,8 @@
  * ratio of a recorder whose record is execution-bound rises with it (the rdtsc-bound baseline
  * does not), whatever the recorder shares. The least an exact record does (min_record), alone and
  * with 64 more instructions, gives the room a target ratio leaves a record's format work on this
- * CPU. Last, the core's speed over 4 s (bench_alu_probe_ns): a
+ * CPU, and the counter read beside 256 instructions of short chains what the read costs that no
+ * order of a record's work hides. Last, the core's speed over 4 s (bench_alu_probe_ns): a
  * host that slows this vCPU in phases (29 Nov, this EPYC VM: the probe and every record's own work
  * ~25 % slower for seconds at a time, the TSC baseline unchanged, so the RKH ratio read 1.59x in a
  * fast phase and 2.2-2.7x in a slow one) shows as probes well above the fastest; each recorder
@@ -109,6 +110,39 @@ static void min_exact_more(void *arg, uint64_t i)
     min_record(i, 16);
 }
 
+/* Many instructions in short chains, as a record's format work is, where the chain above is few
+ * instructions on one long chain: 32 rounds of eight register operations over eight lanes (256
+ * instructions, 23 ns on the Zen 4 VM). What the counter read adds beside it is what no order of
+ * a record's work hides: a record whose own work takes W costs about (W + that) / baseline. Zen 4
+ * VM, 6 Dec 2026: 4.7-5.0 ns here, and 3.8-4.8 ns in a scratch sweep from 64 to 256 such
+ * instructions, while the ten multiplies hide the whole read. */
+static uint64_t g_lane[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+static inline void lanes(void)
+{
+    uint64_t a0 = g_lane[0], a1 = g_lane[1], a2 = g_lane[2], a3 = g_lane[3];
+    uint64_t a4 = g_lane[4], a5 = g_lane[5], a6 = g_lane[6], a7 = g_lane[7];
+    for (int k = 0; k < 32; k++) {
+        a0 += a1; a1 ^= a2; a2 += a3; a3 ^= a4; a4 += a5; a5 ^= a6; a6 += a7; a7 ^= a0 + (uint64_t)k;
+        __asm__ __volatile__("" : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3), "+r"(a4), "+r"(a5), "+r"(a6), "+r"(a7));
+    }
+    g_lane[0] = a0; g_lane[1] = a1; g_lane[2] = a2; g_lane[3] = a3;
+    g_lane[4] = a4; g_lane[5] = a5; g_lane[6] = a6; g_lane[7] = a7;
+}
+static void lanes_only(void *arg, uint64_t i)
+{
+    (void)arg;
+    (void)i;
+    lanes();
+}
+static void lanes_tsc(void *arg, uint64_t i)
+{
+    (void)arg;
+    (void)i;
+    uint64_t t = bench_read_tsc();
+    lanes();
+    g_sink = t;
+}
+
 static int cmp_d(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -133,6 +167,7 @@ int main(void)
     double work = bench_best_of(chain_only, NULL, iters);
     double both = bench_best_of(chain_tsc, NULL, iters);
     double min0 = bench_best_of(min_exact, NULL, iters), min64 = bench_best_of(min_exact_more, NULL, iters);
+    double busy = bench_best_of(lanes_only, NULL, iters), busy_tsc = bench_best_of(lanes_tsc, NULL, iters);
     /* 1: the read costs nothing beside the chain (both = the longer of the two); 0: it adds its
      * whole cost (both = chain + read). */
     /* execution-bound work on two threads against one: 20 interleaved rounds, the best of each */
@@ -168,6 +203,10 @@ int main(void)
     bench_report("machine", "10 dependent multiplies (work that does not use the TSC)", work, "ns");
     bench_report("machine", "the same with one TSC read", both, "ns");
     bench_report("machine", "TSC read hidden behind that work (1: all, 0: none)", hidden, "share");
+    bench_report("machine", "256 register instructions in 8 lanes (many short chains, as a record's work)", busy, "ns");
+    bench_report("machine", "the same with one TSC read", busy_tsc, "ns");
+    bench_report("machine", "... what the TSC read adds beside such work (no order of a record's work hides it; "
+                 "a record of own work W costs about (W + this) / baseline)", busy_tsc - busy, "ns");
     bench_report("machine", "the least an exact record does (owner word, nesting guard, clamp, cursor, count; "
                  "bench_machine.c min_record) / baseline", min0 / base, "x");
     bench_report("machine", "... with 64 more register instructions (16 rounds of four) / baseline", min64 / base, "x");
