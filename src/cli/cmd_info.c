@@ -18,13 +18,15 @@ static int run(const cli_args *a)
     while ((st = evt_reader_next(r, &ev)) == EVT_OK) {
     }
     int failed = (st != EVT_END);
+    /* a stream's size is known once it is read: the bytes taken from it (0 was "unknown") */
+    uint64_t size = r->src.is_stream ? r->src.pos : r->src.size;
     if (a->json) {
         evt_json j;
         evt_json_init(&j, stdout, 1);
         evt_json_obj_begin(&j);
         evt_json_kstr(&j, "format", r->desc->name);
         evt_json_kstr(&j, "file", a->file);
-        evt_json_ku64(&j, "size", r->src.size);
+        evt_json_ku64(&j, "size", size);
         evt_json_ku64(&j, "events", r->events);
         evt_json_ku64(&j, "lost", r->lost);
         if (r->names_lost) evt_json_ku64(&j, "names_lost", r->names_lost); /* registry full */
@@ -47,7 +49,8 @@ static int run(const cli_args *a)
         evt_json_obj_end(&j);
         fputc('\n', stdout);
     } else {
-        printf("file:     %s (%llu bytes)\n", cli_safe(a->file), (unsigned long long)r->src.size);
+        printf("file:     %s (%llu bytes%s)\n", cli_safe(a->file), (unsigned long long)size,
+               r->src.is_stream ? ", read from a stream" : "");
         if (r->src.dump != EVT_DUMP_BINARY)
             printf("dump:     %s, trace at target address 0x%llx (offsets below are from there)\n",
                    evt_dump_kind_name(r->src.dump), (unsigned long long)r->src.image_addr);

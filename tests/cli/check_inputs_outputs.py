@@ -4,6 +4,7 @@
    block device get their own plain message (never "Is a directory" for a device);
 2. ThreadX and XRay piped on stdin decode every event (the stream is buffered for formats that
    need the whole trace); a ThreadX buffer cut short decodes what it holds, from a file and a pipe;
+   info gives a stream's size as the bytes read from it (it said 0);
 3. the output kind comes from .pftrace/.perfetto-trace/.json/.html/.sqlite/.db/.ctf; a --to that
    disagrees with the extension is warned about;
 4. --begin/--end (event index, ticks, time) on every command that reads a trace;
@@ -87,6 +88,14 @@ for path, n, name in ((TRX, N_TRX, "threadx"), (XRAY, N_XRAY, "xray")):
     r = run(["info", "--json", "-"], stdin=path)
     got = json.loads(r.stdout)["events"] if r.returncode == 0 else None
     check(got == n, f"{name} on stdin: {got}/{n} events ({r.stderr.strip()[:100]})")
+RKH = os.path.join(samples, "rkh", "blinky_stock.bin")  # read as it streams, never buffered whole
+for args in (["info", "--json", "-"], ["info", "-"]):
+    p = subprocess.Popen([evtrace] + args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=False)
+    out, err = p.communicate(open(RKH, "rb").read(), timeout=60)
+    out, size = out.decode(), os.path.getsize(RKH)
+    got = json.loads(out)["size"] if args[1] == "--json" and p.returncode == 0 else out.splitlines()[0] if out else ""
+    want = size if args[1] == "--json" else f"file:     - ({size} bytes, read from a stream)"
+    check(p.returncode == 0 and got == want, f"{' '.join(args)} on an RKH pipe: size {got!r}, want {want!r}")
 data = open(TRX, "rb").read()
 cut = os.path.join(tmp, "cut.trx")
 open(cut, "wb").write(data[:3000])  # the registry and the first records only
