@@ -32,6 +32,7 @@ typedef struct evt_source {
     int idle_expired;     /* stream: ended because --idle-exit passed without data */
     char failure[200];    /* stream: why it ended abnormally ("" = it did not) */
     int stopped;          /* stream: ended because a stop was requested (evt_source_set_stop_fd) */
+    uint64_t skipped;     /* stream: bytes dropped before the trace's byte 0 (evt_source_skip_stream) */
 } evt_source;
 
 /* How to find the trace inside an input file. Zero-initialised = the whole file, container
@@ -60,6 +61,12 @@ void evt_source_from_mem(evt_source *src, const void *data, size_t len);
  * bytes for probing: up to 4096, until a 50 ms pause, at most 250 ms. Streams are read in order
  * only: a read at an offset behind the data already consumed (past the kept head) returns 0. */
 evt_status evt_source_open_stream(evt_source *src, int fd, const char *name, int follow, unsigned idle_ms);
+/* A stream source opened by evt_source_open_stream: drop its first n bytes (--offset), so that its
+ * byte 0 is the stream's byte n (offsets, pos and messages count from there; src->skipped: n), and
+ * read the probes' head again from there. Returns EVT_OK, or EVT_END when the stream ended (or
+ * idle_ms passed, or a stop came) before a byte past them: src->skipped is then the bytes it had.
+ * Any other source is left as it is. */
+evt_status evt_source_skip_stream(evt_source *src, uint64_t n);
 /* A serial device (tty) as a stream: opened without becoming the controlling terminal, put in
  * raw mode (8N1, no echo, no flow control, no line editing) at baud (0 = leave the speed).
  * On failure err gets a message; returns EVT_ERR_IO or EVT_ERR_USAGE (unsupported baud). */

@@ -140,6 +140,14 @@ int cli_finish(evt_reader *r, evt_status last);
 /* --connect / --gdb: open the remote stream into *src (cli_remote.c); EVT_OK or an error with
  * err filled. */
 evt_status cli_open_remote(const cli_args *a, evt_source *src, char *err, size_t errlen);
+/* Why an input option cannot apply to a stream (stdin, a pipe, --follow, --listen, --serial,
+ * --connect, --gdb; live too): --base-address needs a dump file. NULL when none. Asked before the
+ * stream is opened (a usage error must not wait for data). */
+const char *cli_stream_refuses(const cli_args *a);
+/* --offset on a stream source just opened: the stream's first bytes dropped
+ * (evt_source_skip_stream). EVT_OK, or an error with err filled: EVT_ERR_USAGE (the offset is at
+ * or past the stream's end), EVT_ERR_IO (--idle-exit, a stop or a read failure first). */
+evt_status cli_stream_input(const cli_args *a, evt_source *src, char *err, size_t errlen);
 /* --gdb --rtt --elf FW: the readers get FW as their --elf (user-event sites) when it has a
  * section .evt_user; a firmware that registers its sites in the trace is still a valid --elf for
  * the control block. Returns 0 or an exit code (main calls it after cli_parse). */

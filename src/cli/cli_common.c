@@ -101,12 +101,41 @@ static void announce_listen(void *user, const char *where)
     if (!a->quiet) cli_eprintf("evtrace %s: listening on %s\n", a->cmd, where);
 }
 
+const char *cli_stream_refuses(const cli_args *a)
+{
+    return a->input.has_base_address ? "--base-address applies to an Intel HEX or S-record dump file, not to a stream" : NULL;
+}
+
+evt_status cli_stream_input(const cli_args *a, evt_source *src, char *err, size_t errlen)
+{
+    if (evt_source_skip_stream(src, a->input.offset) == EVT_OK) return EVT_OK;
+    unsigned long long off = (unsigned long long)a->input.offset, had = (unsigned long long)src->skipped;
+    if (src->idle_expired)
+        snprintf(err, errlen, "no data past --offset %llu within --idle-exit %.3g s (%llu bytes came)", off,
+                 a->idle_exit_ms / 1000.0, had);
+    else if (src->stopped)
+        snprintf(err, errlen, "stopped before a byte past --offset %llu (%llu bytes came)", off, had);
+    else if (src->failure[0])
+        snprintf(err, errlen, "%s", src->failure);
+    else {
+        snprintf(err, errlen, "--offset %llu is at or past the end of the stream (%llu bytes)", off, had);
+        return EVT_ERR_USAGE;
+    }
+    return EVT_ERR_IO;
+}
+
 /* --follow / --listen / --serial / "-": a sequential stream instead of a file. */
 static evt_reader *open_stream(const cli_args *a, int *code)
 {
     char err[512];
     evt_source src;
     evt_status st;
+    const char *no = cli_stream_refuses(a); /* before anything is opened or waited for */
+    if (no) {
+        cli_err(a->cmd, "%s: %s", a->file, no);
+        *code = EXIT_USAGE;
+        return NULL;
+    }
     if (a->connect || a->gdb) {
         st = cli_open_remote(a, &src, err, sizeof err);
         if (st != EVT_OK) {
@@ -139,6 +168,12 @@ static evt_reader *open_stream(const cli_args *a, int *code)
             *code = EXIT_INPUT;
             return NULL;
         }
+    }
+    if ((st = cli_stream_input(a, &src, err, sizeof err)) != EVT_OK) {
+        cli_err(a->cmd, "%s: %s", src.path, err);
+        evt_source_close(&src);
+        *code = st == EVT_ERR_USAGE ? EXIT_USAGE : EXIT_INPUT;
+        return NULL;
     }
     evt_reader *r = NULL;
     st = evt_reader_open_stream(&src, a->format, &a->ropts, print_diag, &g_diag, &r, err, sizeof err);

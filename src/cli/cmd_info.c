@@ -44,7 +44,7 @@ static int run(const cli_args *a)
         evt_json_kstr(&j, "kernel", evt_reader_profile(r)->name);
         evt_json_kstr(&j, "priority_order", evt_reader_higher_prio_wins(r) ? "higher_wins" : "lower_wins");
         if (r->src.dump != EVT_DUMP_BINARY) evt_json_ku64(&j, "image_address", r->src.image_addr);
-        if (r->src.file_off) evt_json_ku64(&j, "file_offset", r->src.file_off);
+        if (r->src.file_off || r->src.skipped) evt_json_ku64(&j, "file_offset", r->src.file_off + r->src.skipped);
         if (r->desc->info) r->desc->info(r->state, &j);
         evt_json_obj_end(&j);
         fputc('\n', stdout);
@@ -57,6 +57,9 @@ static int run(const cli_args *a)
         else if (r->src.file_off)
             printf("dump:     binary, trace at file offset %llu (offsets below are from there)\n",
                    (unsigned long long)r->src.file_off);
+        else if (r->src.skipped)
+            printf("dump:     binary, trace at byte %llu of the stream (offsets below are from there)\n",
+                   (unsigned long long)r->src.skipped);
         printf("format:   %s (%s)\n", r->desc->name, r->desc->description);
         printf("events:   %llu\n", (unsigned long long)r->events);
         printf("lost:     %llu\n", (unsigned long long)r->lost);

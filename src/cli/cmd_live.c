@@ -24,9 +24,8 @@ static void announce_listen(void *user, const char *where)
 }
 
 /* The live input, opened on the session's reading thread. */
-static evt_status open_input(void *user, evt_source *src, char *err, size_t errlen)
+static evt_status open_source(const cli_args *a, evt_source *src, char *err, size_t errlen)
 {
-    const cli_args *a = user;
     if (a->connect || a->gdb) return cli_open_remote(a, src, err, errlen);
     if (a->listen) return evt_source_listen(src, a->listen, a->idle_exit_ms, announce_listen, (void *)a, err, errlen);
     if (a->serial) return evt_source_open_serial(src, a->serial, a->baud, a->idle_exit_ms, err, errlen);
@@ -42,6 +41,16 @@ static evt_status open_input(void *user, evt_source *src, char *err, size_t errl
         return EVT_ERR_NOMEM;
     }
     return EVT_OK;
+}
+
+/* open_source, then --offset (the stream's first bytes dropped) or --base-address (refused). */
+static evt_status open_input(void *user, evt_source *src, char *err, size_t errlen)
+{
+    const cli_args *a = user;
+    evt_status st = open_source(a, src, err, errlen);
+    if (st != EVT_OK) return st;
+    if ((st = cli_stream_input(a, src, err, errlen)) != EVT_OK) evt_source_close(src);
+    return st;
 }
 
 static void sleep_ms(unsigned ms)
@@ -62,6 +71,8 @@ static int run(const cli_args *a)
         path = out;
     }
     if (strcmp(path, "-") == 0) { cli_err("live", "-o must name a file (the trace is written as it arrives)"); return EXIT_USAGE; }
+    const char *no = cli_stream_refuses(a);
+    if (no) { cli_err("live", "%s: %s", a->file, no); return EXIT_USAGE; }
     /* FILE a directory or a terminal: refused before the page is served (it was a 0-byte trace) */
     const char *what = a->listen || a->serial || a->connect || a->gdb ? NULL : cli_not_a_trace_file(a->file, 1);
     if (what) {

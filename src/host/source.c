@@ -70,11 +70,11 @@ static int idle_left(const evt_source *src, uint64_t idle_since)
 static int followed_file_shrank(evt_source *src)
 {
     struct stat st;
-    if (fstat(src->fd, &st) != 0 || (uint64_t)st.st_size >= src->pos) return 0;
+    if (fstat(src->fd, &st) != 0 || (uint64_t)st.st_size >= src->skipped + src->pos) return 0;
     snprintf(src->failure, sizeof src->failure,
              "offset %llu (0x%llx): the file shrank to %llu bytes while being followed (truncated or "
              "rewritten); %llu bytes had been read", (unsigned long long)src->pos, (unsigned long long)src->pos,
-             (unsigned long long)st.st_size, (unsigned long long)src->pos);
+             (unsigned long long)st.st_size, (unsigned long long)(src->skipped + src->pos));
     return 1;
 }
 
@@ -121,6 +121,32 @@ static size_t stream_read(evt_source *src, uint8_t *dst, size_t n)
     }
 }
 
+/* The head, for the format probes: src->head_len bytes already, then what arrives until the
+ * stream pauses (HEAD_PAUSE_MS), up to STREAM_HEAD bytes, and never longer than HEAD_MAX_MS after
+ * the first byte -- the bound on how long a live stream's first records wait before they are
+ * decoded. An empty head waits for its first byte as any read does (idle_ms, a stop). */
+static void read_head(evt_source *src)
+{
+    size_t got = src->head_len;
+    if (!got) got = stream_read(src, src->head, STREAM_HEAD);
+    uint64_t first = now_ms();
+    while (got && got < STREAM_HEAD) {
+        uint64_t el = now_ms() - first;
+        if (el >= HEAD_MAX_MS) break;
+        int wait = (int)(HEAD_MAX_MS - el) < HEAD_PAUSE_MS ? (int)(HEAD_MAX_MS - el) : HEAD_PAUSE_MS;
+        int stop;
+        if (poll_stop(src->fd, wait, &stop) <= 0) {
+            if (stop) src->stopped = 1;
+            break;
+        }
+        ssize_t r = read(src->fd, src->head + got, STREAM_HEAD - got);
+        if (r <= 0) break;
+        got += (size_t)r;
+        src->pos += (uint64_t)r;
+    }
+    src->head_len = got;
+}
+
 evt_status evt_source_open_stream(evt_source *src, int fd, const char *name, int follow, unsigned idle_ms)
 {
     memset(src, 0, sizeof *src);
@@ -133,27 +159,36 @@ evt_status evt_source_open_stream(evt_source *src, int fd, const char *name, int
     src->idle_ms = idle_ms;
     src->head = evt_malloc(STREAM_HEAD);
     if (!src->head) return EVT_ERR_NOMEM;
-    /* The head, for the format probes: what arrives until the stream pauses (HEAD_PAUSE_MS), up
-     * to 4096 bytes, and never longer than HEAD_MAX_MS after the first byte -- the bound on how
-     * long a live stream's first records wait before they are decoded. */
-    size_t got = stream_read(src, src->head, STREAM_HEAD);
-    uint64_t first = now_ms();
-    while (got && got < STREAM_HEAD) {
-        uint64_t el = now_ms() - first;
-        if (el >= HEAD_MAX_MS) break;
-        int wait = (int)(HEAD_MAX_MS - el) < HEAD_PAUSE_MS ? (int)(HEAD_MAX_MS - el) : HEAD_PAUSE_MS;
-        int stop;
-        if (poll_stop(fd, wait, &stop) <= 0) {
-            if (stop) src->stopped = 1;
-            break;
-        }
-        ssize_t r = read(fd, src->head + got, STREAM_HEAD - got);
-        if (r <= 0) break;
-        got += (size_t)r;
-        src->pos += (uint64_t)r;
-    }
-    src->head_len = got;
+    read_head(src);
     return EVT_OK;
+}
+
+evt_status evt_source_skip_stream(evt_source *src, uint64_t n)
+{
+    if (!src->is_stream || n == 0) return EVT_OK;
+    /* S1 pos counts the bytes of the trace read so far (from its byte 0, after the skipped ones):
+       what read_at's offsets, the head and the messages count from */
+    if (n <= src->head_len) {
+        memmove(src->head, src->head + n, src->head_len - (size_t)n);
+        src->head_len -= (size_t)n;
+    } else {
+        uint64_t left = n - src->head_len;
+        src->head_len = 0;
+        while (left) {
+            size_t k = stream_read(src, src->head, left < STREAM_HEAD ? (size_t)left : STREAM_HEAD);
+            if (!k) break; /* ended first */
+            left -= k;
+        }
+        if (left) {
+            src->skipped = n - left; /* the stream's length */
+            src->pos = 0;
+            return EVT_END;
+        }
+    }
+    src->skipped = n;
+    src->pos = src->head_len;
+    read_head(src); /* the probes' head again, from the trace's byte 0 */
+    return src->head_len ? EVT_OK : EVT_END;
 }
 
 evt_status evt_source_open_file(evt_source *src, const char *path)

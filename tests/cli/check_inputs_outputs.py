@@ -4,7 +4,9 @@
    block device get their own plain message (never "Is a directory" for a device);
 2. ThreadX and XRay piped on stdin decode every event (the stream is buffered for formats that
    need the whole trace); a ThreadX buffer cut short decodes what it holds, from a file and a pipe;
-   info gives a stream's size as the bytes read from it (it said 0);
+   info gives a stream's size as the bytes read from it (it said 0); --offset drops a stream's
+   first bytes as it skips a file's (it was ignored: every byte decoded), and --base-address on a
+   stream is a usage error (it was ignored too);
 3. the output kind comes from .pftrace/.perfetto-trace/.json/.html/.sqlite/.db/.ctf; a --to that
    disagrees with the extension is warned about;
 4. --begin/--end (event index, ticks, time) on every command that reads a trace;
@@ -96,6 +98,32 @@ for args in (["info", "--json", "-"], ["info", "-"]):
     got = json.loads(out)["size"] if args[1] == "--json" and p.returncode == 0 else out.splitlines()[0] if out else ""
     want = size if args[1] == "--json" else f"file:     - ({size} bytes, read from a stream)"
     check(p.returncode == 0 and got == want, f"{' '.join(args)} on an RKH pipe: size {got!r}, want {want!r}")
+def piped(args, data):
+    p = subprocess.Popen([evtrace] + args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp)
+    out, err = p.communicate(data, timeout=60)
+    return p.returncode, out.decode(), err.decode()
+
+
+junk = bytes(range(1, 101))  # 100 bytes before the trace: no flag, no TXTB magic among them
+for path, name in ((RKH, "rkh"), (TRX, "threadx"), (XRAY, "xray")):
+    padded = os.path.join(tmp, "padded." + name)
+    open(padded, "wb").write(junk + open(path, "rb").read())
+    f = run(["info", "--json", "--offset", "100", padded])
+    code, out, err = piped(["info", "--json", "--offset", "100", "-"], junk + open(path, "rb").read())
+    a, b = json.loads(f.stdout) if f.stdout.strip() else {}, json.loads(out) if out.strip() else {}
+    a.pop("file", None); b.pop("file", None)
+    check(f.returncode == code == 0 and a == b and b.get("file_offset") == 100 and b.get("size") == os.path.getsize(path),
+          f"--offset 100 on a {name} pipe: as on the file ({b.get('events')} events, size {b.get('size')}, exit {code}) {err.strip()[:100]}")
+    f = run(["dump", "--json", path])
+    code, out, err = piped(["dump", "--json", "--offset", "100", "-"], junk + open(path, "rb").read())
+    check(code == 0 and out == f.stdout and out, f"dump --offset 100 on a {name} pipe: every event of the trace, as from the file")
+code, out, err = piped(["info", "--offset", "349", "-"], open(RKH, "rb").read())
+check(code == 2 and "--offset 349 is at or past the end of the stream (349 bytes)" in err, f"--offset at a stream's end: exit {code} {err.strip()[:120]}")
+code, out, err = piped(["info", "--offset", "5000", "-"], open(RKH, "rb").read())
+check(code == 2 and "--offset 5000 is at or past the end of the stream (349 bytes)" in err, f"--offset past a stream's end: exit {code} {err.strip()[:120]}")
+code, out, err = piped(["check", "--base-address", "0x20000000", "-"], open(RKH, "rb").read())
+check(code == 2 and "--base-address applies to an Intel HEX or S-record dump file, not to a stream" in err,
+      f"--base-address on a stream: exit {code} {err.strip()[:120]}")
 data = open(TRX, "rb").read()
 cut = os.path.join(tmp, "cut.trx")
 open(cut, "wb").write(data[:3000])  # the registry and the first records only

@@ -12,7 +12,10 @@
 8. `evtrace live --kernel`: a FreeRTOS stream joined late (the recorded stream without its first
    100 kB: no names for its hook records) shows FreeRTOS's services on the page only when the
    kernel is named (the live page used to ignore --kernel and --priority-order);
-9. `evtrace live` on bytes that no reader recognises says so once on stderr."""
+9. `evtrace live` on bytes that no reader recognises says so once on stderr;
+10. --offset on live inputs (a socket, a followed file, live's own stream): the first bytes are
+   dropped (they were decoded), live's trace file holds the bytes after them, and a followed file
+   that shrinks is still noticed; --base-address is refused before anything is opened."""
 import json, os, pty, socket, subprocess, sys, tempfile, termios, threading, time
 
 evtrace, samples = sys.argv[1], sys.argv[2]
@@ -271,6 +274,76 @@ finally:
 said = [l for l in err.splitlines() if "no trace in the first" in l]
 check(len(said) == 1 and "unrecognised format" in said[0] and p.returncode == 0 and os.path.getsize(trace) == 20000,
       f"live on 20000 zero bytes: said once ({said[:1]}), exit {p.returncode}, trace kept")
+
+# 10. --offset on live inputs.
+junk = bytes(range(1, 61))  # no flag byte among them
+port = free_port()
+p = subprocess.Popen([evtrace, "dump", "--json", "--offset", "60", "--listen", f"127.0.0.1:{port}", "--idle-exit", "1"],
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+conn = None
+for _ in range(100):
+    try:
+        conn = socket.create_connection(("127.0.0.1", port), timeout=1)
+        break
+    except OSError:
+        time.sleep(0.05)
+if conn:
+    conn.sendall(junk[:20])
+    time.sleep(0.3)  # the offset spans reads: 20 bytes first, the rest with the trace
+    conn.sendall(junk[20:] + data)
+    try:
+        out, err = p.communicate(timeout=10)
+        check(events(out) == want and p.returncode == 0 and "before the first flag" not in err,
+              f"socket --offset 60: {len(events(out))}/{len(want)} events, exit {p.returncode} {err.strip()[:100]}")
+    except subprocess.TimeoutExpired:
+        p.kill(); p.communicate()
+        check(False, "socket --offset: still running after --idle-exit")
+    conn.close()
+else:
+    p.kill(); p.communicate()
+    check(False, "socket --offset: could not connect")
+path = os.path.join(tmp, "offset_shrink.bin")
+open(path, "wb").write(junk + data)
+p = subprocess.Popen([evtrace, "dump", "--json", "--follow", "--idle-exit", "5", "--offset", "60", path],
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+time.sleep(0.8)
+with open(path, "r+b") as f:
+    f.truncate(70)
+try:
+    out, err = p.communicate(timeout=10)
+    check(p.returncode == 3 and "shrank to 70 bytes while being followed" in err and events(out) == want,
+          f"followed file --offset 60, then shrunk: exit {p.returncode}, {len(events(out))}/{len(want)} events, {err.strip()[:120]!r}")
+except subprocess.TimeoutExpired:
+    p.kill(); p.communicate()
+    check(False, "followed file --offset: the shrink went unnoticed")
+trace = os.path.join(tmp, "offset_live.trace")
+p = subprocess.Popen([evtrace, "live", "-q", "--offset", "60", "-o", trace, "-"], stdin=subprocess.PIPE,
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+try:
+    p.stdin.write(junk + data)
+    p.stdin.close()
+    p.stdin = None  # closed: communicate below must not flush it
+    p.stdout.readline()  # the address: serving
+    end = time.time() + 10 * SLACK
+    while time.time() < end and not (os.path.exists(trace + ".part") and os.path.getsize(trace + ".part") >= len(data)):
+        time.sleep(0.1)
+finally:
+    p.send_signal(2)
+    try:
+        _, err = p.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill(); _, err = p.communicate()
+kept = open(trace, "rb").read() if os.path.exists(trace) else b""
+check(p.returncode == 0 and kept == data, f"live --offset 60: the trace file holds the {len(kept)} bytes after the offset (want {len(data)}), exit {p.returncode}")
+p = subprocess.Popen([evtrace, "live", "--base-address", "16", "-o", os.path.join(tmp, "ba.trace"), "-"],
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+try:
+    _, err = p.communicate(timeout=10)
+except subprocess.TimeoutExpired:  # it served a page (the option was ignored), until Ctrl-C
+    p.send_signal(2)
+    _, err = p.communicate()
+check(p.returncode == 2 and "not to a stream" in err and not os.path.exists(os.path.join(tmp, "ba.trace")),
+      f"live --base-address: exit {p.returncode} {err.strip()[:100]}")
 
 import shutil
 shutil.rmtree(tmp, True)

@@ -1,12 +1,14 @@
 /* Input files as readers see them (src/host/source_input.c): a raw file from --offset on, Intel
  * HEX / S-record dumps turned into their memory image (auto-detected) from --base-address or the
- * lowest address, and the errors for impossible requests. */
+ * lowest address, and the errors for impossible requests; a stream from --offset on
+ * (evt_source_skip_stream, src/host/source.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "evt_test.h"
 #include "evtrace/source.h"
 
@@ -85,12 +87,73 @@ static void test_srec_damage_message(void **st)
     assert_non_null(strstr(err, "cannot open"));
 }
 
+/* A pipe holding n bytes of a pattern (byte i is i * 7 mod 251), its writer closed: a stream of
+ * them. n fits the pipe's buffer, so the writes never block. */
+static void pattern_stream(evt_source *src, size_t n)
+{
+    static uint8_t b[12000];
+    assert_true(n <= sizeof b);
+    for (size_t i = 0; i < n; i++) b[i] = (uint8_t)(i * 7u % 251u);
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    assert_int_equal(write(fds[1], b, n), (ssize_t)n);
+    close(fds[1]);
+    assert_int_equal(evt_source_open_stream(src, fds[0], "<pipe>", 0, 0), EVT_OK);
+}
+
+/* The stream read from offset 0 to its end: every byte is byte (skip + offset) of the pattern. */
+static void assert_rest(evt_source *src, size_t skip, size_t total)
+{
+    uint8_t buf[1000];
+    uint64_t off = 0;
+    size_t n;
+    while ((n = evt_source_read_at(src, off, buf, sizeof buf)) > 0) {
+        for (size_t i = 0; i < n; i++) assert_int_equal(buf[i], (uint8_t)((skip + off + i) * 7u % 251u));
+        off += n;
+    }
+    assert_int_equal(off, total - skip);
+    assert_int_equal(src->pos, total - skip); /* S1: the bytes of the trace, after the skipped ones */
+}
+
+static void test_stream_skip(void **st)
+{
+    (void)st;
+    static const size_t skips[] = {0, 1, 100, 4095, 4096, 4097, 9000, 11999};
+    for (size_t k = 0; k < sizeof skips / sizeof skips[0]; k++) { /* within the head, at its end, past it */
+        evt_source src;
+        pattern_stream(&src, 12000);
+        assert_int_equal(evt_source_skip_stream(&src, skips[k]), EVT_OK);
+        assert_int_equal(src.skipped, skips[k]);
+        assert_true(src.head_len > 0); /* the probes' head again, from the new byte 0 */
+        assert_int_equal(src.head[0], (uint8_t)(skips[k] * 7u % 251u));
+        assert_rest(&src, skips[k], 12000);
+        evt_source_close(&src);
+    }
+    /* at and past the end: EVT_END, and skipped says how many bytes there were */
+    static const size_t past[] = {12000, 12001, 50000};
+    for (size_t k = 0; k < sizeof past / sizeof past[0]; k++) {
+        evt_source src;
+        pattern_stream(&src, 12000);
+        assert_int_equal(evt_source_skip_stream(&src, past[k]), EVT_END);
+        assert_int_equal(src.skipped, 12000);
+        assert_int_equal(src.head_len, 0);
+        evt_source_close(&src);
+    }
+    /* a source that is no stream is left as it is */
+    evt_source m;
+    evt_source_from_mem(&m, "0123456789", 10);
+    assert_int_equal(evt_source_skip_stream(&m, 4), EVT_OK);
+    assert_int_equal(m.size, 10);
+    assert_int_equal(m.skipped, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_raw_with_offset),
         cmocka_unit_test(test_ihex_image),
         cmocka_unit_test(test_srec_damage_message),
+        cmocka_unit_test(test_stream_skip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
