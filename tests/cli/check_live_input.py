@@ -48,6 +48,69 @@ def free_port():
     return port
 
 
+def connect(port):
+    """A connection to evtrace's --listen on 127.0.0.1:port, once it listens (None: it never did)."""
+    for _ in range(100):
+        try:
+            return socket.create_connection(("127.0.0.1", port), timeout=1)
+        except OSError:
+            time.sleep(0.05)
+    return None
+
+
+def interrupt(p):
+    """Ctrl-C to a live session, then its stderr (killed when it has not ended 10 s later)."""
+    p.send_signal(2)
+    try:
+        return p.communicate(timeout=10)[1]
+    except subprocess.TimeoutExpired:
+        p.kill()
+        return p.communicate()[1]
+
+
+def listen_dump(extra, chunks, what, ok):
+    """dump --json --listen 127.0.0.1:PORT --idle-exit 1 (+ extra), sent chunks (0.3 s apart) on a
+    connection that then stays open and silent: ok(out, err, code) must hold once --idle-exit ends it."""
+    port = free_port()
+    p = subprocess.Popen([evtrace, "dump", "--json", "--listen", f"127.0.0.1:{port}", "--idle-exit", "1"] + extra,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    conn = connect(port)
+    check(conn is not None, f"{what}: connected to --listen 127.0.0.1:PORT")
+    if not conn:
+        p.kill(); p.communicate()
+        return
+    for i, c in enumerate(chunks):
+        if i:
+            time.sleep(0.3)
+        conn.sendall(c)
+    try:
+        out, err = p.communicate(timeout=10)
+        check(ok(out, err, p.returncode) and f"listening on 127.0.0.1:{port}" in err,
+              f"{what}: {len(events(out))}/{len(want)} events, exit {p.returncode} {err.strip()[:100]}")
+    except subprocess.TimeoutExpired:
+        p.kill(); p.communicate()
+        check(False, f"{what}: --idle-exit never fired on a connected socket")
+    conn.close()
+
+
+def follow_shrink(path, content, cut, extra, what):
+    """dump --follow of a file holding content, truncated to cut bytes while followed: exit 3, the
+    shrink said, every event of the sample decoded first."""
+    open(path, "wb").write(content)
+    p = subprocess.Popen([evtrace, "dump", "--json", "--follow", "--idle-exit", "5"] + extra + [path],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(0.8)
+    with open(path, "r+b") as f:
+        f.truncate(cut)
+    try:
+        out, err = p.communicate(timeout=10)
+        check(p.returncode == 3 and f"shrank to {cut} bytes while being followed" in err and events(out) == want,
+              f"{what}: exit {p.returncode}, {len(events(out))}/{len(want)} events, message {err.strip()[:160]!r}")
+    except subprocess.TimeoutExpired:
+        p.kill(); p.communicate()
+        check(False, f"{what}: --follow did not notice the file shrinking")
+
+
 # 1. FIFO: the writer writes everything and closes; --follow must end.
 fifo = os.path.join(tmp, "trace.fifo")
 os.mkfifo(fifo)
@@ -160,29 +223,8 @@ except subprocess.TimeoutExpired:
 os.close(master); os.close(slave)
 
 # 5a. socket: HOST:PORT form, connected client goes silent without closing.
-port = free_port()
-p = subprocess.Popen([evtrace, "dump", "--json", "--listen", f"127.0.0.1:{port}", "--idle-exit", "1"],
-                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-conn = None
-for _ in range(100):
-    try:
-        conn = socket.create_connection(("127.0.0.1", port), timeout=1)
-        break
-    except OSError:
-        time.sleep(0.05)
-check(conn is not None, "socket: connected to --listen 127.0.0.1:PORT")
-if conn:
-    conn.sendall(data)
-    try:
-        out, err = p.communicate(timeout=10)
-        check(events(out) == want and p.returncode == 0 and f"listening on 127.0.0.1:{port}" in err,
-              f"socket: --idle-exit 1 with a silent open connection ({len(events(out))}/{len(want)}, exit {p.returncode})")
-    except subprocess.TimeoutExpired:
-        p.kill(); p.communicate()
-        check(False, "socket: --idle-exit never fired on a connected socket")
-    conn.close()
-else:
-    p.kill(); p.communicate()
+listen_dump([], [data], "socket: --idle-exit 1 with a silent open connection",
+            lambda out, err, code: events(out) == want and code == 0)
 
 # 5b. nobody connects: the wait for a connection honours --idle-exit too.
 port = free_port()
@@ -197,20 +239,7 @@ except subprocess.TimeoutExpired:
     check(False, "socket: --listen waited for ever despite --idle-exit")
 
 # 6. a followed file that shrinks.
-path = os.path.join(tmp, "shrink.bin")
-open(path, "wb").write(data)
-p = subprocess.Popen([evtrace, "dump", "--json", "--follow", "--idle-exit", "5", path], stdout=subprocess.PIPE,
-                     stderr=subprocess.PIPE, text=True)
-time.sleep(0.8)
-with open(path, "r+b") as f:
-    f.truncate(10)
-try:
-    out, err = p.communicate(timeout=10)
-    check(p.returncode == 3 and "shrank to 10 bytes while being followed" in err and events(out) == want,
-          f"truncation: exit {p.returncode}, message {err.strip()[:160]!r}")
-except subprocess.TimeoutExpired:
-    p.kill(); p.communicate()
-    check(False, "truncation: --follow did not notice the file shrinking")
+follow_shrink(os.path.join(tmp, "shrink.bin"), data, 10, [], "truncation")
 
 # 7. usage errors.
 for args, what in ((["--listen", "127.0.0.1:99999"], "port out of range"), (["--listen", "::1:80"], "bare IPv6"),
@@ -245,11 +274,7 @@ for kernel in ([], ["--kernel", "freertos"]):
             last = len(page)
             time.sleep(0.5)
     finally:
-        p.send_signal(2)
-        try:
-            p.communicate(timeout=10)
-        except subprocess.TimeoutExpired:
-            p.kill(); p.communicate()
+        interrupt(p)
     has = "xSemaphoreGive" in page
     check(len(page) > 1000000 and has == bool(kernel),
           f"live {' '.join(kernel) or '(no --kernel)'}: page of {len(page)} bytes, FreeRTOS service names: {has}")
@@ -266,56 +291,17 @@ try:
     p.stdout.readline()  # the address: serving
     time.sleep(3 * SLACK)
 finally:
-    p.send_signal(2)
-    try:
-        _, err = p.communicate(timeout=10)
-    except subprocess.TimeoutExpired:
-        p.kill(); _, err = p.communicate()
+    err = interrupt(p)
 said = [l for l in err.splitlines() if "no trace in the first" in l]
 check(len(said) == 1 and "unrecognised format" in said[0] and p.returncode == 0 and os.path.getsize(trace) == 20000,
       f"live on 20000 zero bytes: said once ({said[:1]}), exit {p.returncode}, trace kept")
 
 # 10. --offset on live inputs.
 junk = bytes(range(1, 61))  # no flag byte among them
-port = free_port()
-p = subprocess.Popen([evtrace, "dump", "--json", "--offset", "60", "--listen", f"127.0.0.1:{port}", "--idle-exit", "1"],
-                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-conn = None
-for _ in range(100):
-    try:
-        conn = socket.create_connection(("127.0.0.1", port), timeout=1)
-        break
-    except OSError:
-        time.sleep(0.05)
-if conn:
-    conn.sendall(junk[:20])
-    time.sleep(0.3)  # the offset spans reads: 20 bytes first, the rest with the trace
-    conn.sendall(junk[20:] + data)
-    try:
-        out, err = p.communicate(timeout=10)
-        check(events(out) == want and p.returncode == 0 and "before the first flag" not in err,
-              f"socket --offset 60: {len(events(out))}/{len(want)} events, exit {p.returncode} {err.strip()[:100]}")
-    except subprocess.TimeoutExpired:
-        p.kill(); p.communicate()
-        check(False, "socket --offset: still running after --idle-exit")
-    conn.close()
-else:
-    p.kill(); p.communicate()
-    check(False, "socket --offset: could not connect")
-path = os.path.join(tmp, "offset_shrink.bin")
-open(path, "wb").write(junk + data)
-p = subprocess.Popen([evtrace, "dump", "--json", "--follow", "--idle-exit", "5", "--offset", "60", path],
-                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-time.sleep(0.8)
-with open(path, "r+b") as f:
-    f.truncate(70)
-try:
-    out, err = p.communicate(timeout=10)
-    check(p.returncode == 3 and "shrank to 70 bytes while being followed" in err and events(out) == want,
-          f"followed file --offset 60, then shrunk: exit {p.returncode}, {len(events(out))}/{len(want)} events, {err.strip()[:120]!r}")
-except subprocess.TimeoutExpired:
-    p.kill(); p.communicate()
-    check(False, "followed file --offset: the shrink went unnoticed")
+# the offset spans reads: 20 bytes first, the rest with the trace
+listen_dump(["--offset", "60"], [junk[:20], junk[20:] + data], "socket --offset 60",
+            lambda out, err, code: events(out) == want and code == 0 and "before the first flag" not in err)
+follow_shrink(os.path.join(tmp, "offset_shrink.bin"), junk + data, 70, ["--offset", "60"], "followed file --offset 60, then shrunk")
 trace = os.path.join(tmp, "offset_live.trace")
 p = subprocess.Popen([evtrace, "live", "-q", "--offset", "60", "-o", trace, "-"], stdin=subprocess.PIPE,
                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -328,11 +314,7 @@ try:
     while time.time() < end and not (os.path.exists(trace + ".part") and os.path.getsize(trace + ".part") >= len(data)):
         time.sleep(0.1)
 finally:
-    p.send_signal(2)
-    try:
-        _, err = p.communicate(timeout=10)
-    except subprocess.TimeoutExpired:
-        p.kill(); _, err = p.communicate()
+    err = interrupt(p)
 kept = open(trace, "rb").read() if os.path.exists(trace) else b""
 check(p.returncode == 0 and kept == data, f"live --offset 60: the trace file holds the {len(kept)} bytes after the offset (want {len(data)}), exit {p.returncode}")
 p = subprocess.Popen([evtrace, "live", "--base-address", "16", "-o", os.path.join(tmp, "ba.trace"), "-"],
