@@ -1,10 +1,10 @@
 """The test data is the repository's own (tests/data/README.md).
-  sums DATA_DIR            every file of the sample folders is listed in SHA256SUMS with its hash,
-                           and every listed file exists with that hash
+  sums DATA_DIR            every file of the sample folders (and of etw_more/, added here) is listed
+                           in SHA256SUMS with its hash, and every listed file exists with that hash
   refs SRC                 no test, fuzz target, bench, example or script reads the development-only
                            shared/ folder (EVT_SHARED_DIR, shared/samples, ../shared), except this
                            oracle (tests/repo/)
-  origin DATA_DIR SHARED   CI-only oracle: the sample folders equal SHARED/samples/<folder> byte for
+  origin DATA_DIR SHARED   CI-only oracle: the copied sample folders equal SHARED/samples/<folder> byte for
                            byte. SHARED is the development-only folder a user's clone never has:
                            without it the test exits 77 (CTest: skipped) and says why, unless CI=true,
                            where a missing folder is a failure (CI must never skip it silently)."""
@@ -14,6 +14,8 @@ import re
 import sys
 
 FOLDERS = ('threadx_tracex', 'threadx_real', 'rkh', 'etw', 'xray')
+# Real samples added in the repository itself (not copies of shared/samples): summed, no origin.
+SUMS_ONLY = ('etw_more',)
 SKIP = 77
 
 
@@ -22,9 +24,9 @@ def fail(msg):
     sys.exit(1)
 
 
-def files_under(root):
+def files_under(root, folders=FOLDERS):
     out = set()
-    for folder in FOLDERS:
+    for folder in folders:
         base = os.path.join(root, folder)
         if not os.path.isdir(base):
             fail('missing sample folder ' + base)
@@ -47,7 +49,7 @@ def cmd_sums(data):
             if len(parts) != 2 or len(parts[0]) != 64:
                 fail('SHA256SUMS line %d is not "<sha256>  <path>": %r' % (lineno, line))
             listed[parts[1]] = parts[0]
-    present = files_under(data)
+    present = files_under(data, FOLDERS + SUMS_ONLY)
     for p in sorted(present - set(listed)):
         fail('%s is not listed in SHA256SUMS (add it, see tests/data/README.md)' % p)
     for p, want in sorted(listed.items()):
