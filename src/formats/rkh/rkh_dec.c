@@ -572,6 +572,20 @@ static void damaged_lost(rkh_state *s, evt_event *ev, uint64_t count, uint64_t o
     s->damaged_lost += count;
 }
 
+/* A frame with a good checksum (or none) that cannot be decoded: a length that does not match its
+ * event's layout, or an unknown id. Its record is lost, as a checksum error's is: with sequence
+ * numbers the next gap counts it (drop_frame; the end of the stream or the first numbered frame
+ * when no gap can), without them ev becomes a lost event of one record. decode_frame's return. */
+static int undecodable_frame(rkh_state *s, evt_event *ev)
+{
+    if (s->hdr_seq) {
+        drop_frame(s, s->frame_off);
+        return 0;
+    }
+    damaged_lost(s, ev, 1, s->frame_off);
+    return 1;
+}
+
 /* Collect the next complete frame (bytes between two flags, unescaped) in s->fp, s->flen. Returns
  * 1, or 0 at the end of the input. Reports aborted frames, oversize runs, leading and trailing
  * bytes. */
@@ -1256,8 +1270,12 @@ static int frame_fields(rkh_state *s, evt_event *ev, evt_cur *c, size_t pos, siz
     }
     if (end == n) return 1;
     s->length_errors++;
-    rkh_diag_error(&s->diag, s->frame_off, "frame length %zu does not match the layout of %s (needs %zu)", n + (size_t)chk,
-                     d->name, end > n ? (size_t)0 : end + (size_t)chk);
+    if (plan->fixed || end < n) /* the layout's length is known: a fixed one, or fields that end early */
+        rkh_diag_error(&s->diag, s->frame_off, "frame length %zu does not match the layout of %s (needs %zu)",
+                       n + (size_t)chk, d->name, end + (size_t)chk);
+    else
+        rkh_diag_error(&s->diag, s->frame_off, "frame length %zu is too short for the layout of %s", n + (size_t)chk,
+                       d->name);
     evt_event_reset(ev);
     return 0;
 }
@@ -1413,7 +1431,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
     if (!plan->fixed && !d->name && !plan->user) {
         s->unknown_ids++;
         rkh_diag_error(&s->diag, s->frame_off, "unknown event id %u (0x%02x)", id, id);
-        return 0;
+        return undecodable_frame(s, ev);
     }
     if (!plan->fixed && d->kind == 'L') return frame_loss(s, &c, n, id, ev);
 
@@ -1422,7 +1440,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
     if (n < 1 + hdr_seq + tsz) {
         s->length_errors++;
         rkh_diag_error(&s->diag, s->frame_off, "frame of %zu bytes too short for its header (id 0x%02x)", n, id);
-        return 0;
+        return undecodable_frame(s, ev);
     }
     evt_cur_at(&c, 1); /* the header fits (checked above) */
     uint8_t seq = hdr_seq ? evt_cur_u8(&c) : 0;
@@ -1430,7 +1448,7 @@ static int decode_frame(rkh_state *s, evt_event *ev)
     size_t pos = 1 + hdr_seq + tsz;
 
     const char *names[MAX_ARGS]; /* decode_fixed's names of the arguments */
-    if (!frame_fields(s, ev, &c, pos, n, chk, id, names)) return 0;
+    if (!frame_fields(s, ev, &c, pos, n, chk, id, names)) return undecodable_frame(s, ev);
     if (hdr_seq && !redo) {
         int rc = frame_sequence(s, ev, seq, rawts);
         if (rc) return rc;
