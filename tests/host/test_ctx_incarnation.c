@@ -7,7 +7,9 @@
  * again; "gamma" is at an address never deleted. Per context the switch-ins and CPU ticks of
  * `stats` are each task's own, and every member naming a task names its incarnation. Then the
  * tracker alone on synthetic events: a delete never created (a snapshot whose create was
- * overwritten), an object that is no thread at a task's address, ids of 2^48 and up. */
+ * overwritten), an object that is no thread at a task's address (a kernel whose ids are per kind),
+ * ids of 2^48 and up. And one FreeRTOS address holding a task, then a semaphore, then an event
+ * group (ids shared by every kind): three objects, each with its own kind and operations. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -184,6 +186,130 @@ static void test_stream(void **st)
     evt_rkh_test_buf_free(&out);
 }
 
+/* ---- one address, objects of every kind (FreeRTOS's StaticAllocation demo: static objects built
+ * in the same stack buffer one after another) ---- */
+
+static const char *const Z = (const char *)0x4000; /* a task, then a semaphore, then an event group */
+#define ZI(n) evt_ctx_make(0x4000u, (n))
+
+static void script_kinds(void)
+{
+    create(IDLE, "IDLE", 10);
+    create(Y, "gamma", 11);
+    sw(NULL, 0, Y, 100);
+    create(Z, "Static", 110);             /* gamma creates a task in its buffer, */
+    at(120);
+    evt_freertos_task_delete(Z);          /* deletes it (it never ran), */
+    at(130);
+    evt_freertos_qobj_create(Z, 3);       /* builds a binary semaphore there, */
+    evt_freertos_qobj_name(Z, 3, "BINARY_SEM");
+    for (int i = 0; i < 3; i++) {
+        at(140 + 10u * (uint64_t)i);
+        evt_freertos_op(EVT_FREERTOS_QCODE(EVT_FREERTOS_QEV_QUEUE_SEND, 3), Z, 1);    /* give */
+        evt_freertos_op(EVT_FREERTOS_QCODE(EVT_FREERTOS_QEV_QUEUE_RECEIVE, 3), Z, 1); /* take */
+    }
+    at(200);
+    evt_freertos_qobj_delete(Z, 3);
+    at(210);
+    evt_freertos_obj_create(EVT_HOOK_OBJ_EVENT_FLAGS, Z, NULL); /* then an event group */
+    evt_freertos_obj_name(EVT_HOOK_OBJ_EVENT_FLAGS, Z, "EVENT_GROUP");
+    at(220);
+    evt_freertos_op(EVT_FREERTOS_EVENT_GROUP_SET_BITS, Z, 1);
+    sw(Y, 2, IDLE, 300);
+    at(400);
+    evt_freertos_user(1, 0, 0, 0, 0);
+}
+
+/* Each create at Z is an object of its own: the task Z, the semaphore Z#1, the event group Z#2,
+ * each with its own kind and operations (before 6 Dec the three were one object, of the first's
+ * kind, with every operation). */
+static void check_kinds(const uint8_t *p, size_t n, const char *fmt)
+{
+    evt_reader *rd;
+    char err[256];
+    assert_int_equal(evt_reader_open_mem(p, n, fmt, NULL, NULL, NULL, &rd, err, sizeof err), EVT_OK);
+    evt_stats s;
+    assert_true(evt_stats_init(&s, 0));
+    evt_event ev;
+    int creates = 0, sem_ops = 0, flag_ops = 0;
+    while (evt_reader_next(rd, &ev) == EVT_OK) {
+        assert_int_equal(evt_stats_add(&s, &ev), 1);
+        const evt_meaning *m = &ev.m;
+        if ((ev.flags & EVT_HAS_CTX) && ev.ctx_class == EVT_CTX_THREAD)
+            assert_true(ev.ctx == 0x1000u || ev.ctx == 0x3000u); /* gamma, idle: never renamed */
+        if (ev.kind == EVT_KIND_OBJ_CREATE && evt_ctx_raw(ev.target) == 0x4000u) {
+            assert_int_equal(ev.target, ZI(creates)); /* the task raw, the semaphore #1, the group #2 */
+            creates++;
+        }
+        if ((m->has & EVT_M_OP) && m->obj_type == EVT_HOOK_OBJ_SEMAPHORE && evt_ctx_raw(m->obj) == 0x4000u) {
+            assert_int_equal(m->obj, ZI(1));
+            assert_int_equal(ev.target, ZI(1));
+            sem_ops++;
+        }
+        if ((m->has & EVT_M_OP) && m->obj_type == EVT_HOOK_OBJ_EVENT_FLAGS && evt_ctx_raw(m->obj) == 0x4000u) {
+            assert_int_equal(m->obj, ZI(2));
+            flag_ops++;
+        }
+    }
+    assert_int_equal(creates, 3);
+    assert_int_equal(sem_ops, 6);
+    assert_int_equal(flag_ops, 1);
+    assert_int_equal(rd->errors, 0);
+    evt_stats_finish(&s);
+    int sem = 0, group = 0;
+    for (uint32_t i = 0; i < s.nobjs; i++) {
+        const evt_stats_obj *o = &s.objs[i];
+        if (evt_ctx_raw(o->obj) != 0x4000u) continue;
+        uint64_t give = o->n[EVT_OP_GIVE][EVT_RES_SUCCESS], take = o->n[EVT_OP_TAKE][EVT_RES_SUCCESS],
+                 set = o->n[EVT_OP_SET][EVT_RES_SUCCESS];
+        if (o->obj == ZI(1)) {
+            assert_int_equal(o->type, EVT_HOOK_OBJ_SEMAPHORE);
+            assert_true(give == 3 && take == 3 && set == 0);
+            sem++;
+        } else {
+            assert_int_equal(o->obj, ZI(2));
+            assert_int_equal(o->type, EVT_HOOK_OBJ_EVENT_FLAGS);
+            assert_true(give == 0 && take == 0 && set == 1);
+            group++;
+        }
+    }
+    assert_int_equal(sem, 1);
+    assert_int_equal(group, 1);
+    evt_stats_free(&s);
+    evt_reader_close(rd);
+}
+
+static void test_kinds_snapshot(void **st)
+{
+    (void)st;
+    static uint8_t buf[16384];
+    evt_freertos_set_clock(evt_test_clock32, 1000000u);
+    assert_int_equal(evt_freertos_start_snapshot(buf, sizeof buf, 16), 0);
+    script_kinds();
+    evt_freertos_stop();
+    check_kinds(buf, sizeof buf, "threadx");
+}
+
+static void test_kinds_stream(void **st)
+{
+    (void)st;
+    static evt_rkh_recorder r;
+    static uint8_t ring[4096];
+    evt_rkh_test_buf out;
+    evt_rkh_config cfg;
+    evt_rkh_config_default(&cfg);
+    evt_rkh_test_buf_init(&out, 1u << 16);
+    evt_rkh_init(&r, &cfg, ring, sizeof ring, evt_test_clock32, 1000u);
+    evt_rkh_set_sink(&r, evt_rkh_test_sink, &out);
+    evt_freertos_set_clock(evt_test_clock32, 1000000u);
+    assert_int_equal(evt_freertos_start_stream(&r), 0);
+    script_kinds();
+    evt_freertos_stop();
+    assert_false(out.overflow);
+    check_kinds(out.p, out.n, "rkh");
+    evt_rkh_test_buf_free(&out);
+}
+
 /* ---- the tracker alone ---- */
 
 static evt_event thread_ev(evt_kind k, uint64_t ctx, uint64_t target, uint8_t obj_type)
@@ -270,6 +396,8 @@ int main(void)
         cmocka_unit_test(test_snapshot),
         cmocka_unit_test(test_stream),
         cmocka_unit_test(test_tracker),
+        cmocka_unit_test(test_kinds_snapshot),
+        cmocka_unit_test(test_kinds_stream),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
