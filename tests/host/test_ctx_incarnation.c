@@ -198,6 +198,8 @@ static void script_kinds(void)
     create(Y, "gamma", 11);
     sw(NULL, 0, Y, 100);
     create(Z, "Static", 110);             /* gamma creates a task in its buffer, */
+    at(115);
+    evt_freertos_op(EVT_FREERTOS_TASK_SUSPEND, Z, 0); /* suspends it */
     at(120);
     evt_freertos_task_delete(Z);          /* deletes it (it never ran), */
     at(130);
@@ -222,7 +224,8 @@ static void script_kinds(void)
 
 /* Each create at Z is an object of its own: the task Z, the semaphore Z#1, the event group Z#2,
  * each with its own kind and operations (before 6 Dec the three were one object, of the first's
- * kind, with every operation). */
+ * kind, with every operation); and the snapshot's registry entry at Z, the event group's, does not
+ * name the task (before, its create, suspend and delete said EVENT_GROUP). */
 static void check_kinds(const uint8_t *p, size_t n, const char *fmt)
 {
     evt_reader *rd;
@@ -231,10 +234,17 @@ static void check_kinds(const uint8_t *p, size_t n, const char *fmt)
     evt_stats s;
     assert_true(evt_stats_init(&s, 0));
     evt_event ev;
-    int creates = 0, sem_ops = 0, flag_ops = 0;
+    int creates = 0, sem_ops = 0, flag_ops = 0, task_named = 0;
     while (evt_reader_next(rd, &ev) == EVT_OK) {
         assert_int_equal(evt_stats_add(&s, &ev), 1);
         const evt_meaning *m = &ev.m;
+        /* the task at Z: never named after the event group, whose registry entry is the last one
+           there in the snapshot (it keeps one per address: the task is unnamed there) */
+        if ((ev.flags & EVT_HAS_TARGET) && ev.target == 0x4000u) {
+            if (ev.target_name) assert_string_equal(ev.target_name, "Static");
+            if (m->has & EVT_M_OP) assert_int_equal(m->obj_type, EVT_HOOK_OBJ_THREAD);
+            task_named++;
+        }
         if ((ev.flags & EVT_HAS_CTX) && ev.ctx_class == EVT_CTX_THREAD)
             assert_true(ev.ctx == 0x1000u || ev.ctx == 0x3000u); /* gamma, idle: never renamed */
         if (ev.kind == EVT_KIND_OBJ_CREATE && evt_ctx_raw(ev.target) == 0x4000u) {
@@ -252,6 +262,7 @@ static void check_kinds(const uint8_t *p, size_t n, const char *fmt)
         }
     }
     assert_int_equal(creates, 3);
+    assert_true(task_named >= 3); /* its create, suspend and delete */
     assert_int_equal(sem_ops, 6);
     assert_int_equal(flag_ops, 1);
     assert_int_equal(rd->errors, 0);
@@ -262,7 +273,10 @@ static void check_kinds(const uint8_t *p, size_t n, const char *fmt)
         if (evt_ctx_raw(o->obj) != 0x4000u) continue;
         uint64_t give = o->n[EVT_OP_GIVE][EVT_RES_SUCCESS], take = o->n[EVT_OP_TAKE][EVT_RES_SUCCESS],
                  set = o->n[EVT_OP_SET][EVT_RES_SUCCESS];
-        if (o->obj == ZI(1)) {
+        if (o->obj == ZI(0)) { /* the task: its suspend */
+            assert_int_equal(o->type, EVT_HOOK_OBJ_THREAD);
+            assert_true(give == 0 && take == 0 && set == 0);
+        } else if (o->obj == ZI(1)) {
             assert_int_equal(o->type, EVT_HOOK_OBJ_SEMAPHORE);
             assert_true(give == 3 && take == 3 && set == 0);
             sem++;

@@ -388,11 +388,15 @@ static const char *obj_name_ok(const txtb_state *s, const txtb_obj *o)
 }
 
 /* Name of the thread context ctx (NAME_CTX), *ok = it when vouched for (obj_name_ok); its object
- * in s->ctx_obj. The answer for the last context is kept unless its name was read from the file. */
+ * in s->ctx_obj. The answer for the last context is kept unless its name was read from the file.
+ * Only a thread's entry names a thread: the registry keeps one entry per address, the last
+ * registered, and a FreeRTOS static semaphore or event group built where a task was (its stack
+ * buffer reused) leaves its own entry there; the task is then unnamed, not called BINARY_SEM. */
 static inline const char *ctx_named(txtb_state *s, uint32_t ctx, const char **ok)
 {
     if (s->ctx_key != (ctx | (uint64_t)1 << 32)) {
         const txtb_obj *co = find_obj(s, ctx);
+        if (co && co->type != TXTB_OBJ_THREAD && co->type != TXTB_OBJ_NONE) co = NULL;
         s->ctx_obj = co;
         s->ctx_name = obj_name(s, co, NAME_CTX);
         s->ctx_ok = obj_name_ok(s, co);
@@ -403,11 +407,15 @@ static inline const char *ctx_named(txtb_state *s, uint32_t ctx, const char **ok
     return s->ctx_name;
 }
 
-/* Registry name of an object address, for txtb_hooks_dec_event(). */
-static const char *hooks_obj_name(void *ctx, uint32_t addr)
+/* Registry name of an object address, for txtb_hooks_dec_event() (want: txtb_hooks_name_fn's). */
+static const char *hooks_obj_name(void *ctx, uint32_t addr, int want)
 {
     txtb_state *s = ctx;
-    return obj_name(s, find_obj(s, addr), NAME_HOOKS);
+    const txtb_obj *o = find_obj(s, addr);
+    if (o && want != TXTB_NAME_ANY && o->type != TXTB_OBJ_NONE &&
+        (o->type == TXTB_OBJ_THREAD) != (want == TXTB_NAME_THREAD))
+        return NULL;
+    return obj_name(s, o, NAME_HOOKS);
 }
 
 /* Keep a name in memory; TXTB_NAME_NONE when the names are at their limit (or memory is short). */
@@ -1289,6 +1297,11 @@ TXTB_INLINE EVT_EVENT_RESET_FN int decode_slot(txtb_state *s, const uint8_t *p, 
         if (o || e->target == 1) {
             flags |= EVT_HAS_TARGET;
             ev->target = i1;
+            /* a thread is named only by a thread's entry and an object by another object's (the
+               registry's entry at an address is the last one registered there: hooks_obj_name) */
+            if (o && e->obj_type && o->type != TXTB_OBJ_NONE &&
+                (o->type == TXTB_OBJ_THREAD) != (e->obj_type == EVT_HOOK_OBJ_THREAD))
+                o = NULL;
             ev->target_name = obj_name(s, o, NAME_TARGET);
             ok_target = obj_name_ok(s, o);
             if (!ok_target && ev->target_name) vouched &= ~(unsigned)(EVT_TEXT_OK_TARGET_NAME | EVT_TEXT_OK_OBJ_NAME);

@@ -134,17 +134,23 @@ static void rtos_record(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], evt
                         void *ctx)
 {
     const evt_kernel_profile *k = profile_of(h);
-#define NAME_(a) (name_of && (a) ? name_of(ctx, (a)) : NULL)
+#define NAME_(a, want) (name_of && (a) ? name_of(ctx, (a), (want)) : NULL)
     switch (id) {
     case TXTB_EVTRACE_SWITCH_ID: {
         uint64_t from = (ev->flags & EVT_HAS_CTX) && ev->ctx_class == EVT_CTX_THREAD ? ev->ctx : 0;
-        evt_hook_m_switch(ev, k, from, w[6] >> 16, w[6] & 0xFFFFu, w[7], NAME_(w[7]), w[4], NAME_(w[4]), w[5],
-                          &h->mbuf);
+        evt_hook_m_switch(ev, k, from, w[6] >> 16, w[6] & 0xFFFFu, w[7], NAME_(w[7], TXTB_NAME_ANY), w[4],
+                          NAME_(w[4], TXTB_NAME_THREAD), w[5], &h->mbuf);
         break;
     }
-    case TXTB_EVTRACE_READY_ID: evt_hook_m_ready(ev, w[4], NAME_(w[4])); break;
-    case TXTB_EVTRACE_PRIO_ID: evt_hook_m_prio(ev, w[4], NAME_(w[4]), w[5], w[6]); break;
-    default: evt_hook_m_obj_op(ev, k, (int32_t)w[4], w[5], NAME_(w[5]), (int32_t)w[6], &h->mbuf); break;
+    case TXTB_EVTRACE_READY_ID: evt_hook_m_ready(ev, w[4], NAME_(w[4], TXTB_NAME_THREAD)); break;
+    case TXTB_EVTRACE_PRIO_ID: evt_hook_m_prio(ev, w[4], NAME_(w[4], TXTB_NAME_THREAD), w[5], w[6]); break;
+    default: { /* the object named by its own class's entry when the operation says which */
+        const evt_kernel_svc *sv = evt_kernel_svc_find(k, (int32_t)w[4]);
+        int want = !sv || !sv->obj_type ? TXTB_NAME_ANY
+                   : sv->obj_type == EVT_HOOK_OBJ_THREAD ? TXTB_NAME_THREAD : TXTB_NAME_OBJ;
+        evt_hook_m_obj_op(ev, k, (int32_t)w[4], w[5], NAME_(w[5], want), (int32_t)w[6], &h->mbuf);
+        break;
+    }
     }
 #undef NAME_
 }
@@ -158,6 +164,11 @@ static int decode_event(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], evt
         (w[7] & 0xFFu) != 0u && (w[7] & 0xFFu) < EVT_HOOK_OBJ_COUNT_) {
         ev->m.has |= EVT_M_OBJ_TYPE; /* the object's own type, not the create id's (txtb_defs.h) */
         ev->m.obj_type = (uint8_t)(w[7] & 0xFFu);
+        /* the registry's name is this object's only if the entry is of its class (a task's name
+           does not name a semaphore built where it was, nor the other way round) */
+        if (ev->target_name && name_of &&
+            !name_of(ctx, (uint32_t)ev->target, ev->m.obj_type == EVT_HOOK_OBJ_THREAD ? TXTB_NAME_THREAD : TXTB_NAME_OBJ))
+            ev->target_name = NULL;
         return 1;
     }
     if (id == TXTB_EVTRACE_SVC_ENTER_ID || id == TXTB_EVTRACE_SVC_EXIT_ID) {
@@ -176,11 +187,13 @@ static int decode_event(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], evt
                 uint32_t handle = (uint32_t)evt_kernel_obj_handle(p, (int32_t)code, w[5]); /* the profile's id */
                 ev->flags |= EVT_HAS_TARGET;
                 ev->target = handle;
-                ev->target_name = name_of ? name_of(ctx, handle) : NULL;
+                ev->target_name = name_of ? name_of(ctx, handle, TXTB_NAME_ANY) : NULL;
             } else if (sv && sv->obj_type && sv->obj_arg < 3) { /* the handle is an argument */
                 ev->flags |= EVT_HAS_TARGET;
                 ev->target = evt_kernel_obj_handle(p, (int32_t)code, w[5 + sv->obj_arg]);
-                ev->target_name = name_of ? name_of(ctx, (uint32_t)ev->target) : NULL;
+                ev->target_name = name_of ? name_of(ctx, (uint32_t)ev->target,
+                                                    sv->obj_type == EVT_HOOK_OBJ_THREAD ? TXTB_NAME_THREAD : TXTB_NAME_ANY)
+                                          : NULL;
             }
             if ((ev->m.has & EVT_M_OP) && (ev->flags & EVT_HAS_TARGET)) {
                 ev->m.obj = ev->target;
@@ -206,7 +219,7 @@ static int decode_event(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], evt
     if (id == TXTB_EVENT_ISR_ENTER || id == TXTB_EVENT_ISR_EXIT) {
         /* The interrupt's name (evt_utk_name_interrupt / EVT_HOOK_OBJ_INTERRUPT) or "int<n>". */
         uint32_t irq = w[5];
-        const char *n = name_of ? name_of(ctx, TXTB_HOOKS_IRQ_BASE | (irq & 0xFFFFu)) : NULL;
+        const char *n = name_of ? name_of(ctx, TXTB_HOOKS_IRQ_BASE | (irq & 0xFFFFu), TXTB_NAME_ANY) : NULL;
         evt_event_add_field_s(ev, "irq_name", evt_hook_m_irq(ev, irq, n, &h->mbuf));
         return 1;
     }

@@ -28,8 +28,12 @@ typedef struct txtb_hooks_dec {
     evt_hook_idle idle;   /* the kernel's idle tasks (registry TXTB_HOOKS_IDLE_BASE entries) */
 } txtb_hooks_dec;
 
-/* Looks up the registry name of an object pointer; NULL if unknown. */
-typedef const char *(*txtb_hooks_name_fn)(void *ctx, uint32_t addr);
+/* Looks up the registry name of an object pointer; NULL if unknown. want: TXTB_NAME_ANY, or only
+ * the entry of a thread (TXTB_NAME_THREAD) or of another object (TXTB_NAME_OBJ): the registry keeps
+ * one entry per address, the last registered, and an address may have held a task and then a
+ * semaphore (a FreeRTOS static object built in a reused stack buffer). */
+enum { TXTB_NAME_ANY, TXTB_NAME_THREAD, TXTB_NAME_OBJ };
+typedef const char *(*txtb_hooks_name_fn)(void *ctx, uint32_t addr, int want);
 
 /* Start state (all zero is fine too). */
 void txtb_hooks_dec_init(txtb_hooks_dec *h);
