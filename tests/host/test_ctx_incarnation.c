@@ -155,20 +155,22 @@ static void check(const uint8_t *p, size_t n, const char *fmt)
     evt_reader_close(rd);
 }
 
-static void test_snapshot(void **st)
+/* A script recorded by FreeRTOS's snapshot transport (TXTB) or its stream (RKH), then checked. */
+typedef void (*script_fn)(void);
+typedef void (*check_fn)(const uint8_t *p, size_t n, const char *fmt);
+
+static void run_snapshot(script_fn script_, check_fn check_)
 {
-    (void)st;
     static uint8_t buf[16384];
     evt_freertos_set_clock(evt_test_clock32, 1000000u);
     assert_int_equal(evt_freertos_start_snapshot(buf, sizeof buf, 16), 0);
-    script();
+    script_();
     evt_freertos_stop();
-    check(buf, sizeof buf, "threadx");
+    check_(buf, sizeof buf, "threadx");
 }
 
-static void test_stream(void **st)
+static void run_stream(script_fn script_, check_fn check_)
 {
-    (void)st;
     static evt_rkh_recorder r;
     static uint8_t ring[4096];
     evt_rkh_test_buf out;
@@ -179,12 +181,15 @@ static void test_stream(void **st)
     evt_rkh_set_sink(&r, evt_rkh_test_sink, &out);
     evt_freertos_set_clock(evt_test_clock32, 1000000u);
     assert_int_equal(evt_freertos_start_stream(&r), 0);
-    script();
+    script_();
     evt_freertos_stop();
     assert_false(out.overflow);
-    check(out.p, out.n, "rkh");
+    check_(out.p, out.n, "rkh");
     evt_rkh_test_buf_free(&out);
 }
+
+static void test_snapshot(void **st) { (void)st; run_snapshot(script, check); }
+static void test_stream(void **st) { (void)st; run_stream(script, check); }
 
 /* ---- one address, objects of every kind (FreeRTOS's StaticAllocation demo: static objects built
  * in the same stack buffer one after another) ---- */
@@ -293,36 +298,8 @@ static void check_kinds(const uint8_t *p, size_t n, const char *fmt)
     evt_reader_close(rd);
 }
 
-static void test_kinds_snapshot(void **st)
-{
-    (void)st;
-    static uint8_t buf[16384];
-    evt_freertos_set_clock(evt_test_clock32, 1000000u);
-    assert_int_equal(evt_freertos_start_snapshot(buf, sizeof buf, 16), 0);
-    script_kinds();
-    evt_freertos_stop();
-    check_kinds(buf, sizeof buf, "threadx");
-}
-
-static void test_kinds_stream(void **st)
-{
-    (void)st;
-    static evt_rkh_recorder r;
-    static uint8_t ring[4096];
-    evt_rkh_test_buf out;
-    evt_rkh_config cfg;
-    evt_rkh_config_default(&cfg);
-    evt_rkh_test_buf_init(&out, 1u << 16);
-    evt_rkh_init(&r, &cfg, ring, sizeof ring, evt_test_clock32, 1000u);
-    evt_rkh_set_sink(&r, evt_rkh_test_sink, &out);
-    evt_freertos_set_clock(evt_test_clock32, 1000000u);
-    assert_int_equal(evt_freertos_start_stream(&r), 0);
-    script_kinds();
-    evt_freertos_stop();
-    assert_false(out.overflow);
-    check_kinds(out.p, out.n, "rkh");
-    evt_rkh_test_buf_free(&out);
-}
+static void test_kinds_snapshot(void **st) { (void)st; run_snapshot(script_kinds, check_kinds); }
+static void test_kinds_stream(void **st) { (void)st; run_stream(script_kinds, check_kinds); }
 
 /* ---- the tracker alone ---- */
 
