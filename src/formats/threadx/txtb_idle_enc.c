@@ -8,7 +8,13 @@
 
 void evt_txtb_hooks_idle_task(uint32_t core, uintptr_t thread)
 {
+    const void *key = (const void *)(uintptr_t)(TXTB_HOOKS_IDLE_BASE | (core & 0xFFu));
+    /* Its slot made available first: the registry's search starts there and takes it back, full
+     * or not. thread 0 keeps the slot for a task not known yet (the host ignores it): a recording
+     * started before the scheduler writes it with evtrace's other entries, so that the names
+     * registered after them cannot leave the idle task without one (FreeRTOS's full demo creates
+     * some 170 tasks and objects before the scheduler names its idle task). */
+    evt_tx_trace_object_unregister(key);
     /* the thread's 32-bit word, as every TXTB record names it (evt_tx_addr) */
-    evt_tx_trace_object_register(TXTB_OBJ_EVTRACE_HOOKS, (const void *)(uintptr_t)(TXTB_HOOKS_IDLE_BASE | (core & 0xFFu)),
-                                 "idle_task", evt_tx_addr((const void *)thread), 0u);
+    evt_tx_trace_object_register(TXTB_OBJ_EVTRACE_HOOKS, key, "idle_task", evt_tx_addr((const void *)thread), 0u);
 }

@@ -262,6 +262,7 @@ int evt_freertos_start_snapshot(void *buf, uint32_t size, uint32_t registry_entr
 #if EVT_TX_FULL_NOTIFY
     (void)evt_tx_trace_buffer_full_notify(snapshot_full);
 #endif
+    if (!g_idle_known) evt_txtb_hooks_idle_task(0u, 0u); /* its entry kept now, filled in at the scheduler's start */
     evt_freertos_on = FR_SNAPSHOT;
     return recording();
 }

@@ -128,7 +128,9 @@ static void notify_script(void)
     notify_from_isr(&g_low, pdFAIL);
 }
 
-static void notify_check(const uint8_t *p, size_t n)
+/* The notifications decoded; the notified task named "low" (named: 0, a registry with no room
+ * for names: unnamed). */
+static void notify_check_named(const uint8_t *p, size_t n, int named)
 {
     static const struct { const char *label; evt_op_result res; } want[] = {
         {"xTaskNotify", EVT_RES_SUCCESS}, {"xTaskNotify", EVT_RES_ERROR},
@@ -144,13 +146,15 @@ static void notify_check(const uint8_t *p, size_t n)
         assert_string_equal(m->label, want[k].label);
         assert_int_equal(m->op, EVT_OP_SET);
         assert_int_equal(m->op_result, want[k].res);
-        assert_string_equal(m->obj_name, "low");
+        if (named) assert_string_equal(m->obj_name, "low");
+        else assert_null(m->obj_name);
         k++;
     }
     assert_int_equal(k, sizeof want / sizeof want[0]);
     assert_int_equal(rd->errors, 0);
     evt_reader_close(rd);
 }
+static void notify_check(const uint8_t *p, size_t n) { notify_check_named(p, n, 1); }
 
 /* ---- priorities: a set while inheriting keeps the inherited priority ----------------------------- */
 
@@ -551,7 +555,9 @@ static void block_snapshot(void **st) { (void)st; snapshot(block_script, block_c
 /* A snapshot started with fewer registry entries than evtrace's own three (kernel profile, clock,
  * idle task): the profile was the first entry and 0 entries dropped it, so the FreeRTOS trace was
  * read as ThreadX's (its services unnamed, priorities in ThreadX's order), only counted as a lost
- * name. The integration keeps room for the three. */
+ * name. The integration keeps room for the three, which since 6 Dec are written at the start (the
+ * idle task's entry before the scheduler names it): no room is left for the tasks' names, the
+ * trace is still FreeRTOS's. */
 static void registry_small(void **st)
 {
     (void)st;
@@ -560,7 +566,7 @@ static void registry_small(void **st)
         assert_int_equal(evt_freertos_start_snapshot(g_snap, sizeof g_snap, entries), 0);
         notify_script();
         evt_freertos_stop();
-        notify_check(g_snap, sizeof g_snap);
+        notify_check_named(g_snap, sizeof g_snap, 0);
     }
 }
 
