@@ -11,8 +11,8 @@
  * after it (a task that deleted itself runs on until its next switch) keep it. The first
  * incarnation keeps the raw id; the n-th later one is evt_ctx_make(raw, n) (evtrace/model.h).
  *
- * Where the kernel's object ids are addresses that every kind of object shares (any_kind: FreeRTOS,
- * ThreadX, Zephyr, embOS; reader.c sets it from the kernel profile), the same holds for every
+ * Where the kernel's object ids are addresses that every kind of object shares (any_kind, from the
+ * kernel profile's ids_are_addresses: FreeRTOS, ThreadX, Zephyr, embOS), the same holds for every
  * object: a create of any kind (a queue, a semaphore, a timer, a task) of an id that an earlier
  * create or delete of any kind named starts a new incarnation, and every record naming the id as
  * an object (target, m.obj) belongs to it too. So a FreeRTOS static semaphore built in a stack

@@ -8,6 +8,7 @@
 #include "evtrace/alloc.h"
 #include "evtrace/hooks_defs.h"
 #include "ctx_incarnation.h"
+#include "host/kernels/kernel_profile.h"
 #include "event_reset.h"
 #include "safe_text.h"
 #include "tick_ns.h"
@@ -408,19 +409,10 @@ static int in_range_(evt_reader *r, const evt_event *ev, uint64_t index)
 
 /* ---- contexts: a reused thread id's later incarnations are contexts of their own --------------- */
 
-/* The kernels whose object ids are addresses that every kind of object shares (ctx_incarnation.h
- * any_kind); μT-Kernel's are per kind, and the others' are not known to be shared. */
-static int ids_are_addresses_(const evt_reader *r)
-{
-    int k = evt_reader_effective_kernel(r);
-    return k == EVT_HOOK_KERNEL_FREERTOS || k == EVT_HOOK_KERNEL_THREADX || k == EVT_HOOK_KERNEL_ZEPHYR ||
-           k == EVT_HOOK_KERNEL_EMBOS;
-}
-
 /* Out of line: a create or delete, or any event once an id was reused (ctx_incarnation.h). */
 static __attribute__((noinline)) evt_status incarn_slow_(evt_reader *r, evt_event *ev)
 {
-    int any_kind = ids_are_addresses_(r);
+    int any_kind = evt_reader_profile(r)->ids_are_addresses;
     if (!r->incarn) {
         if (!any_kind && (!(ev->m.has & EVT_M_OBJ_TYPE) || ev->m.obj_type != EVT_HOOK_OBJ_THREAD))
             return EVT_OK; /* no thread */

@@ -9,4 +9,5 @@ const evt_kernel_profile evt_kernel_embos = {
     .id = EVT_HOOK_KERNEL_EMBOS,
     .name = "embos",
     .higher_prio_wins = 1,
+    .ids_are_addresses = 1,
 };

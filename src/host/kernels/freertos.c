@@ -69,6 +69,7 @@ const evt_kernel_profile evt_kernel_freertos = {
     .id = EVT_HOOK_KERNEL_FREERTOS,
     .name = "freertos",
     .higher_prio_wins = 1,
+    .ids_are_addresses = 1,
     .svcs = k_svcs,
     .nsvcs = sizeof k_svcs / sizeof k_svcs[0],
     .states = k_states,

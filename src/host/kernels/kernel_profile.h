@@ -36,6 +36,10 @@ typedef struct evt_kernel_profile {
     uint32_t id;                     /* EVT_HOOK_KERNEL_* */
     const char *name;                /* "freertos": the --kernel spelling and the trace's profile name */
     int higher_prio_wins;            /* 1: a larger priority number is more urgent (FreeRTOS, Windows) */
+    /* 1: object ids are addresses that every kind of object shares, so one id may be a task, then a
+     * semaphore (ctx_incarnation.h any_kind); 0: ids are per kind (μT-Kernel) or not known to be
+     * shared */
+    int ids_are_addresses;
     const evt_kernel_svc *svcs;      /* sorted by code (looked up by binary search) */
     size_t nsvcs;
     const evt_kernel_state *states;  /* any order, few */

@@ -65,6 +65,7 @@ const evt_kernel_profile evt_kernel_threadx = {
     .id = EVT_HOOK_KERNEL_THREADX,
     .name = "threadx",
     .higher_prio_wins = 0,
+    .ids_are_addresses = 1,
     .svcs = k_svcs,
     .nsvcs = sizeof k_svcs / sizeof k_svcs[0],
     .states = k_states,

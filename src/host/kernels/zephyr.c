@@ -26,6 +26,7 @@ const evt_kernel_profile evt_kernel_zephyr = {
     .id = EVT_HOOK_KERNEL_ZEPHYR,
     .name = "zephyr",
     .higher_prio_wins = 0,
+    .ids_are_addresses = 1,
     .states = k_states,
     .nstates = sizeof k_states / sizeof k_states[0],
 };
