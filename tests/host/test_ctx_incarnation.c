@@ -229,8 +229,9 @@ static void script_kinds(void)
 
 /* Each create at Z is an object of its own: the task Z, the semaphore Z#1, the event group Z#2,
  * each with its own kind and operations (before 6 Dec the three were one object, of the first's
- * kind, with every operation); and the snapshot's registry entry at Z, the event group's, does not
- * name the task (before, its create, suspend and delete said EVENT_GROUP). */
+ * kind, with every operation); and the snapshot's registry entry at Z, the event group's, names
+ * neither the task (before, its create, suspend and delete said EVENT_GROUP) nor, since 7 Dec, the
+ * semaphore (before, its gives and takes said EVENT_GROUP). */
 static void check_kinds(const uint8_t *p, size_t n, const char *fmt)
 {
     evt_reader *rd;
@@ -259,10 +260,15 @@ static void check_kinds(const uint8_t *p, size_t n, const char *fmt)
         if ((m->has & EVT_M_OP) && m->obj_type == EVT_HOOK_OBJ_SEMAPHORE && evt_ctx_raw(m->obj) == 0x4000u) {
             assert_int_equal(m->obj, ZI(1));
             assert_int_equal(ev.target, ZI(1));
+            /* its own name (the stream's create), or none: never the event group's */
+            if (m->obj_name) assert_string_equal(m->obj_name, "BINARY_SEM");
+            if (ev.target_name) assert_string_equal(ev.target_name, "BINARY_SEM");
             sem_ops++;
         }
         if ((m->has & EVT_M_OP) && m->obj_type == EVT_HOOK_OBJ_EVENT_FLAGS && evt_ctx_raw(m->obj) == 0x4000u) {
             assert_int_equal(m->obj, ZI(2));
+            assert_non_null(m->obj_name);
+            assert_string_equal(m->obj_name, "EVENT_GROUP");
             flag_ops++;
         }
     }

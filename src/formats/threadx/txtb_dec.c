@@ -37,6 +37,7 @@
 #include "formats/common/name_cache.h"
 #include "formats/common/text_ok.h"
 #include "formats/threadx/txtb_defs.h"
+#include "formats/threadx/txtb_hooks_objmap.h"
 #include "formats/threadx/txtb_hooks_dec.h"
 #include "formats/threadx/txtb_names.h"
 #include "host/event_reset.h"
@@ -371,13 +372,14 @@ static inline const txtb_obj *find_obj(txtb_state *s, uint32_t addr)
     return find_obj_slow(s, addr);
 }
 
-/* o's registry entry is of the other class than the one named (thread: a thread; else another
- * object): the registry keeps one entry per address, the last registered, and an address may
- * have held a task and then a semaphore (a FreeRTOS static object in a reused stack buffer), so
- * such an entry names nothing. An entry of no type fits either. */
-static inline int entry_other_class(const txtb_obj *o, int thread)
+/* o's registry entry is of another kind than an object of generic type want (EVT_HOOK_OBJ_*; 0:
+ * any) is registered with (txtb_hooks_entry_type): the registry keeps one entry per address, the
+ * last registered, and an address may have held a task and then a semaphore (a FreeRTOS static
+ * object in a reused stack buffer), or a binary semaphore and then a recursive mutex (a heap block
+ * handed back), so such an entry names nothing. An entry of no type fits any. */
+static inline int entry_other_kind(const txtb_obj *o, unsigned want)
 {
-    return o->type != TXTB_OBJ_NONE && (o->type == TXTB_OBJ_THREAD) != (thread != 0);
+    return want != 0u && o->type != TXTB_OBJ_NONE && o->type != txtb_hooks_entry_type((evt_hook_obj)want);
 }
 
 /* Name of an indexed object: from memory, or read from the file into the role's buffer (valid
@@ -405,7 +407,7 @@ static inline const char *ctx_named(txtb_state *s, uint32_t ctx, const char **ok
 {
     if (s->ctx_key != (ctx | (uint64_t)1 << 32)) {
         const txtb_obj *co = find_obj(s, ctx);
-        if (co && entry_other_class(co, 1)) co = NULL;
+        if (co && entry_other_kind(co, EVT_HOOK_OBJ_THREAD)) co = NULL;
         s->ctx_obj = co;
         s->ctx_name = obj_name(s, co, NAME_CTX);
         s->ctx_ok = obj_name_ok(s, co);
@@ -421,7 +423,7 @@ static const char *hooks_obj_name(void *ctx, uint32_t addr, int want)
 {
     txtb_state *s = ctx;
     const txtb_obj *o = find_obj(s, addr);
-    if (o && want != TXTB_NAME_ANY && entry_other_class(o, want == TXTB_NAME_THREAD)) return NULL;
+    if (o && entry_other_kind(o, (unsigned)want)) return NULL;
     return obj_name(s, o, NAME_HOOKS);
 }
 
@@ -1304,8 +1306,8 @@ TXTB_INLINE EVT_EVENT_RESET_FN int decode_slot(txtb_state *s, const uint8_t *p, 
         if (o || e->target == 1) {
             flags |= EVT_HAS_TARGET;
             ev->target = i1;
-            /* a thread is named only by a thread's entry and an object by another object's */
-            if (o && e->obj_type && entry_other_class(o, e->obj_type == EVT_HOOK_OBJ_THREAD)) o = NULL;
+            /* an object is named only by an entry of its own kind (a thread's by a thread's) */
+            if (o && entry_other_kind(o, e->obj_type)) o = NULL;
             ev->target_name = obj_name(s, o, NAME_TARGET);
             ok_target = obj_name_ok(s, o);
             if (!ok_target && ev->target_name) vouched &= ~(unsigned)(EVT_TEXT_OK_TARGET_NAME | EVT_TEXT_OK_OBJ_NAME);

@@ -139,15 +139,15 @@ static void rtos_record(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], evt
     case TXTB_EVTRACE_SWITCH_ID: {
         uint64_t from = (ev->flags & EVT_HAS_CTX) && ev->ctx_class == EVT_CTX_THREAD ? ev->ctx : 0;
         evt_hook_m_switch(ev, k, from, w[6] >> 16, w[6] & 0xFFFFu, w[7], NAME_(w[7], TXTB_NAME_ANY), w[4],
-                          NAME_(w[4], TXTB_NAME_THREAD), w[5], &h->mbuf);
+                          NAME_(w[4], EVT_HOOK_OBJ_THREAD), w[5], &h->mbuf);
         break;
     }
-    case TXTB_EVTRACE_READY_ID: evt_hook_m_ready(ev, w[4], NAME_(w[4], TXTB_NAME_THREAD)); break;
-    case TXTB_EVTRACE_PRIO_ID: evt_hook_m_prio(ev, w[4], NAME_(w[4], TXTB_NAME_THREAD), w[5], w[6]); break;
-    default: { /* the object named by its own class's entry when the operation says which */
+    case TXTB_EVTRACE_READY_ID: evt_hook_m_ready(ev, w[4], NAME_(w[4], EVT_HOOK_OBJ_THREAD)); break;
+    case TXTB_EVTRACE_PRIO_ID: evt_hook_m_prio(ev, w[4], NAME_(w[4], EVT_HOOK_OBJ_THREAD), w[5], w[6]); break;
+    default: { /* the object named by its own kind's entry when the operation says which (a
+                * FreeRTOS code tells the queue type: a take of a mutex is not a semaphore's) */
         const evt_kernel_svc *sv = evt_kernel_svc_find(k, (int32_t)w[4]);
-        int want = !sv || !sv->obj_type ? TXTB_NAME_ANY
-                   : sv->obj_type == EVT_HOOK_OBJ_THREAD ? TXTB_NAME_THREAD : TXTB_NAME_OBJ;
+        int want = sv ? sv->obj_type : TXTB_NAME_ANY;
         evt_hook_m_obj_op(ev, k, (int32_t)w[4], w[5], NAME_(w[5], want), (int32_t)w[6], &h->mbuf);
         break;
     }
@@ -164,10 +164,9 @@ static int decode_event(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], evt
         (w[7] & 0xFFu) != 0u && (w[7] & 0xFFu) < EVT_HOOK_OBJ_COUNT_) {
         ev->m.has |= EVT_M_OBJ_TYPE; /* the object's own type, not the create id's (txtb_defs.h) */
         ev->m.obj_type = (uint8_t)(w[7] & 0xFFu);
-        /* the registry's name is this object's only if the entry is of its class (a task's name
-           does not name a semaphore built where it was, nor the other way round) */
-        if (ev->target_name && name_of &&
-            !name_of(ctx, (uint32_t)ev->target, ev->m.obj_type == EVT_HOOK_OBJ_THREAD ? TXTB_NAME_THREAD : TXTB_NAME_OBJ))
+        /* the registry's name is this object's only if the entry is of its kind (a task's name
+           does not name a semaphore built where it was, nor a mutex's a semaphore's) */
+        if (ev->target_name && name_of && !name_of(ctx, (uint32_t)ev->target, ev->m.obj_type))
             ev->target_name = NULL;
         return 1;
     }
@@ -191,8 +190,11 @@ static int decode_event(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], evt
             } else if (sv && sv->obj_type && sv->obj_arg < 3) { /* the handle is an argument */
                 ev->flags |= EVT_HAS_TARGET;
                 ev->target = evt_kernel_obj_handle(p, (int32_t)code, w[5 + sv->obj_arg]);
+                /* a thread's entry for a thread; any other entry otherwise: an API's object type
+                   names a family (xSemaphoreTake takes a mutex too) */
                 ev->target_name = name_of ? name_of(ctx, (uint32_t)ev->target,
-                                                    sv->obj_type == EVT_HOOK_OBJ_THREAD ? TXTB_NAME_THREAD : TXTB_NAME_ANY)
+                                                    sv->obj_type == EVT_HOOK_OBJ_THREAD ? EVT_HOOK_OBJ_THREAD
+                                                                                        : TXTB_NAME_ANY)
                                           : NULL;
             }
             if ((ev->m.has & EVT_M_OP) && (ev->flags & EVT_HAS_TARGET)) {

@@ -28,11 +28,12 @@ typedef struct txtb_hooks_dec {
     evt_hook_idle idle;   /* the kernel's idle tasks (registry TXTB_HOOKS_IDLE_BASE entries) */
 } txtb_hooks_dec;
 
-/* Looks up the registry name of an object pointer; NULL if unknown. want: TXTB_NAME_ANY, or only
- * the entry of a thread (TXTB_NAME_THREAD) or of another object (TXTB_NAME_OBJ): the registry keeps
- * one entry per address, the last registered, and an address may have held a task and then a
- * semaphore (a FreeRTOS static object built in a reused stack buffer). */
-enum { TXTB_NAME_ANY, TXTB_NAME_THREAD, TXTB_NAME_OBJ };
+/* Looks up the registry name of an object pointer; NULL if unknown. want: TXTB_NAME_ANY, or the
+ * generic type (EVT_HOOK_OBJ_*) of the object named, which only an entry of that type's registry
+ * kind names (txtb_hooks_entry_type): the registry keeps one entry per address, the last
+ * registered, and an address may have held a task and then a semaphore (a FreeRTOS static object
+ * built in a reused stack buffer), or a semaphore and then a mutex (a heap block handed back). */
+enum { TXTB_NAME_ANY = 0 };
 typedef const char *(*txtb_hooks_name_fn)(void *ctx, uint32_t addr, int want);
 
 /* Start state (all zero is fine too). */

@@ -200,14 +200,14 @@ void evt_txtb_hook_svc_leave(int32_t code, int32_t ret, int paired)
 /* Registry type and event ids of a generic object type. */
 static void obj_map(evt_hook_obj type, uint8_t *txtype, uint32_t *create, uint32_t *del)
 {
+    *txtype = txtb_hooks_entry_type(type);
     switch (type) {
 #define TXTB_HO_CASE_(n, txt, cr, de, tag) \
-    case EVT_HOOK_OBJ_##n: *txtype = TXTB_OBJ_##txt; *create = cr; *del = de; return;
+    case EVT_HOOK_OBJ_##n: *create = cr; *del = de; return;
         TXTB_HOOKS_OBJ_MAP(TXTB_HO_CASE_)
 #undef TXTB_HO_CASE_
     default: break;
     }
-    *txtype = TXTB_OBJ_EVTRACE_HOOKS;
     *create = 0;
     *del = 0;
 }
