@@ -9,7 +9,8 @@
  * tracker alone on synthetic events: a delete never created (a snapshot whose create was
  * overwritten), an object that is no thread at a task's address (a kernel whose ids are per kind),
  * ids of 2^48 and up. And one FreeRTOS address holding a task, then a semaphore, then an event
- * group (ids shared by every kind): three objects, each with its own kind and operations. */
+ * group (ids shared by every kind): three objects, each with its own kind and operations; a
+ * semaphore a task blocks on, then a task at its address: the stop is not named after the task. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -307,6 +308,73 @@ static void check_kinds(const uint8_t *p, size_t n, const char *fmt)
 static void test_kinds_snapshot(void **st) { (void)st; run_snapshot(script_kinds, check_kinds); }
 static void test_kinds_stream(void **st) { (void)st; run_stream(script_kinds, check_kinds); }
 
+/* ---- the object a task blocks on, and a message buffer's delete (FreeRTOS's StaticAllocation.c
+ * builds static semaphores and then a static task in one buffer, over and over) ---- */
+
+static const char *const W = (const char *)0x5000; /* a binary semaphore, then the task "Static" */
+static const char *const V = (const char *)0x6000; /* a message buffer */
+
+static void script_blocked(void)
+{
+    create(IDLE, "IDLE", 10);
+    create(Y, "gamma", 11);
+    sw(NULL, 0, Y, 100);
+    at(110);
+    evt_freertos_qobj_create(W, 3);        /* a binary semaphore */
+    at(120);
+    evt_freertos_block(W);                 /* gamma waits for it */
+    sw(Y, 2, IDLE, 130);
+    sw(IDLE, 1, Y, 200);
+    at(210);
+    evt_freertos_op(EVT_FREERTOS_QCODE(EVT_FREERTOS_QEV_QUEUE_RECEIVE, 3), W, 1);
+    at(220);
+    evt_freertos_qobj_delete(W, 3);
+    create(W, "Static", 230);              /* then a task in the same buffer: the last entry at W */
+    at(240);
+    evt_freertos_obj_create(EVT_HOOK_OBJ_MSGBUF, V, NULL);
+    at(250);
+    evt_freertos_obj_delete(EVT_HOOK_OBJ_MSGBUF, V);
+    sw(Y, 2, IDLE, 300);
+    at(400);
+    evt_freertos_user(1, 0, 0, 0, 0);
+}
+
+/* gamma's stop blocked on the semaphore names it by its own name (the stream's create) or by
+ * none, never by the task the snapshot's last registry entry at W names (before 7 Dec: "Static");
+ * the message buffer's delete says message_buffer, as its create does (before 7 Dec the
+ * snapshot's said queue). */
+static void check_blocked(const uint8_t *p, size_t n, const char *fmt)
+{
+    evt_reader *rd;
+    char err[256];
+    assert_int_equal(evt_reader_open_mem(p, n, fmt, NULL, NULL, NULL, &rd, err, sizeof err), EVT_OK);
+    evt_event ev;
+    int blocked = 0, buf_create = 0, buf_delete = 0;
+    while (evt_reader_next(rd, &ev) == EVT_OK) {
+        const evt_meaning *m = &ev.m;
+        if (ev.kind == EVT_KIND_THREAD_STOP && (m->has & EVT_M_BLOCKED_ON)) {
+            assert_int_equal(evt_ctx_raw(m->obj), 0x5000u);
+            assert_int_equal(m->obj, 0x5000u); /* the semaphore, the first object there */
+            if (m->obj_name) assert_string_equal(m->obj_name, "BINARY_SEM");
+            blocked++;
+        }
+        if ((ev.kind == EVT_KIND_OBJ_CREATE || ev.kind == EVT_KIND_OBJ_DELETE) && evt_ctx_raw(ev.target) == 0x6000u) {
+            assert_true(m->has & EVT_M_OBJ_TYPE);
+            assert_int_equal(m->obj_type, EVT_HOOK_OBJ_MSGBUF);
+            if (ev.kind == EVT_KIND_OBJ_CREATE) buf_create++;
+            else buf_delete++;
+        }
+    }
+    assert_int_equal(blocked, 1);
+    assert_int_equal(buf_create, 1);
+    assert_int_equal(buf_delete, 1);
+    assert_int_equal(rd->errors, 0);
+    evt_reader_close(rd);
+}
+
+static void test_blocked_snapshot(void **st) { (void)st; run_snapshot(script_blocked, check_blocked); }
+static void test_blocked_stream(void **st) { (void)st; run_stream(script_blocked, check_blocked); }
+
 /* ---- the tracker alone ---- */
 
 static evt_event thread_ev(evt_kind k, uint64_t ctx, uint64_t target, uint8_t obj_type)
@@ -395,6 +463,8 @@ int main(void)
         cmocka_unit_test(test_tracker),
         cmocka_unit_test(test_kinds_snapshot),
         cmocka_unit_test(test_kinds_stream),
+        cmocka_unit_test(test_blocked_snapshot),
+        cmocka_unit_test(test_blocked_stream),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -102,7 +102,10 @@ void evt_hook_m_prio(evt_event *ev, uint64_t thread, const char *name, uint64_t 
     ev->m.label = why < sizeof k_why / sizeof k_why[0] ? k_why[why] : "prio_set";
     ev->name = ev->m.label;
     if (why == EVT_HOOK_PRIO_INHERIT || why == EVT_HOOK_PRIO_DISINHERIT) {
-        ev->m.has |= EVT_M_OP;
+        /* an operation on the thread (the holder whose priority changes): its object is a thread,
+           as `stats` lists it (before 7 Dec 2026 a task with only these showed type 0) */
+        ev->m.has |= EVT_M_OP | EVT_M_OBJ_TYPE;
+        ev->m.obj_type = EVT_HOOK_OBJ_THREAD;
         ev->m.op = why == EVT_HOOK_PRIO_INHERIT ? EVT_OP_INHERIT : EVT_OP_DISINHERIT;
         ev->m.op_result = EVT_RES_SUCCESS;
         ev->m.obj = thread;

@@ -270,9 +270,10 @@
  * ready (FreeRTOS's IDLE): param1 = its handle as TXTB records name threads (32 bits), param2 = 0, name
  * "idle_task". The reader counts that thread's running as idle time (docs/freertos.md "Idle"). */
 #define TXTB_HOOKS_IDLE_BASE      0x65766900u  /* "evi" */
-/* A hooks buffer's <TYPE>_CREATE record whose id names another type than the object's (a message
- * buffer or a queue set created as a QUEUE_CREATE: txtb_hooks.h) has info4 = this tag | the generic
- * object type (evt_hook_obj, low 8 bits); other create records keep info4 0. */
+/* A hooks buffer's <TYPE>_CREATE or _DELETE record whose id names another type than the object's
+ * (a message buffer or a queue set created as a QUEUE_CREATE: txtb_hooks_objmap.h) has info4 = this
+ * tag | the generic object type (evt_hook_obj, low 8 bits); other create and delete records keep
+ * info4 0 (deletes did until 7 Dec 2026: such a delete then says queue). */
 #define TXTB_HOOKS_OBJTYPE_TAG    0x65740000u  /* "et" */
 #define TXTB_HOOKS_OBJTYPE_MASK   0xFFFFFF00u
 

@@ -129,6 +129,35 @@ static const char *svc_name(txtb_hooks_dec *h, const evt_kernel_profile *p, uint
     return h->namebuf;
 }
 
+/* The slot of addr in h->kinds (Fibonacci hashing: FreeRTOS's heap addresses differ in their
+ * middle bits). */
+static txtb_hooks_kind *kind_slot(txtb_hooks_dec *h, uint32_t addr)
+{
+    return &h->kinds[(uint32_t)(addr * 2654435761u) >> 24];
+}
+
+/* The kind the object at addr last had (EVT_HOOK_OBJ_*), or TXTB_NAME_ANY when not known. */
+static int kind_of(txtb_hooks_dec *h, uint32_t addr)
+{
+    const txtb_hooks_kind *k = kind_slot(h, addr);
+    return k->addr == addr ? k->type : TXTB_NAME_ANY;
+}
+
+/* Keep the kind of the object a create, delete or operation names (the switch's blocked-on
+ * object names its own kind through kind_of). */
+static void note_kind(txtb_hooks_dec *h, const evt_event *ev)
+{
+    uint64_t a;
+    if (!(ev->m.has & EVT_M_OBJ_TYPE) || !ev->m.obj_type) return;
+    if ((ev->m.has & EVT_M_OP) && !(ev->m.has & EVT_M_BLOCKED_ON)) a = ev->m.obj;
+    else if ((ev->kind == EVT_KIND_OBJ_CREATE || ev->kind == EVT_KIND_OBJ_DELETE) && (ev->flags & EVT_HAS_TARGET))
+        a = ev->target;
+    else return;
+    txtb_hooks_kind *k = kind_slot(h, (uint32_t)a);
+    k->addr = (uint32_t)a;
+    k->type = ev->m.obj_type;
+}
+
 /* The RTOS records 195-198 (txtb_defs.h), meaning by formats/common/hook_meaning.c. */
 static void rtos_record(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], evt_event *ev, txtb_hooks_name_fn name_of,
                         void *ctx)
@@ -138,7 +167,9 @@ static void rtos_record(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], evt
     switch (id) {
     case TXTB_EVTRACE_SWITCH_ID: {
         uint64_t from = (ev->flags & EVT_HAS_CTX) && ev->ctx_class == EVT_CTX_THREAD ? ev->ctx : 0;
-        evt_hook_m_switch(ev, k, from, w[6] >> 16, w[6] & 0xFFFFu, w[7], NAME_(w[7], TXTB_NAME_ANY), w[4],
+        /* the blocked-on object named by an entry of its kind when it is known (a semaphore built
+           where a task was is not called after the task) */
+        evt_hook_m_switch(ev, k, from, w[6] >> 16, w[6] & 0xFFFFu, w[7], NAME_(w[7], kind_of(h, w[7])), w[4],
                           NAME_(w[4], EVT_HOOK_OBJ_THREAD), w[5], &h->mbuf);
         break;
     }
@@ -160,7 +191,8 @@ static int decode_event(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], evt
 {
     uint32_t code = w[4];
     const evt_kernel_profile *p = profile_of(h);
-    if (h->active && ev->kind == EVT_KIND_OBJ_CREATE && (w[7] & TXTB_HOOKS_OBJTYPE_MASK) == TXTB_HOOKS_OBJTYPE_TAG &&
+    if (h->active && (ev->kind == EVT_KIND_OBJ_CREATE || ev->kind == EVT_KIND_OBJ_DELETE) &&
+        (w[7] & TXTB_HOOKS_OBJTYPE_MASK) == TXTB_HOOKS_OBJTYPE_TAG &&
         (w[7] & 0xFFu) != 0u && (w[7] & 0xFFu) < EVT_HOOK_OBJ_COUNT_) {
         ev->m.has |= EVT_M_OBJ_TYPE; /* the object's own type, not the create id's (txtb_defs.h) */
         ev->m.obj_type = (uint8_t)(w[7] & 0xFFu);
@@ -260,6 +292,7 @@ int txtb_hooks_dec_event(txtb_hooks_dec *h, uint32_t id, const uint32_t w[8], ev
                          txtb_hooks_name_fn name_of, void *ctx)
 {
     int mine = decode_event(h, id, w, ev, name_of, ctx);
+    if (h->active) note_kind(h, ev);
     evt_hook_idle_mark(&h->idle, ev); /* an idle task's events say so (hook_meaning.h) */
     if (mine || ev->kind == EVT_KIND_LOST) evt_hook_waits_event(&h->waits, ev); /* hook_wait.h */
     return mine;

@@ -15,6 +15,16 @@
 
 struct evt_kernel_profile;
 
+/* The kind (EVT_HOOK_OBJ_*) an object address last had in a create, delete or operation record,
+ * direct-mapped by address (TXTB_HOOKS_KINDS slots): a switch record names the object its thread
+ * blocks on but not its kind, which decides the registry entry that may name it. A slot another
+ * address took since answers "not known". */
+#define TXTB_HOOKS_KINDS 256u
+typedef struct txtb_hooks_kind {
+    uint32_t addr;
+    uint8_t type;        /* 0: the slot is empty */
+} txtb_hooks_kind;
+
 typedef struct txtb_hooks_dec {
     const struct evt_kernel_profile *profile; /* decode with this (NULL: the registry's kernel) */
     int active;          /* a hooks profile registry entry was seen */
@@ -26,6 +36,7 @@ typedef struct txtb_hooks_dec {
     evt_hook_mbuf mbuf;  /* strings of the RTOS records (hook_meaning.h) */
     evt_hook_waits waits; /* open calls and waits per context (hook_wait.h) */
     evt_hook_idle idle;   /* the kernel's idle tasks (registry TXTB_HOOKS_IDLE_BASE entries) */
+    txtb_hooks_kind kinds[TXTB_HOOKS_KINDS]; /* the recent objects' kinds (above) */
 } txtb_hooks_dec;
 
 /* Looks up the registry name of an object pointer; NULL if unknown. want: TXTB_NAME_ANY, or the

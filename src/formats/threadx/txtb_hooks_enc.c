@@ -6,8 +6,8 @@
  *   svc_enter   -> EVTRACE_SVC_ENTER (191) info1 code, info2..4 args 0..2
  *   svc_leave   -> EVTRACE_SVC_EXIT (192)  info1 code, info2 ret, info3 paired, info4 0
  *   obj_create/delete -> registry entry + the ThreadX <TYPE>_CREATE/_DELETE event (interrupt n:
- *                  registry entry only, pointer TXTB_HOOKS_IRQ_BASE | n); a create of a type the
- *                  ThreadX id does not name (message buffer, queue set: QUEUE_CREATE) has
+ *                  registry entry only, pointer TXTB_HOOKS_IRQ_BASE | n); a create or delete of a
+ *                  type the ThreadX id does not name (message buffer, queue set: QUEUE_CREATE) has
  *                  info4 = TXTB_HOOKS_OBJTYPE_TAG | the generic type
  *   user        -> user event 4096 + id
  *   kernel_info -> registry entry type EVTRACE_HOOKS, pointer TXTB_HOOKS_MAGIC
@@ -242,7 +242,7 @@ void evt_txtb_hook_obj_delete(evt_hook_obj type, uintptr_t obj)
     uint8_t txtype;
     uint32_t cr, de;
     obj_map(type, &txtype, &cr, &de);
-    if (de) evt_tx_trace_kernel_event(de, (uint32_t)obj, 0u, 0u, 0u);
+    if (de) evt_tx_trace_kernel_event(de, (uint32_t)obj, 0u, 0u, obj_tag(type));
     if (type == EVT_HOOK_OBJ_INTERRUPT) obj = (uintptr_t)(TXTB_HOOKS_IRQ_BASE | (obj & 0xFFFFu));
     evt_tx_trace_object_unregister((const void *)obj);
 }

@@ -87,6 +87,8 @@ static void check(const uint8_t *p, size_t n, const char *fmt)
             assert_int_equal(ev.target, TA);
             assert_int_equal(m->new_prio, 3);
             assert_int_equal(m->op, EVT_OP_INHERIT);
+            assert_true(m->has & EVT_M_OBJ_TYPE); /* an operation on a thread, the holder */
+            assert_int_equal(m->obj_type, EVT_HOOK_OBJ_THREAD);
             assert_int_equal(ev.ctx, TB); /* recorded while beta runs */
             seen = 5;
         }
