@@ -11,8 +11,8 @@
 
 /* Generic object type -> ThreadX registry type, create id, delete id, tagged.
  * X(generic NAME, TXTB_OBJ_ type, create event, delete event, tag); 0 = no event. tag 1: the create
- * id names another type (a message buffer or a queue set is created as a ThreadX queue), so the
- * create record's info4 carries TXTB_HOOKS_OBJTYPE_TAG | the generic type (txtb_defs.h). */
+ * and delete ids name another type (a message buffer or a queue set is created as a ThreadX queue),
+ * so those records' info4 carries TXTB_HOOKS_OBJTYPE_TAG | the generic type (txtb_defs.h). */
 #define TXTB_HOOKS_OBJ_MAP(X)                                      \
     X(THREAD,        THREAD,        100, 101, 0)                   \
     X(SEMAPHORE,     SEMAPHORE,     81,  82,  0)                   \
