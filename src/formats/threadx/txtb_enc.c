@@ -1415,9 +1415,13 @@ void evt_tx_trace_object_unregister(const void *object)
     evt_port_crit_t cs;
     if (!evt_rec_lock_enter(&r->lock, &cs)) return;
     if (r->reg_on && !r->reg_busy) {
+        /* the entry in use with this pointer: one already available (an object unregistered
+           twice, or an earlier object's entry left at this address) is not counted again, so
+           reg_avail stays the number of available entries and a full registry's drop is counted
+           (reg_add) instead of passing a search that finds no slot */
         for (uint32_t i = 0; i < r->reg_total; i++) {
             uint8_t *e = r->reg + i * r->reg_size;
-            if (get_word(e + TXTB_REG_POINTER, TX_SWAP(r)) == ptr) {
+            if (get_word(e + TXTB_REG_POINTER, TX_SWAP(r)) == ptr && e[TXTB_REG_AVAILABLE] == 0u) {
                 e[TXTB_REG_AVAILABLE] = 1u;
                 r->reg_avail++;
                 r->reg_search = i;

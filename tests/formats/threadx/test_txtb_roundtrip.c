@@ -320,6 +320,37 @@ static void test_registry_full_counted(void **st)
     }
 }
 
+/* An object unregistered twice (a delete the application repeats, or one whose registration was
+ * dropped, at the address of an earlier object's available entry) leaves one available entry, not
+ * two: before, the count of available entries grew by two, and a later registration into the then
+ * full registry found no slot and was dropped without being counted. Both byte orders. */
+static void test_registry_unregister_twice(void **st)
+{
+    (void)st;
+    enum { R = 2, SZ = 48 + 48 * R + 32 * 8 };
+    static uint8_t buf[SZ];
+    for (int big = 0; big < 2; big++) {
+        evt_tx_options o;
+        memset(&o, 0, sizeof o);
+        o.big_endian = big;
+        memset(buf, 0, sizeof buf);
+        assert_int_equal(evt_tx_trace_enable_ex(buf, SZ, R, &o), EVT_TX_SUCCESS);
+        evt_tx_trace_object_register(TXTB_OBJ_QUEUE, (const void *)0x100u, "a", 0, 0);
+        evt_tx_trace_object_unregister((const void *)0x100u);
+        evt_tx_trace_object_unregister((const void *)0x100u);
+        for (uintptr_t i = 2; i <= 4; i++) /* two fit (a's entry and the unused one), one is lost */
+            evt_tx_trace_object_register(TXTB_OBJ_QUEUE, (const void *)(i * 0x100u), "q", 0, 0);
+        evt_tx_trace_kernel_event(TXTB_EVENT_QUEUE_SEND, 0x200, 0, 0, 0);
+        evt_tx_trace_disable();
+        assert_int_equal(buf[17] << 8 | buf[16], 1);
+        char err[256];
+        evt_reader *r = NULL;
+        assert_int_equal(evt_reader_open_mem(buf, SZ, "threadx", NULL, NULL, NULL, &r, err, sizeof err), EVT_OK);
+        assert_int_equal(r->names_lost, 1);
+        evt_reader_close(r);
+    }
+}
+
 static void test_user_id_190_is_no_loss(void **st)
 {
     (void)st;
@@ -367,6 +398,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_registry_full_counted),
+        cmocka_unit_test(test_registry_unregister_twice),
         cmocka_unit_test(test_no_wrap_le),
         cmocka_unit_test(test_no_wrap_be),
         cmocka_unit_test(test_wraps_le),
