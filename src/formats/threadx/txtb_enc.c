@@ -1369,7 +1369,10 @@ static void reg_add(uint8_t type, uint32_t ptr, const char *name, uint32_t p1, u
     if (found < entries) {
         uint8_t *e = r->reg + found * r->reg_size;
         uint32_t n = r->name_size - 1u, k = 0;
-        r->reg_avail--;
+        /* the slot ThreadX's search picks, but the count of available entries goes down only when
+           it was available: ThreadX's own goes down for an entry in use at this address too (an
+           object registered again), and then drops later objects while entries are free */
+        if (e[TXTB_REG_AVAILABLE] != 0u) r->reg_avail--;
         r->reg_search = (found + 1u < entries) ? found + 1u : 0u;
         e[TXTB_REG_AVAILABLE] = 0u;
         e[TXTB_REG_TYPE] = type;

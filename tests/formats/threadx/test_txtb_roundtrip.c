@@ -351,6 +351,48 @@ static void test_registry_unregister_twice(void **st)
     }
 }
 
+/* An object registered again while its entry is in use (a new name for it) takes that entry
+ * without using up an available one: before, the count of available entries went down anyway,
+ * and a later object that had a free entry was dropped (counted as lost, its name gone). The
+ * search itself is ThreadX's (tx_trace_object_register.c): from the slot after the last one
+ * taken, the first never-used or same-address entry, else an available one. Both byte orders. */
+static void test_registry_register_twice(void **st)
+{
+    (void)st;
+    enum { R = 2, SZ = 48 + 48 * R + 32 * 8 };
+    static uint8_t buf[SZ];
+    for (int big = 0; big < 2; big++) {
+        evt_tx_options o;
+        memset(&o, 0, sizeof o);
+        o.big_endian = big;
+        memset(buf, 0, sizeof buf);
+        assert_int_equal(evt_tx_trace_enable_ex(buf, SZ, R, &o), EVT_TX_SUCCESS);
+        evt_tx_trace_object_register(TXTB_OBJ_QUEUE, (const void *)0x100u, "a", 0, 0);  /* entry 0 */
+        evt_tx_trace_object_register(TXTB_OBJ_QUEUE, (const void *)0x400u, "x", 0, 0);  /* entry 1 */
+        evt_tx_trace_object_unregister((const void *)0x400u);                             /* 1 available */
+        evt_tx_trace_object_register(TXTB_OBJ_QUEUE, (const void *)0x100u, "a2", 0, 0); /* a's own entry 0 */
+        evt_tx_trace_object_register(TXTB_OBJ_QUEUE, (const void *)0x200u, "b", 0, 0);  /* entry 1 */
+        evt_tx_trace_object_register(TXTB_OBJ_QUEUE, (const void *)0x300u, "c", 0, 0);  /* full: lost */
+        evt_tx_trace_kernel_event(TXTB_EVENT_QUEUE_SEND, 0x200, 0, 0, 0);
+        evt_tx_trace_disable();
+        assert_int_equal(buf[17] << 8 | buf[16], 1);
+        char err[256];
+        evt_reader *r = NULL;
+        assert_int_equal(evt_reader_open_mem(buf, SZ, "threadx", NULL, NULL, NULL, &r, err, sizeof err), EVT_OK);
+        assert_int_equal(r->names_lost, 1);
+        evt_event ev;
+        int named = 0;
+        while (evt_reader_next(r, &ev) == EVT_OK)
+            if ((ev.flags & EVT_HAS_TARGET) && ev.target == 0x200u) {
+                assert_non_null(ev.target_name);
+                assert_string_equal(ev.target_name, "b");
+                named++;
+            }
+        assert_int_equal(named, 1);
+        evt_reader_close(r);
+    }
+}
+
 static void test_user_id_190_is_no_loss(void **st)
 {
     (void)st;
@@ -399,6 +441,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_registry_full_counted),
         cmocka_unit_test(test_registry_unregister_twice),
+        cmocka_unit_test(test_registry_register_twice),
         cmocka_unit_test(test_no_wrap_le),
         cmocka_unit_test(test_no_wrap_be),
         cmocka_unit_test(test_wraps_le),
