@@ -1154,13 +1154,14 @@ unsigned evt_tx_trace_enable_ex(void *buffer, uint32_t size, uint32_t registry_e
     else if (!(opt && opt->time_source) && evt_port_timestamp_bits() < 32u)
         mask = ((uint32_t)1u << evt_port_timestamp_bits()) - 1u; /* a narrow port counter */
 
-    /* Registry: available=1, type=0, reserved=0, pointer=0 (the first four bytes one word, the
-     * pointer another); params and name left as they are. */
+    /* Registry: available=1, type=0, reserved=0, pointer=0 (the first four bytes one word whose
+     * first byte is 1 in either host order, the pointer another); params and name left as they
+     * are. */
+    uint32_t avail_word = host_is_big() ? 0x01000000u : 1u;
     for (uint32_t i = 0; i < registry_entries; i++) {
         uint8_t *e = reg + i * reg_size;
-        store_host32(e + TXTB_REG_AVAILABLE, 0u); /* with type and the two reserved bytes */
+        store_host32(e + TXTB_REG_AVAILABLE, avail_word); /* with type and the two reserved bytes */
         store_host32(e + TXTB_REG_POINTER, 0u);
-        e[TXTB_REG_AVAILABLE] = 1u;
     }
     /* Events: only word 0 (context) of each slot. */
     for (uint8_t *s = ev_start; s < ev_end; s += TXTB_EVENT_SIZE) store_host32(s + TXTB_EV_CONTEXT, 0u);
@@ -1370,9 +1371,10 @@ static void reg_add(uint8_t type, uint32_t ptr, const char *name, uint32_t p1, u
         uint8_t *e = r->reg + found * r->reg_size;
         uint32_t n = r->name_size - 1u, k = 0;
         /* the slot ThreadX's search picks, but the count of available entries goes down only when
-           it was available: ThreadX's own goes down for an entry in use at this address too (an
-           object registered again), and then drops later objects while entries are free */
-        if (e[TXTB_REG_AVAILABLE] != 0u) r->reg_avail--;
+           it was available (the byte is 1 or 0): ThreadX's own goes down for an entry in use at
+           this address too (an object registered again), and then drops later objects while
+           entries are free */
+        r->reg_avail -= e[TXTB_REG_AVAILABLE];
         r->reg_search = (found + 1u < entries) ? found + 1u : 0u;
         e[TXTB_REG_AVAILABLE] = 0u;
         e[TXTB_REG_TYPE] = type;
@@ -1413,8 +1415,7 @@ void evt_tx_trace_object_unregister(const void *object)
     (void)object;
 #else
     tx_rec *r = &g_rec;
-    uint32_t ptr = evt_tx_addr(object);
-    if (ptr == 0u) return;
+    uint32_t ptr = evt_tx_addr(object); /* NULL: matches only never-used entries, all available */
     evt_port_crit_t cs;
     if (!evt_rec_lock_enter(&r->lock, &cs)) return;
     if (r->reg_on && !r->reg_busy) {
