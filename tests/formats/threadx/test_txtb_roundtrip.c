@@ -289,66 +289,60 @@ static void test_down16_be(void **st) { (void)st; run(1, 1, 7000, 0); }
 static void test_lost_records_le(void **st) { (void)st; run(0, 0, 5000, 1); }
 static void test_lost_records_be_down16(void **st) { (void)st; run(1, 1, 7000, 1); }
 
-/* tx_trace_user_event_insert takes any id, 190 included (and evt_tx_trace_insert, ids with an SMP
- * core in bits 24-31): such a record is the application's, not evtrace's LOST record (which has
- * the "evtr" marker in info3). Before, the reader took every id-190 record as a loss of info1
- * records: decoded + lost != issued. Both byte orders, before and after the ring wraps. */
+/* The registry scripts below: a 2-entry registry in byte order `big`, the script's registrations,
+ * then a QUEUE_SEND of `target`. The header's count of dropped registrations (reserved1, low byte
+ * first in both orders) must be `lost`, and the reader must give it (r->names_lost). Returns the
+ * open reader (over a static buffer: close it before the next run). */
+enum { REG_R = 2, REG_SZ = 48 + 48 * REG_R + 32 * 8 };
+static evt_reader *registry_run(int big, void (*script)(void), uint32_t target, unsigned lost)
+{
+    static uint8_t buf[REG_SZ];
+    evt_tx_options o;
+    memset(&o, 0, sizeof o);
+    o.big_endian = big;
+    memset(buf, 0, sizeof buf);
+    assert_int_equal(evt_tx_trace_enable_ex(buf, REG_SZ, REG_R, &o), EVT_TX_SUCCESS);
+    script();
+    evt_tx_trace_kernel_event(TXTB_EVENT_QUEUE_SEND, target, 0, 0, 0);
+    evt_tx_trace_disable();
+    assert_int_equal(buf[17] << 8 | buf[16], lost);
+    char err[256];
+    evt_reader *r = NULL;
+    assert_int_equal(evt_reader_open_mem(buf, REG_SZ, "threadx", NULL, NULL, NULL, &r, err, sizeof err), EVT_OK);
+    assert_int_equal(r->names_lost, lost);
+    return r;
+}
+
+static void reg(uintptr_t addr, const char *name) { evt_tx_trace_object_register(TXTB_OBJ_QUEUE, (const void *)addr, name, 0, 0); }
+
 /* Registrations a full registry drops are counted in the header (reserved1) and the reader gives
  * the count (r->names_lost: info, stats, check). Before, a full registry dropped them silently
  * (FreeRTOS: 22 tasks with 8 entries, every task unnamed and nothing said so). Both byte orders. */
+static void five_queues(void)
+{
+    for (uintptr_t i = 1; i <= 5; i++) reg(i * 0x100u, "q");
+}
 static void test_registry_full_counted(void **st)
 {
     (void)st;
-    enum { R = 2, SZ = 48 + 48 * R + 32 * 8 };
-    static uint8_t buf[SZ];
-    for (int big = 0; big < 2; big++) {
-        evt_tx_options o;
-        memset(&o, 0, sizeof o);
-        o.big_endian = big;
-        memset(buf, 0, sizeof buf);
-        assert_int_equal(evt_tx_trace_enable_ex(buf, SZ, R, &o), EVT_TX_SUCCESS);
-        for (uintptr_t i = 1; i <= 5; i++)
-            evt_tx_trace_object_register(TXTB_OBJ_QUEUE, (const void *)(i * 0x100u), "q", 0, 0);
-        evt_tx_trace_kernel_event(TXTB_EVENT_QUEUE_SEND, 0x500, 0, 0, 0);
-        evt_tx_trace_disable();
-        assert_int_equal(buf[17] << 8 | buf[16], 3); /* 5 - R, low byte first in both orders */
-        char err[256];
-        evt_reader *r = NULL;
-        assert_int_equal(evt_reader_open_mem(buf, SZ, "threadx", NULL, NULL, NULL, &r, err, sizeof err), EVT_OK);
-        assert_int_equal(r->names_lost, 3);
-        evt_reader_close(r);
-    }
+    for (int big = 0; big < 2; big++) evt_reader_close(registry_run(big, five_queues, 0x500, 3)); /* 5 - R */
 }
 
 /* An object unregistered twice (a delete the application repeats, or one whose registration was
  * dropped, at the address of an earlier object's available entry) leaves one available entry, not
  * two: before, the count of available entries grew by two, and a later registration into the then
  * full registry found no slot and was dropped without being counted. Both byte orders. */
+static void unregister_twice(void)
+{
+    reg(0x100u, "a");
+    evt_tx_trace_object_unregister((const void *)0x100u);
+    evt_tx_trace_object_unregister((const void *)0x100u);
+    for (uintptr_t i = 2; i <= 4; i++) reg(i * 0x100u, "q"); /* two fit (a's entry and the unused one), one is lost */
+}
 static void test_registry_unregister_twice(void **st)
 {
     (void)st;
-    enum { R = 2, SZ = 48 + 48 * R + 32 * 8 };
-    static uint8_t buf[SZ];
-    for (int big = 0; big < 2; big++) {
-        evt_tx_options o;
-        memset(&o, 0, sizeof o);
-        o.big_endian = big;
-        memset(buf, 0, sizeof buf);
-        assert_int_equal(evt_tx_trace_enable_ex(buf, SZ, R, &o), EVT_TX_SUCCESS);
-        evt_tx_trace_object_register(TXTB_OBJ_QUEUE, (const void *)0x100u, "a", 0, 0);
-        evt_tx_trace_object_unregister((const void *)0x100u);
-        evt_tx_trace_object_unregister((const void *)0x100u);
-        for (uintptr_t i = 2; i <= 4; i++) /* two fit (a's entry and the unused one), one is lost */
-            evt_tx_trace_object_register(TXTB_OBJ_QUEUE, (const void *)(i * 0x100u), "q", 0, 0);
-        evt_tx_trace_kernel_event(TXTB_EVENT_QUEUE_SEND, 0x200, 0, 0, 0);
-        evt_tx_trace_disable();
-        assert_int_equal(buf[17] << 8 | buf[16], 1);
-        char err[256];
-        evt_reader *r = NULL;
-        assert_int_equal(evt_reader_open_mem(buf, SZ, "threadx", NULL, NULL, NULL, &r, err, sizeof err), EVT_OK);
-        assert_int_equal(r->names_lost, 1);
-        evt_reader_close(r);
-    }
+    for (int big = 0; big < 2; big++) evt_reader_close(registry_run(big, unregister_twice, 0x200, 1));
 }
 
 /* An object registered again while its entry is in use (a new name for it) takes that entry
@@ -356,30 +350,20 @@ static void test_registry_unregister_twice(void **st)
  * and a later object that had a free entry was dropped (counted as lost, its name gone). The
  * search itself is ThreadX's (tx_trace_object_register.c): from the slot after the last one
  * taken, the first never-used or same-address entry, else an available one. Both byte orders. */
+static void register_twice(void)
+{
+    reg(0x100u, "a");                                     /* entry 0 */
+    reg(0x400u, "x");                                     /* entry 1 */
+    evt_tx_trace_object_unregister((const void *)0x400u); /* entry 1 available */
+    reg(0x100u, "a2");                                    /* a's own entry 0 */
+    reg(0x200u, "b");                                     /* entry 1 */
+    reg(0x300u, "c");                                     /* full: lost */
+}
 static void test_registry_register_twice(void **st)
 {
     (void)st;
-    enum { R = 2, SZ = 48 + 48 * R + 32 * 8 };
-    static uint8_t buf[SZ];
     for (int big = 0; big < 2; big++) {
-        evt_tx_options o;
-        memset(&o, 0, sizeof o);
-        o.big_endian = big;
-        memset(buf, 0, sizeof buf);
-        assert_int_equal(evt_tx_trace_enable_ex(buf, SZ, R, &o), EVT_TX_SUCCESS);
-        evt_tx_trace_object_register(TXTB_OBJ_QUEUE, (const void *)0x100u, "a", 0, 0);  /* entry 0 */
-        evt_tx_trace_object_register(TXTB_OBJ_QUEUE, (const void *)0x400u, "x", 0, 0);  /* entry 1 */
-        evt_tx_trace_object_unregister((const void *)0x400u);                             /* 1 available */
-        evt_tx_trace_object_register(TXTB_OBJ_QUEUE, (const void *)0x100u, "a2", 0, 0); /* a's own entry 0 */
-        evt_tx_trace_object_register(TXTB_OBJ_QUEUE, (const void *)0x200u, "b", 0, 0);  /* entry 1 */
-        evt_tx_trace_object_register(TXTB_OBJ_QUEUE, (const void *)0x300u, "c", 0, 0);  /* full: lost */
-        evt_tx_trace_kernel_event(TXTB_EVENT_QUEUE_SEND, 0x200, 0, 0, 0);
-        evt_tx_trace_disable();
-        assert_int_equal(buf[17] << 8 | buf[16], 1);
-        char err[256];
-        evt_reader *r = NULL;
-        assert_int_equal(evt_reader_open_mem(buf, SZ, "threadx", NULL, NULL, NULL, &r, err, sizeof err), EVT_OK);
-        assert_int_equal(r->names_lost, 1);
+        evt_reader *r = registry_run(big, register_twice, 0x200, 1);
         evt_event ev;
         int named = 0;
         while (evt_reader_next(r, &ev) == EVT_OK)
@@ -393,6 +377,10 @@ static void test_registry_register_twice(void **st)
     }
 }
 
+/* tx_trace_user_event_insert takes any id, 190 included (and evt_tx_trace_insert, ids with an SMP
+ * core in bits 24-31): such a record is the application's, not evtrace's LOST record (which has
+ * the "evtr" marker in info3). Before, the reader took every id-190 record as a loss of info1
+ * records: decoded + lost != issued. Both byte orders, before and after the ring wraps. */
 static void test_user_id_190_is_no_loss(void **st)
 {
     (void)st;
