@@ -3,14 +3,15 @@
 # recorded in TXTB, then converts the trace for Perfetto. Writes out/utk.trx, out/utk.json (open in
 # ui.perfetto.dev: task running slices, ISR slices "systick"/"adc", service slices "tk_wai_sem" ...)
 # out/utk.pftrace (Perfetto protobuf) and out/utk_stats.txt (evtrace stats). Usage: examples/utk_demo/run.sh BUILD_DIR
+# (outputs in out/ of the repository, or $EVT_DEMO_OUT)
 set -euo pipefail
 if [ $# -ne 1 ]; then
     echo "usage: $0 BUILD_DIR" >&2
     exit 2
 fi
 BUILD="$(cd "$1" && pwd)"
-ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
-OUT="$ROOT/out"
+cd "$(dirname "$0")/../.."          # the repository root: paths below are shown relative to it
+OUT="${EVT_DEMO_OUT:-out}"
 mkdir -p "$OUT"
 "$BUILD/examples/utk_demo/utk_demo" "$OUT/utk.trx" "$OUT/utk_acct.json"
 "$BUILD/evtrace" info "$OUT/utk.trx" | head -n 4
@@ -19,8 +20,8 @@ mkdir -p "$OUT"
 # Perfetto protobuf as well (running slices on a CPU track, so a service call that blocks nests
 # correctly); optional: only where the perfetto exporter is built.
 if "$BUILD/evtrace" convert "$OUT/utk.trx" -o "$OUT/utk.pftrace" --to perfetto 2>/dev/null; then
-    extra=", out/utk.pftrace"
+    extra=", $OUT/utk.pftrace"
 else
-    extra=" (no perfetto exporter in this build: out/utk.pftrace not written)"
+    extra=" (no perfetto exporter in this build: $OUT/utk.pftrace not written)"
 fi
-echo "utk demo: wrote out/utk.trx, out/utk.json (open in ui.perfetto.dev)${extra}, out/utk_stats.txt"
+echo "utk demo: wrote $OUT/utk.trx, $OUT/utk.json (open in ui.perfetto.dev)${extra}, $OUT/utk_stats.txt"
