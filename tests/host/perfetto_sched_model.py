@@ -106,11 +106,8 @@ class Sched:
                     self.state[subject] = 'ready'
                     self.wakings.append((t, cpu, subject, key))
                     self.wake[subject] = (t, key)
-                if cls != 'init' and nxt_given and nxt is not None and nxt != self.run.get(cpu):
-                    if in_isr:
-                        self.pend_isr[cpu] = (nxt, 'ready')
-                    else:
-                        self.switch(cpu, t, nxt, 'ready')
+                if cls != 'init' and nxt_given:
+                    self.next_runs(cpu, t, nxt, in_isr)
         elif kind == 'thread_stop':
             st = stop_state(m)
             if st is None:
@@ -132,7 +129,25 @@ class Sched:
             if self.isr_n[cpu] == 0 and cpu in self.pend_isr:
                 n, st = self.pend_isr.pop(cpu)
                 self.switch(cpu, t, n, st)
+        if kind not in ('thread_run', 'thread_stop') and nxt_given and self.sched and cls != 'init':
+            self.next_runs(cpu, t, nxt, in_isr)  # ThreadX's relinquish and time slice
         self.prev_t[cpu] = t
+
+    def next_runs(self, cpu, t, nxt, in_isr):
+        """The successor an event names runs next (the running context to ready); from an ISR at
+        its exit, a stop recorded before in it keeping its state; naming the running context
+        changes nothing (and cancels the ISR's earlier choice); idle named: nothing."""
+        if nxt is None:
+            return
+        if nxt == self.run.get(cpu):
+            if in_isr:
+                self.pend_isr.pop(cpu, None)
+            return
+        if not in_isr:
+            self.switch(cpu, t, nxt, 'ready')
+            return
+        st = self.pend_isr[cpu][1] if cpu in self.pend_isr else 'ready'
+        self.pend_isr[cpu] = (nxt, st)
 
 def names_of(evs):
     """Display name per context key, as the exporters label contexts."""

@@ -42,6 +42,7 @@
 #include "formats/threadx/txtb_names.h"
 #include "host/event_reset.h"
 #include "host/safe_text.h"
+#include "host/u64map.h"
 #include "host/kernels/kernel_profile.h"
 #include "formats/user/user_dec.h"
 #include "evtrace/user_defs.h"
@@ -108,6 +109,14 @@ typedef struct id_count { uint32_t id; uint64_t count; } id_count;
  * thread (TXTB_K_RUN, _STOP), the ISR id (_ISR_IN, _OUT), the LOST counts (_LOST). */
 enum { TXTB_KC_NONE, TXTB_KC_THREAD, TXTB_KC_ISR, TXTB_KC_LOST };
 
+/* ThreadX's delayed suspension (tx_thread_suspend.c, tx_thread_system_resume.c), in native buffers:
+ * what an id does to a thread's flag (txtb_idm.dsusp; the thread is info1 of each). tx_thread_suspend
+ * of a thread that waits (its state, info2, a wait state) only sets the flag; the internal resume
+ * that ends such a wait (THREAD_RESUME: a timeout, the object given, an abort) then leaves the
+ * thread suspended, not ready, and clears it; tx_thread_resume, terminate, reset and delete clear
+ * it. */
+enum { TXTB_DS_NONE, TXTB_DS_SET, TXTB_DS_CLEAR, TXTB_DS_RESUME };
+
 /* What an event's id word alone decides (kind, name, target rule, service meaning, info roles),
  * worked out once per id word and kernel profile and reused for every event with it (idm_get). */
 typedef struct txtb_idm {
@@ -118,6 +127,7 @@ typedef struct txtb_idm {
     unsigned ev_flags;       /* EVT_HAS_CTX | EVT_HAS_PRIO, and EVT_HAS_CPU with has_cpu: its events' flags before a target or count */
     uint8_t k;               /* TXTB_K_* of the id's row (TXTB_K_OTHER without one) */
     uint8_t kcase;           /* TXTB_KC_*: what decode_slot adds for k */
+    uint8_t dsusp;           /* TXTB_DS_*: its part in a delayed suspension (native buffers) */
     uint8_t kind;            /* evt_kind */
     uint8_t target;          /* 0 no target, 1 info1 is the target, 2 only when info1 is a registry object */
     uint8_t svc;             /* a service/create/delete: the meaning below applies */
@@ -212,6 +222,8 @@ typedef struct txtb_state {
     unsigned stm_has[TXTB_STM_N];
     uint8_t stm_stop[TXTB_STM_N];
     const char *stm_name[TXTB_STM_N]; /* txtb_thread_state_name of the states below TXTB_STM_N (open) */
+    evt_u64map dsusp;            /* thread address -> 1 while its delayed suspension is pending, else 0 */
+    uint32_t ndsusp;             /* threads with the flag set (0: a resume needs no lookup) */
 } txtb_state;
 
 static const evt_reader_option k_opts[] = {{"elf", "FILE", EVT_USER_ELF_OPTION_HELP}, {NULL, NULL, NULL}};
@@ -793,7 +805,7 @@ static void role_plan(txtb_idm *e, const uint8_t *roles)
         e->put_w[e->nput++] = (uint8_t)i;
         e->stk |= ro == TXTB_R_STK;
         if (ro == TXTB_R_OWNER || ro == TXTB_R_OWNERSHIP_COUNT || ro == TXTB_R_STK || ro == TXTB_R_STACK_START ||
-            ro == TXTB_R_STACK_SIZE) {
+            ro == TXTB_R_STACK_SIZE || ro == TXTB_R_NEXT) {
             e->mrole[e->nmrole] = ro;
             e->mrole_w[e->nmrole++] = (uint8_t)i;
         }
@@ -805,6 +817,19 @@ static void role_plan(txtb_idm *e, const uint8_t *roles)
                 e->level_kind[e->nlevel] = k_levels[k].level;
                 e->level_w[e->nlevel++] = (uint8_t)i;
             }
+}
+
+static uint8_t dsusp_role(uint32_t id)
+{
+    switch (id) {
+    case TXTB_EVENT_THREAD_SUSPEND_API: return TXTB_DS_SET;
+    case TXTB_EVENT_THREAD_RESUME_API:
+    case TXTB_EVENT_THREAD_TERMINATE:
+    case TXTB_EVENT_THREAD_RESET:
+    case TXTB_EVENT_THREAD_DELETE: return TXTB_DS_CLEAR;
+    case TXTB_EVENT_THREAD_RESUME: return TXTB_DS_RESUME;
+    default: return TXTB_DS_NONE;
+    }
 }
 
 static evt_kind kind_of(int k)
@@ -1049,6 +1074,7 @@ TXTB_COLD static const txtb_idm *idm_build(txtb_state *s, txtb_idm *e, uint32_t 
     e->vouched |= EVT_TEXT_OK_NEXT_NAME | EVT_TEXT_OK_SM_STATE | EVT_TEXT_OK_TEXT | EVT_TEXT_OK_TARGET_NAME |
                   EVT_TEXT_OK_OBJ_NAME;
     role_plan(e, s->hooks.active ? NULL : info_roles(id));
+    if (!s->hooks.active) e->dsusp = dsusp_role(id);
     e->user_rec = id >= EVT_USER_TXTB_BASE && id <= TXTB_USER_EVENT_END;
     e->hooks = (uint8_t)txtb_hooks_dec_wants(&s->hooks, id, (evt_kind)e->kind); /* hooks.active: set at open */
     if (e->name != s->namebuf) e->key = key;
@@ -1138,8 +1164,9 @@ TXTB_INLINE EVT_EVENT_RESET_FN void slot_reset(evt_event *ev)
 /* The fields decode_slot appends, counted in registers: the event starts with none (slot_reset's
  * caller writes nfields from n), and one slot gives at most TXTB_SLOT_FIELDS (priority and
  * preemption threshold or the interrupted thread and its name, 2; state and next thread, isr_id
- * or the LOST counts, 2; info roles, 4; the context's stack, 2), so no append needs a bound. */
-#define TXTB_SLOT_FIELDS 10u
+ * or the LOST counts, 2; info roles, 4; the context's stack, 2; a delayed suspension, 1), so no
+ * append needs a bound. */
+#define TXTB_SLOT_FIELDS 11u
 _Static_assert(TXTB_SLOT_FIELDS <= EVT_MAX_FIELDS, "a slot's fields fit in an event");
 typedef struct txtb_fields {
     evt_field *f;  /* ev->fields */
@@ -1187,6 +1214,11 @@ static inline void add_role_fields(txtb_state *s, const txtb_idm *e, const uint6
         case TXTB_R_OWNERSHIP_COUNT: ev->m.owner_count = v; break;
         case TXTB_R_STK: ev->m.has |= EVT_M_SP; ev->m.sp = v; break;
         case TXTB_R_STACK_START: ev->m.has |= EVT_M_STACK; ev->m.stack_start = v; break;
+        case TXTB_R_NEXT: /* the thread ThreadX runs next (a relinquish, a time slice): a switch */
+            ev->m.has |= EVT_M_NEXT;
+            ev->m.next_ctx = v;
+            ev->m.next_prio = EVT_HOOK_PRIO_UNKNOWN;
+            break;
         default: ev->m.stack_size = v; break; /* TXTB_R_STACK_SIZE: beside its start (one row) */
         }
     }
@@ -1201,6 +1233,31 @@ static inline void add_role_fields(txtb_state *s, const txtb_idm *e, const uint6
         ev->m.stack_start = o->param1;
         ev->m.stack_size = o->param2;
     }
+}
+
+/* A thread's delayed suspension at an event whose id has a part in it (e->dsusp: TXTB_DS_*): info1
+ * (args[0]) the thread, info2 its state before the call. The internal resume of a flagged thread out
+ * of a wait is its suspension: the event becomes a thread_stop to suspended, with the field
+ * delayed_suspension 1 (before 7 Dec 2026 the thread showed ready until its next resume). */
+TXTB_COLD static void delayed_suspension(txtb_state *s, const txtb_idm *e, const evt_kernel_profile *kp,
+                                         evt_event *ev, txtb_fields *fb)
+{
+    uint64_t th = ev->args[0];
+    uint32_t st = (uint32_t)ev->args[1], on = 0;
+    (void)evt_u64map_get(&s->dsusp, th, &on);
+    if (e->dsusp == TXTB_DS_SET) { /* only a thread in a wait (SLEEP .. MUTEX_SUSP) gets the flag */
+        if (!on && st >= TXTB_STATE_SLEEP && st <= TXTB_STATE_MUTEX_SUSP && evt_u64map_put(&s->dsusp, th, 1))
+            s->ndsusp++;
+        return;
+    }
+    /* a resume of a thread that is ready already changes nothing (ThreadX keeps the flag) */
+    if (!on || (e->dsusp == TXTB_DS_RESUME && st == TXTB_STATE_READY)) return;
+    (void)evt_u64map_put(&s->dsusp, th, 0); /* th is in the map: no allocation */
+    s->ndsusp--;
+    if (e->dsusp != TXTB_DS_RESUME) return;
+    ev->kind = EVT_KIND_THREAD_STOP;
+    stop_meaning(s, kp, TXTB_STATE_SUSPENDED, &ev->m);
+    fld_u(fb, "delayed_suspension", 1);
 }
 
 /* The end of an event whose id the generic hooks or the user records decode too (e->hooks,
@@ -1360,6 +1417,7 @@ TXTB_INLINE EVT_EVENT_RESET_FN int decode_slot(txtb_state *s, const uint8_t *p, 
     }
     }
     if (e->roles) add_role_fields(s, e, ev->args, ev, &fb); /* args[0..3]: info 1..4 */
+    if (e->dsusp && (s->ndsusp || e->dsusp == TXTB_DS_SET)) delayed_suspension(s, e, kp, ev, &fb);
     ev->flags = flags;
     ev->nfields = fb.n;
     ev->fields_ok = fb.ok;
@@ -1579,6 +1637,7 @@ static void close_(void *state)
     evt_free(s->idm);
     evt_name_cache_free(&s->idnames);
     evt_user_dec_free(s->user);
+    evt_u64map_free(&s->dsusp);
     evt_free(s);
 }
 

@@ -290,7 +290,8 @@
     X(OWNER,           "owner")           /* mutex owner (0 = free) */             \
     X(OWNERSHIP_COUNT, "ownership_count") /* mutex ownership count */              \
     X(STACK_START,     "stack_start")     /* created thread's stack start */       \
-    X(STACK_SIZE,      "stack_size")      /* created thread's stack size */
+    X(STACK_SIZE,      "stack_size")      /* created thread's stack size */          \
+    X(NEXT,            "next_thread")     /* _tx_thread_execute_ptr: the thread to run next */
 
 enum txtb_info_role {
 #define TXTB_ROLE_ENUM_(r, name) TXTB_R_##r,
@@ -305,7 +306,7 @@ enum txtb_info_role {
     X(THREAD_SUSPEND,          NONE, NONE,      STK,       NONE)                  \
     X(ISR_ENTER,               STK,  NONE,      NONE,      NONE)                  \
     X(ISR_EXIT,                STK,  NONE,      NONE,      NONE)                  \
-    X(TIME_SLICE,              NONE, NONE,      NONE,      STK)                   \
+    X(TIME_SLICE,              NEXT, NONE,      NONE,      STK)                   \
     X(BLOCK_ALLOCATE,          NONE, NONE,      NONE,      AVAILABLE)             \
     X(BLOCK_POOL_DELETE,       NONE, STK,       NONE,      NONE)                  \
     X(BLOCK_POOL_PRIORITIZE,   NONE, SUSPENDED, STK,       NONE)                  \
@@ -338,7 +339,7 @@ enum txtb_info_role {
     X(SEMAPHORE_PUT,           NONE, SEM_COUNT, SUSPENDED, STK)                   \
     X(THREAD_CREATE,           NONE, NONE,      STACK_START, STACK_SIZE)          \
     X(THREAD_DELETE,           NONE, STK,       NONE,      NONE)                  \
-    X(THREAD_RELINQUISH,       STK,  NONE,      NONE,      NONE)                  \
+    X(THREAD_RELINQUISH,       STK,  NEXT,      NONE,      NONE)                  \
     X(THREAD_RESUME_API,       NONE, NONE,      STK,       NONE)                  \
     X(THREAD_SLEEP,            NONE, NONE,      STK,       NONE)                  \
     X(THREAD_SUSPEND_API,      NONE, NONE,      STK,       NONE)                  \
@@ -367,6 +368,12 @@ enum txtb_info_role {
     X(12, TCP_IP,          WAITING)         \
     X(13, MUTEX_SUSP,      WAITING)         \
     X(14, PRIORITY_CHANGE, KEEP)
+
+enum txtb_thread_state {
+#define TXTB_TS_ENUM_(v, name, gen) TXTB_STATE_##name = v,
+    TXTB_THREAD_STATE_TABLE(TXTB_TS_ENUM_)
+#undef TXTB_TS_ENUM_
+};
 
 enum txtb_event_id {
 #define TXTB_EV_ENUM_(id, name, filt, kind) TXTB_EVENT_##name = id,

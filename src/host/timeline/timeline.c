@@ -680,11 +680,38 @@ static void wake_(evt_tl *tl, uint32_t cpu, uint32_t ti, uint32_t ci, uint64_t t
     }
 }
 
+/* The successor an event names (EVT_M_NEXT) runs next on cpu, the running context going to ready
+ * (preempted, or yielding): now, or from an ISR at its outermost exit, where a stop the ISR
+ * recorded before keeps its state and takes this successor. When it names the running context
+ * the CPU stays with it (and a switch the ISR decided before is off: the kernel chose again).
+ * Idle named, or nothing: no change. During initialisation the scheduler has not started, so
+ * its "next thread" is no switch. */
+static void next_runs_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t ci, uint64_t t, int in_isr)
+{
+    evt_tl_cpu *cp = &tl->cpus[cpu];
+    uint32_t next;
+    if (tl->ctxs[ci]->cls == EVT_CTX_INIT || !next_named_(tl, ev, t, &next) || next == EVT_TL_NONE) return;
+    if (next == cp->run) {
+        if (in_isr) cp->pend_isr = 0;
+        return;
+    }
+    if (!in_isr) {
+        do_switch_(tl, cpu, t, next, EVT_TL_READY, EVT_TL_NONE, 0);
+        return;
+    }
+    if (!cp->pend_isr) {
+        cp->pend_isr = 1;
+        cp->pend_isr_state = EVT_TL_READY;
+        cp->pend_isr_obj = EVT_TL_NONE;
+        cp->pend_isr_svc = 0;
+    }
+    cp->pend_isr_next = next;
+}
+
 static void thread_run_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t ci, uint64_t t, int in_isr)
 {
     uint32_t ti = subject_(tl, ev, ci, t);
     if (ti == EVT_TL_NONE) return;
-    evt_tl_cpu *cp = &tl->cpus[cpu];
     /* a wake-up (EVT_M_WAKE) is never a dispatch, even of the recording context */
     int wake = (ev->m.has & EVT_M_WAKE) && !runs_now_(ev);
     if (!in_isr && !wake && (ti == ci || runs_now_(ev))) { /* dispatch: it runs now */
@@ -693,20 +720,7 @@ static void thread_run_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t 
     }
     /* made ready by another context */
     if (ti != ci || in_isr) wake_(tl, cpu, ti, ci, t, in_isr);
-    uint32_t next;
-    /* during initialisation the scheduler has not started: its "next thread" is not a switch */
-    if (tl->ctxs[ci]->cls == EVT_CTX_INIT) return;
-    if (next_named_(tl, ev, t, &next) && next != EVT_TL_NONE && next != cp->run) {
-        if (in_isr) {
-            cp->pend_isr = 1;
-            cp->pend_isr_next = next;
-            cp->pend_isr_state = EVT_TL_READY;
-            cp->pend_isr_obj = EVT_TL_NONE;
-            cp->pend_isr_svc = 0;
-        } else {
-            do_switch_(tl, cpu, t, next, EVT_TL_READY, EVT_TL_NONE, 0);
-        }
-    }
+    next_runs_(tl, cpu, ev, ci, t, in_isr);
 }
 
 /* The event's meaning block names object operation op. */
@@ -1041,6 +1055,11 @@ uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
     default: break;
     }
     if (ev->m.has & (EVT_M_PRIO_SET | EVT_M_WAKE | EVT_M_OP)) meaning_(tl, cpu, ev, ci, t, in_isr);
+    /* a successor named by any other event (ThreadX's relinquish and time slice), after what it
+       did to its objects and waiters */
+    if (TL_UNLIKELY(ev->m.has & EVT_M_NEXT) && tl->sched && ev->kind != EVT_KIND_THREAD_RUN &&
+        ev->kind != EVT_KIND_THREAD_STOP)
+        next_runs_(tl, cpu, ev, ci, t, in_isr);
     if (obj != EVT_TL_NONE) counters_(tl, ev, obj, t);
     cp->prev_t = t;
     return ci;

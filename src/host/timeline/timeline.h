@@ -44,6 +44,11 @@
  *   itself: the hooks readers' wait in an open call), else the object of the context's latest wait
  *   start (m.op wait_start), else the object of its latest service call (a kernel records the
  *   call before the suspension), and the service of its latest service call.
+ * - EVT_M_NEXT on a thread_run (a resume naming the thread the kernel runs next) or on any other
+ *   event (ThreadX's relinquish and time slice): the CPU goes to that successor, the running
+ *   context to ready; from an ISR at its outermost exit, where a stop the ISR recorded before
+ *   keeps its state; naming the running context (or idle) changes nothing, and from an ISR it
+ *   cancels the switch decided before. Not during initialisation.
  * - m.op wait_start by a context (not on a stop): it waits on m.obj from now (an already blocked
  *   context gets the object on its blocked state); m.op wait_end: its wait is over (the pending
  *   object cleared).

@@ -1,0 +1,260 @@
+/* Who runs, from what native ThreadX records say beyond resume and suspend, on traces built with
+ * tests/support/trace_builder.h and read through the reader and the timeline:
+ * - THREAD_RELINQUISH (info2) and TIME_SLICE (info1) name _tx_thread_execute_ptr, the thread
+ *   ThreadX runs next (tx_thread_relinquish.c, tx_thread_time_slice.c): a relinquish switches at
+ *   once, a time slice in the timer ISR at the ISR's exit; one that names the running thread
+ *   switches nothing. Before 7 Dec 2026 both were ignored and a thread that recorded nothing in
+ *   its turn never ran (ThreadX's run_count against evtrace's switches: 90 for 93).
+ * - A delayed suspension: tx_thread_suspend of a thread that waits only flags it, and the resume
+ *   that ends the wait leaves it suspended (tx_thread_system_resume.c): that THREAD_RESUME reads as
+ *   a stop to suspended (field delayed_suspension), until tx_thread_resume makes it ready; a
+ *   tx_thread_resume of the waiting thread lifts the flag, and a thread not waiting gets none.
+ * - Inside one ISR the latest record that names the next thread decides, and a stop recorded
+ *   before keeps its state (before 7 Dec 2026 a resume after it made the stopped thread ready). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include "evtrace/reader.h"
+#include "host/timeline/timeline.h"
+#include "trace_builder.h"
+
+#define TA 0x20001000u /* slice_a */
+#define TB 0x20002000u /* slice_b */
+#define TV 0x20004000u /* victim */
+#define TC 0x20005000u /* ctrl */
+#define TS 0x20003000u /* the system timer thread */
+#define STK 0x20010300u
+
+#define MAXIV 64
+typedef struct seen {
+    evt_tl_state_iv st[MAXIV];
+    uint32_t nst;
+} seen;
+static void on_state(void *u, const evt_tl_state_iv *s)
+{
+    seen *v = u;
+    if (v->nst < MAXIV) v->st[v->nst++] = *s;
+}
+
+static tb_trace *threads(void)
+{
+    tb_trace *t = tb_new();
+    tb_opts(t)->stk = STK;
+    tb_thread(t, TA, "slice_a", 18, 0, 0);
+    tb_thread(t, TB, "slice_b", 18, 0, 0);
+    tb_thread(t, TS, "System Timer Thread", 0, 0, 0);
+    tb_thread(t, TV, "victim", 12, 0, 0);
+    tb_thread(t, TC, "ctrl", 1, 0, 0);
+    return t;
+}
+
+/* The built trace through the reader into a timeline; events[] gets each event's kind and
+ * meaning bits (the enable's two RUNNING records included, as the reader gives them). */
+typedef struct run {
+    evt_tl tl;
+    seen v;
+    uint32_t n;
+    evt_kind kind[64];
+    unsigned has[64];
+    uint64_t next[64];
+    long long delayed[64]; /* field delayed_suspension, -1 absent */
+} run;
+static void play(tb_trace *t, run *o)
+{
+    size_t len;
+    uint8_t *buf = tb_bytes(t, &len);
+    evt_reader *r = NULL;
+    char err[256];
+    assert_int_equal(evt_reader_open_mem(buf, len, "threadx", NULL, NULL, NULL, &r, err, sizeof err), EVT_OK);
+    memset(o, 0, sizeof *o);
+    evt_tl_sink sink;
+    memset(&sink, 0, sizeof sink);
+    sink.user = &o->v;
+    sink.state = on_state;
+    assert_int_not_equal(evt_tl_init(&o->tl, 0, &sink), 0);
+    evt_tl_set_reader(&o->tl, r);
+    evt_event ev;
+    evt_status st;
+    while ((st = evt_reader_next(r, &ev)) == EVT_OK) {
+        if (o->n < 64) {
+            o->kind[o->n] = ev.kind;
+            o->has[o->n] = ev.m.has;
+            o->next[o->n] = ev.m.next_ctx;
+            o->delayed[o->n] = -1;
+            for (uint32_t i = 0; i < ev.nfields; i++)
+                if (!strcmp(ev.fields[i].key, "delayed_suspension")) o->delayed[o->n] = (long long)ev.fields[i].num;
+        }
+        o->n++;
+        evt_tl_add(&o->tl, &ev);
+    }
+    assert_int_equal(st, EVT_END);
+    evt_tl_finish(&o->tl);
+    evt_reader_close(r);
+    free(buf);
+}
+
+static const evt_tl_ctx *ctx(const run *o, uint64_t id)
+{
+    for (uint32_t i = 0; i < o->tl.nctx; i++)
+        if (evt_tl_ctx_at(&o->tl, i)->has_id && evt_tl_ctx_at(&o->tl, i)->id == id) return evt_tl_ctx_at(&o->tl, i);
+    fail_msg("no context 0x%llx", (unsigned long long)id);
+    return NULL;
+}
+
+/* 1 when thread id was in state s from t0 to t1. */
+static int was(const run *o, uint64_t id, evt_tl_state s, uint64_t t0, uint64_t t1)
+{
+    uint32_t ix = ctx(o, id)->index;
+    for (uint32_t k = 0; k < o->v.nst; k++)
+        if (o->v.st[k].ctx == ix && o->v.st[k].state == s && o->v.st[k].t0 == t0 && o->v.st[k].t1 == t1) return 1;
+    return 0;
+}
+
+/* slice_a relinquishes to slice_b at 20; the timer ISR (30-50) interrupts slice_b, which records
+ * nothing of its own; the timer thread names slice_b again at 60. */
+static void test_relinquish_switches(void **state)
+{
+    (void)state;
+    tb_trace *t = threads();
+    tb_ev(t, 10, TA, TXTB_EVENT_TIME_GET, 0, STK, 0, 0);
+    tb_ev(t, 20, TA, TXTB_EVENT_THREAD_RELINQUISH, STK, TB, 0, 0);
+    tb_isr_enter(t, 30, 0, TB);
+    tb_resume(t, 40, TB_CTX_ISR, TS, TB_STATE_SUSPENDED, TS);
+    tb_isr_exit(t, 50, 0, TB);
+    tb_suspend(t, 60, TS, TS, TB_STATE_SUSPENDED, TB);
+    tb_ev(t, 70, TB, TXTB_EVENT_THREAD_SLEEP, 1, 0, STK, 0);
+    run o;
+    play(t, &o);
+    /* the relinquish: the next thread in its meaning */
+    assert_int_equal(o.kind[3], EVT_KIND_SVC);
+    assert_true(o.has[3] & EVT_M_NEXT);
+    assert_int_equal(o.next[3], TB);
+    assert_true(was(&o, TA, EVT_TL_RUNNING, 10, 20));
+    assert_true(was(&o, TB, EVT_TL_RUNNING, 20, 50));
+    assert_true(was(&o, TA, EVT_TL_READY, 20, 70));
+    assert_true(was(&o, TB, EVT_TL_RUNNING, 60, 70));
+    assert_int_equal(ctx(&o, TB)->switches_in, 2);
+    assert_int_equal(ctx(&o, TA)->switches_in, 1);
+    evt_tl_free(&o.tl);
+    tb_free(t);
+}
+
+/* The timer ISR at 20-40 rotates slice_b out for slice_a (TIME_SLICE names slice_a); another at
+ * 50-60 names the running slice_a (no switch); the timer thread runs from 70 and names slice_a. */
+static void test_time_slice_switches_at_isr_exit(void **state)
+{
+    (void)state;
+    tb_trace *t = threads();
+    tb_ev(t, 10, TB, TXTB_EVENT_TIME_GET, 0, STK, 0, 0);
+    tb_isr_enter(t, 20, 0, TB);
+    tb_rec(t, 30, TB_CTX_ISR, TB, TXTB_EVENT_TIME_SLICE, TA, 1, 0, STK);
+    tb_isr_exit(t, 40, 0, TB);
+    tb_isr_enter(t, 50, 0, TA);
+    tb_rec(t, 55, TB_CTX_ISR, TA, TXTB_EVENT_TIME_SLICE, TA, 1, 0, STK);
+    tb_resume(t, 56, TB_CTX_ISR, TS, TB_STATE_SUSPENDED, TS);
+    tb_isr_exit(t, 60, 0, TA);
+    tb_suspend(t, 70, TS, TS, TB_STATE_SUSPENDED, TA);
+    tb_ev(t, 80, TA, TXTB_EVENT_THREAD_SLEEP, 1, 0, STK, 0);
+    run o;
+    play(t, &o);
+    assert_int_equal(o.kind[4], EVT_KIND_OTHER);
+    assert_true(o.has[4] & EVT_M_NEXT);
+    assert_int_equal(o.next[4], TA);
+    assert_true(was(&o, TB, EVT_TL_RUNNING, 10, 40));
+    assert_true(was(&o, TA, EVT_TL_RUNNING, 40, 60));
+    assert_true(was(&o, TB, EVT_TL_READY, 40, 80)); /* open at the end: t1 is the last event's */
+    assert_true(was(&o, TS, EVT_TL_RUNNING, 60, 70));
+    assert_int_equal(ctx(&o, TA)->switches_in, 2);
+    assert_int_equal(ctx(&o, TB)->switches_in, 1);
+    evt_tl_free(&o.tl);
+    tb_free(t);
+}
+
+/* ctrl suspends victim, which sleeps (4): the timer thread's resume at 50 ends the sleep and leaves
+ * victim suspended until ctrl's tx_thread_resume at 90. Then victim sleeps again and ctrl resumes
+ * it while it waits (the flag lifted): the next resume out of the sleep makes it ready. A
+ * suspension of a ready thread sets no flag. */
+static void test_delayed_suspension(void **state)
+{
+    (void)state;
+    tb_trace *t = threads();
+    tb_ev(t, 10, TV, TXTB_EVENT_THREAD_SLEEP, 5, 0, STK, 0);
+    tb_suspend(t, 11, TV, TV, TB_STATE_SLEEP, TC);
+    tb_ev(t, 20, TC, TXTB_EVENT_THREAD_SUSPEND_API, TV, TB_STATE_SLEEP, STK, 0);
+    tb_ev(t, 30, TC, TXTB_EVENT_THREAD_SLEEP, 10, 0, STK, 0);
+    tb_suspend(t, 31, TC, TC, TB_STATE_SLEEP, TS);
+    tb_resume(t, 50, TS, TV, TB_STATE_SLEEP, TS);    /* [7] the delayed suspension */
+    tb_resume(t, 60, TS, TC, TB_STATE_SLEEP, TS);
+    tb_suspend(t, 70, TS, TS, TB_STATE_SUSPENDED, TC);
+    tb_ev(t, 80, TC, TXTB_EVENT_THREAD_RESUME_API, TV, TB_STATE_SUSPENDED, STK, 0);
+    tb_resume(t, 90, TC, TV, TB_STATE_SUSPENDED, TC); /* [11] ready */
+    tb_ev(t, 100, TC, TXTB_EVENT_THREAD_SLEEP, 10, 0, STK, 0);
+    tb_suspend(t, 101, TC, TC, TB_STATE_SLEEP, TV);
+    tb_ev(t, 110, TV, TXTB_EVENT_THREAD_SLEEP, 5, 0, STK, 0);
+    tb_suspend(t, 111, TV, TV, TB_STATE_SLEEP, TS);
+    tb_ev(t, 120, TS, TXTB_EVENT_THREAD_SUSPEND_API, TV, TB_STATE_SLEEP, STK, 0);
+    tb_ev(t, 130, TS, TXTB_EVENT_THREAD_RESUME_API, TV, TB_STATE_SLEEP, STK, 0); /* lifted */
+    tb_resume(t, 140, TS, TV, TB_STATE_SLEEP, TS);   /* [18] ready */
+    tb_ev(t, 150, TS, TXTB_EVENT_THREAD_SUSPEND_API, TC, TB_STATE_READY, STK, 0); /* ctrl: no flag */
+    tb_resume(t, 160, TS, TC, TB_STATE_SUSPENDED, TS); /* [20] ready */
+    tb_ev(t, 170, TS, TXTB_EVENT_TIME_GET, 0, STK, 0, 0);
+    run o;
+    play(t, &o);
+    assert_int_equal(o.kind[7], EVT_KIND_THREAD_STOP);
+    assert_int_equal(o.delayed[7], 1);
+    assert_int_equal(o.kind[11], EVT_KIND_THREAD_RUN);
+    assert_int_equal(o.delayed[11], -1);
+    assert_int_equal(o.kind[18], EVT_KIND_THREAD_RUN);
+    assert_int_equal(o.delayed[18], -1);
+    assert_int_equal(o.kind[20], EVT_KIND_THREAD_RUN);
+    assert_true(was(&o, TV, EVT_TL_BLOCKED, 11, 50));
+    assert_true(was(&o, TV, EVT_TL_SUSPENDED, 50, 90));
+    assert_true(was(&o, TV, EVT_TL_READY, 90, 101));
+    assert_true(was(&o, TV, EVT_TL_BLOCKED, 111, 140));
+    assert_true(was(&o, TV, EVT_TL_READY, 140, 170));
+    evt_tl_free(&o.tl);
+    tb_free(t);
+}
+
+/* Inside one ISR a later record decides again: slice_a, suspended by the ISR at 25, stays
+ * suspended when a resume at 26 names ctrl (not ready, as a preemption would leave it); ctrl,
+ * suspended by the next ISR at 55 and resumed at 56 (naming itself), keeps running. */
+static void test_isr_decides_again(void **state)
+{
+    (void)state;
+    tb_trace *t = threads();
+    tb_ev(t, 10, TA, TXTB_EVENT_TIME_GET, 0, STK, 0, 0);
+    tb_isr_enter(t, 20, 0, TA);
+    tb_suspend(t, 25, TB_CTX_ISR, TA, TB_STATE_SUSPENDED, TB);
+    tb_resume(t, 26, TB_CTX_ISR, TC, TB_STATE_SUSPENDED, TC);
+    tb_isr_exit(t, 30, 0, TA);
+    tb_ev(t, 40, TC, TXTB_EVENT_TIME_GET, 0, STK, 0, 0);
+    tb_isr_enter(t, 50, 0, TC);
+    tb_suspend(t, 55, TB_CTX_ISR, TC, TB_STATE_SUSPENDED, TB);
+    tb_resume(t, 56, TB_CTX_ISR, TC, TB_STATE_SUSPENDED, TC);
+    tb_isr_exit(t, 60, 0, TC);
+    tb_ev(t, 70, TC, TXTB_EVENT_TIME_GET, 0, STK, 0, 0);
+    run o;
+    play(t, &o);
+    assert_true(was(&o, TA, EVT_TL_RUNNING, 10, 30));
+    assert_true(was(&o, TA, EVT_TL_SUSPENDED, 30, 70));
+    assert_true(was(&o, TC, EVT_TL_RUNNING, 30, 70));
+    assert_int_equal(ctx(&o, TC)->switches_in, 1);
+    assert_int_equal(ctx(&o, TB)->switches_in, 0);
+    evt_tl_free(&o.tl);
+    tb_free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_relinquish_switches),
+        cmocka_unit_test(test_time_slice_switches_at_isr_exit),
+        cmocka_unit_test(test_delayed_suspension),
+        cmocka_unit_test(test_isr_decides_again),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
