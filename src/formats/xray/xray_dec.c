@@ -757,7 +757,7 @@ static evt_status index_basic(xr_state *s)
     if (nrec == 0) evt_reader_error(r, XRAY_HDR_SIZE, "no records after the header");
     xr_block *b = NULL;
     uint32_t prev_fid = 0, prev_tid = 0, prev_pid = 0;
-    int prev_fn = 0;
+    int prev_fn = 0, in_zero = 0;
     for (uint64_t i = 0; i < nrec; i++) {
         uint64_t off = XRAY_HDR_SIZE + i * XRAY_BASIC_REC_SIZE;
         evt_cur c;
@@ -767,6 +767,18 @@ static evt_status index_basic(xr_state *s)
             unsigned k = evt_cur_u8_at(&c, XRAY_BASIC_FN_TYPE);
             uint32_t tid = evt_cur_u32le_at(&c, XRAY_BASIC_FN_TID);
             uint32_t pid = s->version >= 3 ? evt_cur_u32le_at(&c, XRAY_BASIC_FN_PID) : 0;
+            if (evt_cur_u32le_at(&c, XRAY_BASIC_FN_FUNC) == 0) {
+                /* ids start at 1 (the instrumentation map's first entry): a zero-filled tail or a
+                   damaged record, one error per run of them (before 7 Dec 2026: events of
+                   "function #0") */
+                if (!in_zero)
+                    evt_reader_error(r, off, "function id 0 in a basic record (ids start at 1: zero-filled or damaged); it and the records of id 0 right after it are skipped");
+                in_zero = 1;
+                s->unattributed_lost += XRAY_BASIC_REC_SIZE;
+                prev_fn = 0;
+                continue;
+            }
+            in_zero = 0;
             if (k >= XRAY_FN_COUNT_) {
                 evt_reader_error(r, off, "unknown function record type %u in a basic record (known 0-3); record skipped", k);
                 s->unattributed_lost += XRAY_BASIC_REC_SIZE;
@@ -801,6 +813,7 @@ static evt_status index_basic(xr_state *s)
             prev_tid = tid;
             prev_pid = pid;
         } else if (rt == XRAY_BASIC_ARG_PAYLOAD) {
+            in_zero = 0;
             uint32_t fid = evt_cur_u32le_at(&c, XRAY_BASIC_ARG_FUNC), tid = evt_cur_u32le_at(&c, XRAY_BASIC_ARG_TID);
             uint32_t pid = s->version >= 3 ? evt_cur_u32le_at(&c, XRAY_BASIC_ARG_PID) : 0;
             if (!prev_fn || fid != prev_fid || tid != prev_tid || pid != prev_pid) {
@@ -811,6 +824,7 @@ static evt_status index_basic(xr_state *s)
             }
             count(s, b, XR_C_ARG);
         } else {
+            in_zero = 0;
             evt_reader_error(r, off, "unknown basic record type %u (known: 0 function, 1 argument payload); record skipped", rt);
             s->unattributed_lost += XRAY_BASIC_REC_SIZE;
             prev_fn = 0;
@@ -1054,7 +1068,7 @@ static void thread_fill(xr_state *s, xr_thread *t)
         if (s->type == XRAY_TYPE_BASIC) {
             evt_cur c;
             if (win_cur(s, &t->win, t->pos, XRAY_BASIC_REC_SIZE, &c) && evt_cur_u16le_at(&c, XRAY_BASIC_RECTYPE) == XRAY_BASIC_FUNCTION &&
-                evt_cur_u8_at(&c, XRAY_BASIC_FN_TYPE) < XRAY_FN_COUNT_) {
+                evt_cur_u8_at(&c, XRAY_BASIC_FN_TYPE) < XRAY_FN_COUNT_ && evt_cur_u32le_at(&c, XRAY_BASIC_FN_FUNC) != 0) {
                 t->ready = 1;
                 t->next_ts = evt_cur_u64le_at(&c, XRAY_BASIC_FN_TSC);
                 return;

@@ -413,6 +413,41 @@ static void test_basic_v3(void **st)
     free(g);
 }
 
+/* A basic file with a zero-filled tail (four records of zeros: function id 0, which XRay never
+ * gives): one error at the first, no event of them, their bytes lost (before 7 Dec 2026 they were
+ * 4 enters of "function #0" with exit 0). A valid record after the run is read, and a second run
+ * is a second error. */
+static void test_basic_zero_records(void **st)
+{
+    (void)st;
+    fb f = {{0}, 0};
+    hdr(&f, 3, 0, 1000, 0);
+    basic_fn(&f, XRAY_FN_ENTER, 3, 50, 21, 20, 1);
+    static const uint8_t zero[4 * 32];
+    put(&f, zero, sizeof zero); /* 64 .. 192 */
+    basic_fn(&f, XRAY_FN_EXIT, 3, 60, 21, 20, 1);
+    put(&f, zero, 32); /* 224 */
+    got *g = read_mem(f.b, f.n, NULL);
+    assert_int_equal(g->last, EVT_END);
+    assert_int_equal(g->n, 3); /* the two records, and their 5 * 32 bytes as one lost event */
+    unsigned fn = 0, lost = 0;
+    for (unsigned i = 0; i < g->n; i++) {
+        if (g->ev[i].kind == EVT_KIND_LOST) {
+            lost++;
+            assert_int_equal(g->ev[i].count, 5 * 32);
+        } else {
+            assert_true(g->ev[i].ts == (fn ? 60 : 50));
+            fn++;
+        }
+    }
+    assert_int_equal(fn, 2);
+    assert_int_equal(lost, 1);
+    assert_int_equal(g->errors, 2);
+    assert_true(has_diag(g, "offset 64", "function id 0"));
+    assert_true(has_diag(g, "offset 224", "function id 0"));
+    free(g);
+}
+
 /* ---- broken inputs: each gives an error with its byte offset ---------------------------------- */
 static fb good_v5(void)
 {
@@ -716,7 +751,7 @@ int main(void)
         cmocka_unit_test(test_v1_eob_and_fill),
         cmocka_unit_test(test_v2_pid_is_tid_and_v4_custom_cpu),
         cmocka_unit_test(test_v5_typed_event),
-        cmocka_unit_test(test_basic_v3),
+        cmocka_unit_test(test_basic_v3), cmocka_unit_test(test_basic_zero_records),
         cmocka_unit_test(test_broken_header),
         cmocka_unit_test(test_broken_records),
         cmocka_unit_test(test_broken_block_is_lost_data),
