@@ -78,10 +78,11 @@ static evt_status scan_buffers(etw_state *s)
 {
     evt_reader *r = s->r;
     uint64_t off = 0, size = r->src.size;
+    uint8_t h0[ETW_BUFFER_HEADER_SIZE]; /* buffer 0's header (a copy of it is a repeat, not a file) */
     while (off < size) {
-        uint8_t h[ETW_BUFFER_HEADER_SIZE];
+        uint8_t h[ETW_BUFFER_HEADER_SIZE + ETW_SYSTEM_HEADER_SIZE]; /* and its first record's header */
         size_t got = evt_source_read_at(&r->src, off, h, sizeof h);
-        if (got < sizeof h) {
+        if (got < ETW_BUFFER_HEADER_SIZE) {
             evt_reader_error(r, off, "%zu trailing bytes after the last buffer are too short for a 72-byte buffer header", got);
             push_pending(s, "TruncatedBuffer", 1, got, off);
             break;
@@ -95,7 +96,7 @@ static evt_status scan_buffers(etw_state *s)
         memset(&b, 0, sizeof b);
         b.off = off;
         evt_cur c; /* WMI_BUFFER_HEADER */
-        evt_cur_init(&c, h, sizeof h, off, 0);
+        evt_cur_init(&c, h, ETW_BUFFER_HEADER_SIZE, off, 0);
         uint32_t stride = evt_cur_u32le_at(&c, ETW_BH_BUFFER_SIZE);
         b.filled = evt_cur_u32le_at(&c, ETW_BH_OFFSET);
         b.seq = evt_cur_u64le_at(&c, ETW_BH_SEQUENCE);
@@ -115,6 +116,16 @@ static evt_status scan_buffers(etw_state *s)
             stride = (uint32_t)(size - off);
         }
         b.stride = stride;
+        if (!off) memcpy(h0, h, sizeof h0);
+        if (off && !(b.flags & ETW_BUFFER_FLAG_COMPRESSED) && probe(h, got, size) && memcmp(h, h0, sizeof h0) != 0) {
+            /* only a file's first buffer starts with the logfile header: another session's file
+               follows (files joined with cat), with its own clock and loss counts; before 7 Dec
+               2026 its buffers were merged into this session's and its losses dropped */
+            evt_reader_error(r, off + ETW_BUFFER_HEADER_SIZE, "buffer %" PRIu32 " starts with a second logfile header: another .etl file follows from offset %" PRIu64 "; its %" PRIu64 " bytes are not decoded",
+                             s->nbufs, off, size - off);
+            push_pending(s, "AppendedFile", 0, size - off, off);
+            break;
+        }
         if (b.flags & ETW_BUFFER_FLAG_COMPRESSED) s->ncompressed++;
         if (!add_buf(s, &b)) return evt_reader_fail(r, EVT_ERR_NOMEM, off, "out of memory for the buffer index");
         off += stride;
@@ -137,6 +148,25 @@ static int ensure(uint8_t **p, size_t *cap, size_t n)
 
 /* Load buffer st->order[next_buf] into the stream; 0 when the stream has no more buffers. A buffer
  * that cannot be decoded sets st->lost_after and loads as empty. */
+/* The bytes after an uncompressed buffer's filled size (Offset): Windows pads them with 0xFF (every
+ * real file we hold; evtrace's writer too), others leave zeros. Anything else where the next
+ * record would start means the Offset cuts records off (a damaged Offset): an error, and the rest
+ * of the buffer counted lost (before 7 Dec 2026 such records vanished with exit 0). */
+static void check_padding(etw_state *s, etw_stream *st, const etw_buf *b, uint32_t bi)
+{
+    uint64_t at = ((uint64_t)b->filled + 7u) & ~(uint64_t)7u; /* records are 8-byte aligned */
+    uint8_t w[4];
+    if (b->truncated || at + sizeof w > b->stride) return;
+    if (evt_source_read_at(&s->r->src, b->off + at, w, sizeof w) != sizeof w) return;
+    uint32_t v = (uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24;
+    if (v == 0xFFFFFFFFu || v == 0) return;
+    evt_reader_error(s->r, b->off + at, "buffer %" PRIu32 ": the bytes after its filled size (Offset %" PRIu32 ") are not padding (0xFF or 0): records the Offset leaves out? The %" PRIu32 " bytes to the buffer's end are not decoded",
+                     bi, b->filled, b->stride - b->filled);
+    if (st->lost_after.kind == ETW_ITEM_NONE)
+        st->lost_after = (etw_item){.kind = ETW_ITEM_LOST, .lost_name = "BytesAfterOffset", .lost_count = 0,
+                                    .lost_bytes = b->stride - b->filled, .offset = b->off + at};
+}
+
 static int load_next_buffer(etw_state *s, etw_stream *st)
 {
     evt_reader *r = s->r;
@@ -200,6 +230,7 @@ static int load_next_buffer(etw_state *s, etw_stream *st)
             want = b->stride - ETW_BUFFER_HEADER_SIZE;
         }
         st->len = evt_source_read_at(&r->src, area, st->data, want);
+        check_padding(s, st, b, bi);
     }
     if (b->flags & (ETW_BUFFER_FLAG_EVENTS_LOST | ETW_BUFFER_FLAG_BUFFER_LOST)) {
         /* The buffer says data was lost before it; the logfile header holds the totals. */

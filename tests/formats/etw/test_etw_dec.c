@@ -260,9 +260,10 @@ static void test_truncated_file(void **st)
     free(d);
 }
 
-/* An empty buffer (Offset = 72: no records) that is not the last one, read from memory: its
- * record area has 0 bytes, which once reached memcpy(NULL, ..., 0) in the memory source (UB that
- * the ASan+UBSan build aborts on). It decodes as no records, without an error. */
+/* An empty buffer (Offset = 72: no records, 0xFF padding after it, as Windows writes) that is not
+ * the last one, read from memory: its record area has 0 bytes, which once reached memcpy(NULL, ...,
+ * 0) in the memory source (UB that the ASan+UBSan build aborts on). It decodes as no records,
+ * without an error. */
 static void test_empty_buffer_mid_file(void **st)
 {
     (void)st;
@@ -273,6 +274,7 @@ static void test_empty_buffer_mid_file(void **st)
     assert_int_equal(full.open_st, EVT_OK);
     assert_int_equal(full.errors, 0);
     d[0x2000 + 0x30] = 72; d[0x2000 + 0x31] = 0; /* buffer 1 (of 3): Offset = 72 */
+    memset(d + 0x2000 + 72, 0xFF, 0x2000 - 72);
     run_mem(d, n, &b);
     assert_int_equal(b.open_st, EVT_OK);
     assert_int_equal(b.end_st, EVT_END);
@@ -280,6 +282,62 @@ static void test_empty_buffer_mid_file(void **st)
     assert_int_equal(b.lost, 0);
     assert_int_equal(b.events, full.events - 1); /* buffer 1 held one event */
     free(d);
+}
+
+/* A damaged Offset that leaves records out (72 on a buffer holding one record, the record still
+ * there): an error at the first byte after it, and the rest of the buffer a lost event (bytes;
+ * before 7 Dec 2026 the record vanished with exit 0). Real files pad with 0xFF (above). */
+static void test_offset_cuts_records(void **st)
+{
+    (void)st;
+    size_t n;
+    uint8_t *d = load(SAMPLE("etl-parser_lxcore_kernel.etl"), &n);
+    bad_result full, b;
+    run_mem(d, n, &full);
+    d[0x2000 + 0x30] = 72; d[0x2000 + 0x31] = 0;
+    run_mem(d, n, &b);
+    assert_int_equal(b.open_st, EVT_OK);
+    assert_int_equal(b.end_st, EVT_END);
+    assert_int_equal(b.errors, 1);
+    assert_non_null(strstr(b.msg, "offset 8264:")); /* 0x2000 + 72 */
+    assert_non_null(strstr(b.msg, "not padding"));
+    assert_int_equal(b.events, full.events - 1 + 1); /* the record out, a lost event in */
+    d[0x2000 + 0x30] = 73; /* not aligned: the check reads where the next record would start */
+    run_mem(d, n, &b);
+    assert_int_equal(b.errors, 1);
+    assert_non_null(strstr(b.msg, "offset 8272:"));
+    free(d);
+}
+
+/* Two .etl files joined (cat a.etl b.etl): the second one's first buffer starts with its own
+ * logfile header. Its buffers are not merged into the first session's (another clock, its own
+ * loss counts): an error at that header, its bytes a lost event (before 7 Dec 2026 both were read
+ * as one clean trace and the second one's 3 lost events vanished). */
+static void test_appended_file(void **st)
+{
+    (void)st;
+    size_t n1, n2;
+    uint8_t *a = load(SAMPLE("etl-parser_lxcore_kernel.etl"), &n1);
+    uint8_t *c = load(EVT_TEST_DATA_DIR "/etw_more/etl-parser_AMSITrace.etl", &n2);
+    bad_result one, b;
+    run_mem(a, n1, &one);
+    assert_int_equal(one.errors, 0);
+    uint8_t *d = malloc(n1 + n2);
+    assert_non_null(d);
+    memcpy(d, a, n1);
+    memcpy(d + n1, c, n2);
+    run_mem(d, n1 + n2, &b);
+    assert_int_equal(b.open_st, EVT_OK);
+    assert_int_equal(b.end_st, EVT_END);
+    assert_int_equal(b.errors, 1);
+    char want[64];
+    snprintf(want, sizeof want, "offset %zu:", n1 + 72);
+    assert_non_null(strstr(b.msg, want));
+    assert_non_null(strstr(b.msg, "second logfile header"));
+    assert_int_equal(b.events, one.events + 1); /* the first file's events and one lost event */
+    free(d);
+    free(c);
+    free(a);
 }
 
 /* A buffer that appears twice, byte for byte (a file concatenated with itself, a block written
@@ -538,6 +596,8 @@ int main(void)
         cmocka_unit_test(test_time_conversion),
         cmocka_unit_test(test_truncated_file),
         cmocka_unit_test(test_empty_buffer_mid_file),
+        cmocka_unit_test(test_offset_cuts_records),
+        cmocka_unit_test(test_appended_file),
         cmocka_unit_test(test_duplicate_buffers),
         cmocka_unit_test(test_corrupt_compression),
         cmocka_unit_test(test_bad_records),
