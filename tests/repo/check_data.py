@@ -1,5 +1,6 @@
 """The test data is the repository's own (tests/data/README.md).
-  sums DATA_DIR            every file of the sample folders (and of etw_more/, added here) is listed
+  sums DATA_DIR            every file of the sample folders (and of etw_more/ and threadx_counters/,
+                           added here) is listed
                            in SHA256SUMS with its hash, and every listed file exists with that hash
   refs SRC                 no test, fuzz target, bench, example or script reads the development-only
                            shared/ folder (EVT_SHARED_DIR, shared/samples, ../shared), except this
@@ -15,7 +16,7 @@ import sys
 
 FOLDERS = ('threadx_tracex', 'threadx_real', 'rkh', 'etw', 'xray')
 # Real samples added in the repository itself (not copies of shared/samples): summed, no origin.
-SUMS_ONLY = ('etw_more',)
+SUMS_ONLY = ('etw_more', 'threadx_counters')
 SKIP = 77
 
 

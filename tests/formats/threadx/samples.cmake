@@ -7,3 +7,10 @@ foreach(s threadx_real/nowrap_m32le threadx_tracex/demo_threadx threadx_tracex/d
             $<TARGET_FILE:evtrace> ${EVT_TEST_DATA_DIR}/${s})
   set_tests_properties(formats/threadx/sample_key_${tname} PROPERTIES LABELS unit TIMEOUT 60)
 endforeach()
+
+# A real ThreadX run against the counters ThreadX kept in it (tests/data/threadx_counters).
+add_test(NAME formats/threadx/real_counters
+  COMMAND python3 ${PROJECT_SOURCE_DIR}/tests/formats/threadx/check_counters.py $<TARGET_FILE:evtrace>
+          ${EVT_TEST_DATA_DIR}/threadx_counters/txcheck_m64le.trx
+          ${EVT_TEST_DATA_DIR}/threadx_counters/txcheck_m64le.counters.json)
+set_tests_properties(formats/threadx/real_counters PROPERTIES LABELS unit TIMEOUT 60)

@@ -1,0 +1,90 @@
+"""A real ThreadX trace against ThreadX's own counters (tests/data/threadx_real/README.md): the
+buffer its Linux port wrote with TX_ENABLE_EVENT_TRACE and the counters its application read when it
+stopped the trace (tx_thread_info_get, tx_*_performance_info_get). Checks, with `evtrace`:
+- `check` is clean and `info --json` decodes every valid entry;
+- each thread is switched in exactly as often as ThreadX dispatched it (run_count): a relinquish
+  or a time slice that gives the CPU to a thread that records nothing in its turn still counts;
+- each thread is woken (the timeline's wake-ups) as often as ThreadX resumed it (resumptions),
+  less the priority-change pairs ThreadX counts as resumptions (THREAD_RESUME with state
+  PRIORITY_CHANGE: a mutex's inheritance re-queueing a ready owner), and a thread that ThreadX
+  left suspended at a wait's end (a delayed suspension) is not woken there;
+- every object's operations (stats --json "objects") are ThreadX's performance counters.
+Usage: check_counters.py EVTRACE TRACE COUNTERS_JSON"""
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+
+
+def run(*args):
+    return subprocess.run(list(args), capture_output=True, text=True, check=False)
+
+
+def main():
+    evtrace, trace, counters = sys.argv[1:4]
+    key = json.load(open(counters, encoding='utf-8'))
+    bad = []
+
+    c = run(evtrace, 'check', trace)
+    if c.returncode != 0:
+        bad.append(f'check: exit {c.returncode}: {c.stdout.strip()} {c.stderr.strip()}')
+    info = json.loads(run(evtrace, 'info', '--json', trace).stdout)
+    if info.get('errors') or info.get('lost'):
+        bad.append(f"info: {info.get('errors')} errors, {info.get('lost')} lost")
+
+    stats = json.loads(run(evtrace, 'stats', '--json', trace).stdout)
+    switches = {x['name']: x['switches'] for x in stats['contexts']}
+
+    # priority-change resumes per thread (ThreadX counts them as resumptions; not wake-ups)
+    prio_change = {}
+    for line in run(evtrace, 'dump', '--json', trace).stdout.splitlines():
+        e = json.loads(line)
+        f = e.get('fields', {})
+        if e['name'] == 'THREAD_RESUME' and f.get('state') == 'PRIORITY_CHANGE':
+            prio_change[f.get('target_name')] = prio_change.get(f.get('target_name'), 0) + 1
+
+    with tempfile.TemporaryDirectory() as d:
+        db = os.path.join(d, 't.sqlite')
+        cv = run(evtrace, 'convert', '-q', trace, '-o', db)
+        if cv.returncode != 0:
+            bad.append(f'convert: exit {cv.returncode}: {cv.stderr.strip()}')
+            wakeups = {}
+        else:
+            con = sqlite3.connect(db)
+            wakeups = dict(con.execute('SELECT c.name, count(*) FROM wakeups w JOIN contexts c ON c.ctx = w.ctx GROUP BY 1'))
+            con.close()
+
+    for t in key['threads']:
+        n = t['name']
+        if switches.get(n) != t['run_count']:
+            bad.append(f"{n}: switched in {switches.get(n)} times, ThreadX's run_count {t['run_count']}")
+        want = t['resumptions'] - prio_change.get(n, 0)
+        if wakeups.get(n, 0) != want:
+            bad.append(f"{n}: woken {wakeups.get(n, 0)} times, ThreadX resumed it {t['resumptions']} times "
+                       f"({prio_change.get(n, 0)} of them priority changes)")
+
+    ops = {o['name']: {k: sum(v.values()) for k, v in o.get('ops', {}).items()} for o in stats['objects']}
+    pairs = [('queue q_data', 'q_data', [('send', 'sent'), ('receive', 'received')]),
+             ('semaphore sem_count', 'sem_count', [('give', 'puts'), ('take', 'gets')]),
+             ('mutex mtx_pi', 'mtx_pi', [('release', 'puts'), ('acquire', 'gets')]),
+             ('event_flags ef_main', 'ef_main', [('set', 'sets'), ('wait', 'gets')]),
+             ('block_pool bp_small', 'bp_small', [('take', 'allocates'), ('give', 'releases')]),
+             ('byte_pool bytes', 'bytes', [('take', 'allocates'), ('give', 'releases')])]
+    for kk, name, what in pairs:
+        for op, counter in what:
+            got = ops.get(name, {}).get(op, 0)
+            if got != key[kk][counter]:
+                bad.append(f"{name}: {got} {op}, ThreadX's {counter} {key[kk][counter]}")
+
+    checked = len(key['threads'])
+    if bad:
+        print('\n'.join('FAIL ' + b for b in bad))
+        sys.exit(1)
+    print(f'ok: {checked} threads (switches in = run_count, wake-ups = resumptions less priority changes), '
+          f'{sum(len(w) for _, _, w in pairs)} object counters equal ThreadX\'s')
+
+
+if __name__ == '__main__':
+    main()
