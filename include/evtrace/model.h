@@ -133,6 +133,8 @@ enum {
                                   * the recording context (stacks grow down from start + size) */
     EVT_M_IDLE_TASK  = 1u << 18, /* idle_ctx: that context is the kernel's idle task (it runs when no
                                   * other task is ready): its running is idle time (FreeRTOS's IDLE) */
+    EVT_M_INTERRUPTED = 1u << 19, /* interrupted_ctx: the thread an isr_enter interrupted, as the
+                                   * kernel recorded it (ThreadX's _tx_thread_current_ptr) */
     /* User events (evtrace/user.h, docs/user-events.md); label = the channel. Bits from 20 up. */
     EVT_M_TEXT       = 1u << 20, /* text: the formatted text of a printf event */
     EVT_M_VALUE      = 1u << 21, /* value: a sample of the value channel (label) */
@@ -191,6 +193,7 @@ typedef struct evt_meaning {
     uint64_t stack_start;     /* EVT_M_STACK: lowest address of the stack */
     uint64_t stack_size;      /* EVT_M_STACK: its size in bytes */
     uint64_t idle_ctx;        /* EVT_M_IDLE_TASK: the kernel's idle task (a thread context id) */
+    uint64_t interrupted_ctx; /* EVT_M_INTERRUPTED: the context running when the ISR entered */
 } evt_meaning;
 
 /* What kinds of fact a trace holds (info "capabilities", the report header). A view shows only

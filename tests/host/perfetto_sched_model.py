@@ -123,6 +123,10 @@ class Sched:
                 if st != 'ready':
                     self.wake.pop(subject, None)
         elif kind == 'isr_enter':
+            intr = m.get('interrupted')
+            if not self.isr_n.get(cpu, 0) and self.sched and intr and intr != self.run.get(cpu):
+                self.pend_isr.pop(cpu, None)
+                self.switch(cpu, t, intr, 'ready')  # the thread the kernel says the ISR interrupted
             self.isr_n[cpu] = self.isr_n.get(cpu, 0) + 1
         elif kind == 'isr_exit' and self.isr_n.get(cpu, 0):
             self.isr_n[cpu] -= 1

@@ -109,13 +109,17 @@ typedef struct id_count { uint32_t id; uint64_t count; } id_count;
  * thread (TXTB_K_RUN, _STOP), the ISR id (_ISR_IN, _OUT), the LOST counts (_LOST). */
 enum { TXTB_KC_NONE, TXTB_KC_THREAD, TXTB_KC_ISR, TXTB_KC_LOST };
 
-/* ThreadX's delayed suspension (tx_thread_suspend.c, tx_thread_system_resume.c), in native buffers:
- * what an id does to a thread's flag (txtb_idm.dsusp; the thread is info1 of each). tx_thread_suspend
- * of a thread that waits (its state, info2, a wait state) only sets the flag; the internal resume
- * that ends such a wait (THREAD_RESUME: a timeout, the object given, an abort) then leaves the
- * thread suspended, not ready, and clears it; tx_thread_resume, terminate, reset and delete clear
- * it. */
-enum { TXTB_DS_NONE, TXTB_DS_SET, TXTB_DS_CLEAR, TXTB_DS_RESUME };
+/* Thread API records that change a thread's state without a THREAD_SUSPEND / THREAD_RESUME of
+ * their own, in native buffers (txtb_idm.dsusp; the thread is info1 of each, info2 its state):
+ * - delayed suspension (tx_thread_suspend.c, tx_thread_system_resume.c): tx_thread_suspend of a
+ *   thread that waits only sets a flag (SET); the internal resume that ends such a wait
+ *   (THREAD_RESUME: a timeout, the object given, an abort) then leaves the thread suspended, not
+ *   ready, and clears it (RESUME); tx_thread_resume and delete clear it (CLEAR);
+ * - tx_thread_terminate of a thread that is not ready sets it terminated directly (TERMINATE;
+ *   tx_thread_terminate.c: a ready one gets a THREAD_SUSPEND), and clears the flag;
+ * - tx_thread_reset makes a terminated or completed thread suspended (RESET; info2 is the new
+ *   state), and clears the flag. */
+enum { TXTB_DS_NONE, TXTB_DS_SET, TXTB_DS_CLEAR, TXTB_DS_RESUME, TXTB_DS_TERMINATE, TXTB_DS_RESET };
 
 /* What an event's id word alone decides (kind, name, target rule, service meaning, info roles),
  * worked out once per id word and kernel profile and reused for every event with it (idm_get). */
@@ -824,9 +828,9 @@ static uint8_t dsusp_role(uint32_t id)
     switch (id) {
     case TXTB_EVENT_THREAD_SUSPEND_API: return TXTB_DS_SET;
     case TXTB_EVENT_THREAD_RESUME_API:
-    case TXTB_EVENT_THREAD_TERMINATE:
-    case TXTB_EVENT_THREAD_RESET:
     case TXTB_EVENT_THREAD_DELETE: return TXTB_DS_CLEAR;
+    case TXTB_EVENT_THREAD_TERMINATE: return TXTB_DS_TERMINATE;
+    case TXTB_EVENT_THREAD_RESET: return TXTB_DS_RESET;
     case TXTB_EVENT_THREAD_RESUME: return TXTB_DS_RESUME;
     default: return TXTB_DS_NONE;
     }
@@ -1235,29 +1239,51 @@ static inline void add_role_fields(txtb_state *s, const txtb_idm *e, const uint6
     }
 }
 
-/* A thread's delayed suspension at an event whose id has a part in it (e->dsusp: TXTB_DS_*): info1
- * (args[0]) the thread, info2 its state before the call. The internal resume of a flagged thread out
- * of a wait is its suspension: the event becomes a thread_stop to suspended, with the field
- * delayed_suspension 1 (before 7 Dec 2026 the thread showed ready until its next resume). */
-TXTB_COLD static void delayed_suspension(txtb_state *s, const txtb_idm *e, const evt_kernel_profile *kp,
-                                         evt_event *ev, txtb_fields *fb)
+/* The event becomes a thread_stop of thread th (its target) to ThreadX state st. */
+static void stop_of(txtb_state *s, const evt_kernel_profile *kp, evt_event *ev, unsigned *flags, uint64_t th,
+                    uint32_t st)
+{
+    ev->kind = EVT_KIND_THREAD_STOP;
+    *flags |= EVT_HAS_TARGET; /* the thread, even one the registry does not name (not the caller) */
+    ev->target = th;
+    stop_meaning(s, kp, st, &ev->m);
+}
+
+/* A thread API record whose id changes a thread's state with no record of its own (e->dsusp:
+ * TXTB_DS_*): info1 (args[0]) the thread, info2 its state before the call (the new one for a
+ * reset). Such an event becomes a thread_stop of that thread: the internal resume of a thread
+ * flagged for delayed suspension to suspended (field delayed_suspension 1), a terminate of a thread
+ * that is not ready to terminated, a reset to suspended. Before 7 Dec 2026 the first showed the
+ * thread ready until its next resume, the others kept it blocked, or terminated, to its next. */
+TXTB_COLD static void thread_api_state(txtb_state *s, const txtb_idm *e, const evt_kernel_profile *kp,
+                                       evt_event *ev, unsigned *flags, txtb_fields *fb)
 {
     uint64_t th = ev->args[0];
     uint32_t st = (uint32_t)ev->args[1], on = 0;
-    (void)evt_u64map_get(&s->dsusp, th, &on);
-    if (e->dsusp == TXTB_DS_SET) { /* only a thread in a wait (SLEEP .. MUTEX_SUSP) gets the flag */
+    if (s->ndsusp) (void)evt_u64map_get(&s->dsusp, th, &on);
+    switch (e->dsusp) {
+    case TXTB_DS_SET: /* only a thread in a wait (SLEEP .. MUTEX_SUSP) gets the flag */
         if (!on && st >= TXTB_STATE_SLEEP && st <= TXTB_STATE_MUTEX_SUSP && evt_u64map_put(&s->dsusp, th, 1))
             s->ndsusp++;
         return;
+    case TXTB_DS_TERMINATE:
+        if (st != TXTB_STATE_READY && st != TXTB_STATE_COMPLETED && st != TXTB_STATE_TERMINATED)
+            stop_of(s, kp, ev, flags, th, TXTB_STATE_TERMINATED);
+        break;
+    case TXTB_DS_RESET:
+        if (st == TXTB_STATE_SUSPENDED) stop_of(s, kp, ev, flags, th, TXTB_STATE_SUSPENDED);
+        break;
+    case TXTB_DS_RESUME: /* a resume of a thread that is ready already changes nothing (the flag stays) */
+        if (!on || st == TXTB_STATE_READY) return;
+        stop_of(s, kp, ev, flags, th, TXTB_STATE_SUSPENDED);
+        fld_u(fb, "delayed_suspension", 1);
+        break;
+    default: break; /* TXTB_DS_CLEAR */
     }
-    /* a resume of a thread that is ready already changes nothing (ThreadX keeps the flag) */
-    if (!on || (e->dsusp == TXTB_DS_RESUME && st == TXTB_STATE_READY)) return;
-    (void)evt_u64map_put(&s->dsusp, th, 0); /* th is in the map: no allocation */
-    s->ndsusp--;
-    if (e->dsusp != TXTB_DS_RESUME) return;
-    ev->kind = EVT_KIND_THREAD_STOP;
-    stop_meaning(s, kp, TXTB_STATE_SUSPENDED, &ev->m);
-    fld_u(fb, "delayed_suspension", 1);
+    if (on) {
+        (void)evt_u64map_put(&s->dsusp, th, 0); /* th is in the map: no allocation */
+        s->ndsusp--;
+    }
 }
 
 /* The end of an event whose id the generic hooks or the user records decode too (e->hooks,
@@ -1404,6 +1430,12 @@ TXTB_INLINE EVT_EVENT_RESET_FN int decode_slot(txtb_state *s, const uint8_t *p, 
         fld_u(&fb, "isr_id", ev->args[1]);
         ev->m.has |= EVT_M_IRQ;
         ev->m.irq = (uint32_t)ev->args[1];
+        /* ThreadX's own ISR entry: its priority word is _tx_thread_current_ptr, the thread that
+           was running (0: none) */
+        if (k == TXTB_K_ISR_IN && ctx == TXTB_CTX_ISR && prio && !s->hooks.active) {
+            ev->m.has |= EVT_M_INTERRUPTED;
+            ev->m.interrupted_ctx = prio;
+        }
         break;
     default: { /* TXTB_KC_LOST */
         /* evtrace's LOST record (txtb_defs.h): info1 dropped (and carried again), info4
@@ -1417,7 +1449,7 @@ TXTB_INLINE EVT_EVENT_RESET_FN int decode_slot(txtb_state *s, const uint8_t *p, 
     }
     }
     if (e->roles) add_role_fields(s, e, ev->args, ev, &fb); /* args[0..3]: info 1..4 */
-    if (e->dsusp && (s->ndsusp || e->dsusp == TXTB_DS_SET)) delayed_suspension(s, e, kp, ev, &fb);
+    if (e->dsusp && (s->ndsusp || e->dsusp != TXTB_DS_RESUME)) thread_api_state(s, e, kp, ev, &flags, &fb);
     ev->flags = flags;
     ev->nfields = fb.n;
     ev->fields_ok = fb.ok;

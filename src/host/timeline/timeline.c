@@ -530,6 +530,12 @@ static void isr_enter_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t c
 {
     evt_tl_cpu *cp = &tl->cpus[cpu];
     if (cp->isr_n == 0) cp->pend_isr = 0; /* stale: its ISR's exit was never seen */
+    if (cp->isr_n == 0 && (ev->m.has & EVT_M_INTERRUPTED) && ev->m.interrupted_ctx && tl->sched) {
+        /* the kernel says which thread this ISR interrupted: it was running (a dispatch no
+           record showed, or a "next thread" the kernel wrote wrong) */
+        uint32_t ti = target_ctx_(tl, ev->m.interrupted_ctx, NULL, t);
+        if (ti != EVT_TL_NONE && ti != cp->run) do_switch_(tl, cpu, t, ti, EVT_TL_READY, EVT_TL_NONE, 0);
+    }
     if (cp->isr_n >= EVT_TL_ISR_DEPTH) { cp->isr_n++; tl->isr_overflow++; return; }
     evt_tl_isr *iv = &cp->isr[cp->isr_n];
     memset(iv, 0, sizeof *iv);

@@ -52,7 +52,11 @@
  * - m.op wait_start by a context (not on a stop): it waits on m.obj from now (an already blocked
  *   context gets the object on its blocked state); m.op wait_end: its wait is over (the pending
  *   object cleared).
- * - ISR-class events never change the running context. A thread/init event of another context
+ * - An outermost isr_enter naming the thread it interrupted (EVT_M_INTERRUPTED, not 0) makes that
+ *   thread the running one from the entry if it was not (the previous one to ready): a dispatch
+ *   no record showed, or a "next thread" the kernel wrote wrong (a ThreadX build that writes 0,
+ *   idle, after choosing a thread: docs/threadx.md). Naming none (idle) changes nothing.
+ * - Other ISR-class events never change the running context. A thread/init event of another context
  *   while an ISR is open means its exit was lost: the open ISRs close there (truncated) before
  *   the switch, so an ISR's time lies within the running of the context it interrupted. isr_enter/isr_exit nest per CPU; an exit
  *   closes the innermost ISR. The ISR id is m.irq (EVT_M_IRQ), its label m.label.

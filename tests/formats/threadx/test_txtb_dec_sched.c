@@ -10,7 +10,11 @@
  *   a stop to suspended (field delayed_suspension), until tx_thread_resume makes it ready; a
  *   tx_thread_resume of the waiting thread lifts the flag, and a thread not waiting gets none.
  * - Inside one ISR the latest record that names the next thread decides, and a stop recorded
- *   before keeps its state (before 7 Dec 2026 a resume after it made the stopped thread ready). */
+ *   before keeps its state (before 7 Dec 2026 a resume after it made the stopped thread ready).
+ * - An ISR entry's priority word is the thread it interrupted (_tx_thread_current_ptr): that one
+ *   was running, whatever a wrong "next thread" said (ThreadX's inline resume/suspend build).
+ * - tx_thread_terminate of a thread that is not ready (no THREAD_SUSPEND of its own) terminates
+ *   it; tx_thread_reset makes it suspended. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -248,6 +252,65 @@ static void test_isr_decides_again(void **state)
     tb_free(t);
 }
 
+/* ThreadX built with TX_INLINE_THREAD_RESUME_SUSPEND writes next thread 0 (idle) in a suspend
+ * after choosing one: slice_b suspends itself at 10 "to idle", the timer ISR at 20 says it
+ * interrupted slice_a, so slice_a ran from there (before 7 Dec 2026: idle, slice_a switched in
+ * once for ThreadX's twice). An ISR that says it interrupted nothing changes nothing. */
+static void test_isr_names_the_interrupted_thread(void **state)
+{
+    (void)state;
+    tb_trace *t = threads();
+    tb_ev(t, 5, TA, TXTB_EVENT_TIME_GET, 0, STK, 0, 0);
+    tb_suspend(t, 6, TA, TA, TB_STATE_SLEEP, TB);
+    tb_suspend(t, 10, TB, TB, TB_STATE_SLEEP, 0);
+    tb_isr_enter(t, 20, 0, TA);
+    tb_resume(t, 25, TB_CTX_ISR, TS, TB_STATE_SUSPENDED, TS);
+    tb_isr_exit(t, 30, 0, TA);
+    tb_suspend(t, 40, TS, TS, TB_STATE_SUSPENDED, TA);
+    tb_ev(t, 50, TA, TXTB_EVENT_TIME_GET, 0, STK, 0, 0);
+    tb_isr_enter(t, 60, 0, 0);
+    tb_isr_exit(t, 70, 0, 0);
+    tb_ev(t, 80, TA, TXTB_EVENT_TIME_GET, 0, STK, 0, 0);
+    run o;
+    play(t, &o);
+    assert_true(o.has[5] & EVT_M_INTERRUPTED);
+    assert_true(was(&o, TA, EVT_TL_RUNNING, 20, 30));
+    assert_true(was(&o, TA, EVT_TL_RUNNING, 40, 80));
+    assert_int_equal(ctx(&o, TA)->switches_in, 3); /* at 5, at the ISR (20), after the timer thread */
+    assert_int_equal(ctx(&o, TB)->switches_in, 1);
+    evt_tl_free(&o.tl);
+    tb_free(t);
+}
+
+/* tx_thread_terminate of a thread that sleeps writes no THREAD_SUSPEND: the terminate itself ends
+ * its wait (terminated from 30); tx_thread_reset makes it suspended (40), tx_thread_resume ready
+ * (50). A terminate of a ready thread is the THREAD_SUSPEND ThreadX writes (not this rule). */
+static void test_terminate_and_reset(void **state)
+{
+    (void)state;
+    tb_trace *t = threads();
+    tb_ev(t, 10, TV, TXTB_EVENT_THREAD_SLEEP, 5, 0, STK, 0);
+    tb_suspend(t, 11, TV, TV, TB_STATE_SLEEP, TC);
+    tb_ev(t, 30, TC, TXTB_EVENT_THREAD_TERMINATE, TV, TB_STATE_SLEEP, STK, 0);  /* [4] */
+    tb_ev(t, 40, TC, TXTB_EVENT_THREAD_RESET, TV, TB_STATE_SUSPENDED, 0, 0);    /* [5] */
+    tb_ev(t, 45, TC, TXTB_EVENT_THREAD_RESUME_API, TV, TB_STATE_SUSPENDED, STK, 0);
+    tb_resume(t, 50, TC, TV, TB_STATE_SUSPENDED, TC);
+    tb_ev(t, 60, TC, TXTB_EVENT_THREAD_TERMINATE, TB, TB_STATE_READY, STK, 0);   /* [8]: ready */
+    tb_ev(t, 70, TC, TXTB_EVENT_TIME_GET, 0, STK, 0, 0);
+    run o;
+    play(t, &o);
+    assert_int_equal(o.kind[4], EVT_KIND_THREAD_STOP);
+    assert_int_equal(o.kind[5], EVT_KIND_THREAD_STOP);
+    assert_int_equal(o.kind[8], EVT_KIND_SVC);
+    assert_true(was(&o, TV, EVT_TL_BLOCKED, 11, 30));
+    assert_true(was(&o, TV, EVT_TL_TERMINATED, 30, 40));
+    assert_true(was(&o, TV, EVT_TL_SUSPENDED, 40, 50));
+    assert_true(was(&o, TV, EVT_TL_READY, 50, 70));
+    assert_true(ctx(&o, TC)->state == EVT_TL_RUNNING); /* the caller never stops */
+    evt_tl_free(&o.tl);
+    tb_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -255,6 +318,8 @@ int main(void)
         cmocka_unit_test(test_time_slice_switches_at_isr_exit),
         cmocka_unit_test(test_delayed_suspension),
         cmocka_unit_test(test_isr_decides_again),
+        cmocka_unit_test(test_isr_names_the_interrupted_thread),
+        cmocka_unit_test(test_terminate_and_reset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
