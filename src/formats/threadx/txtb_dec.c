@@ -1239,12 +1239,11 @@ static inline void add_role_fields(txtb_state *s, const txtb_idm *e, const uint6
     }
 }
 
-/* The event becomes a thread_stop of thread th (its target) to ThreadX state st. */
-static void stop_of(txtb_state *s, const evt_kernel_profile *kp, evt_event *ev, unsigned *flags, uint64_t th,
-                    uint32_t st)
+/* The event becomes a thread_stop of thread th (its target: the caller adds EVT_HAS_TARGET, the
+ * thread even when the registry does not name it) to ThreadX state st. */
+static void stop_of(txtb_state *s, const evt_kernel_profile *kp, evt_event *ev, uint64_t th, uint32_t st)
 {
     ev->kind = EVT_KIND_THREAD_STOP;
-    *flags |= EVT_HAS_TARGET; /* the thread, even one the registry does not name (not the caller) */
     ev->target = th;
     stop_meaning(s, kp, st, &ev->m);
 }
@@ -1256,7 +1255,7 @@ static void stop_of(txtb_state *s, const evt_kernel_profile *kp, evt_event *ev, 
  * that is not ready to terminated, a reset to suspended. Before 7 Dec 2026 the first showed the
  * thread ready until its next resume, the others kept it blocked, or terminated, to its next. */
 TXTB_COLD static void thread_api_state(txtb_state *s, const txtb_idm *e, const evt_kernel_profile *kp,
-                                       evt_event *ev, unsigned *flags, txtb_fields *fb)
+                                       evt_event *ev)
 {
     uint64_t th = ev->args[0];
     uint32_t st = (uint32_t)ev->args[1], on = 0;
@@ -1268,15 +1267,14 @@ TXTB_COLD static void thread_api_state(txtb_state *s, const txtb_idm *e, const e
         return;
     case TXTB_DS_TERMINATE:
         if (st != TXTB_STATE_READY && st != TXTB_STATE_COMPLETED && st != TXTB_STATE_TERMINATED)
-            stop_of(s, kp, ev, flags, th, TXTB_STATE_TERMINATED);
+            stop_of(s, kp, ev, th, TXTB_STATE_TERMINATED);
         break;
     case TXTB_DS_RESET:
-        if (st == TXTB_STATE_SUSPENDED) stop_of(s, kp, ev, flags, th, TXTB_STATE_SUSPENDED);
+        if (st == TXTB_STATE_SUSPENDED) stop_of(s, kp, ev, th, TXTB_STATE_SUSPENDED);
         break;
     case TXTB_DS_RESUME: /* a resume of a thread that is ready already changes nothing (the flag stays) */
         if (!on || st == TXTB_STATE_READY) return;
-        stop_of(s, kp, ev, flags, th, TXTB_STATE_SUSPENDED);
-        fld_u(fb, "delayed_suspension", 1);
+        stop_of(s, kp, ev, th, TXTB_STATE_SUSPENDED);
         break;
     default: break; /* TXTB_DS_CLEAR */
     }
@@ -1449,7 +1447,15 @@ TXTB_INLINE EVT_EVENT_RESET_FN int decode_slot(txtb_state *s, const uint8_t *p, 
     }
     }
     if (e->roles) add_role_fields(s, e, ev->args, ev, &fb); /* args[0..3]: info 1..4 */
-    if (e->dsusp && (s->ndsusp || e->dsusp != TXTB_DS_RESUME)) thread_api_state(s, e, kp, ev, &flags, &fb);
+    if (e->dsusp && (s->ndsusp || e->dsusp != TXTB_DS_RESUME)) {
+        /* by value: flags and fb passed by address would live in memory on every event's path */
+        evt_kind k0 = ev->kind;
+        thread_api_state(s, e, kp, ev);
+        if (ev->kind != k0) { /* made a stop of its thread (args[0]) */
+            flags |= EVT_HAS_TARGET;
+            if (e->dsusp == TXTB_DS_RESUME) fld_u(&fb, "delayed_suspension", 1);
+        }
+    }
     ev->flags = flags;
     ev->nfields = fb.n;
     ev->fields_ok = fb.ok;
