@@ -158,7 +158,9 @@ static void check_padding(etw_state *s, etw_stream *st, const etw_buf *b, uint32
     uint8_t w[4];
     if (b->truncated || at + sizeof w > b->stride) return;
     if (evt_source_read_at(&s->r->src, b->off + at, w, sizeof w) != sizeof w) return;
-    uint32_t v = (uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24;
+    evt_cur c;
+    evt_cur_init(&c, w, sizeof w, b->off + at, 0);
+    uint32_t v = evt_cur_u32le_at(&c, 0);
     if (v == 0xFFFFFFFFu || v == 0) return;
     evt_reader_error(s->r, b->off + at, "buffer %" PRIu32 ": the bytes after its filled size (Offset %" PRIu32 ") are not padding (0xFF or 0): records the Offset leaves out? The %" PRIu32 " bytes to the buffer's end are not decoded",
                      bi, b->filled, b->stride - b->filled);
