@@ -809,7 +809,7 @@ static void role_plan(txtb_idm *e, const uint8_t *roles)
         e->put_w[e->nput++] = (uint8_t)i;
         e->stk |= ro == TXTB_R_STK;
         if (ro == TXTB_R_OWNER || ro == TXTB_R_OWNERSHIP_COUNT || ro == TXTB_R_STK || ro == TXTB_R_STACK_START ||
-            ro == TXTB_R_STACK_SIZE || ro == TXTB_R_NEXT) {
+            ro == TXTB_R_STACK_SIZE || ro == TXTB_R_NEXT || ro == TXTB_R_NEW_PRIO) {
             e->mrole[e->nmrole] = ro;
             e->mrole_w[e->nmrole++] = (uint8_t)i;
         }
@@ -1222,6 +1222,10 @@ static inline void add_role_fields(txtb_state *s, const txtb_idm *e, const uint6
             ev->m.has |= EVT_M_NEXT;
             ev->m.next_ctx = v;
             ev->m.next_prio = EVT_HOOK_PRIO_UNKNOWN;
+            break;
+        case TXTB_R_NEW_PRIO: /* tx_thread_priority_change: the target's priority from now on */
+            ev->m.has |= EVT_M_PRIO_SET;
+            ev->m.new_prio = v;
             break;
         default: ev->m.stack_size = v; break; /* TXTB_R_STACK_SIZE: beside its start (one row) */
         }

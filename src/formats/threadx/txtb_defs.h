@@ -291,7 +291,9 @@
     X(OWNERSHIP_COUNT, "ownership_count") /* mutex ownership count */              \
     X(STACK_START,     "stack_start")     /* created thread's stack start */       \
     X(STACK_SIZE,      "stack_size")      /* created thread's stack size */          \
-    X(NEXT,            "next_thread")     /* _tx_thread_execute_ptr: the thread to run next */
+    X(NEXT,            "next_thread")     /* _tx_thread_execute_ptr: the thread to run next */ \
+    X(NEW_PRIO,        "new_priority")    /* the thread's priority from now on (tx_thread_priority_change) */ \
+    X(OLD_PRIO,        "old_priority")    /* its priority before the call */
 
 enum txtb_info_role {
 #define TXTB_ROLE_ENUM_(r, name) TXTB_R_##r,
@@ -339,6 +341,7 @@ enum txtb_info_role {
     X(SEMAPHORE_PUT,           NONE, SEM_COUNT, SUSPENDED, STK)                   \
     X(THREAD_CREATE,           NONE, NONE,      STACK_START, STACK_SIZE)          \
     X(THREAD_DELETE,           NONE, STK,       NONE,      NONE)                  \
+    X(THREAD_PRIORITY_CHANGE,  NONE, NEW_PRIO,  OLD_PRIO,  NONE)                  \
     X(THREAD_RELINQUISH,       STK,  NEXT,      NONE,      NONE)                  \
     X(THREAD_RESUME_API,       NONE, NONE,      STK,       NONE)                  \
     X(THREAD_SLEEP,            NONE, NONE,      STK,       NONE)                  \

@@ -14,7 +14,9 @@
  * - An ISR entry's priority word is the thread it interrupted (_tx_thread_current_ptr): that one
  *   was running, whatever a wrong "next thread" said (ThreadX's inline resume/suspend build).
  * - tx_thread_terminate of a thread that is not ready (no THREAD_SUSPEND of its own) terminates
- *   it; tx_thread_reset makes it suspended. */
+ *   it; tx_thread_reset makes it suspended.
+ * - THREAD_PRIORITY_CHANGE (info2 the new priority, info3 the one before) changes the target's
+ *   priority (before 7 Dec 2026 only the thread's own later priority words showed it). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -36,7 +38,14 @@
 typedef struct seen {
     evt_tl_state_iv st[MAXIV];
     uint32_t nst;
+    evt_tl_prio prio[8];
+    uint32_t nprio;
 } seen;
+static void on_prio(void *u, const evt_tl_prio *p)
+{
+    seen *v = u;
+    if (v->nprio < 8) v->prio[v->nprio++] = *p;
+}
 static void on_state(void *u, const evt_tl_state_iv *s)
 {
     seen *v = u;
@@ -78,6 +87,7 @@ static void play(tb_trace *t, run *o)
     memset(&sink, 0, sizeof sink);
     sink.user = &o->v;
     sink.state = on_state;
+    sink.prio = on_prio;
     assert_int_not_equal(evt_tl_init(&o->tl, 0, &sink), 0);
     evt_tl_set_reader(&o->tl, r);
     evt_event ev;
@@ -311,6 +321,41 @@ static void test_terminate_and_reset(void **state)
     tb_free(t);
 }
 
+/* ctrl lowers the sleeping victim from 12 to 20 at 20 (not ready: no suspend/resume pair), then
+ * raises it to 3 at 40 while it is ready (ThreadX's PRIORITY_CHANGE pair follows the call). */
+static void test_priority_change(void **state)
+{
+    (void)state;
+    tb_trace *t = threads();
+    tb_ev(t, 10, TV, TXTB_EVENT_THREAD_SLEEP, 5, 0, STK, 0);
+    tb_suspend(t, 11, TV, TV, TB_STATE_SLEEP, TC);
+    tb_ev(t, 20, TC, TXTB_EVENT_THREAD_PRIORITY_CHANGE, TV, 20, 12, TB_STATE_SLEEP); /* [4] */
+    tb_resume(t, 30, TC, TV, TB_STATE_SLEEP, TC);
+    tb_ev(t, 40, TC, TXTB_EVENT_THREAD_PRIORITY_CHANGE, TV, 3, 20, TB_STATE_READY);  /* [6] */
+    tb_suspend(t, 41, TC, TV, TB_STATE_PRIORITY_CHANGE, TC);
+    tb_resume(t, 42, TC, TV, TB_STATE_PRIORITY_CHANGE, TV);
+    run o;
+    play(t, &o);
+    assert_true(o.has[4] & EVT_M_PRIO_SET);
+    assert_true(o.has[6] & EVT_M_PRIO_SET);
+    uint32_t iv = ctx(&o, TV)->index, ic = ctx(&o, TC)->index;
+    uint32_t k = 0;
+    while (k < o.v.nprio && o.v.prio[k].t != 20) k++;
+    assert_true(k < o.v.nprio);
+    assert_int_equal(o.v.prio[k].ctx, iv);
+    assert_int_equal(o.v.prio[k].prio, 20);
+    assert_int_equal(o.v.prio[k].by, ic);
+    while (k < o.v.nprio && o.v.prio[k].t != 40) k++;
+    assert_true(k < o.v.nprio);
+    assert_int_equal(o.v.prio[k].ctx, iv);
+    assert_int_equal(o.v.prio[k].prio, 3);
+    assert_true(o.v.prio[k].has_old);
+    assert_int_equal(o.v.prio[k].old_prio, 20);
+    assert_int_equal(ctx(&o, TV)->prio, 3);
+    evt_tl_free(&o.tl);
+    tb_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -320,6 +365,7 @@ int main(void)
         cmocka_unit_test(test_isr_decides_again),
         cmocka_unit_test(test_isr_names_the_interrupted_thread),
         cmocka_unit_test(test_terminate_and_reset),
+        cmocka_unit_test(test_priority_change),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
