@@ -293,6 +293,10 @@ static void meaning_(evt_json *j, evt_fbuf *b, const evt_meaning *m)
     if (m->has & EVT_M_UNTIMED) LKBOOL_(j, b, "untimed", 1);
     if (m->has & EVT_M_IDLE_TASK) LKU64_(j, b, "idle_task", m->idle_ctx);
     if (m->has & EVT_M_INTERRUPTED) LKU64_(j, b, "interrupted", m->interrupted_ctx);
+    if (m->has & EVT_M_INHERIT) {
+        LKU64_(j, b, "inherit", m->inherit_ctx);
+        LKU64_(j, b, "inherit_prio", m->inherit_prio);
+    }
     if (m->has & EVT_M_OWNER) {
         LKU64_(j, b, "owner", m->owner);
         LKU64_(j, b, "owner_count", m->owner_count);

@@ -78,6 +78,9 @@ typedef struct txtb_obj {
     uint8_t available;   /* 0 alive, 1 deleted */
     uint8_t type;        /* registry object type */
     uint8_t name_ok;     /* the kept name may be vouched for (formats/common/text_ok.h) */
+    uint16_t prio1;      /* a thread's priority as last known + 1 (0: unknown): the registry's, then
+                          * its records' priority words, its create, priority changes and
+                          * inheritances (prio_case); the only member that changes after open */
 } txtb_obj;
 
 /* One registry entry as stored, parsed field by field (name: NUL-terminated copy). */
@@ -121,6 +124,11 @@ enum { TXTB_KC_NONE, TXTB_KC_THREAD, TXTB_KC_ISR, TXTB_KC_LOST };
  *   state), and clears the flag. */
 enum { TXTB_DS_NONE, TXTB_DS_SET, TXTB_DS_CLEAR, TXTB_DS_RESUME, TXTB_DS_TERMINATE, TXTB_DS_RESET };
 
+/* Records that change a thread's priority with no priority word of that thread (txtb_idm.pcase,
+ * native buffers): THREAD_CREATE (info2 its priority), THREAD_PRIORITY_CHANGE (info2 the new one)
+ * and MUTEX_GET, whose priority inheritance ThreadX writes no record for (prio_case). */
+enum { TXTB_PC_NONE, TXTB_PC_CREATE, TXTB_PC_CHANGE, TXTB_PC_MUTEX_GET };
+
 /* What an event's id word alone decides (kind, name, target rule, service meaning, info roles),
  * worked out once per id word and kernel profile and reused for every event with it (idm_get). */
 typedef struct txtb_idm {
@@ -132,6 +140,8 @@ typedef struct txtb_idm {
     uint8_t k;               /* TXTB_K_* of the id's row (TXTB_K_OTHER without one) */
     uint8_t kcase;           /* TXTB_KC_*: what decode_slot adds for k */
     uint8_t dsusp;           /* TXTB_DS_*: its part in a delayed suspension (native buffers) */
+    uint8_t pcase;           /* TXTB_PC_*: a thread's priority it changes (native buffers) */
+    uint8_t thread_api;      /* dsusp or pcase is set */
     uint8_t kind;            /* evt_kind */
     uint8_t target;          /* 0 no target, 1 info1 is the target, 2 only when info1 is a registry object */
     uint8_t svc;             /* a service/create/delete: the meaning below applies */
@@ -207,6 +217,8 @@ typedef struct txtb_state {
     /* the thread context of the last event, which the next one mostly shares (ctx_named) */
     uint64_t ctx_key;            /* its address | 1 << 32; 0: none */
     const txtb_obj *ctx_obj;     /* its registry object (NULL: none) */
+    uint16_t *ctx_prio1;         /* ctx_obj's prio1 when it is a thread's entry, else a dummy */
+    uint16_t prio1_dummy;
     const char *ctx_name, *ctx_ok; /* its name and that name when vouched for */
     unsigned ctx_vbit;           /* EVT_TEXT_OK_CTX_NAME when ctx_name needs no check (vouched or NULL) */
     int beyond_checked;
@@ -379,7 +391,7 @@ TXTB_COLD static const txtb_obj *find_obj_slow(txtb_state *s, uint32_t addr)
 }
 
 /* The first object at addr (objs sorted by cmp_obj_addr), or NULL. A direct-mapped memo of the
- * answers, found or not (objs does not change after open), spares the binary search for the
+ * answers, found or not (objs keeps its addresses after open), spares the binary search for the
  * addresses a trace repeats. */
 static inline const txtb_obj *find_obj(txtb_state *s, uint32_t addr)
 {
@@ -396,6 +408,13 @@ static inline const txtb_obj *find_obj(txtb_state *s, uint32_t addr)
 static inline int entry_other_kind(const txtb_obj *o, unsigned want)
 {
     return want != 0u && o->type != TXTB_OBJ_NONE && o->type != txtb_hooks_entry_type((evt_hook_obj)want);
+}
+
+/* Registry priority of a thread slot whose reserved1 has bit 7 set: ThreadX writes
+ * 0x80 | (priority >> 8) and priority & 0xFF; priorities are 10 bits (TraceX: (res1 & 3) << 8 | res2). */
+static uint32_t reg_priority(const txtb_entry *o)
+{
+    return ((uint32_t)(o->res1 & 0x3u) << 8) | o->res2;
 }
 
 /* Name of an indexed object: from memory, or read from the file into the role's buffer (valid
@@ -425,6 +444,7 @@ static inline const char *ctx_named(txtb_state *s, uint32_t ctx, const char **ok
         const txtb_obj *co = find_obj(s, ctx);
         if (co && entry_other_kind(co, EVT_HOOK_OBJ_THREAD)) co = NULL;
         s->ctx_obj = co;
+        s->ctx_prio1 = co && co->type == TXTB_OBJ_THREAD ? &s->objs[co - s->objs].prio1 : &s->prio1_dummy;
         s->ctx_name = obj_name(s, co, NAME_CTX);
         s->ctx_ok = obj_name_ok(s, co);
         s->ctx_vbit = s->ctx_ok || !s->ctx_name ? EVT_TEXT_OK_CTX_NAME : 0u;
@@ -511,16 +531,10 @@ static evt_status read_registry(txtb_state *s)
         o->param2 = e.param2;
         o->name_off = keep_name(s, s->rolebuf[NAME_CTX], e.name_len);
         o->name_ok = (uint8_t)(o->name_off != TXTB_NAME_NONE && evt_text_ok(s->names + o->name_off));
+        o->prio1 = (uint16_t)(e.type == TXTB_OBJ_THREAD && (e.res1 & TXTB_REG_PRIO_PRESENT) ? reg_priority(&e) + 1u : 0u);
     }
     if (s->nobjs > 1) qsort(s->objs, s->nobjs, sizeof *s->objs, cmp_obj_addr); /* objs is NULL when empty */
     return EVT_OK;
-}
-
-/* Registry priority of a thread slot whose reserved1 has bit 7 set: ThreadX writes
- * 0x80 | (priority >> 8) and priority & 0xFF; priorities are 10 bits (TraceX: (res1 & 3) << 8 | res2). */
-static uint32_t reg_priority(const txtb_entry *o)
-{
-    return ((uint32_t)(o->res1 & 0x3u) << 8) | o->res2;
 }
 
 /* Modulus of the masked counter: the power of two above the mask's highest bit (a mask is
@@ -1078,7 +1092,12 @@ TXTB_COLD static const txtb_idm *idm_build(txtb_state *s, txtb_idm *e, uint32_t 
     e->vouched |= EVT_TEXT_OK_NEXT_NAME | EVT_TEXT_OK_SM_STATE | EVT_TEXT_OK_TEXT | EVT_TEXT_OK_TARGET_NAME |
                   EVT_TEXT_OK_OBJ_NAME;
     role_plan(e, s->hooks.active ? NULL : info_roles(id));
-    if (!s->hooks.active) e->dsusp = dsusp_role(id);
+    if (!s->hooks.active) {
+        e->dsusp = dsusp_role(id);
+        e->pcase = id == TXTB_EVENT_THREAD_CREATE ? TXTB_PC_CREATE : id == TXTB_EVENT_THREAD_PRIORITY_CHANGE ? TXTB_PC_CHANGE
+                   : id == TXTB_EVENT_MUTEX_GET ? TXTB_PC_MUTEX_GET : TXTB_PC_NONE;
+        e->thread_api = e->dsusp || e->pcase;
+    }
     e->user_rec = id >= EVT_USER_TXTB_BASE && id <= TXTB_USER_EVENT_END;
     e->hooks = (uint8_t)txtb_hooks_dec_wants(&s->hooks, id, (evt_kind)e->kind); /* hooks.active: set at open */
     if (e->name != s->namebuf) e->key = key;
@@ -1288,6 +1307,39 @@ TXTB_COLD static void thread_api_state(txtb_state *s, const txtb_idm *e, const e
     }
 }
 
+/* The registry thread at addr, or NULL. */
+static txtb_obj *thread_obj(txtb_state *s, uint32_t addr)
+{
+    const txtb_obj *o = find_obj(s, addr);
+    return o && o->type == TXTB_OBJ_THREAD ? &s->objs[o - s->objs] : NULL;
+}
+
+/* A record that changes a thread's priority with no priority word of that thread (e->pcase):
+ * its create and tx_thread_priority_change (info1 the thread, info2 its priority) set the known
+ * priority; tx_mutex_get (info1 the mutex, info2 the wait option, info3 the owner) of a thread
+ * that will wait for a priority-inheritance mutex (registry param1: TX_INHERIT) held by a thread of
+ * a worse priority (a larger number) raises the owner to the caller's priority: ThreadX's
+ * tx_mutex_get.c does it (and counts an inheritance) with no record of its own; the event gets
+ * EVT_M_INHERIT. The owner's priority is the one last known (0: unknown, nothing inferred). */
+TXTB_COLD static void prio_case(txtb_state *s, const txtb_idm *e, evt_event *ev)
+{
+    if (e->pcase != TXTB_PC_MUTEX_GET) {
+        txtb_obj *t = thread_obj(s, (uint32_t)ev->args[0]);
+        if (t && ev->args[1] < 0x3FFu) t->prio1 = (uint16_t)(ev->args[1] + 1u);
+        return;
+    }
+    uint32_t owner = (uint32_t)ev->args[2];
+    if (!(ev->m.has & EVT_M_CTX_PRIO) || !ev->args[1] || !owner || owner == ev->ctx) return;
+    const txtb_obj *mo = find_obj(s, (uint32_t)ev->args[0]);
+    if (!mo || mo->type != TXTB_OBJ_MUTEX || mo->param1 != 1u) return; /* TX_INHERIT (tx_api.h) */
+    txtb_obj *o = thread_obj(s, owner);
+    if (!o || !o->prio1 || o->prio1 - 1u <= ev->m.ctx_prio) return;
+    o->prio1 = (uint16_t)(ev->m.ctx_prio + 1u);
+    ev->m.has |= EVT_M_INHERIT;
+    ev->m.inherit_ctx = owner;
+    ev->m.inherit_prio = ev->m.ctx_prio;
+}
+
 /* The end of an event whose id the generic hooks or the user records decode too (e->hooks,
  * e->user_rec): their decoders get the slot's 8 words (p is still valid: since slot_at gave it,
  * only the registry window was read); then a string is vouched for only while it is still the
@@ -1384,6 +1436,7 @@ TXTB_INLINE EVT_EVENT_RESET_FN int decode_slot(txtb_state *s, const uint8_t *p, 
         }
         ev->m.has = EVT_M_CTX_PRIO; /* the first bit: slot_reset cleared the block */
         ev->m.ctx_prio = prio & TXTB_PRIO_CURRENT_BIT ? prio & 0x3FFu : prio;
+        *s->ctx_prio1 = (uint16_t)(ev->m.ctx_prio + 1u); /* its priority as last known (prio_case) */
     }
     if (e->target) {
         uint32_t i1 = (uint32_t)ev->args[0];
@@ -1451,14 +1504,17 @@ TXTB_INLINE EVT_EVENT_RESET_FN int decode_slot(txtb_state *s, const uint8_t *p, 
     }
     }
     if (e->roles) add_role_fields(s, e, ev->args, ev, &fb); /* args[0..3]: info 1..4 */
-    if (e->dsusp && (s->ndsusp || e->dsusp != TXTB_DS_RESUME)) {
-        /* by value: flags and fb passed by address would live in memory on every event's path */
-        evt_kind k0 = ev->kind;
-        thread_api_state(s, e, kp, ev);
-        if (ev->kind != k0) { /* made a stop of its thread (args[0]) */
-            flags |= EVT_HAS_TARGET;
-            if (e->dsusp == TXTB_DS_RESUME) fld_u(&fb, "delayed_suspension", 1);
+    if (e->thread_api) { /* one test on the usual path for both below */
+        if (e->dsusp && (s->ndsusp || e->dsusp != TXTB_DS_RESUME)) {
+            /* by value: flags and fb passed by address would live in memory on every event's path */
+            evt_kind k0 = ev->kind;
+            thread_api_state(s, e, kp, ev);
+            if (ev->kind != k0) { /* made a stop of its thread (args[0]) */
+                flags |= EVT_HAS_TARGET;
+                if (e->dsusp == TXTB_DS_RESUME) fld_u(&fb, "delayed_suspension", 1);
+            }
         }
+        if (e->pcase) prio_case(s, e, ev);
     }
     ev->flags = flags;
     ev->nfields = fb.n;

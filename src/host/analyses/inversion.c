@@ -106,7 +106,7 @@ void evt_an_inv_event(evt_an_inversion *v, const evt_tl *tl, const evt_event *ev
         v->order_set = 1;
         v->lower_wins = !tl->higher_prio_wins;
     }
-    if (op_of(ev) == EVT_OP_INHERIT) v->inherits++;
+    if (op_of(ev) == EVT_OP_INHERIT || (ev->m.has & EVT_M_INHERIT)) v->inherits++;
     if (ev->kind == EVT_KIND_THREAD_STOP && (ev->m.has & EVT_M_BLOCKED_ON)) { blocked_on(v, tl, ev, ctx); return; }
     if (ev->kind != EVT_KIND_SVC && ev->kind != EVT_KIND_SVC_ENTER) return; /* acquires and releases are calls */
     int acq = op_of(ev) == EVT_OP_ACQUIRE, rel = op_of(ev) == EVT_OP_RELEASE;

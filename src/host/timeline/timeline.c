@@ -873,13 +873,11 @@ static uint32_t about_(evt_tl *tl, const evt_event *ev, uint32_t ci, uint64_t t)
     return (ev->flags & EVT_HAS_TARGET) ? subject_(tl, ev, ci, t) : ci;
 }
 
-static void prio_set_(evt_tl *tl, const evt_event *ev, uint32_t ci, uint64_t t)
+/* Context ti's priority is now prio, changed by ci: op says why (INHERIT, DISINHERIT, else set). */
+static void prio_to_(evt_tl *tl, uint32_t ti, uint64_t prio, evt_obj_op op, uint32_t ci, uint64_t t)
 {
-    uint32_t ti = about_(tl, ev, ci, t);
-    if (ti == EVT_TL_NONE) return;
     evt_tl_ctx *tc = tl->ctxs[ti];
-    evt_obj_op op = (ev->m.has & EVT_M_OP) ? (evt_obj_op)ev->m.op : EVT_OP_NONE;
-    evt_tl_prio p = {t, ti, ev->m.new_prio, tc->prio, tc->has_prio, EVT_TL_PRIO_SET, ci};
+    evt_tl_prio p = {t, ti, prio, tc->prio, tc->has_prio, EVT_TL_PRIO_SET, ci};
     if (op == EVT_OP_INHERIT) {
         p.why = EVT_TL_PRIO_INHERIT;
         if (!tc->inherited && tc->has_prio && !tc->has_base_prio) { tc->base_prio = tc->prio; tc->has_base_prio = 1; }
@@ -887,18 +885,29 @@ static void prio_set_(evt_tl *tl, const evt_event *ev, uint32_t ci, uint64_t t)
     } else {
         if (op == EVT_OP_DISINHERIT) p.why = EVT_TL_PRIO_DISINHERIT;
         tc->inherited = 0;
-        tc->base_prio = ev->m.new_prio;
+        tc->base_prio = prio;
         tc->has_base_prio = 1;
     }
-    tc->prio = ev->m.new_prio;
+    tc->prio = prio;
     tc->has_prio = 1;
     if (tl->sink.prio) tl->sink.prio(tl->sink.user, &p);
+}
+
+static void prio_set_(evt_tl *tl, const evt_event *ev, uint32_t ci, uint64_t t)
+{
+    uint32_t ti = about_(tl, ev, ci, t);
+    if (ti == EVT_TL_NONE) return;
+    prio_to_(tl, ti, ev->m.new_prio, (ev->m.has & EVT_M_OP) ? (evt_obj_op)ev->m.op : EVT_OP_NONE, ci, t);
 }
 
 /* The meaning bits every kind may carry: a priority change, a wake-up, a wait's start and end. */
 static void meaning_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t ci, uint64_t t, int in_isr)
 {
     if (ev->m.has & EVT_M_PRIO_SET) prio_set_(tl, ev, ci, t);
+    if (ev->m.has & EVT_M_INHERIT) { /* the holder of the mutex this acquire waits for (ThreadX) */
+        uint32_t hi = ev->m.inherit_ctx ? target_ctx_(tl, ev->m.inherit_ctx, NULL, t) : EVT_TL_NONE;
+        if (hi != EVT_TL_NONE && hi != ci) prio_to_(tl, hi, ev->m.inherit_prio, EVT_OP_INHERIT, ci, t);
+    }
     if ((ev->m.has & EVT_M_WAKE) && ev->kind != EVT_KIND_THREAD_RUN) {
         uint32_t ti = about_(tl, ev, ci, t);
         if (ti != EVT_TL_NONE && (ti != ci || in_isr)) wake_(tl, cpu, ti, ci, t, in_isr);

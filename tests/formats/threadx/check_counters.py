@@ -8,7 +8,10 @@ stopped the trace (tx_thread_info_get, tx_*_performance_info_get). Checks, with 
   less the priority-change pairs ThreadX counts as resumptions (THREAD_RESUME with state
   PRIORITY_CHANGE: a mutex's inheritance re-queueing a ready owner), and a thread that ThreadX
   left suspended at a wait's end (a delayed suspension) is not woken there;
-- every object's operations (stats --json "objects") are ThreadX's performance counters.
+- every object's operations (stats --json "objects") are ThreadX's performance counters;
+- the priority inheritances (stats --json analyses.inversions.inheritances, inferred from each
+  waiting tx_mutex_get: ThreadX writes no record of them) are the mutex's inheritance counter, and
+  the priorities table holds one inherit change per inheritance.
 Usage: check_counters.py EVTRACE TRACE COUNTERS_JSON"""
 import json
 import os
@@ -78,12 +81,27 @@ def main():
             if got != key[kk][counter]:
                 bad.append(f"{name}: {got} {op}, ThreadX's {counter} {key[kk][counter]}")
 
+    inv = stats['analyses']['inversions']
+    if inv['inheritances'] != key['mutex mtx_pi']['inheritances']:
+        bad.append(f"{inv['inheritances']} inheritances, ThreadX's {key['mutex mtx_pi']['inheritances']}")
+    with tempfile.TemporaryDirectory() as d:
+        db = os.path.join(d, 't.sqlite')
+        conv = run(evtrace, 'convert', '--to', 'sqlite', '-o', db, trace)
+        if conv.returncode != 0:
+            bad.append(f'convert --to sqlite: exit {conv.returncode}: {conv.stderr.strip()}')
+        else:
+            con = sqlite3.connect(db)
+            n = con.execute("SELECT count(*) FROM priorities WHERE reason = 'inherit'").fetchone()[0]
+            con.close()
+            if n != key['mutex mtx_pi']['inheritances']:
+                bad.append(f"{n} inherit rows in priorities, ThreadX's {key['mutex mtx_pi']['inheritances']} inheritances")
+
     checked = len(key['threads'])
     if bad:
         print('\n'.join('FAIL ' + b for b in bad))
         sys.exit(1)
     print(f'ok: {checked} threads (switches in = run_count, wake-ups = resumptions less priority changes), '
-          f'{sum(len(w) for _, _, w in pairs)} object counters equal ThreadX\'s')
+          f'{sum(len(w) for _, _, w in pairs)} object counters and {inv["inheritances"]} inheritances equal ThreadX\'s')
 
 
 if __name__ == '__main__':

@@ -16,7 +16,11 @@
  * - tx_thread_terminate of a thread that is not ready (no THREAD_SUSPEND of its own) terminates
  *   it; tx_thread_reset makes it suspended.
  * - THREAD_PRIORITY_CHANGE (info2 the new priority, info3 the one before) changes the target's
- *   priority (before 7 Dec 2026 only the thread's own later priority words showed it). */
+ *   priority (before 7 Dec 2026 only the thread's own later priority words showed it).
+ * - A MUTEX_GET that will wait for a priority-inheritance mutex held by a thread of a worse
+ *   priority raises that owner (tx_mutex_get.c, no record of its own): EVT_M_INHERIT and the
+ *   timeline's priority record with reason inherit; not for a mutex without inheritance, a get
+ *   that does not wait, or an owner at least as urgent (its priority as last known). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -74,6 +78,7 @@ typedef struct run {
     unsigned has[64];
     uint64_t next[64];
     long long delayed[64]; /* field delayed_suspension, -1 absent */
+    uint64_t inh[64], inh_prio[64]; /* m.inherit_ctx, m.inherit_prio */
 } run;
 static void play(tb_trace *t, run *o)
 {
@@ -97,6 +102,8 @@ static void play(tb_trace *t, run *o)
             o->kind[o->n] = ev.kind;
             o->has[o->n] = ev.m.has;
             o->next[o->n] = ev.m.next_ctx;
+            o->inh[o->n] = ev.m.inherit_ctx;
+            o->inh_prio[o->n] = ev.m.inherit_prio;
             o->delayed[o->n] = -1;
             for (uint32_t i = 0; i < ev.nfields; i++)
                 if (!strcmp(ev.fields[i].key, "delayed_suspension")) o->delayed[o->n] = (long long)ev.fields[i].num;
@@ -356,6 +363,47 @@ static void test_priority_change(void **state)
     tb_free(t);
 }
 
+/* slice_a (18) holds M (inheritance) and N (none); victim (12) waits for M: slice_a goes to 12;
+ * ctrl (1) waits for M: to 1; ctrl waits for N, and polls M (no wait): nothing; slice_b (18)
+ * waits for M, held at 1 now: nothing. */
+#define MX 0x20006000u
+#define NX 0x20007000u
+static void test_mutex_inheritance(void **state)
+{
+    (void)state;
+    tb_trace *t = threads();
+    tb_object(t, TXTB_OBJ_MUTEX, MX, "M", 1, 0); /* registry param1: TX_INHERIT */
+    tb_object(t, TXTB_OBJ_MUTEX, NX, "N", 0, 0);
+    tb_mutex_get(t, 10, TA, MX, 0, 0);
+    tb_mutex_get(t, 15, TA, NX, 0, 0);
+    tb_mutex_get(t, 30, TV, MX, TA, 1);                                /* [4] inherits: 12 */
+    tb_mutex_get(t, 40, TC, MX, TA, 1);                                /* [5] inherits: 1 */
+    tb_mutex_get(t, 50, TC, NX, TA, 1);                                /* [6] no inheritance */
+    tb_ev(t, 60, TC, TXTB_EVENT_MUTEX_GET, MX, 0, TA, 1);              /* [7] TX_NO_WAIT */
+    tb_mutex_get(t, 70, TB, MX, TA, 1);                                /* [8] owner at 1 */
+    run o;
+    play(t, &o);
+    for (uint32_t i = 0; i < o.n; i++) {
+        int want = i == 4 || i == 5;
+        assert_int_equal(!!(o.has[i] & EVT_M_INHERIT), want);
+    }
+    assert_int_equal(o.inh[4], TA);
+    assert_int_equal(o.inh_prio[4], 12);
+    assert_int_equal(o.inh[5], TA);
+    assert_int_equal(o.inh_prio[5], 1);
+    uint32_t ia = ctx(&o, TA)->index, n = 0;
+    for (uint32_t k = 0; k < o.v.nprio; k++) {
+        if (o.v.prio[k].why != EVT_TL_PRIO_INHERIT) continue;
+        assert_int_equal(o.v.prio[k].ctx, ia);
+        assert_int_equal(o.v.prio[k].t, n ? 40 : 30);
+        assert_int_equal(o.v.prio[k].prio, n ? 1 : 12);
+        n++;
+    }
+    assert_int_equal(n, 2);
+    evt_tl_free(&o.tl);
+    tb_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -366,6 +414,7 @@ int main(void)
         cmocka_unit_test(test_isr_names_the_interrupted_thread),
         cmocka_unit_test(test_terminate_and_reset),
         cmocka_unit_test(test_priority_change),
+        cmocka_unit_test(test_mutex_inheritance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
