@@ -607,6 +607,22 @@ static inline uint32_t ctx_by_id_(evt_tl *tl, const evt_event *ev, uint64_t t)
     return ix;
 }
 
+/* Context c, raised by an inheritance its kernel recorded no end of (ThreadX restores the owner's
+ * priority inside tx_mutex_put, with no record), records another priority of its own: back at its
+ * base priority the inheritance is over (a disinherit record), else its inherited level moved (an
+ * inherit record). Late by up to the time to its next record. Only for an inheritance the reader
+ * inferred (inherited 2): a kernel that records the end (FreeRTOS's disinherit) says it itself. */
+TL_COLD static void inherit_moved_(evt_tl *tl, evt_tl_ctx *c, uint64_t prio, uint64_t t)
+{
+    evt_tl_prio p = {t, c->index, prio, c->prio, 1, EVT_TL_PRIO_INHERIT, c->index};
+    if (c->has_base_prio && prio == c->base_prio) {
+        p.why = EVT_TL_PRIO_DISINHERIT;
+        c->inherited = 0;
+    }
+    c->prio = prio;
+    if (tl->sink.prio) tl->sink.prio(tl->sink.user, &p);
+}
+
 /* The context of an event (created when new), with what the event says of it: its name, one more
  * event, its latest time and priority. NULL when out of memory. */
 static inline evt_tl_ctx *ctx_of_(evt_tl *tl, const evt_event *ev, uint64_t t)
@@ -626,8 +642,11 @@ static inline evt_tl_ctx *ctx_of_(evt_tl *tl, const evt_event *ev, uint64_t t)
     c->events++;
     if (t > c->last) c->last = t;
     if (c->cls == EVT_CTX_THREAD || c->cls == EVT_CTX_INIT) {
-        if (ev->m.has & EVT_M_CTX_PRIO) { c->prio = ev->m.ctx_prio; c->has_prio = 1; }
-        else if (ev->flags & EVT_HAS_PRIO) { c->prio = ev->prio; c->has_prio = 1; }
+        if (ev->m.has & EVT_M_CTX_PRIO) {
+            if (TL_UNLIKELY(c->inherited == 2) && ev->m.ctx_prio != c->prio) inherit_moved_(tl, c, ev->m.ctx_prio, t);
+            c->prio = ev->m.ctx_prio;
+            c->has_prio = 1;
+        } else if (ev->flags & EVT_HAS_PRIO) { c->prio = ev->prio; c->has_prio = 1; }
         if (c->has_prio && !c->inherited) { c->base_prio = c->prio; c->has_base_prio = 1; }
     }
     return c;
@@ -906,7 +925,10 @@ static void meaning_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t ci,
     if (ev->m.has & EVT_M_PRIO_SET) prio_set_(tl, ev, ci, t);
     if (ev->m.has & EVT_M_INHERIT) { /* the holder of the mutex this acquire waits for (ThreadX) */
         uint32_t hi = ev->m.inherit_ctx ? target_ctx_(tl, ev->m.inherit_ctx, NULL, t) : EVT_TL_NONE;
-        if (hi != EVT_TL_NONE && hi != ci) prio_to_(tl, hi, ev->m.inherit_prio, EVT_OP_INHERIT, ci, t);
+        if (hi != EVT_TL_NONE && hi != ci) {
+            prio_to_(tl, hi, ev->m.inherit_prio, EVT_OP_INHERIT, ci, t);
+            tl->ctxs[hi]->inherited = 2;
+        }
     }
     if ((ev->m.has & EVT_M_WAKE) && ev->kind != EVT_KIND_THREAD_RUN) {
         uint32_t ti = about_(tl, ev, ci, t);

@@ -31,6 +31,10 @@
  *   a `prio` record (new, old, why: set / inherit (m.op inherit) / disinherit). A context's
  *   base_prio is its priority without inheritance: raised by inherit it keeps the old one until
  *   disinherit or a set, and the priority words of its events while inherited do not change it.
+ * - EVT_M_INHERIT (an inheritance the reader inferred: ThreadX's waiting tx_mutex_get) raises
+ *   m.inherit_ctx the same way (an inherit record). No disinherit is recorded: the first priority
+ *   word of that context back at its base priority ends it (a disinherit record), another one
+ *   moves it (an inherit record).
  * - thread_stop of a target puts it into the state its meaning block names (m.stop_state, the
  *   generic states of evtrace/hooks_defs.h, decided by the reader from its kernel profile):
  *   ready -> ready; waiting -> blocked; suspended, wait_suspended -> suspended; dormant,
@@ -153,7 +157,9 @@ typedef struct evt_tl_ctx {
      * borrowed; prio above is the latest effective one */
     uint64_t base_prio;
     int has_base_prio;
-    int inherited;         /* its priority is raised by inheritance (m.op inherit, not yet given back) */
+    int inherited;         /* its priority is raised by inheritance (m.op inherit, not yet given back);
+                            * 2: by an inheritance the reader inferred (EVT_M_INHERIT), whose end
+                            * its own priority words show (no disinherit record comes) */
     uint32_t wait_obj;     /* object of its latest wait start (m.op wait_start), EVT_TL_NONE */
     int idle_task;         /* the kernel's idle task (EVT_M_IDLE_TASK): its cpu time is idle time */
 } evt_tl_ctx;

@@ -365,7 +365,8 @@ static void test_priority_change(void **state)
 
 /* slice_a (18) holds M (inheritance) and N (none); victim (12) waits for M: slice_a goes to 12;
  * ctrl (1) waits for M: to 1; ctrl waits for N, and polls M (no wait): nothing; slice_b (18)
- * waits for M, held at 1 now: nothing. */
+ * waits for M, held at 1 now: nothing. slice_a's next record has its own priority again (ThreadX
+ * restored it in a tx_mutex_put): the inheritance is over there (a disinherit record). */
 #define MX 0x20006000u
 #define NX 0x20007000u
 static void test_mutex_inheritance(void **state)
@@ -381,6 +382,7 @@ static void test_mutex_inheritance(void **state)
     tb_mutex_get(t, 50, TC, NX, TA, 1);                                /* [6] no inheritance */
     tb_ev(t, 60, TC, TXTB_EVENT_MUTEX_GET, MX, 0, TA, 1);              /* [7] TX_NO_WAIT */
     tb_mutex_get(t, 70, TB, MX, TA, 1);                                /* [8] owner at 1 */
+    tb_ev(t, 80, TA, TXTB_EVENT_TIME_GET, 0, STK, 0, 0);                /* priority word 18 */
     run o;
     play(t, &o);
     for (uint32_t i = 0; i < o.n; i++) {
@@ -391,8 +393,16 @@ static void test_mutex_inheritance(void **state)
     assert_int_equal(o.inh_prio[4], 12);
     assert_int_equal(o.inh[5], TA);
     assert_int_equal(o.inh_prio[5], 1);
-    uint32_t ia = ctx(&o, TA)->index, n = 0;
+    uint32_t ia = ctx(&o, TA)->index, n = 0, nd = 0;
     for (uint32_t k = 0; k < o.v.nprio; k++) {
+        if (o.v.prio[k].why == EVT_TL_PRIO_DISINHERIT) {
+            assert_int_equal(o.v.prio[k].ctx, ia);
+            assert_int_equal(o.v.prio[k].t, 80);
+            assert_int_equal(o.v.prio[k].prio, 18);
+            assert_int_equal(o.v.prio[k].old_prio, 1);
+            nd++;
+            continue;
+        }
         if (o.v.prio[k].why != EVT_TL_PRIO_INHERIT) continue;
         assert_int_equal(o.v.prio[k].ctx, ia);
         assert_int_equal(o.v.prio[k].t, n ? 40 : 30);
@@ -400,6 +410,8 @@ static void test_mutex_inheritance(void **state)
         n++;
     }
     assert_int_equal(n, 2);
+    assert_int_equal(nd, 1);
+    assert_false(ctx(&o, TA)->inherited);
     evt_tl_free(&o.tl);
     tb_free(t);
 }
