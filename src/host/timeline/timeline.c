@@ -608,7 +608,7 @@ static inline uint32_t ctx_by_id_(evt_tl *tl, const evt_event *ev, uint64_t t)
 }
 
 /* Context c, raised by an inheritance its kernel recorded no end of (ThreadX restores the owner's
- * priority inside tx_mutex_put, with no record), records another priority of its own: back at its
+ * priority inside its mutex put, with no record), records another priority of its own: back at its
  * base priority the inheritance is over (a disinherit record), else its inherited level moved (an
  * inherit record). Late by up to the time to its next record. Only for an inheritance the reader
  * inferred (inherited 2): a kernel that records the end (FreeRTOS's disinherit) says it itself. */

@@ -31,7 +31,7 @@
  *   a `prio` record (new, old, why: set / inherit (m.op inherit) / disinherit). A context's
  *   base_prio is its priority without inheritance: raised by inherit it keeps the old one until
  *   disinherit or a set, and the priority words of its events while inherited do not change it.
- * - EVT_M_INHERIT (an inheritance the reader inferred: ThreadX's waiting tx_mutex_get) raises
+ * - EVT_M_INHERIT (an inheritance the reader inferred: ThreadX's mutex get that will wait) raises
  *   m.inherit_ctx the same way (an inherit record). No disinherit is recorded: the first priority
  *   word of that context back at its base priority ends it (a disinherit record), another one
  *   moves it (an inherit record).
