@@ -410,6 +410,13 @@ static inline int entry_other_kind(const txtb_obj *o, unsigned want)
     return want != 0u && o->type != TXTB_OBJ_NONE && o->type != txtb_hooks_entry_type((evt_hook_obj)want);
 }
 
+/* The writable registry thread behind o (find_obj's answer), or NULL when o is no thread's entry:
+ * only its prio1 is written after open. */
+static inline txtb_obj *thread_of(txtb_state *s, const txtb_obj *o)
+{
+    return o && o->type == TXTB_OBJ_THREAD ? &s->objs[o - s->objs] : NULL;
+}
+
 /* Registry priority of a thread slot whose reserved1 has bit 7 set: ThreadX writes
  * 0x80 | (priority >> 8) and priority & 0xFF; priorities are 10 bits (TraceX: (res1 & 3) << 8 | res2). */
 static uint32_t reg_priority(const txtb_entry *o)
@@ -444,7 +451,8 @@ static inline const char *ctx_named(txtb_state *s, uint32_t ctx, const char **ok
         const txtb_obj *co = find_obj(s, ctx);
         if (co && entry_other_kind(co, EVT_HOOK_OBJ_THREAD)) co = NULL;
         s->ctx_obj = co;
-        s->ctx_prio1 = co && co->type == TXTB_OBJ_THREAD ? &s->objs[co - s->objs].prio1 : &s->prio1_dummy;
+        txtb_obj *ct = thread_of(s, co);
+        s->ctx_prio1 = ct ? &ct->prio1 : &s->prio1_dummy;
         s->ctx_name = obj_name(s, co, NAME_CTX);
         s->ctx_ok = obj_name_ok(s, co);
         s->ctx_vbit = s->ctx_ok || !s->ctx_name ? EVT_TEXT_OK_CTX_NAME : 0u;
@@ -1307,13 +1315,6 @@ TXTB_COLD static void thread_api_state(txtb_state *s, const txtb_idm *e, const e
     }
 }
 
-/* The registry thread at addr, or NULL. */
-static txtb_obj *thread_obj(txtb_state *s, uint32_t addr)
-{
-    const txtb_obj *o = find_obj(s, addr);
-    return o && o->type == TXTB_OBJ_THREAD ? &s->objs[o - s->objs] : NULL;
-}
-
 /* A record that changes a thread's priority with no priority word of that thread (e->pcase):
  * its create and tx_thread_priority_change (info1 the thread, info2 its priority) set the known
  * priority; tx_mutex_get (info1 the mutex, info2 the wait option, info3 the owner) of a thread
@@ -1323,16 +1324,17 @@ static txtb_obj *thread_obj(txtb_state *s, uint32_t addr)
  * EVT_M_INHERIT. The owner's priority is the one last known (0: unknown, nothing inferred). */
 TXTB_COLD static void prio_case(txtb_state *s, const txtb_idm *e, evt_event *ev)
 {
-    if (e->pcase != TXTB_PC_MUTEX_GET) {
-        txtb_obj *t = thread_obj(s, (uint32_t)ev->args[0]);
-        if (t && ev->args[1] < 0x3FFu) t->prio1 = (uint16_t)(ev->args[1] + 1u);
+    if (e->pcase != TXTB_PC_MUTEX_GET) { /* a change's new priority: its role (TXTB_INFO_ROLE_TABLE) */
+        uint64_t p = e->pcase == TXTB_PC_CHANGE ? ((ev->m.has & EVT_M_PRIO_SET) ? ev->m.new_prio : UINT64_MAX) : ev->args[1];
+        txtb_obj *t = thread_of(s, find_obj(s, (uint32_t)ev->args[0]));
+        if (t && p < 0x3FFu) t->prio1 = (uint16_t)(p + 1u);
         return;
     }
     uint32_t owner = (uint32_t)ev->args[2];
     if (!(ev->m.has & EVT_M_CTX_PRIO) || !ev->args[1] || !owner || owner == ev->ctx) return;
     const txtb_obj *mo = find_obj(s, (uint32_t)ev->args[0]);
     if (!mo || mo->type != TXTB_OBJ_MUTEX || mo->param1 != 1u) return; /* TX_INHERIT (tx_api.h) */
-    txtb_obj *o = thread_obj(s, owner);
+    txtb_obj *o = thread_of(s, find_obj(s, owner));
     if (!o || !o->prio1 || o->prio1 - 1u <= ev->m.ctx_prio) return;
     o->prio1 = (uint16_t)(ev->m.ctx_prio + 1u);
     ev->m.has |= EVT_M_INHERIT;
