@@ -1325,9 +1325,9 @@ TXTB_COLD static void thread_api_state(txtb_state *s, const txtb_idm *e, const e
 TXTB_COLD static void prio_case(txtb_state *s, const txtb_idm *e, evt_event *ev)
 {
     if (e->pcase != TXTB_PC_MUTEX_GET) { /* a change's new priority: its role (TXTB_INFO_ROLE_TABLE) */
-        uint64_t p = e->pcase == TXTB_PC_CHANGE ? ((ev->m.has & EVT_M_PRIO_SET) ? ev->m.new_prio : UINT64_MAX) : ev->args[1];
+        uint64_t prio = e->pcase == TXTB_PC_CHANGE ? ((ev->m.has & EVT_M_PRIO_SET) ? ev->m.new_prio : UINT64_MAX) : ev->args[1];
         txtb_obj *t = thread_of(s, find_obj(s, (uint32_t)ev->args[0]));
-        if (t && p < 0x3FFu) t->prio1 = (uint16_t)(p + 1u);
+        if (t && prio < 0x3FFu) t->prio1 = (uint16_t)(prio + 1u);
         return;
     }
     uint32_t owner = (uint32_t)ev->args[2];
