@@ -177,6 +177,14 @@ def check(evtrace, proto_dir, path, tmp, acct=None, proto_file='perfetto_subset.
     if want_ann - svc_ann:
         fail('%s: one-instant services without a zero-length slice carrying their id and args: %r' %
              (base, list((want_ann - svc_ann).items())[:3]))
+    # ... and that slice is one TYPE_INSTANT packet, not a begin and an end at one time (the same
+    # `slice` row in trace_processor; until 7 Dec 2026 the end's packet was 7 % of a recorded
+    # ThreadX trace's bytes).
+    one = Counter((ts, nm, ann.get('id'), tuple(ann.get('arg%d' % i) for i in range(4)))
+                  for tr, ts, nm, cat, ann in T.one_packet if tr not in isr_tracks and cat == 'svc')
+    if one != want_ann:
+        fail('%s: %d one-instant services, %d written as one instant packet' %
+             (base, sum(want_ann.values()), sum(one.values())))
     # Instants: every event that is neither a span end point, a one-instant service nor a loss, in order.
     got_inst = [(ts, nm) for _, ts, nm, cat, _, _, _ in T.instants if cat not in ('flow', 'lost')]
     want_inst = [(event_time(e), e['name']) for e in evs if e['kind'] not in SPAN_KINDS + ('svc', 'lost')]

@@ -29,11 +29,14 @@ class Trace:
         self.thread_name = {}     # tid -> latest name (ThreadDescriptor and ProcessTree)
         self.tree_threads = {}    # tid -> tgid from ProcessTree
         self.tree_procs = {}      # pid -> cmdline
-        self.slices = []          # (track, ts, name, cat, annotations): SLICE_BEGIN
+        self.slices = []          # (track, ts, name, cat, annotations): SLICE_BEGIN, and an
+                                  # INSTANT of category svc/func (a zero-length slice)
+        self.one_packet = []      # those instants alone: (track, ts, name, cat, annotations)
         self.ends = []            # (track, ts, annotations)
         self.closed = []          # (track, t0, t1, name, cat): paired by nesting per track
         self.instants = []        # (track, ts, name, cat, annotations, flow_ids, terminating_flow_ids)
-        self.counters = {}        # track -> [(ts, value)]
+        self.counters = {}        # track -> [(ts, value)]: TYPE_COUNTER and extra counter values
+        self.extra_counters = 0   # how many of them were extra counter values
         self.switches = []        # (ts, cpu, pid, fields dict)
         self.wakings = []         # (ts, cpu, pid, fields dict)
         names, cats, dnames = {}, {}, {}
@@ -85,6 +88,17 @@ class Trace:
                     for vk in ('uint_value', 'int_value', 'string_value'):
                         if vk in da:
                             ann[k] = one(da, vk) if vk == 'string_value' else int(one(da, vk))
+                # counter values carried by a track event of any type (extra_counter_track_uuids
+                # [N] takes extra_counter_values[N], at the packet's time): since 7 Dec 2026 a
+                # counter that the event changed
+                xu, xv = te.get('extra_counter_track_uuids', []), te.get('extra_counter_values', [])
+                if len(xv) > len(xu):
+                    fail('%d extra counter values for %d track uuids' % (len(xv), len(xu)))
+                for u, v in zip(xu, xv):
+                    if u not in self.tracks or 'counter' not in self.tracks[u]:
+                        fail('extra counter value on a track without CounterDescriptor (%s)' % u)
+                    self.counters.setdefault(u, []).append((ts, int(v)))
+                    self.extra_counters += 1
                 if t == 'TYPE_SLICE_BEGIN':
                     self.slices.append((tr, ts, nm, cat, ann))
                     stacks.setdefault(tr, []).append((ts, nm, cat))
@@ -102,6 +116,12 @@ class Trace:
                     v = one(te, 'counter_value')
                     v = int(v) if v is not None else float(one(te, 'double_counter_value'))
                     self.counters.setdefault(tr, []).append((ts, v))
+                elif t == 'TYPE_INSTANT' and cat in ('svc', 'func'):
+                    # a service recorded as one instant: its zero-length slice, one packet since
+                    # 7 Dec 2026 (trace_processor makes every instant a `slice` row of dur 0)
+                    self.slices.append((tr, ts, nm, cat, ann))
+                    self.closed.append((tr, ts, ts, nm, cat))
+                    self.one_packet.append((tr, ts, nm, cat, ann))
                 elif t == 'TYPE_INSTANT':
                     self.instants.append((tr, ts, nm, cat, ann, [int(x) for x in te.get('flow_ids', [])],
                                           [int(x) for x in te.get('terminating_flow_ids', [])]))

@@ -104,7 +104,9 @@ typedef struct pf_state {
     uint32_t n_ends, cap_ends;
     const char *kind_cat[EVT_KIND_COUNT_ + 1]; /* an instant's category by kind: evt_kind_name, found once */
     int svc_drawn;           /* the event being added is a one-instant service, written as its
-                                zero-length slice with its annotations (slice_begin_): no instant */
+                                zero-length slice with its annotations (slice_begin_, one
+                                TYPE_INSTANT packet): no second instant */
+    int svc_instant;         /* that slice's packet is written: its end (on_slice) writes nothing */
     int oom;
 } pf_state;
 
@@ -327,9 +329,12 @@ static void on_isr(void *user, const evt_tl_isr *iv)
     pf_te_emit(&s->w);
 }
 
-static void slice_begin_(pf_state *s, const evt_tl_slice *sl)
+/* A slice's begin (type PF_SLICE_BEGIN), or the whole of a zero-length one (PF_INSTANT: a single
+ * packet, which trace_processor makes the same `slice` row, dur 0, at the same depth, as a begin
+ * and an end at one time). */
+static void slice_begin_(pf_state *s, const evt_tl_slice *sl, int type)
 {
-    pf_te_begin(&s->w, PF_SLICE_BEGIN, ctx_track_(s, sl->ctx), sl->t0);
+    pf_te_begin(&s->w, type, ctx_track_(s, sl->ctx), sl->t0);
     pf_te_name(&s->w, sl->name ? sl->name : "?", 1, sl->cat == EVT_SPAN_FUNC ? "func" : "svc");
     if (s->tl.cur && evt_tl_time(&s->tl, s->tl.cur) == sl->t0) {
         evt_kind k = s->tl.cur->kind;
@@ -347,7 +352,14 @@ static void on_slice_begin(void *user, const evt_tl_slice *sl)
     pf_state *s = user;
     pf_ctx *p = pctx_(s, sl->ctx);
     if (!p) return;
-    slice_begin_(s, sl);
+    /* a service recorded as one instant (the timeline reports its slice begun, then closed at
+     * once, while the event is added): one instant packet, and on_slice writes no end */
+    if (sl->cat == EVT_SPAN_SVC && s->tl.cur && s->tl.cur->kind == EVT_KIND_SVC) {
+        slice_begin_(s, sl, PF_INSTANT);
+        s->svc_instant = 1;
+        return;
+    }
+    slice_begin_(s, sl, PF_SLICE_BEGIN);
     p->open++;
 }
 
@@ -356,7 +368,11 @@ static void on_slice(void *user, const evt_tl_slice *sl)
     pf_state *s = user;
     pf_ctx *p = pctx_(s, sl->ctx);
     if (!p) return;
-    if (p->open <= sl->depth) slice_begin_(s, sl); /* zero-length, reported closed only */
+    if (s->svc_instant) { /* the one-instant service's slice: written whole by on_slice_begin */
+        s->svc_instant = 0;
+        return;
+    }
+    if (p->open <= sl->depth) slice_begin_(s, sl, PF_SLICE_BEGIN); /* zero-length, reported closed only */
     else p->open = sl->depth;
     pf_te_begin(&s->w, PF_SLICE_END, ctx_track_(s, sl->ctx), sl->t1);
     if (sl->truncated) pf_ann_u(&s->w, "truncated", 1, 0);
@@ -412,6 +428,8 @@ static void on_counter(void *user, const evt_tl_counter *c)
         cs[1] = cs[0];
         if (!counter_track_slow_(s, c, cname, cs, &n)) return;
     }
+    /* on the event that changed it (the TrackEvent just written, same time), else a packet */
+    if (pf_te_extra_counter(&s->w, c->t, UUID_COUNTER(n), (int64_t)c->value)) return;
     pf_te_begin(&s->w, PF_COUNTER, UUID_COUNTER(n), c->t);
     pf_te_counter(&s->w, (int64_t)c->value);
     pf_te_emit(&s->w);

@@ -32,6 +32,7 @@ void pf_w_flush(pf_w *w)
 {
     if (w->obuf.n && fwrite(w->obuf.p, 1, w->obuf.n, w->out) != w->obuf.n) w->io = 1;
     evt_pb_clear(&w->obuf);
+    w->x_end = 0; /* the last TrackEvent is written out: nothing to add to */
 }
 
 /* Frame the packet in w->pkt as one Trace.packet into the output buffer and clear it. */
@@ -175,6 +176,7 @@ const pf_te_head *pf_te_head_fill_(pf_te_head *h, int type, uint64_t track)
 
 void pf_te_begin_slow_(pf_w *w, int type, uint64_t track, uint64_t ts)
 {
+    w->te_ts = ts;
     w->pkt_at = evt_pb_open(&w->obuf, F_TRACE_PACKET);
     evt_pb_uint(&w->obuf, F_PKT_TIMESTAMP, ts);
     evt_pb_uint(&w->obuf, F_PKT_SEQ_ID, SEQ_TRACK);
@@ -383,8 +385,27 @@ static void interned_(pf_w *w)
     w->fresh = 0;
 }
 
+int pf_te_extra_counter(pf_w *w, uint64_t ts, uint64_t track, int64_t v)
+{
+    evt_pb *b = &w->obuf;
+    if (!w->x_end || w->x_end != b->n || w->x_ts != ts || !evt_pb_reserve(b, 2 + 10 + 1 + 10)) return 0;
+    uint8_t *p0 = b->p + b->n, *p = p0;
+    *p++ = (uint8_t)(F_TE_EXTRA_COUNTER_TRACK_UUIDS << 3 | 0x80); /* field 31: a two-byte tag */
+    *p++ = (uint8_t)(F_TE_EXTRA_COUNTER_TRACK_UUIDS >> 4);
+    p = pf_vput_(p, track);
+    *p++ = (uint8_t)(F_TE_EXTRA_COUNTER_VALUES << 3);
+    p = pf_vput_(p, (uint64_t)v); /* int64: two's complement, as protobuf encodes it */
+    size_t end = b->n + (size_t)(p - p0);
+    if (end - w->x_pkt >= 0x80) return 0; /* the one-byte lengths would not hold it: not written */
+    b->p[w->x_te - 1] = (uint8_t)(end - w->x_te);
+    b->p[w->x_pkt - 1] = (uint8_t)(end - w->x_pkt);
+    b->n = w->x_end = end;
+    return 1;
+}
+
 void pf_te_emit_slow_(pf_w *w)
 {
+    w->x_end = 0; /* interned data may follow the TrackEvent, or a length takes two bytes */
     evt_pb_close(&w->obuf, w->te_at);
     if (w->fresh && (w->names.n | w->cats.n | w->dnames.n)) interned_(w);
     evt_pb_close(&w->obuf, w->pkt_at);

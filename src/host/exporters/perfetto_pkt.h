@@ -32,6 +32,7 @@ enum {
     /* TrackEvent, InternedData, DebugAnnotation */
     F_TE_CATEGORY_IIDS = 3, F_TE_DEBUG = 4, F_TE_TYPE = 9, F_TE_NAME_IID = 10, F_TE_TRACK = 11,
     F_TE_COUNTER_VALUE = 30, F_TE_DOUBLE_COUNTER_VALUE = 44, F_TE_FLOW_IDS = 47, F_TE_TERMINATING_FLOW_IDS = 48,
+    F_TE_EXTRA_COUNTER_VALUES = 12, F_TE_EXTRA_COUNTER_TRACK_UUIDS = 31,
     F_ID_CATEGORIES = 1, F_ID_NAMES = 2, F_ID_DEBUG_NAMES = 3,
     F_INT_IID = 1, F_INT_NAME = 2,
     F_DA_NAME_IID = 1, F_DA_UINT = 3, F_DA_INT = 4, F_DA_STRING = 6,
@@ -107,6 +108,11 @@ typedef struct pf_w {
     uint64_t ts_hi;          /* a timestamp's bits above the lowest 21 (0: none cached) ... */
     uint8_t ts_hi_b[8];      /* ... as a varint: the last bytes of that timestamp's varint */
     uint8_t ts_hi_len;
+    uint64_t te_ts;          /* the open TrackEvent's timestamp (pf_te_begin) */
+    size_t x_end;            /* the last TrackEvent packet, while it still ends obuf and has one-byte
+                                lengths (0: none): where it ends, ... */
+    size_t x_te, x_pkt;      /* ... where its TrackEvent and its packet begin (pkt_at, te_at) ... */
+    uint64_t x_ts;           /* ... and its time: pf_te_extra_counter adds to it */
     int oom, io;             /* sticky failures */
 } pf_w;
 
@@ -151,6 +157,12 @@ void pf_ann_event(pf_w *w, const evt_event *ev);
 /* inline: the key's varint is a constant */
 static inline void pf_te_counter(pf_w *w, int64_t v) { evt_pb_int(&w->obuf, F_TE_COUNTER_VALUE, v); }
 void pf_te_counter_double(pf_w *w, double v);
+/* A counter track's new value at ts, added to the TrackEvent emitted last (extra_counter_track_uuids
+ * and extra_counter_values: "attaching additional counter values to a TrackEvent of any type. All
+ * values will share the same timestamp specified in the TracePacket", perfetto_trace.proto) when
+ * that packet has time ts and nothing was written after it: about 5 bytes instead of a packet of
+ * about 18. Returns 0 (nothing written) otherwise: the caller writes a TYPE_COUNTER packet. */
+int pf_te_extra_counter(pf_w *w, uint64_t ts, uint64_t track, int64_t v);
 /* A flow leaving (terminating 0) or arriving at (1) this event. */
 void pf_te_flow(pf_w *w, uint64_t id, int terminating);
 static inline void pf_te_emit(pf_w *w);
@@ -261,6 +273,7 @@ static inline void pf_te_begin(pf_w *w, int type, uint64_t track, uint64_t ts)
     evt_pb *b = &w->obuf;
     if (b->cap - b->n < PF_TE_BEGIN_MAX || type <= 0 || type >= 0x80) { pf_te_begin_slow_(w, type, track, ts); return; }
     const pf_te_head *h = pf_te_head_(w, type, track);
+    w->te_ts = ts;
     uint8_t *p = b->p + b->n;
     p[0] = (uint8_t)(F_TRACE_PACKET << 3 | 2);
     p[1] = 0;
@@ -304,6 +317,10 @@ static inline void pf_te_emit(pf_w *w)
     }
     b->p[w->te_at - 1] = (uint8_t)(b->n - w->te_at);
     b->p[w->pkt_at - 1] = (uint8_t)pk;
+    w->x_end = b->n; /* the TrackEvent ends the packet, which ends obuf: pf_te_extra_counter */
+    w->x_te = w->te_at;
+    w->x_pkt = w->pkt_at;
+    w->x_ts = w->te_ts;
 }
 
 #endif

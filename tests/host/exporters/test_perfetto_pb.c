@@ -274,6 +274,75 @@ static void track_event_heads(void **state)
     evt_pb_free(&te);
 }
 
+/* A counter value added to the TrackEvent just emitted (extra_counter_track_uuids 31, values 12):
+ * the same bytes as an encoder that writes those fields into that TrackEvent; refused (nothing
+ * written) at another time, after other bytes, after a flush, and when the packet would reach
+ * 128 bytes. */
+static void extra_counters(void **state)
+{
+    (void)state;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    static pf_w w;
+    pf_w_init(&w, f);
+    evt_pb want = {0}, pkt = {0}, te = {0};
+    uint64_t ts = 5000;
+    size_t added = 0, refused_full = 0;
+    for (uint32_t i = 0; i < 2000; i++) {
+        uint64_t track = 0x10 + i % 9;
+        ts += 1 + (i * 7919u) % 3000000u;
+        pf_te_begin(&w, PF_INSTANT, track, ts);
+        pf_te_emit(&w);
+        evt_pb_clear(&te);
+        evt_pb_uint(&te, 9, PF_INSTANT);
+        evt_pb_uint(&te, 11, track);
+        if (i % 50 == 7) pf_w_flush(&w); /* written out: nothing left to add to */
+        assert_false(pf_te_extra_counter(&w, ts + 1, 99, 5)); /* another time */
+        if (i % 50 != 7) {
+            /* as many as fit under 128 bytes: values small, large and negative */
+            for (uint32_t k = 0; k < 1 + i % 12; k++) {
+                uint64_t ctr = 0x1000 + k * 0x333;
+                int64_t v = (k % 3 == 0) ? -(int64_t)(i + k) : (int64_t)(i * 1000003ull * (k + 1));
+                if (pf_te_extra_counter(&w, ts, ctr, v)) {
+                    evt_pb_uint(&te, 31, ctr);
+                    evt_pb_int(&te, 12, v);
+                    added++;
+                } else {
+                    refused_full++;
+                    break;
+                }
+            }
+        } else {
+            assert_false(pf_te_extra_counter(&w, ts, 0x1000, 1));
+        }
+        evt_pb_clear(&pkt);
+        evt_pb_uint(&pkt, 8, ts);
+        evt_pb_uint(&pkt, 10, 1);
+        evt_pb_uint(&pkt, 13, 2);
+        evt_pb_msg(&pkt, 11, &te);
+        assert_true(pkt.n < 128); /* the one-byte length held */
+        evt_pb_msg(&want, 1, &pkt);
+    }
+    pf_track(&w, 0x77, 0, "after", 1); /* other bytes after the last TrackEvent */
+    assert_false(pf_te_extra_counter(&w, ts, 0x1000, 1));
+    pf_w_flush(&w);
+    assert_false(pf_w_failed(&w));
+    assert_true(added > 5000 && refused_full > 100); /* both ways were taken */
+    long n = ftell(f);
+    assert_true((size_t)n > want.n); /* the track descriptor at the end */
+    uint8_t *got = evt_malloc(want.n);
+    assert_non_null(got);
+    rewind(f);
+    assert_int_equal(fread(got, 1, want.n, f), want.n);
+    assert_memory_equal(got, want.p, want.n);
+    evt_free(got);
+    fclose(f);
+    pf_w_free(&w);
+    evt_pb_free(&want);
+    evt_pb_free(&pkt);
+    evt_pb_free(&te);
+}
+
 /* The annotation events of write_texts_: round r names the event and its one field key texts[r],
  * either from one writable buffer rewritten each round (reuse: a reader's buffer, the same address
  * with other text) or from a heap copy per round. Returns the bytes written (caller frees). */
@@ -343,6 +412,7 @@ int main(void)
         cmocka_unit_test(out_of_memory_is_sticky),
         cmocka_unit_test(timestamp_varints),
         cmocka_unit_test(track_event_heads),
+        cmocka_unit_test(extra_counters),
         cmocka_unit_test(reused_buffers_named_by_text),
         cmocka_unit_test(load_samples),
     };
