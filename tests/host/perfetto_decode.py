@@ -94,6 +94,11 @@ class Trace:
                 xu, xv = te.get('extra_counter_track_uuids', []), te.get('extra_counter_values', [])
                 if len(xv) > len(xu):
                     fail('%d extra counter values for %d track uuids' % (len(xv), len(xu)))
+                # what trace_processor reads of them (perfetto_pkt.h): at most 8 (a ninth drops the
+                # event), none on a TYPE_COUNTER event (older versions skip them there), none after
+                # a 0 (its sorter keeps the values up to the first 0)
+                if xv and (len(xv) > 8 or t == 'TYPE_COUNTER' or '0' in xv[:-1]):
+                    fail('extra counter values trace_processor would not read whole: %r on %s at %s' % (xv, t, ts))
                 for u, v in zip(xu, xv):
                     if u not in self.tracks or 'counter' not in self.tracks[u]:
                         fail('extra counter value on a track without CounterDescriptor (%s)' % u)

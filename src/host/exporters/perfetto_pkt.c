@@ -177,6 +177,7 @@ const pf_te_head *pf_te_head_fill_(pf_te_head *h, int type, uint64_t track)
 void pf_te_begin_slow_(pf_w *w, int type, uint64_t track, uint64_t ts)
 {
     w->te_ts = ts;
+    w->te_type = type;
     w->pkt_at = evt_pb_open(&w->obuf, F_TRACE_PACKET);
     evt_pb_uint(&w->obuf, F_PKT_TIMESTAMP, ts);
     evt_pb_uint(&w->obuf, F_PKT_SEQ_ID, SEQ_TRACK);
@@ -388,7 +389,9 @@ static void interned_(pf_w *w)
 int pf_te_extra_counter(pf_w *w, uint64_t ts, uint64_t track, int64_t v)
 {
     evt_pb *b = &w->obuf;
-    if (!w->x_end || w->x_end != b->n || w->x_ts != ts || !evt_pb_reserve(b, 2 + 10 + 1 + 10)) return 0;
+    if (!w->x_end || w->x_end != b->n || w->x_ts != ts || w->x_n >= PF_EXTRA_COUNTERS_MAX || w->x_zero ||
+        !evt_pb_reserve(b, 2 + 10 + 1 + 10))
+        return 0;
     uint8_t *p0 = b->p + b->n, *p = p0;
     *p++ = (uint8_t)(F_TE_EXTRA_COUNTER_TRACK_UUIDS << 3 | 0x80); /* field 31: a two-byte tag */
     *p++ = (uint8_t)(F_TE_EXTRA_COUNTER_TRACK_UUIDS >> 4);
@@ -400,6 +403,8 @@ int pf_te_extra_counter(pf_w *w, uint64_t ts, uint64_t track, int64_t v)
     b->p[w->x_te - 1] = (uint8_t)(end - w->x_te);
     b->p[w->x_pkt - 1] = (uint8_t)(end - w->x_pkt);
     b->n = w->x_end = end;
+    w->x_n++;
+    w->x_zero = v == 0;
     return 1;
 }
 

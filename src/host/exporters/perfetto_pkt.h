@@ -108,11 +108,14 @@ typedef struct pf_w {
     uint64_t ts_hi;          /* a timestamp's bits above the lowest 21 (0: none cached) ... */
     uint8_t ts_hi_b[8];      /* ... as a varint: the last bytes of that timestamp's varint */
     uint8_t ts_hi_len;
-    uint64_t te_ts;          /* the open TrackEvent's timestamp (pf_te_begin) */
-    size_t x_end;            /* the last TrackEvent packet, while it still ends obuf and has one-byte
-                                lengths (0: none): where it ends, ... */
+    uint64_t te_ts;          /* the open TrackEvent's timestamp and type (pf_te_begin) */
+    int te_type;
+    size_t x_end;            /* the last TrackEvent packet, while it still ends obuf, has one-byte
+                                lengths and is not a TYPE_COUNTER (0: none): where it ends, ... */
     size_t x_te, x_pkt;      /* ... where its TrackEvent and its packet begin (pkt_at, te_at) ... */
-    uint64_t x_ts;           /* ... and its time: pf_te_extra_counter adds to it */
+    uint64_t x_ts;           /* ... its time ... */
+    uint32_t x_n;            /* ... and the extra counter values it has: pf_te_extra_counter */
+    int x_zero;              /* one of them is 0 */
     int oom, io;             /* sticky failures */
 } pf_w;
 
@@ -161,7 +164,12 @@ void pf_te_counter_double(pf_w *w, double v);
  * and extra_counter_values: "attaching additional counter values to a TrackEvent of any type. All
  * values will share the same timestamp specified in the TracePacket", perfetto_trace.proto) when
  * that packet has time ts and nothing was written after it: about 5 bytes instead of a packet of
- * about 18. Returns 0 (nothing written) otherwise: the caller writes a TYPE_COUNTER packet. */
+ * about 18. Returns 0 (nothing written) otherwise: the caller writes a TYPE_COUNTER packet. What
+ * trace_processor reads of these fields bounds it (its importer, 2025): not on a TYPE_COUNTER
+ * event (older versions return before reading them there); at most 8 on one event (its
+ * kMaxNumExtraCounters: a ninth drops the whole event); none after a value of 0 (its sorter keeps
+ * the values up to the first 0, so a value after it would read as 0). */
+#define PF_EXTRA_COUNTERS_MAX 8
 int pf_te_extra_counter(pf_w *w, uint64_t ts, uint64_t track, int64_t v);
 /* A flow leaving (terminating 0) or arriving at (1) this event. */
 void pf_te_flow(pf_w *w, uint64_t id, int terminating);
@@ -274,6 +282,7 @@ static inline void pf_te_begin(pf_w *w, int type, uint64_t track, uint64_t ts)
     if (b->cap - b->n < PF_TE_BEGIN_MAX || type <= 0 || type >= 0x80) { pf_te_begin_slow_(w, type, track, ts); return; }
     const pf_te_head *h = pf_te_head_(w, type, track);
     w->te_ts = ts;
+    w->te_type = type;
     uint8_t *p = b->p + b->n;
     p[0] = (uint8_t)(F_TRACE_PACKET << 3 | 2);
     p[1] = 0;
@@ -317,10 +326,13 @@ static inline void pf_te_emit(pf_w *w)
     }
     b->p[w->te_at - 1] = (uint8_t)(b->n - w->te_at);
     b->p[w->pkt_at - 1] = (uint8_t)pk;
-    w->x_end = b->n; /* the TrackEvent ends the packet, which ends obuf: pf_te_extra_counter */
+    /* the TrackEvent ends the packet, which ends obuf: pf_te_extra_counter may add to it */
+    w->x_end = w->te_type == PF_COUNTER ? 0 : b->n;
     w->x_te = w->te_at;
     w->x_pkt = w->pkt_at;
     w->x_ts = w->te_ts;
+    w->x_n = 0;
+    w->x_zero = 0;
 }
 
 #endif

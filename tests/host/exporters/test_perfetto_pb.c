@@ -274,10 +274,22 @@ static void track_event_heads(void **state)
     evt_pb_free(&te);
 }
 
+/* The TracePacket {timestamp, sequence 1, flags 2, track_event te} into pkt: its size. */
+static size_t te_packet_(evt_pb *pkt, uint64_t ts, const evt_pb *te)
+{
+    evt_pb_clear(pkt);
+    evt_pb_uint(pkt, 8, ts);
+    evt_pb_uint(pkt, 10, 1);
+    evt_pb_uint(pkt, 13, 2);
+    evt_pb_msg(pkt, 11, te);
+    return pkt->n;
+}
+
 /* A counter value added to the TrackEvent just emitted (extra_counter_track_uuids 31, values 12):
  * the same bytes as an encoder that writes those fields into that TrackEvent; refused (nothing
- * written) at another time, after other bytes, after a flush, and when the packet would reach
- * 128 bytes. */
+ * written) at another time, after other bytes, after a flush, on a TYPE_COUNTER event, past 8
+ * values, after a value of 0 (what trace_processor reads: perfetto_pkt.h), and when the packet
+ * would reach 128 bytes. */
 static void extra_counters(void **state)
 {
     (void)state;
@@ -285,49 +297,53 @@ static void extra_counters(void **state)
     assert_non_null(f);
     static pf_w w;
     pf_w_init(&w, f);
-    evt_pb want = {0}, pkt = {0}, te = {0};
+    evt_pb want = {0}, pkt = {0}, te = {0}, trial = {0};
     uint64_t ts = 5000;
-    size_t added = 0, refused_full = 0;
-    for (uint32_t i = 0; i < 2000; i++) {
+    size_t added = 0, refused[4] = {0}; /* full, 8 values, after a 0, a counter event */
+    for (uint32_t i = 0; i < 3000; i++) {
         uint64_t track = 0x10 + i % 9;
+        int type = i % 10 == 3 ? PF_COUNTER : PF_INSTANT;
         ts += 1 + (i * 7919u) % 3000000u;
-        pf_te_begin(&w, PF_INSTANT, track, ts);
+        pf_te_begin(&w, type, track, ts);
+        if (type == PF_COUNTER) pf_te_counter(&w, 42);
         pf_te_emit(&w);
         evt_pb_clear(&te);
-        evt_pb_uint(&te, 9, PF_INSTANT);
+        evt_pb_uint(&te, 9, (uint64_t)type);
         evt_pb_uint(&te, 11, track);
+        if (type == PF_COUNTER) evt_pb_int(&te, 30, 42);
         if (i % 50 == 7) pf_w_flush(&w); /* written out: nothing left to add to */
         assert_false(pf_te_extra_counter(&w, ts + 1, 99, 5)); /* another time */
-        if (i % 50 != 7) {
-            /* as many as fit under 128 bytes: values small, large and negative */
-            for (uint32_t k = 0; k < 1 + i % 12; k++) {
-                uint64_t ctr = 0x1000 + k * 0x333;
-                int64_t v = (k % 3 == 0) ? -(int64_t)(i + k) : (int64_t)(i * 1000003ull * (k + 1));
-                if (pf_te_extra_counter(&w, ts, ctr, v)) {
-                    evt_pb_uint(&te, 31, ctr);
-                    evt_pb_int(&te, 12, v);
-                    added++;
-                } else {
-                    refused_full++;
-                    break;
-                }
+        uint32_t nx = 0;
+        int zero = 0;
+        for (uint32_t k = 0; k < 1 + i % 13; k++) {
+            uint64_t ctr = i % 3 ? 0x1000 + k * 0x333 : (1ull << 40) + k; /* large ones fill the packet */
+            int64_t v = (k * 5 + i) % 23 == 0 ? 0 : (k % 3 == 0) ? -(int64_t)(i + k) : (int64_t)(i * 1000003ull * (k + 1));
+            evt_pb_clear(&trial);
+            evt_pb_append(&trial, &te);
+            evt_pb_uint(&trial, 31, ctr);
+            evt_pb_int(&trial, 12, v);
+            int fits = te_packet_(&pkt, ts, &trial) < 128;
+            int ok = i % 50 != 7 && type != PF_COUNTER && nx < PF_EXTRA_COUNTERS_MAX && !zero && fits;
+            assert_int_equal(pf_te_extra_counter(&w, ts, ctr, v), ok);
+            if (ok) {
+                evt_pb_clear(&te);
+                evt_pb_append(&te, &trial);
+                nx++;
+                zero = v == 0;
+                added++;
+            } else if (i % 50 != 7) {
+                refused[type == PF_COUNTER ? 3 : zero ? 2 : nx >= PF_EXTRA_COUNTERS_MAX ? 1 : 0]++;
             }
-        } else {
-            assert_false(pf_te_extra_counter(&w, ts, 0x1000, 1));
         }
-        evt_pb_clear(&pkt);
-        evt_pb_uint(&pkt, 8, ts);
-        evt_pb_uint(&pkt, 10, 1);
-        evt_pb_uint(&pkt, 13, 2);
-        evt_pb_msg(&pkt, 11, &te);
-        assert_true(pkt.n < 128); /* the one-byte length held */
+        assert_true(te_packet_(&pkt, ts, &te) < 128); /* the one-byte length held */
         evt_pb_msg(&want, 1, &pkt);
     }
     pf_track(&w, 0x77, 0, "after", 1); /* other bytes after the last TrackEvent */
     assert_false(pf_te_extra_counter(&w, ts, 0x1000, 1));
     pf_w_flush(&w);
     assert_false(pf_w_failed(&w));
-    assert_true(added > 5000 && refused_full > 100); /* both ways were taken */
+    assert_true(added > 3000); /* every way was taken */
+    for (int r = 0; r < 4; r++) assert_true(refused[r] > 20);
     long n = ftell(f);
     assert_true((size_t)n > want.n); /* the track descriptor at the end */
     uint8_t *got = evt_malloc(want.n);
@@ -341,6 +357,7 @@ static void extra_counters(void **state)
     evt_pb_free(&want);
     evt_pb_free(&pkt);
     evt_pb_free(&te);
+    evt_pb_free(&trial);
 }
 
 /* The annotation events of write_texts_: round r names the event and its one field key texts[r],
