@@ -191,6 +191,18 @@ def check(evtrace, proto_dir, path, tmp, acct=None, proto_file='perfetto_subset.
     if got_inst != want_inst:
         fail('%s: %d instants != %d events (first difference %r)' % (base, len(got_inst), len(want_inst),
              next(((g, w) for g, w in zip(got_inst, want_inst) if g != w), None)))
+    # ... and their text: the object's name (`object`) and each string field, written whole or, since
+    # 7 Dec 2026, interned (string_value_iid), read back to the same text.
+    got_txt = [ann for _, _, _, cat, ann, _, _ in T.instants if cat not in ('flow', 'lost')]
+    for ann, e in zip(got_txt, [e for e in evs if e['kind'] not in SPAN_KINDS + ('svc', 'lost')]):
+        want_t = {('object' if k == 'target_name' else k): v for k, v in e.get('fields', {}).items()
+                  if isinstance(v, str)}
+        got_t = {k: ann.get(k) for k in want_t}
+        if got_t != want_t:
+            fail('%s: instant %s at %s has text %r, the event %r' % (base, e['name'], event_time(e), got_t, want_t))
+    short = sum(1 for e in evs for v in e.get('fields', {}).values() if isinstance(v, str) and 0 < len(v.encode()) <= 64)
+    if short and not T.interned_values:
+        fail('%s: %d short string values, none interned' % (base, short))
     # Lost data.
     lost = [e for e in evs if e['kind'] == 'lost']
     got_lost = [(ts, ann.get('count')) for _, ts, nm, cat, ann, _, _ in T.instants if cat == 'lost']

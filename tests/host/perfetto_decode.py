@@ -37,9 +37,10 @@ class Trace:
         self.instants = []        # (track, ts, name, cat, annotations, flow_ids, terminating_flow_ids)
         self.counters = {}        # track -> [(ts, value)]: TYPE_COUNTER and extra counter values
         self.extra_counters = 0   # how many of them were extra counter values
+        self.interned_values = 0  # annotations whose string value is interned
         self.switches = []        # (ts, cpu, pid, fields dict)
         self.wakings = []         # (ts, cpu, pid, fields dict)
-        names, cats, dnames = {}, {}, {}
+        names, cats, dnames, svals = {}, {}, {}, {}
         stacks = {}
         if not packets or one(packets[0], 'sequence_flags') != '1':
             fail('the first packet does not clear the incremental state')
@@ -49,6 +50,10 @@ class Trace:
                                  ('debug_annotation_names', dnames)):
                     for e in idata.get(key, []):
                         tab[one(e, 'iid')] = one(e, 'name')
+                for e in idata.get('debug_annotation_string_values', []):
+                    if one(e, 'iid') in svals:  # an iid names one string for the whole sequence
+                        fail('string value iid %s interned twice' % one(e, 'iid'))
+                    svals[one(e, 'iid')] = one(e, 'str', '')
             for td in p.get('track_descriptor', []):
                 self.tracks[one(td, 'uuid')] = td
                 for th in td.get('thread', []):
@@ -88,6 +93,11 @@ class Trace:
                     for vk in ('uint_value', 'int_value', 'string_value'):
                         if vk in da:
                             ann[k] = one(da, vk) if vk == 'string_value' else int(one(da, vk))
+                    if 'string_value_iid' in da:  # an interned string value (since 7 Dec 2026)
+                        if one(da, 'string_value_iid') not in svals:
+                            fail('annotation string value iid not interned before use')
+                        ann[k] = svals[one(da, 'string_value_iid')]
+                        self.interned_values += 1
                 # counter values carried by a track event of any type (extra_counter_track_uuids
                 # [N] takes extra_counter_values[N], at the packet's time): since 7 Dec 2026 a
                 # counter that the event changed

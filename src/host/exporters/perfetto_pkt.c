@@ -21,11 +21,12 @@ void pf_w_init(pf_w *w, FILE *out)
 void pf_w_free(pf_w *w)
 {
     evt_pb *bufs[] = {&w->pkt, &w->td, &w->sub, &w->sub2, &w->interned, &w->names,
-                      &w->cats, &w->dnames, &w->da, &w->ft, &w->obuf};
+                      &w->cats, &w->dnames, &w->da, &w->ft, &w->obuf, &w->svlist};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) evt_pb_free(bufs[i]);
     evt_strtab_free(&w->events);
     evt_strtab_free(&w->categories);
     evt_strtab_free(&w->dbgnames);
+    evt_strtab_free(&w->svals);
 }
 
 void pf_w_flush(pf_w *w)
@@ -267,6 +268,39 @@ static inline uint8_t *ann_s_at_(uint8_t *p, const pf_iid_slot *k, const char *s
     return q;
 }
 
+/* Short string values are interned (DebugAnnotation.string_value_iid, InternedData's
+ * debug_annotation_string_values): an object's name, a state's, repeated at every event, then
+ * take 2-3 bytes instead of their text. Bounded as CTF's labels are: values of 1 to PF_SVAL_LEN
+ * bytes, at most PF_SVAL_N distinct (a reader's free text, past that, is written whole). */
+#define PF_SVAL_LEN 64
+#define PF_SVAL_N 4096
+static uint64_t sval_slow_(pf_w *w, const char *s, size_t n, pf_iid_slot *slot)
+{
+    if (w->svals.n >= PF_SVAL_N && !evt_strtab_find(&w->svals, s, n)) return 0;
+    return pf_iid_slow_(w, &w->svals, &w->svlist, F_ID_DA_STRINGS, s, slot);
+}
+/* The iid of the string value s (NUL-terminated, n = strlen(s)), 0: written whole. */
+static inline uint64_t sval_iid_(pf_w *w, const char *s, size_t n)
+{
+    if (n - 1 >= PF_SVAL_LEN) return 0; /* empty or long */
+    pf_iid_slot *slot = &w->vcache[((uintptr_t)s * 0x9E3779B97F4A7C15ull) >> (64 - PF_IID_BITS)];
+    if (pf_cache_holds_(slot->p, slot->own, slot->ro, s)) return slot->id;
+    return sval_slow_(w, s, n, slot);
+}
+
+/* A DebugAnnotation {name_iid, string_value_iid = iid} at p (room for ANN_U_MAX bytes): the
+ * value's tag takes two bytes. Returns the byte after it. */
+static inline uint8_t *ann_sv_at_(uint8_t *p, const pf_iid_slot *k, uint64_t iid)
+{
+    memcpy(p, k->head, sizeof k->head);
+    uint8_t *q = p + k->head_len;
+    *q++ = (uint8_t)(F_DA_STRING_IID << 3 | 0x80);
+    *q++ = (uint8_t)(F_DA_STRING_IID >> 4);
+    q = pf_vput_(q, iid);
+    p[1] = (uint8_t)(q - p - 2);
+    return q;
+}
+
 /* ann_s_at_ into the TrackEvent being written, or the general encoder when it must grow or the
  * length needs more bytes. */
 static inline void ann_put_s_(pf_w *w, const pf_iid_slot *k, const char *s, size_t n)
@@ -331,7 +365,8 @@ void pf_ann_event(pf_w *w, const evt_event *ev)
     uint32_t na = ev->nargs < EVT_MAX_ARGS ? ev->nargs : EVT_MAX_ARGS, nf = ev->nfields;
     const char *obj = ev->flags & EVT_HAS_TARGET ? ev->target_name : NULL;
     size_t nobj = obj ? strlen(obj) : 0;
-    if (!evt_pb_reserve(b, (size_t)(na + 3 + nf) * ANN_U_MAX + ANN_S_ROOM + nobj)) return; /* out of memory: sticky */
+    /* (the object's name: ANN_S_ROOM + nobj bytes whole, ANN_U_MAX interned) */
+    if (!evt_pb_reserve(b, (size_t)(na + 4 + nf) * ANN_U_MAX + ANN_S_ROOM + nobj)) return; /* out of memory: sticky */
     uint8_t *p = ann_u_at_(b->p + b->n, kkey_(w, PF_K_ID, "id"), F_DA_UINT, ev->id);
     if (na > w->nkargs && !kargs_slow_(w, na)) return;
     for (uint32_t i = 0; i < na; i++) p = ann_u_at_(p, &w->kkey[PF_K_ARG0 + i], F_DA_UINT, ev->args[i]);
@@ -339,7 +374,9 @@ void pf_ann_event(pf_w *w, const evt_event *ev)
         p = ann_u_at_(p, kkey_(w, PF_K_TARGET, "target"), F_DA_UINT, ev->target);
         if (obj) {
             const pf_iid_slot *k = kkey_(w, PF_K_OBJECT, "object");
-            if (nobj < ANN_S_ONE) p = ann_s_at_(p, k, obj, nobj);
+            uint64_t iid = sval_iid_(w, obj, nobj);
+            if (iid) p = ann_sv_at_(p, k, iid);
+            else if (nobj < ANN_S_ONE) p = ann_s_at_(p, k, obj, nobj);
             else if (!(p = ann_s_among_(w, p, k, obj, nobj, 1 + (size_t)nf))) return;
         }
     }
@@ -355,8 +392,14 @@ void pf_ann_event(pf_w *w, const evt_event *ev)
         const pf_iid_slot *k = w->fkey[i % PF_FKEY_N];
         if (k->p != f->key || !k->ro) w->fkey[i % PF_FKEY_N] = k = key_(w, f->key, 0);
         if (w->npre && pre_has_(w, k->id)) continue; /* the exporter wrote that name (pf_ann_u, _s) */
-        if (!f->is_str) p = ann_u_at_(p, k, f->is_signed ? F_DA_INT : F_DA_UINT, f->num);
-        else if (!(p = ann_s_among_(w, p, k, f->str ? f->str : "", f->str ? strlen(f->str) : 0, nf - i))) return;
+        if (!f->is_str) {
+            p = ann_u_at_(p, k, f->is_signed ? F_DA_INT : F_DA_UINT, f->num);
+        } else {
+            size_t n = f->str ? strlen(f->str) : 0;
+            uint64_t iid = f->str ? sval_iid_(w, f->str, n) : 0;
+            if (iid) p = ann_sv_at_(p, k, iid);
+            else if (!(p = ann_s_among_(w, p, k, f->str ? f->str : "", n, nf - i))) return;
+        }
     }
     b->n = (size_t)(p - b->p);
     if (ev->data && ev->data_is_text)
@@ -378,11 +421,13 @@ static void interned_(pf_w *w)
     evt_pb_append(&w->obuf, &w->cats);
     evt_pb_append(&w->obuf, &w->names);
     evt_pb_append(&w->obuf, &w->dnames);
+    evt_pb_append(&w->obuf, &w->svlist);
     evt_pb_close(&w->obuf, ia);
-    if (w->names.oom || w->cats.oom || w->dnames.oom || w->sub2.oom) w->oom = 1;
+    if (w->names.oom || w->cats.oom || w->dnames.oom || w->svlist.oom || w->sub2.oom) w->oom = 1;
     evt_pb_clear(&w->names);
     evt_pb_clear(&w->cats);
     evt_pb_clear(&w->dnames);
+    evt_pb_clear(&w->svlist);
     w->fresh = 0;
 }
 
@@ -412,7 +457,7 @@ void pf_te_emit_slow_(pf_w *w)
 {
     w->x_end = 0; /* interned data may follow the TrackEvent, or a length takes two bytes */
     evt_pb_close(&w->obuf, w->te_at);
-    if (w->fresh && (w->names.n | w->cats.n | w->dnames.n)) interned_(w);
+    if (w->fresh && (w->names.n | w->cats.n | w->dnames.n | w->svlist.n)) interned_(w);
     evt_pb_close(&w->obuf, w->pkt_at);
     if (w->obuf.oom) { w->oom = 1; return; }
     if (w->obuf.n >= PF_OUT_CAP) pf_w_flush(w);

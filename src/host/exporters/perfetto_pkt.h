@@ -33,9 +33,9 @@ enum {
     F_TE_CATEGORY_IIDS = 3, F_TE_DEBUG = 4, F_TE_TYPE = 9, F_TE_NAME_IID = 10, F_TE_TRACK = 11,
     F_TE_COUNTER_VALUE = 30, F_TE_DOUBLE_COUNTER_VALUE = 44, F_TE_FLOW_IDS = 47, F_TE_TERMINATING_FLOW_IDS = 48,
     F_TE_EXTRA_COUNTER_VALUES = 12, F_TE_EXTRA_COUNTER_TRACK_UUIDS = 31,
-    F_ID_CATEGORIES = 1, F_ID_NAMES = 2, F_ID_DEBUG_NAMES = 3,
+    F_ID_CATEGORIES = 1, F_ID_NAMES = 2, F_ID_DEBUG_NAMES = 3, F_ID_DA_STRINGS = 29,
     F_INT_IID = 1, F_INT_NAME = 2,
-    F_DA_NAME_IID = 1, F_DA_UINT = 3, F_DA_INT = 4, F_DA_STRING = 6,
+    F_DA_NAME_IID = 1, F_DA_UINT = 3, F_DA_INT = 4, F_DA_STRING = 6, F_DA_STRING_IID = 17,
     /* FtraceEventBundle, FtraceEvent, SchedSwitchFtraceEvent, SchedWakingFtraceEvent */
     F_FB_CPU = 1, F_FB_EVENT = 2,
     F_FE_TIMESTAMP = 1, F_FE_PID = 2, F_FE_SCHED_SWITCH = 4, F_FE_SCHED_WAKING = 20,
@@ -94,6 +94,9 @@ typedef struct pf_w {
     evt_strtab events;       /* interned event names (iid = id) */
     evt_strtab categories;   /* interned categories */
     evt_strtab dbgnames;     /* interned annotation names */
+    evt_strtab svals;        /* interned annotation string values (pf_ann_event: short ones) */
+    evt_pb svlist;           /* their new entries (InternedData.debug_annotation_string_values) */
+    pf_iid_slot vcache[PF_IID_CACHE]; /* their pointer cache */
     pf_iid_slot cache[3][PF_IID_CACHE]; /* categories, names, annotation names */
     pf_iid_slot kkey[PF_K_N]; /* pf_ann_event's own keys (head_len 0: not interned yet) */
     uint32_t nkargs;         /* kkey[PF_K_ARG0 + i] is interned for every i below it */
