@@ -707,8 +707,10 @@ ETW_INLINE_ int decode_usual(etw_state *s, const etw_stream *st, evt_event *ev, 
     ev->id = type;
     etw_classic_fill(ev, it->rec, it->size, p, name, d->name, keys_set);
     /* the name is the cache's, the other strings NULL (as etw_decode_record); the ten fields the
-     * reader's (nfields 10, written by etw_classic_fill): both words written whole, in one store. */
-    ev->text_ok = EVT_TEXT_OK_ALL;
+     * reader's (nfields 10, written by etw_classic_fill): both words written whole, in one store.
+     * Its data is bytes, never text, and buffer_pos below a number under a literal key: the
+     * reader vouches for the whole event (EVT_TEXT_OK_EVENT: the framework checks nothing). */
+    ev->text_ok = EVT_TEXT_OK_ALL | EVT_TEXT_OK_EVENT;
     ev->fields_ok = 0x3FFu;
     if (st->compressed) evt_put_u(ev, "buffer_pos", ETW_BUFFER_HEADER_SIZE + it->pos);
     return 1;
