@@ -232,48 +232,6 @@ static void timestamp_varints(void **state)
 
 /* TrackEvents from the inline path (heads cached per (type, track), colliding slots included) are
  * the bytes of the same messages built field by field with evt_pb. */
-static void track_event_heads(void **state)
-{
-    (void)state;
-    FILE *f = tmpfile();
-    assert_non_null(f);
-    static pf_w w;
-    pf_w_init(&w, f);
-    evt_pb want = {0}, pkt = {0}, te = {0};
-    uint64_t ts = 1000;
-    for (uint32_t i = 0; i < 3000; i++) {
-        int type = 1 + (int)(i % 4);
-        uint64_t track = (i % 7 == 0) ? (1ull << 32) + i % 300 : (i % 5) * 0x100 + (uint64_t)(i % 3) * (1ull << 40);
-        ts += (i * 7919u) % 5000000u; /* crosses many 2^21 boundaries */
-        pf_te_begin(&w, type, track, ts);
-        pf_te_emit(&w);
-        evt_pb_clear(&te);
-        evt_pb_uint(&te, 9, (uint64_t)type);
-        evt_pb_uint(&te, 11, track);
-        evt_pb_clear(&pkt);
-        evt_pb_uint(&pkt, 8, ts);
-        evt_pb_uint(&pkt, 10, 1);
-        evt_pb_uint(&pkt, 13, 2);
-        evt_pb_msg(&pkt, 11, &te);
-        evt_pb_msg(&want, 1, &pkt);
-    }
-    pf_w_flush(&w);
-    assert_false(pf_w_failed(&w));
-    long n = ftell(f);
-    assert_int_equal((size_t)n, want.n);
-    uint8_t *got = evt_malloc(want.n);
-    assert_non_null(got);
-    rewind(f);
-    assert_int_equal(fread(got, 1, want.n, f), want.n);
-    assert_memory_equal(got, want.p, want.n);
-    evt_free(got);
-    fclose(f);
-    pf_w_free(&w);
-    evt_pb_free(&want);
-    evt_pb_free(&pkt);
-    evt_pb_free(&te);
-}
-
 /* The TracePacket {timestamp, sequence 1, flags 2, track_event te} into pkt: its size. */
 static size_t te_packet_(evt_pb *pkt, uint64_t ts, const evt_pb *te)
 {
@@ -285,6 +243,58 @@ static size_t te_packet_(evt_pb *pkt, uint64_t ts, const evt_pb *te)
     return pkt->n;
 }
 
+/* Flushes w and checks that its file f holds want's bytes (exact), or begins with them and has
+ * more (!exact); closes f and frees w. */
+static void finish_writer_(pf_w *w, FILE *f, const evt_pb *want, int exact)
+{
+    pf_w_flush(w);
+    assert_false(pf_w_failed(w));
+    if (exact) assert_int_equal((size_t)ftell(f), want->n);
+    else assert_true((size_t)ftell(f) > want->n);
+    uint8_t *got = evt_malloc(want->n);
+    assert_non_null(got);
+    rewind(f);
+    assert_int_equal(fread(got, 1, want->n, f), want->n);
+    assert_memory_equal(got, want->p, want->n);
+    evt_free(got);
+    fclose(f);
+    pf_w_free(w);
+}
+
+/* A writer on a new temporary file: the file. */
+static FILE *writer_on_tmpfile_(pf_w *w)
+{
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    pf_w_init(w, f);
+    return f;
+}
+
+static void track_event_heads(void **state)
+{
+    (void)state;
+    static pf_w w;
+    FILE *f = writer_on_tmpfile_(&w);
+    evt_pb want = {0}, pkt = {0}, te = {0};
+    uint64_t ts = 1000;
+    for (uint32_t i = 0; i < 3000; i++) {
+        int type = 1 + (int)(i % 4);
+        uint64_t track = (i % 7 == 0) ? (1ull << 32) + i % 300 : (i % 5) * 0x100 + (uint64_t)(i % 3) * (1ull << 40);
+        ts += (i * 7919u) % 5000000u; /* crosses many 2^21 boundaries */
+        pf_te_begin(&w, type, track, ts);
+        pf_te_emit(&w);
+        evt_pb_clear(&te);
+        evt_pb_uint(&te, 9, (uint64_t)type);
+        evt_pb_uint(&te, 11, track);
+        te_packet_(&pkt, ts, &te);
+        evt_pb_msg(&want, 1, &pkt);
+    }
+    finish_writer_(&w, f, &want, 1);
+    evt_pb_free(&want);
+    evt_pb_free(&pkt);
+    evt_pb_free(&te);
+}
+
 /* A counter value added to the TrackEvent just emitted (extra_counter_track_uuids 31, values 12):
  * the same bytes as an encoder that writes those fields into that TrackEvent; refused (nothing
  * written) at another time, after other bytes, after a flush, on a TYPE_COUNTER event, past 8
@@ -293,10 +303,8 @@ static size_t te_packet_(evt_pb *pkt, uint64_t ts, const evt_pb *te)
 static void extra_counters(void **state)
 {
     (void)state;
-    FILE *f = tmpfile();
-    assert_non_null(f);
     static pf_w w;
-    pf_w_init(&w, f);
+    FILE *f = writer_on_tmpfile_(&w);
     evt_pb want = {0}, pkt = {0}, te = {0}, trial = {0};
     uint64_t ts = 5000;
     size_t added = 0, refused[4] = {0}; /* full, 8 values, after a 0, a counter event */
@@ -340,20 +348,9 @@ static void extra_counters(void **state)
     }
     pf_track(&w, 0x77, 0, "after", 1); /* other bytes after the last TrackEvent */
     assert_false(pf_te_extra_counter(&w, ts, 0x1000, 1));
-    pf_w_flush(&w);
-    assert_false(pf_w_failed(&w));
     assert_true(added > 3000); /* every way was taken */
     for (int r = 0; r < 4; r++) assert_true(refused[r] > 20);
-    long n = ftell(f);
-    assert_true((size_t)n > want.n); /* the track descriptor at the end */
-    uint8_t *got = evt_malloc(want.n);
-    assert_non_null(got);
-    rewind(f);
-    assert_int_equal(fread(got, 1, want.n, f), want.n);
-    assert_memory_equal(got, want.p, want.n);
-    evt_free(got);
-    fclose(f);
-    pf_w_free(&w);
+    finish_writer_(&w, f, &want, 0); /* the track descriptor after want's bytes */
     evt_pb_free(&want);
     evt_pb_free(&pkt);
     evt_pb_free(&te);
