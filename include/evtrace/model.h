@@ -84,7 +84,9 @@ enum {
     X(INHERIT,    "inherit")    /* priority inheritance raised the holder (target) */    \
     X(DISINHERIT, "disinherit") /* the holder's inherited priority was given back */     \
     X(ADD,        "add")        /* a member joins a set (FreeRTOS xQueueAddToSet) */     \
-    X(REMOVE,     "remove")     /* a member leaves a set (xQueueRemoveFromSet) */
+    X(REMOVE,     "remove")     /* a member leaves a set (xQueueRemoveFromSet) */        \
+    X(ACTIVATE,   "activate")   /* a timer starts (also a create's auto-activation) */   \
+    X(DEACTIVATE, "deactivate") /* a timer stops */
 
 typedef enum evt_obj_op {
 #define EVT_OBJ_OP_ENUM_(n, s) EVT_OP_##n,

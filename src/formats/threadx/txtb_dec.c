@@ -141,7 +141,8 @@ typedef struct txtb_idm {
     uint8_t kcase;           /* TXTB_KC_*: what decode_slot adds for k */
     uint8_t dsusp;           /* TXTB_DS_*: its part in a delayed suspension (native buffers) */
     uint8_t pcase;           /* TXTB_PC_*: a thread's priority it changes (native buffers) */
-    uint8_t thread_api;      /* dsusp or pcase is set */
+    uint8_t tcreate;         /* TIMER_CREATE: an auto-activation is an activation (timer_case) */
+    uint8_t thread_api;      /* dsusp, pcase or tcreate is set: the cold cases of decode_slot */
     uint8_t kind;            /* evt_kind */
     uint8_t target;          /* 0 no target, 1 info1 is the target, 2 only when info1 is a registry object */
     uint8_t svc;             /* a service/create/delete: the meaning below applies */
@@ -1104,7 +1105,8 @@ TXTB_COLD static const txtb_idm *idm_build(txtb_state *s, txtb_idm *e, uint32_t 
         e->dsusp = dsusp_role(id);
         e->pcase = id == TXTB_EVENT_THREAD_CREATE ? TXTB_PC_CREATE : id == TXTB_EVENT_THREAD_PRIORITY_CHANGE ? TXTB_PC_CHANGE
                    : id == TXTB_EVENT_MUTEX_GET ? TXTB_PC_MUTEX_GET : TXTB_PC_NONE;
-        e->thread_api = e->dsusp || e->pcase;
+        e->tcreate = id == TXTB_EVENT_TIMER_CREATE;
+        e->thread_api = e->dsusp || e->pcase || e->tcreate;
     }
     e->user_rec = id >= EVT_USER_TXTB_BASE && id <= TXTB_USER_EVENT_END;
     e->hooks = (uint8_t)txtb_hooks_dec_wants(&s->hooks, id, (evt_kind)e->kind); /* hooks.active: set at open */
@@ -1342,6 +1344,19 @@ TXTB_COLD static void prio_case(txtb_state *s, const txtb_idm *e, evt_event *ev)
     ev->m.inherit_prio = ev->m.ctx_prio;
 }
 
+/* tx_timer_create with TX_AUTO_ACTIVATE (info4 1; info1 the timer, its target) activates the
+ * timer, and ThreadX counts it in the timer's activations as tx_timer_activate's successes
+ * (tx_timer_create.c): the event gets the activation (op activate, success) on its object. */
+TXTB_COLD static void timer_case(evt_event *ev)
+{
+    if (ev->args[3] != 1u) return; /* TX_AUTO_ACTIVATE (tx_api.h) */
+    ev->m.has |= EVT_M_OP;
+    ev->m.op = EVT_OP_ACTIVATE;
+    ev->m.op_result = EVT_RES_SUCCESS;
+    ev->m.obj = ev->target;
+    ev->m.obj_name = ev->target_name; /* vouched for with the target's name (decode_slot) */
+}
+
 /* The end of an event whose id the generic hooks or the user records decode too (e->hooks,
  * e->user_rec): their decoders get the slot's 8 words (p is still valid: since slot_at gave it,
  * only the registry window was read); then a string is vouched for only while it is still the
@@ -1517,6 +1532,7 @@ TXTB_INLINE EVT_EVENT_RESET_FN int decode_slot(txtb_state *s, const uint8_t *p, 
             }
         }
         if (e->pcase) prio_case(s, e, ev);
+        if (e->tcreate) timer_case(ev);
     }
     ev->flags = flags;
     ev->nfields = fb.n;

@@ -17,6 +17,8 @@
      : (id) == TXTB_EVENT_EVENT_FLAGS_GET ? EVT_OP_WAIT                                         \
      : (id) == TXTB_EVENT_BLOCK_ALLOCATE || (id) == TXTB_EVENT_BYTE_ALLOCATE ? EVT_OP_TAKE       \
      : (id) == TXTB_EVENT_BLOCK_RELEASE || (id) == TXTB_EVENT_BYTE_RELEASE ? EVT_OP_GIVE         \
+     : (id) == TXTB_EVENT_TIMER_ACTIVATE ? EVT_OP_ACTIVATE                                      \
+     : (id) == TXTB_EVENT_TIMER_DEACTIVATE ? EVT_OP_DEACTIVATE                                  \
      : EVT_OP_NONE)
 
 /* The object type a service's filter group is about. */

@@ -20,6 +20,8 @@
      : (ix) == IX_(tk_rcv_mbx) || (ix) == IX_(tk_rcv_mbf) ? EVT_OP_RECEIVE                 \
      : (ix) == IX_(tk_get_mpl) || (ix) == IX_(tk_get_mpf) ? EVT_OP_TAKE                    \
      : (ix) == IX_(tk_rel_mpl) || (ix) == IX_(tk_rel_mpf) ? EVT_OP_GIVE                    \
+     : (ix) == IX_(tk_sta_cyc) || (ix) == IX_(tk_sta_alm) ? EVT_OP_ACTIVATE                \
+     : (ix) == IX_(tk_stp_cyc) || (ix) == IX_(tk_stp_alm) ? EVT_OP_DEACTIVATE              \
      : EVT_OP_NONE)
 
 /* The generic object type of a μT-Kernel object class. */

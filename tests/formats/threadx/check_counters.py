@@ -74,7 +74,9 @@ def main():
              ('mutex mtx_pi', 'mtx_pi', [('release', 'puts'), ('acquire', 'gets')]),
              ('event_flags ef_main', 'ef_main', [('set', 'sets'), ('wait', 'gets')]),
              ('block_pool bp_small', 'bp_small', [('take', 'allocates'), ('give', 'releases')]),
-             ('byte_pool bytes', 'bytes', [('take', 'allocates'), ('give', 'releases')])]
+             ('byte_pool bytes', 'bytes', [('take', 'allocates'), ('give', 'releases')]),
+             # a create with TX_AUTO_ACTIVATE is an activation (tx_timer_create.c counts it)
+             ('timer tmr_periodic', 'tmr_periodic', [('activate', 'activates'), ('deactivate', 'deactivates')])]
     for kk, name, what in pairs:
         for op, counter in what:
             got = ops.get(name, {}).get(op, 0)

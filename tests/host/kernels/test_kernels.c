@@ -2,7 +2,8 @@
  * table is sorted (binary search), its priority order is the kernel's (lower wins: generic,
  * μT-Kernel, ThreadX, RKH, Zephyr; higher wins: FreeRTOS, embOS, Windows); Zephyr's native thread
  * states map to the generic stop states; and end to end, an RKH hooks stream that names Zephyr or
- * embOS is decoded with that profile's states and order (what the timeline and inversions use). */
+ * embOS is decoded with that profile's states and order (what the timeline and inversions use);
+ * timer services are timer operations. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -162,6 +163,51 @@ static void hooks_streams_use_the_profile(void **st)
     }
 }
 
+/* The service of profile p labelled label (NULL: none). */
+static const evt_kernel_svc *svc_labelled(const evt_kernel_profile *p, const char *label)
+{
+    for (size_t k = 0; k < p->nsvcs; k++)
+        if (strcmp(p->svcs[k].label, label) == 0) return &p->svcs[k];
+    return NULL;
+}
+
+/* Timers: ThreadX's activate/deactivate and μT-Kernel's start/stop of a cyclic handler or an alarm
+ * are the operations activate/deactivate on a timer object (stats objects[].ops, which
+ * tx_timer_performance_info_get answers); a refused activation is an error by its return value. */
+static void timer_operations(void **st)
+{
+    (void)st;
+    static const struct { unsigned kernel; const char *label; evt_obj_op op; } want[] = {
+        {EVT_HOOK_KERNEL_THREADX, "TIMER_ACTIVATE", EVT_OP_ACTIVATE},
+        {EVT_HOOK_KERNEL_THREADX, "TIMER_DEACTIVATE", EVT_OP_DEACTIVATE},
+        {EVT_HOOK_KERNEL_UTKERNEL, "tk_sta_cyc", EVT_OP_ACTIVATE},
+        {EVT_HOOK_KERNEL_UTKERNEL, "tk_stp_cyc", EVT_OP_DEACTIVATE},
+        {EVT_HOOK_KERNEL_UTKERNEL, "tk_sta_alm", EVT_OP_ACTIVATE},
+        {EVT_HOOK_KERNEL_UTKERNEL, "tk_stp_alm", EVT_OP_DEACTIVATE},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const evt_kernel_profile *p = evt_kernel_profile_by_id(want[i].kernel);
+        const evt_kernel_svc *s = svc_labelled(p, want[i].label);
+        assert_non_null(s);
+        evt_meaning m;
+        memset(&m, 0, sizeof m);
+        assert_ptr_equal(evt_kernel_meaning_of(p, s, s->code, 1, 0, &m), s);
+        assert_true(m.has & EVT_M_OP);
+        assert_int_equal(m.op, want[i].op);
+        assert_int_equal(m.obj_type, EVT_HOOK_OBJ_TIMER);
+        assert_string_equal(evt_obj_op_name((evt_obj_op)m.op), want[i].op == EVT_OP_ACTIVATE ? "activate" : "deactivate");
+    }
+    const evt_kernel_profile *tx = evt_kernel_profile_by_id(EVT_HOOK_KERNEL_THREADX);
+    const evt_kernel_svc *act = svc_labelled(tx, "TIMER_ACTIVATE");
+    evt_meaning m;
+    memset(&m, 0, sizeof m);
+    evt_kernel_meaning_of(tx, act, act->code, 1, 0x17, &m); /* TX_ACTIVATE_ERROR */
+    assert_int_equal(m.op_result, EVT_RES_ERROR);
+    memset(&m, 0, sizeof m);
+    evt_kernel_meaning_of(tx, act, act->code, 1, 0, &m);
+    assert_int_equal(m.op_result, EVT_RES_SUCCESS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -169,6 +215,7 @@ int main(void)
         cmocka_unit_test(zephyr_states),
         cmocka_unit_test(freertos_refused_or_timed_out),
         cmocka_unit_test(hooks_streams_use_the_profile),
+        cmocka_unit_test(timer_operations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
