@@ -2,6 +2,8 @@
 buffer its Linux port wrote with TX_ENABLE_EVENT_TRACE and the counters its application read when it
 stopped the trace (tx_thread_info_get, tx_*_performance_info_get). Checks, with `evtrace`:
 - `check` is clean and `info --json` decodes every valid entry;
+- each thread stops (thread_states: enters blocked or suspended) as often as ThreadX suspended it
+  (suspensions), less the priority-change suspends (THREAD_SUSPEND with state PRIORITY_CHANGE);
 - each thread is switched in exactly as often as ThreadX dispatched it (run_count): a relinquish
   or a time slice that gives the CPU to a thread that records nothing in its turn still counts;
 - each thread is woken (the timeline's wake-ups) as often as ThreadX resumed it (resumptions),
@@ -41,28 +43,44 @@ def main():
     switches = {x['name']: x['switches'] for x in stats['contexts']}
 
     # priority-change resumes per thread (ThreadX counts them as resumptions; not wake-ups)
-    prio_change = {}
+    prio_change, prio_suspend = {}, {}
     for line in run(evtrace, 'dump', '--json', trace).stdout.splitlines():
         e = json.loads(line)
         f = e.get('fields', {})
         if e['name'] == 'THREAD_RESUME' and f.get('state') == 'PRIORITY_CHANGE':
             prio_change[f.get('target_name')] = prio_change.get(f.get('target_name'), 0) + 1
+        if e['name'] == 'THREAD_SUSPEND' and f.get('state') == 'PRIORITY_CHANGE':
+            prio_suspend[f.get('target_name')] = prio_suspend.get(f.get('target_name'), 0) + 1
 
     with tempfile.TemporaryDirectory() as d:
         db = os.path.join(d, 't.sqlite')
         cv = run(evtrace, 'convert', '-q', trace, '-o', db)
         if cv.returncode != 0:
             bad.append(f'convert: exit {cv.returncode}: {cv.stderr.strip()}')
-            wakeups = {}
+            wakeups, stops = {}, {}
         else:
             con = sqlite3.connect(db)
             wakeups = dict(con.execute('SELECT c.name, count(*) FROM wakeups w JOIN contexts c ON c.ctx = w.ctx GROUP BY 1'))
+            # the times each thread stopped to wait or be suspended: entries into blocked or
+            # suspended from another state (a delayed suspension goes on from blocked: one)
+            stops = {}
+            prev = {}
+            for name, state in con.execute('SELECT c.name, s.state FROM thread_states s JOIN contexts c ON c.ctx = s.ctx '
+                                           'ORDER BY c.name, s.t0'):
+                if state in ('blocked', 'suspended') and prev.get(name) not in ('blocked', 'suspended'):
+                    stops[name] = stops.get(name, 0) + 1
+                prev[name] = state
             con.close()
 
     for t in key['threads']:
         n = t['name']
         if switches.get(n) != t['run_count']:
             bad.append(f"{n}: switched in {switches.get(n)} times, ThreadX's run_count {t['run_count']}")
+        # ThreadX counts a suspension for each stop and for each priority-change suspend (a ready
+        # thread re-queued: evtrace keeps it ready, its THREAD_SUSPEND says PRIORITY_CHANGE)
+        if stops.get(n, 0) + prio_suspend.get(n, 0) != t['suspensions']:
+            bad.append(f"{n}: stopped {stops.get(n, 0)} times (+{prio_suspend.get(n, 0)} priority-change suspends), "
+                       f"ThreadX suspended it {t['suspensions']} times")
         want = t['resumptions'] - prio_change.get(n, 0)
         if wakeups.get(n, 0) != want:
             bad.append(f"{n}: woken {wakeups.get(n, 0)} times, ThreadX resumed it {t['resumptions']} times "
@@ -102,7 +120,8 @@ def main():
     if bad:
         print('\n'.join('FAIL ' + b for b in bad))
         sys.exit(1)
-    print(f'ok: {checked} threads (switches in = run_count, wake-ups = resumptions less priority changes), '
+    print(f'ok: {checked} threads (switches in = run_count, wake-ups = resumptions less priority changes, '
+          f'stops = suspensions less priority changes), '
           f'{sum(len(w) for _, _, w in pairs)} object counters and {inv["inheritances"]} inheritances equal ThreadX\'s')
 
 
