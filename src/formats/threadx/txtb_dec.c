@@ -142,7 +142,7 @@ typedef struct txtb_idm {
     uint8_t dsusp;           /* TXTB_DS_*: its part in a delayed suspension (native buffers) */
     uint8_t pcase;           /* TXTB_PC_*: a thread's priority it changes (native buffers) */
     uint8_t tcreate;         /* TIMER_CREATE: an auto-activation is an activation (timer_case) */
-    uint8_t thread_api;      /* dsusp, pcase or tcreate is set: the cold cases of decode_slot */
+    uint8_t cold_case;       /* dsusp, pcase or tcreate is set: decode_slot's cold per-id cases */
     uint8_t kind;            /* evt_kind */
     uint8_t target;          /* 0 no target, 1 info1 is the target, 2 only when info1 is a registry object */
     uint8_t svc;             /* a service/create/delete: the meaning below applies */
@@ -1106,7 +1106,7 @@ TXTB_COLD static const txtb_idm *idm_build(txtb_state *s, txtb_idm *e, uint32_t 
         e->pcase = id == TXTB_EVENT_THREAD_CREATE ? TXTB_PC_CREATE : id == TXTB_EVENT_THREAD_PRIORITY_CHANGE ? TXTB_PC_CHANGE
                    : id == TXTB_EVENT_MUTEX_GET ? TXTB_PC_MUTEX_GET : TXTB_PC_NONE;
         e->tcreate = id == TXTB_EVENT_TIMER_CREATE;
-        e->thread_api = e->dsusp || e->pcase || e->tcreate;
+        e->cold_case = e->dsusp || e->pcase || e->tcreate;
     }
     e->user_rec = id >= EVT_USER_TXTB_BASE && id <= TXTB_USER_EVENT_END;
     e->hooks = (uint8_t)txtb_hooks_dec_wants(&s->hooks, id, (evt_kind)e->kind); /* hooks.active: set at open */
@@ -1335,7 +1335,7 @@ TXTB_COLD static void prio_case(txtb_state *s, const txtb_idm *e, evt_event *ev)
     uint32_t owner = (uint32_t)ev->args[2];
     if (!(ev->m.has & EVT_M_CTX_PRIO) || !ev->args[1] || !owner || owner == ev->ctx) return;
     const txtb_obj *mo = find_obj(s, (uint32_t)ev->args[0]);
-    if (!mo || mo->type != TXTB_OBJ_MUTEX || mo->param1 != 1u) return; /* TX_INHERIT (tx_api.h) */
+    if (!mo || mo->type != TXTB_OBJ_MUTEX || mo->param1 != TXTB_TX_INHERIT) return;
     txtb_obj *o = thread_of(s, find_obj(s, owner));
     if (!o || !o->prio1 || o->prio1 - 1u <= ev->m.ctx_prio) return;
     o->prio1 = (uint16_t)(ev->m.ctx_prio + 1u);
@@ -1349,7 +1349,7 @@ TXTB_COLD static void prio_case(txtb_state *s, const txtb_idm *e, evt_event *ev)
  * (tx_timer_create.c): the event gets the activation (op activate, success) on its object. */
 TXTB_COLD static void timer_case(evt_event *ev)
 {
-    if (ev->args[3] != 1u) return; /* TX_AUTO_ACTIVATE (tx_api.h) */
+    if (ev->args[3] != TXTB_TX_AUTO_ACTIVATE) return;
     ev->m.has |= EVT_M_OP;
     ev->m.op = EVT_OP_ACTIVATE;
     ev->m.op_result = EVT_RES_SUCCESS;
@@ -1521,7 +1521,7 @@ TXTB_INLINE EVT_EVENT_RESET_FN int decode_slot(txtb_state *s, const uint8_t *p, 
     }
     }
     if (e->roles) add_role_fields(s, e, ev->args, ev, &fb); /* args[0..3]: info 1..4 */
-    if (e->thread_api) { /* one test on the usual path for both below */
+    if (e->cold_case) { /* one test on the usual path for all three below */
         if (e->dsusp && (s->ndsusp || e->dsusp != TXTB_DS_RESUME)) {
             /* by value: flags and fb passed by address would live in memory on every event's path */
             evt_kind k0 = ev->kind;

@@ -81,6 +81,10 @@
 #define TXTB_CTX_INIT           0xF0F0F0F0u
 #define TXTB_PRIO_CURRENT_BIT   0x80000000u /* priority word of current ThreadX (thread context) */
 
+/* tx_api.h option values the reader reads in records and registry entries. */
+#define TXTB_TX_INHERIT         1u /* a mutex's registry param1: priority inheritance */
+#define TXTB_TX_AUTO_ACTIVATE   1u /* TIMER_CREATE's info4: the timer starts at once */
+
 /* Filter bits (tx_trace_event_filter / unfilter masks). X(name, value) */
 #define TXTB_FILTER_TABLE(X)                          \
     X(INTERNAL_EVENTS,          0x00000001u)          \
