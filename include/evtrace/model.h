@@ -141,9 +141,13 @@ enum {
     EVT_M_TEXT       = 1u << 20, /* text: the formatted text of a printf event */
     EVT_M_VALUE      = 1u << 21, /* value: a sample of the value channel (label) */
     EVT_M_INTERVAL   = 1u << 22, /* interval_id, interval_end: an interval of channel (label) */
-    EVT_M_INHERIT    = 1u << 23  /* inherit_ctx, inherit_prio: this operation (a mutex acquire that
+    EVT_M_INHERIT    = 1u << 23, /* inherit_ctx, inherit_prio: this operation (a mutex acquire that
                                   * waits) raised that holder to that priority by inheritance, where
                                   * the kernel records no event of its own for it (ThreadX) */
+    EVT_M_PRIO_KEPT  = 1u << 24  /* with EVT_M_PRIO_SET: new_prio is only the target's base priority;
+                                  * it runs on at inherit_prio, a more urgent priority it inherited,
+                                  * until that inheritance ends (ThreadX's tx_thread_priority_change
+                                  * of a thread that holds one) */
 };
 
 /* What evt_meaning.level counts. X(NAME, text): text is the counter's display name. */
@@ -200,7 +204,8 @@ typedef struct evt_meaning {
     uint64_t idle_ctx;        /* EVT_M_IDLE_TASK: the kernel's idle task (a thread context id) */
     uint64_t interrupted_ctx; /* EVT_M_INTERRUPTED: the context running when the ISR entered */
     uint64_t inherit_ctx;     /* EVT_M_INHERIT: the holder whose priority inheritance raised */
-    uint64_t inherit_prio;    /* EVT_M_INHERIT: its priority from now on (its kernel's numbers) */
+    uint64_t inherit_prio;    /* EVT_M_INHERIT: its priority from now on (its kernel's numbers);
+                               * EVT_M_PRIO_KEPT: the target's, inherited, from now on */
 } evt_meaning;
 
 /* What kinds of fact a trace holds (info "capabilities", the report header). A view shows only

@@ -281,6 +281,8 @@ static void meaning_(evt_json *j, evt_fbuf *b, const evt_meaning *m)
     if (m->has & EVT_M_BLOCKED_ON) LKBOOL_(j, b, "blocked_on", 1);
     if (m->has & EVT_M_OBJ_TYPE) LKSTR_(j, b, "obj_type", hook_obj_name_(m->obj_type));
     if (m->has & EVT_M_PRIO_SET) LKU64_(j, b, "new_prio", m->new_prio);
+    if ((m->has & (EVT_M_PRIO_SET | EVT_M_PRIO_KEPT)) == (EVT_M_PRIO_SET | EVT_M_PRIO_KEPT))
+        LKU64_(j, b, "kept_prio", m->inherit_prio);
     if (m->has & EVT_M_WAKE) LKBOOL_(j, b, "wake", 1);
     if (m->has & EVT_M_CTX_PRIO) LKU64_(j, b, "ctx_prio", m->ctx_prio);
     if (m->has & EVT_M_LEVEL) {

@@ -80,8 +80,14 @@ typedef struct txtb_obj {
     uint8_t name_ok;     /* the kept name may be vouched for (formats/common/text_ok.h) */
     uint16_t prio1;      /* a thread's priority as last known + 1 (0: unknown): the registry's, then
                           * its records' priority words, its create, priority changes and
-                          * inheritances (prio_case); the only member that changes after open */
+                          * inheritances (prio_case); with user1 and inh1 the only members that
+                          * change after open */
+    uint16_t user1;      /* its user priority + 1 (ThreadX's tx_thread_user_priority; 0: unknown):
+                          * known only from this trace's records, its create and priority changes */
+    uint16_t inh1;       /* its inherit priority + 1 (tx_thread_inherit_priority), TXTB_INH_NONE for
+                          * none (TX_MAX_PRIORITIES), 0 unknown (prio_case) */
 } txtb_obj;
+#define TXTB_INH_NONE 0xFFFFu
 
 /* One registry entry as stored, parsed field by field (name: NUL-terminated copy). */
 typedef struct txtb_entry {
@@ -126,8 +132,9 @@ enum { TXTB_DS_NONE, TXTB_DS_SET, TXTB_DS_CLEAR, TXTB_DS_RESUME, TXTB_DS_TERMINA
 
 /* Records that change a thread's priority with no priority word of that thread (txtb_idm.pcase,
  * native buffers): THREAD_CREATE (info2 its priority), THREAD_PRIORITY_CHANGE (info2 the new one)
- * and MUTEX_GET, whose priority inheritance ThreadX writes no record for (prio_case). */
-enum { TXTB_PC_NONE, TXTB_PC_CREATE, TXTB_PC_CHANGE, TXTB_PC_MUTEX_GET };
+ * and MUTEX_GET, whose priority inheritance ThreadX writes no record for; and MUTEX_PUT, which
+ * ends what the reader knows of its owner's inherit priority (prio_case). */
+enum { TXTB_PC_NONE, TXTB_PC_CREATE, TXTB_PC_CHANGE, TXTB_PC_MUTEX_GET, TXTB_PC_MUTEX_PUT };
 
 /* What an event's id word alone decides (kind, name, target rule, service meaning, info roles),
  * worked out once per id word and kernel profile and reused for every event with it (idm_get). */
@@ -220,6 +227,7 @@ typedef struct txtb_state {
     const txtb_obj *ctx_obj;     /* its registry object (NULL: none) */
     uint16_t *ctx_prio1;         /* ctx_obj's prio1 when it is a thread's entry, else a dummy */
     uint16_t prio1_dummy;
+    uint8_t prio_known;          /* some thread's user1 or inh1 is known (forget_inheritance) */
     const char *ctx_name, *ctx_ok; /* its name and that name when vouched for */
     unsigned ctx_vbit;           /* EVT_TEXT_OK_CTX_NAME when ctx_name needs no check (vouched or NULL) */
     int beyond_checked;
@@ -541,6 +549,7 @@ static evt_status read_registry(txtb_state *s)
         o->name_off = keep_name(s, s->rolebuf[NAME_CTX], e.name_len);
         o->name_ok = (uint8_t)(o->name_off != TXTB_NAME_NONE && evt_text_ok(s->names + o->name_off));
         o->prio1 = (uint16_t)(e.type == TXTB_OBJ_THREAD && (e.res1 & TXTB_REG_PRIO_PRESENT) ? reg_priority(&e) + 1u : 0u);
+        o->user1 = o->inh1 = 0; /* the registry's priority may be an inherited one */
     }
     if (s->nobjs > 1) qsort(s->objs, s->nobjs, sizeof *s->objs, cmp_obj_addr); /* objs is NULL when empty */
     return EVT_OK;
@@ -1104,7 +1113,8 @@ TXTB_COLD static const txtb_idm *idm_build(txtb_state *s, txtb_idm *e, uint32_t 
     if (!s->hooks.active) {
         e->dsusp = dsusp_role(id);
         e->pcase = id == TXTB_EVENT_THREAD_CREATE ? TXTB_PC_CREATE : id == TXTB_EVENT_THREAD_PRIORITY_CHANGE ? TXTB_PC_CHANGE
-                   : id == TXTB_EVENT_MUTEX_GET ? TXTB_PC_MUTEX_GET : TXTB_PC_NONE;
+                   : id == TXTB_EVENT_MUTEX_GET ? TXTB_PC_MUTEX_GET : id == TXTB_EVENT_MUTEX_PUT ? TXTB_PC_MUTEX_PUT
+                   : TXTB_PC_NONE;
         e->tcreate = id == TXTB_EVENT_TIMER_CREATE;
         e->cold_case = e->dsusp || e->pcase || e->tcreate;
     }
@@ -1146,12 +1156,22 @@ static inline void count_event(txtb_state *s, const txtb_idm *ce, uint32_t raw)
     if (k != UINT32_MAX) e->cnt = &s->counts[k];
 }
 
+/* What the reader knows of each thread's user and inherit priorities is forgotten where records
+ * may be missing (a LOST record, unwritten slots, a truncated file): a change there goes unseen. */
+TXTB_COLD static void forget_inheritance(txtb_state *s)
+{
+    if (!s->prio_known) return;
+    for (uint32_t i = 0; i < s->nobjs; i++) s->objs[i].user1 = s->objs[i].inh1 = 0;
+    s->prio_known = 0;
+}
+
 /* The run of unwritten slots from the one at idx (off): one error for all (bounded output on a
  * zero-filled buffer). */
 TXTB_COLD static void skip_unwritten(txtb_state *s, uint32_t idx, uint64_t off)
 {
     uint32_t run = 1;
     const uint8_t *slot;
+    forget_inheritance(s);
     s->run_left = 0; /* slot_at below may move the window */
     while (s->pos < s->span && (slot = slot_at(s, slot_index_of(s, s->pos))) != NULL &&
            slot_ctx(slot, s->big) == TXTB_CTX_NONE) {
@@ -1317,28 +1337,77 @@ TXTB_COLD static void thread_api_state(txtb_state *s, const txtb_idm *e, const e
     }
 }
 
+/* tx_thread_priority_change (info1 the thread, info2 the new priority, info3 tx_thread_priority
+ * before it; tx_thread_priority_change.c): the user priority becomes the new one, and the thread
+ * runs at it when it is more urgent (a smaller number) than its inherit priority, else at the
+ * inherit priority, which a priority-inheritance mutex it holds set. ThreadX keeps
+ * tx_thread_priority = min(user, inherit), so a thread whose info3 is more urgent than its known
+ * user priority runs at its inherit priority: info3 is it. Then the event says that the thread
+ * keeps its inherited priority (EVT_M_PRIO_KEPT, inherit_prio) and that new_prio is only its base;
+ * the end of that inheritance is the timeline's (inferred at its next record, as for any). With
+ * neither priority known the new priority is taken as is. */
+TXTB_COLD static void prio_change(txtb_state *s, evt_event *ev)
+{
+    txtb_obj *t = thread_of(s, find_obj(s, (uint32_t)ev->args[0]));
+    if (!t || !(ev->m.has & EVT_M_PRIO_SET) || ev->m.new_prio >= 0x3FFu) return;
+    uint32_t nw = (uint32_t)ev->m.new_prio, before = (uint32_t)ev->args[2], inh1 = t->inh1, run = nw;
+    if (t->user1 && before < t->user1 - 1u) inh1 = before + 1u; /* raised: at its inherit priority */
+    if (inh1 && inh1 != TXTB_INH_NONE && nw >= inh1 - 1u) run = inh1 - 1u;
+    t->user1 = (uint16_t)(nw + 1u);
+    t->inh1 = (uint16_t)inh1;
+    t->prio1 = (uint16_t)(run + 1u);
+    s->prio_known = 1;
+    if (run != nw) {
+        ev->m.has |= EVT_M_PRIO_KEPT;
+        ev->m.inherit_prio = run;
+    }
+}
+
 /* A record that changes a thread's priority with no priority word of that thread (e->pcase):
- * its create and tx_thread_priority_change (info1 the thread, info2 its priority) set the known
- * priority; tx_mutex_get (info1 the mutex, info2 the wait option, info3 the owner) of a thread
- * that will wait for a priority-inheritance mutex (registry param1: TX_INHERIT) held by a thread of
- * a worse priority (a larger number) raises the owner to the caller's priority: ThreadX's
- * tx_mutex_get.c does it (and counts an inheritance) with no record of its own; the event gets
- * EVT_M_INHERIT. The owner's priority is the one last known (0: unknown, nothing inferred). */
+ * - its create (info1 the thread, info2 its priority): user priority, no inherit priority
+ *   (tx_thread_create.c);
+ * - tx_thread_priority_change: prio_change;
+ * - tx_mutex_get (info1 the mutex, info2 the wait option, info3 the owner) of a thread that will
+ *   wait for a priority-inheritance mutex (registry param1: TX_INHERIT) held by another thread:
+ *   the owner's inherit priority becomes the caller's when more urgent, and an owner of a worse
+ *   priority (a larger number) is raised to the caller's: ThreadX's tx_mutex_get.c does it (and
+ *   counts an inheritance) with no record of its own; the event gets EVT_M_INHERIT. The owner's
+ *   priority is the one last known (0: unknown, nothing inferred). A raised owner's inherit
+ *   priority was worse than the caller's (it ran at min(user, inherit)), so it is the caller's now.
+ * - tx_mutex_put (info2 the owner, info3 its ownership count) that ends the ownership of a mutex
+ *   that may inherit: tx_mutex_put.c recomputes the owner's inherit priority from the waiters of
+ *   the other mutexes it holds, which the reader does not follow: unknown from there. */
 TXTB_COLD static void prio_case(txtb_state *s, const txtb_idm *e, evt_event *ev)
 {
-    if (e->pcase != TXTB_PC_MUTEX_GET) { /* a change's new priority: its role (TXTB_INFO_ROLE_TABLE) */
-        uint64_t prio = e->pcase == TXTB_PC_CHANGE ? ((ev->m.has & EVT_M_PRIO_SET) ? ev->m.new_prio : UINT64_MAX) : ev->args[1];
+    if (e->pcase == TXTB_PC_CHANGE) {
+        prio_change(s, ev);
+        return;
+    }
+    if (e->pcase == TXTB_PC_CREATE) {
         txtb_obj *t = thread_of(s, find_obj(s, (uint32_t)ev->args[0]));
-        if (t && prio < 0x3FFu) t->prio1 = (uint16_t)(prio + 1u);
+        if (!t || ev->args[1] >= 0x3FFu) return;
+        t->prio1 = t->user1 = (uint16_t)(ev->args[1] + 1u);
+        t->inh1 = TXTB_INH_NONE;
+        s->prio_known = 1;
+        return;
+    }
+    const txtb_obj *mo = find_obj(s, (uint32_t)ev->args[0]);
+    if (e->pcase == TXTB_PC_MUTEX_PUT) {
+        if (ev->args[2] != 1u || (mo && mo->type == TXTB_OBJ_MUTEX && mo->param1 != TXTB_TX_INHERIT)) return;
+        txtb_obj *o = thread_of(s, find_obj(s, (uint32_t)ev->args[1]));
+        if (o) o->inh1 = 0;
         return;
     }
     uint32_t owner = (uint32_t)ev->args[2];
-    if (!(ev->m.has & EVT_M_CTX_PRIO) || !ev->args[1] || !owner || owner == ev->ctx) return;
-    const txtb_obj *mo = find_obj(s, (uint32_t)ev->args[0]);
+    if (!(ev->m.has & EVT_M_CTX_PRIO) || !ev->args[1] || !owner || owner == ev->ctx || ev->m.ctx_prio >= 0x3FFu) return;
     if (!mo || mo->type != TXTB_OBJ_MUTEX || mo->param1 != TXTB_TX_INHERIT) return;
     txtb_obj *o = thread_of(s, find_obj(s, owner));
-    if (!o || !o->prio1 || o->prio1 - 1u <= ev->m.ctx_prio) return;
-    o->prio1 = (uint16_t)(ev->m.ctx_prio + 1u);
+    if (!o) return;
+    uint16_t caller1 = (uint16_t)(ev->m.ctx_prio + 1u);
+    if (o->inh1 && caller1 < o->inh1) o->inh1 = caller1; /* TXTB_INH_NONE is above every priority */
+    if (!o->prio1 || o->prio1 <= caller1) return;
+    o->prio1 = o->inh1 = caller1;
+    s->prio_known = 1;
     ev->m.has |= EVT_M_INHERIT;
     ev->m.inherit_ctx = owner;
     ev->m.inherit_prio = ev->m.ctx_prio;
@@ -1513,6 +1582,7 @@ TXTB_INLINE EVT_EVENT_RESET_FN int decode_slot(txtb_state *s, const uint8_t *p, 
         /* evtrace's LOST record (txtb_defs.h): info1 dropped (and carried again), info4
          * overwritten by wraps (written at disable); both are records lost. */
         uint64_t dropped = ev->args[0], ow = ev->args[3]; /* a LOST record has the marker (above) */
+        forget_inheritance(s);
         flags |= EVT_HAS_COUNT;
         ev->count = dropped + ow;
         fld_u(&fb, "dropped", dropped);
@@ -1568,6 +1638,7 @@ TXTB_COLD static evt_status cut_lost_event(txtb_state *s, evt_event *ev)
     ev->flags = EVT_HAS_COUNT;
     ev->count = s->cut_lost;
     s->cut_lost = 0;
+    forget_inheritance(s);
     return EVT_OK;
 }
 

@@ -912,10 +912,30 @@ static void prio_to_(evt_tl *tl, uint32_t ti, uint64_t prio, evt_obj_op op, uint
     if (tl->sink.prio) tl->sink.prio(tl->sink.user, &p);
 }
 
+/* Context ti's base priority is now base, but it runs on at kept, inherited (EVT_M_PRIO_KEPT):
+ * a priority record only when that differs from its priority as known. The inheritance stays
+ * one the kernel records no end of (inherited 2) unless one the kernel records (1) holds. */
+TL_COLD static void prio_kept_(evt_tl *tl, uint32_t ti, uint64_t base, uint64_t kept, uint32_t ci, uint64_t t)
+{
+    evt_tl_ctx *tc = tl->ctxs[ti];
+    tc->base_prio = base;
+    tc->has_base_prio = 1;
+    if (!tc->inherited) tc->inherited = 2;
+    if (tc->has_prio && tc->prio == kept) return;
+    evt_tl_prio p = {t, ti, kept, tc->prio, tc->has_prio, EVT_TL_PRIO_SET, ci};
+    tc->prio = kept;
+    tc->has_prio = 1;
+    if (tl->sink.prio) tl->sink.prio(tl->sink.user, &p);
+}
+
 static void prio_set_(evt_tl *tl, const evt_event *ev, uint32_t ci, uint64_t t)
 {
     uint32_t ti = about_(tl, ev, ci, t);
     if (ti == EVT_TL_NONE) return;
+    if (TL_UNLIKELY(ev->m.has & EVT_M_PRIO_KEPT)) {
+        prio_kept_(tl, ti, ev->m.new_prio, ev->m.inherit_prio, ci, t);
+        return;
+    }
     prio_to_(tl, ti, ev->m.new_prio, (ev->m.has & EVT_M_OP) ? (evt_obj_op)ev->m.op : EVT_OP_NONE, ci, t);
 }
 

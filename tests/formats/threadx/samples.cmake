@@ -14,3 +14,11 @@ add_test(NAME formats/threadx/real_counters
           ${EVT_TEST_DATA_DIR}/threadx_counters/txcheck_m64le.trx
           ${EVT_TEST_DATA_DIR}/threadx_counters/txcheck_m64le.counters.json)
 set_tests_properties(formats/threadx/real_counters PROPERTIES LABELS unit TIMEOUT 60)
+
+# A real ThreadX run against the priorities ThreadX held after each priority change of a thread
+# that runs at an inherited priority (tests/data/threadx_counters/README.md).
+add_test(NAME formats/threadx/real_priorities
+  COMMAND python3 ${PROJECT_SOURCE_DIR}/tests/formats/threadx/check_priorities.py $<TARGET_FILE:evtrace>
+          ${EVT_TEST_DATA_DIR}/threadx_counters/txprio_m64le.trx
+          ${EVT_TEST_DATA_DIR}/threadx_counters/txprio_m64le.readings.json)
+set_tests_properties(formats/threadx/real_priorities PROPERTIES LABELS unit TIMEOUT 60)

@@ -20,7 +20,13 @@
  * - A MUTEX_GET that will wait for a priority-inheritance mutex held by a thread of a worse
  *   priority raises that owner (tx_mutex_get.c, no record of its own): EVT_M_INHERIT and the
  *   timeline's priority record with reason inherit; not for a mutex without inheritance, a get
- *   that does not wait, or an owner at least as urgent (its priority as last known). */
+ *   that does not wait, or an owner at least as urgent (its priority as last known).
+ * - A THREAD_PRIORITY_CHANGE of a thread that runs at an inherited priority keeps it when the new
+ *   priority is not more urgent (tx_thread_priority_change.c: tx_thread_priority = min(user,
+ *   inherit)): EVT_M_PRIO_KEPT, and the timeline's base priority moves without a priority record;
+ *   the reader knows the inherit priority from the raise or from info3 below the thread's known
+ *   user priority, and forgets it at a put that ends its ownership or where records are lost
+ *   (before 7 Dec 2026 the timeline showed the new priority while ThreadX ran the inherited one). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -416,6 +422,77 @@ static void test_mutex_inheritance(void **state)
     tb_free(t);
 }
 
+/* slice_a is created at 18 in the trace and holds M (inheritance); victim (12) waits for M at
+ * 20: slice_a runs at 12. ctrl sets slice_a to 15 at 30 (info3 12: kept at 12, no priority
+ * record), to 5 at 40 (5), to 16 at 50 (info3 5, but the inherit priority 12 is known: back at
+ * 12). slice_a puts M at 60 (its priority word 12) and records at 70 at 16, its user priority: a
+ * disinherit record. ctrl sets it to 20 at 80: no inheritance known after the put, so 20. */
+static void test_priority_change_keeps_inheritance(void **state)
+{
+    (void)state;
+    tb_trace *t = threads();
+    tb_object(t, TXTB_OBJ_MUTEX, MX, "M", 1, 0);                            /* TX_INHERIT */
+    tb_ev(t, 5, TB_CTX_INIT, TXTB_EVENT_THREAD_CREATE, TA, 18, STK, 1024);   /* [2] */
+    tb_mutex_get(t, 10, TA, MX, 0, 0);                                       /* [3] */
+    tb_mutex_get(t, 20, TV, MX, TA, 1);                                      /* [4] raises to 12 */
+    tb_ev(t, 30, TC, TXTB_EVENT_THREAD_PRIORITY_CHANGE, TA, 15, 12, 0);      /* [5] kept at 12 */
+    tb_ev(t, 40, TC, TXTB_EVENT_THREAD_PRIORITY_CHANGE, TA, 5, 12, 0);       /* [6] 5 */
+    tb_ev(t, 50, TC, TXTB_EVENT_THREAD_PRIORITY_CHANGE, TA, 16, 5, 0);       /* [7] kept at 12 */
+    tb_rec(t, 60, TA, tb_prio(12), TXTB_EVENT_MUTEX_PUT, MX, TA, 1, STK);   /* [8] */
+    tb_rec(t, 70, TA, tb_prio(16), TXTB_EVENT_TIME_GET, 0, STK, 0, 0);      /* [9] */
+    tb_ev(t, 80, TC, TXTB_EVENT_THREAD_PRIORITY_CHANGE, TA, 20, 16, 0);      /* [10] 20 */
+    run o;
+    play(t, &o);
+    assert_int_equal(o.n, 11);
+    for (uint32_t i = 0; i < o.n; i++) assert_int_equal(!!(o.has[i] & EVT_M_PRIO_KEPT), i == 5 || i == 7);
+    assert_int_equal(o.inh_prio[5], 12);
+    assert_int_equal(o.inh_prio[7], 12);
+    assert_true(o.has[4] & EVT_M_INHERIT);
+    /* the priority records: inherit 12 at 20, set 5 at 40, set 12 at 50, disinherit 16 at 70, 20 at 80 */
+    static const struct { uint64_t t, prio, old; evt_tl_prio_why why; } want[] = {
+        {20, 12, 18, EVT_TL_PRIO_INHERIT}, {40, 5, 12, EVT_TL_PRIO_SET}, {50, 12, 5, EVT_TL_PRIO_SET},
+        {70, 16, 12, EVT_TL_PRIO_DISINHERIT}, {80, 20, 16, EVT_TL_PRIO_SET}};
+    uint32_t ia = ctx(&o, TA)->index, n = 0;
+    for (uint32_t k = 0; k < o.v.nprio; k++) {
+        if (o.v.prio[k].ctx != ia) continue;
+        assert_true(n < sizeof want / sizeof want[0]);
+        assert_int_equal(o.v.prio[k].t, want[n].t);
+        assert_int_equal(o.v.prio[k].prio, want[n].prio);
+        assert_int_equal(o.v.prio[k].old_prio, want[n].old);
+        assert_int_equal(o.v.prio[k].why, want[n].why);
+        n++;
+    }
+    assert_int_equal(n, sizeof want / sizeof want[0]);
+    assert_int_equal(ctx(&o, TA)->prio, 20);
+    assert_false(ctx(&o, TA)->inherited);
+    evt_tl_free(&o.tl);
+    tb_free(t);
+}
+
+/* As above, but records are lost (an evtrace LOST record) between the raise and the change: what
+ * the reader knew of slice_a's user and inherit priorities may be stale there, so the change to 15
+ * is taken as is (and slice_a's next record at 12 shows the inheritance again). */
+static void test_lost_records_forget_inheritance(void **state)
+{
+    (void)state;
+    tb_trace *t = threads();
+    tb_object(t, TXTB_OBJ_MUTEX, MX, "M", 1, 0);
+    tb_ev(t, 5, TB_CTX_INIT, TXTB_EVENT_THREAD_CREATE, TA, 18, STK, 1024);   /* [2] */
+    tb_mutex_get(t, 10, TA, MX, 0, 0);                                       /* [3] */
+    tb_mutex_get(t, 20, TV, MX, TA, 1);                                      /* [4] raises to 12 */
+    tb_ev(t, 25, TC, TXTB_EVTRACE_LOST_ID, 2, 0, TXTB_EVTRACE_LOST_MAGIC, 0); /* [5] */
+    tb_ev(t, 30, TC, TXTB_EVENT_THREAD_PRIORITY_CHANGE, TA, 15, 12, 0);      /* [6] */
+    run o;
+    play(t, &o);
+    assert_int_equal(o.n, 7);
+    assert_int_equal(o.kind[5], EVT_KIND_LOST);
+    assert_true(o.has[6] & EVT_M_PRIO_SET);
+    assert_false(o.has[6] & EVT_M_PRIO_KEPT);
+    assert_int_equal(ctx(&o, TA)->prio, 15);
+    evt_tl_free(&o.tl);
+    tb_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -427,6 +504,8 @@ int main(void)
         cmocka_unit_test(test_terminate_and_reset),
         cmocka_unit_test(test_priority_change),
         cmocka_unit_test(test_mutex_inheritance),
+        cmocka_unit_test(test_priority_change_keeps_inheritance),
+        cmocka_unit_test(test_lost_records_forget_inheritance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

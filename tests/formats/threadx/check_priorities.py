@@ -1,0 +1,74 @@
+"""A real ThreadX trace against the priorities ThreadX itself held (tests/data/threadx_counters/
+README.md, txprio_app.c): one thread's priority changed while it runs at a priority inherited
+from a TX_INHERIT mutex, read by the application right after each change (tx_thread_priority,
+what it runs at) with the trace's time source (each event's timestamp is its sequence number).
+Checks, with `evtrace`:
+- `check` is clean and `info --json` reports no errors and nothing lost;
+- at each reading, the thread's priority in the priorities table (its latest row at or before the
+  reading's time) is the one ThreadX held;
+- each change ThreadX answered by keeping the inherited priority (the reading's priority is not
+  the user priority) has its PRIORITY_CHANGE event's meaning say so (kept_prio: that priority).
+Usage: check_priorities.py EVTRACE TRACE READINGS_JSON"""
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+
+
+def run(*args):
+    return subprocess.run(list(args), capture_output=True, text=True, check=False)
+
+
+def main():
+    evtrace, trace, readings = sys.argv[1:4]
+    key = json.load(open(readings, encoding='utf-8'))
+    thread, bad = key['thread'], []
+
+    c = run(evtrace, 'check', trace)
+    if c.returncode != 0:
+        bad.append(f'check: exit {c.returncode}: {c.stdout.strip()} {c.stderr.strip()}')
+    info = json.loads(run(evtrace, 'info', '--json', trace).stdout)
+    if info.get('errors') or info.get('lost'):
+        bad.append(f"info: {info.get('errors')} errors, {info.get('lost')} lost")
+
+    with tempfile.TemporaryDirectory() as d:
+        db = os.path.join(d, 't.sqlite')
+        cv = run(evtrace, 'convert', '-q', trace, '-o', db)
+        if cv.returncode != 0:
+            sys.exit(f'convert: exit {cv.returncode}: {cv.stderr.strip()}')
+        con = sqlite3.connect(db)
+        rows = con.execute('SELECT p.t, p.prio, p.reason FROM priorities p JOIN contexts c ON c.ctx = p.ctx '
+                           'WHERE c.name = ? ORDER BY p.t', (thread,)).fetchall()
+        con.close()
+    for r in key['readings']:
+        at = [row for row in rows if row[0] <= r['t']]
+        got = at[-1][1] if at else None
+        if got != r['priority']:
+            bad.append(f"at {r['t']} ({r['after']}): priorities table says {got}, ThreadX ran {thread} at "
+                       f"{r['priority']} (user priority {r['user_priority']})")
+
+    kept = []
+    for line in run(evtrace, 'dump', '--json', trace).stdout.splitlines():
+        e = json.loads(line)
+        if e['name'] == 'THREAD_PRIORITY_CHANGE' and e['fields'].get('target_name') == thread:
+            kept.append((e['ts'], e['meaning'].get('kept_prio')))
+    for r in key['readings']:
+        if r['priority'] == r['user_priority']:
+            continue
+        before = [k for k in kept if k[0] <= r['t']]
+        if not before or before[-1][1] != r['priority']:
+            bad.append(f"at {r['t']} ({r['after']}): the change before it has kept_prio "
+                       f"{before[-1][1] if before else None}, ThreadX kept {r['priority']}")
+
+    n_kept = sum(1 for r in key['readings'] if r['priority'] != r['user_priority'])
+    if bad:
+        print('\n'.join(bad))
+        sys.exit(1)
+    print(f"ok: {len(key['readings'])} readings of {thread}'s priority match the priorities table "
+          f"({n_kept} where ThreadX kept the inherited priority); {len(rows)} priority rows")
+
+
+if __name__ == '__main__':
+    main()
