@@ -1,6 +1,25 @@
 """Shared pieces of the python test drivers: run the evtrace command, collect mismatches, report."""
+import json
 import subprocess
 import sys
+
+
+def run_evtrace(evtrace, *args):
+    """The finished evtrace command (its exit code, stdout and stderr as text), whatever its exit."""
+    return subprocess.run([evtrace, *args], capture_output=True, text=True, check=False)
+
+
+def clean_trace(evtrace, trace):
+    """What is wrong with reading a trace that should read clean: `check` exits 0 and `info --json`
+    reports no errors and nothing lost. A list of messages, empty when clean."""
+    bad = []
+    c = run_evtrace(evtrace, 'check', trace)
+    if c.returncode != 0:
+        bad.append(f'check: exit {c.returncode}: {c.stdout.strip()} {c.stderr.strip()}')
+    info = json.loads(run_evtrace(evtrace, 'info', '--json', trace).stdout)
+    if info.get('errors') or info.get('lost'):
+        bad.append(f"info: {info.get('errors')} errors, {info.get('lost')} lost")
+    return bad
 
 
 class Checker:

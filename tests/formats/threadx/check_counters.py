@@ -18,33 +18,24 @@ Usage: check_counters.py EVTRACE TRACE COUNTERS_JSON"""
 import json
 import os
 import sqlite3
-import subprocess
 import sys
 import tempfile
 
-
-def run(*args):
-    return subprocess.run(list(args), capture_output=True, text=True, check=False)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'support'))
+from evtcheck import clean_trace, run_evtrace  # noqa: E402
 
 
 def main():
     evtrace, trace, counters = sys.argv[1:4]
     key = json.load(open(counters, encoding='utf-8'))
-    bad = []
+    bad = clean_trace(evtrace, trace)
 
-    c = run(evtrace, 'check', trace)
-    if c.returncode != 0:
-        bad.append(f'check: exit {c.returncode}: {c.stdout.strip()} {c.stderr.strip()}')
-    info = json.loads(run(evtrace, 'info', '--json', trace).stdout)
-    if info.get('errors') or info.get('lost'):
-        bad.append(f"info: {info.get('errors')} errors, {info.get('lost')} lost")
-
-    stats = json.loads(run(evtrace, 'stats', '--json', trace).stdout)
+    stats = json.loads(run_evtrace(evtrace, 'stats', '--json', trace).stdout)
     switches = {x['name']: x['switches'] for x in stats['contexts']}
 
     # priority-change resumes per thread (ThreadX counts them as resumptions; not wake-ups)
     prio_change, prio_suspend = {}, {}
-    for line in run(evtrace, 'dump', '--json', trace).stdout.splitlines():
+    for line in run_evtrace(evtrace, 'dump', '--json', trace).stdout.splitlines():
         e = json.loads(line)
         f = e.get('fields', {})
         if e['name'] == 'THREAD_RESUME' and f.get('state') == 'PRIORITY_CHANGE':
@@ -54,7 +45,7 @@ def main():
 
     with tempfile.TemporaryDirectory() as d:
         db = os.path.join(d, 't.sqlite')
-        cv = run(evtrace, 'convert', '-q', trace, '-o', db)
+        cv = run_evtrace(evtrace, 'convert', '-q', trace, '-o', db)
         if cv.returncode != 0:
             bad.append(f'convert: exit {cv.returncode}: {cv.stderr.strip()}')
             wakeups, stops = {}, {}
@@ -106,7 +97,7 @@ def main():
         bad.append(f"{inv['inheritances']} inheritances, ThreadX's {key['mutex mtx_pi']['inheritances']}")
     with tempfile.TemporaryDirectory() as d:
         db = os.path.join(d, 't.sqlite')
-        conv = run(evtrace, 'convert', '--to', 'sqlite', '-o', db, trace)
+        conv = run_evtrace(evtrace, 'convert', '--to', 'sqlite', '-o', db, trace)
         if conv.returncode != 0:
             bad.append(f'convert --to sqlite: exit {conv.returncode}: {conv.stderr.strip()}')
         else:

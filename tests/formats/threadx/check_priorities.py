@@ -12,30 +12,21 @@ Usage: check_priorities.py EVTRACE TRACE READINGS_JSON"""
 import json
 import os
 import sqlite3
-import subprocess
 import sys
 import tempfile
 
-
-def run(*args):
-    return subprocess.run(list(args), capture_output=True, text=True, check=False)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'support'))
+from evtcheck import clean_trace, run_evtrace  # noqa: E402
 
 
 def main():
     evtrace, trace, readings = sys.argv[1:4]
     key = json.load(open(readings, encoding='utf-8'))
-    thread, bad = key['thread'], []
-
-    c = run(evtrace, 'check', trace)
-    if c.returncode != 0:
-        bad.append(f'check: exit {c.returncode}: {c.stdout.strip()} {c.stderr.strip()}')
-    info = json.loads(run(evtrace, 'info', '--json', trace).stdout)
-    if info.get('errors') or info.get('lost'):
-        bad.append(f"info: {info.get('errors')} errors, {info.get('lost')} lost")
+    thread, bad = key['thread'], clean_trace(evtrace, trace)
 
     with tempfile.TemporaryDirectory() as d:
         db = os.path.join(d, 't.sqlite')
-        cv = run(evtrace, 'convert', '-q', trace, '-o', db)
+        cv = run_evtrace(evtrace, 'convert', '-q', trace, '-o', db)
         if cv.returncode != 0:
             sys.exit(f'convert: exit {cv.returncode}: {cv.stderr.strip()}')
         con = sqlite3.connect(db)
@@ -50,7 +41,7 @@ def main():
                        f"{r['priority']} (user priority {r['user_priority']})")
 
     kept = []
-    for line in run(evtrace, 'dump', '--json', trace).stdout.splitlines():
+    for line in run_evtrace(evtrace, 'dump', '--json', trace).stdout.splitlines():
         e = json.loads(line)
         if e['name'] == 'THREAD_PRIORITY_CHANGE' and e['fields'].get('target_name') == thread:
             kept.append((e['ts'], e['meaning'].get('kept_prio')))
