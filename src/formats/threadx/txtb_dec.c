@@ -1393,12 +1393,14 @@ TXTB_COLD static void prio_case(txtb_state *s, const txtb_idm *e, evt_event *ev)
     }
     const txtb_obj *mo = find_obj(s, (uint32_t)ev->args[0]);
     if (e->pcase == TXTB_PC_MUTEX_PUT) {
-        if (ev->args[2] != 1u || (mo && mo->type == TXTB_OBJ_MUTEX && mo->param1 != TXTB_TX_INHERIT)) return;
-        txtb_obj *o = thread_of(s, find_obj(s, (uint32_t)ev->args[1]));
+        /* the owner and its count: their roles (TXTB_INFO_ROLE_TABLE), as add_role_fields set them */
+        if (!(ev->m.has & EVT_M_OWNER) || ev->m.owner_count != 1u ||
+            (mo && mo->type == TXTB_OBJ_MUTEX && mo->param1 != TXTB_TX_INHERIT)) return;
+        txtb_obj *o = thread_of(s, find_obj(s, (uint32_t)ev->m.owner));
         if (o) o->inh1 = 0;
         return;
     }
-    uint32_t owner = (uint32_t)ev->args[2];
+    uint32_t owner = (ev->m.has & EVT_M_OWNER) ? (uint32_t)ev->m.owner : 0u; /* its role: info3 */
     if (!(ev->m.has & EVT_M_CTX_PRIO) || !ev->args[1] || !owner || owner == ev->ctx || ev->m.ctx_prio >= 0x3FFu) return;
     if (!mo || mo->type != TXTB_OBJ_MUTEX || mo->param1 != TXTB_TX_INHERIT) return;
     txtb_obj *o = thread_of(s, find_obj(s, owner));
