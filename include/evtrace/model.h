@@ -144,11 +144,29 @@ enum {
     EVT_M_INHERIT    = 1u << 23, /* inherit_ctx, inherit_prio: this operation (a mutex acquire that
                                   * waits) raised that holder to that priority by inheritance, where
                                   * the kernel records no event of its own for it (ThreadX) */
-    EVT_M_PRIO_KEPT  = 1u << 24  /* with EVT_M_PRIO_SET: new_prio is only the target's base priority;
+    EVT_M_PRIO_KEPT  = 1u << 24, /* with EVT_M_PRIO_SET: new_prio is only the target's base priority;
                                   * it runs on at inherit_prio, a more urgent priority it inherited,
                                   * until that inheritance ends (ThreadX's tx_thread_priority_change
                                   * of a thread that holds one) */
+    EVT_M_WAKE_CAUSE = 1u << 25  /* wake_cause: why the waiting target (ev->target) was made ready;
+                                  * set where the reader knows (ThreadX's THREAD_RESUME) */
 };
+
+/* Why a waiting context was made ready (evt_meaning.wake_cause). X(NAME, text) */
+#define EVT_WAKE_CAUSE_TABLE(X)                                                          \
+    X(UNKNOWN, "unknown")                                                                \
+    X(GIVEN,   "given")   /* the object it waited for was given: a put, send, set, release */ \
+    X(TIMEOUT, "timeout") /* its wait's timeout expired: it gave up (not a sleep's end) */ \
+    X(ABORT,   "abort")   /* another context aborted its wait or sleep */             \
+    X(DELETED, "deleted") /* the object it waited for was deleted */                  \
+    X(DELAY,   "delay")   /* the sleep (delay) it chose ended */
+
+typedef enum evt_wake_cause {
+#define EVT_WAKE_CAUSE_ENUM_(n, s) EVT_WAKE_##n,
+    EVT_WAKE_CAUSE_TABLE(EVT_WAKE_CAUSE_ENUM_)
+#undef EVT_WAKE_CAUSE_ENUM_
+    EVT_WAKE_COUNT_
+} evt_wake_cause;
 
 /* What evt_meaning.level counts. X(NAME, text): text is the counter's display name. */
 #define EVT_LEVEL_TABLE(X)                          \
@@ -206,6 +224,7 @@ typedef struct evt_meaning {
     uint64_t inherit_ctx;     /* EVT_M_INHERIT: the holder whose priority inheritance raised */
     uint64_t inherit_prio;    /* EVT_M_INHERIT: its priority from now on (its kernel's numbers);
                                * EVT_M_PRIO_KEPT: the target's, inherited, from now on */
+    uint8_t wake_cause;       /* EVT_M_WAKE_CAUSE: evt_wake_cause */
 } evt_meaning;
 
 /* What kinds of fact a trace holds (info "capabilities", the report header). A view shows only
@@ -299,6 +318,7 @@ evt_kind evt_kind_parse(const char *s);
 /* Public names of the meaning block's enums ("acquire", "timeout"); "none"/"unknown" if out of range. */
 const char *evt_obj_op_name(evt_obj_op op);
 const char *evt_op_result_name(evt_op_result r);
+const char *evt_wake_cause_name(evt_wake_cause c);
 /* Public name of one capability bit ("scheduling"), NULL if not exactly one known bit. */
 const char *evt_cap_name(unsigned cap_bit);
 /* Display name of a counter kind ("queue depth"); "" for none or out of range. */

@@ -80,6 +80,16 @@ const char *evt_op_result_name(evt_op_result r)
     return (unsigned)r < EVT_RES_COUNT_ ? n[r] : "unknown";
 }
 
+const char *evt_wake_cause_name(evt_wake_cause c)
+{
+    static const char *const n[] = {
+#define EVT_WAKE_CAUSE_NAME_(e, s) s,
+        EVT_WAKE_CAUSE_TABLE(EVT_WAKE_CAUSE_NAME_)
+#undef EVT_WAKE_CAUSE_NAME_
+    };
+    return (unsigned)c < EVT_WAKE_COUNT_ ? n[c] : "unknown";
+}
+
 const char *evt_cap_name(unsigned cap_bit)
 {
     static const char *const n[] = {

@@ -183,7 +183,7 @@ uint8_t *tb_bytes(tb_trace *t, size_t *len)
     uint32_t nreg = (uint32_t)t->nobj + t->opt.spare_registry;
     if (nreg == 0) nreg = 1; /* ThreadX needs no registry, the recorder accepts 0; keep one slot */
     size_t size = TXTB_HEADER_SIZE + (size_t)nreg * (TXTB_REG_FIXED_SIZE + TXTB_DEFAULT_NAME_SIZE) +
-                  (t->nrec + 3) * (size_t)TXTB_EVENT_SIZE; /* + RUNNING x2 + one never written */
+                  (t->opt.slots ? t->opt.slots : t->nrec + 3) * (size_t)TXTB_EVENT_SIZE; /* + RUNNING x2 + one never written */
     uint8_t *buf = calloc(1, size);
     if (!buf) { fprintf(stderr, "trace_builder: out of memory\n"); abort(); }
     evt_tx_options o;
@@ -214,7 +214,8 @@ uint8_t *tb_bytes(tb_trace *t, size_t *len)
     g_cur = NULL;
     evt_tx_trace_get_stats(&after);
     evt_tx_trace_disable();
-    if (after.written - before.written != t->nrec || after.dropped != before.dropped || after.wraps != before.wraps) {
+    if (after.written - before.written != t->nrec || after.dropped != before.dropped ||
+        (!t->opt.slots && after.wraps != before.wraps)) {
         fprintf(stderr, "trace_builder: %zu records given, %llu written\n", t->nrec,
                 (unsigned long long)(after.written - before.written));
         abort();

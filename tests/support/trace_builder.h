@@ -50,6 +50,7 @@ typedef struct tb_options {
     uint32_t time_mask;      /* header timer mask, default 0xFFFFFFFF */
     uint32_t spare_registry; /* extra never-used registry slots */
     uint32_t stk;            /* stack sample the helpers write in "stk" info words */
+    uint32_t slots;          /* event slots (0: every record fits); fewer make the buffer wrap */
 } tb_options;
 
 tb_trace *tb_new(void);    /* aborts the test process when out of memory */

@@ -86,6 +86,8 @@ typedef struct txtb_obj {
                           * known only from this trace's records, its create and priority changes */
     uint16_t inh1;       /* its inherit priority + 1 (tx_thread_inherit_priority), TXTB_INH_NONE for
                           * none (TX_MAX_PRIORITIES), 0 unknown (prio_case) */
+    uint32_t give;       /* TXTB_GV_* | generation: what this thread's service records left open
+                          * for the resumes it writes next (wake_case) */
 } txtb_obj;
 #define TXTB_INH_NONE 0xFFFFu
 
@@ -136,6 +138,31 @@ enum { TXTB_DS_NONE, TXTB_DS_SET, TXTB_DS_CLEAR, TXTB_DS_RESUME, TXTB_DS_TERMINA
  * ends what the reader knows of its owner's inherit priority (prio_case). */
 enum { TXTB_PC_NONE, TXTB_PC_CREATE, TXTB_PC_CHANGE, TXTB_PC_MUTEX_GET, TXTB_PC_MUTEX_PUT };
 
+/* Why a THREAD_RESUME of a waiting thread happens (wake_case), from what its recording context
+ * wrote before it. ThreadX writes a giving service's record first and resumes its waiters inside
+ * it (tx_semaphore_put.c, tx_queue_send.c, ...); a timeout resumes with no record of its own
+ * (tx_thread_timeout.c calls the object's cleanup, which resumes); tx_thread_wait_abort writes
+ * THREAD_WAIT_ABORT, sets the thread SUSPENDED and resumes it. Each context's give holds:
+ * - the wait state (TXTB_STATE_QUEUE_SUSP .. _MUTEX_SUSP) that its last service record gives,
+ *   TXTB_GV_MANY when it may resume more than one waiter (flags set, byte release, flush, delete),
+ *   TXTB_GV_DELETED for a delete (its waiters wake with TX_DELETED);
+ * - TXTB_GV_ABORT after THREAD_WAIT_ABORT; 0 after any other record, which gives nothing;
+ * and above TXTB_GV_BITS the loss generation (txtb_state.give_gen) it was written in: where
+ * records may be missing (a wrapped buffer's start, a loss) the generation moves on, and a byte
+ * of an older one is not known (forget_gives: one step, whatever the number of contexts).
+ * Its THREAD_RESUME and THREAD_SUSPEND records keep it (a mutex put's priority-change pair comes
+ * between the put and the handoff); wake_case ends a give of one waiter and a self-suspend. */
+enum {
+    TXTB_GV_STATE = 0x0Fu,   /* the wait state given */
+    TXTB_GV_MANY = 0x10u,
+    TXTB_GV_DELETED = 0x20u,
+    TXTB_GV_ABORT = 0x40u,
+    TXTB_GV_BITS = 0xFFu     /* the give; the generation above */
+};
+#define TXTB_GV_GEN_STEP 0x100u
+/* What a THREAD_RESUME or THREAD_SUSPEND id does with the context's give (txtb_idm.wcase). */
+enum { TXTB_WC_NONE, TXTB_WC_RESUME, TXTB_WC_SUSPEND };
+
 /* What an event's id word alone decides (kind, name, target rule, service meaning, info roles),
  * worked out once per id word and kernel profile and reused for every event with it (idm_get). */
 typedef struct txtb_idm {
@@ -149,7 +176,10 @@ typedef struct txtb_idm {
     uint8_t dsusp;           /* TXTB_DS_*: its part in a delayed suspension (native buffers) */
     uint8_t pcase;           /* TXTB_PC_*: a thread's priority it changes (native buffers) */
     uint8_t tcreate;         /* TIMER_CREATE: an auto-activation is an activation (timer_case) */
-    uint8_t cold_case;       /* dsusp, pcase or tcreate is set: decode_slot's cold per-id cases */
+    uint8_t wcase;           /* TXTB_WC_*: a resume's cause, a suspend's end of a give (wake_case) */
+    uint8_t cold_case;       /* dsusp, pcase, tcreate or wcase is set: decode_slot's cold per-id cases */
+    uint32_t give_keep;      /* the context's give: kept whole (UINT32_MAX), else give_set | give_gen */
+    uint8_t give_set;
     uint8_t kind;            /* evt_kind */
     uint8_t target;          /* 0 no target, 1 info1 is the target, 2 only when info1 is a registry object */
     uint8_t svc;             /* a service/create/delete: the meaning below applies */
@@ -227,6 +257,10 @@ typedef struct txtb_state {
     const txtb_obj *ctx_obj;     /* its registry object (NULL: none) */
     uint16_t *ctx_prio1;         /* ctx_obj's prio1 when it is a thread's entry, else a dummy */
     uint16_t prio1_dummy;
+    uint32_t *thr_give;          /* ctx_obj's give when it is a thread's entry, else &give_dummy */
+    uint32_t give_isr, give_init, give_dummy; /* the gives of the ISR and init contexts, and of
+                                    threads without an entry (never read: no cause from it) */
+    uint32_t give_gen;           /* the loss generation, in the bits above TXTB_GV_BITS (forget_gives) */
     uint8_t prio_known;          /* some thread's user1 or inh1 is known (forget_inheritance) */
     const char *ctx_name, *ctx_ok; /* its name and that name when vouched for */
     unsigned ctx_vbit;           /* EVT_TEXT_OK_CTX_NAME when ctx_name needs no check (vouched or NULL) */
@@ -462,6 +496,7 @@ static inline const char *ctx_named(txtb_state *s, uint32_t ctx, const char **ok
         s->ctx_obj = co;
         txtb_obj *ct = thread_of(s, co);
         s->ctx_prio1 = ct ? &ct->prio1 : &s->prio1_dummy;
+        s->thr_give = ct ? &ct->give : &s->give_dummy;
         s->ctx_name = obj_name(s, co, NAME_CTX);
         s->ctx_ok = obj_name_ok(s, co);
         s->ctx_vbit = s->ctx_ok || !s->ctx_name ? EVT_TEXT_OK_CTX_NAME : 0u;
@@ -632,6 +667,7 @@ static void scan_direction(txtb_state *s)
 }
 
 TXTB_COLD static void user_sites_first(txtb_state *s);
+TXTB_COLD static void forget_gives(txtb_state *s);
 
 static evt_status open_(evt_reader *r, void **state)
 {
@@ -744,6 +780,8 @@ static evt_status open_(evt_reader *r, void **state)
         s->cut_pos = s->wrapped ? s->seg1 : s->span;
     }
     scan_direction(s);
+    if (s->wrapped) forget_gives(s); /* its oldest records' services were overwritten: gives of
+                                        generation 0 are not known */
     if (s->wrapped && s->user) user_sites_first(s);
     return EVT_OK;
 }
@@ -865,6 +903,31 @@ static uint8_t dsusp_role(uint32_t id)
     case TXTB_EVENT_THREAD_RESET: return TXTB_DS_RESET;
     case TXTB_EVENT_THREAD_RESUME: return TXTB_DS_RESUME;
     default: return TXTB_DS_NONE;
+    }
+}
+
+/* The give a service record leaves (TXTB_GV_*): the wait state whose waiters it resumes. */
+static uint8_t give_of(uint32_t id)
+{
+    switch (id) {
+    case TXTB_EVENT_QUEUE_SEND:
+    case TXTB_EVENT_QUEUE_FRONT_SEND:
+    case TXTB_EVENT_QUEUE_RECEIVE: return TXTB_STATE_QUEUE_SUSP; /* a receive resumes a blocked sender */
+    case TXTB_EVENT_QUEUE_FLUSH: return TXTB_STATE_QUEUE_SUSP | TXTB_GV_MANY;
+    case TXTB_EVENT_SEMAPHORE_PUT:
+    case TXTB_EVENT_SEMAPHORE_CEILING_PUT: return TXTB_STATE_SEMAPHORE_SUSP;
+    case TXTB_EVENT_EVENT_FLAGS_SET: return TXTB_STATE_EVENT_FLAG | TXTB_GV_MANY;
+    case TXTB_EVENT_BLOCK_RELEASE: return TXTB_STATE_BLOCK_MEMORY;
+    case TXTB_EVENT_BYTE_RELEASE: return TXTB_STATE_BYTE_MEMORY | TXTB_GV_MANY;
+    case TXTB_EVENT_MUTEX_PUT: return TXTB_STATE_MUTEX_SUSP;
+    case TXTB_EVENT_QUEUE_DELETE: return TXTB_STATE_QUEUE_SUSP | TXTB_GV_MANY | TXTB_GV_DELETED;
+    case TXTB_EVENT_SEMAPHORE_DELETE: return TXTB_STATE_SEMAPHORE_SUSP | TXTB_GV_MANY | TXTB_GV_DELETED;
+    case TXTB_EVENT_EVENT_FLAGS_DELETE: return TXTB_STATE_EVENT_FLAG | TXTB_GV_MANY | TXTB_GV_DELETED;
+    case TXTB_EVENT_BLOCK_POOL_DELETE: return TXTB_STATE_BLOCK_MEMORY | TXTB_GV_MANY | TXTB_GV_DELETED;
+    case TXTB_EVENT_BYTE_POOL_DELETE: return TXTB_STATE_BYTE_MEMORY | TXTB_GV_MANY | TXTB_GV_DELETED;
+    case TXTB_EVENT_MUTEX_DELETE: return TXTB_STATE_MUTEX_SUSP | TXTB_GV_MANY | TXTB_GV_DELETED;
+    case TXTB_EVENT_THREAD_WAIT_ABORT: return TXTB_GV_ABORT;
+    default: return 0;
     }
 }
 
@@ -1116,7 +1179,11 @@ TXTB_COLD static const txtb_idm *idm_build(txtb_state *s, txtb_idm *e, uint32_t 
                    : id == TXTB_EVENT_MUTEX_GET ? TXTB_PC_MUTEX_GET : id == TXTB_EVENT_MUTEX_PUT ? TXTB_PC_MUTEX_PUT
                    : TXTB_PC_NONE;
         e->tcreate = id == TXTB_EVENT_TIMER_CREATE;
-        e->cold_case = e->dsusp || e->pcase || e->tcreate;
+        e->wcase = id == TXTB_EVENT_THREAD_RESUME ? TXTB_WC_RESUME : id == TXTB_EVENT_THREAD_SUSPEND ? TXTB_WC_SUSPEND
+                                                                                                  : TXTB_WC_NONE;
+        e->give_keep = e->wcase ? UINT32_MAX : 0u;
+        e->give_set = give_of(id);
+        e->cold_case = e->dsusp || e->pcase || e->tcreate || e->wcase;
     }
     e->user_rec = id >= EVT_USER_TXTB_BASE && id <= TXTB_USER_EVENT_END;
     e->hooks = (uint8_t)txtb_hooks_dec_wants(&s->hooks, id, (evt_kind)e->kind); /* hooks.active: set at open */
@@ -1165,6 +1232,19 @@ TXTB_COLD static void forget_inheritance(txtb_state *s)
     s->prio_known = 0;
 }
 
+/* What the reader knows of what each context's records left open is forgotten where records may
+ * be missing (a wrapped buffer's oldest, a LOST record, unwritten slots, a truncated file): the
+ * generation moves on. When it wraps (once in 2^24 losses) every give is made one of generation
+ * 0 again, older than the new one. */
+TXTB_COLD static void forget_gives(txtb_state *s)
+{
+    s->give_gen += TXTB_GV_GEN_STEP;
+    if (s->give_gen) return;
+    s->give_gen = TXTB_GV_GEN_STEP;
+    for (uint32_t i = 0; i < s->nobjs; i++) s->objs[i].give = 0;
+    s->give_isr = s->give_init = 0;
+}
+
 /* The run of unwritten slots from the one at idx (off): one error for all (bounded output on a
  * zero-filled buffer). */
 TXTB_COLD static void skip_unwritten(txtb_state *s, uint32_t idx, uint64_t off)
@@ -1172,6 +1252,7 @@ TXTB_COLD static void skip_unwritten(txtb_state *s, uint32_t idx, uint64_t off)
     uint32_t run = 1;
     const uint8_t *slot;
     forget_inheritance(s);
+    forget_gives(s);
     s->run_left = 0; /* slot_at below may move the window */
     while (s->pos < s->span && (slot = slot_at(s, slot_index_of(s, s->pos))) != NULL &&
            slot_ctx(slot, s->big) == TXTB_CTX_NONE) {
@@ -1428,6 +1509,44 @@ TXTB_COLD static void timer_case(evt_event *ev)
     ev->m.obj_name = ev->target_name; /* vouched for with the target's name (decode_slot) */
 }
 
+/* A THREAD_RESUME (info1 the thread, info2 its state) or THREAD_SUSPEND recorded by the context
+ * whose give is g (TXTB_GV_*, above): a resume of a waiting thread gets its cause
+ * (EVT_M_WAKE_CAUSE): the object given or deleted when the context's last service gives that wait
+ * state, an abort after THREAD_WAIT_ABORT (the thread is SUSPENDED by then), a sleep's end, else a
+ * timeout (ThreadX's _tx_thread_timeout counts those of the waits but not of sleeps). A give of
+ * one waiter ends at it; so does anything open at a suspend (the timer thread's own, after its
+ * expirations). A priority-change pair is inside a service: it changes nothing. */
+TXTB_COLD static void wake_case(txtb_state *s, const txtb_idm *e, uint32_t *g, evt_event *ev)
+{
+    uint32_t st = (uint32_t)ev->args[1];
+    if (st == TXTB_STATE_PRIORITY_CHANGE) return;
+    uint32_t v = *g;
+    if (e->wcase == TXTB_WC_SUSPEND) {
+        *g = s->give_gen; /* nothing open, known from here */
+        return;
+    }
+    if (g == &s->give_dummy || (v & ~(uint32_t)TXTB_GV_BITS) != s->give_gen) return;
+    evt_wake_cause c;
+    if (v & TXTB_GV_ABORT) {
+        if (st != TXTB_STATE_SUSPENDED) return;
+        c = EVT_WAKE_ABORT;
+        *g = s->give_gen;
+    } else if (st == TXTB_STATE_SLEEP) {
+        c = EVT_WAKE_DELAY;
+    } else if ((st >= TXTB_STATE_QUEUE_SUSP && st <= TXTB_STATE_BYTE_MEMORY) || st == TXTB_STATE_MUTEX_SUSP) {
+        if ((v & TXTB_GV_STATE) == st) {
+            c = v & TXTB_GV_DELETED ? EVT_WAKE_DELETED : EVT_WAKE_GIVEN;
+            if (!(v & TXTB_GV_MANY)) *g = s->give_gen;
+        } else {
+            c = EVT_WAKE_TIMEOUT;
+        }
+    } else {
+        return; /* tx_thread_resume of a suspended thread, a creation: no wait ends */
+    }
+    ev->m.has |= EVT_M_WAKE_CAUSE;
+    ev->m.wake_cause = (uint8_t)c;
+}
+
 /* The end of an event whose id the generic hooks or the user records decode too (e->hooks,
  * e->user_rec): their decoders get the slot's 8 words (p is still valid: since slot_at gave it,
  * only the registry window was read); then a string is vouched for only while it is still the
@@ -1495,8 +1614,10 @@ TXTB_INLINE EVT_EVENT_RESET_FN int decode_slot(txtb_state *s, const uint8_t *p, 
     ev->args[1] = slot_word(p, TXTB_EV_INFO2, big);
     ev->args[2] = i3;
     ev->args[3] = slot_word(p, TXTB_EV_INFO4, big);
+    uint32_t *give; /* the context's give (wake_case) */
     if (ctx == TXTB_CTX_ISR) {
         s->ctx_isr++;
+        give = &s->give_isr;
         ev->ctx_class = EVT_CTX_ISR;
         ev->ctx_name = ok_ctx = "ISR";
         vouched |= EVT_TEXT_OK_CTX_NAME;
@@ -1508,6 +1629,7 @@ TXTB_INLINE EVT_EVENT_RESET_FN int decode_slot(txtb_state *s, const uint8_t *p, 
         }
     } else if (ctx == TXTB_CTX_INIT) {
         s->ctx_init++;
+        give = &s->give_init;
         ev->ctx_class = EVT_CTX_INIT;
         ev->ctx_name = ok_ctx = "Initialization";
         vouched |= EVT_TEXT_OK_CTX_NAME;
@@ -1525,7 +1647,9 @@ TXTB_INLINE EVT_EVENT_RESET_FN int decode_slot(txtb_state *s, const uint8_t *p, 
         ev->m.has = EVT_M_CTX_PRIO; /* the first bit: slot_reset cleared the block */
         ev->m.ctx_prio = prio & TXTB_PRIO_CURRENT_BIT ? prio & 0x3FFu : prio;
         *s->ctx_prio1 = (uint16_t)(ev->m.ctx_prio + 1u); /* its priority as last known (prio_case) */
+        give = s->thr_give; /* ctx_named's */
     }
+    *give = (*give & e->give_keep) | ((e->give_set | s->give_gen) & ~e->give_keep);
     if (e->target) {
         uint32_t i1 = (uint32_t)ev->args[0];
         const txtb_obj *o = find_obj(s, i1);
@@ -1585,6 +1709,7 @@ TXTB_INLINE EVT_EVENT_RESET_FN int decode_slot(txtb_state *s, const uint8_t *p, 
          * overwritten by wraps (written at disable); both are records lost. */
         uint64_t dropped = ev->args[0], ow = ev->args[3]; /* a LOST record has the marker (above) */
         forget_inheritance(s);
+        forget_gives(s);
         flags |= EVT_HAS_COUNT;
         ev->count = dropped + ow;
         fld_u(&fb, "dropped", dropped);
@@ -1605,6 +1730,7 @@ TXTB_INLINE EVT_EVENT_RESET_FN int decode_slot(txtb_state *s, const uint8_t *p, 
         }
         if (e->pcase) prio_case(s, e, ev);
         if (e->tcreate) timer_case(ev);
+        if (e->wcase) wake_case(s, e, give, ev);
     }
     ev->flags = flags;
     ev->nfields = fb.n;
@@ -1641,6 +1767,7 @@ TXTB_COLD static evt_status cut_lost_event(txtb_state *s, evt_event *ev)
     ev->count = s->cut_lost;
     s->cut_lost = 0;
     forget_inheritance(s);
+    forget_gives(s);
     return EVT_OK;
 }
 

@@ -392,6 +392,8 @@ static void contexts_from_tl_(evt_stats *s)
         c->cpu_ticks = x->run_time >= x->isr_time ? x->run_time - x->isr_time : 0;
         c->cpu_raw = to_raw_(s, c->cpu_ticks);
         c->switches = x->switches_in;
+        c->timeouts = x->timeouts;
+        c->wait_aborts = x->wait_aborts;
         c->idle_task = x->idle_task;
         if (x->has_id ? !evt_u64map_put(&map, x->id, i) : (noctx[(unsigned)x->cls & 3] = i, 0)) s->oom = 1;
     }
@@ -570,6 +572,10 @@ void evt_stats_json(evt_stats *s, evt_json *j, const char *format, const char *f
         evt_json_f64(j, pct_(c->cpu_ticks, dur));
         evt_json_ku64(j, "switches", c->switches);
         evt_json_ku64(j, "isr_count", c->isr_count);
+        if (s->tl.wake_causes) { /* only where the trace says why waits end (else unknown, not 0) */
+            evt_json_ku64(j, "timeouts", c->timeouts);
+            evt_json_ku64(j, "wait_aborts", c->wait_aborts);
+        }
         evt_json_ku64(j, "first_ts", c->first_ts);
         evt_json_ku64(j, "last_ts", c->last_ts);
         if (c->has_ctx && evt_ctx_incarnation(c->ctx)) { /* a reused id's later incarnation (model.h) */

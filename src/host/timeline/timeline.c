@@ -954,6 +954,15 @@ static void meaning_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t ci,
         uint32_t ti = about_(tl, ev, ci, t);
         if (ti != EVT_TL_NONE && (ti != ci || in_isr)) wake_(tl, cpu, ti, ci, t, in_isr);
     }
+    if (TL_UNLIKELY(ev->m.has & EVT_M_WAKE_CAUSE)) tl->wake_causes = 1;
+    if (TL_UNLIKELY(ev->m.has & EVT_M_WAKE_CAUSE) &&
+        (ev->m.wake_cause == EVT_WAKE_TIMEOUT || ev->m.wake_cause == EVT_WAKE_ABORT)) {
+        uint32_t ti = about_(tl, ev, ci, t);
+        if (ti != EVT_TL_NONE) {
+            if (ev->m.wake_cause == EVT_WAKE_TIMEOUT) tl->ctxs[ti]->timeouts++;
+            else tl->ctxs[ti]->wait_aborts++;
+        }
+    }
     if (!(ev->m.has & EVT_M_OP)) return;
     evt_tl_ctx *c = tl->ctxs[ci];
     if (ev->m.op == EVT_OP_WAIT_START) {
@@ -1111,7 +1120,7 @@ uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
     case EVT_KIND_OBJ_DELETE: obj_life_(tl, ev, obj, t); break;
     default: break;
     }
-    if (ev->m.has & (EVT_M_PRIO_SET | EVT_M_WAKE | EVT_M_OP)) meaning_(tl, cpu, ev, ci, t, in_isr);
+    if (ev->m.has & (EVT_M_PRIO_SET | EVT_M_WAKE | EVT_M_OP | EVT_M_WAKE_CAUSE)) meaning_(tl, cpu, ev, ci, t, in_isr);
     /* a successor named by any other event (ThreadX's relinquish and time slice), after what it
        did to its objects and waiters */
     if (TL_UNLIKELY(ev->m.has & EVT_M_NEXT) && tl->sched && ev->kind != EVT_KIND_THREAD_RUN &&

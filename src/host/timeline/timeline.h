@@ -137,6 +137,8 @@ typedef struct evt_tl_ctx {
     uint64_t run_time;     /* sum of its closed running intervals */
     uint64_t isr_time;     /* outermost ISR time while it was the running context (interrupted) */
     uint64_t switches_in;  /* times it became running (sched_switch with next = it) */
+    uint64_t timeouts;     /* its waits that ended by their timeout (EVT_M_WAKE_CAUSE timeout) */
+    uint64_t wait_aborts;  /* its waits or sleeps another context aborted (wake cause abort) */
     /* cpu time = run_time - isr_time (what stats and contexts.cpu_time report) */
     /* scheduling (private to the timeline) */
     evt_tl_state state;
@@ -357,6 +359,8 @@ typedef struct evt_tl {
      * no idle time: views show activity only) */
     unsigned caps;
     int sched;
+    int wake_causes;       /* some event said why a wait ended (EVT_M_WAKE_CAUSE): the contexts'
+                            * timeouts and wait_aborts are counted */
     int higher_prio_wins;  /* the trace's priority order (its kernel profile or --priority-order) */
     /* evt_tl_set_reader: the reader, asked again when its kernel profile changes (a stream names
      * its kernel in a record after its first ones) */

@@ -11,6 +11,10 @@ stopped the trace (tx_thread_info_get, tx_*_performance_info_get). Checks, with 
   PRIORITY_CHANGE: a mutex's inheritance re-queueing a ready owner), and a thread that ThreadX
   left suspended at a wait's end (a delayed suspension) is not woken there;
 - every object's operations (stats --json "objects") are ThreadX's performance counters;
+- each thread's waits that ended by their timeout and by an abort (stats --json contexts timeouts,
+  wait_aborts, from the THREAD_RESUME records' wake_cause) are ThreadX's per-thread timeouts and
+  wait_aborts, and the timeouts of each wait state are the timeouts of the application's one
+  object of that kind (queue, semaphore, mutex, event flags, block pool);
 - the priority inheritances (stats --json analyses.inversions.inheritances, inferred from each
   waiting tx_mutex_get: ThreadX writes no record of them) are the mutex's inheritance counter, and
   the priorities table holds one inherit change per inheritance.
@@ -33,8 +37,9 @@ def main():
     stats = json.loads(run_evtrace(evtrace, 'stats', '--json', trace).stdout)
     switches = {x['name']: x['switches'] for x in stats['contexts']}
 
-    # priority-change resumes per thread (ThreadX counts them as resumptions; not wake-ups)
-    prio_change, prio_suspend = {}, {}
+    # priority-change resumes per thread (ThreadX counts them as resumptions; not wake-ups); the
+    # timeouts per wait state
+    prio_change, prio_suspend, state_timeouts = {}, {}, {}
     for line in run_evtrace(evtrace, 'dump', '--json', trace).stdout.splitlines():
         e = json.loads(line)
         f = e.get('fields', {})
@@ -42,6 +47,8 @@ def main():
             prio_change[f.get('target_name')] = prio_change.get(f.get('target_name'), 0) + 1
         if e['name'] == 'THREAD_SUSPEND' and f.get('state') == 'PRIORITY_CHANGE':
             prio_suspend[f.get('target_name')] = prio_suspend.get(f.get('target_name'), 0) + 1
+        if e.get('meaning', {}).get('wake_cause') == 'timeout':
+            state_timeouts[f.get('state')] = state_timeouts.get(f.get('state'), 0) + 1
 
     with tempfile.TemporaryDirectory() as d:
         db = os.path.join(d, 't.sqlite')
@@ -63,8 +70,11 @@ def main():
                 prev[name] = state
             con.close()
 
+    causes = {x['name']: (x.get('timeouts'), x.get('wait_aborts')) for x in stats['contexts']}
     for t in key['threads']:
         n = t['name']
+        if causes.get(n) != (t['timeouts'], t['wait_aborts']):
+            bad.append(f"{n}: (timeouts, wait_aborts) {causes.get(n)}, ThreadX's ({t['timeouts']}, {t['wait_aborts']})")
         if switches.get(n) != t['run_count']:
             bad.append(f"{n}: switched in {switches.get(n)} times, ThreadX's run_count {t['run_count']}")
         # ThreadX counts a suspension for each stop and for each priority-change suspend (a ready
@@ -92,6 +102,13 @@ def main():
             if got != key[kk][counter]:
                 bad.append(f"{name}: {got} {op}, ThreadX's {counter} {key[kk][counter]}")
 
+    # the application has one object of each kind: its waits' timeouts are that object's
+    for kk, state in (('queue q_data', 'QUEUE_SUSP'), ('semaphore sem_count', 'SEMAPHORE_SUSP'),
+                      ('mutex mtx_pi', 'MUTEX_SUSP'), ('event_flags ef_main', 'EVENT_FLAG'),
+                      ('block_pool bp_small', 'BLOCK_MEMORY'), ('byte_pool bytes', 'BYTE_MEMORY')):
+        if state_timeouts.get(state, 0) != key[kk]['timeouts']:
+            bad.append(f"{kk}: {state_timeouts.get(state, 0)} waits ended by timeout, ThreadX's timeouts {key[kk]['timeouts']}")
+
     inv = stats['analyses']['inversions']
     if inv['inheritances'] != key['mutex mtx_pi']['inheritances']:
         bad.append(f"{inv['inheritances']} inheritances, ThreadX's {key['mutex mtx_pi']['inheritances']}")
@@ -112,7 +129,8 @@ def main():
         print('\n'.join('FAIL ' + b for b in bad))
         sys.exit(1)
     print(f'ok: {checked} threads (switches in = run_count, wake-ups = resumptions less priority changes, '
-          f'stops = suspensions less priority changes), '
+          f'stops = suspensions less priority changes, timeouts and wait aborts), '
+          f'the timeouts of 6 objects, '
           f'{sum(len(w) for _, _, w in pairs)} object counters and {inv["inheritances"]} inheritances equal ThreadX\'s')
 
 

@@ -26,7 +26,9 @@
  *   inherit)): EVT_M_PRIO_KEPT, and the timeline's base priority moves without a priority record;
  *   the reader knows the inherit priority from the raise or from info3 below the thread's known
  *   user priority, and forgets it at a put that ends its ownership or where records are lost
- *   (before 7 Dec 2026 the timeline showed the new priority while ThreadX ran the inherited one). */
+ *   (before 7 Dec 2026 the timeline showed the new priority while ThreadX ran the inherited one).
+ * - Why a wait ends (EVT_M_WAKE_CAUSE): given or deleted by the resuming context's service before
+ *   it, aborted, a sleep's end, else a timeout; nothing said where its records may be missing. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -85,6 +87,7 @@ typedef struct run {
     uint64_t next[64];
     long long delayed[64]; /* field delayed_suspension, -1 absent */
     uint64_t inh[64], inh_prio[64]; /* m.inherit_ctx, m.inherit_prio */
+    int cause[64];                  /* m.wake_cause, -1 without EVT_M_WAKE_CAUSE */
 } run;
 static void play(tb_trace *t, run *o)
 {
@@ -110,6 +113,7 @@ static void play(tb_trace *t, run *o)
             o->next[o->n] = ev.m.next_ctx;
             o->inh[o->n] = ev.m.inherit_ctx;
             o->inh_prio[o->n] = ev.m.inherit_prio;
+            o->cause[o->n] = (ev.m.has & EVT_M_WAKE_CAUSE) ? ev.m.wake_cause : -1;
             o->delayed[o->n] = -1;
             for (uint32_t i = 0; i < ev.nfields; i++)
                 if (!strcmp(ev.fields[i].key, "delayed_suspension")) o->delayed[o->n] = (long long)ev.fields[i].num;
@@ -493,6 +497,82 @@ static void test_lost_records_forget_inheritance(void **state)
     tb_free(t);
 }
 
+/* Why a wait ends, from what the resuming context wrote before the THREAD_RESUME: a give of the
+ * wait's kind resumes one waiter (a second resume is a timeout), an event-flags set may resume
+ * several, a priority-change pair inside a put keeps the put open, THREAD_WAIT_ABORT leaves the
+ * thread SUSPENDED and then resumes it, a sleep ends as a delay, a resume with no give is a
+ * timeout, a self-suspend ends what a callback's give left open, a delete's waiters wake deleted,
+ * and after lost records nothing is said. The timeline counts each thread's timeouts and aborts. */
+static void test_wait_causes(void **state)
+{
+    (void)state;
+    tb_trace *t = threads();
+    const uint32_t SEM = 0x20006400u, FLAGS = 0x20006100u, QU = 0x20006300u;
+    tb_object(t, TXTB_OBJ_SEMAPHORE, SEM, "S", 0, 0);
+    tb_object(t, TXTB_OBJ_EVENT_FLAGS, FLAGS, "F", 0, 0);
+    tb_object(t, TXTB_OBJ_MUTEX, MX, "M", 1, 0);
+    tb_object(t, TXTB_OBJ_QUEUE, QU, "Q", 0, 0);
+    tb_ev(t, 10, TS, TXTB_EVENT_SEMAPHORE_PUT, SEM, 0, 2, STK);                 /* [2] a callback's put */
+    tb_resume(t, 11, TS, TA, TB_STATE_SEMAPHORE, TS);                          /* [3] given */
+    tb_resume(t, 12, TS, TB, TB_STATE_SEMAPHORE, TS);                          /* [4] timeout */
+    tb_resume(t, 13, TS, TV, TB_STATE_SLEEP, TS);                              /* [5] delay */
+    tb_ev(t, 14, TS, TXTB_EVENT_SEMAPHORE_PUT, SEM, 1, 0, STK);                /* [6] no waiter */
+    tb_suspend(t, 15, TS, TS, TB_STATE_SUSPENDED, TC);                         /* [7] ends it */
+    tb_resume(t, 20, TS, TA, TB_STATE_SEMAPHORE, TS);                          /* [8] timeout */
+    tb_ev(t, 30, TC, TXTB_EVENT_EVENT_FLAGS_SET, FLAGS, 1, 0, 2);              /* [9] */
+    tb_resume(t, 31, TC, TA, TB_STATE_EVENT_FLAG, TC);                         /* [10] given */
+    tb_resume(t, 32, TC, TB, TB_STATE_EVENT_FLAG, TC);                         /* [11] given */
+    tb_ev(t, 40, TC, TXTB_EVENT_MUTEX_PUT, MX, TC, 1, STK);                    /* [12] */
+    tb_suspend(t, 41, TC, TC, TB_STATE_PRIORITY_CHANGE, TC);                   /* [13] */
+    tb_resume(t, 42, TC, TC, TB_STATE_PRIORITY_CHANGE, TC);                    /* [14] */
+    tb_resume(t, 43, TC, TV, TB_STATE_MUTEX, TC);                              /* [15] given */
+    tb_ev(t, 50, TC, TXTB_EVENT_THREAD_WAIT_ABORT, TB, TB_STATE_QUEUE, 0, 0);  /* [16] */
+    tb_resume(t, 51, TC, TB, TB_STATE_SUSPENDED, TC);                          /* [17] abort */
+    tb_ev(t, 60, TC, TXTB_EVENT_QUEUE_DELETE, QU, STK, 0, 0);                   /* [18] */
+    tb_resume(t, 61, TC, TA, TB_STATE_QUEUE, TC);                              /* [19] deleted */
+    tb_resume(t, 62, TC, TB, TB_STATE_QUEUE, TC);                              /* [20] deleted */
+    tb_ev(t, 70, TC, TXTB_EVTRACE_LOST_ID, 2, 0, TXTB_EVTRACE_LOST_MAGIC, 0);  /* [21] */
+    tb_resume(t, 71, TC, TV, TB_STATE_QUEUE, TC);                              /* [22] not known */
+    tb_ev(t, 80, TC, TXTB_EVENT_TIME_GET, 0, STK, 0, 0);                       /* [23] seen again */
+    tb_resume(t, 81, TC, TV, TB_STATE_QUEUE, TC);                              /* [24] timeout */
+    run o;
+    play(t, &o);
+    assert_int_equal(o.n, 25);
+    static const int want[25] = {
+        [2] = -1, [3] = EVT_WAKE_GIVEN, [4] = EVT_WAKE_TIMEOUT, [5] = EVT_WAKE_DELAY, [6] = -1, [7] = -1,
+        [8] = EVT_WAKE_TIMEOUT, [9] = -1, [10] = EVT_WAKE_GIVEN, [11] = EVT_WAKE_GIVEN, [12] = -1, [13] = -1,
+        [14] = -1, [15] = EVT_WAKE_GIVEN, [16] = -1, [17] = EVT_WAKE_ABORT, [18] = -1, [19] = EVT_WAKE_DELETED,
+        [20] = EVT_WAKE_DELETED, [21] = -1, [22] = -1, [23] = -1, [24] = EVT_WAKE_TIMEOUT};
+    for (uint32_t i = 2; i < 25; i++)
+        if (o.cause[i] != want[i]) fail_msg("event %u: cause %d, want %d", i, o.cause[i], want[i]);
+    assert_true(o.tl.wake_causes);
+    assert_int_equal(ctx(&o, TA)->timeouts, 1);
+    assert_int_equal(ctx(&o, TB)->timeouts, 1);
+    assert_int_equal(ctx(&o, TB)->wait_aborts, 1);
+    assert_int_equal(ctx(&o, TV)->timeouts, 1);
+    assert_int_equal(ctx(&o, TV)->wait_aborts, 0);
+    evt_tl_free(&o.tl);
+    tb_free(t);
+}
+
+/* A wrapped buffer's oldest records may follow a give that was overwritten: a resume before the
+ * context's first other record gets no cause. */
+static void test_wrapped_start_knows_no_cause(void **state)
+{
+    (void)state;
+    tb_trace *t = threads();
+    tb_opts(t)->slots = 6;
+    tb_ev(t, 10, TS, TXTB_EVENT_SEMAPHORE_PUT, 0x20006000u, 0, 1, STK);
+    for (uint32_t i = 0; i < 8; i++) tb_resume(t, 20 + i, TS, TA, TB_STATE_SEMAPHORE, TS);
+    run o;
+    play(t, &o);
+    assert_true(o.n >= 4);
+    for (uint32_t i = 0; i < o.n && i < 64; i++)
+        if (o.kind[i] == EVT_KIND_THREAD_RUN && o.cause[i] != -1) fail_msg("event %u has a cause", i);
+    evt_tl_free(&o.tl);
+    tb_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -506,6 +586,8 @@ int main(void)
         cmocka_unit_test(test_mutex_inheritance),
         cmocka_unit_test(test_priority_change_keeps_inheritance),
         cmocka_unit_test(test_lost_records_forget_inheritance),
+        cmocka_unit_test(test_wait_causes),
+        cmocka_unit_test(test_wrapped_start_knows_no_cause),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
