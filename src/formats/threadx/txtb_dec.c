@@ -585,6 +585,7 @@ static evt_status read_registry(txtb_state *s)
         o->name_ok = (uint8_t)(o->name_off != TXTB_NAME_NONE && evt_text_ok(s->names + o->name_off));
         o->prio1 = (uint16_t)(e.type == TXTB_OBJ_THREAD && (e.res1 & TXTB_REG_PRIO_PRESENT) ? reg_priority(&e) + 1u : 0u);
         o->user1 = o->inh1 = 0; /* the registry's priority may be an inherited one */
+        o->give = 0;            /* generation 0, nothing open (forget_gives) */
     }
     if (s->nobjs > 1) qsort(s->objs, s->nobjs, sizeof *s->objs, cmp_obj_addr); /* objs is NULL when empty */
     return EVT_OK;

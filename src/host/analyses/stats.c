@@ -683,14 +683,19 @@ void evt_stats_text(evt_stats *s, FILE *out, const char *format, const char *fil
     if (s->reader && s->reader->names_lost)
         fprintf(out, "          %" PRIu64 " registrations lost (registry full): those objects have no name\n",
                 s->reader->names_lost);
-    fprintf(out, "\nContexts (by CPU time):\n  %-32s %-6s %9s %14s %8s %9s %9s\n", "name", "class", "events",
+    int causes = s->tl.wake_causes; /* the trace says why waits end: timeouts and aborts are known */
+    fprintf(out, "\nContexts (by CPU time):\n  %-32s %-6s %9s %14s %8s %9s %9s", "name", "class", "events",
             "cpu_time", "load%", "switches", "isrs");
+    if (causes) fprintf(out, " %9s %9s", "timeouts", "aborts");
+    fputc('\n', out);
     uint32_t *o = evt_stats_ctx_order(s);
     for (uint32_t i = 0; o && i < s->nctx; i++) {
         evt_stats_ctx *c = &s->ctxs[o[i]];
-        fprintf(out, "  %-32.32s %-6s %9" PRIu64 " %14" PRIu64 " %8.2f %9" PRIu64 " %9" PRIu64 "\n",
+        fprintf(out, "  %-32.32s %-6s %9" PRIu64 " %14" PRIu64 " %8.2f %9" PRIu64 " %9" PRIu64,
                 evt_stats_ctx_name(s, c, nb, sizeof nb), evt_stats_class_name(c->cls), c->events,
                 evt_stats_time(s, c->cpu_ticks), pct_(c->cpu_ticks, dur), c->switches, c->isr_count);
+        if (causes) fprintf(out, " %9" PRIu64 " %9" PRIu64, c->timeouts, c->wait_aborts);
+        fputc('\n', out);
     }
     evt_free(o);
     lat_text_(s, out, "ISRs", EVT_SPAN_ISR, unit);

@@ -15,6 +15,8 @@ stopped the trace (tx_thread_info_get, tx_*_performance_info_get). Checks, with 
   wait_aborts, from the THREAD_RESUME records' wake_cause) are ThreadX's per-thread timeouts and
   wait_aborts, and the timeouts of each wait state are the timeouts of the application's one
   object of that kind (queue, semaphore, mutex, event flags, block pool);
+- each thread's priority inversions (the inversion analysis's waits with it as the more urgent
+  thread: bounded_list, which holds every such wait) are ThreadX's per-thread priority_inversions;
 - the priority inheritances (stats --json analyses.inversions.inheritances, inferred from each
   waiting tx_mutex_get: ThreadX writes no record of them) are the mutex's inheritance counter, and
   the priorities table holds one inherit change per inheritance.
@@ -110,6 +112,15 @@ def main():
             bad.append(f"{kk}: {state_timeouts.get(state, 0)} waits ended by timeout, ThreadX's timeouts {key[kk]['timeouts']}")
 
     inv = stats['analyses']['inversions']
+    if inv['truncated']:
+        bad.append(f"the inversion lists are truncated ({inv['truncated']}): per-thread inversions not checked")
+    waits_of = {}
+    for w in inv['bounded_list']:  # every wait of a more urgent thread on a worse holder
+        waits_of[w['high']['name']] = waits_of.get(w['high']['name'], 0) + 1
+    for t in key['threads']:
+        if waits_of.get(t['name'], 0) != t['priority_inversions']:
+            bad.append(f"{t['name']}: {waits_of.get(t['name'], 0)} inversion waits, ThreadX's priority_inversions "
+                       f"{t['priority_inversions']}")
     if inv['inheritances'] != key['mutex mtx_pi']['inheritances']:
         bad.append(f"{inv['inheritances']} inheritances, ThreadX's {key['mutex mtx_pi']['inheritances']}")
     with tempfile.TemporaryDirectory() as d:
@@ -129,7 +140,7 @@ def main():
         print('\n'.join('FAIL ' + b for b in bad))
         sys.exit(1)
     print(f'ok: {checked} threads (switches in = run_count, wake-ups = resumptions less priority changes, '
-          f'stops = suspensions less priority changes, timeouts and wait aborts), '
+          f'stops = suspensions less priority changes, timeouts, wait aborts and priority inversions), '
           f'the timeouts of 6 objects, '
           f'{sum(len(w) for _, _, w in pairs)} object counters and {inv["inheritances"]} inheritances equal ThreadX\'s')
 
