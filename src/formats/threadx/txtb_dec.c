@@ -80,12 +80,13 @@ typedef struct txtb_obj {
     uint8_t name_ok;     /* the kept name may be vouched for (formats/common/text_ok.h) */
     uint16_t prio1;      /* a thread's priority as last known + 1 (0: unknown): the registry's, then
                           * its records' priority words, its create, priority changes and
-                          * inheritances (prio_case); with user1 and inh1 the only members that
-                          * change after open */
+                          * inheritances (prio_case); with user1, inh1, pgen and give the only
+                          * members that change after open */
     uint16_t user1;      /* its user priority + 1 (ThreadX's tx_thread_user_priority; 0: unknown):
                           * known only from this trace's records, its create and priority changes */
     uint16_t inh1;       /* its inherit priority + 1 (tx_thread_inherit_priority), TXTB_INH_NONE for
                           * none (TX_MAX_PRIORITIES), 0 unknown (prio_case) */
+    uint32_t pgen;       /* the loss generation user1 and inh1 hold (txtb_state.pgen: prio_fresh) */
     uint32_t give;       /* TXTB_GV_* | generation: what this thread's service records left open
                           * for the resumes it writes next (wake_case) */
 } txtb_obj;
@@ -261,7 +262,7 @@ typedef struct txtb_state {
     uint32_t give_isr, give_init, give_dummy; /* the gives of the ISR and init contexts, and of
                                     threads without an entry (never read: no cause from it) */
     uint32_t give_gen;           /* the loss generation, in the bits above TXTB_GV_BITS (forget_gives) */
-    uint8_t prio_known;          /* some thread's user1 or inh1 is known (forget_inheritance) */
+    uint32_t pgen;               /* the loss generation of user1 and inh1 (forget_inheritance) */
     const char *ctx_name, *ctx_ok; /* its name and that name when vouched for */
     unsigned ctx_vbit;           /* EVT_TEXT_OK_CTX_NAME when ctx_name needs no check (vouched or NULL) */
     int beyond_checked;
@@ -585,6 +586,7 @@ static evt_status read_registry(txtb_state *s)
         o->name_ok = (uint8_t)(o->name_off != TXTB_NAME_NONE && evt_text_ok(s->names + o->name_off));
         o->prio1 = (uint16_t)(e.type == TXTB_OBJ_THREAD && (e.res1 & TXTB_REG_PRIO_PRESENT) ? reg_priority(&e) + 1u : 0u);
         o->user1 = o->inh1 = 0; /* the registry's priority may be an inherited one */
+        o->pgen = 0;
         o->give = 0;            /* generation 0, nothing open (forget_gives) */
     }
     if (s->nobjs > 1) qsort(s->objs, s->nobjs, sizeof *s->objs, cmp_obj_addr); /* objs is NULL when empty */
@@ -1228,9 +1230,12 @@ static inline void count_event(txtb_state *s, const txtb_idm *ce, uint32_t raw)
  * may be missing (a LOST record, unwritten slots, a truncated file): a change there goes unseen. */
 TXTB_COLD static void forget_inheritance(txtb_state *s)
 {
-    if (!s->prio_known) return;
-    for (uint32_t i = 0; i < s->nobjs; i++) s->objs[i].user1 = s->objs[i].inh1 = 0;
-    s->prio_known = 0;
+    if (++s->pgen) return; /* one step: an object of an older generation reads as unknown */
+    s->pgen = 1;            /* wrapped (once in 2^32 losses): every object made older */
+    for (uint32_t i = 0; i < s->nobjs; i++) {
+        s->objs[i].user1 = s->objs[i].inh1 = 0;
+        s->objs[i].pgen = 0;
+    }
 }
 
 /* What the reader knows of what each context's records left open is forgotten where records may
@@ -1419,6 +1424,17 @@ TXTB_COLD static void thread_api_state(txtb_state *s, const txtb_idm *e, const e
     }
 }
 
+/* Thread t (NULL: none) with its user and inherit priorities as known since the last loss
+ * (forget_inheritance): those of an older generation become unknown here. */
+static txtb_obj *prio_fresh(txtb_state *s, txtb_obj *t)
+{
+    if (t && t->pgen != s->pgen) {
+        t->user1 = t->inh1 = 0;
+        t->pgen = s->pgen;
+    }
+    return t;
+}
+
 /* tx_thread_priority_change (info1 the thread, info2 the new priority, info3 tx_thread_priority
  * before it; tx_thread_priority_change.c): the user priority becomes the new one, and the thread
  * runs at it when it is more urgent (a smaller number) than its inherit priority, else at the
@@ -1430,7 +1446,7 @@ TXTB_COLD static void thread_api_state(txtb_state *s, const txtb_idm *e, const e
  * neither priority known the new priority is taken as is. */
 TXTB_COLD static void prio_change(txtb_state *s, evt_event *ev)
 {
-    txtb_obj *t = thread_of(s, find_obj(s, (uint32_t)ev->args[0]));
+    txtb_obj *t = prio_fresh(s, thread_of(s, find_obj(s, (uint32_t)ev->args[0])));
     if (!t || !(ev->m.has & EVT_M_PRIO_SET) || ev->m.new_prio >= 0x3FFu) return;
     uint32_t nw = (uint32_t)ev->m.new_prio, before = (uint32_t)ev->args[2], inh1 = t->inh1, run = nw;
     if (t->user1 && before < t->user1 - 1u) inh1 = before + 1u; /* raised: at its inherit priority */
@@ -1438,7 +1454,6 @@ TXTB_COLD static void prio_change(txtb_state *s, evt_event *ev)
     t->user1 = (uint16_t)(nw + 1u);
     t->inh1 = (uint16_t)inh1;
     t->prio1 = (uint16_t)(run + 1u);
-    s->prio_known = 1;
     if (run != nw) {
         ev->m.has |= EVT_M_PRIO_KEPT;
         ev->m.inherit_prio = run;
@@ -1466,32 +1481,30 @@ TXTB_COLD static void prio_case(txtb_state *s, const txtb_idm *e, evt_event *ev)
         return;
     }
     if (e->pcase == TXTB_PC_CREATE) {
-        txtb_obj *t = thread_of(s, find_obj(s, (uint32_t)ev->args[0]));
+        txtb_obj *t = prio_fresh(s, thread_of(s, find_obj(s, (uint32_t)ev->args[0])));
         if (!t || ev->args[1] >= 0x3FFu) return;
         t->prio1 = t->user1 = (uint16_t)(ev->args[1] + 1u);
         t->inh1 = TXTB_INH_NONE;
-        s->prio_known = 1;
-        return;
+            return;
     }
     const txtb_obj *mo = find_obj(s, (uint32_t)ev->args[0]);
     if (e->pcase == TXTB_PC_MUTEX_PUT) {
         /* the owner and its count: their roles (TXTB_INFO_ROLE_TABLE), as add_role_fields set them */
         if (!(ev->m.has & EVT_M_OWNER) || ev->m.owner_count != 1u ||
             (mo && mo->type == TXTB_OBJ_MUTEX && mo->param1 != TXTB_TX_INHERIT)) return;
-        txtb_obj *o = thread_of(s, find_obj(s, (uint32_t)ev->m.owner));
+        txtb_obj *o = prio_fresh(s, thread_of(s, find_obj(s, (uint32_t)ev->m.owner)));
         if (o) o->inh1 = 0;
         return;
     }
     uint32_t owner = (ev->m.has & EVT_M_OWNER) ? (uint32_t)ev->m.owner : 0u; /* its role: info3 */
     if (!(ev->m.has & EVT_M_CTX_PRIO) || !ev->args[1] || !owner || owner == ev->ctx || ev->m.ctx_prio >= 0x3FFu) return;
     if (!mo || mo->type != TXTB_OBJ_MUTEX || mo->param1 != TXTB_TX_INHERIT) return;
-    txtb_obj *o = thread_of(s, find_obj(s, owner));
+    txtb_obj *o = prio_fresh(s, thread_of(s, find_obj(s, owner)));
     if (!o) return;
     uint16_t caller1 = (uint16_t)(ev->m.ctx_prio + 1u);
     if (o->inh1 && caller1 < o->inh1) o->inh1 = caller1; /* TXTB_INH_NONE is above every priority */
     if (!o->prio1 || o->prio1 <= caller1) return;
     o->prio1 = o->inh1 = caller1;
-    s->prio_known = 1;
     ev->m.has |= EVT_M_INHERIT;
     ev->m.inherit_ctx = owner;
     ev->m.inherit_prio = ev->m.ctx_prio;
