@@ -150,7 +150,7 @@ enum { TXTB_PC_NONE, TXTB_PC_CREATE, TXTB_PC_CHANGE, TXTB_PC_MUTEX_GET, TXTB_PC_
  * - TXTB_GV_ABORT after THREAD_WAIT_ABORT; 0 after any other record, which gives nothing;
  * and above TXTB_GV_BITS the loss generation (txtb_state.give_gen) it was written in: where
  * records may be missing (a wrapped buffer's start, a loss) the generation moves on, and a byte
- * of an older one is not known (forget_gives: one step, whatever the number of contexts).
+ * of an older one is not known (forget_lost: one step, whatever the number of contexts).
  * Its THREAD_RESUME and THREAD_SUSPEND records keep it (a mutex put's priority-change pair comes
  * between the put and the handoff); wake_case ends a give of one waiter and a self-suspend. */
 enum {
@@ -261,8 +261,8 @@ typedef struct txtb_state {
     uint32_t *thr_give;          /* ctx_obj's give when it is a thread's entry, else &give_dummy */
     uint32_t give_isr, give_init, give_dummy; /* the gives of the ISR and init contexts, and of
                                     threads without an entry (never read: no cause from it) */
-    uint32_t give_gen;           /* the loss generation, in the bits above TXTB_GV_BITS (forget_gives) */
-    uint32_t pgen;               /* the loss generation of user1 and inh1 (forget_inheritance) */
+    uint32_t give_gen;           /* the loss generation, in the bits above TXTB_GV_BITS (forget_lost) */
+    uint32_t pgen;               /* the loss generation of user1 and inh1 (forget_lost) */
     const char *ctx_name, *ctx_ok; /* its name and that name when vouched for */
     unsigned ctx_vbit;           /* EVT_TEXT_OK_CTX_NAME when ctx_name needs no check (vouched or NULL) */
     int beyond_checked;
@@ -587,7 +587,7 @@ static evt_status read_registry(txtb_state *s)
         o->prio1 = (uint16_t)(e.type == TXTB_OBJ_THREAD && (e.res1 & TXTB_REG_PRIO_PRESENT) ? reg_priority(&e) + 1u : 0u);
         o->user1 = o->inh1 = 0; /* the registry's priority may be an inherited one */
         o->pgen = 0;
-        o->give = 0;            /* generation 0, nothing open (forget_gives) */
+        o->give = 0;            /* generation 0, nothing open (forget_lost) */
     }
     if (s->nobjs > 1) qsort(s->objs, s->nobjs, sizeof *s->objs, cmp_obj_addr); /* objs is NULL when empty */
     return EVT_OK;
@@ -670,7 +670,7 @@ static void scan_direction(txtb_state *s)
 }
 
 TXTB_COLD static void user_sites_first(txtb_state *s);
-TXTB_COLD static void forget_gives(txtb_state *s);
+TXTB_COLD static void forget_lost(txtb_state *s);
 
 static evt_status open_(evt_reader *r, void **state)
 {
@@ -783,8 +783,8 @@ static evt_status open_(evt_reader *r, void **state)
         s->cut_pos = s->wrapped ? s->seg1 : s->span;
     }
     scan_direction(s);
-    if (s->wrapped) forget_gives(s); /* its oldest records' services were overwritten: gives of
-                                        generation 0 are not known */
+    if (s->wrapped) forget_lost(s); /* its oldest records' services were overwritten: gives of
+                                       generation 0 are not known */
     if (s->wrapped && s->user) user_sites_first(s);
     return EVT_OK;
 }
@@ -1226,28 +1226,23 @@ static inline void count_event(txtb_state *s, const txtb_idm *ce, uint32_t raw)
     if (k != UINT32_MAX) e->cnt = &s->counts[k];
 }
 
-/* What the reader knows of each thread's user and inherit priorities is forgotten where records
- * may be missing (a LOST record, unwritten slots, a truncated file): a change there goes unseen. */
-TXTB_COLD static void forget_inheritance(txtb_state *s)
+/* Where records may be missing (a wrapped buffer's oldest, a LOST record, unwritten slots, a
+ * truncated file) what the reader knows from the records before is forgotten: each thread's user
+ * and inherit priorities (a change there goes unseen) and what each context's records left open
+ * (gives). One step whatever the number of objects: both generations move on, and an object's of
+ * an older one reads as unknown (prio_fresh, wake_case). When one wraps (the gives' once in 2^24
+ * losses, the priorities' once in 2^32) every object is made one of generation 0 again. */
+TXTB_COLD static void forget_lost(txtb_state *s)
 {
-    if (++s->pgen) return; /* one step: an object of an older generation reads as unknown */
-    s->pgen = 1;            /* wrapped (once in 2^32 losses): every object made older */
+    s->give_gen += TXTB_GV_GEN_STEP;
+    if (++s->pgen && s->give_gen) return;
+    if (!s->pgen) s->pgen = 1;
+    if (!s->give_gen) s->give_gen = TXTB_GV_GEN_STEP;
     for (uint32_t i = 0; i < s->nobjs; i++) {
         s->objs[i].user1 = s->objs[i].inh1 = 0;
         s->objs[i].pgen = 0;
+        s->objs[i].give = 0;
     }
-}
-
-/* What the reader knows of what each context's records left open is forgotten where records may
- * be missing (a wrapped buffer's oldest, a LOST record, unwritten slots, a truncated file): the
- * generation moves on. When it wraps (once in 2^24 losses) every give is made one of generation
- * 0 again, older than the new one. */
-TXTB_COLD static void forget_gives(txtb_state *s)
-{
-    s->give_gen += TXTB_GV_GEN_STEP;
-    if (s->give_gen) return;
-    s->give_gen = TXTB_GV_GEN_STEP;
-    for (uint32_t i = 0; i < s->nobjs; i++) s->objs[i].give = 0;
     s->give_isr = s->give_init = 0;
 }
 
@@ -1257,8 +1252,7 @@ TXTB_COLD static void skip_unwritten(txtb_state *s, uint32_t idx, uint64_t off)
 {
     uint32_t run = 1;
     const uint8_t *slot;
-    forget_inheritance(s);
-    forget_gives(s);
+    forget_lost(s);
     s->run_left = 0; /* slot_at below may move the window */
     while (s->pos < s->span && (slot = slot_at(s, slot_index_of(s, s->pos))) != NULL &&
            slot_ctx(slot, s->big) == TXTB_CTX_NONE) {
@@ -1425,7 +1419,7 @@ TXTB_COLD static void thread_api_state(txtb_state *s, const txtb_idm *e, const e
 }
 
 /* Thread t (NULL: none) with its user and inherit priorities as known since the last loss
- * (forget_inheritance): those of an older generation become unknown here. */
+ * (forget_lost): those of an older generation become unknown here. */
 static txtb_obj *prio_fresh(txtb_state *s, txtb_obj *t)
 {
     if (t && t->pgen != s->pgen) {
@@ -1722,8 +1716,7 @@ TXTB_INLINE EVT_EVENT_RESET_FN int decode_slot(txtb_state *s, const uint8_t *p, 
         /* evtrace's LOST record (txtb_defs.h): info1 dropped (and carried again), info4
          * overwritten by wraps (written at disable); both are records lost. */
         uint64_t dropped = ev->args[0], ow = ev->args[3]; /* a LOST record has the marker (above) */
-        forget_inheritance(s);
-        forget_gives(s);
+        forget_lost(s);
         flags |= EVT_HAS_COUNT;
         ev->count = dropped + ow;
         fld_u(&fb, "dropped", dropped);
@@ -1780,8 +1773,7 @@ TXTB_COLD static evt_status cut_lost_event(txtb_state *s, evt_event *ev)
     ev->flags = EVT_HAS_COUNT;
     ev->count = s->cut_lost;
     s->cut_lost = 0;
-    forget_inheritance(s);
-    forget_gives(s);
+    forget_lost(s);
     return EVT_OK;
 }
 

@@ -954,14 +954,11 @@ static void meaning_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t ci,
         uint32_t ti = about_(tl, ev, ci, t);
         if (ti != EVT_TL_NONE && (ti != ci || in_isr)) wake_(tl, cpu, ti, ci, t, in_isr);
     }
-    if (TL_UNLIKELY(ev->m.has & EVT_M_WAKE_CAUSE)) tl->wake_causes = 1;
-    if (TL_UNLIKELY(ev->m.has & EVT_M_WAKE_CAUSE) &&
-        (ev->m.wake_cause == EVT_WAKE_TIMEOUT || ev->m.wake_cause == EVT_WAKE_ABORT)) {
+    if (TL_UNLIKELY(ev->m.has & EVT_M_WAKE_CAUSE)) { /* the target's wait ended so: count its outcome */
+        tl->wake_causes = 1;
         uint32_t ti = about_(tl, ev, ci, t);
-        if (ti != EVT_TL_NONE) {
-            if (ev->m.wake_cause == EVT_WAKE_TIMEOUT) tl->ctxs[ti]->timeouts++;
-            else tl->ctxs[ti]->wait_aborts++;
-        }
+        if (ti != EVT_TL_NONE && ev->m.wake_cause == EVT_WAKE_TIMEOUT) tl->ctxs[ti]->timeouts++;
+        else if (ti != EVT_TL_NONE && ev->m.wake_cause == EVT_WAKE_ABORT) tl->ctxs[ti]->wait_aborts++;
     }
     if (!(ev->m.has & EVT_M_OP)) return;
     evt_tl_ctx *c = tl->ctxs[ci];
