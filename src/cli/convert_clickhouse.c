@@ -32,6 +32,9 @@ static int load_one_(const cli_args *a, const char *file, const char *trace_id, 
         evt_reader_close(r);
         return EXIT_INPUT;
     }
+    if (*evt_ch_added_columns(l)) /* always said: the user's database changed */
+        cli_eprintf("evtrace convert: %s: added to %s's tables, which an older evtrace created: %s\n", file,
+                    evt_ch_database(l), evt_ch_added_columns(l));
     evt_event ev;
     evt_status st;
     int ok = 1;

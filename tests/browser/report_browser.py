@@ -121,6 +121,30 @@ WIDEST_RUNNING = r"""(function(){
  return best;})()"""
 
 
+# The widest ready interval that a wake-up with a cause begins (the "wakes" row at its start):
+# what its details must say.
+WIDEST_WOKEN = r"""(function(){
+ var raw=JSON.parse(document.getElementById('evt-data').textContent),m=raw.meta,st=raw.states,W=raw.wakes;
+ var r=document.getElementById('range'),t0=+r.dataset.t0,t1=+r.dataset.t1;
+ var cv=document.getElementById('tl').getBoundingClientRect(),box=document.getElementById('lanes').getBoundingClientRect();
+ var why={};
+ for(var k=0;k<W.length;k+=6)if(W[k+5]>0)why[W[k]+':'+W[k+2]]=[W[k+1]>=0?m.ctx[W[k+1]].name:null,m.wake_causes[W[k+5]]];
+ var best=null;
+ for(var i=0;i<st.length;i+=8){
+  if(m.state_names[st[i+1]]!=='ready'||!why[st[i]+':'+st[i+3]])continue;
+  var lab=document.querySelector('.lane-label[data-ctx="'+st[i]+'"]');
+  if(!lab)continue;
+  var lr=lab.getBoundingClientRect();
+  if(lr.top<box.top||lr.top+14>box.bottom)continue;
+  var a=st[i+3]+m.shift,b=a+st[i+4];
+  var xa=Math.max(cv.left,cv.left+(a-t0)/(t1-t0)*cv.width),xb=Math.min(cv.right,cv.left+(b-t0)/(t1-t0)*cv.width);
+  if(xb<=xa)continue;
+  if(!best||xb-xa>best.w)best={x:(xa+xb)/2,y:lr.top+10,w:xb-xa,ctx:m.ctx[st[i]].name,dur:st[i+4],
+   waker:why[st[i]+':'+st[i+3]][0],cause:why[st[i]+':'+st[i+3]][1],t:a};
+ }
+ return best;})()"""
+
+
 STATE_PIXELS = r"""(function(){
  var raw=JSON.parse(document.getElementById('evt-data').textContent),m=raw.meta,st=raw.states,L=raw.lost;
  var col={};
@@ -203,6 +227,41 @@ def click_interval(b, name, unit):
     check(got is not None and abs(got - best['dur']) <= max(1.0, best['dur'] * 1e-3),
           '%s: details duration %r, the interval is %r %s' % (name, d.get('duration'), best['dur'], unit))
     print('%s: clicked running interval of %s: details %s' % (name, best['ctx'], d.get('duration')))
+
+
+def click_woken(b, name):
+    """The details of a ready interval that a wake-up with a cause begins: who woke it and why its
+    wait ended (a ThreadX timeout is woken by the timer thread: only the cause tells it apart)."""
+    best = b.eval(WIDEST_WOKEN)
+    if best is None:
+        return 0
+    for _ in range(60):  # zoom in on it (the wheel zooms at the pointer) until it can be hit
+        if best['w'] >= 8:
+            break
+        b.mouse('mouseWheel', best['x'], best['y'], deltaX=0, deltaY=-400)
+        b.frames(2)
+        best = b.eval(WIDEST_WOKEN)
+        if best is None:
+            break
+    if not check(best is not None and best['w'] >= 8, '%s: could not zoom to a ready interval with a wake cause' % name):
+        return 0
+    b.click(best['x'], best['y'])
+    b.frames(2)
+    rows = b.eval("Array.prototype.map.call(document.querySelectorAll('#details tr'),function(t){"
+                  "return [t.cells[0].textContent,t.cells[1].textContent];})")
+    d = dict(rows or [])
+    check(d.get('state') == 'ready' and d.get('context') == best['ctx'],
+          '%s: details of the woken interval of %s: %r' % (name, best['ctx'], d))
+    check(d.get('wait ended') == best['cause'], '%s: details "wait ended" %r, the wake-up says %r: %r'
+          % (name, d.get('wait ended'), best['cause'], d))
+    if best['waker']:
+        check(d.get('woken by') == best['waker'], '%s: details "woken by" %r, the wake-up says %r'
+              % (name, d.get('woken by'), best['waker']))
+    print('%s: clicked a ready interval of %s: woken by %s, wait ended %s' % (name, best['ctx'], d.get('woken by'),
+                                                                             d.get('wait ended')))
+    b.key('f')  # back to the whole trace
+    b.frames(2)
+    return 1
 
 
 def zoom_checks(b, name):
@@ -366,10 +425,15 @@ def interactive(b, evtrace, path, tmp, art):
     b.screenshot(os.path.join(art, name + '-details.png'))
     filter_checks(b, name, dump(evtrace, path), meta)
     analyses_checks(b, evtrace, path, name)
+    b.eval("window.scrollTo(0,0)")
+    b.key('f')
+    b.frames(2)
+    woken = click_woken(b, name)
     b.eval("document.getElementById('load-panel').scrollIntoView()")
     b.frames(2)
     b.screenshot(os.path.join(art, name + '-load.png'))
     check(not b.problems(), '%s after interaction: %r' % (name, b.problems()[:5]))
+    return woken
 
 
 def big(b, evtrace, tmp, art):
@@ -442,10 +506,12 @@ def main():
                 lt = load(b, out)
                 check(not b.problems(), '%s: %r' % (p, b.problems()[:5]))
                 print('%s: loaded in %.2f s, no console message' % (os.path.relpath(p, samples) if p.startswith(samples) else p, lt))
+            woken = 0
             for rel in INTERACTIVE:
                 p = os.path.join(samples, rel)
                 if check(os.path.exists(p), 'sample %s missing' % p):
-                    interactive(b, evtrace, p, tmp, art)
+                    woken += interactive(b, evtrace, p, tmp, art)
+            check(woken >= 2, 'a wake cause was shown on %d samples, want both ThreadX ones' % woken)
             interactive(b, evtrace, os.path.join(data, 'small.syn'), tmp, art)
             if demo:
                 make_run_demo(b, evtrace, demo, tmp, art)

@@ -20,6 +20,7 @@ secure    (issue 31) a server with an https_port (a certificate from a CA the te
 
 Usage: clickhouse_check.py MODE EVTRACE DATA_DIR DOCS_MD [SYNTHETIC_EVENTS]"""
 import atexit
+import concurrent.futures
 import json
 import os
 import re
@@ -243,6 +244,7 @@ def mode_load(evtrace, data, docs, nsyn, contexts=True):
             print('%s: %d rows' % (q, len(rows)), flush=True)
             if not rows:  # every query must have something to compare on these traces
                 fail('%s: no rows on the loaded traces' % q)
+        causes = 0
         for tid, f in traces:
             db = os.path.join(tmp, tid + '.sqlite')
             r = run([evtrace, 'convert', '-q', f, '--to', 'sqlite', '-o', db])
@@ -259,13 +261,22 @@ def mode_load(evtrace, data, docs, nsyn, contexts=True):
                     got = [row[1:] for row in answers[q] if row[0] == tid]
                 if not same_rows(got, want):
                     fail('%s (%s): %s: ClickHouse %r, SQLite %r' % (tid, os.path.basename(f), q, got[:8], want[:8]))
+            # why each wait ended (a column added after the first schema): the same in both
+            want = [tuple(x) for x in con.execute('SELECT cause, count(*) FROM wakeups GROUP BY 1').fetchall()]
+            got = ch_rows(ch, "SELECT cause, count() FROM %s.wakeups WHERE trace_id = '%s' GROUP BY cause" % (DB, tid))
+            if not same_rows(got, want):
+                fail('%s (%s): wakeups per cause: ClickHouse %r, SQLite %r' % (tid, os.path.basename(f), got, want))
+            causes += sum(norm(k) for c, k in want if c is not None)
             con.close()
             os.unlink(db)
             st = run([evtrace, 'stats', '--json', f])
             if st.returncode not in (0, 1):
                 die('stats %s: %s' % (f, st.stderr))
             stats_checks(ch, tid, json.loads(st.stdout), contexts)
-        print('checked %d traces x %d queries against SQLite and stats' % (len(traces), len(queries)))
+        if causes == 0:
+            fail('no loaded trace has a wakeups row with a cause: the cause column is not checked')
+        print('checked %d traces x %d queries against SQLite and stats; %d wake-ups with a cause'
+              % (len(traces), len(queries), causes))
 
 
 def mode_cluster(evtrace, data, docs):
@@ -303,6 +314,13 @@ def mode_cluster(evtrace, data, docs):
         r, _ = load(evtrace, url, [files[0]], [ids[0]])
         if r.returncode != 3 or 'already loaded' not in r.stderr or ids[0] not in r.stderr:
             fail('reloading %s on Distributed tables: exit %d: %s' % (ids[0], r.returncode, r.stderr))
+        # a column an older evtrace's Distributed table lacks: refused, with what to run on the shards
+        ch.query('ALTER TABLE %s.wakeups DROP COLUMN cause' % DB, shard=0)
+        r, _ = load(evtrace, url, [files[0]], ['t-older'])
+        expect_fail(r, 'older Distributed table', 'table evtrace.wakeups has no column cause',
+                    'add it on every shard (ALTER TABLE evtrace.wakeups_local ADD COLUMN `cause` Nullable(String))',
+                    'nothing loaded')
+        ch.query('ALTER TABLE %s.wakeups ADD COLUMN cause Nullable(String)' % DB, shard=0)
         print('cluster: %d traces on 2 shards, %d queries: Distributed = shard 0 + shard 1' % (len(files), len(queries)))
 
 
@@ -338,10 +356,37 @@ def mode_failures(evtrace, data, docs):
         r, _ = load(evtrace, url, [sample], ['t-type'])
         expect_fail(r, 'column type', 'column evtrace.isrs.dur is Int32, evtrace writes Int64', 't-type')
         ch.query('ALTER TABLE %s.isrs MODIFY COLUMN dur Int64' % DB)
+        # tables an older evtrace created (columns it did not write yet): the load adds them, says
+        # so, and loads; the other rows of those tables get NULL there
         ch.query('ALTER TABLE %s.losses DROP COLUMN count' % DB)
+        ch.query('ALTER TABLE %s.wakeups DROP COLUMN cause' % DB)
         r, _ = load(evtrace, url, [sample], ['t-col'])
-        expect_fail(r, 'missing column', 'table evtrace.losses has no column count', 't-col')
-        ch.query('ALTER TABLE %s.losses ADD COLUMN count Nullable(Int64)' % DB)
+        if r.returncode != 0 or 'added to evtrace\'s tables, which an older evtrace created: ' \
+                'losses.count Nullable(Int64), wakeups.cause Nullable(String)' not in r.stderr.replace('\n', ' '):
+            fail('older tables: exit %d, want both columns added and said: %s' % (r.returncode, r.stderr))
+        have = ch_rows(ch, "SELECT table, name, type FROM system.columns WHERE database = '%s' AND "
+                           "((table = 'losses' AND name = 'count') OR (table = 'wakeups' AND name = 'cause')) "
+                           "ORDER BY table" % DB)
+        if [tuple(norm(v) for v in row) for row in have] != [('losses', 'count', 'Nullable(Int64)'),
+                                                              ('wakeups', 'cause', 'Nullable(String)')]:
+            fail('older tables: columns %r after the load, want losses.count and wakeups.cause' % have)
+        r, _ = load(evtrace, url, [sample], ['t-col2'])
+        if r.returncode != 0 or 'older evtrace' in r.stderr:
+            fail('a second load into the upgraded tables: exit %d, %s' % (r.returncode, r.stderr))
+        # two loads into older tables at once: both add (or find) the column and load
+        ch.query('ALTER TABLE %s.wakeups DROP COLUMN cause' % DB)
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            both = list(pool.map(lambda tid: load(evtrace, url, [sample], [tid])[0], ['t-race1', 't-race2']))
+        said = sum('older evtrace' in r.stderr for r in both)
+        if any(r.returncode != 0 for r in both) or said < 1 or counts(ch, 't-race1') != counts(ch, 't-race2'):
+            fail('two loads into older tables at once: exits %r, %d said they added the column: %r'
+                 % ([r.returncode for r in both], said, [r.stderr for r in both]))
+        # a column the server cannot add (a readonly user): refused before anything is loaded
+        ch.query('ALTER TABLE %s.wakeups DROP COLUMN cause' % DB)
+        r, _ = load(evtrace, url + '&readonly=1', [sample], ['t-col-ro'])
+        expect_fail(r, 'older table, readonly', 'table evtrace.wakeups has no column cause', 'adding it failed',
+                    'readonly', 't-col-ro', 'nothing loaded')
+        ch.query('ALTER TABLE %s.wakeups ADD COLUMN cause Nullable(String)' % DB)
         # an INSERT refused by the server: HTTP 500 and its exception text, verbatim
         r, _ = load(evtrace, url + '&readonly=1', [sample], ['t-ro'])
         expect_fail(r, 'refused insert', 'HTTP 500', 'readonly', 't-ro', 'rows committed: none')

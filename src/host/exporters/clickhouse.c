@@ -216,6 +216,8 @@ evt_ch_load *evt_ch_begin(const char *url, evt_reader *r, const evt_ch_opts *o, 
 }
 
 const char *evt_ch_trace_id(const evt_ch_load *l) { return l->trace_id; }
+const char *evt_ch_added_columns(const evt_ch_load *l) { return l->conn.added; }
+const char *evt_ch_database(const evt_ch_load *l) { return l->conn.db; }
 uint64_t evt_ch_committed(const evt_ch_load *l, evt_tl_table t) { return l->t[t].committed; }
 
 static int rows_start_(evt_ch_load *l)

@@ -38,6 +38,10 @@ typedef struct evt_ch_load evt_ch_load;
 evt_ch_load *evt_ch_begin(const char *url, evt_reader *r, const evt_ch_opts *o, char *err, size_t errlen);
 /* The trace id in use (the generated one when none was given). */
 const char *evt_ch_trace_id(const evt_ch_load *l);
+/* The columns evt_ch_begin added to tables an older evtrace created ("table.column Type, ...";
+ * "" when none), and the database they are in. */
+const char *evt_ch_added_columns(const evt_ch_load *l);
+const char *evt_ch_database(const evt_ch_load *l);
 /* One event. 0 with a message (which says what was committed) on failure. */
 int evt_ch_event(evt_ch_load *l, const evt_event *ev, char *err, size_t errlen);
 /* Finish every INSERT, then write the traces row. 0 with a message on failure. Does not free. */

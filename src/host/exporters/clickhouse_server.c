@@ -90,13 +90,61 @@ static const char *find_type_(char *tsv, const char *table, const char *col, cha
     return NULL;
 }
 
+/* Column `name` of table d is missing: add it (appending "table.column type" to c->added), or 0
+ * with a message when the tables are Distributed (the column is to be added on every shard). */
+static int add_column_(evt_ch_conn *c, const evt_tl_table_desc *d, const char *name, const char *type,
+                       char *err, size_t errlen)
+{
+    if (c->distributed) {
+        snprintf(err, errlen, "schema mismatch: table %s.%s has no column %s (%s): an older evtrace created it; "
+                 "add it on every shard (ALTER TABLE %s.%s_local ADD COLUMN `%s` %s), then to %s.%s",
+                 c->db, d->name, name, type, c->db, d->name, name, type, c->db, d->name);
+        return 0;
+    }
+    char sql[512], e[512];
+    snprintf(sql, sizeof sql, "ALTER TABLE %s.%s ADD COLUMN `%s` %s", c->db, d->name, name, type);
+    if (!evt_ch_exec(c, sql, NULL, e, sizeof e)) {
+        /* another load may have added it meanwhile (its ALTER won): then it is there, typed right */
+        char *now = NULL, e2[256];
+        snprintf(sql, sizeof sql, "SELECT type FROM system.columns WHERE database = '%s' AND table = '%s' "
+                 "AND name = '%s' FORMAT TSV", c->db, d->name, name);
+        int there = evt_ch_exec(c, sql, &now, e2, sizeof e2) && strncmp(now, type, strlen(type)) == 0 &&
+                    (now[strlen(type)] == '\n' || now[strlen(type)] == '\0');
+        evt_free(now);
+        if (there) return 1;
+        snprintf(err, errlen, "schema mismatch: table %s.%s has no column %s (%s), and adding it failed: %s",
+                 c->db, d->name, name, type, e);
+        return 0;
+    }
+    size_t o = strlen(c->added);
+    snprintf(c->added + o, sizeof c->added - o, "%s%s.%s %s", o ? ", " : "", d->name, name, type);
+    return 1;
+}
+
+/* Whether the TSV of system.tables says table `name` is Distributed ("name\tDistributed"). */
+static int distributed_(const char *tables, const char *name)
+{
+    size_t nl = strlen(name);
+    for (const char *line = tables; *line;) {
+        const char *eol = strchr(line, '\n');
+        if (strncmp(line, name, nl) == 0 && line[nl] == '\t' && strncmp(line + nl + 1, "Distributed", 11) == 0)
+            return 1;
+        if (!eol) break;
+        line = eol + 1;
+    }
+    return 0;
+}
+
 int evt_ch_check_schema(evt_ch_conn *c, char *err, size_t errlen)
 {
     char sql[512], *cols = NULL, *tables = NULL;
+    c->added[0] = '\0';
     snprintf(sql, sizeof sql, "SELECT table, name, type FROM system.columns WHERE database = '%s' FORMAT TSV", c->db);
     if (!evt_ch_exec(c, sql, &cols, err, errlen)) return 0;
     snprintf(sql, sizeof sql, "SELECT name, engine FROM system.tables WHERE database = '%s' FORMAT TSV", c->db);
     if (!evt_ch_exec(c, sql, &tables, err, errlen)) { evt_free(cols); return 0; }
+    for (int t = 0; t < EVT_TL_T_COUNT_; t++)
+        if (distributed_(tables, evt_ch_table((evt_tl_table)t)->name)) c->distributed = 1;
     int ok = 1;
     for (int t = 0; t < EVT_TL_T_COUNT_ && ok; t++) {
         const evt_tl_table_desc *d = evt_ch_table((evt_tl_table)t);
@@ -108,22 +156,14 @@ int evt_ch_check_schema(evt_ch_conn *c, char *err, size_t errlen)
                 snprintf(err, errlen, "schema mismatch: table %s.%s does not exist (create the tables with: "
                          "evtrace clickhouse-schema --database %s | clickhouse-client --multiquery)", c->db, d->name, c->db);
                 ok = 0;
-            } else if (!have) {
+            } else if (!have && i < EVT_CH_LEAD_COLS) {
                 snprintf(err, errlen, "schema mismatch: table %s.%s has no column %s (%s)", c->db, d->name, name, want);
                 ok = 0;
+            } else if (!have) {
+                ok = add_column_(c, d, name, want, err, errlen);
             } else if (strcmp(have, want) != 0) {
                 snprintf(err, errlen, "schema mismatch: column %s.%s.%s is %s, evtrace writes %s", c->db, d->name, name, have, want);
                 ok = 0;
-            }
-        }
-        if (ok) { /* its engine: "name\tDistributed" marks a cluster */
-            size_t nl = strlen(d->name);
-            for (char *line = tables; *line;) {
-                char *eol = strchr(line, '\n');
-                if (strncmp(line, d->name, nl) == 0 && line[nl] == '\t' && strncmp(line + nl + 1, "Distributed", 11) == 0)
-                    c->distributed = 1;
-                if (!eol) break;
-                line = eol + 1;
             }
         }
     }

@@ -13,6 +13,8 @@ typedef struct evt_ch_conn {
     evt_http_opts http;    /* credentials, TLS, the load's time budget */
     char db[72];           /* the URL's database= parameter, else "default" */
     int distributed;       /* the tables are Distributed (a cluster) */
+    char added[512];       /* "wakeups.cause Nullable(String), ...": the columns the schema check
+                            * added to tables an older evtrace created ("" when none) */
 } evt_ch_conn;
 
 /* Parse http[s]://HOST:PORT/?database=DB[&...]: the other parameters (ClickHouse settings) go
@@ -25,7 +27,10 @@ int evt_ch_target(const evt_ch_conn *c, const char *query, char *out, size_t out
  * may be NULL), or 0 with the server's error (or the connection's) in err. */
 int evt_ch_exec(const evt_ch_conn *c, const char *sql, char **out, char *err, size_t errlen);
 /* Every evtrace table exists in c->db with every column evtrace writes, of the same type; sets
- * c->distributed. 0 with a message naming the table and column otherwise. */
+ * c->distributed. A column missing from a MergeTree table (one an older evtrace created: tables
+ * only gain columns, at their end) is added (ALTER TABLE ... ADD COLUMN) and listed in c->added.
+ * 0 with a message naming the table and column otherwise: a missing table or leading column, a
+ * type that differs, a column missing behind a Distributed table (to add on every shard). */
 int evt_ch_check_schema(evt_ch_conn *c, char *err, size_t errlen);
 /* Rows of trace_id in any table: removed (ALTER TABLE ... DELETE, then waiting until
  * system.mutations says done). On Distributed tables (which take no ALTER DELETE) a trace that

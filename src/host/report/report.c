@@ -98,6 +98,7 @@ static void on_waking_(void *u, const evt_tl_waking *w)
     t_(r, RP_COL_wakes, w->t);
     idx_(r, RP_COL_wakes, w->obj);
     u_(r, RP_COL_wakes, (uint64_t)(w->from_isr != 0));
+    u_(r, RP_COL_wakes, w->cause);
 }
 
 static void on_prio_(void *u, const evt_tl_prio *p)

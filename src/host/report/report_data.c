@@ -10,7 +10,7 @@
  *      "counters" [obj, name, t, value]                                             stride 4
  *      "flows"    [kind, from, to, t0, t1, obj]                                     stride 6
  *      "lost"     [cpu, t0, t1, count]                                              stride 4
- *      "wakes"    [ctx, waker, t, obj, from_isr]                                    stride 5
+ *      "wakes"    [ctx, waker, t, obj, from_isr, cause (index in meta.wake_causes)] stride 6
  *      "prios"    [ctx, t, prio, why (index in meta.prio_whys), by]                 stride 5
  *    "ev": the listed events as columns: t (delta from the previous listed event, the first
  *          from the first event), c (ctx), k (kind index in meta.kinds), n (name), f (fields
@@ -135,6 +135,10 @@ static void meta_(const evt_report *r, evt_json *j, const void *arg)
     evt_json_key(j, "prio_whys");
     evt_json_arr_begin(j);
     for (int w = 0; w < EVT_TL_PRIO_WHY_COUNT_; w++) evt_json_str(j, evt_tl_prio_why_name((evt_tl_prio_why)w));
+    evt_json_arr_end(j);
+    evt_json_key(j, "wake_causes");
+    evt_json_arr_begin(j);
+    for (int c = 0; c < EVT_WAKE_COUNT_; c++) evt_json_str(j, evt_wake_cause_name((evt_wake_cause)c));
     evt_json_arr_end(j);
     evt_json_key(j, "kinds");
     evt_json_arr_begin(j);

@@ -683,16 +683,22 @@ static int next_named_(evt_tl *tl, const evt_event *ev, uint64_t t, uint32_t *ne
     return 1;
 }
 
-/* Context ti is made ready by ci (a wake-up): a waking record and a pending wake flow. Nothing
- * when it is running or ready already. */
-static void wake_(evt_tl *tl, uint32_t cpu, uint32_t ti, uint32_t ci, uint64_t t, int in_isr)
+/* Why the event's target was made ready, when it says (EVT_M_WAKE_CAUSE), else EVT_WAKE_UNKNOWN. */
+static uint8_t cause_of_(const evt_event *ev)
+{
+    return (ev->m.has & EVT_M_WAKE_CAUSE) ? ev->m.wake_cause : (uint8_t)EVT_WAKE_UNKNOWN;
+}
+
+/* Context ti is made ready by ci (a wake-up), for the reason `cause` (evt_wake_cause): a waking
+ * record and a pending wake flow. Nothing when it is running or ready already. */
+static void wake_(evt_tl *tl, uint32_t cpu, uint32_t ti, uint32_t ci, uint64_t t, int in_isr, uint8_t cause)
 {
     evt_tl_ctx *tc = tl->ctxs[ti];
     if (tc->state == EVT_TL_RUNNING || tc->state == EVT_TL_READY) return;
     uint32_t obj = tc->state == EVT_TL_BLOCKED ? tc->state_obj : EVT_TL_NONE;
     set_state_(tl, tc, EVT_TL_READY, t, EVT_TL_NONE, 0);
     if (tl->sink.waking) {
-        evt_tl_waking w = {cpu, t, ti, ci, in_isr, obj};
+        evt_tl_waking w = {cpu, t, ti, ci, in_isr, obj, cause};
         tl->sink.waking(tl->sink.user, &w);
     }
     tc->wake_from = ci;
@@ -744,7 +750,7 @@ static void thread_run_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t 
         return;
     }
     /* made ready by another context */
-    if (ti != ci || in_isr) wake_(tl, cpu, ti, ci, t, in_isr);
+    if (ti != ci || in_isr) wake_(tl, cpu, ti, ci, t, in_isr, cause_of_(ev));
     next_runs_(tl, cpu, ev, ci, t, in_isr);
 }
 
@@ -952,7 +958,7 @@ static void meaning_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t ci,
     }
     if ((ev->m.has & EVT_M_WAKE) && ev->kind != EVT_KIND_THREAD_RUN) {
         uint32_t ti = about_(tl, ev, ci, t);
-        if (ti != EVT_TL_NONE && (ti != ci || in_isr)) wake_(tl, cpu, ti, ci, t, in_isr);
+        if (ti != EVT_TL_NONE && (ti != ci || in_isr)) wake_(tl, cpu, ti, ci, t, in_isr, cause_of_(ev));
     }
     if (TL_UNLIKELY(ev->m.has & EVT_M_WAKE_CAUSE)) { /* the target's wait ended so: count its outcome */
         tl->wake_causes = 1;

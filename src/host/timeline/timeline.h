@@ -210,6 +210,8 @@ typedef struct evt_tl_waking {
     uint32_t waker;        /* waking context (EVT_TL_NONE: unknown / ISR without context) */
     int from_isr;          /* recorded inside an ISR */
     uint32_t obj;          /* the object it was blocked on (what woke it), EVT_TL_NONE */
+    uint8_t cause;         /* why its wait ended (evt_wake_cause, EVT_M_WAKE_CAUSE of the waking
+                            * event); EVT_WAKE_UNKNOWN when the format does not say */
 } evt_tl_waking;
 
 /* Why a priority changed (evt_tl_prio.why). X(enum, name) */

@@ -360,6 +360,7 @@ static void on_waking_(void *user, const evt_tl_waking *w)
     set_i_(r, WK_cpu, w->cpu);
     set_i_(r, WK_from_isr, (uint64_t)w->from_isr);
     set_obj_(r, WK_object, w->obj);
+    if (w->cause != EVT_WAKE_UNKNOWN) set_s_(r, WK_cause, evt_wake_cause_name((evt_wake_cause)w->cause));
     emit_(r, EVT_TL_T_wakeups);
 }
 

@@ -12,9 +12,10 @@ stopped the trace (tx_thread_info_get, tx_*_performance_info_get). Checks, with 
   left suspended at a wait's end (a delayed suspension) is not woken there;
 - every object's operations (stats --json "objects") are ThreadX's performance counters;
 - each thread's waits that ended by their timeout and by an abort (stats --json contexts timeouts,
-  wait_aborts, from the THREAD_RESUME records' wake_cause) are ThreadX's per-thread timeouts and
-  wait_aborts, and the timeouts of each wait state are the timeouts of the application's one
-  object of that kind (queue, semaphore, mutex, event flags, block pool);
+  wait_aborts, from the THREAD_RESUME records' wake_cause; and the SQLite wakeups rows of cause
+  timeout and abort) are ThreadX's per-thread timeouts and wait_aborts, and the timeouts of each
+  wait state (and the wakeups rows of cause timeout per object waited on) are the timeouts of the
+  application's one object of that kind (queue, semaphore, mutex, event flags, block pool);
 - each thread's priority inversions (the inversion analysis's waits with it as the more urgent
   thread: bounded_list, which holds every such wait) are ThreadX's per-thread priority_inversions;
 - the priority inheritances (stats --json analyses.inversions.inheritances, inferred from each
@@ -41,7 +42,7 @@ def main():
 
     # priority-change resumes per thread (ThreadX counts them as resumptions; not wake-ups); the
     # timeouts per wait state
-    prio_change, prio_suspend, state_timeouts = {}, {}, {}
+    prio_change, prio_suspend, state_timeouts, unwoken = {}, {}, {}, {}
     for line in run_evtrace(evtrace, 'dump', '--json', trace).stdout.splitlines():
         e = json.loads(line)
         f = e.get('fields', {})
@@ -51,16 +52,24 @@ def main():
             prio_suspend[f.get('target_name')] = prio_suspend.get(f.get('target_name'), 0) + 1
         if e.get('meaning', {}).get('wake_cause') == 'timeout':
             state_timeouts[f.get('state')] = state_timeouts.get(f.get('state'), 0) + 1
+        if e.get('meaning', {}).get('wake_cause') and f.get('delayed_suspension'):  # a wait's end, no wake-up
+            k = (f.get('target_name'), e['meaning']['wake_cause'], f.get('state'))
+            unwoken[k] = unwoken.get(k, 0) + 1
 
     with tempfile.TemporaryDirectory() as d:
         db = os.path.join(d, 't.sqlite')
         cv = run_evtrace(evtrace, 'convert', '-q', trace, '-o', db)
         if cv.returncode != 0:
             bad.append(f'convert: exit {cv.returncode}: {cv.stderr.strip()}')
-            wakeups, stops = {}, {}
+            wakeups, stops, row_causes, obj_timeouts = {}, {}, {}, {}
         else:
             con = sqlite3.connect(db)
             wakeups = dict(con.execute('SELECT c.name, count(*) FROM wakeups w JOIN contexts c ON c.ctx = w.ctx GROUP BY 1'))
+            # the wake-ups' causes: per thread, and per object the thread waited on
+            row_causes = {(n, cause): k for n, cause, k in con.execute(
+                'SELECT c.name, w.cause, count(*) FROM wakeups w JOIN contexts c ON c.ctx = w.ctx GROUP BY 1, 2')}
+            obj_timeouts = dict(con.execute("SELECT o.name, count(*) FROM wakeups w JOIN objects o ON o.target = w.object "
+                                            "WHERE w.cause = 'timeout' GROUP BY 1"))
             # the times each thread stopped to wait or be suspended: entries into blocked or
             # suspended from another state (a delayed suspension goes on from blocked: one)
             stops = {}
@@ -77,6 +86,12 @@ def main():
         n = t['name']
         if causes.get(n) != (t['timeouts'], t['wait_aborts']):
             bad.append(f"{n}: (timeouts, wait_aborts) {causes.get(n)}, ThreadX's ({t['timeouts']}, {t['wait_aborts']})")
+        # a wait that ends in a delayed suspension has no wake-up: its cause is in no wakeups row
+        rows = tuple(row_causes.get((n, c), 0) + sum(v for k, v in unwoken.items() if k[:2] == (n, c))
+                     for c in ('timeout', 'abort'))
+        if rows != (t['timeouts'], t['wait_aborts']):
+            bad.append(f"{n}: wakeups rows with cause (timeout, abort) {rows} (with the waits that ended suspended), "
+                       f"ThreadX's ({t['timeouts']}, {t['wait_aborts']})")
         if switches.get(n) != t['run_count']:
             bad.append(f"{n}: switched in {switches.get(n)} times, ThreadX's run_count {t['run_count']}")
         # ThreadX counts a suspension for each stop and for each priority-change suspend (a ready
@@ -110,6 +125,9 @@ def main():
                       ('block_pool bp_small', 'BLOCK_MEMORY'), ('byte_pool bytes', 'BYTE_MEMORY')):
         if state_timeouts.get(state, 0) != key[kk]['timeouts']:
             bad.append(f"{kk}: {state_timeouts.get(state, 0)} waits ended by timeout, ThreadX's timeouts {key[kk]['timeouts']}")
+        name = kk.split(' ', 1)[1]
+        if obj_timeouts.get(name, 0) + sum(v for k, v in unwoken.items() if k[1:] == ('timeout', state)) != key[kk]['timeouts']:
+            bad.append(f"{name}: {obj_timeouts.get(name, 0)} wakeups rows of cause timeout, ThreadX's timeouts {key[kk]['timeouts']}")
 
     inv = stats['analyses']['inversions']
     if inv['truncated']:

@@ -159,9 +159,10 @@ static void meaning_wake_prio_blocked_on(void **st)
     e.m.new_prio = 1;
     e.m.op = EVT_OP_DISINHERIT;
     evt_tl_add(&tl, &e);
-    e = ev_(21, A, EVT_CTX_THREAD, EVT_KIND_OTHER, "ready");
+    e = ev_(21, A, EVT_CTX_THREAD, EVT_KIND_OTHER, "ready"); /* and says why B's wait ended */
     target_(&e, B);
-    e.m.has |= EVT_M_WAKE;
+    e.m.has |= EVT_M_WAKE | EVT_M_WAKE_CAUSE;
+    e.m.wake_cause = EVT_WAKE_GIVEN;
     evt_tl_add(&tl, &e);
     e = ev_(22, B, EVT_CTX_THREAD, EVT_KIND_USER, "run"); /* B runs again */
     evt_tl_add(&tl, &e);
@@ -195,6 +196,7 @@ static void meaning_wake_prio_blocked_on(void **st)
     assert_int_equal(r.wk[0].waker, a);
     assert_int_equal(r.wk[0].t, 21);
     assert_int_equal(tl.objs[r.wk[0].obj]->id, M);
+    assert_int_equal(r.wk[0].cause, EVT_WAKE_GIVEN);
     int blocked_m = 0, blocked_q = 0, ready = 0;
     for (uint32_t k = 0; k < r.nst; k++) {
         const evt_tl_state_iv *iv = &r.st[k];
@@ -297,6 +299,7 @@ static void threadx_style(void **st)
     assert_int_equal(r.nwk, 1);
     assert_int_equal(r.wk[0].target, a);
     assert_true(r.wk[0].from_isr);
+    assert_int_equal(r.wk[0].cause, EVT_WAKE_UNKNOWN); /* no event said why */
     assert_int_equal(r.nfl, 1); /* the wake-up carries the message: no second flow */
     assert_string_equal(r.fl[0].kind, "wake");
     assert_int_equal(r.fl[0].t0, 23);

@@ -10,7 +10,7 @@ var RAW = JSON.parse($('evt-data').textContent), D = RAW.meta;
   function add(a, stride, offs) { for (var i = 0; i < a.length; i += stride) offs.forEach(function (o) { a[i + o] += sh; }); }
   if (!sh) return;
   add(D.states, 8, [3]); add(D.isrs, 9, [1]); add(D.slices, 8, [2]); add(D.counters, 4, [2]);
-  add(D.flows, 6, [3, 4]); add(D.lost, 4, [1, 2]); add(D.wakes, 5, [2]); add(D.prios, 5, [1]);
+  add(D.flows, 6, [3, 4]); add(D.lost, 4, [1, 2]); add(D.wakes, 6, [2]); add(D.prios, 5, [1]);
   if (D.ev.t.length) D.ev.t[0] += sh;
 })(D.shift);
 var AN = null, anError = null;

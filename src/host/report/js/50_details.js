@@ -129,10 +129,11 @@ function select(h) {
  * "wakes" and "prios": from the trace's meaning, docs/report.md). */
 function stateMeaning(ci, t0, t1, add) {
   var W = D.wakes || [], P = D.prios || [], i, pr = null, ch = [];
-  for (i = 0; i < W.length; i += 5)
+  for (i = 0; i < W.length; i += 6)
     if (W[i] === ci && W[i + 2] === t0) {
       add('woken by', W[i + 1] >= 0 ? ctxName(W[i + 1]) : (W[i + 4] ? 'an interrupt' : 'unknown'));
       if (W[i + 3] >= 0) add('woken through', objName(W[i + 3]));
+      if (W[i + 5] > 0) add('wait ended', D.wake_causes[W[i + 5]]); /* 0: the trace does not say */
     }
   for (i = 0; i < P.length; i += 5) {
     if (P[i] !== ci || P[i + 1] > t1) continue;
