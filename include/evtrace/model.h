@@ -148,8 +148,16 @@ enum {
                                   * it runs on at inherit_prio, a more urgent priority it inherited,
                                   * until that inheritance ends (ThreadX's tx_thread_priority_change
                                   * of a thread that holds one) */
-    EVT_M_WAKE_CAUSE = 1u << 25  /* wake_cause: why the waiting target (ev->target) was made ready;
+    EVT_M_WAKE_CAUSE = 1u << 25, /* wake_cause: why the waiting target (ev->target) was made ready;
                                   * set where the reader knows (ThreadX's THREAD_RESUME) */
+    EVT_M_PREEMPT    = 1u << 26, /* preempted_ctx: this event made its target the context to run
+                                  * next in place of that one, which stays ready: a preemption of
+                                  * it, by a thread's service (the event's context is a thread) or an
+                                  * interrupt's (an ISR). Set where the kernel records what runs next
+                                  * (ThreadX's execute pointer in THREAD_RESUME) */
+    EVT_M_YIELD      = 1u << 27  /* the recording context gave the CPU to another ready context of
+                                  * its own accord, staying ready (ThreadX's tx_thread_relinquish
+                                  * that lets another thread run) */
 };
 
 /* Why a waiting context was made ready (evt_meaning.wake_cause). X(NAME, text) */
@@ -225,6 +233,8 @@ typedef struct evt_meaning {
     uint64_t inherit_prio;    /* EVT_M_INHERIT: its priority from now on (its kernel's numbers);
                                * EVT_M_PRIO_KEPT: the target's, inherited, from now on */
     uint8_t wake_cause;       /* EVT_M_WAKE_CAUSE: evt_wake_cause */
+    uint64_t preempted_ctx;   /* EVT_M_PREEMPT: the context that was to run (running, or chosen
+                               * and not yet dispatched) and now waits, ready */
 } evt_meaning;
 
 /* What kinds of fact a trace holds (info "capabilities", the report header). A view shows only

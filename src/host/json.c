@@ -285,6 +285,8 @@ static void meaning_(evt_json *j, evt_fbuf *b, const evt_meaning *m)
         LKU64_(j, b, "kept_prio", m->inherit_prio);
     if (m->has & EVT_M_WAKE) LKBOOL_(j, b, "wake", 1);
     if (m->has & EVT_M_WAKE_CAUSE) LKSTR_(j, b, "wake_cause", evt_wake_cause_name((evt_wake_cause)m->wake_cause));
+    if (m->has & EVT_M_PREEMPT) LKU64_(j, b, "preempted", m->preempted_ctx);
+    if (m->has & EVT_M_YIELD) LKBOOL_(j, b, "yield", 1);
     if (m->has & EVT_M_CTX_PRIO) LKU64_(j, b, "ctx_prio", m->ctx_prio);
     if (m->has & EVT_M_LEVEL) {
         LKEY_(j, b, "levels");

@@ -163,6 +163,7 @@ enum {
 #define TXTB_GV_GEN_STEP 0x100u
 /* What a THREAD_RESUME or THREAD_SUSPEND id does with the context's give (txtb_idm.wcase). */
 enum { TXTB_WC_NONE, TXTB_WC_RESUME, TXTB_WC_SUSPEND };
+#define TXTB_EXEC_UNKNOWN UINT64_MAX /* txtb_state.exec not known (an execute pointer is 32 bits) */
 
 /* What an event's id word alone decides (kind, name, target rule, service meaning, info roles),
  * worked out once per id word and kernel profile and reused for every event with it (idm_get). */
@@ -263,6 +264,9 @@ typedef struct txtb_state {
                                     threads without an entry (never read: no cause from it) */
     uint32_t give_gen;           /* the loss generation, in the bits above TXTB_GV_BITS (forget_lost) */
     uint32_t pgen;               /* the loss generation of user1 and inh1 (forget_lost) */
+    uint64_t exec;               /* _tx_thread_execute_ptr as the last record naming it said (a
+                                    resume's or suspend's info4, a relinquish's or time slice's
+                                    next thread); TXTB_EXEC_UNKNOWN from the start and at a loss */
     const char *ctx_name, *ctx_ok; /* its name and that name when vouched for */
     unsigned ctx_vbit;           /* EVT_TEXT_OK_CTX_NAME when ctx_name needs no check (vouched or NULL) */
     int beyond_checked;
@@ -691,6 +695,7 @@ static evt_status open_(evt_reader *r, void **state)
     *state = s;
     s->r = r;
     s->big = big;
+    s->exec = TXTB_EXEC_UNKNOWN; /* the records before the buffer's first may have changed it */
     if (!(s->user = evt_user_dec_new()) || !(s->idm = evt_calloc(TXTB_IDM_N, sizeof *s->idm)))
         return evt_reader_fail(r, EVT_ERR_NOMEM, 0, "out of memory");
     const char *elf = evt_opts_get(r->opts, "elf");
@@ -1234,6 +1239,7 @@ static inline void count_event(txtb_state *s, const txtb_idm *ce, uint32_t raw)
  * losses, the priorities' once in 2^32) every object is made one of generation 0 again. */
 TXTB_COLD static void forget_lost(txtb_state *s)
 {
+    s->exec = TXTB_EXEC_UNKNOWN;
     s->give_gen += TXTB_GV_GEN_STEP;
     if (++s->pgen && s->give_gen) return;
     if (!s->pgen) s->pgen = 1;
@@ -1352,6 +1358,9 @@ static inline void add_role_fields(txtb_state *s, const txtb_idm *e, const uint6
             ev->m.has |= EVT_M_NEXT;
             ev->m.next_ctx = v;
             ev->m.next_prio = EVT_HOOK_PRIO_UNKNOWN;
+            s->exec = v;
+            /* tx_thread_relinquish.c counts a relinquish when another thread is to run */
+            if (e->id == TXTB_EVENT_THREAD_RELINQUISH && v != ev->ctx) ev->m.has |= EVT_M_YIELD;
             break;
         case TXTB_R_NEW_PRIO: /* tx_thread_priority_change: the target's priority from now on */
             ev->m.has |= EVT_M_PRIO_SET;
@@ -1698,6 +1707,16 @@ TXTB_INLINE EVT_EVENT_RESET_FN int decode_slot(txtb_state *s, const uint8_t *p, 
             ev->m.has |= EVT_M_NEXT;
             ev->m.next_ctx = ev->args[3];
             ev->m.next_prio = EVT_HOOK_PRIO_UNKNOWN;
+            uint64_t was = s->exec;
+            s->exec = ev->args[3];
+            /* a resume that makes its thread the one to run next in place of another: ThreadX's
+               _tx_thread_system_resume counts a preemption of that one (solicited from a thread,
+               an interrupt's from an ISR; none during initialization) */
+            if (ev->args[3] == ev->args[0] && was != ev->args[0] && was != 0 && was != TXTB_EXEC_UNKNOWN &&
+                e->wcase == TXTB_WC_RESUME && ctx != TXTB_CTX_INIT) {
+                ev->m.has |= EVT_M_PREEMPT;
+                ev->m.preempted_ctx = was;
+            }
         }
         break;
     }

@@ -394,6 +394,9 @@ static void contexts_from_tl_(evt_stats *s)
         c->switches = x->switches_in;
         c->timeouts = x->timeouts;
         c->wait_aborts = x->wait_aborts;
+        c->preemptions = x->preemptions;
+        c->isr_preemptions = x->isr_preemptions;
+        c->yields = x->yields;
         c->idle_task = x->idle_task;
         if (x->has_id ? !evt_u64map_put(&map, x->id, i) : (noctx[(unsigned)x->cls & 3] = i, 0)) s->oom = 1;
     }
@@ -576,6 +579,11 @@ void evt_stats_json(evt_stats *s, evt_json *j, const char *format, const char *f
             evt_json_ku64(j, "timeouts", c->timeouts);
             evt_json_ku64(j, "wait_aborts", c->wait_aborts);
         }
+        if (s->tl.preempt_counts) { /* only where the trace says what preempts (else unknown, not 0) */
+            evt_json_ku64(j, "preemptions", c->preemptions);
+            evt_json_ku64(j, "isr_preemptions", c->isr_preemptions);
+            evt_json_ku64(j, "yields", c->yields);
+        }
         evt_json_ku64(j, "first_ts", c->first_ts);
         evt_json_ku64(j, "last_ts", c->last_ts);
         if (c->has_ctx && evt_ctx_incarnation(c->ctx)) { /* a reused id's later incarnation (model.h) */
@@ -687,6 +695,8 @@ void evt_stats_text(evt_stats *s, FILE *out, const char *format, const char *fil
     fprintf(out, "\nContexts (by CPU time):\n  %-32s %-6s %9s %14s %8s %9s %9s", "name", "class", "events",
             "cpu_time", "load%", "switches", "isrs");
     if (causes) fprintf(out, " %9s %9s", "timeouts", "aborts");
+    int pre = s->tl.preempt_counts; /* the trace says what preempts and yields */
+    if (pre) fprintf(out, " %9s %9s %9s", "preempted", "by_isr", "yields");
     fputc('\n', out);
     uint32_t *o = evt_stats_ctx_order(s);
     for (uint32_t i = 0; o && i < s->nctx; i++) {
@@ -695,6 +705,7 @@ void evt_stats_text(evt_stats *s, FILE *out, const char *format, const char *fil
                 evt_stats_ctx_name(s, c, nb, sizeof nb), evt_stats_class_name(c->cls), c->events,
                 evt_stats_time(s, c->cpu_ticks), pct_(c->cpu_ticks, dur), c->switches, c->isr_count);
         if (causes) fprintf(out, " %9" PRIu64 " %9" PRIu64, c->timeouts, c->wait_aborts);
+        if (pre) fprintf(out, " %9" PRIu64 " %9" PRIu64 " %9" PRIu64, c->preemptions, c->isr_preemptions, c->yields);
         fputc('\n', out);
     }
     evt_free(o);

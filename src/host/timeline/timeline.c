@@ -966,6 +966,15 @@ static void meaning_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t ci,
         if (ti != EVT_TL_NONE && ev->m.wake_cause == EVT_WAKE_TIMEOUT) tl->ctxs[ti]->timeouts++;
         else if (ti != EVT_TL_NONE && ev->m.wake_cause == EVT_WAKE_ABORT) tl->ctxs[ti]->wait_aborts++;
     }
+    if (TL_UNLIKELY(ev->m.has & (EVT_M_PREEMPT | EVT_M_YIELD))) { /* the kernel's own view: count it */
+        tl->preempt_counts = 1;
+        if (ev->m.has & EVT_M_YIELD) tl->ctxs[ci]->yields++;
+        uint32_t pi = (ev->m.has & EVT_M_PREEMPT) ? target_ctx_(tl, ev->m.preempted_ctx, NULL, t) : EVT_TL_NONE;
+        if (pi != EVT_TL_NONE) {
+            tl->ctxs[pi]->preemptions++;
+            if (in_isr) tl->ctxs[pi]->isr_preemptions++;
+        }
+    }
     if (!(ev->m.has & EVT_M_OP)) return;
     evt_tl_ctx *c = tl->ctxs[ci];
     if (ev->m.op == EVT_OP_WAIT_START) {
@@ -1123,7 +1132,8 @@ uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
     case EVT_KIND_OBJ_DELETE: obj_life_(tl, ev, obj, t); break;
     default: break;
     }
-    if (ev->m.has & (EVT_M_PRIO_SET | EVT_M_WAKE | EVT_M_OP | EVT_M_WAKE_CAUSE)) meaning_(tl, cpu, ev, ci, t, in_isr);
+    if (ev->m.has & (EVT_M_PRIO_SET | EVT_M_WAKE | EVT_M_OP | EVT_M_WAKE_CAUSE | EVT_M_PREEMPT | EVT_M_YIELD))
+        meaning_(tl, cpu, ev, ci, t, in_isr);
     /* a successor named by any other event (ThreadX's relinquish and time slice), after what it
        did to its objects and waiters */
     if (TL_UNLIKELY(ev->m.has & EVT_M_NEXT) && tl->sched && ev->kind != EVT_KIND_THREAD_RUN &&

@@ -139,6 +139,10 @@ typedef struct evt_tl_ctx {
     uint64_t switches_in;  /* times it became running (sched_switch with next = it) */
     uint64_t timeouts;     /* its waits that ended by their timeout (EVT_M_WAKE_CAUSE timeout) */
     uint64_t wait_aborts;  /* its waits or sleeps another context aborted (wake cause abort) */
+    uint64_t preemptions;  /* times another context was made to run in its place, it staying
+                            * ready (EVT_M_PREEMPT naming it) */
+    uint64_t isr_preemptions; /* of those, the ones an interrupt made (the event in an ISR) */
+    uint64_t yields;       /* times it gave the CPU to another ready context (EVT_M_YIELD) */
     /* cpu time = run_time - isr_time (what stats and contexts.cpu_time report) */
     /* scheduling (private to the timeline) */
     evt_tl_state state;
@@ -363,6 +367,8 @@ typedef struct evt_tl {
     int sched;
     int wake_causes;       /* some event said why a wait ended (EVT_M_WAKE_CAUSE): the contexts'
                             * timeouts and wait_aborts are counted */
+    int preempt_counts;    /* some event said what it preempted or that it yields (EVT_M_PREEMPT,
+                            * EVT_M_YIELD): the contexts' preemptions and yields are counted */
     int higher_prio_wins;  /* the trace's priority order (its kernel profile or --priority-order) */
     /* evt_tl_set_reader: the reader, asked again when its kernel profile changes (a stream names
      * its kernel in a record after its first ones) */

@@ -16,6 +16,10 @@ stopped the trace (tx_thread_info_get, tx_*_performance_info_get). Checks, with 
   timeout and abort) are ThreadX's per-thread timeouts and wait_aborts, and the timeouts of each
   wait state (and the wakeups rows of cause timeout per object waited on) are the timeouts of the
   application's one object of that kind (queue, semaphore, mutex, event flags, block pool);
+- each thread's preemptions (stats --json contexts preemptions, isr_preemptions: the THREAD_RESUME
+  records that make their thread ThreadX's execute pointer in place of another) are ThreadX's
+  solicited plus interrupt preemptions, and its interrupt preemptions; its yields (relinquishes
+  that let another thread run) are ThreadX's relinquishes;
 - each thread's priority inversions (the inversion analysis's waits with it as the more urgent
   thread: bounded_list, which holds every such wait) are ThreadX's per-thread priority_inversions;
 - the priority inheritances (stats --json analyses.inversions.inheritances, inferred from each
@@ -82,6 +86,7 @@ def main():
             con.close()
 
     causes = {x['name']: (x.get('timeouts'), x.get('wait_aborts')) for x in stats['contexts']}
+    preempts = {x['name']: (x.get('preemptions'), x.get('isr_preemptions'), x.get('yields')) for x in stats['contexts']}
     for t in key['threads']:
         n = t['name']
         if causes.get(n) != (t['timeouts'], t['wait_aborts']):
@@ -92,6 +97,13 @@ def main():
         if rows != (t['timeouts'], t['wait_aborts']):
             bad.append(f"{n}: wakeups rows with cause (timeout, abort) {rows} (with the waits that ended suspended), "
                        f"ThreadX's ({t['timeouts']}, {t['wait_aborts']})")
+        # preemptions (EVT_M_PREEMPT: a resume that makes its thread ThreadX's execute pointer in
+        # place of another) and yields (a relinquish that lets another thread run)
+        pre = preempts.get(n)
+        want = (t['solicited_preemptions'] + t['interrupt_preemptions'], t['interrupt_preemptions'], t['relinquishes'])
+        if pre != want:
+            bad.append(f"{n}: (preemptions, isr_preemptions, yields) {pre}, ThreadX's (solicited + interrupt "
+                       f"preemptions, interrupt preemptions, relinquishes) {want}")
         if switches.get(n) != t['run_count']:
             bad.append(f"{n}: switched in {switches.get(n)} times, ThreadX's run_count {t['run_count']}")
         # ThreadX counts a suspension for each stop and for each priority-change suspend (a ready
@@ -158,7 +170,8 @@ def main():
         print('\n'.join('FAIL ' + b for b in bad))
         sys.exit(1)
     print(f'ok: {checked} threads (switches in = run_count, wake-ups = resumptions less priority changes, '
-          f'stops = suspensions less priority changes, timeouts, wait aborts and priority inversions), '
+          f'stops = suspensions less priority changes, timeouts, wait aborts, preemptions, relinquishes and '
+          f'priority inversions), '
           f'the timeouts of 6 objects, '
           f'{sum(len(w) for _, _, w in pairs)} object counters and {inv["inheritances"]} inheritances equal ThreadX\'s')
 

@@ -573,10 +573,57 @@ static void test_wrapped_start_knows_no_cause(void **state)
     tb_free(t);
 }
 
+/* What ThreadX counts as a thread's preemptions and relinquishes (tx_thread_system_resume.c,
+ * tx_thread_relinquish.c), from the execute pointer its resume, suspend, relinquish and time
+ * slice records name: a resume that makes its thread the one to run, in place of another known
+ * one, preempts that one (from an ISR: an interrupt's); none during initialization, none where
+ * the one before is not known (the start, a loss); a relinquish that names another thread
+ * yields. */
+static void test_preemptions_and_yields(void **state)
+{
+    (void)state;
+    tb_trace *t = threads();
+    tb_resume(t, 5, TB_CTX_INIT, TV, TB_STATE_SUSPENDED, TV);                  /* [2] before: unknown */
+    tb_resume(t, 6, TB_CTX_INIT, TC, TB_STATE_SUSPENDED, TC);                  /* [3] initialization */
+    tb_suspend(t, 10, TC, TC, TB_STATE_SLEEP, TV);                             /* [4] */
+    tb_resume(t, 20, TV, TC, TB_STATE_SLEEP, TC);                              /* [5] preempts victim */
+    tb_suspend(t, 21, TC, TC, TB_STATE_SLEEP, TV);                             /* [6] */
+    tb_isr_enter(t, 30, 0, TV);                                                /* [7] */
+    tb_resume(t, 31, TB_CTX_ISR, TS, TB_STATE_SUSPENDED, TS);                  /* [8] an interrupt's */
+    tb_isr_exit(t, 32, 0, TV);                                                 /* [9] */
+    tb_suspend(t, 40, TS, TS, TB_STATE_SUSPENDED, TV);                         /* [10] */
+    tb_resume(t, 50, TV, TA, TB_STATE_SLEEP, TV);                              /* [11] victim runs on */
+    tb_ev(t, 51, TV, TXTB_EVENT_THREAD_RELINQUISH, STK, TV, 0, 0);             /* [12] no one else */
+    tb_suspend(t, 52, TV, TV, TB_STATE_SLEEP, TA);                             /* [13] */
+    tb_ev(t, 60, TA, TXTB_EVENT_THREAD_RELINQUISH, STK, TB, 0, 0);             /* [14] yields */
+    tb_ev(t, 70, TB, TXTB_EVTRACE_LOST_ID, 2, 0, TXTB_EVTRACE_LOST_MAGIC, 0);  /* [15] */
+    tb_resume(t, 71, TB, TC, TB_STATE_SLEEP, TC);                              /* [16] before: unknown */
+    tb_suspend(t, 72, TC, TC, TB_STATE_SLEEP, TB);                             /* [17] */
+    tb_resume(t, 73, TB, TC, TB_STATE_SLEEP, TC);                              /* [18] preempts slice_b */
+    run o;
+    play(t, &o);
+    assert_int_equal(o.n, 19);
+    for (uint32_t i = 2; i < 19; i++) {
+        assert_int_equal(!!(o.has[i] & EVT_M_PREEMPT), i == 5 || i == 8 || i == 18);
+        assert_int_equal(!!(o.has[i] & EVT_M_YIELD), i == 14);
+    }
+    assert_true(o.tl.preempt_counts);
+    assert_int_equal(ctx(&o, TV)->preemptions, 2);
+    assert_int_equal(ctx(&o, TV)->isr_preemptions, 1);
+    assert_int_equal(ctx(&o, TB)->preemptions, 1);
+    assert_int_equal(ctx(&o, TB)->isr_preemptions, 0);
+    assert_int_equal(ctx(&o, TC)->preemptions, 0);
+    assert_int_equal(ctx(&o, TA)->yields, 1);
+    assert_int_equal(ctx(&o, TV)->yields, 0);
+    evt_tl_free(&o.tl);
+    tb_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_relinquish_switches),
+        cmocka_unit_test(test_preemptions_and_yields),
         cmocka_unit_test(test_time_slice_switches_at_isr_exit),
         cmocka_unit_test(test_delayed_suspension),
         cmocka_unit_test(test_isr_decides_again),
