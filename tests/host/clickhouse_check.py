@@ -176,7 +176,8 @@ def synthetic_spec(tmp, events):
 
 def stats_checks(ch, tid, st, contexts):
     """The trace's rows against `evtrace stats --json` of the same file: the trace's totals, and
-    with `contexts` each context's events, cpu_time and load_pct."""
+    with `contexts` each context's events, cpu_time, load_pct, switches and (NULL where stats
+    leaves them out) timeouts, wait_aborts, preemptions, isr_preemptions and yields."""
     tr = ch_rows(ch, "SELECT events, lost, time_unit, errors FROM %s.traces WHERE trace_id = '%s'" % (DB, tid))
     if len(tr) != 1:
         fail('%s: %d traces rows' % (tid, len(tr)))
@@ -194,13 +195,16 @@ def stats_checks(ch, tid, st, contexts):
     if not contexts:
         return
     ctx = {}
-    for c, name, cls, events, cpu, load in ch_rows(
-            ch, "SELECT ctx, name, class, events, cpu_time, load_pct FROM %s.contexts WHERE trace_id = '%s'" % (DB, tid)):
-        ctx[(None if c is None else norm(c) & (2**64 - 1), cls)] = (norm(events), norm(cpu), load)
+    for c, name, cls, events, cpu, load, *more in ch_rows(
+            ch, "SELECT ctx, name, class, events, cpu_time, load_pct, switches, timeouts, wait_aborts, preemptions, "
+                "isr_preemptions, yields FROM %s.contexts WHERE trace_id = '%s'" % (DB, tid)):
+        ctx[(None if c is None else norm(c) & (2**64 - 1), cls)] = (norm(events), norm(cpu), load) + \
+            tuple(None if v is None else norm(v) for v in more)
     for c in st['contexts']:
         key = (c.get('ctx'), c['class'])
         got = ctx.get(key)
-        want = (c['events'], c['cpu_time'], c['load_pct'])
+        want = (c['events'], c['cpu_time'], c['load_pct'], c['switches']) + tuple(
+            c.get(k) for k in ('timeouts', 'wait_aborts', 'preemptions', 'isr_preemptions', 'yields'))
         if got is None or not same(got, want):
             fail('%s: context %r (events, cpu_time, load_pct) %r, stats %r' % (tid, key, got, want))
 

@@ -610,6 +610,13 @@ static void contexts_(evt_tl_rows *r)
         set_f_(r, CX_load_pct, dur ? (double)cpu * 100.0 / (double)dur : 0.0);
         if (c->has_prio) set_i_(r, CX_prio, c->prio);
         if (c->events) { set_i_(r, CX_first_t, c->first); set_i_(r, CX_last_t, c->last); }
+        set_i_(r, CX_switches, c->switches_in);
+        if (tl->wake_causes) { set_i_(r, CX_timeouts, c->timeouts); set_i_(r, CX_wait_aborts, c->wait_aborts); }
+        if (tl->preempt_counts) {
+            set_i_(r, CX_preemptions, c->preemptions);
+            set_i_(r, CX_isr_preemptions, c->isr_preemptions);
+            set_i_(r, CX_yields, c->yields);
+        }
         emit_(r, EVT_TL_T_contexts);
     }
 }

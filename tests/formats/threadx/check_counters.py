@@ -24,7 +24,9 @@ stopped the trace (tx_thread_info_get, tx_*_performance_info_get). Checks, with 
   thread: bounded_list, which holds every such wait) are ThreadX's per-thread priority_inversions;
 - the priority inheritances (stats --json analyses.inversions.inheritances, inferred from each
   waiting tx_mutex_get: ThreadX writes no record of them) are the mutex's inheritance counter, and
-  the priorities table holds one inherit change per inheritance.
+  the priorities table holds one inherit change per inheritance;
+- the SQLite contexts table's switches, timeouts, wait_aborts, preemptions, isr_preemptions and
+  yields are ThreadX's per-thread counters as above.
 Usage: check_counters.py EVTRACE TRACE COUNTERS_JSON"""
 import json
 import os
@@ -161,6 +163,16 @@ def main():
         else:
             con = sqlite3.connect(db)
             n = con.execute("SELECT count(*) FROM priorities WHERE reason = 'inherit'").fetchone()[0]
+            # the contexts table holds the same per-thread figures as stats
+            for t in key['threads']:
+                row = con.execute('SELECT switches, timeouts, wait_aborts, preemptions, isr_preemptions, yields '
+                                  'FROM contexts WHERE name = ?', (t['name'],)).fetchone()
+                want = (t['run_count'], t['timeouts'], t['wait_aborts'],
+                        t['solicited_preemptions'] + t['interrupt_preemptions'], t['interrupt_preemptions'],
+                        t['relinquishes'])
+                if row != want:
+                    bad.append(f"{t['name']}: contexts (switches, timeouts, wait_aborts, preemptions, isr_preemptions, "
+                               f"yields) {row}, ThreadX's {want}")
             con.close()
             if n != key['mutex mtx_pi']['inheritances']:
                 bad.append(f"{n} inherit rows in priorities, ThreadX's {key['mutex mtx_pi']['inheritances']} inheritances")
