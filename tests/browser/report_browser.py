@@ -103,35 +103,16 @@ def parse_dur(text, unit):
     return v * {'ticks': 1, 'ns': 1, '\u00b5s': 1e3, 'ms': 1e6, 's': 1e9}[m.group(2)]
 
 
-WIDEST_RUNNING = r"""(function(){
+# The widest interval on screen of state STATE for which KEEP holds (after SETUP), with its
+# screen point, width, context and duration, and MORE: a JS expression the caller adds.
+WIDEST = r"""(function(){
  var raw=JSON.parse(document.getElementById('evt-data').textContent),m=raw.meta,st=raw.states;
  var r=document.getElementById('range'),t0=+r.dataset.t0,t1=+r.dataset.t1;
  var cv=document.getElementById('tl').getBoundingClientRect(),box=document.getElementById('lanes').getBoundingClientRect();
+ SETUP
  var best=null;
  for(var i=0;i<st.length;i+=8){
-  if(m.state_names[st[i+1]]!=='running')continue;
-  var lab=document.querySelector('.lane-label[data-ctx="'+st[i]+'"]');
-  if(!lab)continue;
-  var lr=lab.getBoundingClientRect();
-  if(lr.top<box.top||lr.top+14>box.bottom)continue;
-  var a=st[i+3]+m.shift,b=a+st[i+4];
-  var xa=Math.max(cv.left,cv.left+(a-t0)/(t1-t0)*cv.width),xb=Math.min(cv.right,cv.left+(b-t0)/(t1-t0)*cv.width);
-  if(!best||xb-xa>best.w)best={x:(xa+xb)/2,y:lr.top+10,w:xb-xa,ctx:m.ctx[st[i]].name,dur:st[i+4]};
- }
- return best;})()"""
-
-
-# The widest ready interval that a wake-up with a cause begins (the "wakes" row at its start):
-# what its details must say.
-WIDEST_WOKEN = r"""(function(){
- var raw=JSON.parse(document.getElementById('evt-data').textContent),m=raw.meta,st=raw.states,W=raw.wakes;
- var r=document.getElementById('range'),t0=+r.dataset.t0,t1=+r.dataset.t1;
- var cv=document.getElementById('tl').getBoundingClientRect(),box=document.getElementById('lanes').getBoundingClientRect();
- var why={};
- for(var k=0;k<W.length;k+=6)if(W[k+5]>0)why[W[k]+':'+W[k+2]]=[W[k+1]>=0?m.ctx[W[k+1]].name:null,m.wake_causes[W[k+5]]];
- var best=null;
- for(var i=0;i<st.length;i+=8){
-  if(m.state_names[st[i+1]]!=='ready'||!why[st[i]+':'+st[i+3]])continue;
+  if(m.state_names[st[i+1]]!=='STATE'||!(KEEP))continue;
   var lab=document.querySelector('.lane-label[data-ctx="'+st[i]+'"]');
   if(!lab)continue;
   var lr=lab.getBoundingClientRect();
@@ -139,10 +120,41 @@ WIDEST_WOKEN = r"""(function(){
   var a=st[i+3]+m.shift,b=a+st[i+4];
   var xa=Math.max(cv.left,cv.left+(a-t0)/(t1-t0)*cv.width),xb=Math.min(cv.right,cv.left+(b-t0)/(t1-t0)*cv.width);
   if(xb<=xa)continue;
-  if(!best||xb-xa>best.w)best={x:(xa+xb)/2,y:lr.top+10,w:xb-xa,ctx:m.ctx[st[i]].name,dur:st[i+4],
-   waker:why[st[i]+':'+st[i+3]][0],cause:why[st[i]+':'+st[i+3]][1],t:a};
+  if(!best||xb-xa>best.w)best={x:(xa+xb)/2,y:lr.top+10,w:xb-xa,ctx:m.ctx[st[i]].name,dur:st[i+4],more:MORE};
  }
  return best;})()"""
+
+
+def widest(state, keep='true', setup='', more='null'):
+    return WIDEST.replace('STATE', state).replace('KEEP', keep).replace('SETUP', setup).replace('MORE', more)
+
+
+WIDEST_RUNNING = widest('running')
+# the widest ready interval that a wake-up with a cause begins (the "wakes" row at its start);
+# more: [waker name or null, cause name]
+WIDEST_WOKEN = widest('ready', keep="why[st[i]+':'+st[i+3]]", more="why[st[i]+':'+st[i+3]]", setup=(
+    "var W=raw.wakes,why={};for(var k=0;k<W.length;k+=6)if(W[k+5]>0)"
+    "why[W[k]+':'+W[k+2]]=[W[k+1]>=0?m.ctx[W[k+1]].name:null,m.wake_causes[W[k+5]]];"))
+
+
+def zoom_to(b, js, tries):
+    """Zoom in (the wheel zooms at the pointer) on the interval js finds until it is 8 px wide:
+    that interval, or None."""
+    best = b.eval(js)
+    for _ in range(tries):
+        if best is None or best['w'] >= 8:
+            break
+        b.mouse('mouseWheel', best['x'], best['y'], deltaX=0, deltaY=-400)
+        b.frames(2)
+        best = b.eval(js)
+    return best if best is not None and best['w'] >= 8 else None
+
+
+def details(b):
+    """The details panel's rows, as a dict."""
+    rows = b.eval("Array.prototype.map.call(document.querySelectorAll('#details tr'),function(t){"
+                  "return [t.cells[0].textContent,t.cells[1].textContent];})")
+    return dict(rows or [])
 
 
 STATE_PIXELS = r"""(function(){
@@ -202,25 +214,17 @@ def drawing_checks(b, name):
 
 
 def click_interval(b, name, unit):
-    best = b.eval(WIDEST_RUNNING)
-    if best is None:
+    if b.eval(WIDEST_RUNNING) is None:
         print('%s: no running interval in this trace (nothing to click)' % name)
         return
-    for _ in range(40):  # zoom in on it until it is wide enough to hit
-        if best['w'] >= 8:
-            break
-        b.mouse('mouseWheel', best['x'], best['y'], deltaX=0, deltaY=-400)
-        b.frames(2)
-        best = b.eval(WIDEST_RUNNING)
-    if not check(best['w'] >= 8, '%s: could not zoom to a running interval' % name):
+    best = zoom_to(b, WIDEST_RUNNING, 40)
+    if not check(best is not None, '%s: could not zoom to a running interval' % name):
         return
     b.click(best['x'], best['y'])
     b.frames(2)
     kind = b.eval("document.getElementById('details').dataset.kind")
-    rows = b.eval("Array.prototype.map.call(document.querySelectorAll('#details tr'),function(t){"
-                  "return [t.cells[0].textContent,t.cells[1].textContent];})")
     title = b.eval("(document.querySelector('#details h3')||{}).textContent")
-    d = dict(rows or [])
+    d = details(b)
     check(kind == 'state' and title == 'State: running', '%s: details after the click: %r %r' % (name, kind, title))
     check(d.get('context') == best['ctx'], '%s: details context %r, clicked %r' % (name, d.get('context'), best['ctx']))
     got = parse_dur(d.get('duration', ''), unit)
@@ -232,24 +236,15 @@ def click_interval(b, name, unit):
 def click_woken(b, name):
     """The details of a ready interval that a wake-up with a cause begins: who woke it and why its
     wait ended (a ThreadX timeout is woken by the timer thread: only the cause tells it apart)."""
-    best = b.eval(WIDEST_WOKEN)
-    if best is None:
+    if b.eval(WIDEST_WOKEN) is None:
         return 0
-    for _ in range(60):  # zoom in on it (the wheel zooms at the pointer) until it can be hit
-        if best['w'] >= 8:
-            break
-        b.mouse('mouseWheel', best['x'], best['y'], deltaX=0, deltaY=-400)
-        b.frames(2)
-        best = b.eval(WIDEST_WOKEN)
-        if best is None:
-            break
-    if not check(best is not None and best['w'] >= 8, '%s: could not zoom to a ready interval with a wake cause' % name):
+    best = zoom_to(b, WIDEST_WOKEN, 60)
+    if not check(best is not None, '%s: could not zoom to a ready interval with a wake cause' % name):
         return 0
     b.click(best['x'], best['y'])
     b.frames(2)
-    rows = b.eval("Array.prototype.map.call(document.querySelectorAll('#details tr'),function(t){"
-                  "return [t.cells[0].textContent,t.cells[1].textContent];})")
-    d = dict(rows or [])
+    d = details(b)
+    best['waker'], best['cause'] = best['more']
     check(d.get('state') == 'ready' and d.get('context') == best['ctx'],
           '%s: details of the woken interval of %s: %r' % (name, best['ctx'], d))
     check(d.get('wait ended') == best['cause'], '%s: details "wait ended" %r, the wake-up says %r: %r'
