@@ -434,6 +434,13 @@ static void test_tracker(void **st)
     assert_int_equal(e.target, evt_ctx_make(0x10, 1));
     assert_int_equal(e.m.obj, evt_ctx_make(0x10, 1));
     assert_int_equal(e.m.owner, evt_ctx_make(0x10, 1));
+    /* a resume of 0x30 that preempts the task at 0x10: the preempted one is its incarnation */
+    e = thread_ev(EVT_KIND_THREAD_RUN, 0x10, 0x30, 0);
+    e.m.has |= EVT_M_PREEMPT;
+    e.m.preempted_ctx = 0x10;
+    evt_ctx_incarn_event(&s, &e);
+    assert_int_equal(e.target, 0x30);
+    assert_int_equal(e.m.preempted_ctx, evt_ctx_make(0x10, 1));
     /* an interrupt's context is no thread id */
     e = thread_ev(EVT_KIND_ISR_ENTER, 0x10, 0, 0);
     e.flags &= ~(unsigned)EVT_HAS_TARGET;
