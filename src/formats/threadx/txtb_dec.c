@@ -1359,8 +1359,9 @@ static inline void add_role_fields(txtb_state *s, const txtb_idm *e, const uint6
             ev->m.next_ctx = v;
             ev->m.next_prio = EVT_HOOK_PRIO_UNKNOWN;
             s->exec = v;
-            /* tx_thread_relinquish.c counts a relinquish when another thread is to run */
-            if (e->id == TXTB_EVENT_THREAD_RELINQUISH && v != ev->ctx) ev->m.has |= EVT_M_YIELD;
+            /* tx_thread_relinquish.c counts a relinquish when another thread is to run (never none:
+               the relinquishing thread is ready; a 0 is no ThreadX execute pointer) */
+            if (e->id == TXTB_EVENT_THREAD_RELINQUISH && v != ev->ctx && v != 0) ev->m.has |= EVT_M_YIELD;
             break;
         case TXTB_R_NEW_PRIO: /* tx_thread_priority_change: the target's priority from now on */
             ev->m.has |= EVT_M_PRIO_SET;

@@ -578,7 +578,7 @@ static void test_wrapped_start_knows_no_cause(void **state)
  * slice records name: a resume that makes its thread the one to run, in place of another known
  * one, preempts that one (from an ISR: an interrupt's); none during initialization, none where
  * the one before is not known (the start, a loss); a relinquish that names another thread
- * yields. */
+ * yields (one naming none, as ThreadX never writes it, does not). */
 static void test_preemptions_and_yields(void **state)
 {
     (void)state;
@@ -600,10 +600,11 @@ static void test_preemptions_and_yields(void **state)
     tb_resume(t, 71, TB, TC, TB_STATE_SLEEP, TC);                              /* [16] before: unknown */
     tb_suspend(t, 72, TC, TC, TB_STATE_SLEEP, TB);                             /* [17] */
     tb_resume(t, 73, TB, TC, TB_STATE_SLEEP, TC);                              /* [18] preempts slice_b */
+    tb_ev(t, 80, TC, TXTB_EVENT_THREAD_RELINQUISH, STK, 0, 0, 0);              /* [19] no thread named */
     run o;
     play(t, &o);
-    assert_int_equal(o.n, 19);
-    for (uint32_t i = 2; i < 19; i++) {
+    assert_int_equal(o.n, 20);
+    for (uint32_t i = 2; i < 20; i++) {
         assert_int_equal(!!(o.has[i] & EVT_M_PREEMPT), i == 5 || i == 8 || i == 18);
         assert_int_equal(!!(o.has[i] & EVT_M_YIELD), i == 14);
     }
@@ -615,6 +616,7 @@ static void test_preemptions_and_yields(void **state)
     assert_int_equal(ctx(&o, TC)->preemptions, 0);
     assert_int_equal(ctx(&o, TA)->yields, 1);
     assert_int_equal(ctx(&o, TV)->yields, 0);
+    assert_int_equal(ctx(&o, TC)->yields, 0);
     evt_tl_free(&o.tl);
     tb_free(t);
 }
