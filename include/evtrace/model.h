@@ -155,9 +155,15 @@ enum {
                                   * it, by a thread's service (the event's context is a thread) or an
                                   * interrupt's (an ISR). Set where the kernel records what runs next
                                   * (ThreadX's execute pointer in THREAD_RESUME) */
-    EVT_M_YIELD      = 1u << 27  /* the recording context gave the CPU to another ready context of
+    EVT_M_YIELD      = 1u << 27, /* the recording context gave the CPU to another ready context of
                                   * its own accord, staying ready (ThreadX's tx_thread_relinquish
                                   * that lets another thread run) */
+    EVT_M_TIME_SLICE = 1u << 28, /* sliced_ctx's time slice ended here and another ready context of
+                                  * its priority runs next in its place, which stays ready (ThreadX's
+                                  * time-slice rotation, which it counts as the thread's time slice) */
+    EVT_M_SLICE_UNKNOWN = 1u << 29 /* sliced_ctx's time slice ended here; whether another context
+                                  * of its priority was ready to take its place is not known (the
+                                  * reader does not know every thread's state and priority) */
 };
 
 /* Why a waiting context was made ready (evt_meaning.wake_cause). X(NAME, text) */
@@ -235,6 +241,8 @@ typedef struct evt_meaning {
     uint8_t wake_cause;       /* EVT_M_WAKE_CAUSE: evt_wake_cause */
     uint64_t preempted_ctx;   /* EVT_M_PREEMPT: the context that was to run (running, or chosen
                                * and not yet dispatched) and now waits, ready */
+    uint64_t sliced_ctx;      /* EVT_M_TIME_SLICE, EVT_M_SLICE_UNKNOWN: the context whose time
+                               * slice ended (the one running) */
 } evt_meaning;
 
 /* What kinds of fact a trace holds (info "capabilities", the report header). A view shows only

@@ -177,7 +177,8 @@ def synthetic_spec(tmp, events):
 def stats_checks(ch, tid, st, contexts):
     """The trace's rows against `evtrace stats --json` of the same file: the trace's totals, and
     with `contexts` each context's events, cpu_time, load_pct, switches and (NULL where stats
-    leaves them out) timeouts, wait_aborts, preemptions, isr_preemptions and yields."""
+    leaves them out) timeouts, wait_aborts, preemptions, isr_preemptions, yields and time_slices (NULL
+    too where some of the context's time slices are not known: time_slices_unknown)."""
     tr = ch_rows(ch, "SELECT events, lost, time_unit, errors FROM %s.traces WHERE trace_id = '%s'" % (DB, tid))
     if len(tr) != 1:
         fail('%s: %d traces rows' % (tid, len(tr)))
@@ -197,14 +198,15 @@ def stats_checks(ch, tid, st, contexts):
     ctx = {}
     for c, name, cls, events, cpu, load, *more in ch_rows(
             ch, "SELECT ctx, name, class, events, cpu_time, load_pct, switches, timeouts, wait_aborts, preemptions, "
-                "isr_preemptions, yields FROM %s.contexts WHERE trace_id = '%s'" % (DB, tid)):
+                "isr_preemptions, yields, time_slices FROM %s.contexts WHERE trace_id = '%s'" % (DB, tid)):
         ctx[(None if c is None else norm(c) & (2**64 - 1), cls)] = (norm(events), norm(cpu), load) + \
             tuple(None if v is None else norm(v) for v in more)
     for c in st['contexts']:
         key = (c.get('ctx'), c['class'])
         got = ctx.get(key)
         want = (c['events'], c['cpu_time'], c['load_pct'], c['switches']) + tuple(
-            c.get(k) for k in ('timeouts', 'wait_aborts', 'preemptions', 'isr_preemptions', 'yields'))
+            c.get(k) for k in ('timeouts', 'wait_aborts', 'preemptions', 'isr_preemptions', 'yields')) + (
+            None if c.get('time_slices_unknown') else c.get('time_slices'),)
         if got is None or not same(got, want):
             fail('%s: context %r (events, cpu_time, load_pct) %r, stats %r' % (tid, key, got, want))
 

@@ -80,8 +80,8 @@ typedef struct txtb_obj {
     uint8_t name_ok;     /* the kept name may be vouched for (formats/common/text_ok.h) */
     uint16_t prio1;      /* a thread's priority as last known + 1 (0: unknown): the registry's, then
                           * its records' priority words, its create, priority changes and
-                          * inheritances (prio_case); with user1, inh1, pgen and give the only
-                          * members that change after open */
+                          * inheritances (prio_case); with user1, inh1, pgen, give, rdy and eqt the
+                          * only members that change after open */
     uint16_t user1;      /* its user priority + 1 (ThreadX's tx_thread_user_priority; 0: unknown):
                           * known only from this trace's records, its create and priority changes */
     uint16_t inh1;       /* its inherit priority + 1 (tx_thread_inherit_priority), TXTB_INH_NONE for
@@ -89,7 +89,14 @@ typedef struct txtb_obj {
     uint32_t pgen;       /* the loss generation user1 and inh1 hold (txtb_state.pgen: prio_fresh) */
     uint32_t give;       /* TXTB_GV_* | generation: what this thread's service records left open
                           * for the resumes it writes next (wake_case) */
+    uint8_t rdy;         /* TXTB_RDY_*: on ThreadX's ready lists, as its resumes and suspends say
+                          * (ready_case); unknown before them and after a loss (pgen) */
+    uint8_t eqt;         /* TXTB_EQT_*: its preemption threshold is its priority (no threshold in
+                          * use), as its priority words and changes say; unknown likewise */
+    uint32_t ahead_to;   /* eqt_ahead found nothing in the time order before this (txtb_state.pos) */
 } txtb_obj;
+enum { TXTB_RDY_UNKNOWN, TXTB_RDY_YES, TXTB_RDY_NO };
+enum { TXTB_EQT_UNKNOWN, TXTB_EQT_YES, TXTB_EQT_NO };
 #define TXTB_INH_NONE 0xFFFFu
 
 /* One registry entry as stored, parsed field by field (name: NUL-terminated copy). */
@@ -138,6 +145,12 @@ enum { TXTB_DS_NONE, TXTB_DS_SET, TXTB_DS_CLEAR, TXTB_DS_RESUME, TXTB_DS_TERMINA
  * and MUTEX_GET, whose priority inheritance ThreadX writes no record for; and MUTEX_PUT, which
  * ends what the reader knows of its owner's inherit priority (prio_case). */
 enum { TXTB_PC_NONE, TXTB_PC_CREATE, TXTB_PC_CHANGE, TXTB_PC_MUTEX_GET, TXTB_PC_MUTEX_PUT };
+/* Records that change what ready_case follows (txtb_idm.rcase, native buffers): a thread's state
+ * (THREAD_RESUME, THREAD_SUSPEND and the thread API records of thread_api_state: the event's kind
+ * says the outcome), its preemption threshold (THREAD_PREEMPTION_CHANGE), a time slice's end
+ * (TIME_SLICE: slice_case; not an SMP kernel's, whose one TIME_SLICE covers every core and which
+ * counts every expiry of a ready thread, common_smp/src/tx_thread_time_slice.c). */
+enum { TXTB_RC_NONE, TXTB_RC_STATE, TXTB_RC_THRESHOLD, TXTB_RC_SLICE };
 
 /* Why a THREAD_RESUME of a waiting thread happens (wake_case), from what its recording context
  * wrote before it. ThreadX writes a giving service's record first and resumes its waiters inside
@@ -164,6 +177,8 @@ enum {
 /* What a THREAD_RESUME or THREAD_SUSPEND id does with the context's give (txtb_idm.wcase). */
 enum { TXTB_WC_NONE, TXTB_WC_RESUME, TXTB_WC_SUSPEND };
 #define TXTB_EXEC_UNKNOWN UINT64_MAX /* txtb_state.exec not known (an execute pointer is 32 bits) */
+#define TXTB_AHEAD_SLOTS 4096u /* the most slots one eqt_ahead looks at */
+#define TXTB_AHEAD_BUDGET 64u  /* eqt_ahead's and slice_case's looks per slot of the file (ahead_left) */
 
 /* What an event's id word alone decides (kind, name, target rule, service meaning, info roles),
  * worked out once per id word and kernel profile and reused for every event with it (idm_get). */
@@ -179,7 +194,8 @@ typedef struct txtb_idm {
     uint8_t pcase;           /* TXTB_PC_*: a thread's priority it changes (native buffers) */
     uint8_t tcreate;         /* TIMER_CREATE: an auto-activation is an activation (timer_case) */
     uint8_t wcase;           /* TXTB_WC_*: a resume's cause, a suspend's end of a give (wake_case) */
-    uint8_t cold_case;       /* dsusp, pcase, tcreate or wcase is set: decode_slot's cold per-id cases */
+    uint8_t rcase;           /* TXTB_RC_*: the ready lists and time slices it changes (ready_case) */
+    uint8_t cold_case;       /* dsusp, pcase, tcreate, wcase or rcase is set: decode_slot's cold per-id cases */
     uint32_t give_keep;      /* the context's give: kept whole (UINT32_MAX), else give_set | give_gen */
     uint8_t give_set;
     uint8_t kind;            /* evt_kind */
@@ -227,6 +243,10 @@ typedef struct txtb_state {
     size_t names_len, names_cap;
     char *rolebuf[NAME_ROLES];   /* name_size + 1 bytes each */
     txtb_win rwin, ewin;         /* registry and event-slot windows */
+    txtb_win awin;               /* eqt_ahead's slots (allocated at its first use) */
+    uint64_t ahead_left;         /* slots eqt_ahead, and threads slice_case, may still look at (the
+                                    bound of both over the file: TXTB_AHEAD_BUDGET per slot) */
+    uint32_t *thr, nthr;         /* objs' threads (thread_list) */
     uint32_t ewin_first, ewin_slots; /* ewin holds slots [ewin_first, ewin_first + ewin_slots) whole, all < avail */
     int timer_down;              /* 1: timer counts down */
     uint64_t decreases, increases;
@@ -259,6 +279,8 @@ typedef struct txtb_state {
     const txtb_obj *ctx_obj;     /* its registry object (NULL: none) */
     uint16_t *ctx_prio1;         /* ctx_obj's prio1 when it is a thread's entry, else a dummy */
     uint16_t prio1_dummy;
+    uint8_t *ctx_eqt;            /* ctx_obj's eqt likewise */
+    uint8_t eqt_dummy;
     uint32_t *thr_give;          /* ctx_obj's give when it is a thread's entry, else &give_dummy */
     uint32_t give_isr, give_init, give_dummy; /* the gives of the ISR and init contexts, and of
                                     threads without an entry (never read: no cause from it) */
@@ -501,6 +523,7 @@ static inline const char *ctx_named(txtb_state *s, uint32_t ctx, const char **ok
         s->ctx_obj = co;
         txtb_obj *ct = thread_of(s, co);
         s->ctx_prio1 = ct ? &ct->prio1 : &s->prio1_dummy;
+        s->ctx_eqt = ct ? &ct->eqt : &s->eqt_dummy;
         s->thr_give = ct ? &ct->give : &s->give_dummy;
         s->ctx_name = obj_name(s, co, NAME_CTX);
         s->ctx_ok = obj_name_ok(s, co);
@@ -592,6 +615,9 @@ static evt_status read_registry(txtb_state *s)
         o->user1 = o->inh1 = 0; /* the registry's priority may be an inherited one */
         o->pgen = 0;
         o->give = 0;            /* generation 0, nothing open (forget_lost) */
+        o->rdy = TXTB_RDY_UNKNOWN; /* on a ready list or not: its records say (ready_case) */
+        o->eqt = TXTB_EQT_UNKNOWN;
+        o->ahead_to = 0;
     }
     if (s->nobjs > 1) qsort(s->objs, s->nobjs, sizeof *s->objs, cmp_obj_addr); /* objs is NULL when empty */
     return EVT_OK;
@@ -780,6 +806,7 @@ static evt_status open_(evt_reader *r, void **state)
     } /* else the current slot is missing: the slots present all lie before it, oldest first */
     s->seg1 = s->wrapped ? s->avail - s->current : 0;
     s->span = s->wrapped ? s->avail : (s->current < s->avail ? s->current : s->avail);
+    s->ahead_left = (uint64_t)TXTB_AHEAD_BUDGET * s->span + TXTB_AHEAD_SLOTS;
     /* The written slots a truncated file lacks: all past the file when wrapped (between the
      * oldest run and slot 0 in time), else those before the current slot (the newest, at the end;
      * a wrap the missing current slot would have shown is not counted). */
@@ -1191,7 +1218,11 @@ TXTB_COLD static const txtb_idm *idm_build(txtb_state *s, txtb_idm *e, uint32_t 
                                                                                                   : TXTB_WC_NONE;
         e->give_keep = e->wcase ? UINT32_MAX : 0u;
         e->give_set = give_of(id);
-        e->cold_case = e->dsusp || e->pcase || e->tcreate || e->wcase;
+        e->rcase = e->wcase || e->dsusp == TXTB_DS_TERMINATE || e->dsusp == TXTB_DS_RESET ? TXTB_RC_STATE
+                   : id == TXTB_EVENT_THREAD_PREEMPTION_CHANGE                           ? TXTB_RC_THRESHOLD
+                   : id == TXTB_EVENT_TIME_SLICE && !e->has_cpu                          ? TXTB_RC_SLICE
+                                                                                         : TXTB_RC_NONE;
+        e->cold_case = e->dsusp || e->pcase || e->tcreate || e->wcase || e->rcase;
     }
     e->user_rec = id >= EVT_USER_TXTB_BASE && id <= TXTB_USER_EVENT_END;
     e->hooks = (uint8_t)txtb_hooks_dec_wants(&s->hooks, id, (evt_kind)e->kind); /* hooks.active: set at open */
@@ -1246,6 +1277,8 @@ TXTB_COLD static void forget_lost(txtb_state *s)
     if (!s->give_gen) s->give_gen = TXTB_GV_GEN_STEP;
     for (uint32_t i = 0; i < s->nobjs; i++) {
         s->objs[i].user1 = s->objs[i].inh1 = 0;
+        s->objs[i].rdy = TXTB_RDY_UNKNOWN;
+        s->objs[i].eqt = TXTB_EQT_UNKNOWN;
         s->objs[i].pgen = 0;
         s->objs[i].give = 0;
     }
@@ -1428,12 +1461,14 @@ TXTB_COLD static void thread_api_state(txtb_state *s, const txtb_idm *e, const e
     }
 }
 
-/* Thread t (NULL: none) with its user and inherit priorities as known since the last loss
- * (forget_lost): those of an older generation become unknown here. */
+/* Thread t (NULL: none) with its user and inherit priorities, ready state and threshold as known
+ * since the last loss (forget_lost): those of an older generation become unknown here. */
 static txtb_obj *prio_fresh(txtb_state *s, txtb_obj *t)
 {
     if (t && t->pgen != s->pgen) {
         t->user1 = t->inh1 = 0;
+        t->rdy = TXTB_RDY_UNKNOWN;
+        t->eqt = TXTB_EQT_UNKNOWN;
         t->pgen = s->pgen;
     }
     return t;
@@ -1458,6 +1493,7 @@ TXTB_COLD static void prio_change(txtb_state *s, evt_event *ev)
     t->user1 = (uint16_t)(nw + 1u);
     t->inh1 = (uint16_t)inh1;
     t->prio1 = (uint16_t)(run + 1u);
+    t->eqt = TXTB_EQT_YES; /* the threshold becomes the priority it runs at, either way */
     if (run != nw) {
         ev->m.has |= EVT_M_PRIO_KEPT;
         ev->m.inherit_prio = run;
@@ -1489,7 +1525,9 @@ TXTB_COLD static void prio_case(txtb_state *s, const txtb_idm *e, evt_event *ev)
         if (!t || ev->args[1] >= 0x3FFu) return;
         t->prio1 = t->user1 = (uint16_t)(ev->args[1] + 1u);
         t->inh1 = TXTB_INH_NONE;
-            return;
+        t->rdy = TXTB_RDY_NO; /* created suspended; an auto-start's resume follows */
+        t->eqt = TXTB_EQT_UNKNOWN; /* its threshold is not recorded */
+        return;
     }
     const txtb_obj *mo = find_obj(s, (uint32_t)ev->args[0]);
     if (e->pcase == TXTB_PC_MUTEX_PUT) {
@@ -1563,6 +1601,122 @@ TXTB_COLD static void wake_case(txtb_state *s, const txtb_idm *e, uint32_t *g, e
     }
     ev->m.has |= EVT_M_WAKE_CAUSE;
     ev->m.wake_cause = (uint8_t)c;
+}
+
+/* Whether thread t (address th) runs without a preemption threshold now, from the next record of
+ * its own in the time order: a thread's priority word carries its threshold, which only a
+ * record can change (a preemption or priority change of it, a mutex get of which it is the owner,
+ * whose inheritance may, a put of its own); such a record, a loss or an unwritten slot, an
+ * old-format priority word, the end of the buffer, or TXTB_AHEAD_SLOTS slots end the look without
+ * an answer. For a thread that ran since its create and before its first time slice without
+ * recording anything (a thread that only computes: what time slicing is for). Bounded: a look
+ * from one position is not repeated for t before pos passes its end (ahead_to), and all looks
+ * together, with slice_case's scans of the threads, look at most TXTB_AHEAD_BUDGET times the
+ * buffer's slots (ahead_left). Reads through its own window: the event window and the run are
+ * untouched. */
+TXTB_COLD static uint8_t eqt_ahead(txtb_state *s, txtb_obj *t, uint32_t th)
+{
+    if (s->pos < t->ahead_to || !s->ahead_left) return TXTB_EQT_UNKNOWN;
+    if (!s->awin.buf && !win_init(&s->awin, TXTB_AHEAD_SLOTS * TXTB_EVENT_SIZE)) return TXTB_EQT_UNKNOWN;
+    uint32_t end = s->span - s->pos > TXTB_AHEAD_SLOTS ? s->pos + TXTB_AHEAD_SLOTS : s->span;
+    uint8_t r = TXTB_EQT_UNKNOWN;
+    for (uint32_t k = s->pos; k < end && s->ahead_left; k++, s->ahead_left--) {
+        uint32_t idx = slot_index_of(s, k), w[8];
+        const uint8_t *q = idx < s->avail ? win_at(s, &s->awin, s->ev_off + (uint64_t)idx * TXTB_EVENT_SIZE, TXTB_EVENT_SIZE) : NULL;
+        if (!q) break;
+        slot_words(s, q, w);
+        uint32_t id = (w[2] >> 24) != 0 && (w[2] & 0xFFFFFFu) < TXTB_USER_EVENT_START ? w[2] & 0xFFFFFFu : w[2];
+        if (w[0] == th) { /* its own record */
+            if (w[1] & TXTB_PRIO_CURRENT_BIT) r = ((w[1] >> 16) & 0x3FFu) == (w[1] & 0x3FFu) ? TXTB_EQT_YES : TXTB_EQT_NO;
+            break;
+        }
+        if (w[0] == TXTB_CTX_NONE || id == TXTB_EVTRACE_LOST_ID ||
+            ((id == TXTB_EVENT_THREAD_PREEMPTION_CHANGE || id == TXTB_EVENT_THREAD_PRIORITY_CHANGE) && w[4] == th) ||
+            (id == TXTB_EVENT_MUTEX_GET && w[6] == th) || (id == TXTB_EVENT_MUTEX_PUT && w[5] == th))
+            break;
+    }
+    if (r == TXTB_EQT_UNKNOWN) t->ahead_to = end;
+    return r;
+}
+
+/* The indexes of the threads' entries in objs (thr, nthr), listed at the first use; 0 when out of
+ * memory. */
+TXTB_COLD static int thread_list(txtb_state *s)
+{
+    if (s->thr) return 1;
+    if (!(s->thr = evt_malloc(((size_t)s->nobjs + 1u) * sizeof *s->thr))) return 0;
+    for (uint32_t i = 0; i < s->nobjs; i++)
+        if (s->objs[i].type == TXTB_OBJ_THREAD) s->thr[s->nthr++] = i;
+    return 1;
+}
+
+/* The end of a time slice (TIME_SLICE; tx_thread_time_slice.c): ThreadX rotates the ready list
+ * of the running thread T, and counts it as T's time slice, when T is ready, another thread of its
+ * priority is ready and T uses no preemption threshold (its threshold is its priority). info1 is
+ * _tx_thread_execute_ptr afterwards: T itself says no rotation; a ready peer of T's priority says
+ * one (only a rotation puts it before T); a more urgent thread (the timer thread, whose expiration
+ * made it ready) says neither, and the ready lists as the records left them decide. The running
+ * thread is the ISR's interrupted one (its priority word), or the context of a thread's record.
+ * The event gets EVT_M_TIME_SLICE (rotated) or EVT_M_SLICE_UNKNOWN (a thread's state or priority
+ * that could decide it is not known), both with sliced_ctx T; nothing when no rotation. A thread
+ * whose priority changed while it waited, by inheritance, which ThreadX records nowhere, is
+ * taken at its last known priority. */
+TXTB_COLD static void slice_case(txtb_state *s, uint32_t ctx, uint32_t prio, evt_event *ev)
+{
+    uint32_t th = ctx == TXTB_CTX_ISR ? prio : ctx == TXTB_CTX_INIT ? 0u : ctx, x = (uint32_t)ev->args[0];
+    if (!th || x == th) return; /* no thread ran, or it runs on: no rotation */
+    txtb_obj *t = prio_fresh(s, thread_of(s, find_obj(s, th)));
+    unsigned has = EVT_M_SLICE_UNKNOWN;
+    if (t && t->rdy == TXTB_RDY_NO) return; /* it was suspending: ThreadX rotates only a ready one */
+    if (t && t->prio1) {
+        const txtb_obj *xo = thread_of(s, find_obj(s, x));
+        if (xo && xo->prio1 == t->prio1) {
+            has = EVT_M_TIME_SLICE; /* its peer runs next */
+        } else {
+            if (t->eqt == TXTB_EQT_UNKNOWN) t->eqt = eqt_ahead(s, t, th);
+            if (t->eqt == TXTB_EQT_NO) return; /* a threshold overrides time slicing */
+        }
+        if (has != EVT_M_TIME_SLICE && t->eqt == TXTB_EQT_YES) {
+            /* a thread without an entry could be its peer; so could any when the scans' bound is spent */
+            int unk = s->objs_over || !thread_list(s) || s->ahead_left < s->nthr;
+            s->ahead_left -= unk ? 0u : s->nthr;
+            for (uint32_t i = 0; !unk && i < s->nthr && has != EVT_M_TIME_SLICE; i++) {
+                txtb_obj *u = prio_fresh(s, &s->objs[s->thr[i]]);
+                if (u == t || (u->prio1 && u->prio1 != t->prio1)) continue;
+                if (u->prio1 && u->rdy == TXTB_RDY_YES) has = EVT_M_TIME_SLICE;
+                else if (u->rdy != TXTB_RDY_NO) unk = 1;
+            }
+            if (has != EVT_M_TIME_SLICE && !unk) return; /* no peer ready: no rotation */
+        }
+    }
+    ev->m.has |= has;
+    ev->m.sliced_ctx = th;
+}
+
+/* What ThreadX's ready lists and thresholds are, as the records say (e->rcase): a THREAD_RESUME
+ * makes its thread ready, a THREAD_SUSPEND not (ThreadX records a suspend only when it takes the
+ * thread off its ready list, and a resume at its start; thread_api_state has made a resume that
+ * leaves it suspended, and a terminate or reset of a thread that is not ready, a thread_stop); a
+ * THREAD_PREEMPTION_CHANGE (info1 the thread, info2 the new threshold) sets the threshold, which
+ * is the new one unless the thread runs at an inherited priority (then unknown here); a TIME_SLICE
+ * is slice_case's. A create makes its thread not ready (prio_case), a priority change gives it no
+ * threshold (prio_change). */
+TXTB_COLD static void ready_case(txtb_state *s, const txtb_idm *e, uint32_t ctx, uint32_t prio, evt_event *ev)
+{
+    if (e->rcase == TXTB_RC_SLICE) {
+        slice_case(s, ctx, prio, ev);
+        return;
+    }
+    if (e->rcase == TXTB_RC_STATE && ev->kind != EVT_KIND_THREAD_RUN && ev->kind != EVT_KIND_THREAD_STOP) return;
+    txtb_obj *t = prio_fresh(s, thread_of(s, find_obj(s, (uint32_t)ev->args[0])));
+    if (!t) return;
+    if (e->rcase == TXTB_RC_STATE) {
+        t->rdy = ev->kind == EVT_KIND_THREAD_RUN ? TXTB_RDY_YES : TXTB_RDY_NO;
+    } else if (!t->prio1 || !t->inh1 || t->inh1 != TXTB_INH_NONE || ev->args[1] >= 0x3FFu) {
+        t->eqt = TXTB_EQT_UNKNOWN;
+    } else {
+        t->eqt = ev->args[1] + 1u == t->prio1 ? TXTB_EQT_YES : TXTB_EQT_NO;
+    }
 }
 
 /* The end of an event whose id the generic hooks or the user records decode too (e->hooks,
@@ -1659,6 +1813,7 @@ TXTB_INLINE EVT_EVENT_RESET_FN int decode_slot(txtb_state *s, const uint8_t *p, 
         if (prio & TXTB_PRIO_CURRENT_BIT) {
             fld_u(&fb, "priority", prio & 0x3FFu);
             fld_u(&fb, "preemption_threshold", (prio >> 16) & 0x3FFu);
+            *s->ctx_eqt = ((prio >> 16) & 0x3FFu) == (prio & 0x3FFu) ? TXTB_EQT_YES : TXTB_EQT_NO;
         } else {
             fld_u(&fb, "priority", prio);
         }
@@ -1758,6 +1913,7 @@ TXTB_INLINE EVT_EVENT_RESET_FN int decode_slot(txtb_state *s, const uint8_t *p, 
         if (e->pcase) prio_case(s, e, ev);
         if (e->tcreate) timer_case(ev);
         if (e->wcase) wake_case(s, e, give, ev);
+        if (e->rcase) ready_case(s, e, ctx, prio, ev);
     }
     ev->flags = flags;
     ev->nfields = fb.n;
@@ -1975,6 +2131,8 @@ static void close_(void *state)
     for (int i = 0; i < NAME_ROLES; i++) evt_free(s->rolebuf[i]);
     evt_free(s->rwin.buf);
     evt_free(s->ewin.buf);
+    evt_free(s->awin.buf);
+    evt_free(s->thr);
     evt_free(s->counts);
     evt_free(s->idm);
     evt_name_cache_free(&s->idnames);

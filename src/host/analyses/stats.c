@@ -397,6 +397,8 @@ static void contexts_from_tl_(evt_stats *s)
         c->preemptions = x->preemptions;
         c->isr_preemptions = x->isr_preemptions;
         c->yields = x->yields;
+        c->time_slices = x->time_slices;
+        c->time_slices_unknown = x->time_slices_unknown;
         c->idle_task = x->idle_task;
         if (x->has_id ? !evt_u64map_put(&map, x->id, i) : (noctx[(unsigned)x->cls & 3] = i, 0)) s->oom = 1;
     }
@@ -584,6 +586,10 @@ void evt_stats_json(evt_stats *s, evt_json *j, const char *format, const char *f
             evt_json_ku64(j, "isr_preemptions", c->isr_preemptions);
             evt_json_ku64(j, "yields", c->yields);
         }
+        if (s->tl.slice_counts) { /* only where the trace says how time slices end */
+            evt_json_ku64(j, "time_slices", c->time_slices);
+            if (c->time_slices_unknown) evt_json_ku64(j, "time_slices_unknown", c->time_slices_unknown);
+        }
         evt_json_ku64(j, "first_ts", c->first_ts);
         evt_json_ku64(j, "last_ts", c->last_ts);
         if (c->has_ctx && evt_ctx_incarnation(c->ctx)) { /* a reused id's later incarnation (model.h) */
@@ -697,6 +703,8 @@ void evt_stats_text(evt_stats *s, FILE *out, const char *format, const char *fil
     if (causes) fprintf(out, " %9s %9s", "timeouts", "aborts");
     int pre = s->tl.preempt_counts; /* the trace says what preempts and yields */
     if (pre) fprintf(out, " %9s %9s %9s", "preempted", "by_isr", "yields");
+    int sl = s->tl.slice_counts; /* the trace says how time slices end */
+    if (sl) fprintf(out, " %9s", "slices");
     fputc('\n', out);
     uint32_t *o = evt_stats_ctx_order(s);
     for (uint32_t i = 0; o && i < s->nctx; i++) {
@@ -706,6 +714,8 @@ void evt_stats_text(evt_stats *s, FILE *out, const char *format, const char *fil
                 evt_stats_time(s, c->cpu_ticks), pct_(c->cpu_ticks, dur), c->switches, c->isr_count);
         if (causes) fprintf(out, " %9" PRIu64 " %9" PRIu64, c->timeouts, c->wait_aborts);
         if (pre) fprintf(out, " %9" PRIu64 " %9" PRIu64 " %9" PRIu64, c->preemptions, c->isr_preemptions, c->yields);
+        if (sl && c->time_slices_unknown) fprintf(out, " %8" PRIu64 "+", c->time_slices); /* + some not known */
+        else if (sl) fprintf(out, " %9" PRIu64, c->time_slices);
         fputc('\n', out);
     }
     evt_free(o);

@@ -47,6 +47,7 @@ typedef struct evt_stats_ctx {
     uint64_t timeouts, wait_aborts; /* its waits ended by a timeout, by an abort (timeline.h) */
     uint64_t preemptions, isr_preemptions, yields; /* preempted (of which by an interrupt), yielded
                                                     * (timeline.h) */
+    uint64_t time_slices, time_slices_unknown; /* time slices that gave way, not known (timeline.h) */
     uint64_t first_ts, last_ts; /* raw ticks */
     int idle_task;         /* the kernel's idle task (timeline.h): its cpu time is within idle_time */
     uint64_t *bins;        /* timeline: running time per bin less ISRs (EVT_STATS_BINS), ISR contexts:

@@ -143,6 +143,10 @@ typedef struct evt_tl_ctx {
                             * ready (EVT_M_PREEMPT naming it) */
     uint64_t isr_preemptions; /* of those, the ones an interrupt made (the event in an ISR) */
     uint64_t yields;       /* times it gave the CPU to another ready context (EVT_M_YIELD) */
+    uint64_t time_slices;  /* its time slices that ended with another ready context of its
+                            * priority running in its place (EVT_M_TIME_SLICE naming it) */
+    uint64_t time_slices_unknown; /* its time slices' ends of which that is not known
+                            * (EVT_M_SLICE_UNKNOWN naming it) */
     /* cpu time = run_time - isr_time (what stats and contexts.cpu_time report) */
     /* scheduling (private to the timeline) */
     evt_tl_state state;
@@ -369,6 +373,8 @@ typedef struct evt_tl {
                             * timeouts and wait_aborts are counted */
     int preempt_counts;    /* some event said what it preempted or that it yields (EVT_M_PREEMPT,
                             * EVT_M_YIELD): the contexts' preemptions and yields are counted */
+    int slice_counts;      /* some event said how a time slice ended (EVT_M_TIME_SLICE,
+                            * EVT_M_SLICE_UNKNOWN): the contexts' time slices are counted */
     int higher_prio_wins;  /* the trace's priority order (its kernel profile or --priority-order) */
     /* evt_tl_set_reader: the reader, asked again when its kernel profile changes (a stream names
      * its kernel in a record after its first ones) */

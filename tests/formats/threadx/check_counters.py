@@ -19,14 +19,16 @@ stopped the trace (tx_thread_info_get, tx_*_performance_info_get). Checks, with 
 - each thread's preemptions (stats --json contexts preemptions, isr_preemptions: the THREAD_RESUME
   records that make their thread ThreadX's execute pointer in place of another) are ThreadX's
   solicited plus interrupt preemptions, and its interrupt preemptions; its yields (relinquishes
-  that let another thread run) are ThreadX's relinquishes;
+  that let another thread run) are ThreadX's relinquishes; its time slices (stats --json contexts
+  time_slices: the TIME_SLICE records that rotate its ready list, decided from the records' ready
+  lists and thresholds, none of them unknown) are ThreadX's time_slices;
 - each thread's priority inversions (the inversion analysis's waits with it as the more urgent
   thread: bounded_list, which holds every such wait) are ThreadX's per-thread priority_inversions;
 - the priority inheritances (stats --json analyses.inversions.inheritances, inferred from each
   waiting tx_mutex_get: ThreadX writes no record of them) are the mutex's inheritance counter, and
   the priorities table holds one inherit change per inheritance;
-- the SQLite contexts table's switches, timeouts, wait_aborts, preemptions, isr_preemptions and
-  yields are ThreadX's per-thread counters as above.
+- the SQLite contexts table's switches, timeouts, wait_aborts, preemptions, isr_preemptions, yields
+  and time_slices are ThreadX's per-thread counters as above.
 Usage: check_counters.py EVTRACE TRACE COUNTERS_JSON"""
 import json
 import os
@@ -89,6 +91,7 @@ def main():
 
     causes = {x['name']: (x.get('timeouts'), x.get('wait_aborts')) for x in stats['contexts']}
     preempts = {x['name']: (x.get('preemptions'), x.get('isr_preemptions'), x.get('yields')) for x in stats['contexts']}
+    slices = {x['name']: (x.get('time_slices'), x.get('time_slices_unknown', 0)) for x in stats['contexts']}
     for t in key['threads']:
         n = t['name']
         if causes.get(n) != (t['timeouts'], t['wait_aborts']):
@@ -106,6 +109,10 @@ def main():
         if pre != want:
             bad.append(f"{n}: (preemptions, isr_preemptions, yields) {pre}, ThreadX's (solicited + interrupt "
                        f"preemptions, interrupt preemptions, relinquishes) {want}")
+        # time slices (EVT_M_TIME_SLICE), every one decided (none EVT_M_SLICE_UNKNOWN)
+        if slices.get(n) != (t['time_slices'], 0):
+            bad.append(f"{n}: (time_slices, time_slices_unknown) {slices.get(n)}, ThreadX's time_slices "
+                       f"{t['time_slices']} (none unknown)")
         if switches.get(n) != t['run_count']:
             bad.append(f"{n}: switched in {switches.get(n)} times, ThreadX's run_count {t['run_count']}")
         # ThreadX counts a suspension for each stop and for each priority-change suspend (a ready
@@ -165,14 +172,14 @@ def main():
             n = con.execute("SELECT count(*) FROM priorities WHERE reason = 'inherit'").fetchone()[0]
             # the contexts table holds the same per-thread figures as stats
             for t in key['threads']:
-                row = con.execute('SELECT switches, timeouts, wait_aborts, preemptions, isr_preemptions, yields '
-                                  'FROM contexts WHERE name = ?', (t['name'],)).fetchone()
+                row = con.execute('SELECT switches, timeouts, wait_aborts, preemptions, isr_preemptions, yields, '
+                                  'time_slices FROM contexts WHERE name = ?', (t['name'],)).fetchone()
                 want = (t['run_count'], t['timeouts'], t['wait_aborts'],
                         t['solicited_preemptions'] + t['interrupt_preemptions'], t['interrupt_preemptions'],
-                        t['relinquishes'])
+                        t['relinquishes'], t['time_slices'])
                 if row != want:
                     bad.append(f"{t['name']}: contexts (switches, timeouts, wait_aborts, preemptions, isr_preemptions, "
-                               f"yields) {row}, ThreadX's {want}")
+                               f"yields, time_slices) {row}, ThreadX's {want}")
             con.close()
             if n != key['mutex mtx_pi']['inheritances']:
                 bad.append(f"{n} inherit rows in priorities, ThreadX's {key['mutex mtx_pi']['inheritances']} inheritances")
@@ -182,7 +189,8 @@ def main():
         print('\n'.join('FAIL ' + b for b in bad))
         sys.exit(1)
     print(f'ok: {checked} threads (switches in = run_count, wake-ups = resumptions less priority changes, '
-          f'stops = suspensions less priority changes, timeouts, wait aborts, preemptions, relinquishes and '
+          f'stops = suspensions less priority changes, timeouts, wait aborts, preemptions, relinquishes, '
+          f'time slices and '
           f'priority inversions), '
           f'the timeouts of 6 objects, '
           f'{sum(len(w) for _, _, w in pairs)} object counters and {inv["inheritances"]} inheritances equal ThreadX\'s')

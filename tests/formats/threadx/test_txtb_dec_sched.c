@@ -28,7 +28,10 @@
  *   user priority, and forgets it at a put that ends its ownership or where records are lost
  *   (before 7 Dec 2026 the timeline showed the new priority while ThreadX ran the inherited one).
  * - Why a wait ends (EVT_M_WAKE_CAUSE): given or deleted by the resuming context's service before
- *   it, aborted, a sleep's end, else a timeout; nothing said where its records may be missing. */
+ *   it, aborted, a sleep's end, else a timeout; nothing said where its records may be missing.
+ * - Preemptions and relinquishes as ThreadX counts them (EVT_M_PREEMPT, EVT_M_YIELD), and time
+ *   slices that rotate a ready list (EVT_M_TIME_SLICE; EVT_M_SLICE_UNKNOWN where the reader cannot
+ *   know). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -621,11 +624,78 @@ static void test_preemptions_and_yields(void **state)
     tb_free(t);
 }
 
+/* ThreadX's time slices (tx_thread_time_slice.c): the end of the running thread's slice rotates its
+ * ready list, and ThreadX counts the thread's time slice, when another thread of its priority is
+ * ready and it uses no preemption threshold. TIME_SLICE names the thread to run next: its peer
+ * says a rotation, itself none, the timer thread (made ready first) neither: then the ready lists
+ * as the resumes and suspends left them, and the thread's threshold, decide (EVT_M_TIME_SLICE,
+ * EVT_M_SLICE_UNKNOWN where they cannot). A thread that recorded nothing of its own yet has its
+ * threshold from its next record, unless a record that may change it comes first. */
+static void test_time_slices(void **state)
+{
+    (void)state;
+    const uint32_t thr10 = TXTB_PRIO_CURRENT_BIT | 10u << 16 | 18u; /* slice_b with threshold 10 */
+    tb_trace *t = threads();
+    tb_resume(t, 5, TB_CTX_INIT, TA, TB_STATE_SUSPENDED, TA);                  /* [2] */
+    tb_resume(t, 6, TB_CTX_INIT, TB, TB_STATE_SUSPENDED, TA);                  /* [3] */
+    tb_isr_enter(t, 10, 0, TA);                                                /* [4] */
+    tb_rec(t, 11, TB_CTX_ISR, TA, TXTB_EVENT_TIME_SLICE, TB, 1, 0, STK);       /* [5] names its peer */
+    tb_isr_exit(t, 12, 0, TA);                                                 /* [6] */
+    tb_isr_enter(t, 20, 0, TB);                                                /* [7] */
+    tb_resume(t, 21, TB_CTX_ISR, TS, TB_STATE_SUSPENDED, TS);                  /* [8] */
+    tb_rec(t, 22, TB_CTX_ISR, TB, TXTB_EVENT_TIME_SLICE, TS, 1, 0, STK);       /* [9] slice_a ready */
+    tb_isr_exit(t, 23, 0, TB);                                                 /* [10] */
+    tb_suspend(t, 24, TS, TS, TB_STATE_SUSPENDED, TA);                         /* [11] */
+    tb_ev(t, 25, TA, TXTB_EVENT_TIME_GET, 0, STK, 0, 0);                       /* [12] */
+    tb_suspend(t, 30, TA, TA, TB_STATE_SLEEP, TB);                             /* [13] */
+    tb_ev(t, 31, TB, TXTB_EVENT_TIME_GET, 0, STK, 0, 0);                       /* [14] [9]'s threshold */
+    tb_isr_enter(t, 40, 0, TB);                                                /* [15] */
+    tb_resume(t, 41, TB_CTX_ISR, TS, TB_STATE_SUSPENDED, TS);                  /* [16] */
+    tb_rec(t, 42, TB_CTX_ISR, TB, TXTB_EVENT_TIME_SLICE, TS, 1, 0, STK);       /* [17] slice_a sleeps */
+    tb_isr_exit(t, 43, 0, TB);                                                 /* [18] */
+    tb_suspend(t, 44, TS, TS, TB_STATE_SUSPENDED, TB);                         /* [19] */
+    tb_resume(t, 50, TB, TA, TB_STATE_SLEEP, TB);                              /* [20] */
+    tb_rec(t, 51, TB, thr10, TXTB_EVENT_TIME_GET, 0, STK, 0, 0);               /* [21] */
+    tb_isr_enter(t, 60, 0, TB);                                                /* [22] */
+    tb_resume(t, 61, TB_CTX_ISR, TS, TB_STATE_SUSPENDED, TS);                  /* [23] */
+    tb_rec(t, 62, TB_CTX_ISR, TB, TXTB_EVENT_TIME_SLICE, TS, 1, 0, STK);       /* [24] a threshold */
+    tb_isr_exit(t, 63, 0, TB);                                                 /* [25] */
+    tb_suspend(t, 64, TS, TS, TB_STATE_SUSPENDED, TB);                         /* [26] */
+    tb_isr_enter(t, 70, 0, TB);                                                /* [27] */
+    tb_rec(t, 71, TB_CTX_ISR, TB, TXTB_EVENT_TIME_SLICE, TB, 1, 0, STK);       /* [28] names itself */
+    tb_isr_exit(t, 72, 0, TB);                                                 /* [29] */
+    tb_rec(t, 73, TB, thr10, TXTB_EVTRACE_LOST_ID, 2, 0, TXTB_EVTRACE_LOST_MAGIC, 0); /* [30] */
+    tb_isr_enter(t, 74, 0, TB);                                                /* [31] */
+    tb_resume(t, 75, TB_CTX_ISR, TA, TB_STATE_SLEEP, TB);                      /* [32] */
+    tb_resume(t, 76, TB_CTX_ISR, TS, TB_STATE_SUSPENDED, TS);                  /* [33] */
+    tb_rec(t, 77, TB_CTX_ISR, TB, TXTB_EVENT_TIME_SLICE, TS, 1, 0, STK);       /* [34] not known */
+    tb_isr_exit(t, 78, 0, TB);                                                 /* [35] */
+    tb_suspend(t, 79, TS, TS, TB_STATE_SUSPENDED, TC);                         /* [36] */
+    tb_ev(t, 80, TC, TXTB_EVENT_THREAD_PREEMPTION_CHANGE, TB, 18, 10, 0);      /* [37] */
+    tb_suspend(t, 81, TC, TC, TB_STATE_SLEEP, TB);                             /* [38] */
+    tb_ev(t, 82, TB, TXTB_EVENT_TIME_GET, 0, STK, 0, 0);                       /* [39] */
+    run o;
+    play(t, &o);
+    assert_int_equal(o.n, 40);
+    for (uint32_t i = 2; i < 40; i++) {
+        assert_int_equal(!!(o.has[i] & EVT_M_TIME_SLICE), i == 5 || i == 9);
+        assert_int_equal(!!(o.has[i] & EVT_M_SLICE_UNKNOWN), i == 34);
+    }
+    assert_true(o.tl.slice_counts);
+    assert_int_equal(ctx(&o, TA)->time_slices, 1);
+    assert_int_equal(ctx(&o, TA)->time_slices_unknown, 0);
+    assert_int_equal(ctx(&o, TB)->time_slices, 1);
+    assert_int_equal(ctx(&o, TB)->time_slices_unknown, 1);
+    evt_tl_free(&o.tl);
+    tb_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_relinquish_switches),
         cmocka_unit_test(test_preemptions_and_yields),
+        cmocka_unit_test(test_time_slices),
         cmocka_unit_test(test_time_slice_switches_at_isr_exit),
         cmocka_unit_test(test_delayed_suspension),
         cmocka_unit_test(test_isr_decides_again),

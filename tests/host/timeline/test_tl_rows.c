@@ -250,9 +250,10 @@ static void rows_of_a_small_trace(void **st)
     assert_row(&rs, EVT_TL_T_objects, "512|sem|160|5|170|6|16|semaphore|160|170");
     assert_row(&rs, EVT_TL_T_objects, "512|sem|180|7|NULL|NULL|16|semaphore|180|NULL");
     assert_row(&rs, EVT_TL_T_objects, "256|q|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL");
-    /* contexts: A ran 100..200 less the ISR's 20, switched in once; no wait causes or preemptions said */
+    /* contexts: A ran 100..200 less the ISR's 20, switched in once; no wait causes, preemptions or
+     * time slices said */
     char want[256];
-    snprintf(want, sizeof want, "16|A|thread|6|100|180|80|%.3f|NULL|100|180|1|NULL|NULL|NULL|NULL|NULL", 80 * 100.0 / 120);
+    snprintf(want, sizeof want, "16|A|thread|6|100|180|80|%.3f|NULL|100|180|1|NULL|NULL|NULL|NULL|NULL|NULL", 80 * 100.0 / 120);
     assert_row(&rs, EVT_TL_T_contexts, want);
     /* traces: format|source|clock_hz|clock_source|time_unit|start_t|end_t|events|lost|errors */
     assert_int_equal(rs.n[EVT_TL_T_traces], 1);
