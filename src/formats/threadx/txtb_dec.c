@@ -92,7 +92,10 @@ typedef struct txtb_obj {
     uint8_t rdy;         /* TXTB_RDY_*: on ThreadX's ready lists, as its resumes and suspends say
                           * (ready_case); unknown before them and after a loss (pgen) */
     uint8_t eqt;         /* TXTB_EQT_*: its preemption threshold is its priority (no threshold in
-                          * use), as its priority words and changes say; unknown likewise */
+                          * use), as its create, priority and preemption changes and eqt_ahead
+                          * say; unknown likewise; pw, when set, is newer (eqt_of) */
+    uint32_t pw;         /* its last priority word of the current form (with its threshold) since
+                          * such a record, else 0: one store on a thread record's path */
     uint32_t ahead_to;   /* eqt_ahead found nothing in the time order before this (txtb_state.pos) */
 } txtb_obj;
 enum { TXTB_RDY_UNKNOWN, TXTB_RDY_YES, TXTB_RDY_NO };
@@ -279,8 +282,8 @@ typedef struct txtb_state {
     const txtb_obj *ctx_obj;     /* its registry object (NULL: none) */
     uint16_t *ctx_prio1;         /* ctx_obj's prio1 when it is a thread's entry, else a dummy */
     uint16_t prio1_dummy;
-    uint8_t *ctx_eqt;            /* ctx_obj's eqt likewise */
-    uint8_t eqt_dummy;
+    uint32_t *ctx_pw;            /* ctx_obj's pw likewise */
+    uint32_t pw_dummy;
     uint32_t *thr_give;          /* ctx_obj's give when it is a thread's entry, else &give_dummy */
     uint32_t give_isr, give_init, give_dummy; /* the gives of the ISR and init contexts, and of
                                     threads without an entry (never read: no cause from it) */
@@ -523,7 +526,7 @@ static inline const char *ctx_named(txtb_state *s, uint32_t ctx, const char **ok
         s->ctx_obj = co;
         txtb_obj *ct = thread_of(s, co);
         s->ctx_prio1 = ct ? &ct->prio1 : &s->prio1_dummy;
-        s->ctx_eqt = ct ? &ct->eqt : &s->eqt_dummy;
+        s->ctx_pw = ct ? &ct->pw : &s->pw_dummy;
         s->thr_give = ct ? &ct->give : &s->give_dummy;
         s->ctx_name = obj_name(s, co, NAME_CTX);
         s->ctx_ok = obj_name_ok(s, co);
@@ -617,6 +620,7 @@ static evt_status read_registry(txtb_state *s)
         o->give = 0;            /* generation 0, nothing open (forget_lost) */
         o->rdy = TXTB_RDY_UNKNOWN; /* on a ready list or not: its records say (ready_case) */
         o->eqt = TXTB_EQT_UNKNOWN;
+        o->pw = 0;
         o->ahead_to = 0;
     }
     if (s->nobjs > 1) qsort(s->objs, s->nobjs, sizeof *s->objs, cmp_obj_addr); /* objs is NULL when empty */
@@ -1279,6 +1283,7 @@ TXTB_COLD static void forget_lost(txtb_state *s)
         s->objs[i].user1 = s->objs[i].inh1 = 0;
         s->objs[i].rdy = TXTB_RDY_UNKNOWN;
         s->objs[i].eqt = TXTB_EQT_UNKNOWN;
+        s->objs[i].pw = 0;
         s->objs[i].pgen = 0;
         s->objs[i].give = 0;
     }
@@ -1469,9 +1474,18 @@ static txtb_obj *prio_fresh(txtb_state *s, txtb_obj *t)
         t->user1 = t->inh1 = 0;
         t->rdy = TXTB_RDY_UNKNOWN;
         t->eqt = TXTB_EQT_UNKNOWN;
+        t->pw = 0;
         t->pgen = s->pgen;
     }
     return t;
+}
+
+/* Thread t's TXTB_EQT_* now: from its last priority word of the current form when no record
+ * changed its threshold since (pw), else as eqt says. */
+static uint8_t eqt_of(const txtb_obj *t)
+{
+    if (!t->pw) return t->eqt;
+    return ((t->pw >> 16) & 0x3FFu) == (t->pw & 0x3FFu) ? TXTB_EQT_YES : TXTB_EQT_NO;
 }
 
 /* tx_thread_priority_change (info1 the thread, info2 the new priority, info3 tx_thread_priority
@@ -1494,6 +1508,7 @@ TXTB_COLD static void prio_change(txtb_state *s, evt_event *ev)
     t->inh1 = (uint16_t)inh1;
     t->prio1 = (uint16_t)(run + 1u);
     t->eqt = TXTB_EQT_YES; /* the threshold becomes the priority it runs at, either way */
+    t->pw = 0;
     if (run != nw) {
         ev->m.has |= EVT_M_PRIO_KEPT;
         ev->m.inherit_prio = run;
@@ -1527,6 +1542,7 @@ TXTB_COLD static void prio_case(txtb_state *s, const txtb_idm *e, evt_event *ev)
         t->inh1 = TXTB_INH_NONE;
         t->rdy = TXTB_RDY_NO; /* created suspended; an auto-start's resume follows */
         t->eqt = TXTB_EQT_UNKNOWN; /* its threshold is not recorded */
+        t->pw = 0;
         return;
     }
     const txtb_obj *mo = find_obj(s, (uint32_t)ev->args[0]);
@@ -1535,7 +1551,11 @@ TXTB_COLD static void prio_case(txtb_state *s, const txtb_idm *e, evt_event *ev)
         if (!(ev->m.has & EVT_M_OWNER) || ev->m.owner_count != 1u ||
             (mo && mo->type == TXTB_OBJ_MUTEX && mo->param1 != TXTB_TX_INHERIT)) return;
         txtb_obj *o = prio_fresh(s, thread_of(s, find_obj(s, (uint32_t)ev->m.owner)));
-        if (o) o->inh1 = 0;
+        if (o) {
+            o->inh1 = 0;
+            o->pw = 0; /* the threshold too may be restored to its own (tx_mutex_put.c) */
+            o->eqt = TXTB_EQT_UNKNOWN;
+        }
         return;
     }
     uint32_t owner = (ev->m.has & EVT_M_OWNER) ? (uint32_t)ev->m.owner : 0u; /* its role: info3 */
@@ -1547,6 +1567,10 @@ TXTB_COLD static void prio_case(txtb_state *s, const txtb_idm *e, evt_event *ev)
     if (o->inh1 && caller1 < o->inh1) o->inh1 = caller1; /* TXTB_INH_NONE is above every priority */
     if (!o->prio1 || o->prio1 <= caller1) return;
     o->prio1 = o->inh1 = caller1;
+    if (eqt_of(o) == TXTB_EQT_NO) { /* a threshold less urgent than the new priority is no more */
+        o->pw = 0;
+        o->eqt = TXTB_EQT_UNKNOWN;
+    }
     ev->m.has |= EVT_M_INHERIT;
     ev->m.inherit_ctx = owner;
     ev->m.inherit_prio = ev->m.ctx_prio;
@@ -1661,8 +1685,9 @@ TXTB_COLD static int thread_list(txtb_state *s)
  * that could decide it is not known), both with sliced_ctx T; nothing when no rotation. A thread
  * whose priority changed while it waited, by inheritance, which ThreadX records nowhere, is
  * taken at its last known priority. */
-TXTB_COLD static void slice_case(txtb_state *s, uint32_t ctx, uint32_t prio, evt_event *ev)
+TXTB_COLD static void slice_case(txtb_state *s, evt_event *ev)
 {
+    uint32_t ctx = (uint32_t)ev->ctx, prio = (uint32_t)ev->prio; /* the slot's words */
     uint32_t th = ctx == TXTB_CTX_ISR ? prio : ctx == TXTB_CTX_INIT ? 0u : ctx, x = (uint32_t)ev->args[0];
     if (!th || x == th) return; /* no thread ran, or it runs on: no rotation */
     txtb_obj *t = prio_fresh(s, thread_of(s, find_obj(s, th)));
@@ -1673,10 +1698,10 @@ TXTB_COLD static void slice_case(txtb_state *s, uint32_t ctx, uint32_t prio, evt
         if (xo && xo->prio1 == t->prio1) {
             has = EVT_M_TIME_SLICE; /* its peer runs next */
         } else {
-            if (t->eqt == TXTB_EQT_UNKNOWN) t->eqt = eqt_ahead(s, t, th);
-            if (t->eqt == TXTB_EQT_NO) return; /* a threshold overrides time slicing */
+            if (eqt_of(t) == TXTB_EQT_UNKNOWN) t->eqt = eqt_ahead(s, t, th);
+            if (eqt_of(t) == TXTB_EQT_NO) return; /* a threshold overrides time slicing */
         }
-        if (has != EVT_M_TIME_SLICE && t->eqt == TXTB_EQT_YES) {
+        if (has != EVT_M_TIME_SLICE && eqt_of(t) == TXTB_EQT_YES) {
             /* a thread without an entry could be its peer; so could any when the scans' bound is spent */
             int unk = s->objs_over || !thread_list(s) || s->ahead_left < s->nthr;
             s->ahead_left -= unk ? 0u : s->nthr;
@@ -1700,22 +1725,23 @@ TXTB_COLD static void slice_case(txtb_state *s, uint32_t ctx, uint32_t prio, evt
  * THREAD_PREEMPTION_CHANGE (info1 the thread, info2 the new threshold) sets the threshold, which
  * is the new one unless the thread runs at an inherited priority (then unknown here); a TIME_SLICE
  * is slice_case's. A create makes its thread not ready (prio_case), a priority change gives it no
- * threshold (prio_change). */
-TXTB_COLD static void ready_case(txtb_state *s, const txtb_idm *e, uint32_t ctx, uint32_t prio, evt_event *ev)
+ * threshold (prio_change). to: the registry entry at info1 (decode_slot found it for the target:
+ * every rcase id but TIME_SLICE has one). */
+TXTB_COLD static void ready_case(txtb_state *s, const txtb_idm *e, const txtb_obj *to, evt_event *ev)
 {
     if (e->rcase == TXTB_RC_SLICE) {
-        slice_case(s, ctx, prio, ev);
+        slice_case(s, ev);
         return;
     }
     if (e->rcase == TXTB_RC_STATE && ev->kind != EVT_KIND_THREAD_RUN && ev->kind != EVT_KIND_THREAD_STOP) return;
-    txtb_obj *t = prio_fresh(s, thread_of(s, find_obj(s, (uint32_t)ev->args[0])));
+    txtb_obj *t = prio_fresh(s, thread_of(s, to));
     if (!t) return;
     if (e->rcase == TXTB_RC_STATE) {
         t->rdy = ev->kind == EVT_KIND_THREAD_RUN ? TXTB_RDY_YES : TXTB_RDY_NO;
-    } else if (!t->prio1 || !t->inh1 || t->inh1 != TXTB_INH_NONE || ev->args[1] >= 0x3FFu) {
-        t->eqt = TXTB_EQT_UNKNOWN;
     } else {
-        t->eqt = ev->args[1] + 1u == t->prio1 ? TXTB_EQT_YES : TXTB_EQT_NO;
+        t->pw = 0; /* older than this change */
+        if (!t->prio1 || !t->inh1 || t->inh1 != TXTB_INH_NONE || ev->args[1] >= 0x3FFu) t->eqt = TXTB_EQT_UNKNOWN;
+        else t->eqt = ev->args[1] + 1u == t->prio1 ? TXTB_EQT_YES : TXTB_EQT_NO;
     }
 }
 
@@ -1813,7 +1839,7 @@ TXTB_INLINE EVT_EVENT_RESET_FN int decode_slot(txtb_state *s, const uint8_t *p, 
         if (prio & TXTB_PRIO_CURRENT_BIT) {
             fld_u(&fb, "priority", prio & 0x3FFu);
             fld_u(&fb, "preemption_threshold", (prio >> 16) & 0x3FFu);
-            *s->ctx_eqt = ((prio >> 16) & 0x3FFu) == (prio & 0x3FFu) ? TXTB_EQT_YES : TXTB_EQT_NO;
+            *s->ctx_pw = prio; /* its threshold (eqt_of) */
         } else {
             fld_u(&fb, "priority", prio);
         }
@@ -1823,9 +1849,10 @@ TXTB_INLINE EVT_EVENT_RESET_FN int decode_slot(txtb_state *s, const uint8_t *p, 
         give = s->thr_give; /* ctx_named's */
     }
     *give = (*give & e->give_keep) | ((e->give_set | s->give_gen) & ~e->give_keep);
+    const txtb_obj *tobj = NULL; /* info1's registry entry (e->target), any kind: ready_case's */
     if (e->target) {
         uint32_t i1 = (uint32_t)ev->args[0];
-        const txtb_obj *o = find_obj(s, i1);
+        const txtb_obj *o = tobj = find_obj(s, i1);
         if (o || e->target == 1) {
             flags |= EVT_HAS_TARGET;
             ev->target = i1;
@@ -1913,7 +1940,7 @@ TXTB_INLINE EVT_EVENT_RESET_FN int decode_slot(txtb_state *s, const uint8_t *p, 
         if (e->pcase) prio_case(s, e, ev);
         if (e->tcreate) timer_case(ev);
         if (e->wcase) wake_case(s, e, give, ev);
-        if (e->rcase) ready_case(s, e, ctx, prio, ev);
+        if (e->rcase) ready_case(s, e, tobj, ev);
     }
     ev->flags = flags;
     ev->nfields = fb.n;
