@@ -161,9 +161,12 @@ enum {
     EVT_M_TIME_SLICE = 1u << 28, /* sliced_ctx's time slice ended here and another ready context of
                                   * its priority runs next in its place, which stays ready (ThreadX's
                                   * time-slice rotation, which it counts as the thread's time slice) */
-    EVT_M_SLICE_UNKNOWN = 1u << 29 /* sliced_ctx's time slice ended here; whether another context
+    EVT_M_SLICE_UNKNOWN = 1u << 29, /* sliced_ctx's time slice ended here; whether another context
                                   * of its priority was ready to take its place is not known (the
                                   * reader does not know every thread's state and priority) */
+    EVT_M_SLICE_KEPT = 1u << 30  /* sliced_ctx's time slice ended here and it runs on: no other
+                                  * ready context of its priority took its place (none was ready,
+                                  * or a preemption threshold overrides time slicing) */
 };
 
 /* Why a waiting context was made ready (evt_meaning.wake_cause). X(NAME, text) */
@@ -241,8 +244,8 @@ typedef struct evt_meaning {
     uint8_t wake_cause;       /* EVT_M_WAKE_CAUSE: evt_wake_cause */
     uint64_t preempted_ctx;   /* EVT_M_PREEMPT: the context that was to run (running, or chosen
                                * and not yet dispatched) and now waits, ready */
-    uint64_t sliced_ctx;      /* EVT_M_TIME_SLICE, EVT_M_SLICE_UNKNOWN: the context whose time
-                               * slice ended (the one running) */
+    uint64_t sliced_ctx;      /* EVT_M_TIME_SLICE, EVT_M_SLICE_UNKNOWN, EVT_M_SLICE_KEPT: the
+                               * context whose time slice ended (the one running) */
 } evt_meaning;
 
 /* What kinds of fact a trace holds (info "capabilities", the report header). A view shows only

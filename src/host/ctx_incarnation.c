@@ -80,7 +80,7 @@ void evt_ctx_incarn_event(evt_ctx_incarn *s, evt_event *ev)
     if (m->has & EVT_M_INTERRUPTED) m->interrupted_ctx = cur_(s, m->interrupted_ctx);
     if (m->has & EVT_M_INHERIT) m->inherit_ctx = cur_(s, m->inherit_ctx);
     if (m->has & EVT_M_PREEMPT) m->preempted_ctx = cur_(s, m->preempted_ctx);
-    if (m->has & (EVT_M_TIME_SLICE | EVT_M_SLICE_UNKNOWN)) m->sliced_ctx = cur_(s, m->sliced_ctx);
+    if (m->has & (EVT_M_TIME_SLICE | EVT_M_SLICE_UNKNOWN | EVT_M_SLICE_KEPT)) m->sliced_ctx = cur_(s, m->sliced_ctx);
     if (!target_is_thread_(ev)) { /* target and m.obj name another object (with any_kind, renamed) */
         if (!s->any_kind) return;
         if (ev->flags & EVT_HAS_TARGET) ev->target = cur_obj_(s, ev->target);

@@ -289,6 +289,7 @@ static void meaning_(evt_json *j, evt_fbuf *b, const evt_meaning *m)
     if (m->has & EVT_M_YIELD) LKBOOL_(j, b, "yield", 1);
     if (m->has & EVT_M_TIME_SLICE) LKU64_(j, b, "time_slice", m->sliced_ctx);
     if (m->has & EVT_M_SLICE_UNKNOWN) LKU64_(j, b, "time_slice_unknown", m->sliced_ctx);
+    if (m->has & EVT_M_SLICE_KEPT) LKU64_(j, b, "time_slice_kept", m->sliced_ctx);
     if (m->has & EVT_M_CTX_PRIO) LKU64_(j, b, "ctx_prio", m->ctx_prio);
     if (m->has & EVT_M_LEVEL) {
         LKEY_(j, b, "levels");

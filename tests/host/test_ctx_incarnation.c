@@ -442,10 +442,10 @@ static void test_tracker(void **st)
     assert_int_equal(e.target, 0x30);
     assert_int_equal(e.m.preempted_ctx, evt_ctx_make(0x10, 1));
     /* a time slice of the task at 0x10 (rotated, or not known): the sliced one is its incarnation */
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         e = thread_ev(EVT_KIND_OTHER, 0x30, 0, 0);
         e.flags &= ~(unsigned)EVT_HAS_TARGET;
-        e.m.has |= k ? EVT_M_SLICE_UNKNOWN : EVT_M_TIME_SLICE;
+        e.m.has |= k == 2 ? EVT_M_SLICE_KEPT : k ? EVT_M_SLICE_UNKNOWN : EVT_M_TIME_SLICE;
         e.m.sliced_ctx = 0x10;
         evt_ctx_incarn_event(&s, &e);
         assert_int_equal(e.m.sliced_ctx, evt_ctx_make(0x10, 1));

@@ -1674,6 +1674,32 @@ TXTB_COLD static int thread_list(txtb_state *s)
     return 1;
 }
 
+/* slice_case's answer for the running thread th (> 0) and the execute pointer x after the slice:
+ * EVT_M_TIME_SLICE, EVT_M_SLICE_KEPT or EVT_M_SLICE_UNKNOWN. */
+TXTB_COLD static unsigned slice_outcome(txtb_state *s, uint32_t th, uint32_t x)
+{
+    if (x == th) return EVT_M_SLICE_KEPT; /* it runs on */
+    txtb_obj *t = prio_fresh(s, thread_of(s, find_obj(s, th)));
+    if (t && t->rdy == TXTB_RDY_NO) return EVT_M_SLICE_KEPT; /* it was suspending: only a ready one rotates */
+    if (!t || !t->prio1) return EVT_M_SLICE_UNKNOWN;
+    const txtb_obj *xo = thread_of(s, find_obj(s, x));
+    if (xo && xo->prio1 == t->prio1) return EVT_M_TIME_SLICE; /* its peer runs next */
+    if (eqt_of(t) == TXTB_EQT_UNKNOWN) t->eqt = eqt_ahead(s, t, th);
+    if (eqt_of(t) == TXTB_EQT_NO) return EVT_M_SLICE_KEPT; /* a threshold overrides time slicing */
+    /* a thread without an entry could be its peer; so could any when the scans' bound is spent */
+    if (eqt_of(t) == TXTB_EQT_UNKNOWN || s->objs_over || !thread_list(s) || s->ahead_left < s->nthr)
+        return EVT_M_SLICE_UNKNOWN;
+    s->ahead_left -= s->nthr;
+    int unk = 0;
+    for (uint32_t i = 0; i < s->nthr; i++) {
+        const txtb_obj *u = prio_fresh(s, &s->objs[s->thr[i]]);
+        if (u == t || (u->prio1 && u->prio1 != t->prio1)) continue;
+        if (u->prio1 && u->rdy == TXTB_RDY_YES) return EVT_M_TIME_SLICE;
+        if (u->rdy != TXTB_RDY_NO) unk = 1;
+    }
+    return unk ? EVT_M_SLICE_UNKNOWN : EVT_M_SLICE_KEPT; /* no peer ready: no rotation */
+}
+
 /* The end of a time slice (TIME_SLICE; tx_thread_time_slice.c): ThreadX rotates the ready list
  * of the running thread T, and counts it as T's time slice, when T is ready, another thread of its
  * priority is ready and T uses no preemption threshold (its threshold is its priority). info1 is
@@ -1681,40 +1707,16 @@ TXTB_COLD static int thread_list(txtb_state *s)
  * one (only a rotation puts it before T); a more urgent thread (the timer thread, whose expiration
  * made it ready) says neither, and the ready lists as the records left them decide. The running
  * thread is the ISR's interrupted one (its priority word), or the context of a thread's record.
- * The event gets EVT_M_TIME_SLICE (rotated) or EVT_M_SLICE_UNKNOWN (a thread's state or priority
- * that could decide it is not known), both with sliced_ctx T; nothing when no rotation. A thread
- * whose priority changed while it waited, by inheritance, which ThreadX records nowhere, is
- * taken at its last known priority. */
+ * The event gets EVT_M_TIME_SLICE (rotated), EVT_M_SLICE_KEPT (not) or EVT_M_SLICE_UNKNOWN (a
+ * thread's state, priority or threshold that could decide it is not known), with sliced_ctx T.
+ * A thread whose priority changed while it waited, by inheritance, which ThreadX records
+ * nowhere, is taken at its last known priority. */
 TXTB_COLD static void slice_case(txtb_state *s, evt_event *ev)
 {
     uint32_t ctx = (uint32_t)ev->ctx, prio = (uint32_t)ev->prio; /* the slot's words */
-    uint32_t th = ctx == TXTB_CTX_ISR ? prio : ctx == TXTB_CTX_INIT ? 0u : ctx, x = (uint32_t)ev->args[0];
-    if (!th || x == th) return; /* no thread ran, or it runs on: no rotation */
-    txtb_obj *t = prio_fresh(s, thread_of(s, find_obj(s, th)));
-    unsigned has = EVT_M_SLICE_UNKNOWN;
-    if (t && t->rdy == TXTB_RDY_NO) return; /* it was suspending: ThreadX rotates only a ready one */
-    if (t && t->prio1) {
-        const txtb_obj *xo = thread_of(s, find_obj(s, x));
-        if (xo && xo->prio1 == t->prio1) {
-            has = EVT_M_TIME_SLICE; /* its peer runs next */
-        } else {
-            if (eqt_of(t) == TXTB_EQT_UNKNOWN) t->eqt = eqt_ahead(s, t, th);
-            if (eqt_of(t) == TXTB_EQT_NO) return; /* a threshold overrides time slicing */
-        }
-        if (has != EVT_M_TIME_SLICE && eqt_of(t) == TXTB_EQT_YES) {
-            /* a thread without an entry could be its peer; so could any when the scans' bound is spent */
-            int unk = s->objs_over || !thread_list(s) || s->ahead_left < s->nthr;
-            s->ahead_left -= unk ? 0u : s->nthr;
-            for (uint32_t i = 0; !unk && i < s->nthr && has != EVT_M_TIME_SLICE; i++) {
-                txtb_obj *u = prio_fresh(s, &s->objs[s->thr[i]]);
-                if (u == t || (u->prio1 && u->prio1 != t->prio1)) continue;
-                if (u->prio1 && u->rdy == TXTB_RDY_YES) has = EVT_M_TIME_SLICE;
-                else if (u->rdy != TXTB_RDY_NO) unk = 1;
-            }
-            if (has != EVT_M_TIME_SLICE && !unk) return; /* no peer ready: no rotation */
-        }
-    }
-    ev->m.has |= has;
+    uint32_t th = ctx == TXTB_CTX_ISR ? prio : ctx == TXTB_CTX_INIT ? 0u : ctx;
+    if (!th) return; /* no thread ran: no thread's slice */
+    ev->m.has |= slice_outcome(s, th, (uint32_t)ev->args[0]);
     ev->m.sliced_ctx = th;
 }
 

@@ -975,11 +975,11 @@ static void meaning_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t ci,
             if (in_isr) tl->ctxs[pi]->isr_preemptions++;
         }
     }
-    if (TL_UNLIKELY(ev->m.has & (EVT_M_TIME_SLICE | EVT_M_SLICE_UNKNOWN))) { /* the kernel's time slice */
+    if (TL_UNLIKELY(ev->m.has & (EVT_M_TIME_SLICE | EVT_M_SLICE_UNKNOWN | EVT_M_SLICE_KEPT))) { /* a time slice's end */
         tl->slice_counts = 1;
         uint32_t si = target_ctx_(tl, ev->m.sliced_ctx, NULL, t);
         if (si != EVT_TL_NONE && (ev->m.has & EVT_M_TIME_SLICE)) tl->ctxs[si]->time_slices++;
-        else if (si != EVT_TL_NONE) tl->ctxs[si]->time_slices_unknown++;
+        else if (si != EVT_TL_NONE && (ev->m.has & EVT_M_SLICE_UNKNOWN)) tl->ctxs[si]->time_slices_unknown++;
     }
     if (!(ev->m.has & EVT_M_OP)) return;
     evt_tl_ctx *c = tl->ctxs[ci];
@@ -1139,7 +1139,7 @@ uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
     default: break;
     }
     if (ev->m.has & (EVT_M_PRIO_SET | EVT_M_WAKE | EVT_M_OP | EVT_M_WAKE_CAUSE | EVT_M_PREEMPT | EVT_M_YIELD |
-                     EVT_M_TIME_SLICE | EVT_M_SLICE_UNKNOWN))
+                     EVT_M_TIME_SLICE | EVT_M_SLICE_UNKNOWN | EVT_M_SLICE_KEPT))
         meaning_(tl, cpu, ev, ci, t, in_isr);
     /* a successor named by any other event (ThreadX's relinquish and time slice), after what it
        did to its objects and waiters */

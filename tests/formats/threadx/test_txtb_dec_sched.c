@@ -628,8 +628,8 @@ static void test_preemptions_and_yields(void **state)
  * ready list, and ThreadX counts the thread's time slice, when another thread of its priority is
  * ready and it uses no preemption threshold. TIME_SLICE names the thread to run next: its peer
  * says a rotation, itself none, the timer thread (made ready first) neither: then the ready lists
- * as the resumes and suspends left them, and the thread's threshold, decide (EVT_M_TIME_SLICE,
- * EVT_M_SLICE_UNKNOWN where they cannot). A thread that recorded nothing of its own yet has its
+ * as the resumes and suspends left them, and the thread's threshold, decide (EVT_M_TIME_SLICE, or
+ * EVT_M_SLICE_KEPT, or EVT_M_SLICE_UNKNOWN where they cannot). A thread that recorded nothing of its own yet has its
  * threshold from its next record, unless a record that may change it comes first. */
 static void test_time_slices(void **state)
 {
@@ -680,6 +680,7 @@ static void test_time_slices(void **state)
     for (uint32_t i = 2; i < 40; i++) {
         assert_int_equal(!!(o.has[i] & EVT_M_TIME_SLICE), i == 5 || i == 9);
         assert_int_equal(!!(o.has[i] & EVT_M_SLICE_UNKNOWN), i == 34);
+        assert_int_equal(!!(o.has[i] & EVT_M_SLICE_KEPT), i == 17 || i == 24 || i == 28);
     }
     assert_true(o.tl.slice_counts);
     assert_int_equal(ctx(&o, TA)->time_slices, 1);
