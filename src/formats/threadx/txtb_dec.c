@@ -1630,7 +1630,8 @@ TXTB_COLD static void wake_case(txtb_state *s, const txtb_idm *e, uint32_t *g, e
 /* Whether thread t (address th) runs without a preemption threshold now, from the next record of
  * its own in the time order: a thread's priority word carries its threshold, which only a
  * record can change (a preemption or priority change of it, a mutex get of which it is the owner,
- * whose inheritance may, a put of its own); such a record, a loss or an unwritten slot, an
+ * whose inheritance may, a put of its own); such a record, a loss, an unwritten slot or the
+ * slots a truncated file lacks, an
  * old-format priority word, the end of the buffer, or TXTB_AHEAD_SLOTS slots end the look without
  * an answer. For a thread that ran since its create and before its first time slice without
  * recording anything (a thread that only computes: what time slicing is for). Bounded: a look
@@ -1645,6 +1646,7 @@ TXTB_COLD static uint8_t eqt_ahead(txtb_state *s, txtb_obj *t, uint32_t th)
     uint32_t end = s->span - s->pos > TXTB_AHEAD_SLOTS ? s->pos + TXTB_AHEAD_SLOTS : s->span;
     uint8_t r = TXTB_EQT_UNKNOWN;
     for (uint32_t k = s->pos; k < end && s->ahead_left; k++, s->ahead_left--) {
+        if (s->cut_lost && k == s->cut_pos) break; /* the slots a truncated file lacks lie before k */
         uint32_t idx = slot_index_of(s, k), w[8];
         const uint8_t *q = idx < s->avail ? win_at(s, &s->awin, s->ev_off + (uint64_t)idx * TXTB_EVENT_SIZE, TXTB_EVENT_SIZE) : NULL;
         if (!q) break;

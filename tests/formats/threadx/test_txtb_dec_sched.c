@@ -92,10 +92,11 @@ typedef struct run {
     uint64_t inh[64], inh_prio[64]; /* m.inherit_ctx, m.inherit_prio */
     int cause[64];                  /* m.wake_cause, -1 without EVT_M_WAKE_CAUSE */
 } run;
-static void play(tb_trace *t, run *o)
+static void play_cut(tb_trace *t, run *o, size_t cut)
 {
     size_t len;
     uint8_t *buf = tb_bytes(t, &len);
+    len -= cut; /* a truncated file: its last cut bytes missing */
     evt_reader *r = NULL;
     char err[256];
     assert_int_equal(evt_reader_open_mem(buf, len, "threadx", NULL, NULL, NULL, &r, err, sizeof err), EVT_OK);
@@ -129,6 +130,8 @@ static void play(tb_trace *t, run *o)
     evt_reader_close(r);
     free(buf);
 }
+
+static void play(tb_trace *t, run *o) { play_cut(t, o, 0); }
 
 static const evt_tl_ctx *ctx(const run *o, uint64_t id)
 {
@@ -691,12 +694,41 @@ static void test_time_slices(void **state)
     tb_free(t);
 }
 
+/* A truncated file of a wrapped buffer lacks the slots between its oldest records and slot 0 in
+ * time (one lost event): the look ahead for a thread's threshold stops there, as at any loss.
+ * 8 slots, 13 records (the enable's two first, the recorder's LOST record at disable last, in
+ * slot 4): the oldest is slot 5; slot 7 (a preemption change of slice_b) is cut off; slice_b's own
+ * record after it says no threshold, which was not so at the time slice. */
+static void test_time_slice_look_stops_at_a_cut(void **state)
+{
+    (void)state;
+    tb_trace *t = threads();
+    tb_opts(t)->slots = 8;
+    for (uint32_t i = 0; i < 3; i++) tb_ev(t, 10 + i, TC, TXTB_EVENT_TIME_GET, 0, STK, 0, 0); /* overwritten */
+    tb_resume(t, 20, TB_CTX_ISR, TA, TB_STATE_SLEEP, TB);                      /* slot 5: oldest */
+    tb_rec(t, 21, TB_CTX_ISR, TB, TXTB_EVENT_TIME_SLICE, TS, 1, 0, STK);       /* slot 6 */
+    tb_ev(t, 22, TC, TXTB_EVENT_THREAD_PREEMPTION_CHANGE, TB, 18, 10, 0);      /* slot 7: cut */
+    for (uint32_t i = 0; i < 4; i++) tb_ev(t, 24 + i, TB, TXTB_EVENT_TIME_GET, 0, STK, 0, 0); /* slots 0-3 */
+    run o;
+    play_cut(t, &o, TXTB_EVENT_SIZE);
+    int slices = 0;
+    for (uint32_t i = 0; i < o.n && i < 64; i++) {
+        if (!(o.has[i] & (EVT_M_TIME_SLICE | EVT_M_SLICE_KEPT | EVT_M_SLICE_UNKNOWN))) continue;
+        slices++;
+        assert_int_equal(o.has[i] & (EVT_M_TIME_SLICE | EVT_M_SLICE_KEPT | EVT_M_SLICE_UNKNOWN), EVT_M_SLICE_UNKNOWN);
+    }
+    assert_int_equal(slices, 1);
+    evt_tl_free(&o.tl);
+    tb_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_relinquish_switches),
         cmocka_unit_test(test_preemptions_and_yields),
         cmocka_unit_test(test_time_slices),
+        cmocka_unit_test(test_time_slice_look_stops_at_a_cut),
         cmocka_unit_test(test_time_slice_switches_at_isr_exit),
         cmocka_unit_test(test_delayed_suspension),
         cmocka_unit_test(test_isr_decides_again),
