@@ -876,6 +876,13 @@ static uint32_t count_id(txtb_state *s, uint32_t id)
     return k;
 }
 
+/* SMP builds put the core in bits 24-31 of a kernel event id (not of a user event's): 1 when raw
+ * carries one (the id is raw & 0xFFFFFF). */
+static inline int id_has_core(uint32_t raw)
+{
+    return (raw >> 24) != 0 && (raw & 0xFFFFFFu) < TXTB_USER_EVENT_START;
+}
+
 /* Roles of info 1..4 of a ThreadX event (txtb_defs.h TXTB_INFO_ROLE_TABLE), or NULL. */
 static const uint8_t *info_roles(uint32_t id)
 {
@@ -1142,9 +1149,8 @@ TXTB_COLD static const txtb_idm *idm_build(txtb_state *s, txtb_idm *e, uint32_t 
 {
     const evt_kernel_profile *kp = s->kp;
     memset(e, 0, sizeof *e);
-    /* SMP builds put the core in bits 24-31 of a kernel event id. */
     uint32_t id = raw;
-    if ((id >> 24) != 0 && (id & 0xFFFFFFu) < TXTB_USER_EVENT_START) {
+    if (id_has_core(id)) {
         e->cpu = id >> 24;
         id &= 0xFFFFFFu;
         e->has_cpu = 1;
@@ -1480,12 +1486,16 @@ static txtb_obj *prio_fresh(txtb_state *s, txtb_obj *t)
     return t;
 }
 
-/* Thread t's TXTB_EQT_* now: from its last priority word of the current form when no record
- * changed its threshold since (pw), else as eqt says. */
+/* TXTB_EQT_* of a priority word of the current form (0x80000000 | threshold << 16 | priority),
+ * and thread t's now: from its last such word when no record changed its threshold since (pw),
+ * else as eqt says. */
+static uint8_t eqt_of_word(uint32_t pw)
+{
+    return ((pw >> 16) & 0x3FFu) == (pw & 0x3FFu) ? TXTB_EQT_YES : TXTB_EQT_NO;
+}
 static uint8_t eqt_of(const txtb_obj *t)
 {
-    if (!t->pw) return t->eqt;
-    return ((t->pw >> 16) & 0x3FFu) == (t->pw & 0x3FFu) ? TXTB_EQT_YES : TXTB_EQT_NO;
+    return t->pw ? eqt_of_word(t->pw) : t->eqt;
 }
 
 /* tx_thread_priority_change (info1 the thread, info2 the new priority, info3 tx_thread_priority
@@ -1651,15 +1661,20 @@ TXTB_COLD static uint8_t eqt_ahead(txtb_state *s, txtb_obj *t, uint32_t th)
         const uint8_t *q = idx < s->avail ? win_at(s, &s->awin, s->ev_off + (uint64_t)idx * TXTB_EVENT_SIZE, TXTB_EVENT_SIZE) : NULL;
         if (!q) break;
         slot_words(s, q, w);
-        uint32_t id = (w[2] >> 24) != 0 && (w[2] & 0xFFFFFFu) < TXTB_USER_EVENT_START ? w[2] & 0xFFFFFFu : w[2];
+        uint32_t id = id_has_core(w[2]) ? w[2] & 0xFFFFFFu : w[2];
         if (w[0] == th) { /* its own record */
-            if (w[1] & TXTB_PRIO_CURRENT_BIT) r = ((w[1] >> 16) & 0x3FFu) == (w[1] & 0x3FFu) ? TXTB_EQT_YES : TXTB_EQT_NO;
+            if (w[1] & TXTB_PRIO_CURRENT_BIT) r = eqt_of_word(w[1]);
             break;
         }
         if (w[0] == TXTB_CTX_NONE || id == TXTB_EVTRACE_LOST_ID ||
-            ((id == TXTB_EVENT_THREAD_PREEMPTION_CHANGE || id == TXTB_EVENT_THREAD_PRIORITY_CHANGE) && w[4] == th) ||
-            (id == TXTB_EVENT_MUTEX_GET && w[6] == th) || (id == TXTB_EVENT_MUTEX_PUT && w[5] == th))
+            ((id == TXTB_EVENT_THREAD_PREEMPTION_CHANGE || id == TXTB_EVENT_THREAD_PRIORITY_CHANGE) && w[4] == th))
             break;
+        if (id == TXTB_EVENT_MUTEX_GET || id == TXTB_EVENT_MUTEX_PUT) { /* th the owner (its role) */
+            const uint8_t *ro = info_roles(id);
+            int own = 0;
+            for (int i = 0; ro && i < 4; i++) own |= ro[i] == TXTB_R_OWNER && w[4 + i] == th;
+            if (own) break;
+        }
     }
     if (r == TXTB_EQT_UNKNOWN) t->ahead_to = end;
     return r;
