@@ -272,6 +272,15 @@ enum {
 #define EVT_CAP_USER     EVT_CAP_(USER)
 #define EVT_CAP_FUNCS    EVT_CAP_(FUNCS)
 
+/* Kernel figures a trace gives whenever they happen (evt_reader.counts): where its reader sets a
+ * bit, a context with no event marked so had none in the trace (a 0), not an unknown number.
+ * Without the bit, a figure is known only once some event is marked (the views leave it out
+ * before). A reader sets a bit when the records show the kernel writes every such event (ThreadX:
+ * its internal scheduling records, whose trace category holds its time slices too), and may
+ * clear it again when later records show it cannot tell; the views read it at the trace's end. */
+#define EVT_COUNTS_TIME_SLICES  (1u << 0) /* EVT_M_TIME_SLICE, EVT_M_SLICE_KEPT, EVT_M_SLICE_UNKNOWN */
+#define EVT_COUNTS_PREEMPTIONS  (1u << 1) /* EVT_M_PREEMPT and EVT_M_YIELD */
+
 /* Strings of an event its reader vouches for (evt_event.text_ok, fields_ok): the text is what
  * evt_text_is_safe accepts (printable ASCII or valid UTF-8 without control or bidi characters) and
  * stays valid as evt_event's ownership rule says, so the reader framework skips its per-event

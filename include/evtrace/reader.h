@@ -100,6 +100,7 @@ struct evt_reader {
      * profile (EVT_HOOK_KERNEL_*, -1: none named; the reader decodes with the generic profile). */
     unsigned caps;
     int caps_known;
+    unsigned counts;          /* EVT_COUNTS_*: figures given whenever they happen (model.h) */
     int kernel;
     int kernel_user;          /* --kernel: the profile to decode with (-1: the trace's) */
     int prio_order_user;      /* --priority-order: 0 the profile's, 1 lower wins, 2 higher wins */

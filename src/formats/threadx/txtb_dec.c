@@ -252,6 +252,8 @@ typedef struct txtb_state {
     uint32_t *thr, nthr;         /* objs' threads (thread_list) */
     uint32_t ewin_first, ewin_slots; /* ewin holds slots [ewin_first, ewin_first + ewin_slots) whole, all < avail */
     int timer_down;              /* 1: timer counts down */
+    uint8_t seen_sched, seen_thread_api, seen_cpu; /* ids of these kinds were read (note_counts) */
+    uint8_t seen_next_self;      /* a THREAD_RESUME's info4 named its own thread (counts_update) */
     uint64_t decreases, increases;
     /* iteration */
     uint32_t pos;                /* events visited in chronological order (0..span) */
@@ -1143,6 +1145,34 @@ static void stop_meaning(txtb_state *s, const evt_kernel_profile *kp, uint32_t s
     if (s->stm_has[st] & EVT_M_STOP_STATE) m->stop_state = s->stm_stop[st];
 }
 
+/* What the records show of the figures ThreadX writes whenever they happen (evt_reader.counts).
+ * ThreadX tests one filter bit for a record's whole category (tx_trace.h): its scheduler's records
+ * (THREAD_RESUME, THREAD_SUSPEND, TIME_SLICE: the internal category) mean that every time slice's
+ * end is written, and with a thread service's record too (the thread category, which holds
+ * THREAD_RELINQUISH), every preemption and yield. Both only where a resume's info4 is the execute
+ * pointer after it (ThreadX 6 writes it back into the record; some resume then names its own
+ * thread): the older kernels of TraceX's demo traces write the one before, which says no
+ * preemption, and a time slice's record may differ there too. An SMP kernel's ids (a core in them)
+ * say neither: slice_case leaves its TIME_SLICE alone. evtrace's hooks write the scheduler's ids
+ * with none of this (ready_case, which sees a resume name its own thread, never runs for them). */
+TXTB_COLD static void counts_update(txtb_state *s)
+{
+    unsigned k = 0;
+    if (s->seen_sched && s->seen_next_self && !s->seen_cpu)
+        k = EVT_COUNTS_TIME_SLICES | (s->seen_thread_api ? EVT_COUNTS_PREEMPTIONS : 0u);
+    s->r->counts = k;
+}
+
+/* counts_update's facts from entry e for an id word, once per id word (idm_build). */
+TXTB_COLD static void note_counts(txtb_state *s, const txtb_idm *e, const txtb_event_info *info)
+{
+    if (e->has_cpu) s->seen_cpu = 1;
+    else if (e->id == TXTB_EVENT_THREAD_RESUME || e->id == TXTB_EVENT_THREAD_SUSPEND || e->id == TXTB_EVENT_TIME_SLICE)
+        s->seen_sched = 1;
+    else if (info && (info->filter & TXTB_F_THREAD)) s->seen_thread_api = 1;
+    counts_update(s);
+}
+
 /* Work out entry e for id word raw (not_lost: an id 190 without the LOST marker) and key. The
  * entry is kept (e->key = key) unless its name is the per-event namebuf (names out of memory). */
 TXTB_COLD static const txtb_idm *idm_build(txtb_state *s, txtb_idm *e, uint32_t raw, int not_lost, uint64_t key)
@@ -1234,6 +1264,7 @@ TXTB_COLD static const txtb_idm *idm_build(txtb_state *s, txtb_idm *e, uint32_t 
                                                                                          : TXTB_RC_NONE;
         e->cold_case = e->dsusp || e->pcase || e->tcreate || e->wcase || e->rcase;
     }
+    note_counts(s, e, info);
     e->user_rec = id >= EVT_USER_TXTB_BASE && id <= TXTB_USER_EVENT_END;
     e->hooks = (uint8_t)txtb_hooks_dec_wants(&s->hooks, id, (evt_kind)e->kind); /* hooks.active: set at open */
     if (e->name != s->namebuf) e->key = key;
@@ -1751,6 +1782,10 @@ TXTB_COLD static void ready_case(txtb_state *s, const txtb_idm *e, const txtb_ob
     if (e->rcase == TXTB_RC_SLICE) {
         slice_case(s, ev);
         return;
+    }
+    if (e->wcase == TXTB_WC_RESUME && ev->args[3] == ev->args[0] && !s->seen_next_self) { /* counts_update */
+        s->seen_next_self = 1;
+        counts_update(s);
     }
     if (e->rcase == TXTB_RC_STATE && ev->kind != EVT_KIND_THREAD_RUN && ev->kind != EVT_KIND_THREAD_STOP) return;
     txtb_obj *t = prio_fresh(s, thread_of(s, to));

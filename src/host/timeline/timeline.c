@@ -1154,6 +1154,11 @@ uint32_t evt_tl_add(evt_tl *tl, const evt_event *ev)
 void evt_tl_finish(evt_tl *tl)
 {
     uint64_t t = tl->last;
+    if (tl->reader) { /* figures the trace gives whenever they happen: 0 where no event was marked */
+        unsigned k = tl->reader->counts;
+        if (k & EVT_COUNTS_TIME_SLICES) tl->slice_counts = 1;
+        if (k & EVT_COUNTS_PREEMPTIONS) tl->preempt_counts = 1;
+    }
     tl->cur = NULL;
     tl->cur_ctx = EVT_TL_NONE;
     for (uint32_t c = 0; c < tl->ncpus; c++) {

@@ -372,10 +372,13 @@ typedef struct evt_tl {
     int wake_causes;       /* some event said why a wait ended (EVT_M_WAKE_CAUSE): the contexts'
                             * timeouts and wait_aborts are counted */
     int preempt_counts;    /* some event said what it preempted or that it yields (EVT_M_PREEMPT,
-                            * EVT_M_YIELD): the contexts' preemptions and yields are counted */
+                            * EVT_M_YIELD), or the reader says the trace gives every one
+                            * (EVT_COUNTS_PREEMPTIONS, read by evt_tl_finish): the contexts'
+                            * preemptions and yields are counted */
     int slice_counts;      /* some event said how a time slice ended (EVT_M_TIME_SLICE,
-                            * EVT_M_SLICE_UNKNOWN, EVT_M_SLICE_KEPT): the contexts' time slices
-                            * are counted */
+                            * EVT_M_SLICE_UNKNOWN, EVT_M_SLICE_KEPT), or the reader says the trace
+                            * gives every one (EVT_COUNTS_TIME_SLICES, evt_tl_finish): the
+                            * contexts' time slices are counted */
     int higher_prio_wins;  /* the trace's priority order (its kernel profile or --priority-order) */
     /* evt_tl_set_reader: the reader, asked again when its kernel profile changes (a stream names
      * its kernel in a record after its first ones) */

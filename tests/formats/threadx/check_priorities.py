@@ -7,7 +7,11 @@ Checks, with `evtrace`:
 - at each reading, the thread's priority in the priorities table (its latest row at or before the
   reading's time) is the one ThreadX held;
 - each change ThreadX answered by keeping the inherited priority (the reading's priority is not
-  the user priority) has its PRIORITY_CHANGE event's meaning say so (kept_prio: that priority).
+  the user priority) has its PRIORITY_CHANGE event's meaning say so (kept_prio: that priority);
+- its three threads, created with TX_NO_TIME_SLICE, have ThreadX time slice count 0 by
+  construction, and the trace has no TIME_SLICE record: `stats --json` and the SQLite contexts
+  table give each thread time_slices 0, not nothing (its scheduler's records say every time
+  slice's end would be written: evt_reader.counts).
 Usage: check_priorities.py EVTRACE TRACE READINGS_JSON"""
 import json
 import os
@@ -32,6 +36,7 @@ def main():
         con = sqlite3.connect(db)
         rows = con.execute('SELECT p.t, p.prio, p.reason FROM priorities p JOIN contexts c ON c.ctx = p.ctx '
                            'WHERE c.name = ? ORDER BY p.t', (thread,)).fetchall()
+        slices_db = dict(con.execute("SELECT name, time_slices FROM contexts WHERE class = 'thread'").fetchall())
         con.close()
     for r in key['readings']:
         at = [row for row in rows if row[0] <= r['t']]
@@ -53,12 +58,20 @@ def main():
             bad.append(f"at {r['t']} ({r['after']}): the change before it has kept_prio "
                        f"{before[-1][1] if before else None}, ThreadX kept {r['priority']}")
 
+    st = run_evtrace(evtrace, 'stats', '--json', trace)
+    slices = {c['name']: c.get('time_slices') for c in json.loads(st.stdout)['contexts'] if c['class'] == 'thread'}
+    for name in ('low', 'high', 'ctrl'):  # txprio_app.c's threads, all TX_NO_TIME_SLICE
+        if slices.get(name) != 0 or slices_db.get(name) != 0:
+            bad.append(f"{name}: time_slices {slices.get(name)} (stats), {slices_db.get(name)} (SQLite); "
+                       f"ThreadX's is 0 (TX_NO_TIME_SLICE)")
+
     n_kept = sum(1 for r in key['readings'] if r['priority'] != r['user_priority'])
     if bad:
         print('\n'.join(bad))
         sys.exit(1)
     print(f"ok: {len(key['readings'])} readings of {thread}'s priority match the priorities table "
-          f"({n_kept} where ThreadX kept the inherited priority); {len(rows)} priority rows")
+          f"({n_kept} where ThreadX kept the inherited priority); {len(rows)} priority rows; "
+          f"time_slices 0 for {', '.join(sorted(slices))}")
 
 
 if __name__ == '__main__':
