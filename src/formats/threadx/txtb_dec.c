@@ -254,6 +254,7 @@ typedef struct txtb_state {
     int timer_down;              /* 1: timer counts down */
     uint8_t seen_sched, seen_thread_api, seen_cpu; /* ids of these kinds were read (note_counts) */
     uint8_t seen_next_self;      /* a THREAD_RESUME's info4 named its own thread (counts_update) */
+    uint8_t preempt_unknown;     /* a record may have preempted a thread, not known (counts_update) */
     uint64_t decreases, increases;
     /* iteration */
     uint32_t pos;                /* events visited in chronological order (0..span) */
@@ -1153,14 +1154,23 @@ static void stop_meaning(txtb_state *s, const evt_kernel_profile *kp, uint32_t s
  * pointer after it (ThreadX 6 writes it back into the record; some resume then names its own
  * thread): the older kernels of TraceX's demo traces write the one before, which says no
  * preemption, and a time slice's record may differ there too. An SMP kernel's ids (a core in them)
- * say neither: slice_case leaves its TIME_SLICE alone. evtrace's hooks write the scheduler's ids
- * with none of this (ready_case, which sees a resume name its own thread, never runs for them). */
+ * say neither: slice_case leaves its TIME_SLICE alone. Nor every preemption once a record may have
+ * made one that the reader cannot tell (preempt_unknown: pchange_case, a resume before the execute
+ * pointer is known). evtrace's hooks write the scheduler's ids
+ * with none of this (decode_slot sees a resume name its own thread only without them). */
 TXTB_COLD static void counts_update(txtb_state *s)
 {
     unsigned k = 0;
     if (s->seen_sched && s->seen_next_self && !s->seen_cpu)
-        k = EVT_COUNTS_TIME_SLICES | (s->seen_thread_api ? EVT_COUNTS_PREEMPTIONS : 0u);
+        k = EVT_COUNTS_TIME_SLICES | (s->seen_thread_api && !s->preempt_unknown ? EVT_COUNTS_PREEMPTIONS : 0u);
     s->r->counts = k;
+}
+
+/* A resume named its own thread as the execute pointer after it (counts_update). */
+TXTB_COLD static void next_self(txtb_state *s)
+{
+    s->seen_next_self = 1;
+    counts_update(s);
 }
 
 /* counts_update's facts from entry e for an id word, once per id word (idm_build). */
@@ -1768,6 +1778,42 @@ TXTB_COLD static void slice_case(txtb_state *s, evt_event *ev)
     ev->m.sliced_ctx = th;
 }
 
+/* A THREAD_PREEMPTION_CHANGE (info1 the thread T, info2 the new threshold; written first,
+ * tx_thread_preemption_change.c) preempts T when T is the execute pointer, the threshold is allowed
+ * (not above T's user priority: else TX_THRESH_ERROR) and a ready thread is more urgent than both
+ * T's priority and the new threshold: ThreadX then counts a solicited preemption of T and runs the
+ * most urgent ready thread. The event gets EVT_M_PREEMPT (preempted_ctx T); where a state or
+ * priority that could decide it is not known (T's inherited priority among them), the reader no
+ * longer says that it gives every preemption (preempt_unknown). t: T's entry, or NULL. */
+TXTB_COLD static void pchange_case(txtb_state *s, txtb_obj *t, evt_event *ev)
+{
+    uint64_t th = ev->args[0], nt = ev->args[1];
+    if (s->exec != th && s->exec != TXTB_EXEC_UNKNOWN) return; /* it was not to run: none preempted */
+    int unk = s->exec == TXTB_EXEC_UNKNOWN || !t || !t->prio1 || t->inh1 != TXTB_INH_NONE;
+    if (!unk && nt > t->prio1 - 1u) return; /* TX_THRESH_ERROR: nothing changes */
+    if (!unk && (s->objs_over || !thread_list(s) || s->ahead_left < s->nthr)) unk = 1; /* slice_outcome's bound */
+    if (!unk) {
+        s->ahead_left -= s->nthr;
+        uint32_t bar = nt < t->prio1 - 1u ? (uint32_t)nt : t->prio1 - 1u; /* a ready thread above both */
+        for (uint32_t i = 0; i < s->nthr; i++) {
+            const txtb_obj *u = prio_fresh(s, &s->objs[s->thr[i]]);
+            if (u == t || u->rdy == TXTB_RDY_NO || (u->prio1 && u->prio1 - 1u >= bar)) continue;
+            if (u->prio1 && u->rdy == TXTB_RDY_YES) { /* it runs in T's place, T stays ready */
+                ev->m.has |= EVT_M_PREEMPT;
+                ev->m.preempted_ctx = th;
+                s->exec = TXTB_EXEC_UNKNOWN; /* the head of the most urgent ready list */
+                return;
+            }
+            unk = 1;
+        }
+        if (!unk) return;
+    }
+    if (!s->preempt_unknown) {
+        s->preempt_unknown = 1;
+        counts_update(s);
+    }
+}
+
 /* What ThreadX's ready lists and thresholds are, as the records say (e->rcase): a THREAD_RESUME
  * makes its thread ready, a THREAD_SUSPEND not (ThreadX records a suspend only when it takes the
  * thread off its ready list, and a resume at its start; thread_api_state has made a resume that
@@ -1779,24 +1825,22 @@ TXTB_COLD static void slice_case(txtb_state *s, evt_event *ev)
  * every rcase id but TIME_SLICE has one). */
 TXTB_COLD static void ready_case(txtb_state *s, const txtb_idm *e, const txtb_obj *to, evt_event *ev)
 {
+    if (e->rcase == TXTB_RC_STATE) { /* the usual: a resume or a suspend */
+        if (ev->kind != EVT_KIND_THREAD_RUN && ev->kind != EVT_KIND_THREAD_STOP) return;
+        txtb_obj *t = prio_fresh(s, thread_of(s, to));
+        if (t) t->rdy = ev->kind == EVT_KIND_THREAD_RUN ? TXTB_RDY_YES : TXTB_RDY_NO;
+        return;
+    }
     if (e->rcase == TXTB_RC_SLICE) {
         slice_case(s, ev);
         return;
     }
-    if (e->wcase == TXTB_WC_RESUME && ev->args[3] == ev->args[0] && !s->seen_next_self) { /* counts_update */
-        s->seen_next_self = 1;
-        counts_update(s);
-    }
-    if (e->rcase == TXTB_RC_STATE && ev->kind != EVT_KIND_THREAD_RUN && ev->kind != EVT_KIND_THREAD_STOP) return;
-    txtb_obj *t = prio_fresh(s, thread_of(s, to));
+    txtb_obj *t = prio_fresh(s, thread_of(s, to)); /* TXTB_RC_THRESHOLD */
+    pchange_case(s, t, ev);
     if (!t) return;
-    if (e->rcase == TXTB_RC_STATE) {
-        t->rdy = ev->kind == EVT_KIND_THREAD_RUN ? TXTB_RDY_YES : TXTB_RDY_NO;
-    } else {
-        t->pw = 0; /* older than this change */
-        if (!t->prio1 || !t->inh1 || t->inh1 != TXTB_INH_NONE || ev->args[1] >= 0x3FFu) t->eqt = TXTB_EQT_UNKNOWN;
-        else t->eqt = ev->args[1] + 1u == t->prio1 ? TXTB_EQT_YES : TXTB_EQT_NO;
-    }
+    t->pw = 0; /* older than this change */
+    if (!t->prio1 || !t->inh1 || t->inh1 != TXTB_INH_NONE || ev->args[1] >= 0x3FFu) t->eqt = TXTB_EQT_UNKNOWN;
+    else t->eqt = ev->args[1] + 1u == t->prio1 ? TXTB_EQT_YES : TXTB_EQT_NO;
 }
 
 /* The end of an event whose id the generic hooks or the user records decode too (e->hooks,
@@ -1949,10 +1993,17 @@ TXTB_INLINE EVT_EVENT_RESET_FN int decode_slot(txtb_state *s, const uint8_t *p, 
             /* a resume that makes its thread the one to run next in place of another: ThreadX's
                _tx_thread_system_resume counts a preemption of that one (solicited from a thread,
                an interrupt's from an ISR; none during initialization) */
-            if (ev->args[3] == ev->args[0] && was != ev->args[0] && was != 0 && was != TXTB_EXEC_UNKNOWN &&
-                e->wcase == TXTB_WC_RESUME && ctx != TXTB_CTX_INIT) {
-                ev->m.has |= EVT_M_PREEMPT;
-                ev->m.preempted_ctx = was;
+            if (ev->args[3] == ev->args[0] && e->wcase == TXTB_WC_RESUME) {
+                if (!s->seen_next_self) next_self(s);
+                if (was != ev->args[0] && was != 0 && ctx != TXTB_CTX_INIT) {
+                    if (was != TXTB_EXEC_UNKNOWN) {
+                        ev->m.has |= EVT_M_PREEMPT;
+                        ev->m.preempted_ctx = was;
+                    } else if (!s->preempt_unknown) { /* another thread may have been the one to run */
+                        s->preempt_unknown = 1;
+                        counts_update(s);
+                    }
+                }
             }
         }
         break;

@@ -755,6 +755,57 @@ static void test_counts_given_whenever(void **state)
     }
 }
 
+/* tx_thread_preemption_change preempts its thread when that is the one to run, the threshold is
+ * allowed and a ready thread is more urgent than both its priority and the new threshold
+ * (tx_thread_preemption_change.c): ThreadX counts a solicited preemption. Where a thread that
+ * could decide it is in an unknown state, or the execute pointer before a resume that names its
+ * own thread is not known, the reader no longer says its trace gives every preemption. */
+static void test_preemption_change_preempts(void **state)
+{
+    (void)state;
+    tb_trace *t = threads();
+    tb_ev(t, 4, TB_CTX_INIT, TXTB_EVENT_THREAD_CREATE, TV, 12, STK, 1024);     /* [2] no inheritance */
+    tb_resume(t, 5, TB_CTX_INIT, TV, TB_STATE_SUSPENDED, TV);                  /* [3] */
+    tb_suspend(t, 6, TS, TS, TB_STATE_SUSPENDED, TV);                          /* [4] */
+    tb_suspend(t, 7, TC, TC, TB_STATE_SLEEP, TV);                              /* [5] */
+    tb_ev(t, 10, TV, TXTB_EVENT_THREAD_PREEMPTION_CHANGE, TV, 0, 12, 0);       /* [6] none ready */
+    tb_isr_enter(t, 11, 0, TV);                                                /* [7] */
+    tb_resume(t, 12, TB_CTX_ISR, TC, TB_STATE_SLEEP, TV);                      /* [8] held off */
+    tb_isr_exit(t, 13, 0, TV);                                                 /* [9] */
+    tb_ev(t, 20, TV, TXTB_EVENT_THREAD_PREEMPTION_CHANGE, TV, 12, 0, 0);       /* [10] preempts */
+    tb_suspend(t, 21, TC, TC, TB_STATE_SLEEP, TV);                             /* [11] */
+    tb_ev(t, 30, TV, TXTB_EVENT_THREAD_PREEMPTION_CHANGE, TV, 0, 12, 0);       /* [12] */
+    tb_isr_enter(t, 31, 0, TV);                                                /* [13] */
+    tb_resume(t, 32, TB_CTX_ISR, TC, TB_STATE_SLEEP, TV);                      /* [14] held off */
+    tb_isr_exit(t, 33, 0, TV);                                                 /* [15] */
+    tb_ev(t, 40, TV, TXTB_EVENT_THREAD_PREEMPTION_CHANGE, TV, 13, 0, 0);       /* [16] refused */
+    run o;
+    play(t, &o);
+    assert_int_equal(o.n, 17);
+    for (uint32_t i = 2; i < 17; i++) assert_int_equal(!!(o.has[i] & EVT_M_PREEMPT), i == 10);
+    assert_int_equal(ctx(&o, TV)->preemptions, 1);
+    assert_int_equal(ctx(&o, TV)->isr_preemptions, 0);
+    evt_tl_free(&o.tl);
+    tb_free(t);
+    /* no preemption marked: 0 where every thread that could preempt is known not ready (c 0); not
+       known where ctrl's state is not (1), nor after a resume with the execute pointer unknown (2) */
+    for (int c = 0; c < 3; c++) {
+        t = threads();
+        tb_ev(t, 3, TB_CTX_INIT, TXTB_EVENT_THREAD_CREATE, TV, 12, STK, 1024);
+        if (c == 2) tb_resume(t, 4, TA, TV, TB_STATE_SLEEP, TV);
+        else tb_resume(t, 5, TB_CTX_INIT, TV, TB_STATE_SUSPENDED, TV);
+        tb_suspend(t, 6, TS, TS, TB_STATE_SUSPENDED, TV);
+        if (c != 1) tb_suspend(t, 7, TC, TC, TB_STATE_SLEEP, TV);
+        tb_ev(t, 10, TV, TXTB_EVENT_THREAD_PREEMPTION_CHANGE, TV, 12, 0, 0);
+        play(t, &o);
+        for (uint32_t i = 0; i < o.n && i < 64; i++) assert_int_equal(o.has[i] & EVT_M_PREEMPT, 0);
+        assert_int_equal(o.tl.preempt_counts, c == 0);
+        assert_int_equal(o.tl.slice_counts, 1);
+        evt_tl_free(&o.tl);
+        tb_free(t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -763,6 +814,7 @@ int main(void)
         cmocka_unit_test(test_time_slices),
         cmocka_unit_test(test_time_slice_look_stops_at_a_cut),
         cmocka_unit_test(test_counts_given_whenever),
+        cmocka_unit_test(test_preemption_change_preempts),
         cmocka_unit_test(test_time_slice_switches_at_isr_exit),
         cmocka_unit_test(test_delayed_suspension),
         cmocka_unit_test(test_isr_decides_again),
