@@ -584,8 +584,8 @@ void evt_stats_json(evt_stats *s, evt_json *j, const char *format, const char *f
         if (s->tl.preempt_counts) { /* only where the trace says what preempts (else unknown, not 0) */
             evt_json_ku64(j, "preemptions", c->preemptions);
             evt_json_ku64(j, "isr_preemptions", c->isr_preemptions);
-            evt_json_ku64(j, "yields", c->yields);
         }
+        if (s->tl.yield_counts) evt_json_ku64(j, "yields", c->yields); /* likewise */
         if (s->tl.slice_counts) { /* only where the trace says how time slices end */
             evt_json_ku64(j, "time_slices", c->time_slices);
             if (c->time_slices_unknown) evt_json_ku64(j, "time_slices_unknown", c->time_slices_unknown);
@@ -701,8 +701,8 @@ void evt_stats_text(evt_stats *s, FILE *out, const char *format, const char *fil
     fprintf(out, "\nContexts (by CPU time):\n  %-32s %-6s %9s %14s %8s %9s %9s", "name", "class", "events",
             "cpu_time", "load%", "switches", "isrs");
     if (causes) fprintf(out, " %9s %9s", "timeouts", "aborts");
-    int pre = s->tl.preempt_counts; /* the trace says what preempts and yields */
-    if (pre) fprintf(out, " %9s %9s %9s", "preempted", "by_isr", "yields");
+    int pre = s->tl.preempt_counts, yl = s->tl.yield_counts; /* the trace says what preempts, yields */
+    if (pre || yl) fprintf(out, " %9s %9s %9s", "preempted", "by_isr", "yields");
     int sl = s->tl.slice_counts; /* the trace says how time slices end */
     if (sl) fprintf(out, " %9s", "slices");
     fputc('\n', out);
@@ -713,7 +713,10 @@ void evt_stats_text(evt_stats *s, FILE *out, const char *format, const char *fil
                 evt_stats_ctx_name(s, c, nb, sizeof nb), evt_stats_class_name(c->cls), c->events,
                 evt_stats_time(s, c->cpu_ticks), pct_(c->cpu_ticks, dur), c->switches, c->isr_count);
         if (causes) fprintf(out, " %9" PRIu64 " %9" PRIu64, c->timeouts, c->wait_aborts);
-        if (pre) fprintf(out, " %9" PRIu64 " %9" PRIu64 " %9" PRIu64, c->preemptions, c->isr_preemptions, c->yields);
+        if (pre) fprintf(out, " %9" PRIu64 " %9" PRIu64, c->preemptions, c->isr_preemptions);
+        else if (yl) fprintf(out, " %9s %9s", "-", "-"); /* not known */
+        if (yl) fprintf(out, " %9" PRIu64, c->yields);
+        else if (pre) fprintf(out, " %9s", "-");
         if (sl && c->time_slices_unknown) fprintf(out, " %8" PRIu64 "+", c->time_slices); /* + some not known */
         else if (sl) fprintf(out, " %9" PRIu64, c->time_slices);
         fputc('\n', out);

@@ -967,8 +967,11 @@ static void meaning_(evt_tl *tl, uint32_t cpu, const evt_event *ev, uint32_t ci,
         else if (ti != EVT_TL_NONE && ev->m.wake_cause == EVT_WAKE_ABORT) tl->ctxs[ti]->wait_aborts++;
     }
     if (TL_UNLIKELY(ev->m.has & (EVT_M_PREEMPT | EVT_M_YIELD))) { /* the kernel's own view: count it */
-        tl->preempt_counts = 1;
-        if (ev->m.has & EVT_M_YIELD) tl->ctxs[ci]->yields++;
+        if (ev->m.has & EVT_M_PREEMPT) tl->preempt_counts = 1;
+        if (ev->m.has & EVT_M_YIELD) {
+            tl->yield_counts = 1;
+            tl->ctxs[ci]->yields++;
+        }
         uint32_t pi = (ev->m.has & EVT_M_PREEMPT) ? target_ctx_(tl, ev->m.preempted_ctx, NULL, t) : EVT_TL_NONE;
         if (pi != EVT_TL_NONE) {
             tl->ctxs[pi]->preemptions++;
@@ -1157,7 +1160,7 @@ void evt_tl_finish(evt_tl *tl)
     if (tl->reader) { /* figures the trace gives whenever they happen: 0 where no event was marked */
         unsigned k = tl->reader->counts;
         if (k & EVT_COUNTS_TIME_SLICES) tl->slice_counts = 1;
-        if (k & EVT_COUNTS_PREEMPTIONS) tl->preempt_counts = 1;
+        if (k & EVT_COUNTS_PREEMPTIONS) tl->preempt_counts = tl->yield_counts = 1;
     }
     tl->cur = NULL;
     tl->cur_ctx = EVT_TL_NONE;

@@ -615,8 +615,8 @@ static void contexts_(evt_tl_rows *r)
         if (tl->preempt_counts) {
             set_i_(r, CX_preemptions, c->preemptions);
             set_i_(r, CX_isr_preemptions, c->isr_preemptions);
-            set_i_(r, CX_yields, c->yields);
         }
+        if (tl->yield_counts) set_i_(r, CX_yields, c->yields);
         if (tl->slice_counts && !c->time_slices_unknown) set_i_(r, CX_time_slices, c->time_slices);
         emit_(r, EVT_TL_T_contexts);
     }

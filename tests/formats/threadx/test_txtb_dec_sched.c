@@ -615,6 +615,7 @@ static void test_preemptions_and_yields(void **state)
         assert_int_equal(!!(o.has[i] & EVT_M_YIELD), i == 14);
     }
     assert_true(o.tl.preempt_counts);
+    assert_true(o.tl.yield_counts);
     assert_int_equal(ctx(&o, TV)->preemptions, 2);
     assert_int_equal(ctx(&o, TV)->isr_preemptions, 1);
     assert_int_equal(ctx(&o, TB)->preemptions, 1);
@@ -726,26 +727,31 @@ static void test_time_slice_look_stops_at_a_cut(void **state)
  * thread service's record every preemption and relinquish too (one filter bit per category): its
  * threads with none marked had 0 (evt_reader.counts, read by evt_tl_finish), not an unknown number.
  * Not where a resume's info4 is the execute pointer before it (an older kernel: no resume names
- * its own thread), nor where an id carries a core (SMP), nor without the scheduler's records. */
+ * its own thread; its relinquish that yields still says yields are known, not preemptions), nor
+ * where an id carries a core (SMP), nor without the scheduler's records. */
 static void test_counts_given_whenever(void **state)
 {
     (void)state;
     /* 0: all of it; 1: no resume names its thread; 2: no thread service; 3: an SMP id;
        4: no scheduler records */
     static const int want_slices[5] = {1, 0, 1, 0, 0}, want_preempt[5] = {1, 0, 0, 0, 0};
+    static const int want_yield[5] = {1, 1, 0, 0, 0};
     for (int c = 0; c < 5; c++) {
         tb_trace *t = threads();
         if (c != 4) tb_resume(t, 5, TB_CTX_INIT, TA, TB_STATE_SUSPENDED, c == 1 ? TC : TA);
         tb_ev(t, 6, TA, TXTB_EVENT_TIME_GET, 0, STK, 0, 0);
         if (c != 2) tb_ev(t, 7, TA, TXTB_EVENT_THREAD_SLEEP, 5, STK, 0, 0);
         if (c == 3) tb_ev(t, 8, TA, TXTB_EVENT_TIME_GET | 1u << 24, 0, STK, 0, 0);
+        if (c == 1) tb_ev(t, 8, TA, TXTB_EVENT_THREAD_RELINQUISH, STK, TB, 0, 0); /* yields */
         if (c != 4) tb_suspend(t, 9, TA, TA, TB_STATE_SLEEP, 0);
         run o;
         play(t, &o);
         assert_int_equal(o.tl.slice_counts, want_slices[c]);
         assert_int_equal(o.tl.preempt_counts, want_preempt[c]);
-        for (uint32_t i = 0; i < o.n && i < 64; i++) /* nothing marked: the reader's word alone */
-            assert_int_equal(o.has[i] & (EVT_M_TIME_SLICE | EVT_M_SLICE_KEPT | EVT_M_SLICE_UNKNOWN | EVT_M_PREEMPT | EVT_M_YIELD), 0);
+        assert_int_equal(o.tl.yield_counts, want_yield[c]);
+        for (uint32_t i = 0; i < o.n && i < 64; i++) /* nothing marked but c 1's yield: the reader's word */
+            assert_int_equal(o.has[i] & (EVT_M_TIME_SLICE | EVT_M_SLICE_KEPT | EVT_M_SLICE_UNKNOWN | EVT_M_PREEMPT |
+                                         (c == 1 ? 0u : (unsigned)EVT_M_YIELD)), 0);
         if (c == 0) {
             assert_int_equal(ctx(&o, TA)->time_slices, 0);
             assert_int_equal(ctx(&o, TA)->preemptions, 0);
