@@ -279,7 +279,8 @@ enum {
  * its internal scheduling records, whose trace category holds its time slices too), and may
  * clear it again when later records show it cannot tell; the views read it at the trace's end. */
 #define EVT_COUNTS_TIME_SLICES  (1u << 0) /* EVT_M_TIME_SLICE, EVT_M_SLICE_KEPT, EVT_M_SLICE_UNKNOWN */
-#define EVT_COUNTS_PREEMPTIONS  (1u << 1) /* EVT_M_PREEMPT and EVT_M_YIELD */
+#define EVT_COUNTS_PREEMPTIONS  (1u << 1) /* EVT_M_PREEMPT */
+#define EVT_COUNTS_YIELDS       (1u << 2) /* EVT_M_YIELD */
 
 /* Strings of an event its reader vouches for (evt_event.text_ok, fields_ok): the text is what
  * evt_text_is_safe accepts (printable ASCII or valid UTF-8 without control or bidi characters) and

@@ -1149,20 +1149,22 @@ static void stop_meaning(txtb_state *s, const evt_kernel_profile *kp, uint32_t s
 /* What the records show of the figures ThreadX writes whenever they happen (evt_reader.counts).
  * ThreadX tests one filter bit for a record's whole category (tx_trace.h): its scheduler's records
  * (THREAD_RESUME, THREAD_SUSPEND, TIME_SLICE: the internal category) mean that every time slice's
- * end is written, and with a thread service's record too (the thread category, which holds
- * THREAD_RELINQUISH), every preemption and yield. Both only where a resume's info4 is the execute
- * pointer after it (ThreadX 6 writes it back into the record; some resume then names its own
- * thread): the older kernels of TraceX's demo traces write the one before, which says no
- * preemption, and a time slice's record may differ there too. An SMP kernel's ids (a core in them)
- * say neither: slice_case leaves its TIME_SLICE alone. Nor every preemption once a record may have
- * made one that the reader cannot tell (preempt_unknown: pchange_case, a resume before the execute
- * pointer is known). evtrace's hooks write the scheduler's ids
- * with none of this (decode_slot sees a resume name its own thread only without them). */
+ * end is written; with a thread service's record too (the thread category, which holds
+ * THREAD_RELINQUISH and THREAD_PREEMPTION_CHANGE), every yield and preemption. All only where a
+ * resume's info4 is the execute pointer after it (ThreadX 6 writes it back into the record; some
+ * resume then names its own thread): the older kernels of TraceX's demo traces write the one
+ * before, which says no preemption, and their other records may differ too. An SMP kernel's ids
+ * (a core in them) say none: slice_case leaves its TIME_SLICE alone. Nor every preemption once a
+ * record may have made one that the reader cannot tell (preempt_unknown: pchange_case, a resume
+ * before the execute pointer is known). evtrace's hooks write the scheduler's ids with none of
+ * this (decode_slot sees a resume name its own thread only without them). */
 TXTB_COLD static void counts_update(txtb_state *s)
 {
     unsigned k = 0;
-    if (s->seen_sched && s->seen_next_self && !s->seen_cpu)
-        k = EVT_COUNTS_TIME_SLICES | (s->seen_thread_api && !s->preempt_unknown ? EVT_COUNTS_PREEMPTIONS : 0u);
+    if (s->seen_sched && s->seen_next_self && !s->seen_cpu) {
+        k = EVT_COUNTS_TIME_SLICES;
+        if (s->seen_thread_api) k |= EVT_COUNTS_YIELDS | (s->preempt_unknown ? 0u : EVT_COUNTS_PREEMPTIONS);
+    }
     s->r->counts = k;
 }
 

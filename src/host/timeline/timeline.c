@@ -1160,7 +1160,8 @@ void evt_tl_finish(evt_tl *tl)
     if (tl->reader) { /* figures the trace gives whenever they happen: 0 where no event was marked */
         unsigned k = tl->reader->counts;
         if (k & EVT_COUNTS_TIME_SLICES) tl->slice_counts = 1;
-        if (k & EVT_COUNTS_PREEMPTIONS) tl->preempt_counts = tl->yield_counts = 1;
+        if (k & EVT_COUNTS_PREEMPTIONS) tl->preempt_counts = 1;
+        if (k & EVT_COUNTS_YIELDS) tl->yield_counts = 1;
     }
     tl->cur = NULL;
     tl->cur_ctx = EVT_TL_NONE;

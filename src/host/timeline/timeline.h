@@ -372,12 +372,10 @@ typedef struct evt_tl {
     int wake_causes;       /* some event said why a wait ended (EVT_M_WAKE_CAUSE): the contexts'
                             * timeouts and wait_aborts are counted */
     int preempt_counts;    /* some event said what it preempted (EVT_M_PREEMPT), or the reader
-                            * says the trace gives every preemption and yield
-                            * (EVT_COUNTS_PREEMPTIONS, read by evt_tl_finish): the contexts'
-                            * preemptions are counted */
-    int yield_counts;      /* some event said that it yields (EVT_M_YIELD), or the reader says so
-                            * as above: the contexts' yields are counted (a trace may show its
-                            * yields and not its preemptions: ThreadX's older kernels) */
+                            * says the trace gives every one (EVT_COUNTS_PREEMPTIONS, read by
+                            * evt_tl_finish): the contexts' preemptions are counted */
+    int yield_counts;      /* the same for yields (EVT_M_YIELD, EVT_COUNTS_YIELDS): a trace may
+                            * show its yields and not its preemptions (ThreadX's older kernels) */
     int slice_counts;      /* some event said how a time slice ended (EVT_M_TIME_SLICE,
                             * EVT_M_SLICE_UNKNOWN, EVT_M_SLICE_KEPT), or the reader says the trace
                             * gives every one (EVT_COUNTS_TIME_SLICES, evt_tl_finish): the

@@ -806,6 +806,7 @@ static void test_preemption_change_preempts(void **state)
         play(t, &o);
         for (uint32_t i = 0; i < o.n && i < 64; i++) assert_int_equal(o.has[i] & EVT_M_PREEMPT, 0);
         assert_int_equal(o.tl.preempt_counts, c == 0);
+        assert_int_equal(o.tl.yield_counts, 1); /* every relinquish is still written */
         assert_int_equal(o.tl.slice_counts, 1);
         evt_tl_free(&o.tl);
         tb_free(t);
