@@ -1175,6 +1175,13 @@ TXTB_COLD static void next_self(txtb_state *s)
     counts_update(s);
 }
 
+/* A record may have preempted a thread and the reader cannot tell (counts_update). */
+TXTB_COLD static void preempt_not_known(txtb_state *s)
+{
+    s->preempt_unknown = 1;
+    counts_update(s);
+}
+
 /* counts_update's facts from entry e for an id word, once per id word (idm_build). */
 TXTB_COLD static void note_counts(txtb_state *s, const txtb_idm *e, const txtb_event_info *info)
 {
@@ -1734,6 +1741,15 @@ TXTB_COLD static int thread_list(txtb_state *s)
     return 1;
 }
 
+/* thread_list for a scan of every thread, charged to the looks' bound (ahead_left); 0 when it
+ * cannot be had: an entry missing from objs, out of memory, or the bound spent. */
+TXTB_COLD static int scan_threads(txtb_state *s)
+{
+    if (s->objs_over || !thread_list(s) || s->ahead_left < s->nthr) return 0;
+    s->ahead_left -= s->nthr;
+    return 1;
+}
+
 /* slice_case's answer for the running thread th (> 0) and the execute pointer x after the slice:
  * EVT_M_TIME_SLICE, EVT_M_SLICE_KEPT or EVT_M_SLICE_UNKNOWN. */
 TXTB_COLD static unsigned slice_outcome(txtb_state *s, uint32_t th, uint32_t x)
@@ -1747,9 +1763,7 @@ TXTB_COLD static unsigned slice_outcome(txtb_state *s, uint32_t th, uint32_t x)
     if (eqt_of(t) == TXTB_EQT_UNKNOWN) t->eqt = eqt_ahead(s, t, th);
     if (eqt_of(t) == TXTB_EQT_NO) return EVT_M_SLICE_KEPT; /* a threshold overrides time slicing */
     /* a thread without an entry could be its peer; so could any when the scans' bound is spent */
-    if (eqt_of(t) == TXTB_EQT_UNKNOWN || s->objs_over || !thread_list(s) || s->ahead_left < s->nthr)
-        return EVT_M_SLICE_UNKNOWN;
-    s->ahead_left -= s->nthr;
+    if (eqt_of(t) == TXTB_EQT_UNKNOWN || !scan_threads(s)) return EVT_M_SLICE_UNKNOWN;
     int unk = 0;
     for (uint32_t i = 0; i < s->nthr; i++) {
         const txtb_obj *u = prio_fresh(s, &s->objs[s->thr[i]]);
@@ -1793,9 +1807,8 @@ TXTB_COLD static void pchange_case(txtb_state *s, txtb_obj *t, evt_event *ev)
     if (s->exec != th && s->exec != TXTB_EXEC_UNKNOWN) return; /* it was not to run: none preempted */
     int unk = s->exec == TXTB_EXEC_UNKNOWN || !t || !t->prio1 || t->inh1 != TXTB_INH_NONE;
     if (!unk && nt > t->prio1 - 1u) return; /* TX_THRESH_ERROR: nothing changes */
-    if (!unk && (s->objs_over || !thread_list(s) || s->ahead_left < s->nthr)) unk = 1; /* slice_outcome's bound */
+    if (!unk && !scan_threads(s)) unk = 1;
     if (!unk) {
-        s->ahead_left -= s->nthr;
         uint32_t bar = nt < t->prio1 - 1u ? (uint32_t)nt : t->prio1 - 1u; /* a ready thread above both */
         for (uint32_t i = 0; i < s->nthr; i++) {
             const txtb_obj *u = prio_fresh(s, &s->objs[s->thr[i]]);
@@ -1810,10 +1823,7 @@ TXTB_COLD static void pchange_case(txtb_state *s, txtb_obj *t, evt_event *ev)
         }
         if (!unk) return;
     }
-    if (!s->preempt_unknown) {
-        s->preempt_unknown = 1;
-        counts_update(s);
-    }
+    if (!s->preempt_unknown) preempt_not_known(s);
 }
 
 /* What ThreadX's ready lists and thresholds are, as the records say (e->rcase): a THREAD_RESUME
@@ -2001,9 +2011,8 @@ TXTB_INLINE EVT_EVENT_RESET_FN int decode_slot(txtb_state *s, const uint8_t *p, 
                     if (was != TXTB_EXEC_UNKNOWN) {
                         ev->m.has |= EVT_M_PREEMPT;
                         ev->m.preempted_ctx = was;
-                    } else if (!s->preempt_unknown) { /* another thread may have been the one to run */
-                        s->preempt_unknown = 1;
-                        counts_update(s);
+                    } else if (!s->preempt_unknown) {
+                        preempt_not_known(s); /* another thread may have been the one to run */
                     }
                 }
             }
